@@ -1,0 +1,178 @@
+//! The differential engine: our decoder and printer against LLVM-19's (the independent oracle), on the same
+//! words. Shared by tests/llvm_differential.rs and `cargo run -p rdna2spv-isa --example difftest`.
+#![allow(dead_code)]
+
+use llvm_oracle::{Decoded, Disassembler};
+use rdna2spv_isa::{decode, DecodeError, Format, PrintOptions, Target};
+use std::collections::BTreeMap;
+
+/// A small deterministic generator (SplitMix64), so a failing seed can be replayed.
+pub struct Rng(pub u64);
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    pub fn next_u32(&mut self) -> u32 {
+        (self.next_u64() >> 32) as u32
+    }
+}
+
+/// The fixed bits that select each format in the first word: (mask, value).
+pub fn format_bits(f: Format) -> (u32, u32) {
+    match f {
+        Format::VOP2 => (0x8000_0000, 0),
+        Format::VOP1 => (0xfe00_0000, 0x7e00_0000),
+        Format::VOPC => (0xfe00_0000, 0x7c00_0000),
+        Format::SOP1 => (0xff80_0000, 0xbe80_0000),
+        Format::SOPC => (0xff80_0000, 0xbf00_0000),
+        Format::SOPP => (0xff80_0000, 0xbf80_0000),
+        Format::SOPK => (0xf000_0000, 0xb000_0000),
+        Format::SOP2 => (0xc000_0000, 0x8000_0000),
+        Format::VOP3 => (0xfc00_0000, 0xd400_0000),
+        Format::VOP3P => (0xfc00_0000, 0xcc00_0000),
+        Format::DS => (0xfc00_0000, 0xd800_0000),
+        Format::FLAT => (0xfc00_c000, 0xdc00_0000),
+        Format::SCRATCH => (0xfc00_c000, 0xdc00_4000),
+        Format::GLOBAL => (0xfc00_c000, 0xdc00_8000),
+        Format::MUBUF => (0xfc00_0000, 0xe000_0000),
+        Format::MTBUF => (0xfc00_0000, 0xe800_0000),
+        Format::MIMG => (0xfc00_0000, 0xf000_0000),
+        Format::EXP => (0xfc00_0000, 0xf800_0000),
+        Format::VINTRP => (0xfc00_0000, 0xc800_0000),
+        Format::SMEM => (0xfc00_0000, 0xf400_0000),
+    }
+}
+
+/// A random instruction-sized buffer whose first word belongs to `format` (None: uniformly random words).
+pub fn random_words(rng: &mut Rng, format: Option<Format>) -> [u32; 5] {
+    let mut w = [0u32; 5];
+    for x in w.iter_mut() {
+        *x = rng.next_u32();
+    }
+    if let Some(f) = format {
+        let (mask, val) = format_bits(f);
+        w[0] = (w[0] & !mask) | val;
+        // Bias the VOP source fields towards interesting encodings (DPP/SDWA/literal) a quarter of the time.
+        if matches!(f, Format::VOP1 | Format::VOP2 | Format::VOPC) && rng.next_u32() % 4 == 0 {
+            let special = [0xf9, 0xfa, 0xe9, 0xea, 0xff][(rng.next_u32() % 5) as usize];
+            w[0] = (w[0] & !0x1ff) | special;
+        }
+    }
+    w
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Agree,
+    /// LLVM would crash on these words (SDWA reserved sel): not counted.
+    Skipped,
+    Differ {
+        ours: String,
+        llvm: String,
+    },
+}
+
+fn ours_text(
+    words: &[u32],
+    target: Target,
+    opts: PrintOptions,
+) -> Result<(usize, String), DecodeError> {
+    decode(words, target).map(|i| (i.len() * 4, i.text(opts)))
+}
+
+/// Compares one buffer.
+pub fn compare(d: &Disassembler, words: &[u32], target: Target, opts: PrintOptions) -> Outcome {
+    let llvm = d.decode_words(words);
+    let ours = ours_text(words, target, opts);
+    match (&llvm, &ours) {
+        (Decoded::Skipped, _) => Outcome::Skipped,
+        (Decoded::Invalid, Err(DecodeError::Invalid { .. })) => Outcome::Agree,
+        (Decoded::Ok { size, text }, Ok((n, t))) if size == n && text == t => Outcome::Agree,
+        (Decoded::Ok { size, text }, Ok((n, t))) if size == n && normalise(t, text).is_some() => {
+            Outcome::Agree
+        }
+        _ => Outcome::Differ {
+            ours: match ours {
+                Ok((n, t)) => format!("[{n}] {t}"),
+                Err(e) => format!("error: {e}"),
+            },
+            llvm: match llvm {
+                Decoded::Ok { size, text } => format!("[{size}] {text}"),
+                Decoded::Invalid => "invalid".into(),
+                Decoded::Skipped => unreachable!(),
+            },
+        },
+    }
+}
+
+/// Every accepted difference between our text and LLVM's, each with its reason. Returns the reason when
+/// `ours` and `llvm` differ only in a way listed here.
+pub fn normalise(_ours: &str, _llvm: &str) -> Option<&'static str> {
+    None
+}
+
+/// Tallies of one run.
+#[derive(Default, Debug)]
+pub struct Report {
+    pub total: usize,
+    pub agree: usize,
+    pub skipped: usize,
+    /// Per format of the first word: (count, first examples).
+    pub differ: BTreeMap<String, (usize, Vec<String>)>,
+}
+
+impl Report {
+    pub fn add(&mut self, words: &[u32], outcome: Outcome) {
+        match outcome {
+            Outcome::Skipped => self.skipped += 1,
+            Outcome::Agree => {
+                self.total += 1;
+                self.agree += 1
+            }
+            Outcome::Differ { ours, llvm } => {
+                self.total += 1;
+                let f = rdna2spv_isa::decode::classify(words[0])
+                    .map(|f| format!("{f:?}"))
+                    .unwrap_or("none".into());
+                let e = self.differ.entry(f).or_default();
+                e.0 += 1;
+                if e.1.len() < 8 {
+                    let hex: Vec<String> = words.iter().map(|w| format!("{w:08x}")).collect();
+                    e.1.push(format!(
+                        "{}\n      ours: {ours}\n      llvm: {llvm}",
+                        hex.join(" ")
+                    ));
+                }
+            }
+        }
+    }
+
+    pub fn agreement(&self) -> f64 {
+        if self.total == 0 {
+            1.0
+        } else {
+            self.agree as f64 / self.total as f64
+        }
+    }
+
+    pub fn summary(&self) -> String {
+        let mut s = format!(
+            "{} compared, {} agree ({:.4}%), {} skipped (LLVM would crash)\n",
+            self.total,
+            self.agree,
+            100.0 * self.agreement(),
+            self.skipped
+        );
+        for (f, (n, ex)) in &self.differ {
+            s += &format!("  {f}: {n} differ\n");
+            for e in ex {
+                s += &format!("    {e}\n");
+            }
+        }
+        s
+    }
+}
