@@ -1,0 +1,109 @@
+//! The host evaluator: interprets a lifted [`Program`] for a whole dispatch — workgroups, waves (wave32 or
+//! wave64), lanes, EXEC/VCC/SCC/M0, the SGPR and VGPR files, LDS per workgroup, `s_barrier` across the waves of
+//! a workgroup, and global memory at the same device addresses a Vulkan run uses.
+//!
+//! It is the oracle: it computes the ISA's semantics (through [`specialize`] for the target quirks) and never
+//! depends on a device profile. Floats are bit patterns; fused operations use the host's fused multiply-add.
+
+pub mod memory;
+pub mod specialize;
+mod wave;
+
+pub use memory::{Fault, Memory};
+pub use wave::WaveState;
+
+use rdna2spv_ir::{verify, Program, Sreg, VerifyError};
+
+/// What one SGPR holds when a wave starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InitSgpr {
+    Const(u32),
+    /// The workgroup id in dimension 0, 1 or 2.
+    WorkgroupId(usize),
+    /// The wave's byte offset into the private segment (scratch).
+    ScratchWaveOffset,
+}
+
+/// Everything the evaluator needs to start the waves of a dispatch (built from the kernel descriptor, the
+/// code object's metadata and the manifest).
+#[derive(Debug, Clone)]
+pub struct Launch {
+    pub wave_size: u32,
+    /// Grid size in work-items per dimension (HSA grid size).
+    pub grid: [u32; 3],
+    pub workgroup: [u32; 3],
+    pub sgprs: Vec<(Sreg, InitSgpr)>,
+    /// How many of v0, v1, v2 receive the work-item id x, y, z (0..=2 → 1..=3 VGPRs).
+    pub workitem_id_vgprs: u32,
+    /// LDS bytes per workgroup.
+    pub lds_bytes: u32,
+    /// Instructions a wave may execute before the run stops as a runaway loop.
+    pub max_steps_per_wave: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    #[error("the program does not verify: {0}")]
+    Verify(#[from] VerifyError),
+    #[error("workgroup {workgroup:?}, wave {wave}, pc 0x{pc:x} ({text}): {fault}")]
+    Fault {
+        workgroup: [u32; 3],
+        wave: u32,
+        pc: u32,
+        text: String,
+        fault: Fault,
+    },
+    #[error("workgroup {workgroup:?}, wave {wave}: runaway after {steps} instructions, last at pc 0x{pc:x} ({text})")]
+    Runaway {
+        workgroup: [u32; 3],
+        wave: u32,
+        steps: u64,
+        pc: u32,
+        text: String,
+    },
+    #[error("bad launch: {0}")]
+    Launch(String),
+}
+
+/// Counters of a run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub waves: u64,
+    pub instructions: u64,
+    /// Instructions times active lanes.
+    pub lane_instructions: u64,
+}
+
+/// Runs every workgroup of the dispatch, in order.
+pub fn run(program: &Program, launch: &Launch, memory: &mut Memory) -> Result<Stats, EvalError> {
+    let types = verify(program)?;
+    if launch.wave_size != 32 && launch.wave_size != 64 {
+        return Err(EvalError::Launch(format!(
+            "wave size {} (must be 32 or 64)",
+            launch.wave_size
+        )));
+    }
+    let wg = launch.workgroup;
+    let threads = wg.iter().map(|&x| x as u64).product::<u64>();
+    if threads == 0 || threads > 1024 {
+        return Err(EvalError::Launch(format!(
+            "workgroup {wg:?} has {threads} work-items (1..=1024)"
+        )));
+    }
+    if launch.grid.contains(&0) {
+        return Err(EvalError::Launch(format!(
+            "grid {:?} is empty",
+            launch.grid
+        )));
+    }
+    let groups: Vec<u32> = (0..3).map(|d| launch.grid[d].div_ceil(wg[d])).collect();
+    let mut stats = Stats::default();
+    for gz in 0..groups[2] {
+        for gy in 0..groups[1] {
+            for gx in 0..groups[0] {
+                wave::run_workgroup(program, &types, launch, [gx, gy, gz], memory, &mut stats)?;
+            }
+        }
+    }
+    Ok(stats)
+}

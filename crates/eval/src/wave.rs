@@ -1,0 +1,593 @@
+//! Waves of one workgroup, interpreted instruction by instruction.
+
+use crate::memory::{Fault, Memory};
+use crate::specialize as sp;
+use crate::{EvalError, InitSgpr, Launch, Stats};
+use rdna2spv_ir::verify::Types;
+use rdna2spv_ir::{
+    Access, AtomicOp, Block, FloatCmp, FloatOp, Handle, IntCmp, IntOp, Node, Program, Shape, Space,
+    Terminator, Ty, UnOp, EXEC_LO,
+};
+
+/// The architectural state of one wave.
+#[derive(Debug, Clone)]
+pub struct WaveState {
+    pub wave_size: u32,
+    pub sgpr: [u32; 128],
+    /// `vgpr[reg * wave_size + lane]`.
+    pub vgpr: Vec<u32>,
+    pub scc: bool,
+    block: Handle<Block>,
+    inst: usize,
+    done: bool,
+    at_barrier: bool,
+    steps: u64,
+}
+
+impl WaveState {
+    pub fn exec(&self) -> u64 {
+        let lo = self.sgpr[EXEC_LO as usize] as u64;
+        if self.wave_size == 64 {
+            lo | (self.sgpr[EXEC_LO as usize + 1] as u64) << 32
+        } else {
+            lo
+        }
+    }
+    pub fn vgpr(&self, reg: u16, lane: u32) -> u32 {
+        self.vgpr
+            .get(reg as usize * self.wave_size as usize + lane as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+pub(crate) fn run_workgroup(
+    p: &Program,
+    types: &Types,
+    launch: &Launch,
+    group: [u32; 3],
+    memory: &mut Memory,
+    stats: &mut Stats,
+) -> Result<(), EvalError> {
+    let ws = launch.wave_size;
+    // The actual size of this (possibly partial) workgroup.
+    let size: Vec<u32> = (0..3)
+        .map(|d| launch.workgroup[d].min(launch.grid[d] - group[d] * launch.workgroup[d]))
+        .collect();
+    let threads = size[0] * size[1] * size[2];
+    let n_waves = threads.div_ceil(ws);
+    let mut lds = Memory::default();
+    if launch.lds_bytes > 0 {
+        lds.add("lds", 0, vec![0; launch.lds_bytes as usize])
+            .map_err(EvalError::Launch)?;
+    }
+    let mut waves: Vec<WaveState> = (0..n_waves)
+        .map(|w| {
+            let mut s = WaveState {
+                wave_size: ws,
+                sgpr: [0; 128],
+                vgpr: vec![0; 256 * ws as usize],
+                scc: false,
+                block: p.entry(),
+                inst: 0,
+                done: false,
+                at_barrier: false,
+                steps: 0,
+            };
+            for &(reg, v) in &launch.sgprs {
+                if let Some(r) = s.sgpr.get_mut(reg as usize) {
+                    *r = match v {
+                        InitSgpr::Const(c) => c,
+                        InitSgpr::WorkgroupId(d) => group[d.min(2)],
+                        InitSgpr::ScratchWaveOffset => 0,
+                    };
+                }
+            }
+            let mut exec = 0u64;
+            for lane in 0..ws {
+                let t = w * ws + lane;
+                if t >= threads {
+                    continue;
+                }
+                exec |= 1 << lane;
+                let ids = [
+                    t % size[0],
+                    (t / size[0]) % size[1],
+                    t / (size[0] * size[1]),
+                ];
+                for (d, id) in ids
+                    .iter()
+                    .enumerate()
+                    .take(launch.workitem_id_vgprs.clamp(1, 3) as usize)
+                {
+                    s.vgpr[d * ws as usize + lane as usize] = *id;
+                }
+            }
+            s.sgpr[EXEC_LO as usize] = exec as u32;
+            s.sgpr[EXEC_LO as usize + 1] = (exec >> 32) as u32;
+            s
+        })
+        .collect();
+    stats.waves += n_waves as u64;
+    let mut scratch = Scratch::default();
+    loop {
+        let mut all_waiting = true;
+        for (w, wave) in waves.iter_mut().enumerate() {
+            while !wave.done && !wave.at_barrier {
+                step(
+                    p,
+                    types,
+                    launch,
+                    group,
+                    w as u32,
+                    wave,
+                    memory,
+                    &mut lds,
+                    &mut scratch,
+                    stats,
+                )?;
+            }
+            all_waiting &= wave.done || wave.at_barrier;
+        }
+        debug_assert!(all_waiting);
+        if waves.iter().all(|w| w.done) {
+            return Ok(());
+        }
+        // Every wave that has not ended waits at the barrier: release them.
+        for wave in waves.iter_mut() {
+            wave.at_barrier = false;
+        }
+    }
+}
+
+#[derive(Default)]
+struct Scratch {
+    vals: Vec<u64>,
+}
+
+const L: usize = 64;
+
+#[allow(clippy::too_many_arguments)]
+fn step(
+    p: &Program,
+    types: &Types,
+    launch: &Launch,
+    group: [u32; 3],
+    wave_index: u32,
+    wave: &mut WaveState,
+    memory: &mut Memory,
+    lds: &mut Memory,
+    scratch: &mut Scratch,
+    stats: &mut Stats,
+) -> Result<(), EvalError> {
+    let block = &p.blocks[wave.block];
+    let Some(inst) = block.insts.get(wave.inst) else {
+        // Past the last instruction: the terminator decides (its condition was computed by the last instruction).
+        match block.terminator {
+            Terminator::End => wave.done = true,
+            Terminator::Jump(t) => enter(wave, t),
+            Terminator::Branch { .. } => unreachable!("handled after the last instruction"),
+        }
+        return Ok(());
+    };
+    wave.steps += 1;
+    if wave.steps > launch.max_steps_per_wave {
+        return Err(EvalError::Runaway {
+            workgroup: group,
+            wave: wave_index,
+            steps: wave.steps - 1,
+            pc: inst.pc,
+            text: inst.text.clone(),
+        });
+    }
+    let ws = wave.wave_size as usize;
+    let exec = wave.exec();
+    stats.instructions += 1;
+    stats.lane_instructions += exec.count_ones() as u64;
+    let base = inst.nodes.start as usize;
+    let n = inst.nodes.len();
+    scratch.vals.clear();
+    scratch.vals.resize(n * L, 0);
+    let fault = |f: Fault| EvalError::Fault {
+        workgroup: group,
+        wave: wave_index,
+        pc: inst.pc,
+        text: inst.text.clone(),
+        fault: f,
+    };
+    for k in 0..n {
+        let h = Handle::<Node>::from_index(base + k);
+        let node = &p.nodes[h];
+        let (_, shape) = types[base + k].unwrap_or((Ty::B1, Shape::Uniform));
+        let lanes = if shape == Shape::Lane { ws } else { 1 };
+        let vals = &mut scratch.vals;
+        // Operand value of `a` in `lane` (uniform values broadcast).
+        let get = |vals: &Vec<u64>, a: Handle<Node>, lane: usize| -> u64 {
+            let j = a.index() - base;
+            match types[a.index()] {
+                Some((_, Shape::Lane)) => vals[j * L + lane],
+                _ => vals[j * L],
+            }
+        };
+        let active = |lane: usize| exec >> lane & 1 != 0;
+        match *node {
+            Node::Const { bits, .. } => vals[k * L] = bits,
+            Node::ReadSgpr { reg, ty } => {
+                let r = reg as usize;
+                let lo = *wave.sgpr.get(r).unwrap_or(&0) as u64;
+                vals[k * L] = if ty == Ty::B64 {
+                    lo | (*wave.sgpr.get(r + 1).unwrap_or(&0) as u64) << 32
+                } else {
+                    lo & ty.mask()
+                };
+            }
+            Node::ReadVgpr { reg, ty } => {
+                for lane in 0..ws {
+                    let lo = wave.vgpr(reg, lane as u32) as u64;
+                    vals[k * L + lane] = if ty == Ty::B64 {
+                        lo | (wave.vgpr(reg + 1, lane as u32) as u64) << 32
+                    } else {
+                        lo & ty.mask()
+                    };
+                }
+            }
+            Node::ReadScc => vals[k * L] = wave.scc as u64,
+            Node::LaneId => {
+                for lane in 0..ws {
+                    vals[k * L + lane] = lane as u64;
+                }
+            }
+            Node::Int { op, ty, a, b } => {
+                for lane in 0..lanes {
+                    let v = int_op(op, ty, get(vals, a, lane), get(vals, b, lane));
+                    vals[k * L + lane] = v & ty.mask();
+                }
+            }
+            Node::IntCmp { op, ty, a, b } => {
+                for lane in 0..lanes {
+                    vals[k * L + lane] =
+                        int_cmp(op, ty, get(vals, a, lane), get(vals, b, lane)) as u64;
+                }
+            }
+            Node::Float { op, args } => {
+                for lane in 0..lanes {
+                    let x = get(vals, args[0], lane);
+                    let y = get(vals, args[1], lane);
+                    let z = if op.arity() == 3 {
+                        get(vals, args[2], lane)
+                    } else {
+                        0
+                    };
+                    vals[k * L + lane] = float_op(op, x, y, z);
+                }
+            }
+            Node::FloatCmp { op, ty, a, b } => {
+                for lane in 0..lanes {
+                    vals[k * L + lane] =
+                        float_cmp(op, ty, get(vals, a, lane), get(vals, b, lane)) as u64;
+                }
+            }
+            Node::Unary { op, ty, a } => {
+                let from = types[a.index()].map(|t| t.0).unwrap_or(Ty::B32);
+                for lane in 0..lanes {
+                    vals[k * L + lane] = unary(op, from, ty, get(vals, a, lane)) & ty.mask();
+                }
+            }
+            Node::Select { cond, a, b } => {
+                for lane in 0..lanes {
+                    let c = get(vals, cond, lane) != 0;
+                    vals[k * L + lane] = if c {
+                        get(vals, a, lane)
+                    } else {
+                        get(vals, b, lane)
+                    };
+                }
+            }
+            Node::Concat { lo, hi } => {
+                for lane in 0..lanes {
+                    vals[k * L + lane] =
+                        (get(vals, lo, lane) & 0xffff_ffff) | get(vals, hi, lane) << 32;
+                }
+            }
+            Node::Extract { ty, a, shift } => {
+                for lane in 0..lanes {
+                    vals[k * L + lane] = (get(vals, a, lane) >> shift) & ty.mask();
+                }
+            }
+            Node::Ballot { cond } => {
+                let mut m = 0u64;
+                for lane in 0..ws {
+                    if active(lane) && get(vals, cond, lane) != 0 {
+                        m |= 1 << lane;
+                    }
+                }
+                vals[k * L] = m;
+            }
+            Node::LaneBit { mask } => {
+                let m = get(vals, mask, 0);
+                for lane in 0..ws {
+                    vals[k * L + lane] = m >> lane & 1;
+                }
+            }
+            Node::ReadLane { a, lane } => {
+                let l = (get(vals, lane, 0) as usize) % ws;
+                vals[k * L] = get(vals, a, l);
+            }
+            Node::ReadFirstLane { a } => {
+                let l = if exec == 0 {
+                    0
+                } else {
+                    exec.trailing_zeros() as usize
+                };
+                vals[k * L] = get(vals, a, l);
+            }
+            Node::Load {
+                space,
+                access,
+                addr,
+                offset,
+            } => {
+                for lane in 0..lanes {
+                    if shape == Shape::Lane && !active(lane) {
+                        continue;
+                    }
+                    let address = get(vals, addr, lane).wrapping_add(offset as u64);
+                    let mem = if space == Space::Lds { &*lds } else { &*memory };
+                    let raw = mem.read(address, access.bytes()).map_err(|mut f| {
+                        f.lane = (shape == Shape::Lane).then_some(lane as u32);
+                        fault(f)
+                    })?;
+                    vals[k * L + lane] = extend(access, raw);
+                }
+            }
+            Node::Atomic {
+                space,
+                op,
+                addr,
+                offset,
+                value,
+            } => {
+                for lane in 0..ws {
+                    if !active(lane) {
+                        continue;
+                    }
+                    let address = get(vals, addr, lane).wrapping_add(offset as u64);
+                    let mem = if space == Space::Lds {
+                        &mut *lds
+                    } else {
+                        &mut *memory
+                    };
+                    let with_lane = |mut f: Fault| {
+                        f.lane = Some(lane as u32);
+                        fault(f)
+                    };
+                    let old = mem.read(address, 4).map_err(with_lane)?;
+                    let v = get(vals, value, lane) & 0xffff_ffff;
+                    mem.write(address, 4, atomic(op, old, v))
+                        .map_err(with_lane)?;
+                    vals[k * L + lane] = old;
+                }
+            }
+            Node::WriteSgpr { reg, value } => {
+                let v = get(vals, value, 0);
+                let r = reg as usize;
+                if let Some(s) = wave.sgpr.get_mut(r) {
+                    *s = v as u32;
+                }
+                if types[value.index()].map(|t| t.0) == Some(Ty::B64) {
+                    if let Some(s) = wave.sgpr.get_mut(r + 1) {
+                        *s = (v >> 32) as u32;
+                    }
+                }
+            }
+            Node::WriteVgpr { reg, value } => {
+                let wide = types[value.index()].map(|t| t.0) == Some(Ty::B64);
+                for lane in 0..ws {
+                    if !active(lane) {
+                        continue;
+                    }
+                    let v = get(vals, value, lane);
+                    let i = reg as usize * ws + lane;
+                    if let Some(x) = wave.vgpr.get_mut(i) {
+                        *x = v as u32;
+                    }
+                    if wide {
+                        if let Some(x) = wave.vgpr.get_mut(i + ws) {
+                            *x = (v >> 32) as u32;
+                        }
+                    }
+                }
+            }
+            Node::WriteScc { value } => wave.scc = get(vals, value, 0) != 0,
+            Node::Store {
+                space,
+                access,
+                addr,
+                offset,
+                value,
+            } => {
+                let addr_lane = types[addr.index()].map(|t| t.1) == Some(Shape::Lane);
+                for lane in 0..if addr_lane { ws } else { 1 } {
+                    if addr_lane && !active(lane) {
+                        continue;
+                    }
+                    let address = get(vals, addr, lane).wrapping_add(offset as u64);
+                    let mem = if space == Space::Lds {
+                        &mut *lds
+                    } else {
+                        &mut *memory
+                    };
+                    mem.write(address, access.bytes(), get(vals, value, lane))
+                        .map_err(|mut f| {
+                            f.lane = addr_lane.then_some(lane as u32);
+                            fault(f)
+                        })?;
+                }
+            }
+            Node::Barrier => wave.at_barrier = true,
+        }
+    }
+    wave.inst += 1;
+    if wave.inst == block.insts.len() {
+        match block.terminator {
+            Terminator::Branch {
+                cond,
+                taken,
+                not_taken,
+            } => {
+                let c = scratch.vals[(cond.index() - base) * L] != 0;
+                enter(wave, if c { taken } else { not_taken });
+            }
+            Terminator::Jump(t) => enter(wave, t),
+            Terminator::End => wave.done = true,
+        }
+    }
+    Ok(())
+}
+
+fn enter(wave: &mut WaveState, b: Handle<Block>) {
+    wave.block = b;
+    wave.inst = 0;
+}
+
+fn sext(v: u64, bits: u32) -> i64 {
+    if bits >= 64 {
+        v as i64
+    } else {
+        ((v << (64 - bits)) as i64) >> (64 - bits)
+    }
+}
+
+fn int_op(op: IntOp, ty: Ty, a: u64, b: u64) -> u64 {
+    let bits = ty.bits();
+    let m = ty.mask();
+    let (a, b) = (a & m, b);
+    match op {
+        IntOp::Add => a.wrapping_add(b),
+        IntOp::Sub => a.wrapping_sub(b),
+        IntOp::Mul => a.wrapping_mul(b),
+        IntOp::MulHiU => (((a as u128) * ((b & m) as u128)) >> bits) as u64,
+        IntOp::MulHiI => (((sext(a, bits) as i128) * (sext(b & m, bits) as i128)) >> bits) as u64,
+        IntOp::And => a & b,
+        IntOp::Or => a | b,
+        IntOp::Xor => a ^ b,
+        IntOp::Shl => a << (b % bits as u64),
+        IntOp::LShr => a >> (b % bits as u64),
+        IntOp::AShr => (sext(a, bits) >> (b % bits as u64)) as u64,
+        IntOp::MinU => a.min(b & m),
+        IntOp::MaxU => a.max(b & m),
+        IntOp::MinI => sext(a, bits).min(sext(b & m, bits)) as u64,
+        IntOp::MaxI => sext(a, bits).max(sext(b & m, bits)) as u64,
+    }
+}
+
+fn int_cmp(op: IntCmp, ty: Ty, a: u64, b: u64) -> bool {
+    let m = ty.mask();
+    let (a, b) = (a & m, b & m);
+    let (x, y) = (sext(a, ty.bits()), sext(b, ty.bits()));
+    match op {
+        IntCmp::Eq => a == b,
+        IntCmp::Ne => a != b,
+        IntCmp::LtU => a < b,
+        IntCmp::LeU => a <= b,
+        IntCmp::GtU => a > b,
+        IntCmp::GeU => a >= b,
+        IntCmp::LtI => x < y,
+        IntCmp::LeI => x <= y,
+        IntCmp::GtI => x > y,
+        IntCmp::GeI => x >= y,
+    }
+}
+
+fn float_op(op: FloatOp, a: u64, b: u64, c: u64) -> u64 {
+    let (a32, b32, c32) = (a as u32, b as u32, c as u32);
+    let (a16, b16, c16) = (a as u16, b as u16, c as u16);
+    match op {
+        FloatOp::F32Add => sp::f32_add(a32, b32) as u64,
+        FloatOp::F32Sub => sp::f32_sub(a32, b32) as u64,
+        FloatOp::F32Mul => sp::f32_mul(a32, b32) as u64,
+        FloatOp::F32Fma => sp::f32_fma(a32, b32, c32) as u64,
+        FloatOp::F32LegacyMad => sp::f32_legacy_mad(a32, b32, c32) as u64,
+        FloatOp::F32Min => sp::f32_min(a32, b32) as u64,
+        FloatOp::F32Max => sp::f32_max(a32, b32) as u64,
+        FloatOp::F16Add => sp::f16_add(a16, b16) as u64,
+        FloatOp::F16Mul => sp::f16_mul(a16, b16) as u64,
+        FloatOp::F16FmaToHalf => sp::f16_fma_to_half(a16, b16, c16) as u64,
+        FloatOp::F64Add => sp::f64_add(a, b),
+        FloatOp::F64Mul => sp::f64_mul(a, b),
+        FloatOp::F64Fma => sp::f64_fma(a, b, c),
+    }
+}
+
+fn to_f64(ty: Ty, v: u64) -> f64 {
+    match ty {
+        Ty::B16 => f32::from_bits(sp::f16_to_f32(v as u16)) as f64,
+        Ty::B32 => f32::from_bits(v as u32) as f64,
+        _ => f64::from_bits(v),
+    }
+}
+
+fn float_cmp(op: FloatCmp, ty: Ty, a: u64, b: u64) -> bool {
+    let (x, y) = (to_f64(ty, a), to_f64(ty, b));
+    let unordered = x.is_nan() || y.is_nan();
+    match op {
+        FloatCmp::F => false,
+        FloatCmp::Lt => x < y,
+        FloatCmp::Eq => x == y,
+        FloatCmp::Le => x <= y,
+        FloatCmp::Gt => x > y,
+        FloatCmp::Lg => x < y || x > y,
+        FloatCmp::Ge => x >= y,
+        FloatCmp::O => !unordered,
+        FloatCmp::U => unordered,
+        FloatCmp::Nge => !(x >= y),
+        FloatCmp::Nlg => !(x < y || x > y),
+        FloatCmp::Ngt => !(x > y),
+        FloatCmp::Nle => !(x <= y),
+        FloatCmp::Neq => x != y,
+        FloatCmp::Nlt => !(x < y),
+        FloatCmp::Tru => true,
+    }
+}
+
+fn unary(op: UnOp, from: Ty, to: Ty, a: u64) -> u64 {
+    let a = a & from.mask();
+    match op {
+        UnOp::Not => !a,
+        UnOp::ZExt | UnOp::Trunc => a,
+        UnOp::SExt => sext(a, from.bits()) as u64,
+        UnOp::Popcount => a.count_ones() as u64,
+        UnOp::FNeg => a ^ (1u64 << (to.bits() - 1)),
+        UnOp::FAbs => a & !(1u64 << (to.bits() - 1)),
+        UnOp::F16ToF32 => sp::f16_to_f32(a as u16) as u64,
+        UnOp::F32ToF16 => sp::f32_to_f16(a as u32) as u64,
+        UnOp::F32ToI32 => sp::f32_to_i32(a as u32) as u64,
+        UnOp::F32ToU32 => sp::f32_to_u32(a as u32) as u64,
+        UnOp::I32ToF32 => sp::i32_to_f32(a as u32) as u64,
+        UnOp::U32ToF32 => sp::u32_to_f32(a as u32) as u64,
+    }
+}
+
+fn extend(access: Access, raw: u64) -> u64 {
+    match access {
+        Access::I8 => sext(raw, 8) as u64 & 0xffff_ffff,
+        Access::I16 => sext(raw, 16) as u64 & 0xffff_ffff,
+        _ => raw,
+    }
+}
+
+fn atomic(op: AtomicOp, old: u64, v: u64) -> u64 {
+    let (o, x) = (old as u32, v as u32);
+    (match op {
+        AtomicOp::Add => o.wrapping_add(x),
+        AtomicOp::Sub => o.wrapping_sub(x),
+        AtomicOp::And => o & x,
+        AtomicOp::Or => o | x,
+        AtomicOp::Xor => o ^ x,
+        AtomicOp::MinU => o.min(x),
+        AtomicOp::MaxU => o.max(x),
+        AtomicOp::MinI => (o as i32).min(x as i32) as u32,
+        AtomicOp::MaxI => (o as i32).max(x as i32) as u32,
+        AtomicOp::Swap => x,
+    }) as u64
+}

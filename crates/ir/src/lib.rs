@@ -1,0 +1,489 @@
+//! The IR of exact primitives.
+//!
+//! A kernel lifts to a [`Program`]: basic blocks of machine instructions, each instruction a short list of IR
+//! [`Node`]s in an arena (typed [`Handle`]s, verified by [`verify`] before anyone interprets or lowers it).
+//! Values are bit patterns ([`Ty`]: 1, 16, 32 or 64 bits) with a [`Shape`]: `Uniform` (one value for the whole
+//! wave: SGPRs, SCC, masks) or `Lane` (one value per lane: VGPRs). Every float primitive is named after the
+//! exact operation it performs (`F32Fma` is Model::f32_fma, one rounding; `F16FmaToHalf` is fused_to_half;
+//! `F32LegacyMad` is legacy_multiply_add), so the host evaluator and every device lowering compute the same
+//! bits: a primitive is admitted only if the host and the lowering can both compute it exactly.
+//!
+//! Within one machine instruction, every read happens before any write (the lifter emits reads first), which
+//! is the hardware's semantics for instructions whose destination is also a source.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+mod print;
+pub mod verify;
+
+pub use verify::{verify, VerifyError};
+
+/// A typed index into an [`Arena`].
+pub struct Handle<T> {
+    index: u32,
+    _t: PhantomData<fn() -> T>,
+}
+
+impl<T> Handle<T> {
+    pub fn index(self) -> usize {
+        self.index as usize
+    }
+    pub fn from_index(i: usize) -> Self {
+        Handle {
+            index: i as u32,
+            _t: PhantomData,
+        }
+    }
+}
+impl<T> Clone for Handle<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Handle<T> {}
+impl<T> PartialEq for Handle<T> {
+    fn eq(&self, o: &Self) -> bool {
+        self.index == o.index
+    }
+}
+impl<T> Eq for Handle<T> {}
+impl<T> std::hash::Hash for Handle<T> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.index.hash(h)
+    }
+}
+impl<T> fmt::Debug for Handle<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "%{}", self.index)
+    }
+}
+
+/// An append-only arena.
+#[derive(Debug, Clone)]
+pub struct Arena<T>(Vec<T>);
+
+impl<T> Default for Arena<T> {
+    fn default() -> Self {
+        Arena(Vec::new())
+    }
+}
+
+impl<T> Arena<T> {
+    pub fn push(&mut self, t: T) -> Handle<T> {
+        self.0.push(t);
+        Handle::from_index(self.0.len() - 1)
+    }
+    pub fn get(&self, h: Handle<T>) -> Option<&T> {
+        self.0.get(h.index())
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (Handle<T>, &T)> {
+        self.0
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (Handle::from_index(i), t))
+    }
+}
+
+impl<T> std::ops::Index<Handle<T>> for Arena<T> {
+    type Output = T;
+    fn index(&self, h: Handle<T>) -> &T {
+        &self.0[h.index()]
+    }
+}
+
+/// Width of a value in bits. Floats are bit patterns of the same width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ty {
+    B1,
+    B16,
+    B32,
+    B64,
+}
+
+impl Ty {
+    pub const fn bits(self) -> u32 {
+        match self {
+            Ty::B1 => 1,
+            Ty::B16 => 16,
+            Ty::B32 => 32,
+            Ty::B64 => 64,
+        }
+    }
+    pub const fn mask(self) -> u64 {
+        match self {
+            Ty::B64 => u64::MAX,
+            t => (1u64 << t.bits()) - 1,
+        }
+    }
+}
+
+/// Whether a value is one per wave or one per lane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Shape {
+    Uniform,
+    Lane,
+}
+
+/// A scalar-file register by its hardware number (0..=105 SGPRs, 106/107 VCC, 108..=123 TTMP, 124 M0,
+/// 126/127 EXEC); 64-bit accesses take the pair starting here.
+pub type Sreg = u16;
+/// A VGPR number (0..=255); 64-bit accesses take the pair starting here.
+pub type Vreg = u16;
+
+pub const VCC_LO: Sreg = 106;
+pub const M0: Sreg = 124;
+pub const EXEC_LO: Sreg = 126;
+
+/// Integer operations (operands and result of the node's type unless stated).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IntOp {
+    Add,
+    Sub,
+    Mul,
+    /// High half of the unsigned / signed double-width product.
+    MulHiU,
+    MulHiI,
+    And,
+    Or,
+    Xor,
+    /// Shift by the second operand modulo the width.
+    Shl,
+    LShr,
+    AShr,
+    MinU,
+    MaxU,
+    MinI,
+    MaxI,
+}
+
+/// Integer comparisons, result B1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IntCmp {
+    Eq,
+    Ne,
+    LtU,
+    LeU,
+    GtU,
+    GeU,
+    LtI,
+    LeI,
+    GtI,
+    GeI,
+}
+
+/// Float comparisons (IEEE: ordered unless named otherwise), result B1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FloatCmp {
+    /// Never true.
+    F,
+    Lt,
+    Eq,
+    Le,
+    Gt,
+    /// Ordered and not equal.
+    Lg,
+    Ge,
+    /// Both ordered.
+    O,
+    /// Either NaN.
+    U,
+    Nge,
+    Nlg,
+    Ngt,
+    Nle,
+    Neq,
+    Nlt,
+    /// Always true.
+    Tru,
+}
+
+/// Exact float primitives. Each rounds to nearest-even exactly once per named step; NaN results are the
+/// RDNA default quiet NaN where the host and devices could disagree (see the evaluator's `specialize`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FloatOp {
+    F32Add,
+    F32Sub,
+    F32Mul,
+    /// Model::f32_fma: a*b+c with one rounding (D993).
+    F32Fma,
+    /// legacy_multiply_add: round(round(a*b)+c), denormal inputs and results flushed (D993).
+    F32LegacyMad,
+    F32Min,
+    F32Max,
+    F16Add,
+    F16Mul,
+    /// fused_to_half: a*b+c of halves rounded once to half (D993).
+    F16FmaToHalf,
+    F64Add,
+    F64Mul,
+    F64Fma,
+}
+
+impl FloatOp {
+    pub const fn arity(self) -> usize {
+        match self {
+            FloatOp::F32Fma | FloatOp::F32LegacyMad | FloatOp::F16FmaToHalf | FloatOp::F64Fma => 3,
+            _ => 2,
+        }
+    }
+    pub const fn ty(self) -> Ty {
+        match self {
+            FloatOp::F16Add | FloatOp::F16Mul | FloatOp::F16FmaToHalf => Ty::B16,
+            FloatOp::F64Add | FloatOp::F64Mul | FloatOp::F64Fma => Ty::B64,
+            _ => Ty::B32,
+        }
+    }
+}
+
+/// Conversions and other unary operations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Not,
+    /// Zero- / sign-extension or truncation to the node's type.
+    ZExt,
+    SExt,
+    Trunc,
+    /// Number of set bits.
+    Popcount,
+    /// Float negation / absolute value: flip / clear the sign bit (exact for every input, NaNs included).
+    FNeg,
+    FAbs,
+    /// Convert f16 bits to f32 bits (exact).
+    F16ToF32,
+    /// Convert f32 bits to f16 bits, round to nearest even.
+    F32ToF16,
+    /// Convert f32 to i32/u32 with RDNA saturation (NaN → 0).
+    F32ToI32,
+    F32ToU32,
+    I32ToF32,
+    U32ToF32,
+}
+
+/// Memory spaces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Space {
+    /// Global/flat memory at 64-bit device addresses.
+    Global,
+    /// The workgroup's LDS, 32-bit byte offsets.
+    Lds,
+    /// The lane's private scratch.
+    Scratch,
+}
+
+/// Width and extension of a memory access.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Access {
+    U8,
+    I8,
+    U16,
+    I16,
+    B32,
+}
+
+impl Access {
+    pub const fn bytes(self) -> u64 {
+        match self {
+            Access::U8 | Access::I8 => 1,
+            Access::U16 | Access::I16 => 2,
+            Access::B32 => 4,
+        }
+    }
+}
+
+/// Atomic read-modify-write operations on 32-bit memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    Add,
+    Sub,
+    And,
+    Or,
+    Xor,
+    MinU,
+    MaxU,
+    MinI,
+    MaxI,
+    Swap,
+}
+
+/// A node of an instruction: a value (expressions) or an effect (writes, stores, barriers).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Node {
+    Const {
+        ty: Ty,
+        bits: u64,
+    },
+    ReadSgpr {
+        reg: Sreg,
+        ty: Ty,
+    },
+    ReadVgpr {
+        reg: Vreg,
+        ty: Ty,
+    },
+    ReadScc,
+    /// The lane's index within the wave (Lane, B32).
+    LaneId,
+    Int {
+        op: IntOp,
+        ty: Ty,
+        a: Handle<Node>,
+        b: Handle<Node>,
+    },
+    IntCmp {
+        op: IntCmp,
+        ty: Ty,
+        a: Handle<Node>,
+        b: Handle<Node>,
+    },
+    Float {
+        op: FloatOp,
+        args: [Handle<Node>; 3],
+    },
+    FloatCmp {
+        op: FloatCmp,
+        ty: Ty,
+        a: Handle<Node>,
+        b: Handle<Node>,
+    },
+    Unary {
+        op: UnOp,
+        ty: Ty,
+        a: Handle<Node>,
+    },
+    /// `cond ? a : b` (cond B1).
+    Select {
+        cond: Handle<Node>,
+        a: Handle<Node>,
+        b: Handle<Node>,
+    },
+    /// Joins `lo` and `hi` (both B32) into B64.
+    Concat {
+        lo: Handle<Node>,
+        hi: Handle<Node>,
+    },
+    /// Bits [shift, shift + width) of `a`, as `ty`.
+    Extract {
+        ty: Ty,
+        a: Handle<Node>,
+        shift: u8,
+    },
+    /// A Lane B1 made into a Uniform B64 lane mask; lanes outside EXEC (and beyond the wave) give 0.
+    Ballot {
+        cond: Handle<Node>,
+    },
+    /// Bit `lane` of a Uniform mask, per lane (Lane B1).
+    LaneBit {
+        mask: Handle<Node>,
+    },
+    /// A lane's value read by a uniform lane index (v_readlane; v_readfirstlane reads the first EXEC lane).
+    ReadLane {
+        a: Handle<Node>,
+        lane: Handle<Node>,
+    },
+    ReadFirstLane {
+        a: Handle<Node>,
+    },
+    /// Load `access` at `addr + offset` (Lane address: per active lane; Uniform: once for the wave).
+    Load {
+        space: Space,
+        access: Access,
+        addr: Handle<Node>,
+        offset: i64,
+    },
+    WriteSgpr {
+        reg: Sreg,
+        value: Handle<Node>,
+    },
+    /// Writes the lanes that are active in EXEC (captured before the instruction's own writes).
+    WriteVgpr {
+        reg: Vreg,
+        value: Handle<Node>,
+    },
+    WriteScc {
+        value: Handle<Node>,
+    },
+    Store {
+        space: Space,
+        access: Access,
+        addr: Handle<Node>,
+        offset: i64,
+        value: Handle<Node>,
+    },
+    /// Returns the old value (Lane B32).
+    Atomic {
+        space: Space,
+        op: AtomicOp,
+        addr: Handle<Node>,
+        offset: i64,
+        value: Handle<Node>,
+    },
+    /// s_barrier: every wave of the workgroup arrives before any continues.
+    Barrier,
+}
+
+/// One machine instruction and its IR.
+#[derive(Debug, Clone)]
+pub struct Inst {
+    /// Byte offset from the kernel entry.
+    pub pc: u32,
+    /// LLVM-syntax text (for traces and error messages).
+    pub text: String,
+    /// The instruction's nodes, in execution order.
+    pub nodes: std::ops::Range<u32>,
+}
+
+/// How a block ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Terminator {
+    /// Fall through or branch unconditionally.
+    Jump(Handle<Block>),
+    /// Branch on a Uniform B1 computed by the last instruction.
+    Branch {
+        cond: Handle<Node>,
+        taken: Handle<Block>,
+        not_taken: Handle<Block>,
+    },
+    /// s_endpgm.
+    End,
+}
+
+/// A basic block: straight-line instructions and a terminator.
+#[derive(Debug, Clone)]
+pub struct Block {
+    pub start_pc: u32,
+    pub insts: Vec<Inst>,
+    pub terminator: Terminator,
+}
+
+/// A lifted kernel.
+#[derive(Debug, Clone, Default)]
+pub struct Program {
+    pub name: String,
+    pub wave_size: u32,
+    pub nodes: Arena<Node>,
+    pub blocks: Arena<Block>,
+}
+
+impl Program {
+    pub fn entry(&self) -> Handle<Block> {
+        Handle::from_index(0)
+    }
+
+    /// The nodes of an instruction.
+    pub fn inst_nodes<'a>(
+        &'a self,
+        inst: &Inst,
+    ) -> impl Iterator<Item = (Handle<Node>, &'a Node)> + 'a {
+        inst.nodes.clone().map(move |i| {
+            let h = Handle::from_index(i as usize);
+            (h, &self.nodes[h])
+        })
+    }
+}
