@@ -19,8 +19,11 @@ pub struct Listing<'a> {
 
 /// One line per instruction (or undecodable word), without trailing newline characters.
 pub fn lines(l: &Listing<'_>) -> Vec<String> {
-    let words: Vec<u32> =
-        l.code.chunks(4).map(|c| c.iter().rev().fold(0u32, |acc, b| (acc << 8) | *b as u32)).collect();
+    let words: Vec<u32> = l
+        .code
+        .chunks(4)
+        .map(|c| c.iter().rev().fold(0u32, |acc, b| (acc << 8) | *b as u32))
+        .collect();
     let opts = PrintOptions { wave64: l.wave64 };
     let mut out = Vec::new();
     let mut i = 0;
@@ -29,16 +32,22 @@ pub fn lines(l: &Listing<'_>) -> Vec<String> {
         let (text, n, label) = match decode(&words[i..], l.target) {
             Ok(ins) => {
                 let label = match (ins.branch_target(addr), l.symbol) {
-                    (Some(t), Some(sym)) if t >= l.address => Some(format!("<{sym}+0x{:x}>", t - l.address)),
+                    (Some(t), Some(sym)) if t >= l.address => {
+                        Some(format!("<{sym}+0x{:x}>", t - l.address))
+                    }
                     _ => None,
                 };
                 (ins.text(opts), ins.len(), label)
             }
-            Err(e @ DecodeError::Truncated { .. }) => (format!("<invalid> ({e})"), words.len() - i, None),
+            Err(e @ DecodeError::Truncated { .. }) => {
+                (format!("<invalid> ({e})"), words.len() - i, None)
+            }
             Err(e) => (format!("<invalid> ({e})"), 1, None),
         };
         let mut line = String::with_capacity(100);
-        let _ = write!(line, "\t{text:<59}// {addr:012X}:");
+        // llvm-objdump pads the text to 59 columns; a longer text keeps one space before the comment.
+        let pad = if text.len() >= 59 { " " } else { "" };
+        let _ = write!(line, "\t{text:<59}{pad}// {addr:012X}:");
         for w in &words[i..i + n] {
             let _ = write!(line, " {w:08X}");
         }
@@ -50,4 +59,74 @@ pub fn lines(l: &Listing<'_>) -> Vec<String> {
         i += n;
     }
     out
+}
+
+/// The whole listing of a code object, as `llvm-objdump-19 -d` prints it: every function symbol of every
+/// executable section, from its address to the next symbol or the section's end (so the `s_code_end` padding
+/// after a kernel is listed too). `elf` is the ELF image the object was parsed from.
+pub fn object_listing(
+    file_name: &str,
+    elf: &[u8],
+    co: &rdna2spv_codeobj::CodeObject,
+    target: Target,
+    only: Option<&str>,
+) -> String {
+    use rdna2spv_codeobj::SymbolKind;
+    let wave64 = !co.kernels.is_empty() && co.kernels.iter().all(|k| k.abi.wave_size == 64);
+    let mut out = format!("\n{file_name}:\tfile format elf64-amdgpu\n");
+    for sec in co.sections.iter().filter(|s| s.is_executable()) {
+        let Some(data) = sec.data(elf) else { continue };
+        let _ = write!(out, "\nDisassembly of section {}:\n", sec.name);
+        let mut syms: Vec<_> = co
+            .symbols
+            .iter()
+            .filter(|s| {
+                s.section == Some(sec.index)
+                    && matches!(s.kind, SymbolKind::Func | SymbolKind::NoType)
+            })
+            .filter(|s| sec.contains_range(s.value, 0))
+            .collect();
+        syms.sort_by_key(|s| (s.value, s.name.clone()));
+        syms.dedup_by_key(|s| s.value);
+        for (i, s) in syms.iter().enumerate() {
+            let end = syms
+                .get(i + 1)
+                .map(|n| n.value)
+                .unwrap_or(sec.address + sec.size);
+            if only.is_some_and(|k| k != s.name) {
+                continue;
+            }
+            let (a, b) = (
+                (s.value - sec.address) as usize,
+                (end - sec.address) as usize,
+            );
+            let Some(code) = data.get(a..b.min(data.len())) else {
+                continue;
+            };
+            let _ = write!(out, "\n{:016x} <{}>:\n", s.value, s.name);
+            let listing = Listing {
+                code,
+                address: s.value,
+                symbol: Some(&s.name),
+                target,
+                wave64,
+            };
+            for l in lines(&listing) {
+                out.push_str(&l);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// The ELF image inside `bytes` (the file itself, or the amdgcn entry of a clang offload bundle).
+pub fn elf_image(bytes: &[u8]) -> anyhow::Result<&[u8]> {
+    if rdna2spv_codeobj::bundle::is_bundle(bytes) {
+        let entries = rdna2spv_codeobj::bundle::extract(bytes)?;
+        let e = rdna2spv_codeobj::bundle::pick_amdgcn(&entries)?;
+        Ok(e.data)
+    } else {
+        Ok(bytes)
+    }
 }

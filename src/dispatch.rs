@@ -1,0 +1,320 @@
+//! From a manifest and a code object to a dispatch both backends run the same way: the lifted program, the
+//! launch (initial SGPRs from the kernel descriptor's ABI), the buffers, and the kernarg segment and AQL
+//! dispatch packet filled as a real HSA queue would fill them — at device addresses the caller chooses, so the
+//! host evaluator and the Vulkan run see identical memory.
+
+use crate::manifest::{ArgValue, Manifest};
+use anyhow::{bail, Context, Result};
+use rdna2spv_codeobj::descriptor::SgprKind;
+use rdna2spv_codeobj::metadata::ValueKind;
+use rdna2spv_codeobj::{CodeObject, Kernel};
+use rdna2spv_eval::{InitSgpr, Launch, Memory};
+use rdna2spv_ir::lift::{lift, LiftOptions};
+use rdna2spv_ir::Program;
+use rdna2spv_isa::Target;
+
+/// A buffer of the dispatch.
+#[derive(Debug, Clone)]
+pub struct Buffer {
+    pub name: String,
+    pub data: Vec<u8>,
+    /// Written to `<out>/<output>.bin` after the run.
+    pub output: Option<String>,
+}
+
+/// Everything a backend needs.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub kernel: Kernel,
+    pub program: Program,
+    pub launch: Launch,
+    /// Argument buffers, then `kernarg`, then `dispatch_packet` (when the kernel reads one).
+    pub buffers: Vec<Buffer>,
+    /// (kernarg offset, buffer index, size) of each pointer argument.
+    pointers: Vec<(usize, usize, usize)>,
+    kernarg_index: usize,
+    packet_index: Option<usize>,
+}
+
+pub const AQL_PACKET_BYTES: usize = 64;
+
+pub fn target_of(co: &CodeObject) -> Target {
+    co.target
+        .gpu
+        .name()
+        .and_then(Target::from_name)
+        .unwrap_or(Target::Gfx1030)
+}
+
+impl Plan {
+    pub fn new(m: &Manifest) -> Result<Plan> {
+        let path = m.resolve(m.code_object.as_ref().context("no code_object")?);
+        let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        let co =
+            CodeObject::parse_any(&bytes).with_context(|| format!("loading {}", path.display()))?;
+        let kernel = match &m.kernel {
+            Some(k) => co.kernel(k)?.clone(),
+            None if co.kernels.len() == 1 => co.kernels[0].clone(),
+            None => bail!(
+                "{}: several kernels; name one with `kernel` ({})",
+                path.display(),
+                co.kernel_names().join(", ")
+            ),
+        };
+        let abi = kernel.abi.clone();
+        let program = lift(
+            &kernel.name,
+            &kernel.code,
+            LiftOptions {
+                target: target_of(&co),
+                wave_size: abi.wave_size,
+            },
+        )
+        .with_context(|| format!("lifting kernel {}", kernel.name))?;
+        let meta = kernel
+            .metadata
+            .clone()
+            .with_context(|| format!("kernel {} has no metadata", kernel.name))?;
+
+        // Explicit arguments against the metadata.
+        let explicit: Vec<_> = meta.explicit_args().cloned().collect();
+        if explicit.len() != m.args.len() {
+            bail!(
+                "kernel {} takes {} explicit arguments; the manifest gives {}",
+                kernel.name,
+                explicit.len(),
+                m.args.len()
+            );
+        }
+        let kernarg_size = meta
+            .kernarg_segment_size
+            .unwrap_or(kernel.descriptor.kernarg_size as u64)
+            .max(AQL_PACKET_BYTES as u64) as usize;
+        let mut kernarg = vec![0u8; kernarg_size];
+        let mut buffers = Vec::new();
+        let mut pointers = Vec::new();
+        for (i, a) in explicit.iter().enumerate() {
+            let (off, size) = (a.offset as usize, a.size as usize);
+            if off + size > kernarg.len() {
+                bail!("argument {i} at offset {off} (+{size}) is outside the kernarg segment ({} bytes)", kernarg.len());
+            }
+            match (m.arg_value(i)?, &a.value_kind) {
+                (ArgValue::Buffer { data, output }, ValueKind::GlobalBuffer) => {
+                    if size != 8 {
+                        bail!("argument {i}: a {size}-byte global pointer");
+                    }
+                    let name = output.clone().unwrap_or_else(|| format!("arg{i}"));
+                    pointers.push((off, buffers.len(), size));
+                    buffers.push(Buffer { name, data, output });
+                }
+                (ArgValue::Scalar { bytes, width }, ValueKind::ByValue) => {
+                    if let Some(w) = width {
+                        if w as usize != size {
+                            bail!("argument {i}: the manifest gives a {w}-byte value, the kernel takes {size} bytes");
+                        }
+                    }
+                    if width.is_none() && bytes[size.min(8)..].iter().any(|&b| b != 0) {
+                        bail!("argument {i}: bits do not fit the argument's {size} bytes");
+                    }
+                    kernarg[off..off + size].copy_from_slice(&bytes[..size]);
+                }
+                (v, k) => bail!(
+                    "argument {i} is a {} in the kernel but {} in the manifest",
+                    k.as_str(),
+                    match v {
+                        ArgValue::Buffer { .. } => "a buffer",
+                        ArgValue::Scalar { .. } => "a scalar",
+                    }
+                ),
+            }
+        }
+        // Hidden arguments, as the HSA runtime fills them (code object v5).
+        let groups: Vec<u32> = (0..3).map(|d| m.grid[d].div_ceil(m.workgroup[d])).collect();
+        let dims = if m.grid[2] > 1 {
+            3
+        } else if m.grid[1] > 1 {
+            2
+        } else {
+            1
+        };
+        for a in meta.hidden_args() {
+            let (off, size) = (a.offset as usize, a.size as usize);
+            if off + size > kernarg.len() {
+                continue;
+            }
+            let v: u64 = match a.value_kind {
+                ValueKind::HiddenBlockCountX => groups[0] as u64,
+                ValueKind::HiddenBlockCountY => groups[1] as u64,
+                ValueKind::HiddenBlockCountZ => groups[2] as u64,
+                ValueKind::HiddenGroupSizeX => m.workgroup[0] as u64,
+                ValueKind::HiddenGroupSizeY => m.workgroup[1] as u64,
+                ValueKind::HiddenGroupSizeZ => m.workgroup[2] as u64,
+                ValueKind::HiddenRemainderX => (m.grid[0] % m.workgroup[0]) as u64,
+                ValueKind::HiddenRemainderY => (m.grid[1] % m.workgroup[1]) as u64,
+                ValueKind::HiddenRemainderZ => (m.grid[2] % m.workgroup[2]) as u64,
+                ValueKind::HiddenGridDims => dims,
+                _ => 0,
+            };
+            kernarg[off..off + size].copy_from_slice(&v.to_le_bytes()[..size.min(8)]);
+        }
+        let kernarg_index = buffers.len();
+        buffers.push(Buffer {
+            name: "kernarg".into(),
+            data: kernarg,
+            output: None,
+        });
+        let needs_packet = abi
+            .user_sgprs
+            .iter()
+            .any(|s| s.kind == SgprKind::DispatchPtr);
+        let packet_index = needs_packet.then(|| {
+            buffers.push(Buffer {
+                name: "dispatch_packet".into(),
+                data: vec![0; AQL_PACKET_BYTES],
+                output: None,
+            });
+            buffers.len() - 1
+        });
+        if abi.scratch {
+            bail!(
+                "kernel {} uses scratch (private segment), which is not supported yet",
+                kernel.name
+            );
+        }
+        let lds_bytes = kernel.descriptor.group_segment_fixed_size;
+        let launch = Launch {
+            wave_size: abi.wave_size,
+            grid: m.grid,
+            workgroup: m.workgroup,
+            sgprs: Vec::new(),
+            workitem_id_vgprs: abi.workitem_id_vgprs.len() as u32,
+            lds_bytes,
+            max_steps_per_wave: m.max_steps_per_wave.unwrap_or(1 << 24),
+        };
+        Ok(Plan {
+            kernel,
+            program,
+            launch,
+            buffers,
+            pointers,
+            kernarg_index,
+            packet_index,
+        })
+    }
+
+    /// Fills the pointers in the kernarg segment, the dispatch packet and the initial SGPRs for buffers placed at
+    /// `addresses` (one per buffer, in order).
+    pub fn bind(&mut self, addresses: &[u64], grid: [u32; 3]) -> Result<()> {
+        if addresses.len() != self.buffers.len() {
+            bail!(
+                "{} addresses for {} buffers",
+                addresses.len(),
+                self.buffers.len()
+            );
+        }
+        for &(off, buf, size) in &self.pointers {
+            let k = &mut self.buffers[self.kernarg_index].data;
+            k[off..off + size].copy_from_slice(&addresses[buf].to_le_bytes()[..size]);
+        }
+        let kernarg_address = addresses[self.kernarg_index];
+        if let Some(p) = self.packet_index {
+            // hsa_kernel_dispatch_packet_t.
+            let wg = self.launch.workgroup;
+            let d = &mut self.buffers[p].data;
+            let dims: u16 = if grid[2] > 1 {
+                3
+            } else if grid[1] > 1 {
+                2
+            } else {
+                1
+            };
+            d[0..2].copy_from_slice(&2u16.to_le_bytes()); // HSA_PACKET_TYPE_KERNEL_DISPATCH
+            d[2..4].copy_from_slice(&dims.to_le_bytes());
+            for i in 0..3 {
+                d[4 + 2 * i..6 + 2 * i].copy_from_slice(&(wg[i] as u16).to_le_bytes());
+                d[12 + 4 * i..16 + 4 * i].copy_from_slice(&grid[i].to_le_bytes());
+            }
+            d[24..28].copy_from_slice(
+                &self
+                    .kernel
+                    .descriptor
+                    .private_segment_fixed_size
+                    .to_le_bytes(),
+            );
+            d[28..32].copy_from_slice(
+                &self
+                    .kernel
+                    .descriptor
+                    .group_segment_fixed_size
+                    .to_le_bytes(),
+            );
+            d[32..40].copy_from_slice(&self.kernel.descriptor_address.to_le_bytes());
+            d[40..48].copy_from_slice(&kernarg_address.to_le_bytes());
+        }
+        let packet_address = self.packet_index.map(|p| addresses[p]).unwrap_or(0);
+        let abi = &self.kernel.abi;
+        let mut sgprs = Vec::new();
+        let put64 = |first: u32, v: u64, out: &mut Vec<(u16, InitSgpr)>| {
+            out.push((first as u16, InitSgpr::Const(v as u32)));
+            out.push((first as u16 + 1, InitSgpr::Const((v >> 32) as u32)));
+        };
+        for s in abi.user_sgprs.iter().chain(&abi.system_sgprs) {
+            match s.kind {
+                SgprKind::KernargSegmentPtr => put64(s.first, kernarg_address, &mut sgprs),
+                SgprKind::DispatchPtr => put64(s.first, packet_address, &mut sgprs),
+                SgprKind::WorkgroupIdX => sgprs.push((s.first as u16, InitSgpr::WorkgroupId(0))),
+                SgprKind::WorkgroupIdY => sgprs.push((s.first as u16, InitSgpr::WorkgroupId(1))),
+                SgprKind::WorkgroupIdZ => sgprs.push((s.first as u16, InitSgpr::WorkgroupId(2))),
+                SgprKind::PrivateSegmentWaveOffset => {
+                    sgprs.push((s.first as u16, InitSgpr::ScratchWaveOffset))
+                }
+                // No scratch, queue, dispatch id or workgroup info: zero, as a runtime without them would pass.
+                _ => {
+                    for k in 0..s.count {
+                        sgprs.push(((s.first + k) as u16, InitSgpr::Const(0)));
+                    }
+                }
+            }
+        }
+        self.launch.sgprs = sgprs;
+        Ok(())
+    }
+}
+
+/// Addresses for the host-only backend: above 4 GiB (so 64-bit address arithmetic is exercised), 64 KiB
+/// aligned, with a 64 KiB unmapped gap after every buffer so overruns fault.
+pub fn host_addresses(buffers: &[Buffer]) -> Vec<u64> {
+    let mut next = 0x1_0000_0000u64;
+    buffers
+        .iter()
+        .map(|b| {
+            let a = next;
+            next += (b.data.len() as u64).div_ceil(0x1_0000).max(1) * 0x1_0000 + 0x1_0000;
+            a
+        })
+        .collect()
+}
+
+/// Runs the plan on the host evaluator; returns the buffers after the run.
+pub fn run_host(plan: &mut Plan) -> Result<(Vec<Buffer>, rdna2spv_eval::Stats)> {
+    let addresses = host_addresses(&plan.buffers);
+    plan.bind(&addresses, plan.launch.grid)?;
+    let mut mem = Memory::default();
+    for (b, &a) in plan.buffers.iter().zip(&addresses) {
+        mem.add(&b.name, a, b.data.clone())
+            .map_err(anyhow::Error::msg)?;
+    }
+    let stats = rdna2spv_eval::run(&plan.program, &plan.launch, &mut mem)?;
+    let out = plan
+        .buffers
+        .iter()
+        .map(|b| Buffer {
+            data: mem
+                .allocation(&b.name)
+                .map(|a| a.data.clone())
+                .unwrap_or_default(),
+            ..b.clone()
+        })
+        .collect();
+    Ok((out, stats))
+}

@@ -1,0 +1,6 @@
+//! rdna2spv: run AMD RDNA 2 (gfx10.3) machine code anywhere, exactly.
+//!
+//! The library behind the `rdna2spv` CLI: manifests, dispatch plans shared by the backends, and listings.
+pub mod disasm;
+pub mod dispatch;
+pub mod manifest;

@@ -1,0 +1,180 @@
+//! Run manifests (TOML): which kernel, grid and workgroup sizes, and its explicit arguments. Paths are relative
+//! to the manifest. The format is the contract in ../shared/DESIGN.md; unknown keys are errors.
+
+use anyhow::{bail, Context, Result};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// An HSA code object (or a clang offload bundle holding one).
+    pub code_object: Option<PathBuf>,
+    /// Raw instruction words (with an `[abi]` table); not supported yet.
+    pub code: Option<PathBuf>,
+    /// The kernel's symbol name, without `.kd`.
+    pub kernel: Option<String>,
+    /// Total work-items per dimension (HSA grid size).
+    pub grid: [u32; 3],
+    pub workgroup: [u32; 3],
+    #[serde(default)]
+    pub args: Vec<Arg>,
+    /// Instructions one wave may execute before the run stops as a runaway loop.
+    pub max_steps_per_wave: Option<u64>,
+    #[serde(skip)]
+    pub dir: PathBuf,
+}
+
+/// One explicit kernel argument.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Arg {
+    pub i32: Option<i64>,
+    pub u32: Option<u64>,
+    pub i64: Option<i64>,
+    pub u64: Option<u64>,
+    pub f16: Option<f64>,
+    pub f32: Option<f64>,
+    pub f64: Option<f64>,
+    /// A scalar given as its bit pattern, `"0x..."`, filling exactly the argument's size.
+    pub bits: Option<String>,
+    pub buffer: Option<BufferArg>,
+    /// Write this buffer to `<out>/<output>.bin` after the run.
+    pub output: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum BufferArg {
+    /// Initialised from a file.
+    File(PathBuf),
+    /// Zero-filled.
+    Zeroed { size: u64 },
+}
+
+/// What an argument turned out to be.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ArgValue {
+    /// Little-endian bytes and the scalar's declared width (for checking against the metadata).
+    Scalar { bytes: Vec<u8>, width: Option<u64> },
+    Buffer {
+        data: Vec<u8>,
+        output: Option<String>,
+    },
+}
+
+impl Manifest {
+    pub fn load(path: &Path) -> Result<Manifest> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("reading manifest {}", path.display()))?;
+        let mut m: Manifest = toml::from_str(&text)
+            .with_context(|| format!("parsing manifest {}", path.display()))?;
+        m.dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        if m.code_object.is_none() && m.code.is_none() {
+            bail!(
+                "{}: the manifest needs `code_object` (or `code` with an [abi] table)",
+                path.display()
+            );
+        }
+        if m.code.is_some() {
+            bail!(
+                "{}: raw `code` manifests are not supported yet; give a `code_object`",
+                path.display()
+            );
+        }
+        for (d, (&g, &w)) in m.grid.iter().zip(&m.workgroup).enumerate() {
+            if g == 0 || w == 0 {
+                bail!(
+                    "{}: grid and workgroup sizes must be positive (dimension {d})",
+                    path.display()
+                );
+            }
+        }
+        let threads: u64 = m.workgroup.iter().map(|&x| x as u64).product();
+        if threads > 1024 {
+            bail!(
+                "{}: workgroup {:?} has {threads} work-items; at most 1024",
+                path.display(),
+                m.workgroup
+            );
+        }
+        Ok(m)
+    }
+
+    pub fn resolve(&self, p: &Path) -> PathBuf {
+        self.dir.join(p)
+    }
+
+    /// Interprets argument `i`.
+    pub fn arg_value(&self, i: usize) -> Result<ArgValue> {
+        let a = &self.args[i];
+        let mut given: Vec<(&str, Vec<u8>, u64)> = Vec::new();
+        if let Some(v) = a.i32 {
+            let v =
+                i32::try_from(v).with_context(|| format!("argument {i}: i32 {v} out of range"))?;
+            given.push(("i32", v.to_le_bytes().to_vec(), 4));
+        }
+        if let Some(v) = a.u32 {
+            let v =
+                u32::try_from(v).with_context(|| format!("argument {i}: u32 {v} out of range"))?;
+            given.push(("u32", v.to_le_bytes().to_vec(), 4));
+        }
+        if let Some(v) = a.i64 {
+            given.push(("i64", v.to_le_bytes().to_vec(), 8));
+        }
+        if let Some(v) = a.u64 {
+            given.push(("u64", v.to_le_bytes().to_vec(), 8));
+        }
+        if let Some(v) = a.f16 {
+            let h = rdna2spv_eval::specialize::f64_to_f16(v);
+            given.push(("f16", h.to_le_bytes().to_vec(), 2));
+        }
+        if let Some(v) = a.f32 {
+            given.push(("f32", (v as f32).to_le_bytes().to_vec(), 4));
+        }
+        if let Some(v) = a.f64 {
+            given.push(("f64", v.to_le_bytes().to_vec(), 8));
+        }
+        if let Some(b) = &a.bits {
+            let hex = b
+                .strip_prefix("0x")
+                .with_context(|| format!("argument {i}: bits must start with 0x"))?;
+            let v = u64::from_str_radix(hex, 16)
+                .with_context(|| format!("argument {i}: bad bits {b:?}"))?;
+            given.push(("bits", v.to_le_bytes().to_vec(), 0));
+        }
+        let buffer = match &a.buffer {
+            Some(BufferArg::File(p)) => {
+                let path = self.resolve(p);
+                Some(
+                    std::fs::read(&path)
+                        .with_context(|| format!("argument {i}: reading {}", path.display()))?,
+                )
+            }
+            Some(BufferArg::Zeroed { size }) => {
+                if *size > 1 << 30 {
+                    bail!("argument {i}: buffer of {size} bytes is too large (1 GiB at most)");
+                }
+                Some(vec![0; *size as usize])
+            }
+            None => None,
+        };
+        match (given.len(), buffer) {
+            (0, Some(data)) => Ok(ArgValue::Buffer {
+                data,
+                output: a.output.clone(),
+            }),
+            (1, None) => {
+                if a.output.is_some() {
+                    bail!("argument {i}: `output` is only allowed on buffers");
+                }
+                let (kind, bytes, width) = given.pop().unwrap();
+                Ok(ArgValue::Scalar {
+                    bytes,
+                    width: (kind != "bits").then_some(width),
+                })
+            }
+            _ => bail!("argument {i}: give exactly one of i32 u32 i64 u64 f16 f32 f64 bits buffer"),
+        }
+    }
+}
