@@ -5,7 +5,15 @@
 use anyhow::{bail, Context, Result};
 use std::process::Command;
 
-const PACKAGES: [&str; 7] = ["libvulkan1", "mesa-vulkan-drivers", "spirv-tools", "cmake", "llvm-19", "clang-19", "lld-19"];
+const PACKAGES: [&str; 7] = [
+    "libvulkan1",
+    "mesa-vulkan-drivers",
+    "spirv-tools",
+    "cmake",
+    "llvm-19",
+    "clang-19",
+    "lld-19",
+];
 
 pub fn install_missing() -> Result<()> {
     let missing: Vec<&str> = PACKAGES
@@ -28,7 +36,10 @@ pub fn install_missing() -> Result<()> {
     let run = |args: &[&str]| -> Result<()> {
         let mut cmd: Vec<&str> = sudo.clone();
         cmd.extend_from_slice(args);
-        let st = Command::new(cmd[0]).args(&cmd[1..]).env("DEBIAN_FRONTEND", "noninteractive").status()?;
+        let st = Command::new(cmd[0])
+            .args(&cmd[1..])
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .status()?;
         if !st.success() {
             bail!("`{}` failed", cmd.join(" "));
         }
@@ -41,28 +52,44 @@ pub fn install_missing() -> Result<()> {
 }
 
 fn is_root() -> bool {
-    Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false)
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
 }
 
 pub fn run(_args: &[String]) -> Result<()> {
     install_missing()?;
     let root = crate::codegen::root();
     println!("demo: building rdna2spv (release)");
-    let st = Command::new(env!("CARGO")).args(["build", "--release", "--quiet", "--bin", "rdna2spv"]).current_dir(&root).status()?;
+    let st = Command::new(env!("CARGO"))
+        .args(["build", "--release", "--quiet", "--bin", "rdna2spv"])
+        .current_dir(&root)
+        .status()?;
     if !st.success() {
         bail!("cargo build failed");
     }
     let exe = root.join("target/release/rdna2spv");
     let kernel = root.join("fixtures/kernels/saxpy.co");
-    println!("\ndemo: $ rdna2spv info {}", kernel.strip_prefix(&root)?.display());
+    println!(
+        "\ndemo: $ rdna2spv info {}",
+        kernel.strip_prefix(&root)?.display()
+    );
     let st = Command::new(&exe).arg("info").arg(&kernel).status()?;
     if !st.success() {
         bail!("rdna2spv info failed");
     }
-    println!("\ndemo: $ rdna2spv disasm {}", kernel.strip_prefix(&root)?.display());
+    println!(
+        "\ndemo: $ rdna2spv disasm {}",
+        kernel.strip_prefix(&root)?.display()
+    );
     let ours = Command::new(&exe).arg("disasm").arg(&kernel).output()?;
     if !ours.status.success() {
-        bail!("rdna2spv disasm failed: {}", String::from_utf8_lossy(&ours.stderr));
+        bail!(
+            "rdna2spv disasm failed: {}",
+            String::from_utf8_lossy(&ours.stderr)
+        );
     }
     let ours = String::from_utf8(ours.stdout)?;
     print!("{ours}");
@@ -72,10 +99,18 @@ pub fn run(_args: &[String]) -> Result<()> {
         .output()
         .context("running llvm-objdump-19")?;
     let llvm = String::from_utf8(llvm.stdout)?;
-    let pick = |s: &str| -> Vec<String> { s.lines().filter(|l| l.starts_with('\t')).map(str::to_string).collect() };
+    let pick = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| l.starts_with('\t'))
+            .map(str::to_string)
+            .collect()
+    };
     let (a, b) = (pick(&ours), pick(&llvm));
     let same = a.iter().zip(&b).filter(|(x, y)| x == y).count();
-    println!("\ndemo: {same} of {} instruction lines identical to llvm-objdump-19 -d --mcpu=gfx1030", b.len());
+    println!(
+        "\ndemo: {same} of {} instruction lines identical to llvm-objdump-19 -d --mcpu=gfx1030",
+        b.len()
+    );
     if same != b.len() || a.len() != b.len() {
         bail!("the listing differs from llvm-objdump-19");
     }

@@ -23,7 +23,10 @@ fn oracle(target: Target, wave64: bool) -> llvm_oracle::Disassembler {
 fn seed() -> u64 {
     match std::env::var("RDNA2SPV_DIFF_SEED") {
         Ok(s) => s.parse().expect("RDNA2SPV_DIFF_SEED must be an integer"),
-        Err(_) => std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64,
+        Err(_) => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos() as u64,
     }
 }
 
@@ -105,9 +108,17 @@ fn run_slots(target: Target, wave64: bool) -> (Report, Vec<String>) {
 
 #[test]
 fn every_table_slot_agrees_with_llvm() {
-    for (target, wave64) in [(Target::Gfx1030, false), (Target::Gfx1030, true), (Target::Gfx1010, false)] {
+    for (target, wave64) in [
+        (Target::Gfx1030, false),
+        (Target::Gfx1030, true),
+        (Target::Gfx1010, false),
+    ] {
         let (report, never_valid) = run_slots(target, wave64);
-        println!("slots {} wave64={wave64}: {}", target.name(), report.summary());
+        println!(
+            "slots {} wave64={wave64}: {}",
+            target.name(),
+            report.summary()
+        );
         assert!(
             report.agreement() >= REQUIRED,
             "{} wave64={wave64}: agreement below {REQUIRED}:\n{}",
@@ -133,18 +144,28 @@ fn random_words_agree_with_llvm() {
     let mut uniform = Report::default();
     for _ in 0..100_000 {
         let w = random_words(&mut rng, None);
-        uniform.add(&w, compare(&d, &w, Target::Gfx1030, PrintOptions::default()));
+        uniform.add(
+            &w,
+            compare(&d, &w, Target::Gfx1030, PrintOptions::default()),
+        );
     }
     println!("uniform random words: {}", uniform.summary());
     let mut aimed = Report::default();
     for f in Format::ALL {
         for _ in 0..5_000 {
             let w = random_words(&mut rng, Some(f));
-            aimed.add(&w, compare(&d, &w, Target::Gfx1030, PrintOptions::default()));
+            aimed.add(
+                &w,
+                compare(&d, &w, Target::Gfx1030, PrintOptions::default()),
+            );
         }
     }
     println!("words aimed at each format: {}", aimed.summary());
-    assert!(uniform.agreement() >= REQUIRED, "uniform: {}", uniform.summary());
+    assert!(
+        uniform.agreement() >= REQUIRED,
+        "uniform: {}",
+        uniform.summary()
+    );
     assert!(aimed.agreement() >= REQUIRED, "aimed: {}", aimed.summary());
 }
 
@@ -152,7 +173,11 @@ fn random_words_agree_with_llvm() {
 fn random_words_agree_with_llvm_on_other_targets_and_wave64() {
     let s = seed();
     println!("seed {s} (replay with RDNA2SPV_DIFF_SEED={s})");
-    for (target, wave64) in [(Target::Gfx1030, true), (Target::Gfx1010, false), (Target::Gfx1013, false)] {
+    for (target, wave64) in [
+        (Target::Gfx1030, true),
+        (Target::Gfx1010, false),
+        (Target::Gfx1013, false),
+    ] {
         let d = oracle(target, wave64);
         let mut rng = Rng(s ^ 0x5eed);
         let mut r = Report::default();
@@ -163,6 +188,11 @@ fn random_words_agree_with_llvm_on_other_targets_and_wave64() {
             }
         }
         println!("{} wave64={wave64}: {}", target.name(), r.summary());
-        assert!(r.agreement() >= REQUIRED, "{} wave64={wave64}: {}", target.name(), r.summary());
+        assert!(
+            r.agreement() >= REQUIRED,
+            "{} wave64={wave64}: {}",
+            target.name(),
+            r.summary()
+        );
     }
 }
