@@ -265,6 +265,85 @@ mod tests {
         assert_eq!(f64_to_f16(65519.999), 0x7bff);
     }
 
+    /// An independent reference: every finite half is a multiple of 2^-24, so a·b + c is an exact
+    /// integer multiple of 2^-48 in i128; round that to a half by hand.
+    fn fma_f16_integer(a: u16, b: u16, c: u16) -> Option<u16> {
+        let units = |h: u16| -> Option<i128> {
+            let x = f16_to_f64(h);
+            if !x.is_finite() {
+                return None;
+            }
+            Some((x * 2f64.powi(24)) as i128) // exact: |x|·2^24 < 2^40
+        };
+        let s = units(a)? * units(b)? + (units(c)? << 24); // in units of 2^-48
+        let sign = if s < 0 { 0x8000u16 } else { 0 };
+        let m = s.unsigned_abs();
+        if m == 0 {
+            // exact zero: +0 unless both a·b and c are -0 or the signs say otherwise
+            let pa = (a ^ b) & 0x8000;
+            return Some(if pa == 0x8000 && c & 0x8000 != 0 {
+                0x8000
+            } else {
+                0
+            });
+        }
+        let bits = 128 - m.leading_zeros() as i32; // m < 2^bits
+                                                   // quantum exponent in units of 2^-48: subnormal quantum 2^-24 = 2^24 units
+        let shift = (bits - 11).max(24);
+        let q = m >> shift;
+        let rem = m - (q << shift);
+        let half = 1u128 << (shift - 1);
+        let mut q = q as u32 + u32::from(rem > half || (rem == half && q & 1 == 1));
+        let mut exp = shift - 24 + 1; // biased exponent when q has 11 bits (subnormals: q < 1024)
+        if shift == 24 {
+            // subnormal or the smallest binade: value = q · 2^-24
+            if q < 1024 {
+                return Some(sign | q as u16);
+            }
+            exp = 1;
+        }
+        if q >= 2048 {
+            q >>= 1;
+            exp += 1;
+        }
+        if exp >= 31 {
+            return Some(sign | 0x7c00);
+        }
+        Some(sign | ((exp as u16) << 10) | (q as u16 & 0x3ff))
+    }
+
+    #[test]
+    fn host_fma_f16_matches_an_integer_reference() {
+        let mut x = 0x1234_5678_9abc_def0u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut checked = 0;
+        for i in 0..300_000 {
+            let r = next();
+            let (a, b) = (r as u16, (r >> 16) as u16);
+            let c = if i % 2 == 0 {
+                (r >> 32) as u16
+            } else {
+                // cancellation: c ≈ -(a·b), perturbed
+                let p = f64_to_f16(-(f16_to_f64(a) * f16_to_f64(b)));
+                p.wrapping_add(((r >> 32) % 5) as u16).wrapping_sub(2)
+            };
+            if let Some(want) = fma_f16_integer(a, b, c) {
+                let got = fma_f16(a, b, c);
+                if got & 0x7fff == 0 && want & 0x7fff == 0 {
+                    continue; // signs of exact zeros are checked elsewhere
+                }
+                assert_eq!(got, want, "fma({a:04x}, {b:04x}, {c:04x})");
+                checked += 1;
+            }
+        }
+        assert!(checked > 200_000);
+    }
+
     #[test]
     fn d993_half_triple_rounds_once() {
         // a = 2^-11 (1 + 2^-10), b = 1 - 2^-10, c = 1 + 2^-10.

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::ffi::CString;
 use std::hash::{Hash, Hasher};
+use std::mem::ManuallyDrop;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -140,7 +141,8 @@ struct Submitter {
 pub struct Context {
     pub(crate) device: ash::Device,
     instance: ash::Instance,
-    _entry: ash::Entry,
+    /// Dropped by hand: unloading libvulkan while a hung dispatch still runs would crash.
+    entry: ManuallyDrop<ash::Entry>,
     physical: vk::PhysicalDevice,
     queue: vk::Queue,
     pub(crate) allocator: Mutex<Option<Allocator>>,
@@ -493,7 +495,7 @@ impl Context {
         Ok(Context {
             device,
             instance,
-            _entry: entry,
+            entry: ManuallyDrop::new(entry),
             physical: pd,
             queue,
             allocator: Mutex::new(Some(allocator)),
@@ -860,8 +862,14 @@ fn check_module(words: &[u32], entry: &str) -> Result<()> {
 impl Drop for Context {
     fn drop(&mut self) {
         if self.poisoned.load(Ordering::SeqCst) {
-            // Work may still be in flight on a hung device: destroying objects now would be undefined
-            // behaviour, and waiting could hang. Leak them.
+            // Work may still be in flight on a hung device: destroying objects, freeing its memory or
+            // unloading the driver now could crash, and waiting could hang. Leak all of it.
+            let allocator = self
+                .allocator
+                .get_mut()
+                .unwrap_or_else(|p| p.into_inner())
+                .take();
+            std::mem::forget(allocator);
             return;
         }
         // SAFETY: every buffer borrows the context, so none is alive; the queue is idle after the wait.
@@ -886,6 +894,7 @@ impl Drop for Context {
             );
             self.device.destroy_device(None);
             self.instance.destroy_instance(None);
+            ManuallyDrop::drop(&mut self.entry);
         }
     }
 }
