@@ -90,3 +90,23 @@ pub(crate) fn vk_err(call: &'static str) -> impl Fn(ash::vk::Result) -> Error {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn context_can_be_shared_between_threads() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<Context>();
+    }
+
+    #[test]
+    fn missing_loader_message_says_what_to_install() {
+        let text = Error::NoLoader("libvulkan.so.1: cannot open".into()).to_string();
+        assert!(
+            text.contains("libvulkan1") && text.contains("mesa-vulkan-drivers"),
+            "{text}"
+        );
+    }
+}

@@ -75,6 +75,21 @@ fn bad_spirv_comes_back_as_an_error() {
             "{what}: expected InvalidSpirv, got {r:?}"
         );
     }
+    // Parses and has the entry point, but uses an undefined id: the driver refuses the pipeline.
+    let mut m = rspirv::dr::load_words(&good).unwrap();
+    for b in &mut m.functions[0].blocks {
+        for i in &mut b.instructions {
+            if i.class.opcode == spirv::Op::IAdd {
+                i.operands[0] = rspirv::dr::Operand::IdRef(9999);
+            }
+        }
+    }
+    let undefined = rspirv::binary::Assemble::assemble(&m);
+    let r = ctx.dispatch(&undefined, "main", [1, 1, 1], &[0; 24]);
+    assert!(
+        matches!(r, Err(Error::InvalidSpirv(_))),
+        "undefined id: expected InvalidSpirv, got {r:?}"
+    );
     // The context still works afterwards.
     let out = ctx.create_buffer(4).unwrap();
     let inp = ctx.buffer_from_bytes(&41u32.to_le_bytes()).unwrap();
