@@ -3,13 +3,14 @@
 //!
 //! Every recipe in [`RECIPES`] produces, in `fixtures/kernels/`:
 //!
-//! * `<stem>.co` — the code object (or `<stem>.bundle` for a clang offload bundle);
+//! * `<stem>.co` — the code object (`<stem>.bundle` for a clang offload bundle, `<stem>.o` for
+//!   a HIP host object carrying the bundle in `.hip_fatbin`);
 //! * `<stem>.objdump.txt` — `llvm-objdump-19 -d --mcpu=gfx1030 [--mattr=+wavefrontsize64]`,
 //!   the golden disassembly;
 //! * `<stem>.readelf.txt` — `llvm-readelf-19 --file-header --section-headers --symbols --notes`,
 //!   the oracle for the ELF layout and the msgpack metadata (printed as YAML);
 //! * `<stem>.s` — the compiler's assembly for the same source and flags, whose `.amdhsa_*`
-//!   directives are the oracle for every kernel-descriptor field.
+//!   directives are the oracle for every kernel-descriptor field (not for `.o` outputs).
 //!
 //! Every tool runs with `fixtures/kernels/` as its working directory and relative file names, so
 //! no absolute path leaks into a golden file.
@@ -37,10 +38,14 @@ pub enum Compiler {
     /// OpenCL C with clang-19, builtins only (`-nogpulib`): code object v5 unless the flags
     /// say otherwise.
     OpenCl,
+    /// OpenCL C with clang-19 `-c`: an unlinked (ET_REL) object, with objdump and readelf goldens.
+    OpenClObject,
     /// HIP with hipcc 5.2 (clang-15), device code only, as a plain ELF code object (v4).
     HipDevice,
     /// HIP with hipcc 5.2, device code only, left in its clang offload bundle.
     HipBundle,
+    /// HIP with hipcc 5.2: the host object, whose `.hip_fatbin` section holds the bundle.
+    HipHost,
 }
 
 /// One fixture: a source file, the output stem and the extra compiler flags.
@@ -61,6 +66,7 @@ impl Recipe {
     fn output(&self) -> String {
         match self.compiler {
             Compiler::HipBundle => format!("{}.bundle", self.stem),
+            Compiler::HipHost | Compiler::OpenClObject => format!("{}.o", self.stem),
             _ => format!("{}.co", self.stem),
         }
     }
@@ -68,7 +74,12 @@ impl Recipe {
     /// The files this recipe writes, relative to `fixtures/kernels/`.
     pub fn outputs(&self) -> Vec<String> {
         match self.compiler {
-            Compiler::HipBundle => vec![self.output()],
+            Compiler::HipBundle | Compiler::HipHost => vec![self.output()],
+            Compiler::OpenClObject => vec![
+                self.output(),
+                format!("{}.objdump.txt", self.stem),
+                format!("{}.readelf.txt", self.stem),
+            ],
             _ => vec![
                 self.output(),
                 format!("{}.objdump.txt", self.stem),
@@ -96,7 +107,13 @@ pub const HIP_FLAGS: &[&str] = &["--offload-arch=gfx1030", "-O2", "--cuda-device
 
 /// Every fixture. Keep `fixtures/README.md` in step with this table.
 pub const RECIPES: &[Recipe] = &[
-    Recipe { stem: "saxpy", source: "saxpy.cl", compiler: Compiler::OpenCl, flags: &[], wave64: false },
+    Recipe {
+        stem: "saxpy",
+        source: "saxpy.cl",
+        compiler: Compiler::OpenCl,
+        flags: &[],
+        wave64: false,
+    },
     Recipe {
         stem: "saxpy_cov4",
         source: "saxpy.cl",
@@ -104,7 +121,13 @@ pub const RECIPES: &[Recipe] = &[
         flags: &["-mcode-object-version=4"],
         wave64: false,
     },
-    Recipe { stem: "divergent", source: "divergent.cl", compiler: Compiler::OpenCl, flags: &[], wave64: false },
+    Recipe {
+        stem: "divergent",
+        source: "divergent.cl",
+        compiler: Compiler::OpenCl,
+        flags: &[],
+        wave64: false,
+    },
     Recipe {
         stem: "divergent_w64",
         source: "divergent.cl",
@@ -112,7 +135,13 @@ pub const RECIPES: &[Recipe] = &[
         flags: &["-mwavefrontsize64"],
         wave64: true,
     },
-    Recipe { stem: "reduce", source: "reduce.cl", compiler: Compiler::OpenCl, flags: &[], wave64: false },
+    Recipe {
+        stem: "reduce",
+        source: "reduce.cl",
+        compiler: Compiler::OpenCl,
+        flags: &[],
+        wave64: false,
+    },
     Recipe {
         stem: "reduce_w64",
         source: "reduce.cl",
@@ -120,10 +149,34 @@ pub const RECIPES: &[Recipe] = &[
         flags: &["-mwavefrontsize64"],
         wave64: true,
     },
-    Recipe { stem: "atomics", source: "atomics.cl", compiler: Compiler::OpenCl, flags: &[], wave64: false },
-    Recipe { stem: "ids3d", source: "ids3d.cl", compiler: Compiler::OpenCl, flags: &[], wave64: false },
-    Recipe { stem: "scratch", source: "scratch.cl", compiler: Compiler::OpenCl, flags: &[], wave64: false },
-    Recipe { stem: "half", source: "half.cl", compiler: Compiler::OpenCl, flags: &[], wave64: false },
+    Recipe {
+        stem: "atomics",
+        source: "atomics.cl",
+        compiler: Compiler::OpenCl,
+        flags: &[],
+        wave64: false,
+    },
+    Recipe {
+        stem: "ids3d",
+        source: "ids3d.cl",
+        compiler: Compiler::OpenCl,
+        flags: &[],
+        wave64: false,
+    },
+    Recipe {
+        stem: "scratch",
+        source: "scratch.cl",
+        compiler: Compiler::OpenCl,
+        flags: &[],
+        wave64: false,
+    },
+    Recipe {
+        stem: "half",
+        source: "half.cl",
+        compiler: Compiler::OpenCl,
+        flags: &[],
+        wave64: false,
+    },
     Recipe {
         stem: "divsqrt",
         source: "divsqrt.cl",
@@ -131,7 +184,20 @@ pub const RECIPES: &[Recipe] = &[
         flags: &["-cl-fp32-correctly-rounded-divide-sqrt"],
         wave64: false,
     },
-    Recipe { stem: "multi", source: "multi.cl", compiler: Compiler::OpenCl, flags: &[], wave64: false },
+    Recipe {
+        stem: "multi",
+        source: "multi.cl",
+        compiler: Compiler::OpenCl,
+        flags: &[],
+        wave64: false,
+    },
+    Recipe {
+        stem: "multi_rel",
+        source: "multi.cl",
+        compiler: Compiler::OpenClObject,
+        flags: &[],
+        wave64: false,
+    },
     Recipe {
         stem: "saxpy_hip",
         source: "saxpy.hip",
@@ -146,6 +212,13 @@ pub const RECIPES: &[Recipe] = &[
         flags: &[],
         wave64: false,
     },
+    Recipe {
+        stem: "saxpy_hip_host",
+        source: "saxpy.hip",
+        compiler: Compiler::HipHost,
+        flags: &[],
+        wave64: false,
+    },
 ];
 
 struct Tools {
@@ -157,7 +230,8 @@ struct Tools {
 
 impl Tools {
     fn from_env() -> Self {
-        let get = |var: &str, default: &str| std::env::var(var).unwrap_or_else(|_| default.to_string());
+        let get =
+            |var: &str, default: &str| std::env::var(var).unwrap_or_else(|_| default.to_string());
         Tools {
             clang: get("CLANG", "clang-19"),
             hipcc: get("HIPCC", "hipcc"),
@@ -190,7 +264,9 @@ fn parse_args(args: &[String]) -> Result<Options> {
             "--check" => opts.check = true,
             "--no-hip" => opts.no_hip = true,
             "--only" => {
-                let v = it.next().context("--only needs a comma-separated list of stems")?;
+                let v = it
+                    .next()
+                    .context("--only needs a comma-separated list of stems")?;
                 opts.only = Some(v.split(',').map(str::to_string).collect());
             }
             "--root" => {
@@ -209,7 +285,8 @@ fn parse_args(args: &[String]) -> Result<Options> {
     if let Some(only) = &opts.only {
         for stem in only {
             if !RECIPES.iter().any(|r| r.stem == stem) {
-                let known: Vec<&str> = RECIPES.iter().map(|r| r.stem).collect();
+                let mut known: Vec<&str> = RECIPES.iter().map(|r| r.stem).collect();
+                known.dedup();
                 bail!("no recipe named {stem:?}; known: {}", known.join(", "));
             }
         }
@@ -222,7 +299,14 @@ pub fn run(args: &[String]) -> Result<()> {
     let opts = parse_args(args)?;
     if opts.list {
         for r in RECIPES {
-            println!("{:<16} {:<14} {:?} {} -> {}", r.stem, r.source, r.compiler, r.flags.join(" "), r.outputs().join(" "));
+            println!(
+                "{:<16} {:<14} {:?} {} -> {}",
+                r.stem,
+                r.source,
+                r.compiler,
+                r.flags.join(" "),
+                r.outputs().join(" ")
+            );
         }
         return Ok(());
     }
@@ -233,7 +317,8 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     let have_hipcc = tool_exists(&tools.hipcc);
     let out_dir = if opts.check {
-        let dir = std::env::temp_dir().join(format!("rdna2spv-fixtures-check-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("rdna2spv-fixtures-check-{}", std::process::id()));
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
         dir
     } else {
@@ -248,15 +333,23 @@ pub fn run(args: &[String]) -> Result<()> {
                 continue;
             }
         }
-        let is_hip = matches!(recipe.compiler, Compiler::HipDevice | Compiler::HipBundle);
+        let is_hip = matches!(
+            recipe.compiler,
+            Compiler::HipDevice | Compiler::HipBundle | Compiler::HipHost
+        );
         if is_hip && (opts.no_hip || !have_hipcc) {
             if !opts.no_hip {
-                eprintln!("warning: {} not found; skipping {} (apt-get install hipcc rocm-device-libs)", tools.hipcc, recipe.output());
+                eprintln!(
+                    "warning: {} not found; skipping {} (apt-get install hipcc rocm-device-libs)",
+                    tools.hipcc,
+                    recipe.output()
+                );
             }
             skipped.push(recipe.stem);
             continue;
         }
-        build(recipe, &tools, &kernels, &out_dir).with_context(|| format!("building {}", recipe.output()))?;
+        build(recipe, &tools, &kernels, &out_dir)
+            .with_context(|| format!("building {}", recipe.output()))?;
         println!("built {}", recipe.outputs().join(" "));
         built.extend(recipe.outputs());
     }
@@ -319,9 +412,15 @@ fn strings(items: &[&str]) -> Vec<String> {
 
 fn build(recipe: &Recipe, tools: &Tools, src_dir: &Path, out_dir: &Path) -> Result<()> {
     let output = out_dir.join(recipe.output());
-    let output_str = output.to_str().context("output path is not UTF-8")?.to_string();
+    let output_str = output
+        .to_str()
+        .context("output path is not UTF-8")?
+        .to_string();
     let asm = out_dir.join(format!("{}.s", recipe.stem));
-    let asm_str = asm.to_str().context("output path is not UTF-8")?.to_string();
+    let asm_str = asm
+        .to_str()
+        .context("output path is not UTF-8")?
+        .to_string();
 
     match recipe.compiler {
         Compiler::OpenCl => {
@@ -333,6 +432,17 @@ fn build(recipe: &Recipe, tools: &Tools, src_dir: &Path, out_dir: &Path) -> Resu
             let mut s = args;
             s.extend(["-S".into(), recipe.source.to_string(), "-o".into(), asm_str]);
             run_tool(src_dir, &tools.clang, &s)?;
+        }
+        Compiler::OpenClObject => {
+            let mut args = strings(OPENCL_FLAGS);
+            args.extend(strings(recipe.flags));
+            args.extend([
+                "-c".into(),
+                recipe.source.to_string(),
+                "-o".into(),
+                output_str,
+            ]);
+            run_tool(src_dir, &tools.clang, &args)?;
         }
         Compiler::HipDevice => {
             let mut args = strings(HIP_FLAGS);
@@ -353,7 +463,24 @@ fn build(recipe: &Recipe, tools: &Tools, src_dir: &Path, out_dir: &Path) -> Resu
         Compiler::HipBundle => {
             let mut args = strings(HIP_FLAGS);
             args.extend(strings(recipe.flags));
-            args.extend(["-c".into(), recipe.source.to_string(), "-o".into(), output_str]);
+            args.extend([
+                "-c".into(),
+                recipe.source.to_string(),
+                "-o".into(),
+                output_str,
+            ]);
+            run_tool(src_dir, &tools.hipcc, &args)?;
+            return Ok(());
+        }
+        Compiler::HipHost => {
+            let mut args = strings(&["--offload-arch=gfx1030", "-O2"]);
+            args.extend(strings(recipe.flags));
+            args.extend([
+                "-c".into(),
+                recipe.source.to_string(),
+                "-o".into(),
+                output_str,
+            ]);
             run_tool(src_dir, &tools.hipcc, &args)?;
             return Ok(());
         }
@@ -369,7 +496,13 @@ fn build(recipe: &Recipe, tools: &Tools, src_dir: &Path, out_dir: &Path) -> Resu
     let dis = run_tool(out_dir, &tools.objdump, &objdump_args)?;
     std::fs::write(out_dir.join(format!("{}.objdump.txt", recipe.stem)), dis)?;
 
-    let readelf_args = strings(&["--file-header", "--section-headers", "--symbols", "--notes", &co]);
+    let readelf_args = strings(&[
+        "--file-header",
+        "--section-headers",
+        "--symbols",
+        "--notes",
+        &co,
+    ]);
     let elf = run_tool(out_dir, &tools.readelf, &readelf_args)?;
     std::fs::write(out_dir.join(format!("{}.readelf.txt", recipe.stem)), elf)?;
     Ok(())

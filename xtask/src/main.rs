@@ -1,11 +1,13 @@
 //! Developer tasks: `cargo xtask <codegen|sweep|fixtures>`.
 mod codegen;
 mod demo;
+mod fixtures;
 mod sweep;
 
 const USAGE: &str = "usage: cargo xtask <command>
   codegen [--check]   crates/isa/opcodes.txt -> crates/isa/src/generated/table.rs (--check: fail if stale)
   demo                install what is missing, then run rdna2spv on a real kernel and check it against LLVM
+  fixtures [--check]  rebuild the fixture code objects and their LLVM goldens with the real compilers
   sweep [--table]     list every opcode slot LLVM-19 decodes per sub-target (--table: draft table rows)";
 
 fn main() -> anyhow::Result<()> {
@@ -13,6 +15,7 @@ fn main() -> anyhow::Result<()> {
     match args.first().map(String::as_str) {
         Some("codegen") => codegen::run(&args[1..]),
         Some("demo") => demo::run(&args[1..]),
+        Some("fixtures") => fixtures::run(&args[1..]),
         Some("sweep") => sweep::run(&args[1..]),
         _ => {
             eprintln!("{USAGE}");

@@ -27,8 +27,11 @@ pub struct Slot {
 }
 
 /// Every format, how to place an opcode in it, and the templates to try.
-pub fn formats() -> Vec<(&'static str, u32, Box<dyn Fn(u32) -> Vec<Vec<u32>>>)> {
-    let mut v: Vec<(&'static str, u32, Box<dyn Fn(u32) -> Vec<Vec<u32>>>)> = Vec::new();
+/// Templates of one opcode: candidate word sequences.
+type Templates = Box<dyn Fn(u32) -> Vec<Vec<u32>>>;
+
+pub fn formats() -> Vec<(&'static str, u32, Templates)> {
+    let mut v: Vec<(&'static str, u32, Templates)> = Vec::new();
     // Scalar formats. Register fields use s4 (dst), s8 (src0), s12 (src1) so the printed text names the field.
     v.push((
         "SOP2",

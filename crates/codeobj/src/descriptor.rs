@@ -297,7 +297,8 @@ impl KernelDescriptor {
 
     /// Decodes the first 64 bytes of `bytes`; `None` when there are fewer.
     pub fn from_bytes(bytes: &[u8]) -> Option<KernelDescriptor> {
-        let b: &[u8; KERNEL_DESCRIPTOR_SIZE] = bytes.get(..KERNEL_DESCRIPTOR_SIZE)?.try_into().ok()?;
+        let b: &[u8; KERNEL_DESCRIPTOR_SIZE] =
+            bytes.get(..KERNEL_DESCRIPTOR_SIZE)?.try_into().ok()?;
         Some(Self::decode(b))
     }
 
@@ -333,13 +334,22 @@ impl KernelDescriptor {
     pub fn user_sgprs(&self) -> Vec<SgprSlot> {
         let k = &self.kernel_code_properties;
         let wanted = [
-            (k.enable_sgpr_private_segment_buffer, SgprKind::PrivateSegmentBuffer),
+            (
+                k.enable_sgpr_private_segment_buffer,
+                SgprKind::PrivateSegmentBuffer,
+            ),
             (k.enable_sgpr_dispatch_ptr, SgprKind::DispatchPtr),
             (k.enable_sgpr_queue_ptr, SgprKind::QueuePtr),
-            (k.enable_sgpr_kernarg_segment_ptr, SgprKind::KernargSegmentPtr),
+            (
+                k.enable_sgpr_kernarg_segment_ptr,
+                SgprKind::KernargSegmentPtr,
+            ),
             (k.enable_sgpr_dispatch_id, SgprKind::DispatchId),
             (k.enable_sgpr_flat_scratch_init, SgprKind::FlatScratchInit),
-            (k.enable_sgpr_private_segment_size, SgprKind::PrivateSegmentSize),
+            (
+                k.enable_sgpr_private_segment_size,
+                SgprKind::PrivateSegmentSize,
+            ),
         ];
         layout(0, &wanted)
     }
@@ -367,12 +377,19 @@ impl KernelDescriptor {
     /// The value 3 (undefined) is treated like 2.
     pub fn workitem_id_vgprs(&self) -> Vec<VgprSlot> {
         let n = u32::from(self.compute_pgm_rsrc2.enable_vgpr_workitem_id).min(2) + 1;
-        [VgprKind::WorkitemIdX, VgprKind::WorkitemIdY, VgprKind::WorkitemIdZ]
-            .into_iter()
-            .take(n as usize)
-            .enumerate()
-            .map(|(i, kind)| VgprSlot { kind, vgpr: i as u32 })
-            .collect()
+        [
+            VgprKind::WorkitemIdX,
+            VgprKind::WorkitemIdY,
+            VgprKind::WorkitemIdZ,
+        ]
+        .into_iter()
+        .take(n as usize)
+        .enumerate()
+        .map(|(i, kind)| VgprSlot {
+            kind,
+            vgpr: i as u32,
+        })
+        .collect()
     }
 
     /// Everything the initial register state of a wave depends on, in one value.
@@ -402,7 +419,11 @@ fn layout(start: u32, wanted: &[(bool, SgprKind)]) -> Vec<SgprSlot> {
     for &(enabled, kind) in wanted {
         if enabled {
             let count = kind.size();
-            out.push(SgprSlot { kind, first: next, count });
+            out.push(SgprSlot {
+                kind,
+                first: next,
+                count,
+            });
             next += count;
         }
     }
@@ -489,7 +510,13 @@ impl fmt::Display for SgprSlot {
         if self.count == 1 {
             write!(f, "s{} {}", self.first, self.kind.name())
         } else {
-            write!(f, "s[{}:{}] {}", self.first, self.first + self.count - 1, self.kind.name())
+            write!(
+                f,
+                "s[{}:{}] {}",
+                self.first,
+                self.first + self.count - 1,
+                self.kind.name()
+            )
         }
     }
 }
@@ -560,7 +587,10 @@ mod tests {
         let r1 = d.compute_pgm_rsrc1;
         assert_eq!(r1.granulated_workitem_vgpr_count, 0);
         assert_eq!(r1.granulated_wavefront_sgpr_count, 1);
-        assert_eq!((r1.float_denorm_mode_32, r1.float_denorm_mode_16_64), (3, 3));
+        assert_eq!(
+            (r1.float_denorm_mode_32, r1.float_denorm_mode_16_64),
+            (3, 3)
+        );
         assert!(r1.enable_dx10_clamp && r1.enable_ieee_mode && r1.wgp_mode && r1.mem_ordered);
         assert!(!r1.fwd_progress && !r1.r#priv && !r1.debug_mode);
         let r2 = d.compute_pgm_rsrc2;
@@ -570,7 +600,13 @@ mod tests {
         assert_eq!(d.wave_size(), 32);
         assert_eq!(d.vgpr_count(), 8);
         let user: Vec<String> = d.user_sgprs().iter().map(|s| s.to_string()).collect();
-        assert_eq!(user, ["s[0:3] private_segment_buffer", "s[4:5] kernarg_segment_ptr"]);
+        assert_eq!(
+            user,
+            [
+                "s[0:3] private_segment_buffer",
+                "s[4:5] kernarg_segment_ptr"
+            ]
+        );
         let sys: Vec<String> = d.system_sgprs().iter().map(|s| s.to_string()).collect();
         assert_eq!(sys, ["s6 workgroup_id_x"]);
     }
@@ -585,7 +621,14 @@ mod tests {
         // k3d: RSRC2 0x138c: x, y, z ids and three work-item VGPRs.
         let d = kd(0, 0x138c, 0x0409);
         let sys: Vec<String> = d.system_sgprs().iter().map(|s| s.to_string()).collect();
-        assert_eq!(sys, ["s6 workgroup_id_x", "s7 workgroup_id_y", "s8 workgroup_id_z"]);
+        assert_eq!(
+            sys,
+            [
+                "s6 workgroup_id_x",
+                "s7 workgroup_id_y",
+                "s8 workgroup_id_z"
+            ]
+        );
         assert_eq!(d.workitem_id_vgprs().len(), 3);
         // Wave64: granule 4.
         let d = kd(0x0000_0003, 0x8c, 0x0009);

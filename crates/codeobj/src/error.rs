@@ -40,7 +40,11 @@ pub enum LoadError {
 
     /// A section, symbol or address points outside the file or outside every section.
     #[error("{what} is out of range: offset/address {offset:#x}, size {size:#x}")]
-    OutOfRange { what: String, offset: u64, size: u64 },
+    OutOfRange {
+        what: String,
+        offset: u64,
+        size: u64,
+    },
 
     /// Inconsistent ELF structures (as reported by goblin or found here).
     #[error("malformed ELF: {0}")]
@@ -52,7 +56,10 @@ pub enum LoadError {
 
     /// A kernel was asked for by name and is not in the code object.
     #[error("kernel {name:?} not found; available kernels: {}", if available.is_empty() { "(none)".to_string() } else { available.join(", ") })]
-    KernelNotFound { name: String, available: Vec<String> },
+    KernelNotFound {
+        name: String,
+        available: Vec<String>,
+    },
 
     /// A clang offload bundle that cannot be read.
     #[error("bad clang offload bundle: {detail}")]
@@ -64,7 +71,12 @@ pub enum LoadError {
 }
 
 impl LoadError {
-    pub(crate) fn truncated(what: impl Into<String>, offset: u64, needed: u64, available: usize) -> Self {
+    pub(crate) fn truncated(
+        what: impl Into<String>,
+        offset: u64,
+        needed: u64,
+        available: usize,
+    ) -> Self {
         LoadError::Truncated {
             what: what.into(),
             offset,
@@ -82,7 +94,9 @@ impl LoadError {
     }
 
     pub(crate) fn metadata(detail: impl Into<String>) -> Self {
-        LoadError::BadMetadata { detail: detail.into() }
+        LoadError::BadMetadata {
+            detail: detail.into(),
+        }
     }
 }
 

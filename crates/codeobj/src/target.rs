@@ -45,6 +45,21 @@ const MACH_TABLE: &[(u8, Gpu, &str)] = &[
     (0x41, Gpu::Gfx1100, "gfx1100"),
 ];
 
+/// Names of other processors, for display only (same method: clang-19 -mcpu, llvm-readelf-19 -h).
+/// rocSPARSE's fat binaries carry objects for several of them next to gfx1030.
+const OTHER_NAMES: &[(u8, &str)] = &[
+    (0x2a, "gfx803"),
+    (0x2c, "gfx900"),
+    (0x2f, "gfx906"),
+    (0x30, "gfx908"),
+    (0x3f, "gfx90a"),
+    (0x40, "gfx940"),
+    (0x4c, "gfx942"),
+    (0x46, "gfx1101"),
+    (0x47, "gfx1102"),
+    (0x44, "gfx1103"),
+];
+
 impl Gpu {
     /// The GPU for an `EF_AMDGPU_MACH` value.
     pub fn from_mach(mach: u8) -> Gpu {
@@ -57,20 +72,39 @@ impl Gpu {
 
     /// The GPU LLVM calls `name` (e.g. `"gfx1030"`), if it is in the table.
     pub fn from_name(name: &str) -> Option<Gpu> {
-        MACH_TABLE.iter().find(|(_, _, n)| *n == name).map(|(_, g, _)| *g)
+        MACH_TABLE
+            .iter()
+            .find(|(_, _, n)| *n == name)
+            .map(|(_, g, _)| *g)
+            .or_else(|| {
+                OTHER_NAMES
+                    .iter()
+                    .find(|(_, n)| *n == name)
+                    .map(|(m, _)| Gpu::Other(*m))
+            })
     }
 
     /// The `EF_AMDGPU_MACH` value.
     pub fn mach(self) -> u8 {
         match self {
             Gpu::Other(m) => m,
-            g => MACH_TABLE.iter().find(|(_, t, _)| *t == g).map(|(m, _, _)| *m).unwrap_or(0),
+            g => MACH_TABLE
+                .iter()
+                .find(|(_, t, _)| *t == g)
+                .map(|(m, _, _)| *m)
+                .unwrap_or(0),
         }
     }
 
-    /// LLVM's name, e.g. `"gfx1030"`; `None` for [`Gpu::Other`].
+    /// LLVM's name, e.g. `"gfx1030"`; `None` for an unknown [`Gpu::Other`].
     pub fn name(self) -> Option<&'static str> {
-        MACH_TABLE.iter().find(|(_, g, _)| *g == self).map(|(_, _, n)| *n)
+        match self {
+            Gpu::Other(m) => OTHER_NAMES.iter().find(|(o, _)| *o == m).map(|(_, n)| *n),
+            g => MACH_TABLE
+                .iter()
+                .find(|(_, t, _)| *t == g)
+                .map(|(_, _, n)| *n),
+        }
     }
 
     /// RDNA 1 or RDNA 2 (gfx10.x): the generation whose kernel descriptor rules this crate applies.
@@ -95,7 +129,13 @@ impl Gpu {
     pub fn is_gfx103(self) -> bool {
         matches!(
             self,
-            Gpu::Gfx1030 | Gpu::Gfx1031 | Gpu::Gfx1032 | Gpu::Gfx1033 | Gpu::Gfx1034 | Gpu::Gfx1035 | Gpu::Gfx1036
+            Gpu::Gfx1030
+                | Gpu::Gfx1031
+                | Gpu::Gfx1032
+                | Gpu::Gfx1033
+                | Gpu::Gfx1034
+                | Gpu::Gfx1035
+                | Gpu::Gfx1036
         )
     }
 }
@@ -191,5 +231,30 @@ impl fmt::Display for Target {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_feature_bits() {
+        assert_eq!(Gpu::from_mach(0x36), Gpu::Gfx1030);
+        assert_eq!(Gpu::from_mach(0x42), Gpu::Gfx1013);
+        assert_eq!(Gpu::from_name("gfx1010"), Some(Gpu::Gfx1010));
+        assert_eq!(Gpu::Gfx1010.mach(), 0x33);
+        assert_eq!(Gpu::from_mach(0x3f).to_string(), "gfx90a");
+        assert_eq!(Gpu::from_name("gfx90a"), Some(Gpu::Other(0x3f)));
+        assert_eq!(Gpu::from_mach(0xfe).to_string(), "unknown-mach-0xfe");
+        assert!(Gpu::Gfx1013.is_gfx10() && !Gpu::Gfx1013.is_gfx103());
+        assert!(!Gpu::Gfx1100.is_gfx10());
+        // clang-19 -mcpu=gfx1010 (xnack any) and gfx1010:xnack+ (llvm-readelf-19 -h).
+        assert_eq!(Target::from_e_flags(0x133, 5).to_string(), "gfx1010");
+        assert_eq!(Target::from_e_flags(0x133, 5).xnack, FeatureSetting::Any);
+        assert_eq!(Target::from_e_flags(0x333, 5).to_string(), "gfx1010:xnack+");
+        assert_eq!(Target::from_e_flags(0x53f, 4).sramecc, FeatureSetting::Any);
+        assert_eq!(Target::from_e_flags(0x236, 4).to_string(), "gfx1030:xnack-");
+        assert_eq!(Target::from_e_flags(0x136, 3).xnack, FeatureSetting::On);
     }
 }
