@@ -3660,7 +3660,7 @@ pub static ENCODINGS: [Encoding; 1579] = [
     Encoding { format: Format::DS, op: 0x11, targets: Targets(7), opcode: Opcode::DS_CMPST_F32, mnemonic: "ds_cmpst_f32", operands: &[Operand::Field(Field::Addr, Kind::B32), Operand::Field(Field::Data0, Kind::B32), Operand::Field(Field::Data1, Kind::B32)], flags: &[], note: "" },
     Encoding { format: Format::DS, op: 0x12, targets: Targets(7), opcode: Opcode::DS_MIN_F32, mnemonic: "ds_min_f32", operands: &[Operand::Field(Field::Addr, Kind::B32), Operand::Field(Field::Data0, Kind::B32)], flags: &[], note: "" },
     Encoding { format: Format::DS, op: 0x13, targets: Targets(7), opcode: Opcode::DS_MAX_F32, mnemonic: "ds_max_f32", operands: &[Operand::Field(Field::Addr, Kind::B32), Operand::Field(Field::Data0, Kind::B32)], flags: &[], note: "" },
-    Encoding { format: Format::DS, op: 0x14, targets: Targets(7), opcode: Opcode::DS_NOP, mnemonic: "ds_nop", operands: &[], flags: &[Flag::NoOffset], note: "" },
+    Encoding { format: Format::DS, op: 0x14, targets: Targets(7), opcode: Opcode::DS_NOP, mnemonic: "ds_nop", operands: &[], flags: &[Flag::NoOffset, Flag::NoGds], note: "" },
     Encoding { format: Format::DS, op: 0x15, targets: Targets(7), opcode: Opcode::DS_ADD_F32, mnemonic: "ds_add_f32", operands: &[Operand::Field(Field::Addr, Kind::B32), Operand::Field(Field::Data0, Kind::B32)], flags: &[], note: "" },
     Encoding { format: Format::DS, op: 0x18, targets: Targets(7), opcode: Opcode::DS_GWS_SEMA_RELEASE_ALL, mnemonic: "ds_gws_sema_release_all", operands: &[], flags: &[Flag::Gds], note: "" },
     Encoding { format: Format::DS, op: 0x19, targets: Targets(7), opcode: Opcode::DS_GWS_INIT, mnemonic: "ds_gws_init", operands: &[Operand::Field(Field::Addr, Kind::B32)], flags: &[Flag::Gds], note: "" },
