@@ -1155,6 +1155,47 @@ mod tests {
         }
     }
 
+    #[test]
+    fn nsa_and_literal_words_are_counted() {
+        // image_sample with one NSA word, given without it; buffer_load_dword with a literal soffset, likewise.
+        assert!(matches!(
+            decode(&[0xf0800f0a, 0x00020504], Target::Gfx1030),
+            Err(DecodeError::Truncated { needed: 3, .. })
+        ));
+        assert!(matches!(
+            decode(&[0xe0311000, 0xff020201], Target::Gfx1030),
+            Err(DecodeError::Truncated { needed: 3, .. })
+        ));
+        assert!(matches!(
+            decode(&[0xd8340004], Target::Gfx1030),
+            Err(DecodeError::Truncated { needed: 2, .. })
+        ));
+    }
+
+    /// Decoding and printing never panic, whatever the words (a cheap xorshift walk over every memory format).
+    #[test]
+    fn never_panics() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 16) as u32
+        };
+        let fixed = [0xd8u32, 0xdc, 0xe0, 0xe8, 0xf0, 0xf8, 0xc8];
+        for n in 0..70_000 {
+            let mut w = [next(), next(), next(), next(), next()];
+            w[0] = (w[0] & 0x03ff_ffff) | (fixed[n % fixed.len()] << 24);
+            for t in Target::ALL {
+                for len in [1, 2, 5] {
+                    if let Ok(i) = decode(&w[..len], t) {
+                        let _ = i.text(PrintOptions { wave64: n % 2 == 0 });
+                    }
+                }
+            }
+        }
+    }
+
     /// The LLVM C API (the differential oracle) appends a warning for a misaligned scalar pair; llvm-mc-19 prints
     /// the same instruction without it: `global_load_dword v3, v2, s[2:3]`.
     #[test]
