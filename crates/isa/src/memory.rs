@@ -1155,6 +1155,34 @@ mod tests {
         }
     }
 
+    /// Sub-target differences of the memory formats (RDNA 2 drops ds_*_src2_*; gfx1030 adds csub and addtid;
+    /// gfx1013 and gfx1030 have ray intersection and image_msaa_load).
+    #[test]
+    fn sub_target_slots() {
+        use crate::{lookup, Format};
+        let on = |f, op, t| lookup(f, op, t).map(|e| e.mnemonic);
+        assert_eq!(
+            on(Format::DS, 0x80, Target::Gfx1010),
+            Some("ds_add_src2_u32")
+        );
+        assert_eq!(on(Format::DS, 0x80, Target::Gfx1030), None);
+        assert_eq!(
+            on(Format::GLOBAL, 0x34, Target::Gfx1030),
+            Some("global_atomic_csub")
+        );
+        assert_eq!(on(Format::GLOBAL, 0x34, Target::Gfx1010), None);
+        assert_eq!(on(Format::MUBUF, 0x34, Target::Gfx1013), None);
+        assert_eq!(
+            on(Format::GLOBAL, 0x16, Target::Gfx1030),
+            Some("global_load_dword_addtid")
+        );
+        for t in [Target::Gfx1013, Target::Gfx1030] {
+            assert_eq!(on(Format::MIMG, 0xe7, t), Some("image_bvh64_intersect_ray"));
+            assert_eq!(on(Format::MIMG, 0x80, t), Some("image_msaa_load"));
+        }
+        assert_eq!(on(Format::MIMG, 0xe6, Target::Gfx1010), None);
+    }
+
     #[test]
     fn nsa_and_literal_words_are_counted() {
         // image_sample with one NSA word, given without it; buffer_load_dword with a literal soffset, likewise.
