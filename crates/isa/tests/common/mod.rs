@@ -57,12 +57,65 @@ pub fn random_words(rng: &mut Rng, format: Option<Format>) -> [u32; 5] {
         let (mask, val) = format_bits(f);
         w[0] = (w[0] & !mask) | val;
         // Bias the VOP source fields towards interesting encodings (DPP/SDWA/literal) a quarter of the time.
-        if matches!(f, Format::VOP1 | Format::VOP2 | Format::VOPC) && rng.next_u32() % 4 == 0 {
+        if matches!(f, Format::VOP1 | Format::VOP2 | Format::VOPC)
+            && rng.next_u32().is_multiple_of(4)
+        {
             let special = [0xf9, 0xfa, 0xe9, 0xea, 0xff][(rng.next_u32() % 5) as usize];
             w[0] = (w[0] & !0x1ff) | special;
         }
+        bias_memory(rng, f, &mut w);
     }
     w
+}
+
+/// Memory formats: a quarter of the time, steer the words towards valid encodings that uniformly random bits
+/// almost never hit (FLAT needs saddr = null; DS needs its unused operand bytes zero; BVH ray intersection has
+/// a dozen fixed bits; a literal soffset is one value in 256).
+fn bias_memory(rng: &mut Rng, f: Format, w: &mut [u32; 5]) {
+    if !rng.next_u32().is_multiple_of(4) {
+        return;
+    }
+    let r = rng.next_u32();
+    match f {
+        Format::DS => {
+            for byte in 0..4 {
+                if (r >> byte) & 1 != 0 {
+                    w[1] &= !(0xff << (8 * byte));
+                }
+            }
+            if (r >> 4) & 3 == 0 {
+                w[0] &= !0xffff;
+            }
+        }
+        Format::FLAT | Format::GLOBAL | Format::SCRATCH => {
+            w[1] &= !(1 << 23); // nv
+            let saddr = [0x7d, 0x7f, 0x7d, r >> 24 & 0x7f][(r & 3) as usize];
+            w[1] = (w[1] & !(0x7f << 16)) | (saddr << 16);
+        }
+        Format::MUBUF | Format::MTBUF => {
+            if r & 1 != 0 {
+                w[1] |= 0xff << 24; // literal soffset
+            }
+            if r & 2 != 0 {
+                w[1] &= !(1 << 23); // tfe
+            }
+        }
+        Format::MIMG => {
+            // image_bvh(64)_intersect_ray: dmask 0xf, unorm, r128; no dim, cache policy, tfe, lwe, d16.
+            let op = 0xe6 | (r & 1);
+            let a16 = (r >> 1) & 1;
+            let nsa = if (r >> 2) & 1 != 0 { 0 } else { 3 - a16 };
+            w[0] = (w[0] & 0xfc00_4040)
+                | (op >> 7)
+                | ((op & 0x7f) << 18)
+                | (nsa << 1)
+                | 0x9f00
+                | (r & 0x0000_0040);
+            w[1] &= 0x3f1f_ffff; // ssamp 0, d16 0
+            w[1] = (w[1] & !(1 << 30)) | (a16 << 30);
+        }
+        _ => {}
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
