@@ -115,6 +115,14 @@ pub fn normalise(_ours: &str, _llvm: &str) -> Option<&'static str> {
     None
 }
 
+/// How many differing examples a report keeps per format (`RDNA2SPV_SHOW`, default 8).
+fn show_limit() -> usize {
+    std::env::var("RDNA2SPV_SHOW")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(8)
+}
+
 /// Tallies of one run.
 #[derive(Default, Debug)]
 pub struct Report {
@@ -140,7 +148,7 @@ impl Report {
                     .unwrap_or("none".into());
                 let e = self.differ.entry(f).or_default();
                 e.0 += 1;
-                if e.1.len() < 8 {
+                if e.1.len() < show_limit() {
                     let hex: Vec<String> = words.iter().map(|w| format!("{w:08x}")).collect();
                     e.1.push(format!(
                         "{}\n      ours: {ours}\n      llvm: {llvm}",
