@@ -15,9 +15,6 @@ fn text(d: &Disassembler, w: &[u32]) -> Option<String> {
 
 /// Which single bits of `mask` can be flipped in word `wi` of `w` and still decode (with the same mnemonic),
 /// and which of those change the text.
-fn flips(d: &Disassembler, w: &[u32], wi: usize, mask: u32, mn: &str) -> u32 {
-    flips2(d, w, wi, mask, mn).0
-}
 fn flips2(d: &Disassembler, w: &[u32], wi: usize, mask: u32, mn: &str) -> (u32, u32) {
     let base = text(d, w).unwrap_or_default();
     let mut ok = 0;
@@ -52,7 +49,10 @@ fn main() {
         ) {
             continue;
         }
-        let target = Target::ALL.into_iter().find(|t| e.targets.contains(*t)).unwrap();
+        let target = Target::ALL
+            .into_iter()
+            .find(|t| e.targets.contains(*t))
+            .unwrap();
         let d = &ds.iter().find(|x| x.0 == target).unwrap().1;
         let op = e.op as u32;
         let mn = e.mnemonic;
@@ -60,7 +60,11 @@ fn main() {
         match e.format {
             Format::VOP3 | Format::VOP3P => {
                 let p = e.format == Format::VOP3P;
-                let base = if p { 0xcc00_0000 | (op << 16) } else { 0xd400_0000 | (op << 16) };
+                let base = if p {
+                    0xcc00_0000 | (op << 16)
+                } else {
+                    0xd400_0000 | (op << 16)
+                };
                 let mut found = None;
                 'outer: for s0 in [0x108u32, 8, 0] {
                     for s1 in [0x10cu32, 12, 0] {
@@ -90,7 +94,12 @@ fn main() {
                 };
                 let (f0, c0) = flips2(d, &w, 0, 0xffff, mn);
                 let (f1, c1) = flips2(d, &w, 1, 0xf800_0000, mn);
-                out += &format!("T {} {:08x} {:08x} | {t} | f0={f0:04x} f1={f1:08x} c0={c0:04x} c1={c1:08x}", w.len(), w[0], w[1]);
+                out += &format!(
+                    "T {} {:08x} {:08x} | {t} | f0={f0:04x} f1={f1:08x} c0={c0:04x} c1={c1:08x}",
+                    w.len(),
+                    w[0],
+                    w[1]
+                );
                 // literal classes per source
                 for (i, sh) in [(0, 0), (1, 9), (2, 18)] {
                     let field = (w[1] >> sh) & 0x1ff;
@@ -98,25 +107,56 @@ fn main() {
                         // may be absent; still probe
                     }
                     let mut sig = Vec::new();
-                    for (val, lit) in [(248u32, None), (240, None), (193, None), (255, Some(0x3c00u32)), (255, Some(0x3c00_3c00)), (255, Some(0x3ff0_0000)), (255, Some(0x3e22_f983)), (255, Some(0xffff_fff0))] {
+                    for (val, lit) in [
+                        (248u32, None),
+                        (240, None),
+                        (193, None),
+                        (255, Some(0x3c00u32)),
+                        (255, Some(0x3c00_3c00)),
+                        (255, Some(0x3ff0_0000)),
+                        (255, Some(0x3e22_f983)),
+                        (255, Some(0xffff_fff0)),
+                    ] {
                         let mut v = w[..2].to_vec();
                         v[1] = (v[1] & !(0x1ff << sh)) | (val << sh);
                         if let Some(l) = lit {
                             v.push(l);
                         }
-                        sig.push(text(d, &v).map(|s| s.replace(", ", ",").split_whitespace().skip(1).collect::<Vec<_>>().join(" ")).unwrap_or("X".into()));
+                        sig.push(
+                            text(d, &v)
+                                .map(|s| {
+                                    s.replace(", ", ",")
+                                        .split_whitespace()
+                                        .skip(1)
+                                        .collect::<Vec<_>>()
+                                        .join(" ")
+                                })
+                                .unwrap_or("X".into()),
+                        );
                     }
                     out += &format!(" | s{i}: {}", sig.join(" ; "));
                 }
             }
             _ => {
                 let (base, w0) = match e.format {
-                    Format::VOP1 => (0x7e00_0000 | (op << 9), 0x7e00_0000 | (op << 9) | (4 << 17) | 0x108),
+                    Format::VOP1 => (
+                        0x7e00_0000 | (op << 9),
+                        0x7e00_0000 | (op << 9) | (4 << 17) | 0x108,
+                    ),
                     Format::VOP2 => (op << 25, (op << 25) | (4 << 17) | (12 << 9) | 0x108),
-                    _ => (0x7c00_0000 | (op << 17), 0x7c00_0000 | (op << 17) | (12 << 9) | 0x108),
+                    _ => (
+                        0x7c00_0000 | (op << 17),
+                        0x7c00_0000 | (op << 17) | (12 << 9) | 0x108,
+                    ),
                 };
                 let mut plain = None;
-                for w in [vec![w0], vec![w0 & !0x1ff | 0xff, 0x1234_5678], vec![w0 & !(0xff << 17)], vec![base], vec![w0 & !(0xff << 17) & !0x1ff | 0xff, 0x1234_5678]] {
+                for w in [
+                    vec![w0],
+                    vec![w0 & !0x1ff | 0xff, 0x1234_5678],
+                    vec![w0 & !(0xff << 17)],
+                    vec![base],
+                    vec![w0 & !(0xff << 17) & !0x1ff | 0xff, 0x1234_5678],
+                ] {
                     if let Some(t) = text(d, &w) {
                         plain = Some((w, t));
                         break;
@@ -128,7 +168,11 @@ fn main() {
                 };
                 out += &format!("T {} {:08x} | {t}", w.len(), w[0]);
                 let wb = w[0] & !0x1ff;
-                let s1sel = if e.format == Format::VOP1 { 0 } else { 0x0600_0000 };
+                let s1sel = if e.format == Format::VOP1 {
+                    0
+                } else {
+                    0x0600_0000
+                };
                 let sd = if e.format == Format::VOPC { 0 } else { 0x600 };
                 for (name, src, w1) in [
                     ("dpp", 0xfa, 0xff00_e408u32),
@@ -148,17 +192,44 @@ fn main() {
                 }
                 // literal class of src0
                 let mut sig = Vec::new();
-                for (val, lit) in [(248u32, None), (240, None), (255, Some(0x3c00u32)), (255, Some(0x3c00_3c00)), (255, Some(0x3ff0_0000)), (255, Some(0x3e22_f983))] {
+                for (val, lit) in [
+                    (248u32, None),
+                    (240, None),
+                    (255, Some(0x3c00u32)),
+                    (255, Some(0x3c00_3c00)),
+                    (255, Some(0x3ff0_0000)),
+                    (255, Some(0x3e22_f983)),
+                ] {
                     let mut v = vec![(w[0] & !0x1ff) | val];
                     if let Some(l) = lit {
                         v.push(l);
                     }
-                    sig.push(text(d, &v).map(|s| s.replace(", ", ",").split_whitespace().skip(1).collect::<Vec<_>>().join(" ")).unwrap_or("X".into()));
+                    sig.push(
+                        text(d, &v)
+                            .map(|s| {
+                                s.replace(", ", ",")
+                                    .split_whitespace()
+                                    .skip(1)
+                                    .collect::<Vec<_>>()
+                                    .join(" ")
+                            })
+                            .unwrap_or("X".into()),
+                    );
                 }
                 out += &format!(" | s0: {}", sig.join(" ; "));
             }
         }
-        let tg: Vec<&str> = Target::ALL.iter().filter(|t| e.targets.contains(**t)).map(|t| t.name()).collect();
-        println!("{:?} 0x{:03x} {} {} || {out}", e.format, op, tg.join(","), mn);
+        let tg: Vec<&str> = Target::ALL
+            .iter()
+            .filter(|t| e.targets.contains(**t))
+            .map(|t| t.name())
+            .collect();
+        println!(
+            "{:?} 0x{:03x} {} {} || {out}",
+            e.format,
+            op,
+            tg.join(","),
+            mn
+        );
     }
 }

@@ -40,6 +40,18 @@ impl Instruction {
         Some(address.wrapping_add(4).wrapping_add((simm * 4) as u64))
     }
 
+    /// Whether LLVM accepts this instruction under `opts`: decoding does not depend on the wave size, but in
+    /// wave64 a lane-mask operand is a register pair, and LLVM rejects pairs that start at vcc_hi, m0 or
+    /// exec_hi.
+    pub fn valid_for(&self, opts: PrintOptions) -> bool {
+        match self.format() {
+            Format::VOP1 | Format::VOP2 | Format::VOPC | Format::VOP3 | Format::VOP3P => {
+                crate::vector::lane_masks_valid(self, opts.wave64)
+            }
+            _ => true,
+        }
+    }
+
     /// True for DPP16/DPP8/SDWA forms.
     pub fn has_modifier_word(&self) -> bool {
         self.variant != Variant::Plain
@@ -51,7 +63,7 @@ pub fn kind_regs(kind: Kind) -> u32 {
     match kind {
         Kind::B64 | Kind::F64 => 2,
         Kind::B96 => 3,
-        Kind::B128 => 4,
+        Kind::B128 | Kind::V128 => 4,
         Kind::B160 => 5,
         Kind::B192 => 6,
         Kind::B256 => 8,
@@ -263,6 +275,7 @@ fn is_inline_value_reg(enc: u32) -> bool {
 pub fn vector_source(out: &mut String, enc: u32, kind: Kind, literal: Option<u32>, wave64: bool) {
     let (count, class): (u32, Option<&str>) = match kind {
         Kind::Lm => (if wave64 { 2 } else { 1 }, None),
+        Kind::V128 => (4, Some("VReg_128")),
         Kind::Lmx => (if wave64 { 2 } else { 1 }, Some("SReg_1_XEXEC")),
         Kind::Sc => (1, Some("SReg_32")),
         Kind::V => (1, Some("VGPR_32")),
@@ -276,10 +289,15 @@ pub fn vector_source(out: &mut String, enc: u32, kind: Kind, literal: Option<u32
         reg_range(out, "v", enc - 256, count);
     } else if enc < 128 {
         let mut e = enc;
-        if count >= 2 && enc & 1 == 1 && (enc < 106 || (108..124).contains(&enc)) {
+        let align = count.min(4);
+        if count >= 2 && enc % align != 0 && (enc < 106 || (108..124).contains(&enc)) {
             // LLVM aligns a misaligned SGPR/TTMP tuple down and warns in the comment stream (printed last).
-            e = enc & !1;
-            let (file, n) = if enc < 106 { ("SGPR", enc) } else { ("TTMP", enc - 108) };
+            e = enc - enc % align;
+            let (file, n) = if enc < 106 {
+                ("SGPR", enc)
+            } else {
+                ("TTMP", enc - 108)
+            };
             let _ = write!(
                 out,
                 "{WARN_START}Warning: {file}_{}: scalar reg isn't aligned {n}{WARN_END}",
@@ -317,7 +335,12 @@ pub fn vector_source(out: &mut String, enc: u32, kind: Kind, literal: Option<u32
             }
         }
     }
-    let Some(class) = class else { return };
+    let Some(class) = class else {
+        if kind == Kind::Lm && !is_reg {
+            out.push_str("/*Invalid immediate*/");
+        }
+        return;
+    };
     if kind == Kind::Sc && !is_reg && enc != 255 {
         // SCSrc: an SGPR or an inline constant.
         return;
@@ -330,7 +353,7 @@ pub fn vector_source(out: &mut String, enc: u32, kind: Kind, literal: Option<u32
         return;
     }
     let ok = match kind {
-        Kind::V => enc >= 256,
+        Kind::V | Kind::V128 => enc >= 256,
         Kind::Vl => enc >= 256 || enc == 254,
         Kind::Ss | Kind::Sc => enc < 128 && enc != 125,
         Kind::Sl => (enc < 128 && enc != 125) || enc == 254,

@@ -20,7 +20,6 @@ fn has_field(e: &Encoding, f: Field) -> bool {
         .any(|o| matches!(o, Operand::Field(x, _) if *x == f))
 }
 
-
 pub(crate) fn decode(
     format: Format,
     words: &[u32],
@@ -28,7 +27,10 @@ pub(crate) fn decode(
 ) -> Result<Instruction, DecodeError> {
     let i = decode_fields(format, words, target)?;
     if !operands_ok(i.encoding, i.words(), i.variant) {
-        return Err(invalid(words[0], "operand register out of range for its width"));
+        return Err(invalid(
+            words[0],
+            "operand register out of range for its width",
+        ));
     }
     Ok(i)
 }
@@ -68,10 +70,16 @@ fn decode_vop12c(
     let w0 = words[0];
     let src0 = w0 & 0x1ff;
     if format == Format::VOP1 && !has_field(e, Field::Vdst) && !has_field(e, Field::Sdst) {
-        // v_nop, v_pipeflush, v_clrexcp: no operands, every other field must be zero.
-        if w0 & 0x01fe_01ff != 0 {
-            return Err(invalid(w0, "operand fields of an operand-less VOP1 must be zero"));
+        // v_nop, v_pipeflush, v_clrexcp: no operands; LLVM ignores src0 but insists on a zero vdst field.
+        if w0 & 0x01fe_0000 != 0 {
+            return Err(invalid(
+                w0,
+                "operand fields of an operand-less VOP1 must be zero",
+            ));
         }
+    }
+    if format == Format::VOP1 && e.operands.is_empty() {
+        return Ok(Instruction::new(e, Variant::Plain, &words[..1], None));
     }
     let has_k = has_field(e, Field::Lit);
     let variant = match src0 {
@@ -200,13 +208,20 @@ fn decode_vop3(
     let interp = has_field(e, Field::Attr);
     if interp {
         // src0 holds attr (bits 0..5) and channel (6..7); bit 8 is `high` where the instruction has it.
-        ok1 |= if has_field(e, Field::High) { 0x1ff } else { 0xff };
+        ok1 |= if has_field(e, Field::High) {
+            0x1ff
+        } else {
+            0xff
+        };
         if has_field(e, Field::Param) {
             ok1 |= 0x1ff << 9;
         }
     }
     if w1 & !ok1 != 0 {
-        return Err(invalid(w0, "VOP3 source or modifier bits this opcode does not have"));
+        return Err(invalid(
+            w0,
+            "VOP3 source or modifier bits this opcode does not have",
+        ));
     }
     for (i, f) in srcs.iter().enumerate() {
         if has_field(e, *f) && bad_source((w1 >> (9 * i)) & 0x1ff) {
@@ -216,8 +231,7 @@ fn decode_vop3(
     let lit = srcs
         .iter()
         .enumerate()
-        .any(|(i, f)| has_field(e, *f) && (w1 >> (9 * i)) & 0x1ff == 0xff)
-        || (interp && w1 & 0xff == 0xff);
+        .any(|(i, f)| has_field(e, *f) && (w1 >> (9 * i)) & 0x1ff == 0xff);
     let n = 2 + lit as usize;
     need(format, words, n)?;
     Ok(Instruction::new(
@@ -294,7 +308,9 @@ fn operands_ok(e: &Encoding, words: &[u32], variant: Variant) -> bool {
     let w1 = words.get(1).copied().unwrap_or(0);
     let vop3 = matches!(e.format, Format::VOP3 | Format::VOP3P);
     e.operands.iter().all(|o| {
-        let Operand::Field(f, k) = *o else { return true };
+        let Operand::Field(f, k) = *o else {
+            return true;
+        };
         let n = crate::print::kind_regs(k);
         match f {
             Field::Vdst => {
@@ -308,7 +324,7 @@ fn operands_ok(e: &Encoding, words: &[u32], variant: Variant) -> bool {
             Field::Vsrc1 => {
                 let sdwa_sgpr = variant == Variant::Sdwa && w1 & (1 << 31) != 0;
                 if sdwa_sgpr {
-                    source_ok((w0 >> 9) & 0xff, k)
+                    source_ok((w0 >> 9) & 0xff, k) && (w0 >> 9) & 0xff != 255
                 } else {
                     ((w0 >> 9) & 0xff) + n <= 256
                 }
@@ -357,9 +373,19 @@ fn print_vop12c(i: &Instruction, opts: PrintOptions, out: &mut String) {
                 }
             }
             Operand::Field(f, k) => match f {
-                Field::Vdst => {
-                    crate::print::reg_range(out, "v", (w0 >> dst_shift) & 0xff, crate::print::kind_regs(k))
+                // The DPP/SDWA forms take any source the encoding can name: no register-class annotations.
+                _ if i.variant != Variant::Plain
+                    && matches!(k, Kind::V | Kind::Vl)
+                    && f == Field::Src0 =>
+                {
+                    print_variant_src0(i, Kind::B32, wave64, out)
                 }
+                Field::Vdst => crate::print::reg_range(
+                    out,
+                    "v",
+                    (w0 >> dst_shift) & 0xff,
+                    crate::print::kind_regs(k),
+                ),
                 Field::Sdst => {
                     // v_readfirstlane_b32: the VGPR destination field holds an SGPR-file register.
                     vector_source(out, (w0 >> dst_shift) & 0xff, k, i.literal, wave64)
@@ -388,32 +414,45 @@ fn print_vop12c(i: &Instruction, opts: PrintOptions, out: &mut String) {
                         _ => crate::print::reg_range(out, "v", v, crate::print::kind_regs(k)),
                     }
                 }
-                Field::Src0 => match i.variant {
-                    Variant::Plain => vector_source(out, w0 & 0x1ff, k, i.literal, wave64),
-                    Variant::Dpp8 => vector_source(out, 256 + (w1 & 0xff), k, None, wave64),
-                    Variant::Dpp16 => {
-                        let m = dpp_mods(e, w1, 0);
-                        print_src(out, 256 + (w1 & 0xff), k, None, m, wave64);
-                    }
-                    Variant::Sdwa => {
-                        let p = sdwa_printed(e) & w1;
-                        let m = SrcMods {
-                            sext: p & (1 << 19) != 0,
-                            neg: p & (1 << 20) != 0,
-                            abs: p & (1 << 21) != 0,
-                        };
-                        let enc = if w1 & (1 << 23) != 0 {
-                            w1 & 0xff
-                        } else {
-                            256 + (w1 & 0xff)
-                        };
-                        print_src(out, enc, k, None, m, wave64);
-                    }
-                },
+                Field::Src0 => print_variant_src0(i, k, wave64, out),
                 _ => {}
             },
         }
     }
+    print_vop12c_suffix(i, opts, out);
+}
+
+fn print_variant_src0(i: &Instruction, k: Kind, wave64: bool, out: &mut String) {
+    let e = i.encoding;
+    let (w0, w1) = (i.word(0), i.word(1));
+    match i.variant {
+        Variant::Plain => vector_source(out, w0 & 0x1ff, k, i.literal, wave64),
+        Variant::Dpp8 => vector_source(out, 256 + (w1 & 0xff), k, None, wave64),
+        Variant::Dpp16 => {
+            let m = dpp_mods(e, w1, 0);
+            print_src(out, 256 + (w1 & 0xff), k, None, m, wave64);
+        }
+        Variant::Sdwa => {
+            let p = sdwa_printed(e) & w1;
+            let m = SrcMods {
+                sext: p & (1 << 19) != 0,
+                neg: p & (1 << 20) != 0,
+                abs: p & (1 << 21) != 0,
+            };
+            let enc = if w1 & (1 << 23) != 0 {
+                w1 & 0xff
+            } else {
+                256 + (w1 & 0xff)
+            };
+            print_src(out, enc, k, None, m, wave64);
+        }
+    }
+}
+
+fn print_vop12c_suffix(i: &Instruction, opts: PrintOptions, out: &mut String) {
+    let e = i.encoding;
+    let (w0, w1) = (i.word(0), i.word(1));
+    let wave64 = opts.wave64;
     // VOPC SDWA: the destination is sdst (bit 15 set) or VCC, printed in place of the fixed vcc_lo.
     match i.variant {
         Variant::Plain => {}
@@ -571,7 +610,12 @@ fn print_vop3(i: &Instruction, opts: PrintOptions, out: &mut String) {
                 Field::Sdst => vector_source(out, w0 & 0xff, k, None, wave64),
                 Field::Attr => {
                     let a = w1 & 0xff;
-                    let _ = write!(out, "attr{}.{}", a & 0x3f, ["x", "y", "z", "w"][(a >> 6) as usize]);
+                    let _ = write!(
+                        out,
+                        "attr{}.{}",
+                        a & 0x3f,
+                        ["x", "y", "z", "w"][(a >> 6) as usize]
+                    );
                 }
                 Field::Param => {
                     let p = (w1 >> 9) & 0x1ff;
@@ -725,4 +769,25 @@ fn print_vop3p(i: &Instruction, opts: PrintOptions, out: &mut String) {
     if m.clamp && w0 & (1 << 15) != 0 {
         out.push_str(" clamp");
     }
+}
+
+/// Lane-mask operands are register pairs in wave64: LLVM rejects a pair starting at vcc_hi, m0 or exec_hi.
+pub(crate) fn lane_masks_valid(i: &Instruction, wave64: bool) -> bool {
+    if !wave64 {
+        return true;
+    }
+    let (w0, w1) = (i.word(0), i.word(1));
+    let e = i.encoding;
+    e.operands.iter().all(|o| {
+        let enc = match *o {
+            Operand::Field(Field::Sdst, Kind::Lm) => w0 & 0xff,
+            Operand::Field(Field::Sdst2, Kind::Lm) => (w0 >> 8) & 0x7f,
+            Operand::Field(Field::Src2, Kind::Lmx) => (w1 >> 18) & 0x1ff,
+            _ => return true,
+        };
+        !matches!(enc, 107 | 124 | 127 | 254)
+    }) && !(e.format == Format::VOPC
+        && i.variant == Variant::Sdwa
+        && w1 & (1 << 15) != 0
+        && matches!((w1 >> 8) & 0x7f, 107 | 124 | 127))
 }

@@ -81,7 +81,14 @@ fn ours_text(
     target: Target,
     opts: PrintOptions,
 ) -> Result<(usize, String), DecodeError> {
-    decode(words, target).map(|i| (i.len() * 4, i.text(opts)))
+    let i = decode(words, target)?;
+    if !i.valid_for(opts) {
+        return Err(DecodeError::Invalid {
+            word: words[0],
+            reason: "lane-mask register pair does not exist in wave64",
+        });
+    }
+    Ok((i.len() * 4, i.text(opts)))
 }
 
 /// Compares one buffer.
