@@ -73,7 +73,7 @@ fn main() {
                                 for vd in [4u32, 0] {
                                     for hi in if p { [0u32, 1] } else { [0, 0] } {
                                         let w0 = base | vd | (sd << 8) | (hi << 14);
-                                        let w1 = s0 | (s1 << 9) | (s2 << 18) | (hi * 3 << 27);
+                                        let w1 = s0 | (s1 << 9) | (s2 << 18) | ((hi * 3) << 27);
                                         if let Some(t) = text(d, &[w0, w1]) {
                                             found = Some((vec![w0, w1], t));
                                             break 'outer;
@@ -102,10 +102,6 @@ fn main() {
                 );
                 // literal classes per source
                 for (i, sh) in [(0, 0), (1, 9), (2, 18)] {
-                    let field = (w[1] >> sh) & 0x1ff;
-                    if field == 0 && !t.contains(&format!("{}", ["8", "12", "16"][i])) {
-                        // may be absent; still probe
-                    }
                     let mut sig = Vec::new();
                     for (val, lit) in [
                         (248u32, None),

@@ -284,13 +284,13 @@ pub fn vector_source(out: &mut String, enc: u32, kind: Kind, literal: Option<u32
         Kind::Sl => (1, Some("SRegOrLds_32")),
         _ => (kind_regs(kind), None),
     };
-    let is_reg = enc >= 256 || enc < 128 || enc == 254 || is_inline_value_reg(enc);
+    let is_reg = !(128..256).contains(&enc) || enc == 254 || is_inline_value_reg(enc);
     if enc >= 256 {
         reg_range(out, "v", enc - 256, count);
     } else if enc < 128 {
         let mut e = enc;
         let align = count.min(4);
-        if count >= 2 && enc % align != 0 && (enc < 106 || (108..124).contains(&enc)) {
+        if count >= 2 && !enc.is_multiple_of(align) && (enc < 106 || (108..124).contains(&enc)) {
             // LLVM aligns a misaligned SGPR/TTMP tuple down and warns in the comment stream (printed last).
             e = enc - enc % align;
             let (file, n) = if enc < 106 {

@@ -57,7 +57,9 @@ pub fn random_words(rng: &mut Rng, format: Option<Format>) -> [u32; 5] {
         let (mask, val) = format_bits(f);
         w[0] = (w[0] & !mask) | val;
         // Bias the VOP source fields towards interesting encodings (DPP/SDWA/literal) a quarter of the time.
-        if matches!(f, Format::VOP1 | Format::VOP2 | Format::VOPC) && rng.next_u32() % 4 == 0 {
+        if matches!(f, Format::VOP1 | Format::VOP2 | Format::VOPC)
+            && rng.next_u32().is_multiple_of(4)
+        {
             let special = [0xf9, 0xfa, 0xe9, 0xea, 0xff][(rng.next_u32() % 5) as usize];
             w[0] = (w[0] & !0x1ff) | special;
         }
