@@ -338,11 +338,14 @@ pub fn vector_source(out: &mut String, enc: u32, kind: Kind, literal: Option<u32
     let Some(class) = class else {
         if kind == Kind::Lm && !is_reg {
             out.push_str("/*Invalid immediate*/");
+        } else if kind == Kind::Lm && enc == 254 {
+            // (In wave64 LLVM rejects the instruction instead: Instruction::valid_for.)
+            out.push_str("/*Invalid register, operand has 'SReg_1' register class*/");
         }
         return;
     };
-    if kind == Kind::Sc && !is_reg && enc != 255 {
-        // SCSrc: an SGPR or an inline constant.
+    if matches!(kind, Kind::Sc | Kind::Sl) && !is_reg {
+        // These source classes take constants (inline or literal) as well as their registers.
         return;
     }
     if !is_reg {

@@ -231,7 +231,9 @@ fn decode_vop3(
     let lit = srcs
         .iter()
         .enumerate()
-        .any(|(i, f)| has_field(e, *f) && (w1 >> (9 * i)) & 0x1ff == 0xff);
+        .any(|(i, f)| has_field(e, *f) && (w1 >> (9 * i)) & 0x1ff == 0xff)
+        // An SGPR destination field decodes like a source: 255 takes the literal too.
+        || (has_field(e, Field::Sdst) && w0 & 0xff == 0xff);
     let n = 2 + lit as usize;
     need(format, words, n)?;
     Ok(Instruction::new(
@@ -608,7 +610,7 @@ fn print_vop3(i: &Instruction, opts: PrintOptions, out: &mut String) {
                 Field::Vdst => {
                     crate::print::reg_range(out, "v", w0 & 0xff, crate::print::kind_regs(k))
                 }
-                Field::Sdst => vector_source(out, w0 & 0xff, k, None, wave64),
+                Field::Sdst => vector_source(out, w0 & 0xff, k, i.literal, wave64),
                 Field::Attr => {
                     let a = w1 & 0xff;
                     let _ = write!(
@@ -772,7 +774,8 @@ fn print_vop3p(i: &Instruction, opts: PrintOptions, out: &mut String) {
     }
 }
 
-/// Lane-mask operands are register pairs in wave64: LLVM rejects a pair starting at vcc_hi, m0 or exec_hi.
+/// Lane-mask operands are register pairs in wave64: LLVM rejects a pair starting at vcc_hi, m0, exec_hi,
+/// lds_direct or v255.
 pub(crate) fn lane_masks_valid(i: &Instruction, wave64: bool) -> bool {
     if !wave64 {
         return true;
@@ -786,7 +789,8 @@ pub(crate) fn lane_masks_valid(i: &Instruction, wave64: bool) -> bool {
             Operand::Field(Field::Src2, Kind::Lmx) => (w1 >> 18) & 0x1ff,
             _ => return true,
         };
-        !matches!(enc, 107 | 124 | 127 | 254)
+        // (A VGPR pair may not start at v255 either.)
+        !matches!(enc, 107 | 124 | 127 | 254 | 511)
     }) && !(e.format == Format::VOPC
         && i.variant == Variant::Sdwa
         && w1 & (1 << 15) != 0

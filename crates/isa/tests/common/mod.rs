@@ -67,6 +67,51 @@ pub fn random_words(rng: &mut Rng, format: Option<Format>) -> [u32; 5] {
     w
 }
 
+/// Encodings where LLVM's operand rules have edges: literal, lds_direct, vcc_hi/m0/exec_hi, odd SGPRs, reserved
+/// values, the DPP/SDWA markers, v255, inline constants.
+const EDGES: [u32; 24] = [
+    0, 1, 105, 106, 107, 108, 117, 124, 125, 126, 127, 128, 200, 209, 233, 234, 240, 248, 249, 250,
+    253, 254, 255, 511,
+];
+
+fn pick(rng: &mut Rng, bits: u32) -> u32 {
+    let r = rng.next_u32();
+    if r.is_multiple_of(3) {
+        rng.next_u32() & ((1 << bits) - 1)
+    } else {
+        EDGES[(r >> 8) as usize % EDGES.len()] & ((1 << bits) - 1)
+    }
+}
+
+/// Like [`random_words`] for a vector-ALU format, with every register/source field drawn mostly from [`EDGES`]
+/// so that rare operand cases are hit often.
+pub fn biased_vector_words(rng: &mut Rng, format: Format) -> [u32; 5] {
+    let mut w = random_words(rng, Some(format));
+    match format {
+        Format::VOP3 | Format::VOP3P => {
+            w[0] = (w[0] & !0xff) | pick(rng, 8);
+            if rng.next_u32().is_multiple_of(2) {
+                w[0] = (w[0] & !0x7f00) | (pick(rng, 7) << 8);
+            }
+            for s in 0..3 {
+                w[1] = (w[1] & !(0x1ff << (9 * s))) | (pick(rng, 9) << (9 * s));
+            }
+        }
+        Format::VOP1 | Format::VOP2 | Format::VOPC => {
+            w[0] = (w[0] & !0x1ff) | pick(rng, 9);
+            if format != Format::VOPC {
+                w[0] = (w[0] & !(0xff << 17)) | (pick(rng, 8) << 17);
+            }
+            if format != Format::VOP1 {
+                w[0] = (w[0] & !(0xff << 9)) | (pick(rng, 8) << 9);
+            }
+            w[1] = (w[1] & !0xff) | pick(rng, 8);
+        }
+        _ => {}
+    }
+    w
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
     Agree,
