@@ -78,6 +78,16 @@ fn decode_vop12c(
             ));
         }
     }
+    if format == Format::VOP2 && e.operands.is_empty() {
+        // v_illegal: LLVM decodes exactly the all-zero word.
+        if w0 != 0 {
+            return Err(invalid(
+                w0,
+                "VOP2 opcode 0 is only v_illegal, the all-zero word",
+            ));
+        }
+        return Ok(Instruction::new(e, Variant::Plain, &words[..1], None));
+    }
     if format == Format::VOP1 && e.operands.is_empty() {
         return Ok(Instruction::new(e, Variant::Plain, &words[..1], None));
     }

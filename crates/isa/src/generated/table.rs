@@ -1065,6 +1065,7 @@ pub enum Opcode {
     V_FREXP_MANT_F16,
     V_FREXP_MANT_F32,
     V_FREXP_MANT_F64,
+    V_ILLEGAL,
     V_INTERP_MOV_F32,
     V_INTERP_P1LL_F16,
     V_INTERP_P1LV_F16,
@@ -2297,6 +2298,7 @@ impl Opcode {
             Opcode::V_FREXP_MANT_F16 => "v_frexp_mant_f16",
             Opcode::V_FREXP_MANT_F32 => "v_frexp_mant_f32",
             Opcode::V_FREXP_MANT_F64 => "v_frexp_mant_f64",
+            Opcode::V_ILLEGAL => "v_illegal",
             Opcode::V_INTERP_MOV_F32 => "v_interp_mov_f32",
             Opcode::V_INTERP_P1LL_F16 => "v_interp_p1ll_f16",
             Opcode::V_INTERP_P1LV_F16 => "v_interp_p1lv_f16",
@@ -2521,7 +2523,7 @@ pub enum Kind {
 }
 
 /// Every encoding slot, sorted by format and opcode.
-pub static ENCODINGS: [Encoding; 1540] = [
+pub static ENCODINGS: [Encoding; 1541] = [
     Encoding { format: Format::SOP2, op: 0x0, targets: Targets(7), opcode: Opcode::S_ADD_U32, mnemonic: "s_add_u32", operands: &[Operand::Field(Field::Sdst, Kind::B32), Operand::Field(Field::Ssrc0, Kind::B32), Operand::Field(Field::Ssrc1, Kind::B32)], mods: Mods::NONE, note: "" },
     Encoding { format: Format::SOP2, op: 0x1, targets: Targets(7), opcode: Opcode::S_SUB_U32, mnemonic: "s_sub_u32", operands: &[Operand::Field(Field::Sdst, Kind::B32), Operand::Field(Field::Ssrc0, Kind::B32), Operand::Field(Field::Ssrc1, Kind::B32)], mods: Mods::NONE, note: "" },
     Encoding { format: Format::SOP2, op: 0x2, targets: Targets(7), opcode: Opcode::S_ADD_I32, mnemonic: "s_add_i32", operands: &[Operand::Field(Field::Sdst, Kind::B32), Operand::Field(Field::Ssrc0, Kind::B32), Operand::Field(Field::Ssrc1, Kind::B32)], mods: Mods::NONE, note: "" },
@@ -2885,6 +2887,7 @@ pub static ENCODINGS: [Encoding; 1540] = [
     Encoding { format: Format::VOP1, op: 0x64, targets: Targets(7), opcode: Opcode::V_CVT_NORM_U16_F16, mnemonic: "v_cvt_norm_u16_f16_e32", operands: &[Operand::Field(Field::Vdst, Kind::B32), Operand::Field(Field::Src0, Kind::F16)], mods: Mods { dpp: Some([0x3, 0x3]), dpp8: true, sdwa: Some([0x40f63e00, 0xb63e00]), ..Mods::NONE }, note: "" },
     Encoding { format: Format::VOP1, op: 0x65, targets: Targets(7), opcode: Opcode::V_SWAP_B32, mnemonic: "v_swap_b32", operands: &[Operand::Field(Field::Vdst, Kind::B32), Operand::Field(Field::Src0, Kind::V)], mods: Mods::NONE, note: "" },
     Encoding { format: Format::VOP1, op: 0x68, targets: Targets(7), opcode: Opcode::V_SWAPREL_B32, mnemonic: "v_swaprel_b32", operands: &[Operand::Field(Field::Vdst, Kind::B32), Operand::Field(Field::Src0, Kind::V)], mods: Mods::NONE, note: "" },
+    Encoding { format: Format::VOP2, op: 0x0, targets: Targets(7), opcode: Opcode::V_ILLEGAL, mnemonic: "v_illegal", operands: &[], mods: Mods::NONE, note: "only the all-zero word (LLVM prints v_illegal; any other VOP2 opcode-0 word is invalid)" },
     Encoding { format: Format::VOP2, op: 0x1, targets: Targets(7), opcode: Opcode::V_CNDMASK_B32, mnemonic: "v_cndmask_b32_e32", operands: &[Operand::Field(Field::Vdst, Kind::B32), Operand::Field(Field::Src0, Kind::B32), Operand::Field(Field::Vsrc1, Kind::B32), Operand::Fixed("vcc lo")], mods: Mods { dpp: Some([0xf, 0xf]), dpp8: true, sdwa: Some([0xf6f63e00, 0xb6b63e00]), ..Mods::NONE }, note: "" },
     Encoding { format: Format::VOP2, op: 0x2, targets: Targets(4), opcode: Opcode::V_DOT2C_F32_F16, mnemonic: "v_dot2c_f32_f16", operands: &[Operand::Field(Field::Vdst, Kind::B32), Operand::Field(Field::Src0, Kind::P16), Operand::Field(Field::Vsrc1, Kind::B32)], mods: Mods { dpp: Some([0xf, 0xf]), dpp8: true, ..Mods::NONE }, note: "" },
     Encoding { format: Format::VOP2, op: 0x3, targets: Targets(7), opcode: Opcode::V_ADD_F32, mnemonic: "v_add_f32_e32", operands: &[Operand::Field(Field::Vdst, Kind::B32), Operand::Field(Field::Src0, Kind::B32), Operand::Field(Field::Vsrc1, Kind::B32)], mods: Mods { dpp: Some([0xf, 0xf]), dpp8: true, sdwa: Some([0xf6f6fe00, 0xb6b6fe00]), ..Mods::NONE }, note: "" },
