@@ -116,7 +116,6 @@ fn mods_field(flag: &str) -> Result<String> {
             let (a, p) = val.split_once('/').context("+sdwa:ACCEPTED/PRINTED")?;
             format!("sdwa: Some([0x{:x}, 0x{:x}])", hex(a)?, hex(p)?)
         }
-        "unsupported" => "unsupported: true".into(),
         "ignore" => {
             let (a, b) = val.split_once(',').context("+ignore:W0,W1")?;
             format!("ignore: [0x{:x}, 0x{:x}]", hex(a)?, hex(b)?)

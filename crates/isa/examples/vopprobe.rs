@@ -1,10 +1,46 @@
-//! Developer tool: probe LLVM-19 for every vector-ALU row of the table (which modifier bits an opcode accepts,
-//! which DPP/SDWA variants exist, the literal class of each source) and print the row with probed flags.
+//! Developer tool: probe LLVM-19 for every vector-ALU row of the table (which modifier bits an opcode accepts
+//! and prints, which DPP/SDWA variants exist, the literal class of each source).
 //!
-//! cargo run --release -p rdna2spv-isa --example vopprobe > /tmp/probe/rows.txt
+//! cargo run --release -p rdna2spv-isa --example vopprobe              raw probe lines (the bootstrap of the
+//!                                                                     `+flag` tokens in opcodes.txt)
+//! cargo run --release -p rdna2spv-isa --example vopprobe -- --check   compare every row's flags with LLVM
+//!
+//! A bit LLVM accepts and prints is a modifier (`+abs`, `+neg`, ...); one it accepts without printing goes to
+//! `+ignore`; one it rejects must be zero. In VOP3b forms bits 8..14 are sdst, not abs/op_sel.
 use llvm_oracle::{Decoded, Disassembler};
-use rdna2spv_isa::generated::ENCODINGS;
-use rdna2spv_isa::{Format, Target};
+use rdna2spv_isa::generated::{Field, ENCODINGS};
+use rdna2spv_isa::{Encoding, Format, Mods, Operand, Target};
+
+fn has_field(e: &Encoding, f: Field) -> bool {
+    e.operands
+        .iter()
+        .any(|o| matches!(o, Operand::Field(x, _) if *x == f))
+}
+
+/// The flags a VOP3/VOP3P row should carry, from the accepted (`f`) and printed (`c`) bits of both words.
+fn vop3_mods(e: &Encoding, f0: u32, f1: u32, c0: u32, c1: u32) -> Mods {
+    let mut m = Mods::NONE;
+    if e.format == Format::VOP3 {
+        m.abs = ((c0 >> 8) & 7) as u8;
+        m.opsel = ((c0 >> 11) & 0xf) as u8;
+        m.clamp = c0 & 0x8000 != 0;
+        m.omod = c1 & 0x1800_0000 != 0;
+        m.neg = (c1 >> 29) as u8;
+    } else {
+        m.neg_hi = ((c0 >> 8) & 7) as u8;
+        m.opsel = ((c0 >> 11) & 7) as u8;
+        m.opsel_hi = (((c1 >> 27) & 3) | (((c0 >> 14) & 1) << 2)) as u8;
+        m.clamp = c0 & 0x8000 != 0;
+        m.neg = (c1 >> 29) as u8;
+    }
+    m.ignore = [f0 & !c0 & 0xffff, f1 & !c1];
+    if has_field(e, Field::Sdst2) {
+        m.abs = 0;
+        m.opsel = 0;
+        m.ignore[0] &= !0x7f00;
+    }
+    m
+}
 
 fn text(d: &Disassembler, w: &[u32]) -> Option<String> {
     match d.decode_words(w) {
@@ -38,6 +74,8 @@ fn flips2(d: &Disassembler, w: &[u32], wi: usize, mask: u32, mn: &str) -> (u32, 
 }
 
 fn main() {
+    let check = std::env::args().any(|a| a == "--check");
+    let mut mismatches = 0;
     let ds: Vec<(Target, Disassembler)> = Target::ALL
         .iter()
         .map(|t| (*t, Disassembler::new(t.name(), "").unwrap()))
@@ -94,6 +132,17 @@ fn main() {
                 };
                 let (f0, c0) = flips2(d, &w, 0, 0xffff, mn);
                 let (f1, c1) = flips2(d, &w, 1, 0xf800_0000, mn);
+                if check {
+                    let want = vop3_mods(e, f0, f1, c0, c1);
+                    if want != e.mods {
+                        mismatches += 1;
+                        println!(
+                            "{:?} 0x{op:x} {mn}: table {:?}\n    llvm {want:?}",
+                            e.format, e.mods
+                        );
+                    }
+                    continue;
+                }
                 out += &format!(
                     "T {} {:08x} {:08x} | {t} | f0={f0:04x} f1={f1:08x} c0={c0:04x} c1={c1:08x}",
                     w.len(),
@@ -164,6 +213,35 @@ fn main() {
                 };
                 out += &format!("T {} {:08x} | {t}", w.len(), w[0]);
                 let wb = w[0] & !0x1ff;
+                if check {
+                    let s1sel = if e.format == Format::VOP1 {
+                        0
+                    } else {
+                        0x0600_0000
+                    };
+                    let sd = if e.format == Format::VOPC { 0 } else { 0x600 };
+                    let probe = |src: u32, w1: u32| {
+                        let v = vec![wb | src, w1];
+                        text(d, &v).map(|t| {
+                            let m = t.split_whitespace().next().unwrap().to_string();
+                            flips2(d, &v, 1, 0xffff_ffff, &m)
+                        })
+                    };
+                    let mut want = Mods::NONE;
+                    want.dpp =
+                        probe(0xfa, 0xff00_e408).map(|(f, c)| [(f >> 20) & 0xf, (c >> 20) & 0xf]);
+                    want.dpp8 = probe(0xe9, 0xfac6_8808).is_some();
+                    want.sdwa = probe(0xf9, 0x0006_0008 | s1sel | sd)
+                        .map(|(f, c)| [f & 0xffff_ff00, c & 0xffff_ff00]);
+                    if want != e.mods {
+                        mismatches += 1;
+                        println!(
+                            "{:?} 0x{op:x} {mn}: table {:?}\n    llvm {want:?}",
+                            e.format, e.mods
+                        );
+                    }
+                    continue;
+                }
                 let s1sel = if e.format == Format::VOP1 {
                     0
                 } else {
@@ -227,5 +305,11 @@ fn main() {
             tg.join(","),
             mn
         );
+    }
+    if check {
+        println!("{mismatches} rows differ from LLVM");
+        if mismatches > 0 {
+            std::process::exit(1);
+        }
     }
 }

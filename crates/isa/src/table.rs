@@ -143,8 +143,6 @@ pub struct Mods {
     pub dpp8: bool,
     /// SDWA allowed (src0 = 0xf9): [SDWA-word bits 8..31 LLVM accepts set (sel fields aside), those it prints].
     pub sdwa: Option<[u32; 2]>,
-    /// A valid slot this decoder does not print yet.
-    pub unsupported: bool,
 }
 
 impl Mods {
@@ -160,7 +158,6 @@ impl Mods {
         dpp: None,
         dpp8: false,
         sdwa: None,
-        unsupported: false,
     };
 }
 

@@ -49,13 +49,6 @@ fn decode_fields(
         _ => (w0 >> 16) & 0x7f,
     };
     let e = slot(format, op, target, w0)?;
-    if e.mods.unsupported {
-        return Err(DecodeError::Unsupported {
-            format,
-            word: w0,
-            reason: "VOP3 interpolation forms are not printed yet",
-        });
-    }
     match format {
         Format::VOP3 | Format::VOP3P => decode_vop3(format, e, words),
         _ => decode_vop12c(format, e, words),
@@ -69,14 +62,16 @@ fn decode_vop12c(
 ) -> Result<Instruction, DecodeError> {
     let w0 = words[0];
     let src0 = w0 & 0x1ff;
-    if format == Format::VOP1 && !has_field(e, Field::Vdst) && !has_field(e, Field::Sdst) {
-        // v_nop, v_pipeflush, v_clrexcp: no operands; LLVM ignores src0 but insists on a zero vdst field.
+    if format == Format::VOP1 && e.operands.is_empty() {
+        // v_nop, v_pipeflush, v_clrexcp: LLVM ignores src0 (even 0xff takes no literal) but insists on a zero
+        // vdst field.
         if w0 & 0x01fe_0000 != 0 {
             return Err(invalid(
                 w0,
-                "operand fields of an operand-less VOP1 must be zero",
+                "vdst field of an operand-less VOP1 must be zero",
             ));
         }
+        return Ok(Instruction::new(e, Variant::Plain, &words[..1], None));
     }
     if format == Format::VOP2 && e.operands.is_empty() {
         // v_illegal: LLVM decodes exactly the all-zero word.
@@ -86,9 +81,6 @@ fn decode_vop12c(
                 "VOP2 opcode 0 is only v_illegal, the all-zero word",
             ));
         }
-        return Ok(Instruction::new(e, Variant::Plain, &words[..1], None));
-    }
-    if format == Format::VOP1 && e.operands.is_empty() {
         return Ok(Instruction::new(e, Variant::Plain, &words[..1], None));
     }
     let has_k = has_field(e, Field::Lit);
@@ -374,7 +366,7 @@ fn print_vop12c(i: &Instruction, opts: PrintOptions, out: &mut String) {
             out.push_str("_sdwa");
         }
     }
-    let (dst_shift, _) = (17, 0);
+    let dst_shift = 17;
     for (n, op) in e.operands.iter().enumerate() {
         out.push_str(if n == 0 { " " } else { ", " });
         match *op {
