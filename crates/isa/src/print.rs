@@ -289,8 +289,8 @@ pub fn vector_source(out: &mut String, enc: u32, kind: Kind, literal: Option<u32
         reg_range(out, "v", enc - 256, count);
     } else if enc < 128 {
         let mut e = enc;
-        let align = count.min(4);
-        if count >= 2 && !enc.is_multiple_of(align) && (enc < 106 || (108..124).contains(&enc)) {
+        let align = if count >= 4 { 4 } else { 2 };
+        if count >= 2 && enc & (align - 1) != 0 && (enc < 106 || (108..124).contains(&enc)) {
             // LLVM aligns a misaligned SGPR/TTMP tuple down and warns in the comment stream (printed last).
             e = enc - enc % align;
             let (file, n) = if enc < 106 {

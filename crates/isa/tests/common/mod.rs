@@ -57,9 +57,7 @@ pub fn random_words(rng: &mut Rng, format: Option<Format>) -> [u32; 5] {
         let (mask, val) = format_bits(f);
         w[0] = (w[0] & !mask) | val;
         // Bias the VOP source fields towards interesting encodings (DPP/SDWA/literal) a quarter of the time.
-        if matches!(f, Format::VOP1 | Format::VOP2 | Format::VOPC)
-            && rng.next_u32().is_multiple_of(4)
-        {
+        if matches!(f, Format::VOP1 | Format::VOP2 | Format::VOPC) && rng.next_u32() & 3 == 0 {
             let special = [0xf9, 0xfa, 0xe9, 0xea, 0xff][(rng.next_u32() % 5) as usize];
             w[0] = (w[0] & !0x1ff) | special;
         }
@@ -76,7 +74,7 @@ const EDGES: [u32; 24] = [
 
 fn pick(rng: &mut Rng, bits: u32) -> u32 {
     let r = rng.next_u32();
-    if r.is_multiple_of(3) {
+    if r & 3 == 0 {
         rng.next_u32() & ((1 << bits) - 1)
     } else {
         EDGES[(r >> 8) as usize % EDGES.len()] & ((1 << bits) - 1)
@@ -90,7 +88,7 @@ pub fn biased_vector_words(rng: &mut Rng, format: Format) -> [u32; 5] {
     match format {
         Format::VOP3 | Format::VOP3P => {
             w[0] = (w[0] & !0xff) | pick(rng, 8);
-            if rng.next_u32().is_multiple_of(2) {
+            if rng.next_u32() & 1 == 0 {
                 w[0] = (w[0] & !0x7f00) | (pick(rng, 7) << 8);
             }
             for s in 0..3 {
