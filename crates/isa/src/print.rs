@@ -304,7 +304,10 @@ pub fn vector_source(out: &mut String, enc: u32, kind: Kind, literal: Option<u32
                 32 * count
             );
         }
-        if !scalar_reg(out, e, count) {
+        if count > 2 && (e == 106 || e == 126) {
+            // A wider tuple at vcc/exec prints the pair's name.
+            out.push_str(if e == 106 { "vcc" } else { "exec" });
+        } else if !scalar_reg(out, e, count) {
             let _ = write!(out, "invalid_{enc}");
         }
     } else {

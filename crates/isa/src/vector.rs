@@ -261,6 +261,20 @@ struct SrcMods {
 
 /// Prints one source operand with its modifiers as LLVM does: `-x`, `|x|`, `-|x|`, `neg(imm)`, `sext(x)`.
 fn print_src(out: &mut String, enc: u32, kind: Kind, lit: Option<u32>, m: SrcMods, wave64: bool) {
+    print_src_with(out, enc, kind, lit, m, wave64, None)
+}
+
+/// [`print_src`], with the literal's text given (`lit_text`) when LLVM's decoder hands this operand a different
+/// value than its literal class would.
+fn print_src_with(
+    out: &mut String,
+    enc: u32,
+    kind: Kind,
+    lit: Option<u32>,
+    m: SrcMods,
+    wave64: bool,
+    lit_text: Option<&str>,
+) {
     let imm =
         (128..256).contains(&enc) && !(235..=239).contains(&enc) && !(251..=254).contains(&enc);
     let neg_fn = m.neg && !m.abs && imm;
@@ -273,7 +287,10 @@ fn print_src(out: &mut String, enc: u32, kind: Kind, lit: Option<u32>, m: SrcMod
     if m.sext {
         out.push_str("sext(");
     }
-    vector_source(out, enc, kind, lit, wave64);
+    match lit_text {
+        Some(t) if enc == 255 => out.push_str(t),
+        _ => vector_source(out, enc, kind, lit, wave64),
+    }
     if m.sext {
         out.push(')');
     }
@@ -303,6 +320,14 @@ fn source_ok(enc: u32, kind: Kind) -> bool {
     }
     if enc >= 256 {
         return enc - 256 + n <= 256;
+    }
+    // SGPR/TTMP tuples are aligned down (to 2, or 4 for wider ones) and must fit their file.
+    let align = if n >= 4 { 4 } else { 2 };
+    if n >= 2 && enc < 106 && enc - enc % align + n > 106 {
+        return false;
+    }
+    if n >= 2 && (108..124).contains(&enc) && enc - 108 - (enc - 108) % align + n > 16 {
+        return false;
     }
     !(n >= 2 && matches!(enc, 107 | 124 | 127 | 254))
 }
@@ -604,6 +629,18 @@ fn print_vop3(i: &Instruction, opts: PrintOptions, out: &mut String) {
     let m = &e.mods;
     let wave64 = opts.wave64;
     out.push_str(e.mnemonic);
+    // LLVM's decoder reads the literal once, for the first operand (in this order) that takes it: an f64
+    // operand stores it shifted into the high half; any other keeps it as is, and a later f64 operand then
+    // gets the unshifted value (printed as its high half: 0x0, or a small integer).
+    let mut lit_is_32 = None;
+    let mut take_literal = |k: Kind| *lit_is_32.get_or_insert(k != Kind::F64);
+    let f64_unshifted = i.literal.map(|l| {
+        if l <= 64 {
+            l.to_string()
+        } else {
+            "0x0".to_string()
+        }
+    });
     for (n, op) in e.operands.iter().enumerate() {
         out.push_str(if n == 0 { " " } else { ", " });
         match *op {
@@ -612,7 +649,12 @@ fn print_vop3(i: &Instruction, opts: PrintOptions, out: &mut String) {
                 Field::Vdst => {
                     crate::print::reg_range(out, "v", w0 & 0xff, crate::print::kind_regs(k))
                 }
-                Field::Sdst => vector_source(out, w0 & 0xff, k, i.literal, wave64),
+                Field::Sdst => {
+                    if w0 & 0xff == 255 {
+                        take_literal(k);
+                    }
+                    vector_source(out, w0 & 0xff, k, i.literal, wave64)
+                }
                 Field::Attr => {
                     let a = w1 & 0xff;
                     let _ = write!(
@@ -668,7 +710,14 @@ fn print_vop3(i: &Instruction, opts: PrintOptions, out: &mut String) {
                             sext: false,
                         }
                     };
-                    print_src(out, (w1 >> (9 * s)) & 0x1ff, k, i.literal, sm, wave64);
+                    let enc = (w1 >> (9 * s)) & 0x1ff;
+                    let unshifted = enc == 255 && take_literal(k) && k == Kind::F64;
+                    let text = if unshifted {
+                        f64_unshifted.as_deref()
+                    } else {
+                        None
+                    };
+                    print_src_with(out, enc, k, i.literal, sm, wave64, text);
                 }
                 _ => {}
             },
