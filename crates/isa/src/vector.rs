@@ -978,6 +978,13 @@ mod tests {
                     &[0x04, 0x00, 0x5e, 0xd5, 0x08, 0x11, 0x02, 0x40],
                     "v_cvt_pk_u8_f32 v4, v8, sext(v8), s0",
                 ),
+                // The all-zero word.
+                (&[0, 0, 0, 0], "v_illegal"),
+                // sdst = 255 takes the literal as 32 bits first; the f64 source then gets it unshifted.
+                (
+                    &[0xff, 0xe0, 0x26, 0xd4, 0xff, 0xfc, 0x00, 0x20, 0x48, 0x35, 0x8a, 0x74],
+                    "v_cmp_ge_f64_e64 0x748a3548/*Invalid immediate*/, neg(0x0), exec clamp",
+                ),
             ],
         );
     }
