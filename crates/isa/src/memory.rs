@@ -336,7 +336,7 @@ fn sgpr_tuple(out: &mut String, enc: u32, count: u32, warning: &mut String) {
         }
     };
     let idx = enc - base;
-    if idx % align != 0 {
+    if !idx.is_multiple_of(align) {
         let _ = write!(
             warning,
             " ; Warning: {class}_{}: scalar reg isn't aligned {idx}",
