@@ -1,0 +1,211 @@
+//! What the lowering needs to know about the device that will run a module.
+//!
+//! Every field is a fact that `rdna2spv-vulkan`'s `probe` *measures* on the chosen device with a tiny
+//! SPIR-V kernel whose operands come from memory (so the driver cannot fold them), compared bit for bit
+//! with a host reference. The lowering reads the profile to decide, primitive by primitive, whether the
+//! device's own instruction already has the ISA's semantics or an exact emulation must be emitted.
+//!
+//! [`DeviceProfile::portable`] assumes nothing: every workaround on. It is the profile to use when no
+//! device is present, and a module lowered with it gives the same bits on every Vulkan 1.3 device.
+//!
+//! The values quoted below for lavapipe are the ones measured on Mesa 22.3.6 (Debian 12), see
+//! `shared/research/feasibility-vulkan.md` and decision D004.
+
+use serde::{Deserialize, Serialize};
+
+/// Which device a profile was measured on (informational; the lowering never branches on names).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceIdentity {
+    /// `VkPhysicalDeviceProperties::deviceName`, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
+    pub name: String,
+    /// `VkPhysicalDeviceDriverProperties::driverName` and `driverInfo`, e.g. "llvmpipe / Mesa 22.3.6 (LLVM 15.0.6)".
+    pub driver: String,
+    /// Vulkan API version the device reports, as "major.minor.patch".
+    pub api_version: String,
+    /// `VkPhysicalDeviceType` in words: "cpu", "integrated-gpu", "discrete-gpu", "virtual-gpu", "other".
+    pub device_type: String,
+}
+
+/// What an out-of-range or NaN float→integer conversion (`OpConvertFToS`/`OpConvertFToU`) returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FloatToInt {
+    /// Clamps to the integer range and maps NaN to 0 — RDNA's `v_cvt_i32_f32`/`v_cvt_u32_f32` semantics,
+    /// so the lowering may use the plain conversion.
+    Saturating,
+    /// The x86 "integer indefinite" answer: 0x80000000 for every out-of-range or NaN signed conversion,
+    /// 0xffffffff (or 0x80000000) for unsigned ones. Measured on lavapipe (LLVM on x86-64).
+    X86Indefinite,
+    /// Something else, or not measured: clamp and select NaN by hand.
+    Unknown,
+}
+
+/// The measured facts about one Vulkan device that change how a module must be emitted.
+///
+/// `fma_*_fused == false`, `folds_* == true`, `preserves_subnormals_* == false`,
+/// `denorm_*_mode_honoured == false`, `float_to_int != Saturating`, `loop_iteration_cap.is_some()` and
+/// `subgroup_size` smaller than the wave are the *conservative* values: each makes the lowering emit
+/// the exact emulation instead of trusting the driver.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceProfile {
+    /// The device measured; `None` for the [`portable`](DeviceProfile::portable) profile.
+    pub device: Option<DeviceIdentity>,
+
+    /// `GLSL.std.450 Fma` on f32 rounds once (matches the host's `f32::mul_add` bit for bit on
+    /// a = b = 1 + 2^-12, c = −(1 + 2^-11) — fused 2^-24, unfused 0 — and on a few hundred random and
+    /// cancellation triples). lavapipe: **false** (Mesa lowers ffma32 to a multiply and an add), so the
+    /// lowering emits the round-to-odd emulation of `crate::exact`.
+    pub fma_f32_fused: bool,
+    /// Same for f16 (D993's triple a = 2^-11(1+2^-10), b = 1−2^-10, c = 1+2^-10: once 0x3c01,
+    /// twice 0x3c02). lavapipe: **false**. `false` also when the device has no Float16.
+    pub fma_f16_fused: bool,
+    /// Same for f64 (a = b = 1 + 2^-27, c = −(1 + 2^-26): fused 2^-54, unfused 0). lavapipe: **false**.
+    /// `false` also when the device has no Float64.
+    pub fma_f64_fused: bool,
+
+    /// `OpFAdd x, 0.0` with a constant zero is folded to `x` even under NoContraction, so −0 + 0 gives
+    /// −0 instead of IEEE's +0. lavapipe: **true**. When true, an ISA add of an inline 0.0 must be spelt out.
+    pub folds_add_zero: bool,
+    /// `OpFMul x, 1.0` with a constant one is folded to `x`, so a signalling NaN times 1 stays
+    /// signalling instead of being quieted. lavapipe: **true**.
+    pub folds_mul_one: bool,
+
+    /// f32 subnormal inputs and results survive add/mul (min subnormal × 1, subnormal + subnormal,
+    /// 2^-100 × 2^-30) with operands from memory. lavapipe: **true**.
+    pub preserves_subnormals_f32: bool,
+    /// Same for f16 (false when the device has no Float16). lavapipe: **true**.
+    pub preserves_subnormals_f16: bool,
+    /// Same for f64 (false when the device has no Float64). lavapipe: **true**.
+    pub preserves_subnormals_f64: bool,
+    /// The f32 `DenormFlushToZero` execution mode is advertised (`shaderDenormFlushToZeroFloat32`) and
+    /// does flush when used. lavapipe: **false** (not advertised; when used anyway it is silently ignored),
+    /// so a kernel whose MODE flushes denormals must flush by hand.
+    pub denorm_flush_mode_honoured: bool,
+    /// The f32 `DenormPreserve` execution mode is advertised and subnormals survive under it.
+    /// lavapipe: **false** (not advertised, although subnormals are preserved anyway).
+    pub denorm_preserve_mode_honoured: bool,
+
+    /// What out-of-range and NaN f32→i32/u32 conversions give (3e9, −3e9, +inf, NaN → i32;
+    /// 5e9, −1.5, NaN → u32). lavapipe: [`FloatToInt::X86Indefinite`].
+    pub float_to_int: FloatToInt,
+
+    /// `shaderFloat16` is enabled on the device (Float16 arithmetic in shaders). lavapipe: true on
+    /// x86-64 with F16C.
+    pub has_float16: bool,
+    /// `shaderFloat64` is enabled. lavapipe: true.
+    pub has_float64: bool,
+    /// `shaderInt64` is enabled. lavapipe: true.
+    pub has_int64: bool,
+    /// `storageBuffer16BitAccess` is enabled (16-bit loads and stores through buffer pointers).
+    pub storage_buffer_16bit_access: bool,
+    /// `vulkanMemoryModel` is enabled.
+    pub vulkan_memory_model: bool,
+    /// `bufferDeviceAddress` is enabled and a round trip through a PhysicalStorageBuffer64 pointer
+    /// passed in push constants worked. Mandatory in Vulkan 1.3; lavapipe: true.
+    pub buffer_device_address: bool,
+
+    /// Invocations per subgroup as seen by a shader (`SubgroupSize` built-in, no required size).
+    /// lavapipe: **8**. The portable profile says 1: assume no cross-invocation subgroup operations.
+    pub subgroup_size: u32,
+    /// A required subgroup size equal to a wave (32 or 64) can be requested and the shader then sees it.
+    /// lavapipe: **false** (min = max = 8; a request for 32 is accepted and ignored).
+    pub required_subgroup_size_honoured: bool,
+
+    /// The driver silently cuts loops short after this many iterations per invocation (all loops
+    /// together): measured with a top-tested loop of 70,000 iterations that stores its counter each
+    /// round (volatile), then a completion flag and the final count. `None`: the loop ran to the end
+    /// (no cap up to 70,000). lavapipe: **Some(65535)** — measured here, the loop is *left early and
+    /// execution continues after it* (the flag arrives, the count is 65,535), so a "finished" flag
+    /// written after a loop does not detect the cap; a trip count or a flag written by the last
+    /// iteration does. Long loops must be split across dispatches or checked that way.
+    pub loop_iteration_cap: Option<u32>,
+}
+
+impl DeviceProfile {
+    /// Loop iterations the portable profile assumes an invocation may run (lavapipe's measured cap).
+    pub const PORTABLE_LOOP_CAP: u32 = 65_535;
+
+    /// The profile that assumes nothing is IEEE-clean and nothing optional exists: every workaround on.
+    ///
+    /// Optional features (Float16, Float64, Int64, 16-bit storage) are assumed absent; the lowering has
+    /// to emulate them or refuse with a clear error. Buffer device addresses and the Vulkan memory
+    /// model are assumed present because Vulkan 1.3 makes both mandatory.
+    pub fn portable() -> Self {
+        DeviceProfile {
+            device: None,
+            fma_f32_fused: false,
+            fma_f16_fused: false,
+            fma_f64_fused: false,
+            folds_add_zero: true,
+            folds_mul_one: true,
+            preserves_subnormals_f32: false,
+            preserves_subnormals_f16: false,
+            preserves_subnormals_f64: false,
+            denorm_flush_mode_honoured: false,
+            denorm_preserve_mode_honoured: false,
+            float_to_int: FloatToInt::Unknown,
+            has_float16: false,
+            has_float64: false,
+            has_int64: false,
+            storage_buffer_16bit_access: false,
+            vulkan_memory_model: true,
+            buffer_device_address: true,
+            subgroup_size: 1,
+            required_subgroup_size_honoured: false,
+            loop_iteration_cap: Some(Self::PORTABLE_LOOP_CAP),
+        }
+    }
+
+    /// True when out-of-range and NaN float→int conversions already behave like RDNA's.
+    pub fn float_to_int_saturates(&self) -> bool {
+        self.float_to_int == FloatToInt::Saturating
+    }
+
+    /// The profile as pretty-printed JSON.
+    pub fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a struct of plain fields always serialises")
+    }
+
+    /// Reads a profile back from JSON (as written by [`to_json_pretty`](Self::to_json_pretty)).
+    pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+}
+
+impl Default for DeviceProfile {
+    fn default() -> Self {
+        Self::portable()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn portable_turns_every_workaround_on() {
+        let p = DeviceProfile::portable();
+        assert!(!p.fma_f32_fused && !p.fma_f16_fused && !p.fma_f64_fused);
+        assert!(p.folds_add_zero && p.folds_mul_one);
+        assert!(!p.preserves_subnormals_f32 && !p.float_to_int_saturates());
+        assert_eq!(p.loop_iteration_cap, Some(65_535));
+        assert_eq!(DeviceProfile::default(), p);
+    }
+
+    #[test]
+    fn json_round_trip() {
+        let mut p = DeviceProfile::portable();
+        p.device = Some(DeviceIdentity {
+            name: "dev \"x\"".into(),
+            driver: "d".into(),
+            api_version: "1.3.0".into(),
+            device_type: "cpu".into(),
+        });
+        let text = p.to_json_pretty();
+        let back: DeviceProfile = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, p);
+        let via_serde: DeviceProfile =
+            serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
+        assert_eq!(via_serde, p);
+    }
+}

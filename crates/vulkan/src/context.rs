@@ -1,0 +1,891 @@
+//! Instance, device choice, queue, allocator and dispatch.
+
+use std::collections::HashMap;
+use std::ffi::CString;
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use ash::vk;
+use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
+use serde::{Deserialize, Serialize};
+
+use crate::{vk_err, Error, Result};
+
+/// Which physical device [`Context::new`] opens.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum DeviceSelector {
+    /// The first discrete GPU, else the first integrated GPU, else a virtual GPU, else a CPU device
+    /// such as lavapipe, else anything.
+    #[default]
+    Default,
+    /// The device at this index in the loader's enumeration order.
+    Index(usize),
+    /// The first device whose name contains this text (case-insensitive).
+    NameContains(String),
+}
+
+impl DeviceSelector {
+    /// Environment variable read by [`DeviceSelector::from_env`].
+    pub const ENV: &'static str = "RDNA2SPV_VK_DEVICE";
+
+    /// `RDNA2SPV_VK_DEVICE`: a number selects by index, other text by name; unset or empty: default.
+    pub fn from_env() -> Self {
+        match std::env::var(Self::ENV) {
+            Ok(v) if !v.trim().is_empty() => match v.trim().parse::<usize>() {
+                Ok(i) => DeviceSelector::Index(i),
+                Err(_) => DeviceSelector::NameContains(v.trim().to_string()),
+            },
+            _ => DeviceSelector::Default,
+        }
+    }
+}
+
+/// The optional features switched on at device creation (each on only if the device has it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EnabledFeatures {
+    /// `bufferDeviceAddress` (required: Context::new fails without it).
+    pub buffer_device_address: bool,
+    /// `shaderInt64`.
+    pub shader_int64: bool,
+    /// `shaderInt16`.
+    pub shader_int16: bool,
+    /// `shaderFloat64`.
+    pub shader_float64: bool,
+    /// `shaderFloat16`.
+    pub shader_float16: bool,
+    /// `shaderInt8`.
+    pub shader_int8: bool,
+    /// `storageBuffer16BitAccess`.
+    pub storage_buffer_16bit_access: bool,
+    /// `vulkanMemoryModel`.
+    pub vulkan_memory_model: bool,
+    /// `vulkanMemoryModelDeviceScope`.
+    pub vulkan_memory_model_device_scope: bool,
+    /// `subgroupSizeControl`.
+    pub subgroup_size_control: bool,
+    /// `computeFullSubgroups`.
+    pub compute_full_subgroups: bool,
+}
+
+/// Facts about the chosen physical device, read from its properties.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceInfo {
+    /// Index in the loader's enumeration.
+    pub index: usize,
+    /// `deviceName`.
+    pub name: String,
+    /// `driverName`.
+    pub driver_name: String,
+    /// `driverInfo`.
+    pub driver_info: String,
+    /// Device API version, "major.minor.patch".
+    pub api_version: String,
+    /// "discrete-gpu", "integrated-gpu", "virtual-gpu", "cpu" or "other".
+    pub device_type: String,
+    /// `subgroupSize` (Vulkan 1.1 properties).
+    pub subgroup_size: u32,
+    /// `minSubgroupSize` (Vulkan 1.3).
+    pub min_subgroup_size: u32,
+    /// `maxSubgroupSize` (Vulkan 1.3).
+    pub max_subgroup_size: u32,
+    /// `requiredSubgroupSizeStages` contains COMPUTE.
+    pub required_subgroup_size_compute: bool,
+    /// `maxPushConstantsSize`.
+    pub max_push_constants_size: u32,
+    /// `shaderDenormFlushToZeroFloat16/32/64`.
+    pub denorm_flush_to_zero: [bool; 3],
+    /// `shaderDenormPreserveFloat16/32/64`.
+    pub denorm_preserve: [bool; 3],
+    /// `maxComputeWorkGroupCount`.
+    pub max_workgroup_count: [u32; 3],
+}
+
+/// Extra knobs for [`Context::dispatch_with`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DispatchOptions {
+    /// Request this subgroup size (`VkPipelineShaderStageRequiredSubgroupSizeCreateInfo`). Only valid
+    /// when `subgroupSizeControl` is on and the size lies in [min, max] with COMPUTE in the stages.
+    pub required_subgroup_size: Option<u32>,
+    /// Override the context's fence timeout for this dispatch.
+    pub timeout: Option<Duration>,
+}
+
+/// Timings of one dispatch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DispatchStats {
+    /// Time spent creating the shader module and pipeline (zero when it came from the cache).
+    /// Note: lavapipe compiles lazily, so its JIT time lands in `dispatch` of the first run.
+    pub pipeline_create: Duration,
+    /// The pipeline came from the context's cache.
+    pub pipeline_cached: bool,
+    /// From recording the command buffer until the fence signalled.
+    pub dispatch: Duration,
+}
+
+struct CachedPipeline {
+    words: Vec<u32>,
+    entry: String,
+    subgroup: Option<u32>,
+    module: vk::ShaderModule,
+    pipeline: vk::Pipeline,
+}
+
+struct Submitter {
+    pool: vk::CommandPool,
+}
+
+/// An open Vulkan device with one compute queue, ready to run SPIR-V compute modules.
+pub struct Context {
+    pub(crate) device: ash::Device,
+    instance: ash::Instance,
+    _entry: ash::Entry,
+    physical: vk::PhysicalDevice,
+    queue: vk::Queue,
+    pub(crate) allocator: Mutex<Option<Allocator>>,
+    submitter: Mutex<Submitter>,
+    layout: vk::PipelineLayout,
+    push_constant_size: u32,
+    pipelines: Mutex<HashMap<u64, Vec<CachedPipeline>>>,
+    info: DeviceInfo,
+    features: EnabledFeatures,
+    timeout: Duration,
+    poisoned: AtomicBool,
+}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Context")
+            .field("info", &self.info)
+            .field("features", &self.features)
+            .finish_non_exhaustive()
+    }
+}
+
+fn cstr_field(r: std::result::Result<&std::ffi::CStr, std::ffi::FromBytesUntilNulError>) -> String {
+    r.map(|c| c.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn version_string(v: u32) -> String {
+    format!(
+        "{}.{}.{}",
+        vk::api_version_major(v),
+        vk::api_version_minor(v),
+        vk::api_version_patch(v)
+    )
+}
+
+fn type_name(t: vk::PhysicalDeviceType) -> &'static str {
+    match t {
+        vk::PhysicalDeviceType::DISCRETE_GPU => "discrete-gpu",
+        vk::PhysicalDeviceType::INTEGRATED_GPU => "integrated-gpu",
+        vk::PhysicalDeviceType::VIRTUAL_GPU => "virtual-gpu",
+        vk::PhysicalDeviceType::CPU => "cpu",
+        _ => "other",
+    }
+}
+
+fn type_rank(t: vk::PhysicalDeviceType) -> u32 {
+    match t {
+        vk::PhysicalDeviceType::DISCRETE_GPU => 0,
+        vk::PhysicalDeviceType::INTEGRATED_GPU => 1,
+        vk::PhysicalDeviceType::VIRTUAL_GPU => 2,
+        vk::PhysicalDeviceType::CPU => 3,
+        _ => 4,
+    }
+}
+
+/// Everything read about one physical device before choosing it.
+struct Candidate {
+    physical: vk::PhysicalDevice,
+    info: DeviceInfo,
+    device_type: vk::PhysicalDeviceType,
+    api_version: u32,
+    compute_family: Option<u32>,
+}
+
+unsafe fn describe(instance: &ash::Instance, index: usize, pd: vk::PhysicalDevice) -> Candidate {
+    let mut p11 = vk::PhysicalDeviceVulkan11Properties::default();
+    let mut p12 = vk::PhysicalDeviceVulkan12Properties::default();
+    let mut p13 = vk::PhysicalDeviceVulkan13Properties::default();
+    let props = {
+        let mut p2 = vk::PhysicalDeviceProperties2::default()
+            .push_next(&mut p11)
+            .push_next(&mut p12)
+            .push_next(&mut p13);
+        // SAFETY: pd comes from this instance; the chain holds Vulkan 1.1–1.3 property structs.
+        unsafe { instance.get_physical_device_properties2(pd, &mut p2) };
+        p2.properties
+    };
+    let families = unsafe { instance.get_physical_device_queue_family_properties(pd) };
+    let compute_family = families
+        .iter()
+        .position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE) && f.queue_count > 0)
+        .map(|i| i as u32);
+    let info = DeviceInfo {
+        index,
+        name: cstr_field(props.device_name_as_c_str()),
+        driver_name: cstr_field(p12.driver_name_as_c_str()),
+        driver_info: cstr_field(p12.driver_info_as_c_str()),
+        api_version: version_string(props.api_version),
+        device_type: type_name(props.device_type).to_string(),
+        subgroup_size: p11.subgroup_size,
+        min_subgroup_size: p13.min_subgroup_size,
+        max_subgroup_size: p13.max_subgroup_size,
+        required_subgroup_size_compute: p13
+            .required_subgroup_size_stages
+            .contains(vk::ShaderStageFlags::COMPUTE),
+        max_push_constants_size: props.limits.max_push_constants_size,
+        denorm_flush_to_zero: [
+            p12.shader_denorm_flush_to_zero_float16 != 0,
+            p12.shader_denorm_flush_to_zero_float32 != 0,
+            p12.shader_denorm_flush_to_zero_float64 != 0,
+        ],
+        denorm_preserve: [
+            p12.shader_denorm_preserve_float16 != 0,
+            p12.shader_denorm_preserve_float32 != 0,
+            p12.shader_denorm_preserve_float64 != 0,
+        ],
+        max_workgroup_count: props.limits.max_compute_work_group_count,
+    };
+    Candidate {
+        physical: pd,
+        info,
+        device_type: props.device_type,
+        api_version: props.api_version,
+        compute_family,
+    }
+}
+
+fn load_entry() -> Result<ash::Entry> {
+    // SAFETY: loading libvulkan runs its initialisers; that is the documented way to use ash.
+    unsafe { ash::Entry::load() }.map_err(|e| Error::NoLoader(e.to_string()))
+}
+
+fn create_instance(entry: &ash::Entry) -> Result<ash::Instance> {
+    // SAFETY: plain queries and instance creation with valid create infos.
+    unsafe {
+        let version = entry
+            .try_enumerate_instance_version()
+            .map_err(vk_err("vkEnumerateInstanceVersion"))?
+            .unwrap_or(vk::API_VERSION_1_0);
+        if version < vk::API_VERSION_1_3 {
+            return Err(Error::TooOld(format!(
+                "the Vulkan loader only supports {}",
+                version_string(version)
+            )));
+        }
+        let name = c"rdna2spv";
+        let app = vk::ApplicationInfo::default()
+            .application_name(name)
+            .engine_name(name)
+            .api_version(vk::API_VERSION_1_3);
+        let ci = vk::InstanceCreateInfo::default().application_info(&app);
+        entry
+            .create_instance(&ci, None)
+            .map_err(vk_err("vkCreateInstance"))
+    }
+}
+
+impl Context {
+    /// Lists the physical devices the loader sees (without opening any).
+    pub fn enumerate_devices() -> Result<Vec<DeviceInfo>> {
+        let entry = load_entry()?;
+        let instance = create_instance(&entry)?;
+        // SAFETY: the instance is valid and destroyed once below.
+        let out = unsafe {
+            let r = instance.enumerate_physical_devices();
+            let list = match r {
+                Ok(l) => l
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, pd)| describe(&instance, i, pd).info)
+                    .collect(),
+                Err(e) => {
+                    instance.destroy_instance(None);
+                    return Err(vk_err("vkEnumeratePhysicalDevices")(e));
+                }
+            };
+            instance.destroy_instance(None);
+            list
+        };
+        Ok(out)
+    }
+
+    /// Opens a Vulkan 1.3 device chosen by `selector`, with every useful optional feature it has.
+    pub fn new(selector: DeviceSelector) -> Result<Self> {
+        let entry = load_entry()?;
+        let instance = create_instance(&entry)?;
+        // If anything below fails, the instance is destroyed before returning.
+        match unsafe { Self::open(entry, instance.clone(), &selector) } {
+            Ok(ctx) => Ok(ctx),
+            Err(e) => {
+                // SAFETY: no child objects survive a failed open.
+                unsafe { instance.destroy_instance(None) };
+                Err(e)
+            }
+        }
+    }
+
+    unsafe fn open(
+        entry: ash::Entry,
+        instance: ash::Instance,
+        selector: &DeviceSelector,
+    ) -> Result<Self> {
+        let pds = unsafe { instance.enumerate_physical_devices() }
+            .map_err(vk_err("vkEnumeratePhysicalDevices"))?;
+        let all: Vec<Candidate> = pds
+            .iter()
+            .enumerate()
+            .map(|(i, &pd)| unsafe { describe(&instance, i, pd) })
+            .collect();
+        let seen = || {
+            if all.is_empty() {
+                " (the loader reports no physical devices; is a driver such as \
+                 mesa-vulkan-drivers installed?)"
+                    .to_string()
+            } else {
+                let names: Vec<String> = all
+                    .iter()
+                    .map(|c| {
+                        format!(
+                            "#{} \"{}\" ({}, Vulkan {})",
+                            c.info.index, c.info.name, c.info.device_type, c.info.api_version
+                        )
+                    })
+                    .collect();
+                format!(" matching {selector:?}; devices seen: {}", names.join(", "))
+            }
+        };
+        let usable =
+            |c: &&Candidate| c.api_version >= vk::API_VERSION_1_3 && c.compute_family.is_some();
+        let chosen = match selector {
+            DeviceSelector::Default => all
+                .iter()
+                .filter(usable)
+                .min_by_key(|c| (type_rank(c.device_type), c.info.index)),
+            DeviceSelector::Index(i) => all.get(*i).filter(|c| usable(c)),
+            DeviceSelector::NameContains(s) => {
+                let s = s.to_lowercase();
+                all.iter()
+                    .filter(usable)
+                    .find(|c| c.info.name.to_lowercase().contains(&s))
+            }
+        };
+        let Some(chosen) = chosen else {
+            return Err(Error::NoDevice(seen()));
+        };
+        let pd = chosen.physical;
+        let family = chosen.compute_family.unwrap_or(0);
+        let info = chosen.info.clone();
+
+        // What the device has.
+        let mut h11 = vk::PhysicalDeviceVulkan11Features::default();
+        let mut h12 = vk::PhysicalDeviceVulkan12Features::default();
+        let mut h13 = vk::PhysicalDeviceVulkan13Features::default();
+        let base = {
+            let mut f2 = vk::PhysicalDeviceFeatures2::default()
+                .push_next(&mut h11)
+                .push_next(&mut h12)
+                .push_next(&mut h13);
+            unsafe { instance.get_physical_device_features2(pd, &mut f2) };
+            f2.features
+        };
+        let on = |b: vk::Bool32| b != 0;
+        let features = EnabledFeatures {
+            buffer_device_address: on(h12.buffer_device_address),
+            shader_int64: on(base.shader_int64),
+            shader_int16: on(base.shader_int16),
+            shader_float64: on(base.shader_float64),
+            shader_float16: on(h12.shader_float16),
+            shader_int8: on(h12.shader_int8),
+            storage_buffer_16bit_access: on(h11.storage_buffer16_bit_access),
+            vulkan_memory_model: on(h12.vulkan_memory_model),
+            vulkan_memory_model_device_scope: on(h12.vulkan_memory_model_device_scope),
+            subgroup_size_control: on(h13.subgroup_size_control),
+            compute_full_subgroups: on(h13.compute_full_subgroups),
+        };
+        if !features.buffer_device_address {
+            return Err(Error::MissingFeature {
+                device: info.name.clone(),
+                feature: "bufferDeviceAddress",
+            });
+        }
+
+        // Switch on exactly what exists.
+        let enabled = vk::PhysicalDeviceFeatures::default()
+            .shader_int64(features.shader_int64)
+            .shader_int16(features.shader_int16)
+            .shader_float64(features.shader_float64);
+        let mut e11 = vk::PhysicalDeviceVulkan11Features::default()
+            .storage_buffer16_bit_access(features.storage_buffer_16bit_access);
+        let mut e12 = vk::PhysicalDeviceVulkan12Features::default()
+            .buffer_device_address(true)
+            .shader_float16(features.shader_float16)
+            .shader_int8(features.shader_int8)
+            .vulkan_memory_model(features.vulkan_memory_model)
+            .vulkan_memory_model_device_scope(features.vulkan_memory_model_device_scope);
+        let mut e13 = vk::PhysicalDeviceVulkan13Features::default()
+            .subgroup_size_control(features.subgroup_size_control)
+            .compute_full_subgroups(features.compute_full_subgroups);
+        let priorities = [1.0f32];
+        let qci = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(family)
+            .queue_priorities(&priorities)];
+        let dci = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&qci)
+            .enabled_features(&enabled)
+            .push_next(&mut e11)
+            .push_next(&mut e12)
+            .push_next(&mut e13);
+        let device =
+            unsafe { instance.create_device(pd, &dci, None) }.map_err(vk_err("vkCreateDevice"))?;
+
+        // From here on, a failure must destroy the device too.
+        let rest = (|| -> Result<_> {
+            let queue = unsafe { device.get_device_queue(family, 0) };
+            let allocator = Allocator::new(&AllocatorCreateDesc {
+                instance: instance.clone(),
+                device: device.clone(),
+                physical_device: pd,
+                debug_settings: Default::default(),
+                buffer_device_address: true,
+                allocation_sizes: Default::default(),
+            })?;
+            let pool = unsafe {
+                device.create_command_pool(
+                    &vk::CommandPoolCreateInfo::default()
+                        .queue_family_index(family)
+                        .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER),
+                    None,
+                )
+            }
+            .map_err(vk_err("vkCreateCommandPool"))?;
+            let push_constant_size = info.max_push_constants_size.min(128);
+            let ranges = [vk::PushConstantRange::default()
+                .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                .offset(0)
+                .size(push_constant_size)];
+            let layout = match unsafe {
+                device.create_pipeline_layout(
+                    &vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges),
+                    None,
+                )
+            } {
+                Ok(l) => l,
+                Err(e) => {
+                    unsafe { device.destroy_command_pool(pool, None) };
+                    return Err(vk_err("vkCreatePipelineLayout")(e));
+                }
+            };
+            Ok((queue, allocator, pool, layout, push_constant_size))
+        })();
+        let (queue, allocator, pool, layout, push_constant_size) = match rest {
+            Ok(v) => v,
+            Err(e) => {
+                unsafe { device.destroy_device(None) };
+                return Err(e);
+            }
+        };
+
+        Ok(Context {
+            device,
+            instance,
+            _entry: entry,
+            physical: pd,
+            queue,
+            allocator: Mutex::new(Some(allocator)),
+            submitter: Mutex::new(Submitter { pool }),
+            layout,
+            push_constant_size,
+            pipelines: Mutex::new(HashMap::new()),
+            info,
+            features,
+            timeout: Duration::from_secs(60),
+            poisoned: AtomicBool::new(false),
+        })
+    }
+
+    /// Sets the fence timeout of every later dispatch (default 60 s).
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Facts read from the device's properties.
+    pub fn info(&self) -> &DeviceInfo {
+        &self.info
+    }
+
+    /// The optional features that were switched on.
+    pub fn features(&self) -> &EnabledFeatures {
+        &self.features
+    }
+
+    /// Largest push-constant block a dispatch accepts (bytes).
+    pub fn push_constant_size(&self) -> u32 {
+        self.push_constant_size
+    }
+
+    /// The raw physical device handle (for callers that query more).
+    pub fn physical_device(&self) -> vk::PhysicalDevice {
+        self.physical
+    }
+
+    pub(crate) fn check_usable(&self) -> Result<()> {
+        if self.poisoned.load(Ordering::SeqCst) {
+            Err(Error::Poisoned)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn poison(&self) {
+        self.poisoned.store(true, Ordering::SeqCst);
+    }
+
+    /// Runs `entry` of `spirv_words` once over `workgroups`, with `push_constants` (at most 128 bytes,
+    /// a multiple of 4) as the only input: the pipeline layout has no descriptor sets, so every
+    /// buffer is reached through device addresses passed in the push constants. Waits for completion.
+    pub fn dispatch(
+        &self,
+        spirv_words: &[u32],
+        entry: &str,
+        workgroups: [u32; 3],
+        push_constants: &[u8],
+    ) -> Result<DispatchStats> {
+        self.dispatch_with(
+            spirv_words,
+            entry,
+            workgroups,
+            push_constants,
+            &DispatchOptions::default(),
+        )
+    }
+
+    /// [`dispatch`](Self::dispatch) with extra options.
+    pub fn dispatch_with(
+        &self,
+        spirv_words: &[u32],
+        entry: &str,
+        workgroups: [u32; 3],
+        push_constants: &[u8],
+        options: &DispatchOptions,
+    ) -> Result<DispatchStats> {
+        self.check_usable()?;
+        if push_constants.len() > self.push_constant_size as usize || push_constants.len() % 4 != 0
+        {
+            return Err(Error::InvalidArgument(format!(
+                "push constants are {} bytes; at most {} and a multiple of 4 are allowed",
+                push_constants.len(),
+                self.push_constant_size
+            )));
+        }
+        for (i, (&n, &max)) in workgroups
+            .iter()
+            .zip(self.info.max_workgroup_count.iter())
+            .enumerate()
+        {
+            if n == 0 || n > max {
+                return Err(Error::InvalidArgument(format!(
+                    "workgroup count {n} in dimension {i} is outside 1..={max}"
+                )));
+            }
+        }
+        if let Some(size) = options.required_subgroup_size {
+            let ok = self.features.subgroup_size_control
+                && self.info.required_subgroup_size_compute
+                && size.is_power_of_two()
+                && (self.info.min_subgroup_size..=self.info.max_subgroup_size).contains(&size);
+            if !ok {
+                return Err(Error::InvalidArgument(format!(
+                    "required subgroup size {size} is not supported (device range {}..={}, \
+                     subgroupSizeControl {})",
+                    self.info.min_subgroup_size,
+                    self.info.max_subgroup_size,
+                    self.features.subgroup_size_control
+                )));
+            }
+        }
+        let t0 = Instant::now();
+        let (pipeline, cached) =
+            self.pipeline(spirv_words, entry, options.required_subgroup_size)?;
+        let pipeline_create = if cached { Duration::ZERO } else { t0.elapsed() };
+        let t1 = Instant::now();
+        self.submit_and_wait(
+            pipeline,
+            workgroups,
+            push_constants,
+            options.timeout.unwrap_or(self.timeout),
+        )?;
+        Ok(DispatchStats {
+            pipeline_create,
+            pipeline_cached: cached,
+            dispatch: t1.elapsed(),
+        })
+    }
+
+    fn pipeline(
+        &self,
+        words: &[u32],
+        entry: &str,
+        subgroup: Option<u32>,
+    ) -> Result<(vk::Pipeline, bool)> {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        words.hash(&mut h);
+        entry.hash(&mut h);
+        subgroup.hash(&mut h);
+        let key = h.finish();
+        let mut cache = self.pipelines.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(list) = cache.get(&key) {
+            if let Some(p) = list
+                .iter()
+                .find(|p| p.words == words && p.entry == entry && p.subgroup == subgroup)
+            {
+                return Ok((p.pipeline, true));
+            }
+        }
+        check_module(words, entry)?;
+        let name = CString::new(entry)
+            .map_err(|_| Error::InvalidArgument("entry point name contains NUL".into()))?;
+        // SAFETY: the words passed the structural check; the module is destroyed on failure.
+        let module = unsafe {
+            self.device
+                .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(words), None)
+        }
+        .map_err(|e| match e {
+            vk::Result::ERROR_INVALID_SHADER_NV => {
+                Error::InvalidSpirv("the driver rejected the module".into())
+            }
+            other => vk_err("vkCreateShaderModule")(other),
+        })?;
+        let mut req = vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo::default()
+            .required_subgroup_size(subgroup.unwrap_or(0));
+        let mut stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(module)
+            .name(&name);
+        if subgroup.is_some() {
+            stage = stage.push_next(&mut req);
+        }
+        let ci = [vk::ComputePipelineCreateInfo::default()
+            .stage(stage)
+            .layout(self.layout)];
+        // SAFETY: valid create info; on failure the module is destroyed and nothing is cached.
+        let pipeline = match unsafe {
+            self.device
+                .create_compute_pipelines(vk::PipelineCache::null(), &ci, None)
+        } {
+            Ok(v) => v[0],
+            Err((made, e)) => {
+                unsafe {
+                    for p in made {
+                        if p != vk::Pipeline::null() {
+                            self.device.destroy_pipeline(p, None);
+                        }
+                    }
+                    self.device.destroy_shader_module(module, None);
+                }
+                return Err(match e {
+                    vk::Result::ERROR_INVALID_SHADER_NV | vk::Result::ERROR_UNKNOWN => {
+                        Error::InvalidSpirv(format!("the driver could not build a pipeline ({e})"))
+                    }
+                    other => vk_err("vkCreateComputePipelines")(other),
+                });
+            }
+        };
+        cache.entry(key).or_default().push(CachedPipeline {
+            words: words.to_vec(),
+            entry: entry.to_string(),
+            subgroup,
+            module,
+            pipeline,
+        });
+        Ok((pipeline, false))
+    }
+
+    fn submit_and_wait(
+        &self,
+        pipeline: vk::Pipeline,
+        workgroups: [u32; 3],
+        push_constants: &[u8],
+        timeout: Duration,
+    ) -> Result<()> {
+        let sub = self.submitter.lock().unwrap_or_else(|p| p.into_inner());
+        let d = &self.device;
+        // SAFETY: the pool and queue are used only under the submitter lock; the command buffer
+        // and fence are freed after the fence signals, and leaked (never freed while in use) if it
+        // does not.
+        unsafe {
+            let cb = d
+                .allocate_command_buffers(
+                    &vk::CommandBufferAllocateInfo::default()
+                        .command_pool(sub.pool)
+                        .level(vk::CommandBufferLevel::PRIMARY)
+                        .command_buffer_count(1),
+                )
+                .map_err(vk_err("vkAllocateCommandBuffers"))?[0];
+            let fence = match d.create_fence(&vk::FenceCreateInfo::default(), None) {
+                Ok(f) => f,
+                Err(e) => {
+                    d.free_command_buffers(sub.pool, &[cb]);
+                    return Err(vk_err("vkCreateFence")(e));
+                }
+            };
+            let cleanup = || {
+                d.destroy_fence(fence, None);
+                d.free_command_buffers(sub.pool, &[cb]);
+            };
+            let record = (|| -> std::result::Result<(), vk::Result> {
+                d.begin_command_buffer(
+                    cb,
+                    &vk::CommandBufferBeginInfo::default()
+                        .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
+                )?;
+                let host_to_shader = [vk::MemoryBarrier::default()
+                    .src_access_mask(vk::AccessFlags::HOST_WRITE)
+                    .dst_access_mask(vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE)];
+                d.cmd_pipeline_barrier(
+                    cb,
+                    vk::PipelineStageFlags::HOST,
+                    vk::PipelineStageFlags::COMPUTE_SHADER,
+                    vk::DependencyFlags::empty(),
+                    &host_to_shader,
+                    &[],
+                    &[],
+                );
+                d.cmd_bind_pipeline(cb, vk::PipelineBindPoint::COMPUTE, pipeline);
+                if !push_constants.is_empty() {
+                    d.cmd_push_constants(
+                        cb,
+                        self.layout,
+                        vk::ShaderStageFlags::COMPUTE,
+                        0,
+                        push_constants,
+                    );
+                }
+                d.cmd_dispatch(cb, workgroups[0], workgroups[1], workgroups[2]);
+                let shader_to_host = [vk::MemoryBarrier::default()
+                    .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+                    .dst_access_mask(vk::AccessFlags::HOST_READ)];
+                d.cmd_pipeline_barrier(
+                    cb,
+                    vk::PipelineStageFlags::COMPUTE_SHADER,
+                    vk::PipelineStageFlags::HOST,
+                    vk::DependencyFlags::empty(),
+                    &shader_to_host,
+                    &[],
+                    &[],
+                );
+                d.end_command_buffer(cb)
+            })();
+            if let Err(e) = record {
+                cleanup();
+                return Err(vk_err("recording the dispatch")(e));
+            }
+            let cbs = [cb];
+            let submit = [vk::SubmitInfo::default().command_buffers(&cbs)];
+            if let Err(e) = d.queue_submit(self.queue, &submit, fence) {
+                cleanup();
+                if e == vk::Result::ERROR_DEVICE_LOST {
+                    self.poison();
+                }
+                return Err(vk_err("vkQueueSubmit")(e));
+            }
+            let nanos = u64::try_from(timeout.as_nanos()).unwrap_or(u64::MAX);
+            match d.wait_for_fences(&[fence], true, nanos) {
+                Ok(()) => {
+                    cleanup();
+                    Ok(())
+                }
+                Err(vk::Result::TIMEOUT) => {
+                    // The work may still be running: leak the fence and command buffer.
+                    self.poison();
+                    Err(Error::Timeout(timeout))
+                }
+                Err(e) => {
+                    self.poison();
+                    Err(vk_err("vkWaitForFences")(e))
+                }
+            }
+        }
+    }
+}
+
+/// Checks what the driver would otherwise trust blindly: the header, that the words parse as
+/// SPIR-V, and that a GLCompute entry point of this name exists.
+fn check_module(words: &[u32], entry: &str) -> Result<()> {
+    if words.len() < 5 {
+        return Err(Error::InvalidSpirv(format!(
+            "{} words is shorter than the 5-word header",
+            words.len()
+        )));
+    }
+    if words[0] != spirv::MAGIC_NUMBER {
+        return Err(Error::InvalidSpirv(format!(
+            "magic number is {:#010x}, expected {:#010x}",
+            words[0],
+            spirv::MAGIC_NUMBER
+        )));
+    }
+    let version = words[1];
+    if version > 0x0001_0600 || version & 0xff00_00ff != 0 {
+        return Err(Error::InvalidSpirv(format!(
+            "SPIR-V version word {version:#010x} is not 1.0–1.6"
+        )));
+    }
+    let module = rspirv::dr::load_words(words)
+        .map_err(|e| Error::InvalidSpirv(format!("does not parse: {e}")))?;
+    let has_entry = module.entry_points.iter().any(|ep| {
+        matches!(
+            ep.operands.first(),
+            Some(rspirv::dr::Operand::ExecutionModel(
+                spirv::ExecutionModel::GLCompute
+            ))
+        ) && matches!(ep.operands.get(2), Some(rspirv::dr::Operand::LiteralString(s)) if s == entry)
+    });
+    if !has_entry {
+        return Err(Error::InvalidSpirv(format!(
+            "no GLCompute entry point named \"{entry}\""
+        )));
+    }
+    if module.functions.is_empty() {
+        return Err(Error::InvalidSpirv("the module has no functions".into()));
+    }
+    Ok(())
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        if self.poisoned.load(Ordering::SeqCst) {
+            // Work may still be in flight on a hung device: destroying objects now would be undefined
+            // behaviour, and waiting could hang. Leak them.
+            return;
+        }
+        // SAFETY: every buffer borrows the context, so none is alive; the queue is idle after the wait.
+        unsafe {
+            let _ = self.device.device_wait_idle();
+            let cache = self.pipelines.get_mut().unwrap_or_else(|p| p.into_inner());
+            for (_, list) in cache.drain() {
+                for p in list {
+                    self.device.destroy_pipeline(p.pipeline, None);
+                    self.device.destroy_shader_module(p.module, None);
+                }
+            }
+            self.device.destroy_pipeline_layout(self.layout, None);
+            let sub = self.submitter.get_mut().unwrap_or_else(|p| p.into_inner());
+            self.device.destroy_command_pool(sub.pool, None);
+            // The allocator frees its memory blocks; it must go before the device.
+            drop(
+                self.allocator
+                    .get_mut()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .take(),
+            );
+            self.device.destroy_device(None);
+            self.instance.destroy_instance(None);
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! Vulkan 1.3 runner for rdna2spv (ash + gpu-allocator).
+//!
+//! * [`Context`] — instance, one chosen physical device with the optional shader features it has
+//!   switched on, one compute queue, a memory allocator.
+//! * [`Buffer`] — host-visible memory with a device address (`SHADER_DEVICE_ADDRESS`): kernels reach
+//!   all memory through `PhysicalStorageBuffer64` pointers passed in push constants.
+//! * [`Context::dispatch`] — one compute dispatch of a SPIR-V module whose pipeline layout holds only
+//!   a push-constant range; waits on a fence with a timeout and reports timings.
+//! * [`probe`] — measures the [`DeviceProfile`] of the device with tiny kernels built by [`kernel`].
+//!
+//! libvulkan is loaded at run time, so the crate builds everywhere; without a loader or a device,
+//! [`Context::new`] returns a clear [`Error`].
+
+mod buffer;
+mod context;
+pub mod kernel;
+pub mod profile;
+
+pub use buffer::Buffer;
+pub use context::{
+    Context, DeviceInfo, DeviceSelector, DispatchOptions, DispatchStats, EnabledFeatures,
+};
+pub use profile::{probe, probe_with_report, ProbeReport};
+pub use rdna2spv_spirv::profile::{DeviceIdentity, DeviceProfile, FloatToInt};
+
+use std::time::Duration;
+
+/// Everything that can go wrong talking to Vulkan.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// libvulkan could not be loaded.
+    #[error(
+        "no Vulkan loader: {0} (install libvulkan1 and a driver; for CPU-only CI: \
+         apt-get install libvulkan1 mesa-vulkan-drivers, which provides lavapipe)"
+    )]
+    NoLoader(String),
+    /// The loader or device is older than Vulkan 1.3.
+    #[error("Vulkan 1.3 is required, but {0}")]
+    TooOld(String),
+    /// No physical device matched.
+    #[error("no usable Vulkan 1.3 device with a compute queue{0}")]
+    NoDevice(String),
+    /// The chosen device lacks a feature rdna2spv cannot do without.
+    #[error("device \"{device}\" lacks the required feature {feature}")]
+    MissingFeature {
+        /// Device name.
+        device: String,
+        /// Vulkan feature name.
+        feature: &'static str,
+    },
+    /// A Vulkan call returned an error.
+    #[error("{call} failed: {result}")]
+    Vk {
+        /// The call that failed.
+        call: &'static str,
+        /// Its result code.
+        result: ash::vk::Result,
+    },
+    /// The device was lost (VK_ERROR_DEVICE_LOST); the context is unusable.
+    #[error("the Vulkan device was lost during {0}; the context is unusable")]
+    DeviceLost(&'static str),
+    /// A dispatch did not finish in time; the context is unusable afterwards.
+    #[error(
+        "the dispatch did not finish within {0:?}; the device may be hung and the context is unusable"
+    )]
+    Timeout(Duration),
+    /// A previous timeout or device loss made the context unusable.
+    #[error("the context is unusable after an earlier timeout or device loss")]
+    Poisoned,
+    /// Memory allocation failed.
+    #[error("memory allocation failed: {0}")]
+    Alloc(#[from] gpu_allocator::AllocationError),
+    /// The SPIR-V module was rejected before it reached the driver, or by the driver.
+    #[error("invalid SPIR-V module: {0}")]
+    InvalidSpirv(String),
+    /// Bad arguments (push constants too large, out-of-range buffer access, zero workgroups…).
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+}
+
+/// Result alias for this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+pub(crate) fn vk_err(call: &'static str) -> impl Fn(ash::vk::Result) -> Error {
+    move |result| {
+        if result == ash::vk::Result::ERROR_DEVICE_LOST {
+            Error::DeviceLost(call)
+        } else {
+            Error::Vk { call, result }
+        }
+    }
+}

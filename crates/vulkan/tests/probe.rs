@@ -1,0 +1,41 @@
+//! The profile probe: every module is valid SPIR-V, and on lavapipe it measures what DESIGN.md says.
+
+mod common;
+
+use rdna2spv_vulkan::profile::probe_modules;
+use rdna2spv_vulkan::{probe_with_report, DeviceProfile, FloatToInt};
+
+#[test]
+fn every_probe_module_passes_spirv_val() {
+    for (name, words) in probe_modules() {
+        common::spirv_val(name, &words);
+    }
+}
+
+#[test]
+fn lavapipe_profile_matches_the_measurements() {
+    let ctx = common::lavapipe();
+    let (p, report) = probe_with_report(&ctx).expect("probe");
+    println!("{report}");
+    println!("{}", p.to_json_pretty());
+    assert!(p.buffer_device_address, "{report}");
+    assert!(
+        !p.fma_f32_fused,
+        "lavapipe's f32 Fma is not fused:\n{report}"
+    );
+    assert!(!p.fma_f16_fused, "{report}");
+    assert!(!p.fma_f64_fused, "{report}");
+    assert!(p.folds_add_zero && p.folds_mul_one, "{report}");
+    assert!(
+        p.preserves_subnormals_f32 && p.preserves_subnormals_f64,
+        "{report}"
+    );
+    assert!(!p.denorm_flush_mode_honoured && !p.denorm_preserve_mode_honoured);
+    assert_eq!(p.float_to_int, FloatToInt::X86Indefinite, "{report}");
+    assert!(p.has_int64 && p.has_float64);
+    assert_eq!(p.subgroup_size, 8, "{report}");
+    assert!(!p.required_subgroup_size_honoured);
+    assert_eq!(p.loop_iteration_cap, Some(65_535), "{report}");
+    // The profile prints as JSON and reads back.
+    assert_eq!(DeviceProfile::from_json(&p.to_json_pretty()).unwrap(), p);
+}
