@@ -77,7 +77,13 @@ pub fn lift(name: &str, code: &[u8], opts: LiftOptions) -> Result<Program, LiftE
             Ok(t as u32)
         };
         match flow {
-            Flow::Next => work.push(next),
+            Flow::Next => {
+                // s_barrier ends its block, so a lowering can stop a wave at a block boundary after it.
+                if ins.opcode() == Opcode::S_BARRIER {
+                    leaders.insert(next);
+                }
+                work.push(next)
+            }
             Flow::End => {}
             Flow::Jump => {
                 let t = target()?;

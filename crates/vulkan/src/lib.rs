@@ -15,12 +15,14 @@ mod buffer;
 mod context;
 pub mod kernel;
 pub mod profile;
+pub mod run;
 
 pub use buffer::Buffer;
 pub use context::{
     Context, DeviceInfo, DeviceSelector, DispatchOptions, DispatchStats, EnabledFeatures,
 };
 pub use profile::{probe, probe_with_report, ProbeReport};
+pub use run::{kernel_layout, run_module, run_program, RunError, RunReport};
 pub use rdna2spv_spirv::profile::{DeviceIdentity, DeviceProfile, FloatToInt};
 
 use std::time::Duration;
