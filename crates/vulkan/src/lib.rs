@@ -22,8 +22,8 @@ pub use context::{
     Context, DeviceInfo, DeviceSelector, DispatchOptions, DispatchStats, EnabledFeatures,
 };
 pub use profile::{probe, probe_with_report, ProbeReport};
-pub use run::{kernel_layout, run_module, run_program, RunError, RunReport};
 pub use rdna2spv_spirv::profile::{DeviceIdentity, DeviceProfile, FloatToInt};
+pub use run::{kernel_layout, run_module, run_program, RunError, RunReport};
 
 use std::time::Duration;
 

@@ -188,6 +188,7 @@ fn launch_for(ws: u32, w: u32, grid: u32, addrs: &[u64], lds: u32) -> Launch {
 }
 
 struct Outcome {
+    #[allow(dead_code)]
     report: RunReport,
     words: usize,
     compared_bytes: usize,
@@ -201,7 +202,30 @@ fn run_both(
     init: &[Vec<u8>],
     launch_of: impl Fn(&[u64]) -> Launch,
 ) -> Outcome {
-    let profile = DeviceProfile::portable();
+    let (o, mism) = run_both_with(
+        ctx,
+        name,
+        program,
+        init,
+        launch_of,
+        &DeviceProfile::portable(),
+    );
+    if let Some(m) = mism {
+        panic!("{m}");
+    }
+    o
+}
+
+/// Like [`run_both`] with a chosen profile; returns the first difference instead of panicking.
+fn run_both_with(
+    ctx: &Context,
+    name: &str,
+    program: &Program,
+    init: &[Vec<u8>],
+    launch_of: impl Fn(&[u64]) -> Launch,
+    profile: &DeviceProfile,
+) -> (Outcome, Option<String>) {
+    let profile = profile.clone();
     let mut bufs = Vec::new();
     for b in init {
         bufs.push(ctx.buffer_from_bytes(b).expect("buffer"));
@@ -231,13 +255,19 @@ fn run_both(
             let mism = (0..dev.len() / 4)
                 .filter(|&j| dev[4 * j..4 * j + 4] != host[4 * j..4 * j + 4])
                 .count();
-            panic!(
+            let msg = format!(
                 "{name}: buffer {i} differs first at byte {k} (word {}): device 0x{:08x}, host 0x{:08x}; \
                  {mism} words differ",
                 w / 4,
                 word(&dev),
                 word(host)
             );
+            let o = Outcome {
+                report,
+                words: words.len(),
+                compared_bytes: compared,
+            };
+            return (o, Some(msg));
         }
         compared += dev.len();
     }
@@ -251,11 +281,14 @@ fn run_both(
         report.dispatch.dispatch,
         report.invocations
     );
-    Outcome {
-        report,
-        words: words.len(),
-        compared_bytes: compared,
-    }
+    (
+        Outcome {
+            report,
+            words: words.len(),
+            compared_bytes: compared,
+        },
+        None,
+    )
 }
 
 struct Rng(u64);
@@ -746,7 +779,11 @@ fn lds_program(ws: u32, w: u32) -> Program {
         a: n,
         b: wm,
     });
-    let idx = b.n(Node::Select { cond: ge, a: q, b: n });
+    let idx = b.n(Node::Select {
+        cond: ge,
+        a: q,
+        b: n,
+    });
     let c4 = b.c32(4);
     let ra = b.i32(IntOp::Mul, idx, c4);
     let l = b.load(Space::Lds, Access::B32, ra, 0);
@@ -903,8 +940,15 @@ fn mixed_program(ws: u32, w: u32, n_out: &mut u32) -> Program {
     b.end("global_load_dwordx4 v[10:13]");
     let mut k = 0u32;
     type Op = Box<dyn Fn(&mut Pb, [H; 4]) -> H>;
-    let fop = |op: FloatOp| -> Op { Box::new(move |b: &mut Pb, x: [H; 4]| b.fl(op, x[0], x[1], x[2])) };
-    let lo16 = |b: &mut Pb, x: H| b.n(Node::Extract { ty: Ty::B16, a: x, shift: 0 });
+    let fop =
+        |op: FloatOp| -> Op { Box::new(move |b: &mut Pb, x: [H; 4]| b.fl(op, x[0], x[1], x[2])) };
+    let lo16 = |b: &mut Pb, x: H| {
+        b.n(Node::Extract {
+            ty: Ty::B16,
+            a: x,
+            shift: 0,
+        })
+    };
     let hop = move |op: FloatOp| -> Op {
         Box::new(move |b: &mut Pb, x: [H; 4]| {
             let (p, q, r) = (lo16(b, x[0]), lo16(b, x[1]), lo16(b, x[2]));
@@ -1002,7 +1046,11 @@ fn mixed_program(ws: u32, w: u32, n_out: &mut u32) -> Program {
         }),
         Box::new(|b: &mut Pb, x: [H; 4]| {
             let s = b.un(UnOp::SExt, Ty::B64, x[0]);
-            b.n(Node::Extract { ty: Ty::B32, a: s, shift: 20 })
+            b.n(Node::Extract {
+                ty: Ty::B32,
+                a: s,
+                shift: 20,
+            })
         }),
         Box::new(|b: &mut Pb, x: [H; 4]| {
             let c = b.c32(7);
@@ -1010,9 +1058,18 @@ fn mixed_program(ws: u32, w: u32, n_out: &mut u32) -> Program {
             b.int(IntOp::Xor, Ty::B32, r, x[1])
         }),
         Box::new(|b: &mut Pb, x: [H; 4]| {
-            let c = b.n(Node::IntCmp { op: IntCmp::LtI, ty: Ty::B32, a: x[0], b: x[1] });
+            let c = b.n(Node::IntCmp {
+                op: IntCmp::LtI,
+                ty: Ty::B32,
+                a: x[0],
+                b: x[1],
+            });
             let m = b.n(Node::Ballot { cond: c });
-            b.n(Node::Extract { ty: Ty::B32, a: m, shift: 0 })
+            b.n(Node::Extract {
+                ty: Ty::B32,
+                a: m,
+                shift: 0,
+            })
         }),
         Box::new(|b: &mut Pb, x: [H; 4]| {
             let n = b.un(UnOp::FNeg, Ty::B32, x[0]);
@@ -1047,8 +1104,16 @@ fn mixed_program(ws: u32, w: u32, n_out: &mut u32) -> Program {
         let a = b.addr64(2, off);
         let ty = ty_of(&b.p, r);
         if ty == Ty::B64 {
-            let lo = b.n(Node::Extract { ty: Ty::B32, a: r, shift: 0 });
-            let hi = b.n(Node::Extract { ty: Ty::B32, a: r, shift: 32 });
+            let lo = b.n(Node::Extract {
+                ty: Ty::B32,
+                a: r,
+                shift: 0,
+            });
+            let hi = b.n(Node::Extract {
+                ty: Ty::B32,
+                a: r,
+                shift: 32,
+            });
             b.store(Space::Global, Access::B32, a, 8 * k as i64, lo);
             b.store(Space::Global, Access::B32, a, 8 * k as i64 + 4, hi);
         } else {
@@ -1084,7 +1149,10 @@ fn mixed_primitives_on_special_operands() {
         for k in 0..4 {
             let v = if i % 5 == 0 {
                 // f16 specials in the low half.
-                let hs = [0x0000u32, 0x8000, 0x0001, 0x03ff, 0x0400, 0x7bff, 0x7c00, 0xfc00, 0x7e00, 0x7c01, 0x3c00, 0xbc00, 0x1001, 0x3bfe, 0x3c01];
+                let hs = [
+                    0x0000u32, 0x8000, 0x0001, 0x03ff, 0x0400, 0x7bff, 0x7c00, 0xfc00, 0x7e00,
+                    0x7c01, 0x3c00, 0xbc00, 0x1001, 0x3bfe, 0x3c01,
+                ];
                 hs[(r.next() % hs.len() as u64) as usize] | (r.u32() & 0xffff_0000)
             } else if k % 2 == 1 && i % 3 == 0 {
                 r.u32()
@@ -1095,7 +1163,9 @@ fn mixed_primitives_on_special_operands() {
         }
     }
     let out = vec![0x99u8; (8 * n_ops * grid) as usize];
-    let o = run_both(&ctx, "mixed", &p, &[input, out], |a| launch_for(ws, w, grid, a, 0));
+    let o = run_both(&ctx, "mixed", &p, &[input, out], |a| {
+        launch_for(ws, w, grid, a, 0)
+    });
     eprintln!(
         "mixed: {n_ops} primitives x {grid} lanes compared, module {} words",
         o.words
@@ -1115,5 +1185,123 @@ fn unsupported_shapes_are_refused() {
     let p = b.finish();
     let launch = launch_for(32, 32, 32, &[], 0);
     let e = lower(&p, &kernel_layout(&launch), &DeviceProfile::portable()).unwrap_err();
-    assert!(e.to_string().contains("s_barrier must end its block"), "{e}");
+    assert!(
+        e.to_string().contains("s_barrier must end its block"),
+        "{e}"
+    );
+}
+
+/// The tests can tell: a profile that wrongly claims lavapipe's `Fma` is fused makes the same triples differ.
+#[test]
+fn a_profile_claiming_fused_fma_is_caught_on_lavapipe() {
+    let ctx = common::lavapipe();
+    let mut wrong = DeviceProfile::portable();
+    wrong.fma_f32_fused = true;
+    let triples = fma_triples(20_000, 3);
+    let n = triples.len();
+    let input: Vec<u8> = triples
+        .iter()
+        .flat_map(|t| t.iter().flat_map(|x| x.to_le_bytes()))
+        .collect();
+    let p = fma_program(32, 64);
+    let (_, mism) = run_both_with(
+        &ctx,
+        "fma_wrong_profile",
+        &p,
+        &[input, vec![0u8; 4 * n]],
+        |a| launch_for(32, 64, n as u32, a, 0),
+        &wrong,
+    );
+    let m = mism.expect("an unfused Fma must differ from the evaluator on these triples");
+    eprintln!("as expected: {m}");
+}
+
+/// A scalar loop of `trips` rounds through the dispatcher: s5 counts, then lane 0 stores it.
+fn long_loop_program(trips: u32, ws: u32, lane_op: bool) -> Program {
+    let mut b = Pb::new("long_loop", ws);
+    let z = b.c32(0);
+    b.ws(5, z);
+    b.end("s_mov_b32 s5, 0");
+    b.block(Terminator::Jump(blk(1)));
+    if lane_op {
+        // v1 += v0 (a lane loop per round).
+        let (v1, v0) = (b.v(1), b.v(0));
+        let x = b.i32(IntOp::Add, v1, v0);
+        b.wv(1, x);
+        b.end("v_add_nc_u32 v1, v1, v0");
+    }
+    let s5 = b.s(5, Ty::B32);
+    let one = b.c32(1);
+    let n = b.i32(IntOp::Add, s5, one);
+    b.ws(5, n);
+    let lim = b.c32(trips);
+    let lt = b.n(Node::IntCmp {
+        op: IntCmp::LtU,
+        ty: Ty::B32,
+        a: n,
+        b: lim,
+    });
+    b.n(Node::WriteScc { value: lt });
+    b.end("s_add_u32 s5, s5, 1 / s_cmp_lt_u32 s5, trips");
+    let scc = b.n(Node::ReadScc);
+    b.end("s_cbranch_scc1");
+    b.block(Terminator::Branch {
+        cond: scc,
+        taken: blk(1),
+        not_taken: blk(2),
+    });
+    let a = b.s(0, Ty::B64);
+    let s5 = b.s(5, Ty::B32);
+    b.store(Space::Global, Access::B32, a, 0, s5);
+    b.end("s_store_dword s5, s[0:1]");
+    if lane_op {
+        let a = b.s(0, Ty::B64);
+        let v0 = b.v(0);
+        let c4 = b.c32(4);
+        let off = b.i32(IntOp::Mul, v0, c4);
+        let off = b.un(UnOp::ZExt, Ty::B64, off);
+        let a = b.int(IntOp::Add, Ty::B64, a, off);
+        let v1 = b.v(1);
+        b.store(Space::Global, Access::B32, a, 4, v1);
+        b.end("global_store_dword v1");
+    }
+    b.block(Terminator::End);
+    b.finish()
+}
+
+/// lavapipe stops a loop silently after 65,535 iterations; the flags turn that into an error, whether the
+/// dispatcher loop or a lane loop was cut.
+#[test]
+fn loop_cap_is_detected_not_silent() {
+    let ctx = common::lavapipe();
+    for (trips, ws, lane_op, fits) in [
+        (20_000u32, 32u32, false, true),
+        (100_000, 32, false, false),
+        (300, 64, true, true),
+        (2_000, 64, true, false),
+    ] {
+        let p = long_loop_program(trips, ws, lane_op);
+        let name = format!("long_loop_{trips}_w{ws}");
+        let size = 4 + 4 * ws as usize;
+        if fits {
+            run_both(&ctx, &name, &p, &[vec![0u8; size]], |a| {
+                launch_for(ws, ws, ws, a, 0)
+            });
+            continue;
+        }
+        // The evaluator finishes; the device run must fail loudly.
+        let buf = ctx.buffer_from_bytes(&vec![0u8; size]).unwrap();
+        let launch = launch_for(ws, ws, ws, &[buf.device_address()], 0);
+        let mut mem = Memory::default();
+        mem.add("b", buf.device_address(), vec![0; size]).unwrap();
+        rdna2spv_eval::run(&p, &launch, &mut mem).unwrap();
+        assert_eq!(mem.read(buf.device_address(), 4).unwrap(), trips as u64);
+        let err = run_program(&ctx, &p, &launch, &DeviceProfile::portable())
+            .expect_err("a loop past lavapipe's cap must not pass silently");
+        eprintln!("{name}: as expected: {err}");
+        assert!(
+            matches!(err, rdna2spv_vulkan::RunError::NotFinished { flag: 2, .. }),
+            "{err}"
+        );
+    }
 }

@@ -26,8 +26,8 @@ use std::collections::{HashMap, HashSet};
 
 use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{
-    verify, Access, AtomicOp, Handle, IntCmp, IntOp, Node, Program, Shape, Space, Sreg,
-    Terminator, Ty, UnOp, VerifyError, EXEC_LO,
+    verify, Access, AtomicOp, Handle, IntCmp, IntOp, Node, Program, Shape, Space, Sreg, Terminator,
+    Ty, UnOp, VerifyError, EXEC_LO,
 };
 use rspirv::dr::{Builder, Instruction, Operand};
 use spirv::{
@@ -219,6 +219,8 @@ pub(crate) struct Cx<'a> {
     stop: Word,
     done: Word,
     killed: Word,
+    progress: Word,
+    expected: Word,
     lds: Option<Word>,
     n_vgpr: u32,
     // Per instruction.
@@ -307,6 +309,8 @@ impl<'a> Cx<'a> {
             stop: 0,
             done: 0,
             killed: 0,
+            progress: 0,
+            expected: 0,
             lds: None,
             n_vgpr: max_v + 2,
             uni: HashMap::new(),
@@ -396,12 +400,15 @@ impl<'a> Cx<'a> {
     fn global_var(&mut self, ty: Word, class: StorageClass) -> Word {
         let ptr = self.b.type_pointer(None, class, ty);
         let id = self.b.id();
-        self.b.module_mut().types_global_values.push(Instruction::new(
-            Op::Variable,
-            Some(ptr),
-            Some(id),
-            vec![Operand::StorageClass(class)],
-        ));
+        self.b
+            .module_mut()
+            .types_global_values
+            .push(Instruction::new(
+                Op::Variable,
+                Some(ptr),
+                Some(id),
+                vec![Operand::StorageClass(class)],
+            ));
         self.interface.push(id);
         id
     }
@@ -426,9 +433,13 @@ impl<'a> Cx<'a> {
 
     pub(crate) fn glsl_op(&mut self, ty: Word, op: spirv::GlslStd450Op, args: &[Word]) -> R<Word> {
         let g = self.glsl;
-        Ok(self
-            .b
-            .ext_inst(ty, None, g, op as u32, args.iter().map(|&a| Operand::IdRef(a)))?)
+        Ok(self.b.ext_inst(
+            ty,
+            None,
+            g,
+            op as u32,
+            args.iter().map(|&a| Operand::IdRef(a)),
+        )?)
     }
 
     fn load_u32(&mut self, ptr: Word) -> R<Word> {
@@ -498,7 +509,8 @@ impl<'a> Cx<'a> {
         let lane = self.load_u32(self.lane_var)?;
         let ws = self.c32(self.ws);
         let go = self.b.u_less_than(self.t.bool, None, lane, ws)?;
-        self.b.loop_merge(merge, cont, LoopControl::DONT_UNROLL, [])?;
+        self.b
+            .loop_merge(merge, cont, LoopControl::DONT_UNROLL, [])?;
         self.b.branch_conditional(go, body_l, merge, [])?;
         self.begin(body_l)?;
         body(self, lane)?;
@@ -507,17 +519,17 @@ impl<'a> Cx<'a> {
         let one = self.c32(1);
         let next = self.b.i_add(self.t.u32, None, lane, one)?;
         self.store(self.lane_var, next)?;
+        self.bump(self.progress, one)?;
         self.b.branch(header)?;
         self.begin(merge)?;
-        let last = self.load_u32(self.lane_var)?;
-        let cut = self.b.i_not_equal(self.t.bool, None, last, ws)?;
-        self.mark_killed_if(cut)
+        self.bump(self.expected, ws)
     }
 
-    fn mark_killed_if(&mut self, cut: Word) -> R<()> {
-        let k = self.load_bool(self.killed)?;
-        let k2 = self.b.logical_or(self.t.bool, None, k, cut)?;
-        self.store(self.killed, k2)
+    /// `*var += by` (u32).
+    fn bump(&mut self, var: Word, by: Word) -> R<()> {
+        let x = self.load_u32(var)?;
+        let y = self.b.i_add(self.t.u32, None, x, by)?;
+        self.store(var, y)
     }
 
     // ---- the module ----------------------------------------------------------------------------
@@ -574,6 +586,8 @@ impl<'a> Cx<'a> {
         self.stop = self.fn_var(t.bool, Some(f));
         self.done = self.fn_var(t.bool, Some(f));
         self.killed = self.fn_var(t.bool, Some(f));
+        self.progress = self.fn_var(t.u32, Some(z));
+        self.expected = self.fn_var(t.u32, Some(z));
         let all_done = self.fn_var(t.bool, Some(f));
         let iter = self.fn_var(t.u32, Some(z));
 
@@ -586,7 +600,11 @@ impl<'a> Cx<'a> {
         };
         let launch_addr = field(self, t.u64, 0)?;
         let flags_addr = field(self, t.u64, 1)?;
-        let grid = [field(self, t.u32, 2)?, field(self, t.u32, 3)?, field(self, t.u32, 4)?];
+        let grid = [
+            field(self, t.u32, 2)?,
+            field(self, t.u32, 3)?,
+            field(self, t.u32, 4)?,
+        ];
         self.zero32 = field(self, t.u32, 5)?;
         self.zero64 = self.b.u_convert(t.u64, None, self.zero32)?;
 
@@ -699,7 +717,8 @@ impl<'a> Cx<'a> {
             self.begin(h)?;
             let k = self.load_u32(k_var)?;
             let go = self.b.u_less_than(t.bool, None, k, end)?;
-            self.b.loop_merge(merge, cont, LoopControl::DONT_UNROLL, [])?;
+            self.b
+                .loop_merge(merge, cont, LoopControl::DONT_UNROLL, [])?;
             self.b.branch_conditional(go, body, merge, [])?;
             self.begin(body)?;
             let p = self.b.access_chain(t.wg_u32, None, lds, [k])?;
@@ -709,12 +728,13 @@ impl<'a> Cx<'a> {
             let one = self.c32(1);
             let k1 = self.b.i_add(t.u32, None, k, one)?;
             self.store(k_var, k1)?;
+            self.bump(self.progress, one)?;
             self.b.branch(h)?;
             self.begin(merge)?;
-            let k = self.load_u32(k_var)?;
-            let ok = self.b.u_greater_than_equal(t.bool, None, k, end)?;
-            let cut = self.b.logical_not(t.bool, None, ok)?;
-            self.mark_killed_if(cut)?;
+            let some = self.b.u_less_than(t.bool, None, first, end)?;
+            let n = self.b.i_sub(t.u32, None, end, first)?;
+            let n = self.b.select(t.u32, None, some, n, z)?;
+            self.bump(self.expected, n)?;
         }
 
         // Counters start at zero.
@@ -727,8 +747,7 @@ impl<'a> Cx<'a> {
         for i in 0..3 {
             let ci = self.c32(i);
             let p = self.b.access_chain(t.wg_u32, None, counters, [ci])?;
-            self.b
-                .atomic_and(t.u32, None, p, wg_scope, relaxed, keep)?;
+            self.b.atomic_and(t.u32, None, p, wg_scope, relaxed, keep)?;
         }
         self.b.control_barrier(wg_scope, wg_scope, sem)?;
 
@@ -756,7 +775,8 @@ impl<'a> Cx<'a> {
         let one = self.c32(1);
         let inc = self.b.select(t.u32, None, d, one, z)?;
         let p = self.b.access_chain(t.wg_u32, None, counters, [slot])?;
-        self.b.atomic_i_add(t.u32, None, p, wg_scope, relaxed, inc)?;
+        self.b
+            .atomic_i_add(t.u32, None, p, wg_scope, relaxed, inc)?;
         self.b.control_barrier(wg_scope, wg_scope, sem)?;
         let n = self.b.atomic_load(t.u32, None, p, wg_scope, relaxed)?;
         let po = self.b.access_chain(t.wg_u32, None, counters, [old_slot])?;
@@ -771,15 +791,21 @@ impl<'a> Cx<'a> {
         self.begin(oc)?;
         self.b.branch(oh)?;
         self.begin(om)?;
-        let ad = self.load_bool(all_done)?;
-        let cut = self.b.logical_not(t.bool, None, ad)?;
-        self.mark_killed_if(cut)?;
 
-        // The wave's flag.
+        // The wave's flag. A check of a loop's own exit condition after the loop would be folded away by
+        // the compiler (it "knows" the condition held), so the evidence is independent of the loops'
+        // conditions: `done` is set only by s_endpgm, and the lane loops count their iterations.
         let kd = self.load_bool(self.killed)?;
+        let dn = self.load_bool(self.done)?;
+        let pr = self.load_u32(self.progress)?;
+        let ex = self.load_u32(self.expected)?;
+        let same = self.b.i_equal(t.bool, None, pr, ex)?;
+        let ok = self.b.logical_and(t.bool, None, dn, same)?;
+        let nk = self.b.logical_not(t.bool, None, kd)?;
+        let ok = self.b.logical_and(t.bool, None, ok, nk)?;
         let fc = self.c32(FLAG_CUT_SHORT);
         let ff = self.c32(FLAG_FINISHED);
-        let flag = self.b.select(t.u32, None, kd, fc, ff)?;
+        let flag = self.b.select(t.u32, None, ok, ff, fc)?;
         let row = self.b.i_mul(t.u32, None, nwg[1], gid[2])?;
         let row = self.b.i_add(t.u32, None, row, gid[1])?;
         let lin = self.b.i_mul(t.u32, None, row, nwg[0])?;
@@ -817,7 +843,8 @@ impl<'a> Cx<'a> {
         self.begin(h)?;
         let s = self.load_bool(self.stop)?;
         let go = self.b.logical_not(t.bool, None, s)?;
-        self.b.loop_merge(merge, cont, LoopControl::DONT_UNROLL, [])?;
+        self.b
+            .loop_merge(merge, cont, LoopControl::DONT_UNROLL, [])?;
         self.b.branch_conditional(go, body, merge, [])?;
         self.begin(body)?;
         let blk = self.load_u32(self.block_var)?;
@@ -849,10 +876,7 @@ impl<'a> Cx<'a> {
         self.b.branch(cont)?;
         self.begin(cont)?;
         self.b.branch(h)?;
-        self.begin(merge)?;
-        let s = self.load_bool(self.stop)?;
-        let cut = self.b.logical_not(t.bool, None, s)?;
-        self.mark_killed_if(cut)
+        self.begin(merge)
     }
 
     fn block(&mut self, bi: usize) -> R<()> {
@@ -950,6 +974,8 @@ impl<'a> Cx<'a> {
         }
     }
 
+    // Parallel per-node arrays (phase, kind) are indexed together.
+    #[allow(clippy::needless_range_loop)]
     fn inst(&mut self, range: std::ops::Range<u32>) -> R<()> {
         let p = self.p;
         let (start, end) = (range.start as usize, range.end as usize);
@@ -969,7 +995,13 @@ impl<'a> Cx<'a> {
                 ph = ph.max(avail[op.index() - start]);
             }
             let want_odd = matches!(kind, Kind::Lane | Kind::Capture);
-            let fix = |ph: u32| if (ph % 2 == 1) == want_odd { ph } else { ph + 1 };
+            let fix = |ph: u32| {
+                if (ph % 2 == 1) == want_odd {
+                    ph
+                } else {
+                    ph + 1
+                }
+            };
             ph = fix(ph);
             let (is_mem, writes) = match node {
                 Node::Load { .. } => (true, false),
@@ -1041,7 +1073,8 @@ impl<'a> Cx<'a> {
                         self.uniform_node(start + k)?;
                     }
                 }
-            } else if (0..nn).any(|k| emit[k] == ph && matches!(kinds[k], Kind::Lane | Kind::Capture))
+            } else if (0..nn)
+                .any(|k| emit[k] == ph && matches!(kinds[k], Kind::Lane | Kind::Capture))
             {
                 // Captures start from zero.
                 for k in 0..nn {
@@ -1053,9 +1086,7 @@ impl<'a> Cx<'a> {
                     }
                 }
                 let nodes: Vec<usize> = (0..nn)
-                    .filter(|&k| {
-                        emit[k] == ph && matches!(kinds[k], Kind::Lane | Kind::Capture)
-                    })
+                    .filter(|&k| emit[k] == ph && matches!(kinds[k], Kind::Lane | Kind::Capture))
                     .map(|k| start + k)
                     .collect();
                 let exec = self.exec;
@@ -1116,9 +1147,7 @@ impl<'a> Cx<'a> {
             let p = self.b.access_chain(pt, None, arr, [lane])?;
             return Ok(self.b.load(ty, None, p, None, [])?);
         }
-        Err(self.unsupported(format!(
-            "operand %{i} is not available where it is used"
-        )))
+        Err(self.unsupported(format!("operand %{i} is not available where it is used")))
     }
 
     fn read_sgpr32(&mut self, reg: u32) -> R<Word> {
@@ -1405,7 +1434,14 @@ impl<'a> Cx<'a> {
         })
     }
 
-    fn mem_load(&mut self, space: Space, access: Access, addr: Word, aty: Ty, offset: i64) -> R<Word> {
+    fn mem_load(
+        &mut self,
+        space: Space,
+        access: Access,
+        addr: Word,
+        aty: Ty,
+        offset: i64,
+    ) -> R<Word> {
         let t = self.t;
         let (p, sh) = self.mem_ptr(space, addr, aty, offset)?;
         let w = self.plain_load(space, p)?;
@@ -1524,7 +1560,9 @@ impl<'a> Cx<'a> {
                 }
             }
             Node::ReadVgpr { reg, ty } => {
-                let lane = self.lane.ok_or_else(|| self.unsupported("VGPR read outside a lane loop"))?;
+                let lane = self
+                    .lane
+                    .ok_or_else(|| self.unsupported("VGPR read outside a lane loop"))?;
                 let p = self.vgpr_ptr(reg as u32, lane)?;
                 let lo = self.load_u32(p)?;
                 match ty {
@@ -1594,7 +1632,9 @@ impl<'a> Cx<'a> {
                     return Err(self.unsupported("LaneBit of a per-lane mask"));
                 }
                 let m = self.get(mask)?;
-                let lane = self.lane.ok_or_else(|| self.unsupported("LaneBit outside a lane loop"))?;
+                let lane = self
+                    .lane
+                    .ok_or_else(|| self.unsupported("LaneBit outside a lane loop"))?;
                 let sh = self.b.shift_right_logical(t.u64, None, m, lane)?;
                 let one = self.c64(1);
                 let bit = self.b.bitwise_and(t.u64, None, sh, one)?;
@@ -1926,7 +1966,9 @@ fn operands(n: &Node) -> Vec<Handle<Node>> {
         Node::LaneBit { mask } => vec![mask],
         Node::ReadLane { a, lane } => vec![a, lane],
         Node::Load { addr, .. } => vec![addr],
-        Node::WriteSgpr { value, .. } | Node::WriteVgpr { value, .. } | Node::WriteScc { value } => {
+        Node::WriteSgpr { value, .. }
+        | Node::WriteVgpr { value, .. }
+        | Node::WriteScc { value } => {
             vec![value]
         }
         Node::Store { addr, value, .. } | Node::Atomic { addr, value, .. } => vec![addr, value],
