@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use rdna2spv_eval::{InitSgpr, Launch};
 use rdna2spv_ir::Program;
 use rdna2spv_spirv::lower::{
-    self, launch_words, push_constants, KernelLayout, LowerError, SgprInit, FLAG_CUT_SHORT,
-    FLAG_FINISHED,
+    self, launch_words, push_constants, KernelLayout, LowerError, LowerOptions, SgprInit,
+    FLAG_CUT_SHORT, FLAG_FINISHED,
 };
 use rdna2spv_spirv::DeviceProfile;
 
@@ -86,9 +86,20 @@ pub fn run_program(
     launch: &Launch,
     profile: &DeviceProfile,
 ) -> Result<RunReport, RunError> {
+    run_program_with(ctx, program, launch, profile, &LowerOptions::default())
+}
+
+/// [`run_program`] with explicit lowering options.
+pub fn run_program_with(
+    ctx: &Context,
+    program: &Program,
+    launch: &Launch,
+    profile: &DeviceProfile,
+    opts: &LowerOptions,
+) -> Result<RunReport, RunError> {
     let layout = kernel_layout(launch);
     let t0 = Instant::now();
-    let words = lower::lower(program, &layout, profile)?;
+    let words = lower::lower_with(program, &layout, profile, opts)?;
     let lower_time = t0.elapsed();
     let mut r = run_module(ctx, &words, &layout, launch.grid)?;
     r.lower_time = lower_time;

@@ -11,9 +11,9 @@ use rdna2spv_ir::{
     Access, AtomicOp, Block, FloatCmp, FloatOp, Handle, Inst, IntCmp, IntOp, Node, Program, Space,
     Terminator, Ty, UnOp, EXEC_LO, VCC_LO,
 };
-use rdna2spv_spirv::lower::lower;
+use rdna2spv_spirv::lower::{lower, lower_with, Lanes, LowerOptions};
 use rdna2spv_spirv::DeviceProfile;
-use rdna2spv_vulkan::{kernel_layout, run_program, Context, RunReport};
+use rdna2spv_vulkan::{kernel_layout, run_program, run_program_with, Context, RunReport};
 
 type H = Handle<Node>;
 
@@ -188,7 +188,6 @@ fn launch_for(ws: u32, w: u32, grid: u32, addrs: &[u64], lds: u32) -> Launch {
 }
 
 struct Outcome {
-    #[allow(dead_code)]
     report: RunReport,
     words: usize,
     compared_bytes: usize,
@@ -209,6 +208,7 @@ fn run_both(
         init,
         launch_of,
         &DeviceProfile::portable(),
+        &LowerOptions::default(),
     );
     if let Some(m) = mism {
         panic!("{m}");
@@ -224,6 +224,7 @@ fn run_both_with(
     init: &[Vec<u8>],
     launch_of: impl Fn(&[u64]) -> Launch,
     profile: &DeviceProfile,
+    opts: &LowerOptions,
 ) -> (Outcome, Option<String>) {
     let profile = profile.clone();
     let mut bufs = Vec::new();
@@ -233,7 +234,7 @@ fn run_both_with(
     let addrs: Vec<u64> = bufs.iter().map(|b| b.device_address()).collect();
     let launch = launch_of(&addrs);
     // The module must validate.
-    let words = lower(program, &kernel_layout(&launch), &profile).expect("lowers");
+    let words = lower_with(program, &kernel_layout(&launch), &profile, opts).expect("lowers");
     common::spirv_val(name, &words);
     // Host.
     let mut mem = Memory::default();
@@ -242,7 +243,7 @@ fn run_both_with(
     }
     rdna2spv_eval::run(program, &launch, &mut mem).expect("evaluator runs");
     // Device.
-    let report = run_program(ctx, program, &launch, &profile)
+    let report = run_program_with(ctx, program, &launch, &profile, opts)
         .unwrap_or_else(|e| panic!("{name}: device run failed: {e}"));
     let mut compared = 0;
     for (i, b) in bufs.iter().enumerate() {
@@ -450,6 +451,26 @@ fn fma_f32_hundred_thousand_triples_bit_identical() {
     let t = Instant::now();
     let (n, o) = run_fma(&ctx, 32, 256, 120_000, 0x5eed);
     assert!(n >= 100_000);
+    // Again with the pipeline cached and JIT-compiled: the dispatch alone.
+    let scratch: Vec<_> = (0..2)
+        .map(|k| {
+            ctx.create_buffer(if k == 0 { 12 * n } else { 4 * n } as u64)
+                .unwrap()
+        })
+        .collect();
+    let addrs: Vec<u64> = scratch.iter().map(|b| b.device_address()).collect();
+    let launch = launch_for(32, 256, n as u32, &addrs, 0);
+    let warm = run_program(
+        &ctx,
+        &fma_program(32, 256),
+        &launch,
+        &DeviceProfile::portable(),
+    )
+    .expect("warm run");
+    eprintln!(
+        "fma: warm dispatch {:?} (first, with JIT: {:?})",
+        warm.dispatch.dispatch, o.report.dispatch.dispatch
+    );
     eprintln!(
         "fma: {n} triples, 0 mismatches; module {} words; total {:?}",
         o.words,
@@ -1211,6 +1232,7 @@ fn a_profile_claiming_fused_fma_is_caught_on_lavapipe() {
         &[input, vec![0u8; 4 * n]],
         |a| launch_for(32, 64, n as u32, a, 0),
         &wrong,
+        &LowerOptions::default(),
     );
     let m = mism.expect("an unfused Fma must differ from the evaluator on these triples");
     eprintln!("as expected: {m}");
@@ -1304,4 +1326,54 @@ fn loop_cap_is_detected_not_silent() {
             "{err}"
         );
     }
+}
+
+/// The unrolled-lanes form computes the same bits (and spends no loop budget on lanes).
+#[test]
+fn unrolled_lanes_give_the_same_bits() {
+    let ctx = common::lavapipe();
+    let unrolled = LowerOptions {
+        lanes: Lanes::Unrolled,
+    };
+    let portable = DeviceProfile::portable();
+    let check =
+        |name: &str, p: &Program, init: &[Vec<u8>], launch_of: &dyn Fn(&[u64]) -> Launch| {
+            let (_, m) = run_both_with(&ctx, name, p, init, launch_of, &portable, &unrolled);
+            if let Some(m) = m {
+                panic!("{m}");
+            }
+        };
+    let (ws, w) = (32u32, 64u32);
+    let grid = 3 * w - 21;
+    check(
+        "divergent_unrolled",
+        &divergent_program(ws, w),
+        &[vec![0x11u8; 16 * grid as usize]],
+        &|a| launch_for(ws, w, grid, a, 0),
+    );
+    check(
+        "loops_unrolled",
+        &loop_program(ws, w),
+        &[vec![0x22u8; 8 * grid as usize]],
+        &|a| launch_for(ws, w, grid, a, 0),
+    );
+    let grid = 3 * w;
+    check(
+        "lds_unrolled",
+        &lds_program(ws, w),
+        &[
+            vec![0x33u8; 12 * grid as usize],
+            vec![0x44u8; grid as usize + 3],
+            vec![0x55u8; 4 * grid as usize],
+        ],
+        &|a| launch_for(ws, w, grid, a, 4 * w + w + 4),
+    );
+    // A loop whose lane work would exceed the cap with lane loops fits when unrolled.
+    let p = long_loop_program(2_000, 64, true);
+    check(
+        "long_loop_2000_w64_unrolled",
+        &p,
+        &[vec![0u8; 4 + 4 * 64]],
+        &|a| launch_for(64, 64, 64, a, 0),
+    );
 }

@@ -138,6 +138,33 @@ type R<T> = Result<T, LowerError>;
 /// Lowers `program` to a SPIR-V compute module (entry point `main`) for `desc`, emitting every workaround
 /// the `profile` calls for.
 pub fn lower(program: &Program, desc: &KernelLayout, profile: &DeviceProfile) -> R<Vec<u32>> {
+    lower_with(program, desc, profile, &LowerOptions::default())
+}
+
+/// How the lanes of a vector instruction are emitted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Lanes {
+    /// A top-tested loop over the lanes (small modules; each iteration spends lavapipe's loop budget).
+    #[default]
+    Loop,
+    /// The lane body repeated once per lane with constant lane indices (no loop budget spent, constant
+    /// register indices; modules 32–64× larger and much slower to JIT).
+    Unrolled,
+}
+
+/// Lowering choices that do not change the results.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LowerOptions {
+    pub lanes: Lanes,
+}
+
+/// [`lower`] with explicit [`LowerOptions`].
+pub fn lower_with(
+    program: &Program,
+    desc: &KernelLayout,
+    profile: &DeviceProfile,
+    opts: &LowerOptions,
+) -> R<Vec<u32>> {
     let types = verify(program)?;
     if program.wave_size != 32 && program.wave_size != 64 {
         return Err(LowerError::Layout(format!(
@@ -158,7 +185,7 @@ pub fn lower(program: &Program, desc: &KernelLayout, profile: &DeviceProfile) ->
             desc.workgroup
         )));
     }
-    let mut cx = Cx::new(program, &types, desc, profile)?;
+    let mut cx = Cx::new(program, &types, desc, profile, *opts)?;
     cx.module()?;
     Ok(cx.finish())
 }
@@ -199,6 +226,7 @@ pub(crate) struct Cx<'a> {
     desc: &'a KernelLayout,
     pub(crate) prof: &'a DeviceProfile,
     ws: u32,
+    opts: LowerOptions,
     pub(crate) t: T,
     pub(crate) glsl: Word,
     consts: HashMap<(Word, u64), Word>,
@@ -241,6 +269,7 @@ impl<'a> Cx<'a> {
         types: &'a Types,
         desc: &'a KernelLayout,
         prof: &'a DeviceProfile,
+        opts: LowerOptions,
     ) -> R<Self> {
         let mut b = Builder::new();
         b.set_version(1, 5);
@@ -291,6 +320,7 @@ impl<'a> Cx<'a> {
             desc,
             prof,
             ws: p.wave_size,
+            opts,
             t,
             glsl,
             consts: HashMap::new(),
@@ -500,7 +530,14 @@ impl<'a> Cx<'a> {
     }
 
     /// A top-tested loop over the lanes; a loop left before lane == wave size marks the wave cut short.
-    fn lane_loop(&mut self, body: impl FnOnce(&mut Self, Word) -> R<()>) -> R<()> {
+    fn lane_loop(&mut self, mut body: impl FnMut(&mut Self, Word) -> R<()>) -> R<()> {
+        if self.opts.lanes == Lanes::Unrolled {
+            for l in 0..self.ws {
+                let lane = self.c32(l);
+                body(self, lane)?;
+            }
+            return Ok(());
+        }
         let z = self.c32(0);
         self.store(self.lane_var, z)?;
         let (header, body_l, cont, merge) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
