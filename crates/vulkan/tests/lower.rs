@@ -1160,8 +1160,13 @@ fn ty_of(p: &Program, h: H) -> Ty {
 #[test]
 fn mixed_primitives_on_special_operands() {
     let ctx = common::lavapipe();
-    let (ws, w) = (32u32, 64u32);
-    let grid = 64 * 24;
+    for (ws, w, groups) in [(32u32, 64u32, 24u32), (64, 128, 6)] {
+        mixed_case(&ctx, ws, w, groups);
+    }
+}
+
+fn mixed_case(ctx: &Context, ws: u32, w: u32, groups: u32) {
+    let grid = w * groups;
     let mut n_ops = 0;
     let p = mixed_program(ws, w, &mut n_ops);
     let mut r = Rng(99);
@@ -1184,7 +1189,7 @@ fn mixed_primitives_on_special_operands() {
         }
     }
     let out = vec![0x99u8; (8 * n_ops * grid) as usize];
-    let o = run_both(&ctx, "mixed", &p, &[input, out], |a| {
+    let o = run_both(ctx, &format!("mixed_w{ws}"), &p, &[input, out], |a| {
         launch_for(ws, w, grid, a, 0)
     });
     eprintln!(
@@ -1376,4 +1381,72 @@ fn unrolled_lanes_give_the_same_bits() {
         &[vec![0u8; 4 + 4 * 64]],
         &|a| launch_for(64, 64, 64, a, 0),
     );
+}
+
+/// Three-dimensional workgroups, partial in every dimension: work-item ids in v0..v2, workgroup ids in
+/// SGPRs, EXEC of the last wave.
+#[test]
+fn three_dimensional_partial_workgroups() {
+    let ctx = common::lavapipe();
+    let (wg, grid) = ([8u32, 4, 2], [20u32, 7, 3]);
+    let mut b = Pb::new("ids3d", 32);
+    // global x, y, z
+    let mut g = Vec::new();
+    for (d, sreg) in [(0u16, 4u16), (1, 5), (2, 8)] {
+        let s = b.s(sreg, Ty::B32);
+        let k = b.c32(wg[d as usize]);
+        let m = b.i32(IntOp::Mul, s, k);
+        let v = b.v(d);
+        g.push(b.i32(IntOp::Add, m, v));
+    }
+    let gz = b.c32(grid[1]);
+    let t = b.i32(IntOp::Mul, g[2], gz);
+    let t = b.i32(IntOp::Add, t, g[1]);
+    let gx = b.c32(grid[0]);
+    let t = b.i32(IntOp::Mul, t, gx);
+    let t = b.i32(IntOp::Add, t, g[0]);
+    let c16 = b.c32(16);
+    let off = b.i32(IntOp::Mul, t, c16);
+    b.wv(10, off);
+    b.end("linear id * 16");
+    let off = b.v(10);
+    let a = b.addr64(0, off);
+    let (v0, v1, v2) = (b.v(0), b.v(1), b.v(2));
+    let c8 = b.c32(8);
+    let c16 = b.c32(16);
+    let y = b.i32(IntOp::Shl, v1, c8);
+    let z = b.i32(IntOp::Shl, v2, c16);
+    let ids = b.i32(IntOp::Or, v0, y);
+    let ids = b.i32(IntOp::Or, ids, z);
+    let (s4, s5, s8) = (b.s(4, Ty::B32), b.s(5, Ty::B32), b.s(8, Ty::B32));
+    let y = b.i32(IntOp::Shl, s5, c8);
+    let z = b.i32(IntOp::Shl, s8, c16);
+    let wgs = b.i32(IntOp::Or, s4, y);
+    let wgs = b.i32(IntOp::Or, wgs, z);
+    let exec = b.s(EXEC_LO, Ty::B32);
+    let lane = b.n(Node::LaneId);
+    b.store(Space::Global, Access::B32, a, 0, ids);
+    b.store(Space::Global, Access::B32, a, 4, wgs);
+    b.store(Space::Global, Access::B32, a, 8, exec);
+    b.store(Space::Global, Access::B32, a, 12, lane);
+    b.end("global_store_dwordx4");
+    b.block(Terminator::End);
+    let p = b.finish();
+    let n = (grid[0] * grid[1] * grid[2]) as usize;
+    run_both(&ctx, "ids3d", &p, &[vec![0xeeu8; 16 * n]], |a| Launch {
+        wave_size: 32,
+        grid,
+        workgroup: wg,
+        sgprs: vec![
+            (0, InitSgpr::Const(a[0] as u32)),
+            (1, InitSgpr::Const((a[0] >> 32) as u32)),
+            (4, InitSgpr::WorkgroupId(0)),
+            (5, InitSgpr::WorkgroupId(1)),
+            (8, InitSgpr::WorkgroupId(2)),
+            (9, InitSgpr::ScratchWaveOffset),
+        ],
+        workitem_id_vgprs: 3,
+        lds_bytes: 0,
+        max_steps_per_wave: 1000,
+    });
 }
