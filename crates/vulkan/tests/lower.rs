@@ -1450,3 +1450,64 @@ fn three_dimensional_partial_workgroups() {
         max_steps_per_wave: 1000,
     });
 }
+
+/// `x + 0.0` and `x * 1.0` with constant operands: lavapipe folds them even under NoContraction (−0 + 0
+/// would stay −0), so the portable profile hides the constants; a profile that says "no folding" shows
+/// the difference.
+#[test]
+fn constant_operands_are_not_folded() {
+    let ctx = common::lavapipe();
+    let mut b = Pb::new("fold", 32);
+    b.global_id(1, 32);
+    let id = b.v(1);
+    let c4 = b.c32(4);
+    let off = b.i32(IntOp::Mul, id, c4);
+    let a = b.addr64(0, off);
+    let x = b.load(Space::Global, Access::B32, a, 0);
+    b.wv(2, x);
+    b.end("global_load_dword v2");
+    let x = b.v(2);
+    let zero = b.c32(0);
+    let r = b.fl(FloatOp::F32Add, x, zero, zero);
+    b.wv(3, r);
+    b.end("v_add_f32 v3, 0, v2");
+    let x = b.v(2);
+    let one = b.c32(0x3f80_0000);
+    let r = b.fl(FloatOp::F32Mul, x, one, one);
+    b.wv(4, r);
+    b.end("v_mul_f32 v4, 1.0, v2");
+    let id = b.v(1);
+    let c8 = b.c32(8);
+    let off = b.i32(IntOp::Mul, id, c8);
+    let a = b.addr64(2, off);
+    let (r3, r4) = (b.v(3), b.v(4));
+    b.store(Space::Global, Access::B32, a, 0, r3);
+    b.store(Space::Global, Access::B32, a, 4, r4);
+    b.end("global_store_dwordx2");
+    b.block(Terminator::End);
+    let p = b.finish();
+    let xs: Vec<u32> = F32_SPECIALS
+        .iter()
+        .copied()
+        .chain([0x8000_0000; 5])
+        .collect();
+    let n = xs.len();
+    let input: Vec<u8> = xs.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let init = [input, vec![0u8; 8 * n]];
+    let launch_of = |a: &[u64]| launch_for(32, 32, n as u32, a, 0);
+    run_both(&ctx, "fold_portable", &p, &init, launch_of);
+    let mut naive = DeviceProfile::portable();
+    naive.folds_add_zero = false;
+    naive.folds_mul_one = false;
+    let (_, m) = run_both_with(
+        &ctx,
+        "fold_naive",
+        &p,
+        &init,
+        launch_of,
+        &naive,
+        &LowerOptions::default(),
+    );
+    let m = m.expect("lavapipe folds -0 + 0 to -0 when the zero is a visible constant");
+    eprintln!("as expected: {m}");
+}
