@@ -1511,3 +1511,85 @@ fn constant_operands_are_not_folded() {
     let m = m.expect("lavapipe folds -0 + 0 to -0 when the zero is a visible constant");
     eprintln!("as expected: {m}");
 }
+
+/// Instructions whose nodes need several lane loops: overlapping stores by neighbouring lanes (node order
+/// across lanes matters), loads followed by stores to addresses other lanes read, a ballot feeding a lane
+/// value of the same instruction.
+#[test]
+fn multi_phase_instructions_keep_node_order() {
+    let ctx = common::lavapipe();
+    for (ws, w) in [(32u32, 64u32), (64, 64)] {
+        let mut b = Pb::new("phases", ws);
+        b.global_id(1, w);
+        // Overlapping stores: out0[id] = id + 100, then out0[id + 1] = id + 200.
+        // Each wave owns words [id + wave] (a gap word after every wave), so waves do not race.
+        let id = b.v(1);
+        let sh = b.c32(ws.trailing_zeros());
+        let wave = b.i32(IntOp::LShr, id, sh);
+        let slot = b.i32(IntOp::Add, id, wave);
+        let c4 = b.c32(4);
+        let off = b.i32(IntOp::Mul, slot, c4);
+        b.wv(11, off);
+        b.end("slot");
+        let id = b.v(1);
+        let off = b.v(11);
+        let a = b.addr64(0, off);
+        let k = b.c32(100);
+        let x = b.i32(IntOp::Add, id, k);
+        b.store(Space::Global, Access::B32, a, 0, x);
+        let k = b.c32(200);
+        let y = b.i32(IntOp::Add, id, k);
+        b.store(Space::Global, Access::B32, a, 4, y);
+        b.end("ds_write2-like overlapping stores");
+        // Loads then stores: out1[id] = out1[id + 1] + 1.
+        let off = b.v(11);
+        let a = b.addr64(2, off);
+        let l = b.load(Space::Global, Access::B32, a, 4);
+        let one = b.c32(1);
+        let x = b.i32(IntOp::Add, l, one);
+        b.store(Space::Global, Access::B32, a, 0, x);
+        b.end("load then store");
+        // A ballot used by lanes of the same instruction.
+        let v0 = b.v(0);
+        let one = b.c32(1);
+        let odd = b.i32(IntOp::And, v0, one);
+        let is_odd = b.n(Node::IntCmp {
+            op: IntCmp::Ne,
+            ty: Ty::B32,
+            a: odd,
+            b: one,
+        });
+        let m = b.n(Node::Ballot { cond: is_odd });
+        let pc = b.un(UnOp::Popcount, Ty::B32, m);
+        let k = b.c32(5);
+        let v5 = b.i32(IntOp::Add, v0, k);
+        let rf = b.n(Node::ReadFirstLane { a: v5 });
+        let bit = b.n(Node::LaneBit { mask: m });
+        let sel = b.n(Node::Select {
+            cond: bit,
+            a: pc,
+            b: rf,
+        });
+        b.wv(9, sel);
+        b.end("ballot -> lanes");
+        let id = b.v(1);
+        let c4 = b.c32(4);
+        let off = b.i32(IntOp::Mul, id, c4);
+        let a = b.addr64(6, off);
+        let v9 = b.v(9);
+        b.store(Space::Global, Access::B32, a, 0, v9);
+        b.end("global_store_dword v9");
+        b.block(Terminator::End);
+        let p = b.finish();
+        let grid = 2 * w - 5;
+        let n = grid as usize + grid.div_ceil(ws) as usize + 1;
+        let counting: Vec<u8> = (0..n as u32).flat_map(|i| (i * 3).to_le_bytes()).collect();
+        run_both(
+            &ctx,
+            &format!("phases_w{ws}"),
+            &p,
+            &[vec![0u8; 4 * n], counting, vec![0u8; 4 * n]],
+            |a| launch_for(ws, w, grid, a, 0),
+        );
+    }
+}
