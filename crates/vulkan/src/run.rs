@@ -154,3 +154,46 @@ pub fn run_module(
         workgroups: groups,
     })
 }
+
+/// What [`run_with_buffers`] gives back.
+#[derive(Debug, Clone)]
+pub struct BufferRun {
+    /// The launch built from the buffers' device addresses (give it to the evaluator for a comparison).
+    pub launch: Launch,
+    /// Each buffer's device address, in the order of the initial contents.
+    pub addresses: Vec<u64>,
+    /// Each buffer's contents after the run.
+    pub outputs: Vec<Vec<u8>>,
+    pub report: RunReport,
+}
+
+/// Creates one buffer per entry of `init` (filled with it), builds the launch from their device
+/// addresses with `launch_of` (kernel arguments usually hold those addresses), runs `program`, and
+/// downloads every buffer. For `--backend both`, populate the evaluator's `Memory` with `init` at
+/// `addresses` and run it with `launch`: the two must agree byte for byte.
+pub fn run_with_buffers(
+    ctx: &Context,
+    program: &Program,
+    init: &[Vec<u8>],
+    launch_of: impl FnOnce(&[u64]) -> Launch,
+    profile: &DeviceProfile,
+    opts: &LowerOptions,
+) -> Result<BufferRun, RunError> {
+    let mut bufs = Vec::with_capacity(init.len());
+    for b in init {
+        bufs.push(ctx.buffer_from_bytes(b)?);
+    }
+    let addresses: Vec<u64> = bufs.iter().map(|b| b.device_address()).collect();
+    let launch = launch_of(&addresses);
+    let report = run_program_with(ctx, program, &launch, profile, opts)?;
+    let mut outputs = Vec::with_capacity(bufs.len());
+    for b in &bufs {
+        outputs.push(b.download_all()?);
+    }
+    Ok(BufferRun {
+        launch,
+        addresses,
+        outputs,
+        report,
+    })
+}

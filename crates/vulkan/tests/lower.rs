@@ -13,7 +13,7 @@ use rdna2spv_ir::{
 };
 use rdna2spv_spirv::lower::{lower, lower_with, Lanes, LowerOptions};
 use rdna2spv_spirv::DeviceProfile;
-use rdna2spv_vulkan::{kernel_layout, run_program, run_program_with, Context, RunReport};
+use rdna2spv_vulkan::{kernel_layout, run_program, run_with_buffers, Context, RunReport};
 
 type H = Handle<Node>;
 
@@ -222,19 +222,16 @@ fn run_both_with(
     name: &str,
     program: &Program,
     init: &[Vec<u8>],
-    launch_of: impl Fn(&[u64]) -> Launch,
+    launch_of: impl FnOnce(&[u64]) -> Launch,
     profile: &DeviceProfile,
     opts: &LowerOptions,
 ) -> (Outcome, Option<String>) {
-    let profile = profile.clone();
-    let mut bufs = Vec::new();
-    for b in init {
-        bufs.push(ctx.buffer_from_bytes(b).expect("buffer"));
-    }
-    let addrs: Vec<u64> = bufs.iter().map(|b| b.device_address()).collect();
-    let launch = launch_of(&addrs);
+    // Device: buffers first, so the evaluator's memory can sit at the same addresses.
+    let run = run_with_buffers(ctx, program, init, launch_of, profile, opts)
+        .unwrap_or_else(|e| panic!("{name}: device run failed: {e}"));
+    let (launch, addrs, report) = (run.launch.clone(), run.addresses.clone(), run.report);
     // The module must validate.
-    let words = lower_with(program, &kernel_layout(&launch), &profile, opts).expect("lowers");
+    let words = lower_with(program, &kernel_layout(&launch), profile, opts).expect("lowers");
     common::spirv_val(name, &words);
     // Host.
     let mut mem = Memory::default();
@@ -242,12 +239,8 @@ fn run_both_with(
         mem.add(&format!("buf{i}"), addrs[i], b.clone()).unwrap();
     }
     rdna2spv_eval::run(program, &launch, &mut mem).expect("evaluator runs");
-    // Device.
-    let report = run_program_with(ctx, program, &launch, &profile, opts)
-        .unwrap_or_else(|e| panic!("{name}: device run failed: {e}"));
     let mut compared = 0;
-    for (i, b) in bufs.iter().enumerate() {
-        let dev = b.download_all().unwrap();
+    for (i, dev) in run.outputs.iter().enumerate() {
         let host = &mem.allocation(&format!("buf{i}")).unwrap().data;
         assert_eq!(dev.len(), host.len());
         if let Some(k) = (0..dev.len()).find(|&k| dev[k] != host[k]) {
@@ -260,7 +253,7 @@ fn run_both_with(
                 "{name}: buffer {i} differs first at byte {k} (word {}): device 0x{:08x}, host 0x{:08x}; \
                  {mism} words differ",
                 w / 4,
-                word(&dev),
+                word(dev),
                 word(host)
             );
             let o = Outcome {
