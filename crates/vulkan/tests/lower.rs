@@ -1586,3 +1586,141 @@ fn multi_phase_instructions_keep_node_order() {
         );
     }
 }
+
+/// out[i] = fma(in[3i], in[3i+1], in[3i+2]) in f64 (V_FMA_F64).
+fn fma64_program(ws: u32, w: u32) -> Program {
+    let mut b = Pb::new("fma64", ws);
+    b.global_id(1, w);
+    let x = b.v(1);
+    let c24 = b.c32(24);
+    let off = b.i32(IntOp::Mul, x, c24);
+    let a = b.addr64(0, off);
+    for k in 0..6u16 {
+        let l = b.load(Space::Global, Access::B32, a, 4 * k as i64);
+        b.wv(10 + k, l);
+    }
+    b.end("global_load_dwordx4 + dwordx2");
+    let r = |b: &mut Pb, reg: u16| b.n(Node::ReadVgpr { reg, ty: Ty::B64 });
+    let (x, y, z) = (r(&mut b, 10), r(&mut b, 12), r(&mut b, 14));
+    let f = b.fl(FloatOp::F64Fma, x, y, z);
+    b.wv(20, f);
+    b.end("v_fma_f64 v[20:21], v[10:11], v[12:13], v[14:15]");
+    let id = b.v(1);
+    let c8 = b.c32(8);
+    let off = b.i32(IntOp::Mul, id, c8);
+    let a = b.addr64(2, off);
+    let (lo, hi) = (b.v(20), b.v(21));
+    b.store(Space::Global, Access::B32, a, 0, lo);
+    b.store(Space::Global, Access::B32, a, 4, hi);
+    b.end("global_store_dwordx2");
+    b.block(Terminator::End);
+    b.finish()
+}
+
+const F64_SPECIALS: &[u64] = &[
+    0,
+    1 << 63,
+    0x3ff0_0000_0000_0000,
+    0xbff0_0000_0000_0000,
+    1,
+    0x8000_0000_0000_0001,
+    0x000f_ffff_ffff_ffff,
+    0x0010_0000_0000_0000,
+    0x8010_0000_0000_0000,
+    0x7fef_ffff_ffff_ffff,
+    0xffef_ffff_ffff_ffff,
+    0x7ff0_0000_0000_0000,
+    0xfff0_0000_0000_0000,
+    0x7ff8_0000_0000_0000,
+    0x7ff0_0000_0000_0001,
+    0x3ff0_0000_0200_0000, // 1 + 2^-27
+    0xbff0_0000_0400_0000, // -(1 + 2^-26)
+    0x3ca0_0000_0000_0000, // 2^-53
+    0x5ff0_0000_0000_0000,
+    0x2000_0000_0000_0000,
+    0x0008_0000_0000_0000,
+    0x3fe0_0000_0000_0000,
+    0x4008_0000_0000_0000,
+];
+
+fn f64_operand(r: &mut Rng) -> u64 {
+    match r.next() % 10 {
+        0 | 1 => F64_SPECIALS[(r.next() % F64_SPECIALS.len() as u64) as usize],
+        2 => r.next(),
+        // Near the bottom of the range (products and sums that underflow).
+        3 => (r.next() & 0x800f_ffff_ffff_ffff) | ((r.next() % 64) << 52),
+        // Near the top (products that overflow).
+        4 => (r.next() & 0x800f_ffff_ffff_ffff) | ((0x7ff - 1 - r.next() % 64) << 52),
+        // Around 2^±500 so products land in the subnormal or overflow ranges.
+        5 => (r.next() & 0x800f_ffff_ffff_ffff) | ((1023 - 500 - r.next() % 60) << 52),
+        _ => (r.next() & 0x800f_ffff_ffff_ffff) | ((1023 - 20 + r.next() % 40) << 52),
+    }
+}
+
+/// (3) for f64: ≥ 100,000 V_FMA_F64 triples through the integer emulation on lavapipe (whose f64 Fma
+/// rounds twice) against the host's fused multiply-add.
+#[test]
+fn fma_f64_hundred_thousand_triples_bit_identical() {
+    let ctx = common::lavapipe();
+    let mut v: Vec<[u64; 3]> = vec![[
+        0x3ff0_0000_0200_0000,
+        0x3ff0_0000_0200_0000,
+        0xbff0_0000_0400_0000,
+    ]];
+    for &a in F64_SPECIALS {
+        for &b in F64_SPECIALS {
+            for &c in F64_SPECIALS.iter().step_by(2) {
+                v.push([a, b, c]);
+            }
+        }
+    }
+    let mut r = Rng(0xf64);
+    while v.len() < 110_000 {
+        let a = f64_operand(&mut r);
+        let b = f64_operand(&mut r);
+        let c = match r.next() % 3 {
+            0 => {
+                let p = f64::from_bits(a) * f64::from_bits(b);
+                (-p).to_bits().wrapping_add(r.next() % 5).wrapping_sub(2)
+            }
+            _ => f64_operand(&mut r),
+        };
+        v.push([a, b, c]);
+    }
+    let n = v.len();
+    let input: Vec<u8> = v
+        .iter()
+        .flat_map(|t| t.iter().flat_map(|x| x.to_le_bytes()))
+        .collect();
+    let (ws, w) = (32u32, 256u32);
+    let p = fma64_program(ws, w);
+    let init = [input, vec![0u8; 8 * n]];
+    let o = run_both(&ctx, "fma64", &p, &init, |a| {
+        launch_for(ws, w, n as u32, a, 0)
+    });
+    // The same triples through lavapipe's own (unfused) f64 Fma do differ.
+    let mut wrong = DeviceProfile::portable();
+    wrong.fma_f64_fused = true;
+    let (_, m) = run_both_with(
+        &ctx,
+        "fma64_wrong_profile",
+        &p,
+        &init,
+        |a| launch_for(ws, w, n as u32, a, 0),
+        &wrong,
+        &LowerOptions::default(),
+    );
+    eprintln!(
+        "as expected: {}",
+        m.expect("lavapipe's f64 Fma rounds twice on these triples")
+    );
+    assert_eq!(
+        rdna2spv_eval::specialize::f64_fma(
+            0x3ff0_0000_0200_0000,
+            0x3ff0_0000_0200_0000,
+            0xbff0_0000_0400_0000
+        ),
+        0x3c90_0000_0000_0000 // 2^-54
+    );
+    eprintln!("fma64: {n} triples, 0 mismatches, module {} words", o.words);
+}

@@ -9,7 +9,8 @@
 //!   profile says the device folds;
 //! * NaN results become the default quiet NaN of their width (0x7e00, 0x7fc00000, 0x7ff8000000000000);
 //! * fused multiply-adds use the round-to-odd emulation of [`crate::exact`] unless the profile measured
-//!   a fused `Fma`; f64 FMA has no emulation yet and is refused;
+//!   a fused `Fma`; f64 has no wider type, so its FMA is emulated in integer arithmetic (128-bit product,
+//!   alignment with a sticky bit, one rounding to nearest even, subnormals and overflow included);
 //! * legacy multiply-add flushes denormal inputs, product and result by hand;
 //! * f16 add/mul are computed in f32 and rounded once more to half (exact: 24 ≥ 2·11 + 2);
 //! * min/max follow IEEE minNum/maxNum with −0 < +0, spelt out with compares and selects;
@@ -256,9 +257,7 @@ pub(super) fn float_op(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R
         }
         FloatOp::F64Fma => {
             if !cx.prof.fma_f64_fused {
-                return Err(cx.unsupported_pub(
-                    "F64Fma needs a device whose f64 Fma is fused (no exact emulation yet)",
-                ));
+                return f64_fma_soft(cx, a, b, c);
             }
             let x = cx.f64_of(a)?;
             let y = cx.f64_of(b)?;
@@ -374,4 +373,310 @@ impl Cx<'_> {
     pub(super) fn unsupported_pub(&self, reason: impl Into<String>) -> super::LowerError {
         self.unsupported(reason)
     }
+}
+
+/// A 128-bit unsigned integer as (high, low) u64 ids.
+type U128 = (Word, Word);
+
+impl Cx<'_> {
+    fn sel64(&mut self, c: Word, a: Word, b: Word) -> R<Word> {
+        Ok(self.b.select(self.t.u64, None, c, a, b)?)
+    }
+    fn sel128(&mut self, c: Word, a: U128, b: U128) -> R<U128> {
+        Ok((self.sel64(c, a.0, b.0)?, self.sel64(c, a.1, b.1)?))
+    }
+
+    /// Index of the highest set bit of a nonzero u64 (as u32).
+    fn msb64(&mut self, x: Word) -> R<Word> {
+        let t = self.t;
+        let lo = self.b.u_convert(t.u32, None, x)?;
+        let c32 = self.c64(32);
+        let hi = self.b.shift_right_logical(t.u64, None, x, c32)?;
+        let hi = self.b.u_convert(t.u32, None, hi)?;
+        let mlo = self.glsl_op(t.u32, GlslStd450Op::FindUMsb, &[lo])?;
+        let mhi = self.glsl_op(t.u32, GlslStd450Op::FindUMsb, &[hi])?;
+        let k32 = self.c32(32);
+        let mhi = self.b.i_add(t.u32, None, mhi, k32)?;
+        let z = self.c32(0);
+        let hz = self.b.i_equal(t.bool, None, hi, z)?;
+        Ok(self.b.select(t.u32, None, hz, mlo, mhi)?)
+    }
+
+    /// Index of the highest set bit of a nonzero 128-bit value.
+    fn msb128(&mut self, x: U128) -> R<Word> {
+        let t = self.t;
+        let mlo = self.msb64(x.1)?;
+        let mhi = self.msb64(x.0)?;
+        let k64 = self.c32(64);
+        let mhi = self.b.i_add(t.u32, None, mhi, k64)?;
+        let z = self.c64(0);
+        let hz = self.b.i_equal(t.bool, None, x.0, z)?;
+        Ok(self.b.select(t.u32, None, hz, mlo, mhi)?)
+    }
+
+    /// x << n for n in 0..=127 (u32).
+    fn shl128(&mut self, x: U128, n: Word) -> R<U128> {
+        let t = self.t;
+        let c63 = self.c32(63);
+        let c64 = self.c32(64);
+        let z = self.c64(0);
+        let zero32 = self.c32(0);
+        let n63 = self.b.bitwise_and(t.u32, None, n, c63)?;
+        // n < 64
+        let hi_a = self.b.shift_left_logical(t.u64, None, x.0, n63)?;
+        let back = self.b.i_sub(t.u32, None, c64, n63)?;
+        let back = self.b.bitwise_and(t.u32, None, back, c63)?;
+        let carry = self.b.shift_right_logical(t.u64, None, x.1, back)?;
+        let n0 = self.b.i_equal(t.bool, None, n63, zero32)?;
+        let carry = self.sel64(n0, z, carry)?;
+        let hi_a = self.b.bitwise_or(t.u64, None, hi_a, carry)?;
+        let lo_a = self.b.shift_left_logical(t.u64, None, x.1, n63)?;
+        // n >= 64
+        let hi_b = lo_a;
+        let big = self.b.u_greater_than_equal(t.bool, None, n, c64)?;
+        self.sel128(big, (hi_b, z), (hi_a, lo_a))
+    }
+
+    /// x >> n with every shifted-out bit ORed into bit 0 ("jamming"); any n (u32).
+    fn shr128_jam(&mut self, x: U128, n: Word) -> R<U128> {
+        let t = self.t;
+        let c63 = self.c32(63);
+        let c64 = self.c32(64);
+        let c128 = self.c32(128);
+        let z = self.c64(0);
+        let one = self.c64(1);
+        let zero32 = self.c32(0);
+        let n63 = self.b.bitwise_and(t.u32, None, n, c63)?;
+        let n0 = self.b.i_equal(t.bool, None, n63, zero32)?;
+        let back = self.b.i_sub(t.u32, None, c64, n63)?;
+        let back = self.b.bitwise_and(t.u32, None, back, c63)?;
+        // n < 64
+        let lo_a = self.b.shift_right_logical(t.u64, None, x.1, n63)?;
+        let from_hi = self.b.shift_left_logical(t.u64, None, x.0, back)?;
+        let from_hi = self.sel64(n0, z, from_hi)?;
+        let lo_a = self.b.bitwise_or(t.u64, None, lo_a, from_hi)?;
+        let hi_a = self.b.shift_right_logical(t.u64, None, x.0, n63)?;
+        let lost_a = self.b.shift_left_logical(t.u64, None, x.1, back)?;
+        let lost_a = self.sel64(n0, z, lost_a)?;
+        // 64 <= n < 128
+        let lo_b = self.b.shift_right_logical(t.u64, None, x.0, n63)?;
+        let lost_hi = self.b.shift_left_logical(t.u64, None, x.0, back)?;
+        let lost_hi = self.sel64(n0, z, lost_hi)?;
+        let lost_b = self.b.bitwise_or(t.u64, None, lost_hi, x.1)?;
+        // n >= 128: everything is lost.
+        let lost_c = self.b.bitwise_or(t.u64, None, x.0, x.1)?;
+        let ge64 = self.b.u_greater_than_equal(t.bool, None, n, c64)?;
+        let ge128 = self.b.u_greater_than_equal(t.bool, None, n, c128)?;
+        let (hi, lo) = self.sel128(ge64, (z, lo_b), (hi_a, lo_a))?;
+        let (hi, lo) = self.sel128(ge128, (z, z), (hi, lo))?;
+        let lost = self.sel64(ge64, lost_b, lost_a)?;
+        let lost = self.sel64(ge128, lost_c, lost)?;
+        let any = self.b.i_not_equal(t.bool, None, lost, z)?;
+        let jam = self.sel64(any, one, z)?;
+        let lo = self.b.bitwise_or(t.u64, None, lo, jam)?;
+        Ok((hi, lo))
+    }
+
+    fn add128(&mut self, a: U128, b: U128) -> R<U128> {
+        let t = self.t;
+        let lo = self.b.i_add(t.u64, None, a.1, b.1)?;
+        let carry = self.b.u_less_than(t.bool, None, lo, a.1)?;
+        let (one, z) = (self.c64(1), self.c64(0));
+        let c = self.sel64(carry, one, z)?;
+        let hi = self.b.i_add(t.u64, None, a.0, b.0)?;
+        Ok((self.b.i_add(t.u64, None, hi, c)?, lo))
+    }
+
+    fn sub128(&mut self, a: U128, b: U128) -> R<U128> {
+        let t = self.t;
+        let lo = self.b.i_sub(t.u64, None, a.1, b.1)?;
+        let borrow = self.b.u_less_than(t.bool, None, a.1, b.1)?;
+        let (one, z) = (self.c64(1), self.c64(0));
+        let c = self.sel64(borrow, one, z)?;
+        let hi = self.b.i_sub(t.u64, None, a.0, b.0)?;
+        Ok((self.b.i_sub(t.u64, None, hi, c)?, lo))
+    }
+
+    /// a >= b (unsigned 128-bit).
+    fn ge128(&mut self, a: U128, b: U128) -> R<Word> {
+        let t = self.t;
+        let hgt = self.b.u_greater_than(t.bool, None, a.0, b.0)?;
+        let heq = self.b.i_equal(t.bool, None, a.0, b.0)?;
+        let lge = self.b.u_greater_than_equal(t.bool, None, a.1, b.1)?;
+        let eq_ge = self.b.logical_and(t.bool, None, heq, lge)?;
+        Ok(self.b.logical_or(t.bool, None, hgt, eq_ge)?)
+    }
+
+    /// (significand with the implicit bit, exponent of its last bit) of a finite, nonzero f64; the
+    /// exponent is an i32 in a u32.
+    fn f64_parts(&mut self, x: Word) -> R<(Word, Word)> {
+        let t = self.t;
+        let c52 = self.c64(52);
+        let e = self.b.shift_right_logical(t.u64, None, x, c52)?;
+        let m7ff = self.c64(0x7ff);
+        let e = self.b.bitwise_and(t.u64, None, e, m7ff)?;
+        let e = self.b.u_convert(t.u32, None, e)?;
+        let fm = self.c64((1u64 << 52) - 1);
+        let frac = self.b.bitwise_and(t.u64, None, x, fm)?;
+        let z32 = self.c32(0);
+        let sub = self.b.i_equal(t.bool, None, e, z32)?;
+        let imp = self.c64(1u64 << 52);
+        let z = self.c64(0);
+        let hidden = self.sel64(sub, z, imp)?;
+        let m = self.b.bitwise_or(t.u64, None, frac, hidden)?;
+        let one = self.c32(1);
+        let e = self.b.select(t.u32, None, sub, one, e)?;
+        let bias = self.c32(1075);
+        let lsb = self.b.i_sub(t.u32, None, e, bias)?;
+        Ok((m, lsb))
+    }
+}
+
+/// f64 fused multiply-add with one rounding (to nearest even), in integer arithmetic: for devices whose
+/// f64 `Fma` rounds twice (lavapipe). The evaluator's reference is the host's `f64::mul_add` with NaN
+/// canonicalised. Special operands (NaN, infinities, zeros) take the plain float path, where it is exact.
+fn f64_fma_soft(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
+    let t = cx.t;
+    let bt = t.bool;
+    let a = cx.opaque64(a)?;
+    let b = cx.opaque64(b)?;
+    let c = cx.opaque64(c)?;
+    // Classification.
+    let abs_m = cx.c64(!(1u64 << 63));
+    let inf = cx.c64(0x7ff0_0000_0000_0000);
+    let z = cx.c64(0);
+    let class = |cx: &mut Cx, x: Word| -> R<(Word, Word)> {
+        let m = cx.b.bitwise_and(t.u64, None, x, abs_m)?;
+        let finite = cx.b.u_less_than(bt, None, m, inf)?;
+        let zero = cx.b.i_equal(bt, None, m, z)?;
+        Ok((finite, zero))
+    };
+    let (fa, za) = class(cx, a)?;
+    let (fb, zb) = class(cx, b)?;
+    let (fc, zc) = class(cx, c)?;
+    // Plain paths.
+    let xa = cx.b.bitcast(t.f64, None, a)?;
+    let xb = cx.b.bitcast(t.f64, None, b)?;
+    let xc = cx.b.bitcast(t.f64, None, c)?;
+    let prod = cx.b.f_mul(t.f64, None, xa, xb)?;
+    cx.nc(prod);
+    let sum = cx.b.f_add(t.f64, None, prod, xc)?;
+    cx.nc(sum);
+    let plain = cx.canon64(sum)?;
+    let prod_bits = cx.b.bitcast(t.u64, None, prod)?;
+    let c_canon = cx.canon64(xc)?;
+
+    // Main path: a, b, c finite and nonzero.
+    let (ma, la) = cx.f64_parts(a)?;
+    let (mb, lb) = cx.f64_parts(b)?;
+    let (mc, lc) = cx.f64_parts(c)?;
+    let c63 = cx.c64(63);
+    let sa = cx.b.shift_right_logical(t.u64, None, a, c63)?;
+    let sb = cx.b.shift_right_logical(t.u64, None, b, c63)?;
+    let sc = cx.b.shift_right_logical(t.u64, None, c, c63)?;
+    let sp = cx.b.bitwise_xor(t.u64, None, sa, sb)?;
+    // P = ma * mb (≤ 106 bits), normalised so its top bit is bit 125.
+    let pair = cx.b.type_struct([t.u64, t.u64]);
+    let pm = cx.b.u_mul_extended(pair, None, ma, mb)?;
+    let plo = cx.b.composite_extract(t.u64, None, pm, [0])?;
+    let phi = cx.b.composite_extract(t.u64, None, pm, [1])?;
+    let p = (phi, plo);
+    let mp = cx.msb128(p)?;
+    let c125 = cx.c32(125);
+    let shp = cx.b.i_sub(t.u32, None, c125, mp)?;
+    let xp = cx.shl128(p, shp)?;
+    let ep = cx.b.i_add(t.u32, None, la, lb)?;
+    let ep = cx.b.i_sub(t.u32, None, ep, shp)?;
+    // C normalised the same way.
+    let mcm = cx.msb64(mc)?;
+    let shc = cx.b.i_sub(t.u32, None, c125, mcm)?;
+    let xc128 = cx.shl128((z, mc), shc)?;
+    let ec = cx.b.i_sub(t.u32, None, lc, shc)?;
+    // Align the smaller exponent to the larger one.
+    let swap = cx.b.s_less_than(bt, None, ep, ec)?;
+    let big = cx.sel128(swap, xc128, xp)?;
+    let small = cx.sel128(swap, xp, xc128)?;
+    let ex = cx.b.select(t.u32, None, swap, ec, ep)?;
+    let d1 = cx.b.i_sub(t.u32, None, ep, ec)?;
+    let d2 = cx.b.i_sub(t.u32, None, ec, ep)?;
+    let d = cx.b.select(t.u32, None, swap, d2, d1)?;
+    let small = cx.shr128_jam(small, d)?;
+    let sbig = cx.sel64(swap, sc, sp)?;
+    let ssmall = cx.sel64(swap, sp, sc)?;
+    let same = cx.b.i_equal(bt, None, sbig, ssmall)?;
+    let sum128 = cx.add128(big, small)?;
+    let big_ge = cx.ge128(big, small)?;
+    let d_bs = cx.sub128(big, small)?;
+    let d_sb = cx.sub128(small, big)?;
+    let diff = cx.sel128(big_ge, d_bs, d_sb)?;
+    let dsign = cx.sel64(big_ge, sbig, ssmall)?;
+    let r = cx.sel128(same, sum128, diff)?;
+    let sign = cx.sel64(same, sbig, dsign)?;
+    let r_or = cx.b.bitwise_or(t.u64, None, r.0, r.1)?;
+    let exact_zero = cx.b.i_equal(bt, None, r_or, z)?;
+    // Normalise to a 64-bit window with its top bit at 63, the rest jammed into bit 0.
+    let one64 = cx.c64(1);
+    let r_safe = cx.sel128(exact_zero, (z, one64), r)?;
+    let m = cx.msb128(r_safe)?;
+    let c127 = cx.c32(127);
+    let shn = cx.b.i_sub(t.u32, None, c127, m)?;
+    let w = cx.shl128(r_safe, shn)?;
+    let lost = cx.b.i_not_equal(bt, None, w.1, z)?;
+    let jam = cx.sel64(lost, one64, z)?;
+    let top = cx.b.bitwise_or(t.u64, None, w.0, jam)?;
+    // e_msb = ex + m; shift = max(11, -1011 - e_msb).
+    let e_msb = cx.b.i_add(t.u32, None, ex, m)?;
+    let k = cx.c32((-1011i32) as u32);
+    let sub_sh = cx.b.i_sub(t.u32, None, k, e_msb)?;
+    let c11 = cx.c32(11);
+    let tiny = cx.b.s_greater_than(bt, None, sub_sh, c11)?;
+    let sh = cx.b.select(t.u32, None, tiny, sub_sh, c11)?;
+    // Round to nearest even at bit `sh` of `top`.
+    let c64u = cx.c32(64);
+    let c63u = cx.c32(63);
+    let huge = cx.b.u_greater_than_equal(bt, None, sh, c64u)?;
+    let sh63 = cx.b.select(t.u32, None, huge, c63u, sh)?;
+    let q = cx.b.shift_right_logical(t.u64, None, top, sh63)?;
+    let mask = cx.b.shift_left_logical(t.u64, None, one64, sh63)?;
+    let half = cx.b.shift_right_logical(t.u64, None, mask, one64)?;
+    let mask = cx.b.i_sub(t.u64, None, mask, one64)?;
+    let rem = cx.b.bitwise_and(t.u64, None, top, mask)?;
+    let above = cx.b.u_greater_than(bt, None, rem, half)?;
+    let tie = cx.b.i_equal(bt, None, rem, half)?;
+    let qodd = cx.b.bitwise_and(t.u64, None, q, one64)?;
+    let odd = cx.b.i_equal(bt, None, qodd, one64)?;
+    let tie_up = cx.b.logical_and(bt, None, tie, odd)?;
+    let up = cx.b.logical_or(bt, None, above, tie_up)?;
+    // sh == 64: nothing is kept; above half unless exactly 2^63. sh > 64: rounds to zero.
+    let half64 = cx.c64(1u64 << 63);
+    let gt_half = cx.b.u_greater_than(bt, None, top, half64)?;
+    let is64 = cx.b.i_equal(bt, None, sh, c64u)?;
+    let up64 = cx.b.logical_and(bt, None, is64, gt_half)?;
+    let q = cx.sel64(huge, z, q)?;
+    let up = cx.b.select(bt, None, huge, up64, up)?;
+    let inc = cx.sel64(up, one64, z)?;
+    let q = cx.b.i_add(t.u64, None, q, inc)?;
+    // bits = ((e_lsb + 1074) << 52) + q with e_lsb + 1074 = e_msb + sh + 1011.
+    let k1011 = cx.c32(1011);
+    let eb = cx.b.i_add(t.u32, None, e_msb, sh)?;
+    let eb = cx.b.i_add(t.u32, None, eb, k1011)?;
+    let eb = cx.b.u_convert(t.u64, None, eb)?;
+    let c52 = cx.c64(52);
+    let eb = cx.b.shift_left_logical(t.u64, None, eb, c52)?;
+    let mag = cx.b.i_add(t.u64, None, eb, q)?;
+    let over = cx.b.u_greater_than_equal(bt, None, mag, inf)?;
+    let mag = cx.sel64(over, inf, mag)?;
+    let sbit = cx.b.shift_left_logical(t.u64, None, sign, c63)?;
+    let main = cx.b.bitwise_or(t.u64, None, sbit, mag)?;
+    let main = cx.sel64(exact_zero, z, main)?;
+
+    // Choose.
+    let ab_finite = cx.b.logical_and(bt, None, fa, fb)?;
+    let ab_zero = cx.b.logical_or(bt, None, za, zb)?;
+    let ab_plain = cx.b.logical_not(bt, None, ab_finite)?;
+    let ab_plain = cx.b.logical_or(bt, None, ab_plain, ab_zero)?;
+    let c_special = cx.b.logical_not(bt, None, fc)?;
+    let r = cx.sel64(zc, prod_bits, main)?;
+    let r = cx.sel64(c_special, c_canon, r)?;
+    cx.sel64(ab_plain, plain, r)
 }
