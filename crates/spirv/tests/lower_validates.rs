@@ -7,7 +7,9 @@ use std::process::Command;
 use rdna2spv_ir::{
     Access, Block, FloatOp, Inst, IntOp, Node, Program, Space, Terminator, Ty, UnOp,
 };
-use rdna2spv_spirv::lower::{lower, lower_with, KernelLayout, Lanes, LowerOptions, SgprInit};
+use rdna2spv_spirv::lower::{
+    lower, lower_with, KernelLayout, Lanes, LowerOptions, SgprInit, Unaligned,
+};
 use rdna2spv_spirv::{DeviceProfile, FloatToInt};
 
 fn spirv_val(name: &str, words: &[u32]) {
@@ -167,8 +169,16 @@ fn fused_profile_paths_validate() {
     fused.float_to_int = FloatToInt::Saturating;
     for ws in [32, 64] {
         for lanes in [Lanes::Loop, Lanes::Unrolled] {
-            let words = lower_with(&program(ws), &layout(ws), &fused, &LowerOptions { lanes })
-                .expect("lowers with a fused profile");
+            let words = lower_with(
+                &program(ws),
+                &layout(ws),
+                &fused,
+                &LowerOptions {
+                    lanes,
+                    unaligned: Unaligned::Emulate,
+                },
+            )
+            .expect("lowers with a fused profile");
             spirv_val(&format!("fused_w{ws}_{lanes:?}"), &words);
         }
     }

@@ -11,7 +11,7 @@ use rdna2spv_eval::{InitSgpr, Launch};
 use rdna2spv_ir::Program;
 use rdna2spv_spirv::lower::{
     self, launch_words, push_constants, KernelLayout, LowerError, LowerOptions, SgprInit,
-    FLAG_CUT_SHORT, FLAG_FINISHED,
+    FLAG_CUT_SHORT, FLAG_FINISHED, FLAG_MISALIGNED,
 };
 use rdna2spv_spirv::DeviceProfile;
 
@@ -141,6 +141,8 @@ pub fn run_module(
             flag,
             what: if flag == FLAG_CUT_SHORT {
                 "a loop stopped before its exit condition (driver loop cap?)"
+            } else if flag == FLAG_MISALIGNED {
+                "a memory access crossed a dword boundary; lower with Unaligned::Emulate"
             } else {
                 "the wave never wrote its flag (killed)"
             },

@@ -11,7 +11,7 @@ use rdna2spv_ir::{
     Access, AtomicOp, Block, FloatCmp, FloatOp, Handle, Inst, IntCmp, IntOp, Node, Program, Space,
     Terminator, Ty, UnOp, EXEC_LO, VCC_LO,
 };
-use rdna2spv_spirv::lower::{lower, lower_with, Lanes, LowerOptions};
+use rdna2spv_spirv::lower::{lower, lower_with, Lanes, LowerOptions, Unaligned};
 use rdna2spv_spirv::DeviceProfile;
 use rdna2spv_vulkan::{kernel_layout, run_program, run_with_buffers, Context, RunReport};
 
@@ -1332,6 +1332,7 @@ fn unrolled_lanes_give_the_same_bits() {
     let ctx = common::lavapipe();
     let unrolled = LowerOptions {
         lanes: Lanes::Unrolled,
+        ..Default::default()
     };
     let portable = DeviceProfile::portable();
     let check =
@@ -1723,4 +1724,119 @@ fn fma_f64_hundred_thousand_triples_bit_identical() {
         0x3c90_0000_0000_0000 // 2^-54
     );
     eprintln!("fma64: {n} triples, 0 mismatches, module {} words", o.words);
+}
+
+/// Unaligned 32-bit and dword-straddling 16-bit loads and stores, in global memory and LDS: the
+/// evaluator allows any byte address, so the device must too.
+#[test]
+fn unaligned_and_straddling_accesses() {
+    let ctx = common::lavapipe();
+    let (ws, w) = (32u32, 64u32);
+    let mut b = Pb::new("unaligned", ws);
+    b.global_id(1, w);
+    // v5 = id * 8 + (id & 3): a byte offset with every alignment.
+    let id = b.v(1);
+    let c8 = b.c32(8);
+    let c3 = b.c32(3);
+    let base = b.i32(IntOp::Mul, id, c8);
+    let mis = b.i32(IntOp::And, id, c3);
+    let off = b.i32(IntOp::Add, base, mis);
+    b.wv(5, off);
+    b.end("offsets");
+    let off = b.v(5);
+    let a = b.addr64(0, off);
+    let l = b.load(Space::Global, Access::B32, a, 0);
+    b.wv(2, l);
+    let l = b.load(Space::Global, Access::U16, a, 1);
+    b.wv(3, l);
+    let l = b.load(Space::Global, Access::I16, a, 3);
+    b.wv(4, l);
+    b.end("global_load_dword / ushort / sshort (unaligned)");
+    let off = b.v(5);
+    let a = b.addr64(2, off);
+    let v2 = b.v(2);
+    b.store(Space::Global, Access::B32, a, 0, v2);
+    b.end("global_store_dword (unaligned)");
+    let off = b.v(5);
+    let a = b.addr64(6, off);
+    let v3 = b.v(3);
+    b.store(Space::Global, Access::U16, a, 0, v3);
+    b.end("global_store_short");
+    let off = b.v(5);
+    let a = b.addr64(6, off);
+    let v4 = b.v(4);
+    b.store(Space::Global, Access::U16, a, 3, v4);
+    b.end("global_store_short (straddling when unaligned)");
+    // LDS: each lane writes its value unaligned, then reads its neighbour's.
+    let v0 = b.v(0);
+    let c8 = b.c32(8);
+    let c3 = b.c32(3);
+    let base = b.i32(IntOp::Mul, v0, c8);
+    let mis = b.i32(IntOp::And, v0, c3);
+    let la = b.i32(IntOp::Add, base, mis);
+    let v2 = b.v(2);
+    b.store(Space::Lds, Access::B32, la, 0, v2);
+    b.end("ds_write_b32 (unaligned)");
+    b.n(Node::Barrier);
+    b.end("s_barrier");
+    b.block(Terminator::Jump(blk(1)));
+    let v0 = b.v(0);
+    let one = b.c32(1);
+    let wm = b.c32(w - 1);
+    let n = b.i32(IntOp::Add, v0, one);
+    let n = b.i32(IntOp::And, n, wm);
+    let c8 = b.c32(8);
+    let c3 = b.c32(3);
+    let base = b.i32(IntOp::Mul, n, c8);
+    let mis = b.i32(IntOp::And, n, c3);
+    let la = b.i32(IntOp::Add, base, mis);
+    let l = b.load(Space::Lds, Access::B32, la, 0);
+    let l2 = b.load(Space::Lds, Access::U16, la, 3);
+    let id = b.v(1);
+    let c8 = b.c32(8);
+    let off = b.i32(IntOp::Mul, id, c8);
+    let a = b.addr64(2, off);
+    b.store(Space::Global, Access::B32, a, 8 * 256, l);
+    b.store(Space::Global, Access::B32, a, 8 * 256 + 4, l2);
+    b.end("ds_read (unaligned) / global_store");
+    b.block(Terminator::End);
+    let p = b.finish();
+    let grid = 4 * w;
+    let mut r = Rng(4);
+    let input: Vec<u8> = (0..8 * grid + 16).map(|_| r.u32() as u8).collect();
+    let init = [
+        input,
+        vec![0xabu8; 16 * grid as usize + 16],
+        vec![0xcdu8; 8 * grid as usize + 16],
+    ];
+    let launch_of = |a: &[u64]| launch_for(ws, w, grid, a, 8 * w + 8);
+    let emulate = LowerOptions {
+        unaligned: Unaligned::Emulate,
+        ..Default::default()
+    };
+    let (_, m) = run_both_with(
+        &ctx,
+        "unaligned",
+        &p,
+        &init,
+        launch_of,
+        &DeviceProfile::portable(),
+        &emulate,
+    );
+    assert!(m.is_none(), "{}", m.unwrap_or_default());
+    // By default such accesses are detected and the run fails loudly.
+    let err = rdna2spv_vulkan::run_with_buffers(
+        &ctx,
+        &p,
+        &init,
+        launch_of,
+        &DeviceProfile::portable(),
+        &LowerOptions::default(),
+    )
+    .expect_err("a straddling access must not pass silently by default");
+    eprintln!("as expected: {err}");
+    assert!(
+        matches!(err, rdna2spv_vulkan::RunError::NotFinished { flag: 3, .. }),
+        "{err}"
+    );
 }

@@ -96,6 +96,8 @@ pub const PUSH_CONSTANT_BYTES: usize = 32;
 pub const FLAG_FINISHED: u32 = 1;
 /// Flag of a wave one of whose loops stopped before its exit condition held (a driver loop cap).
 pub const FLAG_CUT_SHORT: u32 = 2;
+/// Flag of a wave that made a dword-straddling memory access under [`Unaligned::Detect`].
+pub const FLAG_MISALIGNED: u32 = 3;
 
 /// The push constants: `{ u64 launch_words; u64 flags; u32 grid[3]; u32 zero }`. `flags` holds one u32 per
 /// invocation, `flags[workgroup_linear * waves_per_workgroup + wave]`.
@@ -152,10 +154,23 @@ pub enum Lanes {
     Unrolled,
 }
 
-/// Lowering choices that do not change the results.
+/// What to do with memory accesses that cross a dword boundary (unaligned 32-bit, 16-bit at byte 3).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Unaligned {
+    /// Emit the fast aligned form and mark the wave [`FLAG_MISALIGNED`] when such an access happens, so the
+    /// run fails loudly instead of differing from the evaluator. Compiled kernels access dwords aligned.
+    #[default]
+    Detect,
+    /// Emulate them exactly (two dwords; stores with atomic AND/OR): bit-identical to the evaluator, at
+    /// the price of more code per access (longer JIT).
+    Emulate,
+}
+
+/// Lowering choices that do not change the results (or, for [`Unaligned::Detect`], refuse loudly).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct LowerOptions {
     pub lanes: Lanes,
+    pub unaligned: Unaligned,
 }
 
 /// [`lower`] with explicit [`LowerOptions`].
@@ -249,6 +264,7 @@ pub(crate) struct Cx<'a> {
     killed: Word,
     progress: Word,
     expected: Word,
+    misaligned: Word,
     lds: Option<Word>,
     n_vgpr: u32,
     // Per instruction.
@@ -341,6 +357,7 @@ impl<'a> Cx<'a> {
             killed: 0,
             progress: 0,
             expected: 0,
+            misaligned: 0,
             lds: None,
             n_vgpr: max_v + 2,
             uni: HashMap::new(),
@@ -625,6 +642,7 @@ impl<'a> Cx<'a> {
         self.killed = self.fn_var(t.bool, Some(f));
         self.progress = self.fn_var(t.u32, Some(z));
         self.expected = self.fn_var(t.u32, Some(z));
+        self.misaligned = self.fn_var(t.bool, Some(f));
         let all_done = self.fn_var(t.bool, Some(f));
         let iter = self.fn_var(t.u32, Some(z));
 
@@ -843,6 +861,9 @@ impl<'a> Cx<'a> {
         let fc = self.c32(FLAG_CUT_SHORT);
         let ff = self.c32(FLAG_FINISHED);
         let flag = self.b.select(t.u32, None, ok, ff, fc)?;
+        let mis = self.load_bool(self.misaligned)?;
+        let fm = self.c32(FLAG_MISALIGNED);
+        let flag = self.b.select(t.u32, None, mis, fm, flag)?;
         let row = self.b.i_mul(t.u32, None, nwg[1], gid[2])?;
         let row = self.b.i_add(t.u32, None, row, gid[1])?;
         let lin = self.b.i_mul(t.u32, None, row, nwg[0])?;
@@ -1404,8 +1425,9 @@ impl<'a> Cx<'a> {
 
     // ---- memory --------------------------------------------------------------------------------
 
-    /// Pointer to the dword holding byte `addr + offset`, and the bit position of that byte in it.
-    fn mem_ptr(&mut self, space: Space, addr: Word, aty: Ty, offset: i64) -> R<(Word, Word)> {
+    /// Where byte `addr + offset` lives: the containing dword (a u64 device address of it for global
+    /// memory, a u32 word index for LDS) and the bit position of the byte in that dword.
+    fn mem_loc(&mut self, space: Space, addr: Word, aty: Ty, offset: i64) -> R<(Word, Word)> {
         let t = self.t;
         match space {
             Space::Global | Space::Scratch => {
@@ -1420,13 +1442,12 @@ impl<'a> Cx<'a> {
                 let dw = self.b.bitwise_and(t.u64, None, a, m)?;
                 let lo = self.b.u_convert(t.u32, None, a)?;
                 let sh = self.byte_shift(lo)?;
-                let p = self.b.convert_u_to_ptr(t.psb_u32, None, dw)?;
-                Ok((p, sh))
+                Ok((dw, sh))
             }
             Space::Lds => {
-                let lds = self
-                    .lds
-                    .ok_or_else(|| self.unsupported("LDS access but the layout has no LDS"))?;
+                if self.lds.is_none() {
+                    return Err(self.unsupported("LDS access but the layout has no LDS"));
+                }
                 let a = if aty == Ty::B64 {
                     self.b.u_convert(t.u32, None, addr)?
                 } else {
@@ -1437,10 +1458,38 @@ impl<'a> Cx<'a> {
                 let two = self.c32(2);
                 let idx = self.b.shift_right_logical(t.u32, None, a, two)?;
                 let sh = self.byte_shift(a)?;
-                let p = self.b.access_chain(t.wg_u32, None, lds, [idx])?;
-                Ok((p, sh))
+                Ok((idx, sh))
             }
         }
+    }
+
+    /// Pointer to dword `k` (0 or 1) from a [`mem_loc`](Self::mem_loc) location.
+    fn dword_ptr(&mut self, space: Space, loc: Word, k: u32) -> R<Word> {
+        let t = self.t;
+        if space == Space::Lds {
+            let lds = self.lds.expect("checked by mem_loc");
+            let idx = if k == 0 {
+                loc
+            } else {
+                let kc = self.c32(k);
+                self.b.i_add(t.u32, None, loc, kc)?
+            };
+            Ok(self.b.access_chain(t.wg_u32, None, lds, [idx])?)
+        } else {
+            let a = if k == 0 {
+                loc
+            } else {
+                let kc = self.c64(4 * k as u64);
+                self.b.i_add(t.u64, None, loc, kc)?
+            };
+            Ok(self.b.convert_u_to_ptr(t.psb_u32, None, a)?)
+        }
+    }
+
+    /// Pointer to the dword holding byte `addr + offset`, and the bit position of that byte in it.
+    fn mem_ptr(&mut self, space: Space, addr: Word, aty: Ty, offset: i64) -> R<(Word, Word)> {
+        let (loc, sh) = self.mem_loc(space, addr, aty, offset)?;
+        Ok((self.dword_ptr(space, loc, 0)?, sh))
     }
 
     fn byte_shift(&mut self, a: Word) -> R<Word> {
@@ -1471,6 +1520,34 @@ impl<'a> Cx<'a> {
         })
     }
 
+    fn plain_store(&mut self, space: Space, p: Word, v: Word) -> R<()> {
+        if space == Space::Lds {
+            self.b.store(p, v, None, [])?;
+        } else {
+            self.b.store(
+                p,
+                v,
+                Some(MemoryAccess::ALIGNED),
+                [Operand::LiteralBit32(4)],
+            )?;
+        }
+        Ok(())
+    }
+
+    fn note_misaligned(&mut self, st: Word) -> R<()> {
+        let m = self.load_bool(self.misaligned)?;
+        let m = self.b.logical_or(self.t.bool, None, m, st)?;
+        self.store(self.misaligned, m)
+    }
+
+    /// True when an access of `bytes` at bit position `sh` runs into the next dword.
+    fn straddles(&mut self, bytes: u32, sh: Word) -> R<Word> {
+        let lim = self.c32(32 - 8 * bytes);
+        Ok(self.b.u_greater_than(self.t.bool, None, sh, lim)?)
+    }
+
+    /// Loads as the evaluator does, at any byte address: a dword-straddling access (unaligned 32-bit,
+    /// 16-bit at byte 3) reads the next dword too.
     fn mem_load(
         &mut self,
         space: Space,
@@ -1480,13 +1557,33 @@ impl<'a> Cx<'a> {
         offset: i64,
     ) -> R<Word> {
         let t = self.t;
-        let (p, sh) = self.mem_ptr(space, addr, aty, offset)?;
-        let w = self.plain_load(space, p)?;
+        let bytes = access.bytes() as u32;
+        let (loc, sh) = self.mem_loc(space, addr, aty, offset)?;
+        let p0 = self.dword_ptr(space, loc, 0)?;
+        let w0 = self.plain_load(space, p0)?;
+        let x = if bytes == 1 {
+            self.b.shift_right_logical(t.u32, None, w0, sh)?
+        } else if self.opts.unaligned == Unaligned::Detect {
+            let st = self.straddles(bytes, sh)?;
+            self.note_misaligned(st)?;
+            self.b.shift_right_logical(t.u32, None, w0, sh)?
+        } else {
+            let st = self.straddles(bytes, sh)?;
+            let w1 = self
+                .guarded(st, Some(t.u32), |cx| {
+                    let p1 = cx.dword_ptr(space, loc, 1)?;
+                    Ok(Some(cx.plain_load(space, p1)?))
+                })?
+                .expect("guarded with a type gives a value");
+            let both = self.join64(w0, w1)?;
+            let sh64 = self.b.u_convert(t.u64, None, sh)?;
+            let x = self.b.shift_right_logical(t.u64, None, both, sh64)?;
+            self.b.u_convert(t.u32, None, x)?
+        };
         if access == Access::B32 {
-            return Ok(w);
+            return Ok(x);
         }
-        let x = self.b.shift_right_logical(t.u32, None, w, sh)?;
-        let bits = 8 * access.bytes() as u32;
+        let bits = 8 * bytes;
         Ok(match access {
             Access::U8 | Access::U16 => {
                 let m = self.c32((1u32 << bits) - 1);
@@ -1500,6 +1597,9 @@ impl<'a> Cx<'a> {
         })
     }
 
+    /// Stores as the evaluator does, at any byte address. An aligned dword is a plain store; anything
+    /// narrower or unaligned clears and sets its bytes with atomic AND/OR on each dword it touches
+    /// (other lanes and waves may own the neighbouring bytes).
     fn mem_store(
         &mut self,
         space: Space,
@@ -1510,31 +1610,78 @@ impl<'a> Cx<'a> {
         v: Word,
     ) -> R<()> {
         let t = self.t;
-        let (p, sh) = self.mem_ptr(space, addr, aty, offset)?;
-        if access == Access::B32 {
-            if space == Space::Lds {
-                self.b.store(p, v, None, [])?;
-            } else {
-                self.b.store(
-                    p,
-                    v,
-                    Some(MemoryAccess::ALIGNED),
-                    [Operand::LiteralBit32(4)],
-                )?;
+        let bytes = access.bytes() as u32;
+        let (loc, sh) = self.mem_loc(space, addr, aty, offset)?;
+        if self.opts.unaligned == Unaligned::Detect {
+            if bytes > 1 {
+                let st = self.straddles(bytes, sh)?;
+                self.note_misaligned(st)?;
             }
+            let p0 = self.dword_ptr(space, loc, 0)?;
+            if access == Access::B32 {
+                return self.plain_store(space, p0, v);
+            }
+            let m = self.c32((1u32 << (8 * bytes)) - 1);
+            let mm = self.b.shift_left_logical(t.u32, None, m, sh)?;
+            let keep = self.b.not(t.u32, None, mm)?;
+            let vv = self.b.bitwise_and(t.u32, None, v, m)?;
+            let set = self.b.shift_left_logical(t.u32, None, vv, sh)?;
+            let sc = self.scope(space);
+            let relaxed = self.c32(0);
+            self.b.atomic_and(t.u32, None, p0, sc, relaxed, keep)?;
+            self.b.atomic_or(t.u32, None, p0, sc, relaxed, set)?;
             return Ok(());
         }
-        // Sub-dword: clear the bytes, then set them, atomically (neighbouring bytes may belong to others).
-        let bits = 8 * access.bytes() as u32;
-        let m = self.c32((1u32 << bits) - 1);
-        let mm = self.b.shift_left_logical(t.u32, None, m, sh)?;
-        let keep = self.b.not(t.u32, None, mm)?;
-        let vv = self.b.bitwise_and(t.u32, None, v, m)?;
-        let set = self.b.shift_left_logical(t.u32, None, vv, sh)?;
-        let sc = self.scope(space);
-        let relaxed = self.c32(0);
-        self.b.atomic_and(t.u32, None, p, sc, relaxed, keep)?;
-        self.b.atomic_or(t.u32, None, p, sc, relaxed, set)?;
+        let z = self.c32(0);
+        let aligned = self.b.i_equal(t.bool, None, sh, z)?;
+        let whole = if access == Access::B32 {
+            aligned
+        } else {
+            self.cfalse()
+        };
+        self.guarded(whole, None, |cx| {
+            let p0 = cx.dword_ptr(space, loc, 0)?;
+            cx.plain_store(space, p0, v)?;
+            Ok(None)
+        })?;
+        let partial = self.b.logical_not(t.bool, None, whole)?;
+        self.guarded(partial, None, |cx| {
+            let m = (1u64 << (8 * bytes)) - 1;
+            let mc = cx.c64(m);
+            let sh64 = cx.b.u_convert(t.u64, None, sh)?;
+            let m64 = cx.b.shift_left_logical(t.u64, None, mc, sh64)?;
+            let v64 = cx.b.u_convert(t.u64, None, v)?;
+            let v64 = cx.b.bitwise_and(t.u64, None, v64, mc)?;
+            let v64 = cx.b.shift_left_logical(t.u64, None, v64, sh64)?;
+            let c32 = cx.c64(32);
+            let parts = |cx: &mut Self, x: Word, hi: bool| -> R<Word> {
+                let y = if hi {
+                    cx.b.shift_right_logical(t.u64, None, x, c32)?
+                } else {
+                    x
+                };
+                Ok(cx.b.u_convert(t.u32, None, y)?)
+            };
+            let sc = cx.scope(space);
+            let relaxed = cx.c32(0);
+            let (m0, v0) = (parts(cx, m64, false)?, parts(cx, v64, false)?);
+            let keep0 = cx.b.not(t.u32, None, m0)?;
+            let p0 = cx.dword_ptr(space, loc, 0)?;
+            cx.b.atomic_and(t.u32, None, p0, sc, relaxed, keep0)?;
+            cx.b.atomic_or(t.u32, None, p0, sc, relaxed, v0)?;
+            if bytes > 1 {
+                let st = cx.straddles(bytes, sh)?;
+                let (m1, v1) = (parts(cx, m64, true)?, parts(cx, v64, true)?);
+                cx.guarded(st, None, |cx| {
+                    let keep1 = cx.b.not(t.u32, None, m1)?;
+                    let p1 = cx.dword_ptr(space, loc, 1)?;
+                    cx.b.atomic_and(t.u32, None, p1, sc, relaxed, keep1)?;
+                    cx.b.atomic_or(t.u32, None, p1, sc, relaxed, v1)?;
+                    Ok(None)
+                })?;
+            }
+            Ok(None)
+        })?;
         Ok(())
     }
 
