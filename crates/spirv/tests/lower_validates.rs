@@ -167,6 +167,7 @@ fn fused_profile_paths_validate() {
     fused.folds_add_zero = false;
     fused.folds_mul_one = false;
     fused.float_to_int = FloatToInt::Saturating;
+    fused.has_float16 = true;
     for ws in [32, 64] {
         for lanes in [Lanes::Loop, Lanes::Unrolled] {
             let words = lower_with(
@@ -249,4 +250,30 @@ fn large_programs_lower_quickly() {
     eprintln!("{n} instructions: {} words in {dt:?}", words.len());
     assert!(dt.as_secs() < 5, "lowering took {dt:?}");
     spirv_val("big", &words);
+}
+
+/// Without Float16 in the profile (the portable default), f16 arithmetic needs neither Float16 nor Int16.
+#[test]
+fn portable_f16_needs_no_float16_capability() {
+    let words = lower(&program(32), &layout(32), &DeviceProfile::portable()).unwrap();
+    let m = rspirv::dr::load_words(&words).unwrap();
+    let caps: Vec<_> = m
+        .capabilities
+        .iter()
+        .map(|i| format!("{:?}", i.operands[0]))
+        .collect();
+    assert!(
+        !caps
+            .iter()
+            .any(|c| c.contains("Float16") || c.contains("Int16")),
+        "{caps:?}"
+    );
+    let mut with = DeviceProfile::portable();
+    with.has_float16 = true;
+    let words = lower(&program(32), &layout(32), &with).unwrap();
+    let m = rspirv::dr::load_words(&words).unwrap();
+    assert!(m
+        .capabilities
+        .iter()
+        .any(|i| format!("{:?}", i.operands[0]).contains("Float16")));
 }

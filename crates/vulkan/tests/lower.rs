@@ -1840,3 +1840,91 @@ fn unaligned_and_straddling_accesses() {
         "{err}"
     );
 }
+
+/// out[i] = f(in[3i], in[3i+1], in[3i+2]) for a 32-bit result.
+fn map3_program(ws: u32, w: u32, f: &dyn Fn(&mut Pb, [H; 3]) -> H) -> Program {
+    let mut b = Pb::new("map3", ws);
+    b.global_id(1, w);
+    let x = b.v(1);
+    let c12 = b.c32(12);
+    let off = b.i32(IntOp::Mul, x, c12);
+    let a = b.addr64(0, off);
+    let l = [
+        b.load(Space::Global, Access::B32, a, 0),
+        b.load(Space::Global, Access::B32, a, 4),
+        b.load(Space::Global, Access::B32, a, 8),
+    ];
+    let r = f(&mut b, l);
+    let id = b.v(1);
+    let c4 = b.c32(4);
+    let off = b.i32(IntOp::Mul, id, c4);
+    let a = b.addr64(2, off);
+    b.store(Space::Global, Access::B32, a, 0, r);
+    b.end("load / op / store");
+    b.block(Terminator::End);
+    b.finish()
+}
+
+/// Half precision without Float16: f32→f16 rounding over the whole half range (ties and the subnormal
+/// range included) and fused_to_half over random halves, device vs evaluator.
+#[test]
+fn half_precision_without_float16() {
+    let ctx = common::lavapipe();
+    let mut r = Rng(0x16);
+    let n = 150_000usize;
+    let mut words = Vec::with_capacity(3 * n);
+    for i in 0..n {
+        // f32 operand around the half range: exponents 98..=145, random or tie-shaped mantissas.
+        let e = 98 + (r.next() % 48) as u32;
+        let mut m = r.u32() & 0x7f_ffff;
+        if i % 4 == 0 {
+            m = (m & !0x1fff) | 0x1000; // a tie at the normal-half rounding position
+        }
+        let s = (r.u32() & 1) << 31;
+        let x = if i % 50 == 0 {
+            F32_SPECIALS[i / 50 % F32_SPECIALS.len()]
+        } else {
+            s | (e << 23) | m
+        };
+        words.push(x);
+        words.push(r.u32() & 0xffff);
+        words.push(r.u32() & 0xffff);
+    }
+    // D993's half triple: once-rounded 0x3c01, twice-rounded 0x3c02.
+    words[..3].copy_from_slice(&[0x1001, 0x3bfe, 0x3c01]);
+    assert_eq!(
+        rdna2spv_eval::specialize::f16_fma_to_half(0x1001, 0x3bfe, 0x3c01),
+        0x3c01
+    );
+    let input: Vec<u8> = words.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let (ws, w) = (32u32, 256u32);
+    // f32 → f16.
+    let p = map3_program(ws, w, &|b, x| {
+        let h = b.un(UnOp::F32ToF16, Ty::B16, x[0]);
+        b.un(UnOp::ZExt, Ty::B32, h)
+    });
+    run_both(
+        &ctx,
+        "f32_to_f16",
+        &p,
+        &[input.clone(), vec![0u8; 4 * n]],
+        |a| launch_for(ws, w, n as u32, a, 0),
+    );
+    // fused_to_half(lo16(x0), x1, x2).
+    let p = map3_program(ws, w, &|b, x| {
+        let lo = |b: &mut Pb, v: H| {
+            b.n(Node::Extract {
+                ty: Ty::B16,
+                a: v,
+                shift: 0,
+            })
+        };
+        let (p, q, s) = (lo(b, x[0]), lo(b, x[1]), lo(b, x[2]));
+        let h = b.fl(FloatOp::F16FmaToHalf, p, q, s);
+        b.un(UnOp::ZExt, Ty::B32, h)
+    });
+    run_both(&ctx, "fma_f16", &p, &[input, vec![0u8; 4 * n]], |a| {
+        launch_for(ws, w, n as u32, a, 0)
+    });
+    eprintln!("half: {n} conversions and {n} fused_to_half, 0 mismatches");
+}

@@ -12,7 +12,9 @@
 //!   a fused `Fma`; f64 has no wider type, so its FMA is emulated in integer arithmetic (128-bit product,
 //!   alignment with a sticky bit, one rounding to nearest even, subnormals and overflow included);
 //! * legacy multiply-add flushes denormal inputs, product and result by hand;
-//! * f16 add/mul are computed in f32 and rounded once more to half (exact: 24 ≥ 2·11 + 2);
+//! * f16 add/mul are computed in f32 and rounded once more to half (exact: 24 ≥ 2·11 + 2); without
+//!   Float16 in the profile every f16 step (widening, narrowing, the fused form) is integer arithmetic
+//!   plus f32, so the module needs neither Float16 nor Int16;
 //! * min/max follow IEEE minNum/maxNum with −0 < +0, spelt out with compares and selects;
 //! * f32→i32/u32 saturate and map NaN to 0 by hand unless the device already does.
 
@@ -139,8 +141,12 @@ impl Cx<'_> {
         Ok(self.b.bitwise_or(t.u32, None, sign, mag)?)
     }
 
-    /// f32 bits → f16 bits (u32), one rounding to nearest even, NaN → 0x7e00. Needs Float16.
+    /// f32 bits → f16 bits (u32), one rounding to nearest even, NaN → 0x7e00: the device's conversion
+    /// when it has Float16, else integer arithmetic.
     pub(crate) fn f32_to_f16_bits(&mut self, x: Word) -> R<Word> {
+        if !self.prof.has_float16 {
+            return self.f32_to_f16_int(x);
+        }
         self.uses_f16 = true;
         let t = self.t;
         let f = self.f32_of(x)?;
@@ -152,6 +158,68 @@ impl Cx<'_> {
         let nan = self.b.is_nan(t.bool, None, f)?;
         let q = self.c32(F16_QNAN);
         Ok(self.b.select(t.u32, None, nan, q, hb)?)
+    }
+
+    /// f32 bits → f16 bits with integer operations only (no Float16 needed).
+    fn f32_to_f16_int(&mut self, x: Word) -> R<Word> {
+        let t = self.t;
+        let bt = t.bool;
+        let u = t.u32;
+        let c16 = self.c32(16);
+        let sign = self.b.shift_right_logical(u, None, x, c16)?;
+        let sign = self.mask(sign, 0x8000)?;
+        let ax = self.mask(x, 0x7fff_ffff)?;
+        let c23 = self.c32(23);
+        let e = self.b.shift_right_logical(u, None, ax, c23)?;
+        let mant = self.mask(ax, 0x7f_ffff)?;
+        let one = self.c32(1);
+        let z = self.c32(0);
+        // Round `m >> s` to nearest even (s in 1..=31).
+        let round = |cx: &mut Self, m: Word, s: Word| -> R<Word> {
+            let q = cx.b.shift_right_logical(u, None, m, s)?;
+            let bit = cx.b.shift_left_logical(u, None, one, s)?;
+            let mask = cx.b.i_sub(u, None, bit, one)?;
+            let rem = cx.b.bitwise_and(u, None, m, mask)?;
+            let half = cx.b.shift_right_logical(u, None, bit, one)?;
+            let above = cx.b.u_greater_than(bt, None, rem, half)?;
+            let tie = cx.b.i_equal(bt, None, rem, half)?;
+            let qodd = cx.b.bitwise_and(u, None, q, one)?;
+            let odd = cx.b.i_equal(bt, None, qodd, one)?;
+            let tie_up = cx.b.logical_and(bt, None, tie, odd)?;
+            let up = cx.b.logical_or(bt, None, above, tie_up)?;
+            let inc = cx.b.select(u, None, up, one, z)?;
+            Ok(cx.b.i_add(u, None, q, inc)?)
+        };
+        // Normal halves: exponent rebiased, 13 bits rounded off (a carry moves into the exponent).
+        let c13 = self.c32(13);
+        let rebias = self.c32(112 << 23);
+        let nb = self.b.i_sub(u, None, ax, rebias)?;
+        let normal = round(self, nb, c13)?;
+        // Subnormal halves: the significand shifted by 126 − e (≥ 14); below 2^-25 everything rounds to 0.
+        let imp = self.c32(1 << 23);
+        let m = self.b.bitwise_or(u, None, mant, imp)?;
+        let c126 = self.c32(126);
+        let s = self.b.i_sub(u, None, c126, e)?;
+        let c31 = self.c32(31);
+        let s_big = self.b.u_greater_than(bt, None, s, c31)?;
+        let s_c = self.b.select(u, None, s_big, c31, s)?;
+        let sub = round(self, m, s_c)?;
+        let sub = self.b.select(u, None, s_big, z, sub)?;
+        let e_zero = self.b.i_equal(bt, None, e, z)?;
+        let sub = self.b.select(u, None, e_zero, z, sub)?;
+        let c113 = self.c32(113);
+        let is_normal = self.b.u_greater_than_equal(bt, None, e, c113)?;
+        let mag = self.b.select(u, None, is_normal, normal, sub)?;
+        // 65520 and above (infinity included) overflow; NaN is the default NaN.
+        let lim = self.c32(0x477f_f000);
+        let over = self.b.u_greater_than_equal(bt, None, ax, lim)?;
+        let inf = self.c32(0x7c00);
+        let mag = self.b.select(u, None, over, inf, mag)?;
+        let r = self.b.bitwise_or(u, None, sign, mag)?;
+        let nan_lim = self.c32(0x7f80_0000);
+        let nan = self.b.u_greater_than(bt, None, ax, nan_lim)?;
+        let q = self.c32(F16_QNAN);
+        Ok(self.b.select(u, None, nan, q, r)?)
     }
 
     fn f16_value(&mut self, bits: Word) -> R<Word> {
@@ -225,6 +293,18 @@ pub(super) fn float_op(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R
             };
             let r = cx.f32_arith(op32, x, y)?;
             cx.f32_to_f16_bits(r)
+        }
+        FloatOp::F16FmaToHalf if !cx.prof.has_float16 => {
+            // No Float16: widen exactly, round to odd in f32 (the product of halves is exact there), then
+            // one rounding to half (24 ≥ 2·11 + 2).
+            let mut w = [0; 3];
+            for (k, v) in [a, b, c].into_iter().enumerate() {
+                let bits = cx.f16_to_f32_bits(v)?;
+                w[k] = cx.f32_of(bits)?;
+            }
+            let odd = crate::exact::emit_round_to_odd_fma(&mut cx.b, 32, w[0], w[1], w[2])?;
+            let bits = cx.b.bitcast(t.u32, None, odd)?;
+            cx.f32_to_f16_int(bits)
         }
         FloatOp::F16FmaToHalf => {
             let x = cx.f16_value(a)?;
