@@ -1038,6 +1038,9 @@ impl<'a> Cx<'a> {
         let p = self.p;
         let (start, end) = (range.start as usize, range.end as usize);
         let nn = end - start;
+        if nn == 0 {
+            return Ok(()); // s_nop, s_waitcnt, …
+        }
         // Phases: even = uniform, odd = a lane loop.
         let mut emit = vec![0u32; nn];
         let mut avail = vec![0u32; nn];
