@@ -527,6 +527,9 @@ fn to_f64(ty: Ty, v: u64) -> f64 {
     }
 }
 
+// The comparisons are spelt out on purpose: with NaN operands `!(x >= y)` is not `x < y`, and
+// `x < y || x > y` is not `x != y`.
+#[allow(clippy::double_comparisons, clippy::neg_cmp_op_on_partial_ord)]
 fn float_cmp(op: FloatCmp, ty: Ty, a: u64, b: u64) -> bool {
     let (x, y) = (to_f64(ty, a), to_f64(ty, b));
     let unordered = x.is_nan() || y.is_nan();

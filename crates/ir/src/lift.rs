@@ -77,7 +77,13 @@ pub fn lift(name: &str, code: &[u8], opts: LiftOptions) -> Result<Program, LiftE
             Ok(t as u32)
         };
         match flow {
-            Flow::Next => work.push(next),
+            Flow::Next => {
+                // s_barrier ends its block, so a lowering can stop a wave at a block boundary after it.
+                if ins.opcode() == Opcode::S_BARRIER {
+                    leaders.insert(next);
+                }
+                work.push(next)
+            }
             Flow::End => {}
             Flow::Jump => {
                 let t = target()?;
@@ -1445,5 +1451,37 @@ impl Lifter<'_> {
             }
             _ => self.unsupported("packed instruction not lifted yet"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// s_barrier ends its block (so a lowering can stop a wave at the boundary); the code after it starts a
+    /// new block that the barrier's block jumps to.
+    #[test]
+    #[ignore = "needs the SOPP decoder, which this branch's isa crate does not have yet"]
+    fn barrier_ends_its_block() {
+        // s_nop 0; s_barrier; s_nop 0; s_endpgm
+        let words: [u32; 4] = [0xbf80_0000, 0xbf8a_0000, 0xbf80_0000, 0xbf81_0000];
+        let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let p = lift(
+            "k",
+            &code,
+            LiftOptions {
+                target: Target::Gfx1030,
+                wave_size: 32,
+            },
+        )
+        .unwrap();
+        assert_eq!(p.blocks.len(), 2);
+        let b0 = &p.blocks[Handle::from_index(0)];
+        assert_eq!(b0.insts.len(), 2);
+        assert!(p
+            .inst_nodes(b0.insts.last().unwrap())
+            .any(|(_, n)| matches!(n, Node::Barrier)));
+        assert_eq!(b0.terminator, Terminator::Jump(Handle::from_index(1)));
+        assert_eq!(p.blocks[Handle::from_index(1)].start_pc, 8);
     }
 }
