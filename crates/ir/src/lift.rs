@@ -33,11 +33,16 @@ pub enum LiftError {
     FallsOff { offset: u32 },
 }
 
-/// How to lift: the sub-target (decoding) and the wave size (from the kernel descriptor, never the words).
+/// How to lift: the sub-target (decoding), the wave size (from the kernel descriptor, never the words) and
+/// the kernel's ABI facts the semantics depends on.
 #[derive(Debug, Clone, Copy)]
 pub struct LiftOptions {
     pub target: Target,
     pub wave_size: u32,
+    /// First SGPR of the private segment buffer V# (the user SGPRs of `enable_sgpr_private_segment_buffer`),
+    /// if the kernel has one. MUBUF instructions whose `srsrc` is this quad are scratch accesses (D009);
+    /// any other `srsrc` is refused.
+    pub private_segment_buffer: Option<u16>,
 }
 
 /// Lifts the kernel whose code starts at byte 0 of `code`.
@@ -131,6 +136,7 @@ pub fn lift(name: &str, code: &[u8], opts: LiftOptions) -> Result<Program, LiftE
             let mut b = Lifter {
                 p: &mut p,
                 ws: opts.wave_size,
+                psb: opts.private_segment_buffer,
                 ins,
                 pc,
                 text: &text,
@@ -212,6 +218,7 @@ enum Src {
 struct Lifter<'a> {
     p: &'a mut Program,
     ws: u32,
+    psb: Option<u16>,
     ins: &'a Instruction,
     pc: u32,
     text: &'a str,
@@ -385,6 +392,7 @@ impl Lifter<'_> {
             {
                 Ok(None) // cache invalidation: the evaluator and SPIR-V have coherent memory
             }
+            Format::MUBUF => self.mubuf().map(|_| None),
             _ => self.unsupported("this format is not lifted yet"),
         }
     }
@@ -837,6 +845,155 @@ impl Lifter<'_> {
         });
         if glc {
             self.write_v(vdst, old);
+        }
+        Ok(())
+    }
+
+    /// MUBUF through the private segment buffer: scratch (D009). The runtime's V# (see `rdna2spv::dispatch`)
+    /// has base 0, stride 0, swizzling with 4-byte elements, an index stride of the wave size and
+    /// ADD_TID_ENABLE, so the ISA's swizzled address of a lane is
+    /// `base + soffset + (offset / 4) * 4 * wave_size + (index % wave_size) * 4 + offset % 4`, where
+    /// `offset = inst_offset + (offen ? voffset : 0)` and `index = (idxen ? vindex : 0) + lane`. That is a
+    /// byte address in the wave's scratch region ([`Space::Scratch`]); only the low 32 bits of the base
+    /// take part (the kernel adds the wave offset to them).
+    fn mubuf(&mut self) -> Result<(), LiftError> {
+        use Opcode::*;
+        let (w0, w1) = (self.w(0), self.w(1));
+        let inst_offset = w0 & 0xfff;
+        let offen = w0 >> 12 & 1 != 0;
+        let idxen = w0 >> 13 & 1 != 0;
+        let lds = w0 >> 16 & 1 != 0;
+        let vaddr = (w1 & 0xff) as u16;
+        let vdata = ((w1 >> 8) & 0xff) as u16;
+        let srsrc = (((w1 >> 16) & 0x1f) * 4) as u16;
+        let tfe = w1 >> 23 & 1 != 0;
+        let soffset = w1 >> 24;
+        match self.psb {
+            Some(q) if q == srsrc => {}
+            Some(q) => {
+                return self.unsupported(&format!(
+                    "buffer resource s[{}:{}] is not the private segment buffer s[{}:{}]; only scratch buffers are modelled",
+                    srsrc,
+                    srsrc + 3,
+                    q,
+                    q + 3
+                ))
+            }
+            None => {
+                return self.unsupported(
+                    "the kernel has no private segment buffer; only scratch buffers are modelled",
+                )
+            }
+        }
+        if lds {
+            return self.unsupported("MUBUF loads into LDS are not modelled");
+        }
+        if tfe {
+            return self.unsupported("tfe (texture fail enable) is not modelled");
+        }
+        let op = self.ins.opcode();
+        let load = match op {
+            BUFFER_LOAD_UBYTE => Some((Access::U8, 1)),
+            BUFFER_LOAD_SBYTE => Some((Access::I8, 1)),
+            BUFFER_LOAD_USHORT => Some((Access::U16, 1)),
+            BUFFER_LOAD_SSHORT => Some((Access::I16, 1)),
+            BUFFER_LOAD_DWORD => Some((Access::B32, 1)),
+            BUFFER_LOAD_DWORDX2 => Some((Access::B32, 2)),
+            BUFFER_LOAD_DWORDX3 => Some((Access::B32, 3)),
+            BUFFER_LOAD_DWORDX4 => Some((Access::B32, 4)),
+            _ => None,
+        };
+        let store = match op {
+            BUFFER_STORE_BYTE => Some((Access::U8, 1)),
+            BUFFER_STORE_SHORT => Some((Access::U16, 1)),
+            BUFFER_STORE_DWORD => Some((Access::B32, 1)),
+            BUFFER_STORE_DWORDX2 => Some((Access::B32, 2)),
+            BUFFER_STORE_DWORDX3 => Some((Access::B32, 3)),
+            BUFFER_STORE_DWORDX4 => Some((Access::B32, 4)),
+            _ => None,
+        };
+        if load.is_none() && store.is_none() {
+            return self.unsupported("buffer instruction not lifted yet (scratch takes loads and stores of bytes, shorts and dwords)");
+        }
+        // Reads first.
+        let base = self.read_s(srsrc, Ty::B32);
+        let so = self.src(soffset, Src::B32)?;
+        let wave_base = self.int(IntOp::Add, Ty::B32, base, so);
+        let lane = self.n(Node::LaneId);
+        let index = if idxen {
+            let vi = self.n(Node::ReadVgpr {
+                reg: vaddr,
+                ty: Ty::B32,
+            });
+            let sum = self.int(IntOp::Add, Ty::B32, vi, lane);
+            let m = self.c(Ty::B32, (self.ws - 1) as u64);
+            self.int(IntOp::And, Ty::B32, sum, m)
+        } else {
+            lane
+        };
+        let two = self.c(Ty::B32, 2);
+        let index4 = self.int(IntOp::Shl, Ty::B32, index, two);
+        let lane_base = self.int(IntOp::Add, Ty::B32, wave_base, index4);
+        let voffset = offen.then(|| {
+            self.n(Node::ReadVgpr {
+                reg: vaddr + idxen as u16,
+                ty: Ty::B32,
+            })
+        });
+        let stores: Vec<_> = match store {
+            Some((_, n)) => (0..n)
+                .map(|i| {
+                    self.n(Node::ReadVgpr {
+                        reg: vdata + i,
+                        ty: Ty::B32,
+                    })
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let (access, n) = load.or(store).expect("checked above");
+        let log_ws = self.ws.trailing_zeros() as u64;
+        let mut addrs = Vec::new();
+        for i in 0..n {
+            let k = self.c(Ty::B32, (inst_offset + 4 * i as u32) as u64);
+            let off = match voffset {
+                Some(v) => self.int(IntOp::Add, Ty::B32, v, k),
+                None => k,
+            };
+            let hi_mask = self.c(Ty::B32, !3u32 as u64);
+            let hi = self.int(IntOp::And, Ty::B32, off, hi_mask);
+            let sh = self.c(Ty::B32, log_ws);
+            let row = self.int(IntOp::Shl, Ty::B32, hi, sh);
+            let lo_mask = self.c(Ty::B32, 3);
+            let lo = self.int(IntOp::And, Ty::B32, off, lo_mask);
+            let a = self.int(IntOp::Add, Ty::B32, lane_base, row);
+            addrs.push(self.int(IntOp::Add, Ty::B32, a, lo));
+        }
+        if load.is_some() {
+            let vals: Vec<_> = addrs
+                .iter()
+                .map(|&addr| {
+                    self.n(Node::Load {
+                        space: Space::Scratch,
+                        access,
+                        addr,
+                        offset: 0,
+                    })
+                })
+                .collect();
+            for (i, v) in vals.into_iter().enumerate() {
+                self.write_v(vdata + i as u16, v);
+            }
+        } else {
+            for (addr, value) in addrs.into_iter().zip(stores) {
+                self.n(Node::Store {
+                    space: Space::Scratch,
+                    access,
+                    addr,
+                    offset: 0,
+                    value,
+                });
+            }
         }
         Ok(())
     }
@@ -1471,6 +1628,7 @@ mod tests {
             LiftOptions {
                 target: Target::Gfx1030,
                 wave_size: 32,
+                private_segment_buffer: None,
             },
         )
         .unwrap();
