@@ -221,7 +221,7 @@ fn wave64_builds() {
         );
         assert_eq!(b.kernels[0].descriptor.vgpr_granule(), 4);
     }
-    // divergent_w64: .amdhsa_next_free_vgpr 7 -> granulated (7+3)/4-1 = 1 -> 8 VGPRs.
+    // divergent_w64: .amdhsa_next_free_vgpr 6 -> granulated (6+3)/4-1 = 1 -> 8 VGPRs.
     let k = &load("divergent_w64.co").kernels[0];
     assert_eq!(
         k.descriptor
