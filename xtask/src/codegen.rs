@@ -163,9 +163,18 @@ pub fn generate(rows: &[Row]) -> String {
 
     // Field and kind enums from the tokens in use.
     let mut fields = BTreeSet::new();
-    let mut kinds = BTreeSet::new();
+    // Every width the printer knows is generated, used by a row or not (print::kind_regs matches them all).
+    let mut kinds: BTreeSet<String> = [
+        "b32", "b64", "b96", "b128", "b160", "b192", "b256", "b512", "f16", "i16", "f64", "p16",
+    ]
+    .iter()
+    .map(|k| k.to_string())
+    .collect();
     for r in rows {
         for t in &r.operands {
+            if t.starts_with('+') {
+                continue;
+            }
             if let Some((f, k)) = t.split_once(':').filter(|_| !t.starts_with('=')) {
                 fields.insert(f.to_string());
                 kinds.insert(k.to_string());
@@ -193,6 +202,28 @@ pub fn generate(rows: &[Row]) -> String {
     }
     writeln!(w, "}}\n").unwrap();
 
+    // Per-row facts (`+flag` tokens).
+    let flags: BTreeSet<String> = rows
+        .iter()
+        .flat_map(|r| r.operands.iter())
+        .filter_map(|t| t.strip_prefix('+'))
+        .map(str::to_string)
+        .collect();
+    writeln!(
+        w,
+        "/// A per-row fact from a `+flag` token of the table (see the header of opcodes.txt)."
+    )
+    .unwrap();
+    writeln!(
+        w,
+        "#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]\npub enum Flag {{"
+    )
+    .unwrap();
+    for f in &flags {
+        writeln!(w, "    {},", camel(f)).unwrap();
+    }
+    writeln!(w, "}}\n").unwrap();
+
     // Encodings, sorted by (format, opcode).
     let mut sorted: Vec<&Row> = rows.iter().collect();
     sorted.sort_by_key(|r| {
@@ -212,6 +243,7 @@ pub fn generate(rows: &[Row]) -> String {
         let ops: Vec<String> = r
             .operands
             .iter()
+            .filter(|t| !t.starts_with('+'))
             .map(|t| match t.strip_prefix('=') {
                 Some(text) => format!("Operand::Fixed({:?})", text.replace('_', " ")),
                 None => {
@@ -220,14 +252,21 @@ pub fn generate(rows: &[Row]) -> String {
                 }
             })
             .collect();
+        let row_flags: Vec<String> = r
+            .operands
+            .iter()
+            .filter_map(|t| t.strip_prefix('+'))
+            .map(|f| format!("Flag::{}", camel(f)))
+            .collect();
         writeln!(
             w,
-            "    Encoding {{ format: Format::{}, op: 0x{:x}, targets: Targets({mask}), opcode: Opcode::{}, mnemonic: {:?}, operands: &[{}], note: {:?} }},",
+            "    Encoding {{ format: Format::{}, op: 0x{:x}, targets: Targets({mask}), opcode: Opcode::{}, mnemonic: {:?}, operands: &[{}], flags: &[{}], note: {:?} }},",
             r.format,
             r.opcode,
             opcode_name(&r.mnemonic),
             r.mnemonic,
             ops.join(", "),
+            row_flags.join(", "),
             r.note
         )
         .unwrap();

@@ -14,15 +14,26 @@ use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let get = |k: &str| args.iter().position(|a| a == k).and_then(|i| args.get(i + 1)).cloned();
-    let want: usize = get("--words").map(|s| s.parse().unwrap()).unwrap_or(1_000_000);
+    let get = |k: &str| {
+        args.iter()
+            .position(|a| a == k)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let want: usize = get("--words")
+        .map(|s| s.parse().unwrap())
+        .unwrap_or(1_000_000);
     let seed: u64 = get("--seed").map(|s| s.parse().unwrap()).unwrap_or(7);
     let d = llvm_oracle::Disassembler::new("gfx1030", "").expect("libLLVM-19");
     let mut rng = Rng(seed);
     let mut stream: Vec<u32> = Vec::with_capacity(want + 8);
     let mut n_insts = 0usize;
     while stream.len() < want {
-        let f = if rng.next_u32() % 2 == 0 { None } else { Some(Format::ALL[(rng.next_u32() % 20) as usize]) };
+        let f = if rng.next_u32() % 2 == 0 {
+            None
+        } else {
+            Some(Format::ALL[(rng.next_u32() % 20) as usize])
+        };
         let w = random_words(&mut rng, f);
         if let llvm_oracle::Decoded::Ok { size, .. } = d.decode_words(&w) {
             if decode(&w, Target::Gfx1030).map(|i| i.len() * 4) == Ok(size) {
@@ -47,7 +58,9 @@ fn main() {
     let (t_decode, n1) = best(&mut || {
         let (mut i, mut n) = (0, 0);
         while i < stream.len() {
-            i += decode(&stream[i..], Target::Gfx1030).map(|x| x.len()).unwrap_or(1);
+            i += decode(&stream[i..], Target::Gfx1030)
+                .map(|x| x.len())
+                .unwrap_or(1);
             n += 1;
         }
         n
@@ -83,7 +96,10 @@ fn main() {
     assert_eq!(n2, n_insts);
     assert_eq!(n3, n_insts);
     let rate = |t: f64| n_insts as f64 / t / 1e6;
-    println!("stream: {} words, {n_insts} instructions (random valid gfx1030 instructions, seed {seed})", stream.len());
+    println!(
+        "stream: {} words, {n_insts} instructions (random valid gfx1030 instructions, seed {seed})",
+        stream.len()
+    );
     println!("rdna2spv decode only:      {:8.2} M insn/s", rate(t_decode));
     println!("rdna2spv decode + print:   {:8.2} M insn/s", rate(t_print));
     println!("LLVM-19 C API (with text): {:8.2} M insn/s", rate(t_llvm));

@@ -22,6 +22,6 @@ pub mod table;
 mod vector;
 
 pub use decode::{decode, decode_bytes, DecodeError, Instruction, Variant};
-pub use generated::{Field, Kind, Opcode};
+pub use generated::{Field, Flag, Kind, Opcode};
 pub use print::PrintOptions;
 pub use table::{lookup, Encoding, Format, Operand, Target, Targets};

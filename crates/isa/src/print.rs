@@ -57,6 +57,19 @@ pub fn kind_regs(kind: Kind) -> u32 {
         Kind::B256 => 8,
         Kind::B512 => 16,
         Kind::B32 | Kind::F16 | Kind::I16 | Kind::P16 => 1,
+        // Scalar kinds (scalar.rs): a register-only 64-bit source, and immediates printed symbolically.
+        Kind::R64 => 2,
+        Kind::R32
+        | Kind::Hex
+        | Kind::Imm
+        | Kind::Label
+        | Kind::Endpgm
+        | Kind::Hwreg
+        | Kind::Waitcnt
+        | Kind::Sendmsg
+        | Kind::Depctr
+        | Kind::Version
+        | Kind::Smem => 1,
     }
 }
 
@@ -135,7 +148,8 @@ const INLINE_FLOATS: [&str; 8] = ["0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "
 pub fn inline_float(out: &mut String, enc: u32, kind: Kind) {
     if enc == 248 {
         out.push_str(match kind {
-            Kind::F64 => "0.15915494309189532",
+            // A 64-bit operand (integer or float) decodes 1/(2*pi) as the double and prints it in full.
+            Kind::F64 | Kind::B64 => "0.15915494309189532",
             Kind::I16 => "0x3118",
             _ => "0.15915494",
         });
@@ -175,6 +189,18 @@ pub fn literal_value(out: &mut String, lit: u32, kind: Kind) {
             } else {
                 let _ = write!(out, "0x{lit:x}");
             }
+        }
+        // A 64-bit integer operand zero-extends its literal: decimal when it is an inline integer (0..=64),
+        // else hex; never a float (LLVM's printImmediate64 compares with double bit patterns).
+        Kind::B64 if lit <= 64 => {
+            let _ = write!(out, "{lit}");
+        }
+        Kind::B64 => {
+            let _ = write!(out, "0x{lit:x}");
+        }
+        // A 32-bit literal whose value is an inline integer prints in decimal (printImmediate32).
+        Kind::B32 if (-16..=64).contains(&(lit as i32)) => {
+            let _ = write!(out, "{}", lit as i32);
         }
         _ => {
             if let Some(s) = single_inline_text(lit) {

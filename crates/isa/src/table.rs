@@ -1,7 +1,7 @@
 //! The opcode table's types and its lookup index. The rows themselves live in `opcodes.txt` at the crate root
 //! and are generated into [`crate::generated`] by `cargo xtask codegen`.
 
-use crate::generated::{Field, Kind, Opcode, ENCODINGS};
+use crate::generated::{Field, Flag, Kind, Opcode, ENCODINGS};
 use std::sync::OnceLock;
 
 /// A sub-target of the gfx10 family. The decoder is keyed by it: a few opcode slots change meaning between
@@ -129,8 +129,17 @@ pub struct Encoding {
     /// As llvm-objdump-19 prints it for the plain encoding (`v_add_f32_e32`, `v_fma_f32`).
     pub mnemonic: &'static str,
     pub operands: &'static [Operand],
+    /// Per-row facts from the table's `+flag` tokens (memory formats: addressing and modifier rules).
+    pub flags: &'static [Flag],
     /// One-line semantics note.
     pub note: &'static str,
+}
+
+impl Encoding {
+    /// Whether the row carries the `+flag` token `f`.
+    pub fn has(&self, f: Flag) -> bool {
+        self.flags.contains(&f)
+    }
 }
 
 /// Per format, a dense array indexed by opcode holding, per target, an index into ENCODINGS (u16::MAX: none).
