@@ -1238,6 +1238,21 @@ impl Lifter<'_> {
                 let r = self.float(FloatOp::F32LegacyMad, a, b, c);
                 self.write_v(vdst, r);
             }
+            // Half add and multiply: one rounding to half (f64 holds the exact sum or product of two halves).
+            V_ADD_F16 | V_MUL_F16 => {
+                let h = Src::F16;
+                let (a, b) = (self.src(s0, h)?, self.src(s1, h)?);
+                let (a, b) = (self.lo16(a), self.lo16(b));
+                let fop = if op == V_ADD_F16 {
+                    FloatOp::F16Add
+                } else {
+                    FloatOp::F16Mul
+                };
+                let r = self.float(fop, a, b, a);
+                // As for V_FMA_F16: the low half is written, the high half zeroed.
+                let r32 = self.un(UnOp::ZExt, Ty::B32, r);
+                self.write_v(vdst, r32);
+            }
             V_FMA_F16 | V_FMAC_F16 => {
                 let h = Src::F16;
                 let (a, b) = (self.src(s0, h)?, self.src(s1, h)?);
