@@ -114,9 +114,9 @@ fn run(cli: Cli) -> Result<i32> {
         Cmd::Info { file, json } => {
             let co = load(&file)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&co)?);
+                emit(&(serde_json::to_string_pretty(&co)? + "\n"))?;
             } else {
-                print!("{}", rdna2spv_codeobj::describe(&co));
+                emit(&rdna2spv_codeobj::describe(&co))?;
             }
             Ok(0)
         }
@@ -162,7 +162,7 @@ fn run(cli: Cli) -> Result<i32> {
                     out.push('\n');
                 }
             }
-            std::io::stdout().write_all(out.as_bytes())?;
+            emit(&out)?;
             Ok(0)
         }
         Cmd::Lift { file, kernel } => {
@@ -183,7 +183,7 @@ fn run(cli: Cli) -> Result<i32> {
                 },
             )?;
             rdna2spv_ir::verify(&p)?;
-            print!("{p}");
+            emit(&p.to_string())?;
             Ok(0)
         }
         Cmd::Run {
@@ -210,6 +210,14 @@ fn run(cli: Cli) -> Result<i32> {
             );
             Ok(0)
         }
+    }
+}
+
+/// Writes to stdout; a reader that went away (`| head`) is not an error.
+fn emit(s: &str) -> Result<()> {
+    match std::io::stdout().lock().write_all(s.as_bytes()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => Ok(r?),
     }
 }
 

@@ -21,6 +21,8 @@ pub struct Row {
     pub targets: Vec<String>,
     pub mnemonic: String,
     pub operands: Vec<String>,
+    /// `+flag` tokens (vector-ALU modifiers and variants), see the table header.
+    pub flags: Vec<String>,
     pub note: String,
 }
 
@@ -60,7 +62,11 @@ pub fn parse_table(text: &str) -> Result<Vec<Row>> {
             }
         }
         let mnemonic = t.next().with_context(ctx)?.to_string();
-        let operands = t.map(str::to_string).collect();
+        let (flags, operands): (Vec<String>, Vec<String>) =
+            t.map(str::to_string).partition(|x| is_mods_token(x));
+        for f in &flags {
+            mods_field(f).with_context(ctx)?;
+        }
         rows.push(Row {
             line: i + 1,
             format,
@@ -68,6 +74,7 @@ pub fn parse_table(text: &str) -> Result<Vec<Row>> {
             targets,
             mnemonic,
             operands,
+            flags,
             note,
         });
     }
@@ -86,6 +93,45 @@ pub fn parse_table(text: &str) -> Result<Vec<Row>> {
         }
     }
     Ok(rows)
+}
+
+/// Vector-ALU modifier tokens become the row's `Mods`; every other `+flag` token (memory formats) stays with
+/// the operands and becomes a `Flag`.
+fn is_mods_token(t: &str) -> bool {
+    const MODS: [&str; 11] = [
+        "abs", "neg", "neghi", "opsel", "opselhi", "clamp", "omod", "dpp", "dpp8", "sdwa", "ignore",
+    ];
+    t.strip_prefix('+')
+        .is_some_and(|f| MODS.contains(&f.split(':').next().unwrap_or("")))
+}
+
+/// One `+flag` token as a `Mods` field initialiser.
+fn mods_field(flag: &str) -> Result<String> {
+    let (name, val) = flag[1..].split_once(':').unwrap_or((&flag[1..], ""));
+    let hex = |v: &str| u32::from_str_radix(v, 16).with_context(|| format!("bad hex in {flag}"));
+    Ok(match name {
+        "abs" => format!("abs: 0x{:x}", hex(val)?),
+        "neg" => format!("neg: 0x{:x}", hex(val)?),
+        "neghi" => format!("neg_hi: 0x{:x}", hex(val)?),
+        "opsel" => format!("opsel: 0x{:x}", hex(val)?),
+        "opselhi" => format!("opsel_hi: 0x{:x}", hex(val)?),
+        "clamp" => "clamp: true".into(),
+        "omod" => "omod: true".into(),
+        "dpp" => {
+            let (a, p) = val.split_once('/').context("+dpp:ACCEPTED/PRINTED")?;
+            format!("dpp: Some([0x{:x}, 0x{:x}])", hex(a)?, hex(p)?)
+        }
+        "dpp8" => "dpp8: true".into(),
+        "sdwa" => {
+            let (a, p) = val.split_once('/').context("+sdwa:ACCEPTED/PRINTED")?;
+            format!("sdwa: Some([0x{:x}, 0x{:x}])", hex(a)?, hex(p)?)
+        }
+        "ignore" => {
+            let (a, b) = val.split_once(',').context("+ignore:W0,W1")?;
+            format!("ignore: [0x{:x}, 0x{:x}]", hex(a)?, hex(b)?)
+        }
+        _ => bail!("unknown flag {flag}"),
+    })
 }
 
 /// The instruction an encoding performs: the mnemonic without its encoding suffix.
@@ -119,7 +165,7 @@ pub fn generate(rows: &[Row]) -> String {
 
     writeln!(
         w,
-        "use crate::table::{{Encoding, Format, Operand, Targets}};\n"
+        "use crate::table::{{Encoding, Format, Mods, Operand, Targets}};\n"
     )
     .unwrap();
 
@@ -258,15 +304,22 @@ pub fn generate(rows: &[Row]) -> String {
             .filter_map(|t| t.strip_prefix('+'))
             .map(|f| format!("Flag::{}", camel(f)))
             .collect();
+        let mods = if r.flags.is_empty() {
+            "Mods::NONE".to_string()
+        } else {
+            let f: Vec<String> = r.flags.iter().map(|f| mods_field(f).unwrap()).collect();
+            format!("Mods {{ {}, ..Mods::NONE }}", f.join(", "))
+        };
         writeln!(
             w,
-            "    Encoding {{ format: Format::{}, op: 0x{:x}, targets: Targets({mask}), opcode: Opcode::{}, mnemonic: {:?}, operands: &[{}], flags: &[{}], note: {:?} }},",
+            "    Encoding {{ format: Format::{}, op: 0x{:x}, targets: Targets({mask}), opcode: Opcode::{}, mnemonic: {:?}, operands: &[{}], flags: &[{}], mods: {}, note: {:?} }},",
             r.format,
             r.opcode,
             opcode_name(&r.mnemonic),
             r.mnemonic,
             ops.join(", "),
             row_flags.join(", "),
+            mods,
             r.note
         )
         .unwrap();

@@ -527,6 +527,9 @@ fn to_f64(ty: Ty, v: u64) -> f64 {
     }
 }
 
+// The comparisons are spelt out on purpose: with NaN operands `!(x >= y)` is not `x < y`, and
+// `x < y || x > y` is not `x != y`.
+#[allow(clippy::double_comparisons, clippy::neg_cmp_op_on_partial_ord)]
 fn float_cmp(op: FloatCmp, ty: Ty, a: u64, b: u64) -> bool {
     let (x, y) = (to_f64(ty, a), to_f64(ty, b));
     let unordered = x.is_nan() || y.is_nan();
@@ -536,16 +539,16 @@ fn float_cmp(op: FloatCmp, ty: Ty, a: u64, b: u64) -> bool {
         FloatCmp::Eq => x == y,
         FloatCmp::Le => x <= y,
         FloatCmp::Gt => x > y,
-        FloatCmp::Lg => x < y || x > y,
+        FloatCmp::Lg => !unordered && x != y,
         FloatCmp::Ge => x >= y,
         FloatCmp::O => !unordered,
         FloatCmp::U => unordered,
-        FloatCmp::Nge => !(x >= y),
-        FloatCmp::Nlg => !(x < y || x > y),
-        FloatCmp::Ngt => !(x > y),
-        FloatCmp::Nle => !(x <= y),
+        FloatCmp::Nge => unordered || x < y,
+        FloatCmp::Nlg => unordered || x == y,
+        FloatCmp::Ngt => unordered || x <= y,
+        FloatCmp::Nle => unordered || x > y,
         FloatCmp::Neq => x != y,
-        FloatCmp::Nlt => !(x < y),
+        FloatCmp::Nlt => unordered || x >= y,
         FloatCmp::Tru => true,
     }
 }

@@ -29,7 +29,7 @@ fn main() {
     let mut stream: Vec<u32> = Vec::with_capacity(want + 8);
     let mut n_insts = 0usize;
     while stream.len() < want {
-        let f = if rng.next_u32() % 2 == 0 {
+        let f = if rng.next_u32() & 1 == 0 {
             None
         } else {
             Some(Format::ALL[(rng.next_u32() % 20) as usize])

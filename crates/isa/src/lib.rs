@@ -24,4 +24,4 @@ mod vector;
 pub use decode::{decode, decode_bytes, DecodeError, Instruction, Variant};
 pub use generated::{Field, Flag, Kind, Opcode};
 pub use print::PrintOptions;
-pub use table::{lookup, Encoding, Format, Operand, Target, Targets};
+pub use table::{lookup, Encoding, Format, Mods, Operand, Target, Targets};

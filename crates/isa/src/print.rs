@@ -40,6 +40,18 @@ impl Instruction {
         Some(address.wrapping_add(4).wrapping_add((simm * 4) as u64))
     }
 
+    /// Whether LLVM accepts this instruction under `opts`: decoding does not depend on the wave size, but in
+    /// wave64 a lane-mask operand is a register pair, and LLVM rejects pairs that start at vcc_hi, m0 or
+    /// exec_hi.
+    pub fn valid_for(&self, opts: PrintOptions) -> bool {
+        match self.format() {
+            Format::VOP1 | Format::VOP2 | Format::VOPC | Format::VOP3 | Format::VOP3P => {
+                crate::vector::lane_masks_valid(self, opts.wave64)
+            }
+            _ => true,
+        }
+    }
+
     /// True for DPP16/DPP8/SDWA forms.
     pub fn has_modifier_word(&self) -> bool {
         self.variant != Variant::Plain
@@ -51,7 +63,7 @@ pub fn kind_regs(kind: Kind) -> u32 {
     match kind {
         Kind::B64 | Kind::F64 => 2,
         Kind::B96 => 3,
-        Kind::B128 => 4,
+        Kind::B128 | Kind::V128 => 4,
         Kind::B160 => 5,
         Kind::B192 => 6,
         Kind::B256 => 8,
@@ -70,6 +82,9 @@ pub fn kind_regs(kind: Kind) -> u32 {
         | Kind::Depctr
         | Kind::Version
         | Kind::Smem => 1,
+        Kind::V | Kind::Vl | Kind::Ss | Kind::Sc | Kind::Sl => 1,
+        // A lane mask: one SGPR in wave32 (the printer widens it in wave64).
+        Kind::Lm | Kind::Lmx => 1,
     }
 }
 
@@ -243,4 +258,207 @@ fn double_inline_text(v: u64) -> Option<&'static str> {
     D.iter()
         .position(|d| d.to_bits() == v)
         .map(|i| INLINE_FLOATS[i])
+}
+
+const WARN_START: char = '\u{1}';
+const WARN_END: char = '\u{2}';
+
+/// Moves the warnings [`vector_source`] left in `out` to the end of the line, where LLVM's C API prints its
+/// comment stream.
+pub fn finish_warnings(out: &mut String) {
+    if !out.contains(WARN_START) {
+        return;
+    }
+    let mut text = String::with_capacity(out.len());
+    let mut warns = String::new();
+    let mut in_warn = false;
+    for c in out.chars() {
+        match c {
+            WARN_START => in_warn = true,
+            WARN_END => in_warn = false,
+            _ if in_warn => warns.push(c),
+            _ => text.push(c),
+        }
+    }
+    // The comment stream starts with " ; " once; consecutive warnings follow each other directly.
+    text.push_str(" ; ");
+    text.push_str(&warns);
+    *out = text;
+}
+
+/// A lane-mask SGPR operand (`vcc_lo`/`s4` in wave32, `vcc`/`s[4:5]` in wave64) from an SGPR-file encoding.
+pub fn lane_mask_reg(out: &mut String, enc: u32, wave64: bool) {
+    vector_source(out, enc, Kind::Lm, None, wave64)
+}
+
+fn is_inline_value_reg(enc: u32) -> bool {
+    matches!(enc, 125 | 235..=239 | 251..=253)
+}
+
+/// A vector-ALU source operand (9-bit encoding: 256.. are VGPRs) printed as LLVM-19 prints it, with the
+/// literal class of `kind` and, for operands restricted to a register class, LLVM's
+/// `/*Invalid register ...*/` or `/*Invalid immediate*/` annotation when the encoding lies outside it.
+pub fn vector_source(out: &mut String, enc: u32, kind: Kind, literal: Option<u32>, wave64: bool) {
+    let (count, class): (u32, Option<&str>) = match kind {
+        Kind::Lm => (if wave64 { 2 } else { 1 }, None),
+        Kind::V128 => (4, Some("VReg_128")),
+        Kind::Lmx => (if wave64 { 2 } else { 1 }, Some("SReg_1_XEXEC")),
+        Kind::Sc => (1, Some("SReg_32")),
+        Kind::V => (1, Some("VGPR_32")),
+        Kind::Vl => (1, Some("VRegOrLds_32")),
+        Kind::Ss => (1, Some("SReg_32")),
+        Kind::Sl => (1, Some("SRegOrLds_32")),
+        _ => (kind_regs(kind), None),
+    };
+    let is_reg = !(128..256).contains(&enc) || enc == 254 || is_inline_value_reg(enc);
+    if enc >= 256 {
+        reg_range(out, "v", enc - 256, count);
+    } else if enc < 128 {
+        let mut e = enc;
+        let align = if count >= 4 { 4 } else { 2 };
+        if count >= 2 && enc & (align - 1) != 0 && (enc < 106 || (108..124).contains(&enc)) {
+            // LLVM aligns a misaligned SGPR/TTMP tuple down and warns in the comment stream (printed last).
+            e = enc - enc % align;
+            let (file, n) = if enc < 106 {
+                ("SGPR", enc)
+            } else {
+                ("TTMP", enc - 108)
+            };
+            let _ = write!(
+                out,
+                "{WARN_START}Warning: {file}_{}: scalar reg isn't aligned {n}{WARN_END}",
+                32 * count
+            );
+        }
+        if count > 2 && (e == 106 || e == 126) {
+            // A wider tuple at vcc/exec prints the pair's name.
+            out.push_str(if e == 106 { "vcc" } else { "exec" });
+        } else if !scalar_reg(out, e, count) {
+            let _ = write!(out, "invalid_{enc}");
+        }
+    } else {
+        let lk = match kind {
+            Kind::F16 | Kind::I16 | Kind::F64 | Kind::B64 | Kind::P16 => kind,
+            _ => Kind::B32,
+        };
+        match enc {
+            128..=192 => {
+                let _ = write!(out, "{}", enc - 128);
+            }
+            193..=208 => {
+                let _ = write!(out, "-{}", enc - 192);
+            }
+            240..=248 => inline_float(out, enc, if lk == Kind::B64 { Kind::F64 } else { lk }),
+            235 => out.push_str("src_shared_base"),
+            236 => out.push_str("src_shared_limit"),
+            237 => out.push_str("src_private_base"),
+            238 => out.push_str("src_private_limit"),
+            239 => out.push_str("src_pops_exiting_wave_id"),
+            251 => out.push_str("src_vccz"),
+            252 => out.push_str("src_execz"),
+            253 => out.push_str("src_scc"),
+            254 => out.push_str("src_lds_direct"),
+            255 => vector_literal(out, literal.unwrap_or(0), lk),
+            _ => {
+                let _ = write!(out, "invalid_{enc}");
+            }
+        }
+    }
+    let Some(class) = class else {
+        if kind == Kind::Lm && !is_reg {
+            out.push_str("/*Invalid immediate*/");
+        } else if kind == Kind::Lm && enc == 254 {
+            // (In wave64 LLVM rejects the instruction instead: Instruction::valid_for.)
+            out.push_str("/*Invalid register, operand has 'SReg_1' register class*/");
+        }
+        return;
+    };
+    if matches!(kind, Kind::Sc | Kind::Sl) && !is_reg {
+        // These source classes take constants (inline or literal) as well as their registers.
+        return;
+    }
+    if !is_reg {
+        out.push_str("/*Invalid immediate*/");
+        return;
+    }
+    if is_inline_value_reg(enc) {
+        return;
+    }
+    let ok = match kind {
+        Kind::V | Kind::V128 => enc >= 256,
+        Kind::Vl => enc >= 256 || enc == 254,
+        Kind::Ss | Kind::Sc => enc < 128 && enc != 125,
+        Kind::Sl => (enc < 128 && enc != 125) || enc == 254,
+        _ => enc < 128 && enc != 126 && enc != 127 && enc != 125,
+    };
+    if !ok {
+        let _ = write!(
+            out,
+            "/*Invalid register, operand has '{class}' register class*/"
+        );
+    }
+}
+
+/// A 32-bit literal of a vector-ALU operand, printed per LLVM-19's rules for the operand's literal class.
+fn vector_literal(out: &mut String, lit: u32, kind: Kind) {
+    let int_inline = |v: i64| (-16..=64).contains(&v);
+    match kind {
+        Kind::F16 => {
+            let v = lit as u16;
+            if int_inline(v as i16 as i64) {
+                let _ = write!(out, "{}", v as i16);
+            } else if let Some(s) = half_inline_text(v) {
+                out.push_str(s);
+            } else {
+                let _ = write!(out, "0x{v:x}");
+            }
+        }
+        Kind::I16 => {
+            if int_inline(lit as i32 as i64) {
+                let _ = write!(out, "{}", lit as i32);
+            } else if let Some(s) = single_inline_text(lit) {
+                out.push_str(s);
+            } else {
+                let _ = write!(out, "0x{:x}", lit & 0xffff);
+            }
+        }
+        Kind::P16 => {
+            if int_inline(lit as i32 as i64) {
+                let _ = write!(out, "{}", lit as i32);
+            } else if let Some(s) = (lit <= 0xffff)
+                .then(|| half_inline_text(lit as u16))
+                .flatten()
+            {
+                out.push_str(s);
+            } else {
+                let _ = write!(out, "0x{lit:x}");
+            }
+        }
+        Kind::F64 => {
+            let bits = (lit as u64) << 32;
+            if int_inline(bits as i64) {
+                let _ = write!(out, "{}", bits as i64);
+            } else if let Some(s) = double_inline_text(bits) {
+                out.push_str(s);
+            } else {
+                let _ = write!(out, "0x{lit:x}");
+            }
+        }
+        Kind::B64 => {
+            if int_inline(lit as i64) {
+                let _ = write!(out, "{lit}");
+            } else {
+                let _ = write!(out, "0x{lit:x}");
+            }
+        }
+        _ => {
+            if int_inline(lit as i32 as i64) {
+                let _ = write!(out, "{}", lit as i32);
+            } else if let Some(s) = single_inline_text(lit) {
+                out.push_str(s);
+            } else {
+                let _ = write!(out, "0x{lit:x}");
+            }
+        }
+    }
 }

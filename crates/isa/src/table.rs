@@ -119,6 +119,48 @@ pub enum Operand {
     Fixed(&'static str),
 }
 
+/// The modifiers and variants of a vector-ALU slot, probed from LLVM-19 (`+flag` tokens in opcodes.txt).
+/// Masks are per source (bit 0 = src0); `opsel` has a fourth bit for the destination (VOP3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Mods {
+    /// VOP3 abs bits that exist (printed `|x|`).
+    pub abs: u8,
+    /// VOP3 neg / VOP3P neg_lo bits that exist.
+    pub neg: u8,
+    /// VOP3P neg_hi bits that exist.
+    pub neg_hi: u8,
+    /// VOP3 op_sel (bit 3: destination) / VOP3P op_sel bits that exist.
+    pub opsel: u8,
+    /// VOP3P op_sel_hi bits that exist.
+    pub opsel_hi: u8,
+    pub clamp: bool,
+    pub omod: bool,
+    /// Bits LLVM accepts but neither checks nor prints: [word 0, word 1] (VOP3/VOP3P).
+    pub ignore: [u32; 2],
+    /// DPP16 allowed (src0 = 0xfa): [the DPP word's neg/abs bits 20..23 LLVM accepts, those it prints], >> 20.
+    pub dpp: Option<[u32; 2]>,
+    /// DPP8 allowed (src0 = 0xe9/0xea).
+    pub dpp8: bool,
+    /// SDWA allowed (src0 = 0xf9): [SDWA-word bits 8..31 LLVM accepts set (sel fields aside), those it prints].
+    pub sdwa: Option<[u32; 2]>,
+}
+
+impl Mods {
+    pub const NONE: Mods = Mods {
+        abs: 0,
+        neg: 0,
+        neg_hi: 0,
+        opsel: 0,
+        opsel_hi: 0,
+        clamp: false,
+        omod: false,
+        ignore: [0, 0],
+        dpp: None,
+        dpp8: false,
+        sdwa: None,
+    };
+}
+
 /// One row of the table: an opcode slot of one format.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Encoding {
@@ -131,6 +173,9 @@ pub struct Encoding {
     pub operands: &'static [Operand],
     /// Per-row facts from the table's `+flag` tokens (memory formats: addressing and modifier rules).
     pub flags: &'static [Flag],
+    /// Vector-ALU modifiers and variants (the `+abs`/`+neg`/`+dpp`/… tokens of the row); [`Mods::NONE`]
+    /// elsewhere.
+    pub mods: Mods,
     /// One-line semantics note.
     pub note: &'static str,
 }

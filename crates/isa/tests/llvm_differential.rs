@@ -80,6 +80,14 @@ fn fills(rng: &mut Rng, format: Format, op: u32) -> Vec<[u32; 5]> {
                 *x &= 0x0707_0707;
             }
         }
+        // Fields some slots require: FLAT has no saddr (null), GWS and ordered-count DS ops need the gds bit.
+        match format {
+            Format::FLAT | Format::GLOBAL | Format::SCRATCH if i % 3 != 2 => {
+                w[1] = (w[1] & !(0xff << 16)) | (0x7d << 16);
+            }
+            Format::DS if i % 4 == 1 => w[0] |= 1 << 17,
+            _ => {}
+        }
         place_opcode(format, op, &mut w);
         out.push(w);
     }

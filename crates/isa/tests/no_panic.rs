@@ -12,7 +12,7 @@ proptest! {
         let target = Target::ALL[t];
         for n in 0..=words.len() {
             if let Ok(i) = decode(&words[..n], target) {
-                prop_assert!(i.len() >= 1 && i.len() <= n);
+                prop_assert!(!i.is_empty() && i.len() <= n);
                 let _ = i.text(PrintOptions { wave64 });
                 let _ = i.branch_target(0x1000);
             }

@@ -189,12 +189,13 @@ pub fn sdwa_would_crash(bytes: &[u8]) -> bool {
     let w0 = u32::from_le_bytes(bytes[0..4].try_into().unwrap());
     let w1 = u32::from_le_bytes(bytes[4..8].try_into().unwrap());
     let is_vop_1_2_c = (w0 >> 31) == 0 || (w0 >> 25) == 0x3f || (w0 >> 25) == 0x3e;
+    // A VOPC SDWA word has no dst_sel/dst_unused: bits 8..15 hold sdst, which LLVM decodes without crashing
+    // (measured with llvm-mc-19 on rocSPARSE's v_cmp_*_sdwa s23, ...).
+    let vopc = (w0 >> 25) == 0x3e;
+    let dst_reserved = !vopc && (((w1 >> 8) & 7) == 7 || ((w1 >> 11) & 3) == 3);
     is_vop_1_2_c
         && (w0 & 0x1ff) == 0xf9
-        && (((w1 >> 8) & 7) == 7
-            || ((w1 >> 16) & 7) == 7
-            || ((w1 >> 24) & 7) == 7
-            || ((w1 >> 11) & 3) == 3)
+        && (dst_reserved || ((w1 >> 16) & 7) == 7 || ((w1 >> 24) & 7) == 7)
 }
 
 #[cfg(test)]

@@ -83,16 +83,33 @@ fn emit_fma_via_wider(
 ) -> Result<Word, BuildError> {
     let t_narrow = bd.type_float(narrow, None);
     let t_wide = bd.type_float(wide, None);
+
+    let xa = bd.f_convert(t_wide, None, a)?;
+    let xb = bd.f_convert(t_wide, None, b)?;
+    let xc = bd.f_convert(t_wide, None, c)?;
+    let odd = emit_round_to_odd_fma(bd, wide, xa, xb, xc)?;
+    // The one rounding to nearest even (also exact into the narrow subnormal range).
+    bd.f_convert(t_narrow, None, odd)
+}
+
+/// `a * b + c` rounded *to odd* in the float type of `wide` bits (32 or 64), for operands already of that
+/// type whose product is exact in it (e.g. widened halves in f32). Steps 1–3 of the recipe above; a
+/// round-to-nearest narrowing of the result to at most `(p − 2) / 2` bits of precision is the single
+/// rounding of the fused operation. Every float op carries `NoContraction`.
+pub fn emit_round_to_odd_fma(
+    bd: &mut Builder,
+    wide: u32,
+    xa: Word,
+    xb: Word,
+    xc: Word,
+) -> Result<Word, BuildError> {
+    let t_wide = bd.type_float(wide, None);
     let t_bits = bd.type_int(wide, 0);
     let t_bool = bd.type_bool();
     let is64 = wide == 64;
     let zero_f = constant_bits(bd, t_wide, 0, is64);
     let zero_i = constant_bits(bd, t_bits, 0, is64);
     let one_i = constant_bits(bd, t_bits, 1, is64);
-
-    let xa = bd.f_convert(t_wide, None, a)?;
-    let xb = bd.f_convert(t_wide, None, b)?;
-    let xc = bd.f_convert(t_wide, None, c)?;
     // Exact product, one rounding of the sum.
     let p = bd.f_mul(t_wide, None, xa, xb)?;
     no_contraction(bd, p);
@@ -124,9 +141,7 @@ fn emit_fma_via_wider(
     let down = bd.i_sub(t_bits, None, sbits, one_i)?;
     let stepped = bd.select(t_bits, None, away, up, down)?;
     let odd_bits = bd.select(t_bits, None, fix, stepped, sbits)?;
-    let odd = bd.bitcast(t_wide, None, odd_bits)?;
-    // The one rounding to nearest even (also exact into the narrow subnormal range).
-    bd.f_convert(t_narrow, None, odd)
+    bd.bitcast(t_wide, None, odd_bits)
 }
 
 /// Host models of the same primitives, used as references by tests and probes.

@@ -2,6 +2,7 @@
 //! primitives (the IR → SPIR-V lowering itself lands here later).
 
 pub mod exact;
+pub mod lower;
 pub mod profile;
 
 pub use profile::{DeviceIdentity, DeviceProfile, FloatToInt};

@@ -577,7 +577,8 @@ impl Context {
         options: &DispatchOptions,
     ) -> Result<DispatchStats> {
         self.check_usable()?;
-        if push_constants.len() > self.push_constant_size as usize || push_constants.len() % 4 != 0
+        if push_constants.len() > self.push_constant_size as usize
+            || !push_constants.len().is_multiple_of(4)
         {
             return Err(Error::InvalidArgument(format!(
                 "push constants are {} bytes; at most {} and a multiple of 4 are allowed",

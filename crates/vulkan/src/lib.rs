@@ -15,6 +15,7 @@ mod buffer;
 mod context;
 pub mod kernel;
 pub mod profile;
+pub mod run;
 
 pub use buffer::Buffer;
 pub use context::{
@@ -22,6 +23,10 @@ pub use context::{
 };
 pub use profile::{probe, probe_with_report, ProbeReport};
 pub use rdna2spv_spirv::profile::{DeviceIdentity, DeviceProfile, FloatToInt};
+pub use run::{
+    kernel_layout, run_module, run_program, run_program_with, run_with_buffers, BufferRun,
+    RunError, RunReport,
+};
 
 use std::time::Duration;
 

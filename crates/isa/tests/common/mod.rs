@@ -57,9 +57,7 @@ pub fn random_words(rng: &mut Rng, format: Option<Format>) -> [u32; 5] {
         let (mask, val) = format_bits(f);
         w[0] = (w[0] & !mask) | val;
         // Bias the VOP source fields towards interesting encodings (DPP/SDWA/literal) a quarter of the time.
-        if matches!(f, Format::VOP1 | Format::VOP2 | Format::VOPC)
-            && rng.next_u32().is_multiple_of(4)
-        {
+        if matches!(f, Format::VOP1 | Format::VOP2 | Format::VOPC) && rng.next_u32() & 3 == 0 {
             let special = [0xf9, 0xfa, 0xe9, 0xea, 0xff][(rng.next_u32() % 5) as usize];
             w[0] = (w[0] & !0x1ff) | special;
         }
@@ -72,7 +70,7 @@ pub fn random_words(rng: &mut Rng, format: Option<Format>) -> [u32; 5] {
 /// almost never hit (FLAT needs saddr = null; DS needs its unused operand bytes zero; BVH ray intersection has
 /// a dozen fixed bits; a literal soffset is one value in 256).
 fn bias_memory(rng: &mut Rng, f: Format, w: &mut [u32; 5]) {
-    if !rng.next_u32().is_multiple_of(4) {
+    if rng.next_u32() & 3 != 0 {
         return;
     }
     let r = rng.next_u32();
@@ -118,6 +116,51 @@ fn bias_memory(rng: &mut Rng, f: Format, w: &mut [u32; 5]) {
     }
 }
 
+/// Encodings where LLVM's operand rules have edges: literal, lds_direct, vcc_hi/m0/exec_hi, odd SGPRs, reserved
+/// values, the DPP/SDWA markers, v255, inline constants.
+const EDGES: [u32; 24] = [
+    0, 1, 105, 106, 107, 108, 117, 124, 125, 126, 127, 128, 200, 209, 233, 234, 240, 248, 249, 250,
+    253, 254, 255, 511,
+];
+
+fn pick(rng: &mut Rng, bits: u32) -> u32 {
+    let r = rng.next_u32();
+    if r & 3 == 0 {
+        rng.next_u32() & ((1 << bits) - 1)
+    } else {
+        EDGES[(r >> 8) as usize % EDGES.len()] & ((1 << bits) - 1)
+    }
+}
+
+/// Like [`random_words`] for a vector-ALU format, with every register/source field drawn mostly from [`EDGES`]
+/// so that rare operand cases are hit often.
+pub fn biased_vector_words(rng: &mut Rng, format: Format) -> [u32; 5] {
+    let mut w = random_words(rng, Some(format));
+    match format {
+        Format::VOP3 | Format::VOP3P => {
+            w[0] = (w[0] & !0xff) | pick(rng, 8);
+            if rng.next_u32() & 1 == 0 {
+                w[0] = (w[0] & !0x7f00) | (pick(rng, 7) << 8);
+            }
+            for s in 0..3 {
+                w[1] = (w[1] & !(0x1ff << (9 * s))) | (pick(rng, 9) << (9 * s));
+            }
+        }
+        Format::VOP1 | Format::VOP2 | Format::VOPC => {
+            w[0] = (w[0] & !0x1ff) | pick(rng, 9);
+            if format != Format::VOPC {
+                w[0] = (w[0] & !(0xff << 17)) | (pick(rng, 8) << 17);
+            }
+            if format != Format::VOP1 {
+                w[0] = (w[0] & !(0xff << 9)) | (pick(rng, 8) << 9);
+            }
+            w[1] = (w[1] & !0xff) | pick(rng, 8);
+        }
+        _ => {}
+    }
+    w
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
     Agree,
@@ -134,7 +177,14 @@ fn ours_text(
     target: Target,
     opts: PrintOptions,
 ) -> Result<(usize, String), DecodeError> {
-    decode(words, target).map(|i| (i.len() * 4, i.text(opts)))
+    let i = decode(words, target)?;
+    if !i.valid_for(opts) {
+        return Err(DecodeError::Invalid {
+            word: words[0],
+            reason: "lane-mask register pair does not exist in wave64",
+        });
+    }
+    Ok((i.len() * 4, i.text(opts)))
 }
 
 /// Compares one buffer.
@@ -215,6 +265,14 @@ fn misaligned_sgpr_warning(ours: &str, llvm: &str) -> bool {
     true
 }
 
+/// How many differing examples a report keeps per format (`RDNA2SPV_SHOW`, default 8).
+fn show_limit() -> usize {
+    std::env::var("RDNA2SPV_SHOW")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(8)
+}
+
 /// Tallies of one run.
 #[derive(Default, Debug)]
 pub struct Report {
@@ -240,7 +298,7 @@ impl Report {
                     .unwrap_or("none".into());
                 let e = self.differ.entry(f).or_default();
                 e.0 += 1;
-                if e.1.len() < 8 {
+                if e.1.len() < show_limit() {
                     let hex: Vec<String> = words.iter().map(|w| format!("{w:08x}")).collect();
                     e.1.push(format!(
                         "{}\n      ours: {ours}\n      llvm: {llvm}",

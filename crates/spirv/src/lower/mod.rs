@@ -1,0 +1,2164 @@
+//! IR → SPIR-V: one invocation executes one whole wave (decision D006).
+//!
+//! Module shape (SPIR-V 1.5, `PhysicalStorageBuffer64 GLSL450`, entry point `main`):
+//!
+//! * `LocalSize` = waves per workgroup (work-items of the kernel workgroup / wave size, rounded up); the
+//!   dispatch is the number of kernel workgroups. `LocalInvocationIndex` is the wave's index in its workgroup.
+//! * Push constants, [`PUSH_CONSTANT_BYTES`] bytes, see [`push_constants`]: the device address of the launch
+//!   words (the values of the `SgprInit::Const` registers, in layout order), the device address of the
+//!   per-wave flags, the grid size in work-items, and a zero that the driver cannot see (used to make float
+//!   operands opaque, see `quirks`).
+//! * Registers are `Function` variables: `u32 sgpr[128]` (constant indices), `u32 vgpr[n_vgpr * wave]`
+//!   indexed `reg * wave + lane`, a bool SCC.
+//! * Control flow is a top-tested dispatcher loop (`while !stop { switch block { … } }`) inside a top-tested
+//!   outer loop that runs the dispatcher until the wave ends or passes an `s_barrier`, then meets the other
+//!   waves of the workgroup at one `OpControlBarrier` and counts finished waves in three rotating
+//!   `Workgroup` counters; it ends when every wave of the workgroup has ended.
+//! * Each machine instruction runs in phases: uniform nodes once, lane nodes in top-tested loops over the
+//!   lanes (effects masked by the EXEC captured at the instruction's start), ballots and lane reads captured
+//!   inside those loops, SGPR/SCC writes last in program order.
+//! * At the end every invocation writes its flag: [`FLAG_FINISHED`], or [`FLAG_CUT_SHORT`] when one of its
+//!   loops stopped before its exit condition held (lavapipe's silent 65,535-iteration cap).
+
+mod quirks;
+
+use std::collections::{HashMap, HashSet};
+
+use rdna2spv_ir::verify::Types;
+use rdna2spv_ir::{
+    verify, Access, AtomicOp, Handle, IntCmp, IntOp, Node, Program, Shape, Space, Sreg, Terminator,
+    Ty, UnOp, VerifyError, EXEC_LO,
+};
+use rspirv::dr::{Builder, Instruction, Operand};
+use spirv::{
+    AddressingModel, BuiltIn, Capability, Decoration, ExecutionMode, ExecutionModel,
+    FunctionControl, LoopControl, MemoryAccess, MemoryModel, Op, SelectionControl, StorageClass,
+    Word,
+};
+
+use crate::profile::DeviceProfile;
+
+/// What one SGPR holds when a wave starts (mirrors the evaluator's `InitSgpr`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SgprInit {
+    /// A value the host passes at run time. The module does not contain it: the k-th `Const` entry of
+    /// [`KernelLayout::sgprs`] reads launch word k (see [`launch_words`]).
+    Const(u32),
+    /// The workgroup id in dimension 0, 1 or 2.
+    WorkgroupId(usize),
+    /// The wave's byte offset into scratch (always 0 here, as in the evaluator).
+    ScratchWaveOffset,
+}
+
+/// The launch facts a module is specialised for (everything else arrives at run time).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelLayout {
+    /// 32 or 64; must equal `Program::wave_size`.
+    pub wave_size: u32,
+    /// Kernel workgroup size in work-items.
+    pub workgroup: [u32; 3],
+    /// Initial SGPRs, applied in order (EXEC is written after them).
+    pub sgprs: Vec<(Sreg, SgprInit)>,
+    /// How many of v0, v1, v2 receive the work-item id x, y, z (clamped to 1..=3).
+    pub workitem_id_vgprs: u32,
+    /// LDS bytes per workgroup.
+    pub lds_bytes: u32,
+}
+
+impl KernelLayout {
+    /// Invocations (waves) per workgroup: the module's `LocalSize.x`.
+    pub fn waves_per_workgroup(&self) -> u32 {
+        let t: u32 = self.workgroup.iter().product();
+        t.div_ceil(self.wave_size.max(1))
+    }
+
+    /// Workgroups to dispatch for a grid of `grid` work-items.
+    pub fn workgroups(&self, grid: [u32; 3]) -> [u32; 3] {
+        [0, 1, 2].map(|d| grid[d].div_ceil(self.workgroup[d].max(1)))
+    }
+}
+
+/// The run-time values of the `Const` SGPRs, in the order the module reads them.
+pub fn launch_words(layout: &KernelLayout) -> Vec<u32> {
+    layout
+        .sgprs
+        .iter()
+        .filter_map(|(_, v)| match v {
+            SgprInit::Const(c) => Some(*c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Size of the push-constant block.
+pub const PUSH_CONSTANT_BYTES: usize = 32;
+/// Flag of a wave that ran to its end (or never existed: lanes past a partial workgroup).
+pub const FLAG_FINISHED: u32 = 1;
+/// Flag of a wave one of whose loops stopped before its exit condition held (a driver loop cap).
+pub const FLAG_CUT_SHORT: u32 = 2;
+/// Flag of a wave that made a dword-straddling memory access under [`Unaligned::Detect`].
+pub const FLAG_MISALIGNED: u32 = 3;
+
+/// The push constants: `{ u64 launch_words; u64 flags; u32 grid[3]; u32 zero }`. `flags` holds one u32 per
+/// invocation, `flags[workgroup_linear * waves_per_workgroup + wave]`.
+pub fn push_constants(launch_addr: u64, flags_addr: u64, grid: [u32; 3]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(PUSH_CONSTANT_BYTES);
+    v.extend_from_slice(&launch_addr.to_le_bytes());
+    v.extend_from_slice(&flags_addr.to_le_bytes());
+    for g in grid {
+        v.extend_from_slice(&g.to_le_bytes());
+    }
+    v.extend_from_slice(&0u32.to_le_bytes());
+    v
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LowerError {
+    #[error("the program does not verify: {0}")]
+    Verify(#[from] VerifyError),
+    #[error("block {block}, pc 0x{pc:x} ({text}): {reason}")]
+    Unsupported {
+        block: usize,
+        pc: u32,
+        text: String,
+        reason: String,
+    },
+    #[error("bad layout: {0}")]
+    Layout(String),
+    #[error("SPIR-V builder: {0}")]
+    Build(String),
+}
+
+impl From<rspirv::dr::Error> for LowerError {
+    fn from(e: rspirv::dr::Error) -> Self {
+        LowerError::Build(e.to_string())
+    }
+}
+
+type R<T> = Result<T, LowerError>;
+
+/// Lowers `program` to a SPIR-V compute module (entry point `main`) for `desc`, emitting every workaround
+/// the `profile` calls for.
+pub fn lower(program: &Program, desc: &KernelLayout, profile: &DeviceProfile) -> R<Vec<u32>> {
+    lower_with(program, desc, profile, &LowerOptions::default())
+}
+
+/// How the lanes of a vector instruction are emitted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Lanes {
+    /// A top-tested loop over the lanes (small modules; each iteration spends lavapipe's loop budget).
+    #[default]
+    Loop,
+    /// The lane body repeated once per lane with constant lane indices (no loop budget spent, constant
+    /// register indices; modules 32–64× larger and much slower to JIT).
+    Unrolled,
+}
+
+/// What to do with memory accesses that cross a dword boundary (unaligned 32-bit, 16-bit at byte 3).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Unaligned {
+    /// Emit the fast aligned form and mark the wave [`FLAG_MISALIGNED`] when such an access happens, so the
+    /// run fails loudly instead of differing from the evaluator. Compiled kernels access dwords aligned.
+    #[default]
+    Detect,
+    /// Emulate them exactly (two dwords; stores with atomic AND/OR): bit-identical to the evaluator, at
+    /// the price of more code per access (longer JIT).
+    Emulate,
+}
+
+/// Lowering choices that do not change the results (or, for [`Unaligned::Detect`], refuse loudly).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LowerOptions {
+    pub lanes: Lanes,
+    pub unaligned: Unaligned,
+}
+
+/// [`lower`] with explicit [`LowerOptions`].
+pub fn lower_with(
+    program: &Program,
+    desc: &KernelLayout,
+    profile: &DeviceProfile,
+    opts: &LowerOptions,
+) -> R<Vec<u32>> {
+    let types = verify(program)?;
+    if program.wave_size != 32 && program.wave_size != 64 {
+        return Err(LowerError::Layout(format!(
+            "wave size {} (must be 32 or 64)",
+            program.wave_size
+        )));
+    }
+    if desc.wave_size != program.wave_size {
+        return Err(LowerError::Layout(format!(
+            "layout wave size {} differs from the program's {}",
+            desc.wave_size, program.wave_size
+        )));
+    }
+    let threads: u64 = desc.workgroup.iter().map(|&x| x as u64).product();
+    if threads == 0 || threads > 1024 {
+        return Err(LowerError::Layout(format!(
+            "workgroup {:?} has {threads} work-items (1..=1024)",
+            desc.workgroup
+        )));
+    }
+    let mut cx = Cx::new(program, &types, desc, profile, *opts)?;
+    cx.module()?;
+    Ok(cx.finish())
+}
+
+/// The SPIR-V types used everywhere.
+#[derive(Clone, Copy)]
+pub(crate) struct T {
+    void: Word,
+    bool: Word,
+    u32: Word,
+    u64: Word,
+    f32: Word,
+    f64: Word,
+    psb_u32: Word,
+    fn_u32: Word,
+    wg_u32: Word,
+}
+
+/// Where a node's code goes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    /// A uniform value or effect, computed once in an even phase.
+    Uniform,
+    /// Per lane, inside the lane loop of an odd phase.
+    Lane,
+    /// Ballot / ReadLane / ReadFirstLane of a lane value: captured in a lane loop, available after it.
+    Capture,
+    /// WriteSgpr / WriteScc: after every phase, in program order.
+    Deferred,
+    /// Barrier: handled at the block's end.
+    Ignored,
+}
+
+pub(crate) struct Cx<'a> {
+    pub(crate) b: Builder,
+    p: &'a Program,
+    types: &'a Types,
+    desc: &'a KernelLayout,
+    pub(crate) prof: &'a DeviceProfile,
+    ws: u32,
+    opts: LowerOptions,
+    pub(crate) t: T,
+    pub(crate) glsl: Word,
+    consts: HashMap<(Word, u64), Word>,
+    fn_vars: Vec<Instruction>,
+    interface: Vec<Word>,
+    main: Word,
+    cur: Word,
+    pub(crate) uses_f16: bool,
+    // Run-time values.
+    pub(crate) zero32: Word,
+    pub(crate) zero64: Word,
+    // Variables.
+    sgpr: Word,
+    vgpr: Word,
+    scc: Word,
+    lane_var: Word,
+    block_var: Word,
+    stop: Word,
+    done: Word,
+    killed: Word,
+    progress: Word,
+    expected: Word,
+    misaligned: Word,
+    lds: Option<Word>,
+    n_vgpr: u32,
+    // Per instruction.
+    uni: HashMap<usize, Word>,
+    lane_vals: HashMap<usize, Word>,
+    tmp: HashMap<usize, Word>,
+    cap_vars: HashMap<usize, Word>,
+    exec: Word,
+    lane: Option<Word>,
+    active: Option<Word>,
+    // Where an error is reported.
+    at: (usize, u32, String),
+}
+
+impl<'a> Cx<'a> {
+    fn new(
+        p: &'a Program,
+        types: &'a Types,
+        desc: &'a KernelLayout,
+        prof: &'a DeviceProfile,
+        opts: LowerOptions,
+    ) -> R<Self> {
+        let mut b = Builder::new();
+        b.set_version(1, 5);
+        for c in [
+            Capability::Shader,
+            Capability::PhysicalStorageBufferAddresses,
+            Capability::Int64,
+            Capability::Float64,
+        ] {
+            b.capability(c);
+        }
+        let glsl = b.ext_inst_import("GLSL.std.450");
+        b.memory_model(
+            AddressingModel::PhysicalStorageBuffer64,
+            MemoryModel::GLSL450,
+        );
+        let void = b.type_void();
+        let bool_ = b.type_bool();
+        let u32_ = b.type_int(32, 0);
+        let u64_ = b.type_int(64, 0);
+        let f32_ = b.type_float(32, None);
+        let f64_ = b.type_float(64, None);
+        let psb_u32 = b.type_pointer(None, StorageClass::PhysicalStorageBuffer, u32_);
+        let fn_u32 = b.type_pointer(None, StorageClass::Function, u32_);
+        let wg_u32 = b.type_pointer(None, StorageClass::Workgroup, u32_);
+        let t = T {
+            void,
+            bool: bool_,
+            u32: u32_,
+            u64: u64_,
+            f32: f32_,
+            f64: f64_,
+            psb_u32,
+            fn_u32,
+            wg_u32,
+        };
+        // Highest VGPR touched.
+        let mut max_v = desc.workitem_id_vgprs.clamp(1, 3) - 1;
+        for (_, n) in p.nodes.iter() {
+            if let Node::ReadVgpr { reg, .. } | Node::WriteVgpr { reg, .. } = n {
+                max_v = max_v.max(*reg as u32);
+            }
+        }
+        Ok(Cx {
+            b,
+            p,
+            types,
+            desc,
+            prof,
+            ws: p.wave_size,
+            opts,
+            t,
+            glsl,
+            consts: HashMap::new(),
+            fn_vars: Vec::new(),
+            interface: Vec::new(),
+            main: 0,
+            cur: 0,
+            uses_f16: false,
+            zero32: 0,
+            zero64: 0,
+            sgpr: 0,
+            vgpr: 0,
+            scc: 0,
+            lane_var: 0,
+            block_var: 0,
+            stop: 0,
+            done: 0,
+            killed: 0,
+            progress: 0,
+            expected: 0,
+            misaligned: 0,
+            lds: None,
+            n_vgpr: max_v + 2,
+            uni: HashMap::new(),
+            lane_vals: HashMap::new(),
+            tmp: HashMap::new(),
+            cap_vars: HashMap::new(),
+            exec: 0,
+            lane: None,
+            active: None,
+            at: (0, 0, String::new()),
+        })
+    }
+
+    fn finish(mut self) -> Vec<u32> {
+        if self.uses_f16 {
+            self.b.capability(Capability::Float16);
+            self.b.capability(Capability::Int16);
+        }
+        // Function variables go first in the entry block.
+        let vars = std::mem::take(&mut self.fn_vars);
+        let f = &mut self.b.module_mut().functions[0];
+        for (i, v) in vars.into_iter().enumerate() {
+            f.blocks[0].instructions.insert(i, v);
+        }
+        use rspirv::binary::Assemble;
+        self.b.module().assemble()
+    }
+
+    fn unsupported(&self, reason: impl Into<String>) -> LowerError {
+        LowerError::Unsupported {
+            block: self.at.0,
+            pc: self.at.1,
+            text: self.at.2.clone(),
+            reason: reason.into(),
+        }
+    }
+
+    // ---- small helpers -------------------------------------------------------------------------
+
+    pub(crate) fn c32(&mut self, v: u32) -> Word {
+        self.konst(self.t.u32, v as u64, false)
+    }
+    pub(crate) fn c64(&mut self, v: u64) -> Word {
+        self.konst(self.t.u64, v, true)
+    }
+    pub(crate) fn konst(&mut self, ty: Word, v: u64, wide: bool) -> Word {
+        if let Some(&id) = self.consts.get(&(ty, v)) {
+            return id;
+        }
+        let id = if wide {
+            self.b.constant_bit64(ty, v)
+        } else {
+            self.b.constant_bit32(ty, v as u32)
+        };
+        self.consts.insert((ty, v), id);
+        id
+    }
+    pub(crate) fn ctrue(&mut self) -> Word {
+        if let Some(&id) = self.consts.get(&(self.t.bool, 1)) {
+            return id;
+        }
+        let id = self.b.constant_true(self.t.bool);
+        self.consts.insert((self.t.bool, 1), id);
+        id
+    }
+    pub(crate) fn cfalse(&mut self) -> Word {
+        if let Some(&id) = self.consts.get(&(self.t.bool, 0)) {
+            return id;
+        }
+        let id = self.b.constant_false(self.t.bool);
+        self.consts.insert((self.t.bool, 0), id);
+        id
+    }
+
+    fn fn_var(&mut self, ty: Word, init: Option<Word>) -> Word {
+        let ptr = self.b.type_pointer(None, StorageClass::Function, ty);
+        let id = self.b.id();
+        let mut ops = vec![Operand::StorageClass(StorageClass::Function)];
+        if let Some(i) = init {
+            ops.push(Operand::IdRef(i));
+        }
+        self.fn_vars
+            .push(Instruction::new(Op::Variable, Some(ptr), Some(id), ops));
+        id
+    }
+
+    fn global_var(&mut self, ty: Word, class: StorageClass) -> Word {
+        let ptr = self.b.type_pointer(None, class, ty);
+        let id = self.b.id();
+        self.b
+            .module_mut()
+            .types_global_values
+            .push(Instruction::new(
+                Op::Variable,
+                Some(ptr),
+                Some(id),
+                vec![Operand::StorageClass(class)],
+            ));
+        self.interface.push(id);
+        id
+    }
+
+    fn builtin(&mut self, ty: Word, bi: BuiltIn) -> R<Word> {
+        let v = self.global_var(ty, StorageClass::Input);
+        self.b
+            .decorate(v, Decoration::BuiltIn, [Operand::BuiltIn(bi)]);
+        Ok(self.b.load(ty, None, v, None, [])?)
+    }
+
+    fn begin(&mut self, label: Word) -> R<()> {
+        self.b.begin_block(Some(label))?;
+        self.cur = label;
+        Ok(())
+    }
+
+    pub(crate) fn nc(&mut self, id: Word) -> Word {
+        self.b.decorate(id, Decoration::NoContraction, []);
+        id
+    }
+
+    pub(crate) fn glsl_op(&mut self, ty: Word, op: spirv::GlslStd450Op, args: &[Word]) -> R<Word> {
+        let g = self.glsl;
+        Ok(self.b.ext_inst(
+            ty,
+            None,
+            g,
+            op as u32,
+            args.iter().map(|&a| Operand::IdRef(a)),
+        )?)
+    }
+
+    fn load_u32(&mut self, ptr: Word) -> R<Word> {
+        Ok(self.b.load(self.t.u32, None, ptr, None, [])?)
+    }
+    fn load_bool(&mut self, ptr: Word) -> R<Word> {
+        Ok(self.b.load(self.t.bool, None, ptr, None, [])?)
+    }
+    fn store(&mut self, ptr: Word, v: Word) -> R<()> {
+        Ok(self.b.store(ptr, v, None, [])?)
+    }
+
+    fn sgpr_ptr(&mut self, reg: u32) -> R<Word> {
+        let i = self.c32(reg);
+        Ok(self.b.access_chain(self.t.fn_u32, None, self.sgpr, [i])?)
+    }
+
+    fn vgpr_ptr(&mut self, reg: u32, lane: Word) -> R<Word> {
+        let base = self.c32(reg * self.ws);
+        let i = self.b.i_add(self.t.u32, None, base, lane)?;
+        Ok(self.b.access_chain(self.t.fn_u32, None, self.vgpr, [i])?)
+    }
+
+    /// `if cond { f() }`; returns the phi of f's value and zero of `ty` when f gives one.
+    fn guarded(
+        &mut self,
+        cond: Word,
+        ty: Option<Word>,
+        f: impl FnOnce(&mut Self) -> R<Option<Word>>,
+    ) -> R<Option<Word>> {
+        let then_l = self.b.id();
+        let merge = self.b.id();
+        let pre = self.cur;
+        self.b.selection_merge(merge, SelectionControl::NONE)?;
+        self.b.branch_conditional(cond, then_l, merge, [])?;
+        self.begin(then_l)?;
+        let v = f(self)?;
+        let then_end = self.cur;
+        self.b.branch(merge)?;
+        self.begin(merge)?;
+        match (ty, v) {
+            (Some(ty), Some(v)) => {
+                let z = self.zero_of(ty);
+                Ok(Some(self.b.phi(ty, None, [(v, then_end), (z, pre)])?))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn zero_of(&mut self, ty: Word) -> Word {
+        if ty == self.t.u64 {
+            self.c64(0)
+        } else if ty == self.t.bool {
+            self.cfalse()
+        } else {
+            self.c32(0)
+        }
+    }
+
+    /// A top-tested loop over the lanes; a loop left before lane == wave size marks the wave cut short.
+    fn lane_loop(&mut self, mut body: impl FnMut(&mut Self, Word) -> R<()>) -> R<()> {
+        if self.opts.lanes == Lanes::Unrolled {
+            for l in 0..self.ws {
+                let lane = self.c32(l);
+                body(self, lane)?;
+            }
+            return Ok(());
+        }
+        let z = self.c32(0);
+        self.store(self.lane_var, z)?;
+        let (header, body_l, cont, merge) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
+        self.b.branch(header)?;
+        self.begin(header)?;
+        let lane = self.load_u32(self.lane_var)?;
+        let ws = self.c32(self.ws);
+        let go = self.b.u_less_than(self.t.bool, None, lane, ws)?;
+        self.b
+            .loop_merge(merge, cont, LoopControl::DONT_UNROLL, [])?;
+        self.b.branch_conditional(go, body_l, merge, [])?;
+        self.begin(body_l)?;
+        body(self, lane)?;
+        self.b.branch(cont)?;
+        self.begin(cont)?;
+        let one = self.c32(1);
+        let next = self.b.i_add(self.t.u32, None, lane, one)?;
+        self.store(self.lane_var, next)?;
+        self.bump(self.progress, one)?;
+        self.b.branch(header)?;
+        self.begin(merge)?;
+        self.bump(self.expected, ws)
+    }
+
+    /// `*var += by` (u32).
+    fn bump(&mut self, var: Word, by: Word) -> R<()> {
+        let x = self.load_u32(var)?;
+        let y = self.b.i_add(self.t.u32, None, x, by)?;
+        self.store(var, y)
+    }
+
+    // ---- the module ----------------------------------------------------------------------------
+
+    fn module(&mut self) -> R<()> {
+        let t = self.t;
+        let ws = self.ws;
+        let lsz = self.desc.waves_per_workgroup();
+        // Push constants.
+        let pc_struct = self
+            .b
+            .type_struct([t.u64, t.u64, t.u32, t.u32, t.u32, t.u32]);
+        self.b.decorate(pc_struct, Decoration::Block, []);
+        for (m, off) in [0u32, 8, 16, 20, 24, 28].into_iter().enumerate() {
+            self.b.member_decorate(
+                pc_struct,
+                m as u32,
+                Decoration::Offset,
+                [Operand::LiteralBit32(off)],
+            );
+        }
+        let pc = self.global_var(pc_struct, StorageClass::PushConstant);
+        // Workgroup counters and LDS.
+        let three = self.c32(3);
+        let arr3 = self.b.type_array(t.u32, three);
+        let counters = self.global_var(arr3, StorageClass::Workgroup);
+        if self.desc.lds_bytes > 0 {
+            let n = self.c32(self.desc.lds_bytes.div_ceil(4));
+            let arr = self.b.type_array(t.u32, n);
+            self.lds = Some(self.global_var(arr, StorageClass::Workgroup));
+        }
+
+        let fn_ty = self.b.type_function(t.void, []);
+        self.main = self
+            .b
+            .begin_function(t.void, None, FunctionControl::NONE, fn_ty)?;
+        let entry = self.b.id();
+        self.begin(entry)?;
+
+        // Register files and state variables.
+        let n128 = self.c32(128);
+        let sarr = self.b.type_array(t.u32, n128);
+        let snull = self.b.constant_null(sarr);
+        self.sgpr = self.fn_var(sarr, Some(snull));
+        let nv = self.c32(self.n_vgpr * ws);
+        let varr = self.b.type_array(t.u32, nv);
+        let vnull = self.b.constant_null(varr);
+        self.vgpr = self.fn_var(varr, Some(vnull));
+        let f = self.cfalse();
+        self.scc = self.fn_var(t.bool, Some(f));
+        let z = self.c32(0);
+        self.lane_var = self.fn_var(t.u32, Some(z));
+        self.block_var = self.fn_var(t.u32, Some(z));
+        self.stop = self.fn_var(t.bool, Some(f));
+        self.done = self.fn_var(t.bool, Some(f));
+        self.killed = self.fn_var(t.bool, Some(f));
+        self.progress = self.fn_var(t.u32, Some(z));
+        self.expected = self.fn_var(t.u32, Some(z));
+        self.misaligned = self.fn_var(t.bool, Some(f));
+        let all_done = self.fn_var(t.bool, Some(f));
+        let iter = self.fn_var(t.u32, Some(z));
+
+        // Push-constant fields.
+        let field = |cx: &mut Self, ty: Word, m: u32| -> R<Word> {
+            let p = cx.b.type_pointer(None, StorageClass::PushConstant, ty);
+            let c = cx.c32(m);
+            let ptr = cx.b.access_chain(p, None, pc, [c])?;
+            Ok(cx.b.load(ty, None, ptr, None, [])?)
+        };
+        let launch_addr = field(self, t.u64, 0)?;
+        let flags_addr = field(self, t.u64, 1)?;
+        let grid = [
+            field(self, t.u32, 2)?,
+            field(self, t.u32, 3)?,
+            field(self, t.u32, 4)?,
+        ];
+        self.zero32 = field(self, t.u32, 5)?;
+        self.zero64 = self.b.u_convert(t.u64, None, self.zero32)?;
+
+        let v3 = self.b.type_vector(t.u32, 3);
+        let li = self.builtin(t.u32, BuiltIn::LocalInvocationIndex)?;
+        let gid_v = self.builtin(v3, BuiltIn::WorkgroupId)?;
+        let nwg_v = self.builtin(v3, BuiltIn::NumWorkgroups)?;
+        let mut gid = [0; 3];
+        let mut nwg = [0; 3];
+        for d in 0..3 {
+            gid[d] = self.b.composite_extract(t.u32, None, gid_v, [d as u32])?;
+            nwg[d] = self.b.composite_extract(t.u32, None, nwg_v, [d as u32])?;
+        }
+
+        // The size of this (possibly partial) workgroup and the wave's valid lanes.
+        let mut size = [0; 3];
+        for d in 0..3 {
+            let wg = self.c32(self.desc.workgroup[d]);
+            let start = self.b.i_mul(t.u32, None, gid[d], wg)?;
+            let rest = self.b.i_sub(t.u32, None, grid[d], start)?;
+            let lt = self.b.u_less_than(t.bool, None, rest, wg)?;
+            size[d] = self.b.select(t.u32, None, lt, rest, wg)?;
+        }
+        let s01 = self.b.i_mul(t.u32, None, size[0], size[1])?;
+        let threads = self.b.i_mul(t.u32, None, s01, size[2])?;
+        let wsc = self.c32(ws);
+        let base = self.b.i_mul(t.u32, None, li, wsc)?;
+        let has = self.b.u_greater_than(t.bool, None, threads, base)?;
+        let left = self.b.i_sub(t.u32, None, threads, base)?;
+        let lt = self.b.u_less_than(t.bool, None, left, wsc)?;
+        let clamped = self.b.select(t.u32, None, lt, left, wsc)?;
+        let count = self.b.select(t.u32, None, has, clamped, z)?;
+        let c64v = self.c32(64);
+        let full = self.b.i_equal(t.bool, None, count, c64v)?;
+        let one64 = self.c64(1);
+        let sh = self.b.shift_left_logical(t.u64, None, one64, count)?;
+        let m = self.b.i_sub(t.u64, None, sh, one64)?;
+        let all = self.c64(u64::MAX);
+        let exec = self.b.select(t.u64, None, full, all, m)?;
+
+        // Initial SGPRs.
+        let mut k = 0u64;
+        for &(reg, init) in &self.desc.sgprs.clone() {
+            if reg >= 128 {
+                continue;
+            }
+            let v = match init {
+                SgprInit::Const(_) => {
+                    let off = self.c64(4 * k);
+                    k += 1;
+                    let a = self.b.i_add(t.u64, None, launch_addr, off)?;
+                    let p = self.b.convert_u_to_ptr(t.psb_u32, None, a)?;
+                    self.b.load(
+                        t.u32,
+                        None,
+                        p,
+                        Some(MemoryAccess::ALIGNED),
+                        [Operand::LiteralBit32(4)],
+                    )?
+                }
+                SgprInit::WorkgroupId(d) => gid[d.min(2)],
+                SgprInit::ScratchWaveOffset => z,
+            };
+            let p = self.sgpr_ptr(reg as u32)?;
+            self.store(p, v)?;
+        }
+        let lo = self.b.u_convert(t.u32, None, exec)?;
+        let c32s = self.c64(32);
+        let hi64 = self.b.shift_right_logical(t.u64, None, exec, c32s)?;
+        let hi = self.b.u_convert(t.u32, None, hi64)?;
+        let p = self.sgpr_ptr(EXEC_LO as u32)?;
+        self.store(p, lo)?;
+        let p = self.sgpr_ptr(EXEC_LO as u32 + 1)?;
+        self.store(p, hi)?;
+        let none = self.b.i_equal(t.bool, None, count, z)?;
+        self.store(self.done, none)?;
+        // Work-item ids in v0..v2.
+        let nids = self.desc.workitem_id_vgprs.clamp(1, 3);
+        self.lane_loop(|cx, lane| {
+            let valid = cx.b.u_less_than(t.bool, None, lane, count)?;
+            cx.guarded(valid, None, |cx| {
+                let tid = cx.b.i_add(t.u32, None, base, lane)?;
+                let x = cx.b.u_mod(t.u32, None, tid, size[0])?;
+                let q = cx.b.u_div(t.u32, None, tid, size[0])?;
+                let y = cx.b.u_mod(t.u32, None, q, size[1])?;
+                let zz = cx.b.u_div(t.u32, None, tid, s01)?;
+                for (d, id) in [x, y, zz].into_iter().enumerate().take(nids as usize) {
+                    let p = cx.vgpr_ptr(d as u32, lane)?;
+                    cx.store(p, id)?;
+                }
+                Ok(None)
+            })?;
+            Ok(())
+        })?;
+
+        // LDS starts at zero, as in the evaluator: each wave clears its share of the words.
+        if let Some(lds) = self.lds {
+            let words = self.desc.lds_bytes.div_ceil(4);
+            let share = words.div_ceil(lsz);
+            let sharec = self.c32(share);
+            let first = self.b.i_mul(t.u32, None, li, sharec)?;
+            let wordsc = self.c32(words);
+            let k_var = self.fn_var(t.u32, Some(z));
+            self.store(k_var, first)?;
+            let end0 = self.b.i_add(t.u32, None, first, sharec)?;
+            let lt = self.b.u_less_than(t.bool, None, end0, wordsc)?;
+            let end = self.b.select(t.u32, None, lt, end0, wordsc)?;
+            let (h, body, cont, merge) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
+            self.b.branch(h)?;
+            self.begin(h)?;
+            let k = self.load_u32(k_var)?;
+            let go = self.b.u_less_than(t.bool, None, k, end)?;
+            self.b
+                .loop_merge(merge, cont, LoopControl::DONT_UNROLL, [])?;
+            self.b.branch_conditional(go, body, merge, [])?;
+            self.begin(body)?;
+            let p = self.b.access_chain(t.wg_u32, None, lds, [k])?;
+            self.store(p, z)?;
+            self.b.branch(cont)?;
+            self.begin(cont)?;
+            let one = self.c32(1);
+            let k1 = self.b.i_add(t.u32, None, k, one)?;
+            self.store(k_var, k1)?;
+            self.bump(self.progress, one)?;
+            self.b.branch(h)?;
+            self.begin(merge)?;
+            let some = self.b.u_less_than(t.bool, None, first, end)?;
+            let n = self.b.i_sub(t.u32, None, end, first)?;
+            let n = self.b.select(t.u32, None, some, n, z)?;
+            self.bump(self.expected, n)?;
+        }
+
+        // Counters start at zero.
+        let wg_scope = self.c32(spirv::Scope::Workgroup as u32);
+        let relaxed = self.c32(0);
+        let sem = self.c32(0x8 | 0x40 | 0x100); // AcquireRelease | UniformMemory | WorkgroupMemory
+        let is0 = self.b.i_equal(t.bool, None, li, z)?;
+        let ones = self.c32(u32::MAX);
+        let keep = self.b.select(t.u32, None, is0, z, ones)?;
+        for i in 0..3 {
+            let ci = self.c32(i);
+            let p = self.b.access_chain(t.wg_u32, None, counters, [ci])?;
+            self.b.atomic_and(t.u32, None, p, wg_scope, relaxed, keep)?;
+        }
+        self.b.control_barrier(wg_scope, wg_scope, sem)?;
+
+        // Outer loop: one round per barrier.
+        let (oh, ob, oc, om) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
+        self.b.branch(oh)?;
+        self.begin(oh)?;
+        let ad = self.load_bool(all_done)?;
+        let go = self.b.logical_not(t.bool, None, ad)?;
+        self.b.loop_merge(om, oc, LoopControl::DONT_UNROLL, [])?;
+        self.b.branch_conditional(go, ob, om, [])?;
+        self.begin(ob)?;
+        let d = self.load_bool(self.done)?;
+        let nd = self.b.logical_not(t.bool, None, d)?;
+        self.guarded(nd, None, |cx| {
+            cx.dispatcher()?;
+            Ok(None)
+        })?;
+        let d = self.load_bool(self.done)?;
+        let it = self.load_u32(iter)?;
+        let slot = self.b.u_mod(t.u32, None, it, three)?;
+        let two = self.c32(2);
+        let it2 = self.b.i_add(t.u32, None, it, two)?;
+        let old_slot = self.b.u_mod(t.u32, None, it2, three)?;
+        let one = self.c32(1);
+        let inc = self.b.select(t.u32, None, d, one, z)?;
+        let p = self.b.access_chain(t.wg_u32, None, counters, [slot])?;
+        self.b
+            .atomic_i_add(t.u32, None, p, wg_scope, relaxed, inc)?;
+        self.b.control_barrier(wg_scope, wg_scope, sem)?;
+        let n = self.b.atomic_load(t.u32, None, p, wg_scope, relaxed)?;
+        let po = self.b.access_chain(t.wg_u32, None, counters, [old_slot])?;
+        self.b
+            .atomic_and(t.u32, None, po, wg_scope, relaxed, keep)?;
+        let lszc = self.c32(lsz);
+        let fin = self.b.i_equal(t.bool, None, n, lszc)?;
+        self.store(all_done, fin)?;
+        let it1 = self.b.i_add(t.u32, None, it, one)?;
+        self.store(iter, it1)?;
+        self.b.branch(oc)?;
+        self.begin(oc)?;
+        self.b.branch(oh)?;
+        self.begin(om)?;
+
+        // The wave's flag. A check of a loop's own exit condition after the loop would be folded away by
+        // the compiler (it "knows" the condition held), so the evidence is independent of the loops'
+        // conditions: `done` is set only by s_endpgm, and the lane loops count their iterations.
+        let kd = self.load_bool(self.killed)?;
+        let dn = self.load_bool(self.done)?;
+        let pr = self.load_u32(self.progress)?;
+        let ex = self.load_u32(self.expected)?;
+        let same = self.b.i_equal(t.bool, None, pr, ex)?;
+        let ok = self.b.logical_and(t.bool, None, dn, same)?;
+        let nk = self.b.logical_not(t.bool, None, kd)?;
+        let ok = self.b.logical_and(t.bool, None, ok, nk)?;
+        let fc = self.c32(FLAG_CUT_SHORT);
+        let ff = self.c32(FLAG_FINISHED);
+        let flag = self.b.select(t.u32, None, ok, ff, fc)?;
+        let mis = self.load_bool(self.misaligned)?;
+        let fm = self.c32(FLAG_MISALIGNED);
+        let flag = self.b.select(t.u32, None, mis, fm, flag)?;
+        let row = self.b.i_mul(t.u32, None, nwg[1], gid[2])?;
+        let row = self.b.i_add(t.u32, None, row, gid[1])?;
+        let lin = self.b.i_mul(t.u32, None, row, nwg[0])?;
+        let lin = self.b.i_add(t.u32, None, lin, gid[0])?;
+        let lin = self.b.i_mul(t.u32, None, lin, lszc)?;
+        let lin = self.b.i_add(t.u32, None, lin, li)?;
+        let lin64 = self.b.u_convert(t.u64, None, lin)?;
+        let four = self.c64(4);
+        let off = self.b.i_mul(t.u64, None, lin64, four)?;
+        let a = self.b.i_add(t.u64, None, flags_addr, off)?;
+        let fp = self.b.convert_u_to_ptr(t.psb_u32, None, a)?;
+        self.b.store(
+            fp,
+            flag,
+            Some(MemoryAccess::ALIGNED),
+            [Operand::LiteralBit32(4)],
+        )?;
+        self.b.ret()?;
+        self.b.end_function()?;
+        self.b
+            .execution_mode(self.main, ExecutionMode::LocalSize, [lsz, 1, 1]);
+        let iface = self.interface.clone();
+        self.b
+            .entry_point(ExecutionModel::GLCompute, self.main, "main", iface);
+        Ok(())
+    }
+
+    /// `stop = false; while !stop { switch block { … } }`
+    fn dispatcher(&mut self) -> R<()> {
+        let t = self.t;
+        let f = self.cfalse();
+        self.store(self.stop, f)?;
+        let (h, body, cont, merge) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
+        self.b.branch(h)?;
+        self.begin(h)?;
+        let s = self.load_bool(self.stop)?;
+        let go = self.b.logical_not(t.bool, None, s)?;
+        self.b
+            .loop_merge(merge, cont, LoopControl::DONT_UNROLL, [])?;
+        self.b.branch_conditional(go, body, merge, [])?;
+        self.begin(body)?;
+        let blk = self.load_u32(self.block_var)?;
+        let sw_merge = self.b.id();
+        let default = self.b.id();
+        let labels: Vec<Word> = (0..self.p.blocks.len()).map(|_| self.b.id()).collect();
+        self.b.selection_merge(sw_merge, SelectionControl::NONE)?;
+        self.b.switch(
+            blk,
+            default,
+            labels
+                .iter()
+                .enumerate()
+                .map(|(i, &l)| (Operand::LiteralBit32(i as u32), l)),
+        )?;
+        for (i, &l) in labels.iter().enumerate() {
+            self.begin(l)?;
+            self.block(i)?;
+            self.b.branch(sw_merge)?;
+        }
+        // An unknown block number cannot happen; end the wave and flag it.
+        self.begin(default)?;
+        let tr = self.ctrue();
+        self.store(self.stop, tr)?;
+        self.store(self.done, tr)?;
+        self.store(self.killed, tr)?;
+        self.b.branch(sw_merge)?;
+        self.begin(sw_merge)?;
+        self.b.branch(cont)?;
+        self.begin(cont)?;
+        self.b.branch(h)?;
+        self.begin(merge)
+    }
+
+    fn block(&mut self, bi: usize) -> R<()> {
+        let p = self.p;
+        let block = &p.blocks[Handle::from_index(bi)];
+        let n = block.insts.len();
+        let mut barrier_at_end = false;
+        for (k, inst) in block.insts.iter().enumerate() {
+            self.at = (bi, inst.pc, inst.text.clone());
+            let has_barrier = p
+                .inst_nodes(inst)
+                .any(|(_, nd)| matches!(nd, Node::Barrier));
+            if has_barrier {
+                if k + 1 != n {
+                    return Err(self.unsupported(
+                        "s_barrier must end its block (the lifter starts a block after it)",
+                    ));
+                }
+                barrier_at_end = true;
+            }
+            self.inst(inst.nodes.clone())?;
+        }
+        let t = self.t;
+        match block.terminator {
+            Terminator::Jump(to) => {
+                let c = self.c32(to.index() as u32);
+                self.store(self.block_var, c)?;
+            }
+            Terminator::Branch {
+                cond,
+                taken,
+                not_taken,
+            } => {
+                let c = *self
+                    .uni
+                    .get(&cond.index())
+                    .ok_or_else(|| self.unsupported("branch condition not computed"))?;
+                let a = self.c32(taken.index() as u32);
+                let b = self.c32(not_taken.index() as u32);
+                let v = self.b.select(t.u32, None, c, a, b)?;
+                self.store(self.block_var, v)?;
+            }
+            Terminator::End => {
+                let tr = self.ctrue();
+                self.store(self.done, tr)?;
+                self.store(self.stop, tr)?;
+            }
+        }
+        if barrier_at_end {
+            let tr = self.ctrue();
+            self.store(self.stop, tr)?;
+        }
+        Ok(())
+    }
+
+    // ---- one machine instruction ---------------------------------------------------------------
+
+    fn shape(&self, i: usize) -> Option<Shape> {
+        self.types[i].map(|t| t.1)
+    }
+    pub(crate) fn ty(&self, i: usize) -> Ty {
+        self.types[i].map(|t| t.0).unwrap_or(Ty::B32)
+    }
+    fn is_lane(&self, h: Handle<Node>) -> bool {
+        self.shape(h.index()) == Some(Shape::Lane)
+    }
+
+    fn kind(&self, i: usize) -> Kind {
+        let node = &self.p.nodes[Handle::from_index(i)];
+        match *node {
+            Node::Ballot { cond: a } | Node::ReadLane { a, .. } | Node::ReadFirstLane { a } => {
+                if self.is_lane(a) {
+                    Kind::Capture
+                } else {
+                    Kind::Uniform
+                }
+            }
+            Node::WriteSgpr { .. } | Node::WriteScc { .. } => Kind::Deferred,
+            Node::Barrier => Kind::Ignored,
+            Node::WriteVgpr { .. } | Node::Atomic { .. } => Kind::Lane,
+            Node::Store { addr, value, .. } => {
+                if self.is_lane(addr) || self.is_lane(value) {
+                    Kind::Lane
+                } else {
+                    Kind::Uniform
+                }
+            }
+            _ => {
+                if self.shape(i) == Some(Shape::Lane) {
+                    Kind::Lane
+                } else {
+                    Kind::Uniform
+                }
+            }
+        }
+    }
+
+    // Parallel per-node arrays (phase, kind) are indexed together.
+    #[allow(clippy::needless_range_loop)]
+    fn inst(&mut self, range: std::ops::Range<u32>) -> R<()> {
+        let p = self.p;
+        let (start, end) = (range.start as usize, range.end as usize);
+        let nn = end - start;
+        if nn == 0 {
+            return Ok(()); // s_nop, s_waitcnt, …
+        }
+        // Phases: even = uniform, odd = a lane loop.
+        let mut emit = vec![0u32; nn];
+        let mut avail = vec![0u32; nn];
+        let mut kinds = vec![Kind::Ignored; nn];
+        let mut last_mem: Option<(u32, bool)> = None;
+        for k in 0..nn {
+            let i = start + k;
+            let kind = self.kind(i);
+            kinds[k] = kind;
+            let node = &p.nodes[Handle::from_index(i)];
+            let mut ph = 0u32;
+            for op in operands(node) {
+                ph = ph.max(avail[op.index() - start]);
+            }
+            let want_odd = matches!(kind, Kind::Lane | Kind::Capture);
+            let fix = |ph: u32| {
+                if (ph % 2 == 1) == want_odd {
+                    ph
+                } else {
+                    ph + 1
+                }
+            };
+            ph = fix(ph);
+            let (is_mem, writes) = match node {
+                Node::Load { .. } => (true, false),
+                Node::Store { .. } | Node::Atomic { .. } => (true, true),
+                _ => (false, false),
+            };
+            if is_mem {
+                if let Some((lp, lw)) = last_mem {
+                    ph = fix(ph.max(lp));
+                    if ph == lp && ph % 2 == 1 && (lw || writes) {
+                        ph = lp + 2;
+                    }
+                }
+                last_mem = match last_mem {
+                    Some((lp, lw)) if lp == ph => Some((lp, lw || writes)),
+                    _ => Some((ph, writes)),
+                };
+            }
+            emit[k] = ph;
+            avail[k] = if kind == Kind::Capture { ph + 1 } else { ph };
+        }
+        // Lane values used by a later lane loop go through a per-lane temporary array.
+        let mut needs_tmp = HashSet::new();
+        for k in 0..nn {
+            if !matches!(kinds[k], Kind::Lane | Kind::Capture) {
+                continue;
+            }
+            for op in operands(&p.nodes[Handle::from_index(start + k)]) {
+                let j = op.index() - start;
+                if self.is_lane(op) && emit[j] < emit[k] {
+                    needs_tmp.insert(j);
+                }
+            }
+        }
+        self.uni.clear();
+        self.tmp.clear();
+        self.cap_vars.clear();
+        for &j in &needs_tmp {
+            let ty = self.spv_ty(self.ty(start + j));
+            let n = self.c32(self.ws);
+            let arr = self.b.type_array(ty, n);
+            let v = self.fn_var(arr, None);
+            self.tmp.insert(start + j, v);
+        }
+        for k in 0..nn {
+            if kinds[k] == Kind::Capture {
+                let ty = self.spv_ty(self.ty(start + k));
+                let v = self.fn_var(ty, None);
+                self.cap_vars.insert(start + k, v);
+            }
+        }
+        // EXEC at the instruction's start.
+        let lo = self.read_sgpr32(EXEC_LO as u32)?;
+        let lo64 = self.b.u_convert(self.t.u64, None, lo)?;
+        self.exec = if self.ws == 64 {
+            let hi = self.read_sgpr32(EXEC_LO as u32 + 1)?;
+            let hi64 = self.b.u_convert(self.t.u64, None, hi)?;
+            let c = self.c64(32);
+            let sh = self.b.shift_left_logical(self.t.u64, None, hi64, c)?;
+            self.b.bitwise_or(self.t.u64, None, lo64, sh)?
+        } else {
+            lo64
+        };
+        let max_ph = emit.iter().copied().max().unwrap_or(0);
+        for ph in 0..=max_ph {
+            if ph % 2 == 0 {
+                for k in 0..nn {
+                    if emit[k] == ph && kinds[k] == Kind::Uniform {
+                        self.uniform_node(start + k)?;
+                    }
+                }
+            } else if (0..nn)
+                .any(|k| emit[k] == ph && matches!(kinds[k], Kind::Lane | Kind::Capture))
+            {
+                // Captures start from zero.
+                for k in 0..nn {
+                    if emit[k] == ph && kinds[k] == Kind::Capture {
+                        let v = self.cap_vars[&(start + k)];
+                        let ty = self.spv_ty(self.ty(start + k));
+                        let z = self.zero_of(ty);
+                        self.store(v, z)?;
+                    }
+                }
+                let nodes: Vec<usize> = (0..nn)
+                    .filter(|&k| emit[k] == ph && matches!(kinds[k], Kind::Lane | Kind::Capture))
+                    .map(|k| start + k)
+                    .collect();
+                let exec = self.exec;
+                self.lane_loop(|cx, lane| {
+                    cx.lane = Some(lane);
+                    cx.lane_vals.clear();
+                    let sh = cx.b.shift_right_logical(cx.t.u64, None, exec, lane)?;
+                    let one = cx.c64(1);
+                    let bit = cx.b.bitwise_and(cx.t.u64, None, sh, one)?;
+                    let act = cx.b.i_equal(cx.t.bool, None, bit, one)?;
+                    cx.active = Some(act);
+                    for &i in &nodes {
+                        cx.lane_node(i)?;
+                    }
+                    Ok(())
+                })?;
+                self.lane = None;
+                self.active = None;
+                // Captured values become uniform values.
+                for k in 0..nn {
+                    if emit[k] == ph && kinds[k] == Kind::Capture {
+                        let v = self.cap_vars[&(start + k)];
+                        let ty = self.spv_ty(self.ty(start + k));
+                        let x = self.b.load(ty, None, v, None, [])?;
+                        self.uni.insert(start + k, x);
+                    }
+                }
+            }
+        }
+        for k in 0..nn {
+            if kinds[k] == Kind::Deferred {
+                self.deferred(start + k)?;
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn spv_ty(&self, ty: Ty) -> Word {
+        match ty {
+            Ty::B1 => self.t.bool,
+            Ty::B16 | Ty::B32 => self.t.u32,
+            Ty::B64 => self.t.u64,
+        }
+    }
+
+    /// The value of operand `h` in the current context.
+    fn get(&mut self, h: Handle<Node>) -> R<Word> {
+        let i = h.index();
+        if let Some(&v) = self.uni.get(&i) {
+            return Ok(v);
+        }
+        if let Some(&v) = self.lane_vals.get(&i) {
+            return Ok(v);
+        }
+        if let (Some(&arr), Some(lane)) = (self.tmp.get(&i), self.lane) {
+            let ty = self.spv_ty(self.ty(i));
+            let pt = self.b.type_pointer(None, StorageClass::Function, ty);
+            let p = self.b.access_chain(pt, None, arr, [lane])?;
+            return Ok(self.b.load(ty, None, p, None, [])?);
+        }
+        Err(self.unsupported(format!("operand %{i} is not available where it is used")))
+    }
+
+    fn read_sgpr32(&mut self, reg: u32) -> R<Word> {
+        if reg >= 128 {
+            return Ok(self.c32(0));
+        }
+        let p = self.sgpr_ptr(reg)?;
+        self.load_u32(p)
+    }
+
+    fn uniform_node(&mut self, i: usize) -> R<()> {
+        let h = Handle::<Node>::from_index(i);
+        let node = self.p.nodes[h].clone();
+        let v = match node {
+            Node::Store {
+                space,
+                access,
+                addr,
+                offset,
+                value,
+            } => {
+                let a = self.get(addr)?;
+                let v = self.get(value)?;
+                self.mem_store(space, access, a, self.ty(addr.index()), offset, v)?;
+                return Ok(());
+            }
+            Node::Ballot { cond } => {
+                let c = self.get(cond)?;
+                let z = self.c64(0);
+                let ex = self.exec;
+                let m = if self.ws == 32 {
+                    let mm = self.c64(0xffff_ffff);
+                    self.b.bitwise_and(self.t.u64, None, ex, mm)?
+                } else {
+                    ex
+                };
+                self.b.select(self.t.u64, None, c, m, z)?
+            }
+            Node::ReadLane { a, .. } | Node::ReadFirstLane { a } => self.get(a)?,
+            _ => self.pure(i, &node)?,
+        };
+        self.uni.insert(i, v);
+        Ok(())
+    }
+
+    fn lane_node(&mut self, i: usize) -> R<()> {
+        let h = Handle::<Node>::from_index(i);
+        let node = self.p.nodes[h].clone();
+        let t = self.t;
+        let lane = self.lane.expect("inside a lane loop");
+        let active = self.active.expect("inside a lane loop");
+        let mut value = None;
+        match node {
+            Node::Ballot { cond } => {
+                let c = self.get(cond)?;
+                let both = self.b.logical_and(t.bool, None, c, active)?;
+                let var = self.cap_vars[&i];
+                self.guarded(both, None, |cx| {
+                    let one = cx.c64(1);
+                    let bit = cx.b.shift_left_logical(t.u64, None, one, lane)?;
+                    let old = cx.b.load(t.u64, None, var, None, [])?;
+                    let new = cx.b.bitwise_or(t.u64, None, old, bit)?;
+                    cx.store(var, new)?;
+                    Ok(None)
+                })?;
+            }
+            Node::ReadLane { a, lane: which } => {
+                let l = self.get(which)?;
+                let m = self.c32(self.ws - 1);
+                let l = self.b.bitwise_and(t.u32, None, l, m)?;
+                self.capture_at(i, a, l, lane)?;
+            }
+            Node::ReadFirstLane { a } => {
+                let ex = self.exec;
+                let z = self.c64(0);
+                let none = self.b.i_equal(t.bool, None, ex, z)?;
+                let lo = self.b.u_convert(t.u32, None, ex)?;
+                let c32 = self.c64(32);
+                let hi64 = self.b.shift_right_logical(t.u64, None, ex, c32)?;
+                let hi = self.b.u_convert(t.u32, None, hi64)?;
+                let flo = self.glsl_op(t.u32, spirv::GlslStd450Op::FindILsb, &[lo])?;
+                let fhi = self.glsl_op(t.u32, spirv::GlslStd450Op::FindILsb, &[hi])?;
+                let c32u = self.c32(32);
+                let fhi = self.b.i_add(t.u32, None, fhi, c32u)?;
+                let z32 = self.c32(0);
+                let lo_zero = self.b.i_equal(t.bool, None, lo, z32)?;
+                let first = self.b.select(t.u32, None, lo_zero, fhi, flo)?;
+                let first = self.b.select(t.u32, None, none, z32, first)?;
+                self.capture_at(i, a, first, lane)?;
+            }
+            Node::WriteVgpr { reg, value: v } => {
+                let x = self.get(v)?;
+                let wide = self.ty(v.index()) == Ty::B64;
+                self.guarded(active, None, |cx| {
+                    if wide {
+                        let lo = cx.b.u_convert(t.u32, None, x)?;
+                        let c = cx.c64(32);
+                        let hi = cx.b.shift_right_logical(t.u64, None, x, c)?;
+                        let hi = cx.b.u_convert(t.u32, None, hi)?;
+                        let p = cx.vgpr_ptr(reg as u32, lane)?;
+                        cx.store(p, lo)?;
+                        let p = cx.vgpr_ptr(reg as u32 + 1, lane)?;
+                        cx.store(p, hi)?;
+                    } else {
+                        let p = cx.vgpr_ptr(reg as u32, lane)?;
+                        cx.store(p, x)?;
+                    }
+                    Ok(None)
+                })?;
+            }
+            Node::Store {
+                space,
+                access,
+                addr,
+                offset,
+                value: v,
+            } => {
+                let a = self.get(addr)?;
+                let x = self.get(v)?;
+                let aty = self.ty(addr.index());
+                let cond = if self.is_lane(addr) {
+                    active
+                } else {
+                    // A uniform address with a per-lane value: once, with lane 0's value.
+                    let z = self.c32(0);
+                    self.b.i_equal(t.bool, None, lane, z)?
+                };
+                self.guarded(cond, None, |cx| {
+                    cx.mem_store(space, access, a, aty, offset, x)?;
+                    Ok(None)
+                })?;
+            }
+            Node::Load {
+                space,
+                access,
+                addr,
+                offset,
+            } => {
+                let a = self.get(addr)?;
+                let aty = self.ty(addr.index());
+                value = self.guarded(active, Some(t.u32), |cx| {
+                    Ok(Some(cx.mem_load(space, access, a, aty, offset)?))
+                })?;
+            }
+            Node::Atomic {
+                space,
+                op,
+                addr,
+                offset,
+                value: v,
+            } => {
+                let a = self.get(addr)?;
+                let x = self.get(v)?;
+                let aty = self.ty(addr.index());
+                value = self.guarded(active, Some(t.u32), |cx| {
+                    Ok(Some(cx.mem_atomic(space, op, a, aty, offset, x)?))
+                })?;
+            }
+            _ => value = Some(self.pure(i, &node)?),
+        }
+        if let Some(v) = value {
+            self.lane_vals.insert(i, v);
+            if let Some(&arr) = self.tmp.get(&i) {
+                let ty = self.spv_ty(self.ty(i));
+                let pt = self.b.type_pointer(None, StorageClass::Function, ty);
+                let p = self.b.access_chain(pt, None, arr, [lane])?;
+                self.store(p, v)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Inside a lane loop: capture `a` of lane `which` into the capture variable of node `i`.
+    fn capture_at(&mut self, i: usize, a: Handle<Node>, which: Word, lane: Word) -> R<()> {
+        let x = self.get(a)?;
+        let var = self.cap_vars[&i];
+        let hit = self.b.i_equal(self.t.bool, None, lane, which)?;
+        self.guarded(hit, None, |cx| {
+            cx.store(var, x)?;
+            Ok(None)
+        })?;
+        Ok(())
+    }
+
+    fn deferred(&mut self, i: usize) -> R<()> {
+        let node = self.p.nodes[Handle::from_index(i)].clone();
+        match node {
+            Node::WriteSgpr { reg, value } => {
+                let v = self.get(value)?;
+                let r = reg as u32;
+                if self.ty(value.index()) == Ty::B64 {
+                    let lo = self.b.u_convert(self.t.u32, None, v)?;
+                    let c = self.c64(32);
+                    let hi = self.b.shift_right_logical(self.t.u64, None, v, c)?;
+                    let hi = self.b.u_convert(self.t.u32, None, hi)?;
+                    if r < 128 {
+                        let p = self.sgpr_ptr(r)?;
+                        self.store(p, lo)?;
+                    }
+                    if r + 1 < 128 {
+                        let p = self.sgpr_ptr(r + 1)?;
+                        self.store(p, hi)?;
+                    }
+                } else if r < 128 {
+                    let p = self.sgpr_ptr(r)?;
+                    self.store(p, v)?;
+                }
+            }
+            Node::WriteScc { value } => {
+                let v = self.get(value)?;
+                self.store(self.scc, v)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    // ---- memory --------------------------------------------------------------------------------
+
+    /// Where byte `addr + offset` lives: the containing dword (a u64 device address of it for global
+    /// memory, a u32 word index for LDS) and the bit position of the byte in that dword.
+    fn mem_loc(&mut self, space: Space, addr: Word, aty: Ty, offset: i64) -> R<(Word, Word)> {
+        let t = self.t;
+        match space {
+            Space::Global | Space::Scratch => {
+                let a = if aty == Ty::B64 {
+                    addr
+                } else {
+                    self.b.u_convert(t.u64, None, addr)?
+                };
+                let o = self.c64(offset as u64);
+                let a = self.b.i_add(t.u64, None, a, o)?;
+                let m = self.c64(!3);
+                let dw = self.b.bitwise_and(t.u64, None, a, m)?;
+                let lo = self.b.u_convert(t.u32, None, a)?;
+                let sh = self.byte_shift(lo)?;
+                Ok((dw, sh))
+            }
+            Space::Lds => {
+                if self.lds.is_none() {
+                    return Err(self.unsupported("LDS access but the layout has no LDS"));
+                }
+                let a = if aty == Ty::B64 {
+                    self.b.u_convert(t.u32, None, addr)?
+                } else {
+                    addr
+                };
+                let o = self.c32(offset as u32);
+                let a = self.b.i_add(t.u32, None, a, o)?;
+                let two = self.c32(2);
+                let idx = self.b.shift_right_logical(t.u32, None, a, two)?;
+                let sh = self.byte_shift(a)?;
+                Ok((idx, sh))
+            }
+        }
+    }
+
+    /// Pointer to dword `k` (0 or 1) from a [`mem_loc`](Self::mem_loc) location.
+    fn dword_ptr(&mut self, space: Space, loc: Word, k: u32) -> R<Word> {
+        let t = self.t;
+        if space == Space::Lds {
+            let lds = self.lds.expect("checked by mem_loc");
+            let idx = if k == 0 {
+                loc
+            } else {
+                let kc = self.c32(k);
+                self.b.i_add(t.u32, None, loc, kc)?
+            };
+            Ok(self.b.access_chain(t.wg_u32, None, lds, [idx])?)
+        } else {
+            let a = if k == 0 {
+                loc
+            } else {
+                let kc = self.c64(4 * k as u64);
+                self.b.i_add(t.u64, None, loc, kc)?
+            };
+            Ok(self.b.convert_u_to_ptr(t.psb_u32, None, a)?)
+        }
+    }
+
+    /// Pointer to the dword holding byte `addr + offset`, and the bit position of that byte in it.
+    fn mem_ptr(&mut self, space: Space, addr: Word, aty: Ty, offset: i64) -> R<(Word, Word)> {
+        let (loc, sh) = self.mem_loc(space, addr, aty, offset)?;
+        Ok((self.dword_ptr(space, loc, 0)?, sh))
+    }
+
+    fn byte_shift(&mut self, a: Word) -> R<Word> {
+        let three = self.c32(3);
+        let low = self.b.bitwise_and(self.t.u32, None, a, three)?;
+        Ok(self.b.shift_left_logical(self.t.u32, None, low, three)?)
+    }
+
+    fn scope(&mut self, space: Space) -> Word {
+        self.c32(if space == Space::Lds {
+            spirv::Scope::Workgroup as u32
+        } else {
+            spirv::Scope::Device as u32
+        })
+    }
+
+    fn plain_load(&mut self, space: Space, p: Word) -> R<Word> {
+        Ok(if space == Space::Lds {
+            self.b.load(self.t.u32, None, p, None, [])?
+        } else {
+            self.b.load(
+                self.t.u32,
+                None,
+                p,
+                Some(MemoryAccess::ALIGNED),
+                [Operand::LiteralBit32(4)],
+            )?
+        })
+    }
+
+    fn plain_store(&mut self, space: Space, p: Word, v: Word) -> R<()> {
+        if space == Space::Lds {
+            self.b.store(p, v, None, [])?;
+        } else {
+            self.b.store(
+                p,
+                v,
+                Some(MemoryAccess::ALIGNED),
+                [Operand::LiteralBit32(4)],
+            )?;
+        }
+        Ok(())
+    }
+
+    fn note_misaligned(&mut self, st: Word) -> R<()> {
+        let m = self.load_bool(self.misaligned)?;
+        let m = self.b.logical_or(self.t.bool, None, m, st)?;
+        self.store(self.misaligned, m)
+    }
+
+    /// True when an access of `bytes` at bit position `sh` runs into the next dword.
+    fn straddles(&mut self, bytes: u32, sh: Word) -> R<Word> {
+        let lim = self.c32(32 - 8 * bytes);
+        Ok(self.b.u_greater_than(self.t.bool, None, sh, lim)?)
+    }
+
+    /// Loads as the evaluator does, at any byte address: a dword-straddling access (unaligned 32-bit,
+    /// 16-bit at byte 3) reads the next dword too.
+    fn mem_load(
+        &mut self,
+        space: Space,
+        access: Access,
+        addr: Word,
+        aty: Ty,
+        offset: i64,
+    ) -> R<Word> {
+        let t = self.t;
+        let bytes = access.bytes() as u32;
+        let (loc, sh) = self.mem_loc(space, addr, aty, offset)?;
+        let p0 = self.dword_ptr(space, loc, 0)?;
+        let w0 = self.plain_load(space, p0)?;
+        let x = if bytes == 1 {
+            self.b.shift_right_logical(t.u32, None, w0, sh)?
+        } else if self.opts.unaligned == Unaligned::Detect {
+            let st = self.straddles(bytes, sh)?;
+            self.note_misaligned(st)?;
+            self.b.shift_right_logical(t.u32, None, w0, sh)?
+        } else {
+            let st = self.straddles(bytes, sh)?;
+            let w1 = self
+                .guarded(st, Some(t.u32), |cx| {
+                    let p1 = cx.dword_ptr(space, loc, 1)?;
+                    Ok(Some(cx.plain_load(space, p1)?))
+                })?
+                .expect("guarded with a type gives a value");
+            let both = self.join64(w0, w1)?;
+            let sh64 = self.b.u_convert(t.u64, None, sh)?;
+            let x = self.b.shift_right_logical(t.u64, None, both, sh64)?;
+            self.b.u_convert(t.u32, None, x)?
+        };
+        if access == Access::B32 {
+            return Ok(x);
+        }
+        let bits = 8 * bytes;
+        Ok(match access {
+            Access::U8 | Access::U16 => {
+                let m = self.c32((1u32 << bits) - 1);
+                self.b.bitwise_and(t.u32, None, x, m)?
+            }
+            _ => {
+                let s = self.c32(32 - bits);
+                let l = self.b.shift_left_logical(t.u32, None, x, s)?;
+                self.b.shift_right_arithmetic(t.u32, None, l, s)?
+            }
+        })
+    }
+
+    /// Stores as the evaluator does, at any byte address. An aligned dword is a plain store; anything
+    /// narrower or unaligned clears and sets its bytes with atomic AND/OR on each dword it touches
+    /// (other lanes and waves may own the neighbouring bytes).
+    fn mem_store(
+        &mut self,
+        space: Space,
+        access: Access,
+        addr: Word,
+        aty: Ty,
+        offset: i64,
+        v: Word,
+    ) -> R<()> {
+        let t = self.t;
+        let bytes = access.bytes() as u32;
+        let (loc, sh) = self.mem_loc(space, addr, aty, offset)?;
+        if self.opts.unaligned == Unaligned::Detect {
+            if bytes > 1 {
+                let st = self.straddles(bytes, sh)?;
+                self.note_misaligned(st)?;
+            }
+            let p0 = self.dword_ptr(space, loc, 0)?;
+            if access == Access::B32 {
+                return self.plain_store(space, p0, v);
+            }
+            let m = self.c32((1u32 << (8 * bytes)) - 1);
+            let mm = self.b.shift_left_logical(t.u32, None, m, sh)?;
+            let keep = self.b.not(t.u32, None, mm)?;
+            let vv = self.b.bitwise_and(t.u32, None, v, m)?;
+            let set = self.b.shift_left_logical(t.u32, None, vv, sh)?;
+            let sc = self.scope(space);
+            let relaxed = self.c32(0);
+            self.b.atomic_and(t.u32, None, p0, sc, relaxed, keep)?;
+            self.b.atomic_or(t.u32, None, p0, sc, relaxed, set)?;
+            return Ok(());
+        }
+        let z = self.c32(0);
+        let aligned = self.b.i_equal(t.bool, None, sh, z)?;
+        let whole = if access == Access::B32 {
+            aligned
+        } else {
+            self.cfalse()
+        };
+        self.guarded(whole, None, |cx| {
+            let p0 = cx.dword_ptr(space, loc, 0)?;
+            cx.plain_store(space, p0, v)?;
+            Ok(None)
+        })?;
+        let partial = self.b.logical_not(t.bool, None, whole)?;
+        self.guarded(partial, None, |cx| {
+            let m = (1u64 << (8 * bytes)) - 1;
+            let mc = cx.c64(m);
+            let sh64 = cx.b.u_convert(t.u64, None, sh)?;
+            let m64 = cx.b.shift_left_logical(t.u64, None, mc, sh64)?;
+            let v64 = cx.b.u_convert(t.u64, None, v)?;
+            let v64 = cx.b.bitwise_and(t.u64, None, v64, mc)?;
+            let v64 = cx.b.shift_left_logical(t.u64, None, v64, sh64)?;
+            let c32 = cx.c64(32);
+            let parts = |cx: &mut Self, x: Word, hi: bool| -> R<Word> {
+                let y = if hi {
+                    cx.b.shift_right_logical(t.u64, None, x, c32)?
+                } else {
+                    x
+                };
+                Ok(cx.b.u_convert(t.u32, None, y)?)
+            };
+            let sc = cx.scope(space);
+            let relaxed = cx.c32(0);
+            let (m0, v0) = (parts(cx, m64, false)?, parts(cx, v64, false)?);
+            let keep0 = cx.b.not(t.u32, None, m0)?;
+            let p0 = cx.dword_ptr(space, loc, 0)?;
+            cx.b.atomic_and(t.u32, None, p0, sc, relaxed, keep0)?;
+            cx.b.atomic_or(t.u32, None, p0, sc, relaxed, v0)?;
+            if bytes > 1 {
+                let st = cx.straddles(bytes, sh)?;
+                let (m1, v1) = (parts(cx, m64, true)?, parts(cx, v64, true)?);
+                cx.guarded(st, None, |cx| {
+                    let keep1 = cx.b.not(t.u32, None, m1)?;
+                    let p1 = cx.dword_ptr(space, loc, 1)?;
+                    cx.b.atomic_and(t.u32, None, p1, sc, relaxed, keep1)?;
+                    cx.b.atomic_or(t.u32, None, p1, sc, relaxed, v1)?;
+                    Ok(None)
+                })?;
+            }
+            Ok(None)
+        })?;
+        Ok(())
+    }
+
+    fn mem_atomic(
+        &mut self,
+        space: Space,
+        op: AtomicOp,
+        addr: Word,
+        aty: Ty,
+        offset: i64,
+        v: Word,
+    ) -> R<Word> {
+        let t = self.t;
+        let (p, _) = self.mem_ptr(space, addr, aty, offset)?;
+        let sc = self.scope(space);
+        let r = self.c32(0);
+        let u = t.u32;
+        Ok(match op {
+            AtomicOp::Add => self.b.atomic_i_add(u, None, p, sc, r, v)?,
+            AtomicOp::Sub => self.b.atomic_i_sub(u, None, p, sc, r, v)?,
+            AtomicOp::And => self.b.atomic_and(u, None, p, sc, r, v)?,
+            AtomicOp::Or => self.b.atomic_or(u, None, p, sc, r, v)?,
+            AtomicOp::Xor => self.b.atomic_xor(u, None, p, sc, r, v)?,
+            AtomicOp::MinU => self.b.atomic_u_min(u, None, p, sc, r, v)?,
+            AtomicOp::MaxU => self.b.atomic_u_max(u, None, p, sc, r, v)?,
+            AtomicOp::MinI => self.b.atomic_s_min(u, None, p, sc, r, v)?,
+            AtomicOp::MaxI => self.b.atomic_s_max(u, None, p, sc, r, v)?,
+            AtomicOp::Swap => self.b.atomic_exchange(u, None, p, sc, r, v)?,
+        })
+    }
+
+    // ---- pure values ---------------------------------------------------------------------------
+
+    fn pure(&mut self, i: usize, node: &Node) -> R<Word> {
+        let t = self.t;
+        let ty = self.ty(i);
+        let st = self.spv_ty(ty);
+        Ok(match *node {
+            Node::Const { ty, bits } => match ty {
+                Ty::B1 => {
+                    if bits != 0 {
+                        self.ctrue()
+                    } else {
+                        self.cfalse()
+                    }
+                }
+                Ty::B64 => self.c64(bits),
+                _ => self.c32(bits as u32),
+            },
+            Node::ReadSgpr { reg, ty } => {
+                let lo = self.read_sgpr32(reg as u32)?;
+                match ty {
+                    Ty::B64 => {
+                        let hi = self.read_sgpr32(reg as u32 + 1)?;
+                        self.join64(lo, hi)?
+                    }
+                    Ty::B32 => lo,
+                    Ty::B16 => self.mask(lo, 0xffff)?,
+                    Ty::B1 => self.bit0(lo)?,
+                }
+            }
+            Node::ReadVgpr { reg, ty } => {
+                let lane = self
+                    .lane
+                    .ok_or_else(|| self.unsupported("VGPR read outside a lane loop"))?;
+                let p = self.vgpr_ptr(reg as u32, lane)?;
+                let lo = self.load_u32(p)?;
+                match ty {
+                    Ty::B64 => {
+                        let p = self.vgpr_ptr(reg as u32 + 1, lane)?;
+                        let hi = self.load_u32(p)?;
+                        self.join64(lo, hi)?
+                    }
+                    Ty::B32 => lo,
+                    Ty::B16 => self.mask(lo, 0xffff)?,
+                    Ty::B1 => self.bit0(lo)?,
+                }
+            }
+            Node::ReadScc => self.load_bool(self.scc)?,
+            Node::LaneId => self
+                .lane
+                .ok_or_else(|| self.unsupported("lane id outside a lane loop"))?,
+            Node::Int { op, ty, a, b } => {
+                let x = self.get(a)?;
+                let y = self.get(b)?;
+                let yty = self.ty(b.index());
+                self.int_op(op, ty, x, y, yty)?
+            }
+            Node::IntCmp { op, ty, a, b } => {
+                let x = self.get(a)?;
+                let y = self.get(b)?;
+                self.int_cmp(op, ty, x, y)?
+            }
+            Node::Float { op, args } => {
+                let x = self.get(args[0])?;
+                let y = self.get(args[1])?;
+                let z = if op.arity() == 3 {
+                    self.get(args[2])?
+                } else {
+                    x
+                };
+                quirks::float_op(self, op, x, y, z)?
+            }
+            Node::FloatCmp { op, ty, a, b } => {
+                let x = self.get(a)?;
+                let y = self.get(b)?;
+                quirks::float_cmp(self, op, ty, x, y)?
+            }
+            Node::Unary { op, ty, a } => {
+                let x = self.get(a)?;
+                let from = self.ty(a.index());
+                self.unary(op, from, ty, x)?
+            }
+            Node::Select { cond, a, b } => {
+                let c = self.get(cond)?;
+                let x = self.get(a)?;
+                let y = self.get(b)?;
+                self.b.select(st, None, c, x, y)?
+            }
+            Node::Concat { lo, hi } => {
+                let l = self.get(lo)?;
+                let h = self.get(hi)?;
+                self.join64(l, h)?
+            }
+            Node::Extract { ty, a, shift } => {
+                let x = self.get(a)?;
+                let from = self.ty(a.index());
+                self.extract(x, from, ty, shift as u32)?
+            }
+            Node::LaneBit { mask } => {
+                if self.is_lane(mask) {
+                    return Err(self.unsupported("LaneBit of a per-lane mask"));
+                }
+                let m = self.get(mask)?;
+                let lane = self
+                    .lane
+                    .ok_or_else(|| self.unsupported("LaneBit outside a lane loop"))?;
+                let sh = self.b.shift_right_logical(t.u64, None, m, lane)?;
+                let one = self.c64(1);
+                let bit = self.b.bitwise_and(t.u64, None, sh, one)?;
+                self.b.i_equal(t.bool, None, bit, one)?
+            }
+            Node::Load {
+                space,
+                access,
+                addr,
+                offset,
+            } => {
+                // Uniform load: once for the wave, whatever EXEC says (as the evaluator does).
+                let a = self.get(addr)?;
+                let aty = self.ty(addr.index());
+                self.mem_load(space, access, a, aty, offset)?
+            }
+            _ => return Err(self.unsupported(format!("node {node:?} is not a value here"))),
+        })
+    }
+
+    fn join64(&mut self, lo: Word, hi: Word) -> R<Word> {
+        let t = self.t;
+        let l = self.b.u_convert(t.u64, None, lo)?;
+        let h = self.b.u_convert(t.u64, None, hi)?;
+        let c = self.c64(32);
+        let hs = self.b.shift_left_logical(t.u64, None, h, c)?;
+        Ok(self.b.bitwise_or(t.u64, None, l, hs)?)
+    }
+
+    pub(crate) fn mask(&mut self, x: Word, m: u32) -> R<Word> {
+        let c = self.c32(m);
+        Ok(self.b.bitwise_and(self.t.u32, None, x, c)?)
+    }
+
+    fn bit0(&mut self, x: Word) -> R<Word> {
+        let one = self.c32(1);
+        let b = self.b.bitwise_and(self.t.u32, None, x, one)?;
+        Ok(self.b.i_equal(self.t.bool, None, b, one)?)
+    }
+
+    /// Sign-extends a 16-bit value held in a u32.
+    pub(crate) fn sext16(&mut self, x: Word) -> R<Word> {
+        let s = self.c32(16);
+        let l = self.b.shift_left_logical(self.t.u32, None, x, s)?;
+        Ok(self.b.shift_right_arithmetic(self.t.u32, None, l, s)?)
+    }
+
+    /// Converts an integer-like value of type `from` to the representation of width `to` (zero-extending
+    /// or truncating), for shift amounts.
+    fn resize(&mut self, x: Word, from: Ty, to: Ty) -> R<Word> {
+        let t = self.t;
+        Ok(match (from, to) {
+            (Ty::B1, Ty::B64) => {
+                let (o, z) = (self.c64(1), self.c64(0));
+                self.b.select(t.u64, None, x, o, z)?
+            }
+            (Ty::B1, _) => {
+                let (o, z) = (self.c32(1), self.c32(0));
+                self.b.select(t.u32, None, x, o, z)?
+            }
+            (Ty::B64, Ty::B64) => x,
+            (Ty::B64, _) => self.b.u_convert(t.u32, None, x)?,
+            (_, Ty::B64) => self.b.u_convert(t.u64, None, x)?,
+            _ => x,
+        })
+    }
+
+    fn int_op(&mut self, op: IntOp, ty: Ty, a: Word, b: Word, bty: Ty) -> R<Word> {
+        let t = self.t;
+        if ty == Ty::B1 {
+            return Ok(match op {
+                IntOp::And | IntOp::MinU | IntOp::MaxI => self.b.logical_and(t.bool, None, a, b)?,
+                IntOp::Or | IntOp::MaxU | IntOp::MinI => self.b.logical_or(t.bool, None, a, b)?,
+                IntOp::Xor | IntOp::Add | IntOp::Sub => {
+                    self.b.logical_not_equal(t.bool, None, a, b)?
+                }
+                IntOp::Mul => self.b.logical_and(t.bool, None, a, b)?,
+                _ => return Err(self.unsupported(format!("{op:?} on B1"))),
+            });
+        }
+        let st = self.spv_ty(ty);
+        let bits = ty.bits();
+        let narrow = ty == Ty::B16;
+        let r = match op {
+            IntOp::Add => self.b.i_add(st, None, a, b)?,
+            IntOp::Sub => self.b.i_sub(st, None, a, b)?,
+            IntOp::Mul => self.b.i_mul(st, None, a, b)?,
+            IntOp::And => self.b.bitwise_and(st, None, a, b)?,
+            IntOp::Or => self.b.bitwise_or(st, None, a, b)?,
+            IntOp::Xor => self.b.bitwise_xor(st, None, a, b)?,
+            IntOp::MulHiU | IntOp::MulHiI if narrow => {
+                let (x, y) = if op == IntOp::MulHiI {
+                    (self.sext16(a)?, self.sext16(b)?)
+                } else {
+                    (a, b)
+                };
+                let p = self.b.i_mul(st, None, x, y)?;
+                let s = self.c32(16);
+                if op == IntOp::MulHiI {
+                    self.b.shift_right_arithmetic(st, None, p, s)?
+                } else {
+                    self.b.shift_right_logical(st, None, p, s)?
+                }
+            }
+            IntOp::MulHiU | IntOp::MulHiI => {
+                let pair = self.b.type_struct([st, st]);
+                let r = if op == IntOp::MulHiU {
+                    self.b.u_mul_extended(pair, None, a, b)?
+                } else {
+                    self.b.s_mul_extended(pair, None, a, b)?
+                };
+                self.b.composite_extract(st, None, r, [1])?
+            }
+            IntOp::Shl | IntOp::LShr | IntOp::AShr => {
+                let amt = self.resize(b, bty, ty)?;
+                let m = if ty == Ty::B64 {
+                    self.c64(63)
+                } else {
+                    self.c32(bits - 1)
+                };
+                let amt = self.b.bitwise_and(st, None, amt, m)?;
+                match op {
+                    IntOp::Shl => self.b.shift_left_logical(st, None, a, amt)?,
+                    IntOp::LShr => self.b.shift_right_logical(st, None, a, amt)?,
+                    _ => {
+                        let x = if narrow { self.sext16(a)? } else { a };
+                        self.b.shift_right_arithmetic(st, None, x, amt)?
+                    }
+                }
+            }
+            IntOp::MinU | IntOp::MaxU | IntOp::MinI | IntOp::MaxI => {
+                let signed = matches!(op, IntOp::MinI | IntOp::MaxI);
+                let (x, y) = if signed && narrow {
+                    (self.sext16(a)?, self.sext16(b)?)
+                } else {
+                    (a, b)
+                };
+                let lt = if signed {
+                    self.b.s_less_than(t.bool, None, x, y)?
+                } else {
+                    self.b.u_less_than(t.bool, None, x, y)?
+                };
+                if matches!(op, IntOp::MinU | IntOp::MinI) {
+                    self.b.select(st, None, lt, a, b)?
+                } else {
+                    self.b.select(st, None, lt, b, a)?
+                }
+            }
+        };
+        if narrow {
+            self.mask(r, 0xffff)
+        } else {
+            Ok(r)
+        }
+    }
+
+    fn int_cmp(&mut self, op: IntCmp, ty: Ty, a: Word, b: Word) -> R<Word> {
+        let t = self.t.bool;
+        if ty == Ty::B1 {
+            return Ok(match op {
+                IntCmp::Eq => self.b.logical_equal(t, None, a, b)?,
+                IntCmp::Ne => self.b.logical_not_equal(t, None, a, b)?,
+                _ => return Err(self.unsupported(format!("{op:?} on B1"))),
+            });
+        }
+        let signed = matches!(op, IntCmp::LtI | IntCmp::LeI | IntCmp::GtI | IntCmp::GeI);
+        let (a, b) = if signed && ty == Ty::B16 {
+            (self.sext16(a)?, self.sext16(b)?)
+        } else {
+            (a, b)
+        };
+        Ok(match op {
+            IntCmp::Eq => self.b.i_equal(t, None, a, b)?,
+            IntCmp::Ne => self.b.i_not_equal(t, None, a, b)?,
+            IntCmp::LtU => self.b.u_less_than(t, None, a, b)?,
+            IntCmp::LeU => self.b.u_less_than_equal(t, None, a, b)?,
+            IntCmp::GtU => self.b.u_greater_than(t, None, a, b)?,
+            IntCmp::GeU => self.b.u_greater_than_equal(t, None, a, b)?,
+            IntCmp::LtI => self.b.s_less_than(t, None, a, b)?,
+            IntCmp::LeI => self.b.s_less_than_equal(t, None, a, b)?,
+            IntCmp::GtI => self.b.s_greater_than(t, None, a, b)?,
+            IntCmp::GeI => self.b.s_greater_than_equal(t, None, a, b)?,
+        })
+    }
+
+    fn extract(&mut self, x: Word, from: Ty, ty: Ty, shift: u32) -> R<Word> {
+        let t = self.t;
+        let st = self.spv_ty(from);
+        let shifted = if shift == 0 || from == Ty::B1 {
+            x
+        } else if from == Ty::B64 {
+            let s = self.c64(shift as u64);
+            self.b.shift_right_logical(st, None, x, s)?
+        } else {
+            let s = self.c32(shift);
+            self.b.shift_right_logical(st, None, x, s)?
+        };
+        if from == ty {
+            return Ok(shifted);
+        }
+        let narrowed = if from == Ty::B64 && ty != Ty::B64 {
+            self.b.u_convert(t.u32, None, shifted)?
+        } else {
+            shifted
+        };
+        match ty {
+            Ty::B1 => {
+                if from == Ty::B1 {
+                    Ok(x)
+                } else {
+                    self.bit0(narrowed)
+                }
+            }
+            Ty::B16 => self.mask(narrowed, 0xffff),
+            _ => Ok(narrowed),
+        }
+    }
+
+    fn unary(&mut self, op: UnOp, from: Ty, to: Ty, x: Word) -> R<Word> {
+        let t = self.t;
+        let st = self.spv_ty(to);
+        Ok(match op {
+            UnOp::Not => match to {
+                Ty::B1 => self.b.logical_not(t.bool, None, x)?,
+                Ty::B16 => {
+                    let n = self.b.not(t.u32, None, x)?;
+                    self.mask(n, 0xffff)?
+                }
+                _ => self.b.not(st, None, x)?,
+            },
+            UnOp::ZExt | UnOp::Trunc => {
+                if from == Ty::B1 {
+                    self.resize(x, Ty::B1, to)?
+                } else if to == Ty::B1 {
+                    let x32 = self.resize(x, from, Ty::B32)?;
+                    self.bit0(x32)?
+                } else {
+                    let r = self.resize(x, from, to)?;
+                    if to == Ty::B16 && from != Ty::B16 {
+                        self.mask(r, 0xffff)?
+                    } else {
+                        r
+                    }
+                }
+            }
+            UnOp::SExt => {
+                let v = match from {
+                    Ty::B1 => {
+                        let m = if to == Ty::B64 {
+                            self.c64(u64::MAX)
+                        } else {
+                            self.c32(to.mask() as u32)
+                        };
+                        let z = self.zero_of(st);
+                        return Ok(self.b.select(st, None, x, m, z)?);
+                    }
+                    Ty::B16 => self.sext16(x)?,
+                    _ => x,
+                };
+                let wide = if to == Ty::B64 && from != Ty::B64 {
+                    self.b.s_convert(t.u64, None, v)?
+                } else if from == Ty::B64 && to != Ty::B64 {
+                    self.b.u_convert(t.u32, None, v)?
+                } else {
+                    v
+                };
+                match to {
+                    Ty::B16 => self.mask(wide, 0xffff)?,
+                    Ty::B1 => self.bit0(wide)?,
+                    _ => wide,
+                }
+            }
+            UnOp::Popcount => {
+                let c = match from {
+                    Ty::B1 => self.resize(x, Ty::B1, Ty::B32)?,
+                    Ty::B64 => {
+                        let lo = self.b.u_convert(t.u32, None, x)?;
+                        let s = self.c64(32);
+                        let hi = self.b.shift_right_logical(t.u64, None, x, s)?;
+                        let hi = self.b.u_convert(t.u32, None, hi)?;
+                        let a = self.b.bit_count(t.u32, None, lo)?;
+                        let b = self.b.bit_count(t.u32, None, hi)?;
+                        self.b.i_add(t.u32, None, a, b)?
+                    }
+                    _ => self.b.bit_count(t.u32, None, x)?,
+                };
+                match to {
+                    Ty::B64 => self.b.u_convert(t.u64, None, c)?,
+                    Ty::B1 => self.bit0(c)?,
+                    Ty::B16 => self.mask(c, 0xffff)?,
+                    Ty::B32 => c,
+                }
+            }
+            UnOp::FNeg | UnOp::FAbs => {
+                let sign = 1u64 << (to.bits() - 1);
+                let (m, wide) = match to {
+                    Ty::B64 => (self.c64(sign), true),
+                    _ => (self.c32(sign as u32), false),
+                };
+                let _ = wide;
+                if op == UnOp::FNeg {
+                    self.b.bitwise_xor(st, None, x, m)?
+                } else {
+                    let nm = self.b.not(st, None, m)?;
+                    let r = self.b.bitwise_and(st, None, x, nm)?;
+                    if to == Ty::B16 {
+                        self.mask(r, 0xffff)?
+                    } else {
+                        r
+                    }
+                }
+            }
+            _ => quirks::convert(self, op, x)?,
+        })
+    }
+}
+
+/// The value operands of a node.
+fn operands(n: &Node) -> Vec<Handle<Node>> {
+    match *n {
+        Node::Int { a, b, .. } | Node::IntCmp { a, b, .. } | Node::FloatCmp { a, b, .. } => {
+            vec![a, b]
+        }
+        Node::Float { op, args } => args[..op.arity()].to_vec(),
+        Node::Unary { a, .. } | Node::Extract { a, .. } | Node::ReadFirstLane { a } => vec![a],
+        Node::Select { cond, a, b } => vec![cond, a, b],
+        Node::Concat { lo, hi } => vec![lo, hi],
+        Node::Ballot { cond } => vec![cond],
+        Node::LaneBit { mask } => vec![mask],
+        Node::ReadLane { a, lane } => vec![a, lane],
+        Node::Load { addr, .. } => vec![addr],
+        Node::WriteSgpr { value, .. }
+        | Node::WriteVgpr { value, .. }
+        | Node::WriteScc { value } => {
+            vec![value]
+        }
+        Node::Store { addr, value, .. } | Node::Atomic { addr, value, .. } => vec![addr, value],
+        _ => vec![],
+    }
+}

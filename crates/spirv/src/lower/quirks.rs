@@ -1,0 +1,762 @@
+//! Every float workaround of the lowering, in one place, keyed by the [`DeviceProfile`].
+//!
+//! Values arrive and leave as bit patterns (f16 and f32 in a u32, f64 in a u64). The host evaluator's
+//! `specialize` module is the specification; each function here reproduces its counterpart bit for bit:
+//!
+//! * every float arithmetic result carries `NoContraction`;
+//! * operands pass through an XOR with a zero that only arrives at run time (push constants), so the
+//!   driver cannot fold `x + 0.0` or `x * 1.0` (lavapipe does, even under NoContraction) — when the
+//!   profile says the device folds;
+//! * NaN results become the default quiet NaN of their width (0x7e00, 0x7fc00000, 0x7ff8000000000000);
+//! * fused multiply-adds use the round-to-odd emulation of [`crate::exact`] unless the profile measured
+//!   a fused `Fma`; f64 has no wider type, so its FMA is emulated in integer arithmetic (128-bit product,
+//!   alignment with a sticky bit, one rounding to nearest even, subnormals and overflow included);
+//! * legacy multiply-add flushes denormal inputs, product and result by hand;
+//! * f16 add/mul are computed in f32 and rounded once more to half (exact: 24 ≥ 2·11 + 2); without
+//!   Float16 in the profile every f16 step (widening, narrowing, the fused form) is integer arithmetic
+//!   plus f32, so the module needs neither Float16 nor Int16;
+//! * min/max follow IEEE minNum/maxNum with −0 < +0, spelt out with compares and selects;
+//! * f32→i32/u32 saturate and map NaN to 0 by hand unless the device already does.
+
+use rdna2spv_ir::{FloatCmp, FloatOp, Ty, UnOp};
+use spirv::{GlslStd450Op, Word};
+
+use super::{Cx, R};
+
+const F32_QNAN: u32 = 0x7fc0_0000;
+const F16_QNAN: u32 = 0x7e00;
+const F64_QNAN: u64 = 0x7ff8_0000_0000_0000;
+
+impl Cx<'_> {
+    fn folds(&self) -> bool {
+        self.prof.folds_add_zero || self.prof.folds_mul_one
+    }
+
+    /// Hides a 32-bit operand's value from the driver's constant folding.
+    fn opaque32(&mut self, x: Word) -> R<Word> {
+        if !self.folds() {
+            return Ok(x);
+        }
+        let z = self.zero32;
+        Ok(self.b.bitwise_xor(self.t.u32, None, x, z)?)
+    }
+
+    fn opaque64(&mut self, x: Word) -> R<Word> {
+        if !self.folds() {
+            return Ok(x);
+        }
+        let z = self.zero64;
+        Ok(self.b.bitwise_xor(self.t.u64, None, x, z)?)
+    }
+
+    fn f32_of(&mut self, bits: Word) -> R<Word> {
+        let o = self.opaque32(bits)?;
+        Ok(self.b.bitcast(self.t.f32, None, o)?)
+    }
+
+    fn f64_of(&mut self, bits: Word) -> R<Word> {
+        let o = self.opaque64(bits)?;
+        Ok(self.b.bitcast(self.t.f64, None, o)?)
+    }
+
+    /// f32 result → bits with the NaN canonicalised.
+    fn canon32(&mut self, f: Word) -> R<Word> {
+        let t = self.t;
+        let nan = self.b.is_nan(t.bool, None, f)?;
+        let bits = self.b.bitcast(t.u32, None, f)?;
+        let q = self.c32(F32_QNAN);
+        Ok(self.b.select(t.u32, None, nan, q, bits)?)
+    }
+
+    fn canon64(&mut self, f: Word) -> R<Word> {
+        let t = self.t;
+        let nan = self.b.is_nan(t.bool, None, f)?;
+        let bits = self.b.bitcast(t.u64, None, f)?;
+        let q = self.c64(F64_QNAN);
+        Ok(self.b.select(t.u64, None, nan, q, bits)?)
+    }
+
+    /// Zero of the same sign for f32 denormals (bits in, bits out).
+    fn flush32(&mut self, x: Word) -> R<Word> {
+        let t = self.t;
+        let e = self.mask(x, 0x7f80_0000)?;
+        let z = self.c32(0);
+        let den = self.b.i_equal(t.bool, None, e, z)?;
+        let s = self.mask(x, 0x8000_0000)?;
+        Ok(self.b.select(t.u32, None, den, s, x)?)
+    }
+
+    fn f32_arith(&mut self, op: FloatOp, a: Word, b: Word) -> R<Word> {
+        let t = self.t;
+        let x = self.f32_of(a)?;
+        let y = self.f32_of(b)?;
+        let r = match op {
+            FloatOp::F32Add => self.b.f_add(t.f32, None, x, y)?,
+            FloatOp::F32Sub => self.b.f_sub(t.f32, None, x, y)?,
+            _ => self.b.f_mul(t.f32, None, x, y)?,
+        };
+        self.nc(r);
+        self.canon32(r)
+    }
+
+    /// Exact f16 (bits in a u32) → f32 (bits), as the evaluator's `f16_to_f32`: integer arithmetic only.
+    pub(crate) fn f16_to_f32_bits(&mut self, h: Word) -> R<Word> {
+        let t = self.t;
+        let c16 = self.c32(16);
+        let sign0 = self.mask(h, 0x8000)?;
+        let sign = self.b.shift_left_logical(t.u32, None, sign0, c16)?;
+        let c10 = self.c32(10);
+        let e0 = self.b.shift_right_logical(t.u32, None, h, c10)?;
+        let e = self.mask(e0, 0x1f)?;
+        let m = self.mask(h, 0x3ff)?;
+        let c13 = self.c32(13);
+        let m13 = self.b.shift_left_logical(t.u32, None, m, c13)?;
+        // Normal: rebias the exponent.
+        let c112 = self.c32(112);
+        let eb = self.b.i_add(t.u32, None, e, c112)?;
+        let c23 = self.c32(23);
+        let eb = self.b.shift_left_logical(t.u32, None, eb, c23)?;
+        let normal = self.b.bitwise_or(t.u32, None, eb, m13)?;
+        // Zero / subnormal: m · 2^-24, exact in f32.
+        let mf = self.b.convert_u_to_f(t.f32, None, m)?;
+        let scale_bits = self.c32(0x3380_0000);
+        let scale_bits = self.opaque32(scale_bits)?;
+        let scale = self.b.bitcast(t.f32, None, scale_bits)?;
+        let sub = self.b.f_mul(t.f32, None, mf, scale)?;
+        self.nc(sub);
+        let sub = self.b.bitcast(t.u32, None, sub)?;
+        // Inf / NaN (NaNs quietened, payload kept).
+        let inf = self.c32(0x7f80_0000);
+        let infm = self.b.bitwise_or(t.u32, None, inf, m13)?;
+        let z = self.c32(0);
+        let mz = self.b.i_equal(t.bool, None, m, z)?;
+        let q = self.c32(0x0040_0000);
+        let qbit = self.b.select(t.u32, None, mz, z, q)?;
+        let special = self.b.bitwise_or(t.u32, None, infm, qbit)?;
+        let c31 = self.c32(31);
+        let is_sp = self.b.i_equal(t.bool, None, e, c31)?;
+        let is_sub = self.b.i_equal(t.bool, None, e, z)?;
+        let mag = self.b.select(t.u32, None, is_sub, sub, normal)?;
+        let mag = self.b.select(t.u32, None, is_sp, special, mag)?;
+        Ok(self.b.bitwise_or(t.u32, None, sign, mag)?)
+    }
+
+    /// f32 bits → f16 bits (u32), one rounding to nearest even, NaN → 0x7e00: the device's conversion
+    /// when it has Float16, else integer arithmetic.
+    pub(crate) fn f32_to_f16_bits(&mut self, x: Word) -> R<Word> {
+        if !self.prof.has_float16 {
+            return self.f32_to_f16_int(x);
+        }
+        self.uses_f16 = true;
+        let t = self.t;
+        let f = self.f32_of(x)?;
+        let f16 = self.b.type_float(16, None);
+        let u16_ = self.b.type_int(16, 0);
+        let h = self.b.f_convert(f16, None, f)?;
+        let hb = self.b.bitcast(u16_, None, h)?;
+        let hb = self.b.u_convert(t.u32, None, hb)?;
+        let nan = self.b.is_nan(t.bool, None, f)?;
+        let q = self.c32(F16_QNAN);
+        Ok(self.b.select(t.u32, None, nan, q, hb)?)
+    }
+
+    /// f32 bits → f16 bits with integer operations only (no Float16 needed).
+    fn f32_to_f16_int(&mut self, x: Word) -> R<Word> {
+        let t = self.t;
+        let bt = t.bool;
+        let u = t.u32;
+        let c16 = self.c32(16);
+        let sign = self.b.shift_right_logical(u, None, x, c16)?;
+        let sign = self.mask(sign, 0x8000)?;
+        let ax = self.mask(x, 0x7fff_ffff)?;
+        let c23 = self.c32(23);
+        let e = self.b.shift_right_logical(u, None, ax, c23)?;
+        let mant = self.mask(ax, 0x7f_ffff)?;
+        let one = self.c32(1);
+        let z = self.c32(0);
+        // Round `m >> s` to nearest even (s in 1..=31).
+        let round = |cx: &mut Self, m: Word, s: Word| -> R<Word> {
+            let q = cx.b.shift_right_logical(u, None, m, s)?;
+            let bit = cx.b.shift_left_logical(u, None, one, s)?;
+            let mask = cx.b.i_sub(u, None, bit, one)?;
+            let rem = cx.b.bitwise_and(u, None, m, mask)?;
+            let half = cx.b.shift_right_logical(u, None, bit, one)?;
+            let above = cx.b.u_greater_than(bt, None, rem, half)?;
+            let tie = cx.b.i_equal(bt, None, rem, half)?;
+            let qodd = cx.b.bitwise_and(u, None, q, one)?;
+            let odd = cx.b.i_equal(bt, None, qodd, one)?;
+            let tie_up = cx.b.logical_and(bt, None, tie, odd)?;
+            let up = cx.b.logical_or(bt, None, above, tie_up)?;
+            let inc = cx.b.select(u, None, up, one, z)?;
+            Ok(cx.b.i_add(u, None, q, inc)?)
+        };
+        // Normal halves: exponent rebiased, 13 bits rounded off (a carry moves into the exponent).
+        let c13 = self.c32(13);
+        let rebias = self.c32(112 << 23);
+        let nb = self.b.i_sub(u, None, ax, rebias)?;
+        let normal = round(self, nb, c13)?;
+        // Subnormal halves: the significand shifted by 126 − e (≥ 14); below 2^-25 everything rounds to 0.
+        let imp = self.c32(1 << 23);
+        let m = self.b.bitwise_or(u, None, mant, imp)?;
+        let c126 = self.c32(126);
+        let s = self.b.i_sub(u, None, c126, e)?;
+        let c31 = self.c32(31);
+        let s_big = self.b.u_greater_than(bt, None, s, c31)?;
+        let s_c = self.b.select(u, None, s_big, c31, s)?;
+        let sub = round(self, m, s_c)?;
+        let sub = self.b.select(u, None, s_big, z, sub)?;
+        let e_zero = self.b.i_equal(bt, None, e, z)?;
+        let sub = self.b.select(u, None, e_zero, z, sub)?;
+        let c113 = self.c32(113);
+        let is_normal = self.b.u_greater_than_equal(bt, None, e, c113)?;
+        let mag = self.b.select(u, None, is_normal, normal, sub)?;
+        // 65520 and above (infinity included) overflow; NaN is the default NaN.
+        let lim = self.c32(0x477f_f000);
+        let over = self.b.u_greater_than_equal(bt, None, ax, lim)?;
+        let inf = self.c32(0x7c00);
+        let mag = self.b.select(u, None, over, inf, mag)?;
+        let r = self.b.bitwise_or(u, None, sign, mag)?;
+        let nan_lim = self.c32(0x7f80_0000);
+        let nan = self.b.u_greater_than(bt, None, ax, nan_lim)?;
+        let q = self.c32(F16_QNAN);
+        Ok(self.b.select(u, None, nan, q, r)?)
+    }
+
+    fn f16_value(&mut self, bits: Word) -> R<Word> {
+        self.uses_f16 = true;
+        let f16 = self.b.type_float(16, None);
+        let u16_ = self.b.type_int(16, 0);
+        let o = self.opaque32(bits)?;
+        let n = self.b.u_convert(u16_, None, o)?;
+        Ok(self.b.bitcast(f16, None, n)?)
+    }
+}
+
+/// A float primitive on bit patterns.
+pub(super) fn float_op(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R<Word> {
+    let t = cx.t;
+    match op {
+        FloatOp::F32Add | FloatOp::F32Sub | FloatOp::F32Mul => cx.f32_arith(op, a, b),
+        FloatOp::F32Fma => {
+            let x = cx.f32_of(a)?;
+            let y = cx.f32_of(b)?;
+            let z = cx.f32_of(c)?;
+            let r = if cx.prof.fma_f32_fused {
+                let r = cx.glsl_op(t.f32, GlslStd450Op::Fma, &[x, y, z])?;
+                cx.nc(r)
+            } else {
+                crate::exact::emit_fma_f32_exact(&mut cx.b, x, y, z)?
+            };
+            cx.canon32(r)
+        }
+        FloatOp::F32LegacyMad => {
+            let fa = cx.flush32(a)?;
+            let fb = cx.flush32(b)?;
+            let p = cx.f32_arith(FloatOp::F32Mul, fa, fb)?;
+            let p = cx.flush32(p)?;
+            let fc = cx.flush32(c)?;
+            let s = cx.f32_arith(FloatOp::F32Add, p, fc)?;
+            cx.flush32(s)
+        }
+        FloatOp::F32Min | FloatOp::F32Max => {
+            let x = cx.f32_of(a)?;
+            let y = cx.f32_of(b)?;
+            let an = cx.b.is_nan(t.bool, None, x)?;
+            let bn = cx.b.is_nan(t.bool, None, y)?;
+            let eq = cx.b.f_ord_equal(t.bool, None, x, y)?;
+            let (pick_a, tie) = if op == FloatOp::F32Min {
+                (
+                    cx.b.f_ord_less_than(t.bool, None, x, y)?,
+                    cx.b.bitwise_or(t.u32, None, a, b)?,
+                )
+            } else {
+                (
+                    cx.b.f_ord_greater_than(t.bool, None, x, y)?,
+                    cx.b.bitwise_and(t.u32, None, a, b)?,
+                )
+            };
+            let r = cx.b.select(t.u32, None, pick_a, a, b)?;
+            let r = cx.b.select(t.u32, None, eq, tie, r)?;
+            let r = cx.b.select(t.u32, None, bn, a, r)?;
+            let r = cx.b.select(t.u32, None, an, b, r)?;
+            let both = cx.b.logical_and(t.bool, None, an, bn)?;
+            let q = cx.c32(F32_QNAN);
+            Ok(cx.b.select(t.u32, None, both, q, r)?)
+        }
+        FloatOp::F16Add | FloatOp::F16Mul => {
+            let x = cx.f16_to_f32_bits(a)?;
+            let y = cx.f16_to_f32_bits(b)?;
+            let op32 = if op == FloatOp::F16Add {
+                FloatOp::F32Add
+            } else {
+                FloatOp::F32Mul
+            };
+            let r = cx.f32_arith(op32, x, y)?;
+            cx.f32_to_f16_bits(r)
+        }
+        FloatOp::F16FmaToHalf if !cx.prof.has_float16 => {
+            // No Float16: widen exactly, round to odd in f32 (the product of halves is exact there), then
+            // one rounding to half (24 ≥ 2·11 + 2).
+            let mut w = [0; 3];
+            for (k, v) in [a, b, c].into_iter().enumerate() {
+                let bits = cx.f16_to_f32_bits(v)?;
+                w[k] = cx.f32_of(bits)?;
+            }
+            let odd = crate::exact::emit_round_to_odd_fma(&mut cx.b, 32, w[0], w[1], w[2])?;
+            let bits = cx.b.bitcast(t.u32, None, odd)?;
+            cx.f32_to_f16_int(bits)
+        }
+        FloatOp::F16FmaToHalf => {
+            let x = cx.f16_value(a)?;
+            let y = cx.f16_value(b)?;
+            let z = cx.f16_value(c)?;
+            let f16 = cx.b.type_float(16, None);
+            let u16_ = cx.b.type_int(16, 0);
+            let r = if cx.prof.fma_f16_fused {
+                let r = cx.glsl_op(f16, GlslStd450Op::Fma, &[x, y, z])?;
+                cx.nc(r)
+            } else {
+                crate::exact::emit_fma_f16_exact(&mut cx.b, x, y, z)?
+            };
+            let nan = cx.b.is_nan(t.bool, None, r)?;
+            let bits = cx.b.bitcast(u16_, None, r)?;
+            let bits = cx.b.u_convert(t.u32, None, bits)?;
+            let q = cx.c32(F16_QNAN);
+            Ok(cx.b.select(t.u32, None, nan, q, bits)?)
+        }
+        FloatOp::F64Add | FloatOp::F64Mul => {
+            let x = cx.f64_of(a)?;
+            let y = cx.f64_of(b)?;
+            let r = if op == FloatOp::F64Add {
+                cx.b.f_add(t.f64, None, x, y)?
+            } else {
+                cx.b.f_mul(t.f64, None, x, y)?
+            };
+            cx.nc(r);
+            cx.canon64(r)
+        }
+        FloatOp::F64Fma => {
+            if !cx.prof.fma_f64_fused {
+                return f64_fma_soft(cx, a, b, c);
+            }
+            let x = cx.f64_of(a)?;
+            let y = cx.f64_of(b)?;
+            let z = cx.f64_of(c)?;
+            let r = cx.glsl_op(t.f64, GlslStd450Op::Fma, &[x, y, z])?;
+            cx.nc(r);
+            cx.canon64(r)
+        }
+    }
+}
+
+/// A float comparison on bit patterns (the evaluator compares in f64, which is exact for all widths).
+pub(super) fn float_cmp(cx: &mut Cx, op: FloatCmp, ty: Ty, a: Word, b: Word) -> R<Word> {
+    let t = cx.t;
+    let (x, y) = match ty {
+        Ty::B16 => {
+            let a32 = cx.f16_to_f32_bits(a)?;
+            let b32 = cx.f16_to_f32_bits(b)?;
+            (cx.f32_of(a32)?, cx.f32_of(b32)?)
+        }
+        Ty::B64 => (cx.f64_of(a)?, cx.f64_of(b)?),
+        _ => (cx.f32_of(a)?, cx.f32_of(b)?),
+    };
+    let bt = t.bool;
+    Ok(match op {
+        FloatCmp::F => cx.cfalse(),
+        FloatCmp::Tru => cx.ctrue(),
+        FloatCmp::Lt => cx.b.f_ord_less_than(bt, None, x, y)?,
+        FloatCmp::Eq => cx.b.f_ord_equal(bt, None, x, y)?,
+        FloatCmp::Le => cx.b.f_ord_less_than_equal(bt, None, x, y)?,
+        FloatCmp::Gt => cx.b.f_ord_greater_than(bt, None, x, y)?,
+        FloatCmp::Lg => cx.b.f_ord_not_equal(bt, None, x, y)?,
+        FloatCmp::Ge => cx.b.f_ord_greater_than_equal(bt, None, x, y)?,
+        FloatCmp::O | FloatCmp::U => {
+            let an = cx.b.is_nan(bt, None, x)?;
+            let bn = cx.b.is_nan(bt, None, y)?;
+            let u = cx.b.logical_or(bt, None, an, bn)?;
+            if op == FloatCmp::U {
+                u
+            } else {
+                cx.b.logical_not(bt, None, u)?
+            }
+        }
+        FloatCmp::Nge => cx.b.f_unord_less_than(bt, None, x, y)?,
+        FloatCmp::Nlg => cx.b.f_unord_equal(bt, None, x, y)?,
+        FloatCmp::Ngt => cx.b.f_unord_less_than_equal(bt, None, x, y)?,
+        FloatCmp::Nle => cx.b.f_unord_greater_than(bt, None, x, y)?,
+        FloatCmp::Neq => cx.b.f_unord_not_equal(bt, None, x, y)?,
+        FloatCmp::Nlt => cx.b.f_unord_greater_than_equal(bt, None, x, y)?,
+    })
+}
+
+/// Float conversions (bits in, bits out).
+pub(super) fn convert(cx: &mut Cx, op: UnOp, x: Word) -> R<Word> {
+    let t = cx.t;
+    match op {
+        UnOp::F16ToF32 => cx.f16_to_f32_bits(x),
+        UnOp::F32ToF16 => cx.f32_to_f16_bits(x),
+        UnOp::I32ToF32 | UnOp::U32ToF32 => {
+            let o = cx.opaque32(x)?;
+            let f = if op == UnOp::I32ToF32 {
+                cx.b.convert_s_to_f(t.f32, None, o)?
+            } else {
+                cx.b.convert_u_to_f(t.f32, None, o)?
+            };
+            Ok(cx.b.bitcast(t.u32, None, f)?)
+        }
+        UnOp::F32ToI32 | UnOp::F32ToU32 => {
+            let f = cx.f32_of(x)?;
+            let signed = op == UnOp::F32ToI32;
+            let raw = if signed {
+                cx.b.convert_f_to_s(t.u32, None, f)?
+            } else {
+                cx.b.convert_f_to_u(t.u32, None, f)?
+            };
+            if cx.prof.float_to_int_saturates() {
+                return Ok(raw);
+            }
+            // Clamp by hand: NaN → 0, out of range → the nearest representable integer.
+            let bt = t.bool;
+            let z = cx.c32(0);
+            if signed {
+                let hi_lim = cx.c32(0x4f00_0000); // 2^31
+                let hi_lim = cx.b.bitcast(t.f32, None, hi_lim)?;
+                let lo_lim = cx.c32(0xcf00_0000); // -2^31
+                let lo_lim = cx.b.bitcast(t.f32, None, lo_lim)?;
+                let too_big = cx.b.f_ord_greater_than_equal(bt, None, f, hi_lim)?;
+                let too_small = cx.b.f_ord_less_than_equal(bt, None, f, lo_lim)?;
+                let nan = cx.b.is_nan(bt, None, f)?;
+                let max = cx.c32(i32::MAX as u32);
+                let min = cx.c32(i32::MIN as u32);
+                let r = cx.b.select(t.u32, None, too_big, max, raw)?;
+                let r = cx.b.select(t.u32, None, too_small, min, r)?;
+                Ok(cx.b.select(t.u32, None, nan, z, r)?)
+            } else {
+                let hi_lim = cx.c32(0x4f80_0000); // 2^32
+                let hi_lim = cx.b.bitcast(t.f32, None, hi_lim)?;
+                let one = cx.c32(0x3f80_0000);
+                let one = cx.b.bitcast(t.f32, None, one)?;
+                let too_big = cx.b.f_ord_greater_than_equal(bt, None, f, hi_lim)?;
+                let at_least_one = cx.b.f_ord_greater_than_equal(bt, None, f, one)?;
+                let max = cx.c32(u32::MAX);
+                let r = cx.b.select(t.u32, None, too_big, max, raw)?;
+                // Below 1 (negative, NaN, or a fraction) the result is 0.
+                Ok(cx.b.select(t.u32, None, at_least_one, r, z)?)
+            }
+        }
+        _ => Err(cx.unsupported_pub(format!("unary {op:?} is not a conversion"))),
+    }
+}
+
+impl Cx<'_> {
+    pub(super) fn unsupported_pub(&self, reason: impl Into<String>) -> super::LowerError {
+        self.unsupported(reason)
+    }
+}
+
+/// A 128-bit unsigned integer as (high, low) u64 ids.
+type U128 = (Word, Word);
+
+impl Cx<'_> {
+    fn sel64(&mut self, c: Word, a: Word, b: Word) -> R<Word> {
+        Ok(self.b.select(self.t.u64, None, c, a, b)?)
+    }
+    fn sel128(&mut self, c: Word, a: U128, b: U128) -> R<U128> {
+        Ok((self.sel64(c, a.0, b.0)?, self.sel64(c, a.1, b.1)?))
+    }
+
+    /// Index of the highest set bit of a nonzero u64 (as u32).
+    fn msb64(&mut self, x: Word) -> R<Word> {
+        let t = self.t;
+        let lo = self.b.u_convert(t.u32, None, x)?;
+        let c32 = self.c64(32);
+        let hi = self.b.shift_right_logical(t.u64, None, x, c32)?;
+        let hi = self.b.u_convert(t.u32, None, hi)?;
+        let mlo = self.glsl_op(t.u32, GlslStd450Op::FindUMsb, &[lo])?;
+        let mhi = self.glsl_op(t.u32, GlslStd450Op::FindUMsb, &[hi])?;
+        let k32 = self.c32(32);
+        let mhi = self.b.i_add(t.u32, None, mhi, k32)?;
+        let z = self.c32(0);
+        let hz = self.b.i_equal(t.bool, None, hi, z)?;
+        Ok(self.b.select(t.u32, None, hz, mlo, mhi)?)
+    }
+
+    /// Index of the highest set bit of a nonzero 128-bit value.
+    fn msb128(&mut self, x: U128) -> R<Word> {
+        let t = self.t;
+        let mlo = self.msb64(x.1)?;
+        let mhi = self.msb64(x.0)?;
+        let k64 = self.c32(64);
+        let mhi = self.b.i_add(t.u32, None, mhi, k64)?;
+        let z = self.c64(0);
+        let hz = self.b.i_equal(t.bool, None, x.0, z)?;
+        Ok(self.b.select(t.u32, None, hz, mlo, mhi)?)
+    }
+
+    /// x << n for n in 0..=127 (u32).
+    fn shl128(&mut self, x: U128, n: Word) -> R<U128> {
+        let t = self.t;
+        let c63 = self.c32(63);
+        let c64 = self.c32(64);
+        let z = self.c64(0);
+        let zero32 = self.c32(0);
+        let n63 = self.b.bitwise_and(t.u32, None, n, c63)?;
+        // n < 64
+        let hi_a = self.b.shift_left_logical(t.u64, None, x.0, n63)?;
+        let back = self.b.i_sub(t.u32, None, c64, n63)?;
+        let back = self.b.bitwise_and(t.u32, None, back, c63)?;
+        let carry = self.b.shift_right_logical(t.u64, None, x.1, back)?;
+        let n0 = self.b.i_equal(t.bool, None, n63, zero32)?;
+        let carry = self.sel64(n0, z, carry)?;
+        let hi_a = self.b.bitwise_or(t.u64, None, hi_a, carry)?;
+        let lo_a = self.b.shift_left_logical(t.u64, None, x.1, n63)?;
+        // n >= 64
+        let hi_b = lo_a;
+        let big = self.b.u_greater_than_equal(t.bool, None, n, c64)?;
+        self.sel128(big, (hi_b, z), (hi_a, lo_a))
+    }
+
+    /// x >> n with every shifted-out bit ORed into bit 0 ("jamming"); any n (u32).
+    fn shr128_jam(&mut self, x: U128, n: Word) -> R<U128> {
+        let t = self.t;
+        let c63 = self.c32(63);
+        let c64 = self.c32(64);
+        let c128 = self.c32(128);
+        let z = self.c64(0);
+        let one = self.c64(1);
+        let zero32 = self.c32(0);
+        let n63 = self.b.bitwise_and(t.u32, None, n, c63)?;
+        let n0 = self.b.i_equal(t.bool, None, n63, zero32)?;
+        let back = self.b.i_sub(t.u32, None, c64, n63)?;
+        let back = self.b.bitwise_and(t.u32, None, back, c63)?;
+        // n < 64
+        let lo_a = self.b.shift_right_logical(t.u64, None, x.1, n63)?;
+        let from_hi = self.b.shift_left_logical(t.u64, None, x.0, back)?;
+        let from_hi = self.sel64(n0, z, from_hi)?;
+        let lo_a = self.b.bitwise_or(t.u64, None, lo_a, from_hi)?;
+        let hi_a = self.b.shift_right_logical(t.u64, None, x.0, n63)?;
+        let lost_a = self.b.shift_left_logical(t.u64, None, x.1, back)?;
+        let lost_a = self.sel64(n0, z, lost_a)?;
+        // 64 <= n < 128
+        let lo_b = self.b.shift_right_logical(t.u64, None, x.0, n63)?;
+        let lost_hi = self.b.shift_left_logical(t.u64, None, x.0, back)?;
+        let lost_hi = self.sel64(n0, z, lost_hi)?;
+        let lost_b = self.b.bitwise_or(t.u64, None, lost_hi, x.1)?;
+        // n >= 128: everything is lost.
+        let lost_c = self.b.bitwise_or(t.u64, None, x.0, x.1)?;
+        let ge64 = self.b.u_greater_than_equal(t.bool, None, n, c64)?;
+        let ge128 = self.b.u_greater_than_equal(t.bool, None, n, c128)?;
+        let (hi, lo) = self.sel128(ge64, (z, lo_b), (hi_a, lo_a))?;
+        let (hi, lo) = self.sel128(ge128, (z, z), (hi, lo))?;
+        let lost = self.sel64(ge64, lost_b, lost_a)?;
+        let lost = self.sel64(ge128, lost_c, lost)?;
+        let any = self.b.i_not_equal(t.bool, None, lost, z)?;
+        let jam = self.sel64(any, one, z)?;
+        let lo = self.b.bitwise_or(t.u64, None, lo, jam)?;
+        Ok((hi, lo))
+    }
+
+    fn add128(&mut self, a: U128, b: U128) -> R<U128> {
+        let t = self.t;
+        let lo = self.b.i_add(t.u64, None, a.1, b.1)?;
+        let carry = self.b.u_less_than(t.bool, None, lo, a.1)?;
+        let (one, z) = (self.c64(1), self.c64(0));
+        let c = self.sel64(carry, one, z)?;
+        let hi = self.b.i_add(t.u64, None, a.0, b.0)?;
+        Ok((self.b.i_add(t.u64, None, hi, c)?, lo))
+    }
+
+    fn sub128(&mut self, a: U128, b: U128) -> R<U128> {
+        let t = self.t;
+        let lo = self.b.i_sub(t.u64, None, a.1, b.1)?;
+        let borrow = self.b.u_less_than(t.bool, None, a.1, b.1)?;
+        let (one, z) = (self.c64(1), self.c64(0));
+        let c = self.sel64(borrow, one, z)?;
+        let hi = self.b.i_sub(t.u64, None, a.0, b.0)?;
+        Ok((self.b.i_sub(t.u64, None, hi, c)?, lo))
+    }
+
+    /// a >= b (unsigned 128-bit).
+    fn ge128(&mut self, a: U128, b: U128) -> R<Word> {
+        let t = self.t;
+        let hgt = self.b.u_greater_than(t.bool, None, a.0, b.0)?;
+        let heq = self.b.i_equal(t.bool, None, a.0, b.0)?;
+        let lge = self.b.u_greater_than_equal(t.bool, None, a.1, b.1)?;
+        let eq_ge = self.b.logical_and(t.bool, None, heq, lge)?;
+        Ok(self.b.logical_or(t.bool, None, hgt, eq_ge)?)
+    }
+
+    /// (significand with the implicit bit, exponent of its last bit) of a finite, nonzero f64; the
+    /// exponent is an i32 in a u32.
+    fn f64_parts(&mut self, x: Word) -> R<(Word, Word)> {
+        let t = self.t;
+        let c52 = self.c64(52);
+        let e = self.b.shift_right_logical(t.u64, None, x, c52)?;
+        let m7ff = self.c64(0x7ff);
+        let e = self.b.bitwise_and(t.u64, None, e, m7ff)?;
+        let e = self.b.u_convert(t.u32, None, e)?;
+        let fm = self.c64((1u64 << 52) - 1);
+        let frac = self.b.bitwise_and(t.u64, None, x, fm)?;
+        let z32 = self.c32(0);
+        let sub = self.b.i_equal(t.bool, None, e, z32)?;
+        let imp = self.c64(1u64 << 52);
+        let z = self.c64(0);
+        let hidden = self.sel64(sub, z, imp)?;
+        let m = self.b.bitwise_or(t.u64, None, frac, hidden)?;
+        let one = self.c32(1);
+        let e = self.b.select(t.u32, None, sub, one, e)?;
+        let bias = self.c32(1075);
+        let lsb = self.b.i_sub(t.u32, None, e, bias)?;
+        Ok((m, lsb))
+    }
+}
+
+/// f64 fused multiply-add with one rounding (to nearest even), in integer arithmetic: for devices whose
+/// f64 `Fma` rounds twice (lavapipe). The evaluator's reference is the host's `f64::mul_add` with NaN
+/// canonicalised. Special operands (NaN, infinities, zeros) take the plain float path, where it is exact.
+fn f64_fma_soft(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
+    let t = cx.t;
+    let bt = t.bool;
+    let a = cx.opaque64(a)?;
+    let b = cx.opaque64(b)?;
+    let c = cx.opaque64(c)?;
+    // Classification.
+    let abs_m = cx.c64(!(1u64 << 63));
+    let inf = cx.c64(0x7ff0_0000_0000_0000);
+    let z = cx.c64(0);
+    let class = |cx: &mut Cx, x: Word| -> R<(Word, Word)> {
+        let m = cx.b.bitwise_and(t.u64, None, x, abs_m)?;
+        let finite = cx.b.u_less_than(bt, None, m, inf)?;
+        let zero = cx.b.i_equal(bt, None, m, z)?;
+        Ok((finite, zero))
+    };
+    let (fa, za) = class(cx, a)?;
+    let (fb, zb) = class(cx, b)?;
+    let (fc, zc) = class(cx, c)?;
+    // Plain paths.
+    let xa = cx.b.bitcast(t.f64, None, a)?;
+    let xb = cx.b.bitcast(t.f64, None, b)?;
+    let xc = cx.b.bitcast(t.f64, None, c)?;
+    let prod = cx.b.f_mul(t.f64, None, xa, xb)?;
+    cx.nc(prod);
+    let sum = cx.b.f_add(t.f64, None, prod, xc)?;
+    cx.nc(sum);
+    let plain = cx.canon64(sum)?;
+    let prod_bits = cx.b.bitcast(t.u64, None, prod)?;
+    let c_canon = cx.canon64(xc)?;
+
+    // Main path: a, b, c finite and nonzero.
+    let (ma, la) = cx.f64_parts(a)?;
+    let (mb, lb) = cx.f64_parts(b)?;
+    let (mc, lc) = cx.f64_parts(c)?;
+    let c63 = cx.c64(63);
+    let sa = cx.b.shift_right_logical(t.u64, None, a, c63)?;
+    let sb = cx.b.shift_right_logical(t.u64, None, b, c63)?;
+    let sc = cx.b.shift_right_logical(t.u64, None, c, c63)?;
+    let sp = cx.b.bitwise_xor(t.u64, None, sa, sb)?;
+    // P = ma * mb (≤ 106 bits), normalised so its top bit is bit 125.
+    let pair = cx.b.type_struct([t.u64, t.u64]);
+    let pm = cx.b.u_mul_extended(pair, None, ma, mb)?;
+    let plo = cx.b.composite_extract(t.u64, None, pm, [0])?;
+    let phi = cx.b.composite_extract(t.u64, None, pm, [1])?;
+    let p = (phi, plo);
+    let mp = cx.msb128(p)?;
+    let c125 = cx.c32(125);
+    let shp = cx.b.i_sub(t.u32, None, c125, mp)?;
+    let xp = cx.shl128(p, shp)?;
+    let ep = cx.b.i_add(t.u32, None, la, lb)?;
+    let ep = cx.b.i_sub(t.u32, None, ep, shp)?;
+    // C normalised the same way.
+    let mcm = cx.msb64(mc)?;
+    let shc = cx.b.i_sub(t.u32, None, c125, mcm)?;
+    let xc128 = cx.shl128((z, mc), shc)?;
+    let ec = cx.b.i_sub(t.u32, None, lc, shc)?;
+    // Align the smaller exponent to the larger one.
+    let swap = cx.b.s_less_than(bt, None, ep, ec)?;
+    let big = cx.sel128(swap, xc128, xp)?;
+    let small = cx.sel128(swap, xp, xc128)?;
+    let ex = cx.b.select(t.u32, None, swap, ec, ep)?;
+    let d1 = cx.b.i_sub(t.u32, None, ep, ec)?;
+    let d2 = cx.b.i_sub(t.u32, None, ec, ep)?;
+    let d = cx.b.select(t.u32, None, swap, d2, d1)?;
+    let small = cx.shr128_jam(small, d)?;
+    let sbig = cx.sel64(swap, sc, sp)?;
+    let ssmall = cx.sel64(swap, sp, sc)?;
+    let same = cx.b.i_equal(bt, None, sbig, ssmall)?;
+    let sum128 = cx.add128(big, small)?;
+    let big_ge = cx.ge128(big, small)?;
+    let d_bs = cx.sub128(big, small)?;
+    let d_sb = cx.sub128(small, big)?;
+    let diff = cx.sel128(big_ge, d_bs, d_sb)?;
+    let dsign = cx.sel64(big_ge, sbig, ssmall)?;
+    let r = cx.sel128(same, sum128, diff)?;
+    let sign = cx.sel64(same, sbig, dsign)?;
+    let r_or = cx.b.bitwise_or(t.u64, None, r.0, r.1)?;
+    let exact_zero = cx.b.i_equal(bt, None, r_or, z)?;
+    // Normalise to a 64-bit window with its top bit at 63, the rest jammed into bit 0.
+    let one64 = cx.c64(1);
+    let r_safe = cx.sel128(exact_zero, (z, one64), r)?;
+    let m = cx.msb128(r_safe)?;
+    let c127 = cx.c32(127);
+    let shn = cx.b.i_sub(t.u32, None, c127, m)?;
+    let w = cx.shl128(r_safe, shn)?;
+    let lost = cx.b.i_not_equal(bt, None, w.1, z)?;
+    let jam = cx.sel64(lost, one64, z)?;
+    let top = cx.b.bitwise_or(t.u64, None, w.0, jam)?;
+    // e_msb = ex + m; shift = max(11, -1011 - e_msb).
+    let e_msb = cx.b.i_add(t.u32, None, ex, m)?;
+    let k = cx.c32((-1011i32) as u32);
+    let sub_sh = cx.b.i_sub(t.u32, None, k, e_msb)?;
+    let c11 = cx.c32(11);
+    let tiny = cx.b.s_greater_than(bt, None, sub_sh, c11)?;
+    let sh = cx.b.select(t.u32, None, tiny, sub_sh, c11)?;
+    // Round to nearest even at bit `sh` of `top`.
+    let c64u = cx.c32(64);
+    let c63u = cx.c32(63);
+    let huge = cx.b.u_greater_than_equal(bt, None, sh, c64u)?;
+    let sh63 = cx.b.select(t.u32, None, huge, c63u, sh)?;
+    let q = cx.b.shift_right_logical(t.u64, None, top, sh63)?;
+    let mask = cx.b.shift_left_logical(t.u64, None, one64, sh63)?;
+    let half = cx.b.shift_right_logical(t.u64, None, mask, one64)?;
+    let mask = cx.b.i_sub(t.u64, None, mask, one64)?;
+    let rem = cx.b.bitwise_and(t.u64, None, top, mask)?;
+    let above = cx.b.u_greater_than(bt, None, rem, half)?;
+    let tie = cx.b.i_equal(bt, None, rem, half)?;
+    let qodd = cx.b.bitwise_and(t.u64, None, q, one64)?;
+    let odd = cx.b.i_equal(bt, None, qodd, one64)?;
+    let tie_up = cx.b.logical_and(bt, None, tie, odd)?;
+    let up = cx.b.logical_or(bt, None, above, tie_up)?;
+    // sh == 64: nothing is kept; above half unless exactly 2^63. sh > 64: rounds to zero.
+    let half64 = cx.c64(1u64 << 63);
+    let gt_half = cx.b.u_greater_than(bt, None, top, half64)?;
+    let is64 = cx.b.i_equal(bt, None, sh, c64u)?;
+    let up64 = cx.b.logical_and(bt, None, is64, gt_half)?;
+    let q = cx.sel64(huge, z, q)?;
+    let up = cx.b.select(bt, None, huge, up64, up)?;
+    let inc = cx.sel64(up, one64, z)?;
+    let q = cx.b.i_add(t.u64, None, q, inc)?;
+    // bits = ((e_lsb + 1074) << 52) + q with e_lsb + 1074 = e_msb + sh + 1011.
+    let k1011 = cx.c32(1011);
+    let eb = cx.b.i_add(t.u32, None, e_msb, sh)?;
+    let eb = cx.b.i_add(t.u32, None, eb, k1011)?;
+    let eb = cx.b.u_convert(t.u64, None, eb)?;
+    let c52 = cx.c64(52);
+    let eb = cx.b.shift_left_logical(t.u64, None, eb, c52)?;
+    let mag = cx.b.i_add(t.u64, None, eb, q)?;
+    let over = cx.b.u_greater_than_equal(bt, None, mag, inf)?;
+    let mag = cx.sel64(over, inf, mag)?;
+    let sbit = cx.b.shift_left_logical(t.u64, None, sign, c63)?;
+    let main = cx.b.bitwise_or(t.u64, None, sbit, mag)?;
+    let main = cx.sel64(exact_zero, z, main)?;
+
+    // Choose.
+    let ab_finite = cx.b.logical_and(bt, None, fa, fb)?;
+    let ab_zero = cx.b.logical_or(bt, None, za, zb)?;
+    let ab_plain = cx.b.logical_not(bt, None, ab_finite)?;
+    let ab_plain = cx.b.logical_or(bt, None, ab_plain, ab_zero)?;
+    let c_special = cx.b.logical_not(bt, None, fc)?;
+    let r = cx.sel64(zc, prod_bits, main)?;
+    let r = cx.sel64(c_special, c_canon, r)?;
+    cx.sel64(ab_plain, plain, r)
+}

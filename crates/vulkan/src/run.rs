@@ -1,0 +1,201 @@
+//! Running a lifted [`Program`] on the device: lower it (wave per invocation, D006), pass the launch
+//! through push constants and a small launch buffer, dispatch, and check every wave's "finished" flag.
+//!
+//! Memory the kernel reads and writes is the caller's: create [`Buffer`](crate::Buffer)s first, put
+//! their device addresses into the kernel arguments (and, for an exact comparison, populate the
+//! evaluator's `Memory` at the same addresses), run, then download the buffers.
+
+use std::time::{Duration, Instant};
+
+use rdna2spv_eval::{InitSgpr, Launch};
+use rdna2spv_ir::Program;
+use rdna2spv_spirv::lower::{
+    self, launch_words, push_constants, KernelLayout, LowerError, LowerOptions, SgprInit,
+    FLAG_CUT_SHORT, FLAG_FINISHED, FLAG_MISALIGNED,
+};
+use rdna2spv_spirv::DeviceProfile;
+
+use crate::{Context, DispatchStats};
+
+/// What can stop a device run.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("lowering failed: {0}")]
+    Lower(#[from] LowerError),
+    #[error(transparent)]
+    Vulkan(#[from] crate::Error),
+    #[error("bad launch: {0}")]
+    Launch(String),
+    /// Some waves did not report that they finished (lavapipe's silent loop cap, or a crash).
+    #[error(
+        "{count} of {total} waves did not finish cleanly (first: workgroup {workgroup}, wave {wave}, flag {flag}: {what})"
+    )]
+    NotFinished {
+        count: usize,
+        total: usize,
+        workgroup: usize,
+        wave: usize,
+        flag: u32,
+        what: &'static str,
+    },
+}
+
+/// Timings and sizes of one device run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RunReport {
+    /// SPIR-V words of the module.
+    pub module_words: usize,
+    /// Time spent in [`lower::lower`].
+    pub lower_time: Duration,
+    /// Pipeline creation and dispatch (lavapipe JITs lazily inside the first dispatch).
+    pub dispatch: DispatchStats,
+    /// Invocations (waves, including empty ones past a partial workgroup).
+    pub invocations: usize,
+    /// Workgroups dispatched.
+    pub workgroups: [u32; 3],
+}
+
+/// The module-shaping part of a launch (the evaluator's [`Launch`] → the lowering's [`KernelLayout`]).
+pub fn kernel_layout(launch: &Launch) -> KernelLayout {
+    KernelLayout {
+        wave_size: launch.wave_size,
+        workgroup: launch.workgroup,
+        sgprs: launch
+            .sgprs
+            .iter()
+            .map(|&(r, v)| {
+                (
+                    r,
+                    match v {
+                        InitSgpr::Const(c) => SgprInit::Const(c),
+                        InitSgpr::WorkgroupId(d) => SgprInit::WorkgroupId(d),
+                        InitSgpr::ScratchWaveOffset => SgprInit::ScratchWaveOffset,
+                    },
+                )
+            })
+            .collect(),
+        workitem_id_vgprs: launch.workitem_id_vgprs,
+        lds_bytes: launch.lds_bytes,
+    }
+}
+
+/// Lowers `program` for `launch` with `profile` and runs it on `ctx`.
+pub fn run_program(
+    ctx: &Context,
+    program: &Program,
+    launch: &Launch,
+    profile: &DeviceProfile,
+) -> Result<RunReport, RunError> {
+    run_program_with(ctx, program, launch, profile, &LowerOptions::default())
+}
+
+/// [`run_program`] with explicit lowering options.
+pub fn run_program_with(
+    ctx: &Context,
+    program: &Program,
+    launch: &Launch,
+    profile: &DeviceProfile,
+    opts: &LowerOptions,
+) -> Result<RunReport, RunError> {
+    let layout = kernel_layout(launch);
+    let t0 = Instant::now();
+    let words = lower::lower_with(program, &layout, profile, opts)?;
+    let lower_time = t0.elapsed();
+    let mut r = run_module(ctx, &words, &layout, launch.grid)?;
+    r.lower_time = lower_time;
+    Ok(r)
+}
+
+/// Runs a module made by [`lower::lower`] for `layout` over `grid` work-items.
+pub fn run_module(
+    ctx: &Context,
+    words: &[u32],
+    layout: &KernelLayout,
+    grid: [u32; 3],
+) -> Result<RunReport, RunError> {
+    if grid.contains(&0) {
+        return Err(RunError::Launch(format!("grid {grid:?} is empty")));
+    }
+    let groups = layout.workgroups(grid);
+    let per_group = layout.waves_per_workgroup() as usize;
+    let n_groups = groups.iter().map(|&g| g as usize).product::<usize>();
+    let total = n_groups * per_group;
+    let mut launch_buf = ctx.create_buffer(4 * launch_words(layout).len().max(1) as u64)?;
+    launch_buf.upload_u32(0, &launch_words(layout))?;
+    let flags = ctx.create_buffer(4 * total as u64)?;
+    let pc = push_constants(launch_buf.device_address(), flags.device_address(), grid);
+    let dispatch = ctx.dispatch(words, "main", groups, &pc)?;
+    let got = flags.download_u32(0, total)?;
+    let bad: Vec<(usize, u32)> = got
+        .iter()
+        .enumerate()
+        .filter(|(_, &f)| f != FLAG_FINISHED)
+        .map(|(i, &f)| (i, f))
+        .collect();
+    if let Some(&(i, flag)) = bad.first() {
+        return Err(RunError::NotFinished {
+            count: bad.len(),
+            total,
+            workgroup: i / per_group,
+            wave: i % per_group,
+            flag,
+            what: if flag == FLAG_CUT_SHORT {
+                "a loop stopped before its exit condition (driver loop cap?)"
+            } else if flag == FLAG_MISALIGNED {
+                "a memory access crossed a dword boundary; lower with Unaligned::Emulate"
+            } else {
+                "the wave never wrote its flag (killed)"
+            },
+        });
+    }
+    Ok(RunReport {
+        module_words: words.len(),
+        lower_time: Duration::ZERO,
+        dispatch,
+        invocations: total,
+        workgroups: groups,
+    })
+}
+
+/// What [`run_with_buffers`] gives back.
+#[derive(Debug, Clone)]
+pub struct BufferRun {
+    /// The launch built from the buffers' device addresses (give it to the evaluator for a comparison).
+    pub launch: Launch,
+    /// Each buffer's device address, in the order of the initial contents.
+    pub addresses: Vec<u64>,
+    /// Each buffer's contents after the run.
+    pub outputs: Vec<Vec<u8>>,
+    pub report: RunReport,
+}
+
+/// Creates one buffer per entry of `init` (filled with it), builds the launch from their device
+/// addresses with `launch_of` (kernel arguments usually hold those addresses), runs `program`, and
+/// downloads every buffer. For `--backend both`, populate the evaluator's `Memory` with `init` at
+/// `addresses` and run it with `launch`: the two must agree byte for byte.
+pub fn run_with_buffers(
+    ctx: &Context,
+    program: &Program,
+    init: &[Vec<u8>],
+    launch_of: impl FnOnce(&[u64]) -> Launch,
+    profile: &DeviceProfile,
+    opts: &LowerOptions,
+) -> Result<BufferRun, RunError> {
+    let mut bufs = Vec::with_capacity(init.len());
+    for b in init {
+        bufs.push(ctx.buffer_from_bytes(b)?);
+    }
+    let addresses: Vec<u64> = bufs.iter().map(|b| b.device_address()).collect();
+    let launch = launch_of(&addresses);
+    let report = run_program_with(ctx, program, &launch, profile, opts)?;
+    let mut outputs = Vec::with_capacity(bufs.len());
+    for b in &bufs {
+        outputs.push(b.download_all()?);
+    }
+    Ok(BufferRun {
+        launch,
+        addresses,
+        outputs,
+        report,
+    })
+}
