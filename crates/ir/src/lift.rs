@@ -1476,7 +1476,6 @@ mod tests {
     /// s_barrier ends its block (so a lowering can stop a wave at the boundary); the code after it starts a
     /// new block that the barrier's block jumps to.
     #[test]
-    #[ignore = "needs the SOPP decoder, which this branch's isa crate does not have yet"]
     fn barrier_ends_its_block() {
         // s_nop 0; s_barrier; s_nop 0; s_endpgm
         let words: [u32; 4] = [0xbf80_0000, 0xbf8a_0000, 0xbf80_0000, 0xbf81_0000];
