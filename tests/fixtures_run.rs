@@ -84,6 +84,15 @@ const CASES: &[Case] = &[
         source: "ids3d.cl",
         outputs: &[("out", Elem::U32, Cmp::Exact)],
     },
+    Case {
+        manifest: "half",
+        source: "half.cl",
+        outputs: &[
+            ("y", Elem::F16, Cmp::Exact),
+            ("q", Elem::F16, Cmp::Exact),
+            ("f", Elem::F32, Cmp::Exact),
+        ],
+    },
 ];
 
 /// Kernels that cannot run yet: (case, why, a piece of the instruction text the error must name).
@@ -95,7 +104,7 @@ const PENDING: &[(Case, &str, &str)] = &[
             outputs: &[("out", Elem::F32, Cmp::Exact)],
         },
         "scratch needs MUBUF lifting through the private segment buffer and a scratch allocation",
-        "buffer_",
+        "buffer_store_dword",
     ),
     (
         Case {
@@ -104,20 +113,7 @@ const PENDING: &[(Case, &str, &str)] = &[
             outputs: &[("out", Elem::F32, Cmp::Exact)],
         },
         "the correctly rounded sequences need v_div_scale/v_rcp/v_div_fmas/v_div_fixup and v_sqrt + v_cmp_class",
-        "v_",
-    ),
-    (
-        Case {
-            manifest: "half",
-            source: "half.cl",
-            outputs: &[
-                ("y", Elem::F16, Cmp::Exact),
-                ("q", Elem::F16, Cmp::Exact),
-                ("f", Elem::F32, Cmp::Exact),
-            ],
-        },
-        "half needs v_mul_f16/v_add_f16, 16-bit loads/stores and more VOP3P/mix lifting",
-        "",
+        "v_div_scale_f32",
     ),
     (
         Case {
@@ -125,8 +121,8 @@ const PENDING: &[(Case, &str, &str)] = &[
             source: "multi.cl",
             outputs: &[("p", Elem::F32, Cmp::Exact)],
         },
-        "calls: s_getpc/s_swappc_b64/s_setpc_b64 and the callee's stack are not lifted",
-        "s_",
+        "calls need s_setreg_b32 (flat scratch init), s_getpc/s_swappc_b64/s_setpc_b64 and a scratch stack",
+        "s_setreg_b32",
     ),
     (
         Case {
@@ -134,8 +130,8 @@ const PENDING: &[(Case, &str, &str)] = &[
             source: "multi.cl",
             outputs: &[("p", Elem::F32, Cmp::Exact)],
         },
-        "calls: s_getpc/s_swappc_b64/s_setpc_b64 and the callee's stack are not lifted",
-        "s_",
+        "calls need s_setreg_b32 (flat scratch init), s_getpc/s_swappc_b64/s_setpc_b64 and a scratch stack",
+        "s_setreg_b32",
     ),
 ];
 
@@ -330,6 +326,19 @@ fn compare(case: &Case, name: &str, elem: Elem, cmp: Cmp, native: &[u8], ours: &
     want.len()
 }
 
+/// The contents of output buffer `name` before the run.
+fn initial(m: &Manifest, name: &str) -> Vec<u8> {
+    let a = m
+        .args
+        .iter()
+        .find(|a| a.output.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("no output {name} in the manifest"));
+    match a.buffer.as_ref().unwrap() {
+        BufferArg::File(p) => std::fs::read(m.resolve(p)).unwrap(),
+        BufferArg::Zeroed { size } => vec![0; *size as usize],
+    }
+}
+
 fn load(case: &Case) -> (PathBuf, Manifest) {
     let path = root()
         .join("fixtures/run")
@@ -359,6 +368,12 @@ fn check(manifest: &str) {
     let mut compared = 0;
     for &(name, elem, cmp) in case.outputs {
         let a = std::fs::read(native.join(format!("{name}.bin"))).unwrap();
+        assert_ne!(
+            a,
+            initial(&m, name),
+            "{}: the native run left output {name} unchanged (a vacuous comparison)",
+            case.manifest
+        );
         let b = std::fs::read(ours.join(format!("{name}.bin")))
             .unwrap_or_else(|e| panic!("{}: rdna2spv wrote no {name}.bin: {e}", case.manifest));
         compared += compare(case, name, elem, cmp, &a, &b);
@@ -442,10 +457,7 @@ fn native_oracle_rounds_like_the_isa() {
     // 19 + 19 * 19 (inputs.rs: after the specials and their cross product).
     assert_eq!(y[380], 0x3380_0000, "native fmaf is not fused");
 
-    let (case, _, _) = PENDING
-        .iter()
-        .find(|(c, _, _)| c.manifest == "half")
-        .unwrap();
+    let case = CASES.iter().find(|c| c.manifest == "half").unwrap();
     let (_, m) = load(case);
     let tmp2 = scratch_dir("oracle-half");
     let out = run_native(case, &m, &tmp2);
@@ -496,6 +508,7 @@ cases!(
     reduce,
     reduce_w64,
     atomics,
-    ids3d
+    ids3d,
+    half
 );
-pending!(scratch, divsqrt, half, multi_first, multi_second);
+pending!(scratch, divsqrt, multi_first, multi_second);
