@@ -512,3 +512,74 @@ cases!(
     half
 );
 pending!(scratch, divsqrt, multi_first, multi_second);
+
+/// The fixtures are built with -ffp-contract=off; the operations each kernel is meant to exercise must still be
+/// in the code LLVM generated (the objdump goldens), and the unfused ones must not have become fused.
+#[test]
+fn fixtures_keep_their_intended_instructions() {
+    let kernels = root().join("fixtures/kernels");
+    let has: &[(&str, &[&str], &[&str])] = &[
+        ("saxpy", &["v_fmac_f32"], &["v_mul_f32", "v_add_f32"]),
+        ("saxpy_cov4", &["v_fmac_f32"], &["v_mul_f32", "v_add_f32"]),
+        (
+            "divergent",
+            &[
+                "v_mul_f32",
+                "v_add_f32",
+                "v_cmpx_",
+                "s_cbranch_execz",
+                "saveexec",
+            ],
+            &["v_fma", "v_mac"],
+        ),
+        (
+            "divergent_w64",
+            &[
+                "v_mul_f32",
+                "v_add_f32",
+                "v_cmpx_",
+                "s_cbranch_execz",
+                "saveexec_b64",
+            ],
+            &["v_fma", "v_mac"],
+        ),
+        ("reduce", &["ds_write_b32", "ds_read", "s_barrier"], &[]),
+        ("reduce_w64", &["ds_write_b32", "ds_read", "s_barrier"], &[]),
+        ("atomics", &["global_atomic_add", "v_mbcnt_lo_u32_b32"], &[]),
+        (
+            "half",
+            &[
+                "v_mul_f16",
+                "v_add_f16",
+                "v_fma_f16",
+                "v_pk_fma_f16",
+                "v_fma_mix_f32",
+            ],
+            &["v_fmac_f16"],
+        ),
+        (
+            "divsqrt",
+            &[
+                "v_div_scale_f32",
+                "v_div_fmas_f32",
+                "v_div_fixup_f32",
+                "v_sqrt_f32",
+            ],
+            &[],
+        ),
+        (
+            "scratch",
+            &["buffer_store_dword", "buffer_load_dword"],
+            &["v_fma", "v_mac"],
+        ),
+    ];
+    for (stem, want, never) in has {
+        let text = std::fs::read_to_string(kernels.join(format!("{stem}.objdump.txt"))).unwrap();
+        for w in *want {
+            assert!(text.contains(w), "{stem}.objdump.txt lost `{w}`");
+        }
+        for n in *never {
+            assert!(!text.contains(n), "{stem}.objdump.txt has `{n}`");
+        }
+    }
+}

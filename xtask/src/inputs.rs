@@ -148,19 +148,21 @@ fn divergent(seed: u64, n: usize) -> Vec<Input> {
     }]
 }
 
-/// Workgroup-sized blocks of 64 with a theme each, so the reduction's special cases each get a workgroup.
+/// Workgroup-sized blocks (`WG` in reduce.cl) with a theme each, so the reduction's special cases each get a
+/// workgroup.
 fn reduce(seed: u64, groups: usize) -> Vec<Input> {
+    const WG: usize = 128;
     let mut rng = Rng::new(seed);
-    let mut v = Vec::with_capacity(groups * 64);
+    let mut v = Vec::with_capacity(groups * WG);
     for g in 0..groups {
-        let mut block: Vec<f32> = (0..64).map(|_| rng.f32_range(-1000.0, 1000.0)).collect();
-        let at = rng.below(64) as usize;
+        let mut block: Vec<f32> = (0..WG).map(|_| rng.f32_range(-1000.0, 1000.0)).collect();
+        let at = rng.below(WG as u64) as usize;
         match g {
             0 => {}
             1 => block[at] = f32::INFINITY,
             2 => {
                 block[at] = f32::INFINITY;
-                block[(at + 17) % 64] = f32::NEG_INFINITY; // inf + -inf: NaN
+                block[(at + 17) % WG] = f32::NEG_INFINITY; // inf + -inf: NaN
             }
             3 => block[at] = f32::from_bits(0x7fc0_0000),
             4 => block.iter_mut().for_each(|x| *x = -0.0), // -0 + -0: -0
@@ -177,7 +179,7 @@ fn reduce(seed: u64, groups: usize) -> Vec<Input> {
                     .iter_mut()
                     .for_each(|x| *x = rng.f32_range(-1e-3, 1e-3));
                 block[0] = 1.0e8;
-                block[32] = -1.0e8;
+                block[WG / 2 + 3] = -1.0e8;
             }
             9 => block.iter_mut().for_each(|x| *x = rng.f32_exp(1, 254)), // any magnitude
             10 => block

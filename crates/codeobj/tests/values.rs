@@ -234,16 +234,16 @@ fn wave64_builds() {
 
 #[test]
 fn lds_scratch_and_3d_ids() {
-    // reduce: .amdhsa_group_segment_fixed_size 256, .reqd_workgroup_size [64, 1, 1].
+    // reduce: .amdhsa_group_segment_fixed_size 512, .reqd_workgroup_size [128, 1, 1].
     let k = load("reduce.co").kernel("reduce").unwrap().clone();
-    assert_eq!(k.descriptor.group_segment_fixed_size, 256);
+    assert_eq!(k.descriptor.group_segment_fixed_size, 512);
     assert_eq!(
         k.metadata.as_ref().unwrap().reqd_workgroup_size,
-        Some(vec![64, 1, 1])
+        Some(vec![128, 1, 1])
     );
     assert_eq!(
         k.metadata.as_ref().unwrap().max_flat_workgroup_size,
-        Some(64)
+        Some(128)
     );
 
     // scratch: .amdhsa_private_segment_fixed_size 196, .amdhsa_user_sgpr_flat_scratch_init 1,

@@ -872,7 +872,13 @@ impl Lifter<'_> {
                     value: v,
                 });
             }
-            DS_WRITE2_B32 => {
+            // The ST64 forms scale both offsets by 64 dwords (RDNA 2 ISA, DS_WRITE2ST64_B32: ADDR + OFFSET * 4 * 64).
+            DS_WRITE2_B32 | DS_WRITE2ST64_B32 => {
+                let scale = if self.ins.opcode() == DS_WRITE2ST64_B32 {
+                    4 * 64
+                } else {
+                    4
+                };
                 let a = self.n(Node::ReadVgpr {
                     reg: d0,
                     ty: Ty::B32,
@@ -885,14 +891,14 @@ impl Lifter<'_> {
                     space: lds,
                     access: Access::B32,
                     addr,
-                    offset: off0 * 4,
+                    offset: off0 * scale,
                     value: a,
                 });
                 self.n(Node::Store {
                     space: lds,
                     access: Access::B32,
                     addr,
-                    offset: off1 * 4,
+                    offset: off1 * scale,
                     value: b,
                 });
             }
@@ -905,18 +911,24 @@ impl Lifter<'_> {
                 });
                 self.write_v(vdst, v);
             }
-            DS_READ2_B32 => {
+            // DS_READ2ST64_B32: ADDR + OFFSET * 4 * 64 (RDNA 2 ISA).
+            DS_READ2_B32 | DS_READ2ST64_B32 => {
+                let scale = if self.ins.opcode() == DS_READ2ST64_B32 {
+                    4 * 64
+                } else {
+                    4
+                };
                 let a = self.n(Node::Load {
                     space: lds,
                     access: Access::B32,
                     addr,
-                    offset: off0 * 4,
+                    offset: off0 * scale,
                 });
                 let b = self.n(Node::Load {
                     space: lds,
                     access: Access::B32,
                     addr,
-                    offset: off1 * 4,
+                    offset: off1 * scale,
                 });
                 self.write_v(vdst, a);
                 self.write_v(vdst + 1, b);
