@@ -252,33 +252,47 @@ impl Plan {
             d[40..48].copy_from_slice(&kernarg_address.to_le_bytes());
         }
         let packet_address = self.packet_index.map(|p| addresses[p]).unwrap_or(0);
-        let abi = &self.kernel.abi;
-        let mut sgprs = Vec::new();
-        let put64 = |first: u32, v: u64, out: &mut Vec<(u16, InitSgpr)>| {
-            out.push((first as u16, InitSgpr::Const(v as u32)));
-            out.push((first as u16 + 1, InitSgpr::Const((v >> 32) as u32)));
-        };
-        for s in abi.user_sgprs.iter().chain(&abi.system_sgprs) {
-            match s.kind {
-                SgprKind::KernargSegmentPtr => put64(s.first, kernarg_address, &mut sgprs),
-                SgprKind::DispatchPtr => put64(s.first, packet_address, &mut sgprs),
-                SgprKind::WorkgroupIdX => sgprs.push((s.first as u16, InitSgpr::WorkgroupId(0))),
-                SgprKind::WorkgroupIdY => sgprs.push((s.first as u16, InitSgpr::WorkgroupId(1))),
-                SgprKind::WorkgroupIdZ => sgprs.push((s.first as u16, InitSgpr::WorkgroupId(2))),
-                SgprKind::PrivateSegmentWaveOffset => {
-                    sgprs.push((s.first as u16, InitSgpr::ScratchWaveOffset))
-                }
-                // No scratch, queue, dispatch id or workgroup info: zero, as a runtime without them would pass.
-                _ => {
-                    for k in 0..s.count {
-                        sgprs.push(((s.first + k) as u16, InitSgpr::Const(0)));
-                    }
+        self.launch.sgprs = initial_sgprs(&self.kernel.abi, kernarg_address, packet_address);
+        Ok(())
+    }
+
+    /// Index of the kernarg buffer in [`Plan::buffers`].
+    pub fn kernarg_index(&self) -> usize {
+        self.kernarg_index
+    }
+}
+
+/// The initial SGPRs of every wave, from the kernel descriptor's ABI (LLVM AMDGPUUsage, "Initial Kernel
+/// Execution State"): the kernarg and dispatch-packet addresses, workgroup ids, and zero for what this runtime
+/// does not provide (queue, dispatch id, scratch setup).
+pub fn initial_sgprs(
+    abi: &rdna2spv_codeobj::Abi,
+    kernarg_address: u64,
+    packet_address: u64,
+) -> Vec<(u16, InitSgpr)> {
+    let mut sgprs = Vec::new();
+    let put64 = |first: u32, v: u64, out: &mut Vec<(u16, InitSgpr)>| {
+        out.push((first as u16, InitSgpr::Const(v as u32)));
+        out.push((first as u16 + 1, InitSgpr::Const((v >> 32) as u32)));
+    };
+    for s in abi.user_sgprs.iter().chain(&abi.system_sgprs) {
+        match s.kind {
+            SgprKind::KernargSegmentPtr => put64(s.first, kernarg_address, &mut sgprs),
+            SgprKind::DispatchPtr => put64(s.first, packet_address, &mut sgprs),
+            SgprKind::WorkgroupIdX => sgprs.push((s.first as u16, InitSgpr::WorkgroupId(0))),
+            SgprKind::WorkgroupIdY => sgprs.push((s.first as u16, InitSgpr::WorkgroupId(1))),
+            SgprKind::WorkgroupIdZ => sgprs.push((s.first as u16, InitSgpr::WorkgroupId(2))),
+            SgprKind::PrivateSegmentWaveOffset => {
+                sgprs.push((s.first as u16, InitSgpr::ScratchWaveOffset))
+            }
+            _ => {
+                for k in 0..s.count {
+                    sgprs.push(((s.first + k) as u16, InitSgpr::Const(0)));
                 }
             }
         }
-        self.launch.sgprs = sgprs;
-        Ok(())
     }
+    sgprs
 }
 
 /// Addresses for the host-only backend: above 4 GiB (so 64-bit address arithmetic is exercised), 64 KiB
@@ -295,12 +309,17 @@ pub fn host_addresses(buffers: &[Buffer]) -> Vec<u64> {
         .collect()
 }
 
-/// Runs the plan on the host evaluator; returns the buffers after the run.
+/// Runs the plan on the host evaluator at host-chosen addresses; returns the buffers after the run.
 pub fn run_host(plan: &mut Plan) -> Result<(Vec<Buffer>, rdna2spv_eval::Stats)> {
     let addresses = host_addresses(&plan.buffers);
     plan.bind(&addresses, plan.launch.grid)?;
+    run_host_at(plan, &addresses)
+}
+
+/// Runs an already bound plan on the host evaluator with its buffers at `addresses`.
+pub fn run_host_at(plan: &Plan, addresses: &[u64]) -> Result<(Vec<Buffer>, rdna2spv_eval::Stats)> {
     let mut mem = Memory::default();
-    for (b, &a) in plan.buffers.iter().zip(&addresses) {
+    for (b, &a) in plan.buffers.iter().zip(addresses) {
         mem.add(&b.name, a, b.data.clone())
             .map_err(anyhow::Error::msg)?;
     }

@@ -3,8 +3,9 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
+use rdna2spv::device::{first_difference, open, profile_of, run_vulkan, ProfileChoice};
 use rdna2spv::disasm::{lines, Listing};
-use rdna2spv::dispatch::{run_host, target_of, Plan};
+use rdna2spv::dispatch::{run_host, run_host_at, target_of, Plan};
 use rdna2spv::manifest::Manifest;
 use rdna2spv_codeobj::CodeObject;
 use rdna2spv_isa::Target;
@@ -53,6 +54,23 @@ enum Backend {
     Both,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ProfileArg {
+    /// Every workaround on: exact on any Vulkan 1.3 device with Float64 and Int64.
+    Portable,
+    /// Measure the chosen device at start-up and work around only what it gets wrong.
+    Device,
+}
+
+impl From<ProfileArg> for ProfileChoice {
+    fn from(p: ProfileArg) -> Self {
+        match p {
+            ProfileArg::Portable => ProfileChoice::Portable,
+            ProfileArg::Device => ProfileChoice::Device,
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Cmd {
     /// List the kernels of a code object: descriptors (every field), register ABI and arguments.
@@ -87,7 +105,27 @@ enum Cmd {
         #[arg(long)]
         kernel: Option<String>,
     },
+    /// Translate a kernel to a SPIR-V compute module for Vulkan 1.3 (one invocation per wave).
+    ///
+    /// The module is specialised for a workgroup size; buffer addresses and kernel arguments arrive at run
+    /// time. `--profile portable` (default) emits every exact emulation; `device` measures the Vulkan device
+    /// (RDNA2SPV_VK_DEVICE selects it) and works around only what it gets wrong.
+    Translate {
+        file: PathBuf,
+        #[arg(long)]
+        kernel: Option<String>,
+        #[arg(short, long)]
+        output: PathBuf,
+        #[arg(long, value_enum, default_value = "portable")]
+        profile: ProfileArg,
+        /// Workgroup size the module is built for (default: the kernel's required size, else 64,1,1).
+        #[arg(long, value_delimiter = ',', num_args = 1..=3)]
+        workgroup: Option<Vec<u32>>,
+    },
     /// Run a kernel described by a manifest; write every output buffer to DIR/<name>.bin.
+    ///
+    /// `--backend both` runs the Vulkan device first, then the host evaluator on the same device addresses,
+    /// and compares every output buffer bit for bit (exit 1 at the first difference, which it names).
     Run {
         manifest: PathBuf,
         #[arg(long, value_enum, default_value = "host")]
@@ -95,6 +133,9 @@ enum Cmd {
         /// Where output buffers go (default: the current directory).
         #[arg(long, default_value = ".")]
         out: PathBuf,
+        /// Lowering profile for the Vulkan backend.
+        #[arg(long, value_enum, default_value = "device")]
+        profile: ProfileArg,
     },
 }
 
@@ -186,17 +227,132 @@ fn run(cli: Cli) -> Result<i32> {
             emit(&p.to_string())?;
             Ok(0)
         }
+        Cmd::Translate {
+            file,
+            kernel,
+            output,
+            profile,
+            workgroup,
+        } => {
+            let co = load(&file)?;
+            let k = match &kernel {
+                Some(k) => co.kernel(k)?,
+                None => co
+                    .kernels
+                    .first()
+                    .context("the code object has no kernels")?,
+            };
+            let wg = match workgroup {
+                Some(v) => [
+                    v[0],
+                    v.get(1).copied().unwrap_or(1),
+                    v.get(2).copied().unwrap_or(1),
+                ],
+                None => k
+                    .metadata
+                    .as_ref()
+                    .and_then(|m| m.reqd_workgroup_size.clone())
+                    .filter(|v| v.len() == 3)
+                    .map(|v| [v[0] as u32, v[1] as u32, v[2] as u32])
+                    .unwrap_or([64, 1, 1]),
+            };
+            let program = rdna2spv_ir::lift::lift(
+                &k.name,
+                &k.code,
+                rdna2spv_ir::lift::LiftOptions {
+                    target: target_of(&co),
+                    wave_size: k.abi.wave_size,
+                },
+            )?;
+            let launch = rdna2spv_eval::Launch {
+                wave_size: k.abi.wave_size,
+                grid: wg,
+                workgroup: wg,
+                sgprs: rdna2spv::dispatch::initial_sgprs(&k.abi, 0, 0),
+                workitem_id_vgprs: k.abi.workitem_id_vgprs.len() as u32,
+                lds_bytes: k.descriptor.group_segment_fixed_size,
+                max_steps_per_wave: 0,
+            };
+            let profile = match profile {
+                ProfileArg::Portable => rdna2spv_vulkan::DeviceProfile::portable(),
+                ProfileArg::Device => profile_of(&open()?, ProfileChoice::Device)?,
+            };
+            let words = rdna2spv_spirv::lower::lower(
+                &program,
+                &rdna2spv_vulkan::kernel_layout(&launch),
+                &profile,
+            )?;
+            let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            write_atomically(&output, &bytes)?;
+            eprintln!(
+                "rdna2spv: {} -> {} ({} words, workgroup {wg:?})",
+                k.name,
+                output.display(),
+                words.len()
+            );
+            Ok(0)
+        }
         Cmd::Run {
             manifest,
             backend,
             out,
+            profile,
         } => {
             let m = Manifest::load(&manifest)?;
             let mut plan = Plan::new(&m)?;
-            if backend != Backend::Host {
-                bail!("the Vulkan backend is not available in this build yet; use --backend host");
-            }
-            let (buffers, stats) = run_host(&mut plan)?;
+            let name = plan.kernel.name.clone();
+            let (buffers, code) = match backend {
+                Backend::Host => {
+                    let (buffers, stats) = run_host(&mut plan)?;
+                    eprintln!(
+                        "rdna2spv: {name} on the host evaluator: {} waves, {} instructions, {} lane-instructions",
+                        stats.waves, stats.instructions, stats.lane_instructions
+                    );
+                    (buffers, 0)
+                }
+                Backend::Vulkan | Backend::Both => {
+                    let ctx = open()?;
+                    let prof = profile_of(&ctx, profile.into())?;
+                    let dev = run_vulkan(&ctx, &mut plan, &prof)?;
+                    eprintln!(
+                        "rdna2spv: {name} on {}: {} waves in {:?} workgroups, module {} words, lowered in {:.1} ms, dispatch {:.1} ms",
+                        dev.device,
+                        dev.report.invocations,
+                        dev.report.workgroups,
+                        dev.report.module_words,
+                        dev.report.lower_time.as_secs_f64() * 1e3,
+                        dev.report.dispatch.dispatch.as_secs_f64() * 1e3
+                    );
+                    let mut code = 0;
+                    if backend == Backend::Both {
+                        let (host, stats) = run_host_at(&plan, &dev.addresses)?;
+                        eprintln!(
+                            "rdna2spv: {name} on the host evaluator: {} waves, {} instructions",
+                            stats.waves, stats.instructions
+                        );
+                        match first_difference(&host, &dev.buffers) {
+                            None => {
+                                let n: usize = host
+                                    .iter()
+                                    .filter(|b| b.output.is_some())
+                                    .map(|b| b.data.len())
+                                    .sum();
+                                eprintln!("rdna2spv: host and device agree bit for bit ({n} output bytes)");
+                            }
+                            Some((buf, off, h, d)) => {
+                                eprintln!(
+                                    "rdna2spv: host and device differ: buffer {buf}, byte offset {off} (element {}): host 0x{h:08x} ({}), device 0x{d:08x} ({})",
+                                    off / 4,
+                                    f32::from_bits(h),
+                                    f32::from_bits(d)
+                                );
+                                code = 1;
+                            }
+                        }
+                    }
+                    (dev.buffers, code)
+                }
+            };
             std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
             for b in buffers.iter().filter(|b| b.output.is_some()) {
                 write_atomically(
@@ -204,11 +360,7 @@ fn run(cli: Cli) -> Result<i32> {
                     &b.data,
                 )?;
             }
-            eprintln!(
-                "rdna2spv: {} on host: {} waves, {} instructions, {} lane-instructions",
-                plan.kernel.name, stats.waves, stats.instructions, stats.lane_instructions
-            );
-            Ok(0)
+            Ok(code)
         }
     }
 }

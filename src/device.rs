@@ -1,0 +1,105 @@
+//! The Vulkan backend of `rdna2spv run`: buffers at device addresses, the kernarg segment and dispatch packet
+//! filled with those addresses, the lifted program lowered for the device's measured profile, one dispatch,
+//! and every wave's "finished" flag checked (lavapipe cuts long loops silently; D004, D006).
+
+use crate::dispatch::{Buffer, Plan};
+use anyhow::{Context as _, Result};
+use rdna2spv_spirv::lower::LowerOptions;
+use rdna2spv_vulkan::{Context, DeviceProfile, DeviceSelector, RunReport};
+
+/// Which profile the lowering uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProfileChoice {
+    /// Every workaround on: the same module is exact on any device with Float64 and Int64.
+    Portable,
+    /// Measured on the chosen device at start-up.
+    Device,
+}
+
+/// A device run's results.
+pub struct DeviceRun {
+    pub buffers: Vec<Buffer>,
+    pub addresses: Vec<u64>,
+    pub report: RunReport,
+    pub device: String,
+    pub profile: DeviceProfile,
+}
+
+/// Opens the device (`RDNA2SPV_VK_DEVICE` or the default choice: a GPU, else lavapipe).
+pub fn open() -> Result<Context> {
+    Context::new(DeviceSelector::from_env()).context(
+        "opening a Vulkan device (install mesa-vulkan-drivers for lavapipe, or use --backend host)",
+    )
+}
+
+pub fn profile_of(ctx: &Context, choice: ProfileChoice) -> Result<DeviceProfile> {
+    Ok(match choice {
+        ProfileChoice::Portable => DeviceProfile::portable(),
+        ProfileChoice::Device => {
+            rdna2spv_vulkan::probe(ctx).context("probing the device profile")?
+        }
+    })
+}
+
+/// Runs the plan on `ctx`; binds it to the device buffers' addresses (so the host can run at the same ones).
+pub fn run_vulkan(ctx: &Context, plan: &mut Plan, profile: &DeviceProfile) -> Result<DeviceRun> {
+    let mut bufs = Vec::with_capacity(plan.buffers.len());
+    for b in &plan.buffers {
+        bufs.push(ctx.create_buffer((b.data.len() as u64).max(4))?);
+    }
+    let addresses: Vec<u64> = bufs.iter().map(|b| b.device_address()).collect();
+    plan.bind(&addresses, plan.launch.grid)?;
+    for (buf, b) in bufs.iter_mut().zip(&plan.buffers) {
+        buf.upload(0, &b.data)?;
+    }
+    let report = rdna2spv_vulkan::run_program_with(
+        ctx,
+        &plan.program,
+        &plan.launch,
+        profile,
+        &LowerOptions::default(),
+    )?;
+    let mut buffers = Vec::with_capacity(bufs.len());
+    for (buf, b) in bufs.iter().zip(&plan.buffers) {
+        let mut data = buf.download_all()?;
+        data.truncate(b.data.len());
+        buffers.push(Buffer { data, ..b.clone() });
+    }
+    Ok(DeviceRun {
+        buffers,
+        addresses,
+        report,
+        device: ctx.info().name.clone(),
+        profile: profile.clone(),
+    })
+}
+
+/// The first difference between two runs' output buffers: (buffer, byte offset, host word, device word).
+pub fn first_difference(host: &[Buffer], device: &[Buffer]) -> Option<(String, usize, u32, u32)> {
+    for (h, d) in host.iter().zip(device).filter(|(h, _)| h.output.is_some()) {
+        if h.data == d.data {
+            continue;
+        }
+        let i = h
+            .data
+            .iter()
+            .zip(&d.data)
+            .position(|(a, b)| a != b)
+            .unwrap_or(h.data.len().min(d.data.len()));
+        let w = i & !3;
+        let word = |v: &[u8]| {
+            let mut b = [0u8; 4];
+            for (k, x) in v.iter().skip(w).take(4).enumerate() {
+                b[k] = *x;
+            }
+            u32::from_le_bytes(b)
+        };
+        return Some((
+            h.output.clone().unwrap_or_default(),
+            w,
+            word(&h.data),
+            word(&d.data),
+        ));
+    }
+    None
+}
