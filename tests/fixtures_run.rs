@@ -1,14 +1,16 @@
 //! Every run manifest in `fixtures/run/` against an independent oracle: the same OpenCL source compiled for the
 //! host by clang-19 as C (`fixtures/native/host.h` maps the OpenCL-isms, `fixtures/native/run.c` runs every
 //! work-item of every workgroup on threads with real barriers). Both sides are built with `-ffp-contract=off`,
-//! so they compute the same operations; `rdna2spv run --backend host` must reproduce the native outputs bit
-//! for bit (float results that are NaN compare as the canonical NaN, D005).
+//! so they compute the same operations; `rdna2spv run --backend host` and `--backend vulkan` must each
+//! reproduce the native outputs bit for bit (float results that are NaN compare as the canonical NaN, D005;
+//! atomic tickets as a permutation).
 //!
 //! Kernels the lifter or evaluator cannot run yet are listed in [`PENDING`] with the reason, and each must
 //! fail with a clear "not supported yet" error naming the instruction: when support lands the test fails
 //! until the kernel moves to [`CASES`].
 //!
-//! Needs `clang-19` (Debian: `apt-get install clang-19`); CI installs it. The test fails loudly without it.
+//! Needs `clang-19` (Debian: `apt-get install clang-19`) and a Vulkan 1.3 device (lavapipe:
+//! `apt-get install libvulkan1 mesa-vulkan-drivers`); CI installs both. The test fails loudly without them.
 
 use rdna2spv::manifest::{BufferArg, Manifest};
 use std::path::{Path, PathBuf};
@@ -250,11 +252,11 @@ fn run_native(case: &Case, m: &Manifest, tmp: &Path) -> PathBuf {
     out
 }
 
-fn run_rdna2spv(manifest: &Path, out: &Path) -> std::process::Output {
+fn run_rdna2spv(manifest: &Path, backend: &str, out: &Path) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
         .arg("run")
         .arg(manifest)
-        .args(["--backend", "host", "--out"])
+        .args(["--backend", backend, "--out"])
         .arg(out)
         .output()
         .unwrap()
@@ -294,11 +296,19 @@ fn show(v: u32, elem: Elem) -> String {
 }
 
 /// Compares one output buffer; returns the number of elements compared.
-fn compare(case: &Case, name: &str, elem: Elem, cmp: Cmp, native: &[u8], ours: &[u8]) -> usize {
+fn compare(
+    case: &Case,
+    backend: &str,
+    name: &str,
+    elem: Elem,
+    cmp: Cmp,
+    native: &[u8],
+    ours: &[u8],
+) -> usize {
     assert_eq!(
         native.len(),
         ours.len(),
-        "{}: output {name}: native {} bytes, rdna2spv {} bytes",
+        "{}: output {name}: native {} bytes, rdna2spv --backend {backend} {} bytes",
         case.manifest,
         native.len(),
         ours.len()
@@ -315,7 +325,7 @@ fn compare(case: &Case, name: &str, elem: Elem, cmp: Cmp, native: &[u8], ours: &
     let differing = want.iter().zip(&got).filter(|(a, b)| a != b).count();
     if let Some(i) = want.iter().zip(&got).position(|(a, b)| a != b) {
         panic!(
-            "{}: output {name}{}: {differing} of {} elements differ; first at index {i}: native {}, rdna2spv {}",
+            "{}: output {name}{}: {differing} of {} elements differ; first at index {i}: native {}, rdna2spv --backend {backend} {}",
             case.manifest,
             if cmp == Cmp::Permutation { " (sorted)" } else { "" },
             want.len(),
@@ -356,29 +366,37 @@ fn check(manifest: &str) {
     let (path, m) = load(case);
     let tmp = scratch_dir(manifest);
     let native = run_native(case, &m, &tmp);
-    let ours = tmp.join("rdna2spv-out");
-    let run = run_rdna2spv(&path, &ours);
-    assert!(
-        run.status.success(),
-        "{}: rdna2spv run failed ({}):\n{}",
-        case.manifest,
-        run.status,
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let mut compared = 0;
-    for &(name, elem, cmp) in case.outputs {
-        let a = std::fs::read(native.join(format!("{name}.bin"))).unwrap();
-        assert_ne!(
-            a,
-            initial(&m, name),
-            "{}: the native run left output {name} unchanged (a vacuous comparison)",
-            case.manifest
+    // The host evaluator, then the same program lowered to SPIR-V on the Vulkan device (lavapipe in CI; the
+    // Vulkan tests need it too: apt-get install libvulkan1 mesa-vulkan-drivers).
+    for backend in ["host", "vulkan"] {
+        let ours = tmp.join(format!("rdna2spv-{backend}"));
+        let run = run_rdna2spv(&path, backend, &ours);
+        assert!(
+            run.status.success(),
+            "{}: rdna2spv run --backend {backend} failed ({}):\n{}",
+            case.manifest,
+            run.status,
+            String::from_utf8_lossy(&run.stderr)
         );
-        let b = std::fs::read(ours.join(format!("{name}.bin")))
-            .unwrap_or_else(|e| panic!("{}: rdna2spv wrote no {name}.bin: {e}", case.manifest));
-        compared += compare(case, name, elem, cmp, &a, &b);
+        let mut compared = 0;
+        for &(name, elem, cmp) in case.outputs {
+            let a = std::fs::read(native.join(format!("{name}.bin"))).unwrap();
+            assert_ne!(
+                a,
+                initial(&m, name),
+                "{}: the native run left output {name} unchanged (a vacuous comparison)",
+                case.manifest
+            );
+            let b = std::fs::read(ours.join(format!("{name}.bin"))).unwrap_or_else(|e| {
+                panic!(
+                    "{}: rdna2spv --backend {backend} wrote no {name}.bin: {e}",
+                    case.manifest
+                )
+            });
+            compared += compare(case, backend, name, elem, cmp, &a, &b);
+        }
+        eprintln!("{manifest}: {backend}: {compared} elements bit-exact");
     }
-    eprintln!("{manifest}: {compared} elements bit-exact");
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
@@ -395,7 +413,7 @@ fn check_pending(manifest: &str) {
         assert!(native.join(format!("{name}.bin")).is_file());
     }
     let ours = tmp.join("rdna2spv-out");
-    let run = run_rdna2spv(&path, &ours);
+    let run = run_rdna2spv(&path, "host", &ours);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(
         !run.status.success(),
