@@ -130,7 +130,9 @@ pub fn run(_args: &[String]) -> Result<()> {
         out.display()
     );
     let mut cmd = Command::new(&exe);
-    cmd.args(["run", "--backend", "both", "--out"]).arg(&out).arg(&manifest);
+    cmd.args(["run", "--backend", "both", "--out"])
+        .arg(&out)
+        .arg(&manifest);
     if let Some(icd) = lavapipe_icd() {
         cmd.env("VK_ICD_FILENAMES", icd);
     }

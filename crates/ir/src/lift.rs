@@ -1029,7 +1029,13 @@ impl Lifter<'_> {
                     value: v,
                 });
             }
-            DS_WRITE2_B32 => {
+            // The ST64 forms scale both offsets by 64 dwords (RDNA 2 ISA, DS_WRITE2ST64_B32: ADDR + OFFSET * 4 * 64).
+            DS_WRITE2_B32 | DS_WRITE2ST64_B32 => {
+                let scale = if self.ins.opcode() == DS_WRITE2ST64_B32 {
+                    4 * 64
+                } else {
+                    4
+                };
                 let a = self.n(Node::ReadVgpr {
                     reg: d0,
                     ty: Ty::B32,
@@ -1042,14 +1048,14 @@ impl Lifter<'_> {
                     space: lds,
                     access: Access::B32,
                     addr,
-                    offset: off0 * 4,
+                    offset: off0 * scale,
                     value: a,
                 });
                 self.n(Node::Store {
                     space: lds,
                     access: Access::B32,
                     addr,
-                    offset: off1 * 4,
+                    offset: off1 * scale,
                     value: b,
                 });
             }
@@ -1062,18 +1068,24 @@ impl Lifter<'_> {
                 });
                 self.write_v(vdst, v);
             }
-            DS_READ2_B32 => {
+            // DS_READ2ST64_B32: ADDR + OFFSET * 4 * 64 (RDNA 2 ISA).
+            DS_READ2_B32 | DS_READ2ST64_B32 => {
+                let scale = if self.ins.opcode() == DS_READ2ST64_B32 {
+                    4 * 64
+                } else {
+                    4
+                };
                 let a = self.n(Node::Load {
                     space: lds,
                     access: Access::B32,
                     addr,
-                    offset: off0 * 4,
+                    offset: off0 * scale,
                 });
                 let b = self.n(Node::Load {
                     space: lds,
                     access: Access::B32,
                     addr,
-                    offset: off1 * 4,
+                    offset: off1 * scale,
                 });
                 self.write_v(vdst, a);
                 self.write_v(vdst + 1, b);
@@ -1411,6 +1423,21 @@ impl Lifter<'_> {
                 };
                 let r = self.float(FloatOp::F32LegacyMad, a, b, c);
                 self.write_v(vdst, r);
+            }
+            // Half add and multiply: one rounding to half (f64 holds the exact sum or product of two halves).
+            V_ADD_F16 | V_MUL_F16 => {
+                let h = Src::F16;
+                let (a, b) = (self.src(s0, h)?, self.src(s1, h)?);
+                let (a, b) = (self.lo16(a), self.lo16(b));
+                let fop = if op == V_ADD_F16 {
+                    FloatOp::F16Add
+                } else {
+                    FloatOp::F16Mul
+                };
+                let r = self.float(fop, a, b, a);
+                // As for V_FMA_F16: the low half is written, the high half zeroed.
+                let r32 = self.un(UnOp::ZExt, Ty::B32, r);
+                self.write_v(vdst, r32);
             }
             V_FMA_F16 | V_FMAC_F16 => {
                 if float_mods {
