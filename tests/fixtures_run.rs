@@ -95,19 +95,15 @@ const CASES: &[Case] = &[
             ("f", Elem::F32, Cmp::Exact),
         ],
     },
+    Case {
+        manifest: "scratch",
+        source: "scratch.cl",
+        outputs: &[("out", Elem::F32, Cmp::Exact)],
+    },
 ];
 
 /// Kernels that cannot run yet: (case, why, a piece of the instruction text the error must name).
 const PENDING: &[(Case, &str, &str)] = &[
-    (
-        Case {
-            manifest: "scratch",
-            source: "scratch.cl",
-            outputs: &[("out", Elem::F32, Cmp::Exact)],
-        },
-        "scratch needs MUBUF lifting through the private segment buffer and a scratch allocation",
-        "buffer_store_dword",
-    ),
     (
         Case {
             manifest: "divsqrt",
@@ -527,9 +523,10 @@ cases!(
     reduce_w64,
     atomics,
     ids3d,
-    half
+    half,
+    scratch
 );
-pending!(scratch, divsqrt, multi_first, multi_second);
+pending!(divsqrt, multi_first, multi_second);
 
 /// The fixtures are built with -ffp-contract=off; the operations each kernel is meant to exercise must still be
 /// in the code LLVM generated (the objdump goldens), and the unfused ones must not have become fused.
