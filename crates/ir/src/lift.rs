@@ -1668,4 +1668,100 @@ mod tests {
         assert_eq!(b0.terminator, Terminator::Jump(Handle::from_index(1)));
         assert_eq!(p.blocks[Handle::from_index(1)].start_pc, 8);
     }
+
+    fn opts(psb: Option<u16>) -> LiftOptions {
+        LiftOptions {
+            target: Target::Gfx1030,
+            wave_size: 32,
+            private_segment_buffer: psb,
+        }
+    }
+
+    fn code(words: &[u32]) -> Vec<u8> {
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    /// The scratch addresses of the first instruction's loads/stores for one lane, computed from its nodes
+    /// with the given SGPR and VGPR values.
+    fn scratch_addrs(p: &Program, sgpr: &[(u16, u32)], vgpr: &[(u16, u32)], lane: u32) -> Vec<u32> {
+        let inst = &p.blocks[Handle::from_index(0)].insts[0];
+        let mut vals: BTreeMap<usize, u32> = BTreeMap::new();
+        let mut out = Vec::new();
+        for (h, n) in p.inst_nodes(inst) {
+            let get = |x: Handle<Node>| vals[&x.index()];
+            let v = match *n {
+                Node::Const { bits, .. } => bits as u32,
+                Node::ReadSgpr { reg, .. } => sgpr.iter().find(|r| r.0 == reg).map_or(0, |r| r.1),
+                Node::ReadVgpr { reg, .. } => vgpr.iter().find(|r| r.0 == reg).map_or(0, |r| r.1),
+                Node::LaneId => lane,
+                Node::Int { op, a, b, .. } => match op {
+                    IntOp::Add => get(a).wrapping_add(get(b)),
+                    IntOp::And => get(a) & get(b),
+                    IntOp::Shl => get(a) << get(b),
+                    _ => panic!("unexpected {op:?}"),
+                },
+                Node::Load {
+                    space,
+                    addr,
+                    offset,
+                    ..
+                }
+                | Node::Store {
+                    space,
+                    addr,
+                    offset,
+                    ..
+                } => {
+                    assert_eq!(space, Space::Scratch);
+                    out.push(get(addr).wrapping_add(offset as u32));
+                    0
+                }
+                _ => 0,
+            };
+            vals.insert(h.index(), v);
+        }
+        out
+    }
+
+    /// MUBUF through the private segment buffer: the ISA's swizzled address (index stride = wave size,
+    /// 4-byte elements, ADD_TID) with soffset and the V# base unswizzled (D009).
+    #[test]
+    fn scratch_buffer_accesses_are_swizzled_per_lane() {
+        let end = 0xbf81_0000;
+        // buffer_store_dword v5, off, s[0:3], 0 offset:188
+        let p = lift("k", &code(&[0xe070_00bc, 0x8000_0500, end]), opts(Some(0))).unwrap();
+        for lane in [0, 1, 31] {
+            let a = scratch_addrs(&p, &[(0, 0x100)], &[], lane);
+            assert_eq!(a, vec![0x100 + 47 * 128 + 4 * lane]);
+        }
+        // buffer_load_dwordx2 v[4:5], v1, s[0:3], s9 offen offset:6
+        let p = lift("k", &code(&[0xe034_1006, 0x0900_0401, end]), opts(Some(0))).unwrap();
+        assert_eq!(
+            p.blocks[Handle::from_index(0)].insts[0].text,
+            "buffer_load_dwordx2 v[4:5], v1, s[0:3], s9 offen offset:6"
+        );
+        let a = scratch_addrs(&p, &[(0, 0x40), (9, 0x1000)], &[(1, 9)], 3);
+        // offsets 15 and 19: dwords 3 and 4, bytes 3 and 3
+        assert_eq!(
+            a,
+            vec![0x1040 + 3 * 128 + 12 + 3, 0x1040 + 4 * 128 + 12 + 3]
+        );
+        // buffer_store_dword v7, v[1:2], s[4:7], 0 idxen offen offset:8: index v1 (+ lane), offset v2.
+        let p = lift("k", &code(&[0xe070_3008, 0x8001_0701, end]), opts(Some(4))).unwrap();
+        let a = scratch_addrs(&p, &[(4, 0)], &[(1, 30), (2, 4)], 5);
+        assert_eq!(a, vec![3 * 128 + ((30 + 5) % 32) * 4]);
+    }
+
+    #[test]
+    fn other_buffers_are_refused_by_name() {
+        let c = code(&[0xe070_00bc, 0x8001_0500, 0xbf81_0000]); // srsrc s[4:7]
+        let e = lift("k", &c, opts(Some(0))).unwrap_err().to_string();
+        assert!(
+            e.contains("not supported yet")
+                && e.contains("s[4:7] is not the private segment buffer s[0:3]"),
+            "{e}"
+        );
+        let e = lift("k", &c, opts(None)).unwrap_err().to_string();
+        assert!(e.contains("no private segment buffer"), "{e}");
+    }
 }

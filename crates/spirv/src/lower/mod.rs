@@ -654,8 +654,8 @@ impl<'a> Cx<'a> {
         self.progress = self.fn_var(t.u32, Some(z));
         self.expected = self.fn_var(t.u32, Some(z));
         self.misaligned = self.fn_var(t.bool, Some(f));
-        self.scratch_fault = self.fn_var(t.bool, Some(f));
         if self.desc.scratch_bytes > 0 {
+            self.scratch_fault = self.fn_var(t.bool, Some(f));
             let words = self.scratch_words();
             let n = self.c32(words + 2);
             let arr = self.b.type_array(t.u32, n);
@@ -883,9 +883,13 @@ impl<'a> Cx<'a> {
         let mis = self.load_bool(self.misaligned)?;
         let fm = self.c32(FLAG_MISALIGNED);
         let flag = self.b.select(t.u32, None, mis, fm, flag)?;
-        let sf = self.load_bool(self.scratch_fault)?;
-        let fs = self.c32(FLAG_SCRATCH_FAULT);
-        let flag = self.b.select(t.u32, None, sf, fs, flag)?;
+        let flag = if self.private.is_some() {
+            let sf = self.load_bool(self.scratch_fault)?;
+            let fs = self.c32(FLAG_SCRATCH_FAULT);
+            self.b.select(t.u32, None, sf, fs, flag)?
+        } else {
+            flag
+        };
         let row = self.b.i_mul(t.u32, None, nwg[1], gid[2])?;
         let row = self.b.i_add(t.u32, None, row, gid[1])?;
         let lin = self.b.i_mul(t.u32, None, row, nwg[0])?;
