@@ -64,7 +64,7 @@ pub struct KernelLayout {
     /// LDS bytes per workgroup.
     pub lds_bytes: u32,
     /// Private segment (scratch) bytes per lane; the wave's region is `wave_size` times this rounded up to
-    /// dwords, a `Function` array of the invocation (`Space::Scratch`, D009).
+    /// dwords, a `Function` array of the invocation (`Space::Scratch`, D011).
     pub scratch_bytes: u32,
 }
 
