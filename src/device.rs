@@ -25,9 +25,17 @@ pub struct DeviceRun {
     pub profile: DeviceProfile,
 }
 
-/// Opens the device (`RDNA2SPV_VK_DEVICE` or the default choice: a GPU, else lavapipe).
-pub fn open() -> Result<Context> {
-    Context::new(DeviceSelector::from_env()).context(
+/// Opens the device: `choice` (an index in the loader's order, or part of a device name), else
+/// `RDNA2SPV_VK_DEVICE`, else the default (a GPU, else lavapipe).
+pub fn open(choice: Option<&str>) -> Result<Context> {
+    let selector = match choice.map(str::trim) {
+        Some(c) if !c.is_empty() => match c.parse::<usize>() {
+            Ok(i) => DeviceSelector::Index(i),
+            Err(_) => DeviceSelector::NameContains(c.to_string()),
+        },
+        _ => DeviceSelector::from_env(),
+    };
+    Context::new(selector).context(
         "opening a Vulkan device (install mesa-vulkan-drivers for lavapipe, or use --backend host)",
     )
 }
@@ -76,7 +84,29 @@ pub fn run_vulkan(ctx: &Context, plan: &mut Plan, profile: &DeviceProfile) -> Re
 
 /// The first difference between two runs' output buffers: (buffer, byte offset, host word, device word).
 pub fn first_difference(host: &[Buffer], device: &[Buffer]) -> Option<(String, usize, u32, u32)> {
+    let sorted = |v: &[u8]| {
+        let mut w: Vec<u32> = v
+            .chunks(4)
+            .map(|c| c.iter().rev().fold(0u32, |a, b| (a << 8) | *b as u32))
+            .collect();
+        w.sort_unstable();
+        w.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()
+    };
     for (h, d) in host.iter().zip(device).filter(|(h, _)| h.output.is_some()) {
+        let (h, d) = if h.unordered {
+            (
+                Buffer {
+                    data: sorted(&h.data),
+                    ..h.clone()
+                },
+                Buffer {
+                    data: sorted(&d.data),
+                    ..d.clone()
+                },
+            )
+        } else {
+            (h.clone(), d.clone())
+        };
         if h.data == d.data {
             continue;
         }

@@ -21,8 +21,8 @@ pub struct Listing<'a> {
 pub fn lines(l: &Listing<'_>) -> Vec<String> {
     let words: Vec<u32> = l
         .code
-        .chunks(4)
-        .map(|c| c.iter().rev().fold(0u32, |acc, b| (acc << 8) | *b as u32))
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
     let opts = PrintOptions { wave64: l.wave64 };
     let mut out = Vec::new();
@@ -57,6 +57,13 @@ pub fn lines(l: &Listing<'_>) -> Vec<String> {
         }
         out.push(line);
         i += n;
+    }
+    let tail = l.code.chunks_exact(4).remainder();
+    if !tail.is_empty() {
+        let addr = l.address + 4 * words.len() as u64;
+        let text = format!("<invalid> (truncated: {} trailing bytes)", tail.len());
+        let hex: String = tail.iter().map(|b| format!("{b:02X}")).collect();
+        out.push(format!("\t{text:<59}// {addr:012X}: {hex}"));
     }
     out
 }

@@ -20,6 +20,8 @@ pub struct Buffer {
     pub data: Vec<u8>,
     /// Written to `<out>/<output>.bin` after the run.
     pub output: Option<String>,
+    /// Compared between backends as a multiset of 32-bit words (see `manifest::Arg::unordered`).
+    pub unordered: bool,
 }
 
 /// Everything a backend needs.
@@ -106,13 +108,25 @@ impl Plan {
                 bail!("argument {i} at offset {off} (+{size}) is outside the kernarg segment ({} bytes)", kernarg.len());
             }
             match (m.arg_value(i)?, &a.value_kind) {
-                (ArgValue::Buffer { data, output }, ValueKind::GlobalBuffer) => {
+                (
+                    ArgValue::Buffer {
+                        data,
+                        output,
+                        unordered,
+                    },
+                    ValueKind::GlobalBuffer,
+                ) => {
                     if size != 8 {
                         bail!("argument {i}: a {size}-byte global pointer");
                     }
                     let name = output.clone().unwrap_or_else(|| format!("arg{i}"));
                     pointers.push((off, buffers.len(), size));
-                    buffers.push(Buffer { name, data, output });
+                    buffers.push(Buffer {
+                        name,
+                        data,
+                        output,
+                        unordered,
+                    });
                 }
                 (ArgValue::Scalar { bytes, width }, ValueKind::ByValue) => {
                     if let Some(w) = width {
@@ -169,6 +183,7 @@ impl Plan {
             name: "kernarg".into(),
             data: kernarg,
             output: None,
+            unordered: false,
         });
         let needs_packet = abi
             .user_sgprs
@@ -179,6 +194,7 @@ impl Plan {
                 name: "dispatch_packet".into(),
                 data: vec![0; AQL_PACKET_BYTES],
                 output: None,
+                unordered: false,
             });
             buffers.len() - 1
         });

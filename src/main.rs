@@ -121,6 +121,9 @@ enum Cmd {
         /// Workgroup size the module is built for (default: the kernel's required size, else 64,1,1).
         #[arg(long, value_delimiter = ',', num_args = 1..=3)]
         workgroup: Option<Vec<u32>>,
+        /// Vulkan device for `--profile device`: an index or part of its name (default: a GPU, else lavapipe).
+        #[arg(long)]
+        device: Option<String>,
     },
     /// Run a kernel described by a manifest; write every output buffer to DIR/<name>.bin.
     ///
@@ -136,6 +139,9 @@ enum Cmd {
         /// Lowering profile for the Vulkan backend.
         #[arg(long, value_enum, default_value = "device")]
         profile: ProfileArg,
+        /// Vulkan device: an index or part of its name (default: RDNA2SPV_VK_DEVICE, else a GPU, else lavapipe).
+        #[arg(long)]
+        device: Option<String>,
     },
 }
 
@@ -230,6 +236,7 @@ fn run(cli: Cli) -> Result<i32> {
             output,
             profile,
             workgroup,
+            device,
         } => {
             let co = load(&file)?;
             let k = match &kernel {
@@ -270,7 +277,7 @@ fn run(cli: Cli) -> Result<i32> {
             };
             let profile = match profile {
                 ProfileArg::Portable => rdna2spv_vulkan::DeviceProfile::portable(),
-                ProfileArg::Device => profile_of(&open()?, ProfileChoice::Device)?,
+                ProfileArg::Device => profile_of(&open(device.as_deref())?, ProfileChoice::Device)?,
             };
             let words = rdna2spv_spirv::lower::lower(
                 &program,
@@ -292,6 +299,7 @@ fn run(cli: Cli) -> Result<i32> {
             backend,
             out,
             profile,
+            device,
         } => {
             let m = Manifest::load(&manifest)?;
             let mut plan = Plan::new(&m)?;
@@ -306,7 +314,7 @@ fn run(cli: Cli) -> Result<i32> {
                     (buffers, 0)
                 }
                 Backend::Vulkan | Backend::Both => {
-                    let ctx = open()?;
+                    let ctx = open(device.as_deref())?;
                     let prof = profile_of(&ctx, profile.into())?;
                     let dev = run_vulkan(&ctx, &mut plan, &prof)?;
                     eprintln!(

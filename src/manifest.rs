@@ -41,6 +41,10 @@ pub struct Arg {
     pub buffer: Option<BufferArg>,
     /// Write this buffer to `<out>/<output>.bin` after the run.
     pub output: Option<String>,
+    /// `--backend both` compares this output as a multiset of 32-bit words (results that atomics hand out in
+    /// an order the hardware does not define, such as tickets); every other output is compared bit for bit.
+    #[serde(default)]
+    pub unordered: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -60,6 +64,7 @@ pub enum ArgValue {
     Buffer {
         data: Vec<u8>,
         output: Option<String>,
+        unordered: bool,
     },
 }
 
@@ -163,10 +168,11 @@ impl Manifest {
             (0, Some(data)) => Ok(ArgValue::Buffer {
                 data,
                 output: a.output.clone(),
+                unordered: a.unordered,
             }),
             (1, None) => {
-                if a.output.is_some() {
-                    bail!("argument {i}: `output` is only allowed on buffers");
+                if a.output.is_some() || a.unordered {
+                    bail!("argument {i}: `output` and `unordered` are only allowed on buffers");
                 }
                 let (kind, bytes, width) = given.pop().unwrap();
                 Ok(ArgValue::Scalar {

@@ -76,7 +76,9 @@ pub fn run(_args: &[String]) -> Result<()> {
     if !st.success() {
         bail!("cargo build failed");
     }
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR").map(std::path::PathBuf::from).unwrap_or(root.join("target"));
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or(root.join("target"));
     let exe = target_dir.join("release/rdna2spv");
     let kernel = root.join("fixtures/kernels/saxpy.co");
     println!(

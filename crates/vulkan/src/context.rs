@@ -320,12 +320,15 @@ impl Context {
     pub fn new(selector: DeviceSelector) -> Result<Self> {
         let entry = load_entry()?;
         let instance = create_instance(&entry)?;
-        // If anything below fails, the instance is destroyed before returning.
-        match unsafe { Self::open(entry, instance.clone(), &selector) } {
+        // If anything below fails, the instance is destroyed before returning. `entry` (which keeps the
+        // Vulkan loader library mapped) must outlive that call: the clone handed to `open` is dropped when
+        // `open` fails, and destroying the instance through an unloaded loader crashed.
+        match unsafe { Self::open(entry.clone(), instance.clone(), &selector) } {
             Ok(ctx) => Ok(ctx),
             Err(e) => {
                 // SAFETY: no child objects survive a failed open.
                 unsafe { instance.destroy_instance(None) };
+                drop(entry);
                 Err(e)
             }
         }
