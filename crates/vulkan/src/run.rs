@@ -121,7 +121,7 @@ pub fn run_module(
     let per_group = layout.waves_per_workgroup() as usize;
     let n_groups = groups.iter().map(|&g| g as usize).product::<usize>();
     let total = n_groups * per_group;
-    // Scratch: one zero-filled slot per wave (D009); its address follows the launch words.
+    // Scratch: one zero-filled slot per wave (D010); its address follows the launch words.
     let mut words_in = launch_words(layout);
     let scratch_bytes = lower::scratch_buffer_bytes(layout, grid);
     let scratch = if scratch_bytes > 0 {

@@ -64,7 +64,7 @@ pub struct KernelLayout {
     /// LDS bytes per workgroup.
     pub lds_bytes: u32,
     /// Private segment (scratch) bytes per lane; the wave's region is `wave_size` times this rounded up to
-    /// dwords, a slot of the runner's scratch buffer (`Space::Scratch`, D009, [`scratch_buffer_bytes`]).
+    /// dwords, a slot of the runner's scratch buffer (`Space::Scratch`, D010, [`scratch_buffer_bytes`]).
     pub scratch_bytes: u32,
 }
 
