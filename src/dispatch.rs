@@ -296,7 +296,7 @@ impl Plan {
     }
 }
 
-/// The private segment buffer V# this runtime gives every wave (D011): base 0 (word 0 and the low half of
+/// The private segment buffer V# this runtime gives every wave (D010): base 0 (word 0 and the low half of
 /// word 1), stride 0, SWIZZLE_ENABLE (word 1 bit 31); NUM_RECORDS 0xffffffff (the runtime checks bounds
 /// itself); word 3: ADD_TID_ENABLE (bit 23) and INDEX_STRIDE (bits 22:21) = the wave size (2: 32, 3: 64),
 /// element size 4 (fixed on gfx10). The lifter relies on exactly this layout: a lane's swizzled address is

@@ -100,6 +100,11 @@ const CASES: &[Case] = &[
         source: "scratch.cl",
         outputs: &[("out", Elem::F32, Cmp::Exact)],
     },
+    Case {
+        manifest: "scratch_w64",
+        source: "scratch.cl",
+        outputs: &[("out", Elem::F32, Cmp::Exact)],
+    },
 ];
 
 /// Kernels that cannot run yet: (case, why, a piece of the instruction text the error must name).
@@ -524,7 +529,8 @@ cases!(
     atomics,
     ids3d,
     half,
-    scratch
+    scratch,
+    scratch_w64
 );
 pending!(divsqrt, multi_first, multi_second);
 

@@ -178,6 +178,13 @@ pub const RECIPES: &[Recipe] = &[
         wave64: false,
     },
     Recipe {
+        stem: "scratch_w64",
+        source: "scratch.cl",
+        compiler: Compiler::OpenCl,
+        flags: &["-mwavefrontsize64"],
+        wave64: true,
+    },
+    Recipe {
         stem: "half",
         source: "half.cl",
         compiler: Compiler::OpenCl,

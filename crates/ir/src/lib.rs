@@ -278,7 +278,7 @@ pub enum Space {
     /// hardware's swizzled private segment buffer lays it out (index stride = wave size, 4-byte elements):
     /// byte `b` of dword `k` of lane `l`'s private memory is at `4 * (k * wave_size + l) + b`. The region
     /// holds `wave_size` lanes of the kernel's private segment size (rounded up to dwords); accesses outside
-    /// it fault. Every wave starts with a zero-filled region (decision D011).
+    /// it fault. Every wave starts with a zero-filled region (decision D010).
     Scratch,
 }
 

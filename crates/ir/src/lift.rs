@@ -40,7 +40,7 @@ pub struct LiftOptions {
     pub target: Target,
     pub wave_size: u32,
     /// First SGPR of the private segment buffer V# (the user SGPRs of `enable_sgpr_private_segment_buffer`),
-    /// if the kernel has one. MUBUF instructions whose `srsrc` is this quad are scratch accesses (D011);
+    /// if the kernel has one. MUBUF instructions whose `srsrc` is this quad are scratch accesses (D010);
     /// any other `srsrc` is refused.
     pub private_segment_buffer: Option<u16>,
 }
@@ -849,7 +849,7 @@ impl Lifter<'_> {
         Ok(())
     }
 
-    /// MUBUF through the private segment buffer: scratch (D011). The runtime's V# (see `rdna2spv::dispatch`)
+    /// MUBUF through the private segment buffer: scratch (D010). The runtime's V# (see `rdna2spv::dispatch`)
     /// has base 0, stride 0, swizzling with 4-byte elements, an index stride of the wave size and
     /// ADD_TID_ENABLE, so the ISA's swizzled address of a lane is
     /// `base + soffset + (offset / 4) * 4 * wave_size + (index % wave_size) * 4 + offset % 4`, where
@@ -1724,7 +1724,7 @@ mod tests {
     }
 
     /// MUBUF through the private segment buffer: the ISA's swizzled address (index stride = wave size,
-    /// 4-byte elements, ADD_TID) with soffset and the V# base unswizzled (D011).
+    /// 4-byte elements, ADD_TID) with soffset and the V# base unswizzled (D010).
     #[test]
     fn scratch_buffer_accesses_are_swizzled_per_lane() {
         let end = 0xbf81_0000;

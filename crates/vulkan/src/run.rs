@@ -121,12 +121,24 @@ pub fn run_module(
     let per_group = layout.waves_per_workgroup() as usize;
     let n_groups = groups.iter().map(|&g| g as usize).product::<usize>();
     let total = n_groups * per_group;
-    let mut launch_buf = ctx.create_buffer(4 * launch_words(layout).len().max(1) as u64)?;
-    launch_buf.upload_u32(0, &launch_words(layout))?;
+    // Scratch: one zero-filled slot per wave (D010); its address follows the launch words.
+    let mut words_in = launch_words(layout);
+    let scratch_bytes = lower::scratch_buffer_bytes(layout, grid);
+    let scratch = if scratch_bytes > 0 {
+        let b = ctx.create_buffer(scratch_bytes)?;
+        let a = b.device_address();
+        words_in.extend([a as u32, (a >> 32) as u32]);
+        Some(b)
+    } else {
+        None
+    };
+    let mut launch_buf = ctx.create_buffer(4 * words_in.len().max(1) as u64)?;
+    launch_buf.upload_u32(0, &words_in)?;
     let flags = ctx.create_buffer(4 * total as u64)?;
     let pc = push_constants(launch_buf.device_address(), flags.device_address(), grid);
     let dispatch = ctx.dispatch(words, "main", groups, &pc)?;
     let got = flags.download_u32(0, total)?;
+    drop(scratch);
     let bad: Vec<(usize, u32)> = got
         .iter()
         .enumerate()

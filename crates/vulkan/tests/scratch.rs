@@ -1,4 +1,4 @@
-//! Scratch (`Space::Scratch`, D011) on lavapipe against the host evaluator: hand-built IR programs whose
+//! Scratch (`Space::Scratch`, D010) on lavapipe against the host evaluator: hand-built IR programs whose
 //! waves and lanes write distinct values into their private memory (dwords, bytes, shorts, a dynamically
 //! indexed read, a read that straddles two dwords of the swizzled layout), run on the device and in the
 //! evaluator with the same memory at the same addresses; every output byte must agree. Out-of-range scratch

@@ -64,7 +64,7 @@ pub struct KernelLayout {
     /// LDS bytes per workgroup.
     pub lds_bytes: u32,
     /// Private segment (scratch) bytes per lane; the wave's region is `wave_size` times this rounded up to
-    /// dwords, a `Function` array of the invocation (`Space::Scratch`, D011).
+    /// dwords, a slot of the runner's scratch buffer (`Space::Scratch`, D010, [`scratch_buffer_bytes`]).
     pub scratch_bytes: u32,
 }
 
@@ -81,7 +81,25 @@ impl KernelLayout {
     }
 }
 
-/// The run-time values of the `Const` SGPRs, in the order the module reads them.
+/// Bytes of one wave's slot in the scratch buffer: the region (`wave_size` lanes of the private segment size
+/// rounded up to dwords) and two spare dwords that take out-of-range accesses.
+pub fn scratch_stride(layout: &KernelLayout) -> u64 {
+    layout.wave_size as u64 * (layout.scratch_bytes as u64).div_ceil(4) * 4 + 8
+}
+
+/// Bytes of the zero-filled scratch buffer a run of `layout` over `grid` needs (0 without scratch): one
+/// [`scratch_stride`] slot per invocation, indexed like the flags. Its device address follows the
+/// [`launch_words`] as two more words (low, high).
+pub fn scratch_buffer_bytes(layout: &KernelLayout, grid: [u32; 3]) -> u64 {
+    if layout.scratch_bytes == 0 {
+        return 0;
+    }
+    let groups: u64 = layout.workgroups(grid).iter().map(|&g| g as u64).product();
+    groups * layout.waves_per_workgroup() as u64 * scratch_stride(layout)
+}
+
+/// The run-time values of the `Const` SGPRs, in the order the module reads them (a module with scratch
+/// then reads the scratch buffer's address, see [`scratch_buffer_bytes`]).
 pub fn launch_words(layout: &KernelLayout) -> Vec<u32> {
     layout
         .sgprs
@@ -273,7 +291,7 @@ pub(crate) struct Cx<'a> {
     misaligned: Word,
     scratch_fault: Word,
     lds: Option<Word>,
-    /// The wave's scratch region: `u32 [words + 2]` (two spare words take out-of-range accesses).
+    /// The device address (u64) of the wave's scratch region in the runner's scratch buffer.
     private: Option<Word>,
     n_vgpr: u32,
     // Per instruction.
@@ -656,11 +674,6 @@ impl<'a> Cx<'a> {
         self.misaligned = self.fn_var(t.bool, Some(f));
         if self.desc.scratch_bytes > 0 {
             self.scratch_fault = self.fn_var(t.bool, Some(f));
-            let words = self.scratch_words();
-            let n = self.c32(words + 2);
-            let arr = self.b.type_array(t.u32, n);
-            let null = self.b.constant_null(arr);
-            self.private = Some(self.fn_var(arr, Some(null)));
         }
         let all_done = self.fn_var(t.bool, Some(f));
         let iter = self.fn_var(t.u32, Some(z));
@@ -744,6 +757,35 @@ impl<'a> Cx<'a> {
             };
             let p = self.sgpr_ptr(reg as u32)?;
             self.store(p, v)?;
+        }
+        if self.desc.scratch_bytes > 0 {
+            // The scratch buffer's address follows the Const words; this wave's region is slot
+            // `workgroup_linear * waves_per_workgroup + wave` of it (the same index as the flags).
+            let mut half = [0; 2];
+            for (i, h) in half.iter_mut().enumerate() {
+                let off = self.c64(4 * (k + i as u64));
+                let a = self.b.i_add(t.u64, None, launch_addr, off)?;
+                let p = self.b.convert_u_to_ptr(t.psb_u32, None, a)?;
+                *h = self.b.load(
+                    t.u32,
+                    None,
+                    p,
+                    Some(MemoryAccess::ALIGNED),
+                    [Operand::LiteralBit32(4)],
+                )?;
+            }
+            let base = self.join64(half[0], half[1])?;
+            let row = self.b.i_mul(t.u32, None, nwg[1], gid[2])?;
+            let row = self.b.i_add(t.u32, None, row, gid[1])?;
+            let lin = self.b.i_mul(t.u32, None, row, nwg[0])?;
+            let lin = self.b.i_add(t.u32, None, lin, gid[0])?;
+            let lszc = self.c32(lsz);
+            let lin = self.b.i_mul(t.u32, None, lin, lszc)?;
+            let lin = self.b.i_add(t.u32, None, lin, li)?;
+            let lin64 = self.b.u_convert(t.u64, None, lin)?;
+            let stride = self.c64(scratch_stride(self.desc));
+            let off = self.b.i_mul(t.u64, None, lin64, stride)?;
+            self.private = Some(self.b.i_add(t.u64, None, base, off)?);
         }
         let lo = self.b.u_convert(t.u32, None, exec)?;
         let c32s = self.c64(32);
@@ -1520,12 +1562,13 @@ impl<'a> Cx<'a> {
         let spare = self.c64(limit);
         let a = self.b.select(t.u64, None, ok, a, spare)?;
         let a32 = self.b.u_convert(t.u32, None, a)?;
-        let two = self.c32(2);
-        let idx = self.b.shift_right_logical(t.u32, None, a32, two)?;
-        let one = self.c32(1);
-        let idx1 = self.b.i_add(t.u32, None, idx, one)?;
-        let p0 = self.b.access_chain(t.fn_u32, None, private, [idx])?;
-        let p1 = self.b.access_chain(t.fn_u32, None, private, [idx1])?;
+        let m = self.c64(!3);
+        let dw = self.b.bitwise_and(t.u64, None, a, m)?;
+        let d0 = self.b.i_add(t.u64, None, private, dw)?;
+        let four = self.c64(4);
+        let d1 = self.b.i_add(t.u64, None, d0, four)?;
+        let p0 = self.b.convert_u_to_ptr(t.psb_u32, None, d0)?;
+        let p1 = self.b.convert_u_to_ptr(t.psb_u32, None, d1)?;
         let sh = self.byte_shift(a32)?;
         let sh = self.b.u_convert(t.u64, None, sh)?;
         Ok((p0, p1, sh))
@@ -1628,8 +1671,8 @@ impl<'a> Cx<'a> {
         let bytes = access.bytes() as u32;
         if space == Space::Scratch {
             let (p0, p1, sh) = self.scratch_loc(bytes, addr, offset)?;
-            let w0 = self.load_u32(p0)?;
-            let w1 = self.load_u32(p1)?;
+            let w0 = self.plain_load(Space::Global, p0)?;
+            let w1 = self.plain_load(Space::Global, p1)?;
             let both = self.join64(w0, w1)?;
             let x = self.b.shift_right_logical(t.u64, None, both, sh)?;
             let x = self.b.u_convert(t.u32, None, x)?;
@@ -1696,10 +1739,10 @@ impl<'a> Cx<'a> {
         let bytes = access.bytes() as u32;
         if space == Space::Scratch {
             // The region belongs to this invocation alone: read, merge, write both dwords (exact at any byte
-            // address; an untouched second dword is written back unchanged).
+            // address; an untouched second dword is written back unchanged; no atomics needed).
             let (p0, p1, sh) = self.scratch_loc(bytes, addr, offset)?;
-            let w0 = self.load_u32(p0)?;
-            let w1 = self.load_u32(p1)?;
+            let w0 = self.plain_load(Space::Global, p0)?;
+            let w1 = self.plain_load(Space::Global, p1)?;
             let both = self.join64(w0, w1)?;
             let mc = self.c64((1u64 << (8 * bytes)) - 1);
             let m64 = self.b.shift_left_logical(t.u64, None, mc, sh)?;
@@ -1713,8 +1756,8 @@ impl<'a> Cx<'a> {
             let c32 = self.c64(32);
             let hi = self.b.shift_right_logical(t.u64, None, new, c32)?;
             let hi = self.b.u_convert(t.u32, None, hi)?;
-            self.store(p0, lo)?;
-            return self.store(p1, hi);
+            self.plain_store(Space::Global, p0, lo)?;
+            return self.plain_store(Space::Global, p1, hi);
         }
         let (loc, sh) = self.mem_loc(space, addr, aty, offset)?;
         if self.opts.unaligned == Unaligned::Detect {
