@@ -213,19 +213,7 @@ fn run(cli: Cli) -> Result<i32> {
             Ok(0)
         }
         Cmd::Lift { file, kernel } => {
-            let co = load(&file)?;
-            let k = match &kernel {
-                Some(k) => co.kernel(k)?,
-                None => co
-                    .kernels
-                    .first()
-                    .context("the code object has no kernels")?,
-            };
-            let p = rdna2spv_ir::lift::lift(
-                &k.name,
-                &k.code,
-                rdna2spv::dispatch::lift_options(&co, k),
-            )?;
+            let (_, p) = lifted(&file, kernel.as_deref())?;
             rdna2spv_ir::verify(&p)?;
             emit(&p.to_string())?;
             Ok(0)
@@ -238,14 +226,7 @@ fn run(cli: Cli) -> Result<i32> {
             workgroup,
             device,
         } => {
-            let co = load(&file)?;
-            let k = match &kernel {
-                Some(k) => co.kernel(k)?,
-                None => co
-                    .kernels
-                    .first()
-                    .context("the code object has no kernels")?,
-            };
+            let (k, program) = lifted(&file, kernel.as_deref())?;
             let wg = match workgroup {
                 Some(v) => [
                     v[0],
@@ -260,11 +241,6 @@ fn run(cli: Cli) -> Result<i32> {
                     .map(|v| [v[0] as u32, v[1] as u32, v[2] as u32])
                     .unwrap_or([64, 1, 1]),
             };
-            let program = rdna2spv_ir::lift::lift(
-                &k.name,
-                &k.code,
-                rdna2spv::dispatch::lift_options(&co, k),
-            )?;
             let launch = rdna2spv_eval::Launch {
                 wave_size: k.abi.wave_size,
                 grid: wg,
@@ -374,6 +350,23 @@ fn emit(s: &str) -> Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         r => Ok(r?),
     }
+}
+
+/// A kernel of a code object (the named one, else the first) and the IR it lifts to.
+fn lifted(
+    file: &Path,
+    kernel: Option<&str>,
+) -> Result<(rdna2spv_codeobj::Kernel, rdna2spv_ir::Program)> {
+    let co = load(file)?;
+    let k = match kernel {
+        Some(k) => co.kernel(k)?,
+        None => co
+            .kernels
+            .first()
+            .context("the code object has no kernels")?,
+    };
+    let p = rdna2spv_ir::lift::lift(&k.name, &k.code, rdna2spv::dispatch::lift_options(&co, k))?;
+    Ok((k.clone(), p))
 }
 
 fn load(file: &Path) -> Result<CodeObject> {
