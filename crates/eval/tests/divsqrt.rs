@@ -73,14 +73,25 @@ fn div_scale_hand_worked() {
         (p2(10), p2(127), p2(-54), p2(63), 0),
         // Exponent difference exactly -126 (quotient 2^-126·1.5 is normal, but may not be by the
         // exponents alone): predicted subnormal, numerator scaled, VCC = 1 — exact either way.
-        (0x0040_0000 | p2(-100), p2(26), 0x0040_0000 | p2(-36), p2(26), 1),
+        (
+            0x0040_0000 | p2(-100),
+            p2(26),
+            0x0040_0000 | p2(-36),
+            p2(26),
+            1,
+        ),
     ];
     let num: Vec<_> = cases.iter().map(|c| (c.0, c.1, c.2)).collect();
     check("div_scale(S0=N)", &DIV_SCALE_NUM, &num);
     let den: Vec<_> = cases.iter().map(|c| (c.0, c.1, c.3)).collect();
     check("div_scale(S0=D)", &DIV_SCALE_DEN, &den);
     let vcc: Vec<_> = cases.iter().map(|c| (c.0, c.1, c.4)).collect();
-    let body = [DIV_SCALE_NUM[0], DIV_SCALE_NUM[1], VCC_TO_V2[0], VCC_TO_V2[1]];
+    let body = [
+        DIV_SCALE_NUM[0],
+        DIV_SCALE_NUM[1],
+        VCC_TO_V2[0],
+        VCC_TO_V2[1],
+    ];
     check("div_scale VCC", &body, &vcc);
 }
 
@@ -92,21 +103,21 @@ fn div_fixup_hand_worked() {
         (0x3fc0_0000, 0xc000_0000, 0xbfc0_0000), // ordinary: |S0| with sign(S1)^sign(S2)
         (0, 0, NAN),                             // 0/0
         (0x8000_0000, 0, NAN),
-        (inf, ninf, NAN),                        // inf/inf
-        (0x3f80_0000, 0, inf),                   // x/0
+        (inf, ninf, NAN),      // inf/inf
+        (0x3f80_0000, 0, inf), // x/0
         (0xbf80_0000, 0, ninf),
         (0x3f80_0000, 0x8000_0000, ninf),
-        (inf, 0x4000_0000, inf),                 // inf/y
+        (inf, 0x4000_0000, inf), // inf/y
         (ninf, 0x4000_0000, ninf),
-        (0x3f80_0000, inf, 0),                   // x/inf
+        (0x3f80_0000, inf, 0), // x/inf
         (0xbf80_0000, inf, 0x8000_0000),
-        (0, 0xc040_0000, 0x8000_0000),           // 0/y
-        (NAN, 0x3f80_0000, NAN),                 // NaN operands
+        (0, 0xc040_0000, 0x8000_0000), // 0/y
+        (NAN, 0x3f80_0000, NAN),       // NaN operands
         (0x3f80_0000, 0x7fa0_0000, NAN),
         (0x7f80_0001, 0x3f80_0000, NAN),
-        (1, p2(30), 0),                          // exponent difference 0 - 157 < -150: underflow
+        (1, p2(30), 0), // exponent difference 0 - 157 < -150: underflow
         (0x8000_0001, p2(30), 0x8000_0000),
-        (p2(-100), p2(40), p2(-100)),            // difference -140: kept
+        (p2(-100), p2(40), p2(-100)), // difference -140: kept
     ];
     check("div_fixup", &DIV_FIXUP, cases);
 }
@@ -153,7 +164,13 @@ fn cmp_class_hand_worked() {
         cases.push((x, 0x3ff & !(1 << class), 0));
     }
     // The mask the sqrt macro uses: ±0 and +inf.
-    for (x, r) in [(0, 1), (0x8000_0000, 1), (0x7f80_0000, 1), (0x3f80_0000, 0), (1, 0)] {
+    for (x, r) in [
+        (0, 1),
+        (0x8000_0000, 1),
+        (0x7f80_0000, 1),
+        (0x3f80_0000, 0),
+        (1, 0),
+    ] {
         cases.push((x, 0x260, r));
     }
     check("cmp_class", &body, &cases);
@@ -163,21 +180,21 @@ fn cmp_class_hand_worked() {
 #[test]
 fn rcp_sqrt_hand_worked() {
     let rcp: &[(u32, u32, u32)] = &[
-        (0, 0x4040_0000, 0x3eaa_aaab),          // 1/3
-        (0, 0, 0x7f80_0000),                    // 1/+0 = +inf
-        (0, 0x8000_0000, 0xff80_0000),          // 1/-0 = -inf
-        (0, 0x7f80_0000, 0),                    // 1/inf = 0
-        (0, 0xc000_0000, 0xbf00_0000),          // 1/-2
-        (0, p2(127), p2(-127)),                 // subnormal result, kept
+        (0, 0x4040_0000, 0x3eaa_aaab), // 1/3
+        (0, 0, 0x7f80_0000),           // 1/+0 = +inf
+        (0, 0x8000_0000, 0xff80_0000), // 1/-0 = -inf
+        (0, 0x7f80_0000, 0),           // 1/inf = 0
+        (0, 0xc000_0000, 0xbf00_0000), // 1/-2
+        (0, p2(127), p2(-127)),        // subnormal result, kept
         (0, 0x7fc0_0000, NAN),
     ];
     check("rcp", &[RCP], rcp);
     let sqrt: &[(u32, u32, u32)] = &[
-        (0, 0x4000_0000, 0x3fb5_04f3),          // sqrt 2
-        (0, 0xbf80_0000, NAN),                  // sqrt -1
-        (0, 0x8000_0000, 0x8000_0000),          // sqrt -0 = -0
+        (0, 0x4000_0000, 0x3fb5_04f3), // sqrt 2
+        (0, 0xbf80_0000, NAN),         // sqrt -1
+        (0, 0x8000_0000, 0x8000_0000), // sqrt -0 = -0
         (0, 0x7f80_0000, 0x7f80_0000),
-        (0, p2(-148), p2(-74)),                 // subnormal input
+        (0, p2(-148), p2(-74)), // subnormal input
     ];
     check("sqrt", &[SQRT], sqrt);
 }

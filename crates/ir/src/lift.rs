@@ -1427,7 +1427,9 @@ impl Lifter<'_> {
     ///   5. 1/S1 subnormal                    → D = ldexp(S0, −64)
     ///   6. S2/S1 subnormal                   → VCC = 1; D = S0 == S2 ? ldexp(S0, 64) : S0
     ///   7. exponent(S2) ≤ 23 (tiny numerator) → D = ldexp(S0, 64)
-    ///   otherwise D = S0, VCC = 0.
+    ///
+    /// Otherwise D = S0, VCC = 0.
+    ///
     /// Readings (decision D010): "is subnormal" is predicted from exponent fields, conservatively —
     /// 1/S1 when exponent(S1) ≥ 253 (S1 ≥ 2^126), S2/S1 when exponent(S2) − exponent(S1) ≤ −126 — not
     /// tested on rounded results (a rounded quotient misses quotients that round to 0 or up to 2^-126,
