@@ -46,6 +46,20 @@ pub fn target_of(co: &CodeObject) -> Target {
         .unwrap_or(Target::Gfx1030)
 }
 
+/// How to lift `kernel` of `co`: its sub-target, wave size and private segment buffer SGPRs.
+pub fn lift_options(co: &CodeObject, kernel: &Kernel) -> LiftOptions {
+    LiftOptions {
+        target: target_of(co),
+        wave_size: kernel.abi.wave_size,
+        private_segment_buffer: kernel
+            .abi
+            .user_sgprs
+            .iter()
+            .find(|s| s.kind == SgprKind::PrivateSegmentBuffer)
+            .map(|s| s.first as u16),
+    }
+}
+
 impl Plan {
     pub fn new(m: &Manifest) -> Result<Plan> {
         let path = m.resolve(m.code_object.as_ref().context("no code_object")?);
@@ -62,15 +76,8 @@ impl Plan {
             ),
         };
         let abi = kernel.abi.clone();
-        let program = lift(
-            &kernel.name,
-            &kernel.code,
-            LiftOptions {
-                target: target_of(&co),
-                wave_size: abi.wave_size,
-            },
-        )
-        .with_context(|| format!("lifting kernel {}", kernel.name))?;
+        let program = lift(&kernel.name, &kernel.code, lift_options(&co, &kernel))
+            .with_context(|| format!("lifting kernel {}", kernel.name))?;
         let meta = kernel
             .metadata
             .clone()
@@ -175,9 +182,10 @@ impl Plan {
             });
             buffers.len() - 1
         });
-        if abi.scratch {
+        let uses_dynamic_stack = meta.uses_dynamic_stack.unwrap_or(false);
+        if abi.scratch && uses_dynamic_stack {
             bail!(
-                "kernel {} uses scratch (private segment), which is not supported yet",
+                "kernel {} uses a dynamic stack (its scratch size is not known before the run), which is not supported yet",
                 kernel.name
             );
         }
@@ -189,6 +197,16 @@ impl Plan {
             sgprs: Vec::new(),
             workitem_id_vgprs: abi.workitem_id_vgprs.len() as u32,
             lds_bytes,
+            scratch_bytes: if abi.scratch
+                || abi
+                    .user_sgprs
+                    .iter()
+                    .any(|s| s.kind == SgprKind::PrivateSegmentBuffer)
+            {
+                kernel.descriptor.private_segment_fixed_size
+            } else {
+                0
+            },
             max_steps_per_wave: m.max_steps_per_wave.unwrap_or(1 << 24),
         };
         Ok(Plan {
@@ -262,9 +280,20 @@ impl Plan {
     }
 }
 
+/// The private segment buffer V# this runtime gives every wave (D011): base 0 (word 0 and the low half of
+/// word 1), stride 0, SWIZZLE_ENABLE (word 1 bit 31); NUM_RECORDS 0xffffffff (the runtime checks bounds
+/// itself); word 3: ADD_TID_ENABLE (bit 23) and INDEX_STRIDE (bits 22:21) = the wave size (2: 32, 3: 64),
+/// element size 4 (fixed on gfx10). The lifter relies on exactly this layout: a lane's swizzled address is
+/// a byte of the wave's own scratch region (`Space::Scratch`), so each wave's offset is 0.
+pub fn private_segment_buffer(wave_size: u32) -> [u32; 4] {
+    let index_stride = if wave_size == 64 { 3 } else { 2 };
+    [0, 1 << 31, u32::MAX, 1 << 23 | index_stride << 21]
+}
+
 /// The initial SGPRs of every wave, from the kernel descriptor's ABI (LLVM AMDGPUUsage, "Initial Kernel
-/// Execution State"): the kernarg and dispatch-packet addresses, workgroup ids, and zero for what this runtime
-/// does not provide (queue, dispatch id, scratch setup).
+/// Execution State"): the kernarg and dispatch-packet addresses, workgroup ids, the private segment buffer
+/// ([`private_segment_buffer`]) and wave offset (0: every wave has its own scratch region), and zero for what
+/// this runtime does not provide (queue, dispatch id, flat scratch init, private segment size).
 pub fn initial_sgprs(
     abi: &rdna2spv_codeobj::Abi,
     kernarg_address: u64,
@@ -282,6 +311,14 @@ pub fn initial_sgprs(
             SgprKind::WorkgroupIdX => sgprs.push((s.first as u16, InitSgpr::WorkgroupId(0))),
             SgprKind::WorkgroupIdY => sgprs.push((s.first as u16, InitSgpr::WorkgroupId(1))),
             SgprKind::WorkgroupIdZ => sgprs.push((s.first as u16, InitSgpr::WorkgroupId(2))),
+            SgprKind::PrivateSegmentBuffer => {
+                for (k, w) in private_segment_buffer(abi.wave_size)
+                    .into_iter()
+                    .enumerate()
+                {
+                    sgprs.push(((s.first + k as u32) as u16, InitSgpr::Const(w)));
+                }
+            }
             SgprKind::PrivateSegmentWaveOffset => {
                 sgprs.push((s.first as u16, InitSgpr::ScratchWaveOffset))
             }

@@ -218,10 +218,7 @@ fn run(cli: Cli) -> Result<i32> {
             let p = rdna2spv_ir::lift::lift(
                 &k.name,
                 &k.code,
-                rdna2spv_ir::lift::LiftOptions {
-                    target: target_of(&co),
-                    wave_size: k.abi.wave_size,
-                },
+                rdna2spv::dispatch::lift_options(&co, k),
             )?;
             rdna2spv_ir::verify(&p)?;
             emit(&p.to_string())?;
@@ -259,10 +256,7 @@ fn run(cli: Cli) -> Result<i32> {
             let program = rdna2spv_ir::lift::lift(
                 &k.name,
                 &k.code,
-                rdna2spv_ir::lift::LiftOptions {
-                    target: target_of(&co),
-                    wave_size: k.abi.wave_size,
-                },
+                rdna2spv::dispatch::lift_options(&co, k),
             )?;
             let launch = rdna2spv_eval::Launch {
                 wave_size: k.abi.wave_size,
@@ -271,6 +265,7 @@ fn run(cli: Cli) -> Result<i32> {
                 sgprs: rdna2spv::dispatch::initial_sgprs(&k.abi, 0, 0),
                 workitem_id_vgprs: k.abi.workitem_id_vgprs.len() as u32,
                 lds_bytes: k.descriptor.group_segment_fixed_size,
+                scratch_bytes: k.descriptor.private_segment_fixed_size,
                 max_steps_per_wave: 0,
             };
             let profile = match profile {

@@ -76,7 +76,8 @@ pub fn run(_args: &[String]) -> Result<()> {
     if !st.success() {
         bail!("cargo build failed");
     }
-    let exe = root.join("target/release/rdna2spv");
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR").map(std::path::PathBuf::from).unwrap_or(root.join("target"));
+    let exe = target_dir.join("release/rdna2spv");
     let kernel = root.join("fixtures/kernels/saxpy.co");
     println!(
         "\ndemo: $ rdna2spv info {}",
@@ -130,7 +131,9 @@ pub fn run(_args: &[String]) -> Result<()> {
         out.display()
     );
     let mut cmd = Command::new(&exe);
-    cmd.args(["run", "--backend", "both", "--out"]).arg(&out).arg(&manifest);
+    cmd.args(["run", "--backend", "both", "--out"])
+        .arg(&out)
+        .arg(&manifest);
     if let Some(icd) = lavapipe_icd() {
         cmd.env("VK_ICD_FILENAMES", icd);
     }

@@ -2,12 +2,14 @@
 mod codegen;
 mod demo;
 mod fixtures;
+mod inputs;
 mod sweep;
 
 const USAGE: &str = "usage: cargo xtask <command>
   codegen [--check]   crates/isa/opcodes.txt -> crates/isa/src/generated/table.rs (--check: fail if stale)
   demo                install what is missing, then run rdna2spv on a real kernel and check it against LLVM
-  fixtures [--check]  rebuild the fixture code objects and their LLVM goldens with the real compilers
+  fixtures [--check]  rebuild the fixture code objects and their LLVM goldens with the real compilers,
+                      and the run manifests' input buffers (--inputs: only those)
   sweep [--table]     list every opcode slot LLVM-19 decodes per sub-target (--table: draft table rows)";
 
 fn main() -> anyhow::Result<()> {

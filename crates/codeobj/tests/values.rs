@@ -221,7 +221,7 @@ fn wave64_builds() {
         );
         assert_eq!(b.kernels[0].descriptor.vgpr_granule(), 4);
     }
-    // divergent_w64: .amdhsa_next_free_vgpr 7 -> granulated (7+3)/4-1 = 1 -> 8 VGPRs.
+    // divergent_w64: .amdhsa_next_free_vgpr 6 -> granulated (6+3)/4-1 = 1 -> 8 VGPRs.
     let k = &load("divergent_w64.co").kernels[0];
     assert_eq!(
         k.descriptor
@@ -234,16 +234,16 @@ fn wave64_builds() {
 
 #[test]
 fn lds_scratch_and_3d_ids() {
-    // reduce: .amdhsa_group_segment_fixed_size 256, .reqd_workgroup_size [64, 1, 1].
+    // reduce: .amdhsa_group_segment_fixed_size 512, .reqd_workgroup_size [128, 1, 1].
     let k = load("reduce.co").kernel("reduce").unwrap().clone();
-    assert_eq!(k.descriptor.group_segment_fixed_size, 256);
+    assert_eq!(k.descriptor.group_segment_fixed_size, 512);
     assert_eq!(
         k.metadata.as_ref().unwrap().reqd_workgroup_size,
-        Some(vec![64, 1, 1])
+        Some(vec![128, 1, 1])
     );
     assert_eq!(
         k.metadata.as_ref().unwrap().max_flat_workgroup_size,
-        Some(64)
+        Some(128)
     );
 
     // scratch: .amdhsa_private_segment_fixed_size 196, .amdhsa_user_sgpr_flat_scratch_init 1,

@@ -37,6 +37,9 @@ pub struct Launch {
     pub workitem_id_vgprs: u32,
     /// LDS bytes per workgroup.
     pub lds_bytes: u32,
+    /// Private segment (scratch) bytes per lane (the descriptor's private_segment_fixed_size); each wave gets
+    /// a zero-filled region of `wave_size` times this, rounded up to dwords ([`rdna2spv_ir::Space::Scratch`]).
+    pub scratch_bytes: u32,
     /// Instructions a wave may execute before the run stops as a runaway loop.
     pub max_steps_per_wave: u64,
 }

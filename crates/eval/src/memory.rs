@@ -9,15 +9,35 @@ pub struct Fault {
     pub address: u64,
     pub bytes: u64,
     pub lane: Option<u32>,
+    /// For scratch faults: the size of the wave's scratch region and the wave size (the address is a byte
+    /// of that region, see `rdna2spv_ir::Space::Scratch`).
+    pub scratch: Option<(u64, u32)>,
 }
 
 impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} of {} bytes at 0x{:x} is outside every allocation",
-            self.kind, self.bytes, self.address
-        )?;
+        match self.scratch {
+            Some((size, ws)) => {
+                let (dword, byte) = (self.address / 4, self.address % 4);
+                write!(
+                    f,
+                    "scratch {} of {} bytes at byte 0x{:x} of the wave's private segment (lane {}'s offset 0x{:x}) is outside its {} bytes ({} lanes of {} bytes)",
+                    self.kind,
+                    self.bytes,
+                    self.address,
+                    dword % ws as u64,
+                    (dword / ws as u64) * 4 + byte,
+                    size,
+                    ws,
+                    size / ws as u64
+                )?;
+            }
+            None => write!(
+                f,
+                "{} of {} bytes at 0x{:x} is outside every allocation",
+                self.kind, self.bytes, self.address
+            )?,
+        }
         if let Some(l) = self.lane {
             write!(f, " (lane {l})")?;
         }
@@ -88,6 +108,7 @@ impl Memory {
             address,
             bytes,
             lane: None,
+            scratch: None,
         })?;
         let d = &self.allocs[i].data[off..off + bytes as usize];
         Ok(d.iter().rev().fold(0u64, |acc, b| (acc << 8) | *b as u64))
@@ -99,6 +120,7 @@ impl Memory {
             address,
             bytes,
             lane: None,
+            scratch: None,
         })?;
         for k in 0..bytes as usize {
             self.allocs[i].data[off + k] = (value >> (8 * k)) as u8;

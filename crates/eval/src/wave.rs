@@ -22,6 +22,8 @@ pub struct WaveState {
     done: bool,
     at_barrier: bool,
     steps: u64,
+    /// The wave's scratch region (`Space::Scratch`), one allocation at 0.
+    private: Memory,
 }
 
 impl WaveState {
@@ -61,8 +63,15 @@ pub(crate) fn run_workgroup(
         lds.add("lds", 0, vec![0; launch.lds_bytes as usize])
             .map_err(EvalError::Launch)?;
     }
+    let private_bytes = ws as usize * (launch.scratch_bytes as usize).div_ceil(4) * 4;
     let mut waves: Vec<WaveState> = (0..n_waves)
         .map(|w| {
+            let mut private = Memory::default();
+            if private_bytes > 0 {
+                private
+                    .add("scratch", 0, vec![0; private_bytes])
+                    .expect("one allocation");
+            }
             let mut s = WaveState {
                 wave_size: ws,
                 sgpr: [0; 128],
@@ -73,6 +82,7 @@ pub(crate) fn run_workgroup(
                 done: false,
                 at_barrier: false,
                 steps: 0,
+                private,
             };
             for &(reg, v) in &launch.sgprs {
                 if let Some(r) = s.sgpr.get_mut(reg as usize) {
@@ -188,12 +198,18 @@ fn step(
     let n = inst.nodes.len();
     scratch.vals.clear();
     scratch.vals.resize(n * L, 0);
-    let fault = |f: Fault| EvalError::Fault {
-        workgroup: group,
-        wave: wave_index,
-        pc: inst.pc,
-        text: inst.text.clone(),
-        fault: f,
+    let private_size = ws as u64 * (launch.scratch_bytes as u64).div_ceil(4) * 4;
+    let fault = |mut f: Fault, space: Space| {
+        if space == Space::Scratch {
+            f.scratch = Some((private_size, ws as u32));
+        }
+        EvalError::Fault {
+            workgroup: group,
+            wave: wave_index,
+            pc: inst.pc,
+            text: inst.text.clone(),
+            fault: f,
+        }
     };
     for k in 0..n {
         let h = Handle::<Node>::from_index(base + k);
@@ -332,10 +348,14 @@ fn step(
                         continue;
                     }
                     let address = get(vals, addr, lane).wrapping_add(offset as u64);
-                    let mem = if space == Space::Lds { &*lds } else { &*memory };
+                    let mem = match space {
+                        Space::Lds => &*lds,
+                        Space::Scratch => &wave.private,
+                        Space::Global => &*memory,
+                    };
                     let raw = mem.read(address, access.bytes()).map_err(|mut f| {
                         f.lane = (shape == Shape::Lane).then_some(lane as u32);
-                        fault(f)
+                        fault(f, space)
                     })?;
                     vals[k * L + lane] = extend(access, raw);
                 }
@@ -352,14 +372,14 @@ fn step(
                         continue;
                     }
                     let address = get(vals, addr, lane).wrapping_add(offset as u64);
-                    let mem = if space == Space::Lds {
-                        &mut *lds
-                    } else {
-                        &mut *memory
+                    let mem = match space {
+                        Space::Lds => &mut *lds,
+                        Space::Scratch => &mut wave.private,
+                        Space::Global => &mut *memory,
                     };
                     let with_lane = |mut f: Fault| {
                         f.lane = Some(lane as u32);
-                        fault(f)
+                        fault(f, space)
                     };
                     let old = mem.read(address, 4).map_err(with_lane)?;
                     let v = get(vals, value, lane) & 0xffff_ffff;
@@ -412,15 +432,15 @@ fn step(
                         continue;
                     }
                     let address = get(vals, addr, lane).wrapping_add(offset as u64);
-                    let mem = if space == Space::Lds {
-                        &mut *lds
-                    } else {
-                        &mut *memory
+                    let mem = match space {
+                        Space::Lds => &mut *lds,
+                        Space::Scratch => &mut wave.private,
+                        Space::Global => &mut *memory,
                     };
                     mem.write(address, access.bytes(), get(vals, value, lane))
                         .map_err(|mut f| {
                             f.lane = addr_lane.then_some(lane as u32);
-                            fault(f)
+                            fault(f, space)
                         })?;
                 }
             }

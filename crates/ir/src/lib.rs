@@ -286,7 +286,11 @@ pub enum Space {
     Global,
     /// The workgroup's LDS, 32-bit byte offsets.
     Lds,
-    /// The lane's private scratch.
+    /// The wave's private segment (scratch): B32 byte addresses into the wave's own region, laid out as the
+    /// hardware's swizzled private segment buffer lays it out (index stride = wave size, 4-byte elements):
+    /// byte `b` of dword `k` of lane `l`'s private memory is at `4 * (k * wave_size + l) + b`. The region
+    /// holds `wave_size` lanes of the kernel's private segment size (rounded up to dwords); accesses outside
+    /// it fault. Every wave starts with a zero-filled region (decision D011).
     Scratch,
 }
 

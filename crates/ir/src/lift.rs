@@ -33,11 +33,16 @@ pub enum LiftError {
     FallsOff { offset: u32 },
 }
 
-/// How to lift: the sub-target (decoding) and the wave size (from the kernel descriptor, never the words).
+/// How to lift: the sub-target (decoding), the wave size (from the kernel descriptor, never the words) and
+/// the kernel's ABI facts the semantics depends on.
 #[derive(Debug, Clone, Copy)]
 pub struct LiftOptions {
     pub target: Target,
     pub wave_size: u32,
+    /// First SGPR of the private segment buffer V# (the user SGPRs of `enable_sgpr_private_segment_buffer`),
+    /// if the kernel has one. MUBUF instructions whose `srsrc` is this quad are scratch accesses (D011);
+    /// any other `srsrc` is refused.
+    pub private_segment_buffer: Option<u16>,
 }
 
 /// Lifts the kernel whose code starts at byte 0 of `code`.
@@ -131,6 +136,7 @@ pub fn lift(name: &str, code: &[u8], opts: LiftOptions) -> Result<Program, LiftE
             let mut b = Lifter {
                 p: &mut p,
                 ws: opts.wave_size,
+                psb: opts.private_segment_buffer,
                 ins,
                 pc,
                 text: &text,
@@ -212,6 +218,7 @@ enum Src {
 struct Lifter<'a> {
     p: &'a mut Program,
     ws: u32,
+    psb: Option<u16>,
     ins: &'a Instruction,
     pc: u32,
     text: &'a str,
@@ -385,6 +392,7 @@ impl Lifter<'_> {
             {
                 Ok(None) // cache invalidation: the evaluator and SPIR-V have coherent memory
             }
+            Format::MUBUF => self.mubuf().map(|_| None),
             _ => self.unsupported("this format is not lifted yet"),
         }
     }
@@ -841,6 +849,155 @@ impl Lifter<'_> {
         Ok(())
     }
 
+    /// MUBUF through the private segment buffer: scratch (D011). The runtime's V# (see `rdna2spv::dispatch`)
+    /// has base 0, stride 0, swizzling with 4-byte elements, an index stride of the wave size and
+    /// ADD_TID_ENABLE, so the ISA's swizzled address of a lane is
+    /// `base + soffset + (offset / 4) * 4 * wave_size + (index % wave_size) * 4 + offset % 4`, where
+    /// `offset = inst_offset + (offen ? voffset : 0)` and `index = (idxen ? vindex : 0) + lane`. That is a
+    /// byte address in the wave's scratch region ([`Space::Scratch`]); only the low 32 bits of the base
+    /// take part (the kernel adds the wave offset to them).
+    fn mubuf(&mut self) -> Result<(), LiftError> {
+        use Opcode::*;
+        let (w0, w1) = (self.w(0), self.w(1));
+        let inst_offset = w0 & 0xfff;
+        let offen = w0 >> 12 & 1 != 0;
+        let idxen = w0 >> 13 & 1 != 0;
+        let lds = w0 >> 16 & 1 != 0;
+        let vaddr = (w1 & 0xff) as u16;
+        let vdata = ((w1 >> 8) & 0xff) as u16;
+        let srsrc = (((w1 >> 16) & 0x1f) * 4) as u16;
+        let tfe = w1 >> 23 & 1 != 0;
+        let soffset = w1 >> 24;
+        match self.psb {
+            Some(q) if q == srsrc => {}
+            Some(q) => {
+                return self.unsupported(&format!(
+                    "buffer resource s[{}:{}] is not the private segment buffer s[{}:{}]; only scratch buffers are modelled",
+                    srsrc,
+                    srsrc + 3,
+                    q,
+                    q + 3
+                ))
+            }
+            None => {
+                return self.unsupported(
+                    "the kernel has no private segment buffer; only scratch buffers are modelled",
+                )
+            }
+        }
+        if lds {
+            return self.unsupported("MUBUF loads into LDS are not modelled");
+        }
+        if tfe {
+            return self.unsupported("tfe (texture fail enable) is not modelled");
+        }
+        let op = self.ins.opcode();
+        let load = match op {
+            BUFFER_LOAD_UBYTE => Some((Access::U8, 1)),
+            BUFFER_LOAD_SBYTE => Some((Access::I8, 1)),
+            BUFFER_LOAD_USHORT => Some((Access::U16, 1)),
+            BUFFER_LOAD_SSHORT => Some((Access::I16, 1)),
+            BUFFER_LOAD_DWORD => Some((Access::B32, 1)),
+            BUFFER_LOAD_DWORDX2 => Some((Access::B32, 2)),
+            BUFFER_LOAD_DWORDX3 => Some((Access::B32, 3)),
+            BUFFER_LOAD_DWORDX4 => Some((Access::B32, 4)),
+            _ => None,
+        };
+        let store = match op {
+            BUFFER_STORE_BYTE => Some((Access::U8, 1)),
+            BUFFER_STORE_SHORT => Some((Access::U16, 1)),
+            BUFFER_STORE_DWORD => Some((Access::B32, 1)),
+            BUFFER_STORE_DWORDX2 => Some((Access::B32, 2)),
+            BUFFER_STORE_DWORDX3 => Some((Access::B32, 3)),
+            BUFFER_STORE_DWORDX4 => Some((Access::B32, 4)),
+            _ => None,
+        };
+        if load.is_none() && store.is_none() {
+            return self.unsupported("buffer instruction not lifted yet (scratch takes loads and stores of bytes, shorts and dwords)");
+        }
+        // Reads first.
+        let base = self.read_s(srsrc, Ty::B32);
+        let so = self.src(soffset, Src::B32)?;
+        let wave_base = self.int(IntOp::Add, Ty::B32, base, so);
+        let lane = self.n(Node::LaneId);
+        let index = if idxen {
+            let vi = self.n(Node::ReadVgpr {
+                reg: vaddr,
+                ty: Ty::B32,
+            });
+            let sum = self.int(IntOp::Add, Ty::B32, vi, lane);
+            let m = self.c(Ty::B32, (self.ws - 1) as u64);
+            self.int(IntOp::And, Ty::B32, sum, m)
+        } else {
+            lane
+        };
+        let two = self.c(Ty::B32, 2);
+        let index4 = self.int(IntOp::Shl, Ty::B32, index, two);
+        let lane_base = self.int(IntOp::Add, Ty::B32, wave_base, index4);
+        let voffset = offen.then(|| {
+            self.n(Node::ReadVgpr {
+                reg: vaddr + idxen as u16,
+                ty: Ty::B32,
+            })
+        });
+        let stores: Vec<_> = match store {
+            Some((_, n)) => (0..n)
+                .map(|i| {
+                    self.n(Node::ReadVgpr {
+                        reg: vdata + i,
+                        ty: Ty::B32,
+                    })
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let (access, n) = load.or(store).expect("checked above");
+        let log_ws = self.ws.trailing_zeros() as u64;
+        let mut addrs = Vec::new();
+        for i in 0..n {
+            let k = self.c(Ty::B32, (inst_offset + 4 * i as u32) as u64);
+            let off = match voffset {
+                Some(v) => self.int(IntOp::Add, Ty::B32, v, k),
+                None => k,
+            };
+            let hi_mask = self.c(Ty::B32, !3u32 as u64);
+            let hi = self.int(IntOp::And, Ty::B32, off, hi_mask);
+            let sh = self.c(Ty::B32, log_ws);
+            let row = self.int(IntOp::Shl, Ty::B32, hi, sh);
+            let lo_mask = self.c(Ty::B32, 3);
+            let lo = self.int(IntOp::And, Ty::B32, off, lo_mask);
+            let a = self.int(IntOp::Add, Ty::B32, lane_base, row);
+            addrs.push(self.int(IntOp::Add, Ty::B32, a, lo));
+        }
+        if load.is_some() {
+            let vals: Vec<_> = addrs
+                .iter()
+                .map(|&addr| {
+                    self.n(Node::Load {
+                        space: Space::Scratch,
+                        access,
+                        addr,
+                        offset: 0,
+                    })
+                })
+                .collect();
+            for (i, v) in vals.into_iter().enumerate() {
+                self.write_v(vdata + i as u16, v);
+            }
+        } else {
+            for (addr, value) in addrs.into_iter().zip(stores) {
+                self.n(Node::Store {
+                    space: Space::Scratch,
+                    access,
+                    addr,
+                    offset: 0,
+                    value,
+                });
+            }
+        }
+        Ok(())
+    }
+
     fn ds(&mut self) -> Result<(), LiftError> {
         use Opcode::*;
         let (w0, w1) = (self.w(0), self.w(1));
@@ -872,7 +1029,13 @@ impl Lifter<'_> {
                     value: v,
                 });
             }
-            DS_WRITE2_B32 => {
+            // The ST64 forms scale both offsets by 64 dwords (RDNA 2 ISA, DS_WRITE2ST64_B32: ADDR + OFFSET * 4 * 64).
+            DS_WRITE2_B32 | DS_WRITE2ST64_B32 => {
+                let scale = if self.ins.opcode() == DS_WRITE2ST64_B32 {
+                    4 * 64
+                } else {
+                    4
+                };
                 let a = self.n(Node::ReadVgpr {
                     reg: d0,
                     ty: Ty::B32,
@@ -885,14 +1048,14 @@ impl Lifter<'_> {
                     space: lds,
                     access: Access::B32,
                     addr,
-                    offset: off0 * 4,
+                    offset: off0 * scale,
                     value: a,
                 });
                 self.n(Node::Store {
                     space: lds,
                     access: Access::B32,
                     addr,
-                    offset: off1 * 4,
+                    offset: off1 * scale,
                     value: b,
                 });
             }
@@ -905,18 +1068,24 @@ impl Lifter<'_> {
                 });
                 self.write_v(vdst, v);
             }
-            DS_READ2_B32 => {
+            // DS_READ2ST64_B32: ADDR + OFFSET * 4 * 64 (RDNA 2 ISA).
+            DS_READ2_B32 | DS_READ2ST64_B32 => {
+                let scale = if self.ins.opcode() == DS_READ2ST64_B32 {
+                    4 * 64
+                } else {
+                    4
+                };
                 let a = self.n(Node::Load {
                     space: lds,
                     access: Access::B32,
                     addr,
-                    offset: off0 * 4,
+                    offset: off0 * scale,
                 });
                 let b = self.n(Node::Load {
                     space: lds,
                     access: Access::B32,
                     addr,
-                    offset: off1 * 4,
+                    offset: off1 * scale,
                 });
                 self.write_v(vdst, a);
                 self.write_v(vdst + 1, b);
@@ -1254,6 +1423,21 @@ impl Lifter<'_> {
                 };
                 let r = self.float(FloatOp::F32LegacyMad, a, b, c);
                 self.write_v(vdst, r);
+            }
+            // Half add and multiply: one rounding to half (f64 holds the exact sum or product of two halves).
+            V_ADD_F16 | V_MUL_F16 => {
+                let h = Src::F16;
+                let (a, b) = (self.src(s0, h)?, self.src(s1, h)?);
+                let (a, b) = (self.lo16(a), self.lo16(b));
+                let fop = if op == V_ADD_F16 {
+                    FloatOp::F16Add
+                } else {
+                    FloatOp::F16Mul
+                };
+                let r = self.float(fop, a, b, a);
+                // As for V_FMA_F16: the low half is written, the high half zeroed.
+                let r32 = self.un(UnOp::ZExt, Ty::B32, r);
+                self.write_v(vdst, r32);
             }
             V_FMA_F16 | V_FMAC_F16 => {
                 if float_mods {
@@ -1724,6 +1908,7 @@ mod tests {
             LiftOptions {
                 target: Target::Gfx1030,
                 wave_size: 32,
+                private_segment_buffer: None,
             },
         )
         .unwrap();
@@ -1735,5 +1920,101 @@ mod tests {
             .any(|(_, n)| matches!(n, Node::Barrier)));
         assert_eq!(b0.terminator, Terminator::Jump(Handle::from_index(1)));
         assert_eq!(p.blocks[Handle::from_index(1)].start_pc, 8);
+    }
+
+    fn opts(psb: Option<u16>) -> LiftOptions {
+        LiftOptions {
+            target: Target::Gfx1030,
+            wave_size: 32,
+            private_segment_buffer: psb,
+        }
+    }
+
+    fn code(words: &[u32]) -> Vec<u8> {
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    /// The scratch addresses of the first instruction's loads/stores for one lane, computed from its nodes
+    /// with the given SGPR and VGPR values.
+    fn scratch_addrs(p: &Program, sgpr: &[(u16, u32)], vgpr: &[(u16, u32)], lane: u32) -> Vec<u32> {
+        let inst = &p.blocks[Handle::from_index(0)].insts[0];
+        let mut vals: BTreeMap<usize, u32> = BTreeMap::new();
+        let mut out = Vec::new();
+        for (h, n) in p.inst_nodes(inst) {
+            let get = |x: Handle<Node>| vals[&x.index()];
+            let v = match *n {
+                Node::Const { bits, .. } => bits as u32,
+                Node::ReadSgpr { reg, .. } => sgpr.iter().find(|r| r.0 == reg).map_or(0, |r| r.1),
+                Node::ReadVgpr { reg, .. } => vgpr.iter().find(|r| r.0 == reg).map_or(0, |r| r.1),
+                Node::LaneId => lane,
+                Node::Int { op, a, b, .. } => match op {
+                    IntOp::Add => get(a).wrapping_add(get(b)),
+                    IntOp::And => get(a) & get(b),
+                    IntOp::Shl => get(a) << get(b),
+                    _ => panic!("unexpected {op:?}"),
+                },
+                Node::Load {
+                    space,
+                    addr,
+                    offset,
+                    ..
+                }
+                | Node::Store {
+                    space,
+                    addr,
+                    offset,
+                    ..
+                } => {
+                    assert_eq!(space, Space::Scratch);
+                    out.push(get(addr).wrapping_add(offset as u32));
+                    0
+                }
+                _ => 0,
+            };
+            vals.insert(h.index(), v);
+        }
+        out
+    }
+
+    /// MUBUF through the private segment buffer: the ISA's swizzled address (index stride = wave size,
+    /// 4-byte elements, ADD_TID) with soffset and the V# base unswizzled (D011).
+    #[test]
+    fn scratch_buffer_accesses_are_swizzled_per_lane() {
+        let end = 0xbf81_0000;
+        // buffer_store_dword v5, off, s[0:3], 0 offset:188
+        let p = lift("k", &code(&[0xe070_00bc, 0x8000_0500, end]), opts(Some(0))).unwrap();
+        for lane in [0, 1, 31] {
+            let a = scratch_addrs(&p, &[(0, 0x100)], &[], lane);
+            assert_eq!(a, vec![0x100 + 47 * 128 + 4 * lane]);
+        }
+        // buffer_load_dwordx2 v[4:5], v1, s[0:3], s9 offen offset:6
+        let p = lift("k", &code(&[0xe034_1006, 0x0900_0401, end]), opts(Some(0))).unwrap();
+        assert_eq!(
+            p.blocks[Handle::from_index(0)].insts[0].text,
+            "buffer_load_dwordx2 v[4:5], v1, s[0:3], s9 offen offset:6"
+        );
+        let a = scratch_addrs(&p, &[(0, 0x40), (9, 0x1000)], &[(1, 9)], 3);
+        // offsets 15 and 19: dwords 3 and 4, bytes 3 and 3
+        assert_eq!(
+            a,
+            vec![0x1040 + 3 * 128 + 12 + 3, 0x1040 + 4 * 128 + 12 + 3]
+        );
+        // buffer_store_dword v7, v[1:2], s[4:7], 0 idxen offen offset:8: index v1 (+ lane), offset v2.
+        let p = lift("k", &code(&[0xe070_3008, 0x8001_0701, end]), opts(Some(4))).unwrap();
+        let a = scratch_addrs(&p, &[(4, 0)], &[(1, 30), (2, 4)], 5);
+        assert_eq!(a, vec![3 * 128 + ((30 + 5) % 32) * 4]);
+    }
+
+    #[test]
+    fn other_buffers_are_refused_by_name() {
+        let c = code(&[0xe070_00bc, 0x8001_0500, 0xbf81_0000]); // srsrc s[4:7]
+        let e = lift("k", &c, opts(Some(0))).unwrap_err().to_string();
+        assert!(
+            e.contains("not supported yet")
+                && e.contains("s[4:7] is not the private segment buffer s[0:3]"),
+            "{e}"
+        );
+        let e = lift("k", &c, opts(None)).unwrap_err().to_string();
+        assert!(e.contains("no private segment buffer"), "{e}");
     }
 }

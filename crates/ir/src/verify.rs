@@ -101,15 +101,28 @@ pub fn node_type(
             (ty, Shape::Uniform)
         }
         Node::ReadFirstLane { a } => (t(a)?.0, Shape::Uniform),
-        Node::Load { addr, access, .. } => {
+        Node::Load {
+            addr,
+            access,
+            space,
+            ..
+        } => {
             let (at, s) = t(addr)?;
             if at != Ty::B64 && at != Ty::B32 {
                 return Err("address must be B32 or B64".into());
             }
+            if space == crate::Space::Scratch && at != Ty::B32 {
+                return Err("scratch addresses are B32".into());
+            }
             let _ = access;
             (Ty::B32, s)
         }
-        Node::Atomic { addr, value, .. } => {
+        Node::Atomic {
+            addr, value, space, ..
+        } => {
+            if space == crate::Space::Scratch && t(addr)?.0 != Ty::B32 {
+                return Err("scratch addresses are B32".into());
+            }
             t(addr)?;
             same(value, Ty::B32)?;
             (Ty::B32, Shape::Lane)
@@ -134,7 +147,12 @@ pub fn node_type(
             }
             return Ok(None);
         }
-        Node::Store { addr, value, .. } => {
+        Node::Store {
+            addr, value, space, ..
+        } => {
+            if space == crate::Space::Scratch && t(addr)?.0 != Ty::B32 {
+                return Err("scratch addresses are B32".into());
+            }
             t(addr)?;
             same(value, Ty::B32)?;
             return Ok(None);

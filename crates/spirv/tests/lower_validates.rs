@@ -158,6 +158,7 @@ fn layout(ws: u32) -> KernelLayout {
         sgprs: vec![(0, SgprInit::Const(0)), (1, SgprInit::Const(0))],
         workitem_id_vgprs: 1,
         lds_bytes: 0,
+        scratch_bytes: 0,
     }
 }
 

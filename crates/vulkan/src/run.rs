@@ -11,7 +11,7 @@ use rdna2spv_eval::{InitSgpr, Launch};
 use rdna2spv_ir::Program;
 use rdna2spv_spirv::lower::{
     self, launch_words, push_constants, KernelLayout, LowerError, LowerOptions, SgprInit,
-    FLAG_CUT_SHORT, FLAG_FINISHED, FLAG_MISALIGNED,
+    FLAG_CUT_SHORT, FLAG_FINISHED, FLAG_MISALIGNED, FLAG_SCRATCH_FAULT,
 };
 use rdna2spv_spirv::DeviceProfile;
 
@@ -76,6 +76,7 @@ pub fn kernel_layout(launch: &Launch) -> KernelLayout {
             .collect(),
         workitem_id_vgprs: launch.workitem_id_vgprs,
         lds_bytes: launch.lds_bytes,
+        scratch_bytes: launch.scratch_bytes,
     }
 }
 
@@ -143,6 +144,8 @@ pub fn run_module(
                 "a loop stopped before its exit condition (driver loop cap?)"
             } else if flag == FLAG_MISALIGNED {
                 "a memory access crossed a dword boundary; lower with Unaligned::Emulate"
+            } else if flag == FLAG_SCRATCH_FAULT {
+                "a scratch access fell outside the wave's private segment (run --backend host for the lane and pc)"
             } else {
                 "the wave never wrote its flag (killed)"
             },

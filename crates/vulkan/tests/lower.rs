@@ -183,6 +183,7 @@ fn launch_for(ws: u32, w: u32, grid: u32, addrs: &[u64], lds: u32) -> Launch {
         sgprs,
         workitem_id_vgprs: 1,
         lds_bytes: lds,
+        scratch_bytes: 0,
         max_steps_per_wave: 10_000_000,
     }
 }
@@ -1441,6 +1442,7 @@ fn three_dimensional_partial_workgroups() {
         ],
         workitem_id_vgprs: 3,
         lds_bytes: 0,
+        scratch_bytes: 0,
         max_steps_per_wave: 1000,
     });
 }

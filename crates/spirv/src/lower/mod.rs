@@ -46,7 +46,7 @@ pub enum SgprInit {
     Const(u32),
     /// The workgroup id in dimension 0, 1 or 2.
     WorkgroupId(usize),
-    /// The wave's byte offset into scratch (always 0 here, as in the evaluator).
+    /// The wave's byte offset into scratch (always 0: each wave has its own region, as in the evaluator).
     ScratchWaveOffset,
 }
 
@@ -63,6 +63,9 @@ pub struct KernelLayout {
     pub workitem_id_vgprs: u32,
     /// LDS bytes per workgroup.
     pub lds_bytes: u32,
+    /// Private segment (scratch) bytes per lane; the wave's region is `wave_size` times this rounded up to
+    /// dwords, a `Function` array of the invocation (`Space::Scratch`, D011).
+    pub scratch_bytes: u32,
 }
 
 impl KernelLayout {
@@ -98,6 +101,9 @@ pub const FLAG_FINISHED: u32 = 1;
 pub const FLAG_CUT_SHORT: u32 = 2;
 /// Flag of a wave that made a dword-straddling memory access under [`Unaligned::Detect`].
 pub const FLAG_MISALIGNED: u32 = 3;
+/// Flag of a wave that accessed scratch outside its region (the evaluator faults there; the device
+/// redirects the access to spare words past the region and reports it).
+pub const FLAG_SCRATCH_FAULT: u32 = 4;
 
 /// The push constants: `{ u64 launch_words; u64 flags; u32 grid[3]; u32 zero }`. `flags` holds one u32 per
 /// invocation, `flags[workgroup_linear * waves_per_workgroup + wave]`.
@@ -265,7 +271,10 @@ pub(crate) struct Cx<'a> {
     progress: Word,
     expected: Word,
     misaligned: Word,
+    scratch_fault: Word,
     lds: Option<Word>,
+    /// The wave's scratch region: `u32 [words + 2]` (two spare words take out-of-range accesses).
+    private: Option<Word>,
     n_vgpr: u32,
     // Per instruction.
     uni: HashMap<usize, Word>,
@@ -358,7 +367,9 @@ impl<'a> Cx<'a> {
             progress: 0,
             expected: 0,
             misaligned: 0,
+            scratch_fault: 0,
             lds: None,
+            private: None,
             n_vgpr: max_v + 2,
             uni: HashMap::new(),
             lane_vals: HashMap::new(),
@@ -643,6 +654,14 @@ impl<'a> Cx<'a> {
         self.progress = self.fn_var(t.u32, Some(z));
         self.expected = self.fn_var(t.u32, Some(z));
         self.misaligned = self.fn_var(t.bool, Some(f));
+        if self.desc.scratch_bytes > 0 {
+            self.scratch_fault = self.fn_var(t.bool, Some(f));
+            let words = self.scratch_words();
+            let n = self.c32(words + 2);
+            let arr = self.b.type_array(t.u32, n);
+            let null = self.b.constant_null(arr);
+            self.private = Some(self.fn_var(arr, Some(null)));
+        }
         let all_done = self.fn_var(t.bool, Some(f));
         let iter = self.fn_var(t.u32, Some(z));
 
@@ -864,6 +883,13 @@ impl<'a> Cx<'a> {
         let mis = self.load_bool(self.misaligned)?;
         let fm = self.c32(FLAG_MISALIGNED);
         let flag = self.b.select(t.u32, None, mis, fm, flag)?;
+        let flag = if self.private.is_some() {
+            let sf = self.load_bool(self.scratch_fault)?;
+            let fs = self.c32(FLAG_SCRATCH_FAULT);
+            self.b.select(t.u32, None, sf, fs, flag)?
+        } else {
+            flag
+        };
         let row = self.b.i_mul(t.u32, None, nwg[1], gid[2])?;
         let row = self.b.i_add(t.u32, None, row, gid[1])?;
         let lin = self.b.i_mul(t.u32, None, row, nwg[0])?;
@@ -1433,7 +1459,8 @@ impl<'a> Cx<'a> {
     fn mem_loc(&mut self, space: Space, addr: Word, aty: Ty, offset: i64) -> R<(Word, Word)> {
         let t = self.t;
         match space {
-            Space::Global | Space::Scratch => {
+            Space::Scratch => Err(self.unsupported("scratch atomics are not lowered")),
+            Space::Global => {
                 let a = if aty == Ty::B64 {
                     addr
                 } else {
@@ -1464,6 +1491,44 @@ impl<'a> Cx<'a> {
                 Ok((idx, sh))
             }
         }
+    }
+
+    /// Dwords in the wave's scratch region.
+    fn scratch_words(&self) -> u32 {
+        self.ws * self.desc.scratch_bytes.div_ceil(4)
+    }
+
+    /// For an access of `bytes` at scratch byte `addr + offset` (`addr` a u32): pointers to the dword holding
+    /// the first byte and to the next one, and the bit position (u64) of the first byte in the pair. An
+    /// access that does not lie wholly inside the region (computed in 64 bits, as the evaluator does) sets
+    /// the wave's scratch-fault flag and goes to the two spare words past the region instead.
+    fn scratch_loc(&mut self, bytes: u32, addr: Word, offset: i64) -> R<(Word, Word, Word)> {
+        let t = self.t;
+        let Some(private) = self.private else {
+            return Err(self.unsupported("scratch access but the kernel has no private segment"));
+        };
+        let limit = 4 * self.scratch_words() as u64;
+        let a = self.b.u_convert(t.u64, None, addr)?;
+        let o = self.c64(offset as u64);
+        let a = self.b.i_add(t.u64, None, a, o)?;
+        let last = self.c64(limit - bytes as u64);
+        let ok = self.b.u_less_than_equal(t.bool, None, a, last)?;
+        let bad = self.b.logical_not(t.bool, None, ok)?;
+        let f = self.load_bool(self.scratch_fault)?;
+        let f = self.b.logical_or(t.bool, None, f, bad)?;
+        self.store(self.scratch_fault, f)?;
+        let spare = self.c64(limit);
+        let a = self.b.select(t.u64, None, ok, a, spare)?;
+        let a32 = self.b.u_convert(t.u32, None, a)?;
+        let two = self.c32(2);
+        let idx = self.b.shift_right_logical(t.u32, None, a32, two)?;
+        let one = self.c32(1);
+        let idx1 = self.b.i_add(t.u32, None, idx, one)?;
+        let p0 = self.b.access_chain(t.fn_u32, None, private, [idx])?;
+        let p1 = self.b.access_chain(t.fn_u32, None, private, [idx1])?;
+        let sh = self.byte_shift(a32)?;
+        let sh = self.b.u_convert(t.u64, None, sh)?;
+        Ok((p0, p1, sh))
     }
 
     /// Pointer to dword `k` (0 or 1) from a [`mem_loc`](Self::mem_loc) location.
@@ -1561,6 +1626,15 @@ impl<'a> Cx<'a> {
     ) -> R<Word> {
         let t = self.t;
         let bytes = access.bytes() as u32;
+        if space == Space::Scratch {
+            let (p0, p1, sh) = self.scratch_loc(bytes, addr, offset)?;
+            let w0 = self.load_u32(p0)?;
+            let w1 = self.load_u32(p1)?;
+            let both = self.join64(w0, w1)?;
+            let x = self.b.shift_right_logical(t.u64, None, both, sh)?;
+            let x = self.b.u_convert(t.u32, None, x)?;
+            return self.extend(access, x);
+        }
         let (loc, sh) = self.mem_loc(space, addr, aty, offset)?;
         let p0 = self.dword_ptr(space, loc, 0)?;
         let w0 = self.plain_load(space, p0)?;
@@ -1583,10 +1657,16 @@ impl<'a> Cx<'a> {
             let x = self.b.shift_right_logical(t.u64, None, both, sh64)?;
             self.b.u_convert(t.u32, None, x)?
         };
+        self.extend(access, x)
+    }
+
+    /// The loaded bits `x` (at bit 0) zero- or sign-extended from the access's width.
+    fn extend(&mut self, access: Access, x: Word) -> R<Word> {
+        let t = self.t;
         if access == Access::B32 {
             return Ok(x);
         }
-        let bits = 8 * bytes;
+        let bits = 8 * access.bytes() as u32;
         Ok(match access {
             Access::U8 | Access::U16 => {
                 let m = self.c32((1u32 << bits) - 1);
@@ -1614,6 +1694,28 @@ impl<'a> Cx<'a> {
     ) -> R<()> {
         let t = self.t;
         let bytes = access.bytes() as u32;
+        if space == Space::Scratch {
+            // The region belongs to this invocation alone: read, merge, write both dwords (exact at any byte
+            // address; an untouched second dword is written back unchanged).
+            let (p0, p1, sh) = self.scratch_loc(bytes, addr, offset)?;
+            let w0 = self.load_u32(p0)?;
+            let w1 = self.load_u32(p1)?;
+            let both = self.join64(w0, w1)?;
+            let mc = self.c64((1u64 << (8 * bytes)) - 1);
+            let m64 = self.b.shift_left_logical(t.u64, None, mc, sh)?;
+            let keep = self.b.not(t.u64, None, m64)?;
+            let kept = self.b.bitwise_and(t.u64, None, both, keep)?;
+            let v64 = self.b.u_convert(t.u64, None, v)?;
+            let v64 = self.b.bitwise_and(t.u64, None, v64, mc)?;
+            let v64 = self.b.shift_left_logical(t.u64, None, v64, sh)?;
+            let new = self.b.bitwise_or(t.u64, None, kept, v64)?;
+            let lo = self.b.u_convert(t.u32, None, new)?;
+            let c32 = self.c64(32);
+            let hi = self.b.shift_right_logical(t.u64, None, new, c32)?;
+            let hi = self.b.u_convert(t.u32, None, hi)?;
+            self.store(p0, lo)?;
+            return self.store(p1, hi);
+        }
         let (loc, sh) = self.mem_loc(space, addr, aty, offset)?;
         if self.opts.unaligned == Unaligned::Detect {
             if bytes > 1 {
