@@ -81,6 +81,7 @@ pub fn lift_code(code: &[u8]) -> Program {
         LiftOptions {
             target: Target::Gfx1030,
             wave_size: 32,
+            private_segment_buffer: None,
         },
     )
     .expect("lifts")
@@ -110,6 +111,7 @@ pub fn launch(kernarg_addr: u64, n: u32) -> Launch {
         ],
         workitem_id_vgprs: 1,
         lds_bytes: 0,
+        scratch_bytes: 0,
         max_steps_per_wave: 1 << 20,
     }
 }
