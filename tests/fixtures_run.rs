@@ -105,19 +105,16 @@ const CASES: &[Case] = &[
         source: "scratch.cl",
         outputs: &[("out", Elem::F32, Cmp::Exact)],
     },
+    // Correctly rounded division and sqrt sequences (decision D012).
+    Case {
+        manifest: "divsqrt",
+        source: "divsqrt.cl",
+        outputs: &[("out", Elem::F32, Cmp::Exact)],
+    },
 ];
 
 /// Kernels that cannot run yet: (case, why, a piece of the instruction text the error must name).
 const PENDING: &[(Case, &str, &str)] = &[
-    (
-        Case {
-            manifest: "divsqrt",
-            source: "divsqrt.cl",
-            outputs: &[("out", Elem::F32, Cmp::Exact)],
-        },
-        "the correctly rounded sequences need v_div_scale/v_rcp/v_div_fmas/v_div_fixup and v_sqrt + v_cmp_class",
-        "v_div_scale_f32",
-    ),
     (
         Case {
             manifest: "multi_first",
@@ -530,9 +527,10 @@ cases!(
     ids3d,
     half,
     scratch,
-    scratch_w64
+    scratch_w64,
+    divsqrt
 );
-pending!(divsqrt, multi_first, multi_second);
+pending!(multi_first, multi_second);
 
 /// The fixtures are built with -ffp-contract=off; the operations each kernel is meant to exercise must still be
 /// in the code LLVM generated (the objdump goldens), and the unfused ones must not have become fused.

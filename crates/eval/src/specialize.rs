@@ -44,6 +44,47 @@ pub fn f32_fma(a: u32, b: u32, c: u32) -> u32 {
     c32(f32::from_bits(a).mul_add(f32::from_bits(b), f32::from_bits(c)))
 }
 
+/// IEEE division, correctly rounded (V_RCP_F32 is 1/x through this; decision D012).
+pub fn f32_div(a: u32, b: u32) -> u32 {
+    c32(f32::from_bits(a) / f32::from_bits(b))
+}
+
+/// IEEE square root, correctly rounded (V_SQRT_F32; decision D012). sqrt(−0) = −0, negative → NaN.
+pub fn f32_sqrt(a: u32) -> u32 {
+    c32(f32::from_bits(a).sqrt())
+}
+
+/// (a·b + c)·2^k with one rounding to f32 (V_DIV_FMAS_F32 with VCC set, k = ±64). The product is
+/// exact in f64; the sum is rounded to odd there (TwoSum), scaled exactly (|k| ≤ 127 stays far inside
+/// f64's normal range for any f32 operands), then rounded once to f32 — round-to-odd at 53 bits
+/// followed by one RNE at ≤ 24 bits is the single rounding, subnormal results included.
+pub fn f32_fma_ldexp(a: u32, b: u32, c: u32, k: i32) -> u32 {
+    let (x, y, z) = (
+        f32::from_bits(a) as f64,
+        f32::from_bits(b) as f64,
+        f32::from_bits(c) as f64,
+    );
+    let p = x * y;
+    let s = p + z;
+    let odd = if s.is_finite() {
+        let bb = s - p;
+        let err = (p - (s - bb)) + (z - bb);
+        if err != 0.0 && s.to_bits() & 1 == 0 {
+            let toward = if err > 0.0 {
+                f64::INFINITY
+            } else {
+                f64::NEG_INFINITY
+            };
+            next_toward(s, toward)
+        } else {
+            s
+        }
+    } else {
+        s
+    };
+    c32((odd * 2f64.powi(k)) as f32)
+}
+
 fn flush32(x: u32) -> u32 {
     if x & 0x7f80_0000 == 0 {
         x & 0x8000_0000

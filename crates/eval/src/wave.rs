@@ -536,6 +536,9 @@ fn float_op(op: FloatOp, a: u64, b: u64, c: u64) -> u64 {
         FloatOp::F64Add => sp::f64_add(a, b),
         FloatOp::F64Mul => sp::f64_mul(a, b),
         FloatOp::F64Fma => sp::f64_fma(a, b, c),
+        FloatOp::F32Div => sp::f32_div(a32, b32) as u64,
+        FloatOp::F32Sqrt => sp::f32_sqrt(a32) as u64,
+        FloatOp::F32FmaLdexp(k) => sp::f32_fma_ldexp(a32, b32, c32, k as i32) as u64,
     }
 }
 

@@ -225,12 +225,24 @@ pub enum FloatOp {
     F64Add,
     F64Mul,
     F64Fma,
+    /// a/b correctly rounded (IEEE division; also the model of V_RCP_F32 as 1/x, decision D012).
+    F32Div,
+    /// sqrt(a) correctly rounded (the model of V_SQRT_F32, decision D012). Arity 1.
+    F32Sqrt,
+    /// (a*b+c)·2^k with ONE rounding (the scale is applied before rounding, so a quotient that lands in
+    /// the subnormal range is rounded once): V_DIV_FMAS_F32 with VCC set uses k = ±64.
+    F32FmaLdexp(i8),
 }
 
 impl FloatOp {
     pub const fn arity(self) -> usize {
         match self {
-            FloatOp::F32Fma | FloatOp::F32LegacyMad | FloatOp::F16FmaToHalf | FloatOp::F64Fma => 3,
+            FloatOp::F32Fma
+            | FloatOp::F32LegacyMad
+            | FloatOp::F16FmaToHalf
+            | FloatOp::F64Fma
+            | FloatOp::F32FmaLdexp(_) => 3,
+            FloatOp::F32Sqrt => 1,
             _ => 2,
         }
     }

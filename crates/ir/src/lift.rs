@@ -1522,9 +1522,262 @@ impl Lifter<'_> {
                 });
                 self.write_compare(c, name.starts_with("v_cmpx"), f, vdst);
             }
+            // Approximate hardware ops, modelled as the correctly rounded result (decision D012).
+            V_RCP_F32 => {
+                let a = s!(s0, 0);
+                let one = self.c(Ty::B32, 0x3f80_0000);
+                let r = self.float(FloatOp::F32Div, one, a, a);
+                self.write_v(vdst, r);
+            }
+            V_SQRT_F32 => {
+                let a = s!(s0, 0);
+                let r = self.float(FloatOp::F32Sqrt, a, a, a);
+                self.write_v(vdst, r);
+            }
+            V_DIV_SCALE_F32 => {
+                let (x, den, num) = (s!(s0, 0), s!(s1, 1), s!(s2, 2));
+                let (d, flag) = self.div_scale_f32(x, den, num);
+                let mask = self.ballot(flag);
+                self.write_v(vdst, d);
+                self.write_s(vcc, mask);
+            }
+            V_DIV_FMAS_F32 => {
+                let (a, b, c) = (s!(s0, 0), s!(s1, 1), s!(s2, 2));
+                let m = self.read_s(VCC_LO, mt);
+                let bit = self.lane_bit(m);
+                let r = self.div_fmas_f32(bit, a, b, c);
+                self.write_v(vdst, r);
+            }
+            V_DIV_FIXUP_F32 => {
+                let (q, den, num) = (s!(s0, 0), s!(s1, 1), s!(s2, 2));
+                let r = self.div_fixup_f32(q, den, num);
+                self.write_v(vdst, r);
+            }
+            V_CMP_CLASS_F32 | V_CMPX_CLASS_F32 => {
+                let (x, m) = (s!(s0, 0), s!(s1, 1));
+                let c = self.class_f32(x, m);
+                self.write_compare(c, op == V_CMPX_CLASS_F32, f, vdst);
+            }
             _ => return self.unsupported("vector ALU instruction not lifted yet"),
         }
         Ok(())
+    }
+
+    fn k32(&mut self, v: u32) -> Handle<Node> {
+        self.c(Ty::B32, v as u64)
+    }
+    fn and32(&mut self, a: Handle<Node>, m: u32) -> Handle<Node> {
+        let k = self.k32(m);
+        self.int(IntOp::And, Ty::B32, a, k)
+    }
+    /// `a == k` (B32).
+    fn eq32(&mut self, a: Handle<Node>, k: u32) -> Handle<Node> {
+        let k = self.k32(k);
+        self.icmp(IntCmp::Eq, Ty::B32, a, k)
+    }
+    fn sel(&mut self, cond: Handle<Node>, a: Handle<Node>, b: Handle<Node>) -> Handle<Node> {
+        self.n(Node::Select { cond, a, b })
+    }
+    fn and1(&mut self, a: Handle<Node>, b: Handle<Node>) -> Handle<Node> {
+        self.int(IntOp::And, Ty::B1, a, b)
+    }
+    fn or1(&mut self, a: Handle<Node>, b: Handle<Node>) -> Handle<Node> {
+        self.int(IntOp::Or, Ty::B1, a, b)
+    }
+    /// The biased exponent field of an f32 (`exponent()` of the ISA pseudo-code; 0 for subnormals).
+    fn exponent32(&mut self, x: Handle<Node>) -> Handle<Node> {
+        let k23 = self.k32(23);
+        let e = self.int(IntOp::LShr, Ty::B32, x, k23);
+        self.and32(e, 0xff)
+    }
+    /// `|x| == 0` (the ISA's float comparison with 0.0: true for ±0 only).
+    fn is_zero32(&mut self, x: Handle<Node>) -> Handle<Node> {
+        let a = self.and32(x, 0x7fff_ffff);
+        self.eq32(a, 0)
+    }
+    /// ldexp(x, ±64) as a multiplication by the power of two `pow2` (one rounding, which only matters
+    /// where the result leaves the normal range).
+    fn ldexp(&mut self, x: Handle<Node>, pow2: u32) -> Handle<Node> {
+        let k = self.k32(pow2);
+        self.float(FloatOp::F32Mul, x, k, x)
+    }
+
+    /// V_DIV_SCALE_F32 (RDNA ISA guide pseudo-code; S0 = value to scale, S1 = denominator,
+    /// S2 = numerator). Returns (D, VCC bit); the first rule that matches decides:
+    ///   1. S2 == 0 or S1 == 0                → D = NaN, VCC = 0
+    ///   2. exponent(S2) − exponent(S1) ≥ 96  → VCC = 1; D = S0 == S1 ? ldexp(S0, 64) : S0
+    ///   3. S1 subnormal                      → D = ldexp(S0, 64)
+    ///   4. 1/S1 and S2/S1 subnormal          → VCC = 1; D = S0 == S1 ? ldexp(S0, −64) : S0
+    ///   5. 1/S1 subnormal                    → D = ldexp(S0, −64)
+    ///   6. S2/S1 subnormal                   → VCC = 1; D = S0 == S2 ? ldexp(S0, 64) : S0
+    ///   7. exponent(S2) ≤ 23 (tiny numerator) → D = ldexp(S0, 64)
+    ///
+    /// Otherwise D = S0, VCC = 0.
+    ///
+    /// Readings (decision D012): "is subnormal" is predicted from exponent fields, conservatively —
+    /// 1/S1 when exponent(S1) ≥ 253 (S1 ≥ 2^126), S2/S1 when exponent(S2) − exponent(S1) ≤ −126 — not
+    /// tested on rounded results (a rounded quotient misses quotients that round to 0 or up to 2^-126,
+    /// and the macro then rounds twice); scaling when the value turns out normal is exact and undone
+    /// by div_fmas before its one rounding. Rule 4's denominator scale is read as 2^-64: the guide's
+    /// ldexp(S0, 64) would take a denominator ≥ 2^126 to infinity and the macro to NaN.
+    fn div_scale_f32(
+        &mut self,
+        x: Handle<Node>,
+        den: Handle<Node>,
+        num: Handle<Node>,
+    ) -> (Handle<Node>, Handle<Node>) {
+        let (f1, t1) = (self.c(Ty::B1, 0), self.c(Ty::B1, 1));
+        let zn = self.is_zero32(num);
+        let zd = self.is_zero32(den);
+        let zero = self.or1(zn, zd);
+        let en = self.exponent32(num);
+        let ed = self.exponent32(den);
+        let diff = self.int(IntOp::Sub, Ty::B32, en, ed);
+        let k96 = self.k32(96);
+        let big = self.icmp(IntCmp::GeI, Ty::B32, diff, k96);
+        let d_sub = self.eq32(ed, 0); // zeros were taken by rule 1, so exponent 0 means subnormal
+        let k253 = self.k32(253);
+        let r_sub = self.icmp(IntCmp::GeU, Ty::B32, ed, k253);
+        let km126 = self.k32((-126i32) as u32);
+        let q_sub = self.icmp(IntCmp::LeI, Ty::B32, diff, km126);
+        let both = self.and1(r_sub, q_sub);
+        let k23 = self.k32(23);
+        let tiny = self.icmp(IntCmp::LeU, Ty::B32, en, k23);
+        let up = self.ldexp(x, 0x5f80_0000);
+        let down = self.ldexp(x, 0x1f80_0000);
+        let x_is_den = self.n(Node::FloatCmp {
+            op: FloatCmp::Eq,
+            ty: Ty::B32,
+            a: x,
+            b: den,
+        });
+        let x_is_num = self.n(Node::FloatCmp {
+            op: FloatCmp::Eq,
+            ty: Ty::B32,
+            a: x,
+            b: num,
+        });
+        let nan = self.k32(0x7fc0_0000);
+        // Built from the last rule to the first, so the first matching rule wins.
+        let d = self.sel(tiny, up, x);
+        let f = f1;
+        let d6 = self.sel(x_is_num, up, x);
+        let d = self.sel(q_sub, d6, d);
+        let f = self.sel(q_sub, t1, f);
+        let d = self.sel(r_sub, down, d);
+        let f = self.sel(r_sub, f1, f);
+        let d4 = self.sel(x_is_den, down, x);
+        let d = self.sel(both, d4, d);
+        let f = self.sel(both, t1, f);
+        let d = self.sel(d_sub, up, d);
+        let f = self.sel(d_sub, f1, f);
+        let d2 = self.sel(x_is_den, up, x);
+        let d = self.sel(big, d2, d);
+        let f = self.sel(big, t1, f);
+        let d = self.sel(zero, nan, d);
+        let f = self.sel(zero, f1, f);
+        (d, f)
+    }
+
+    /// V_DIV_FMAS_F32: fma(S0, S1, S2), and where the lane's VCC bit is set the result is scaled by
+    /// 2^64 when exponent(S2) > 127 (the quotient was computed against a denominator scaled up by
+    /// div_scale) and by 2^-64 otherwise (numerator scaled up) — the scale applied before the single
+    /// rounding.
+    fn div_fmas_f32(
+        &mut self,
+        vcc: Handle<Node>,
+        a: Handle<Node>,
+        b: Handle<Node>,
+        c: Handle<Node>,
+    ) -> Handle<Node> {
+        let plain = self.float(FloatOp::F32Fma, a, b, c);
+        let up = self.float(FloatOp::F32FmaLdexp(64), a, b, c);
+        let down = self.float(FloatOp::F32FmaLdexp(-64), a, b, c);
+        let ec = self.exponent32(c);
+        let k127 = self.k32(127);
+        let large = self.icmp(IntCmp::GtU, Ty::B32, ec, k127);
+        let scaled = self.sel(large, up, down);
+        self.sel(vcc, scaled, plain)
+    }
+
+    /// V_DIV_FIXUP_F32 (S0 = quotient, S1 = denominator, S2 = numerator), in integer logic:
+    ///   S2 or S1 NaN, 0/0, ±inf/±inf → NaN (the default NaN, D005)
+    ///   S1 == 0 or |S2| == inf       → ±inf with sign(S1) ^ sign(S2)
+    ///   |S1| == inf or S2 == 0       → ±0
+    ///   exponent(S2) − exponent(S1) < −150 → ±0 (underflow: |S2/S1| < 2^-150 rounds to zero)
+    ///   otherwise                    → |S0| with the sign sign(S1) ^ sign(S2); a NaN S0 (with finite,
+    ///                                  nonzero operands only an overflowed macro makes one: inf − inf in
+    ///                                  its residual) gives ±inf, the correctly rounded overflow (D012)
+    fn div_fixup_f32(
+        &mut self,
+        q: Handle<Node>,
+        den: Handle<Node>,
+        num: Handle<Node>,
+    ) -> Handle<Node> {
+        let x = self.int(IntOp::Xor, Ty::B32, den, num);
+        let sign = self.and32(x, 0x8000_0000);
+        let an = self.and32(num, 0x7fff_ffff);
+        let ad = self.and32(den, 0x7fff_ffff);
+        let aq = self.and32(q, 0x7fff_ffff);
+        let inf = self.k32(0x7f80_0000);
+        let n_nan = self.icmp(IntCmp::GtU, Ty::B32, an, inf);
+        let d_nan = self.icmp(IntCmp::GtU, Ty::B32, ad, inf);
+        let q_nan = self.icmp(IntCmp::GtU, Ty::B32, aq, inf);
+        let n_inf = self.eq32(an, 0x7f80_0000);
+        let d_inf = self.eq32(ad, 0x7f80_0000);
+        let n_zero = self.eq32(an, 0);
+        let d_zero = self.eq32(ad, 0);
+        let zz = self.and1(n_zero, d_zero);
+        let ii = self.and1(n_inf, d_inf);
+        let nan_in = self.or1(n_nan, d_nan);
+        let nan_in = self.or1(nan_in, zz);
+        let nan_in = self.or1(nan_in, ii);
+        let to_inf = self.or1(d_zero, n_inf);
+        let to_zero = self.or1(d_inf, n_zero);
+        let en = self.exponent32(num);
+        let ed = self.exponent32(den);
+        let diff = self.int(IntOp::Sub, Ty::B32, en, ed);
+        let lim = self.k32((-150i32) as u32);
+        let under = self.icmp(IntCmp::LtI, Ty::B32, diff, lim);
+        let to_zero = self.or1(to_zero, under);
+        let nan = self.k32(0x7fc0_0000);
+        let signed_inf = self.int(IntOp::Or, Ty::B32, sign, inf);
+        let signed_q = self.int(IntOp::Or, Ty::B32, sign, aq);
+        let r = self.sel(q_nan, signed_inf, signed_q);
+        let r = self.sel(to_zero, sign, r);
+        let r = self.sel(to_inf, signed_inf, r);
+        self.sel(nan_in, nan, r)
+    }
+
+    /// V_CMP_CLASS_F32: bit `class(S0)` of the mask S1, classes numbered as the ISA does
+    /// (0 signalling NaN, 1 quiet NaN, 2 −inf, 3 −normal, 4 −subnormal, 5 −0, 6 +0, 7 +subnormal,
+    /// 8 +normal, 9 +inf). Integer logic only: the negative class of a positive class p is 11 − p.
+    fn class_f32(&mut self, x: Handle<Node>, mask: Handle<Node>) -> Handle<Node> {
+        let a = self.and32(x, 0x7fff_ffff);
+        let (k6, k7, k8, k9) = (self.k32(6), self.k32(7), self.k32(8), self.k32(9));
+        let is_zero = self.eq32(a, 0);
+        let min_normal = self.k32(0x0080_0000);
+        let sub = self.icmp(IntCmp::LtU, Ty::B32, a, min_normal);
+        let inf = self.k32(0x7f80_0000);
+        let normal = self.icmp(IntCmp::LtU, Ty::B32, a, inf);
+        let p = self.sel(normal, k8, k9);
+        let p = self.sel(sub, k7, p);
+        let p = self.sel(is_zero, k6, p);
+        let k11 = self.k32(11);
+        let n = self.int(IntOp::Sub, Ty::B32, k11, p);
+        let k31 = self.k32(31);
+        let s = self.int(IntOp::LShr, Ty::B32, x, k31);
+        let neg = self.eq32(s, 1);
+        let idx = self.sel(neg, n, p);
+        let is_nan = self.icmp(IntCmp::GtU, Ty::B32, a, inf);
+        let quiet_min = self.k32(0x7fc0_0000);
+        let quiet = self.icmp(IntCmp::GeU, Ty::B32, a, quiet_min);
+        let (k0, k1) = (self.k32(0), self.k32(1));
+        let nan_idx = self.sel(quiet, k1, k0);
+        let idx = self.sel(is_nan, nan_idx, idx);
+        let bit = self.int(IntOp::LShr, Ty::B32, mask, idx);
+        let bit = self.and32(bit, 1);
+        self.nonzero(Ty::B32, bit)
     }
 
     /// Applies VOP3 abs (first) and neg to a 32-bit float source at position `i` (0..=2; 3: none).

@@ -55,7 +55,10 @@ impl fmt::Display for NodeText<'_> {
                 write!(f, "%{i} = {}.cmp_{} {a:?}, {b:?}", lower(ty), lower(op))
             }
             Node::Float { op, args } => {
-                write!(f, "%{i} = {}", lower(op))?;
+                match op {
+                    crate::FloatOp::F32FmaLdexp(k) => write!(f, "%{i} = f32fma_ldexp.{k}")?,
+                    _ => write!(f, "%{i} = {}", lower(op))?,
+                }
                 for (k, a) in args[..op.arity()].iter().enumerate() {
                     write!(f, "{}{a:?}", if k == 0 { " " } else { ", " })?;
                 }

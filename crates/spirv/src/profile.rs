@@ -51,6 +51,17 @@ pub struct DeviceProfile {
     /// The device measured; `None` for the [`portable`](DeviceProfile::portable) profile.
     pub device: Option<DeviceIdentity>,
 
+    /// `OpFDiv` and `GLSL.std.450 Sqrt` on f32 are correctly rounded (IEEE, subnormals included) — the
+    /// semantics the IR gives `F32Div` and `F32Sqrt` (and so V_RCP_F32, V_SQRT_F32 and the division
+    /// pre-scale, decision D012). Vulkan only promises 2.5 ulp for division and sqrt's precision is
+    /// inherited from inversesqrt, so this is measured: random, boundary and subnormal operands against
+    /// the host's IEEE results. lavapipe: **true**. There is no emulation yet: the lowering refuses
+    /// these primitives when this is false. The portable profile *requires* it (true): a module
+    /// translated with `portable` that uses division or square root is only exact on devices that
+    /// measure true here.
+    #[serde(default)]
+    pub div_sqrt_f32_correctly_rounded: bool,
+
     /// `GLSL.std.450 Fma` on f32 rounds once (matches the host's `f32::mul_add` bit for bit on
     /// a = b = 1 + 2^-12, c = −(1 + 2^-11) — fused 2^-24, unfused 0 — and on a few hundred random and
     /// cancellation triples). lavapipe: **false** (Mesa lowers ffma32 to a multiply and an add), so the
@@ -133,6 +144,7 @@ impl DeviceProfile {
     pub fn portable() -> Self {
         DeviceProfile {
             device: None,
+            div_sqrt_f32_correctly_rounded: true,
             fma_f32_fused: false,
             fma_f16_fused: false,
             fma_f64_fused: false,

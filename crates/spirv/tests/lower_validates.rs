@@ -61,6 +61,9 @@ fn program(ws: u32) -> Program {
         FloatOp::F16FmaToHalf,
         FloatOp::F64Add,
         FloatOp::F64Fma,
+        FloatOp::F32Div,
+        FloatOp::F32Sqrt,
+        FloatOp::F32FmaLdexp(-64),
     ] {
         inst(&mut p, &|p: &mut Program| {
             let ty = op.ty();

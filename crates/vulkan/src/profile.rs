@@ -220,6 +220,28 @@ pub fn probe_with_report(ctx: &Context) -> Result<(DeviceProfile, ProbeReport)> 
         );
     }
 
+    // Correctly rounded f32 division and square root (decision D012).
+    {
+        let cases = div_sqrt_f32_cases();
+        let inp: Vec<u32> = cases.iter().flat_map(|c| [c[0], c[1]]).collect();
+        let n = cases.len();
+        let out = run_words(ctx, &modules::div_sqrt_f32(), &inp, n as u32, 0, 2 * n)?;
+        let (mut bad_div, mut bad_sqrt) = (0, 0);
+        for (c, o) in cases.iter().zip(out.chunks_exact(2)) {
+            let (a, b) = (f32::from_bits(c[0]), f32::from_bits(c[1]));
+            bad_div += usize::from(!same_f32(o[0], (a / b).to_bits()));
+            bad_sqrt += usize::from(!same_f32(o[1], a.sqrt().to_bits()));
+        }
+        p.div_sqrt_f32_correctly_rounded = bad_div == 0 && bad_sqrt == 0;
+        r.note(
+            "div_sqrt_f32_correctly_rounded",
+            format!(
+                "{n} pairs (random, moderate, subnormal quotients and roots, huge divisors): \
+                 {bad_div} quotients and {bad_sqrt} square roots differ from IEEE"
+            ),
+        );
+    }
+
     // Subnormals.
     {
         let (inp, want) = subnormal_f32_io();
@@ -497,6 +519,39 @@ impl Rng {
     }
 }
 
+/// f32 pairs (a, b) for a/b and sqrt(a): random bit patterns, moderate values, quotients and roots in
+/// the subnormal range, reciprocals of values above 2^126, exact quotients.
+pub fn div_sqrt_f32_cases() -> Vec<[u32; 2]> {
+    let mut v = vec![
+        [0x3f80_0000, 0x4040_0000],
+        [0x00ff_ffff, 0x4bff_ffff],
+        [0x3f80_0000, 0x7f7f_ffff],
+        [0x0000_0001, 0x3f00_0000],
+        [0x0000_0003, 0x4000_0000],
+        [0x4000_0000, 0x3f80_0000],
+    ];
+    let mut rng = Rng::new(0xd1f5);
+    for _ in 0..200 {
+        v.push([rng.next_u32(), rng.next_u32()]);
+    }
+    for _ in 0..200 {
+        let a = (rng.next_u32() & 0x807f_ffff) | ((100 + rng.next_u32() % 55) << 23);
+        let b = (rng.next_u32() & 0x807f_ffff) | ((100 + rng.next_u32() % 55) << 23);
+        v.push([a, b]);
+    }
+    for _ in 0..200 {
+        // Subnormal quotients and square roots of subnormals.
+        let a = rng.next_u32() & 0x00ff_ffff;
+        let b = (rng.next_u32() & 0x007f_ffff) | ((127 + rng.next_u32() % 24) << 23);
+        v.push([a, b]);
+    }
+    for _ in 0..100 {
+        let b = (rng.next_u32() & 0x807f_ffff) | ((253 + rng.next_u32() % 2) << 23);
+        v.push([0x3f80_0000, b]);
+    }
+    v
+}
+
 /// f32 triples: D993's distinguishing triple first, then random bit patterns, moderate exponents and
 /// cancellations (c ≈ −a·b) — the class where fused and unfused differ most.
 pub fn fma_f32_cases() -> Vec<[f32; 3]> {
@@ -654,6 +709,7 @@ pub fn probe_modules() -> Vec<(&'static str, Vec<u32>)> {
     vec![
         ("add_one_u32", modules::add_one_u32()),
         ("fma_f32", modules::fma(32)),
+        ("div_sqrt_f32", modules::div_sqrt_f32()),
         ("fma_f16", modules::fma(16)),
         ("fma_f64", modules::fma(64)),
         ("add_const_zero", modules::add_const_zero()),
@@ -677,6 +733,20 @@ pub fn probe_modules() -> Vec<(&'static str, Vec<u32>)> {
 /// The probe kernels.
 pub mod modules {
     use super::*;
+
+    /// Per invocation (a, b) → (a / b, sqrt(a)), records of 8 bytes, every op NoContraction.
+    pub fn div_sqrt_f32() -> Vec<u32> {
+        let mut k = KernelBuilder::new(&[]);
+        let f = k.t.f32;
+        let (a, b) = (k.load_f32(8, 0), k.load_f32(8, 1));
+        let q = k.b.f_div(f, None, a, b).expect("block open");
+        k.nc(q);
+        let r = k.glsl(f, GlslStd450Op::Sqrt, &[a]);
+        k.nc(r);
+        k.store32(q, 8, 0);
+        k.store32(r, 8, 1);
+        k.finish()
+    }
 
     /// `out[i] = in[i] + 1` over u32 words.
     pub fn add_one_u32() -> Vec<u32> {

@@ -16,7 +16,11 @@
 //!   Float16 in the profile every f16 step (widening, narrowing, the fused form) is integer arithmetic
 //!   plus f32, so the module needs neither Float16 nor Int16;
 //! * min/max follow IEEE minNum/maxNum with −0 < +0, spelt out with compares and selects;
-//! * f32→i32/u32 saturate and map NaN to 0 by hand unless the device already does.
+//! * f32→i32/u32 saturate and map NaN to 0 by hand unless the device already does;
+//! * f32 division and square root (the correctly rounded models of V_RCP_F32/V_SQRT_F32, D012) use
+//!   OpFDiv / GLSL Sqrt only where the profile measured them correctly rounded, and are refused
+//!   otherwise; the scaled fused multiply-add of V_DIV_FMAS_F32 is the round-to-odd FMA in f64, scaled
+//!   exactly there, then narrowed once.
 
 use rdna2spv_ir::{FloatCmp, FloatOp, Ty, UnOp};
 use spirv::{GlslStd450Op, Word};
@@ -247,6 +251,39 @@ pub(super) fn float_op(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R
             } else {
                 crate::exact::emit_fma_f32_exact(&mut cx.b, x, y, z)?
             };
+            cx.canon32(r)
+        }
+        FloatOp::F32Div | FloatOp::F32Sqrt => {
+            if !cx.prof.div_sqrt_f32_correctly_rounded {
+                return Err(cx.unsupported_pub(format!(
+                    "{op:?} needs a device whose f32 OpFDiv and Sqrt are correctly rounded \
+                     (profile field div_sqrt_f32_correctly_rounded; decision D012); no emulation yet"
+                )));
+            }
+            let x = cx.f32_of(a)?;
+            let r = if op == FloatOp::F32Div {
+                let y = cx.f32_of(b)?;
+                cx.b.f_div(t.f32, None, x, y)?
+            } else {
+                cx.glsl_op(t.f32, GlslStd450Op::Sqrt, &[x])?
+            };
+            cx.nc(r);
+            cx.canon32(r)
+        }
+        FloatOp::F32FmaLdexp(k) => {
+            // Round to odd in f64 (exact product, TwoSum), scale exactly in f64, one narrowing.
+            let mut w = [0; 3];
+            for (i, v) in [a, b, c].into_iter().enumerate() {
+                let f = cx.f32_of(v)?;
+                w[i] = cx.b.f_convert(t.f64, None, f)?;
+            }
+            let odd = crate::exact::emit_round_to_odd_fma(&mut cx.b, 64, w[0], w[1], w[2])?;
+            let scale = cx.c64(((1023 + k as i64) as u64) << 52);
+            let scale = cx.opaque64(scale)?;
+            let scale = cx.b.bitcast(t.f64, None, scale)?;
+            let scaled = cx.b.f_mul(t.f64, None, odd, scale)?;
+            cx.nc(scaled);
+            let r = cx.b.f_convert(t.f32, None, scaled)?;
             cx.canon32(r)
         }
         FloatOp::F32LegacyMad => {
