@@ -133,3 +133,40 @@ pub fn first_difference(host: &[Buffer], device: &[Buffer]) -> Option<(String, u
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn buf(name: &str, words: &[u32], unordered: bool) -> Buffer {
+        Buffer {
+            name: name.into(),
+            data: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+            output: Some(name.into()),
+            unordered,
+        }
+    }
+
+    #[test]
+    fn names_the_first_differing_element() {
+        let host = [buf("a", &[1, 2, 3], false), buf("b", &[5, 6, 7, 8], false)];
+        let same = host.clone();
+        assert_eq!(first_difference(&host, &same), None);
+        let dev = [
+            buf("a", &[1, 2, 3], false),
+            buf("b", &[5, 6, 0x3f80_0000, 8], false),
+        ];
+        assert_eq!(
+            first_difference(&host, &dev),
+            Some(("b".into(), 8, 7, 0x3f80_0000))
+        );
+        // Unordered outputs compare as multisets; a changed value is still a difference.
+        let (h, d) = ([buf("t", &[3, 1, 2], true)], [buf("t", &[1, 2, 3], true)]);
+        assert_eq!(first_difference(&h, &d), None);
+        assert!(first_difference(&h, &[buf("t", &[1, 2, 4], true)]).is_some());
+        // Buffers that are not outputs are not compared.
+        let mut hidden = host.clone();
+        hidden[1].output = None;
+        assert_eq!(first_difference(&hidden, &dev), None);
+    }
+}
