@@ -190,6 +190,26 @@ enum Flow {
     Cond,
 }
 
+/// The multiply-add family whose VOP3 clamp and op_sel modifiers are lifted (omod is ignored; D013).
+fn madd_family(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(
+        op,
+        V_FMA_F32
+            | V_FMAC_F32
+            | V_MAD_F32
+            | V_MAC_F32
+            | V_FMA_LEGACY_F32
+            | V_FMAC_LEGACY_F32
+            | V_MAD_LEGACY_F32
+            | V_MAC_LEGACY_F32
+            | V_MUL_LEGACY_F32
+            | V_FMA_F16
+            | V_FMAC_F16
+            | V_FMA_F64
+    )
+}
+
 fn flow_of(ins: &Instruction) -> Flow {
     match ins.opcode() {
         Opcode::S_ENDPGM => Flow::End,
@@ -213,6 +233,8 @@ enum Src {
     I64,
     /// 16-bit float operand in the low half.
     F16,
+    /// 64-bit float operand: a literal is the high 32 bits of the double.
+    F64,
 }
 
 struct Lifter<'a> {
@@ -313,7 +335,7 @@ impl Lifter<'_> {
     fn src(&mut self, enc: u32, class: Src) -> Result<Handle<Node>, LiftError> {
         let ty = match class {
             Src::B32 => Ty::B32,
-            Src::I64 => Ty::B64,
+            Src::I64 | Src::F64 => Ty::B64,
             Src::F16 => Ty::B32,
         };
         Ok(match enc {
@@ -342,7 +364,7 @@ impl Lifter<'_> {
                         ];
                         H[i]
                     }
-                    Src::I64 => {
+                    Src::I64 | Src::F64 => {
                         if enc == 248 {
                             0x3fc4_5f30_6dc9_c882
                         } else {
@@ -366,6 +388,7 @@ impl Lifter<'_> {
             }
             255 => {
                 let lit = self.ins.literal.unwrap_or(0) as u64;
+                let lit = if class == Src::F64 { lit << 32 } else { lit };
                 self.c(ty, lit)
             }
             _ => return self.unsupported(&format!("source operand encoding {enc}")),
@@ -1140,6 +1163,7 @@ impl Lifter<'_> {
         // `+abs`/`+neg` masks, probed from LLVM); bits LLVM ignores (`+ignore`) are ignored here too.
         let mods = self.ins.encoding.mods;
         let (mut abs, mut neg) = (0u32, 0u32);
+        let (mut vop3_clamp, mut vop3_opsel) = (false, 0u32);
         if f == Format::VOP3 {
             let vop3b = matches!(
                 op,
@@ -1163,7 +1187,16 @@ impl Lifter<'_> {
             }
             neg = (w1 & !ig1) >> 29;
             let omod = ((w1 & !ig1) >> 27) & 3;
-            if clamp != 0 || opsel != 0 || omod != 0 {
+            if madd_family(op) {
+                // Multiply-add family (decision D013): clamp, op_sel (16-bit forms) are applied below;
+                // omod is ignored, as the hardware ignores it when output denormals are enabled or the
+                // IEEE mode bit is set — both on in the compute mode this project models.
+                if opsel & !(mods.opsel as u32) != 0 {
+                    return self.unsupported("op_sel bits this instruction does not have");
+                }
+                vop3_clamp = clamp != 0;
+                vop3_opsel = opsel;
+            } else if clamp != 0 || opsel != 0 || omod != 0 {
                 return self.unsupported("VOP3 clamp/omod/op_sel modifiers are not lifted yet");
             }
             // Only float sources (those with an abs bit) take abs/neg as float modifiers.
@@ -1171,7 +1204,6 @@ impl Lifter<'_> {
                 return self.unsupported("integer neg modifiers are not lifted yet");
             }
         }
-        let float_mods = abs | neg != 0;
         if f == Format::VOP3P {
             return self.valu_packed();
         }
@@ -1390,38 +1422,65 @@ impl Lifter<'_> {
                 let r = self.float(fop, a, b, a);
                 self.write_v(vdst, r);
             }
-            // Fused single precision: one rounding (Model::f32_fma, D993).
-            V_FMA_F32 | V_FMAC_F32 | V_FMAAK_F32 | V_FMAMK_F32 => {
-                let (a, b, c) = match (op, f) {
-                    (V_FMAC_F32, Format::VOP2 | Format::VOP3) => {
+            // Fused single precision: one rounding (Model::f32_fma, D993). Unfused (gfx1010/gfx1013):
+            // product and sum each round, denormals flushed (legacy_multiply_add). The legacy forms add the
+            // DX9 rule that 0 times anything (inf and NaN included) is +0 (decision D014).
+            V_FMA_F32 | V_FMAC_F32 | V_FMAAK_F32 | V_FMAMK_F32 | V_MAD_F32 | V_MAC_F32
+            | V_MADAK_F32 | V_MADMK_F32 | V_FMA_LEGACY_F32 | V_FMAC_LEGACY_F32
+            | V_MAD_LEGACY_F32 | V_MAC_LEGACY_F32 => {
+                let (a, b, c) = match op {
+                    V_FMAC_F32 | V_MAC_F32 | V_FMAC_LEGACY_F32 | V_MAC_LEGACY_F32 => {
                         let d = self.n(Node::ReadVgpr {
                             reg: vdst,
                             ty: Ty::B32,
                         });
                         (s!(s0, 0), s!(s1, 1), d)
                     }
-                    (V_FMAAK_F32, _) => (s!(s0, 0), s!(s1, 1), s!(255, 3)),
-                    (V_FMAMK_F32, _) => (s!(s0, 0), s!(255, 3), s!(s1, 1)),
+                    V_FMAAK_F32 | V_MADAK_F32 => (s!(s0, 0), s!(s1, 1), s!(255, 3)),
+                    V_FMAMK_F32 | V_MADMK_F32 => (s!(s0, 0), s!(255, 3), s!(s1, 1)),
                     _ => (s!(s0, 0), s!(s1, 1), s!(s2, 2)),
                 };
-                let r = self.float(FloatOp::F32Fma, a, b, c);
+                let unfused = matches!(
+                    op,
+                    V_MAD_F32
+                        | V_MAC_F32
+                        | V_MADAK_F32
+                        | V_MADMK_F32
+                        | V_MAD_LEGACY_F32
+                        | V_MAC_LEGACY_F32
+                );
+                let (a, b) = if matches!(
+                    op,
+                    V_FMA_LEGACY_F32 | V_FMAC_LEGACY_F32 | V_MAD_LEGACY_F32 | V_MAC_LEGACY_F32
+                ) {
+                    self.legacy_zero(a, b, unfused)
+                } else {
+                    (a, b)
+                };
+                let fop = if unfused {
+                    FloatOp::F32LegacyMad
+                } else {
+                    FloatOp::F32Fma
+                };
+                let r = self.float(fop, a, b, c);
+                let r = self.clamp_if(vop3_clamp, Ty::B32, r);
                 self.write_v(vdst, r);
             }
-            // Unfused (gfx1010/gfx1013): product and sum each round, denormals flushed (legacy_multiply_add).
-            V_MAD_F32 | V_MAC_F32 | V_MADAK_F32 | V_MADMK_F32 => {
-                let (a, b, c) = match op {
-                    V_MAC_F32 => {
-                        let d = self.n(Node::ReadVgpr {
-                            reg: vdst,
-                            ty: Ty::B32,
-                        });
-                        (s!(s0, 0), s!(s1, 1), d)
-                    }
-                    V_MADAK_F32 => (s!(s0, 0), s!(s1, 1), s!(255, 3)),
-                    V_MADMK_F32 => (s!(s0, 0), s!(255, 3), s!(s1, 1)),
-                    _ => (s!(s0, 0), s!(s1, 1), s!(s2, 2)),
-                };
-                let r = self.float(FloatOp::F32LegacyMad, a, b, c);
+            V_MUL_LEGACY_F32 => {
+                let (a, b) = (s!(s0, 0), s!(s1, 1));
+                let (a, b) = self.legacy_zero(a, b, false);
+                let r = self.float(FloatOp::F32Mul, a, b, a);
+                let r = self.clamp_if(vop3_clamp, Ty::B32, r);
+                self.write_v(vdst, r);
+            }
+            V_FMA_F64 => {
+                let mut v = [self.c(Ty::B64, 0); 3];
+                for (i, e) in [s0, s1, s2].into_iter().enumerate() {
+                    let x = self.src(e, Src::F64)?;
+                    v[i] = self.modify_ty(x, i as u32, abs, neg, Ty::B64);
+                }
+                let r = self.float(FloatOp::F64Fma, v[0], v[1], v[2]);
+                let r = self.clamp_if(vop3_clamp, Ty::B64, r);
                 self.write_v(vdst, r);
             }
             // Half add and multiply: one rounding to half (f64 holds the exact sum or product of two halves).
@@ -1439,25 +1498,75 @@ impl Lifter<'_> {
                 let r32 = self.un(UnOp::ZExt, Ty::B32, r);
                 self.write_v(vdst, r32);
             }
-            V_FMA_F16 | V_FMAC_F16 => {
-                if float_mods {
-                    return self.unsupported("abs/neg on 16-bit sources are not lifted yet");
-                }
+            // Fused half precision: one rounding to half (fused_to_half, D993). VOP3 op_sel bit i takes the
+            // high half of source i; bit 3 writes the high half of the destination and keeps the low half.
+            V_FMA_F16 | V_FMAC_F16 | V_FMAAK_F16 | V_FMAMK_F16 => {
                 let h = Src::F16;
-                let (a, b) = (self.src(s0, h)?, self.src(s1, h)?);
-                let c = if op == V_FMAC_F16 {
-                    self.n(Node::ReadVgpr {
+                let (ea, eb) = (self.src(s0, h)?, self.src(s1, h)?);
+                let (ea, eb, ec) = match op {
+                    V_FMAC_F16 => {
+                        let d = self.n(Node::ReadVgpr {
+                            reg: vdst,
+                            ty: Ty::B32,
+                        });
+                        (ea, eb, d)
+                    }
+                    V_FMAAK_F16 => (ea, eb, self.src(255, h)?),
+                    V_FMAMK_F16 => {
+                        let k = self.src(255, h)?;
+                        (ea, k, eb)
+                    }
+                    _ => (ea, eb, self.src(s2, h)?),
+                };
+                let mut v = [ea, eb, ec];
+                for (i, x) in v.iter_mut().enumerate() {
+                    let shift = if vop3_opsel >> i & 1 != 0 { 16 } else { 0 };
+                    let half = self.n(Node::Extract {
+                        ty: Ty::B16,
+                        a: *x,
+                        shift,
+                    });
+                    *x = self.modify_ty(half, i as u32, abs, neg, Ty::B16);
+                }
+                let r = self.float(FloatOp::F16FmaToHalf, v[0], v[1], v[2]);
+                let r = self.clamp_if(vop3_clamp, Ty::B16, r);
+                let r32 = self.un(UnOp::ZExt, Ty::B32, r);
+                if vop3_opsel & 8 != 0 {
+                    let old = self.n(Node::ReadVgpr {
                         reg: vdst,
                         ty: Ty::B32,
-                    })
+                    });
+                    let w = self.insert_half(old, r32, true);
+                    self.write_v(vdst, w);
                 } else {
-                    self.src(s2, h)?
-                };
-                let (a, b, c) = (self.lo16(a), self.lo16(b), self.lo16(c));
-                let r = self.float(FloatOp::F16FmaToHalf, a, b, c);
-                // A 16-bit VALU result writes the low half and (gfx10) zeroes the high half.
-                let r32 = self.un(UnOp::ZExt, Ty::B32, r);
-                self.write_v(vdst, r32);
+                    // A 16-bit VALU result writes the low half and (gfx10) zeroes the high half.
+                    self.write_v(vdst, r32);
+                }
+            }
+            // V_PK_FMAC_F16 (VOP2): each 16-bit lane D.x = fma(S0.x, S1.x, D.x), rounded once to half.
+            V_PK_FMAC_F16 => {
+                let a = self.src(s0, Src::F16)?;
+                let b = self.src(s1, Src::F16)?;
+                let d = self.n(Node::ReadVgpr {
+                    reg: vdst,
+                    ty: Ty::B32,
+                });
+                let mut out = [a; 2];
+                for (k, hi) in [false, true].into_iter().enumerate() {
+                    let shift = if hi { 16 } else { 0 };
+                    let mut v = [a, b, d];
+                    for x in v.iter_mut() {
+                        *x = self.n(Node::Extract {
+                            ty: Ty::B16,
+                            a: *x,
+                            shift,
+                        });
+                    }
+                    let r = self.float(FloatOp::F16FmaToHalf, v[0], v[1], v[2]);
+                    out[k] = self.un(UnOp::ZExt, Ty::B32, r);
+                }
+                let w = self.insert_half(out[0], out[1], true);
+                self.write_v(vdst, w);
             }
             V_CMP_EQ_U32 | V_CMP_NE_U32 | V_CMP_GT_U32 | V_CMP_GE_U32 | V_CMP_LT_U32
             | V_CMP_LE_U32 | V_CMP_EQ_I32 | V_CMP_NE_I32 | V_CMP_GT_I32 | V_CMP_GE_I32
@@ -1797,6 +1906,102 @@ impl Lifter<'_> {
         }
     }
 
+    /// Applies abs (first) then neg to a float source of type `ty` at position `i` (0..=2; 3: none).
+    fn modify_ty(&mut self, v: Handle<Node>, i: u32, abs: u32, neg: u32, ty: Ty) -> Handle<Node> {
+        if i > 2 {
+            return v;
+        }
+        let v = if abs >> i & 1 != 0 {
+            self.un(UnOp::FAbs, ty, v)
+        } else {
+            v
+        };
+        if neg >> i & 1 != 0 {
+            self.un(UnOp::FNeg, ty, v)
+        } else {
+            v
+        }
+    }
+
+    /// The DX9 legacy rule of V_MUL/FMA/MAD_LEGACY_F32: when either factor is zero, the product is +0 even
+    /// if the other is an infinity or NaN. Returns the factors to multiply: both +0 in that case. With
+    /// `flushed` (the unfused forms, which flush denormal inputs) a denormal factor counts as zero.
+    fn legacy_zero(
+        &mut self,
+        a: Handle<Node>,
+        b: Handle<Node>,
+        flushed: bool,
+    ) -> (Handle<Node>, Handle<Node>) {
+        let m = if flushed { 0x7f80_0000 } else { 0x7fff_ffff };
+        let ma = self.and32(a, m);
+        let za = self.eq32(ma, 0);
+        let mb = self.and32(b, m);
+        let zb = self.eq32(mb, 0);
+        let z = self.or1(za, zb);
+        let zero = self.k32(0);
+        let a = self.sel(z, zero, a);
+        let b = self.sel(z, zero, b);
+        (a, b)
+    }
+
+    /// VOP3/VOP3P clamp (when `on`): the float result of type `ty` limited to [0, 1], NaN → +0 (the
+    /// DX10_CLAMP mode of compute kernels), every negative value and −0 → +0. Integer logic only.
+    fn clamp_if(&mut self, on: bool, ty: Ty, x: Handle<Node>) -> Handle<Node> {
+        if !on {
+            return x;
+        }
+        if ty == Ty::B16 {
+            // Half results: the same logic on the zero-extended bits.
+            let w = self.un(UnOp::ZExt, Ty::B32, x);
+            let c = self.clamp_bits(Ty::B32, w, 0x8000, 0x7c00, 0x3c00);
+            return self.lo16(c);
+        }
+        let (sign, inf, one) = match ty {
+            Ty::B16 => (0x8000u64, 0x7c00u64, 0x3c00u64),
+            Ty::B64 => (1u64 << 63, 0x7ff0_0000_0000_0000, 0x3ff0_0000_0000_0000),
+            _ => (0x8000_0000, 0x7f80_0000, 0x3f80_0000),
+        };
+        self.clamp_bits(ty, x, sign, inf, one)
+    }
+
+    fn clamp_bits(
+        &mut self,
+        ty: Ty,
+        x: Handle<Node>,
+        sign: u64,
+        inf: u64,
+        one: u64,
+    ) -> Handle<Node> {
+        let k_abs = self.c(ty, sign - 1);
+        let a = self.int(IntOp::And, ty, x, k_abs);
+        let k_inf = self.c(ty, inf);
+        let nan = self.icmp(IntCmp::GtU, ty, a, k_inf);
+        let k_sign = self.c(ty, sign);
+        let s = self.int(IntOp::And, ty, x, k_sign);
+        let negative = self.nonzero(ty, s);
+        let k_one = self.c(ty, one);
+        let big = self.icmp(IntCmp::GeU, ty, x, k_one);
+        let zero = self.c(ty, 0);
+        let r = self.sel(big, k_one, x);
+        let r = self.sel(negative, zero, r);
+        self.sel(nan, zero, r)
+    }
+
+    /// `word` (B32) with its high (`hi`) or low half replaced by the low 16 bits of `half` (B32).
+    fn insert_half(&mut self, word: Handle<Node>, half: Handle<Node>, hi: bool) -> Handle<Node> {
+        let k16 = self.k32(16);
+        if hi {
+            let keep = self.and32(word, 0xffff);
+            let h = self.and32(half, 0xffff);
+            let h = self.int(IntOp::Shl, Ty::B32, h, k16);
+            self.int(IntOp::Or, Ty::B32, keep, h)
+        } else {
+            let keep = self.and32(word, 0xffff_0000);
+            let h = self.and32(half, 0xffff);
+            self.int(IntOp::Or, Ty::B32, keep, h)
+        }
+    }
+
     fn lo16(&mut self, a: Handle<Node>) -> Handle<Node> {
         self.n(Node::Extract {
             ty: Ty::B16,
@@ -1823,48 +2028,46 @@ impl Lifter<'_> {
         let (s0, s1, s2) = (w1 & 0x1ff, (w1 >> 9) & 0x1ff, (w1 >> 18) & 0x1ff);
         let neg_hi = (w0 >> 8) & 7;
         let neg_lo = w1 >> 29;
-        let clamp = w0 >> 15 & 1;
+        let clamp = w0 >> 15 & 1 != 0;
         let op_sel = (w0 >> 11) & 7;
         let op_sel_hi = (w1 >> 27) & 3 | ((w0 >> 14) & 1) << 2;
-        if neg_hi != 0 || neg_lo != 0 || clamp != 0 {
-            return self.unsupported("VOP3P neg/clamp modifiers are not lifted yet");
-        }
+        let srcs = [s0, s1, s2];
         match self.ins.opcode() {
             Opcode::V_PK_FMA_F16 => {
-                let (a, b, c) = (
-                    self.src(s0, Src::F16)?,
-                    self.src(s1, Src::F16)?,
-                    self.src(s2, Src::F16)?,
-                );
-                let srcs = [a, b, c];
-                let half = |l: &mut Self, i: usize, hi: bool| {
-                    let shift = if hi { 16 } else { 0 };
-                    l.n(Node::Extract {
-                        ty: Ty::B16,
-                        a: srcs[i],
-                        shift,
-                    })
-                };
-                let lo: Vec<_> = (0..3)
-                    .map(|i| half(self, i, op_sel >> i & 1 != 0))
-                    .collect();
-                let hi: Vec<_> = (0..3)
-                    .map(|i| half(self, i, op_sel_hi >> i & 1 != 0))
-                    .collect();
-                let rl = self.float(FloatOp::F16FmaToHalf, lo[0], lo[1], lo[2]);
-                let rh = self.float(FloatOp::F16FmaToHalf, hi[0], hi[1], hi[2]);
-                let l32 = self.un(UnOp::ZExt, Ty::B32, rl);
-                let h32 = self.un(UnOp::ZExt, Ty::B32, rh);
-                let sh = self.c(Ty::B32, 16);
-                let h32 = self.int(IntOp::Shl, Ty::B32, h32, sh);
-                let r = self.int(IntOp::Or, Ty::B32, l32, h32);
+                // Each 16-bit lane of the result: the halves op_sel (low lane) / op_sel_hi (high lane)
+                // pick, negated by neg_lo / neg_hi, one rounding to half (fused_to_half, D993).
+                let mut x = Vec::new();
+                for &e in &srcs {
+                    x.push(self.src(e, Src::F16)?);
+                }
+                let mut out = Vec::new();
+                for (sel, negs) in [(op_sel, neg_lo), (op_sel_hi, neg_hi)] {
+                    let mut v = Vec::new();
+                    for (i, &xi) in x.iter().enumerate() {
+                        let shift = if sel >> i & 1 != 0 { 16 } else { 0 };
+                        let h = self.n(Node::Extract {
+                            ty: Ty::B16,
+                            a: xi,
+                            shift,
+                        });
+                        v.push(self.modify_ty(h, i as u32, 0, negs, Ty::B16));
+                    }
+                    let r = self.float(FloatOp::F16FmaToHalf, v[0], v[1], v[2]);
+                    let r = self.clamp_if(clamp, Ty::B16, r);
+                    out.push(self.un(UnOp::ZExt, Ty::B32, r));
+                }
+                let r = self.insert_half(out[0], out[1], true);
                 self.write_v(vdst, r);
                 Ok(())
             }
-            Opcode::V_FMA_MIX_F32 => {
-                // Each source is an f32, or (op_sel_hi bit set) an f16 taken from the half op_sel picks,
-                // converted exactly; one f32 rounding (Model::f32_fma, D993).
-                let srcs = [s0, s1, s2];
+            Opcode::V_FMA_MIX_F32 | Opcode::V_FMA_MIXLO_F16 | Opcode::V_FMA_MIXHI_F16 => {
+                // Each source is an f32, or (op_sel_hi bit set) an f16 taken from the half op_sel picks;
+                // neg_lo negates and neg_hi takes the absolute value (abs first). MIX_F32: one f32
+                // rounding (Model::f32_fma). MIXLO/MIXHI: with every source a half, one rounding to half
+                // (fused_to_half); otherwise one rounding to f32, then one to half (D993). MIXLO writes the
+                // low half and keeps the high half; MIXHI the opposite.
+                let op = self.ins.opcode();
+                let all_half = op_sel_hi == 7 && op != Opcode::V_FMA_MIX_F32;
                 let mut v = Vec::new();
                 for (i, &e) in srcs.iter().enumerate() {
                     let is_half = op_sel_hi >> i & 1 != 0;
@@ -1876,17 +2079,48 @@ impl Lifter<'_> {
                             a: x,
                             shift,
                         });
-                        let h32 = self.un(UnOp::ZExt, Ty::B32, h);
-                        self.un(UnOp::F16ToF32, Ty::B32, h32)
+                        let h = self.modify_ty(h, i as u32, neg_hi, neg_lo, Ty::B16);
+                        if all_half {
+                            h
+                        } else {
+                            let h32 = self.un(UnOp::ZExt, Ty::B32, h);
+                            self.un(UnOp::F16ToF32, Ty::B32, h32)
+                        }
                     } else {
-                        x
+                        self.modify_ty(x, i as u32, neg_hi, neg_lo, Ty::B32)
                     });
                 }
-                let r = self.float(FloatOp::F32Fma, v[0], v[1], v[2]);
-                self.write_v(vdst, r);
+                if op == Opcode::V_FMA_MIX_F32 {
+                    let r = self.float(FloatOp::F32Fma, v[0], v[1], v[2]);
+                    let r = self.clamp_if(clamp, Ty::B32, r);
+                    self.write_v(vdst, r);
+                    return Ok(());
+                }
+                let h32 = if all_half {
+                    let r = self.float(FloatOp::F16FmaToHalf, v[0], v[1], v[2]);
+                    let r = self.clamp_if(clamp, Ty::B16, r);
+                    self.un(UnOp::ZExt, Ty::B32, r)
+                } else {
+                    let r = self.float(FloatOp::F32Fma, v[0], v[1], v[2]);
+                    let r = self.un(UnOp::F32ToF16, Ty::B32, r);
+                    let r = self.lo16(r);
+                    let r = self.clamp_if(clamp, Ty::B16, r);
+                    self.un(UnOp::ZExt, Ty::B32, r)
+                };
+                let old = self.n(Node::ReadVgpr {
+                    reg: vdst,
+                    ty: Ty::B32,
+                });
+                let w = self.insert_half(old, h32, op == Opcode::V_FMA_MIXHI_F16);
+                self.write_v(vdst, w);
                 Ok(())
             }
-            _ => self.unsupported("packed instruction not lifted yet"),
+            _ => {
+                if neg_hi != 0 || neg_lo != 0 || clamp {
+                    return self.unsupported("VOP3P neg/clamp modifiers are not lifted yet");
+                }
+                self.unsupported("packed instruction not lifted yet")
+            }
         }
     }
 }

@@ -172,6 +172,8 @@ fn fused_profile_paths_validate() {
     fused.folds_mul_one = false;
     fused.float_to_int = FloatToInt::Saturating;
     fused.has_float16 = true;
+    fused.has_float64 = true;
+    fused.has_int64 = true;
     for ws in [32, 64] {
         for lanes in [Lanes::Loop, Lanes::Unrolled] {
             let words = lower_with(
@@ -191,9 +193,16 @@ fn fused_profile_paths_validate() {
 
 #[test]
 fn portable_profile_paths_validate() {
+    // F64Fma (V_FMA_F64) needs Float64 and Int64 (decision D016): plain portable refuses it by name.
+    let e = lower(&program(32), &layout(32), &DeviceProfile::portable()).unwrap_err();
+    assert!(e.to_string().contains("Float64 and Int64"), "{e}");
+    let mut portable = DeviceProfile::portable();
+    portable.has_float64 = true;
+    portable.has_int64 = true;
     for ws in [32, 64] {
-        let words = lower(&program(ws), &layout(ws), &DeviceProfile::portable())
-            .expect("every float primitive lowers under the portable profile");
+        let words = lower(&program(ws), &layout(ws), &portable).expect(
+            "every float primitive lowers under the portable profile with Float64 and Int64",
+        );
         spirv_val(&format!("portable_w{ws}"), &words);
     }
 }

@@ -1705,11 +1705,32 @@ fn fma_f64_hundred_thousand_triples_bit_identical() {
     let (ws, w) = (32u32, 256u32);
     let p = fma64_program(ws, w);
     let init = [input, vec![0u8; 8 * n]];
-    let o = run_both(&ctx, "fma64", &p, &init, |a| {
-        launch_for(ws, w, n as u32, a, 0)
-    });
+    // V_FMA_F64 needs Float64 and Int64 (D016): portable plus those two features.
+    let mut with_f64 = DeviceProfile::portable();
+    with_f64.has_float64 = true;
+    with_f64.has_int64 = true;
+    let e = lower(
+        &p,
+        &kernel_layout(&launch_for(ws, w, n as u32, &[0, 0], 0)),
+        &DeviceProfile::portable(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("Float64 and Int64"), "{e}");
+    let (o, m) = run_both_with(
+        &ctx,
+        "fma64",
+        &p,
+        &init,
+        |a| launch_for(ws, w, n as u32, a, 0),
+        &with_f64,
+        &LowerOptions::default(),
+    );
+    if let Some(m) = m {
+        panic!("{m}");
+    }
     // The same triples through lavapipe's own (unfused) f64 Fma do differ.
-    let mut wrong = DeviceProfile::portable();
+    let mut wrong = with_f64.clone();
     wrong.fma_f64_fused = true;
     let (_, m) = run_both_with(
         &ctx,

@@ -373,6 +373,12 @@ pub(super) fn float_op(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R
             cx.canon64(r)
         }
         FloatOp::F64Fma => {
+            if !(cx.prof.has_float64 && cx.prof.has_int64) {
+                return Err(cx.unsupported_pub(
+                    "V_FMA_F64 (F64Fma) is translated only for a device with Float64 and Int64 \
+                     (profile fields has_float64, has_int64; decision D016)",
+                ));
+            }
             if !cx.prof.fma_f64_fused {
                 return f64_fma_soft(cx, a, b, c);
             }
