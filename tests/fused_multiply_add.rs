@@ -985,14 +985,16 @@ fn profile(ctx: &Context) -> DeviceProfile {
     probe(ctx).expect("the device profile is probed")
 }
 
-/// Every form on the host and on lavapipe against SoftFloat: 0 differing words.
-#[test]
-fn every_form_matches_softfloat_on_host_and_device() {
+/// The forms chosen by `pick`, on the host and on lavapipe, against SoftFloat: 0 differing words.
+fn check_forms(pick: impl Fn(&Form) -> bool) {
     let ctx = lavapipe();
     let prof = profile(&ctx);
     let n = device_n();
     let mut failures = Vec::new();
     for (i, f) in forms().into_iter().enumerate() {
+        if !pick(&f) {
+            continue;
+        }
         let t = std::time::Instant::now();
         let p = kernel(f.target, f.bytes);
         let ins = inputs(f.kind, n, 0x5eed_0000 + i as u64);
@@ -1024,6 +1026,125 @@ fn every_form_matches_softfloat_on_host_and_device() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+// The forms in groups, so that each test stays near half a minute in a debug build.
+#[test]
+fn single_precision_fused_and_legacy_forms() {
+    check_forms(|f| f.kind == Kind::F32 && f.target == Target::Gfx1030);
+}
+
+#[test]
+fn single_precision_unfused_forms_gfx1010() {
+    check_forms(|f| f.kind == Kind::F32 && f.target == Target::Gfx1010);
+}
+
+#[test]
+fn half_precision_vop2_vop3_and_packed_forms() {
+    check_forms(|f| f.kind == Kind::F16 && !f.name.starts_with("v_fma_mix"));
+}
+
+#[test]
+fn mix_forms() {
+    check_forms(|f| f.kind == Kind::F16 && f.name.starts_with("v_fma_mix"));
+}
+
+#[test]
+fn double_precision_forms() {
+    check_forms(|f| f.kind == Kind::F64);
+}
+
+fn triples_n() -> usize {
+    std::env::var("RDNA2SPV_FMA_TRIPLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000_000)
+}
+
+/// The evaluator's primitives (rdna2spv_eval::specialize) against SoftFloat over `RDNA2SPV_FMA_TRIPLES`
+/// (default 10^6) random + boundary + cancellation + seed-neighbourhood triples per primitive, and
+/// fused_to_half over every f16 `c` for 96 (a, b) pairs: 0 differences.
+#[test]
+fn evaluator_primitives_match_softfloat() {
+    use rdna2spv_eval::specialize as sp;
+    let n = triples_n();
+    let mut r = Rng(0xf00d_5eed);
+    let (mut m_fma32, mut m_mad32, mut m_fma16, mut m_fma64, mut m_mix) = (0, 0, 0, 0, 0);
+    let mut differ_fused_unfused = 0usize;
+    for _ in 0..n {
+        let [a, b, c] = f32_triple(&mut r);
+        let fused = sp::f32_fma(a, b, c);
+        if fused != sf_fma32(a, b, c) {
+            m_fma32 += 1;
+        }
+        let unfused = sp::f32_legacy_mad(a, b, c);
+        if unfused != sf_mad32(a, b, c) {
+            m_mad32 += 1;
+        }
+        if fused != unfused {
+            differ_fused_unfused += 1;
+        }
+        let [x, y, z] = f16_triple(&mut r);
+        if sp::f16_fma_to_half(x as u16, y as u16, z as u16) as u32 != sf_fma16(x, y, z) {
+            m_fma16 += 1;
+        }
+        // A mix narrowing to half with an f32 source: f32 then half.
+        let via = sp::f32_to_f16(sp::f32_fma(
+            sp::f16_to_f32(x as u16),
+            b,
+            sp::f16_to_f32(z as u16),
+        ));
+        if via as u32 != sf_f2h(sf_fma32(sf_h2f(x), b, sf_h2f(z))) {
+            m_mix += 1;
+        }
+        let (p, q) = (f64_operand(&mut r), f64_operand(&mut r));
+        let w = if r.next() % 3 == 0 {
+            (-(f64::from_bits(p) * f64::from_bits(q)))
+                .to_bits()
+                .wrapping_add(r.next() % 5)
+                .wrapping_sub(2)
+        } else {
+            f64_operand(&mut r)
+        };
+        if sp::f64_fma(p, q, w) != sf_fma64(p, q, w) {
+            m_fma64 += 1;
+        }
+    }
+    eprintln!(
+        "{n} triples each: f32 fma {m_fma32}, f32 unfused {m_mad32}, f16 fused_to_half {m_fma16}, \
+         mix f32->f16 {m_mix}, f64 fma {m_fma64} differ from SoftFloat; fused != unfused on \
+         {differ_fused_unfused}"
+    );
+    // Every f16 c for a sample of (a, b): boundary pairs, the seed's pair and random pairs.
+    let mut pairs: Vec<(u32, u32)> = vec![(0x1001, 0x3bfe), (0x3c00, 0x3c00), (0x0001, 0x3c00)];
+    for i in 0..93 {
+        pairs.push(if i % 3 == 0 {
+            (B16[i % B16.len()], B16[(i * 7 + 3) % B16.len()])
+        } else {
+            (f16_operand(&mut r), f16_operand(&mut r))
+        });
+    }
+    let mut m_sweep = 0usize;
+    for &(a, b) in &pairs {
+        for c in 0..=0xffffu32 {
+            if sp::f16_fma_to_half(a as u16, b as u16, c as u16) as u32 != sf_fma16(a, b, c) {
+                m_sweep += 1;
+            }
+        }
+    }
+    eprintln!(
+        "fused_to_half over every f16 c for {} (a, b) pairs ({} triples): {m_sweep} differ",
+        pairs.len(),
+        pairs.len() * 65536
+    );
+    assert_eq!(
+        (m_fma32, m_mad32, m_fma16, m_mix, m_fma64, m_sweep),
+        (0, 0, 0, 0, 0, 0)
+    );
+    assert!(
+        differ_fused_unfused > n / 100,
+        "the operands must separate fused from unfused"
+    );
 }
 
 /// D993's hand-worked values, through the real instructions, on the host and on lavapipe.
