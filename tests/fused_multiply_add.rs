@@ -925,7 +925,11 @@ fn inputs(kind: Kind, n: usize, seed: u64) -> Vec<[u32; 8]> {
                 let u = f32_triple(&mut r);
                 x[..3].copy_from_slice(&t);
                 // v3 (the accumulator of the MAC/FMAC forms) cancels the product as v2 does, or not.
-                x[3] = if r.next() % 2 == 0 { t[2] } else { u[2] };
+                x[3] = if r.next().is_multiple_of(2) {
+                    t[2]
+                } else {
+                    u[2]
+                };
                 for w in x[4..].iter_mut() {
                     *w = r.u32();
                 }
@@ -934,7 +938,7 @@ fn inputs(kind: Kind, n: usize, seed: u64) -> Vec<[u32; 8]> {
                 let t = f16_triple(&mut r);
                 let u = f16_triple(&mut r);
                 // Mix forms read v1 as an f32 source in some variants: sometimes a full f32 there.
-                let v1_f32 = r.next() % 4 == 0;
+                let v1_f32 = r.next().is_multiple_of(4);
                 for (k, w) in x[..3].iter_mut().enumerate() {
                     *w = t[k] | u[k] << 16;
                 }
@@ -942,7 +946,7 @@ fn inputs(kind: Kind, n: usize, seed: u64) -> Vec<[u32; 8]> {
                     x[1] = f32_triple(&mut r)[0];
                 }
                 let w = f16_triple(&mut r);
-                x[3] = if r.next() % 2 == 0 {
+                x[3] = if r.next().is_multiple_of(2) {
                     t[2] | u[2] << 16
                 } else {
                     w[2] | w[0] << 16
@@ -1098,7 +1102,7 @@ fn evaluator_primitives_match_softfloat() {
             m_mix += 1;
         }
         let (p, q) = (f64_operand(&mut r), f64_operand(&mut r));
-        let w = if r.next() % 3 == 0 {
+        let w = if r.next().is_multiple_of(3) {
             (-(f64::from_bits(p) * f64::from_bits(q)))
                 .to_bits()
                 .wrapping_add(r.next() % 5)

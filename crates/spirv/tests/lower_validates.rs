@@ -268,7 +268,11 @@ fn large_programs_lower_quickly() {
 /// Without Float16 in the profile (the portable default), f16 arithmetic needs neither Float16 nor Int16.
 #[test]
 fn portable_f16_needs_no_float16_capability() {
-    let words = lower(&program(32), &layout(32), &DeviceProfile::portable()).unwrap();
+    // Float64/Int64 on: the program holds an F64Fma (D016).
+    let mut portable = DeviceProfile::portable();
+    portable.has_float64 = true;
+    portable.has_int64 = true;
+    let words = lower(&program(32), &layout(32), &portable).unwrap();
     let m = rspirv::dr::load_words(&words).unwrap();
     let caps: Vec<_> = m
         .capabilities
@@ -281,7 +285,7 @@ fn portable_f16_needs_no_float16_capability() {
             .any(|c| c.contains("Float16") || c.contains("Int16")),
         "{caps:?}"
     );
-    let mut with = DeviceProfile::portable();
+    let mut with = portable.clone();
     with.has_float16 = true;
     let words = lower(&program(32), &layout(32), &with).unwrap();
     let m = rspirv::dr::load_words(&words).unwrap();
