@@ -1272,37 +1272,19 @@ impl Lifter<'_> {
             }
             V_LSHL_OR_B32 | V_LSHL_ADD_U32 | V_ADD3_U32 | V_AND_OR_B32 | V_OR3_B32 | V_XOR3_B32
             | V_ADD_LSHL_U32 => {
+                // D = (S0 f S1) g S2.
                 let (a, b, c) = (s!(s0, 0), s!(s1, 1), s!(s2, 2));
-                let r = match op {
-                    V_LSHL_OR_B32 => {
-                        let t = self.int(IntOp::Shl, Ty::B32, a, b);
-                        self.int(IntOp::Or, Ty::B32, t, c)
-                    }
-                    V_LSHL_ADD_U32 => {
-                        let t = self.int(IntOp::Shl, Ty::B32, a, b);
-                        self.int(IntOp::Add, Ty::B32, t, c)
-                    }
-                    V_ADD_LSHL_U32 => {
-                        let t = self.int(IntOp::Add, Ty::B32, a, b);
-                        self.int(IntOp::Shl, Ty::B32, t, c)
-                    }
-                    V_ADD3_U32 => {
-                        let t = self.int(IntOp::Add, Ty::B32, a, b);
-                        self.int(IntOp::Add, Ty::B32, t, c)
-                    }
-                    V_AND_OR_B32 => {
-                        let t = self.int(IntOp::And, Ty::B32, a, b);
-                        self.int(IntOp::Or, Ty::B32, t, c)
-                    }
-                    V_OR3_B32 => {
-                        let t = self.int(IntOp::Or, Ty::B32, a, b);
-                        self.int(IntOp::Or, Ty::B32, t, c)
-                    }
-                    _ => {
-                        let t = self.int(IntOp::Xor, Ty::B32, a, b);
-                        self.int(IntOp::Xor, Ty::B32, t, c)
-                    }
+                let (f, g) = match op {
+                    V_LSHL_OR_B32 => (IntOp::Shl, IntOp::Or),
+                    V_LSHL_ADD_U32 => (IntOp::Shl, IntOp::Add),
+                    V_ADD_LSHL_U32 => (IntOp::Add, IntOp::Shl),
+                    V_ADD3_U32 => (IntOp::Add, IntOp::Add),
+                    V_AND_OR_B32 => (IntOp::And, IntOp::Or),
+                    V_OR3_B32 => (IntOp::Or, IntOp::Or),
+                    _ => (IntOp::Xor, IntOp::Xor),
                 };
+                let t = self.int(f, Ty::B32, a, b);
+                let r = self.int(g, Ty::B32, t, c);
                 self.write_v(vdst, r);
             }
             V_ADD_CO_U32 | V_SUB_CO_U32 | V_SUBREV_CO_U32 | V_ADD_CO_CI_U32 | V_SUB_CO_CI_U32
