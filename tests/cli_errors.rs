@@ -240,5 +240,15 @@ fn runaway_loops_stop_at_the_step_budget_naming_the_pc() {
     fails_with(&out, "0x74");
     assert!(!out_dir.join("y.bin").exists());
     fails_with(&out, "runaway after 10000 instructions");
+    // The device (lavapipe) cuts the loop at its cap; the flag names the block the wave was in.
+    let (out, out_dir) = run_manifest(
+        &d,
+        "spin-vk",
+        &saxpy_manifest(&co, ""),
+        &["--backend", "vulkan"],
+    );
+    fails_with(&out, "a loop stopped before its exit condition");
+    fails_with(&out, "in the block at pc 0x74");
+    assert!(!out_dir.join("y.bin").exists());
     let _ = std::fs::remove_dir_all(&d);
 }
