@@ -250,5 +250,22 @@ fn runaway_loops_stop_at_the_step_budget_naming_the_pc() {
     fails_with(&out, "a loop stopped before its exit condition");
     fails_with(&out, "in the block at pc 0x74");
     assert!(!out_dir.join("y.bin").exists());
+    // A dispatch that outlives the fence timeout (a hung device) is a clear error, not a hang.
+    let (out, out_dir) = run_manifest(
+        &d,
+        "spin-timeout",
+        &saxpy_manifest(&co, ""),
+        &[
+            "--backend",
+            "vulkan",
+            "--profile",
+            "portable",
+            "--timeout-ms",
+            "1",
+        ],
+    );
+    fails_with(&out, "running saxpy on the Vulkan device");
+    fails_with(&out, "did not finish within 1ms");
+    assert!(!out_dir.join("y.bin").exists());
     let _ = std::fs::remove_dir_all(&d);
 }
