@@ -5,3 +5,4 @@ pub mod device;
 pub mod disasm;
 pub mod dispatch;
 pub mod manifest;
+pub mod robust;

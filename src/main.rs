@@ -142,6 +142,10 @@ enum Cmd {
         /// Vulkan device: an index or part of its name (default: RDNA2SPV_VK_DEVICE, else a GPU, else lavapipe).
         #[arg(long)]
         device: Option<String>,
+        /// Give up on a device dispatch after this many milliseconds (default 60,000): a hung or lost device
+        /// is an error (exit 2), not a hang.
+        #[arg(long)]
+        timeout_ms: Option<u64>,
     },
 }
 
@@ -276,6 +280,7 @@ fn run(cli: Cli) -> Result<i32> {
             out,
             profile,
             device,
+            timeout_ms,
         } => {
             let m = Manifest::load(&manifest)?;
             let mut plan = Plan::new(&m)?;
@@ -292,7 +297,12 @@ fn run(cli: Cli) -> Result<i32> {
                 Backend::Vulkan | Backend::Both => {
                     let ctx = open(device.as_deref())?;
                     let prof = profile_of(&ctx, profile.into())?;
-                    let dev = run_vulkan(&ctx, &mut plan, &prof)?;
+                    let ctx = match timeout_ms {
+                        Some(ms) => ctx.with_timeout(std::time::Duration::from_millis(ms)),
+                        None => ctx,
+                    };
+                    let dev = run_vulkan(&ctx, &mut plan, &prof)
+                        .with_context(|| format!("running {name} on the Vulkan device"))?;
                     eprintln!(
                         "rdna2spv: {name} on {}: {} waves in {:?} workgroups, module {} words, lowered in {:.1} ms, dispatch {:.1} ms",
                         dev.device,

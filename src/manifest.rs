@@ -72,36 +72,35 @@ impl Manifest {
     pub fn load(path: &Path) -> Result<Manifest> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("reading manifest {}", path.display()))?;
-        let mut m: Manifest = toml::from_str(&text)
-            .with_context(|| format!("parsing manifest {}", path.display()))?;
-        m.dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        Manifest::parse(&text, &dir).with_context(|| format!("manifest {}", path.display()))
+    }
+
+    /// Parses and checks manifest text whose relative paths are relative to `dir`. Total: any text gives a
+    /// manifest or an error, never a panic (the `manifest` fuzz target and proptest check this).
+    pub fn parse(text: &str, dir: &Path) -> Result<Manifest> {
+        let mut m: Manifest = toml::from_str(text).context("parsing manifest")?;
+        m.dir = dir.to_path_buf();
         if m.code_object.is_none() && m.code.is_none() {
-            bail!(
-                "{}: the manifest needs `code_object` (or `code` with an [abi] table)",
-                path.display()
-            );
+            bail!("the manifest needs `code_object` (or `code` with an [abi] table)");
         }
         if m.code.is_some() {
-            bail!(
-                "{}: raw `code` manifests are not supported yet; give a `code_object`",
-                path.display()
-            );
+            bail!("raw `code` manifests are not supported yet; give a `code_object`");
         }
         for (d, (&g, &w)) in m.grid.iter().zip(&m.workgroup).enumerate() {
             if g == 0 || w == 0 {
-                bail!(
-                    "{}: grid and workgroup sizes must be positive (dimension {d})",
-                    path.display()
-                );
+                bail!("grid and workgroup sizes must be positive (dimension {d})");
             }
         }
         let threads: u64 = m.workgroup.iter().map(|&x| x as u64).product();
         if threads > 1024 {
             bail!(
-                "{}: workgroup {:?} has {threads} work-items; at most 1024",
-                path.display(),
+                "workgroup {:?} has {threads} work-items; at most 1024",
                 m.workgroup
             );
+        }
+        if m.max_steps_per_wave == Some(0) {
+            bail!("max_steps_per_wave must be positive");
         }
         Ok(m)
     }

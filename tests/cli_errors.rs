@@ -109,3 +109,163 @@ fn bad_manifests_are_clear_errors_and_write_nothing() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `saxpy.co` with `patch` written at file offset `at` (its .text is at file offset 0x900 = address 0x1900).
+fn patched_saxpy(d: &Path, name: &str, at: usize, patch: &[u8]) -> PathBuf {
+    let mut bytes = std::fs::read(fixture("fixtures/kernels/saxpy.co")).unwrap();
+    bytes[at..at + patch.len()].copy_from_slice(patch);
+    let p = d.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+fn saxpy_manifest(co: &Path, extra: &str) -> String {
+    format!(
+        "code_object = {co:?}\ngrid = [64,1,1]\nworkgroup = [64,1,1]\n{extra}[[args]]\nf32 = 1.0\n[[args]]\nbuffer = {{ size = 256 }}\n[[args]]\nbuffer = {{ size = 256 }}\noutput = \"y\"\n"
+    )
+}
+
+fn run_manifest(d: &Path, name: &str, text: &str, extra: &[&str]) -> (Output, PathBuf) {
+    let m = d.join(format!("{name}.toml"));
+    std::fs::write(&m, text).unwrap();
+    let out_dir = d.join(format!("out-{name}"));
+    let mut args: Vec<&std::ffi::OsStr> = vec!["run".as_ref(), m.as_os_str()];
+    args.extend(extra.iter().map(|a| a.as_ref() as &std::ffi::OsStr));
+    args.push("--out".as_ref());
+    args.push(out_dir.as_os_str());
+    (rdna2spv(&args), out_dir)
+}
+
+#[test]
+fn broken_elf_headers_are_clear_errors() {
+    let d = tmp("elf");
+    let co = std::fs::read(fixture("fixtures/kernels/saxpy.co")).unwrap();
+    // e_shoff (offset 0x28, 8 bytes) far past the end; a section's offset past the end; a valid ELF header
+    // followed by garbage (section headers whose offsets point nowhere).
+    let mut cases: Vec<Vec<u8>> = Vec::new();
+    let mut b = co.clone();
+    b[0x28..0x30].copy_from_slice(&0x7fff_ffff_u64.to_le_bytes());
+    cases.push(b);
+    let mut b = co.clone();
+    let shoff = u64::from_le_bytes(b[0x28..0x30].try_into().unwrap()) as usize;
+    // Section 1's sh_offset (entry + 0x18).
+    b[shoff + 64 + 0x18..shoff + 64 + 0x20].copy_from_slice(&0x10_0000_u64.to_le_bytes());
+    cases.push(b);
+    let mut b = co[..64].to_vec();
+    b.extend(std::iter::repeat_n(0xa5u8, 4096));
+    cases.push(b);
+    for (i, bytes) in cases.iter().enumerate() {
+        let p = d.join(format!("bad{i}.co"));
+        std::fs::write(&p, bytes).unwrap();
+        let out = rdna2spv(&["info".as_ref(), p.as_os_str()]);
+        fails_with(&out, "loading");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("truncated") || err.contains("out of range"),
+            "{err}"
+        );
+        fails_with(
+            &rdna2spv(&["disasm".as_ref(), p.as_os_str()]),
+            &format!("bad{i}.co"),
+        );
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn more_bad_manifests_are_clear_errors() {
+    let d = tmp("manifests2");
+    let saxpy = fixture("fixtures/kernels/saxpy.co");
+    let cases: Vec<(&str, &str, String)> = vec![
+        ("wrong-type", "invalid type", format!("code_object = {saxpy:?}\ngrid = \"big\"\nworkgroup = [64,1,1]\n")),
+        ("short-grid", "grid", format!("code_object = {saxpy:?}\ngrid = [64,1]\nworkgroup = [64,1,1]\n")),
+        ("zero-workgroup", "must be positive", format!("code_object = {saxpy:?}\ngrid = [64,1,1]\nworkgroup = [0,1,1]\n")),
+        ("zero-grid", "must be positive", format!("code_object = {saxpy:?}\ngrid = [64,0,1]\nworkgroup = [64,1,1]\n")),
+        ("oversized", "at most 1024", format!("code_object = {saxpy:?}\ngrid = [64,1,1]\nworkgroup = [64,64,1]\n")),
+        ("missing-kernel", "nope", format!("code_object = {saxpy:?}\nkernel = \"nope\"\ngrid = [64,1,1]\nworkgroup = [64,1,1]\n")),
+        ("missing-co", "missing.co", "code_object = \"missing.co\"\ngrid = [64,1,1]\nworkgroup = [64,1,1]\n".into()),
+        ("no-code", "code_object", "grid = [64,1,1]\nworkgroup = [64,1,1]\n".into()),
+        ("too-many-args", "explicit arguments", saxpy_manifest(&saxpy, "").replace("[[args]]\nf32", "[[args]]\nu32 = 1\n[[args]]\nf32")),
+        ("two-values", "exactly one", saxpy_manifest(&saxpy, "").replace("f32 = 1.0", "f32 = 1.0\nu32 = 3")),
+        ("buffer-for-scalar", "argument 0", saxpy_manifest(&saxpy, "").replace("f32 = 1.0", "buffer = { size = 4 }")),
+        ("bad-bits", "bits", saxpy_manifest(&saxpy, "").replace("f32 = 1.0", "bits = \"12\"")),
+        ("unknown-arg-key", "unknown field `colour`", saxpy_manifest(&saxpy, "").replace("f32 = 1.0", "f32 = 1.0\ncolour = 1")),
+        ("missing-buffer-file", "nothere.bin", saxpy_manifest(&saxpy, "").replace("buffer = { size = 256 }\noutput", "buffer = \"nothere.bin\"\noutput")),
+    ];
+    for (name, needle, text) in &cases {
+        let (out, out_dir) = run_manifest(&d, name, text, &[]);
+        fails_with(&out, needle);
+        assert!(
+            !out_dir.join("y.bin").exists(),
+            "{name}: a partial output was written"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn unsupported_instructions_are_named_with_their_offset() {
+    let d = tmp("unsupported");
+    // global_store_dword at address 0x196c (file 0x96c) → image_load v[0:3], v0, s[0:7] dmask:0xf dim:1D.
+    let co = patched_saxpy(&d, "image.co", 0x96c, &[0x00, 0x0f, 0x00, 0xf0, 0, 0, 0, 0]);
+    let (out, out_dir) = run_manifest(&d, "image", &saxpy_manifest(&co, ""), &[]);
+    fails_with(&out, "image_load");
+    fails_with(&out, "offset 0x6c");
+    assert!(!out_dir.join("y.bin").exists());
+    let spv = d.join("image.spv");
+    fails_with(
+        &rdna2spv(&[
+            "translate".as_ref(),
+            co.as_os_str(),
+            "-o".as_ref(),
+            spv.as_os_str(),
+        ]),
+        "not supported",
+    );
+    assert!(!spv.exists(), "a partial module was written");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn runaway_loops_stop_at_the_step_budget_naming_the_pc() {
+    let d = tmp("runaway");
+    // s_endpgm at address 0x1974 (kernel offset 0x74) → s_branch -1: a wave that spins there forever.
+    let co = patched_saxpy(&d, "spin.co", 0x974, &0xbf82_ffff_u32.to_le_bytes());
+    let (out, out_dir) = run_manifest(
+        &d,
+        "spin",
+        &saxpy_manifest(&co, "max_steps_per_wave = 10000\n"),
+        &[],
+    );
+    fails_with(&out, "0x74");
+    assert!(!out_dir.join("y.bin").exists());
+    fails_with(&out, "runaway after 10000 instructions");
+    // The device (lavapipe) cuts the loop at its cap; the flag names the block the wave was in.
+    let (out, out_dir) = run_manifest(
+        &d,
+        "spin-vk",
+        &saxpy_manifest(&co, ""),
+        &["--backend", "vulkan"],
+    );
+    fails_with(&out, "a loop stopped before its exit condition");
+    fails_with(&out, "in the block at pc 0x74");
+    assert!(!out_dir.join("y.bin").exists());
+    // A dispatch that outlives the fence timeout (a hung device) is a clear error, not a hang.
+    let (out, out_dir) = run_manifest(
+        &d,
+        "spin-timeout",
+        &saxpy_manifest(&co, ""),
+        &[
+            "--backend",
+            "vulkan",
+            "--profile",
+            "portable",
+            "--timeout-ms",
+            "1",
+        ],
+    );
+    fails_with(&out, "running saxpy on the Vulkan device");
+    fails_with(&out, "did not finish within 1ms");
+    assert!(!out_dir.join("y.bin").exists());
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -137,6 +137,14 @@ fn parse_sections(
         .filter(|s| s.sh_type != SHT_NOBITS)
         .and_then(|s| file_slice(bytes, s.sh_offset, s.sh_size, "section name table").ok())
         .unwrap_or(&[]);
+    // Every section with contents lies inside the file: a table of garbage or offsets past the end is an
+    // error here, not a code object with no kernels.
+    for (index, s) in shdrs.iter().enumerate() {
+        if s.sh_type != SHT_NOBITS && s.sh_type != 0 {
+            let what = format!("section {index} ({})", name_at(shstrtab, s.sh_name as u64));
+            file_slice(bytes, s.sh_offset, s.sh_size, &what)?;
+        }
+    }
     Ok(shdrs
         .iter()
         .enumerate()

@@ -9,7 +9,9 @@ fuzz_target!(|data: &[u8]| {
         while off + 4 <= data.len() {
             match decode_bytes(&data[off..], target) {
                 Ok(i) => {
-                    let _ = i.text(PrintOptions { wave64: data[0] & 1 == 1 });
+                    let _ = i.text(PrintOptions {
+                        wave64: data[0] & 1 == 1,
+                    });
                     off += 4 * i.len();
                 }
                 Err(_) => off += 4,

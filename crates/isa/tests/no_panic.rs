@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use rdna2spv_isa::{decode, decode_bytes, PrintOptions, Target};
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 20_000, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 50_000, .. ProptestConfig::default() })]
 
     #[test]
     fn decode_and_print_never_panic(words in proptest::collection::vec(any::<u32>(), 0..6), t in 0usize..3, wave64: bool) {

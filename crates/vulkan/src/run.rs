@@ -11,7 +11,8 @@ use rdna2spv_eval::{InitSgpr, Launch};
 use rdna2spv_ir::Program;
 use rdna2spv_spirv::lower::{
     self, launch_words, push_constants, KernelLayout, LowerError, LowerOptions, SgprInit,
-    FLAG_CUT_SHORT, FLAG_FINISHED, FLAG_MISALIGNED, FLAG_SCRATCH_FAULT,
+    FLAG_BLOCK_SHIFT, FLAG_CUT_SHORT, FLAG_FINISHED, FLAG_KIND_MASK, FLAG_MISALIGNED,
+    FLAG_SCRATCH_FAULT,
 };
 use rdna2spv_spirv::DeviceProfile;
 
@@ -28,9 +29,13 @@ pub enum RunError {
     Launch(String),
     /// Some waves did not report that they finished (lavapipe's silent loop cap, or a crash).
     #[error(
-        "{count} of {total} waves did not finish cleanly (first: workgroup {workgroup}, wave {wave}, flag {flag}: {what})"
+        "{count} of {total} waves did not finish cleanly (first: workgroup {workgroup}, wave {wave}, flag {flag}: {what}{at})"
     )]
     NotFinished {
+        /// Where a cut-short wave was: `", in block N"`, or with the program `", in the block at pc 0x.."`.
+        at: String,
+        /// The block number a cut-short wave reported.
+        block: Option<u32>,
         count: usize,
         total: usize,
         workgroup: usize,
@@ -102,7 +107,31 @@ pub fn run_program_with(
     let t0 = Instant::now();
     let words = lower::lower_with(program, &layout, profile, opts)?;
     let lower_time = t0.elapsed();
-    let mut r = run_module(ctx, &words, &layout, launch.grid)?;
+    let mut r = run_module(ctx, &words, &layout, launch.grid).map_err(|e| match e {
+        RunError::NotFinished {
+            count,
+            total,
+            workgroup,
+            wave,
+            flag,
+            what,
+            block: Some(b),
+            ..
+        } => RunError::NotFinished {
+            at: match program.blocks.iter().nth(b as usize) {
+                Some((_, blk)) => format!(", in the block at pc {:#x}", blk.start_pc),
+                None => format!(", in block {b}"),
+            },
+            count,
+            total,
+            workgroup,
+            wave,
+            flag,
+            what,
+            block: Some(b),
+        },
+        e => e,
+    })?;
     r.lower_time = lower_time;
     Ok(r)
 }
@@ -145,8 +174,12 @@ pub fn run_module(
         .filter(|(_, &f)| f != FLAG_FINISHED)
         .map(|(i, &f)| (i, f))
         .collect();
-    if let Some(&(i, flag)) = bad.first() {
+    if let Some(&(i, word)) = bad.first() {
+        let flag = word & FLAG_KIND_MASK;
+        let block = (flag == FLAG_CUT_SHORT).then_some(word >> FLAG_BLOCK_SHIFT);
         return Err(RunError::NotFinished {
+            at: block.map(|b| format!(", in block {b}")).unwrap_or_default(),
+            block,
             count: bad.len(),
             total,
             workgroup: i / per_group,

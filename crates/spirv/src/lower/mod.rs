@@ -116,7 +116,13 @@ pub const PUSH_CONSTANT_BYTES: usize = 32;
 /// Flag of a wave that ran to its end (or never existed: lanes past a partial workgroup).
 pub const FLAG_FINISHED: u32 = 1;
 /// Flag of a wave one of whose loops stopped before its exit condition held (a driver loop cap).
+/// Bits 8..32 of it hold the number of the block the wave was in (`Program::blocks` index), see
+/// [`FLAG_BLOCK_SHIFT`].
 pub const FLAG_CUT_SHORT: u32 = 2;
+/// A flag word is `kind | block << FLAG_BLOCK_SHIFT`; the kind is its low 8 bits ([`FLAG_KIND_MASK`]).
+pub const FLAG_BLOCK_SHIFT: u32 = 8;
+/// The kind of a flag word (FLAG_FINISHED, FLAG_CUT_SHORT, ...).
+pub const FLAG_KIND_MASK: u32 = 0xff;
 /// Flag of a wave that made a dword-straddling memory access under [`Unaligned::Detect`].
 pub const FLAG_MISALIGNED: u32 = 3;
 /// Flag of a wave that accessed scratch outside its region (the evaluator faults there; the device
@@ -919,7 +925,12 @@ impl<'a> Cx<'a> {
         let ok = self.b.logical_and(t.bool, None, dn, same)?;
         let nk = self.b.logical_not(t.bool, None, kd)?;
         let ok = self.b.logical_and(t.bool, None, ok, nk)?;
+        // A cut-short wave also says where it was: the dispatcher's block number in bits 8..32.
+        let blk = self.load_u32(self.block_var)?;
+        let eight = self.c32(FLAG_BLOCK_SHIFT);
+        let blk = self.b.shift_left_logical(t.u32, None, blk, eight)?;
         let fc = self.c32(FLAG_CUT_SHORT);
+        let fc = self.b.bitwise_or(t.u32, None, fc, blk)?;
         let ff = self.c32(FLAG_FINISHED);
         let flag = self.b.select(t.u32, None, ok, ff, fc)?;
         let mis = self.load_bool(self.misaligned)?;
