@@ -13,6 +13,8 @@ use crate::{
 use rdna2spv_isa::{decode, DecodeError, Format, Instruction, Opcode, PrintOptions, Target};
 use std::collections::{BTreeMap, BTreeSet};
 
+mod vfloat;
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LiftError {
     #[error("offset 0x{offset:x}: {error}")]
@@ -1187,7 +1189,7 @@ impl Lifter<'_> {
             }
             neg = (w1 & !ig1) >> 29;
             let omod = ((w1 & !ig1) >> 27) & 3;
-            if madd_family(op) {
+            if madd_family(op) || vfloat::takes_clamp(op) {
                 // Multiply-add family (decision D013): clamp, op_sel (16-bit forms) are applied below;
                 // omod is ignored, as the hardware ignores it when output denormals are enabled or the
                 // IEEE mode bit is set — both on in the compute mode this project models.
@@ -1649,7 +1651,22 @@ impl Lifter<'_> {
                 let c = self.class_f32(x, m);
                 self.write_compare(c, op == V_CMPX_CLASS_F32, f, vdst);
             }
-            _ => return self.unsupported("vector ALU instruction not lifted yet"),
+            _ => {
+                let o = vfloat::Ops {
+                    f,
+                    s0,
+                    s1,
+                    s2,
+                    vdst,
+                    opsel: vop3_opsel,
+                    abs,
+                    neg,
+                    clamp: vop3_clamp,
+                };
+                if !self.valu_float(op, &o)? {
+                    return self.unsupported("vector ALU instruction not lifted yet");
+                }
+            }
         }
         Ok(())
     }
