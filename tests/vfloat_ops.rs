@@ -33,9 +33,7 @@ pub struct Case {
     pub name: &'static str,
     pub opcodes: &'static [&'static str],
     pub asm: &'static [(&'static str, &'static [u32])],
-    /// First result VGPR (v16 = output dword 0).
-    pub slot: u32,
-    /// A 64-bit result in slot, slot + 1.
+    /// A 64-bit result in v[8:9] (else a 32-bit one in v8).
     pub wide: bool,
     /// The reference's name (see `reference`).
     pub reference: &'static str,
@@ -48,11 +46,12 @@ pub struct Case {
 //   s_lshl_b32 s5, s4, 8 ; v_add_nc_u32_e32 v10, s5, v0 ; v_lshlrev_b32_e32 v11, 5, v10
 //   global_load_dwordx4 v[0:3], v11, s[0:1] ; global_load_dwordx4 v[4:7], v11, s[0:1] offset:16
 //   s_waitcnt vmcnt(0)
-//   <the cases>
-//   v_lshlrev_b32_e32 v12, 9, v10                                           ; [0x34181489]
-//   global_store_dwordx4 v12, v[16+4j:19+4j], s[2:3] offset:16j  (j = 0..)  ; [0xdc788000 | 16j,
-//                                                                             0x0002000c | (16+4j) << 8]
-//   s_endpgm                                                                ; [0xbf810000]
+//   v_lshlrev_b32_e32 v12, 9, v10                              ; [0x34181489]
+//   for each case j: <the case, result in v8 or v[8:9]>
+//                    global_store_dwordx2 v12, v[8:9], s[2:3] offset:8j ; [0xdc748000 | 8j, 0x0002080c]
+//   s_endpgm                                                   ; [0xbf810000]
+// (Results go through v8 so that the kernel uses 13 VGPRs: the wave-per-invocation lowering keeps the
+// VGPR file in a private array, and lavapipe's compile and run time grow steeply with its size.)
 const HEAD: [u32; 8] = [
     0x8f05_8804,
     0x4a14_0005,
@@ -64,7 +63,7 @@ const HEAD: [u32; 8] = [
     0xbf8c_3f70,
 ];
 const WG: u32 = 256;
-/// Output dwords per item (v16..v143).
+/// Output dwords per item (two per case, at most 64 cases per kernel).
 const OUT: usize = 128;
 
 fn le(bytes: &[u8]) -> Vec<u32> {
@@ -75,18 +74,15 @@ fn le(bytes: &[u8]) -> Vec<u32> {
 }
 
 fn kernel(cases: &[Case]) -> Program {
+    assert!(cases.len() <= OUT / 2);
     let mut words: Vec<u32> = HEAD.to_vec();
-    let mut top = 16;
-    for c in cases {
+    words.push(0x3418_1489);
+    for (j, c) in cases.iter().enumerate() {
         for (_, w) in c.asm {
             words.extend_from_slice(w);
         }
-        top = top.max(c.slot + if c.wide { 2 } else { 1 });
-    }
-    words.push(0x3418_1489);
-    for j in 0..(top - 16).div_ceil(4) {
-        words.push(0xdc78_8000 | (16 * j));
-        words.push(0x0002_000c | ((16 + 4 * j) << 8));
+        words.push(0xdc74_8000 | (8 * j as u32));
+        words.push(0x0002_080c);
     }
     words.push(0xbf81_0000);
     let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -131,21 +127,42 @@ fn lavapipe() -> Context {
 }
 
 /// Runs the kernel over `inputs` on the host and on the device: (host, device) outputs, OUT per item.
-fn run_both(ctx: &Context, prof: &DeviceProfile, p: &Program, inputs: &[[u32; 8]]) -> (Vec<u32>, Vec<u32>) {
+fn run_both(
+    ctx: &Context,
+    prof: &DeviceProfile,
+    p: &Program,
+    inputs: &[[u32; 8]],
+) -> (Vec<u32>, Vec<u32>) {
     let n = inputs.len();
     let input: Vec<u8> = inputs
         .iter()
         .flat_map(|t| t.iter().flat_map(|x| x.to_le_bytes()))
         .collect();
     let init = vec![input, vec![0u8; 4 * OUT * n]];
-    let run = run_with_buffers(ctx, p, &init, |a| launch(n, a), prof, &LowerOptions::default())
-        .unwrap_or_else(|e| panic!("device run failed: {e}"));
+    let t0 = std::time::Instant::now();
+    let run = run_with_buffers(
+        ctx,
+        p,
+        &init,
+        |a| launch(n, a),
+        prof,
+        &LowerOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("device run failed: {e}"));
+    let t1 = std::time::Instant::now();
     let mut mem = Memory::default();
     for (i, b) in init.iter().enumerate() {
         mem.add(&format!("buf{i}"), run.addresses[i], b.clone())
             .unwrap();
     }
     rdna2spv_eval::run(p, &run.launch, &mut mem).expect("the evaluator runs");
+    if std::env::var_os("RDNA2SPV_VFLOAT_TIMES").is_some() {
+        eprintln!(
+            "  device {:.2} s, host {:.2} s",
+            (t1 - t0).as_secs_f64(),
+            t1.elapsed().as_secs_f64()
+        );
+    }
     let host = le(&mem.allocation("buf1").unwrap().data);
     (host, le(&run.outputs[1]))
 }
@@ -302,8 +319,14 @@ fn round_int(w: W, x: u64, mode: u8) -> u64 {
 
 fn sub(w: W, a: u64, b: u64) -> u64 {
     w.canon(match w {
-        W::H => unsafe { sf::f16_sub(sf::float16_t { v: a as u16 }, sf::float16_t { v: b as u16 }) }.v as u64,
-        W::S => unsafe { sf::f32_sub(sf::float32_t { v: a as u32 }, sf::float32_t { v: b as u32 }) }.v as u64,
+        W::H => {
+            unsafe { sf::f16_sub(sf::float16_t { v: a as u16 }, sf::float16_t { v: b as u16 }) }.v
+                as u64
+        }
+        W::S => {
+            unsafe { sf::f32_sub(sf::float32_t { v: a as u32 }, sf::float32_t { v: b as u32 }) }.v
+                as u64
+        }
         W::D => unsafe { sf::f64_sub(sf::float64_t { v: a }, sf::float64_t { v: b }) }.v,
     })
 }
@@ -480,7 +503,13 @@ fn reference(w: W, c: &Case, v: &[u32; 8]) -> u64 {
             return f32::from_bits(fl as u32) as i32 as u32 as u64;
         }
         "cvt_rpi" => {
-            let s = unsafe { sf::f32_add(sf::float32_t { v: a as u32 }, sf::float32_t { v: 0x3f00_0000 }) }.v;
+            let s = unsafe {
+                sf::f32_add(
+                    sf::float32_t { v: a as u32 },
+                    sf::float32_t { v: 0x3f00_0000 },
+                )
+            }
+            .v;
             let fl = round_int(W::S, s as u64, sf::softfloat_round_min);
             return f32::from_bits(fl as u32) as i32 as u32 as u64;
         }
@@ -490,7 +519,11 @@ fn reference(w: W, c: &Case, v: &[u32; 8]) -> u64 {
         "ubyte3" => return f32b((k >> 24) as f32),
         other => unreachable!("reference {other}"),
     };
-    let out_w = if r == "cvt_f64_f32" || r.starts_with("cvt_f64") { W::D } else { w };
+    let out_w = if r == "cvt_f64_f32" || r.starts_with("cvt_f64") {
+        W::D
+    } else {
+        w
+    };
     let res = out_w.canon(res);
     if c.name.contains("clamp") {
         clamp(out_w, res)
@@ -565,7 +598,13 @@ fn boundary(w: W) -> Vec<u64> {
         }
     }
     if w == W::S {
-        for x in [2147483648.0f32, 2147483520.0, 4294967040.0, 0.49999997, 8388607.5] {
+        for x in [
+            2147483648.0f32,
+            2147483520.0,
+            4294967040.0,
+            0.49999997,
+            8388607.5,
+        ] {
             pos.push(x.to_bits() as u64);
         }
     }
@@ -600,8 +639,21 @@ fn random_k(w: W, r: &mut Rng) -> u32 {
     let span = if w == W::D { 2400 } else { 330 };
     match r.below(8) {
         0 => r.next() as u32,
-        1 => [0, 1, u32::MAX, 0x7fff_ffff, 0x8000_0000, 1074, -1074i32 as u32, 1075, -1075i32 as u32, 149, -149i32 as u32, 150, -150i32 as u32]
-            [r.below(13) as usize],
+        1 => [
+            0,
+            1,
+            u32::MAX,
+            0x7fff_ffff,
+            0x8000_0000,
+            1074,
+            -1074i32 as u32,
+            1075,
+            -1075i32 as u32,
+            149,
+            -149i32 as u32,
+            150,
+            -150i32 as u32,
+        ][r.below(13) as usize],
         _ => (r.below(2 * span) as i64 - span as i64) as i32 as u32,
     }
 }
@@ -647,7 +699,11 @@ fn inputs(w: W, n: usize, seed: u64) -> Vec<[u32; 8]> {
     }
     while items.len() < n.max(bnd.len() * bnd.len() + 4096) {
         let a = random_float(w, &mut r);
-        let b = if r.below(4) == 0 { a ^ (r.below(4)) } else { random_float(w, &mut r) };
+        let b = if r.below(4) == 0 {
+            a ^ (r.below(4))
+        } else {
+            random_float(w, &mut r)
+        };
         let c = random_float(w, &mut r);
         items.push(pack(w, a, b, c, &mut r));
     }
@@ -669,39 +725,62 @@ fn n_items() -> usize {
         .unwrap_or(4096)
 }
 
+fn group_size() -> usize {
+    std::env::var("RDNA2SPV_VFLOAT_GROUP")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(25)
+}
+
 fn check(w: W, cases: &[Case], n: usize, seed: u64) {
     let ctx = lavapipe();
     let prof = probe(&ctx).expect("probe");
-    let p = kernel(cases);
-    // Chunks keep each dispatch's buffers moderate at benchmark sizes.
     let all = inputs(w, n, seed);
     let mut bad = Vec::new();
     let mut per_case = vec![0usize; cases.len()];
-    for chunk in all.chunks(1 << 16) {
-        let (host, dev) = run_both(&ctx, &prof, &p, chunk);
-        for (i, v) in chunk.iter().enumerate() {
-            for (ci, c) in cases.iter().enumerate() {
-                let at = i * OUT + (c.slot - 16) as usize;
-                let get = |o: &[u32]| {
-                    if c.wide {
-                        o[at] as u64 | (o[at + 1] as u64) << 32
-                    } else {
-                        o[at] as u64
-                    }
-                };
-                let want = reference(w, c, v);
-                let (h, d) = (get(&host), get(&dev));
-                if h != want || d != want {
-                    per_case[ci] += 1;
-                    if bad.len() < 20 {
-                        bad.push(format!(
-                            "{} ({}) input {:08x?}: reference {want:#x}, host {h:#x}, lavapipe {d:#x}",
-                            c.name, c.asm.iter().map(|a| a.0).collect::<Vec<_>>().join("; "), v
-                        ));
+    // A few cases per kernel: lavapipe compiles each module at its first dispatch, and its compile time
+    // grows faster than the module.
+    let only = std::env::var("RDNA2SPV_VFLOAT_ONLY").unwrap_or_default();
+    for (gi, group) in cases.chunks(group_size()).enumerate() {
+        if !group.iter().any(|c| c.name.contains(only.as_str())) {
+            continue;
+        }
+        let t0 = std::time::Instant::now();
+        let p = kernel(group);
+        // Chunks keep each dispatch's buffers moderate at benchmark sizes.
+        for chunk in all.chunks(1 << 16) {
+            let (host, dev) = run_both(&ctx, &prof, &p, chunk);
+            for (i, v) in chunk.iter().enumerate() {
+                for (ci, c) in group.iter().enumerate() {
+                    let at = i * OUT + 2 * ci;
+                    let get = |o: &[u32]| {
+                        if c.wide {
+                            o[at] as u64 | (o[at + 1] as u64) << 32
+                        } else {
+                            o[at] as u64
+                        }
+                    };
+                    let want = reference(w, c, v);
+                    let (h, d) = (get(&host), get(&dev));
+                    if h != want || d != want {
+                        per_case[gi * group_size() + ci] += 1;
+                        if bad.len() < 20 {
+                            bad.push(format!(
+                                "{} ({}) input {:08x?}: reference {want:#x}, host {h:#x}, lavapipe {d:#x}",
+                                c.name,
+                                c.asm.iter().map(|a| a.0).collect::<Vec<_>>().join("; "),
+                                v
+                            ));
+                        }
                     }
                 }
             }
         }
+        eprintln!(
+            "{w:?} group {gi}: {} cases, {:.1} s",
+            group.len(),
+            t0.elapsed().as_secs_f64()
+        );
     }
     let total: usize = per_case.iter().sum();
     let summary: Vec<String> = cases
@@ -759,13 +838,16 @@ fn hand_worked_values() {
         let case = cases.iter().find(|k| k.name == c).unwrap();
         let p = kernel(std::slice::from_ref(case));
         let n = WG as usize;
-        let input: Vec<u8> = (0..n).flat_map(|_| v.iter().flat_map(|x| x.to_le_bytes())).collect();
+        let input: Vec<u8> = (0..n)
+            .flat_map(|_| v.iter().flat_map(|x| x.to_le_bytes()))
+            .collect();
         let mut mem = Memory::default();
         mem.add("in", 0x1_0000_0000, input).unwrap();
-        mem.add("out", 0x2_0000_0000, vec![0u8; 4 * OUT * n]).unwrap();
+        mem.add("out", 0x2_0000_0000, vec![0u8; 4 * OUT * n])
+            .unwrap();
         rdna2spv_eval::run(&p, &launch(n, &[0x1_0000_0000, 0x2_0000_0000]), &mut mem).unwrap();
         let o = le(&mem.allocation("out").unwrap().data);
-        let at = (case.slot - 16) as usize;
+        let at = 0;
         if case.wide {
             o[at] as u64 | (o[at + 1] as u64) << 32
         } else {
@@ -778,33 +860,81 @@ fn hand_worked_values() {
         [a[0], a[1], b[0], b[1], k, 0, 0, 0]
     };
     // floor(−2.5) = −3; rndne(2.5) = 2; rndne(3.5) = 4; ceil(−0.5) = −0; trunc(−1.75) = −1.
-    assert_eq!(ctx_free(W::D, "floor_f64", d2(-2.5, 0.0, 0)), (-3.0f64).to_bits());
-    assert_eq!(ctx_free(W::D, "rndne_f64", d2(2.5, 0.0, 0)), 2.0f64.to_bits());
-    assert_eq!(ctx_free(W::D, "rndne_f64", d2(3.5, 0.0, 0)), 4.0f64.to_bits());
-    assert_eq!(ctx_free(W::D, "ceil_f64", d2(-0.5, 0.0, 0)), (-0.0f64).to_bits());
-    assert_eq!(ctx_free(W::D, "trunc_f64", d2(-1.75, 0.0, 0)), (-1.0f64).to_bits());
+    assert_eq!(
+        ctx_free(W::D, "floor_f64", d2(-2.5, 0.0, 0)),
+        (-3.0f64).to_bits()
+    );
+    assert_eq!(
+        ctx_free(W::D, "rndne_f64", d2(2.5, 0.0, 0)),
+        2.0f64.to_bits()
+    );
+    assert_eq!(
+        ctx_free(W::D, "rndne_f64", d2(3.5, 0.0, 0)),
+        4.0f64.to_bits()
+    );
+    assert_eq!(
+        ctx_free(W::D, "ceil_f64", d2(-0.5, 0.0, 0)),
+        (-0.0f64).to_bits()
+    );
+    assert_eq!(
+        ctx_free(W::D, "trunc_f64", d2(-1.75, 0.0, 0)),
+        (-1.0f64).to_bits()
+    );
     // fract(−2^-60) = 1 − 2^-60 rounds to 1.0 and is clipped to 0x3fefffffffffffff.
-    assert_eq!(ctx_free(W::D, "fract_f64", d2(-(2f64.powi(-60)), 0.0, 0)), 0x3fef_ffff_ffff_ffff);
+    assert_eq!(
+        ctx_free(W::D, "fract_f64", d2(-(2f64.powi(-60)), 0.0, 0)),
+        0x3fef_ffff_ffff_ffff
+    );
     // fract(5.25) = 0.25.
-    assert_eq!(ctx_free(W::D, "fract_f64", d2(5.25, 0.0, 0)), 0.25f64.to_bits());
+    assert_eq!(
+        ctx_free(W::D, "fract_f64", d2(5.25, 0.0, 0)),
+        0.25f64.to_bits()
+    );
     // frexp(12) = 0.75·2^4; frexp of the smallest subnormal 2^-1074 = 0.5·2^-1073.
-    assert_eq!(ctx_free(W::D, "frexp_mant_f64", d2(12.0, 0.0, 0)), 0.75f64.to_bits());
+    assert_eq!(
+        ctx_free(W::D, "frexp_mant_f64", d2(12.0, 0.0, 0)),
+        0.75f64.to_bits()
+    );
     assert_eq!(ctx_free(W::D, "frexp_exp_f64", d2(12.0, 0.0, 0)), 4);
-    assert_eq!(ctx_free(W::D, "frexp_exp_f64", [1, 0, 0, 0, 0, 0, 0, 0]), (-1073i32) as u32 as u64);
+    assert_eq!(
+        ctx_free(W::D, "frexp_exp_f64", [1, 0, 0, 0, 0, 0, 0, 0]),
+        (-1073i32) as u32 as u64
+    );
     // ldexp(1.5, −1074) = 1.5·2^-1074, a tie between 2^-1074 and 2^-1073: even → 2^-1073 (bits 2).
-    assert_eq!(ctx_free(W::D, "ldexp_f64", d2(1.5, 0.0, -1074i32 as u32)), 2);
+    assert_eq!(
+        ctx_free(W::D, "ldexp_f64", d2(1.5, 0.0, -1074i32 as u32)),
+        2
+    );
     // ldexp(1.25, −1074) = 1.25·2^-1074 → 2^-1074 (bits 1); ldexp(1, 1024) = +inf.
-    assert_eq!(ctx_free(W::D, "ldexp_f64", d2(1.25, 0.0, -1074i32 as u32)), 1);
-    assert_eq!(ctx_free(W::D, "ldexp_f64", d2(1.0, 0.0, 1024)), f64::INFINITY.to_bits());
+    assert_eq!(
+        ctx_free(W::D, "ldexp_f64", d2(1.25, 0.0, -1074i32 as u32)),
+        1
+    );
+    assert_eq!(
+        ctx_free(W::D, "ldexp_f64", d2(1.0, 0.0, 1024)),
+        f64::INFINITY.to_bits()
+    );
     // f64 → f32: 1 + 2^-24 is a tie → 1.0; 1 + 2^-24 + 2^-52 → 1 + 2^-23.
     let t = 1.0 + 2f64.powi(-24);
     assert_eq!(ctx_free(W::D, "cvt_f32_f64", d2(t, 0.0, 0)), 0x3f80_0000);
-    assert_eq!(ctx_free(W::D, "cvt_f32_f64", d2(t + 2f64.powi(-52), 0.0, 0)), 0x3f80_0001);
+    assert_eq!(
+        ctx_free(W::D, "cvt_f32_f64", d2(t + 2f64.powi(-52), 0.0, 0)),
+        0x3f80_0001
+    );
     // 2^-149·1.5 (f32 subnormal tie) → 2^-148 (bits 2).
-    assert_eq!(ctx_free(W::D, "cvt_f32_f64", d2(1.5 * 2f64.powi(-149), 0.0, 0)), 2);
+    assert_eq!(
+        ctx_free(W::D, "cvt_f32_f64", d2(1.5 * 2f64.powi(-149), 0.0, 0)),
+        2
+    );
     // f64 → i32: −2147483648.9 → INT_MIN (truncates to −2^31), 2^31 → INT_MAX, NaN → 0.
-    assert_eq!(ctx_free(W::D, "cvt_i32_f64", d2(-2147483648.9, 0.0, 0)), 0x8000_0000);
-    assert_eq!(ctx_free(W::D, "cvt_i32_f64", d2(2147483648.0, 0.0, 0)), 0x7fff_ffff);
+    assert_eq!(
+        ctx_free(W::D, "cvt_i32_f64", d2(-2147483648.9, 0.0, 0)),
+        0x8000_0000
+    );
+    assert_eq!(
+        ctx_free(W::D, "cvt_i32_f64", d2(2147483648.0, 0.0, 0)),
+        0x7fff_ffff
+    );
     assert_eq!(ctx_free(W::D, "cvt_i32_f64", d2(f64::NAN, 0.0, 0)), 0);
     // max(−0, +0) = +0; min(sNaN, 1) = the default NaN; min(qNaN, 1) = 1.
     assert_eq!(ctx_free(W::D, "max_f64", d2(-0.0, 0.0, 0)), 0);
@@ -814,17 +944,34 @@ fn hand_worked_values() {
     assert_eq!(ctx_free(W::D, "min_f64", qnan), 1.0f64.to_bits());
     // f32 med3(1, NaN, 3): a NaN operand gives min3 = min(min(1, NaN), 3) = 1.
     assert_eq!(
-        ctx_free(W::S, "med3_f32", [0x3f80_0000, 0x7fc0_0000, 0x4040_0000, 0, 0, 0, 0, 0]),
+        ctx_free(
+            W::S,
+            "med3_f32",
+            [0x3f80_0000, 0x7fc0_0000, 0x4040_0000, 0, 0, 0, 0, 0]
+        ),
         0x3f80_0000
     );
     // f32 med3(3, 1, 2) = 2.
     assert_eq!(
-        ctx_free(W::S, "med3_f32", [0x4040_0000, 0x3f80_0000, 0x4000_0000, 0, 0, 0, 0, 0]),
+        ctx_free(
+            W::S,
+            "med3_f32",
+            [0x4040_0000, 0x3f80_0000, 0x4000_0000, 0, 0, 0, 0, 0]
+        ),
         0x4000_0000
     );
     // cvt_rpi(0.49999997): 0.49999997 + 0.5 rounds to 1.0 in f32 → 1.
-    assert_eq!(ctx_free(W::S, "cvt_rpi_i32_f32", [0x3eff_ffff, 0, 0, 0, 0, 0, 0, 0]), 1);
+    assert_eq!(
+        ctx_free(W::S, "cvt_rpi_i32_f32", [0x3eff_ffff, 0, 0, 0, 0, 0, 0, 0]),
+        1
+    );
     // f16 rndne(0.5) = 0, fract(−0.25) = 0.75 (0x3a00).
-    assert_eq!(ctx_free(W::H, "rndne_f16", [0x3800, 0, 0, 0, 0, 0, 0, 0]), 0);
-    assert_eq!(ctx_free(W::H, "fract_f16", [0xb400, 0, 0, 0, 0, 0, 0, 0]), 0x3a00);
+    assert_eq!(
+        ctx_free(W::H, "rndne_f16", [0x3800, 0, 0, 0, 0, 0, 0, 0]),
+        0
+    );
+    assert_eq!(
+        ctx_free(W::H, "fract_f16", [0xb400, 0, 0, 0, 0, 0, 0, 0]),
+        0x3a00
+    );
 }

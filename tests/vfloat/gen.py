@@ -3,7 +3,8 @@
 
 Each case is assembled with `llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 -show-encoding` (the words are LLVM's,
 not ours). Run: python3 tests/vfloat/gen.py > tests/vfloat/kernels.rs
-Inputs per work-item: eight dwords in v0..v7 (layout per kernel in tests/vfloat_ops.rs); results from v16 on.
+Inputs per work-item: eight dwords in v0..v7 (layout per kernel in tests/vfloat_ops.rs); every case leaves
+its result in v8 (v[8:9] for 64-bit results), which the test stores after the case.
 """
 import re, subprocess, sys
 
@@ -29,13 +30,13 @@ def compares(w, a, b, mod_a, mod_b, slot):
         up = f"V_CMP_{rel.upper()}_{w.upper()}"
         upx = f"V_CMPX_{rel.upper()}_{w.upper()}"
         cases.append((f"cmp_{rel}_{w}_e32", [up], [f"v_cmp_{rel}_{w}_e32 vcc_lo, {a}, {bb}",
-                      f"v_cndmask_b32_e64 v{slot}, 0, 1, vcc_lo"], slot, False, f"cmp_{rel}", 0))
+                      "v_cndmask_b32_e64 v8, 0, 1, vcc_lo"], slot, False, f"cmp_{rel}", 0))
         slot += 1
         cases.append((f"cmp_{rel}_{w}_e64_mods", [up], [f"v_cmp_{rel}_{w}_e64 s20, {mod_a}, {bm}",
-                      f"v_cndmask_b32_e64 v{slot}, 0, 1, s20"], slot, False, f"cmp_{rel}", 1))
+                      "v_cndmask_b32_e64 v8, 0, 1, s20"], slot, False, f"cmp_{rel}", 1))
         slot += 1
-        cases.append((f"cmpx_{rel}_{w}", [upx], ["s_mov_b32 s21, exec_lo", f"v_mov_b32_e32 v{slot}, 0",
-                      f"v_cmpx_{rel}_{w}_e32 {a}, {bb}", f"v_mov_b32_e32 v{slot}, 1",
+        cases.append((f"cmpx_{rel}_{w}", [upx], ["s_mov_b32 s21, exec_lo", "v_mov_b32_e32 v8, 0",
+                      f"v_cmpx_{rel}_{w}_e32 {a}, {bb}", "v_mov_b32_e32 v8, 1",
                       "s_mov_b32 exec_lo, s21"], slot, False, f"cmp_{rel}", 0))
         slot += 1
     return cases, slot
@@ -46,7 +47,7 @@ def f64_cases():
     s = 16
     def one(name, ops, asm, wide, ref, mods=0):
         nonlocal s
-        c.append((name, ops, [l.format(d=f"v[{s}:{s+1}]" if wide else f"v{s}") for l in asm], s, wide, ref, mods))
+        c.append((name, ops, [l.format(d="v[8:9]" if wide else "v8") for l in asm], s, wide, ref, mods))
         s += 2 if wide else 1
     one("add_f64", ["V_ADD_F64"], ["v_add_f64 {d}, v[0:1], v[2:3]"], True, "add")
     one("add_f64_mods_clamp", ["V_ADD_F64"], ["v_add_f64 {d}, -v[0:1], |v[2:3]| clamp"], True, "add", 1)
@@ -79,7 +80,7 @@ def f32_cases():
     s = 16
     def one(name, ops, asm, ref, mods=0):
         nonlocal s
-        c.append((name, ops, [l.format(d=f"v{s}") for l in asm], s, False, ref, mods))
+        c.append((name, ops, [l.format(d="v8") for l in asm], s, False, ref, mods))
         s += 1
     for op in ["trunc", "ceil", "floor", "rndne", "fract"]:
         one(f"{op}_f32", [f"V_{op.upper()}_F32"], [f"v_{op}_f32_e32 {{d}}, v0"], op)
@@ -104,7 +105,7 @@ def f16_cases():
     s = 16
     def one(name, ops, asm, ref, mods=0):
         nonlocal s
-        c.append((name, ops, [l.format(d=f"v{s}") for l in asm], s, False, ref, mods))
+        c.append((name, ops, [l.format(d="v8") for l in asm], s, False, ref, mods))
         s += 1
     for op in ["trunc", "ceil", "floor", "rndne", "fract"]:
         one(f"{op}_f16", [f"V_{op.upper()}_F16"], [f"v_{op}_f16_e32 {{d}}, v0"], op)
@@ -114,7 +115,6 @@ def f16_cases():
     return c + cc, s
 
 def emit(name, cases, top):
-    print(f"/// {name}: results in v16..v{top - 1}.")
     print(f"pub const {name}: &[Case] = &[")
     for (cname, ops, asm, slot, wide, ref, mods) in cases:
         words = enc(asm)
@@ -125,7 +125,7 @@ def emit(name, cases, top):
         for a, w in zip(asm, words):
             print(f"            ({a!r}, &[{', '.join(f'0x{x:08x}' for x in w)}]),".replace("'", '"'))
         print("        ],")
-        print(f"        slot: {slot},\n        wide: {str(wide).lower()},\n        reference: {ref!r},\n        mods: {mods},".replace("'", '"'))
+        print(f"        wide: {str(wide).lower()},\n        reference: {ref!r},\n        mods: {mods},".replace("'", '"'))
         print("    },")
     print("];\n")
 
