@@ -372,16 +372,18 @@ fn frexp(w: W, x: u64) -> (u64, i32) {
 fn ldexp(w: W, x: u64, k: i32) -> u64 {
     let k = k.clamp(-4096, 4096);
     let q = match w {
+        W::H => unsafe { sf::f16_to_f128(sf::float16_t { v: x as u16 }) },
         W::S => unsafe { sf::f32_to_f128(sf::float32_t { v: x as u32 }) },
-        _ => unsafe { sf::f64_to_f128(sf::float64_t { v: x }) },
+        W::D => unsafe { sf::f64_to_f128(sf::float64_t { v: x }) },
     };
     let p = sf::float128_t {
         v: [0, ((16383 + k as i64) as u64) << 48],
     };
     let r = unsafe { sf::f128_mul(q, p) };
     w.canon(match w {
+        W::H => unsafe { sf::f128_to_f16(r) }.v as u64,
         W::S => unsafe { sf::f128_to_f32(r) }.v as u64,
-        _ => unsafe { sf::f128_to_f64(r) }.v,
+        W::D => unsafe { sf::f128_to_f64(r) }.v,
     })
 }
 
@@ -439,6 +441,58 @@ fn compare(rel: &str, x: f64, y: f64) -> bool {
     }
 }
 
+/// f32 → f16 rounded toward zero, derived from SoftFloat's nearest-even result: where that rounded
+/// away from zero, the next half toward zero (the largest finite half instead of an overflow to inf).
+fn rtz16(x: u32) -> u64 {
+    let r = unsafe { sf::f32_to_f16(sf::float32_t { v: x }) }.v as u64;
+    if W::S.is_nan(x as u64) {
+        return Q16;
+    }
+    let exact = W::S.val(x as u64);
+    if x & 0x7fff_ffff == 0x7f80_0000 {
+        return r;
+    }
+    if W::H.val(r).abs() > exact.abs() {
+        r - 1 // one step toward zero in magnitude (also inf → 0x7bff)
+    } else {
+        r
+    }
+}
+
+/// VOP3P packed half ops: the low result from the halves op_sel picks, the high one from op_sel_hi's;
+/// mods 2 is op_sel:[1,0] op_sel_hi:[0,1] neg_lo:[1,0] neg_hi:[0,1]; clamp per lane if the name says so.
+fn packed(op: &str, c: &Case, v: &[u32; 8]) -> u64 {
+    let (sel, sel_hi, neg_lo, neg_hi) = if c.mods == 2 {
+        ([1, 0], [0, 1], [true, false], [false, true])
+    } else {
+        ([0, 0], [1, 1], [false, false], [false, false])
+    };
+    let half = |i: usize, hi: u32| ((v[i] >> (16 * hi)) & 0xffff) as u64;
+    let mut out = 0u64;
+    for (lane, (s, n)) in [(sel, neg_lo), (sel_hi, neg_hi)].into_iter().enumerate() {
+        let mut x = [half(0, s[0]), half(1, s[1])];
+        for i in 0..2 {
+            if n[i] {
+                x[i] = W::H.neg(x[i]);
+            }
+        }
+        let h = |y: u64| sf::float16_t { v: y as u16 };
+        let r = match op {
+            "add" => W::H.canon(unsafe { sf::f16_add(h(x[0]), h(x[1])) }.v as u64),
+            "mul" => W::H.canon(unsafe { sf::f16_mul(h(x[0]), h(x[1])) }.v as u64),
+            "min" => minmax(W::H, x[0], x[1], false),
+            _ => minmax(W::H, x[0], x[1], true),
+        };
+        let r = if c.name.contains("clamp") {
+            clamp(W::H, r)
+        } else {
+            r
+        };
+        out |= r << (16 * lane);
+    }
+    out
+}
+
 fn f32b(x: f32) -> u64 {
     x.to_bits() as u64
 }
@@ -449,7 +503,11 @@ fn reference(w: W, c: &Case, v: &[u32; 8]) -> u64 {
     let (mut a, mut b, cc) = match w {
         W::D => (wide(v[0], v[1]), wide(v[2], v[3]), 0),
         W::S => (v[0] as u64, v[1] as u64, v[2] as u64),
-        W::H => ((v[0] & 0xffff) as u64, (v[1] & 0xffff) as u64, 0),
+        W::H => (
+            (v[0] & 0xffff) as u64,
+            (v[1] & 0xffff) as u64,
+            (v[2] & 0xffff) as u64,
+        ),
     };
     let k = match w {
         W::D => v[4],
@@ -461,6 +519,9 @@ fn reference(w: W, c: &Case, v: &[u32; 8]) -> u64 {
         b = w.abs(b);
     }
     let r = c.reference;
+    if let Some(op) = r.strip_prefix("pk_") {
+        return packed(op, c, v);
+    }
     if let Some(rel) = r.strip_prefix("cmp_") {
         let t = if rel == "class" {
             class(w, a, mask)
@@ -477,6 +538,7 @@ fn reference(w: W, c: &Case, v: &[u32; 8]) -> u64 {
         "min3" => minmax(w, minmax(w, a, b, false), cc, false),
         "max3" => minmax(w, minmax(w, a, b, true), cc, true),
         "med3" => med3(w, a, b, cc),
+        "ldexp" if w == W::H => ldexp(w, a, k as u16 as i16 as i32),
         "ldexp" => ldexp(w, a, k as i32),
         "frexp_mant" => frexp(w, a).0,
         "frexp_exp" => {
@@ -513,6 +575,22 @@ fn reference(w: W, c: &Case, v: &[u32; 8]) -> u64 {
             let fl = round_int(W::S, s as u64, sf::softfloat_round_min);
             return f32::from_bits(fl as u32) as i32 as u32 as u64;
         }
+        "sub" => sub(w, a, b),
+        "subrev" => sub(w, b, a),
+        "cvt_f32_f16" => {
+            let r = unsafe { sf::f16_to_f32(sf::float16_t { v: a as u16 }) }.v as u64;
+            return W::S.canon(r);
+        }
+        "cvt_f16_f32" => {
+            return W::H.canon(unsafe { sf::f32_to_f16(sf::float32_t { v: v[6] }) }.v as u64)
+        }
+        "cvt_f16_u16" => return unsafe { sf::ui32_to_f16(k & 0xffff) }.v as u64,
+        "cvt_f16_i16" => return unsafe { sf::i32_to_f16(k as u16 as i16 as i32) }.v as u64,
+        // Rust's saturating casts again (NaN → 0).
+        "cvt_u16_f16" => return W::H.val(a) as u16 as u64,
+        "cvt_i16_f16" => return W::H.val(a) as i16 as u16 as u64,
+        "pkrtz" => return rtz16(v[6]) | rtz16(v[7]) << 16,
+        "pack" => return a | b << 16,
         "ubyte0" => return f32b((k & 0xff) as f32),
         "ubyte1" => return f32b((k >> 8 & 0xff) as f32),
         "ubyte2" => return f32b((k >> 16 & 0xff) as f32),
@@ -674,14 +752,15 @@ fn inputs(w: W, n: usize, seed: u64) -> Vec<[u32; 8]> {
             }
             W::S => [a as u32, b as u32, c as u32, k, 0, m, 0, 0],
             W::H => [
-                a as u32 | (r.next() as u32) << 16, // high halves are ignored
-                b as u32 | (r.next() as u32) << 16,
+                // High halves: the packed ops' second lanes (ignored by the scalar half ops).
+                a as u32 | (random_float(W::H, r) as u32) << 16,
+                b as u32 | (random_float(W::H, r) as u32) << 16,
                 c as u32,
                 k,
                 0,
                 m,
-                0,
-                0,
+                f,
+                random_float(W::S, r) as u32,
             ],
         }
     };
@@ -692,9 +771,10 @@ fn inputs(w: W, n: usize, seed: u64) -> Vec<[u32; 8]> {
         }
     }
     // Every boundary value as the conversion / f32 operand too.
-    if w == W::D {
+    if w != W::S {
         for (i, &x) in boundary(W::S).iter().enumerate() {
             items[i][6] = x as u32;
+            items[i + 7][7] = x as u32;
         }
     }
     while items.len() < n.max(bnd.len() * bnd.len() + 4096) {

@@ -1391,7 +1391,8 @@ impl Lifter<'_> {
                 let r = self.un(u, Ty::B32, a);
                 self.write_v(vdst, r);
             }
-            V_ADD_F32 | V_SUB_F32 | V_SUBREV_F32 | V_MUL_F32 | V_MIN_F32 | V_MAX_F32 => {
+            // V_MIN_F32/V_MAX_F32: lift/vfloat.rs (IEEE-mode signalling-NaN rule, D025).
+            V_ADD_F32 | V_SUB_F32 | V_SUBREV_F32 | V_MUL_F32 => {
                 let (mut a, mut b) = (s!(s0, 0), s!(s1, 1));
                 if op == V_SUBREV_F32 {
                     std::mem::swap(&mut a, &mut b);
@@ -1399,9 +1400,7 @@ impl Lifter<'_> {
                 let fop = match op {
                     V_ADD_F32 => FloatOp::F32Add,
                     V_SUB_F32 | V_SUBREV_F32 => FloatOp::F32Sub,
-                    V_MUL_F32 => FloatOp::F32Mul,
-                    V_MIN_F32 => FloatOp::F32Min,
-                    _ => FloatOp::F32Max,
+                    _ => FloatOp::F32Mul,
                 };
                 let r = self.float(fop, a, b, a);
                 self.write_v(vdst, r);
@@ -2112,6 +2111,17 @@ impl Lifter<'_> {
                 });
                 let w = self.insert_half(old, h32, op == Opcode::V_FMA_MIXHI_F16);
                 self.write_v(vdst, w);
+                Ok(())
+            }
+            op if self.valu_packed_float(
+                op,
+                [s0, s1],
+                vdst,
+                [op_sel, op_sel_hi],
+                [neg_lo, neg_hi],
+                clamp,
+            )? =>
+            {
                 Ok(())
             }
             _ => {

@@ -138,6 +138,18 @@ pub(super) fn takes_clamp(op: Opcode) -> bool {
             | V_RNDNE_F16
             | V_FRACT_F16
             | V_FREXP_MANT_F16
+            | V_MIN_F32
+            | V_MAX_F32
+            | V_MIN_F16
+            | V_MAX_F16
+            | V_SUB_F16
+            | V_SUBREV_F16
+            | V_LDEXP_F16
+            | V_MIN3_F16
+            | V_MAX3_F16
+            | V_MED3_F16
+            | V_CVT_F32_F16
+            | V_CVT_F16_F32
     )
 }
 
@@ -232,6 +244,110 @@ impl Lifter<'_> {
                 } else {
                     r
                 }
+            }
+            V_MIN_F32 | V_MAX_F32 | V_MIN_F16 | V_MAX_F16 => {
+                let f = if matches!(op, V_MIN_F32 | V_MAX_F32) {
+                    F32
+                } else {
+                    F16
+                };
+                let (a, b) = (self.fsrc(o, f, 0)?, self.fsrc(o, f, 1)?);
+                self.minmax(f, a, b, matches!(op, V_MAX_F32 | V_MAX_F16))
+            }
+            V_MIN3_F16 | V_MAX3_F16 | V_MED3_F16 => {
+                let f = F16;
+                let (a, b, c) = (
+                    self.fsrc(o, f, 0)?,
+                    self.fsrc(o, f, 1)?,
+                    self.fsrc(o, f, 2)?,
+                );
+                match op {
+                    V_MED3_F16 => self.med3(f, a, b, c),
+                    _ => {
+                        let max = op == V_MAX3_F16;
+                        let r = self.minmax(f, a, b, max);
+                        self.minmax(f, r, c, max)
+                    }
+                }
+            }
+            V_SUB_F16 | V_SUBREV_F16 => {
+                // a − b is a + (−b) exactly: one rounding to half either way.
+                let (a, b) = (self.fsrc(o, F16, 0)?, self.fsrc(o, F16, 1)?);
+                let (a, b) = if op == V_SUBREV_F16 { (b, a) } else { (a, b) };
+                let nb = self.iopk(F16, IntOp::Xor, b, F16.sign());
+                self.fadd(F16, a, nb)
+            }
+            V_LDEXP_F16 => {
+                // D = S0.f16 · 2^S1.i16 (the low 16 bits of S1, signed).
+                let a = self.fsrc(o, F16, 0)?;
+                let k = self.src(o.s1, Src::B32)?;
+                let k = self.lo16(k);
+                let k = self.un(UnOp::SExt, Ty::B32, k);
+                self.ldexp_int(F16, a, k)
+            }
+            V_CVT_F32_F16 => {
+                let a = self.fsrc(o, F16, 0)?;
+                let r = self.un(UnOp::F16ToF32, Ty::B32, a);
+                let nan = self.is_nan_f(F32, r);
+                let q = self.k32(F32.qnan() as u32);
+                self.sel(nan, q, r)
+            }
+            V_CVT_F16_F32 => {
+                let a = self.fsrc(o, F32, 0)?;
+                self.un(UnOp::F32ToF16, Ty::B32, a)
+            }
+            V_CVT_F16_U16 | V_CVT_F16_I16 => {
+                // Exact in f32, then one rounding to half.
+                let a = self.src(o.s0, Src::B32)?;
+                let h = self.lo16(a);
+                let (ext, cv) = if op == V_CVT_F16_I16 {
+                    (UnOp::SExt, UnOp::I32ToF32)
+                } else {
+                    (UnOp::ZExt, UnOp::U32ToF32)
+                };
+                let w = self.un(ext, Ty::B32, h);
+                let f = self.un(cv, Ty::B32, w);
+                let r = self.un(UnOp::F32ToF16, Ty::B32, f);
+                self.write_v(o.vdst, r);
+                return Ok(true);
+            }
+            V_CVT_U16_F16 | V_CVT_I16_F16 => {
+                // Truncate, saturate to the 16-bit range, NaN → 0; the result in the low half.
+                let a = self.fsrc(o, F16, 0)?;
+                let f = self.un(UnOp::F16ToF32, Ty::B32, a);
+                let r = if op == V_CVT_I16_F16 {
+                    let i = self.un(UnOp::F32ToI32, Ty::B32, f);
+                    let hi = self.k32(0x7fff);
+                    let lo = self.k32(0xffff_8000);
+                    let i = self.int(IntOp::MinI, Ty::B32, i, hi);
+                    let i = self.int(IntOp::MaxI, Ty::B32, i, lo);
+                    self.and32(i, 0xffff)
+                } else {
+                    let u = self.un(UnOp::F32ToU32, Ty::B32, f);
+                    let hi = self.k32(0xffff);
+                    self.int(IntOp::MinU, Ty::B32, u, hi)
+                };
+                self.write_v(o.vdst, r);
+                return Ok(true);
+            }
+            V_CVT_PKRTZ_F16_F32 => {
+                let (a, b) = (self.fsrc(o, F32, 0)?, self.fsrc(o, F32, 1)?);
+                let lo = self.f32_to_f16_rtz(a);
+                let hi = self.f32_to_f16_rtz(b);
+                let k16 = self.k32(16);
+                let hi = self.int(IntOp::Shl, Ty::B32, hi, k16);
+                let r = self.int(IntOp::Or, Ty::B32, lo, hi);
+                self.write_v(o.vdst, r);
+                return Ok(true);
+            }
+            V_PACK_B32_F16 => {
+                // D = {S1.f16, S0.f16}: the bits move unchanged (abs/neg apply to each half).
+                let (a, b) = (self.fsrc(o, F16, 0)?, self.fsrc(o, F16, 1)?);
+                let k16 = self.k32(16);
+                let hi = self.int(IntOp::Shl, Ty::B32, b, k16);
+                let r = self.int(IntOp::Or, Ty::B32, a, hi);
+                self.write_v(o.vdst, r);
+                return Ok(true);
             }
             V_MED3_F32 => {
                 let f = F32;
@@ -851,5 +967,97 @@ impl Lifter<'_> {
         let r = self.sel(small, z, r);
         let nan = self.is_nan_f(F64, x);
         self.sel(nan, z, r)
+    }
+
+    /// f32 → f16 rounded toward zero (v_cvt_pkrtz): magnitudes ≥ 2^16 give the largest half, ±inf stays,
+    /// NaN → the default half NaN. Integer logic only.
+    pub(super) fn f32_to_f16_rtz(&mut self, x: H) -> H {
+        let a = self.and32(x, 0x7fff_ffff);
+        let e = self.exponent32(a);
+        let m = self.and32(a, 0x7f_ffff);
+        let k13 = self.k32(13);
+        let m13 = self.int(IntOp::LShr, Ty::B32, m, k13);
+        let k112 = self.k32(112);
+        let eh = self.int(IntOp::Sub, Ty::B32, e, k112);
+        let k10 = self.k32(10);
+        let eh = self.int(IntOp::Shl, Ty::B32, eh, k10);
+        let normal = self.int(IntOp::Or, Ty::B32, eh, m13);
+        // Below 2^-14: (1.m · 2^(e−150)) in units of 2^-24, truncated: sig >> (126 − e).
+        let imp = self.k32(0x80_0000);
+        let sig = self.int(IntOp::Or, Ty::B32, m, imp);
+        let k126 = self.k32(126);
+        let sh = self.int(IntOp::Sub, Ty::B32, k126, e);
+        let k31 = self.k32(31);
+        let sh = self.int(IntOp::MinU, Ty::B32, sh, k31);
+        let sub = self.int(IntOp::LShr, Ty::B32, sig, sh);
+        let k113 = self.k32(113);
+        let is_normal = self.icmp(IntCmp::GeU, Ty::B32, e, k113);
+        let r = self.sel(is_normal, normal, sub);
+        let k143 = self.k32(143);
+        let big = self.icmp(IntCmp::GeU, Ty::B32, e, k143);
+        let kmax = self.k32(0x7bff);
+        let r = self.sel(big, kmax, r);
+        let inf = self.eq32(a, 0x7f80_0000);
+        let kinf = self.k32(0x7c00);
+        let r = self.sel(inf, kinf, r);
+        let s = self.k32(16);
+        let sign = self.int(IntOp::LShr, Ty::B32, x, s);
+        let sign = self.and32(sign, 0x8000);
+        let r = self.int(IntOp::Or, Ty::B32, r, sign);
+        let nan = self.is_nan_f(F32, x);
+        let q = self.k32(F16.qnan() as u32);
+        self.sel(nan, q, r)
+    }
+
+    /// VOP3P V_PK_ADD/MUL/MIN/MAX_F16: each 16-bit lane from the halves op_sel (low) / op_sel_hi
+    /// (high) pick, negated by neg_lo / neg_hi, one rounding to half (add/mul), clamp per lane.
+    pub(super) fn valu_packed_float(
+        &mut self,
+        op: Opcode,
+        srcs: [u32; 2],
+        vdst: u16,
+        sel: [u32; 2],
+        negs: [u32; 2],
+        clamp: bool,
+    ) -> Result<bool, LiftError> {
+        use Opcode::*;
+        if !matches!(
+            op,
+            V_PK_ADD_F16 | V_PK_MUL_F16 | V_PK_MIN_F16 | V_PK_MAX_F16
+        ) {
+            return Ok(false);
+        }
+        let x = [self.src(srcs[0], Src::F16)?, self.src(srcs[1], Src::F16)?];
+        let mut out = [x[0]; 2];
+        for lane in 0..2 {
+            let mut v = [x[0]; 2];
+            for i in 0..2 {
+                let shift = if sel[lane] >> i & 1 != 0 { 16 } else { 0 };
+                let h = self.n(Node::Extract {
+                    ty: Ty::B16,
+                    a: x[i],
+                    shift,
+                });
+                let h = self.modify_ty(h, i as u32, 0, negs[lane], Ty::B16);
+                v[i] = self.un(UnOp::ZExt, Ty::B32, h);
+            }
+            let r = match op {
+                V_PK_ADD_F16 => self.fadd(F16, v[0], v[1]),
+                V_PK_MUL_F16 => {
+                    let (a, b) = (self.lo16(v[0]), self.lo16(v[1]));
+                    let r = self.float(FloatOp::F16Mul, a, b, a);
+                    self.un(UnOp::ZExt, Ty::B32, r)
+                }
+                _ => self.minmax(F16, v[0], v[1], op == V_PK_MAX_F16),
+            };
+            out[lane] = if clamp {
+                self.clamp_bits(Ty::B32, r, 0x8000, 0x7c00, 0x3c00)
+            } else {
+                r
+            };
+        }
+        let r = self.insert_half(out[0], out[1], true);
+        self.write_v(vdst, r);
+        Ok(true)
     }
 }
