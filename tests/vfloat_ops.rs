@@ -16,8 +16,8 @@
 //! `RDNA2SPV_VFLOAT_TIMES=1` prints device and host times per dispatch.
 
 // coverage: f64_ops_match_softfloat_on_host_and_lavapipe: V_ADD_F64 V_MUL_F64 V_MIN_F64 V_MAX_F64 V_LDEXP_F64 V_FREXP_MANT_F64 V_FREXP_EXP_I32_F64 V_FRACT_F64 V_TRUNC_F64 V_CEIL_F64 V_FLOOR_F64 V_RNDNE_F64 V_CVT_F64_F32 V_CVT_F64_I32 V_CVT_F64_U32 V_CVT_F32_F64 V_CVT_I32_F64 V_CVT_U32_F64 V_CMP_F_F64 V_CMPX_F_F64 V_CMP_LT_F64 V_CMPX_LT_F64 V_CMP_EQ_F64 V_CMPX_EQ_F64 V_CMP_LE_F64 V_CMPX_LE_F64 V_CMP_GT_F64 V_CMPX_GT_F64 V_CMP_LG_F64 V_CMPX_LG_F64 V_CMP_GE_F64 V_CMPX_GE_F64 V_CMP_O_F64 V_CMPX_O_F64 V_CMP_U_F64 V_CMPX_U_F64 V_CMP_NGE_F64 V_CMPX_NGE_F64 V_CMP_NLG_F64 V_CMPX_NLG_F64 V_CMP_NGT_F64 V_CMPX_NGT_F64 V_CMP_NLE_F64 V_CMPX_NLE_F64 V_CMP_NEQ_F64 V_CMPX_NEQ_F64 V_CMP_NLT_F64 V_CMPX_NLT_F64 V_CMP_TRU_F64 V_CMPX_TRU_F64 V_CMP_CLASS_F64 V_CMPX_CLASS_F64
-// coverage: f32_ops_match_softfloat_on_host_and_lavapipe: V_TRUNC_F32 V_CEIL_F32 V_FLOOR_F32 V_RNDNE_F32 V_FRACT_F32 V_LDEXP_F32 V_FREXP_MANT_F32 V_FREXP_EXP_I32_F32 V_MIN3_F32 V_MAX3_F32 V_MED3_F32 V_MIN_F32 V_MAX_F32 V_CVT_FLR_I32_F32 V_CVT_RPI_I32_F32 V_CVT_F32_UBYTE0 V_CVT_F32_UBYTE1 V_CVT_F32_UBYTE2 V_CVT_F32_UBYTE3 V_CMP_F_F32 V_CMPX_F_F32 V_CMP_LT_F32 V_CMPX_LT_F32 V_CMP_EQ_F32 V_CMPX_EQ_F32 V_CMP_LE_F32 V_CMPX_LE_F32 V_CMP_GT_F32 V_CMPX_GT_F32 V_CMP_LG_F32 V_CMPX_LG_F32 V_CMP_GE_F32 V_CMPX_GE_F32 V_CMP_O_F32 V_CMPX_O_F32 V_CMP_U_F32 V_CMPX_U_F32 V_CMP_NGE_F32 V_CMPX_NGE_F32 V_CMP_NLG_F32 V_CMPX_NLG_F32 V_CMP_NGT_F32 V_CMPX_NGT_F32 V_CMP_NLE_F32 V_CMPX_NLE_F32 V_CMP_NEQ_F32 V_CMPX_NEQ_F32 V_CMP_NLT_F32 V_CMPX_NLT_F32 V_CMP_TRU_F32 V_CMPX_TRU_F32 V_CMP_CLASS_F32 V_CMPX_CLASS_F32
-// coverage: f16_ops_match_softfloat_on_host_and_lavapipe: V_TRUNC_F16 V_CEIL_F16 V_FLOOR_F16 V_RNDNE_F16 V_FRACT_F16 V_FREXP_MANT_F16 V_FREXP_EXP_I16_F16 V_MIN_F16 V_MAX_F16 V_SUB_F16 V_SUBREV_F16 V_LDEXP_F16 V_MIN3_F16 V_MAX3_F16 V_MED3_F16 V_CVT_F32_F16 V_CVT_F16_F32 V_CVT_F16_U16 V_CVT_F16_I16 V_CVT_U16_F16 V_CVT_I16_F16 V_CVT_PKRTZ_F16_F32 V_PACK_B32_F16 V_PK_ADD_F16 V_PK_MUL_F16 V_PK_MIN_F16 V_PK_MAX_F16 V_CMP_F_F16 V_CMPX_F_F16 V_CMP_LT_F16 V_CMPX_LT_F16 V_CMP_EQ_F16 V_CMPX_EQ_F16 V_CMP_LE_F16 V_CMPX_LE_F16 V_CMP_GT_F16 V_CMPX_GT_F16 V_CMP_LG_F16 V_CMPX_LG_F16 V_CMP_GE_F16 V_CMPX_GE_F16 V_CMP_O_F16 V_CMPX_O_F16 V_CMP_U_F16 V_CMPX_U_F16 V_CMP_NGE_F16 V_CMPX_NGE_F16 V_CMP_NLG_F16 V_CMPX_NLG_F16 V_CMP_NGT_F16 V_CMPX_NGT_F16 V_CMP_NLE_F16 V_CMPX_NLE_F16 V_CMP_NEQ_F16 V_CMPX_NEQ_F16 V_CMP_NLT_F16 V_CMPX_NLT_F16 V_CMP_TRU_F16 V_CMPX_TRU_F16 V_CMP_CLASS_F16 V_CMPX_CLASS_F16
+// coverage: f32_ops_match_softfloat_on_host_and_lavapipe: V_TRUNC_F32 V_CEIL_F32 V_FLOOR_F32 V_RNDNE_F32 V_FRACT_F32 V_LDEXP_F32 V_FREXP_MANT_F32 V_FREXP_EXP_I32_F32 V_MIN3_F32 V_MAX3_F32 V_MED3_F32 V_ADD_F32 V_SUB_F32 V_SUBREV_F32 V_MUL_F32 V_MUL_LEGACY_F32 V_CVT_F32_I32 V_CVT_F32_U32 V_CVT_I32_F32 V_CVT_U32_F32 V_RCP_F32 V_SQRT_F32 V_CNDMASK_B32 V_MIN_F32 V_MAX_F32 V_CVT_FLR_I32_F32 V_CVT_RPI_I32_F32 V_CVT_F32_UBYTE0 V_CVT_F32_UBYTE1 V_CVT_F32_UBYTE2 V_CVT_F32_UBYTE3 V_CMP_F_F32 V_CMPX_F_F32 V_CMP_LT_F32 V_CMPX_LT_F32 V_CMP_EQ_F32 V_CMPX_EQ_F32 V_CMP_LE_F32 V_CMPX_LE_F32 V_CMP_GT_F32 V_CMPX_GT_F32 V_CMP_LG_F32 V_CMPX_LG_F32 V_CMP_GE_F32 V_CMPX_GE_F32 V_CMP_O_F32 V_CMPX_O_F32 V_CMP_U_F32 V_CMPX_U_F32 V_CMP_NGE_F32 V_CMPX_NGE_F32 V_CMP_NLG_F32 V_CMPX_NLG_F32 V_CMP_NGT_F32 V_CMPX_NGT_F32 V_CMP_NLE_F32 V_CMPX_NLE_F32 V_CMP_NEQ_F32 V_CMPX_NEQ_F32 V_CMP_NLT_F32 V_CMPX_NLT_F32 V_CMP_TRU_F32 V_CMPX_TRU_F32 V_CMP_CLASS_F32 V_CMPX_CLASS_F32
+// coverage: f16_ops_match_softfloat_on_host_and_lavapipe: V_TRUNC_F16 V_CEIL_F16 V_FLOOR_F16 V_RNDNE_F16 V_FRACT_F16 V_FREXP_MANT_F16 V_FREXP_EXP_I16_F16 V_ADD_F16 V_MUL_F16 V_MIN_F16 V_MAX_F16 V_SUB_F16 V_SUBREV_F16 V_LDEXP_F16 V_MIN3_F16 V_MAX3_F16 V_MED3_F16 V_CVT_F32_F16 V_CVT_F16_F32 V_CVT_F16_U16 V_CVT_F16_I16 V_CVT_U16_F16 V_CVT_I16_F16 V_CVT_PKRTZ_F16_F32 V_PACK_B32_F16 V_PK_ADD_F16 V_PK_MUL_F16 V_PK_MIN_F16 V_PK_MAX_F16 V_CMP_F_F16 V_CMPX_F_F16 V_CMP_LT_F16 V_CMPX_LT_F16 V_CMP_EQ_F16 V_CMPX_EQ_F16 V_CMP_LE_F16 V_CMPX_LE_F16 V_CMP_GT_F16 V_CMPX_GT_F16 V_CMP_LG_F16 V_CMPX_LG_F16 V_CMP_GE_F16 V_CMPX_GE_F16 V_CMP_O_F16 V_CMPX_O_F16 V_CMP_U_F16 V_CMPX_U_F16 V_CMP_NGE_F16 V_CMPX_NGE_F16 V_CMP_NLG_F16 V_CMPX_NLG_F16 V_CMP_NGT_F16 V_CMPX_NGT_F16 V_CMP_NLE_F16 V_CMPX_NLE_F16 V_CMP_NEQ_F16 V_CMPX_NEQ_F16 V_CMP_NLT_F16 V_CMPX_NLT_F16 V_CMP_TRU_F16 V_CMPX_TRU_F16 V_CMP_CLASS_F16 V_CMPX_CLASS_F16
 
 use rdna2spv_eval::{InitSgpr, Launch, Memory};
 use rdna2spv_ir::lift::{lift, LiftOptions};
@@ -319,6 +319,34 @@ fn round_int(w: W, x: u64, mode: u8) -> u64 {
     })
 }
 
+fn add(w: W, a: u64, b: u64) -> u64 {
+    w.canon(match w {
+        W::H => {
+            unsafe { sf::f16_add(sf::float16_t { v: a as u16 }, sf::float16_t { v: b as u16 }) }.v
+                as u64
+        }
+        W::S => {
+            unsafe { sf::f32_add(sf::float32_t { v: a as u32 }, sf::float32_t { v: b as u32 }) }.v
+                as u64
+        }
+        W::D => unsafe { sf::f64_add(sf::float64_t { v: a }, sf::float64_t { v: b }) }.v,
+    })
+}
+
+fn mul(w: W, a: u64, b: u64) -> u64 {
+    w.canon(match w {
+        W::H => {
+            unsafe { sf::f16_mul(sf::float16_t { v: a as u16 }, sf::float16_t { v: b as u16 }) }.v
+                as u64
+        }
+        W::S => {
+            unsafe { sf::f32_mul(sf::float32_t { v: a as u32 }, sf::float32_t { v: b as u32 }) }.v
+                as u64
+        }
+        W::D => unsafe { sf::f64_mul(sf::float64_t { v: a }, sf::float64_t { v: b }) }.v,
+    })
+}
+
 fn sub(w: W, a: u64, b: u64) -> u64 {
     w.canon(match w {
         W::H => {
@@ -533,8 +561,36 @@ fn reference(w: W, c: &Case, v: &[u32; 8]) -> u64 {
         return t as u64;
     }
     let res = match r {
-        "add" => unsafe { sf::f64_add(sf::float64_t { v: a }, sf::float64_t { v: b }) }.v,
-        "mul" => unsafe { sf::f64_mul(sf::float64_t { v: a }, sf::float64_t { v: b }) }.v,
+        "add" => add(w, a, b),
+        "mul" => mul(w, a, b),
+        // D014's DX9 rule: a zero factor (either sign) makes the product +0, inf and NaN included.
+        "mul_legacy" if W::S.abs(a) == 0 || W::S.abs(b) == 0 => 0,
+        "mul_legacy" => mul(w, a, b),
+        "cvt_f32_i32" => unsafe { sf::i32_to_f32(k as i32) }.v as u64,
+        "cvt_f32_u32" => unsafe { sf::ui32_to_f32(k) }.v as u64,
+        "cvt_i32_f32" => return W::S.val(a) as i32 as u32 as u64,
+        "cvt_u32_f32" => return W::S.val(a) as u32 as u64,
+        // D012: v_rcp_f32 and v_sqrt_f32 are modelled as the correctly rounded 1/x and sqrt(x).
+        "rcp" => {
+            unsafe {
+                sf::f32_div(
+                    sf::float32_t { v: 0x3f80_0000 },
+                    sf::float32_t { v: a as u32 },
+                )
+            }
+            .v as u64
+        }
+        "sqrt" => unsafe { sf::f32_sqrt(sf::float32_t { v: a as u32 }) }.v as u64,
+        // mods 1: D = (c < −a) ? |b| : −a (the compare reads the unmodified a; the select's sources carry
+        // the modifiers as bits).
+        "cndmask" => {
+            let orig_a = v[0] as u64;
+            return if W::S.val(cc) < W::S.val(orig_a) {
+                b
+            } else {
+                a
+            };
+        }
         "min" => minmax(w, a, b, false),
         "max" => minmax(w, a, b, true),
         "min3" => minmax(w, minmax(w, a, b, false), cc, false),
