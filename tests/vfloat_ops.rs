@@ -12,7 +12,7 @@
 //! `RDNA2SPV_VFLOAT_N` items (default 4,096 + the boundary pairs); each case sees every item.
 //! Benchmark-size run (10^6 operands per op): `cargo test --release --test vfloat_ops -- --ignored
 //! --test-threads 1` (docs/numerics-ops.md records the result). `RDNA2SPV_VFLOAT_ONLY=<name part>` runs
-//! the kernels holding matching cases, `RDNA2SPV_VFLOAT_GROUP` sets cases per kernel (default 25),
+//! the kernels holding matching cases, `RDNA2SPV_VFLOAT_GROUP` sets cases per kernel (default 32, the most the output layout holds),
 //! `RDNA2SPV_VFLOAT_TIMES=1` prints device and host times per dispatch.
 
 // coverage: f64_ops_match_softfloat_on_host_and_lavapipe: V_ADD_F64 V_MUL_F64 V_MIN_F64 V_MAX_F64 V_LDEXP_F64 V_FREXP_MANT_F64 V_FREXP_EXP_I32_F64 V_FRACT_F64 V_TRUNC_F64 V_CEIL_F64 V_FLOOR_F64 V_RNDNE_F64 V_CVT_F64_F32 V_CVT_F64_I32 V_CVT_F64_U32 V_CVT_F32_F64 V_CVT_I32_F64 V_CVT_U32_F64 V_CMP_F_F64 V_CMPX_F_F64 V_CMP_LT_F64 V_CMPX_LT_F64 V_CMP_EQ_F64 V_CMPX_EQ_F64 V_CMP_LE_F64 V_CMPX_LE_F64 V_CMP_GT_F64 V_CMPX_GT_F64 V_CMP_LG_F64 V_CMPX_LG_F64 V_CMP_GE_F64 V_CMPX_GE_F64 V_CMP_O_F64 V_CMPX_O_F64 V_CMP_U_F64 V_CMPX_U_F64 V_CMP_NGE_F64 V_CMPX_NGE_F64 V_CMP_NLG_F64 V_CMPX_NLG_F64 V_CMP_NGT_F64 V_CMPX_NGT_F64 V_CMP_NLE_F64 V_CMPX_NLE_F64 V_CMP_NEQ_F64 V_CMPX_NEQ_F64 V_CMP_NLT_F64 V_CMPX_NLT_F64 V_CMP_TRU_F64 V_CMPX_TRU_F64 V_CMP_CLASS_F64 V_CMPX_CLASS_F64
@@ -867,7 +867,7 @@ fn group_size() -> usize {
     std::env::var("RDNA2SPV_VFLOAT_GROUP")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(25)
+        .unwrap_or(32)
 }
 
 fn check(w: W, cases: &[Case], n: usize, seed: u64) {
