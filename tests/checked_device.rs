@@ -197,3 +197,102 @@ fn a_store_fault_is_named_as_a_store() {
         e => panic!("expected an out-of-bounds report, got {e}"),
     }
 }
+
+/// An LDS access past the workgroup's LDS: the evaluator faults, and the checked device run names the same
+/// wave, pc, lane, kind, size and address (LDS addresses are the same on both: byte offsets from 0).
+///
+/// Kernel (words from `llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 -show-encoding`):
+///   v_lshlrev_b32_e32 v2, 2, v0                 ; [0x82,0x00,0x04,0x34]
+///   global_load_dword v1, v2, s[0:1]            ; [0x00,0x80,0x30,0xdc,0x02,0x00,0x00,0x01]
+///   s_waitcnt vmcnt(0)                          ; [0x70,0x3f,0x8c,0xbf]
+///   ds_write_b32 v1, v1 offset:4                ; [0x04,0x00,0x34,0xd8,0x01,0x01,0x00,0x00]
+///   s_waitcnt lgkmcnt(0)                        ; [0x7f,0xc0,0x8c,0xbf]
+///   ds_read_b32 v3, v1                          ; [0x00,0x00,0xd8,0xd8,0x01,0x00,0x00,0x03]
+///   s_waitcnt lgkmcnt(0)                        ; [0x7f,0xc0,0x8c,0xbf]
+///   global_store_dword v2, v3, s[2:3]           ; [0x00,0x80,0x70,0xdc,0x02,0x03,0x02,0x00]
+///   s_endpgm                                    ; [0x00,0x00,0x81,0xbf]
+#[test]
+fn lds_out_of_bounds_is_trapped_on_both_backends() {
+    use rdna2spv_eval::{InitSgpr, Launch, Memory};
+    use rdna2spv_ir::lift::{lift, LiftOptions};
+    use rdna2spv_isa::Target;
+    let words: [u32; 15] = [
+        0x3404_0082,
+        0xdc30_8000,
+        0x0100_0002,
+        0xbf8c_3f70,
+        0xd834_0004,
+        0x0000_0101,
+        0xbf8c_c07f,
+        0xd8d8_0000,
+        0x0300_0001,
+        0xbf8c_c07f,
+        0xdc70_8000,
+        0x0002_0302,
+        0xbf81_0000,
+        0,
+        0,
+    ];
+    let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let p = lift(
+        "lds_oob",
+        &code,
+        LiftOptions {
+            target: Target::Gfx1030,
+            wave_size: 32,
+            private_segment_buffer: None,
+        },
+    )
+    .unwrap();
+    // Lane i writes LDS bytes 4i+4..4i+8 of 256; lane 7 is given 250, so it writes 254..258.
+    let addrs: Vec<u32> = (0..32u32)
+        .map(|i| if i == 7 { 250 } else { 4 * i })
+        .collect();
+    let input: Vec<u8> = addrs.iter().flat_map(|a| a.to_le_bytes()).collect();
+    let launch_at = |a: &[u64]| Launch {
+        wave_size: 32,
+        grid: [32, 1, 1],
+        workgroup: [32, 1, 1],
+        sgprs: vec![
+            (0, InitSgpr::Const(a[0] as u32)),
+            (1, InitSgpr::Const((a[0] >> 32) as u32)),
+            (2, InitSgpr::Const(a[1] as u32)),
+            (3, InitSgpr::Const((a[1] >> 32) as u32)),
+        ],
+        workitem_id_vgprs: 1,
+        lds_bytes: 256,
+        scratch_bytes: 0,
+        max_steps_per_wave: 10_000,
+    };
+    let host_addrs = [0x1_0000_0000u64, 0x1_0001_0000];
+    let mut mem = Memory::default();
+    mem.add("in", host_addrs[0], input.clone()).unwrap();
+    mem.add("out", host_addrs[1], vec![0; 128]).unwrap();
+    let host = rdna2spv_eval::run(&p, &launch_at(&host_addrs), &mut mem)
+        .expect_err("the evaluator traps")
+        .to_string();
+    assert!(
+        host.contains("store of 4 bytes at 0xfe is outside every allocation (lane 7)"),
+        "{host}"
+    );
+
+    let ctx = open(None).unwrap();
+    let prof = profile_of(&ctx, ProfileChoice::Device).unwrap();
+    let mut bin = ctx.create_buffer(128).unwrap();
+    bin.upload(0, &input).unwrap();
+    let bout = ctx.create_buffer(128).unwrap();
+    let a = [bin.device_address(), bout.device_address()];
+    let e = run_program_checked(
+        &ctx,
+        &p,
+        &launch_at(&a),
+        &prof,
+        &LowerOptions::default(),
+        &[(a[0], 128), (a[1], 128)],
+    )
+    .expect_err("the checked run traps")
+    .to_string();
+    // The evaluator's words, then the device's count of faulting waves.
+    assert!(e.starts_with(&host), "host:   {host}\ndevice: {e}");
+    assert!(e.ends_with("[1 of 1 waves faulted]"), "{e}");
+}

@@ -728,7 +728,9 @@ impl<'a> Cx<'a> {
         let arr3 = self.b.type_array(t.u32, three);
         let counters = self.global_var(arr3, StorageClass::Workgroup);
         if self.desc.lds_bytes > 0 {
-            let n = self.c32(self.desc.lds_bytes.div_ceil(4));
+            // Checked mode adds two spare words that take out-of-bounds accesses (see `mem_loc`).
+            let spare = if self.opts.checked.is_some() { 2 } else { 0 };
+            let n = self.c32(self.desc.lds_bytes.div_ceil(4) + spare);
             let arr = self.b.type_array(t.u32, n);
             self.lds = Some(self.global_var(arr, StorageClass::Workgroup));
         }
@@ -1688,10 +1690,28 @@ impl<'a> Cx<'a> {
                     addr
                 };
                 let o = self.c32(offset as u32);
+                let a0 = a;
                 let a = self.b.i_add(t.u32, None, a, o)?;
                 let two = self.c32(2);
                 let idx = self.b.shift_right_logical(t.u32, None, a, two)?;
                 let sh = self.byte_shift(a)?;
+                if self.check.is_none() {
+                    return Ok((idx, sh));
+                }
+                // Checked mode: the evaluator's LDS is an allocation of `lds_bytes` at address 0, addressed
+                // with the 64-bit sum; outside it, the access goes to the spare words past the end.
+                let a64 = self.b.u_convert(t.u64, None, a0)?;
+                let o64 = self.c64(offset as u64);
+                let a64 = self.b.i_add(t.u64, None, a64, o64)?;
+                let n = self.c64(bytes as u64);
+                let end = self.b.i_add(t.u64, None, a64, n)?;
+                let limit = self.c64(self.desc.lds_bytes as u64);
+                let ok = self.b.u_less_than_equal(t.bool, None, end, limit)?;
+                self.note_fault(ok, a64, bytes, store)?;
+                let spare = self.c32(self.desc.lds_bytes.div_ceil(4));
+                let idx = self.b.select(t.u32, None, ok, idx, spare)?;
+                let z = self.c32(0);
+                let sh = self.b.select(t.u32, None, ok, sh, z)?;
                 Ok((idx, sh))
             }
         }
@@ -1715,6 +1735,17 @@ impl<'a> Cx<'a> {
             ok = self.b.logical_or(t.bool, None, ok, inside)?;
         }
         let ok = self.b.logical_and(t.bool, None, ok, no_wrap)?;
+        self.note_fault(ok, a, bytes, store)?;
+        Ok(self.b.select(t.u64, None, ok, a, c.sink)?)
+    }
+
+    /// Checked mode, where an access's bounds test `ok` fails: records the wave's first fault (pc, lane,
+    /// address `a` (u64), kind, size) and marks the wave out of bounds.
+    fn note_fault(&mut self, ok: Word, a: Word, bytes: u32, store: bool) -> R<()> {
+        let Some(c) = self.check.clone() else {
+            return Ok(());
+        };
+        let t = self.t;
         let bad = self.b.logical_not(t.bool, None, ok)?;
         let seen = self.load_bool(c.oob)?;
         let fresh = self.b.logical_not(t.bool, None, seen)?;
@@ -1744,8 +1775,7 @@ impl<'a> Cx<'a> {
             Ok(None)
         })?;
         let o = self.b.logical_or(t.bool, None, seen, bad)?;
-        self.store(c.oob, o)?;
-        Ok(self.b.select(t.u64, None, ok, a, c.sink)?)
+        self.store(c.oob, o)
     }
 
     /// Dwords in the wave's scratch region.
