@@ -3,25 +3,14 @@
 //! parses modules back with rspirv). Same input format as `translate`; share its corpus.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use rdna2spv::robust::{translate_words, Translated, S_ENDPGM};
-use rdna2spv_isa::Target;
+use rdna2spv::robust::{fuzz_program, translate_words, Translated};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
 fuzz_target!(|data: &[u8]| {
-    if data.is_empty() {
+    let Some((words, target, wave_size)) = fuzz_program(data) else {
         return;
-    }
-    let wave_size = if data[0] & 1 == 1 { 64 } else { 32 };
-    let target = Target::ALL[(data[0] as usize >> 1) % Target::ALL.len()];
-    let mut words: Vec<u32> = data[1..]
-        .chunks_exact(4)
-        .take(64)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    if data[0] & 0x80 == 0 {
-        words.push(S_ENDPGM);
-    }
+    };
     if let Translated::Module(m) = translate_words(&words, target, wave_size) {
         let bytes: Vec<u8> = m.iter().flat_map(|w| w.to_le_bytes()).collect();
         let mut child = Command::new("spirv-val")
