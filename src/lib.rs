@@ -4,5 +4,6 @@
 pub mod device;
 pub mod disasm;
 pub mod dispatch;
+pub mod float_mode;
 pub mod manifest;
 pub mod robust;
