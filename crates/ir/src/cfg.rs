@@ -543,3 +543,61 @@ pub fn ends_with_barrier(p: &Program, b: usize) -> bool {
             .any(|(_, nd)| matches!(nd, Node::Barrier))
     })
 }
+
+/// The verification pass: walks `s` taking, at each block, the branch the machine program took at the same
+/// point of `trace` (the blocks one wave entered, from the evaluator), and checks that the structured form
+/// enters exactly the blocks of the trace, in order. A `Jump` follows the graph whatever the trace says, and a
+/// `Branch` takes the successor the trace shows next (a trace that shows neither successor is reported).
+pub fn check_trace(p: &Program, s: &Structure, trace: &[u32]) -> Result<(), String> {
+    let mut k = 0usize;
+    let mut bad: Option<String> = None;
+    let walked = s.walk(p.entry().index(), trace.len() + 1, |b| {
+        let next_in_trace = trace.get(k + 1).map(|&x| x as usize);
+        k += 1;
+        let t = match p.blocks[crate::Handle::from_index(b)].terminator {
+            Terminator::End => return Next::End,
+            Terminator::Jump(t) => t.index(),
+            Terminator::Branch {
+                taken, not_taken, ..
+            } => {
+                if next_in_trace == Some(taken.index()) {
+                    taken.index()
+                } else {
+                    if next_in_trace != Some(not_taken.index()) && bad.is_none() {
+                        bad = Some(format!(
+                            "visit {k}: block {b} branches to {} or {}, the trace shows {next_in_trace:?}",
+                            taken.index(),
+                            not_taken.index()
+                        ));
+                    }
+                    not_taken.index()
+                }
+            }
+        };
+        if ends_with_barrier(p, b) {
+            Next::Barrier(t)
+        } else {
+            Next::Block(t)
+        }
+    });
+    if let Some(e) = bad {
+        return Err(e);
+    }
+    let walked = walked.map_err(|e| e.to_string())?;
+    let want: Vec<usize> = trace.iter().map(|&b| b as usize).collect();
+    if walked != want {
+        let i = walked
+            .iter()
+            .zip(&want)
+            .position(|(a, b)| a != b)
+            .unwrap_or(walked.len().min(want.len()));
+        return Err(format!(
+            "the structured form enters {} blocks, the trace {}; first difference at visit {i}: {:?} vs {:?}",
+            walked.len(),
+            want.len(),
+            walked.get(i),
+            want.get(i)
+        ));
+    }
+    Ok(())
+}
