@@ -236,3 +236,55 @@ fn rocsparse_kernels_structure() {
         "every lifted rocSPARSE kernel is structured"
     );
 }
+
+/// Module size, first-dispatch time (lavapipe JITs inside it) and warm dispatch time of the three run
+/// fixtures with the largest modules (and `branchy`, the fixture with the most blocks), structured vs
+/// dispatcher. Run with
+/// `MESA_SHADER_CACHE_DISABLE=true cargo test --release --test control_flow -- --ignored timings --nocapture`;
+/// results in docs/performance.md ("Structured control flow").
+#[test]
+#[ignore]
+fn control_flow_timings() {
+    let ctx = open(None).expect("a Vulkan device (lavapipe)");
+    let prof = profile_of(&ctx, ProfileChoice::Device).unwrap();
+    let mut all = plans();
+    // Largest structured module first.
+    let mut sized: Vec<(usize, String)> = Vec::new();
+    for (name, plan) in &all {
+        let layout = rdna2spv_vulkan::kernel_layout(&plan.launch);
+        let words = rdna2spv_spirv::lower::lower(&plan.program, &layout, &prof)
+            .unwrap()
+            .len();
+        sized.push((words, name.clone()));
+    }
+    sized.sort_by(|a, b| b.cmp(a));
+    let mut pick: Vec<String> = sized.iter().take(3).map(|s| s.1.clone()).collect();
+    if !pick.contains(&"branchy".to_string()) {
+        pick.push("branchy".into());
+    }
+    eprintln!("| kernel | blocks | loops | form | module words | first dispatch ms | warm dispatch ms (median of 5) |");
+    for name in pick {
+        let i = all.iter().position(|(n, _)| *n == name).unwrap();
+        let plan = &mut all[i].1;
+        let blocks = Cfg::new(&plan.program).rpo.len();
+        let loops = Structure::of(&plan.program).loops;
+        for cf in [ControlFlow::Structured, ControlFlow::Dispatcher] {
+            let first = run_vulkan_opts(&ctx, plan, &prof, false, cf).unwrap();
+            let mut warm: Vec<f64> = (0..5)
+                .map(|_| {
+                    let r = run_vulkan_opts(&ctx, plan, &prof, false, cf).unwrap();
+                    assert!(r.report.dispatch.pipeline_cached);
+                    r.report.dispatch.dispatch.as_secs_f64() * 1e3
+                })
+                .collect();
+            warm.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            eprintln!(
+                "| {name} | {blocks} | {loops} | {cf:?} | {} | {:.0} | {:.1} |",
+                first.report.module_words,
+                (first.report.dispatch.pipeline_create + first.report.dispatch.dispatch).as_secs_f64()
+                    * 1e3,
+                warm[2]
+            );
+        }
+    }
+}
