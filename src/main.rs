@@ -300,6 +300,13 @@ fn run(cli: Cli) -> Result<i32> {
                 &opts,
             )?;
             if opts.control_flow == rdna2spv_spirv::lower::ControlFlow::Structured {
+                let s = rdna2spv_ir::cfg::Structure::of(&program);
+                eprintln!(
+                    "rdna2spv: control flow: {} blocks, {} loops, {} irreducible regions (dispatcher)",
+                    s.number.iter().filter(|&&n| n != u32::MAX).count(),
+                    s.loops,
+                    s.dispatch_regions.len()
+                );
                 for note in rdna2spv_spirv::lower::control_flow_notes(&program) {
                     eprintln!("rdna2spv: note: {note}");
                 }

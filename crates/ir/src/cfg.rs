@@ -601,3 +601,180 @@ pub fn check_trace(p: &Program, s: &Structure, trace: &[u32]) -> Result<(), Stri
     }
     Ok(())
 }
+
+/// A barrier that the waves of a workgroup may pass different numbers of times: it lies in a loop (or
+/// irreducible region) whose continue-or-leave decision branches on a value that can differ between waves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DivergentBarrier {
+    /// The block the `s_barrier` ends, and its pc.
+    pub block: usize,
+    pub pc: u32,
+    /// The blocks of the loop or region (sorted).
+    pub region: Vec<usize>,
+    /// A block of it whose branch condition can differ between waves, and that block's pc.
+    pub branch: usize,
+    pub branch_pc: u32,
+}
+
+/// The value operands of a node.
+fn node_operands(n: &Node) -> Vec<crate::Handle<Node>> {
+    match *n {
+        Node::Const { .. }
+        | Node::ReadSgpr { .. }
+        | Node::ReadVgpr { .. }
+        | Node::ReadScc
+        | Node::LaneId
+        | Node::Barrier => vec![],
+        Node::Int { a, b, .. } | Node::IntCmp { a, b, .. } | Node::FloatCmp { a, b, .. } => {
+            vec![a, b]
+        }
+        Node::Float { op, args } => args[..op.arity()].to_vec(),
+        Node::Unary { a, .. } | Node::Extract { a, .. } | Node::ReadFirstLane { a } => vec![a],
+        Node::Select { cond, a, b } => vec![cond, a, b],
+        Node::Concat { lo, hi } => vec![lo, hi],
+        Node::Ballot { cond } => vec![cond],
+        Node::LaneBit { mask } => vec![mask],
+        Node::ReadLane { a, lane } => vec![a, lane],
+        Node::Load { addr, .. } => vec![addr],
+        Node::WriteSgpr { value, .. }
+        | Node::WriteVgpr { value, .. }
+        | Node::WriteScc { value } => {
+            vec![value]
+        }
+        Node::Store { addr, value, .. } | Node::Atomic { addr, value, .. } => vec![addr, value],
+    }
+}
+
+/// Barriers inside loops whose branches can differ between the waves of a workgroup (see
+/// [`DivergentBarrier`]). A forward dataflow over the scalar registers and SCC marks a value *wave-varying*
+/// when it comes from lane data (ballots, lane reads, VGPRs), from EXEC (the last wave of a partial workgroup
+/// starts with fewer lanes), or from a varying value; initial SGPRs (kernel arguments, workgroup ids) and
+/// loads at uniform addresses are the same for every wave. Values merely written under a varying branch are
+/// not marked (control dependence is not tracked), so this finds the common case — a trip count read from
+/// lane data — and can miss contrived ones. Programs that do not verify give no report.
+pub fn divergent_barriers(p: &Program) -> Vec<DivergentBarrier> {
+    let Ok(types) = crate::verify(p) else {
+        return Vec::new();
+    };
+    let cfg = Cfg::new(p);
+    let n = cfg.len();
+    // State: 128 SGPR bits and SCC (bit 128).
+    type St = [bool; 129];
+    let mut init: St = [false; 129];
+    init[crate::EXEC_LO as usize] = true;
+    init[crate::EXEC_LO as usize + 1] = true;
+    let mut out_state: Vec<Option<St>> = vec![None; n];
+    let mut cond_varying = vec![false; n];
+    let mut varying = vec![false; p.nodes.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in &cfg.rpo {
+            let mut st: St = if b == cfg.entry { init } else { [false; 129] };
+            for &q in &cfg.preds[b] {
+                if let Some(o) = &out_state[q] {
+                    for (x, y) in st.iter_mut().zip(o) {
+                        *x |= *y;
+                    }
+                }
+            }
+            let block = &p.blocks[crate::Handle::from_index(b)];
+            for inst in &block.insts {
+                let mut writes: Vec<(usize, bool)> = Vec::new();
+                for (h, node) in p.inst_nodes(inst) {
+                    let i = h.index();
+                    let lane = types[i].is_some_and(|t| t.1 == crate::Shape::Lane);
+                    let ops = node_operands(node).iter().any(|o| varying[o.index()]);
+                    let v = lane
+                        || ops
+                        || match *node {
+                            Node::ReadSgpr { reg, ty } => {
+                                st.get(reg as usize).copied().unwrap_or(false)
+                                    || (ty == crate::Ty::B64
+                                        && st.get(reg as usize + 1).copied().unwrap_or(false))
+                            }
+                            Node::ReadScc => st[128],
+                            _ => false,
+                        };
+                    varying[i] = v;
+                    match *node {
+                        Node::WriteSgpr { reg, value } => {
+                            let vv = varying[value.index()];
+                            writes.push((reg as usize, vv));
+                            if types[value.index()].is_some_and(|t| t.0 == crate::Ty::B64) {
+                                writes.push((reg as usize + 1, vv));
+                            }
+                        }
+                        Node::WriteScc { value } => writes.push((128, varying[value.index()])),
+                        _ => {}
+                    }
+                }
+                for (r, v) in writes {
+                    if r < 129 {
+                        st[r] = v;
+                    }
+                }
+            }
+            if let Terminator::Branch { cond, .. } = block.terminator {
+                cond_varying[b] = varying[cond.index()];
+            }
+            if out_state[b] != Some(st) {
+                out_state[b] = Some(st);
+                changed = true;
+            }
+        }
+    }
+    // Loops and irreducible regions (inner ones first) with their entries.
+    let s = Structure::new(&cfg);
+    let mut regions: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+    fn collect(items: &[Item], regions: &mut Vec<(Vec<usize>, Vec<usize>)>) -> Vec<usize> {
+        let mut all = Vec::new();
+        for it in items {
+            match it {
+                Item::Block(b) => all.push(*b),
+                Item::Loop(l) => {
+                    let mut inner = collect(&l.items, regions);
+                    inner.sort();
+                    all.extend(&inner);
+                    let entries = match &l.kind {
+                        LoopKind::Natural { header } => vec![*header],
+                        LoopKind::Irreducible { entries } => entries.clone(),
+                    };
+                    regions.push((inner, entries));
+                }
+            }
+        }
+        all
+    }
+    collect(&s.items, &mut regions);
+    let last_pc = |b: usize| {
+        let block = &p.blocks[crate::Handle::from_index(b)];
+        block.insts.last().map_or(block.start_pc, |i| i.pc)
+    };
+    let mut out: Vec<DivergentBarrier> = Vec::new();
+    for (r, entries) in &regions {
+        // A varying branch that decides whether the loop goes round again or is left.
+        let deciding = r.iter().copied().find(|&b| {
+            cond_varying[b]
+                && cfg.succs[b]
+                    .iter()
+                    .any(|t| entries.contains(t) || r.binary_search(t).is_err())
+        });
+        let Some(br) = deciding else {
+            continue;
+        };
+        for &b in r {
+            if ends_with_barrier(p, b) && !out.iter().any(|d| d.block == b) {
+                out.push(DivergentBarrier {
+                    block: b,
+                    pc: last_pc(b),
+                    region: r.clone(),
+                    branch: br,
+                    branch_pc: last_pc(br),
+                });
+            }
+        }
+    }
+    out.sort_by_key(|d| d.block);
+    out
+}

@@ -327,3 +327,143 @@ fn random_reducible_and_irreducible_graphs() {
         "the sample includes irreducible graphs ({irreducible})"
     );
 }
+
+mod barriers {
+    use rdna2spv_ir::cfg::divergent_barriers;
+    use rdna2spv_ir::*;
+
+    /// `s5 = <trip count>; loop { s_barrier; s5 -= 1; s_cmp_lg_u32 s5, 0; s_cbranch_scc1 loop }; s_endpgm`,
+    /// the trip count read from lane data (v_readfirstlane of v0, different per wave) or from s4 (a kernel
+    /// argument, the same for every wave).
+    fn program(from_lanes: bool) -> Program {
+        let mut p = Program {
+            name: "barrier_loop".into(),
+            wave_size: 32,
+            ..Default::default()
+        };
+        let n = |p: &Program| p.nodes.len() as u32;
+        let h = |i: u32| Handle::<Node>::from_index(i as usize);
+        // block 0
+        let s0 = n(&p);
+        if from_lanes {
+            p.nodes.push(Node::ReadVgpr {
+                reg: 0,
+                ty: Ty::B32,
+            });
+            p.nodes.push(Node::ReadFirstLane { a: h(s0) });
+        } else {
+            p.nodes.push(Node::ReadSgpr {
+                reg: 4,
+                ty: Ty::B32,
+            });
+            p.nodes.push(Node::Unary {
+                op: UnOp::ZExt,
+                ty: Ty::B32,
+                a: h(s0),
+            });
+        }
+        p.nodes.push(Node::WriteSgpr {
+            reg: 5,
+            value: h(s0 + 1),
+        });
+        let i0 = Inst {
+            pc: 0,
+            text: "s_mov_b32 s5, ...".into(),
+            nodes: s0..n(&p),
+        };
+        // block 1: the barrier
+        let s1 = n(&p);
+        p.nodes.push(Node::Barrier);
+        let i1 = Inst {
+            pc: 4,
+            text: "s_barrier".into(),
+            nodes: s1..n(&p),
+        };
+        // block 2: count down, branch back
+        let s2 = n(&p);
+        p.nodes.push(Node::ReadSgpr {
+            reg: 5,
+            ty: Ty::B32,
+        });
+        p.nodes.push(Node::Const {
+            ty: Ty::B32,
+            bits: 1,
+        });
+        p.nodes.push(Node::Int {
+            op: IntOp::Sub,
+            ty: Ty::B32,
+            a: h(s2),
+            b: h(s2 + 1),
+        });
+        p.nodes.push(Node::WriteSgpr {
+            reg: 5,
+            value: h(s2 + 2),
+        });
+        p.nodes.push(Node::Const {
+            ty: Ty::B32,
+            bits: 0,
+        });
+        p.nodes.push(Node::IntCmp {
+            op: IntCmp::Ne,
+            ty: Ty::B32,
+            a: h(s2 + 2),
+            b: h(s2 + 4),
+        });
+        p.nodes.push(Node::WriteScc { value: h(s2 + 5) });
+        let i2 = Inst {
+            pc: 8,
+            text: "s_sub_u32 s5, s5, 1 / s_cmp_lg_u32 s5, 0".into(),
+            nodes: s2..n(&p),
+        };
+        let s3 = n(&p);
+        p.nodes.push(Node::ReadScc);
+        let i3 = Inst {
+            pc: 12,
+            text: "s_cbranch_scc1".into(),
+            nodes: s3..n(&p),
+        };
+        let b = |i: usize| Handle::<Block>::from_index(i);
+        p.blocks.push(Block {
+            start_pc: 0,
+            insts: vec![i0],
+            terminator: Terminator::Jump(b(1)),
+        });
+        p.blocks.push(Block {
+            start_pc: 4,
+            insts: vec![i1],
+            terminator: Terminator::Jump(b(2)),
+        });
+        p.blocks.push(Block {
+            start_pc: 8,
+            insts: vec![i2, i3],
+            terminator: Terminator::Branch {
+                cond: h(s3),
+                taken: b(1),
+                not_taken: b(3),
+            },
+        });
+        p.blocks.push(Block {
+            start_pc: 16,
+            insts: vec![],
+            terminator: Terminator::End,
+        });
+        verify(&p).expect("verifies");
+        p
+    }
+
+    #[test]
+    fn barrier_in_a_loop_with_a_wave_varying_trip_count_is_reported() {
+        let d = divergent_barriers(&program(true));
+        assert_eq!(d.len(), 1);
+        assert_eq!(
+            (d[0].block, d[0].pc, d[0].branch, d[0].branch_pc),
+            (1, 4, 2, 12)
+        );
+        assert_eq!(d[0].region, vec![1, 2]);
+    }
+
+    #[test]
+    fn barrier_in_a_loop_with_a_uniform_trip_count_is_not() {
+        assert!(divergent_barriers(&program(false)).is_empty());
+    }
+}

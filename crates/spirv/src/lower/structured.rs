@@ -38,10 +38,26 @@ const END: u32 = u32::MAX;
 const PAUSE: u32 = u32::MAX - 1;
 
 /// Human-readable notes on the structured form of `p`: one line per irreducible region that runs as a
-/// dispatcher loop, naming its blocks and their pcs. Empty when the whole program is structured.
+/// dispatcher loop, naming its blocks and their pcs, and one per barrier that waves may pass different
+/// numbers of times ([`rdna2spv_ir::cfg::divergent_barriers`]). Empty for a fully structured program with
+/// barriers only in uniform control flow.
 pub fn control_flow_notes(p: &Program) -> Vec<String> {
     let s = Structure::of(p);
-    s.dispatch_regions
+    let barriers = rdna2spv_ir::cfg::divergent_barriers(p).into_iter().map(|d| {
+        format!(
+            "{}: s_barrier at pc 0x{:x} (block {}) lies in a loop of {} blocks whose branch at pc 0x{:x} \
+             (block {}) can differ between waves: waves may pass it different numbers of times (as on the \
+             hardware, a wave that has ended no longer holds the barrier; the device's barrier round does the same)",
+            p.name,
+            d.pc,
+            d.block,
+            d.region.len(),
+            d.branch_pc,
+            d.branch
+        )
+    });
+    let mut notes: Vec<String> = s
+        .dispatch_regions
         .iter()
         .map(|r| {
             let pcs = |bs: &[usize]| -> String {
@@ -63,7 +79,9 @@ pub fn control_flow_notes(p: &Program) -> Vec<String> {
                 pcs(&r.blocks)
             )
         })
-        .collect()
+        .collect();
+    notes.extend(barriers);
+    notes
 }
 
 impl Cx<'_> {
