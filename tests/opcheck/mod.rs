@@ -375,12 +375,14 @@ pub fn n() -> usize {
 // Running.
 
 pub fn lavapipe() -> Context {
-    Context::new(DeviceSelector::NameContains("llvmpipe".into())).unwrap_or_else(|e| {
-        panic!(
-            "this test needs lavapipe (apt-get install -y --no-install-recommends libvulkan1 \
+    Context::new(DeviceSelector::NameContains("llvmpipe".into()))
+        .map(|c| c.with_timeout(std::time::Duration::from_secs(600)))
+        .unwrap_or_else(|e| {
+            panic!(
+                "this test needs lavapipe (apt-get install -y --no-install-recommends libvulkan1 \
              mesa-vulkan-drivers): {e}"
-        )
-    })
+            )
+        })
 }
 
 fn le(bytes: &[u8]) -> Vec<u32> {

@@ -13,6 +13,8 @@ use crate::{
 use rdna2spv_isa::{decode, DecodeError, Format, Instruction, Opcode, PrintOptions, Target};
 use std::collections::{BTreeMap, BTreeSet};
 
+mod crosslane;
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LiftError {
     #[error("offset 0x{offset:x}: {error}")]
@@ -408,7 +410,13 @@ impl Lifter<'_> {
                 self.valu().map(|_| None)
             }
             Format::GLOBAL | Format::FLAT => self.global().map(|_| None),
-            Format::DS => self.ds().map(|_| None),
+            Format::DS => {
+                // Cross-lane DS instructions (no LDS access): lift/crosslane.rs.
+                if self.ds_crosslane()? {
+                    return Ok(None);
+                }
+                self.ds().map(|_| None)
+            }
             Format::MUBUF
                 if self.ins.opcode() == Opcode::BUFFER_GL0_INV
                     || self.ins.opcode() == Opcode::BUFFER_GL1_INV =>
