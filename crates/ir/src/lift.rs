@@ -14,6 +14,7 @@ use rdna2spv_isa::{decode, DecodeError, Format, Instruction, Opcode, PrintOption
 use std::collections::{BTreeMap, BTreeSet};
 
 mod crosslane;
+mod dpp;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LiftError {
@@ -306,6 +307,7 @@ impl Lifter<'_> {
         }
     }
     fn write_v(&mut self, reg: u16, value: Handle<Node>) {
+        let value = self.dpp_write(reg, value);
         self.n(Node::WriteVgpr { reg, value });
     }
     fn write_scc(&mut self, value: Handle<Node>) {
@@ -388,6 +390,8 @@ impl Lifter<'_> {
                 let is_zero = self.icmp(IntCmp::Eq, t, m, z);
                 self.un(UnOp::ZExt, ty, is_zero)
             }
+            // The DPP16 / DPP8 source: lift/dpp.rs.
+            233 | 234 | 250 if self.ins.has_modifier_word() && class == Src::B32 => self.dpp_src(),
             255 => {
                 let lit = self.ins.literal.unwrap_or(0) as u64;
                 let lit = if class == Src::F64 { lit << 32 } else { lit };
@@ -404,9 +408,8 @@ impl Lifter<'_> {
             Format::SOPP => self.sopp(),
             Format::SMEM => self.smem().map(|_| None),
             Format::VOP1 | Format::VOP2 | Format::VOPC | Format::VOP3 | Format::VOP3P => {
-                if self.ins.has_modifier_word() {
-                    return self.unsupported("DPP and SDWA forms are not lifted yet");
-                }
+                // DPP16/DPP8 forms: lift/dpp.rs (SDWA is refused there).
+                self.dpp_check()?;
                 self.valu().map(|_| None)
             }
             Format::GLOBAL | Format::FLAT => self.global().map(|_| None),
