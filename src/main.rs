@@ -186,6 +186,9 @@ enum ProbeCmd {
         /// Print the report as JSON instead of a table.
         #[arg(long)]
         json: bool,
+        /// Also write the JSON report to this file.
+        #[arg(long)]
+        json_out: Option<PathBuf>,
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
@@ -213,6 +216,9 @@ enum ProbeCmd {
         kernels: Option<PathBuf>,
         #[arg(long)]
         json: bool,
+        /// Also write the JSON report to this file.
+        #[arg(long)]
+        json_out: Option<PathBuf>,
         /// Also write the error-distribution plot here.
         #[arg(long)]
         svg: Option<PathBuf>,
@@ -490,6 +496,7 @@ fn probe(what: ProbeCmd) -> Result<i32> {
             device,
             kernels,
             json,
+            json_out,
             quiet,
         } => {
             let mut builds = Vec::new();
@@ -507,8 +514,12 @@ fn probe(what: ProbeCmd) -> Result<i32> {
             let dir = kernels_dir(kernels.as_deref());
             let backends = probe_backends(backend, device.as_deref())?;
             let r = strict::run(&dir, &builds, random, seed, &backends, quiet)?;
+            let text = serde_json::to_string_pretty(&r)? + "\n";
+            if let Some(p) = json_out {
+                std::fs::write(&p, &text).with_context(|| format!("writing {}", p.display()))?;
+            }
             if json {
-                emit(&(serde_json::to_string_pretty(&r)? + "\n"))?;
+                emit(&text)?;
             } else {
                 emit(&r.table())?;
             }
@@ -523,6 +534,7 @@ fn probe(what: ProbeCmd) -> Result<i32> {
             device,
             kernels,
             json,
+            json_out,
             svg,
             quiet,
         } => {
@@ -544,8 +556,12 @@ fn probe(what: ProbeCmd) -> Result<i32> {
                 std::fs::write(&p, rdna2spv::probe::svg::plot(&r))
                     .with_context(|| format!("writing {}", p.display()))?;
             }
+            let text = serde_json::to_string_pretty(&r)? + "\n";
+            if let Some(p) = json_out {
+                std::fs::write(&p, &text).with_context(|| format!("writing {}", p.display()))?;
+            }
             if json {
-                emit(&(serde_json::to_string_pretty(&r)? + "\n"))?;
+                emit(&text)?;
             } else {
                 emit(&r.table())?;
             }

@@ -9,10 +9,10 @@
 //! measured over |x| + |y| (|x·y| + |z| for fma), as the seed does.
 //!
 //! Operands are normalized pairs (|lo| ≤ ulp(hi)/2, made so by an exact Fast2Sum) with high limbs of
-//! random sign and significand and exponents in [−20, 20]. Regimes as the seed defines them: `same` — the
+//! random sign and log-uniform magnitudes in [2⁻⁸, 2⁸] ([`EXP_SPAN`]). Regimes as the seed defines them: `same` — the
 //! operands (x·y and z for fma) have one sign; `random` — independent signs; `cancel` — y = −x·(1 ± 2⁻ᵏ)
-//! (z = −x·y·(1 ± 2⁻ᵏ) for fma; c = −x rounded to a float times (1 ± 2⁻ᵏ) for the accumulate) with k
-//! uniform in [1, 48] = 2p, computed in binary128 and split into a pair. Multiplication and division
+//! (z = −x·y·(1 ± 2⁻ᵏ) for fma; c = −xh·(1 ± 2⁻ᵏ) rounded to a float for the accumulate) with k
+//! uniform in [1, 48] = 2p and 2⁻ᵏ given 24 random bits (2⁻ᵏ·(1 + ρ)), computed in binary128 and split into a pair. Multiplication and division
 //! have one regime (random signs), the square root positive operands.
 
 use super::{bytes, progress, run_chunk, words, Backends, Rng};
@@ -369,14 +369,21 @@ pub const OPS: &[Op] = &[
     },
 ];
 
-/// A normalized pair with a random high limb (exponent in [−20, 20]) of the given sign (`None`: random).
+/// Magnitudes of the high limbs: 2^t, t uniform in [−EXP_SPAN, EXP_SPAN].
+pub const EXP_SPAN: u32 = 8;
+
+/// A normalized pair with a random high limb (log-uniform magnitude in [2^−EXP_SPAN, 2^EXP_SPAN]) of the given sign (`None`: random).
 fn random_pair(r: &mut Rng, negative: Option<bool>) -> (f32, f32) {
     let sign = match negative {
         Some(n) => (n as u32) << 31,
         None => r.u32() & 0x8000_0000,
     };
-    let e = r.below(41) as i32 - 20;
-    let hi = f32::from_bits(sign | ((127 + e) as u32) << 23 | (r.u32() & 0x7f_ffff));
+    // |hi| = 2^t, t uniform in [−EXP_SPAN, EXP_SPAN] (log-uniform magnitudes: significands near 1, where
+    // the pair's relative precision is lowest, are as likely as in real data spanning many binades).
+    let t = (r.next() >> 11) as f64 / (1u64 << 53) as f64;
+    let m = 2.0f64.powf((2.0 * t - 1.0) * EXP_SPAN as f64) as f32;
+    let hi = f32::from_bits(sign | m.to_bits());
+    let e = ((hi.to_bits() >> 23 & 0xff) as i32) - 127;
     // ulp(hi)/2 = 2^(e-24); lo uniform in [-ulp/2, ulp/2), then an exact Fast2Sum normalizes the pair.
     let lo = r.signed_unit() * f32::from_bits(((127 + e - 24) as u32) << 23);
     let s = hi + lo;
@@ -387,10 +394,12 @@ fn neg_f(x: f32) -> bool {
     x.is_sign_negative()
 }
 
-/// −v·(1 ± 2⁻ᵏ), k uniform in [1, 48], as a pair.
+/// −v·(1 ± 2⁻ᵏ·(1 + ρ)), k uniform in [1, 48], ρ uniform in [0, 1) (24 random bits, so that the
+/// difference carries random bits and is not a scaled copy of v), as a pair.
 fn cancel_of(r: &mut Rng, v: Q) -> (f32, f32) {
     let k = 1 + r.below(48) as i32;
-    let t = Q::f(f32::from_bits(((127 - k) as u32) << 23));
+    let rho = 1.0 + r.signed_unit().abs();
+    let t = Q::f(rho).mul(Q::f(f32::from_bits(((127 - k) as u32) << 23)));
     let t = if r.u32() & 1 == 0 { t } else { t.neg() };
     v.add(v.mul(t)).neg().split()
 }
@@ -596,13 +605,27 @@ pub fn run(
     backends: &Backends,
     quiet: bool,
 ) -> Result<Report> {
+    run_regimes(kernels, ops, n, seed, backends, quiet, usize::MAX)
+}
+
+/// [`run`] over the first `regimes` regimes of each operation only (the first is the one its relative
+/// bound is stated for).
+pub fn run_regimes(
+    kernels: &Path,
+    ops: &[&Op],
+    n: usize,
+    seed: u64,
+    backends: &Backends,
+    quiet: bool,
+    regimes: usize,
+) -> Result<Report> {
     let t0 = std::time::Instant::now();
     let co = kernels.join("dw_fp32mp2.co");
-    let total: usize = ops.iter().map(|o| o.regimes.len() * n).sum();
+    let total: usize = ops.iter().map(|o| o.regimes.len().min(regimes) * n).sum();
     let pb = progress(total as u64, "double-word", quiet);
     let mut cells = Vec::new();
     for (oi, op) in ops.iter().enumerate() {
-        for (ri, &regime) in op.regimes.iter().enumerate() {
+        for (ri, &regime) in op.regimes.iter().enumerate().take(regimes) {
             pb.set_message(format!("{} {} {}", op.name, op.level, regime.name()));
             let mut r = Rng::new(seed ^ (oi as u64) << 40 ^ (ri as u64) << 32);
             let mut cell = Cell {
