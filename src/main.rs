@@ -3,7 +3,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
-use rdna2spv::device::{first_difference, open, profile_of, run_vulkan, ProfileChoice};
+use rdna2spv::device::{first_difference, open, profile_of, run_vulkan_with, ProfileChoice};
 use rdna2spv::disasm::{lines, Listing};
 use rdna2spv::dispatch::{run_host, run_host_at, target_of, Plan};
 use rdna2spv::manifest::Manifest;
@@ -146,6 +146,12 @@ enum Cmd {
         /// is an error (exit 2), not a hang.
         #[arg(long)]
         timeout_ms: Option<u64>,
+        /// Checked mode on the device: validate every global/flat access against the manifest's buffers (and
+        /// the kernarg segment and dispatch packet). An access outside them stops the run with the same
+        /// report the host evaluator gives (workgroup, wave, pc, instruction, lane, address; exit 2) instead
+        /// of corrupting memory or losing the device. Slower; the host evaluator always checks.
+        #[arg(long)]
+        checked: bool,
     },
     /// Check the real-world corpus `cargo xtask corpus rocsparse` extracted (docs/corpus.md): every listing
     /// against llvm-objdump-19, every kernel translated and checked with spirv-val; prints a table with the
@@ -329,6 +335,7 @@ fn run(cli: Cli) -> Result<i32> {
             profile,
             device,
             timeout_ms,
+            checked,
         } => {
             let m = Manifest::load(&manifest)?;
             let mut plan = Plan::new(&m)?;
@@ -349,7 +356,7 @@ fn run(cli: Cli) -> Result<i32> {
                         Some(ms) => ctx.with_timeout(std::time::Duration::from_millis(ms)),
                         None => ctx,
                     };
-                    let dev = run_vulkan(&ctx, &mut plan, &prof)
+                    let dev = run_vulkan_with(&ctx, &mut plan, &prof, checked)
                         .with_context(|| format!("running {name} on the Vulkan device"))?;
                     eprintln!(
                         "rdna2spv: {name} on {}: {} waves in {:?} workgroups, module {} words, lowered in {:.1} ms, dispatch {:.1} ms",
