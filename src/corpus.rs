@@ -79,6 +79,9 @@ pub struct Options {
     pub spirv_val: String,
     /// Draw a progress bar on stderr.
     pub progress: bool,
+    /// The profile kernels are lowered for (`rdna2spv corpus` measures the Vulkan device, as `translate
+    /// --profile device` does: rocSPARSE needs Float64 and Int64, which the portable profile does not assume).
+    pub profile: rdna2spv_vulkan::DeviceProfile,
 }
 
 impl Default for Options {
@@ -91,6 +94,7 @@ impl Default for Options {
             objdump: std::env::var("LLVM_OBJDUMP").unwrap_or_else(|_| "llvm-objdump-19".into()),
             spirv_val: std::env::var("SPIRV_VAL").unwrap_or_else(|_| "spirv-val".into()),
             progress: false,
+            profile: rdna2spv_vulkan::DeviceProfile::portable(),
         }
     }
 }
@@ -410,7 +414,7 @@ pub fn check_kernel(co: &CodeObject, k: &Kernel, opts: &Options, scratch: &Path)
     let mut blocker_counts = BTreeMap::new();
     let instructions = linear(&code, target).len();
     let outcome = loop {
-        match translate_words(co, k, &code) {
+        match translate_words(co, k, &code, &opts.profile) {
             Ok(words) => {
                 if !blockers.is_empty() {
                     break Outcome::Blocked {
@@ -471,7 +475,12 @@ enum Failure {
     Other(String),
 }
 
-fn translate_words(co: &CodeObject, k: &Kernel, code: &[u8]) -> Result<Vec<u32>, Failure> {
+fn translate_words(
+    co: &CodeObject,
+    k: &Kernel,
+    code: &[u8],
+    profile: &rdna2spv_vulkan::DeviceProfile,
+) -> Result<Vec<u32>, Failure> {
     let program = match lift(&k.name, code, lift_options(co, k)) {
         Ok(p) => p,
         Err(e @ LiftError::Unsupported { offset, .. }) => {
@@ -490,8 +499,7 @@ fn translate_words(co: &CodeObject, k: &Kernel, code: &[u8]) -> Result<Vec<u32>,
         scratch_bytes: k.descriptor.private_segment_fixed_size,
         max_steps_per_wave: 0,
     };
-    let profile = rdna2spv_vulkan::DeviceProfile::portable();
-    match rdna2spv_spirv::lower::lower(&program, &rdna2spv_vulkan::kernel_layout(&launch), &profile)
+    match rdna2spv_spirv::lower::lower(&program, &rdna2spv_vulkan::kernel_layout(&launch), profile)
     {
         Ok(w) => Ok(w),
         Err(e @ LowerError::Unsupported { pc, .. }) => Err(Failure::At(pc, e.to_string())),

@@ -180,6 +180,13 @@ enum Cmd {
         /// Also write the whole report (every kernel's outcome) as JSON here.
         #[arg(long)]
         json: Option<PathBuf>,
+        /// Lowering profile: `device` (default) measures the Vulkan device (lavapipe in CI); `portable`
+        /// assumes nothing (no Float64/Int64: every f64 instruction is then refused).
+        #[arg(long, value_enum, default_value = "device")]
+        profile: ProfileArg,
+        /// Vulkan device for `--profile device`: an index or part of its name.
+        #[arg(long)]
+        device: Option<String>,
     },
 }
 
@@ -317,8 +324,15 @@ fn run(cli: Cli) -> Result<i32> {
             no_validate,
             top,
             json,
+            profile,
+            device,
         } => {
+            let profile = match profile {
+                ProfileArg::Portable => rdna2spv_vulkan::DeviceProfile::portable(),
+                ProfileArg::Device => profile_of(&open(device.as_deref())?, ProfileChoice::Device)?,
+            };
             let opts = rdna2spv::corpus::Options {
+                profile,
                 decode: !no_decode,
                 translate: !no_translate,
                 validate: !no_validate,
