@@ -20,13 +20,15 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Kernels that run today (host and lavapipe); raise it as opcodes land.
-const MIN_RUNNING: usize = 1;
+const MIN_RUNNING: usize = 5;
 
 /// A kernel argument the case supplies, in declaration order.
 enum A {
     I32(i32),
     F32(f32),
     F64(f64),
+    /// An 8-byte value given as bits (a by-value `rocsparse_float_complex`: re in the low half).
+    Bits8(u64),
     /// An input buffer.
     In(Vec<u8>),
     /// A buffer the kernel writes (initial contents given), compared by name.
@@ -300,7 +302,79 @@ fn roti_f32(r: &mut Rng) -> Setup {
     }
 }
 
+/// ellmvt_scale (y *= beta before the transposed ELL product), f32, beta by value (`BY_PTR` false) or from
+/// device memory: y[i] = beta·y[i] for i < size when beta ≠ 1 — one correctly rounded product.
+fn ellmvt_scale_f32<const BY_PTR: bool>(r: &mut Rng) -> Setup {
+    let n = 3000usize;
+    let y: Vec<f32> = (0..n).map(|_| r.f32()).collect();
+    let beta = r.f32();
+    assert_ne!(beta, 1.0);
+    let y_after: Vec<f32> = y.iter().map(|&v| beta * v).collect();
+    let beta_arg = if BY_PTR {
+        A::In(bytes_f32(&[beta]))
+    } else {
+        A::F32(beta)
+    };
+    Setup {
+        args: vec![A::I32(n as i32), beta_arg, A::Out("y", bytes_f32(&y))],
+        grid: grid_for(n, 1024),
+        workgroup: 1024,
+        expect: vec![("y", bytes_f32(&y_after), Check::Exact)],
+    }
+}
+
+/// ellmvt_scale, complex f32: y[i] = beta·y[i]. Complex multiplication's rounding is the compiled code's
+/// (read from its disassembly: `v_mul_f32` then `v_fmac_f32`): re = fma(br, yr, −(bi·yi)),
+/// im = fma(br, yi, bi·yr), each product and fma rounded once; the reference follows that order.
+fn ellmvt_scale_c32<const BY_PTR: bool>(r: &mut Rng) -> Setup {
+    let n = 2000usize;
+    let y: Vec<f32> = (0..2 * n).map(|_| r.f32()).collect();
+    let (br, bi) = (r.f32(), r.f32());
+    let mut y_after = y.clone();
+    for i in 0..n {
+        let (yr, yi) = (y[2 * i], y[2 * i + 1]);
+        y_after[2 * i] = br.mul_add(yr, -(bi * yi));
+        y_after[2 * i + 1] = br.mul_add(yi, bi * yr);
+    }
+    let bits = (br.to_bits() as u64) | ((bi.to_bits() as u64) << 32);
+    let beta_arg = if BY_PTR {
+        A::In(bits.to_le_bytes().to_vec())
+    } else {
+        A::Bits8(bits)
+    };
+    Setup {
+        args: vec![A::I32(n as i32), beta_arg, A::Out("y", bytes_f32(&y))],
+        grid: grid_for(n, 1024),
+        workgroup: 1024,
+        expect: vec![("y", bytes_f32(&y_after), Check::Exact)],
+    }
+}
+
 const CASES: &[Case] = &[
+    Case {
+        bundle: 27,
+        kernel: "_ZL19ellmvt_scale_kernelILj1024EiffEvT0_T2_PT1_",
+        what: "ellmvt_scale f32",
+        setup: ellmvt_scale_f32::<false>,
+    },
+    Case {
+        bundle: 27,
+        kernel: "_ZL19ellmvt_scale_kernelILj1024EifPKfEvT0_T2_PT1_",
+        what: "ellmvt_scale f32 (ptr)",
+        setup: ellmvt_scale_f32::<true>,
+    },
+    Case {
+        bundle: 27,
+        kernel: "_ZL19ellmvt_scale_kernelILj1024Ei21rocsparse_complex_numIfES1_EvT0_T2_PT1_",
+        what: "ellmvt_scale c32",
+        setup: ellmvt_scale_c32::<false>,
+    },
+    Case {
+        bundle: 27,
+        kernel: "_ZL19ellmvt_scale_kernelILj1024Ei21rocsparse_complex_numIfEPKS1_EvT0_T2_PT1_",
+        what: "ellmvt_scale c32 (ptr)",
+        setup: ellmvt_scale_c32::<true>,
+    },
     Case {
         bundle: 94,
         kernel: "_ZL14coo2csr_kernelILj512EiiEvT1_T0_PKS0_PS1_21rocsparse_index_base_",
@@ -397,7 +471,7 @@ fn manifest(co_path: &Path, co: &CodeObject, kernel: &str, s: &Setup, dir: &Path
         let kind_ok = match a {
             A::In(_) | A::Out(..) => m.value_kind == ValueKind::GlobalBuffer && m.size == 8,
             A::I32(_) | A::F32(_) => m.value_kind == ValueKind::ByValue && m.size == 4,
-            A::F64(_) => m.value_kind == ValueKind::ByValue && m.size == 8,
+            A::F64(_) | A::Bits8(_) => m.value_kind == ValueKind::ByValue && m.size == 8,
         };
         assert!(
             kind_ok,
@@ -409,6 +483,7 @@ fn manifest(co_path: &Path, co: &CodeObject, kernel: &str, s: &Setup, dir: &Path
             A::I32(v) => writeln!(t, "i32 = {v}").unwrap(),
             A::F32(v) => writeln!(t, "bits = \"0x{:x}\"", v.to_bits()).unwrap(),
             A::F64(v) => writeln!(t, "bits = \"0x{:x}\"", v.to_bits()).unwrap(),
+            A::Bits8(v) => writeln!(t, "bits = \"0x{v:x}\"").unwrap(),
             A::In(data) => {
                 let f = dir.join(format!("arg{i}.bin"));
                 std::fs::write(&f, data).unwrap();
