@@ -60,9 +60,9 @@ pub fn lines_with(l: &Listing<'_>, skip_zeros: bool) -> Vec<String> {
             Err(e) => (format!("<invalid> ({e})"), 1, None),
         };
         let mut line = String::with_capacity(100);
-        // llvm-objdump pads the text to 59 columns; a longer text keeps one space before the comment.
-        let pad = if text.len() >= 59 { " " } else { "" };
-        let _ = write!(line, "\t{text:<59}{pad}// {addr:012X}:");
+        // llvm-objdump left-justifies tab + text to 60 columns: a text of 59 characters or more is followed
+        // directly by the comment, with no space (D057; 38,131 such lines in rocSPARSE).
+        let _ = write!(line, "\t{text:<59}// {addr:012X}:");
         for w in &words[i..i + n] {
             let _ = write!(line, " {w:08X}");
         }
