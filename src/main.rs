@@ -160,7 +160,41 @@ enum Cmd {
         #[arg(long, value_enum, default_value = "structured")]
         control_flow: ControlFlowArg,
     },
-<<<<<<< HEAD
+    /// Check the real-world corpus `cargo xtask corpus rocsparse` extracted (docs/corpus.md): every listing
+    /// against llvm-objdump-19, every kernel translated and checked with spirv-val; prints a table with the
+    /// missing opcodes ranked. Exit 1 when a listing differs or spirv-val rejects a module.
+    Corpus {
+        /// The corpus directory (default: ~/.cache/rdna2spv/corpus/rocsparse; RDNA2SPV_CORPUS_DIR overrides).
+        dir: Option<PathBuf>,
+        /// Only these bundles (indices as in index.json), e.g. `--bundles 3,17`.
+        #[arg(long, value_delimiter = ',')]
+        bundles: Vec<usize>,
+        /// Worker threads.
+        #[arg(long, default_value = "2")]
+        jobs: usize,
+        /// Skip the llvm-objdump-19 comparison.
+        #[arg(long)]
+        no_decode: bool,
+        /// Skip translation.
+        #[arg(long)]
+        no_translate: bool,
+        /// Translate, but skip spirv-val.
+        #[arg(long)]
+        no_validate: bool,
+        /// Rows of the missing-opcode tables.
+        #[arg(long, default_value = "40")]
+        top: usize,
+        /// Also write the whole report (every kernel's outcome) as JSON here.
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Lowering profile: `device` (default) measures the Vulkan device (lavapipe in CI); `portable`
+        /// assumes nothing (no Float64/Int64: every f64 instruction is then refused).
+        #[arg(long, value_enum, default_value = "device")]
+        profile: ProfileArg,
+        /// Vulkan device for `--profile device`: an index or part of its name.
+        #[arg(long)]
+        device: Option<String>,
+    },
     /// The seeds' numeric studies reproduced on translated gfx1030 code (docs/numerics.md).
     Probe {
         #[command(subcommand)]
@@ -232,42 +266,6 @@ enum ProbeCmd {
         svg: Option<PathBuf>,
         #[arg(long)]
         quiet: bool,
-=======
-    /// Check the real-world corpus `cargo xtask corpus rocsparse` extracted (docs/corpus.md): every listing
-    /// against llvm-objdump-19, every kernel translated and checked with spirv-val; prints a table with the
-    /// missing opcodes ranked. Exit 1 when a listing differs or spirv-val rejects a module.
-    Corpus {
-        /// The corpus directory (default: ~/.cache/rdna2spv/corpus/rocsparse; RDNA2SPV_CORPUS_DIR overrides).
-        dir: Option<PathBuf>,
-        /// Only these bundles (indices as in index.json), e.g. `--bundles 3,17`.
-        #[arg(long, value_delimiter = ',')]
-        bundles: Vec<usize>,
-        /// Worker threads.
-        #[arg(long, default_value = "2")]
-        jobs: usize,
-        /// Skip the llvm-objdump-19 comparison.
-        #[arg(long)]
-        no_decode: bool,
-        /// Skip translation.
-        #[arg(long)]
-        no_translate: bool,
-        /// Translate, but skip spirv-val.
-        #[arg(long)]
-        no_validate: bool,
-        /// Rows of the missing-opcode tables.
-        #[arg(long, default_value = "40")]
-        top: usize,
-        /// Also write the whole report (every kernel's outcome) as JSON here.
-        #[arg(long)]
-        json: Option<PathBuf>,
-        /// Lowering profile: `device` (default) measures the Vulkan device (lavapipe in CI); `portable`
-        /// assumes nothing (no Float64/Int64: every f64 instruction is then refused).
-        #[arg(long, value_enum, default_value = "device")]
-        profile: ProfileArg,
-        /// Vulkan device for `--profile device`: an index or part of its name.
-        #[arg(long)]
-        device: Option<String>,
->>>>>>> corpus
     },
 }
 
