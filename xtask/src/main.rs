@@ -1,7 +1,7 @@
 //! Developer tasks: `cargo xtask <codegen|sweep|fixtures>`.
 mod codegen;
-mod coverage;
 mod corpus;
+mod coverage;
 mod demo;
 mod fixtures;
 mod inputs;
