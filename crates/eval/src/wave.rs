@@ -445,6 +445,56 @@ fn step(
                 }
             }
             Node::Barrier => wave.at_barrier = true,
+            Node::LoadIf {
+                space,
+                access,
+                addr,
+                offset,
+                enable,
+            } => {
+                for lane in 0..ws {
+                    vals[k * L + lane] = 0;
+                    if !active(lane) || get(vals, enable, lane) == 0 {
+                        continue;
+                    }
+                    let address = get(vals, addr, lane).wrapping_add(offset as u64);
+                    let mem = match space {
+                        Space::Lds => &*lds,
+                        Space::Scratch => &wave.private,
+                        Space::Global => &*memory,
+                    };
+                    let raw = mem.read(address, access.bytes()).map_err(|mut f| {
+                        f.lane = Some(lane as u32);
+                        fault(f, space)
+                    })?;
+                    vals[k * L + lane] = extend(access, raw);
+                }
+            }
+            Node::StoreIf {
+                space,
+                access,
+                addr,
+                offset,
+                value,
+                enable,
+            } => {
+                for lane in 0..ws {
+                    if !active(lane) || get(vals, enable, lane) == 0 {
+                        continue;
+                    }
+                    let address = get(vals, addr, lane).wrapping_add(offset as u64);
+                    let mem = match space {
+                        Space::Lds => &mut *lds,
+                        Space::Scratch => &mut wave.private,
+                        Space::Global => &mut *memory,
+                    };
+                    mem.write(address, access.bytes(), get(vals, value, lane))
+                        .map_err(|mut f| {
+                            f.lane = Some(lane as u32);
+                            fault(f, space)
+                        })?;
+                }
+            }
         }
     }
     wave.inst += 1;

@@ -443,6 +443,26 @@ pub enum Node {
     },
     /// s_barrier: every wave of the workgroup arrives before any continues.
     Barrier,
+    /// A per-lane `Load` performed only in the lanes (active in EXEC) where `enable` (B1) holds; every
+    /// other lane gets 0 and touches no memory (MUBUF range checking: out-of-range loads return 0).
+    /// Always Lane-shaped, B32.
+    LoadIf {
+        space: Space,
+        access: Access,
+        addr: Handle<Node>,
+        offset: i64,
+        enable: Handle<Node>,
+    },
+    /// A per-lane `Store` performed only in the lanes (active in EXEC) where `enable` holds; dropped in
+    /// the others (MUBUF range checking: out-of-range stores write nothing).
+    StoreIf {
+        space: Space,
+        access: Access,
+        addr: Handle<Node>,
+        offset: i64,
+        value: Handle<Node>,
+        enable: Handle<Node>,
+    },
 }
 
 /// One machine instruction and its IR.

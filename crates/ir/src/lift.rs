@@ -13,6 +13,8 @@ use crate::{
 use rdna2spv_isa::{decode, DecodeError, Format, Instruction, Opcode, PrintOptions, Target};
 use std::collections::{BTreeMap, BTreeSet};
 
+mod buffer;
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LiftError {
     #[error("offset 0x{offset:x}: {error}")]
@@ -891,22 +893,9 @@ impl Lifter<'_> {
         let srsrc = (((w1 >> 16) & 0x1f) * 4) as u16;
         let tfe = w1 >> 23 & 1 != 0;
         let soffset = w1 >> 24;
-        match self.psb {
-            Some(q) if q == srsrc => {}
-            Some(q) => {
-                return self.unsupported(&format!(
-                    "buffer resource s[{}:{}] is not the private segment buffer s[{}:{}]; only scratch buffers are modelled",
-                    srsrc,
-                    srsrc + 3,
-                    q,
-                    q + 3
-                ))
-            }
-            None => {
-                return self.unsupported(
-                    "the kernel has no private segment buffer; only scratch buffers are modelled",
-                )
-            }
+        if self.psb != Some(srsrc) {
+            // Any other quad is a general V# (D030).
+            return self.mubuf_vsharp();
         }
         if lds {
             return self.unsupported("MUBUF loads into LDS are not modelled");
@@ -2222,15 +2211,20 @@ mod tests {
     }
 
     #[test]
-    fn other_buffers_are_refused_by_name() {
-        let c = code(&[0xe070_00bc, 0x8001_0500, 0xbf81_0000]); // srsrc s[4:7]
-        let e = lift("k", &c, opts(Some(0))).unwrap_err().to_string();
-        assert!(
-            e.contains("not supported yet")
-                && e.contains("s[4:7] is not the private segment buffer s[0:3]"),
-            "{e}"
-        );
-        let e = lift("k", &c, opts(None)).unwrap_err().to_string();
-        assert!(e.contains("no private segment buffer"), "{e}");
+    fn other_buffers_are_general_vsharps() {
+        // buffer_store_dword v5, off, s[4:7], 0 offset:188: a V# that is not the private segment buffer
+        // lifts as a general V# (D030): a range-checked store.
+        let c = code(&[0xe070_00bc, 0x8001_0500, 0xbf81_0000]);
+        for psb in [Some(0), None] {
+            let p = lift("k", &c, opts(psb)).unwrap();
+            assert!(p
+                .nodes
+                .iter()
+                .any(|(_, n)| matches!(n, Node::StoreIf { .. })));
+        }
+        // tfe and format loads are refused by name.
+        let tfe = code(&[0xe070_00bc, 0x8081_0500, 0xbf81_0000]);
+        let e = lift("k", &tfe, opts(None)).unwrap_err().to_string();
+        assert!(e.contains("not supported yet") && e.contains("tfe"), "{e}");
     }
 }

@@ -122,6 +122,31 @@ impl fmt::Display for NodeText<'_> {
                 )
             }
             Node::Barrier => write!(f, "barrier"),
+            Node::LoadIf {
+                space,
+                access,
+                addr,
+                offset,
+                enable,
+            } => write!(
+                f,
+                "%{i} = load_if.{}.{} {enable:?} ? {addr:?}{offset:+}",
+                lower(space),
+                lower(access)
+            ),
+            Node::StoreIf {
+                space,
+                access,
+                addr,
+                offset,
+                value,
+                enable,
+            } => write!(
+                f,
+                "store_if.{}.{} {enable:?} ? {addr:?}{offset:+}, {value:?}",
+                lower(space),
+                lower(access)
+            ),
         }
     }
 }

@@ -158,6 +158,40 @@ pub fn node_type(
             return Ok(None);
         }
         Node::Barrier => return Ok(None),
+        Node::LoadIf {
+            addr,
+            space,
+            enable,
+            ..
+        } => {
+            let (at, _) = t(addr)?;
+            if at != Ty::B64 && at != Ty::B32 {
+                return Err("address must be B32 or B64".into());
+            }
+            if space == crate::Space::Scratch && at != Ty::B32 {
+                return Err("scratch addresses are B32".into());
+            }
+            same(enable, Ty::B1)?;
+            (Ty::B32, Shape::Lane)
+        }
+        Node::StoreIf {
+            addr,
+            value,
+            space,
+            enable,
+            ..
+        } => {
+            let (at, _) = t(addr)?;
+            if at != Ty::B64 && at != Ty::B32 {
+                return Err("address must be B32 or B64".into());
+            }
+            if space == crate::Space::Scratch && at != Ty::B32 {
+                return Err("scratch addresses are B32".into());
+            }
+            same(value, Ty::B32)?;
+            same(enable, Ty::B1)?;
+            return Ok(None);
+        }
     }))
 }
 

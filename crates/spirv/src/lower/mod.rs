@@ -1237,6 +1237,7 @@ impl<'a> Cx<'a> {
             Node::WriteSgpr { .. } | Node::WriteScc { .. } => Kind::Deferred,
             Node::Barrier => Kind::Ignored,
             Node::WriteVgpr { .. } | Node::Atomic { .. } => Kind::Lane,
+            Node::LoadIf { .. } | Node::StoreIf { .. } => Kind::Lane,
             Node::Store { addr, value, .. } => {
                 if self.is_lane(addr) || self.is_lane(value) {
                     Kind::Lane
@@ -1287,8 +1288,8 @@ impl<'a> Cx<'a> {
             };
             ph = fix(ph);
             let (is_mem, writes) = match node {
-                Node::Load { .. } => (true, false),
-                Node::Store { .. } | Node::Atomic { .. } => (true, true),
+                Node::Load { .. } | Node::LoadIf { .. } => (true, false),
+                Node::Store { .. } | Node::Atomic { .. } | Node::StoreIf { .. } => (true, true),
                 _ => (false, false),
             };
             if is_mem {
@@ -1587,6 +1588,39 @@ impl<'a> Cx<'a> {
                 let aty = self.ty(addr.index());
                 value = self.guarded(active, Some(t.u32), |cx| {
                     Ok(Some(cx.mem_atomic(space, op, a, aty, offset, x)?))
+                })?;
+            }
+            Node::LoadIf {
+                space,
+                access,
+                addr,
+                offset,
+                enable,
+            } => {
+                let a = self.get(addr)?;
+                let en = self.get(enable)?;
+                let aty = self.ty(addr.index());
+                let cond = self.b.logical_and(t.bool, None, active, en)?;
+                value = self.guarded(cond, Some(t.u32), |cx| {
+                    Ok(Some(cx.mem_load(space, access, a, aty, offset)?))
+                })?;
+            }
+            Node::StoreIf {
+                space,
+                access,
+                addr,
+                offset,
+                value: v,
+                enable,
+            } => {
+                let a = self.get(addr)?;
+                let x = self.get(v)?;
+                let en = self.get(enable)?;
+                let aty = self.ty(addr.index());
+                let cond = self.b.logical_and(t.bool, None, active, en)?;
+                self.guarded(cond, None, |cx| {
+                    cx.mem_store(space, access, a, aty, offset, x)?;
+                    Ok(None)
                 })?;
             }
             _ => value = Some(self.pure(i, &node)?),
@@ -2555,6 +2589,13 @@ fn operands(n: &Node) -> Vec<Handle<Node>> {
             vec![value]
         }
         Node::Store { addr, value, .. } | Node::Atomic { addr, value, .. } => vec![addr, value],
+        Node::LoadIf { addr, enable, .. } => vec![addr, enable],
+        Node::StoreIf {
+            addr,
+            value,
+            enable,
+            ..
+        } => vec![addr, value, enable],
         _ => vec![],
     }
 }
