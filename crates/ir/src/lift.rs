@@ -14,6 +14,8 @@ use rdna2spv_isa::{decode, DecodeError, Format, Instruction, Opcode, PrintOption
 use std::collections::{BTreeMap, BTreeSet};
 
 mod buffer;
+mod flat;
+mod lds;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LiftError {
@@ -808,6 +810,9 @@ impl Lifter<'_> {
             })
         };
         let op = self.ins.opcode();
+        if self.global_more(addr, offset, vdata, vdst)? {
+            return Ok(());
+        }
         if let Some((access, n)) = load(op) {
             let vals: Vec<_> = (0..n)
                 .map(|i| {
@@ -1118,7 +1123,7 @@ impl Lifter<'_> {
                     self.write_v(vdst, old);
                 }
             }
-            _ => return self.unsupported("LDS instruction not lifted yet"),
+            _ => return self.ds_more(addr),
         }
         Ok(())
     }
