@@ -382,7 +382,7 @@ fn step(
                         fault(f, space)
                     };
                     let old = mem.read(address, 4).map_err(with_lane)?;
-                    let v = get(vals, value, lane) & 0xffff_ffff;
+                    let v = get(vals, value, lane);
                     mem.write(address, 4, atomic(op, old, v))
                         .map_err(with_lane)?;
                     vals[k * L + lane] = old;
@@ -665,5 +665,12 @@ fn atomic(op: AtomicOp, old: u64, v: u64) -> u64 {
         AtomicOp::MinI => (o as i32).min(x as i32) as u32,
         AtomicOp::MaxI => (o as i32).max(x as i32) as u32,
         AtomicOp::Swap => x,
+        AtomicOp::CmpSwap => {
+            if o == (v >> 32) as u32 {
+                x
+            } else {
+                o
+            }
+        }
     }) as u64
 }

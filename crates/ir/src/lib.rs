@@ -327,6 +327,9 @@ pub enum AtomicOp {
     MinI,
     MaxI,
     Swap,
+    /// Compare and swap: the value operand is B64, the new value in its low 32 bits and the value to
+    /// compare with in its high 32 bits; memory becomes the new value if it equals the comparison value.
+    CmpSwap,
 }
 
 /// A node of an instruction: a value (expressions) or an effect (writes, stores, barriers).

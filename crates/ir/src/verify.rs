@@ -118,13 +118,24 @@ pub fn node_type(
             (Ty::B32, s)
         }
         Node::Atomic {
-            addr, value, space, ..
+            addr,
+            value,
+            space,
+            op,
+            ..
         } => {
             if space == crate::Space::Scratch && t(addr)?.0 != Ty::B32 {
                 return Err("scratch addresses are B32".into());
             }
             t(addr)?;
-            same(value, Ty::B32)?;
+            same(
+                value,
+                if op == crate::AtomicOp::CmpSwap {
+                    Ty::B64
+                } else {
+                    Ty::B32
+                },
+            )?;
             (Ty::B32, Shape::Lane)
         }
         Node::WriteSgpr { value, .. } => {

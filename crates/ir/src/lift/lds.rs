@@ -210,6 +210,22 @@ impl Lifter<'_> {
                 self.write_v(vdst, oa);
                 self.write_v(vdst + 1, ob);
             }
+            // MEM = (MEM == DATA0) ? DATA1 : MEM.
+            DS_CMPST_B32 | DS_CMPST_RTN_B32 => {
+                let cmp = self.vreg(d0);
+                let new = self.vreg(d1);
+                let value = self.n(Node::Concat { lo: new, hi: cmp });
+                let old = self.n(Node::Atomic {
+                    space: Space::Lds,
+                    op: AtomicOp::CmpSwap,
+                    addr,
+                    offset,
+                    value,
+                });
+                if op == DS_CMPST_RTN_B32 {
+                    self.write_v(vdst, old);
+                }
+            }
             DS_NOP => {}
             DS_GWS_INIT
             | DS_GWS_SEMA_V

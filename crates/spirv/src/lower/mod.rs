@@ -2143,6 +2143,15 @@ impl<'a> Cx<'a> {
             AtomicOp::MinI => self.b.atomic_s_min(u, None, p, sc, r, v)?,
             AtomicOp::MaxI => self.b.atomic_s_max(u, None, p, sc, r, v)?,
             AtomicOp::Swap => self.b.atomic_exchange(u, None, p, sc, r, v)?,
+            AtomicOp::CmpSwap => {
+                // v: the new value in bits 31:0, the comparison value in bits 63:32.
+                let new = self.b.u_convert(u, None, v)?;
+                let c32 = self.c64(32);
+                let hi = self.b.shift_right_logical(t.u64, None, v, c32)?;
+                let cmp = self.b.u_convert(u, None, hi)?;
+                self.b
+                    .atomic_compare_exchange(u, None, p, sc, r, r, new, cmp)?
+            }
         })
     }
 
