@@ -203,6 +203,14 @@ fn step(
         if space == Space::Scratch {
             f.scratch = Some((private_size, ws as u32));
         }
+        if space == Space::Lds {
+            // The workgroup's LDS is one allocation at 0 of the launch's size.
+            f.kind = match f.kind {
+                "load" => "LDS load",
+                "store" => "LDS store",
+                k => k,
+            };
+        }
         EvalError::Fault {
             workgroup: group,
             wave: wave_index,
@@ -468,6 +476,36 @@ fn step(
                         fault(f, space)
                     })?;
                     vals[k * L + lane] = extend(access, raw);
+                }
+            }
+            Node::AtomicIf {
+                space,
+                op,
+                addr,
+                offset,
+                value,
+                enable,
+            } => {
+                for lane in 0..ws {
+                    vals[k * L + lane] = 0;
+                    if !active(lane) || get(vals, enable, lane) == 0 {
+                        continue;
+                    }
+                    let address = get(vals, addr, lane).wrapping_add(offset as u64);
+                    let mem = match space {
+                        Space::Lds => &mut *lds,
+                        Space::Scratch => &mut wave.private,
+                        Space::Global => &mut *memory,
+                    };
+                    let with_lane = |mut f: Fault| {
+                        f.lane = Some(lane as u32);
+                        fault(f, space)
+                    };
+                    let old = mem.read(address, 4).map_err(with_lane)?;
+                    let v = get(vals, value, lane);
+                    mem.write(address, 4, atomic(op, old, v))
+                        .map_err(with_lane)?;
+                    vals[k * L + lane] = old;
                 }
             }
             Node::StoreIf {

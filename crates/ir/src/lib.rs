@@ -466,6 +466,16 @@ pub enum Node {
         value: Handle<Node>,
         enable: Handle<Node>,
     },
+    /// A per-lane `Atomic` performed only in the lanes (active in EXEC) where `enable` holds; the others
+    /// touch no memory and return 0 (MUBUF range checking). Lane B32.
+    AtomicIf {
+        space: Space,
+        op: AtomicOp,
+        addr: Handle<Node>,
+        offset: i64,
+        value: Handle<Node>,
+        enable: Handle<Node>,
+    },
 }
 
 /// One machine instruction and its IR.

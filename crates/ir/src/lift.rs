@@ -395,6 +395,13 @@ impl Lifter<'_> {
                 let lit = if class == Src::F64 { lit << 32 } else { lit };
                 self.c(ty, lit)
             }
+            // src_shared_base/limit, src_private_base/limit: only needed to form FLAT pointers into the
+            // LDS or scratch apertures, which are not modelled (D031).
+            235..=238 => {
+                return self.unsupported(
+                    "aperture registers (src_shared_base/src_private_base) are not modelled: FLAT accesses to the LDS and scratch apertures are refused (D031)",
+                )
+            }
             _ => return self.unsupported(&format!("source operand encoding {enc}")),
         })
     }
@@ -2213,6 +2220,17 @@ mod tests {
         let p = lift("k", &code(&[0xe070_3008, 0x8001_0701, end]), opts(Some(4))).unwrap();
         let a = scratch_addrs(&p, &[(4, 0)], &[(1, 30), (2, 4)], 5);
         assert_eq!(a, vec![3 * 128 + ((30 + 5) % 32) * 4]);
+    }
+
+    #[test]
+    fn aperture_registers_are_refused() {
+        // s_mov_b32 s0, src_shared_base (D031).
+        let c = code(&[0xbe80_03eb, 0xbf81_0000]);
+        let e = lift("k", &c, opts(None)).unwrap_err().to_string();
+        assert!(
+            e.contains("offset 0x0") && e.contains("src_shared_base") && e.contains("D031"),
+            "{e}"
+        );
     }
 
     #[test]

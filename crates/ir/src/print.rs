@@ -134,6 +134,19 @@ impl fmt::Display for NodeText<'_> {
                 lower(space),
                 lower(access)
             ),
+            Node::AtomicIf {
+                space,
+                op,
+                addr,
+                offset,
+                value,
+                enable,
+            } => write!(
+                f,
+                "%{i} = atomic_if_{}.{} {enable:?} ? {addr:?}{offset:+}, {value:?}",
+                lower(op),
+                lower(space)
+            ),
             Node::StoreIf {
                 space,
                 access,

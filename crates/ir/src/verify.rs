@@ -203,6 +203,29 @@ pub fn node_type(
             same(enable, Ty::B1)?;
             return Ok(None);
         }
+        Node::AtomicIf {
+            addr,
+            value,
+            space,
+            op,
+            enable,
+            ..
+        } => {
+            let (at, _) = t(addr)?;
+            if at != Ty::B64 || space == crate::Space::Scratch {
+                return Err("predicated atomics take a B64 global address".into());
+            }
+            same(
+                value,
+                if op == crate::AtomicOp::CmpSwap {
+                    Ty::B64
+                } else {
+                    Ty::B32
+                },
+            )?;
+            same(enable, Ty::B1)?;
+            (Ty::B32, Shape::Lane)
+        }
     }))
 }
 

@@ -16,6 +16,7 @@ mod memcommon;
 use memcommon::{expect_same, lift_words, run_both, words_le, Rng};
 use rdna2spv_eval::{InitSgpr, Launch};
 
+// coverage: buffer_vsharp_atomics_match_model: BUFFER_ATOMIC_CMPSWAP BUFFER_ATOMIC_SWAP BUFFER_ATOMIC_ADD BUFFER_ATOMIC_SUB BUFFER_ATOMIC_SMIN BUFFER_ATOMIC_UMIN BUFFER_ATOMIC_SMAX BUFFER_ATOMIC_UMAX BUFFER_ATOMIC_AND BUFFER_ATOMIC_OR BUFFER_ATOMIC_XOR
 // coverage: buffer_vsharp_loads_and_stores_match_model: BUFFER_LOAD_UBYTE BUFFER_LOAD_SBYTE BUFFER_LOAD_USHORT BUFFER_LOAD_SSHORT BUFFER_LOAD_DWORD BUFFER_LOAD_DWORDX2 BUFFER_LOAD_DWORDX3 BUFFER_LOAD_DWORDX4 BUFFER_LOAD_UBYTE_D16 BUFFER_LOAD_UBYTE_D16_HI BUFFER_LOAD_SBYTE_D16 BUFFER_LOAD_SBYTE_D16_HI BUFFER_LOAD_SHORT_D16 BUFFER_LOAD_SHORT_D16_HI BUFFER_STORE_BYTE BUFFER_STORE_SHORT BUFFER_STORE_DWORD BUFFER_STORE_DWORDX2 BUFFER_STORE_DWORDX3 BUFFER_STORE_DWORDX4 BUFFER_STORE_BYTE_D16_HI BUFFER_STORE_SHORT_D16_HI
 
 /// Two kernels (loads; stores), each a module small enough for lavapipe to compile quickly. Each
@@ -256,6 +257,67 @@ const STORES: &[(usize, u32, u32, bool, u32, bool, bool)] = &[
     (5, 1, 2, true, 46, true, true),
     (4, 1, 4, false, 64, false, true),
     (3, 1, 4, false, 72, false, false),
+];
+
+/// The same prologue, then the 32-bit buffer atomics through the store V#, each returning (glc) but the
+/// last: cmpswap v[10:11] (src v4, cmp v5), swap v12 (v3), add v13 (v4), sub v14 (v5), smin v15 (v6), umin
+/// v16 (v3), smax v17 (v4), umax v18 (v5), and v19 (v6), or v21 (v3), xor v22 (v4) at offsets 0, 4, .., 40
+/// and a non-returning add of v5 at 44. Output: v10..v22 (24 dwords per work-item).
+const ATOMIC_KERNEL: &[u32] = &[
+    0x8f0f860e, // s_lshl_b32 s15, s14, 6
+    0xf40c0108, 0x1e000000, // s_load_dwordx8 s[4:11], s[16:17], s15
+    0xf4040308, 0x1e000020, // s_load_dwordx2 s[12:13], s[16:17], s15 offset:0x20
+    0x9313120e, // s_mul_i32 s19, s14, s18
+    0x4a520013, // v_add_nc_u32_e32 v41, s19, v0
+    0x34285285, // v_lshlrev_b32_e32 v20, 5, v41
+    0xbf8cc07f, // s_waitcnt lgkmcnt(0)
+    0xdc388000, 0x01000014, // global_load_dwordx4 v[1:4], v20, s[0:1]
+    0xdc388010, 0x05000014, // global_load_dwordx4 v[5:8], v20, s[0:1] offset:16
+    0xbf8c3f70, // s_waitcnt vmcnt(0)
+    0x7e140304, // v_mov_b32_e32 v10, v4
+    0x7e160305, // v_mov_b32_e32 v11, v5
+    0x7e180303, // v_mov_b32_e32 v12, v3
+    0x7e1a0304, // v_mov_b32_e32 v13, v4
+    0x7e1c0305, // v_mov_b32_e32 v14, v5
+    0x7e1e0306, // v_mov_b32_e32 v15, v6
+    0x7e200303, // v_mov_b32_e32 v16, v3
+    0x7e220304, // v_mov_b32_e32 v17, v4
+    0x7e240305, // v_mov_b32_e32 v18, v5
+    0x7e260306, // v_mov_b32_e32 v19, v6
+    0x7e2a0303, // v_mov_b32_e32 v21, v3
+    0x7e2c0304, // v_mov_b32_e32 v22, v4
+    0xe0c47000,
+    0x0d020a01, // buffer_atomic_cmpswap v[10:11], v[1:2], s[8:11], s13 idxen offen glc
+    0xe0c07004,
+    0x0d020c01, // buffer_atomic_swap v12, v[1:2], s[8:11], s13 idxen offen offset:4 glc
+    0xe0c87008,
+    0x0d020d01, // buffer_atomic_add v13, v[1:2], s[8:11], s13 idxen offen offset:8 glc
+    0xe0cc700c,
+    0x0d020e01, // buffer_atomic_sub v14, v[1:2], s[8:11], s13 idxen offen offset:12 glc
+    0xe0d47010,
+    0x0d020f01, // buffer_atomic_smin v15, v[1:2], s[8:11], s13 idxen offen offset:16 glc
+    0xe0d87014,
+    0x0d021001, // buffer_atomic_umin v16, v[1:2], s[8:11], s13 idxen offen offset:20 glc
+    0xe0dc7018,
+    0x0d021101, // buffer_atomic_smax v17, v[1:2], s[8:11], s13 idxen offen offset:24 glc
+    0xe0e0701c,
+    0x0d021201, // buffer_atomic_umax v18, v[1:2], s[8:11], s13 idxen offen offset:28 glc
+    0xe0e47020,
+    0x0d021301, // buffer_atomic_and v19, v[1:2], s[8:11], s13 idxen offen offset:32 glc
+    0xe0e87024,
+    0x0d021501, // buffer_atomic_or v21, v[1:2], s[8:11], s13 idxen offen offset:36 glc
+    0xe0ec7028,
+    0x0d021601, // buffer_atomic_xor v22, v[1:2], s[8:11], s13 idxen offen offset:40 glc
+    0xe0c8302c,
+    0x0d020501, // buffer_atomic_add v5, v[1:2], s[8:11], s13 idxen offen offset:44
+    0xbf8c3f70, // s_waitcnt vmcnt(0)
+    0x34505286, // v_lshlrev_b32_e32 v40, 6, v41
+    0x4a502928, // v_add_nc_u32_e32 v40, v40, v20
+    0xdc788000, 0x00020a28, // global_store_dwordx4 v40, v[10:13], s[2:3]
+    0xdc788010, 0x00020e28, // global_store_dwordx4 v40, v[14:17], s[2:3] offset:16
+    0xdc788020, 0x00021228, // global_store_dwordx4 v40, v[18:21], s[2:3] offset:32
+    0xdc708030, 0x00021628, // global_store_dword v40, v22, s[2:3] offset:48
+    0xbf810000, // s_endpgm
 ];
 
 /// One workgroup's descriptors.
@@ -558,4 +620,183 @@ fn buffer_vsharp_loads_and_stores_match_model() {
         inr > 500 && out > 500,
         "the cases must mix in- and out-of-range accesses: {inr} {out}"
     );
+}
+
+/// Buffer atomics: dword-aligned V#s, offsets and soffsets (atomics address whole dwords), random otherwise;
+/// all-or-nothing range checks; lanes collide, applied in ascending lane order (the evaluator's order,
+/// which the lowering follows; each workgroup has its own target slice).
+#[test]
+fn buffer_vsharp_atomics_match_model() {
+    let ctx = common::lavapipe().with_timeout(std::time::Duration::from_secs(600));
+    let mut r = Rng(0xa70_0b1c);
+    let mut swaps = 0;
+    for (ws, grid) in [(32u32, 32u32 * 6 - 1), (64, 64 * 2)] {
+        let groups = grid.div_ceil(ws);
+        let gs: Vec<Group> = (0..groups)
+            .map(|_| {
+                let mut v = Vsharp::random(&mut r, 0);
+                v.base &= !3;
+                v.stride &= !3;
+                if v.oob_select == 3 && !v.swizzle {
+                    v.num_records = r.below(120) as u32;
+                }
+                Group {
+                    vload: v,
+                    vstore: v,
+                    soff: [0, r.below(64) as u32 * 4],
+                }
+            })
+            .collect();
+        let target = r.bytes(BUF * groups as usize);
+        let mut params = Vec::new();
+        for item in 0..groups * ws {
+            let (g, lane) = (&gs[(item / ws) as usize], item % ws);
+            let idx = r.below(48) as u32;
+            let off = r.below(30) as u32 * 4;
+            let mut p = vec![idx, off];
+            for _ in 0..5 {
+                p.push(r.next() as u32);
+            }
+            p.push(0);
+            // Even lanes compare (cmpswap) with the value memory starts with at their address.
+            if lane % 2 == 0 {
+                let (a, ok) = g.vstore.locate(g.soff[1], lane, Some(idx), Some(off), 0);
+                let o = a as usize + (item / ws) as usize * BUF;
+                if ok && o + 4 <= target.len() {
+                    p[4] = u32::from_le_bytes(target[o..o + 4].try_into().unwrap());
+                }
+            }
+            params.extend(p);
+        }
+        let program = lift_words("buffer_vsharp_atomics", ATOMIC_KERNEL, ws);
+        let out0 = vec![0xeeu8; (groups * ws) as usize * OUT_WORDS * 4];
+        let gs2 = gs.clone();
+        let both = run_both(
+            &ctx,
+            &program,
+            vec![words_le(&params), out0.clone(), vec![0; 64], target.clone()],
+            |a| {
+                let mut table = Vec::new();
+                for (gi, g) in gs2.iter().enumerate() {
+                    let vs = Vsharp {
+                        base: g.vstore.base + a[3] + (gi * BUF) as u64,
+                        ..g.vstore
+                    }
+                    .words();
+                    table.extend(vs);
+                    table.extend(vs);
+                    table.extend([g.soff[0], g.soff[1], 0, 0, 0, 0, 0, 0]);
+                }
+                vec![words_le(&table)]
+            },
+            |a| Launch {
+                wave_size: ws,
+                grid: [grid, 1, 1],
+                workgroup: [ws, 1, 1],
+                sgprs: vec![
+                    (0, InitSgpr::Const(a[0] as u32)),
+                    (1, InitSgpr::Const((a[0] >> 32) as u32)),
+                    (2, InitSgpr::Const(a[1] as u32)),
+                    (3, InitSgpr::Const((a[1] >> 32) as u32)),
+                    (14, InitSgpr::WorkgroupId(0)),
+                    (16, InitSgpr::Const(a[4] as u32)),
+                    (17, InitSgpr::Const((a[4] >> 32) as u32)),
+                    (18, InitSgpr::Const(ws)),
+                ],
+                workitem_id_vgprs: 1,
+                lds_bytes: 0,
+                scratch_bytes: 0,
+                max_steps_per_wave: 1000,
+            },
+        );
+        let mut want_out = out0;
+        let mut want_t = target;
+        // (data register, returned into, offset) in kernel order; the op is by position.
+        let ops: [(usize, Option<usize>, u32); 12] = [
+            (4, Some(10), 0),
+            (3, Some(12), 4),
+            (4, Some(13), 8),
+            (5, Some(14), 12),
+            (6, Some(15), 16),
+            (3, Some(16), 20),
+            (4, Some(17), 24),
+            (5, Some(18), 28),
+            (6, Some(19), 32),
+            (3, Some(21), 36),
+            (4, Some(22), 40),
+            (5, None, 44),
+        ];
+        for (gi, g) in gs.iter().enumerate() {
+            let first = gi as u32 * ws;
+            let lanes = ws.min(grid - first);
+            let mut v = vec![[0u32; 23]; lanes as usize];
+            for lane in 0..lanes {
+                v[lane as usize][20] = (first + lane) * 32;
+                v[lane as usize][11] = params[8 * (first + lane) as usize + 4];
+            }
+            for (k, &(reg, into, inst)) in ops.iter().enumerate() {
+                for lane in 0..lanes {
+                    let p = &params[8 * (first + lane) as usize..][..8];
+                    let x = p[reg - 1];
+                    let (a, ok) = g
+                        .vstore
+                        .locate(g.soff[1], lane, Some(p[0]), Some(p[1]), inst);
+                    let mut old = 0;
+                    if ok {
+                        let o = a as usize + gi * BUF;
+                        assert!(
+                            a as usize + 4 <= BUF,
+                            "generator bug: an in-range atomic leaves the slice"
+                        );
+                        old = u32::from_le_bytes(want_t[o..o + 4].try_into().unwrap());
+                        let new = match k {
+                            0 => {
+                                if old == p[4] {
+                                    swaps += 1;
+                                    x
+                                } else {
+                                    old
+                                }
+                            }
+                            1 => x,
+                            2 | 11 => old.wrapping_add(x),
+                            3 => old.wrapping_sub(x),
+                            4 => (old as i32).min(x as i32) as u32,
+                            5 => old.min(x),
+                            6 => (old as i32).max(x as i32) as u32,
+                            7 => old.max(x),
+                            8 => old & x,
+                            9 => old | x,
+                            _ => old ^ x,
+                        };
+                        want_t[o..o + 4].copy_from_slice(&new.to_le_bytes());
+                    }
+                    if let Some(d) = into {
+                        v[lane as usize][d] = old;
+                    }
+                }
+            }
+            for lane in 0..lanes {
+                let item = (first + lane) as usize;
+                for j in 0..13 {
+                    want_out[(item * OUT_WORDS + j) * 4..][..4]
+                        .copy_from_slice(&v[lane as usize][10 + j].to_le_bytes());
+                }
+            }
+        }
+        expect_same(
+            &format!("w{ws} returned values"),
+            &both.host[1],
+            &both.device[1],
+            &want_out,
+        );
+        expect_same(
+            &format!("w{ws} atomic target"),
+            &both.host[3],
+            &both.device[3],
+            &want_t,
+        );
+        eprintln!("buffer atomics w{ws}: {grid} work-items identical on host, device and model");
+    }
+    assert!(swaps > 10, "some compare-and-swaps must succeed: {swaps}");
 }

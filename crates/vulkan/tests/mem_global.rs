@@ -12,7 +12,7 @@ use rdna2spv_eval::{InitSgpr, Launch};
 // coverage: global_d16_and_addtid_match_model: GLOBAL_LOAD_UBYTE_D16 GLOBAL_LOAD_UBYTE_D16_HI GLOBAL_LOAD_SBYTE_D16 GLOBAL_LOAD_SBYTE_D16_HI GLOBAL_LOAD_SHORT_D16 GLOBAL_LOAD_SHORT_D16_HI FLAT_LOAD_SBYTE_D16_HI FLAT_LOAD_SHORT_D16 GLOBAL_LOAD_DWORD_ADDTID GLOBAL_STORE_BYTE_D16_HI GLOBAL_STORE_SHORT_D16_HI FLAT_STORE_BYTE_D16_HI FLAT_STORE_SHORT_D16_HI GLOBAL_STORE_DWORD_ADDTID GLOBAL_ATOMIC_CMPSWAP FLAT_ATOMIC_CMPSWAP
 
 /// s[0:1] parameters (8 dwords per work-item: data offset, d16 seed, data v3..v7, 0), s[2:3] output
-/// (8 dwords per work-item), s[8:9] data, s[10:11] target (8 bytes per work-item), s[12:13] addtid target
+/// (16 dwords per work-item), s[8:9] data, s[10:11] target (8 bytes per work-item), s[12:13] addtid target
 /// and compare-and-swap target (1024 bytes per workgroup: addtid stores at 8, global_atomic_cmpswap
 /// (returning) at 512, flat_atomic_cmpswap at 768, 4 bytes per lane), s14 workgroup id, s18 wave size.
 const KERNEL: &[u32] = &[
@@ -58,7 +58,7 @@ const KERNEL: &[u32] = &[
     0x5064100d, // v_add_co_ci_u32_e32 v50, vcc_lo, s13, v8, vcc_lo
     0xdcc40300, 0x007d0531, // flat_atomic_cmpswap v[49:50], v[5:6] offset:768
     0xbf8c3f70, // s_waitcnt vmcnt(0)
-    0x34505285, // v_lshlrev_b32_e32 v40, 5, v41
+    0x34505286, // v_lshlrev_b32_e32 v40, 6, v41
     0xdc788000, 0x00021728, // global_store_dwordx4 v40, v[23:26], s[2:3]
     0xdc788010, 0x00021b28, // global_store_dwordx4 v40, v[27:30], s[2:3] offset:16
     0xdc748020, 0x00021f28, // global_store_dwordx2 v40, v[31:32], s[2:3] offset:32
@@ -107,7 +107,7 @@ fn global_d16_and_addtid_match_model() {
             &program,
             vec![
                 words_le(&params),
-                vec![0xee; n * 32],
+                vec![0xee; n * 64],
                 data.clone(),
                 target.clone(),
                 target2.clone(),
@@ -131,7 +131,7 @@ fn global_d16_and_addtid_match_model() {
                 }
             },
         );
-        let mut out = vec![0xeeu8; n * 32];
+        let mut out = vec![0xeeu8; n * 64];
         let mut t = target.clone();
         let mut t2 = target2.clone();
         let mut swaps = 0;
@@ -158,7 +158,7 @@ fn global_d16_and_addtid_match_model() {
                 ),
             ];
             for (j, w) in v.iter().enumerate() {
-                out[(item as usize * 8 + j) * 4..][..4].copy_from_slice(&w.to_le_bytes());
+                out[(item as usize * 16 + j) * 4..][..4].copy_from_slice(&w.to_le_bytes());
             }
             let base = item as usize * 8;
             t[base + 1] = (p[2] >> 16) as u8;

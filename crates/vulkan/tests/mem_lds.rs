@@ -405,3 +405,41 @@ fn lds_writes_and_atomics_match_model() {
         changed
     );
 }
+
+/// Host trap: an LDS access past the workgroup's allocation stops the run with the workgroup, wave, pc,
+/// instruction, lane and address (no device needed).
+#[test]
+fn lds_out_of_range_faults_on_the_host() {
+    // ds_write_b32 v1, v2 offset:4 with v1 = lane * 64: lanes whose address passes 256 bytes fault.
+    // v_lshlrev_b32 v1, 6, v0; v_mov_b32 v2, v0; ds_write_b32 v1, v2 offset:4; s_endpgm
+    let words = [
+        0x3402_0086,
+        0x7e04_0300,
+        0xd834_0004,
+        0x0000_0201,
+        0xbf81_0000,
+    ];
+    let program = lift_words("lds_oob", &words, WS);
+    let mut mem = rdna2spv_eval::Memory::default();
+    let launch = Launch {
+        wave_size: WS,
+        grid: [WS, 1, 1],
+        workgroup: [WS, 1, 1],
+        sgprs: vec![],
+        workitem_id_vgprs: 1,
+        lds_bytes: 256,
+        scratch_bytes: 0,
+        max_steps_per_wave: 100,
+    };
+    let e = rdna2spv_eval::run(&program, &launch, &mut mem)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("wave 0")
+            && e.contains("pc 0x8")
+            && e.contains("ds_write_b32 v1, v2 offset:4")
+            && e.contains("LDS store of 4 bytes at 0x104")
+            && e.contains("(lane 4)"),
+        "{e}"
+    );
+}

@@ -24,7 +24,7 @@
 //! Out-of-range loads give 0 and out-of-range stores write nothing; dwordxN accesses are checked per dword.
 
 use super::{LiftError, Lifter, Src};
-use crate::{Access, Handle, IntCmp, IntOp, Node, Space, Ty, UnOp};
+use crate::{Access, AtomicOp, Handle, IntCmp, IntOp, Node, Space, Ty, UnOp};
 use rdna2spv_isa::Opcode;
 
 type H = Handle<Node>;
@@ -254,11 +254,7 @@ impl Lifter<'_> {
             BUFFER_STORE_DWORDX4 => (false, Width::Plain(Access::B32, 4)),
             BUFFER_STORE_BYTE_D16_HI => (false, Width::D16HiStore(Access::U8)),
             BUFFER_STORE_SHORT_D16_HI => (false, Width::D16HiStore(Access::U16)),
-            _ => {
-                return self.unsupported(
-                    "buffer instruction not lifted yet for a general V# (loads and stores of bytes, shorts, dwords and d16 halves are)",
-                )
-            }
+            _ => return self.mubuf_atomic(inst_offset, offen, idxen, vaddr, vdata, srsrc, soffset),
         };
         // Reads first.
         let v = self.vsharp(srsrc);
@@ -368,6 +364,92 @@ impl Lifter<'_> {
                     enable,
                 });
             }
+        }
+        Ok(())
+    }
+
+    /// 32-bit buffer atomics through a general V#: range-checked all or nothing (the check of the access's
+    /// offset); out of range they change nothing and return 0. glc returns the old value in vdata.
+    #[allow(clippy::too_many_arguments)]
+    fn mubuf_atomic(
+        &mut self,
+        inst_offset: u32,
+        offen: bool,
+        idxen: bool,
+        vaddr: u16,
+        vdata: u16,
+        srsrc: u16,
+        soffset: u32,
+    ) -> Result<(), LiftError> {
+        use Opcode::*;
+        let aop = match self.ins.opcode() {
+            BUFFER_ATOMIC_SWAP => AtomicOp::Swap,
+            BUFFER_ATOMIC_CMPSWAP => AtomicOp::CmpSwap,
+            BUFFER_ATOMIC_ADD => AtomicOp::Add,
+            BUFFER_ATOMIC_SUB => AtomicOp::Sub,
+            BUFFER_ATOMIC_SMIN => AtomicOp::MinI,
+            BUFFER_ATOMIC_UMIN => AtomicOp::MinU,
+            BUFFER_ATOMIC_SMAX => AtomicOp::MaxI,
+            BUFFER_ATOMIC_UMAX => AtomicOp::MaxU,
+            BUFFER_ATOMIC_AND => AtomicOp::And,
+            BUFFER_ATOMIC_OR => AtomicOp::Or,
+            BUFFER_ATOMIC_XOR => AtomicOp::Xor,
+            _ => {
+                return self.unsupported(
+                    "buffer instruction not lifted yet for a general V# (loads and stores of every width, d16 forms and the 32-bit integer atomics are)",
+                )
+            }
+        };
+        let glc = self.w(0) >> 14 & 1 != 0;
+        let v = self.vsharp(srsrc);
+        let so = self.src(soffset, Src::B32)?;
+        let lane = self.n(Node::LaneId);
+        let vindex = if idxen {
+            self.n(Node::ReadVgpr {
+                reg: vaddr,
+                ty: Ty::B32,
+            })
+        } else {
+            self.c(Ty::B32, 0)
+        };
+        let z = self.c(Ty::B32, 0);
+        let tid = self.buf_select(v.add_tid, lane, z);
+        let index = self.int(IntOp::Add, Ty::B32, vindex, tid);
+        let k = self.c(Ty::B32, inst_offset as u64);
+        let off = if offen {
+            let vo = self.n(Node::ReadVgpr {
+                reg: vaddr + idxen as u16,
+                ty: Ty::B32,
+            });
+            self.int(IntOp::Add, Ty::B32, vo, k)
+        } else {
+            k
+        };
+        let src = self.n(Node::ReadVgpr {
+            reg: vdata,
+            ty: Ty::B32,
+        });
+        let value = if aop == AtomicOp::CmpSwap {
+            let cmp = self.n(Node::ReadVgpr {
+                reg: vdata + 1,
+                ty: Ty::B32,
+            });
+            self.n(Node::Concat { lo: src, hi: cmp })
+        } else {
+            src
+        };
+        let bl = self.buffer_lane(&v, so, index);
+        let (addr, enable) = self.buffer_component(&v, &bl, off);
+        let old = self.n(Node::AtomicIf {
+            space: Space::Global,
+            op: aop,
+            addr,
+            offset: 0,
+            value,
+            enable,
+        });
+        if glc {
+            self.write_v(vdata, old);
         }
         Ok(())
     }

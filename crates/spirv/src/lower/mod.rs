@@ -1237,7 +1237,7 @@ impl<'a> Cx<'a> {
             Node::WriteSgpr { .. } | Node::WriteScc { .. } => Kind::Deferred,
             Node::Barrier => Kind::Ignored,
             Node::WriteVgpr { .. } | Node::Atomic { .. } => Kind::Lane,
-            Node::LoadIf { .. } | Node::StoreIf { .. } => Kind::Lane,
+            Node::LoadIf { .. } | Node::StoreIf { .. } | Node::AtomicIf { .. } => Kind::Lane,
             Node::Store { addr, value, .. } => {
                 if self.is_lane(addr) || self.is_lane(value) {
                     Kind::Lane
@@ -1289,7 +1289,10 @@ impl<'a> Cx<'a> {
             ph = fix(ph);
             let (is_mem, writes) = match node {
                 Node::Load { .. } | Node::LoadIf { .. } => (true, false),
-                Node::Store { .. } | Node::Atomic { .. } | Node::StoreIf { .. } => (true, true),
+                Node::Store { .. }
+                | Node::Atomic { .. }
+                | Node::StoreIf { .. }
+                | Node::AtomicIf { .. } => (true, true),
                 _ => (false, false),
             };
             if is_mem {
@@ -1603,6 +1606,23 @@ impl<'a> Cx<'a> {
                 let cond = self.b.logical_and(t.bool, None, active, en)?;
                 value = self.guarded(cond, Some(t.u32), |cx| {
                     Ok(Some(cx.mem_load(space, access, a, aty, offset)?))
+                })?;
+            }
+            Node::AtomicIf {
+                space,
+                op,
+                addr,
+                offset,
+                value: v,
+                enable,
+            } => {
+                let a = self.get(addr)?;
+                let x = self.get(v)?;
+                let en = self.get(enable)?;
+                let aty = self.ty(addr.index());
+                let cond = self.b.logical_and(t.bool, None, active, en)?;
+                value = self.guarded(cond, Some(t.u32), |cx| {
+                    Ok(Some(cx.mem_atomic(space, op, a, aty, offset, x)?))
                 })?;
             }
             Node::StoreIf {
@@ -2599,6 +2619,12 @@ fn operands(n: &Node) -> Vec<Handle<Node>> {
         }
         Node::Store { addr, value, .. } | Node::Atomic { addr, value, .. } => vec![addr, value],
         Node::LoadIf { addr, enable, .. } => vec![addr, enable],
+        Node::AtomicIf {
+            addr,
+            value,
+            enable,
+            ..
+        } => vec![addr, value, enable],
         Node::StoreIf {
             addr,
             value,
