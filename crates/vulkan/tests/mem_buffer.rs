@@ -357,9 +357,7 @@ fn model(
         let p = &params[8 * item as usize..][..8];
         let mut v = [0u32; 34];
         v[20] = item * 32;
-        for r in 25..=30 {
-            v[r] = p[6];
-        }
+        v[25..=30].fill(p[6]);
         for &(reg, inst, kind, idxen, offen) in LOADS {
             let load = |k: u32, n: u32| {
                 let (a, ok) = g.vload.locate(
