@@ -6,9 +6,9 @@ use rdna2spv_eval::{Launch, Memory};
 use rdna2spv_ir::lift::{lift, LiftOptions};
 use rdna2spv_ir::Program;
 use rdna2spv_isa::Target;
-use rdna2spv_spirv::lower::{LowerOptions, Unaligned};
+use rdna2spv_spirv::lower::{lower_with, LowerOptions, Unaligned};
 use rdna2spv_spirv::DeviceProfile;
-use rdna2spv_vulkan::{run::run_program_with, Context};
+use rdna2spv_vulkan::{kernel_layout, run::run_program_with, Context};
 
 /// splitmix64.
 pub struct Rng(pub u64);
@@ -78,6 +78,15 @@ pub fn run_both(
         unaligned: Unaligned::Emulate,
         ..Default::default()
     };
+    // The module the device runs must be valid SPIR-V.
+    let words = lower_with(
+        program,
+        &kernel_layout(&launch),
+        &DeviceProfile::portable(),
+        &opts,
+    )
+    .unwrap_or_else(|e| panic!("{}: lowering failed: {e}", program.name));
+    crate::common::spirv_val(&program.name, &words);
     let mut mem = Memory::default();
     for (i, b) in init.iter().enumerate() {
         mem.add(&format!("buf{i}"), addresses[i], b.clone())
