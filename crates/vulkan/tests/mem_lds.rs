@@ -17,6 +17,7 @@ use memcommon::{expect_same, le_words, lift_words, run_both, words_le, Rng};
 use rdna2spv_eval::{InitSgpr, Launch};
 
 // coverage: lds_reads_match_model: DS_READ_U8 DS_READ_I8 DS_READ_U16 DS_READ_I16 DS_READ_B64 DS_READ_B96 DS_READ_B128 DS_READ_U8_D16 DS_READ_U8_D16_HI DS_READ_I8_D16 DS_READ_I8_D16_HI DS_READ_U16_D16 DS_READ_U16_D16_HI DS_READ2_B64 DS_READ2ST64_B64 DS_READ_ADDTID_B32 DS_WRITE_B128
+// coverage: lds_cmpst_matches_model: DS_CMPST_B32 DS_CMPST_RTN_B32
 // coverage: lds_writes_and_atomics_match_model: DS_WRITE_B8 DS_WRITE_B16 DS_WRITE_B64 DS_WRITE_B96 DS_WRITE_B128 DS_WRITE_B8_D16_HI DS_WRITE_B16_D16_HI DS_WRITE2_B64 DS_WRITE2ST64_B64 DS_WRITE_ADDTID_B32 DS_SUB_U32 DS_SUB_RTN_U32 DS_MIN_I32 DS_MIN_RTN_I32 DS_MAX_I32 DS_MAX_RTN_I32 DS_MIN_U32 DS_MIN_RTN_U32 DS_MAX_U32 DS_MAX_RTN_U32 DS_AND_B32 DS_AND_RTN_B32 DS_OR_B32 DS_OR_RTN_B32 DS_XOR_B32 DS_XOR_RTN_B32 DS_WRXCHG_RTN_B32 DS_WRXCHG2_RTN_B32 DS_WRXCHG2ST64_RTN_B32
 
 /// s[0:1] parameters (8 dwords per work-item: LDS address, d16 seed, data v3..v7, unused), s[2:3] output
@@ -146,6 +147,47 @@ const WRITES: &[u32] = &[
     0xbf810000, // s_endpgm
 ];
 
+/// The same prologue, then ds_cmpst_rtn_b32 v10, v9, v3, v4 offset:8 (compare v3, new v4) and
+/// ds_cmpst_b32 v9, v5, v6 offset:12, the LDS dump and v10.
+const CMPST: &[u32] = &[
+    0xbefc03ff, 0x00000100, // s_mov_b32 m0, 0x100
+    0x9313120e, // s_mul_i32 s19, s14, s18
+    0x4a520013, // v_add_nc_u32_e32 v41, s19, v0
+    0x34285285, // v_lshlrev_b32_e32 v20, 5, v41
+    0x342a5286, // v_lshlrev_b32_e32 v21, 6, v41
+    0x34540086, // v_lshlrev_b32_e32 v42, 6, v0
+    0xdc388000, 0x01000014, // global_load_dwordx4 v[1:4], v20, s[0:1]
+    0xdc388010, 0x05000014, // global_load_dwordx4 v[5:8], v20, s[0:1] offset:16
+    0xdc388000, 0x0a040015, // global_load_dwordx4 v[10:13], v21, s[4:5]
+    0xdc388010, 0x0e040015, // global_load_dwordx4 v[14:17], v21, s[4:5] offset:16
+    0xdc388020, 0x17040015, // global_load_dwordx4 v[23:26], v21, s[4:5] offset:32
+    0xdc388030, 0x1b040015, // global_load_dwordx4 v[27:30], v21, s[4:5] offset:48
+    0xbf8c3f70, // s_waitcnt vmcnt(0)
+    0xdb7c0000, 0x00000a2a, // ds_write_b128 v42, v[10:13]
+    0xdb7c0010, 0x00000e2a, // ds_write_b128 v42, v[14:17] offset:16
+    0xdb7c0020, 0x0000172a, // ds_write_b128 v42, v[23:26] offset:32
+    0xdb7c0030, 0x00001b2a, // ds_write_b128 v42, v[27:30] offset:48
+    0xbf8cc07f, // s_waitcnt lgkmcnt(0)
+    0xbf8a0000, // s_barrier
+    0x361202c4, // v_and_b32_e32 v9, -4, v1
+    0xd8c00008, 0x0a040309, // ds_cmpst_rtn_b32 v10, v9, v3, v4 offset:8
+    0xd840000c, 0x00060509, // ds_cmpst_b32 v9, v5, v6 offset:12
+    0xbf8cc07f, // s_waitcnt lgkmcnt(0)
+    0xbf8a0000, // s_barrier
+    0xdbfc0000, 0x1700002a, // ds_read_b128 v[23:26], v42
+    0xdbfc0010, 0x1b00002a, // ds_read_b128 v[27:30], v42 offset:16
+    0xdbfc0020, 0x1f00002a, // ds_read_b128 v[31:34], v42 offset:32
+    0xdbfc0030, 0x2300002a, // ds_read_b128 v[35:38], v42 offset:48
+    0xbf8cc07f, // s_waitcnt lgkmcnt(0)
+    0xdc788000, 0x00061715, // global_store_dwordx4 v21, v[23:26], s[6:7]
+    0xdc788010, 0x00061b15, // global_store_dwordx4 v21, v[27:30], s[6:7] offset:16
+    0xdc788020, 0x00061f15, // global_store_dwordx4 v21, v[31:34], s[6:7] offset:32
+    0xdc788030, 0x00062315, // global_store_dwordx4 v21, v[35:38], s[6:7] offset:48
+    0x34505287, // v_lshlrev_b32_e32 v40, 7, v41
+    0xdc708000, 0x00020a28, // global_store_dword v40, v10, s[2:3]
+    0xbf810000, // s_endpgm
+];
+
 const WS: u32 = 32;
 const GROUPS: u32 = 4;
 const LDS: usize = 64 * WS as usize;
@@ -180,7 +222,12 @@ fn d16(old: u32, x: u16, hi: bool) -> u32 {
 }
 
 /// Runs `kernel` over GROUPS workgroups; returns (host = device buffers, parameters, initial LDS bytes).
-fn run(kernel: &[u32], name: &str, seed: u64) -> (memcommon::Both, Vec<u32>, Vec<u8>) {
+fn run(
+    kernel: &[u32],
+    name: &str,
+    seed: u64,
+    tweak: impl FnOnce(&mut [u32], &[u8]),
+) -> (memcommon::Both, Vec<u32>, Vec<u8>) {
     let ctx = common::lavapipe().with_timeout(std::time::Duration::from_secs(600));
     let mut r = Rng(seed);
     let n = (WS * GROUPS) as usize;
@@ -193,6 +240,7 @@ fn run(kernel: &[u32], name: &str, seed: u64) -> (memcommon::Both, Vec<u32>, Vec
         params.push(0);
     }
     let init = r.bytes(n * 64);
+    tweak(&mut params, &init);
     let program = lift_words(name, kernel, WS);
     let both = run_both(
         &ctx,
@@ -231,7 +279,7 @@ fn run(kernel: &[u32], name: &str, seed: u64) -> (memcommon::Both, Vec<u32>, Vec
 
 #[test]
 fn lds_reads_match_model() {
-    let (both, params, init) = run(READS, "lds_reads", 0x1d5_0001);
+    let (both, params, init) = run(READS, "lds_reads", 0x1d5_0001, |_, _| {});
     let mut want = vec![0xeeu8; both.host[1].len()];
     for g in 0..GROUPS {
         let lds = Lds(init[(g * WS) as usize * 64..][..LDS].to_vec());
@@ -282,7 +330,7 @@ fn lds_reads_match_model() {
 
 #[test]
 fn lds_writes_and_atomics_match_model() {
-    let (both, params, init) = run(WRITES, "lds_writes", 0x1d5_0002);
+    let (both, params, init) = run(WRITES, "lds_writes", 0x1d5_0002, |_, _| {});
     let mut want_out = vec![0xeeu8; both.host[1].len()];
     let mut want_dump = vec![0u8; both.host[3].len()];
     for g in 0..GROUPS {
@@ -442,4 +490,59 @@ fn lds_out_of_range_faults_on_the_host() {
             && e.contains("(lane 4)"),
         "{e}"
     );
+}
+
+#[test]
+fn lds_cmpst_matches_model() {
+    // Even lanes compare with the value their dword starts with (the first such lane swaps).
+    let tweak = |params: &mut [u32], init: &[u8]| {
+        for item in 0..(WS * GROUPS) as usize {
+            if item % 2 == 0 {
+                let g = item / WS as usize;
+                let a = (params[8 * item] & !3) as usize;
+                let at =
+                    |o: usize| u32::from_le_bytes(init[g * LDS + a + o..][..4].try_into().unwrap());
+                params[8 * item + 2] = at(8);
+                params[8 * item + 4] = at(12);
+            }
+        }
+    };
+    let (both, params, init) = run(CMPST, "lds_cmpst", 0x1d5_0003, tweak);
+    let mut want_out = vec![0xeeu8; both.host[1].len()];
+    let mut want_dump = vec![0u8; both.host[3].len()];
+    let mut swaps = 0;
+    for g in 0..GROUPS {
+        let mut lds = Lds(init[(g * WS) as usize * 64..][..LDS].to_vec());
+        let p = |lane: u32| -> &[u32] { &params[8 * (g * WS + lane) as usize..][..8] };
+        // (byte offset, compare register index, new value index, returned?)
+        for (o, c, n, rtn) in [(8u32, 2usize, 3usize, true), (12, 4, 5, false)] {
+            for lane in 0..WS {
+                let a = (p(lane)[0] & !3) + o;
+                let old = lds.rd(a, 4);
+                if old == p(lane)[c] {
+                    lds.wr(a, 4, p(lane)[n]);
+                    swaps += 1;
+                }
+                if rtn {
+                    let item = (g * WS + lane) as usize;
+                    want_out[item * 128..][..4].copy_from_slice(&old.to_le_bytes());
+                }
+            }
+        }
+        want_dump[(g * WS) as usize * 64..][..LDS].copy_from_slice(&lds.0);
+    }
+    expect_same(
+        "ds_cmpst returned values",
+        &both.host[1],
+        &both.device[1],
+        &want_out,
+    );
+    expect_same(
+        "LDS after ds_cmpst",
+        &both.host[3],
+        &both.device[3],
+        &want_dump,
+    );
+    assert!(swaps >= 64, "compare-and-stores must succeed: {swaps}");
+    eprintln!("lds cmpst: {swaps} successful compare-and-stores; host = device = model");
 }
