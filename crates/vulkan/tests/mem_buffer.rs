@@ -798,3 +798,39 @@ fn buffer_vsharp_atomics_match_model() {
     }
     assert!(swaps > 10, "some compare-and-swaps must succeed: {swaps}");
 }
+
+/// The predicated accesses also lower in the device's checked mode (every global access validated against
+/// the registered allocations) to modules spirv-val accepts (no device run).
+#[test]
+fn buffer_vsharp_modules_validate_in_checked_mode() {
+    use rdna2spv_spirv::lower::{lower_with, LowerOptions};
+    for (name, kernel) in [
+        ("buffer_vsharp_loads_checked", LOAD_KERNEL),
+        ("buffer_vsharp_stores_checked", STORE_KERNEL),
+        ("buffer_vsharp_atomics_checked", ATOMIC_KERNEL),
+    ] {
+        let program = lift_words(name, kernel, 32);
+        let launch = Launch {
+            wave_size: 32,
+            grid: [64, 1, 1],
+            workgroup: [32, 1, 1],
+            sgprs: vec![(14, InitSgpr::WorkgroupId(0)), (18, InitSgpr::Const(32))],
+            workitem_id_vgprs: 1,
+            lds_bytes: 0,
+            scratch_bytes: 0,
+            max_steps_per_wave: 1000,
+        };
+        let opts = LowerOptions {
+            checked: Some(5),
+            ..Default::default()
+        };
+        let words = lower_with(
+            &program,
+            &rdna2spv_vulkan::kernel_layout(&launch),
+            &rdna2spv_spirv::DeviceProfile::portable(),
+            &opts,
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        common::spirv_val(name, &words);
+    }
+}
