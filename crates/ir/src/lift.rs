@@ -16,6 +16,9 @@ use std::collections::{BTreeMap, BTreeSet};
 mod crosslane;
 mod dpp;
 mod vfloat;
+mod buffer;
+mod flat;
+mod lds;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LiftError {
@@ -397,6 +400,13 @@ impl Lifter<'_> {
                 let lit = self.ins.literal.unwrap_or(0) as u64;
                 let lit = if class == Src::F64 { lit << 32 } else { lit };
                 self.c(ty, lit)
+            }
+            // src_shared_base/limit, src_private_base/limit: only needed to form FLAT pointers into the
+            // LDS or scratch apertures, which are not modelled (D031).
+            235..=238 => {
+                return self.unsupported(
+                    "aperture registers (src_shared_base/src_private_base) are not modelled: FLAT accesses to the LDS and scratch apertures are refused (D031)",
+                )
             }
             _ => return self.unsupported(&format!("source operand encoding {enc}")),
         })
@@ -818,6 +828,9 @@ impl Lifter<'_> {
             })
         };
         let op = self.ins.opcode();
+        if self.global_more(addr, offset, vdata, vdst)? {
+            return Ok(());
+        }
         if let Some((access, n)) = load(op) {
             let vals: Vec<_> = (0..n)
                 .map(|i| {
@@ -903,22 +916,9 @@ impl Lifter<'_> {
         let srsrc = (((w1 >> 16) & 0x1f) * 4) as u16;
         let tfe = w1 >> 23 & 1 != 0;
         let soffset = w1 >> 24;
-        match self.psb {
-            Some(q) if q == srsrc => {}
-            Some(q) => {
-                return self.unsupported(&format!(
-                    "buffer resource s[{}:{}] is not the private segment buffer s[{}:{}]; only scratch buffers are modelled",
-                    srsrc,
-                    srsrc + 3,
-                    q,
-                    q + 3
-                ))
-            }
-            None => {
-                return self.unsupported(
-                    "the kernel has no private segment buffer; only scratch buffers are modelled",
-                )
-            }
+        if self.psb != Some(srsrc) {
+            // Any other quad is a general V# (D030).
+            return self.mubuf_vsharp();
         }
         if lds {
             return self.unsupported("MUBUF loads into LDS are not modelled");
@@ -1141,7 +1141,7 @@ impl Lifter<'_> {
                     self.write_v(vdst, old);
                 }
             }
-            _ => return self.unsupported("LDS instruction not lifted yet"),
+            _ => return self.ds_more(addr),
         }
         Ok(())
     }
@@ -2583,15 +2583,31 @@ mod tests {
     }
 
     #[test]
-    fn other_buffers_are_refused_by_name() {
-        let c = code(&[0xe070_00bc, 0x8001_0500, 0xbf81_0000]); // srsrc s[4:7]
-        let e = lift("k", &c, opts(Some(0))).unwrap_err().to_string();
+    fn aperture_registers_are_refused() {
+        // s_mov_b32 s0, src_shared_base (D031).
+        let c = code(&[0xbe80_03eb, 0xbf81_0000]);
+        let e = lift("k", &c, opts(None)).unwrap_err().to_string();
         assert!(
-            e.contains("not supported yet")
-                && e.contains("s[4:7] is not the private segment buffer s[0:3]"),
+            e.contains("offset 0x0") && e.contains("src_shared_base") && e.contains("D031"),
             "{e}"
         );
-        let e = lift("k", &c, opts(None)).unwrap_err().to_string();
-        assert!(e.contains("no private segment buffer"), "{e}");
+    }
+
+    #[test]
+    fn other_buffers_are_general_vsharps() {
+        // buffer_store_dword v5, off, s[4:7], 0 offset:188: a V# that is not the private segment buffer
+        // lifts as a general V# (D030): a range-checked store.
+        let c = code(&[0xe070_00bc, 0x8001_0500, 0xbf81_0000]);
+        for psb in [Some(0), None] {
+            let p = lift("k", &c, opts(psb)).unwrap();
+            assert!(p
+                .nodes
+                .iter()
+                .any(|(_, n)| matches!(n, Node::StoreIf { .. })));
+        }
+        // tfe and format loads are refused by name.
+        let tfe = code(&[0xe070_00bc, 0x8081_0500, 0xbf81_0000]);
+        let e = lift("k", &tfe, opts(None)).unwrap_err().to_string();
+        assert!(e.contains("not supported yet") && e.contains("tfe"), "{e}");
     }
 }
