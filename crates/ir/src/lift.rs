@@ -13,12 +13,12 @@ use crate::{
 use rdna2spv_isa::{decode, DecodeError, Format, Instruction, Opcode, PrintOptions, Target};
 use std::collections::{BTreeMap, BTreeSet};
 
+mod buffer;
 mod crosslane;
 mod dpp;
-mod vfloat;
-mod buffer;
 mod flat;
 mod lds;
+mod vfloat;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LiftError {
