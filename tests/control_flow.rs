@@ -181,6 +181,7 @@ fn rocsparse_kernels_structure() {
         (0, 0, 0, 0, 0);
     let mut largest: Vec<(usize, usize, String, usize, usize, (usize, usize))> = Vec::new();
     let mut multi_block = 0;
+    let (mut words_total, mut lower_failed) = ((0usize, 0usize), 0);
     for (ci, co) in cos.iter().enumerate() {
         if !co
             .bundle_triple
@@ -214,8 +215,8 @@ fn rocsparse_kernels_structure() {
                 }
             }
             let insts: usize = p.blocks.iter().map(|(_, b)| b.insts.len()).sum();
-            // The largest ones: module words structured vs dispatcher (64-work-item workgroups).
-            let words = if insts >= 1500 {
+            // Module words structured vs dispatcher (64-work-item workgroups).
+            let words = {
                 let launch = rdna2spv_eval::Launch {
                     wave_size: k.abi.wave_size,
                     grid: [64, 1, 1],
@@ -236,14 +237,17 @@ fn rocsparse_kernels_structure() {
                     rdna2spv_spirv::lower::lower_with(&p, &layout, &prof, &o).map(|v| v.len())
                 };
                 match (w(ControlFlow::Structured), w(ControlFlow::Dispatcher)) {
-                    (Ok(a), Ok(b)) => (a, b),
+                    (Ok(a), Ok(b)) => {
+                        words_total.0 += a;
+                        words_total.1 += b;
+                        (a, b)
+                    }
                     (e1, e2) => {
+                        lower_failed += 1;
                         eprintln!("{}: lowering failed: {e1:?} {e2:?}", k.name);
                         (0, 0)
                     }
                 }
-            } else {
-                (0, 0)
             };
             largest.push((insts, ci, k.name.clone(), cfg.rpo.len(), s.loops, words));
         }
@@ -253,6 +257,13 @@ fn rocsparse_kernels_structure() {
          {structured} fully structured, {} need a dispatcher region ({irreducible_blocks} blocks in such \
          regions), {loops} natural loops",
         lifted - structured
+    );
+    eprintln!(
+        "translated both ways: {} of {lifted} (lowering failed: {lower_failed}); module words in all: {} \
+         structured, {} dispatcher",
+        lifted - lower_failed,
+        words_total.0,
+        words_total.1
     );
     largest.sort_by(|a, b| b.cmp(a));
     for (insts, ci, name, blocks, loops, (ws, wd)) in largest.iter().take(top) {
