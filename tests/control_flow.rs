@@ -179,7 +179,9 @@ fn rocsparse_kernels_structure() {
     drop(bytes);
     let (mut kernels, mut lifted, mut structured, mut loops, mut irreducible_blocks) =
         (0, 0, 0, 0, 0);
-    let mut largest: Vec<(usize, usize, String, usize, usize, (usize, usize))> = Vec::new();
+    // (instructions, code object, kernel, blocks, loops, (words structured, words dispatcher))
+    type Row = (usize, usize, String, usize, usize, (usize, usize));
+    let mut largest: Vec<Row> = Vec::new();
     let mut multi_block = 0;
     let (mut words_total, mut lower_failed) = ((0usize, 0usize), 0);
     for (ci, co) in cos.iter().enumerate() {
