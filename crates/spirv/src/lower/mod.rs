@@ -881,14 +881,7 @@ impl<'a> Cx<'a> {
                 )?;
             }
             let base = self.join64(half[0], half[1])?;
-            let row = self.b.i_mul(t.u32, None, nwg[1], gid[2])?;
-            let row = self.b.i_add(t.u32, None, row, gid[1])?;
-            let lin = self.b.i_mul(t.u32, None, row, nwg[0])?;
-            let lin = self.b.i_add(t.u32, None, lin, gid[0])?;
-            let lszc = self.c32(lsz);
-            let lin = self.b.i_mul(t.u32, None, lin, lszc)?;
-            let lin = self.b.i_add(t.u32, None, lin, li)?;
-            let lin64 = self.b.u_convert(t.u64, None, lin)?;
+            let lin64 = self.invocation_index(gid, nwg, li)?;
             let stride = self.c64(scratch_stride(self.desc));
             let off = self.b.i_mul(t.u64, None, lin64, stride)?;
             self.private = Some(self.b.i_add(t.u64, None, base, off)?);
@@ -922,14 +915,7 @@ impl<'a> Cx<'a> {
                 let end = self.b.i_add(t.u64, None, base, size)?;
                 ranges.push((base, end));
             }
-            let row = self.b.i_mul(t.u32, None, nwg[1], gid[2])?;
-            let row = self.b.i_add(t.u32, None, row, gid[1])?;
-            let lin = self.b.i_mul(t.u32, None, row, nwg[0])?;
-            let lin = self.b.i_add(t.u32, None, lin, gid[0])?;
-            let lszc = self.c32(lsz);
-            let lin = self.b.i_mul(t.u32, None, lin, lszc)?;
-            let lin = self.b.i_add(t.u32, None, lin, li)?;
-            let lin64 = self.b.u_convert(t.u64, None, lin)?;
+            let lin64 = self.invocation_index(gid, nwg, li)?;
             let stride = self.c64(4 * FAULT_RECORD_WORDS as u64);
             let off = self.b.i_mul(t.u64, None, lin64, stride)?;
             let first = self.c64(4 * check_records_offset(n as usize) as u64);
@@ -1741,6 +1727,20 @@ impl<'a> Cx<'a> {
                 Ok((idx, sh))
             }
         }
+    }
+
+    /// The invocation's index in the dispatch as a u64: `workgroup_linear * waves_per_workgroup + wave`,
+    /// the index of its flag, scratch slot and fault record.
+    fn invocation_index(&mut self, gid: [Word; 3], nwg: [Word; 3], li: Word) -> R<Word> {
+        let t = self.t;
+        let row = self.b.i_mul(t.u32, None, nwg[1], gid[2])?;
+        let row = self.b.i_add(t.u32, None, row, gid[1])?;
+        let lin = self.b.i_mul(t.u32, None, row, nwg[0])?;
+        let lin = self.b.i_add(t.u32, None, lin, gid[0])?;
+        let lszc = self.c32(self.desc.waves_per_workgroup());
+        let lin = self.b.i_mul(t.u32, None, lin, lszc)?;
+        let lin = self.b.i_add(t.u32, None, lin, li)?;
+        Ok(self.b.u_convert(t.u64, None, lin)?)
     }
 
     /// Checked mode: `a` (u64) if the `bytes` at it lie inside one allocation; otherwise the sink, after
