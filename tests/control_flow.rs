@@ -179,9 +179,11 @@ fn rocsparse_kernels_structure() {
     drop(bytes);
     let (mut kernels, mut lifted, mut structured, mut loops, mut irreducible_blocks) =
         (0, 0, 0, 0, 0);
-    let mut translated = 0;
-    let mut largest: Vec<(usize, usize, String, usize, usize, usize)> = Vec::new();
+    // (instructions, code object, kernel, blocks, loops, (words structured, words dispatcher))
+    type Row = (usize, usize, String, usize, usize, (usize, usize));
+    let mut largest: Vec<Row> = Vec::new();
     let mut multi_block = 0;
+    let (mut words_total, mut lower_failed) = ((0usize, 0usize), 0);
     for (ci, co) in cos.iter().enumerate() {
         if !co
             .bundle_triple
@@ -215,16 +217,42 @@ fn rocsparse_kernels_structure() {
                 }
             }
             let insts: usize = p.blocks.iter().map(|(_, b)| b.insts.len()).sum();
-            largest.push((
-                insts,
-                ci,
-                k.name.clone(),
-                cfg.rpo.len(),
-                s.loops,
-                translated,
-            ));
+            // Module words structured vs dispatcher (64-work-item workgroups).
+            let words = {
+                let launch = rdna2spv_eval::Launch {
+                    wave_size: k.abi.wave_size,
+                    grid: [64, 1, 1],
+                    workgroup: [64, 1, 1],
+                    sgprs: rdna2spv::dispatch::initial_sgprs(&k.abi, 0, 0),
+                    workitem_id_vgprs: k.abi.workitem_id_vgprs.len() as u32,
+                    lds_bytes: k.descriptor.group_segment_fixed_size,
+                    scratch_bytes: k.descriptor.private_segment_fixed_size,
+                    max_steps_per_wave: 0,
+                };
+                let layout = rdna2spv_vulkan::kernel_layout(&launch);
+                let prof = rdna2spv_vulkan::DeviceProfile::portable();
+                let w = |cf| {
+                    let o = rdna2spv_spirv::lower::LowerOptions {
+                        control_flow: cf,
+                        ..Default::default()
+                    };
+                    rdna2spv_spirv::lower::lower_with(&p, &layout, &prof, &o).map(|v| v.len())
+                };
+                match (w(ControlFlow::Structured), w(ControlFlow::Dispatcher)) {
+                    (Ok(a), Ok(b)) => {
+                        words_total.0 += a;
+                        words_total.1 += b;
+                        (a, b)
+                    }
+                    (e1, e2) => {
+                        lower_failed += 1;
+                        eprintln!("{}: lowering failed: {e1:?} {e2:?}", k.name);
+                        (0, 0)
+                    }
+                }
+            };
+            largest.push((insts, ci, k.name.clone(), cfg.rpo.len(), s.loops, words));
         }
-        translated += 1;
     }
     eprintln!(
         "rocSPARSE gfx1030: {kernels} kernels, {lifted} lift, {multi_block} of them with more than one block, \
@@ -232,10 +260,18 @@ fn rocsparse_kernels_structure() {
          regions), {loops} natural loops",
         lifted - structured
     );
+    eprintln!(
+        "translated both ways: {} of {lifted} (lowering failed: {lower_failed}); module words in all: {} \
+         structured, {} dispatcher",
+        lifted - lower_failed,
+        words_total.0,
+        words_total.1
+    );
     largest.sort_by(|a, b| b.cmp(a));
-    for (insts, ci, name, blocks, loops, _) in largest.iter().take(top) {
+    for (insts, ci, name, blocks, loops, (ws, wd)) in largest.iter().take(top) {
         eprintln!(
-            "  {insts} instructions, {blocks} blocks, {loops} loops: code object #{ci} {name}"
+            "  {insts} instructions, {blocks} blocks, {loops} loops, module {ws} words structured / {wd} \
+             dispatcher: code object #{ci} {name}"
         );
     }
     assert_eq!(

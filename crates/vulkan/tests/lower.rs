@@ -1958,3 +1958,116 @@ fn half_precision_without_float16() {
     });
     eprintln!("half: {n} conversions and {n} fused_to_half, 0 mismatches");
 }
+
+/// An irreducible loop: the cycle {1, 2} is entered at 1 or at 2 depending on the workgroup id, and each
+/// block can leave it. v3 = global id, then block 1 adds v0 and block 2 multiplies by 3, alternating until
+/// the counter s5 passes a bound that depends on the workgroup id.
+fn irreducible_program(ws: u32, w: u32) -> Program {
+    let mut b = Pb::new("irreducible", ws);
+    // block 0
+    b.global_id(6, w);
+    let v6 = b.v(6);
+    b.wv(3, v6);
+    let z = b.c32(0);
+    b.ws(5, z);
+    b.end("v_mov_b32 v3, v6 / s_mov_b32 s5, 0");
+    let s4 = b.s(4, Ty::B32);
+    let one = b.c32(1);
+    let odd = b.i32(IntOp::And, s4, one);
+    let z = b.c32(0);
+    let nz = b.n(Node::IntCmp {
+        op: IntCmp::Ne,
+        ty: Ty::B32,
+        a: odd,
+        b: z,
+    });
+    b.n(Node::WriteScc { value: nz });
+    b.end("s_bitcmp1_b32 s4, 0");
+    let scc = b.n(Node::ReadScc);
+    b.end("s_cbranch_scc1");
+    b.block(Terminator::Branch {
+        cond: scc,
+        taken: blk(2),
+        not_taken: blk(1),
+    });
+    // blocks 1 and 2: body, counter, branch to the other block or out
+    for (me, other, step, bound) in [(1usize, 2usize, 1u32, 6u32), (2, 1, 2, 9)] {
+        let v3 = b.v(3);
+        let r = if me == 1 {
+            let v0 = b.v(0);
+            b.i32(IntOp::Add, v3, v0)
+        } else {
+            let c3 = b.c32(3);
+            b.i32(IntOp::Mul, v3, c3)
+        };
+        b.wv(3, r);
+        b.end("v_add / v_mul v3");
+        let s5 = b.s(5, Ty::B32);
+        let st = b.c32(step);
+        let n = b.i32(IntOp::Add, s5, st);
+        b.ws(5, n);
+        let s4 = b.s(4, Ty::B32);
+        let bc = b.c32(bound);
+        let lim = b.i32(IntOp::Add, s4, bc);
+        let lt = b.n(Node::IntCmp {
+            op: IntCmp::LtU,
+            ty: Ty::B32,
+            a: n,
+            b: lim,
+        });
+        b.n(Node::WriteScc { value: lt });
+        b.end("s_add_u32 s5 / s_cmp_lt_u32");
+        let scc = b.n(Node::ReadScc);
+        b.end("s_cbranch_scc1");
+        b.block(Terminator::Branch {
+            cond: scc,
+            taken: blk(other),
+            not_taken: blk(3),
+        });
+    }
+    // block 3
+    let id = b.v(6);
+    let c4 = b.c32(4);
+    let off = b.i32(IntOp::Mul, id, c4);
+    let a = b.addr64(0, off);
+    let v3 = b.v(3);
+    b.store(Space::Global, Access::B32, a, 0, v3);
+    b.end("global_store_dword");
+    b.block(Terminator::End);
+    b.finish()
+}
+
+#[test]
+fn irreducible_loop_runs_in_a_dispatcher_region() {
+    use rdna2spv_spirv::lower::{control_flow_notes, ControlFlow};
+    let ctx = common::lavapipe();
+    let (ws, w) = (32u32, 64u32);
+    let grid = 4 * w;
+    let p = irreducible_program(ws, w);
+    let s = rdna2spv_ir::cfg::Structure::of(&p);
+    assert_eq!(s.dispatch_regions.len(), 1);
+    assert_eq!(s.dispatch_regions[0].blocks, vec![1, 2]);
+    let notes = control_flow_notes(&p);
+    assert!(
+        notes.len() == 1 && notes[0].contains("irreducible region of 2 blocks"),
+        "{notes:?}"
+    );
+    // Both forms against the host evaluator, so both give the same bits.
+    for cf in [ControlFlow::Structured, ControlFlow::Dispatcher] {
+        let out = vec![0x33u8; 4 * grid as usize];
+        let opts = LowerOptions {
+            control_flow: cf,
+            ..LowerOptions::default()
+        };
+        let (_, mism) = run_both_with(
+            &ctx,
+            &format!("irreducible_{cf:?}"),
+            &p,
+            &[out],
+            |a| launch_for(ws, w, grid, a, 0),
+            &DeviceProfile::portable(),
+            &opts,
+        );
+        assert_eq!(mism, None, "{cf:?}");
+    }
+}
