@@ -5,4 +5,5 @@ pub mod device;
 pub mod disasm;
 pub mod dispatch;
 pub mod manifest;
+pub mod raw;
 pub mod robust;

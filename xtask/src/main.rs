@@ -1,4 +1,5 @@
 //! Developer tasks: `cargo xtask <codegen|sweep|fixtures>`.
+mod aco;
 mod codegen;
 mod demo;
 mod fixtures;
@@ -6,6 +7,7 @@ mod inputs;
 mod sweep;
 
 const USAGE: &str = "usage: cargo xtask <command>
+  aco [--fixtures]    capture GLSL compute shaders compiled by Mesa RADV/ACO (null device, no GPU)
   codegen [--check]   crates/isa/opcodes.txt -> crates/isa/src/generated/table.rs (--check: fail if stale)
   demo                install what is missing, then run rdna2spv on a real kernel and check it against LLVM
   fixtures [--check]  rebuild the fixture code objects and their LLVM goldens with the real compilers,
@@ -15,6 +17,7 @@ const USAGE: &str = "usage: cargo xtask <command>
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
+        Some("aco") => aco::run(&args[1..]),
         Some("codegen") => codegen::run(&args[1..]),
         Some("demo") => demo::run(&args[1..]),
         Some("fixtures") => fixtures::run(&args[1..]),

@@ -13,6 +13,9 @@ use crate::{
 use rdna2spv_isa::{decode, DecodeError, Format, Instruction, Opcode, PrintOptions, Target};
 use std::collections::{BTreeMap, BTreeSet};
 
+mod buffer;
+pub use buffer::LiftExtras;
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LiftError {
     #[error("offset 0x{offset:x}: {error}")]
@@ -47,6 +50,16 @@ pub struct LiftOptions {
 
 /// Lifts the kernel whose code starts at byte 0 of `code`.
 pub fn lift(name: &str, code: &[u8], opts: LiftOptions) -> Result<Program, LiftError> {
+    lift_ext(name, code, opts, &LiftExtras::default())
+}
+
+/// [`lift`] with the ABI facts of a captured binary that a code object does not carry ([`LiftExtras`]).
+pub fn lift_ext(
+    name: &str,
+    code: &[u8],
+    opts: LiftOptions,
+    ext: &LiftExtras,
+) -> Result<Program, LiftError> {
     let words: Vec<u32> = code
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -137,6 +150,7 @@ pub fn lift(name: &str, code: &[u8], opts: LiftOptions) -> Result<Program, LiftE
                 p: &mut p,
                 ws: opts.wave_size,
                 psb: opts.private_segment_buffer,
+                ext,
                 ins,
                 pc,
                 text: &text,
@@ -241,6 +255,7 @@ struct Lifter<'a> {
     p: &'a mut Program,
     ws: u32,
     psb: Option<u16>,
+    ext: &'a LiftExtras,
     ins: &'a Instruction,
     pc: u32,
     text: &'a str,
@@ -735,6 +750,7 @@ impl Lifter<'_> {
         } else {
             base
         };
+        let addr = self.address32_window(addr);
         // The address is dword aligned (the low two bits are ignored).
         let mask = self.c(Ty::B64, !3u64);
         let vals: Vec<_> = (0..dwords)
@@ -893,6 +909,7 @@ impl Lifter<'_> {
         let soffset = w1 >> 24;
         match self.psb {
             Some(q) if q == srsrc => {}
+            _ if self.ext.general_buffers => return self.mubuf_vsharp(),
             Some(q) => {
                 return self.unsupported(&format!(
                     "buffer resource s[{}:{}] is not the private segment buffer s[{}:{}]; only scratch buffers are modelled",
