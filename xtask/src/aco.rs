@@ -25,10 +25,14 @@ pub const FIXTURES: &[(&str, &str, u32, u32)] = &[
     ("muladd", "navi21", 32, 4),
     ("muladd", "navi10", 64, 4),
     ("intops", "navi21", 64, 3),
-    ("intops", "navi21", 32, 3),
     ("shared", "navi21", 32, 2),
+    ("shared", "navi21", 64, 2),
     ("half2", "navi21", 64, 4),
-    ("divsqrt", "navi21", 64, 2),
+    ("control", "navi21", 32, 2),
+    ("control", "navi21", 64, 2),
+    ("ballot", "navi21", 64, 2),
+    ("ballot", "navi21", 32, 2),
+    ("reduce", "navi21", 64, 2),
 ];
 
 struct Opts {

@@ -1269,6 +1269,29 @@ impl Lifter<'_> {
                 let r = self.int(iop, Ty::B32, a, b);
                 self.write_v(vdst, r);
             }
+            V_MUL_U32_U24 | V_MUL_HI_U32_U24 | V_MUL_I32_I24 | V_MUL_HI_I32_I24 => {
+                // The 24-bit multiplies: the low 24 bits of each source, zero- (U24) or sign-extended
+                // (I24), multiplied; the low or high 32 bits of the 48-bit product.
+                let (a, b) = (s!(s0, 0), s!(s1, 1));
+                let signed = matches!(op, V_MUL_I32_I24 | V_MUL_HI_I32_I24);
+                let mut ext = |x| {
+                    if signed {
+                        let k8 = self.k32(8);
+                        let t = self.int(IntOp::Shl, Ty::B32, x, k8);
+                        self.int(IntOp::AShr, Ty::B32, t, k8)
+                    } else {
+                        self.and32(x, 0xff_ffff)
+                    }
+                };
+                let (a, b) = (ext(a), ext(b));
+                let iop = match op {
+                    V_MUL_U32_U24 | V_MUL_I32_I24 => IntOp::Mul,
+                    V_MUL_HI_U32_U24 => IntOp::MulHiU,
+                    _ => IntOp::MulHiI,
+                };
+                let r = self.int(iop, Ty::B32, a, b);
+                self.write_v(vdst, r);
+            }
             V_LSHLREV_B32 | V_LSHRREV_B32 | V_ASHRREV_I32 => {
                 // D = S1 shifted by S0[4:0].
                 let (a, b) = (s!(s0, 0), s!(s1, 1));
@@ -2032,24 +2055,44 @@ impl Lifter<'_> {
         let op_sel_hi = (w1 >> 27) & 3 | ((w0 >> 14) & 1) << 2;
         let srcs = [s0, s1, s2];
         match self.ins.opcode() {
-            Opcode::V_PK_FMA_F16 => {
+            Opcode::V_PK_FMA_F16 | Opcode::V_PK_MUL_F16 | Opcode::V_PK_ADD_F16 => {
                 // Each 16-bit lane of the result: the halves op_sel (low lane) / op_sel_hi (high lane)
                 // pick, negated by neg_lo / neg_hi, one rounding to half (fused_to_half, D993).
+                // V_PK_MUL_F16 is fma(a, b, -0.0) and V_PK_ADD_F16 fma(a, 1.0, b): the same single
+                // rounding of the exact product or sum (adding -0 keeps the sign of a zero product).
+                let op = self.ins.opcode();
                 let mut x = Vec::new();
-                for &e in &srcs {
+                for &e in &srcs[..if op == Opcode::V_PK_FMA_F16 { 3 } else { 2 }] {
                     x.push(self.src(e, Src::F16)?);
+                }
+                // Which source field (op_sel, neg bits) each fma operand comes from; None: a constant.
+                let mut pos = [Some(0u32), Some(1), Some(2)];
+                if op == Opcode::V_PK_MUL_F16 {
+                    x.push(self.c(Ty::B32, 0x8000_8000));
+                    pos[2] = None;
+                } else if op == Opcode::V_PK_ADD_F16 {
+                    x.insert(1, self.c(Ty::B32, 0x3c00_3c00));
+                    pos = [Some(0), None, Some(1)];
                 }
                 let mut out = Vec::new();
                 for (sel, negs) in [(op_sel, neg_lo), (op_sel_hi, neg_hi)] {
                     let mut v = Vec::new();
-                    for (i, &xi) in x.iter().enumerate() {
+                    for (&xi, &p) in x.iter().zip(&pos) {
+                        let Some(i) = p else {
+                            v.push(self.n(Node::Extract {
+                                ty: Ty::B16,
+                                a: xi,
+                                shift: 0,
+                            }));
+                            continue;
+                        };
                         let shift = if sel >> i & 1 != 0 { 16 } else { 0 };
                         let h = self.n(Node::Extract {
                             ty: Ty::B16,
                             a: xi,
                             shift,
                         });
-                        v.push(self.modify_ty(h, i as u32, 0, negs, Ty::B16));
+                        v.push(self.modify_ty(h, i, 0, negs, Ty::B16));
                     }
                     let r = self.float(FloatOp::F16FmaToHalf, v[0], v[1], v[2]);
                     let r = self.clamp_if(clamp, Ty::B16, r);
