@@ -14,6 +14,7 @@ use rdna2spv_isa::{decode, DecodeError, Format, Instruction, Opcode, PrintOption
 use std::collections::{BTreeMap, BTreeSet};
 
 mod buffer;
+mod vfloat;
 pub use buffer::LiftExtras;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -1204,7 +1205,7 @@ impl Lifter<'_> {
             }
             neg = (w1 & !ig1) >> 29;
             let omod = ((w1 & !ig1) >> 27) & 3;
-            if madd_family(op) {
+            if madd_family(op) || vfloat::takes_clamp(op) {
                 // Multiply-add family (decision D013): clamp, op_sel (16-bit forms) are applied below;
                 // omod is ignored, as the hardware ignores it when output denormals are enabled or the
                 // IEEE mode bit is set — both on in the compute mode this project models.
@@ -1429,7 +1430,8 @@ impl Lifter<'_> {
                 let r = self.un(u, Ty::B32, a);
                 self.write_v(vdst, r);
             }
-            V_ADD_F32 | V_SUB_F32 | V_SUBREV_F32 | V_MUL_F32 | V_MIN_F32 | V_MAX_F32 => {
+            // V_MIN_F32/V_MAX_F32: lift/vfloat.rs (IEEE-mode signalling-NaN rule, D025).
+            V_ADD_F32 | V_SUB_F32 | V_SUBREV_F32 | V_MUL_F32 => {
                 let (mut a, mut b) = (s!(s0, 0), s!(s1, 1));
                 if op == V_SUBREV_F32 {
                     std::mem::swap(&mut a, &mut b);
@@ -1437,9 +1439,7 @@ impl Lifter<'_> {
                 let fop = match op {
                     V_ADD_F32 => FloatOp::F32Add,
                     V_SUB_F32 | V_SUBREV_F32 => FloatOp::F32Sub,
-                    V_MUL_F32 => FloatOp::F32Mul,
-                    V_MIN_F32 => FloatOp::F32Min,
-                    _ => FloatOp::F32Max,
+                    _ => FloatOp::F32Mul,
                 };
                 let r = self.float(fop, a, b, a);
                 self.write_v(vdst, r);
@@ -1689,7 +1689,22 @@ impl Lifter<'_> {
                 let c = self.class_f32(x, m);
                 self.write_compare(c, op == V_CMPX_CLASS_F32, f, vdst);
             }
-            _ => return self.unsupported("vector ALU instruction not lifted yet"),
+            _ => {
+                let o = vfloat::Ops {
+                    f,
+                    s0,
+                    s1,
+                    s2,
+                    vdst,
+                    opsel: vop3_opsel,
+                    abs,
+                    neg,
+                    clamp: vop3_clamp,
+                };
+                if !self.valu_float(op, &o)? {
+                    return self.unsupported("vector ALU instruction not lifted yet");
+                }
+            }
         }
         Ok(())
     }
@@ -2055,44 +2070,24 @@ impl Lifter<'_> {
         let op_sel_hi = (w1 >> 27) & 3 | ((w0 >> 14) & 1) << 2;
         let srcs = [s0, s1, s2];
         match self.ins.opcode() {
-            Opcode::V_PK_FMA_F16 | Opcode::V_PK_MUL_F16 | Opcode::V_PK_ADD_F16 => {
+            Opcode::V_PK_FMA_F16 => {
                 // Each 16-bit lane of the result: the halves op_sel (low lane) / op_sel_hi (high lane)
                 // pick, negated by neg_lo / neg_hi, one rounding to half (fused_to_half, D993).
-                // V_PK_MUL_F16 is fma(a, b, -0.0) and V_PK_ADD_F16 fma(a, 1.0, b): the same single
-                // rounding of the exact product or sum (adding -0 keeps the sign of a zero product).
-                let op = self.ins.opcode();
                 let mut x = Vec::new();
-                for &e in &srcs[..if op == Opcode::V_PK_FMA_F16 { 3 } else { 2 }] {
+                for &e in &srcs {
                     x.push(self.src(e, Src::F16)?);
-                }
-                // Which source field (op_sel, neg bits) each fma operand comes from; None: a constant.
-                let mut pos = [Some(0u32), Some(1), Some(2)];
-                if op == Opcode::V_PK_MUL_F16 {
-                    x.push(self.c(Ty::B32, 0x8000_8000));
-                    pos[2] = None;
-                } else if op == Opcode::V_PK_ADD_F16 {
-                    x.insert(1, self.c(Ty::B32, 0x3c00_3c00));
-                    pos = [Some(0), None, Some(1)];
                 }
                 let mut out = Vec::new();
                 for (sel, negs) in [(op_sel, neg_lo), (op_sel_hi, neg_hi)] {
                     let mut v = Vec::new();
-                    for (&xi, &p) in x.iter().zip(&pos) {
-                        let Some(i) = p else {
-                            v.push(self.n(Node::Extract {
-                                ty: Ty::B16,
-                                a: xi,
-                                shift: 0,
-                            }));
-                            continue;
-                        };
+                    for (i, &xi) in x.iter().enumerate() {
                         let shift = if sel >> i & 1 != 0 { 16 } else { 0 };
                         let h = self.n(Node::Extract {
                             ty: Ty::B16,
                             a: xi,
                             shift,
                         });
-                        v.push(self.modify_ty(h, i, 0, negs, Ty::B16));
+                        v.push(self.modify_ty(h, i as u32, 0, negs, Ty::B16));
                     }
                     let r = self.float(FloatOp::F16FmaToHalf, v[0], v[1], v[2]);
                     let r = self.clamp_if(clamp, Ty::B16, r);
@@ -2155,6 +2150,17 @@ impl Lifter<'_> {
                 });
                 let w = self.insert_half(old, h32, op == Opcode::V_FMA_MIXHI_F16);
                 self.write_v(vdst, w);
+                Ok(())
+            }
+            op if self.valu_packed_float(
+                op,
+                [s0, s1],
+                vdst,
+                [op_sel, op_sel_hi],
+                [neg_lo, neg_hi],
+                clamp,
+            )? =>
+            {
                 Ok(())
             }
             _ => {
