@@ -14,6 +14,7 @@ use rdna2spv_isa::{decode, DecodeError, Format, Instruction, Opcode, PrintOption
 use std::collections::{BTreeMap, BTreeSet};
 
 mod buffer;
+mod sdwa;
 mod vfloat;
 pub use buffer::LiftExtras;
 
@@ -419,6 +420,9 @@ impl Lifter<'_> {
             Format::SMEM => self.smem().map(|_| None),
             Format::VOP1 | Format::VOP2 | Format::VOPC | Format::VOP3 | Format::VOP3P => {
                 if self.ins.has_modifier_word() {
+                    if self.sdwa()? {
+                        return Ok(None);
+                    }
                     return self.unsupported("DPP and SDWA forms are not lifted yet");
                 }
                 self.valu().map(|_| None)
@@ -1302,6 +1306,79 @@ impl Lifter<'_> {
                     _ => IntOp::AShr,
                 };
                 let r = self.int(iop, Ty::B32, b, a);
+                self.write_v(vdst, r);
+            }
+            V_LSHRREV_B64 | V_ASHRREV_I64 => {
+                // D = S1 (64 bits) shifted right by S0[5:0].
+                let a = s!(s0, 0);
+                let b = self.src(s1, Src::I64)?;
+                let a64 = self.un(UnOp::ZExt, Ty::B64, a);
+                let iop = if op == V_LSHRREV_B64 {
+                    IntOp::LShr
+                } else {
+                    IntOp::AShr
+                };
+                let r = self.int(iop, Ty::B64, b, a64);
+                self.write_v(vdst, r);
+            }
+            V_BFE_U32 | V_BFE_I32 => {
+                // t = S0 >> S1[4:0] (logical); D = the low S2[4:0] bits of t, zero- (U32) or
+                // sign-extended (I32); a width of 0 gives 0.
+                let (a, b, c) = (s!(s0, 0), s!(s1, 1), s!(s2, 2));
+                let off = self.and32(b, 31);
+                let width = self.and32(c, 31);
+                let t = self.int(IntOp::LShr, Ty::B32, a, off);
+                let r = if op == V_BFE_U32 {
+                    let one = self.k32(1);
+                    let bit = self.int(IntOp::Shl, Ty::B32, one, width);
+                    let mask = self.int(IntOp::Sub, Ty::B32, bit, one);
+                    self.int(IntOp::And, Ty::B32, t, mask)
+                } else {
+                    let k32 = self.k32(32);
+                    let up = self.int(IntOp::Sub, Ty::B32, k32, width);
+                    let hi = self.int(IntOp::Shl, Ty::B32, t, up);
+                    self.int(IntOp::AShr, Ty::B32, hi, up)
+                };
+                let z = self.k32(0);
+                let wz = self.icmp(IntCmp::Eq, Ty::B32, width, z);
+                let r = self.sel(wz, z, r);
+                self.write_v(vdst, r);
+            }
+            V_BFI_B32 => {
+                // D = (S0 & S1) | (~S0 & S2).
+                let (a, b, c) = (s!(s0, 0), s!(s1, 1), s!(s2, 2));
+                let x = self.int(IntOp::And, Ty::B32, a, b);
+                let na = self.un(UnOp::Not, Ty::B32, a);
+                let y = self.int(IntOp::And, Ty::B32, na, c);
+                let r = self.int(IntOp::Or, Ty::B32, x, y);
+                self.write_v(vdst, r);
+            }
+            V_BCNT_U32_B32 => {
+                // D = popcount(S0) + S1.
+                let (a, b) = (s!(s0, 0), s!(s1, 1));
+                let p = self.un(UnOp::Popcount, Ty::B32, a);
+                let r = self.int(IntOp::Add, Ty::B32, p, b);
+                self.write_v(vdst, r);
+            }
+            V_FFBH_U32 => {
+                // The number of leading zeros; 0xffffffff for 0. Binary search over 16, 8, 4, 2, 1.
+                let mut x = s!(s0, 0);
+                let mut n = self.k32(0);
+                for k in [16u32, 8, 4, 2, 1] {
+                    let top = self.and32(x, !(u32::MAX >> k));
+                    let z = self.k32(0);
+                    let none = self.icmp(IntCmp::Eq, Ty::B32, top, z);
+                    let kk = self.k32(k);
+                    let n2 = self.int(IntOp::Add, Ty::B32, n, kk);
+                    n = self.sel(none, n2, n);
+                    let x2 = self.int(IntOp::Shl, Ty::B32, x, kk);
+                    x = self.sel(none, x2, x);
+                }
+                let orig = s!(s0, 0);
+                let z = self.k32(0);
+                let zero = self.icmp(IntCmp::Eq, Ty::B32, orig, z);
+                let all = self.k32(u32::MAX);
+                let r = self.sel(zero, all, n);
                 self.write_v(vdst, r);
             }
             V_LSHLREV_B64 => {
