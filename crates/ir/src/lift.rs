@@ -513,6 +513,14 @@ impl Lifter<'_> {
                 self.write_s(sdst, v);
                 Ok(())
             }
+            S_MULK_I32 => {
+                // D = D * simm16 (sign-extended), low 32 bits; SCC unchanged.
+                let k = self.c(Ty::B32, w0 as u16 as i16 as i32 as u32 as u64);
+                let d = self.read_s(sdst, Ty::B32);
+                let v = self.int(IntOp::Mul, Ty::B32, d, k);
+                self.write_s(sdst, v);
+                Ok(())
+            }
             S_AND_B32 | S_OR_B32 | S_XOR_B32 | S_ANDN2_B32 | S_ORN2_B32 | S_AND_B64 | S_OR_B64
             | S_XOR_B64 | S_ANDN2_B64 | S_ORN2_B64 => {
                 let wide = matches!(
@@ -1343,6 +1351,25 @@ impl Lifter<'_> {
                 let wz = self.icmp(IntCmp::Eq, Ty::B32, width, z);
                 let r = self.sel(wz, z, r);
                 self.write_v(vdst, r);
+            }
+            V_BFREV_B32 => {
+                // Bit reverse: swap halves, bytes, nibbles, pairs and bits.
+                let mut x = s!(s0, 0);
+                for (sh, m) in [
+                    (16u32, 0x0000_ffffu32),
+                    (8, 0x00ff_00ff),
+                    (4, 0x0f0f_0f0f),
+                    (2, 0x3333_3333),
+                    (1, 0x5555_5555),
+                ] {
+                    let k = self.k32(sh);
+                    let lo = self.and32(x, m);
+                    let lo = self.int(IntOp::Shl, Ty::B32, lo, k);
+                    let hi = self.int(IntOp::LShr, Ty::B32, x, k);
+                    let hi = self.and32(hi, m);
+                    x = self.int(IntOp::Or, Ty::B32, lo, hi);
+                }
+                self.write_v(vdst, x);
             }
             V_BFI_B32 => {
                 // D = (S0 & S1) | (~S0 & S2).
