@@ -27,7 +27,7 @@ fn run_both(dir: &str, stem: &str) -> BTreeMap<String, Vec<u8>> {
     let m = Manifest::load(&path).unwrap();
     let mut plan = Plan::new(&m).unwrap();
     let ctx = open(None).unwrap();
-    let profile = profile_of(&ctx, ProfileChoice::Portable).unwrap();
+    let profile = profile_of(&ctx, ProfileChoice::Device).unwrap();
     let dev = run_vulkan(&ctx, &mut plan, &profile).unwrap();
     let (host, _) = run_host_at(&plan, &dev.addresses).unwrap();
     let mut out = BTreeMap::new();
@@ -122,9 +122,22 @@ fn mul_add_unfused(a: u32, b: u32, c: u32) -> u32 {
 /// muladd.comp: z = precise (a·x) + y; w[2i] = fma(a, x, y); w[2i+1] = b·x + y (contractable).
 /// `fused_plain`: ACO on navi21 fuses the plain form (v_fma/v_fmac); `fused_fma`: fma() is fused.
 fn check_muladd(stem: &str, fused_fma: bool, fused_plain: bool) {
-    let b = run_both("fixtures/aco", stem);
-    let (x, y) = (words(&b["x"]), words(&b["y"]));
-    let (pa, pb) = (1.5f32.to_bits(), (-2.25f32).to_bits());
+    check_muladd_in("fixtures/aco", stem, fused_fma, fused_plain)
+}
+
+fn check_muladd_in(dir: &str, stem: &str, fused_fma: bool, fused_plain: bool) {
+    let b = run_both(dir, stem);
+    let read = |n: &str| {
+        words(&std::fs::read(root().join(format!("fixtures/aco/muladd.{n}.in.bin"))).unwrap())
+    };
+    let (x, y) = (read("x"), read("y"));
+    let pa = 1.5f32.to_bits();
+    // The ACO shaders take b = -2.25 as a second push constant; the HIP kernel uses a for both.
+    let pb = if dir.ends_with("aco") {
+        (-2.25f32).to_bits()
+    } else {
+        pa
+    };
     let z: Vec<u32> = x
         .iter()
         .zip(&y)
@@ -217,9 +230,9 @@ fn aco_intops_navi21_w64() {
 }
 
 /// shared.comp: tile[l] = x·3; barrier; r = tile[63 − l] − tile[(l + 1) & 63] within each group of 64.
-fn check_shared(stem: &str) {
-    let b = run_both("fixtures/aco", stem);
-    let x = words(&b["x"]);
+fn check_shared(dir: &str, stem: &str, x_file: &str) {
+    let b = run_both(dir, stem);
+    let x = words(&std::fs::read(root().join(x_file)).unwrap());
     let three = 3.0f32;
     let mut r = Vec::new();
     for g in x.chunks(64) {
@@ -242,21 +255,30 @@ fn aco_shared_navi21_w32() {
         asm.contains("s_barrier"),
         "two waves per group: ACO keeps the barrier"
     );
-    check_shared("shared.navi21.w32");
+    check_shared(
+        "fixtures/aco",
+        "shared.navi21.w32",
+        "fixtures/aco/shared.x.in.bin",
+    );
 }
 
 // coverage: aco_shared_navi21_w64: DS_WRITE_B32 DS_READ_B32 V_SUB_F32
 #[test]
 fn aco_shared_navi21_w64() {
-    check_shared("shared.navi21.w64");
+    check_shared(
+        "fixtures/aco",
+        "shared.navi21.w64",
+        "fixtures/aco/shared.x.in.bin",
+    );
 }
 
-// coverage: aco_half2_navi21_w64: V_PK_FMA_F16 V_PK_MUL_F16 V_MOV_B32
-#[test]
-fn aco_half2_navi21_w64() {
-    let stem = "half2.navi21.w64";
-    let b = run_both("fixtures/aco", stem);
-    let (a, bb, c) = (halves(&b["a"]), halves(&b["b"]), halves(&b["c"]));
+/// f16vec2: r[2i] = fma(a, b, c) per half (one rounding), r[2i+1] = a·c.
+fn check_half2(dir: &str, stem: &str) {
+    let b = run_both(dir, stem);
+    let read = |n: &str| {
+        halves(&std::fs::read(root().join(format!("fixtures/aco/half2.{n}.in.bin"))).unwrap())
+    };
+    let (a, bb, c) = (read("a"), read("b"), read("c"));
     let mut r = Vec::new();
     for i in 0..a.len() / 2 {
         for j in 0..2 {
@@ -278,10 +300,16 @@ fn aco_half2_navi21_w64() {
     assert!(sub > 0, "{stem}: no f16 subnormal results exercised");
 }
 
+// coverage: aco_half2_navi21_w64: V_PK_FMA_F16 V_PK_MUL_F16 V_MOV_B32
+#[test]
+fn aco_half2_navi21_w64() {
+    check_half2("fixtures/aco", "half2.navi21.w64");
+}
+
 /// control.comp: a per-item loop count with an if/else in the loop.
-fn check_control(stem: &str) {
-    let b = run_both("fixtures/aco", stem);
-    let x = words(&b["x"]);
+fn check_control(dir: &str, stem: &str) {
+    let b = run_both(dir, stem);
+    let x = words(&std::fs::read(root().join("fixtures/aco/control.x.in.bin")).unwrap());
     let r: Vec<u32> = x
         .iter()
         .map(|&v0| {
@@ -303,13 +331,13 @@ fn check_control(stem: &str) {
 // coverage: aco_control_navi21_w32: S_OR_SAVEEXEC_B32 S_ANDN2_B32 S_CBRANCH_SCC0 V_CNDMASK_B32
 #[test]
 fn aco_control_navi21_w32() {
-    check_control("control.navi21.w32");
+    check_control("fixtures/aco", "control.navi21.w32");
 }
 
 // coverage: aco_control_navi21_w64: S_OR_SAVEEXEC_B64 S_ANDN2_B64
 #[test]
 fn aco_control_navi21_w64() {
-    check_control("control.navi21.w64");
+    check_control("fixtures/aco", "control.navi21.w64");
 }
 
 /// ballot.comp: per subgroup (= wave), the ballot of (v & 3) == 0, its bit count, the first item's value and
@@ -344,4 +372,121 @@ fn aco_ballot_navi21_w64() {
 #[test]
 fn aco_ballot_navi21_w32() {
     check_ballot("ballot.navi21.w32", 32);
+}
+
+// ---- hipcc 5.2.3 code objects (fixtures/hip): COV4, dispatch pointer, blockDim from the AQL packet.
+
+// coverage: hip_muladd: V_MUL_F32 V_ADD_F32 V_FMAC_F32 GLOBAL_LOAD_DWORD GLOBAL_STORE_DWORD S_LOAD_DWORD
+#[test]
+fn hip_muladd() {
+    check_muladd_in("fixtures/hip", "muladd", true, true);
+}
+
+/// The same kernel from the clang offload bundle hipcc writes without --no-gpu-bundle-output.
+#[test]
+fn hip_muladd_bundle() {
+    check_muladd_in("fixtures/hip", "muladd_bundle", true, true);
+}
+
+// coverage: hip_intops: V_MUL_LO_U32 V_MUL_HI_U32 V_BFREV_B32 V_BCNT_U32_B32 V_FFBH_U32 V_MAX_I32 V_MIN_U32
+#[test]
+fn hip_intops() {
+    let b = run_both("fixtures/hip", "intops");
+    let read = |n: &str| {
+        words(&std::fs::read(root().join(format!("fixtures/aco/intops.{n}.in.bin"))).unwrap())
+    };
+    let (x, y) = (read("x"), read("y"));
+    let k = 0x9e37_79b9u32;
+    let mut r = Vec::new();
+    for (&a, &yy) in x.iter().zip(&y) {
+        let bb = yy ^ k;
+        let hi = ((a as u64 * bb as u64) >> 32) as u32;
+        r.push(a.wrapping_mul(bb).wrapping_add(hi));
+        r.push(
+            (((a as i32) >> 3).max(bb as i32) as u32)
+                .wrapping_add(a.min(bb >> 1))
+                .wrapping_add(a.wrapping_shl(bb & 31)),
+        );
+        r.push(
+            a.count_ones()
+                .wrapping_add(bb.leading_zeros() << 8)
+                .wrapping_add(a.reverse_bits() ^ bb),
+        );
+    }
+    expect_words("intops", "r", &words(&b["r"]), &r);
+}
+
+// coverage: hip_shared: DS_WRITE_B32 DS_READ_B32 S_BARRIER V_SUB_F32
+#[test]
+fn hip_shared() {
+    check_shared("fixtures/hip", "shared", "fixtures/aco/shared.x.in.bin");
+}
+
+// coverage: hip_grid2d: S_MULK_I32
+#[test]
+fn hip_grid2d() {
+    let b = run_both("fixtures/hip", "grid2d");
+    let (bx, by) = (16u32, 4u32);
+    let mut r = vec![0u32; 64 * 8];
+    for gy in 0..8u32 {
+        for gx in 0..64u32 {
+            r[(gy * 64 + gx) as usize] =
+                (gx << 16) ^ (gy << 4) ^ (bx * 1000 + by) ^ ((gy / by) << 24);
+        }
+    }
+    expect_words("grid2d", "r", &words(&b["r"]), &r);
+}
+
+// coverage: hip_control: S_CBRANCH_EXECZ V_CNDMASK_B32
+#[test]
+fn hip_control() {
+    check_control("fixtures/hip", "control");
+}
+
+// coverage: hip_dfma: V_FMA_F64 V_MUL_F64 V_ADD_F64 GLOBAL_LOAD_DWORDX2 GLOBAL_STORE_DWORDX2
+#[test]
+fn hip_dfma() {
+    let b = run_both("fixtures/hip", "dfma");
+    let read = |n: &str| -> Vec<u64> {
+        std::fs::read(root().join(format!("fixtures/hip/dfma.{n}.in.bin")))
+            .unwrap()
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    };
+    let (x, y) = (read("x"), read("y"));
+    let a = 1.5f64;
+    let mut r = Vec::new();
+    for (&x, &y) in x.iter().zip(&y) {
+        // SAFETY: pure SoftFloat arithmetic.
+        r.push(unsafe {
+            sf::f64_mulAdd(
+                sf::float64_t { v: a.to_bits() },
+                sf::float64_t { v: x },
+                sf::float64_t { v: y },
+            )
+            .v
+        });
+        r.push((a * f64::from_bits(x) + f64::from_bits(y)).to_bits());
+    }
+    let got: Vec<u64> = b["r"]
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let differ = (0..r.len() / 2)
+        .filter(|&i| r[2 * i] != r[2 * i + 1])
+        .count();
+    assert!(
+        differ > 10,
+        "only {differ} inputs separate fused from unfused"
+    );
+    if let Some(i) = got.iter().zip(&r).position(|(g, w)| g != w) {
+        panic!("dfma: r[{i}] = {:#018x}, expected {:#018x}", got[i], r[i]);
+    }
+}
+
+// coverage: hip_half2: V_PK_FMA_F16 V_PK_MUL_F16
+#[test]
+fn hip_half2() {
+    check_half2("fixtures/hip", "half2");
 }
