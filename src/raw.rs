@@ -72,6 +72,9 @@ pub struct SgprSpec {
     pub descriptor_set: Option<Vec<String>>,
 }
 
+/// Initial SGPRs of every wave: (register, what it holds).
+pub type InitialSgprs = Vec<(u16, InitSgpr)>;
+
 /// One `[[buffers]]` entry of a raw manifest.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -277,11 +280,7 @@ impl RawBinding {
     }
 
     /// The initial SGPRs and the window buffer's contents for buffers at `addresses` with `sizes`.
-    pub fn sgprs(
-        &self,
-        addresses: &[u64],
-        sizes: &[u64],
-    ) -> Result<(Vec<(u16, InitSgpr)>, Vec<u8>)> {
+    pub fn sgprs(&self, addresses: &[u64], sizes: &[u64]) -> Result<(InitialSgprs, Vec<u8>)> {
         let mut out = Vec::new();
         let mut window = Vec::new();
         let mut set = 0;
