@@ -519,6 +519,16 @@ fn coverage_markers_match_captures() {
                 ],
                 file,
             )
+        } else if test == "raw_vsharp_and_address" {
+            let file = "fixtures/raw/vsharp.bin".to_string();
+            (
+                vec![
+                    "disasm".into(),
+                    "--raw".into(),
+                    root().join(&file).display().to_string(),
+                ],
+                file,
+            )
         } else {
             let t = test.strip_prefix("hip_").unwrap();
             let file = format!("fixtures/hip/{t}.co");
@@ -631,4 +641,23 @@ fn bad_raw_manifests_are_refused() {
     assert_eq!(r.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&r.stderr).contains("whole number of instruction words"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A hand-written raw program (fixtures/raw/vsharp.s) for the `[abi]` kinds the ACO captures do not use: a
+/// V# in s[0:3] (`vsharp`), a buffer's 64-bit address in s[4:5] (`address`), a constant and the workgroup id.
+// coverage: raw_vsharp_and_address: BUFFER_LOAD_DWORD GLOBAL_STORE_DWORD V_MUL_LO_U32 V_ADD3_U32
+#[test]
+fn raw_vsharp_and_address() {
+    let b = run_both("fixtures/raw", "vsharp");
+    let x = words(&std::fs::read(root().join("fixtures/raw/vsharp.x.in.bin")).unwrap());
+    let y: Vec<u32> = x
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            v.wrapping_mul(3)
+                .wrapping_add(0x0102_0304)
+                .wrapping_add(i as u32)
+        })
+        .collect();
+    expect_words("vsharp", "y", &words(&b["y"]), &y);
 }
