@@ -1,6 +1,7 @@
 //! Developer tasks: `cargo xtask <codegen|sweep|fixtures>`.
 mod aco;
 mod codegen;
+mod coverage;
 mod demo;
 mod fixtures;
 mod inputs;
@@ -9,6 +10,7 @@ mod sweep;
 const USAGE: &str = "usage: cargo xtask <command>
   aco [--fixtures]    capture GLSL compute shaders compiled by Mesa RADV/ACO (null device, no GPU)
   codegen [--check]   crates/isa/opcodes.txt -> crates/isa/src/generated/table.rs (--check: fail if stale)
+  coverage [--check]  docs/coverage.md from the opcode table, the lifter, the lowering and test markers
   demo                install what is missing, then run rdna2spv on a real kernel and check it against LLVM
   fixtures [--check]  rebuild the fixture code objects and their LLVM goldens with the real compilers,
                       and the run manifests' input buffers (--inputs: only those)
@@ -19,6 +21,7 @@ fn main() -> anyhow::Result<()> {
     match args.first().map(String::as_str) {
         Some("aco") => aco::run(&args[1..]),
         Some("codegen") => codegen::run(&args[1..]),
+        Some("coverage") => coverage::run(&args[1..]),
         Some("demo") => demo::run(&args[1..]),
         Some("fixtures") => fixtures::run(&args[1..]),
         Some("sweep") => sweep::run(&args[1..]),

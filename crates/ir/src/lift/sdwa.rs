@@ -3,14 +3,14 @@
 
 use super::{LiftError, Lifter};
 use crate::{IntOp, Node, Ty};
-use rdna2spv_isa::{Format, Opcode};
+use rdna2spv_isa::{Format, Opcode, Variant};
 
 impl Lifter<'_> {
     /// Lifts an instruction with an SDWA word if it is one this module handles; `Ok(false)` otherwise.
     pub(super) fn sdwa(&mut self) -> Result<bool, LiftError> {
         let w0 = self.w(0);
-        if self.ins.format() != Format::VOP1
-            || w0 & 0x1ff != 0xf9
+        if self.ins.variant != Variant::Sdwa
+            || self.ins.format() != Format::VOP1
             || self.ins.opcode() != Opcode::V_MOV_B32
         {
             return Ok(false);
