@@ -498,18 +498,18 @@ impl Lifter<'_> {
         }
     }
 
-    fn fk(&mut self, f: Fmt, v: u64) -> H {
+    fn fmt_k(&mut self, f: Fmt, v: u64) -> H {
         self.c(f.ty, v)
     }
     fn iop(&mut self, f: Fmt, op: IntOp, a: H, b: H) -> H {
         self.int(op, f.ty, a, b)
     }
     fn iopk(&mut self, f: Fmt, op: IntOp, a: H, v: u64) -> H {
-        let k = self.fk(f, v);
+        let k = self.fmt_k(f, v);
         self.int(op, f.ty, a, k)
     }
     fn icmpk(&mut self, f: Fmt, op: IntCmp, a: H, v: u64) -> H {
-        let k = self.fk(f, v);
+        let k = self.fmt_k(f, v);
         self.icmp(op, f.ty, a, k)
     }
     fn fabs_bits(&mut self, f: Fmt, x: H) -> H {
@@ -578,11 +578,11 @@ impl Lifter<'_> {
         let big = self.icmpk(f, IntCmp::GeU, e, f.bias() + f.man as u64);
         let small = self.icmpk(f, IntCmp::LtU, e, f.bias());
         // Fraction bits of a value in [1, 2^man): bias + man − e, kept in [1, man] for the other cases.
-        let kbm = self.fk(f, f.bias() + f.man as u64);
+        let kbm = self.fmt_k(f, f.bias() + f.man as u64);
         let fb = self.iop(f, IntOp::Sub, kbm, e);
         let fb = self.iopk(f, IntOp::MinU, fb, f.man as u64);
         let fb = self.iopk(f, IntOp::MaxU, fb, 1);
-        let one = self.fk(f, 1);
+        let one = self.fmt_k(f, 1);
         let ulp = self.iop(f, IntOp::Shl, one, fb);
         let mask = self.iopk(f, IntOp::Sub, ulp, 1);
         let frac = self.iop(f, IntOp::And, a, mask);
@@ -612,14 +612,14 @@ impl Lifter<'_> {
             Rnd::Ceil => self.and1(pos, nz),
             Rnd::Even => self.icmpk(f, IntCmp::GtU, a, (f.bias() - 1) << f.man),
         };
-        let k1 = self.fk(f, f.one());
-        let k0 = self.fk(f, 0);
+        let k1 = self.fmt_k(f, f.one());
+        let k0 = self.fmt_k(f, 0);
         let mag_s = self.sel(up_s, k1, k0);
         let mag = self.sel(small, mag_s, mag);
         let r = self.iop(f, IntOp::Or, s, mag);
         let r = self.sel(big, x, r);
         let nan = self.is_nan_f(f, x);
-        let q = self.fk(f, f.qnan());
+        let q = self.fmt_k(f, f.qnan());
         self.sel(nan, q, r)
     }
 
@@ -646,7 +646,7 @@ impl Lifter<'_> {
         let a = self.fabs_bits(f, r);
         let not_nan = self.icmpk(f, IntCmp::LeU, a, f.inf());
         let clip = self.and1(gt, not_nan);
-        let k = self.fk(f, below_one);
+        let k = self.fmt_k(f, below_one);
         self.sel(clip, k, r)
     }
 
@@ -657,13 +657,13 @@ impl Lifter<'_> {
         let m = self.iopk(f, IntOp::And, a, f.manmask());
         let is_sub = self.icmpk(f, IntCmp::Eq, e, 0);
         let p = self.msb(f.ty, m);
-        let kman = self.fk(f, f.man as u64);
+        let kman = self.fmt_k(f, f.man as u64);
         let sh = self.iop(f, IntOp::Sub, kman, p);
         let mn = self.iop(f, IntOp::Shl, m, sh);
         let mn = self.iopk(f, IntOp::And, mn, f.manmask());
         let mn = self.sel(is_sub, mn, m);
         // Subnormal: value = 2^(p + 1 − bias − man)·1.m, so the biased exponent is p + 1 − man.
-        let k = self.fk(f, (1u64.wrapping_sub(f.man as u64)) & f.ty.mask());
+        let k = self.fmt_k(f, (1u64.wrapping_sub(f.man as u64)) & f.ty.mask());
         let eb_sub = self.iop(f, IntOp::Add, p, k);
         let eb = self.sel(is_sub, eb_sub, e);
         let eb = if f.ty == Ty::B64 {
@@ -679,7 +679,7 @@ impl Lifter<'_> {
         let a = self.fabs_bits(f, x);
         let s = self.sign_bits(f, x);
         let (eb, mn) = self.normalise(f, a);
-        let half = self.fk(f, (f.bias() - 1) << f.man);
+        let half = self.fmt_k(f, (f.bias() - 1) << f.man);
         let mant = self.iop(f, IntOp::Or, s, half);
         let mant = self.iop(f, IntOp::Or, mant, mn);
         // exp = unbiased + 1 = eb − bias + 1.
@@ -688,7 +688,7 @@ impl Lifter<'_> {
         let zero = self.icmpk(f, IntCmp::Eq, a, 0);
         let special = self.icmpk(f, IntCmp::GeU, a, f.inf());
         let nan = self.is_nan_f(f, x);
-        let q = self.fk(f, f.qnan());
+        let q = self.fmt_k(f, f.qnan());
         let mant = self.sel(zero, x, mant);
         let mant = self.sel(special, x, mant);
         let mant = self.sel(nan, q, mant);
@@ -711,7 +711,7 @@ impl Lifter<'_> {
         // Overflow.
         let kemax = self.k32(f.emax() as u32);
         let ovf = self.icmp(IntCmp::GeI, Ty::B32, r, kemax);
-        let inf = self.fk(f, f.inf());
+        let inf = self.fmt_k(f, f.inf());
         let r_inf = self.iop(f, IntOp::Or, s, inf);
         // Normal result.
         let k1 = self.k32(1);
@@ -739,7 +739,7 @@ impl Lifter<'_> {
         let keep = self.or1(zero, special);
         let res = self.sel(keep, x, res);
         let nan = self.is_nan_f(f, x);
-        let q = self.fk(f, f.qnan());
+        let q = self.fmt_k(f, f.qnan());
         self.sel(nan, q, res)
     }
 
@@ -771,7 +771,7 @@ impl Lifter<'_> {
         let sb = self.is_snan_f(f, b);
         let sn = self.or1(sa, sb);
         let qn = self.or1(both, sn);
-        let q = self.fk(f, f.qnan());
+        let q = self.fmt_k(f, f.qnan());
         self.sel(qn, q, r)
     }
 
@@ -853,11 +853,11 @@ impl Lifter<'_> {
         let zero = self.eq32(a, 0);
         let r = self.sel(zero, s, r);
         let inf = self.eq32(a, 0x7f80_0000);
-        let kinf = self.fk(F64, F64.inf());
+        let kinf = self.fmt_k(F64, F64.inf());
         let sinf = self.iop(F64, IntOp::Or, s, kinf);
         let r = self.sel(inf, sinf, r);
         let nan = self.is_nan_f(F32, x);
-        let q = self.fk(F64, F64.qnan());
+        let q = self.fmt_k(F64, F64.qnan());
         self.sel(nan, q, r)
     }
 
@@ -875,7 +875,7 @@ impl Lifter<'_> {
         let p = self.msb(Ty::B64, m);
         let e = self.iopk(F64, IntOp::Add, p, 1023);
         let e = self.iopk(F64, IntOp::Shl, e, 52);
-        let k52 = self.fk(F64, 52);
+        let k52 = self.fmt_k(F64, 52);
         let sh = self.iop(F64, IntOp::Sub, k52, p);
         let mm = self.iop(F64, IntOp::Shl, m, sh);
         let mm = self.iopk(F64, IntOp::And, mm, F64.manmask());
@@ -888,7 +888,7 @@ impl Lifter<'_> {
             None => r,
         };
         let zero = self.eq32(mag, 0);
-        let k0 = self.fk(F64, 0);
+        let k0 = self.fmt_k(F64, 0);
         self.sel(zero, k0, r)
     }
 
@@ -900,13 +900,13 @@ impl Lifter<'_> {
         let sig = self.iopk(F64, IntOp::Or, m, 1 << 52);
         // Biased f32 exponent, signed: e − 896.
         let b = self.iopk(F64, IntOp::Sub, e, 896);
-        let k0 = self.fk(F64, 0);
+        let k0 = self.fmt_k(F64, 0);
         let normal = self.icmp(IntCmp::GtI, Ty::B64, b, k0);
-        let k1 = self.fk(F64, 1);
+        let k1 = self.fmt_k(F64, 1);
         let deficit = self.iop(F64, IntOp::Sub, k1, b); // ≥ 1 when not normal
         let deficit = self.iopk(F64, IntOp::MinU, deficit, 33);
         let sh_sub = self.iopk(F64, IntOp::Add, deficit, 29);
-        let k29 = self.fk(F64, 29);
+        let k29 = self.fmt_k(F64, 29);
         let sh = self.sel(normal, k29, sh_sub);
         let q = self.round_shift(Ty::B64, sig, sh);
         let bm1 = self.iop(F64, IntOp::Sub, b, k1);
@@ -915,7 +915,7 @@ impl Lifter<'_> {
         let bits = self.iop(F64, IntOp::Add, base, q);
         // Overflow: anything at or above the f32 infinity's bits (b is < 2^11, so no wrap).
         let ovf = self.icmpk(F64, IntCmp::GeU, bits, 0x7f80_0000);
-        let kinf = self.fk(F64, 0x7f80_0000);
+        let kinf = self.fmt_k(F64, 0x7f80_0000);
         let bits = self.sel(ovf, kinf, bits);
         let r = self.un(UnOp::Trunc, Ty::B32, bits);
         // f64 zeros and subnormals: ±0 (the shift above already gives 0 for them, but e = 0 lacks the
@@ -939,12 +939,12 @@ impl Lifter<'_> {
         let m = self.iopk(F64, IntOp::And, a, F64.manmask());
         let sig = self.iopk(F64, IntOp::Or, m, 1 << 52);
         let ue = self.iopk(F64, IntOp::Sub, e, 1023); // signed unbiased exponent
-        let k0 = self.fk(F64, 0);
+        let k0 = self.fmt_k(F64, 0);
         let small = self.icmp(IntCmp::LtI, Ty::B64, ue, k0);
         let lim = if signed { 31 } else { 32 };
-        let klim = self.fk(F64, lim);
+        let klim = self.fmt_k(F64, lim);
         let sat = self.icmp(IntCmp::GeI, Ty::B64, ue, klim);
-        let k52 = self.fk(F64, 52);
+        let k52 = self.fmt_k(F64, 52);
         let uec = self.iopk(F64, IntOp::MinU, ue, 52); // only used when 0 ≤ ue < lim
         let sh = self.iop(F64, IntOp::Sub, k52, uec);
         let mag = self.iop(F64, IntOp::LShr, sig, sh);
