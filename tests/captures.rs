@@ -374,6 +374,35 @@ fn aco_ballot_navi21_w32() {
     check_ballot("ballot.navi21.w32", 32);
 }
 
+/// reduce.comp: per subgroup (= wave), subgroupAdd(x) ^ subgroupExclusiveAdd(x) — ACO's reduction and scan
+/// from DPP row operations, v_permlanex16_b32, v_readlane_b32/v_writelane_b32 and EXEC juggling.
+fn check_reduce(stem: &str, wave: usize) {
+    let b = run_both("fixtures/aco", stem);
+    let x = words(&std::fs::read(root().join("fixtures/aco/reduce.x.in.bin")).unwrap());
+    let mut r = Vec::new();
+    for w in x.chunks(wave) {
+        let total = w.iter().fold(0u32, |a, &v| a.wrapping_add(v));
+        let mut prefix = 0u32;
+        for &v in w {
+            r.push(total ^ prefix);
+            prefix = prefix.wrapping_add(v);
+        }
+    }
+    expect_words(stem, "r", &words(&b["r"]), &r);
+}
+
+// coverage: aco_reduce_navi21_w64: V_ADD_NC_U32 V_MOV_B32 V_PERMLANEX16_B32 V_READLANE_B32 V_WRITELANE_B32 S_OR_SAVEEXEC_B64 S_BFM_B32 S_BFM_B64
+#[test]
+fn aco_reduce_navi21_w64() {
+    check_reduce("reduce.navi21.w64", 64);
+}
+
+// coverage: aco_reduce_navi21_w32: V_ADD_NC_U32 V_PERMLANEX16_B32 V_READLANE_B32 S_OR_SAVEEXEC_B32
+#[test]
+fn aco_reduce_navi21_w32() {
+    check_reduce("reduce.navi21.w32", 32);
+}
+
 // ---- hipcc 5.2.3 code objects (fixtures/hip): COV4, dispatch pointer, blockDim from the AQL packet.
 
 // coverage: hip_muladd: V_MUL_F32 V_ADD_F32 V_FMAC_F32 GLOBAL_LOAD_DWORD GLOBAL_STORE_DWORD S_LOAD_DWORD

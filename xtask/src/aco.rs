@@ -33,6 +33,7 @@ pub const FIXTURES: &[(&str, &str, u32, u32)] = &[
     ("ballot", "navi21", 64, 2),
     ("ballot", "navi21", 32, 2),
     ("reduce", "navi21", 64, 2),
+    ("reduce", "navi21", 32, 2),
 ];
 
 struct Opts {

@@ -16,6 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 mod buffer;
 mod crosslane;
 mod dpp;
+mod permlane;
 mod sdwa;
 mod vfloat;
 pub use buffer::LiftExtras;
@@ -425,7 +426,7 @@ impl Lifter<'_> {
             Format::SMEM => self.smem().map(|_| None),
             Format::VOP1 | Format::VOP2 | Format::VOPC | Format::VOP3 | Format::VOP3P => {
                 // SDWA v_mov_b32: lift/sdwa.rs; DPP16/DPP8 forms: lift/dpp.rs (other SDWA is refused there).
-                if self.sdwa()? {
+                if self.sdwa()? || self.permlane()? {
                     return Ok(None);
                 }
                 self.dpp_check()?;
@@ -521,6 +522,30 @@ impl Lifter<'_> {
             S_MOVK_I32 => {
                 let v = self.c(Ty::B32, w0 as u16 as i16 as i32 as u32 as u64);
                 self.write_s(sdst, v);
+                Ok(())
+            }
+            S_BFM_B32 | S_BFM_B64 => {
+                // D = ((1 << S0[4:0]) - 1) << S1[4:0] (B64: 6-bit counts, 64-bit mask); SCC unchanged.
+                let wide = op == S_BFM_B64;
+                let ty = if wide { Ty::B64 } else { Ty::B32 };
+                let a = self.src(e0, Src::B32)?;
+                let b = self.src(e1, Src::B32)?;
+                let (a, b) = if wide {
+                    (
+                        self.un(UnOp::ZExt, Ty::B64, a),
+                        self.un(UnOp::ZExt, Ty::B64, b),
+                    )
+                } else {
+                    (a, b)
+                };
+                let m = self.c(ty, if wide { 63 } else { 31 });
+                let a = self.int(IntOp::And, ty, a, m);
+                let b = self.int(IntOp::And, ty, b, m);
+                let one = self.c(ty, 1);
+                let bit = self.int(IntOp::Shl, ty, one, a);
+                let mask = self.int(IntOp::Sub, ty, bit, one);
+                let r = self.int(IntOp::Shl, ty, mask, b);
+                self.write_s(sdst, r);
                 Ok(())
             }
             S_MULK_I32 => {
