@@ -211,15 +211,16 @@ pub fn check(abi: &RawAbi, names: &[String]) -> Result<()> {
     for s in &abi.sgpr {
         let w = s.width()?;
         s.constant()?;
-        if s.reg + w > 106 {
+        let end = s.reg as u32 + w as u32;
+        if end > 106 {
             bail!(
                 "[abi] sgpr {}: s{}..s{} is past s105",
                 s.reg,
                 s.reg,
-                s.reg + w - 1
+                end - 1
             );
         }
-        for r in s.reg..s.reg + w {
+        for r in s.reg..end as u16 {
             if used[r as usize] {
                 bail!("[abi] sgpr s{r} is given twice");
             }

@@ -637,6 +637,13 @@ fn bad_raw_manifests_are_refused() {
         (base.replace("[abi]", "[abi]\nbogus = 1"), "bogus"),
         (
             base.replace(
+                "{ reg = 6, scratch_wave_offset = true }",
+                "{ reg = 65534, vsharp = \"x\" }",
+            ),
+            "past s105",
+        ),
+        (
+            base.replace(
                 "code = \"k.bin\"",
                 "code = \"k.bin\"\ncode_object = \"k.co\"",
             ),
