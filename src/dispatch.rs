@@ -36,6 +36,8 @@ pub struct Plan {
     pointers: Vec<(usize, usize, usize)>,
     kernarg_index: usize,
     packet_index: Option<usize>,
+    /// A raw `code` manifest's register setup (lifted again by `bind` once addresses are known).
+    raw: Option<crate::raw::RawBinding>,
 }
 
 pub const AQL_PACKET_BYTES: usize = 64;
@@ -64,6 +66,9 @@ pub fn lift_options(co: &CodeObject, kernel: &Kernel) -> LiftOptions {
 
 impl Plan {
     pub fn new(m: &Manifest) -> Result<Plan> {
+        if m.code.is_some() {
+            return Plan::new_raw(m);
+        }
         let path = m.resolve(m.code_object.as_ref().context("no code_object")?);
         let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
         let co =
@@ -234,6 +239,7 @@ impl Plan {
             pointers,
             kernarg_index,
             packet_index,
+            raw: None,
         })
     }
 
@@ -246,6 +252,9 @@ impl Plan {
                 addresses.len(),
                 self.buffers.len()
             );
+        }
+        if self.raw.is_some() {
+            return self.bind_raw(addresses);
         }
         for &(off, buf, size) in &self.pointers {
             let k = &mut self.buffers[self.kernarg_index].data;
@@ -294,6 +303,149 @@ impl Plan {
     /// Index of the kernarg buffer in [`Plan::buffers`].
     pub fn kernarg_index(&self) -> usize {
         self.kernarg_index
+    }
+}
+
+impl Plan {
+    /// A raw `code` manifest: the code bytes, the `[abi]` register setup and the named `[[buffers]]`, then
+    /// the 32-bit window holding the emulated descriptor sets (when any SGPR points to one).
+    fn new_raw(m: &Manifest) -> Result<Plan> {
+        use crate::raw::{check, target_of, window_layout, RawBinding};
+        let code_path = m.resolve(m.code.as_ref().context("no code")?);
+        let code = std::fs::read(&code_path)
+            .with_context(|| format!("reading {}", code_path.display()))?;
+        if code.is_empty() || code.len() % 4 != 0 {
+            bail!(
+                "{}: {} bytes is not a whole number of instruction words",
+                code_path.display(),
+                code.len()
+            );
+        }
+        let abi = m
+            .abi
+            .clone()
+            .context("a raw `code` manifest needs an [abi] table")?;
+        let names: Vec<String> = m.buffers.iter().map(|b| b.name.clone()).collect();
+        check(&abi, &names)?;
+        let name = m.kernel.clone().unwrap_or_else(|| {
+            code_path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "code".into())
+        });
+        let mut buffers = Vec::new();
+        let mut index = std::collections::BTreeMap::new();
+        for b in &m.buffers {
+            if index.insert(b.name.clone(), buffers.len()).is_some() {
+                bail!("buffer {:?} is named twice", b.name);
+            }
+            let data = match (&b.file, b.size) {
+                (Some(f), None) => {
+                    let p = m.resolve(f);
+                    std::fs::read(&p)
+                        .with_context(|| format!("buffer {}: reading {}", b.name, p.display()))?
+                }
+                (None, Some(n)) if n <= 1 << 30 => vec![0; n as usize],
+                (None, Some(n)) => {
+                    bail!("buffer {}: {n} bytes is too large (1 GiB at most)", b.name)
+                }
+                _ => bail!("buffer {}: give exactly one of `file` and `size`", b.name),
+            };
+            buffers.push(Buffer {
+                name: b.name.clone(),
+                data,
+                output: b.output.then(|| b.name.clone()),
+                unordered: b.unordered,
+            });
+        }
+        let (set_offsets, window_bytes) = window_layout(&abi);
+        let window = (!set_offsets.is_empty()).then(|| {
+            buffers.push(Buffer {
+                name: "address32_window".into(),
+                data: vec![0; window_bytes],
+                output: None,
+                unordered: false,
+            });
+            buffers.len() - 1
+        });
+        let opts = LiftOptions {
+            target: target_of(&abi)?,
+            wave_size: abi.wave_size,
+            private_segment_buffer: None,
+        };
+        let raw = RawBinding {
+            code: code.clone(),
+            name: name.clone(),
+            opts,
+            abi: abi.clone(),
+            index,
+            window,
+            set_offsets,
+        };
+        let program = raw.lift(None)?;
+        let mut kd = [0u8; rdna2spv_codeobj::descriptor::KERNEL_DESCRIPTOR_SIZE];
+        kd[0..4].copy_from_slice(&abi.lds_bytes.to_le_bytes());
+        kd[4..8].copy_from_slice(&abi.scratch_bytes.to_le_bytes());
+        let descriptor = rdna2spv_codeobj::descriptor::KernelDescriptor::decode(&kd);
+        let mut kabi = descriptor.abi();
+        kabi.wave_size = abi.wave_size;
+        kabi.user_sgprs.clear();
+        kabi.system_sgprs.clear();
+        kabi.scratch = abi.scratch_bytes > 0;
+        let kernel = Kernel {
+            name: name.clone(),
+            descriptor_symbol: String::new(),
+            descriptor_address: 0,
+            descriptor_offset: 0,
+            descriptor,
+            abi: kabi,
+            code_address: 0,
+            code_offset: 0,
+            code_symbol: None,
+            code_extent: rdna2spv_codeobj::CodeExtent::SectionEnd,
+            code_size: code.len() as u64,
+            code,
+            metadata: None,
+        };
+        let launch = Launch {
+            wave_size: abi.wave_size,
+            grid: m.grid,
+            workgroup: m.workgroup,
+            sgprs: Vec::new(),
+            workitem_id_vgprs: abi.workitem_id_vgprs,
+            lds_bytes: abi.lds_bytes,
+            scratch_bytes: abi.scratch_bytes,
+            max_steps_per_wave: m.max_steps_per_wave.unwrap_or(1 << 24),
+        };
+        Ok(Plan {
+            kernel,
+            program,
+            launch,
+            buffers,
+            pointers: Vec::new(),
+            kernarg_index: usize::MAX,
+            packet_index: None,
+            raw: Some(raw),
+        })
+    }
+
+    fn bind_raw(&mut self, addresses: &[u64]) -> Result<()> {
+        let raw = self.raw.as_ref().context("not a raw plan")?;
+        let sizes: Vec<u64> = self.buffers.iter().map(|b| b.data.len() as u64).collect();
+        let (sgprs, window) = raw.sgprs(addresses, &sizes)?;
+        let program = raw.lift(Some(addresses))?;
+        if let Some(w) = raw.window {
+            let d = &mut self.buffers[w].data;
+            d[..window.len()].copy_from_slice(&window);
+        }
+        self.launch.sgprs = sgprs;
+        self.program = program;
+        Ok(())
+    }
+
+    /// The f32 denormal mode a raw manifest's `[abi]` records ("flush" or "preserve"), if any.
+    pub fn f32_denormals(&self) -> Option<&str> {
+        self.raw.as_ref()?.abi.f32_denormals.as_deref()
     }
 }
 

@@ -8,4 +8,5 @@ pub mod dispatch;
 pub mod float_mode;
 pub mod manifest;
 pub mod probe;
+pub mod raw;
 pub mod robust;

@@ -10,8 +10,13 @@ use std::path::{Path, PathBuf};
 pub struct Manifest {
     /// An HSA code object (or a clang offload bundle holding one).
     pub code_object: Option<PathBuf>,
-    /// Raw instruction words (with an `[abi]` table); not supported yet.
+    /// Raw instruction words (with an `[abi]` table and `[[buffers]]`; see `crate::raw`).
     pub code: Option<PathBuf>,
+    /// The register setup of a raw `code` manifest.
+    pub abi: Option<crate::raw::RawAbi>,
+    /// The named buffers of a raw `code` manifest.
+    #[serde(default)]
+    pub buffers: Vec<crate::raw::NamedBuffer>,
     /// The kernel's symbol name, without `.kd`.
     pub kernel: Option<String>,
     /// Total work-items per dimension (HSA grid size).
@@ -84,8 +89,18 @@ impl Manifest {
         if m.code_object.is_none() && m.code.is_none() {
             bail!("the manifest needs `code_object` (or `code` with an [abi] table)");
         }
-        if m.code.is_some() {
-            bail!("raw `code` manifests are not supported yet; give a `code_object`");
+        match (&m.code_object, &m.code) {
+            (Some(_), Some(_)) => bail!("give either `code_object` or `code`, not both"),
+            (Some(_), None) if m.abi.is_some() || !m.buffers.is_empty() => {
+                bail!("[abi] and [[buffers]] belong to raw `code` manifests; a code object takes [[args]]")
+            }
+            (None, Some(_)) if m.abi.is_none() => {
+                bail!("a raw `code` manifest needs an [abi] table (see docs/captures.md)")
+            }
+            (None, Some(_)) if !m.args.is_empty() => {
+                bail!("a raw `code` manifest takes [[buffers]] and [abi] sgprs, not [[args]]")
+            }
+            _ => {}
         }
         for (d, (&g, &w)) in m.grid.iter().zip(&m.workgroup).enumerate() {
             if g == 0 || w == 0 {

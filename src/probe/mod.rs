@@ -66,6 +66,8 @@ pub fn run_chunk(
     let m = Manifest {
         code_object: Some(PathBuf::from(file)),
         code: None,
+        abi: None,
+        buffers: Vec::new(),
         kernel: Some(kernel.to_string()),
         grid: [items, 1, 1],
         workgroup: [wg, 1, 1],

@@ -1,4 +1,5 @@
 //! Developer tasks: `cargo xtask <codegen|sweep|fixtures>`.
+mod aco;
 mod codegen;
 mod corpus;
 mod coverage;
@@ -8,6 +9,7 @@ mod inputs;
 mod sweep;
 
 const USAGE: &str = "usage: cargo xtask <command>
+  aco [--fixtures]    capture GLSL compute shaders compiled by Mesa RADV/ACO (null device, no GPU)
   codegen [--check]   crates/isa/opcodes.txt -> crates/isa/src/generated/table.rs (--check: fail if stale)
   coverage [--check]  docs/coverage.md from the opcode table, the lifter, the lowering and test markers
   corpus rocsparse    fetch librocsparse0 (apt-get download) and extract its gfx1030 code objects and an index
@@ -20,6 +22,7 @@ const USAGE: &str = "usage: cargo xtask <command>
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
+        Some("aco") => aco::run(&args[1..]),
         Some("codegen") => codegen::run(&args[1..]),
         Some("coverage") => coverage::run(&args[1..]),
         Some("corpus") => corpus::run(&args[1..]),

@@ -368,7 +368,8 @@ fn step(
                     if shape == Shape::Lane && !active(lane) {
                         continue;
                     }
-                    let address = get(vals, addr, lane).wrapping_add(offset as u64);
+                    let address =
+                        space_address(space, get(vals, addr, lane).wrapping_add(offset as u64));
                     let mem = match space {
                         Space::Lds => &*lds,
                         Space::Scratch => &wave.private,
@@ -392,7 +393,8 @@ fn step(
                     if !active(lane) {
                         continue;
                     }
-                    let address = get(vals, addr, lane).wrapping_add(offset as u64);
+                    let address =
+                        space_address(space, get(vals, addr, lane).wrapping_add(offset as u64));
                     let mem = match space {
                         Space::Lds => &mut *lds,
                         Space::Scratch => &mut wave.private,
@@ -452,7 +454,8 @@ fn step(
                     if addr_lane && !active(lane) {
                         continue;
                     }
-                    let address = get(vals, addr, lane).wrapping_add(offset as u64);
+                    let address =
+                        space_address(space, get(vals, addr, lane).wrapping_add(offset as u64));
                     let mem = match space {
                         Space::Lds => &mut *lds,
                         Space::Scratch => &mut wave.private,
@@ -727,4 +730,13 @@ fn atomic(op: AtomicOp, old: u64, v: u64) -> u64 {
             }
         }
     }) as u64
+}
+
+/// LDS and scratch addresses are 32-bit: the address operand plus the instruction's offset wraps
+/// (ACO relies on it: `ds_read_b32 v2, v4 offset:252` with v4 = -4·l), as the lowering computes them.
+fn space_address(space: Space, address: u64) -> u64 {
+    match space {
+        Space::Global => address,
+        Space::Lds | Space::Scratch => address & 0xffff_ffff,
+    }
 }

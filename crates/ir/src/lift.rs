@@ -18,7 +18,10 @@ mod crosslane;
 mod dpp;
 mod flat;
 mod lds;
+mod permlane;
+mod sdwa;
 mod vfloat;
+pub use buffer::LiftExtras;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LiftError {
@@ -54,6 +57,16 @@ pub struct LiftOptions {
 
 /// Lifts the kernel whose code starts at byte 0 of `code`.
 pub fn lift(name: &str, code: &[u8], opts: LiftOptions) -> Result<Program, LiftError> {
+    lift_ext(name, code, opts, &LiftExtras::default())
+}
+
+/// [`lift`] with the ABI facts of a captured binary that a code object does not carry ([`LiftExtras`]).
+pub fn lift_ext(
+    name: &str,
+    code: &[u8],
+    opts: LiftOptions,
+    ext: &LiftExtras,
+) -> Result<Program, LiftError> {
     let words: Vec<u32> = code
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -144,6 +157,7 @@ pub fn lift(name: &str, code: &[u8], opts: LiftOptions) -> Result<Program, LiftE
                 p: &mut p,
                 ws: opts.wave_size,
                 psb: opts.private_segment_buffer,
+                ext,
                 ins,
                 pc,
                 text: &text,
@@ -248,6 +262,7 @@ struct Lifter<'a> {
     p: &'a mut Program,
     ws: u32,
     psb: Option<u16>,
+    ext: &'a LiftExtras,
     ins: &'a Instruction,
     pc: u32,
     text: &'a str,
@@ -419,7 +434,10 @@ impl Lifter<'_> {
             Format::SOPP => self.sopp(),
             Format::SMEM => self.smem().map(|_| None),
             Format::VOP1 | Format::VOP2 | Format::VOPC | Format::VOP3 | Format::VOP3P => {
-                // DPP16/DPP8 forms: lift/dpp.rs (SDWA is refused there).
+                // SDWA v_mov_b32: lift/sdwa.rs; DPP16/DPP8 forms: lift/dpp.rs (other SDWA is refused there).
+                if self.sdwa()? || self.permlane()? {
+                    return Ok(None);
+                }
                 self.dpp_check()?;
                 self.valu().map(|_| None)
             }
@@ -512,6 +530,38 @@ impl Lifter<'_> {
             }
             S_MOVK_I32 => {
                 let v = self.c(Ty::B32, w0 as u16 as i16 as i32 as u32 as u64);
+                self.write_s(sdst, v);
+                Ok(())
+            }
+            S_BFM_B32 | S_BFM_B64 => {
+                // D = ((1 << S0[4:0]) - 1) << S1[4:0] (B64: 6-bit counts, 64-bit mask); SCC unchanged.
+                let wide = op == S_BFM_B64;
+                let ty = if wide { Ty::B64 } else { Ty::B32 };
+                let a = self.src(e0, Src::B32)?;
+                let b = self.src(e1, Src::B32)?;
+                let (a, b) = if wide {
+                    (
+                        self.un(UnOp::ZExt, Ty::B64, a),
+                        self.un(UnOp::ZExt, Ty::B64, b),
+                    )
+                } else {
+                    (a, b)
+                };
+                let m = self.c(ty, if wide { 63 } else { 31 });
+                let a = self.int(IntOp::And, ty, a, m);
+                let b = self.int(IntOp::And, ty, b, m);
+                let one = self.c(ty, 1);
+                let bit = self.int(IntOp::Shl, ty, one, a);
+                let mask = self.int(IntOp::Sub, ty, bit, one);
+                let r = self.int(IntOp::Shl, ty, mask, b);
+                self.write_s(sdst, r);
+                Ok(())
+            }
+            S_MULK_I32 => {
+                // D = D * simm16 (sign-extended), low 32 bits; SCC unchanged.
+                let k = self.c(Ty::B32, w0 as u16 as i16 as i32 as u32 as u64);
+                let d = self.read_s(sdst, Ty::B32);
+                let v = self.int(IntOp::Mul, Ty::B32, d, k);
                 self.write_s(sdst, v);
                 Ok(())
             }
@@ -757,6 +807,7 @@ impl Lifter<'_> {
         } else {
             base
         };
+        let addr = self.address32_window(addr);
         // The address is dword aligned (the low two bits are ignored).
         let mask = self.c(Ty::B64, !3u64);
         let vals: Vec<_> = (0..dwords)
@@ -1264,6 +1315,29 @@ impl Lifter<'_> {
                 let r = self.int(iop, Ty::B32, a, b);
                 self.write_v(vdst, r);
             }
+            V_MUL_U32_U24 | V_MUL_HI_U32_U24 | V_MUL_I32_I24 | V_MUL_HI_I32_I24 => {
+                // The 24-bit multiplies: the low 24 bits of each source, zero- (U24) or sign-extended
+                // (I24), multiplied; the low or high 32 bits of the 48-bit product.
+                let (a, b) = (s!(s0, 0), s!(s1, 1));
+                let signed = matches!(op, V_MUL_I32_I24 | V_MUL_HI_I32_I24);
+                let mut ext = |x| {
+                    if signed {
+                        let k8 = self.k32(8);
+                        let t = self.int(IntOp::Shl, Ty::B32, x, k8);
+                        self.int(IntOp::AShr, Ty::B32, t, k8)
+                    } else {
+                        self.and32(x, 0xff_ffff)
+                    }
+                };
+                let (a, b) = (ext(a), ext(b));
+                let iop = match op {
+                    V_MUL_U32_U24 | V_MUL_I32_I24 => IntOp::Mul,
+                    V_MUL_HI_U32_U24 => IntOp::MulHiU,
+                    _ => IntOp::MulHiI,
+                };
+                let r = self.int(iop, Ty::B32, a, b);
+                self.write_v(vdst, r);
+            }
             V_LSHLREV_B32 | V_LSHRREV_B32 | V_ASHRREV_I32 => {
                 // D = S1 shifted by S0[4:0].
                 let (a, b) = (s!(s0, 0), s!(s1, 1));
@@ -1273,6 +1347,98 @@ impl Lifter<'_> {
                     _ => IntOp::AShr,
                 };
                 let r = self.int(iop, Ty::B32, b, a);
+                self.write_v(vdst, r);
+            }
+            V_LSHRREV_B64 | V_ASHRREV_I64 => {
+                // D = S1 (64 bits) shifted right by S0[5:0].
+                let a = s!(s0, 0);
+                let b = self.src(s1, Src::I64)?;
+                let a64 = self.un(UnOp::ZExt, Ty::B64, a);
+                let iop = if op == V_LSHRREV_B64 {
+                    IntOp::LShr
+                } else {
+                    IntOp::AShr
+                };
+                let r = self.int(iop, Ty::B64, b, a64);
+                self.write_v(vdst, r);
+            }
+            V_BFE_U32 | V_BFE_I32 => {
+                // t = S0 >> S1[4:0] (logical); D = the low S2[4:0] bits of t, zero- (U32) or
+                // sign-extended (I32); a width of 0 gives 0.
+                let (a, b, c) = (s!(s0, 0), s!(s1, 1), s!(s2, 2));
+                let off = self.and32(b, 31);
+                let width = self.and32(c, 31);
+                let t = self.int(IntOp::LShr, Ty::B32, a, off);
+                let r = if op == V_BFE_U32 {
+                    let one = self.k32(1);
+                    let bit = self.int(IntOp::Shl, Ty::B32, one, width);
+                    let mask = self.int(IntOp::Sub, Ty::B32, bit, one);
+                    self.int(IntOp::And, Ty::B32, t, mask)
+                } else {
+                    let k32 = self.k32(32);
+                    let up = self.int(IntOp::Sub, Ty::B32, k32, width);
+                    let hi = self.int(IntOp::Shl, Ty::B32, t, up);
+                    self.int(IntOp::AShr, Ty::B32, hi, up)
+                };
+                let z = self.k32(0);
+                let wz = self.icmp(IntCmp::Eq, Ty::B32, width, z);
+                let r = self.sel(wz, z, r);
+                self.write_v(vdst, r);
+            }
+            V_BFREV_B32 => {
+                // Bit reverse: swap halves, bytes, nibbles, pairs and bits.
+                let mut x = s!(s0, 0);
+                for (sh, m) in [
+                    (16u32, 0x0000_ffffu32),
+                    (8, 0x00ff_00ff),
+                    (4, 0x0f0f_0f0f),
+                    (2, 0x3333_3333),
+                    (1, 0x5555_5555),
+                ] {
+                    let k = self.k32(sh);
+                    let lo = self.and32(x, m);
+                    let lo = self.int(IntOp::Shl, Ty::B32, lo, k);
+                    let hi = self.int(IntOp::LShr, Ty::B32, x, k);
+                    let hi = self.and32(hi, m);
+                    x = self.int(IntOp::Or, Ty::B32, lo, hi);
+                }
+                self.write_v(vdst, x);
+            }
+            V_BFI_B32 => {
+                // D = (S0 & S1) | (~S0 & S2).
+                let (a, b, c) = (s!(s0, 0), s!(s1, 1), s!(s2, 2));
+                let x = self.int(IntOp::And, Ty::B32, a, b);
+                let na = self.un(UnOp::Not, Ty::B32, a);
+                let y = self.int(IntOp::And, Ty::B32, na, c);
+                let r = self.int(IntOp::Or, Ty::B32, x, y);
+                self.write_v(vdst, r);
+            }
+            V_BCNT_U32_B32 => {
+                // D = popcount(S0) + S1.
+                let (a, b) = (s!(s0, 0), s!(s1, 1));
+                let p = self.un(UnOp::Popcount, Ty::B32, a);
+                let r = self.int(IntOp::Add, Ty::B32, p, b);
+                self.write_v(vdst, r);
+            }
+            V_FFBH_U32 => {
+                // The number of leading zeros; 0xffffffff for 0. Binary search over 16, 8, 4, 2, 1.
+                let mut x = s!(s0, 0);
+                let mut n = self.k32(0);
+                for k in [16u32, 8, 4, 2, 1] {
+                    let top = self.and32(x, !(u32::MAX >> k));
+                    let z = self.k32(0);
+                    let none = self.icmp(IntCmp::Eq, Ty::B32, top, z);
+                    let kk = self.k32(k);
+                    let n2 = self.int(IntOp::Add, Ty::B32, n, kk);
+                    n = self.sel(none, n2, n);
+                    let x2 = self.int(IntOp::Shl, Ty::B32, x, kk);
+                    x = self.sel(none, x2, x);
+                }
+                let orig = s!(s0, 0);
+                let z = self.k32(0);
+                let zero = self.icmp(IntCmp::Eq, Ty::B32, orig, z);
+                let all = self.k32(u32::MAX);
+                let r = self.sel(zero, all, n);
                 self.write_v(vdst, r);
             }
             V_LSHLREV_B64 => {

@@ -471,3 +471,39 @@ impl Lifter<'_> {
         }
     }
 }
+
+/// ABI facts of a captured binary that a code object's descriptor does not carry (raw `code` manifests).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LiftExtras {
+    /// RADV's 32-bit pointers: RADV hands out descriptor-set (and push-constant) pointers as 32-bit values and
+    /// the code rebuilds the 64-bit address with a fixed high half (`address32_hi`, 0xffff8000 on RADV).
+    /// `Some((hi, base))`: a scalar load whose address has high half `hi` reads `base + low half` instead, so
+    /// the runtime can place that window in any buffer (the device picks buffer addresses).
+    pub address32: Option<(u32, u64)>,
+    /// MUBUF instructions whose resource is not the private segment buffer read their V# from the SGPRs as
+    /// the hardware does: a raw buffer at `base` (48 bits), `stride` for `idxen`. SWIZZLE_ENABLE, ADD_TID_ENABLE
+    /// and the NUM_RECORDS range check are not modelled: an access outside every buffer faults on the host.
+    pub general_buffers: bool,
+}
+
+impl Lifter<'_> {
+    /// The 64-bit scalar-load address after RADV's 32-bit window ([`LiftExtras::address32`]).
+    pub(super) fn address32_window(&mut self, addr: Handle<Node>) -> Handle<Node> {
+        let Some((hi, base)) = self.ext.address32 else {
+            return addr;
+        };
+        let sh = self.c(Ty::B64, 32);
+        let h = self.int(IntOp::LShr, Ty::B64, addr, sh);
+        let want = self.c(Ty::B64, hi as u64);
+        let inside = self.icmp(IntCmp::Eq, Ty::B64, h, want);
+        let lo_mask = self.c(Ty::B64, 0xffff_ffff);
+        let lo = self.int(IntOp::And, Ty::B64, addr, lo_mask);
+        let b = self.c(Ty::B64, base);
+        let moved = self.int(IntOp::Add, Ty::B64, b, lo);
+        self.n(Node::Select {
+            cond: inside,
+            a: moved,
+            b: addr,
+        })
+    }
+}

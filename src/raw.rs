@@ -1,0 +1,320 @@
+//! Raw-binary manifests (`code = "k.bin"` + `[abi]`): captured shader code with no code object around it —
+//! Mesa RADV/ACO captures, or any binary whose register setup the user describes (decision D050).
+//!
+//! The `[abi]` table gives what a driver would have put in the registers when the wave starts: SGPRs by
+//! number (constants, buffer addresses, V#s, a pointer to an emulated descriptor set of V#s, workgroup ids,
+//! the scratch wave offset), how many of v0–v2 get work-item ids, the wave size, LDS and scratch sizes and the
+//! f32 denormal mode. Buffers are named in `[[buffers]]`; both backends bind them at the same addresses.
+
+use anyhow::{bail, Context, Result};
+use rdna2spv_eval::InitSgpr;
+use rdna2spv_ir::lift::{lift_ext, LiftExtras, LiftOptions};
+use rdna2spv_ir::Program;
+use rdna2spv_isa::Target;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// The `[abi]` table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAbi {
+    /// `gfx1030` (default), `gfx1010` or `gfx1013`: decodes the words (the MAD/MAC forms exist on gfx1010).
+    pub target: Option<String>,
+    /// 32 or 64.
+    pub wave_size: u32,
+    /// How many of v0, v1, v2 receive the work-item id x, y, z (1..=3; RADV: 3).
+    #[serde(default = "one")]
+    pub workitem_id_vgprs: u32,
+    /// LDS bytes per workgroup.
+    #[serde(default)]
+    pub lds_bytes: u32,
+    /// Private segment bytes per lane.
+    #[serde(default)]
+    pub scratch_bytes: u32,
+    /// The f32 denormal mode of the shader's MODE register: "preserve" or "flush" (RADV compute: flush).
+    /// Recorded; the evaluator and the lowering implement "preserve" only (see docs/captures.md).
+    pub f32_denormals: Option<String>,
+    /// High half of the driver's 32-bit pointers (RADV: 0xffff8000). Needed when a `descriptor_set` is given.
+    pub address32_hi: Option<u32>,
+    /// Initial SGPRs.
+    #[serde(default)]
+    pub sgpr: Vec<SgprSpec>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// One `[[abi.sgpr]]` entry: what register `reg` (and the ones after it, for wider values) holds. Exactly one
+/// kind per entry.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SgprSpec {
+    pub reg: u16,
+    /// A 32-bit constant.
+    pub u32: Option<u64>,
+    pub i32: Option<i64>,
+    pub f32: Option<f64>,
+    /// A 32-bit constant as `"0x..."`.
+    pub bits: Option<String>,
+    /// The workgroup id in dimension 0, 1 or 2.
+    pub workgroup_id: Option<usize>,
+    /// The wave's scratch offset.
+    #[serde(default)]
+    pub scratch_wave_offset: bool,
+    /// The 64-bit address of a named buffer, in `reg` and `reg + 1`.
+    pub address: Option<String>,
+    /// A raw-buffer V# of a named buffer (base, stride 0, NUM_RECORDS = its size), in `reg`..`reg + 3`.
+    pub vsharp: Option<String>,
+    /// A 32-bit pointer (in the `address32_hi` window) to an emulated descriptor set: one 16-byte V# per
+    /// named buffer, in binding order, as RADV lays out storage-buffer bindings.
+    pub descriptor_set: Option<Vec<String>>,
+}
+
+/// Initial SGPRs of every wave: (register, what it holds).
+pub type InitialSgprs = Vec<(u16, InitSgpr)>;
+
+/// One `[[buffers]]` entry of a raw manifest.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NamedBuffer {
+    pub name: String,
+    /// Initial contents.
+    pub file: Option<PathBuf>,
+    /// Zero-filled bytes (when there is no file).
+    pub size: Option<u64>,
+    /// Written to `<out>/<name>.bin` after the run.
+    #[serde(default)]
+    pub output: bool,
+    /// Compared as a multiset of 32-bit words between backends.
+    #[serde(default)]
+    pub unordered: bool,
+}
+
+/// What [`crate::dispatch::Plan::bind`] needs to finish a raw plan once buffer addresses are known.
+#[derive(Debug, Clone)]
+pub struct RawBinding {
+    pub code: Vec<u8>,
+    pub name: String,
+    pub opts: LiftOptions,
+    pub abi: RawAbi,
+    /// Buffer index of each name.
+    pub index: BTreeMap<String, usize>,
+    /// Index of the 32-bit window buffer (descriptor sets), if any, and each set's offset in it.
+    pub window: Option<usize>,
+    pub set_offsets: Vec<u32>,
+}
+
+/// RADV's word 3 of a storage-buffer V# on gfx10: DST_SEL_XYZW, FORMAT 32_FLOAT, RESOURCE_LEVEL 1,
+/// OOB_SELECT raw. The lifter reads only words 0–2 (see `LiftExtras::general_buffers`).
+const VSHARP_WORD3: u32 = 4 | 5 << 3 | 6 << 6 | 7 << 9 | 22 << 12 | 1 << 24 | 3 << 28;
+
+/// A raw-buffer V#: base address (48 bits), stride 0, NUM_RECORDS = size in bytes.
+pub fn vsharp(address: u64, size: u64) -> [u32; 4] {
+    [
+        address as u32,
+        (address >> 32) as u32 & 0xffff,
+        size.min(u32::MAX as u64) as u32,
+        VSHARP_WORD3,
+    ]
+}
+
+pub fn target_of(abi: &RawAbi) -> Result<Target> {
+    match abi.target.as_deref() {
+        None => Ok(Target::Gfx1030),
+        Some(t) => Target::from_name(t)
+            .with_context(|| format!("[abi] target {t:?} is not gfx1030, gfx1010 or gfx1013")),
+    }
+}
+
+impl SgprSpec {
+    /// Checks the entry names one kind; returns how many SGPRs it fills.
+    pub fn width(&self) -> Result<u16> {
+        let kinds = [
+            self.u32.is_some(),
+            self.i32.is_some(),
+            self.f32.is_some(),
+            self.bits.is_some(),
+            self.workgroup_id.is_some(),
+            self.scratch_wave_offset,
+            self.address.is_some(),
+            self.vsharp.is_some(),
+            self.descriptor_set.is_some(),
+        ];
+        if kinds.iter().filter(|&&k| k).count() != 1 {
+            bail!("[abi] sgpr {}: give exactly one of u32 i32 f32 bits workgroup_id scratch_wave_offset address vsharp descriptor_set", self.reg);
+        }
+        Ok(if self.address.is_some() {
+            2
+        } else if self.vsharp.is_some() {
+            4
+        } else {
+            1
+        })
+    }
+
+    fn constant(&self) -> Result<Option<u32>> {
+        let r = self.reg;
+        if let Some(v) = self.u32 {
+            return Ok(Some(u32::try_from(v).with_context(|| {
+                format!("[abi] sgpr {r}: u32 {v} out of range")
+            })?));
+        }
+        if let Some(v) = self.i32 {
+            return Ok(Some(
+                i32::try_from(v).with_context(|| format!("[abi] sgpr {r}: i32 {v} out of range"))?
+                    as u32,
+            ));
+        }
+        if let Some(v) = self.f32 {
+            return Ok(Some((v as f32).to_bits()));
+        }
+        if let Some(b) = &self.bits {
+            let hex = b
+                .strip_prefix("0x")
+                .with_context(|| format!("[abi] sgpr {r}: bits must start with 0x"))?;
+            return Ok(Some(u32::from_str_radix(hex, 16).with_context(|| {
+                format!("[abi] sgpr {r}: bad 32-bit bits {b:?}")
+            })?));
+        }
+        Ok(None)
+    }
+}
+
+/// Checks an `[abi]` table against the buffer names; the initial SGPRs may not overlap or pass s105.
+pub fn check(abi: &RawAbi, names: &[String]) -> Result<()> {
+    if abi.wave_size != 32 && abi.wave_size != 64 {
+        bail!("[abi] wave_size {} (must be 32 or 64)", abi.wave_size);
+    }
+    if !(1..=3).contains(&abi.workitem_id_vgprs) {
+        bail!(
+            "[abi] workitem_id_vgprs {} (must be 1, 2 or 3)",
+            abi.workitem_id_vgprs
+        );
+    }
+    target_of(abi)?;
+    match abi.f32_denormals.as_deref() {
+        None | Some("preserve") | Some("flush") => {}
+        Some(o) => bail!("[abi] f32_denormals {o:?} (must be \"preserve\" or \"flush\")"),
+    }
+    if abi.lds_bytes > 65536 {
+        bail!("[abi] lds_bytes {} (64 KiB at most)", abi.lds_bytes);
+    }
+    if abi.scratch_bytes > 1 << 20 {
+        bail!(
+            "[abi] scratch_bytes {} (1 MiB per lane at most)",
+            abi.scratch_bytes
+        );
+    }
+    let mut used = [false; 106];
+    for s in &abi.sgpr {
+        let w = s.width()?;
+        s.constant()?;
+        let end = s.reg as u32 + w as u32;
+        if end > 106 {
+            bail!(
+                "[abi] sgpr {}: s{}..s{} is past s105",
+                s.reg,
+                s.reg,
+                end - 1
+            );
+        }
+        for r in s.reg..end as u16 {
+            if used[r as usize] {
+                bail!("[abi] sgpr s{r} is given twice");
+            }
+            used[r as usize] = true;
+        }
+        if let Some(d) = s.workgroup_id {
+            if d > 2 {
+                bail!("[abi] sgpr {}: workgroup_id {d} (0, 1 or 2)", s.reg);
+            }
+        }
+        let refs = s
+            .address
+            .iter()
+            .chain(&s.vsharp)
+            .chain(s.descriptor_set.iter().flatten());
+        for n in refs {
+            if !names.contains(n) {
+                bail!("[abi] sgpr {}: no buffer named {n:?} in [[buffers]]", s.reg);
+            }
+        }
+        if s.descriptor_set.is_some() && abi.address32_hi.is_none() {
+            bail!(
+                "[abi] sgpr {}: a descriptor_set pointer needs address32_hi (RADV: 0xffff8000)",
+                s.reg
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The descriptor sets' layout in the 32-bit window buffer: each set's offset and the window's size.
+pub fn window_layout(abi: &RawAbi) -> (Vec<u32>, usize) {
+    let mut offsets = Vec::new();
+    let mut next = 0u32;
+    for s in &abi.sgpr {
+        if let Some(set) = &s.descriptor_set {
+            offsets.push(next);
+            next += (16 * set.len() as u32).max(16);
+        }
+    }
+    (offsets, next as usize)
+}
+
+impl RawBinding {
+    /// Lifts the code for buffers at `addresses`: the 32-bit window sits in its buffer.
+    pub fn lift(&self, addresses: Option<&[u64]>) -> Result<Program> {
+        let address32 = match (self.abi.address32_hi, self.window, addresses) {
+            (Some(hi), Some(w), Some(a)) => Some((hi, a[w])),
+            (Some(hi), Some(_), None) => Some((hi, 0)),
+            _ => None,
+        };
+        let ext = LiftExtras {
+            address32,
+            general_buffers: true,
+        };
+        lift_ext(&self.name, &self.code, self.opts, &ext)
+            .with_context(|| format!("lifting {}", self.name))
+    }
+
+    /// The initial SGPRs and the window buffer's contents for buffers at `addresses` with `sizes`.
+    pub fn sgprs(&self, addresses: &[u64], sizes: &[u64]) -> Result<(InitialSgprs, Vec<u8>)> {
+        let mut out = Vec::new();
+        let mut window = Vec::new();
+        let mut set = 0;
+        for s in &self.abi.sgpr {
+            let r = s.reg;
+            if let Some(c) = s.constant()? {
+                out.push((r, InitSgpr::Const(c)));
+            } else if let Some(d) = s.workgroup_id {
+                out.push((r, InitSgpr::WorkgroupId(d)));
+            } else if s.scratch_wave_offset {
+                out.push((r, InitSgpr::ScratchWaveOffset));
+            } else if let Some(n) = &s.address {
+                let a = addresses[self.index[n]];
+                out.push((r, InitSgpr::Const(a as u32)));
+                out.push((r + 1, InitSgpr::Const((a >> 32) as u32)));
+            } else if let Some(n) = &s.vsharp {
+                let i = self.index[n];
+                for (k, w) in vsharp(addresses[i], sizes[i]).into_iter().enumerate() {
+                    out.push((r + k as u16, InitSgpr::Const(w)));
+                }
+            } else if let Some(names) = &s.descriptor_set {
+                let off = self.set_offsets[set];
+                set += 1;
+                window.resize(off as usize, 0);
+                for n in names {
+                    let i = self.index[n];
+                    for w in vsharp(addresses[i], sizes[i]) {
+                        window.extend_from_slice(&w.to_le_bytes());
+                    }
+                }
+                out.push((r, InitSgpr::Const(off)));
+            }
+        }
+        Ok((out, window))
+    }
+}
