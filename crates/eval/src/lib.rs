@@ -7,6 +7,7 @@
 
 pub mod memory;
 pub mod specialize;
+pub mod trace;
 mod wave;
 
 pub use memory::{Fault, Memory};
@@ -79,6 +80,16 @@ pub struct Stats {
 
 /// Runs every workgroup of the dispatch, in order.
 pub fn run(program: &Program, launch: &Launch, memory: &mut Memory) -> Result<Stats, EvalError> {
+    run_with(program, launch, memory, None)
+}
+
+/// [`run`] with an optional tracer ([`trace::run_traced`]).
+pub(crate) fn run_with(
+    program: &Program,
+    launch: &Launch,
+    memory: &mut Memory,
+    mut tracer: Option<&mut trace::Tracer>,
+) -> Result<Stats, EvalError> {
     let types = verify(program)?;
     if launch.wave_size != 32 && launch.wave_size != 64 {
         return Err(EvalError::Launch(format!(
@@ -104,7 +115,15 @@ pub fn run(program: &Program, launch: &Launch, memory: &mut Memory) -> Result<St
     for gz in 0..groups[2] {
         for gy in 0..groups[1] {
             for gx in 0..groups[0] {
-                wave::run_workgroup(program, &types, launch, [gx, gy, gz], memory, &mut stats)?;
+                wave::run_workgroup(
+                    program,
+                    &types,
+                    launch,
+                    [gx, gy, gz],
+                    memory,
+                    &mut stats,
+                    tracer.as_deref_mut(),
+                )?;
             }
         }
     }

@@ -16,6 +16,7 @@ use std::marker::PhantomData;
 
 pub mod lift;
 mod print;
+pub mod trace;
 pub mod verify;
 
 pub use verify::{verify, VerifyError};
