@@ -183,6 +183,7 @@ fn fused_profile_paths_validate() {
                 &LowerOptions {
                     lanes,
                     unaligned: Unaligned::Emulate,
+                    ..Default::default()
                 },
             )
             .expect("lowers with a fused profile");

@@ -27,6 +27,8 @@ pub enum RunError {
     Vulkan(#[from] crate::Error),
     #[error("bad launch: {0}")]
     Launch(String),
+    #[error(transparent)]
+    Trace(#[from] rdna2spv_ir::trace::TraceError),
     /// Some waves did not report that they finished (lavapipe's silent loop cap, or a crash).
     #[error(
         "{count} of {total} waves did not finish cleanly (first: workgroup {workgroup}, wave {wave}, flag {flag}: {what}{at})"
@@ -103,11 +105,23 @@ pub fn run_program_with(
     profile: &DeviceProfile,
     opts: &LowerOptions,
 ) -> Result<RunReport, RunError> {
+    run_program_extra(ctx, program, launch, profile, opts, &[])
+}
+
+/// [`run_program_with`] with `extra` launch words after the Const words and the scratch address.
+pub(crate) fn run_program_extra(
+    ctx: &Context,
+    program: &Program,
+    launch: &Launch,
+    profile: &DeviceProfile,
+    opts: &LowerOptions,
+    extra: &[u32],
+) -> Result<RunReport, RunError> {
     let layout = kernel_layout(launch);
     let t0 = Instant::now();
     let words = lower::lower_with(program, &layout, profile, opts)?;
     let lower_time = t0.elapsed();
-    let mut r = run_module(ctx, &words, &layout, launch.grid).map_err(|e| match e {
+    let mut r = run_module_extra(ctx, &words, &layout, launch.grid, extra).map_err(|e| match e {
         RunError::NotFinished {
             count,
             total,
@@ -143,6 +157,16 @@ pub fn run_module(
     layout: &KernelLayout,
     grid: [u32; 3],
 ) -> Result<RunReport, RunError> {
+    run_module_extra(ctx, words, layout, grid, &[])
+}
+
+fn run_module_extra(
+    ctx: &Context,
+    words: &[u32],
+    layout: &KernelLayout,
+    grid: [u32; 3],
+    extra: &[u32],
+) -> Result<RunReport, RunError> {
     if grid.contains(&0) {
         return Err(RunError::Launch(format!("grid {grid:?} is empty")));
     }
@@ -161,6 +185,7 @@ pub fn run_module(
     } else {
         None
     };
+    words_in.extend_from_slice(extra);
     let mut launch_buf = ctx.create_buffer(4 * words_in.len().max(1) as u64)?;
     launch_buf.upload_u32(0, &words_in)?;
     let flags = ctx.create_buffer(4 * total as u64)?;

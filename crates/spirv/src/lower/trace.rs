@@ -1,0 +1,391 @@
+//! Device traces (decision D040): with [`LowerOptions::trace`](super::LowerOptions) set, every instruction
+//! the filter selects appends a record to a bounded trace buffer, in the layout `rdna2spv_ir::trace` decodes:
+//! one atomic add on the buffer's word counter reserves the record (header + the instruction's slots); a
+//! record that does not fit is not written, but the counter still grows, so the host sees the overflow and
+//! reports it (never a silent truncation). The header goes out before the instruction, memory writes inside
+//! the lane loops where they happen, register slots after the instruction. Everything is straight-line code
+//! (no loops: lavapipe's loop budget is shared with the kernel's own loops).
+//!
+//! The buffer's device address is the launch word after the Const SGPR words (and the scratch address).
+//!
+//! Planted faults ([`PlantedFault`]) exist for the tests of `rdna2spv diff`: each breaks one instruction on
+//! the device only, so the first divergent record is known in advance.
+
+use std::collections::HashMap;
+
+use rdna2spv_ir::trace::{
+    self as irt, slot_words, Slot, TraceFilter, BUFFER_HEADER_WORDS, HEADER_WORDS,
+};
+use rdna2spv_ir::{Inst, Ty};
+use spirv::{MemoryAccess, Word};
+
+use super::{Cx, R};
+use rspirv::dr::Operand;
+
+/// A deliberate device-only bug at one instruction, for testing the divergence finder. Not reachable from
+/// the CLI except through a hidden, explicitly named flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlantedFault {
+    /// The F32Fma nodes of the instruction at `pc` round twice: round(round(a*b) + c).
+    DoubleRoundFma { pc: u32 },
+    /// The writes of EXEC (s126/s127) by the instruction at `pc` are dropped.
+    DropExecWrite { pc: u32 },
+    /// Bit 0 of every VGPR value the instruction at `pc` writes in `lane` is flipped.
+    FlipLaneBit { pc: u32, lane: u32 },
+}
+
+impl PlantedFault {
+    pub fn pc(self) -> u32 {
+        match self {
+            PlantedFault::DoubleRoundFma { pc }
+            | PlantedFault::DropExecWrite { pc }
+            | PlantedFault::FlipLaneBit { pc, .. } => pc,
+        }
+    }
+}
+
+/// Per-module trace state.
+#[derive(Default)]
+pub(crate) struct TraceState {
+    /// Device address of the buffer (u64).
+    buf: Word,
+    /// Capacity in words (u32, from the buffer header).
+    cap: Word,
+    /// This wave's global index (u32).
+    global_wave: Word,
+    wg_linear: Word,
+    wave: Word,
+    /// Function variables: the wave's step counter (u32), the current record's byte address (u64) and
+    /// whether it is being written (bool).
+    step: Word,
+    rec: Word,
+    ok: Word,
+    /// Payload word offset of each memory-writing node of the current instruction.
+    mem_off: HashMap<usize, u32>,
+    /// Payload word offset of the register slots of the current instruction.
+    regs: Vec<(Slot, u32)>,
+    n_snapshot_vgprs: u16,
+}
+
+impl Cx<'_> {
+    fn filter(&self) -> Option<TraceFilter> {
+        self.opts.trace
+    }
+
+    pub(crate) fn fault_here(&self) -> Option<PlantedFault> {
+        self.opts.fault.filter(|f| f.pc() == self.at.1)
+    }
+
+    /// Reads the buffer address (launch word `word`) and sets up the state; at the entry.
+    pub(crate) fn trace_setup(
+        &mut self,
+        launch_addr: Word,
+        word: u64,
+        wg_linear: Word,
+        wave: Word,
+    ) -> R<()> {
+        if self.filter().is_none() {
+            return Ok(());
+        }
+        let t = self.t;
+        let mut half = [0; 2];
+        for (i, h) in half.iter_mut().enumerate() {
+            let off = self.c64(4 * (word + i as u64));
+            let a = self.b.i_add(t.u64, None, launch_addr, off)?;
+            let p = self.b.convert_u_to_ptr(t.psb_u32, None, a)?;
+            *h = self.aligned_load(p)?;
+        }
+        let buf = self.join64(half[0], half[1])?;
+        let four = self.c64(4);
+        let a = self.b.i_add(t.u64, None, buf, four)?;
+        let p = self.b.convert_u_to_ptr(t.psb_u32, None, a)?;
+        let cap = self.aligned_load(p)?;
+        let lsz = self.c32(self.desc.waves_per_workgroup());
+        let g = self.b.i_mul(t.u32, None, wg_linear, lsz)?;
+        let global_wave = self.b.i_add(t.u32, None, g, wave)?;
+        let z = self.c32(0);
+        let z64 = self.c64(0);
+        let f = self.cfalse();
+        let n_v = irt::snapshot_vgprs(self.p, self.types, self.desc.workitem_id_vgprs);
+        self.tr = TraceState {
+            buf,
+            cap,
+            global_wave,
+            wg_linear,
+            wave,
+            step: self.fn_var(t.u32, Some(z)),
+            rec: self.fn_var(t.u64, Some(z64)),
+            ok: self.fn_var(t.bool, Some(f)),
+            n_snapshot_vgprs: n_v,
+            ..TraceState::default()
+        };
+        Ok(())
+    }
+
+    fn aligned_load(&mut self, p: Word) -> R<Word> {
+        Ok(self.b.load(
+            self.t.u32,
+            None,
+            p,
+            Some(MemoryAccess::ALIGNED),
+            [Operand::LiteralBit32(4)],
+        )?)
+    }
+
+    /// Whether this wave at this step is selected (the pc is checked statically). `step` is the u32 step.
+    fn wanted(&mut self, f: &TraceFilter, step: Word) -> R<Word> {
+        let t = self.t;
+        let mut c = self.ctrue();
+        if let Some(w) = f.wave {
+            let wc = self.c32(w);
+            let e = self.b.i_equal(t.bool, None, self.tr.global_wave, wc)?;
+            c = self.b.logical_and(t.bool, None, c, e)?;
+        }
+        if let Some((lo, hi)) = f.steps {
+            let lo = self.c32(lo.min(u32::MAX as u64) as u32);
+            let ge = self.b.u_greater_than_equal(t.bool, None, step, lo)?;
+            c = self.b.logical_and(t.bool, None, c, ge)?;
+            let hi = self.c32(hi.min(u32::MAX as u64) as u32);
+            let lt = self.b.u_less_than(t.bool, None, step, hi)?;
+            c = self.b.logical_and(t.bool, None, c, lt)?;
+        }
+        Ok(c)
+    }
+
+    /// Reserves `len` words when `want`; sets `rec` and `ok`, and writes the header.
+    fn reserve(&mut self, want: Word, len: u32, kind: u32, step: Word, pc: u32) -> R<()> {
+        let t = self.t;
+        let lenc = self.c32(len);
+        let buf = self.tr.buf;
+        let base = self
+            .guarded(want, Some(t.u32), |cx| {
+                let p = cx.b.convert_u_to_ptr(t.psb_u32, None, buf)?;
+                let sc = cx.c32(spirv::Scope::Device as u32);
+                let r = cx.c32(0);
+                Ok(Some(cx.b.atomic_i_add(t.u32, None, p, sc, r, lenc)?))
+            })?
+            .expect("a value");
+        let end = self.b.i_add(t.u32, None, base, lenc)?;
+        let fits = self.b.u_less_than_equal(t.bool, None, end, self.tr.cap)?;
+        let ok = self.b.logical_and(t.bool, None, want, fits)?;
+        self.store(self.tr.ok, ok)?;
+        let b64 = self.b.u_convert(t.u64, None, base)?;
+        let four = self.c64(4);
+        let off = self.b.i_mul(t.u64, None, b64, four)?;
+        let hdr = self.c64(4 * BUFFER_HEADER_WORDS as u64);
+        let off = self.b.i_add(t.u64, None, off, hdr)?;
+        let rec = self.b.i_add(t.u64, None, buf, off)?;
+        self.store(self.tr.rec, rec)?;
+        let exec_lo = self.read_sgpr32(rdna2spv_ir::EXEC_LO as u32)?;
+        let exec_hi = self.read_sgpr32(rdna2spv_ir::EXEC_LO as u32 + 1)?;
+        let head = self.c32(len | kind << 28);
+        let pcc = self.c32(pc);
+        let words = [
+            head,
+            self.tr.wg_linear,
+            self.tr.wave,
+            step,
+            pcc,
+            exec_lo,
+            exec_hi,
+        ];
+        self.guarded(ok, None, |cx| {
+            for (k, w) in words.into_iter().enumerate() {
+                cx.put(rec, k as u32, w)?;
+            }
+            Ok(None)
+        })?;
+        Ok(())
+    }
+
+    /// Stores `v` (u32) at word `k` of the record at byte address `rec`.
+    fn put(&mut self, rec: Word, k: u32, v: Word) -> R<()> {
+        let t = self.t;
+        let off = self.c64(4 * k as u64);
+        let a = self.b.i_add(t.u64, None, rec, off)?;
+        self.put_at(a, v)
+    }
+
+    fn put_at(&mut self, a: Word, v: Word) -> R<()> {
+        let p = self.b.convert_u_to_ptr(self.t.psb_u32, None, a)?;
+        self.b.store(
+            p,
+            v,
+            Some(MemoryAccess::ALIGNED),
+            [Operand::LiteralBit32(4)],
+        )?;
+        Ok(())
+    }
+
+    /// Before the first instruction of a block: a snapshot record when snapshots are on.
+    pub(crate) fn trace_block_start(&mut self, inst: &Inst) -> R<()> {
+        let Some(f) = self.filter() else {
+            return Ok(());
+        };
+        if !f.snapshots || !f.wants_pc(inst.pc) {
+            return Ok(());
+        }
+        let t = self.t;
+        let step = self.load_u32(self.tr.step)?;
+        let want = self.wanted(&f, step)?;
+        let n_v = self.tr.n_snapshot_vgprs;
+        let len = HEADER_WORDS + irt::snapshot_words(n_v, self.ws);
+        self.reserve(want, len, 1, step, inst.pc)?;
+        let ok = self.load_bool(self.tr.ok)?;
+        let rec = self.b.load(t.u64, None, self.tr.rec, None, [])?;
+        self.guarded(ok, None, |cx| {
+            for r in 0..128 {
+                let v = cx.read_sgpr32(r)?;
+                cx.put(rec, HEADER_WORDS + r, v)?;
+            }
+            let s = cx.load_bool(cx.scc)?;
+            let one = cx.c32(1);
+            let z = cx.c32(0);
+            let s = cx.b.select(t.u32, None, s, one, z)?;
+            cx.put(rec, HEADER_WORDS + 128, s)?;
+            for r in 0..n_v as u32 {
+                for l in 0..cx.ws {
+                    let lc = cx.c32(l);
+                    let p = cx.vgpr_ptr(r, lc)?;
+                    let v = cx.load_u32(p)?;
+                    cx.put(rec, HEADER_WORDS + 129 + r * cx.ws + l, v)?;
+                }
+            }
+            Ok(None)
+        })?;
+        Ok(())
+    }
+
+    /// Before an instruction: count the step; reserve its record and write the header when selected.
+    pub(crate) fn trace_begin(&mut self, inst: &Inst) -> R<()> {
+        let Some(f) = self.filter() else {
+            return Ok(());
+        };
+        let t = self.t;
+        let step = self.load_u32(self.tr.step)?;
+        let one = self.c32(1);
+        let next = self.b.i_add(t.u32, None, step, one)?;
+        self.store(self.tr.step, next)?;
+        self.tr.mem_off.clear();
+        self.tr.regs.clear();
+        if f.snapshots || !f.wants_pc(inst.pc) {
+            let fl = self.cfalse();
+            return self.store(self.tr.ok, fl);
+        }
+        let slots = irt::slots(self.p, self.types, inst);
+        let mut off = 0u32;
+        for s in &slots {
+            match s {
+                Slot::Mem { node, .. } => {
+                    self.tr.mem_off.insert(*node as usize, off);
+                }
+                _ => self.tr.regs.push((*s, off)),
+            }
+            off += slot_words(s, self.ws);
+        }
+        let want = self.wanted(&f, step)?;
+        self.reserve(want, HEADER_WORDS + off, 0, step, inst.pc)
+    }
+
+    /// After an instruction: its register slots.
+    pub(crate) fn trace_end(&mut self) -> R<()> {
+        if self.filter().is_none() || self.tr.regs.is_empty() {
+            return Ok(());
+        }
+        let t = self.t;
+        let ok = self.load_bool(self.tr.ok)?;
+        let rec = self.b.load(t.u64, None, self.tr.rec, None, [])?;
+        let regs = std::mem::take(&mut self.tr.regs);
+        self.guarded(ok, None, |cx| {
+            for &(s, off) in &regs {
+                let k = HEADER_WORDS + off;
+                match s {
+                    Slot::Sgpr(r) => {
+                        let v = cx.read_sgpr32(r as u32)?;
+                        cx.put(rec, k, v)?;
+                    }
+                    Slot::Scc => {
+                        let s = cx.load_bool(cx.scc)?;
+                        let one = cx.c32(1);
+                        let z = cx.c32(0);
+                        let s = cx.b.select(t.u32, None, s, one, z)?;
+                        cx.put(rec, k, s)?;
+                    }
+                    Slot::Vgpr(r) => {
+                        for l in 0..cx.ws {
+                            let lc = cx.c32(l);
+                            let p = cx.vgpr_ptr(r as u32, lc)?;
+                            let v = cx.load_u32(p)?;
+                            cx.put(rec, k + l, v)?;
+                        }
+                    }
+                    Slot::Mem { .. } => {}
+                }
+            }
+            Ok(None)
+        })?;
+        Ok(())
+    }
+
+    /// Where a memory write happens (node `i`; `lane` None for a write done once): record address and value.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn trace_mem(
+        &mut self,
+        i: usize,
+        lane: Option<Word>,
+        addr: Word,
+        aty: Ty,
+        offset: i64,
+        value: Word,
+        value_wide: bool,
+        bytes: u32,
+    ) -> R<()> {
+        let Some(&off) = self.tr.mem_off.get(&i) else {
+            return Ok(());
+        };
+        let t = self.t;
+        let ok = self.load_bool(self.tr.ok)?;
+        let rec = self.b.load(t.u64, None, self.tr.rec, None, [])?;
+        let a64 = if aty == Ty::B64 {
+            addr
+        } else {
+            self.b.u_convert(t.u64, None, addr)?
+        };
+        let oc = self.c64(offset as u64);
+        let a64 = self.b.i_add(t.u64, None, a64, oc)?;
+        let v = if value_wide {
+            self.b.u_convert(t.u32, None, value)?
+        } else {
+            value
+        };
+        let mask = self.c32(if bytes >= 4 {
+            u32::MAX
+        } else {
+            (1u32 << (8 * bytes)) - 1
+        });
+        let v = self.b.bitwise_and(t.u32, None, v, mask)?;
+        self.guarded(ok, None, |cx| {
+            let base = cx.c64(4 * (HEADER_WORDS + off) as u64);
+            let mut at = cx.b.i_add(t.u64, None, rec, base)?;
+            if let Some(l) = lane {
+                let l64 = cx.b.u_convert(t.u64, None, l)?;
+                let twelve = cx.c64(12);
+                let o = cx.b.i_mul(t.u64, None, l64, twelve)?;
+                at = cx.b.i_add(t.u64, None, at, o)?;
+            }
+            let lo = cx.b.u_convert(t.u32, None, a64)?;
+            let c32 = cx.c64(32);
+            let hi = cx.b.shift_right_logical(t.u64, None, a64, c32)?;
+            let hi = cx.b.u_convert(t.u32, None, hi)?;
+            cx.put_at(at, lo)?;
+            let four = cx.c64(4);
+            let at1 = cx.b.i_add(t.u64, None, at, four)?;
+            cx.put_at(at1, hi)?;
+            let eight = cx.c64(8);
+            let at2 = cx.b.i_add(t.u64, None, at, eight)?;
+            cx.put_at(at2, v)?;
+            Ok(None)
+        })?;
+        Ok(())
+    }
+}
