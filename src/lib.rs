@@ -6,3 +6,4 @@ pub mod disasm;
 pub mod dispatch;
 pub mod manifest;
 pub mod robust;
+pub mod trace;

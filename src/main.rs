@@ -147,6 +147,12 @@ enum Cmd {
         #[arg(long)]
         timeout_ms: Option<u64>,
     },
+    /// Trace a manifest's dispatch: one JSON Lines record per executed instruction and wave (EXEC, every
+    /// register written, memory writes by address), on the host evaluator or the Vulkan device.
+    Trace(rdna2spv::trace::TraceArgs),
+    /// Trace on both backends and report the first divergent record: workgroup, wave, lane, instruction,
+    /// host vs device bits and the operands. Exit 0 identical, 1 divergent, 2 bad input.
+    Diff(rdna2spv::trace::DiffArgs),
 }
 
 fn main() {
@@ -351,6 +357,8 @@ fn run(cli: Cli) -> Result<i32> {
             }
             Ok(code)
         }
+        Cmd::Trace(a) => rdna2spv::trace::cli_trace(&a),
+        Cmd::Diff(a) => rdna2spv::trace::cli_diff(&a),
     }
 }
 

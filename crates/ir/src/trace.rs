@@ -238,11 +238,14 @@ pub fn decode_device(
         return Err(bad(0, "shorter than its header".into()));
     }
     let (used, cap) = (buf[0] as u64, buf[1] as u64);
-    if used > cap || hw as u64 + cap > buf.len() as u64 {
+    if used > cap {
         return Err(TraceError::Overflow {
             needed: used,
             capacity: cap,
         });
+    }
+    if hw as u64 + used > buf.len() as u64 {
+        return Err(bad(buf.len(), format!("{used} words used, buffer shorter")));
     }
     let mut by_pc = std::collections::HashMap::new();
     for (_, b) in p.blocks.iter() {
