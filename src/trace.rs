@@ -36,6 +36,7 @@ pub struct DeviceTrace {
     pub addresses: Vec<u64>,
     pub records: Vec<Record>,
     pub buffers: Vec<Buffer>,
+    pub report: rdna2spv_vulkan::RunReport,
 }
 
 /// Runs the plan on `ctx` lowered with `opts` and tracing by `filter` (`capacity` words of trace buffer).
@@ -56,7 +57,7 @@ pub fn trace_device(
     for (buf, b) in bufs.iter_mut().zip(&plan.buffers) {
         buf.upload(0, &b.data)?;
     }
-    let (_, records) = rdna2spv_vulkan::trace::run_program_traced(
+    let (report, records) = rdna2spv_vulkan::trace::run_program_traced(
         ctx,
         &plan.program,
         &plan.launch,
@@ -76,6 +77,7 @@ pub fn trace_device(
         addresses,
         records,
         buffers,
+        report,
     })
 }
 
@@ -629,6 +631,9 @@ pub struct TraceCommon {
     /// Capacity of the device trace buffer in 32-bit words (an overflow is an error, exit 2).
     #[arg(long, default_value_t = rdna2spv_vulkan::trace::DEFAULT_TRACE_WORDS)]
     pub trace_words: u32,
+    /// Give up on a device dispatch after this many milliseconds (default 60,000).
+    #[arg(long)]
+    pub timeout_ms: Option<u64>,
 }
 
 /// `rdna2spv trace`.
@@ -733,6 +738,10 @@ impl TraceCommon {
 
     fn open(&self) -> Result<(Context, DeviceProfile)> {
         let ctx = crate::device::open(self.device.as_deref())?;
+        let ctx = match self.timeout_ms {
+            Some(ms) => ctx.with_timeout(std::time::Duration::from_millis(ms)),
+            None => ctx,
+        };
         let choice = match self.profile {
             TraceProfile::Portable => crate::device::ProfileChoice::Portable,
             TraceProfile::Device => crate::device::ProfileChoice::Device,
@@ -763,15 +772,24 @@ pub fn cli_trace(a: &TraceArgs) -> Result<i32> {
         TraceBackend::Host => trace_host(&mut plan, filter)?,
         TraceBackend::Vulkan => {
             let (ctx, prof) = a.common.open()?;
-            trace_device(
+            let t = trace_device(
                 &ctx,
                 &mut plan,
                 &prof,
                 &LowerOptions::default(),
                 filter,
                 a.common.trace_words,
-            )?
-            .records
+            )?;
+            eprintln!(
+                "rdna2spv: {} on {}: module {} words, lowered in {:.1} ms, pipeline {:.1} ms, dispatch {:.1} ms",
+                plan.kernel.name,
+                ctx.info().name,
+                t.report.module_words,
+                t.report.lower_time.as_secs_f64() * 1e3,
+                t.report.dispatch.pipeline_create.as_secs_f64() * 1e3,
+                t.report.dispatch.dispatch.as_secs_f64() * 1e3
+            );
+            t.records
         }
     };
     write_atomically(&a.output, to_jsonl(&plan.program, &records).as_bytes())?;

@@ -201,6 +201,8 @@ pub const HEADER_WORDS: u32 = 7;
 /// Words before the first record in the device trace buffer: the words used (atomic counter) and the
 /// capacity in words (written by the host).
 pub const BUFFER_HEADER_WORDS: u32 = 2;
+/// Words of the sink buffer: records a run does not keep are written there (the longest record must fit).
+pub const SINK_WORDS: u32 = 1 << 18;
 /// Snapshot payload: SGPRs 0..128, SCC, then `n` VGPRs × wave lanes.
 pub fn snapshot_words(n_vgpr: u16, wave_size: u32) -> u32 {
     128 + 1 + n_vgpr as u32 * wave_size

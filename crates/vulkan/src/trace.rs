@@ -4,7 +4,7 @@
 
 use rdna2spv_eval::Launch;
 use rdna2spv_ir::trace::{
-    decode_device, DeviceShape, Record, TraceError, TraceFilter, BUFFER_HEADER_WORDS,
+    decode_device, DeviceShape, Record, TraceError, TraceFilter, BUFFER_HEADER_WORDS, SINK_WORDS,
 };
 use rdna2spv_ir::{verify, Program};
 use rdna2spv_spirv::lower::{LowerError, LowerOptions};
@@ -32,6 +32,8 @@ pub fn run_program_traced(
     let mut buf = ctx.create_buffer(4 * total)?;
     buf.upload_u32(0, &[0, capacity])?;
     let a = buf.device_address();
+    let sink = ctx.create_buffer(4 * SINK_WORDS as u64)?;
+    let sa = sink.device_address();
     let opts = LowerOptions {
         trace: Some(filter),
         ..*opts
@@ -42,7 +44,7 @@ pub fn run_program_traced(
         launch,
         profile,
         &opts,
-        &[a as u32, (a >> 32) as u32],
+        &[a as u32, (a >> 32) as u32, sa as u32, (sa >> 32) as u32],
     )?;
     let head = buf.download_u32(0, 2)?;
     if head[0] > capacity {

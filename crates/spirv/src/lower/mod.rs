@@ -1427,9 +1427,12 @@ impl<'a> Cx<'a> {
                         cx.store(p, lo)?;
                         let p = cx.vgpr_ptr(reg as u32 + 1, lane)?;
                         cx.store(p, hi)?;
+                        cx.trace_vgpr(reg as u32, lane, lo)?;
+                        cx.trace_vgpr(reg as u32 + 1, lane, hi)?;
                     } else {
                         let p = cx.vgpr_ptr(reg as u32, lane)?;
                         cx.store(p, x)?;
+                        cx.trace_vgpr(reg as u32, lane, x)?;
                     }
                     Ok(None)
                 })?;

@@ -6,7 +6,8 @@
 //! the lane loops where they happen, register slots after the instruction. Everything is straight-line code
 //! (no loops: lavapipe's loop budget is shared with the kernel's own loops).
 //!
-//! The buffer's device address is the launch word after the Const SGPR words (and the scratch address).
+//! Records the filter does not keep are written to a sink buffer instead (a select of the address, not a
+//! branch). The buffer's and the sink's device addresses are the launch words after the Const SGPR words (and the scratch address).
 //!
 //! Planted faults ([`PlantedFault`]) exist for the tests of `rdna2spv diff`: each breaks one instruction on
 //! the device only, so the first divergent record is known in advance.
@@ -14,7 +15,7 @@
 use std::collections::HashMap;
 
 use rdna2spv_ir::trace::{
-    self as irt, slot_words, Slot, TraceFilter, BUFFER_HEADER_WORDS, HEADER_WORDS,
+    self as irt, slot_words, Slot, TraceFilter, BUFFER_HEADER_WORDS, HEADER_WORDS, SINK_WORDS,
 };
 use rdna2spv_ir::{Inst, Ty};
 use spirv::{MemoryAccess, Word};
@@ -49,6 +50,8 @@ impl PlantedFault {
 pub(crate) struct TraceState {
     /// Device address of the buffer (u64).
     buf: Word,
+    /// Device address of the sink: records that are not kept are written there (no branches).
+    sink: Word,
     /// Capacity in words (u32, from the buffer header).
     cap: Word,
     /// This wave's global index (u32).
@@ -56,14 +59,14 @@ pub(crate) struct TraceState {
     wg_linear: Word,
     wave: Word,
     /// Function variables: the wave's step counter (u32), the current record's byte address (u64) and
-    /// whether it is being written (bool).
     step: Word,
     rec: Word,
-    ok: Word,
     /// Payload word offset of each memory-writing node of the current instruction.
     mem_off: HashMap<usize, u32>,
-    /// Payload word offset of the register slots of the current instruction.
+    /// Payload word offset of the SGPR/SCC slots of the current instruction.
     regs: Vec<(Slot, u32)>,
+    /// Payload word offset of each VGPR slot (written inside the lane loops, where the VGPR is written).
+    vgpr_off: HashMap<u16, u32>,
     n_snapshot_vgprs: u16,
 }
 
@@ -96,6 +99,14 @@ impl Cx<'_> {
             *h = self.aligned_load(p)?;
         }
         let buf = self.join64(half[0], half[1])?;
+        let mut half = [0; 2];
+        for (i, h) in half.iter_mut().enumerate() {
+            let off = self.c64(4 * (word + 2 + i as u64));
+            let a = self.b.i_add(t.u64, None, launch_addr, off)?;
+            let p = self.b.convert_u_to_ptr(t.psb_u32, None, a)?;
+            *h = self.aligned_load(p)?;
+        }
+        let sink = self.join64(half[0], half[1])?;
         let four = self.c64(4);
         let a = self.b.i_add(t.u64, None, buf, four)?;
         let p = self.b.convert_u_to_ptr(t.psb_u32, None, a)?;
@@ -105,17 +116,16 @@ impl Cx<'_> {
         let global_wave = self.b.i_add(t.u32, None, g, wave)?;
         let z = self.c32(0);
         let z64 = self.c64(0);
-        let f = self.cfalse();
         let n_v = irt::snapshot_vgprs(self.p, self.types, self.desc.workitem_id_vgprs);
         self.tr = TraceState {
             buf,
+            sink,
             cap,
             global_wave,
             wg_linear,
             wave,
             step: self.fn_var(t.u32, Some(z)),
             rec: self.fn_var(t.u64, Some(z64)),
-            ok: self.fn_var(t.bool, Some(f)),
             n_snapshot_vgprs: n_v,
             ..TraceState::default()
         };
@@ -152,29 +162,34 @@ impl Cx<'_> {
         Ok(c)
     }
 
-    /// Reserves `len` words when `want`; sets `rec` and `ok`, and writes the header.
+    /// Reserves `len` words when `want` (an atomic add of 0 otherwise); sets `rec` (the record's address,
+    /// or the sink when it is not kept) and writes the header. No branches: a branch per instruction
+    /// made lavapipe's JIT crawl on large kernels.
     fn reserve(&mut self, want: Word, len: u32, kind: u32, step: Word, pc: u32) -> R<()> {
+        if len > SINK_WORDS {
+            return Err(self.unsupported(format!(
+                "a trace record of {len} words (the sink holds {SINK_WORDS})"
+            )));
+        }
         let t = self.t;
         let lenc = self.c32(len);
+        let z = self.c32(0);
+        let amount = self.b.select(t.u32, None, want, lenc, z)?;
         let buf = self.tr.buf;
-        let base = self
-            .guarded(want, Some(t.u32), |cx| {
-                let p = cx.b.convert_u_to_ptr(t.psb_u32, None, buf)?;
-                let sc = cx.c32(spirv::Scope::Device as u32);
-                let r = cx.c32(0);
-                Ok(Some(cx.b.atomic_i_add(t.u32, None, p, sc, r, lenc)?))
-            })?
-            .expect("a value");
+        let p = self.b.convert_u_to_ptr(t.psb_u32, None, buf)?;
+        let sc = self.c32(spirv::Scope::Device as u32);
+        let r = self.c32(0);
+        let base = self.b.atomic_i_add(t.u32, None, p, sc, r, amount)?;
         let end = self.b.i_add(t.u32, None, base, lenc)?;
         let fits = self.b.u_less_than_equal(t.bool, None, end, self.tr.cap)?;
         let ok = self.b.logical_and(t.bool, None, want, fits)?;
-        self.store(self.tr.ok, ok)?;
         let b64 = self.b.u_convert(t.u64, None, base)?;
         let four = self.c64(4);
         let off = self.b.i_mul(t.u64, None, b64, four)?;
         let hdr = self.c64(4 * BUFFER_HEADER_WORDS as u64);
         let off = self.b.i_add(t.u64, None, off, hdr)?;
-        let rec = self.b.i_add(t.u64, None, buf, off)?;
+        let real = self.b.i_add(t.u64, None, buf, off)?;
+        let rec = self.b.select(t.u64, None, ok, real, self.tr.sink)?;
         self.store(self.tr.rec, rec)?;
         let exec_lo = self.read_sgpr32(rdna2spv_ir::EXEC_LO as u32)?;
         let exec_hi = self.read_sgpr32(rdna2spv_ir::EXEC_LO as u32 + 1)?;
@@ -189,12 +204,9 @@ impl Cx<'_> {
             exec_lo,
             exec_hi,
         ];
-        self.guarded(ok, None, |cx| {
-            for (k, w) in words.into_iter().enumerate() {
-                cx.put(rec, k as u32, w)?;
-            }
-            Ok(None)
-        })?;
+        for (k, w) in words.into_iter().enumerate() {
+            self.put(rec, k as u32, w)?;
+        }
         Ok(())
     }
 
@@ -231,27 +243,30 @@ impl Cx<'_> {
         let n_v = self.tr.n_snapshot_vgprs;
         let len = HEADER_WORDS + irt::snapshot_words(n_v, self.ws);
         self.reserve(want, len, 1, step, inst.pc)?;
-        let ok = self.load_bool(self.tr.ok)?;
         let rec = self.b.load(t.u64, None, self.tr.rec, None, [])?;
-        self.guarded(ok, None, |cx| {
-            for r in 0..128 {
-                let v = cx.read_sgpr32(r)?;
-                cx.put(rec, HEADER_WORDS + r, v)?;
-            }
-            let s = cx.load_bool(cx.scc)?;
-            let one = cx.c32(1);
-            let z = cx.c32(0);
-            let s = cx.b.select(t.u32, None, s, one, z)?;
-            cx.put(rec, HEADER_WORDS + 128, s)?;
+        for r in 0..128 {
+            let v = self.read_sgpr32(r)?;
+            self.put(rec, HEADER_WORDS + r, v)?;
+        }
+        let s = self.load_bool(self.scc)?;
+        let one = self.c32(1);
+        let z = self.c32(0);
+        let s = self.b.select(t.u32, None, s, one, z)?;
+        self.put(rec, HEADER_WORDS + 128, s)?;
+        // VGPRs: one lane loop (straight-line code per lane would make the JIT crawl).
+        self.lane_loop(|cx, lane| {
+            let l64 = cx.b.u_convert(t.u64, None, lane)?;
+            let four = cx.c64(4);
+            let lo = cx.b.i_mul(t.u64, None, l64, four)?;
+            let at0 = cx.b.i_add(t.u64, None, rec, lo)?;
             for r in 0..n_v as u32 {
-                for l in 0..cx.ws {
-                    let lc = cx.c32(l);
-                    let p = cx.vgpr_ptr(r, lc)?;
-                    let v = cx.load_u32(p)?;
-                    cx.put(rec, HEADER_WORDS + 129 + r * cx.ws + l, v)?;
-                }
+                let p = cx.vgpr_ptr(r, lane)?;
+                let v = cx.load_u32(p)?;
+                let k = cx.c64(4 * (HEADER_WORDS + 129 + r * cx.ws) as u64);
+                let at = cx.b.i_add(t.u64, None, at0, k)?;
+                cx.put_at(at, v)?;
             }
-            Ok(None)
+            Ok(())
         })?;
         Ok(())
     }
@@ -267,10 +282,10 @@ impl Cx<'_> {
         let next = self.b.i_add(t.u32, None, step, one)?;
         self.store(self.tr.step, next)?;
         self.tr.mem_off.clear();
+        self.tr.vgpr_off.clear();
         self.tr.regs.clear();
         if f.snapshots || !f.wants_pc(inst.pc) {
-            let fl = self.cfalse();
-            return self.store(self.tr.ok, fl);
+            return Ok(());
         }
         let slots = irt::slots(self.p, self.types, inst);
         let mut off = 0u32;
@@ -278,6 +293,9 @@ impl Cx<'_> {
             match s {
                 Slot::Mem { node, .. } => {
                     self.tr.mem_off.insert(*node as usize, off);
+                }
+                Slot::Vgpr(r) => {
+                    self.tr.vgpr_off.insert(*r, off);
                 }
                 _ => self.tr.regs.push((*s, off)),
             }
@@ -293,38 +311,42 @@ impl Cx<'_> {
             return Ok(());
         }
         let t = self.t;
-        let ok = self.load_bool(self.tr.ok)?;
         let rec = self.b.load(t.u64, None, self.tr.rec, None, [])?;
         let regs = std::mem::take(&mut self.tr.regs);
-        self.guarded(ok, None, |cx| {
-            for &(s, off) in &regs {
-                let k = HEADER_WORDS + off;
-                match s {
-                    Slot::Sgpr(r) => {
-                        let v = cx.read_sgpr32(r as u32)?;
-                        cx.put(rec, k, v)?;
-                    }
-                    Slot::Scc => {
-                        let s = cx.load_bool(cx.scc)?;
-                        let one = cx.c32(1);
-                        let z = cx.c32(0);
-                        let s = cx.b.select(t.u32, None, s, one, z)?;
-                        cx.put(rec, k, s)?;
-                    }
-                    Slot::Vgpr(r) => {
-                        for l in 0..cx.ws {
-                            let lc = cx.c32(l);
-                            let p = cx.vgpr_ptr(r as u32, lc)?;
-                            let v = cx.load_u32(p)?;
-                            cx.put(rec, k + l, v)?;
-                        }
-                    }
-                    Slot::Mem { .. } => {}
+        for &(s, off) in &regs {
+            let k = HEADER_WORDS + off;
+            match s {
+                Slot::Sgpr(r) => {
+                    let v = self.read_sgpr32(r as u32)?;
+                    self.put(rec, k, v)?;
                 }
+                Slot::Scc => {
+                    let s = self.load_bool(self.scc)?;
+                    let one = self.c32(1);
+                    let z = self.c32(0);
+                    let s = self.b.select(t.u32, None, s, one, z)?;
+                    self.put(rec, k, s)?;
+                }
+                Slot::Vgpr(_) | Slot::Mem { .. } => {}
             }
-            Ok(None)
-        })?;
+        }
         Ok(())
+    }
+
+    /// Inside a lane loop, where an active lane writes `v` (u32) to VGPR `reg`: its slot word.
+    pub(crate) fn trace_vgpr(&mut self, reg: u32, lane: Word, v: Word) -> R<()> {
+        let Some(&off) = self.tr.vgpr_off.get(&(reg as u16)) else {
+            return Ok(());
+        };
+        let t = self.t;
+        let rec = self.b.load(t.u64, None, self.tr.rec, None, [])?;
+        let base = self.c64(4 * (HEADER_WORDS + off) as u64);
+        let at = self.b.i_add(t.u64, None, rec, base)?;
+        let l64 = self.b.u_convert(t.u64, None, lane)?;
+        let four = self.c64(4);
+        let o = self.b.i_mul(t.u64, None, l64, four)?;
+        let at = self.b.i_add(t.u64, None, at, o)?;
+        self.put_at(at, v)
     }
 
     /// Where a memory write happens (node `i`; `lane` None for a write done once): record address and value.
@@ -344,7 +366,6 @@ impl Cx<'_> {
             return Ok(());
         };
         let t = self.t;
-        let ok = self.load_bool(self.tr.ok)?;
         let rec = self.b.load(t.u64, None, self.tr.rec, None, [])?;
         let a64 = if aty == Ty::B64 {
             addr
@@ -364,7 +385,8 @@ impl Cx<'_> {
             (1u32 << (8 * bytes)) - 1
         });
         let v = self.b.bitwise_and(t.u32, None, v, mask)?;
-        self.guarded(ok, None, |cx| {
+        {
+            let cx = self;
             let base = cx.c64(4 * (HEADER_WORDS + off) as u64);
             let mut at = cx.b.i_add(t.u64, None, rec, base)?;
             if let Some(l) = lane {
@@ -384,8 +406,7 @@ impl Cx<'_> {
             let eight = cx.c64(8);
             let at2 = cx.b.i_add(t.u64, None, at, eight)?;
             cx.put_at(at2, v)?;
-            Ok(None)
-        })?;
+        }
         Ok(())
     }
 }
