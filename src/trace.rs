@@ -114,7 +114,9 @@ fn space_name(s: Space) -> &'static str {
 
 fn write_json(w: &Write) -> Value {
     match w {
-        Write::Sgpr { reg, value } => json!({"sgpr": reg, "name": sgpr_name(*reg), "value": format!("0x{value:08x}")}),
+        Write::Sgpr { reg, value } => {
+            json!({"sgpr": reg, "name": sgpr_name(*reg), "value": format!("0x{value:08x}")})
+        }
         Write::Scc(b) => json!({"scc": *b as u8}),
         Write::Vgpr { reg, lanes } => json!({
             "vgpr": reg,

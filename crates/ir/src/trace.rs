@@ -51,10 +51,16 @@ pub enum RecordKind {
 /// One register or memory write (or, in a snapshot, one register's value).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Write {
-    Sgpr { reg: u16, value: u32 },
+    Sgpr {
+        reg: u16,
+        value: u32,
+    },
     Scc(bool),
     /// One VGPR: (lane, value) for each lane active in EXEC at the instruction's start, lane order.
-    Vgpr { reg: u16, lanes: Vec<(u32, u32)> },
+    Vgpr {
+        reg: u16,
+        lanes: Vec<(u32, u32)>,
+    },
     /// A store (value masked to `bytes`) or an atomic (value = its operand; the old value it returns
     /// appears as a VGPR write). `lane` is None for a store with a uniform address (done once).
     Mem {
@@ -129,7 +135,10 @@ pub fn slots(p: &Program, types: &Types, inst: &Inst) -> Vec<Slot> {
     for (h, n) in p.inst_nodes(inst) {
         match *n {
             Node::WriteSgpr { reg, value } => {
-                for r in [reg, reg + 1].into_iter().take(if wide(value) { 2 } else { 1 }) {
+                for r in [reg, reg + 1]
+                    .into_iter()
+                    .take(if wide(value) { 2 } else { 1 })
+                {
                     if r < 128 {
                         push(&mut s, Slot::Sgpr(r));
                     }
@@ -137,7 +146,10 @@ pub fn slots(p: &Program, types: &Types, inst: &Inst) -> Vec<Slot> {
             }
             Node::WriteScc { .. } => push(&mut s, Slot::Scc),
             Node::WriteVgpr { reg, value } => {
-                for r in [reg, reg + 1].into_iter().take(if wide(value) { 2 } else { 1 }) {
+                for r in [reg, reg + 1]
+                    .into_iter()
+                    .take(if wide(value) { 2 } else { 1 })
+                {
                     push(&mut v, Slot::Vgpr(r));
                 }
             }

@@ -121,31 +121,32 @@ pub(crate) fn run_program_extra(
     let t0 = Instant::now();
     let words = lower::lower_with(program, &layout, profile, opts)?;
     let lower_time = t0.elapsed();
-    let mut r = run_module_extra(ctx, &words, &layout, launch.grid, extra).map_err(|e| match e {
-        RunError::NotFinished {
-            count,
-            total,
-            workgroup,
-            wave,
-            flag,
-            what,
-            block: Some(b),
-            ..
-        } => RunError::NotFinished {
-            at: match program.blocks.iter().nth(b as usize) {
-                Some((_, blk)) => format!(", in the block at pc {:#x}", blk.start_pc),
-                None => format!(", in block {b}"),
+    let mut r =
+        run_module_extra(ctx, &words, &layout, launch.grid, extra).map_err(|e| match e {
+            RunError::NotFinished {
+                count,
+                total,
+                workgroup,
+                wave,
+                flag,
+                what,
+                block: Some(b),
+                ..
+            } => RunError::NotFinished {
+                at: match program.blocks.iter().nth(b as usize) {
+                    Some((_, blk)) => format!(", in the block at pc {:#x}", blk.start_pc),
+                    None => format!(", in block {b}"),
+                },
+                count,
+                total,
+                workgroup,
+                wave,
+                flag,
+                what,
+                block: Some(b),
             },
-            count,
-            total,
-            workgroup,
-            wave,
-            flag,
-            what,
-            block: Some(b),
-        },
-        e => e,
-    })?;
+            e => e,
+        })?;
     r.lower_time = lower_time;
     Ok(r)
 }
