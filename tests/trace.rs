@@ -120,13 +120,15 @@ fn divergence(out: &DiffOutcome) -> &rdna2spv::trace::Divergence {
 
 // saxpy: v_fmac_f32_e32 v3, s0, v2 at kernel offset 0x68 computes y = fma(a, x, y).
 const SAXPY_FMAC: u32 = 0x68;
+/// saxpy's `a` in its manifest: 1.000244140625 = 1 + 2^-12.
+const SAXPY_A: u32 = 0x3f80_0800;
 
 /// The first element (in trace order: workgroup, wave, lane = element order for this 1-D kernel) whose
 /// fused result differs from round(round(a*x)+y), by SoftFloat, and both results.
 fn first_double_rounding_difference() -> (usize, u32, u32) {
     let x = le32(&root().join("fixtures/run/saxpy.x.bin"));
     let y = le32(&root().join("fixtures/run/saxpy.y.bin"));
-    let a = 1.000244140625f32.to_bits();
+    let a = SAXPY_A;
     let f = |v: u32| sf::float32_t { v };
     for i in 0..1000 {
         let fused = unsafe { sf::f32_mulAdd(f(a), f(x[i]), f(y[i])) }.v;
@@ -159,9 +161,7 @@ fn planted_faults_are_named_exactly_on_lavapipe() {
     assert_eq!(d.first.device, Some(twice as u64));
     // The operands shown are the fmac's inputs in that lane: s0 = a, v2 = x[i], v3 = y[i].
     let x = le32(&root().join("fixtures/run/saxpy.x.bin"));
-    assert!(d
-        .operands
-        .contains(&("s0".into(), 1.000244140625f32.to_bits())));
+    assert!(d.operands.contains(&("s0".into(), SAXPY_A)));
     assert!(d.operands.contains(&(format!("v2[{}]", i % 32), x[i])));
 
     // 2. One lane's result bit flipped: that lane, the first wave.
