@@ -18,6 +18,8 @@ pub struct Tracer {
     pub workgroups: [u32; 3],
     /// VGPRs in a snapshot.
     pub snapshot_vgprs: u16,
+    /// SGPRs in a snapshot.
+    pub snapshot_sgprs: Vec<u16>,
     pub records: Vec<Record>,
 }
 
@@ -98,7 +100,7 @@ impl Tracer {
             if wave.inst == 0 {
                 let mut r = self.header(group, wave_index, wave, inst.pc);
                 r.kind = RecordKind::Snapshot;
-                for reg in 0..128u16 {
+                for &reg in &self.snapshot_sgprs {
                     r.writes.push(Write::Sgpr {
                         reg,
                         value: wave.sgpr[reg as usize],
@@ -197,6 +199,7 @@ pub fn run_traced(
         waves_per_workgroup: threads.div_ceil(launch.wave_size.max(1)),
         workgroups,
         snapshot_vgprs: trace::snapshot_vgprs(program, &types, launch.workitem_id_vgprs),
+        snapshot_sgprs: trace::snapshot_sgprs(program, &types),
         records: Vec::new(),
     };
     let stats = crate::run_with(program, launch, memory, Some(&mut tracer))?;

@@ -11,7 +11,7 @@
 //! of executed instructions before this one), snapshots before steps.
 
 use crate::verify::Types;
-use crate::{Handle, Inst, Node, Program, Space, Ty, EXEC_LO};
+use crate::{Handle, Inst, Node, Program, Space, Ty, EXEC_LO, VCC_LO};
 
 /// Which records a run writes. `Copy` so it can ride in the lowering options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -22,7 +22,7 @@ pub struct TraceFilter {
     pub pcs: Option<(u32, u32)>,
     /// Only steps `lo <= step < hi` of each wave.
     pub steps: Option<(u64, u64)>,
-    /// Record block-boundary snapshots (every SGPR, SCC, the VGPRs of the active lanes before the first
+    /// Record block-boundary snapshots (the program's SGPRs, SCC, the VGPRs of the active lanes before the first
     /// instruction of each block) instead of per-instruction records.
     pub snapshots: bool,
 }
@@ -215,9 +215,29 @@ pub const HEADER_WORDS: u32 = 7;
 pub const BUFFER_HEADER_WORDS: u32 = 2;
 /// Words of the sink buffer: records a run does not keep are written there (the longest record must fit).
 pub const SINK_WORDS: u32 = 1 << 18;
-/// Snapshot payload: SGPRs 0..128, SCC, then `n` VGPRs × wave lanes.
-pub fn snapshot_words(n_vgpr: u16, wave_size: u32) -> u32 {
-    128 + 1 + n_vgpr as u32 * wave_size
+/// The SGPRs a snapshot holds: every one the program reads or writes (pairs included), VCC and EXEC, in
+/// increasing order (128 stores per block made lavapipe's JIT crawl on kernels with many blocks).
+pub fn snapshot_sgprs(p: &Program, types: &Types) -> Vec<u16> {
+    let mut set = std::collections::BTreeSet::from([VCC_LO, VCC_LO + 1, EXEC_LO, EXEC_LO + 1]);
+    for (_, node) in p.nodes.iter() {
+        let (reg, w) = match *node {
+            Node::ReadSgpr { reg, ty } => (reg, ty == Ty::B64),
+            Node::WriteSgpr { reg, value } => {
+                (reg, types[value.index()].map(|t| t.0) == Some(Ty::B64))
+            }
+            _ => continue,
+        };
+        set.insert(reg);
+        if w {
+            set.insert(reg + 1);
+        }
+    }
+    set.into_iter().filter(|&r| r < 128).collect()
+}
+
+/// Snapshot payload: the `n_sgpr` SGPRs of [`snapshot_sgprs`], SCC, then `n_vgpr` VGPRs × wave lanes.
+pub fn snapshot_words(n_sgpr: usize, n_vgpr: u16, wave_size: u32) -> u32 {
+    n_sgpr as u32 + 1 + n_vgpr as u32 * wave_size
 }
 
 /// Why a device trace could not be read.
@@ -268,6 +288,8 @@ pub fn decode_device(
         }
     }
     let n_v = snapshot_vgprs(p, types, shape.workitem_id_vgprs);
+    let sgprs = snapshot_sgprs(p, types);
+    let n_s = sgprs.len();
     let words = &buf[hw..hw + used as usize];
     let mut out = Vec::new();
     let mut i = 0usize;
@@ -295,18 +317,18 @@ pub fn decode_device(
         let mut writes = Vec::new();
         match kind {
             RecordKind::Snapshot => {
-                if body.len() != snapshot_words(n_v, ws) as usize {
+                if body.len() != snapshot_words(n_s, n_v, ws) as usize {
                     return Err(bad(i, format!("snapshot of {} words", body.len())));
                 }
-                for r in 0..128u16 {
+                for (k, &r) in sgprs.iter().enumerate() {
                     writes.push(Write::Sgpr {
                         reg: r,
-                        value: body[r as usize],
+                        value: body[k],
                     });
                 }
-                writes.push(Write::Scc(body[128] != 0));
+                writes.push(Write::Scc(body[n_s] != 0));
                 for r in 0..n_v {
-                    let base = 129 + r as usize * ws as usize;
+                    let base = n_s + 1 + r as usize * ws as usize;
                     writes.push(Write::Vgpr {
                         reg: r,
                         lanes: (0..ws)

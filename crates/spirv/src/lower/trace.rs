@@ -241,18 +241,20 @@ impl Cx<'_> {
         let step = self.load_u32(self.tr.step)?;
         let want = self.wanted(&f, step)?;
         let n_v = self.tr.n_snapshot_vgprs;
-        let len = HEADER_WORDS + irt::snapshot_words(n_v, self.ws);
+        let sgprs = irt::snapshot_sgprs(self.p, self.types);
+        let n_s = sgprs.len() as u32;
+        let len = HEADER_WORDS + irt::snapshot_words(sgprs.len(), n_v, self.ws);
         self.reserve(want, len, 1, step, inst.pc)?;
         let rec = self.b.load(t.u64, None, self.tr.rec, None, [])?;
-        for r in 0..128 {
-            let v = self.read_sgpr32(r)?;
-            self.put(rec, HEADER_WORDS + r, v)?;
+        for (k, &r) in sgprs.iter().enumerate() {
+            let v = self.read_sgpr32(r as u32)?;
+            self.put(rec, HEADER_WORDS + k as u32, v)?;
         }
         let s = self.load_bool(self.scc)?;
         let one = self.c32(1);
         let z = self.c32(0);
         let s = self.b.select(t.u32, None, s, one, z)?;
-        self.put(rec, HEADER_WORDS + 128, s)?;
+        self.put(rec, HEADER_WORDS + n_s, s)?;
         // VGPRs: one lane loop (straight-line code per lane would make the JIT crawl).
         self.lane_loop(|cx, lane| {
             let l64 = cx.b.u_convert(t.u64, None, lane)?;
@@ -262,7 +264,7 @@ impl Cx<'_> {
             for r in 0..n_v as u32 {
                 let p = cx.vgpr_ptr(r, lane)?;
                 let v = cx.load_u32(p)?;
-                let k = cx.c64(4 * (HEADER_WORDS + 129 + r * cx.ws) as u64);
+                let k = cx.c64(4 * (HEADER_WORDS + n_s + 1 + r * cx.ws) as u64);
                 let at = cx.b.i_add(t.u64, None, at0, k)?;
                 cx.put_at(at, v)?;
             }
