@@ -334,6 +334,24 @@ fn trace_and_diff_through_the_cli() {
             &serde_json::json!(0)
         )
     );
+    // The device applies the same filters: wave 3, the pc range, the first 17 steps → the same 2 records.
+    let (code, stdout, err) = cli(&[
+        "diff",
+        m,
+        "--profile",
+        "portable",
+        "--wave",
+        "3",
+        "--pc-range",
+        "0x60..0x70",
+        "--max-steps",
+        "17",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        stdout.contains("identical: 2 host records, 2 device records"),
+        "{stdout}"
+    );
     let (code, _, err) = cli(&["diff", m, "--profile", "portable", "--trace-words", "100"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(

@@ -804,7 +804,7 @@ impl<'a> Cx<'a> {
             let off = self.b.i_mul(t.u64, None, lin64, stride)?;
             self.private = Some(self.b.i_add(t.u64, None, base, off)?);
         }
-        {
+        if self.opts.trace.is_some() {
             // The trace buffer's address follows the Const words and the scratch address.
             let word = k + if self.desc.scratch_bytes > 0 { 2 } else { 0 };
             let row = self.b.i_mul(t.u32, None, nwg[1], gid[2])?;
