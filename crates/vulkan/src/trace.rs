@@ -44,6 +44,7 @@ pub fn run_program_traced(
         launch,
         profile,
         &opts,
+        &[],
         &[a as u32, (a >> 32) as u32, sa as u32, (sa >> 32) as u32],
     )?;
     let head = buf.download_u32(0, 2)?;
