@@ -12,7 +12,7 @@ use rdna2spv::dispatch::Plan;
 use rdna2spv::manifest::Manifest;
 use rdna2spv::trace::{diff, trace_host, DiffOptions, DiffOutcome};
 use rdna2spv_ir::trace::{RecordKind, TraceFilter, Write};
-use rdna2spv_spirv::lower::{LowerOptions, PlantedFault};
+use rdna2spv_spirv::lower::{ControlFlow, LowerOptions, PlantedFault};
 use rdna2spv_vulkan::{Context, DeviceProfile, DeviceSelector};
 use softfloat_sys as sf;
 use std::path::{Path, PathBuf};
@@ -111,6 +111,19 @@ fn fixture_traces_are_identical_on_host_and_lavapipe() {
         let (_, stats) = rdna2spv::dispatch::run_host(&mut p).unwrap();
         assert_eq!(out.host_records as u64, stats.instructions, "{name}");
         eprintln!("{name}: {} records, 0 differing", out.host_records);
+    }
+    // The instrumentation sits in the per-instruction lowering, so the dispatcher-loop form traces the same.
+    for name in ["divergent", "reduce"] {
+        let mut p = plan(name, Some([256, 1, 1]));
+        let mut o = opts(None, false);
+        o.lower.control_flow = ControlFlow::Dispatcher;
+        let out = diff(&ctx, &mut p, &prof, &o).unwrap();
+        assert!(out.divergence.is_none(), "{name} (dispatcher)");
+        assert!(out.host_records > 0);
+        eprintln!(
+            "{name} (dispatcher): {} records, 0 differing",
+            out.host_records
+        );
     }
 }
 
