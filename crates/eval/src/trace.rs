@@ -6,7 +6,7 @@ use crate::wave::{Scratch, WaveState};
 use crate::{EvalError, Launch, Memory, Stats};
 use rdna2spv_ir::trace::{self, Record, RecordKind, Slot, TraceFilter, Write};
 use rdna2spv_ir::verify::Types;
-use rdna2spv_ir::{verify, Inst, Node, Program, Space, EXEC_LO};
+use rdna2spv_ir::{verify, Inst, Node, Program, Space};
 
 /// Collects records during a run.
 #[derive(Debug)]
@@ -207,6 +207,3 @@ pub fn run_traced(
     trace::sort(&mut records);
     Ok(Traced { stats, records })
 }
-
-/// EXEC as a register pair, for readers.
-pub const EXEC_REGS: [u16; 2] = [EXEC_LO, EXEC_LO + 1];

@@ -45,6 +45,7 @@ impl WaveState {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run_workgroup(
     p: &Program,
     types: &Types,

@@ -422,6 +422,3 @@ pub fn sort(records: &mut [Record]) {
         )
     });
 }
-
-/// The EXEC register pair (for readers naming writes).
-pub const EXEC_HI: u16 = EXEC_LO + 1;
