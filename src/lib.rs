@@ -5,6 +5,7 @@ pub mod corpus;
 pub mod device;
 pub mod disasm;
 pub mod dispatch;
+pub mod float_mode;
 pub mod manifest;
 pub mod probe;
 pub mod robust;

@@ -380,7 +380,7 @@ fn random_pair(r: &mut Rng, negative: Option<bool>) -> (f32, f32) {
     };
     // |hi| = 2^t, t uniform in [−EXP_SPAN, EXP_SPAN] (log-uniform magnitudes: significands near 1, where
     // the pair's relative precision is lowest, are as likely as in real data spanning many binades).
-    let t = (r.next() >> 11) as f64 / (1u64 << 53) as f64;
+    let t = (r.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
     let m = 2.0f64.powf((2.0 * t - 1.0) * EXP_SPAN as f64) as f32;
     let hi = f32::from_bits(sign | m.to_bits());
     let e = ((hi.to_bits() >> 23 & 0xff) as i32) - 127;
@@ -678,8 +678,8 @@ pub fn run_regimes(
                     };
                     if rel > cell.max_rel || rel.is_nan() {
                         cell.max_rel = rel;
-                        for k in 0..7 {
-                            cell.max_rel_operands[k] = v[k].to_bits();
+                        for (dst, x) in cell.max_rel_operands.iter_mut().zip(&v[..7]) {
+                            *dst = x.to_bits();
                         }
                     }
                     cell.max_abs = cell.max_abs.max(abs);
