@@ -10,3 +10,4 @@ pub mod manifest;
 pub mod probe;
 pub mod raw;
 pub mod robust;
+pub mod trace;

@@ -160,6 +160,12 @@ enum Cmd {
         #[arg(long, value_enum, default_value = "structured")]
         control_flow: ControlFlowArg,
     },
+    /// Trace a manifest's dispatch: one JSON Lines record per executed instruction and wave (EXEC, every
+    /// register written, memory writes by address), on the host evaluator or the Vulkan device.
+    Trace(rdna2spv::trace::TraceArgs),
+    /// Trace on both backends and report the first divergent record: workgroup, wave, lane, instruction,
+    /// host vs device bits and the operands. Exit 0 identical, 1 divergent, 2 bad input.
+    Diff(rdna2spv::trace::DiffArgs),
     /// Check the real-world corpus `cargo xtask corpus rocsparse` extracted (docs/corpus.md): every listing
     /// against llvm-objdump-19, every kernel translated and checked with spirv-val; prints a table with the
     /// missing opcodes ranked. Exit 1 when a listing differs or spirv-val rejects a module.
@@ -537,6 +543,8 @@ fn run(cli: Cli) -> Result<i32> {
             }
             Ok(code)
         }
+        Cmd::Trace(a) => rdna2spv::trace::cli_trace(&a),
+        Cmd::Diff(a) => rdna2spv::trace::cli_diff(&a),
         Cmd::Probe { what } => probe(what),
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod memory;
 pub mod specialize;
+pub mod trace;
 mod wave;
 
 pub use memory::{Fault, Memory};
@@ -79,6 +80,16 @@ pub struct Stats {
 
 /// Runs every workgroup of the dispatch, in order.
 pub fn run(program: &Program, launch: &Launch, memory: &mut Memory) -> Result<Stats, EvalError> {
+    run_with(program, launch, memory, None)
+}
+
+/// [`run`] with an optional tracer ([`trace::run_traced`]).
+pub(crate) fn run_with(
+    program: &Program,
+    launch: &Launch,
+    memory: &mut Memory,
+    mut tracer: Option<&mut trace::Tracer>,
+) -> Result<Stats, EvalError> {
     let types = verify(program)?;
     if launch.wave_size != 32 && launch.wave_size != 64 {
         return Err(EvalError::Launch(format!(
@@ -112,6 +123,7 @@ pub fn run(program: &Program, launch: &Launch, memory: &mut Memory) -> Result<St
                     memory,
                     &mut stats,
                     None,
+                    tracer.as_deref_mut(),
                 )?;
             }
         }
@@ -163,6 +175,7 @@ pub fn run_traced(
                     memory,
                     &mut stats,
                     Some(&mut traces),
+                    None,
                 )?;
             }
         }

@@ -18,10 +18,10 @@ pub struct WaveState {
     pub vgpr: Vec<u32>,
     pub scc: bool,
     block: Handle<Block>,
-    inst: usize,
+    pub(crate) inst: usize,
     done: bool,
     at_barrier: bool,
-    steps: u64,
+    pub(crate) steps: u64,
     /// The wave's scratch region (`Space::Scratch`), one allocation at 0.
     private: Memory,
     /// The blocks the wave entered, in order, when the run is traced ([`crate::run_traced`]).
@@ -45,6 +45,7 @@ impl WaveState {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run_workgroup(
     p: &Program,
     types: &Types,
@@ -53,6 +54,7 @@ pub(crate) fn run_workgroup(
     memory: &mut Memory,
     stats: &mut Stats,
     mut traces: Option<&mut Vec<crate::WaveTrace>>,
+    mut tracer: Option<&mut crate::trace::Tracer>,
 ) -> Result<(), EvalError> {
     let ws = launch.wave_size;
     // The actual size of this (possibly partial) workgroup.
@@ -139,6 +141,7 @@ pub(crate) fn run_workgroup(
                     &mut lds,
                     &mut scratch,
                     stats,
+                    tracer.as_deref_mut(),
                 )?;
             }
             all_waiting &= wave.done || wave.at_barrier;
@@ -164,8 +167,10 @@ pub(crate) fn run_workgroup(
 }
 
 #[derive(Default)]
-struct Scratch {
+pub(crate) struct Scratch {
     vals: Vec<u64>,
+    /// Memory writes of the traced instruction (None when it is not traced).
+    pub(crate) mem_log: Option<Vec<rdna2spv_ir::trace::Write>>,
 }
 
 const L: usize = 64;
@@ -182,6 +187,7 @@ fn step(
     lds: &mut Memory,
     scratch: &mut Scratch,
     stats: &mut Stats,
+    tracer: Option<&mut crate::trace::Tracer>,
 ) -> Result<(), EvalError> {
     let block = &p.blocks[wave.block];
     let Some(inst) = block.insts.get(wave.inst) else {
@@ -193,6 +199,10 @@ fn step(
         }
         return Ok(());
     };
+    let mut tracer = tracer;
+    let traced = tracer
+        .as_deref_mut()
+        .and_then(|t| t.before(p, types, group, wave_index, wave, inst, scratch));
     wave.steps += 1;
     if wave.steps > launch.max_steps_per_wave {
         return Err(EvalError::Runaway {
@@ -409,6 +419,16 @@ fn step(
                     mem.write(address, 4, atomic(op, old, v))
                         .map_err(with_lane)?;
                     vals[k * L + lane] = old;
+                    if let Some(log) = &mut scratch.mem_log {
+                        log.push(crate::trace::mem_write(
+                            space,
+                            address,
+                            4,
+                            v,
+                            Some(lane as u32),
+                            true,
+                        ));
+                    }
                 }
             }
             Node::WriteSgpr { reg, value } => {
@@ -466,6 +486,16 @@ fn step(
                             f.lane = addr_lane.then_some(lane as u32);
                             fault(f, space)
                         })?;
+                    if let Some(log) = &mut scratch.mem_log {
+                        log.push(crate::trace::mem_write(
+                            space,
+                            address,
+                            access.bytes(),
+                            get(vals, value, lane),
+                            addr_lane.then_some(lane as u32),
+                            false,
+                        ));
+                    }
                 }
             }
             Node::Barrier => wave.at_barrier = true,
@@ -550,6 +580,9 @@ fn step(
                 }
             }
         }
+    }
+    if let (Some(t), Some(rec)) = (tracer, traced) {
+        t.after(rec, wave, scratch);
     }
     wave.inst += 1;
     if wave.inst == block.insts.len() {

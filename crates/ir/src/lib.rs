@@ -17,6 +17,7 @@ use std::marker::PhantomData;
 pub mod cfg;
 pub mod lift;
 mod print;
+pub mod trace;
 pub mod verify;
 
 pub use verify::{verify, VerifyError};

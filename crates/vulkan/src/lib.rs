@@ -16,6 +16,7 @@ mod context;
 pub mod kernel;
 pub mod profile;
 pub mod run;
+pub mod trace;
 
 pub use buffer::Buffer;
 pub use context::{

@@ -30,6 +30,8 @@ pub enum RunError {
     Vulkan(#[from] crate::Error),
     #[error("bad launch: {0}")]
     Launch(String),
+    #[error(transparent)]
+    Trace(#[from] rdna2spv_ir::trace::TraceError),
     /// Checked mode: a wave accessed global memory outside every allocation (its first such access; the
     /// lowest-numbered faulting wave). Worded as the evaluator words its faults.
     #[error("workgroup {workgroup:?}, wave {wave}, pc 0x{pc:x}{text}: {kind} of {bytes} bytes at 0x{address:x} is outside every allocation{lane_text} [{count} of {total} waves faulted]", text = text.as_ref().map(|t| format!(" ({t})")).unwrap_or_default(), lane_text = lane.map(|l| format!(" (lane {l})")).unwrap_or_default())]
@@ -136,6 +138,20 @@ pub fn run_program_checked(
     opts: &LowerOptions,
     allocations: &[(u64, u64)],
 ) -> Result<RunReport, RunError> {
+    run_program_extra(ctx, program, launch, profile, opts, allocations, &[])
+}
+
+/// [`run_program_checked`] with `extra` launch words after the Const words, the scratch address and the
+/// check buffer's address (the trace buffers, `crate::trace`).
+pub(crate) fn run_program_extra(
+    ctx: &Context,
+    program: &Program,
+    launch: &Launch,
+    profile: &DeviceProfile,
+    opts: &LowerOptions,
+    allocations: &[(u64, u64)],
+    extra: &[u32],
+) -> Result<RunReport, RunError> {
     let layout = kernel_layout(launch);
     let mut opts = *opts;
     if !allocations.is_empty() {
@@ -151,8 +167,8 @@ pub fn run_program_checked(
     let words = lower::lower_with(program, &layout, profile, &opts)?;
     let lower_time = t0.elapsed();
     let checked = (!allocations.is_empty()).then_some(allocations);
-    let mut r =
-        run_module_inner(ctx, &words, &layout, launch.grid, checked).map_err(|mut e| match e {
+    let mut r = run_module_inner(ctx, &words, &layout, launch.grid, checked, extra).map_err(
+        |mut e| match e {
             RunError::OutOfBounds {
                 ref mut text, pc, ..
             } => {
@@ -187,7 +203,8 @@ pub fn run_program_checked(
                 block: Some(b),
             },
             e => e,
-        })?;
+        },
+    )?;
     r.lower_time = lower_time;
     Ok(r)
 }
@@ -199,7 +216,7 @@ pub fn run_module(
     layout: &KernelLayout,
     grid: [u32; 3],
 ) -> Result<RunReport, RunError> {
-    run_module_inner(ctx, words, layout, grid, None)
+    run_module_inner(ctx, words, layout, grid, None, &[])
 }
 
 fn run_module_inner(
@@ -208,6 +225,7 @@ fn run_module_inner(
     layout: &KernelLayout,
     grid: [u32; 3],
     checked: Option<&[(u64, u64)]>,
+    extra: &[u32],
 ) -> Result<RunReport, RunError> {
     if grid.contains(&0) {
         return Err(RunError::Launch(format!("grid {grid:?} is empty")));
@@ -239,6 +257,7 @@ fn run_module_inner(
         }
         None => None,
     };
+    words_in.extend_from_slice(extra);
     let mut launch_buf = ctx.create_buffer(4 * words_in.len().max(1) as u64)?;
     launch_buf.upload_u32(0, &words_in)?;
     let flags = ctx.create_buffer(4 * total as u64)?;

@@ -21,6 +21,10 @@
 //!   loops stopped before its exit condition held (lavapipe's silent 65,535-iteration cap).
 
 mod quirks;
+mod trace;
+
+pub use rdna2spv_ir::trace::TraceFilter;
+pub use trace::PlantedFault;
 mod structured;
 
 pub use structured::{control_flow_notes, ControlFlow};
@@ -278,6 +282,11 @@ pub enum Unaligned {
 pub struct LowerOptions {
     pub lanes: Lanes,
     pub unaligned: Unaligned,
+    /// Append trace records to the trace buffer (its address is the launch word after the Const words
+    /// and the scratch address; see `trace`). None: no instrumentation at all.
+    pub trace: Option<TraceFilter>,
+    /// Test only: break one instruction on purpose (see [`PlantedFault`]).
+    pub fault: Option<PlantedFault>,
     /// Structured control flow (the default) or the dispatcher loop over all blocks (decision D035).
     pub control_flow: ControlFlow,
     /// Checked mode (`run --checked`): validate every global/flat access against this many allocations,
@@ -401,6 +410,7 @@ pub(crate) struct Cx<'a> {
     active: Option<Word>,
     // Where an error is reported.
     at: (usize, u32, String),
+    tr: trace::TraceState,
 }
 
 impl<'a> Cx<'a> {
@@ -498,6 +508,7 @@ impl<'a> Cx<'a> {
             lane: None,
             active: None,
             at: (0, 0, String::new()),
+            tr: trace::TraceState::default(),
         })
     }
 
@@ -929,6 +940,17 @@ impl<'a> Cx<'a> {
                 oob,
             });
         }
+        if self.opts.trace.is_some() {
+            // The trace buffer's address follows the Const words and the scratch address.
+            let word = k
+                + if self.desc.scratch_bytes > 0 { 2 } else { 0 }
+                + if self.opts.checked.is_some() { 2 } else { 0 };
+            let row = self.b.i_mul(t.u32, None, nwg[1], gid[2])?;
+            let row = self.b.i_add(t.u32, None, row, gid[1])?;
+            let lin = self.b.i_mul(t.u32, None, row, nwg[0])?;
+            let lin = self.b.i_add(t.u32, None, lin, gid[0])?;
+            self.trace_setup(launch_addr, word, lin, li)?;
+        }
         let lo = self.b.u_convert(t.u32, None, exec)?;
         let c32s = self.c64(32);
         let hi64 = self.b.shift_right_logical(t.u64, None, exec, c32s)?;
@@ -1219,7 +1241,12 @@ impl<'a> Cx<'a> {
                 }
                 barrier_at_end = true;
             }
+            if k == 0 {
+                self.trace_block_start(inst)?;
+            }
+            self.trace_begin(inst)?;
             self.inst(inst.nodes.clone())?;
+            self.trace_end()?;
         }
         Ok(barrier_at_end)
     }
@@ -1471,6 +1498,9 @@ impl<'a> Cx<'a> {
                 let a = self.get(addr)?;
                 let v = self.get(value)?;
                 self.mem_store(space, access, a, self.ty(addr.index()), offset, v)?;
+                let wide = self.ty(value.index()) == Ty::B64;
+                let aty = self.ty(addr.index());
+                self.trace_mem(i, None, a, aty, offset, v, wide, access.bytes() as u32)?;
                 return Ok(());
             }
             Node::Ballot { cond } => {
@@ -1538,8 +1568,16 @@ impl<'a> Cx<'a> {
                 self.capture_at(i, a, first, lane)?;
             }
             Node::WriteVgpr { reg, value: v } => {
-                let x = self.get(v)?;
+                let mut x = self.get(v)?;
                 let wide = self.ty(v.index()) == Ty::B64;
+                if let Some(PlantedFault::FlipLaneBit { lane: fl, .. }) = self.fault_here() {
+                    let flc = self.c32(fl);
+                    let hit = self.b.i_equal(t.bool, None, lane, flc)?;
+                    let one = if wide { self.c64(1) } else { self.c32(1) };
+                    let xty = if wide { t.u64 } else { t.u32 };
+                    let flipped = self.b.bitwise_xor(xty, None, x, one)?;
+                    x = self.b.select(xty, None, hit, flipped, x)?;
+                }
                 self.guarded(active, None, |cx| {
                     if wide {
                         let lo = cx.b.u_convert(t.u32, None, x)?;
@@ -1550,9 +1588,12 @@ impl<'a> Cx<'a> {
                         cx.store(p, lo)?;
                         let p = cx.vgpr_ptr(reg as u32 + 1, lane)?;
                         cx.store(p, hi)?;
+                        cx.trace_vgpr(reg as u32, lane, lo)?;
+                        cx.trace_vgpr(reg as u32 + 1, lane, hi)?;
                     } else {
                         let p = cx.vgpr_ptr(reg as u32, lane)?;
                         cx.store(p, x)?;
+                        cx.trace_vgpr(reg as u32, lane, x)?;
                     }
                     Ok(None)
                 })?;
@@ -1574,8 +1615,12 @@ impl<'a> Cx<'a> {
                     let z = self.c32(0);
                     self.b.i_equal(t.bool, None, lane, z)?
                 };
+                let lane_addr = self.is_lane(addr);
+                let wide = self.ty(v.index()) == Ty::B64;
                 self.guarded(cond, None, |cx| {
                     cx.mem_store(space, access, a, aty, offset, x)?;
+                    let l = lane_addr.then_some(lane);
+                    cx.trace_mem(i, l, a, aty, offset, x, wide, access.bytes() as u32)?;
                     Ok(None)
                 })?;
             }
@@ -1602,7 +1647,9 @@ impl<'a> Cx<'a> {
                 let x = self.get(v)?;
                 let aty = self.ty(addr.index());
                 value = self.guarded(active, Some(t.u32), |cx| {
-                    Ok(Some(cx.mem_atomic(space, op, a, aty, offset, x)?))
+                    let old = cx.mem_atomic(space, op, a, aty, offset, x)?;
+                    cx.trace_mem(i, Some(lane), a, aty, offset, x, false, 4)?;
+                    Ok(Some(old))
                 })?;
             }
             Node::LoadIf {
@@ -1685,6 +1732,12 @@ impl<'a> Cx<'a> {
         let node = self.p.nodes[Handle::from_index(i)].clone();
         match node {
             Node::WriteSgpr { reg, value } => {
+                if let Some(PlantedFault::DropExecWrite { .. }) = self.fault_here() {
+                    let wide = self.ty(value.index()) == Ty::B64;
+                    if reg == EXEC_LO || reg == EXEC_LO + 1 || (wide && reg + 1 == EXEC_LO) {
+                        return Ok(());
+                    }
+                }
                 let v = self.get(value)?;
                 let r = reg as u32;
                 if self.ty(value.index()) == Ty::B64 {
@@ -2271,7 +2324,14 @@ impl<'a> Cx<'a> {
                 } else {
                     x
                 };
-                quirks::float_op(self, op, x, y, z)?
+                if let (Some(PlantedFault::DoubleRoundFma { .. }), rdna2spv_ir::FloatOp::F32Fma) =
+                    (self.fault_here(), op)
+                {
+                    let m = quirks::float_op(self, rdna2spv_ir::FloatOp::F32Mul, x, y, x)?;
+                    quirks::float_op(self, rdna2spv_ir::FloatOp::F32Add, m, z, m)?
+                } else {
+                    quirks::float_op(self, op, x, y, z)?
+                }
             }
             Node::FloatCmp { op, ty, a, b } => {
                 let x = self.get(a)?;
