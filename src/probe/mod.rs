@@ -57,7 +57,7 @@ pub fn run_chunk(
     bufs: &[Vec<u8>],
     backends: &Backends,
 ) -> Result<ChunkRun> {
-    if items == 0 || items % wg != 0 {
+    if items == 0 || !items.is_multiple_of(wg) {
         bail!("{items} work-items is not a multiple of the workgroup size {wg}");
     }
     let file = co
@@ -135,7 +135,7 @@ impl Rng {
     pub fn new(seed: u64) -> Rng {
         Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
         x ^= x << 25;
@@ -144,7 +144,7 @@ impl Rng {
         x.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
     pub fn u32(&mut self) -> u32 {
-        (self.next() >> 32) as u32
+        (self.next_u64() >> 32) as u32
     }
     /// Uniform in [0, n).
     pub fn below(&mut self, n: u32) -> u32 {
