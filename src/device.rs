@@ -4,7 +4,7 @@
 
 use crate::dispatch::{Buffer, Plan};
 use anyhow::{Context as _, Result};
-use rdna2spv_spirv::lower::LowerOptions;
+use rdna2spv_spirv::lower::{ControlFlow, LowerOptions};
 use rdna2spv_vulkan::{Context, DeviceProfile, DeviceSelector, RunReport};
 
 /// Which profile the lowering uses.
@@ -66,6 +66,17 @@ pub fn run_vulkan_with(
     profile: &DeviceProfile,
     checked: bool,
 ) -> Result<DeviceRun> {
+    run_vulkan_opts(ctx, plan, profile, checked, ControlFlow::default())
+}
+
+/// [`run_vulkan_with`] with the lowering's control-flow form chosen (`run --control-flow`).
+pub fn run_vulkan_opts(
+    ctx: &Context,
+    plan: &mut Plan,
+    profile: &DeviceProfile,
+    checked: bool,
+    control_flow: ControlFlow,
+) -> Result<DeviceRun> {
     // Checked mode gives every buffer an unregistered guard band after it, as the host evaluator's layout
     // does (`host_addresses`): an overrun lands in no allocation instead of in the next buffer.
     let guard = if checked { CHECK_GUARD_BYTES } else { 0 };
@@ -92,7 +103,10 @@ pub fn run_vulkan_with(
         &plan.program,
         &plan.launch,
         profile,
-        &LowerOptions::default(),
+        &LowerOptions {
+            control_flow,
+            ..LowerOptions::default()
+        },
         &allocations,
     )?;
     let mut buffers = Vec::with_capacity(bufs.len());

@@ -3,7 +3,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
-use rdna2spv::device::{first_difference, open, profile_of, run_vulkan_with, ProfileChoice};
+use rdna2spv::device::{first_difference, open, profile_of, run_vulkan_opts, ProfileChoice};
 use rdna2spv::disasm::{lines, Listing};
 use rdna2spv::dispatch::{run_host, run_host_at, target_of, Plan};
 use rdna2spv::manifest::Manifest;
@@ -124,6 +124,10 @@ enum Cmd {
         /// Vulkan device for `--profile device`: an index or part of its name (default: a GPU, else lavapipe).
         #[arg(long)]
         device: Option<String>,
+        /// Control flow between blocks: structured selections and loops (default), or one dispatcher loop
+        /// over every block. Irreducible regions that need a dispatcher are named on stderr.
+        #[arg(long, value_enum, default_value = "structured")]
+        control_flow: ControlFlowArg,
     },
     /// Run a kernel described by a manifest; write every output buffer to DIR/<name>.bin.
     ///
@@ -152,6 +156,9 @@ enum Cmd {
         /// of corrupting memory or losing the device. Slower; the host evaluator always checks.
         #[arg(long)]
         checked: bool,
+        /// Control flow of the Vulkan module: structured (default) or one dispatcher loop.
+        #[arg(long, value_enum, default_value = "structured")]
+        control_flow: ControlFlowArg,
     },
     /// The seeds' numeric studies reproduced on translated gfx1030 code (docs/numerics.md).
     Probe {
@@ -225,6 +232,22 @@ enum ProbeCmd {
         #[arg(long)]
         quiet: bool,
     },
+}
+
+/// `--control-flow`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum ControlFlowArg {
+    Structured,
+    Dispatcher,
+}
+
+impl From<ControlFlowArg> for rdna2spv_spirv::lower::ControlFlow {
+    fn from(c: ControlFlowArg) -> Self {
+        match c {
+            ControlFlowArg::Structured => Self::Structured,
+            ControlFlowArg::Dispatcher => Self::Dispatcher,
+        }
+    }
 }
 
 fn main() {
@@ -307,6 +330,7 @@ fn run(cli: Cli) -> Result<i32> {
             profile,
             workgroup,
             device,
+            control_flow,
         } => {
             let (k, program) = lifted(&file, kernel.as_deref())?;
             let wg = match workgroup {
@@ -337,11 +361,28 @@ fn run(cli: Cli) -> Result<i32> {
                 ProfileArg::Portable => rdna2spv_vulkan::DeviceProfile::portable(),
                 ProfileArg::Device => profile_of(&open(device.as_deref())?, ProfileChoice::Device)?,
             };
-            let words = rdna2spv_spirv::lower::lower(
+            let opts = rdna2spv_spirv::lower::LowerOptions {
+                control_flow: control_flow.into(),
+                ..Default::default()
+            };
+            let words = rdna2spv_spirv::lower::lower_with(
                 &program,
                 &rdna2spv_vulkan::kernel_layout(&launch),
                 &profile,
+                &opts,
             )?;
+            if opts.control_flow == rdna2spv_spirv::lower::ControlFlow::Structured {
+                let s = rdna2spv_ir::cfg::Structure::of(&program);
+                eprintln!(
+                    "rdna2spv: control flow: {} blocks, {} loops, {} irreducible regions (dispatcher)",
+                    s.number.iter().filter(|&&n| n != u32::MAX).count(),
+                    s.loops,
+                    s.dispatch_regions.len()
+                );
+                for note in rdna2spv_spirv::lower::control_flow_notes(&program) {
+                    eprintln!("rdna2spv: note: {note}");
+                }
+            }
             let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
             write_atomically(&output, &bytes)?;
             eprintln!(
@@ -360,6 +401,7 @@ fn run(cli: Cli) -> Result<i32> {
             device,
             timeout_ms,
             checked,
+            control_flow,
         } => {
             let m = Manifest::load(&manifest)?;
             let mut plan = Plan::new(&m)?;
@@ -380,7 +422,7 @@ fn run(cli: Cli) -> Result<i32> {
                         Some(ms) => ctx.with_timeout(std::time::Duration::from_millis(ms)),
                         None => ctx,
                     };
-                    let dev = run_vulkan_with(&ctx, &mut plan, &prof, checked)
+                    let dev = run_vulkan_opts(&ctx, &mut plan, &prof, checked, control_flow.into())
                         .with_context(|| format!("running {name} on the Vulkan device"))?;
                     eprintln!(
                         "rdna2spv: {name} on {}: {} waves in {:?} workgroups, module {} words, lowered in {:.1} ms, dispatch {:.1} ms",

@@ -143,6 +143,13 @@ pub const RECIPES: &[Recipe] = &[
         wave64: true,
     },
     Recipe {
+        stem: "branchy",
+        source: "branchy.cl",
+        compiler: Compiler::OpenCl,
+        flags: &[],
+        wave64: false,
+    },
+    Recipe {
         stem: "reduce",
         source: "reduce.cl",
         compiler: Compiler::OpenCl,

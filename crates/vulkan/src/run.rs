@@ -152,35 +152,18 @@ pub fn run_program_checked(
     let lower_time = t0.elapsed();
     let checked = (!allocations.is_empty()).then_some(allocations);
     let mut r =
-        run_module_inner(ctx, &words, &layout, launch.grid, checked).map_err(|e| match e {
+        run_module_inner(ctx, &words, &layout, launch.grid, checked).map_err(|mut e| match e {
             RunError::OutOfBounds {
-                workgroup,
-                wave,
-                pc,
-                lane,
-                address,
-                kind,
-                bytes,
-                count,
-                total,
-                ..
-            } => RunError::OutOfBounds {
-                text: program
+                ref mut text, pc, ..
+            } => {
+                *text = program
                     .blocks
                     .iter()
                     .flat_map(|(_, b)| &b.insts)
                     .find(|i| i.pc == pc)
-                    .map(|i| i.text.clone()),
-                workgroup,
-                wave,
-                pc,
-                lane,
-                address,
-                kind,
-                bytes,
-                count,
-                total,
-            },
+                    .map(|i| i.text.clone());
+                e
+            }
             RunError::NotFinished {
                 count,
                 total,

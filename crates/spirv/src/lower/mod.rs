@@ -21,6 +21,9 @@
 //!   loops stopped before its exit condition held (lavapipe's silent 65,535-iteration cap).
 
 mod quirks;
+mod structured;
+
+pub use structured::{control_flow_notes, ControlFlow};
 
 use std::collections::{HashMap, HashSet};
 
@@ -275,6 +278,8 @@ pub enum Unaligned {
 pub struct LowerOptions {
     pub lanes: Lanes,
     pub unaligned: Unaligned,
+    /// Structured control flow (the default) or the dispatcher loop over all blocks (decision D035).
+    pub control_flow: ControlFlow,
     /// Checked mode (`run --checked`): validate every global/flat access against this many allocations,
     /// given at run time in the check buffer (see [`check_buffer_words`]). An access outside all of them is
     /// redirected to the buffer's sink (loads read zero-filled spare words, stores land there) and the wave
@@ -370,6 +375,11 @@ pub(crate) struct Cx<'a> {
     lane_var: Word,
     block_var: Word,
     stop: Word,
+    /// Structured control flow: the label variable (structured number of the next block) and the number
+    /// a pass resumes at after a barrier.
+    label: Word,
+    resume: Word,
+    structure: Option<rdna2spv_ir::cfg::Structure>,
     done: Word,
     killed: Word,
     progress: Word,
@@ -467,6 +477,9 @@ impl<'a> Cx<'a> {
             lane_var: 0,
             block_var: 0,
             stop: 0,
+            label: 0,
+            resume: 0,
+            structure: None,
             done: 0,
             killed: 0,
             progress: 0,
@@ -757,6 +770,9 @@ impl<'a> Cx<'a> {
         self.lane_var = self.fn_var(t.u32, Some(z));
         self.block_var = self.fn_var(t.u32, Some(z));
         self.stop = self.fn_var(t.bool, Some(f));
+        if self.opts.control_flow == ControlFlow::Structured {
+            self.structured_vars()?;
+        }
         self.done = self.fn_var(t.bool, Some(f));
         self.killed = self.fn_var(t.bool, Some(f));
         self.progress = self.fn_var(t.u32, Some(z));
@@ -865,14 +881,7 @@ impl<'a> Cx<'a> {
                 )?;
             }
             let base = self.join64(half[0], half[1])?;
-            let row = self.b.i_mul(t.u32, None, nwg[1], gid[2])?;
-            let row = self.b.i_add(t.u32, None, row, gid[1])?;
-            let lin = self.b.i_mul(t.u32, None, row, nwg[0])?;
-            let lin = self.b.i_add(t.u32, None, lin, gid[0])?;
-            let lszc = self.c32(lsz);
-            let lin = self.b.i_mul(t.u32, None, lin, lszc)?;
-            let lin = self.b.i_add(t.u32, None, lin, li)?;
-            let lin64 = self.b.u_convert(t.u64, None, lin)?;
+            let lin64 = self.invocation_index(gid, nwg, li)?;
             let stride = self.c64(scratch_stride(self.desc));
             let off = self.b.i_mul(t.u64, None, lin64, stride)?;
             self.private = Some(self.b.i_add(t.u64, None, base, off)?);
@@ -906,14 +915,7 @@ impl<'a> Cx<'a> {
                 let end = self.b.i_add(t.u64, None, base, size)?;
                 ranges.push((base, end));
             }
-            let row = self.b.i_mul(t.u32, None, nwg[1], gid[2])?;
-            let row = self.b.i_add(t.u32, None, row, gid[1])?;
-            let lin = self.b.i_mul(t.u32, None, row, nwg[0])?;
-            let lin = self.b.i_add(t.u32, None, lin, gid[0])?;
-            let lszc = self.c32(lsz);
-            let lin = self.b.i_mul(t.u32, None, lin, lszc)?;
-            let lin = self.b.i_add(t.u32, None, lin, li)?;
-            let lin64 = self.b.u_convert(t.u64, None, lin)?;
+            let lin64 = self.invocation_index(gid, nwg, li)?;
             let stride = self.c64(4 * FAULT_RECORD_WORDS as u64);
             let off = self.b.i_mul(t.u64, None, lin64, stride)?;
             let first = self.c64(4 * check_records_offset(n as usize) as u64);
@@ -1019,7 +1021,10 @@ impl<'a> Cx<'a> {
         let d = self.load_bool(self.done)?;
         let nd = self.b.logical_not(t.bool, None, d)?;
         self.guarded(nd, None, |cx| {
-            cx.dispatcher()?;
+            match cx.opts.control_flow {
+                ControlFlow::Structured => cx.structured()?,
+                ControlFlow::Dispatcher => cx.dispatcher()?,
+            }
             Ok(None)
         })?;
         let d = self.load_bool(self.done)?;
@@ -1160,25 +1165,8 @@ impl<'a> Cx<'a> {
     }
 
     fn block(&mut self, bi: usize) -> R<()> {
-        let p = self.p;
-        let block = &p.blocks[Handle::from_index(bi)];
-        let n = block.insts.len();
-        let mut barrier_at_end = false;
-        for (k, inst) in block.insts.iter().enumerate() {
-            self.at = (bi, inst.pc, inst.text.clone());
-            let has_barrier = p
-                .inst_nodes(inst)
-                .any(|(_, nd)| matches!(nd, Node::Barrier));
-            if has_barrier {
-                if k + 1 != n {
-                    return Err(self.unsupported(
-                        "s_barrier must end its block (the lifter starts a block after it)",
-                    ));
-                }
-                barrier_at_end = true;
-            }
-            self.inst(inst.nodes.clone())?;
-        }
+        let barrier_at_end = self.block_insts(bi)?;
+        let block = &self.p.blocks[Handle::from_index(bi)];
         let t = self.t;
         match block.terminator {
             Terminator::Jump(to) => {
@@ -1210,6 +1198,30 @@ impl<'a> Cx<'a> {
             self.store(self.stop, tr)?;
         }
         Ok(())
+    }
+
+    /// The code of block `bi`'s instructions; true when the block ends with an `s_barrier`.
+    fn block_insts(&mut self, bi: usize) -> R<bool> {
+        let p = self.p;
+        let block = &p.blocks[Handle::from_index(bi)];
+        let n = block.insts.len();
+        let mut barrier_at_end = false;
+        for (k, inst) in block.insts.iter().enumerate() {
+            self.at = (bi, inst.pc, inst.text.clone());
+            let has_barrier = p
+                .inst_nodes(inst)
+                .any(|(_, nd)| matches!(nd, Node::Barrier));
+            if has_barrier {
+                if k + 1 != n {
+                    return Err(self.unsupported(
+                        "s_barrier must end its block (the lifter starts a block after it)",
+                    ));
+                }
+                barrier_at_end = true;
+            }
+            self.inst(inst.nodes.clone())?;
+        }
+        Ok(barrier_at_end)
     }
 
     // ---- one machine instruction ---------------------------------------------------------------
@@ -1715,6 +1727,20 @@ impl<'a> Cx<'a> {
                 Ok((idx, sh))
             }
         }
+    }
+
+    /// The invocation's index in the dispatch as a u64: `workgroup_linear * waves_per_workgroup + wave`,
+    /// the index of its flag, scratch slot and fault record.
+    fn invocation_index(&mut self, gid: [Word; 3], nwg: [Word; 3], li: Word) -> R<Word> {
+        let t = self.t;
+        let row = self.b.i_mul(t.u32, None, nwg[1], gid[2])?;
+        let row = self.b.i_add(t.u32, None, row, gid[1])?;
+        let lin = self.b.i_mul(t.u32, None, row, nwg[0])?;
+        let lin = self.b.i_add(t.u32, None, lin, gid[0])?;
+        let lszc = self.c32(self.desc.waves_per_workgroup());
+        let lin = self.b.i_mul(t.u32, None, lin, lszc)?;
+        let lin = self.b.i_add(t.u32, None, lin, li)?;
+        Ok(self.b.u_convert(t.u64, None, lin)?)
     }
 
     /// Checked mode: `a` (u64) if the `bytes` at it lie inside one allocation; otherwise the sink, after
