@@ -80,6 +80,7 @@ impl Plan {
         let abi = kernel.abi.clone();
         let program = lift(&kernel.name, &kernel.code, lift_options(&co, &kernel))
             .with_context(|| format!("lifting kernel {}", kernel.name))?;
+        crate::float_mode::check(&kernel, &program)?;
         let meta = kernel
             .metadata
             .clone()

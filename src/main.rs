@@ -160,6 +160,41 @@ enum Cmd {
         #[arg(long, value_enum, default_value = "structured")]
         control_flow: ControlFlowArg,
     },
+    /// Check the real-world corpus `cargo xtask corpus rocsparse` extracted (docs/corpus.md): every listing
+    /// against llvm-objdump-19, every kernel translated and checked with spirv-val; prints a table with the
+    /// missing opcodes ranked. Exit 1 when a listing differs or spirv-val rejects a module.
+    Corpus {
+        /// The corpus directory (default: ~/.cache/rdna2spv/corpus/rocsparse; RDNA2SPV_CORPUS_DIR overrides).
+        dir: Option<PathBuf>,
+        /// Only these bundles (indices as in index.json), e.g. `--bundles 3,17`.
+        #[arg(long, value_delimiter = ',')]
+        bundles: Vec<usize>,
+        /// Worker threads.
+        #[arg(long, default_value = "2")]
+        jobs: usize,
+        /// Skip the llvm-objdump-19 comparison.
+        #[arg(long)]
+        no_decode: bool,
+        /// Skip translation.
+        #[arg(long)]
+        no_translate: bool,
+        /// Translate, but skip spirv-val.
+        #[arg(long)]
+        no_validate: bool,
+        /// Rows of the missing-opcode tables.
+        #[arg(long, default_value = "40")]
+        top: usize,
+        /// Also write the whole report (every kernel's outcome) as JSON here.
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Lowering profile: `device` (default) measures the Vulkan device (lavapipe in CI); `portable`
+        /// assumes nothing (no Float64/Int64: every f64 instruction is then refused).
+        #[arg(long, value_enum, default_value = "device")]
+        profile: ProfileArg,
+        /// Vulkan device for `--profile device`: an index or part of its name.
+        #[arg(long)]
+        device: Option<String>,
+    },
     /// The seeds' numeric studies reproduced on translated gfx1030 code (docs/numerics.md).
     Probe {
         #[command(subcommand)]
@@ -393,6 +428,33 @@ fn run(cli: Cli) -> Result<i32> {
             );
             Ok(0)
         }
+        Cmd::Corpus {
+            dir,
+            bundles,
+            jobs,
+            no_decode,
+            no_translate,
+            no_validate,
+            top,
+            json,
+            profile,
+            device,
+        } => {
+            let profile = match profile {
+                ProfileArg::Portable => rdna2spv_vulkan::DeviceProfile::portable(),
+                ProfileArg::Device => profile_of(&open(device.as_deref())?, ProfileChoice::Device)?,
+            };
+            let opts = rdna2spv::corpus::Options {
+                profile,
+                decode: !no_decode,
+                translate: !no_translate,
+                validate: !no_validate,
+                jobs,
+                progress: true,
+                ..Default::default()
+            };
+            corpus(dir, bundles, opts, top, json)
+        }
         Cmd::Run {
             manifest,
             backend,
@@ -476,6 +538,33 @@ fn run(cli: Cli) -> Result<i32> {
     }
 }
 
+fn corpus(
+    dir: Option<PathBuf>,
+    bundles: Vec<usize>,
+    opts: rdna2spv::corpus::Options,
+    top: usize,
+    json: Option<PathBuf>,
+) -> Result<i32> {
+    let dir = match dir {
+        Some(d) => d,
+        None => rdna2spv::corpus::default_dir()
+            .context("no corpus directory: set HOME or RDNA2SPV_CORPUS_DIR")?,
+    };
+    let report = rdna2spv::corpus::check(&dir, &bundles, &opts)?;
+    let s = report.summary();
+    if let Some(j) = json {
+        let text = serde_json::to_string(&serde_json::json!({ "summary": s, "report": report }))?;
+        std::fs::write(&j, text).with_context(|| format!("writing {}", j.display()))?;
+    }
+    emit(&s.table(top))?;
+    emit(&format!(
+        "\n{} code objects, {} kernels in {:.1} s with {} jobs (llvm-objdump-19: {:.1} s, our listings: {:.1} s, summed over jobs)\n",
+        s.objects, s.kernels, s.seconds, opts.jobs, s.seconds_objdump, s.seconds_ours_listing
+    ))?;
+    let failed = s.decode_differing > 0 || !s.invalid.is_empty() || !s.object_errors.is_empty();
+    Ok(i32::from(failed))
+}
+
 /// Writes to stdout; a reader that went away (`| head`) is not an error.
 fn emit(s: &str) -> Result<()> {
     match std::io::stdout().lock().write_all(s.as_bytes()) {
@@ -498,6 +587,7 @@ fn lifted(
             .context("the code object has no kernels")?,
     };
     let p = rdna2spv_ir::lift::lift(&k.name, &k.code, rdna2spv::dispatch::lift_options(&co, k))?;
+    rdna2spv::float_mode::check(k, &p)?;
     Ok((k.clone(), p))
 }
 

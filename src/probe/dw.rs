@@ -710,8 +710,8 @@ pub fn run_regimes(
                     };
                     if rel > cell.max_rel || rel.is_nan() {
                         cell.max_rel = rel;
-                        for (o, x) in cell.max_rel_operands.iter_mut().zip(v) {
-                            *o = x.to_bits();
+                        for (dst, x) in cell.max_rel_operands.iter_mut().zip(&v[..7]) {
+                            *dst = x.to_bits();
                         }
                     }
                     cell.max_abs = cell.max_abs.max(abs);

@@ -216,6 +216,14 @@ fn step(
         if space == Space::Scratch {
             f.scratch = Some((private_size, ws as u32));
         }
+        if space == Space::Lds {
+            // The workgroup's LDS is one allocation at 0 of the launch's size.
+            f.kind = match f.kind {
+                "load" => "LDS load",
+                "store" => "LDS store",
+                k => k,
+            };
+        }
         EvalError::Fault {
             workgroup: group,
             wave: wave_index,
@@ -395,7 +403,7 @@ fn step(
                         fault(f, space)
                     };
                     let old = mem.read(address, 4).map_err(with_lane)?;
-                    let v = get(vals, value, lane) & 0xffff_ffff;
+                    let v = get(vals, value, lane);
                     mem.write(address, 4, atomic(op, old, v))
                         .map_err(with_lane)?;
                     vals[k * L + lane] = old;
@@ -458,6 +466,86 @@ fn step(
                 }
             }
             Node::Barrier => wave.at_barrier = true,
+            Node::LoadIf {
+                space,
+                access,
+                addr,
+                offset,
+                enable,
+            } => {
+                for lane in 0..ws {
+                    vals[k * L + lane] = 0;
+                    if !active(lane) || get(vals, enable, lane) == 0 {
+                        continue;
+                    }
+                    let address = get(vals, addr, lane).wrapping_add(offset as u64);
+                    let mem = match space {
+                        Space::Lds => &*lds,
+                        Space::Scratch => &wave.private,
+                        Space::Global => &*memory,
+                    };
+                    let raw = mem.read(address, access.bytes()).map_err(|mut f| {
+                        f.lane = Some(lane as u32);
+                        fault(f, space)
+                    })?;
+                    vals[k * L + lane] = extend(access, raw);
+                }
+            }
+            Node::AtomicIf {
+                space,
+                op,
+                addr,
+                offset,
+                value,
+                enable,
+            } => {
+                for lane in 0..ws {
+                    vals[k * L + lane] = 0;
+                    if !active(lane) || get(vals, enable, lane) == 0 {
+                        continue;
+                    }
+                    let address = get(vals, addr, lane).wrapping_add(offset as u64);
+                    let mem = match space {
+                        Space::Lds => &mut *lds,
+                        Space::Scratch => &mut wave.private,
+                        Space::Global => &mut *memory,
+                    };
+                    let with_lane = |mut f: Fault| {
+                        f.lane = Some(lane as u32);
+                        fault(f, space)
+                    };
+                    let old = mem.read(address, 4).map_err(with_lane)?;
+                    let v = get(vals, value, lane);
+                    mem.write(address, 4, atomic(op, old, v))
+                        .map_err(with_lane)?;
+                    vals[k * L + lane] = old;
+                }
+            }
+            Node::StoreIf {
+                space,
+                access,
+                addr,
+                offset,
+                value,
+                enable,
+            } => {
+                for lane in 0..ws {
+                    if !active(lane) || get(vals, enable, lane) == 0 {
+                        continue;
+                    }
+                    let address = get(vals, addr, lane).wrapping_add(offset as u64);
+                    let mem = match space {
+                        Space::Lds => &mut *lds,
+                        Space::Scratch => &mut wave.private,
+                        Space::Global => &mut *memory,
+                    };
+                    mem.write(address, access.bytes(), get(vals, value, lane))
+                        .map_err(|mut f| {
+                            f.lane = Some(lane as u32);
+                            fault(f, space)
+                        })?;
+                }
+            }
         }
     }
     wave.inst += 1;
@@ -631,5 +719,12 @@ fn atomic(op: AtomicOp, old: u64, v: u64) -> u64 {
         AtomicOp::MinI => (o as i32).min(x as i32) as u32,
         AtomicOp::MaxI => (o as i32).max(x as i32) as u32,
         AtomicOp::Swap => x,
+        AtomicOp::CmpSwap => {
+            if o == (v >> 32) as u32 {
+                x
+            } else {
+                o
+            }
+        }
     }) as u64
 }

@@ -642,6 +642,19 @@ fn node_operands(n: &Node) -> Vec<crate::Handle<Node>> {
             vec![value]
         }
         Node::Store { addr, value, .. } | Node::Atomic { addr, value, .. } => vec![addr, value],
+        Node::LoadIf { addr, enable, .. } => vec![addr, enable],
+        Node::StoreIf {
+            addr,
+            value,
+            enable,
+            ..
+        }
+        | Node::AtomicIf {
+            addr,
+            value,
+            enable,
+            ..
+        } => vec![addr, value, enable],
     }
 }
 

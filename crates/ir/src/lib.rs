@@ -328,6 +328,9 @@ pub enum AtomicOp {
     MinI,
     MaxI,
     Swap,
+    /// Compare and swap: the value operand is B64, the new value in its low 32 bits and the value to
+    /// compare with in its high 32 bits; memory becomes the new value if it equals the comparison value.
+    CmpSwap,
 }
 
 /// A node of an instruction: a value (expressions) or an effect (writes, stores, barriers).
@@ -444,6 +447,36 @@ pub enum Node {
     },
     /// s_barrier: every wave of the workgroup arrives before any continues.
     Barrier,
+    /// A per-lane `Load` performed only in the lanes (active in EXEC) where `enable` (B1) holds; every
+    /// other lane gets 0 and touches no memory (MUBUF range checking: out-of-range loads return 0).
+    /// Always Lane-shaped, B32.
+    LoadIf {
+        space: Space,
+        access: Access,
+        addr: Handle<Node>,
+        offset: i64,
+        enable: Handle<Node>,
+    },
+    /// A per-lane `Store` performed only in the lanes (active in EXEC) where `enable` holds; dropped in
+    /// the others (MUBUF range checking: out-of-range stores write nothing).
+    StoreIf {
+        space: Space,
+        access: Access,
+        addr: Handle<Node>,
+        offset: i64,
+        value: Handle<Node>,
+        enable: Handle<Node>,
+    },
+    /// A per-lane `Atomic` performed only in the lanes (active in EXEC) where `enable` holds; the others
+    /// touch no memory and return 0 (MUBUF range checking). Lane B32.
+    AtomicIf {
+        space: Space,
+        op: AtomicOp,
+        addr: Handle<Node>,
+        offset: i64,
+        value: Handle<Node>,
+        enable: Handle<Node>,
+    },
 }
 
 /// One machine instruction and its IR.

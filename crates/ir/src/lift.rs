@@ -13,8 +13,12 @@ use crate::{
 use rdna2spv_isa::{decode, DecodeError, Format, Instruction, Opcode, PrintOptions, Target};
 use std::collections::{BTreeMap, BTreeSet};
 
+mod buffer;
 mod crosslane;
 mod dpp;
+mod flat;
+mod lds;
+mod vfloat;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LiftError {
@@ -396,6 +400,13 @@ impl Lifter<'_> {
                 let lit = self.ins.literal.unwrap_or(0) as u64;
                 let lit = if class == Src::F64 { lit << 32 } else { lit };
                 self.c(ty, lit)
+            }
+            // src_shared_base/limit, src_private_base/limit: only needed to form FLAT pointers into the
+            // LDS or scratch apertures, which are not modelled (D031).
+            235..=238 => {
+                return self.unsupported(
+                    "aperture registers (src_shared_base/src_private_base) are not modelled: FLAT accesses to the LDS and scratch apertures are refused (D031)",
+                )
             }
             _ => return self.unsupported(&format!("source operand encoding {enc}")),
         })
@@ -817,6 +828,9 @@ impl Lifter<'_> {
             })
         };
         let op = self.ins.opcode();
+        if self.global_more(addr, offset, vdata, vdst)? {
+            return Ok(());
+        }
         if let Some((access, n)) = load(op) {
             let vals: Vec<_> = (0..n)
                 .map(|i| {
@@ -902,22 +916,9 @@ impl Lifter<'_> {
         let srsrc = (((w1 >> 16) & 0x1f) * 4) as u16;
         let tfe = w1 >> 23 & 1 != 0;
         let soffset = w1 >> 24;
-        match self.psb {
-            Some(q) if q == srsrc => {}
-            Some(q) => {
-                return self.unsupported(&format!(
-                    "buffer resource s[{}:{}] is not the private segment buffer s[{}:{}]; only scratch buffers are modelled",
-                    srsrc,
-                    srsrc + 3,
-                    q,
-                    q + 3
-                ))
-            }
-            None => {
-                return self.unsupported(
-                    "the kernel has no private segment buffer; only scratch buffers are modelled",
-                )
-            }
+        if self.psb != Some(srsrc) {
+            // Any other quad is a general V# (D030).
+            return self.mubuf_vsharp();
         }
         if lds {
             return self.unsupported("MUBUF loads into LDS are not modelled");
@@ -1140,7 +1141,7 @@ impl Lifter<'_> {
                     self.write_v(vdst, old);
                 }
             }
-            _ => return self.unsupported("LDS instruction not lifted yet"),
+            _ => return self.ds_more(addr),
         }
         Ok(())
     }
@@ -1198,7 +1199,7 @@ impl Lifter<'_> {
             }
             neg = (w1 & !ig1) >> 29;
             let omod = ((w1 & !ig1) >> 27) & 3;
-            if madd_family(op) {
+            if madd_family(op) || vfloat::takes_clamp(op) {
                 // Multiply-add family (decision D013): clamp, op_sel (16-bit forms) are applied below;
                 // omod is ignored, as the hardware ignores it when output denormals are enabled or the
                 // IEEE mode bit is set — both on in the compute mode this project models.
@@ -1400,7 +1401,8 @@ impl Lifter<'_> {
                 let r = self.un(u, Ty::B32, a);
                 self.write_v(vdst, r);
             }
-            V_ADD_F32 | V_SUB_F32 | V_SUBREV_F32 | V_MUL_F32 | V_MIN_F32 | V_MAX_F32 => {
+            // V_MIN_F32/V_MAX_F32: lift/vfloat.rs (IEEE-mode signalling-NaN rule, D025).
+            V_ADD_F32 | V_SUB_F32 | V_SUBREV_F32 | V_MUL_F32 => {
                 let (mut a, mut b) = (s!(s0, 0), s!(s1, 1));
                 if op == V_SUBREV_F32 {
                     std::mem::swap(&mut a, &mut b);
@@ -1408,9 +1410,7 @@ impl Lifter<'_> {
                 let fop = match op {
                     V_ADD_F32 => FloatOp::F32Add,
                     V_SUB_F32 | V_SUBREV_F32 => FloatOp::F32Sub,
-                    V_MUL_F32 => FloatOp::F32Mul,
-                    V_MIN_F32 => FloatOp::F32Min,
-                    _ => FloatOp::F32Max,
+                    _ => FloatOp::F32Mul,
                 };
                 let r = self.float(fop, a, b, a);
                 self.write_v(vdst, r);
@@ -1696,7 +1696,22 @@ impl Lifter<'_> {
                 let c = self.class_f32(x, m);
                 self.write_compare(c, op == V_CMPX_CLASS_F32, f, vdst);
             }
-            _ => return self.unsupported("vector ALU instruction not lifted yet"),
+            _ => {
+                let o = vfloat::Ops {
+                    f,
+                    s0,
+                    s1,
+                    s2,
+                    vdst,
+                    opsel: vop3_opsel,
+                    abs,
+                    neg,
+                    clamp: vop3_clamp,
+                };
+                if !self.valu_float(op, &o)? {
+                    return self.unsupported("vector ALU instruction not lifted yet");
+                }
+            }
         }
         Ok(())
     }
@@ -2432,6 +2447,17 @@ impl Lifter<'_> {
                 self.write_v(vdst, w);
                 Ok(())
             }
+            op if self.valu_packed_float(
+                op,
+                [s0, s1],
+                vdst,
+                [op_sel, op_sel_hi],
+                [neg_lo, neg_hi],
+                clamp,
+            )? =>
+            {
+                Ok(())
+            }
             _ => {
                 if neg_hi != 0 || neg_lo != 0 || clamp {
                     return self.unsupported("VOP3P neg/clamp modifiers are not lifted yet");
@@ -2557,15 +2583,31 @@ mod tests {
     }
 
     #[test]
-    fn other_buffers_are_refused_by_name() {
-        let c = code(&[0xe070_00bc, 0x8001_0500, 0xbf81_0000]); // srsrc s[4:7]
-        let e = lift("k", &c, opts(Some(0))).unwrap_err().to_string();
+    fn aperture_registers_are_refused() {
+        // s_mov_b32 s0, src_shared_base (D031).
+        let c = code(&[0xbe80_03eb, 0xbf81_0000]);
+        let e = lift("k", &c, opts(None)).unwrap_err().to_string();
         assert!(
-            e.contains("not supported yet")
-                && e.contains("s[4:7] is not the private segment buffer s[0:3]"),
+            e.contains("offset 0x0") && e.contains("src_shared_base") && e.contains("D031"),
             "{e}"
         );
-        let e = lift("k", &c, opts(None)).unwrap_err().to_string();
-        assert!(e.contains("no private segment buffer"), "{e}");
+    }
+
+    #[test]
+    fn other_buffers_are_general_vsharps() {
+        // buffer_store_dword v5, off, s[4:7], 0 offset:188: a V# that is not the private segment buffer
+        // lifts as a general V# (D030): a range-checked store.
+        let c = code(&[0xe070_00bc, 0x8001_0500, 0xbf81_0000]);
+        for psb in [Some(0), None] {
+            let p = lift("k", &c, opts(psb)).unwrap();
+            assert!(p
+                .nodes
+                .iter()
+                .any(|(_, n)| matches!(n, Node::StoreIf { .. })));
+        }
+        // tfe and format loads are refused by name.
+        let tfe = code(&[0xe070_00bc, 0x8081_0500, 0xbf81_0000]);
+        let e = lift("k", &tfe, opts(None)).unwrap_err().to_string();
+        assert!(e.contains("not supported yet") && e.contains("tfe"), "{e}");
     }
 }

@@ -122,6 +122,44 @@ impl fmt::Display for NodeText<'_> {
                 )
             }
             Node::Barrier => write!(f, "barrier"),
+            Node::LoadIf {
+                space,
+                access,
+                addr,
+                offset,
+                enable,
+            } => write!(
+                f,
+                "%{i} = load_if.{}.{} {enable:?} ? {addr:?}{offset:+}",
+                lower(space),
+                lower(access)
+            ),
+            Node::AtomicIf {
+                space,
+                op,
+                addr,
+                offset,
+                value,
+                enable,
+            } => write!(
+                f,
+                "%{i} = atomic_if_{}.{} {enable:?} ? {addr:?}{offset:+}, {value:?}",
+                lower(op),
+                lower(space)
+            ),
+            Node::StoreIf {
+                space,
+                access,
+                addr,
+                offset,
+                value,
+                enable,
+            } => write!(
+                f,
+                "store_if.{}.{} {enable:?} ? {addr:?}{offset:+}, {value:?}",
+                lower(space),
+                lower(access)
+            ),
         }
     }
 }

@@ -118,13 +118,24 @@ pub fn node_type(
             (Ty::B32, s)
         }
         Node::Atomic {
-            addr, value, space, ..
+            addr,
+            value,
+            space,
+            op,
+            ..
         } => {
             if space == crate::Space::Scratch && t(addr)?.0 != Ty::B32 {
                 return Err("scratch addresses are B32".into());
             }
             t(addr)?;
-            same(value, Ty::B32)?;
+            same(
+                value,
+                if op == crate::AtomicOp::CmpSwap {
+                    Ty::B64
+                } else {
+                    Ty::B32
+                },
+            )?;
             (Ty::B32, Shape::Lane)
         }
         Node::WriteSgpr { value, .. } => {
@@ -158,6 +169,63 @@ pub fn node_type(
             return Ok(None);
         }
         Node::Barrier => return Ok(None),
+        Node::LoadIf {
+            addr,
+            space,
+            enable,
+            ..
+        } => {
+            let (at, _) = t(addr)?;
+            if at != Ty::B64 && at != Ty::B32 {
+                return Err("address must be B32 or B64".into());
+            }
+            if space == crate::Space::Scratch && at != Ty::B32 {
+                return Err("scratch addresses are B32".into());
+            }
+            same(enable, Ty::B1)?;
+            (Ty::B32, Shape::Lane)
+        }
+        Node::StoreIf {
+            addr,
+            value,
+            space,
+            enable,
+            ..
+        } => {
+            let (at, _) = t(addr)?;
+            if at != Ty::B64 && at != Ty::B32 {
+                return Err("address must be B32 or B64".into());
+            }
+            if space == crate::Space::Scratch && at != Ty::B32 {
+                return Err("scratch addresses are B32".into());
+            }
+            same(value, Ty::B32)?;
+            same(enable, Ty::B1)?;
+            return Ok(None);
+        }
+        Node::AtomicIf {
+            addr,
+            value,
+            space,
+            op,
+            enable,
+            ..
+        } => {
+            let (at, _) = t(addr)?;
+            if at != Ty::B64 || space == crate::Space::Scratch {
+                return Err("predicated atomics take a B64 global address".into());
+            }
+            same(
+                value,
+                if op == crate::AtomicOp::CmpSwap {
+                    Ty::B64
+                } else {
+                    Ty::B32
+                },
+            )?;
+            same(enable, Ty::B1)?;
+            (Ty::B32, Shape::Lane)
+        }
     }))
 }
 

@@ -1249,6 +1249,7 @@ impl<'a> Cx<'a> {
             Node::WriteSgpr { .. } | Node::WriteScc { .. } => Kind::Deferred,
             Node::Barrier => Kind::Ignored,
             Node::WriteVgpr { .. } | Node::Atomic { .. } => Kind::Lane,
+            Node::LoadIf { .. } | Node::StoreIf { .. } | Node::AtomicIf { .. } => Kind::Lane,
             Node::Store { addr, value, .. } => {
                 if self.is_lane(addr) || self.is_lane(value) {
                     Kind::Lane
@@ -1299,8 +1300,11 @@ impl<'a> Cx<'a> {
             };
             ph = fix(ph);
             let (is_mem, writes) = match node {
-                Node::Load { .. } => (true, false),
-                Node::Store { .. } | Node::Atomic { .. } => (true, true),
+                Node::Load { .. } | Node::LoadIf { .. } => (true, false),
+                Node::Store { .. }
+                | Node::Atomic { .. }
+                | Node::StoreIf { .. }
+                | Node::AtomicIf { .. } => (true, true),
                 _ => (false, false),
             };
             if is_mem {
@@ -1599,6 +1603,56 @@ impl<'a> Cx<'a> {
                 let aty = self.ty(addr.index());
                 value = self.guarded(active, Some(t.u32), |cx| {
                     Ok(Some(cx.mem_atomic(space, op, a, aty, offset, x)?))
+                })?;
+            }
+            Node::LoadIf {
+                space,
+                access,
+                addr,
+                offset,
+                enable,
+            } => {
+                let a = self.get(addr)?;
+                let en = self.get(enable)?;
+                let aty = self.ty(addr.index());
+                let cond = self.b.logical_and(t.bool, None, active, en)?;
+                value = self.guarded(cond, Some(t.u32), |cx| {
+                    Ok(Some(cx.mem_load(space, access, a, aty, offset)?))
+                })?;
+            }
+            Node::AtomicIf {
+                space,
+                op,
+                addr,
+                offset,
+                value: v,
+                enable,
+            } => {
+                let a = self.get(addr)?;
+                let x = self.get(v)?;
+                let en = self.get(enable)?;
+                let aty = self.ty(addr.index());
+                let cond = self.b.logical_and(t.bool, None, active, en)?;
+                value = self.guarded(cond, Some(t.u32), |cx| {
+                    Ok(Some(cx.mem_atomic(space, op, a, aty, offset, x)?))
+                })?;
+            }
+            Node::StoreIf {
+                space,
+                access,
+                addr,
+                offset,
+                value: v,
+                enable,
+            } => {
+                let a = self.get(addr)?;
+                let x = self.get(v)?;
+                let en = self.get(enable)?;
+                let aty = self.ty(addr.index());
+                let cond = self.b.logical_and(t.bool, None, active, en)?;
+                self.guarded(cond, None, |cx| {
+                    cx.mem_store(space, access, a, aty, offset, x)?;
+                    Ok(None)
                 })?;
             }
             _ => value = Some(self.pure(i, &node)?),
@@ -2135,6 +2189,15 @@ impl<'a> Cx<'a> {
             AtomicOp::MinI => self.b.atomic_s_min(u, None, p, sc, r, v)?,
             AtomicOp::MaxI => self.b.atomic_s_max(u, None, p, sc, r, v)?,
             AtomicOp::Swap => self.b.atomic_exchange(u, None, p, sc, r, v)?,
+            AtomicOp::CmpSwap => {
+                // v: the new value in bits 31:0, the comparison value in bits 63:32.
+                let new = self.b.u_convert(u, None, v)?;
+                let c32 = self.c64(32);
+                let hi = self.b.shift_right_logical(t.u64, None, v, c32)?;
+                let cmp = self.b.u_convert(u, None, hi)?;
+                self.b
+                    .atomic_compare_exchange(u, None, p, sc, r, r, new, cmp)?
+            }
         })
     }
 
@@ -2581,6 +2644,19 @@ fn operands(n: &Node) -> Vec<Handle<Node>> {
             vec![value]
         }
         Node::Store { addr, value, .. } | Node::Atomic { addr, value, .. } => vec![addr, value],
+        Node::LoadIf { addr, enable, .. } => vec![addr, enable],
+        Node::AtomicIf {
+            addr,
+            value,
+            enable,
+            ..
+        } => vec![addr, value, enable],
+        Node::StoreIf {
+            addr,
+            value,
+            enable,
+            ..
+        } => vec![addr, value, enable],
         _ => vec![],
     }
 }

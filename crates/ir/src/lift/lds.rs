@@ -1,0 +1,247 @@
+//! LDS (DS) instructions beyond the first few in `Lifter::ds`: every width of read and write (bytes,
+//! shorts, b64/b96/b128, d16 halves), read2/write2 of b64, the addtid forms and the 32-bit atomics whose
+//! read-modify-write the IR has (RDNA 2 ISA guide, "Data share operations"). Addresses are byte offsets in
+//! the workgroup's LDS (`Space::Lds`); the evaluator faults outside the workgroup's allocation (M0 does not
+//! bound LDS accesses on gfx10). Unaligned addresses are taken as given: each byte goes where its address
+//! says (the evaluator's and the lowering's model; real LDS wants natural alignment for b64 and wider).
+
+use super::{LiftError, Lifter};
+use crate::{Access, AtomicOp, Handle, IntOp, Node, Space, Ty, M0};
+use rdna2spv_isa::Opcode;
+
+type H = Handle<Node>;
+
+impl Lifter<'_> {
+    fn lds_load(&mut self, access: Access, addr: H, offset: i64) -> H {
+        self.n(Node::Load {
+            space: Space::Lds,
+            access,
+            addr,
+            offset,
+        })
+    }
+    fn lds_store(&mut self, access: Access, addr: H, offset: i64, value: H) {
+        self.n(Node::Store {
+            space: Space::Lds,
+            access,
+            addr,
+            offset,
+            value,
+        });
+    }
+    fn vreg(&mut self, reg: u16) -> H {
+        self.n(Node::ReadVgpr { reg, ty: Ty::B32 })
+    }
+
+    /// The DS instructions `Lifter::ds` does not handle itself; `addr` is the ADDR VGPR, already read.
+    pub(super) fn ds_more(&mut self, addr: H) -> Result<(), LiftError> {
+        use Opcode::*;
+        let (w0, w1) = (self.w(0), self.w(1));
+        let (off0, off1) = ((w0 & 0xff) as i64, ((w0 >> 8) & 0xff) as i64);
+        let offset = (w0 & 0xffff) as i64;
+        let d0 = ((w1 >> 8) & 0xff) as u16;
+        let d1 = ((w1 >> 16) & 0xff) as u16;
+        let vdst = ((w1 >> 24) & 0xff) as u16;
+        let op = self.ins.opcode();
+        match op {
+            DS_WRITE_B8 | DS_WRITE_B16 | DS_WRITE_B8_D16_HI | DS_WRITE_B16_D16_HI => {
+                let v = self.vreg(d0);
+                let v = if matches!(op, DS_WRITE_B8_D16_HI | DS_WRITE_B16_D16_HI) {
+                    let s = self.c(Ty::B32, 16);
+                    self.int(IntOp::LShr, Ty::B32, v, s)
+                } else {
+                    v
+                };
+                let access = if matches!(op, DS_WRITE_B8 | DS_WRITE_B8_D16_HI) {
+                    Access::U8
+                } else {
+                    Access::U16
+                };
+                self.lds_store(access, addr, offset, v);
+            }
+            DS_WRITE_B64 | DS_WRITE_B96 | DS_WRITE_B128 => {
+                let n = match op {
+                    DS_WRITE_B64 => 2,
+                    DS_WRITE_B96 => 3,
+                    _ => 4,
+                };
+                let vals: Vec<H> = (0..n).map(|i| self.vreg(d0 + i)).collect();
+                for (i, v) in vals.into_iter().enumerate() {
+                    self.lds_store(Access::B32, addr, offset + 4 * i as i64, v);
+                }
+            }
+            // ADDR + OFFSET * 8 (ST64: * 8 * 64) for each of the two 64-bit halves.
+            DS_WRITE2_B64 | DS_WRITE2ST64_B64 => {
+                let scale = if op == DS_WRITE2ST64_B64 { 8 * 64 } else { 8 };
+                let vals: Vec<H> = [d0, d0 + 1, d1, d1 + 1]
+                    .into_iter()
+                    .map(|r| self.vreg(r))
+                    .collect();
+                for (i, v) in vals.into_iter().enumerate() {
+                    let base = if i < 2 { off0 } else { off1 } * scale;
+                    self.lds_store(Access::B32, addr, base + 4 * (i as i64 % 2), v);
+                }
+            }
+            DS_READ_U8 | DS_READ_I8 | DS_READ_U16 | DS_READ_I16 => {
+                let access = match op {
+                    DS_READ_U8 => Access::U8,
+                    DS_READ_I8 => Access::I8,
+                    DS_READ_U16 => Access::U16,
+                    _ => Access::I16,
+                };
+                let v = self.lds_load(access, addr, offset);
+                self.write_v(vdst, v);
+            }
+            DS_READ_U8_D16 | DS_READ_U8_D16_HI | DS_READ_I8_D16 | DS_READ_I8_D16_HI
+            | DS_READ_U16_D16 | DS_READ_U16_D16_HI => {
+                let access = match op {
+                    DS_READ_U8_D16 | DS_READ_U8_D16_HI => Access::U8,
+                    DS_READ_I8_D16 | DS_READ_I8_D16_HI => Access::I8,
+                    _ => Access::U16,
+                };
+                let hi = matches!(
+                    op,
+                    DS_READ_U8_D16_HI | DS_READ_I8_D16_HI | DS_READ_U16_D16_HI
+                );
+                let old = self.vreg(vdst);
+                let v = self.lds_load(access, addr, offset);
+                let merged = self.d16_merge(v, old, hi);
+                self.write_v(vdst, merged);
+            }
+            DS_READ_B64 | DS_READ_B96 | DS_READ_B128 => {
+                let n = match op {
+                    DS_READ_B64 => 2,
+                    DS_READ_B96 => 3,
+                    _ => 4,
+                };
+                let vals: Vec<H> = (0..n)
+                    .map(|i| self.lds_load(Access::B32, addr, offset + 4 * i as i64))
+                    .collect();
+                for (i, v) in vals.into_iter().enumerate() {
+                    self.write_v(vdst + i as u16, v);
+                }
+            }
+            DS_READ2_B64 | DS_READ2ST64_B64 => {
+                let scale = if op == DS_READ2ST64_B64 { 8 * 64 } else { 8 };
+                let vals: Vec<H> = (0..4)
+                    .map(|i| {
+                        let base = if i < 2 { off0 } else { off1 } * scale;
+                        self.lds_load(Access::B32, addr, base + 4 * (i % 2))
+                    })
+                    .collect();
+                for (i, v) in vals.into_iter().enumerate() {
+                    self.write_v(vdst + i as u16, v);
+                }
+            }
+            // The address is M0 + OFFSET + lane * 4 (no ADDR VGPR).
+            DS_READ_ADDTID_B32 | DS_WRITE_ADDTID_B32 => {
+                let m0 = self.read_s(M0, Ty::B32);
+                let lane = self.n(Node::LaneId);
+                let two = self.c(Ty::B32, 2);
+                let l4 = self.int(IntOp::Shl, Ty::B32, lane, two);
+                let a = self.int(IntOp::Add, Ty::B32, m0, l4);
+                if op == DS_READ_ADDTID_B32 {
+                    let v = self.lds_load(Access::B32, a, offset);
+                    self.write_v(vdst, v);
+                } else {
+                    let v = self.vreg(d0);
+                    self.lds_store(Access::B32, a, offset, v);
+                }
+            }
+            DS_SUB_U32 | DS_SUB_RTN_U32 | DS_MIN_I32 | DS_MIN_RTN_I32 | DS_MAX_I32
+            | DS_MAX_RTN_I32 | DS_MIN_U32 | DS_MIN_RTN_U32 | DS_MAX_U32 | DS_MAX_RTN_U32
+            | DS_AND_B32 | DS_AND_RTN_B32 | DS_OR_B32 | DS_OR_RTN_B32 | DS_XOR_B32
+            | DS_XOR_RTN_B32 | DS_WRXCHG_RTN_B32 => {
+                let (aop, rtn) = match op {
+                    DS_SUB_U32 => (AtomicOp::Sub, false),
+                    DS_SUB_RTN_U32 => (AtomicOp::Sub, true),
+                    DS_MIN_I32 => (AtomicOp::MinI, false),
+                    DS_MIN_RTN_I32 => (AtomicOp::MinI, true),
+                    DS_MAX_I32 => (AtomicOp::MaxI, false),
+                    DS_MAX_RTN_I32 => (AtomicOp::MaxI, true),
+                    DS_MIN_U32 => (AtomicOp::MinU, false),
+                    DS_MIN_RTN_U32 => (AtomicOp::MinU, true),
+                    DS_MAX_U32 => (AtomicOp::MaxU, false),
+                    DS_MAX_RTN_U32 => (AtomicOp::MaxU, true),
+                    DS_AND_B32 => (AtomicOp::And, false),
+                    DS_AND_RTN_B32 => (AtomicOp::And, true),
+                    DS_OR_B32 => (AtomicOp::Or, false),
+                    DS_OR_RTN_B32 => (AtomicOp::Or, true),
+                    DS_XOR_B32 => (AtomicOp::Xor, false),
+                    DS_XOR_RTN_B32 => (AtomicOp::Xor, true),
+                    _ => (AtomicOp::Swap, true),
+                };
+                let v = self.vreg(d0);
+                let old = self.n(Node::Atomic {
+                    space: Space::Lds,
+                    op: aop,
+                    addr,
+                    offset,
+                    value: v,
+                });
+                if rtn {
+                    self.write_v(vdst, old);
+                }
+            }
+            // Two exchanges at ADDR + OFFSET0 * 4 and ADDR + OFFSET1 * 4 (ST64: * 4 * 64), the old values
+            // returned in vdst and vdst + 1.
+            DS_WRXCHG2_RTN_B32 | DS_WRXCHG2ST64_RTN_B32 => {
+                let scale = if op == DS_WRXCHG2ST64_RTN_B32 {
+                    4 * 64
+                } else {
+                    4
+                };
+                let a = self.vreg(d0);
+                let b = self.vreg(d1);
+                let oa = self.n(Node::Atomic {
+                    space: Space::Lds,
+                    op: AtomicOp::Swap,
+                    addr,
+                    offset: off0 * scale,
+                    value: a,
+                });
+                let ob = self.n(Node::Atomic {
+                    space: Space::Lds,
+                    op: AtomicOp::Swap,
+                    addr,
+                    offset: off1 * scale,
+                    value: b,
+                });
+                self.write_v(vdst, oa);
+                self.write_v(vdst + 1, ob);
+            }
+            // MEM = (MEM == DATA0) ? DATA1 : MEM.
+            DS_CMPST_B32 | DS_CMPST_RTN_B32 => {
+                let cmp = self.vreg(d0);
+                let new = self.vreg(d1);
+                let value = self.n(Node::Concat { lo: new, hi: cmp });
+                let old = self.n(Node::Atomic {
+                    space: Space::Lds,
+                    op: AtomicOp::CmpSwap,
+                    addr,
+                    offset,
+                    value,
+                });
+                if op == DS_CMPST_RTN_B32 {
+                    self.write_v(vdst, old);
+                }
+            }
+            DS_NOP => {}
+            DS_GWS_INIT
+            | DS_GWS_SEMA_V
+            | DS_GWS_SEMA_BR
+            | DS_GWS_SEMA_P
+            | DS_GWS_BARRIER
+            | DS_GWS_SEMA_RELEASE_ALL => {
+                return self.unsupported(
+                    "global wave sync (GWS) needs the hardware's GDS resources; not modelled",
+                )
+            }
+            DS_ORDERED_COUNT => {
+                return self.unsupported("ds_ordered_count uses GDS ordered counters; not modelled")
+            }
+            _ => return self.unsupported("LDS instruction not lifted yet"),
+        }
+        Ok(())
+    }
+}

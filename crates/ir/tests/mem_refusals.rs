@@ -1,0 +1,75 @@
+//! Memory instructions whose semantics is not written yet are refused when lifting — before anything runs —
+//! with the offset, the instruction's text and a reason (words from llvm-mc-19 -mcpu=gfx1030).
+
+use rdna2spv_ir::lift::{lift, LiftOptions};
+use rdna2spv_isa::Target;
+
+#[test]
+fn unlifted_memory_instructions_are_refused_by_name() {
+    let cases: &[(&[u32], &str, &str)] = &[
+        (
+            &[0xe000_0000, 0x8001_0100],
+            "buffer_load_format_x v1, off, s[4:7], 0",
+            "not lifted yet",
+        ),
+        (
+            &[0xe0f0_0000, 0x8001_0100],
+            "buffer_atomic_inc v1, off, s[4:7], 0",
+            "not lifted yet",
+        ),
+        (
+            &[0xdcf0_8000, 0x007d_0102],
+            "global_atomic_inc v[2:3], v1, off",
+            "not lifted yet",
+        ),
+        (
+            &[0xdd48_8000, 0x007d_0402],
+            "global_atomic_add_x2 v[2:3], v[4:5], off",
+            "not lifted yet",
+        ),
+        (
+            &[0xdcfc_8000, 0x007d_0102],
+            "global_atomic_fmin v[2:3], v1, off",
+            "not lifted yet",
+        ),
+        (
+            &[0xd808_0000, 0x0000_0201],
+            "ds_rsub_u32 v1, v2",
+            "not lifted yet",
+        ),
+        (
+            &[0xd8f8_0000, 0x0100_0000],
+            "ds_append v1",
+            "not lifted yet",
+        ),
+        (&[0xd866_0000, 0x0000_0001], "ds_gws_init v1 gds", "GDS"),
+        (
+            &[0xdc30_4000, 0x0100_0000],
+            "scratch_load_dword v1, off, s0",
+            "not lifted yet",
+        ),
+    ];
+    for (words, text, reason) in cases {
+        let mut w = words.to_vec();
+        w.push(0xbf81_0000); // s_endpgm
+        let code: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let e = lift(
+            "k",
+            &code,
+            LiftOptions {
+                target: Target::Gfx1030,
+                wave_size: 32,
+                private_segment_buffer: None,
+            },
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("offset 0x0")
+                && e.contains(&format!("`{text}`"))
+                && e.contains("not supported yet")
+                && e.contains(reason),
+            "{text}: {e}"
+        );
+    }
+}

@@ -1,0 +1,107 @@
+//! Kernels whose descriptor starts them in a float mode the lifter does not model are refused when they
+//! execute float instructions (decision D026): exit 2, the field named, no output written. The code
+//! objects are clang's fixtures with COMPUTE_PGM_RSRC1 (descriptor byte 48) patched.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use rdna2spv_codeobj::CodeObject;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/kernels")
+        .join(name)
+}
+
+/// A copy of `name` with `f(rsrc1)` written into every kernel's descriptor, in a fresh directory.
+fn patched(name: &str, tag: &str, f: impl Fn(u32) -> u32) -> (PathBuf, PathBuf) {
+    let bytes = std::fs::read(fixture(name)).unwrap();
+    let co = CodeObject::parse_any(&bytes).unwrap();
+    let mut out = bytes.clone();
+    for k in &co.kernels {
+        let at = k.descriptor_offset as usize + 48;
+        let raw = u32::from_le_bytes(out[at..at + 4].try_into().unwrap());
+        out[at..at + 4].copy_from_slice(&f(raw).to_le_bytes());
+    }
+    let dir =
+        std::env::temp_dir().join(format!("rdna2spv-float-mode-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, out).unwrap();
+    (dir, p)
+}
+
+fn translate(co: &Path, out: &Path) -> (i32, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .arg("translate")
+        .arg(co)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_fixtures_start_in_the_modelled_mode() {
+    // clang's compute kernels: round to nearest even, denormals preserved, IEEE and DX10_CLAMP on.
+    let dir = fixture("");
+    let mut n = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_none_or(|x| x != "co") {
+            continue;
+        }
+        n += 1;
+        let name = path.display();
+        let co = CodeObject::parse_any(&std::fs::read(&path).unwrap()).unwrap();
+        for k in &co.kernels {
+            assert!(
+                rdna2spv::float_mode::unmodelled(k).is_empty(),
+                "{name} {}: {:?}",
+                k.name,
+                rdna2spv::float_mode::unmodelled(k)
+            );
+        }
+    }
+    assert!(n >= 3);
+}
+
+#[test]
+fn flushed_denormals_round_modes_and_ieee_off_are_refused_by_name() {
+    // (bit field, value, expected text) — FLOAT_DENORM_MODE_32 bits 17:16, ROUND_MODE_32 13:12,
+    // ROUND_MODE_16_64 15:14, DENORM_MODE_16_64 19:18, IEEE bit 23, DX10_CLAMP bit 21.
+    let cases: [(&str, u32, u32, &str); 6] = [
+        ("denorm32", 16, 0, "FLOAT_DENORM_MODE_32 = 0"),
+        ("round32", 12, 1, "FLOAT_ROUND_MODE_32 = 1"),
+        ("round1664", 14, 3, "FLOAT_ROUND_MODE_16_64 = 3"),
+        ("denorm1664", 18, 2, "FLOAT_DENORM_MODE_16_64 = 2"),
+        ("ieee", 23, 0, "ENABLE_IEEE_MODE = 0"),
+        ("dx10", 21, 0, "ENABLE_DX10_CLAMP = 0"),
+    ];
+    for (tag, shift, value, text) in cases {
+        let width = if shift >= 21 { 1 } else { 2 };
+        let mask = ((1u32 << width) - 1) << shift;
+        let (dir, co) = patched("divsqrt.co", tag, |r| (r & !mask) | value << shift);
+        let out = dir.join("out.spv");
+        let (code, err) = translate(&co, &out);
+        assert_eq!(code, 2, "{tag}: {err}");
+        assert!(err.contains(text) && err.contains("D026"), "{tag}: {err}");
+        assert!(!out.exists(), "{tag}: an output was written");
+        std::fs::remove_dir_all(dir).ok();
+    }
+}
+
+#[test]
+fn kernels_without_float_instructions_run_in_any_mode() {
+    // atomics.co has no float instruction: its mode cannot change what it computes.
+    let (dir, co) = patched("atomics.co", "int", |r| r & !(3 << 16) & !(1 << 23));
+    let out = dir.join("out.spv");
+    let (code, err) = translate(&co, &out);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.exists());
+    std::fs::remove_dir_all(dir).ok();
+}
