@@ -134,3 +134,52 @@ fn double_word_bounds_reduced() {
     assert!(checked >= 12, "{checked} bounds checked");
     assert!(r.passed());
 }
+
+/// Bad input to `rdna2spv probe` is exit 2 with a message naming the problem (DESIGN.md's contract).
+#[test]
+fn probe_bad_input_exits_2() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = run(&[
+        "probe",
+        "strict-fp",
+        "--build",
+        "bogus",
+        "--backend",
+        "host",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no build named \"bogus\""), "{err}");
+    let (code, err) = run(&[
+        "probe",
+        "double-word",
+        "--only",
+        "nothing",
+        "--backend",
+        "host",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("matches no operation"), "{err}");
+    let (code, err) = run(&[
+        "probe",
+        "double-word",
+        "--n",
+        "256",
+        "--backend",
+        "host",
+        "--only",
+        "acc",
+        "--kernels",
+        "/nonexistent-dir",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("dw_fp32mp2.co"), "{err}");
+}

@@ -88,6 +88,10 @@ pub enum Regime {
     Random,
     Cancel,
     Positive,
+    /// The neighbourhood of the accumulate's worst case (not a seed regime): xh just above a power of two,
+    /// c of the other sign just below xh/2, so that x + c lands just above the power of two one binade down
+    /// and the rounded low-order sum is as large as it can be relative to it.
+    Worst,
 }
 
 impl Regime {
@@ -97,6 +101,7 @@ impl Regime {
             Regime::Random => "random",
             Regime::Cancel => "cancel",
             Regime::Positive => "x > 0",
+            Regime::Worst => "near-worst",
         }
     }
 }
@@ -148,6 +153,7 @@ const SRC: &[Regime] = &[Same, Random, Cancel];
 const SAME: &[Regime] = &[Same];
 const ALL3: &[Regime] = &[Same, Random, Cancel];
 const RANDOM: &[Regime] = &[Random];
+const ACC_ALL: &[Regime] = &[Same, Random, Cancel, Worst];
 
 pub const OPS: &[Op] = &[
     Op {
@@ -219,14 +225,14 @@ pub const OPS: &[Op] = &[
         level: "all",
         kernel: "dw_acc",
         kind: Kind::Acc,
-        regimes: SRC,
+        regimes: ACC_ALL,
         bounds: &[Bound {
             absolute: false,
             value: 2.0,
             status: "proven",
-            regimes: ALL3,
+            regimes: ACC_ALL,
         }],
-        seed_rel: &[Some(1.0), Some(2.0), Some(2.0)],
+        seed_rel: &[Some(1.0), Some(2.0), Some(2.0), None],
         seed_abs: Some(1.0),
         seed_main: Some(2.0),
     },
@@ -384,10 +390,22 @@ fn random_pair(r: &mut Rng, negative: Option<bool>) -> (f32, f32) {
     let m = 2.0f64.powf((2.0 * t - 1.0) * EXP_SPAN as f64) as f32;
     let hi = f32::from_bits(sign | m.to_bits());
     let e = ((hi.to_bits() >> 23 & 0xff) as i32) - 127;
-    // ulp(hi)/2 = 2^(e-24); lo uniform in [-ulp/2, ulp/2), then an exact Fast2Sum normalizes the pair.
-    let lo = r.signed_unit() * f32::from_bits(((127 + e - 24) as u32) << 23);
+    let lo = low_limb(r, e);
     let s = hi + lo;
     (s, lo - (s - hi))
+}
+
+/// A low limb for a high limb of exponent `e`: uniform over [−ulp(hi)/2, ulp(hi)/2] = [−2^(e−24), 2^(e−24)]
+/// as a real number (53 random bits, then rounded to a float), so that it carries a full 24-bit significand
+/// in every binade (an integer / 2^23 grid would leave its last bits 0, and many operations exact).
+fn low_limb(r: &mut Rng, e: i32) -> f32 {
+    let t = (r.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    let m = (t * 2f64.powi(e - 24)) as f32;
+    if r.u32() & 1 == 0 {
+        m
+    } else {
+        -m
+    }
 }
 
 fn neg_f(x: f32) -> bool {
@@ -424,6 +442,20 @@ fn operand(kind: Kind, regime: Regime, r: &mut Rng) -> [f32; 8] {
             };
             v[2] = y.0;
             v[3] = y.1;
+        }
+        Kind::Acc if regime == Worst => {
+            let k = r.below(17) as i32 - 8;
+            let sign = r.u32() & 0x8000_0000;
+            let p = |e: i32| f32::from_bits(((127 + e) as u32) << 23);
+            let hi = f32::from_bits(sign | p(k).to_bits() | (r.u32() & 0x7fff));
+            let lo = low_limb(r, k);
+            let (h, l) = (hi + lo, lo - ((hi + lo) - hi));
+            v[0] = h;
+            v[1] = l;
+            // c = −sign · (2^(k−1) − a few thousand ulps): just below xh / 2 in magnitude.
+            v[6] = f32::from_bits(
+                (sign ^ 0x8000_0000) | (p(k - 1).to_bits() - 1 - (r.u32() & 0xffff)),
+            );
         }
         Kind::Acc => {
             v[6] = match regime {
