@@ -15,6 +15,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 mod crosslane;
 mod dpp;
+mod salu;
+mod valu_int;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LiftError {
@@ -719,7 +721,13 @@ impl Lifter<'_> {
                 self.write_scc(r);
                 Ok(())
             }
-            _ => self.unsupported("scalar ALU instruction not lifted yet"),
+            _ => {
+                // The rest of the scalar ALU: lift/salu.rs.
+                if self.salu_more()? {
+                    return Ok(());
+                }
+                self.unsupported("scalar ALU instruction not lifted yet")
+            }
         }
     }
 
@@ -1660,7 +1668,13 @@ impl Lifter<'_> {
                 let c = self.class_f32(x, m);
                 self.write_compare(c, op == V_CMPX_CLASS_F32, f, vdst);
             }
-            _ => return self.unsupported("vector ALU instruction not lifted yet"),
+            _ => {
+                // More integer VALU: lift/valu_int.rs (integer forms take no VOP3 modifiers).
+                if abs == 0 && neg == 0 && self.valu_int(f, s0, s1, s2, vdst)? {
+                    return Ok(());
+                }
+                return self.unsupported("vector ALU instruction not lifted yet");
+            }
         }
         Ok(())
     }
