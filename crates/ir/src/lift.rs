@@ -22,8 +22,12 @@ mod valu_int;
 pub enum LiftError {
     #[error("offset 0x{offset:x}: {error}")]
     Decode { offset: u32, error: DecodeError },
-    #[error("offset 0x{offset:x}: `{text}` is not supported yet: {reason}")]
+    /// An instruction without semantics yet. `kernel` is the kernel's name (filled in by [`lift`]).
+    #[error(
+        "unsupported instruction {text} at {kernel}+0x{offset:x}: {reason} (not supported yet)"
+    )]
     Unsupported {
+        kernel: String,
         offset: u32,
         text: String,
         reason: String,
@@ -146,7 +150,20 @@ pub fn lift(name: &str, code: &[u8], opts: LiftOptions) -> Result<Program, LiftE
                 pc,
                 text: &text,
             };
-            let cond = b.lift()?;
+            let cond = b.lift().map_err(|e| match e {
+                LiftError::Unsupported {
+                    offset,
+                    text,
+                    reason,
+                    ..
+                } => LiftError::Unsupported {
+                    kernel: name.to_string(),
+                    offset,
+                    text,
+                    reason,
+                },
+                e => e,
+            })?;
             let range = first..p.nodes.len() as u32;
             block.insts.push(Inst {
                 pc,
@@ -263,6 +280,7 @@ impl Lifter<'_> {
     }
     fn unsupported<T>(&self, reason: &str) -> Result<T, LiftError> {
         Err(LiftError::Unsupported {
+            kernel: String::new(),
             offset: self.pc,
             text: self.text.to_string(),
             reason: reason.to_string(),
