@@ -501,7 +501,13 @@ impl Lifter<'_> {
                 };
                 Some(self.icmp(op, t, m, z))
             }
-            _ => return self.unsupported("SOPP instruction not lifted yet"),
+            _ => {
+                // Hints, waits and refusals: lift/salu.rs.
+                if self.sopp_more()? {
+                    return Ok(None);
+                }
+                return self.unsupported("SOPP instruction not lifted yet");
+            }
         })
     }
 
@@ -758,7 +764,13 @@ impl Lifter<'_> {
             Opcode::S_LOAD_DWORDX4 => 4,
             Opcode::S_LOAD_DWORDX8 => 8,
             Opcode::S_LOAD_DWORDX16 => 16,
-            _ => return self.unsupported("scalar memory instruction not lifted yet"),
+            _ => {
+                // Cache maintenance: lift/salu.rs.
+                if self.smem_more()? {
+                    return Ok(());
+                }
+                return self.unsupported("scalar memory instruction not lifted yet");
+            }
         };
         let sbase = ((w0 & 0x3f) * 2) as u16;
         let sdata = ((w0 >> 6) & 0x7f) as u16;

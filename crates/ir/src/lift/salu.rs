@@ -432,6 +432,8 @@ impl Lifter<'_> {
                 self.write_s(sdst, r);
                 self.write_scc(ov);
             }
+            // The firmware version: informational, no effect.
+            S_VERSION => {}
             S_MULK_I32 => {
                 let a = self.read_s(sdst, Ty::B32);
                 let b = self.kc(Ty::B32, simm as i16 as i32 as u32 as u64);
@@ -463,5 +465,43 @@ impl Lifter<'_> {
             _ => return Ok(false),
         }
         Ok(true)
+    }
+
+    /// SOPP instructions beyond lift.rs's: hints and waits are no-ops; hardware messages and halts refused.
+    /// Ok(false) for any other opcode.
+    pub(super) fn sopp_more(&mut self) -> Result<bool, LiftError> {
+        use Opcode::*;
+        match self.ins.opcode() {
+            // Sleep/wake-up, performance-level hints, instruction-cache invalidation and the dependency /
+            // idle waits: the ISA defines no architectural effect beyond timing. The evaluator and the
+            // lowering execute each wave's instructions in order with every access complete before the next
+            // (sequentially consistent per wave), so there is nothing to wait for and no stale cache.
+            S_WAKEUP | S_SLEEP | S_ICACHE_INV | S_INCPERFLEVEL | S_DECPERFLEVEL | S_WAIT_IDLE
+            | S_WAITCNT_DEPCTR => Ok(true),
+            S_SENDMSG => self.unsupported(
+                "s_sendmsg talks to the hardware's message unit (interrupts, GS/dealloc messages); \
+                 no compute semantics to model",
+            ),
+            S_SETKILL | S_SETHALT => {
+                self.unsupported("s_setkill/s_sethalt stop the wave for the debugger or trap handler")
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// SMEM cache maintenance: no-ops (the evaluator's and the lowering's memory is coherent; a discarded or
+    /// written-back line holds the same bytes). Ok(false) for any other opcode.
+    pub(super) fn smem_more(&mut self) -> Result<bool, LiftError> {
+        use Opcode::*;
+        Ok(matches!(
+            self.ins.opcode(),
+            S_DCACHE_INV
+                | S_GL1_INV
+                | S_DCACHE_WB
+                | S_DCACHE_DISCARD
+                | S_DCACHE_DISCARD_X2
+                | S_ATC_PROBE
+                | S_ATC_PROBE_BUFFER
+        ))
     }
 }
