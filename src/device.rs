@@ -4,7 +4,7 @@
 
 use crate::dispatch::{Buffer, Plan};
 use anyhow::{Context as _, Result};
-use rdna2spv_spirv::lower::LowerOptions;
+use rdna2spv_spirv::lower::{ControlFlow, LowerOptions};
 use rdna2spv_vulkan::{Context, DeviceProfile, DeviceSelector, RunReport};
 
 /// Which profile the lowering uses.
@@ -51,21 +51,63 @@ pub fn profile_of(ctx: &Context, choice: ProfileChoice) -> Result<DeviceProfile>
 
 /// Runs the plan on `ctx`; binds it to the device buffers' addresses (so the host can run at the same ones).
 pub fn run_vulkan(ctx: &Context, plan: &mut Plan, profile: &DeviceProfile) -> Result<DeviceRun> {
+    run_vulkan_with(ctx, plan, profile, false)
+}
+
+/// Bytes of unregistered memory after each buffer of a checked run (the host evaluator's gap is 64 KiB).
+pub const CHECK_GUARD_BYTES: u64 = 0x1_0000;
+
+/// [`run_vulkan`]; with `checked`, every global access is validated against the plan's buffers on the
+/// device (`run --checked`): an access outside them is an error naming its workgroup, wave, pc, lane and
+/// address, as the host evaluator names it, and touches no memory outside the buffers.
+pub fn run_vulkan_with(
+    ctx: &Context,
+    plan: &mut Plan,
+    profile: &DeviceProfile,
+    checked: bool,
+) -> Result<DeviceRun> {
+    run_vulkan_opts(ctx, plan, profile, checked, ControlFlow::default())
+}
+
+/// [`run_vulkan_with`] with the lowering's control-flow form chosen (`run --control-flow`).
+pub fn run_vulkan_opts(
+    ctx: &Context,
+    plan: &mut Plan,
+    profile: &DeviceProfile,
+    checked: bool,
+    control_flow: ControlFlow,
+) -> Result<DeviceRun> {
+    // Checked mode gives every buffer an unregistered guard band after it, as the host evaluator's layout
+    // does (`host_addresses`): an overrun lands in no allocation instead of in the next buffer.
+    let guard = if checked { CHECK_GUARD_BYTES } else { 0 };
     let mut bufs = Vec::with_capacity(plan.buffers.len());
     for b in &plan.buffers {
-        bufs.push(ctx.create_buffer((b.data.len() as u64).max(4))?);
+        bufs.push(ctx.create_buffer((b.data.len() as u64).max(4) + guard)?);
     }
     let addresses: Vec<u64> = bufs.iter().map(|b| b.device_address()).collect();
     plan.bind(&addresses, plan.launch.grid)?;
     for (buf, b) in bufs.iter_mut().zip(&plan.buffers) {
         buf.upload(0, &b.data)?;
     }
-    let report = rdna2spv_vulkan::run_program_with(
+    let allocations: Vec<(u64, u64)> = if checked {
+        addresses
+            .iter()
+            .zip(&plan.buffers)
+            .map(|(&a, b)| (a, b.data.len() as u64))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let report = rdna2spv_vulkan::run_program_checked(
         ctx,
         &plan.program,
         &plan.launch,
         profile,
-        &LowerOptions::default(),
+        &LowerOptions {
+            control_flow,
+            ..LowerOptions::default()
+        },
+        &allocations,
     )?;
     let mut buffers = Vec::with_capacity(bufs.len());
     for (buf, b) in bufs.iter().zip(&plan.buffers) {

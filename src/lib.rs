@@ -1,8 +1,10 @@
 //! rdna2spv: run AMD RDNA 2 (gfx10.3) machine code anywhere, exactly.
 //!
 //! The library behind the `rdna2spv` CLI: manifests, dispatch plans shared by the backends, and listings.
+pub mod corpus;
 pub mod device;
 pub mod disasm;
 pub mod dispatch;
 pub mod manifest;
+pub mod probe;
 pub mod robust;

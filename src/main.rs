@@ -3,7 +3,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
-use rdna2spv::device::{first_difference, open, profile_of, run_vulkan, ProfileChoice};
+use rdna2spv::device::{first_difference, open, profile_of, run_vulkan_opts, ProfileChoice};
 use rdna2spv::disasm::{lines, Listing};
 use rdna2spv::dispatch::{run_host, run_host_at, target_of, Plan};
 use rdna2spv::manifest::Manifest;
@@ -124,6 +124,10 @@ enum Cmd {
         /// Vulkan device for `--profile device`: an index or part of its name (default: a GPU, else lavapipe).
         #[arg(long)]
         device: Option<String>,
+        /// Control flow between blocks: structured selections and loops (default), or one dispatcher loop
+        /// over every block. Irreducible regions that need a dispatcher are named on stderr.
+        #[arg(long, value_enum, default_value = "structured")]
+        control_flow: ControlFlowArg,
     },
     /// Run a kernel described by a manifest; write every output buffer to DIR/<name>.bin.
     ///
@@ -146,7 +150,139 @@ enum Cmd {
         /// is an error (exit 2), not a hang.
         #[arg(long)]
         timeout_ms: Option<u64>,
+        /// Checked mode on the device: validate every global/flat access against the manifest's buffers (and
+        /// the kernarg segment and dispatch packet). An access outside them stops the run with the same
+        /// report the host evaluator gives (workgroup, wave, pc, instruction, lane, address; exit 2) instead
+        /// of corrupting memory or losing the device. Slower; the host evaluator always checks.
+        #[arg(long)]
+        checked: bool,
+        /// Control flow of the Vulkan module: structured (default) or one dispatcher loop.
+        #[arg(long, value_enum, default_value = "structured")]
+        control_flow: ControlFlowArg,
     },
+    /// Check the real-world corpus `cargo xtask corpus rocsparse` extracted (docs/corpus.md): every listing
+    /// against llvm-objdump-19, every kernel translated and checked with spirv-val; prints a table with the
+    /// missing opcodes ranked. Exit 1 when a listing differs or spirv-val rejects a module.
+    Corpus {
+        /// The corpus directory (default: ~/.cache/rdna2spv/corpus/rocsparse; RDNA2SPV_CORPUS_DIR overrides).
+        dir: Option<PathBuf>,
+        /// Only these bundles (indices as in index.json), e.g. `--bundles 3,17`.
+        #[arg(long, value_delimiter = ',')]
+        bundles: Vec<usize>,
+        /// Worker threads.
+        #[arg(long, default_value = "2")]
+        jobs: usize,
+        /// Skip the llvm-objdump-19 comparison.
+        #[arg(long)]
+        no_decode: bool,
+        /// Skip translation.
+        #[arg(long)]
+        no_translate: bool,
+        /// Translate, but skip spirv-val.
+        #[arg(long)]
+        no_validate: bool,
+        /// Rows of the missing-opcode tables.
+        #[arg(long, default_value = "40")]
+        top: usize,
+        /// Also write the whole report (every kernel's outcome) as JSON here.
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Lowering profile: `device` (default) measures the Vulkan device (lavapipe in CI); `portable`
+        /// assumes nothing (no Float64/Int64: every f64 instruction is then refused).
+        #[arg(long, value_enum, default_value = "device")]
+        profile: ProfileArg,
+        /// Vulkan device for `--profile device`: an index or part of its name.
+        #[arg(long)]
+        device: Option<String>,
+    },
+    /// The seeds' numeric studies reproduced on translated gfx1030 code (docs/numerics.md).
+    Probe {
+        #[command(subcommand)]
+        what: ProbeCmd,
+    },
+}
+
+#[derive(Subcommand)]
+enum ProbeCmd {
+    /// Seed ADR-1407: a*b+c, a/b and sqrtf(|a|) from hipcc's three builds, host vs device vs SoftFloat.
+    ///
+    /// Exit 1 when the host and the device differ anywhere or the strict build differs from the correctly
+    /// rounded references.
+    StrictFp {
+        /// Random operand triples (the 2,197 boundary triples come on top).
+        #[arg(long, default_value_t = 1 << 20)]
+        random: usize,
+        #[arg(long, default_value_t = 0x1407)]
+        seed: u64,
+        /// Only these builds (strict, default, nocrdiv); default all three.
+        #[arg(long, value_delimiter = ',')]
+        build: Vec<String>,
+        /// `host`: the evaluator only; `vulkan` or `both`: the device and the host, compared.
+        #[arg(long, value_enum, default_value = "both")]
+        backend: Backend,
+        #[arg(long)]
+        device: Option<String>,
+        /// The folder holding the probe code objects (default: fixtures/kernels of the source tree).
+        #[arg(long)]
+        kernels: Option<PathBuf>,
+        /// Print the report as JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Also write the JSON report to this file.
+        #[arg(long)]
+        json_out: Option<PathBuf>,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Seed 003: fp32mp2 double-word error bounds in units of u², against binary128.
+    ///
+    /// Exit 1 when the host and the device differ anywhere or a bound of the seed is exceeded.
+    DoubleWord {
+        /// Operands per operation and regime (default 2^20).
+        #[arg(long, default_value_t = 1 << 20)]
+        n: usize,
+        /// 2^24 operands per operation and regime (the seed's size).
+        #[arg(long)]
+        full: bool,
+        #[arg(long, default_value_t = 0x3003)]
+        seed: u64,
+        /// Only the kernels whose name contains one of these (e.g. add_high,acc).
+        #[arg(long, value_delimiter = ',')]
+        only: Vec<String>,
+        #[arg(long, value_enum, default_value = "both")]
+        backend: Backend,
+        #[arg(long)]
+        device: Option<String>,
+        #[arg(long)]
+        kernels: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+        /// Also write the JSON report to this file.
+        #[arg(long)]
+        json_out: Option<PathBuf>,
+        /// Also write the error-distribution plot here.
+        #[arg(long)]
+        svg: Option<PathBuf>,
+        #[arg(long)]
+        quiet: bool,
+    },
+}
+
+/// `--control-flow`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum ControlFlowArg {
+    Structured,
+    Dispatcher,
+}
+
+impl From<ControlFlowArg> for rdna2spv_spirv::lower::ControlFlow {
+    fn from(c: ControlFlowArg) -> Self {
+        match c {
+            ControlFlowArg::Structured => Self::Structured,
+            ControlFlowArg::Dispatcher => Self::Dispatcher,
+        }
+    }
 }
 
 fn main() {
@@ -229,6 +365,7 @@ fn run(cli: Cli) -> Result<i32> {
             profile,
             workgroup,
             device,
+            control_flow,
         } => {
             let (k, program) = lifted(&file, kernel.as_deref())?;
             let wg = match workgroup {
@@ -259,11 +396,28 @@ fn run(cli: Cli) -> Result<i32> {
                 ProfileArg::Portable => rdna2spv_vulkan::DeviceProfile::portable(),
                 ProfileArg::Device => profile_of(&open(device.as_deref())?, ProfileChoice::Device)?,
             };
-            let words = rdna2spv_spirv::lower::lower(
+            let opts = rdna2spv_spirv::lower::LowerOptions {
+                control_flow: control_flow.into(),
+                ..Default::default()
+            };
+            let words = rdna2spv_spirv::lower::lower_with(
                 &program,
                 &rdna2spv_vulkan::kernel_layout(&launch),
                 &profile,
+                &opts,
             )?;
+            if opts.control_flow == rdna2spv_spirv::lower::ControlFlow::Structured {
+                let s = rdna2spv_ir::cfg::Structure::of(&program);
+                eprintln!(
+                    "rdna2spv: control flow: {} blocks, {} loops, {} irreducible regions (dispatcher)",
+                    s.number.iter().filter(|&&n| n != u32::MAX).count(),
+                    s.loops,
+                    s.dispatch_regions.len()
+                );
+                for note in rdna2spv_spirv::lower::control_flow_notes(&program) {
+                    eprintln!("rdna2spv: note: {note}");
+                }
+            }
             let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
             write_atomically(&output, &bytes)?;
             eprintln!(
@@ -274,6 +428,33 @@ fn run(cli: Cli) -> Result<i32> {
             );
             Ok(0)
         }
+        Cmd::Corpus {
+            dir,
+            bundles,
+            jobs,
+            no_decode,
+            no_translate,
+            no_validate,
+            top,
+            json,
+            profile,
+            device,
+        } => {
+            let profile = match profile {
+                ProfileArg::Portable => rdna2spv_vulkan::DeviceProfile::portable(),
+                ProfileArg::Device => profile_of(&open(device.as_deref())?, ProfileChoice::Device)?,
+            };
+            let opts = rdna2spv::corpus::Options {
+                profile,
+                decode: !no_decode,
+                translate: !no_translate,
+                validate: !no_validate,
+                jobs,
+                progress: true,
+                ..Default::default()
+            };
+            corpus(dir, bundles, opts, top, json)
+        }
         Cmd::Run {
             manifest,
             backend,
@@ -281,6 +462,8 @@ fn run(cli: Cli) -> Result<i32> {
             profile,
             device,
             timeout_ms,
+            checked,
+            control_flow,
         } => {
             let m = Manifest::load(&manifest)?;
             let mut plan = Plan::new(&m)?;
@@ -301,7 +484,7 @@ fn run(cli: Cli) -> Result<i32> {
                         Some(ms) => ctx.with_timeout(std::time::Duration::from_millis(ms)),
                         None => ctx,
                     };
-                    let dev = run_vulkan(&ctx, &mut plan, &prof)
+                    let dev = run_vulkan_opts(&ctx, &mut plan, &prof, checked, control_flow.into())
                         .with_context(|| format!("running {name} on the Vulkan device"))?;
                     eprintln!(
                         "rdna2spv: {name} on {}: {} waves in {:?} workgroups, module {} words, lowered in {:.1} ms, dispatch {:.1} ms",
@@ -351,7 +534,35 @@ fn run(cli: Cli) -> Result<i32> {
             }
             Ok(code)
         }
+        Cmd::Probe { what } => probe(what),
     }
+}
+
+fn corpus(
+    dir: Option<PathBuf>,
+    bundles: Vec<usize>,
+    opts: rdna2spv::corpus::Options,
+    top: usize,
+    json: Option<PathBuf>,
+) -> Result<i32> {
+    let dir = match dir {
+        Some(d) => d,
+        None => rdna2spv::corpus::default_dir()
+            .context("no corpus directory: set HOME or RDNA2SPV_CORPUS_DIR")?,
+    };
+    let report = rdna2spv::corpus::check(&dir, &bundles, &opts)?;
+    let s = report.summary();
+    if let Some(j) = json {
+        let text = serde_json::to_string(&serde_json::json!({ "summary": s, "report": report }))?;
+        std::fs::write(&j, text).with_context(|| format!("writing {}", j.display()))?;
+    }
+    emit(&s.table(top))?;
+    emit(&format!(
+        "\n{} code objects, {} kernels in {:.1} s with {} jobs (llvm-objdump-19: {:.1} s, our listings: {:.1} s, summed over jobs)\n",
+        s.objects, s.kernels, s.seconds, opts.jobs, s.seconds_objdump, s.seconds_ours_listing
+    ))?;
+    let failed = s.decode_differing > 0 || !s.invalid.is_empty() || !s.object_errors.is_empty();
+    Ok(i32::from(failed))
 }
 
 /// Writes to stdout; a reader that went away (`| head`) is not an error.
@@ -390,4 +601,102 @@ fn write_atomically(path: &Path, data: &[u8]) -> Result<()> {
     std::fs::write(&tmp, data).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("renaming {}", tmp.display()))?;
     Ok(())
+}
+
+fn probe_backends(backend: Backend, device: Option<&str>) -> Result<rdna2spv::probe::Backends> {
+    Ok(rdna2spv::probe::Backends {
+        device: match backend {
+            Backend::Host => None,
+            Backend::Vulkan | Backend::Both => {
+                let ctx = open(device)?;
+                let prof = profile_of(&ctx, ProfileChoice::Device)?;
+                Some((ctx, prof))
+            }
+        },
+    })
+}
+
+fn probe(what: ProbeCmd) -> Result<i32> {
+    use rdna2spv::probe::{dw, kernels_dir, strict};
+    match what {
+        ProbeCmd::StrictFp {
+            random,
+            seed,
+            build,
+            backend,
+            device,
+            kernels,
+            json,
+            json_out,
+            quiet,
+        } => {
+            let mut builds = Vec::new();
+            for b in &strict::BUILDS {
+                if build.is_empty() || build.iter().any(|x| x == b.name) {
+                    builds.push(b);
+                }
+            }
+            if let Some(x) = build
+                .iter()
+                .find(|x| !strict::BUILDS.iter().any(|b| b.name == x.as_str()))
+            {
+                bail!("no build named {x:?}; known: strict, default, nocrdiv");
+            }
+            let dir = kernels_dir(kernels.as_deref());
+            let backends = probe_backends(backend, device.as_deref())?;
+            let r = strict::run(&dir, &builds, random, seed, &backends, quiet)?;
+            let text = serde_json::to_string_pretty(&r)? + "\n";
+            if let Some(p) = json_out {
+                std::fs::write(&p, &text).with_context(|| format!("writing {}", p.display()))?;
+            }
+            if json {
+                emit(&text)?;
+            } else {
+                emit(&r.table())?;
+            }
+            Ok(if r.passed() { 0 } else { 1 })
+        }
+        ProbeCmd::DoubleWord {
+            n,
+            full,
+            seed,
+            only,
+            backend,
+            device,
+            kernels,
+            json,
+            json_out,
+            svg,
+            quiet,
+        } => {
+            let n = if full { 1 << 24 } else { n };
+            if n == 0 {
+                bail!("--n must be positive");
+            }
+            let ops: Vec<&dw::Op> = dw::OPS
+                .iter()
+                .filter(|o| only.is_empty() || only.iter().any(|x| o.kernel.contains(x.as_str())))
+                .collect();
+            if ops.is_empty() {
+                bail!("--only {} matches no operation", only.join(","));
+            }
+            let dir = kernels_dir(kernels.as_deref());
+            let backends = probe_backends(backend, device.as_deref())?;
+            let r = dw::run(&dir, &ops, n, seed, &backends, quiet)?;
+            if let Some(p) = svg {
+                std::fs::write(&p, rdna2spv::probe::svg::plot(&r))
+                    .with_context(|| format!("writing {}", p.display()))?;
+            }
+            let text = serde_json::to_string_pretty(&r)? + "\n";
+            if let Some(p) = json_out {
+                std::fs::write(&p, &text).with_context(|| format!("writing {}", p.display()))?;
+            }
+            if json {
+                emit(&text)?;
+            } else {
+                emit(&r.table())?;
+            }
+            Ok(if r.passed() { 0 } else { 1 })
+        }
+    }
 }

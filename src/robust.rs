@@ -34,6 +34,24 @@ pub fn fuzz_layout(wave_size: u32) -> KernelLayout {
     }
 }
 
+/// The fuzz targets' input format for random programs: byte 0 picks the wave size (bit 0: wave64), the
+/// sub-target (bits 1..) and whether `s_endpgm` is appended (bit 7 clear); then up to 64 little-endian
+/// words. None for empty input.
+pub fn fuzz_program(data: &[u8]) -> Option<(Vec<u32>, Target, u32)> {
+    let (&head, rest) = data.split_first()?;
+    let wave_size = if head & 1 == 1 { 64 } else { 32 };
+    let target = Target::ALL[(head as usize >> 1) % Target::ALL.len()];
+    let mut words: Vec<u32> = rest
+        .chunks_exact(4)
+        .take(64)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    if head & 0x80 == 0 {
+        words.push(S_ENDPGM);
+    }
+    Some((words, target, wave_size))
+}
+
 /// decode → lift → verify → lower (portable profile) of the little-endian `words` as a kernel starting at
 /// word 0. Never panics; a module it returns is meant to pass `spirv-val --target-env vulkan1.3`.
 pub fn translate_words(words: &[u32], target: Target, wave_size: u32) -> Translated {

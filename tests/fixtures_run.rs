@@ -63,6 +63,11 @@ const CASES: &[Case] = &[
         outputs: &[("out", Elem::F32, Cmp::Exact)],
     },
     Case {
+        manifest: "branchy",
+        source: "branchy.cl",
+        outputs: &[("out", Elem::U32, Cmp::Exact)],
+    },
+    Case {
         manifest: "reduce",
         source: "reduce.cl",
         outputs: &[("out", Elem::F32, Cmp::Exact)],
@@ -521,6 +526,7 @@ cases!(
     saxpy_cov4,
     divergent,
     divergent_w64,
+    branchy,
     reduce,
     reduce_w64,
     atomics,

@@ -122,15 +122,26 @@ fn parse_one(bytes: &[u8]) -> Result<(Vec<BundleEntry<'_>>, u64), LoadError> {
 /// at the first bundle magic at or after the end of the previous one. Entry offsets are
 /// relative to `bytes`.
 pub fn extract_all(bytes: &[u8]) -> Result<Vec<BundleEntry<'_>>, LoadError> {
+    let out: Vec<_> = extract_bundles(bytes)?.into_iter().flatten().collect();
+    if out.is_empty() {
+        return Err(LoadError::BadBundle {
+            detail: "no entries in the offload bundles".into(),
+        });
+    }
+    Ok(out)
+}
+
+/// [`extract_all`], one list of entries per bundle (in file order).
+pub fn extract_bundles(bytes: &[u8]) -> Result<Vec<Vec<BundleEntry<'_>>>, LoadError> {
     let mut out = Vec::new();
     let mut start = 0usize;
     while let Some(pos) = find(bytes.get(start..).unwrap_or(&[]), BUNDLE_MAGIC) {
         let base = start + pos;
-        let (entries, end) = parse_one(&bytes[base..])?;
-        for mut e in entries {
+        let (mut entries, end) = parse_one(&bytes[base..])?;
+        for e in &mut entries {
             e.offset += base as u64;
-            out.push(e);
         }
+        out.push(entries);
         // `end` is within bytes[base..]; always advance by at least the magic.
         start = base + (end as usize).max(BUNDLE_MAGIC.len());
     }

@@ -361,6 +361,19 @@ fn bundle_entries(bytes: &[u8]) -> Result<Option<Vec<BundleEntry<'_>>>, LoadErro
     bundle::extract_all(data).map(Some)
 }
 
+/// The clang offload bundles in the `.hip_fatbin` section of a host ELF object or library, one list of
+/// entries per bundle, in file order (entry offsets relative to the section).
+pub fn fatbin_bundles(bytes: &[u8]) -> Result<Vec<Vec<BundleEntry<'_>>>, LoadError> {
+    elf::check_ident(bytes)?;
+    let machine = u16::from_le_bytes([bytes[18], bytes[19]]);
+    let host = elf::parse(bytes)?;
+    let Some(fatbin) = host.sections.iter().find(|s| s.name == ".hip_fatbin") else {
+        return Err(LoadError::NotAmdgpu { machine });
+    };
+    let data = elf::file_slice(bytes, fatbin.offset, fatbin.size, ".hip_fatbin")?;
+    bundle::extract_bundles(data)
+}
+
 /// Upper bound on the code bytes copied out of one file, as a multiple of its size: real code
 /// objects copy each byte of `.text` at most once; only crafted symbol tables (many descriptors
 /// sharing one entry point) could make the copies grow quadratically.

@@ -104,9 +104,68 @@ pub fn run(program: &Program, launch: &Launch, memory: &mut Memory) -> Result<St
     for gz in 0..groups[2] {
         for gy in 0..groups[1] {
             for gx in 0..groups[0] {
-                wave::run_workgroup(program, &types, launch, [gx, gy, gz], memory, &mut stats)?;
+                wave::run_workgroup(
+                    program,
+                    &types,
+                    launch,
+                    [gx, gy, gz],
+                    memory,
+                    &mut stats,
+                    None,
+                )?;
             }
         }
     }
     Ok(stats)
+}
+
+/// The blocks one wave entered, in order (`Program::blocks` indices, the entry first).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WaveTrace {
+    pub workgroup: [u32; 3],
+    pub wave: u32,
+    pub blocks: Vec<u32>,
+}
+
+/// [`run`], also recording the block trace of every wave (for checking a structured translation's block
+/// order against the machine program's).
+pub fn run_traced(
+    program: &Program,
+    launch: &Launch,
+    memory: &mut Memory,
+) -> Result<(Stats, Vec<WaveTrace>), EvalError> {
+    let types = verify(program)?;
+    if launch.wave_size != 32 && launch.wave_size != 64 {
+        return Err(EvalError::Launch(format!(
+            "wave size {} (must be 32 or 64)",
+            launch.wave_size
+        )));
+    }
+    let wg = launch.workgroup;
+    let threads = wg.iter().map(|&x| x as u64).product::<u64>();
+    if threads == 0 || threads > 1024 || launch.grid.contains(&0) {
+        return Err(EvalError::Launch(format!(
+            "workgroup {wg:?} / grid {:?}",
+            launch.grid
+        )));
+    }
+    let groups: Vec<u32> = (0..3).map(|d| launch.grid[d].div_ceil(wg[d])).collect();
+    let mut stats = Stats::default();
+    let mut traces = Vec::new();
+    for gz in 0..groups[2] {
+        for gy in 0..groups[1] {
+            for gx in 0..groups[0] {
+                wave::run_workgroup(
+                    program,
+                    &types,
+                    launch,
+                    [gx, gy, gz],
+                    memory,
+                    &mut stats,
+                    Some(&mut traces),
+                )?;
+            }
+        }
+    }
+    Ok((stats, traces))
 }

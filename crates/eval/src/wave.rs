@@ -24,6 +24,8 @@ pub struct WaveState {
     steps: u64,
     /// The wave's scratch region (`Space::Scratch`), one allocation at 0.
     private: Memory,
+    /// The blocks the wave entered, in order, when the run is traced ([`crate::run_traced`]).
+    trace: Option<Vec<u32>>,
 }
 
 impl WaveState {
@@ -50,6 +52,7 @@ pub(crate) fn run_workgroup(
     group: [u32; 3],
     memory: &mut Memory,
     stats: &mut Stats,
+    mut traces: Option<&mut Vec<crate::WaveTrace>>,
 ) -> Result<(), EvalError> {
     let ws = launch.wave_size;
     // The actual size of this (possibly partial) workgroup.
@@ -83,6 +86,7 @@ pub(crate) fn run_workgroup(
                 at_barrier: false,
                 steps: 0,
                 private,
+                trace: traces.is_some().then(|| vec![p.entry().index() as u32]),
             };
             for &(reg, v) in &launch.sgprs {
                 if let Some(r) = s.sgpr.get_mut(reg as usize) {
@@ -141,6 +145,15 @@ pub(crate) fn run_workgroup(
         }
         debug_assert!(all_waiting);
         if waves.iter().all(|w| w.done) {
+            if let Some(t) = traces.as_deref_mut() {
+                for (w, wave) in waves.iter_mut().enumerate() {
+                    t.push(crate::WaveTrace {
+                        workgroup: group,
+                        wave: w as u32,
+                        blocks: wave.trace.take().unwrap_or_default(),
+                    });
+                }
+            }
             return Ok(());
         }
         // Every wave that has not ended waits at the barrier: release them.
@@ -466,6 +479,9 @@ fn step(
 }
 
 fn enter(wave: &mut WaveState, b: Handle<Block>) {
+    if let Some(t) = wave.trace.as_mut() {
+        t.push(b.index() as u32);
+    }
     wave.block = b;
     wave.inst = 0;
 }

@@ -14,6 +14,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
+pub mod cfg;
 pub mod lift;
 mod print;
 pub mod verify;

@@ -1674,6 +1674,42 @@ impl Lifter<'_> {
                 let r = self.float(FloatOp::F32Sqrt, a, a, a);
                 self.write_v(vdst, r);
             }
+            // Transcendental approximations: deterministic compositions of exact primitives (decision
+            // D017), identical on the host and every device; accuracy measured in tests/transcendental.rs.
+            V_RCP_IFLAG_F32 => {
+                // The same quotient as V_RCP_F32; "iflag" only changes which exception flag is raised.
+                let a = s!(s0, 0);
+                let one = self.c(Ty::B32, 0x3f80_0000);
+                let r = self.float(FloatOp::F32Div, one, a, a);
+                self.write_v(vdst, r);
+            }
+            V_RSQ_F32 | V_EXP_F32 | V_LOG_F32 | V_SIN_F32 | V_COS_F32 => {
+                let a = s!(s0, 0);
+                let r = self.transcendental_f32(op, a);
+                self.write_v(vdst, r);
+            }
+            V_RCP_F16 | V_SQRT_F16 | V_RSQ_F16 | V_EXP_F16 | V_LOG_F16 | V_SIN_F16 | V_COS_F16 => {
+                // Evaluated in f32 from the exact widening, then one rounding to half.
+                let a = self.src(s0, Src::F16)?;
+                let a = self.lo16(a);
+                let a = self.modify_ty(a, 0, abs, neg, Ty::B16);
+                let x = self.un(UnOp::F16ToF32, Ty::B32, a);
+                let r = match op {
+                    V_RCP_F16 => {
+                        let one = self.c(Ty::B32, 0x3f80_0000);
+                        self.float(FloatOp::F32Div, one, x, x)
+                    }
+                    V_SQRT_F16 => self.float(FloatOp::F32Sqrt, x, x, x),
+                    V_RSQ_F16 => self.transcendental_f32(V_RSQ_F32, x),
+                    V_EXP_F16 => self.transcendental_f32(V_EXP_F32, x),
+                    V_LOG_F16 => self.transcendental_f32(V_LOG_F32, x),
+                    V_SIN_F16 => self.transcendental_f32(V_SIN_F32, x),
+                    _ => self.transcendental_f32(V_COS_F32, x),
+                };
+                let h = self.un(UnOp::F32ToF16, Ty::B16, r);
+                let r32 = self.un(UnOp::ZExt, Ty::B32, h);
+                self.write_v(vdst, r32);
+            }
             V_DIV_SCALE_F32 => {
                 let (x, den, num) = (s!(s0, 0), s!(s1, 1), s!(s2, 2));
                 let (d, flag) = self.div_scale_f32(x, den, num);
@@ -1741,6 +1777,294 @@ impl Lifter<'_> {
         let a = self.and32(x, 0x7fff_ffff);
         self.eq32(a, 0)
     }
+    // ---- transcendental approximations (decision D017) --------------------------------------------
+
+    fn fk(&mut self, v: f32) -> Handle<Node> {
+        self.c(Ty::B32, v.to_bits() as u64)
+    }
+    fn fop(&mut self, op: FloatOp, a: Handle<Node>, b: Handle<Node>) -> Handle<Node> {
+        self.float(op, a, b, a)
+    }
+    fn ffma(&mut self, a: Handle<Node>, b: Handle<Node>, c: Handle<Node>) -> Handle<Node> {
+        self.float(FloatOp::F32Fma, a, b, c)
+    }
+    fn fcmp(&mut self, op: FloatCmp, a: Handle<Node>, b: Handle<Node>) -> Handle<Node> {
+        self.n(Node::FloatCmp {
+            op,
+            ty: Ty::B32,
+            a,
+            b,
+        })
+    }
+    /// Horner's rule with fused multiply-adds: c[0] + x·(c[1] + x·(…)).
+    fn horner(&mut self, x: Handle<Node>, c: &[f32]) -> Handle<Node> {
+        let mut p = self.fk(c[c.len() - 1]);
+        for &k in c[..c.len() - 1].iter().rev() {
+            let kk = self.fk(k);
+            p = self.ffma(p, x, kk);
+        }
+        p
+    }
+    /// 2^n for an integer n (B32) in [-126, 127], as f32 bits.
+    fn pow2_bits(&mut self, n: Handle<Node>) -> Handle<Node> {
+        let bias = self.k32(127);
+        let e = self.int(IntOp::Add, Ty::B32, n, bias);
+        let k23 = self.k32(23);
+        self.int(IntOp::Shl, Ty::B32, e, k23)
+    }
+    /// rint(x) (round half to even) of an f32 with |x| < 2^22, exactly: (x + 1.5·2^23) − 1.5·2^23.
+    fn rint_small(&mut self, x: Handle<Node>) -> Handle<Node> {
+        let c = self.fk(12_582_912.0);
+        let t = self.fop(FloatOp::F32Add, x, c);
+        self.fop(FloatOp::F32Sub, t, c)
+    }
+
+    /// V_RSQ_F32, V_EXP_F32 (2^x), V_LOG_F32 (log2 x), V_SIN_F32 / V_COS_F32 (of 2π·x: the operand is in
+    /// revolutions) on an f32 value, as fixed sequences of correctly rounded f32 operations (D017).
+    fn transcendental_f32(&mut self, op: Opcode, x: Handle<Node>) -> Handle<Node> {
+        match op {
+            Opcode::V_RSQ_F32 => {
+                // 1/sqrt(x): two roundings. ±0 → ±inf, x < 0 → NaN, +inf → +0.
+                let r = self.float(FloatOp::F32Sqrt, x, x, x);
+                let one = self.fk(1.0);
+                self.fop(FloatOp::F32Div, one, r)
+            }
+            Opcode::V_EXP_F32 => self.exp2_f32(x),
+            Opcode::V_LOG_F32 => self.log2_f32(x),
+            Opcode::V_SIN_F32 => self.sincos_f32(x, false),
+            _ => self.sincos_f32(x, true),
+        }
+    }
+
+    /// 2^x: x clamped to [-160, 130] (outside, the result is 0 or +inf anyway; a NaN stays NaN), split
+    /// exactly into n + f with n = rint(x) and |f| ≤ 1/2, 2^f by a degree-7 Taylor polynomial of e^(f·ln2)
+    /// in Horner form, then scaled by 2^n in two exact halves so that only the last multiplication rounds
+    /// (once, also into the subnormal range).
+    fn exp2_f32(&mut self, x: Handle<Node>) -> Handle<Node> {
+        let hi = self.fk(130.0);
+        let lo = self.fk(-160.0);
+        let over = self.fcmp(FloatCmp::Gt, x, hi);
+        let under = self.fcmp(FloatCmp::Lt, x, lo);
+        let x = self.sel(over, hi, x);
+        let x = self.sel(under, lo, x);
+        let n_f = self.rint_small(x);
+        let f = self.fop(FloatOp::F32Sub, x, n_f);
+        let ln2 = std::f64::consts::LN_2;
+        let mut c = [0f32; 8];
+        let mut term = 1f64;
+        for (i, k) in c.iter_mut().enumerate() {
+            if i > 0 {
+                term *= ln2 / i as f64;
+            }
+            *k = term as f32;
+        }
+        let p = self.horner(f, &c);
+        let n = self.un(UnOp::F32ToI32, Ty::B32, n_f);
+        let one = self.k32(1);
+        let n1 = self.int(IntOp::AShr, Ty::B32, n, one);
+        let n2 = self.int(IntOp::Sub, Ty::B32, n, n1);
+        let s1 = self.pow2_bits(n1);
+        let s2 = self.pow2_bits(n2);
+        let r = self.fop(FloatOp::F32Mul, p, s1);
+        self.fop(FloatOp::F32Mul, r, s2)
+    }
+
+    /// log2(x): x = m·2^e with m in [√2/2, √2) (subnormals scaled by 2^32 first), log2(m) from
+    /// t = (m−1)/(m+1) as c1·t + t³·(c3 + c5·t² + … + c11·t⁸) with c_k = 2/(k·ln 2), carried in two parts
+    /// (t + t_lo, c1·t as hi + lo) and added to e with TwoSum, so one final rounding dominates. Special values:
+    /// ±0 → −inf, x < 0 → NaN, +inf → +inf, NaN → NaN.
+    fn log2_f32(&mut self, x: Handle<Node>) -> Handle<Node> {
+        let expf = self.and32(x, 0x7f80_0000);
+        let den = self.eq32(expf, 0);
+        let k32 = self.fk(4_294_967_296.0);
+        let xs = self.fop(FloatOp::F32Mul, x, k32);
+        let xs = self.sel(den, xs, x);
+        let adj_d = self.k32(-32i32 as u32);
+        let z = self.k32(0);
+        let adj = self.sel(den, adj_d, z);
+        let k23 = self.k32(23);
+        let eb = self.int(IntOp::LShr, Ty::B32, xs, k23);
+        let eb = self.and32(eb, 0xff);
+        let bias = self.k32(127);
+        let e = self.int(IntOp::Sub, Ty::B32, eb, bias);
+        let e = self.int(IntOp::Add, Ty::B32, e, adj);
+        let frac = self.and32(xs, 0x007f_ffff);
+        let onebits = self.k32(0x3f80_0000);
+        let mb = self.int(IntOp::Or, Ty::B32, frac, onebits);
+        // m > √2: halve it and count one more.
+        let sqrt2 = self.k32(0x3fb5_04f3);
+        let big = self.icmp(IntCmp::GtU, Ty::B32, mb, sqrt2);
+        let exp1 = self.k32(0x0080_0000);
+        let mh = self.int(IntOp::Sub, Ty::B32, mb, exp1);
+        let m = self.sel(big, mh, mb);
+        let one_i = self.k32(1);
+        let e1 = self.int(IntOp::Add, Ty::B32, e, one_i);
+        let e = self.sel(big, e1, e);
+        // f = m − 1 is exact; t = f/(2 + f) with its error carried: the denominator's rounding error dl
+        // (Fast2Sum) and the quotient's remainder (exact by fma) give t_lo, so t + t_lo is within a few
+        // units of 2^-48 of the true t.
+        let one = self.fk(1.0);
+        let two = self.fk(2.0);
+        let f = self.fop(FloatOp::F32Sub, m, one);
+        let dnm = self.fop(FloatOp::F32Add, f, two);
+        let z = self.fop(FloatOp::F32Sub, dnm, two);
+        let dl = self.fop(FloatOp::F32Sub, f, z);
+        let t = self.fop(FloatOp::F32Div, f, dnm);
+        let nt = self.un(UnOp::FNeg, Ty::B32, t);
+        let rem = self.ffma(nt, dnm, f);
+        let tdl = self.fop(FloatOp::F32Mul, t, dl);
+        let num_lo = self.fop(FloatOp::F32Sub, rem, tdl);
+        let t_lo = self.fop(FloatOp::F32Div, num_lo, dnm);
+        // log2(m) = c1·t + t³·(c3 + c5·t² + … + c11·t⁸), c_k = 2/(k·ln 2); c1·t in two parts.
+        let l2 = std::f64::consts::LN_2;
+        let c1 = 2.0 / l2;
+        let c1h = c1 as f32;
+        let c1l = (c1 - c1h as f64) as f32;
+        let c: Vec<f32> = [3, 5, 7, 9, 11]
+            .iter()
+            .map(|&k| (2.0 / (k as f64 * l2)) as f32)
+            .collect();
+        let t2 = self.fop(FloatOp::F32Mul, t, t);
+        let rp = self.horner(t2, &c);
+        let t3 = self.fop(FloatOp::F32Mul, t2, t);
+        let kh = self.fk(c1h);
+        let kl = self.fk(c1l);
+        let hi = self.fop(FloatOp::F32Mul, kh, t);
+        let nhi = self.un(UnOp::FNeg, Ty::B32, hi);
+        let lo = self.ffma(kh, t, nhi);
+        let corr = self.ffma(kl, t, lo);
+        let corr = self.ffma(kh, t_lo, corr);
+        let corr = self.ffma(t3, rp, corr);
+        // e + hi + corr: TwoSum of e and hi, then one last rounding.
+        let ef = self.un(UnOp::I32ToF32, Ty::B32, e);
+        let s1 = self.fop(FloatOp::F32Add, ef, hi);
+        let bb = self.fop(FloatOp::F32Sub, s1, ef);
+        let ab = self.fop(FloatOp::F32Sub, s1, bb);
+        let ea = self.fop(FloatOp::F32Sub, ef, ab);
+        let eb = self.fop(FloatOp::F32Sub, hi, bb);
+        let err = self.fop(FloatOp::F32Add, ea, eb);
+        let low = self.fop(FloatOp::F32Add, err, corr);
+        let r = self.fop(FloatOp::F32Add, s1, low);
+        // Special values.
+        let zero = self.fk(0.0);
+        let is_zero = self.fcmp(FloatCmp::Eq, x, zero);
+        let neg = self.fcmp(FloatCmp::Lt, x, zero);
+        let inf = self.k32(0x7f80_0000);
+        let is_inf = self.eq32(x, 0x7f80_0000);
+        let is_nan = self.fcmp(FloatCmp::U, x, x);
+        let ninf = self.k32(0xff80_0000);
+        let qnan = self.k32(0x7fc0_0000);
+        let r = self.sel(is_inf, inf, r);
+        let r = self.sel(is_zero, ninf, r);
+        let bad = self.or1(neg, is_nan);
+        self.sel(bad, qnan, r)
+    }
+
+    /// sin(2π·x) or cos(2π·x): r = x − rint(x) (exact; |x| ≥ 2^22 is a multiple of 1/2, handled by the
+    /// same identities), quadrant q = rint(4r), s = r − q/4 (exact, |s| ≤ 1/8), then the sine or cosine
+    /// polynomial in s (Taylor series of sin/cos(2π·s), |2π·s| ≤ π/4, leading terms carried in two parts)
+    /// chosen and signed by q. ±inf and NaN → NaN.
+    fn sincos_f32(&mut self, x: Handle<Node>, cos: bool) -> Handle<Node> {
+        let ax = self.un(UnOp::FAbs, Ty::B32, x);
+        let lim = self.fk(4_194_304.0);
+        let small = self.fcmp(FloatCmp::Lt, ax, lim);
+        let xr = self.rint_small(x);
+        let r_small = self.fop(FloatOp::F32Sub, x, xr);
+        // |x| ≥ 2^22: x is a multiple of 1/2 and r is 1/2 for an odd multiple (below 2^23), else 0.
+        let half = self.fk(0.5);
+        let two = self.fk(2.0);
+        let tx = self.fop(FloatOp::F32Mul, x, two);
+        // tx = 2x is an integer for |x| ≥ 2^22; it is odd iff x is an odd multiple of 1/2 (|x| < 2^23).
+        let txi = self.un(UnOp::F32ToI32, Ty::B32, tx);
+        let odd = self.and32(txi, 1);
+        let is_odd = self.eq32(odd, 1);
+        let lim23 = self.fk(8_388_608.0);
+        let below23 = self.fcmp(FloatCmp::Lt, ax, lim23);
+        let is_odd = self.and1(is_odd, below23);
+        let zr = self.fk(0.0);
+        let r_big = self.sel(is_odd, half, zr);
+        let r = self.sel(small, r_small, r_big);
+        let four = self.fk(4.0);
+        let r4 = self.fop(FloatOp::F32Mul, r, four);
+        let qf = self.rint_small(r4);
+        let quarter = self.fk(0.25);
+        let qq = self.fop(FloatOp::F32Mul, qf, quarter);
+        let sv = self.fop(FloatOp::F32Sub, r, qq);
+        let q = self.un(UnOp::F32ToI32, Ty::B32, qf);
+        // Taylor coefficients of sin(2π·s) (odd) and cos(2π·s) (even); the leading ones split in two f32
+        // parts and their products with s (or s²) kept exactly by fma, so one final rounding dominates.
+        let tau = std::f64::consts::TAU;
+        let fact = |k: u32| (1..=k).map(|i| i as f64).product::<f64>();
+        let coef = |k: u32| {
+            let v = tau.powi(k as i32) / fact(k);
+            if (k / 2) % 2 == 1 {
+                -v
+            } else {
+                v
+            }
+        };
+        let split = |v: f64| (v as f32, (v - v as f32 as f64) as f32);
+        let neg = |cx: &mut Self, v: Handle<Node>| cx.un(UnOp::FNeg, Ty::B32, v);
+        let s2 = self.fop(FloatOp::F32Mul, sv, sv);
+        let ns2 = neg(self, s2);
+        let s2l = self.ffma(sv, sv, ns2);
+        // sin(2π·s) = a1·s + s³·(a3 + a5·s² + a7·s⁴ + a9·s⁶)
+        let (a1h, a1l) = split(coef(1));
+        let p_sin: Vec<f32> = [3, 5, 7, 9].iter().map(|&k| coef(k) as f32).collect();
+        let ps = self.horner(s2, &p_sin);
+        let s3 = self.fop(FloatOp::F32Mul, s2, sv);
+        let kh = self.fk(a1h);
+        let kl = self.fk(a1l);
+        let hi = self.fop(FloatOp::F32Mul, kh, sv);
+        let nhi = neg(self, hi);
+        let lo = self.ffma(kh, sv, nhi);
+        let corr = self.ffma(kl, sv, lo);
+        let corr = self.ffma(s3, ps, corr);
+        let sin_s = self.fop(FloatOp::F32Add, hi, corr);
+        // cos(2π·s) = 1 + b2·s² + s⁴·(b4 + b6·s² + b8·s⁴ + b10·s⁶)
+        let (b2h, b2l) = split(coef(2));
+        let p_cos: Vec<f32> = [4, 6, 8, 10].iter().map(|&k| coef(k) as f32).collect();
+        let pc = self.horner(s2, &p_cos);
+        let kh = self.fk(b2h);
+        let kl = self.fk(b2l);
+        let bh = self.fop(FloatOp::F32Mul, kh, s2);
+        let nbh = neg(self, bh);
+        let bl = self.ffma(kh, s2, nbh);
+        let one = self.fk(1.0);
+        let c0 = self.fop(FloatOp::F32Add, one, bh);
+        let zz = self.fop(FloatOp::F32Sub, c0, one);
+        let e1 = self.fop(FloatOp::F32Sub, bh, zz);
+        let s4 = self.fop(FloatOp::F32Mul, s2, s2);
+        let corr = self.fop(FloatOp::F32Add, e1, bl);
+        let corr = self.ffma(kh, s2l, corr);
+        let corr = self.ffma(kl, s2, corr);
+        let corr = self.ffma(s4, pc, corr);
+        let cos_s = self.fop(FloatOp::F32Add, c0, corr);
+        // sin(2π(s + q/4)) and cos(2π(s + q/4)) by q mod 4 (q in −2..=2).
+        let qm = self.and32(q, 3);
+        let q_is = |cx: &mut Self, k: u32| cx.eq32(qm, k);
+        let (q1, q2, q3) = (q_is(self, 1), q_is(self, 2), q_is(self, 3));
+        let nsin = self.un(UnOp::FNeg, Ty::B32, sin_s);
+        let ncos = self.un(UnOp::FNeg, Ty::B32, cos_s);
+        let r = if cos {
+            // q=0: cos, 1: −sin, 2: −cos, 3: sin
+            let v = self.sel(q1, nsin, cos_s);
+            let v = self.sel(q2, ncos, v);
+            self.sel(q3, sin_s, v)
+        } else {
+            // q=0: sin, 1: cos, 2: −sin, 3: −cos
+            let v = self.sel(q1, cos_s, sin_s);
+            let v = self.sel(q2, nsin, v);
+            self.sel(q3, ncos, v)
+        };
+        let is_nan = self.fcmp(FloatCmp::U, x, x);
+        let inf = self.fk(f32::INFINITY);
+        let is_inf = self.fcmp(FloatCmp::Eq, ax, inf);
+        let bad = self.or1(is_nan, is_inf);
+        let qnan = self.k32(0x7fc0_0000);
+        self.sel(bad, qnan, r)
+    }
+
     /// ldexp(x, ±64) as a multiplication by the power of two `pow2` (one rounding, which only matters
     /// where the result leaves the normal range).
     fn ldexp(&mut self, x: Handle<Node>, pow2: u32) -> Handle<Node> {

@@ -80,6 +80,24 @@ fn main() {
         std::hint::black_box(chars);
         n
     });
+    let (t_print_into, n4) = best(&mut || {
+        let (mut i, mut n, mut chars) = (0, 0, 0usize);
+        let mut buf = String::with_capacity(256);
+        while i < stream.len() {
+            match decode(&stream[i..], Target::Gfx1030) {
+                Ok(x) => {
+                    buf.clear();
+                    x.write_text(opts, &mut buf);
+                    chars += buf.len();
+                    i += x.len();
+                }
+                Err(_) => i += 1,
+            }
+            n += 1;
+        }
+        std::hint::black_box(chars);
+        n
+    });
     let (t_llvm, n3) = best(&mut || {
         let (mut i, mut n) = (0, 0);
         while i < bytes.len() {
@@ -95,6 +113,7 @@ fn main() {
     assert_eq!(n1, n_insts);
     assert_eq!(n2, n_insts);
     assert_eq!(n3, n_insts);
+    assert_eq!(n4, n_insts);
     let rate = |t: f64| n_insts as f64 / t / 1e6;
     println!(
         "stream: {} words, {n_insts} instructions (random valid gfx1030 instructions, seed {seed})",
@@ -102,7 +121,15 @@ fn main() {
     );
     println!("rdna2spv decode only:      {:8.2} M insn/s", rate(t_decode));
     println!("rdna2spv decode + print:   {:8.2} M insn/s", rate(t_print));
+    println!(
+        "rdna2spv decode + print into a reused buffer: {:8.2} M insn/s",
+        rate(t_print_into)
+    );
     println!("LLVM-19 C API (with text): {:8.2} M insn/s", rate(t_llvm));
     println!("ratio decode+print / LLVM: {:8.1}x", t_llvm / t_print);
+    println!(
+        "ratio decode+print (reused buffer) / LLVM: {:8.1}x",
+        t_llvm / t_print_into
+    );
     println!("ratio decode only / LLVM:  {:8.1}x", t_llvm / t_decode);
 }

@@ -16,19 +16,25 @@ impl Instruction {
     /// The instruction as llvm-objdump-19 prints it (without the `// offset: words` comment).
     pub fn text(&self, opts: PrintOptions) -> String {
         let mut s = String::with_capacity(48);
+        self.write_text(opts, &mut s);
+        s
+    }
+
+    /// [`text`](Self::text) appended to `out` (no allocation when `out` has room: reuse one buffer to
+    /// print many instructions).
+    pub fn write_text(&self, opts: PrintOptions, out: &mut String) {
         match self.format() {
             Format::SOP2
             | Format::SOPK
             | Format::SOP1
             | Format::SOPC
             | Format::SOPP
-            | Format::SMEM => crate::scalar::print(self, opts, &mut s),
+            | Format::SMEM => crate::scalar::print(self, opts, out),
             Format::VOP1 | Format::VOP2 | Format::VOPC | Format::VOP3 | Format::VOP3P => {
-                crate::vector::print(self, opts, &mut s)
+                crate::vector::print(self, opts, out)
             }
-            _ => crate::memory::print(self, opts, &mut s),
+            _ => crate::memory::print(self, opts, out),
         }
-        s
     }
 
     /// The target of a relative branch (`s_branch`, `s_cbranch_*`, …) given this instruction's address.

@@ -183,11 +183,24 @@ fn fused_profile_paths_validate() {
                 &LowerOptions {
                     lanes,
                     unaligned: Unaligned::Emulate,
+                    ..Default::default()
                 },
             )
             .expect("lowers with a fused profile");
             spirv_val(&format!("fused_w{ws}_{lanes:?}"), &words);
         }
+        // Checked mode (`run --checked`): every global access tested against 3 allocations.
+        let words = lower_with(
+            &program(ws),
+            &layout(ws),
+            &fused,
+            &LowerOptions {
+                checked: Some(3),
+                ..Default::default()
+            },
+        )
+        .expect("lowers in checked mode");
+        spirv_val(&format!("checked_w{ws}"), &words);
     }
 }
 

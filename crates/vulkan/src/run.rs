@@ -14,6 +14,9 @@ use rdna2spv_spirv::lower::{
     FLAG_BLOCK_SHIFT, FLAG_CUT_SHORT, FLAG_FINISHED, FLAG_KIND_MASK, FLAG_MISALIGNED,
     FLAG_SCRATCH_FAULT,
 };
+use rdna2spv_spirv::lower::{
+    check_buffer_words, check_records_offset, FaultRecord, FAULT_RECORD_WORDS, FLAG_OOB,
+};
 use rdna2spv_spirv::DeviceProfile;
 
 use crate::{Context, DispatchStats};
@@ -27,6 +30,22 @@ pub enum RunError {
     Vulkan(#[from] crate::Error),
     #[error("bad launch: {0}")]
     Launch(String),
+    /// Checked mode: a wave accessed global memory outside every allocation (its first such access; the
+    /// lowest-numbered faulting wave). Worded as the evaluator words its faults.
+    #[error("workgroup {workgroup:?}, wave {wave}, pc 0x{pc:x}{text}: {kind} of {bytes} bytes at 0x{address:x} is outside every allocation{lane_text} [{count} of {total} waves faulted]", text = text.as_ref().map(|t| format!(" ({t})")).unwrap_or_default(), lane_text = lane.map(|l| format!(" (lane {l})")).unwrap_or_default())]
+    OutOfBounds {
+        workgroup: [u32; 3],
+        wave: u32,
+        pc: u32,
+        /// The instruction's text, when the program is known.
+        text: Option<String>,
+        lane: Option<u32>,
+        address: u64,
+        kind: &'static str,
+        bytes: u32,
+        count: usize,
+        total: usize,
+    },
     /// Some waves did not report that they finished (lavapipe's silent loop cap, or a crash).
     #[error(
         "{count} of {total} waves did not finish cleanly (first: workgroup {workgroup}, wave {wave}, flag {flag}: {what}{at})"
@@ -103,35 +122,72 @@ pub fn run_program_with(
     profile: &DeviceProfile,
     opts: &LowerOptions,
 ) -> Result<RunReport, RunError> {
+    run_program_checked(ctx, program, launch, profile, opts, &[])
+}
+
+/// [`run_program_with`] in checked mode when `allocations` (each `(device address, bytes)`) is not empty:
+/// every global access is validated against them ([`LowerOptions::checked`]) and the first out-of-bounds
+/// one is reported as [`RunError::OutOfBounds`] instead of touching memory outside them.
+pub fn run_program_checked(
+    ctx: &Context,
+    program: &Program,
+    launch: &Launch,
+    profile: &DeviceProfile,
+    opts: &LowerOptions,
+    allocations: &[(u64, u64)],
+) -> Result<RunReport, RunError> {
     let layout = kernel_layout(launch);
+    let mut opts = *opts;
+    if !allocations.is_empty() {
+        opts.checked = Some(u16::try_from(allocations.len()).map_err(|_| {
+            RunError::Launch(format!("{} allocations to check", allocations.len()))
+        })?);
+    } else if opts.checked.is_some() {
+        return Err(RunError::Launch(
+            "checked lowering without allocations: use run_program_checked".into(),
+        ));
+    }
     let t0 = Instant::now();
-    let words = lower::lower_with(program, &layout, profile, opts)?;
+    let words = lower::lower_with(program, &layout, profile, &opts)?;
     let lower_time = t0.elapsed();
-    let mut r = run_module(ctx, &words, &layout, launch.grid).map_err(|e| match e {
-        RunError::NotFinished {
-            count,
-            total,
-            workgroup,
-            wave,
-            flag,
-            what,
-            block: Some(b),
-            ..
-        } => RunError::NotFinished {
-            at: match program.blocks.iter().nth(b as usize) {
-                Some((_, blk)) => format!(", in the block at pc {:#x}", blk.start_pc),
-                None => format!(", in block {b}"),
+    let checked = (!allocations.is_empty()).then_some(allocations);
+    let mut r =
+        run_module_inner(ctx, &words, &layout, launch.grid, checked).map_err(|mut e| match e {
+            RunError::OutOfBounds {
+                ref mut text, pc, ..
+            } => {
+                *text = program
+                    .blocks
+                    .iter()
+                    .flat_map(|(_, b)| &b.insts)
+                    .find(|i| i.pc == pc)
+                    .map(|i| i.text.clone());
+                e
+            }
+            RunError::NotFinished {
+                count,
+                total,
+                workgroup,
+                wave,
+                flag,
+                what,
+                block: Some(b),
+                ..
+            } => RunError::NotFinished {
+                at: match program.blocks.iter().nth(b as usize) {
+                    Some((_, blk)) => format!(", in the block at pc {:#x}", blk.start_pc),
+                    None => format!(", in block {b}"),
+                },
+                count,
+                total,
+                workgroup,
+                wave,
+                flag,
+                what,
+                block: Some(b),
             },
-            count,
-            total,
-            workgroup,
-            wave,
-            flag,
-            what,
-            block: Some(b),
-        },
-        e => e,
-    })?;
+            e => e,
+        })?;
     r.lower_time = lower_time;
     Ok(r)
 }
@@ -142,6 +198,16 @@ pub fn run_module(
     words: &[u32],
     layout: &KernelLayout,
     grid: [u32; 3],
+) -> Result<RunReport, RunError> {
+    run_module_inner(ctx, words, layout, grid, None)
+}
+
+fn run_module_inner(
+    ctx: &Context,
+    words: &[u32],
+    layout: &KernelLayout,
+    grid: [u32; 3],
+    checked: Option<&[(u64, u64)]>,
 ) -> Result<RunReport, RunError> {
     if grid.contains(&0) {
         return Err(RunError::Launch(format!("grid {grid:?} is empty")));
@@ -161,6 +227,18 @@ pub fn run_module(
     } else {
         None
     };
+    // Checked mode: the check buffer (sink, allocations, fault records); its address comes next.
+    let check = match checked {
+        Some(allocs) => {
+            let w = check_buffer_words(allocs, total);
+            let mut b = ctx.create_buffer(4 * w.len() as u64)?;
+            b.upload_u32(0, &w)?;
+            let a = b.device_address();
+            words_in.extend([a as u32, (a >> 32) as u32]);
+            Some((b, allocs.len()))
+        }
+        None => None,
+    };
     let mut launch_buf = ctx.create_buffer(4 * words_in.len().max(1) as u64)?;
     launch_buf.upload_u32(0, &words_in)?;
     let flags = ctx.create_buffer(4 * total as u64)?;
@@ -174,6 +252,34 @@ pub fn run_module(
         .filter(|(_, &f)| f != FLAG_FINISHED)
         .map(|(i, &f)| (i, f))
         .collect();
+    let oob: Vec<usize> = bad
+        .iter()
+        .filter(|(_, f)| f & FLAG_KIND_MASK == FLAG_OOB)
+        .map(|&(i, _)| i)
+        .collect();
+    if let (Some(&i), Some((buf, n))) = (oob.first(), &check) {
+        let first = check_records_offset(*n) + FAULT_RECORD_WORDS * i;
+        let rec = FaultRecord::from_words(&buf.download_u32(4 * first as u64, FAULT_RECORD_WORDS)?);
+        let g = i / per_group;
+        let (gx, gy) = (groups[0] as usize, groups[1] as usize);
+        return Err(RunError::OutOfBounds {
+            workgroup: [
+                (g % gx) as u32,
+                (g / gx % gy) as u32,
+                (g / (gx * gy)) as u32,
+            ],
+            wave: (i % per_group) as u32,
+            pc: rec.pc,
+            text: None,
+            lane: rec.lane,
+            address: rec.address,
+            kind: rec.kind,
+            bytes: rec.bytes,
+            count: oob.len(),
+            total,
+        });
+    }
+    drop(check);
     if let Some(&(i, word)) = bad.first() {
         let flag = word & FLAG_KIND_MASK;
         let block = (flag == FLAG_CUT_SHORT).then_some(word >> FLAG_BLOCK_SHIFT);

@@ -21,6 +21,9 @@
 //!   loops stopped before its exit condition held (lavapipe's silent 65,535-iteration cap).
 
 mod quirks;
+mod structured;
+
+pub use structured::{control_flow_notes, ControlFlow};
 
 use std::collections::{HashMap, HashSet};
 
@@ -128,6 +131,80 @@ pub const FLAG_MISALIGNED: u32 = 3;
 /// Flag of a wave that accessed scratch outside its region (the evaluator faults there; the device
 /// redirects the access to spare words past the region and reports it).
 pub const FLAG_SCRATCH_FAULT: u32 = 4;
+/// Flag of a wave that, in checked mode ([`LowerOptions::checked`]), made a global access outside every
+/// allocation; its first fault is in its record of the check buffer ([`FaultRecord`]).
+pub const FLAG_OOB: u32 = 5;
+
+/// Bytes of the check buffer's sink: the first bytes of the buffer, where a checked module sends the
+/// accesses that fall outside every allocation.
+pub const CHECK_SINK_BYTES: u64 = 16;
+/// u32 words of one wave's fault record in the check buffer.
+pub const FAULT_RECORD_WORDS: usize = 6;
+
+/// The check buffer of a checked run (its device address follows the launch words and the scratch
+/// address): the sink ([`CHECK_SINK_BYTES`], zero), then one `(base, size)` pair of u64 per allocation, then
+/// one [`FAULT_RECORD_WORDS`]-word record per invocation (indexed like the flags), zero-filled.
+pub fn check_buffer_words(allocations: &[(u64, u64)], invocations: usize) -> Vec<u32> {
+    let mut w = vec![0u32; (CHECK_SINK_BYTES / 4) as usize];
+    for &(base, size) in allocations {
+        w.extend([
+            base as u32,
+            (base >> 32) as u32,
+            size as u32,
+            (size >> 32) as u32,
+        ]);
+    }
+    w.resize(w.len() + FAULT_RECORD_WORDS * invocations, 0);
+    w
+}
+
+/// Word offset of the first fault record in the check buffer.
+pub fn check_records_offset(allocations: usize) -> usize {
+    (CHECK_SINK_BYTES / 4) as usize + 4 * allocations
+}
+
+/// The first out-of-bounds access of a wave in a checked run, as the module records it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FaultRecord {
+    /// Byte offset of the instruction from the kernel entry.
+    pub pc: u32,
+    /// The lane, or `None` for a wave-uniform (scalar memory) access.
+    pub lane: Option<u32>,
+    pub address: u64,
+    /// "load" (loads and atomics, which read first, as the evaluator reports them) or "store".
+    pub kind: &'static str,
+    pub bytes: u32,
+}
+
+impl FaultRecord {
+    /// Decodes a record's words (`FAULT_RECORD_WORDS` of them).
+    pub fn from_words(w: &[u32]) -> FaultRecord {
+        FaultRecord {
+            pc: w[0],
+            lane: (w[1] != u32::MAX).then_some(w[1]),
+            address: w[2] as u64 | (w[3] as u64) << 32,
+            kind: if w[4] == CHECK_KIND_STORE {
+                "store"
+            } else {
+                "load"
+            },
+            bytes: w[5],
+        }
+    }
+}
+
+const CHECK_KIND_LOAD: u32 = 1;
+const CHECK_KIND_STORE: u32 = 2;
+
+/// The checked mode's per-module state: each allocation's base and end (u64 values loaded once at entry),
+/// the sink address, this invocation's record address, and whether it has faulted.
+#[derive(Debug, Clone)]
+struct Check {
+    ranges: Vec<(Word, Word)>,
+    sink: Word,
+    record: Word,
+    oob: Word,
+}
 
 /// The push constants: `{ u64 launch_words; u64 flags; u32 grid[3]; u32 zero }`. `flags` holds one u32 per
 /// invocation, `flags[workgroup_linear * waves_per_workgroup + wave]`.
@@ -201,6 +278,14 @@ pub enum Unaligned {
 pub struct LowerOptions {
     pub lanes: Lanes,
     pub unaligned: Unaligned,
+    /// Structured control flow (the default) or the dispatcher loop over all blocks (decision D035).
+    pub control_flow: ControlFlow,
+    /// Checked mode (`run --checked`): validate every global/flat access against this many allocations,
+    /// given at run time in the check buffer (see [`check_buffer_words`]). An access outside all of them is
+    /// redirected to the buffer's sink (loads read zero-filled spare words, stores land there) and the wave
+    /// reports [`FLAG_OOB`] with its first fault's record, so a faulting kernel neither corrupts memory nor
+    /// loses the device. `None`: accesses go straight to memory.
+    pub checked: Option<u16>,
 }
 
 /// [`lower`] with explicit [`LowerOptions`].
@@ -290,12 +375,18 @@ pub(crate) struct Cx<'a> {
     lane_var: Word,
     block_var: Word,
     stop: Word,
+    /// Structured control flow: the label variable (structured number of the next block) and the number
+    /// a pass resumes at after a barrier.
+    label: Word,
+    resume: Word,
+    structure: Option<rdna2spv_ir::cfg::Structure>,
     done: Word,
     killed: Word,
     progress: Word,
     expected: Word,
     misaligned: Word,
     scratch_fault: Word,
+    check: Option<Check>,
     lds: Option<Word>,
     /// The device address (u64) of the wave's scratch region in the runner's scratch buffer.
     private: Option<Word>,
@@ -386,12 +477,16 @@ impl<'a> Cx<'a> {
             lane_var: 0,
             block_var: 0,
             stop: 0,
+            label: 0,
+            resume: 0,
+            structure: None,
             done: 0,
             killed: 0,
             progress: 0,
             expected: 0,
             misaligned: 0,
             scratch_fault: 0,
+            check: None,
             lds: None,
             private: None,
             n_vgpr: max_v + 2,
@@ -646,7 +741,9 @@ impl<'a> Cx<'a> {
         let arr3 = self.b.type_array(t.u32, three);
         let counters = self.global_var(arr3, StorageClass::Workgroup);
         if self.desc.lds_bytes > 0 {
-            let n = self.c32(self.desc.lds_bytes.div_ceil(4));
+            // Checked mode adds two spare words that take out-of-bounds accesses (see `mem_loc`).
+            let spare = if self.opts.checked.is_some() { 2 } else { 0 };
+            let n = self.c32(self.desc.lds_bytes.div_ceil(4) + spare);
             let arr = self.b.type_array(t.u32, n);
             self.lds = Some(self.global_var(arr, StorageClass::Workgroup));
         }
@@ -673,6 +770,9 @@ impl<'a> Cx<'a> {
         self.lane_var = self.fn_var(t.u32, Some(z));
         self.block_var = self.fn_var(t.u32, Some(z));
         self.stop = self.fn_var(t.bool, Some(f));
+        if self.opts.control_flow == ControlFlow::Structured {
+            self.structured_vars()?;
+        }
         self.done = self.fn_var(t.bool, Some(f));
         self.killed = self.fn_var(t.bool, Some(f));
         self.progress = self.fn_var(t.u32, Some(z));
@@ -781,17 +881,53 @@ impl<'a> Cx<'a> {
                 )?;
             }
             let base = self.join64(half[0], half[1])?;
-            let row = self.b.i_mul(t.u32, None, nwg[1], gid[2])?;
-            let row = self.b.i_add(t.u32, None, row, gid[1])?;
-            let lin = self.b.i_mul(t.u32, None, row, nwg[0])?;
-            let lin = self.b.i_add(t.u32, None, lin, gid[0])?;
-            let lszc = self.c32(lsz);
-            let lin = self.b.i_mul(t.u32, None, lin, lszc)?;
-            let lin = self.b.i_add(t.u32, None, lin, li)?;
-            let lin64 = self.b.u_convert(t.u64, None, lin)?;
+            let lin64 = self.invocation_index(gid, nwg, li)?;
             let stride = self.c64(scratch_stride(self.desc));
             let off = self.b.i_mul(t.u64, None, lin64, stride)?;
             self.private = Some(self.b.i_add(t.u64, None, base, off)?);
+        }
+        if let Some(n) = self.opts.checked {
+            // The check buffer's address follows the Const words (and the scratch address, if any).
+            let at = k + if self.desc.scratch_bytes > 0 { 2 } else { 0 };
+            let word = |cx: &mut Self, base: Word, i: u64| -> R<Word> {
+                let off = cx.c64(4 * i);
+                let a = cx.b.i_add(t.u64, None, base, off)?;
+                let p = cx.b.convert_u_to_ptr(t.psb_u32, None, a)?;
+                Ok(cx.b.load(
+                    t.u32,
+                    None,
+                    p,
+                    Some(MemoryAccess::ALIGNED),
+                    [Operand::LiteralBit32(4)],
+                )?)
+            };
+            let lo = word(self, launch_addr, at)?;
+            let hi = word(self, launch_addr, at + 1)?;
+            let table = self.join64(lo, hi)?;
+            let mut ranges = Vec::with_capacity(n as usize);
+            for i in 0..n as u64 {
+                let first = CHECK_SINK_BYTES / 4 + 4 * i;
+                let w: Vec<Word> = (0..4)
+                    .map(|j| word(self, table, first + j))
+                    .collect::<R<_>>()?;
+                let base = self.join64(w[0], w[1])?;
+                let size = self.join64(w[2], w[3])?;
+                let end = self.b.i_add(t.u64, None, base, size)?;
+                ranges.push((base, end));
+            }
+            let lin64 = self.invocation_index(gid, nwg, li)?;
+            let stride = self.c64(4 * FAULT_RECORD_WORDS as u64);
+            let off = self.b.i_mul(t.u64, None, lin64, stride)?;
+            let first = self.c64(4 * check_records_offset(n as usize) as u64);
+            let off = self.b.i_add(t.u64, None, off, first)?;
+            let record = self.b.i_add(t.u64, None, table, off)?;
+            let oob = self.fn_var(t.bool, Some(f));
+            self.check = Some(Check {
+                ranges,
+                sink: table,
+                record,
+                oob,
+            });
         }
         let lo = self.b.u_convert(t.u32, None, exec)?;
         let c32s = self.c64(32);
@@ -885,7 +1021,10 @@ impl<'a> Cx<'a> {
         let d = self.load_bool(self.done)?;
         let nd = self.b.logical_not(t.bool, None, d)?;
         self.guarded(nd, None, |cx| {
-            cx.dispatcher()?;
+            match cx.opts.control_flow {
+                ControlFlow::Structured => cx.structured()?,
+                ControlFlow::Dispatcher => cx.dispatcher()?,
+            }
             Ok(None)
         })?;
         let d = self.load_bool(self.done)?;
@@ -940,6 +1079,15 @@ impl<'a> Cx<'a> {
             let sf = self.load_bool(self.scratch_fault)?;
             let fs = self.c32(FLAG_SCRATCH_FAULT);
             self.b.select(t.u32, None, sf, fs, flag)?
+        } else {
+            flag
+        };
+        // An out-of-bounds access explains whatever followed it: it takes precedence.
+        let flag = if let Some(c) = &self.check {
+            let oob = c.oob;
+            let o = self.load_bool(oob)?;
+            let fo = self.c32(FLAG_OOB);
+            self.b.select(t.u32, None, o, fo, flag)?
         } else {
             flag
         };
@@ -1017,25 +1165,8 @@ impl<'a> Cx<'a> {
     }
 
     fn block(&mut self, bi: usize) -> R<()> {
-        let p = self.p;
-        let block = &p.blocks[Handle::from_index(bi)];
-        let n = block.insts.len();
-        let mut barrier_at_end = false;
-        for (k, inst) in block.insts.iter().enumerate() {
-            self.at = (bi, inst.pc, inst.text.clone());
-            let has_barrier = p
-                .inst_nodes(inst)
-                .any(|(_, nd)| matches!(nd, Node::Barrier));
-            if has_barrier {
-                if k + 1 != n {
-                    return Err(self.unsupported(
-                        "s_barrier must end its block (the lifter starts a block after it)",
-                    ));
-                }
-                barrier_at_end = true;
-            }
-            self.inst(inst.nodes.clone())?;
-        }
+        let barrier_at_end = self.block_insts(bi)?;
+        let block = &self.p.blocks[Handle::from_index(bi)];
         let t = self.t;
         match block.terminator {
             Terminator::Jump(to) => {
@@ -1067,6 +1198,30 @@ impl<'a> Cx<'a> {
             self.store(self.stop, tr)?;
         }
         Ok(())
+    }
+
+    /// The code of block `bi`'s instructions; true when the block ends with an `s_barrier`.
+    fn block_insts(&mut self, bi: usize) -> R<bool> {
+        let p = self.p;
+        let block = &p.blocks[Handle::from_index(bi)];
+        let n = block.insts.len();
+        let mut barrier_at_end = false;
+        for (k, inst) in block.insts.iter().enumerate() {
+            self.at = (bi, inst.pc, inst.text.clone());
+            let has_barrier = p
+                .inst_nodes(inst)
+                .any(|(_, nd)| matches!(nd, Node::Barrier));
+            if has_barrier {
+                if k + 1 != n {
+                    return Err(self.unsupported(
+                        "s_barrier must end its block (the lifter starts a block after it)",
+                    ));
+                }
+                barrier_at_end = true;
+            }
+            self.inst(inst.nodes.clone())?;
+        }
+        Ok(barrier_at_end)
     }
 
     // ---- one machine instruction ---------------------------------------------------------------
@@ -1509,7 +1664,16 @@ impl<'a> Cx<'a> {
 
     /// Where byte `addr + offset` lives: the containing dword (a u64 device address of it for global
     /// memory, a u32 word index for LDS) and the bit position of the byte in that dword.
-    fn mem_loc(&mut self, space: Space, addr: Word, aty: Ty, offset: i64) -> R<(Word, Word)> {
+    /// `bytes` and `store` describe the access for checked mode ([`Self::check_global`]).
+    fn mem_loc(
+        &mut self,
+        space: Space,
+        addr: Word,
+        aty: Ty,
+        offset: i64,
+        bytes: u32,
+        store: bool,
+    ) -> R<(Word, Word)> {
         let t = self.t;
         match space {
             Space::Scratch => Err(self.unsupported("scratch atomics are not lowered")),
@@ -1521,6 +1685,7 @@ impl<'a> Cx<'a> {
                 };
                 let o = self.c64(offset as u64);
                 let a = self.b.i_add(t.u64, None, a, o)?;
+                let a = self.check_global(a, bytes, store)?;
                 let m = self.c64(!3);
                 let dw = self.b.bitwise_and(t.u64, None, a, m)?;
                 let lo = self.b.u_convert(t.u32, None, a)?;
@@ -1537,13 +1702,106 @@ impl<'a> Cx<'a> {
                     addr
                 };
                 let o = self.c32(offset as u32);
+                let a0 = a;
                 let a = self.b.i_add(t.u32, None, a, o)?;
                 let two = self.c32(2);
                 let idx = self.b.shift_right_logical(t.u32, None, a, two)?;
                 let sh = self.byte_shift(a)?;
+                if self.check.is_none() {
+                    return Ok((idx, sh));
+                }
+                // Checked mode: the evaluator's LDS is an allocation of `lds_bytes` at address 0, addressed
+                // with the 64-bit sum; outside it, the access goes to the spare words past the end.
+                let a64 = self.b.u_convert(t.u64, None, a0)?;
+                let o64 = self.c64(offset as u64);
+                let a64 = self.b.i_add(t.u64, None, a64, o64)?;
+                let n = self.c64(bytes as u64);
+                let end = self.b.i_add(t.u64, None, a64, n)?;
+                let limit = self.c64(self.desc.lds_bytes as u64);
+                let ok = self.b.u_less_than_equal(t.bool, None, end, limit)?;
+                self.note_fault(ok, a64, bytes, store)?;
+                let spare = self.c32(self.desc.lds_bytes.div_ceil(4));
+                let idx = self.b.select(t.u32, None, ok, idx, spare)?;
+                let z = self.c32(0);
+                let sh = self.b.select(t.u32, None, ok, sh, z)?;
                 Ok((idx, sh))
             }
         }
+    }
+
+    /// The invocation's index in the dispatch as a u64: `workgroup_linear * waves_per_workgroup + wave`,
+    /// the index of its flag, scratch slot and fault record.
+    fn invocation_index(&mut self, gid: [Word; 3], nwg: [Word; 3], li: Word) -> R<Word> {
+        let t = self.t;
+        let row = self.b.i_mul(t.u32, None, nwg[1], gid[2])?;
+        let row = self.b.i_add(t.u32, None, row, gid[1])?;
+        let lin = self.b.i_mul(t.u32, None, row, nwg[0])?;
+        let lin = self.b.i_add(t.u32, None, lin, gid[0])?;
+        let lszc = self.c32(self.desc.waves_per_workgroup());
+        let lin = self.b.i_mul(t.u32, None, lin, lszc)?;
+        let lin = self.b.i_add(t.u32, None, lin, li)?;
+        Ok(self.b.u_convert(t.u64, None, lin)?)
+    }
+
+    /// Checked mode: `a` (u64) if the `bytes` at it lie inside one allocation; otherwise the sink, after
+    /// recording the wave's first fault (pc, lane, address, kind, size) and marking it out of bounds.
+    fn check_global(&mut self, a: Word, bytes: u32, store: bool) -> R<Word> {
+        let Some(c) = self.check.clone() else {
+            return Ok(a);
+        };
+        let t = self.t;
+        let n = self.c64(bytes as u64);
+        let end = self.b.i_add(t.u64, None, a, n)?;
+        let no_wrap = self.b.u_greater_than_equal(t.bool, None, end, a)?;
+        let mut ok = self.cfalse();
+        for &(base, limit) in &c.ranges {
+            let ge = self.b.u_greater_than_equal(t.bool, None, a, base)?;
+            let le = self.b.u_less_than_equal(t.bool, None, end, limit)?;
+            let inside = self.b.logical_and(t.bool, None, ge, le)?;
+            ok = self.b.logical_or(t.bool, None, ok, inside)?;
+        }
+        let ok = self.b.logical_and(t.bool, None, ok, no_wrap)?;
+        self.note_fault(ok, a, bytes, store)?;
+        Ok(self.b.select(t.u64, None, ok, a, c.sink)?)
+    }
+
+    /// Checked mode, where an access's bounds test `ok` fails: records the wave's first fault (pc, lane,
+    /// address `a` (u64), kind, size) and marks the wave out of bounds.
+    fn note_fault(&mut self, ok: Word, a: Word, bytes: u32, store: bool) -> R<()> {
+        let Some(c) = self.check.clone() else {
+            return Ok(());
+        };
+        let t = self.t;
+        let bad = self.b.logical_not(t.bool, None, ok)?;
+        let seen = self.load_bool(c.oob)?;
+        let fresh = self.b.logical_not(t.bool, None, seen)?;
+        let first = self.b.logical_and(t.bool, None, bad, fresh)?;
+        let pc = self.c32(self.at.1);
+        let lane = match self.lane {
+            Some(l) => l,
+            None => self.c32(u32::MAX),
+        };
+        let lo = self.b.u_convert(t.u32, None, a)?;
+        let c32 = self.c64(32);
+        let hi = self.b.shift_right_logical(t.u64, None, a, c32)?;
+        let hi = self.b.u_convert(t.u32, None, hi)?;
+        let kind = self.c32(if store {
+            CHECK_KIND_STORE
+        } else {
+            CHECK_KIND_LOAD
+        });
+        let nb = self.c32(bytes);
+        self.guarded(first, None, |cx| {
+            for (i, v) in [pc, lane, lo, hi, kind, nb].into_iter().enumerate() {
+                let off = cx.c64(4 * i as u64);
+                let p = cx.b.i_add(t.u64, None, c.record, off)?;
+                let p = cx.b.convert_u_to_ptr(t.psb_u32, None, p)?;
+                cx.plain_store(Space::Global, p, v)?;
+            }
+            Ok(None)
+        })?;
+        let o = self.b.logical_or(t.bool, None, seen, bad)?;
+        self.store(c.oob, o)
     }
 
     /// Dwords in the wave's scratch region.
@@ -1609,8 +1867,16 @@ impl<'a> Cx<'a> {
     }
 
     /// Pointer to the dword holding byte `addr + offset`, and the bit position of that byte in it.
-    fn mem_ptr(&mut self, space: Space, addr: Word, aty: Ty, offset: i64) -> R<(Word, Word)> {
-        let (loc, sh) = self.mem_loc(space, addr, aty, offset)?;
+    fn mem_ptr(
+        &mut self,
+        space: Space,
+        addr: Word,
+        aty: Ty,
+        offset: i64,
+        bytes: u32,
+        store: bool,
+    ) -> R<(Word, Word)> {
+        let (loc, sh) = self.mem_loc(space, addr, aty, offset, bytes, store)?;
         Ok((self.dword_ptr(space, loc, 0)?, sh))
     }
 
@@ -1689,7 +1955,7 @@ impl<'a> Cx<'a> {
             let x = self.b.u_convert(t.u32, None, x)?;
             return self.extend(access, x);
         }
-        let (loc, sh) = self.mem_loc(space, addr, aty, offset)?;
+        let (loc, sh) = self.mem_loc(space, addr, aty, offset, bytes, false)?;
         let p0 = self.dword_ptr(space, loc, 0)?;
         let w0 = self.plain_load(space, p0)?;
         let x = if bytes == 1 {
@@ -1770,7 +2036,7 @@ impl<'a> Cx<'a> {
             self.plain_store(Space::Global, p0, lo)?;
             return self.plain_store(Space::Global, p1, hi);
         }
-        let (loc, sh) = self.mem_loc(space, addr, aty, offset)?;
+        let (loc, sh) = self.mem_loc(space, addr, aty, offset, bytes, true)?;
         if self.opts.unaligned == Unaligned::Detect {
             if bytes > 1 {
                 let st = self.straddles(bytes, sh)?;
@@ -1854,7 +2120,7 @@ impl<'a> Cx<'a> {
         v: Word,
     ) -> R<Word> {
         let t = self.t;
-        let (p, _) = self.mem_ptr(space, addr, aty, offset)?;
+        let (p, _) = self.mem_ptr(space, addr, aty, offset, 4, false)?;
         let sc = self.scope(space);
         let r = self.c32(0);
         let u = t.u32;

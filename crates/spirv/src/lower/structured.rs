@@ -1,0 +1,208 @@
+//! Structured control flow (decision D035): the program's [`Structure`] emitted as SPIR-V selection and loop
+//! constructs instead of one dispatcher loop over every block.
+//!
+//! A `u32` label variable holds the structured number of the next block. A region is emitted as a sequence
+//! of items in a topological order of its acyclic graph: a block item is `if (label == n) { block;
+//! label = successor }` (an `OpSelectionMerge`), a loop item is `if (label in [lo, hi)) { while (label in
+//! [lo, hi)) { items } }` (an `OpLoopMerge` whose only exit is the test in its header: lavapipe computes the
+//! live-outs of loops left from their body wrongly, DESIGN.md). One pass over a region therefore runs a whole
+//! acyclic path, with no `switch` over all blocks: on lavapipe a dispatcher runs every case under a mask for
+//! each block executed. The `s_endpgm` block sets the label to `END`; a block that ends with `s_barrier`
+//! stores its successor in the resume variable and sets the label to `PAUSE`, so every loop ends and the
+//! pass returns to the caller's outer loop, which meets the other waves at one `OpControlBarrier` in uniform
+//! control flow and starts the next pass at the resume number. A pass that ends anywhere else was cut short
+//! by a driver loop cap: the wave resumes where it stopped and its flag (lane-loop progress, `done`) says so.
+//! Irreducible regions run as a loop over their blocks re-dispatched on the label (the only dispatcher left;
+//! [`control_flow_notes`] names them).
+
+use rdna2spv_ir::cfg::{Item, Loop, Structure};
+use rdna2spv_ir::{Handle, Program, Terminator};
+use spirv::{LoopControl, Word};
+
+use super::{Cx, R};
+
+/// How the lowering emits control flow between blocks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ControlFlow {
+    /// Selection and loop constructs from the program's loop structure (a dispatcher loop only for
+    /// irreducible regions).
+    #[default]
+    Structured,
+    /// One top-tested loop with a `switch` over every block (the reference form).
+    Dispatcher,
+}
+
+/// The label value after `s_endpgm`.
+const END: u32 = u32::MAX;
+/// The label value after `s_barrier` (the pass ends; the resume variable says where to continue).
+const PAUSE: u32 = u32::MAX - 1;
+
+/// Human-readable notes on the structured form of `p`: one line per irreducible region that runs as a
+/// dispatcher loop, naming its blocks and their pcs, and one per barrier that waves may pass different
+/// numbers of times ([`rdna2spv_ir::cfg::divergent_barriers`]). Empty for a fully structured program with
+/// barriers only in uniform control flow.
+pub fn control_flow_notes(p: &Program) -> Vec<String> {
+    let s = Structure::of(p);
+    let barriers = rdna2spv_ir::cfg::divergent_barriers(p).into_iter().map(|d| {
+        format!(
+            "{}: s_barrier at pc 0x{:x} (block {}) lies in a loop of {} blocks whose branch at pc 0x{:x} \
+             (block {}) can differ between waves: waves may pass it different numbers of times (as on the \
+             hardware, a wave that has ended no longer holds the barrier; the device's barrier round does the same)",
+            p.name,
+            d.pc,
+            d.block,
+            d.region.len(),
+            d.branch_pc,
+            d.branch
+        )
+    });
+    let mut notes: Vec<String> = s
+        .dispatch_regions
+        .iter()
+        .map(|r| {
+            let pcs = |bs: &[usize]| -> String {
+                bs.iter()
+                    .map(|&b| {
+                        format!(
+                            "block {b} (pc 0x{:x})",
+                            p.blocks[Handle::from_index(b)].start_pc
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            format!(
+                "{}: irreducible region of {} blocks entered at {} runs as a dispatcher loop; its blocks: {}",
+                p.name,
+                r.blocks.len(),
+                pcs(&r.entries),
+                pcs(&r.blocks)
+            )
+        })
+        .collect();
+    notes.extend(barriers);
+    notes
+}
+
+impl Cx<'_> {
+    /// Creates the label and resume variables and computes the structure.
+    pub(super) fn structured_vars(&mut self) -> R<()> {
+        let s = Structure::of(self.p);
+        let z = self.c32(0);
+        self.label = self.fn_var(self.t.u32, Some(z));
+        let start = self.c32(s.number[self.p.entry().index()]);
+        self.resume = self.fn_var(self.t.u32, Some(start));
+        self.structure = Some(s);
+        Ok(())
+    }
+
+    /// One pass of the structured program from the resume point (the caller runs it once per barrier).
+    pub(super) fn structured(&mut self) -> R<()> {
+        let s = self
+            .structure
+            .take()
+            .ok_or_else(|| super::LowerError::Build("structure not computed".into()))?;
+        let r = self.load_u32(self.resume)?;
+        self.store(self.label, r)?;
+        self.items(&s, &s.items)?;
+        // Paused at a barrier: resume where the barrier said. Anything else but END: a loop was cut
+        // short; continue from the label (the flag reports it).
+        let l = self.load_u32(self.label)?;
+        let pause = self.c32(PAUSE);
+        let paused = self.b.i_equal(self.t.bool, None, l, pause)?;
+        let r = self.load_u32(self.resume)?;
+        let next = self.b.select(self.t.u32, None, paused, r, l)?;
+        self.store(self.resume, next)?;
+        self.structure = Some(s);
+        Ok(())
+    }
+
+    /// `label in [lo, hi)`.
+    fn label_in(&mut self, lo: u32, hi: u32) -> R<Word> {
+        let l = self.load_u32(self.label)?;
+        let loc = self.c32(lo);
+        let d = self.b.i_sub(self.t.u32, None, l, loc)?;
+        let len = self.c32(hi - lo);
+        Ok(self.b.u_less_than(self.t.bool, None, d, len)?)
+    }
+
+    fn items(&mut self, s: &Structure, items: &[Item]) -> R<()> {
+        for it in items {
+            match it {
+                Item::Block(b) => {
+                    let n = s.number[*b];
+                    let go = self.label_in(n, n + 1)?;
+                    self.guarded(go, None, |cx| {
+                        cx.structured_block(s, *b)?;
+                        Ok(None)
+                    })?;
+                }
+                Item::Loop(lp) => {
+                    let go = self.label_in(lp.lo, lp.hi)?;
+                    self.guarded(go, None, |cx| {
+                        cx.structured_loop(s, lp)?;
+                        Ok(None)
+                    })?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `while (label in [lo, hi)) { items }`, the test in the header.
+    fn structured_loop(&mut self, s: &Structure, lp: &Loop) -> R<()> {
+        let (h, body, cont, merge) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
+        self.b.branch(h)?;
+        self.begin(h)?;
+        let go = self.label_in(lp.lo, lp.hi)?;
+        self.b
+            .loop_merge(merge, cont, LoopControl::DONT_UNROLL, [])?;
+        self.b.branch_conditional(go, body, merge, [])?;
+        self.begin(body)?;
+        self.items(s, &lp.items)?;
+        self.b.branch(cont)?;
+        self.begin(cont)?;
+        self.b.branch(h)?;
+        self.begin(merge)
+    }
+
+    /// A block's code and the label update for its terminator.
+    fn structured_block(&mut self, s: &Structure, bi: usize) -> R<()> {
+        let c = self.c32(bi as u32);
+        self.store(self.block_var, c)?;
+        let barrier = self.block_insts(bi)?;
+        let t = self.t;
+        let next = match self.p.blocks[Handle::from_index(bi)].terminator {
+            Terminator::Jump(to) => self.c32(s.number[to.index()]),
+            Terminator::Branch {
+                cond,
+                taken,
+                not_taken,
+            } => {
+                let c = *self
+                    .uni
+                    .get(&cond.index())
+                    .ok_or_else(|| self.unsupported("branch condition not computed"))?;
+                let a = self.c32(s.number[taken.index()]);
+                let b = self.c32(s.number[not_taken.index()]);
+                self.b.select(t.u32, None, c, a, b)?
+            }
+            Terminator::End => {
+                let tr = self.ctrue();
+                self.store(self.done, tr)?;
+                self.c32(END)
+            }
+        };
+        let ended = matches!(
+            self.p.blocks[Handle::from_index(bi)].terminator,
+            Terminator::End
+        );
+        if barrier && !ended {
+            self.store(self.resume, next)?;
+            let p = self.c32(PAUSE);
+            self.store(self.label, p)
+        } else {
+            self.store(self.label, next)
+        }
+    }
+}

@@ -1,0 +1,298 @@
+//! Checked mode on the device (`run --checked`, issue 9): a global access outside every allocation is
+//! reported as the host evaluator reports it (workgroup, wave, pc, instruction, lane; kind and size) and
+//! touches no memory outside the registered allocations.
+//!
+//! The faults are real kernels' own accesses: saxpy run over more work-items than its buffers hold, and
+//! kernels whose pointer argument points at memory that is not registered (a canary buffer, which must come
+//! back untouched).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use rdna2spv::device::{open, profile_of, ProfileChoice};
+use rdna2spv::dispatch::Plan;
+use rdna2spv::manifest::Manifest;
+use rdna2spv_spirv::lower::LowerOptions;
+use rdna2spv_vulkan::{run_program_checked, RunError};
+
+fn fixture(p: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("rdna2spv-checked-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn rdna2spv(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// The report without the address (host and device place buffers at different addresses): everything
+/// before " at 0x" and everything after the address.
+fn without_address(line: &str) -> String {
+    let start = line.find(" at 0x").expect("an address");
+    let rest = &line[start + 6..];
+    let end = rest
+        .find(|c: char| !c.is_ascii_hexdigit())
+        .unwrap_or(rest.len());
+    format!("{}{}", &line[..start], &rest[end..])
+}
+
+/// saxpy over 1,024 work-items with 64-element buffers: workgroup 1's first load is the first access past
+/// the end. The host evaluator and the checked device run must name the same workgroup, wave, pc,
+/// instruction, lane, kind and size; exit code 2 and no output file for both.
+#[test]
+fn checked_device_run_reports_the_fault_as_the_host_does() {
+    let d = tmp("cli");
+    let saxpy = fixture("fixtures/kernels/saxpy.co");
+    let m = d.join("oob.toml");
+    std::fs::write(
+        &m,
+        format!(
+            "code_object = {saxpy:?}\ngrid = [1024,1,1]\nworkgroup = [64,1,1]\n[[args]]\nf32 = 1.0\n[[args]]\nbuffer = {{ size = 256 }}\n[[args]]\nbuffer = {{ size = 256 }}\noutput = \"y\"\n"
+        ),
+    )
+    .unwrap();
+    let out = d.join("out");
+    let report = |extra: &[&str]| -> String {
+        let mut args: Vec<&std::ffi::OsStr> = vec!["run".as_ref(), m.as_os_str()];
+        args.extend(extra.iter().map(std::ffi::OsStr::new));
+        args.extend(["--out".as_ref(), out.as_os_str()]);
+        let o = rdna2spv(&args);
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(
+            !out.join("y.bin").exists(),
+            "{extra:?}: a partial output was written"
+        );
+        err.lines()
+            .find(|l| l.contains("outside every allocation"))
+            .unwrap_or_else(|| panic!("{extra:?}: no fault report in {err}"))
+            .to_string()
+    };
+    let host = report(&["--backend", "host"]);
+    let device = report(&["--backend", "vulkan", "--checked"]);
+    assert!(
+        host.contains("workgroup [1, 0, 0], wave 0, pc 0x") && host.contains("(lane 0)"),
+        "{host}"
+    );
+    let h = without_address(host.trim_start_matches(|c| c != 'w'));
+    let v = without_address(device.trim_start_matches(|c| c != 'w'));
+    // The device adds how many waves faulted; the rest is the evaluator's wording. 1,024 work-items are 32
+    // waves of 32; the 64 work-items of workgroup 0 (2 waves) stay inside the buffers.
+    assert!(v.starts_with(&h), "host:   {h}\ndevice: {v}");
+    assert!(v.contains("[30 of 32 waves faulted]"), "{v}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Runs `manifest` on lavapipe in checked mode with pointer argument buffer `redirect` bound to a canary
+/// buffer that is not registered; returns the error and the canary's contents afterwards.
+fn run_into_canary(manifest: &str, redirect: usize) -> (RunError, Vec<u8>, Vec<Vec<u8>>) {
+    let m = Manifest::load(&fixture(manifest)).unwrap();
+    let mut plan = Plan::new(&m).unwrap();
+    let ctx = open(None).unwrap();
+    let prof = profile_of(&ctx, ProfileChoice::Device).unwrap();
+    let mut bufs = Vec::new();
+    for b in &plan.buffers {
+        let mut buf = ctx.create_buffer((b.data.len() as u64).max(4)).unwrap();
+        buf.upload(0, &b.data).unwrap();
+        bufs.push(buf);
+    }
+    let pattern: Vec<u8> = (0..plan.buffers[redirect].data.len())
+        .map(|i| (i * 7 + 3) as u8)
+        .collect();
+    let mut canary = ctx.create_buffer(pattern.len() as u64).unwrap();
+    canary.upload(0, &pattern).unwrap();
+    let mut addresses: Vec<u64> = bufs.iter().map(|b| b.device_address()).collect();
+    let allocations: Vec<(u64, u64)> = addresses
+        .iter()
+        .zip(&plan.buffers)
+        .map(|(&a, b)| (a, b.data.len() as u64))
+        .collect();
+    addresses[redirect] = canary.device_address();
+    plan.bind(&addresses, plan.launch.grid).unwrap();
+    // The kernarg segment now holds the canary's address: upload it again.
+    let k = plan.kernarg_index();
+    bufs[k].upload(0, &plan.buffers[k].data).unwrap();
+    let e = run_program_checked(
+        &ctx,
+        &plan.program,
+        &plan.launch,
+        &prof,
+        &LowerOptions::default(),
+        &allocations,
+    )
+    .expect_err("the run faults");
+    let after = canary.download_all().unwrap();
+    let others = bufs
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != redirect && i != k)
+        .map(|(_, b)| b.download_all().unwrap())
+        .collect();
+    assert_eq!(after, pattern, "the canary was written: {e}");
+    (e, after, others)
+}
+
+/// saxpy's y pointer aimed at unregistered memory: the first fault is wave 0's load of y, lane 0; y's
+/// stores are redirected too, so the canary comes back as it went in, and x is untouched.
+#[test]
+fn unregistered_memory_is_neither_read_nor_written() {
+    let (e, _, others) = run_into_canary("fixtures/run/saxpy.toml", 1);
+    match &e {
+        RunError::OutOfBounds {
+            workgroup,
+            wave,
+            lane,
+            kind,
+            bytes,
+            text,
+            count,
+            ..
+        } => {
+            assert_eq!((*workgroup, *wave, *lane), ([0, 0, 0], 0, Some(0)), "{e}");
+            assert_eq!((*kind, *bytes), ("load", 4), "{e}");
+            assert!(
+                text.as_deref()
+                    .unwrap_or("")
+                    .starts_with("global_load_dword"),
+                "{e}"
+            );
+            // 1,000 work-items in waves of 32: every one of the 32 waves touches y.
+            assert_eq!(*count, 32, "every wave touches y: {e}");
+        }
+        e => panic!("expected an out-of-bounds report, got {e}"),
+    }
+    let x = std::fs::read(fixture("fixtures/run/saxpy.x.bin")).unwrap();
+    assert_eq!(others[0], x, "x changed");
+}
+
+/// ids3d only stores: its first fault is a store, by the first lane of wave 0 of workgroup 0.
+#[test]
+fn a_store_fault_is_named_as_a_store() {
+    let (e, _, _) = run_into_canary("fixtures/run/ids3d.toml", 0);
+    match &e {
+        RunError::OutOfBounds {
+            workgroup,
+            wave,
+            lane,
+            kind,
+            bytes,
+            text,
+            ..
+        } => {
+            assert_eq!((*workgroup, *wave, *lane), ([0, 0, 0], 0, Some(0)), "{e}");
+            assert_eq!((*kind, *bytes), ("store", 4), "{e}");
+            assert!(
+                text.as_deref().unwrap_or("").starts_with("global_store"),
+                "{e}"
+            );
+        }
+        e => panic!("expected an out-of-bounds report, got {e}"),
+    }
+}
+
+/// An LDS access past the workgroup's LDS: the evaluator faults, and the checked device run names the same
+/// wave, pc, lane, kind, size and address (LDS addresses are the same on both: byte offsets from 0).
+///
+/// Kernel (words from `llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 -show-encoding`):
+///   v_lshlrev_b32_e32 v2, 2, v0                 ; [0x82,0x00,0x04,0x34]
+///   global_load_dword v1, v2, s[0:1]            ; [0x00,0x80,0x30,0xdc,0x02,0x00,0x00,0x01]
+///   s_waitcnt vmcnt(0)                          ; [0x70,0x3f,0x8c,0xbf]
+///   ds_write_b32 v1, v1 offset:4                ; [0x04,0x00,0x34,0xd8,0x01,0x01,0x00,0x00]
+///   s_waitcnt lgkmcnt(0)                        ; [0x7f,0xc0,0x8c,0xbf]
+///   ds_read_b32 v3, v1                          ; [0x00,0x00,0xd8,0xd8,0x01,0x00,0x00,0x03]
+///   s_waitcnt lgkmcnt(0)                        ; [0x7f,0xc0,0x8c,0xbf]
+///   global_store_dword v2, v3, s[2:3]           ; [0x00,0x80,0x70,0xdc,0x02,0x03,0x02,0x00]
+///   s_endpgm                                    ; [0x00,0x00,0x81,0xbf]
+#[test]
+fn lds_out_of_bounds_is_trapped_on_both_backends() {
+    use rdna2spv_eval::{InitSgpr, Launch, Memory};
+    use rdna2spv_ir::lift::{lift, LiftOptions};
+    use rdna2spv_isa::Target;
+    let words: [u32; 15] = [
+        0x3404_0082,
+        0xdc30_8000,
+        0x0100_0002,
+        0xbf8c_3f70,
+        0xd834_0004,
+        0x0000_0101,
+        0xbf8c_c07f,
+        0xd8d8_0000,
+        0x0300_0001,
+        0xbf8c_c07f,
+        0xdc70_8000,
+        0x0002_0302,
+        0xbf81_0000,
+        0,
+        0,
+    ];
+    let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let p = lift(
+        "lds_oob",
+        &code,
+        LiftOptions {
+            target: Target::Gfx1030,
+            wave_size: 32,
+            private_segment_buffer: None,
+        },
+    )
+    .unwrap();
+    // Lane i writes LDS bytes 4i+4..4i+8 of 256; lane 7 is given 250, so it writes 254..258.
+    let addrs: Vec<u32> = (0..32u32)
+        .map(|i| if i == 7 { 250 } else { 4 * i })
+        .collect();
+    let input: Vec<u8> = addrs.iter().flat_map(|a| a.to_le_bytes()).collect();
+    let launch_at = |a: &[u64]| Launch {
+        wave_size: 32,
+        grid: [32, 1, 1],
+        workgroup: [32, 1, 1],
+        sgprs: vec![
+            (0, InitSgpr::Const(a[0] as u32)),
+            (1, InitSgpr::Const((a[0] >> 32) as u32)),
+            (2, InitSgpr::Const(a[1] as u32)),
+            (3, InitSgpr::Const((a[1] >> 32) as u32)),
+        ],
+        workitem_id_vgprs: 1,
+        lds_bytes: 256,
+        scratch_bytes: 0,
+        max_steps_per_wave: 10_000,
+    };
+    let host_addrs = [0x1_0000_0000u64, 0x1_0001_0000];
+    let mut mem = Memory::default();
+    mem.add("in", host_addrs[0], input.clone()).unwrap();
+    mem.add("out", host_addrs[1], vec![0; 128]).unwrap();
+    let host = rdna2spv_eval::run(&p, &launch_at(&host_addrs), &mut mem)
+        .expect_err("the evaluator traps")
+        .to_string();
+    assert!(
+        host.contains("store of 4 bytes at 0xfe is outside every allocation (lane 7)"),
+        "{host}"
+    );
+
+    let ctx = open(None).unwrap();
+    let prof = profile_of(&ctx, ProfileChoice::Device).unwrap();
+    let mut bin = ctx.create_buffer(128).unwrap();
+    bin.upload(0, &input).unwrap();
+    let bout = ctx.create_buffer(128).unwrap();
+    let a = [bin.device_address(), bout.device_address()];
+    let e = run_program_checked(
+        &ctx,
+        &p,
+        &launch_at(&a),
+        &prof,
+        &LowerOptions::default(),
+        &[(a[0], 128), (a[1], 128)],
+    )
+    .expect_err("the checked run traps")
+    .to_string();
+    // The evaluator's words, then the device's count of faulting waves.
+    assert!(e.starts_with(&host), "host:   {host}\ndevice: {e}");
+    assert!(e.ends_with("[1 of 1 waves faulted]"), "{e}");
+}

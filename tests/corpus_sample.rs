@@ -1,0 +1,43 @@
+//! CI's sample of the rocSPARSE corpus (docs/corpus.md): nine small bundles (70 kernels) through the same
+//! check `rdna2spv corpus` runs over all 111 — every listing line against llvm-objdump-19, every kernel
+//! translated for the measured device profile and its module through `spirv-val --target-env vulkan1.3`.
+//! Kernels blocked by unsupported instructions are expected (the ranking says which); a listing that differs,
+//! a module spirv-val rejects, or any other translation error fails. Needs `cargo xtask corpus rocsparse`.
+
+use rdna2spv::corpus::{self, Options};
+use rdna2spv::device::{open, profile_of, ProfileChoice};
+
+const SAMPLE: &[usize] = &[0, 1, 2, 4, 5, 6, 7, 84, 94];
+
+#[test]
+fn sample_decodes_like_llvm_and_translates_to_valid_spirv() {
+    let dir = corpus::default_dir().expect("HOME or RDNA2SPV_CORPUS_DIR");
+    assert!(
+        dir.join("index.json").exists(),
+        "the rocSPARSE corpus is missing at {}: run `cargo xtask corpus rocsparse` (CI's .ci/run does)",
+        dir.display()
+    );
+    let ctx = open(None).expect("a Vulkan device (lavapipe)");
+    let opts = Options {
+        profile: profile_of(&ctx, ProfileChoice::Device).unwrap(),
+        ..Default::default()
+    };
+    let report = corpus::check(&dir, SAMPLE, &opts).unwrap();
+    let s = report.summary();
+    eprintln!("{}", s.table(20));
+    assert!(s.object_errors.is_empty(), "{:?}", s.object_errors);
+    assert_eq!(s.objects, SAMPLE.len());
+    assert!(s.kernels >= 70, "{} kernels", s.kernels);
+    assert!(
+        s.decode_instructions > 1000,
+        "{} instructions",
+        s.decode_instructions
+    );
+    assert_eq!(s.decode_differing, 0, "{:#?}", s.decode_examples);
+    assert!(s.invalid.is_empty(), "{:#?}", s.invalid);
+    assert!(s.errors.is_empty(), "{:#?}", s.errors);
+    assert!(s.validated);
+    assert_eq!(s.valid + s.blocked, s.kernels);
+    // coo2csr_kernel<512, int, int> translates today; it must stay valid.
+    assert!(s.valid >= 1);
+}

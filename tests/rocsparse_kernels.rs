@@ -1,0 +1,740 @@
+//! Real rocSPARSE kernels (Debian's librocsparse0 5.3.0, gfx1030 code objects extracted by `cargo xtask corpus
+//! rocsparse`) run on the host evaluator and on lavapipe, compared bit for bit with each other and with a
+//! reference computed here in Rust from the operation's mathematical definition.
+//!
+//! The manifest of each run is built from the kernel's code-object metadata: every explicit argument's kind
+//! and size comes from `amdhsa.kernels`, and the case supplies a value of the matching kind (a buffer for
+//! `global_buffer`, a scalar of exactly the argument's size for `by_value`); inputs are generated here with a
+//! fixed seed. A kernel that does not translate yet is reported with the opcodes that block it (found the way
+//! `rdna2spv corpus` finds them) and is not run; as soon as its opcodes land it runs and must agree.
+//! The test fails when host and device differ, when a deterministic kernel differs from its reference, or
+//! when fewer than `MIN_RUNNING` kernels run. Needs the corpus: `cargo xtask corpus rocsparse` (.ci/run
+//! does it; decision D055).
+
+use rdna2spv::corpus::{self, Outcome};
+use rdna2spv::device::{first_difference, open, profile_of, run_vulkan, ProfileChoice};
+use rdna2spv::dispatch::{run_host_at, Plan};
+use rdna2spv::manifest::Manifest;
+use rdna2spv_codeobj::{CodeObject, ValueKind};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Kernels that run today (host and lavapipe); raise it as opcodes land.
+const MIN_RUNNING: usize = 10;
+
+/// A kernel argument the case supplies, in declaration order.
+enum A {
+    I32(i32),
+    F32(f32),
+    F64(f64),
+    /// An 8-byte value given as bits (a by-value `rocsparse_float_complex`: re in the low half).
+    Bits8(u64),
+    /// An input buffer.
+    In(Vec<u8>),
+    /// A buffer the kernel writes (initial contents given), compared by name.
+    Out(&'static str, Vec<u8>),
+}
+
+/// How an output is compared with the reference.
+#[derive(Clone, Copy, PartialEq)]
+enum Check {
+    /// Bit for bit: the kernel's operation order is deterministic and the reference follows it.
+    Exact,
+    /// Reported, not asserted: elements of `width` bytes as floats, the distance in ulps to a reference
+    /// computed in higher precision (the compiler chose the contraction; see the case).
+    Report { width: usize },
+}
+
+struct Setup {
+    args: Vec<A>,
+    grid: u32,
+    workgroup: u32,
+    /// (output name, expected bytes, check)
+    expect: Vec<(&'static str, Vec<u8>, Check)>,
+}
+
+struct Case {
+    bundle: usize,
+    kernel: &'static str,
+    what: &'static str,
+    setup: fn(&mut Rng) -> Setup,
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        // splitmix64
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    /// A finite float of moderate magnitude with a random sign and mantissa.
+    fn f32(&mut self) -> f32 {
+        let e = 127 - 8 + self.below(16) as u32;
+        f32::from_bits(((self.next() as u32) & 0x807f_ffff) | (e << 23))
+    }
+    fn f64(&mut self) -> f64 {
+        let e = 1023 - 8 + self.below(16);
+        f64::from_bits((self.next() & 0x800f_ffff_ffff_ffff) | (e << 52))
+    }
+    /// `n` distinct indices below `m`, in increasing order.
+    fn distinct_sorted(&mut self, n: usize, m: usize) -> Vec<usize> {
+        let mut all: Vec<usize> = (0..m).collect();
+        for i in 0..n {
+            let j = i + self.below((m - i) as u64) as usize;
+            all.swap(i, j);
+        }
+        let mut v = all[..n].to_vec();
+        v.sort_unstable();
+        v
+    }
+}
+
+fn bytes_i32(v: &[i32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+fn bytes_f32(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_bits().to_le_bytes()).collect()
+}
+fn bytes_f64(v: &[f64]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_bits().to_le_bytes()).collect()
+}
+fn grid_for(n: usize, block: u32) -> u32 {
+    (n as u32).div_ceil(block) * block
+}
+
+const BASE: i32 = 1; // rocsparse_index_base_one: indices are 1-based in every case
+
+// --- the cases ----------------------------------------------------------------------------------------
+
+/// coo2csr: csr_row_ptr[i] = base + #{k : coo_row_ind[k] - base < i}, i = 0..=m (sorted COO row indices).
+fn coo2csr_ii(r: &mut Rng) -> Setup {
+    let (m, nnz) = (300usize, 1500usize);
+    let mut rows: Vec<i32> = (0..nnz).map(|_| r.below(m as u64) as i32).collect();
+    rows.sort_unstable();
+    let coo: Vec<i32> = rows.iter().map(|&x| x + BASE).collect();
+    let ptr: Vec<i32> = (0..=m)
+        .map(|i| BASE + rows.iter().filter(|&&x| (x as usize) < i).count() as i32)
+        .collect();
+    Setup {
+        args: vec![
+            A::I32(m as i32),
+            A::I32(nnz as i32),
+            A::In(bytes_i32(&coo)),
+            A::Out("csr_row_ptr", vec![0; 4 * (m + 1)]),
+            A::I32(BASE),
+        ],
+        grid: grid_for(nnz, 512),
+        workgroup: 512,
+        expect: vec![("csr_row_ptr", bytes_i32(&ptr), Check::Exact)],
+    }
+}
+
+/// gthr: x_val[i] = y[x_ind[i] - base]. Any bits (NaNs too) are copied as they are.
+fn gthr<const W: usize>(r: &mut Rng) -> Setup {
+    let (n, nnz) = (4000usize, 1111usize);
+    let y: Vec<u8> = (0..n * W).map(|_| r.next() as u8).collect();
+    let ind = r.distinct_sorted(nnz, n);
+    let x: Vec<u8> = ind
+        .iter()
+        .flat_map(|&i| y[i * W..(i + 1) * W].to_vec())
+        .collect();
+    let ind_b: Vec<i32> = ind.iter().map(|&i| i as i32 + BASE).collect();
+    Setup {
+        args: vec![
+            A::I32(nnz as i32),
+            A::In(y),
+            A::Out("x_val", vec![0; nnz * W]),
+            A::In(bytes_i32(&ind_b)),
+            A::I32(BASE),
+        ],
+        grid: grid_for(nnz, 512),
+        workgroup: 512,
+        expect: vec![("x_val", x, Check::Exact)],
+    }
+}
+
+/// gthrz: x_val[i] = y[x_ind[i] - base]; y[x_ind[i] - base] = 0.
+fn gthrz<const W: usize>(r: &mut Rng) -> Setup {
+    let (n, nnz) = (3000usize, 999usize);
+    let y: Vec<u8> = (0..n * W).map(|_| r.next() as u8).collect();
+    let ind = r.distinct_sorted(nnz, n);
+    let x: Vec<u8> = ind
+        .iter()
+        .flat_map(|&i| y[i * W..(i + 1) * W].to_vec())
+        .collect();
+    let mut y_after = y.clone();
+    for &i in &ind {
+        y_after[i * W..(i + 1) * W].fill(0);
+    }
+    let ind_b: Vec<i32> = ind.iter().map(|&i| i as i32 + BASE).collect();
+    Setup {
+        args: vec![
+            A::I32(nnz as i32),
+            A::Out("y", y),
+            A::Out("x_val", vec![0; nnz * W]),
+            A::In(bytes_i32(&ind_b)),
+            A::I32(BASE),
+        ],
+        grid: grid_for(nnz, 512),
+        workgroup: 512,
+        expect: vec![("y", y_after, Check::Exact), ("x_val", x, Check::Exact)],
+    }
+}
+
+/// sctr: y[x_ind[i] - base] = x_val[i].
+fn sctr<const W: usize>(r: &mut Rng) -> Setup {
+    let (n, nnz) = (3000usize, 1234usize);
+    let y: Vec<u8> = (0..n * W).map(|_| r.next() as u8).collect();
+    let x: Vec<u8> = (0..nnz * W).map(|_| r.next() as u8).collect();
+    let ind = r.distinct_sorted(nnz, n);
+    let mut y_after = y.clone();
+    for (k, &i) in ind.iter().enumerate() {
+        y_after[i * W..(i + 1) * W].copy_from_slice(&x[k * W..(k + 1) * W]);
+    }
+    let ind_b: Vec<i32> = ind.iter().map(|&i| i as i32 + BASE).collect();
+    Setup {
+        args: vec![
+            A::I32(nnz as i32),
+            A::In(x),
+            A::In(bytes_i32(&ind_b)),
+            A::Out("y", y),
+            A::I32(BASE),
+        ],
+        grid: grid_for(nnz, 512),
+        workgroup: 512,
+        expect: vec![("y", y_after, Check::Exact)],
+    }
+}
+
+/// axpyi, f32, alpha by value: y[x_ind[i] - base] = fma(alpha, x_val[i], y[...]) — rocSPARSE writes
+/// `rocsparse_fma(alpha, x_val[i], y[...])`, one rounding (Rust's `mul_add` is the correctly rounded fma).
+fn axpyi_f32(r: &mut Rng) -> Setup {
+    let (n, nnz) = (2500usize, 1000usize);
+    let y: Vec<f32> = (0..n).map(|_| r.f32()).collect();
+    let x: Vec<f32> = (0..nnz).map(|_| r.f32()).collect();
+    let alpha = r.f32();
+    let ind = r.distinct_sorted(nnz, n);
+    let mut y_after = y.clone();
+    for (k, &i) in ind.iter().enumerate() {
+        y_after[i] = alpha.mul_add(x[k], y[i]);
+    }
+    let ind_b: Vec<i32> = ind.iter().map(|&i| i as i32 + BASE).collect();
+    Setup {
+        args: vec![
+            A::I32(nnz as i32),
+            A::F32(alpha),
+            A::In(bytes_f32(&x)),
+            A::In(bytes_i32(&ind_b)),
+            A::Out("y", bytes_f32(&y)),
+            A::I32(BASE),
+        ],
+        grid: grid_for(nnz, 256),
+        workgroup: 256,
+        expect: vec![("y", bytes_f32(&y_after), Check::Exact)],
+    }
+}
+
+/// axpyi, f64: as [`axpyi_f32`] with V_FMA_F64.
+fn axpyi_f64(r: &mut Rng) -> Setup {
+    let (n, nnz) = (2500usize, 1000usize);
+    let y: Vec<f64> = (0..n).map(|_| r.f64()).collect();
+    let x: Vec<f64> = (0..nnz).map(|_| r.f64()).collect();
+    let alpha = r.f64();
+    let ind = r.distinct_sorted(nnz, n);
+    let mut y_after = y.clone();
+    for (k, &i) in ind.iter().enumerate() {
+        y_after[i] = alpha.mul_add(x[k], y[i]);
+    }
+    let ind_b: Vec<i32> = ind.iter().map(|&i| i as i32 + BASE).collect();
+    Setup {
+        args: vec![
+            A::I32(nnz as i32),
+            A::F64(alpha),
+            A::In(bytes_f64(&x)),
+            A::In(bytes_i32(&ind_b)),
+            A::Out("y", bytes_f64(&y)),
+            A::I32(BASE),
+        ],
+        grid: grid_for(nnz, 256),
+        workgroup: 256,
+        expect: vec![("y", bytes_f64(&y_after), Check::Exact)],
+    }
+}
+
+/// roti, f32, c and s by value: x' = c·x + s·y, y' = c·y − s·x. The compiler chose how to contract the two
+/// products, so the reference is the exact value rounded once (computed in f64, exact for f32 products and
+/// their sum here) and the distance is reported.
+fn roti_f32(r: &mut Rng) -> Setup {
+    let (n, nnz) = (2000usize, 800usize);
+    let y: Vec<f32> = (0..n).map(|_| r.f32()).collect();
+    let x: Vec<f32> = (0..nnz).map(|_| r.f32()).collect();
+    let (c, s) = (r.f32(), r.f32());
+    let ind = r.distinct_sorted(nnz, n);
+    let (mut x_after, mut y_after) = (x.clone(), y.clone());
+    for (k, &i) in ind.iter().enumerate() {
+        let (xr, yr) = (x[k] as f64, y[i] as f64);
+        x_after[k] = (c as f64 * xr + s as f64 * yr) as f32;
+        y_after[i] = (c as f64 * yr - s as f64 * xr) as f32;
+    }
+    let ind_b: Vec<i32> = ind.iter().map(|&i| i as i32 + BASE).collect();
+    Setup {
+        args: vec![
+            A::I32(nnz as i32),
+            A::Out("x_val", bytes_f32(&x)),
+            A::In(bytes_i32(&ind_b)),
+            A::Out("y", bytes_f32(&y)),
+            A::F32(c),
+            A::F32(s),
+            A::I32(BASE),
+        ],
+        grid: grid_for(nnz, 512),
+        workgroup: 512,
+        expect: vec![
+            ("x_val", bytes_f32(&x_after), Check::Report { width: 4 }),
+            ("y", bytes_f32(&y_after), Check::Report { width: 4 }),
+        ],
+    }
+}
+
+/// ellmvt_scale (y *= beta before the transposed ELL product), f32, beta by value (`BY_PTR` false) or from
+/// device memory: y[i] = beta·y[i] for i < size when beta ≠ 1 — one correctly rounded product.
+fn ellmvt_scale_f32<const BY_PTR: bool>(r: &mut Rng) -> Setup {
+    let n = 3000usize;
+    let y: Vec<f32> = (0..n).map(|_| r.f32()).collect();
+    let beta = r.f32();
+    assert_ne!(beta, 1.0);
+    let y_after: Vec<f32> = y.iter().map(|&v| beta * v).collect();
+    let beta_arg = if BY_PTR {
+        A::In(bytes_f32(&[beta]))
+    } else {
+        A::F32(beta)
+    };
+    Setup {
+        args: vec![A::I32(n as i32), beta_arg, A::Out("y", bytes_f32(&y))],
+        grid: grid_for(n, 1024),
+        workgroup: 1024,
+        expect: vec![("y", bytes_f32(&y_after), Check::Exact)],
+    }
+}
+
+/// ellmvt_scale, complex f32: y[i] = beta·y[i]. Complex multiplication's rounding is the compiled code's
+/// (read from its disassembly: `v_mul_f32` then `v_fmac_f32`): re = fma(br, yr, −(bi·yi)),
+/// im = fma(br, yi, bi·yr), each product and fma rounded once; the reference follows that order.
+fn ellmvt_scale_c32<const BY_PTR: bool>(r: &mut Rng) -> Setup {
+    let n = 2000usize;
+    let y: Vec<f32> = (0..2 * n).map(|_| r.f32()).collect();
+    let (br, bi) = (r.f32(), r.f32());
+    let mut y_after = y.clone();
+    for i in 0..n {
+        let (yr, yi) = (y[2 * i], y[2 * i + 1]);
+        y_after[2 * i] = br.mul_add(yr, -(bi * yi));
+        y_after[2 * i + 1] = br.mul_add(yi, bi * yr);
+    }
+    let bits = (br.to_bits() as u64) | ((bi.to_bits() as u64) << 32);
+    let beta_arg = if BY_PTR {
+        A::In(bits.to_le_bytes().to_vec())
+    } else {
+        A::Bits8(bits)
+    };
+    Setup {
+        args: vec![A::I32(n as i32), beta_arg, A::Out("y", bytes_f32(&y))],
+        grid: grid_for(n, 1024),
+        workgroup: 1024,
+        expect: vec![("y", bytes_f32(&y_after), Check::Exact)],
+    }
+}
+
+/// csrmvt_scale: the same y *= beta as [`ellmvt_scale_f32`], in csrmv's code object, 256-wide blocks.
+fn csrmvt_scale_f32(r: &mut Rng) -> Setup {
+    let mut s = ellmvt_scale_f32::<false>(r);
+    s.workgroup = 256;
+    s.grid = s.grid.div_ceil(256) * 256;
+    s
+}
+
+/// bsrsm_copy_scale, f32: X[i·ldx + j] = alpha·B[i·ldb + j] for i < m, j < n (one product each; entries of X
+/// outside that keep their values).
+fn bsrsm_copy_scale_f32(r: &mut Rng) -> Setup {
+    let (m, n, ldb, ldx) = (700usize, 3usize, 4usize, 5usize);
+    let b: Vec<f32> = (0..m * ldb).map(|_| r.f32()).collect();
+    let x: Vec<f32> = (0..m * ldx).map(|_| r.f32()).collect();
+    let alpha = r.f32();
+    let mut x_after = x.clone();
+    for i in 0..m {
+        for j in 0..n {
+            x_after[i * ldx + j] = alpha * b[i * ldb + j];
+        }
+    }
+    Setup {
+        args: vec![
+            A::I32(m as i32),
+            A::I32(n as i32),
+            A::F32(alpha),
+            A::In(bytes_f32(&b)),
+            A::I32(ldb as i32),
+            A::Out("x", bytes_f32(&x)),
+            A::I32(ldx as i32),
+        ],
+        grid: grid_for(m, 1024),
+        workgroup: 1024,
+        expect: vec![("x", bytes_f32(&x_after), Check::Exact)],
+    }
+}
+
+/// gpsv_strided_gather: out[batch_count·i + b] = in[batch_stride·i + b] for i < m, b < batch_count
+/// (elements of W bytes: f32, f64, complex f64; bits copied as they are).
+fn gpsv_strided_gather<const W: usize>(r: &mut Rng) -> Setup {
+    let (m, batch_count, batch_stride) = (5usize, 700usize, 750usize);
+    let input: Vec<u8> = (0..m * batch_stride * W).map(|_| r.next() as u8).collect();
+    let out: Vec<u8> = (0..m * batch_count * W).map(|_| r.next() as u8).collect();
+    let mut want = out.clone();
+    for i in 0..m {
+        for b in 0..batch_count {
+            let (o, s) = ((batch_count * i + b) * W, (batch_stride * i + b) * W);
+            want[o..o + W].copy_from_slice(&input[s..s + W]);
+        }
+    }
+    Setup {
+        args: vec![
+            A::I32(m as i32),
+            A::I32(batch_count as i32),
+            A::I32(batch_stride as i32),
+            A::In(input),
+            A::Out("out", out),
+        ],
+        grid: grid_for(batch_count, 256),
+        workgroup: 256,
+        expect: vec![("out", want, Check::Exact)],
+    }
+}
+
+const CASES: &[Case] = &[
+    Case {
+        bundle: 23,
+        kernel: "_ZL19csrmvt_scale_kernelILj256EiffEvT0_T2_PT1_",
+        what: "csrmvt_scale f32",
+        setup: csrmvt_scale_f32,
+    },
+    Case {
+        bundle: 53,
+        kernel: "_ZL16bsrsm_copy_scaleILj1024EffEviiT1_PKT0_iPS1_i",
+        what: "bsrsm_copy_scale f32",
+        setup: bsrsm_copy_scale_f32,
+    },
+    Case {
+        bundle: 73,
+        kernel: "_ZL19gpsv_strided_gatherILj256EfEviiiPKT0_PS0_",
+        what: "gpsv_strided_gather f32",
+        setup: gpsv_strided_gather::<4>,
+    },
+    Case {
+        bundle: 73,
+        kernel: "_ZL19gpsv_strided_gatherILj256EdEviiiPKT0_PS0_",
+        what: "gpsv_strided_gather f64",
+        setup: gpsv_strided_gather::<8>,
+    },
+    Case {
+        bundle: 73,
+        kernel: "_ZL19gpsv_strided_gatherILj256E21rocsparse_complex_numIdEEviiiPKT0_PS2_",
+        what: "gpsv_strided_gather c64",
+        setup: gpsv_strided_gather::<16>,
+    },
+    Case {
+        bundle: 27,
+        kernel: "_ZL19ellmvt_scale_kernelILj1024EiffEvT0_T2_PT1_",
+        what: "ellmvt_scale f32",
+        setup: ellmvt_scale_f32::<false>,
+    },
+    Case {
+        bundle: 27,
+        kernel: "_ZL19ellmvt_scale_kernelILj1024EifPKfEvT0_T2_PT1_",
+        what: "ellmvt_scale f32 (ptr)",
+        setup: ellmvt_scale_f32::<true>,
+    },
+    Case {
+        bundle: 27,
+        kernel: "_ZL19ellmvt_scale_kernelILj1024Ei21rocsparse_complex_numIfES1_EvT0_T2_PT1_",
+        what: "ellmvt_scale c32",
+        setup: ellmvt_scale_c32::<false>,
+    },
+    Case {
+        bundle: 27,
+        kernel: "_ZL19ellmvt_scale_kernelILj1024Ei21rocsparse_complex_numIfEPKS1_EvT0_T2_PT1_",
+        what: "ellmvt_scale c32 (ptr)",
+        setup: ellmvt_scale_c32::<true>,
+    },
+    Case {
+        bundle: 94,
+        kernel: "_ZL14coo2csr_kernelILj512EiiEvT1_T0_PKS0_PS1_21rocsparse_index_base_",
+        what: "coo2csr (i32 indices)",
+        setup: coo2csr_ii,
+    },
+    Case {
+        bundle: 4,
+        kernel: "_ZL11gthr_kernelILj512EifEvT0_PKT1_PS1_PKS0_21rocsparse_index_base_",
+        what: "gthr f32",
+        setup: gthr::<4>,
+    },
+    Case {
+        bundle: 4,
+        kernel: "_ZL11gthr_kernelILj512EidEvT0_PKT1_PS1_PKS0_21rocsparse_index_base_",
+        what: "gthr f64",
+        setup: gthr::<8>,
+    },
+    Case {
+        bundle: 5,
+        kernel: "_ZL12gthrz_kernelILj512EfEviPT0_S1_PKi21rocsparse_index_base_",
+        what: "gthrz f32",
+        setup: gthrz::<4>,
+    },
+    Case {
+        bundle: 5,
+        kernel: "_ZL12gthrz_kernelILj512EdEviPT0_S1_PKi21rocsparse_index_base_",
+        what: "gthrz f64",
+        setup: gthrz::<8>,
+    },
+    Case {
+        bundle: 7,
+        kernel: "_ZL11sctr_kernelILj512EifEvT0_PKT1_PKS0_PS1_21rocsparse_index_base_",
+        what: "sctr f32",
+        setup: sctr::<4>,
+    },
+    Case {
+        bundle: 7,
+        kernel: "_ZL11sctr_kernelILj512EidEvT0_PKT1_PKS0_PS1_21rocsparse_index_base_",
+        what: "sctr f64",
+        setup: sctr::<8>,
+    },
+    Case {
+        bundle: 1,
+        kernel: "_ZL12axpyi_kernelILj256EiffEvT0_T2_PKT1_PKS0_PS2_21rocsparse_index_base_",
+        what: "axpyi f32",
+        setup: axpyi_f32,
+    },
+    Case {
+        bundle: 1,
+        kernel: "_ZL12axpyi_kernelILj256EiddEvT0_T2_PKT1_PKS0_PS2_21rocsparse_index_base_",
+        what: "axpyi f64",
+        setup: axpyi_f64,
+    },
+    Case {
+        bundle: 6,
+        kernel: "_ZL11roti_kernelILj512EiffEvT0_PT1_PKS0_S2_T2_S5_21rocsparse_index_base_",
+        what: "roti f32",
+        setup: roti_f32,
+    },
+];
+
+// --- the harness --------------------------------------------------------------------------------------
+
+fn corpus_dir() -> PathBuf {
+    let dir = corpus::default_dir().expect("HOME or RDNA2SPV_CORPUS_DIR");
+    assert!(
+        dir.join("index.json").exists(),
+        "the rocSPARSE corpus is missing at {}: run `cargo xtask corpus rocsparse` (CI's .ci/run does)",
+        dir.display()
+    );
+    dir
+}
+
+/// The manifest for `setup`, argument by argument from the kernel's metadata.
+fn manifest(co_path: &Path, co: &CodeObject, kernel: &str, s: &Setup, dir: &Path) -> String {
+    let k = co.kernel(kernel).unwrap();
+    let meta = k.metadata.as_ref().expect("metadata");
+    let explicit: Vec<_> = meta.explicit_args().collect();
+    assert_eq!(
+        explicit.len(),
+        s.args.len(),
+        "{kernel}: the metadata has {} explicit arguments, the case {}",
+        explicit.len(),
+        s.args.len()
+    );
+    let mut t = format!(
+        "code_object = {:?}\nkernel = {kernel:?}\ngrid = [{}, 1, 1]\nworkgroup = [{}, 1, 1]\n",
+        co_path.display().to_string(),
+        s.grid,
+        s.workgroup
+    );
+    for (i, (m, a)) in explicit.iter().zip(&s.args).enumerate() {
+        let kind_ok = match a {
+            A::In(_) | A::Out(..) => m.value_kind == ValueKind::GlobalBuffer && m.size == 8,
+            A::I32(_) | A::F32(_) => m.value_kind == ValueKind::ByValue && m.size == 4,
+            A::F64(_) | A::Bits8(_) => m.value_kind == ValueKind::ByValue && m.size == 8,
+        };
+        assert!(
+            kind_ok,
+            "{kernel}: argument {i} is {:?} of {} bytes in the metadata",
+            m.value_kind, m.size
+        );
+        t.push_str("\n[[args]]\n");
+        match a {
+            A::I32(v) => writeln!(t, "i32 = {v}").unwrap(),
+            A::F32(v) => writeln!(t, "bits = \"0x{:x}\"", v.to_bits()).unwrap(),
+            A::F64(v) => writeln!(t, "bits = \"0x{:x}\"", v.to_bits()).unwrap(),
+            A::Bits8(v) => writeln!(t, "bits = \"0x{v:x}\"").unwrap(),
+            A::In(data) => {
+                let f = dir.join(format!("arg{i}.bin"));
+                std::fs::write(&f, data).unwrap();
+                writeln!(t, "buffer = {:?}", f.display().to_string()).unwrap();
+            }
+            A::Out(name, data) => {
+                let f = dir.join(format!("arg{i}.bin"));
+                std::fs::write(&f, data).unwrap();
+                writeln!(
+                    t,
+                    "buffer = {:?}\noutput = {name:?}",
+                    f.display().to_string()
+                )
+                .unwrap();
+            }
+        }
+    }
+    t
+}
+
+fn ulps_apart(a: &[u8], b: &[u8], width: usize) -> u64 {
+    let key = |c: &[u8]| -> i128 {
+        let (bits, sign) = if width == 4 {
+            let v = u32::from_le_bytes(c.try_into().unwrap()) as u64;
+            (v & 0x7fff_ffff, v >> 31)
+        } else {
+            let v = u64::from_le_bytes(c.try_into().unwrap());
+            (v & 0x7fff_ffff_ffff_ffff, v >> 63)
+        };
+        if sign == 1 {
+            -(bits as i128)
+        } else {
+            bits as i128
+        }
+    };
+    (key(a) - key(b)).unsigned_abs() as u64
+}
+
+#[test]
+fn rocsparse_kernels_host_device_and_reference() {
+    let dir = corpus_dir();
+    let index = corpus::Index::load(&dir).unwrap();
+    let ctx = open(None).expect("a Vulkan device (lavapipe)");
+    let profile = profile_of(&ctx, ProfileChoice::Device).unwrap();
+    let opts = corpus::Options {
+        validate: false,
+        profile: profile.clone(),
+        ..Default::default()
+    };
+    let tmp = std::env::temp_dir().join(format!("rdna2spv-rocsparse-{}", std::process::id()));
+    let mut report = String::new();
+    let (mut running, mut failures) = (0usize, Vec::<String>::new());
+    for (n, case) in CASES.iter().enumerate() {
+        let file = index
+            .bundles
+            .iter()
+            .find(|b| b.bundle == case.bundle)
+            .and_then(|b| b.code_object.clone())
+            .expect("bundle in the index");
+        let co_path = dir.join("co").join(file);
+        let bytes = std::fs::read(&co_path).unwrap();
+        let co = CodeObject::parse(&bytes).unwrap();
+        let k = co.kernel(case.kernel).unwrap();
+        let kr = corpus::check_kernel(&co, k, &opts, &tmp.join("unused.spv"));
+        match &kr.outcome {
+            Outcome::Valid { .. } => {}
+            Outcome::Blocked { all, .. } => {
+                writeln!(
+                    report,
+                    "{:<24} not run: blocked by {}",
+                    case.what,
+                    all.join(" ")
+                )
+                .unwrap();
+                continue;
+            }
+            other => {
+                failures.push(format!("{}: {other:?}", case.what));
+                continue;
+            }
+        }
+        let mut rng = Rng(0x5eed_0000 + n as u64);
+        let setup = (case.setup)(&mut rng);
+        let cdir = tmp.join(format!("case{n}"));
+        std::fs::create_dir_all(&cdir).unwrap();
+        let text = manifest(&co_path, &co, case.kernel, &setup, &cdir);
+        std::fs::write(cdir.join("manifest.toml"), &text).unwrap();
+        let m = Manifest::parse(&text, &cdir).unwrap();
+        let mut plan = Plan::new(&m).unwrap();
+        let dev = match run_vulkan(&ctx, &mut plan, &profile) {
+            Ok(d) => d,
+            Err(e) => {
+                failures.push(format!("{}: device run: {e:#}", case.what));
+                continue;
+            }
+        };
+        let (host, _) = run_host_at(&plan, &dev.addresses).unwrap();
+        running += 1;
+        let agree = first_difference(&host, &dev.buffers);
+        let mut line = format!("{:<24} host vs lavapipe: ", case.what);
+        match &agree {
+            None => line.push_str("bit-exact"),
+            Some((b, off, h, d)) => {
+                write!(line, "DIFFER at {b}+{off} (host {h:#x}, device {d:#x})").unwrap();
+                failures.push(format!("{}: host and device differ", case.what));
+            }
+        }
+        for (name, want, check) in &setup.expect {
+            let got = &host
+                .iter()
+                .find(|b| b.output.as_deref() == Some(*name))
+                .unwrap()
+                .data;
+            match check {
+                Check::Exact => {
+                    let differing = got
+                        .chunks(4)
+                        .zip(want.chunks(4))
+                        .filter(|(a, b)| a != b)
+                        .count();
+                    write!(
+                        line,
+                        "; {name} vs reference: {differing} of {} words differ",
+                        want.len() / 4
+                    )
+                    .unwrap();
+                    if differing > 0 {
+                        failures.push(format!("{}: {name} differs from the reference", case.what));
+                    }
+                }
+                Check::Report { width } => {
+                    let d: Vec<u64> = got
+                        .chunks(*width)
+                        .zip(want.chunks(*width))
+                        .map(|(a, b)| ulps_apart(a, b, *width))
+                        .collect();
+                    write!(
+                        line,
+                        "; {name} vs reference: {} of {} elements differ, at most {} ulp (reported)",
+                        d.iter().filter(|&&x| x > 0).count(),
+                        d.len(),
+                        d.iter().max().copied().unwrap_or(0)
+                    )
+                    .unwrap();
+                }
+            }
+        }
+        writeln!(report, "{line}").unwrap();
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    eprintln!(
+        "\nrocSPARSE kernels ({running} of {} ran):\n{report}",
+        CASES.len()
+    );
+    assert!(failures.is_empty(), "{failures:#?}\n{report}");
+    assert!(
+        running >= MIN_RUNNING,
+        "only {running} kernels ran (at least {MIN_RUNNING} expected)\n{report}"
+    );
+}

@@ -1,0 +1,121 @@
+//! The kernel frame shared by the per-instruction tests (tests/fused_multiply_add.rs,
+//! tests/transcendental.rs): a small kernel that loads eight dwords per work-item into v[0:7], executes the
+//! instruction words under test, and stores v[3:6]; run on the host evaluator and on lavapipe.
+#![allow(dead_code)]
+
+use rdna2spv_eval::{InitSgpr, Launch, Memory};
+use rdna2spv_ir::lift::{lift, LiftOptions};
+use rdna2spv_ir::Program;
+use rdna2spv_isa::Target;
+use rdna2spv_spirv::lower::LowerOptions;
+use rdna2spv_vulkan::{run_with_buffers, Context, DeviceProfile, DeviceSelector};
+
+// ---------------------------------------------------------------------------------------------------
+// The kernel frame (identical words on gfx1030 and gfx1010).
+//   s_lshl_b32 s5, s4, 8                                ; [0x04,0x88,0x05,0x8f]
+//   v_add_nc_u32_e32 v10, s5, v0                        ; [0x05,0x00,0x14,0x4a]
+//   v_lshlrev_b32_e32 v11, 5, v10                       ; [0x85,0x14,0x16,0x34]
+//   global_load_dwordx4 v[0:3], v11, s[0:1]             ; [0x00,0x80,0x38,0xdc,0x0b,0x00,0x00,0x00]
+//   global_load_dwordx4 v[4:7], v11, s[0:1] offset:16   ; [0x10,0x80,0x38,0xdc,0x0b,0x00,0x00,0x04]
+//   s_waitcnt vmcnt(0)                                  ; [0x70,0x3f,0x8c,0xbf]
+//   <the form>
+//   v_lshlrev_b32_e32 v12, 4, v10                       ; [0x84,0x14,0x18,0x34]
+//   global_store_dwordx4 v12, v[3:6], s[2:3]            ; [0x00,0x80,0x78,0xdc,0x0c,0x03,0x02,0x00]
+//   s_endpgm                                            ; [0x00,0x00,0x81,0xbf]
+pub const HEAD: [u32; 8] = [
+    0x8f05_8804,
+    0x4a14_0005,
+    0x3416_1485,
+    0xdc38_8000,
+    0x0000_000b,
+    0xdc38_8010,
+    0x0400_000b,
+    0xbf8c_3f70,
+];
+pub const TAIL: [u32; 4] = [0x3418_1484, 0xdc78_8000, 0x0002_030c, 0xbf81_0000];
+pub const WG: u32 = 256;
+
+pub fn le(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+pub fn kernel(target: Target, form: &[u8]) -> Program {
+    let mut words: Vec<u32> = HEAD.to_vec();
+    words.extend(le(form));
+    words.extend(TAIL);
+    let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    lift(
+        "fma_form",
+        &code,
+        LiftOptions {
+            target,
+            wave_size: 32,
+            private_segment_buffer: None,
+        },
+    )
+    .expect("the form lifts")
+}
+
+pub fn launch(n: usize, addrs: &[u64]) -> Launch {
+    let mut sgprs = Vec::new();
+    for (i, &a) in addrs.iter().enumerate() {
+        sgprs.push((2 * i as u16, InitSgpr::Const(a as u32)));
+        sgprs.push((2 * i as u16 + 1, InitSgpr::Const((a >> 32) as u32)));
+    }
+    sgprs.push((4, InitSgpr::WorkgroupId(0)));
+    Launch {
+        wave_size: 32,
+        grid: [n as u32, 1, 1],
+        workgroup: [WG, 1, 1],
+        sgprs,
+        workitem_id_vgprs: 1,
+        lds_bytes: 0,
+        scratch_bytes: 0,
+        max_steps_per_wave: 1_000_000,
+    }
+}
+
+pub fn lavapipe() -> Context {
+    Context::new(DeviceSelector::NameContains("llvmpipe".into())).unwrap_or_else(|e| {
+        panic!(
+            "this test needs lavapipe (apt-get install -y --no-install-recommends libvulkan1 \
+             mesa-vulkan-drivers): {e}"
+        )
+    })
+}
+
+/// Runs the kernel over `inputs` (eight dwords per item) on the host and on the device; returns the
+/// outputs (four dwords per item) of each.
+pub fn run_both(
+    ctx: &Context,
+    prof: &DeviceProfile,
+    p: &Program,
+    inputs: &[[u32; 8]],
+) -> (Vec<u32>, Vec<u32>) {
+    let n = inputs.len();
+    let input: Vec<u8> = inputs
+        .iter()
+        .flat_map(|t| t.iter().flat_map(|x| x.to_le_bytes()))
+        .collect();
+    let init = vec![input.clone(), vec![0u8; 16 * n]];
+    let run = run_with_buffers(
+        ctx,
+        p,
+        &init,
+        |a| launch(n, a),
+        prof,
+        &LowerOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("device run failed: {e}"));
+    let mut mem = Memory::default();
+    for (i, b) in init.iter().enumerate() {
+        mem.add(&format!("buf{i}"), run.addresses[i], b.clone())
+            .unwrap();
+    }
+    rdna2spv_eval::run(p, &run.launch, &mut mem).expect("the evaluator runs");
+    let host = le(&mem.allocation("buf1").unwrap().data);
+    (host, le(&run.outputs[1]))
+}
