@@ -1,11 +1,11 @@
-//! The opcheck harness (tests/opcheck) on instructions whose semantics already existed: each is run from its
+//! The opcheck harness (tests/opcheck) on a mix of instructions (most lifted before the harness existed): each is run from its
 //! real words over ≥ 4096 operand sets, host vs lavapipe bit-identical, host vs a Rust reference written from
 //! the ISA guide's definition.
 
 mod opcheck;
 use opcheck::{check, op, op_exec, Frame};
 
-// coverage: harness_smoke: V_ADD_NC_U32 V_ADD_CO_CI_U32 S_ADDC_U32 V_READFIRSTLANE_B32 V_MBCNT_LO_U32_B32 S_AND_SAVEEXEC_B32 V_CMPX_LT_U32 V_MUL_HI_I32
+// coverage: harness_smoke: V_ADD_NC_U32 V_ADD_CO_CI_U32 S_ADDC_U32 V_READFIRSTLANE_B32 V_MBCNT_LO_U32_B32 S_AND_SAVEEXEC_B32 V_CMPX_LT_U32 V_MUL_HI_I32 V_READLANE_B32
 #[test]
 fn harness_smoke() {
     check(&[
@@ -56,6 +56,12 @@ fn harness_smoke() {
         op_exec("v_cmpx_lt_u32_e32 v0, v1", &[0x7da2_0300], |f| {
             f.exec = f.mask(|f, l| f.v[l][0] < f.v[l][1]);
         }),
+        // s16 = v0 of lane s9 mod 32, inactive lanes included.
+        op_exec(
+            "v_readlane_b32 s16, v0, s9",
+            &[0xd760_0010, 0x0000_1300],
+            |f| f.set_s(16, f.v[f.s(9) as usize % 32][0]),
+        ),
         op(
             "v_mul_hi_i32 v8, v0, s9",
             &[0xd56c_0008, 0x0000_1300],

@@ -487,12 +487,26 @@ pub fn batch() -> usize {
 /// Ops of one sub-target are run [`batch()`] to a module. Panics listing the first difference of every
 /// failing op.
 pub fn check(ops: &[Op]) {
+    check_n(ops, n())
+}
+
+/// As [`check`] with one operand set per wave: scalar instructions see one set of SGPR operands per wave, so
+/// [`N`] waves (`RDNA2SPV_OPCHECK_SCALAR_WAVES` overrides) run per instruction.
+pub fn check_scalar(ops: &[Op]) {
+    let waves = std::env::var("RDNA2SPV_OPCHECK_SCALAR_WAVES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(N);
+    check_n(ops, waves * WAVE)
+}
+
+/// As [`check`] over `n` work-items per op.
+pub fn check_n(ops: &[Op], n: usize) {
     for o in ops {
         check_text(o);
     }
     let ctx = lavapipe();
     let prof = probe(&ctx).expect("the device profile is probed");
-    let n = n();
     let mut failures = Vec::new();
     let all = Instant::now();
     let mut groups: Vec<Vec<(usize, &Op)>> = Vec::new();

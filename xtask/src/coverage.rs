@@ -32,6 +32,9 @@ fn not_compute(e: &Encoding) -> Option<&'static str> {
         Format::VINTRP => return Some("interpolation (VINTRP): pixel shaders only"),
         _ => {}
     }
+    if m == "s_endpgm_ordered_ps_done" || m == "s_endpgm_saved" {
+        return Some("pixel-shader ordered end / context-save end: graphics and trap-handler only");
+    }
     if m == "v_illegal" {
         return Some("v_illegal: raises an illegal-instruction trap by definition");
     }
@@ -256,7 +259,7 @@ pub fn report(root: &Path) -> Result<String> {
         "A row is compute-relevant unless it is: an image (MIMG), export (EXP) or interpolation (VINTRP,\n\
          `v_interp_*`) instruction (graphics only); a GDS/GWS/ordered-count DS instruction (not reachable from a\n\
          Vulkan compute queue); a debugger-conditional branch (`s_cbranch_cdbg*`); or trap-handler, thread-trace\n\
-         and fork/join support, `v_illegal` (`s_trap`, `s_rfe_b64`, `s_sendmsghalt`, `s_ttracedata*`, `s_cbranch_g_fork`,\n\
+         and fork/join support, `v_illegal`, `s_endpgm_ordered_ps_done`, `s_endpgm_saved` (`s_trap`, `s_rfe_b64`, `s_sendmsghalt`, `s_ttracedata*`, `s_cbranch_g_fork`,\n\
          `s_cbranch_join`). Excluded rows are listed at the end with their reason.\n"
     )?;
     writeln!(s, "## Summary\n")?;

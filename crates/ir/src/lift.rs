@@ -19,7 +19,9 @@ mod dpp;
 mod flat;
 mod lds;
 mod permlane;
+mod salu;
 mod sdwa;
+mod valu_int;
 mod vfloat;
 pub use buffer::LiftExtras;
 
@@ -27,8 +29,12 @@ pub use buffer::LiftExtras;
 pub enum LiftError {
     #[error("offset 0x{offset:x}: {error}")]
     Decode { offset: u32, error: DecodeError },
-    #[error("offset 0x{offset:x}: `{text}` is not supported yet: {reason}")]
+    /// An instruction without semantics yet. `kernel` is the kernel's name (filled in by [`lift`]).
+    #[error(
+        "unsupported instruction {text} at {kernel}+0x{offset:x}: {reason} (not supported yet)"
+    )]
     Unsupported {
+        kernel: String,
         offset: u32,
         text: String,
         reason: String,
@@ -162,7 +168,20 @@ pub fn lift_ext(
                 pc,
                 text: &text,
             };
-            let cond = b.lift()?;
+            let cond = b.lift().map_err(|e| match e {
+                LiftError::Unsupported {
+                    offset,
+                    text,
+                    reason,
+                    ..
+                } => LiftError::Unsupported {
+                    kernel: name.to_string(),
+                    offset,
+                    text,
+                    reason,
+                },
+                e => e,
+            })?;
             let range = first..p.nodes.len() as u32;
             block.insts.push(Inst {
                 pc,
@@ -280,6 +299,7 @@ impl Lifter<'_> {
     }
     fn unsupported<T>(&self, reason: &str) -> Result<T, LiftError> {
         Err(LiftError::Unsupported {
+            kernel: String::new(),
             offset: self.pc,
             text: self.text.to_string(),
             reason: reason.to_string(),
@@ -510,7 +530,13 @@ impl Lifter<'_> {
                 };
                 Some(self.icmp(op, t, m, z))
             }
-            _ => return self.unsupported("SOPP instruction not lifted yet"),
+            _ => {
+                // Hints, waits and refusals: lift/salu.rs.
+                if self.sopp_more()? {
+                    return Ok(None);
+                }
+                return self.unsupported("SOPP instruction not lifted yet");
+            }
         })
     }
 
@@ -780,7 +806,13 @@ impl Lifter<'_> {
                 self.write_scc(r);
                 Ok(())
             }
-            _ => self.unsupported("scalar ALU instruction not lifted yet"),
+            _ => {
+                // The rest of the scalar ALU: lift/salu.rs.
+                if self.salu_more()? {
+                    return Ok(());
+                }
+                self.unsupported("scalar ALU instruction not lifted yet")
+            }
         }
     }
 
@@ -793,7 +825,13 @@ impl Lifter<'_> {
             Opcode::S_LOAD_DWORDX4 => 4,
             Opcode::S_LOAD_DWORDX8 => 8,
             Opcode::S_LOAD_DWORDX16 => 16,
-            _ => return self.unsupported("scalar memory instruction not lifted yet"),
+            _ => {
+                // Cache maintenance: lift/salu.rs.
+                if self.smem_more()? {
+                    return Ok(());
+                }
+                return self.unsupported("scalar memory instruction not lifted yet");
+            }
         };
         let sbase = ((w0 & 0x3f) * 2) as u16;
         let sdata = ((w0 >> 6) & 0x7f) as u16;
@@ -1863,6 +1901,10 @@ impl Lifter<'_> {
                 self.write_compare(c, op == V_CMPX_CLASS_F32, f, vdst);
             }
             _ => {
+                // More integer VALU: lift/valu_int.rs (integer forms take no VOP3 modifiers).
+                if abs == 0 && neg == 0 && self.valu_int(f, s0, s1, s2, vdst)? {
+                    return Ok(());
+                }
                 let o = vfloat::Ops {
                     f,
                     s0,
