@@ -256,7 +256,7 @@ pub fn check(dir: &Path, bundles: &[usize], opts: &Options) -> Result<Report> {
 
 fn progress_line(k: usize, total: usize, o: usize, objects: usize, t: Duration) -> String {
     let width = 40;
-    let filled = if total == 0 { width } else { k * width / total };
+    let filled = (k * width).checked_div(total).unwrap_or(width).min(width);
     format!(
         "[{}{}] {k}/{total} kernels, {o}/{objects} code objects, {:.0} s",
         "#".repeat(filled),
