@@ -119,6 +119,9 @@ pub struct KernelReport {
     pub outcome: Outcome,
     /// Static occurrences of each blocking opcode in the kernel.
     pub blocker_counts: BTreeMap<String, usize>,
+    /// Time spent translating (all attempts) and in spirv-val.
+    pub seconds_translate: f64,
+    pub seconds_validate: f64,
 }
 
 #[derive(Debug, Clone, Serialize, Default)]
@@ -327,6 +330,8 @@ fn check_object(
                     message: format!("panic: {}", panic_text(&p)),
                 },
                 blocker_counts: BTreeMap::new(),
+                seconds_translate: 0.0,
+                seconds_validate: 0.0,
             });
             rep.kernels.push(r);
             kernels_done.fetch_add(1, Ordering::SeqCst);
@@ -413,6 +418,8 @@ pub fn check_kernel(co: &CodeObject, k: &Kernel, opts: &Options, scratch: &Path)
     let mut blockers: Vec<String> = Vec::new();
     let mut blocker_counts = BTreeMap::new();
     let instructions = linear(&code, target).len();
+    let t0 = Instant::now();
+    let mut seconds_validate = 0.0;
     let outcome = loop {
         match translate_words(co, k, &code, &opts.profile) {
             Ok(words) => {
@@ -428,7 +435,10 @@ pub fn check_kernel(co: &CodeObject, k: &Kernel, opts: &Options, scratch: &Path)
                         words: words.len(),
                     };
                 }
-                break match spirv_val(&opts.spirv_val, &words, scratch) {
+                let tv = Instant::now();
+                let v = spirv_val(&opts.spirv_val, &words, scratch);
+                seconds_validate = tv.elapsed().as_secs_f64();
+                break match v {
                     Ok(()) => Outcome::Valid {
                         validated: true,
                         words: words.len(),
@@ -466,6 +476,8 @@ pub fn check_kernel(co: &CodeObject, k: &Kernel, opts: &Options, scratch: &Path)
         instructions,
         outcome,
         blocker_counts,
+        seconds_translate: t0.elapsed().as_secs_f64() - seconds_validate,
+        seconds_validate,
     }
 }
 
@@ -594,6 +606,11 @@ pub struct Summary {
     pub seconds: f64,
     pub seconds_objdump: f64,
     pub seconds_ours_listing: f64,
+    /// Summed over kernels (all jobs).
+    pub seconds_translate: f64,
+    pub seconds_validate: f64,
+    pub validated_modules: usize,
+    pub validated_words: usize,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -637,6 +654,16 @@ impl Report {
             }
             for k in &o.kernels {
                 s.kernels += 1;
+                s.seconds_translate += k.seconds_translate;
+                s.seconds_validate += k.seconds_validate;
+                if let Outcome::Valid {
+                    validated: true,
+                    words,
+                } = &k.outcome
+                {
+                    s.validated_modules += 1;
+                    s.validated_words += words;
+                }
                 match &k.outcome {
                     Outcome::Valid { validated, .. } => {
                         s.translated += 1;
