@@ -13,6 +13,9 @@ use crate::{
 use rdna2spv_isa::{decode, DecodeError, Format, Instruction, Opcode, PrintOptions, Target};
 use std::collections::{BTreeMap, BTreeSet};
 
+mod crosslane;
+mod dpp;
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LiftError {
     #[error("offset 0x{offset:x}: {error}")]
@@ -304,6 +307,7 @@ impl Lifter<'_> {
         }
     }
     fn write_v(&mut self, reg: u16, value: Handle<Node>) {
+        let value = self.dpp_write(reg, value);
         self.n(Node::WriteVgpr { reg, value });
     }
     fn write_scc(&mut self, value: Handle<Node>) {
@@ -386,6 +390,8 @@ impl Lifter<'_> {
                 let is_zero = self.icmp(IntCmp::Eq, t, m, z);
                 self.un(UnOp::ZExt, ty, is_zero)
             }
+            // The DPP16 / DPP8 source: lift/dpp.rs.
+            233 | 234 | 250 if self.ins.has_modifier_word() && class == Src::B32 => self.dpp_src(),
             255 => {
                 let lit = self.ins.literal.unwrap_or(0) as u64;
                 let lit = if class == Src::F64 { lit << 32 } else { lit };
@@ -402,13 +408,18 @@ impl Lifter<'_> {
             Format::SOPP => self.sopp(),
             Format::SMEM => self.smem().map(|_| None),
             Format::VOP1 | Format::VOP2 | Format::VOPC | Format::VOP3 | Format::VOP3P => {
-                if self.ins.has_modifier_word() {
-                    return self.unsupported("DPP and SDWA forms are not lifted yet");
-                }
+                // DPP16/DPP8 forms: lift/dpp.rs (SDWA is refused there).
+                self.dpp_check()?;
                 self.valu().map(|_| None)
             }
             Format::GLOBAL | Format::FLAT => self.global().map(|_| None),
-            Format::DS => self.ds().map(|_| None),
+            Format::DS => {
+                // Cross-lane DS instructions (no LDS access): lift/crosslane.rs.
+                if self.ds_crosslane()? {
+                    return Ok(None);
+                }
+                self.ds().map(|_| None)
+            }
             Format::MUBUF
                 if self.ins.opcode() == Opcode::BUFFER_GL0_INV
                     || self.ins.opcode() == Opcode::BUFFER_GL1_INV =>

@@ -1,0 +1,173 @@
+//! Cross-lane data movement, composed from existing primitives (decision D020): a value of another lane is
+//! `ReadLane(a, k)` for a constant lane k (a uniform value), and "the value of lane idx(l)" per lane is a
+//! multiplexer tree over the wave's lanes, selected by the bits of the lane index. The host evaluator and
+//! every lowering therefore compute these with the primitives they already compute exactly; no new IR node.
+//!
+//! Semantics (AMD RDNA 2 ISA guide, LDS chapter "DS_PERMUTE/BPERMUTE", "DS_SWIZZLE"; LLVM AMDGPUUsage):
+//! - ds_bpermute_b32: dst[l] = data[j] with j = ((addr[l] + offset) >> 2) mod wave size; 0 if lane j is not
+//!   active in EXEC. Only active lanes are written.
+//! - ds_permute_b32: for every active source lane l, dst[((addr[l] + offset) >> 2) mod wave size] = data[l];
+//!   when several lanes write one lane the highest source lane wins; a lane nobody writes gets 0. Only
+//!   active lanes are written.
+//! - ds_swizzle_b32 (data in the ADDR VGPR), offset bit 15 set: quad-permute mode, lane l reads lane
+//!   (l & ~3) | offset[2(l&3)+1 : 2(l&3)]; bit 15 clear: bit-mask mode within groups of 32 lanes,
+//!   j = (((l & and) | or) ^ xor) with and = offset[4:0], or = offset[9:5], xor = offset[14:10]. A source
+//!   lane that is not active reads 0 (as for the permutes).
+
+use super::{LiftError, Lifter};
+use crate::{Handle, IntCmp, IntOp, Node, Ty, UnOp, EXEC_LO};
+use rdna2spv_isa::Opcode;
+
+impl Lifter<'_> {
+    /// The wave's lanes of `a` as uniform values.
+    pub(super) fn all_lanes(&mut self, a: Handle<Node>) -> Vec<Handle<Node>> {
+        (0..self.ws)
+            .map(|k| {
+                let lane = self.c(Ty::B32, k as u64);
+                self.n(Node::ReadLane { a, lane })
+            })
+            .collect()
+    }
+
+    /// Per lane, `lanes[idx mod len]` (idx: Lane B32), as a multiplexer tree on the bits of idx.
+    pub(super) fn pick(&mut self, lanes: &[Handle<Node>], idx: Handle<Node>) -> Handle<Node> {
+        let mut level: Vec<Handle<Node>> = lanes.to_vec();
+        let mut bit = 0u64;
+        while level.len() > 1 {
+            let sh = self.c(Ty::B32, bit);
+            let one = self.c(Ty::B32, 1);
+            let shifted = self.int(IntOp::LShr, Ty::B32, idx, sh);
+            let b = self.int(IntOp::And, Ty::B32, shifted, one);
+            let set = self.nonzero(Ty::B32, b);
+            level = level
+                .chunks(2)
+                .map(|p| {
+                    self.n(Node::Select {
+                        cond: set,
+                        a: p[1],
+                        b: p[0],
+                    })
+                })
+                .collect();
+            bit += 1;
+        }
+        level[0]
+    }
+
+    /// Per lane, whether lane `idx` (Lane B32, < wave size) is active in EXEC.
+    pub(super) fn lane_active(&mut self, idx: Handle<Node>) -> Handle<Node> {
+        let exec = self.read_s(EXEC_LO, self.mask_ty());
+        let exec = if self.ws == 32 {
+            self.un(UnOp::ZExt, Ty::B64, exec)
+        } else {
+            exec
+        };
+        let i64_ = self.un(UnOp::ZExt, Ty::B64, idx);
+        let sh = self.int(IntOp::LShr, Ty::B64, exec, i64_);
+        let one = self.c(Ty::B64, 1);
+        let bit = self.int(IntOp::And, Ty::B64, sh, one);
+        self.nonzero(Ty::B64, bit)
+    }
+
+    /// `a` of lane `idx` per lane, or 0 where that lane is not active.
+    pub(super) fn shuffle_active(&mut self, a: Handle<Node>, idx: Handle<Node>) -> Handle<Node> {
+        let lanes = self.all_lanes(a);
+        let v = self.pick(&lanes, idx);
+        let act = self.lane_active(idx);
+        let z = self.c(Ty::B32, 0);
+        self.n(Node::Select {
+            cond: act,
+            a: v,
+            b: z,
+        })
+    }
+
+    /// ds_permute_b32 / ds_bpermute_b32 / ds_swizzle_b32; Ok(false) for any other opcode.
+    pub(super) fn ds_crosslane(&mut self) -> Result<bool, LiftError> {
+        let op = self.ins.opcode();
+        if !matches!(
+            op,
+            Opcode::DS_PERMUTE_B32 | Opcode::DS_BPERMUTE_B32 | Opcode::DS_SWIZZLE_B32
+        ) {
+            return Ok(false);
+        }
+        let (w0, w1) = (self.w(0), self.w(1));
+        if w0 >> 17 & 1 != 0 {
+            return self.unsupported("GDS is not modelled");
+        }
+        let offset = w0 & 0xffff;
+        let addr_r = (w1 & 0xff) as u16;
+        let d0 = ((w1 >> 8) & 0xff) as u16;
+        let vdst = ((w1 >> 24) & 0xff) as u16;
+        let addr = self.n(Node::ReadVgpr {
+            reg: addr_r,
+            ty: Ty::B32,
+        });
+        let lane = self.n(Node::LaneId);
+        let wmask = self.c(Ty::B32, (self.ws - 1) as u64);
+        let r = match op {
+            Opcode::DS_BPERMUTE_B32 | Opcode::DS_PERMUTE_B32 => {
+                let data = self.n(Node::ReadVgpr {
+                    reg: d0,
+                    ty: Ty::B32,
+                });
+                let off = self.c(Ty::B32, offset as u64);
+                let a = self.int(IntOp::Add, Ty::B32, addr, off);
+                let two = self.c(Ty::B32, 2);
+                let a = self.int(IntOp::LShr, Ty::B32, a, two);
+                let idx = self.int(IntOp::And, Ty::B32, a, wmask);
+                if op == Opcode::DS_BPERMUTE_B32 {
+                    self.shuffle_active(data, idx)
+                } else {
+                    // Forward: scan the source lanes upward, so the highest writer wins.
+                    let idxs = self.all_lanes(idx);
+                    let datas = self.all_lanes(data);
+                    let exec = self.read_s(EXEC_LO, self.mask_ty());
+                    let mut acc = self.c(Ty::B32, 0);
+                    for k in 0..self.ws as usize {
+                        let bit = self.n(Node::Extract {
+                            ty: Ty::B1,
+                            a: exec,
+                            shift: k as u8,
+                        });
+                        let hit = self.icmp(IntCmp::Eq, Ty::B32, idxs[k], lane);
+                        let both = self.int(IntOp::And, Ty::B1, hit, bit);
+                        acc = self.n(Node::Select {
+                            cond: both,
+                            a: datas[k],
+                            b: acc,
+                        });
+                    }
+                    acc
+                }
+            }
+            _ => {
+                // ds_swizzle_b32: the data is the ADDR VGPR.
+                let idx = if offset & 0x8000 != 0 {
+                    // Quad permute: the selector of lane l is offset bits [2(l&3)+1 : 2(l&3)].
+                    let three = self.c(Ty::B32, 3);
+                    let q = self.int(IntOp::And, Ty::B32, lane, three);
+                    let one = self.c(Ty::B32, 1);
+                    let q2 = self.int(IntOp::Shl, Ty::B32, q, one);
+                    let k = self.c(Ty::B32, (offset & 0xff) as u64);
+                    let sel = self.int(IntOp::LShr, Ty::B32, k, q2);
+                    let sel = self.int(IntOp::And, Ty::B32, sel, three);
+                    let nq = self.c(Ty::B32, !3u32 as u64);
+                    let base = self.int(IntOp::And, Ty::B32, lane, nq);
+                    self.int(IntOp::Or, Ty::B32, base, sel)
+                } else {
+                    let and = self.c(Ty::B32, (offset & 0x1f | !0x1f) as u64 & 0xffff_ffff);
+                    let or = self.c(Ty::B32, ((offset >> 5) & 0x1f) as u64);
+                    let xor = self.c(Ty::B32, ((offset >> 10) & 0x1f) as u64);
+                    let t = self.int(IntOp::And, Ty::B32, lane, and);
+                    let t = self.int(IntOp::Or, Ty::B32, t, or);
+                    self.int(IntOp::Xor, Ty::B32, t, xor)
+                };
+                let idx = self.int(IntOp::And, Ty::B32, idx, wmask);
+                self.shuffle_active(addr, idx)
+            }
+        };
+        self.write_v(vdst, r);
+        Ok(true)
+    }
+}

@@ -1,0 +1,384 @@
+//! `cargo xtask coverage [--check]`: docs/coverage.md from the opcode table.
+//!
+//! Per table row (one encoding slot, per sub-target set): decoded (a canonical instance built from the sweep's
+//! operand templates decodes to the row with our decoder), host semantics (the lifter accepts the instance in a
+//! one-instruction kernel), SPIR-V lowering (the lifted kernel lowers with the portable profile), device-tested
+//! (a `// coverage: <test>: OPCODE ...` marker line in tests/ or crates/*/tests/ names the opcode), the test
+//! names, and the reason for whatever is not green (the lifter's or the lowering's own error text).
+//!
+//! No LLVM and no device is involved, so the report is deterministic; `--check` fails if docs/coverage.md is
+//! stale (CI).
+
+use crate::sweep::formats;
+use anyhow::{bail, Context, Result};
+use rdna2spv_ir::lift::{lift, LiftError, LiftOptions};
+use rdna2spv_isa::{decode, Encoding, Format, Opcode, PrintOptions, Target};
+use rdna2spv_spirv::lower::{lower, KernelLayout};
+use rdna2spv_spirv::DeviceProfile;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+const OUT: &str = "docs/coverage.md";
+
+/// Why a row is not compute-relevant, or None.
+fn not_compute(e: &Encoding) -> Option<&'static str> {
+    let m = e.mnemonic;
+    match e.format {
+        Format::MIMG => {
+            return Some("image instruction (MIMG): graphics/texture path, no compute buffers")
+        }
+        Format::EXP => return Some("export (EXP): pixel/vertex shader outputs"),
+        Format::VINTRP => return Some("interpolation (VINTRP): pixel shaders only"),
+        _ => {}
+    }
+    if m == "v_illegal" {
+        return Some("v_illegal: raises an illegal-instruction trap by definition");
+    }
+    if m.starts_with("v_interp_") {
+        return Some("parameter interpolation: pixel shaders only");
+    }
+    if m.starts_with("ds_gws_") || m == "ds_ordered_count" {
+        return Some("global wave sync / ordered count: GDS hardware, not reachable from a Vulkan compute queue");
+    }
+    if e.has(rdna2spv_isa::Flag::Gds) {
+        return Some("GDS access: not reachable from a Vulkan compute queue");
+    }
+    if m.starts_with("s_cbranch_cdbg") {
+        return Some(
+            "debugger-conditional branch: depends on the debugger's state, not the program's",
+        );
+    }
+    if matches!(
+        m,
+        "s_sendmsghalt"
+            | "s_ttracedata"
+            | "s_ttracedata_imm"
+            | "s_trap"
+            | "s_rfe_b64"
+            | "s_cbranch_g_fork"
+    ) || m.starts_with("s_cbranch_join")
+    {
+        return Some(
+            "trap handler / thread trace / debugger support: not part of a kernel's own semantics",
+        );
+    }
+    None
+}
+
+/// Test names per opcode name, from `// coverage: <test>: OPCODE ...` lines.
+fn markers(root: &Path) -> Result<BTreeMap<String, BTreeSet<String>>> {
+    let mut files = Vec::new();
+    collect(&root.join("tests"), &mut files)?;
+    for c in std::fs::read_dir(root.join("crates"))? {
+        let t = c?.path().join("tests");
+        if t.is_dir() {
+            collect(&t, &mut files)?;
+        }
+    }
+    files.sort();
+    let mut m: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f)?;
+        for line in text.lines() {
+            let Some(rest) = line.trim_start().strip_prefix("// coverage:") else {
+                continue;
+            };
+            let Some((test, ops)) = rest.split_once(':') else {
+                bail!("{}: malformed coverage line `{line}`", f.display());
+            };
+            let file = f.strip_prefix(root).unwrap_or(&f).display().to_string();
+            for op in ops.split_whitespace() {
+                m.entry(op.to_string())
+                    .or_default()
+                    .insert(format!("{file}::{}", test.trim()));
+            }
+        }
+    }
+    Ok(m)
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    for e in std::fs::read_dir(dir)? {
+        let p = e?.path();
+        if p.is_dir() {
+            collect(&p, out)?;
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// A canonical instance of the row on `target`: the sweep's first template our decoder decodes to this row.
+fn instance(e: &'static Encoding, target: Target) -> Option<Vec<u32>> {
+    let name = fmt_name(e.format);
+    let (_, _, templates) = formats().into_iter().find(|f| f.0 == name.as_str())?;
+    // VOP3 rows hold promoted VOP1/VOP2/VOPC forms at their VOP3 numbers: the VOP3 templates cover them.
+    for words in templates(e.op as u32) {
+        let mut w = words.clone();
+        w.extend([0, 0]);
+        if let Ok(ins) = decode(&w, target) {
+            if std::ptr::eq(ins.encoding, e) {
+                return Some(w[..ins.len()].to_vec());
+            }
+        }
+    }
+    None
+}
+
+struct Row {
+    e: &'static Encoding,
+    relevant: Option<&'static str>,
+    decoded: bool,
+    host: Result<(), String>,
+    spirv: Result<(), String>,
+    tests: Vec<String>,
+}
+
+fn short(s: &str) -> String {
+    let s = s.replace('|', "\\|").replace('\n', " ");
+    if s.chars().count() > 140 {
+        let t: String = s.chars().take(137).collect();
+        format!("{t}...")
+    } else {
+        s
+    }
+}
+
+fn check_row(e: &'static Encoding) -> (bool, Result<(), String>, Result<(), String>) {
+    let target = [Target::Gfx1030, Target::Gfx1010, Target::Gfx1013]
+        .into_iter()
+        .find(|t| e.targets.contains(*t))
+        .unwrap_or(Target::Gfx1030);
+    let Some(words) = instance(e, target) else {
+        return (false, Err("no canonical instance".into()), Err("-".into()));
+    };
+    let ins = decode(&words, target).expect("decoded above");
+    // The instruction, then s_endpgm padding (branch templates jump forward into it).
+    let mut code: Vec<u32> = words.clone();
+    code.extend([0xbf81_0000; 40]);
+    let bytes: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
+    // MUBUF/MTBUF: the template's resource quad is taken as the private segment buffer (scratch, D010), the
+    // only buffer resource a kernel's ABI defines.
+    let psb = matches!(e.format, Format::MUBUF | Format::MTBUF)
+        .then(|| ((ins.word(1) >> 16) & 0x1f) as u16 * 4);
+    let opts = LiftOptions {
+        target,
+        wave_size: 32,
+        private_segment_buffer: psb,
+    };
+    let p = match lift("coverage", &bytes, opts) {
+        Ok(p) => p,
+        Err(LiftError::Unsupported { reason, .. }) => {
+            return (true, Err(reason), Err("not lifted".into()))
+        }
+        Err(e) => return (true, Err(e.to_string()), Err("not lifted".into())),
+    };
+    let layout = KernelLayout {
+        wave_size: 32,
+        workgroup: [32, 1, 1],
+        sgprs: Vec::new(),
+        workitem_id_vgprs: 1,
+        lds_bytes: 65536,
+        scratch_bytes: 1024,
+    };
+    let spirv = lower(&p, &layout, &DeviceProfile::portable())
+        .map(|_| ())
+        .map_err(|e| e.to_string());
+    let _ = ins.text(PrintOptions { wave64: false });
+    (true, Ok(()), spirv)
+}
+
+pub fn report(root: &Path) -> Result<String> {
+    let marks = markers(root)?;
+    let known: BTreeSet<String> = rdna2spv_isa::generated::ENCODINGS
+        .iter()
+        .map(|e| opname(e.opcode))
+        .collect();
+    for (op, tests) in &marks {
+        if !known.contains(op) {
+            bail!("coverage marker names `{op}`, which is not an opcode (in {tests:?})");
+        }
+    }
+    let mut rows = Vec::new();
+    for e in rdna2spv_isa::generated::ENCODINGS.iter() {
+        let (decoded, host, spirv) = check_row(e);
+        rows.push(Row {
+            e,
+            relevant: not_compute(e),
+            decoded,
+            host,
+            spirv,
+            tests: marks
+                .get(&opname(e.opcode))
+                .map(|s| s.iter().cloned().collect())
+                .unwrap_or_default(),
+        });
+    }
+    let rel: Vec<&Row> = rows.iter().filter(|r| r.relevant.is_none()).collect();
+    fn green(r: &Row) -> bool {
+        r.decoded && r.host.is_ok() && r.spirv.is_ok()
+    }
+    let n = rel.len();
+    let ng = rel.iter().filter(|r| green(r)).count();
+    let nh = rel.iter().filter(|r| r.host.is_ok()).count();
+    let nd = rel.iter().filter(|r| r.decoded).count();
+    let nt = rel
+        .iter()
+        .filter(|r| green(r) && !r.tests.is_empty())
+        .count();
+    let pct = |k: usize| 100.0 * k as f64 / n.max(1) as f64;
+    let mut s = String::new();
+    writeln!(s, "# Instruction coverage\n")?;
+    writeln!(
+        s,
+        "Generated by `cargo xtask coverage` from `crates/isa/opcodes.txt`; CI runs `cargo xtask coverage --check`.\n\
+         Do not edit by hand.\n"
+    )?;
+    writeln!(s, "## How each column is decided\n")?;
+    writeln!(
+        s,
+        "- **decoded**: a canonical instance of the row (the first operand template of `cargo xtask sweep` that\n  \
+         our decoder decodes to this row, on the row's first sub-target in the order gfx1030, gfx1010, gfx1013)\n  \
+         decodes.\n\
+         - **host**: the lifter accepts that instance in a one-instruction kernel (wave32); the host evaluator\n  \
+         interprets every lifted IR node.\n\
+         - **SPIR-V**: the lifted kernel lowers with the portable device profile (every workaround on).\n\
+         - **device-tested**: a test compares the opcode host vs lavapipe bit for bit and against an independent\n  \
+         reference, declared on a `// coverage: <test>: OPCODE ...` line in its source (tests/, crates/*/tests/).\n  \
+         Rows share an opcode name across encodings (e32/e64), so a marker covers the opcode's rows.\n\
+         - **reason**: the lifter's or the lowering's own message for a row that is not green.\n"
+    )?;
+    writeln!(s, "## Compute-relevant rule\n")?;
+    writeln!(
+        s,
+        "A row is compute-relevant unless it is: an image (MIMG), export (EXP) or interpolation (VINTRP,\n\
+         `v_interp_*`) instruction (graphics only); a GDS/GWS/ordered-count DS instruction (not reachable from a\n\
+         Vulkan compute queue); a debugger-conditional branch (`s_cbranch_cdbg*`); or trap-handler, thread-trace\n\
+         and fork/join support, `v_illegal` (`s_trap`, `s_rfe_b64`, `s_sendmsghalt`, `s_ttracedata*`, `s_cbranch_g_fork`,\n\
+         `s_cbranch_join`). Excluded rows are listed at the end with their reason.\n"
+    )?;
+    writeln!(s, "## Summary\n")?;
+    writeln!(s, "| | rows | % of compute-relevant |")?;
+    writeln!(s, "|---|---:|---:|")?;
+    writeln!(s, "| table rows | {} | |", rows.len())?;
+    writeln!(s, "| compute-relevant | {n} | 100.0 |")?;
+    writeln!(s, "| decoded | {nd} | {:.1} |", pct(nd))?;
+    writeln!(s, "| host semantics | {nh} | {:.1} |", pct(nh))?;
+    writeln!(
+        s,
+        "| **green on both backends** (host + SPIR-V) | **{ng}** | **{:.1}** |",
+        pct(ng)
+    )?;
+    writeln!(s, "| green and device-tested | {nt} | {:.1} |\n", pct(nt))?;
+    writeln!(s, "Per format (compute-relevant rows): green / rows.\n")?;
+    writeln!(s, "| format | rows | green | device-tested |")?;
+    writeln!(s, "|---|---:|---:|---:|")?;
+    for f in Format::ALL {
+        let fr: Vec<&&Row> = rel.iter().filter(|r| r.e.format == f).collect();
+        if fr.is_empty() {
+            continue;
+        }
+        let g = fr.iter().filter(|r| green(r)).count();
+        let t = fr
+            .iter()
+            .filter(|r| green(r) && !r.tests.is_empty())
+            .count();
+        writeln!(s, "| {} | {} | {g} | {t} |", fmt_name(f), fr.len())?;
+    }
+    writeln!(s, "\n## Compute-relevant rows\n")?;
+    writeln!(
+        s,
+        "| format | op | targets | mnemonic | decoded | host | SPIR-V | device-tested | test | reason |"
+    )?;
+    writeln!(s, "|---|---|---|---|---|---|---|---|---|---|")?;
+    let yn = |b: bool| if b { "yes" } else { "**no**" };
+    for r in &rel {
+        let reason = match (&r.host, &r.spirv) {
+            (Err(h), _) => short(h),
+            (Ok(()), Err(l)) => format!("lowering: {}", short(l)),
+            _ => String::new(),
+        };
+        let tests = r
+            .tests
+            .iter()
+            .map(|t| format!("`{t}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        writeln!(
+            s,
+            "| {} | 0x{:03x} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            fmt_name(r.e.format),
+            r.e.op,
+            targets(r.e),
+            r.e.mnemonic,
+            yn(r.decoded),
+            yn(r.host.is_ok()),
+            yn(r.spirv.is_ok()),
+            if r.tests.is_empty() { "no" } else { "yes" },
+            tests,
+            reason
+        )?;
+    }
+    writeln!(s, "\n## Not compute-relevant\n")?;
+    writeln!(s, "| format | op | targets | mnemonic | reason |")?;
+    writeln!(s, "|---|---|---|---|---|")?;
+    for r in rows.iter().filter(|r| r.relevant.is_some()) {
+        writeln!(
+            s,
+            "| {} | 0x{:03x} | {} | {} | {} |",
+            fmt_name(r.e.format),
+            r.e.op,
+            targets(r.e),
+            r.e.mnemonic,
+            r.relevant.unwrap()
+        )?;
+    }
+    Ok(s)
+}
+
+fn opname(o: Opcode) -> String {
+    format!("{o:?}")
+}
+
+fn targets(e: &Encoding) -> String {
+    let all: Vec<&str> = Target::ALL
+        .iter()
+        .filter(|t| e.targets.contains(**t))
+        .map(|t| t.name())
+        .collect();
+    if all.len() == 3 {
+        "gfx10".into()
+    } else {
+        all.join(",")
+    }
+}
+
+pub fn run(args: &[String]) -> Result<()> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .context("the workspace root")?
+        .to_path_buf();
+    let text = report(&root)?;
+    let path = root.join(OUT);
+    if args.iter().any(|a| a == "--check") {
+        let old = std::fs::read_to_string(&path).unwrap_or_default();
+        if old != text {
+            bail!("{OUT} is stale: run `cargo xtask coverage` and commit it");
+        }
+        println!("{OUT} is up to date");
+        return Ok(());
+    }
+    std::fs::write(&path, &text)?;
+    let summary: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("| **green") || l.starts_with("| compute-relevant"))
+        .collect();
+    println!("wrote {OUT}\n{}", summary.join("\n"));
+    Ok(())
+}
+
+fn fmt_name(f: Format) -> String {
+    format!("{f:?}")
+}
