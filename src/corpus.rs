@@ -839,3 +839,72 @@ impl Summary {
         t
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kernel(name: &str, blockers: &[&str]) -> KernelReport {
+        KernelReport {
+            name: name.into(),
+            instructions: 10,
+            outcome: if blockers.is_empty() {
+                Outcome::Valid {
+                    validated: true,
+                    words: 100,
+                }
+            } else {
+                Outcome::Blocked {
+                    first: blockers[0].into(),
+                    all: blockers.iter().map(|s| s.to_string()).collect(),
+                }
+            },
+            blocker_counts: blockers.iter().map(|s| (s.to_string(), 2)).collect(),
+            seconds_translate: 0.0,
+            seconds_validate: 0.0,
+        }
+    }
+
+    /// Ranking and greedy order on a hand-worked example: A blocks k1 (alone), k2 (first, with B) and k3
+    /// (second, after B); B blocks k2, k3 and k4 (alone); C blocks k5 alone; k0 translates.
+    #[test]
+    fn ranking_and_greedy_order() {
+        let r = Report {
+            objects: vec![ObjectReport {
+                bundle: 0,
+                file: "x".into(),
+                decode: None,
+                error: None,
+                kernels: vec![
+                    kernel("k0", &[]),
+                    kernel("k1", &["A"]),
+                    kernel("k2", &["A", "B"]),
+                    kernel("k3", &["B", "A"]),
+                    kernel("k4", &["B"]),
+                    kernel("k5", &["C"]),
+                ],
+            }],
+            seconds: 0.0,
+            jobs: 1,
+        };
+        let s = r.summary();
+        assert_eq!((s.kernels, s.valid, s.blocked), (6, 1, 5));
+        let row = |op: &str| {
+            let x = s.ranking.iter().find(|r| r.opcode == op).unwrap();
+            (x.blocked, x.first, x.only, x.occurrences)
+        };
+        assert_eq!(row("A"), (3, 2, 1, 6));
+        assert_eq!(row("B"), (3, 2, 1, 6));
+        assert_eq!(row("C"), (1, 1, 1, 2));
+        // Ties (A and B both complete one kernel and block three) go to the smaller name; then B completes
+        // k2, k3, k4 at once; C last.
+        assert_eq!(
+            s.greedy,
+            vec![
+                ("A".to_string(), 2),
+                ("B".to_string(), 5),
+                ("C".to_string(), 6)
+            ]
+        );
+    }
+}
