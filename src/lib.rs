@@ -6,4 +6,5 @@ pub mod device;
 pub mod disasm;
 pub mod dispatch;
 pub mod manifest;
+pub mod probe;
 pub mod robust;

@@ -195,6 +195,78 @@ enum Cmd {
         #[arg(long)]
         device: Option<String>,
     },
+    /// The seeds' numeric studies reproduced on translated gfx1030 code (docs/numerics.md).
+    Probe {
+        #[command(subcommand)]
+        what: ProbeCmd,
+    },
+}
+
+#[derive(Subcommand)]
+enum ProbeCmd {
+    /// Seed ADR-1407: a*b+c, a/b and sqrtf(|a|) from hipcc's three builds, host vs device vs SoftFloat.
+    ///
+    /// Exit 1 when the host and the device differ anywhere or the strict build differs from the correctly
+    /// rounded references.
+    StrictFp {
+        /// Random operand triples (the 2,197 boundary triples come on top).
+        #[arg(long, default_value_t = 1 << 20)]
+        random: usize,
+        #[arg(long, default_value_t = 0x1407)]
+        seed: u64,
+        /// Only these builds (strict, default, nocrdiv); default all three.
+        #[arg(long, value_delimiter = ',')]
+        build: Vec<String>,
+        /// `host`: the evaluator only; `vulkan` or `both`: the device and the host, compared.
+        #[arg(long, value_enum, default_value = "both")]
+        backend: Backend,
+        #[arg(long)]
+        device: Option<String>,
+        /// The folder holding the probe code objects (default: fixtures/kernels of the source tree).
+        #[arg(long)]
+        kernels: Option<PathBuf>,
+        /// Print the report as JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Also write the JSON report to this file.
+        #[arg(long)]
+        json_out: Option<PathBuf>,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Seed 003: fp32mp2 double-word error bounds in units of u², against binary128.
+    ///
+    /// Exit 1 when the host and the device differ anywhere or a bound of the seed is exceeded.
+    DoubleWord {
+        /// Operands per operation and regime (default 2^20).
+        #[arg(long, default_value_t = 1 << 20)]
+        n: usize,
+        /// 2^24 operands per operation and regime (the seed's size).
+        #[arg(long)]
+        full: bool,
+        #[arg(long, default_value_t = 0x3003)]
+        seed: u64,
+        /// Only the kernels whose name contains one of these (e.g. add_high,acc).
+        #[arg(long, value_delimiter = ',')]
+        only: Vec<String>,
+        #[arg(long, value_enum, default_value = "both")]
+        backend: Backend,
+        #[arg(long)]
+        device: Option<String>,
+        #[arg(long)]
+        kernels: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+        /// Also write the JSON report to this file.
+        #[arg(long)]
+        json_out: Option<PathBuf>,
+        /// Also write the error-distribution plot here.
+        #[arg(long)]
+        svg: Option<PathBuf>,
+        #[arg(long)]
+        quiet: bool,
+    },
 }
 
 /// `--control-flow`.
@@ -462,6 +534,7 @@ fn run(cli: Cli) -> Result<i32> {
             }
             Ok(code)
         }
+        Cmd::Probe { what } => probe(what),
     }
 }
 
@@ -535,4 +608,102 @@ fn write_atomically(path: &Path, data: &[u8]) -> Result<()> {
     std::fs::write(&tmp, data).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("renaming {}", tmp.display()))?;
     Ok(())
+}
+
+fn probe_backends(backend: Backend, device: Option<&str>) -> Result<rdna2spv::probe::Backends> {
+    Ok(rdna2spv::probe::Backends {
+        device: match backend {
+            Backend::Host => None,
+            Backend::Vulkan | Backend::Both => {
+                let ctx = open(device)?;
+                let prof = profile_of(&ctx, ProfileChoice::Device)?;
+                Some((ctx, prof))
+            }
+        },
+    })
+}
+
+fn probe(what: ProbeCmd) -> Result<i32> {
+    use rdna2spv::probe::{dw, kernels_dir, strict};
+    match what {
+        ProbeCmd::StrictFp {
+            random,
+            seed,
+            build,
+            backend,
+            device,
+            kernels,
+            json,
+            json_out,
+            quiet,
+        } => {
+            let mut builds = Vec::new();
+            for b in &strict::BUILDS {
+                if build.is_empty() || build.iter().any(|x| x == b.name) {
+                    builds.push(b);
+                }
+            }
+            if let Some(x) = build
+                .iter()
+                .find(|x| !strict::BUILDS.iter().any(|b| b.name == x.as_str()))
+            {
+                bail!("no build named {x:?}; known: strict, default, nocrdiv");
+            }
+            let dir = kernels_dir(kernels.as_deref());
+            let backends = probe_backends(backend, device.as_deref())?;
+            let r = strict::run(&dir, &builds, random, seed, &backends, quiet)?;
+            let text = serde_json::to_string_pretty(&r)? + "\n";
+            if let Some(p) = json_out {
+                std::fs::write(&p, &text).with_context(|| format!("writing {}", p.display()))?;
+            }
+            if json {
+                emit(&text)?;
+            } else {
+                emit(&r.table())?;
+            }
+            Ok(if r.passed() { 0 } else { 1 })
+        }
+        ProbeCmd::DoubleWord {
+            n,
+            full,
+            seed,
+            only,
+            backend,
+            device,
+            kernels,
+            json,
+            json_out,
+            svg,
+            quiet,
+        } => {
+            let n = if full { 1 << 24 } else { n };
+            if n == 0 {
+                bail!("--n must be positive");
+            }
+            let ops: Vec<&dw::Op> = dw::OPS
+                .iter()
+                .filter(|o| only.is_empty() || only.iter().any(|x| o.kernel.contains(x.as_str())))
+                .collect();
+            if ops.is_empty() {
+                bail!("--only {} matches no operation", only.join(","));
+            }
+            let dir = kernels_dir(kernels.as_deref());
+            let backends = probe_backends(backend, device.as_deref())?;
+            let r = dw::run(&dir, &ops, n, seed, &backends, quiet)?;
+            if let Some(p) = svg {
+                std::fs::write(&p, rdna2spv::probe::svg::plot(&r))
+                    .with_context(|| format!("writing {}", p.display()))?;
+            }
+            let text = serde_json::to_string_pretty(&r)? + "\n";
+            if let Some(p) = json_out {
+                std::fs::write(&p, &text).with_context(|| format!("writing {}", p.display()))?;
+            }
+            if json {
+                emit(&text)?;
+            } else {
+                emit(&r.table())?;
+            }
+            Ok(if r.passed() { 0 } else { 1 })
+        }
+    }
 }

@@ -434,12 +434,17 @@ struct OpResult {
 
 #[test]
 fn transcendental_ops_are_deterministic_and_accurate() {
-    let ctx = lavapipe();
-    let prof = probe(&ctx).expect("the device profile is probed");
     let n: usize = std::env::var("RDNA2SPV_TRANS_N")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(16_384);
+    // A benchmark-size run is one long dispatch per op: give it time (the default fence timeout is 60 s).
+    let ctx = lavapipe().with_timeout(std::time::Duration::from_secs(if n > 100_000 {
+        1800
+    } else {
+        60
+    }));
+    let prof = probe(&ctx).expect("the device profile is probed");
     let only = std::env::var("RDNA2SPV_TRANS_ONLY").ok();
     let mut failures = Vec::new();
     println!(

@@ -234,6 +234,40 @@ pub const RECIPES: &[Recipe] = &[
         wave64: false,
     },
     Recipe {
+        stem: "dw_fp32mp2",
+        source: "dw_fp32mp2.cl",
+        compiler: Compiler::OpenCl,
+        flags: &[],
+        wave64: false,
+    },
+    Recipe {
+        stem: "probe_strict",
+        source: "probe_fp.hip",
+        compiler: Compiler::HipDevice,
+        flags: &[
+            "-ffp-contract=off",
+            "-fhip-fp32-correctly-rounded-divide-sqrt",
+        ],
+        wave64: false,
+    },
+    Recipe {
+        stem: "probe_default",
+        source: "probe_fp.hip",
+        compiler: Compiler::HipDevice,
+        flags: &[],
+        wave64: false,
+    },
+    Recipe {
+        stem: "probe_nocrdiv",
+        source: "probe_fp.hip",
+        compiler: Compiler::HipDevice,
+        flags: &[
+            "-ffp-contract=off",
+            "-fno-hip-fp32-correctly-rounded-divide-sqrt",
+        ],
+        wave64: false,
+    },
+    Recipe {
         stem: "saxpy_hip_host",
         source: "saxpy.hip",
         compiler: Compiler::HipHost,

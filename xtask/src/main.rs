@@ -9,9 +9,9 @@ mod sweep;
 
 const USAGE: &str = "usage: cargo xtask <command>
   codegen [--check]   crates/isa/opcodes.txt -> crates/isa/src/generated/table.rs (--check: fail if stale)
+  coverage [--check]  docs/coverage.md from the opcode table, the lifter, the lowering and test markers
   corpus rocsparse    fetch librocsparse0 (apt-get download) and extract its gfx1030 code objects and an index
                       into ~/.cache/rdna2spv/corpus/rocsparse (RDNA2SPV_CORPUS_DIR overrides)
-  coverage [--check]  docs/coverage.md from the opcode table, the lifter, the lowering and test markers
   demo                install what is missing, then run rdna2spv on a real kernel and check it against LLVM
   fixtures [--check]  rebuild the fixture code objects and their LLVM goldens with the real compilers,
                       and the run manifests' input buffers (--inputs: only those)
@@ -21,8 +21,8 @@ fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("codegen") => codegen::run(&args[1..]),
-        Some("corpus") => corpus::run(&args[1..]),
         Some("coverage") => coverage::run(&args[1..]),
+        Some("corpus") => corpus::run(&args[1..]),
         Some("demo") => demo::run(&args[1..]),
         Some("fixtures") => fixtures::run(&args[1..]),
         Some("sweep") => sweep::run(&args[1..]),
