@@ -119,6 +119,9 @@ pub struct KernelReport {
     pub outcome: Outcome,
     /// Static occurrences of each blocking opcode in the kernel.
     pub blocker_counts: BTreeMap<String, usize>,
+    /// Time spent translating (all attempts) and in spirv-val.
+    pub seconds_translate: f64,
+    pub seconds_validate: f64,
 }
 
 #[derive(Debug, Clone, Serialize, Default)]
@@ -256,7 +259,7 @@ pub fn check(dir: &Path, bundles: &[usize], opts: &Options) -> Result<Report> {
 
 fn progress_line(k: usize, total: usize, o: usize, objects: usize, t: Duration) -> String {
     let width = 40;
-    let filled = (k * width).checked_div(total).unwrap_or(width);
+    let filled = (k * width).checked_div(total).unwrap_or(width).min(width);
     format!(
         "[{}{}] {k}/{total} kernels, {o}/{objects} code objects, {:.0} s",
         "#".repeat(filled),
@@ -327,6 +330,8 @@ fn check_object(
                     message: format!("panic: {}", panic_text(&p)),
                 },
                 blocker_counts: BTreeMap::new(),
+                seconds_translate: 0.0,
+                seconds_validate: 0.0,
             });
             rep.kernels.push(r);
             kernels_done.fetch_add(1, Ordering::SeqCst);
@@ -413,6 +418,8 @@ pub fn check_kernel(co: &CodeObject, k: &Kernel, opts: &Options, scratch: &Path)
     let mut blockers: Vec<String> = Vec::new();
     let mut blocker_counts = BTreeMap::new();
     let instructions = linear(&code, target).len();
+    let t0 = Instant::now();
+    let mut seconds_validate = 0.0;
     let outcome = loop {
         match translate_words(co, k, &code, &opts.profile) {
             Ok(words) => {
@@ -428,7 +435,10 @@ pub fn check_kernel(co: &CodeObject, k: &Kernel, opts: &Options, scratch: &Path)
                         words: words.len(),
                     };
                 }
-                break match spirv_val(&opts.spirv_val, &words, scratch) {
+                let tv = Instant::now();
+                let v = spirv_val(&opts.spirv_val, &words, scratch);
+                seconds_validate = tv.elapsed().as_secs_f64();
+                break match v {
                     Ok(()) => Outcome::Valid {
                         validated: true,
                         words: words.len(),
@@ -466,6 +476,8 @@ pub fn check_kernel(co: &CodeObject, k: &Kernel, opts: &Options, scratch: &Path)
         instructions,
         outcome,
         blocker_counts,
+        seconds_translate: t0.elapsed().as_secs_f64() - seconds_validate,
+        seconds_validate,
     }
 }
 
@@ -594,6 +606,11 @@ pub struct Summary {
     pub seconds: f64,
     pub seconds_objdump: f64,
     pub seconds_ours_listing: f64,
+    /// Summed over kernels (all jobs).
+    pub seconds_translate: f64,
+    pub seconds_validate: f64,
+    pub validated_modules: usize,
+    pub validated_words: usize,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -637,6 +654,16 @@ impl Report {
             }
             for k in &o.kernels {
                 s.kernels += 1;
+                s.seconds_translate += k.seconds_translate;
+                s.seconds_validate += k.seconds_validate;
+                if let Outcome::Valid {
+                    validated: true,
+                    words,
+                } = &k.outcome
+                {
+                    s.validated_modules += 1;
+                    s.validated_words += words;
+                }
                 match &k.outcome {
                     Outcome::Valid { validated, .. } => {
                         s.translated += 1;
@@ -810,5 +837,74 @@ impl Summary {
             let _ = writeln!(t, "\ncode object error: {e}");
         }
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kernel(name: &str, blockers: &[&str]) -> KernelReport {
+        KernelReport {
+            name: name.into(),
+            instructions: 10,
+            outcome: if blockers.is_empty() {
+                Outcome::Valid {
+                    validated: true,
+                    words: 100,
+                }
+            } else {
+                Outcome::Blocked {
+                    first: blockers[0].into(),
+                    all: blockers.iter().map(|s| s.to_string()).collect(),
+                }
+            },
+            blocker_counts: blockers.iter().map(|s| (s.to_string(), 2)).collect(),
+            seconds_translate: 0.0,
+            seconds_validate: 0.0,
+        }
+    }
+
+    /// Ranking and greedy order on a hand-worked example: A blocks k1 (alone), k2 (first, with B) and k3
+    /// (second, after B); B blocks k2, k3 and k4 (alone); C blocks k5 alone; k0 translates.
+    #[test]
+    fn ranking_and_greedy_order() {
+        let r = Report {
+            objects: vec![ObjectReport {
+                bundle: 0,
+                file: "x".into(),
+                decode: None,
+                error: None,
+                kernels: vec![
+                    kernel("k0", &[]),
+                    kernel("k1", &["A"]),
+                    kernel("k2", &["A", "B"]),
+                    kernel("k3", &["B", "A"]),
+                    kernel("k4", &["B"]),
+                    kernel("k5", &["C"]),
+                ],
+            }],
+            seconds: 0.0,
+            jobs: 1,
+        };
+        let s = r.summary();
+        assert_eq!((s.kernels, s.valid, s.blocked), (6, 1, 5));
+        let row = |op: &str| {
+            let x = s.ranking.iter().find(|r| r.opcode == op).unwrap();
+            (x.blocked, x.first, x.only, x.occurrences)
+        };
+        assert_eq!(row("A"), (3, 2, 1, 6));
+        assert_eq!(row("B"), (3, 2, 1, 6));
+        assert_eq!(row("C"), (1, 1, 1, 2));
+        // Ties (A and B both complete one kernel and block three) go to the smaller name; then B completes
+        // k2, k3, k4 at once; C last.
+        assert_eq!(
+            s.greedy,
+            vec![
+                ("A".to_string(), 2),
+                ("B".to_string(), 5),
+                ("C".to_string(), 6)
+            ]
+        );
     }
 }

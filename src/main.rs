@@ -572,6 +572,13 @@ fn corpus(
         "\n{} code objects, {} kernels in {:.1} s with {} jobs (llvm-objdump-19: {:.1} s, our listings: {:.1} s, summed over jobs)\n",
         s.objects, s.kernels, s.seconds, opts.jobs, s.seconds_objdump, s.seconds_ours_listing
     ))?;
+    emit(&format!(
+        "translation (every attempt, summed): {:.1} s; spirv-val: {:.1} s for {} modules ({:.1} M words)\n",
+        s.seconds_translate,
+        s.seconds_validate,
+        s.validated_modules,
+        s.validated_words as f64 / 1e6
+    ))?;
     let failed = s.decode_differing > 0 || !s.invalid.is_empty() || !s.object_errors.is_empty();
     Ok(i32::from(failed))
 }
