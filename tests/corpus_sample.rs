@@ -41,3 +41,43 @@ fn sample_decodes_like_llvm_and_translates_to_valid_spirv() {
     // coo2csr_kernel<512, int, int> translates today; it must stay valid.
     assert!(s.valid >= 1);
 }
+
+/// Issue 12 on the same sample: every sample kernel that lifts translates with structured control flow and no
+/// dispatcher loop (an irreducible region would run as one; `control_flow_notes` would name it, and this test
+/// prints and counts it). Kernels that do not lift yet are counted, not checked.
+#[test]
+fn sample_kernels_are_fully_structured() {
+    use rdna2spv::dispatch::lift_options;
+    use rdna2spv_codeobj::CodeObject;
+    use rdna2spv_ir::cfg::Structure;
+    use rdna2spv_ir::lift::lift;
+    let dir = corpus::default_dir().expect("HOME or RDNA2SPV_CORPUS_DIR");
+    let index = corpus::Index::load(&dir).expect("cargo xtask corpus rocsparse");
+    let (mut lifted, mut blocked, mut blocks, mut loops) = (0usize, 0usize, 0usize, 0usize);
+    let mut regions: Vec<String> = Vec::new();
+    for b in index.bundles.iter().filter(|b| SAMPLE.contains(&b.bundle)) {
+        let Some(file) = &b.code_object else { continue };
+        let bytes = std::fs::read(dir.join("co").join(file)).unwrap();
+        let co = CodeObject::parse_any(&bytes).unwrap();
+        for k in &co.kernels {
+            let Ok(p) = lift(&k.name, &k.code, lift_options(&co, k)) else {
+                blocked += 1;
+                continue;
+            };
+            lifted += 1;
+            blocks += p.blocks.len();
+            let s = Structure::of(&p);
+            loops += s.loops;
+            if !s.dispatch_regions.is_empty() {
+                // The notes name each region's blocks and pcs.
+                regions.extend(rdna2spv_spirv::lower::control_flow_notes(&p));
+            }
+        }
+    }
+    eprintln!(
+        "sample: {lifted} kernels lift ({blocks} blocks, {loops} loops), {blocked} blocked by unsupported instructions; {} dispatcher regions",
+        regions.len()
+    );
+    assert!(lifted >= 1, "no sample kernel lifts");
+    assert!(regions.is_empty(), "{regions:#?}");
+}
