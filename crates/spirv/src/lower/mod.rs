@@ -175,7 +175,8 @@ pub struct FaultRecord {
     /// The lane, or `None` for a wave-uniform (scalar memory) access.
     pub lane: Option<u32>,
     pub address: u64,
-    /// "load" (loads and atomics, which read first, as the evaluator reports them) or "store".
+    /// "load" (loads and atomics, which read first, as the evaluator reports them) or "store"; "LDS load" /
+    /// "LDS store" for the workgroup's LDS.
     pub kind: &'static str,
     pub bytes: u32,
 }
@@ -187,10 +188,11 @@ impl FaultRecord {
             pc: w[0],
             lane: (w[1] != u32::MAX).then_some(w[1]),
             address: w[2] as u64 | (w[3] as u64) << 32,
-            kind: if w[4] == CHECK_KIND_STORE {
-                "store"
-            } else {
-                "load"
+            kind: match (w[4] & CHECK_KIND_LDS != 0, w[4] & CHECK_KIND_STORE != 0) {
+                (false, false) => "load",
+                (false, true) => "store",
+                (true, false) => "LDS load",
+                (true, true) => "LDS store",
             },
             bytes: w[5],
         }
@@ -199,6 +201,8 @@ impl FaultRecord {
 
 const CHECK_KIND_LOAD: u32 = 1;
 const CHECK_KIND_STORE: u32 = 2;
+/// Or'ed into the kind of an LDS access (the evaluator says "LDS load"/"LDS store").
+const CHECK_KIND_LDS: u32 = 4;
 
 /// The checked mode's per-module state: each allocation's base and end (u64 values loaded once at entry),
 /// the sink address, this invocation's record address, and whether it has faulted.
@@ -1826,7 +1830,7 @@ impl<'a> Cx<'a> {
                 let end = self.b.i_add(t.u64, None, a64, n)?;
                 let limit = self.c64(self.desc.lds_bytes as u64);
                 let ok = self.b.u_less_than_equal(t.bool, None, end, limit)?;
-                self.note_fault(ok, a64, bytes, store)?;
+                self.note_fault(ok, a64, bytes, store, true)?;
                 let spare = self.c32(self.desc.lds_bytes.div_ceil(4));
                 let idx = self.b.select(t.u32, None, ok, idx, spare)?;
                 let z = self.c32(0);
@@ -1868,13 +1872,13 @@ impl<'a> Cx<'a> {
             ok = self.b.logical_or(t.bool, None, ok, inside)?;
         }
         let ok = self.b.logical_and(t.bool, None, ok, no_wrap)?;
-        self.note_fault(ok, a, bytes, store)?;
+        self.note_fault(ok, a, bytes, store, false)?;
         Ok(self.b.select(t.u64, None, ok, a, c.sink)?)
     }
 
     /// Checked mode, where an access's bounds test `ok` fails: records the wave's first fault (pc, lane,
     /// address `a` (u64), kind, size) and marks the wave out of bounds.
-    fn note_fault(&mut self, ok: Word, a: Word, bytes: u32, store: bool) -> R<()> {
+    fn note_fault(&mut self, ok: Word, a: Word, bytes: u32, store: bool, lds: bool) -> R<()> {
         let Some(c) = self.check.clone() else {
             return Ok(());
         };
@@ -1892,11 +1896,13 @@ impl<'a> Cx<'a> {
         let c32 = self.c64(32);
         let hi = self.b.shift_right_logical(t.u64, None, a, c32)?;
         let hi = self.b.u_convert(t.u32, None, hi)?;
-        let kind = self.c32(if store {
-            CHECK_KIND_STORE
-        } else {
-            CHECK_KIND_LOAD
-        });
+        let kind = self.c32(
+            if store {
+                CHECK_KIND_STORE
+            } else {
+                CHECK_KIND_LOAD
+            } | if lds { CHECK_KIND_LDS } else { 0 },
+        );
         let nb = self.c32(bytes);
         self.guarded(first, None, |cx| {
             for (i, v) in [pc, lane, lo, hi, kind, nb].into_iter().enumerate() {
