@@ -2796,7 +2796,7 @@ mod tests {
         let c = code(&[0xbe80_03eb, 0xbf81_0000]);
         let e = lift("k", &c, opts(None)).unwrap_err().to_string();
         assert!(
-            e.contains("offset 0x0") && e.contains("src_shared_base") && e.contains("D031"),
+            e.contains("k+0x0") && e.contains("src_shared_base") && e.contains("D031"),
             "{e}"
         );
     }

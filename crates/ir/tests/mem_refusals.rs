@@ -65,8 +65,8 @@ fn unlifted_memory_instructions_are_refused_by_name() {
         .unwrap_err()
         .to_string();
         assert!(
-            e.contains("offset 0x0")
-                && e.contains(&format!("`{text}`"))
+            e.contains("+0x0")
+                && e.contains(&format!("unsupported instruction {text} at"))
                 && e.contains("not supported yet")
                 && e.contains(reason),
             "{text}: {e}"
