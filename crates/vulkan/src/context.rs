@@ -508,12 +508,12 @@ impl Context {
             pipelines: Mutex::new(HashMap::new()),
             info,
             features,
-            timeout: Duration::from_secs(60),
+            timeout: default_timeout(),
             poisoned: AtomicBool::new(false),
         })
     }
 
-    /// Sets the fence timeout of every later dispatch (default 60 s).
+    /// Sets the fence timeout of every later dispatch (default 60 s, or `RDNA2SPV_VK_TIMEOUT_S`).
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
@@ -901,4 +901,15 @@ impl Drop for Context {
             ManuallyDrop::drop(&mut self.entry);
         }
     }
+}
+
+/// The default fence timeout of a new context: `RDNA2SPV_VK_TIMEOUT_S` seconds if set (CI raises it: lavapipe's
+/// first-dispatch compile of a large module on 2 loaded cores can pass a minute), else 60 s.
+fn default_timeout() -> Duration {
+    std::env::var("RDNA2SPV_VK_TIMEOUT_S")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .filter(|&s| s > 0)
+        .map(Duration::from_secs)
+        .unwrap_or(Duration::from_secs(60))
 }
