@@ -395,7 +395,7 @@ fn check_reduce(stem: &str, wave: usize) {
 /// Long run (lavapipe takes 35–60 s to compile its 64-lane module on a shared 2-core machine, near the 60 s
 /// fence timeout): `cargo test --test captures -- --ignored aco_reduce_navi21_w64` (docs/captures.md).
 #[test]
-#[ignore]
+#[ignore = "long (lavapipe compiles its wave64 module for 35-60 s): cargo test --test captures -- --ignored aco_reduce_navi21_w64"]
 fn aco_reduce_navi21_w64() {
     check_reduce("reduce.navi21.w64", 64);
 }

@@ -166,7 +166,7 @@ fn structured_and_dispatcher_give_identical_bits_on_lavapipe() {
 /// (`ROCSPARSE_SO` overrides the library path; `ROCSPARSE_TOP=<n>` lists the n largest kernels that lift).
 /// Results are recorded in docs/performance.md ("Structured control flow").
 #[test]
-#[ignore]
+#[ignore = "long (reads librocsparse0, lifts every kernel): cargo test --release --test control_flow -- --ignored rocsparse --nocapture"]
 fn rocsparse_kernels_structure() {
     let path = std::env::var("ROCSPARSE_SO")
         .unwrap_or_else(|_| "/usr/lib/x86_64-linux-gnu/librocsparse.so.0.1".into());
@@ -286,7 +286,7 @@ fn rocsparse_kernels_structure() {
 /// `MESA_SHADER_CACHE_DISABLE=true cargo test --release --test control_flow -- --ignored timings --nocapture`;
 /// results in docs/performance.md ("Structured control flow").
 #[test]
-#[ignore]
+#[ignore = "benchmark: MESA_SHADER_CACHE_DISABLE=true cargo test --release --test control_flow -- --ignored timings --nocapture"]
 fn control_flow_timings() {
     let ctx = open(None).expect("a Vulkan device (lavapipe)");
     let prof = profile_of(&ctx, ProfileChoice::Device).unwrap();

@@ -75,7 +75,7 @@ fn crosslane_ds() {
 /// The remaining forms and EXEC variants (lavapipe JIT time makes these ~20 s each on a loaded 2-core
 /// machine): `cargo test --test ops_crosslane -- --ignored`. Last run: 0 differences (see docs/coverage.md).
 #[test]
-#[ignore]
+#[ignore = "long (lavapipe JIT): cargo test --test ops_crosslane -- --ignored"]
 fn crosslane_ds_more_forms() {
     check(&[
         op(

@@ -276,7 +276,7 @@ fn scalar_alu() {
 /// The other 35 (4096 waves per op and lavapipe's JIT time per frame segment keep the default suite to 12):
 /// `cargo test --test ops_scalar -- --ignored`; results recorded in docs/coverage-tests.md.
 #[test]
-#[ignore]
+#[ignore = "long (lavapipe JIT): cargo test --test ops_scalar -- --ignored"]
 fn scalar_alu_more() {
     check_scalar(&ops()[12..]);
 }

@@ -277,7 +277,7 @@ fn vector_int() {
 /// The other half (lavapipe's JIT time per frame segment): `cargo test --test ops_vector_int -- --ignored`;
 /// results recorded in docs/coverage-tests.md.
 #[test]
-#[ignore]
+#[ignore = "long (lavapipe JIT): cargo test --test ops_vector_int -- --ignored"]
 fn vector_int_more() {
     check(&ops()[18..]);
 }

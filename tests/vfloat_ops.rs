@@ -955,19 +955,19 @@ fn f16_ops_match_softfloat_on_host_and_lavapipe() {
 
 /// Benchmark size: at least 10^6 operands per op, one test per width (commands in the module docs).
 #[test]
-#[ignore]
+#[ignore = "benchmark: cargo test --release --test vfloat_ops -- --ignored --test-threads 1"]
 fn f64_ops_at_benchmark_size() {
     check(W::D, kernels::F64_CASES, n_items().max(1_000_000), 0x640);
 }
 
 #[test]
-#[ignore]
+#[ignore = "benchmark: cargo test --release --test vfloat_ops -- --ignored --test-threads 1"]
 fn f32_ops_at_benchmark_size() {
     check(W::S, kernels::F32_CASES, n_items().max(1_000_000), 0x320);
 }
 
 #[test]
-#[ignore]
+#[ignore = "benchmark: cargo test --release --test vfloat_ops -- --ignored --test-threads 1"]
 fn f16_ops_at_benchmark_size() {
     check(W::H, kernels::F16_CASES, n_items().max(1_000_000), 0x160);
 }
