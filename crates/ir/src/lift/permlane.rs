@@ -27,7 +27,12 @@ impl Lifter<'_> {
         let ws_mask = (self.ws - 1) as u64;
         match op {
             V_READLANE_B32 => {
-                // SGPR D = S0 of lane S1 (mod the wave size).
+                // SGPR D = S0 of lane S1 (mod the wave size), whatever EXEC says.
+                if s1 >= 256 {
+                    return self.unsupported(
+                        "the lane select of v_readlane_b32 must be an SGPR or a constant",
+                    );
+                }
                 let a = self.src(s0, Src::B32)?;
                 let l = self.src(s1, Src::B32)?;
                 let m = self.c(Ty::B32, ws_mask);

@@ -50,20 +50,6 @@ impl Lifter<'_> {
         use Opcode::*;
         let op = self.ins.opcode();
         let b32 = Src::B32;
-        if op == V_READLANE_B32 {
-            // SDST (the VOP3 vdst field) = S0 of lane S1 mod wave size, whatever EXEC says.
-            if s1 >= 256 {
-                return self.unsupported(
-                    "the lane select of v_readlane_b32 must be an SGPR or a constant",
-                );
-            }
-            let a = self.src(s0, b32)?;
-            let l = self.src(s1, b32)?;
-            let lane = self.andk(Ty::B32, l, (self.ws - 1) as u64);
-            let r = self.n(Node::ReadLane { a, lane });
-            self.write_s(vdst, r);
-            return Ok(true);
-        }
         let r = match op {
             V_NOT_B32 => {
                 let a = self.src(s0, b32)?;
