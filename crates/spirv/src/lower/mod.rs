@@ -1813,7 +1813,6 @@ impl<'a> Cx<'a> {
                     addr
                 };
                 let o = self.c32(offset as u32);
-                let a0 = a;
                 let a = self.b.i_add(t.u32, None, a, o)?;
                 let two = self.c32(2);
                 let idx = self.b.shift_right_logical(t.u32, None, a, two)?;
@@ -1822,10 +1821,8 @@ impl<'a> Cx<'a> {
                     return Ok((idx, sh));
                 }
                 // Checked mode: the evaluator's LDS is an allocation of `lds_bytes` at address 0, addressed
-                // with the 64-bit sum; outside it, the access goes to the spare words past the end.
-                let a64 = self.b.u_convert(t.u64, None, a0)?;
-                let o64 = self.c64(offset as u64);
-                let a64 = self.b.i_add(t.u64, None, a64, o64)?;
+                // with the 32-bit sum (as above); outside it, the access goes to the spare words past the end.
+                let a64 = self.b.u_convert(t.u64, None, a)?;
                 let n = self.c64(bytes as u64);
                 let end = self.b.i_add(t.u64, None, a64, n)?;
                 let limit = self.c64(self.desc.lds_bytes as u64);
