@@ -20,6 +20,7 @@ mod flat;
 mod lds;
 mod permlane;
 mod salu;
+mod scratch;
 mod sdwa;
 mod valu_int;
 mod vfloat;
@@ -476,6 +477,7 @@ impl Lifter<'_> {
                 Ok(None) // cache invalidation: the evaluator and SPIR-V have coherent memory
             }
             Format::MUBUF => self.mubuf().map(|_| None),
+            Format::SCRATCH => self.scratch().map(|_| None),
             _ => self.unsupported("this format is not lifted yet"),
         }
     }
@@ -1036,6 +1038,9 @@ impl Lifter<'_> {
             BUFFER_STORE_DWORDX4 => Some((Access::B32, 4)),
             _ => None,
         };
+        if load.is_none() && store.is_none() && self.mubuf_scratch_d16()? {
+            return Ok(()); // d16 forms: lift/scratch.rs
+        }
         if load.is_none() && store.is_none() {
             return self.unsupported("buffer instruction not lifted yet (scratch takes loads and stores of bytes, shorts and dwords)");
         }
