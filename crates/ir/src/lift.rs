@@ -22,6 +22,7 @@ mod permlane;
 mod salu;
 mod scratch;
 mod sdwa;
+mod smem;
 mod valu_int;
 mod vfloat;
 pub use buffer::LiftExtras;
@@ -830,6 +831,10 @@ impl Lifter<'_> {
             _ => {
                 // Cache maintenance: lift/salu.rs.
                 if self.smem_more()? {
+                    return Ok(());
+                }
+                // Buffer loads/stores, scalar stores, clocks: lift/smem.rs.
+                if self.smem_ext()? {
                     return Ok(());
                 }
                 return self.unsupported("scalar memory instruction not lifted yet");

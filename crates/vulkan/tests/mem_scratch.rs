@@ -6,12 +6,12 @@
 //! decision D010, lift/scratch.rs).
 //!
 //! The kernel (assembled by llvm-mc-19; the words below print back to the same text through our
-//! decoder) fills each lane's 64 private bytes with random data (ST-mode dwordx4 stores), stores every
+//! decoder) fills each lane's 32 private bytes with random data (ST-mode dwordx4 stores), stores every
 //! store form at a random private offset with random data (negative and positive instruction offsets),
 //! reads the whole private area back (ST-mode dwordx4 loads), then runs every load form at random offsets,
 //! d16 forms over random old register values, and one unaligned dword load that straddles into the
 //! next lane's dword. Every lane is one operand set per opcode: 4,096 lanes in wave32 (128 waves), plus a
-//! wave64 run of 1,024 lanes for the other swizzle.
+//! wave64 run of 1,024 lanes for the other swizzle (`--ignored`: its module's compile is long).
 
 mod common;
 mod memcommon;
@@ -24,9 +24,9 @@ use rdna2spv_isa::{decode, PrintOptions, Target};
 // coverage: scratch_forms_match_model: SCRATCH_LOAD_UBYTE SCRATCH_LOAD_SBYTE SCRATCH_LOAD_USHORT SCRATCH_LOAD_SSHORT SCRATCH_LOAD_DWORD SCRATCH_LOAD_DWORDX2 SCRATCH_LOAD_DWORDX3 SCRATCH_LOAD_DWORDX4 SCRATCH_LOAD_UBYTE_D16 SCRATCH_LOAD_UBYTE_D16_HI SCRATCH_LOAD_SBYTE_D16 SCRATCH_LOAD_SBYTE_D16_HI SCRATCH_LOAD_SHORT_D16 SCRATCH_LOAD_SHORT_D16_HI SCRATCH_STORE_BYTE SCRATCH_STORE_BYTE_D16_HI SCRATCH_STORE_SHORT SCRATCH_STORE_SHORT_D16_HI SCRATCH_STORE_DWORD SCRATCH_STORE_DWORDX2 SCRATCH_STORE_DWORDX3 SCRATCH_STORE_DWORDX4
 // coverage: scratch_forms_match_model: BUFFER_LOAD_UBYTE_D16 BUFFER_LOAD_UBYTE_D16_HI BUFFER_LOAD_SBYTE_D16 BUFFER_LOAD_SBYTE_D16_HI BUFFER_LOAD_SHORT_D16 BUFFER_LOAD_SHORT_D16_HI BUFFER_STORE_BYTE_D16_HI BUFFER_STORE_SHORT_D16_HI
 
-/// s[0:1] inputs (128 dwords per work-item, 76 used: v0..v75), s[2:3] outputs (64 dwords per work-item, 48
+/// s[0:1] inputs (128 dwords per work-item, 68 used: v0..v67), s[2:3] outputs (64 dwords per work-item, 40
 /// written), s4 workgroup id (64 work-items per workgroup), s[8:11] the private segment buffer V# (base 0,
-/// D010), s13 an SGPR scratch offset (36).
+/// D010), s13 an SGPR scratch offset (20).
 const KERNEL: &[(&str, &[u32])] = &[
     ("s_lshl_b32 s5, s4, 6", &[0x8f058604]),
     ("v_add_nc_u32_e32 v102, s5, v0", &[0x4acc0005]),
@@ -49,13 +49,9 @@ const KERNEL: &[(&str, &[u32])] = &[
     ("global_load_dwordx4 v[56:59], v100, s[0:1] offset:224", &[0xdc3880e0, 0x38000064]),
     ("global_load_dwordx4 v[60:63], v100, s[0:1] offset:240", &[0xdc3880f0, 0x3c000064]),
     ("global_load_dwordx4 v[64:67], v100, s[0:1] offset:256", &[0xdc388100, 0x40000064]),
-    ("global_load_dwordx4 v[68:71], v100, s[0:1] offset:272", &[0xdc388110, 0x44000064]),
-    ("global_load_dwordx4 v[72:75], v100, s[0:1] offset:288", &[0xdc388120, 0x48000064]),
     ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
     ("scratch_store_dwordx4 off, v[60:63], off", &[0xdc784000, 0x007f3c00]),
     ("scratch_store_dwordx4 off, v[64:67], off offset:16", &[0xdc784010, 0x007f4000]),
-    ("scratch_store_dwordx4 off, v[68:71], off offset:32", &[0xdc784020, 0x007f4400]),
-    ("scratch_store_dwordx4 off, v[72:75], off offset:48", &[0xdc784030, 0x007f4800]),
     ("scratch_store_dwordx4 v16, v[0:3], off", &[0xdc784000, 0x007d0010]),
     ("scratch_store_dwordx3 v17, v[4:6], off offset:-16", &[0xdc7c4ff0, 0x007d0411]),
     ("scratch_store_dwordx2 v18, v[7:8], off offset:8", &[0xdc744008, 0x007d0712]),
@@ -67,11 +63,9 @@ const KERNEL: &[(&str, &[u32])] = &[
     ("buffer_store_short_d16_hi v13, v24, s[8:11], 0 offen", &[0xe06c1000, 0x80020d18]),
     ("buffer_store_byte_d16_hi v12, v25, s[8:11], 0 offen offset:3", &[0xe0641003, 0x80020c19]),
     ("scratch_store_dword off, v9, s13 offset:-4", &[0xdc704ffc, 0x000d0900]),
-    ("scratch_store_short off, v11, off offset:62", &[0xdc68403e, 0x007f0b00]),
+    ("scratch_store_short off, v11, off offset:30", &[0xdc68401e, 0x007f0b00]),
     ("scratch_load_dwordx4 v[60:63], off, off", &[0xdc384000, 0x3c7f0000]),
     ("scratch_load_dwordx4 v[64:67], off, off offset:16", &[0xdc384010, 0x407f0000]),
-    ("scratch_load_dwordx4 v[68:71], off, off offset:32", &[0xdc384020, 0x447f0000]),
-    ("scratch_load_dwordx4 v[72:75], off, off offset:48", &[0xdc384030, 0x487f0000]),
     ("scratch_load_ubyte v80, v26, off", &[0xdc204000, 0x507d001a]),
     ("scratch_load_sbyte v81, v27, off offset:-1", &[0xdc244fff, 0x517d001b]),
     ("scratch_load_ushort v82, v28, off", &[0xdc284000, 0x527d001c]),
@@ -101,24 +95,22 @@ const KERNEL: &[(&str, &[u32])] = &[
     ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
     ("global_store_dwordx4 v101, v[60:63], s[2:3]", &[0xdc788000, 0x00023c65]),
     ("global_store_dwordx4 v101, v[64:67], s[2:3] offset:16", &[0xdc788010, 0x00024065]),
-    ("global_store_dwordx4 v101, v[68:71], s[2:3] offset:32", &[0xdc788020, 0x00024465]),
-    ("global_store_dwordx4 v101, v[72:75], s[2:3] offset:48", &[0xdc788030, 0x00024865]),
-    ("global_store_dwordx4 v101, v[80:83], s[2:3] offset:64", &[0xdc788040, 0x00025065]),
-    ("global_store_dwordx4 v101, v[84:87], s[2:3] offset:80", &[0xdc788050, 0x00025465]),
-    ("global_store_dwordx4 v101, v[88:91], s[2:3] offset:96", &[0xdc788060, 0x00025865]),
-    ("global_store_dwordx4 v101, v[92:95], s[2:3] offset:112", &[0xdc788070, 0x00025c65]),
-    ("global_store_dwordx4 v101, v[96:99], s[2:3] offset:128", &[0xdc788080, 0x00026065]),
-    ("global_store_dwordx4 v101, v[48:51], s[2:3] offset:144", &[0xdc788090, 0x00023065]),
-    ("global_store_dwordx4 v101, v[52:55], s[2:3] offset:160", &[0xdc7880a0, 0x00023465]),
-    ("global_store_dwordx4 v101, v[56:59], s[2:3] offset:176", &[0xdc7880b0, 0x00023865]),
+    ("global_store_dwordx4 v101, v[80:83], s[2:3] offset:32", &[0xdc788020, 0x00025065]),
+    ("global_store_dwordx4 v101, v[84:87], s[2:3] offset:48", &[0xdc788030, 0x00025465]),
+    ("global_store_dwordx4 v101, v[88:91], s[2:3] offset:64", &[0xdc788040, 0x00025865]),
+    ("global_store_dwordx4 v101, v[92:95], s[2:3] offset:80", &[0xdc788050, 0x00025c65]),
+    ("global_store_dwordx4 v101, v[96:99], s[2:3] offset:96", &[0xdc788060, 0x00026065]),
+    ("global_store_dwordx4 v101, v[48:51], s[2:3] offset:112", &[0xdc788070, 0x00023065]),
+    ("global_store_dwordx4 v101, v[52:55], s[2:3] offset:128", &[0xdc788080, 0x00023465]),
+    ("global_store_dwordx4 v101, v[56:59], s[2:3] offset:144", &[0xdc788090, 0x00023865]),
     ("s_endpgm", &[0xbf810000]),
 ];
 
-const PRIV: u32 = 64;
+const PRIV: u32 = 32;
 const IN_DW: usize = 128;
 const OUT_DW: usize = 64;
 const WG: u32 = 64;
-const S13: u32 = 36;
+const S13: u32 = 20;
 
 /// The private offset of each offset register: (register, access bytes, instruction offset, lowest
 /// private offset), for the random per-lane offsets. Naturally aligned, inside the 64 private bytes, and
@@ -203,7 +195,7 @@ fn model(ws: u32, inputs: &[Vec<u32>]) -> Vec<Vec<u32>> {
         v[reg].wrapping_add(off as u32)
     };
     type St = (usize, usize, usize, bool); // (offset reg, data reg, bytes, high half)
-    let fill: [(u32, usize); 4] = [(0, 60), (16, 64), (32, 68), (48, 72)];
+    let fill: [(u32, usize); 2] = [(0, 60), (16, 64)];
     for (o, d) in fill {
         for l in 0..lanes {
             for k in 0..4 {
@@ -240,15 +232,15 @@ fn model(ws: u32, inputs: &[Vec<u32>]) -> Vec<Vec<u32>> {
         r.store(l, S13 - 4, 4, inputs[l as usize][9]);
     }
     for l in 0..lanes {
-        r.store(l, 62, 2, inputs[l as usize][11]);
+        r.store(l, 30, 2, inputs[l as usize][11]);
     }
     (0..lanes)
         .map(|l| {
             let v = &inputs[l as usize];
             let ld = |reg: usize, n: usize| r.load(l, priv_of(v, reg), n);
             let mut out = vec![0u32; OUT_DW];
-            for k in 0..16 {
-                out[k] = r.load(l, 4 * k as u32, 4);
+            for (k, o) in out.iter_mut().take(8).enumerate() {
+                *o = r.load(l, 4 * k as u32, 4);
             }
             let mut loads = vec![
                 ld(26, 1),
@@ -265,7 +257,7 @@ fn model(ws: u32, inputs: &[Vec<u32>]) -> Vec<Vec<u32>> {
             loads.push(r.load(l, 12, 4));
             loads.push(r.load(l, v[46], 4));
             loads.extend([0, 0, 0]);
-            out[16..36].copy_from_slice(&loads);
+            out[8..28].copy_from_slice(&loads);
             // d16: v48..v59 from the offsets in v34..v45 (scratch, then the private segment buffer).
             for i in 0..12 {
                 let reg = 34 + i;
@@ -275,7 +267,7 @@ fn model(ws: u32, inputs: &[Vec<u32>]) -> Vec<Vec<u32>> {
                     1 => sext(ld(reg, 1), 8),
                     _ => ld(reg, 2),
                 };
-                out[36 + i] = d16(v[48 + i], x, hi);
+                out[28 + i] = d16(v[48 + i], x, hi);
             }
             out
         })
@@ -293,8 +285,9 @@ fn inputs(rng: &mut Rng, n: usize) -> Vec<Vec<u32>> {
                 let o = lo + align * rng.below(choices as u64) as u32;
                 v[reg] = (o as i32 - off) as u32;
             }
-            // The unaligned dword: any offset whose 4 bytes stay inside the region.
-            v[46] = rng.below(60) as u32;
+            // The unaligned dword: any offset whose 4 bytes stay inside the region (the last lane's straddle
+            // reaches lane 0 of the next dword row).
+            v[46] = rng.below(PRIV as u64 - 4) as u32;
             v
         })
         .collect()
@@ -365,5 +358,12 @@ fn run(ws: u32, n: usize, seed: u64) {
 #[test]
 fn scratch_forms_match_model() {
     run(32, 4096, 0x5c7a_7c11);
+}
+
+/// The same kernel in wave64 (the other index stride); lavapipe compiles the 64-lane module in ~70 s CPU,
+/// so it runs on request (passed 2026-11-30: 1,024 lanes, 0 differences; docs/memory.md).
+#[test]
+#[ignore = "long (lavapipe JIT of the wave64 module): cargo test -p rdna2spv-vulkan --test mem_scratch -- --ignored"]
+fn scratch_forms_wave64_match_model() {
     run(64, 1024, 0x5c7a_7c64);
 }
