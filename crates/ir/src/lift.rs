@@ -17,6 +17,7 @@ mod buffer;
 mod crosslane;
 mod dpp;
 mod flat;
+mod format;
 mod lds;
 mod permlane;
 mod salu;
@@ -477,6 +478,8 @@ impl Lifter<'_> {
             {
                 Ok(None) // cache invalidation: the evaluator and SPIR-V have coherent memory
             }
+            // Typed buffer accesses (format forms, MTBUF): refused by name, lift/format.rs.
+            Format::MUBUF | Format::MTBUF if self.buffer_format_refusal()? => Ok(None),
             Format::MUBUF => self.mubuf().map(|_| None),
             Format::SCRATCH => self.scratch().map(|_| None),
             _ => self.unsupported("this format is not lifted yet"),

@@ -10,7 +10,7 @@ fn unlifted_memory_instructions_are_refused_by_name() {
         (
             &[0xe000_0000, 0x8001_0100],
             "buffer_load_format_x v1, off, s[4:7], 0",
-            "not lifted yet",
+            "format conversions are not implemented",
         ),
         (
             &[0xe0f0_0000, 0x8001_0100],
@@ -44,9 +44,14 @@ fn unlifted_memory_instructions_are_refused_by_name() {
         ),
         (&[0xd866_0000, 0x0000_0001], "ds_gws_init v1 gds", "GDS"),
         (
-            &[0xdc30_4000, 0x0100_0000],
-            "scratch_load_dword v1, off, s0",
-            "not lifted yet",
+            &[0xe8b0_0000, 0x8001_0100],
+            "tbuffer_load_format_x v1, off, s[4:7], 0 format:[BUF_FMT_32_FLOAT]",
+            "format BUF_FMT_32_FLOAT (22)",
+        ),
+        (
+            &[0xdc30_6000, 0x0100_0000],
+            "scratch_load_dword off, s0 lds",
+            "lds = 1",
         ),
     ];
     for (words, text, reason) in cases {

@@ -23,5 +23,6 @@ mod vector;
 
 pub use decode::{decode, decode_bytes, DecodeError, Instruction, Variant};
 pub use generated::{Field, Flag, Kind, Opcode};
+pub use memory::buf_format_name;
 pub use print::PrintOptions;
 pub use table::{lookup, Encoding, Format, Mods, Operand, Target, Targets};

@@ -349,6 +349,11 @@ fn sgpr_tuple(out: &mut String, enc: u32, count: u32, warning: &mut String) {
 // ---------------------------------------------------------------------------------------------------------
 // MUBUF, MTBUF
 
+/// The name of gfx10 unified buffer format `fmt` without the `BUF_FMT_` prefix (`8_UNORM` for 1), if it has one.
+pub fn buf_format_name(fmt: u32) -> Option<&'static str> {
+    BUF_FORMATS.get(fmt as usize).copied()
+}
+
 /// The unified buffer formats of gfx10 (`format:[BUF_FMT_…]`), by value; 1 (BUF_FMT_8_UNORM) is the default and
 /// is not printed.
 const BUF_FORMATS: [&str; 78] = [

@@ -32,77 +32,275 @@ const KERNEL: &[(&str, &[u32])] = &[
     ("v_add_nc_u32_e32 v102, s5, v0", &[0x4acc0005]),
     ("v_lshlrev_b32_e32 v100, 9, v102", &[0x34c8cc89]),
     ("v_lshlrev_b32_e32 v101, 8, v102", &[0x34cacc88]),
-    ("global_load_dwordx4 v[0:3], v100, s[0:1]", &[0xdc388000, 0x00000064]),
-    ("global_load_dwordx4 v[4:7], v100, s[0:1] offset:16", &[0xdc388010, 0x04000064]),
-    ("global_load_dwordx4 v[8:11], v100, s[0:1] offset:32", &[0xdc388020, 0x08000064]),
-    ("global_load_dwordx4 v[12:15], v100, s[0:1] offset:48", &[0xdc388030, 0x0c000064]),
-    ("global_load_dwordx4 v[16:19], v100, s[0:1] offset:64", &[0xdc388040, 0x10000064]),
-    ("global_load_dwordx4 v[20:23], v100, s[0:1] offset:80", &[0xdc388050, 0x14000064]),
-    ("global_load_dwordx4 v[24:27], v100, s[0:1] offset:96", &[0xdc388060, 0x18000064]),
-    ("global_load_dwordx4 v[28:31], v100, s[0:1] offset:112", &[0xdc388070, 0x1c000064]),
-    ("global_load_dwordx4 v[32:35], v100, s[0:1] offset:128", &[0xdc388080, 0x20000064]),
-    ("global_load_dwordx4 v[36:39], v100, s[0:1] offset:144", &[0xdc388090, 0x24000064]),
-    ("global_load_dwordx4 v[40:43], v100, s[0:1] offset:160", &[0xdc3880a0, 0x28000064]),
-    ("global_load_dwordx4 v[44:47], v100, s[0:1] offset:176", &[0xdc3880b0, 0x2c000064]),
-    ("global_load_dwordx4 v[48:51], v100, s[0:1] offset:192", &[0xdc3880c0, 0x30000064]),
-    ("global_load_dwordx4 v[52:55], v100, s[0:1] offset:208", &[0xdc3880d0, 0x34000064]),
-    ("global_load_dwordx4 v[56:59], v100, s[0:1] offset:224", &[0xdc3880e0, 0x38000064]),
-    ("global_load_dwordx4 v[60:63], v100, s[0:1] offset:240", &[0xdc3880f0, 0x3c000064]),
-    ("global_load_dwordx4 v[64:67], v100, s[0:1] offset:256", &[0xdc388100, 0x40000064]),
+    (
+        "global_load_dwordx4 v[0:3], v100, s[0:1]",
+        &[0xdc388000, 0x00000064],
+    ),
+    (
+        "global_load_dwordx4 v[4:7], v100, s[0:1] offset:16",
+        &[0xdc388010, 0x04000064],
+    ),
+    (
+        "global_load_dwordx4 v[8:11], v100, s[0:1] offset:32",
+        &[0xdc388020, 0x08000064],
+    ),
+    (
+        "global_load_dwordx4 v[12:15], v100, s[0:1] offset:48",
+        &[0xdc388030, 0x0c000064],
+    ),
+    (
+        "global_load_dwordx4 v[16:19], v100, s[0:1] offset:64",
+        &[0xdc388040, 0x10000064],
+    ),
+    (
+        "global_load_dwordx4 v[20:23], v100, s[0:1] offset:80",
+        &[0xdc388050, 0x14000064],
+    ),
+    (
+        "global_load_dwordx4 v[24:27], v100, s[0:1] offset:96",
+        &[0xdc388060, 0x18000064],
+    ),
+    (
+        "global_load_dwordx4 v[28:31], v100, s[0:1] offset:112",
+        &[0xdc388070, 0x1c000064],
+    ),
+    (
+        "global_load_dwordx4 v[32:35], v100, s[0:1] offset:128",
+        &[0xdc388080, 0x20000064],
+    ),
+    (
+        "global_load_dwordx4 v[36:39], v100, s[0:1] offset:144",
+        &[0xdc388090, 0x24000064],
+    ),
+    (
+        "global_load_dwordx4 v[40:43], v100, s[0:1] offset:160",
+        &[0xdc3880a0, 0x28000064],
+    ),
+    (
+        "global_load_dwordx4 v[44:47], v100, s[0:1] offset:176",
+        &[0xdc3880b0, 0x2c000064],
+    ),
+    (
+        "global_load_dwordx4 v[48:51], v100, s[0:1] offset:192",
+        &[0xdc3880c0, 0x30000064],
+    ),
+    (
+        "global_load_dwordx4 v[52:55], v100, s[0:1] offset:208",
+        &[0xdc3880d0, 0x34000064],
+    ),
+    (
+        "global_load_dwordx4 v[56:59], v100, s[0:1] offset:224",
+        &[0xdc3880e0, 0x38000064],
+    ),
+    (
+        "global_load_dwordx4 v[60:63], v100, s[0:1] offset:240",
+        &[0xdc3880f0, 0x3c000064],
+    ),
+    (
+        "global_load_dwordx4 v[64:67], v100, s[0:1] offset:256",
+        &[0xdc388100, 0x40000064],
+    ),
     ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
-    ("scratch_store_dwordx4 off, v[60:63], off", &[0xdc784000, 0x007f3c00]),
-    ("scratch_store_dwordx4 off, v[64:67], off offset:16", &[0xdc784010, 0x007f4000]),
-    ("scratch_store_dwordx4 v16, v[0:3], off", &[0xdc784000, 0x007d0010]),
-    ("scratch_store_dwordx3 v17, v[4:6], off offset:-16", &[0xdc7c4ff0, 0x007d0411]),
-    ("scratch_store_dwordx2 v18, v[7:8], off offset:8", &[0xdc744008, 0x007d0712]),
-    ("scratch_store_dword v19, v9, off offset:4", &[0xdc704004, 0x007d0913]),
-    ("scratch_store_short v20, v11, off", &[0xdc684000, 0x007d0b14]),
-    ("scratch_store_short_d16_hi v21, v11, off offset:-2", &[0xdc6c4ffe, 0x007d0b15]),
-    ("scratch_store_byte v22, v10, off offset:1", &[0xdc604001, 0x007d0a16]),
-    ("scratch_store_byte_d16_hi v23, v10, off", &[0xdc644000, 0x007d0a17]),
-    ("buffer_store_short_d16_hi v13, v24, s[8:11], 0 offen", &[0xe06c1000, 0x80020d18]),
-    ("buffer_store_byte_d16_hi v12, v25, s[8:11], 0 offen offset:3", &[0xe0641003, 0x80020c19]),
-    ("scratch_store_dword off, v9, s13 offset:-4", &[0xdc704ffc, 0x000d0900]),
-    ("scratch_store_short off, v11, off offset:30", &[0xdc68401e, 0x007f0b00]),
-    ("scratch_load_dwordx4 v[60:63], off, off", &[0xdc384000, 0x3c7f0000]),
-    ("scratch_load_dwordx4 v[64:67], off, off offset:16", &[0xdc384010, 0x407f0000]),
-    ("scratch_load_ubyte v80, v26, off", &[0xdc204000, 0x507d001a]),
-    ("scratch_load_sbyte v81, v27, off offset:-1", &[0xdc244fff, 0x517d001b]),
-    ("scratch_load_ushort v82, v28, off", &[0xdc284000, 0x527d001c]),
-    ("scratch_load_sshort v83, v29, off offset:2", &[0xdc2c4002, 0x537d001d]),
-    ("scratch_load_dword v84, v30, off", &[0xdc304000, 0x547d001e]),
-    ("scratch_load_dwordx2 v[85:86], v31, off offset:-8", &[0xdc344ff8, 0x557d001f]),
-    ("scratch_load_dwordx3 v[87:89], v32, off", &[0xdc3c4000, 0x577d0020]),
-    ("scratch_load_dwordx4 v[90:93], v33, off offset:16", &[0xdc384010, 0x5a7d0021]),
-    ("scratch_load_ubyte_d16 v48, v34, off", &[0xdc804000, 0x307d0022]),
-    ("scratch_load_ubyte_d16_hi v49, v35, off offset:5", &[0xdc844005, 0x317d0023]),
-    ("scratch_load_sbyte_d16 v50, v36, off", &[0xdc884000, 0x327d0024]),
-    ("scratch_load_sbyte_d16_hi v51, v37, off", &[0xdc8c4000, 0x337d0025]),
-    ("scratch_load_short_d16 v52, v38, off offset:-6", &[0xdc904ffa, 0x347d0026]),
-    ("scratch_load_short_d16_hi v53, v39, off", &[0xdc944000, 0x357d0027]),
-    ("buffer_load_ubyte_d16 v54, v40, s[8:11], 0 offen", &[0xe0801000, 0x80023628]),
-    ("buffer_load_ubyte_d16_hi v55, v41, s[8:11], 0 offen offset:7", &[0xe0841007, 0x80023729]),
-    ("buffer_load_sbyte_d16 v56, v42, s[8:11], 0 offen", &[0xe0881000, 0x8002382a]),
-    ("buffer_load_sbyte_d16_hi v57, v43, s[8:11], 0 offen", &[0xe08c1000, 0x8002392b]),
-    ("buffer_load_short_d16 v58, v44, s[8:11], 0 offen offset:2", &[0xe0901002, 0x80023a2c]),
-    ("buffer_load_short_d16_hi v59, v45, s[8:11], 0 offen", &[0xe0941000, 0x80023b2d]),
-    ("scratch_load_dword v94, off, s13 offset:4", &[0xdc304004, 0x5e0d0000]),
-    ("scratch_load_dword v95, off, off offset:12", &[0xdc30400c, 0x5f7f0000]),
-    ("scratch_load_dword v96, v46, off", &[0xdc304000, 0x607d002e]),
+    (
+        "scratch_store_dwordx4 off, v[60:63], off",
+        &[0xdc784000, 0x007f3c00],
+    ),
+    (
+        "scratch_store_dwordx4 off, v[64:67], off offset:16",
+        &[0xdc784010, 0x007f4000],
+    ),
+    (
+        "scratch_store_dwordx4 v16, v[0:3], off",
+        &[0xdc784000, 0x007d0010],
+    ),
+    (
+        "scratch_store_dwordx3 v17, v[4:6], off offset:-16",
+        &[0xdc7c4ff0, 0x007d0411],
+    ),
+    (
+        "scratch_store_dwordx2 v18, v[7:8], off offset:8",
+        &[0xdc744008, 0x007d0712],
+    ),
+    (
+        "scratch_store_dword v19, v9, off offset:4",
+        &[0xdc704004, 0x007d0913],
+    ),
+    (
+        "scratch_store_short v20, v11, off",
+        &[0xdc684000, 0x007d0b14],
+    ),
+    (
+        "scratch_store_short_d16_hi v21, v11, off offset:-2",
+        &[0xdc6c4ffe, 0x007d0b15],
+    ),
+    (
+        "scratch_store_byte v22, v10, off offset:1",
+        &[0xdc604001, 0x007d0a16],
+    ),
+    (
+        "scratch_store_byte_d16_hi v23, v10, off",
+        &[0xdc644000, 0x007d0a17],
+    ),
+    (
+        "buffer_store_short_d16_hi v13, v24, s[8:11], 0 offen",
+        &[0xe06c1000, 0x80020d18],
+    ),
+    (
+        "buffer_store_byte_d16_hi v12, v25, s[8:11], 0 offen offset:3",
+        &[0xe0641003, 0x80020c19],
+    ),
+    (
+        "scratch_store_dword off, v9, s13 offset:-4",
+        &[0xdc704ffc, 0x000d0900],
+    ),
+    (
+        "scratch_store_short off, v11, off offset:30",
+        &[0xdc68401e, 0x007f0b00],
+    ),
+    (
+        "scratch_load_dwordx4 v[60:63], off, off",
+        &[0xdc384000, 0x3c7f0000],
+    ),
+    (
+        "scratch_load_dwordx4 v[64:67], off, off offset:16",
+        &[0xdc384010, 0x407f0000],
+    ),
+    (
+        "scratch_load_ubyte v80, v26, off",
+        &[0xdc204000, 0x507d001a],
+    ),
+    (
+        "scratch_load_sbyte v81, v27, off offset:-1",
+        &[0xdc244fff, 0x517d001b],
+    ),
+    (
+        "scratch_load_ushort v82, v28, off",
+        &[0xdc284000, 0x527d001c],
+    ),
+    (
+        "scratch_load_sshort v83, v29, off offset:2",
+        &[0xdc2c4002, 0x537d001d],
+    ),
+    (
+        "scratch_load_dword v84, v30, off",
+        &[0xdc304000, 0x547d001e],
+    ),
+    (
+        "scratch_load_dwordx2 v[85:86], v31, off offset:-8",
+        &[0xdc344ff8, 0x557d001f],
+    ),
+    (
+        "scratch_load_dwordx3 v[87:89], v32, off",
+        &[0xdc3c4000, 0x577d0020],
+    ),
+    (
+        "scratch_load_dwordx4 v[90:93], v33, off offset:16",
+        &[0xdc384010, 0x5a7d0021],
+    ),
+    (
+        "scratch_load_ubyte_d16 v48, v34, off",
+        &[0xdc804000, 0x307d0022],
+    ),
+    (
+        "scratch_load_ubyte_d16_hi v49, v35, off offset:5",
+        &[0xdc844005, 0x317d0023],
+    ),
+    (
+        "scratch_load_sbyte_d16 v50, v36, off",
+        &[0xdc884000, 0x327d0024],
+    ),
+    (
+        "scratch_load_sbyte_d16_hi v51, v37, off",
+        &[0xdc8c4000, 0x337d0025],
+    ),
+    (
+        "scratch_load_short_d16 v52, v38, off offset:-6",
+        &[0xdc904ffa, 0x347d0026],
+    ),
+    (
+        "scratch_load_short_d16_hi v53, v39, off",
+        &[0xdc944000, 0x357d0027],
+    ),
+    (
+        "buffer_load_ubyte_d16 v54, v40, s[8:11], 0 offen",
+        &[0xe0801000, 0x80023628],
+    ),
+    (
+        "buffer_load_ubyte_d16_hi v55, v41, s[8:11], 0 offen offset:7",
+        &[0xe0841007, 0x80023729],
+    ),
+    (
+        "buffer_load_sbyte_d16 v56, v42, s[8:11], 0 offen",
+        &[0xe0881000, 0x8002382a],
+    ),
+    (
+        "buffer_load_sbyte_d16_hi v57, v43, s[8:11], 0 offen",
+        &[0xe08c1000, 0x8002392b],
+    ),
+    (
+        "buffer_load_short_d16 v58, v44, s[8:11], 0 offen offset:2",
+        &[0xe0901002, 0x80023a2c],
+    ),
+    (
+        "buffer_load_short_d16_hi v59, v45, s[8:11], 0 offen",
+        &[0xe0941000, 0x80023b2d],
+    ),
+    (
+        "scratch_load_dword v94, off, s13 offset:4",
+        &[0xdc304004, 0x5e0d0000],
+    ),
+    (
+        "scratch_load_dword v95, off, off offset:12",
+        &[0xdc30400c, 0x5f7f0000],
+    ),
+    (
+        "scratch_load_dword v96, v46, off",
+        &[0xdc304000, 0x607d002e],
+    ),
     ("v_mov_b32_e32 v97, 0", &[0x7ec20280]),
     ("v_mov_b32_e32 v98, 0", &[0x7ec40280]),
     ("v_mov_b32_e32 v99, 0", &[0x7ec60280]),
     ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
-    ("global_store_dwordx4 v101, v[60:63], s[2:3]", &[0xdc788000, 0x00023c65]),
-    ("global_store_dwordx4 v101, v[64:67], s[2:3] offset:16", &[0xdc788010, 0x00024065]),
-    ("global_store_dwordx4 v101, v[80:83], s[2:3] offset:32", &[0xdc788020, 0x00025065]),
-    ("global_store_dwordx4 v101, v[84:87], s[2:3] offset:48", &[0xdc788030, 0x00025465]),
-    ("global_store_dwordx4 v101, v[88:91], s[2:3] offset:64", &[0xdc788040, 0x00025865]),
-    ("global_store_dwordx4 v101, v[92:95], s[2:3] offset:80", &[0xdc788050, 0x00025c65]),
-    ("global_store_dwordx4 v101, v[96:99], s[2:3] offset:96", &[0xdc788060, 0x00026065]),
-    ("global_store_dwordx4 v101, v[48:51], s[2:3] offset:112", &[0xdc788070, 0x00023065]),
-    ("global_store_dwordx4 v101, v[52:55], s[2:3] offset:128", &[0xdc788080, 0x00023465]),
-    ("global_store_dwordx4 v101, v[56:59], s[2:3] offset:144", &[0xdc788090, 0x00023865]),
+    (
+        "global_store_dwordx4 v101, v[60:63], s[2:3]",
+        &[0xdc788000, 0x00023c65],
+    ),
+    (
+        "global_store_dwordx4 v101, v[64:67], s[2:3] offset:16",
+        &[0xdc788010, 0x00024065],
+    ),
+    (
+        "global_store_dwordx4 v101, v[80:83], s[2:3] offset:32",
+        &[0xdc788020, 0x00025065],
+    ),
+    (
+        "global_store_dwordx4 v101, v[84:87], s[2:3] offset:48",
+        &[0xdc788030, 0x00025465],
+    ),
+    (
+        "global_store_dwordx4 v101, v[88:91], s[2:3] offset:64",
+        &[0xdc788040, 0x00025865],
+    ),
+    (
+        "global_store_dwordx4 v101, v[92:95], s[2:3] offset:80",
+        &[0xdc788050, 0x00025c65],
+    ),
+    (
+        "global_store_dwordx4 v101, v[96:99], s[2:3] offset:96",
+        &[0xdc788060, 0x00026065],
+    ),
+    (
+        "global_store_dwordx4 v101, v[48:51], s[2:3] offset:112",
+        &[0xdc788070, 0x00023065],
+    ),
+    (
+        "global_store_dwordx4 v101, v[52:55], s[2:3] offset:128",
+        &[0xdc788080, 0x00023465],
+    ),
+    (
+        "global_store_dwordx4 v101, v[56:59], s[2:3] offset:144",
+        &[0xdc788090, 0x00023865],
+    ),
     ("s_endpgm", &[0xbf810000]),
 ];
 

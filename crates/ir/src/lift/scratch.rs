@@ -201,7 +201,8 @@ impl Lifter<'_> {
             }
             0x7f if self.ins.encoding.has(Flag::StMode) => k,
             0x7f => {
-                return self.unsupported("saddr = 0x7f (exec_hi) is not a valid scratch offset here")
+                return self
+                    .unsupported("saddr = 0x7f (exec_hi) is not a valid scratch offset here")
             }
             s => {
                 let v = self.src(s, Src::B32)?;
