@@ -7,12 +7,13 @@
 //! The kernel (gfx1010: `s_store_*` and `s_buffer_store_*` do not exist on gfx1030; assembled by
 //! llvm-mc-19 `-mcpu=gfx1010`; the text is llvm-mc's disassembly of the words, which our decoder must
 //! print identically) runs one wave
-//! per workgroup. Each wave loads its own operand set with `s_load_dwordx16` from a table: a load V# whose
+//! per workgroup, looping over 16 operand sets. Each iteration loads its own operand set with
+//! `s_load_dwordx16` from a table: a load V# whose
 //! base is a random (unaligned) point in a random source buffer and whose stride bits are random, a random
 //! unaligned soffset, a store V# and an SGPR pair addressing the wave's own output region, and a random
 //! store soffset. It runs every `s_buffer_load` width, both clocks, every `s_buffer_store` width and
-//! `s_store_dword`/`x2`/`x4` (these write every loaded dword out). 4,096 waves: 4,096 operand sets per
-//! opcode.
+//! `s_store_dword`/`x2`/`x4` (these write every loaded dword out). 256 waves × 16 iterations: 4,096
+//! operand sets per opcode (a wave per operand set cost ~0.2 s CPU each on lavapipe; the loop amortises it).
 
 mod common;
 mod memcommon;
@@ -24,9 +25,13 @@ use rdna2spv_isa::{decode, PrintOptions, Target};
 
 // coverage: scalar_memory_matches_model: S_BUFFER_LOAD_DWORD S_BUFFER_LOAD_DWORDX2 S_BUFFER_LOAD_DWORDX4 S_BUFFER_LOAD_DWORDX8 S_BUFFER_LOAD_DWORDX16 S_BUFFER_STORE_DWORD S_BUFFER_STORE_DWORDX2 S_BUFFER_STORE_DWORDX4 S_STORE_DWORD S_STORE_DWORDX2 S_STORE_DWORDX4 S_MEMTIME S_MEMREALTIME
 
-/// s[0:1] the operand table (16 dwords per wave), s2 the workgroup id.
+/// s[0:1] the operand table (16 dwords per operand set), s2 the workgroup id; each wave runs the body for
+/// operand sets `16 * workgroup + i`, i = 0..15 (s56), a loop closed by `s_cbranch_scc1`.
 const KERNEL: &[(&str, &[u32])] = &[
-    ("s_lshl_b32 s3, s2, 6", &[0x8f038602]),
+    ("s_mov_b32 s56, 0", &[0xbeb80380]),
+    ("s_lshl_b32 s3, s2, 4", &[0x8f038402]),
+    ("s_add_u32 s3, s3, s56", &[0x80033803]),
+    ("s_lshl_b32 s3, s3, 6", &[0x8f038603]),
     (
         "s_load_dwordx16 s[4:19], s[0:1], s3",
         &[0xf4100100, 0x06000000],
@@ -104,10 +109,16 @@ const KERNEL: &[(&str, &[u32])] = &[
         &[0xf4440587, 0xfa000078],
     ),
     ("s_dcache_wb", &[0xf4840000, 0x00000000]),
+    ("s_add_u32 s56, s56, 1", &[0x80388138]),
+    ("s_cmp_lt_u32 s56, 16", &[0xbf0a9038]),
+    ("s_cbranch_scc1 65486", &[0xbf85ffce]),
     ("s_endpgm", &[0xbf810000]),
 ];
 
-const WAVES: usize = 64;
+/// Waves (one per workgroup), each looping over `PER_WAVE` operand sets.
+const WAVES: usize = 256;
+const PER_WAVE: usize = 16;
+const CASES: usize = WAVES * PER_WAVE;
 const SRC: usize = 65536;
 const REGION: usize = 256;
 
@@ -177,7 +188,7 @@ fn scalar_memory_matches_model() {
     .expect("the kernel lifts");
     let mut rng = Rng(0x5e3e_0001);
     let src = rng.bytes(SRC);
-    let cases: Vec<Case> = (0..WAVES)
+    let cases: Vec<Case> = (0..CASES)
         .map(|_| Case {
             load_base: rng.below(16384),
             load_stride_bits: rng.below(1 << 16) as u32,
@@ -189,7 +200,7 @@ fn scalar_memory_matches_model() {
     let both = run_both(
         &ctx,
         &program,
-        vec![src.clone(), vec![0; WAVES * REGION]],
+        vec![src.clone(), vec![0; CASES * REGION]],
         |a| {
             let (src_addr, out_addr) = (a[0], a[1]);
             let mut t = Vec::new();
