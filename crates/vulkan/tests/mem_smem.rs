@@ -245,3 +245,46 @@ fn scalar_memory_matches_model() {
         .collect();
     expect_same("scalar memory", &both.host[1], &both.device[1], &want);
 }
+
+/// `global_load_dword_addtid` with saddr = off addresses `offset + lane * 4` absolutely (no SGPR term,
+/// LLVM's gfx10/gfx11 operand pages): no allocation is there, so the host evaluator stops with a fault that
+/// names the wave, the instruction and the address instead of reading anything (no device run: the
+/// unchecked device would read a wild address).
+#[test]
+fn addtid_without_sgpr_base_faults_on_the_host() {
+    let words = [0xdc58_8010, 0x017d_0000, 0xbf81_0000];
+    let ins = decode(&words, Target::Gfx1030).expect("decodes");
+    assert_eq!(
+        ins.text(PrintOptions { wave64: false }),
+        "global_load_dword_addtid v1, off offset:16"
+    );
+    let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let program = lift(
+        "addtid_off",
+        &code,
+        LiftOptions {
+            target: Target::Gfx1030,
+            wave_size: 32,
+            private_segment_buffer: None,
+        },
+    )
+    .expect("lifts");
+    let launch = Launch {
+        wave_size: 32,
+        grid: [32, 1, 1],
+        workgroup: [32, 1, 1],
+        sgprs: vec![],
+        workitem_id_vgprs: 1,
+        lds_bytes: 0,
+        scratch_bytes: 0,
+        max_steps_per_wave: 100,
+    };
+    let mut mem = rdna2spv_eval::Memory::default();
+    let e = rdna2spv_eval::run(&program, &launch, &mut mem)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("wave 0") && e.contains("global_load_dword_addtid") && e.contains("0x10"),
+        "{e}"
+    );
+}

@@ -67,12 +67,16 @@ impl Lifter<'_> {
             return Ok(true);
         }
         if matches!(op, GLOBAL_LOAD_DWORD_ADDTID | GLOBAL_STORE_DWORD_ADDTID) {
-            // Address = SGPR pair + inst_offset + lane * 4; no VGPR address.
+            // Address = [SGPR pair] + inst_offset + lane * 4; no VGPR address. With saddr = off the SGPR
+            // term is absent (LLVM's operand page: "Address = [saddr] + offset + ThreadID * 4"): an
+            // absolute address below 4 KiB + 256, which no allocation holds, so the host evaluator faults
+            // naming it (and the device's checked mode flags it).
             let saddr = (self.w(1) >> 16) & 0x7f;
-            if saddr == 0x7d || saddr == 0x7f {
-                return self.unsupported("addtid forms need an SGPR base address");
-            }
-            let base = self.read_s(saddr as u16, Ty::B64);
+            let base = if saddr == 0x7d || saddr == 0x7f {
+                self.c(Ty::B64, 0)
+            } else {
+                self.read_s(saddr as u16, Ty::B64)
+            };
             let lane = self.n(Node::LaneId);
             let two = self.c(Ty::B32, 2);
             let l4 = self.int(IntOp::Shl, Ty::B32, lane, two);
