@@ -10,7 +10,9 @@ use crate::{
     Access, AtomicOp, Block, FloatCmp, FloatOp, Handle, Inst, IntCmp, IntOp, Node, Program, Space,
     Terminator, Ty, UnOp, EXEC_LO, VCC_LO,
 };
-use rdna2spv_isa::{decode, DecodeError, Format, Instruction, Opcode, PrintOptions, Target};
+use rdna2spv_isa::{
+    decode, DecodeError, Format, Instruction, Opcode, PrintOptions, Target, Variant,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 mod buffer;
@@ -21,6 +23,7 @@ mod lds;
 mod permlane;
 mod salu;
 mod sdwa;
+mod valu16;
 mod valu_int;
 mod vfloat;
 pub use buffer::LiftExtras;
@@ -347,6 +350,7 @@ impl Lifter<'_> {
     }
     fn write_v(&mut self, reg: u16, value: Handle<Node>) {
         let value = self.dpp_write(reg, value);
+        let value = self.sdwa_write(reg, value);
         self.n(Node::WriteVgpr { reg, value });
     }
     fn write_scc(&mut self, value: Handle<Node>) {
@@ -431,6 +435,10 @@ impl Lifter<'_> {
             }
             // The DPP16 / DPP8 source: lift/dpp.rs.
             233 | 234 | 250 if self.ins.has_modifier_word() && class == Src::B32 => self.dpp_src(),
+            // The SDWA sources (valu passes these encodings for SDWA forms): lift/sdwa.rs.
+            sdwa::SDWA_SRC0 | sdwa::SDWA_SRC1 if self.ins.variant == Variant::Sdwa => {
+                return self.sdwa_src(enc - sdwa::SDWA_SRC0, class)
+            }
             255 => {
                 let lit = self.ins.literal.unwrap_or(0) as u64;
                 let lit = if class == Src::F64 { lit << 32 } else { lit };
@@ -454,8 +462,8 @@ impl Lifter<'_> {
             Format::SOPP => self.sopp(),
             Format::SMEM => self.smem().map(|_| None),
             Format::VOP1 | Format::VOP2 | Format::VOPC | Format::VOP3 | Format::VOP3P => {
-                // SDWA v_mov_b32: lift/sdwa.rs; DPP16/DPP8 forms: lift/dpp.rs (other SDWA is refused there).
-                if self.sdwa()? || self.permlane()? {
+                // DPP16/DPP8 forms: lift/dpp.rs; SDWA forms: lift/sdwa.rs (both checked in dpp_check).
+                if self.permlane()? {
                     return Ok(None);
                 }
                 self.dpp_check()?;
@@ -1288,7 +1296,7 @@ impl Lifter<'_> {
             }
             neg = (w1 & !ig1) >> 29;
             let omod = ((w1 & !ig1) >> 27) & 3;
-            if madd_family(op) || vfloat::takes_clamp(op) {
+            if madd_family(op) || vfloat::takes_clamp(op) || valu16::takes_int_mods(op) {
                 // Multiply-add family (decision D013): clamp, op_sel (16-bit forms) are applied below;
                 // omod is ignored, as the hardware ignores it when output denormals are enabled or the
                 // IEEE mode bit is set — both on in the compute mode this project models.
@@ -1308,6 +1316,21 @@ impl Lifter<'_> {
         if f == Format::VOP3P {
             return self.valu_packed();
         }
+        // SDWA: selected sources, float abs/neg, clamp (lift/sdwa.rs; omod is refused in sdwa_check).
+        let (s0, s1) = if self.ins.variant == Variant::Sdwa {
+            let (a, b, sabs, sneg, sclamp) = self.sdwa_operands(f);
+            (abs, neg) = (sabs, sneg);
+            if sclamp {
+                let int_clamp = matches!(op, V_ADD_NC_U32 | V_SUB_NC_U32 | V_SUBREV_NC_U32);
+                if !(madd_family(op) || vfloat::takes_clamp(op) || int_clamp) {
+                    return self.unsupported("SDWA clamp on this instruction is not lifted");
+                }
+                vop3_clamp = true;
+            }
+            (a, b)
+        } else {
+            (s0, s1)
+        };
         let vcc = if f == Format::VOP3 { sdst } else { VCC_LO };
         let mt = self.mask_ty();
         let b32 = Src::B32;
@@ -1317,6 +1340,10 @@ impl Lifter<'_> {
                 let v = self.src($e, b32)?;
                 self.modify(v, $i, abs, neg)
             }};
+        }
+        // 16-bit integer ops, integer clamp and more integer VOP3: lift/valu16.rs.
+        if abs == 0 && neg == 0 && self.valu16(f, s0, s1, s2, vdst, vop3_opsel, vop3_clamp)? {
+            return Ok(());
         }
         match op {
             V_MOV_B32 => {
@@ -2557,6 +2584,8 @@ impl Lifter<'_> {
             self.write_s(EXEC_LO, m);
         } else if f == Format::VOP3 {
             self.write_s(vdst, m);
+        } else if let Some(sdst) = self.sdwa_sdst() {
+            self.write_s(sdst, m);
         } else {
             self.write_s(VCC_LO, m);
         }
