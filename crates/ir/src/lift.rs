@@ -1544,7 +1544,7 @@ impl Lifter<'_> {
                 if matches!(op, V_ADD_CO_CI_U32 | V_SUB_CO_CI_U32 | V_SUBREV_CO_CI_U32) {
                     // Carry-in: VCC for the e32 form, the mask in src2 for e64.
                     let cin = if f == Format::VOP3 {
-                        self.src(s2, if mt == Ty::B64 { Src::I64 } else { b32 })?
+                        self.mask_src(s2)?
                     } else {
                         self.read_s(VCC_LO, mt)
                     };
@@ -1582,7 +1582,7 @@ impl Lifter<'_> {
             V_CNDMASK_B32 => {
                 let (a, b) = (s!(s0, 0), s!(s1, 1));
                 let m = if f == Format::VOP3 {
-                    self.src(s2, if mt == Ty::B64 { Src::I64 } else { b32 })?
+                    self.mask_src(s2)?
                 } else {
                     self.read_s(VCC_LO, mt)
                 };
@@ -2682,6 +2682,19 @@ impl Lifter<'_> {
                 });
                 let w = self.insert_half(old, h32, op == Opcode::V_FMA_MIXHI_F16);
                 self.write_v(vdst, w);
+                Ok(())
+            }
+            // Packed 16-bit integer ops and integer dot products: lift/valu16.rs.
+            op if self.valu_packed_int(
+                op,
+                srcs,
+                vdst,
+                op_sel,
+                op_sel_hi,
+                [neg_lo, neg_hi],
+                clamp,
+            )? =>
+            {
                 Ok(())
             }
             op if self.valu_packed_float(

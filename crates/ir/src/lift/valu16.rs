@@ -281,6 +281,29 @@ impl Lifter<'_> {
                 let r = self.un(UnOp::Not, Ty::B32, x);
                 self.write_v(vdst, r);
             }
+            V_DOT4C_I32_I8 => {
+                // VOP2: D = D + the dot product of the four signed bytes of S0 and S1.
+                let (a, b) = (self.src(s0, Src::B32)?, self.src(s1, Src::B32)?);
+                let d = self.n(Node::ReadVgpr {
+                    reg: vdst,
+                    ty: Ty::B32,
+                });
+                let acc = self.dot_sum(a, b, 4, true);
+                let r = self.int(IntOp::Add, Ty::B32, acc, d);
+                self.write_v(vdst, r);
+            }
+            V_SAT_PK_U8_I16 => {
+                // D = {16'0, sat_u8(S0[31:16].i16), sat_u8(S0[15:0].i16)}.
+                let a = self.src(s0, Src::B32)?;
+                let lo = self.ext16(a, false, true);
+                let hi = self.ext16(a, true, true);
+                let lo = self.clamp_i(lo, 0, 255);
+                let hi = self.clamp_i(hi, 0, 255);
+                let k8 = self.k32(8);
+                let hi = self.int(IntOp::Shl, Ty::B32, hi, k8);
+                let r = self.int(IntOp::Or, Ty::B32, lo, hi);
+                self.write_v(vdst, r);
+            }
             V_MUL_LO_I32 => {
                 // The low 32 bits of the product are the same for signed and unsigned operands.
                 let (a, b) = (self.src(s0, Src::B32)?, self.src(s1, Src::B32)?);
@@ -314,5 +337,169 @@ impl Lifter<'_> {
             _ => return Ok(false),
         }
         Ok(true)
+    }
+
+    /// A lane-mask operand (v_cndmask_b32_e64, the e64 carry-in forms): an SGPR (pair), VCC, EXEC or a
+    /// constant. A VGPR there is not a lane mask (LLVM prints it as an invalid register): refused.
+    pub(super) fn mask_src(&mut self, enc: u32) -> Result<Handle<Node>, LiftError> {
+        if (256..512).contains(&enc) {
+            return self
+                .unsupported("the lane-mask operand must be a scalar register or a constant");
+        }
+        let class = if self.ws == 64 { Src::I64 } else { Src::B32 };
+        self.src(enc, class)
+    }
+
+    /// VOP3P packed 16-bit integer ops and the integer dot products; Ok(false) for any other opcode.
+    /// Lane 0 (low half) of each source is the half op_sel picks, lane 1 the half op_sel_hi picks. Clamp
+    /// saturates the packed add/subtract; integer neg bits, other clamps and dot-product op_sel are refused.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn valu_packed_int(
+        &mut self,
+        op: Opcode,
+        srcs: [u32; 3],
+        vdst: u16,
+        op_sel: u32,
+        op_sel_hi: u32,
+        neg: [u32; 2],
+        clamp: bool,
+    ) -> Result<bool, LiftError> {
+        use Opcode::*;
+        let nsrc = match op {
+            V_PK_MAD_I16 | V_PK_MAD_U16 => 3,
+            V_PK_MUL_LO_U16 | V_PK_ADD_I16 | V_PK_SUB_I16 | V_PK_LSHLREV_B16 | V_PK_LSHRREV_B16
+            | V_PK_ASHRREV_I16 | V_PK_MAX_I16 | V_PK_MIN_I16 | V_PK_ADD_U16 | V_PK_SUB_U16
+            | V_PK_MAX_U16 | V_PK_MIN_U16 => 2,
+            V_DOT2_I32_I16 | V_DOT2_U32_U16 | V_DOT4_I32_I8 | V_DOT4_U32_U8 | V_DOT8_I32_I4
+            | V_DOT8_U32_U4 => return self.dot_int(op, srcs, vdst, op_sel, op_sel_hi, neg, clamp),
+            _ => return Ok(false),
+        };
+        if neg != [0, 0] {
+            return self
+                .unsupported("neg modifiers on a packed integer instruction are not modelled");
+        }
+        let sat = matches!(
+            op,
+            V_PK_ADD_I16 | V_PK_SUB_I16 | V_PK_ADD_U16 | V_PK_SUB_U16
+        );
+        if clamp && !sat {
+            return self.unsupported("VOP3P clamp on this integer instruction is not modelled");
+        }
+        let signed = matches!(
+            op,
+            V_PK_MAD_I16
+                | V_PK_ADD_I16
+                | V_PK_SUB_I16
+                | V_PK_ASHRREV_I16
+                | V_PK_MAX_I16
+                | V_PK_MIN_I16
+        );
+        let mut x = Vec::new();
+        for &e in &srcs[..nsrc] {
+            x.push(self.src(e, Src::F16)?);
+        }
+        let mut out = Vec::new();
+        for sel in [op_sel, op_sel_hi] {
+            let mut v = Vec::new();
+            for (i, &xi) in x.iter().enumerate() {
+                // Shift amounts (src0 of the shifts) are unsigned.
+                let sg = signed && !(op == V_PK_ASHRREV_I16 && i == 0);
+                v.push(self.ext16(xi, sel >> i & 1 != 0, sg));
+            }
+            let r = match op {
+                V_PK_MAD_I16 | V_PK_MAD_U16 => {
+                    let p = self.int(IntOp::Mul, Ty::B32, v[0], v[1]);
+                    self.int(IntOp::Add, Ty::B32, p, v[2])
+                }
+                V_PK_LSHLREV_B16 | V_PK_LSHRREV_B16 | V_PK_ASHRREV_I16 => {
+                    let n = self.and32(v[0], 15);
+                    let iop = match op {
+                        V_PK_LSHLREV_B16 => IntOp::Shl,
+                        V_PK_LSHRREV_B16 => IntOp::LShr,
+                        _ => IntOp::AShr,
+                    };
+                    self.int(iop, Ty::B32, v[1], n)
+                }
+                _ => {
+                    let iop = match op {
+                        V_PK_MUL_LO_U16 => IntOp::Mul,
+                        V_PK_ADD_I16 | V_PK_ADD_U16 => IntOp::Add,
+                        V_PK_SUB_I16 | V_PK_SUB_U16 => IntOp::Sub,
+                        V_PK_MAX_I16 => IntOp::MaxI,
+                        V_PK_MIN_I16 => IntOp::MinI,
+                        V_PK_MAX_U16 => IntOp::MaxU,
+                        _ => IntOp::MinU,
+                    };
+                    let r = self.int(iop, Ty::B32, v[0], v[1]);
+                    match (clamp, signed) {
+                        (false, _) => r,
+                        (true, false) => self.clamp_i(r, 0, 0xffff),
+                        (true, true) => self.clamp_i(r, -0x8000, 0x7fff),
+                    }
+                }
+            };
+            out.push(r);
+        }
+        let r = self.insert_half(out[0], out[1], true);
+        self.write_v(vdst, r);
+        Ok(true)
+    }
+
+    /// v_dot2/4/8 integer dot products: D = sum of the products of the 16/8/4-bit elements of S0 and S1
+    /// (sign- or zero-extended) + S2, modulo 2^32. Only the default op_sel (0) / op_sel_hi (all set), no
+    /// neg and no clamp are lifted.
+    #[allow(clippy::too_many_arguments)]
+    fn dot_int(
+        &mut self,
+        op: Opcode,
+        srcs: [u32; 3],
+        vdst: u16,
+        op_sel: u32,
+        op_sel_hi: u32,
+        neg: [u32; 2],
+        clamp: bool,
+    ) -> Result<bool, LiftError> {
+        use Opcode::*;
+        if op_sel != 0 || op_sel_hi != 7 || neg != [0, 0] {
+            return self.unsupported("op_sel/neg on an integer dot product are not modelled");
+        }
+        if clamp {
+            return self.unsupported("clamp on an integer dot product is not modelled");
+        }
+        let (n, signed) = match op {
+            V_DOT2_I32_I16 => (2u32, true),
+            V_DOT2_U32_U16 => (2, false),
+            V_DOT4_I32_I8 => (4, true),
+            V_DOT4_U32_U8 => (4, false),
+            V_DOT8_I32_I4 => (8, true),
+            _ => (8, false),
+        };
+        let a = self.src(srcs[0], Src::B32)?;
+        let b = self.src(srcs[1], Src::B32)?;
+        let c = self.src(srcs[2], Src::B32)?;
+        let acc = self.dot_sum(a, b, n, signed);
+        let r = self.int(IntOp::Add, Ty::B32, acc, c);
+        self.write_v(vdst, r);
+        Ok(true)
+    }
+
+    /// Sum (mod 2^32) of the products of the `n` equal-width elements of `a` and `b`.
+    fn dot_sum(&mut self, a: Handle<Node>, b: Handle<Node>, n: u32, signed: bool) -> Handle<Node> {
+        let w = 32 / n;
+        let mut acc = self.k32(0);
+        for i in 0..n {
+            let mut e = [a, b];
+            for x in e.iter_mut() {
+                // Element i moved to the top, then shifted down with sign or zero extension.
+                let up = self.k32(32 - w * (i + 1));
+                let t = self.int(IntOp::Shl, Ty::B32, *x, up);
+                let down = self.k32(32 - w);
+                let sh = if signed { IntOp::AShr } else { IntOp::LShr };
+                *x = self.int(sh, Ty::B32, t, down);
+            }
+            let p = self.int(IntOp::Mul, Ty::B32, e[0], e[1]);
+            acc = self.int(IntOp::Add, Ty::B32, acc, p);
+        }
+        acc
     }
 }
