@@ -1,5 +1,5 @@
 //! VOP3P packed 16-bit integer instructions, the integer dot products (v_dot2/4/8, v_dot4c) and
-//! v_sat_pk_u8_i16 through the opcheck harness (D022): host vs lavapipe bit-identical, host vs a Rust
+//! v_sat_pk_u8_i16, v_cvt_pk_u16_u32/i16_i32 and v_msad_u8 through the opcheck harness (D022): host vs lavapipe bit-identical, host vs a Rust
 //! reference written per lane from the RDNA 2 ISA guide's definitions with Rust's integer operations.
 //! Words from `llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 -show-encoding`. Decision D063.
 
@@ -200,10 +200,44 @@ fn ops() -> Vec<Op> {
             &[0xd5e2_0008, 0x0000_0008],
             |f| f.per_lane(8, |f, _| sat_pk(f.s(8))),
         ),
+        op(
+            "v_cvt_pk_u16_u32 v8, v0, v1",
+            &[0xd76a_0008, 0x0002_0300],
+            |f| {
+                f.per_lane(8, |f, l| {
+                    f.v[l][0].min(0xffff) | f.v[l][1].min(0xffff) << 16
+                })
+            },
+        ),
+        op(
+            "v_cvt_pk_i16_i32 v8, s8, v1",
+            &[0xd76b_0008, 0x0002_0208],
+            |f| {
+                let s = |x: u32| (x as i32).clamp(-0x8000, 0x7fff) as u32 & 0xffff;
+                f.per_lane(8, move |f, l| s(f.s(8)) | s(f.v[l][1]) << 16)
+            },
+        ),
+        op(
+            "v_msad_u8 v8, v0, v1, v2",
+            &[0xd571_0008, 0x040a_0300],
+            |f| {
+                let msad = |a: u32, b: u32, c: u32| {
+                    (0..4).fold(c, |acc, i| {
+                        let (x, y) = ((a >> (8 * i)) & 0xff, (b >> (8 * i)) & 0xff);
+                        if x == 0 {
+                            acc
+                        } else {
+                            acc.wrapping_add(x.abs_diff(y))
+                        }
+                    })
+                };
+                f.per_lane(8, move |f, l| msad(f.v[l][0], f.v[l][1], f.v[l][2]))
+            },
+        ),
     ]
 }
 
-// coverage: packed_int: V_PK_ADD_U16 V_PK_SUB_U16 V_PK_ADD_I16 V_PK_SUB_I16 V_PK_MUL_LO_U16 V_PK_MAD_I16 V_PK_MAD_U16 V_PK_LSHLREV_B16 V_PK_LSHRREV_B16 V_PK_ASHRREV_I16 V_PK_MAX_I16 V_PK_MIN_I16 V_PK_MAX_U16 V_PK_MIN_U16 V_DOT2_I32_I16 V_DOT2_U32_U16 V_DOT4_I32_I8 V_DOT4_U32_U8 V_DOT8_I32_I4 V_DOT8_U32_U4 V_DOT4C_I32_I8 V_SAT_PK_U8_I16
+// coverage: packed_int: V_PK_ADD_U16 V_PK_SUB_U16 V_PK_ADD_I16 V_PK_SUB_I16 V_PK_MUL_LO_U16 V_PK_MAD_I16 V_PK_MAD_U16 V_PK_LSHLREV_B16 V_PK_LSHRREV_B16 V_PK_ASHRREV_I16 V_PK_MAX_I16 V_PK_MIN_I16 V_PK_MAX_U16 V_PK_MIN_U16 V_DOT2_I32_I16 V_DOT2_U32_U16 V_DOT4_I32_I8 V_DOT4_U32_U8 V_DOT8_I32_I4 V_DOT8_U32_U4 V_DOT4C_I32_I8 V_SAT_PK_U8_I16 V_CVT_PK_U16_U32 V_CVT_PK_I16_I32 V_MSAD_U8
 #[test]
 #[ignore = "CI cost (D022); run: cargo test --test ops_packed_int -- --ignored"]
 fn packed_int() {

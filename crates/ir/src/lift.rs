@@ -1712,6 +1712,9 @@ impl Lifter<'_> {
                 let h = Src::F16;
                 let (a, b) = (self.src(s0, h)?, self.src(s1, h)?);
                 let (a, b) = (self.lo16(a), self.lo16(b));
+                // VOP3 / SDWA abs and neg (they were dropped here before).
+                let a = self.modify_ty(a, 0, abs, neg, Ty::B16);
+                let b = self.modify_ty(b, 1, abs, neg, Ty::B16);
                 let fop = if op == V_ADD_F16 {
                     FloatOp::F16Add
                 } else {
