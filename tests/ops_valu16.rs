@@ -46,6 +46,13 @@ fn mad_i64(a: u32, b: u32, c: u64) -> (u64, bool) {
     let x = (a as i32 as i128) * (b as i32 as i128) + (c as i64 as i128);
     (x as u64, x < 0)
 }
+/// `g` applied to the selected sources (one or two).
+fn ap1(g: fn(u32) -> u32, a: u32) -> u32 {
+    g(a)
+}
+fn ap2(g: fn(u32, u32) -> u32, a: u32, b: u32) -> u32 {
+    g(a, b)
+}
 fn i24(x: u32) -> i64 {
     ((x << 8) as i32 >> 8) as i64
 }
@@ -300,82 +307,82 @@ fn ops() -> Vec<Op> {
         op(
             "v_mul_u32_u24_sdwa v8, v0, v1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_0 src1_sel:DWORD",
             &[0x1610_02f9, 0x0604_0600],
-            |f| f.per_lane(8, |f, l| dst(f.v[l][8], (|a: u32, b: u32| (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff))(sel(f.v[l][0], 4, false), sel(f.v[l][1], 6, false)), 6, 0)),
+            |f| f.per_lane(8, |f, l| dst(f.v[l][8], ap2(|a, b| (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff), sel(f.v[l][0], 4, false), sel(f.v[l][1], 6, false)), 6, 0)),
         ),
         op_exec(
             "v_add_nc_u32_sdwa v8, v0, v1 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_1 src1_sel:WORD_1",
             &[0x4a10_02f9, 0x0501_1500],
-            |f| f.per_lane(8, |f, l| dst(f.v[l][8], (|a: u32, b: u32| a.wrapping_add(b))(sel(f.v[l][0], 1, false), sel(f.v[l][1], 5, false)), 5, 2)),
+            |f| f.per_lane(8, |f, l| dst(f.v[l][8], ap2(|a, b| a.wrapping_add(b), sel(f.v[l][0], 1, false), sel(f.v[l][1], 5, false)), 5, 2)),
         ),
         op(
             "v_sub_nc_u32_sdwa v8, sext(v0), v1 dst_sel:BYTE_2 dst_unused:UNUSED_SEXT src0_sel:WORD_1 src1_sel:BYTE_3",
             &[0x4c10_02f9, 0x030d_0a00],
-            |f| f.per_lane(8, |f, l| dst(f.v[l][8], (|a: u32, b: u32| a.wrapping_sub(b))(sel(f.v[l][0], 5, true), sel(f.v[l][1], 3, false)), 2, 1)),
+            |f| f.per_lane(8, |f, l| dst(f.v[l][8], ap2(|a, b| a.wrapping_sub(b), sel(f.v[l][0], 5, true), sel(f.v[l][1], 3, false)), 2, 1)),
         ),
         op(
             "v_add_nc_u32_sdwa v8, v0, sext(v1) clamp dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:BYTE_0",
             &[0x4a10_02f9, 0x0806_2600],
-            |f| f.per_lane(8, |f, l| dst(f.v[l][8], (|a: u32, b: u32| a.saturating_add(b))(sel(f.v[l][0], 6, false), sel(f.v[l][1], 0, true)), 6, 0)),
+            |f| f.per_lane(8, |f, l| dst(f.v[l][8], ap2(|a, b| a.saturating_add(b), sel(f.v[l][0], 6, false), sel(f.v[l][1], 0, true)), 6, 0)),
         ),
         op(
             "v_sub_nc_u32_sdwa v8, v0, v1 clamp dst_sel:WORD_0 dst_unused:UNUSED_SEXT src0_sel:WORD_0 src1_sel:DWORD",
             &[0x4c10_02f9, 0x0604_2c00],
-            |f| f.per_lane(8, |f, l| dst(f.v[l][8], (|a: u32, b: u32| a.saturating_sub(b))(sel(f.v[l][0], 4, false), sel(f.v[l][1], 6, false)), 4, 1)),
+            |f| f.per_lane(8, |f, l| dst(f.v[l][8], ap2(|a, b| a.saturating_sub(b), sel(f.v[l][0], 4, false), sel(f.v[l][1], 6, false)), 4, 1)),
         ),
         op(
             "v_and_b32_sdwa v8, v0, v1 dst_sel:BYTE_0 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_3 src1_sel:BYTE_2",
             &[0x3610_02f9, 0x0203_1000],
-            |f| f.per_lane(8, |f, l| dst(f.v[l][8], (|a: u32, b: u32| a & b)(sel(f.v[l][0], 3, false), sel(f.v[l][1], 2, false)), 0, 2)),
+            |f| f.per_lane(8, |f, l| dst(f.v[l][8], ap2(|a, b| a & b, sel(f.v[l][0], 3, false), sel(f.v[l][1], 2, false)), 0, 2)),
         ),
         op(
             "v_or_b32_sdwa v8, s8, v1 dst_sel:BYTE_3 dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:DWORD",
             &[0x3810_02f9, 0x0685_0308],
-            |f| f.per_lane(8, |f, l| dst(f.v[l][8], (|a: u32, b: u32| a | b)(sel(f.s(8), 5, false), sel(f.v[l][1], 6, false)), 3, 0)),
+            |f| f.per_lane(8, |f, l| dst(f.v[l][8], ap2(|a, b| a | b, sel(f.s(8), 5, false), sel(f.v[l][1], 6, false)), 3, 0)),
         ),
         op(
             "v_xor_b32_sdwa v8, v0, s9 dst_sel:WORD_1 dst_unused:UNUSED_SEXT src0_sel:BYTE_1 src1_sel:WORD_0",
             &[0x3a10_12f9, 0x8401_0d00],
-            |f| f.per_lane(8, |f, l| dst(f.v[l][8], (|a: u32, b: u32| a ^ b)(sel(f.v[l][0], 1, false), sel(f.s(9), 4, false)), 5, 1)),
+            |f| f.per_lane(8, |f, l| dst(f.v[l][8], ap2(|a, b| a ^ b, sel(f.v[l][0], 1, false), sel(f.s(9), 4, false)), 5, 1)),
         ),
         op(
             "v_lshrrev_b32_sdwa v8, v0, v1 dst_sel:WORD_0 dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:WORD_1",
             &[0x2c10_02f9, 0x0500_0400],
-            |f| f.per_lane(8, |f, l| dst(f.v[l][8], (|a: u32, b: u32| b >> (a & 31))(sel(f.v[l][0], 0, false), sel(f.v[l][1], 5, false)), 4, 0)),
+            |f| f.per_lane(8, |f, l| dst(f.v[l][8], ap2(|a, b| b >> (a & 31), sel(f.v[l][0], 0, false), sel(f.v[l][1], 5, false)), 4, 0)),
         ),
         op(
             "v_lshlrev_b32_sdwa v8, v0, v1 dst_sel:BYTE_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_2 src1_sel:DWORD",
             &[0x3410_02f9, 0x0602_1100],
-            |f| f.per_lane(8, |f, l| dst(f.v[l][8], (|a: u32, b: u32| b << (a & 31))(sel(f.v[l][0], 2, false), sel(f.v[l][1], 6, false)), 1, 2)),
+            |f| f.per_lane(8, |f, l| dst(f.v[l][8], ap2(|a, b| b << (a & 31), sel(f.v[l][0], 2, false), sel(f.v[l][1], 6, false)), 1, 2)),
         ),
         op(
             "v_ashrrev_i32_sdwa v8, v0, sext(v1) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:WORD_1",
             &[0x3010_02f9, 0x0d06_0600],
-            |f| f.per_lane(8, |f, l| dst(f.v[l][8], (|a: u32, b: u32| ((b as i32) >> (a & 31)) as u32)(sel(f.v[l][0], 6, false), sel(f.v[l][1], 5, true)), 6, 0)),
+            |f| f.per_lane(8, |f, l| dst(f.v[l][8], ap2(|a, b| ((b as i32) >> (a & 31)) as u32, sel(f.v[l][0], 6, false), sel(f.v[l][1], 5, true)), 6, 0)),
         ),
         op(
             "v_min_i32_sdwa v8, sext(v0), sext(v1) dst_sel:WORD_1 dst_unused:UNUSED_SEXT src0_sel:BYTE_0 src1_sel:BYTE_3",
             &[0x2210_02f9, 0x0b08_0d00],
-            |f| f.per_lane(8, |f, l| dst(f.v[l][8], (|a: u32, b: u32| (a as i32).min(b as i32) as u32)(sel(f.v[l][0], 0, true), sel(f.v[l][1], 3, true)), 5, 1)),
+            |f| f.per_lane(8, |f, l| dst(f.v[l][8], ap2(|a, b| (a as i32).min(b as i32) as u32, sel(f.v[l][0], 0, true), sel(f.v[l][1], 3, true)), 5, 1)),
         ),
         op(
             "v_max_u32_sdwa v8, v0, v1 dst_sel:BYTE_2 dst_unused:UNUSED_PRESERVE src0_sel:WORD_0 src1_sel:WORD_1",
             &[0x2810_02f9, 0x0504_1200],
-            |f| f.per_lane(8, |f, l| dst(f.v[l][8], (|a: u32, b: u32| a.max(b))(sel(f.v[l][0], 4, false), sel(f.v[l][1], 5, false)), 2, 2)),
+            |f| f.per_lane(8, |f, l| dst(f.v[l][8], ap2(|a, b| a.max(b), sel(f.v[l][0], 4, false), sel(f.v[l][1], 5, false)), 2, 2)),
         ),
         op(
             "v_mul_i32_i24_sdwa v8, sext(v0), v1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:DWORD",
             &[0x1210_02f9, 0x060d_0600],
-            |f| f.per_lane(8, |f, l| dst(f.v[l][8], (|a: u32, b: u32| (i24(a) * i24(b)) as u32)(sel(f.v[l][0], 5, true), sel(f.v[l][1], 6, false)), 6, 0)),
+            |f| f.per_lane(8, |f, l| dst(f.v[l][8], ap2(|a, b| (i24(a) * i24(b)) as u32, sel(f.v[l][0], 5, true), sel(f.v[l][1], 6, false)), 6, 0)),
         ),
         op(
             "v_not_b32_sdwa v8, v0 dst_sel:WORD_0 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_2",
             &[0x7e10_6ef9, 0x0002_1400],
-            |f| f.per_lane(8, |f, l| dst(f.v[l][8], (|a: u32| !a)(sel(f.v[l][0], 2, false)), 4, 2)),
+            |f| f.per_lane(8, |f, l| dst(f.v[l][8], ap1(|a| !a, sel(f.v[l][0], 2, false)), 4, 2)),
         ),
         op(
             "v_bfrev_b32_sdwa v8, sext(v0) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_1",
             &[0x7e10_70f9, 0x000d_0600],
-            |f| f.per_lane(8, |f, l| dst(f.v[l][8], (|a: u32| a.reverse_bits())(sel(f.v[l][0], 5, true)), 6, 0)),
+            |f| f.per_lane(8, |f, l| dst(f.v[l][8], ap1(|a| a.reverse_bits(), sel(f.v[l][0], 5, true)), 6, 0)),
         ),
         op_exec(
             "v_cndmask_b32_sdwa v8, v0, v1, vcc_lo dst_sel:BYTE_1 dst_unused:UNUSED_SEXT src0_sel:BYTE_0 src1_sel:WORD_1",
