@@ -10,7 +10,9 @@ use crate::{
     Access, AtomicOp, Block, FloatCmp, FloatOp, Handle, Inst, IntCmp, IntOp, Node, Program, Space,
     Terminator, Ty, UnOp, EXEC_LO, VCC_LO,
 };
-use rdna2spv_isa::{decode, DecodeError, Format, Instruction, Opcode, PrintOptions, Target};
+use rdna2spv_isa::{
+    decode, DecodeError, Format, Instruction, Opcode, PrintOptions, Target, Variant,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 mod buffer;
@@ -24,6 +26,7 @@ mod salu;
 mod scratch;
 mod sdwa;
 mod smem;
+mod valu16;
 mod valu_int;
 mod vfloat;
 pub use buffer::LiftExtras;
@@ -350,6 +353,7 @@ impl Lifter<'_> {
     }
     fn write_v(&mut self, reg: u16, value: Handle<Node>) {
         let value = self.dpp_write(reg, value);
+        let value = self.sdwa_write(reg, value);
         self.n(Node::WriteVgpr { reg, value });
     }
     fn write_scc(&mut self, value: Handle<Node>) {
@@ -434,6 +438,10 @@ impl Lifter<'_> {
             }
             // The DPP16 / DPP8 source: lift/dpp.rs.
             233 | 234 | 250 if self.ins.has_modifier_word() && class == Src::B32 => self.dpp_src(),
+            // The SDWA sources (valu passes these encodings for SDWA forms): lift/sdwa.rs.
+            sdwa::SDWA_SRC0 | sdwa::SDWA_SRC1 if self.ins.variant == Variant::Sdwa => {
+                return self.sdwa_src(enc - sdwa::SDWA_SRC0, class)
+            }
             255 => {
                 let lit = self.ins.literal.unwrap_or(0) as u64;
                 let lit = if class == Src::F64 { lit << 32 } else { lit };
@@ -457,8 +465,8 @@ impl Lifter<'_> {
             Format::SOPP => self.sopp(),
             Format::SMEM => self.smem().map(|_| None),
             Format::VOP1 | Format::VOP2 | Format::VOPC | Format::VOP3 | Format::VOP3P => {
-                // SDWA v_mov_b32: lift/sdwa.rs; DPP16/DPP8 forms: lift/dpp.rs (other SDWA is refused there).
-                if self.sdwa()? || self.permlane()? {
+                // DPP16/DPP8 forms: lift/dpp.rs; SDWA forms: lift/sdwa.rs (both checked in dpp_check).
+                if self.permlane()? {
                     return Ok(None);
                 }
                 self.dpp_check()?;
@@ -1301,7 +1309,7 @@ impl Lifter<'_> {
             }
             neg = (w1 & !ig1) >> 29;
             let omod = ((w1 & !ig1) >> 27) & 3;
-            if madd_family(op) || vfloat::takes_clamp(op) {
+            if madd_family(op) || vfloat::takes_clamp(op) || valu16::takes_int_mods(op) {
                 // Multiply-add family (decision D013): clamp, op_sel (16-bit forms) are applied below;
                 // omod is ignored, as the hardware ignores it when output denormals are enabled or the
                 // IEEE mode bit is set — both on in the compute mode this project models.
@@ -1321,6 +1329,21 @@ impl Lifter<'_> {
         if f == Format::VOP3P {
             return self.valu_packed();
         }
+        // SDWA: selected sources, float abs/neg, clamp (lift/sdwa.rs; omod is refused in sdwa_check).
+        let (s0, s1) = if self.ins.variant == Variant::Sdwa {
+            let (a, b, sabs, sneg, sclamp) = self.sdwa_operands(f);
+            (abs, neg) = (sabs, sneg);
+            if sclamp {
+                let int_clamp = matches!(op, V_ADD_NC_U32 | V_SUB_NC_U32 | V_SUBREV_NC_U32);
+                if !(madd_family(op) || vfloat::takes_clamp(op) || int_clamp) {
+                    return self.unsupported("SDWA clamp on this instruction is not lifted");
+                }
+                vop3_clamp = true;
+            }
+            (a, b)
+        } else {
+            (s0, s1)
+        };
         let vcc = if f == Format::VOP3 { sdst } else { VCC_LO };
         let mt = self.mask_ty();
         let b32 = Src::B32;
@@ -1330,6 +1353,10 @@ impl Lifter<'_> {
                 let v = self.src($e, b32)?;
                 self.modify(v, $i, abs, neg)
             }};
+        }
+        // 16-bit integer ops, integer clamp and more integer VOP3: lift/valu16.rs.
+        if abs == 0 && neg == 0 && self.valu16(f, s0, s1, s2, vdst, vop3_opsel, vop3_clamp)? {
+            return Ok(());
         }
         match op {
             V_MOV_B32 => {
@@ -1530,7 +1557,7 @@ impl Lifter<'_> {
                 if matches!(op, V_ADD_CO_CI_U32 | V_SUB_CO_CI_U32 | V_SUBREV_CO_CI_U32) {
                     // Carry-in: VCC for the e32 form, the mask in src2 for e64.
                     let cin = if f == Format::VOP3 {
-                        self.src(s2, if mt == Ty::B64 { Src::I64 } else { b32 })?
+                        self.mask_src(s2)?
                     } else {
                         self.read_s(VCC_LO, mt)
                     };
@@ -1568,7 +1595,7 @@ impl Lifter<'_> {
             V_CNDMASK_B32 => {
                 let (a, b) = (s!(s0, 0), s!(s1, 1));
                 let m = if f == Format::VOP3 {
-                    self.src(s2, if mt == Ty::B64 { Src::I64 } else { b32 })?
+                    self.mask_src(s2)?
                 } else {
                     self.read_s(VCC_LO, mt)
                 };
@@ -1698,6 +1725,9 @@ impl Lifter<'_> {
                 let h = Src::F16;
                 let (a, b) = (self.src(s0, h)?, self.src(s1, h)?);
                 let (a, b) = (self.lo16(a), self.lo16(b));
+                // VOP3 / SDWA abs and neg (they were dropped here before).
+                let a = self.modify_ty(a, 0, abs, neg, Ty::B16);
+                let b = self.modify_ty(b, 1, abs, neg, Ty::B16);
                 let fop = if op == V_ADD_F16 {
                     FloatOp::F16Add
                 } else {
@@ -2570,6 +2600,8 @@ impl Lifter<'_> {
             self.write_s(EXEC_LO, m);
         } else if f == Format::VOP3 {
             self.write_s(vdst, m);
+        } else if let Some(sdst) = self.sdwa_sdst() {
+            self.write_s(sdst, m);
         } else {
             self.write_s(VCC_LO, m);
         }
@@ -2666,6 +2698,19 @@ impl Lifter<'_> {
                 });
                 let w = self.insert_half(old, h32, op == Opcode::V_FMA_MIXHI_F16);
                 self.write_v(vdst, w);
+                Ok(())
+            }
+            // Packed 16-bit integer ops and integer dot products: lift/valu16.rs.
+            op if self.valu_packed_int(
+                op,
+                srcs,
+                vdst,
+                op_sel,
+                op_sel_hi,
+                [neg_lo, neg_hi],
+                clamp,
+            )? =>
+            {
                 Ok(())
             }
             op if self.valu_packed_float(

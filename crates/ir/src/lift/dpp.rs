@@ -27,7 +27,7 @@ impl Lifter<'_> {
         use Opcode::*;
         match self.ins.variant {
             Variant::Dpp16 | Variant::Dpp8 => {}
-            Variant::Sdwa => return self.unsupported("SDWA forms are not lifted yet"),
+            Variant::Sdwa => return self.sdwa_check(),
             Variant::Plain => return Ok(()),
         }
         if !matches!(self.ins.format(), Format::VOP1 | Format::VOP2) {
