@@ -923,26 +923,31 @@ fn check_forms(pick: impl Fn(&Form) -> bool) {
 }
 
 // The forms in groups, so that each test stays near half a minute in a debug build.
+// coverage: single_precision_fused_and_legacy_forms: V_FMA_F32 V_FMAC_F32 V_FMAAK_F32 V_FMAMK_F32 V_FMA_LEGACY_F32 V_FMAC_LEGACY_F32 V_MUL_LEGACY_F32
 #[test]
 fn single_precision_fused_and_legacy_forms() {
     check_forms(|f| f.kind == Kind::F32 && f.target == Target::Gfx1030);
 }
 
+// coverage: single_precision_unfused_forms_gfx1010: V_MAD_F32 V_MAC_F32 V_MADAK_F32 V_MADMK_F32 V_MAD_LEGACY_F32 V_MAC_LEGACY_F32
 #[test]
 fn single_precision_unfused_forms_gfx1010() {
     check_forms(|f| f.kind == Kind::F32 && f.target == Target::Gfx1010);
 }
 
+// coverage: half_precision_vop2_vop3_and_packed_forms: V_FMA_F16 V_FMAC_F16 V_FMAAK_F16 V_FMAMK_F16 V_PK_FMA_F16 V_PK_FMAC_F16
 #[test]
 fn half_precision_vop2_vop3_and_packed_forms() {
     check_forms(|f| f.kind == Kind::F16 && !f.name.starts_with("v_fma_mix"));
 }
 
+// coverage: mix_forms: V_FMA_MIX_F32 V_FMA_MIXLO_F16 V_FMA_MIXHI_F16
 #[test]
 fn mix_forms() {
     check_forms(|f| f.kind == Kind::F16 && f.name.starts_with("v_fma_mix"));
 }
 
+// coverage: double_precision_forms: V_FMA_F64
 #[test]
 fn double_precision_forms() {
     check_forms(|f| f.kind == Kind::F64);

@@ -119,13 +119,17 @@ fn launch(n: usize, addrs: &[u64]) -> Launch {
     }
 }
 
+/// Lavapipe with a 600 s fence timeout (as tests/opcheck): at the default 60 s, the benchmark-size
+/// dispatches (262,144 items × 32 cases) timed out on a loaded machine (load average ~20, 2026-11-30).
 fn lavapipe() -> Context {
-    Context::new(DeviceSelector::NameContains("llvmpipe".into())).unwrap_or_else(|e| {
-        panic!(
-            "this test needs lavapipe (apt-get install -y --no-install-recommends libvulkan1 \
+    Context::new(DeviceSelector::NameContains("llvmpipe".into()))
+        .map(|c| c.with_timeout(std::time::Duration::from_secs(600)))
+        .unwrap_or_else(|e| {
+            panic!(
+                "this test needs lavapipe (apt-get install -y --no-install-recommends libvulkan1 \
              mesa-vulkan-drivers): {e}"
-        )
-    })
+            )
+        })
 }
 
 /// Runs the kernel over `inputs` on the host and on the device: (host, device) outputs, OUT per item.

@@ -463,10 +463,17 @@ const NAMES: [&str; 16] = [
 ];
 
 /// The words decode to the text written next to them (our printer is LLVM-identical, crates/isa tests).
+/// An op may be a short sequence of instructions: its text is then their texts joined by newlines.
 pub fn check_text(op: &Op) {
-    let ins = decode(op.words, op.target).unwrap_or_else(|e| panic!("{}: {e}", op.asm));
-    assert_eq!(ins.len(), op.words.len(), "{}: word count", op.asm);
-    let text = ins.text(PrintOptions { wave64: false });
+    let mut texts = Vec::new();
+    let mut at = 0;
+    while at < op.words.len() {
+        let ins = decode(&op.words[at..], op.target).unwrap_or_else(|e| panic!("{}: {e}", op.asm));
+        texts.push(ins.text(PrintOptions { wave64: false }));
+        at += ins.len();
+    }
+    assert_eq!(at, op.words.len(), "{}: word count", op.asm);
+    let text = texts.join("\n");
     assert_eq!(
         text, op.asm,
         "the words are not the instruction written next to them"
@@ -502,6 +509,12 @@ pub fn check_scalar(ops: &[Op]) {
 
 /// As [`check`] over `n` work-items per op.
 pub fn check_n(ops: &[Op], n: usize) {
+    check_n_with(ops, n, inputs)
+}
+
+/// As [`check_n`] with the operand generator `gen(n, seed)` (n work-items of 16 dwords) instead of
+/// [`inputs`]: for ops whose interesting cases need correlated operands (equal pairs for compares).
+pub fn check_n_with(ops: &[Op], n: usize, gen: fn(usize, u64) -> Vec<[u32; 16]>) {
     for o in ops {
         check_text(o);
     }
@@ -522,7 +535,7 @@ pub fn check_n(ops: &[Op], n: usize) {
         let p = batch_kernel(&list, n);
         let mut ins = Vec::with_capacity(n * g.len());
         for &(i, o) in &g {
-            ins.extend(inputs(n, 0x0bc4_ec00_0000 ^ (i as u64) << 20 ^ fnv(o.asm)));
+            ins.extend(gen(n, 0x0bc4_ec00_0000 ^ (i as u64) << 20 ^ fnv(o.asm)));
         }
         let (host, dev) = run_both(&ctx, &prof, &p, &ins, n);
         for (k, &(_, o)) in g.iter().enumerate() {
@@ -555,7 +568,7 @@ pub fn check_n(ops: &[Op], n: usize) {
             }
             eprintln!(
                 "{:52} {n} operand sets: host≠device {hd}, host≠oracle {ho}",
-                o.asm
+                o.asm.replace('\n', "; ")
             );
             if let Some(first) = first {
                 failures.push(format!("{}: {first}", o.asm));

@@ -78,13 +78,18 @@ pub fn launch(n: usize, addrs: &[u64]) -> Launch {
     }
 }
 
+/// Lavapipe with a 600 s fence timeout (as tests/opcheck): the default 60 s is not enough for one
+/// 100,000-operand dispatch of a multiply-add form while the machine is loaded (measured: a debug run at
+/// load average 19 timed out on `v_fma_f16 -a |b| clamp` after the form before it took 69 s).
 pub fn lavapipe() -> Context {
-    Context::new(DeviceSelector::NameContains("llvmpipe".into())).unwrap_or_else(|e| {
-        panic!(
-            "this test needs lavapipe (apt-get install -y --no-install-recommends libvulkan1 \
+    Context::new(DeviceSelector::NameContains("llvmpipe".into()))
+        .map(|c| c.with_timeout(std::time::Duration::from_secs(600)))
+        .unwrap_or_else(|e| {
+            panic!(
+                "this test needs lavapipe (apt-get install -y --no-install-recommends libvulkan1 \
              mesa-vulkan-drivers): {e}"
-        )
-    })
+            )
+        })
 }
 
 /// Runs the kernel over `inputs` (eight dwords per item) on the host and on the device; returns the

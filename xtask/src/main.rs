@@ -5,6 +5,7 @@ mod corpus;
 mod coverage;
 mod demo;
 mod fixtures;
+mod floatbench;
 mod inputs;
 mod sweep;
 
@@ -17,6 +18,8 @@ const USAGE: &str = "usage: cargo xtask <command>
   demo                install what is missing, then run rdna2spv on a real kernel and check it against LLVM
   fixtures [--check]  rebuild the fixture code objects and their LLVM goldens with the real compilers,
                       and the run manifests' input buffers (--inputs: only those)
+  floatbench [--only P] every implemented float VALU op at benchmark size (>= 10^6 operands), host vs
+                      lavapipe vs reference (parts: vfloat, fma, transcendental, strict-fp; --list)
   sweep [--table]     list every opcode slot LLVM-19 decodes per sub-target (--table: draft table rows)";
 
 fn main() -> anyhow::Result<()> {
@@ -28,6 +31,7 @@ fn main() -> anyhow::Result<()> {
         Some("corpus") => corpus::run(&args[1..]),
         Some("demo") => demo::run(&args[1..]),
         Some("fixtures") => fixtures::run(&args[1..]),
+        Some("floatbench") => floatbench::run(&args[1..]),
         Some("sweep") => sweep::run(&args[1..]),
         _ => {
             eprintln!("{USAGE}");
