@@ -328,8 +328,7 @@ pub fn check_packed(ops: &[SOp]) {
         let dev = le(&run.outputs[1]);
         for (j, o) in g.iter().enumerate() {
             let (mut hd, mut ho, mut first) = (0usize, 0usize, None::<String>);
-            for w in 0..nw {
-                let x = &per_op[j][w];
+            for (w, x) in per_op[j].iter().enumerate() {
                 let mut s = state_of(o, x);
                 (o.oracle)(&mut s);
                 let want = recorded(&s);
