@@ -113,3 +113,14 @@ fn nondeterministic_hardware_registers_are_refused() {
     // s_setreg_b32 hwreg(HW_REG_FLAT_SCR_LO), s8: clang's flat-scratch set-up, accepted.
     lifted(&[0xb988_f814, S_ENDPGM]).expect("accepted");
 }
+
+#[test]
+fn calls_and_m0_relative_indexing_are_refused_precisely() {
+    // s_getpc_b64 s[4:5] (clang's call sequence starts with it)
+    refused(
+        &[0xbe84_1f00, S_ENDPGM],
+        &["s_getpc_b64 s[4:5] at k+0x0", "function calls"],
+    );
+    // s_movrels_b32 s16, s8
+    refused(&[0xbe90_2e08, S_ENDPGM], &["M0-relative register indexing"]);
+}

@@ -465,6 +465,7 @@ impl Lifter<'_> {
     /// Lifts the instruction; returns the branch condition for conditional branches.
     fn lift(&mut self) -> Result<Option<Handle<Node>>, LiftError> {
         self.check_float_mode()?;
+        self.refuse_scalar_control()?;
         if self.mode_op()? {
             return Ok(None);
         }

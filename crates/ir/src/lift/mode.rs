@@ -247,6 +247,29 @@ impl Lifter<'_> {
         }
     }
 
+    /// Precise refusals for the scalar control instructions not lifted yet (calls, M0-relative register
+    /// indexing, sub-vector loops); Ok(()) for any other opcode.
+    pub(super) fn refuse_scalar_control(&self) -> Result<(), LiftError> {
+        use Opcode::*;
+        match self.ins.opcode() {
+            S_GETPC_B64 | S_SETPC_B64 | S_SWAPPC_B64 | S_CALL_B64 => self.unsupported(
+                "function calls and indirect jumps (s_getpc/s_setpc/s_swappc/s_call) are not lifted: the \
+                 target is a run-time address, and a callee outside the kernel's code range is not loaded",
+            ),
+            S_MOVRELS_B32 | S_MOVRELS_B64 | S_MOVRELD_B32 | S_MOVRELD_B64 | S_MOVRELSD_2_B32
+            | V_MOVRELS_B32 | V_MOVRELD_B32 | V_MOVRELSD_B32 | V_MOVRELSD_2_B32 | V_SWAPREL_B32 => self
+                .unsupported(
+                    "M0-relative register indexing (the register number is known only at run time) is not \
+                     modelled",
+                ),
+            S_SUBVECTOR_LOOP_BEGIN | S_SUBVECTOR_LOOP_END => self.unsupported(
+                "sub-vector loops (a wave64 run as two wave32 halves under hardware control) are not \
+                 modelled",
+            ),
+            _ => Ok(()),
+        }
+    }
+
     /// Refuses a float instruction where MODE is not the modelled mode (or not known).
     pub(super) fn check_float_mode(&self) -> Result<(), LiftError> {
         let m = self.text.split_whitespace().next().unwrap_or("");
