@@ -126,8 +126,9 @@ const PENDING: &[(Case, &str, &str)] = &[
             source: "multi.cl",
             outputs: &[("p", Elem::F32, Cmp::Exact)],
         },
-        "calls need s_setreg_b32 (flat scratch init), s_getpc/s_swappc_b64/s_setpc_b64 and a scratch stack",
-        "s_setreg_b32",
+        "calls need s_getpc/s_swappc_b64/s_setpc_b64 and a scratch stack (the flat-scratch s_setreg_b32 \
+         is lifted, D072)",
+        "s_getpc_b64",
     ),
     (
         Case {
@@ -135,8 +136,9 @@ const PENDING: &[(Case, &str, &str)] = &[
             source: "multi.cl",
             outputs: &[("p", Elem::F32, Cmp::Exact)],
         },
-        "calls need s_setreg_b32 (flat scratch init), s_getpc/s_swappc_b64/s_setpc_b64 and a scratch stack",
-        "s_setreg_b32",
+        "calls need s_getpc/s_swappc_b64/s_setpc_b64 and a scratch stack (the flat-scratch s_setreg_b32 \
+         is lifted, D072)",
+        "s_getpc_b64",
     ),
 ];
 

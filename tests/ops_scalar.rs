@@ -1,11 +1,11 @@
 //! Scalar ALU instructions (crates/ir/src/lift/salu.rs and lift.rs) through the opcheck harness: host vs
 //! lavapipe bit-identical, host vs a Rust reference written from the RDNA 2 ISA guide's SALU definitions
 //! with Rust's integer operations (reverse_bits, trailing_zeros, leading_zeros, count_ones, checked/
-//! overflowing arithmetic). SGPR operands differ per wave (s8..s23 = lane 0's inputs), so these tests run
-//! 4096 waves per instruction ([`opcheck::check_scalar`]): ≥ 4096 operand sets.
+//! overflowing arithmetic). SGPR operands differ per wave, so these run in the packed scalar frame
+//! ([`opcheck::packed::check_packed`], D073): 4096 waves per instruction, ≥ 4096 operand sets.
 
 mod opcheck;
-use opcheck::{check_scalar, op, op_exec, Frame};
+use opcheck::packed::{check_packed, sop as op, sop_exec as op_exec, SOp, Sc as Frame};
 
 fn nz(f: &mut Frame, r: u32) {
     f.set_s(16, r);
@@ -91,7 +91,7 @@ fn sext16(k: u32) -> u32 {
     k as u16 as i16 as i32 as u32
 }
 
-fn ops() -> Vec<opcheck::Op> {
+fn ops() -> Vec<SOp> {
     vec![
         op("s_nand_b32 s16, s8, s9", &[0x8c10_0908], |f| {
             nz(f, !(f.s(8) & f.s(9)))
@@ -219,24 +219,28 @@ fn ops() -> Vec<opcheck::Op> {
             nz(f, (f.s(8) as i32).unsigned_abs())
         }),
         op_exec("s_orn2_saveexec_b32 s16, s8", &[0xbe90_4008], |f| {
-            f.set_s(16, f.exec);
-            f.exec = f.s(8) | !f.exec;
+            let e = f.exec as u32;
+            f.set_s(16, e);
+            f.exec = (f.s(8) | !e) as u64;
             f.scc = f.exec != 0;
         }),
         op_exec("s_xnor_saveexec_b32 s16, s8", &[0xbe90_4308], |f| {
-            f.set_s(16, f.exec);
-            f.exec = !(f.s(8) ^ f.exec);
+            let e = f.exec as u32;
+            f.set_s(16, e);
+            f.exec = !(f.s(8) ^ e) as u64;
             f.scc = f.exec != 0;
         }),
         op_exec("s_andn1_saveexec_b32 s16, s8", &[0xbe90_4408], |f| {
-            f.set_s(16, f.exec);
-            f.exec &= !f.s(8);
+            let e = f.exec as u32;
+            f.set_s(16, e);
+            f.exec = (e & !f.s(8)) as u64;
             f.scc = f.exec != 0;
         }),
         op_exec("s_andn2_wrexec_b32 s16, s8", &[0xbe90_4708], |f| {
-            f.exec = f.s(8) & !f.exec;
-            f.set_s(16, f.exec);
-            f.scc = f.exec != 0;
+            let e = f.s(8) & !(f.exec as u32);
+            f.exec = e as u64;
+            f.set_s(16, e);
+            f.scc = e != 0;
         }),
         op("s_cmovk_i32 s16, 0x8123", &[0xb110_8123], |f| {
             if f.scc {
@@ -266,17 +270,9 @@ fn ops() -> Vec<opcheck::Op> {
     ]
 }
 
-// coverage: scalar_alu: S_NAND_B32 S_NOR_B64 S_XNOR_B32 S_BFM_B32 S_BFM_B64 S_BFE_U32 S_BFE_I32 S_BFE_U64 S_BFE_I64 S_ABSDIFF_I32 S_LSHL1_ADD_U32 S_LSHL4_ADD_U32
+// coverage: scalar_alu: S_NAND_B32 S_NOR_B64 S_XNOR_B32 S_BFM_B32 S_BFM_B64 S_BFE_U32 S_BFE_I32 S_BFE_U64 S_BFE_I64 S_ABSDIFF_I32 S_LSHL1_ADD_U32 S_LSHL4_ADD_U32 S_PACK_LL_B32_B16 S_PACK_LH_B32_B16 S_PACK_HH_B32_B16 S_MUL_HI_U32 S_MUL_HI_I32 S_NOT_B64 S_CMOV_B32 S_WQM_B32 S_QUADMASK_B32 S_QUADMASK_B64 S_BREV_B32 S_BREV_B64 S_BCNT0_I32_B64 S_FF0_I32_B32 S_FF1_I32_B64 S_FLBIT_I32_B32 S_FLBIT_I32_B64 S_FLBIT_I32 S_FLBIT_I32_I64 S_SEXT_I32_I8 S_SEXT_I32_I16 S_BITSET0_B32 S_BITSET1_B64 S_ABS_I32 S_ORN2_SAVEEXEC_B32 S_XNOR_SAVEEXEC_B32 S_ANDN1_SAVEEXEC_B32 S_ANDN2_WREXEC_B32 S_CMOVK_I32 S_CMPK_LT_I32 S_CMPK_GE_U32 S_ADDK_I32 S_MULK_I32 S_BITCMP0_B32 S_BITCMP1_B64
+/// All 47 in the packed scalar frame (tests/opcheck/packed.rs, D073): 4096 waves per op, two modules.
 #[test]
 fn scalar_alu() {
-    check_scalar(&ops()[..12]);
-}
-
-// coverage: scalar_alu_more: S_PACK_LL_B32_B16 S_PACK_LH_B32_B16 S_PACK_HH_B32_B16 S_MUL_HI_U32 S_MUL_HI_I32 S_NOT_B64 S_CMOV_B32 S_WQM_B32 S_QUADMASK_B32 S_QUADMASK_B64 S_BREV_B32 S_BREV_B64 S_BCNT0_I32_B64 S_FF0_I32_B32 S_FF1_I32_B64 S_FLBIT_I32_B32 S_FLBIT_I32_B64 S_FLBIT_I32 S_FLBIT_I32_I64 S_SEXT_I32_I8 S_SEXT_I32_I16 S_BITSET0_B32 S_BITSET1_B64 S_ABS_I32 S_ORN2_SAVEEXEC_B32 S_XNOR_SAVEEXEC_B32 S_ANDN1_SAVEEXEC_B32 S_ANDN2_WREXEC_B32 S_CMOVK_I32 S_CMPK_LT_I32 S_CMPK_GE_U32 S_ADDK_I32 S_MULK_I32 S_BITCMP0_B32 S_BITCMP1_B64
-/// The other 35 (4096 waves per op and lavapipe's JIT time per frame segment keep the default suite to 12):
-/// `cargo test --test ops_scalar -- --ignored`; results recorded in docs/coverage-tests.md.
-#[test]
-#[ignore = "long (lavapipe JIT): cargo test --test ops_scalar -- --ignored"]
-fn scalar_alu_more() {
-    check_scalar(&ops()[12..]);
+    check_packed(&ops());
 }

@@ -81,7 +81,7 @@ fn le32(p: &Path) -> Vec<u32> {
 
 /// Every fixture that lifts and runs in the test budget: host and lavapipe traces agree record for record.
 /// Left out: `scratch*` (the instrumented module takes lavapipe's JIT over 60 s, docs/tracing.md) and
-/// `multi_*` (s_setreg is not lifted yet). `atomics` runs one wave: with more, which wave's fetch-add
+/// `multi_*` (calls are not lifted yet). `atomics` runs one wave: with more, which wave's fetch-add
 /// returns which ticket is a race on any device, and the traces record the returned values.
 #[test]
 fn fixture_traces_are_identical_on_host_and_lavapipe() {

@@ -28,6 +28,8 @@
 //! `cargo xtask coverage`.
 #![allow(dead_code)]
 
+pub mod packed;
+
 use rdna2spv_eval::{InitSgpr, Launch, Memory};
 use rdna2spv_ir::lift::{lift, LiftOptions};
 use rdna2spv_ir::Program;

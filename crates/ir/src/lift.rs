@@ -21,6 +21,7 @@ mod dpp;
 mod flat;
 mod format;
 mod lds;
+mod mode;
 mod permlane;
 mod salu;
 mod scratch;
@@ -137,6 +138,17 @@ pub fn lift_ext(
         }
         insts.insert(pc, ins);
     }
+    // MODE before each instruction, where it is a constant (lift/mode.rs, D072).
+    let modes = mode::mode_map(&insts, mode::MODELLED_MODE, |pc, ins| {
+        let next = pc + 4 * ins.len() as u32;
+        let t = (pc as i64 + 4 + 4 * (ins.word(0) as u16 as i16 as i64)) as u32;
+        match flow_of(ins) {
+            Flow::Next => vec![next],
+            Flow::End => vec![],
+            Flow::Jump => vec![t],
+            Flow::Cond => vec![t, next],
+        }
+    });
     // 2. Blocks.
     let mut p = Program {
         name: name.to_string(),
@@ -173,6 +185,7 @@ pub fn lift_ext(
                 ins,
                 pc,
                 text: &text,
+                mode: modes[&pc],
             };
             let cond = b.lift().map_err(|e| match e {
                 LiftError::Unsupported {
@@ -291,6 +304,8 @@ struct Lifter<'a> {
     ins: &'a Instruction,
     pc: u32,
     text: &'a str,
+    /// What is known of MODE before this instruction (lift/mode.rs).
+    mode: mode::Mode,
 }
 
 impl Lifter<'_> {
@@ -460,6 +475,11 @@ impl Lifter<'_> {
 
     /// Lifts the instruction; returns the branch condition for conditional branches.
     fn lift(&mut self) -> Result<Option<Handle<Node>>, LiftError> {
+        self.check_float_mode()?;
+        self.refuse_scalar_control()?;
+        if self.mode_op()? {
+            return Ok(None);
+        }
         match self.ins.format() {
             Format::SOP1 | Format::SOP2 | Format::SOPC | Format::SOPK => self.salu().map(|_| None),
             Format::SOPP => self.sopp(),

@@ -275,6 +275,29 @@ impl Lifter<'_> {
                 let r = self.brev(ty, a);
                 self.write_s(sdst, r);
             }
+            S_BITREPLICATE_B64_B32 => {
+                // D[2i] = D[2i + 1] = S0[i]: spread the 32 bits to the even positions (five interleave
+                // steps), then copy each into the odd position above it. SCC is not written.
+                let a = self.src(e0, Src::B32)?;
+                let mut x = self.un(UnOp::ZExt, Ty::B64, a);
+                for (sh, m) in [
+                    (16, 0x0000_ffff_0000_ffff),
+                    (8, 0x00ff_00ff_00ff_00ff),
+                    (4, 0x0f0f_0f0f_0f0f_0f0f),
+                    (2, 0x3333_3333_3333_3333),
+                    (1, 0x5555_5555_5555_5555),
+                ] {
+                    let sh = self.kc(Ty::B64, sh);
+                    let t = self.int(IntOp::Shl, Ty::B64, x, sh);
+                    let o = self.int(IntOp::Or, Ty::B64, x, t);
+                    let m = self.kc(Ty::B64, m);
+                    x = self.int(IntOp::And, Ty::B64, o, m);
+                }
+                let one = self.kc(Ty::B64, 1);
+                let t = self.int(IntOp::Shl, Ty::B64, x, one);
+                let r = self.int(IntOp::Or, Ty::B64, x, t);
+                self.write_s(sdst, r);
+            }
             S_BCNT0_I32_B32 | S_BCNT0_I32_B64 => {
                 let a = self.src(e0, cl)?;
                 let na = self.un(UnOp::Not, ty, a);

@@ -1,0 +1,324 @@
+//! The MODE register and the other hardware registers of s_getreg/s_setreg (decision D072, extends D026).
+//!
+//! MODE (hwreg 1; RDNA 2 ISA guide, "MODE register"): bits 1:0 FP_ROUND f32, 3:2 FP_ROUND f16/f64 (0 nearest
+//! even, 1 +inf, 2 −inf, 3 zero), 5:4 FP_DENORM f32, 7:6 FP_DENORM f16/f64 (0 flush inputs and outputs,
+//! 1 allow input denormals, 2 allow output denormals, 3 allow both), 8 DX10_CLAMP, 9 IEEE, 10 LOD_CLAMPED,
+//! 18:12 the exception enables (traps), 23 FP16_OVFL, and others that do not change a compute result or
+//! that trap. The float semantics the lifter emits implement one mode, [`MODELLED_MODE`] (nearest even,
+//! denormals preserved, DX10 clamp and IEEE on, no traps) — the mode clang/hipcc kernels start in (D026).
+//!
+//! The lifter knows MODE statically: a forward data-flow pass over the decoded instructions ([`mode_map`])
+//! carries its value bit by bit from the kernel's start through `s_setreg_imm32_b32` / `s_round_mode` /
+//! `s_denorm_mode` (constant writes) along every CFG edge; a bit is unknown where paths disagree on it or
+//! after an `s_setreg_b32` of it from an SGPR. `s_getreg_b32` of MODE reads the known value as a
+//! constant. A float instruction (a VALU mnemonic naming _f16/_f32/_f64) where MODE is unknown or differs
+//! from the modelled mode in a field that changes float results is refused, naming the field — so a
+//! kernel may switch modes around integer-only code and switch back before its float code.
+//!
+//! Other hardware registers: FLAT_SCR_LO/HI (20/21) may be written (clang's flat-scratch set-up); the
+//! translator places scratch itself (D010) and no lifted instruction reads them, so the write has no
+//! effect; reading them back is refused. Every other hwreg is refused by name: STATUS, TRAPSTS, IB_STS hold
+//! run-time state (SCC, EXECZ, trap status); HW_ID/HW_ID1/HW_ID2 name the hardware slot a wave landed on;
+//! GPR_ALLOC/LDS_ALLOC depend on the hardware's allocation granularity; SHADER_CYCLES is a clock; none is
+//! deterministic on a translated device.
+
+use super::{LiftError, Lifter};
+use crate::Ty;
+use rdna2spv_isa::{Instruction, Opcode};
+use std::collections::BTreeMap;
+
+/// MODE as the lifter's float semantics model it: FP_ROUND 0 (nearest even), FP_DENORM 0xf (denormals
+/// allowed in and out for f32 and f16/f64), DX10_CLAMP and IEEE on, everything else 0.
+pub const MODELLED_MODE: u32 = 0xf0 | 1 << 8 | 1 << 9;
+
+/// MODE bits that change a float result or trap: FP_ROUND, FP_DENORM, DX10_CLAMP, IEEE, the exception
+/// enables, FP16_OVFL. Bits outside (LOD_CLAMPED, debug/disable bits) may hold anything.
+const RESULT_BITS: u32 = 0x3ff | 0x7f << 12 | 1 << 23;
+
+const HW_REG_MODE: u32 = 1;
+const HW_REG_FLAT_SCR_LO: u32 = 20;
+const HW_REG_FLAT_SCR_HI: u32 = 21;
+
+/// (id, offset, size) of a SOPK hwreg operand: simm16 = id[5:0] | offset[10:6] | (size − 1)[15:11].
+fn hwreg(simm: u32) -> (u32, u32, u32) {
+    (simm & 0x3f, simm >> 6 & 0x1f, (simm >> 11 & 0x1f) + 1)
+}
+
+fn field_mask(offset: u32, size: u32) -> u32 {
+    let m = if size >= 32 {
+        u32::MAX
+    } else {
+        (1 << size) - 1
+    };
+    m.checked_shl(offset).unwrap_or(0)
+}
+
+fn hwreg_name(id: u32) -> String {
+    let name = match id {
+        1 => "MODE",
+        2 => "STATUS",
+        3 => "TRAPSTS",
+        4 => "HW_ID",
+        5 => "GPR_ALLOC",
+        6 => "LDS_ALLOC",
+        7 => "IB_STS",
+        15 => "SH_MEM_BASES",
+        20 => "FLAT_SCR_LO",
+        21 => "FLAT_SCR_HI",
+        22 => "XNACK_MASK",
+        23 => "HW_ID1",
+        24 => "HW_ID2",
+        25 => "POPS_PACKER",
+        29 => "SHADER_CYCLES",
+        _ => return format!("hwreg {id} (no register this translator knows)"),
+    };
+    name.to_string()
+}
+
+/// What the lifter knows of MODE at a point: the bits in `known` have the values in `value`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Mode {
+    pub value: u32,
+    pub known: u32,
+}
+
+impl Mode {
+    pub fn constant(value: u32) -> Mode {
+        Mode {
+            value,
+            known: u32::MAX,
+        }
+    }
+    /// The bits known on both paths with equal values.
+    fn join(self, o: Mode) -> Mode {
+        let known = self.known & o.known & !(self.value ^ o.value);
+        Mode {
+            value: self.value & known,
+            known,
+        }
+    }
+    fn set(self, mask: u32, bits: u32) -> Mode {
+        Mode {
+            value: self.value & !mask | bits & mask,
+            known: self.known | mask,
+        }
+    }
+    fn forget(self, mask: u32) -> Mode {
+        Mode {
+            value: self.value & !mask,
+            known: self.known & !mask,
+        }
+    }
+}
+
+/// MODE after `ins` given MODE before it.
+pub(super) fn mode_after(ins: &Instruction, before: Mode) -> Mode {
+    let simm = ins.word(0) & 0xffff;
+    match ins.opcode() {
+        Opcode::S_SETREG_IMM32_B32 | Opcode::S_SETREG_B32 => {
+            let (id, offset, size) = hwreg(simm);
+            if id != HW_REG_MODE {
+                return before;
+            }
+            let m = field_mask(offset, size);
+            if ins.opcode() == Opcode::S_SETREG_B32 {
+                return before.forget(m);
+            }
+            before.set(m, ins.word(1).checked_shl(offset).unwrap_or(0))
+        }
+        Opcode::S_ROUND_MODE => before.set(0xf, simm),
+        Opcode::S_DENORM_MODE => before.set(0xf0, simm << 4),
+        _ => before,
+    }
+}
+
+/// MODE before every instruction of `insts`, from `initial` at pc 0 along the edges `succ` gives.
+pub(super) fn mode_map(
+    insts: &BTreeMap<u32, Instruction>,
+    initial: u32,
+    succ: impl Fn(u32, &Instruction) -> Vec<u32>,
+) -> BTreeMap<u32, Mode> {
+    let mut at: BTreeMap<u32, Mode> = BTreeMap::new();
+    let mut work = vec![(0u32, Mode::constant(initial))];
+    while let Some((pc, m)) = work.pop() {
+        let Some(ins) = insts.get(&pc) else { continue };
+        let merged = match at.get(&pc) {
+            None => m,
+            Some(&old) => {
+                let j = old.join(m);
+                if j == old {
+                    continue;
+                }
+                j
+            }
+        };
+        at.insert(pc, merged);
+        let out = mode_after(ins, merged);
+        for s in succ(pc, ins) {
+            work.push((s, out));
+        }
+    }
+    at
+}
+
+/// The differences of `mode` from the modelled mode that change float results, as text.
+fn departures(mode: u32) -> Vec<String> {
+    let diff = (mode ^ MODELLED_MODE) & RESULT_BITS;
+    let mut out = Vec::new();
+    let round = |r: u32| ["nearest even", "toward +inf", "toward -inf", "toward zero"][r as usize];
+    if diff & 0x3 != 0 {
+        out.push(format!("FP_ROUND f32 = {} ({})", mode & 3, round(mode & 3)));
+    }
+    if diff & 0xc != 0 {
+        out.push(format!(
+            "FP_ROUND f16/f64 = {} ({})",
+            mode >> 2 & 3,
+            round(mode >> 2 & 3)
+        ));
+    }
+    if diff & 0x30 != 0 {
+        out.push(format!("FP_DENORM f32 = {} (flushing)", mode >> 4 & 3));
+    }
+    if diff & 0xc0 != 0 {
+        out.push(format!("FP_DENORM f16/f64 = {} (flushing)", mode >> 6 & 3));
+    }
+    if diff & 1 << 8 != 0 {
+        out.push("DX10_CLAMP = 0".into());
+    }
+    if diff & 1 << 9 != 0 {
+        out.push("IEEE = 0".into());
+    }
+    if diff & 0x7f << 12 != 0 {
+        out.push(format!(
+            "exception enables = {:#x} (traps)",
+            mode >> 12 & 0x7f
+        ));
+    }
+    if diff & 1 << 23 != 0 {
+        out.push("FP16_OVFL = 1".into());
+    }
+    out
+}
+
+impl Lifter<'_> {
+    /// s_getreg_b32 / s_setreg_b32 / s_setreg_imm32_b32 / s_round_mode / s_denorm_mode; Ok(false) for any
+    /// other opcode.
+    pub(super) fn mode_op(&mut self) -> Result<bool, LiftError> {
+        use Opcode::*;
+        let op = self.ins.opcode();
+        let simm = self.ins.word(0) & 0xffff;
+        let (id, offset, size) = hwreg(simm);
+        match op {
+            S_GETREG_B32 => {
+                if id != HW_REG_MODE {
+                    return self.unsupported(&format!(
+                        "s_getreg_b32 of {} is refused: only MODE reads deterministically on a translated \
+                         device (D072)",
+                        hwreg_name(id)
+                    ));
+                }
+                let m = field_mask(offset, size);
+                if self.mode.known & m != m {
+                    return self.unsupported(
+                        "this MODE field is not a constant here (set from an SGPR, or different on the \
+                         paths that reach this instruction) (D072)",
+                    );
+                }
+                let v = (self.mode.value & m) >> offset;
+                let r = self.c(Ty::B32, v as u64);
+                let sdst = (self.ins.word(0) >> 16 & 0x7f) as u16;
+                self.write_s(sdst, r);
+                Ok(true)
+            }
+            S_SETREG_B32 | S_SETREG_IMM32_B32 => match id {
+                HW_REG_MODE if op == S_SETREG_IMM32_B32 => Ok(true),
+                // Tracked by mode_map: MODE is unknown afterwards, refused at the next float instruction
+                // or s_getreg of MODE.
+                HW_REG_MODE => Ok(true),
+                HW_REG_FLAT_SCR_LO | HW_REG_FLAT_SCR_HI => Ok(true),
+                _ => self.unsupported(&format!(
+                    "s_setreg of {} is refused: only MODE and FLAT_SCR_LO/HI are modelled (D072)",
+                    hwreg_name(id)
+                )),
+            },
+            // Tracked by mode_map.
+            S_ROUND_MODE | S_DENORM_MODE => Ok(true),
+            _ => Ok(false),
+        }
+    }
+
+    /// Precise refusals for the scalar control instructions not lifted yet (calls, M0-relative register
+    /// indexing, sub-vector loops); Ok(()) for any other opcode.
+    pub(super) fn refuse_scalar_control(&self) -> Result<(), LiftError> {
+        use Opcode::*;
+        match self.ins.opcode() {
+            S_GETPC_B64 | S_SETPC_B64 | S_SWAPPC_B64 | S_CALL_B64 => self.unsupported(
+                "function calls and indirect jumps (s_getpc/s_setpc/s_swappc/s_call) are not lifted: the \
+                 target is a run-time address, and a callee outside the kernel's code range is not loaded",
+            ),
+            S_MOVRELS_B32 | S_MOVRELS_B64 | S_MOVRELD_B32 | S_MOVRELD_B64 | S_MOVRELSD_2_B32
+            | V_MOVRELS_B32 | V_MOVRELD_B32 | V_MOVRELSD_B32 | V_MOVRELSD_2_B32 | V_SWAPREL_B32 => self
+                .unsupported(
+                    "M0-relative register indexing (the register number is known only at run time) is not \
+                     modelled",
+                ),
+            S_SUBVECTOR_LOOP_BEGIN | S_SUBVECTOR_LOOP_END => self.unsupported(
+                "sub-vector loops (a wave64 run as two wave32 halves under hardware control) are not \
+                 modelled",
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    /// Refuses a float instruction where MODE is not the modelled mode (or not known).
+    pub(super) fn check_float_mode(&self) -> Result<(), LiftError> {
+        let m = self.text.split_whitespace().next().unwrap_or("");
+        let float = m.starts_with("v_") && ["_f16", "_f32", "_f64"].iter().any(|t| m.contains(t));
+        if !float {
+            return Ok(());
+        }
+        match self.mode {
+            m if m.known & RESULT_BITS != RESULT_BITS => self.unsupported(
+                "the float mode (MODE) is not a constant here: it was set from an SGPR or differs between \
+                 the paths that reach this instruction (D072)",
+            ),
+            Mode { value: mode, .. } => {
+                let bad = departures(mode);
+                if bad.is_empty() {
+                    Ok(())
+                } else {
+                    self.unsupported(&format!(
+                        "runs with MODE {mode:#x}, which this translator does not model ({}); only nearest-even \
+                         rounding with denormals preserved, DX10_CLAMP and IEEE on is (D072, D026)",
+                        bad.join(", ")
+                    ))
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hwreg_fields() {
+        // hwreg(HW_REG_FLAT_SCR_LO) as clang writes it: id 20, offset 0, size 32 (simm16 0xf814).
+        assert_eq!(hwreg(0xf814), (20, 0, 32));
+        // hwreg(HW_REG_MODE, 4, 4): the two FP_DENORM fields.
+        assert_eq!(hwreg(1 | 4 << 6 | 3 << 11), (1, 4, 4));
+        assert_eq!(field_mask(4, 4), 0xf0);
+        assert_eq!(field_mask(0, 32), u32::MAX);
+    }
+
+    #[test]
+    fn departures_name_fields() {
+        assert!(departures(MODELLED_MODE).is_empty());
+        // LOD_CLAMPED (bit 10) does not change a compute result.
+        assert!(departures(MODELLED_MODE | 1 << 10).is_empty());
+        let d = departures(MODELLED_MODE & !0x30 | 1);
+        assert_eq!(d.len(), 2, "{d:?}");
+        assert!(d[0].contains("toward +inf") && d[1].contains("FP_DENORM f32 = 0"));
+    }
+}
