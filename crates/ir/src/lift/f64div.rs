@@ -48,6 +48,16 @@ impl Lifter<'_> {
     fn mul64(&mut self, a: H, b: H) -> H {
         self.float(FloatOp::F64Mul, a, b, a)
     }
+    fn add64(&mut self, a: H, b: H) -> H {
+        self.float(FloatOp::F64Add, a, b, a)
+    }
+    /// a·b + c with two roundings: where the result only needs to be within a few ulps (the exact
+    /// decision that follows corrects it), the fused emulation is not worth its size on a device
+    /// without a fused f64 fma.
+    fn mad64(&mut self, a: H, b: H, c: H) -> H {
+        let p = self.mul64(a, b);
+        self.add64(p, c)
+    }
     fn neg64(&mut self, a: H) -> H {
         self.o64k(IntOp::Xor, a, SIGN)
     }
@@ -181,11 +191,16 @@ impl Lifter<'_> {
         let y0 = self.b64_of_b32(y0);
         let y0 = self.o64k(IntOp::Shl, y0, 29);
         let mut y = self.o64k(IntOp::Add, y0, 896 << 52);
-        // Two Newton–Raphson steps on the exact fma: y += y·(1 − m·y).
+        // Two Newton–Raphson steps y += y·(1 − m·y); the second residual on the exact fma (relative
+        // error of y below 2^-52 after it; the decision below needs it within one ulp).
         let nm = self.neg64(m);
-        for _ in 0..2 {
-            let r = self.fma64(nm, y, one);
-            y = self.fma64(y, r, y);
+        for i in 0..2 {
+            let r = if i == 0 {
+                self.mad64(nm, y, one)
+            } else {
+                self.fma64(nm, y, one)
+            };
+            y = self.mad64(y, r, y);
         }
         // y in [1/2, 1] as Y·2^-53; pick Y−1, Y or Y+1 by the midpoints' exact products with M.
         let yy = self.sig_of(y, 0x3fe0_0000_0000_0000);
@@ -249,18 +264,18 @@ impl Lifter<'_> {
         let half = self.k64(0x3fe0_0000_0000_0000);
         let nm = self.neg64(mp);
         for _ in 0..2 {
-            // y += (y/2)·(1 − m'·y²)
+            // y += (y/2)·(1 − m'·y²), unfused: y ends within a few 2^-53 of 1/√m'.
             let t = self.mul64(y, y);
-            let r = self.fma64(nm, t, one);
+            let r = self.mad64(nm, t, one);
             let hy = self.mul64(y, half);
-            y = self.fma64(hy, r, y);
+            y = self.mad64(hy, r, y);
         }
-        // g = m'·y, refined by the residual: g += (y/2)·(m' − g²).
+        // g = m'·y, refined by the residual on the exact fma: g += (y/2)·(m' − g²) (within one ulp).
         let g = self.mul64(mp, y);
         let ng = self.neg64(g);
         let d = self.fma64(ng, g, mp);
         let hy = self.mul64(y, half);
-        let g = self.fma64(d, hy, g);
+        let g = self.mad64(d, hy, g);
         // g in [1, 2] as S·2^-52; pick S−1, S or S+1 by the squared midpoints against m'·2^106.
         let s = self.sig_of(g, ONE);
         let two_s = self.o64k(IntOp::Shl, s, 1);
@@ -332,8 +347,9 @@ impl Lifter<'_> {
         let y2 = self.mul64(y, y);
         let hd = self.k64(0xbfe0_0000_0000_0000); // −1/2
         let dh = self.mul64(d, hd);
-        let corr = self.fma64(dh, y2, r);
-        let z = self.fma64(y, corr, y); // in [1/2, 1]
+        // The correction (≈ 2^-51 relative) only needs its leading bits: unfused, then one rounding.
+        let corr = self.mad64(dh, y2, r);
+        let z = self.mad64(y, corr, y); // in [1/2, 1]
         let k0 = self.k32(0);
         let nh = self.int(IntOp::Sub, Ty::B32, k0, h);
         let res = self.scale_exp(z, nh);
