@@ -303,6 +303,9 @@ fn run(n: usize, seed: u64) -> Vec<String> {
                         || got & !(1 << 63) >= 0x7ff0_0000_0000_0000;
                     if got != want {
                         not_cr += 1;
+                        if not_cr <= 3 {
+                            eprintln!("rsq not the rounded f128 value: x {a:#018x} got {got:#018x} want {want:#018x}");
+                        }
                     }
                     if special {
                         got != want
