@@ -17,7 +17,6 @@
 //! exact quotients. `RDNA2SPV_F64DIV_N` sets the operand sets per op (default 4096; the benchmark
 //! run's command is on the ignored test below).
 
-#[allow(dead_code)]
 mod opcheck;
 use opcheck::{batch_kernel, lavapipe, run_both, Exec, Op, Rng, WAVE};
 use rdna2spv_isa::Target;
