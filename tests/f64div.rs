@@ -18,12 +18,13 @@
 //! run's command is on the ignored test below).
 
 mod opcheck;
-use opcheck::{batch_kernel, lavapipe, run_both, Exec, Op, Rng, WAVE};
+use opcheck::{batch_kernel, check, lavapipe, op, run_both, Exec, Frame, Op, Rng, WAVE};
 use rdna2spv_isa::Target;
 use rdna2spv_vulkan::probe;
 use softfloat_sys as sf;
 
 // coverage: f64_division_family_matches_softfloat: V_RCP_F64 V_SQRT_F64 V_RSQ_F64 V_DIV_FMAS_F64 V_DIV_SCALE_F64 V_DIV_FIXUP_F64
+// coverage: division_helpers_follow_the_rules: V_DIV_SCALE_F64 V_DIV_FIXUP_F64 V_DIV_FIXUP_F16
 
 const QNAN: u64 = 0x7ff8_0000_0000_0000;
 
@@ -180,7 +181,7 @@ fn n_ops() -> usize {
     n.div_ceil(WAVE) * WAVE
 }
 
-fn no_oracle(_: &mut opcheck::Frame) {}
+fn no_oracle(_: &mut Frame) {}
 
 fn mk(asm: &'static str, words: &'static [u32]) -> Op {
     Op {
@@ -365,4 +366,118 @@ fn f64_division_family_benchmark() {
         run(1 << 17, seed);
     }
     eprintln!("8 × 131072 operand sets per op: {:.1?}", t.elapsed());
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The helpers alone, each against its rules written here from D067 (the guide's pseudo-code with the
+// readings of D012), over the opcheck harness's operands (boundary dwords and random bits per half).
+
+/// A float format's fields: (exponent bits, mantissa bits).
+fn fields(x: u64, e: u32, m: u32) -> (u64, u64, u64) {
+    (
+        (x >> (e + m)) & 1,
+        (x >> m) & ((1 << e) - 1),
+        x & ((1 << m) - 1),
+    )
+}
+
+/// V_DIV_FIXUP in a width of `e` exponent and `m` mantissa bits (S0 = quotient, S1 = den, S2 = num).
+fn fixup(q: u64, d: u64, n: u64, e: u32, m: u32) -> u64 {
+    let (sq, eq, mq) = fields(q, e, m);
+    let (sd, ed, md) = fields(d, e, m);
+    let (sn, en, mn) = fields(n, e, m);
+    let _ = sq;
+    let emax = (1 << e) - 1;
+    let nan = |ex: u64, ma: u64| ex == emax && ma != 0;
+    let inf = |ex: u64, ma: u64| ex == emax && ma == 0;
+    let zero = |ex: u64, ma: u64| ex == 0 && ma == 0;
+    let sign = (sd ^ sn) << (e + m);
+    let inf_bits = emax << m;
+    let bias = (1i64 << (e - 1)) - 1;
+    if nan(en, mn) || nan(ed, md) || (zero(en, mn) && zero(ed, md)) || (inf(en, mn) && inf(ed, md))
+    {
+        return inf_bits | 1 << (m - 1);
+    }
+    if zero(ed, md) || inf(en, mn) {
+        return sign | inf_bits;
+    }
+    if inf(ed, md) || zero(en, mn) || (en as i64 - ed as i64) < -(bias + m as i64) {
+        return sign;
+    }
+    if nan(eq, mq) {
+        return sign | inf_bits;
+    }
+    sign | (q & ((1 << (e + m)) - 1))
+}
+
+fn fixup64_oracle(f: &mut Frame) {
+    f.per_lane64(8, |f, l| {
+        fixup(f.v64(l, 0), f.v64(l, 2), f.v64(l, 4), 11, 52)
+    });
+}
+fn fixup16_oracle(f: &mut Frame) {
+    f.per_lane(8, |f, l| {
+        let h = |r: usize| (f.v[l][r] & 0xffff) as u64;
+        fixup(h(0), h(1), h(2), 5, 10) as u32
+    });
+}
+
+/// V_DIV_SCALE_F64 (S0 = value to scale, S1 = den, S2 = num): the first matching rule decides.
+fn scale64(x: u64, d: u64, n: u64) -> (u64, bool) {
+    let (fx, fd, fnum) = (f64::from_bits(x), f64::from_bits(d), f64::from_bits(n));
+    let ed = ((d >> 52) & 0x7ff) as i64;
+    let en = ((n >> 52) & 0x7ff) as i64;
+    let up = canon((fx * 2f64.powi(128)).to_bits());
+    let down = canon((fx * 2f64.powi(-128)).to_bits());
+    if fnum == 0.0 || fd == 0.0 {
+        return (QNAN, false);
+    }
+    if en - ed >= 768 {
+        return (if fx == fd { up } else { x }, true);
+    }
+    if ed == 0 {
+        return (up, false);
+    }
+    let r_sub = ed >= 2045;
+    let q_sub = en - ed <= -1022;
+    if r_sub && q_sub {
+        return (if fx == fd { down } else { x }, true);
+    }
+    if r_sub {
+        return (down, false);
+    }
+    if q_sub {
+        return (if fx == fnum { up } else { x }, true);
+    }
+    if en <= 53 {
+        return (up, false);
+    }
+    (x, false)
+}
+
+fn scale64_oracle(f: &mut Frame) {
+    let before = f.clone();
+    f.per_lane64(8, |f, l| scale64(f.v64(l, 0), f.v64(l, 2), f.v64(l, 4)).0);
+    f.vcc = before.mask(|f, l| scale64(f.v64(l, 0), f.v64(l, 2), f.v64(l, 4)).1);
+}
+
+#[test]
+fn division_helpers_follow_the_rules() {
+    check(&[
+        op(
+            "v_div_scale_f64 v[8:9], vcc_lo, v[0:1], v[2:3], v[4:5]",
+            &[0xd56e6a08, 0x04120500],
+            scale64_oracle,
+        ),
+        op(
+            "v_div_fixup_f64 v[8:9], v[0:1], v[2:3], v[4:5]",
+            &[0xd5600008, 0x04120500],
+            fixup64_oracle,
+        ),
+        op(
+            "v_div_fixup_f16 v8, v0, v1, v2",
+            &[0xd75f0008, 0x040a0300],
+            fixup16_oracle,
+        ),
+    ]);
 }
