@@ -359,7 +359,7 @@ fn f64_division_family_matches_softfloat() {
 }
 
 #[test]
-#[ignore = "benchmark size (2^20 operand sets per op in 8 runs of 2^17): cargo test --release --test f64div -- --ignored --nocapture"]
+#[ignore = "benchmark size (2^20 operand sets per op in 8 runs of 2^17, ~40 min under load; results in docs/numerics-ops.md): cargo test --release --test f64div -- --ignored --nocapture"]
 fn f64_division_family_benchmark() {
     let t = std::time::Instant::now();
     for seed in 1..=8 {
