@@ -1932,6 +1932,13 @@ impl Lifter<'_> {
                     }
                 }
             }
+            V_TRIG_PREOP_F64 => {
+                return self.unsupported(
+                    "V_TRIG_PREOP_F64 is not lifted: it returns 53-bit segments of a 1,201-bit table of 2/pi \
+                     at a data-dependent bit offset, and no independent reference for its bits exists here yet \
+                     (D067)",
+                );
+            }
             V_DIV_FIXUP_F16 => {
                 let mut v = [self.c(Ty::B16, 0); 3];
                 for (i, e) in [s0, s1, s2].into_iter().enumerate() {
