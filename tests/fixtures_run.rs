@@ -21,6 +21,7 @@ enum Elem {
     F32,
     F16,
     U32,
+    F64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,6 +116,16 @@ const CASES: &[Case] = &[
         manifest: "divsqrt",
         source: "divsqrt.cl",
         outputs: &[("out", Elem::F32, Cmp::Exact)],
+    },
+    // The f64 division, sqrt and 1/sqrt sequences clang emits (decision D067).
+    Case {
+        manifest: "divsqrt64",
+        source: "divsqrt64.cl",
+        outputs: &[
+            ("q", Elem::F64, Cmp::Exact),
+            ("s", Elem::F64, Cmp::Exact),
+            ("r", Elem::F64, Cmp::Exact),
+        ],
     },
 ];
 
@@ -267,31 +278,37 @@ fn run_rdna2spv(manifest: &Path, backend: &str, out: &Path) -> std::process::Out
         .unwrap()
 }
 
-fn elements(bytes: &[u8], elem: Elem) -> Vec<u32> {
+fn elements(bytes: &[u8], elem: Elem) -> Vec<u64> {
     match elem {
         Elem::F16 => bytes
             .chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]) as u32)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]) as u64)
             .collect(),
         Elem::F32 | Elem::U32 => bytes
             .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as u64)
+            .collect(),
+        Elem::F64 => bytes
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
             .collect(),
     }
 }
 
 /// The native value as the ISA contract expects it: float NaNs are the canonical quiet NaN (D005).
-fn expected_bits(v: u32, elem: Elem) -> u32 {
+fn expected_bits(v: u64, elem: Elem) -> u64 {
     match elem {
-        Elem::F32 if f32::from_bits(v).is_nan() => 0x7fc0_0000,
+        Elem::F32 if f32::from_bits(v as u32).is_nan() => 0x7fc0_0000,
+        Elem::F64 if f64::from_bits(v).is_nan() => 0x7ff8_0000_0000_0000,
         Elem::F16 if (v & 0x7c00) == 0x7c00 && (v & 0x3ff) != 0 => 0x7e00,
         _ => v,
     }
 }
 
-fn show(v: u32, elem: Elem) -> String {
+fn show(v: u64, elem: Elem) -> String {
     match elem {
-        Elem::F32 => format!("{v:#010x} ({:e})", f32::from_bits(v)),
+        Elem::F32 => format!("{v:#010x} ({:e})", f32::from_bits(v as u32)),
+        Elem::F64 => format!("{v:#018x} ({:e})", f64::from_bits(v)),
         Elem::F16 => format!(
             "{v:#06x} ({:e})",
             f32::from_bits(rdna2spv_eval::specialize::f16_to_f32(v as u16))
@@ -318,7 +335,7 @@ fn compare(
         native.len(),
         ours.len()
     );
-    let mut want: Vec<u32> = elements(native, elem)
+    let mut want: Vec<u64> = elements(native, elem)
         .into_iter()
         .map(|v| expected_bits(v, elem))
         .collect();
@@ -500,7 +517,7 @@ fn native_oracle_rounds_like_the_isa() {
         // The evaluator's model (TwoSum + round-to-odd, D993), a different algorithm from host.h's.
         let c = if i % 2 == 0 { 0x3c00 } else { 0x4000 };
         let want =
-            rdna2spv_eval::specialize::f16_fma_to_half(p[i] as u16, q_in[i] as u16, c) as u32;
+            rdna2spv_eval::specialize::f16_fma_to_half(p[i] as u16, q_in[i] as u16, c) as u64;
         assert_eq!(
             expected_bits(q[i], Elem::F16),
             expected_bits(want, Elem::F16),
@@ -536,7 +553,8 @@ cases!(
     half,
     scratch,
     scratch_w64,
-    divsqrt
+    divsqrt,
+    divsqrt64
 );
 pending!(multi_first, multi_second);
 
@@ -591,6 +609,18 @@ fn fixtures_keep_their_intended_instructions() {
                 "v_div_fmas_f32",
                 "v_div_fixup_f32",
                 "v_sqrt_f32",
+            ],
+            &[],
+        ),
+        (
+            "divsqrt64",
+            &[
+                "v_div_scale_f64",
+                "v_rcp_f64",
+                "v_div_fmas_f64",
+                "v_div_fixup_f64",
+                "v_rsq_f64",
+                "v_fma_f64",
             ],
             &[],
         ),

@@ -206,6 +206,13 @@ pub const RECIPES: &[Recipe] = &[
         wave64: false,
     },
     Recipe {
+        stem: "divsqrt64",
+        source: "divsqrt64.cl",
+        compiler: Compiler::OpenCl,
+        flags: &[],
+        wave64: false,
+    },
+    Recipe {
         stem: "multi",
         source: "multi.cl",
         compiler: Compiler::OpenCl,

@@ -344,6 +344,80 @@ fn multi(seed: u64, n: usize) -> Vec<Input> {
     ]
 }
 
+fn f64s(v: &[u64]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// x / y, sqrt(x), 1/sqrt(y) in f64 (decision D067): every special against every special, exponent
+/// differences at the v_div_scale_f64 thresholds (±768, −1022, −1075), huge and subnormal divisors, exact
+/// quotients, then random finite values over the whole exponent range (half of them positive, so the
+/// roots are numbers).
+fn divsqrt64(seed: u64, n: usize) -> Vec<Input> {
+    const SPECIALS: &[u64] = &[
+        0,
+        1 << 63,
+        1,
+        0x000f_ffff_ffff_ffff,
+        0x0010_0000_0000_0000,
+        0x3ff0_0000_0000_0000,
+        0xbff0_0000_0000_0000,
+        0x3ff0_0000_0000_0001,
+        0x7fe0_0000_0000_0000,
+        0x7fef_ffff_ffff_ffff,
+        0x7ff0_0000_0000_0000,
+        0xfff0_0000_0000_0000,
+        0x7ff8_0000_0000_0000,
+    ];
+    let mut rng = Rng::new(seed);
+    let man = |rng: &mut Rng| rng.next() & ((1 << 52) - 1);
+    let mut x = Vec::with_capacity(n);
+    let mut y = Vec::with_capacity(n);
+    for &a in SPECIALS {
+        for &b in SPECIALS {
+            x.push(a);
+            y.push(b);
+        }
+    }
+    for d in [768i64, 767, 769, -1022, -1021, -1023, -1075, -1074, -1076] {
+        for _ in 0..8 {
+            let ed = if d > 0 {
+                1 + rng.below(2046 - d as u64) as i64
+            } else {
+                -d + 1 + rng.below((2046 + d) as u64) as i64
+            };
+            x.push(man(&mut rng) | ((ed + d) as u64) << 52);
+            y.push(man(&mut rng) | (ed as u64) << 52 | (rng.next() & 1) << 63);
+        }
+    }
+    for _ in 0..32 {
+        x.push(man(&mut rng) | (1 + rng.below(2046)) << 52);
+        y.push(man(&mut rng) | (2045 + rng.below(2)) << 52);
+        x.push(man(&mut rng) | (1 + rng.below(2046)) << 52);
+        y.push(man(&mut rng));
+        let d = (1 + rng.below(1000)) as f64 * 2f64.powi(rng.below(200) as i32 - 100);
+        let q = (1 + rng.below(1000)) as f64;
+        x.push((d * q).to_bits());
+        y.push(d.to_bits());
+    }
+    while x.len() < n {
+        let sign = if x.len() % 2 == 0 { 0 } else { 1 << 63 };
+        x.push(man(&mut rng) | rng.below(2047) << 52 | sign);
+        y.push(man(&mut rng) | rng.below(2047) << 52 | (rng.next() & 1) << 63);
+    }
+    x.truncate(n);
+    y.truncate(n);
+    vec![
+        Input {
+            name: "x",
+            bytes: f64s(&x),
+        },
+        Input {
+            name: "y",
+            bytes: f64s(&y),
+        },
+    ]
+}
+
 /// (manifest stem, inputs). Element counts follow the manifests' grids.
 fn all() -> Vec<(&'static str, Vec<Input>)> {
     vec![
@@ -356,6 +430,7 @@ fn all() -> Vec<(&'static str, Vec<Input>)> {
         ("atomics", atomics(7, 1000)),
         ("scratch", scratch(8, 500)),
         ("divsqrt", divsqrt(9, 1000)),
+        ("divsqrt64", divsqrt64(12, 1024)),
         ("half", half(10, 1000)),
         ("multi", multi(11, 600)),
     ]

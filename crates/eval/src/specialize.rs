@@ -270,6 +270,92 @@ pub fn f64_fma(a: u64, b: u64, c: u64) -> u64 {
     c64(f64::from_bits(a).mul_add(f64::from_bits(b), f64::from_bits(c)))
 }
 
+/// (a·b + c)·2^k with ONE rounding to nearest even, into the normal or subnormal range or to ±inf
+/// (V_DIV_FMAS_F64 with VCC set, k = ±128; decision D067). Exact integer arithmetic; special operands
+/// (NaN, infinities, a zero factor) take the plain path, where a·b + c is exact and the scale rounds once.
+pub fn f64_fma_ldexp(a: u64, b: u64, c: u64, k: i32) -> u64 {
+    let (fa, fb, fc) = (f64::from_bits(a), f64::from_bits(b), f64::from_bits(c));
+    if !fa.is_finite() || !fb.is_finite() || !fc.is_finite() || fa == 0.0 || fb == 0.0 {
+        let scale = f64::from_bits(((1023 + k) as u64) << 52);
+        return c64(fa.mul_add(fb, fc) * scale);
+    }
+    // Integer significand and the exponent of its last bit.
+    fn parts(x: u64) -> (u128, i32) {
+        let e = ((x >> 52) & 0x7ff) as i32;
+        let m = (x & ((1 << 52) - 1)) as u128;
+        if e == 0 {
+            (m, -1074)
+        } else {
+            (m | 1 << 52, e - 1075)
+        }
+    }
+    fn shr_jam(x: u128, d: i32) -> u128 {
+        if d <= 0 {
+            x
+        } else if d >= 128 {
+            (x != 0) as u128
+        } else {
+            (x >> d) | ((x & ((1u128 << d) - 1)) != 0) as u128
+        }
+    }
+    // Normalised so the top bit is bit 125 (room for one carry).
+    fn norm(m: u128, e: i32) -> (u128, i32) {
+        let sh = m.leading_zeros() as i32 - 2;
+        (m << sh, e - sh)
+    }
+    let (ma, ea) = parts(a);
+    let (mb, eb) = parts(b);
+    let sp = (a ^ b) >> 63;
+    let (p, ep) = norm(ma * mb, ea + eb);
+    let (mc, ec0) = parts(c);
+    let sc = c >> 63;
+    let (r, ex, sign) = if mc == 0 {
+        (p, ep, sp)
+    } else {
+        let (cm, ec) = norm(mc, ec0);
+        let ((big, sbig), (small, ssmall), ex, d) = if ep >= ec {
+            ((p, sp), (cm, sc), ep, ep - ec)
+        } else {
+            ((cm, sc), (p, sp), ec, ec - ep)
+        };
+        let small = shr_jam(small, d);
+        if sbig == ssmall {
+            (big + small, ex, sbig)
+        } else if big >= small {
+            (big - small, ex, sbig)
+        } else {
+            (small - big, ex, ssmall)
+        }
+    };
+    if r == 0 {
+        return 0;
+    }
+    // Round r·2^(ex+k) to 53 bits, or to the subnormal grid 2^-1074.
+    let e0 = ex + k;
+    let m = 127 - r.leading_zeros() as i32;
+    let s = (m - 52).max(-1074 - e0);
+    let q: u128 = if s <= 0 {
+        r << (-s)
+    } else if s >= 128 {
+        0
+    } else {
+        let q = r >> s;
+        let rem = r & ((1u128 << s) - 1);
+        let half = 1u128 << (s - 1);
+        let up = rem > half || (rem == half && q & 1 == 1);
+        q + up as u128
+    };
+    let lsb = e0 + s;
+    let inf = 0x7ff0_0000_0000_0000u64;
+    let biased = lsb as i64 + 1074;
+    let mag = if biased >= 2047 {
+        inf
+    } else {
+        (((biased as u64) << 52) + q as u64).min(inf)
+    };
+    (sign << 63) | mag
+}
+
 /// f32 → i32 with saturation; NaN → 0.
 pub fn f32_to_i32(x: u32) -> u32 {
     let f = f32::from_bits(x);

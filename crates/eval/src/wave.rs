@@ -679,6 +679,7 @@ fn float_op(op: FloatOp, a: u64, b: u64, c: u64) -> u64 {
         FloatOp::F32Div => sp::f32_div(a32, b32) as u64,
         FloatOp::F32Sqrt => sp::f32_sqrt(a32) as u64,
         FloatOp::F32FmaLdexp(k) => sp::f32_fma_ldexp(a32, b32, c32, k as i32) as u64,
+        FloatOp::F64FmaLdexp(k) => sp::f64_fma_ldexp(a, b, c, k as i32),
     }
 }
 

@@ -234,6 +234,9 @@ pub enum FloatOp {
     /// (a*b+c)·2^k with ONE rounding (the scale is applied before rounding, so a quotient that lands in
     /// the subnormal range is rounded once): V_DIV_FMAS_F32 with VCC set uses k = ±64.
     F32FmaLdexp(i8),
+    /// (a*b+c)·2^k in f64 with ONE rounding (normal, subnormal or overflow): V_DIV_FMAS_F64 with VCC
+    /// set uses k = ±128 (decision D067).
+    F64FmaLdexp(i16),
 }
 
 impl FloatOp {
@@ -243,7 +246,8 @@ impl FloatOp {
             | FloatOp::F32LegacyMad
             | FloatOp::F16FmaToHalf
             | FloatOp::F64Fma
-            | FloatOp::F32FmaLdexp(_) => 3,
+            | FloatOp::F32FmaLdexp(_)
+            | FloatOp::F64FmaLdexp(_) => 3,
             FloatOp::F32Sqrt => 1,
             _ => 2,
         }
@@ -251,7 +255,9 @@ impl FloatOp {
     pub const fn ty(self) -> Ty {
         match self {
             FloatOp::F16Add | FloatOp::F16Mul | FloatOp::F16FmaToHalf => Ty::B16,
-            FloatOp::F64Add | FloatOp::F64Mul | FloatOp::F64Fma => Ty::B64,
+            FloatOp::F64Add | FloatOp::F64Mul | FloatOp::F64Fma | FloatOp::F64FmaLdexp(_) => {
+                Ty::B64
+            }
             _ => Ty::B32,
         }
     }

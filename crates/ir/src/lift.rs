@@ -18,6 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 mod buffer;
 mod crosslane;
 mod dpp;
+mod f64div;
 mod flat;
 mod format;
 mod lds;
@@ -1957,6 +1958,61 @@ impl Lifter<'_> {
                 let (q, den, num) = (s!(s0, 0), s!(s1, 1), s!(s2, 2));
                 let r = self.div_fixup_f32(q, den, num);
                 self.write_v(vdst, r);
+            }
+            // Double-precision division family (lift/f64div.rs, decisions D066–D068).
+            V_RCP_F64 | V_SQRT_F64 | V_RSQ_F64 => {
+                let x = self.src(s0, Src::F64)?;
+                let x = self.modify_ty(x, 0, abs, neg, Ty::B64);
+                let r = match op {
+                    V_RCP_F64 => self.rcp_f64(x),
+                    V_SQRT_F64 => self.sqrt_f64(x),
+                    _ => self.rsq_f64(x),
+                };
+                self.write_v(vdst, r);
+            }
+            V_DIV_SCALE_F64 | V_DIV_FMAS_F64 | V_DIV_FIXUP_F64 => {
+                let mut v = [self.c(Ty::B64, 0); 3];
+                for (i, e) in [s0, s1, s2].into_iter().enumerate() {
+                    let x = self.src(e, Src::F64)?;
+                    v[i] = self.modify_ty(x, i as u32, abs, neg, Ty::B64);
+                }
+                match op {
+                    V_DIV_SCALE_F64 => {
+                        let (d, flag) = self.div_scale_f64(v[0], v[1], v[2]);
+                        let mask = self.ballot(flag);
+                        self.write_v(vdst, d);
+                        self.write_s(vcc, mask);
+                    }
+                    V_DIV_FMAS_F64 => {
+                        let m = self.read_s(VCC_LO, mt);
+                        let bit = self.lane_bit(m);
+                        let r = self.div_fmas_f64(bit, v[0], v[1], v[2]);
+                        self.write_v(vdst, r);
+                    }
+                    _ => {
+                        let r = self.div_fixup_w(Ty::B64, v[0], v[1], v[2]);
+                        self.write_v(vdst, r);
+                    }
+                }
+            }
+            V_TRIG_PREOP_F64 => {
+                return self.unsupported(
+                    "V_TRIG_PREOP_F64 is not lifted: it returns 53-bit segments of a 1,201-bit table of 2/pi \
+                     at a data-dependent bit offset, and no independent reference for its bits exists here yet \
+                     (D067)",
+                );
+            }
+            V_DIV_FIXUP_F16 => {
+                let mut v = [self.c(Ty::B16, 0); 3];
+                for (i, e) in [s0, s1, s2].into_iter().enumerate() {
+                    let x = self.src(e, Src::F16)?;
+                    let x = self.lo16(x);
+                    v[i] = self.modify_ty(x, i as u32, abs, neg, Ty::B16);
+                }
+                let r = self.div_fixup_w(Ty::B16, v[0], v[1], v[2]);
+                // As the other VOP3 f16 results without op_sel: the low half written, the high half zeroed.
+                let r32 = self.un(UnOp::ZExt, Ty::B32, r);
+                self.write_v(vdst, r32);
             }
             V_CMP_CLASS_F32 | V_CMPX_CLASS_F32 => {
                 let (x, m) = (s!(s0, 0), s!(s1, 1));

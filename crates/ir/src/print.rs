@@ -57,6 +57,7 @@ impl fmt::Display for NodeText<'_> {
             Node::Float { op, args } => {
                 match op {
                     crate::FloatOp::F32FmaLdexp(k) => write!(f, "%{i} = f32fma_ldexp.{k}")?,
+                    crate::FloatOp::F64FmaLdexp(k) => write!(f, "%{i} = f64fma_ldexp.{k}")?,
                     _ => write!(f, "%{i} = {}", lower(op))?,
                 }
                 for (k, a) in args[..op.arity()].iter().enumerate() {

@@ -270,6 +270,7 @@ pub(super) fn float_op(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R
             cx.nc(r);
             cx.canon32(r)
         }
+        FloatOp::F64FmaLdexp(k) => f64_fma_soft(cx, a, b, c, Some(k as i32)),
         FloatOp::F32FmaLdexp(k) => {
             // Round to odd in f64 (exact product, TwoSum), scale exactly in f64, one narrowing.
             let mut w = [0; 3];
@@ -372,15 +373,12 @@ pub(super) fn float_op(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R
             cx.nc(r);
             cx.canon64(r)
         }
+        // Every module declares Float64 and Int64 (D006), so the portable profile lowers F64Fma by the
+        // integer emulation like F64Add/F64Mul and the f32 fused forms (decision D066 replaces D016's
+        // refusal).
         FloatOp::F64Fma => {
-            if !(cx.prof.has_float64 && cx.prof.has_int64) {
-                return Err(cx.unsupported_pub(
-                    "V_FMA_F64 (F64Fma) is translated only for a device with Float64 and Int64 \
-                     (profile fields has_float64, has_int64; decision D016)",
-                ));
-            }
             if !cx.prof.fma_f64_fused {
-                return f64_fma_soft(cx, a, b, c);
+                return f64_fma_soft(cx, a, b, c, None);
             }
             let x = cx.f64_of(a)?;
             let y = cx.f64_of(b)?;
@@ -658,7 +656,10 @@ impl Cx<'_> {
 /// f64 fused multiply-add with one rounding (to nearest even), in integer arithmetic: for devices whose
 /// f64 `Fma` rounds twice (lavapipe). The evaluator's reference is the host's `f64::mul_add` with NaN
 /// canonicalised. Special operands (NaN, infinities, zeros) take the plain float path, where it is exact.
-fn f64_fma_soft(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
+/// With `scale = Some(k)` the result is (a·b + c)·2^k, still rounded once (F64FmaLdexp, decision D067):
+/// the exponent moves before the rounding, a zero addend goes through the main path, and the plain
+/// path's exact result is scaled by one correctly rounded multiplication.
+fn f64_fma_soft(cx: &mut Cx, a: Word, b: Word, c: Word, scale: Option<i32>) -> R<Word> {
     let t = cx.t;
     let bt = t.bool;
     let a = cx.opaque64(a)?;
@@ -713,8 +714,15 @@ fn f64_fma_soft(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
     // C normalised the same way.
     let mcm = cx.msb64(mc)?;
     let shc = cx.b.i_sub(t.u32, None, c125, mcm)?;
-    let xc128 = cx.shl128((z, mc), shc)?;
-    let ec = cx.b.i_sub(t.u32, None, lc, shc)?;
+    let mut xc128 = cx.shl128((z, mc), shc)?;
+    let mut ec = cx.b.i_sub(t.u32, None, lc, shc)?;
+    if scale.is_some() {
+        // A zero addend: nothing to add, placed far below the product.
+        xc128 = cx.sel128(zc, (z, z), xc128)?;
+        let k200 = cx.c32(200);
+        let far = cx.b.i_sub(t.u32, None, ep, k200)?;
+        ec = cx.b.select(t.u32, None, zc, far, ec)?;
+    }
     // Align the smaller exponent to the larger one.
     let swap = cx.b.s_less_than(bt, None, ep, ec)?;
     let big = cx.sel128(swap, xc128, xp)?;
@@ -748,6 +756,13 @@ fn f64_fma_soft(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
     let jam = cx.sel64(lost, one64, z)?;
     let top = cx.b.bitwise_or(t.u64, None, w.0, jam)?;
     // e_msb = ex + m; shift = max(11, -1011 - e_msb).
+    let ex = match scale {
+        Some(k) => {
+            let kk = cx.c32(k as u32);
+            cx.b.i_add(t.u32, None, ex, kk)?
+        }
+        None => ex,
+    };
     let e_msb = cx.b.i_add(t.u32, None, ex, m)?;
     let k = cx.c32((-1011i32) as u32);
     let sub_sh = cx.b.i_sub(t.u32, None, k, e_msb)?;
@@ -799,6 +814,17 @@ fn f64_fma_soft(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
     let ab_plain = cx.b.logical_not(bt, None, ab_finite)?;
     let ab_plain = cx.b.logical_or(bt, None, ab_plain, ab_zero)?;
     let c_special = cx.b.logical_not(bt, None, fc)?;
+    if let Some(k) = scale {
+        let p2 = cx.c64(((1023 + k as i64) as u64) << 52);
+        let p2 = cx.opaque64(p2)?;
+        let p2 = cx.b.bitcast(t.f64, None, p2)?;
+        let ps = cx.b.bitcast(t.f64, None, plain)?;
+        let ps = cx.b.f_mul(t.f64, None, ps, p2)?;
+        cx.nc(ps);
+        let plain = cx.canon64(ps)?;
+        let r = cx.sel64(c_special, c_canon, main)?;
+        return cx.sel64(ab_plain, plain, r);
+    }
     let r = cx.sel64(zc, prod_bits, main)?;
     let r = cx.sel64(c_special, c_canon, r)?;
     cx.sel64(ab_plain, plain, r)
