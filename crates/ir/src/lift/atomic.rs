@@ -218,6 +218,14 @@ impl Lifter<'_> {
                 self.write_v(vdst + step, ob);
                 Ok(true)
             }
+            DS_APPEND | DS_CONSUME => self.unsupported(
+                "ds_append/ds_consume update a wave-wide counter addressed through M0 (base and size \
+                 fields); the M0 layout for LDS on gfx10 is not modelled",
+            ),
+            DS_CONDXCHG32_RTN_B64 => self.unsupported(
+                "ds_condxchg32_rtn_b64 (per-dword conditional exchange keyed on bit 31 of each data \
+                 dword) is not modelled",
+            ),
             _ => {
                 let name = op.name();
                 if let Some(rest) = name.strip_prefix("ds_").filter(|r| r.contains("_src2_")) {

@@ -19,6 +19,24 @@ use rdna2spv_ir::{AtomicOp, Space, Ty};
 use rspirv::spirv::{Capability, LoopControl, Word};
 
 impl Cx<'_> {
+    /// Workgroup counter words: the three barrier counters, plus the 64-bit LDS atomic lock when the
+    /// program has such an atomic.
+    pub(super) fn counter_words(&self) -> u32 {
+        let wide_lds = self.p.nodes.iter().any(|(_, n)| match n {
+            rdna2spv_ir::Node::Atomic {
+                space: Space::Lds,
+                value,
+                ..
+            } => self.types[value.index()].map(|t| t.0) == Some(Ty::B64),
+            _ => false,
+        });
+        if wide_lds {
+            4
+        } else {
+            3
+        }
+    }
+
     /// Performs `op` at `addr + offset` and returns the old value (u64 when `wide`).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn atomic_rmw(

@@ -760,10 +760,12 @@ impl<'a> Cx<'a> {
         let pc = self.global_var(pc_struct, StorageClass::PushConstant);
         // Workgroup counters and LDS.
         let three = self.c32(3);
-        // Three barrier counters and the lock word of 64-bit LDS atomics (lower/atomic.rs).
-        let four = self.c32(4);
-        let arr4 = self.b.type_array(t.u32, four);
-        let counters = self.global_var(arr4, StorageClass::Workgroup);
+        // Three barrier counters, and the lock word of 64-bit LDS atomics when there are any
+        // (lower/atomic.rs).
+        let n_counters = self.counter_words();
+        let nc = self.c32(n_counters);
+        let arr = self.b.type_array(t.u32, nc);
+        let counters = self.global_var(arr, StorageClass::Workgroup);
         self.counters = counters;
         if self.desc.lds_bytes > 0 {
             // Checked mode adds two spare words that take out-of-bounds accesses (see `mem_loc`).
@@ -1038,7 +1040,7 @@ impl<'a> Cx<'a> {
         let is0 = self.b.i_equal(t.bool, None, li, z)?;
         let ones = self.c32(u32::MAX);
         let keep = self.b.select(t.u32, None, is0, z, ones)?;
-        for i in 0..4 {
+        for i in 0..self.counter_words() {
             let ci = self.c32(i);
             let p = self.b.access_chain(t.wg_u32, None, counters, [ci])?;
             self.b.atomic_and(t.u32, None, p, wg_scope, relaxed, keep)?;
