@@ -26,6 +26,7 @@ use rdna2spv_spirv::lower::LowerOptions;
 use rdna2spv_vulkan::{probe, run_with_buffers};
 use softfloat_sys as sf;
 
+// coverage: atomics_corpus_blockers: GLOBAL_ATOMIC_CMPSWAP_X2 DS_CMPST_RTN_B64 DS_ADD_F32 DS_ADD_RTN_F32 GLOBAL_ATOMIC_UMIN_X2 GLOBAL_ATOMIC_UMAX_X2 DS_MIN_U64 DS_ADD_U64 GLOBAL_ATOMIC_CMPSWAP DS_CMPST_RTN_B32
 // coverage: atomics_lds_32: DS_ADD_U32 DS_ADD_RTN_U32 DS_SUB_U32 DS_SUB_RTN_U32 DS_RSUB_U32 DS_RSUB_RTN_U32 DS_INC_U32 DS_INC_RTN_U32 DS_DEC_U32 DS_DEC_RTN_U32 DS_MIN_I32 DS_MIN_RTN_I32 DS_MAX_I32 DS_MAX_RTN_I32 DS_MIN_U32 DS_MIN_RTN_U32 DS_MAX_U32 DS_MAX_RTN_U32 DS_AND_B32 DS_AND_RTN_B32 DS_OR_B32 DS_OR_RTN_B32 DS_XOR_B32 DS_XOR_RTN_B32 DS_MSKOR_B32 DS_MSKOR_RTN_B32 DS_CMPST_B32 DS_CMPST_RTN_B32 DS_CMPST_F32 DS_CMPST_RTN_F32 DS_MIN_F32 DS_MIN_RTN_F32 DS_MAX_F32 DS_MAX_RTN_F32 DS_ADD_F32 DS_ADD_RTN_F32 DS_WRXCHG_RTN_B32 DS_WRAP_RTN_B32
 // coverage: atomics_lds_64: DS_ADD_U64 DS_ADD_RTN_U64 DS_SUB_U64 DS_SUB_RTN_U64 DS_RSUB_U64 DS_RSUB_RTN_U64 DS_INC_U64 DS_INC_RTN_U64 DS_DEC_U64 DS_DEC_RTN_U64 DS_MIN_I64 DS_MIN_RTN_I64 DS_MAX_I64 DS_MAX_RTN_I64 DS_MIN_U64 DS_MIN_RTN_U64 DS_MAX_U64 DS_MAX_RTN_U64 DS_AND_B64 DS_AND_RTN_B64 DS_OR_B64 DS_OR_RTN_B64 DS_XOR_B64 DS_XOR_RTN_B64 DS_MSKOR_B64 DS_MSKOR_RTN_B64 DS_CMPST_B64 DS_CMPST_RTN_B64 DS_CMPST_F64 DS_CMPST_RTN_F64 DS_MIN_F64 DS_MIN_RTN_F64 DS_MAX_F64 DS_MAX_RTN_F64 DS_WRXCHG_RTN_B64
 // coverage: atomics_global: GLOBAL_ATOMIC_SWAP GLOBAL_ATOMIC_CMPSWAP GLOBAL_ATOMIC_ADD GLOBAL_ATOMIC_SUB GLOBAL_ATOMIC_SMIN GLOBAL_ATOMIC_UMIN GLOBAL_ATOMIC_SMAX GLOBAL_ATOMIC_UMAX GLOBAL_ATOMIC_AND GLOBAL_ATOMIC_OR GLOBAL_ATOMIC_XOR GLOBAL_ATOMIC_INC GLOBAL_ATOMIC_DEC GLOBAL_ATOMIC_FCMPSWAP GLOBAL_ATOMIC_FMIN GLOBAL_ATOMIC_FMAX GLOBAL_ATOMIC_CSUB GLOBAL_ATOMIC_SWAP_X2 GLOBAL_ATOMIC_CMPSWAP_X2 GLOBAL_ATOMIC_ADD_X2 GLOBAL_ATOMIC_SUB_X2 GLOBAL_ATOMIC_SMIN_X2 GLOBAL_ATOMIC_UMIN_X2 GLOBAL_ATOMIC_SMAX_X2 GLOBAL_ATOMIC_UMAX_X2 GLOBAL_ATOMIC_AND_X2 GLOBAL_ATOMIC_OR_X2 GLOBAL_ATOMIC_XOR_X2 GLOBAL_ATOMIC_INC_X2 GLOBAL_ATOMIC_DEC_X2 GLOBAL_ATOMIC_FCMPSWAP_X2 GLOBAL_ATOMIC_FMIN_X2 GLOBAL_ATOMIC_FMAX_X2
@@ -559,27 +560,51 @@ fn run_selected(f: impl Fn(&Seg) -> bool) {
     check(&v);
 }
 
+/// The atomics that block the most rocSPARSE kernels (docs/corpus.md), in every `cargo test`.
+const CORPUS_BLOCKERS: &[&str] = &[
+    "global_atomic_cmpswap_x2",
+    "ds_cmpst_rtn_b64",
+    "ds_add_f32",
+    "ds_add_rtn_f32",
+    "global_atomic_umin_x2",
+    "global_atomic_umax_x2",
+    "ds_min_u64",
+    "ds_add_u64",
+    "global_atomic_cmpswap",
+    "ds_cmpst_rtn_b32",
+];
+
 #[test]
+fn atomics_corpus_blockers() {
+    run_selected(|s| CORPUS_BLOCKERS.contains(&s.name));
+}
+
+#[test]
+#[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
 fn atomics_lds_32() {
     run_selected(|s| s.name.starts_with("ds_") && !kind(s.name).wide);
 }
 
 #[test]
+#[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
 fn atomics_lds_64() {
     run_selected(|s| s.name.starts_with("ds_") && kind(s.name).wide);
 }
 
 #[test]
+#[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
 fn atomics_global() {
     run_selected(|s| s.name.starts_with("global_"));
 }
 
 #[test]
+#[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
 fn atomics_flat() {
     run_selected(|s| s.name.starts_with("flat_"));
 }
 
 #[test]
+#[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
 fn atomics_buffer() {
     run_selected(|s| s.name.starts_with("buffer_"));
 }
