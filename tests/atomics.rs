@@ -297,10 +297,10 @@ fn inputs(k: Kind, n: usize, seed: u64) -> Vec<[u32; 16]> {
             let m = value(k, &mut r);
             let mut x = value(k, &mut r);
             let mut y = value(k, &mut r);
-            let eq = r.next() % 4 == 0;
+            let eq = r.next().is_multiple_of(4);
             if k.two && eq {
                 // An equal comparison value (for floats sometimes the other zero).
-                let c = if k.float && r.next() % 2 == 0 && fval(k, m) == 0.0 {
+                let c = if k.float && r.next().is_multiple_of(2) && fval(k, m) == 0.0 {
                     m ^ if k.wide { 1 << 63 } else { 1 << 31 }
                 } else {
                     m
@@ -328,10 +328,7 @@ fn inputs(k: Kind, n: usize, seed: u64) -> Vec<[u32; 16]> {
             if k.wide {
                 v[3] = (x >> 32) as u32;
             }
-            if k.space == "ds" {
-                v[4] = y as u32;
-                v[5] = (y >> 32) as u32;
-            } else if k.wide {
+            if k.space == "ds" || k.wide {
                 v[4] = y as u32;
                 v[5] = (y >> 32) as u32;
             } else {
@@ -371,9 +368,7 @@ fn oracle(k: Kind, f: &mut Frame) {
             "buffer" => {
                 // vdata = copies of v2.. ; the old value replaces its first register (pair).
                 let n = (if k.wide { 2 } else { 1 }) * (if k.two { 2 } else { 1 });
-                for i in 0..n {
-                    f.v[l][8 + i] = v[2 + i];
-                }
+                f.v[l][8..8 + n].copy_from_slice(&v[2..2 + n]);
                 let mut put = |r: usize, val: u64| {
                     f.v[l][r] = val as u32;
                     if k.wide {

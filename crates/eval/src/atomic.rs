@@ -63,13 +63,8 @@ pub fn rmw(op: AtomicOp, wide: bool, old: u64, x: u64, y: u64) -> u64 {
                 o - 1
             }
         }
-        AtomicOp::CSub => {
-            if x > o {
-                0
-            } else {
-                o - x
-            }
-        }
+        // Clamped at zero: x > o gives 0.
+        AtomicOp::CSub => o.saturating_sub(x),
         AtomicOp::MskOr => (o & !x) | y,
         AtomicOp::Wrap => {
             if o >= x {
