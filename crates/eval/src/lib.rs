@@ -5,6 +5,7 @@
 //! It is the oracle: it computes the ISA's semantics (through [`specialize`] for the target quirks) and never
 //! depends on a device profile. Floats are bit patterns; fused operations use the host's fused multiply-add.
 
+pub mod atomic;
 pub mod memory;
 pub mod specialize;
 pub mod trace;

@@ -5,7 +5,7 @@ use crate::specialize as sp;
 use crate::{EvalError, InitSgpr, Launch, Stats};
 use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{
-    Access, AtomicOp, Block, FloatCmp, FloatOp, Handle, IntCmp, IntOp, Node, Program, Shape, Space,
+    Access, Block, FloatCmp, FloatOp, Handle, IntCmp, IntOp, Node, Program, Shape, Space,
     Terminator, Ty, UnOp, EXEC_LO,
 };
 
@@ -398,13 +398,18 @@ fn step(
                 addr,
                 offset,
                 value,
+                data1,
             } => {
+                let wide = types[value.index()].map(|t| t.0) == Some(Ty::B64);
+                let bytes = if wide { 8 } else { 4 };
                 for lane in 0..ws {
                     if !active(lane) {
                         continue;
                     }
+                    // The naturally aligned word holding the address (decision D060).
                     let address =
-                        space_address(space, get(vals, addr, lane).wrapping_add(offset as u64));
+                        space_address(space, get(vals, addr, lane).wrapping_add(offset as u64))
+                            & !(bytes - 1);
                     let mem = match space {
                         Space::Lds => &mut *lds,
                         Space::Scratch => &mut wave.private,
@@ -414,9 +419,10 @@ fn step(
                         f.lane = Some(lane as u32);
                         fault(f, space)
                     };
-                    let old = mem.read(address, 4).map_err(with_lane)?;
+                    let old = mem.read(address, bytes).map_err(with_lane)?;
                     let v = get(vals, value, lane);
-                    mem.write(address, 4, atomic(op, old, v))
+                    let y = data1.map_or(0, |d| get(vals, d, lane));
+                    mem.write(address, bytes, crate::atomic::rmw(op, wide, old, v, y))
                         .map_err(with_lane)?;
                     vals[k * L + lane] = old;
                     if let Some(log) = &mut scratch.mem_log {
@@ -530,14 +536,17 @@ fn step(
                 addr,
                 offset,
                 value,
+                data1,
                 enable,
             } => {
+                let wide = types[value.index()].map(|t| t.0) == Some(Ty::B64);
+                let bytes = if wide { 8 } else { 4 };
                 for lane in 0..ws {
                     vals[k * L + lane] = 0;
                     if !active(lane) || get(vals, enable, lane) == 0 {
                         continue;
                     }
-                    let address = get(vals, addr, lane).wrapping_add(offset as u64);
+                    let address = get(vals, addr, lane).wrapping_add(offset as u64) & !(bytes - 1);
                     let mem = match space {
                         Space::Lds => &mut *lds,
                         Space::Scratch => &mut wave.private,
@@ -547,9 +556,10 @@ fn step(
                         f.lane = Some(lane as u32);
                         fault(f, space)
                     };
-                    let old = mem.read(address, 4).map_err(with_lane)?;
+                    let old = mem.read(address, bytes).map_err(with_lane)?;
                     let v = get(vals, value, lane);
-                    mem.write(address, 4, atomic(op, old, v))
+                    let y = data1.map_or(0, |d| get(vals, d, lane));
+                    mem.write(address, bytes, crate::atomic::rmw(op, wide, old, v, y))
                         .map_err(with_lane)?;
                     vals[k * L + lane] = old;
                 }
@@ -741,29 +751,6 @@ fn extend(access: Access, raw: u64) -> u64 {
         Access::I16 => sext(raw, 16) as u64 & 0xffff_ffff,
         _ => raw,
     }
-}
-
-fn atomic(op: AtomicOp, old: u64, v: u64) -> u64 {
-    let (o, x) = (old as u32, v as u32);
-    (match op {
-        AtomicOp::Add => o.wrapping_add(x),
-        AtomicOp::Sub => o.wrapping_sub(x),
-        AtomicOp::And => o & x,
-        AtomicOp::Or => o | x,
-        AtomicOp::Xor => o ^ x,
-        AtomicOp::MinU => o.min(x),
-        AtomicOp::MaxU => o.max(x),
-        AtomicOp::MinI => (o as i32).min(x as i32) as u32,
-        AtomicOp::MaxI => (o as i32).max(x as i32) as u32,
-        AtomicOp::Swap => x,
-        AtomicOp::CmpSwap => {
-            if o == (v >> 32) as u32 {
-                x
-            } else {
-                o
-            }
-        }
-    }) as u64
 }
 
 /// LDS and scratch addresses are 32-bit: the address operand plus the instruction's offset wraps

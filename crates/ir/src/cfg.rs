@@ -641,20 +641,24 @@ fn node_operands(n: &Node) -> Vec<crate::Handle<Node>> {
         | Node::WriteScc { value } => {
             vec![value]
         }
-        Node::Store { addr, value, .. } | Node::Atomic { addr, value, .. } => vec![addr, value],
+        Node::Store { addr, value, .. } => vec![addr, value],
+        Node::Atomic {
+            addr, value, data1, ..
+        } => [addr, value].into_iter().chain(data1).collect(),
         Node::LoadIf { addr, enable, .. } => vec![addr, enable],
         Node::StoreIf {
             addr,
             value,
             enable,
             ..
-        }
-        | Node::AtomicIf {
+        } => vec![addr, value, enable],
+        Node::AtomicIf {
             addr,
             value,
+            data1,
             enable,
             ..
-        } => vec![addr, value, enable],
+        } => [addr, value, enable].into_iter().chain(data1).collect(),
     }
 }
 

@@ -322,7 +322,9 @@ impl Access {
     }
 }
 
-/// Atomic read-modify-write operations on 32-bit memory.
+/// Atomic read-modify-write operations (decision D060). The width is the type of the node's `value`
+/// (B32 or B64; the old value returned has the same type); `data1` is the second data operand of the
+/// two-operand forms and `None` for the others. `o` = memory before, `x` = `value`, `y` = `data1`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AtomicOp {
     Add,
@@ -335,9 +337,37 @@ pub enum AtomicOp {
     MinI,
     MaxI,
     Swap,
-    /// Compare and swap: the value operand is B64, the new value in its low 32 bits and the value to
-    /// compare with in its high 32 bits; memory becomes the new value if it equals the comparison value.
+    /// Compare and swap: memory becomes `x` (the new value) if it equals `y` (the comparison value).
     CmpSwap,
+    /// `x - o` (ds_rsub).
+    RSub,
+    /// `o >= x ? 0 : o + 1` (unsigned; *_inc).
+    Inc,
+    /// `o == 0 || o > x ? x : o - 1` (unsigned; *_dec).
+    Dec,
+    /// Clamped subtract: `x > o ? 0 : o - x` (unsigned; global_atomic_csub).
+    CSub,
+    /// `(o & !x) | y` (ds_mskor: x = mask, y = source).
+    MskOr,
+    /// `o >= x ? o - x : o + y` (unsigned; ds_wrap_rtn_b32).
+    Wrap,
+    /// IEEE addition, round to nearest even (ds_add_f32; B32 only).
+    FAdd,
+    /// Float minimum / maximum (RDNA rules in the evaluator's `atomic_float`; decision D060).
+    FMin,
+    FMax,
+    /// Float compare and swap: memory becomes `x` if it compares equal to `y` as a float.
+    FCmpSwap,
+}
+
+impl AtomicOp {
+    /// Whether the operation takes the second data operand `data1`.
+    pub const fn two_data(self) -> bool {
+        matches!(
+            self,
+            AtomicOp::CmpSwap | AtomicOp::MskOr | AtomicOp::Wrap | AtomicOp::FCmpSwap
+        )
+    }
 }
 
 /// A node of an instruction: a value (expressions) or an effect (writes, stores, barriers).
@@ -444,13 +474,14 @@ pub enum Node {
         offset: i64,
         value: Handle<Node>,
     },
-    /// Returns the old value (Lane B32).
+    /// Returns the old value (Lane, the type of `value`: B32 or B64; see [`AtomicOp`]).
     Atomic {
         space: Space,
         op: AtomicOp,
         addr: Handle<Node>,
         offset: i64,
         value: Handle<Node>,
+        data1: Option<Handle<Node>>,
     },
     /// s_barrier: every wave of the workgroup arrives before any continues.
     Barrier,
@@ -475,13 +506,14 @@ pub enum Node {
         enable: Handle<Node>,
     },
     /// A per-lane `Atomic` performed only in the lanes (active in EXEC) where `enable` holds; the others
-    /// touch no memory and return 0 (MUBUF range checking). Lane B32.
+    /// touch no memory and return 0 (MUBUF range checking). Lane, the type of `value`.
     AtomicIf {
         space: Space,
         op: AtomicOp,
         addr: Handle<Node>,
         offset: i64,
         value: Handle<Node>,
+        data1: Option<Handle<Node>>,
         enable: Handle<Node>,
     },
 }

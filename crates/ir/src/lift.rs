@@ -7,7 +7,7 @@
 //! and text — never a silent no-op.
 
 use crate::{
-    Access, AtomicOp, Block, FloatCmp, FloatOp, Handle, Inst, IntCmp, IntOp, Node, Program, Space,
+    Access, Block, FloatCmp, FloatOp, Handle, Inst, IntCmp, IntOp, Node, Program, Space,
     Terminator, Ty, UnOp, EXEC_LO, VCC_LO,
 };
 use rdna2spv_isa::{
@@ -15,6 +15,7 @@ use rdna2spv_isa::{
 };
 use std::collections::{BTreeMap, BTreeSet};
 
+mod atomic;
 mod buffer;
 mod crosslane;
 mod dpp;
@@ -995,34 +996,10 @@ impl Lifter<'_> {
             }
             return Ok(());
         }
-        let aop = match op {
-            GLOBAL_ATOMIC_ADD | FLAT_ATOMIC_ADD => AtomicOp::Add,
-            GLOBAL_ATOMIC_SUB | FLAT_ATOMIC_SUB => AtomicOp::Sub,
-            GLOBAL_ATOMIC_AND | FLAT_ATOMIC_AND => AtomicOp::And,
-            GLOBAL_ATOMIC_OR | FLAT_ATOMIC_OR => AtomicOp::Or,
-            GLOBAL_ATOMIC_XOR | FLAT_ATOMIC_XOR => AtomicOp::Xor,
-            GLOBAL_ATOMIC_UMIN | FLAT_ATOMIC_UMIN => AtomicOp::MinU,
-            GLOBAL_ATOMIC_UMAX | FLAT_ATOMIC_UMAX => AtomicOp::MaxU,
-            GLOBAL_ATOMIC_SMIN | FLAT_ATOMIC_SMIN => AtomicOp::MinI,
-            GLOBAL_ATOMIC_SMAX | FLAT_ATOMIC_SMAX => AtomicOp::MaxI,
-            GLOBAL_ATOMIC_SWAP | FLAT_ATOMIC_SWAP => AtomicOp::Swap,
-            _ => return self.unsupported("global/flat instruction not lifted yet"),
-        };
-        let v = self.n(Node::ReadVgpr {
-            reg: vdata,
-            ty: Ty::B32,
-        });
-        let old = self.n(Node::Atomic {
-            space: Space::Global,
-            op: aop,
-            addr,
-            offset,
-            value: v,
-        });
-        if glc {
-            self.write_v(vdst, old);
+        if self.global_atomic(addr, offset, vdata, vdst, glc)? {
+            return Ok(());
         }
-        Ok(())
+        self.unsupported("global/flat instruction not lifted yet")
     }
 
     /// MUBUF through the private segment buffer: scratch (D010). The runtime's V# (see `rdna2spv::dispatch`)
@@ -1255,22 +1232,6 @@ impl Lifter<'_> {
                 });
                 self.write_v(vdst, a);
                 self.write_v(vdst + 1, b);
-            }
-            DS_ADD_U32 | DS_ADD_RTN_U32 => {
-                let v = self.n(Node::ReadVgpr {
-                    reg: d0,
-                    ty: Ty::B32,
-                });
-                let old = self.n(Node::Atomic {
-                    space: lds,
-                    op: AtomicOp::Add,
-                    addr,
-                    offset,
-                    value: v,
-                });
-                if self.ins.opcode() == DS_ADD_RTN_U32 {
-                    self.write_v(vdst, old);
-                }
             }
             _ => return self.ds_more(addr),
         }

@@ -114,13 +114,18 @@ impl fmt::Display for NodeText<'_> {
                 addr,
                 offset,
                 value,
+                data1,
             } => {
                 write!(
                     f,
                     "%{i} = atomic_{}.{} {addr:?}{offset:+}, {value:?}",
                     lower(op),
                     lower(space)
-                )
+                )?;
+                match data1 {
+                    Some(d) => write!(f, ", {d:?}"),
+                    None => Ok(()),
+                }
             }
             Node::Barrier => write!(f, "barrier"),
             Node::LoadIf {
@@ -141,13 +146,20 @@ impl fmt::Display for NodeText<'_> {
                 addr,
                 offset,
                 value,
+                data1,
                 enable,
-            } => write!(
-                f,
-                "%{i} = atomic_if_{}.{} {enable:?} ? {addr:?}{offset:+}, {value:?}",
-                lower(op),
-                lower(space)
-            ),
+            } => {
+                write!(
+                    f,
+                    "%{i} = atomic_if_{}.{} {enable:?} ? {addr:?}{offset:+}, {value:?}",
+                    lower(op),
+                    lower(space)
+                )?;
+                match data1 {
+                    Some(d) => write!(f, ", {d:?}"),
+                    None => Ok(()),
+                }
+            }
             Node::StoreIf {
                 space,
                 access,

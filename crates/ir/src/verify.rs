@@ -120,6 +120,7 @@ pub fn node_type(
         Node::Atomic {
             addr,
             value,
+            data1,
             space,
             op,
             ..
@@ -128,15 +129,7 @@ pub fn node_type(
                 return Err("scratch addresses are B32".into());
             }
             t(addr)?;
-            same(
-                value,
-                if op == crate::AtomicOp::CmpSwap {
-                    Ty::B64
-                } else {
-                    Ty::B32
-                },
-            )?;
-            (Ty::B32, Shape::Lane)
+            (atomic_data(&t, op, value, data1)?, Shape::Lane)
         }
         Node::WriteSgpr { value, .. } => {
             let (ty, s) = t(value)?;
@@ -206,6 +199,7 @@ pub fn node_type(
         Node::AtomicIf {
             addr,
             value,
+            data1,
             space,
             op,
             enable,
@@ -215,16 +209,9 @@ pub fn node_type(
             if at != Ty::B64 || space == crate::Space::Scratch {
                 return Err("predicated atomics take a B64 global address".into());
             }
-            same(
-                value,
-                if op == crate::AtomicOp::CmpSwap {
-                    Ty::B64
-                } else {
-                    Ty::B32
-                },
-            )?;
+            let ty = atomic_data(&t, op, value, data1)?;
             same(enable, Ty::B1)?;
-            (Ty::B32, Shape::Lane)
+            (ty, Shape::Lane)
         }
     }))
 }
@@ -313,4 +300,33 @@ fn check_terminator(
         }
         _ => Ok(()),
     }
+}
+
+/// The type of an atomic's data (and of the old value it returns): B32 or B64, `data1` present exactly
+/// for the two-operand operations and of the same type, FAdd only on B32 (decision D060).
+fn atomic_data(
+    t: &impl Fn(Handle<Node>) -> Result<(Ty, Shape), String>,
+    op: crate::AtomicOp,
+    value: Handle<Node>,
+    data1: Option<Handle<Node>>,
+) -> Result<Ty, String> {
+    let ty = t(value)?.0;
+    if ty != Ty::B32 && ty != Ty::B64 {
+        return Err(format!("atomic data is {ty:?}, expected B32 or B64"));
+    }
+    if op == crate::AtomicOp::FAdd && ty != Ty::B32 {
+        return Err("atomic float add is B32 only".into());
+    }
+    match (op.two_data(), data1) {
+        (true, Some(d)) => {
+            let dt = t(d)?.0;
+            if dt != ty {
+                return Err(format!("atomic data1 is {dt:?}, expected {ty:?}"));
+            }
+        }
+        (false, None) => {}
+        (true, None) => return Err(format!("atomic {op:?} needs data1")),
+        (false, Some(_)) => return Err(format!("atomic {op:?} takes no data1")),
+    }
+    Ok(ty)
 }

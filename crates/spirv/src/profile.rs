@@ -107,6 +107,12 @@ pub struct DeviceProfile {
     pub has_float64: bool,
     /// `shaderInt64` is enabled. lavapipe: true.
     pub has_int64: bool,
+    /// `shaderBufferInt64Atomics` is enabled (64-bit OpAtomic* through buffer pointers; decision D060).
+    /// lavapipe: true. Without it the 64-bit global atomics are refused. The portable profile assumes it,
+    /// as it assumes 64-bit integers (every module declares Int64 for its 64-bit addresses): a device
+    /// whose probed profile lacks it gets the refusal.
+    #[serde(default)]
+    pub has_int64_buffer_atomics: bool,
     /// `storageBuffer16BitAccess` is enabled (16-bit loads and stores through buffer pointers).
     pub storage_buffer_16bit_access: bool,
     /// `vulkanMemoryModel` is enabled.
@@ -159,6 +165,7 @@ impl DeviceProfile {
             has_float16: false,
             has_float64: false,
             has_int64: false,
+            has_int64_buffer_atomics: true,
             storage_buffer_16bit_access: false,
             vulkan_memory_model: true,
             buffer_device_address: true,

@@ -50,6 +50,8 @@ pub struct EnabledFeatures {
     pub buffer_device_address: bool,
     /// `shaderInt64`.
     pub shader_int64: bool,
+    /// `shaderBufferInt64Atomics` (Vulkan 1.2 core feature).
+    pub shader_buffer_int64_atomics: bool,
     /// `shaderInt16`.
     pub shader_int16: bool,
     /// `shaderFloat64`.
@@ -402,6 +404,7 @@ impl Context {
         let features = EnabledFeatures {
             buffer_device_address: on(h12.buffer_device_address),
             shader_int64: on(base.shader_int64),
+            shader_buffer_int64_atomics: on(h12.shader_buffer_int64_atomics),
             shader_int16: on(base.shader_int16),
             shader_float64: on(base.shader_float64),
             shader_float16: on(h12.shader_float16),
@@ -428,6 +431,7 @@ impl Context {
             .storage_buffer16_bit_access(features.storage_buffer_16bit_access);
         let mut e12 = vk::PhysicalDeviceVulkan12Features::default()
             .buffer_device_address(true)
+            .shader_buffer_int64_atomics(features.shader_buffer_int64_atomics)
             .shader_float16(features.shader_float16)
             .shader_int8(features.shader_int8)
             .vulkan_memory_model(features.vulkan_memory_model)

@@ -63,6 +63,7 @@ pub fn probe_with_report(ctx: &Context) -> Result<(DeviceProfile, ProbeReport)> 
     p.has_float16 = f.shader_float16;
     p.has_float64 = f.shader_float64;
     p.has_int64 = f.shader_int64;
+    p.has_int64_buffer_atomics = f.shader_buffer_int64_atomics;
     p.storage_buffer_16bit_access = f.storage_buffer_16bit_access;
     p.vulkan_memory_model = f.vulkan_memory_model;
 

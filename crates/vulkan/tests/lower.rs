@@ -851,6 +851,7 @@ fn atomics_program(ws: u32, w: u32) -> Program {
         addr: base,
         offset: 0,
         value: x,
+        data1: None,
     });
     b.end("global_atomic_add");
     let base = b.s(0, Ty::B64);
@@ -861,6 +862,7 @@ fn atomics_program(ws: u32, w: u32) -> Program {
         addr: base,
         offset: 4,
         value: v6,
+        data1: None,
     });
     b.end("global_atomic_umax");
     let base = b.s(0, Ty::B64);
@@ -873,6 +875,7 @@ fn atomics_program(ws: u32, w: u32) -> Program {
         addr: base,
         offset: 8,
         value: x,
+        data1: None,
     });
     b.end("global_atomic_smin");
     let z = b.c32(0);
@@ -883,6 +886,7 @@ fn atomics_program(ws: u32, w: u32) -> Program {
         addr: z,
         offset: 0,
         value: v0,
+        data1: None,
     });
     b.end("ds_add_u32");
     let z = b.c32(0);
@@ -895,6 +899,7 @@ fn atomics_program(ws: u32, w: u32) -> Program {
         addr: z,
         offset: 4,
         value: x,
+        data1: None,
     });
     b.end("ds_xor_b32");
     b.n(Node::Barrier);

@@ -24,7 +24,7 @@
 //! Out-of-range loads give 0 and out-of-range stores write nothing; dwordxN accesses are checked per dword.
 
 use super::{LiftError, Lifter, Src};
-use crate::{Access, AtomicOp, Handle, IntCmp, IntOp, Node, Space, Ty, UnOp};
+use crate::{Access, Handle, IntCmp, IntOp, Node, Space, Ty, UnOp};
 use rdna2spv_isa::Opcode;
 
 type H = Handle<Node>;
@@ -368,7 +368,7 @@ impl Lifter<'_> {
         Ok(())
     }
 
-    /// 32-bit buffer atomics through a general V#: range-checked all or nothing (the check of the access's
+    /// Buffer atomics (32 and 64-bit, decision D060) through a general V#: range-checked all or nothing (the check of the access's
     /// offset); out of range they change nothing and return 0. glc returns the old value in vdata.
     #[allow(clippy::too_many_arguments)]
     fn mubuf_atomic(
@@ -381,24 +381,16 @@ impl Lifter<'_> {
         srsrc: u16,
         soffset: u32,
     ) -> Result<(), LiftError> {
-        use Opcode::*;
-        let aop = match self.ins.opcode() {
-            BUFFER_ATOMIC_SWAP => AtomicOp::Swap,
-            BUFFER_ATOMIC_CMPSWAP => AtomicOp::CmpSwap,
-            BUFFER_ATOMIC_ADD => AtomicOp::Add,
-            BUFFER_ATOMIC_SUB => AtomicOp::Sub,
-            BUFFER_ATOMIC_SMIN => AtomicOp::MinI,
-            BUFFER_ATOMIC_UMIN => AtomicOp::MinU,
-            BUFFER_ATOMIC_SMAX => AtomicOp::MaxI,
-            BUFFER_ATOMIC_UMAX => AtomicOp::MaxU,
-            BUFFER_ATOMIC_AND => AtomicOp::And,
-            BUFFER_ATOMIC_OR => AtomicOp::Or,
-            BUFFER_ATOMIC_XOR => AtomicOp::Xor,
-            _ => {
-                return self.unsupported(
-                    "buffer instruction not lifted yet for a general V# (loads and stores of every width, d16 forms and the 32-bit integer atomics are)",
-                )
-            }
+        let form = self
+            .ins
+            .opcode()
+            .name()
+            .strip_prefix("buffer_atomic_")
+            .and_then(super::atomic::vmem_form);
+        let Some((aop, wide)) = form else {
+            return self.unsupported(
+                "buffer instruction not lifted yet for a general V# (loads and stores of every width, d16 forms and the atomics are)",
+            );
         };
         let glc = self.w(0) >> 14 & 1 != 0;
         let v = self.vsharp(srsrc);
@@ -425,27 +417,24 @@ impl Lifter<'_> {
         } else {
             k
         };
-        let src = self.n(Node::ReadVgpr {
-            reg: vdata,
-            ty: Ty::B32,
-        });
-        let value = if aop == AtomicOp::CmpSwap {
-            let cmp = self.n(Node::ReadVgpr {
-                reg: vdata + 1,
-                ty: Ty::B32,
-            });
-            self.n(Node::Concat { lo: src, hi: cmp })
-        } else {
-            src
-        };
+        let (value, data1) = self.vmem_data(aop, wide, vdata);
         let bl = self.buffer_lane(&v, so, index);
-        let (addr, enable) = self.buffer_component(&v, &bl, off);
+        let (addr, mut enable) = self.buffer_component(&v, &bl, off);
+        if wide {
+            // All or nothing: both dwords of a 64-bit atomic in range.
+            let four = self.c(Ty::B32, 4);
+            let off2 = self.int(IntOp::Add, Ty::B32, off, four);
+            let (_, ok2) = self.buffer_component(&v, &bl, off2);
+            let f = self.c(Ty::B1, 0);
+            enable = self.buf_select(enable, ok2, f);
+        }
         let old = self.n(Node::AtomicIf {
             space: Space::Global,
             op: aop,
             addr,
             offset: 0,
             value,
+            data1,
             enable,
         });
         if glc {

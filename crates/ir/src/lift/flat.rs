@@ -4,7 +4,7 @@
 //! observable effect on the evaluator's and the lowering's single coherent memory.
 
 use super::{LiftError, Lifter};
-use crate::{Access, AtomicOp, Handle, IntOp, Node, Space, Ty, UnOp};
+use crate::{Access, Handle, IntOp, Node, Space, Ty, UnOp};
 use rdna2spv_isa::Opcode;
 
 type H = Handle<Node>;
@@ -102,29 +102,6 @@ impl Lifter<'_> {
                     offset,
                     value: v,
                 });
-            }
-            return Ok(true);
-        }
-        if matches!(op, GLOBAL_ATOMIC_CMPSWAP | FLAT_ATOMIC_CMPSWAP) {
-            // DATA = {cmp, src}: memory becomes src if it equals cmp; glc returns the old value.
-            let src = self.n(Node::ReadVgpr {
-                reg: vdata,
-                ty: Ty::B32,
-            });
-            let cmp = self.n(Node::ReadVgpr {
-                reg: vdata + 1,
-                ty: Ty::B32,
-            });
-            let value = self.n(Node::Concat { lo: src, hi: cmp });
-            let old = self.n(Node::Atomic {
-                space: Space::Global,
-                op: AtomicOp::CmpSwap,
-                addr,
-                offset,
-                value,
-            });
-            if self.w(0) >> 16 & 1 != 0 {
-                self.write_v(vdst, old);
             }
             return Ok(true);
         }

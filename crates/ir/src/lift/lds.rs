@@ -6,7 +6,7 @@
 //! says (the evaluator's and the lowering's model; real LDS wants natural alignment for b64 and wider).
 
 use super::{LiftError, Lifter};
-use crate::{Access, AtomicOp, Handle, IntOp, Node, Space, Ty, M0};
+use crate::{Access, Handle, IntOp, Node, Space, Ty, M0};
 use rdna2spv_isa::Opcode;
 
 type H = Handle<Node>;
@@ -42,6 +42,9 @@ impl Lifter<'_> {
         let d0 = ((w1 >> 8) & 0xff) as u16;
         let d1 = ((w1 >> 16) & 0xff) as u16;
         let vdst = ((w1 >> 24) & 0xff) as u16;
+        if self.ds_atomic(addr)? {
+            return Ok(());
+        }
         let op = self.ins.opcode();
         match op {
             DS_WRITE_B8 | DS_WRITE_B16 | DS_WRITE_B8_D16_HI | DS_WRITE_B16_D16_HI => {
@@ -146,84 +149,6 @@ impl Lifter<'_> {
                 } else {
                     let v = self.vreg(d0);
                     self.lds_store(Access::B32, a, offset, v);
-                }
-            }
-            DS_SUB_U32 | DS_SUB_RTN_U32 | DS_MIN_I32 | DS_MIN_RTN_I32 | DS_MAX_I32
-            | DS_MAX_RTN_I32 | DS_MIN_U32 | DS_MIN_RTN_U32 | DS_MAX_U32 | DS_MAX_RTN_U32
-            | DS_AND_B32 | DS_AND_RTN_B32 | DS_OR_B32 | DS_OR_RTN_B32 | DS_XOR_B32
-            | DS_XOR_RTN_B32 | DS_WRXCHG_RTN_B32 => {
-                let (aop, rtn) = match op {
-                    DS_SUB_U32 => (AtomicOp::Sub, false),
-                    DS_SUB_RTN_U32 => (AtomicOp::Sub, true),
-                    DS_MIN_I32 => (AtomicOp::MinI, false),
-                    DS_MIN_RTN_I32 => (AtomicOp::MinI, true),
-                    DS_MAX_I32 => (AtomicOp::MaxI, false),
-                    DS_MAX_RTN_I32 => (AtomicOp::MaxI, true),
-                    DS_MIN_U32 => (AtomicOp::MinU, false),
-                    DS_MIN_RTN_U32 => (AtomicOp::MinU, true),
-                    DS_MAX_U32 => (AtomicOp::MaxU, false),
-                    DS_MAX_RTN_U32 => (AtomicOp::MaxU, true),
-                    DS_AND_B32 => (AtomicOp::And, false),
-                    DS_AND_RTN_B32 => (AtomicOp::And, true),
-                    DS_OR_B32 => (AtomicOp::Or, false),
-                    DS_OR_RTN_B32 => (AtomicOp::Or, true),
-                    DS_XOR_B32 => (AtomicOp::Xor, false),
-                    DS_XOR_RTN_B32 => (AtomicOp::Xor, true),
-                    _ => (AtomicOp::Swap, true),
-                };
-                let v = self.vreg(d0);
-                let old = self.n(Node::Atomic {
-                    space: Space::Lds,
-                    op: aop,
-                    addr,
-                    offset,
-                    value: v,
-                });
-                if rtn {
-                    self.write_v(vdst, old);
-                }
-            }
-            // Two exchanges at ADDR + OFFSET0 * 4 and ADDR + OFFSET1 * 4 (ST64: * 4 * 64), the old values
-            // returned in vdst and vdst + 1.
-            DS_WRXCHG2_RTN_B32 | DS_WRXCHG2ST64_RTN_B32 => {
-                let scale = if op == DS_WRXCHG2ST64_RTN_B32 {
-                    4 * 64
-                } else {
-                    4
-                };
-                let a = self.vreg(d0);
-                let b = self.vreg(d1);
-                let oa = self.n(Node::Atomic {
-                    space: Space::Lds,
-                    op: AtomicOp::Swap,
-                    addr,
-                    offset: off0 * scale,
-                    value: a,
-                });
-                let ob = self.n(Node::Atomic {
-                    space: Space::Lds,
-                    op: AtomicOp::Swap,
-                    addr,
-                    offset: off1 * scale,
-                    value: b,
-                });
-                self.write_v(vdst, oa);
-                self.write_v(vdst + 1, ob);
-            }
-            // MEM = (MEM == DATA0) ? DATA1 : MEM.
-            DS_CMPST_B32 | DS_CMPST_RTN_B32 => {
-                let cmp = self.vreg(d0);
-                let new = self.vreg(d1);
-                let value = self.n(Node::Concat { lo: new, hi: cmp });
-                let old = self.n(Node::Atomic {
-                    space: Space::Lds,
-                    op: AtomicOp::CmpSwap,
-                    addr,
-                    offset,
-                    value,
-                });
-                if op == DS_CMPST_RTN_B32 {
-                    self.write_v(vdst, old);
                 }
             }
             DS_NOP => {}

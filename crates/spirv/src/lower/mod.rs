@@ -20,6 +20,7 @@
 //! * At the end every invocation writes its flag: [`FLAG_FINISHED`], or [`FLAG_CUT_SHORT`] when one of its
 //!   loops stopped before its exit condition held (lavapipe's silent 65,535-iteration cap).
 
+mod atomic;
 mod quirks;
 mod trace;
 
@@ -33,8 +34,8 @@ use std::collections::{HashMap, HashSet};
 
 use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{
-    verify, Access, AtomicOp, Handle, IntCmp, IntOp, Node, Program, Shape, Space, Sreg, Terminator,
-    Ty, UnOp, VerifyError, EXEC_LO,
+    verify, Access, Handle, IntCmp, IntOp, Node, Program, Shape, Space, Sreg, Terminator, Ty, UnOp,
+    VerifyError, EXEC_LO,
 };
 use rspirv::dr::{Builder, Instruction, Operand};
 use spirv::{
@@ -363,6 +364,10 @@ enum Kind {
 }
 
 pub(crate) struct Cx<'a> {
+    /// The workgroup's counter words (three barrier counters, then the 64-bit LDS atomic lock, D060).
+    counters: Word,
+    /// Int64Atomics declared.
+    int64_atomics: bool,
     pub(crate) b: Builder,
     p: &'a Program,
     types: &'a Types,
@@ -513,6 +518,8 @@ impl<'a> Cx<'a> {
             active: None,
             at: (0, 0, String::new()),
             tr: trace::TraceState::default(),
+            counters: 0,
+            int64_atomics: false,
         })
     }
 
@@ -753,8 +760,13 @@ impl<'a> Cx<'a> {
         let pc = self.global_var(pc_struct, StorageClass::PushConstant);
         // Workgroup counters and LDS.
         let three = self.c32(3);
-        let arr3 = self.b.type_array(t.u32, three);
-        let counters = self.global_var(arr3, StorageClass::Workgroup);
+        // Three barrier counters, and the lock word of 64-bit LDS atomics when there are any
+        // (lower/atomic.rs).
+        let n_counters = self.counter_words();
+        let nc = self.c32(n_counters);
+        let arr = self.b.type_array(t.u32, nc);
+        let counters = self.global_var(arr, StorageClass::Workgroup);
+        self.counters = counters;
         if self.desc.lds_bytes > 0 {
             // Checked mode adds two spare words that take out-of-bounds accesses (see `mem_loc`).
             let spare = if self.opts.checked.is_some() { 2 } else { 0 };
@@ -1028,7 +1040,7 @@ impl<'a> Cx<'a> {
         let is0 = self.b.i_equal(t.bool, None, li, z)?;
         let ones = self.c32(u32::MAX);
         let keep = self.b.select(t.u32, None, is0, z, ones)?;
-        for i in 0..3 {
+        for i in 0..self.counter_words() {
             let ci = self.c32(i);
             let p = self.b.access_chain(t.wg_u32, None, counters, [ci])?;
             self.b.atomic_and(t.u32, None, p, wg_scope, relaxed, keep)?;
@@ -1646,13 +1658,17 @@ impl<'a> Cx<'a> {
                 addr,
                 offset,
                 value: v,
+                data1,
             } => {
                 let a = self.get(addr)?;
                 let x = self.get(v)?;
+                let y = data1.map(|d| self.get(d)).transpose()?;
                 let aty = self.ty(addr.index());
-                value = self.guarded(active, Some(t.u32), |cx| {
-                    let old = cx.mem_atomic(space, op, a, aty, offset, x)?;
-                    cx.trace_mem(i, Some(lane), a, aty, offset, x, false, 4)?;
+                let wide = self.ty(v.index()) == Ty::B64;
+                let rt = if wide { t.u64 } else { t.u32 };
+                value = self.guarded(active, Some(rt), |cx| {
+                    let old = cx.atomic_rmw(space, op, wide, a, aty, offset, x, y)?;
+                    cx.trace_mem(i, Some(lane), a, aty, offset, x, wide, 4)?;
                     Ok(Some(old))
                 })?;
             }
@@ -1677,15 +1693,19 @@ impl<'a> Cx<'a> {
                 addr,
                 offset,
                 value: v,
+                data1,
                 enable,
             } => {
                 let a = self.get(addr)?;
                 let x = self.get(v)?;
+                let y = data1.map(|d| self.get(d)).transpose()?;
                 let en = self.get(enable)?;
                 let aty = self.ty(addr.index());
+                let wide = self.ty(v.index()) == Ty::B64;
+                let rt = if wide { t.u64 } else { t.u32 };
                 let cond = self.b.logical_and(t.bool, None, active, en)?;
-                value = self.guarded(cond, Some(t.u32), |cx| {
-                    Ok(Some(cx.mem_atomic(space, op, a, aty, offset, x)?))
+                value = self.guarded(cond, Some(rt), |cx| {
+                    Ok(Some(cx.atomic_rmw(space, op, wide, a, aty, offset, x, y)?))
                 })?;
             }
             Node::StoreIf {
@@ -2220,43 +2240,6 @@ impl<'a> Cx<'a> {
         Ok(())
     }
 
-    fn mem_atomic(
-        &mut self,
-        space: Space,
-        op: AtomicOp,
-        addr: Word,
-        aty: Ty,
-        offset: i64,
-        v: Word,
-    ) -> R<Word> {
-        let t = self.t;
-        let (p, _) = self.mem_ptr(space, addr, aty, offset, 4, false)?;
-        let sc = self.scope(space);
-        let r = self.c32(0);
-        let u = t.u32;
-        Ok(match op {
-            AtomicOp::Add => self.b.atomic_i_add(u, None, p, sc, r, v)?,
-            AtomicOp::Sub => self.b.atomic_i_sub(u, None, p, sc, r, v)?,
-            AtomicOp::And => self.b.atomic_and(u, None, p, sc, r, v)?,
-            AtomicOp::Or => self.b.atomic_or(u, None, p, sc, r, v)?,
-            AtomicOp::Xor => self.b.atomic_xor(u, None, p, sc, r, v)?,
-            AtomicOp::MinU => self.b.atomic_u_min(u, None, p, sc, r, v)?,
-            AtomicOp::MaxU => self.b.atomic_u_max(u, None, p, sc, r, v)?,
-            AtomicOp::MinI => self.b.atomic_s_min(u, None, p, sc, r, v)?,
-            AtomicOp::MaxI => self.b.atomic_s_max(u, None, p, sc, r, v)?,
-            AtomicOp::Swap => self.b.atomic_exchange(u, None, p, sc, r, v)?,
-            AtomicOp::CmpSwap => {
-                // v: the new value in bits 31:0, the comparison value in bits 63:32.
-                let new = self.b.u_convert(u, None, v)?;
-                let c32 = self.c64(32);
-                let hi = self.b.shift_right_logical(t.u64, None, v, c32)?;
-                let cmp = self.b.u_convert(u, None, hi)?;
-                self.b
-                    .atomic_compare_exchange(u, None, p, sc, r, r, new, cmp)?
-            }
-        })
-    }
-
     // ---- pure values ---------------------------------------------------------------------------
 
     fn pure(&mut self, i: usize, node: &Node) -> R<Word> {
@@ -2706,14 +2689,18 @@ fn operands(n: &Node) -> Vec<Handle<Node>> {
         | Node::WriteScc { value } => {
             vec![value]
         }
-        Node::Store { addr, value, .. } | Node::Atomic { addr, value, .. } => vec![addr, value],
+        Node::Store { addr, value, .. } => vec![addr, value],
+        Node::Atomic {
+            addr, value, data1, ..
+        } => [addr, value].into_iter().chain(data1).collect(),
         Node::LoadIf { addr, enable, .. } => vec![addr, enable],
         Node::AtomicIf {
             addr,
             value,
+            data1,
             enable,
             ..
-        } => vec![addr, value, enable],
+        } => [addr, value, enable].into_iter().chain(data1).collect(),
         Node::StoreIf {
             addr,
             value,
