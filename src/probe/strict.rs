@@ -25,7 +25,7 @@ pub struct Build {
     pub strict: bool,
 }
 
-pub const BUILDS: [Build; 3] = [
+pub const BUILDS: [Build; 4] = [
     Build {
         name: "strict",
         code_object: "probe_strict.co",
@@ -42,6 +42,15 @@ pub const BUILDS: [Build; 3] = [
         name: "nocrdiv",
         code_object: "probe_nocrdiv.co",
         flags: "-ffp-contract=off -fno-hip-fp32-correctly-rounded-divide-sqrt",
+        strict: false,
+    },
+    // D080: the same expressions in OpenCL C (fixtures/kernels/probe_fp.cl) by clang-19 without
+    // -cl-fp32-correctly-rounded-divide-sqrt: the rcp-based division hipcc 5.2.3 does not emit.
+    Build {
+        name: "ocl-nocrdiv",
+        code_object: "probe_ocl_nocrdiv.co",
+        flags:
+            "clang-19 OpenCL C, -ffp-contract=off, without -cl-fp32-correctly-rounded-divide-sqrt",
         strict: false,
     },
 ];
