@@ -100,8 +100,9 @@ fn strict_fp_probe_reduced() {
     assert!(r.passed());
 }
 
-/// Seed 003 at reduced size (2^16 operands per operation, each in the regime its relative bound is
-/// stated for): 0 host-vs-device differences, and every bound of the seed holds.
+/// Seed 003 at reduced size (2^16 operands per operation, each in its first regime: the one its relative
+/// bound is stated for, or the seed harness's working range for multiplication, division and root, D079):
+/// 0 host-vs-device differences, and every bound of the seed holds.
 #[test]
 fn double_word_bounds_reduced() {
     let backends = lavapipe();
