@@ -97,6 +97,13 @@ fn strict_fp_probe_reduced() {
         "ocl-nocrdiv a/b is not CR"
     );
     assert_eq!(ocl.ops[2].host_vs_reference, 0, "ocl-nocrdiv sqrt");
+    // The division stays within OpenCL's 2.5 ulp for single precision and never differs in class.
+    assert!(ocl.ops[1].max_ulps_vs_reference <= 2, "{:?}", ocl.ops[1]);
+    assert_eq!(
+        ocl.ops[1].host_vs_reference_non_finite, 0,
+        "{:?}",
+        ocl.ops[1]
+    );
     assert!(r.passed());
 }
 
