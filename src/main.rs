@@ -256,6 +256,9 @@ enum ProbeCmd {
         /// Only the kernels whose name contains one of these (e.g. add_high,acc).
         #[arg(long, value_delimiter = ',')]
         only: Vec<String>,
+        /// Only these operand regimes (same, random, cancel, positive, near-worst, work, work-same).
+        #[arg(long, value_delimiter = ',')]
+        regime: Vec<String>,
         #[arg(long, value_enum, default_value = "both")]
         backend: Backend,
         #[arg(long)]
@@ -680,6 +683,7 @@ fn probe(what: ProbeCmd) -> Result<i32> {
             full,
             seed,
             only,
+            regime,
             backend,
             device,
             kernels,
@@ -689,6 +693,13 @@ fn probe(what: ProbeCmd) -> Result<i32> {
             quiet,
         } => {
             let n = if full { 1 << 24 } else { n };
+            let mut regimes = Vec::new();
+            for name in &regime {
+                match dw::Regime::ALL.iter().find(|g| g.cli() == name.as_str()) {
+                    Some(&g) => regimes.push(g),
+                    None => bail!("--regime: no regime named {name:?}"),
+                }
+            }
             if n == 0 {
                 bail!("--n must be positive");
             }
@@ -701,7 +712,8 @@ fn probe(what: ProbeCmd) -> Result<i32> {
             }
             let dir = kernels_dir(kernels.as_deref());
             let backends = probe_backends(backend, device.as_deref())?;
-            let r = dw::run(&dir, &ops, n, seed, &backends, quiet)?;
+            let keep = |_: usize, g: dw::Regime| regimes.is_empty() || regimes.contains(&g);
+            let r = dw::run_selected(&dir, &ops, n, seed, &backends, quiet, &keep)?;
             if let Some(p) = svg {
                 std::fs::write(&p, rdna2spv::probe::svg::plot(&r))
                     .with_context(|| format!("writing {}", p.display()))?;

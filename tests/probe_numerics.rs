@@ -3,11 +3,11 @@
 //! probe, SoftFloat binary128 for the double-word error study. Full sizes: `rdna2spv probe strict-fp` and
 //! `rdna2spv probe double-word [--full]` (commands and results in docs/numerics.md).
 //!
-//! Sizes: `RDNA2SPV_PROBE_STRICT_N` random triples (default 16,384, plus the 2,197 boundary triples) and
-//! `RDNA2SPV_PROBE_DW_N` operands per operation (default 65,536 = 2^16).
+//! Sizes: `RDNA2SPV_PROBE_STRICT_N` random triples per build (default 12,288, plus the 2,197 boundary
+//! triples; four builds) and `RDNA2SPV_PROBE_DW_N` operands per operation (default 65,536 = 2^16).
 
 // coverage: strict_fp_probe_reduced: V_FMA_F32 V_FMAC_F32 V_MUL_F32 V_ADD_F32 V_DIV_SCALE_F32 V_RCP_F32 V_DIV_FMAS_F32 V_DIV_FIXUP_F32 V_SQRT_F32 V_CMP_CLASS_F32
-// coverage: double_word_bounds_reduced: V_ADD_F32 V_SUB_F32 V_MUL_F32 V_FMA_F32 V_FMAC_F32 V_RCP_F32 V_SQRT_F32
+// coverage: double_word_bounds_reduced: V_ADD_F32 V_SUB_F32 V_MUL_F32 V_FMA_F32 V_FMAC_F32 V_RCP_F32 V_RSQ_F32
 
 use rdna2spv::probe::{dw, kernels_dir, strict, Backends};
 use rdna2spv_vulkan::{probe, Context, DeviceSelector};
@@ -52,7 +52,7 @@ fn strict_references_hand_worked() {
 fn strict_fp_probe_reduced() {
     let backends = lavapipe();
     let builds: Vec<&strict::Build> = strict::BUILDS.iter().collect();
-    let n = env_n("RDNA2SPV_PROBE_STRICT_N", 1 << 14);
+    let n = env_n("RDNA2SPV_PROBE_STRICT_N", 12_288);
     let r = strict::run(&kernels_dir(None), &builds, n, 0x1407, &backends, true).unwrap();
     eprintln!("{}", r.table());
     for b in &r.builds {
@@ -87,11 +87,29 @@ fn strict_fp_probe_reduced() {
         default.ops[0].host_vs_reference > 0,
         "the default build differs from unfused"
     );
+    // The OpenCL build without correctly rounded division (D080): a*b+c unfused, the rcp-based division
+    // differs from the correctly rounded quotient on some triples, the root (v_sqrt_f32, D012) does not.
+    let ocl = &r.builds[3];
+    assert_eq!(ocl.build, "ocl-nocrdiv");
+    assert_eq!(ocl.ops[0].host_vs_reference, 0, "ocl-nocrdiv a*b+c");
+    assert!(
+        ocl.ops[1].host_vs_reference > 0,
+        "ocl-nocrdiv a/b is not CR"
+    );
+    assert_eq!(ocl.ops[2].host_vs_reference, 0, "ocl-nocrdiv sqrt");
+    // The division stays within OpenCL's 2.5 ulp for single precision and never differs in class.
+    assert!(ocl.ops[1].max_ulps_vs_reference <= 2, "{:?}", ocl.ops[1]);
+    assert_eq!(
+        ocl.ops[1].host_vs_reference_non_finite, 0,
+        "{:?}",
+        ocl.ops[1]
+    );
     assert!(r.passed());
 }
 
-/// Seed 003 at reduced size (2^16 operands per operation, each in the regime its relative bound is
-/// stated for): 0 host-vs-device differences, and every bound of the seed holds.
+/// Seed 003 at reduced size (2^16 operands per operation, each in its first regime: the one its relative
+/// bound is stated for, or the seed harness's working range for multiplication, division and root, D079):
+/// 0 host-vs-device differences, and every bound of the seed holds.
 #[test]
 fn double_word_bounds_reduced() {
     let backends = lavapipe();

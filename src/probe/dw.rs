@@ -13,7 +13,9 @@
 //! operands (x·y and z for fma) have one sign; `random` — independent signs; `cancel` — y = −x·(1 ± 2⁻ᵏ)
 //! (z = −x·y·(1 ± 2⁻ᵏ) for fma; c = −xh·(1 ± 2⁻ᵏ) rounded to a float for the accumulate) with k
 //! uniform in [1, 48] = 2p and 2⁻ᵏ given 24 random bits (2⁻ᵏ·(1 + ρ)), computed in binary128 and split into a pair. Multiplication and division
-//! have one regime (random signs), the square root positive operands.
+//! have one regime (random signs), the square root positive operands. Every operation also runs on the
+//! seed harness's own "working range" (`work`, D079: doubles uniform over ±10¹⁶, ±10⁸ for fma, [0, 10³²] for
+//! the root, split into pairs), and the additions and fma on its one-sign part (`work, one sign`).
 
 use super::{bytes, progress, run_chunk, words, Backends, Rng};
 use anyhow::Result;
@@ -88,6 +90,13 @@ pub enum Regime {
     Random,
     Cancel,
     Positive,
+    /// The seed's harness "working range" (D079): each operand a double drawn uniformly from the operation's
+    /// range ([−10¹⁶, 10¹⁶]; [−10⁸, 10⁸] for fma; [0, 10³²] for the root) and split into the pair
+    /// (RN(d), RN(d − RN(d))); the accumulate's c is RN(d). Random signs.
+    Work,
+    /// [`Regime::Work`] with one sign (x·y and z of one sign for fma): the working-range operands that do not
+    /// cancel, which the seed's main-table figures for low/mid addition and for fma are stated over.
+    WorkSame,
     /// The neighbourhood of the accumulate's worst case (not a seed regime): xh just above a power of two,
     /// c of the other sign just below xh/2, so that x + c lands just above the power of two one binade down
     /// and the rounded low-order sum is as large as it can be relative to it.
@@ -95,6 +104,21 @@ pub enum Regime {
 }
 
 impl Regime {
+    pub const ALL: [Regime; 7] = [Same, Random, Cancel, Positive, Worst, Work, WorkSame];
+
+    /// The command-line spelling (`--regime`).
+    pub fn cli(self) -> &'static str {
+        match self {
+            Regime::Same => "same",
+            Regime::Random => "random",
+            Regime::Cancel => "cancel",
+            Regime::Positive => "positive",
+            Regime::Worst => "near-worst",
+            Regime::Work => "work",
+            Regime::WorkSame => "work-same",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Regime::Same => "same",
@@ -102,6 +126,8 @@ impl Regime {
             Regime::Cancel => "cancel",
             Regime::Positive => "x > 0",
             Regime::Worst => "near-worst",
+            Regime::Work => "work",
+            Regime::WorkSame => "work, one sign",
         }
     }
 }
@@ -149,11 +175,16 @@ pub struct Op {
 use Regime::*;
 /// [JMP17] Thm 3.1: 3u²/(1 − 4u) with u = 2⁻²⁴ (< 3u² + 13u³), in u².
 pub const HIGH_ADD_BOUND: f64 = 3.0 / (1.0 - 4.0 / 16_777_216.0);
-const SRC: &[Regime] = &[Same, Random, Cancel];
-const SAME: &[Regime] = &[Same];
-const ALL3: &[Regime] = &[Same, Random, Cancel];
-const RANDOM: &[Regime] = &[Random];
-const ACC_ALL: &[Regime] = &[Same, Random, Cancel, Worst];
+/// Additions and fma with a bound stated without cancellation only: the seed's three regimes, then the
+/// working range with one sign and with random signs.
+const SRC: &[Regime] = &[Same, Random, Cancel, WorkSame, Work];
+const SAME: &[Regime] = &[Same, WorkSame];
+const ALL3: &[Regime] = &[Same, Random, Cancel, WorkSame, Work];
+const HIGH: &[Regime] = &[Same, Random, Cancel, Work];
+/// Multiplication and division: the working range first (the seed's main-table figures), then random
+/// signs with log-uniform magnitudes.
+const RANDOM: &[Regime] = &[Work, Random];
+const ACC_ALL: &[Regime] = &[Same, Random, Cancel, Worst, Work];
 
 pub const OPS: &[Op] = &[
     Op {
@@ -176,7 +207,7 @@ pub const OPS: &[Op] = &[
                 regimes: SAME,
             },
         ],
-        seed_rel: &[Some(2.4), None, None],
+        seed_rel: &[Some(2.4), None, None, Some(2.4), None],
         seed_abs: Some(2.5),
         seed_main: Some(2.4),
     },
@@ -200,7 +231,7 @@ pub const OPS: &[Op] = &[
                 regimes: SAME,
             },
         ],
-        seed_rel: &[Some(2.4), None, None],
+        seed_rel: &[Some(2.4), None, None, Some(2.4), None],
         seed_abs: Some(2.5),
         seed_main: Some(2.4),
     },
@@ -209,14 +240,14 @@ pub const OPS: &[Op] = &[
         level: "high",
         kernel: "dw_add_high",
         kind: Kind::Add,
-        regimes: SRC,
+        regimes: HIGH,
         bounds: &[Bound {
             absolute: false,
             value: HIGH_ADD_BOUND,
             status: "proven",
-            regimes: ALL3,
+            regimes: HIGH,
         }],
-        seed_rel: &[Some(1.9), Some(2.5), Some(2.4)],
+        seed_rel: &[Some(1.9), Some(2.5), Some(2.4), Some(2.8)],
         seed_abs: Some(1.9),
         seed_main: Some(2.8),
     },
@@ -232,7 +263,7 @@ pub const OPS: &[Op] = &[
             status: "proven",
             regimes: ACC_ALL,
         }],
-        seed_rel: &[Some(1.0), Some(2.0), Some(2.0), None],
+        seed_rel: &[Some(1.0), Some(2.0), Some(2.0), None, Some(2.0)],
         seed_abs: Some(1.0),
         seed_main: Some(2.0),
     },
@@ -248,7 +279,7 @@ pub const OPS: &[Op] = &[
             status: "derived",
             regimes: RANDOM,
         }],
-        seed_rel: &[Some(3.5)],
+        seed_rel: &[Some(3.5), Some(3.5)],
         seed_abs: None,
         seed_main: Some(3.5),
     },
@@ -264,7 +295,7 @@ pub const OPS: &[Op] = &[
             status: "proven",
             regimes: RANDOM,
         }],
-        seed_rel: &[Some(4.8)],
+        seed_rel: &[Some(4.8), Some(4.8)],
         seed_abs: None,
         seed_main: Some(4.8),
     },
@@ -288,7 +319,7 @@ pub const OPS: &[Op] = &[
                 regimes: SAME,
             },
         ],
-        seed_rel: &[Some(4.8), None, None],
+        seed_rel: &[Some(4.8), None, None, Some(5.0), None],
         seed_abs: Some(4.8),
         seed_main: Some(5.0),
     },
@@ -312,7 +343,7 @@ pub const OPS: &[Op] = &[
                 regimes: SAME,
             },
         ],
-        seed_rel: &[Some(4.8), None, None],
+        seed_rel: &[Some(4.8), None, None, Some(5.0), None],
         seed_abs: Some(4.8),
         seed_main: Some(5.0),
     },
@@ -336,7 +367,7 @@ pub const OPS: &[Op] = &[
                 regimes: SAME,
             },
         ],
-        seed_rel: &[Some(2.9), None, None],
+        seed_rel: &[Some(2.9), None, None, Some(3.0), None],
         seed_abs: Some(2.9),
         seed_main: Some(3.0),
     },
@@ -347,7 +378,7 @@ pub const OPS: &[Op] = &[
         kind: Kind::Div,
         regimes: RANDOM,
         bounds: &[],
-        seed_rel: &[Some(14.1)],
+        seed_rel: &[Some(14.1), Some(14.1)],
         seed_abs: None,
         seed_main: Some(14.1),
     },
@@ -358,7 +389,7 @@ pub const OPS: &[Op] = &[
         kind: Kind::Div,
         regimes: RANDOM,
         bounds: &[],
-        seed_rel: &[Some(7.1)],
+        seed_rel: &[Some(7.1), Some(7.1)],
         seed_abs: None,
         seed_main: Some(7.1),
     },
@@ -367,9 +398,9 @@ pub const OPS: &[Op] = &[
         level: "mid",
         kernel: "dw_sqrt_mid",
         kind: Kind::Sqrt,
-        regimes: &[Positive],
+        regimes: &[Work, Positive],
         bounds: &[],
-        seed_rel: &[Some(9.5)],
+        seed_rel: &[Some(9.5), Some(9.5)],
         seed_abs: None,
         seed_main: Some(9.5),
     },
@@ -422,8 +453,61 @@ fn cancel_of(r: &mut Rng, v: Q) -> (f32, f32) {
     v.add(v.mul(t)).neg().split()
 }
 
+/// The half-width of the seed harness's working range for `kind` (its `work_beg`/`work_end`: ±10¹⁶ for
+/// add, sub, acc, mul, div; ±10⁸ for fma; [0, 10³²] for sqrt).
+fn work_range(kind: Kind) -> f64 {
+    match kind {
+        Kind::Fma => 1e8,
+        Kind::Sqrt => 1e32,
+        _ => 1e16,
+    }
+}
+
+/// A double uniform in [0, w) (53 random bits), negated when `negative`.
+fn work_value(r: &mut Rng, w: f64, negative: bool) -> f64 {
+    let t = (r.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    if negative {
+        -(t * w)
+    } else {
+        t * w
+    }
+}
+
+/// The harness's conversion of a double to a pair: hi = RN(d), lo = RN(d − hi) (d − hi is exact in f64).
+fn split_f64(d: f64) -> (f32, f32) {
+    let h = d as f32;
+    (h, (d - h as f64) as f32)
+}
+
+/// Operands of the working-range regimes (D079): uniform over [−w, w] (random signs; `one_sign`: x and y
+/// of one sign, x·y and z for fma), [0, w] for the root.
+fn work_operand(kind: Kind, r: &mut Rng, one_sign: bool) -> [f32; 8] {
+    let w = work_range(kind);
+    let coin = |r: &mut Rng| r.u32() & 1 == 1;
+    let sx = kind != Kind::Sqrt && coin(r);
+    let x = split_f64(work_value(r, w, sx));
+    let sy = if one_sign && kind != Kind::Fma {
+        sx
+    } else {
+        coin(r)
+    };
+    let y = split_f64(work_value(r, w, sy));
+    let sz = if one_sign { sx != sy } else { coin(r) };
+    let z = split_f64(work_value(r, w, sz));
+    match kind {
+        Kind::Sqrt => [x.0, x.1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        // The harness zeroes the accumulated operand's low limb: c = RN(d).
+        Kind::Acc => [x.0, x.1, 0.0, 0.0, 0.0, 0.0, y.0, 0.0],
+        Kind::Fma => [x.0, x.1, y.0, y.1, z.0, z.1, 0.0, 0.0],
+        _ => [x.0, x.1, y.0, y.1, 0.0, 0.0, 0.0, 0.0],
+    }
+}
+
 /// The eight input floats of one item: xh, xl, yh, yl, zh, zl, c, 0.
 fn operand(kind: Kind, regime: Regime, r: &mut Rng) -> [f32; 8] {
+    if matches!(regime, Work | WorkSame) {
+        return work_operand(kind, r, regime == WorkSame);
+    }
     let x = random_pair(
         r,
         if regime == Positive {
@@ -603,7 +687,7 @@ impl Report {
                 format!("{:.3}", c.max_rel)
             };
             let seed_rel = match (c.seed_rel, c.regime) {
-                (None, Random | Cancel) => "unbounded".into(),
+                (None, Random | Cancel | Work) => "unbounded".into(),
                 (x, _) => f(x),
             };
             s += &format!(
@@ -651,13 +735,41 @@ pub fn run_regimes(
     quiet: bool,
     regimes: usize,
 ) -> Result<Report> {
+    run_selected(kernels, ops, n, seed, backends, quiet, &|i, _| i < regimes)
+}
+
+/// [`run`] over the regimes `keep(index, regime)` selects. The operand stream of a cell depends on the
+/// seed, the operation's position in `ops` and the regime's position in the operation's list, so leaving
+/// regimes out does not change the other cells' operands (leaving operations out does).
+pub fn run_selected(
+    kernels: &Path,
+    ops: &[&Op],
+    n: usize,
+    seed: u64,
+    backends: &Backends,
+    quiet: bool,
+    keep: &dyn Fn(usize, Regime) -> bool,
+) -> Result<Report> {
     let t0 = std::time::Instant::now();
     let co = kernels.join("dw_fp32mp2.co");
-    let total: usize = ops.iter().map(|o| o.regimes.len().min(regimes) * n).sum();
+    let total: usize = ops
+        .iter()
+        .map(|o| {
+            o.regimes
+                .iter()
+                .enumerate()
+                .filter(|&(i, &g)| keep(i, g))
+                .count()
+                * n
+        })
+        .sum();
     let pb = progress(total as u64, "double-word", quiet);
     let mut cells = Vec::new();
     for (oi, op) in ops.iter().enumerate() {
-        for (ri, &regime) in op.regimes.iter().enumerate().take(regimes) {
+        for (ri, &regime) in op.regimes.iter().enumerate() {
+            if !keep(ri, regime) {
+                continue;
+            }
             pb.set_message(format!("{} {} {}", op.name, op.level, regime.name()));
             let mut r = Rng::new(seed ^ (oi as u64) << 40 ^ (ri as u64) << 32);
             let mut cell = Cell {

@@ -25,7 +25,7 @@ pub struct Build {
     pub strict: bool,
 }
 
-pub const BUILDS: [Build; 3] = [
+pub const BUILDS: [Build; 4] = [
     Build {
         name: "strict",
         code_object: "probe_strict.co",
@@ -42,6 +42,15 @@ pub const BUILDS: [Build; 3] = [
         name: "nocrdiv",
         code_object: "probe_nocrdiv.co",
         flags: "-ffp-contract=off -fno-hip-fp32-correctly-rounded-divide-sqrt",
+        strict: false,
+    },
+    // D080: the same expressions in OpenCL C (fixtures/kernels/probe_fp.cl) by clang-19 without
+    // -cl-fp32-correctly-rounded-divide-sqrt: the rcp-based division hipcc 5.2.3 does not emit.
+    Build {
+        name: "ocl-nocrdiv",
+        code_object: "probe_ocl_nocrdiv.co",
+        flags:
+            "clang-19 OpenCL C, -ffp-contract=off, without -cl-fp32-correctly-rounded-divide-sqrt",
         strict: false,
     },
 ];
@@ -115,6 +124,23 @@ pub fn ref_sqrt_abs(a: u32) -> u32 {
 fn is_nan(x: u32) -> bool {
     x & 0x7fff_ffff > 0x7f80_0000
 }
+
+/// Distance in ulps of two finite f32 values (their bit patterns mapped monotonically to integers, so
+/// that +0 and −0 are 0 apart); `None` when either is NaN or infinite.
+pub fn ulps(x: u32, y: u32) -> Option<u64> {
+    let finite = |v: u32| v & 0x7f80_0000 != 0x7f80_0000;
+    if !finite(x) || !finite(y) {
+        return None;
+    }
+    let ord = |v: u32| -> i64 {
+        if v & 0x8000_0000 != 0 {
+            -((v & 0x7fff_ffff) as i64)
+        } else {
+            v as i64
+        }
+    };
+    Some(ord(x).abs_diff(ord(y)))
+}
 /// Equal as bits, or both NaN (D005).
 pub fn same(x: u32, y: u32) -> bool {
     x == y || (is_nan(x) && is_nan(y))
@@ -132,6 +158,11 @@ pub struct OpCounts {
     pub device_vs_reference: Option<usize>,
     /// `a * b + c` only: against the single-rounding (fused) value.
     pub host_vs_fused: Option<usize>,
+    /// The largest distance of the host result from the reference in units in the last place, over the
+    /// triples where both are finite (D080: the OpenCL build's division is specified to 2.5 ulp).
+    pub max_ulps_vs_reference: u64,
+    /// Host results that differ from the reference where one of the two is NaN or infinite.
+    pub host_vs_reference_non_finite: usize,
     /// The first triple that differed anywhere: (a, b, c, reference, host, device).
     pub first_difference: Option<[u32; 6]>,
 }
@@ -178,20 +209,22 @@ impl Report {
                 .as_deref()
                 .unwrap_or("none (host evaluator only)")
         );
-        s += "| build | op | triples | host vs device | host vs reference | device vs reference | host vs fused a*b+c |\n";
-        s += "|---|---|---:|---:|---:|---:|---:|\n";
+        s += "| build | op | triples | host vs device | host vs reference | device vs reference | host vs fused a*b+c | max ulps vs reference | non-finite differences |\n";
+        s += "|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
         let opt = |x: Option<usize>| x.map(|v| v.to_string()).unwrap_or_else(|| "—".into());
         for b in &self.builds {
             for o in &b.ops {
                 s += &format!(
-                    "| {} | {} | {} | {} | {} | {} | {} |\n",
+                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
                     b.build,
                     o.op,
                     o.triples,
                     opt(o.host_vs_device),
                     o.host_vs_reference,
                     opt(o.device_vs_reference),
-                    opt(o.host_vs_fused)
+                    opt(o.host_vs_fused),
+                    o.max_ulps_vs_reference,
+                    o.host_vs_reference_non_finite
                 );
             }
         }
@@ -267,6 +300,11 @@ pub fn run(
                     let mut differs = !same(hv, want);
                     if differs {
                         c.host_vs_reference += 1;
+                    }
+                    match ulps(hv, want) {
+                        Some(u) => c.max_ulps_vs_reference = c.max_ulps_vs_reference.max(u),
+                        None if differs => c.host_vs_reference_non_finite += 1,
+                        None => {}
                     }
                     if j == 0 && !same(hv, refs[g][3]) {
                         *c.host_vs_fused.as_mut().unwrap() += 1;

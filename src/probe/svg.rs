@@ -1,5 +1,6 @@
 //! The error-distribution plot of `rdna2spv probe double-word --svg`: for each operation and level, in its
-//! first regime (where the seed's relative bound applies), the fraction of operands whose relative error
+//! first regime (where the seed's relative bound applies; the seed harness's working range for the
+//! multiplications, divisions and the root, D079), the fraction of operands whose relative error
 //! exceeds t, against t in u² (log scale on the fraction). Plain SVG, no dependencies.
 
 use super::dw::{Report, HIST_MAX, HIST_STEP};

@@ -248,6 +248,13 @@ pub const RECIPES: &[Recipe] = &[
         wave64: false,
     },
     Recipe {
+        stem: "probe_ocl_nocrdiv",
+        source: "probe_fp.cl",
+        compiler: Compiler::OpenCl,
+        flags: &["-ffp-contract=off"],
+        wave64: false,
+    },
+    Recipe {
         stem: "probe_strict",
         source: "probe_fp.hip",
         compiler: Compiler::HipDevice,
