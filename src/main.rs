@@ -187,6 +187,10 @@ enum Cmd {
         /// Translate, but skip spirv-val.
         #[arg(long)]
         no_validate: bool,
+        /// Validate every distinct module now, ignoring (and rewriting) the cache of modules an earlier run
+        /// found spirv-val-clean (`spirv-val-clean.txt` in the corpus directory, D077).
+        #[arg(long)]
+        fresh_validation: bool,
         /// Rows of the missing-opcode tables.
         #[arg(long, default_value = "40")]
         top: usize,
@@ -441,6 +445,7 @@ fn run(cli: Cli) -> Result<i32> {
             no_decode,
             no_translate,
             no_validate,
+            fresh_validation,
             top,
             json,
             profile,
@@ -459,7 +464,7 @@ fn run(cli: Cli) -> Result<i32> {
                 progress: true,
                 ..Default::default()
             };
-            corpus(dir, bundles, opts, top, json)
+            corpus(dir, bundles, opts, fresh_validation, top, json)
         }
         Cmd::Run {
             manifest,
@@ -552,7 +557,8 @@ fn run(cli: Cli) -> Result<i32> {
 fn corpus(
     dir: Option<PathBuf>,
     bundles: Vec<usize>,
-    opts: rdna2spv::corpus::Options,
+    mut opts: rdna2spv::corpus::Options,
+    fresh_validation: bool,
     top: usize,
     json: Option<PathBuf>,
 ) -> Result<i32> {
@@ -561,6 +567,11 @@ fn corpus(
         None => rdna2spv::corpus::default_dir()
             .context("no corpus directory: set HOME or RDNA2SPV_CORPUS_DIR")?,
     };
+    let cache = rdna2spv::corpus_validate::Validator::default_cache(&dir);
+    if fresh_validation {
+        std::fs::remove_file(&cache).ok();
+    }
+    opts.validation_cache = Some(cache);
     let report = rdna2spv::corpus::check(&dir, &bundles, &opts)?;
     let s = report.summary();
     if let Some(j) = json {
@@ -573,11 +584,14 @@ fn corpus(
         s.objects, s.kernels, s.seconds, opts.jobs, s.seconds_objdump, s.seconds_ours_listing
     ))?;
     emit(&format!(
-        "translation (every attempt, summed): {:.1} s; spirv-val: {:.1} s for {} modules ({:.1} M words)\n",
+        "translation (every attempt, summed): {:.1} s; spirv-val: {:.1} s for {} distinct modules ({:.1} M words); \
+         {} kernels' modules repeated one validated in this run, {} were clean in the cache (D077)\n",
         s.seconds_translate,
         s.seconds_validate,
         s.validated_modules,
-        s.validated_words as f64 / 1e6
+        s.validated_words as f64 / 1e6,
+        s.validated_repeats,
+        s.validated_cached
     ))?;
     let failed = s.decode_differing > 0 || !s.invalid.is_empty() || !s.object_errors.is_empty();
     Ok(i32::from(failed))
