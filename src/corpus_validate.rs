@@ -88,7 +88,8 @@ impl Validator {
             .unwrap_or("")
             .trim()
             .to_string();
-        let header = format!("rdna2spv spirv-val clean modules v1; {version}; --target-env {TARGET_ENV}");
+        let header =
+            format!("rdna2spv spirv-val clean modules v1; {version}; --target-env {TARGET_ENV}");
         let mut state = State {
             clean: HashSet::new(),
             from_file: HashSet::new(),

@@ -191,6 +191,10 @@ enum Cmd {
         /// found spirv-val-clean (`spirv-val-clean.txt` in the corpus directory, D077).
         #[arg(long)]
         fresh_validation: bool,
+        /// Run spirv-val only on modules of at most this many words; larger ones are counted as translated,
+        /// not validated (spirv-val's cost grows faster than linearly with the module; D077).
+        #[arg(long)]
+        validate_max_words: Option<usize>,
         /// Rows of the missing-opcode tables.
         #[arg(long, default_value = "40")]
         top: usize,
@@ -446,6 +450,7 @@ fn run(cli: Cli) -> Result<i32> {
             no_translate,
             no_validate,
             fresh_validation,
+            validate_max_words,
             top,
             json,
             profile,
@@ -461,6 +466,7 @@ fn run(cli: Cli) -> Result<i32> {
                 translate: !no_translate,
                 validate: !no_validate,
                 jobs,
+                validate_max_words,
                 progress: true,
                 ..Default::default()
             };
