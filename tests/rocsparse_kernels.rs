@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Kernels that run today (host and lavapipe); raise it as opcodes land.
-const MIN_RUNNING: usize = 26;
+const MIN_RUNNING: usize = 28;
 
 /// A kernel argument the case supplies, in declaration order.
 enum A {
@@ -472,16 +472,18 @@ impl Real for f64 {
     }
 }
 
-/// csrmv, y = alpha·A·x + beta·y, through `csrmvn_general_kernel<512, 2, int, int, T, T>` (two lanes per row;
-/// conj = false). The kernel's order, read from its disassembly (`v_mul` then `v_fmac`/`v_fma`,
-/// `ds_bpermute_b32` then one `v_add`, then `v_fma` with beta): lane l ∈ {0, 1} of row i accumulates
-/// s_l = fma(alpha·val[j], x[col[j]], s_l) over j = start + l, start + l + 2, … from +0; the row's sum is
-/// s_1 + s_0; y[i] = fma(beta, y[i], sum) (beta ≠ 0). The reference follows that order exactly (Exact); a
-/// second reference in the naive order (one sequential fma chain over the row, then the same beta step) is
+/// csrmv, y = alpha·A·x + beta·y, through `csrmvn_general_kernel<512, WF, int, int, T, T>` (WF lanes per row;
+/// conj = false). The kernel's order, read from its disassembly (`v_mul` then `v_fmac`/`v_fma`; then per
+/// k = WF/2, …, 2, 1 a `ds_bpermute_b32` from lane l ^ k and a `v_add`; lane WF − 1 writes with a `v_fma` by
+/// beta): lane l of row i accumulates s_l = fma(alpha·val[j], x[col[j]], s_l) over j = start + l,
+/// start + l + WF, … from +0; the butterfly makes s_l ← s_l + s_(l^k) for each k in turn; the row's sum is
+/// lane WF − 1's; y[i] = fma(beta, y[i], sum) (beta ≠ 0). The reference follows that order exactly (Exact);
+/// a second reference in the naive order (one sequential fma chain over the row, then the same beta step) is
 /// only reported, in ulps.
-fn csrmvn_general_wf2<T: Real>(r: &mut Rng) -> Setup {
-    let (m, n) = (1500usize, 1200usize);
-    let (ptr, col) = csr_random(r, m, n, 24);
+fn csrmvn_general<T: Real, const WF: usize>(r: &mut Rng) -> Setup {
+    // Fewer (longer) rows for wide waves, for CI's time.
+    let (m, n) = (if WF > 8 { 500usize } else { 1500 }, 1200usize);
+    let (ptr, col) = csr_random(r, m, n, 3 * WF + 6);
     let val: Vec<T> = (0..col.len()).map(|_| T::draw(r)).collect();
     let x: Vec<T> = (0..n).map(|_| T::draw(r)).collect();
     let y: Vec<T> = (0..m).map(|_| T::draw(r)).collect();
@@ -490,14 +492,22 @@ fn csrmvn_general_wf2<T: Real>(r: &mut Rng) -> Setup {
     for i in 0..m {
         let (a, b) = ((ptr[i] - BASE) as usize, (ptr[i + 1] - BASE) as usize);
         let term = |j: usize| (alpha * val[j], x[(col[j] - BASE) as usize]);
-        let mut s = [T::ZERO; 2];
+        let mut s = [T::ZERO; WF];
         for (l, acc) in s.iter_mut().enumerate() {
-            for j in (a + l..b).step_by(2) {
+            for j in (a + l..b).step_by(WF) {
                 let (p, xv) = term(j);
                 *acc = p.fma(xv, *acc);
             }
         }
-        let sum = s[1] + s[0];
+        let mut k = WF / 2;
+        while k >= 1 {
+            let old = s;
+            for l in 0..WF {
+                s[l] = old[l] + old[l ^ k];
+            }
+            k /= 2;
+        }
+        let sum = s[WF - 1];
         exact[i] = beta.fma(y[i], sum);
         let mut seq = T::ZERO;
         for j in a..b {
@@ -519,8 +529,11 @@ fn csrmvn_general_wf2<T: Real>(r: &mut Rng) -> Setup {
             A::Out("y", T::bytes(&y)),
             A::I32(BASE),
         ],
-        // 1024 waves of two lanes for 1500 rows: the grid-stride loop runs twice for some.
-        grid: 2048,
+        // 1024·min(WF, 8) / WF row groups in flight (1024 for WF 2 and 1500 rows, 256 for WF 32 and 500
+        // rows): the grid-stride loop runs more than once. With 64 waves of WF 32 and 1500 rows (24 rows
+        // each) lavapipe cuts the waves short (its loop cap; the lowering's flag reports it,
+        // docs/corpus.md), so WF 32 gets more waves.
+        grid: 1024 * WF.min(8) as u32,
         workgroup: 512,
         expect: vec![
             ("y", T::bytes(&exact), Check::Exact),
@@ -640,14 +653,26 @@ const CASES: &[Case] = &[
     Case {
         bundle: 23,
         kernel: "_ZL21csrmvn_general_kernelILj512ELj2EiiffEvbT2_T4_PKT1_PKS0_PKT3_S9_S1_PS7_21rocsparse_index_base_",
-        what: "csrmvn_general f32",
-        setup: csrmvn_general_wf2::<f32>,
+        what: "csrmvn_general f32 wf2",
+        setup: csrmvn_general::<f32, 2>,
     },
     Case {
         bundle: 23,
         kernel: "_ZL21csrmvn_general_kernelILj512ELj2EiiddEvbT2_T4_PKT1_PKS0_PKT3_S9_S1_PS7_21rocsparse_index_base_",
-        what: "csrmvn_general f64",
-        setup: csrmvn_general_wf2::<f64>,
+        what: "csrmvn_general f64 wf2",
+        setup: csrmvn_general::<f64, 2>,
+    },
+    Case {
+        bundle: 23,
+        kernel: "_ZL21csrmvn_general_kernelILj512ELj32EiiffEvbT2_T4_PKT1_PKS0_PKT3_S9_S1_PS7_21rocsparse_index_base_",
+        what: "csrmvn_general f32 wf32",
+        setup: csrmvn_general::<f32, 32>,
+    },
+    Case {
+        bundle: 23,
+        kernel: "_ZL21csrmvn_general_kernelILj512ELj32EiiddEvbT2_T4_PKT1_PKS0_PKT3_S9_S1_PS7_21rocsparse_index_base_",
+        what: "csrmvn_general f64 wf32",
+        setup: csrmvn_general::<f64, 32>,
     },
     Case {
         bundle: 2,
