@@ -467,7 +467,22 @@ pub fn check_kernel_with(
                         all: blockers.clone(),
                     };
                 }
-                if !opts.validate || opts.validate_max_words.is_some_and(|m| words.len() > m) {
+                let over_cap = opts.validate_max_words.is_some_and(|m| words.len() > m);
+                if over_cap {
+                    // Over the cap spirv-val does not run; a verdict already known for these exact bytes
+                    // (this run or the cache file, D077) still counts.
+                    if let Some((v, how)) = validator.and_then(|val| val.known(&words)) {
+                        validation = Some(how);
+                        break match v {
+                            Ok(()) => Outcome::Valid {
+                                validated: true,
+                                words: words.len(),
+                            },
+                            Err(message) => Outcome::Invalid { message },
+                        };
+                    }
+                }
+                if !opts.validate || over_cap {
                     break Outcome::Valid {
                         validated: false,
                         words: words.len(),
@@ -855,7 +870,7 @@ impl Summary {
             if self.unvalidated > 0 {
                 let _ = writeln!(
                     t,
-                    "| kernels translated, module not validated (over the word cap) | {} | {} | {:.2}% |",
+                    "| kernels translated, module not validated (over the word cap, not in the cache) | {} | {} | {:.2}% |",
                     self.unvalidated,
                     self.kernels,
                     pct(self.unvalidated, self.kernels)

@@ -129,24 +129,29 @@ impl Validator {
         corpus_dir.join("spirv-val-clean.txt")
     }
 
+    /// The verdict already known for `words` (validated earlier in this run, or clean in the cache file),
+    /// without running spirv-val.
+    pub fn known(&self, words: &[u32]) -> Option<(Result<(), String>, How)> {
+        let key = module_key(words);
+        let mut s = self.state.lock().unwrap();
+        if s.clean.contains(&key) {
+            let how = if s.from_file.remove(&key) {
+                How::Cache
+            } else {
+                How::Repeat
+            };
+            return Some((Ok(()), how));
+        }
+        s.rejected.get(&key).map(|m| (Err(m.clone()), How::Repeat))
+    }
+
     /// Validates `words` (via `scratch`, a file path of this job): the verdict, how it was obtained, and
     /// the seconds spirv-val ran (0 when it did not).
     pub fn validate(&self, words: &[u32], scratch: &Path) -> (Result<(), String>, How, f64) {
-        let key = module_key(words);
-        {
-            let mut s = self.state.lock().unwrap();
-            if s.clean.contains(&key) {
-                let how = if s.from_file.remove(&key) {
-                    How::Cache
-                } else {
-                    How::Repeat
-                };
-                return (Ok(()), how, 0.0);
-            }
-            if let Some(m) = s.rejected.get(&key) {
-                return (Err(m.clone()), How::Repeat, 0.0);
-            }
+        if let Some((v, how)) = self.known(words) {
+            return (v, how, 0.0);
         }
+        let key = module_key(words);
         let t = Instant::now();
         let v = spirv_val(&self.tool, words, scratch);
         let secs = t.elapsed().as_secs_f64();
