@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Kernels that run today (host and lavapipe); raise it as opcodes land.
-const MIN_RUNNING: usize = 28;
+const MIN_RUNNING: usize = 30;
 
 /// A kernel argument the case supplies, in declaration order.
 enum A {
@@ -649,7 +649,52 @@ fn csr2coo_wf4(r: &mut Rng) -> Setup {
     }
 }
 
+/// nnz per column of a dense column-major matrix (`nnz_kernel_col<256, int, int, T>`, order = column, one
+/// block per column): nnz[j] = #{i < m : A[i + j·lda] != 0}. Zeros of both signs, NaNs and subnormals are
+/// planted: −0.0 counts as zero, NaN as nonzero (IEEE `!=`). Integer counts: exact in any order.
+fn nnz_col<T: Real>(r: &mut Rng) -> Setup
+where
+    T: From<f32>,
+{
+    let (m, n, lda) = (300usize, 10usize, 310usize);
+    let special: [f32; 5] = [0.0, -0.0, f32::NAN, f32::from_bits(1), -0.0];
+    let a: Vec<T> = (0..lda * n)
+        .map(|_| match r.below(4) {
+            0 => T::from(special[r.below(5) as usize]),
+            _ => T::draw(r),
+        })
+        .collect();
+    let nnz: Vec<i32> = (0..n)
+        .map(|j| (0..m).filter(|&i| a[i + j * lda] != T::ZERO).count() as i32)
+        .collect();
+    Setup {
+        args: vec![
+            A::I32(1), // rocsparse_order_column
+            A::I32(m as i32),
+            A::I32(n as i32),
+            A::In(T::bytes(&a)),
+            A::I32(lda as i32),
+            A::Out("nnz_per_column", vec![0x77; 4 * n]),
+        ],
+        grid: (256 * n) as u32,
+        workgroup: 256,
+        expect: vec![("nnz_per_column", bytes_i32(&nnz), Check::Exact)],
+    }
+}
+
 const CASES: &[Case] = &[
+    Case {
+        bundle: 74,
+        kernel: "_ZL14nnz_kernel_colILi256EiifEv16rocsparse_order_T1_S1_PKT2_T0_PS5_",
+        what: "nnz_kernel_col f32",
+        setup: nnz_col::<f32>,
+    },
+    Case {
+        bundle: 74,
+        kernel: "_ZL14nnz_kernel_colILi256EiidEv16rocsparse_order_T1_S1_PKT2_T0_PS5_",
+        what: "nnz_kernel_col f64",
+        setup: nnz_col::<f64>,
+    },
     Case {
         bundle: 23,
         kernel: "_ZL21csrmvn_general_kernelILj512ELj2EiiffEvbT2_T4_PKT1_PKS0_PKT3_S9_S1_PS7_21rocsparse_index_base_",
