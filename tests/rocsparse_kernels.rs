@@ -652,10 +652,7 @@ fn csr2coo_wf4(r: &mut Rng) -> Setup {
 /// nnz per column of a dense column-major matrix (`nnz_kernel_col<256, int, int, T>`, order = column, one
 /// block per column): nnz[j] = #{i < m : A[i + j·lda] != 0}. Zeros of both signs, NaNs and subnormals are
 /// planted: −0.0 counts as zero, NaN as nonzero (IEEE `!=`). Integer counts: exact in any order.
-fn nnz_col<T: Real>(r: &mut Rng) -> Setup
-where
-    T: From<f32>,
-{
+fn nnz_col<T: Real + From<f32>>(r: &mut Rng) -> Setup {
     let (m, n, lda) = (300usize, 10usize, 310usize);
     let special: [f32; 5] = [0.0, -0.0, f32::NAN, f32::from_bits(1), -0.0];
     let a: Vec<T> = (0..lda * n)
