@@ -191,8 +191,9 @@ enum Cmd {
         /// found spirv-val-clean (`spirv-val-clean.txt` in the corpus directory, D077).
         #[arg(long)]
         fresh_validation: bool,
-        /// Run spirv-val only on modules of at most this many words; larger ones are counted as translated,
-        /// not validated (spirv-val's cost grows faster than linearly with the module; D077).
+        /// Run spirv-val only on modules of at most this many words; a larger one counts as validated only
+        /// when its exact bytes were found clean before (this run or the cache), else as translated, not
+        /// validated (spirv-val's cost grows faster than linearly with the module; D077).
         #[arg(long)]
         validate_max_words: Option<usize>,
         /// Rows of the missing-opcode tables.
