@@ -10,6 +10,7 @@
 //! instruction. So a kernel's blocker set says exactly which opcodes stand between it and a module, and the
 //! ranking can count the kernels that one more opcode would unlock.
 
+use crate::corpus_validate::{How, Validator};
 use crate::dispatch::{initial_sgprs, lift_options, target_of};
 use anyhow::{bail, Context, Result};
 use rdna2spv_codeobj::{CodeObject, Kernel};
@@ -82,6 +83,11 @@ pub struct Options {
     /// The profile kernels are lowered for (`rdna2spv corpus` measures the Vulkan device, as `translate
     /// --profile device` does: rocSPARSE needs Float64 and Int64, which the portable profile does not assume).
     pub profile: rdna2spv_vulkan::DeviceProfile,
+    /// Keep the keys of spirv-val-clean modules in this file across runs (D077); `None`: this run only.
+    pub validation_cache: Option<PathBuf>,
+    /// Run spirv-val only on modules of at most this many words (its cost grows faster than linearly with
+    /// the module, D077); larger modules count as translated, not validated. `None`: every module.
+    pub validate_max_words: Option<usize>,
 }
 
 impl Default for Options {
@@ -95,6 +101,8 @@ impl Default for Options {
             spirv_val: std::env::var("SPIRV_VAL").unwrap_or_else(|_| "spirv-val".into()),
             progress: false,
             profile: rdna2spv_vulkan::DeviceProfile::portable(),
+            validation_cache: None,
+            validate_max_words: None,
         }
     }
 }
@@ -122,6 +130,8 @@ pub struct KernelReport {
     /// Time spent translating (all attempts) and in spirv-val.
     pub seconds_translate: f64,
     pub seconds_validate: f64,
+    /// How the module's spirv-val verdict was obtained (D077); `None` when it was not validated.
+    pub validation: Option<How>,
 }
 
 #[derive(Debug, Clone, Serialize, Default)]
@@ -167,9 +177,16 @@ pub fn check(dir: &Path, bundles: &[usize], opts: &Options) -> Result<Report> {
             bail!("bundle {b} has no gfx1030 code object in the index");
         }
     }
-    if opts.validate {
+    let validator = if opts.validate {
         which(&opts.spirv_val, "--version")?;
-    }
+        Some(
+            Validator::new(&opts.spirv_val, opts.validation_cache.as_deref())
+                .map_err(|e| anyhow::anyhow!(e))?,
+        )
+    } else {
+        None
+    };
+    let validator = validator.as_ref();
     if opts.decode {
         which(&opts.objdump, "--version")?;
     }
@@ -198,7 +215,7 @@ pub fn check(dir: &Path, bundles: &[usize], opts: &Options) -> Result<Report> {
                     .join(b.code_object.as_deref().unwrap_or_default());
                 let scratch = tmp.join(format!("job{job}.spv"));
                 let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    check_object(b.bundle, &path, opts, &scratch, kernels_done)
+                    check_object(b.bundle, &path, opts, validator, &scratch, kernels_done)
                 }))
                 .unwrap_or_else(|p| ObjectReport {
                     bundle: b.bundle,
@@ -287,6 +304,7 @@ fn check_object(
     bundle: usize,
     path: &Path,
     opts: &Options,
+    validator: Option<&Validator>,
     scratch: &Path,
     kernels_done: &AtomicUsize,
 ) -> ObjectReport {
@@ -321,7 +339,7 @@ fn check_object(
     if opts.translate {
         for k in &co.kernels {
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                check_kernel(&co, k, opts, scratch)
+                check_kernel_with(&co, k, opts, validator, scratch)
             }))
             .unwrap_or_else(|p| KernelReport {
                 name: k.name.clone(),
@@ -332,6 +350,7 @@ fn check_object(
                 blocker_counts: BTreeMap::new(),
                 seconds_translate: 0.0,
                 seconds_validate: 0.0,
+                validation: None,
             });
             rep.kernels.push(r);
             kernels_done.fetch_add(1, Ordering::SeqCst);
@@ -411,8 +430,26 @@ pub fn workgroup_of(k: &Kernel) -> [u32; 3] {
     [x, 1, 1]
 }
 
-/// Translates one kernel (portable profile) and validates the module; see the module docs for blockers.
+/// Translates one kernel (for `opts.profile`) and validates the module (spirv-val on every call, no
+/// deduplication); see the module docs for blockers.
 pub fn check_kernel(co: &CodeObject, k: &Kernel, opts: &Options, scratch: &Path) -> KernelReport {
+    let v = if opts.validate {
+        Validator::new(&opts.spirv_val, None).ok()
+    } else {
+        None
+    };
+    check_kernel_with(co, k, opts, v.as_ref(), scratch)
+}
+
+/// [`check_kernel`] with a shared validator (one spirv-val run per distinct module, D077). With
+/// `opts.validate` and no validator, spirv-val runs on the module directly.
+pub fn check_kernel_with(
+    co: &CodeObject,
+    k: &Kernel,
+    opts: &Options,
+    validator: Option<&Validator>,
+    scratch: &Path,
+) -> KernelReport {
     let target = target_of(co);
     let mut code = k.code.clone();
     let mut blockers: Vec<String> = Vec::new();
@@ -420,6 +457,7 @@ pub fn check_kernel(co: &CodeObject, k: &Kernel, opts: &Options, scratch: &Path)
     let instructions = linear(&code, target).len();
     let t0 = Instant::now();
     let mut seconds_validate = 0.0;
+    let mut validation = None;
     let outcome = loop {
         match translate_words(co, k, &code, &opts.profile) {
             Ok(words) => {
@@ -429,15 +467,42 @@ pub fn check_kernel(co: &CodeObject, k: &Kernel, opts: &Options, scratch: &Path)
                         all: blockers.clone(),
                     };
                 }
-                if !opts.validate {
+                let over_cap = opts.validate_max_words.is_some_and(|m| words.len() > m);
+                if over_cap {
+                    // Over the cap spirv-val does not run; a verdict already known for these exact bytes
+                    // (this run or the cache file, D077) still counts.
+                    if let Some((v, how)) = validator.and_then(|val| val.known(&words)) {
+                        validation = Some(how);
+                        break match v {
+                            Ok(()) => Outcome::Valid {
+                                validated: true,
+                                words: words.len(),
+                            },
+                            Err(message) => Outcome::Invalid { message },
+                        };
+                    }
+                }
+                if !opts.validate || over_cap {
                     break Outcome::Valid {
                         validated: false,
                         words: words.len(),
                     };
                 }
-                let tv = Instant::now();
-                let v = spirv_val(&opts.spirv_val, &words, scratch);
-                seconds_validate = tv.elapsed().as_secs_f64();
+                let v = match validator {
+                    Some(val) => {
+                        let (v, how, secs) = val.validate(&words, scratch);
+                        seconds_validate = secs;
+                        validation = Some(how);
+                        v
+                    }
+                    None => {
+                        let tv = Instant::now();
+                        let v = spirv_val(&opts.spirv_val, &words, scratch);
+                        seconds_validate = tv.elapsed().as_secs_f64();
+                        validation = Some(How::Ran);
+                        v
+                    }
+                };
                 break match v {
                     Ok(()) => Outcome::Valid {
                         validated: true,
@@ -478,7 +543,19 @@ pub fn check_kernel(co: &CodeObject, k: &Kernel, opts: &Options, scratch: &Path)
         blocker_counts,
         seconds_translate: t0.elapsed().as_secs_f64() - seconds_validate,
         seconds_validate,
+        validation,
     }
+}
+
+/// The module `rdna2spv corpus` validates for kernel `k` (lowered for `profile`), or why there is none.
+pub fn module_words(
+    co: &CodeObject,
+    k: &Kernel,
+    profile: &rdna2spv_vulkan::DeviceProfile,
+) -> Result<Vec<u32>, String> {
+    translate_words(co, k, &k.code, profile).map_err(|e| match e {
+        Failure::At(_, m) | Failure::Other(m) => m,
+    })
 }
 
 enum Failure {
@@ -609,8 +686,14 @@ pub struct Summary {
     /// Summed over kernels (all jobs).
     pub seconds_translate: f64,
     pub seconds_validate: f64,
+    /// Modules spirv-val ran on in this run, and their words.
     pub validated_modules: usize,
     pub validated_words: usize,
+    /// Kernels whose module repeated one validated earlier in this run / was clean in the cache file (D077).
+    pub validated_repeats: usize,
+    pub validated_cached: usize,
+    /// Kernels translated whose modules were not validated (validation off, or over the word cap).
+    pub unvalidated: usize,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -656,19 +739,25 @@ impl Report {
                 s.kernels += 1;
                 s.seconds_translate += k.seconds_translate;
                 s.seconds_validate += k.seconds_validate;
-                if let Outcome::Valid {
-                    validated: true,
-                    words,
-                } = &k.outcome
-                {
-                    s.validated_modules += 1;
-                    s.validated_words += words;
+                let words = match &k.outcome {
+                    Outcome::Valid { words, .. } => *words,
+                    _ => 0,
+                };
+                match k.validation {
+                    Some(How::Ran) => {
+                        s.validated_modules += 1;
+                        s.validated_words += words;
+                    }
+                    Some(How::Repeat) => s.validated_repeats += 1,
+                    Some(How::Cache) => s.validated_cached += 1,
+                    None => {}
                 }
                 match &k.outcome {
                     Outcome::Valid { validated, .. } => {
                         s.translated += 1;
                         s.valid += 1;
                         s.validated &= *validated;
+                        s.unvalidated += usize::from(!*validated);
                     }
                     Outcome::Invalid { message } => {
                         s.translated += 1;
@@ -761,18 +850,33 @@ impl Summary {
             self.kernels,
             pct(self.translated, self.kernels)
         );
-        let _ = writeln!(
-            t,
-            "| kernels translated to spirv-val-clean modules{} | {} | {} | {:.2}% |",
-            if self.validated {
-                ""
-            } else {
-                " (NOT validated)"
-            },
-            self.valid,
-            self.kernels,
-            pct(self.valid, self.kernels)
-        );
+        if self.unvalidated == self.valid && self.valid > 0 {
+            let _ = writeln!(
+                t,
+                "| kernels translated to spirv-val-clean modules (NOT validated) | {} | {} | {:.2}% |",
+                self.valid,
+                self.kernels,
+                pct(self.valid, self.kernels)
+            );
+        } else {
+            let clean = self.valid - self.unvalidated;
+            let _ = writeln!(
+                t,
+                "| kernels translated to spirv-val-clean modules | {} | {} | {:.2}% |",
+                clean,
+                self.kernels,
+                pct(clean, self.kernels)
+            );
+            if self.unvalidated > 0 {
+                let _ = writeln!(
+                    t,
+                    "| kernels translated, module not validated (over the word cap, not in the cache) | {} | {} | {:.2}% |",
+                    self.unvalidated,
+                    self.kernels,
+                    pct(self.unvalidated, self.kernels)
+                );
+            }
+        }
         let _ = writeln!(
             t,
             "| modules spirv-val rejects | {} | | |\n| kernels blocked by unsupported instructions | {} | {} | {:.2}% |\n| kernels failing otherwise | {} | | |",
@@ -862,6 +966,7 @@ mod tests {
             blocker_counts: blockers.iter().map(|s| (s.to_string(), 2)).collect(),
             seconds_translate: 0.0,
             seconds_validate: 0.0,
+            validation: None,
         }
     }
 

@@ -2,6 +2,7 @@
 //!
 //! The library behind the `rdna2spv` CLI: manifests, dispatch plans shared by the backends, and listings.
 pub mod corpus;
+pub mod corpus_validate;
 pub mod device;
 pub mod disasm;
 pub mod dispatch;

@@ -187,6 +187,15 @@ enum Cmd {
         /// Translate, but skip spirv-val.
         #[arg(long)]
         no_validate: bool,
+        /// Validate every distinct module now, ignoring (and rewriting) the cache of modules an earlier run
+        /// found spirv-val-clean (`spirv-val-clean.txt` in the corpus directory, D077).
+        #[arg(long)]
+        fresh_validation: bool,
+        /// Run spirv-val only on modules of at most this many words; a larger one counts as validated only
+        /// when its exact bytes were found clean before (this run or the cache), else as translated, not
+        /// validated (spirv-val's cost grows faster than linearly with the module; D077).
+        #[arg(long)]
+        validate_max_words: Option<usize>,
         /// Rows of the missing-opcode tables.
         #[arg(long, default_value = "40")]
         top: usize,
@@ -444,6 +453,8 @@ fn run(cli: Cli) -> Result<i32> {
             no_decode,
             no_translate,
             no_validate,
+            fresh_validation,
+            validate_max_words,
             top,
             json,
             profile,
@@ -459,10 +470,11 @@ fn run(cli: Cli) -> Result<i32> {
                 translate: !no_translate,
                 validate: !no_validate,
                 jobs,
+                validate_max_words,
                 progress: true,
                 ..Default::default()
             };
-            corpus(dir, bundles, opts, top, json)
+            corpus(dir, bundles, opts, fresh_validation, top, json)
         }
         Cmd::Run {
             manifest,
@@ -555,7 +567,8 @@ fn run(cli: Cli) -> Result<i32> {
 fn corpus(
     dir: Option<PathBuf>,
     bundles: Vec<usize>,
-    opts: rdna2spv::corpus::Options,
+    mut opts: rdna2spv::corpus::Options,
+    fresh_validation: bool,
     top: usize,
     json: Option<PathBuf>,
 ) -> Result<i32> {
@@ -564,6 +577,11 @@ fn corpus(
         None => rdna2spv::corpus::default_dir()
             .context("no corpus directory: set HOME or RDNA2SPV_CORPUS_DIR")?,
     };
+    let cache = rdna2spv::corpus_validate::Validator::default_cache(&dir);
+    if fresh_validation {
+        std::fs::remove_file(&cache).ok();
+    }
+    opts.validation_cache = Some(cache);
     let report = rdna2spv::corpus::check(&dir, &bundles, &opts)?;
     let s = report.summary();
     if let Some(j) = json {
@@ -576,11 +594,14 @@ fn corpus(
         s.objects, s.kernels, s.seconds, opts.jobs, s.seconds_objdump, s.seconds_ours_listing
     ))?;
     emit(&format!(
-        "translation (every attempt, summed): {:.1} s; spirv-val: {:.1} s for {} modules ({:.1} M words)\n",
+        "translation (every attempt, summed): {:.1} s; spirv-val: {:.1} s for {} distinct modules ({:.1} M words); \
+         {} kernels' modules repeated one validated in this run, {} were clean in the cache (D077)\n",
         s.seconds_translate,
         s.seconds_validate,
         s.validated_modules,
-        s.validated_words as f64 / 1e6
+        s.validated_words as f64 / 1e6,
+        s.validated_repeats,
+        s.validated_cached
     ))?;
     let failed = s.decode_differing > 0 || !s.invalid.is_empty() || !s.object_errors.is_empty();
     Ok(i32::from(failed))

@@ -81,3 +81,30 @@ fn sample_kernels_are_fully_structured() {
     assert!(lifted >= 1, "no sample kernel lifts");
     assert!(regions.is_empty(), "{regions:#?}");
 }
+
+/// A kernel's module is the same bytes every time it is translated (D077 validates each distinct module once
+/// and caches the verdict by the module's hash). The csrmm kernel below has several per-lane temporaries in
+/// one instruction group; they were once declared in hash-set order, which differs between two translations
+/// in one process.
+#[test]
+fn translation_is_byte_identical_run_to_run() {
+    use rdna2spv_codeobj::CodeObject;
+    let dir = corpus::default_dir().expect("HOME or RDNA2SPV_CORPUS_DIR");
+    let index = corpus::Index::load(&dir).expect("cargo xtask corpus rocsparse");
+    let file = index
+        .bundles
+        .iter()
+        .find(|b| b.bundle == 44)
+        .and_then(|b| b.code_object.clone())
+        .expect("bundle 44");
+    let bytes = std::fs::read(dir.join("co").join(file)).unwrap();
+    let co = CodeObject::parse(&bytes).unwrap();
+    let k = co
+        .kernel("_ZL27csrmmnt_general_main_kernelILj256ELj8ELj1Eli21rocsparse_complex_numIfES1_EvbbT3_S2_S2_S2_S2_T2_S3_S3_T5_PKS3_PKS2_PKT4_SB_S2_S3_S4_PS9_S2_S3_16rocsparse_order_21rocsparse_index_base_")
+        .unwrap();
+    let profile = rdna2spv_vulkan::DeviceProfile::portable();
+    let a = corpus::module_words(&co, k, &profile).unwrap();
+    for _ in 0..3 {
+        assert!(corpus::module_words(&co, k, &profile).unwrap() == a);
+    }
+}

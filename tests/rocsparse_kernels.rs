@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Kernels that run today (host and lavapipe); raise it as opcodes land.
-const MIN_RUNNING: usize = 10;
+const MIN_RUNNING: usize = 30;
 
 /// A kernel argument the case supplies, in declaration order.
 enum A {
@@ -29,6 +29,8 @@ enum A {
     F64(f64),
     /// An 8-byte value given as bits (a by-value `rocsparse_float_complex`: re in the low half).
     Bits8(u64),
+    /// A one-byte `bool`.
+    Bool(bool),
     /// An input buffer.
     In(Vec<u8>),
     /// A buffer the kernel writes (initial contents given), compared by name.
@@ -414,7 +416,336 @@ fn gpsv_strided_gather<const W: usize>(r: &mut Rng) -> Setup {
     }
 }
 
+/// A random CSR matrix (m rows, n columns, 0..=max_row entries per row, sorted distinct columns), 1-based:
+/// (row pointers, column indices), both with BASE added.
+fn csr_random(r: &mut Rng, m: usize, n: usize, max_row: usize) -> (Vec<i32>, Vec<i32>) {
+    let mut ptr = vec![BASE];
+    let mut col = Vec::new();
+    for _ in 0..m {
+        let k = r.below(max_row as u64 + 1) as usize;
+        col.extend(r.distinct_sorted(k, n).into_iter().map(|c| c as i32 + BASE));
+        ptr.push(BASE + col.len() as i32);
+    }
+    (ptr, col)
+}
+
+/// The float operations the references below use, for f32 and f64 alike: `mul_add` is the correctly rounded
+/// fused multiply-add (one rounding), `+` and `*` the correctly rounded IEEE operations.
+trait Real: Copy + PartialEq + std::ops::Add<Output = Self> + std::ops::Mul<Output = Self> {
+    const W: usize;
+    const ZERO: Self;
+    fn fma(self, b: Self, c: Self) -> Self;
+    fn draw(r: &mut Rng) -> Self;
+    fn arg(self) -> A;
+    fn bytes(v: &[Self]) -> Vec<u8>;
+}
+impl Real for f32 {
+    const W: usize = 4;
+    const ZERO: f32 = 0.0;
+    fn fma(self, b: f32, c: f32) -> f32 {
+        self.mul_add(b, c)
+    }
+    fn draw(r: &mut Rng) -> f32 {
+        r.f32()
+    }
+    fn arg(self) -> A {
+        A::F32(self)
+    }
+    fn bytes(v: &[f32]) -> Vec<u8> {
+        bytes_f32(v)
+    }
+}
+impl Real for f64 {
+    const W: usize = 8;
+    const ZERO: f64 = 0.0;
+    fn fma(self, b: f64, c: f64) -> f64 {
+        self.mul_add(b, c)
+    }
+    fn draw(r: &mut Rng) -> f64 {
+        r.f64()
+    }
+    fn arg(self) -> A {
+        A::F64(self)
+    }
+    fn bytes(v: &[f64]) -> Vec<u8> {
+        bytes_f64(v)
+    }
+}
+
+/// csrmv, y = alpha·A·x + beta·y, through `csrmvn_general_kernel<512, WF, int, int, T, T>` (WF lanes per row;
+/// conj = false). The kernel's order, read from its disassembly (`v_mul` then `v_fmac`/`v_fma`; then per
+/// k = WF/2, …, 2, 1 a `ds_bpermute_b32` from lane l ^ k and a `v_add`; lane WF − 1 writes with a `v_fma` by
+/// beta): lane l of row i accumulates s_l = fma(alpha·val[j], x[col[j]], s_l) over j = start + l,
+/// start + l + WF, … from +0; the butterfly makes s_l ← s_l + s_(l^k) for each k in turn; the row's sum is
+/// lane WF − 1's; y[i] = fma(beta, y[i], sum) (beta ≠ 0). The reference follows that order exactly (Exact);
+/// a second reference in the naive order (one sequential fma chain over the row, then the same beta step) is
+/// only reported, in ulps.
+fn csrmvn_general<T: Real, const WF: usize>(r: &mut Rng) -> Setup {
+    // Fewer (longer) rows for wide waves, for CI's time.
+    let (m, n) = (if WF > 8 { 500usize } else { 1500 }, 1200usize);
+    let (ptr, col) = csr_random(r, m, n, 3 * WF + 6);
+    let val: Vec<T> = (0..col.len()).map(|_| T::draw(r)).collect();
+    let x: Vec<T> = (0..n).map(|_| T::draw(r)).collect();
+    let y: Vec<T> = (0..m).map(|_| T::draw(r)).collect();
+    let (alpha, beta) = (T::draw(r), T::draw(r));
+    let (mut exact, mut naive) = (y.clone(), y.clone());
+    for i in 0..m {
+        let (a, b) = ((ptr[i] - BASE) as usize, (ptr[i + 1] - BASE) as usize);
+        let term = |j: usize| (alpha * val[j], x[(col[j] - BASE) as usize]);
+        let mut s = [T::ZERO; WF];
+        for (l, acc) in s.iter_mut().enumerate() {
+            for j in (a + l..b).step_by(WF) {
+                let (p, xv) = term(j);
+                *acc = p.fma(xv, *acc);
+            }
+        }
+        let mut k = WF / 2;
+        while k >= 1 {
+            let old = s;
+            for l in 0..WF {
+                s[l] = old[l] + old[l ^ k];
+            }
+            k /= 2;
+        }
+        let sum = s[WF - 1];
+        exact[i] = beta.fma(y[i], sum);
+        let mut seq = T::ZERO;
+        for j in a..b {
+            let (p, xv) = term(j);
+            seq = p.fma(xv, seq);
+        }
+        naive[i] = beta.fma(y[i], seq);
+    }
+    Setup {
+        args: vec![
+            A::Bool(false),
+            A::I32(m as i32),
+            alpha.arg(),
+            A::In(bytes_i32(&ptr)),
+            A::In(bytes_i32(&col)),
+            A::In(T::bytes(&val)),
+            A::In(T::bytes(&x)),
+            beta.arg(),
+            A::Out("y", T::bytes(&y)),
+            A::I32(BASE),
+        ],
+        // 1024·min(WF, 8) / WF row groups in flight (1024 for WF 2 and 1500 rows, 256 for WF 32 and 500
+        // rows): the grid-stride loop runs more than once. With 64 waves of WF 32 and 1500 rows (24 rows
+        // each) lavapipe cuts the waves short (its loop cap; the lowering's flag reports it,
+        // docs/corpus.md), so WF 32 gets more waves.
+        grid: 1024 * WF.min(8) as u32,
+        workgroup: 512,
+        expect: vec![
+            ("y", T::bytes(&exact), Check::Exact),
+            ("y", T::bytes(&naive), Check::Report { width: T::W }),
+        ],
+    }
+}
+
+/// doti's first kernel (`doti_kernel_part1<256, int, T>`) on `blocks` blocks of 256 (rocSPARSE launches 256;
+/// the kernel's grid-stride loop takes any count): thread t (of blocks·256) accumulates
+/// p_t = fma(y[x_ind[i] - base], x_val[i], p_t) over i = t, t + blocks·256, … from +0; each block reduces its 256 partials through LDS, read from the disassembly: for s = 128, 64, …,
+/// 2: d[t] = d[t] + d[t + s] (t < s), then d[0] = d[0] + d[1]; workspace[block] = d[0].
+fn doti_part1_reference<T: Real>(x: &[T], ind: &[usize], y: &[T], blocks: usize) -> Vec<T> {
+    let threads = blocks * 256;
+    let partial: Vec<T> = (0..threads)
+        .map(|t| {
+            (t..x.len())
+                .step_by(threads)
+                .fold(T::ZERO, |acc, i| y[ind[i]].fma(x[i], acc))
+        })
+        .collect();
+    partial.chunks(256).map(|d| tree_sum(d.to_vec())).collect()
+}
+
+/// rocSPARSE's block reduction of 256 values in LDS (see [`doti_part1_reference`]).
+fn tree_sum<T: Real>(mut d: Vec<T>) -> T {
+    let mut s = 128;
+    while s >= 2 {
+        for t in 0..s {
+            d[t] = d[t] + d[t + s];
+        }
+        s /= 2;
+    }
+    d[0] + d[1]
+}
+
+struct Doti<T> {
+    x: Vec<T>,
+    ind: Vec<usize>,
+    y: Vec<T>,
+}
+fn doti_inputs<T: Real>(r: &mut Rng) -> Doti<T> {
+    let (n, nnz) = (60_000usize, 40_000usize);
+    let y: Vec<T> = (0..n).map(|_| T::draw(r)).collect();
+    let x: Vec<T> = (0..nnz).map(|_| T::draw(r)).collect();
+    let ind = r.distinct_sorted(nnz, n);
+    Doti { x, ind, y }
+}
+
+/// doti part 1 on 64 blocks (a quarter of rocSPARSE's 256, for CI's time): the 64 block sums, bit for bit in
+/// the kernel's order.
+fn doti_part1<T: Real>(r: &mut Rng) -> Setup {
+    const BLOCKS: usize = 64;
+    let d = doti_inputs::<T>(r);
+    let ws = doti_part1_reference(&d.x, &d.ind, &d.y, BLOCKS);
+    let ind_b: Vec<i32> = d.ind.iter().map(|&i| i as i32 + BASE).collect();
+    Setup {
+        args: vec![
+            A::I32(d.x.len() as i32),
+            A::In(T::bytes(&d.x)),
+            A::In(bytes_i32(&ind_b)),
+            A::In(T::bytes(&d.y)),
+            A::Out("workspace", vec![0xa5; BLOCKS * T::W]),
+            A::I32(BASE),
+        ],
+        grid: (BLOCKS * 256) as u32,
+        workgroup: 256,
+        expect: vec![("workspace", T::bytes(&ws), Check::Exact)],
+    }
+}
+
+/// doti part 2 (`doti_kernel_part2<256, T>`, one block): result = the same LDS tree over the 256 block sums.
+/// Its input is part 1's reference output (256 blocks, as rocSPARSE launches it) for fresh inputs, so the result is the whole sparse dot product in
+/// rocSPARSE's order (Exact); the naive order (one sequential fma chain over i) is reported in ulps.
+fn doti_part2<T: Real>(r: &mut Rng) -> Setup {
+    let d = doti_inputs::<T>(r);
+    let ws = doti_part1_reference(&d.x, &d.ind, &d.y, 256);
+    let result = tree_sum(ws.clone());
+    let naive = (0..d.x.len()).fold(T::ZERO, |acc, i| d.y[d.ind[i]].fma(d.x[i], acc));
+    Setup {
+        args: vec![A::In(T::bytes(&ws)), A::Out("result", vec![0x5a; T::W])],
+        grid: 256,
+        workgroup: 256,
+        expect: vec![
+            ("result", T::bytes(&[result]), Check::Exact),
+            ("result", T::bytes(&[naive]), Check::Report { width: T::W }),
+        ],
+    }
+}
+
+/// csr2coo (`csr2coo_kernel<512, 4, int, int>`): coo_row_ind[j] = i + base for every entry j of row i.
+fn csr2coo_wf4(r: &mut Rng) -> Setup {
+    let (m, n) = (1000usize, 500usize);
+    let (ptr, col) = csr_random(r, m, n, 12);
+    let mut rows = Vec::with_capacity(col.len());
+    for i in 0..m {
+        rows.extend(std::iter::repeat_n(
+            i as i32 + BASE,
+            (ptr[i + 1] - ptr[i]) as usize,
+        ));
+    }
+    Setup {
+        args: vec![
+            A::I32(m as i32),
+            A::In(bytes_i32(&ptr)),
+            A::Out("coo_row_ind", vec![0xee; 4 * col.len()]),
+            A::I32(BASE),
+        ],
+        // 256 waves of four lanes for 1000 rows: every wave loops.
+        grid: 1024,
+        workgroup: 512,
+        expect: vec![("coo_row_ind", bytes_i32(&rows), Check::Exact)],
+    }
+}
+
+/// nnz per column of a dense column-major matrix (`nnz_kernel_col<256, int, int, T>`, order = column, one
+/// block per column): nnz[j] = #{i < m : A[i + j·lda] != 0}. Zeros of both signs, NaNs and subnormals are
+/// planted: −0.0 counts as zero, NaN as nonzero (IEEE `!=`). Integer counts: exact in any order.
+fn nnz_col<T: Real + From<f32>>(r: &mut Rng) -> Setup {
+    let (m, n, lda) = (300usize, 10usize, 310usize);
+    let special: [f32; 5] = [0.0, -0.0, f32::NAN, f32::from_bits(1), -0.0];
+    let a: Vec<T> = (0..lda * n)
+        .map(|_| match r.below(4) {
+            0 => T::from(special[r.below(5) as usize]),
+            _ => T::draw(r),
+        })
+        .collect();
+    let nnz: Vec<i32> = (0..n)
+        .map(|j| (0..m).filter(|&i| a[i + j * lda] != T::ZERO).count() as i32)
+        .collect();
+    Setup {
+        args: vec![
+            A::I32(1), // rocsparse_order_column
+            A::I32(m as i32),
+            A::I32(n as i32),
+            A::In(T::bytes(&a)),
+            A::I32(lda as i32),
+            A::Out("nnz_per_column", vec![0x77; 4 * n]),
+        ],
+        grid: (256 * n) as u32,
+        workgroup: 256,
+        expect: vec![("nnz_per_column", bytes_i32(&nnz), Check::Exact)],
+    }
+}
+
 const CASES: &[Case] = &[
+    Case {
+        bundle: 74,
+        kernel: "_ZL14nnz_kernel_colILi256EiifEv16rocsparse_order_T1_S1_PKT2_T0_PS5_",
+        what: "nnz_kernel_col f32",
+        setup: nnz_col::<f32>,
+    },
+    Case {
+        bundle: 74,
+        kernel: "_ZL14nnz_kernel_colILi256EiidEv16rocsparse_order_T1_S1_PKT2_T0_PS5_",
+        what: "nnz_kernel_col f64",
+        setup: nnz_col::<f64>,
+    },
+    Case {
+        bundle: 23,
+        kernel: "_ZL21csrmvn_general_kernelILj512ELj2EiiffEvbT2_T4_PKT1_PKS0_PKT3_S9_S1_PS7_21rocsparse_index_base_",
+        what: "csrmvn_general f32 wf2",
+        setup: csrmvn_general::<f32, 2>,
+    },
+    Case {
+        bundle: 23,
+        kernel: "_ZL21csrmvn_general_kernelILj512ELj2EiiddEvbT2_T4_PKT1_PKS0_PKT3_S9_S1_PS7_21rocsparse_index_base_",
+        what: "csrmvn_general f64 wf2",
+        setup: csrmvn_general::<f64, 2>,
+    },
+    Case {
+        bundle: 23,
+        kernel: "_ZL21csrmvn_general_kernelILj512ELj32EiiffEvbT2_T4_PKT1_PKS0_PKT3_S9_S1_PS7_21rocsparse_index_base_",
+        what: "csrmvn_general f32 wf32",
+        setup: csrmvn_general::<f32, 32>,
+    },
+    Case {
+        bundle: 23,
+        kernel: "_ZL21csrmvn_general_kernelILj512ELj32EiiddEvbT2_T4_PKT1_PKS0_PKT3_S9_S1_PS7_21rocsparse_index_base_",
+        what: "csrmvn_general f64 wf32",
+        setup: csrmvn_general::<f64, 32>,
+    },
+    Case {
+        bundle: 2,
+        kernel: "_ZL17doti_kernel_part1ILj256EifEvT0_PKT1_PKS0_S3_PS1_21rocsparse_index_base_",
+        what: "doti part1 f32",
+        setup: doti_part1::<f32>,
+    },
+    Case {
+        bundle: 2,
+        kernel: "_ZL17doti_kernel_part2ILj256EfEvPT0_S1_",
+        what: "doti part2 f32",
+        setup: doti_part2::<f32>,
+    },
+    Case {
+        bundle: 2,
+        kernel: "_ZL17doti_kernel_part1ILj256EidEvT0_PKT1_PKS0_S3_PS1_21rocsparse_index_base_",
+        what: "doti part1 f64",
+        setup: doti_part1::<f64>,
+    },
+    Case {
+        bundle: 2,
+        kernel: "_ZL17doti_kernel_part2ILj256EdEvPT0_S1_",
+        what: "doti part2 f64",
+        setup: doti_part2::<f64>,
+    },
+    Case {
+        bundle: 84,
+        kernel: "_ZL14csr2coo_kernelILj512ELj4EiiEvT2_PKT1_PS0_21rocsparse_index_base_",
+        what: "csr2coo (i32 indices)",
+        setup: csr2coo_wf4,
+    },
     Case {
         bundle: 23,
         kernel: "_ZL19csrmvt_scale_kernelILj256EiffEvT0_T2_PT1_",
@@ -566,6 +897,7 @@ fn manifest(co_path: &Path, co: &CodeObject, kernel: &str, s: &Setup, dir: &Path
             A::In(_) | A::Out(..) => m.value_kind == ValueKind::GlobalBuffer && m.size == 8,
             A::I32(_) | A::F32(_) => m.value_kind == ValueKind::ByValue && m.size == 4,
             A::F64(_) | A::Bits8(_) => m.value_kind == ValueKind::ByValue && m.size == 8,
+            A::Bool(_) => m.value_kind == ValueKind::ByValue && m.size == 1,
         };
         assert!(
             kind_ok,
@@ -578,6 +910,7 @@ fn manifest(co_path: &Path, co: &CodeObject, kernel: &str, s: &Setup, dir: &Path
             A::F32(v) => writeln!(t, "bits = \"0x{:x}\"", v.to_bits()).unwrap(),
             A::F64(v) => writeln!(t, "bits = \"0x{:x}\"", v.to_bits()).unwrap(),
             A::Bits8(v) => writeln!(t, "bits = \"0x{v:x}\"").unwrap(),
+            A::Bool(v) => writeln!(t, "bits = \"0x{:x}\"", u8::from(*v)).unwrap(),
             A::In(data) => {
                 let f = dir.join(format!("arg{i}.bin"));
                 std::fs::write(&f, data).unwrap();
@@ -659,6 +992,7 @@ fn rocsparse_kernels_host_device_and_reference() {
                 continue;
             }
         }
+        let t0 = std::time::Instant::now();
         let mut rng = Rng(0x5eed_0000 + n as u64);
         let setup = (case.setup)(&mut rng);
         let cdir = tmp.join(format!("case{n}"));
@@ -725,7 +1059,7 @@ fn rocsparse_kernels_host_device_and_reference() {
                 }
             }
         }
-        writeln!(report, "{line}").unwrap();
+        writeln!(report, "{line} [{:.1} s]", t0.elapsed().as_secs_f64()).unwrap();
     }
     let _ = std::fs::remove_dir_all(&tmp);
     eprintln!(

@@ -30,7 +30,7 @@ mod structured;
 
 pub use structured::{control_flow_notes, ControlFlow};
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 
 use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{
@@ -1365,8 +1365,9 @@ impl<'a> Cx<'a> {
             emit[k] = ph;
             avail[k] = if kind == Kind::Capture { ph + 1 } else { ph };
         }
-        // Lane values used by a later lane loop go through a per-lane temporary array.
-        let mut needs_tmp = HashSet::new();
+        // Lane values used by a later lane loop go through a per-lane temporary array (ordered: the
+        // module's bytes must not depend on hash order).
+        let mut needs_tmp = BTreeSet::new();
         for k in 0..nn {
             if !matches!(kinds[k], Kind::Lane | Kind::Capture) {
                 continue;
