@@ -5,4 +5,4 @@ pub mod exact;
 pub mod lower;
 pub mod profile;
 
-pub use profile::{DeviceIdentity, DeviceProfile, FloatToInt};
+pub use profile::{DeviceIdentity, DeviceProfile, FloatToInt, VerifiedSubgroup};

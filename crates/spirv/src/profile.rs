@@ -127,6 +127,14 @@ pub struct DeviceProfile {
     /// A required subgroup size equal to a wave (32 or 64) can be requested and the shader then sees it.
     /// lavapipe: **false** (min = max = 8; a request for 32 is accepted and ignored).
     pub required_subgroup_size_honoured: bool,
+    /// What a probe shader *measured* for each wave size requested with `requiredSubgroupSize`
+    /// (decision D085): the built-in the shader sees, and how many invocations really share a
+    /// subgroup (ballot, add and broadcast-first counts). Only an entry with `trusted` may be used to
+    /// exchange a wave's values through subgroup operations. Empty in the portable profile.
+    /// lavapipe: 32 and 64 are outside its advertised 8..=8; forced anyway they are accepted and the
+    /// shader runs subgroups of **8** (not trusted).
+    #[serde(default)]
+    pub verified_subgroups: Vec<VerifiedSubgroup>,
 
     /// The driver silently cuts loops short after this many iterations per invocation (all loops
     /// together): measured with a top-tested loop of 70,000 iterations that stores its counter each
@@ -171,8 +179,17 @@ impl DeviceProfile {
             buffer_device_address: true,
             subgroup_size: 1,
             required_subgroup_size_honoured: false,
+            verified_subgroups: Vec::new(),
             loop_iteration_cap: Some(Self::PORTABLE_LOOP_CAP),
         }
+    }
+
+    /// The measurement for a required subgroup size of `wave` (32 or 64), when it is trusted: the
+    /// device ran subgroups of exactly `wave` invocations when asked for them.
+    pub fn trusted_subgroup(&self, wave: u32) -> Option<&VerifiedSubgroup> {
+        self.verified_subgroups
+            .iter()
+            .find(|v| v.requested == Some(wave) && v.trusted)
     }
 
     /// True when out-of-range and NaN float→int conversions already behave like RDNA's.
@@ -188,6 +205,70 @@ impl DeviceProfile {
     /// Reads a profile back from JSON (as written by [`to_json_pretty`](Self::to_json_pretty)).
     pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
         serde_json::from_str(text)
+    }
+}
+
+/// One subgroup-size measurement (decision D085): a pipeline created with (or without) a required
+/// subgroup size, dispatched over whole workgroups, each invocation recording the `SubgroupSize`
+/// built-in, its `SubgroupLocalInvocationId`, the bit count of `subgroupBallot(true)`, `subgroupAdd(1)`
+/// and `subgroupBroadcastFirst` of its own index (which names its subgroup).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VerifiedSubgroup {
+    /// The `requiredSubgroupSize` asked for; `None`: the pipeline's default.
+    pub requested: Option<u32>,
+    /// The device advertises the request: `subgroupSizeControl`, COMPUTE in
+    /// `requiredSubgroupSizeStages` and the size within `minSubgroupSize..=maxSubgroupSize`.
+    pub advertised: bool,
+    /// The request was made although it is not advertised (invalid usage a driver may accept; only
+    /// done when asked to, e.g. by the test that catches lavapipe's silent 8).
+    pub forced: bool,
+    /// The largest `SubgroupSize` built-in any invocation saw.
+    pub reported: u32,
+    /// Invocations that really share a subgroup: the smallest group of invocations with one
+    /// broadcast-first value, when every member's ballot count and `subgroupAdd(1)` agree with the
+    /// group's size and its local ids are 0..size; else 0.
+    pub effective: u32,
+    /// `requested == Some(effective) == Some(reported)`: subgroup operations may stand for a wave.
+    pub trusted: bool,
+}
+
+impl VerifiedSubgroup {
+    /// Derives a measurement from the records of whole workgroups, one per invocation in index
+    /// order: `[SubgroupSize, SubgroupLocalInvocationId, ballot bit count, subgroupAdd(1),
+    /// broadcast-first of the invocation index]`. Total: any records give an answer (inconsistent
+    /// ones an `effective` of 0).
+    pub fn from_records(
+        requested: Option<u32>,
+        advertised: bool,
+        forced: bool,
+        records: &[[u32; 5]],
+    ) -> Self {
+        let reported = records.iter().map(|r| r[0]).max().unwrap_or(0);
+        let mut groups: std::collections::BTreeMap<u32, Vec<&[u32; 5]>> = Default::default();
+        for r in records {
+            groups.entry(r[4]).or_default().push(r);
+        }
+        let consistent = !groups.is_empty()
+            && groups.values().all(|members| {
+                let n = members.len() as u32;
+                let mut ids: Vec<u32> = members.iter().map(|r| r[1]).collect();
+                ids.sort_unstable();
+                ids.iter().copied().eq(0..n) && members.iter().all(|r| r[2] == n && r[3] == n)
+            });
+        let effective = if consistent {
+            groups.values().map(|m| m.len() as u32).min().unwrap_or(0)
+        } else {
+            0
+        };
+        let trusted = effective != 0 && requested == Some(effective) && reported == effective;
+        VerifiedSubgroup {
+            requested,
+            advertised,
+            forced,
+            reported,
+            effective,
+            trusted,
+        }
     }
 }
 
@@ -226,5 +307,64 @@ mod tests {
         let via_serde: DeviceProfile =
             serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
         assert_eq!(via_serde, p);
+    }
+
+    /// Records of `n` invocations run in subgroups of `size`, each seeing `builtin` as SubgroupSize.
+    fn records(n: u32, size: u32, builtin: u32) -> Vec<[u32; 5]> {
+        (0..n)
+            .map(|i| [builtin, i % size, size, size, i - i % size])
+            .collect()
+    }
+
+    #[test]
+    fn a_subgroup_that_runs_what_was_asked_is_trusted() {
+        let v = VerifiedSubgroup::from_records(Some(32), true, false, &records(128, 32, 32));
+        assert_eq!((v.reported, v.effective, v.trusted), (32, 32, true));
+    }
+
+    #[test]
+    fn reporting_32_while_running_8_is_not_trusted() {
+        let v = VerifiedSubgroup::from_records(Some(32), false, true, &records(128, 8, 32));
+        assert_eq!((v.reported, v.effective, v.trusted), (32, 8, false));
+        let v = VerifiedSubgroup::from_records(Some(32), false, true, &records(128, 8, 8));
+        assert_eq!((v.reported, v.effective, v.trusted), (8, 8, false));
+    }
+
+    #[test]
+    fn inconsistent_counts_give_no_effective_size() {
+        let mut r = records(64, 32, 32);
+        r[5][2] = 31; // one ballot misses an invocation
+        let v = VerifiedSubgroup::from_records(Some(32), true, false, &r);
+        assert_eq!((v.effective, v.trusted), (0, false));
+        let mut r = records(64, 32, 32);
+        r[7][1] = 3; // two invocations claim local id 3
+        assert_eq!(
+            VerifiedSubgroup::from_records(Some(32), true, false, &r).effective,
+            0
+        );
+        assert_eq!(
+            VerifiedSubgroup::from_records(None, true, false, &[]).effective,
+            0
+        );
+    }
+
+    #[test]
+    fn a_trusted_size_is_found_by_wave() {
+        let mut p = DeviceProfile::portable();
+        assert!(p.trusted_subgroup(32).is_none());
+        p.verified_subgroups.push(VerifiedSubgroup::from_records(
+            Some(32),
+            false,
+            true,
+            &records(64, 8, 32),
+        ));
+        p.verified_subgroups.push(VerifiedSubgroup::from_records(
+            Some(64),
+            true,
+            false,
+            &records(64, 64, 64),
+        ));
+        assert!(p.trusted_subgroup(32).is_none());
+        assert_eq!(p.trusted_subgroup(64).map(|v| v.effective), Some(64));
     }
 }

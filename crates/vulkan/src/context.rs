@@ -111,6 +111,10 @@ pub struct DispatchOptions {
     /// Request this subgroup size (`VkPipelineShaderStageRequiredSubgroupSizeCreateInfo`). Only valid
     /// when `subgroupSizeControl` is on and the size lies in [min, max] with COMPUTE in the stages.
     pub required_subgroup_size: Option<u32>,
+    /// Make the `required_subgroup_size` request even when the device does not advertise that size
+    /// (invalid usage that some drivers accept: lavapipe takes 32 and runs 8). Only for probing what a
+    /// driver really does (decision D085); `subgroupSizeControl` must still be on.
+    pub force_required_subgroup_size: bool,
     /// Override the context's fence timeout for this dispatch.
     pub timeout: Option<Duration>,
 }
@@ -605,10 +609,11 @@ impl Context {
             }
         }
         if let Some(size) = options.required_subgroup_size {
-            let ok = self.features.subgroup_size_control
-                && self.info.required_subgroup_size_compute
-                && size.is_power_of_two()
+            let advertised = self.info.required_subgroup_size_compute
                 && (self.info.min_subgroup_size..=self.info.max_subgroup_size).contains(&size);
+            let ok = self.features.subgroup_size_control
+                && size.is_power_of_two()
+                && (advertised || options.force_required_subgroup_size);
             if !ok {
                 return Err(Error::InvalidArgument(format!(
                     "required subgroup size {size} is not supported (device range {}..={}, \

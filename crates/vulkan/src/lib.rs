@@ -6,6 +6,7 @@
 //!   all memory through `PhysicalStorageBuffer64` pointers passed in push constants.
 //! * [`Context::dispatch`] — one compute dispatch of a SPIR-V module whose pipeline layout holds only
 //!   a push-constant range; waits on a fence with a timeout and reports timings.
+//! * [`subgroup`] — the effective subgroup size behind a `requiredSubgroupSize` request (D085).
 //! * [`probe`] — measures the [`DeviceProfile`] of the device with tiny kernels built by [`kernel`].
 //!
 //! libvulkan is loaded at run time, so the crate builds everywhere; without a loader or a device,
@@ -16,6 +17,7 @@ mod context;
 pub mod kernel;
 pub mod profile;
 pub mod run;
+pub mod subgroup;
 pub mod trace;
 
 pub use buffer::Buffer;
@@ -23,7 +25,7 @@ pub use context::{
     Context, DeviceInfo, DeviceSelector, DispatchOptions, DispatchStats, EnabledFeatures,
 };
 pub use profile::{probe, probe_with_report, ProbeReport};
-pub use rdna2spv_spirv::profile::{DeviceIdentity, DeviceProfile, FloatToInt};
+pub use rdna2spv_spirv::profile::{DeviceIdentity, DeviceProfile, FloatToInt, VerifiedSubgroup};
 pub use run::{
     kernel_layout, run_module, run_program, run_program_checked, run_program_with,
     run_with_buffers, BufferRun, RunError, RunReport,

@@ -338,19 +338,22 @@ pub fn probe_with_report(ctx: &Context) -> Result<(DeviceProfile, ProbeReport)> 
         let out = run_words(ctx, &modules::subgroup_size(), &[0], 64, 0, 64)?;
         let seen = out.iter().copied().max().unwrap_or(0);
         p.subgroup_size = seen;
-        let mut honoured = false;
+        // D085: each wave size is verified by what a shader measures; only advertised sizes are
+        // requested here (a forced request is invalid usage; the lavapipe test makes one).
         let mut tried = Vec::new();
         for want in [32u32, 64] {
-            let allowed = f.subgroup_size_control
-                && info.required_subgroup_size_compute
-                && (info.min_subgroup_size..=info.max_subgroup_size).contains(&want);
-            if !allowed {
-                continue;
+            let v = crate::subgroup::verify(ctx, Some(want), false)?;
+            if v.advertised {
+                tried.push(format!(
+                    "required {want} -> SubgroupSize {}, effective {} ({})",
+                    v.reported,
+                    v.effective,
+                    if v.trusted { "trusted" } else { "not trusted" }
+                ));
             }
-            let got = run_subgroup_required(ctx, want)?;
-            tried.push(format!("required {want} -> saw {got}"));
-            honoured |= got == want;
+            p.verified_subgroups.push(v);
         }
+        let honoured = p.verified_subgroups.iter().any(|v| v.trusted);
         p.required_subgroup_size_honoured = honoured;
         r.note(
             "subgroup_size",
@@ -397,28 +400,6 @@ pub fn probe_with_report(ctx: &Context) -> Result<(DeviceProfile, ProbeReport)> 
     }
 
     Ok((p, r))
-}
-
-fn run_subgroup_required(ctx: &Context, size: u32) -> Result<u32> {
-    let out = ctx.create_buffer(64 * 4)?;
-    let inp = ctx.create_buffer(16)?;
-    let args = PushArgs {
-        input: inp.device_address(),
-        output: out.device_address(),
-        count: 64,
-        param: 0,
-    };
-    ctx.dispatch_with(
-        &modules::subgroup_size(),
-        "main",
-        args.workgroups(),
-        &args.to_bytes(),
-        &crate::DispatchOptions {
-            required_subgroup_size: Some(size),
-            timeout: None,
-        },
-    )?;
-    Ok(out.download_u32(0, 64)?.into_iter().max().unwrap_or(0))
 }
 
 /// Runs a [`KernelBuilder`] kernel over `count` invocations and returns `out_len` output bytes.
@@ -727,6 +708,7 @@ pub fn probe_modules() -> Vec<(&'static str, Vec<u32>)> {
         ),
         ("float_to_int", modules::float_to_int()),
         ("subgroup_size", modules::subgroup_size()),
+        ("subgroup_verify", crate::subgroup::probe_module()),
         ("counted_loop", modules::counted_loop()),
     ]
 }

@@ -129,7 +129,7 @@ fn bad_arguments_come_back_as_errors() {
         &[0; 24],
         &DispatchOptions {
             required_subgroup_size: Some(32),
-            timeout: None,
+            ..Default::default()
         },
     );
     assert!(matches!(r, Err(Error::InvalidArgument(_))), "{r:?}");
@@ -199,8 +199,8 @@ fn a_dispatch_past_its_timeout_is_an_error_and_poisons_the_context() {
         args.workgroups(),
         &args.to_bytes(),
         &DispatchOptions {
-            required_subgroup_size: None,
             timeout: Some(Duration::from_micros(10)),
+            ..Default::default()
         },
     );
     assert!(matches!(r, Err(Error::Timeout(_))), "{r:?}");
