@@ -88,6 +88,11 @@ const CASES: &[Case] = &[
         ],
     },
     Case {
+        manifest: "spmv",
+        source: "spmv.cl",
+        outputs: &[("y", Elem::F32, Cmp::Exact)],
+    },
+    Case {
         manifest: "ids3d",
         source: "ids3d.cl",
         outputs: &[("out", Elem::U32, Cmp::Exact)],
@@ -554,7 +559,8 @@ cases!(
     scratch,
     scratch_w64,
     divsqrt,
-    divsqrt64
+    divsqrt64,
+    spmv
 );
 pending!(multi_first, multi_second);
 

@@ -164,6 +164,13 @@ pub const RECIPES: &[Recipe] = &[
         wave64: true,
     },
     Recipe {
+        stem: "spmv",
+        source: "spmv.cl",
+        compiler: Compiler::OpenCl,
+        flags: &[],
+        wave64: false,
+    },
+    Recipe {
         stem: "atomics",
         source: "atomics.cl",
         compiler: Compiler::OpenCl,

@@ -418,6 +418,40 @@ fn divsqrt64(seed: u64, n: usize) -> Vec<Input> {
     ]
 }
 
+/// A CSR matrix of `rows` rows over as many columns (0 to 24 entries per row, some rows empty, a few
+/// long ones), values and x mostly moderate with some specials, and y: the `spmv` manifest's buffers.
+pub fn spmv(seed: u64, rows: usize) -> Vec<(&'static str, Vec<u8>)> {
+    let mut rng = Rng::new(seed);
+    let mut row_ptr = vec![0u32];
+    let mut col = Vec::new();
+    for _ in 0..rows {
+        let len = match rng.below(10) {
+            0 => 0,
+            1 => 16 + rng.below(9),
+            _ => 1 + rng.below(8),
+        };
+        for _ in 0..len {
+            col.push(rng.below(rows as u64) as u32);
+        }
+        row_ptr.push(col.len() as u32);
+    }
+    let mut val: Vec<f32> = (0..col.len()).map(|_| rng.f32_range(-2.0, 2.0)).collect();
+    for (i, &b) in F32_SPECIALS.iter().enumerate() {
+        if let Some(v) = val.get_mut(40 * i + 7) {
+            *v = f32::from_bits(b);
+        }
+    }
+    let x = mixed_f32(&mut rng, rows, &[]);
+    let y = mixed_f32(&mut rng, rows, &[]);
+    vec![
+        ("row_ptr", u32s(&row_ptr)),
+        ("col", u32s(&col)),
+        ("val", f32s(&val)),
+        ("x", f32s(&x)),
+        ("y", f32s(&y)),
+    ]
+}
+
 /// (manifest stem, inputs). Element counts follow the manifests' grids.
 fn all() -> Vec<(&'static str, Vec<Input>)> {
     vec![
@@ -433,6 +467,13 @@ fn all() -> Vec<(&'static str, Vec<Input>)> {
         ("divsqrt64", divsqrt64(12, 1024)),
         ("half", half(10, 1000)),
         ("multi", multi(11, 600)),
+        (
+            "spmv",
+            spmv(13, 1000)
+                .into_iter()
+                .map(|(name, bytes)| Input { name, bytes })
+                .collect(),
+        ),
     ]
 }
 
