@@ -7,6 +7,7 @@ pub mod device;
 pub mod disasm;
 pub mod dispatch;
 pub mod float_mode;
+pub mod glsl_ref;
 pub mod manifest;
 pub mod probe;
 pub mod raw;
