@@ -248,7 +248,7 @@ impl<'a> GlslSetup<'a> {
         let mut push = Vec::new();
         let mut buffers = Vec::new();
         let align = |push: &mut Vec<u8>, a: usize| {
-            while push.len() % a != 0 {
+            while !push.len().is_multiple_of(a) {
                 push.push(0);
             }
         };
