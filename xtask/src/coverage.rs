@@ -113,21 +113,62 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     Ok(())
 }
 
-/// A canonical instance of the row on `target`: the sweep's first template our decoder decodes to this row.
+/// A canonical instance of the row on `target`: the first operand template — the sweep's, then the extra
+/// ones of [`extra_templates`] — that our decoder decodes to this row and that a compute kernel can legally
+/// contain ([`legal_operands`]).
 fn instance(e: &'static Encoding, target: Target) -> Option<Vec<u32>> {
     let name = fmt_name(e.format);
     let (_, _, templates) = formats().into_iter().find(|f| f.0 == name.as_str())?;
     // VOP3 rows hold promoted VOP1/VOP2/VOPC forms at their VOP3 numbers: the VOP3 templates cover them.
-    for words in templates(e.op as u32) {
+    let all = templates(e.op as u32)
+        .into_iter()
+        .chain(extra_templates(e.format, e.op as u32));
+    for words in all {
         let mut w = words.clone();
         w.extend([0, 0]);
         if let Ok(ins) = decode(&w, target) {
-            if std::ptr::eq(ins.encoding, e) {
+            if std::ptr::eq(ins.encoding, e) && legal_operands(e.opcode, &w) {
                 return Some(w[..ins.len()].to_vec());
             }
         }
     }
     None
+}
+
+/// Templates beyond the sweep's: SOPK with the hwreg operand naming MODE (hwreg(HW_REG_MODE), id 1, all
+/// 32 bits), since none of the sweep's SOPK immediates (0x10, 0) names a register a kernel may access.
+fn extra_templates(f: Format, op: u32) -> Vec<Vec<u32>> {
+    match f {
+        Format::SOPK => vec![vec![0xb000_0000 | (op << 23) | (4 << 16) | 0xf801]],
+        _ => Vec::new(),
+    }
+}
+
+/// Whether the instance's operands are ones a compute kernel can contain (checked with `llvm-mc-19
+/// -arch=amdgcn -mcpu=gfx1030`, decision D095): the lane-mask operand of v_cndmask_b32_e64 and
+/// v_add/sub/subrev_co_ci_u32_e64, the lane select of v_readlane/v_writelane_b32 and the data source of
+/// v_writelane_b32 are scalar operands and v_readlane_b32 reads a VGPR (the assembler rejects anything else:
+/// "invalid operand for instruction", though the decoder decodes the bits); the hwreg of s_getreg/s_setreg/s_setreg_imm32 is not id 0 (no register) nor 16–19
+/// (HW_REG_TBA_LO/HI, HW_REG_TMA_LO/HI: the trap handler's base and memory addresses, which only a trap
+/// handler accesses).
+fn legal_operands(op: Opcode, w: &[u32]) -> bool {
+    use Opcode::*;
+    let vop3_src = |i: u32| w.get(1).map_or(0, |w1| (w1 >> (9 * i)) & 0x1ff);
+    match op {
+        V_CNDMASK_B32 | V_ADD_CO_CI_U32 | V_SUB_CO_CI_U32 | V_SUBREV_CO_CI_U32
+            if w[0] >> 26 == 0x35 =>
+        {
+            vop3_src(2) < 256
+        }
+        // v_readlane_b32 reads a VGPR (src0) at a scalar lane; v_writelane_b32 writes a scalar (src0).
+        V_READLANE_B32 => vop3_src(0) >= 256 && vop3_src(1) < 256,
+        V_WRITELANE_B32 => vop3_src(0) < 256 && vop3_src(1) < 256,
+        S_GETREG_B32 | S_SETREG_B32 | S_SETREG_IMM32_B32 => {
+            let id = w[0] & 0x3f;
+            id != 0 && !(16..=19).contains(&id)
+        }
+        _ => true,
+    }
 }
 
 struct Row {
@@ -242,9 +283,13 @@ pub fn report(root: &Path) -> Result<String> {
     writeln!(s, "## How each column is decided\n")?;
     writeln!(
         s,
-        "- **decoded**: a canonical instance of the row (the first operand template of `cargo xtask sweep` that\n  \
-         our decoder decodes to this row, on the row's first sub-target in the order gfx1030, gfx1010, gfx1013)\n  \
-         decodes.\n\
+        "- **decoded**: a canonical instance of the row (the first operand template of `cargo xtask sweep`, or\n  \
+         of the coverage tool's one addition — a SOPK immediate naming hwreg(HW_REG_MODE) — that our decoder\n  \
+         decodes to this row, on the row's first sub-target in the order gfx1030, gfx1010, gfx1013, and whose\n  \
+         operands a compute kernel can contain: scalar lane-mask operands of v_cndmask_b32_e64 and\n  \
+         v_add/sub/subrev_co_ci_u32_e64, a VGPR source and a scalar lane select for v_readlane_b32, scalar\n  \
+         operands for v_writelane_b32 (what `llvm-mc-19` accepts), and a hwreg other than 0 and the\n  \
+         trap-handler registers 16–19 for s_getreg/s_setreg; D095) decodes.\n\
          - **host**: the lifter accepts that instance in a one-instruction kernel (wave32); the host evaluator\n  \
          interprets every lifted IR node.\n\
          - **SPIR-V**: the lifted kernel lowers with the portable device profile (every workaround on).\n\

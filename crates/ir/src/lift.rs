@@ -31,6 +31,7 @@ mod sdwa;
 mod smem;
 mod valu16;
 mod valu_int;
+mod valu_misc;
 mod vfloat;
 pub use buffer::LiftExtras;
 
@@ -1956,13 +1957,6 @@ impl Lifter<'_> {
                     }
                 }
             }
-            V_TRIG_PREOP_F64 => {
-                return self.unsupported(
-                    "V_TRIG_PREOP_F64 is not lifted: it returns 53-bit segments of a 1,201-bit table of 2/pi \
-                     at a data-dependent bit offset, and no independent reference for its bits exists here yet \
-                     (D067)",
-                );
-            }
             V_DIV_FIXUP_F16 => {
                 let mut v = [self.c(Ty::B16, 0); 3];
                 for (i, e) in [s0, s1, s2].into_iter().enumerate() {
@@ -1996,6 +1990,10 @@ impl Lifter<'_> {
                     neg,
                     clamp: vop3_clamp,
                 };
+                // The remaining VOP1/VOP3 rows of issue 5: lift/valu_misc.rs (D094).
+                if self.valu_misc(op, &o)? {
+                    return Ok(());
+                }
                 if !self.valu_float(op, &o)? {
                     return self.unsupported("vector ALU instruction not lifted yet");
                 }

@@ -469,7 +469,7 @@ impl Lifter<'_> {
     }
 
     /// A float source at position `i` with its VOP3 abs/neg, in `f`'s container.
-    fn fsrc(&mut self, o: &Ops, f: Fmt, i: u32) -> Result<H, LiftError> {
+    pub(super) fn fsrc(&mut self, o: &Ops, f: Fmt, i: u32) -> Result<H, LiftError> {
         let e = [o.s0, o.s1, o.s2][i as usize];
         Ok(match f.bits {
             64 => {
@@ -515,7 +515,7 @@ impl Lifter<'_> {
     fn fabs_bits(&mut self, f: Fmt, x: H) -> H {
         self.iopk(f, IntOp::And, x, f.sign() - 1)
     }
-    fn is_nan_f(&mut self, f: Fmt, x: H) -> H {
+    pub(super) fn is_nan_f(&mut self, f: Fmt, x: H) -> H {
         let a = self.fabs_bits(f, x);
         self.icmpk(f, IntCmp::GtU, a, f.inf())
     }
@@ -536,7 +536,7 @@ impl Lifter<'_> {
         self.c(Ty::B1, v as u64)
     }
     /// Index of the highest set bit of a nonzero value (popcount of the smeared value, minus 1).
-    fn msb(&mut self, ty: Ty, v: H) -> H {
+    pub(super) fn msb(&mut self, ty: Ty, v: H) -> H {
         let mut s = v;
         let mut k = 1u64;
         while k < ty.bits() as u64 {
