@@ -110,8 +110,8 @@ impl Plan {
             ),
         };
         let abi = kernel.abi.clone();
-        let program = lift_kernel(&co, &kernel)
-            .with_context(|| format!("lifting kernel {}", kernel.name))?;
+        let program =
+            lift_kernel(&co, &kernel).with_context(|| format!("lifting kernel {}", kernel.name))?;
         crate::float_mode::check(&kernel, &program)?;
         let meta = kernel
             .metadata

@@ -128,6 +128,17 @@ const CASES: &[Case] = &[
         source: "multi.cl",
         outputs: &[("p", Elem::F32, Cmp::Exact)],
     },
+    // A helper called from two sites, and a helper whose loop calls another helper (D099).
+    Case {
+        manifest: "calls_twice",
+        source: "calls.cl",
+        outputs: &[("out", Elem::F32, Cmp::Exact)],
+    },
+    Case {
+        manifest: "calls_nested",
+        source: "calls.cl",
+        outputs: &[("out", Elem::F32, Cmp::Exact)],
+    },
     // The f64 division, sqrt and 1/sqrt sequences clang emits (decision D067).
     Case {
         manifest: "divsqrt64",
@@ -549,7 +560,9 @@ cases!(
     divsqrt,
     divsqrt64,
     multi_first,
-    multi_second
+    multi_second,
+    calls_twice,
+    calls_nested
 );
 
 /// The fixtures are built with -ffp-contract=off; the operations each kernel is meant to exercise must still be

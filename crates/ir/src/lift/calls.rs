@@ -573,16 +573,35 @@ fn forget_writes(
         out.forget_all();
         return;
     }
+    // The written registers, 64-bit values writing two (the node types as the verifier computes them).
+    let mut types: Vec<Option<Ty>> = Vec::with_capacity(p.nodes.len());
     for i in 0..p.nodes.len() {
-        match p.nodes[Handle::<Node>::from_index(i)] {
-            Node::WriteSgpr { reg, .. } => {
+        let n = &p.nodes[Handle::<Node>::from_index(i)];
+        let t = crate::verify::node_type(n, &|h: Handle<Node>| {
+            types
+                .get(h.index())
+                .copied()
+                .flatten()
+                .map(|t| (t, crate::Shape::Uniform))
+                .ok_or_else(String::new)
+        });
+        let wide = |v: Handle<Node>| types.get(v.index()).copied().flatten() != Some(Ty::B32);
+        match *n {
+            Node::WriteSgpr { reg, value } => {
                 out.set(reg as u32, None);
-                out.set(reg as u32 + 1, None);
+                if wide(value) {
+                    out.set(reg as u32 + 1, None);
+                }
             }
             Node::WriteScc { .. } => out.scc = None,
-            Node::WriteVgpr { reg, .. } => out.lanes.retain(|&(r, _), _| r != reg && r != reg + 1),
+            Node::WriteVgpr { reg, value } => {
+                let two = wide(value);
+                out.lanes
+                    .retain(|&(r, _), _| r != reg && !(two && r == reg + 1));
+            }
             _ => {}
         }
+        types.push(t.ok().flatten().map(|(t, _)| t));
     }
 }
 
