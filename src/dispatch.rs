@@ -9,7 +9,7 @@ use rdna2spv_codeobj::descriptor::SgprKind;
 use rdna2spv_codeobj::metadata::ValueKind;
 use rdna2spv_codeobj::{CodeObject, Kernel};
 use rdna2spv_eval::{InitSgpr, Launch, Memory};
-use rdna2spv_ir::lift::{lift, LiftOptions};
+use rdna2spv_ir::lift::LiftOptions;
 use rdna2spv_ir::Program;
 use rdna2spv_isa::Target;
 
@@ -64,6 +64,33 @@ pub fn lift_options(co: &CodeObject, kernel: &Kernel) -> LiftOptions {
     }
 }
 
+/// Lifts a kernel of a code object, inlining its calls to the object's functions (D099).
+pub fn lift_kernel(
+    co: &CodeObject,
+    kernel: &Kernel,
+) -> std::result::Result<rdna2spv_ir::Program, rdna2spv_ir::lift::LiftError> {
+    let callees: Vec<rdna2spv_ir::lift::Callee> = co
+        .functions
+        .iter()
+        .map(|f| rdna2spv_ir::lift::Callee {
+            name: f.name.clone(),
+            address: f.address,
+            code: f.code.clone(),
+        })
+        .collect();
+    let space = rdna2spv_ir::lift::CallSpace {
+        kernel_address: kernel.code_address,
+        callees: &callees,
+    };
+    rdna2spv_ir::lift::lift_with_calls(
+        &kernel.name,
+        &kernel.code,
+        lift_options(co, kernel),
+        &Default::default(),
+        &space,
+    )
+}
+
 impl Plan {
     pub fn new(m: &Manifest) -> Result<Plan> {
         if m.code.is_some() {
@@ -83,8 +110,8 @@ impl Plan {
             ),
         };
         let abi = kernel.abi.clone();
-        let program = lift(&kernel.name, &kernel.code, lift_options(&co, &kernel))
-            .with_context(|| format!("lifting kernel {}", kernel.name))?;
+        let program =
+            lift_kernel(&co, &kernel).with_context(|| format!("lifting kernel {}", kernel.name))?;
         crate::float_mode::check(&kernel, &program)?;
         let meta = kernel
             .metadata

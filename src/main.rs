@@ -628,7 +628,7 @@ fn lifted(
             .first()
             .context("the code object has no kernels")?,
     };
-    let p = rdna2spv_ir::lift::lift(&k.name, &k.code, rdna2spv::dispatch::lift_options(&co, k))?;
+    let p = rdna2spv::dispatch::lift_kernel(&co, k)?;
     rdna2spv::float_mode::check(k, &p)?;
     Ok((k.clone(), p))
 }

@@ -92,7 +92,7 @@ fn translated_fixtures_match_their_golden_disassembly() {
 /// accepts, except the kernels `tests/fixtures_run.rs` lists as pending, which must fail with a clear error.
 #[test]
 fn every_fixture_translates_to_valid_spirv() {
-    const PENDING: [&str; 2] = ["multi_first", "multi_second"];
+    const PENDING: [&str; 0] = [];
     let tmp = std::env::temp_dir().join(format!("rdna2spv-val-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let mut checked = 0;

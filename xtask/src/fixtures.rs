@@ -227,6 +227,13 @@ pub const RECIPES: &[Recipe] = &[
         wave64: false,
     },
     Recipe {
+        stem: "calls",
+        source: "calls.cl",
+        compiler: Compiler::OpenCl,
+        flags: &[],
+        wave64: false,
+    },
+    Recipe {
         stem: "multi_rel",
         source: "multi.cl",
         compiler: Compiler::OpenClObject,

@@ -216,6 +216,49 @@ pub struct CodeObject {
     pub symbols: Vec<Symbol>,
     /// Where the object came from when it was taken out of an offload bundle.
     pub bundle_triple: Option<String>,
+    /// The functions a kernel may call: every sized function symbol in an executable section of a
+    /// linked object (ET_DYN) that is not a kernel entry, with its code (calls are inlined, D099).
+    #[serde(skip)]
+    pub functions: Vec<Function>,
+}
+
+/// A non-kernel function of a linked code object (a callee of `s_swappc_b64`/`s_call_b64`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    pub name: String,
+    /// Virtual address of the first instruction.
+    pub address: u64,
+    pub code: Vec<u8>,
+}
+
+/// The callable functions of a linked object (empty for an unlinked one: its calls are pending
+/// relocations).
+fn find_functions(bytes: &[u8], elf: &elf::Elf, kernels: &[Kernel]) -> Vec<Function> {
+    if elf.header.e_type != goblin::elf::header::ET_DYN {
+        return Vec::new();
+    }
+    let mut out: Vec<Function> = elf
+        .symbols
+        .iter()
+        .filter(|s| s.kind == SymbolKind::Func && s.size > 0)
+        .filter(|s| !kernels.iter().any(|k| k.code_address == s.value))
+        .filter_map(|s| {
+            let sec = elf.sections.get(s.section?)?;
+            if !sec.is_executable() || !sec.contains_range(s.value, s.size) {
+                return None;
+            }
+            let (off, _) = elf.map_address(s.value, s.size, s.section)?;
+            let code = elf::file_slice(bytes, off, s.size, "function code").ok()?;
+            Some(Function {
+                name: s.name.clone(),
+                address: s.value,
+                code: code.to_vec(),
+            })
+        })
+        .collect();
+    out.sort_by_key(|f| f.address);
+    out.dedup_by_key(|f| f.address);
+    out
 }
 
 fn code_object_version(abi_version: u8) -> Option<u32> {
@@ -253,6 +296,7 @@ impl CodeObject {
         };
 
         let kernels = find_kernels(bytes, &elf, metadata.as_ref())?;
+        let functions = find_functions(bytes, &elf, &kernels);
         Ok(CodeObject {
             target,
             code_object_version: version,
@@ -263,6 +307,7 @@ impl CodeObject {
             sections: elf.sections,
             symbols: elf.symbols,
             bundle_triple: None,
+            functions,
         })
     }
 

@@ -10,13 +10,12 @@ use crate::{
     Access, Block, FloatCmp, FloatOp, Handle, Inst, IntCmp, IntOp, Node, Program, Space,
     Terminator, Ty, UnOp, EXEC_LO, VCC_LO,
 };
-use rdna2spv_isa::{
-    decode, DecodeError, Format, Instruction, Opcode, PrintOptions, Target, Variant,
-};
-use std::collections::{BTreeMap, BTreeSet};
+use rdna2spv_isa::{DecodeError, Format, Instruction, Opcode, PrintOptions, Target, Variant};
+use std::collections::BTreeMap;
 
 mod atomic;
 mod buffer;
+mod calls;
 mod crosslane;
 mod dpp;
 mod f64div;
@@ -34,6 +33,8 @@ mod valu_int;
 mod valu_misc;
 mod vfloat;
 pub use buffer::LiftExtras;
+pub use calls::{CallSpace, Callee};
+use calls::{Edge, Loc};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LiftError {
@@ -83,74 +84,30 @@ pub fn lift_ext(
     opts: LiftOptions,
     ext: &LiftExtras,
 ) -> Result<Program, LiftError> {
-    let words: Vec<u32> = code
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    lift_with_calls(name, code, opts, ext, &CallSpace::default())
+}
+
+/// [`lift_ext`] for a kernel of a code object whose calls to the object's functions are inlined
+/// (lift/calls.rs, D099): `space` gives the kernel's address and the callable functions.
+pub fn lift_with_calls(
+    name: &str,
+    code: &[u8],
+    opts: LiftOptions,
+    ext: &LiftExtras,
+    space: &CallSpace<'_>,
+) -> Result<Program, LiftError> {
     let print = PrintOptions {
         wave64: opts.wave_size == 64,
     };
-    // 1. Decode everything reachable.
-    let mut insts: BTreeMap<u32, Instruction> = BTreeMap::new();
-    let mut leaders: BTreeSet<u32> = BTreeSet::from([0]);
-    let mut work = vec![0u32];
-    while let Some(pc) = work.pop() {
-        if insts.contains_key(&pc) {
-            continue;
-        }
-        let wi = (pc / 4) as usize;
-        if wi >= words.len() {
-            return Err(LiftError::FallsOff { offset: pc });
-        }
-        let ins = decode(&words[wi..], opts.target)
-            .map_err(|error| LiftError::Decode { offset: pc, error })?;
-        let next = pc + 4 * ins.len() as u32;
-        let flow = flow_of(&ins);
-        let target = || -> Result<u32, LiftError> {
-            let t = pc as i64 + 4 + 4 * (ins.word(0) as u16 as i16 as i64);
-            if t < 0 || t as usize >= words.len() * 4 {
-                return Err(LiftError::BadBranch {
-                    offset: pc,
-                    text: ins.text(print),
-                    target: t,
-                });
-            }
-            Ok(t as u32)
-        };
-        match flow {
-            Flow::Next => {
-                // s_barrier ends its block, so a lowering can stop a wave at a block boundary after it.
-                if ins.opcode() == Opcode::S_BARRIER {
-                    leaders.insert(next);
-                }
-                work.push(next)
-            }
-            Flow::End => {}
-            Flow::Jump => {
-                let t = target()?;
-                leaders.insert(t);
-                work.push(t);
-            }
-            Flow::Cond => {
-                let t = target()?;
-                leaders.insert(t);
-                leaders.insert(next);
-                work.push(t);
-                work.push(next);
-            }
-        }
-        insts.insert(pc, ins);
+    // 1. Decode everything reachable; with call instructions, again with calls followed (lift/calls.rs).
+    let (mut d, has_calls) = calls::decode_plain(code, &opts, print)?;
+    if has_calls {
+        d = calls::decode_tracked(name, code, &opts, ext, space, print)?;
     }
+    let entry = Loc { ctx: 0, pc: 0 };
     // MODE before each instruction, where it is a constant (lift/mode.rs, D072).
-    let modes = mode::mode_map(&insts, mode::MODELLED_MODE, |pc, ins| {
-        let next = pc + 4 * ins.len() as u32;
-        let t = (pc as i64 + 4 + 4 * (ins.word(0) as u16 as i16 as i64)) as u32;
-        match flow_of(ins) {
-            Flow::Next => vec![next],
-            Flow::End => vec![],
-            Flow::Jump => vec![t],
-            Flow::Cond => vec![t, next],
-        }
+    let modes = mode::mode_map(&d.insts, entry, mode::MODELLED_MODE, |l, _| {
+        d.edges[&l].targets()
     });
     // 2. Blocks.
     let mut p = Program {
@@ -158,26 +115,27 @@ pub fn lift_ext(
         wave_size: opts.wave_size,
         ..Default::default()
     };
-    let starts: Vec<u32> = leaders
+    let starts: Vec<Loc> = d
+        .leaders
         .iter()
         .copied()
-        .filter(|l| insts.contains_key(l))
+        .filter(|l| d.insts.contains_key(l))
         .collect();
-    let block_of: BTreeMap<u32, Handle<Block>> = starts
+    let block_of: BTreeMap<Loc, Handle<Block>> = starts
         .iter()
         .enumerate()
-        .map(|(i, &pc)| (pc, Handle::from_index(i)))
+        .map(|(i, &l)| (l, Handle::from_index(i)))
         .collect();
     for &start in &starts {
         let mut block = Block {
-            start_pc: start,
+            start_pc: start.pc,
             insts: Vec::new(),
             terminator: Terminator::End,
         };
-        let mut pc = start;
+        let mut loc = start;
         loop {
-            let ins = &insts[&pc];
-            let next = pc + 4 * ins.len() as u32;
+            let ins = &d.insts[&loc];
+            let pc = loc.pc;
             let text = ins.text(print);
             let first = p.nodes.len() as u32;
             let mut b = Lifter {
@@ -188,7 +146,9 @@ pub fn lift_ext(
                 ins,
                 pc,
                 text: &text,
-                mode: modes[&pc],
+                mode: modes[&loc],
+                addr: space.kernel_address.wrapping_add(pc as i32 as i64 as u64),
+                calls: has_calls,
             };
             let cond = b.lift().map_err(|e| match e {
                 LiftError::Unsupported {
@@ -196,11 +156,22 @@ pub fn lift_ext(
                     text,
                     reason,
                     ..
-                } => LiftError::Unsupported {
-                    kernel: name.to_string(),
-                    offset,
-                    text,
-                    reason,
+                } => match loc.ctx {
+                    0 => LiftError::Unsupported {
+                        kernel: name.to_string(),
+                        offset,
+                        text,
+                        reason,
+                    },
+                    c => {
+                        let cx = &d.contexts[c as usize - 1];
+                        LiftError::Unsupported {
+                            kernel: space.callees[cx.callee].name.clone(),
+                            offset: offset.wrapping_sub(cx.entry),
+                            text,
+                            reason: format!("{reason}; in a function called by kernel {name}"),
+                        }
+                    }
                 },
                 e => e,
             })?;
@@ -210,33 +181,30 @@ pub fn lift_ext(
                 text: text.clone(),
                 nodes: range,
             });
-            let flow = flow_of(ins);
-            let target =
-                || block_of[&((pc as i64 + 4 + 4 * (ins.word(0) as u16 as i16 as i64)) as u32)];
-            match flow {
-                Flow::End => {
+            match d.edges[&loc] {
+                Edge::End => {
                     block.terminator = Terminator::End;
                     break;
                 }
-                Flow::Jump => {
-                    block.terminator = Terminator::Jump(target());
+                Edge::Jump(t) => {
+                    block.terminator = Terminator::Jump(block_of[&t]);
                     break;
                 }
-                Flow::Cond => {
+                Edge::Cond { taken, next } => {
                     let cond = cond.expect("conditional branches compute their condition");
                     block.terminator = Terminator::Branch {
                         cond,
-                        taken: target(),
+                        taken: block_of[&taken],
                         not_taken: block_of[&next],
                     };
                     break;
                 }
-                Flow::Next => {
+                Edge::Next(next) => {
                     if let Some(&h) = block_of.get(&next) {
                         block.terminator = Terminator::Jump(h);
                         break;
                     }
-                    pc = next;
+                    loc = next;
                 }
             }
         }
@@ -309,6 +277,10 @@ struct Lifter<'a> {
     text: &'a str,
     /// What is known of MODE before this instruction (lift/mode.rs).
     mode: mode::Mode,
+    /// The instruction's address in the code object (lift/calls.rs).
+    addr: u64,
+    /// Whether call instructions are lifted (the decoder followed them: lift/calls.rs).
+    calls: bool,
 }
 
 impl Lifter<'_> {
@@ -479,6 +451,9 @@ impl Lifter<'_> {
     /// Lifts the instruction; returns the branch condition for conditional branches.
     fn lift(&mut self) -> Result<Option<Handle<Node>>, LiftError> {
         self.check_float_mode()?;
+        if self.calls && self.call_op()? {
+            return Ok(None);
+        }
         self.refuse_scalar_control()?;
         if self.mode_op()? {
             return Ok(None);

@@ -132,14 +132,16 @@ pub(super) fn mode_after(ins: &Instruction, before: Mode) -> Mode {
     }
 }
 
-/// MODE before every instruction of `insts`, from `initial` at pc 0 along the edges `succ` gives.
-pub(super) fn mode_map(
-    insts: &BTreeMap<u32, Instruction>,
+/// MODE before every instruction of `insts`, from `initial` at `entry` along the edges `succ` gives.
+/// The key is a program location (a byte offset, or an offset in an inlined call's context: lift/calls.rs).
+pub(super) fn mode_map<K: Ord + Copy>(
+    insts: &BTreeMap<K, Instruction>,
+    entry: K,
     initial: u32,
-    succ: impl Fn(u32, &Instruction) -> Vec<u32>,
-) -> BTreeMap<u32, Mode> {
-    let mut at: BTreeMap<u32, Mode> = BTreeMap::new();
-    let mut work = vec![(0u32, Mode::constant(initial))];
+    succ: impl Fn(K, &Instruction) -> Vec<K>,
+) -> BTreeMap<K, Mode> {
+    let mut at: BTreeMap<K, Mode> = BTreeMap::new();
+    let mut work = vec![(entry, Mode::constant(initial))];
     while let Some((pc, m)) = work.pop() {
         let Some(ins) = insts.get(&pc) else { continue };
         let merged = match at.get(&pc) {
