@@ -2240,6 +2240,10 @@ impl<'a> Cx<'a> {
             // The region belongs to this invocation alone: read, merge, write both dwords (exact at any byte
             // address; an untouched second dword is written back unchanged; no atomics needed).
             let (p0, p1, sh) = self.scratch_loc(bytes, addr, offset)?;
+            if self.lane_mode() {
+                // The neighbouring dwords belong to other lanes, which run concurrently.
+                return self.lane_scratch_store(p0, p1, sh, bytes, v);
+            }
             let w0 = self.plain_load(Space::Global, p0)?;
             let w1 = self.plain_load(Space::Global, p1)?;
             let both = self.join64(w0, w1)?;

@@ -558,4 +558,55 @@ impl Cx<'_> {
         }
         Ok(())
     }
+
+    /// A scratch store in the lane mapping: an aligned dword is one plain store; anything else merges its
+    /// bytes into the two dwords with atomic AND/OR, because the neighbouring dwords of the swizzled region
+    /// belong to other lanes, which run concurrently (the wave mapping's read-merge-write would lose their
+    /// stores). `sh` is the bit position (u64) of the first byte in the pair.
+    pub(crate) fn lane_scratch_store(
+        &mut self,
+        p0: Word,
+        p1: Word,
+        sh: Word,
+        bytes: u32,
+        v: Word,
+    ) -> R<()> {
+        let t = self.t;
+        let z = self.c64(0);
+        let aligned = self.b.i_equal(t.bool, None, sh, z)?;
+        let whole = if bytes == 4 { aligned } else { self.cfalse() };
+        let (then_l, else_l, merge) = (self.b.id(), self.b.id(), self.b.id());
+        self.b
+            .selection_merge(merge, spirv::SelectionControl::NONE)?;
+        self.b.branch_conditional(whole, then_l, else_l, [])?;
+        self.begin(then_l)?;
+        self.plain_store(Space::Global, p0, v)?;
+        self.b.branch(merge)?;
+        self.begin(else_l)?;
+        let mc = self.c64((1u64 << (8 * bytes)) - 1);
+        let m64 = self.b.shift_left_logical(t.u64, None, mc, sh)?;
+        let v64 = self.b.u_convert(t.u64, None, v)?;
+        let v64 = self.b.bitwise_and(t.u64, None, v64, mc)?;
+        let v64 = self.b.shift_left_logical(t.u64, None, v64, sh)?;
+        let dev = self.c32(spirv::Scope::Device as u32);
+        let relaxed = self.c32(0);
+        let c32 = self.c64(32);
+        for (k, p) in [p0, p1].into_iter().enumerate() {
+            let (m, x) = if k == 0 {
+                (m64, v64)
+            } else {
+                (
+                    self.b.shift_right_logical(t.u64, None, m64, c32)?,
+                    self.b.shift_right_logical(t.u64, None, v64, c32)?,
+                )
+            };
+            let m = self.b.u_convert(t.u32, None, m)?;
+            let x = self.b.u_convert(t.u32, None, x)?;
+            let keep = self.b.not(t.u32, None, m)?;
+            self.b.atomic_and(t.u32, None, p, dev, relaxed, keep)?;
+            self.b.atomic_or(t.u32, None, p, dev, relaxed, x)?;
+        }
+        self.b.branch(merge)?;
+        self.begin(merge)
+    }
 }
