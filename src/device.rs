@@ -4,7 +4,7 @@
 
 use crate::dispatch::{Buffer, Plan};
 use anyhow::{Context as _, Result};
-use rdna2spv_spirv::lower::{ControlFlow, LowerOptions};
+use rdna2spv_spirv::lower::{ControlFlow, LowerOptions, Mapping};
 use rdna2spv_vulkan::{Context, DeviceProfile, DeviceSelector, RunReport};
 
 /// Which profile the lowering uses.
@@ -77,6 +77,54 @@ pub fn run_vulkan_opts(
     checked: bool,
     control_flow: ControlFlow,
 ) -> Result<DeviceRun> {
+    run_vulkan_mapped(ctx, plan, profile, checked, control_flow, Mapping::Wave)
+}
+
+/// `run --mapping`: the wave or lane mapping, or `None` for auto (decision D083; the choice and its reason
+/// are printed on stderr).
+pub fn resolve_mapping(
+    plan: &Plan,
+    profile: &DeviceProfile,
+    checked: bool,
+    control_flow: ControlFlow,
+    mapping: Option<Mapping>,
+) -> Mapping {
+    if let Some(m) = mapping {
+        return m;
+    }
+    if checked {
+        eprintln!("rdna2spv: mapping: wave (auto: checked mode runs in the wave mapping)");
+        return Mapping::Wave;
+    }
+    let layout = rdna2spv_vulkan::kernel_layout(&plan.launch);
+    let opts = LowerOptions {
+        control_flow,
+        ..LowerOptions::default()
+    };
+    match rdna2spv_spirv::lower::choose_mapping(&plan.program, &layout, profile, &opts) {
+        (Mapping::Lane, _) => {
+            eprintln!("rdna2spv: mapping: lane (auto)");
+            Mapping::Lane
+        }
+        (m, why) => {
+            eprintln!(
+                "rdna2spv: mapping: wave (auto: the lane mapping refused the kernel: {})",
+                why.unwrap_or_default()
+            );
+            m
+        }
+    }
+}
+
+/// [`run_vulkan_opts`] with the lane or wave mapping (decision D082).
+pub fn run_vulkan_mapped(
+    ctx: &Context,
+    plan: &mut Plan,
+    profile: &DeviceProfile,
+    checked: bool,
+    control_flow: ControlFlow,
+    mapping: Mapping,
+) -> Result<DeviceRun> {
     // Checked mode gives every buffer an unregistered guard band after it, as the host evaluator's layout
     // does (`host_addresses`): an overrun lands in no allocation instead of in the next buffer.
     let guard = if checked { CHECK_GUARD_BYTES } else { 0 };
@@ -105,6 +153,7 @@ pub fn run_vulkan_opts(
         profile,
         &LowerOptions {
             control_flow,
+            mapping,
             ..LowerOptions::default()
         },
         &allocations,

@@ -3,7 +3,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
-use rdna2spv::device::{first_difference, open, profile_of, run_vulkan_opts, ProfileChoice};
+use rdna2spv::device::{first_difference, open, profile_of, ProfileChoice};
 use rdna2spv::disasm::{lines, Listing};
 use rdna2spv::dispatch::{run_host, run_host_at, target_of, Plan};
 use rdna2spv::manifest::Manifest;
@@ -128,6 +128,10 @@ enum Cmd {
         /// over every block. Irreducible regions that need a dispatcher are named on stderr.
         #[arg(long, value_enum, default_value = "structured")]
         control_flow: ControlFlowArg,
+        /// SPIR-V invocation per wave (default) or per lane; auto: lane when the lane lowering accepts
+        /// the kernel, else wave (decisions D082, D083).
+        #[arg(long, value_enum, default_value = "wave")]
+        mapping: MappingArg,
     },
     /// Run a kernel described by a manifest; write every output buffer to DIR/<name>.bin.
     ///
@@ -159,6 +163,10 @@ enum Cmd {
         /// Control flow of the Vulkan module: structured (default) or one dispatcher loop.
         #[arg(long, value_enum, default_value = "structured")]
         control_flow: ControlFlowArg,
+        /// SPIR-V invocation per wave (default) or per lane; auto: lane when the lane lowering accepts
+        /// the kernel, else wave (decisions D082, D083).
+        #[arg(long, value_enum, default_value = "wave")]
+        mapping: MappingArg,
     },
     /// Trace a manifest's dispatch: one JSON Lines record per executed instruction and wave (EXEC, every
     /// register written, memory writes by address), on the host evaluator or the Vulkan device.
@@ -287,6 +295,24 @@ enum ProbeCmd {
     },
 }
 
+/// `--mapping`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum MappingArg {
+    Wave,
+    Lane,
+    Auto,
+}
+
+impl MappingArg {
+    fn fixed(self) -> Option<rdna2spv_spirv::lower::Mapping> {
+        match self {
+            MappingArg::Wave => Some(rdna2spv_spirv::lower::Mapping::Wave),
+            MappingArg::Lane => Some(rdna2spv_spirv::lower::Mapping::Lane),
+            MappingArg::Auto => None,
+        }
+    }
+}
+
 /// `--control-flow`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum ControlFlowArg {
@@ -384,6 +410,7 @@ fn run(cli: Cli) -> Result<i32> {
             workgroup,
             device,
             control_flow,
+            mapping,
         } => {
             let (k, program) = lifted(&file, kernel.as_deref())?;
             let wg = match workgroup {
@@ -414,9 +441,22 @@ fn run(cli: Cli) -> Result<i32> {
                 ProfileArg::Portable => rdna2spv_vulkan::DeviceProfile::portable(),
                 ProfileArg::Device => profile_of(&open(device.as_deref())?, ProfileChoice::Device)?,
             };
-            let opts = rdna2spv_spirv::lower::LowerOptions {
+            let mut opts = rdna2spv_spirv::lower::LowerOptions {
                 control_flow: control_flow.into(),
                 ..Default::default()
+            };
+            let layout = rdna2spv_vulkan::kernel_layout(&launch);
+            opts.mapping = match mapping.fixed() {
+                Some(m) => m,
+                None => {
+                    let (m, why) =
+                        rdna2spv_spirv::lower::choose_mapping(&program, &layout, &profile, &opts);
+                    match why {
+                        Some(why) => eprintln!("rdna2spv: mapping: wave (auto: {why})"),
+                        None => eprintln!("rdna2spv: mapping: lane (auto)"),
+                    }
+                    m
+                }
             };
             let words = rdna2spv_spirv::lower::lower_with(
                 &program,
@@ -485,6 +525,7 @@ fn run(cli: Cli) -> Result<i32> {
             timeout_ms,
             checked,
             control_flow,
+            mapping,
         } => {
             let m = Manifest::load(&manifest)?;
             let mut plan = Plan::new(&m)?;
@@ -508,8 +549,22 @@ fn run(cli: Cli) -> Result<i32> {
                         Some(ms) => ctx.with_timeout(std::time::Duration::from_millis(ms)),
                         None => ctx,
                     };
-                    let dev = run_vulkan_opts(&ctx, &mut plan, &prof, checked, control_flow.into())
-                        .with_context(|| format!("running {name} on the Vulkan device"))?;
+                    let mapping = rdna2spv::device::resolve_mapping(
+                        &plan,
+                        &prof,
+                        checked,
+                        control_flow.into(),
+                        mapping.fixed(),
+                    );
+                    let dev = rdna2spv::device::run_vulkan_mapped(
+                        &ctx,
+                        &mut plan,
+                        &prof,
+                        checked,
+                        control_flow.into(),
+                        mapping,
+                    )
+                    .with_context(|| format!("running {name} on the Vulkan device"))?;
                     eprintln!(
                         "rdna2spv: {name} on {}: {} waves in {:?} workgroups, module {} words, lowered in {:.1} ms, dispatch {:.1} ms",
                         dev.device,

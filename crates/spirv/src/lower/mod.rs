@@ -21,6 +21,8 @@
 //!   loops stopped before its exit condition held (lavapipe's silent 65,535-iteration cap).
 
 mod atomic;
+mod lane;
+pub use lane::{choose_mapping, Mapping};
 mod quirks;
 mod trace;
 
@@ -300,6 +302,8 @@ pub struct LowerOptions {
     /// reports [`FLAG_OOB`] with its first fault's record, so a faulting kernel neither corrupts memory nor
     /// loses the device. `None`: accesses go straight to memory.
     pub checked: Option<u16>,
+    /// One invocation per wave (the default) or one per lane (decision D082).
+    pub mapping: Mapping,
 }
 
 /// [`lower`] with explicit [`LowerOptions`].
@@ -330,6 +334,9 @@ pub fn lower_with(
         )));
     }
     let mut cx = Cx::new(program, &types, desc, profile, *opts)?;
+    if opts.mapping == Mapping::Lane {
+        cx.lane_check_options()?;
+    }
     cx.module()?;
     Ok(cx.finish())
 }
@@ -420,6 +427,8 @@ pub(crate) struct Cx<'a> {
     // Where an error is reported.
     at: (usize, u32, String),
     tr: trace::TraceState,
+    /// The lane mapping's state (`None`: wave mapping).
+    lm: Option<lane::LaneMode>,
 }
 
 impl<'a> Cx<'a> {
@@ -520,6 +529,7 @@ impl<'a> Cx<'a> {
             tr: trace::TraceState::default(),
             counters: 0,
             int64_atomics: false,
+            lm: None,
         })
     }
 
@@ -657,6 +667,11 @@ impl<'a> Cx<'a> {
     }
 
     fn vgpr_ptr(&mut self, reg: u32, lane: Word) -> R<Word> {
+        if self.lane_mode() {
+            // The invocation's own registers, constant indices.
+            let i = self.c32(reg);
+            return Ok(self.b.access_chain(self.t.fn_u32, None, self.vgpr, [i])?);
+        }
         let base = self.c32(reg * self.ws);
         let i = self.b.i_add(self.t.u32, None, base, lane)?;
         Ok(self.b.access_chain(self.t.fn_u32, None, self.vgpr, [i])?)
@@ -700,6 +715,10 @@ impl<'a> Cx<'a> {
 
     /// A top-tested loop over the lanes; a loop left before lane == wave size marks the wave cut short.
     fn lane_loop(&mut self, mut body: impl FnMut(&mut Self, Word) -> R<()>) -> R<()> {
+        if let Some(m) = &self.lm {
+            let lane = m.lane_id;
+            return body(self, lane);
+        }
         if self.opts.lanes == Lanes::Unrolled {
             for l in 0..self.ws {
                 let lane = self.c32(l);
@@ -744,6 +763,9 @@ impl<'a> Cx<'a> {
         let t = self.t;
         let ws = self.ws;
         let lsz = self.desc.waves_per_workgroup();
+        let lane_mapping = self.opts.mapping == Mapping::Lane;
+        // Invocations per workgroup: one per wave, or one per lane in the lane mapping.
+        let inv = if lane_mapping { lsz * ws } else { lsz };
         // Push constants.
         let pc_struct = self
             .b
@@ -787,7 +809,7 @@ impl<'a> Cx<'a> {
         let sarr = self.b.type_array(t.u32, n128);
         let snull = self.b.constant_null(sarr);
         self.sgpr = self.fn_var(sarr, Some(snull));
-        let nv = self.c32(self.n_vgpr * ws);
+        let nv = self.c32(self.n_vgpr * if lane_mapping { 1 } else { ws });
         let varr = self.b.type_array(t.u32, nv);
         let vnull = self.b.constant_null(varr);
         self.vgpr = self.fn_var(varr, Some(vnull));
@@ -832,6 +854,13 @@ impl<'a> Cx<'a> {
         let li = self.builtin(t.u32, BuiltIn::LocalInvocationIndex)?;
         let gid_v = self.builtin(v3, BuiltIn::WorkgroupId)?;
         let nwg_v = self.builtin(v3, BuiltIn::NumWorkgroups)?;
+        // The wave this invocation belongs to (the invocation itself in the wave mapping).
+        let wave_ix = if lane_mapping {
+            self.lane_setup(li)?;
+            self.lm.as_ref().expect("set up").wave
+        } else {
+            li
+        };
         let mut gid = [0; 3];
         let mut nwg = [0; 3];
         for d in 0..3 {
@@ -851,7 +880,7 @@ impl<'a> Cx<'a> {
         let s01 = self.b.i_mul(t.u32, None, size[0], size[1])?;
         let threads = self.b.i_mul(t.u32, None, s01, size[2])?;
         let wsc = self.c32(ws);
-        let base = self.b.i_mul(t.u32, None, li, wsc)?;
+        let base = self.b.i_mul(t.u32, None, wave_ix, wsc)?;
         let has = self.b.u_greater_than(t.bool, None, threads, base)?;
         let left = self.b.i_sub(t.u32, None, threads, base)?;
         let lt = self.b.u_less_than(t.bool, None, left, wsc)?;
@@ -908,7 +937,7 @@ impl<'a> Cx<'a> {
                 )?;
             }
             let base = self.join64(half[0], half[1])?;
-            let lin64 = self.invocation_index(gid, nwg, li)?;
+            let lin64 = self.invocation_index(gid, nwg, wave_ix)?;
             let stride = self.c64(scratch_stride(self.desc));
             let off = self.b.i_mul(t.u64, None, lin64, stride)?;
             self.private = Some(self.b.i_add(t.u64, None, base, off)?);
@@ -999,7 +1028,7 @@ impl<'a> Cx<'a> {
         // LDS starts at zero, as in the evaluator: each wave clears its share of the words.
         if let Some(lds) = self.lds {
             let words = self.desc.lds_bytes.div_ceil(4);
-            let share = words.div_ceil(lsz);
+            let share = words.div_ceil(inv);
             let sharec = self.c32(share);
             let first = self.b.i_mul(t.u32, None, li, sharec)?;
             let wordsc = self.c32(words);
@@ -1056,15 +1085,21 @@ impl<'a> Cx<'a> {
         self.b.loop_merge(om, oc, LoopControl::DONT_UNROLL, [])?;
         self.b.branch_conditional(go, ob, om, [])?;
         self.begin(ob)?;
-        let d = self.load_bool(self.done)?;
-        let nd = self.b.logical_not(t.bool, None, d)?;
-        self.guarded(nd, None, |cx| {
-            match cx.opts.control_flow {
-                ControlFlow::Structured => cx.structured()?,
-                ControlFlow::Dispatcher => cx.dispatcher()?,
-            }
-            Ok(None)
-        })?;
+        if lane_mapping {
+            // Every invocation runs every pass (its barriers must be reached by all); a wave that has
+            // ended takes part with the label END.
+            self.structured()?;
+        } else {
+            let d = self.load_bool(self.done)?;
+            let nd = self.b.logical_not(t.bool, None, d)?;
+            self.guarded(nd, None, |cx| {
+                match cx.opts.control_flow {
+                    ControlFlow::Structured => cx.structured()?,
+                    ControlFlow::Dispatcher => cx.dispatcher()?,
+                }
+                Ok(None)
+            })?;
+        }
         let d = self.load_bool(self.done)?;
         let it = self.load_u32(iter)?;
         let slot = self.b.u_mod(t.u32, None, it, three)?;
@@ -1081,8 +1116,8 @@ impl<'a> Cx<'a> {
         let po = self.b.access_chain(t.wg_u32, None, counters, [old_slot])?;
         self.b
             .atomic_and(t.u32, None, po, wg_scope, relaxed, keep)?;
-        let lszc = self.c32(lsz);
-        let fin = self.b.i_equal(t.bool, None, n, lszc)?;
+        let invc = self.c32(inv);
+        let fin = self.b.i_equal(t.bool, None, n, invc)?;
         self.store(all_done, fin)?;
         let it1 = self.b.i_add(t.u32, None, it, one)?;
         self.store(iter, it1)?;
@@ -1129,27 +1164,38 @@ impl<'a> Cx<'a> {
         } else {
             flag
         };
+        let lszc = self.c32(lsz);
         let row = self.b.i_mul(t.u32, None, nwg[1], gid[2])?;
         let row = self.b.i_add(t.u32, None, row, gid[1])?;
         let lin = self.b.i_mul(t.u32, None, row, nwg[0])?;
         let lin = self.b.i_add(t.u32, None, lin, gid[0])?;
         let lin = self.b.i_mul(t.u32, None, lin, lszc)?;
-        let lin = self.b.i_add(t.u32, None, lin, li)?;
+        let lin = self.b.i_add(t.u32, None, lin, wave_ix)?;
         let lin64 = self.b.u_convert(t.u64, None, lin)?;
         let four = self.c64(4);
         let off = self.b.i_mul(t.u64, None, lin64, four)?;
         let a = self.b.i_add(t.u64, None, flags_addr, off)?;
-        let fp = self.b.convert_u_to_ptr(t.psb_u32, None, a)?;
-        self.b.store(
-            fp,
-            flag,
-            Some(MemoryAccess::ALIGNED),
-            [Operand::LiteralBit32(4)],
-        )?;
+        let store_flag = |cx: &mut Self, flag: Word| -> R<Option<Word>> {
+            let fp = cx.b.convert_u_to_ptr(t.psb_u32, None, a)?;
+            cx.b.store(
+                fp,
+                flag,
+                Some(MemoryAccess::ALIGNED),
+                [Operand::LiteralBit32(4)],
+            )?;
+            Ok(None)
+        };
+        if lane_mapping {
+            // One flag per wave from all its lanes, written by lane 0.
+            let (flag, writer) = self.lane_flag(flag)?;
+            self.guarded(writer, None, |cx| store_flag(cx, flag))?;
+        } else {
+            store_flag(self, flag)?;
+        }
         self.b.ret()?;
         self.b.end_function()?;
         self.b
-            .execution_mode(self.main, ExecutionMode::LocalSize, [lsz, 1, 1]);
+            .execution_mode(self.main, ExecutionMode::LocalSize, [inv, 1, 1]);
         let iface = self.interface.clone();
         self.b
             .entry_point(ExecutionModel::GLCompute, self.main, "main", iface);
@@ -1319,6 +1365,11 @@ impl<'a> Cx<'a> {
         if nn == 0 {
             return Ok(()); // s_nop, s_waitcnt, …
         }
+        let lane_mapping = self.lane_mode();
+        if lane_mapping {
+            self.lane_inst_start()?;
+            self.lane_vals.clear();
+        }
         // Phases: even = uniform, odd = a lane loop.
         let mut emit = vec![0u32; nn];
         let mut avail = vec![0u32; nn];
@@ -1369,7 +1420,8 @@ impl<'a> Cx<'a> {
         // module's bytes must not depend on hash order).
         let mut needs_tmp = BTreeSet::new();
         for k in 0..nn {
-            if !matches!(kinds[k], Kind::Lane | Kind::Capture) {
+            // The lane mapping keeps every lane value as an SSA value of the invocation.
+            if lane_mapping || !matches!(kinds[k], Kind::Lane | Kind::Capture) {
                 continue;
             }
             for op in operands(&p.nodes[Handle::from_index(start + k)]) {
@@ -1390,7 +1442,7 @@ impl<'a> Cx<'a> {
             self.tmp.insert(start + j, v);
         }
         for k in 0..nn {
-            if kinds[k] == Kind::Capture {
+            if kinds[k] == Kind::Capture && !lane_mapping {
                 let ty = self.spv_ty(self.ty(start + k));
                 let v = self.fn_var(ty, None);
                 self.cap_vars.insert(start + k, v);
@@ -1413,9 +1465,38 @@ impl<'a> Cx<'a> {
             if ph % 2 == 0 {
                 for k in 0..nn {
                     if emit[k] == ph && kinds[k] == Kind::Uniform {
-                        self.uniform_node(start + k)?;
+                        if self.lane_multi() && self.lane_uniform_memory(start + k) {
+                            self.lane_uniform_guarded(start + k)?;
+                        } else {
+                            self.uniform_node(start + k)?;
+                        }
                     }
                 }
+            } else if lane_mapping {
+                let nodes: Vec<usize> = (0..nn)
+                    .filter(|&k| emit[k] == ph && kinds[k] == Kind::Lane)
+                    .map(|k| start + k)
+                    .collect();
+                let caps: Vec<usize> = (0..nn)
+                    .filter(|&k| emit[k] == ph && kinds[k] == Kind::Capture)
+                    .map(|k| start + k)
+                    .collect();
+                self.lane_lds_fence(&nodes)?;
+                let exec = self.exec;
+                let lane = self.lm.as_ref().expect("lane mapping").lane_id;
+                self.lane = Some(lane);
+                let sh = self.b.shift_right_logical(self.t.u64, None, exec, lane)?;
+                let one = self.c64(1);
+                let bit = self.b.bitwise_and(self.t.u64, None, sh, one)?;
+                let act = self.b.i_equal(self.t.bool, None, bit, one)?;
+                let act = self.lane_on(act)?;
+                self.active = Some(act);
+                for &i in &nodes {
+                    self.lane_node(i)?;
+                }
+                self.lane_captures(&caps)?;
+                self.lane = None;
+                self.active = None;
             } else if (0..nn)
                 .any(|k| emit[k] == ph && matches!(kinds[k], Kind::Lane | Kind::Capture))
             {
@@ -1461,7 +1542,16 @@ impl<'a> Cx<'a> {
         }
         for k in 0..nn {
             if kinds[k] == Kind::Deferred {
-                self.deferred(start + k)?;
+                if self.lane_multi() {
+                    // A wave that runs the block "off" keeps its scalar state.
+                    let on = self.lane_on_now();
+                    self.guarded(on, None, |cx| {
+                        cx.deferred(start + k)?;
+                        Ok(None)
+                    })?;
+                } else {
+                    self.deferred(start + k)?;
+                }
             }
         }
         Ok(())
@@ -1630,7 +1720,8 @@ impl<'a> Cx<'a> {
                 } else {
                     // A uniform address with a per-lane value: once, with lane 0's value.
                     let z = self.c32(0);
-                    self.b.i_equal(t.bool, None, lane, z)?
+                    let l0 = self.b.i_equal(t.bool, None, lane, z)?;
+                    self.lane_on(l0)?
                 };
                 let lane_addr = self.is_lane(addr);
                 let wide = self.ty(v.index()) == Ty::B64;
@@ -2149,6 +2240,10 @@ impl<'a> Cx<'a> {
             // The region belongs to this invocation alone: read, merge, write both dwords (exact at any byte
             // address; an untouched second dword is written back unchanged; no atomics needed).
             let (p0, p1, sh) = self.scratch_loc(bytes, addr, offset)?;
+            if self.lane_mode() {
+                // The neighbouring dwords belong to other lanes, which run concurrently.
+                return self.lane_scratch_store(p0, p1, sh, bytes, v);
+            }
             let w0 = self.plain_load(Space::Global, p0)?;
             let w1 = self.plain_load(Space::Global, p1)?;
             let both = self.join64(w0, w1)?;

@@ -103,7 +103,16 @@ impl Cx<'_> {
             .take()
             .ok_or_else(|| super::LowerError::Build("structure not computed".into()))?;
         let r = self.load_u32(self.resume)?;
-        self.store(self.label, r)?;
+        if self.lane_mode() {
+            // A wave that has ended takes part in the pass with the label END.
+            let d = self.load_bool(self.done)?;
+            let end = self.c32(END);
+            let r = self.b.select(self.t.u32, None, d, end, r)?;
+            self.store(self.label, r)?;
+            self.lane_publish()?;
+        } else {
+            self.store(self.label, r)?;
+        }
         self.items(&s, &s.items)?;
         // Paused at a barrier: resume where the barrier said. Anything else but END: a loop was cut
         // short; continue from the label (the flag reports it).
@@ -118,7 +127,7 @@ impl Cx<'_> {
     }
 
     /// `label in [lo, hi)`.
-    fn label_in(&mut self, lo: u32, hi: u32) -> R<Word> {
+    pub(super) fn label_in(&mut self, lo: u32, hi: u32) -> R<Word> {
         let l = self.load_u32(self.label)?;
         let loc = self.c32(lo);
         let d = self.b.i_sub(self.t.u32, None, l, loc)?;
@@ -129,6 +138,18 @@ impl Cx<'_> {
     fn items(&mut self, s: &Structure, items: &[Item]) -> R<()> {
         for it in items {
             match it {
+                Item::Block(b) if self.lane_mode() => {
+                    // Lane mapping: the workgroup runs the block when any wave's label selects it;
+                    // the others run it with their state frozen; then the labels are published.
+                    let n = s.number[*b];
+                    let go = self.lane_vote(n, n + 1)?;
+                    self.guarded(go, None, |cx| {
+                        cx.lane_set_on(n)?;
+                        cx.structured_block(s, *b)?;
+                        cx.lane_publish()?;
+                        Ok(None)
+                    })?;
+                }
                 Item::Block(b) => {
                     let n = s.number[*b];
                     let go = self.label_in(n, n + 1)?;
@@ -138,7 +159,11 @@ impl Cx<'_> {
                     })?;
                 }
                 Item::Loop(lp) => {
-                    let go = self.label_in(lp.lo, lp.hi)?;
+                    let go = if self.lane_mode() {
+                        self.lane_vote(lp.lo, lp.hi)?
+                    } else {
+                        self.label_in(lp.lo, lp.hi)?
+                    };
                     self.guarded(go, None, |cx| {
                         cx.structured_loop(s, lp)?;
                         Ok(None)
@@ -154,10 +179,21 @@ impl Cx<'_> {
         let (h, body, cont, merge) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
         self.b.branch(h)?;
         self.begin(h)?;
-        let go = self.label_in(lp.lo, lp.hi)?;
-        self.b
-            .loop_merge(merge, cont, LoopControl::DONT_UNROLL, [])?;
-        self.b.branch_conditional(go, body, merge, [])?;
+        if self.lane_mode() {
+            // The vote reads workgroup memory: after the header, in its own block.
+            let test = self.b.id();
+            self.b
+                .loop_merge(merge, cont, LoopControl::DONT_UNROLL, [])?;
+            self.b.branch(test)?;
+            self.begin(test)?;
+            let go = self.lane_vote(lp.lo, lp.hi)?;
+            self.b.branch_conditional(go, body, merge, [])?;
+        } else {
+            let go = self.label_in(lp.lo, lp.hi)?;
+            self.b
+                .loop_merge(merge, cont, LoopControl::DONT_UNROLL, [])?;
+            self.b.branch_conditional(go, body, merge, [])?;
+        }
         self.begin(body)?;
         self.items(s, &lp.items)?;
         self.b.branch(cont)?;
@@ -170,6 +206,7 @@ impl Cx<'_> {
     fn structured_block(&mut self, s: &Structure, bi: usize) -> R<()> {
         let c = self.c32(bi as u32);
         self.store(self.block_var, c)?;
+        self.lane_block_start();
         let barrier = self.block_insts(bi)?;
         let t = self.t;
         let next = match self.p.blocks[Handle::from_index(bi)].terminator {
@@ -189,7 +226,12 @@ impl Cx<'_> {
             }
             Terminator::End => {
                 let tr = self.ctrue();
-                self.store(self.done, tr)?;
+                if self.lane_multi() {
+                    let bool_ = self.t.bool;
+                    self.lane_store_on(self.done, bool_, tr)?;
+                } else {
+                    self.store(self.done, tr)?;
+                }
                 self.c32(END)
             }
         };
@@ -197,12 +239,13 @@ impl Cx<'_> {
             self.p.blocks[Handle::from_index(bi)].terminator,
             Terminator::End
         );
+        let u32_ = self.t.u32;
         if barrier && !ended {
-            self.store(self.resume, next)?;
+            self.lane_store_on(self.resume, u32_, next)?;
             let p = self.c32(PAUSE);
-            self.store(self.label, p)
+            self.lane_store_on(self.label, u32_, p)
         } else {
-            self.store(self.label, next)
+            self.lane_store_on(self.label, u32_, next)
         }
     }
 }

@@ -1,0 +1,612 @@
+//! The lane-per-invocation mapping (issue 13, decision D082): one SPIR-V invocation runs one lane, the
+//! Vulkan workgroup is the kernel's workgroup (`waves × wave size` invocations).
+//!
+//! What stays the same as the wave mapping: the instruction-by-instruction emission of `lower/mod.rs`
+//! (phases of uniform and per-lane nodes), the structured control flow of `structured.rs`, memory, atomics
+//! and every device workaround. What changes:
+//!
+//! * **Scalar state is replicated.** SGPRs, SCC, EXEC, VCC, M0 and the structured label are private
+//!   variables of every invocation; each lane computes the SALU itself. Scalar instructions read only
+//!   scalar state, so every lane of a wave holds the same scalar values.
+//! * **VGPRs are the invocation's own**: a private array of one word per register, indexed by constants.
+//!   The "lane loop" of the wave mapping becomes the invocation's one lane, active when its EXEC bit is set.
+//! * **Wave-wide values go through workgroup memory** ([`Cx::lane_captures`]): Ballot, ReadLane and
+//!   ReadFirstLane of per-lane values. Each lane writes its contribution to its slot of a per-wave slot
+//!   array, one `OpControlBarrier`, then each lane reads the slots it needs. Two slot buffers alternate
+//!   (a parity variable identical in every invocation), so one barrier per exchange suffices: the slots
+//!   written by exchange n+2 were last read by exchange n, and every invocation finished those reads before
+//!   it arrived at the barrier of exchange n+1, which precedes the writes of n+2.
+//! * **LDS between the lanes of one wave.** A wave's lanes run in lock step on the hardware, so a lane
+//!   reads what another lane of its wave wrote one instruction earlier without any barrier. Invocations
+//!   do not run in lock step (lavapipe runs a workgroup as 8-wide batches, one after another up to each
+//!   barrier), so the lowering puts a barrier between an LDS write and the next LDS access, and between an
+//!   LDS read and the next LDS write ([`Cx::lane_lds_fence`]).
+//! * **Barriers need workgroup-uniform control flow.** With one wave per workgroup every branch is
+//!   uniform already (conditions are scalar). With several waves, each structured construct is entered by
+//!   a vote ([`Cx::lane_vote`]): the labels of all waves are published in workgroup memory after each
+//!   block that ran, and a block (loop) runs when any wave's label selects it; the waves whose label does
+//!   not select it run it "off": every state write, memory access and label update is predicated by
+//!   the `on` flag, so their state is frozen. Loops run until every wave has left.
+//!
+//! Options the mapping does not support are refused before anything runs (`LowerError::Layout`):
+//! traces, checked mode, the dispatcher control flow.
+
+use rdna2spv_ir::{Handle, Node, Space, Ty};
+use spirv::{StorageClass, Word};
+
+use super::{Cx, Kind, LowerError, R};
+
+/// How kernel lanes map onto SPIR-V invocations.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Mapping {
+    /// One invocation runs a whole wave (the reference mapping; decision D020's lowering).
+    #[default]
+    Wave,
+    /// One invocation runs one lane; the Vulkan workgroup is the kernel's workgroup (decision D082).
+    Lane,
+}
+
+/// `--mapping auto` (decision D083): the lane mapping when the lane lowering accepts the kernel with
+/// these options, else the wave mapping; returns the mapping and, for the wave mapping, why.
+pub fn choose_mapping(
+    program: &rdna2spv_ir::Program,
+    desc: &super::KernelLayout,
+    profile: &crate::profile::DeviceProfile,
+    opts: &super::LowerOptions,
+) -> (Mapping, Option<String>) {
+    let lane = super::LowerOptions {
+        mapping: Mapping::Lane,
+        ..*opts
+    };
+    match super::lower_with(program, desc, profile, &lane) {
+        Ok(_) => (Mapping::Lane, None),
+        Err(e) => (Mapping::Wave, Some(e.to_string())),
+    }
+}
+
+/// What the invocations may have done to LDS since the last barrier (lowering-time state).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LdsState {
+    Clean,
+    Read,
+    Written,
+}
+
+/// Lane-mapping state of the lowering.
+pub(crate) struct LaneMode {
+    /// This invocation's lane in its wave, and its wave in the workgroup (u32 values).
+    pub(crate) lane_id: Word,
+    pub(crate) wave: Word,
+    pub(crate) waves: u32,
+    /// Exchange slots: `2 × slots × waves × wave size` words of workgroup memory, and its parity variable.
+    slots: u32,
+    exch: Word,
+    exch_par: Word,
+    /// Several waves: the published labels (`2 × waves` words), their parity, and the `on` variable.
+    labels: Option<(Word, Word, Word)>,
+    /// `on` loaded at the start of the current instruction (the constant true with one wave).
+    pub(crate) on_now: Word,
+    pub(crate) lds: LdsState,
+}
+
+/// Workgroup memory the lane mapping may add for its exchanges (bytes); beyond it the kernel is refused.
+const EXCHANGE_BUDGET: u32 = 16 * 1024;
+
+/// Where an exchanged value comes from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Source {
+    /// The lane's `cond && active` as 0/1.
+    Ballot(Handle<Node>),
+    /// The lane's value of a node.
+    Value(Handle<Node>),
+}
+
+impl Cx<'_> {
+    pub(crate) fn lane_mode(&self) -> bool {
+        self.lm.is_some()
+    }
+
+    /// Several waves share the workgroup (votes and `on` needed).
+    pub(crate) fn lane_multi(&self) -> bool {
+        self.lm.as_ref().is_some_and(|m| m.waves > 1)
+    }
+
+    /// Refuses options the lane mapping does not implement.
+    pub(crate) fn lane_check_options(&self) -> R<()> {
+        let bad = if self.opts.trace.is_some() {
+            Some("device traces")
+        } else if self.opts.checked.is_some() {
+            Some("checked mode")
+        } else if self.opts.control_flow != super::ControlFlow::Structured {
+            Some("the dispatcher control flow")
+        } else {
+            None
+        };
+        match bad {
+            Some(what) => Err(LowerError::Layout(format!(
+                "{what} not available with the lane mapping (use --mapping wave)"
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Distinct exchange sources of one instruction (an upper bound on one phase's).
+    fn lane_sources(&self, range: std::ops::Range<u32>) -> Vec<Source> {
+        let mut out = Vec::new();
+        for i in range {
+            let i = i as usize;
+            if self.kind(i) != Kind::Capture {
+                continue;
+            }
+            if let Some(s) = self.source_of(i) {
+                if !out.contains(&s) {
+                    out.push(s);
+                }
+            }
+        }
+        out
+    }
+
+    fn source_of(&self, i: usize) -> Option<Source> {
+        match self.p.nodes[Handle::from_index(i)] {
+            Node::Ballot { cond } => Some(Source::Ballot(cond)),
+            Node::ReadLane { a, .. } | Node::ReadFirstLane { a } => Some(Source::Value(a)),
+            _ => None,
+        }
+    }
+
+    /// Creates the lane mapping's variables (called at the top of the entry block, `li` the local
+    /// invocation index).
+    pub(crate) fn lane_setup(&mut self, li: Word) -> R<()> {
+        let t = self.t;
+        let ws = self.ws;
+        let wsc = self.c32(ws);
+        let lane_id = self.b.u_mod(t.u32, None, li, wsc)?;
+        let wave = self.b.u_div(t.u32, None, li, wsc)?;
+        let waves = self.desc.waves_per_workgroup();
+        let mut slots = 1;
+        for (_, blk) in self.p.blocks.iter() {
+            for inst in &blk.insts {
+                slots = slots.max(self.lane_sources(inst.nodes.clone()).len() as u32);
+            }
+        }
+        let words = 2 * slots * waves * ws;
+        if 4 * words > EXCHANGE_BUDGET {
+            return Err(LowerError::Layout(format!(
+                "the lane mapping needs {} bytes of workgroup memory for its exchanges (more than {})",
+                4 * words,
+                EXCHANGE_BUDGET
+            )));
+        }
+        let n = self.c32(words);
+        let arr = self.b.type_array(t.u32, n);
+        let exch = self.global_var(arr, StorageClass::Workgroup);
+        let z = self.c32(0);
+        let exch_par = self.fn_var(t.u32, Some(z));
+        let labels = if waves > 1 {
+            let n = self.c32(2 * waves);
+            let arr = self.b.type_array(t.u32, n);
+            let l = self.global_var(arr, StorageClass::Workgroup);
+            let par = self.fn_var(t.u32, Some(z));
+            let f = self.cfalse();
+            let on = self.fn_var(t.bool, Some(f));
+            Some((l, par, on))
+        } else {
+            None
+        };
+        let on_now = self.ctrue();
+        self.lm = Some(LaneMode {
+            lane_id,
+            wave,
+            waves,
+            slots,
+            exch,
+            exch_par,
+            labels,
+            on_now,
+            lds: LdsState::Written,
+        });
+        Ok(())
+    }
+
+    fn lm(&self) -> &LaneMode {
+        self.lm.as_ref().expect("lane mapping")
+    }
+
+    /// `OpControlBarrier(Workgroup, Workgroup, AcquireRelease | UniformMemory | WorkgroupMemory)`.
+    pub(crate) fn lane_barrier(&mut self) -> R<()> {
+        let wg = self.c32(spirv::Scope::Workgroup as u32);
+        let sem = self.c32(0x8 | 0x40 | 0x100);
+        self.b.control_barrier(wg, wg, sem)?;
+        if let Some(m) = self.lm.as_mut() {
+            m.lds = LdsState::Clean;
+        }
+        Ok(())
+    }
+
+    /// Loads `on` for the instruction about to be emitted (several waves), else the constant true.
+    pub(crate) fn lane_inst_start(&mut self) -> R<()> {
+        let on = match self.lm().labels {
+            Some((_, _, on)) => self.load_bool(on)?,
+            None => self.ctrue(),
+        };
+        self.lm.as_mut().expect("lane mapping").on_now = on;
+        Ok(())
+    }
+
+    /// `c && on` (several waves), else `c`.
+    pub(crate) fn lane_on(&mut self, c: Word) -> R<Word> {
+        if !self.lane_multi() {
+            return Ok(c);
+        }
+        let on = self.lm().on_now;
+        Ok(self.b.logical_and(self.t.bool, None, c, on)?)
+    }
+
+    /// Writes each of `vals` (u32) to this lane's slot, one barrier; returns each value's slot base (the
+    /// word of lane 0 of this wave) for [`Self::lane_slot`].
+    pub(crate) fn lane_exchange(&mut self, vals: &[Word]) -> R<Vec<Word>> {
+        let t = self.t;
+        let (slots, waves, ws) = (self.lm().slots, self.lm().waves, self.ws);
+        if vals.len() as u32 > slots {
+            return Err(self.unsupported("more exchanged values than exchange slots"));
+        }
+        let (exch, par_var, lane_id, wave) = {
+            let m = self.lm();
+            (m.exch, m.exch_par, m.lane_id, m.wave)
+        };
+        let par = self.load_u32(par_var)?;
+        let half = self.c32(slots * waves * ws);
+        let region = self.b.i_mul(t.u32, None, par, half)?;
+        let wsc = self.c32(ws);
+        let wave_off = self.b.i_mul(t.u32, None, wave, wsc)?;
+        let mut bases = Vec::with_capacity(vals.len());
+        for (j, &v) in vals.iter().enumerate() {
+            let jc = self.c32(j as u32 * waves * ws);
+            let base = self.b.i_add(t.u32, None, region, jc)?;
+            let base = self.b.i_add(t.u32, None, base, wave_off)?;
+            let idx = self.b.i_add(t.u32, None, base, lane_id)?;
+            let p = self.b.access_chain(t.wg_u32, None, exch, [idx])?;
+            self.store(p, v)?;
+            bases.push(base);
+        }
+        self.lane_barrier()?;
+        let one = self.c32(1);
+        let np = self.b.bitwise_xor(t.u32, None, par, one)?;
+        self.store(par_var, np)?;
+        Ok(bases)
+    }
+
+    /// The exchanged word of lane `lane` (u32) at slot base `base`.
+    pub(crate) fn lane_slot(&mut self, base: Word, lane: Word) -> R<Word> {
+        let exch = self.lm().exch;
+        let idx = self.b.i_add(self.t.u32, None, base, lane)?;
+        let p = self.b.access_chain(self.t.wg_u32, None, exch, [idx])?;
+        self.load_u32(p)
+    }
+
+    /// After the lane body of a phase: exchanges the sources of the phase's capture nodes (`nodes`) and
+    /// makes their results uniform values.
+    pub(crate) fn lane_captures(&mut self, nodes: &[usize]) -> R<()> {
+        if nodes.is_empty() {
+            return Ok(());
+        }
+        let t = self.t;
+        let mut sources: Vec<Source> = Vec::new();
+        for &i in nodes {
+            let s = self
+                .source_of(i)
+                .ok_or_else(|| self.unsupported("capture without a source"))?;
+            if !sources.contains(&s) {
+                sources.push(s);
+            }
+        }
+        let mut vals = Vec::with_capacity(sources.len());
+        for s in &sources {
+            let v = match *s {
+                Source::Ballot(cond) => {
+                    let c = self.get(cond)?;
+                    let act = self.active.expect("lane body emitted");
+                    let both = self.b.logical_and(t.bool, None, c, act)?;
+                    let one = self.c32(1);
+                    let z = self.c32(0);
+                    self.b.select(t.u32, None, both, one, z)?
+                }
+                Source::Value(a) => {
+                    let x = self.get(a)?;
+                    match self.ty(a.index()) {
+                        Ty::B1 => {
+                            let one = self.c32(1);
+                            let z = self.c32(0);
+                            self.b.select(t.u32, None, x, one, z)?
+                        }
+                        Ty::B16 | Ty::B32 => x,
+                        Ty::B64 => {
+                            return Err(self.unsupported(
+                                "a 64-bit cross-lane read is not lowered in the lane mapping",
+                            ))
+                        }
+                    }
+                }
+            };
+            vals.push(v);
+        }
+        let bases = self.lane_exchange(&vals)?;
+        let ws = self.ws;
+        for &i in nodes {
+            let s = self.source_of(i).expect("checked above");
+            let base = bases[sources.iter().position(|x| *x == s).expect("listed")];
+            let node = self.p.nodes[Handle::from_index(i)].clone();
+            let v = match node {
+                Node::Ballot { .. } => {
+                    let mut m = self.c64(0);
+                    for l in 0..ws {
+                        let lc = self.c32(l);
+                        let w = self.lane_slot(base, lc)?;
+                        let w = self.b.u_convert(t.u64, None, w)?;
+                        let sh = self.c64(l as u64);
+                        let w = self.b.shift_left_logical(t.u64, None, w, sh)?;
+                        m = self.b.bitwise_or(t.u64, None, m, w)?;
+                    }
+                    m
+                }
+                Node::ReadLane { a, lane } => {
+                    let l = self.get(lane)?;
+                    let mask = self.c32(ws - 1);
+                    let l = self.b.bitwise_and(t.u32, None, l, mask)?;
+                    let w = self.lane_slot(base, l)?;
+                    self.lane_unslot(a, w)?
+                }
+                Node::ReadFirstLane { a } => {
+                    let first = self.first_exec_lane()?;
+                    let w = self.lane_slot(base, first)?;
+                    self.lane_unslot(a, w)?
+                }
+                _ => return Err(self.unsupported("not a capture")),
+            };
+            self.uni.insert(i, v);
+        }
+        Ok(())
+    }
+
+    /// An exchanged word back as the type of node `a`.
+    fn lane_unslot(&mut self, a: Handle<Node>, w: Word) -> R<Word> {
+        Ok(if self.ty(a.index()) == Ty::B1 {
+            let z = self.c32(0);
+            self.b.i_not_equal(self.t.bool, None, w, z)?
+        } else {
+            w
+        })
+    }
+
+    /// The first lane set in EXEC (0 when EXEC is zero), as the wave mapping's ReadFirstLane.
+    fn first_exec_lane(&mut self) -> R<Word> {
+        let t = self.t;
+        let ex = self.exec;
+        let z = self.c64(0);
+        let none = self.b.i_equal(t.bool, None, ex, z)?;
+        let lo = self.b.u_convert(t.u32, None, ex)?;
+        let c32 = self.c64(32);
+        let hi64 = self.b.shift_right_logical(t.u64, None, ex, c32)?;
+        let hi = self.b.u_convert(t.u32, None, hi64)?;
+        let flo = self.glsl_op(t.u32, spirv::GlslStd450Op::FindILsb, &[lo])?;
+        let fhi = self.glsl_op(t.u32, spirv::GlslStd450Op::FindILsb, &[hi])?;
+        let c32u = self.c32(32);
+        let fhi = self.b.i_add(t.u32, None, fhi, c32u)?;
+        let z32 = self.c32(0);
+        let lo_zero = self.b.i_equal(t.bool, None, lo, z32)?;
+        let first = self.b.select(t.u32, None, lo_zero, fhi, flo)?;
+        Ok(self.b.select(t.u32, None, none, z32, first)?)
+    }
+
+    /// Before a lane phase that touches LDS: a barrier when an earlier access of another lane could
+    /// conflict (a write before any access, a read before a write).
+    pub(crate) fn lane_lds_fence(&mut self, nodes: &[usize]) -> R<()> {
+        let (mut reads, mut writes) = (false, false);
+        for &i in nodes {
+            match self.p.nodes[Handle::from_index(i)] {
+                Node::Load { space: Space::Lds, .. } | Node::LoadIf { space: Space::Lds, .. } => {
+                    reads = true
+                }
+                Node::Store { space: Space::Lds, .. }
+                | Node::StoreIf { space: Space::Lds, .. }
+                | Node::Atomic { space: Space::Lds, .. }
+                | Node::AtomicIf { space: Space::Lds, .. } => writes = true,
+                _ => {}
+            }
+        }
+        if !reads && !writes {
+            return Ok(());
+        }
+        let st = self.lm().lds;
+        if st == LdsState::Written || (writes && st == LdsState::Read) {
+            self.lane_barrier()?;
+        }
+        let m = self.lm.as_mut().expect("lane mapping");
+        m.lds = if writes {
+            LdsState::Written
+        } else if m.lds == LdsState::Written {
+            LdsState::Written
+        } else {
+            LdsState::Read
+        };
+        Ok(())
+    }
+
+    /// At a block's start: unknown LDS history.
+    pub(crate) fn lane_block_start(&mut self) {
+        if let Some(m) = self.lm.as_mut() {
+            m.lds = LdsState::Written;
+        }
+    }
+
+    /// Workgroup-uniform `label in [lo, hi)` for the structured constructs: with several waves, whether
+    /// any wave's published label lies in the range; with one wave, the label itself.
+    pub(crate) fn lane_vote(&mut self, lo: u32, hi: u32) -> R<Word> {
+        let Some((labels, par_var, _)) = self.lm().labels else {
+            return self.label_in(lo, hi);
+        };
+        let t = self.t;
+        let waves = self.lm().waves;
+        let par = self.load_u32(par_var)?;
+        let wc = self.c32(waves);
+        let base = self.b.i_mul(t.u32, None, par, wc)?;
+        let loc = self.c32(lo);
+        let len = self.c32(hi - lo);
+        let mut any = self.cfalse();
+        for w in 0..waves {
+            let k = self.c32(w);
+            let idx = self.b.i_add(t.u32, None, base, k)?;
+            let p = self.b.access_chain(t.wg_u32, None, labels, [idx])?;
+            let l = self.load_u32(p)?;
+            let d = self.b.i_sub(t.u32, None, l, loc)?;
+            let inr = self.b.u_less_than(t.bool, None, d, len)?;
+            any = self.b.logical_or(t.bool, None, any, inr)?;
+        }
+        Ok(any)
+    }
+
+    /// Several waves: publishes this wave's label (lane 0 writes the other parity's slot), one barrier,
+    /// flips the parity. Nothing with one wave.
+    pub(crate) fn lane_publish(&mut self) -> R<()> {
+        let Some((labels, par_var, _)) = self.lm().labels else {
+            return Ok(());
+        };
+        let t = self.t;
+        let (waves, lane_id, wave) = (self.lm().waves, self.lm().lane_id, self.lm().wave);
+        let par = self.load_u32(par_var)?;
+        let one = self.c32(1);
+        let np = self.b.bitwise_xor(t.u32, None, par, one)?;
+        let wc = self.c32(waves);
+        let base = self.b.i_mul(t.u32, None, np, wc)?;
+        let idx = self.b.i_add(t.u32, None, base, wave)?;
+        let l = self.load_u32(self.label)?;
+        let z = self.c32(0);
+        let first = self.b.i_equal(t.bool, None, lane_id, z)?;
+        self.guarded(first, None, |cx| {
+            let p = cx.b.access_chain(t.wg_u32, None, labels, [idx])?;
+            cx.store(p, l)?;
+            Ok(None)
+        })?;
+        self.lane_barrier()?;
+        self.store(par_var, np)
+    }
+
+    /// Several waves: `on = label in [n, n + 1)` at the start of a block item run by the workgroup.
+    pub(crate) fn lane_set_on(&mut self, n: u32) -> R<()> {
+        let Some((_, _, on)) = self.lm().labels else {
+            return Ok(());
+        };
+        let c = self.label_in(n, n + 1)?;
+        self.store(on, c)
+    }
+
+    /// Stores `v` to the Function variable `var` only where the wave is on (several waves).
+    pub(crate) fn lane_store_on(&mut self, var: Word, ty: Word, v: Word) -> R<()> {
+        let Some((_, _, on)) = self.lm.as_ref().and_then(|m| m.labels) else {
+            return self.store(var, v);
+        };
+        let o = self.load_bool(on)?;
+        let old = self.b.load(ty, None, var, None, [])?;
+        let x = self.b.select(ty, None, o, v, old)?;
+        self.store(var, x)
+    }
+
+    /// The wave's flag from every lane's flag (u32): lane 0 gets FINISHED when every lane says so, else
+    /// the first other flag; returns (the combined flag, whether this invocation writes it).
+    pub(crate) fn lane_flag(&mut self, flag: Word) -> R<(Word, Word)> {
+        let t = self.t;
+        let bases = self.lane_exchange(&[flag])?;
+        let ff = self.c32(super::FLAG_FINISHED);
+        let mut out = ff;
+        for l in (0..self.ws).rev() {
+            let lc = self.c32(l);
+            let w = self.lane_slot(bases[0], lc)?;
+            let fin = self.b.i_equal(t.bool, None, w, ff)?;
+            out = self.b.select(t.u32, None, fin, out, w)?;
+        }
+        let z = self.c32(0);
+        let lane_id = self.lm().lane_id;
+        let first = self.b.i_equal(t.bool, None, lane_id, z)?;
+        Ok((out, first))
+    }
+
+    /// `on` for the current instruction.
+    pub(crate) fn lane_on_now(&self) -> Word {
+        self.lm().on_now
+    }
+
+    /// A uniform memory access (executed by every lane), which a wave that is off must not perform.
+    pub(crate) fn lane_uniform_memory(&self, i: usize) -> bool {
+        matches!(
+            self.p.nodes[Handle::from_index(i)],
+            Node::Load { .. } | Node::Store { .. }
+        )
+    }
+
+    /// [`Self::uniform_node`] under `on` (a load gives 0 where the wave is off).
+    pub(crate) fn lane_uniform_guarded(&mut self, i: usize) -> R<()> {
+        let is_load = matches!(self.p.nodes[Handle::from_index(i)], Node::Load { .. });
+        let ty = self.spv_ty(self.ty(i));
+        let on = self.lane_on_now();
+        let v = self.guarded(on, is_load.then_some(ty), |cx| {
+            cx.uniform_node(i)?;
+            Ok(if is_load { cx.uni.get(&i).copied() } else { None })
+        })?;
+        if let Some(v) = v {
+            self.uni.insert(i, v);
+        }
+        Ok(())
+    }
+
+    /// A scratch store in the lane mapping: an aligned dword is one plain store; anything else merges its
+    /// bytes into the two dwords with atomic AND/OR, because the neighbouring dwords of the swizzled region
+    /// belong to other lanes, which run concurrently (the wave mapping's read-merge-write would lose their
+    /// stores). `sh` is the bit position (u64) of the first byte in the pair.
+    pub(crate) fn lane_scratch_store(
+        &mut self,
+        p0: Word,
+        p1: Word,
+        sh: Word,
+        bytes: u32,
+        v: Word,
+    ) -> R<()> {
+        let t = self.t;
+        let z = self.c64(0);
+        let aligned = self.b.i_equal(t.bool, None, sh, z)?;
+        let whole = if bytes == 4 { aligned } else { self.cfalse() };
+        let (then_l, else_l, merge) = (self.b.id(), self.b.id(), self.b.id());
+        self.b
+            .selection_merge(merge, spirv::SelectionControl::NONE)?;
+        self.b.branch_conditional(whole, then_l, else_l, [])?;
+        self.begin(then_l)?;
+        self.plain_store(Space::Global, p0, v)?;
+        self.b.branch(merge)?;
+        self.begin(else_l)?;
+        let mc = self.c64((1u64 << (8 * bytes)) - 1);
+        let m64 = self.b.shift_left_logical(t.u64, None, mc, sh)?;
+        let v64 = self.b.u_convert(t.u64, None, v)?;
+        let v64 = self.b.bitwise_and(t.u64, None, v64, mc)?;
+        let v64 = self.b.shift_left_logical(t.u64, None, v64, sh)?;
+        let dev = self.c32(spirv::Scope::Device as u32);
+        let relaxed = self.c32(0);
+        let c32 = self.c64(32);
+        for (k, p) in [p0, p1].into_iter().enumerate() {
+            let (m, x) = if k == 0 {
+                (m64, v64)
+            } else {
+                (
+                    self.b.shift_right_logical(t.u64, None, m64, c32)?,
+                    self.b.shift_right_logical(t.u64, None, v64, c32)?,
+                )
+            };
+            let m = self.b.u_convert(t.u32, None, m)?;
+            let x = self.b.u_convert(t.u32, None, x)?;
+            let keep = self.b.not(t.u32, None, m)?;
+            self.b.atomic_and(t.u32, None, p, dev, relaxed, keep)?;
+            self.b.atomic_or(t.u32, None, p, dev, relaxed, x)?;
+        }
+        self.b.branch(merge)?;
+        self.begin(merge)
+    }
+}
