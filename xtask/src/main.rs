@@ -1,5 +1,17 @@
 //! Developer tasks: `cargo xtask <codegen|sweep|fixtures>`.
 mod aco;
+mod bench;
+mod bench_decode;
+#[cfg(has_bench_device)]
+#[rustfmt::skip]
+mod bench_device;
+#[cfg(has_bench_eval)]
+#[rustfmt::skip]
+mod bench_eval;
+#[cfg(has_bench_lane)]
+#[rustfmt::skip]
+mod bench_lane;
+mod bench_translate;
 mod codegen;
 mod corpus;
 mod coverage;
@@ -11,6 +23,8 @@ mod sweep;
 
 const USAGE: &str = "usage: cargo xtask <command>
   aco [--fixtures]    capture GLSL compute shaders compiled by Mesa RADV/ACO (null device, no GPU)
+  bench [SECTION].. [--quick] [--json F]  performance figures, each a ratio against a reference measured in
+                      the same run, into docs/performance.md (sections: decode, translate, eval, device, lane)
   codegen [--check]   crates/isa/opcodes.txt -> crates/isa/src/generated/table.rs (--check: fail if stale)
   coverage [--check]  docs/coverage.md from the opcode table, the lifter, the lowering and test markers
   corpus rocsparse    fetch librocsparse0 (apt-get download) and extract its gfx1030 code objects and an index
@@ -26,6 +40,7 @@ fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("aco") => aco::run(&args[1..]),
+        Some("bench") => bench::run(&args[1..]),
         Some("codegen") => codegen::run(&args[1..]),
         Some("coverage") => coverage::run(&args[1..]),
         Some("corpus") => corpus::run(&args[1..]),

@@ -165,6 +165,34 @@ impl Disassembler {
         Decoded::Ok { size, text }
     }
 
+    /// The C API's own cost, for benchmarks: decodes the instruction at the start of `bytes` and prints it
+    /// into `out` (NUL-terminated, as LLVM writes it). Returns (bytes consumed, text length); (0, 0) for an
+    /// invalid encoding or one [`decode`](Self::decode) would refuse.
+    pub fn disasm_into(&self, bytes: &[u8], out: &mut [u8]) -> (usize, usize) {
+        if sdwa_would_crash(bytes) || out.is_empty() {
+            return (0, 0);
+        }
+        let mut buf = [0u8; 64];
+        let n = bytes.len().min(buf.len());
+        buf[..n].copy_from_slice(&bytes[..n]);
+        let ctx = self.ctx.lock().unwrap_or_else(|e| e.into_inner());
+        // SAFETY: ctx is a live context (disposed only in Drop); buf and out are valid for the lengths given.
+        let size = unsafe {
+            (self.disasm)(
+                *ctx,
+                buf.as_mut_ptr(),
+                n as u64,
+                0,
+                out.as_mut_ptr().cast(),
+                out.len(),
+            )
+        };
+        if size == 0 {
+            return (0, 0);
+        }
+        (size, out.iter().position(|&c| c == 0).unwrap_or(out.len()))
+    }
+
     /// Decodes little-endian words.
     pub fn decode_words(&self, words: &[u32]) -> Decoded {
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();

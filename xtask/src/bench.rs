@@ -1,0 +1,379 @@
+//! `cargo xtask bench [all|decode|translate|eval|device|lane] [--quick] [--json FILE] [--no-write]`:
+//! every performance figure of docs/performance.md, each a ratio against a reference measured in the same run
+//! (issue 10; harness choice: decision D087).
+//!
+//! # Section contract (for the owners of bench_eval.rs, bench_device.rs, bench_lane.rs)
+//!
+//! * A section is one file, `xtask/src/bench_<name>.rs`, owned by one engineer. It exposes exactly
+//!
+//!   ```ignore
+//!   pub fn section(opts: &crate::bench::Opts) -> anyhow::Result<crate::bench::Section>
+//!   ```
+//!
+//!   xtask/build.rs sets `cfg(has_bench_<name>)` when the file exists and main.rs declares the module under
+//!   that cfg, so adding the file is all it takes to join `cargo xtask bench all` and `cargo xtask bench <name>`
+//!   (names wired today: `eval`, `device`, `lane`; decode and translate are bench_decode.rs and
+//!   bench_translate.rs). Do not edit bench.rs or main.rs for it. (main.rs declares these modules under
+//!   `#[rustfmt::skip]`, because rustfmt resolves modules whatever their cfg: format your file with
+//!   `rustfmt --edition 2021 xtask/src/bench_<name>.rs`.)
+//! * `section` measures, prints progress to **stderr** (`crate::bench::progress`), and returns a
+//!   [`Section`]: `markdown` is the whole body of the section (starting with its own `## ` heading: the
+//!   table, the commands, the before/after notes), `json` any machine-readable figures, and `headlines` the
+//!   rows it contributes to the summary table at the top of docs/performance.md (figure, measured ratio,
+//!   goal).
+//! * The runner splices `markdown` into docs/performance.md between `<!-- bench:<name>:begin -->` and
+//!   `<!-- bench:<name>:end -->` (appended at the end of the file with both markers when absent), never
+//!   touching anything outside the markers. Hand-written prose that must survive a re-run goes outside them.
+//! * `opts.quick` asks for a smoke-sized run (seconds, not minutes): quick runs never write the document (the
+//!   markdown goes to stdout instead), so figures in docs always come from a full run.
+//! * Timing is the section's own business; the shared helpers here ([`best_of`], [`Machine`]) are there to
+//!   use. A section that cannot run here (no lavapipe, no corpus) returns `Err` with the reason: the runner
+//!   reports it, leaves that section of the document as it was, carries on, and exits 1 at the end.
+//! * The runner always builds in release: a debug `cargo xtask bench` re-executes itself with
+//!   `cargo run --release -p xtask`.
+//!
+//! The `bench:summary` section (the machine, the command, the headline table) belongs to this file.
+
+use anyhow::{bail, Context, Result};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// What a section is asked to do.
+pub struct Opts {
+    /// Smoke-sized run; the document is not written.
+    pub quick: bool,
+    /// The workspace root (docs/, fixtures/, crates/ are under it).
+    pub root: PathBuf,
+}
+
+/// What a section returns.
+pub struct Section {
+    /// The section body in Markdown, starting with its `## ` heading.
+    pub markdown: String,
+    /// Machine-readable figures (written under the section's name by `--json FILE`).
+    pub json: Value,
+    /// Rows for the summary table: (figure, measured, goal), e.g.
+    /// ("decode + print vs LLVM-19 C API", "5.2×", "≥ 50×").
+    pub headlines: Vec<Headline>,
+}
+
+/// (figure, measured, goal).
+pub type Headline = (String, String, String);
+
+type SectionFn = fn(&Opts) -> Result<Section>;
+
+/// Sections in the order `all` runs them (and the document lists them).
+fn sections() -> Vec<(&'static str, SectionFn)> {
+    #[allow(unused_mut)]
+    let mut v: Vec<(&'static str, SectionFn)> = vec![
+        ("decode", crate::bench_decode::section),
+        ("translate", crate::bench_translate::section),
+    ];
+    #[cfg(has_bench_eval)]
+    v.push(("eval", crate::bench_eval::section));
+    #[cfg(has_bench_device)]
+    v.push(("device", crate::bench_device::section));
+    #[cfg(has_bench_lane)]
+    v.push(("lane", crate::bench_lane::section));
+    v
+}
+
+const USAGE: &str = "usage: cargo xtask bench [all|decode|translate|eval|device|lane]... [--quick] [--json FILE] [--no-write]";
+
+/// One progress line on stderr, prefixed with the elapsed time of the whole run.
+pub fn progress(msg: impl AsRef<str>) {
+    use std::sync::OnceLock;
+    static START: OnceLock<Instant> = OnceLock::new();
+    let t = START.get_or_init(Instant::now).elapsed().as_secs_f64();
+    eprintln!("[bench {t:7.1}s] {}", msg.as_ref());
+}
+
+/// Runs `f` `n` times and returns the fastest wall time in seconds with the last result.
+pub fn best_of<T>(n: usize, mut f: impl FnMut() -> T) -> (f64, T) {
+    let mut best = f64::MAX;
+    let mut out = None;
+    for _ in 0..n.max(1) {
+        let t = Instant::now();
+        let r = std::hint::black_box(f());
+        best = best.min(t.elapsed().as_secs_f64());
+        out = Some(r);
+    }
+    (best, out.expect("n >= 1"))
+}
+
+/// The machine a run was measured on.
+pub struct Machine {
+    pub cpu: String,
+    pub cores: usize,
+    pub os: String,
+    pub rustc: String,
+    pub load_before: String,
+}
+
+impl Machine {
+    pub fn probe() -> Machine {
+        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let cpu = cpuinfo
+            .lines()
+            .find(|l| l.starts_with("model name"))
+            .and_then(|l| l.split(':').nth(1))
+            .map(|s| s.trim().to_string())
+            .unwrap_or_else(|| "unknown".into());
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let os = std::fs::read_to_string("/etc/os-release")
+            .unwrap_or_default()
+            .lines()
+            .find_map(|l| l.strip_prefix("PRETTY_NAME="))
+            .map(|s| s.trim_matches('"').to_string())
+            .unwrap_or_else(|| "unknown".into());
+        let rustc = std::process::Command::new("rustc")
+            .arg("-V")
+            .output()
+            .ok()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .unwrap_or_else(|| "unknown".into());
+        Machine {
+            cpu,
+            cores,
+            os,
+            rustc,
+            load_before: load_average(),
+        }
+    }
+}
+
+/// The 1-minute load average (`/proc/loadavg`), the figure that says how shared the machine was.
+pub fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "?".into())
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask sits in the workspace root")
+        .to_path_buf()
+}
+
+pub fn run(args: &[String]) -> Result<()> {
+    if cfg!(debug_assertions) && std::env::var_os("RDNA2SPV_BENCH_DEBUG").is_none() {
+        // Figures from a debug build would be meaningless: rebuild and re-run in release.
+        let status = std::process::Command::new(env!("CARGO"))
+            .args(["run", "--release", "--quiet", "-p", "xtask", "--", "bench"])
+            .args(args)
+            .current_dir(workspace_root())
+            .status()
+            .context("re-running cargo xtask bench in release")?;
+        std::process::exit(status.code().unwrap_or(1));
+    }
+    let mut quick = false;
+    let mut write = true;
+    let mut json_out: Option<PathBuf> = None;
+    let mut wanted: Vec<String> = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--quick" => quick = true,
+            "--no-write" => write = false,
+            "--json" => {
+                json_out = Some(it.next().context(USAGE)?.into());
+            }
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return Ok(());
+            }
+            s if s.starts_with('-') => bail!("unknown option {s}\n{USAGE}"),
+            s => wanted.push(s.to_string()),
+        }
+    }
+    let all = sections();
+    if wanted.is_empty() || wanted.iter().any(|w| w == "all") {
+        wanted = all.iter().map(|(n, _)| n.to_string()).collect();
+    }
+    for w in &wanted {
+        if !all.iter().any(|(n, _)| n == w) {
+            bail!(
+                "no bench section `{w}` in this build (have: {}; a section exists once xtask/src/bench_{w}.rs does)\n{USAGE}",
+                all.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+            );
+        }
+    }
+    let write = write && !quick;
+    let opts = Opts {
+        quick,
+        root: workspace_root(),
+    };
+    let machine = Machine::probe();
+    progress(format!(
+        "{} on {} ({} cores, load {}), sections: {}",
+        if quick { "quick run" } else { "full run" },
+        machine.cpu,
+        machine.cores,
+        machine.load_before,
+        wanted.join(", ")
+    ));
+
+    let doc_path = opts.root.join("docs/performance.md");
+    let mut doc = std::fs::read_to_string(&doc_path).context("reading docs/performance.md")?;
+    let mut json_all = serde_json::Map::new();
+    let mut failed = Vec::new();
+    let mut fresh = Vec::new();
+    for (name, f) in all.iter().filter(|(n, _)| wanted.iter().any(|w| w == n)) {
+        progress(format!("section {name}: start"));
+        let t = Instant::now();
+        match f(&opts) {
+            Ok(s) => {
+                progress(format!(
+                    "section {name}: done in {:.1} s",
+                    t.elapsed().as_secs_f64()
+                ));
+                if write {
+                    doc = splice(&doc, name, &s.markdown);
+                } else {
+                    println!("{}", s.markdown);
+                }
+                fresh.push((name.to_string(), s.headlines.clone()));
+                json_all.insert(
+                    name.to_string(),
+                    json!({ "figures": s.json, "headlines": s.headlines, "seconds": t.elapsed().as_secs_f64() }),
+                );
+            }
+            Err(e) => {
+                progress(format!("section {name}: FAILED: {e:#}"));
+                failed.push(format!("{name}: {e:#}"));
+                json_all.insert(name.to_string(), json!({ "error": format!("{e:#}") }));
+            }
+        }
+    }
+    let summary = summary_markdown(&doc, &machine, quick, &fresh);
+    if write {
+        doc = splice(&doc, "summary", &summary);
+        let tmp = doc_path.with_extension("md.tmp");
+        std::fs::write(&tmp, &doc).context("writing docs/performance.md")?;
+        std::fs::rename(&tmp, &doc_path).context("writing docs/performance.md")?;
+        progress(format!("wrote {}", doc_path.display()));
+    } else {
+        println!("{summary}");
+    }
+    if let Some(p) = json_out {
+        json_all.insert(
+            "machine".into(),
+            json!({ "cpu": machine.cpu, "cores": machine.cores, "os": machine.os, "rustc": machine.rustc,
+                    "load_before": machine.load_before, "load_after": load_average(), "quick": quick }),
+        );
+        std::fs::write(&p, serde_json::to_string_pretty(&Value::Object(json_all))?)
+            .with_context(|| format!("writing {}", p.display()))?;
+        progress(format!("wrote {}", p.display()));
+    }
+    if !failed.is_empty() {
+        bail!(
+            "{} section(s) failed:\n  {}",
+            failed.len(),
+            failed.join("\n  ")
+        );
+    }
+    Ok(())
+}
+
+fn markers(name: &str) -> (String, String) {
+    (
+        format!("<!-- bench:{name}:begin -->"),
+        format!("<!-- bench:{name}:end -->"),
+    )
+}
+
+/// Replaces what lies between `name`'s markers (or appends both markers and `body` at the end).
+fn splice(doc: &str, name: &str, body: &str) -> String {
+    let (b, e) = markers(name);
+    let body = body.trim_end();
+    if let (Some(i), Some(j)) = (doc.find(&b), doc.find(&e)) {
+        if i < j {
+            return format!("{}{b}\n{body}\n{}", &doc[..i], &doc[j..]);
+        }
+    }
+    let sep = if doc.ends_with("\n\n") {
+        ""
+    } else if doc.ends_with('\n') {
+        "\n"
+    } else {
+        "\n\n"
+    };
+    format!("{doc}{sep}{b}\n{body}\n{e}\n")
+}
+
+/// The summary table's rows, one per headline, its last column naming the section: a run of some sections
+/// replaces their rows and keeps the others' (read back from the document).
+fn summary_markdown(
+    doc: &str,
+    m: &Machine,
+    quick: bool,
+    fresh: &[(String, Vec<Headline>)],
+) -> String {
+    let (b, e) = markers("summary");
+    let old: Vec<String> = match (doc.find(&b), doc.find(&e)) {
+        (Some(i), Some(j)) if i < j => doc[i + b.len()..j]
+            .lines()
+            .filter(|l| {
+                l.starts_with("| ") && !l.starts_with("| figure ") && !l.starts_with("| ---")
+            })
+            .map(str::to_string)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut rows = String::new();
+    for (name, _) in sections() {
+        match fresh.iter().find(|(n, _)| n == name) {
+            Some((_, hs)) => {
+                for (fig, got, goal) in hs {
+                    rows.push_str(&format!("| {fig} | {got} | {goal} | {name} |\n"));
+                }
+            }
+            None => {
+                for l in old.iter().filter(|l| l.ends_with(&format!(" | {name} |"))) {
+                    rows.push_str(l);
+                    rows.push('\n');
+                }
+            }
+        }
+    }
+    format!(
+        "## Summary (`cargo xtask bench`)\n\n\
+         Regenerate with `cargo xtask bench` (all sections; `cargo xtask bench decode translate` for some; `--quick` \
+         for a smoke run that writes nothing; `--json FILE` for the figures). Each figure below is a ratio of two \
+         measurements taken in the same run on this machine; absolute times are for scale only.\n\n\
+         Machine of the last {}run: {}, {} cores available, {}; {}; load average {} at the start.\n\n\
+         | figure | measured | goal | section |\n| --- | ---: | ---: | --- |\n{rows}",
+        if quick { "quick " } else { "" },
+        m.cpu,
+        m.cores,
+        m.os,
+        m.rustc,
+        m.load_before,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splice_replaces_between_markers_and_appends_when_absent() {
+        let doc = "# P\n\nintro\n";
+        let d1 = splice(doc, "x", "## X\n\nfirst\n");
+        assert_eq!(
+            d1,
+            "# P\n\nintro\n\n<!-- bench:x:begin -->\n## X\n\nfirst\n<!-- bench:x:end -->\n"
+        );
+        let d2 = splice(&(d1.clone() + "\ntail\n"), "x", "## X\n\nsecond");
+        assert_eq!(
+            d2,
+            "# P\n\nintro\n\n<!-- bench:x:begin -->\n## X\n\nsecond\n<!-- bench:x:end -->\n\ntail\n"
+        );
+        // Another section's block is left alone.
+        let d3 = splice(&d2, "y", "## Y");
+        assert!(d3.contains("second") && d3.ends_with("<!-- bench:y:end -->\n"));
+    }
+}
