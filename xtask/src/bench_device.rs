@@ -1,0 +1,410 @@
+//! `cargo xtask bench device [--write] [--only K,…] [--scales 1,10,100] [--reps N] [--mapping wave|lane]`:
+//! the device half of the benchmarks (issue 10): per reference kernel (`rdna2spv::glsl_ref::REFERENCES`),
+//! each figure a ratio measured in one run on one Vulkan device (lavapipe in CI):
+//!
+//! - translation time (load + lift + lower) vs the driver's compile of the translated module at its first
+//!   dispatch (goal ≤ 5%). lavapipe compiles lazily inside the first dispatch, so the compile is the
+//!   first dispatch (pipeline creation included) minus the median warm dispatch at 1×. Mesa's on-disk
+//!   shader cache is switched off (`MESA_SHADER_CACHE_DISABLE=true`) so every run compiles;
+//! - the translated kernel's run time (median warm dispatch) vs the hand-written GLSL kernel's on the same
+//!   data (goal ≤ 2×), at dispatch sizes 1×, 10× and 100× (grid and data tiled, `glsl_ref::scaled`);
+//!   each scaled run also compares the two kernels' outputs (`tests/glsl_reference.rs` proves the 1× case).
+//!
+//! `--write` replaces the text between `<!-- bench:device:begin -->` and `<!-- bench:device:end -->` in
+//! docs/performance.md. Build in release: the translation figures are the translator's own speed.
+//! `--mapping lane` needs the lane-per-invocation lowering (issue 13), which is not in this build yet.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context as _, Result};
+use rdna2spv::device::{profile_of, run_vulkan, ProfileChoice};
+use rdna2spv::dispatch::Plan;
+use rdna2spv::glsl_ref::{self, median, Agreement, GlslSetup, Reference, REFERENCES};
+use rdna2spv::manifest::Manifest;
+use rdna2spv_vulkan::{Context, DeviceSelector};
+
+const BEGIN: &str = "<!-- bench:device:begin -->";
+const END: &str = "<!-- bench:device:end -->";
+
+struct Options {
+    write: bool,
+    only: Option<Vec<String>>,
+    scales: Vec<u32>,
+    reps: usize,
+}
+
+fn parse(args: &[String]) -> Result<Options> {
+    let mut o = Options {
+        write: false,
+        only: None,
+        scales: vec![1, 10, 100],
+        reps: 5,
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().with_context(|| format!("{a} needs a value"));
+        match a.as_str() {
+            "--write" => o.write = true,
+            "--only" => o.only = Some(value()?.split(',').map(str::to_string).collect()),
+            "--scales" => {
+                o.scales = value()?
+                    .split(',')
+                    .map(|s| s.parse::<u32>().context("--scales takes numbers"))
+                    .collect::<Result<_>>()?;
+                if o.scales.first() != Some(&1) || o.scales.contains(&0) {
+                    bail!("--scales must start with 1 (the compile is measured at 1x)");
+                }
+            }
+            "--reps" => o.reps = value()?.parse().context("--reps takes a number")?,
+            "--mapping" => match value()?.as_str() {
+                "wave" => {}
+                "lane" => bail!(
+                    "the lane-per-invocation mapping (issue 13) is not in this build; only --mapping wave"
+                ),
+                other => bail!("--mapping wave|lane, not {other}"),
+            },
+            other => bail!("unknown option {other} (--write, --only K,…, --scales 1,10,100, --reps N, --mapping wave)"),
+        }
+    }
+    if o.reps == 0 {
+        bail!("--reps must be positive");
+    }
+    Ok(o)
+}
+
+/// Compile and translation figures of one kernel (at 1×).
+struct Compile {
+    name: &'static str,
+    bound: &'static str,
+    words: usize,
+    glsl_words: usize,
+    load_lift: Duration,
+    lower: Duration,
+    compile: Duration,
+    glsl_compile: Duration,
+}
+
+/// Run figures of one kernel at one scale.
+struct RunRow {
+    name: &'static str,
+    scale: u32,
+    items: u32,
+    waves: usize,
+    translated: Duration,
+    glsl: Duration,
+    agree: String,
+}
+
+fn ms(d: Duration) -> String {
+    let v = d.as_secs_f64() * 1e3;
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+fn words_of(b: &[u8]) -> Vec<u32> {
+    b.chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// How the two kernels' outputs compare: "bit-identical" or "N of M differ".
+fn agreement(
+    r: &Reference,
+    translated: &[(String, Vec<u8>)],
+    glsl: &[(String, Vec<u8>)],
+) -> String {
+    let canon = |w: u32| {
+        if !r.integer && f32::from_bits(w).is_nan() {
+            0x7fc0_0000
+        } else {
+            w
+        }
+    };
+    let (mut n, mut differ) = (0, 0);
+    for (name, g) in glsl {
+        let Some((_, t)) = translated.iter().find(|(t, _)| t == name) else {
+            return format!("no translated output {name}");
+        };
+        let (t, g) = (words_of(t), words_of(g));
+        n += t.len();
+        differ += t
+            .iter()
+            .zip(&g)
+            .filter(|(a, b)| canon(**a) != canon(**b))
+            .count();
+        differ += t.len().abs_diff(g.len());
+    }
+    match (differ, r.agreement) {
+        (0, _) => "bit-identical".into(),
+        (d, Agreement::UnfusedFma) => format!("{d} of {n} differ (GLSL fma rounds twice)"),
+        (d, Agreement::BitExact) => format!("**{d} of {n} differ**"),
+    }
+}
+
+fn bench_kernel(
+    ctx: &Context,
+    profile: &rdna2spv_vulkan::DeviceProfile,
+    r: &Reference,
+    o: &Options,
+    root: &Path,
+    scratch: &Path,
+) -> Result<(Compile, Vec<RunRow>)> {
+    let m = Manifest::load(&root.join(r.manifest))?;
+    let glsl_words = glsl_ref::compile_glsl(&root.join(r.glsl))?;
+    let mut compile = None;
+    let mut rows = Vec::new();
+    for &k in &o.scales {
+        let ms_ = glsl_ref::scaled(r, &m, k, scratch)?;
+        // Translated kernel: load + lift, then one cold run and `reps` warm ones.
+        let t0 = Instant::now();
+        let mut plan = Plan::new(&ms_).with_context(|| format!("{} x{k}", r.name))?;
+        let load_lift = t0.elapsed();
+        let first = run_vulkan(ctx, &mut plan, profile)?;
+        let mut warm = Vec::new();
+        let mut last = None;
+        for _ in 0..o.reps {
+            let run = run_vulkan(ctx, &mut plan, profile)?;
+            if !run.report.dispatch.pipeline_cached {
+                bail!("{} x{k}: a warm run compiled its pipeline again", r.name);
+            }
+            warm.push(run.report.dispatch.dispatch);
+            last = Some(run);
+        }
+        let last = last.expect("reps > 0");
+        let translated_outputs: Vec<(String, Vec<u8>)> = last
+            .buffers
+            .iter()
+            .filter_map(|b| b.output.clone().map(|n| (n, b.data.clone())))
+            .collect();
+        // GLSL kernel: fresh buffers each time (in-place kernels change their inputs).
+        let setup = GlslSetup::new(ctx, r, &ms_)?;
+        let glsl_first = setup.dispatch(ctx, &glsl_words)?;
+        let glsl_outputs = setup.outputs()?;
+        drop(setup);
+        let mut glsl_warm = Vec::new();
+        for _ in 0..o.reps {
+            let setup = GlslSetup::new(ctx, r, &ms_)?;
+            let st = setup.dispatch(ctx, &glsl_words)?;
+            if !st.pipeline_cached {
+                bail!(
+                    "{} x{k}: a warm GLSL run compiled its pipeline again",
+                    r.name
+                );
+            }
+            glsl_warm.push(st.dispatch);
+        }
+        let (tw, gw) = (median(warm), median(glsl_warm));
+        if k == 1 {
+            let cold = |s: &rdna2spv_vulkan::DispatchStats| s.pipeline_create + s.dispatch;
+            compile = Some(Compile {
+                name: r.name,
+                bound: r.bound,
+                words: first.report.module_words,
+                glsl_words: glsl_words.len(),
+                load_lift,
+                lower: first.report.lower_time,
+                compile: cold(&first.report.dispatch).saturating_sub(tw),
+                glsl_compile: cold(&glsl_first).saturating_sub(gw),
+            });
+            if first.report.dispatch.pipeline_cached || glsl_first.pipeline_cached {
+                bail!("{}: a pipeline came from the cache at 1x", r.name);
+            }
+        }
+        let row = RunRow {
+            name: r.name,
+            scale: k,
+            items: ms_.grid[0],
+            waves: first.report.invocations,
+            translated: tw,
+            glsl: gw,
+            agree: agreement(r, &translated_outputs, &glsl_outputs),
+        };
+        eprintln!(
+            "  {} x{k}: translated {} ms, GLSL {} ms ({})",
+            r.name,
+            ms(tw),
+            ms(gw),
+            row.agree
+        );
+        rows.push(row);
+    }
+    Ok((compile.expect("scale 1 runs first"), rows))
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|s| s.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|t| t.split_whitespace().next().map(str::to_string))
+        .unwrap_or_default();
+    format!("{cpu}, {cores} cores available, load average {load} at the start")
+}
+
+pub fn run(args: &[String]) -> Result<()> {
+    let o = parse(args)?;
+    if std::env::var_os("MESA_SHADER_CACHE_DISABLE").is_none() {
+        // Before the instance exists: every first dispatch must compile.
+        std::env::set_var("MESA_SHADER_CACHE_DISABLE", "true");
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .context("xtask has a parent")?
+        .to_path_buf();
+    let machine = machine();
+    let ctx = Context::new(DeviceSelector::from_env()).context("opening a Vulkan device")?;
+    let profile = profile_of(&ctx, ProfileChoice::Device)?;
+    let device = format!(
+        "{} ({} / {})",
+        ctx.info().name,
+        ctx.info().driver_name,
+        ctx.info().driver_info
+    );
+    let scratch =
+        std::env::temp_dir().join(format!("rdna2spv-bench-device-{}", std::process::id()));
+    let selected: Vec<&Reference> = REFERENCES
+        .iter()
+        .filter(|r| {
+            o.only
+                .as_ref()
+                .is_none_or(|l| l.iter().any(|n| n == r.name))
+        })
+        .collect();
+    if selected.is_empty() {
+        bail!(
+            "no kernel selected; the kernels: {}",
+            REFERENCES
+                .iter()
+                .map(|r| r.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let started = Instant::now();
+    let mut compiles = Vec::new();
+    let mut rows = Vec::new();
+    for r in selected {
+        eprintln!("{} ...", r.name);
+        let (c, mut rr) = bench_kernel(&ctx, &profile, r, &o, &root, &scratch)?;
+        compiles.push(c);
+        rows.append(&mut rr);
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    let text = report(&o, &machine, &device, &compiles, &rows, started.elapsed());
+    println!("{text}");
+    if o.write {
+        let path = root.join("docs/performance.md");
+        let doc = std::fs::read_to_string(&path)?;
+        let new = splice(&doc, &text)?;
+        std::fs::write(&path, new)?;
+        eprintln!("wrote the device section of {}", path.display());
+    }
+    Ok(())
+}
+
+/// `doc` with the text between the device markers replaced (the markers appended when missing).
+fn splice(doc: &str, body: &str) -> Result<String> {
+    match (doc.find(BEGIN), doc.find(END)) {
+        (Some(b), Some(e)) if b < e => Ok(format!(
+            "{}{BEGIN}\n{body}\n{END}{}",
+            &doc[..b],
+            &doc[e + END.len()..]
+        )),
+        (None, None) => Ok(format!("{}\n{BEGIN}\n{body}\n{END}\n", doc.trim_end())),
+        _ => bail!("docs/performance.md has unbalanced {BEGIN} / {END} markers"),
+    }
+}
+
+fn report(
+    o: &Options,
+    machine: &str,
+    device: &str,
+    compiles: &[Compile],
+    rows: &[RunRow],
+    wall: Duration,
+) -> String {
+    let mut s = String::new();
+    let scales: Vec<String> = o.scales.iter().map(|k| format!("{k}x")).collect();
+    s += "## Translated kernels on the device vs hand-written GLSL (issues 10, 13)\n\n";
+    s += &format!(
+        "`cargo xtask bench device --write` (release build; {} warm runs per figure, medians; scales {}; \
+         {:.0} s). Machine: {machine}. Device: {device}, Mesa's shader cache off. Mapping: wave per \
+         invocation (D006); the lane mapping (issue 13) is not in main yet.\n\n",
+        o.reps,
+        scales.join(", "),
+        wall.as_secs_f64()
+    );
+    s += "The GLSL kernels (`fixtures/glsl/*.comp`, glslang) compute the same operations in the same order on the \
+          same data: bit-identical outputs (NaN payloads aside, D005), checked by `tests/glsl_reference.rs` and \
+          again at every scale below; `saxpy` alone differs because its one operation is a fused multiply-add \
+          and lavapipe's GLSL `fma` rounds twice (the translated kernel emulates the single rounding).\n\n";
+    s += "**Translation vs the driver's compile** (at 1x; compile = first dispatch − warm dispatch; goal: translation ≤ 5% of compile)\n\n";
+    s += "| kernel | bound | module words (translated / GLSL) | load + lift ms | lower ms | translation / compile | translated compile ms | GLSL compile ms | compile ratio |\n";
+    s += "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+    for c in compiles {
+        let trans = c.load_lift + c.lower;
+        let pct = 100.0 * trans.as_secs_f64() / c.compile.as_secs_f64().max(1e-9);
+        let ratio = c.compile.as_secs_f64() / c.glsl_compile.as_secs_f64().max(1e-9);
+        s += &format!(
+            "| {} | {} | {} / {} | {} | {} | {pct:.1}% | {} | {} | {ratio:.1}× |\n",
+            c.name,
+            c.bound,
+            c.words,
+            c.glsl_words,
+            ms(c.load_lift),
+            ms(c.lower),
+            ms(c.compile),
+            ms(c.glsl_compile),
+        );
+    }
+    s += "\n**Run time, translated (wave mapping) vs GLSL** (warm dispatch, median; goal ≤ 2×)\n\n";
+    s += "| kernel | scale | work-items | waves | translated ms | GLSL ms | translated / GLSL | outputs |\n";
+    s += "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+    for r in rows {
+        let ratio = r.translated.as_secs_f64() / r.glsl.as_secs_f64().max(1e-9);
+        s += &format!(
+            "| {} | {}x | {} | {} | {} | {} | {ratio:.1}× | {} |\n",
+            r.name,
+            r.scale,
+            r.items,
+            r.waves,
+            ms(r.translated),
+            ms(r.glsl),
+            r.agree
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splice_replaces_only_the_device_section() {
+        let doc = format!("a\n{BEGIN}\nold\n{END}\nb\n");
+        assert_eq!(
+            splice(&doc, "new").unwrap(),
+            format!("a\n{BEGIN}\nnew\n{END}\nb\n")
+        );
+        assert_eq!(
+            splice("a\n", "x").unwrap(),
+            format!("a\n{BEGIN}\nx\n{END}\n")
+        );
+        assert!(splice(&format!("{END}{BEGIN}"), "x").is_err());
+    }
+}
