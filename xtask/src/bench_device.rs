@@ -20,7 +20,9 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context as _, Result};
 use rdna2spv::device::{profile_of, run_vulkan, ProfileChoice};
 use rdna2spv::dispatch::Plan;
-use rdna2spv::glsl_ref::{self, median, Agreement, GlslSetup, Reference, REFERENCES};
+use rdna2spv::glsl_ref::{
+    self, median, Agreement, GlslSetup, Reference, REFERENCES, WAVE64_REFERENCES,
+};
 use rdna2spv::manifest::Manifest;
 use rdna2spv_vulkan::{Context, DeviceSelector};
 
@@ -278,6 +280,7 @@ pub fn run(args: &[String]) -> Result<()> {
         std::env::temp_dir().join(format!("rdna2spv-bench-device-{}", std::process::id()));
     let selected: Vec<&Reference> = REFERENCES
         .iter()
+        .chain(WAVE64_REFERENCES)
         .filter(|r| {
             o.only
                 .as_ref()
