@@ -423,10 +423,11 @@ fn report(
              (goal ≤ 5%: met). Run time is where the wave-per-invocation mapping leaves everything on the \
              table: the translated kernels take {lo:.0}× to {hi:.0}× the GLSL kernels' time (median \
              {median:.0}×; goal ≤ 2×: not met), and the translated time grows linearly with the waves while \
-             the GLSL time at 1x and 10x is mostly fixed dispatch cost. One invocation runs a whole wave, so \
-             the SPIR-V workgroup holds only the kernel's waves (`LocalSize 2 1 1` for 64 work-items in \
-             wave32) and lavapipe's 8-wide SIMD rows run mostly empty; every vector instruction is a \
-             `DontUnroll` loop over the 32 lanes through private register arrays; and the module, {size} \
+             the GLSL time at 1x and 10x is mostly fixed dispatch cost. Not profiled yet; what is structurally \
+             different: one invocation runs a whole wave, so the SPIR-V workgroup holds only the kernel's \
+             waves (`LocalSize 2 1 1` for 64 work-items in wave32) and lavapipe's 8-wide SIMD rows run mostly \
+             empty; every vector instruction is a `DontUnroll` loop over the 32 lanes through private \
+             register arrays (a per-lane loop counter guards lavapipe's loop cap); and the module, {size} \
              the GLSL module's size, takes {compile} as long to compile. The GLSL kernel runs one work-item \
              per SIMD lane. The lane-per-invocation mapping (issue 13: one invocation per lane, wave state \
              shared through workgroup memory, since lavapipe's subgroups are verified to be 8 wide, D085) \
