@@ -28,6 +28,8 @@ use rdna2spv_vulkan::{Context, DeviceSelector};
 
 const BEGIN: &str = "<!-- bench:device:begin -->";
 const END: &str = "<!-- bench:device:end -->";
+/// Warm runs of each GLSL kernel at least.
+const GLSL_MIN_REPS: usize = 15;
 
 struct Options {
     write: bool,
@@ -189,8 +191,9 @@ fn bench_kernel(
         let glsl_first = setup.dispatch(ctx, &glsl_words)?;
         let glsl_outputs = setup.outputs()?;
         drop(setup);
+        // The GLSL runs are short and cheap: more of them steady the median on a loaded machine.
         let mut glsl_warm = Vec::new();
-        for _ in 0..o.reps {
+        for _ in 0..o.reps.max(GLSL_MIN_REPS) {
             let setup = GlslSetup::new(ctx, r, &ms_)?;
             let st = setup.dispatch(ctx, &glsl_words)?;
             if !st.pipeline_cached {
@@ -344,10 +347,11 @@ fn report(
     let scales: Vec<String> = o.scales.iter().map(|k| format!("{k}x")).collect();
     s += "## Translated kernels on the device vs hand-written GLSL (issues 10, 13)\n\n";
     s += &format!(
-        "`cargo xtask bench device --write` (release build; {} warm runs per figure, medians; scales {}; \
+        "`cargo xtask bench device --write` (release build; medians of {} warm runs of each translated kernel and {} of each GLSL kernel; scales {}; \
          {:.0} s). Machine: {machine}. Device: {device}, Mesa's shader cache off. Mapping: wave per \
          invocation (D006); the lane mapping (issue 13) is not in main yet.\n\n",
         o.reps,
+        o.reps.max(GLSL_MIN_REPS),
         scales.join(", "),
         wall.as_secs_f64()
     );
