@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _, Result};
-use rdna2spv::device::{profile_of, run_vulkan, ProfileChoice};
+use rdna2spv::device::{profile_of, run_vulkan, DeviceRun, ProfileChoice};
 use rdna2spv::dispatch::Plan;
 use rdna2spv::glsl_ref::{
     self, median, Agreement, GlslSetup, Reference, REFERENCES, WAVE64_REFERENCES,
@@ -80,6 +80,7 @@ fn parse(args: &[String]) -> Result<Options> {
 /// Compile and translation figures of one kernel (at 1×).
 struct Compile {
     name: &'static str,
+    mapping: &'static str,
     bound: &'static str,
     words: usize,
     glsl_words: usize,
@@ -92,9 +93,10 @@ struct Compile {
 /// Run figures of one kernel at one scale.
 struct RunRow {
     name: &'static str,
+    mapping: &'static str,
     scale: u32,
     items: u32,
-    waves: usize,
+    invocations: usize,
     translated: Duration,
     glsl: Duration,
     agree: String,
@@ -151,6 +153,58 @@ fn agreement(
     }
 }
 
+/// A way to run a translated kernel on the device: its name and the runner.
+type Mapping = (
+    &'static str,
+    fn(&Context, &mut Plan, &rdna2spv_vulkan::DeviceProfile) -> Result<DeviceRun>,
+);
+
+/// The mappings measured (`--mapping`).
+fn mappings() -> Vec<Mapping> {
+    vec![("wave", |c, p, pr| run_vulkan(c, p, pr))]
+}
+
+/// The translated kernel of `m` with `mapping`: one cold run, `reps` warm ones (medians), its outputs.
+struct Translated {
+    load_lift: Duration,
+    first: DeviceRun,
+    warm: Duration,
+    outputs: Vec<(String, Vec<u8>)>,
+}
+
+fn run_translated(
+    ctx: &Context,
+    profile: &rdna2spv_vulkan::DeviceProfile,
+    m: &Manifest,
+    mapping: &Mapping,
+    reps: usize,
+) -> Result<Translated> {
+    let t0 = Instant::now();
+    let mut plan = Plan::new(m)?;
+    let load_lift = t0.elapsed();
+    let first = (mapping.1)(ctx, &mut plan, profile)?;
+    let mut warm = Vec::new();
+    let mut outputs = Vec::new();
+    for _ in 0..reps {
+        let run = (mapping.1)(ctx, &mut plan, profile)?;
+        if !run.report.dispatch.pipeline_cached {
+            bail!("a warm run compiled its pipeline again");
+        }
+        warm.push(run.report.dispatch.dispatch);
+        outputs = run
+            .buffers
+            .iter()
+            .filter_map(|b| b.output.clone().map(|n| (n, b.data.clone())))
+            .collect();
+    }
+    Ok(Translated {
+        load_lift,
+        first,
+        warm: median(warm),
+        outputs,
+    })
+}
+
 fn bench_kernel(
     ctx: &Context,
     profile: &rdna2spv_vulkan::DeviceProfile,
@@ -158,40 +212,20 @@ fn bench_kernel(
     o: &Options,
     root: &Path,
     scratch: &Path,
-) -> Result<(Compile, Vec<RunRow>)> {
+) -> Result<(Vec<Compile>, Vec<RunRow>)> {
     let m = Manifest::load(&root.join(r.manifest))?;
     let glsl_words = glsl_ref::compile_glsl(&root.join(r.glsl))?;
-    let mut compile = None;
+    let mut compiles = Vec::new();
     let mut rows = Vec::new();
+    let cold = |s: &rdna2spv_vulkan::DispatchStats| s.pipeline_create + s.dispatch;
     for &k in &o.scales {
         let ms_ = glsl_ref::scaled(r, &m, k, scratch)?;
-        // Translated kernel: load + lift, then one cold run and `reps` warm ones.
-        let t0 = Instant::now();
-        let mut plan = Plan::new(&ms_).with_context(|| format!("{} x{k}", r.name))?;
-        let load_lift = t0.elapsed();
-        let first = run_vulkan(ctx, &mut plan, profile)?;
-        let mut warm = Vec::new();
-        let mut last = None;
-        for _ in 0..o.reps {
-            let run = run_vulkan(ctx, &mut plan, profile)?;
-            if !run.report.dispatch.pipeline_cached {
-                bail!("{} x{k}: a warm run compiled its pipeline again", r.name);
-            }
-            warm.push(run.report.dispatch.dispatch);
-            last = Some(run);
-        }
-        let last = last.expect("reps > 0");
-        let translated_outputs: Vec<(String, Vec<u8>)> = last
-            .buffers
-            .iter()
-            .filter_map(|b| b.output.clone().map(|n| (n, b.data.clone())))
-            .collect();
-        // GLSL kernel: fresh buffers each time (in-place kernels change their inputs).
+        // GLSL kernel: fresh buffers each time (in-place kernels change their inputs). The GLSL runs
+        // are short and cheap: more of them steady the median on a loaded machine.
         let setup = GlslSetup::new(ctx, r, &ms_)?;
         let glsl_first = setup.dispatch(ctx, &glsl_words)?;
         let glsl_outputs = setup.outputs()?;
         drop(setup);
-        // The GLSL runs are short and cheap: more of them steady the median on a loaded machine.
         let mut glsl_warm = Vec::new();
         for _ in 0..o.reps.max(GLSL_MIN_REPS) {
             let setup = GlslSetup::new(ctx, r, &ms_)?;
@@ -204,42 +238,70 @@ fn bench_kernel(
             }
             glsl_warm.push(st.dispatch);
         }
-        let (tw, gw) = (median(warm), median(glsl_warm));
-        if k == 1 {
-            let cold = |s: &rdna2spv_vulkan::DispatchStats| s.pipeline_create + s.dispatch;
-            compile = Some(Compile {
-                name: r.name,
-                bound: r.bound,
-                words: first.report.module_words,
-                glsl_words: glsl_words.len(),
-                load_lift,
-                lower: first.report.lower_time,
-                compile: cold(&first.report.dispatch).saturating_sub(tw),
-                glsl_compile: cold(&glsl_first).saturating_sub(gw),
-            });
-            if first.report.dispatch.pipeline_cached || glsl_first.pipeline_cached {
-                bail!("{}: a pipeline came from the cache at 1x", r.name);
-            }
+        let gw = median(glsl_warm);
+        if k == 1 && glsl_first.pipeline_cached {
+            bail!("{}: the GLSL pipeline came from the cache at 1x", r.name);
         }
-        let row = RunRow {
-            name: r.name,
-            scale: k,
-            items: ms_.grid[0],
-            waves: first.report.invocations,
-            translated: tw,
-            glsl: gw,
-            agree: agreement(r, &translated_outputs, &glsl_outputs),
-        };
-        eprintln!(
-            "  {} x{k}: translated {} ms, GLSL {} ms ({})",
-            r.name,
-            ms(tw),
-            ms(gw),
-            row.agree
-        );
-        rows.push(row);
+        for mapping in mappings() {
+            let t = match run_translated(ctx, profile, &ms_, &mapping, o.reps) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("  {} x{k} ({}): {e:#}", r.name, mapping.0);
+                    rows.push(RunRow {
+                        name: r.name,
+                        mapping: mapping.0,
+                        scale: k,
+                        items: ms_.grid[0],
+                        invocations: 0,
+                        translated: Duration::ZERO,
+                        glsl: gw,
+                        agree: format!("not run: {e:#}"),
+                    });
+                    continue;
+                }
+            };
+            if k == 1 {
+                if t.first.report.dispatch.pipeline_cached {
+                    bail!(
+                        "{} ({}): a pipeline came from the cache at 1x",
+                        r.name,
+                        mapping.0
+                    );
+                }
+                compiles.push(Compile {
+                    name: r.name,
+                    mapping: mapping.0,
+                    bound: r.bound,
+                    words: t.first.report.module_words,
+                    glsl_words: glsl_words.len(),
+                    load_lift: t.load_lift,
+                    lower: t.first.report.lower_time,
+                    compile: cold(&t.first.report.dispatch).saturating_sub(t.warm),
+                    glsl_compile: cold(&glsl_first).saturating_sub(gw),
+                });
+            }
+            let row = RunRow {
+                name: r.name,
+                mapping: mapping.0,
+                scale: k,
+                items: ms_.grid[0],
+                invocations: t.first.report.invocations,
+                translated: t.warm,
+                glsl: gw,
+                agree: agreement(r, &t.outputs, &glsl_outputs),
+            };
+            eprintln!(
+                "  {} x{k} ({}): translated {} ms, GLSL {} ms ({})",
+                r.name,
+                mapping.0,
+                ms(row.translated),
+                ms(gw),
+                row.agree
+            );
+            rows.push(row);
+        }
     }
-    Ok((compile.expect("scale 1 runs first"), rows))
+    Ok((compiles, rows))
 }
 
 fn machine() -> String {
@@ -305,8 +367,8 @@ pub fn run(args: &[String]) -> Result<()> {
     let mut rows = Vec::new();
     for r in selected {
         eprintln!("{} ...", r.name);
-        let (c, mut rr) = bench_kernel(&ctx, &profile, r, &o, &root, &scratch)?;
-        compiles.push(c);
+        let (mut c, mut rr) = bench_kernel(&ctx, &profile, r, &o, &root, &scratch)?;
+        compiles.append(&mut c);
         rows.append(&mut rr);
     }
     let _ = std::fs::remove_dir_all(&scratch);
@@ -360,15 +422,16 @@ fn report(
           again at every scale below; `saxpy` alone differs because its one operation is a fused multiply-add \
           and lavapipe's GLSL `fma` rounds twice (the translated kernel emulates the single rounding).\n\n";
     s += "**Translation vs the driver's compile** (at 1x; compile = first dispatch − warm dispatch; goal: translation ≤ 5% of compile)\n\n";
-    s += "| kernel | bound | module words (translated / GLSL) | load + lift ms | lower ms | translation / compile | translated compile ms | GLSL compile ms | compile ratio |\n";
-    s += "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+    s += "| kernel | mapping | bound | module words (translated / GLSL) | load + lift ms | lower ms | translation / compile | translated compile ms | GLSL compile ms | compile ratio |\n";
+    s += "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
     for c in compiles {
         let trans = c.load_lift + c.lower;
         let pct = 100.0 * trans.as_secs_f64() / c.compile.as_secs_f64().max(1e-9);
         let ratio = c.compile.as_secs_f64() / c.glsl_compile.as_secs_f64().max(1e-9);
         s += &format!(
-            "| {} | {} | {} / {} | {} | {} | {pct:.1}% | {} | {} | {ratio:.1}× |\n",
+            "| {} | {} | {} | {} / {} | {} | {} | {pct:.1}% | {} | {} | {ratio:.1}× |\n",
             c.name,
+            c.mapping,
             c.bound,
             c.words,
             c.glsl_words,
@@ -379,16 +442,24 @@ fn report(
         );
     }
     s += "\n**Run time, translated (wave mapping) vs GLSL** (warm dispatch, median; goal ≤ 2×)\n\n";
-    s += "| kernel | scale | work-items | waves | translated ms | GLSL ms | translated / GLSL | outputs |\n";
-    s += "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+    s += "| kernel | mapping | scale | work-items | invocations | translated ms | GLSL ms | translated / GLSL | outputs |\n";
+    s += "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
     for r in rows {
-        let ratio = r.translated.as_secs_f64() / r.glsl.as_secs_f64().max(1e-9);
+        let ratio = if r.invocations == 0 {
+            "—".to_string()
+        } else {
+            format!(
+                "{:.1}×",
+                r.translated.as_secs_f64() / r.glsl.as_secs_f64().max(1e-9)
+            )
+        };
         s += &format!(
-            "| {} | {}x | {} | {} | {} | {} | {ratio:.1}× | {} |\n",
+            "| {} | {} | {}x | {} | {} | {} | {} | {ratio} | {} |\n",
             r.name,
+            r.mapping,
             r.scale,
             r.items,
-            r.waves,
+            r.invocations,
             ms(r.translated),
             ms(r.glsl),
             r.agree
@@ -396,11 +467,13 @@ fn report(
     }
     let mut ratios: Vec<f64> = rows
         .iter()
+        .filter(|r| r.mapping == "wave" && r.invocations > 0)
         .map(|r| r.translated.as_secs_f64() / r.glsl.as_secs_f64().max(1e-9))
         .collect();
     ratios.sort_by(f64::total_cmp);
     let worst_pct = compiles
         .iter()
+        .filter(|c| c.mapping == "wave")
         .map(|c| 100.0 * (c.load_lift + c.lower).as_secs_f64() / c.compile.as_secs_f64().max(1e-9))
         .fold(0.0, f64::max);
     let range = |v: Vec<f64>| {
@@ -411,12 +484,14 @@ fn report(
     let size = range(
         compiles
             .iter()
+            .filter(|c| c.mapping == "wave")
             .map(|c| c.words as f64 / c.glsl_words.max(1) as f64)
             .collect(),
     );
     let compile = range(
         compiles
             .iter()
+            .filter(|c| c.mapping == "wave")
             .map(|c| c.compile.as_secs_f64() / c.glsl_compile.as_secs_f64().max(1e-9))
             .collect(),
     );
