@@ -117,6 +117,19 @@ pub const REFERENCES: &[Reference] = &[
     },
 ];
 
+/// Wave64 builds of fixture kernels measured against the same GLSL kernels by `cargo xtask bench device`
+/// (their outputs are compared at every scale there; `tests/glsl_reference.rs` proves the wave32 builds).
+pub const WAVE64_REFERENCES: &[Reference] = &[Reference {
+    name: "reduce_w64",
+    manifest: "fixtures/run/reduce_w64.toml",
+    glsl: "fixtures/glsl/reduce.comp",
+    local_size: 128,
+    bound: "LDS + barriers, wave64",
+    agreement: Agreement::BitExact,
+    integer: false,
+    count_args: &[],
+}];
+
 /// Compiles a GLSL compute shader to SPIR-V words with glslangValidator.
 pub fn compile_glsl(source: &Path) -> Result<Vec<u32>> {
     let dir = std::env::temp_dir().join(format!("rdna2spv-glsl-{}", std::process::id()));

@@ -2,10 +2,10 @@
 mod aco;
 mod bench;
 mod bench_decode;
-#[cfg(has_bench_device)]
+#[cfg(has_file_device)]
 #[rustfmt::skip]
 mod bench_device;
-#[cfg(has_bench_eval)]
+#[cfg(has_file_eval)]
 #[rustfmt::skip]
 mod bench_eval;
 #[cfg(has_bench_lane)]
@@ -25,6 +25,9 @@ const USAGE: &str = "usage: cargo xtask <command>
   aco [--fixtures]    capture GLSL compute shaders compiled by Mesa RADV/ACO (null device, no GPU)
   bench [SECTION].. [--quick] [--json F]  performance figures, each a ratio against a reference measured in
                       the same run, into docs/performance.md (sections: decode, translate, eval, device, lane)
+  bench device [--write] [--only K,..] [--scales 1,10,100] [--reps N]
+                      translated kernels vs hand-written GLSL on the Vulkan device: translation vs
+                      compile time, run time at 1x/10x/100x (--write: docs/performance.md's section)
   codegen [--check]   crates/isa/opcodes.txt -> crates/isa/src/generated/table.rs (--check: fail if stale)
   coverage [--check]  docs/coverage.md from the opcode table, the lifter, the lowering and test markers
   corpus rocsparse    fetch librocsparse0 (apt-get download) and extract its gfx1030 code objects and an index
@@ -40,6 +43,12 @@ fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("aco") => aco::run(&args[1..]),
+        #[cfg(has_file_device)]
+        Some("bench") if args.get(1).map(String::as_str) == Some("device") => {
+            bench_device::run(&args[2..])
+        }
+        #[cfg(has_file_eval)]
+        Some("bench-eval") => bench_eval::run(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
         Some("codegen") => codegen::run(&args[1..]),
         Some("coverage") => coverage::run(&args[1..]),

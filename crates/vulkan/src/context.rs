@@ -129,6 +129,23 @@ pub struct DispatchStats {
     pub pipeline_cached: bool,
     /// From recording the command buffer until the fence signalled.
     pub dispatch: Duration,
+    /// CPU time all threads of this process spent over the same span (Linux: the sum of
+    /// `/proc/self/task/*/schedstat`; `None` elsewhere). On a CPU device such as lavapipe, whose worker
+    /// threads run in this process, it is the dispatch's work, independent of how loaded the machine is.
+    pub dispatch_cpu: Option<Duration>,
+}
+
+/// CPU time of every thread of this process so far (Linux), in nanoseconds.
+fn process_cpu_ns() -> Option<u64> {
+    let mut total = 0u64;
+    for task in std::fs::read_dir("/proc/self/task").ok()? {
+        let path = task.ok()?.path().join("schedstat");
+        // A thread may exit between the listing and the read: it then counts nothing.
+        if let Ok(text) = std::fs::read_to_string(path) {
+            total += text.split_whitespace().next()?.parse::<u64>().ok()?;
+        }
+    }
+    Some(total)
 }
 
 struct CachedPipeline {
@@ -628,6 +645,7 @@ impl Context {
         let (pipeline, cached) =
             self.pipeline(spirv_words, entry, options.required_subgroup_size)?;
         let pipeline_create = if cached { Duration::ZERO } else { t0.elapsed() };
+        let cpu0 = process_cpu_ns();
         let t1 = Instant::now();
         self.submit_and_wait(
             pipeline,
@@ -635,10 +653,15 @@ impl Context {
             push_constants,
             options.timeout.unwrap_or(self.timeout),
         )?;
+        let dispatch = t1.elapsed();
+        let dispatch_cpu = cpu0
+            .zip(process_cpu_ns())
+            .map(|(a, b)| Duration::from_nanos(b.saturating_sub(a)));
         Ok(DispatchStats {
             pipeline_create,
             pipeline_cached: cached,
-            dispatch: t1.elapsed(),
+            dispatch,
+            dispatch_cpu,
         })
     }
 
