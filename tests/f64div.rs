@@ -418,7 +418,8 @@ fn fixup64_oracle(f: &mut Frame) {
 fn fixup16_oracle(f: &mut Frame) {
     f.per_lane(8, |f, l| {
         let h = |r: usize| (f.v[l][r] & 0xffff) as u64;
-        fixup(h(0), h(1), h(2), 5, 10) as u32
+        // A 16-bit result: gfx10 keeps the destination's high half (D096).
+        f.v[l][8] & 0xffff_0000 | fixup(h(0), h(1), h(2), 5, 10) as u32
     });
 }
 

@@ -169,6 +169,11 @@ struct Form {
     oracle: fn(&[u32; 8]) -> [u32; 4],
 }
 
+/// A 16-bit result in the low half of v3 with v3's old high half kept (gfx10, D096).
+fn keep_hi(v: &[u32], r: u32) -> u32 {
+    (v[3] & 0xffff_0000) | (r & 0xffff)
+}
+
 /// v3 replaced, v4..v6 as loaded.
 fn out3(v: &[u32; 8], r: u32) -> [u32; 4] {
     [r, v[4], v[5], v[6]]
@@ -392,7 +397,7 @@ fn forms() -> Vec<Form> {
             target: Gfx1030,
             kind: F16,
             bytes: &[0x03, 0x00, 0x4b, 0xd7, 0x00, 0x03, 0x0a, 0x04],
-            oracle: |v| out3(v, sf_fma16(lo(v[0]), lo(v[1]), lo(v[2]))),
+            oracle: |v| out3(v, keep_hi(v, sf_fma16(lo(v[0]), lo(v[1]), lo(v[2])))),
         },
         // v_fma_f16 v3, v0, v1, v2 op_sel:[1,0,1,0]
         Form {
@@ -400,7 +405,7 @@ fn forms() -> Vec<Form> {
             target: Gfx1030,
             kind: F16,
             bytes: &[0x03, 0x28, 0x4b, 0xd7, 0x00, 0x03, 0x0a, 0x04],
-            oracle: |v| out3(v, sf_fma16(hi(v[0]), lo(v[1]), hi(v[2]))),
+            oracle: |v| out3(v, keep_hi(v, sf_fma16(hi(v[0]), lo(v[1]), hi(v[2])))),
         },
         // v_fma_f16 v3, v0, v1, v2 op_sel:[1,1,1,1] (writes the high half, keeps the low half)
         Form {
@@ -419,7 +424,10 @@ fn forms() -> Vec<Form> {
             oracle: |v| {
                 out3(
                     v,
-                    clamp16(sf_fma16(neg16(lo(v[0])), abs16(lo(v[1])), lo(v[2]))),
+                    keep_hi(
+                        v,
+                        clamp16(sf_fma16(neg16(lo(v[0])), abs16(lo(v[1])), lo(v[2]))),
+                    ),
                 )
             },
         },
@@ -429,7 +437,7 @@ fn forms() -> Vec<Form> {
             target: Gfx1030,
             kind: F16,
             bytes: &[0x00, 0x03, 0x06, 0x6c],
-            oracle: |v| out3(v, sf_fma16(lo(v[0]), lo(v[1]), lo(v[3]))),
+            oracle: |v| out3(v, keep_hi(v, sf_fma16(lo(v[0]), lo(v[1]), lo(v[3])))),
         },
         // v_fmaak_f16 v3, v0, v1, 0x3c01
         Form {
@@ -437,7 +445,7 @@ fn forms() -> Vec<Form> {
             target: Gfx1030,
             kind: F16,
             bytes: &[0x00, 0x03, 0x06, 0x70, 0x01, 0x3c, 0x00, 0x00],
-            oracle: |v| out3(v, sf_fma16(lo(v[0]), lo(v[1]), 0x3c01)),
+            oracle: |v| out3(v, keep_hi(v, sf_fma16(lo(v[0]), lo(v[1]), 0x3c01))),
         },
         // v_fmamk_f16 v3, v0, 0x3bfe, v1
         Form {
@@ -445,7 +453,7 @@ fn forms() -> Vec<Form> {
             target: Gfx1030,
             kind: F16,
             bytes: &[0x00, 0x03, 0x06, 0x6e, 0xfe, 0x3b, 0x00, 0x00],
-            oracle: |v| out3(v, sf_fma16(lo(v[0]), 0x3bfe, lo(v[1]))),
+            oracle: |v| out3(v, keep_hi(v, sf_fma16(lo(v[0]), 0x3bfe, lo(v[1])))),
         },
         // v_pk_fma_f16 v3, v0, v1, v2
         Form {

@@ -139,7 +139,7 @@ fn gen(n: usize, seed: u64) -> Vec<[u32; 16]> {
             match r.next() % 8 {
                 0 | 1 => {
                     let unit = (r.next() >> 40) as f32 / (1u64 << 24) as f32;
-                    x[k] = ((unit * 2.5 - 1.25) as f32).to_bits();
+                    x[k] = (unit * 2.5 - 1.25).to_bits();
                 }
                 2 => x[k] = x[(k + 1) % 3] ^ ((r.next() as u32) & 0x8000_0000),
                 3 => x[k] = x[k] & 0xffff_0000 | H[(r.next() % 12) as usize],
@@ -380,7 +380,7 @@ fn atan_inv(n: u64) -> Fix {
     let mut k = 0u64;
     while power.iter().any(|&x| x != 0) {
         let t = fix_div(&power, 2 * k + 1);
-        sum = if k % 2 == 0 {
+        sum = if k.is_multiple_of(2) {
             fix_add(&sum, &t)
         } else {
             fix_sub(&sum, &t)
@@ -477,11 +477,11 @@ fn trig_preop_f64() {
         let mut v = inputs(n, seed);
         let mut r = Rng(seed ^ 0x2f9);
         for x in v.iter_mut() {
-            if r.next() % 2 == 0 {
+            if r.next().is_multiple_of(2) {
                 let e = (r.next() % 2048) as u32;
                 x[1] = x[1] & 0x800f_ffff | e << 20;
             }
-            if r.next() % 2 == 0 {
+            if r.next().is_multiple_of(2) {
                 x[2] = (r.next() % 40) as u32;
             }
         }

@@ -80,6 +80,9 @@ fn kernel(cases: &[Case]) -> Program {
     let mut words: Vec<u32> = HEAD.to_vec();
     words.push(0x3418_1488);
     for (j, c) in cases.iter().enumerate() {
+        // v_mov_b32 v8, 0: a 16-bit result keeps v8's high half (gfx10, D096), so each case starts from a
+        // zero v8 rather than the previous case's result; tests/ops_f16_high_half.rs checks the kept half.
+        words.push(0x7e10_0280);
         for (_, w) in c.asm {
             words.extend_from_slice(w);
         }

@@ -1692,9 +1692,9 @@ impl Lifter<'_> {
                     FloatOp::F16Mul
                 };
                 let r = self.float(fop, a, b, a);
-                // As for V_FMA_F16: the low half is written, the high half zeroed.
+                // The low half is written and the high half kept (gfx10, D096).
                 let r32 = self.un(UnOp::ZExt, Ty::B32, r);
-                self.write_v(vdst, r32);
+                self.write_half(vdst, r32);
             }
             // Fused half precision: one rounding to half (fused_to_half, D993). VOP3 op_sel bit i takes the
             // high half of source i; bit 3 writes the high half of the destination and keeps the low half.
@@ -1737,8 +1737,8 @@ impl Lifter<'_> {
                     let w = self.insert_half(old, r32, true);
                     self.write_v(vdst, w);
                 } else {
-                    // A 16-bit VALU result writes the low half and (gfx10) zeroes the high half.
-                    self.write_v(vdst, r32);
+                    // A 16-bit VALU result writes the low half and (gfx10) keeps the high half (D096).
+                    self.write_half(vdst, r32);
                 }
             }
             // V_PK_FMAC_F16 (VOP2): each 16-bit lane D.x = fma(S0.x, S1.x, D.x), rounded once to half.
@@ -1875,7 +1875,7 @@ impl Lifter<'_> {
                 };
                 let h = self.un(UnOp::F32ToF16, Ty::B16, r);
                 let r32 = self.un(UnOp::ZExt, Ty::B32, h);
-                self.write_v(vdst, r32);
+                self.write_half(vdst, r32);
             }
             V_DIV_SCALE_F32 => {
                 let (x, den, num) = (s!(s0, 0), s!(s1, 1), s!(s2, 2));
@@ -1940,9 +1940,9 @@ impl Lifter<'_> {
                     v[i] = self.modify_ty(x, i as u32, abs, neg, Ty::B16);
                 }
                 let r = self.div_fixup_w(Ty::B16, v[0], v[1], v[2]);
-                // As the other VOP3 f16 results without op_sel: the low half written, the high half zeroed.
+                // As the other f16 results without op_sel: the low half written, the high half kept (D096).
                 let r32 = self.un(UnOp::ZExt, Ty::B32, r);
-                self.write_v(vdst, r32);
+                self.write_half(vdst, r32);
             }
             V_CMP_CLASS_F32 | V_CMPX_CLASS_F32 => {
                 let (x, m) = (s!(s0, 0), s!(s1, 1));

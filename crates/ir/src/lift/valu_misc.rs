@@ -69,6 +69,52 @@ const TWO_OVER_PI: [u32; 38] = [
     0xfc7b_0000,
 ];
 
+/// The lifted VOP1/VOP2/VOP3 instructions with a 16-bit result in the low half of a VGPR, whose high half
+/// gfx10 keeps (D096; the opcodes Mesa ACO's `instr_is_16bit` lists for GFX10 — VOP3 op_sel-capable forms
+/// included — that this project lifts). The 16-bit integer VOP3 forms keep it in lift/valu16.rs (D063).
+pub(super) fn half_result(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(
+        op,
+        V_ADD_F16
+            | V_SUB_F16
+            | V_SUBREV_F16
+            | V_MUL_F16
+            | V_MAX_F16
+            | V_MIN_F16
+            | V_LDEXP_F16
+            | V_FMAC_F16
+            | V_FMAMK_F16
+            | V_FMAAK_F16
+            | V_FMA_F16
+            | V_DIV_FIXUP_F16
+            | V_MIN3_F16
+            | V_MAX3_F16
+            | V_MED3_F16
+            | V_CVT_F16_F32
+            | V_CVT_F16_U16
+            | V_CVT_F16_I16
+            | V_CVT_U16_F16
+            | V_CVT_I16_F16
+            | V_CVT_NORM_I16_F16
+            | V_CVT_NORM_U16_F16
+            | V_RCP_F16
+            | V_SQRT_F16
+            | V_RSQ_F16
+            | V_LOG_F16
+            | V_EXP_F16
+            | V_SIN_F16
+            | V_COS_F16
+            | V_FREXP_MANT_F16
+            | V_FREXP_EXP_I16_F16
+            | V_FLOOR_F16
+            | V_CEIL_F16
+            | V_TRUNC_F16
+            | V_RNDNE_F16
+            | V_FRACT_F16
+    )
+}
+
 impl Lifter<'_> {
     /// Lifts `op` if this module knows it; `Ok(false)` otherwise.
     pub(super) fn valu_misc(&mut self, op: Opcode, o: &Ops) -> Result<bool, LiftError> {

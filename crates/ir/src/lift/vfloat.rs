@@ -308,7 +308,7 @@ impl Lifter<'_> {
                 let w = self.un(ext, Ty::B32, h);
                 let f = self.un(cv, Ty::B32, w);
                 let r = self.un(UnOp::F32ToF16, Ty::B32, f);
-                self.write_v(o.vdst, r);
+                self.write_result(op, o.vdst, r);
                 return Ok(true);
             }
             V_CVT_U16_F16 | V_CVT_I16_F16 => {
@@ -327,7 +327,7 @@ impl Lifter<'_> {
                     let hi = self.k32(0xffff);
                     self.int(IntOp::MinU, Ty::B32, u, hi)
                 };
-                self.write_v(o.vdst, r);
+                self.write_result(op, o.vdst, r);
                 return Ok(true);
             }
             V_CVT_PKRTZ_F16_F32 => {
@@ -389,7 +389,7 @@ impl Lifter<'_> {
                 } else {
                     e
                 };
-                self.write_v(o.vdst, r);
+                self.write_result(op, o.vdst, r);
                 return Ok(true);
             }
             V_LDEXP_F64 | V_LDEXP_F32 => {
@@ -452,8 +452,17 @@ impl Lifter<'_> {
         } else {
             r
         };
-        self.write_v(o.vdst, r);
+        self.write_result(op, o.vdst, r);
         Ok(true)
+    }
+
+    /// Writes a result: 16-bit results (`valu_misc::half_result`) keep the destination's high half (D096).
+    fn write_result(&mut self, op: Opcode, vdst: u16, r: H) {
+        if super::valu_misc::half_result(op) {
+            self.write_half(vdst, r);
+        } else {
+            self.write_v(vdst, r);
+        }
     }
 
     /// The format of an op's float result or source by the mnemonic's first `_f16/_f32/_f64`.
