@@ -66,7 +66,7 @@ enum Op {
 fn split(op: Op, m0: u32) -> (u64, u64) {
     match op {
         Op::SMovrelsd2 | Op::VMovrelsd2 | Op::VSwaprel => {
-            ((m0 & 0x3ff) as u64, (m0 >> 16 & 0x3ff) as u64)
+            ((m0 & 0x3ff) as u64, ((m0 >> 16) & 0x3ff) as u64)
         }
         _ => (m0 as u64, m0 as u64),
     }
@@ -143,13 +143,13 @@ fn vref(op: Op, d: u32, s: u32, m0: u32, f: &mut [u32; NV]) {
 // Encoders (checked against llvm-mc-19 in `encoders_match_llvm`).
 
 fn sop1(op: u32, sdst: u32, ssrc0: u32) -> Vec<u32> {
-    vec![0xbe80_0000 | sdst << 16 | op << 8 | ssrc0]
+    vec![0xbe80_0000 | (sdst << 16) | (op << 8) | ssrc0]
 }
 fn vop1(op: u32, vdst: u32, vsrc: u32) -> Vec<u32> {
-    vec![0x7e00_0000 | vdst << 17 | op << 9 | (256 + vsrc)]
+    vec![0x7e00_0000 | (vdst << 17) | (op << 9) | (256 + vsrc)]
 }
 fn vop3(op: u32, vdst: u32, vsrc: u32) -> Vec<u32> {
-    vec![0xd400_0000 | op << 16 | vdst, 256 + vsrc]
+    vec![0xd400_0000 | (op << 16) | vdst, 256 + vsrc]
 }
 
 #[test]
@@ -223,8 +223,8 @@ fn m0_table(op: Op, n: u32, waves: usize, seed: u64, keep: impl Fn(u32) -> bool)
     for i in 0..=n + 2 {
         if two {
             let j = [0, 1, i / 2, n - 1, n, 0x3ff][i as usize % 6];
-            t.push(j << 16 | i);
-            t.push(i << 16 | j);
+            t.push((j << 16) | i);
+            t.push((i << 16) | j);
         } else {
             t.push(i);
         }
@@ -246,10 +246,10 @@ fn m0_table(op: Op, n: u32, waves: usize, seed: u64, keep: impl Fn(u32) -> bool)
             // Reserved bits set around small fields.
             2 => {
                 ((r >> 8) as u32 & 0xfc00_fc00)
-                    | ((r >> 40) as u32 % n) << 16
-                    | (r >> 50) as u32 % n
+                    | (((r >> 40) as u32 % n) << 16)
+                    | ((r >> 50) as u32 % n)
             }
-            _ => ((r >> 8) as u32 % n) << 16 | (r >> 30) as u32 % n,
+            _ => (((r >> 8) as u32 % n) << 16) | ((r >> 30) as u32 % n),
         };
         t.push(v);
     }
@@ -354,13 +354,13 @@ fn vector_relative_moves() {
         0x0a00_0000,
     ];
     for k in 0..9u32 {
-        head.extend([0xdc38_8000 | 16 * k, 0x0000_0027 | (4 * k) << 24]);
+        head.extend([0xdc38_8000 | (16 * k), 0x0000_0027 | ((4 * k) << 24)]);
     }
     head.extend([0xdc3c_8090, 0x2400_0027, 0xbf8c_0070, 0xbefc_0305]);
     // global_store_dwordx4 v39, v[4k:4k+3], s[2:3] offset:16k   [0x10*k,0x80,0x78,0xdc,0x27,4k,0x02,0x00]
     let mut tail = Vec::new();
     for k in 0..10u32 {
-        tail.extend([0xdc78_8000 | 16 * k, 0x0002_0027 | (4 * k) << 8]);
+        tail.extend([0xdc78_8000 | (16 * k), 0x0002_0027 | ((4 * k) << 8)]);
     }
     tail.push(0xbf81_0000);
     let mut rng = Rng(0x5eed_0001);
@@ -444,7 +444,7 @@ fn scalar_relative_moves() {
     // v_writelane_b32 v(k/32), s(k), k%32             [v,0x00,0x61,0xd7, s,lane<<1,0x01,0x00]
     let mut tail = Vec::new();
     for k in 0..NS as u32 {
-        tail.extend([0xd761_0000 | k / 32, k | (128 + k % 32) << 9]);
+        tail.extend([0xd761_0000 | (k / 32), k | ((128 + k % 32) << 9)]);
     }
     // v_add_co_u32 v37, vcc_lo, v37, v39              [0x25,0x6a,0x0f,0xd7,0x25,0x4f,0x02,0x00]
     // v_add_co_ci_u32_e32 v38, vcc_lo, 0, v38, vcc_lo [0x80,0x4c,0x4c,0x50]

@@ -12,28 +12,28 @@ use rdna2spv_isa::Opcode;
 const S_ENDPGM: u32 = 0xbf81_0000;
 
 fn s_getpc(sdst: u32) -> u32 {
-    0xbe80_1f00 | sdst << 16
+    0xbe80_1f00 | (sdst << 16)
 }
 fn s_setpc(ssrc: u32) -> u32 {
     0xbe80_2000 | ssrc
 }
 /// s_call_b64 s[sdst:sdst+1], simm16
 fn s_call(sdst: u32, simm: u16) -> u32 {
-    0xbb00_0000 | sdst << 16 | simm as u32
+    0xbb00_0000 | (sdst << 16) | simm as u32
 }
 /// s_add_u32 / s_addc_u32 sdst, sdst, literal
 fn s_add_lit(carry: bool, sdst: u32, lit: u32) -> [u32; 2] {
     let op = if carry { 0x8200_0000 } else { 0x8000_0000 };
-    [op | sdst << 16 | 0xff << 8 | sdst, lit]
+    [op | (sdst << 16) | (0xff << 8) | sdst, lit]
 }
 
 /// The kernel words and the callee for a call instruction's instance; None for other rows.
 fn context(op: Opcode, words: &[u32]) -> Option<(Vec<u32>, Vec<u32>)> {
     let w0 = words[0];
-    let sdst = w0 >> 16 & 0x7f;
+    let sdst = (w0 >> 16) & 0x7f;
     let ssrc = w0 & 0xff;
     // Register pairs the instance names that the context can write (an SGPR pair below VCC).
-    let pair = |r: u32| r % 2 == 0 && r < 104;
+    let pair = |r: u32| r.is_multiple_of(2) && r < 104;
     let mut k: Vec<u32> = Vec::new();
     match op {
         Opcode::S_SWAPPC_B64 if pair(sdst) && pair(ssrc) => {
@@ -47,7 +47,7 @@ fn context(op: Opcode, words: &[u32]) -> Option<(Vec<u32>, Vec<u32>)> {
         }
         Opcode::S_CALL_B64 if pair(sdst) => {
             // 0 + 4 + 4 * 7 = 32.
-            k.push(w0 & 0xffff_0000 | 7);
+            k.push((w0 & 0xffff_0000) | 7);
             k.resize(8, S_ENDPGM);
             Some((k, vec![s_setpc(sdst)]))
         }
