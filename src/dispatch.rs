@@ -86,7 +86,10 @@ pub fn lift_kernel(
         &kernel.name,
         &kernel.code,
         lift_options(co, kernel),
-        &Default::default(),
+        &rdna2spv_ir::lift::LiftExtras {
+            vgpr_count: Some(kernel.abi.vgpr_count),
+            ..Default::default()
+        },
         &space,
     )
 }

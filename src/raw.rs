@@ -275,6 +275,7 @@ impl RawBinding {
         let ext = LiftExtras {
             address32,
             general_buffers: true,
+            ..Default::default()
         };
         lift_ext(&self.name, &self.code, self.opts, &ext)
             .with_context(|| format!("lifting {}", self.name))

@@ -133,7 +133,15 @@ const CASES: &[Case] = &[
         source: "multi.cl",
         outputs: &[("p", Elem::F32, Cmp::Exact)],
     },
-    // A helper called from two sites, and a helper whose loop calls another helper (D099).
+    // A helper called from two sites, and a helper whose loop calls another helper (D099); the calls_scall_*
+    // kernels are the same code with s_call_b64 for s_getpc + s_swappc_b64 (fixtures/kernels/calls_scall.s).
+    // Host and lavapipe against the native C build of the same source, bit for bit:
+    // coverage: multi_first: S_GETPC_B64 S_SWAPPC_B64 S_SETPC_B64
+    // coverage: multi_second: S_GETPC_B64 S_SWAPPC_B64 S_SETPC_B64
+    // coverage: calls_twice: S_GETPC_B64 S_SWAPPC_B64 S_SETPC_B64
+    // coverage: calls_nested: S_GETPC_B64 S_SWAPPC_B64 S_SETPC_B64
+    // coverage: calls_scall_twice: S_CALL_B64 S_SETPC_B64
+    // coverage: calls_scall_nested: S_CALL_B64 S_SETPC_B64
     Case {
         manifest: "calls_twice",
         source: "calls.cl",
@@ -141,6 +149,16 @@ const CASES: &[Case] = &[
     },
     Case {
         manifest: "calls_nested",
+        source: "calls.cl",
+        outputs: &[("out", Elem::F32, Cmp::Exact)],
+    },
+    Case {
+        manifest: "calls_scall_twice",
+        source: "calls.cl",
+        outputs: &[("out", Elem::F32, Cmp::Exact)],
+    },
+    Case {
+        manifest: "calls_scall_nested",
         source: "calls.cl",
         outputs: &[("out", Elem::F32, Cmp::Exact)],
     },
@@ -568,7 +586,9 @@ cases!(
     multi_first,
     multi_second,
     calls_twice,
-    calls_nested
+    calls_nested,
+    calls_scall_twice,
+    calls_scall_nested
 );
 
 /// The fixtures are built with -ffp-contract=off; the operations each kernel is meant to exercise must still be

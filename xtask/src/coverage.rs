@@ -9,6 +9,8 @@
 //! No LLVM and no device is involved, so the report is deterministic; `--check` fails if docs/coverage.md is
 //! stale (CI).
 
+mod calls;
+
 use crate::sweep::formats;
 use anyhow::{bail, Context, Result};
 use rdna2spv_ir::lift::{lift, LiftError, LiftOptions};
@@ -212,7 +214,10 @@ fn check_row(e: &'static Encoding) -> (bool, Result<(), String>, Result<(), Stri
         wave_size: 32,
         private_segment_buffer: psb,
     };
-    let p = match lift("coverage", &bytes, opts) {
+    // Calls need a call around them: coverage/calls.rs.
+    let lifted = calls::lift_in_context(ins.opcode(), &words, opts)
+        .unwrap_or_else(|| lift("coverage", &bytes, opts));
+    let p = match lifted {
         Ok(p) => p,
         Err(LiftError::Unsupported { reason, .. }) => {
             return (true, Err(reason), Err("not lifted".into()))

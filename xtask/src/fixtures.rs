@@ -43,6 +43,9 @@ pub enum Compiler {
     OpenCl,
     /// OpenCL C with clang-19 `-c`: an unlinked (ET_REL) object, with objdump and readelf goldens.
     OpenClObject,
+    /// Assembly (`.s`, e.g. clang's output edited by hand) assembled and linked by clang-19 into a code
+    /// object, with objdump and readelf goldens.
+    Assembly,
     /// HIP with hipcc 5.2 (clang-15), device code only, as a plain ELF code object (v4).
     HipDevice,
     /// HIP with hipcc 5.2, device code only, left in its clang offload bundle.
@@ -78,7 +81,7 @@ impl Recipe {
     pub fn outputs(&self) -> Vec<String> {
         match self.compiler {
             Compiler::HipBundle | Compiler::HipHost => vec![self.output()],
-            Compiler::OpenClObject => vec![
+            Compiler::OpenClObject | Compiler::Assembly => vec![
                 self.output(),
                 format!("{}.objdump.txt", self.stem),
                 format!("{}.readelf.txt", self.stem),
@@ -230,6 +233,14 @@ pub const RECIPES: &[Recipe] = &[
         stem: "calls",
         source: "calls.cl",
         compiler: Compiler::OpenCl,
+        flags: &[],
+        wave64: false,
+    },
+    // calls.s with s_call_b64 for the s_getpc/s_swappc_b64 calls of `twice` and `horner` (D099).
+    Recipe {
+        stem: "calls_scall",
+        source: "calls_scall.s",
+        compiler: Compiler::Assembly,
         flags: &[],
         wave64: false,
     },
@@ -547,6 +558,18 @@ fn build(recipe: &Recipe, tools: &Tools, src_dir: &Path, out_dir: &Path) -> Resu
                 "-o".into(),
                 output_str,
             ]);
+            run_tool(src_dir, &tools.clang, &args)?;
+        }
+        Compiler::Assembly => {
+            let mut args = strings(&[
+                "-x",
+                "assembler",
+                "-target",
+                "amdgcn-amd-amdhsa",
+                "-mcpu=gfx1030",
+            ]);
+            args.extend(strings(recipe.flags));
+            args.extend([recipe.source.to_string(), "-o".into(), output_str]);
             run_tool(src_dir, &tools.clang, &args)?;
         }
         Compiler::HipDevice => {

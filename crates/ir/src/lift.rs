@@ -23,6 +23,7 @@ mod flat;
 mod format;
 mod lds;
 mod mode;
+mod movrel;
 mod permlane;
 mod salu;
 mod scratch;
@@ -452,6 +453,9 @@ impl Lifter<'_> {
     fn lift(&mut self) -> Result<Option<Handle<Node>>, LiftError> {
         self.check_float_mode()?;
         if self.calls && self.call_op()? {
+            return Ok(None);
+        }
+        if self.movrel()? {
             return Ok(None);
         }
         self.refuse_scalar_control()?;

@@ -473,6 +473,9 @@ pub struct LiftExtras {
     /// the hardware does: a raw buffer at `base` (48 bits), `stride` for `idxen`. SWIZZLE_ENABLE, ADD_TID_ENABLE
     /// and the NUM_RECORDS range check are not modelled: an access outside every buffer faults on the host.
     pub general_buffers: bool,
+    /// The wave's VGPR allocation (the kernel descriptor's), the range of M0-relative VGPR indexing
+    /// (lift/movrel.rs, D100); None: all 256.
+    pub vgpr_count: Option<u32>,
 }
 
 impl Lifter<'_> {

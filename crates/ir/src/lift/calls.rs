@@ -324,12 +324,24 @@ pub(super) fn decode_tracked(
                 .map_err(|error| LiftError::Decode { offset: pc, error })?,
         };
         let text = || ins.text(print);
+        // Refusals name the function and the offset in it (the kernel, or a callee).
+        let (who, off, whose) = match loc.ctx {
+            0 => (name.to_string(), pc, String::new()),
+            c => {
+                let cx = &d.contexts[c as usize - 1];
+                (
+                    space.callees[cx.callee].name.clone(),
+                    pc.wrapping_sub(cx.entry),
+                    format!("; in a function called by kernel {name}"),
+                )
+            }
+        };
         let refuse = |reason: String| -> LiftError {
             LiftError::Unsupported {
-                kernel: name.to_string(),
-                offset: pc,
+                kernel: who.clone(),
+                offset: off,
                 text: text(),
-                reason,
+                reason: format!("{reason}{whose}"),
             }
         };
         let next = pc.wrapping_add(4 * ins.len() as u32);
@@ -355,7 +367,8 @@ pub(super) fn decode_tracked(
             let Some(ci) = callee_at(rel) else {
                 return Err(refuse(format!(
                     "the call target {t:#x} is not the entry of a function of this code object (only calls \
-                     to a known function are inlined, D099)"
+                     to a function of a linked code object are inlined; in an unlinked object the offset is \
+                     a pending relocation, D099)"
                 )));
             };
             // Recursion: the callee is already on the call chain.
@@ -392,7 +405,8 @@ pub(super) fn decode_tracked(
             }
             Opcode::S_SWAPPC_B64 | Opcode::S_CALL_B64 => {
                 let t = if ins.opcode() == Opcode::S_CALL_B64 {
-                    Some(abs(target()?))
+                    // PC-relative, into another function: no bound but the callee list's.
+                    Some(abs(branch_target(pc, &ins) as u32))
                 } else {
                     k.pair(ssrc0)
                 };

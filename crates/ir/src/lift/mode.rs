@@ -249,8 +249,8 @@ impl Lifter<'_> {
         }
     }
 
-    /// Precise refusals for the scalar control instructions not lifted yet (calls, M0-relative register
-    /// indexing, sub-vector loops); Ok(()) for any other opcode.
+    /// Precise refusals for the scalar control instructions not lifted yet (calls whose target the decoder
+    /// did not follow, sub-vector loops); Ok(()) for any other opcode.
     pub(super) fn refuse_scalar_control(&self) -> Result<(), LiftError> {
         use Opcode::*;
         match self.ins.opcode() {
@@ -258,12 +258,6 @@ impl Lifter<'_> {
                 "function calls and indirect jumps (s_getpc/s_setpc/s_swappc/s_call) are not lifted: the \
                  target is a run-time address, and a callee outside the kernel's code range is not loaded",
             ),
-            S_MOVRELS_B32 | S_MOVRELS_B64 | S_MOVRELD_B32 | S_MOVRELD_B64 | S_MOVRELSD_2_B32
-            | V_MOVRELS_B32 | V_MOVRELD_B32 | V_MOVRELSD_B32 | V_MOVRELSD_2_B32 | V_SWAPREL_B32 => self
-                .unsupported(
-                    "M0-relative register indexing (the register number is known only at run time) is not \
-                     modelled",
-                ),
             S_SUBVECTOR_LOOP_BEGIN | S_SUBVECTOR_LOOP_END => self.unsupported(
                 "sub-vector loops (a wave64 run as two wave32 halves under hardware control) are not \
                  modelled",
