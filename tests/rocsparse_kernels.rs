@@ -12,10 +12,11 @@
 //! does it; decision D055).
 
 use rdna2spv::corpus::{self, Outcome};
-use rdna2spv::device::{first_difference, open, profile_of, run_vulkan, ProfileChoice};
+use rdna2spv::device::{first_difference, open, profile_of, run_vulkan_mapped, ProfileChoice};
 use rdna2spv::dispatch::{run_host_at, Plan};
 use rdna2spv::manifest::Manifest;
 use rdna2spv_codeobj::{CodeObject, ValueKind};
+use rdna2spv_spirv::lower::{ControlFlow, Mapping};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -951,19 +952,61 @@ fn ulps_apart(a: &[u8], b: &[u8], width: usize) -> u64 {
 
 #[test]
 fn rocsparse_kernels_host_device_and_reference() {
+    run_cases(Mapping::Wave, None);
+}
+
+/// The same kernels in the lane mapping (one invocation per lane, decision D082): host and lavapipe bit
+/// for bit, and the reference, as above (issue 13).
+#[test]
+fn rocsparse_kernels_lane_mapping() {
+    run_cases(Mapping::Lane, Some(LANE_CI));
+}
+
+/// Every case in the lane mapping (the first dispatch of the larger kernels JITs for tens of seconds on
+/// lavapipe; results in docs/performance.md).
+#[test]
+#[ignore = "long (about 10 minutes on 2 cores): cargo test --release --test rocsparse_kernels -- --ignored rocsparse_kernels_lane_mapping_all"]
+fn rocsparse_kernels_lane_mapping_all() {
+    run_cases(Mapping::Lane, None);
+}
+
+/// The cases the CI runs in the lane mapping (a few seconds each on lavapipe).
+const LANE_CI: &[&str] = &[
+    "gthr f32",
+    "gthrz f64",
+    "sctr f32",
+    "axpyi f64",
+    "roti f32",
+    "coo2csr (i32 indices)",
+    "csr2coo (i32 indices)",
+];
+
+fn run_cases(mapping: Mapping, only: Option<&[&str]>) {
     let dir = corpus_dir();
     let index = corpus::Index::load(&dir).unwrap();
     let ctx = open(None).expect("a Vulkan device (lavapipe)");
+    // The lane mapping's first dispatch of a large kernel JITs for longer than the default timeout.
+    let ctx = if mapping == Mapping::Lane {
+        ctx.with_timeout(std::time::Duration::from_secs(600))
+    } else {
+        ctx
+    };
     let profile = profile_of(&ctx, ProfileChoice::Device).unwrap();
     let opts = corpus::Options {
         validate: false,
         profile: profile.clone(),
         ..Default::default()
     };
-    let tmp = std::env::temp_dir().join(format!("rdna2spv-rocsparse-{}", std::process::id()));
+    let tmp = std::env::temp_dir().join(format!(
+        "rdna2spv-rocsparse-{}-{mapping:?}",
+        std::process::id()
+    ));
     let mut report = String::new();
     let (mut running, mut failures) = (0usize, Vec::<String>::new());
     for (n, case) in CASES.iter().enumerate() {
+        if only.is_some_and(|o| !o.contains(&case.what)) {
+            continue;
+        }
         let file = index
             .bundles
             .iter()
@@ -1001,7 +1044,14 @@ fn rocsparse_kernels_host_device_and_reference() {
         std::fs::write(cdir.join("manifest.toml"), &text).unwrap();
         let m = Manifest::parse(&text, &cdir).unwrap();
         let mut plan = Plan::new(&m).unwrap();
-        let dev = match run_vulkan(&ctx, &mut plan, &profile) {
+        let dev = match run_vulkan_mapped(
+            &ctx,
+            &mut plan,
+            &profile,
+            false,
+            ControlFlow::Structured,
+            mapping,
+        ) {
             Ok(d) => d,
             Err(e) => {
                 failures.push(format!("{}: device run: {e:#}", case.what));
@@ -1063,12 +1113,12 @@ fn rocsparse_kernels_host_device_and_reference() {
     }
     let _ = std::fs::remove_dir_all(&tmp);
     eprintln!(
-        "\nrocSPARSE kernels ({running} of {} ran):\n{report}",
+        "\nrocSPARSE kernels, {mapping:?} mapping ({running} of {} ran):\n{report}",
         CASES.len()
     );
     assert!(failures.is_empty(), "{failures:#?}\n{report}");
     assert!(
-        running >= MIN_RUNNING,
+        only.is_some() || running >= MIN_RUNNING,
         "only {running} kernels ran (at least {MIN_RUNNING} expected)\n{report}"
     );
 }

@@ -1541,6 +1541,9 @@ impl<'a> Cx<'a> {
             }
         }
         for k in 0..nn {
+            if kinds[k] == Kind::Deferred && self.lane_dropped_write(start + k) {
+                continue; // an elided ballot's register (lane/masks.rs)
+            }
             if kinds[k] == Kind::Deferred {
                 if self.lane_multi() {
                     // A wave that runs the block "off" keeps its scalar state.
@@ -2444,6 +2447,9 @@ impl<'a> Cx<'a> {
             Node::LaneBit { mask } => {
                 if self.is_lane(mask) {
                     return Err(self.unsupported("LaneBit of a per-lane mask"));
+                }
+                if let Some(bit) = self.lane_forwarded_bit(mask) {
+                    return Ok(bit);
                 }
                 let m = self.get(mask)?;
                 let lane = self

@@ -145,8 +145,13 @@ impl Cx<'_> {
                     let go = self.lane_vote(n, n + 1)?;
                     self.guarded(go, None, |cx| {
                         cx.lane_set_on(n)?;
-                        cx.structured_block(s, *b)?;
-                        cx.lane_publish()?;
+                        let barrier = cx.structured_block(s, *b)?;
+                        match cx.p.blocks[Handle::from_index(*b)].terminator {
+                            Terminator::Branch { .. } => cx.lane_publish()?,
+                            Terminator::End => cx.lane_advance(n, END)?,
+                            Terminator::Jump(_) if barrier => cx.lane_advance(n, PAUSE)?,
+                            Terminator::Jump(to) => cx.lane_advance(n, s.number[to.index()])?,
+                        }
                         Ok(None)
                     })?;
                 }
@@ -202,11 +207,14 @@ impl Cx<'_> {
         self.begin(merge)
     }
 
-    /// A block's code and the label update for its terminator.
-    fn structured_block(&mut self, s: &Structure, bi: usize) -> R<()> {
+    /// A block's code and the label update for its terminator; whether it ends with `s_barrier`.
+    fn structured_block(&mut self, s: &Structure, bi: usize) -> R<bool> {
         let c = self.c32(bi as u32);
         self.store(self.block_var, c)?;
-        self.lane_block_start();
+        if self.lane_mode() {
+            self.lane_block_start();
+            self.lane_plan_masks(bi);
+        }
         let barrier = self.block_insts(bi)?;
         let t = self.t;
         let next = match self.p.blocks[Handle::from_index(bi)].terminator {
@@ -243,9 +251,10 @@ impl Cx<'_> {
         if barrier && !ended {
             self.lane_store_on(self.resume, u32_, next)?;
             let p = self.c32(PAUSE);
-            self.lane_store_on(self.label, u32_, p)
+            self.lane_store_on(self.label, u32_, p)?;
         } else {
-            self.lane_store_on(self.label, u32_, next)
+            self.lane_store_on(self.label, u32_, next)?;
         }
+        Ok(barrier && !ended)
     }
 }

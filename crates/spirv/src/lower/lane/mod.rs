@@ -36,6 +36,8 @@ use spirv::{StorageClass, Word};
 
 use super::{Cx, Kind, LowerError, R};
 
+mod masks;
+
 /// How kernel lanes map onto SPIR-V invocations.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Mapping {
@@ -82,11 +84,15 @@ pub(crate) struct LaneMode {
     slots: u32,
     exch: Word,
     exch_par: Word,
-    /// Several waves: the published labels (`2 × waves` words), their parity, and the `on` variable.
-    labels: Option<(Word, Word, Word)>,
+    /// Several waves: the published labels (`2 × waves` words), their parity, the `on` variable, and this
+    /// invocation's copy of every wave's label (a private array, constant indices).
+    labels: Option<(Word, Word, Word, Word)>,
     /// `on` loaded at the start of the current instruction (the constant true with one wave).
     pub(crate) on_now: Word,
     pub(crate) lds: LdsState,
+    /// The current block's ballots that need no exchange (masks.rs), and the program's node uses.
+    masks: masks::MaskPlan,
+    uses: Option<Vec<Vec<usize>>>,
 }
 
 /// Workgroup memory the lane mapping may add for its exchanges (bytes); beyond it the kernel is refused.
@@ -185,12 +191,15 @@ impl Cx<'_> {
         let exch_par = self.fn_var(t.u32, Some(z));
         let labels = if waves > 1 {
             let n = self.c32(2 * waves);
+            let wc = self.c32(waves);
             let arr = self.b.type_array(t.u32, n);
             let l = self.global_var(arr, StorageClass::Workgroup);
             let par = self.fn_var(t.u32, Some(z));
             let f = self.cfalse();
             let on = self.fn_var(t.bool, Some(f));
-            Some((l, par, on))
+            let arr = self.b.type_array(t.u32, wc);
+            let copy = self.fn_var(arr, None);
+            Some((l, par, on, copy))
         } else {
             None
         };
@@ -205,6 +214,8 @@ impl Cx<'_> {
             labels,
             on_now,
             lds: LdsState::Written,
+            masks: masks::MaskPlan::default(),
+            uses: None,
         });
         Ok(())
     }
@@ -227,7 +238,7 @@ impl Cx<'_> {
     /// Loads `on` for the instruction about to be emitted (several waves), else the constant true.
     pub(crate) fn lane_inst_start(&mut self) -> R<()> {
         let on = match self.lm().labels {
-            Some((_, _, on)) => self.load_bool(on)?,
+            Some((_, _, on, _)) => self.load_bool(on)?,
             None => self.ctrue(),
         };
         self.lm.as_mut().expect("lane mapping").on_now = on;
@@ -292,6 +303,25 @@ impl Cx<'_> {
             return Ok(());
         }
         let t = self.t;
+        let mut own = Vec::new();
+        let nodes: Vec<usize> = nodes
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let e = self.lane_elided(i);
+                if e {
+                    own.push(i);
+                }
+                !e
+            })
+            .collect();
+        for i in own {
+            self.lane_own_ballot(i)?;
+        }
+        if nodes.is_empty() {
+            return Ok(());
+        }
+        let nodes = &nodes[..];
         let mut sources: Vec<Source> = Vec::new();
         for &i in nodes {
             let s = self
@@ -308,6 +338,11 @@ impl Cx<'_> {
                     let c = self.get(cond)?;
                     let act = self.active.expect("lane body emitted");
                     let both = self.b.logical_and(t.bool, None, c, act)?;
+                    for &i in nodes {
+                        if self.source_of(i) == Some(*s) {
+                            self.lane_set_bit(i, both);
+                        }
+                    }
                     let one = self.c32(1);
                     let z = self.c32(0);
                     self.b.select(t.u32, None, both, one, z)?
@@ -405,13 +440,24 @@ impl Cx<'_> {
         let (mut reads, mut writes) = (false, false);
         for &i in nodes {
             match self.p.nodes[Handle::from_index(i)] {
-                Node::Load { space: Space::Lds, .. } | Node::LoadIf { space: Space::Lds, .. } => {
-                    reads = true
+                Node::Load {
+                    space: Space::Lds, ..
                 }
-                Node::Store { space: Space::Lds, .. }
-                | Node::StoreIf { space: Space::Lds, .. }
-                | Node::Atomic { space: Space::Lds, .. }
-                | Node::AtomicIf { space: Space::Lds, .. } => writes = true,
+                | Node::LoadIf {
+                    space: Space::Lds, ..
+                } => reads = true,
+                Node::Store {
+                    space: Space::Lds, ..
+                }
+                | Node::StoreIf {
+                    space: Space::Lds, ..
+                }
+                | Node::Atomic {
+                    space: Space::Lds, ..
+                }
+                | Node::AtomicIf {
+                    space: Space::Lds, ..
+                } => writes = true,
                 _ => {}
             }
         }
@@ -443,21 +489,17 @@ impl Cx<'_> {
     /// Workgroup-uniform `label in [lo, hi)` for the structured constructs: with several waves, whether
     /// any wave's published label lies in the range; with one wave, the label itself.
     pub(crate) fn lane_vote(&mut self, lo: u32, hi: u32) -> R<Word> {
-        let Some((labels, par_var, _)) = self.lm().labels else {
+        let Some((_, _, _, copy)) = self.lm().labels else {
             return self.label_in(lo, hi);
         };
         let t = self.t;
         let waves = self.lm().waves;
-        let par = self.load_u32(par_var)?;
-        let wc = self.c32(waves);
-        let base = self.b.i_mul(t.u32, None, par, wc)?;
         let loc = self.c32(lo);
         let len = self.c32(hi - lo);
         let mut any = self.cfalse();
         for w in 0..waves {
             let k = self.c32(w);
-            let idx = self.b.i_add(t.u32, None, base, k)?;
-            let p = self.b.access_chain(t.wg_u32, None, labels, [idx])?;
+            let p = self.b.access_chain(t.fn_u32, None, copy, [k])?;
             let l = self.load_u32(p)?;
             let d = self.b.i_sub(t.u32, None, l, loc)?;
             let inr = self.b.u_less_than(t.bool, None, d, len)?;
@@ -466,10 +508,31 @@ impl Cx<'_> {
         Ok(any)
     }
 
+    /// Several waves, after a block `n` whose every wave leaves to the same label `to` (a jump, the end,
+    /// a barrier): this invocation's copy of the labels follows without any exchange (the waves that ran
+    /// the block "on" are exactly those whose label was `n`).
+    pub(crate) fn lane_advance(&mut self, n: u32, to: u32) -> R<()> {
+        let Some((_, _, _, copy)) = self.lm().labels else {
+            return Ok(());
+        };
+        let t = self.t;
+        let nc = self.c32(n);
+        let toc = self.c32(to);
+        for w in 0..self.lm().waves {
+            let k = self.c32(w);
+            let p = self.b.access_chain(t.fn_u32, None, copy, [k])?;
+            let l = self.load_u32(p)?;
+            let was = self.b.i_equal(t.bool, None, l, nc)?;
+            let x = self.b.select(t.u32, None, was, toc, l)?;
+            self.store(p, x)?;
+        }
+        Ok(())
+    }
+
     /// Several waves: publishes this wave's label (lane 0 writes the other parity's slot), one barrier,
-    /// flips the parity. Nothing with one wave.
+    /// flips the parity and reads every wave's label into this invocation's copy. Nothing with one wave.
     pub(crate) fn lane_publish(&mut self) -> R<()> {
-        let Some((labels, par_var, _)) = self.lm().labels else {
+        let Some((labels, par_var, _, copy)) = self.lm().labels else {
             return Ok(());
         };
         let t = self.t;
@@ -489,12 +552,21 @@ impl Cx<'_> {
             Ok(None)
         })?;
         self.lane_barrier()?;
-        self.store(par_var, np)
+        self.store(par_var, np)?;
+        for w in 0..waves {
+            let k = self.c32(w);
+            let i = self.b.i_add(t.u32, None, base, k)?;
+            let p = self.b.access_chain(t.wg_u32, None, labels, [i])?;
+            let l = self.load_u32(p)?;
+            let q = self.b.access_chain(t.fn_u32, None, copy, [k])?;
+            self.store(q, l)?;
+        }
+        Ok(())
     }
 
     /// Several waves: `on = label in [n, n + 1)` at the start of a block item run by the workgroup.
     pub(crate) fn lane_set_on(&mut self, n: u32) -> R<()> {
-        let Some((_, _, on)) = self.lm().labels else {
+        let Some((_, _, on, _)) = self.lm().labels else {
             return Ok(());
         };
         let c = self.label_in(n, n + 1)?;
@@ -503,7 +575,7 @@ impl Cx<'_> {
 
     /// Stores `v` to the Function variable `var` only where the wave is on (several waves).
     pub(crate) fn lane_store_on(&mut self, var: Word, ty: Word, v: Word) -> R<()> {
-        let Some((_, _, on)) = self.lm.as_ref().and_then(|m| m.labels) else {
+        let Some((_, _, on, _)) = self.lm.as_ref().and_then(|m| m.labels) else {
             return self.store(var, v);
         };
         let o = self.load_bool(on)?;
@@ -551,7 +623,11 @@ impl Cx<'_> {
         let on = self.lane_on_now();
         let v = self.guarded(on, is_load.then_some(ty), |cx| {
             cx.uniform_node(i)?;
-            Ok(if is_load { cx.uni.get(&i).copied() } else { None })
+            Ok(if is_load {
+                cx.uni.get(&i).copied()
+            } else {
+                None
+            })
         })?;
         if let Some(v) = v {
             self.uni.insert(i, v);
