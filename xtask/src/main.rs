@@ -1,5 +1,6 @@
 //! Developer tasks: `cargo xtask <codegen|sweep|fixtures>`.
 mod aco;
+mod bench_eval;
 mod codegen;
 mod corpus;
 mod coverage;
@@ -11,6 +12,7 @@ mod sweep;
 
 const USAGE: &str = "usage: cargo xtask <command>
   aco [--fixtures]    capture GLSL compute shaders compiled by Mesa RADV/ACO (null device, no GPU)
+  bench-eval [--quick] host evaluator throughput vs the same OpenCL C compiled natively (docs/performance.md)
   codegen [--check]   crates/isa/opcodes.txt -> crates/isa/src/generated/table.rs (--check: fail if stale)
   coverage [--check]  docs/coverage.md from the opcode table, the lifter, the lowering and test markers
   corpus rocsparse    fetch librocsparse0 (apt-get download) and extract its gfx1030 code objects and an index
@@ -26,6 +28,7 @@ fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("aco") => aco::run(&args[1..]),
+        Some("bench-eval") => bench_eval::run(&args[1..]),
         Some("codegen") => codegen::run(&args[1..]),
         Some("coverage") => coverage::run(&args[1..]),
         Some("corpus") => corpus::run(&args[1..]),
