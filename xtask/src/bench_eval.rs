@@ -117,21 +117,23 @@ pub fn run(args: &[String]) -> Result<()> {
     let mut json: Option<PathBuf> = None;
     let mut baseline: Option<PathBuf> = None;
     let mut write = true;
+    let mut harness: Option<PathBuf> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--quick" => quick = true,
             "--no-write" => write = false,
             "--seconds" => seconds = it.next().context("--seconds S")?.parse()?,
+            "--harness" => harness = Some(it.next().context("--harness PATH")?.into()),
             "--json" => json = Some(it.next().context("--json FILE")?.into()),
             "--baseline" => baseline = Some(it.next().context("--baseline FILE")?.into()),
-            _ => bail!("usage: cargo xtask bench-eval [--quick] [--seconds S] [--json FILE] [--baseline FILE] [--no-write]"),
+            _ => bail!("usage: cargo xtask bench-eval [--quick] [--seconds S] [--json FILE] [--baseline FILE] [--harness PATH] [--no-write]"),
         }
     }
     let root = root();
     let tmp = std::env::temp_dir().join(format!("rdna2spv-bench-eval-{}", std::process::id()));
     std::fs::create_dir_all(&tmp)?;
-    let result = run_in(&root, &tmp, quick, seconds);
+    let result = run_in(&root, &tmp, quick, seconds, harness);
     let _ = std::fs::remove_dir_all(&tmp);
     let rows = result?;
     let before = match &baseline {
@@ -179,26 +181,19 @@ fn target_dir(root: &Path) -> PathBuf {
         .unwrap_or_else(|| root.join("target"))
 }
 
-fn run_in(root: &Path, tmp: &Path, quick: bool, seconds: f64) -> Result<Vec<Row>> {
+fn run_in(
+    root: &Path,
+    tmp: &Path,
+    quick: bool,
+    seconds: f64,
+    harness: Option<PathBuf>,
+) -> Result<Vec<Row>> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let clang = std::env::var("CLANG").unwrap_or_else(|_| "clang-19".into());
-    eprintln!("bench-eval: building the evaluator's timing harness (release)");
-    let st = Command::new(&cargo)
-        .current_dir(root)
-        .args([
-            "build",
-            "--release",
-            "--quiet",
-            "-p",
-            "rdna2spv",
-            "--example",
-            "bench_eval",
-        ])
-        .status()?;
-    if !st.success() {
-        bail!("building examples/bench_eval.rs failed");
-    }
-    let harness = target_dir(root).join("release/examples/bench_eval");
+    let harness = match harness {
+        Some(h) => h,
+        None => build_harness(root, &cargo)?,
+    };
     let src = root.join("xtask/bench_eval");
     let common = root.join("fixtures/kernels");
 
@@ -369,6 +364,26 @@ fn run_in(root: &Path, tmp: &Path, quick: bool, seconds: f64) -> Result<Vec<Row>
         rows.push(row);
     }
     Ok(rows)
+}
+
+fn build_harness(root: &Path, cargo: &str) -> Result<PathBuf> {
+    eprintln!("bench-eval: building the evaluator's timing harness (release)");
+    let st = Command::new(cargo)
+        .current_dir(root)
+        .args([
+            "build",
+            "--release",
+            "--quiet",
+            "-p",
+            "rdna2spv",
+            "--example",
+            "bench_eval",
+        ])
+        .status()?;
+    if !st.success() {
+        bail!("building examples/bench_eval.rs failed");
+    }
+    Ok(target_dir(root).join("release/examples/bench_eval"))
 }
 
 fn to_json(rows: &[Row]) -> String {

@@ -80,7 +80,7 @@ pub(crate) fn run_workgroup(
             let mut s = WaveState {
                 wave_size: ws,
                 sgpr: [0; 128],
-                vgpr: vec![0; 256 * ws as usize],
+                vgpr: vgpr_file(256 * ws as usize),
                 scc: false,
                 block: p.entry(),
                 inst: 0,
@@ -157,6 +157,7 @@ pub(crate) fn run_workgroup(
                     });
                 }
             }
+            recycle(&mut waves);
             return Ok(());
         }
         // Every wave that has not ended waits at the barrier: release them.
@@ -164,6 +165,35 @@ pub(crate) fn run_workgroup(
             wave.at_barrier = false;
         }
     }
+}
+
+thread_local! {
+    /// VGPR files of finished waves, reused by the next workgroup's waves (a fresh 32–64 KiB allocation per wave
+    /// costs page faults; clearing a reused one is a memset in cache).
+    static VGPR_POOL: std::cell::RefCell<Vec<Vec<u32>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A zeroed VGPR file of `len` registers × lanes.
+fn vgpr_file(len: usize) -> Vec<u32> {
+    match VGPR_POOL.with(|p| p.borrow_mut().pop()) {
+        Some(mut v) => {
+            v.clear();
+            v.resize(len, 0);
+            v
+        }
+        None => vec![0; len],
+    }
+}
+
+fn recycle(waves: &mut [WaveState]) {
+    VGPR_POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        for w in waves {
+            if p.len() < 32 {
+                p.push(std::mem::take(&mut w.vgpr));
+            }
+        }
+    });
 }
 
 #[derive(Default)]
@@ -885,6 +915,9 @@ fn lanes_float(vals: &mut [u64], k: usize, lanes: usize, op: FloatOp, args: [(us
         FloatOp::F32Max => lanes2(vals, k, lanes, a, b, |x, y| {
             sp::f32_max(x as u32, y as u32) as u64
         }),
+        FloatOp::F32Fma => lanes3(vals, k, lanes, a, b, c, |x, y, z| {
+            sp::f32_fma(x as u32, y as u32, z as u32) as u64
+        }),
         _ if op.arity() == 3 => lanes3(vals, k, lanes, a, b, c, |x, y, z| float_op(op, x, y, z)),
         _ => lanes2(vals, k, lanes, a, b, |x, y| float_op(op, x, y, 0)),
     }
@@ -939,12 +972,19 @@ fn fast_write_vgpr(
     let (lo, hi) = wave.vgpr[start..end].split_at_mut(ws);
     let all = if ws == 64 { u64::MAX } else { (1u64 << ws) - 1 };
     if exec & all == all {
-        for (lane, d) in lo.iter_mut().enumerate() {
-            *d = src[lane * stride] as u32;
-        }
-        if wide {
-            for (lane, d) in hi.iter_mut().enumerate() {
-                *d = (src[lane * stride] >> 32) as u32;
+        if stride == 1 {
+            for (d, &v) in lo.iter_mut().zip(src) {
+                *d = v as u32;
+            }
+            if wide {
+                for (d, &v) in hi.iter_mut().zip(src) {
+                    *d = (v >> 32) as u32;
+                }
+            }
+        } else {
+            lo.fill(src[0] as u32);
+            if wide {
+                hi.fill((src[0] >> 32) as u32);
             }
         }
     } else {
