@@ -28,6 +28,7 @@ const USAGE: &str = "usage: cargo xtask <command>
   bench device [--write] [--only K,..] [--scales 1,10,100] [--reps N]
                       translated kernels vs hand-written GLSL on the Vulkan device: translation vs
                       compile time, run time at 1x/10x/100x (--write: docs/performance.md's section)
+  bench-eval [--quick] host evaluator throughput vs the same OpenCL C compiled natively (docs/performance.md)
   codegen [--check]   crates/isa/opcodes.txt -> crates/isa/src/generated/table.rs (--check: fail if stale)
   coverage [--check]  docs/coverage.md from the opcode table, the lifter, the lowering and test markers
   corpus rocsparse    fetch librocsparse0 (apt-get download) and extract its gfx1030 code objects and an index

@@ -110,8 +110,10 @@ impl Memory {
             lane: None,
             scratch: None,
         })?;
-        let d = &self.allocs[i].data[off..off + bytes as usize];
-        Ok(d.iter().rev().fold(0u64, |acc, b| (acc << 8) | *b as u64))
+        let mut le = [0u8; 8];
+        let n = (bytes as usize).min(8);
+        le[..n].copy_from_slice(&self.allocs[i].data[off..off + n]);
+        Ok(u64::from_le_bytes(le))
     }
 
     pub fn write(&mut self, address: u64, bytes: u64, value: u64) -> Result<(), Fault> {
@@ -122,6 +124,11 @@ impl Memory {
             lane: None,
             scratch: None,
         })?;
+        if bytes <= 8 {
+            let n = bytes as usize;
+            self.allocs[i].data[off..off + n].copy_from_slice(&value.to_le_bytes()[..n]);
+            return Ok(());
+        }
         for k in 0..bytes as usize {
             self.allocs[i].data[off + k] = (value >> (8 * k)) as u8;
         }

@@ -80,7 +80,7 @@ pub(crate) fn run_workgroup(
             let mut s = WaveState {
                 wave_size: ws,
                 sgpr: [0; 128],
-                vgpr: vec![0; 256 * ws as usize],
+                vgpr: vgpr_file(256 * ws as usize),
                 scc: false,
                 block: p.entry(),
                 inst: 0,
@@ -157,6 +157,7 @@ pub(crate) fn run_workgroup(
                     });
                 }
             }
+            recycle(&mut waves);
             return Ok(());
         }
         // Every wave that has not ended waits at the barrier: release them.
@@ -164,6 +165,35 @@ pub(crate) fn run_workgroup(
             wave.at_barrier = false;
         }
     }
+}
+
+thread_local! {
+    /// VGPR files of finished waves, reused by the next workgroup's waves (a fresh 32–64 KiB allocation per wave
+    /// costs page faults; clearing a reused one is a memset in cache).
+    static VGPR_POOL: std::cell::RefCell<Vec<Vec<u32>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A zeroed VGPR file of `len` registers × lanes.
+fn vgpr_file(len: usize) -> Vec<u32> {
+    match VGPR_POOL.with(|p| p.borrow_mut().pop()) {
+        Some(mut v) => {
+            v.clear();
+            v.resize(len, 0);
+            v
+        }
+        None => vec![0; len],
+    }
+}
+
+fn recycle(waves: &mut [WaveState]) {
+    VGPR_POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        for w in waves {
+            if p.len() < 32 {
+                p.push(std::mem::take(&mut w.vgpr));
+            }
+        }
+    });
 }
 
 #[derive(Default)]
@@ -219,8 +249,12 @@ fn step(
     stats.lane_instructions += exec.count_ones() as u64;
     let base = inst.nodes.start as usize;
     let n = inst.nodes.len();
-    scratch.vals.clear();
-    scratch.vals.resize(n * L, 0);
+    // The value table is not cleared between instructions: every node writes each lane it defines before a
+    // later node reads it (uniform values lane 0, per-lane values lanes 0..wave size; loads and atomics write
+    // 0 to the lanes they skip), so stale entries are never read (decision D090).
+    if scratch.vals.len() < n * L {
+        scratch.vals.resize(n * L, 0);
+    }
     let private_size = ws as u64 * (launch.scratch_bytes as u64).div_ceil(4) * 4;
     let fault = |mut f: Fault, space: Space| {
         if space == Space::Scratch {
@@ -257,6 +291,11 @@ fn step(
             }
         };
         let active = |lane: usize| exec >> lane & 1 != 0;
+        // An operand's row in the value table and its lane stride (0: uniform, broadcast).
+        let slot = |a: Handle<Node>| -> (usize, usize) {
+            let stride = matches!(types[a.index()], Some((_, Shape::Lane))) as usize;
+            (a.index() - base, stride)
+        };
         match *node {
             Node::Const { bits, .. } => vals[k * L] = bits,
             Node::ReadSgpr { reg, ty } => {
@@ -268,6 +307,8 @@ fn step(
                     lo & ty.mask()
                 };
             }
+            Node::ReadVgpr { reg, ty }
+                if fast_read_vgpr(wave, reg, ty, &mut vals[k * L..k * L + ws]) => {}
             Node::ReadVgpr { reg, ty } => {
                 for lane in 0..ws {
                     let lo = wave.vgpr(reg, lane as u32) as u64;
@@ -284,62 +325,37 @@ fn step(
                     vals[k * L + lane] = lane as u64;
                 }
             }
-            Node::Int { op, ty, a, b } => {
-                for lane in 0..lanes {
-                    let v = int_op(op, ty, get(vals, a, lane), get(vals, b, lane));
-                    vals[k * L + lane] = v & ty.mask();
-                }
-            }
-            Node::IntCmp { op, ty, a, b } => {
-                for lane in 0..lanes {
-                    vals[k * L + lane] =
-                        int_cmp(op, ty, get(vals, a, lane), get(vals, b, lane)) as u64;
-                }
-            }
-            Node::Float { op, args } => {
-                for lane in 0..lanes {
-                    let x = get(vals, args[0], lane);
-                    let y = get(vals, args[1], lane);
-                    let z = if op.arity() == 3 {
-                        get(vals, args[2], lane)
-                    } else {
-                        0
-                    };
-                    vals[k * L + lane] = float_op(op, x, y, z);
-                }
-            }
-            Node::FloatCmp { op, ty, a, b } => {
-                for lane in 0..lanes {
-                    vals[k * L + lane] =
-                        float_cmp(op, ty, get(vals, a, lane), get(vals, b, lane)) as u64;
-                }
-            }
+            Node::Int { op, ty, a, b } => lanes_int(vals, k, lanes, op, ty, slot(a), slot(b)),
+            Node::IntCmp { op, ty, a, b } => lanes2(vals, k, lanes, slot(a), slot(b), |x, y| {
+                int_cmp(op, ty, x, y) as u64
+            }),
+            Node::Float { op, args } => lanes_float(vals, k, lanes, op, args.map(slot)),
+            Node::FloatCmp { op, ty, a, b } => lanes2(vals, k, lanes, slot(a), slot(b), |x, y| {
+                float_cmp(op, ty, x, y) as u64
+            }),
             Node::Unary { op, ty, a } => {
                 let from = types[a.index()].map(|t| t.0).unwrap_or(Ty::B32);
-                for lane in 0..lanes {
-                    vals[k * L + lane] = unary(op, from, ty, get(vals, a, lane)) & ty.mask();
+                let (fm, tm) = (from.mask(), ty.mask());
+                match op {
+                    UnOp::ZExt | UnOp::Trunc => lanes1(vals, k, lanes, slot(a), |x| x & fm & tm),
+                    _ => lanes1(vals, k, lanes, slot(a), |x| unary(op, from, ty, x) & tm),
                 }
             }
             Node::Select { cond, a, b } => {
-                for lane in 0..lanes {
-                    let c = get(vals, cond, lane) != 0;
-                    vals[k * L + lane] = if c {
-                        get(vals, a, lane)
+                lanes3(vals, k, lanes, slot(cond), slot(a), slot(b), |c, x, y| {
+                    if c != 0 {
+                        x
                     } else {
-                        get(vals, b, lane)
-                    };
-                }
+                        y
+                    }
+                })
             }
-            Node::Concat { lo, hi } => {
-                for lane in 0..lanes {
-                    vals[k * L + lane] =
-                        (get(vals, lo, lane) & 0xffff_ffff) | get(vals, hi, lane) << 32;
-                }
-            }
+            Node::Concat { lo, hi } => lanes2(vals, k, lanes, slot(lo), slot(hi), |x, y| {
+                (x & 0xffff_ffff) | y << 32
+            }),
             Node::Extract { ty, a, shift } => {
-                for lane in 0..lanes {
-                    vals[k * L + lane] = (get(vals, a, lane) >> shift) & ty.mask();
-                }
+                let m = ty.mask();
+                lanes1(vals, k, lanes, slot(a), |x| (x >> shift) & m)
             }
             Node::Ballot { cond } => {
                 let mut m = 0u64;
@@ -376,6 +392,7 @@ fn step(
             } => {
                 for lane in 0..lanes {
                     if shape == Shape::Lane && !active(lane) {
+                        vals[k * L + lane] = 0;
                         continue;
                     }
                     let address =
@@ -404,6 +421,7 @@ fn step(
                 let bytes = if wide { 8 } else { 4 };
                 for lane in 0..ws {
                     if !active(lane) {
+                        vals[k * L + lane] = 0;
                         continue;
                     }
                     // The naturally aligned word holding the address (decision D060).
@@ -449,6 +467,8 @@ fn step(
                     }
                 }
             }
+            Node::WriteVgpr { reg, value }
+                if fast_write_vgpr(wave, reg, exec, types, value, vals, slot(value)) => {}
             Node::WriteVgpr { reg, value } => {
                 let wide = types[value.index()].map(|t| t.0) == Some(Ty::B64);
                 for lane in 0..ws {
@@ -760,4 +780,224 @@ fn space_address(space: Space, address: u64) -> u64 {
         Space::Global => address,
         Space::Lds | Space::Scratch => address & 0xffff_ffff,
     }
+}
+
+// Lane-array kernels (decision D090): one IR node over all lanes of a wave at once. The operation is chosen once
+// per node, outside the lane loop, and operands come from their rows of the value table with a lane stride of 1
+// (per-lane) or 0 (uniform, broadcast), so the loops are straight-line and the compiler can vectorise them. Each
+// computes exactly what the per-lane form (`int_op`, `float_op`, ...) computes.
+
+/// `dst[lane] = f(a[lane])` for lanes `0..lanes` of node `k`.
+#[inline(always)]
+fn lanes1(vals: &mut [u64], k: usize, lanes: usize, a: (usize, usize), f: impl Fn(u64) -> u64) {
+    let (src, dst) = vals.split_at_mut(k * L);
+    let dst = &mut dst[..lanes];
+    let ra = &src[a.0 * L..a.0 * L + L];
+    if a.1 == 1 {
+        for (d, &x) in dst.iter_mut().zip(ra) {
+            *d = f(x);
+        }
+    } else {
+        let v = f(ra[0]);
+        dst.fill(v);
+    }
+}
+
+/// `dst[lane] = f(a[lane], b[lane])`.
+#[inline(always)]
+fn lanes2(
+    vals: &mut [u64],
+    k: usize,
+    lanes: usize,
+    a: (usize, usize),
+    b: (usize, usize),
+    f: impl Fn(u64, u64) -> u64,
+) {
+    let (src, dst) = vals.split_at_mut(k * L);
+    let dst = &mut dst[..lanes];
+    let ra = &src[a.0 * L..a.0 * L + L];
+    let rb = &src[b.0 * L..b.0 * L + L];
+    match (a.1, b.1) {
+        (1, 1) => {
+            for ((d, &x), &y) in dst.iter_mut().zip(ra).zip(rb) {
+                *d = f(x, y);
+            }
+        }
+        (1, _) => {
+            let y = rb[0];
+            for (d, &x) in dst.iter_mut().zip(ra) {
+                *d = f(x, y);
+            }
+        }
+        (_, 1) => {
+            let x = ra[0];
+            for (d, &y) in dst.iter_mut().zip(rb) {
+                *d = f(x, y);
+            }
+        }
+        _ => {
+            let v = f(ra[0], rb[0]);
+            dst.fill(v);
+        }
+    }
+}
+
+/// `dst[lane] = f(a[lane], b[lane], c[lane])`.
+#[inline(always)]
+fn lanes3(
+    vals: &mut [u64],
+    k: usize,
+    lanes: usize,
+    a: (usize, usize),
+    b: (usize, usize),
+    c: (usize, usize),
+    f: impl Fn(u64, u64, u64) -> u64,
+) {
+    let (src, dst) = vals.split_at_mut(k * L);
+    let dst = &mut dst[..lanes];
+    let (ra, rb, rc) = (&src[a.0 * L..], &src[b.0 * L..], &src[c.0 * L..]);
+    if a.1 == 1 && b.1 == 1 && c.1 == 1 {
+        for (l, d) in dst.iter_mut().enumerate() {
+            *d = f(ra[l], rb[l], rc[l]);
+        }
+    } else {
+        for (l, d) in dst.iter_mut().enumerate() {
+            *d = f(ra[l * a.1], rb[l * b.1], rc[l * c.1]);
+        }
+    }
+}
+
+/// [`int_op`] then the result mask, over the lanes; the common operations spelt out.
+#[inline(always)]
+fn lanes_int(
+    vals: &mut [u64],
+    k: usize,
+    lanes: usize,
+    op: IntOp,
+    ty: Ty,
+    a: (usize, usize),
+    b: (usize, usize),
+) {
+    let m = ty.mask();
+    // Every width is a power of two, so `b % bits` is `b & (bits - 1)`.
+    let sh = ty.bits() as u64 - 1;
+    debug_assert!(ty.bits().is_power_of_two());
+    match op {
+        IntOp::Add => lanes2(vals, k, lanes, a, b, |x, y| (x & m).wrapping_add(y) & m),
+        IntOp::Sub => lanes2(vals, k, lanes, a, b, |x, y| (x & m).wrapping_sub(y) & m),
+        IntOp::Mul => lanes2(vals, k, lanes, a, b, |x, y| (x & m).wrapping_mul(y) & m),
+        IntOp::And => lanes2(vals, k, lanes, a, b, |x, y| x & y & m),
+        IntOp::Or => lanes2(vals, k, lanes, a, b, |x, y| (x & m | y) & m),
+        IntOp::Xor => lanes2(vals, k, lanes, a, b, |x, y| (x & m ^ y) & m),
+        IntOp::Shl => lanes2(vals, k, lanes, a, b, |x, y| ((x & m) << (y & sh)) & m),
+        IntOp::LShr => lanes2(vals, k, lanes, a, b, |x, y| ((x & m) >> (y & sh)) & m),
+        _ => lanes2(vals, k, lanes, a, b, |x, y| int_op(op, ty, x, y) & m),
+    }
+}
+
+/// [`float_op`] over the lanes; the common f32 operations spelt out.
+#[inline(always)]
+fn lanes_float(vals: &mut [u64], k: usize, lanes: usize, op: FloatOp, args: [(usize, usize); 3]) {
+    let [a, b, c] = args;
+    match op {
+        FloatOp::F32Add => lanes2(vals, k, lanes, a, b, |x, y| {
+            sp::f32_add(x as u32, y as u32) as u64
+        }),
+        FloatOp::F32Sub => lanes2(vals, k, lanes, a, b, |x, y| {
+            sp::f32_sub(x as u32, y as u32) as u64
+        }),
+        FloatOp::F32Mul => lanes2(vals, k, lanes, a, b, |x, y| {
+            sp::f32_mul(x as u32, y as u32) as u64
+        }),
+        FloatOp::F32Min => lanes2(vals, k, lanes, a, b, |x, y| {
+            sp::f32_min(x as u32, y as u32) as u64
+        }),
+        FloatOp::F32Max => lanes2(vals, k, lanes, a, b, |x, y| {
+            sp::f32_max(x as u32, y as u32) as u64
+        }),
+        FloatOp::F32Fma => lanes3(vals, k, lanes, a, b, c, |x, y, z| {
+            sp::f32_fma(x as u32, y as u32, z as u32) as u64
+        }),
+        _ if op.arity() == 3 => lanes3(vals, k, lanes, a, b, c, |x, y, z| float_op(op, x, y, z)),
+        _ => lanes2(vals, k, lanes, a, b, |x, y| float_op(op, x, y, 0)),
+    }
+}
+
+/// `ReadVgpr` of a whole wave when the register (pair) is inside the file; false to take the general path.
+#[inline(always)]
+fn fast_read_vgpr(wave: &WaveState, reg: u16, ty: Ty, dst: &mut [u64]) -> bool {
+    let ws = wave.wave_size as usize;
+    let start = reg as usize * ws;
+    if ty == Ty::B64 {
+        let (Some(lo), Some(hi)) = (
+            wave.vgpr.get(start..start + ws),
+            wave.vgpr.get(start + ws..start + 2 * ws),
+        ) else {
+            return false;
+        };
+        for ((d, &l), &h) in dst.iter_mut().zip(lo).zip(hi) {
+            *d = l as u64 | (h as u64) << 32;
+        }
+    } else {
+        let Some(src) = wave.vgpr.get(start..start + ws) else {
+            return false;
+        };
+        let m = ty.mask();
+        for (d, &x) in dst.iter_mut().zip(src) {
+            *d = x as u64 & m;
+        }
+    }
+    true
+}
+
+/// `WriteVgpr` of the active lanes when the register (pair) is inside the file; false to take the general path.
+#[inline(always)]
+fn fast_write_vgpr(
+    wave: &mut WaveState,
+    reg: u16,
+    exec: u64,
+    types: &Types,
+    value: Handle<Node>,
+    vals: &[u64],
+    (row, stride): (usize, usize),
+) -> bool {
+    let ws = wave.wave_size as usize;
+    let wide = types[value.index()].map(|t| t.0) == Some(Ty::B64);
+    let start = reg as usize * ws;
+    let end = start + if wide { 2 * ws } else { ws };
+    if end > wave.vgpr.len() {
+        return false;
+    }
+    let src = &vals[row * L..row * L + L];
+    let (lo, hi) = wave.vgpr[start..end].split_at_mut(ws);
+    let all = if ws == 64 { u64::MAX } else { (1u64 << ws) - 1 };
+    if exec & all == all {
+        if stride == 1 {
+            for (d, &v) in lo.iter_mut().zip(src) {
+                *d = v as u32;
+            }
+            if wide {
+                for (d, &v) in hi.iter_mut().zip(src) {
+                    *d = (v >> 32) as u32;
+                }
+            }
+        } else {
+            lo.fill(src[0] as u32);
+            if wide {
+                hi.fill((src[0] >> 32) as u32);
+            }
+        }
+    } else {
+        for lane in 0..ws {
+            if exec >> lane & 1 == 0 {
+                continue;
+            }
+            let v = src[lane * stride];
+            lo[lane] = v as u32;
+            if wide {
+                hi[lane] = (v >> 32) as u32;
+            }
+        }
+    }
+    true
 }
