@@ -13,7 +13,7 @@
 //!   null pointers, fault on their first global access and stop, so the dispatch is the compile plus a short
 //!   run. The ratio compares the translation of *that* (checked) module with lavapipe's compile of it.
 //!   lavapipe's compile grows much faster than the module (it took 35 s for a 36k-word fixture module under
-//!   load, docs/performance.md), so it is measured on smaller size classes (about 30, 300, 3,000 instructions).
+//!   load, docs/performance.md), so it is measured on smaller size classes (about 10, 100, 1,000 instructions).
 
 use crate::bench::{best_of, progress, Opts, Section};
 use anyhow::{bail, Context as _, Result};

@@ -173,7 +173,10 @@ pub fn push_hex(out: &mut String, v: u64) {
 
 /// Prints a register range of `count` registers from `file` (`s`, `v`, `ttmp`) starting at `first`.
 pub fn reg_range(out: &mut String, file: &str, first: u32, count: u32) {
-    out.push_str(file);
+    match file.as_bytes() {
+        [c] => out.push(*c as char),
+        _ => out.push_str(file),
+    }
     if count == 1 {
         push_u32(out, first);
     } else {
@@ -344,14 +347,25 @@ fn double_inline_text(v: u64) -> Option<&'static str> {
 const WARN_START: char = '\u{1}';
 const WARN_END: char = '\u{2}';
 
+/// Whether `line` holds [`WARN_START`] (byte 1): eight bytes at a time (the line is short; a call to
+/// `memchr` or a byte loop cost more than the test).
+fn has_warn_start(line: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut chunks = line.chunks_exact(8);
+    for c in &mut chunks {
+        let x = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]) ^ ONES;
+        // A zero byte of x is a byte 1 of the line.
+        if x.wrapping_sub(ONES) & !x & (ONES << 7) != 0 {
+            return true;
+        }
+    }
+    chunks.remainder().contains(&(WARN_START as u8))
+}
+
 /// Moves the warnings [`vector_source`] left in `out[start..]` (the instruction just printed) to the end of
 /// the line, where LLVM's C API prints its comment stream.
 pub fn finish_warnings(out: &mut String, start: usize) {
-    // No early exit: a branch-free pass over a short line is cheaper than a search.
-    if !out.as_bytes()[start..]
-        .iter()
-        .fold(false, |seen, &b| seen | (b == WARN_START as u8))
-    {
+    if !has_warn_start(&out.as_bytes()[start..]) {
         return;
     }
     let line = out.split_off(start);
