@@ -8,7 +8,9 @@
 
 use crate::decode::{need, slot, DecodeError, Instruction, Variant};
 use crate::generated::{Field, Flag, Kind};
-use crate::print::{kind_regs, reg_range, scalar_reg, source, PrintOptions};
+use crate::print::{
+    kind_regs, push_hex, push_i64, push_u32, reg_range, scalar_reg, source, PrintOptions,
+};
 use crate::table::{Encoding, Format, Operand, Target};
 use std::fmt::Write as _;
 
@@ -115,15 +117,18 @@ fn print_ds(i: &Instruction, out: &mut String) {
     let off = w0 & 0xffff;
     if e.has(Flag::Offset2) {
         if off & 0xff != 0 {
-            let _ = write!(out, " offset0:{}", off & 0xff);
+            out.push_str(" offset0:");
+            push_u32(out, off & 0xff);
         }
         if off >> 8 != 0 {
-            let _ = write!(out, " offset1:{}", off >> 8);
+            out.push_str(" offset1:");
+            push_u32(out, off >> 8);
         }
     } else if e.has(Flag::Swizzle) {
         swizzle(out, off as u16);
     } else if off != 0 {
-        let _ = write!(out, " offset:{off}");
+        out.push_str(" offset:");
+        push_u32(out, off);
     }
     if (w0 >> 17) & 1 != 0 {
         out.push_str(" gds");
@@ -211,6 +216,7 @@ fn decode_flat(format: Format, words: &[u32], target: Target) -> Result<Instruct
 }
 
 /// What a FLAT-family instruction prints: each operand slot is a VGPR tuple, `off`, or a scalar register.
+#[derive(Clone, Copy)]
 enum FlatOp {
     V(u32, u32),
     Off,
@@ -218,13 +224,26 @@ enum FlatOp {
     Text(&'static str),
 }
 
+/// At most four operand slots (no allocation: decode and print build one per instruction).
 struct FlatLayout {
-    ops: Vec<FlatOp>,
+    ops: [FlatOp; 4],
+    n: usize,
 }
 
 impl FlatLayout {
+    fn push(&mut self, op: FlatOp) {
+        if self.n < self.ops.len() {
+            self.ops[self.n] = op;
+            self.n += 1;
+        }
+    }
+
+    fn ops(&self) -> &[FlatOp] {
+        &self.ops[..self.n]
+    }
+
     fn vgprs(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
-        self.ops.iter().filter_map(|o| match *o {
+        self.ops().iter().filter_map(|o| match *o {
             FlatOp::V(r, n) => Some((r, n)),
             _ => None,
         })
@@ -235,7 +254,10 @@ fn flat_layout(e: &Encoding, w0: u32, w1: u32) -> FlatLayout {
     let lds = (w0 >> 13) & 1 != 0;
     let glc = (w0 >> 16) & 1 != 0;
     let saddr = (w1 >> 16) & 0x7f;
-    let mut ops = Vec::with_capacity(4);
+    let mut ops = FlatLayout {
+        ops: [FlatOp::Off; 4],
+        n: 0,
+    };
     for op in e.operands {
         let Operand::Field(f, k) = *op else { continue };
         let n = kind_regs(k);
@@ -274,7 +296,7 @@ fn flat_layout(e: &Encoding, w0: u32, w1: u32) -> FlatLayout {
             _ => {}
         }
     }
-    FlatLayout { ops }
+    ops
 }
 
 fn print_flat(i: &Instruction, out: &mut String) {
@@ -282,7 +304,7 @@ fn print_flat(i: &Instruction, out: &mut String) {
     let (w0, w1) = (i.word(0), i.word(1));
     let l = flat_layout(e, w0, w1);
     let mut warning = String::new();
-    for (n, op) in l.ops.iter().enumerate() {
+    for (n, op) in l.ops().iter().enumerate() {
         out.push_str(if n == 0 { " " } else { ", " });
         match *op {
             FlatOp::V(r, c) => reg_range(out, "v", r, c),
@@ -294,9 +316,11 @@ fn print_flat(i: &Instruction, out: &mut String) {
     let off = w0 & 0xfff;
     if off != 0 {
         if i.format() == Format::FLAT {
-            let _ = write!(out, " offset:{off}");
+            out.push_str(" offset:");
+            push_u32(out, off);
         } else {
-            let _ = write!(out, " offset:{}", ((off << 20) as i32) >> 20);
+            out.push_str(" offset:");
+            push_i64(out, (((off << 20) as i32) >> 20) as i64);
         }
     }
     cpol(out, (w0 >> 16) & 1, (w0 >> 17) & 1, (w0 >> 12) & 1);
@@ -557,7 +581,8 @@ fn print_buf(i: &Instruction, out: &mut String) {
     }
     let off = w0 & 0xfff;
     if off != 0 {
-        let _ = write!(out, " offset:{off}");
+        out.push_str(" offset:");
+        push_u32(out, off);
     }
     cpol(out, (w0 >> 14) & 1, (w1 >> 22) & 1, (w0 >> 15) & 1);
     if lds {
@@ -587,7 +612,7 @@ fn soffset(out: &mut String, enc: u32, literal: Option<u32>) {
         255 => {
             let v = literal.unwrap_or(0) as i32;
             if (-16..=64).contains(&v) {
-                let _ = write!(out, "{v}");
+                push_i64(out, v as i64);
             } else {
                 crate::print::literal_value(out, v as u32, Kind::B32);
             }
@@ -649,21 +674,22 @@ fn is_sampler(e: &Encoding) -> bool {
 /// Address word counts the image instruction has variants for: (non-NSA sizes, NSA sizes); the first entry of
 /// the non-NSA list is the one LLVM's generated decoder starts from (MIMG_Sampler_AddrSizes in
 /// MIMGInstructions.td).
-fn addr_sizes(e: &Encoding) -> (Vec<u32>, Vec<u32>) {
+fn addr_sizes(e: &Encoding) -> (Sizes, Sizes) {
     if !is_sampler(e) {
-        return (vec![1, 2, 3, 4], vec![2, 3, 4]);
+        return (Sizes::of(&[1, 2, 3, 4]), Sizes::of(&[2, 3, 4]));
     }
     let lod = e.has(Flag::Lod);
-    let base: Vec<u32> = match (e.has(Flag::Grad), e.has(Flag::G16), lod) {
-        (true, true, false) => (2..=7).collect(),
-        (true, true, true) => (2..=8).collect(),
-        (true, false, false) => (2..=9).collect(),
-        (true, false, true) => (2..=10).collect(),
-        (false, _, false) => vec![1, 2, 3],
-        (false, _, true) => vec![1, 2, 3, 4],
+    let (lo, hi) = match (e.has(Flag::Grad), e.has(Flag::G16), lod) {
+        (true, true, false) => (2, 7),
+        (true, true, true) => (2, 8),
+        (true, false, false) => (2, 9),
+        (true, false, true) => (2, 10),
+        (false, _, false) => (1, 3),
+        (false, _, true) => (1, 4),
     };
     let extra = extra_args(e);
-    let all: Vec<u32> = base.iter().map(|d| d + extra).collect();
+    // Every count from lo + extra to hi + extra.
+    let all = (lo + extra)..=(hi + extra);
     const RANGES: [(u32, u32); 13] = [
         (1, 1),
         (2, 2),
@@ -679,17 +705,45 @@ fn addr_sizes(e: &Encoding) -> (Vec<u32>, Vec<u32>) {
         (12, 12),
         (13, 16),
     ];
-    let plain = RANGES
-        .iter()
-        .filter(|(lo, hi)| all.iter().any(|d| (*lo..=*hi).contains(d)))
-        .map(|&(_, hi)| hi)
-        .collect();
-    let nsa = all
-        .iter()
-        .copied()
-        .filter(|d| (2..=12).contains(d))
-        .collect();
+    let mut plain = Sizes::default();
+    for &(rlo, rhi) in &RANGES {
+        if rlo <= *all.end() && *all.start() <= rhi {
+            plain.push(rhi);
+        }
+    }
+    let mut nsa = Sizes::default();
+    for d in all.filter(|d| (2..=12).contains(d)) {
+        nsa.push(d);
+    }
     (plain, nsa)
+}
+
+/// A short list of address sizes (at most 16; no allocation).
+#[derive(Clone, Copy, Default)]
+struct Sizes {
+    v: [u32; 16],
+    n: usize,
+}
+
+impl Sizes {
+    fn of(s: &[u32]) -> Sizes {
+        let mut x = Sizes::default();
+        for &d in s {
+            x.push(d);
+        }
+        x
+    }
+
+    fn push(&mut self, d: u32) {
+        if self.n < self.v.len() {
+            self.v[self.n] = d;
+            self.n += 1;
+        }
+    }
+
+    fn as_slice(&self) -> &[u32] {
+        &self.v[..self.n]
+    }
 }
 
 fn extra_args(e: &Encoding) -> u32 {
@@ -709,7 +763,9 @@ fn nsa_default(e: &Encoding, nsa: u32) -> Option<u32> {
     };
     addr_sizes(e)
         .1
-        .into_iter()
+        .as_slice()
+        .iter()
+        .copied()
         .filter(|d| (lo..=hi).contains(d))
         .max()
 }
@@ -769,7 +825,7 @@ fn mimg_shape(e: &Encoding, m: Mimg) -> (u32, u32) {
     let init_addr = if is_nsa {
         nsa_default(e, m.nsa).unwrap_or(1)
     } else {
-        plain[0]
+        plain.as_slice()[0]
     };
     let init_data = data_default(e);
     let init = (init_data, init_addr);
@@ -809,9 +865,9 @@ fn mimg_shape(e: &Encoding, m: Mimg) -> (u32, u32) {
         return init;
     }
     let addr_ok = if is_nsa {
-        nsa_sizes.contains(&addr)
+        nsa_sizes.as_slice().contains(&addr)
     } else {
-        plain.contains(&addr)
+        plain.as_slice().contains(&addr)
     };
     let Some(regs) = data_regs(e, data) else {
         return init;
@@ -877,7 +933,7 @@ fn decode_mimg(words: &[u32], target: Target) -> Result<Instruction, DecodeError
     let (init_data, init_addr) = if e.has(Flag::Bvh) {
         (4, bvh_addrs(e, m.a16))
     } else {
-        (data_default(e), addr_sizes(e).0[0])
+        (data_default(e), addr_sizes(e).0.as_slice()[0])
     };
     if !vgprs_fit(m.vdata, init_data) {
         return Err(invalid(w0, "VGPR tuple beyond v255"));
@@ -913,7 +969,8 @@ fn print_mimg(i: &Instruction, out: &mut String) {
                 let b = k - 1;
                 (i.word(2 + (b / 4) as usize) >> (8 * (b % 4))) & 0xff
             };
-            let _ = write!(out, "v{reg}");
+            out.push('v');
+            push_u32(out, reg);
         }
         out.push(']');
     } else {
@@ -933,9 +990,11 @@ fn print_mimg(i: &Instruction, out: &mut String) {
         srsrc(out, (w1 >> 21) & 0x1f, 4);
     }
     if m.dmask != 0 {
-        let _ = write!(out, " dmask:0x{:x}", m.dmask);
+        out.push_str(" dmask:");
+        push_hex(out, m.dmask as u64);
     }
-    let _ = write!(out, " dim:SQ_RSRC_IMG_{}", DIMS[m.dim as usize]);
+    out.push_str(" dim:SQ_RSRC_IMG_");
+    out.push_str(DIMS[m.dim as usize]);
     if (w0 >> 12) & 1 != 0 {
         out.push_str(" unorm");
     }
@@ -986,7 +1045,8 @@ fn print_exp(i: &Instruction, out: &mut String) {
         }
         // With compr, the four slots print src0, src0, src1, src1.
         let src = if compr { n / 2 } else { n };
-        let _ = write!(out, "v{}", (w1 >> (8 * src)) & 0xff);
+        out.push('v');
+        push_u32(out, (w1 >> (8 * src)) & 0xff);
     }
     if (w0 >> 11) & 1 != 0 {
         out.push_str(" done");

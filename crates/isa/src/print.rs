@@ -94,12 +94,97 @@ pub fn kind_regs(kind: Kind) -> u32 {
     }
 }
 
+/// "00" to "99", for two digits at a time.
+const DEC2: &str = "00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+                    40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+                    8081828384858687888990919293949596979899";
+
+/// Appends `v` in decimal (the hot path of every register number and offset: no `fmt` machinery).
+#[inline]
+pub fn push_u32(out: &mut String, v: u32) {
+    if v < 10 {
+        out.push((b'0' + v as u8) as char);
+    } else if v < 100 {
+        out.push_str(&DEC2[2 * v as usize..2 * v as usize + 2]);
+    } else if v < 1000 {
+        out.push((b'0' + (v / 100) as u8) as char);
+        let r = (v % 100) as usize;
+        out.push_str(&DEC2[2 * r..2 * r + 2]);
+    } else {
+        push_u32_long(out, v);
+    }
+}
+
+#[inline(never)]
+fn push_u32_long(out: &mut String, mut v: u32) {
+    let mut buf = [0u8; 10];
+    let mut i = buf.len();
+    while v != 0 {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+    }
+    for &b in &buf[i..] {
+        out.push(b as char);
+    }
+}
+
+/// Appends `v` in decimal with a leading `-` when negative.
+#[inline]
+pub fn push_i64(out: &mut String, v: i64) {
+    if v < 0 {
+        out.push('-');
+    }
+    let mut u = v.unsigned_abs();
+    if u <= u32::MAX as u64 {
+        push_u32(out, u as u32);
+        return;
+    }
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    while u != 0 {
+        i -= 1;
+        buf[i] = b'0' + (u % 10) as u8;
+        u /= 10;
+    }
+    for &b in &buf[i..] {
+        out.push(b as char);
+    }
+}
+
+/// Appends `0x` and `v` in lower-case hexadecimal (as `{:#x}` / `0x{:x}`).
+#[inline]
+pub fn push_hex(out: &mut String, v: u64) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    out.push_str("0x");
+    if v == 0 {
+        out.push('0');
+        return;
+    }
+    let mut shift = (63 - v.leading_zeros()) / 4 * 4;
+    loop {
+        out.push(DIGITS[((v >> shift) & 0xf) as usize] as char);
+        if shift == 0 {
+            break;
+        }
+        shift -= 4;
+    }
+}
+
 /// Prints a register range of `count` registers from `file` (`s`, `v`, `ttmp`) starting at `first`.
 pub fn reg_range(out: &mut String, file: &str, first: u32, count: u32) {
+    match file.as_bytes() {
+        [c] => out.push(*c as char),
+        _ => out.push_str(file),
+    }
     if count == 1 {
-        let _ = write!(out, "{file}{first}");
+        push_u32(out, first);
     } else {
-        let _ = write!(out, "{file}[{first}:{}]", first + count - 1);
+        out.push('[');
+        push_u32(out, first);
+        out.push(':');
+        push_u32(out, first + count - 1);
+        out.push(']');
     }
 }
 
@@ -133,18 +218,11 @@ pub fn source(out: &mut String, enc: u32, kind: Kind, literal: Option<u32>) {
     }
     match enc {
         128..=192 => {
-            let v = enc - 128;
-            match kind {
-                Kind::I16 => {
-                    let _ = write!(out, "{v}");
-                }
-                _ => {
-                    let _ = write!(out, "{v}");
-                }
-            }
+            push_u32(out, enc - 128);
         }
         193..=208 => {
-            let _ = write!(out, "-{}", enc - 192);
+            out.push('-');
+            push_u32(out, enc - 192);
         }
         240..=248 => inline_float(out, enc, kind),
         235 => out.push_str("src_shared_base"),
@@ -182,7 +260,7 @@ pub fn inline_float(out: &mut String, enc: u32, kind: Kind) {
         const HALF: [u16; 8] = [
             0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400,
         ];
-        let _ = write!(out, "0x{:x}", HALF[i]);
+        push_hex(out, HALF[i] as u64);
         return;
     }
     out.push_str(INLINE_FLOATS[i]);
@@ -200,7 +278,7 @@ pub fn literal_value(out: &mut String, lit: u32, kind: Kind) {
                     return;
                 }
             }
-            let _ = write!(out, "0x{v:x}");
+            push_hex(out, v as u64);
         }
         Kind::F64 => {
             // The literal holds the high 32 bits of the double.
@@ -208,26 +286,26 @@ pub fn literal_value(out: &mut String, lit: u32, kind: Kind) {
             if let Some(s) = double_inline_text(bits) {
                 out.push_str(s);
             } else {
-                let _ = write!(out, "0x{lit:x}");
+                push_hex(out, lit as u64);
             }
         }
         // A 64-bit integer operand zero-extends its literal: decimal when it is an inline integer (0..=64),
         // else hex; never a float (LLVM's printImmediate64 compares with double bit patterns).
         Kind::B64 if lit <= 64 => {
-            let _ = write!(out, "{lit}");
+            push_u32(out, lit);
         }
         Kind::B64 => {
-            let _ = write!(out, "0x{lit:x}");
+            push_hex(out, lit as u64);
         }
         // A 32-bit literal whose value is an inline integer prints in decimal (printImmediate32).
         Kind::B32 if (-16..=64).contains(&(lit as i32)) => {
-            let _ = write!(out, "{}", lit as i32);
+            push_i64(out, lit as i32 as i64);
         }
         _ => {
             if let Some(s) = single_inline_text(lit) {
                 out.push_str(s);
             } else {
-                let _ = write!(out, "0x{lit:x}");
+                push_hex(out, lit as u64);
             }
         }
     }
@@ -269,16 +347,32 @@ fn double_inline_text(v: u64) -> Option<&'static str> {
 const WARN_START: char = '\u{1}';
 const WARN_END: char = '\u{2}';
 
-/// Moves the warnings [`vector_source`] left in `out` to the end of the line, where LLVM's C API prints its
-/// comment stream.
-pub fn finish_warnings(out: &mut String) {
-    if !out.contains(WARN_START) {
+/// Whether `line` holds [`WARN_START`] (byte 1): eight bytes at a time (the line is short; a call to
+/// `memchr` or a byte loop cost more than the test).
+fn has_warn_start(line: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut chunks = line.chunks_exact(8);
+    for c in &mut chunks {
+        let x = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]) ^ ONES;
+        // A zero byte of x is a byte 1 of the line.
+        if x.wrapping_sub(ONES) & !x & (ONES << 7) != 0 {
+            return true;
+        }
+    }
+    chunks.remainder().contains(&(WARN_START as u8))
+}
+
+/// Moves the warnings [`vector_source`] left in `out[start..]` (the instruction just printed) to the end of
+/// the line, where LLVM's C API prints its comment stream.
+pub fn finish_warnings(out: &mut String, start: usize) {
+    if !has_warn_start(&out.as_bytes()[start..]) {
         return;
     }
-    let mut text = String::with_capacity(out.len());
+    let line = out.split_off(start);
+    let mut text = String::with_capacity(line.len());
     let mut warns = String::new();
     let mut in_warn = false;
-    for c in out.chars() {
+    for c in line.chars() {
         match c {
             WARN_START => in_warn = true,
             WARN_END => in_warn = false,
@@ -289,7 +383,7 @@ pub fn finish_warnings(out: &mut String) {
     // The comment stream starts with " ; " once; consecutive warnings follow each other directly.
     text.push_str(" ; ");
     text.push_str(&warns);
-    *out = text;
+    out.push_str(&text);
 }
 
 /// A lane-mask SGPR operand (`vcc_lo`/`s4` in wave32, `vcc`/`s[4:5]` in wave64) from an SGPR-file encoding.
@@ -348,11 +442,10 @@ pub fn vector_source(out: &mut String, enc: u32, kind: Kind, literal: Option<u32
             _ => Kind::B32,
         };
         match enc {
-            128..=192 => {
-                let _ = write!(out, "{}", enc - 128);
-            }
+            128..=192 => push_u32(out, enc - 128),
             193..=208 => {
-                let _ = write!(out, "-{}", enc - 192);
+                out.push('-');
+                push_u32(out, enc - 192);
             }
             240..=248 => inline_float(out, enc, if lk == Kind::B64 { Kind::F64 } else { lk }),
             235 => out.push_str("src_shared_base"),
@@ -412,58 +505,58 @@ fn vector_literal(out: &mut String, lit: u32, kind: Kind) {
         Kind::F16 => {
             let v = lit as u16;
             if int_inline(v as i16 as i64) {
-                let _ = write!(out, "{}", v as i16);
+                push_i64(out, v as i16 as i64);
             } else if let Some(s) = half_inline_text(v) {
                 out.push_str(s);
             } else {
-                let _ = write!(out, "0x{v:x}");
+                push_hex(out, v as u64);
             }
         }
         Kind::I16 => {
             if int_inline(lit as i32 as i64) {
-                let _ = write!(out, "{}", lit as i32);
+                push_i64(out, lit as i32 as i64);
             } else if let Some(s) = single_inline_text(lit) {
                 out.push_str(s);
             } else {
-                let _ = write!(out, "0x{:x}", lit & 0xffff);
+                push_hex(out, (lit & 0xffff) as u64);
             }
         }
         Kind::P16 => {
             if int_inline(lit as i32 as i64) {
-                let _ = write!(out, "{}", lit as i32);
+                push_i64(out, lit as i32 as i64);
             } else if let Some(s) = (lit <= 0xffff)
                 .then(|| half_inline_text(lit as u16))
                 .flatten()
             {
                 out.push_str(s);
             } else {
-                let _ = write!(out, "0x{lit:x}");
+                push_hex(out, lit as u64);
             }
         }
         Kind::F64 => {
             let bits = (lit as u64) << 32;
             if int_inline(bits as i64) {
-                let _ = write!(out, "{}", bits as i64);
+                push_i64(out, bits as i64);
             } else if let Some(s) = double_inline_text(bits) {
                 out.push_str(s);
             } else {
-                let _ = write!(out, "0x{lit:x}");
+                push_hex(out, lit as u64);
             }
         }
         Kind::B64 => {
             if int_inline(lit as i64) {
-                let _ = write!(out, "{lit}");
+                push_u32(out, lit);
             } else {
-                let _ = write!(out, "0x{lit:x}");
+                push_hex(out, lit as u64);
             }
         }
         _ => {
             if int_inline(lit as i32 as i64) {
-                let _ = write!(out, "{}", lit as i32);
+                push_i64(out, lit as i32 as i64);
             } else if let Some(s) = single_inline_text(lit) {
                 out.push_str(s);
             } else {
-                let _ = write!(out, "0x{lit:x}");
+                push_hex(out, lit as u64);
             }
         }
     }

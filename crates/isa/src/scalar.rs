@@ -198,9 +198,9 @@ fn kind_as_value(kind: Kind) -> Kind {
 /// printImmediate32 on an unsigned field: inline integers (0..=64) in decimal, anything else in hex.
 fn imm(out: &mut String, v: u32) {
     if v <= 64 {
-        let _ = write!(out, "{v}");
+        crate::print::push_u32(out, v);
     } else {
-        let _ = write!(out, "0x{v:x}");
+        crate::print::push_hex(out, v as u64);
     }
 }
 
@@ -242,11 +242,11 @@ pub(crate) fn print(i: &Instruction, _opts: PrintOptions, out: &mut String) {
         let simm16 = w0 & 0xffff;
         match (f, k) {
             (Field::Simm16, Kind::Hex) => {
-                let _ = write!(out, "0x{simm16:x}");
+                crate::print::push_hex(out, simm16 as u64);
             }
             (Field::Simm16, Kind::Imm) => imm(out, simm16),
             (Field::Simm16, Kind::Label | Kind::Endpgm) => {
-                let _ = write!(out, "{simm16}");
+                crate::print::push_u32(out, simm16);
             }
             (Field::Simm16, Kind::Hwreg) => hwreg(out, simm16, target),
             (Field::Simm16, Kind::Waitcnt) => waitcnt(out, simm16),
@@ -297,10 +297,9 @@ fn smem_offset(out: &mut String, w1: u32) {
     let soffset = w1 >> 25;
     let hex = |out: &mut String, v: i32| {
         if v < 0 {
-            let _ = write!(out, "-0x{:x}", v.unsigned_abs());
-        } else {
-            let _ = write!(out, "0x{v:x}");
+            out.push('-');
         }
+        crate::print::push_hex(out, v.unsigned_abs() as u64);
     };
     if soffset == 125 && offset != 0 {
         hex(out, offset);

@@ -6,12 +6,20 @@
 
 use crate::decode::{need, slot, DecodeError, Instruction, Variant};
 use crate::generated::{Field, Kind};
-use crate::print::{lane_mask_reg, vector_source, PrintOptions};
+use crate::print::{lane_mask_reg, push_hex, push_u32, vector_source, PrintOptions};
 use crate::table::{Encoding, Format, Operand, Target};
 use std::fmt::Write as _;
 
 fn invalid(w0: u32, reason: &'static str) -> DecodeError {
     DecodeError::Invalid { word: w0, reason }
+}
+
+/// The fields `e` has, one bit per [`Field`].
+fn field_mask(e: &Encoding) -> u64 {
+    e.operands.iter().fold(0, |m, o| match o {
+        Operand::Field(f, _) => m | 1u64 << *f as u32,
+        _ => m,
+    })
 }
 
 fn has_field(e: &Encoding, f: Field) -> bool {
@@ -169,6 +177,9 @@ fn decode_vop3(
     need(format, words, 2)?;
     let w1 = words[1];
     let m = &e.mods;
+    // One pass over the operand list instead of one per question below.
+    let fm = field_mask(e);
+    let has = |f: Field| fm & (1u64 << f as u32) != 0;
     // Modifier bits that exist, per word.
     let (mut ok0, mut ok1) = if format == Format::VOP3 {
         (
@@ -186,10 +197,10 @@ fn decode_vop3(
     };
     ok0 |= m.ignore[0];
     ok1 |= m.ignore[1];
-    if has_field(e, Field::Vdst) || has_field(e, Field::Sdst) {
+    if has(Field::Vdst) || has(Field::Sdst) {
         ok0 |= 0xff;
     }
-    if has_field(e, Field::Sdst2) {
+    if has(Field::Sdst2) {
         ok0 |= 0x7f00;
     }
     if format == Format::VOP3P {
@@ -203,19 +214,15 @@ fn decode_vop3(
     }
     let srcs = [Field::Src0, Field::Src1, Field::Src2];
     for (i, f) in srcs.iter().enumerate() {
-        if has_field(e, *f) {
+        if has(*f) {
             ok1 |= 0x1ff << (9 * i);
         }
     }
-    let interp = has_field(e, Field::Attr);
+    let interp = has(Field::Attr);
     if interp {
         // src0 holds attr (bits 0..5) and channel (6..7); bit 8 is `high` where the instruction has it.
-        ok1 |= if has_field(e, Field::High) {
-            0x1ff
-        } else {
-            0xff
-        };
-        if has_field(e, Field::Param) {
+        ok1 |= if has(Field::High) { 0x1ff } else { 0xff };
+        if has(Field::Param) {
             ok1 |= 0x1ff << 9;
         }
     }
@@ -226,16 +233,16 @@ fn decode_vop3(
         ));
     }
     for (i, f) in srcs.iter().enumerate() {
-        if has_field(e, *f) && bad_source((w1 >> (9 * i)) & 0x1ff) {
+        if has(*f) && bad_source((w1 >> (9 * i)) & 0x1ff) {
             return Err(invalid(w0, "reserved source encoding"));
         }
     }
     let lit = srcs
         .iter()
         .enumerate()
-        .any(|(i, f)| has_field(e, *f) && (w1 >> (9 * i)) & 0x1ff == 0xff)
+        .any(|(i, f)| has(*f) && (w1 >> (9 * i)) & 0x1ff == 0xff)
         // An SGPR destination field decodes like a source: 255 takes the literal too.
-        || (has_field(e, Field::Sdst) && w0 & 0xff == 0xff);
+        || (has(Field::Sdst) && w0 & 0xff == 0xff);
     let n = 2 + lit as usize;
     need(format, words, n)?;
     Ok(Instruction::new(
@@ -264,8 +271,9 @@ fn print_src(out: &mut String, enc: u32, kind: Kind, lit: Option<u32>, m: SrcMod
     print_src_with(out, enc, kind, lit, m, wave64, None)
 }
 
-/// [`print_src`], with the literal's text given (`lit_text`) when LLVM's decoder hands this operand a different
-/// value than its literal class would.
+/// [`print_src`], with the literal given raw (`unshifted`) when LLVM's decoder hands this operand the 32-bit
+/// value instead of its literal class's (an f64 operand after a 32-bit one took the literal: it prints as its
+/// high half, a small integer or `0x0`).
 fn print_src_with(
     out: &mut String,
     enc: u32,
@@ -273,7 +281,7 @@ fn print_src_with(
     lit: Option<u32>,
     m: SrcMods,
     wave64: bool,
-    lit_text: Option<&str>,
+    unshifted: Option<u32>,
 ) {
     let imm =
         (128..256).contains(&enc) && !(235..=239).contains(&enc) && !(251..=254).contains(&enc);
@@ -287,8 +295,9 @@ fn print_src_with(
     if m.sext {
         out.push_str("sext(");
     }
-    match lit_text {
-        Some(t) if enc == 255 => out.push_str(t),
+    match unshifted {
+        Some(l) if enc == 255 && l <= 64 => push_u32(out, l),
+        Some(_) if enc == 255 => out.push_str("0x0"),
         _ => vector_source(out, enc, kind, lit, wave64),
     }
     if m.sext {
@@ -303,12 +312,13 @@ fn print_src_with(
 }
 
 pub(crate) fn print(i: &Instruction, opts: PrintOptions, out: &mut String) {
+    let start = out.len();
     match i.format() {
         Format::VOP3 => print_vop3(i, opts, out),
         Format::VOP3P => print_vop3p(i, opts, out),
         _ => print_vop12c(i, opts, out),
     }
-    crate::print::finish_warnings(out);
+    crate::print::finish_warnings(out, start);
 }
 
 /// Whether a source encoding is a valid operand of `kind` (LLVM rejects tuples that run past v255, and
@@ -377,6 +387,7 @@ fn base_mnemonic(e: &Encoding) -> &'static str {
 }
 
 fn print_vop12c(i: &Instruction, opts: PrintOptions, out: &mut String) {
+    let line = out.len();
     let e = i.encoding;
     let (w0, w1) = (i.word(0), i.word(1));
     let wave64 = opts.wave64;
@@ -422,7 +433,7 @@ fn print_vop12c(i: &Instruction, opts: PrintOptions, out: &mut String) {
                 }
                 // The K constant of v_fmamk/v_fmaak/v_madmk/v_madak prints as the raw 32-bit literal.
                 Field::Lit => {
-                    let _ = write!(out, "0x{:x}", i.literal.unwrap_or(0));
+                    push_hex(out, i.literal.unwrap_or(0) as u64);
                 }
                 Field::Vsrc1 => {
                     let v = (w0 >> 9) & 0xff;
@@ -449,7 +460,7 @@ fn print_vop12c(i: &Instruction, opts: PrintOptions, out: &mut String) {
             },
         }
     }
-    print_vop12c_suffix(i, opts, out);
+    print_vop12c_suffix(i, opts, out, line);
 }
 
 fn print_variant_src0(i: &Instruction, k: Kind, wave64: bool, out: &mut String) {
@@ -479,7 +490,8 @@ fn print_variant_src0(i: &Instruction, k: Kind, wave64: bool, out: &mut String) 
     }
 }
 
-fn print_vop12c_suffix(i: &Instruction, opts: PrintOptions, out: &mut String) {
+/// `line`: where this instruction's text starts in `out`.
+fn print_vop12c_suffix(i: &Instruction, opts: PrintOptions, out: &mut String, line: usize) {
     let e = i.encoding;
     let (w0, w1) = (i.word(0), i.word(1));
     let wave64 = opts.wave64;
@@ -492,7 +504,7 @@ fn print_vop12c_suffix(i: &Instruction, opts: PrintOptions, out: &mut String) {
                 if l > 0 {
                     out.push(',');
                 }
-                let _ = write!(out, "{}", (w1 >> (8 + 3 * l)) & 7);
+                push_u32(out, (w1 >> (8 + 3 * l)) & 7);
             }
             out.push(']');
             if w0 & 0x1ff == 0xea {
@@ -503,31 +515,36 @@ fn print_vop12c_suffix(i: &Instruction, opts: PrintOptions, out: &mut String) {
             let c = (w1 >> 8) & 0x1ff;
             match c {
                 0x000..=0x0ff => {
-                    let _ = write!(
-                        out,
-                        " quad_perm:[{},{},{},{}]",
-                        c & 3,
-                        (c >> 2) & 3,
-                        (c >> 4) & 3,
-                        (c >> 6) & 3
-                    );
+                    out.push_str(" quad_perm:[");
+                    for q in 0..4 {
+                        if q > 0 {
+                            out.push(',');
+                        }
+                        push_u32(out, (c >> (2 * q)) & 3);
+                    }
+                    out.push(']');
                 }
                 0x101..=0x10f => {
-                    let _ = write!(out, " row_shl:{}", c - 0x100);
+                    out.push_str(" row_shl:");
+                    push_u32(out, c - 0x100);
                 }
                 0x111..=0x11f => {
-                    let _ = write!(out, " row_shr:{}", c - 0x110);
+                    out.push_str(" row_shr:");
+                    push_u32(out, c - 0x110);
                 }
                 0x121..=0x12f => {
-                    let _ = write!(out, " row_ror:{}", c - 0x120);
+                    out.push_str(" row_ror:");
+                    push_u32(out, c - 0x120);
                 }
                 0x140 => out.push_str(" row_mirror"),
                 0x141 => out.push_str(" row_half_mirror"),
                 0x150..=0x15f => {
-                    let _ = write!(out, " row_share:{}", c - 0x150);
+                    out.push_str(" row_share:");
+                    push_u32(out, c - 0x150);
                 }
                 0x160..=0x16f => {
-                    let _ = write!(out, " row_xmask:{}", c - 0x160);
+                    out.push_str(" row_xmask:");
+                    push_u32(out, c - 0x160);
                 }
                 0x130 => out.push_str(" /* wave_shl is not supported starting from GFX10 */"),
                 0x134 => out.push_str(" /* wave_rol is not supported starting from GFX10 */"),
@@ -538,12 +555,10 @@ fn print_vop12c_suffix(i: &Instruction, opts: PrintOptions, out: &mut String) {
                 }
                 _ => out.push_str(" /* Invalid dpp_ctrl value */"),
             }
-            let _ = write!(
-                out,
-                " row_mask:0x{:x} bank_mask:0x{:x}",
-                w1 >> 28,
-                (w1 >> 24) & 0xf
-            );
+            out.push_str(" row_mask:");
+            push_hex(out, (w1 >> 28) as u64);
+            out.push_str(" bank_mask:");
+            push_hex(out, ((w1 >> 24) & 0xf) as u64);
             if w1 & (1 << 19) != 0 {
                 out.push_str(" bound_ctrl:1");
             }
@@ -558,23 +573,23 @@ fn print_vop12c_suffix(i: &Instruction, opts: PrintOptions, out: &mut String) {
             }
             if e.format != Format::VOPC {
                 omod(out, (p >> 14) & 3);
-                let _ = write!(
-                    out,
-                    " dst_sel:{} dst_unused:{}",
-                    SEL[((w1 >> 8) & 7) as usize],
-                    UNUSED[((w1 >> 11) & 3) as usize]
-                );
+                out.push_str(" dst_sel:");
+                out.push_str(SEL[((w1 >> 8) & 7) as usize]);
+                out.push_str(" dst_unused:");
+                out.push_str(UNUSED[((w1 >> 11) & 3) as usize]);
             }
-            let _ = write!(out, " src0_sel:{}", SEL[((w1 >> 16) & 7) as usize]);
+            out.push_str(" src0_sel:");
+            out.push_str(SEL[((w1 >> 16) & 7) as usize]);
             if e.format != Format::VOP1 {
-                let _ = write!(out, " src1_sel:{}", SEL[((w1 >> 24) & 7) as usize]);
+                out.push_str(" src1_sel:");
+                out.push_str(SEL[((w1 >> 24) & 7) as usize]);
             }
         }
     }
     if e.format == Format::VOPC && i.variant == Variant::Sdwa && w1 & (1 << 15) != 0 {
         // Replace the implicit vcc destination with sdst.
         let vcc = if wave64 { "vcc" } else { "vcc_lo" };
-        let start = out.find(' ').map(|p| p + 1).unwrap_or(0);
+        let start = out[line..].find(' ').map(|p| line + p + 1).unwrap_or(line);
         if out[start..].starts_with(vcc) && !out[start + vcc.len()..].starts_with('_') {
             let mut d = String::new();
             lane_mask_reg(&mut d, (w1 >> 8) & 0x7f, wave64);
@@ -634,13 +649,6 @@ fn print_vop3(i: &Instruction, opts: PrintOptions, out: &mut String) {
     // gets the unshifted value (printed as its high half: 0x0, or a small integer).
     let mut lit_is_32 = None;
     let mut take_literal = |k: Kind| *lit_is_32.get_or_insert(k != Kind::F64);
-    let f64_unshifted = i.literal.map(|l| {
-        if l <= 64 {
-            l.to_string()
-        } else {
-            "0x0".to_string()
-        }
-    });
     for (n, op) in e.operands.iter().enumerate() {
         out.push_str(if n == 0 { " " } else { ", " });
         match *op {
@@ -712,11 +720,7 @@ fn print_vop3(i: &Instruction, opts: PrintOptions, out: &mut String) {
                     };
                     let enc = (w1 >> (9 * s)) & 0x1ff;
                     let unshifted = enc == 255 && take_literal(k) && k == Kind::F64;
-                    let text = if unshifted {
-                        f64_unshifted.as_deref()
-                    } else {
-                        None
-                    };
+                    let text = if unshifted { i.literal } else { None };
                     print_src_with(out, enc, k, i.literal, sm, wave64, text);
                 }
                 _ => {}
@@ -727,7 +731,13 @@ fn print_vop3(i: &Instruction, opts: PrintOptions, out: &mut String) {
         let sel = (w0 >> 11) & 0xf & m.opsel as u32;
         if e.mnemonic.starts_with("v_permlane") {
             if sel & 3 != 0 {
-                let _ = write!(out, " op_sel:[{},{}]", sel & 1, (sel >> 1) & 1);
+                out.push_str(if sel & 3 == 1 {
+                    " op_sel:[1,0]"
+                } else if sel & 3 == 2 {
+                    " op_sel:[0,1]"
+                } else {
+                    " op_sel:[1,1]"
+                });
             }
         } else if sel != 0 {
             out.push_str(" op_sel:[");
@@ -736,10 +746,10 @@ fn print_vop3(i: &Instruction, opts: PrintOptions, out: &mut String) {
                 if s > 0 {
                     out.push(',');
                 }
-                let _ = write!(out, "{}", (sel >> s) & 1);
+                out.push(if (sel >> s) & 1 != 0 { '1' } else { '0' });
             }
             if m.opsel & 8 != 0 {
-                let _ = write!(out, ",{}", (sel >> 3) & 1);
+                out.push_str(if (sel >> 3) & 1 != 0 { ",1" } else { ",0" });
             }
             out.push(']');
         }
@@ -791,12 +801,14 @@ fn print_vop3p(i: &Instruction, opts: PrintOptions, out: &mut String) {
         }
     }
     let list = |out: &mut String, name: &str, bits: u32| {
-        let _ = write!(out, " {name}:[");
+        out.push(' ');
+        out.push_str(name);
+        out.push_str(":[");
         for s in 0..n {
             if s > 0 {
                 out.push(',');
             }
-            let _ = write!(out, "{}", (bits >> s) & 1);
+            out.push(if (bits >> s) & 1 != 0 { '1' } else { '0' });
         }
         out.push(']');
     };
