@@ -1291,7 +1291,15 @@ impl<'a> Cx<'a> {
             }
             Node::WriteSgpr { .. } | Node::WriteScc { .. } => Kind::Deferred,
             Node::Barrier => Kind::Ignored,
-            Node::WriteVgpr { .. } | Node::Atomic { .. } => Kind::Lane,
+            Node::WriteVgpr { .. } => Kind::Lane,
+            // A Uniform atomic runs once for the wave, outside the lane loop (D092).
+            Node::Atomic { .. } => {
+                if self.shape(i) == Some(Shape::Uniform) {
+                    Kind::Uniform
+                } else {
+                    Kind::Lane
+                }
+            }
             Node::LoadIf { .. } | Node::StoreIf { .. } | Node::AtomicIf { .. } => Kind::Lane,
             Node::Store { addr, value, .. } => {
                 if self.is_lane(addr) || self.is_lane(value) {
@@ -1519,6 +1527,24 @@ impl<'a> Cx<'a> {
                 let aty = self.ty(addr.index());
                 self.trace_mem(i, None, a, aty, offset, v, wide, access.bytes() as u32)?;
                 return Ok(());
+            }
+            Node::Atomic {
+                space,
+                op,
+                addr,
+                offset,
+                value,
+                data1,
+            } => {
+                // D092: once for the wave, whatever EXEC holds.
+                let a = self.get(addr)?;
+                let x = self.get(value)?;
+                let y = data1.map(|d| self.get(d)).transpose()?;
+                let aty = self.ty(addr.index());
+                let wide = self.ty(value.index()) == Ty::B64;
+                let old = self.atomic_rmw(space, op, wide, a, aty, offset, x, y)?;
+                self.trace_mem(i, None, a, aty, offset, x, wide, 4)?;
+                old
             }
             Node::Ballot { cond } => {
                 let c = self.get(cond)?;
