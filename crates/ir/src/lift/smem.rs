@@ -77,6 +77,11 @@ impl Lifter<'_> {
             S_SCRATCH_STORE_DWORD => return self.smem_scratch(false, 1),
             S_SCRATCH_STORE_DWORDX2 => return self.smem_scratch(false, 2),
             S_SCRATCH_STORE_DWORDX4 => return self.smem_scratch(false, 4),
+            S_GET_WAVEID_IN_WORKGROUP => {
+                return self.unsupported(
+                    "s_get_waveid_in_workgroup reads the wave's index in its workgroup, which the IR has no operation for yet (D092)",
+                )
+            }
             _ => return self.smem_atomic(),
         };
         // Reads first: the base (V# words 0 and 1, or the pair), the data.
