@@ -34,6 +34,7 @@ use rdna2spv_spirv::lower::LowerOptions;
 use rdna2spv_vulkan::{probe, run_with_buffers};
 
 // coverage: scalar_atomics_all: S_ATOMIC_SWAP S_ATOMIC_CMPSWAP S_ATOMIC_ADD S_ATOMIC_SUB S_ATOMIC_SMIN S_ATOMIC_UMIN S_ATOMIC_SMAX S_ATOMIC_UMAX S_ATOMIC_AND S_ATOMIC_OR S_ATOMIC_XOR S_ATOMIC_INC S_ATOMIC_DEC S_ATOMIC_SWAP_X2 S_ATOMIC_CMPSWAP_X2 S_ATOMIC_ADD_X2 S_ATOMIC_SUB_X2 S_ATOMIC_SMIN_X2 S_ATOMIC_UMIN_X2 S_ATOMIC_SMAX_X2 S_ATOMIC_UMAX_X2 S_ATOMIC_AND_X2 S_ATOMIC_OR_X2 S_ATOMIC_XOR_X2 S_ATOMIC_INC_X2 S_ATOMIC_DEC_X2 S_BUFFER_ATOMIC_SWAP S_BUFFER_ATOMIC_CMPSWAP S_BUFFER_ATOMIC_ADD S_BUFFER_ATOMIC_SUB S_BUFFER_ATOMIC_SMIN S_BUFFER_ATOMIC_UMIN S_BUFFER_ATOMIC_SMAX S_BUFFER_ATOMIC_UMAX S_BUFFER_ATOMIC_AND S_BUFFER_ATOMIC_OR S_BUFFER_ATOMIC_XOR S_BUFFER_ATOMIC_INC S_BUFFER_ATOMIC_DEC S_BUFFER_ATOMIC_SWAP_X2 S_BUFFER_ATOMIC_CMPSWAP_X2 S_BUFFER_ATOMIC_ADD_X2 S_BUFFER_ATOMIC_SUB_X2 S_BUFFER_ATOMIC_SMIN_X2 S_BUFFER_ATOMIC_UMIN_X2 S_BUFFER_ATOMIC_SMAX_X2 S_BUFFER_ATOMIC_UMAX_X2 S_BUFFER_ATOMIC_AND_X2 S_BUFFER_ATOMIC_OR_X2 S_BUFFER_ATOMIC_XOR_X2 S_BUFFER_ATOMIC_INC_X2 S_BUFFER_ATOMIC_DEC_X2
+// coverage: wave_id_in_workgroup: S_GET_WAVEID_IN_WORKGROUP
 // coverage: scalar_memory_and_lds_counters: S_SCRATCH_LOAD_DWORD S_SCRATCH_LOAD_DWORDX2 S_SCRATCH_LOAD_DWORDX4 S_SCRATCH_STORE_DWORD S_SCRATCH_STORE_DWORDX2 S_SCRATCH_STORE_DWORDX4 DS_APPEND DS_CONSUME DS_CONDXCHG32_RTN_B64
 
 /// One segment: its name, LLVM's text of its instructions and their words.
@@ -457,6 +458,67 @@ fn scalar_atomics_all() {
 fn scalar_memory_and_lds_counters() {
     check(&select(|s| s.name.starts_with("s_scratch")), opcheck::n());
     check(&select(|s| s.name.starts_with("ds_")), opcheck::n());
+}
+
+/// s_get_waveid_in_workgroup (D092): every work-item stores its wave's value at its own dword; 1,000
+/// work-items in workgroups of 128 (the last one partial), wave32 (4 waves a group) and wave64 (2); the
+/// reference is (local id / wave size). Words from llvm-mc-19 -mcpu=gfx1010.
+#[test]
+fn wave_id_in_workgroup() {
+    const TEXT: &str = "s_get_waveid_in_workgroup s8\ns_lshl_b32 s5, s4, 9\ns_add_u32 s6, s0, s5\ns_addc_u32 s7, s1, 0\nv_mov_b32_e32 v1, s8\nv_lshlrev_b32_e32 v2, 2, v0\nglobal_store_dword v2, v1, s[6:7]\ns_endpgm";
+    const WORDS: &[u32] = &[
+        0xf4a80200, 0x00000000, 0x8f058904, 0x80060500, 0x82078001, 0x7e020208, 0x34040082,
+        0xdc708000, 0x00060102, 0xbf810000,
+    ];
+    check_words(&seg("s_get_waveid_in_workgroup", TEXT, WORDS));
+    let code: Vec<u8> = WORDS.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let ctx = opcheck::lavapipe();
+    let prof = probe(&ctx).expect("the device profile is probed");
+    const ITEMS: usize = 1000;
+    for ws in [32u32, 64] {
+        let p = lift(
+            "wave_id",
+            &code,
+            LiftOptions {
+                target: Target::Gfx1010,
+                wave_size: ws,
+                private_segment_buffer: None,
+            },
+        )
+        .expect("lifts");
+        let init = vec![vec![0xffu8; 4096]];
+        let launch = |a: &[u64]| Launch {
+            wave_size: ws,
+            grid: [ITEMS as u32, 1, 1],
+            workgroup: [128, 1, 1],
+            sgprs: vec![
+                (0, InitSgpr::Const(a[0] as u32)),
+                (1, InitSgpr::Const((a[0] >> 32) as u32)),
+                (4, InitSgpr::WorkgroupId(0)),
+            ],
+            workitem_id_vgprs: 1,
+            lds_bytes: 0,
+            scratch_bytes: 0,
+            max_steps_per_wave: 1000,
+        };
+        let run = run_with_buffers(&ctx, &p, &init, launch, &prof, &LowerOptions::default())
+            .expect("device run");
+        let mut mem = Memory::default();
+        mem.add("buf0", run.addresses[0], init[0].clone()).unwrap();
+        rdna2spv_eval::run(&p, &run.launch, &mut mem).expect("the evaluator runs");
+        let host = le(&mem.allocation("buf0").unwrap().data);
+        let dev = le(&run.outputs[0]);
+        for i in 0..1024 {
+            let want = if i < ITEMS {
+                ((i % 128) as u32) / ws
+            } else {
+                u32::MAX
+            };
+            assert_eq!(host[i], dev[i], "wave{ws} item {i}: host vs device");
+            assert_eq!(host[i], want, "wave{ws} item {i}: host vs reference");
+        }
+        eprintln!("wave{ws}: {ITEMS} work-items, host = device = reference");
+    }
 }
 
 /// Every segment: its name, LLVM's text of its instructions and their words (llvm-mc-19; gfx1010 for the

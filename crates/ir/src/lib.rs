@@ -388,6 +388,9 @@ pub enum Node {
     ReadScc,
     /// The lane's index within the wave (Lane, B32).
     LaneId,
+    /// The wave's index within its workgroup (Uniform, B32; waves numbered in the order of their work-items):
+    /// s_get_waveid_in_workgroup (decision D092).
+    WaveId,
     Int {
         op: IntOp,
         ty: Ty,

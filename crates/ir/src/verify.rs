@@ -53,6 +53,7 @@ pub fn node_type(
         Node::ReadVgpr { ty, .. } => (ty, Shape::Lane),
         Node::ReadScc => (Ty::B1, Shape::Uniform),
         Node::LaneId => (Ty::B32, Shape::Lane),
+        Node::WaveId => (Ty::B32, Shape::Uniform),
         Node::Int { ty, a, b, op } => {
             let sb = match op {
                 crate::IntOp::Shl | crate::IntOp::LShr | crate::IntOp::AShr => t(b)?.1,

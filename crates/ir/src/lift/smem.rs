@@ -78,9 +78,10 @@ impl Lifter<'_> {
             S_SCRATCH_STORE_DWORDX2 => return self.smem_scratch(false, 2),
             S_SCRATCH_STORE_DWORDX4 => return self.smem_scratch(false, 4),
             S_GET_WAVEID_IN_WORKGROUP => {
-                return self.unsupported(
-                    "s_get_waveid_in_workgroup reads the wave's index in its workgroup, which the IR has no operation for yet (D092)",
-                )
+                // D092: the wave's index in its workgroup (waves in work-item order).
+                let w = self.n(Node::WaveId);
+                self.write_s(sdata, w);
+                return Ok(true);
             }
             _ => return self.smem_atomic(),
         };

@@ -385,6 +385,8 @@ pub(crate) struct Cx<'a> {
     pub(crate) uses_f16: bool,
     // Run-time values.
     pub(crate) zero32: Word,
+    /// LocalInvocationIndex: the wave's index in its workgroup (`Node::WaveId`, D092).
+    wave_in_group: Word,
     pub(crate) zero64: Word,
     // Variables.
     sgpr: Word,
@@ -489,6 +491,7 @@ impl<'a> Cx<'a> {
             cur: 0,
             uses_f16: false,
             zero32: 0,
+            wave_in_group: 0,
             zero64: 0,
             sgpr: 0,
             vgpr: 0,
@@ -830,6 +833,7 @@ impl<'a> Cx<'a> {
 
         let v3 = self.b.type_vector(t.u32, 3);
         let li = self.builtin(t.u32, BuiltIn::LocalInvocationIndex)?;
+        self.wave_in_group = li;
         let gid_v = self.builtin(v3, BuiltIn::WorkgroupId)?;
         let nwg_v = self.builtin(v3, BuiltIn::NumWorkgroups)?;
         let mut gid = [0; 3];
@@ -2318,6 +2322,8 @@ impl<'a> Cx<'a> {
             Node::LaneId => self
                 .lane
                 .ok_or_else(|| self.unsupported("lane id outside a lane loop"))?,
+            // One invocation per wave: its index in the workgroup is the wave's (D092).
+            Node::WaveId => self.wave_in_group,
             Node::Int { op, ty, a, b } => {
                 let x = self.get(a)?;
                 let y = self.get(b)?;
