@@ -10,6 +10,9 @@
 //! operand), the returned pre-op value lands in v8 (v[8:9]) and memory is read back into v10 (v[10:11]; v12
 //! for MUBUF, whose vdata doubles as the return register). Every lane has its own address (lane * 64 bytes),
 //! so the results do not depend on the order of the lanes or waves: order independent by construction.
+//! The `@scratch` segments run the MUBUF atomics through the private segment buffer (decision D092): each
+//! lane's private dword (qword) at offset v6 & 0x38 is written with buffer_store, updated by the atomic and
+//! read back with buffer_load through the same swizzled scratch view.
 //! Operands: 4096 sets per instruction (RDNA2SPV_OPCHECK_N overrides): integer boundary values and random
 //! bits, for the float forms float boundary values (±0, ±inf, quiet and signalling NaNs, denormals, ±1,
 //! extremes) and random bits; the compare forms get an equal comparison value in a quarter of the sets,
@@ -32,6 +35,7 @@ use softfloat_sys as sf;
 // coverage: atomics_global: GLOBAL_ATOMIC_SWAP GLOBAL_ATOMIC_CMPSWAP GLOBAL_ATOMIC_ADD GLOBAL_ATOMIC_SUB GLOBAL_ATOMIC_SMIN GLOBAL_ATOMIC_UMIN GLOBAL_ATOMIC_SMAX GLOBAL_ATOMIC_UMAX GLOBAL_ATOMIC_AND GLOBAL_ATOMIC_OR GLOBAL_ATOMIC_XOR GLOBAL_ATOMIC_INC GLOBAL_ATOMIC_DEC GLOBAL_ATOMIC_FCMPSWAP GLOBAL_ATOMIC_FMIN GLOBAL_ATOMIC_FMAX GLOBAL_ATOMIC_CSUB GLOBAL_ATOMIC_SWAP_X2 GLOBAL_ATOMIC_CMPSWAP_X2 GLOBAL_ATOMIC_ADD_X2 GLOBAL_ATOMIC_SUB_X2 GLOBAL_ATOMIC_SMIN_X2 GLOBAL_ATOMIC_UMIN_X2 GLOBAL_ATOMIC_SMAX_X2 GLOBAL_ATOMIC_UMAX_X2 GLOBAL_ATOMIC_AND_X2 GLOBAL_ATOMIC_OR_X2 GLOBAL_ATOMIC_XOR_X2 GLOBAL_ATOMIC_INC_X2 GLOBAL_ATOMIC_DEC_X2 GLOBAL_ATOMIC_FCMPSWAP_X2 GLOBAL_ATOMIC_FMIN_X2 GLOBAL_ATOMIC_FMAX_X2
 // coverage: atomics_flat: FLAT_ATOMIC_SWAP FLAT_ATOMIC_CMPSWAP FLAT_ATOMIC_ADD FLAT_ATOMIC_SUB FLAT_ATOMIC_SMIN FLAT_ATOMIC_UMIN FLAT_ATOMIC_SMAX FLAT_ATOMIC_UMAX FLAT_ATOMIC_AND FLAT_ATOMIC_OR FLAT_ATOMIC_XOR FLAT_ATOMIC_INC FLAT_ATOMIC_DEC FLAT_ATOMIC_FCMPSWAP FLAT_ATOMIC_FMIN FLAT_ATOMIC_FMAX FLAT_ATOMIC_SWAP_X2 FLAT_ATOMIC_CMPSWAP_X2 FLAT_ATOMIC_ADD_X2 FLAT_ATOMIC_SUB_X2 FLAT_ATOMIC_SMIN_X2 FLAT_ATOMIC_UMIN_X2 FLAT_ATOMIC_SMAX_X2 FLAT_ATOMIC_UMAX_X2 FLAT_ATOMIC_AND_X2 FLAT_ATOMIC_OR_X2 FLAT_ATOMIC_XOR_X2 FLAT_ATOMIC_INC_X2 FLAT_ATOMIC_DEC_X2 FLAT_ATOMIC_FCMPSWAP_X2 FLAT_ATOMIC_FMIN_X2 FLAT_ATOMIC_FMAX_X2
 // coverage: atomics_buffer: BUFFER_ATOMIC_SWAP BUFFER_ATOMIC_CMPSWAP BUFFER_ATOMIC_ADD BUFFER_ATOMIC_SUB BUFFER_ATOMIC_SMIN BUFFER_ATOMIC_UMIN BUFFER_ATOMIC_SMAX BUFFER_ATOMIC_UMAX BUFFER_ATOMIC_AND BUFFER_ATOMIC_OR BUFFER_ATOMIC_XOR BUFFER_ATOMIC_INC BUFFER_ATOMIC_DEC BUFFER_ATOMIC_FCMPSWAP BUFFER_ATOMIC_FMIN BUFFER_ATOMIC_FMAX BUFFER_ATOMIC_CSUB BUFFER_ATOMIC_SWAP_X2 BUFFER_ATOMIC_CMPSWAP_X2 BUFFER_ATOMIC_ADD_X2 BUFFER_ATOMIC_SUB_X2 BUFFER_ATOMIC_SMIN_X2 BUFFER_ATOMIC_UMIN_X2 BUFFER_ATOMIC_SMAX_X2 BUFFER_ATOMIC_UMAX_X2 BUFFER_ATOMIC_AND_X2 BUFFER_ATOMIC_OR_X2 BUFFER_ATOMIC_XOR_X2 BUFFER_ATOMIC_INC_X2 BUFFER_ATOMIC_DEC_X2 BUFFER_ATOMIC_FCMPSWAP_X2 BUFFER_ATOMIC_FMIN_X2 BUFFER_ATOMIC_FMAX_X2
+// coverage: atomics_buffer_scratch: BUFFER_ATOMIC_SWAP BUFFER_ATOMIC_CMPSWAP BUFFER_ATOMIC_ADD BUFFER_ATOMIC_SUB BUFFER_ATOMIC_SMIN BUFFER_ATOMIC_UMIN BUFFER_ATOMIC_SMAX BUFFER_ATOMIC_UMAX BUFFER_ATOMIC_AND BUFFER_ATOMIC_OR BUFFER_ATOMIC_XOR BUFFER_ATOMIC_INC BUFFER_ATOMIC_DEC BUFFER_ATOMIC_FCMPSWAP BUFFER_ATOMIC_FMIN BUFFER_ATOMIC_FMAX BUFFER_ATOMIC_CSUB BUFFER_ATOMIC_SWAP_X2 BUFFER_ATOMIC_CMPSWAP_X2 BUFFER_ATOMIC_ADD_X2 BUFFER_ATOMIC_SUB_X2 BUFFER_ATOMIC_SMIN_X2 BUFFER_ATOMIC_UMIN_X2 BUFFER_ATOMIC_SMAX_X2 BUFFER_ATOMIC_UMAX_X2 BUFFER_ATOMIC_AND_X2 BUFFER_ATOMIC_OR_X2 BUFFER_ATOMIC_XOR_X2 BUFFER_ATOMIC_INC_X2 BUFFER_ATOMIC_DEC_X2 BUFFER_ATOMIC_FCMPSWAP_X2 BUFFER_ATOMIC_FMIN_X2 BUFFER_ATOMIC_FMAX_X2
 
 /// One instruction under test in its segment.
 struct Seg {
@@ -54,9 +58,13 @@ struct Kind {
     signed: bool,
     two: bool,
     rtn: bool,
+    scratch: bool,
 }
 
-fn kind(name: &'static str) -> Kind {
+fn kind(full: &'static str) -> Kind {
+    // `<name>@scratch`: the MUBUF form through the private segment buffer (D092).
+    let scratch = full.ends_with("@scratch");
+    let name = full.split('@').next().unwrap();
     let space = name.split('_').next().unwrap();
     let (wide, float, signed);
     let base: &'static str;
@@ -86,6 +94,7 @@ fn kind(name: &'static str) -> Kind {
         signed,
         two,
         rtn,
+        scratch,
     }
 }
 
@@ -388,7 +397,7 @@ fn oracle(k: Kind, f: &mut Frame) {
     }
     match k.space {
         "flat" => f.set_s(16, 0),
-        "buffer" => {
+        "buffer" if !k.scratch => {
             for r in 16..20 {
                 f.set_s(r, 0);
             }
@@ -422,7 +431,7 @@ fn as_op(s: &Seg) -> Op {
     }
 }
 
-fn launch(grid: usize, addrs: &[u64]) -> Launch {
+fn launch(grid: usize, addrs: &[u64], scratch_bytes: u32) -> Launch {
     let mut sgprs = Vec::new();
     for (i, &a) in addrs.iter().enumerate() {
         sgprs.push((2 * i as u16, InitSgpr::Const(a as u32)));
@@ -437,7 +446,7 @@ fn launch(grid: usize, addrs: &[u64]) -> Launch {
         workitem_id_vgprs: 1,
         // lane * 64 bytes, 16 used.
         lds_bytes: 64 * WAVE as u32,
-        scratch_bytes: 0,
+        scratch_bytes,
         max_steps_per_wave: 100_000,
     }
 }
@@ -460,6 +469,8 @@ fn check(segs: &[Seg]) {
     for (gi, group) in segs.chunks(opcheck::batch()).enumerate() {
         let t = std::time::Instant::now();
         let ops: Vec<Op> = group.iter().map(as_op).collect();
+        let scratch = group.iter().any(|s| kind(s.name).scratch);
+        assert!(group.iter().all(|s| kind(s.name).scratch == scratch));
         let mut words = Vec::new();
         for (k, o) in ops.iter().enumerate() {
             words.extend(segment_words(o, (k * n * 64) as u32));
@@ -472,7 +483,8 @@ fn check(segs: &[Seg]) {
             LiftOptions {
                 target: Target::Gfx1030,
                 wave_size: 32,
-                private_segment_buffer: None,
+                // The scratch forms address s[12:15] as the private segment buffer (base s12 = 0).
+                private_segment_buffer: scratch.then_some(12),
             },
         )
         .unwrap_or_else(|e| panic!("group {gi}: the batch does not lift: {e}"));
@@ -493,7 +505,8 @@ fn check(segs: &[Seg]) {
             &ctx,
             &p,
             &init,
-            |a| launch(n, a),
+            // Scratch forms: 64 private bytes per lane (offsets v6 & 0x38, a dword or qword each).
+            |a| launch(n, a, if scratch { 64 } else { 0 }),
             &prof,
             &LowerOptions::default(),
         )
@@ -601,7 +614,28 @@ fn atomics_flat() {
 #[test]
 #[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
 fn atomics_buffer() {
-    run_selected(|s| s.name.starts_with("buffer_"));
+    run_selected(|s| s.name.starts_with("buffer_") && !s.name.ends_with("@scratch"));
+}
+
+/// In every `cargo test`: buffer atomics through the private segment buffer (scratch, D092): both widths,
+/// the compare, float, csub and inc forms.
+#[test]
+fn atomics_buffer_scratch_sample() {
+    const SAMPLE: &[&str] = &[
+        "buffer_atomic_add@scratch",
+        "buffer_atomic_csub@scratch",
+        "buffer_atomic_fmax@scratch",
+        "buffer_atomic_cmpswap_x2@scratch",
+        "buffer_atomic_umin_x2@scratch",
+        "buffer_atomic_inc_x2@scratch",
+    ];
+    run_selected(|s| SAMPLE.contains(&s.name));
+}
+
+#[test]
+#[ignore = "long (33 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
+fn atomics_buffer_scratch() {
+    run_selected(|s| s.name.ends_with("@scratch"));
 }
 
 /// Every segment: its name, LLVM's text of its instructions and their words (llvm-mc-19, gfx1030).
@@ -777,4 +811,37 @@ static SEGS: &[Seg] = &[
     seg("buffer_atomic_fcmpswap_x2", "s_mov_b32 s16, s6\ns_mov_b32 s17, s7\ns_mov_b32 s18, -1\ns_mov_b32 s19, 0x30000000\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nv_mov_b32_e32 v10, v4\nv_mov_b32_e32 v11, v5\nbuffer_atomic_fcmpswap_x2 v[8:11], v40, s[16:19], 0 offen glc\nbuffer_load_dwordx2 v[12:13], v40, s[16:19], 0 offen\ns_waitcnt vmcnt(0)\ns_mov_b32 s16, 0\ns_mov_b32 s17, 0\ns_mov_b32 s18, 0\ns_mov_b32 s19, 0", &[0xbe900306, 0xbe910307, 0xbe9203c1, 0xbe9303ff, 0x30000000, 0x7e100302, 0x7e120303, 0x7e140304, 0x7e160305, 0xe1785000, 0x80040828, 0xe0341000, 0x80040c28, 0xbf8c3f70, 0xbe900380, 0xbe910380, 0xbe920380, 0xbe930380]),
     seg("buffer_atomic_fmin_x2", "s_mov_b32 s16, s6\ns_mov_b32 s17, s7\ns_mov_b32 s18, -1\ns_mov_b32 s19, 0x30000000\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nbuffer_atomic_fmin_x2 v[8:9], v40, s[16:19], 0 offen glc\nbuffer_load_dwordx2 v[12:13], v40, s[16:19], 0 offen\ns_waitcnt vmcnt(0)\ns_mov_b32 s16, 0\ns_mov_b32 s17, 0\ns_mov_b32 s18, 0\ns_mov_b32 s19, 0", &[0xbe900306, 0xbe910307, 0xbe9203c1, 0xbe9303ff, 0x30000000, 0x7e100302, 0x7e120303, 0xe17c5000, 0x80040828, 0xe0341000, 0x80040c28, 0xbf8c3f70, 0xbe900380, 0xbe910380, 0xbe920380, 0xbe930380]),
     seg("buffer_atomic_fmax_x2", "s_mov_b32 s16, s6\ns_mov_b32 s17, s7\ns_mov_b32 s18, -1\ns_mov_b32 s19, 0x30000000\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nbuffer_atomic_fmax_x2 v[8:9], v40, s[16:19], 0 offen glc\nbuffer_load_dwordx2 v[12:13], v40, s[16:19], 0 offen\ns_waitcnt vmcnt(0)\ns_mov_b32 s16, 0\ns_mov_b32 s17, 0\ns_mov_b32 s18, 0\ns_mov_b32 s19, 0", &[0xbe900306, 0xbe910307, 0xbe9203c1, 0xbe9303ff, 0x30000000, 0x7e100302, 0x7e120303, 0xe1805000, 0x80040828, 0xe0341000, 0x80040c28, 0xbf8c3f70, 0xbe900380, 0xbe910380, 0xbe920380, 0xbe930380]),
+    seg("buffer_atomic_swap@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dword v0, v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nbuffer_atomic_swap v8, v41, s[12:15], 0 offen glc\nbuffer_load_dword v12, v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0701000, 0x80030029, 0x7e100302, 0xe0c05000, 0x80030829, 0xe0301000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_cmpswap@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dword v0, v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nbuffer_atomic_cmpswap v[8:9], v41, s[12:15], 0 offen glc\nbuffer_load_dword v12, v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0701000, 0x80030029, 0x7e100302, 0x7e120303, 0xe0c45000, 0x80030829, 0xe0301000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_add@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dword v0, v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nbuffer_atomic_add v8, v41, s[12:15], 0 offen glc\nbuffer_load_dword v12, v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0701000, 0x80030029, 0x7e100302, 0xe0c85000, 0x80030829, 0xe0301000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_sub@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dword v0, v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nbuffer_atomic_sub v8, v41, s[12:15], 0 offen glc\nbuffer_load_dword v12, v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0701000, 0x80030029, 0x7e100302, 0xe0cc5000, 0x80030829, 0xe0301000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_csub@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dword v0, v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nbuffer_atomic_csub v8, v41, s[12:15], 0 offen glc\nbuffer_load_dword v12, v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0701000, 0x80030029, 0x7e100302, 0xe0d05000, 0x80030829, 0xe0301000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_smin@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dword v0, v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nbuffer_atomic_smin v8, v41, s[12:15], 0 offen glc\nbuffer_load_dword v12, v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0701000, 0x80030029, 0x7e100302, 0xe0d45000, 0x80030829, 0xe0301000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_umin@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dword v0, v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nbuffer_atomic_umin v8, v41, s[12:15], 0 offen glc\nbuffer_load_dword v12, v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0701000, 0x80030029, 0x7e100302, 0xe0d85000, 0x80030829, 0xe0301000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_smax@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dword v0, v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nbuffer_atomic_smax v8, v41, s[12:15], 0 offen glc\nbuffer_load_dword v12, v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0701000, 0x80030029, 0x7e100302, 0xe0dc5000, 0x80030829, 0xe0301000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_umax@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dword v0, v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nbuffer_atomic_umax v8, v41, s[12:15], 0 offen glc\nbuffer_load_dword v12, v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0701000, 0x80030029, 0x7e100302, 0xe0e05000, 0x80030829, 0xe0301000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_and@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dword v0, v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nbuffer_atomic_and v8, v41, s[12:15], 0 offen glc\nbuffer_load_dword v12, v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0701000, 0x80030029, 0x7e100302, 0xe0e45000, 0x80030829, 0xe0301000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_or@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dword v0, v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nbuffer_atomic_or v8, v41, s[12:15], 0 offen glc\nbuffer_load_dword v12, v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0701000, 0x80030029, 0x7e100302, 0xe0e85000, 0x80030829, 0xe0301000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_xor@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dword v0, v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nbuffer_atomic_xor v8, v41, s[12:15], 0 offen glc\nbuffer_load_dword v12, v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0701000, 0x80030029, 0x7e100302, 0xe0ec5000, 0x80030829, 0xe0301000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_inc@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dword v0, v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nbuffer_atomic_inc v8, v41, s[12:15], 0 offen glc\nbuffer_load_dword v12, v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0701000, 0x80030029, 0x7e100302, 0xe0f05000, 0x80030829, 0xe0301000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_dec@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dword v0, v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nbuffer_atomic_dec v8, v41, s[12:15], 0 offen glc\nbuffer_load_dword v12, v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0701000, 0x80030029, 0x7e100302, 0xe0f45000, 0x80030829, 0xe0301000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_fcmpswap@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dword v0, v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nbuffer_atomic_fcmpswap v[8:9], v41, s[12:15], 0 offen glc\nbuffer_load_dword v12, v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0701000, 0x80030029, 0x7e100302, 0x7e120303, 0xe0f85000, 0x80030829, 0xe0301000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_fmin@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dword v0, v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nbuffer_atomic_fmin v8, v41, s[12:15], 0 offen glc\nbuffer_load_dword v12, v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0701000, 0x80030029, 0x7e100302, 0xe0fc5000, 0x80030829, 0xe0301000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_fmax@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dword v0, v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nbuffer_atomic_fmax v8, v41, s[12:15], 0 offen glc\nbuffer_load_dword v12, v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0701000, 0x80030029, 0x7e100302, 0xe1005000, 0x80030829, 0xe0301000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_swap_x2@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dwordx2 v[0:1], v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nbuffer_atomic_swap_x2 v[8:9], v41, s[12:15], 0 offen glc\nbuffer_load_dwordx2 v[12:13], v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0741000, 0x80030029, 0x7e100302, 0x7e120303, 0xe1405000, 0x80030829, 0xe0341000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_cmpswap_x2@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dwordx2 v[0:1], v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nv_mov_b32_e32 v10, v4\nv_mov_b32_e32 v11, v5\nbuffer_atomic_cmpswap_x2 v[8:11], v41, s[12:15], 0 offen glc\nbuffer_load_dwordx2 v[12:13], v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0741000, 0x80030029, 0x7e100302, 0x7e120303, 0x7e140304, 0x7e160305, 0xe1445000, 0x80030829, 0xe0341000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_add_x2@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dwordx2 v[0:1], v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nbuffer_atomic_add_x2 v[8:9], v41, s[12:15], 0 offen glc\nbuffer_load_dwordx2 v[12:13], v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0741000, 0x80030029, 0x7e100302, 0x7e120303, 0xe1485000, 0x80030829, 0xe0341000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_sub_x2@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dwordx2 v[0:1], v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nbuffer_atomic_sub_x2 v[8:9], v41, s[12:15], 0 offen glc\nbuffer_load_dwordx2 v[12:13], v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0741000, 0x80030029, 0x7e100302, 0x7e120303, 0xe14c5000, 0x80030829, 0xe0341000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_smin_x2@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dwordx2 v[0:1], v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nbuffer_atomic_smin_x2 v[8:9], v41, s[12:15], 0 offen glc\nbuffer_load_dwordx2 v[12:13], v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0741000, 0x80030029, 0x7e100302, 0x7e120303, 0xe1545000, 0x80030829, 0xe0341000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_umin_x2@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dwordx2 v[0:1], v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nbuffer_atomic_umin_x2 v[8:9], v41, s[12:15], 0 offen glc\nbuffer_load_dwordx2 v[12:13], v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0741000, 0x80030029, 0x7e100302, 0x7e120303, 0xe1585000, 0x80030829, 0xe0341000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_smax_x2@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dwordx2 v[0:1], v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nbuffer_atomic_smax_x2 v[8:9], v41, s[12:15], 0 offen glc\nbuffer_load_dwordx2 v[12:13], v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0741000, 0x80030029, 0x7e100302, 0x7e120303, 0xe15c5000, 0x80030829, 0xe0341000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_umax_x2@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dwordx2 v[0:1], v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nbuffer_atomic_umax_x2 v[8:9], v41, s[12:15], 0 offen glc\nbuffer_load_dwordx2 v[12:13], v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0741000, 0x80030029, 0x7e100302, 0x7e120303, 0xe1605000, 0x80030829, 0xe0341000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_and_x2@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dwordx2 v[0:1], v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nbuffer_atomic_and_x2 v[8:9], v41, s[12:15], 0 offen glc\nbuffer_load_dwordx2 v[12:13], v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0741000, 0x80030029, 0x7e100302, 0x7e120303, 0xe1645000, 0x80030829, 0xe0341000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_or_x2@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dwordx2 v[0:1], v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nbuffer_atomic_or_x2 v[8:9], v41, s[12:15], 0 offen glc\nbuffer_load_dwordx2 v[12:13], v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0741000, 0x80030029, 0x7e100302, 0x7e120303, 0xe1685000, 0x80030829, 0xe0341000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_xor_x2@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dwordx2 v[0:1], v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nbuffer_atomic_xor_x2 v[8:9], v41, s[12:15], 0 offen glc\nbuffer_load_dwordx2 v[12:13], v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0741000, 0x80030029, 0x7e100302, 0x7e120303, 0xe16c5000, 0x80030829, 0xe0341000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_inc_x2@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dwordx2 v[0:1], v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nbuffer_atomic_inc_x2 v[8:9], v41, s[12:15], 0 offen glc\nbuffer_load_dwordx2 v[12:13], v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0741000, 0x80030029, 0x7e100302, 0x7e120303, 0xe1705000, 0x80030829, 0xe0341000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_dec_x2@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dwordx2 v[0:1], v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nbuffer_atomic_dec_x2 v[8:9], v41, s[12:15], 0 offen glc\nbuffer_load_dwordx2 v[12:13], v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0741000, 0x80030029, 0x7e100302, 0x7e120303, 0xe1745000, 0x80030829, 0xe0341000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_fcmpswap_x2@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dwordx2 v[0:1], v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nv_mov_b32_e32 v10, v4\nv_mov_b32_e32 v11, v5\nbuffer_atomic_fcmpswap_x2 v[8:11], v41, s[12:15], 0 offen glc\nbuffer_load_dwordx2 v[12:13], v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0741000, 0x80030029, 0x7e100302, 0x7e120303, 0x7e140304, 0x7e160305, 0xe1785000, 0x80030829, 0xe0341000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_fmin_x2@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dwordx2 v[0:1], v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nbuffer_atomic_fmin_x2 v[8:9], v41, s[12:15], 0 offen glc\nbuffer_load_dwordx2 v[12:13], v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0741000, 0x80030029, 0x7e100302, 0x7e120303, 0xe17c5000, 0x80030829, 0xe0341000, 0x80030c29, 0xbf8c3f70]),
+    seg("buffer_atomic_fmax_x2@scratch", "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dwordx2 v[0:1], v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nv_mov_b32_e32 v9, v3\nbuffer_atomic_fmax_x2 v[8:9], v41, s[12:15], 0 offen glc\nbuffer_load_dwordx2 v[12:13], v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)", &[0xbe8c0380, 0x36520cb8, 0xe0741000, 0x80030029, 0x7e100302, 0x7e120303, 0xe1805000, 0x80030829, 0xe0341000, 0x80030c29, 0xbf8c3f70]),
 ];

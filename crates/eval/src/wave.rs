@@ -320,6 +320,7 @@ fn step(
                 }
             }
             Node::ReadScc => vals[k * L] = wave.scc as u64,
+            Node::WaveId => vals[k * L] = wave_index as u64,
             Node::LaneId => {
                 for lane in 0..ws {
                     vals[k * L + lane] = lane as u64;
@@ -419,29 +420,44 @@ fn step(
             } => {
                 let wide = types[value.index()].map(|t| t.0) == Some(Ty::B64);
                 let bytes = if wide { 8 } else { 4 };
-                for lane in 0..ws {
-                    if !active(lane) {
+                // A Uniform atomic runs once for the wave, whatever EXEC holds (D092).
+                let once = shape == Shape::Uniform;
+                for lane in 0..if once { 1 } else { ws } {
+                    if !once && !active(lane) {
                         vals[k * L + lane] = 0;
                         continue;
                     }
-                    // The naturally aligned word holding the address (decision D060).
-                    let address =
-                        space_address(space, get(vals, addr, lane).wrapping_add(offset as u64))
-                            & !(bytes - 1);
+                    let a = space_address(space, get(vals, addr, lane).wrapping_add(offset as u64));
                     let mem = match space {
                         Space::Lds => &mut *lds,
                         Space::Scratch => &mut wave.private,
                         Space::Global => &mut *memory,
                     };
                     let with_lane = |mut f: Fault| {
-                        f.lane = Some(lane as u32);
+                        f.lane = (!once).then_some(lane as u32);
                         fault(f, space)
                     };
-                    let old = mem.read(address, bytes).map_err(with_lane)?;
                     let v = get(vals, value, lane);
                     let y = data1.map_or(0, |d| get(vals, d, lane));
-                    mem.write(address, bytes, crate::atomic::rmw(op, wide, old, v, y))
-                        .map_err(with_lane)?;
+                    let (address, old) = if space == Space::Scratch && wide {
+                        // The lane's private dword pair: the high dword 4 * wave_size bytes up (D092).
+                        let a = a & !3;
+                        let hi_at = a.wrapping_add(4 * ws as u64);
+                        let lo = mem.read(a, 4).map_err(with_lane)?;
+                        let hi = mem.read(hi_at, 4).map_err(with_lane)?;
+                        let old = lo | hi << 32;
+                        let new = crate::atomic::rmw(op, wide, old, v, y);
+                        mem.write(a, 4, new & 0xffff_ffff).map_err(with_lane)?;
+                        mem.write(hi_at, 4, new >> 32).map_err(with_lane)?;
+                        (a, old)
+                    } else {
+                        // The naturally aligned word holding the address (decision D060).
+                        let address = a & !(bytes - 1);
+                        let old = mem.read(address, bytes).map_err(with_lane)?;
+                        mem.write(address, bytes, crate::atomic::rmw(op, wide, old, v, y))
+                            .map_err(with_lane)?;
+                        (address, old)
+                    };
                     vals[k * L + lane] = old;
                     if let Some(log) = &mut scratch.mem_log {
                         log.push(crate::trace::mem_write(
@@ -449,7 +465,7 @@ fn step(
                             address,
                             4,
                             v,
-                            Some(lane as u32),
+                            (!once).then_some(lane as u32),
                             true,
                         ));
                     }

@@ -624,6 +624,7 @@ fn node_operands(n: &Node) -> Vec<crate::Handle<Node>> {
         | Node::ReadVgpr { .. }
         | Node::ReadScc
         | Node::LaneId
+        | Node::WaveId
         | Node::Barrier => vec![],
         Node::Int { a, b, .. } | Node::IntCmp { a, b, .. } | Node::FloatCmp { a, b, .. } => {
             vec![a, b]
@@ -711,6 +712,9 @@ pub fn divergent_barriers(p: &Program) -> Vec<DivergentBarrier> {
                                         && st.get(reg as usize + 1).copied().unwrap_or(false))
                             }
                             Node::ReadScc => st[128],
+                            // Differ between the waves: the wave's index, and what a once-per-wave
+                            // atomic returns (D092).
+                            Node::WaveId | Node::Atomic { .. } => true,
                             _ => false,
                         };
                     varying[i] = v;

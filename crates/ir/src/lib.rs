@@ -388,6 +388,9 @@ pub enum Node {
     ReadScc,
     /// The lane's index within the wave (Lane, B32).
     LaneId,
+    /// The wave's index within its workgroup (Uniform, B32; waves numbered in the order of their work-items):
+    /// s_get_waveid_in_workgroup (decision D092).
+    WaveId,
     Int {
         op: IntOp,
         ty: Ty,
@@ -474,7 +477,11 @@ pub enum Node {
         offset: i64,
         value: Handle<Node>,
     },
-    /// Returns the old value (Lane, the type of `value`: B32 or B64; see [`AtomicOp`]).
+    /// Returns the old value (the type of `value`: B32 or B64; see [`AtomicOp`]). Lane-shaped: once per
+    /// lane active in EXEC, lanes in ascending order. When `addr`, `value` and `data1` are all Uniform the
+    /// atomic is Uniform: performed once for the wave whatever EXEC holds (scalar atomics, ds_append;
+    /// decision D092). In [`Space::Scratch`] a B64 atomic takes the lane's private dword pair: its high
+    /// dword is the next private dword, `4 * wave_size` bytes above `addr` (the region's swizzled layout).
     Atomic {
         space: Space,
         op: AtomicOp,

@@ -1035,6 +1035,9 @@ impl Lifter<'_> {
         if load.is_none() && store.is_none() && self.mubuf_scratch_d16()? {
             return Ok(()); // d16 forms: lift/scratch.rs
         }
+        if load.is_none() && store.is_none() && self.mubuf_scratch_atomic()? {
+            return Ok(()); // atomics: lift/atomic.rs (D092)
+        }
         if load.is_none() && store.is_none() {
             return self.unsupported("buffer instruction not lifted yet (scratch takes loads and stores of bytes, shorts and dwords)");
         }

@@ -48,6 +48,7 @@ impl fmt::Display for NodeText<'_> {
             Node::ReadVgpr { reg, ty } => write!(f, "%{i} = read.{} v{reg}", lower(ty)),
             Node::ReadScc => write!(f, "%{i} = read scc"),
             Node::LaneId => write!(f, "%{i} = lane_id"),
+            Node::WaveId => write!(f, "%{i} = wave_id"),
             Node::Int { op, ty, a, b } => {
                 write!(f, "%{i} = {}.{} {a:?}, {b:?}", lower(ty), lower(op))
             }

@@ -169,7 +169,8 @@ pub fn slots(p: &Program, types: &Types, inst: &Inst) -> Vec<Slot> {
                 node: h.index() as u32,
                 space,
                 bytes: 4,
-                lanes: true,
+                // A Uniform atomic (D092) is recorded once.
+                lanes: lane(h),
                 atomic: true,
             }),
             _ => {}

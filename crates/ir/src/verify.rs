@@ -53,6 +53,7 @@ pub fn node_type(
         Node::ReadVgpr { ty, .. } => (ty, Shape::Lane),
         Node::ReadScc => (Ty::B1, Shape::Uniform),
         Node::LaneId => (Ty::B32, Shape::Lane),
+        Node::WaveId => (Ty::B32, Shape::Uniform),
         Node::Int { ty, a, b, op } => {
             let sb = match op {
                 crate::IntOp::Shl | crate::IntOp::LShr | crate::IntOp::AShr => t(b)?.1,
@@ -128,8 +129,13 @@ pub fn node_type(
             if space == crate::Space::Scratch && t(addr)?.0 != Ty::B32 {
                 return Err("scratch addresses are B32".into());
             }
-            t(addr)?;
-            (atomic_data(&t, op, value, data1)?, Shape::Lane)
+            let (_, sa) = t(addr)?;
+            let ty = atomic_data(&t, op, value, data1)?;
+            // D092: all-uniform operands make a once-per-wave atomic.
+            let uniform = sa == Shape::Uniform
+                && t(value)?.1 == Shape::Uniform
+                && data1.map_or(Ok(true), |d| t(d).map(|x| x.1 == Shape::Uniform))?;
+            (ty, if uniform { Shape::Uniform } else { Shape::Lane })
         }
         Node::WriteSgpr { value, .. } => {
             let (ty, s) = t(value)?;

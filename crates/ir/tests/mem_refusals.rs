@@ -12,11 +12,6 @@ fn unlifted_memory_instructions_are_refused_by_name() {
             "buffer_load_format_x v1, off, s[4:7], 0",
             "format conversions are not implemented",
         ),
-        (
-            &[0xd8f8_0000, 0x0100_0000],
-            "ds_append v1",
-            "M0 layout for LDS on gfx10 is not modelled",
-        ),
         (&[0xd866_0000, 0x0000_0001], "ds_gws_init v1 gds", "GDS"),
         (
             &[0xe8b0_0000, 0x8001_0100],

@@ -134,6 +134,73 @@ impl Lifter<'_> {
         Ok(true)
     }
 
+    /// MUBUF atomics through the private segment buffer (scratch, D010/D092): the lane's private dword
+    /// (pair for `_x2`) at the naturally aligned private offset `inst_offset + (offen ? voffset : 0)`,
+    /// swizzled as D010's loads and stores are, in the wave's own region. glc returns the old value in
+    /// vdata. Returns false when the opcode is not an atomic.
+    pub(super) fn mubuf_scratch_atomic(&mut self) -> Result<bool, LiftError> {
+        let Some((op, wide)) = self
+            .ins
+            .opcode()
+            .name()
+            .strip_prefix("buffer_atomic_")
+            .and_then(vmem_form)
+        else {
+            return Ok(false);
+        };
+        let (w0, w1) = (self.w(0), self.w(1));
+        let inst_offset = w0 & 0xfff;
+        let offen = w0 >> 12 & 1 != 0;
+        let idxen = w0 >> 13 & 1 != 0;
+        let glc = w0 >> 14 & 1 != 0;
+        let vaddr = (w1 & 0xff) as u16;
+        let vdata = ((w1 >> 8) & 0xff) as u16;
+        let srsrc = (((w1 >> 16) & 0x1f) * 4) as u16;
+        let soffset = w1 >> 24;
+        // Reads first.
+        let base = self.read_s(srsrc, Ty::B32);
+        let so = self.src(soffset, super::Src::B32)?;
+        let (value, data1) = self.vmem_data(op, wide, vdata);
+        let lane = self.n(Node::LaneId);
+        let index = if idxen {
+            let vi = self.vread(vaddr, false);
+            let sum = self.int(IntOp::Add, Ty::B32, vi, lane);
+            let m = self.c(Ty::B32, (self.ws - 1) as u64);
+            self.int(IntOp::And, Ty::B32, sum, m)
+        } else {
+            lane
+        };
+        let k = self.c(Ty::B32, inst_offset as u64);
+        let off = if offen {
+            let vo = self.vread(vaddr + idxen as u16, false);
+            self.int(IntOp::Add, Ty::B32, vo, k)
+        } else {
+            k
+        };
+        // Private dword (pair) index → region row: (offset & !3 or !7) * wave_size.
+        let align = self.c(Ty::B32, if wide { !7u32 } else { !3u32 } as u64);
+        let off = self.int(IntOp::And, Ty::B32, off, align);
+        let sh = self.c(Ty::B32, self.ws.trailing_zeros() as u64);
+        let row = self.int(IntOp::Shl, Ty::B32, off, sh);
+        let two = self.c(Ty::B32, 2);
+        let index4 = self.int(IntOp::Shl, Ty::B32, index, two);
+        let a = self.int(IntOp::Add, Ty::B32, base, so);
+        let a = self.int(IntOp::Add, Ty::B32, a, index4);
+        let addr = self.int(IntOp::Add, Ty::B32, a, row);
+        let old = self.n(Node::Atomic {
+            space: Space::Scratch,
+            op,
+            addr,
+            offset: 0,
+            value,
+            data1,
+        });
+        if glc {
+            self.write_v(vdata, old);
+        }
+        Ok(true)
+    }
+
     /// The data operands of a GLOBAL/FLAT/MUBUF atomic: DATA, and for the compare-and-swap forms
     /// `{src, cmp}` (src the new value, cmp in the next dword or pair).
     pub(super) fn vmem_data(&mut self, op: AtomicOp, wide: bool, vdata: u16) -> (H, Option<H>) {
@@ -218,14 +285,57 @@ impl Lifter<'_> {
                 self.write_v(vdst + step, ob);
                 Ok(true)
             }
-            DS_APPEND | DS_CONSUME => self.unsupported(
-                "ds_append/ds_consume update a wave-wide counter addressed through M0 (base and size \
-                 fields); the M0 layout for LDS on gfx10 is not modelled",
-            ),
-            DS_CONDXCHG32_RTN_B64 => self.unsupported(
-                "ds_condxchg32_rtn_b64 (per-dword conditional exchange keyed on bit 31 of each data \
-                 dword) is not modelled",
-            ),
+            // D093: one add (subtract) of the number of EXEC lanes at the LDS byte address M0 + OFFSET,
+            // performed once for the wave; every active lane receives the pre-op value.
+            DS_APPEND | DS_CONSUME => {
+                let m0 = self.read_s(crate::M0, Ty::B32);
+                let ety = if self.ws == 64 { Ty::B64 } else { Ty::B32 };
+                let exec = self.read_s(crate::EXEC_LO, ety);
+                let n = self.un(crate::UnOp::Popcount, Ty::B32, exec);
+                let old = self.n(Node::Atomic {
+                    space: Space::Lds,
+                    op: if op == DS_APPEND {
+                        AtomicOp::Add
+                    } else {
+                        AtomicOp::Sub
+                    },
+                    addr: m0,
+                    offset,
+                    value: n,
+                    data1: None,
+                });
+                self.write_v(vdst, old);
+                Ok(true)
+            }
+            // D093 (RDNA 2 ISA guide): A0 = (ADDR + offset) & 0xfff8, A1 = A0 + 4; each dword's old value
+            // is returned, and replaced by DATA's dword with bit 31 cleared iff that dword's bit 31 is set:
+            // a masked OR with mask = all ones (or none) and the value bit 31 cleared (or 0).
+            DS_CONDXCHG32_RTN_B64 => {
+                let data = [self.vread(d0, false), self.vread(d0 + 1, false)];
+                let k = self.c(Ty::B32, offset as u64);
+                let a = self.int(IntOp::Add, Ty::B32, addr, k);
+                let m = self.c(Ty::B32, 0xfff8);
+                let a0 = self.int(IntOp::And, Ty::B32, a, m);
+                let mut olds = Vec::new();
+                for (i, d) in data.into_iter().enumerate() {
+                    let sh = self.c(Ty::B32, 31);
+                    let bit = self.int(IntOp::AShr, Ty::B32, d, sh); // 0 or all ones
+                    let low = self.c(Ty::B32, 0x7fff_ffff);
+                    let v = self.int(IntOp::And, Ty::B32, d, low);
+                    let y = self.int(IntOp::And, Ty::B32, v, bit);
+                    olds.push(self.n(Node::Atomic {
+                        space: Space::Lds,
+                        op: AtomicOp::MskOr,
+                        addr: a0,
+                        offset: 4 * i as i64,
+                        value: bit,
+                        data1: Some(y),
+                    }));
+                }
+                self.write_v(vdst, olds[0]);
+                self.write_v(vdst + 1, olds[1]);
+                Ok(true)
+            }
             _ => {
                 let name = op.name();
                 if let Some(rest) = name.strip_prefix("ds_").filter(|r| r.contains("_src2_")) {

@@ -9,7 +9,11 @@
 //!
 //! Not modelled (D069): the scalar buffer range check (NUM_RECORDS); an access outside every allocation
 //! faults on the host evaluator, which names it, as general V#s do for MUBUF in raw binaries (D051).
-//! `s_scratch_*` are refused: they address FLAT_SCRATCH's linear view, which this runtime does not set.
+//!
+//! Scalar atomics (`s_atomic_*`, `s_buffer_atomic_*`, gfx1010/gfx1013) are one `Node::Atomic` with Uniform
+//! operands: performed once for the wave whatever EXEC holds (decision D092). `s_scratch_*` address the
+//! wave's scratch region linearly (unswizzled) with FLAT_SCRATCH = 0, as D070 takes it for SCRATCH
+//! instructions (D092).
 
 use super::{LiftError, Lifter, Src};
 use crate::{Access, Handle, IntOp, Node, Space, Ty, UnOp};
@@ -67,17 +71,19 @@ impl Lifter<'_> {
                 self.write_s(sdata + 1, z);
                 return Ok(true);
             }
-            S_SCRATCH_LOAD_DWORD
-            | S_SCRATCH_LOAD_DWORDX2
-            | S_SCRATCH_LOAD_DWORDX4
-            | S_SCRATCH_STORE_DWORD
-            | S_SCRATCH_STORE_DWORDX2
-            | S_SCRATCH_STORE_DWORDX4 => {
-                return self.unsupported(
-                    "scalar scratch accesses address FLAT_SCRATCH's linear view of the scratch region, which this runtime does not model (D069)",
-                )
+            S_SCRATCH_LOAD_DWORD => return self.smem_scratch(true, 1),
+            S_SCRATCH_LOAD_DWORDX2 => return self.smem_scratch(true, 2),
+            S_SCRATCH_LOAD_DWORDX4 => return self.smem_scratch(true, 4),
+            S_SCRATCH_STORE_DWORD => return self.smem_scratch(false, 1),
+            S_SCRATCH_STORE_DWORDX2 => return self.smem_scratch(false, 2),
+            S_SCRATCH_STORE_DWORDX4 => return self.smem_scratch(false, 4),
+            S_GET_WAVEID_IN_WORKGROUP => {
+                // D092: the wave's index in its workgroup (waves in work-item order).
+                let w = self.n(Node::WaveId);
+                self.write_s(sdata, w);
+                return Ok(true);
             }
-            _ => return Ok(false),
+            _ => return self.smem_atomic(),
         };
         // Reads first: the base (V# words 0 and 1, or the pair), the data.
         let base = if buffer {
@@ -120,6 +126,111 @@ impl Lifter<'_> {
                     value,
                 });
             }
+        }
+        Ok(true)
+    }
+}
+
+impl Lifter<'_> {
+    /// `s_scratch_load/store_dword*` (D092): `n` dwords at the unswizzled region byte address
+    /// `(s[sbase] + soffset + offset21s) & !3` (the low dword of the base pair; FLAT_SCRATCH = 0 as in D070),
+    /// consecutive dwords consecutive in the region. Uniform: once for the wave.
+    fn smem_scratch(&mut self, load: bool, n: u16) -> Result<bool, LiftError> {
+        let (w0, w1) = (self.w(0), self.w(1));
+        let sbase = ((w0 & 0x3f) * 2) as u16;
+        let sdata = ((w0 >> 6) & 0x7f) as u16;
+        let offset = ((w1 & 0x1f_ffff) as i64) << 43 >> 43;
+        let soffset = w1 >> 25;
+        let base = self.read_s(sbase, Ty::B32);
+        let data: Vec<H> = if load {
+            Vec::new()
+        } else {
+            (0..n).map(|i| self.read_s(sdata + i, Ty::B32)).collect()
+        };
+        let addr = if soffset != 125 {
+            let so = self.src(soffset, Src::B32)?;
+            self.int(IntOp::Add, Ty::B32, base, so)
+        } else {
+            base
+        };
+        let off = self.c(Ty::B32, offset as u64 & 0xffff_ffff);
+        let addr = self.int(IntOp::Add, Ty::B32, addr, off);
+        let mask = self.c(Ty::B32, !3u32 as u64);
+        let addr = self.int(IntOp::And, Ty::B32, addr, mask);
+        if load {
+            let vals: Vec<H> = (0..n)
+                .map(|i| {
+                    self.n(Node::Load {
+                        space: Space::Scratch,
+                        access: Access::B32,
+                        addr,
+                        offset: 4 * i as i64,
+                    })
+                })
+                .collect();
+            for (i, v) in vals.into_iter().enumerate() {
+                self.write_s(sdata + i as u16, v);
+            }
+        } else {
+            for (i, value) in data.into_iter().enumerate() {
+                self.n(Node::Store {
+                    space: Space::Scratch,
+                    access: Access::B32,
+                    addr,
+                    offset: 4 * i as i64,
+                    value,
+                });
+            }
+        }
+        Ok(true)
+    }
+
+    /// `s_atomic_*` (64-bit address in the SGPR pair) and `s_buffer_atomic_*` (the V# quad's base), D092:
+    /// one Uniform `Node::Atomic` at the scalar address (+ soffset + offset21s, the dword, or for `_x2` the
+    /// naturally aligned qword, holding it), DATA in sdata (a pair for `_x2`); cmpswap takes `{src, cmp}`
+    /// as the vector forms do. glc returns the pre-op value in sdata. False for other opcodes.
+    fn smem_atomic(&mut self) -> Result<bool, LiftError> {
+        let name = self.ins.opcode().name();
+        let (buffer, rest) = match name
+            .strip_prefix("s_buffer_atomic_")
+            .map(|r| (true, r))
+            .or_else(|| name.strip_prefix("s_atomic_").map(|r| (false, r)))
+        {
+            Some(x) => x,
+            None => return Ok(false),
+        };
+        let Some((op, wide)) = super::atomic::vmem_form(rest) else {
+            return Ok(false);
+        };
+        let w0 = self.w(0);
+        let sbase = ((w0 & 0x3f) * 2) as u16;
+        let sdata = ((w0 >> 6) & 0x7f) as u16;
+        let glc = w0 >> 16 & 1 != 0;
+        let base = if buffer {
+            let d0 = self.read_s(sbase, Ty::B32);
+            let d1 = self.read_s(sbase + 1, Ty::B32);
+            let m = self.c(Ty::B32, 0xffff);
+            let hi = self.int(IntOp::And, Ty::B32, d1, m);
+            self.n(Node::Concat { lo: d0, hi })
+        } else {
+            self.read_s(sbase, Ty::B64)
+        };
+        let ty = if wide { Ty::B64 } else { Ty::B32 };
+        let value = self.read_s(sdata, ty);
+        let data1 = op
+            .two_data()
+            .then(|| self.read_s(sdata + if wide { 2 } else { 1 }, ty));
+        let addr = self.smem_addrs(base, 1)?[0];
+        let old = self.n(Node::Atomic {
+            space: Space::Global,
+            op,
+            addr,
+            offset: 0,
+            value,
+            data1,
+        });
+        if glc {
+            self.write_s(sdata, old);
         }
         Ok(true)
     }

@@ -52,7 +52,7 @@ impl Cx<'_> {
     ) -> R<Word> {
         let t = self.t;
         if space == Space::Scratch {
-            return Err(self.unsupported("scratch atomics are not lowered"));
+            return self.scratch_rmw(op, wide, addr, offset, x, y);
         }
         let sc = self.scope(space);
         let r = self.c32(0);
@@ -121,6 +121,39 @@ impl Cx<'_> {
             })?;
             Ok((got, old.expect("guarded returns the value")))
         })
+    }
+
+    /// A scratch atomic (D092): the region belongs to this invocation alone (one wave), so a plain read,
+    /// compute, write is atomic; lanes run in ascending order as on the host. A 64-bit one takes the lane's
+    /// private dword pair, the high dword `4 * wave_size` bytes above the low one.
+    fn scratch_rmw(
+        &mut self,
+        op: AtomicOp,
+        wide: bool,
+        addr: Word,
+        offset: i64,
+        x: Word,
+        y: Option<Word>,
+    ) -> R<Word> {
+        let t = self.t;
+        let (p0, _, _) = self.scratch_loc(4, addr, offset)?;
+        let lo = self.plain_load(Space::Global, p0)?;
+        if !wide {
+            let new = self.rmw_value(op, false, lo, x, y)?;
+            self.plain_store(Space::Global, p0, new)?;
+            return Ok(lo);
+        }
+        let (p1, _, _) = self.scratch_loc(4, addr, offset + 4 * self.ws as i64)?;
+        let hi = self.plain_load(Space::Global, p1)?;
+        let old = self.join64(lo, hi)?;
+        let new = self.rmw_value(op, true, old, x, y)?;
+        let nlo = self.b.u_convert(t.u32, None, new)?;
+        let c32 = self.c64(32);
+        let nhi = self.b.shift_right_logical(t.u64, None, new, c32)?;
+        let nhi = self.b.u_convert(t.u32, None, nhi)?;
+        self.plain_store(Space::Global, p0, nlo)?;
+        self.plain_store(Space::Global, p1, nhi)?;
+        Ok(old)
     }
 
     /// The operations SPIR-V has as one instruction; None for the others.

@@ -392,6 +392,8 @@ pub(crate) struct Cx<'a> {
     pub(crate) uses_f16: bool,
     // Run-time values.
     pub(crate) zero32: Word,
+    /// LocalInvocationIndex: the wave's index in its workgroup (`Node::WaveId`, D092).
+    wave_in_group: Word,
     pub(crate) zero64: Word,
     // Variables.
     sgpr: Word,
@@ -498,6 +500,7 @@ impl<'a> Cx<'a> {
             cur: 0,
             uses_f16: false,
             zero32: 0,
+            wave_in_group: 0,
             zero64: 0,
             sgpr: 0,
             vgpr: 0,
@@ -852,6 +855,7 @@ impl<'a> Cx<'a> {
 
         let v3 = self.b.type_vector(t.u32, 3);
         let li = self.builtin(t.u32, BuiltIn::LocalInvocationIndex)?;
+        self.wave_in_group = li;
         let gid_v = self.builtin(v3, BuiltIn::WorkgroupId)?;
         let nwg_v = self.builtin(v3, BuiltIn::NumWorkgroups)?;
         // The wave this invocation belongs to (the invocation itself in the wave mapping).
@@ -1337,7 +1341,15 @@ impl<'a> Cx<'a> {
             }
             Node::WriteSgpr { .. } | Node::WriteScc { .. } => Kind::Deferred,
             Node::Barrier => Kind::Ignored,
-            Node::WriteVgpr { .. } | Node::Atomic { .. } => Kind::Lane,
+            Node::WriteVgpr { .. } => Kind::Lane,
+            // A Uniform atomic runs once for the wave, outside the lane loop (D092).
+            Node::Atomic { .. } => {
+                if self.shape(i) == Some(Shape::Uniform) {
+                    Kind::Uniform
+                } else {
+                    Kind::Lane
+                }
+            }
             Node::LoadIf { .. } | Node::StoreIf { .. } | Node::AtomicIf { .. } => Kind::Lane,
             Node::Store { addr, value, .. } => {
                 if self.is_lane(addr) || self.is_lane(value) {
@@ -1612,6 +1624,24 @@ impl<'a> Cx<'a> {
                 let aty = self.ty(addr.index());
                 self.trace_mem(i, None, a, aty, offset, v, wide, access.bytes() as u32)?;
                 return Ok(());
+            }
+            Node::Atomic {
+                space,
+                op,
+                addr,
+                offset,
+                value,
+                data1,
+            } => {
+                // D092: once for the wave, whatever EXEC holds.
+                let a = self.get(addr)?;
+                let x = self.get(value)?;
+                let y = data1.map(|d| self.get(d)).transpose()?;
+                let aty = self.ty(addr.index());
+                let wide = self.ty(value.index()) == Ty::B64;
+                let old = self.atomic_rmw(space, op, wide, a, aty, offset, x, y)?;
+                self.trace_mem(i, None, a, aty, offset, x, wide, 4)?;
+                old
             }
             Node::Ballot { cond } => {
                 let c = self.get(cond)?;
@@ -2390,6 +2420,8 @@ impl<'a> Cx<'a> {
             Node::LaneId => self
                 .lane
                 .ok_or_else(|| self.unsupported("lane id outside a lane loop"))?,
+            // One invocation per wave: its index in the workgroup is the wave's (D092).
+            Node::WaveId => self.wave_in_group,
             Node::Int { op, ty, a, b } => {
                 let x = self.get(a)?;
                 let y = self.get(b)?;

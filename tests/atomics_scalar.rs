@@ -1,0 +1,589 @@
+//! Scalar atomics (`s_atomic_*`, `s_buffer_atomic_*`, gfx1010/gfx1013), scalar scratch accesses
+//! (`s_scratch_*`), `ds_append`/`ds_consume` and `ds_condxchg32_rtn_b64` (decisions D092, D093): host vs
+//! lavapipe bit for bit and host vs an independent Rust reference written from the ISA's definitions.
+//!
+//! Each instruction runs in the opcheck frame (tests/opcheck) with a short segment around it; words from
+//! `llvm-mc-19 -arch=amdgcn -show-encoding` (`-mcpu=gfx1010` for the SMEM forms, which exist only there,
+//! `-mcpu=gfx1030` for the DS forms), the text beside them checked against our printer.
+//!
+//! * Scalar atomics: DATA (and the compare value) from lane 0's input (s8..s11, copied to s16..s19), one
+//!   atomic per wave on the wave's own dword/qword 64 bytes into its input buffer (lane 1's v0/v1), with
+//!   glc (pre-op value back in s16/s[16:17]; two forms without glc keep s16.. unchanged); the memory is read
+//!   back with s_load into s18/s[18:19]. One operand set per wave: the compare forms get an equal compare
+//!   value in a quarter of the waves, inc/dec a limit next to the memory value in a quarter.
+//! * `s_scratch_*`: the wave's scratch region (32 lanes x 32 bytes) is cleared by vector scratch stores,
+//!   `s_scratch_store_dword{,x2,x4}` writes s8.. at the unswizzled region byte `(s12 & 0x3ef) & !3`, every lane
+//!   then reads its 8 private dwords (swizzled, D070) into v8..v15 and `s_scratch_load_dword{,x2,x4}` reads
+//!   back 4 bytes further into s16..: so the reference checks exactly where the scalar store landed in the
+//!   swizzled per-lane layout, and what the scalar load sees.
+//! * `ds_append`/`ds_consume` (EXEC from the input): the counter at M0 + offset (M0 = s10 & 0x7fc) set to
+//!   s9, the pre-op value returned to every active lane (v8) and the counter read back (v9): s9 ± the number
+//!   of EXEC lanes.
+//! * `ds_condxchg32_rtn_b64`: each lane's qword at 64 * lane + 8 set from v[0:1], the address given
+//!   unaligned by 0..7 bytes (v4 & 7: the ISA's `& 0xfff8`), DATA v[2:3]; old value in v[8:9], memory read
+//!   back into v[10:11].
+#![allow(clippy::unusual_byte_groupings)]
+
+mod opcheck;
+
+use opcheck::{frame_of, outputs_of, Exec, Frame, Op, Rng, WAVE};
+use rdna2spv_eval::{InitSgpr, Launch, Memory};
+use rdna2spv_ir::lift::{lift, LiftOptions};
+use rdna2spv_isa::{decode, PrintOptions, Target};
+use rdna2spv_spirv::lower::LowerOptions;
+use rdna2spv_vulkan::{probe, run_with_buffers};
+
+// coverage: scalar_atomics_all: S_ATOMIC_SWAP S_ATOMIC_CMPSWAP S_ATOMIC_ADD S_ATOMIC_SUB S_ATOMIC_SMIN S_ATOMIC_UMIN S_ATOMIC_SMAX S_ATOMIC_UMAX S_ATOMIC_AND S_ATOMIC_OR S_ATOMIC_XOR S_ATOMIC_INC S_ATOMIC_DEC S_ATOMIC_SWAP_X2 S_ATOMIC_CMPSWAP_X2 S_ATOMIC_ADD_X2 S_ATOMIC_SUB_X2 S_ATOMIC_SMIN_X2 S_ATOMIC_UMIN_X2 S_ATOMIC_SMAX_X2 S_ATOMIC_UMAX_X2 S_ATOMIC_AND_X2 S_ATOMIC_OR_X2 S_ATOMIC_XOR_X2 S_ATOMIC_INC_X2 S_ATOMIC_DEC_X2 S_BUFFER_ATOMIC_SWAP S_BUFFER_ATOMIC_CMPSWAP S_BUFFER_ATOMIC_ADD S_BUFFER_ATOMIC_SUB S_BUFFER_ATOMIC_SMIN S_BUFFER_ATOMIC_UMIN S_BUFFER_ATOMIC_SMAX S_BUFFER_ATOMIC_UMAX S_BUFFER_ATOMIC_AND S_BUFFER_ATOMIC_OR S_BUFFER_ATOMIC_XOR S_BUFFER_ATOMIC_INC S_BUFFER_ATOMIC_DEC S_BUFFER_ATOMIC_SWAP_X2 S_BUFFER_ATOMIC_CMPSWAP_X2 S_BUFFER_ATOMIC_ADD_X2 S_BUFFER_ATOMIC_SUB_X2 S_BUFFER_ATOMIC_SMIN_X2 S_BUFFER_ATOMIC_UMIN_X2 S_BUFFER_ATOMIC_SMAX_X2 S_BUFFER_ATOMIC_UMAX_X2 S_BUFFER_ATOMIC_AND_X2 S_BUFFER_ATOMIC_OR_X2 S_BUFFER_ATOMIC_XOR_X2 S_BUFFER_ATOMIC_INC_X2 S_BUFFER_ATOMIC_DEC_X2
+// coverage: wave_id_in_workgroup: S_GET_WAVEID_IN_WORKGROUP
+// coverage: scalar_memory_and_lds_counters: S_SCRATCH_LOAD_DWORD S_SCRATCH_LOAD_DWORDX2 S_SCRATCH_LOAD_DWORDX4 S_SCRATCH_STORE_DWORD S_SCRATCH_STORE_DWORDX2 S_SCRATCH_STORE_DWORDX4 DS_APPEND DS_CONSUME DS_CONDXCHG32_RTN_B64
+
+/// One segment: its name, LLVM's text of its instructions and their words.
+struct Seg {
+    name: &'static str,
+    text: &'static str,
+    words: &'static [u32],
+}
+
+const fn seg(name: &'static str, text: &'static str, words: &'static [u32]) -> Seg {
+    Seg { name, text, words }
+}
+
+fn base(name: &str) -> &str {
+    name.split('@').next().unwrap()
+}
+
+fn target(s: &Seg) -> Target {
+    if s.name.starts_with("s_") {
+        Target::Gfx1010
+    } else {
+        Target::Gfx1030
+    }
+}
+
+fn exec(s: &Seg) -> Exec {
+    if s.name.starts_with("ds_") {
+        Exec::FromInput
+    } else {
+        Exec::All
+    }
+}
+
+// ---- the references (RDNA ISA definitions) ----------------------------------------------------------
+
+/// The scalar atomic's operation: (op, 64-bit, compare form).
+fn scalar_kind(name: &str) -> (&str, bool, bool) {
+    let n = base(name);
+    let rest = n
+        .strip_prefix("s_buffer_atomic_")
+        .or_else(|| n.strip_prefix("s_atomic_"))
+        .unwrap();
+    let wide = rest.ends_with("_x2");
+    let op = rest.trim_end_matches("_x2");
+    (op, wide, op == "cmpswap")
+}
+
+/// Memory after a scalar atomic: `m` before, `x` DATA, `c` the compare value (cmpswap stores x if m == c).
+fn scalar_ref(op: &str, wide: bool, m: u64, x: u64, c: u64) -> u64 {
+    let (mask, bits) = if wide {
+        (u64::MAX, 64)
+    } else {
+        (0xffff_ffff, 32)
+    };
+    let s = |v: u64| ((v << (64 - bits)) as i64) >> (64 - bits);
+    let r = match op {
+        "swap" => x,
+        "cmpswap" => {
+            if m == c {
+                x
+            } else {
+                m
+            }
+        }
+        "add" => m.wrapping_add(x),
+        "sub" => m.wrapping_sub(x),
+        "smin" => s(m).min(s(x)) as u64,
+        "smax" => s(m).max(s(x)) as u64,
+        "umin" => m.min(x),
+        "umax" => m.max(x),
+        "and" => m & x,
+        "or" => m | x,
+        "xor" => m ^ x,
+        // inc: m >= x ? 0 : m + 1; dec: (m == 0 || m > x) ? x : m - 1 (ISA guide, S_ATOMIC_INC/DEC).
+        "inc" => {
+            if m >= x {
+                0
+            } else {
+                m + 1
+            }
+        }
+        "dec" => {
+            if m == 0 || m > x {
+                x
+            } else {
+                m - 1
+            }
+        }
+        o => panic!("no reference for {o}"),
+    };
+    r & mask
+}
+
+fn oracle(s: &Seg, f: &mut Frame, wave: &[[u32; 16]]) {
+    let name = base(s.name);
+    if name.starts_with("s_buffer_atomic_") || name.starts_with("s_atomic_") {
+        let (op, wide, _) = scalar_kind(name);
+        let glc = !s.name.ends_with("@noglc");
+        let get = |r: usize| {
+            if wide {
+                f.s64(r)
+            } else {
+                f.s(r) as u64
+            }
+        };
+        let m = if wide {
+            wave[1][0] as u64 | (wave[1][1] as u64) << 32
+        } else {
+            wave[1][0] as u64
+        };
+        let x = get(8);
+        let c = if wide { f.s64(10) } else { f.s(9) as u64 };
+        let new = scalar_ref(op, wide, m, x, c);
+        for r in 0..4 {
+            let v = f.s(8 + r);
+            f.set_s(16 + r, v);
+        }
+        if glc {
+            if wide {
+                f.set_s64(16, m);
+            } else {
+                f.set_s(16, m as u32);
+            }
+        }
+        if wide {
+            f.set_s64(18, new);
+        } else {
+            f.set_s(18, new as u32);
+        }
+    } else if name.starts_with("s_scratch_") {
+        let w = match name {
+            "s_scratch_dword" => 1,
+            "s_scratch_dwordx2" => 2,
+            _ => 4,
+        };
+        let mut region = [0u32; 32 * 8];
+        f.scc = f.s(12) & 0x3ef != 0; // s_and_b32
+        let a = (f.s(12) & 0x3ef & !3) as usize / 4;
+        for j in 0..w {
+            region[a + j] = f.s(8 + j);
+        }
+        for l in 0..WAVE {
+            for k in 0..8 {
+                f.v[l][8 + k] = region[k * 32 + l];
+            }
+        }
+        for j in 0..w {
+            f.set_s(16 + j, region[a + 1 + j]);
+        }
+    } else if name == "ds_append" || name == "ds_consume" {
+        let c = f.s(9);
+        f.scc = f.s(10) & 0x7fc != 0; // s_and_b32
+        let n = f.exec.count_ones();
+        let after = if name == "ds_append" {
+            c.wrapping_add(n)
+        } else {
+            c.wrapping_sub(n)
+        };
+        f.per_lane(8, |_, _| c);
+        f.per_lane(9, |_, _| after);
+    } else if name == "ds_condxchg32_rtn_b64" {
+        let before = f.clone();
+        for l in 0..WAVE {
+            if !before.active(l) {
+                continue;
+            }
+            let v = before.v[l];
+            f.v[l][8] = v[0];
+            f.v[l][9] = v[1];
+            for i in 0..2 {
+                let d = v[2 + i];
+                f.v[l][10 + i] = if d >> 31 != 0 { d & 0x7fff_ffff } else { v[i] };
+            }
+        }
+    } else {
+        panic!("no oracle for {name}");
+    }
+}
+
+// ---- operands ----------------------------------------------------------------------------------------
+
+fn inputs(s: &Seg, n: usize, seed: u64) -> Vec<[u32; 16]> {
+    let mut r = Rng(seed);
+    let mut v: Vec<[u32; 16]> = (0..n)
+        .map(|_| {
+            let mut x = [0u32; 16];
+            for d in x.iter_mut() {
+                *d = opcheck::operand(&mut r);
+            }
+            x
+        })
+        .collect();
+    let name = base(s.name);
+    if name.starts_with("s_buffer_atomic_") || name.starts_with("s_atomic_") {
+        let (op, wide, _) = scalar_kind(name);
+        for wave in v.chunks_mut(WAVE) {
+            if !r.next().is_multiple_of(4) {
+                continue;
+            }
+            let m = wave[1][0] as u64 | (wave[1][1] as u64) << 32;
+            match op {
+                "cmpswap" if wide => {
+                    wave[0][10] = m as u32;
+                    wave[0][11] = (m >> 32) as u32;
+                }
+                "cmpswap" => wave[0][9] = m as u32,
+                "inc" | "dec" => {
+                    let mm = if wide { m } else { m & 0xffff_ffff };
+                    let x = match r.next() % 4 {
+                        0 => mm,
+                        1 => mm.wrapping_add(1),
+                        2 => mm.wrapping_sub(1),
+                        _ => 0,
+                    };
+                    let x = if wide { x } else { x & 0xffff_ffff };
+                    wave[0][8] = x as u32;
+                    if wide {
+                        wave[0][9] = (x >> 32) as u32;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    v
+}
+
+// ---- the harness ---------------------------------------------------------------------------------------
+
+fn check_words(s: &Seg) {
+    let mut at = 0;
+    for line in s.text.lines() {
+        let ins = decode(&s.words[at..], target(s)).unwrap_or_else(|e| panic!("{}: {e}", s.name));
+        assert_eq!(ins.text(PrintOptions { wave64: false }), line, "{}", s.name);
+        at += ins.len();
+    }
+    assert_eq!(at, s.words.len(), "{}: word count", s.name);
+}
+
+fn nothing(_: &mut Frame) {}
+
+fn as_op(s: &Seg) -> Op {
+    Op {
+        asm: s.name,
+        words: s.words,
+        target: target(s),
+        exec: exec(s),
+        oracle: nothing,
+    }
+}
+
+fn launch(grid: usize, addrs: &[u64]) -> Launch {
+    let mut sgprs = Vec::new();
+    for (i, &a) in addrs.iter().enumerate() {
+        sgprs.push((2 * i as u16, InitSgpr::Const(a as u32)));
+        sgprs.push((2 * i as u16 + 1, InitSgpr::Const((a >> 32) as u32)));
+    }
+    sgprs.push((4, InitSgpr::WorkgroupId(0)));
+    Launch {
+        wave_size: 32,
+        grid: [grid as u32, 1, 1],
+        workgroup: [WAVE as u32, 1, 1],
+        sgprs,
+        workitem_id_vgprs: 1,
+        lds_bytes: 4096,
+        scratch_bytes: 32,
+        max_steps_per_wave: 100_000,
+    }
+}
+
+fn le(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Runs `segs` (one sub-target) on `n` work-items each, in modules of `opcheck::batch()` segments.
+fn check(segs: &[&Seg], n: usize) {
+    for s in segs {
+        check_words(s);
+    }
+    let ctx = opcheck::lavapipe();
+    let prof = probe(&ctx).expect("the device profile is probed");
+    let mut failures = Vec::new();
+    for (gi, group) in segs.chunks(opcheck::batch()).enumerate() {
+        let t = std::time::Instant::now();
+        let ops: Vec<Op> = group.iter().map(|s| as_op(s)).collect();
+        let mut words = Vec::new();
+        for (k, o) in ops.iter().enumerate() {
+            words.extend(opcheck::segment_words(o, (k * n * 64) as u32));
+        }
+        words.push(0xbf81_0000); // s_endpgm
+        let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let p = lift(
+            "scalar_atomics",
+            &code,
+            LiftOptions {
+                target: target(group[0]),
+                wave_size: 32,
+                private_segment_buffer: None,
+            },
+        )
+        .unwrap_or_else(|e| panic!("group {gi}: the batch does not lift: {e}"));
+        let mut ins = Vec::new();
+        for (i, s) in group.iter().enumerate() {
+            ins.extend(inputs(s, n, 0x5a70_0000 ^ (gi as u64) << 12 ^ i as u64));
+        }
+        let input: Vec<u8> = ins
+            .iter()
+            .flat_map(|t| t.iter().flat_map(|x| x.to_le_bytes()))
+            .collect();
+        let init = vec![input, vec![0u8; 64 * n * group.len()]];
+        let run = run_with_buffers(
+            &ctx,
+            &p,
+            &init,
+            |a| launch(n, a),
+            &prof,
+            &LowerOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("group {gi}: device run failed: {e}"));
+        let mut mem = Memory::default();
+        for (i, b) in init.iter().enumerate() {
+            mem.add(&format!("buf{i}"), run.addresses[i], b.clone())
+                .unwrap();
+        }
+        rdna2spv_eval::run(&p, &run.launch, &mut mem).expect("the evaluator runs");
+        let host = le(&mem.allocation("buf1").unwrap().data);
+        let dev = le(&run.outputs[1]);
+        for (j, s) in group.iter().enumerate() {
+            let ins = &ins[j * n..(j + 1) * n];
+            let (mut hd, mut ho, mut first) = (0usize, 0usize, None::<String>);
+            for (w, wave) in ins.chunks(WAVE).enumerate() {
+                let o = as_op(s);
+                let mut f = frame_of(&o, wave);
+                oracle(s, &mut f, wave);
+                let want = outputs_of(&f);
+                for (l, want) in want.iter().enumerate() {
+                    let at = 16 * (j * n + w * WAVE + l);
+                    let (h, d) = (&host[at..at + 16], &dev[at..at + 16]);
+                    for q in 0..16 {
+                        hd += (h[q] != d[q]) as usize;
+                        ho += (h[q] != want[q]) as usize;
+                        if (h[q] != d[q] || h[q] != want[q]) && first.is_none() {
+                            first = Some(format!(
+                                "wave {w} lane {l} output {q}: host {:#010x}, device {:#010x}, reference {:#010x}; lane inputs {:08x?}",
+                                h[q], d[q], want[q], wave[l]
+                            ));
+                        }
+                    }
+                }
+            }
+            // Wave-level operands (scalar forms, the append counter): one operand set per wave.
+            let sets = if s.name.starts_with("ds_condxchg") {
+                n
+            } else {
+                n / WAVE
+            };
+            eprintln!(
+                "{:32} {sets} operand sets ({n} lanes): host≠device {hd}, host≠reference {ho}",
+                s.name
+            );
+            if let Some(first) = first {
+                failures.push(format!("{}: {first}", s.name));
+            }
+        }
+        eprintln!(
+            "  ({} segments in one module: {:.2?})",
+            group.len(),
+            t.elapsed()
+        );
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+fn select(f: impl Fn(&Seg) -> bool) -> Vec<&'static Seg> {
+    SEGS.iter().filter(|s| f(s)).collect()
+}
+
+/// Work-items for the scalar atomics: one operand set per wave, so 4096 sets take 4096 waves
+/// (`RDNA2SPV_SCALAR_WAVES` overrides).
+fn scalar_items(default_waves: usize) -> usize {
+    std::env::var("RDNA2SPV_SCALAR_WAVES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default_waves)
+        * WAVE
+}
+
+/// In every `cargo test`: a sample of the scalar atomics (both address forms, both widths, the compare,
+/// inc/dec and signed forms, with and without glc) on 256 waves each.
+#[test]
+fn scalar_atomics_sample() {
+    const SAMPLE: &[&str] = &[
+        "s_atomic_add",
+        "s_atomic_cmpswap_x2",
+        "s_atomic_smin",
+        "s_buffer_atomic_inc",
+        "s_buffer_atomic_dec_x2",
+        "s_buffer_atomic_cmpswap",
+        "s_atomic_add@noglc",
+        "s_buffer_atomic_cmpswap_x2@noglc",
+    ];
+    check(&select(|s| SAMPLE.contains(&s.name)), scalar_items(256));
+}
+
+#[test]
+#[ignore = "long (52 ops x 4096 waves; docs/coverage-tests.md): cargo test --release --test atomics_scalar -- --ignored"]
+fn scalar_atomics_all() {
+    check(
+        &select(|s| s.name.starts_with("s_") && !s.name.starts_with("s_scratch")),
+        scalar_items(4096),
+    );
+}
+
+/// In every `cargo test`: s_scratch_* (4096 work-items: 128 waves, each with its own address and data),
+/// ds_append/ds_consume with and without an offset (128 waves, each with its own EXEC, counter address
+/// and value), ds_condxchg32_rtn_b64 (4096 lanes).
+#[test]
+fn scalar_memory_and_lds_counters() {
+    check(&select(|s| s.name.starts_with("s_scratch")), opcheck::n());
+    check(&select(|s| s.name.starts_with("ds_")), opcheck::n());
+}
+
+/// s_get_waveid_in_workgroup (D092): every work-item stores its wave's value at its own dword; 1,000
+/// work-items in workgroups of 128 (the last one partial), wave32 (4 waves a group) and wave64 (2); the
+/// reference is (local id / wave size). Words from llvm-mc-19 -mcpu=gfx1010.
+#[test]
+fn wave_id_in_workgroup() {
+    const TEXT: &str = "s_get_waveid_in_workgroup s8\ns_lshl_b32 s5, s4, 9\ns_add_u32 s6, s0, s5\ns_addc_u32 s7, s1, 0\nv_mov_b32_e32 v1, s8\nv_lshlrev_b32_e32 v2, 2, v0\nglobal_store_dword v2, v1, s[6:7]\ns_endpgm";
+    const WORDS: &[u32] = &[
+        0xf4a80200, 0x00000000, 0x8f058904, 0x80060500, 0x82078001, 0x7e020208, 0x34040082,
+        0xdc708000, 0x00060102, 0xbf810000,
+    ];
+    check_words(&seg("s_get_waveid_in_workgroup", TEXT, WORDS));
+    let code: Vec<u8> = WORDS.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let ctx = opcheck::lavapipe();
+    let prof = probe(&ctx).expect("the device profile is probed");
+    const ITEMS: usize = 1000;
+    for ws in [32u32, 64] {
+        let p = lift(
+            "wave_id",
+            &code,
+            LiftOptions {
+                target: Target::Gfx1010,
+                wave_size: ws,
+                private_segment_buffer: None,
+            },
+        )
+        .expect("lifts");
+        let init = vec![vec![0xffu8; 4096]];
+        let launch = |a: &[u64]| Launch {
+            wave_size: ws,
+            grid: [ITEMS as u32, 1, 1],
+            workgroup: [128, 1, 1],
+            sgprs: vec![
+                (0, InitSgpr::Const(a[0] as u32)),
+                (1, InitSgpr::Const((a[0] >> 32) as u32)),
+                (4, InitSgpr::WorkgroupId(0)),
+            ],
+            workitem_id_vgprs: 1,
+            lds_bytes: 0,
+            scratch_bytes: 0,
+            max_steps_per_wave: 1000,
+        };
+        let run = run_with_buffers(&ctx, &p, &init, launch, &prof, &LowerOptions::default())
+            .expect("device run");
+        let mut mem = Memory::default();
+        mem.add("buf0", run.addresses[0], init[0].clone()).unwrap();
+        rdna2spv_eval::run(&p, &run.launch, &mut mem).expect("the evaluator runs");
+        let host = le(&mem.allocation("buf0").unwrap().data);
+        let dev = le(&run.outputs[0]);
+        for i in 0..1024 {
+            let want = if i < ITEMS {
+                ((i % 128) as u32) / ws
+            } else {
+                u32::MAX
+            };
+            assert_eq!(host[i], dev[i], "wave{ws} item {i}: host vs device");
+            assert_eq!(host[i], want, "wave{ws} item {i}: host vs reference");
+        }
+        eprintln!("wave{ws}: {ITEMS} work-items, host = device = reference");
+    }
+}
+
+/// Every segment: its name, LLVM's text of its instructions and their words (llvm-mc-19; gfx1010 for the
+/// SMEM forms, gfx1030 for the DS forms).
+static SEGS: &[Seg] = &[
+    seg("s_atomic_swap", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_swap s16, s[6:7], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6010403, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_cmpswap", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_cmpswap s[16:17], s[6:7], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6050403, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_add", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_add s16, s[6:7], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6090403, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_sub", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_sub s16, s[6:7], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf60d0403, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_smin", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_smin s16, s[6:7], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6110403, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_umin", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_umin s16, s[6:7], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6150403, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_smax", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_smax s16, s[6:7], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6190403, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_umax", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_umax s16, s[6:7], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf61d0403, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_and", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_and s16, s[6:7], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6210403, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_or", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_or s16, s[6:7], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6250403, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_xor", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_xor s16, s[6:7], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6290403, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_inc", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_inc s16, s[6:7], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf62d0403, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_dec", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_dec s16, s[6:7], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6310403, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_swap_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_swap_x2 s[16:17], s[6:7], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6810403, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_cmpswap_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_cmpswap_x2 s[16:19], s[6:7], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6850403, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_add_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_add_x2 s[16:17], s[6:7], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6890403, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_sub_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_sub_x2 s[16:17], s[6:7], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf68d0403, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_smin_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_smin_x2 s[16:17], s[6:7], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6910403, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_umin_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_umin_x2 s[16:17], s[6:7], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6950403, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_smax_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_smax_x2 s[16:17], s[6:7], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6990403, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_umax_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_umax_x2 s[16:17], s[6:7], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf69d0403, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_and_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_and_x2 s[16:17], s[6:7], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6a10403, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_or_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_or_x2 s[16:17], s[6:7], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6a50403, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_xor_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_xor_x2 s[16:17], s[6:7], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6a90403, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_inc_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_inc_x2 s[16:17], s[6:7], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6ad0403, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_dec_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_dec_x2 s[16:17], s[6:7], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6b10403, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_swap", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_swap s16, s[12:15], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5010406, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_cmpswap", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_cmpswap s[16:17], s[12:15], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5050406, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_add", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_add s16, s[12:15], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5090406, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_sub", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_sub s16, s[12:15], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf50d0406, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_smin", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_smin s16, s[12:15], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5110406, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_umin", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_umin s16, s[12:15], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5150406, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_smax", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_smax s16, s[12:15], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5190406, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_umax", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_umax s16, s[12:15], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf51d0406, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_and", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_and s16, s[12:15], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5210406, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_or", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_or s16, s[12:15], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5250406, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_xor", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_xor s16, s[12:15], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5290406, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_inc", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_inc s16, s[12:15], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf52d0406, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_dec", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_dec s16, s[12:15], 0x40 glc\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5310406, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_swap_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_swap_x2 s[16:17], s[12:15], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5810406, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_cmpswap_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_cmpswap_x2 s[16:19], s[12:15], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5850406, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_add_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_add_x2 s[16:17], s[12:15], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5890406, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_sub_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_sub_x2 s[16:17], s[12:15], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf58d0406, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_smin_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_smin_x2 s[16:17], s[12:15], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5910406, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_umin_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_umin_x2 s[16:17], s[12:15], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5950406, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_smax_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_smax_x2 s[16:17], s[12:15], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5990406, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_umax_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_umax_x2 s[16:17], s[12:15], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf59d0406, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_and_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_and_x2 s[16:17], s[12:15], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5a10406, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_or_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_or_x2 s[16:17], s[12:15], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5a50406, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_xor_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_xor_x2 s[16:17], s[12:15], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5a90406, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_inc_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_inc_x2 s[16:17], s[12:15], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5ad0406, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_dec_x2", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_dec_x2 s[16:17], s[12:15], 0x40 glc\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5b10406, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_atomic_add@noglc", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_atomic_add s16, s[6:7], 0x40\ns_load_dword s18, s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xf6080403, 0xfa000040, 0xf4000483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_buffer_atomic_cmpswap_x2@noglc", "s_mov_b32 s16, s8\ns_mov_b32 s17, s9\ns_mov_b32 s18, s10\ns_mov_b32 s19, s11\ns_mov_b32 s12, s6\ns_mov_b32 s13, s7\ns_buffer_atomic_cmpswap_x2 s[16:19], s[12:15], 0x40\ns_load_dwordx2 s[18:19], s[6:7], 0x40\ns_waitcnt lgkmcnt(0)", &[0xbe900308, 0xbe910309, 0xbe92030a, 0xbe93030b, 0xbe8c0306, 0xbe8d0307, 0xf5840406, 0xfa000040, 0xf4040483, 0xfa000040, 0xbf8cc07f]),
+    seg("s_scratch_dword", "v_mov_b32_e32 v41, 0\nv_mov_b32_e32 v42, 0\nv_mov_b32_e32 v43, 0\nv_mov_b32_e32 v44, 0\nv_mov_b32_e32 v45, 0\nscratch_store_dwordx4 v41, v[42:45], off\nscratch_store_dwordx4 v41, v[42:45], off offset:16\ns_and_b32 s12, s12, 0x3ef\ns_mov_b32 s13, 0\ns_scratch_store_dword s8, s[12:13], null\ns_waitcnt lgkmcnt(0)\nscratch_load_dwordx4 v[8:11], v41, off\nscratch_load_dwordx4 v[12:15], v41, off offset:16\ns_scratch_load_dword s16, s[12:13], 0x4\ns_waitcnt vmcnt(0) lgkmcnt(0)", &[0x7e520280, 0x7e540280, 0x7e560280, 0x7e580280, 0x7e5a0280, 0xdc784000, 0x007d2a29, 0xdc784010, 0x007d2a29, 0x870cff0c, 0x000003ef, 0xbe8d0380, 0xf4540206, 0xfa000000, 0xbf8cc07f, 0xdc384000, 0x087d0029, 0xdc384010, 0x0c7d0029, 0xf4140406, 0xfa000004, 0xbf8c0070]),
+    seg("s_scratch_dwordx2", "v_mov_b32_e32 v41, 0\nv_mov_b32_e32 v42, 0\nv_mov_b32_e32 v43, 0\nv_mov_b32_e32 v44, 0\nv_mov_b32_e32 v45, 0\nscratch_store_dwordx4 v41, v[42:45], off\nscratch_store_dwordx4 v41, v[42:45], off offset:16\ns_and_b32 s12, s12, 0x3ef\ns_mov_b32 s13, 0\ns_scratch_store_dwordx2 s[8:9], s[12:13], null\ns_waitcnt lgkmcnt(0)\nscratch_load_dwordx4 v[8:11], v41, off\nscratch_load_dwordx4 v[12:15], v41, off offset:16\ns_scratch_load_dwordx2 s[16:17], s[12:13], 0x4\ns_waitcnt vmcnt(0) lgkmcnt(0)", &[0x7e520280, 0x7e540280, 0x7e560280, 0x7e580280, 0x7e5a0280, 0xdc784000, 0x007d2a29, 0xdc784010, 0x007d2a29, 0x870cff0c, 0x000003ef, 0xbe8d0380, 0xf4580206, 0xfa000000, 0xbf8cc07f, 0xdc384000, 0x087d0029, 0xdc384010, 0x0c7d0029, 0xf4180406, 0xfa000004, 0xbf8c0070]),
+    seg("s_scratch_dwordx4", "v_mov_b32_e32 v41, 0\nv_mov_b32_e32 v42, 0\nv_mov_b32_e32 v43, 0\nv_mov_b32_e32 v44, 0\nv_mov_b32_e32 v45, 0\nscratch_store_dwordx4 v41, v[42:45], off\nscratch_store_dwordx4 v41, v[42:45], off offset:16\ns_and_b32 s12, s12, 0x3ef\ns_mov_b32 s13, 0\ns_scratch_store_dwordx4 s[8:11], s[12:13], null\ns_waitcnt lgkmcnt(0)\nscratch_load_dwordx4 v[8:11], v41, off\nscratch_load_dwordx4 v[12:15], v41, off offset:16\ns_scratch_load_dwordx4 s[16:19], s[12:13], 0x4\ns_waitcnt vmcnt(0) lgkmcnt(0)", &[0x7e520280, 0x7e540280, 0x7e560280, 0x7e580280, 0x7e5a0280, 0xdc784000, 0x007d2a29, 0xdc784010, 0x007d2a29, 0x870cff0c, 0x000003ef, 0xbe8d0380, 0xf45c0206, 0xfa000000, 0xbf8cc07f, 0xdc384000, 0x087d0029, 0xdc384010, 0x0c7d0029, 0xf41c0406, 0xfa000004, 0xbf8c0070]),
+    seg("ds_append", "s_and_b32 s10, s10, 0x7fc\ns_mov_b32 m0, s10\nv_mov_b32_e32 v41, s9\nv_mov_b32_e32 v42, s10\nds_write_b32 v42, v41\nds_append v8\nds_read_b32 v9, v42\ns_waitcnt lgkmcnt(0)", &[0x870aff0a, 0x000007fc, 0xbefc030a, 0x7e520209, 0x7e54020a, 0xd8340000, 0x0000292a, 0xd8f80000, 0x08000000, 0xd8d80000, 0x0900002a, 0xbf8cc07f]),
+    seg("ds_append@off", "s_and_b32 s10, s10, 0x7fc\ns_mov_b32 m0, s10\nv_mov_b32_e32 v41, s9\nv_mov_b32_e32 v42, s10\nds_write_b32 v42, v41 offset:16\nds_append v8 offset:16\nds_read_b32 v9, v42 offset:16\ns_waitcnt lgkmcnt(0)", &[0x870aff0a, 0x000007fc, 0xbefc030a, 0x7e520209, 0x7e54020a, 0xd8340010, 0x0000292a, 0xd8f80010, 0x08000000, 0xd8d80010, 0x0900002a, 0xbf8cc07f]),
+    seg("ds_consume", "s_and_b32 s10, s10, 0x7fc\ns_mov_b32 m0, s10\nv_mov_b32_e32 v41, s9\nv_mov_b32_e32 v42, s10\nds_write_b32 v42, v41\nds_consume v8\nds_read_b32 v9, v42\ns_waitcnt lgkmcnt(0)", &[0x870aff0a, 0x000007fc, 0xbefc030a, 0x7e520209, 0x7e54020a, 0xd8340000, 0x0000292a, 0xd8f40000, 0x08000000, 0xd8d80000, 0x0900002a, 0xbf8cc07f]),
+    seg("ds_consume@off", "s_and_b32 s10, s10, 0x7fc\ns_mov_b32 m0, s10\nv_mov_b32_e32 v41, s9\nv_mov_b32_e32 v42, s10\nds_write_b32 v42, v41 offset:16\nds_consume v8 offset:16\nds_read_b32 v9, v42 offset:16\ns_waitcnt lgkmcnt(0)", &[0x870aff0a, 0x000007fc, 0xbefc030a, 0x7e520209, 0x7e54020a, 0xd8340010, 0x0000292a, 0xd8f40010, 0x08000000, 0xd8d80010, 0x0900002a, 0xbf8cc07f]),
+    seg("ds_condxchg32_rtn_b64", "v_and_b32_e32 v41, 7, v4\nv_add_nc_u32_e32 v41, v40, v41\nds_write_b64 v40, v[0:1] offset:8\nds_condxchg32_rtn_b64 v[8:9], v41, v[2:3] offset:8\nds_read_b64 v[10:11], v40 offset:8\ns_waitcnt lgkmcnt(0)", &[0x36520887, 0x4a525328, 0xd9340008, 0x00000028, 0xd9f80008, 0x08000229, 0xd9d80008, 0x0a000028, 0xbf8cc07f]),
+];
