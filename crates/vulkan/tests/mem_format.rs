@@ -631,9 +631,13 @@ fn table(gs: &[(Vec<V>, u32)], base_of: impl Fn(usize) -> u64) -> Vec<u8> {
 }
 
 fn launch(a: &[u64]) -> Launch {
+    launch_groups(a, GROUPS)
+}
+
+fn launch_groups(a: &[u64], groups: u32) -> Launch {
     Launch {
         wave_size: WS,
-        grid: [GROUPS * WS, 1, 1],
+        grid: [groups * WS, 1, 1],
         workgroup: [WS, 1, 1],
         sgprs: vec![
             (0, InitSgpr::Const(a[0] as u32)),
@@ -866,4 +870,77 @@ fn typed_mtbuf_stores_match_model() {
         &MTBUF_STORE_FORMS,
         0x7e57_0004,
     );
+}
+
+/// A store whose value the format does not hold (300 into an 8_UINT channel) and a load through a V# with
+/// an invalid format are refused at run time: the evaluator stops naming the instruction, the lane and the
+/// reason; the device run fails with the refused flag instead of writing a guess.
+#[test]
+fn typed_runtime_refusals_stop_the_run() {
+    use rdna2spv_spirv::lower::{LowerOptions, Unaligned};
+    use rdna2spv_spirv::DeviceProfile;
+    let ctx = common::lavapipe().with_timeout(std::time::Duration::from_secs(600));
+    let u32x = |fmt| V {
+        off: 0,
+        stride: 16,
+        nr: 32,
+        oob: 1,
+        fmt,
+        sel: [4, 5, 6, 7],
+    };
+    for (name, kernel, fmt0, want) in [
+        ("refused_store", MUBUF_STORES, 5, "outside the range of its UINT/SINT channel"),
+        ("refused_load", MUBUF_LOADS, 0, "the buffer format is invalid"),
+    ] {
+        let mut vs = vec![u32x(20); 9];
+        vs[0].fmt = fmt0;
+        vs[1].fmt = 11; // 16_UINT: d16 loads model it
+        let mut p: Vec<u32> = (0..WS)
+            .flat_map(|l| {
+                let mut v = vec![l, 0];
+                v.extend(std::iter::repeat_n(7, ITEM_WORDS - 2));
+                v
+            })
+            .collect();
+        p[5 * ITEM_WORDS + 2] = 300; // lane 5's v10
+        let program = lift_words(name, kernel, WS);
+        let bufs: Vec<Vec<u8>> = vec![words_le(&p), vec![0; p.len() * 4], vec![0; REGION]];
+        let gpu: Vec<_> = bufs
+            .iter()
+            .map(|b| ctx.buffer_from_bytes(b).expect("buffer"))
+            .collect();
+        let mut a: Vec<u64> = gpu.iter().map(|b| b.device_address()).collect();
+        let t = table(&[(vs, 0)], |_| a[2]);
+        let tb = ctx.buffer_from_bytes(&t).expect("buffer");
+        a.push(tb.device_address());
+        let l = launch_groups(&a, 1);
+        let mut mem = rdna2spv_eval::Memory::default();
+        for (i, b) in bufs.iter().chain([&t]).enumerate() {
+            mem.add(&format!("buf{i}"), a[i], b.clone()).unwrap();
+        }
+        let e = rdna2spv_eval::run(&program, &l, &mut mem)
+            .expect_err("the host refuses")
+            .to_string();
+        assert!(
+            e.contains("unsupported at run time") && e.contains(want),
+            "{name}: {e}"
+        );
+        if fmt0 == 5 {
+            assert!(e.contains("lane 5"), "{name}: {e}");
+        }
+        let opts = LowerOptions {
+            unaligned: Unaligned::Emulate,
+            ..Default::default()
+        };
+        let d = rdna2spv_vulkan::run::run_program_with(
+            &ctx,
+            &program,
+            &l,
+            &DeviceProfile::portable(),
+            &opts,
+        )
+        .expect_err("the device run fails")
+        .to_string();
+        assert!(d.contains("refuses at run time"), "{name}: {d}");
+    }
 }
