@@ -450,7 +450,7 @@ fn small_float(x: u32, w: u32) -> u32 {
     let sign = if w == 16 { (x >> 15) & 1 } else { 0 };
     let e = (x >> mb) & 31;
     let m = x & ((1 << mb) - 1);
-    let s = (sign << 31) as u32;
+    let s = sign << 31;
     if e == 31 {
         return if m == 0 {
             s | 0x7f80_0000
@@ -459,7 +459,7 @@ fn small_float(x: u32, w: u32) -> u32 {
         };
     }
     let v = if e == 0 {
-        m as f64 * 2f64.powi(-14 - mb as i32)
+        m as f64 * 2f64.powi(-14 - mb)
     } else {
         (1.0 + m as f64 / (1u32 << mb) as f64) * 2f64.powi(e as i32 - 15)
     };
@@ -602,12 +602,12 @@ fn store_elem(fm: &Form, g: &[V], soff: u32, v: &[u32]) -> Option<(u64, Vec<u8>)
     };
     let mut bits = [0u32; 4];
     let mut s = 0;
-    for c in 0..4 {
-        if w[c] > 0 {
-            let mask = if w[c] == 32 { !0 } else { (1 << w[c]) - 1 };
+    for (c, &wc) in w.iter().enumerate() {
+        if wc > 0 {
+            let mask = if wc == 32 { !0 } else { (1 << wc) - 1 };
             bits[(s / 32) as usize] |= (comp(c) & mask) << (s % 32);
         }
-        s += w[c];
+        s += wc;
     }
     let bytes: Vec<u8> = bits
         .iter()
@@ -621,8 +621,8 @@ fn store_elem(fm: &Form, g: &[V], soff: u32, v: &[u32]) -> Option<(u64, Vec<u8>)
 fn table(gs: &[(Vec<V>, u32)], base_of: impl Fn(usize) -> u64) -> Vec<u8> {
     let mut t = Vec::new();
     for (gi, (vs, soff)) in gs.iter().enumerate() {
-        for k in 0..9 {
-            t.extend(vs[k].words(base_of(gi)));
+        for v in &vs[..9] {
+            t.extend(v.words(base_of(gi)));
         }
         t.push(*soff);
         t.resize(64 * (gi + 1), 0);
