@@ -811,7 +811,10 @@ impl<'a> Cx<'a> {
         self.progress = self.fn_var(t.u32, Some(z));
         self.expected = self.fn_var(t.u32, Some(z));
         self.misaligned = self.fn_var(t.bool, Some(f));
-        self.refused = self.fn_var(t.bool, Some(f));
+        // Only modules with run-time refusals (typed buffer accesses, D097) carry the flag.
+        if self.p.nodes.iter().any(|(_, n)| matches!(n, Node::Refuse { .. })) {
+            self.refused = self.fn_var(t.bool, Some(f));
+        }
         if self.desc.scratch_bytes > 0 {
             self.scratch_fault = self.fn_var(t.bool, Some(f));
         }
@@ -1120,9 +1123,13 @@ impl<'a> Cx<'a> {
         let mis = self.load_bool(self.misaligned)?;
         let fm = self.c32(FLAG_MISALIGNED);
         let flag = self.b.select(t.u32, None, mis, fm, flag)?;
-        let rf = self.load_bool(self.refused)?;
-        let fr = self.c32(FLAG_REFUSED);
-        let flag = self.b.select(t.u32, None, rf, fr, flag)?;
+        let flag = if self.refused != 0 {
+            let rf = self.load_bool(self.refused)?;
+            let fr = self.c32(FLAG_REFUSED);
+            self.b.select(t.u32, None, rf, fr, flag)?
+        } else {
+            flag
+        };
         let flag = if self.private.is_some() {
             let sf = self.load_bool(self.scratch_fault)?;
             let fs = self.c32(FLAG_SCRATCH_FAULT);
