@@ -913,6 +913,12 @@ fn typed_runtime_refusals_stop_the_run() {
             "outside the range of its UINT/SINT channel",
         ),
         (
+            "refused_unorm_store",
+            MUBUF_STORES,
+            1,
+            "a store that rounds or clamps",
+        ),
+        (
             "refused_load",
             MUBUF_LOADS,
             0,
@@ -921,6 +927,8 @@ fn typed_runtime_refusals_stop_the_run() {
     ] {
         let mut vs = vec![u32x(20); 9];
         vs[0].fmt = fmt0;
+        // The first V#'s elements lie in the upper half of the region, the others' below 1 KiB.
+        vs[0].off = 2048;
         vs[1].fmt = 11; // 16_UINT: d16 loads model it
         let mut p: Vec<u32> = (0..WS)
             .flat_map(|l| {
@@ -952,7 +960,7 @@ fn typed_runtime_refusals_stop_the_run() {
             e.contains("unsupported at run time") && e.contains(want),
             "{name}: {e}"
         );
-        if fmt0 == 5 {
+        if name == "refused_store" {
             assert!(e.contains("lane 5"), "{name}: {e}");
         }
         let opts = LowerOptions {
@@ -969,5 +977,17 @@ fn typed_runtime_refusals_stop_the_run() {
         .expect_err("the device run fails")
         .to_string();
         assert!(d.contains("refuses at run time"), "{name}: {d}");
+        // A refused store writes nothing: lane 5's element (an out-of-range value), or every lane's (a
+        // format whose stores are refused); the other lanes of the range case store their 7.
+        let region = gpu[2].download_all().expect("download");
+        if name == "refused_store" {
+            assert_eq!(region[2048 + 5 * 16], 0, "{name}: the refused lane wrote");
+            assert_eq!(region[2048 + 4 * 16], 7, "{name}: lane 4 did not write");
+        } else {
+            assert!(
+                region[2048..].iter().all(|&b| b == 0),
+                "{name}: a refused store wrote"
+            );
+        }
     }
 }

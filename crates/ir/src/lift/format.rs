@@ -174,6 +174,8 @@ struct Desc {
     size: H,
     /// MTBUF: the element's static size, for emitting only the memory accesses it needs.
     static_size: Option<u32>,
+    /// Whether a refusal by format fired (B1; false for MTBUF, refused at lift time): stores are disabled.
+    refused: H,
 }
 
 impl Lifter<'_> {
@@ -303,6 +305,7 @@ impl Lifter<'_> {
                 nf: Ok(nf),
                 size: self.c(Ty::B32, size as u64),
                 static_size: Some(size),
+                refused: self.c(Ty::B1, 0),
             };
         }
         let fmt = self.buf_field(d3, 12, 0x7f);
@@ -322,6 +325,7 @@ impl Lifter<'_> {
         let bit = self.c(Ty::B32, 63);
         let bit = self.int(IntOp::And, Ty::B32, fmt, bit);
         let bit64 = self.un(UnOp::ZExt, Ty::B64, bit);
+        let mut refused = self.c(Ty::B1, 0);
         for (r, m) in reasons {
             let lo = self.c(Ty::B64, m as u64);
             let hi = self.c(Ty::B64, (m >> 64) as u64);
@@ -333,6 +337,7 @@ impl Lifter<'_> {
             let x = self.int(IntOp::And, Ty::B64, x, one);
             let cond = self.nonzero(Ty::B64, x);
             self.n(Node::Refuse { cond, reason: r });
+            refused = self.buf_or(refused, cond);
         }
         // The group: a select chain over the groups' first values; each group's constant packs the four
         // widths (6 bits each), the UINT/SINT/FLOAT-only flag (bit 24) and the first value (bits 31:25).
@@ -367,6 +372,7 @@ impl Lifter<'_> {
             nf: Err(nf),
             size,
             static_size: None,
+            refused,
         }
     }
 
@@ -727,6 +733,7 @@ impl Lifter<'_> {
             reason: R_RANGE,
         });
         let refused = self.buf_or(bad_sel, out_of_range);
+        let refused = self.buf_or(refused, desc.refused);
         let f = self.c(Ty::B1, 0);
         let ok = self.buf_select(refused, f, ok);
         // The element's dwords, then the stores (dword by dword, or one byte/short access).

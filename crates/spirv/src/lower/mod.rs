@@ -812,7 +812,12 @@ impl<'a> Cx<'a> {
         self.expected = self.fn_var(t.u32, Some(z));
         self.misaligned = self.fn_var(t.bool, Some(f));
         // Only modules with run-time refusals (typed buffer accesses, D097) carry the flag.
-        if self.p.nodes.iter().any(|(_, n)| matches!(n, Node::Refuse { .. })) {
+        if self
+            .p
+            .nodes
+            .iter()
+            .any(|(_, n)| matches!(n, Node::Refuse { .. }))
+        {
             self.refused = self.fn_var(t.bool, Some(f));
         }
         if self.desc.scratch_bytes > 0 {
