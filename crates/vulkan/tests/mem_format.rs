@@ -199,7 +199,8 @@ const ITEM_WORDS: usize = 20;
 /// Bytes of one workgroup's store region (every store V# of the group points into it).
 const REGION: usize = 4096;
 const DATA: usize = 8192;
-const GROUPS: u32 = 128;
+/// Work-items per test (4,096 accesses per instruction): 128 wave32 or 64 wave64 workgroups.
+const LANES: u32 = 4096;
 const WS: u32 = 32;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -633,15 +634,11 @@ fn table(gs: &[(Vec<V>, u32)], base_of: impl Fn(usize) -> u64) -> Vec<u8> {
     words_le(&t)
 }
 
-fn launch(a: &[u64]) -> Launch {
-    launch_groups(a, GROUPS)
-}
-
-fn launch_groups(a: &[u64], groups: u32) -> Launch {
+fn launch_groups(a: &[u64], groups: u32, ws: u32) -> Launch {
     Launch {
-        wave_size: WS,
-        grid: [groups * WS, 1, 1],
-        workgroup: [WS, 1, 1],
+        wave_size: ws,
+        grid: [groups * ws, 1, 1],
+        workgroup: [ws, 1, 1],
         sgprs: vec![
             (0, InitSgpr::Const(a[0] as u32)),
             (1, InitSgpr::Const((a[0] >> 32) as u32)),
@@ -650,7 +647,7 @@ fn launch_groups(a: &[u64], groups: u32) -> Launch {
             (14, InitSgpr::WorkgroupId(0)),
             (16, InitSgpr::Const(a[3] as u32)),
             (17, InitSgpr::Const((a[3] >> 32) as u32)),
-            (18, InitSgpr::Const(WS)),
+            (18, InitSgpr::Const(ws)),
         ],
         workitem_id_vgprs: 1,
         lds_bytes: 0,
@@ -682,7 +679,7 @@ fn random_sel(r: &mut Rng) -> [u32; 4] {
 /// Per work-item parameters: index, dword-aligned offset, then biased data.
 fn params(r: &mut Rng) -> Vec<u32> {
     let mut p = Vec::new();
-    for _ in 0..GROUPS * WS {
+    for _ in 0..LANES {
         p.push(r.below(40) as u32);
         p.push(4 * r.below(16) as u32);
         for _ in 2..ITEM_WORDS {
@@ -692,7 +689,8 @@ fn params(r: &mut Rng) -> Vec<u32> {
     p
 }
 
-fn run_loads(name: &str, kernel: &[u32], forms: &[Form], seed: u64) {
+fn run_loads(name: &str, kernel: &[u32], forms: &[Form], seed: u64, ws: u32) {
+    let groups = LANES / ws;
     let ctx = common::lavapipe().with_timeout(std::time::Duration::from_secs(600));
     let mut r = Rng(seed);
     let p = params(&mut r);
@@ -709,7 +707,7 @@ fn run_loads(name: &str, kernel: &[u32], forms: &[Form], seed: u64) {
     let d16_fmts: Vec<u32> = (1..=77)
         .filter(|&x| modelled(&MUBUF_LOAD_FORMS[4], x, false))
         .collect();
-    let gs: Vec<(Vec<V>, u32)> = (0..GROUPS)
+    let gs: Vec<(Vec<V>, u32)> = (0..groups)
         .map(|gi| {
             // Every format at least once for the 32-bit forms; d16 over the formats they model.
             let f0 = 1 + gi % 77;
@@ -723,20 +721,20 @@ fn run_loads(name: &str, kernel: &[u32], forms: &[Form], seed: u64) {
             (vs, r.below(64) as u32)
         })
         .collect();
-    let program = lift_words(name, kernel, WS);
+    let program = lift_words(name, kernel, ws);
     let out0 = vec![0xeeu8; p.len() * 4];
     let both = run_both(
         &ctx,
         &program,
         vec![words_le(&p), out0, data.clone()],
         |a| vec![table(&gs, |_| a[2])],
-        launch,
+        |a| launch_groups(a, groups, ws),
     );
     let mut want = Vec::new();
     let mut in_range = 0;
     for (gi, (vs, soff)) in gs.iter().enumerate() {
-        for lane in 0..WS as usize {
-            let item = gi * WS as usize + lane;
+        for lane in 0..ws as usize {
+            let item = gi * ws as usize + lane;
             let mut v = p[item * ITEM_WORDS..][..ITEM_WORDS].to_vec();
             in_range += model_loads(forms, vs, *soff, &data, &mut v);
             want.extend(v);
@@ -750,7 +748,7 @@ fn run_loads(name: &str, kernel: &[u32], forms: &[Form], seed: u64) {
         changed > got.len() / 4,
         "{name}: only {changed} registers changed"
     );
-    let total = forms.len() * (GROUPS * WS) as usize;
+    let total = forms.len() * LANES as usize;
     eprintln!(
         "{name}: {total} accesses, {in_range} elements in range, {changed} registers changed"
     );
@@ -760,11 +758,12 @@ fn run_loads(name: &str, kernel: &[u32], forms: &[Form], seed: u64) {
     );
 }
 
-fn run_stores(name: &str, kernel: &[u32], forms: &[Form], seed: u64) {
+fn run_stores(name: &str, kernel: &[u32], forms: &[Form], seed: u64, ws: u32) {
+    let groups = LANES / ws;
     let ctx = common::lavapipe().with_timeout(std::time::Duration::from_secs(600));
     let mut r = Rng(seed);
     let mut p = params(&mut r);
-    let gs: Vec<(Vec<V>, u32)> = (0..GROUPS)
+    let gs: Vec<(Vec<V>, u32)> = (0..groups)
         .map(|_| {
             let vs: Vec<V> = (0..9)
                 .map(|k| {
@@ -784,8 +783,8 @@ fn run_stores(name: &str, kernel: &[u32], forms: &[Form], seed: u64) {
         .collect();
     // Data each store models: in range for its channel.
     for (gi, (vs, _)) in gs.iter().enumerate() {
-        for lane in 0..WS as usize {
-            let v = &mut p[(gi * WS as usize + lane) * ITEM_WORDS..][..ITEM_WORDS];
+        for lane in 0..ws as usize {
+            let v = &mut p[(gi * ws as usize + lane) * ITEM_WORDS..][..ITEM_WORDS];
             for fm in forms {
                 let (w, nf) = fmt_of(fmt_in(fm, vs)).unwrap();
                 for c in 0..fm.n as usize {
@@ -805,23 +804,23 @@ fn run_stores(name: &str, kernel: &[u32], forms: &[Form], seed: u64) {
             }
         }
     }
-    let target = r.bytes(REGION * GROUPS as usize);
-    let program = lift_words(name, kernel, WS);
+    let target = r.bytes(REGION * groups as usize);
+    let program = lift_words(name, kernel, ws);
     let out0 = vec![0xeeu8; p.len() * 4];
     let both = run_both(
         &ctx,
         &program,
         vec![words_le(&p), out0, target.clone()],
         |a| vec![table(&gs, |gi| a[2] + (gi * REGION) as u64)],
-        launch,
+        |a| launch_groups(a, groups, ws),
     );
     let mut want = target;
     let mut written = 0usize;
     for (gi, (vs, soff)) in gs.iter().enumerate() {
         for fm in forms {
-            let elems: Vec<Option<(u64, Vec<u8>)>> = (0..WS as usize)
+            let elems: Vec<Option<(u64, Vec<u8>)>> = (0..ws as usize)
                 .map(|lane| {
-                    let v = &p[(gi * WS as usize + lane) * ITEM_WORDS..][..ITEM_WORDS];
+                    let v = &p[(gi * ws as usize + lane) * ITEM_WORDS..][..ITEM_WORDS];
                     store_elem(fm, vs, *soff, v)
                 })
                 .collect();
@@ -841,7 +840,7 @@ fn run_stores(name: &str, kernel: &[u32], forms: &[Form], seed: u64) {
     expect_same(name, &both.host[2], &both.device[2], &want);
     // The registers are unchanged by stores.
     expect_same(name, &both.host[1], &both.device[1], &words_le(&p));
-    let total = forms.len() * (GROUPS * WS) as usize;
+    let total = forms.len() * LANES as usize;
     eprintln!("{name}: {total} accesses, {written} elements in range");
     assert!(
         written > total / 3 && written < total,
@@ -856,6 +855,7 @@ fn typed_mubuf_loads_match_model() {
         MUBUF_LOADS,
         &MUBUF_LOAD_FORMS,
         0x7e57_0001,
+        WS,
     );
 }
 
@@ -866,6 +866,7 @@ fn typed_mubuf_stores_match_model() {
         MUBUF_STORES,
         &MUBUF_STORE_FORMS,
         0x7e57_0002,
+        WS,
     );
 }
 
@@ -876,6 +877,7 @@ fn typed_mtbuf_loads_match_model() {
         MTBUF_LOADS,
         &MTBUF_LOAD_FORMS,
         0x7e57_0003,
+        WS,
     );
 }
 
@@ -886,6 +888,7 @@ fn typed_mtbuf_stores_match_model() {
         MTBUF_STORES,
         &MTBUF_STORE_FORMS,
         0x7e57_0004,
+        WS,
     );
 }
 
@@ -948,7 +951,7 @@ fn typed_runtime_refusals_stop_the_run() {
         let t = table(&[(vs, 0)], |_| a[2]);
         let tb = ctx.buffer_from_bytes(&t).expect("buffer");
         a.push(tb.device_address());
-        let l = launch_groups(&a, 1);
+        let l = launch_groups(&a, 1, WS);
         let mut mem = rdna2spv_eval::Memory::default();
         for (i, b) in bufs.iter().chain([&t]).enumerate() {
             mem.add(&format!("buf{i}"), a[i], b.clone()).unwrap();
@@ -990,4 +993,23 @@ fn typed_runtime_refusals_stop_the_run() {
             );
         }
     }
+}
+
+/// The run-time path (format from the V#) with wave64: 64 workgroups of 64 lanes.
+#[test]
+fn typed_mubuf_wave64_match_model() {
+    run_loads(
+        "typed_mubuf_loads_w64",
+        MUBUF_LOADS,
+        &MUBUF_LOAD_FORMS,
+        0x7e57_0005,
+        64,
+    );
+    run_stores(
+        "typed_mubuf_stores_w64",
+        MUBUF_STORES,
+        &MUBUF_STORE_FORMS,
+        0x7e57_0006,
+        64,
+    );
 }
