@@ -197,9 +197,20 @@ fn check_row(e: &'static Encoding) -> (bool, Result<(), String>, Result<(), Stri
         .into_iter()
         .find(|t| e.targets.contains(*t))
         .unwrap_or(Target::Gfx1030);
-    let Some(words) = instance(e, target) else {
+    let Some(mut words) = instance(e, target) else {
         return (false, Err("no canonical instance".into()), Err("-".into()));
     };
+    // An MTBUF instance whose format the instruction does not model (e.g. a store to 8_UNORM) takes the
+    // first format it does model (D097): the format is part of the instruction.
+    let typed = rdna2spv_ir::lift::typed_form(e.opcode);
+    if let (Format::MTBUF, Some(t)) = (e.format, typed) {
+        let fmt = (words[0] >> 19) & 0x7f;
+        if rdna2spv_ir::lift::format_refusal(fmt, t).is_some() {
+            if let Some(m) = (1..128).find(|&m| rdna2spv_ir::lift::format_refusal(m, t).is_none()) {
+                words[0] = (words[0] & !(0x7f << 19)) | m << 19;
+            }
+        }
+    }
     let ins = decode(&words, target).expect("decoded above");
     // The instruction, then s_endpgm padding (branch templates jump forward into it).
     let mut code: Vec<u32> = words.clone();
@@ -207,7 +218,8 @@ fn check_row(e: &'static Encoding) -> (bool, Result<(), String>, Result<(), Stri
     let bytes: Vec<u8> = code.iter().flat_map(|w| w.to_le_bytes()).collect();
     // MUBUF/MTBUF: the template's resource quad is taken as the private segment buffer (scratch, D010), the
     // only buffer resource a kernel's ABI defines.
-    let psb = matches!(e.format, Format::MUBUF | Format::MTBUF)
+    // Typed accesses (D097) go through a general V# instead: kernels do not make them through scratch.
+    let psb = (matches!(e.format, Format::MUBUF | Format::MTBUF) && typed.is_none())
         .then(|| ((ins.word(1) >> 16) & 0x1f) as u16 * 4);
     let opts = LiftOptions {
         target,

@@ -68,6 +68,16 @@ pub enum EvalError {
     },
     #[error("bad launch: {0}")]
     Launch(String),
+    /// A run-time refusal (`Node::Refuse`, decision D097).
+    #[error("workgroup {workgroup:?}, wave {wave}, pc 0x{pc:x} ({text}), lane {lane}: unsupported at run time: {reason}")]
+    Refused {
+        workgroup: [u32; 3],
+        wave: u32,
+        pc: u32,
+        text: String,
+        lane: u32,
+        reason: &'static str,
+    },
 }
 
 /// Counters of a run.

@@ -541,6 +541,18 @@ fn step(
                 }
             }
             Node::Barrier => wave.at_barrier = true,
+            Node::Refuse { cond, reason } => {
+                if let Some(lane) = (0..ws).find(|&l| active(l) && get(vals, cond, l) != 0) {
+                    return Err(EvalError::Refused {
+                        workgroup: group,
+                        wave: wave_index,
+                        pc: inst.pc,
+                        text: inst.text.clone(),
+                        lane: lane as u32,
+                        reason,
+                    });
+                }
+            }
             Node::LoadIf {
                 space,
                 access,

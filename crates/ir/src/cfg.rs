@@ -626,6 +626,7 @@ fn node_operands(n: &Node) -> Vec<crate::Handle<Node>> {
         | Node::LaneId
         | Node::WaveId
         | Node::Barrier => vec![],
+        Node::Refuse { cond, .. } => vec![cond],
         Node::Int { a, b, .. } | Node::IntCmp { a, b, .. } | Node::FloatCmp { a, b, .. } => {
             vec![a, b]
         }

@@ -523,6 +523,14 @@ pub enum Node {
         data1: Option<Handle<Node>>,
         enable: Handle<Node>,
     },
+    /// A run-time refusal (decision D097): in the lanes (active in EXEC) where `cond` (Lane B1) holds, the
+    /// instruction met a case the translator does not model (a typed buffer access whose V# names a format
+    /// or conversion without an established rule). The evaluator stops with an error naming `reason`; a
+    /// device run marks the wave refused and the runner fails the run. No value.
+    Refuse {
+        cond: Handle<Node>,
+        reason: &'static str,
+    },
 }
 
 /// One machine instruction and its IR.

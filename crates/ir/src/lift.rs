@@ -36,6 +36,7 @@ mod vfloat;
 pub use buffer::LiftExtras;
 pub use calls::{CallSpace, Callee};
 use calls::{Edge, Loc};
+pub use format::{format_refusal, typed_form, unified_format, Nfmt, Typed};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LiftError {
@@ -488,8 +489,8 @@ impl Lifter<'_> {
             {
                 Ok(None) // cache invalidation: the evaluator and SPIR-V have coherent memory
             }
-            // Typed buffer accesses (format forms, MTBUF): refused by name, lift/format.rs.
-            Format::MUBUF | Format::MTBUF if self.buffer_format_refusal()? => Ok(None),
+            // Typed buffer accesses (format forms, MTBUF): lift/format.rs (D097).
+            Format::MUBUF | Format::MTBUF if self.typed_buffer()? => Ok(None),
             Format::MUBUF => self.mubuf().map(|_| None),
             Format::SCRATCH => self.scratch().map(|_| None),
             _ => self.unsupported("this format is not lifted yet"),

@@ -129,6 +129,7 @@ impl fmt::Display for NodeText<'_> {
                 }
             }
             Node::Barrier => write!(f, "barrier"),
+            Node::Refuse { cond, reason } => write!(f, "refuse_if {cond:?}, \"{reason}\""),
             Node::LoadIf {
                 space,
                 access,

@@ -168,6 +168,10 @@ pub fn node_type(
             return Ok(None);
         }
         Node::Barrier => return Ok(None),
+        Node::Refuse { cond, .. } => {
+            same(cond, Ty::B1)?;
+            return Ok(None);
+        }
         Node::LoadIf {
             addr,
             space,

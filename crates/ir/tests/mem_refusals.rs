@@ -8,15 +8,15 @@ use rdna2spv_isa::Target;
 fn unlifted_memory_instructions_are_refused_by_name() {
     let cases: &[(&[u32], &str, &str)] = &[
         (
-            &[0xe000_0000, 0x8001_0100],
-            "buffer_load_format_x v1, off, s[4:7], 0",
-            "format conversions are not implemented",
+            &[0xe80c_0000, 0x8001_0100],
+            "tbuffer_store_format_x v1, off, s[4:7], 0",
+            "format BUF_FMT_8_UNORM (1): a store that rounds or clamps",
         ),
         (&[0xd866_0000, 0x0000_0001], "ds_gws_init v1 gds", "GDS"),
         (
-            &[0xe8b0_0000, 0x8001_0100],
-            "tbuffer_load_format_x v1, off, s[4:7], 0 format:[BUF_FMT_32_FLOAT]",
-            "format BUF_FMT_32_FLOAT (22)",
+            &[0xe8b0_0000, 0x8021_0100],
+            "tbuffer_load_format_d16_x v1, off, s[4:7], 0 format:[BUF_FMT_32_FLOAT]",
+            "format BUF_FMT_32_FLOAT (22): a d16 load",
         ),
         (
             &[0xdc30_6000, 0x0100_0000],

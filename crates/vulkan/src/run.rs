@@ -11,7 +11,7 @@ use rdna2spv_eval::{InitSgpr, Launch};
 use rdna2spv_ir::Program;
 use rdna2spv_spirv::lower::{
     self, launch_words, push_constants, KernelLayout, LowerError, LowerOptions, SgprInit,
-    FLAG_BLOCK_SHIFT, FLAG_CUT_SHORT, FLAG_FINISHED, FLAG_KIND_MASK, FLAG_MISALIGNED,
+    FLAG_BLOCK_SHIFT, FLAG_CUT_SHORT, FLAG_FINISHED, FLAG_KIND_MASK, FLAG_MISALIGNED, FLAG_REFUSED,
     FLAG_SCRATCH_FAULT,
 };
 use rdna2spv_spirv::lower::{
@@ -314,6 +314,8 @@ fn run_module_inner(
                 "a loop stopped before its exit condition (driver loop cap?)"
             } else if flag == FLAG_MISALIGNED {
                 "a memory access crossed a dword boundary; lower with Unaligned::Emulate"
+            } else if flag == FLAG_REFUSED {
+                "an instruction met a case the translator refuses at run time, such as a typed buffer access through a V# whose format has no established conversion (run --backend host for the lane, pc and reason)"
             } else if flag == FLAG_SCRATCH_FAULT {
                 "a scratch access fell outside the wave's private segment (run --backend host for the lane and pc)"
             } else {

@@ -30,7 +30,7 @@ use rdna2spv_isa::Opcode;
 type H = Handle<Node>;
 
 /// The fields of a V# the address and the range check need, decoded (all Uniform).
-struct Vsharp {
+pub(super) struct Vsharp {
     base: H,
     stride: H,
     swizzle: H,
@@ -39,7 +39,7 @@ struct Vsharp {
     shift: H,
     shift64: H,
     lsb_mask: H,
-    add_tid: H,
+    pub(super) add_tid: H,
     /// Which range tests OOB_SELECT enables: index >= NUM_RECORDS (0, 1), offset >= STRIDE (0),
     /// NUM_RECORDS == 0 (2; `empty` is that test's result), offset or swizzled offset >= NUM_RECORDS (3).
     check_index: H,
@@ -49,7 +49,7 @@ struct Vsharp {
 }
 
 /// Per-lane, offset-independent parts of a buffer address.
-struct BufLane {
+pub(super) struct BufLane {
     /// (index >> shift) * STRIDE (B64).
     row: H,
     /// (index & lsb_mask) * 4 (B32).
@@ -73,21 +73,21 @@ pub(super) enum Width {
 }
 
 impl Lifter<'_> {
-    fn buf_select(&mut self, cond: H, a: H, b: H) -> H {
+    pub(super) fn buf_select(&mut self, cond: H, a: H, b: H) -> H {
         self.n(Node::Select { cond, a, b })
     }
-    fn buf_or(&mut self, a: H, b: H) -> H {
+    pub(super) fn buf_or(&mut self, a: H, b: H) -> H {
         let t = self.c(Ty::B1, 1);
         self.buf_select(a, t, b)
     }
-    fn buf_field(&mut self, word: H, shift: u64, mask: u64) -> H {
+    pub(super) fn buf_field(&mut self, word: H, shift: u64, mask: u64) -> H {
         let s = self.c(Ty::B32, shift);
         let x = self.int(IntOp::LShr, Ty::B32, word, s);
         let m = self.c(Ty::B32, mask);
         self.int(IntOp::And, Ty::B32, x, m)
     }
 
-    fn vsharp(&mut self, srsrc: u16) -> Vsharp {
+    pub(super) fn vsharp(&mut self, srsrc: u16) -> Vsharp {
         let d0 = self.read_s(srsrc, Ty::B32);
         let d1 = self.read_s(srsrc + 1, Ty::B32);
         let d2 = self.read_s(srsrc + 2, Ty::B32);
@@ -140,7 +140,7 @@ impl Lifter<'_> {
     /// One formula serves both layouts: with `s` = log2(index stride) when swizzled and 0 when linear,
     /// `((index >> s) * STRIDE + (offset & !3)) << s + (index & ((1 << s) - 1)) * 4 + (offset & 3)` is the
     /// swizzled offset, and for s = 0 it is `index * STRIDE + offset`, the linear one.
-    fn buffer_lane(&mut self, v: &Vsharp, soffset: H, index: H) -> BufLane {
+    pub(super) fn buffer_lane(&mut self, v: &Vsharp, soffset: H, index: H) -> BufLane {
         let z64 = |s: &mut Self, x: H| s.un(UnOp::ZExt, Ty::B64, x);
         let sh = v.shift;
         let imsb = self.int(IntOp::LShr, Ty::B32, index, sh);
@@ -164,7 +164,7 @@ impl Lifter<'_> {
     }
 
     /// The byte address (B64) and the in-range condition (B1) of one component at `offset` (B32).
-    fn buffer_component(&mut self, v: &Vsharp, l: &BufLane, offset: H) -> (H, H) {
+    pub(super) fn buffer_component(&mut self, v: &Vsharp, l: &BufLane, offset: H) -> (H, H) {
         let m3 = self.c(Ty::B32, !3u32 as u64);
         let omsb = self.int(IntOp::And, Ty::B32, offset, m3);
         let omsb64 = self.un(UnOp::ZExt, Ty::B64, omsb);

@@ -141,6 +141,9 @@ pub const FLAG_SCRATCH_FAULT: u32 = 4;
 /// Flag of a wave that, in checked mode ([`LowerOptions::checked`]), made a global access outside every
 /// allocation; its first fault is in its record of the check buffer ([`FaultRecord`]).
 pub const FLAG_OOB: u32 = 5;
+/// Flag of a wave that met a run-time refusal (`Node::Refuse`, decision D097): a case the translator
+/// does not model, such as a typed buffer access through a V# whose format has no established rule.
+pub const FLAG_REFUSED: u32 = 6;
 
 /// Bytes of the check buffer's sink: the first bytes of the buffer, where a checked module sends the
 /// accesses that fall outside every allocation.
@@ -412,6 +415,8 @@ pub(crate) struct Cx<'a> {
     progress: Word,
     expected: Word,
     misaligned: Word,
+    /// Whether a `Node::Refuse` fired in this wave (bool Function variable).
+    refused: Word,
     scratch_fault: Word,
     check: Option<Check>,
     lds: Option<Word>,
@@ -516,6 +521,7 @@ impl<'a> Cx<'a> {
             progress: 0,
             expected: 0,
             misaligned: 0,
+            refused: 0,
             scratch_fault: 0,
             check: None,
             lds: None,
@@ -830,6 +836,15 @@ impl<'a> Cx<'a> {
         self.progress = self.fn_var(t.u32, Some(z));
         self.expected = self.fn_var(t.u32, Some(z));
         self.misaligned = self.fn_var(t.bool, Some(f));
+        // Only modules with run-time refusals (typed buffer accesses, D097) carry the flag.
+        if self
+            .p
+            .nodes
+            .iter()
+            .any(|(_, n)| matches!(n, Node::Refuse { .. }))
+        {
+            self.refused = self.fn_var(t.bool, Some(f));
+        }
         if self.desc.scratch_bytes > 0 {
             self.scratch_fault = self.fn_var(t.bool, Some(f));
         }
@@ -1152,6 +1167,13 @@ impl<'a> Cx<'a> {
         let mis = self.load_bool(self.misaligned)?;
         let fm = self.c32(FLAG_MISALIGNED);
         let flag = self.b.select(t.u32, None, mis, fm, flag)?;
+        let flag = if self.refused != 0 {
+            let rf = self.load_bool(self.refused)?;
+            let fr = self.c32(FLAG_REFUSED);
+            self.b.select(t.u32, None, rf, fr, flag)?
+        } else {
+            flag
+        };
         let flag = if self.private.is_some() {
             let sf = self.load_bool(self.scratch_fault)?;
             let fs = self.c32(FLAG_SCRATCH_FAULT);
@@ -1351,6 +1373,7 @@ impl<'a> Cx<'a> {
                 }
             }
             Node::LoadIf { .. } | Node::StoreIf { .. } | Node::AtomicIf { .. } => Kind::Lane,
+            Node::Refuse { .. } => Kind::Lane,
             Node::Store { addr, value, .. } => {
                 if self.is_lane(addr) || self.is_lane(value) {
                     Kind::Lane
@@ -1796,6 +1819,13 @@ impl<'a> Cx<'a> {
                     cx.trace_mem(i, Some(lane), a, aty, offset, x, wide, 4)?;
                     Ok(Some(old))
                 })?;
+            }
+            Node::Refuse { cond, .. } => {
+                let c = self.get(cond)?;
+                let hit = self.b.logical_and(t.bool, None, active, c)?;
+                let r = self.load_bool(self.refused)?;
+                let r = self.b.logical_or(t.bool, None, r, hit)?;
+                self.store(self.refused, r)?;
             }
             Node::LoadIf {
                 space,
@@ -2828,6 +2858,7 @@ fn operands(n: &Node) -> Vec<Handle<Node>> {
             addr, value, data1, ..
         } => [addr, value].into_iter().chain(data1).collect(),
         Node::LoadIf { addr, enable, .. } => vec![addr, enable],
+        Node::Refuse { cond, .. } => vec![cond],
         Node::AtomicIf {
             addr,
             value,
