@@ -8,7 +8,7 @@ use rdna2spv_ir::{
     Access, Block, FloatOp, Inst, IntOp, Node, Program, Space, Terminator, Ty, UnOp,
 };
 use rdna2spv_spirv::lower::{
-    lower, lower_with, KernelLayout, Lanes, LowerOptions, SgprInit, Unaligned,
+    lower, lower_with, KernelLayout, Lanes, LowerOptions, Mapping, SgprInit, Unaligned,
 };
 use rdna2spv_spirv::{DeviceProfile, FloatToInt};
 
@@ -201,6 +201,34 @@ fn fused_profile_paths_validate() {
         )
         .expect("lowers in checked mode");
         spirv_val(&format!("checked_w{ws}"), &words);
+    }
+}
+
+/// The lane mapping (decision D082) of the same program: one wave (workgroup 32/64) and several waves
+/// (workgroup 64 in wave32: votes and `on` predication), both profiles.
+#[test]
+fn lane_mapping_validates() {
+    let mut fused = DeviceProfile::portable();
+    fused.fma_f32_fused = true;
+    fused.has_float16 = true;
+    for ws in [32, 64] {
+        for wg in [ws, 128] {
+            for prof in [DeviceProfile::portable(), fused.clone()] {
+                let mut l = layout(ws);
+                l.workgroup = [wg, 1, 1];
+                let words = lower_with(
+                    &program(ws),
+                    &l,
+                    &prof,
+                    &LowerOptions {
+                        mapping: Mapping::Lane,
+                        ..Default::default()
+                    },
+                )
+                .expect("lowers in the lane mapping");
+                spirv_val(&format!("lane_w{ws}_wg{wg}"), &words);
+            }
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-//! Lane masks that never need the whole wave (decision D082, point 8).
+//! Lane masks that never need the whole wave (decision D082, point 7).
 //!
 //! A VOPC compare or a carry-out writes a ballot (a wave-wide mask) to an SGPR; in the lane mapping that
 //! costs an exchange (a barrier). Most of those masks are only ever read back one bit per lane (the next

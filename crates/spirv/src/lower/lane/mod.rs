@@ -469,9 +469,7 @@ impl Cx<'_> {
             self.lane_barrier()?;
         }
         let m = self.lm.as_mut().expect("lane mapping");
-        m.lds = if writes {
-            LdsState::Written
-        } else if m.lds == LdsState::Written {
+        m.lds = if writes || m.lds == LdsState::Written {
             LdsState::Written
         } else {
             LdsState::Read
