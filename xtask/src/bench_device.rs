@@ -432,7 +432,7 @@ fn splice(doc: &str, body: &str) -> Result<String> {
             &doc[..b],
             &doc[e + END.len()..]
         )),
-        (None, None) => Ok(format!("{}\n{BEGIN}\n{body}\n{END}\n", doc.trim_end())),
+        (None, None) => Ok(format!("{}\n\n{BEGIN}\n{body}\n{END}\n", doc.trim_end())),
         _ => bail!("docs/performance.md has unbalanced {BEGIN} / {END} markers"),
     }
 }
