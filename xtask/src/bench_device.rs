@@ -579,7 +579,7 @@ mod tests {
         );
         assert_eq!(
             splice("a\n", "x").unwrap(),
-            format!("a\n{BEGIN}\nx\n{END}\n")
+            format!("a\n\n{BEGIN}\nx\n{END}\n")
         );
         assert!(splice(&format!("{END}{BEGIN}"), "x").is_err());
     }
