@@ -14,6 +14,7 @@
 //! docs/performance.md. Build in release: the translation figures are the translator's own speed.
 //! `--mapping lane` needs the lane-per-invocation lowering (issue 13), which is not in this build yet.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -169,7 +170,9 @@ type Mapping = (
     fn(&Context, &mut Plan, &rdna2spv_vulkan::DeviceProfile) -> Result<DeviceRun>,
 );
 
-/// The mappings measured (`--mapping`).
+/// The mappings measured. When the lane mapping (issue 13) is in main, its entry is
+/// `("lane", |c, p, pr| run_vulkan_mapped(c, p, pr, false, ControlFlow::default(), Mapping::Lane))`
+/// and `--mapping` selects among them.
 fn mappings() -> Vec<Mapping> {
     vec![("wave", |c, p, pr| run_vulkan(c, p, pr))]
 }
@@ -226,6 +229,7 @@ fn bench_kernel(
     o: &Options,
     root: &Path,
     scratch: &Path,
+    glsl_compiles: &mut HashMap<&'static str, (Duration, Duration)>,
 ) -> Result<(Vec<Compile>, Vec<RunRow>)> {
     let m = Manifest::load(&root.join(r.manifest))?;
     let glsl_words = glsl_ref::compile_glsl(&root.join(r.glsl))?;
@@ -256,9 +260,22 @@ fn bench_kernel(
         }
         let gw = median(glsl_warm);
         let gw_cpu = median(glsl_warm_cpu);
-        if k == 1 && glsl_first.pipeline_cached {
-            bail!("{}: the GLSL pipeline came from the cache at 1x", r.name);
+        if k == 1 {
+            if !glsl_first.pipeline_cached {
+                glsl_compiles.insert(
+                    r.glsl,
+                    (
+                        cold(&glsl_first).saturating_sub(gw),
+                        cpu(&glsl_first).saturating_sub(gw_cpu),
+                    ),
+                );
+            } else if !glsl_compiles.contains_key(r.glsl) {
+                bail!("{}: the GLSL pipeline came from the cache at 1x", r.name);
+            }
         }
+        // A GLSL kernel shared by two fixture builds (reduce, reduce_w64) compiles once.
+        let (glsl_compile, glsl_compile_cpu) =
+            glsl_compiles.get(r.glsl).copied().unwrap_or_default();
         for mapping in mappings() {
             let t = match run_translated(ctx, profile, &ms_, &mapping, o.reps) {
                 Ok(t) => t,
@@ -296,9 +313,9 @@ fn bench_kernel(
                     load_lift: t.load_lift,
                     lower: t.first.report.lower_time,
                     compile: cold(&t.first.report.dispatch).saturating_sub(t.warm),
-                    glsl_compile: cold(&glsl_first).saturating_sub(gw),
+                    glsl_compile,
                     compile_cpu: cpu(&t.first.report.dispatch).saturating_sub(t.warm_cpu),
-                    glsl_compile_cpu: cpu(&glsl_first).saturating_sub(gw_cpu),
+                    glsl_compile_cpu,
                 });
             }
             let row = RunRow {
@@ -388,9 +405,11 @@ pub fn run(args: &[String]) -> Result<()> {
     let started = Instant::now();
     let mut compiles = Vec::new();
     let mut rows = Vec::new();
+    let mut glsl_compiles = HashMap::new();
     for r in selected {
         eprintln!("{} ...", r.name);
-        let (mut c, mut rr) = bench_kernel(&ctx, &profile, r, &o, &root, &scratch)?;
+        let (mut c, mut rr) =
+            bench_kernel(&ctx, &profile, r, &o, &root, &scratch, &mut glsl_compiles)?;
         compiles.append(&mut c);
         rows.append(&mut rr);
     }
@@ -415,7 +434,7 @@ fn splice(doc: &str, body: &str) -> Result<String> {
             &doc[..b],
             &doc[e + END.len()..]
         )),
-        (None, None) => Ok(format!("{}\n{BEGIN}\n{body}\n{END}\n", doc.trim_end())),
+        (None, None) => Ok(format!("{}\n\n{BEGIN}\n{body}\n{END}\n", doc.trim_end())),
         _ => bail!("docs/performance.md has unbalanced {BEGIN} / {END} markers"),
     }
 }
@@ -562,7 +581,7 @@ mod tests {
         );
         assert_eq!(
             splice("a\n", "x").unwrap(),
-            format!("a\n{BEGIN}\nx\n{END}\n")
+            format!("a\n\n{BEGIN}\nx\n{END}\n")
         );
         assert!(splice(&format!("{END}{BEGIN}"), "x").is_err());
     }
