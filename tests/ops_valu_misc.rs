@@ -457,9 +457,8 @@ fn trig_preop(x: u64, seg: u32) -> u64 {
     }
 }
 
-#[test]
-fn trig_preop_f64() {
-    let ops = [
+fn trig_ops() -> [Op; 2] {
+    [
         op(
             "v_trig_preop_f64 v[8:9], v[0:1], v2",
             &[0xd574_0008, 0x0002_0500],
@@ -470,22 +469,40 @@ fn trig_preop_f64() {
             &[0xd574_0108, 0x2002_0500],
             |f| f.per_lane64(8, |f, l| trig_preop(f.v64(l, 0) | 1 << 63, f.v[l][2])),
         ),
-    ];
-    // Exponent fields across the whole range (the random mix alone rarely reaches ≥ 1968), segments 0..31
-    // and beyond.
-    fn gen_trig(n: usize, seed: u64) -> Vec<[u32; 16]> {
-        let mut v = inputs(n, seed);
-        let mut r = Rng(seed ^ 0x2f9);
-        for x in v.iter_mut() {
-            if r.next().is_multiple_of(2) {
-                let e = (r.next() % 2048) as u32;
-                x[1] = x[1] & 0x800f_ffff | e << 20;
-            }
-            if r.next().is_multiple_of(2) {
-                x[2] = (r.next() % 40) as u32;
-            }
+    ]
+}
+
+/// Exponent fields across the whole range (the random mix alone rarely reaches ≥ 1968), segments 0..31
+/// and beyond.
+fn gen_trig(n: usize, seed: u64) -> Vec<[u32; 16]> {
+    let mut v = inputs(n, seed);
+    let mut r = Rng(seed ^ 0x2f9);
+    for x in v.iter_mut() {
+        if r.next().is_multiple_of(2) {
+            let e = (r.next() % 2048) as u32;
+            x[1] = x[1] & 0x800f_ffff | e << 20;
         }
-        v
+        if r.next().is_multiple_of(2) {
+            x[2] = (r.next() % 40) as u32;
+        }
     }
-    check_n_with(&ops, n(), gen_trig);
+    v
+}
+
+#[test]
+fn trig_preop_f64() {
+    check_n_with(&trig_ops(), n(), gen_trig);
+}
+
+/// Benchmark size: 2^20 operand sets per op, one op per lavapipe module (results in
+/// docs/coverage-tests.md).
+#[test]
+#[ignore = "benchmark: cargo test --release --test ops_valu_misc -- --ignored --test-threads 1"]
+fn valu_misc_ops_at_benchmark_size() {
+    for o in ops() {
+        check_n_with(std::slice::from_ref(&o), 1 << 20, gen);
+    }
+    for o in trig_ops() {
+        check_n_with(std::slice::from_ref(&o), 1 << 20, gen_trig);
+    }
 }
