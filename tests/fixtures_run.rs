@@ -140,6 +140,7 @@ const CASES: &[Case] = &[
     // coverage: multi_second: S_GETPC_B64 S_SWAPPC_B64 S_SETPC_B64
     // coverage: calls_twice: S_GETPC_B64 S_SWAPPC_B64 S_SETPC_B64
     // coverage: calls_nested: S_GETPC_B64 S_SWAPPC_B64 S_SETPC_B64
+    // coverage: calls_deep: S_GETPC_B64 S_SWAPPC_B64 S_SETPC_B64
     // coverage: calls_scall_twice: S_CALL_B64 S_SETPC_B64
     // coverage: calls_scall_nested: S_CALL_B64 S_SETPC_B64
     Case {
@@ -149,6 +150,11 @@ const CASES: &[Case] = &[
     },
     Case {
         manifest: "calls_nested",
+        source: "calls.cl",
+        outputs: &[("out", Elem::F32, Cmp::Exact)],
+    },
+    Case {
+        manifest: "calls_deep",
         source: "calls.cl",
         outputs: &[("out", Elem::F32, Cmp::Exact)],
     },
@@ -587,6 +593,7 @@ cases!(
     multi_second,
     calls_twice,
     calls_nested,
+    calls_deep,
     calls_scall_twice,
     calls_scall_nested
 );

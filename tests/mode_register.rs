@@ -115,12 +115,22 @@ fn nondeterministic_hardware_registers_are_refused() {
 }
 
 #[test]
-fn calls_and_m0_relative_indexing_are_refused_precisely() {
-    // s_getpc_b64 s[4:5] (clang's call sequence starts with it)
+fn calls_and_m0_relative_indexing_lift_or_are_refused_precisely() {
+    // s_getpc_b64 s[4:5] (clang's call sequence starts with it): lifted, D099.
+    lifted(&[0xbe84_1f00, S_ENDPGM]).expect("s_getpc_b64 is lifted");
+    // s_getpc_b64 s[4:5]; s_setpc_b64 s[4:5]: a computed jump outside any call is refused by name.
     refused(
-        &[0xbe84_1f00, S_ENDPGM],
-        &["s_getpc_b64 s[4:5] at k+0x0", "function calls"],
+        &[0xbe84_1f00, 0xbe80_2004, S_ENDPGM],
+        &["s_setpc_b64 s[4:5] at k+0x4", "outside a call"],
     );
-    // s_movrels_b32 s16, s8
-    refused(&[0xbe90_2e08, S_ENDPGM], &["M0-relative register indexing"]);
+    // s_swappc_b64 s[30:31], s[4:5] with s[4:5] unknown (an indirect call).
+    refused(
+        &[0xbe9e_2104, S_ENDPGM],
+        &[
+            "s_swappc_b64 s[30:31], s[4:5] at k+0x0",
+            "not known at translation time",
+        ],
+    );
+    // s_movrels_b32 s16, s8: lifted as selects over the SGPRs, D100.
+    lifted(&[0xbe90_2e08, S_ENDPGM]).expect("s_movrels_b32 is lifted");
 }

@@ -237,11 +237,12 @@ fn find_functions(bytes: &[u8], elf: &elf::Elf, kernels: &[Kernel]) -> Vec<Funct
     if elf.header.e_type != goblin::elf::header::ET_DYN {
         return Vec::new();
     }
+    let entries: std::collections::HashSet<u64> = kernels.iter().map(|k| k.code_address).collect();
     let mut out: Vec<Function> = elf
         .symbols
         .iter()
         .filter(|s| s.kind == SymbolKind::Func && s.size > 0)
-        .filter(|s| !kernels.iter().any(|k| k.code_address == s.value))
+        .filter(|s| !entries.contains(&s.value))
         .filter_map(|s| {
             let sec = elf.sections.get(s.section?)?;
             if !sec.is_executable() || !sec.contains_range(s.value, s.size) {
