@@ -49,6 +49,7 @@ impl WaveState {
 pub(crate) fn run_workgroup(
     p: &Program,
     types: &Types,
+    fused: &crate::fused::Table,
     launch: &Launch,
     group: [u32; 3],
     memory: &mut Memory,
@@ -133,6 +134,7 @@ pub(crate) fn run_workgroup(
                 step(
                     p,
                     types,
+                    fused,
                     launch,
                     group,
                     w as u32,
@@ -209,6 +211,7 @@ const L: usize = 64;
 fn step(
     p: &Program,
     types: &Types,
+    fused: &crate::fused::Table,
     launch: &Launch,
     group: [u32; 3],
     wave_index: u32,
@@ -248,7 +251,20 @@ fn step(
     stats.instructions += 1;
     stats.lane_instructions += exec.count_ones() as u64;
     let base = inst.nodes.start as usize;
-    let n = inst.nodes.len();
+    // A fused VALU instruction runs in one piece (crate::fused); then no node is evaluated one by one.
+    let fused_done = traced.is_none()
+        && fused
+            .get(wave.block.index())
+            .and_then(|b| b.get(wave.inst))
+            .and_then(Option::as_ref)
+            .is_some_and(|f| match f {
+                crate::fused::Fast::Valu(f) => crate::fused::run(f, wave, exec),
+                crate::fused::Fast::Salu(ops) => {
+                    crate::fused::run_scalar(ops, wave, &mut scratch.vals);
+                    true
+                }
+            });
+    let n = if fused_done { 0 } else { inst.nodes.len() };
     // The value table is not cleared between instructions: every node writes each lane it defines before a
     // later node reads it (uniform values lane 0, per-lane values lanes 0..wave size; loads and atomics write
     // 0 to the lanes they skip), so stale entries are never read (decision D090).
@@ -329,7 +345,11 @@ fn step(
             Node::IntCmp { op, ty, a, b } => lanes2(vals, k, lanes, slot(a), slot(b), |x, y| {
                 int_cmp(op, ty, x, y) as u64
             }),
-            Node::Float { op, args } => lanes_float(vals, k, lanes, op, args.map(slot)),
+            Node::Float { op, args } => {
+                // Only the operation's arity is verified: unused arguments read the first one.
+                let arg = |i: usize| slot(args[if i < op.arity() { i } else { 0 }]);
+                lanes_float(vals, k, lanes, op, [arg(0), arg(1), arg(2)])
+            }
             Node::FloatCmp { op, ty, a, b } => lanes2(vals, k, lanes, slot(a), slot(b), |x, y| {
                 float_cmp(op, ty, x, y) as u64
             }),
@@ -611,8 +631,11 @@ fn step(
             }
         }
     }
-    if let (Some(t), Some(rec)) = (tracer, traced) {
-        t.after(rec, wave, scratch);
+    // Not a tuple of the two options: that moves the (large) pending record on every instruction.
+    if let Some(rec) = traced {
+        if let Some(t) = tracer {
+            t.after(rec, wave, scratch);
+        }
     }
     wave.inst += 1;
     if wave.inst == block.insts.len() {
@@ -648,7 +671,7 @@ fn sext(v: u64, bits: u32) -> i64 {
     }
 }
 
-fn int_op(op: IntOp, ty: Ty, a: u64, b: u64) -> u64 {
+pub(crate) fn int_op(op: IntOp, ty: Ty, a: u64, b: u64) -> u64 {
     let bits = ty.bits();
     let m = ty.mask();
     let (a, b) = (a & m, b);
@@ -671,7 +694,7 @@ fn int_op(op: IntOp, ty: Ty, a: u64, b: u64) -> u64 {
     }
 }
 
-fn int_cmp(op: IntCmp, ty: Ty, a: u64, b: u64) -> bool {
+pub(crate) fn int_cmp(op: IntCmp, ty: Ty, a: u64, b: u64) -> bool {
     let m = ty.mask();
     let (a, b) = (a & m, b & m);
     let (x, y) = (sext(a, ty.bits()), sext(b, ty.bits()));
@@ -747,7 +770,7 @@ fn float_cmp(op: FloatCmp, ty: Ty, a: u64, b: u64) -> bool {
     }
 }
 
-fn unary(op: UnOp, from: Ty, to: Ty, a: u64) -> u64 {
+pub(crate) fn unary(op: UnOp, from: Ty, to: Ty, a: u64) -> u64 {
     let a = a & from.mask();
     match op {
         UnOp::Not => !a,
