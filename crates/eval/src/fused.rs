@@ -312,7 +312,10 @@ pub(crate) fn run(f: &Fused, wave: &mut WaveState, exec: u64) -> bool {
     let dst = &mut wave.vgpr[base..base + ws];
     let all = if ws == 64 { u64::MAX } else { (1u64 << ws) - 1 };
     if exec & all == all {
-        dst.copy_from_slice(r);
+        // Lane by lane (a 32- or 64-lane copy as a library call costs more than the loop).
+        for (d, &x) in dst.iter_mut().zip(r.iter()) {
+            *d = x;
+        }
     } else {
         for (lane, d) in dst.iter_mut().enumerate() {
             if exec >> lane & 1 != 0 {

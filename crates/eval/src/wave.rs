@@ -26,6 +26,8 @@ pub struct WaveState {
     private: Memory,
     /// The blocks the wave entered, in order, when the run is traced ([`crate::run_traced`]).
     trace: Option<Vec<u32>>,
+    /// The last EXEC seen and its active-lane count (EXEC rarely changes; the count is for [`Stats`]).
+    active_lanes: (u64, u64),
 }
 
 impl WaveState {
@@ -90,6 +92,7 @@ pub(crate) fn run_workgroup(
                 steps: 0,
                 private,
                 trace: traces.is_some().then(|| vec![p.entry().index() as u32]),
+                active_lanes: (0, 0),
             };
             for &(reg, v) in &launch.sgprs {
                 if let Some(r) = s.sgpr.get_mut(reg as usize) {
@@ -131,6 +134,10 @@ pub(crate) fn run_workgroup(
         let mut all_waiting = true;
         for (w, wave) in waves.iter_mut().enumerate() {
             while !wave.done && !wave.at_barrier {
+                // Fused instructions without the general step's set-up (decision D090).
+                if tracer.is_none() && fast_step(p, fused, launch, wave, &mut scratch, stats) {
+                    continue;
+                }
                 step(
                     p,
                     types,
@@ -249,7 +256,10 @@ fn step(
     let ws = wave.wave_size as usize;
     let exec = wave.exec();
     stats.instructions += 1;
-    stats.lane_instructions += exec.count_ones() as u64;
+    if wave.active_lanes.0 != exec {
+        wave.active_lanes = (exec, exec.count_ones() as u64);
+    }
+    stats.lane_instructions += wave.active_lanes.1;
     let base = inst.nodes.start as usize;
     // A fused VALU instruction runs in one piece (crate::fused); then no node is evaluated one by one.
     let fused_done = traced.is_none()
@@ -653,6 +663,59 @@ fn step(
         }
     }
     Ok(())
+}
+
+/// Runs the wave's next instruction when it has a fused form, exactly as [`step`] would (steps, statistics,
+/// the terminator after the block's last instruction); false, with nothing changed, otherwise — also when the
+/// step would exceed the runaway limit, which [`step`] then reports.
+#[inline(always)]
+fn fast_step(
+    p: &Program,
+    fused: &crate::fused::Table,
+    launch: &Launch,
+    wave: &mut WaveState,
+    scratch: &mut Scratch,
+    stats: &mut Stats,
+) -> bool {
+    let Some(Some(f)) = fused.get(wave.block.index()).and_then(|b| b.get(wave.inst)) else {
+        return false;
+    };
+    if wave.steps >= launch.max_steps_per_wave {
+        return false;
+    }
+    let exec = wave.exec();
+    match f {
+        crate::fused::Fast::Valu(f) => {
+            if !crate::fused::run(f, wave, exec) {
+                return false;
+            }
+        }
+        crate::fused::Fast::Salu(ops) => crate::fused::run_scalar(ops, wave, &mut scratch.vals),
+    }
+    wave.steps += 1;
+    stats.instructions += 1;
+    if wave.active_lanes.0 != exec {
+        wave.active_lanes = (exec, exec.count_ones() as u64);
+    }
+    stats.lane_instructions += wave.active_lanes.1;
+    let block = &p.blocks[wave.block];
+    wave.inst += 1;
+    if wave.inst == block.insts.len() {
+        match block.terminator {
+            Terminator::Branch {
+                cond,
+                taken,
+                not_taken,
+            } => {
+                let base = block.insts[wave.inst - 1].nodes.start as usize;
+                let c = scratch.vals[(cond.index() - base) * L] != 0;
+                enter(wave, if c { taken } else { not_taken });
+            }
+            Terminator::Jump(t) => enter(wave, t),
+            Terminator::End => wave.done = true,
+        }
+    }
+    true
 }
 
 fn enter(wave: &mut WaveState, b: Handle<Block>) {
