@@ -440,10 +440,18 @@ fn render(
         "`cargo xtask bench-eval` (release build of examples/bench_eval.rs; kernels in xtask/bench_eval/). Each \
          kernel's OpenCL C source is compiled for gfx1030 by clang-19 and run by the evaluator, and compiled for \
          x86-64 by clang-19 -O2 (-ffp-contract=off, fixtures/native/host.h) and run on one thread, work-item \
-         after work-item; both in the same invocation, fastest of ≥ 3 runs within {seconds} s each, outputs \
-         compared bit for bit (identical in every row). Lane-instructions are the evaluator's count (machine \
+         after work-item; both in the same invocation, each timed in CPU time of its thread \
+         (CLOCK_THREAD_CPUTIME_ID: the machine is shared, D091), fastest of ≥ 3 runs within {seconds} s each, \
+         outputs compared bit for bit (identical in every row). Lane-instructions are the evaluator's count (machine \
          instructions × active lanes, scalar ones included); the native rate is that count over the native \
-         time. Ratio = evaluator time / native time.{}\n",
+         time. Ratio = evaluator time / native time.{}{}\n",
+        if before.is_some() {
+            " \"ratio before\": the same kernels and inputs in an earlier run of the evaluator before \
+             optimisation (`--baseline`, xtask/bench_eval/before.json: commit 45f66cc, D090); \"speed-up\": \
+             evaluator lane-instructions/s now over then."
+        } else {
+            ""
+        },
         if quick { " (--quick)" } else { "" }
     )?;
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();

@@ -6,6 +6,7 @@
 //! depends on a device profile. Floats are bit patterns; fused operations use the host's fused multiply-add.
 
 pub mod atomic;
+mod fused;
 pub mod memory;
 pub mod specialize;
 pub mod trace;
@@ -102,6 +103,7 @@ pub(crate) fn run_with(
     mut tracer: Option<&mut trace::Tracer>,
 ) -> Result<Stats, EvalError> {
     let types = verify(program)?;
+    let fused = fused::fuse(program, &types);
     if launch.wave_size != 32 && launch.wave_size != 64 {
         return Err(EvalError::Launch(format!(
             "wave size {} (must be 32 or 64)",
@@ -129,6 +131,7 @@ pub(crate) fn run_with(
                 wave::run_workgroup(
                     program,
                     &types,
+                    &fused,
                     launch,
                     [gx, gy, gz],
                     memory,
@@ -158,6 +161,7 @@ pub fn run_traced(
     memory: &mut Memory,
 ) -> Result<(Stats, Vec<WaveTrace>), EvalError> {
     let types = verify(program)?;
+    let fused = fused::fuse(program, &types);
     if launch.wave_size != 32 && launch.wave_size != 64 {
         return Err(EvalError::Launch(format!(
             "wave size {} (must be 32 or 64)",
@@ -181,6 +185,7 @@ pub fn run_traced(
                 wave::run_workgroup(
                     program,
                     &types,
+                    &fused,
                     launch,
                     [gx, gy, gz],
                     memory,

@@ -26,6 +26,8 @@ pub struct WaveState {
     private: Memory,
     /// The blocks the wave entered, in order, when the run is traced ([`crate::run_traced`]).
     trace: Option<Vec<u32>>,
+    /// The last EXEC seen and its active-lane count (EXEC rarely changes; the count is for [`Stats`]).
+    active_lanes: (u64, u64),
 }
 
 impl WaveState {
@@ -49,6 +51,7 @@ impl WaveState {
 pub(crate) fn run_workgroup(
     p: &Program,
     types: &Types,
+    fused: &crate::fused::Table,
     launch: &Launch,
     group: [u32; 3],
     memory: &mut Memory,
@@ -89,6 +92,7 @@ pub(crate) fn run_workgroup(
                 steps: 0,
                 private,
                 trace: traces.is_some().then(|| vec![p.entry().index() as u32]),
+                active_lanes: (0, 0),
             };
             for &(reg, v) in &launch.sgprs {
                 if let Some(r) = s.sgpr.get_mut(reg as usize) {
@@ -130,9 +134,14 @@ pub(crate) fn run_workgroup(
         let mut all_waiting = true;
         for (w, wave) in waves.iter_mut().enumerate() {
             while !wave.done && !wave.at_barrier {
+                // Fused instructions without the general step's set-up (decision D090).
+                if tracer.is_none() && fast_step(p, fused, launch, wave, &mut scratch, stats) {
+                    continue;
+                }
                 step(
                     p,
                     types,
+                    fused,
                     launch,
                     group,
                     w as u32,
@@ -209,6 +218,7 @@ const L: usize = 64;
 fn step(
     p: &Program,
     types: &Types,
+    fused: &crate::fused::Table,
     launch: &Launch,
     group: [u32; 3],
     wave_index: u32,
@@ -246,9 +256,25 @@ fn step(
     let ws = wave.wave_size as usize;
     let exec = wave.exec();
     stats.instructions += 1;
-    stats.lane_instructions += exec.count_ones() as u64;
+    if wave.active_lanes.0 != exec {
+        wave.active_lanes = (exec, exec.count_ones() as u64);
+    }
+    stats.lane_instructions += wave.active_lanes.1;
     let base = inst.nodes.start as usize;
-    let n = inst.nodes.len();
+    // A fused VALU instruction runs in one piece (crate::fused); then no node is evaluated one by one.
+    let fused_done = traced.is_none()
+        && fused
+            .get(wave.block.index())
+            .and_then(|b| b.get(wave.inst))
+            .and_then(Option::as_ref)
+            .is_some_and(|f| match f {
+                crate::fused::Fast::Valu(f) => crate::fused::run(f, wave, exec),
+                crate::fused::Fast::Salu(ops) => {
+                    crate::fused::run_scalar(ops, wave, &mut scratch.vals);
+                    true
+                }
+            });
+    let n = if fused_done { 0 } else { inst.nodes.len() };
     // The value table is not cleared between instructions: every node writes each lane it defines before a
     // later node reads it (uniform values lane 0, per-lane values lanes 0..wave size; loads and atomics write
     // 0 to the lanes they skip), so stale entries are never read (decision D090).
@@ -330,7 +356,11 @@ fn step(
             Node::IntCmp { op, ty, a, b } => lanes2(vals, k, lanes, slot(a), slot(b), |x, y| {
                 int_cmp(op, ty, x, y) as u64
             }),
-            Node::Float { op, args } => lanes_float(vals, k, lanes, op, args.map(slot)),
+            Node::Float { op, args } => {
+                // Only the operation's arity is verified: unused arguments read the first one.
+                let arg = |i: usize| slot(args[if i < op.arity() { i } else { 0 }]);
+                lanes_float(vals, k, lanes, op, [arg(0), arg(1), arg(2)])
+            }
             Node::FloatCmp { op, ty, a, b } => lanes2(vals, k, lanes, slot(a), slot(b), |x, y| {
                 float_cmp(op, ty, x, y) as u64
             }),
@@ -639,8 +669,11 @@ fn step(
             }
         }
     }
-    if let (Some(t), Some(rec)) = (tracer, traced) {
-        t.after(rec, wave, scratch);
+    // Not a tuple of the two options: that moves the (large) pending record on every instruction.
+    if let Some(rec) = traced {
+        if let Some(t) = tracer {
+            t.after(rec, wave, scratch);
+        }
     }
     wave.inst += 1;
     if wave.inst == block.insts.len() {
@@ -660,6 +693,59 @@ fn step(
     Ok(())
 }
 
+/// Runs the wave's next instruction when it has a fused form, exactly as [`step`] would (steps, statistics,
+/// the terminator after the block's last instruction); false, with nothing changed, otherwise — also when the
+/// step would exceed the runaway limit, which [`step`] then reports.
+#[inline(always)]
+fn fast_step(
+    p: &Program,
+    fused: &crate::fused::Table,
+    launch: &Launch,
+    wave: &mut WaveState,
+    scratch: &mut Scratch,
+    stats: &mut Stats,
+) -> bool {
+    let Some(Some(f)) = fused.get(wave.block.index()).and_then(|b| b.get(wave.inst)) else {
+        return false;
+    };
+    if wave.steps >= launch.max_steps_per_wave {
+        return false;
+    }
+    let exec = wave.exec();
+    match f {
+        crate::fused::Fast::Valu(f) => {
+            if !crate::fused::run(f, wave, exec) {
+                return false;
+            }
+        }
+        crate::fused::Fast::Salu(ops) => crate::fused::run_scalar(ops, wave, &mut scratch.vals),
+    }
+    wave.steps += 1;
+    stats.instructions += 1;
+    if wave.active_lanes.0 != exec {
+        wave.active_lanes = (exec, exec.count_ones() as u64);
+    }
+    stats.lane_instructions += wave.active_lanes.1;
+    let block = &p.blocks[wave.block];
+    wave.inst += 1;
+    if wave.inst == block.insts.len() {
+        match block.terminator {
+            Terminator::Branch {
+                cond,
+                taken,
+                not_taken,
+            } => {
+                let base = block.insts[wave.inst - 1].nodes.start as usize;
+                let c = scratch.vals[(cond.index() - base) * L] != 0;
+                enter(wave, if c { taken } else { not_taken });
+            }
+            Terminator::Jump(t) => enter(wave, t),
+            Terminator::End => wave.done = true,
+        }
+    }
+    true
+}
+
 fn enter(wave: &mut WaveState, b: Handle<Block>) {
     if let Some(t) = wave.trace.as_mut() {
         t.push(b.index() as u32);
@@ -676,7 +762,7 @@ fn sext(v: u64, bits: u32) -> i64 {
     }
 }
 
-fn int_op(op: IntOp, ty: Ty, a: u64, b: u64) -> u64 {
+pub(crate) fn int_op(op: IntOp, ty: Ty, a: u64, b: u64) -> u64 {
     let bits = ty.bits();
     let m = ty.mask();
     let (a, b) = (a & m, b);
@@ -699,7 +785,7 @@ fn int_op(op: IntOp, ty: Ty, a: u64, b: u64) -> u64 {
     }
 }
 
-fn int_cmp(op: IntCmp, ty: Ty, a: u64, b: u64) -> bool {
+pub(crate) fn int_cmp(op: IntCmp, ty: Ty, a: u64, b: u64) -> bool {
     let m = ty.mask();
     let (a, b) = (a & m, b & m);
     let (x, y) = (sext(a, ty.bits()), sext(b, ty.bits()));
@@ -775,7 +861,7 @@ fn float_cmp(op: FloatCmp, ty: Ty, a: u64, b: u64) -> bool {
     }
 }
 
-fn unary(op: UnOp, from: Ty, to: Ty, a: u64) -> u64 {
+pub(crate) fn unary(op: UnOp, from: Ty, to: Ty, a: u64) -> u64 {
     let a = a & from.mask();
     match op {
         UnOp::Not => !a,
