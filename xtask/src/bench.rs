@@ -4,6 +4,12 @@
 //!
 //! # Section contract (for the owners of bench_eval.rs, bench_device.rs, bench_lane.rs)
 //!
+//! Two shapes are accepted. (a) In-process, below. (b) An owner's own command: `bench_eval.rs` and
+//! `bench_device.rs` were written as `pub fn run(args: &[String]) -> anyhow::Result<()>` commands that write
+//! their own marker block (`cargo xtask bench-eval`, `cargo xtask bench device --write`); the runner calls
+//! them with their full/quick arguments ([`SectionFn::Command`]), and `cargo xtask bench device <args>` is
+//! handed to `bench_device::run` unchanged. Either way the file is all it takes.
+//!
 //! * A section is one file, `xtask/src/bench_<name>.rs`, owned by one engineer. It exposes exactly
 //!
 //!   ```ignore
@@ -61,21 +67,54 @@ pub struct Section {
 /// (figure, measured, goal).
 pub type Headline = (String, String, String);
 
-type SectionFn = fn(&Opts) -> Result<Section>;
+/// How a section runs.
+#[derive(Clone, Copy)]
+enum SectionFn {
+    /// In this process; the runner splices the returned body into the document (the contract above).
+    InProcess(fn(&Opts) -> Result<Section>),
+    /// An owner's own command (`run(args)`), which measures and writes its own marker block; `full` and
+    /// `quick` are its arguments for a full run and for a smoke run that writes nothing. It contributes no
+    /// summary rows (its section carries its own table).
+    #[allow(dead_code)]
+    Command {
+        run: fn(&[String]) -> Result<()>,
+        full: &'static [&'static str],
+        quick: &'static [&'static str],
+    },
+}
 
 /// Sections in the order `all` runs them (and the document lists them).
 fn sections() -> Vec<(&'static str, SectionFn)> {
     #[allow(unused_mut)]
     let mut v: Vec<(&'static str, SectionFn)> = vec![
-        ("decode", crate::bench_decode::section),
-        ("translate", crate::bench_translate::section),
+        ("decode", SectionFn::InProcess(crate::bench_decode::section)),
+        (
+            "translate",
+            SectionFn::InProcess(crate::bench_translate::section),
+        ),
     ];
+    // Engineer evalperf's `cargo xtask bench-eval` (writes <!-- bench:eval:... --> itself).
     #[cfg(has_bench_eval)]
-    v.push(("eval", crate::bench_eval::section));
+    v.push((
+        "eval",
+        SectionFn::Command {
+            run: crate::bench_eval::run,
+            full: &[],
+            quick: &["--quick", "--no-write"],
+        },
+    ));
+    // Engineer devprobe's `cargo xtask bench device` (writes <!-- bench:device:... --> with --write).
     #[cfg(has_bench_device)]
-    v.push(("device", crate::bench_device::section));
+    v.push((
+        "device",
+        SectionFn::Command {
+            run: crate::bench_device::run,
+            full: &["--write"],
+            quick: &["--reps", "1", "--scales", "1"],
+        },
+    ));
     #[cfg(has_bench_lane)]
-    v.push(("lane", crate::bench_lane::section));
+    v.push(("lane", SectionFn::InProcess(crate::bench_lane::section)));
     v
 }
 
@@ -169,6 +208,15 @@ pub fn run(args: &[String]) -> Result<()> {
             .context("re-running cargo xtask bench in release")?;
         std::process::exit(status.code().unwrap_or(1));
     }
+    // `cargo xtask bench device <its own options>`: the owner's command, unchanged.
+    #[cfg(has_bench_device)]
+    if args.first().map(String::as_str) == Some("device")
+        && args[1..]
+            .iter()
+            .any(|a| a != "--quick" && a != "--no-write")
+    {
+        return crate::bench_device::run(&args[1..]);
+    }
     let mut quick = false;
     let mut write = true;
     let mut json_out: Option<PathBuf> = None;
@@ -224,6 +272,42 @@ pub fn run(args: &[String]) -> Result<()> {
     for (name, f) in all.iter().filter(|(n, _)| wanted.iter().any(|w| w == n)) {
         progress(format!("section {name}: start"));
         let t = Instant::now();
+        let f = match *f {
+            SectionFn::InProcess(f) => f,
+            SectionFn::Command { run, full, quick } => {
+                // It reads and writes the document itself: hand it what earlier sections spliced.
+                if write {
+                    write_doc(&doc_path, &doc)?;
+                }
+                let args: Vec<String> = if opts.quick { quick } else { full }
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+                match run(&args) {
+                    Ok(()) => {
+                        progress(format!(
+                            "section {name}: done in {:.1} s",
+                            t.elapsed().as_secs_f64()
+                        ));
+                        json_all.insert(
+                            name.to_string(),
+                            json!({ "seconds": t.elapsed().as_secs_f64() }),
+                        );
+                    }
+                    Err(e) => {
+                        progress(format!("section {name}: FAILED: {e:#}"));
+                        failed.push(format!("{name}: {e:#}"));
+                        json_all.insert(name.to_string(), json!({ "error": format!("{e:#}") }));
+                    }
+                }
+                // It wrote the document itself: pick up its block before the summary is written.
+                if write {
+                    doc = std::fs::read_to_string(&doc_path)
+                        .context("reading docs/performance.md")?;
+                }
+                continue;
+            }
+        };
         match f(&opts) {
             Ok(s) => {
                 progress(format!(
@@ -251,9 +335,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let summary = summary_markdown(&doc, &machine, quick, &fresh);
     if write {
         doc = splice(&doc, "summary", &summary);
-        let tmp = doc_path.with_extension("md.tmp");
-        std::fs::write(&tmp, &doc).context("writing docs/performance.md")?;
-        std::fs::rename(&tmp, &doc_path).context("writing docs/performance.md")?;
+        write_doc(&doc_path, &doc)?;
         progress(format!("wrote {}", doc_path.display()));
     } else {
         println!("{summary}");
@@ -276,6 +358,13 @@ pub fn run(args: &[String]) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Writes the document whole or not at all (a temporary file renamed over it).
+fn write_doc(path: &Path, doc: &str) -> Result<()> {
+    let tmp = path.with_extension("md.tmp");
+    std::fs::write(&tmp, doc).context("writing docs/performance.md")?;
+    std::fs::rename(&tmp, path).context("writing docs/performance.md")
 }
 
 fn markers(name: &str) -> (String, String) {
