@@ -150,6 +150,18 @@ pub fn thread_cpu_seconds() -> Option<f64> {
     Some(ns as f64 * 1e-9)
 }
 
+/// CPU time of the whole process, all threads, in seconds (`/proc/self/stat` utime + stime, 10 ms ticks):
+/// for work that runs on threads other than the caller's (lavapipe's compile and its worker threads).
+pub fn process_cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces) start at field 3; utime and stime are 14 and 15.
+    let rest = &s[s.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    // USER_HZ is 100 on Linux (getconf CLK_TCK).
+    Some(ticks as f64 / 100.0)
+}
+
 /// [`best_of`] in this thread's CPU time ([`thread_cpu_seconds`]), falling back to wall time.
 pub fn best_of_cpu<T>(n: usize, mut f: impl FnMut() -> T) -> (f64, T) {
     if thread_cpu_seconds().is_none() {
