@@ -7,7 +7,7 @@
 //! tests/llvm_differential.rs, with its one named normalisation), so the figures are for a printer that is
 //! right on this stream. Then each side walks the whole stream instruction by instruction; the three walks are
 //! interleaved round by round and the best round of each counts; each walk is timed in the CPU time of the
-//! measuring thread (`/proc/thread-self/schedstat`), not wall time, because on the shared machine a walk
+//! measuring thread (`CLOCK_THREAD_CPUTIME_ID`), not wall time, because on the shared machine a walk
 //! otherwise spends most of its wall time waiting for a core (both sides run in this one thread, LLVM's
 //! disassembler included).
 
