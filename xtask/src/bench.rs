@@ -4,6 +4,12 @@
 //!
 //! # Section contract (for the owners of bench_eval.rs, bench_device.rs, bench_lane.rs)
 //!
+//! Two shapes are accepted. (a) In-process, below. (b) An owner's own command: `bench_eval.rs` and
+//! `bench_device.rs` were written as `pub fn run(args: &[String]) -> anyhow::Result<()>` commands that write
+//! their own marker block (`cargo xtask bench-eval`, `cargo xtask bench device --write`); the runner calls
+//! them with their full/quick arguments ([`SectionFn::Command`]), and `cargo xtask bench device <args>` is
+//! handed to `bench_device::run` unchanged. Either way the file is all it takes.
+//!
 //! * A section is one file, `xtask/src/bench_<name>.rs`, owned by one engineer. It exposes exactly
 //!
 //!   ```ignore
@@ -61,21 +67,54 @@ pub struct Section {
 /// (figure, measured, goal).
 pub type Headline = (String, String, String);
 
-type SectionFn = fn(&Opts) -> Result<Section>;
+/// How a section runs.
+#[derive(Clone, Copy)]
+enum SectionFn {
+    /// In this process; the runner splices the returned body into the document (the contract above).
+    InProcess(fn(&Opts) -> Result<Section>),
+    /// An owner's own command (`run(args)`), which measures and writes its own marker block; `full` and
+    /// `quick` are its arguments for a full run and for a smoke run that writes nothing. It contributes no
+    /// summary rows (its section carries its own table).
+    #[allow(dead_code)]
+    Command {
+        run: fn(&[String]) -> Result<()>,
+        full: &'static [&'static str],
+        quick: &'static [&'static str],
+    },
+}
 
 /// Sections in the order `all` runs them (and the document lists them).
 fn sections() -> Vec<(&'static str, SectionFn)> {
     #[allow(unused_mut)]
     let mut v: Vec<(&'static str, SectionFn)> = vec![
-        ("decode", crate::bench_decode::section),
-        ("translate", crate::bench_translate::section),
+        ("decode", SectionFn::InProcess(crate::bench_decode::section)),
+        (
+            "translate",
+            SectionFn::InProcess(crate::bench_translate::section),
+        ),
     ];
+    // Engineer evalperf's `cargo xtask bench-eval` (writes <!-- bench:eval:... --> itself).
     #[cfg(has_bench_eval)]
-    v.push(("eval", crate::bench_eval::section));
+    v.push((
+        "eval",
+        SectionFn::Command {
+            run: crate::bench_eval::run,
+            full: &[],
+            quick: &["--quick", "--no-write"],
+        },
+    ));
+    // Engineer devprobe's `cargo xtask bench device` (writes <!-- bench:device:... --> with --write).
     #[cfg(has_bench_device)]
-    v.push(("device", crate::bench_device::section));
+    v.push((
+        "device",
+        SectionFn::Command {
+            run: crate::bench_device::run,
+            full: &["--write"],
+            quick: &["--reps", "1", "--scales", "1"],
+        },
+    ));
     #[cfg(has_bench_lane)]
-    v.push(("lane", crate::bench_lane::section));
+    v.push(("lane", SectionFn::InProcess(crate::bench_lane::section)));
     v
 }
 
@@ -97,6 +136,48 @@ pub fn best_of<T>(n: usize, mut f: impl FnMut() -> T) -> (f64, T) {
         let t = Instant::now();
         let r = std::hint::black_box(f());
         best = best.min(t.elapsed().as_secs_f64());
+        out = Some(r);
+    }
+    (best, out.expect("n >= 1"))
+}
+
+/// CPU time this thread has run, in seconds (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`, exact to the
+/// nanosecond, unlike `/proc/thread-self/schedstat`, which moves only at scheduler ticks): unlike wall time it
+/// does not count the time the thread waits for a core, which on the shared 2-core machine is most of the
+/// wall time under load. None where the clock is not available.
+pub fn thread_cpu_seconds() -> Option<f64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant of this platform.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then_some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
+}
+
+/// CPU time of the whole process, all threads, in seconds (`clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`): for
+/// work that runs on threads other than the caller's (lavapipe's compile and its worker threads).
+pub fn process_cpu_seconds() -> Option<f64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: as in thread_cpu_seconds.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    (rc == 0).then_some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
+}
+
+/// [`best_of`] in this thread's CPU time ([`thread_cpu_seconds`]), falling back to wall time.
+pub fn best_of_cpu<T>(n: usize, mut f: impl FnMut() -> T) -> (f64, T) {
+    if thread_cpu_seconds().is_none() {
+        return best_of(n, f);
+    }
+    let mut best = f64::MAX;
+    let mut out = None;
+    for _ in 0..n.max(1) {
+        let t = thread_cpu_seconds().unwrap_or(0.0);
+        let r = std::hint::black_box(f());
+        best = best.min(thread_cpu_seconds().unwrap_or(0.0) - t);
         out = Some(r);
     }
     (best, out.expect("n >= 1"))
@@ -169,6 +250,15 @@ pub fn run(args: &[String]) -> Result<()> {
             .context("re-running cargo xtask bench in release")?;
         std::process::exit(status.code().unwrap_or(1));
     }
+    // `cargo xtask bench device <its own options>`: the owner's command, unchanged.
+    #[cfg(has_bench_device)]
+    if args.first().map(String::as_str) == Some("device")
+        && args[1..]
+            .iter()
+            .any(|a| a != "--quick" && a != "--no-write")
+    {
+        return crate::bench_device::run(&args[1..]);
+    }
     let mut quick = false;
     let mut write = true;
     let mut json_out: Option<PathBuf> = None;
@@ -224,6 +314,42 @@ pub fn run(args: &[String]) -> Result<()> {
     for (name, f) in all.iter().filter(|(n, _)| wanted.iter().any(|w| w == n)) {
         progress(format!("section {name}: start"));
         let t = Instant::now();
+        let f = match *f {
+            SectionFn::InProcess(f) => f,
+            SectionFn::Command { run, full, quick } => {
+                // It reads and writes the document itself: hand it what earlier sections spliced.
+                if write {
+                    write_doc(&doc_path, &doc)?;
+                }
+                let args: Vec<String> = if opts.quick { quick } else { full }
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+                match run(&args) {
+                    Ok(()) => {
+                        progress(format!(
+                            "section {name}: done in {:.1} s",
+                            t.elapsed().as_secs_f64()
+                        ));
+                        json_all.insert(
+                            name.to_string(),
+                            json!({ "seconds": t.elapsed().as_secs_f64() }),
+                        );
+                    }
+                    Err(e) => {
+                        progress(format!("section {name}: FAILED: {e:#}"));
+                        failed.push(format!("{name}: {e:#}"));
+                        json_all.insert(name.to_string(), json!({ "error": format!("{e:#}") }));
+                    }
+                }
+                // It wrote the document itself: pick up its block before the summary is written.
+                if write {
+                    doc = std::fs::read_to_string(&doc_path)
+                        .context("reading docs/performance.md")?;
+                }
+                continue;
+            }
+        };
         match f(&opts) {
             Ok(s) => {
                 progress(format!(
@@ -251,9 +377,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let summary = summary_markdown(&doc, &machine, quick, &fresh);
     if write {
         doc = splice(&doc, "summary", &summary);
-        let tmp = doc_path.with_extension("md.tmp");
-        std::fs::write(&tmp, &doc).context("writing docs/performance.md")?;
-        std::fs::rename(&tmp, &doc_path).context("writing docs/performance.md")?;
+        write_doc(&doc_path, &doc)?;
         progress(format!("wrote {}", doc_path.display()));
     } else {
         println!("{summary}");
@@ -276,6 +400,13 @@ pub fn run(args: &[String]) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Writes the document whole or not at all (a temporary file renamed over it).
+fn write_doc(path: &Path, doc: &str) -> Result<()> {
+    let tmp = path.with_extension("md.tmp");
+    std::fs::write(&tmp, doc).context("writing docs/performance.md")?;
+    std::fs::rename(&tmp, path).context("writing docs/performance.md")
 }
 
 fn markers(name: &str) -> (String, String) {

@@ -5,17 +5,19 @@
 //! * Kernels: every gfx1030 kernel of the rocSPARSE corpus (`cargo xtask corpus rocsparse`; CI fetches it) is
 //!   sized by its straight-line instruction count; for each size class (about 10^2, 10^3, 10^4 instructions:
 //!   growth 1×, 10×, 100×) the kernels nearest to it are taken (distinct code only). Each is translated for
-//!   lavapipe's probed profile, best of 3, with lift (which decodes) and lower timed apart.
+//!   lavapipe's probed profile, best of 3, with lift (which decodes) and lower timed apart, in CPU time of the
+//!   translating thread (on the shared machine wall time is mostly waiting for a core).
 //! * lavapipe: its compile happens inside the first dispatch (DESIGN.md), so the figure is the wall time of a
 //!   first dispatch of one workgroup with the Mesa shader cache off, minus the lowering time measured on its
-//!   own. rocSPARSE kernels have no inputs here, so the module is lowered in checked mode (every global access
+//!   own, in CPU time of the whole process (lavapipe compiles and runs on its own threads). rocSPARSE kernels have no inputs here, so the module is lowered in checked mode (every global access
 //!   validated against the allocations, `run --checked`) with a zero-filled kernarg segment: the waves load
 //!   null pointers, fault on their first global access and stop, so the dispatch is the compile plus a short
 //!   run. The ratio compares the translation of *that* (checked) module with lavapipe's compile of it.
 //!   lavapipe's compile grows much faster than the module (it took 35 s for a 36k-word fixture module under
-//!   load, docs/performance.md), so it is measured on smaller size classes (about 10, 100, 1,000 instructions).
+//!   load, docs/performance.md), so it is measured on smaller size classes (about 30, 300, 3,000 instructions;
+//!   a dispatch that does not finish within the fence timeout is reported as such).
 
-use crate::bench::{best_of, progress, Opts, Section};
+use crate::bench::{best_of_cpu, process_cpu_seconds, progress, Opts, Section};
 use anyhow::{bail, Context as _, Result};
 use rdna2spv::corpus::{self, Index};
 use rdna2spv::dispatch::{initial_sgprs, lift_options};
@@ -50,6 +52,7 @@ struct DevRow {
     words: usize,
     translate_s: f64,
     first_dispatch_s: f64,
+    first_dispatch_wall_s: f64,
     outcome: String,
 }
 
@@ -125,8 +128,12 @@ pub fn section(opts: &Opts) -> Result<Section> {
     if cands.is_empty() {
         bail!("no kernels in the corpus at {}", dir.display());
     }
+    // lavapipe's compile of a 10^5-word module takes minutes on the shared machine: a long fence timeout, and a
+    // dispatch that still does not finish is reported as such (the context is unusable afterwards).
+    let timeout = std::time::Duration::from_secs(if opts.quick { 120 } else { 420 });
     let ctx = Context::new(rdna2spv_vulkan::DeviceSelector::from_env())
-        .context("opening the Vulkan device (lavapipe)")?;
+        .context("opening the Vulkan device (lavapipe)")?
+        .with_timeout(timeout);
     let profile: DeviceProfile = rdna2spv_vulkan::probe(&ctx).context("probing the device")?;
     let device = ctx.info().name.clone();
     progress(format!(
@@ -144,11 +151,11 @@ pub fn section(opts: &Opts) -> Result<Section> {
             let c = &cands[i];
             let (co, k) = (&cos[c.co], &cos[c.co].kernels[c.kernel]);
             let lo = lift_options(co, k);
-            let (lift_s, program) = best_of(reps, || lift(&k.name, &k.code, lo));
+            let (lift_s, program) = best_of_cpu(reps, || lift(&k.name, &k.code, lo));
             let program = program.map_err(|e| anyhow::anyhow!("{}: {e}", k.name))?;
             let launch = launch_for(k, 0);
             let layout = kernel_layout(&launch);
-            let (lower_s, words) = best_of(reps, || {
+            let (lower_s, words) = best_of_cpu(reps, || {
                 lower_with(&program, &layout, &profile, &LowerOptions::default())
             });
             let words = words.map_err(|e| anyhow::anyhow!("{}: {e}", k.name))?;
@@ -174,23 +181,25 @@ pub fn section(opts: &Opts) -> Result<Section> {
     // lavapipe's first dispatch.
     let dev_targets: &[usize] = if opts.quick { &[30] } else { &[30, 300, 3_000] };
     let mut dev = Vec::new();
+    let mut timed_out = false;
     for (class, picks) in pick(&cands, &cos, dev_targets, 1).into_iter().enumerate() {
         for i in picks {
+            if timed_out {
+                break;
+            }
             let c = &cands[i];
             let (co, k) = (&cos[c.co], &cos[c.co].kernels[c.kernel]);
             let kernarg_bytes = (k.descriptor.kernarg_size as u64).max(256);
             let kernarg = ctx.create_buffer(kernarg_bytes)?;
             let addr = kernarg.device_address();
-            let t = Instant::now();
-            let program = lift(&k.name, &k.code, lift_options(co, k))
-                .map_err(|e| anyhow::anyhow!("{}: {e}", k.name))?;
-            let lift_s = t.elapsed().as_secs_f64();
+            let (lift_s, program) = best_of_cpu(1, || lift(&k.name, &k.code, lift_options(co, k)));
+            let program = program.map_err(|e| anyhow::anyhow!("{}: {e}", k.name))?;
             let launch = launch_for(k, addr);
             let checked = LowerOptions {
                 checked: Some(1),
                 ..LowerOptions::default()
             };
-            let (lower_s, words) = best_of(1, || {
+            let (lower_s, words) = best_of_cpu(1, || {
                 lower_with(&program, &kernel_layout(&launch), &profile, &checked)
             });
             let words = words.map_err(|e| anyhow::anyhow!("{}: {e}", k.name))?;
@@ -201,6 +210,7 @@ pub fn section(opts: &Opts) -> Result<Section> {
                 words.len()
             ));
             let t = Instant::now();
+            let cpu0 = process_cpu_seconds();
             let r = run_program_checked(
                 &ctx,
                 &program,
@@ -210,20 +220,37 @@ pub fn section(opts: &Opts) -> Result<Section> {
                 &[(addr, kernarg_bytes)],
             );
             let total = t.elapsed().as_secs_f64();
+            let cpu = match (cpu0, process_cpu_seconds()) {
+                (Some(a), Some(b)) => Some((b - a - lower_s).max(0.0)),
+                _ => None,
+            };
             let outcome = match &r {
                 Ok(_) => "finished".to_string(),
                 Err(rdna2spv_vulkan::RunError::OutOfBounds { .. }) => {
                     "stopped at its first out-of-bounds access".to_string()
                 }
                 Err(rdna2spv_vulkan::RunError::NotFinished { what, .. }) => what.to_string(),
+                Err(rdna2spv_vulkan::RunError::Vulkan(rdna2spv_vulkan::Error::Timeout(d))) => {
+                    timed_out = true;
+                    format!(
+                        "**no result**: the first dispatch did not finish within {} s",
+                        d.as_secs()
+                    )
+                }
                 Err(e) => bail!("{}: the device run failed: {e}", k.name),
             };
-            let first_dispatch_s = (total - lower_s).max(0.0);
+            let first_dispatch_wall_s = (total - lower_s).max(0.0);
+            let first_dispatch_s = if timed_out {
+                f64::NAN
+            } else {
+                cpu.unwrap_or(first_dispatch_wall_s)
+            };
             progress(format!(
-                "translate: {}: translate {:.1} ms, first dispatch {:.0} ms ({outcome})",
+                "translate: {}: translate {:.1} ms, first dispatch {:.0} ms CPU, {:.0} ms wall ({outcome})",
                 k.name,
                 (lift_s + lower_s) * 1e3,
-                first_dispatch_s * 1e3
+                first_dispatch_s * 1e3,
+                first_dispatch_wall_s * 1e3
             ));
             dev.push(DevRow {
                 class,
@@ -232,6 +259,7 @@ pub fn section(opts: &Opts) -> Result<Section> {
                 words: words.len(),
                 translate_s: lift_s + lower_s,
                 first_dispatch_s,
+                first_dispatch_wall_s,
                 outcome,
             });
             drop(kernarg);
@@ -268,7 +296,7 @@ fn render(
     );
     md.push_str(&format!(
         "rocSPARSE kernels ({n_kernels} in the corpus) nearest to {} straight-line instructions (growth 1×, 10×, \
-         100×), translated for the probed {device} profile; release build, best of 3. Lift includes decoding; \
+         100×), translated for the probed {device} profile; release build, best of 3, CPU time of the translating thread. Lift includes decoding; \
          lower ends with the module's SPIR-V words.\n\n\
          | size class | kernel | instructions | SPIR-V words | lift ms | lower ms | total ms | µs / instruction |\n\
          | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
@@ -310,24 +338,32 @@ fn render(
     md.push_str(&format!(
         "\nlavapipe ({device}, Mesa shader cache off): first dispatch of one workgroup of the same kernel's module \
          lowered in checked mode with a zero-filled kernarg segment (the waves fault on their first global \
-         access and stop: the dispatch is the JIT compile plus a short run), minus the lowering. Translation = \
-         lift + lower of that checked module.\n\n\
-         | size class | kernel | instructions | SPIR-V words | translation ms | lavapipe first dispatch ms | translation / lavapipe | run |\n\
+         access and stop: the dispatch is the JIT compile plus a short run), minus the lowering, in CPU time of \
+         the whole process (all of lavapipe's threads; wall time in brackets). Translation = lift + lower of that \
+         checked module, in CPU time of the translating thread.\n\n\
+         | size class | kernel | instructions | SPIR-V words | translation ms | lavapipe first dispatch ms (wall) | translation / lavapipe | run |\n\
          | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |\n"
     ));
     let mut worst: f64 = 0.0;
     for d in dev {
         let r = d.translate_s / d.first_dispatch_s;
-        worst = worst.max(r);
+        let (cpu, ratio) = if r.is_finite() {
+            worst = worst.max(r);
+            (
+                format!("{:.0}", d.first_dispatch_s * 1e3),
+                format!("{:.2} %", 100.0 * r),
+            )
+        } else {
+            ("—".to_string(), "—".to_string())
+        };
         md.push_str(&format!(
-            "| {} | `{}` | {} | {} | {:.2} | {:.0} | {:.2} % | {} |\n",
+            "| {} | `{}` | {} | {} | {:.2} | {cpu} ({:.0}) | {ratio} | {} |\n",
             dev_targets[d.class],
             short(&d.name),
             d.insts,
             d.words,
             d.translate_s * 1e3,
-            d.first_dispatch_s * 1e3,
-            100.0 * r,
+            d.first_dispatch_wall_s * 1e3,
             d.outcome
         ));
     }
@@ -344,7 +380,7 @@ fn render(
             "growth": growth,
             "lavapipe": dev.iter().map(|d| json!({ "class": dev_targets[d.class], "kernel": d.name,
                 "instructions": d.insts, "words": d.words, "translate_s": d.translate_s,
-                "first_dispatch_s": d.first_dispatch_s, "run": d.outcome })).collect::<Vec<_>>(),
+                "first_dispatch_s": d.first_dispatch_s, "first_dispatch_wall_s": d.first_dispatch_wall_s, "run": d.outcome })).collect::<Vec<_>>(),
         }),
         headlines: vec![
             (
