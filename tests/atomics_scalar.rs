@@ -443,7 +443,7 @@ fn scalar_atomics_sample() {
 }
 
 #[test]
-#[ignore = "long (52 ops x 4096 waves; docs/coverage-tests.md): cargo test --release --test atomics_scalar -- --ignored"]
+#[ignore = "long (54 segments x 4096 waves, ~30 min; docs/coverage-tests.md): cargo test --test atomics_scalar -- --ignored"]
 fn scalar_atomics_all() {
     check(
         &select(|s| s.name.starts_with("s_") && !s.name.starts_with("s_scratch")),
