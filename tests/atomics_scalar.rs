@@ -30,7 +30,8 @@ use opcheck::{frame_of, outputs_of, Exec, Frame, Op, Rng, WAVE};
 use rdna2spv_eval::{InitSgpr, Launch, Memory};
 use rdna2spv_ir::lift::{lift, LiftOptions};
 use rdna2spv_isa::{decode, PrintOptions, Target};
-use rdna2spv_spirv::lower::LowerOptions;
+use rdna2spv_spirv::lower::{choose_mapping, lower_with, KernelLayout, LowerOptions, Mapping};
+use rdna2spv_spirv::profile::DeviceProfile;
 use rdna2spv_vulkan::{probe, run_with_buffers};
 
 // coverage: scalar_atomics_all: S_ATOMIC_SWAP S_ATOMIC_CMPSWAP S_ATOMIC_ADD S_ATOMIC_SUB S_ATOMIC_SMIN S_ATOMIC_UMIN S_ATOMIC_SMAX S_ATOMIC_UMAX S_ATOMIC_AND S_ATOMIC_OR S_ATOMIC_XOR S_ATOMIC_INC S_ATOMIC_DEC S_ATOMIC_SWAP_X2 S_ATOMIC_CMPSWAP_X2 S_ATOMIC_ADD_X2 S_ATOMIC_SUB_X2 S_ATOMIC_SMIN_X2 S_ATOMIC_UMIN_X2 S_ATOMIC_SMAX_X2 S_ATOMIC_UMAX_X2 S_ATOMIC_AND_X2 S_ATOMIC_OR_X2 S_ATOMIC_XOR_X2 S_ATOMIC_INC_X2 S_ATOMIC_DEC_X2 S_BUFFER_ATOMIC_SWAP S_BUFFER_ATOMIC_CMPSWAP S_BUFFER_ATOMIC_ADD S_BUFFER_ATOMIC_SUB S_BUFFER_ATOMIC_SMIN S_BUFFER_ATOMIC_UMIN S_BUFFER_ATOMIC_SMAX S_BUFFER_ATOMIC_UMAX S_BUFFER_ATOMIC_AND S_BUFFER_ATOMIC_OR S_BUFFER_ATOMIC_XOR S_BUFFER_ATOMIC_INC S_BUFFER_ATOMIC_DEC S_BUFFER_ATOMIC_SWAP_X2 S_BUFFER_ATOMIC_CMPSWAP_X2 S_BUFFER_ATOMIC_ADD_X2 S_BUFFER_ATOMIC_SUB_X2 S_BUFFER_ATOMIC_SMIN_X2 S_BUFFER_ATOMIC_UMIN_X2 S_BUFFER_ATOMIC_SMAX_X2 S_BUFFER_ATOMIC_UMAX_X2 S_BUFFER_ATOMIC_AND_X2 S_BUFFER_ATOMIC_OR_X2 S_BUFFER_ATOMIC_XOR_X2 S_BUFFER_ATOMIC_INC_X2 S_BUFFER_ATOMIC_DEC_X2
@@ -461,8 +462,9 @@ fn scalar_memory_and_lds_counters() {
 }
 
 /// s_get_waveid_in_workgroup (D092): every work-item stores its wave's value at its own dword; 1,000
-/// work-items in workgroups of 128 (the last one partial), wave32 (4 waves a group) and wave64 (2); the
-/// reference is (local id / wave size). Words from llvm-mc-19 -mcpu=gfx1010.
+/// work-items in workgroups of 128 (the last one partial), wave32 (4 waves a group) and wave64 (2), in the
+/// wave mapping and in the lane mapping (D082); the reference is (local id / wave size). Words from
+/// llvm-mc-19 -mcpu=gfx1010.
 #[test]
 fn wave_id_in_workgroup() {
     const TEXT: &str = "s_get_waveid_in_workgroup s8\ns_lshl_b32 s5, s4, 9\ns_add_u32 s6, s0, s5\ns_addc_u32 s7, s1, 0\nv_mov_b32_e32 v1, s8\nv_lshlrev_b32_e32 v2, 2, v0\nglobal_store_dword v2, v1, s[6:7]\ns_endpgm";
@@ -475,7 +477,16 @@ fn wave_id_in_workgroup() {
     let ctx = opcheck::lavapipe();
     let prof = probe(&ctx).expect("the device profile is probed");
     const ITEMS: usize = 1000;
-    for ws in [32u32, 64] {
+    for (ws, mapping) in [
+        (32u32, Mapping::Wave),
+        (64, Mapping::Wave),
+        (32, Mapping::Lane),
+        (64, Mapping::Lane),
+    ] {
+        let opts = LowerOptions {
+            mapping,
+            ..LowerOptions::default()
+        };
         let p = lift(
             "wave_id",
             &code,
@@ -501,8 +512,7 @@ fn wave_id_in_workgroup() {
             scratch_bytes: 0,
             max_steps_per_wave: 1000,
         };
-        let run = run_with_buffers(&ctx, &p, &init, launch, &prof, &LowerOptions::default())
-            .expect("device run");
+        let run = run_with_buffers(&ctx, &p, &init, launch, &prof, &opts).expect("device run");
         let mut mem = Memory::default();
         mem.add("buf0", run.addresses[0], init[0].clone()).unwrap();
         rdna2spv_eval::run(&p, &run.launch, &mut mem).expect("the evaluator runs");
@@ -514,10 +524,60 @@ fn wave_id_in_workgroup() {
             } else {
                 u32::MAX
             };
-            assert_eq!(host[i], dev[i], "wave{ws} item {i}: host vs device");
-            assert_eq!(host[i], want, "wave{ws} item {i}: host vs reference");
+            assert_eq!(
+                host[i], dev[i],
+                "wave{ws} {mapping:?} item {i}: host vs device"
+            );
+            assert_eq!(
+                host[i], want,
+                "wave{ws} {mapping:?} item {i}: host vs reference"
+            );
         }
-        eprintln!("wave{ws}: {ITEMS} work-items, host = device = reference");
+        eprintln!("wave{ws}, {mapping:?} mapping: {ITEMS} work-items, host = device = reference");
+    }
+}
+
+/// The lane mapping runs uniform nodes in every invocation of a wave, so it refuses a once-per-wave
+/// atomic with its reason (D092) and `--mapping auto` (choose_mapping) keeps such kernels on the wave
+/// mapping.
+#[test]
+fn once_per_wave_atomics_keep_the_wave_mapping() {
+    for s in select(|s| matches!(s.name, "s_atomic_add" | "ds_append")) {
+        let mut words = opcheck::segment_words(&as_op(s), 0);
+        words.push(0xbf81_0000);
+        let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let p = lift(
+            "k",
+            &code,
+            LiftOptions {
+                target: target(s),
+                wave_size: 32,
+                private_segment_buffer: None,
+            },
+        )
+        .expect("lifts");
+        let layout = KernelLayout {
+            wave_size: 32,
+            workgroup: [32, 1, 1],
+            sgprs: Vec::new(),
+            workitem_id_vgprs: 1,
+            lds_bytes: 4096,
+            scratch_bytes: 0,
+        };
+        let prof = DeviceProfile::portable();
+        let lane = LowerOptions {
+            mapping: Mapping::Lane,
+            ..LowerOptions::default()
+        };
+        let e = lower_with(&p, &layout, &prof, &lane)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("once-per-wave atomic"), "{}: {e}", s.name);
+        let (m, why) = choose_mapping(&p, &layout, &prof, &LowerOptions::default());
+        assert_eq!(m, Mapping::Wave, "{}", s.name);
+        assert!(why.unwrap().contains("once-per-wave atomic"), "{}", s.name);
+        lower_with(&p, &layout, &prof, &LowerOptions::default())
+            .expect("the wave mapping lowers it");
     }
 }
 

@@ -1656,7 +1656,13 @@ impl<'a> Cx<'a> {
                 value,
                 data1,
             } => {
-                // D092: once for the wave, whatever EXEC holds.
+                // D092: once for the wave, whatever EXEC holds. The lane mapping runs uniform nodes in
+                // every invocation of the wave (right for loads and idempotent stores, not for an atomic).
+                if self.lane_mode() {
+                    return Err(self.unsupported(
+                        "a once-per-wave atomic (scalar atomics, ds_append/ds_consume) needs one invocation per wave: the wave mapping (D092)",
+                    ));
+                }
                 let a = self.get(addr)?;
                 let x = self.get(value)?;
                 let y = data1.map(|d| self.get(d)).transpose()?;
@@ -2451,7 +2457,11 @@ impl<'a> Cx<'a> {
                 .lane
                 .ok_or_else(|| self.unsupported("lane id outside a lane loop"))?,
             // One invocation per wave: its index in the workgroup is the wave's (D092).
-            Node::WaveId => self.wave_in_group,
+            // The lane mapping knows its invocation's wave (D092).
+            Node::WaveId => match &self.lm {
+                Some(lm) => lm.wave,
+                None => self.wave_in_group,
+            },
             Node::Int { op, ty, a, b } => {
                 let x = self.get(a)?;
                 let y = self.get(b)?;
