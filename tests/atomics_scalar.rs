@@ -537,12 +537,29 @@ fn wave_id_in_workgroup() {
     }
 }
 
-/// The lane mapping runs uniform nodes in every invocation of a wave, so it refuses a once-per-wave
-/// atomic with its reason (D092) and `--mapping auto` (choose_mapping) keeps such kernels on the wave
-/// mapping.
+/// The lane mapping runs uniform nodes in every invocation of a wave and a wave's lanes in separate
+/// invocations, so it refuses once-per-wave atomics, s_scratch_* and scratch atomics with their reasons
+/// (D092), and `--mapping auto` (choose_mapping) keeps such kernels on the wave mapping.
 #[test]
 fn once_per_wave_atomics_keep_the_wave_mapping() {
-    for s in select(|s| matches!(s.name, "s_atomic_add" | "ds_append")) {
+    // buffer_atomic_add through the private segment buffer s[12:15] (tests/atomics.rs, llvm-mc-19 gfx1030).
+    static SCRATCH_ATOMIC: Seg = seg(
+        "buffer_atomic_add@scratch",
+        "s_mov_b32 s12, 0\nv_and_b32_e32 v41, 56, v6\nbuffer_store_dword v0, v41, s[12:15], 0 offen\nv_mov_b32_e32 v8, v2\nbuffer_atomic_add v8, v41, s[12:15], 0 offen glc\nbuffer_load_dword v12, v41, s[12:15], 0 offen\ns_waitcnt vmcnt(0)",
+        &[
+            0xbe8c0380, 0x36520cb8, 0xe0701000, 0x80030029, 0x7e100302, 0xe0c85000, 0x80030829,
+            0xe0301000, 0x80030c29, 0xbf8c3f70,
+        ],
+    );
+    check_words(&SCRATCH_ATOMIC);
+    let mut cases = select(|s| matches!(s.name, "s_atomic_add" | "ds_append" | "s_scratch_dword"));
+    cases.push(&SCRATCH_ATOMIC);
+    for s in cases {
+        let (why, psb) = match s.name {
+            "s_scratch_dword" => ("scalar scratch accesses", None),
+            "buffer_atomic_add@scratch" => ("scratch atomics", Some(12)),
+            _ => ("once-per-wave atomic", None),
+        };
         let mut words = opcheck::segment_words(&as_op(s), 0);
         words.push(0xbf81_0000);
         let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -552,7 +569,7 @@ fn once_per_wave_atomics_keep_the_wave_mapping() {
             LiftOptions {
                 target: target(s),
                 wave_size: 32,
-                private_segment_buffer: None,
+                private_segment_buffer: psb,
             },
         )
         .expect("lifts");
@@ -562,7 +579,7 @@ fn once_per_wave_atomics_keep_the_wave_mapping() {
             sgprs: Vec::new(),
             workitem_id_vgprs: 1,
             lds_bytes: 4096,
-            scratch_bytes: 0,
+            scratch_bytes: 64,
         };
         let prof = DeviceProfile::portable();
         let lane = LowerOptions {
@@ -572,10 +589,10 @@ fn once_per_wave_atomics_keep_the_wave_mapping() {
         let e = lower_with(&p, &layout, &prof, &lane)
             .unwrap_err()
             .to_string();
-        assert!(e.contains("once-per-wave atomic"), "{}: {e}", s.name);
-        let (m, why) = choose_mapping(&p, &layout, &prof, &LowerOptions::default());
+        assert!(e.contains(why), "{}: {e}", s.name);
+        let (m, reason) = choose_mapping(&p, &layout, &prof, &LowerOptions::default());
         assert_eq!(m, Mapping::Wave, "{}", s.name);
-        assert!(why.unwrap().contains("once-per-wave atomic"), "{}", s.name);
+        assert!(reason.unwrap().contains(why), "{}", s.name);
         lower_with(&p, &layout, &prof, &LowerOptions::default())
             .expect("the wave mapping lowers it");
     }

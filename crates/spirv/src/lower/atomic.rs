@@ -136,6 +136,12 @@ impl Cx<'_> {
         y: Option<Word>,
     ) -> R<Word> {
         let t = self.t;
+        if self.lane_mode() {
+            // Lanes of one wave run in separate invocations there, and idxen can make them collide.
+            return Err(self.unsupported(
+                "scratch atomics run the wave's lanes in order in one invocation: the wave mapping (D092)",
+            ));
+        }
         let (p0, _, _) = self.scratch_loc(4, addr, offset)?;
         let lo = self.plain_load(Space::Global, p0)?;
         if !wide {

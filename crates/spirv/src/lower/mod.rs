@@ -1632,6 +1632,24 @@ impl<'a> Cx<'a> {
     fn uniform_node(&mut self, i: usize) -> R<()> {
         let h = Handle::<Node>::from_index(i);
         let node = self.p.nodes[h].clone();
+        if self.lane_mode()
+            && matches!(
+                node,
+                Node::Load {
+                    space: Space::Scratch,
+                    ..
+                } | Node::Store {
+                    space: Space::Scratch,
+                    ..
+                }
+            )
+        {
+            // s_scratch_* read and write other lanes' private dwords, which the lane mapping's
+            // invocations do not exchange (D092).
+            return Err(self.unsupported(
+                "scalar scratch accesses (s_scratch_*) touch other lanes' private dwords: the wave mapping (D092)",
+            ));
+        }
         let v = match node {
             Node::Store {
                 space,
