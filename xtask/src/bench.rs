@@ -16,8 +16,8 @@
 //!   pub fn section(opts: &crate::bench::Opts) -> anyhow::Result<crate::bench::Section>
 //!   ```
 //!
-//!   xtask/build.rs sets `cfg(has_bench_<name>)` when the file exists and main.rs declares the module under
-//!   that cfg, so adding the file is all it takes to join `cargo xtask bench all` and `cargo xtask bench <name>`
+//!   xtask/build.rs sets `cfg(has_file_<name>)` when the file exists (main.rs declares the module under it)
+//!   and `cfg(has_bench_<name>)` when it also defines `pub fn section(`, so adding the file is all it takes to join `cargo xtask bench all` and `cargo xtask bench <name>`
 //!   (names wired today: `eval`, `device`, `lane`; decode and translate are bench_decode.rs and
 //!   bench_translate.rs). Do not edit bench.rs or main.rs for it. (main.rs declares these modules under
 //!   `#[rustfmt::skip]`, because rustfmt resolves modules whatever their cfg: format your file with
