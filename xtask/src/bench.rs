@@ -16,8 +16,8 @@
 //!   pub fn section(opts: &crate::bench::Opts) -> anyhow::Result<crate::bench::Section>
 //!   ```
 //!
-//!   xtask/build.rs sets `cfg(has_bench_<name>)` when the file exists and main.rs declares the module under
-//!   that cfg, so adding the file is all it takes to join `cargo xtask bench all` and `cargo xtask bench <name>`
+//!   xtask/build.rs sets `cfg(has_file_<name>)` when the file exists (main.rs declares the module under it)
+//!   and `cfg(has_bench_<name>)` when it also defines `pub fn section(`, so adding the file is all it takes to join `cargo xtask bench all` and `cargo xtask bench <name>`
 //!   (names wired today: `eval`, `device`, `lane`; decode and translate are bench_decode.rs and
 //!   bench_translate.rs). Do not edit bench.rs or main.rs for it. (main.rs declares these modules under
 //!   `#[rustfmt::skip]`, because rustfmt resolves modules whatever their cfg: format your file with
@@ -94,7 +94,8 @@ fn sections() -> Vec<(&'static str, SectionFn)> {
         ),
     ];
     // Engineer evalperf's `cargo xtask bench-eval` (writes <!-- bench:eval:... --> itself).
-    #[cfg(has_bench_eval)]
+    // (Gated on the file, has_file_*: a command-shaped section has no `section` fn, so no has_bench_*.)
+    #[cfg(has_file_eval)]
     v.push((
         "eval",
         SectionFn::Command {
@@ -104,7 +105,7 @@ fn sections() -> Vec<(&'static str, SectionFn)> {
         },
     ));
     // Engineer devprobe's `cargo xtask bench device` (writes <!-- bench:device:... --> with --write).
-    #[cfg(has_bench_device)]
+    #[cfg(has_file_device)]
     v.push((
         "device",
         SectionFn::Command {
@@ -251,7 +252,7 @@ pub fn run(args: &[String]) -> Result<()> {
         std::process::exit(status.code().unwrap_or(1));
     }
     // `cargo xtask bench device <its own options>`: the owner's command, unchanged.
-    #[cfg(has_bench_device)]
+    #[cfg(has_file_device)]
     if args.first().map(String::as_str) == Some("device")
         && args[1..]
             .iter()
