@@ -1,4 +1,4 @@
-//! `cargo xtask bench device [--write] [--only K,…] [--scales 1,10,100] [--reps N] [--mapping wave|lane]`:
+//! `cargo xtask bench device [--write] [--only K,…] [--scales 1,10,100] [--reps N] [--mapping wave|lane|both]`:
 //! the device half of the benchmarks (issue 10): per reference kernel (`rdna2spv::glsl_ref::REFERENCES`),
 //! each figure a ratio measured in one run on one Vulkan device (lavapipe in CI):
 //!
@@ -12,19 +12,23 @@
 //!
 //! `--write` replaces the text between `<!-- bench:device:begin -->` and `<!-- bench:device:end -->` in
 //! docs/performance.md. Build in release: the translation figures are the translator's own speed.
-//! `--mapping lane` needs the lane-per-invocation lowering (issue 13), which is not in this build yet.
+//! Each kernel runs in both mappings by default (`--mapping` picks one): wave per invocation (D006) and
+//! lane per invocation (issue 13, D082); the module's static `OpControlBarrier` count is reported with its
+//! size, the evidence for where the lane mapping's time goes (decision D084). `section` is the
+//! `cargo xtask bench` section contract (xtask/src/bench.rs), measuring what `run` measures.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _, Result};
-use rdna2spv::device::{profile_of, run_vulkan, DeviceRun, ProfileChoice};
+use rdna2spv::device::{profile_of, run_vulkan, run_vulkan_mapped, DeviceRun, ProfileChoice};
 use rdna2spv::dispatch::Plan;
 use rdna2spv::glsl_ref::{
     self, median, Agreement, GlslSetup, Reference, REFERENCES, WAVE64_REFERENCES,
 };
 use rdna2spv::manifest::Manifest;
+use rdna2spv_spirv::lower::{ControlFlow, LowerOptions, Mapping as LowerMapping};
 use rdna2spv_vulkan::{Context, DeviceSelector};
 
 const BEGIN: &str = "<!-- bench:device:begin -->";
@@ -37,6 +41,8 @@ struct Options {
     only: Option<Vec<String>>,
     scales: Vec<u32>,
     reps: usize,
+    /// The mappings measured ("wave", "lane").
+    mappings: Vec<&'static str>,
 }
 
 fn parse(args: &[String]) -> Result<Options> {
@@ -45,6 +51,7 @@ fn parse(args: &[String]) -> Result<Options> {
         only: None,
         scales: vec![1, 10, 100],
         reps: 5,
+        mappings: vec!["wave", "lane"],
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -62,14 +69,15 @@ fn parse(args: &[String]) -> Result<Options> {
                 }
             }
             "--reps" => o.reps = value()?.parse().context("--reps takes a number")?,
-            "--mapping" => match value()?.as_str() {
-                "wave" => {}
-                "lane" => bail!(
-                    "the lane-per-invocation mapping (issue 13) is not in this build; only --mapping wave"
-                ),
-                other => bail!("--mapping wave|lane, not {other}"),
-            },
-            other => bail!("unknown option {other} (--write, --only K,…, --scales 1,10,100, --reps N, --mapping wave)"),
+            "--mapping" => {
+                o.mappings = match value()?.as_str() {
+                    "wave" => vec!["wave"],
+                    "lane" => vec!["lane"],
+                    "both" => vec!["wave", "lane"],
+                    other => bail!("--mapping wave|lane|both, not {other}"),
+                }
+            }
+            other => bail!("unknown option {other} (--write, --only K,…, --scales 1,10,100, --reps N, --mapping wave|lane|both)"),
         }
     }
     if o.reps == 0 {
@@ -85,6 +93,9 @@ struct Compile {
     bound: &'static str,
     words: usize,
     glsl_words: usize,
+    /// Static `OpControlBarrier` instructions in the translated / GLSL module.
+    barriers: usize,
+    glsl_barriers: usize,
     load_lift: Duration,
     lower: Duration,
     compile: Duration,
@@ -170,11 +181,54 @@ type Mapping = (
     fn(&Context, &mut Plan, &rdna2spv_vulkan::DeviceProfile) -> Result<DeviceRun>,
 );
 
-/// The mappings measured. When the lane mapping (issue 13) is in main, its entry is
-/// `("lane", |c, p, pr| run_vulkan_mapped(c, p, pr, false, ControlFlow::default(), Mapping::Lane))`
-/// and `--mapping` selects among them.
+/// The mappings measured; `--mapping` selects among them.
 fn mappings() -> Vec<Mapping> {
-    vec![("wave", |c, p, pr| run_vulkan(c, p, pr))]
+    vec![
+        ("wave", |c, p, pr| run_vulkan(c, p, pr)),
+        ("lane", |c, p, pr| {
+            run_vulkan_mapped(c, p, pr, false, ControlFlow::default(), LowerMapping::Lane)
+        }),
+    ]
+}
+
+fn lower_mapping(name: &str) -> LowerMapping {
+    if name == "lane" {
+        LowerMapping::Lane
+    } else {
+        LowerMapping::Wave
+    }
+}
+
+/// Static `OpControlBarrier` (opcode 224) instructions in a SPIR-V module.
+fn count_barriers(words: &[u32]) -> usize {
+    let mut n = 0;
+    let mut i = 5;
+    while i < words.len() {
+        let (len, op) = ((words[i] >> 16) as usize, words[i] & 0xffff);
+        n += usize::from(op == 224);
+        i += len.max(1);
+    }
+    n
+}
+
+/// The translated module of `m` in `mapping` (as the runner lowers it), for its static counts.
+fn translated_module(
+    m: &Manifest,
+    profile: &rdna2spv_vulkan::DeviceProfile,
+    mapping: &str,
+) -> Result<Vec<u32>> {
+    let plan = Plan::new(m)?;
+    let layout = rdna2spv_vulkan::kernel_layout(&plan.launch);
+    let opts = LowerOptions {
+        mapping: lower_mapping(mapping),
+        ..LowerOptions::default()
+    };
+    Ok(rdna2spv_spirv::lower::lower_with(
+        &plan.program,
+        &layout,
+        profile,
+        &opts,
+    )?)
 }
 
 /// The translated kernel of `m` with `mapping`: one cold run, `reps` warm ones (medians), its outputs.
@@ -276,7 +330,7 @@ fn bench_kernel(
         // A GLSL kernel shared by two fixture builds (reduce, reduce_w64) compiles once.
         let (glsl_compile, glsl_compile_cpu) =
             glsl_compiles.get(r.glsl).copied().unwrap_or_default();
-        for mapping in mappings() {
+        for mapping in mappings().into_iter().filter(|m| o.mappings.contains(&m.0)) {
             let t = match run_translated(ctx, profile, &ms_, &mapping, o.reps) {
                 Ok(t) => t,
                 Err(e) => {
@@ -304,12 +358,15 @@ fn bench_kernel(
                         mapping.0
                     );
                 }
+                let module = translated_module(&ms_, profile, mapping.0)?;
                 compiles.push(Compile {
                     name: r.name,
                     mapping: mapping.0,
                     bound: r.bound,
                     words: t.first.report.module_words,
                     glsl_words: glsl_words.len(),
+                    barriers: count_barriers(&module),
+                    glsl_barriers: count_barriers(&glsl_words),
                     load_lift: t.load_lift,
                     lower: t.first.report.lower_time,
                     compile: cold(&t.first.report.dispatch).saturating_sub(t.warm),
@@ -364,14 +421,60 @@ fn machine() -> String {
 
 pub fn run(args: &[String]) -> Result<()> {
     let o = parse(args)?;
-    if std::env::var_os("MESA_SHADER_CACHE_DISABLE").is_none() {
-        // Before the instance exists: every first dispatch must compile.
-        std::env::set_var("MESA_SHADER_CACHE_DISABLE", "true");
-    }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .context("xtask has a parent")?
         .to_path_buf();
+    let (text, _) = measure(&o, &root)?;
+    println!("{text}");
+    if o.write {
+        let path = root.join("docs/performance.md");
+        let doc = std::fs::read_to_string(&path)?;
+        let new = splice(&doc, &text)?;
+        std::fs::write(&path, new)?;
+        eprintln!("wrote the device section of {}", path.display());
+    }
+    Ok(())
+}
+
+/// The `cargo xtask bench` section contract (xtask/src/bench.rs): the same measurement as `run` (quick:
+/// one warm run at 1x), its Markdown, and the headline rows (the worst lane/GLSL and wave/GLSL run-time
+/// ratios over the kernels and scales).
+#[allow(dead_code)] // bench.rs calls `run` (its `SectionFn::Command`) today
+pub fn section(opts: &crate::bench::Opts) -> Result<crate::bench::Section> {
+    let mut o = parse(&[])?;
+    if opts.quick {
+        o.reps = 1;
+        o.scales = vec![1];
+    }
+    let (markdown, worst) = measure(&o, &opts.root)?;
+    let headlines = worst
+        .iter()
+        .map(|(m, r)| {
+            (
+                format!("device run time, {m} mapping vs hand-written GLSL (worst kernel)"),
+                format!("{r:.1}×"),
+                "≤ 2×".to_string(),
+            )
+        })
+        .collect();
+    let json = serde_json::json!(worst
+        .iter()
+        .map(|(m, r)| (m.to_string(), *r))
+        .collect::<std::collections::BTreeMap<_, _>>());
+    Ok(crate::bench::Section {
+        markdown,
+        json,
+        headlines,
+    })
+}
+
+/// Measures the selected kernels; the section's Markdown and, per mapping, the worst CPU-time ratio.
+fn measure(o: &Options, root: &Path) -> Result<(String, Vec<(&'static str, f64)>)> {
+    if std::env::var_os("MESA_SHADER_CACHE_DISABLE").is_none() {
+        // Before the instance exists: every first dispatch must compile.
+        std::env::set_var("MESA_SHADER_CACHE_DISABLE", "true");
+    }
     let machine = machine();
     let ctx = Context::new(DeviceSelector::from_env()).context("opening a Vulkan device")?;
     let profile = profile_of(&ctx, ProfileChoice::Device)?;
@@ -409,21 +512,28 @@ pub fn run(args: &[String]) -> Result<()> {
     for r in selected {
         eprintln!("{} ...", r.name);
         let (mut c, mut rr) =
-            bench_kernel(&ctx, &profile, r, &o, &root, &scratch, &mut glsl_compiles)?;
+            bench_kernel(&ctx, &profile, r, o, root, &scratch, &mut glsl_compiles)?;
         compiles.append(&mut c);
         rows.append(&mut rr);
     }
     let _ = std::fs::remove_dir_all(&scratch);
-    let text = report(&o, &machine, &device, &compiles, &rows, started.elapsed());
-    println!("{text}");
-    if o.write {
-        let path = root.join("docs/performance.md");
-        let doc = std::fs::read_to_string(&path)?;
-        let new = splice(&doc, &text)?;
-        std::fs::write(&path, new)?;
-        eprintln!("wrote the device section of {}", path.display());
-    }
-    Ok(())
+    let text = report(o, &machine, &device, &compiles, &rows, started.elapsed());
+    let worst = o
+        .mappings
+        .iter()
+        .filter_map(|&m| {
+            rows.iter()
+                .filter(|r| r.mapping == m && r.invocations > 0)
+                .map(cpu_ratio)
+                .max_by(f64::total_cmp)
+                .map(|w| (m, w))
+        })
+        .collect();
+    Ok((text, worst))
+}
+
+fn cpu_ratio(r: &RunRow) -> f64 {
+    r.translated_cpu.as_secs_f64() / r.glsl_cpu.as_secs_f64().max(1e-9)
 }
 
 /// `doc` with the text between the device markers replaced (the markers appended when missing).
@@ -452,12 +562,13 @@ fn report(
     s += "## Translated kernels on the device vs hand-written GLSL (issues 10, 13)\n\n";
     s += &format!(
         "`cargo xtask bench device --write` (release build; medians of {} warm runs of each translated kernel and {} of each GLSL kernel; scales {}; \
-         {:.0} s). Machine: {machine}. Device: {device}, Mesa's shader cache off. Mapping: wave per \
-         invocation (D006); the lane mapping (issue 13) is not in main yet.\n\n",
+         {:.0} s). Machine: {machine}. Device: {device}, Mesa's shader cache off. Mappings: {} \
+         (wave: one invocation per wave, D006; lane: one invocation per lane, D082).\n\n",
         o.reps,
         o.reps.max(GLSL_MIN_REPS),
         scales.join(", "),
-        wall.as_secs_f64()
+        wall.as_secs_f64(),
+        o.mappings.join(" and ")
     );
     s += "The GLSL kernels (`fixtures/glsl/*.comp`, glslang) compute the same operations in the same order on the \
           same data: bit-identical outputs (NaN payloads aside, D005), checked by `tests/glsl_reference.rs` and \
@@ -467,19 +578,21 @@ fn report(
           marked: lavapipe's workers run in the process, so the CPU time is the work itself, while wall \
           clock on a loaded machine adds waiting for a core. The ratios that matter are the CPU ones.\n\n";
     s += "**Translation vs the driver's compile** (at 1x; compile = first dispatch − warm dispatch; goal: translation ≤ 5% of compile)\n\n";
-    s += "| kernel | mapping | bound | module words (translated / GLSL) | load + lift ms | lower ms | translation / compile | translated compile ms (CPU) | GLSL compile ms (CPU) | compile ratio (CPU) |\n";
-    s += "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+    s += "| kernel | mapping | bound | module words (translated / GLSL) | barriers (translated / GLSL) | load + lift ms | lower ms | translation / compile | translated compile ms (CPU) | GLSL compile ms (CPU) | compile ratio (CPU) |\n";
+    s += "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
     for c in compiles {
         let trans = c.load_lift + c.lower;
         let pct = 100.0 * trans.as_secs_f64() / c.compile.as_secs_f64().max(1e-9);
         let ratio = c.compile_cpu.as_secs_f64() / c.glsl_compile_cpu.as_secs_f64().max(1e-9);
         s += &format!(
-            "| {} | {} | {} | {} / {} | {} | {} | {pct:.1}% | {} ({}) | {} ({}) | {ratio:.1}× |\n",
+            "| {} | {} | {} | {} / {} | {} / {} | {} | {} | {pct:.1}% | {} ({}) | {} ({}) | {ratio:.1}× |\n",
             c.name,
             c.mapping,
             c.bound,
             c.words,
             c.glsl_words,
+            c.barriers,
+            c.glsl_barriers,
             ms(c.load_lift),
             ms(c.lower),
             ms(c.compile),
@@ -515,6 +628,7 @@ fn report(
             r.agree
         );
     }
+    s += &lane_table(o, compiles, rows);
     let mut ratios: Vec<f64> = rows
         .iter()
         .filter(|r| r.mapping == "wave" && r.invocations > 0)
@@ -562,9 +676,90 @@ fn report(
              the GLSL module's size, takes {compile} as long to compile. The GLSL kernel runs one work-item \
              per SIMD lane. The lane-per-invocation mapping (issue 13: one invocation per lane, wave state \
              shared through workgroup memory, since lavapipe's subgroups are verified to be 8 wide, D085) \
-             removes the lane loops and fills the SIMD rows; its column is added when it is in main.\n"
+             removes the lane loops and fills the SIMD rows: its figures are the `lane` rows and the table \
+             above.\n"
         );
     }
+    s
+}
+
+/// Lane vs wave vs GLSL per kernel and scale (CPU time), with the 2× goal judged per kernel on the lane
+/// mapping at every scale measured.
+fn lane_table(o: &Options, compiles: &[Compile], rows: &[RunRow]) -> String {
+    if !o.mappings.contains(&"lane") {
+        return String::new();
+    }
+    let mut s = String::from(
+        "\n**Lane vs wave vs hand-written GLSL** (issue 13; CPU ms of the warm dispatch, median; goal: lane \
+         within 2× of GLSL at every scale)\n\n\
+         | kernel | lane module words / barriers | GLSL module words / barriers | scale | wave ms | lane ms | GLSL ms | wave / GLSL | lane / GLSL | lane vs wave |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    let mut names: Vec<&str> = Vec::new();
+    for r in rows {
+        if !names.contains(&r.name) {
+            names.push(r.name);
+        }
+    }
+    let mut verdicts = Vec::new();
+    for name in &names {
+        let lc = compiles
+            .iter()
+            .find(|c| c.name == *name && c.mapping == "lane");
+        let mut worst: Option<f64> = None;
+        let mut all_run = true;
+        for &k in &o.scales {
+            let get = |m: &str| {
+                rows.iter()
+                    .find(|r| r.name == *name && r.mapping == m && r.scale == k)
+            };
+            let Some(lane) = get("lane") else { continue };
+            let wave = get("wave");
+            fn ok(r: Option<&RunRow>) -> Option<&RunRow> {
+                r.filter(|r| r.invocations > 0)
+            }
+            let cell =
+                |r: Option<&RunRow>| ok(r).map_or("—".to_string(), |r| ms(r.translated_cpu));
+            let ratio = |r: Option<&RunRow>| {
+                ok(r).map_or("—".to_string(), |r| format!("{:.1}×", cpu_ratio(r)))
+            };
+            let lane_ok = ok(Some(lane));
+            if let Some(l) = lane_ok {
+                worst = Some(worst.unwrap_or(0.0).max(cpu_ratio(l)));
+            } else {
+                all_run = false;
+            }
+            let speedup = match (ok(wave), lane_ok) {
+                (Some(w), Some(l)) => format!(
+                    "{:.1}× faster",
+                    w.translated_cpu.as_secs_f64() / l.translated_cpu.as_secs_f64().max(1e-9)
+                ),
+                _ => "—".into(),
+            };
+            s += &format!(
+                "| {name} | {} | {} | {k}x | {} | {} | {} | {} | {} | {speedup} |\n",
+                lc.map_or("—".into(), |c| format!("{} / {}", c.words, c.barriers)),
+                lc.map_or("—".into(), |c| format!(
+                    "{} / {}",
+                    c.glsl_words, c.glsl_barriers
+                )),
+                cell(wave),
+                cell(Some(lane)),
+                ms(lane.glsl_cpu),
+                ratio(wave),
+                ratio(Some(lane)),
+            );
+        }
+        verdicts.push(match (worst, all_run) {
+            (Some(w), true) if w <= 2.0 => format!("{name}: met (worst {w:.1}×)"),
+            (Some(w), true) => format!("{name}: **not met** (worst {w:.1}×)"),
+            _ => format!("{name}: **not met** (the lane mapping did not run at every scale)"),
+        });
+    }
+    s += &format!(
+        "\nGoal (lane mapping within 2× of the hand-written kernel, CPU time, every scale), per kernel: {}.\n",
+        verdicts.join("; ")
+    );
     s
 }
 
