@@ -90,10 +90,9 @@ pub(super) struct Decoded {
 }
 
 /// One function's words and its kernel-relative start.
-struct Segment<'a> {
+struct Segment {
     start: u32,
     words: Vec<u32>,
-    _code: &'a [u8],
 }
 
 fn words_of(code: &[u8]) -> Vec<u32> {
@@ -257,7 +256,6 @@ impl Known {
 }
 
 /// The decoder with calls: contexts, known values, call and return edges.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn decode_tracked(
     name: &str,
     code: &[u8],
@@ -269,13 +267,11 @@ pub(super) fn decode_tracked(
     let mut segs = vec![Segment {
         start: 0,
         words: words_of(code),
-        _code: code,
     }];
     for c in space.callees {
         segs.push(Segment {
             start: c.address.wrapping_sub(space.kernel_address) as u32,
             words: words_of(&c.code),
-            _code: &c.code,
         });
     }
     // The segment holding `pc` (the kernel first: a callee's range never shadows the kernel's own code).
@@ -475,7 +471,8 @@ pub(super) fn decode_tracked(
                 }
             }
         };
-        // SCC after a call's target computation is what the callee sees; a return keeps the state.
+        // The state flows along every edge: into a callee (with the return address), back to the return
+        // location (with what the callee left).
         for t in edge.targets() {
             work.push((t, out.clone()));
         }
