@@ -157,6 +157,12 @@ impl Cx<'_> {
                 }
             }
         }
+        // A block that ends the program (s_endpgm): nothing reads any register after it, so a ballot still
+        // live at its end is dead as if overwritten (D084: one exchange barrier fewer, e.g. the carry-out
+        // of a kernel's last 64-bit address add).
+        if matches!(block.terminator, rdna2spv_ir::Terminator::End) {
+            plan.elided.extend(live.iter().map(|&(_, b)| b));
+        }
         if let Some(m) = self.lm.as_mut() {
             m.masks = plan;
             m.uses = Some(uses);
