@@ -7,6 +7,7 @@
 //! ballot whose register is fully overwritten before any whole-register read, and before the block ends,
 //! is never exchanged: the lane keeps its own bit (`cond && active`, exactly bit `lane` of the mask) for
 //! the `LaneBit` reads in between, and the register write is dropped (nothing can observe it).
+//! A block that ends the program (s_endpgm) counts as overwriting every register at its end (D084).
 //! A `LaneBit` read of a register last written by a ballot in the same block takes the lane's own bit in
 //! every case (it is that bit of the mask), whether or not the ballot was exchanged.
 
@@ -156,6 +157,12 @@ impl Cx<'_> {
                     }
                 }
             }
+        }
+        // A block that ends the program (s_endpgm): nothing reads any register after it, so a ballot still
+        // live at its end is dead as if overwritten (D084: one exchange barrier fewer, e.g. the carry-out
+        // of a kernel's last 64-bit address add).
+        if matches!(block.terminator, rdna2spv_ir::Terminator::End) {
+            plan.elided.extend(live.iter().map(|&(_, b)| b));
         }
         if let Some(m) = self.lm.as_mut() {
             m.masks = plan;
