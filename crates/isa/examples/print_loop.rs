@@ -2,7 +2,8 @@
 //! and instruction counts of the printer (docs/performance.md records before/after under callgrind).
 //!
 //! cargo run --release -p rdna2spv-isa --example print_loop -- <decode|print> [reps]
-//! valgrind --tool=callgrind target/release/examples/print_loop print 1   (minus `decode 1`: the print cost)
+//! valgrind --tool=callgrind --toggle-collect=print_loop::walk target/release/examples/print_loop print 1
+//!   (the walk alone; minus `decode 1`: the print cost)
 //!
 //! The stream: random words (seed 7, the bench's generator) kept where our decoder accepts them; the decoder
 //! rejects what LLVM-19 rejects (tests/llvm_differential.rs), so it is the bench's stream (805,945 instructions).
@@ -32,15 +33,26 @@ fn main() {
             n += 1;
         }
     }
+    let t = Instant::now();
+    let chars = walk(&stream, mode == "print", reps);
+    let dt = t.elapsed().as_secs_f64();
+    println!(
+        "{n} insts, {:.1} ns/inst ({mode}), {chars}",
+        dt / (n * reps) as f64 * 1e9
+    );
+}
+
+/// The measured loop (its own function so that `valgrind --toggle-collect=print_loop::walk` counts it alone).
+#[inline(never)]
+fn walk(stream: &[u32], print: bool, reps: usize) -> usize {
     let opts = PrintOptions::default();
     let mut buf = String::with_capacity(256);
     let mut chars = 0usize;
-    let t = Instant::now();
     for _ in 0..reps {
         let mut i = 0;
         while i < stream.len() {
             let x = decode(&stream[i..], Target::Gfx1030).unwrap();
-            if mode == "print" {
+            if print {
                 buf.clear();
                 x.write_text(opts, &mut buf);
                 chars += buf.len();
@@ -48,9 +60,5 @@ fn main() {
             i += x.len();
         }
     }
-    let dt = t.elapsed().as_secs_f64();
-    println!(
-        "{n} insts, {:.1} ns/inst ({mode}), {chars}",
-        dt / (n * reps) as f64 * 1e9
-    );
+    chars
 }

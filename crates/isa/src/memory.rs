@@ -9,7 +9,7 @@
 use crate::decode::{need, slot, DecodeError, Instruction, Variant};
 use crate::generated::{Field, Flag, Kind};
 use crate::print::{
-    kind_regs, push_hex, push_i64, push_u32, reg_range, scalar_reg, source, PrintOptions,
+    kind_regs, push_hex, push_i64, push_u32, reg_range, scalar_reg, source, Line, PrintOptions,
 };
 use crate::table::{Encoding, Format, Operand, Target};
 use std::fmt::Write as _;
@@ -97,7 +97,7 @@ fn decode_ds(words: &[u32], target: Target) -> Result<Instruction, DecodeError> 
     Ok(Instruction::new(e, Variant::Plain, &words[..2], None))
 }
 
-fn print_ds(i: &Instruction, out: &mut String) {
+fn print_ds(i: &Instruction, out: &mut Line) {
     let e = i.encoding;
     let (w0, w1) = (i.word(0), i.word(1));
     let mut first = true;
@@ -136,7 +136,7 @@ fn print_ds(i: &Instruction, out: &mut String) {
 }
 
 /// ds_swizzle_b32's offset as LLVM prints it (AMDGPUInstPrinter::printSwizzle, LLVM 19).
-fn swizzle(out: &mut String, imm: u16) {
+fn swizzle(out: &mut Line, imm: u16) {
     if imm == 0 {
         return;
     }
@@ -144,7 +144,8 @@ fn swizzle(out: &mut String, imm: u16) {
     if imm & 0xff00 == 0x8000 {
         out.push_str("swizzle(QUAD_PERM");
         for lane in 0..4 {
-            let _ = write!(out, ",{}", (imm >> (2 * lane)) & 3);
+            out.push_byte(b',');
+            push_u32(out, ((imm >> (2 * lane)) & 3) as u32);
         }
         out.push(')');
     } else if imm & 0x8000 == 0 {
@@ -299,7 +300,7 @@ fn flat_layout(e: &Encoding, w0: u32, w1: u32) -> FlatLayout {
     ops
 }
 
-fn print_flat(i: &Instruction, out: &mut String) {
+fn print_flat(i: &Instruction, out: &mut Line) {
     let e = i.encoding;
     let (w0, w1) = (i.word(0), i.word(1));
     let l = flat_layout(e, w0, w1);
@@ -331,7 +332,7 @@ fn print_flat(i: &Instruction, out: &mut String) {
 }
 
 /// ` glc`, ` slc`, ` dlc` in LLVM's order.
-fn cpol(out: &mut String, glc: u32, slc: u32, dlc: u32) {
+fn cpol(out: &mut Line, glc: u32, slc: u32, dlc: u32) {
     if glc != 0 {
         out.push_str(" glc");
     }
@@ -345,7 +346,7 @@ fn cpol(out: &mut String, glc: u32, slc: u32, dlc: u32) {
 
 /// A scalar register operand of `count` registers from its 7-bit encoding. LLVM aligns a misaligned tuple down
 /// and its C API appends a `; Warning: …` comment (AMDGPUDisassembler::createSRegOperand).
-fn sgpr_tuple(out: &mut String, enc: u32, count: u32, warning: &mut String) {
+fn sgpr_tuple(out: &mut Line, enc: u32, count: u32, warning: &mut String) {
     if count == 1 {
         scalar_reg(out, enc, 1);
         return;
@@ -537,7 +538,7 @@ fn buf_vaddr(w0: u32, w1: u32) -> (u32, u32) {
     (w1 & 0xff, n)
 }
 
-fn print_buf(i: &Instruction, out: &mut String) {
+fn print_buf(i: &Instruction, out: &mut Line) {
     let e = i.encoding;
     let (w0, w1) = (i.word(0), i.word(1));
     let Some(data) = width(e, Field::Vdata) else {
@@ -565,10 +566,13 @@ fn print_buf(i: &Instruction, out: &mut String) {
         if fmt != 1 {
             match BUF_FORMATS.get(fmt as usize) {
                 Some(name) => {
-                    let _ = write!(out, " format:[BUF_FMT_{name}]");
+                    out.push_str(" format:[BUF_FMT_");
+                    out.push_str(name);
+                    out.push_byte(b']');
                 }
                 None => {
-                    let _ = write!(out, " format:{fmt}");
+                    out.push_str(" format:");
+                    push_u32(out, fmt);
                 }
             }
         }
@@ -594,7 +598,7 @@ fn print_buf(i: &Instruction, out: &mut String) {
 }
 
 /// A resource descriptor (`s[8:11]`, `ttmp[4:11]`) from its 5-bit field.
-fn srsrc(out: &mut String, field: u32, count: u32) {
+fn srsrc(out: &mut Line, field: u32, count: u32) {
     let reg = field * 4;
     if reg >= 108 {
         reg_range(out, "ttmp", reg - 108, count);
@@ -604,7 +608,7 @@ fn srsrc(out: &mut String, field: u32, count: u32) {
 }
 
 /// soffset: a scalar source; a literal prints as an integer when it equals an inline integer.
-fn soffset(out: &mut String, enc: u32, literal: Option<u32>) {
+fn soffset(out: &mut Line, enc: u32, literal: Option<u32>) {
     match enc {
         254 => {
             out.push_str("src_lds_direct/*Invalid register, operand has 'SReg_32' register class*/")
@@ -946,7 +950,7 @@ fn decode_mimg(words: &[u32], target: Target) -> Result<Instruction, DecodeError
     Ok(Instruction::new(e, Variant::Plain, &words[..n], None))
 }
 
-fn print_mimg(i: &Instruction, out: &mut String) {
+fn print_mimg(i: &Instruction, out: &mut Line) {
     let e = i.encoding;
     let (w0, w1) = (i.word(0), i.word(1));
     let m = Mimg::new(w0, w1);
@@ -1019,19 +1023,23 @@ fn print_mimg(i: &Instruction, out: &mut String) {
 // ---------------------------------------------------------------------------------------------------------
 // EXP, VINTRP
 
-fn exp_target(out: &mut String, t: u32) {
-    let _ = match t {
-        0..=7 => write!(out, "mrt{t}"),
-        8 => write!(out, "mrtz"),
-        9 => write!(out, "null"),
-        12..=16 => write!(out, "pos{}", t - 12),
-        20 => write!(out, "prim"),
-        32..=63 => write!(out, "param{}", t - 32),
-        _ => write!(out, "invalid_target_{t}"),
+fn exp_target(out: &mut Line, t: u32) {
+    let (name, n) = match t {
+        0..=7 => ("mrt", Some(t)),
+        8 => ("mrtz", None),
+        9 => ("null", None),
+        12..=16 => ("pos", Some(t - 12)),
+        20 => ("prim", None),
+        32..=63 => ("param", Some(t - 32)),
+        _ => ("invalid_target_", Some(t)),
     };
+    out.push_str(name);
+    if let Some(n) = n {
+        push_u32(out, n);
+    }
 }
 
-fn print_exp(i: &Instruction, out: &mut String) {
+fn print_exp(i: &Instruction, out: &mut Line) {
     let (w0, w1) = (i.word(0), i.word(1));
     let en = w0 & 0xf;
     let compr = (w0 >> 10) & 1 != 0;
@@ -1059,25 +1067,32 @@ fn print_exp(i: &Instruction, out: &mut String) {
     }
 }
 
-fn print_vintrp(i: &Instruction, out: &mut String) {
+fn print_vintrp(i: &Instruction, out: &mut Line) {
     let w0 = i.word(0);
-    let _ = write!(out, " v{}, ", (w0 >> 18) & 0xff);
+    out.push_str(" v");
+    push_u32(out, (w0 >> 18) & 0xff);
+    out.push_str(", ");
     let src = w0 & 0xff;
     if has(i.encoding, Field::Param) {
-        let _ = match src {
-            0 => write!(out, "p10"),
-            1 => write!(out, "p20"),
-            2 => write!(out, "p0"),
-            _ => write!(out, "invalid_param_{src}"),
-        };
+        match src {
+            0 => out.push_str("p10"),
+            1 => out.push_str("p20"),
+            2 => out.push_str("p0"),
+            _ => {
+                out.push_str("invalid_param_");
+                push_u32(out, src);
+            }
+        }
     } else {
-        let _ = write!(out, "v{src}");
+        out.push_byte(b'v');
+        push_u32(out, src);
     }
-    let chan = ["x", "y", "z", "w"][((w0 >> 8) & 3) as usize];
-    let _ = write!(out, ", attr{}.{chan}", (w0 >> 10) & 0x3f);
+    out.push_str(", attr");
+    push_u32(out, (w0 >> 10) & 0x3f);
+    out.push_str([".x", ".y", ".z", ".w"][((w0 >> 8) & 3) as usize]);
 }
 
-pub(crate) fn print(i: &Instruction, _opts: PrintOptions, out: &mut String) {
+pub(crate) fn print(i: &Instruction, _opts: PrintOptions, out: &mut Line) {
     out.push_str(i.encoding.mnemonic);
     match i.format() {
         Format::DS => print_ds(i, out),

@@ -23,18 +23,21 @@ impl Instruction {
     /// [`text`](Self::text) appended to `out` (no allocation when `out` has room: reuse one buffer to
     /// print many instructions).
     pub fn write_text(&self, opts: PrintOptions, out: &mut String) {
+        let mut buf = [0u8; CAP];
+        let mut line = Line::new(&mut buf, out);
         match self.format() {
             Format::SOP2
             | Format::SOPK
             | Format::SOP1
             | Format::SOPC
             | Format::SOPP
-            | Format::SMEM => crate::scalar::print(self, opts, out),
+            | Format::SMEM => crate::scalar::print(self, opts, &mut line),
             Format::VOP1 | Format::VOP2 | Format::VOPC | Format::VOP3 | Format::VOP3P => {
-                crate::vector::print(self, opts, out)
+                crate::vector::print(self, opts, &mut line)
             }
-            _ => crate::memory::print(self, opts, out),
+            _ => crate::memory::print(self, opts, &mut line),
         }
+        line.finish();
     }
 
     /// The target of a relative branch (`s_branch`, `s_cbranch_*`, …) given this instruction's address.
@@ -94,46 +97,215 @@ pub fn kind_regs(kind: Kind) -> u32 {
     }
 }
 
-/// "00" to "99", for two digits at a time.
-const DEC2: &str = "00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-                    40414243444546474849505152535455565758596061626364656667686970717273747576777879\
-                    8081828384858687888990919293949596979899";
+/// Bytes of a [`Line`]'s stack buffer. A line longer than this is not an error: the buffer flushes into the
+/// output `String` and goes on (measured: the longest instruction of the bench stream and of the rocSPARSE
+/// corpus is well under 200 bytes, so the flush is a cold path).
+pub(crate) const CAP: usize = 256;
+/// Room every fast-path write needs: the fixed-size copies below write up to 32 bytes, of which only the
+/// string's own bytes count.
+const SLACK: usize = 32;
 
-/// Appends `v` in decimal (the hot path of every register number and offset: no `fmt` machinery).
+/// The text of one instruction under construction: a fixed stack buffer written with fixed-size copies (no
+/// `memcpy` call, one comparison per piece), appended to the caller's `String` once at the end (decision D109).
+/// Warnings LLVM's C API prints in its comment stream are kept apart and appended last, after ` ; `.
+///
+/// Safe code only: the fixed-size copies are `copy_from_slice` between slices whose bounds the compiler
+/// proves, so a wrong length is a panic in tests, never memory unsafety; tests/print_fuzz.rs drives every
+/// path with random words of every format.
+pub(crate) struct Line<'a> {
+    /// The caller's stack buffer (a reference: moving a `Line` copies no text).
+    buf: &'a mut [u8; CAP],
+    len: usize,
+    out: &'a mut String,
+    /// Where this line starts in `out`.
+    start: usize,
+    /// Warnings of the comment stream (each `Warning: …`), printed after the instruction.
+    warn: String,
+}
+
+impl<'a> Line<'a> {
+    pub(crate) fn new(buf: &'a mut [u8; CAP], out: &'a mut String) -> Self {
+        Line {
+            buf,
+            len: 0,
+            start: out.len(),
+            out,
+            warn: String::new(),
+        }
+    }
+
+    /// Appends `s`: strings of up to 32 bytes with two overlapping fixed-size copies.
+    #[inline]
+    pub(crate) fn push_str(&mut self, s: &str) {
+        let b = s.as_bytes();
+        let n = b.len();
+        if n <= SLACK && self.len + SLACK <= CAP {
+            let d = &mut self.buf[self.len..self.len + SLACK];
+            if n >= 16 {
+                d[..16].copy_from_slice(&b[..16]);
+                d[n - 16..n].copy_from_slice(&b[n - 16..]);
+            } else if n >= 8 {
+                d[..8].copy_from_slice(&b[..8]);
+                d[n - 8..n].copy_from_slice(&b[n - 8..]);
+            } else if n >= 4 {
+                d[..4].copy_from_slice(&b[..4]);
+                d[n - 4..n].copy_from_slice(&b[n - 4..]);
+            } else if n > 0 {
+                d[0] = b[0];
+                d[n / 2] = b[n / 2];
+                d[n - 1] = b[n - 1];
+            }
+            self.len += n;
+        } else {
+            self.push_long(s);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn push_long(&mut self, s: &str) {
+        if self.len + s.len() > CAP {
+            self.flush();
+        }
+        if s.len() > CAP {
+            self.out.push_str(s);
+        } else {
+            self.buf[self.len..self.len + s.len()].copy_from_slice(s.as_bytes());
+            self.len += s.len();
+        }
+    }
+
+    /// Appends one ASCII byte (`b'['`, `b','`, …; anything else would break the buffer's UTF-8 invariant
+    /// and is replaced by `?`, a branch-free select: every caller passes ASCII).
+    #[inline]
+    pub(crate) fn push_byte(&mut self, c: u8) {
+        debug_assert!(c.is_ascii());
+        let c = if c.is_ascii() { c } else { b'?' };
+        if self.len >= CAP {
+            self.flush();
+        }
+        self.buf[self.len] = c;
+        self.len += 1;
+    }
+
+    /// Appends a character (ASCII in practice; anything else through its UTF-8 bytes).
+    #[inline]
+    pub(crate) fn push(&mut self, c: char) {
+        if c.is_ascii() {
+            self.push_byte(c as u8);
+        } else {
+            self.push_str(c.encode_utf8(&mut [0; 4]));
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn flush(&mut self) {
+        self.flush_inline();
+    }
+
+    /// Moves the buffer into the output string.
+    #[inline]
+    fn flush_inline(&mut self) {
+        let text = &self.buf[..self.len];
+        // SAFETY: `buf[..len]` is valid UTF-8. Every write into it appends either the bytes of a whole `&str`
+        // (`push_str`: the two overlapping copies of the fast path write exactly `s` at `len..len + n`; bytes
+        // written beyond `len + n` are scratch, overwritten or never read), a byte that `push_byte` forces to
+        // ASCII, or the ASCII digits of `DEC` and `push_u32_long`; `len` only grows by the bytes so written,
+        // and a flush empties the buffer whole. So `text` is a concatenation of valid UTF-8 strings.
+        // (`std::str::from_utf8` here cost ~90 machine instructions per line, 8 % of decode + print;
+        // tests/print_fuzz.rs checks the result with `from_utf8` over random instructions of every format.)
+        debug_assert!(std::str::from_utf8(text).is_ok());
+        self.out
+            .push_str(unsafe { std::str::from_utf8_unchecked(text) });
+        self.len = 0;
+    }
+
+    /// The output string with everything printed so far in it, and where this line starts in it (for the
+    /// rare edits that look back).
+    pub(crate) fn flushed_out(&mut self) -> (&mut String, usize) {
+        self.flush();
+        (self.out, self.start)
+    }
+
+    /// Records a warning for the comment stream (printed after the instruction, in order).
+    pub(crate) fn warning(&mut self) -> &mut String {
+        &mut self.warn
+    }
+
+    /// Appends the line (and its warnings) to the output.
+    #[inline]
+    pub(crate) fn finish(&mut self) {
+        self.flush_inline();
+        if !self.warn.is_empty() {
+            // The comment stream starts with " ; " once; consecutive warnings follow each other directly.
+            self.out.push_str(" ; ");
+            self.out.push_str(&self.warn);
+        }
+    }
+}
+
+impl std::fmt::Write for Line<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.push_str(s);
+        Ok(())
+    }
+}
+
+/// Decimal text of 0..=999 in three bytes, its length in the fourth.
+static DEC: [[u8; 4]; 1000] = dec_table();
+
+const fn dec_table() -> [[u8; 4]; 1000] {
+    let mut t = [[0u8; 4]; 1000];
+    let mut v = 0;
+    while v < 1000 {
+        let (h, d, u) = ((v / 100) as u8, ((v / 10) % 10) as u8, (v % 10) as u8);
+        t[v] = if v < 10 {
+            [b'0' + u, 0, 0, 1]
+        } else if v < 100 {
+            [b'0' + d, b'0' + u, 0, 2]
+        } else {
+            [b'0' + h, b'0' + d, b'0' + u, 3]
+        };
+        v += 1;
+    }
+    t
+}
+
+/// Appends `v` in decimal (the hot path of every register number and offset: one 4-byte copy below 1000).
 #[inline]
-pub fn push_u32(out: &mut String, v: u32) {
-    if v < 10 {
-        out.push((b'0' + v as u8) as char);
-    } else if v < 100 {
-        out.push_str(&DEC2[2 * v as usize..2 * v as usize + 2]);
-    } else if v < 1000 {
-        out.push((b'0' + (v / 100) as u8) as char);
-        let r = (v % 100) as usize;
-        out.push_str(&DEC2[2 * r..2 * r + 2]);
+pub(crate) fn push_u32(out: &mut Line, v: u32) {
+    if v < 1000 && out.len + SLACK <= CAP {
+        let e = DEC[v as usize];
+        out.buf[out.len..out.len + 4].copy_from_slice(&e);
+        out.len += e[3] as usize;
     } else {
         push_u32_long(out, v);
     }
 }
 
 #[inline(never)]
-fn push_u32_long(out: &mut String, mut v: u32) {
+fn push_u32_long(out: &mut Line, mut v: u32) {
     let mut buf = [0u8; 10];
     let mut i = buf.len();
-    while v != 0 {
+    loop {
         i -= 1;
         buf[i] = b'0' + (v % 10) as u8;
         v /= 10;
+        if v == 0 {
+            break;
+        }
     }
     for &b in &buf[i..] {
-        out.push(b as char);
+        out.push_byte(b);
     }
 }
 
 /// Appends `v` in decimal with a leading `-` when negative.
 #[inline]
-pub fn push_i64(out: &mut String, v: i64) {
+pub(crate) fn push_i64(out: &mut Line, v: i64) {
     if v < 0 {
-        out.push('-');
+        out.push_byte(b'-');
     }
     let mut u = v.unsigned_abs();
     if u <= u32::MAX as u64 {
@@ -148,22 +320,22 @@ pub fn push_i64(out: &mut String, v: i64) {
         u /= 10;
     }
     for &b in &buf[i..] {
-        out.push(b as char);
+        out.push_byte(b);
     }
 }
 
 /// Appends `0x` and `v` in lower-case hexadecimal (as `{:#x}` / `0x{:x}`).
 #[inline]
-pub fn push_hex(out: &mut String, v: u64) {
+pub(crate) fn push_hex(out: &mut Line, v: u64) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     out.push_str("0x");
     if v == 0 {
-        out.push('0');
+        out.push_byte(b'0');
         return;
     }
     let mut shift = (63 - v.leading_zeros()) / 4 * 4;
     loop {
-        out.push(DIGITS[((v >> shift) & 0xf) as usize] as char);
+        out.push_byte(DIGITS[((v >> shift) & 0xf) as usize]);
         if shift == 0 {
             break;
         }
@@ -172,25 +344,22 @@ pub fn push_hex(out: &mut String, v: u64) {
 }
 
 /// Prints a register range of `count` registers from `file` (`s`, `v`, `ttmp`) starting at `first`.
-pub fn reg_range(out: &mut String, file: &str, first: u32, count: u32) {
-    match file.as_bytes() {
-        [c] => out.push(*c as char),
-        _ => out.push_str(file),
-    }
+pub(crate) fn reg_range(out: &mut Line, file: &str, first: u32, count: u32) {
+    out.push_str(file);
     if count == 1 {
         push_u32(out, first);
     } else {
-        out.push('[');
+        out.push_byte(b'[');
         push_u32(out, first);
-        out.push(':');
+        out.push_byte(b':');
         push_u32(out, first + count - 1);
-        out.push(']');
+        out.push_byte(b']');
     }
 }
 
 /// Prints a scalar register operand (SGPR-file encodings 0..=127) of `count` registers.
 /// Returns false if the encoding is not a scalar register.
-pub fn scalar_reg(out: &mut String, enc: u32, count: u32) -> bool {
+pub(crate) fn scalar_reg(out: &mut Line, enc: u32, count: u32) -> bool {
     match enc {
         0..=105 => reg_range(out, "s", enc, count),
         106 => out.push_str(if count == 2 { "vcc" } else { "vcc_lo" }),
@@ -207,7 +376,7 @@ pub fn scalar_reg(out: &mut String, enc: u32, count: u32) -> bool {
 
 /// Prints a source operand given its 9-bit (VOP) or 8-bit (SOP, the caller passes the same numbering)
 /// encoding, its kind and the instruction's literal.
-pub fn source(out: &mut String, enc: u32, kind: Kind, literal: Option<u32>) {
+pub(crate) fn source(out: &mut Line, enc: u32, kind: Kind, literal: Option<u32>) {
     let count = kind_regs(kind);
     if enc >= 256 {
         reg_range(out, "v", enc - 256, count);
@@ -244,7 +413,7 @@ pub fn source(out: &mut String, enc: u32, kind: Kind, literal: Option<u32>) {
 const INLINE_FLOATS: [&str; 8] = ["0.5", "-0.5", "1.0", "-1.0", "2.0", "-2.0", "4.0", "-4.0"];
 
 /// The float inline constants 240..=248.
-pub fn inline_float(out: &mut String, enc: u32, kind: Kind) {
+pub(crate) fn inline_float(out: &mut Line, enc: u32, kind: Kind) {
     if enc == 248 {
         out.push_str(match kind {
             // A 64-bit operand (integer or float) decodes 1/(2*pi) as the double and prints it in full.
@@ -268,7 +437,7 @@ pub fn inline_float(out: &mut String, enc: u32, kind: Kind) {
 
 /// A literal constant: LLVM prints a literal whose value equals an inline constant of the operand's type as
 /// that constant, and any other literal in hex (16-bit operands keep their low half).
-pub fn literal_value(out: &mut String, lit: u32, kind: Kind) {
+pub(crate) fn literal_value(out: &mut Line, lit: u32, kind: Kind) {
     match kind {
         Kind::F16 | Kind::I16 => {
             let v = lit & 0xffff;
@@ -344,50 +513,8 @@ fn double_inline_text(v: u64) -> Option<&'static str> {
         .map(|i| INLINE_FLOATS[i])
 }
 
-const WARN_START: char = '\u{1}';
-const WARN_END: char = '\u{2}';
-
-/// Whether `line` holds [`WARN_START`] (byte 1): eight bytes at a time (the line is short; a call to
-/// `memchr` or a byte loop cost more than the test).
-fn has_warn_start(line: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let mut chunks = line.chunks_exact(8);
-    for c in &mut chunks {
-        let x = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]) ^ ONES;
-        // A zero byte of x is a byte 1 of the line.
-        if x.wrapping_sub(ONES) & !x & (ONES << 7) != 0 {
-            return true;
-        }
-    }
-    chunks.remainder().contains(&(WARN_START as u8))
-}
-
-/// Moves the warnings [`vector_source`] left in `out[start..]` (the instruction just printed) to the end of
-/// the line, where LLVM's C API prints its comment stream.
-pub fn finish_warnings(out: &mut String, start: usize) {
-    if !has_warn_start(&out.as_bytes()[start..]) {
-        return;
-    }
-    let line = out.split_off(start);
-    let mut text = String::with_capacity(line.len());
-    let mut warns = String::new();
-    let mut in_warn = false;
-    for c in line.chars() {
-        match c {
-            WARN_START => in_warn = true,
-            WARN_END => in_warn = false,
-            _ if in_warn => warns.push(c),
-            _ => text.push(c),
-        }
-    }
-    // The comment stream starts with " ; " once; consecutive warnings follow each other directly.
-    text.push_str(" ; ");
-    text.push_str(&warns);
-    out.push_str(&text);
-}
-
 /// A lane-mask SGPR operand (`vcc_lo`/`s4` in wave32, `vcc`/`s[4:5]` in wave64) from an SGPR-file encoding.
-pub fn lane_mask_reg(out: &mut String, enc: u32, wave64: bool) {
+pub(crate) fn lane_mask_reg(out: &mut Line, enc: u32, wave64: bool) {
     vector_source(out, enc, Kind::Lm, None, wave64)
 }
 
@@ -398,7 +525,13 @@ fn is_inline_value_reg(enc: u32) -> bool {
 /// A vector-ALU source operand (9-bit encoding: 256.. are VGPRs) printed as LLVM-19 prints it, with the
 /// literal class of `kind` and, for operands restricted to a register class, LLVM's
 /// `/*Invalid register ...*/` or `/*Invalid immediate*/` annotation when the encoding lies outside it.
-pub fn vector_source(out: &mut String, enc: u32, kind: Kind, literal: Option<u32>, wave64: bool) {
+pub(crate) fn vector_source(
+    out: &mut Line,
+    enc: u32,
+    kind: Kind,
+    literal: Option<u32>,
+    wave64: bool,
+) {
     let (count, class): (u32, Option<&str>) = match kind {
         Kind::Lm => (if wave64 { 2 } else { 1 }, None),
         Kind::V128 => (4, Some("VReg_128")),
@@ -425,8 +558,8 @@ pub fn vector_source(out: &mut String, enc: u32, kind: Kind, literal: Option<u32
                 ("TTMP", enc - 108)
             };
             let _ = write!(
-                out,
-                "{WARN_START}Warning: {file}_{}: scalar reg isn't aligned {n}{WARN_END}",
+                out.warning(),
+                "Warning: {file}_{}: scalar reg isn't aligned {n}",
                 32 * count
             );
         }
@@ -499,7 +632,7 @@ pub fn vector_source(out: &mut String, enc: u32, kind: Kind, literal: Option<u32
 }
 
 /// A 32-bit literal of a vector-ALU operand, printed per LLVM-19's rules for the operand's literal class.
-fn vector_literal(out: &mut String, lit: u32, kind: Kind) {
+fn vector_literal(out: &mut Line, lit: u32, kind: Kind) {
     let int_inline = |v: i64| (-16..=64).contains(&v);
     match kind {
         Kind::F16 => {
@@ -558,6 +691,76 @@ fn vector_literal(out: &mut String, lit: u32, kind: Kind) {
             } else {
                 push_hex(out, lit as u64);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod line_tests {
+    use super::*;
+
+    /// Every write of a `Line` — strings of 0..=300 bytes (the fixed-size fast paths and the long path),
+    /// single bytes, decimal and hex numbers — appends what `String`'s own writers append, across flushes of
+    /// the stack buffer, after text already in the output.
+    #[test]
+    fn line_writes_what_string_writes() {
+        let alphabet: Vec<char> = ('a'..='z')
+            .chain('0'..='9')
+            .chain(['[', ':', ']', ' '])
+            .collect();
+        let mut seed = 0x1234_5678_9abc_def0u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..300 {
+            let mut out = String::from("prefix ");
+            let mut want = out.clone();
+            let mut buf = [0u8; CAP];
+            let mut line = Line::new(&mut buf, &mut out);
+            for _ in 0..(round % 40) {
+                let r = next();
+                match r % 6 {
+                    0 | 1 => {
+                        let n = if r % 7 == 0 {
+                            (r >> 8) % 300
+                        } else {
+                            (r >> 8) % 40
+                        } as usize;
+                        let s: String = (0..n)
+                            .map(|k| alphabet[(k * 7 + n) % alphabet.len()])
+                            .collect();
+                        line.push_str(&s);
+                        want.push_str(&s);
+                    }
+                    2 => {
+                        let c = alphabet[((r >> 8) % alphabet.len() as u64) as usize];
+                        line.push(c);
+                        want.push(c);
+                    }
+                    3 => {
+                        let v = (r >> 8) as u32 >> ((r >> 40) % 32);
+                        push_u32(&mut line, v);
+                        want.push_str(&v.to_string());
+                    }
+                    4 => {
+                        let v = (r >> 8) as i64 - (1 << 40);
+                        push_i64(&mut line, v);
+                        want.push_str(&v.to_string());
+                    }
+                    _ => {
+                        let v = r >> ((r >> 58) % 64);
+                        push_hex(&mut line, v);
+                        want.push_str(&format!("{v:#x}"));
+                    }
+                }
+            }
+            line.warning().push_str("Warning: w");
+            line.finish();
+            want.push_str(" ; Warning: w");
+            assert_eq!(out, want, "round {round}");
         }
     }
 }

@@ -16,7 +16,7 @@
 
 use crate::decode::{need, slot, DecodeError, Instruction, Variant};
 use crate::generated::{Field, Kind};
-use crate::print::{kind_regs, scalar_reg, source, PrintOptions};
+use crate::print::{kind_regs, scalar_reg, source, Line, PrintOptions};
 use crate::table::{Encoding, Format, Operand, Target};
 use std::fmt::Write as _;
 
@@ -135,7 +135,7 @@ fn ssrc_ok(enc: u32, regs: u32) -> bool {
 }
 
 /// Prints a 7-bit scalar register encoding as LLVM does: a misaligned range aligned down.
-fn sreg(out: &mut String, enc: u32, regs: u32) {
+fn sreg(out: &mut Line, enc: u32, regs: u32) {
     match enc {
         0..=105 | 108..=123 => {
             scalar_reg(out, enc & !(align(regs) - 1), regs);
@@ -162,7 +162,7 @@ fn smem_class_lacks(field: Field, enc: u32, regs: u32) -> Option<&'static str> {
 }
 
 /// Prints an 8-bit scalar source.
-fn ssrc(out: &mut String, enc: u32, kind: Kind, literal: Option<u32>) {
+fn ssrc(out: &mut Line, enc: u32, kind: Kind, literal: Option<u32>) {
     match enc {
         0..=127 => sreg(out, enc, kind_regs(kind)),
         254 => {
@@ -196,7 +196,7 @@ fn kind_as_value(kind: Kind) -> Kind {
 }
 
 /// printImmediate32 on an unsigned field: inline integers (0..=64) in decimal, anything else in hex.
-fn imm(out: &mut String, v: u32) {
+fn imm(out: &mut Line, v: u32) {
     if v <= 64 {
         crate::print::push_u32(out, v);
     } else {
@@ -206,7 +206,7 @@ fn imm(out: &mut String, v: u32) {
 
 /// Prints a scalar instruction. The wave size changes nothing here: LLVM prints the scalar formats' lane masks
 /// by their operand width (`vcc_lo` for 32 bits, `vcc` for 64), in wave32 and wave64 alike (measured).
-pub(crate) fn print(i: &Instruction, _opts: PrintOptions, out: &mut String) {
+pub(crate) fn print(i: &Instruction, _opts: PrintOptions, out: &mut Line) {
     let e = i.encoding;
     out.push_str(e.mnemonic);
     let w0 = i.word(0);
@@ -292,10 +292,10 @@ fn target_of(e: &Encoding) -> Target {
 
 /// SMEM offset operands: an immediate offset alone when soffset is null, the soffset register alone when the
 /// offset is zero (`null` when both are), else both (`s2 offset:0x10`). The offset is 21-bit signed.
-fn smem_offset(out: &mut String, w1: u32) {
+fn smem_offset(out: &mut Line, w1: u32) {
     let offset = ((w1 << 11) as i32) >> 11;
     let soffset = w1 >> 25;
-    let hex = |out: &mut String, v: i32| {
+    let hex = |out: &mut Line, v: i32| {
         if v < 0 {
             out.push('-');
         }
@@ -313,7 +313,7 @@ fn smem_offset(out: &mut String, w1: u32) {
 }
 
 /// `hwreg(NAME)` or `hwreg(NAME, offset, size)` (the id in decimal when it has no name on this sub-target).
-fn hwreg(out: &mut String, v: u32, target: Target) {
+fn hwreg(out: &mut Line, v: u32, target: Target) {
     let id = v & 0x3f;
     let offset = (v >> 6) & 0x1f;
     let size = ((v >> 11) & 0x1f) + 1;
@@ -352,7 +352,7 @@ fn hwreg(out: &mut String, v: u32, target: Target) {
 }
 
 /// `vmcnt(n) expcnt(n) lgkmcnt(n)`, leaving out counters at their maximum unless all are.
-fn waitcnt(out: &mut String, v: u32) {
+fn waitcnt(out: &mut Line, v: u32) {
     let vm = (v & 0xf) | ((v >> 14) & 3) << 4;
     let exp = (v >> 4) & 7;
     let lgkm = (v >> 8) & 0x3f;
@@ -372,7 +372,7 @@ fn waitcnt(out: &mut String, v: u32) {
 
 /// `sendmsg(MSG, OP, stream)` when LLVM knows the message and its operation, else `sendmsg(id, op, stream)`
 /// when it re-encodes to the same bits (none set outside id, op and stream), else the number.
-fn sendmsg(out: &mut String, v: u32) {
+fn sendmsg(out: &mut Line, v: u32) {
     let id = v & 0xf;
     let op = (v >> 4) & 7;
     let stream = (v >> 8) & 3;
@@ -433,7 +433,7 @@ fn sendmsg(out: &mut String, v: u32) {
 
 /// s_waitcnt_depctr: the named counters (only those not at their default, or all when every one is), or
 /// hex when a bit outside the counters is set.
-fn depctr(out: &mut String, v: u32, target: Target) {
+fn depctr(out: &mut Line, v: u32, target: Target) {
     // (name, shift, width, default), in LLVM's order.
     const FIELDS: [(&str, u32, u32, u32); 7] = [
         ("depctr_hold_cnt", 7, 1, 1),
@@ -463,7 +463,7 @@ fn depctr(out: &mut String, v: u32, target: Target) {
 
 /// s_version: LLVM decodes the code into an expression (a named GFX version or the number, or-ed with the
 /// wave-size and MDP flag symbols, nested left to right); with any other bit set it prints hex.
-fn version(out: &mut String, v: u32) {
+fn version(out: &mut Line, v: u32) {
     const FLAGS: [(u32, &str); 3] = [
         (1 << 13, "UC_VERSION_W64_BIT"),
         (1 << 14, "UC_VERSION_W32_BIT"),

@@ -6,7 +6,7 @@
 
 use crate::decode::{need, slot, DecodeError, Instruction, Variant};
 use crate::generated::{Field, Kind};
-use crate::print::{lane_mask_reg, push_hex, push_u32, vector_source, PrintOptions};
+use crate::print::{lane_mask_reg, push_hex, push_u32, vector_source, Line, PrintOptions};
 use crate::table::{Encoding, Format, Operand, Target};
 use std::fmt::Write as _;
 
@@ -267,7 +267,7 @@ struct SrcMods {
 }
 
 /// Prints one source operand with its modifiers as LLVM does: `-x`, `|x|`, `-|x|`, `neg(imm)`, `sext(x)`.
-fn print_src(out: &mut String, enc: u32, kind: Kind, lit: Option<u32>, m: SrcMods, wave64: bool) {
+fn print_src(out: &mut Line, enc: u32, kind: Kind, lit: Option<u32>, m: SrcMods, wave64: bool) {
     print_src_with(out, enc, kind, lit, m, wave64, None)
 }
 
@@ -275,7 +275,7 @@ fn print_src(out: &mut String, enc: u32, kind: Kind, lit: Option<u32>, m: SrcMod
 /// value instead of its literal class's (an f64 operand after a 32-bit one took the literal: it prints as its
 /// high half, a small integer or `0x0`).
 fn print_src_with(
-    out: &mut String,
+    out: &mut Line,
     enc: u32,
     kind: Kind,
     lit: Option<u32>,
@@ -311,14 +311,12 @@ fn print_src_with(
     }
 }
 
-pub(crate) fn print(i: &Instruction, opts: PrintOptions, out: &mut String) {
-    let start = out.len();
+pub(crate) fn print(i: &Instruction, opts: PrintOptions, out: &mut Line) {
     match i.format() {
         Format::VOP3 => print_vop3(i, opts, out),
         Format::VOP3P => print_vop3p(i, opts, out),
         _ => print_vop12c(i, opts, out),
     }
-    crate::print::finish_warnings(out, start);
 }
 
 /// Whether a source encoding is a valid operand of `kind` (LLVM rejects tuples that run past v255, and
@@ -386,8 +384,7 @@ fn base_mnemonic(e: &Encoding) -> &'static str {
     e.mnemonic.strip_suffix("_e32").unwrap_or(e.mnemonic)
 }
 
-fn print_vop12c(i: &Instruction, opts: PrintOptions, out: &mut String) {
-    let line = out.len();
+fn print_vop12c(i: &Instruction, opts: PrintOptions, out: &mut Line) {
     let e = i.encoding;
     let (w0, w1) = (i.word(0), i.word(1));
     let wave64 = opts.wave64;
@@ -460,10 +457,10 @@ fn print_vop12c(i: &Instruction, opts: PrintOptions, out: &mut String) {
             },
         }
     }
-    print_vop12c_suffix(i, opts, out, line);
+    print_vop12c_suffix(i, opts, out);
 }
 
-fn print_variant_src0(i: &Instruction, k: Kind, wave64: bool, out: &mut String) {
+fn print_variant_src0(i: &Instruction, k: Kind, wave64: bool, out: &mut Line) {
     let e = i.encoding;
     let (w0, w1) = (i.word(0), i.word(1));
     match i.variant {
@@ -490,8 +487,7 @@ fn print_variant_src0(i: &Instruction, k: Kind, wave64: bool, out: &mut String) 
     }
 }
 
-/// `line`: where this instruction's text starts in `out`.
-fn print_vop12c_suffix(i: &Instruction, opts: PrintOptions, out: &mut String, line: usize) {
+fn print_vop12c_suffix(i: &Instruction, opts: PrintOptions, out: &mut Line) {
     let e = i.encoding;
     let (w0, w1) = (i.word(0), i.word(1));
     let wave64 = opts.wave64;
@@ -587,12 +583,22 @@ fn print_vop12c_suffix(i: &Instruction, opts: PrintOptions, out: &mut String, li
         }
     }
     if e.format == Format::VOPC && i.variant == Variant::Sdwa && w1 & (1 << 15) != 0 {
-        // Replace the implicit vcc destination with sdst.
+        // Replace the implicit vcc destination with sdst (rare: done on the output string, after a flush).
+        let mut d = String::new();
+        let mut db = [0u8; crate::print::CAP];
+        let mut dl = Line::new(&mut db, &mut d);
+        lane_mask_reg(&mut dl, (w1 >> 8) & 0x7f, wave64);
+        let warn = std::mem::take(dl.warning());
+        dl.finish();
+        if !warn.is_empty() {
+            // The sdst operand comes first: so does its warning.
+            let w = out.warning();
+            w.insert_str(0, &warn);
+        }
         let vcc = if wave64 { "vcc" } else { "vcc_lo" };
+        let (out, line) = out.flushed_out();
         let start = out[line..].find(' ').map(|p| line + p + 1).unwrap_or(line);
         if out[start..].starts_with(vcc) && !out[start + vcc.len()..].starts_with('_') {
-            let mut d = String::new();
-            lane_mask_reg(&mut d, (w1 >> 8) & 0x7f, wave64);
             out.replace_range(start..start + vcc.len(), &d);
         }
     }
@@ -622,7 +628,7 @@ fn sdwa_printed(e: &Encoding) -> u32 {
     e.mods.sdwa.map_or(0, |[_, p]| p)
 }
 
-fn omod(out: &mut String, v: u32) {
+fn omod(out: &mut Line, v: u32) {
     match v {
         1 => out.push_str(" mul:2"),
         2 => out.push_str(" mul:4"),
@@ -638,7 +644,7 @@ fn src_count(e: &Encoding) -> usize {
         .count()
 }
 
-fn print_vop3(i: &Instruction, opts: PrintOptions, out: &mut String) {
+fn print_vop3(i: &Instruction, opts: PrintOptions, out: &mut Line) {
     let e = i.encoding;
     let (w0, w1) = (i.word(0), i.word(1));
     let m = &e.mods;
@@ -650,7 +656,11 @@ fn print_vop3(i: &Instruction, opts: PrintOptions, out: &mut String) {
     let mut lit_is_32 = None;
     let mut take_literal = |k: Kind| *lit_is_32.get_or_insert(k != Kind::F64);
     for (n, op) in e.operands.iter().enumerate() {
-        out.push_str(if n == 0 { " " } else { ", " });
+        if n == 0 {
+            out.push_byte(b' ');
+        } else if !matches!(op, Operand::Field(Field::High, _)) {
+            out.push_str(", ");
+        }
         match *op {
             Operand::Fixed(t) => out.push_str(t),
             Operand::Field(f, k) => match f {
@@ -684,10 +694,7 @@ fn print_vop3(i: &Instruction, opts: PrintOptions, out: &mut String) {
                     }
                 }
                 Field::High => {
-                    // Printed as a bare word after the operands (no comma).
-                    if out.ends_with(", ") {
-                        out.truncate(out.len() - 2);
-                    }
+                    // Printed as a bare word after the operands (no comma: see the separator above).
                     if w1 & 0x100 != 0 {
                         out.push_str(" high");
                     }
@@ -762,7 +769,7 @@ fn print_vop3(i: &Instruction, opts: PrintOptions, out: &mut String) {
     }
 }
 
-fn print_vop3p(i: &Instruction, opts: PrintOptions, out: &mut String) {
+fn print_vop3p(i: &Instruction, opts: PrintOptions, out: &mut Line) {
     let e = i.encoding;
     let (w0, w1) = (i.word(0), i.word(1));
     let m = &e.mods;
@@ -800,7 +807,7 @@ fn print_vop3p(i: &Instruction, opts: PrintOptions, out: &mut String) {
             },
         }
     }
-    let list = |out: &mut String, name: &str, bits: u32| {
+    let list = |out: &mut Line, name: &str, bits: u32| {
         out.push(' ');
         out.push_str(name);
         out.push_str(":[");
