@@ -63,7 +63,10 @@ impl Instruction {
     ) -> Self {
         let mut w = [0; MAX_WORDS];
         let len = words.len().min(MAX_WORDS);
-        w[..len].copy_from_slice(&words[..len]);
+        // (A loop, not `copy_from_slice`: at most five words, and no `memcpy` call.)
+        for (d, s) in w.iter_mut().zip(words) {
+            *d = *s;
+        }
         Instruction {
             encoding,
             variant,
@@ -210,10 +213,24 @@ pub(crate) fn slot(
     target: Target,
     w0: u32,
 ) -> Result<&'static Encoding, DecodeError> {
-    crate::table::lookup(format, op, target).ok_or(DecodeError::Invalid {
-        word: w0,
-        reason: "no instruction at this opcode on this sub-target",
-    })
+    slot_facts(format, op, target, w0).map(|(e, _)| e)
+}
+
+/// [`slot`] with the row's precomputed facts.
+#[inline]
+pub(crate) fn slot_facts(
+    format: Format,
+    op: u32,
+    target: Target,
+    w0: u32,
+) -> Result<(&'static Encoding, &'static crate::table::RowFacts), DecodeError> {
+    match crate::table::lookup_index(format, op, target) {
+        Some(i) => Ok((&crate::generated::ENCODINGS[i], &crate::table::FACTS[i])),
+        None => Err(DecodeError::Invalid {
+            word: w0,
+            reason: "no instruction at this opcode on this sub-target",
+        }),
+    }
 }
 
 #[cfg(test)]

@@ -68,7 +68,7 @@ impl Instruction {
 }
 
 /// Width in 32-bit registers of an operand kind (packed and 16-bit kinds take one register).
-pub fn kind_regs(kind: Kind) -> u32 {
+pub const fn kind_regs(kind: Kind) -> u32 {
     match kind {
         Kind::B64 | Kind::F64 => 2,
         Kind::B96 => 3,

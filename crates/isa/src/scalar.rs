@@ -14,7 +14,7 @@
 //! * Fields an instruction does not use are ignored, except SOPP's simm16, which must be zero when the
 //!   instruction takes no operand.
 
-use crate::decode::{need, slot, DecodeError, Instruction, Variant};
+use crate::decode::{need, slot_facts, DecodeError, Instruction, Variant};
 use crate::generated::{Field, Kind};
 use crate::print::{kind_regs, scalar_reg, source, Line, PrintOptions};
 use crate::table::{Encoding, Format, Operand, Target};
@@ -43,7 +43,7 @@ pub(crate) fn decode(
             })
         }
     };
-    let e = slot(format, op, target, w0)?;
+    let (e, fx) = slot_facts(format, op, target, w0)?;
     let invalid = |reason| DecodeError::Invalid { word: w0, reason };
     let out_of_range = "scalar register out of range for the operand's width";
 
@@ -70,6 +70,25 @@ pub(crate) fn decode(
         ));
     }
 
+    // The row's facts answer the common case at once; the walk below finds which operand is wrong.
+    let ssrc0 = w0 & 0xff;
+    let ssrc1 = (w0 >> 8) & 0xff;
+    let ok = (!fx.has(Field::Sdst) || sreg_ok((w0 >> 16) & 0x7f, fx.regs(Field::Sdst)))
+        && (!fx.has(Field::Ssrc0) || ssrc_ok(ssrc0, fx.regs(Field::Ssrc0)))
+        && (!fx.has(Field::Ssrc1) || ssrc_ok(ssrc1, fx.regs(Field::Ssrc1)));
+    if ok {
+        let lit = fx.has(Field::Literal)
+            || (fx.has(Field::Ssrc0) && ssrc0 == LITERAL)
+            || (fx.has(Field::Ssrc1) && ssrc1 == LITERAL);
+        let n = 1 + lit as usize;
+        need(format, words, n)?;
+        return Ok(Instruction::new(
+            e,
+            Variant::Plain,
+            &words[..n],
+            lit.then(|| words[1]),
+        ));
+    }
     let mut lit = false;
     for o in e.operands {
         let Operand::Field(f, k) = *o else { continue };

@@ -2,7 +2,6 @@
 //! and are generated into [`crate::generated`] by `cargo xtask codegen`.
 
 use crate::generated::{Field, Flag, Kind, Opcode, ENCODINGS};
-use std::sync::OnceLock;
 
 /// A sub-target of the gfx10 family. The decoder is keyed by it: a few opcode slots change meaning between
 /// gfx1010/gfx1013 (the MAD/MAC family exists) and gfx1030 (the FMA legacy forms take those slots).
@@ -187,34 +186,120 @@ impl Encoding {
     }
 }
 
-/// Per format, a dense array indexed by opcode holding, per target, an index into ENCODINGS (u16::MAX: none).
-fn index() -> &'static Vec<Vec<[u16; 3]>> {
-    static INDEX: OnceLock<Vec<Vec<[u16; 3]>>> = OnceLock::new();
-    INDEX.get_or_init(|| {
-        let mut idx: Vec<Vec<[u16; 3]>> = vec![Vec::new(); Format::ALL.len()];
-        for (i, e) in ENCODINGS.iter().enumerate() {
-            let v = &mut idx[e.format.index()];
-            let op = e.op as usize;
-            if v.len() <= op {
-                v.resize(op + 1, [u16::MAX; 3]);
-            }
-            for t in Target::ALL {
-                if e.targets.contains(t) {
-                    v[op][t.index()] = i as u16;
-                }
-            }
+// The lookup index and the per-row facts below are computed at compile time from ENCODINGS (const
+// evaluation: no lazy initialisation, no check of an init flag per decode; decision D110).
+
+const NFORMATS: usize = Format::ALL.len();
+
+/// Per format, one more than its largest opcode in the table.
+const SIZES: [usize; NFORMATS] = {
+    let mut s = [0; NFORMATS];
+    let mut i = 0;
+    while i < ENCODINGS.len() {
+        let e = &ENCODINGS[i];
+        let f = e.format.index();
+        if e.op as usize + 1 > s[f] {
+            s[f] = e.op as usize + 1;
         }
-        idx
-    })
+        i += 1;
+    }
+    s
+};
+
+/// Where each format's slots start in [`INDEX`].
+const OFFSETS: [usize; NFORMATS + 1] = {
+    let mut o = [0; NFORMATS + 1];
+    let mut f = 0;
+    while f < NFORMATS {
+        o[f + 1] = o[f] + SIZES[f];
+        f += 1;
+    }
+    o
+};
+
+/// Per (format, opcode), per target, an index into ENCODINGS (u16::MAX: none). A later row of the same slot
+/// wins, as it always did.
+static INDEX: [[u16; 3]; OFFSETS[NFORMATS]] = {
+    let mut idx = [[u16::MAX; 3]; OFFSETS[NFORMATS]];
+    let mut i = 0;
+    while i < ENCODINGS.len() {
+        let e = &ENCODINGS[i];
+        let slot = OFFSETS[e.format.index()] + e.op as usize;
+        let mut t = 0;
+        while t < Target::ALL.len() {
+            if e.targets.contains(Target::ALL[t]) {
+                idx[slot][Target::ALL[t].index()] = i as u16;
+            }
+            t += 1;
+        }
+        i += 1;
+    }
+    idx
+};
+
+/// The index into ENCODINGS of slot `op` of `format` on `target`, if the table has one.
+#[inline]
+pub(crate) fn lookup_index(format: Format, op: u32, target: Target) -> Option<usize> {
+    let f = format.index();
+    if op as usize >= SIZES[f] {
+        return None;
+    }
+    let i = INDEX[OFFSETS[f] + op as usize][target.index()];
+    (i != u16::MAX).then_some(i as usize)
 }
 
 /// The slot `op` of `format` on `target`, if the table has one.
 pub fn lookup(format: Format, op: u32, target: Target) -> Option<&'static Encoding> {
-    let i = *index()[format.index()]
-        .get(op as usize)?
-        .get(target.index())?;
-    ENCODINGS.get(i as usize)
+    lookup_index(format, op, target).map(|i| &ENCODINGS[i])
 }
+
+const NFIELDS: usize = Field::Vsrc3 as usize + 1;
+
+/// What the decoders ask of a row's operand list, answered once per row at compile time instead of by a
+/// walk over the list per decoded instruction.
+#[derive(Debug)]
+pub(crate) struct RowFacts {
+    /// One bit per [`Field`] the row's operands are printed from.
+    pub fields: u64,
+    /// Per field, the width in registers of its operand ([`crate::print::kind_regs`]; 0: no such operand).
+    pub regs: [u8; NFIELDS],
+}
+
+impl RowFacts {
+    #[inline]
+    pub fn has(&self, f: Field) -> bool {
+        self.fields & (1u64 << f as u32) != 0
+    }
+
+    #[inline]
+    pub fn regs(&self, f: Field) -> u32 {
+        self.regs[f as usize] as u32
+    }
+}
+
+/// [`RowFacts`] of every row of ENCODINGS, by index. (opcodes.txt names a field at most once per row; a
+/// test below checks it.)
+pub(crate) static FACTS: [RowFacts; ENCODINGS.len()] = {
+    const EMPTY: RowFacts = RowFacts {
+        fields: 0,
+        regs: [0; NFIELDS],
+    };
+    let mut facts = [EMPTY; ENCODINGS.len()];
+    let mut i = 0;
+    while i < ENCODINGS.len() {
+        let ops = ENCODINGS[i].operands;
+        let mut j = 0;
+        while j < ops.len() {
+            if let Operand::Field(f, k) = ops[j] {
+                facts[i].fields |= 1u64 << f as u32;
+                facts[i].regs[f as usize] = crate::print::kind_regs(k) as u8;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    facts
+};
 
 #[cfg(test)]
 mod tests {
@@ -249,5 +334,43 @@ mod tests {
             assert!(lookup(Format::VOP2, op, Target::Gfx1030).is_none());
         }
         assert!(lookup(Format::SOP2, 0x7f, Target::Gfx1030).is_none());
+    }
+
+    /// The compile-time index answers what a walk over the whole table answers (the last row of a slot
+    /// wins), and every row's facts match its operand list.
+    #[test]
+    fn index_and_facts_match_the_table() {
+        for f in Format::ALL {
+            for op in 0..1100u32 {
+                for t in Target::ALL {
+                    let want = ENCODINGS
+                        .iter()
+                        .rposition(|e| e.format == f && e.op as u32 == op && e.targets.contains(t));
+                    assert_eq!(lookup_index(f, op, t), want, "{f:?} {op:#x} {t:?}");
+                }
+            }
+        }
+        for (e, fx) in ENCODINGS.iter().zip(FACTS.iter()) {
+            let fields: Vec<(Field, Kind)> = e
+                .operands
+                .iter()
+                .filter_map(|o| match *o {
+                    Operand::Field(f, k) => Some((f, k)),
+                    Operand::Fixed(_) => None,
+                })
+                .collect();
+            let mut mask = 0u64;
+            for &(f, k) in &fields {
+                assert_eq!(
+                    mask & (1 << f as u32),
+                    0,
+                    "{}: field {f:?} twice",
+                    e.mnemonic
+                );
+                mask |= 1 << f as u32;
+                assert_eq!(fx.regs(f), crate::print::kind_regs(k), "{}", e.mnemonic);
+            }
+            assert_eq!(fx.fields, mask, "{}", e.mnemonic);
+        }
     }
 }

@@ -4,22 +4,14 @@
 //! facts of the table (`+flag` tokens in opcodes.txt, probed from LLVM-19 with `examples/vopprobe.rs`); this
 //! module only knows the field layout of each format and LLVM's printing conventions.
 
-use crate::decode::{need, slot, DecodeError, Instruction, Variant};
+use crate::decode::{need, slot_facts, DecodeError, Instruction, Variant};
 use crate::generated::{Field, Kind};
 use crate::print::{lane_mask_reg, push_hex, push_u32, vector_source, Line, PrintOptions};
-use crate::table::{Encoding, Format, Operand, Target};
+use crate::table::{Encoding, Format, Operand, RowFacts, Target};
 use std::fmt::Write as _;
 
 fn invalid(w0: u32, reason: &'static str) -> DecodeError {
     DecodeError::Invalid { word: w0, reason }
-}
-
-/// The fields `e` has, one bit per [`Field`].
-fn field_mask(e: &Encoding) -> u64 {
-    e.operands.iter().fold(0, |m, o| match o {
-        Operand::Field(f, _) => m | 1u64 << *f as u32,
-        _ => m,
-    })
 }
 
 fn has_field(e: &Encoding, f: Field) -> bool {
@@ -33,8 +25,8 @@ pub(crate) fn decode(
     words: &[u32],
     target: Target,
 ) -> Result<Instruction, DecodeError> {
-    let i = decode_fields(format, words, target)?;
-    if !operands_ok(i.encoding, i.words(), i.variant) {
+    let (i, fx) = decode_fields(format, words, target)?;
+    if !operands_ok(i.encoding, fx, i.words(), i.variant) {
         return Err(invalid(
             words[0],
             "operand register out of range for its width",
@@ -43,11 +35,12 @@ pub(crate) fn decode(
     Ok(i)
 }
 
+#[inline]
 fn decode_fields(
     format: Format,
     words: &[u32],
     target: Target,
-) -> Result<Instruction, DecodeError> {
+) -> Result<(Instruction, &'static RowFacts), DecodeError> {
     let w0 = words[0];
     let op = match format {
         Format::VOP1 => (w0 >> 9) & 0xff,
@@ -56,16 +49,18 @@ fn decode_fields(
         Format::VOP3 => (w0 >> 16) & 0x3ff,
         _ => (w0 >> 16) & 0x7f,
     };
-    let e = slot(format, op, target, w0)?;
+    let (e, fx) = slot_facts(format, op, target, w0)?;
     match format {
-        Format::VOP3 | Format::VOP3P => decode_vop3(format, e, words),
-        _ => decode_vop12c(format, e, words),
+        Format::VOP3 | Format::VOP3P => decode_vop3(format, e, fx, words),
+        _ => decode_vop12c(format, e, fx, words),
     }
+    .map(|i| (i, fx))
 }
 
 fn decode_vop12c(
     format: Format,
     e: &'static Encoding,
+    fx: &RowFacts,
     words: &[u32],
 ) -> Result<Instruction, DecodeError> {
     let w0 = words[0];
@@ -91,7 +86,7 @@ fn decode_vop12c(
         }
         return Ok(Instruction::new(e, Variant::Plain, &words[..1], None));
     }
-    let has_k = has_field(e, Field::Lit);
+    let has_k = fx.has(Field::Lit);
     let variant = match src0 {
         0xfa if !has_k => Variant::Dpp16,
         0xe9 | 0xea if !has_k => Variant::Dpp8,
@@ -104,7 +99,7 @@ fn decode_vop12c(
                 return Err(invalid(w0, "reserved source encoding"));
             }
             // v_readfirstlane_b32's destination field decodes like a source: 255 takes the literal too.
-            let sdst_lit = has_field(e, Field::Sdst) && (w0 >> 17) & 0xff == 0xff;
+            let sdst_lit = fx.has(Field::Sdst) && (w0 >> 17) & 0xff == 0xff;
             let lit = src0 == 0xff || has_k || sdst_lit;
             let n = 1 + lit as usize;
             need(format, words, n)?;
@@ -171,15 +166,14 @@ fn bad_source(enc: u32) -> bool {
 fn decode_vop3(
     format: Format,
     e: &'static Encoding,
+    fx: &RowFacts,
     words: &[u32],
 ) -> Result<Instruction, DecodeError> {
     let w0 = words[0];
     need(format, words, 2)?;
     let w1 = words[1];
     let m = &e.mods;
-    // One pass over the operand list instead of one per question below.
-    let fm = field_mask(e);
-    let has = |f: Field| fm & (1u64 << f as u32) != 0;
+    let has = |f: Field| fx.has(f);
     // Modifier bits that exist, per word.
     let (mut ok0, mut ok1) = if format == Format::VOP3 {
         (
@@ -319,10 +313,9 @@ pub(crate) fn print(i: &Instruction, opts: PrintOptions, out: &mut Line) {
     }
 }
 
-/// Whether a source encoding is a valid operand of `kind` (LLVM rejects tuples that run past v255, and
+/// Whether a source encoding is a valid operand of `n` registers (LLVM rejects tuples that run past v255, and
 /// 64-bit operands on registers without a pair: vcc_hi, m0, exec_hi, lds_direct).
-fn source_ok(enc: u32, kind: Kind) -> bool {
-    let n = crate::print::kind_regs(kind);
+fn source_ok_n(enc: u32, n: u32) -> bool {
     if bad_source(enc) {
         return false;
     }
@@ -340,44 +333,51 @@ fn source_ok(enc: u32, kind: Kind) -> bool {
     !(n >= 2 && matches!(enc, 107 | 124 | 127 | 254))
 }
 
-/// Checks every register operand of a decoded instruction against LLVM's constraints.
-fn operands_ok(e: &Encoding, words: &[u32], variant: Variant) -> bool {
+/// Checks every register operand of a decoded instruction against LLVM's constraints (the row's fields and
+/// widths from its precomputed facts: a field appears at most once per row).
+#[inline]
+fn operands_ok(e: &Encoding, fx: &RowFacts, words: &[u32], variant: Variant) -> bool {
     let w0 = words[0];
     let w1 = words.get(1).copied().unwrap_or(0);
     let vop3 = matches!(e.format, Format::VOP3 | Format::VOP3P);
-    e.operands.iter().all(|o| {
-        let Operand::Field(f, k) = *o else {
-            return true;
+    let dst = if vop3 { w0 & 0xff } else { (w0 >> 17) & 0xff };
+    if fx.has(Field::Vdst) && dst + fx.regs(Field::Vdst) > 256 {
+        return false;
+    }
+    if fx.has(Field::Sdst) && bad_source(dst) {
+        return false;
+    }
+    if fx.has(Field::Vsrc1) {
+        let n = fx.regs(Field::Vsrc1);
+        let v = (w0 >> 9) & 0xff;
+        let ok = if variant == Variant::Sdwa && w1 & (1 << 31) != 0 {
+            source_ok_n(v, n) && v != 255
+        } else {
+            v + n <= 256
         };
-        let n = crate::print::kind_regs(k);
-        match f {
-            Field::Vdst => {
-                let v = if vop3 { w0 & 0xff } else { (w0 >> 17) & 0xff };
-                v + n <= 256
-            }
-            Field::Sdst => {
-                let v = if vop3 { w0 & 0xff } else { (w0 >> 17) & 0xff };
-                !bad_source(v)
-            }
-            Field::Vsrc1 => {
-                let sdwa_sgpr = variant == Variant::Sdwa && w1 & (1 << 31) != 0;
-                if sdwa_sgpr {
-                    source_ok((w0 >> 9) & 0xff, k) && (w0 >> 9) & 0xff != 255
-                } else {
-                    ((w0 >> 9) & 0xff) + n <= 256
-                }
-            }
-            Field::Src0 if !vop3 => match variant {
-                Variant::Plain => source_ok(w0 & 0x1ff, k),
-                Variant::Sdwa if w1 & (1 << 23) != 0 => source_ok(w1 & 0xff, k) && w1 & 0xff != 255,
-                _ => (w1 & 0xff) + n <= 256,
-            },
-            Field::Src0 => source_ok(w1 & 0x1ff, k),
-            Field::Src1 => source_ok((w1 >> 9) & 0x1ff, k),
-            Field::Src2 => source_ok((w1 >> 18) & 0x1ff, k),
-            _ => true,
+        if !ok {
+            return false;
         }
-    })
+    }
+    if fx.has(Field::Src0) {
+        let n = fx.regs(Field::Src0);
+        let ok = if vop3 {
+            source_ok_n(w1 & 0x1ff, n)
+        } else {
+            match variant {
+                Variant::Plain => source_ok_n(w0 & 0x1ff, n),
+                Variant::Sdwa if w1 & (1 << 23) != 0 => {
+                    source_ok_n(w1 & 0xff, n) && w1 & 0xff != 255
+                }
+                _ => (w1 & 0xff) + n <= 256,
+            }
+        };
+        if !ok {
+            return false;
+        }
+    }
+    (!fx.has(Field::Src1) || source_ok_n((w1 >> 9) & 0x1ff, fx.regs(Field::Src1)))
+        && (!fx.has(Field::Src2) || source_ok_n((w1 >> 18) & 0x1ff, fx.regs(Field::Src2)))
 }
 
 fn base_mnemonic(e: &Encoding) -> &'static str {
