@@ -61,12 +61,10 @@ impl Instruction {
         words: &[u32],
         literal: Option<u32>,
     ) -> Self {
-        let mut w = [0; MAX_WORDS];
         let len = words.len().min(MAX_WORDS);
-        // (A loop, not `copy_from_slice`: at most five words, and no `memcpy` call.)
-        for (d, s) in w.iter_mut().zip(words) {
-            *d = *s;
-        }
+        // Five selects, not a copy of `len` words: no `memset`/`memcpy` call.
+        let g = |k: usize| if k < len { words[k] } else { 0 };
+        let w = [g(0), g(1), g(2), g(3), g(4)];
         Instruction {
             encoding,
             variant,
