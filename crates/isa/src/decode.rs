@@ -99,7 +99,8 @@ impl Instruction {
 
     /// Word `i` (0 if absent).
     pub fn word(&self, i: usize) -> u32 {
-        self.words().get(i).copied().unwrap_or(0)
+        // The words past `len` are zero (`new`), so no slicing to `len` first.
+        self.words.get(i).copied().unwrap_or(0)
     }
 }
 

@@ -97,10 +97,10 @@ pub const fn kind_regs(kind: Kind) -> u32 {
     }
 }
 
-/// Bytes of a [`Line`]'s stack buffer. A line longer than this is not an error: the buffer flushes into the
-/// output `String` and goes on (measured: the longest instruction of the bench stream and of the rocSPARSE
-/// corpus is well under 200 bytes, so the flush is a cold path).
-pub(crate) const CAP: usize = 256;
+/// Bytes of a [`Line`]'s stack buffer (zeroed per instruction: kept small). A longer line is not an error:
+/// the buffer flushes into the output `String` and goes on (the instructions of the bench stream average 38
+/// bytes; a flush costs one more `push_str`).
+pub(crate) const CAP: usize = 128;
 /// Room every fast-path write needs: the fixed-size copies below write up to 32 bytes, of which only the
 /// string's own bytes count.
 const SLACK: usize = 32;
@@ -345,6 +345,37 @@ pub(crate) fn push_hex(out: &mut Line, v: u64) {
 
 /// Prints a register range of `count` registers from `file` (`s`, `v`, `ttmp`) starting at `first`.
 pub(crate) fn reg_range(out: &mut Line, file: &str, first: u32, count: u32) {
+    let last = first.wrapping_add(count).wrapping_sub(1);
+    let f = file.as_bytes();
+    if out.len + SLACK <= CAP && (f.len() == 1 || f.len() == 4) && first < 1000 && last < 1000 {
+        // The fast path (`v`, `s`, `ttmp`): one capacity check, then fixed-size writes into the next 32
+        // bytes (at most 4 + 1 + 3 + 1 + 3 + 1 = 13 of them count).
+        let at = out.len;
+        let b = &mut out.buf[at..at + SLACK];
+        let mut p = f.len();
+        if p == 1 {
+            b[0] = f[0];
+        } else {
+            b[..4].copy_from_slice(&f[..4]);
+        }
+        let d = DEC[first as usize];
+        if count == 1 {
+            b[p..p + 4].copy_from_slice(&d);
+            p += d[3] as usize;
+        } else {
+            b[p] = b'[';
+            b[p + 1..p + 5].copy_from_slice(&d);
+            p += 1 + d[3] as usize;
+            b[p] = b':';
+            let d = DEC[last as usize];
+            b[p + 1..p + 5].copy_from_slice(&d);
+            p += 1 + d[3] as usize;
+            b[p] = b']';
+            p += 1;
+        }
+        out.len = at + p;
+        return;
+    }
     out.push_str(file);
     if count == 1 {
         push_u32(out, first);
@@ -532,6 +563,18 @@ pub(crate) fn vector_source(
     literal: Option<u32>,
     wave64: bool,
 ) {
+    // The common cases first, each printing what the general path below prints for it: a VGPR operand of
+    // a kind that accepts VGPRs (no annotation), and a single SGPR of a kind that accepts SGPRs.
+    let vgpr_ok = !matches!(kind, Kind::Ss | Kind::Sc | Kind::Sl | Kind::Lmx | Kind::Lm);
+    if enc >= 256 && vgpr_ok {
+        reg_range(out, "v", enc - 256, kind_regs(kind));
+        return;
+    }
+    let one = kind_regs(kind) == 1 && (!wave64 || !matches!(kind, Kind::Lm | Kind::Lmx));
+    if enc < 106 && one && !matches!(kind, Kind::V | Kind::Vl | Kind::V128) {
+        reg_range(out, "s", enc, 1);
+        return;
+    }
     let (count, class): (u32, Option<&str>) = match kind {
         Kind::Lm => (if wave64 { 2 } else { 1 }, None),
         Kind::V128 => (4, Some("VReg_128")),
