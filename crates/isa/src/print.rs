@@ -328,6 +328,19 @@ pub(crate) fn push_i64(out: &mut Line, v: i64) {
 #[inline]
 pub(crate) fn push_hex(out: &mut Line, v: u64) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    if out.len + SLACK <= CAP {
+        // `0x` and at most 16 digits: one capacity check.
+        let at = out.len;
+        let b = &mut out.buf[at..at + SLACK];
+        let nd = (67 - (v | 1).leading_zeros() as usize) / 4;
+        b[0] = b'0';
+        b[1] = b'x';
+        for (k, d) in b[2..2 + nd].iter_mut().enumerate() {
+            *d = DIGITS[((v >> (4 * (nd - 1 - k))) & 0xf) as usize];
+        }
+        out.len = at + 2 + nd;
+        return;
+    }
     out.push_str("0x");
     if v == 0 {
         out.push_byte(b'0');
