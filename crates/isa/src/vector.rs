@@ -693,12 +693,8 @@ fn print_vop3(i: &Instruction, opts: PrintOptions, out: &mut Line) {
                         }
                     }
                 }
-                Field::High => {
-                    // Printed as a bare word after the operands (no comma: see the separator above).
-                    if w1 & 0x100 != 0 {
-                        out.push_str(" high");
-                    }
-                }
+                // Printed as a bare word after the operands (no comma: see the separator above).
+                Field::High if w1 & 0x100 != 0 => out.push_str(" high"),
                 Field::Sdst2 => vector_source(out, (w0 >> 8) & 0x7f, k, None, wave64),
                 Field::Src0 | Field::Src1 | Field::Src2 => {
                     let s = match f {
