@@ -357,7 +357,34 @@ pub(crate) fn push_hex(out: &mut Line, v: u64) {
 }
 
 /// Prints a register range of `count` registers from `file` (`s`, `v`, `ttmp`) starting at `first`.
+#[inline]
 pub(crate) fn reg_range(out: &mut Line, file: &str, first: u32, count: u32) {
+    // Callers pass the file as a literal: after inlining, this test folds and a single `v`/`s` register
+    // is one 8-byte store.
+    if count == 1 && file.len() == 1 {
+        reg1(out, file.as_bytes()[0], first);
+    } else {
+        reg_range_long(out, file, first, count);
+    }
+}
+
+/// A single register of a one-letter file (`v7`, `s105`): the letter and up to three digits in one 8-byte
+/// store.
+#[inline]
+fn reg1(out: &mut Line, file: u8, n: u32) {
+    if n < 1000 && out.len + SLACK <= CAP && file.is_ascii() {
+        let d = DEC[n as usize];
+        let at = out.len;
+        out.buf[at..at + 8].copy_from_slice(&[file, d[0], d[1], d[2], 0, 0, 0, 0]);
+        out.len = at + 1 + d[3] as usize;
+    } else {
+        out.push_byte(file);
+        push_u32(out, n);
+    }
+}
+
+#[inline(never)]
+fn reg_range_long(out: &mut Line, file: &str, first: u32, count: u32) {
     let last = first.wrapping_add(count).wrapping_sub(1);
     let f = file.as_bytes();
     if out.len + SLACK <= CAP && (f.len() == 1 || f.len() == 4) && first < 1000 && last < 1000 {
