@@ -15,7 +15,9 @@ pub struct PrintOptions {
 impl Instruction {
     /// The instruction as llvm-objdump-19 prints it (without the `// offset: words` comment).
     pub fn text(&self, opts: PrintOptions) -> String {
-        let mut s = String::with_capacity(48);
+        // Empty: the line is built in the stack buffer and appended once, so the string is allocated once,
+        // at its length.
+        let mut s = String::new();
         self.write_text(opts, &mut s);
         s
     }
