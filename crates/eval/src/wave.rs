@@ -39,6 +39,20 @@ impl WaveState {
             lo
         }
     }
+    pub(crate) fn block_handle(&self) -> Handle<Block> {
+        self.block
+    }
+    /// Marks the wave ended (its block's terminator was `End`).
+    pub(crate) fn finish(&mut self) {
+        self.done = true;
+    }
+    /// The number of lanes active in `exec` (cached per EXEC value).
+    pub(crate) fn active_count(&mut self, exec: u64) -> u64 {
+        if self.active_lanes.0 != exec {
+            self.active_lanes = (exec, exec.count_ones() as u64);
+        }
+        self.active_lanes.1
+    }
     pub fn vgpr(&self, reg: u16, lane: u32) -> u32 {
         self.vgpr
             .get(reg as usize * self.wave_size as usize + lane as usize)
@@ -134,6 +148,21 @@ pub(crate) fn run_workgroup(
         let mut all_waiting = true;
         for (w, wave) in waves.iter_mut().enumerate() {
             while !wave.done && !wave.at_barrier {
+                // Whole blocks in one piece (decision D113).
+                if tracer.is_none()
+                    && wave.inst == 0
+                    && crate::block::run(
+                        p,
+                        &fused.blocks,
+                        launch.max_steps_per_wave,
+                        wave,
+                        &mut scratch.regs,
+                        &mut scratch.tmp,
+                        stats,
+                    )
+                {
+                    continue;
+                }
                 // Fused instructions without the general step's set-up (decision D090).
                 if tracer.is_none() && fast_step(p, fused, launch, wave, &mut scratch, stats) {
                     continue;
@@ -166,6 +195,17 @@ pub(crate) fn run_workgroup(
                     });
                 }
             }
+            END_STATES.with(|c| {
+                if let Some(v) = c.borrow_mut().as_mut() {
+                    v.extend(waves.iter().map(|w| crate::EndState {
+                        workgroup: group,
+                        sgpr: w.sgpr,
+                        scc: w.scc,
+                        vgpr: w.vgpr.clone(),
+                        steps: w.steps,
+                    }));
+                }
+            });
             recycle(&mut waves);
             return Ok(());
         }
@@ -177,6 +217,8 @@ pub(crate) fn run_workgroup(
 }
 
 thread_local! {
+    /// When set, every finished wave's state is appended ([`crate::end_states`]).
+    pub(crate) static END_STATES: std::cell::RefCell<Option<Vec<crate::EndState>>> = const { std::cell::RefCell::new(None) };
     /// VGPR files of finished waves, reused by the next workgroup's waves (a fresh 32–64 KiB allocation per wave
     /// costs page faults; clearing a reused one is a memset in cache).
     static VGPR_POOL: std::cell::RefCell<Vec<Vec<u32>>> = const { std::cell::RefCell::new(Vec::new()) };
@@ -208,6 +250,10 @@ fn recycle(waves: &mut [WaveState]) {
 #[derive(Default)]
 pub(crate) struct Scratch {
     vals: Vec<u64>,
+    /// The scalar registers of a block form (crate::block).
+    regs: Vec<u64>,
+    /// The lane rows of a multi-op VALU form (crate::fused_multi).
+    tmp: Vec<u32>,
     /// Memory writes of the traced instruction (None when it is not traced).
     pub(crate) mem_log: Option<Vec<rdna2spv_ir::trace::Write>>,
 }
@@ -269,6 +315,9 @@ fn step(
             .and_then(Option::as_ref)
             .is_some_and(|f| match f {
                 crate::fused::Fast::Valu(f) => crate::fused::run(f, wave, exec),
+                crate::fused::Fast::Multi(m) => {
+                    crate::fused_multi::run(m, wave, exec, &mut scratch.tmp)
+                }
                 crate::fused::Fast::Salu(ops) => {
                     crate::fused::run_scalar(ops, wave, &mut scratch.vals);
                     true
@@ -719,6 +768,11 @@ fn fast_step(
             }
         }
         crate::fused::Fast::Salu(ops) => crate::fused::run_scalar(ops, wave, &mut scratch.vals),
+        crate::fused::Fast::Multi(m) => {
+            if !crate::fused_multi::run(m, wave, exec, &mut scratch.tmp) {
+                return false;
+            }
+        }
     }
     wave.steps += 1;
     stats.instructions += 1;
@@ -746,7 +800,7 @@ fn fast_step(
     true
 }
 
-fn enter(wave: &mut WaveState, b: Handle<Block>) {
+pub(crate) fn enter(wave: &mut WaveState, b: Handle<Block>) {
     if let Some(t) = wave.trace.as_mut() {
         t.push(b.index() as u32);
     }
@@ -803,7 +857,7 @@ pub(crate) fn int_cmp(op: IntCmp, ty: Ty, a: u64, b: u64) -> bool {
     }
 }
 
-fn float_op(op: FloatOp, a: u64, b: u64, c: u64) -> u64 {
+pub(crate) fn float_op(op: FloatOp, a: u64, b: u64, c: u64) -> u64 {
     let (a32, b32, c32) = (a as u32, b as u32, c as u32);
     let (a16, b16, c16) = (a as u16, b as u16, c as u16);
     match op {
