@@ -23,7 +23,7 @@
 use crate::fused::{Fast, SOp};
 use crate::wave::{int_cmp, int_op, unary, WaveState};
 use rdna2spv_ir::verify::Types;
-use rdna2spv_ir::{Block, Handle, IntCmp, IntOp, Program, Terminator, Ty, UnOp, EXEC_LO};
+use rdna2spv_ir::{Block, Handle, IntCmp, IntOp, Node, Program, Terminator, Ty, UnOp, EXEC_LO};
 
 /// A register of the block's scalar register array.
 type Reg = u16;
@@ -56,6 +56,51 @@ pub(crate) struct BlockFast {
     cond: Option<Reg>,
     /// One past the highest VGPR a VALU form names.
     vgprs: usize,
+}
+
+/// One past the highest VGPR a node of `p` can read or write: the registers the wave's VGPR file can hold
+/// non-zero values in besides the work-item ids. Node kinds not known here to leave VGPRs alone count as the
+/// whole file (256 registers), so a new kind that reaches VGPRs in a new way stays safe.
+pub(crate) fn vgpr_bound(p: &Program, types: &Types) -> usize {
+    let mut n = 0usize;
+    for (_, node) in p.nodes.iter() {
+        let wide = |v: Handle<Node>| types[v.index()].map(|t| t.0) == Some(Ty::B64);
+        let top = match *node {
+            Node::ReadVgpr { reg, ty } => reg as usize + if ty == Ty::B64 { 2 } else { 1 },
+            Node::WriteVgpr { reg, value } => reg as usize + if wide(value) { 2 } else { 1 },
+            Node::Const { .. }
+            | Node::ReadSgpr { .. }
+            | Node::ReadScc
+            | Node::LaneId
+            | Node::WaveId
+            | Node::Int { .. }
+            | Node::IntCmp { .. }
+            | Node::Float { .. }
+            | Node::FloatCmp { .. }
+            | Node::Unary { .. }
+            | Node::Select { .. }
+            | Node::Concat { .. }
+            | Node::Extract { .. }
+            | Node::Ballot { .. }
+            | Node::LaneBit { .. }
+            | Node::ReadLane { .. }
+            | Node::ReadFirstLane { .. }
+            | Node::Load { .. }
+            | Node::WriteSgpr { .. }
+            | Node::WriteScc { .. }
+            | Node::Store { .. }
+            | Node::Atomic { .. }
+            | Node::Barrier
+            | Node::LoadIf { .. }
+            | Node::StoreIf { .. }
+            | Node::AtomicIf { .. }
+            | Node::Refuse { .. } => 0,
+            #[allow(unreachable_patterns)]
+            _ => 256,
+        };
+        n = n.max(top);
+    }
+    n.min(256)
 }
 
 /// What a register holds, for forwarding: its type and whether its value fits that type (no bits above).
@@ -355,7 +400,7 @@ pub(crate) fn run(
     blocks: &[Option<BlockFast>],
     max_steps: u64,
     wave: &mut WaveState,
-    regs: &mut Vec<u64>,
+    regs: &mut (Vec<u64>, usize),
     tmp: &mut Vec<u32>,
     stats: &mut crate::Stats,
 ) -> bool {
@@ -369,8 +414,15 @@ pub(crate) fn run(
             return ran;
         }
         let exec = wave.exec();
-        regs.clear();
-        regs.extend_from_slice(&b.init);
+        // The constants stay in place while the same block runs again (no op writes them; every value
+        // register is written before it is read).
+        let index = wave.block_handle().index();
+        let (regs, loaded) = &mut *regs;
+        if *loaded != index + 1 {
+            regs.clear();
+            regs.extend_from_slice(&b.init);
+            *loaded = index + 1;
+        }
         for op in b.ops.iter() {
             run_op(op, wave, exec, regs, tmp);
         }

@@ -87,6 +87,8 @@ pub(crate) enum Fast {
 pub(crate) struct Table {
     insts: Vec<Vec<Option<Fast>>>,
     pub(crate) blocks: Vec<Option<crate::block::BlockFast>>,
+    /// One past the highest VGPR any node can read or write ([`crate::block::vgpr_bound`]).
+    pub(crate) vgprs: usize,
 }
 
 impl std::ops::Deref for Table {
@@ -99,7 +101,11 @@ impl std::ops::Deref for Table {
 pub(crate) fn fuse(p: &Program, types: &Types) -> Table {
     let insts = fuse_insts(p, types);
     let blocks = crate::block::compile(p, types, &insts);
-    Table { insts, blocks }
+    Table {
+        insts,
+        blocks,
+        vgprs: crate::block::vgpr_bound(p, types),
+    }
 }
 
 fn fuse_insts(p: &Program, types: &Types) -> Vec<Vec<Option<Fast>>> {

@@ -86,6 +86,13 @@ pub(crate) fn run_workgroup(
             .map_err(EvalError::Launch)?;
     }
     let private_bytes = ws as usize * (launch.scratch_bytes as usize).div_ceil(4) * 4;
+    // The part of each VGPR file this program can write (the work-item ids included): what a reused file
+    // must have cleared after the wave (decision D113).
+    let vgpr_words = (fused
+        .vgprs
+        .max(launch.workitem_id_vgprs.clamp(1, 3) as usize)
+        * ws as usize)
+        .min(256 * ws as usize);
     let mut waves: Vec<WaveState> = (0..n_waves)
         .map(|w| {
             let mut private = Memory::default();
@@ -206,7 +213,7 @@ pub(crate) fn run_workgroup(
                     }));
                 }
             });
-            recycle(&mut waves);
+            recycle(&mut waves, vgpr_words);
             return Ok(());
         }
         // Every wave that has not ended waits at the barrier: release them.
@@ -220,14 +227,18 @@ thread_local! {
     /// When set, every finished wave's state is appended ([`crate::end_states`]).
     pub(crate) static END_STATES: std::cell::RefCell<Option<Vec<crate::EndState>>> = const { std::cell::RefCell::new(None) };
     /// VGPR files of finished waves, reused by the next workgroup's waves (a fresh 32–64 KiB allocation per wave
-    /// costs page faults; clearing a reused one is a memset in cache).
-    static VGPR_POOL: std::cell::RefCell<Vec<Vec<u32>>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// costs page faults), each with the length of its prefix that may hold non-zero words (the rest is zero).
+    static VGPR_POOL: std::cell::RefCell<Vec<(Vec<u32>, usize)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// A zeroed VGPR file of `len` registers × lanes.
+/// A zeroed VGPR file of `len` registers × lanes. A reused file has only its written prefix cleared.
 fn vgpr_file(len: usize) -> Vec<u32> {
     match VGPR_POOL.with(|p| p.borrow_mut().pop()) {
-        Some(mut v) => {
+        Some((mut v, dirty)) if v.len() == len => {
+            v[..dirty.min(len)].fill(0);
+            v
+        }
+        Some((mut v, _)) => {
             v.clear();
             v.resize(len, 0);
             v
@@ -236,12 +247,13 @@ fn vgpr_file(len: usize) -> Vec<u32> {
     }
 }
 
-fn recycle(waves: &mut [WaveState]) {
+/// Returns the waves' VGPR files to the pool; `dirty`: the words of each file the program can have written.
+fn recycle(waves: &mut [WaveState], dirty: usize) {
     VGPR_POOL.with(|p| {
         let mut p = p.borrow_mut();
         for w in waves {
             if p.len() < 32 {
-                p.push(std::mem::take(&mut w.vgpr));
+                p.push((std::mem::take(&mut w.vgpr), dirty));
             }
         }
     });
@@ -250,8 +262,9 @@ fn recycle(waves: &mut [WaveState]) {
 #[derive(Default)]
 pub(crate) struct Scratch {
     vals: Vec<u64>,
-    /// The scalar registers of a block form (crate::block).
-    regs: Vec<u64>,
+    /// The scalar registers of a block form (crate::block) and 1 + the index of the block whose constants
+    /// they hold (0: none).
+    regs: (Vec<u64>, usize),
     /// The lane rows of a multi-op VALU form (crate::fused_multi).
     tmp: Vec<u32>,
     /// Memory writes of the traced instruction (None when it is not traced).
