@@ -56,6 +56,8 @@ pub(crate) struct BlockFast {
     cond: Option<Reg>,
     /// One past the highest VGPR a VALU form names.
     vgprs: usize,
+    /// The block's terminator.
+    next: Terminator,
 }
 
 /// One past the highest VGPR a node of `p` can read or write: the registers the wave's VGPR file can hold
@@ -388,6 +390,7 @@ fn compile_block(types: &Types, block: &Block, fast: &[Option<Fast>]) -> Option<
         insts: block.insts.len() as u64,
         cond: cond.map(map),
         vgprs,
+        next: block.terminator,
     })
 }
 
@@ -396,7 +399,6 @@ fn compile_block(types: &Types, block: &Block, fast: &[Option<Fast>]) -> Option<
 /// its block.
 #[inline(never)]
 pub(crate) fn run(
-    p: &Program,
     blocks: &[Option<BlockFast>],
     max_steps: u64,
     wave: &mut WaveState,
@@ -405,6 +407,9 @@ pub(crate) fn run(
     stats: &mut crate::Stats,
 ) -> bool {
     let mut ran = false;
+    // EXEC is the same for the whole chain: no block form writes it.
+    let exec = wave.exec();
+    let active = wave.active_count(exec);
     loop {
         let Some(Some(b)) = blocks.get(wave.block_handle().index()) else {
             return ran;
@@ -413,7 +418,6 @@ pub(crate) fn run(
         if wave.steps + b.insts > max_steps || b.vgprs * ws > wave.vgpr.len() {
             return ran;
         }
-        let exec = wave.exec();
         // The constants stay in place while the same block runs again (no op writes them; every value
         // register is written before it is read).
         let index = wave.block_handle().index();
@@ -428,10 +432,9 @@ pub(crate) fn run(
         }
         wave.steps += b.insts;
         stats.instructions += b.insts;
-        let active = wave.active_count(exec);
         stats.lane_instructions += b.insts * active;
         ran = true;
-        let next: Option<Handle<Block>> = match p.blocks[wave.block_handle()].terminator {
+        let next: Option<Handle<Block>> = match b.next {
             Terminator::Branch {
                 taken, not_taken, ..
             } => {
@@ -477,7 +480,13 @@ fn run_op(op: &BOp, wave: &mut WaveState, exec: u64, regs: &mut [u64], tmp: &mut
             }
         }
         BOp::Cmp(op, ty, d, a, b) => {
-            regs[d as usize] = int_cmp(op, ty, regs[a as usize], regs[b as usize]) as u64
+            let (x, y) = (regs[a as usize], regs[b as usize]);
+            regs[d as usize] = match op {
+                // Loop exits and branch conditions, without the general function's dispatch.
+                IntCmp::Eq => (x ^ y) & ty.mask() == 0,
+                IntCmp::Ne => (x ^ y) & ty.mask() != 0,
+                _ => int_cmp(op, ty, x, y),
+            } as u64
         }
         BOp::Extract(ty, d, a, shift) => regs[d as usize] = (regs[a as usize] >> shift) & ty.mask(),
         BOp::Select(d, c, a, b) => {

@@ -159,7 +159,6 @@ pub(crate) fn run_workgroup(
                 if tracer.is_none()
                     && wave.inst == 0
                     && crate::block::run(
-                        p,
                         &fused.blocks,
                         launch.max_steps_per_wave,
                         wave,
