@@ -478,9 +478,20 @@ fn summary_markdown(
          nothing; `--json FILE` for the figures). Each figure below is a ratio of two measurements taken in the \
          same run on this machine; absolute times are for scale only. \"Met\" compares the measured figure's \
          first number with the goal.\n\n\
-         Machine of the last {}run: {}, {} cores available, {}; {}; load average {} at the start.\n\n\
+         Machine of the last {}run ({}): {}, {} cores available, {}; {}; load average {} at the start.\n\n\
          | figure | measured | goal | met | section |\n| --- | ---: | ---: | :---: | --- |\n{rows}",
         if quick { "quick " } else { "" },
+        {
+            let ran: Vec<&str> = fresh.iter().map(|(n, _)| n.as_str()).collect();
+            if ran.len() == sections().len() {
+                "every section".to_string()
+            } else {
+                format!(
+                    "sections {}; the other rows are kept from earlier runs",
+                    ran.join(", ")
+                )
+            }
+        },
         m.cpu,
         m.cores,
         m.os,
