@@ -93,27 +93,14 @@ fn sections() -> Vec<(&'static str, SectionFn)> {
             SectionFn::InProcess(crate::bench_translate::section),
         ),
     ];
-    // Engineer evalperf's `cargo xtask bench-eval` (writes <!-- bench:eval:... --> itself).
-    // (Gated on the file, has_file_*: a command-shaped section has no `section` fn, so no has_bench_*.)
-    #[cfg(has_file_eval)]
-    v.push((
-        "eval",
-        SectionFn::Command {
-            run: crate::bench_eval::run,
-            full: &[],
-            quick: &["--quick", "--no-write"],
-        },
-    ));
-    // Engineer devprobe's `cargo xtask bench device` (writes <!-- bench:device:... --> with --write).
-    #[cfg(has_file_device)]
-    v.push((
-        "device",
-        SectionFn::Command {
-            run: crate::bench_device::run,
-            full: &["--write"],
-            quick: &["--reps", "1", "--scales", "1"],
-        },
-    ));
+    // `cargo xtask bench-eval`'s measurement, in process: its body keeps the section's hand-written text and
+    // replaces only its generated table; it contributes the evaluator's summary rows.
+    #[cfg(has_bench_eval)]
+    v.push(("eval", SectionFn::InProcess(crate::bench_eval::section)));
+    // `cargo xtask bench device --write`'s measurement, in process, with its summary rows (wave and lane
+    // mappings vs GLSL: worst, median, growth with dispatch size).
+    #[cfg(has_bench_device)]
+    v.push(("device", SectionFn::InProcess(crate::bench_device::section)));
     #[cfg(has_bench_lane)]
     v.push(("lane", SectionFn::InProcess(crate::bench_lane::section)));
     v
@@ -445,13 +432,22 @@ fn summary_markdown(
     fresh: &[(String, Vec<Headline>)],
 ) -> String {
     let (b, e) = markers("summary");
+    // Rows kept from the document (sections not run now); a row from before the "met" column gets it.
     let old: Vec<String> = match (doc.find(&b), doc.find(&e)) {
         (Some(i), Some(j)) if i < j => doc[i + b.len()..j]
             .lines()
             .filter(|l| {
                 l.starts_with("| ") && !l.starts_with("| figure ") && !l.starts_with("| ---")
             })
-            .map(str::to_string)
+            .map(|l| {
+                let cells: Vec<&str> = l.trim_matches('|').split(" | ").map(str::trim).collect();
+                match cells.as_slice() {
+                    [fig, got, goal, name] => {
+                        format!("| {fig} | {got} | {goal} | {} | {name} |", met(got, goal))
+                    }
+                    _ => l.to_string(),
+                }
+            })
             .collect(),
         _ => Vec::new(),
     };
@@ -460,7 +456,10 @@ fn summary_markdown(
         match fresh.iter().find(|(n, _)| n == name) {
             Some((_, hs)) => {
                 for (fig, got, goal) in hs {
-                    rows.push_str(&format!("| {fig} | {got} | {goal} | {name} |\n"));
+                    rows.push_str(&format!(
+                        "| {fig} | {got} | {goal} | {} | {name} |\n",
+                        met(got, goal)
+                    ));
                 }
             }
             None => {
@@ -473,12 +472,26 @@ fn summary_markdown(
     }
     format!(
         "## Summary (`cargo xtask bench`)\n\n\
-         Regenerate with `cargo xtask bench` (all sections; `cargo xtask bench decode translate` for some; `--quick` \
-         for a smoke run that writes nothing; `--json FILE` for the figures). Each figure below is a ratio of two \
-         measurements taken in the same run on this machine; absolute times are for scale only.\n\n\
-         Machine of the last {}run: {}, {} cores available, {}; {}; load average {} at the start.\n\n\
-         | figure | measured | goal | section |\n| --- | ---: | ---: | --- |\n{rows}",
+         Regenerate with `cargo xtask bench all` (release build, about 20 minutes on the 2-core machine: decode, \
+         translate, eval, device with both mappings; `cargo xtask bench decode translate` for some sections, whose \
+         rows below are then replaced and the others kept; `--quick` for a smoke run of a few minutes that writes \
+         nothing; `--json FILE` for the figures). Each figure below is a ratio of two measurements taken in the \
+         same run on this machine; absolute times are for scale only. \"Met\" compares the measured figure's \
+         first number with the goal.\n\n\
+         Machine of the last {}run ({}): {}, {} cores available, {}; {}; load average {} at the start.\n\n\
+         | figure | measured | goal | met | section |\n| --- | ---: | ---: | :---: | --- |\n{rows}",
         if quick { "quick " } else { "" },
+        {
+            let ran: Vec<&str> = fresh.iter().map(|(n, _)| n.as_str()).collect();
+            if ran.len() == sections().len() {
+                "every section".to_string()
+            } else {
+                format!(
+                    "sections {}; the other rows are kept from earlier runs",
+                    ran.join(", ")
+                )
+            }
+        },
         m.cpu,
         m.cores,
         m.os,
@@ -487,9 +500,48 @@ fn summary_markdown(
     )
 }
 
+/// Whether `measured` meets `goal`: "yes" / "no" when the goal is "≥ N" or "≤ N" (with or without a unit)
+/// and the measured figure starts with a number (in the goal's unit), "—" otherwise.
+fn met(measured: &str, goal: &str) -> &'static str {
+    let number = |s: &str| -> Option<f64> {
+        let t: String = s
+            .trim_start_matches(|c: char| !c.is_ascii_digit() && c != '.')
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == ',')
+            .filter(|c| *c != ',')
+            .collect();
+        t.parse().ok()
+    };
+    let goal = goal.trim();
+    let (at_least, rest) = if let Some(r) = goal.strip_prefix('≥') {
+        (true, r)
+    } else if let Some(r) = goal.strip_prefix('≤') {
+        (false, r)
+    } else {
+        return "—";
+    };
+    match (number(measured), number(rest)) {
+        (Some(x), Some(g)) if (at_least && x >= g) || (!at_least && x <= g) => "yes",
+        (Some(_), Some(_)) => "no",
+        _ => "—",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn met_compares_the_first_number_with_the_goal() {
+        assert_eq!(met("8.1× faster", "≥ 50×"), "no");
+        assert_eq!(met("61.0× faster", "≥ 50×"), "yes");
+        assert_eq!(met("0.18 %", "≤ 5 %"), "yes");
+        assert_eq!(met("5.5× slower (poly 10×, unroll 1)", "≤ 5×"), "no");
+        assert_eq!(met("3.4× (saxpy)", "≤ 2×"), "no");
+        assert_eq!(met("1,234.5 µs", "≤ 2,000 µs"), "yes");
+        assert_eq!(met("26.7 µs", "—"), "—");
+        assert_eq!(met("–", "≤ 5×"), "—");
+    }
 
     #[test]
     fn splice_replaces_between_markers_and_appends_when_absent() {

@@ -437,31 +437,75 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// The `cargo xtask bench` section contract (xtask/src/bench.rs): the same measurement as `run` (quick:
-/// one warm run at 1x), its Markdown, and the headline rows (the worst lane/GLSL and wave/GLSL run-time
-/// ratios over the kernels and scales).
-#[allow(dead_code)] // bench.rs calls `run` (its `SectionFn::Command`) today
+/// The `cargo xtask bench` section contract (xtask/src/bench.rs): the same measurement as `run --write`
+/// (quick: one warm run at 1x), its Markdown, and the headline rows: per mapping, the worst and the median
+/// run-time ratio to the hand-written GLSL over the kernels and scales (CPU time), and the median ratio at each
+/// dispatch size (how the cost grows with the dispatch).
 pub fn section(opts: &crate::bench::Opts) -> Result<crate::bench::Section> {
     let mut o = parse(&[])?;
     if opts.quick {
         o.reps = 1;
         o.scales = vec![1];
     }
-    let (markdown, worst) = measure(&o, &opts.root)?;
-    let headlines = worst
-        .iter()
-        .map(|(m, r)| {
-            (
-                format!("device run time, {m} mapping vs hand-written GLSL (worst kernel)"),
-                format!("{r:.1}×"),
-                "≤ 2×".to_string(),
-            )
-        })
-        .collect();
-    let json = serde_json::json!(worst
-        .iter()
-        .map(|(m, r)| (m.to_string(), *r))
-        .collect::<std::collections::BTreeMap<_, _>>());
+    let (markdown, ratios) = measure(&o, &opts.root)?;
+    let mut headlines = Vec::new();
+    let mut json = serde_json::Map::new();
+    for m in &o.mappings {
+        let of = |scale: Option<u32>| -> Vec<(&'static str, f64)> {
+            ratios
+                .iter()
+                .filter(|r| r.0 == *m && scale.is_none_or(|s| r.1 == s))
+                .map(|r| (r.2, r.3))
+                .collect()
+        };
+        let all = of(None);
+        let Some(&(worst_name, worst)) = all.iter().max_by(|a, b| a.1.total_cmp(&b.1)) else {
+            continue;
+        };
+        let median = median_f64(all.iter().map(|r| r.1).collect());
+        headlines.push((
+            format!("device run time, {m} mapping vs hand-written GLSL: worst kernel"),
+            format!("{worst:.1}× ({worst_name})"),
+            "≤ 2×".to_string(),
+        ));
+        headlines.push((
+            format!(
+                "device run time, {m} mapping vs hand-written GLSL: median of {} kernel-scale runs",
+                all.len()
+            ),
+            format!("{median:.1}×"),
+            "≤ 2×".to_string(),
+        ));
+        let growth: Vec<String> = o
+            .scales
+            .iter()
+            .filter_map(|&s| {
+                let v = of(Some(s));
+                (!v.is_empty())
+                    .then(|| format!("{:.1}×", median_f64(v.iter().map(|r| r.1).collect())))
+            })
+            .collect();
+        if growth.len() > 1 {
+            headlines.push((
+                format!(
+                    "device run time, {m} mapping vs GLSL, growth with dispatch size (median at {})",
+                    o.scales
+                        .iter()
+                        .map(|s| format!("{s}×"))
+                        .collect::<Vec<_>>()
+                        .join(" → ")
+                ),
+                growth.join(" → "),
+                "—".to_string(),
+            ));
+        }
+        json.insert(
+            m.to_string(),
+            serde_json::json!({ "worst": worst, "worst_kernel": worst_name, "median": median,
+                "runs": all.iter().map(|r| serde_json::json!({ "kernel": r.0, "ratio": r.1 })).collect::<Vec<_>>() }),
+        );
+    }
+    let json = serde_json::Value::Object(json);
     Ok(crate::bench::Section {
         markdown,
         json,
@@ -469,8 +513,20 @@ pub fn section(opts: &crate::bench::Opts) -> Result<crate::bench::Section> {
     })
 }
 
-/// Measures the selected kernels; the section's Markdown and, per mapping, the worst CPU-time ratio.
-fn measure(o: &Options, root: &Path) -> Result<(String, Vec<(&'static str, f64)>)> {
+/// (mapping, scale, kernel, translated / GLSL CPU-time ratio) of one measured run.
+type Ratio = (&'static str, u32, &'static str, f64);
+
+fn median_f64(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+/// Measures the selected kernels; the section's Markdown and the CPU-time ratio of every run that dispatched.
+fn measure(o: &Options, root: &Path) -> Result<(String, Vec<Ratio>)> {
     if std::env::var_os("MESA_SHADER_CACHE_DISABLE").is_none() {
         // Before the instance exists: every first dispatch must compile.
         std::env::set_var("MESA_SHADER_CACHE_DISABLE", "true");
@@ -518,18 +574,12 @@ fn measure(o: &Options, root: &Path) -> Result<(String, Vec<(&'static str, f64)>
     }
     let _ = std::fs::remove_dir_all(&scratch);
     let text = report(o, &machine, &device, &compiles, &rows, started.elapsed());
-    let worst = o
-        .mappings
+    let ratios = rows
         .iter()
-        .filter_map(|&m| {
-            rows.iter()
-                .filter(|r| r.mapping == m && r.invocations > 0)
-                .map(cpu_ratio)
-                .max_by(f64::total_cmp)
-                .map(|w| (m, w))
-        })
+        .filter(|r| r.invocations > 0)
+        .map(|r| (r.mapping, r.scale, r.name, cpu_ratio(r)))
         .collect();
-    Ok((text, worst))
+    Ok((text, ratios))
 }
 
 fn cpu_ratio(r: &RunRow) -> f64 {

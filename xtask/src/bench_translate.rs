@@ -329,10 +329,13 @@ fn render(
     let base_n = class_mean(0, &|r| r.insts as f64);
     md.push_str("\nGrowth against the smallest class (mean of the class):\n\n| size class | instructions | translation time |\n| ---: | ---: | ---: |\n");
     let mut growth = Vec::new();
+    let mut growth_cells = (Vec::new(), Vec::new());
     for (c, t) in targets.iter().enumerate() {
         let n = class_mean(c, &|r| r.insts as f64) / base_n;
         let g = class_mean(c, &|r| r.lift_s + r.lower_s) / base_t;
         growth.push(json!({ "class": t, "instructions": n, "time": g }));
+        growth_cells.0.push(format!("{n:.0}×"));
+        growth_cells.1.push(format!("{g:.0}×"));
         md.push_str(&format!("| {t} | {n:.1}× | {g:.1}× |\n"));
     }
     md.push_str(&format!(
@@ -394,6 +397,19 @@ fn render(
                     targets[targets.len() - 1]
                 ),
                 format!("{per_inst:.1} µs"),
+                "—".into(),
+            ),
+            (
+                format!(
+                    "translation time growth with kernel size (classes {}; instructions {})",
+                    targets
+                        .iter()
+                        .map(|t| t.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" → "),
+                    growth_cells.0.join(" → ")
+                ),
+                growth_cells.1.join(" → "),
                 "—".into(),
             ),
         ],

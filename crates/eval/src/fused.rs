@@ -36,6 +36,23 @@ pub(crate) struct Fused {
     dst: u16,
 }
 
+impl Fused {
+    /// The highest VGPR the form reads or writes.
+    pub(crate) fn max_vgpr(&self) -> u16 {
+        self.args.iter().fold(self.dst, |m, s| match *s {
+            Src::Vgpr(r) => m.max(r),
+            _ => m,
+        })
+    }
+    /// The SGPRs the form reads.
+    pub(crate) fn sgprs(&self) -> impl Iterator<Item = u16> + '_ {
+        self.args.iter().filter_map(|s| match *s {
+            Src::Sgpr(r) => Some(r),
+            _ => None,
+        })
+    }
+}
+
 /// One node of a scalar instruction; operands are node numbers within the instruction.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum SOp {
@@ -61,12 +78,37 @@ pub(crate) enum Fast {
     /// Every node uniform and one of [`SOp`]'s kinds (the scalar ALU's instructions): the same nodes, without
     /// the general path's per-node shape look-ups and lane loops.
     Salu(Box<[SOp]>),
+    /// Several lane-wise 32-bit operations, or none (a move), and a VGPR write ([`crate::fused_multi`]).
+    Multi(Box<crate::fused_multi::Multi>),
 }
 
-/// `fused[block][inst]`: the fast form of each instruction that has one.
-pub(crate) type Table = Vec<Vec<Option<Fast>>>;
+/// `fused[block][inst]`: the fast form of each instruction that has one (through `Deref`), and
+/// `fused.blocks[block]`: the whole block's form where it has one ([`crate::block`], decision D113).
+pub(crate) struct Table {
+    insts: Vec<Vec<Option<Fast>>>,
+    pub(crate) blocks: Vec<Option<crate::block::BlockFast>>,
+    /// One past the highest VGPR any node can read or write ([`crate::block::vgpr_bound`]).
+    pub(crate) vgprs: usize,
+}
+
+impl std::ops::Deref for Table {
+    type Target = Vec<Vec<Option<Fast>>>;
+    fn deref(&self) -> &Self::Target {
+        &self.insts
+    }
+}
 
 pub(crate) fn fuse(p: &Program, types: &Types) -> Table {
+    let insts = fuse_insts(p, types);
+    let blocks = crate::block::compile(p, types, &insts);
+    Table {
+        insts,
+        blocks,
+        vgprs: crate::block::vgpr_bound(p, types),
+    }
+}
+
+fn fuse_insts(p: &Program, types: &Types) -> Vec<Vec<Option<Fast>>> {
     p.blocks
         .iter()
         .map(|(_, block)| {
@@ -77,6 +119,12 @@ pub(crate) fn fuse(p: &Program, types: &Types) -> Table {
                 .enumerate()
                 .map(|(i, inst)| {
                     let (start, end) = (inst.nodes.start as usize, inst.nodes.end as usize);
+                    let last_branch = last_branches && i + 1 == block.insts.len();
+                    // An instruction without nodes (s_waitcnt, s_nop, s_clause, …) only counts as a step; the
+                    // last one of a branching block cannot be one (the condition is its node).
+                    if start == end && !last_branch {
+                        return Some(Fast::Salu(Box::new([])));
+                    }
                     if let Some(ops) = scalar_inst(p, types, start, end) {
                         return Some(Fast::Salu(ops));
                     }
@@ -85,7 +133,10 @@ pub(crate) fn fuse(p: &Program, types: &Types) -> Table {
                     if last_branches && i + 1 == block.insts.len() {
                         return None;
                     }
-                    fuse_inst(p, types, start, end).map(Fast::Valu)
+                    fuse_inst(p, types, start, end).map(Fast::Valu).or_else(|| {
+                        crate::fused_multi::fuse(p, types, start, end)
+                            .map(|m| Fast::Multi(Box::new(m)))
+                    })
                 })
                 .collect()
         })

@@ -6,7 +6,9 @@
 //! depends on a device profile. Floats are bit patterns; fused operations use the host's fused multiply-add.
 
 pub mod atomic;
+mod block;
 mod fused;
+mod fused_multi;
 pub mod memory;
 pub mod specialize;
 pub mod trace;
@@ -88,6 +90,68 @@ pub struct Stats {
     pub instructions: u64,
     /// Instructions times active lanes.
     pub lane_instructions: u64,
+}
+
+/// How much of a program the evaluator's fast forms cover (decisions D090, D113): for tests that check the
+/// fast forms against the general path, and for the benchmark's notes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FastForms {
+    pub instructions: usize,
+    /// Instructions with a fused (VALU or scalar) form.
+    pub fused_instructions: usize,
+    pub blocks: usize,
+    /// Blocks that run as one block form.
+    pub block_forms: usize,
+}
+
+/// [`FastForms`] of `program`.
+pub fn fast_forms(program: &Program) -> Result<FastForms, EvalError> {
+    let types = verify(program)?;
+    let fused = fused::fuse(program, &types);
+    Ok(FastForms {
+        instructions: fused.iter().map(Vec::len).sum(),
+        fused_instructions: fused.iter().flatten().filter(|f| f.is_some()).count(),
+        blocks: fused.blocks.len(),
+        block_forms: fused.blocks.iter().filter(|b| b.is_some()).count(),
+    })
+}
+
+/// A wave's architectural state when it ended ([`end_states`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EndState {
+    pub workgroup: [u32; 3],
+    pub sgpr: [u32; 128],
+    pub scc: bool,
+    pub vgpr: Vec<u32>,
+    pub steps: u64,
+}
+
+/// [`run`] (`general` false: with the fast forms) or the general path alone (`general` true: every instruction
+/// node by node, as under a tracer recording everything), returning every wave's final state too: for tests
+/// that check the fast forms against the general path beyond what reaches memory.
+#[doc(hidden)]
+pub fn end_states(
+    program: &Program,
+    launch: &Launch,
+    memory: &mut Memory,
+    general: bool,
+) -> Result<(Stats, Vec<EndState>), EvalError> {
+    wave::END_STATES.with(|c| *c.borrow_mut() = Some(Vec::new()));
+    let r = if general {
+        trace::run_traced(
+            program,
+            launch,
+            memory,
+            rdna2spv_ir::trace::TraceFilter::default(),
+        )
+        .map(|t| t.stats)
+    } else {
+        run(program, launch, memory)
+    };
+    let states = wave::END_STATES
+        .with(|c| c.borrow_mut().take())
+        .unwrap_or_default();
+    r.map(|s| (s, states))
 }
 
 /// Runs every workgroup of the dispatch, in order.

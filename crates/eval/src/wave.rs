@@ -39,6 +39,20 @@ impl WaveState {
             lo
         }
     }
+    pub(crate) fn block_handle(&self) -> Handle<Block> {
+        self.block
+    }
+    /// Marks the wave ended (its block's terminator was `End`).
+    pub(crate) fn finish(&mut self) {
+        self.done = true;
+    }
+    /// The number of lanes active in `exec` (cached per EXEC value).
+    pub(crate) fn active_count(&mut self, exec: u64) -> u64 {
+        if self.active_lanes.0 != exec {
+            self.active_lanes = (exec, exec.count_ones() as u64);
+        }
+        self.active_lanes.1
+    }
     pub fn vgpr(&self, reg: u16, lane: u32) -> u32 {
         self.vgpr
             .get(reg as usize * self.wave_size as usize + lane as usize)
@@ -72,6 +86,13 @@ pub(crate) fn run_workgroup(
             .map_err(EvalError::Launch)?;
     }
     let private_bytes = ws as usize * (launch.scratch_bytes as usize).div_ceil(4) * 4;
+    // The part of each VGPR file this program can write (the work-item ids included): what a reused file
+    // must have cleared after the wave (decision D113).
+    let vgpr_words = (fused
+        .vgprs
+        .max(launch.workitem_id_vgprs.clamp(1, 3) as usize)
+        * ws as usize)
+        .min(256 * ws as usize);
     let mut waves: Vec<WaveState> = (0..n_waves)
         .map(|w| {
             let mut private = Memory::default();
@@ -134,6 +155,20 @@ pub(crate) fn run_workgroup(
         let mut all_waiting = true;
         for (w, wave) in waves.iter_mut().enumerate() {
             while !wave.done && !wave.at_barrier {
+                // Whole blocks in one piece (decision D113).
+                if tracer.is_none()
+                    && wave.inst == 0
+                    && crate::block::run(
+                        &fused.blocks,
+                        launch.max_steps_per_wave,
+                        wave,
+                        &mut scratch.regs,
+                        &mut scratch.tmp,
+                        stats,
+                    )
+                {
+                    continue;
+                }
                 // Fused instructions without the general step's set-up (decision D090).
                 if tracer.is_none() && fast_step(p, fused, launch, wave, &mut scratch, stats) {
                     continue;
@@ -166,7 +201,18 @@ pub(crate) fn run_workgroup(
                     });
                 }
             }
-            recycle(&mut waves);
+            END_STATES.with(|c| {
+                if let Some(v) = c.borrow_mut().as_mut() {
+                    v.extend(waves.iter().map(|w| crate::EndState {
+                        workgroup: group,
+                        sgpr: w.sgpr,
+                        scc: w.scc,
+                        vgpr: w.vgpr.clone(),
+                        steps: w.steps,
+                    }));
+                }
+            });
+            recycle(&mut waves, vgpr_words);
             return Ok(());
         }
         // Every wave that has not ended waits at the barrier: release them.
@@ -177,15 +223,21 @@ pub(crate) fn run_workgroup(
 }
 
 thread_local! {
+    /// When set, every finished wave's state is appended ([`crate::end_states`]).
+    pub(crate) static END_STATES: std::cell::RefCell<Option<Vec<crate::EndState>>> = const { std::cell::RefCell::new(None) };
     /// VGPR files of finished waves, reused by the next workgroup's waves (a fresh 32–64 KiB allocation per wave
-    /// costs page faults; clearing a reused one is a memset in cache).
-    static VGPR_POOL: std::cell::RefCell<Vec<Vec<u32>>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// costs page faults), each with the length of its prefix that may hold non-zero words (the rest is zero).
+    static VGPR_POOL: std::cell::RefCell<Vec<(Vec<u32>, usize)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// A zeroed VGPR file of `len` registers × lanes.
+/// A zeroed VGPR file of `len` registers × lanes. A reused file has only its written prefix cleared.
 fn vgpr_file(len: usize) -> Vec<u32> {
     match VGPR_POOL.with(|p| p.borrow_mut().pop()) {
-        Some(mut v) => {
+        Some((mut v, dirty)) if v.len() == len => {
+            v[..dirty.min(len)].fill(0);
+            v
+        }
+        Some((mut v, _)) => {
             v.clear();
             v.resize(len, 0);
             v
@@ -194,12 +246,13 @@ fn vgpr_file(len: usize) -> Vec<u32> {
     }
 }
 
-fn recycle(waves: &mut [WaveState]) {
+/// Returns the waves' VGPR files to the pool; `dirty`: the words of each file the program can have written.
+fn recycle(waves: &mut [WaveState], dirty: usize) {
     VGPR_POOL.with(|p| {
         let mut p = p.borrow_mut();
         for w in waves {
             if p.len() < 32 {
-                p.push(std::mem::take(&mut w.vgpr));
+                p.push((std::mem::take(&mut w.vgpr), dirty));
             }
         }
     });
@@ -208,6 +261,11 @@ fn recycle(waves: &mut [WaveState]) {
 #[derive(Default)]
 pub(crate) struct Scratch {
     vals: Vec<u64>,
+    /// The scalar registers of a block form (crate::block) and 1 + the index of the block whose constants
+    /// they hold (0: none).
+    regs: (Vec<u64>, usize),
+    /// The lane rows of a multi-op VALU form (crate::fused_multi).
+    tmp: Vec<u32>,
     /// Memory writes of the traced instruction (None when it is not traced).
     pub(crate) mem_log: Option<Vec<rdna2spv_ir::trace::Write>>,
 }
@@ -269,6 +327,9 @@ fn step(
             .and_then(Option::as_ref)
             .is_some_and(|f| match f {
                 crate::fused::Fast::Valu(f) => crate::fused::run(f, wave, exec),
+                crate::fused::Fast::Multi(m) => {
+                    crate::fused_multi::run(m, wave, exec, &mut scratch.tmp)
+                }
                 crate::fused::Fast::Salu(ops) => {
                     crate::fused::run_scalar(ops, wave, &mut scratch.vals);
                     true
@@ -719,6 +780,11 @@ fn fast_step(
             }
         }
         crate::fused::Fast::Salu(ops) => crate::fused::run_scalar(ops, wave, &mut scratch.vals),
+        crate::fused::Fast::Multi(m) => {
+            if !crate::fused_multi::run(m, wave, exec, &mut scratch.tmp) {
+                return false;
+            }
+        }
     }
     wave.steps += 1;
     stats.instructions += 1;
@@ -746,7 +812,7 @@ fn fast_step(
     true
 }
 
-fn enter(wave: &mut WaveState, b: Handle<Block>) {
+pub(crate) fn enter(wave: &mut WaveState, b: Handle<Block>) {
     if let Some(t) = wave.trace.as_mut() {
         t.push(b.index() as u32);
     }
@@ -803,7 +869,7 @@ pub(crate) fn int_cmp(op: IntCmp, ty: Ty, a: u64, b: u64) -> bool {
     }
 }
 
-fn float_op(op: FloatOp, a: u64, b: u64, c: u64) -> u64 {
+pub(crate) fn float_op(op: FloatOp, a: u64, b: u64, c: u64) -> u64 {
     let (a32, b32, c32) = (a as u32, b as u32, c as u32);
     let (a16, b16, c16) = (a as u16, b as u16, c as u16);
     match op {
