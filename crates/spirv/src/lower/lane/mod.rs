@@ -37,6 +37,8 @@ use spirv::{StorageClass, Word};
 use super::{Cx, Kind, LowerError, R};
 
 mod masks;
+mod split;
+pub use split::{split_factor, split_waves, waves_communicate, SPLIT_MARK};
 
 /// How kernel lanes map onto SPIR-V invocations.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -79,6 +81,9 @@ pub(crate) struct LaneMode {
     /// This invocation's lane in its wave, and its wave in the workgroup (u32 values).
     pub(crate) lane_id: Word,
     pub(crate) wave: Word,
+    /// The wave's index in the Vulkan workgroup (u32): `wave`, or 0 when waves are split (D105); it
+    /// places the wave's exchange slots and published label.
+    local_wave: Word,
     pub(crate) waves: u32,
     /// Exchange slots: `2 × slots × waves × wave size` words of workgroup memory, and its parity variable.
     slots: u32,
@@ -162,14 +167,23 @@ impl Cx<'_> {
     }
 
     /// Creates the lane mapping's variables (called at the top of the entry block, `li` the local
-    /// invocation index).
-    pub(crate) fn lane_setup(&mut self, li: Word) -> R<()> {
+    /// invocation index; `split_wave` the wave's index when each wave is its own Vulkan workgroup, D105).
+    pub(crate) fn lane_setup(&mut self, li: Word, split_wave: Option<Word>) -> R<()> {
         let t = self.t;
         let ws = self.ws;
         let wsc = self.c32(ws);
-        let lane_id = self.b.u_mod(t.u32, None, li, wsc)?;
-        let wave = self.b.u_div(t.u32, None, li, wsc)?;
-        let waves = self.desc.waves_per_workgroup();
+        let (lane_id, wave, local_wave, waves) = match split_wave {
+            Some(w) => (li, w, self.c32(0), 1),
+            None => {
+                let wave = self.b.u_div(t.u32, None, li, wsc)?;
+                (
+                    self.b.u_mod(t.u32, None, li, wsc)?,
+                    wave,
+                    wave,
+                    self.desc.waves_per_workgroup(),
+                )
+            }
+        };
         let mut slots = 1;
         for (_, blk) in self.p.blocks.iter() {
             for inst in &blk.insts {
@@ -207,6 +221,7 @@ impl Cx<'_> {
         self.lm = Some(LaneMode {
             lane_id,
             wave,
+            local_wave,
             waves,
             slots,
             exch,
@@ -264,7 +279,7 @@ impl Cx<'_> {
         }
         let (exch, par_var, lane_id, wave) = {
             let m = self.lm();
-            (m.exch, m.exch_par, m.lane_id, m.wave)
+            (m.exch, m.exch_par, m.lane_id, m.local_wave)
         };
         let par = self.load_u32(par_var)?;
         let half = self.c32(slots * waves * ws);
@@ -534,7 +549,7 @@ impl Cx<'_> {
             return Ok(());
         };
         let t = self.t;
-        let (waves, lane_id, wave) = (self.lm().waves, self.lm().lane_id, self.lm().wave);
+        let (waves, lane_id, wave) = (self.lm().waves, self.lm().lane_id, self.lm().local_wave);
         let par = self.load_u32(par_var)?;
         let one = self.c32(1);
         let np = self.b.bitwise_xor(t.u32, None, par, one)?;
