@@ -152,6 +152,7 @@ impl Cx<'_> {
                             Terminator::Jump(_) if barrier => cx.lane_advance(n, PAUSE)?,
                             Terminator::Jump(to) => cx.lane_advance(n, s.number[to.index()])?,
                         }
+                        cx.lane_block_end(*b, barrier);
                         Ok(None)
                     })?;
                 }
@@ -212,7 +213,7 @@ impl Cx<'_> {
         let c = self.c32(bi as u32);
         self.store(self.block_var, c)?;
         if self.lane_mode() {
-            self.lane_block_start();
+            self.lane_block_start(bi);
             self.lane_plan_masks(bi);
         }
         let barrier = self.block_insts(bi)?;

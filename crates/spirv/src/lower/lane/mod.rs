@@ -36,6 +36,7 @@ use spirv::{StorageClass, Word};
 
 use super::{Cx, Kind, LowerError, R};
 
+mod lds;
 mod masks;
 mod split;
 pub use split::{split_factor, split_waves, waves_communicate, SPLIT_MARK};
@@ -69,7 +70,8 @@ pub fn choose_mapping(
 }
 
 /// What the invocations may have done to LDS since the last barrier (lowering-time state).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Ordered by what they allow: the union of two histories is the larger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum LdsState {
     Clean,
     Read,
@@ -95,6 +97,8 @@ pub(crate) struct LaneMode {
     /// `on` loaded at the start of the current instruction (the constant true with one wave).
     pub(crate) on_now: Word,
     pub(crate) lds: LdsState,
+    /// The LDS history across blocks (D106).
+    lds_flow: Option<lds::LdsFlow>,
     /// The current block's ballots that need no exchange (masks.rs), and the program's node uses.
     masks: masks::MaskPlan,
     uses: Option<Vec<Vec<usize>>>,
@@ -229,6 +233,7 @@ impl Cx<'_> {
             labels,
             on_now,
             lds: LdsState::Written,
+            lds_flow: Some(lds::LdsFlow::of(self.p, waves > 1)),
             masks: masks::MaskPlan::default(),
             uses: None,
         });
@@ -492,10 +497,13 @@ impl Cx<'_> {
         Ok(())
     }
 
-    /// At a block's start: unknown LDS history.
-    pub(crate) fn lane_block_start(&mut self) {
+    /// At block `b`'s start: the LDS history its predecessors leave (D106; `lds.rs`).
+    pub(crate) fn lane_block_start(&mut self, b: usize) {
         if let Some(m) = self.lm.as_mut() {
-            m.lds = LdsState::Written;
+            m.lds = match &m.lds_flow {
+                Some(f) => f.at_start(b),
+                None => LdsState::Written,
+            };
         }
     }
 
