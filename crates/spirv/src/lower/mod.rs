@@ -1230,9 +1230,8 @@ impl<'a> Cx<'a> {
             Ok(None)
         };
         if lane_mapping {
-            // One flag per wave from all its lanes, written by lane 0.
-            let (flag, writer) = self.lane_flag(flag)?;
-            self.guarded(writer, None, |cx| store_flag(cx, flag))?;
+            // One flag per wave from all its lanes: their maximum (D107).
+            self.lane_flag_max(a, flag)?;
         } else {
             store_flag(self, flag)?;
         }

@@ -605,23 +605,25 @@ impl Cx<'_> {
         self.store(var, x)
     }
 
-    /// The wave's flag from every lane's flag (u32): lane 0 gets FINISHED when every lane says so, else
-    /// the first other flag; returns (the combined flag, whether this invocation writes it).
-    pub(crate) fn lane_flag(&mut self, flag: Word) -> R<(Word, Word)> {
+    /// The wave's flag from every lane's flag (u32) without an exchange (D107): every invocation
+    /// `atomicUMax`es its flag into the wave's word at `addr` (the runner's flags buffer starts zero-filled).
+    /// FINISHED (1) is below every other flag, so the word says FINISHED only when every lane finished,
+    /// else one of the lanes' other flags (the largest).
+    pub(crate) fn lane_flag_max(&mut self, addr: Word, flag: Word) -> R<()> {
+        const _: () = assert!(
+            super::FLAG_FINISHED == 1
+                && super::FLAG_CUT_SHORT > 1
+                && super::FLAG_MISALIGNED > 1
+                && super::FLAG_SCRATCH_FAULT > 1
+                && super::FLAG_OOB > 1
+                && super::FLAG_REFUSED > 1
+        );
         let t = self.t;
-        let bases = self.lane_exchange(&[flag])?;
-        let ff = self.c32(super::FLAG_FINISHED);
-        let mut out = ff;
-        for l in (0..self.ws).rev() {
-            let lc = self.c32(l);
-            let w = self.lane_slot(bases[0], lc)?;
-            let fin = self.b.i_equal(t.bool, None, w, ff)?;
-            out = self.b.select(t.u32, None, fin, out, w)?;
-        }
-        let z = self.c32(0);
-        let lane_id = self.lm().lane_id;
-        let first = self.b.i_equal(t.bool, None, lane_id, z)?;
-        Ok((out, first))
+        let p = self.b.convert_u_to_ptr(t.psb_u32, None, addr)?;
+        let dev = self.c32(spirv::Scope::Device as u32);
+        let relaxed = self.c32(0);
+        self.b.atomic_u_max(t.u32, None, p, dev, relaxed, flag)?;
+        Ok(())
     }
 
     /// `on` for the current instruction.
