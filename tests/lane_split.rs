@@ -149,6 +149,43 @@ fn split_waves_get_the_hardware_ids() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A grid whose split dispatch would exceed lavapipe's maxComputeWorkGroupCount (65,535 in x): 32,768
+/// workgroups of 12 x 5 (two waves each) split would need 65,536 Vulkan workgroups, so the runner keeps the
+/// workgroups whole (D105 point 3) and the ids still come out right.
+#[test]
+fn a_split_too_wide_for_the_device_keeps_whole_workgroups() {
+    let dir = tmp("wide");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (grid, wg) = ([393_216u32, 1, 1], [12u32, 5, 1]);
+    let text = std::fs::read_to_string(root().join("fixtures/lane/ids_split_w32.toml"))
+        .unwrap()
+        .replace("grid = [40, 11, 5]", "grid = [393216, 1, 1]")
+        .replace("{ reg = 8, u32 = 40 }", "{ reg = 8, u32 = 393216 }")
+        .replace("{ reg = 9, u32 = 11 }", "{ reg = 9, u32 = 1 }")
+        .replace("size = 88000", "size = 15728640")
+        .replace(
+            "code = \"ids_split.bin\"",
+            &format!(
+                "code = \"{}\"",
+                root().join("fixtures/lane/ids_split.bin").display()
+            ),
+        );
+    assert!(text.contains("393216, 1, 1") && text.contains("15728640"));
+    let m = dir.join("wide.toml");
+    std::fs::write(&m, text).unwrap();
+    assert_eq!(split_of(&m, false), 2, "the module itself is split");
+    let got = run_both(&m, &dir);
+    let want = expected_ids(grid, wg, 32);
+    for (flat, w) in want.iter().enumerate() {
+        let w = w.unwrap();
+        let g = &got[flat * 10..flat * 10 + 10];
+        for k in (0..10).filter(|&k| k != 8) {
+            assert_eq!(g[k], w[k], "work-item {flat}, word {k}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// fixtures/lane/lds_fence.s computed by the hardware's rule: a wave's lanes run each instruction
 /// together, so every lane's read of its neighbour's slot sees the neighbour's last write.
 fn expected_fence(wg: u32, groups: u32) -> Vec<u32> {
