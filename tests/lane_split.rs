@@ -304,3 +304,56 @@ fn the_split_rule_on_the_bench_kernels() {
         assert_eq!(split_of(&m, false), split, "{name}");
     }
 }
+
+/// `translate --mapping lane` of a split kernel: a spirv-val-clean module of one wave per Vulkan workgroup
+/// (LocalSize = wave size), the split recorded in the module, and a note telling who dispatches it.
+#[test]
+fn translate_writes_a_valid_split_module_and_says_how_to_dispatch_it() {
+    let dir = tmp("translate");
+    std::fs::create_dir_all(&dir).unwrap();
+    let spv = dir.join("saxpy.spv");
+    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .arg("translate")
+        .arg(root().join("fixtures/kernels/saxpy.co"))
+        .args([
+            "--kernel",
+            "saxpy",
+            "--workgroup",
+            "64",
+            "--mapping",
+            "lane",
+            "-o",
+        ])
+        .arg(&spv)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("dispatch 2 times the workgroup count in x"),
+        "{stderr}"
+    );
+    let words: Vec<u32> = std::fs::read(&spv)
+        .unwrap()
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(split_factor(&words), 2);
+    let val = Command::new("spirv-val")
+        .args(["--target-env", "vulkan1.3"])
+        .arg(&spv)
+        .output()
+        .expect("spirv-val (apt-get install spirv-tools)");
+    assert!(
+        val.status.success(),
+        "{}",
+        String::from_utf8_lossy(&val.stderr)
+    );
+    let dis = Command::new("spirv-dis").arg(&spv).output().unwrap();
+    let text = String::from_utf8_lossy(&dis.stdout);
+    assert!(
+        text.contains("LocalSize 32 1 1"),
+        "one wave32 per workgroup"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
