@@ -1053,6 +1053,14 @@ impl<'a> Cx<'a> {
         self.store(p, hi)?;
         let none = self.b.i_equal(t.bool, None, count, z)?;
         self.store(self.done, none)?;
+        if self.lane_multi() {
+            // Every wave's label copy, without a publication (D108).
+            let entry = self
+                .structure
+                .as_ref()
+                .map_or(0, |s| s.number[self.p.entry().index()]);
+            self.lane_init_labels(threads, entry, structured::END)?;
+        }
         // Work-item ids in v0..v2.
         let nids = self.desc.workitem_id_vgprs.clamp(1, 3);
         self.lane_loop(|cx, lane| {

@@ -36,9 +36,11 @@ use spirv::{StorageClass, Word};
 
 use super::{Cx, Kind, LowerError, R};
 
+mod labels;
 mod lds;
 mod masks;
 mod split;
+pub(crate) use labels::PAUSED;
 pub use split::{split_factor, split_waves, waves_communicate, SPLIT_MARK};
 
 /// How kernel lanes map onto SPIR-V invocations.
