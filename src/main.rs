@@ -484,6 +484,14 @@ fn run(cli: Cli) -> Result<i32> {
                 output.display(),
                 words.len()
             );
+            let split = rdna2spv_spirv::lower::split_factor(&words);
+            if split > 1 {
+                eprintln!(
+                    "rdna2spv: note: each wave runs as its own Vulkan workgroup (LocalSize {}, decision \
+                     D105): dispatch {split} times the workgroup count in x",
+                    k.abi.wave_size
+                );
+            }
             Ok(0)
         }
         Cmd::Corpus {

@@ -164,7 +164,16 @@ pub(crate) fn run_program_extra(
         ));
     }
     let t0 = Instant::now();
-    let words = lower::lower_with(program, &layout, profile, &opts)?;
+    let mut words = lower::lower_with(program, &layout, profile, &opts)?;
+    // Split waves (D105) multiply the dispatch's width; past the device's limit, keep whole workgroups.
+    let split = lower::split_factor(&words) as u64;
+    if split > 1
+        && layout.workgroups(launch.grid)[0] as u64 * split
+            > ctx.info().max_workgroup_count[0] as u64
+    {
+        opts.whole_workgroups = true;
+        words = lower::lower_with(program, &layout, profile, &opts)?;
+    }
     let lower_time = t0.elapsed();
     let checked = (!allocations.is_empty()).then_some(allocations);
     let mut r = run_module_inner(ctx, &words, &layout, launch.grid, checked, extra).map_err(
@@ -231,6 +240,13 @@ fn run_module_inner(
         return Err(RunError::Launch(format!("grid {grid:?} is empty")));
     }
     let groups = layout.workgroups(grid);
+    // A module whose waves run as Vulkan workgroups of their own (D105) is dispatched that much wider in
+    // x; its flags keep the kernel workgroup's order.
+    let dispatched = [
+        groups[0].saturating_mul(lower::split_factor(words)),
+        groups[1],
+        groups[2],
+    ];
     let per_group = layout.waves_per_workgroup() as usize;
     let n_groups = groups.iter().map(|&g| g as usize).product::<usize>();
     let total = n_groups * per_group;
@@ -262,7 +278,7 @@ fn run_module_inner(
     launch_buf.upload_u32(0, &words_in)?;
     let flags = ctx.create_buffer(4 * total as u64)?;
     let pc = push_constants(launch_buf.device_address(), flags.device_address(), grid);
-    let dispatch = ctx.dispatch(words, "main", groups, &pc)?;
+    let dispatch = ctx.dispatch(words, "main", dispatched, &pc)?;
     let got = flags.download_u32(0, total)?;
     drop(scratch);
     let bad: Vec<(usize, u32)> = got

@@ -22,7 +22,7 @@
 
 mod atomic;
 mod lane;
-pub use lane::{choose_mapping, Mapping};
+pub use lane::{choose_mapping, split_factor, split_waves, waves_communicate, Mapping, SPLIT_MARK};
 mod quirks;
 mod trace;
 
@@ -307,6 +307,9 @@ pub struct LowerOptions {
     pub checked: Option<u16>,
     /// One invocation per wave (the default) or one per lane (decision D082).
     pub mapping: Mapping,
+    /// Lane mapping: keep every kernel workgroup one Vulkan workgroup even where its waves cannot
+    /// communicate (by default such waves run as Vulkan workgroups of their own, decision D105).
+    pub whole_workgroups: bool,
 }
 
 /// [`lower`] with explicit [`LowerOptions`].
@@ -436,6 +439,8 @@ pub(crate) struct Cx<'a> {
     tr: trace::TraceState,
     /// The lane mapping's state (`None`: wave mapping).
     lm: Option<lane::LaneMode>,
+    /// Lane mapping: waves per kernel workgroup run as separate Vulkan workgroups (1: not split; D105).
+    split: u32,
 }
 
 impl<'a> Cx<'a> {
@@ -539,6 +544,7 @@ impl<'a> Cx<'a> {
             counters: 0,
             int64_atomics: false,
             lm: None,
+            split: 1,
         })
     }
 
@@ -773,8 +779,18 @@ impl<'a> Cx<'a> {
         let ws = self.ws;
         let lsz = self.desc.waves_per_workgroup();
         let lane_mapping = self.opts.mapping == Mapping::Lane;
-        // Invocations per workgroup: one per wave, or one per lane in the lane mapping.
-        let inv = if lane_mapping { lsz * ws } else { lsz };
+        if lane_mapping {
+            self.split = lane::split_waves(self.p, self.desc, self.opts.whole_workgroups);
+        }
+        // Invocations per workgroup: one per wave, or one per lane in the lane mapping (one wave's lanes
+        // when the kernel workgroup's waves run as workgroups of their own, D105).
+        let inv = if self.split > 1 {
+            ws
+        } else if lane_mapping {
+            lsz * ws
+        } else {
+            lsz
+        };
         // Push constants.
         let pc_struct = self
             .b
@@ -790,7 +806,6 @@ impl<'a> Cx<'a> {
         }
         let pc = self.global_var(pc_struct, StorageClass::PushConstant);
         // Workgroup counters and LDS.
-        let three = self.c32(3);
         // Three barrier counters, and the lock word of 64-bit LDS atomics when there are any
         // (lower/atomic.rs).
         let n_counters = self.counter_words();
@@ -873,19 +888,32 @@ impl<'a> Cx<'a> {
         self.wave_in_group = li;
         let gid_v = self.builtin(v3, BuiltIn::WorkgroupId)?;
         let nwg_v = self.builtin(v3, BuiltIn::NumWorkgroups)?;
-        // The wave this invocation belongs to (the invocation itself in the wave mapping).
-        let wave_ix = if lane_mapping {
-            self.lane_setup(li)?;
-            self.lm.as_ref().expect("set up").wave
-        } else {
-            li
-        };
         let mut gid = [0; 3];
         let mut nwg = [0; 3];
         for d in 0..3 {
             gid[d] = self.b.composite_extract(t.u32, None, gid_v, [d as u32])?;
             nwg[d] = self.b.composite_extract(t.u32, None, nwg_v, [d as u32])?;
         }
+        // Split waves (D105): the dispatch is `split` times wider in x; Vulkan workgroup x is the kernel
+        // workgroup x times `split` plus the wave.
+        let split_wave = if self.split > 1 {
+            let w = self.c32(self.split);
+            let wave = self.b.u_mod(t.u32, None, gid[0], w)?;
+            gid[0] = self.b.u_div(t.u32, None, gid[0], w)?;
+            nwg[0] = self.b.u_div(t.u32, None, nwg[0], w)?;
+            self.b
+                .module_processed(format!("{}{}", lane::SPLIT_MARK, self.split));
+            Some(wave)
+        } else {
+            None
+        };
+        // The wave this invocation belongs to (the invocation itself in the wave mapping).
+        let wave_ix = if lane_mapping {
+            self.lane_setup(li, split_wave)?;
+            self.lm.as_ref().expect("set up").wave
+        } else {
+            li
+        };
 
         // The size of this (possibly partial) workgroup and the wave's valid lanes.
         let mut size = [0; 3];
@@ -1025,6 +1053,14 @@ impl<'a> Cx<'a> {
         self.store(p, hi)?;
         let none = self.b.i_equal(t.bool, None, count, z)?;
         self.store(self.done, none)?;
+        if self.lane_multi() {
+            // Every wave's label copy, without a publication (D108).
+            let entry = self
+                .structure
+                .as_ref()
+                .map_or(0, |s| s.number[self.p.entry().index()]);
+            self.lane_init_labels(threads, entry, structured::END)?;
+        }
         // Work-item ids in v0..v2.
         let nids = self.desc.workitem_id_vgprs.clamp(1, 3);
         self.lane_loop(|cx, lane| {
@@ -1088,12 +1124,16 @@ impl<'a> Cx<'a> {
         let is0 = self.b.i_equal(t.bool, None, li, z)?;
         let ones = self.c32(u32::MAX);
         let keep = self.b.select(t.u32, None, is0, z, ones)?;
-        for i in 0..self.counter_words() {
-            let ci = self.c32(i);
-            let p = self.b.access_chain(t.wg_u32, None, counters, [ci])?;
-            self.b.atomic_and(t.u32, None, p, wg_scope, relaxed, keep)?;
+        // One wave alone with no barrier and no LDS (D105): the counters are never used.
+        let solo = self.lane_solo();
+        if !solo {
+            for i in 0..self.counter_words() {
+                let ci = self.c32(i);
+                let p = self.b.access_chain(t.wg_u32, None, counters, [ci])?;
+                self.b.atomic_and(t.u32, None, p, wg_scope, relaxed, keep)?;
+            }
+            self.b.control_barrier(wg_scope, wg_scope, sem)?;
         }
-        self.b.control_barrier(wg_scope, wg_scope, sem)?;
 
         // Outer loop: one round per barrier.
         let (oh, ob, oc, om) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
@@ -1120,26 +1160,12 @@ impl<'a> Cx<'a> {
             })?;
         }
         let d = self.load_bool(self.done)?;
-        let it = self.load_u32(iter)?;
-        let slot = self.b.u_mod(t.u32, None, it, three)?;
-        let two = self.c32(2);
-        let it2 = self.b.i_add(t.u32, None, it, two)?;
-        let old_slot = self.b.u_mod(t.u32, None, it2, three)?;
-        let one = self.c32(1);
-        let inc = self.b.select(t.u32, None, d, one, z)?;
-        let p = self.b.access_chain(t.wg_u32, None, counters, [slot])?;
-        self.b
-            .atomic_i_add(t.u32, None, p, wg_scope, relaxed, inc)?;
-        self.b.control_barrier(wg_scope, wg_scope, sem)?;
-        let n = self.b.atomic_load(t.u32, None, p, wg_scope, relaxed)?;
-        let po = self.b.access_chain(t.wg_u32, None, counters, [old_slot])?;
-        self.b
-            .atomic_and(t.u32, None, po, wg_scope, relaxed, keep)?;
-        let invc = self.c32(inv);
-        let fin = self.b.i_equal(t.bool, None, n, invc)?;
-        self.store(all_done, fin)?;
-        let it1 = self.b.i_add(t.u32, None, it, one)?;
-        self.store(iter, it1)?;
+        if solo {
+            // Every invocation holds the wave's `done` (scalar state): no round to count.
+            self.store(all_done, d)?;
+        } else {
+            self.barrier_round(d, iter, all_done, inv, keep)?;
+        }
         self.b.branch(oc)?;
         self.begin(oc)?;
         self.b.branch(oh)?;
@@ -1212,9 +1238,8 @@ impl<'a> Cx<'a> {
             Ok(None)
         };
         if lane_mapping {
-            // One flag per wave from all its lanes, written by lane 0.
-            let (flag, writer) = self.lane_flag(flag)?;
-            self.guarded(writer, None, |cx| store_flag(cx, flag))?;
+            // One flag per wave from all its lanes: their maximum (D107).
+            self.lane_flag_max(a, flag)?;
         } else {
             store_flag(self, flag)?;
         }
@@ -1225,6 +1250,47 @@ impl<'a> Cx<'a> {
         let iface = self.interface.clone();
         self.b
             .entry_point(ExecutionModel::GLCompute, self.main, "main", iface);
+        Ok(())
+    }
+
+    /// One barrier round of the outer loop: counts the finished invocations (`d`) in the rotating counter
+    /// of round `iter`, meets the workgroup at one barrier and sets `all_done` when all `inv` have
+    /// finished; `keep` is 0 in invocation 0 (which clears the counter two rounds old), else all ones.
+    fn barrier_round(
+        &mut self,
+        d: Word,
+        iter: Word,
+        all_done: Word,
+        inv: u32,
+        keep: Word,
+    ) -> R<()> {
+        let t = self.t;
+        let z = self.c32(0);
+        let three = self.c32(3);
+        let counters = self.counters;
+        let wg_scope = self.c32(spirv::Scope::Workgroup as u32);
+        let relaxed = self.c32(0);
+        let sem = self.c32(0x8 | 0x40 | 0x100); // AcquireRelease | UniformMemory | WorkgroupMemory
+        let it = self.load_u32(iter)?;
+        let slot = self.b.u_mod(t.u32, None, it, three)?;
+        let two = self.c32(2);
+        let it2 = self.b.i_add(t.u32, None, it, two)?;
+        let old_slot = self.b.u_mod(t.u32, None, it2, three)?;
+        let one = self.c32(1);
+        let inc = self.b.select(t.u32, None, d, one, z)?;
+        let p = self.b.access_chain(t.wg_u32, None, counters, [slot])?;
+        self.b
+            .atomic_i_add(t.u32, None, p, wg_scope, relaxed, inc)?;
+        self.b.control_barrier(wg_scope, wg_scope, sem)?;
+        let n = self.b.atomic_load(t.u32, None, p, wg_scope, relaxed)?;
+        let po = self.b.access_chain(t.wg_u32, None, counters, [old_slot])?;
+        self.b
+            .atomic_and(t.u32, None, po, wg_scope, relaxed, keep)?;
+        let invc = self.c32(inv);
+        let fin = self.b.i_equal(t.bool, None, n, invc)?;
+        self.store(all_done, fin)?;
+        let it1 = self.b.i_add(t.u32, None, it, one)?;
+        self.store(iter, it1)?;
         Ok(())
     }
 

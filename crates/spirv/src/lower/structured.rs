@@ -33,9 +33,9 @@ pub enum ControlFlow {
 }
 
 /// The label value after `s_endpgm`.
-const END: u32 = u32::MAX;
+pub(crate) const END: u32 = u32::MAX;
 /// The label value after `s_barrier` (the pass ends; the resume variable says where to continue).
-const PAUSE: u32 = u32::MAX - 1;
+pub(crate) const PAUSE: u32 = u32::MAX - 1;
 
 /// Human-readable notes on the structured form of `p`: one line per irreducible region that runs as a
 /// dispatcher loop, naming its blocks and their pcs, and one per barrier that waves may pass different
@@ -109,7 +109,7 @@ impl Cx<'_> {
             let end = self.c32(END);
             let r = self.b.select(self.t.u32, None, d, end, r)?;
             self.store(self.label, r)?;
-            self.lane_publish()?;
+            self.lane_pass_start()?;
         } else {
             self.store(self.label, r)?;
         }
@@ -149,9 +149,14 @@ impl Cx<'_> {
                         match cx.p.blocks[Handle::from_index(*b)].terminator {
                             Terminator::Branch { .. } => cx.lane_publish()?,
                             Terminator::End => cx.lane_advance(n, END)?,
+                            // Paused with a static resume point (D108): its number, tagged.
+                            Terminator::Jump(to) if barrier && cx.lane_static_resume() => {
+                                cx.lane_advance(n, super::lane::PAUSED + s.number[to.index()])?
+                            }
                             Terminator::Jump(_) if barrier => cx.lane_advance(n, PAUSE)?,
                             Terminator::Jump(to) => cx.lane_advance(n, s.number[to.index()])?,
                         }
+                        cx.lane_block_end(*b, barrier);
                         Ok(None)
                     })?;
                 }
@@ -212,7 +217,7 @@ impl Cx<'_> {
         let c = self.c32(bi as u32);
         self.store(self.block_var, c)?;
         if self.lane_mode() {
-            self.lane_block_start();
+            self.lane_block_start(bi);
             self.lane_plan_masks(bi);
         }
         let barrier = self.block_insts(bi)?;

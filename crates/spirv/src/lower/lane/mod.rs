@@ -36,7 +36,12 @@ use spirv::{StorageClass, Word};
 
 use super::{Cx, Kind, LowerError, R};
 
+mod labels;
+mod lds;
 mod masks;
+mod split;
+pub(crate) use labels::PAUSED;
+pub use split::{split_factor, split_waves, waves_communicate, SPLIT_MARK};
 
 /// How kernel lanes map onto SPIR-V invocations.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -67,7 +72,8 @@ pub fn choose_mapping(
 }
 
 /// What the invocations may have done to LDS since the last barrier (lowering-time state).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Ordered by what they allow: the union of two histories is the larger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum LdsState {
     Clean,
     Read,
@@ -79,6 +85,9 @@ pub(crate) struct LaneMode {
     /// This invocation's lane in its wave, and its wave in the workgroup (u32 values).
     pub(crate) lane_id: Word,
     pub(crate) wave: Word,
+    /// The wave's index in the Vulkan workgroup (u32): `wave`, or 0 when waves are split (D105); it
+    /// places the wave's exchange slots and published label.
+    local_wave: Word,
     pub(crate) waves: u32,
     /// Exchange slots: `2 × slots × waves × wave size` words of workgroup memory, and its parity variable.
     slots: u32,
@@ -90,6 +99,8 @@ pub(crate) struct LaneMode {
     /// `on` loaded at the start of the current instruction (the constant true with one wave).
     pub(crate) on_now: Word,
     pub(crate) lds: LdsState,
+    /// The LDS history across blocks (D106).
+    lds_flow: Option<lds::LdsFlow>,
     /// The current block's ballots that need no exchange (masks.rs), and the program's node uses.
     masks: masks::MaskPlan,
     uses: Option<Vec<Vec<usize>>>,
@@ -162,14 +173,23 @@ impl Cx<'_> {
     }
 
     /// Creates the lane mapping's variables (called at the top of the entry block, `li` the local
-    /// invocation index).
-    pub(crate) fn lane_setup(&mut self, li: Word) -> R<()> {
+    /// invocation index; `split_wave` the wave's index when each wave is its own Vulkan workgroup, D105).
+    pub(crate) fn lane_setup(&mut self, li: Word, split_wave: Option<Word>) -> R<()> {
         let t = self.t;
         let ws = self.ws;
         let wsc = self.c32(ws);
-        let lane_id = self.b.u_mod(t.u32, None, li, wsc)?;
-        let wave = self.b.u_div(t.u32, None, li, wsc)?;
-        let waves = self.desc.waves_per_workgroup();
+        let (lane_id, wave, local_wave, waves) = match split_wave {
+            Some(w) => (li, w, self.c32(0), 1),
+            None => {
+                let wave = self.b.u_div(t.u32, None, li, wsc)?;
+                (
+                    self.b.u_mod(t.u32, None, li, wsc)?,
+                    wave,
+                    wave,
+                    self.desc.waves_per_workgroup(),
+                )
+            }
+        };
         let mut slots = 1;
         for (_, blk) in self.p.blocks.iter() {
             for inst in &blk.insts {
@@ -207,6 +227,7 @@ impl Cx<'_> {
         self.lm = Some(LaneMode {
             lane_id,
             wave,
+            local_wave,
             waves,
             slots,
             exch,
@@ -214,6 +235,7 @@ impl Cx<'_> {
             labels,
             on_now,
             lds: LdsState::Written,
+            lds_flow: Some(lds::LdsFlow::of(self.p, waves > 1)),
             masks: masks::MaskPlan::default(),
             uses: None,
         });
@@ -264,7 +286,7 @@ impl Cx<'_> {
         }
         let (exch, par_var, lane_id, wave) = {
             let m = self.lm();
-            (m.exch, m.exch_par, m.lane_id, m.wave)
+            (m.exch, m.exch_par, m.lane_id, m.local_wave)
         };
         let par = self.load_u32(par_var)?;
         let half = self.c32(slots * waves * ws);
@@ -477,10 +499,13 @@ impl Cx<'_> {
         Ok(())
     }
 
-    /// At a block's start: unknown LDS history.
-    pub(crate) fn lane_block_start(&mut self) {
+    /// At block `b`'s start: the LDS history its predecessors leave (D106; `lds.rs`).
+    pub(crate) fn lane_block_start(&mut self, b: usize) {
         if let Some(m) = self.lm.as_mut() {
-            m.lds = LdsState::Written;
+            m.lds = match &m.lds_flow {
+                Some(f) => f.at_start(b),
+                None => LdsState::Written,
+            };
         }
     }
 
@@ -534,7 +559,7 @@ impl Cx<'_> {
             return Ok(());
         };
         let t = self.t;
-        let (waves, lane_id, wave) = (self.lm().waves, self.lm().lane_id, self.lm().wave);
+        let (waves, lane_id, wave) = (self.lm().waves, self.lm().lane_id, self.lm().local_wave);
         let par = self.load_u32(par_var)?;
         let one = self.c32(1);
         let np = self.b.bitwise_xor(t.u32, None, par, one)?;
@@ -582,23 +607,25 @@ impl Cx<'_> {
         self.store(var, x)
     }
 
-    /// The wave's flag from every lane's flag (u32): lane 0 gets FINISHED when every lane says so, else
-    /// the first other flag; returns (the combined flag, whether this invocation writes it).
-    pub(crate) fn lane_flag(&mut self, flag: Word) -> R<(Word, Word)> {
+    /// The wave's flag from every lane's flag (u32) without an exchange (D107): every invocation
+    /// `atomicUMax`es its flag into the wave's word at `addr` (the runner's flags buffer starts zero-filled).
+    /// FINISHED (1) is below every other flag, so the word says FINISHED only when every lane finished,
+    /// else one of the lanes' other flags (the largest).
+    pub(crate) fn lane_flag_max(&mut self, addr: Word, flag: Word) -> R<()> {
+        const _: () = assert!(
+            super::FLAG_FINISHED == 1
+                && super::FLAG_CUT_SHORT > 1
+                && super::FLAG_MISALIGNED > 1
+                && super::FLAG_SCRATCH_FAULT > 1
+                && super::FLAG_OOB > 1
+                && super::FLAG_REFUSED > 1
+        );
         let t = self.t;
-        let bases = self.lane_exchange(&[flag])?;
-        let ff = self.c32(super::FLAG_FINISHED);
-        let mut out = ff;
-        for l in (0..self.ws).rev() {
-            let lc = self.c32(l);
-            let w = self.lane_slot(bases[0], lc)?;
-            let fin = self.b.i_equal(t.bool, None, w, ff)?;
-            out = self.b.select(t.u32, None, fin, out, w)?;
-        }
-        let z = self.c32(0);
-        let lane_id = self.lm().lane_id;
-        let first = self.b.i_equal(t.bool, None, lane_id, z)?;
-        Ok((out, first))
+        let p = self.b.convert_u_to_ptr(t.psb_u32, None, addr)?;
+        let dev = self.c32(spirv::Scope::Device as u32);
+        let relaxed = self.c32(0);
+        self.b.atomic_u_max(t.u32, None, p, dev, relaxed, flag)?;
+        Ok(())
     }
 
     /// `on` for the current instruction.
