@@ -92,7 +92,6 @@ pub(crate) struct LaneMode {
     pub(crate) lds: LdsState,
     /// The current block's ballots that need no exchange (masks.rs), and the program's node uses.
     masks: masks::MaskPlan,
-    uses: Option<Vec<Vec<usize>>>,
 }
 
 /// Workgroup memory the lane mapping may add for its exchanges (bytes); beyond it the kernel is refused.
@@ -215,7 +214,6 @@ impl Cx<'_> {
             on_now,
             lds: LdsState::Written,
             masks: masks::MaskPlan::default(),
-            uses: None,
         });
         Ok(())
     }
