@@ -150,8 +150,6 @@ impl Cx<'_> {
                             Terminator::Branch { .. } => match cx.lane_fallthrough(*b) {
                                 // A vote-free s_cbranch_execz (D102): every wave falls through.
                                 Some(to) => cx.lane_advance(n, s.number[to])?,
-                                // Decided by one exchange of the mask's own bits (D101).
-                                None if cx.lane_branch_voted(*b) => {}
                                 None => cx.lane_publish()?,
                             },
                             Terminator::End => cx.lane_advance(n, END)?,
@@ -228,13 +226,6 @@ impl Cx<'_> {
             Terminator::Branch { .. } if self.lane_fallthrough(bi).is_some() => {
                 let to = self.lane_fallthrough(bi).expect("checked");
                 self.c32(s.number[to])
-            }
-            Terminator::Branch {
-                taken, not_taken, ..
-            } if self.lane_branch_voted(bi) => {
-                let n = s.number[bi];
-                let (a, b) = (s.number[taken.index()], s.number[not_taken.index()]);
-                self.lane_branch_vote(bi, n, a, b)?.expect("a voted branch")
             }
             Terminator::Branch {
                 cond,

@@ -59,9 +59,6 @@ pub(crate) struct MaskPlan {
     dead: HashSet<usize>,
     /// Blocks whose s_cbranch_execz falls through (vote-free) → their not-taken block.
     fall: HashMap<usize, usize>,
-    /// Blocks ending with a branch on `mask == 0` / `mask != 0` (EXEC or VCC) in a multi-wave workgroup,
-    /// decided for every wave by one exchange of the mask's own bits (D101) → (unit, taken when zero).
-    vote: HashMap<usize, (u32, bool)>,
     block: BlockPlan,
     /// The lane's own bit (bool) of the current instruction's own nodes.
     pub(crate) bits: HashMap<usize, Word>,
@@ -197,9 +194,10 @@ impl Cx<'_> {
                 let mut scc = succs(&blk.terminator).iter().any(|&s| live_in[s]);
                 let cond = match blk.terminator {
                     Terminator::Branch { cond, .. }
-                        if !self.lm.as_ref().is_some_and(|l| {
-                            l.masks.fall.contains_key(&bi) || l.masks.vote.contains_key(&bi)
-                        }) =>
+                        if !self
+                            .lm
+                            .as_ref()
+                            .is_some_and(|l| l.masks.fall.contains_key(&bi)) =>
                     {
                         Some(cond.index())
                     }
@@ -296,29 +294,6 @@ impl Cx<'_> {
         };
         matches!(*self.node(a.index()), Node::ReadSgpr { reg, .. } if reg == EXEC_LO)
             && matches!(*self.node(b.index()), Node::Const { bits: 0, .. })
-    }
-
-    /// A branch on `EXEC/VCC == 0` or `!= 0` (s_cbranch_execz/execnz/vccz/vccnz): (unit, taken when zero).
-    fn mask_branch_pattern(&self, bi: usize) -> Option<(u32, bool)> {
-        let Terminator::Branch { cond, .. } = self.p.blocks[Handle::from_index(bi)].terminator
-        else {
-            return None;
-        };
-        let Node::IntCmp { op, a, b, .. } = *self.node(cond.index()) else {
-            return None;
-        };
-        let eq = match op {
-            IntCmp::Eq => true,
-            IntCmp::Ne => false,
-            _ => return None,
-        };
-        let Node::ReadSgpr { reg, ty } = *self.node(a.index()) else {
-            return None;
-        };
-        ((reg == EXEC_LO || reg == VCC_LO)
-            && ty == self.mask_ty()
-            && matches!(*self.node(b.index()), Node::Const { bits: 0, .. }))
-        .then_some((reg as u32, eq))
     }
 
     /// D102: the s_cbranch_execz of block `bi` may fall through (run its region with EXEC = 0) when the
@@ -466,18 +441,31 @@ impl Cx<'_> {
                 }
                 if k + 1 == n_insts {
                     if let Terminator::Branch { cond, .. } = blk.terminator {
-                        if !m.fall.contains_key(&bi)
-                            && !m.vote.contains_key(&bi)
-                            && own.contains(&cond.index())
-                        {
+                        if !m.fall.contains_key(&bi) && own.contains(&cond.index()) {
                             need.insert(cond.index());
                         }
                     }
                 }
-                // A stale register read whole is materialised (and written back) before the instruction.
+                // A stale register read whole is materialised (and written back) before the instruction;
+                // so is a stale EXEC under a uniform ballot read whole (ds_bpermute's source mask): once
+                // written back, later instructions of the block read it without an exchange.
                 for &o in &need {
-                    if let Node::ReadSgpr { reg, ty } = *self.node(o) {
-                        new_pre |= self.units_of(span(reg, ty) & st);
+                    // A register copy (ZExt/Trunc of a read) counts as the read.
+                    let mut o = o;
+                    while let Node::Unary {
+                        op: UnOp::ZExt | UnOp::Trunc,
+                        a,
+                        ..
+                    } = *self.node(o)
+                    {
+                        o = a.index();
+                    }
+                    match *self.node(o) {
+                        Node::ReadSgpr { reg, ty } => new_pre |= self.units_of(span(reg, ty) & st),
+                        Node::Ballot { cond } if !self.is_lane(cond) => {
+                            new_pre |= self.units_of(EXEC_WORDS & st)
+                        }
+                        _ => {}
                     }
                 }
                 if new_pre & !pre == 0 {
@@ -586,21 +574,8 @@ impl Cx<'_> {
                 m.fall.insert(bi, n);
             }
         }
-        // Branches on a whole mask decided by one exchange of its own bits (several waves, at most 128
-        // invocations: every invocation reads every wave's bits).
-        let small = self.ws * self.lm.as_ref().expect("lane mapping").waves <= 128;
-        if self.lane_multi() && small {
-            for bi in 0..nb {
-                if !m.fall.contains_key(&bi) {
-                    if let Some(v) = self.mask_branch_pattern(bi) {
-                        m.vote.insert(bi, v);
-                    }
-                }
-            }
-        }
-        // Dead nodes given the fall-throughs and votes (their conditions are not computed).
+        // Dead nodes given the fall-throughs (their conditions are not computed).
         self.lm.as_mut().expect("lane mapping").masks.fall = m.fall.clone();
-        self.lm.as_mut().expect("lane mapping").masks.vote = m.vote.clone();
         let (_, dead) = self.mask_scc_liveness();
         m.dead = dead;
         m.tracked = self.mask_tracked(&m.dead);
@@ -990,93 +965,6 @@ impl Cx<'_> {
         let bit = self.b.logical_and(self.t.bool, None, c, act)?;
         self.lane_set_bit(i, bit);
         Ok(())
-    }
-
-    /// Several waves, at the end of block `bi` (structured number `n`) ending with a branch on a whole
-    /// mask decided by the own bits: one exchange of the mask's own bits, every wave's branch decided from
-    /// its bits, the label copies advanced (waves that ran the block "on" are those whose copy is `n`).
-    /// Returns this wave's next label; None when the block's branch is not decided this way.
-    pub(crate) fn lane_branch_vote(
-        &mut self,
-        bi: usize,
-        n: u32,
-        taken: u32,
-        not_taken: u32,
-    ) -> R<Option<Word>> {
-        let Some(&(unit, eq)) = self.lm.as_ref().and_then(|m| m.masks.vote.get(&bi)) else {
-            return Ok(None);
-        };
-        let t = self.t;
-        let own = match self.masks().own_var.get(&unit).copied() {
-            Some(var) => self.load_bool(var)?,
-            None => {
-                let words = if self.ws == 32 {
-                    vec![unit]
-                } else {
-                    vec![unit, unit + 1]
-                };
-                let mut bit = None;
-                for w in words {
-                    let v = self.read_sgpr32(w)?;
-                    let b = self.own_of_word(w, v)?;
-                    bit = Some(match bit {
-                        None => b,
-                        Some(x) => self.b.logical_or(t.bool, None, x, b)?,
-                    });
-                }
-                bit.expect("a word")
-            }
-        };
-        let one = self.c32(1);
-        let z = self.c32(0);
-        let v = self.b.select(t.u32, None, own, one, z)?;
-        let bases = self.lane_exchange(&[v])?;
-        let (wave, waves, copy) = {
-            let lm = self.lm.as_ref().expect("lane mapping");
-            (lm.wave, lm.waves, lm.labels.map(|l| l.3))
-        };
-        let ws = self.ws;
-        let wsc = self.c32(ws);
-        let off = self.b.i_mul(t.u32, None, wave, wsc)?;
-        let base0 = self.b.i_sub(t.u32, None, bases[0], off)?;
-        let (tc, nc, ncur) = (self.c32(taken), self.c32(not_taken), self.c32(n));
-        let mut mine = nc;
-        for w in 0..waves {
-            let mut any = self.cfalse();
-            let wb = self.c32(w * ws);
-            let base = self.b.i_add(t.u32, None, base0, wb)?;
-            for l in 0..ws {
-                let lc = self.c32(l);
-                let x = self.lane_slot(base, lc)?;
-                let nz = self.b.i_not_equal(t.bool, None, x, z)?;
-                any = self.b.logical_or(t.bool, None, any, nz)?;
-            }
-            // Taken when the mask is zero (execz/vccz) or non-zero (execnz/vccnz).
-            let tk = if eq {
-                self.b.logical_not(t.bool, None, any)?
-            } else {
-                any
-            };
-            let to = self.b.select(t.u32, None, tk, tc, nc)?;
-            let wc = self.c32(w);
-            let me = self.b.i_equal(t.bool, None, wave, wc)?;
-            mine = self.b.select(t.u32, None, me, to, mine)?;
-            if let Some(copy) = copy {
-                let p = self.b.access_chain(t.fn_u32, None, copy, [wc])?;
-                let l = self.load_u32(p)?;
-                let was = self.b.i_equal(t.bool, None, l, ncur)?;
-                let x = self.b.select(t.u32, None, was, to, l)?;
-                self.store(p, x)?;
-            }
-        }
-        Ok(Some(mine))
-    }
-
-    /// Whether block `bi`'s branch was decided by [`Self::lane_branch_vote`] (no label publish).
-    pub(crate) fn lane_branch_voted(&self, bi: usize) -> bool {
-        self.lm
-            .as_ref()
-            .is_some_and(|m| m.masks.vote.contains_key(&bi))
     }
 
     /// The block an s_cbranch_execz of block `bi` always falls through to in the lane mapping (D102).
