@@ -81,23 +81,46 @@ fn words(b: &[u8]) -> Vec<u32> {
         .collect()
 }
 
-fn write_case(dir: &Path, kernel: &str, x: &[u32]) -> PathBuf {
+fn write_case(dir: &Path, co: &str, kernel: &str, x: &[u32], wg: usize) -> PathBuf {
     std::fs::create_dir_all(dir).unwrap();
     let xb: Vec<u8> = x.iter().flat_map(|v| v.to_le_bytes()).collect();
     std::fs::write(dir.join("x.bin"), xb).unwrap();
-    std::fs::write(dir.join("out.bin"), vec![0u8; 16 * N]).unwrap();
-    let co = root().join("fixtures/kernels/lanemask.co");
+    std::fs::write(dir.join("out.bin"), vec![0u8; 16 * x.len()]).unwrap();
+    let co = root().join("fixtures/kernels").join(co);
     let m = dir.join(format!("{kernel}.toml"));
     std::fs::write(
         &m,
         format!(
-            "code_object = {:?}\nkernel = \"{kernel}\"\ngrid = [{N}, 1, 1]\nworkgroup = [{WG}, 1, 1]\n\n\
+            "code_object = {:?}\nkernel = \"{kernel}\"\ngrid = [{}, 1, 1]\nworkgroup = [{wg}, 1, 1]\n\n\
              [[args]]\nbuffer = \"x.bin\"\n\n[[args]]\nbuffer = \"out.bin\"\noutput = \"out\"\n",
-            co.display().to_string()
+            co.display().to_string(),
+            x.len()
         ),
     )
     .unwrap();
     m
+}
+
+/// Runs `kernel` with `run --backend both --mapping lane` (host vs lavapipe bit for bit); its output words.
+fn run_lane(tmp: &Path, co: &str, kernel: &str, x: &[u32], wg: usize) -> Vec<u32> {
+    let dir = tmp.join(kernel);
+    let m = write_case(&dir, co, kernel, x, wg);
+    let out_dir = dir.join("out");
+    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .arg("run")
+        .arg(&m)
+        .args(["--backend", "both", "--timeout-ms", "600000"])
+        .args(["--mapping", "lane", "--out"])
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.code() == Some(0) && stderr.contains("agree bit for bit"),
+        "{kernel}: exit {:?}\n{stderr}",
+        out.status.code()
+    );
+    words(&std::fs::read(out_dir.join("out.bin")).unwrap())
 }
 
 /// Static `OpControlBarrier` count of the kernel's lane-mapping module.
@@ -136,24 +159,7 @@ fn lazy_masks_and_vote_free_execz_bit_exact() {
     assert!((32..64).all(|i| x[i] >= 256) && (64..96).all(|i| x[i] >= 1000));
     assert!((128..160).all(|i| x[i] < 256));
     for (kernel, live) in [("lanemask_live", true), ("lanemask_dead", false)] {
-        let dir = tmp.join(kernel);
-        let m = write_case(&dir, kernel, &x);
-        let out_dir = dir.join("out");
-        let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
-            .arg("run")
-            .arg(&m)
-            .args(["--backend", "both", "--timeout-ms", "600000"])
-            .args(["--mapping", "lane", "--out"])
-            .arg(&out_dir)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            out.status.code() == Some(0) && stderr.contains("agree bit for bit"),
-            "{kernel}: exit {:?}\n{stderr}",
-            out.status.code()
-        );
-        let got = words(&std::fs::read(out_dir.join("out.bin")).unwrap());
+        let got = run_lane(&tmp, "lanemask.co", kernel, &x, WG);
         let want = oracle(&x, live);
         for i in 0..N {
             assert_eq!(
@@ -173,5 +179,62 @@ fn lazy_masks_and_vote_free_execz_bit_exact() {
         live > dead,
         "barriers: lanemask_live {live}, lanemask_dead {dead}"
     );
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// The wave64 kernel's result: out[4i..4i+4] = {popcount(M), M[31:0], M[63:32], s12} per 64-lane wave.
+fn oracle_w64(x: &[u32]) -> Vec<u32> {
+    let n = x.len();
+    let mut out = vec![0u32; 4 * n];
+    for w in 0..n.div_ceil(64) {
+        let lanes: Vec<usize> = (64 * w..(64 * w + 64).min(n)).collect();
+        let mut m = 0u64;
+        for &i in &lanes {
+            if 1000 > x[i] {
+                m |= 1 << (i % 64);
+            }
+        }
+        let s12 = if lanes.iter().any(|&i| x[i] < 256) {
+            5
+        } else {
+            7
+        };
+        for &i in &lanes {
+            out[4 * i..4 * i + 4].copy_from_slice(&[
+                m.count_ones(),
+                m as u32,
+                (m >> 32) as u32,
+                s12,
+            ]);
+        }
+    }
+    out
+}
+
+/// Wave64: the mask unit is an SGPR pair; the saved EXEC pair (own bits) is read half by half by v_mov
+/// (each half read materialises the pair) and whole by s_bcnt1_i32_b64, in workgroups of two waves.
+#[test]
+fn lazy_masks_wave64_bit_exact() {
+    let tmp = std::env::temp_dir().join(format!("rdna2spv-lanemask64-{}", std::process::id()));
+    let base = inputs();
+    // 300 work-items: per 64-lane wave mixed, none < 256, none < 1000, all < 256, mixed (44 lanes).
+    let x: Vec<u32> = (0..300)
+        .map(|i| match i / 64 {
+            1 => 256 + base[i % N] % 1744,
+            2 => 1000 + base[i % N] % 1000,
+            3 => base[i % N] % 256,
+            _ => base[i % N],
+        })
+        .collect();
+    let got = run_lane(&tmp, "lanemask_w64.co", "lanemask_w64", &x, 128);
+    let want = oracle_w64(&x);
+    for i in 0..x.len() {
+        assert_eq!(
+            &got[4 * i..4 * i + 4],
+            &want[4 * i..4 * i + 4],
+            "lanemask_w64: work-item {i} (x = {})",
+            x[i]
+        );
+    }
     let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -253,6 +253,13 @@ pub const RECIPES: &[Recipe] = &[
         wave64: false,
     },
     Recipe {
+        stem: "lanemask_w64",
+        source: "lanemask_w64.s",
+        compiler: Compiler::Assembly,
+        flags: &["-mwavefrontsize64"],
+        wave64: true,
+    },
+    Recipe {
         stem: "multi_rel",
         source: "multi.cl",
         compiler: Compiler::OpenClObject,
