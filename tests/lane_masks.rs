@@ -7,6 +7,9 @@
 //!   (`lanemask_live`: a wave with no lane taking the branch must see s12 = 7, not the region's 5); the same
 //!   branch with the SGPR overwritten at the target is vote-free (`lanemask_dead`) and has fewer barriers.
 //!
+//! * wave64 (fixtures/kernels/lanemask_w64.s): the mask unit is an SGPR pair; a saved EXEC pair held as own
+//!   bits is read half by half by `v_mov_b32` and whole by `s_bcnt1_i32_b64`.
+//!
 //! Each kernel runs with `run --backend both --mapping lane` (host vs lavapipe, bit for bit) and the output
 //! is compared with the kernel's result computed here from the ISA's definitions (an independent oracle).
 
