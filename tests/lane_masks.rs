@@ -3,6 +3,9 @@
 //!
 //! * a saved EXEC held only as each lane's own bit (`v_cmpx` then `s_and_saveexec_b32`) is read whole in a
 //!   later block by `s_bcnt1_i32_b32` and by `v_mov_b32` (stored): a wrongly materialised mask changes both;
+//! * an `s_cbranch_execz` whose region holds a nested `s_and_saveexec`/`s_or_b32 exec` pair is vote-free
+//!   (EXEC is zero again at the target, D102), one whose region sets EXEC to all lanes keeps its vote (a
+//!   wave with no lane below 128 must not run the `v_add` at the target);
 //! * an `s_cbranch_execz` whose skipped region writes an SGPR that is read at the target must keep its vote
 //!   (`lanemask_live`: a wave with no lane taking the branch must see s12 = 7, not the region's 5); the same
 //!   branch with the SGPR overwritten at the target is vote-free (`lanemask_dead`) and has fewer barriers.
@@ -55,6 +58,9 @@ fn oracle(x: &[u32], live: bool) -> Vec<u32> {
             }
         }
         let any_small = lanes.iter().any(|&i| x[i] < 256);
+        // Section 3: s_mov_b32 exec_lo, s10 in the region turns every lane on, so v9 + 1 runs in every
+        // lane of a wave that entered it (some x < 128) and in none of the others.
+        let any_tiny = lanes.iter().any(|&i| x[i] < 128);
         for &i in &lanes {
             let v9 = if 1000 > x[i] && x[i] & 1 != 0 {
                 if 500 < x[i] {
@@ -64,7 +70,7 @@ fn oracle(x: &[u32], live: bool) -> Vec<u32> {
                 }
             } else {
                 0
-            };
+            } + u32::from(any_tiny);
             let s12 = if !live {
                 3
             } else if any_small {
@@ -161,6 +167,9 @@ fn lazy_masks_and_vote_free_execz_bit_exact() {
     // The inputs exercise both outcomes of every branch somewhere.
     assert!((32..64).all(|i| x[i] >= 256) && (64..96).all(|i| x[i] >= 1000));
     assert!((128..160).all(|i| x[i] < 256));
+    assert!((0..N)
+        .step_by(32)
+        .any(|w| (w..(w + 32).min(N)).any(|i| x[i] < 128)));
     for (kernel, live) in [("lanemask_live", true), ("lanemask_dead", false)] {
         let got = run_lane(&tmp, "lanemask.co", kernel, &x, WG);
         let want = oracle(&x, live);

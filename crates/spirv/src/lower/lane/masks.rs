@@ -345,9 +345,6 @@ impl Cx<'_> {
                 }
             }
         }
-        if wr & sgpr_live[t] != 0 || (scc && scc_live[t]) {
-            return None;
-        }
         // Acyclic: a depth-first search inside the region finds no back edge.
         let mut state: HashMap<usize, u8> = HashMap::new();
         fn cyclic(cx: &Cx<'_>, b: usize, r: &HashSet<usize>, st: &mut HashMap<usize, u8>) -> bool {
@@ -368,7 +365,109 @@ impl Cx<'_> {
         if region.contains(&n) && cyclic(self, n, &region, &mut state) {
             return None;
         }
+        // EXEC written in the region is still right at T when it is zero there on every path (nested
+        // s_and_saveexec/s_or exec pairs compute 0 from 0); skipping leaves it 0 too.
+        let exec = self.unit_words(EXEC_LO as u32);
+        let ok = if self.mask_exec_zero_at(n, t, &region) {
+            exec
+        } else {
+            0
+        };
+        if wr & sgpr_live[t] & !ok != 0 || (scc && scc_live[t]) {
+            return None;
+        }
         Some(n)
+    }
+
+    /// Whether EXEC is zero at `t` on every path through the acyclic `region` from `n` entered with
+    /// EXEC = 0: a forward "known zero" analysis of SGPR words in topological order.
+    fn mask_exec_zero_at(&self, n: usize, t: usize, region: &HashSet<usize>) -> bool {
+        let exec = self.unit_words(EXEC_LO as u32);
+        if !region.contains(&n) {
+            return true; // nothing runs between the branch and T
+        }
+        // Reverse postorder of the region from n.
+        fn post(
+            cx: &Cx<'_>,
+            b: usize,
+            r: &HashSet<usize>,
+            seen: &mut HashSet<usize>,
+            out: &mut Vec<usize>,
+        ) {
+            if !seen.insert(b) {
+                return;
+            }
+            for s in succs(&cx.p.blocks[Handle::from_index(b)].terminator) {
+                if r.contains(&s) {
+                    post(cx, s, r, seen, out);
+                }
+            }
+            out.push(b);
+        }
+        let mut order = Vec::new();
+        post(self, n, region, &mut HashSet::new(), &mut order);
+        order.reverse();
+        let mut entry: HashMap<usize, Words> = HashMap::new();
+        entry.insert(n, exec);
+        let mut at_t: Option<Words> = None;
+        for b in order {
+            let Some(&z0) = entry.get(&b) else {
+                continue;
+            };
+            let mut zero_words = z0;
+            let blk = &self.p.blocks[Handle::from_index(b)];
+            for inst in &blk.insts {
+                let mut zero: HashSet<usize> = HashSet::new();
+                let mut writes: Vec<(Words, bool)> = Vec::new();
+                for i in inst.nodes.clone() {
+                    let i = i as usize;
+                    let z = |o: Handle<Node>| zero.contains(&o.index());
+                    let is_zero = match *self.node(i) {
+                        Node::Const { bits, .. } => bits == 0,
+                        Node::ReadSgpr { reg, ty } => span(reg, ty) & !zero_words == 0,
+                        Node::Ballot { .. } => zero_words & exec == exec,
+                        Node::Int { op, a, b, .. } => match op {
+                            IntOp::And | IntOp::Mul | IntOp::MulHiU | IntOp::MulHiI => z(a) || z(b),
+                            IntOp::Or | IntOp::Xor | IntOp::Add | IntOp::MaxU => z(a) && z(b),
+                            IntOp::Shl | IntOp::LShr => z(a),
+                            _ => false,
+                        },
+                        Node::Unary {
+                            op: UnOp::ZExt | UnOp::Trunc,
+                            a,
+                            ..
+                        } => z(a),
+                        Node::Extract { a, .. } => z(a),
+                        Node::Concat { lo, hi } => z(lo) && z(hi),
+                        Node::Select { a, b, .. } => z(a) && z(b),
+                        Node::WriteSgpr { reg, value } => {
+                            writes.push((span(reg, self.ty(value.index())), z(value)));
+                            false
+                        }
+                        _ => false,
+                    };
+                    if is_zero {
+                        zero.insert(i);
+                    }
+                }
+                for (w, z) in writes {
+                    if z {
+                        zero_words |= w;
+                    } else {
+                        zero_words &= !w;
+                    }
+                }
+            }
+            for s in succs(&blk.terminator) {
+                if s == t {
+                    at_t = Some(at_t.map_or(zero_words, |x| x & zero_words));
+                } else if region.contains(&s) {
+                    let e = entry.entry(s).or_insert(zero_words);
+                    *e &= zero_words;
+                }
+            }
+        }
+        at_t.is_some_and(|w| w & exec == exec)
     }
 
     /// Classifies the nodes of block `bi` from the stale words at its entry; returns the stale words at
