@@ -244,6 +244,21 @@ pub const RECIPES: &[Recipe] = &[
         flags: &[],
         wave64: false,
     },
+    // Hand-written: lazy lane masks and vote-free s_cbranch_execz (tests/lane_masks.rs, D101, D102).
+    Recipe {
+        stem: "lanemask",
+        source: "lanemask.s",
+        compiler: Compiler::Assembly,
+        flags: &[],
+        wave64: false,
+    },
+    Recipe {
+        stem: "lanemask_w64",
+        source: "lanemask_w64.s",
+        compiler: Compiler::Assembly,
+        flags: &["-mwavefrontsize64"],
+        wave64: true,
+    },
     Recipe {
         stem: "multi_rel",
         source: "multi.cl",

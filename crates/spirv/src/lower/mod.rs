@@ -1051,6 +1051,9 @@ impl<'a> Cx<'a> {
         self.store(p, lo)?;
         let p = self.sgpr_ptr(EXEC_LO as u32 + 1)?;
         self.store(p, hi)?;
+        if lane_mapping {
+            self.lane_masks_init()?; // lane/masks.rs: own bits of the mask registers
+        }
         let none = self.b.i_equal(t.bool, None, count, z)?;
         self.store(self.done, none)?;
         if self.lane_multi() {
@@ -1470,6 +1473,7 @@ impl<'a> Cx<'a> {
         if lane_mapping {
             self.lane_inst_start()?;
             self.lane_vals.clear();
+            self.lane_masks_inst_start(start)?;
         }
         // Phases: even = uniform, odd = a lane loop.
         let mut emit = vec![0u32; nn];
@@ -1566,6 +1570,9 @@ impl<'a> Cx<'a> {
             if ph % 2 == 0 {
                 for k in 0..nn {
                     if emit[k] == ph && kinds[k] == Kind::Uniform {
+                        if lane_mapping && self.lane_mask_uniform(start + k)? {
+                            continue; // lane/masks.rs: dead, or own bits only
+                        }
                         if self.lane_multi() && self.lane_uniform_memory(start + k) {
                             self.lane_uniform_guarded(start + k)?;
                         } else {
@@ -1590,6 +1597,7 @@ impl<'a> Cx<'a> {
                 let one = self.c64(1);
                 let bit = self.b.bitwise_and(self.t.u64, None, sh, one)?;
                 let act = self.b.i_equal(self.t.bool, None, bit, one)?;
+                let act = self.lane_exec_bit(act)?;
                 let act = self.lane_on(act)?;
                 self.active = Some(act);
                 for &i in &nodes {
@@ -1642,8 +1650,8 @@ impl<'a> Cx<'a> {
             }
         }
         for k in 0..nn {
-            if kinds[k] == Kind::Deferred && self.lane_dropped_write(start + k) {
-                continue; // an elided ballot's register (lane/masks.rs)
+            if kinds[k] == Kind::Deferred && lane_mapping && self.lane_dropped_write(start + k)? {
+                continue; // a dead SCC write or an own-bit mask (lane/masks.rs)
             }
             if kinds[k] == Kind::Deferred {
                 if self.lane_multi() {

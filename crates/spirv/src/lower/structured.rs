@@ -147,7 +147,11 @@ impl Cx<'_> {
                         cx.lane_set_on(n)?;
                         let barrier = cx.structured_block(s, *b)?;
                         match cx.p.blocks[Handle::from_index(*b)].terminator {
-                            Terminator::Branch { .. } => cx.lane_publish()?,
+                            Terminator::Branch { .. } => match cx.lane_fallthrough(*b) {
+                                // A vote-free s_cbranch_execz (D102): every wave falls through.
+                                Some(to) => cx.lane_advance(n, s.number[to])?,
+                                None => cx.lane_publish()?,
+                            },
                             Terminator::End => cx.lane_advance(n, END)?,
                             // Paused with a static resume point (D108): its number, tagged.
                             Terminator::Jump(to) if barrier && cx.lane_static_resume() => {
@@ -224,6 +228,10 @@ impl Cx<'_> {
         let t = self.t;
         let next = match self.p.blocks[Handle::from_index(bi)].terminator {
             Terminator::Jump(to) => self.c32(s.number[to.index()]),
+            Terminator::Branch { .. } if self.lane_fallthrough(bi).is_some() => {
+                let to = self.lane_fallthrough(bi).expect("checked");
+                self.c32(s.number[to])
+            }
             Terminator::Branch {
                 cond,
                 taken,

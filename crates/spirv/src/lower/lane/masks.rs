@@ -1,201 +1,1035 @@
-//! Lane masks that never need the whole wave (decision D082, point 7).
+//! Lazy lane masks (decisions D082 point 7, D101): a mask held in each lane as that lane's own bit.
 //!
-//! A VOPC compare or a carry-out writes a ballot (a wave-wide mask) to an SGPR; in the lane mapping that
-//! costs an exchange (a barrier). Most of those masks are only ever read back one bit per lane (the next
-//! instruction's carry-in, v_cndmask's select) and are overwritten before anything reads the whole mask:
-//! a 64-bit address add is `v_add_co_u32` + `v_add_co_ci_u32`, both through VCC. Within one block, a
-//! ballot whose register is fully overwritten before any whole-register read, and before the block ends,
-//! is never exchanged: the lane keeps its own bit (`cond && active`, exactly bit `lane` of the mask) for
-//! the `LaneBit` reads in between, and the register write is dropped (nothing can observe it).
-//! A block that ends the program (s_endpgm) counts as overwriting every register at its end (D084).
-//! A `LaneBit` read of a register last written by a ballot in the same block takes the lane's own bit in
-//! every case (it is that bit of the mask), whether or not the ballot was exchanged.
+//! A VOPC result, a carry-out, EXEC or an SGPR computed from masks by bitwise SALU ops is a wave-wide
+//! value; in the lane mapping making it whole costs an exchange (a barrier). Most masks are only ever read
+//! one bit per lane (v_cndmask, a carry-in, EXEC's "active" bit) or combined bitwise with other masks
+//! (s_and_saveexec, s_andn2, s_or ... exec). Those need only the lane's own bit, which every lane can
+//! compute alone: bit `lane` of `a & b` is `own(a) && own(b)`, of a ballot `cond && active`.
+//!
+//! * **Own form.** A *tracked* mask unit (wave32: one SGPR; wave64: an even-aligned pair) has a private
+//!   bool variable holding the lane's own bit, kept valid at every point: every write of the unit updates
+//!   it (from the full value, or from the written node's own bit). The unit's full value (its SGPR
+//!   variables) may be *stale*: a write of a value known only as own bits leaves it stale.
+//! * **Nodes.** Ballot, bitwise And/Or/Xor/Not, Select on a uniform condition, Trunc/ZExt (wave32) and
+//!   reads of a stale unit are computed as own bits only (no exchange). A consumer that reads the whole
+//!   value (s_cbranch_execz/vccz, SCC of a live bitwise op, s_bcnt1, compares, arithmetic, stores, v_mov of
+//!   an SGPR...) materialises it at that point: one exchange of the own bits (a ballot), and for a stale
+//!   register read the full value is written back, so it is exchanged once.
+//! * **Across blocks.** Which words are stale at each block's entry is a forward dataflow over the CFG
+//!   (a join is stale if any predecessor leaves it stale); own bits need no join (always valid).
+//! * **Dead SCC.** SCC writes not read before being overwritten (a backward liveness over the CFG) are
+//!   dropped with the nodes only they use, so a bitwise op on own bits does not materialise for its SCC.
+//! * **Vote-free s_cbranch_execz** ([`Cx::lane_fallthrough`], D102): a forward skip whose region, run with
+//!   EXEC = 0, leaves the same state at the target as skipping it is not taken in the lane mapping.
+//!
+//! Several waves: own-bit and write-back stores are predicated by `on` like every other state write, so a
+//! wave that runs a block "off" keeps its state.
 
 use std::collections::{HashMap, HashSet};
 
-use rdna2spv_ir::{Handle, Node, Sreg, Ty, UnOp, EXEC_LO, M0};
+use rdna2spv_ir::{Handle, IntCmp, IntOp, Node, Terminator, Ty, UnOp, EXEC_LO, VCC_LO};
 use spirv::Word;
 
-use super::super::{operands, Cx, R};
+use super::super::{operands, Cx, Kind, R};
 
-/// The result of the analysis of one block.
+/// A set of SGPR words (bit r = s[r]).
+type Words = u128;
+
+/// How a node of the current block is computed.
+#[derive(Default, Clone)]
+struct BlockPlan {
+    /// Nodes computed as own bits only (their full value is not formed unless in `mat`).
+    own: HashSet<usize>,
+    /// Own nodes whose full value is formed by an exchange where they are computed.
+    mat: HashSet<usize>,
+    /// First node of an instruction → units whose full value is materialised (and written back) first.
+    pre: HashMap<usize, Words>,
+}
+
+/// The lazy-mask state of the lowering.
 #[derive(Default)]
 pub(crate) struct MaskPlan {
-    /// Ballot nodes that are not exchanged (and whose register write is dropped).
-    pub(crate) elided: HashSet<usize>,
-    /// ReadSgpr nodes read only through LaneBit, with the ballot node that last wrote their register.
-    pub(crate) forward: HashMap<usize, usize>,
-    /// The lane's own bit of each ballot, once emitted.
+    ready: bool,
+    /// Units (by first word) whose own bit is kept.
+    tracked: Words,
+    own_var: HashMap<u32, Word>,
+    /// Stale words at each block's entry.
+    entry: Vec<Words>,
+    /// Nodes not emitted (dead SCC writes and the pure uniform nodes only they use).
+    dead: HashSet<usize>,
+    /// Blocks whose s_cbranch_execz falls through (vote-free) → their not-taken block.
+    fall: HashMap<usize, usize>,
+    block: BlockPlan,
+    /// The lane's own bit (bool) of the current instruction's own nodes.
     pub(crate) bits: HashMap<usize, Word>,
 }
 
+fn span(reg: u16, ty: Ty) -> Words {
+    let n = if ty == Ty::B64 { 2 } else { 1 };
+    let mut w = 0;
+    for r in reg as u32..reg as u32 + n {
+        if r < 128 {
+            w |= 1u128 << r;
+        }
+    }
+    w
+}
+
+const EXEC_WORDS: Words = 0b11 << EXEC_LO;
+
+fn succs(t: &Terminator) -> Vec<usize> {
+    match *t {
+        Terminator::Jump(b) => vec![b.index()],
+        Terminator::Branch {
+            taken, not_taken, ..
+        } => vec![taken.index(), not_taken.index()],
+        Terminator::End => vec![],
+    }
+}
+
 impl Cx<'_> {
-    /// Consumers of every node (terminator conditions count as whole reads).
-    pub(crate) fn lane_uses(&self) -> Vec<Vec<usize>> {
-        let mut uses = vec![Vec::new(); self.p.nodes.len()];
-        for (h, n) in self.p.nodes.iter() {
-            for op in operands(n) {
-                uses[op.index()].push(h.index());
-            }
-        }
-        for (_, b) in self.p.blocks.iter() {
-            if let rdna2spv_ir::Terminator::Branch { cond, .. } = b.terminator {
-                uses[cond.index()].push(usize::MAX);
-            }
-        }
-        uses
+    fn node(&self, i: usize) -> &Node {
+        &self.p.nodes[Handle::from_index(i)]
     }
 
-    /// `Ballot → (Trunc to B32)? → WriteSgpr`: the write node and its register span, if `w` is a
-    /// WriteSgpr of a ballot and nothing else uses the ballot.
-    fn ballot_write(&self, uses: &[Vec<usize>], w: usize) -> Option<usize> {
-        let Node::WriteSgpr { value, .. } = self.p.nodes[Handle::from_index(w)] else {
+    /// The mask type of the wave (B32 for wave32, B64 for wave64).
+    fn mask_ty(&self) -> Ty {
+        if self.ws == 32 {
+            Ty::B32
+        } else {
+            Ty::B64
+        }
+    }
+
+    /// The unit (first word) holding lane masks of word `r`.
+    fn unit_of(&self, r: u32) -> u32 {
+        if self.ws == 32 {
+            r
+        } else {
+            r & !1
+        }
+    }
+
+    fn unit_words(&self, u: u32) -> Words {
+        if self.ws == 32 {
+            1u128 << u
+        } else {
+            0b11u128 << u
+        }
+    }
+
+    /// Whether a whole-mask value may be written to `reg` in own form (a unit's first word: SGPRs, VCC,
+    /// EXEC; not M0 or other special registers).
+    fn ownable_reg(&self, reg: u16, ty: Ty) -> bool {
+        ty == self.mask_ty()
+            && (reg <= VCC_LO || reg == EXEC_LO)
+            && (self.ws == 32 || reg.is_multiple_of(2))
+    }
+
+    /// Nodes that may propagate own bits from operand `o` (given `own(o)` for the operand test).
+    fn propagates(&self, i: usize, own: &dyn Fn(usize) -> bool) -> bool {
+        let mt = self.mask_ty();
+        match *self.node(i) {
+            Node::Unary {
+                op: UnOp::Trunc,
+                ty: Ty::B32,
+                a,
+            } => self.ws == 32 && own(a.index()),
+            Node::Unary {
+                op: UnOp::ZExt,
+                ty: Ty::B64,
+                a,
+            } => self.ws == 32 && self.ty(a.index()) == Ty::B32 && own(a.index()),
+            Node::Unary {
+                op: UnOp::Not,
+                ty,
+                a,
+            } => ty == mt && own(a.index()),
+            Node::Int {
+                op: IntOp::And | IntOp::Or | IntOp::Xor,
+                ty,
+                a,
+                b,
+            } => ty == mt && (own(a.index()) || own(b.index())),
+            Node::Select { cond, a, b } => {
+                !self.is_lane(cond)
+                    && !own(cond.index())
+                    && self.ty(a.index()) == mt
+                    && (own(a.index()) || own(b.index()))
+            }
+            _ => false,
+        }
+    }
+
+    /// Uniform nodes without effects (may be left out when nothing live uses them).
+    fn pure_uniform(&self, i: usize) -> bool {
+        self.kind(i) == Kind::Uniform
+            && matches!(
+                self.node(i),
+                Node::Const { .. }
+                    | Node::ReadSgpr { .. }
+                    | Node::ReadScc
+                    | Node::Int { .. }
+                    | Node::IntCmp { .. }
+                    | Node::Unary { .. }
+                    | Node::Select { .. }
+                    | Node::Concat { .. }
+                    | Node::Extract { .. }
+                    | Node::Ballot { .. }
+            )
+    }
+
+    // ---- whole-program analysis ------------------------------------------------------------------
+
+    /// SCC liveness per block (live-in), with the dead nodes of each instruction.
+    fn mask_scc_liveness(&self) -> (Vec<bool>, HashSet<usize>) {
+        let nb = self.p.blocks.len();
+        let mut live_in = vec![false; nb];
+        let mut dead = HashSet::new();
+        loop {
+            let mut changed = false;
+            dead.clear();
+            for bi in (0..nb).rev() {
+                let blk = &self.p.blocks[Handle::from_index(bi)];
+                let mut scc = succs(&blk.terminator).iter().any(|&s| live_in[s]);
+                let cond = match blk.terminator {
+                    Terminator::Branch { cond, .. }
+                        if !self
+                            .lm
+                            .as_ref()
+                            .is_some_and(|l| l.masks.fall.contains_key(&bi)) =>
+                    {
+                        Some(cond.index())
+                    }
+                    _ => None,
+                };
+                for (k, inst) in blk.insts.iter().enumerate().rev() {
+                    let (s, e) = (inst.nodes.start as usize, inst.nodes.end as usize);
+                    let mut live = vec![false; e - s];
+                    let mut reads = false;
+                    for i in (s..e).rev() {
+                        let l = match self.node(i) {
+                            Node::WriteScc { .. } => scc,
+                            _ if self.pure_uniform(i) => {
+                                live[i - s] || (k + 1 == blk.insts.len() && cond == Some(i))
+                            }
+                            _ => true,
+                        };
+                        if !l {
+                            dead.insert(i);
+                            continue;
+                        }
+                        live[i - s] = true;
+                        if matches!(self.node(i), Node::ReadScc) {
+                            reads = true;
+                        }
+                        for o in operands(self.node(i)) {
+                            live[o.index() - s] = true;
+                        }
+                    }
+                    let writes = (s..e).any(|i| matches!(self.node(i), Node::WriteScc { .. }));
+                    scc = (scc && !writes) || reads;
+                }
+                if scc != live_in[bi] {
+                    live_in[bi] = scc;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return (live_in, dead);
+            }
+        }
+    }
+
+    /// SGPR words live at each block's entry (syntactic: every ReadSgpr reads; EXEC always live).
+    fn mask_sgpr_liveness(&self) -> Vec<Words> {
+        let nb = self.p.blocks.len();
+        let mut live_in = vec![0 as Words; nb];
+        loop {
+            let mut changed = false;
+            for bi in (0..nb).rev() {
+                let blk = &self.p.blocks[Handle::from_index(bi)];
+                let mut live = succs(&blk.terminator)
+                    .iter()
+                    .fold(EXEC_WORDS, |a, &s| a | live_in[s]);
+                for inst in blk.insts.iter().rev() {
+                    let (mut rd, mut wr) = (0, 0);
+                    for i in inst.nodes.clone() {
+                        let i = i as usize;
+                        match *self.node(i) {
+                            Node::ReadSgpr { reg, ty } => rd |= span(reg, ty),
+                            Node::WriteSgpr { reg, value } => {
+                                wr |= span(reg, self.ty(value.index()))
+                            }
+                            _ => {}
+                        }
+                    }
+                    live = (live & !wr) | rd | EXEC_WORDS;
+                }
+                if live != live_in[bi] {
+                    live_in[bi] = live;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return live_in;
+            }
+        }
+    }
+
+    /// Whether block `bi` ends with the lifted s_cbranch_execz (`EXEC == 0`).
+    fn mask_fall_pattern(&self, bi: usize) -> bool {
+        let Terminator::Branch { cond, .. } = self.p.blocks[Handle::from_index(bi)].terminator
+        else {
+            return false;
+        };
+        let Node::IntCmp {
+            op: IntCmp::Eq,
+            a,
+            b,
+            ..
+        } = *self.node(cond.index())
+        else {
+            return false;
+        };
+        matches!(*self.node(a.index()), Node::ReadSgpr { reg, .. } if reg == EXEC_LO)
+            && matches!(*self.node(b.index()), Node::Const { bits: 0, .. })
+    }
+
+    /// D102: the s_cbranch_execz of block `bi` may fall through (run its region with EXEC = 0) when the
+    /// region (the blocks reachable from the fall-through block without passing the target) is acyclic,
+    /// cannot end the program, has no s_barrier and no uniform memory access, and writes no SGPR word and
+    /// no SCC that is live at the target (EXEC counts as always live).
+    fn mask_fall_ok(&self, bi: usize, sgpr_live: &[Words], scc_live: &[bool]) -> Option<usize> {
+        if !self.mask_fall_pattern(bi) {
+            return None;
+        }
+        let Terminator::Branch {
+            taken, not_taken, ..
+        } = self.p.blocks[Handle::from_index(bi)].terminator
+        else {
             return None;
         };
-        let mut v = value.index();
-        if let Node::Unary {
-            op: UnOp::Trunc,
-            ty: Ty::B32,
-            a,
-        } = self.p.nodes[Handle::from_index(v)]
-        {
-            if uses[v].len() != 1 {
+        let (t, n) = (taken.index(), not_taken.index());
+        let mut region = HashSet::new();
+        let mut stack = vec![n];
+        while let Some(b) = stack.pop() {
+            if b == t || !region.insert(b) {
+                continue;
+            }
+            stack.extend(succs(&self.p.blocks[Handle::from_index(b)].terminator));
+        }
+        if region.contains(&bi) {
+            return None;
+        }
+        let (mut wr, mut scc) = (0 as Words, false);
+        for &b in &region {
+            let blk = &self.p.blocks[Handle::from_index(b)];
+            if blk.terminator == Terminator::End {
                 return None;
             }
-            v = a.index();
+            for inst in &blk.insts {
+                for i in inst.nodes.clone() {
+                    let i = i as usize;
+                    match *self.node(i) {
+                        Node::Barrier => return None,
+                        Node::Load { .. } | Node::Store { .. } | Node::Atomic { .. }
+                            if self.kind(i) == Kind::Uniform =>
+                        {
+                            return None
+                        }
+                        Node::WriteSgpr { reg, value } => wr |= span(reg, self.ty(value.index())),
+                        Node::WriteScc { .. } => scc = true,
+                        _ => {}
+                    }
+                }
+            }
         }
-        match self.p.nodes[Handle::from_index(v)] {
-            Node::Ballot { cond } if self.is_lane(cond) && uses[v].len() == 1 => Some(v),
-            _ => None,
+        // Acyclic: a depth-first search inside the region finds no back edge.
+        let mut state: HashMap<usize, u8> = HashMap::new();
+        fn cyclic(cx: &Cx<'_>, b: usize, r: &HashSet<usize>, st: &mut HashMap<usize, u8>) -> bool {
+            match st.get(&b) {
+                Some(1) => return true,
+                Some(_) => return false,
+                None => {}
+            }
+            st.insert(b, 1);
+            for s in succs(&cx.p.blocks[Handle::from_index(b)].terminator) {
+                if r.contains(&s) && cyclic(cx, s, r, st) {
+                    return true;
+                }
+            }
+            st.insert(b, 2);
+            false
         }
+        if region.contains(&n) && cyclic(self, n, &region, &mut state) {
+            return None;
+        }
+        // EXEC written in the region is still right at T when it is zero there on every path (nested
+        // s_and_saveexec/s_or exec pairs compute 0 from 0); skipping leaves it 0 too.
+        let exec = self.unit_words(EXEC_LO as u32);
+        let ok = if self.mask_exec_zero_at(n, t, &region) {
+            exec
+        } else {
+            0
+        };
+        if wr & sgpr_live[t] & !ok != 0 || (scc && scc_live[t]) {
+            return None;
+        }
+        Some(n)
     }
 
-    /// Whether a ReadSgpr node is read only as lane bits (`(ZExt)? → LaneBit`).
-    fn lanebit_only(&self, uses: &[Vec<usize>], r: usize) -> bool {
-        !uses[r].is_empty()
-            && uses[r].iter().all(|&u| {
-                if u == usize::MAX {
-                    return false;
+    /// Whether EXEC is zero at `t` on every path through the acyclic `region` from `n` entered with
+    /// EXEC = 0: a forward "known zero" analysis of SGPR words in topological order.
+    fn mask_exec_zero_at(&self, n: usize, t: usize, region: &HashSet<usize>) -> bool {
+        let exec = self.unit_words(EXEC_LO as u32);
+        if !region.contains(&n) {
+            return true; // nothing runs between the branch and T
+        }
+        // Reverse postorder of the region from n.
+        fn post(
+            cx: &Cx<'_>,
+            b: usize,
+            r: &HashSet<usize>,
+            seen: &mut HashSet<usize>,
+            out: &mut Vec<usize>,
+        ) {
+            if !seen.insert(b) {
+                return;
+            }
+            for s in succs(&cx.p.blocks[Handle::from_index(b)].terminator) {
+                if r.contains(&s) {
+                    post(cx, s, r, seen, out);
                 }
-                match self.p.nodes[Handle::from_index(u)] {
-                    Node::LaneBit { .. } => true,
-                    Node::Unary {
-                        op: UnOp::ZExt,
-                        ty: Ty::B64,
-                        ..
-                    } => {
-                        !uses[u].is_empty()
-                            && uses[u].iter().all(|&x| {
-                                x != usize::MAX
-                                    && matches!(
-                                        self.p.nodes[Handle::from_index(x)],
-                                        Node::LaneBit { .. }
-                                    )
-                            })
+            }
+            out.push(b);
+        }
+        let mut order = Vec::new();
+        post(self, n, region, &mut HashSet::new(), &mut order);
+        order.reverse();
+        let mut entry: HashMap<usize, Words> = HashMap::new();
+        entry.insert(n, exec);
+        let mut at_t: Option<Words> = None;
+        for b in order {
+            let Some(&z0) = entry.get(&b) else {
+                continue;
+            };
+            let mut zero_words = z0;
+            let blk = &self.p.blocks[Handle::from_index(b)];
+            for inst in &blk.insts {
+                let mut zero: HashSet<usize> = HashSet::new();
+                let mut writes: Vec<(Words, bool)> = Vec::new();
+                for i in inst.nodes.clone() {
+                    let i = i as usize;
+                    let z = |o: Handle<Node>| zero.contains(&o.index());
+                    let is_zero = match *self.node(i) {
+                        Node::Const { bits, .. } => bits == 0,
+                        Node::ReadSgpr { reg, ty } => span(reg, ty) & !zero_words == 0,
+                        Node::Ballot { .. } => zero_words & exec == exec,
+                        Node::Int { op, a, b, .. } => match op {
+                            IntOp::And | IntOp::Mul | IntOp::MulHiU | IntOp::MulHiI => z(a) || z(b),
+                            IntOp::Or | IntOp::Xor | IntOp::Add | IntOp::MaxU => z(a) && z(b),
+                            IntOp::Shl | IntOp::LShr => z(a),
+                            _ => false,
+                        },
+                        Node::Unary {
+                            op: UnOp::ZExt | UnOp::Trunc,
+                            a,
+                            ..
+                        } => z(a),
+                        Node::Extract { a, .. } => z(a),
+                        Node::Concat { lo, hi } => z(lo) && z(hi),
+                        Node::Select { a, b, .. } => z(a) && z(b),
+                        Node::WriteSgpr { reg, value } => {
+                            writes.push((span(reg, self.ty(value.index())), z(value)));
+                            false
+                        }
+                        _ => false,
+                    };
+                    if is_zero {
+                        zero.insert(i);
                     }
-                    _ => false,
                 }
-            })
-    }
-
-    /// Plans block `bi` (lane mapping).
-    pub(crate) fn lane_plan_masks(&mut self, bi: usize) {
-        let uses = match self.lm.as_mut().and_then(|m| m.uses.take()) {
-            Some(u) => u,
-            None => self.lane_uses(),
-        };
-        let mut plan = MaskPlan::default();
-        let span = |reg: Sreg, ty: Ty| -> (u32, u32) {
-            let n = if ty == Ty::B64 { 2 } else { 1 };
-            (reg as u32, reg as u32 + n)
-        };
-        let overlaps = |a: (u32, u32), b: (u32, u32)| a.0 < b.1 && b.0 < a.1;
-        // Live candidates: register span → ballot node.
-        let mut live: Vec<((u32, u32), usize)> = Vec::new();
-        let block = &self.p.blocks[Handle::from_index(bi)];
-        for inst in &block.insts {
-            // Reads first (the instruction reads before it writes).
-            for i in inst.nodes.clone() {
-                let i = i as usize;
-                let (reg, ty) = match self.p.nodes[Handle::from_index(i)] {
-                    Node::ReadSgpr { reg, ty } => (reg, ty),
-                    _ => continue,
-                };
-                let s = span(reg, if ty == Ty::B64 { Ty::B64 } else { Ty::B32 });
-                let only_bits = self.lanebit_only(&uses, i);
-                live.retain(|&(cs, b)| {
-                    if !overlaps(cs, s) {
-                        return true;
-                    }
-                    if only_bits && cs == s {
-                        plan.forward.insert(i, b);
-                        true
+                for (w, z) in writes {
+                    if z {
+                        zero_words |= w;
                     } else {
-                        false // read whole: exchanged as usual
-                    }
-                });
-            }
-            for i in inst.nodes.clone() {
-                let i = i as usize;
-                let Node::WriteSgpr { reg, value } = self.p.nodes[Handle::from_index(i)] else {
-                    continue;
-                };
-                let s = span(reg, self.ty(value.index()));
-                live.retain(|&(cs, b)| {
-                    if !overlaps(cs, s) {
-                        return true;
-                    }
-                    if s.0 <= cs.0 && cs.1 <= s.1 {
-                        plan.elided.insert(b); // overwritten whole, never read whole
-                    }
-                    false
-                });
-                if let Some(b) = self.ballot_write(&uses, i) {
-                    let excluded = [EXEC_LO as u32, EXEC_LO as u32 + 1, M0 as u32];
-                    if s.1 <= 106 + 2 && !excluded.iter().any(|&x| s.0 <= x && x < s.1) {
-                        live.push((s, b));
+                        zero_words &= !w;
                     }
                 }
             }
+            for s in succs(&blk.terminator) {
+                if s == t {
+                    at_t = Some(at_t.map_or(zero_words, |x| x & zero_words));
+                } else if region.contains(&s) {
+                    let e = entry.entry(s).or_insert(zero_words);
+                    *e &= zero_words;
+                }
+            }
         }
-        // A block that ends the program (s_endpgm): nothing reads any register after it, so a ballot still
-        // live at its end is dead as if overwritten (D084: one exchange barrier fewer, e.g. the carry-out
-        // of a kernel's last 64-bit address add).
-        if matches!(block.terminator, rdna2spv_ir::Terminator::End) {
-            plan.elided.extend(live.iter().map(|&(_, b)| b));
+        at_t.is_some_and(|w| w & exec == exec)
+    }
+
+    /// Classifies the nodes of block `bi` from the stale words at its entry; returns the stale words at
+    /// its end and the plan.
+    fn mask_sim(&self, bi: usize, mut stale: Words, m: &MaskPlan) -> (Words, BlockPlan) {
+        let mut plan = BlockPlan::default();
+        let blk = &self.p.blocks[Handle::from_index(bi)];
+        let n_insts = blk.insts.len();
+        let mt = self.mask_ty();
+        for (k, inst) in blk.insts.iter().enumerate() {
+            let (s, e) = (inst.nodes.start as usize, inst.nodes.end as usize);
+            let live = |i: usize| !m.dead.contains(&i);
+            let mut pre: Words = 0;
+            let (own, need) = loop {
+                let st = stale & !self.pre_words(pre);
+                // Own nodes under the state `st`.
+                let mut own: HashSet<usize> = HashSet::new();
+                for i in s..e {
+                    if !live(i) {
+                        continue;
+                    }
+                    let o = match *self.node(i) {
+                        Node::ReadSgpr { reg, ty } => {
+                            span(reg, ty) & st != 0
+                                && ty == mt
+                                && (self.ws == 32 || reg.is_multiple_of(2))
+                                && m.tracked & (1u128 << reg) != 0
+                        }
+                        Node::Ballot { cond } => self.is_lane(cond) || st & EXEC_WORDS != 0,
+                        _ => self.propagates(i, &|o| own.contains(&o)),
+                    };
+                    if o {
+                        own.insert(i);
+                    }
+                }
+                // Whole reads of own nodes and of stale words.
+                let mut new_pre: Words = 0;
+                let mut need: HashSet<usize> = HashSet::new();
+                for i in s..e {
+                    if !live(i) {
+                        continue;
+                    }
+                    let node = self.node(i);
+                    match *node {
+                        Node::ReadSgpr { reg, ty }
+                            if !own.contains(&i) && span(reg, ty) & st != 0 =>
+                        {
+                            new_pre |= self.units_of(span(reg, ty) & st);
+                        }
+                        Node::ReadFirstLane { a } if self.is_lane(a) && st & EXEC_WORDS != 0 => {
+                            new_pre |= self.units_of(EXEC_WORDS & st);
+                        }
+                        _ => {}
+                    }
+                    let accepts = match *node {
+                        Node::LaneBit { .. } => true,
+                        Node::WriteSgpr { reg, value } => {
+                            self.ownable_reg(reg, self.ty(value.index()))
+                        }
+                        _ => own.contains(&i),
+                    };
+                    if accepts {
+                        continue;
+                    }
+                    for o in operands(node) {
+                        if own.contains(&o.index()) {
+                            need.insert(o.index());
+                        }
+                    }
+                }
+                if k + 1 == n_insts {
+                    if let Terminator::Branch { cond, .. } = blk.terminator {
+                        if !m.fall.contains_key(&bi) && own.contains(&cond.index()) {
+                            need.insert(cond.index());
+                        }
+                    }
+                }
+                // A stale register read whole is materialised (and written back) before the instruction;
+                // so is a stale EXEC under a uniform ballot read whole (ds_bpermute's source mask): once
+                // written back, later instructions of the block read it without an exchange.
+                for &o in &need {
+                    // A register copy (ZExt/Trunc of a read) counts as the read.
+                    let mut o = o;
+                    while let Node::Unary {
+                        op: UnOp::ZExt | UnOp::Trunc,
+                        a,
+                        ..
+                    } = *self.node(o)
+                    {
+                        o = a.index();
+                    }
+                    match *self.node(o) {
+                        Node::ReadSgpr { reg, ty } => new_pre |= self.units_of(span(reg, ty) & st),
+                        Node::Ballot { cond } if !self.is_lane(cond) => {
+                            new_pre |= self.units_of(EXEC_WORDS & st)
+                        }
+                        _ => {}
+                    }
+                }
+                if new_pre & !pre == 0 {
+                    break (own, need);
+                }
+                pre |= new_pre;
+            };
+            stale &= !self.pre_words(pre);
+            if pre != 0 {
+                plan.pre.insert(s, pre);
+            }
+            // Writes at the instruction's end.
+            for i in s..e {
+                match *self.node(i) {
+                    Node::WriteSgpr { reg, value } if live(i) => {
+                        let w = span(reg, self.ty(value.index()));
+                        if own.contains(&value.index()) && !need.contains(&value.index()) {
+                            stale |= w;
+                        } else {
+                            stale &= !w;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            plan.own.extend(own);
+            plan.mat.extend(need);
         }
-        if let Some(m) = self.lm.as_mut() {
-            m.masks = plan;
-            m.uses = Some(uses);
+        (stale, plan)
+    }
+
+    /// The units (first words) that hold any of `w`.
+    fn units_of(&self, w: Words) -> Words {
+        let mut u = 0;
+        for r in 0..128u32 {
+            if w & (1u128 << r) != 0 {
+                u |= 1u128 << self.unit_of(r);
+            }
+        }
+        u
+    }
+
+    /// The words of the units `u`.
+    fn pre_words(&self, u: Words) -> Words {
+        let mut w = 0;
+        for r in 0..128u32 {
+            if u & (1u128 << r) != 0 {
+                w |= self.unit_words(r);
+            }
+        }
+        w
+    }
+
+    /// Units that may hold an own-only value (a fixpoint over ownable writes of may-own nodes).
+    fn mask_tracked(&self, dead: &HashSet<usize>) -> Words {
+        let mut tracked: Words = 0;
+        loop {
+            let mut t2 = tracked;
+            for (_, blk) in self.p.blocks.iter() {
+                for inst in &blk.insts {
+                    let mut may: HashSet<usize> = HashSet::new();
+                    for i in inst.nodes.clone() {
+                        let i = i as usize;
+                        if dead.contains(&i) {
+                            continue;
+                        }
+                        let o = match *self.node(i) {
+                            Node::ReadSgpr { reg, ty } => {
+                                ty == self.mask_ty()
+                                    && (self.ws == 32 || reg.is_multiple_of(2))
+                                    && tracked & (1u128 << reg) != 0
+                            }
+                            Node::Ballot { .. } => true,
+                            Node::WriteSgpr { reg, value } => {
+                                if may.contains(&value.index())
+                                    && self.ownable_reg(reg, self.ty(value.index()))
+                                {
+                                    t2 |= 1u128 << reg;
+                                }
+                                false
+                            }
+                            _ => self.propagates(i, &|o| may.contains(&o)),
+                        };
+                        if o {
+                            may.insert(i);
+                        }
+                    }
+                }
+            }
+            if t2 == tracked {
+                return tracked;
+            }
+            tracked = t2;
         }
     }
 
-    /// Whether Ballot node `i` is not exchanged.
+    /// Runs the whole-program analysis, creates the own-bit variables of the tracked units and sets them
+    /// from the initial SGPRs (called once the initial SGPRs and EXEC are stored).
+    pub(crate) fn lane_masks_init(&mut self) -> R<()> {
+        let (scc_live, _) = self.mask_scc_liveness();
+        let sgpr_live = self.mask_sgpr_liveness();
+        let nb = self.p.blocks.len();
+        let mut m = MaskPlan::default();
+        for bi in 0..nb {
+            if let Some(n) = self.mask_fall_ok(bi, &sgpr_live, &scc_live) {
+                m.fall.insert(bi, n);
+            }
+        }
+        // Dead nodes given the fall-throughs (their conditions are not computed).
+        self.lm.as_mut().expect("lane mapping").masks.fall = m.fall.clone();
+        let (_, dead) = self.mask_scc_liveness();
+        m.dead = dead;
+        m.tracked = self.mask_tracked(&m.dead);
+        // Stale words at each block's entry: forward dataflow from "nothing stale".
+        m.entry = vec![0; nb];
+        let mut seen = vec![false; nb];
+        if nb > 0 {
+            seen[0] = true;
+        }
+        loop {
+            let mut changed = false;
+            for bi in 0..nb {
+                if !seen[bi] {
+                    continue;
+                }
+                let (out, _) = self.mask_sim(bi, m.entry[bi], &m);
+                let blk = &self.p.blocks[Handle::from_index(bi)];
+                let mut next = succs(&blk.terminator);
+                if let Some(&n) = m.fall.get(&bi) {
+                    next = vec![n];
+                }
+                for s in next {
+                    if !seen[s] || m.entry[s] | out != m.entry[s] {
+                        seen[s] = true;
+                        m.entry[s] |= out;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        m.ready = true;
+        // Own-bit variables, set from the initial full values.
+        let t = self.t;
+        for u in 0..128u32 {
+            if m.tracked & (1u128 << u) == 0 {
+                continue;
+            }
+            let f = self.cfalse();
+            let var = self.fn_var(t.bool, Some(f));
+            m.own_var.insert(u, var);
+        }
+        self.lm.as_mut().expect("lane mapping").masks = m;
+        let units: Vec<u32> = (0..128u32)
+            .filter(|u| self.masks().tracked & (1u128 << u) != 0)
+            .collect();
+        for u in units {
+            let words = if self.ws == 32 {
+                vec![u]
+            } else {
+                vec![u, u + 1]
+            };
+            let mut bit = None;
+            for w in words {
+                let v = self.read_sgpr32(w)?;
+                let b = self.own_of_word(w, v)?;
+                bit = Some(match bit {
+                    None => b,
+                    Some(x) => self.b.logical_or(t.bool, None, x, b)?,
+                });
+            }
+            let var = self.masks().own_var[&u];
+            self.store(var, bit.expect("a word"))?;
+        }
+        Ok(())
+    }
+
+    fn masks(&self) -> &MaskPlan {
+        &self.lm.as_ref().expect("lane mapping").masks
+    }
+
+    fn masks_mut(&mut self) -> &mut MaskPlan {
+        &mut self.lm.as_mut().expect("lane mapping").masks
+    }
+
+    /// This lane's bit of word `w` (u32 value `v`) when the lane's bit lies in that word, else false.
+    fn own_of_word(&mut self, w: u32, v: Word) -> R<Word> {
+        let t = self.t;
+        let lane = self.lm.as_ref().expect("lane mapping").lane_id;
+        let c31 = self.c32(31);
+        let sh = self.b.bitwise_and(t.u32, None, lane, c31)?;
+        let x = self.b.shift_right_logical(t.u32, None, v, sh)?;
+        let one = self.c32(1);
+        let x = self.b.bitwise_and(t.u32, None, x, one)?;
+        let bit = self.b.i_equal(t.bool, None, x, one)?;
+        if self.ws == 32 {
+            return Ok(bit);
+        }
+        let c5 = self.c32(5);
+        let half = self.b.shift_right_logical(t.u32, None, lane, c5)?;
+        let hc = self.c32(w & 1);
+        let here = self.b.i_equal(t.bool, None, half, hc)?;
+        Ok(self.b.logical_and(t.bool, None, here, bit)?)
+    }
+
+    /// This lane's bit of a full mask value of node `i` (B32 or B64).
+    fn own_of_full(&mut self, i: usize) -> R<Word> {
+        let t = self.t;
+        let x = self.get(Handle::from_index(i))?;
+        let lane = self.lm.as_ref().expect("lane mapping").lane_id;
+        let (ty, one, l) = if self.ty(i) == Ty::B64 {
+            let l = self.b.u_convert(t.u64, None, lane)?;
+            (t.u64, self.c64(1), l)
+        } else {
+            (t.u32, self.c32(1), lane)
+        };
+        let s = self.b.shift_right_logical(ty, None, x, l)?;
+        let s = self.b.bitwise_and(ty, None, s, one)?;
+        Ok(self.b.i_equal(t.bool, None, s, one)?)
+    }
+
+    /// The own bit of operand `o` (an own node's, or from its full value).
+    fn own_bit(&mut self, o: usize) -> R<Word> {
+        if let Some(&b) = self.masks().bits.get(&o) {
+            return Ok(b);
+        }
+        self.own_of_full(o)
+    }
+
+    // ---- per block and per instruction -----------------------------------------------------------
+
+    /// Plans block `bi` (lane mapping), at its start.
+    pub(crate) fn lane_plan_masks(&mut self, bi: usize) {
+        let Some(lm) = self.lm.as_ref() else {
+            return;
+        };
+        if !lm.masks.ready {
+            return;
+        }
+        let entry = lm.masks.entry.get(bi).copied().unwrap_or(0);
+        let (_, plan) = self.mask_sim(bi, entry, &lm.masks);
+        let m = self.masks_mut();
+        m.block = plan;
+        m.bits.clear();
+    }
+
+    /// Before an instruction (first node `start`): materialises the stale units it reads whole.
+    pub(crate) fn lane_masks_inst_start(&mut self, start: usize) -> R<()> {
+        let Some(&pre) = self.masks().block.pre.get(&start) else {
+            return Ok(());
+        };
+        for u in 0..128u32 {
+            if pre & (1u128 << u) == 0 {
+                continue;
+            }
+            let var = self.masks().own_var[&u];
+            let own = self.load_bool(var)?;
+            let full = self.mask_exchange(own)?;
+            let t = self.t;
+            let words = if self.ws == 32 {
+                vec![u]
+            } else {
+                vec![u, u + 1]
+            };
+            for w in words {
+                let v = if w & 1 == 1 && self.ws == 64 {
+                    let c = self.c64(32);
+                    self.b.shift_right_logical(t.u64, None, full, c)?
+                } else {
+                    full
+                };
+                let v = self.b.u_convert(t.u32, None, v)?;
+                if w < 128 {
+                    let p = self.sgpr_ptr(w)?;
+                    self.lane_store_on(p, t.u32, v)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The wave's mask (u64, bits beyond the wave 0) from every lane's own bit: one exchange.
+    fn mask_exchange(&mut self, own: Word) -> R<Word> {
+        let t = self.t;
+        let one = self.c32(1);
+        let z = self.c32(0);
+        let v = self.b.select(t.u32, None, own, one, z)?;
+        let bases = self.lane_exchange(&[v])?;
+        let mut m = self.c64(0);
+        for l in 0..self.ws {
+            let lc = self.c32(l);
+            let w = self.lane_slot(bases[0], lc)?;
+            let w = self.b.u_convert(t.u64, None, w)?;
+            let sh = self.c64(l as u64);
+            let w = self.b.shift_left_logical(t.u64, None, w, sh)?;
+            m = self.b.bitwise_or(t.u64, None, m, w)?;
+        }
+        Ok(m)
+    }
+
+    /// The lane's EXEC bit (`act` before `on`) when EXEC is tracked: its own-bit variable.
+    pub(crate) fn lane_exec_bit(&mut self, act: Word) -> R<Word> {
+        let var = match self.lm.as_ref() {
+            Some(lm) if lm.masks.ready => lm.masks.own_var.get(&(EXEC_LO as u32)).copied(),
+            _ => None,
+        };
+        match var {
+            Some(v) => self.load_bool(v),
+            None => Ok(act),
+        }
+    }
+
+    /// A uniform node in the lane mapping: true when handled here (dead, or computed as own bits).
+    pub(crate) fn lane_mask_uniform(&mut self, i: usize) -> R<bool> {
+        let Some(lm) = self.lm.as_ref() else {
+            return Ok(false);
+        };
+        if lm.masks.dead.contains(&i) {
+            return Ok(true);
+        }
+        if !lm.masks.block.own.contains(&i) {
+            return Ok(false);
+        }
+        let t = self.t;
+        let bit = match *self.node(i) {
+            Node::ReadSgpr { reg, .. } => {
+                let var = self.masks().own_var[&(reg as u32)];
+                self.load_bool(var)?
+            }
+            Node::Ballot { cond } => {
+                let c = self.get(cond)?;
+                let a = self.lane_exec_bit(c)?;
+                self.b.logical_and(t.bool, None, c, a)?
+            }
+            Node::Unary {
+                op: UnOp::Trunc | UnOp::ZExt,
+                a,
+                ..
+            } => self.own_bit(a.index())?,
+            Node::Unary {
+                op: UnOp::Not, a, ..
+            } => {
+                let x = self.own_bit(a.index())?;
+                self.b.logical_not(t.bool, None, x)?
+            }
+            Node::Int { op, a, b, .. } => {
+                let x = self.own_bit(a.index())?;
+                let y = self.own_bit(b.index())?;
+                match op {
+                    IntOp::And => self.b.logical_and(t.bool, None, x, y)?,
+                    IntOp::Or => self.b.logical_or(t.bool, None, x, y)?,
+                    _ => self.b.logical_not_equal(t.bool, None, x, y)?,
+                }
+            }
+            Node::Select { cond, a, b } => {
+                let c = self.get(cond)?;
+                let x = self.own_bit(a.index())?;
+                let y = self.own_bit(b.index())?;
+                self.b.select(t.bool, None, c, x, y)?
+            }
+            _ => return Err(self.unsupported("own-bit node of an unexpected kind")),
+        };
+        self.masks_mut().bits.insert(i, bit);
+        self.mask_materialise(i, bit)?;
+        Ok(true)
+    }
+
+    /// An own node read whole somewhere: its full value by one exchange.
+    fn mask_materialise(&mut self, i: usize, bit: Word) -> R<()> {
+        if !self.masks().block.mat.contains(&i) {
+            return Ok(());
+        }
+        let full = self.mask_exchange(bit)?;
+        let v = if self.ty(i) == Ty::B64 {
+            full
+        } else {
+            self.b.u_convert(self.t.u32, None, full)?
+        };
+        self.uni.insert(i, v);
+        Ok(())
+    }
+
+    /// Whether Ballot node `i` (of a lane condition) is computed as own bits only.
     pub(crate) fn lane_elided(&self, i: usize) -> bool {
-        self.lm
-            .as_ref()
-            .is_some_and(|m| m.masks.elided.contains(&i))
+        self.lm.as_ref().is_some_and(|m| {
+            m.masks.dead.contains(&i)
+                || (m.masks.block.own.contains(&i) && !m.masks.block.mat.contains(&i))
+        })
     }
 
-    /// Whether the WriteSgpr node `w` writes an elided ballot (dropped).
-    pub(crate) fn lane_dropped_write(&self, w: usize) -> bool {
-        let Some(m) = &self.lm else {
-            return false;
+    /// A deferred write in the lane mapping: true when handled here (a dead SCC write, an own-only
+    /// mask written as own bits); a full write to a tracked unit also updates its own bit.
+    pub(crate) fn lane_dropped_write(&mut self, w: usize) -> R<bool> {
+        let Some(lm) = self.lm.as_ref() else {
+            return Ok(false);
         };
-        if m.masks.elided.is_empty() {
-            return false;
+        if !lm.masks.ready {
+            return Ok(false);
         }
-        let Node::WriteSgpr { value, .. } = self.p.nodes[Handle::from_index(w)] else {
-            return false;
+        if lm.masks.dead.contains(&w) {
+            return Ok(true);
+        }
+        let Node::WriteSgpr { reg, value } = *self.node(w) else {
+            return Ok(false);
         };
-        let mut v = value.index();
-        if let Node::Unary {
-            op: UnOp::Trunc, a, ..
-        } = self.p.nodes[Handle::from_index(v)]
-        {
-            v = a.index();
+        let t = self.t;
+        let vi = value.index();
+        let own_only = lm.masks.block.own.contains(&vi) && !self.uni.contains_key(&vi);
+        if own_only {
+            let bit = self.masks().bits[&vi];
+            let var = self.masks().own_var[&(reg as u32)];
+            self.lane_store_on(var, t.bool, bit)?;
+            return Ok(true);
         }
-        m.masks.elided.contains(&v)
+        // A full write: the own bits of the tracked units it touches follow.
+        let words = span(reg, self.ty(vi));
+        for r in 0..128u32 {
+            if words & (1u128 << r) == 0 {
+                continue;
+            }
+            let u = self.unit_of(r);
+            let Some(var) = self.masks().own_var.get(&u).copied() else {
+                continue;
+            };
+            let bit = if self.masks().bits.contains_key(&vi)
+                && r == reg as u32
+                && self.ownable_reg(reg, self.ty(vi))
+            {
+                self.masks().bits[&vi]
+            } else {
+                let x = self.get(value)?;
+                let x = if self.ty(vi) == Ty::B64 {
+                    let x = if r == reg as u32 {
+                        x
+                    } else {
+                        let c = self.c64(32);
+                        self.b.shift_right_logical(t.u64, None, x, c)?
+                    };
+                    self.b.u_convert(t.u32, None, x)?
+                } else if self.ty(vi) == Ty::B1 {
+                    let one = self.c32(1);
+                    let z = self.c32(0);
+                    self.b.select(t.u32, None, x, one, z)?
+                } else {
+                    x
+                };
+                let b = self.own_of_word(r, x)?;
+                if self.ws == 64 {
+                    // The other half's lanes keep their bit.
+                    let lane = self.lm.as_ref().expect("lane mapping").lane_id;
+                    let c5 = self.c32(5);
+                    let half = self.b.shift_right_logical(t.u32, None, lane, c5)?;
+                    let hc = self.c32(r & 1);
+                    let here = self.b.i_equal(t.bool, None, half, hc)?;
+                    let old = self.load_bool(var)?;
+                    self.b.select(t.bool, None, here, b, old)?
+                } else {
+                    b
+                }
+            };
+            self.lane_store_on(var, t.bool, bit)?;
+        }
+        Ok(false)
     }
 
     /// Records the lane's own bit of ballot `i` (a bool).
@@ -205,33 +1039,35 @@ impl Cx<'_> {
         }
     }
 
-    /// LaneBit of `mask` when it reads a register last written by a ballot of this block: the lane's own
-    /// bit of that ballot.
+    /// LaneBit of `mask` when the mask (or its ZExt) is an own node: the lane's own bit.
     pub(crate) fn lane_forwarded_bit(&self, mask: Handle<Node>) -> Option<Word> {
         let m = self.lm.as_ref()?;
-        let mut r = mask.index();
+        if let Some(&b) = m.masks.bits.get(&mask.index()) {
+            return Some(b);
+        }
         if let Node::Unary {
             op: UnOp::ZExt, a, ..
-        } = self.p.nodes[mask]
+        } = *self.node(mask.index())
         {
-            r = a.index();
+            return m.masks.bits.get(&a.index()).copied();
         }
-        let b = m.masks.forward.get(&r)?;
-        m.masks.bits.get(b).copied()
+        None
     }
 
-    /// Emits ballot `i`'s own bit without an exchange (an elided ballot); its uniform value is never
-    /// observed (its register write is dropped) and is given as 0.
+    /// Emits ballot `i`'s own bit without an exchange (`cond && active`).
     pub(crate) fn lane_own_ballot(&mut self, i: usize) -> R<()> {
-        let Node::Ballot { cond } = self.p.nodes[Handle::from_index(i)] else {
+        let Node::Ballot { cond } = *self.node(i) else {
             return Err(self.unsupported("not a ballot"));
         };
         let c = self.get(cond)?;
         let act = self.active.expect("lane body emitted");
         let bit = self.b.logical_and(self.t.bool, None, c, act)?;
         self.lane_set_bit(i, bit);
-        let z = self.c64(0);
-        self.uni.insert(i, z);
         Ok(())
+    }
+
+    /// The block an s_cbranch_execz of block `bi` always falls through to in the lane mapping (D102).
+    pub(crate) fn lane_fallthrough(&self, bi: usize) -> Option<usize> {
+        self.lm.as_ref()?.masks.fall.get(&bi).copied()
     }
 }

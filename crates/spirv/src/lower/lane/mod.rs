@@ -103,7 +103,6 @@ pub(crate) struct LaneMode {
     lds_flow: Option<lds::LdsFlow>,
     /// The current block's ballots that need no exchange (masks.rs), and the program's node uses.
     masks: masks::MaskPlan,
-    uses: Option<Vec<Vec<usize>>>,
 }
 
 /// Workgroup memory the lane mapping may add for its exchanges (bytes); beyond it the kernel is refused.
@@ -237,7 +236,6 @@ impl Cx<'_> {
             lds: LdsState::Written,
             lds_flow: Some(lds::LdsFlow::of(self.p, waves > 1)),
             masks: masks::MaskPlan::default(),
-            uses: None,
         });
         Ok(())
     }
