@@ -149,15 +149,7 @@ fn barriers(kernel: &str, dir: &Path) -> usize {
         String::from_utf8_lossy(&out.stderr)
     );
     let w = words(&std::fs::read(&spv).unwrap());
-    let (mut i, mut n) = (5, 0);
-    while i < w.len() {
-        let (len, op) = ((w[i] >> 16) as usize, w[i] & 0xffff);
-        if op == 224 {
-            n += 1; // OpControlBarrier
-        }
-        i += len.max(1);
-    }
-    n
+    rdna2spv_spirv::words::count_opcode(&w, 224) // OpControlBarrier
 }
 
 #[test]

@@ -201,14 +201,7 @@ fn lower_mapping(name: &str) -> LowerMapping {
 
 /// Static `OpControlBarrier` (opcode 224) instructions in a SPIR-V module.
 fn count_barriers(words: &[u32]) -> usize {
-    let mut n = 0;
-    let mut i = 5;
-    while i < words.len() {
-        let (len, op) = ((words[i] >> 16) as usize, words[i] & 0xffff);
-        n += usize::from(op == 224);
-        i += len.max(1);
-    }
-    n
+    rdna2spv_spirv::words::count_opcode(words, 224)
 }
 
 /// The translated module of `m` in `mapping` (as the runner lowers it), for its static counts.

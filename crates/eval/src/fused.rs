@@ -302,9 +302,52 @@ const L: usize = 64;
 
 /// An operand's lanes: a VGPR row, or one value for every lane.
 #[derive(Clone, Copy)]
-enum Arg<'a> {
+pub(crate) enum Lanes<'a> {
     Row(&'a [u32]),
     Splat(u32),
+}
+
+impl Lanes<'_> {
+    #[inline(always)]
+    pub(crate) fn at(self, l: usize) -> u32 {
+        match self {
+            Lanes::Row(r) => r[l],
+            Lanes::Splat(v) => v,
+        }
+    }
+}
+
+/// The 32-bit integer operations the fused forms run lane-wise inline, into `r` (the results of
+/// `wave::int_op` at `Ty::B32`, without its dispatch per lane); false, nothing written, for the others.
+#[inline(always)]
+pub(crate) fn int32_lanes(op: IntOp, r: &mut [u32], a: Lanes, b: Lanes) -> bool {
+    match op {
+        IntOp::Add => map2(r, a, b, |x, y| x.wrapping_add(y)),
+        IntOp::Sub => map2(r, a, b, |x, y| x.wrapping_sub(y)),
+        IntOp::Mul => map2(r, a, b, |x, y| x.wrapping_mul(y)),
+        IntOp::And => map2(r, a, b, |x, y| x & y),
+        IntOp::Or => map2(r, a, b, |x, y| x | y),
+        IntOp::Xor => map2(r, a, b, |x, y| x ^ y),
+        IntOp::Shl => map2(r, a, b, |x, y| x << (y & 31)),
+        IntOp::LShr => map2(r, a, b, |x, y| x >> (y & 31)),
+        _ => return false,
+    }
+    true
+}
+
+/// The binary f32 operations the fused forms run lane-wise inline (specialize.rs's), into `r`; false,
+/// nothing written, for the others.
+#[inline(always)]
+pub(crate) fn f32_lanes(op: FloatOp, r: &mut [u32], a: Lanes, b: Lanes) -> bool {
+    match op {
+        FloatOp::F32Add => map2(r, a, b, sp::f32_add),
+        FloatOp::F32Sub => map2(r, a, b, sp::f32_sub),
+        FloatOp::F32Mul => map2(r, a, b, sp::f32_mul),
+        FloatOp::F32Min => map2(r, a, b, sp::f32_min),
+        FloatOp::F32Max => map2(r, a, b, sp::f32_max),
+        _ => return false,
+    }
+    true
 }
 
 /// Runs `f` on the wave; false (nothing changed) when a VGPR is outside the file.
@@ -323,39 +366,32 @@ pub(crate) fn run(f: &Fused, wave: &mut WaveState, exec: u64) -> bool {
     let r = &mut r[..ws];
     {
         let arg = |s: Src| match s {
-            Src::Const(c) => Arg::Splat(c),
-            Src::Sgpr(reg) => Arg::Splat(*wave.sgpr.get(reg as usize).unwrap_or(&0)),
-            Src::Vgpr(reg) => Arg::Row(&wave.vgpr[reg as usize * ws..(reg as usize + 1) * ws]),
+            Src::Const(c) => Lanes::Splat(c),
+            Src::Sgpr(reg) => Lanes::Splat(*wave.sgpr.get(reg as usize).unwrap_or(&0)),
+            Src::Vgpr(reg) => Lanes::Row(&wave.vgpr[reg as usize * ws..(reg as usize + 1) * ws]),
         };
         let (a, b, c) = (arg(f.args[0]), arg(f.args[1]), arg(f.args[2]));
         match f.op {
-            Op::Int(op) => match op {
-                IntOp::Add => map2(r, a, b, |x, y| x.wrapping_add(y)),
-                IntOp::Sub => map2(r, a, b, |x, y| x.wrapping_sub(y)),
-                IntOp::Mul => map2(r, a, b, |x, y| x.wrapping_mul(y)),
-                IntOp::And => map2(r, a, b, |x, y| x & y),
-                IntOp::Or => map2(r, a, b, |x, y| x | y),
-                IntOp::Xor => map2(r, a, b, |x, y| x ^ y),
-                IntOp::Shl => map2(r, a, b, |x, y| x << (y & 31)),
-                IntOp::LShr => map2(r, a, b, |x, y| x >> (y & 31)),
-                _ => return false,
-            },
+            Op::Int(op) => {
+                if !int32_lanes(op, r, a, b) {
+                    return false;
+                }
+            }
             Op::F32(op) => match op {
-                FloatOp::F32Add => map2(r, a, b, sp::f32_add),
-                FloatOp::F32Sub => map2(r, a, b, sp::f32_sub),
-                FloatOp::F32Mul => map2(r, a, b, sp::f32_mul),
-                FloatOp::F32Min => map2(r, a, b, sp::f32_min),
-                FloatOp::F32Max => map2(r, a, b, sp::f32_max),
                 FloatOp::F32Fma => {
-                    let lane = |x: Arg, l: usize| match x {
-                        Arg::Row(v) => v[l],
-                        Arg::Splat(v) => v,
+                    let lane = |x: Lanes, l: usize| match x {
+                        Lanes::Row(v) => v[l],
+                        Lanes::Splat(v) => v,
                     };
                     for (l, d) in r.iter_mut().enumerate() {
                         *d = sp::f32_fma(lane(a, l), lane(b, l), lane(c, l));
                     }
                 }
-                _ => return false,
+                _ => {
+                    if !f32_lanes(op, r, a, b) {
+                        return false;
+                    }
+                }
             },
         }
     }
@@ -379,23 +415,23 @@ pub(crate) fn run(f: &Fused, wave: &mut WaveState, exec: u64) -> bool {
 
 /// `r[lane] = f(a[lane], b[lane])`, one loop per operand form.
 #[inline(always)]
-fn map2(r: &mut [u32], a: Arg, b: Arg, f: impl Fn(u32, u32) -> u32) {
+pub(crate) fn map2(r: &mut [u32], a: Lanes, b: Lanes, f: impl Fn(u32, u32) -> u32) {
     match (a, b) {
-        (Arg::Row(a), Arg::Row(b)) => {
+        (Lanes::Row(a), Lanes::Row(b)) => {
             for ((d, &x), &y) in r.iter_mut().zip(a).zip(b) {
                 *d = f(x, y);
             }
         }
-        (Arg::Row(a), Arg::Splat(y)) => {
+        (Lanes::Row(a), Lanes::Splat(y)) => {
             for (d, &x) in r.iter_mut().zip(a) {
                 *d = f(x, y);
             }
         }
-        (Arg::Splat(x), Arg::Row(b)) => {
+        (Lanes::Splat(x), Lanes::Row(b)) => {
             for (d, &y) in r.iter_mut().zip(b) {
                 *d = f(x, y);
             }
         }
-        (Arg::Splat(x), Arg::Splat(y)) => r.fill(f(x, y)),
+        (Lanes::Splat(x), Lanes::Splat(y)) => r.fill(f(x, y)),
     }
 }

@@ -11,8 +11,7 @@
 //! its operands (it masks its first operand and its result; shifts count modulo 32; min/max/mul-high mask
 //! both), so computing in `u32` gives the general path's bits.
 
-use crate::fused::Src;
-use crate::specialize as sp;
+use crate::fused::{f32_lanes, int32_lanes, map2, Lanes, Src};
 use crate::wave::{float_op, int_op, WaveState};
 use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{FloatOp, Handle, IntOp, Node, Program, Ty};
@@ -128,23 +127,6 @@ pub(crate) fn fuse(p: &Program, types: &Types, start: usize, end: usize) -> Opti
     })
 }
 
-/// A row of lanes or one value for all of them.
-#[derive(Clone, Copy)]
-enum Lanes<'a> {
-    Row(&'a [u32]),
-    Splat(u32),
-}
-
-impl Lanes<'_> {
-    #[inline(always)]
-    fn at(self, l: usize) -> u32 {
-        match self {
-            Lanes::Row(r) => r[l],
-            Lanes::Splat(v) => v,
-        }
-    }
-}
-
 /// Runs `m` on the wave; false (nothing changed) when a VGPR is outside the file. `tmp` is scratch space.
 #[inline(never)]
 pub(crate) fn run(m: &Multi, wave: &mut WaveState, exec: u64, tmp: &mut Vec<u32>) -> bool {
@@ -173,25 +155,19 @@ pub(crate) fn run(m: &Multi, wave: &mut WaveState, exec: u64, tmp: &mut Vec<u32>
             };
             let (x, y, z) = (get(a[0]), get(a[1]), get(a[2]));
             match op {
-                Op::Int(IntOp::Add) => map2(out, x, y, |p, q| p.wrapping_add(q)),
-                Op::Int(IntOp::Sub) => map2(out, x, y, |p, q| p.wrapping_sub(q)),
-                Op::Int(IntOp::Mul) => map2(out, x, y, |p, q| p.wrapping_mul(q)),
-                Op::Int(IntOp::And) => map2(out, x, y, |p, q| p & q),
-                Op::Int(IntOp::Or) => map2(out, x, y, |p, q| p | q),
-                Op::Int(IntOp::Xor) => map2(out, x, y, |p, q| p ^ q),
-                Op::Int(IntOp::Shl) => map2(out, x, y, |p, q| p << (q & 31)),
-                Op::Int(IntOp::LShr) => map2(out, x, y, |p, q| p >> (q & 31)),
-                Op::Int(op) => map2(out, x, y, |p, q| {
-                    int_op(op, Ty::B32, p as u64, q as u64) as u32
-                }),
-                Op::Float(FloatOp::F32Add) => map2(out, x, y, sp::f32_add),
-                Op::Float(FloatOp::F32Sub) => map2(out, x, y, sp::f32_sub),
-                Op::Float(FloatOp::F32Mul) => map2(out, x, y, sp::f32_mul),
-                Op::Float(FloatOp::F32Min) => map2(out, x, y, sp::f32_min),
-                Op::Float(FloatOp::F32Max) => map2(out, x, y, sp::f32_max),
+                Op::Int(op) => {
+                    if !int32_lanes(op, out, x, y) {
+                        map2(out, x, y, |p, q| {
+                            int_op(op, Ty::B32, p as u64, q as u64) as u32
+                        });
+                    }
+                }
                 Op::Float(op) => {
-                    for (l, d) in out.iter_mut().enumerate() {
-                        *d = float_op(op, x.at(l) as u64, y.at(l) as u64, z.at(l) as u64) as u32;
+                    if !f32_lanes(op, out, x, y) {
+                        for (l, d) in out.iter_mut().enumerate() {
+                            *d =
+                                float_op(op, x.at(l) as u64, y.at(l) as u64, z.at(l) as u64) as u32;
+                        }
                     }
                 }
             }
@@ -216,26 +192,4 @@ pub(crate) fn run(m: &Multi, wave: &mut WaveState, exec: u64, tmp: &mut Vec<u32>
         }
     }
     true
-}
-
-#[inline(always)]
-fn map2(r: &mut [u32], a: Lanes, b: Lanes, f: impl Fn(u32, u32) -> u32) {
-    match (a, b) {
-        (Lanes::Row(a), Lanes::Row(b)) => {
-            for ((d, &x), &y) in r.iter_mut().zip(a).zip(b) {
-                *d = f(x, y);
-            }
-        }
-        (Lanes::Row(a), Lanes::Splat(y)) => {
-            for (d, &x) in r.iter_mut().zip(a) {
-                *d = f(x, y);
-            }
-        }
-        (Lanes::Splat(x), Lanes::Row(b)) => {
-            for (d, &y) in r.iter_mut().zip(b) {
-                *d = f(x, y);
-            }
-        }
-        (Lanes::Splat(x), Lanes::Splat(y)) => r.fill(f(x, y)),
-    }
 }

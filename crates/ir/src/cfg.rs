@@ -45,13 +45,7 @@ impl Cfg {
         let succs = p
             .blocks
             .iter()
-            .map(|(_, b)| match b.terminator {
-                Terminator::Jump(t) => vec![t.index()],
-                Terminator::Branch {
-                    taken, not_taken, ..
-                } => vec![taken.index(), not_taken.index()],
-                Terminator::End => vec![],
-            })
+            .map(|(_, b)| b.terminator.successors())
             .collect();
         Cfg::from_succs(0, succs)
     }

@@ -559,6 +559,20 @@ pub enum Terminator {
     End,
 }
 
+impl Terminator {
+    /// The indices of the blocks control can go to next: the target of a jump, both targets of a branch
+    /// (taken first), none after `s_endpgm`.
+    pub fn successors(&self) -> Vec<usize> {
+        match *self {
+            Terminator::Jump(t) => vec![t.index()],
+            Terminator::Branch {
+                taken, not_taken, ..
+            } => vec![taken.index(), not_taken.index()],
+            Terminator::End => vec![],
+        }
+    }
+}
+
 /// A basic block: straight-line instructions and a terminator.
 #[derive(Debug, Clone)]
 pub struct Block {

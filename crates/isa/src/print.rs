@@ -111,9 +111,10 @@ const SLACK: usize = 32;
 /// `memcpy` call, one comparison per piece), appended to the caller's `String` once at the end (decision D109).
 /// Warnings LLVM's C API prints in its comment stream are kept apart and appended last, after ` ; `.
 ///
-/// Safe code only: the fixed-size copies are `copy_from_slice` between slices whose bounds the compiler
+/// The fixed-size copies are safe code, `copy_from_slice` between slices whose bounds the compiler
 /// proves, so a wrong length is a panic in tests, never memory unsafety; tests/print_fuzz.rs drives every
-/// path with random words of every format.
+/// path with random words of every format. The one `unsafe` is the unchecked UTF-8 view in `flush_inline`
+/// (its invariant is stated there and asserted in debug builds).
 pub(crate) struct Line<'a> {
     /// The caller's stack buffer (a reference: moving a `Line` copies no text).
     buf: &'a mut [u8; CAP],

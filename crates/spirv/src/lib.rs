@@ -4,5 +4,6 @@
 pub mod exact;
 pub mod lower;
 pub mod profile;
+pub mod words;
 
 pub use profile::{DeviceIdentity, DeviceProfile, FloatToInt, VerifiedSubgroup};

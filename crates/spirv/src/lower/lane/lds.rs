@@ -79,14 +79,7 @@ impl LdsFlow {
         let n = p.blocks.len();
         let mut preds = vec![Vec::new(); n];
         for (h, b) in p.blocks.iter() {
-            let succ: Vec<usize> = match b.terminator {
-                Terminator::Jump(t) => vec![t.index()],
-                Terminator::Branch {
-                    taken, not_taken, ..
-                } => vec![taken.index(), not_taken.index()],
-                Terminator::End => Vec::new(),
-            };
-            for s in succ {
+            for s in b.terminator.successors() {
                 if !preds[s].contains(&h.index()) {
                     preds[s].push(h.index());
                 }

@@ -77,16 +77,6 @@ fn span(reg: u16, ty: Ty) -> Words {
 
 const EXEC_WORDS: Words = 0b11 << EXEC_LO;
 
-fn succs(t: &Terminator) -> Vec<usize> {
-    match *t {
-        Terminator::Jump(b) => vec![b.index()],
-        Terminator::Branch {
-            taken, not_taken, ..
-        } => vec![taken.index(), not_taken.index()],
-        Terminator::End => vec![],
-    }
-}
-
 impl Cx<'_> {
     fn node(&self, i: usize) -> &Node {
         &self.p.nodes[Handle::from_index(i)]
@@ -191,7 +181,7 @@ impl Cx<'_> {
             dead.clear();
             for bi in (0..nb).rev() {
                 let blk = &self.p.blocks[Handle::from_index(bi)];
-                let mut scc = succs(&blk.terminator).iter().any(|&s| live_in[s]);
+                let mut scc = blk.terminator.successors().iter().any(|&s| live_in[s]);
                 let cond = match blk.terminator {
                     Terminator::Branch { cond, .. }
                         if !self
@@ -249,7 +239,9 @@ impl Cx<'_> {
             let mut changed = false;
             for bi in (0..nb).rev() {
                 let blk = &self.p.blocks[Handle::from_index(bi)];
-                let mut live = succs(&blk.terminator)
+                let mut live = blk
+                    .terminator
+                    .successors()
                     .iter()
                     .fold(EXEC_WORDS, |a, &s| a | live_in[s]);
                 for inst in blk.insts.iter().rev() {
@@ -317,7 +309,7 @@ impl Cx<'_> {
             if b == t || !region.insert(b) {
                 continue;
             }
-            stack.extend(succs(&self.p.blocks[Handle::from_index(b)].terminator));
+            stack.extend(self.p.blocks[Handle::from_index(b)].terminator.successors());
         }
         if region.contains(&bi) {
             return None;
@@ -354,7 +346,7 @@ impl Cx<'_> {
                 None => {}
             }
             st.insert(b, 1);
-            for s in succs(&cx.p.blocks[Handle::from_index(b)].terminator) {
+            for s in cx.p.blocks[Handle::from_index(b)].terminator.successors() {
                 if r.contains(&s) && cyclic(cx, s, r, st) {
                     return true;
                 }
@@ -397,7 +389,7 @@ impl Cx<'_> {
             if !seen.insert(b) {
                 return;
             }
-            for s in succs(&cx.p.blocks[Handle::from_index(b)].terminator) {
+            for s in cx.p.blocks[Handle::from_index(b)].terminator.successors() {
                 if r.contains(&s) {
                     post(cx, s, r, seen, out);
                 }
@@ -458,7 +450,7 @@ impl Cx<'_> {
                     }
                 }
             }
-            for s in succs(&blk.terminator) {
+            for s in blk.terminator.successors() {
                 if s == t {
                     at_t = Some(at_t.map_or(zero_words, |x| x & zero_words));
                 } else if region.contains(&s) {
@@ -692,7 +684,7 @@ impl Cx<'_> {
                 }
                 let (out, _) = self.mask_sim(bi, m.entry[bi], &m);
                 let blk = &self.p.blocks[Handle::from_index(bi)];
-                let mut next = succs(&blk.terminator);
+                let mut next = blk.terminator.successors();
                 if let Some(&n) = m.fall.get(&bi) {
                     next = vec![n];
                 }

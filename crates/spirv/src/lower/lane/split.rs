@@ -66,30 +66,22 @@ pub fn split_waves(p: &Program, desc: &KernelLayout, whole: bool) -> u32 {
 pub fn split_factor(words: &[u32]) -> u32 {
     const OP_MODULE_PROCESSED: u32 = 330;
     const OP_FUNCTION: u32 = 54;
-    let mut i = 5;
-    while i < words.len() {
-        let (n, op) = ((words[i] >> 16) as usize, words[i] & 0xffff);
-        if n == 0 || op == OP_FUNCTION {
-            break;
-        }
-        if op == OP_MODULE_PROCESSED && i + n <= words.len() {
-            let bytes: Vec<u8> = words[i + 1..i + n]
+    crate::words::instructions(words)
+        .take_while(|&(op, _)| op != OP_FUNCTION)
+        .filter(|&(op, _)| op == OP_MODULE_PROCESSED)
+        .find_map(|(_, inst)| {
+            let bytes: Vec<u8> = inst[1..]
                 .iter()
                 .flat_map(|w| w.to_le_bytes())
                 .take_while(|&b| b != 0)
                 .collect();
-            if let Some(rest) = std::str::from_utf8(&bytes)
+            std::str::from_utf8(&bytes)
+                .ok()?
+                .strip_prefix(SPLIT_MARK)?
+                .parse::<u32>()
                 .ok()
-                .and_then(|s| s.strip_prefix(SPLIT_MARK))
-            {
-                if let Ok(w) = rest.parse::<u32>() {
-                    return w.max(1);
-                }
-            }
-        }
-        i += n;
-    }
-    1
+        })
+        .map_or(1, |w| w.max(1))
 }
 
 impl Cx<'_> {
