@@ -126,6 +126,17 @@ fn saxpy_manifest(co: &Path, extra: &str) -> String {
 }
 
 fn run_manifest(d: &Path, name: &str, text: &str, extra: &[&str]) -> (Output, PathBuf) {
+    run_manifest_env(d, name, text, extra, &[])
+}
+
+/// [`run_manifest`] with extra environment variables for the process.
+fn run_manifest_env(
+    d: &Path,
+    name: &str,
+    text: &str,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> (Output, PathBuf) {
     let m = d.join(format!("{name}.toml"));
     std::fs::write(&m, text).unwrap();
     let out_dir = d.join(format!("out-{name}"));
@@ -133,7 +144,12 @@ fn run_manifest(d: &Path, name: &str, text: &str, extra: &[&str]) -> (Output, Pa
     args.extend(extra.iter().map(|a| a.as_ref() as &std::ffi::OsStr));
     args.push("--out".as_ref());
     args.push(out_dir.as_os_str());
-    (rdna2spv(&args), out_dir)
+    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .args(&args)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    (out, out_dir)
 }
 
 #[test]
@@ -250,8 +266,11 @@ fn runaway_loops_stop_at_the_step_budget_naming_the_pc() {
     fails_with(&out, "a loop stopped before its exit condition");
     fails_with(&out, "in the block at pc 0x74");
     assert!(!out_dir.join("y.bin").exists());
-    // A dispatch that outlives the fence timeout (a hung device) is a clear error, not a hang.
-    let (out, out_dir) = run_manifest(
+    // A dispatch that outlives the fence timeout (a hung device) is a clear error, not a hang. Mesa's
+    // shader cache is off for this run: lavapipe compiles at the first dispatch (inside the fence wait,
+    // 13–45 ms cold), so the dispatch cannot finish within 1 ms; with the module cached by the run above,
+    // an idle machine finished the capped loop in under 1 ms and the test raced the timeout.
+    let (out, out_dir) = run_manifest_env(
         &d,
         "spin-timeout",
         &saxpy_manifest(&co, ""),
@@ -263,6 +282,7 @@ fn runaway_loops_stop_at_the_step_budget_naming_the_pc() {
             "--timeout-ms",
             "1",
         ],
+        &[("MESA_SHADER_CACHE_DISABLE", "true")],
     );
     fails_with(&out, "running saxpy on the Vulkan device");
     fails_with(&out, "did not finish within 1ms");
