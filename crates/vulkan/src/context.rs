@@ -70,6 +70,9 @@ pub struct EnabledFeatures {
     pub subgroup_size_control: bool,
     /// `computeFullSubgroups`.
     pub compute_full_subgroups: bool,
+    /// `shaderZeroInitializeWorkgroupMemory` (required by Vulkan 1.3; the lane mapping's ballot words
+    /// start zero through it, D115: Context::new fails without it).
+    pub shader_zero_initialize_workgroup_memory: bool,
 }
 
 /// Facts about the chosen physical device, read from its properties.
@@ -435,11 +438,18 @@ impl Context {
             vulkan_memory_model_device_scope: on(h12.vulkan_memory_model_device_scope),
             subgroup_size_control: on(h13.subgroup_size_control),
             compute_full_subgroups: on(h13.compute_full_subgroups),
+            shader_zero_initialize_workgroup_memory: on(h13.shader_zero_initialize_workgroup_memory),
         };
         if !features.buffer_device_address {
             return Err(Error::MissingFeature {
                 device: info.name.clone(),
                 feature: "bufferDeviceAddress",
+            });
+        }
+        if !features.shader_zero_initialize_workgroup_memory {
+            return Err(Error::MissingFeature {
+                device: info.name.clone(),
+                feature: "shaderZeroInitializeWorkgroupMemory",
             });
         }
 
@@ -459,7 +469,8 @@ impl Context {
             .vulkan_memory_model_device_scope(features.vulkan_memory_model_device_scope);
         let mut e13 = vk::PhysicalDeviceVulkan13Features::default()
             .subgroup_size_control(features.subgroup_size_control)
-            .compute_full_subgroups(features.compute_full_subgroups);
+            .compute_full_subgroups(features.compute_full_subgroups)
+            .shader_zero_initialize_workgroup_memory(true);
         let priorities = [1.0f32];
         let qci = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(family)

@@ -621,6 +621,25 @@ impl<'a> Cx<'a> {
         id
     }
 
+    /// A module-scope variable initialised to zero (`OpConstantNull`; Workgroup variables need the
+    /// Vulkan 1.3 feature shaderZeroInitializeWorkgroupMemory, which the runner enables).
+    fn global_var_zeroed(&mut self, ty: Word, class: StorageClass) -> Word {
+        let ptr = self.b.type_pointer(None, class, ty);
+        let null = self.b.constant_null(ty);
+        let id = self.b.id();
+        self.b
+            .module_mut()
+            .types_global_values
+            .push(Instruction::new(
+                Op::Variable,
+                Some(ptr),
+                Some(id),
+                vec![Operand::StorageClass(class), Operand::IdRef(null)],
+            ));
+        self.interface.push(id);
+        id
+    }
+
     fn global_var(&mut self, ty: Word, class: StorageClass) -> Word {
         let ptr = self.b.type_pointer(None, class, ty);
         let id = self.b.id();

@@ -842,21 +842,8 @@ impl Cx<'_> {
 
     /// The wave's mask (u64, bits beyond the wave 0) from every lane's own bit: one exchange.
     fn mask_exchange(&mut self, own: Word) -> R<Word> {
-        let t = self.t;
-        let one = self.c32(1);
-        let z = self.c32(0);
-        let v = self.b.select(t.u32, None, own, one, z)?;
-        let bases = self.lane_exchange(&[v])?;
-        let mut m = self.c64(0);
-        for l in 0..self.ws {
-            let lc = self.c32(l);
-            let w = self.lane_slot(bases[0], lc)?;
-            let w = self.b.u_convert(t.u64, None, w)?;
-            let sh = self.c64(l as u64);
-            let w = self.b.shift_left_logical(t.u64, None, w, sh)?;
-            m = self.b.bitwise_or(t.u64, None, m, w)?;
-        }
-        Ok(m)
+        let (_, masks) = self.lane_exchange(&[], &[own])?;
+        Ok(masks[0])
     }
 
     /// The lane's EXEC bit (`act` before `on`) when EXEC is tracked: its own-bit variable.

@@ -93,6 +93,11 @@ pub(crate) struct LaneMode {
     slots: u32,
     exch: Word,
     exch_par: Word,
+    /// Ballot words (D115): `3 × ballots × waves × (wave size / 32)` words of zero-initialised workgroup
+    /// memory, the number of ballot sets one exchange may need, and the rotation variable (0, 1, 2).
+    bal: Word,
+    ballots: u32,
+    bal_rot: Word,
     /// Several waves: the published labels (`2 × waves` words), their parity, the `on` variable, and this
     /// invocation's copy of every wave's label (a private array, constant indices).
     labels: Option<(Word, Word, Word, Word)>,
@@ -189,17 +194,25 @@ impl Cx<'_> {
                 )
             }
         };
-        let mut slots = 1;
+        let (mut slots, mut ballots) = (1, 1);
         for (_, blk) in self.p.blocks.iter() {
             for inst in &blk.insts {
-                slots = slots.max(self.lane_sources(inst.nodes.clone()).len() as u32);
+                let src = self.lane_sources(inst.nodes.clone());
+                let b = src
+                    .iter()
+                    .filter(|s| matches!(s, Source::Ballot(_)))
+                    .count() as u32;
+                slots = slots.max(src.len() as u32 - b);
+                ballots = ballots.max(b);
             }
         }
+        let wpw = ws / 32;
+        let bal_words = 3 * ballots * waves * wpw;
         let words = 2 * slots * waves * ws;
-        if 4 * words > EXCHANGE_BUDGET {
+        if 4 * (words + bal_words) > EXCHANGE_BUDGET {
             return Err(LowerError::Layout(format!(
                 "the lane mapping needs {} bytes of workgroup memory for its exchanges (more than {})",
-                4 * words,
+                4 * (words + bal_words),
                 EXCHANGE_BUDGET
             )));
         }
@@ -208,6 +221,10 @@ impl Cx<'_> {
         let exch = self.global_var(arr, StorageClass::Workgroup);
         let z = self.c32(0);
         let exch_par = self.fn_var(t.u32, Some(z));
+        let n = self.c32(bal_words);
+        let arr = self.b.type_array(t.u32, n);
+        let bal = self.global_var_zeroed(arr, StorageClass::Workgroup);
+        let bal_rot = self.fn_var(t.u32, Some(z));
         let labels = if waves > 1 {
             let n = self.c32(2 * waves);
             let wc = self.c32(waves);
@@ -231,6 +248,9 @@ impl Cx<'_> {
             slots,
             exch,
             exch_par,
+            bal,
+            ballots,
+            bal_rot,
             labels,
             on_now,
             lds: LdsState::Written,
@@ -274,38 +294,140 @@ impl Cx<'_> {
         Ok(self.b.logical_and(self.t.bool, None, c, on)?)
     }
 
-    /// Writes each of `vals` (u32) to this lane's slot, one barrier; returns each value's slot base (the
-    /// word of lane 0 of this wave) for [`Self::lane_slot`].
-    pub(crate) fn lane_exchange(&mut self, vals: &[Word]) -> R<Vec<Word>> {
+    /// One exchange, one barrier: writes each of `vals` (u32) to this lane's slot, and ORs this lane's bit
+    /// of each of `ballots` (bool) into the wave's ballot words; returns each value's slot base (the word
+    /// of lane 0 of this wave) for [`Self::lane_slot`], and each ballot's wave mask (u64, bits beyond the
+    /// wave zero).
+    ///
+    /// Ballots (D115): lanes whose bit is set `atomicOr` it into one word per 32 lanes, so reading the mask
+    /// back is one load per word instead of one per lane. The words rotate through three buffers under
+    /// `bal_rot` (identical in every invocation) and start zero (`OpConstantNull`): before its barrier,
+    /// exchange n has lane 0 of each wave clear the wave's words of the buffer exchange n+1 will use. That
+    /// buffer was last read by exchange n−2, whose reads every invocation finished before it arrived at
+    /// the barrier of exchange n−1; the ORs of exchange n+1 come after the barrier of exchange n.
+    pub(crate) fn lane_exchange(
+        &mut self,
+        vals: &[Word],
+        ballots: &[Word],
+    ) -> R<(Vec<Word>, Vec<Word>)> {
         let t = self.t;
         let (slots, waves, ws) = (self.lm().slots, self.lm().waves, self.ws);
         if vals.len() as u32 > slots {
             return Err(self.unsupported("more exchanged values than exchange slots"));
         }
+        if ballots.len() as u32 > self.lm().ballots {
+            return Err(self.unsupported("more exchanged ballots than ballot words"));
+        }
         let (exch, par_var, lane_id, wave) = {
             let m = self.lm();
             (m.exch, m.exch_par, m.lane_id, m.local_wave)
         };
-        let par = self.load_u32(par_var)?;
-        let half = self.c32(slots * waves * ws);
-        let region = self.b.i_mul(t.u32, None, par, half)?;
-        let wsc = self.c32(ws);
-        let wave_off = self.b.i_mul(t.u32, None, wave, wsc)?;
         let mut bases = Vec::with_capacity(vals.len());
-        for (j, &v) in vals.iter().enumerate() {
-            let jc = self.c32(j as u32 * waves * ws);
-            let base = self.b.i_add(t.u32, None, region, jc)?;
-            let base = self.b.i_add(t.u32, None, base, wave_off)?;
-            let idx = self.b.i_add(t.u32, None, base, lane_id)?;
-            let p = self.b.access_chain(t.wg_u32, None, exch, [idx])?;
-            self.store(p, v)?;
-            bases.push(base);
+        let mut par = None;
+        if !vals.is_empty() {
+            let p = self.load_u32(par_var)?;
+            par = Some(p);
+            let half = self.c32(slots * waves * ws);
+            let region = self.b.i_mul(t.u32, None, p, half)?;
+            let wsc = self.c32(ws);
+            let wave_off = self.b.i_mul(t.u32, None, wave, wsc)?;
+            for (j, &v) in vals.iter().enumerate() {
+                let jc = self.c32(j as u32 * waves * ws);
+                let base = self.b.i_add(t.u32, None, region, jc)?;
+                let base = self.b.i_add(t.u32, None, base, wave_off)?;
+                let idx = self.b.i_add(t.u32, None, base, lane_id)?;
+                let p = self.b.access_chain(t.wg_u32, None, exch, [idx])?;
+                self.store(p, v)?;
+                bases.push(base);
+            }
+        }
+        let mut words = Vec::new();
+        let mut rot_next = None;
+        if !ballots.is_empty() {
+            let (bal, rot_var, nb) = {
+                let m = self.lm();
+                (m.bal, m.bal_rot, m.ballots)
+            };
+            let wpw = ws / 32;
+            // Word index of (buffer, ballot j, this wave, word k).
+            let set = nb * waves * wpw;
+            let rot = self.load_u32(rot_var)?;
+            let two = self.c32(2);
+            let z = self.c32(0);
+            let one = self.c32(1);
+            let last = self.b.i_equal(t.bool, None, rot, two)?;
+            let inc = self.b.i_add(t.u32, None, rot, one)?;
+            let next = self.b.select(t.u32, None, last, z, inc)?;
+            rot_next = Some(next);
+            let setc = self.c32(set);
+            let wpwc = self.c32(wpw);
+            let wave_words = self.b.i_mul(t.u32, None, wave, wpwc)?;
+            let cur_base = self.b.i_mul(t.u32, None, rot, setc)?;
+            let cur_base = self.b.i_add(t.u32, None, cur_base, wave_words)?;
+            let next_base = self.b.i_mul(t.u32, None, next, setc)?;
+            let next_base = self.b.i_add(t.u32, None, next_base, wave_words)?;
+            let first = self.b.i_equal(t.bool, None, lane_id, z)?;
+            self.guarded(first, None, |cx| {
+                for j in 0..nb {
+                    for k in 0..wpw {
+                        let o = cx.c32(j * waves * wpw + k);
+                        let idx = cx.b.i_add(t.u32, None, next_base, o)?;
+                        let p = cx.b.access_chain(t.wg_u32, None, bal, [idx])?;
+                        cx.store(p, z)?;
+                    }
+                }
+                Ok(None)
+            })?;
+            let c31 = self.c32(31);
+            let c5 = self.c32(5);
+            let bit_pos = self.b.bitwise_and(t.u32, None, lane_id, c31)?;
+            let bit = self.b.shift_left_logical(t.u32, None, one, bit_pos)?;
+            let word_k = self.b.shift_right_logical(t.u32, None, lane_id, c5)?;
+            let scope = self.c32(spirv::Scope::Workgroup as u32);
+            let relaxed = self.c32(0);
+            for (j, &c) in ballots.iter().enumerate() {
+                let o = self.c32(j as u32 * waves * wpw);
+                let jb = self.b.i_add(t.u32, None, cur_base, o)?;
+                let idx = self.b.i_add(t.u32, None, jb, word_k)?;
+                self.guarded(c, None, |cx| {
+                    let p = cx.b.access_chain(t.wg_u32, None, bal, [idx])?;
+                    cx.b.atomic_or(t.u32, None, p, scope, relaxed, bit)?;
+                    Ok(None)
+                })?;
+                words.push(jb);
+            }
         }
         self.lane_barrier()?;
-        let one = self.c32(1);
-        let np = self.b.bitwise_xor(t.u32, None, par, one)?;
-        self.store(par_var, np)?;
-        Ok(bases)
+        if let Some(p) = par {
+            let one = self.c32(1);
+            let np = self.b.bitwise_xor(t.u32, None, p, one)?;
+            self.store(par_var, np)?;
+        }
+        let mut masks = Vec::with_capacity(words.len());
+        if let Some(next) = rot_next {
+            let (bal, rot_var) = {
+                let m = self.lm();
+                (m.bal, m.bal_rot)
+            };
+            self.store(rot_var, next)?;
+            for jb in words {
+                let p = self.b.access_chain(t.wg_u32, None, bal, [jb])?;
+                let lo = self.load_u32(p)?;
+                let mut m = self.b.u_convert(t.u64, None, lo)?;
+                if ws == 64 {
+                    let one = self.c32(1);
+                    let i1 = self.b.i_add(t.u32, None, jb, one)?;
+                    let p = self.b.access_chain(t.wg_u32, None, bal, [i1])?;
+                    let hi = self.load_u32(p)?;
+                    let hi = self.b.u_convert(t.u64, None, hi)?;
+                    let c32 = self.c64(32);
+                    let hi = self.b.shift_left_logical(t.u64, None, hi, c32)?;
+                    m = self.b.bitwise_or(t.u64, None, m, hi)?;
+                }
+                masks.push(m);
+            }
+        }
+        Ok((bases, masks))
     }
 
     /// The exchanged word of lane `lane` (u32) at slot base `base`.
@@ -351,9 +473,10 @@ impl Cx<'_> {
                 sources.push(s);
             }
         }
-        let mut vals = Vec::with_capacity(sources.len());
+        let mut vals = Vec::new();
+        let mut bools = Vec::new();
         for s in &sources {
-            let v = match *s {
+            match *s {
                 Source::Ballot(cond) => {
                     let c = self.get(cond)?;
                     let act = self.active.expect("lane body emitted");
@@ -363,13 +486,11 @@ impl Cx<'_> {
                             self.lane_set_bit(i, both);
                         }
                     }
-                    let one = self.c32(1);
-                    let z = self.c32(0);
-                    self.b.select(t.u32, None, both, one, z)?
+                    bools.push(both);
                 }
                 Source::Value(a) => {
                     let x = self.get(a)?;
-                    match self.ty(a.index()) {
+                    let v = match self.ty(a.index()) {
                         Ty::B1 => {
                             let one = self.c32(1);
                             let z = self.c32(0);
@@ -381,31 +502,32 @@ impl Cx<'_> {
                                 "a 64-bit cross-lane read is not lowered in the lane mapping",
                             ))
                         }
-                    }
+                    };
+                    vals.push(v);
                 }
-            };
-            vals.push(v);
+            }
         }
-        let bases = self.lane_exchange(&vals)?;
+        let (bases, masks) = self.lane_exchange(&vals, &bools)?;
         let ws = self.ws;
+        let value_sources: Vec<Source> = sources
+            .iter()
+            .copied()
+            .filter(|s| matches!(s, Source::Value(_)))
+            .collect();
+        let ballot_sources: Vec<Source> = sources
+            .iter()
+            .copied()
+            .filter(|s| matches!(s, Source::Ballot(_)))
+            .collect();
         for &i in nodes {
             let s = self.source_of(i).expect("checked above");
-            let base = bases[sources.iter().position(|x| *x == s).expect("listed")];
             let node = self.p.nodes[Handle::from_index(i)].clone();
             let v = match node {
                 Node::Ballot { .. } => {
-                    let mut m = self.c64(0);
-                    for l in 0..ws {
-                        let lc = self.c32(l);
-                        let w = self.lane_slot(base, lc)?;
-                        let w = self.b.u_convert(t.u64, None, w)?;
-                        let sh = self.c64(l as u64);
-                        let w = self.b.shift_left_logical(t.u64, None, w, sh)?;
-                        m = self.b.bitwise_or(t.u64, None, m, w)?;
-                    }
-                    m
+                    masks[ballot_sources.iter().position(|x| *x == s).expect("listed")]
                 }
                 Node::ReadLane { a, lane } => {
+                    let base = bases[value_sources.iter().position(|x| *x == s).expect("listed")];
                     let l = self.get(lane)?;
                     let mask = self.c32(ws - 1);
                     let l = self.b.bitwise_and(t.u32, None, l, mask)?;
@@ -413,6 +535,7 @@ impl Cx<'_> {
                     self.lane_unslot(a, w)?
                 }
                 Node::ReadFirstLane { a } => {
+                    let base = bases[value_sources.iter().position(|x| *x == s).expect("listed")];
                     let first = self.first_exec_lane()?;
                     let w = self.lane_slot(base, first)?;
                     self.lane_unslot(a, w)?
