@@ -71,7 +71,7 @@ pub struct EnabledFeatures {
     /// `computeFullSubgroups`.
     pub compute_full_subgroups: bool,
     /// `shaderZeroInitializeWorkgroupMemory` (required by Vulkan 1.3; the lane mapping's ballot words
-    /// start zero through it, D115: Context::new fails without it).
+    /// start zero through it, D125: Context::new fails without it).
     pub shader_zero_initialize_workgroup_memory: bool,
 }
 

@@ -93,7 +93,7 @@ pub(crate) struct LaneMode {
     slots: u32,
     exch: Word,
     exch_par: Word,
-    /// Ballot words (D115): `3 × ballots × waves × (wave size / 32)` words of zero-initialised workgroup
+    /// Ballot words (D125): `3 × ballots × waves × (wave size / 32)` words of zero-initialised workgroup
     /// memory, the number of ballot sets one exchange may need, and the rotation variable (0, 1, 2).
     bal: Word,
     ballots: u32,
@@ -299,7 +299,7 @@ impl Cx<'_> {
     /// of lane 0 of this wave) for [`Self::lane_slot`], and each ballot's wave mask (u64, bits beyond the
     /// wave zero).
     ///
-    /// Ballots (D115): lanes whose bit is set `atomicOr` it into one word per 32 lanes, so reading the mask
+    /// Ballots (D125): lanes whose bit is set `atomicOr` it into one word per 32 lanes, so reading the mask
     /// back is one load per word instead of one per lane. The words rotate through three buffers under
     /// `bal_rot` (identical in every invocation) and start zero (`OpConstantNull`): before its barrier,
     /// exchange n has lane 0 of each wave clear the wave's words of the buffer exchange n+1 will use. That
