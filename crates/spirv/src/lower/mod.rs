@@ -1107,14 +1107,22 @@ impl<'a> Cx<'a> {
         }
         // Work-item ids in v0..v2.
         let nids = self.desc.workitem_id_vgprs.clamp(1, 3);
+        // A 1-D workgroup (y and z sizes 1): every valid lane's `tid` is below `threads`, which is then
+        // `size[0]`, so x = tid and y = z = 0 without the per-lane divisions (a division is a scalar loop
+        // over the SIMD lanes on lavapipe).
+        let one_d = self.desc.workgroup[1] == 1 && self.desc.workgroup[2] == 1;
         self.lane_loop(|cx, lane| {
             let valid = cx.b.u_less_than(t.bool, None, lane, count)?;
             cx.guarded(valid, None, |cx| {
                 let tid = cx.b.i_add(t.u32, None, base, lane)?;
-                let x = cx.b.u_mod(t.u32, None, tid, size[0])?;
-                let q = cx.b.u_div(t.u32, None, tid, size[0])?;
-                let y = cx.b.u_mod(t.u32, None, q, size[1])?;
-                let zz = cx.b.u_div(t.u32, None, tid, s01)?;
+                let (x, y, zz) = if one_d {
+                    (tid, z, z)
+                } else {
+                    let x = cx.b.u_mod(t.u32, None, tid, size[0])?;
+                    let q = cx.b.u_div(t.u32, None, tid, size[0])?;
+                    let y = cx.b.u_mod(t.u32, None, q, size[1])?;
+                    (x, y, cx.b.u_div(t.u32, None, tid, s01)?)
+                };
                 for (d, id) in [x, y, zz].into_iter().enumerate().take(nids as usize) {
                     let p = cx.vgpr_ptr(d as u32, lane)?;
                     cx.store(p, id)?;
