@@ -53,7 +53,7 @@ pub struct Reference {
 }
 
 /// The reference kernels: ALU-bound, memory-bound, LDS with barriers, divergent control flow, and a
-/// CSR SpMV in the shape of rocSPARSE's csrmv.
+/// CSR SpMV in the shape of rocSPARSE's csrmv; saxpy twice (GLSL `fma`, and the exactly rounded one).
 pub const REFERENCES: &[Reference] = &[
     Reference {
         name: "saxpy",
@@ -62,6 +62,18 @@ pub const REFERENCES: &[Reference] = &[
         local_size: 64,
         bound: "memory",
         agreement: Agreement::UnfusedFma,
+        integer: false,
+        count_args: &[],
+    },
+    // The same kernel against the GLSL that computes the same bits: the fused multiply-add emulated as
+    // the translated module does (product in double, TwoSum, round to odd, one narrowing; D115).
+    Reference {
+        name: "saxpy_exact",
+        manifest: "fixtures/run/saxpy.toml",
+        glsl: "fixtures/glsl/saxpy_exact.comp",
+        local_size: 64,
+        bound: "memory + exact fma",
+        agreement: Agreement::BitExact,
         integer: false,
         count_args: &[],
     },

@@ -3,7 +3,9 @@
 //! their order are the same (float NaNs as the canonical NaN, D005). `saxpy` is the one documented
 //! exception: its kernel is one fused multiply-add, which lavapipe's GLSL `fma` rounds twice; there the
 //! translated result must equal the host's one-rounding `f32::mul_add` and the GLSL one the two-rounding
-//! `a * x + y`, element by element, so the kernels are shown to be the same computation.
+//! `a * x + y`, element by element, so the kernels are shown to be the same computation. `saxpy_exact`
+//! is the GLSL that rounds the fused multiply-add once (fixtures/glsl/saxpy_exact.comp): bit-identical to
+//! the translated kernel and, element by element, to the host's `f32::mul_add` (D115).
 //!
 //! These are the equivalence proofs behind `cargo xtask bench device`'s run-time ratios (issue 10); no
 //! timing is asserted. Needs `glslangValidator` (apt-get install glslang-tools) and lavapipe.
@@ -87,6 +89,27 @@ fn glsl_references_compute_what_the_translated_kernels_compute() {
                             "{}: {name}[{i}]: translated {:#010x}, GLSL {:#010x} ({differ} differ)",
                             r.name, tw[i], gw[i]
                         );
+                    }
+                    if r.name == "saxpy_exact" {
+                        // The independent oracle: the host's one-rounding fused multiply-add.
+                        let a = scalar_f32(&m, 0);
+                        let x = words_of(&buffer_arg(&m, 1));
+                        let y = words_of(&buffer_arg(&m, 2));
+                        let n = m.grid[0] as usize;
+                        let mut twice_differs = 0;
+                        for i in 0..gw.len() {
+                            let (xi, yi) = (f32::from_bits(x[i]), f32::from_bits(y[i]));
+                            let once = if i < n {
+                                a.mul_add(xi, yi).to_bits()
+                            } else {
+                                y[i]
+                            };
+                            assert_eq!(canon(gw[i]), canon(once), "{}: GLSL y[{i}]", r.name);
+                            let twice = (a * xi + yi).to_bits();
+                            twice_differs += usize::from(i < n && canon(once) != canon(twice));
+                        }
+                        // The data holds operands where one rounding and two differ (D993).
+                        assert!(twice_differs > 0, "{}", r.name);
                     }
                 }
                 Agreement::UnfusedFma => {

@@ -240,7 +240,8 @@ fn lds_fences_hold_across_blocks_and_loop_back_edges() {
 }
 
 /// A failure in one lane of one split wave is reported for that wave: the flag combined from the lanes
-/// without an exchange (D107) and written at the kernel workgroup's wave index.
+/// without an exchange (D107; one word per lane since D116, the runner takes the maximum) and written at
+/// the kernel workgroup's wave index.
 #[test]
 fn a_misaligned_lane_of_a_split_wave_is_reported_for_its_wave() {
     let dir = tmp("misaligned");

@@ -276,10 +276,22 @@ fn run_module_inner(
     words_in.extend_from_slice(extra);
     let mut launch_buf = ctx.create_buffer(4 * words_in.len().max(1) as u64)?;
     launch_buf.upload_u32(0, &words_in)?;
-    let flags = ctx.create_buffer(4 * total as u64)?;
-    let pc = push_constants(launch_buf.device_address(), flags.device_address(), grid);
+    // One flag word per wave, or one per lane in a lane-mapping module (D116): the wave's flag is the
+    // maximum of its words.
+    let slots = lower::flag_slots(words) as usize;
+    let flags = ctx.create_buffer(4 * (total * slots) as u64)?;
+    let pc = push_constants(
+        launch_buf.device_address(),
+        flags.device_address(),
+        grid,
+        &words_in,
+    );
     let dispatch = ctx.dispatch(words, "main", dispatched, &pc)?;
-    let got = flags.download_u32(0, total)?;
+    let got: Vec<u32> = flags
+        .download_u32(0, total * slots)?
+        .chunks(slots)
+        .map(|w| w.iter().copied().max().unwrap_or(0))
+        .collect();
     drop(scratch);
     let bad: Vec<(usize, u32)> = got
         .iter()

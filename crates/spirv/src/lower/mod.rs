@@ -6,8 +6,10 @@
 //!   dispatch is the number of kernel workgroups. `LocalInvocationIndex` is the wave's index in its workgroup.
 //! * Push constants, [`PUSH_CONSTANT_BYTES`] bytes, see [`push_constants`]: the device address of the launch
 //!   words (the values of the `SgprInit::Const` registers, in layout order), the device address of the
-//!   per-wave flags, the grid size in work-items, and a zero that the driver cannot see (used to make float
-//!   operands opaque, see `quirks`).
+//!   per-wave flags, the grid size in work-items, a zero that the driver cannot see (used to make float
+//!   operands opaque, see `quirks`), and a copy of the first [`PUSHED_LAUNCH_WORDS`] launch words, from
+//!   which the initial SGPRs are read (D117: a push-constant read is one scalar load on lavapipe, a
+//!   device-address load a loop over the SIMD lanes).
 //! * Registers are `Function` variables: `u32 sgpr[128]` (constant indices), `u32 vgpr[n_vgpr * wave]`
 //!   indexed `reg * wave + lane`, a bool SCC.
 //! * Control flow is a top-tested dispatcher loop (`while !stop { switch block { … } }`) inside a top-tested
@@ -21,8 +23,12 @@
 //!   loops stopped before its exit condition held (lavapipe's silent 65,535-iteration cap).
 
 mod atomic;
+mod hoist;
 mod lane;
-pub use lane::{choose_mapping, split_factor, split_waves, waves_communicate, Mapping, SPLIT_MARK};
+pub use lane::{
+    choose_mapping, flag_slots, split_factor, split_waves, waves_communicate, Mapping,
+    FLAG_SLOTS_MARK, SPLIT_MARK,
+};
 mod quirks;
 mod trace;
 
@@ -121,8 +127,11 @@ pub fn launch_words(layout: &KernelLayout) -> Vec<u32> {
         .collect()
 }
 
-/// Size of the push-constant block.
-pub const PUSH_CONSTANT_BYTES: usize = 32;
+/// Size of the push-constant block (the minimum `maxPushConstantsSize` of Vulkan).
+pub const PUSH_CONSTANT_BYTES: usize = 128;
+/// Launch words copied into the push constants after the 32-byte header (D117); later ones are read from
+/// the launch buffer only.
+pub const PUSHED_LAUNCH_WORDS: usize = (PUSH_CONSTANT_BYTES - 32) / 4;
 /// Flag of a wave that ran to its end (or never existed: lanes past a partial workgroup).
 pub const FLAG_FINISHED: u32 = 1;
 /// Flag of a wave one of whose loops stopped before its exit condition held (a driver loop cap).
@@ -220,9 +229,15 @@ struct Check {
     oob: Word,
 }
 
-/// The push constants: `{ u64 launch_words; u64 flags; u32 grid[3]; u32 zero }`. `flags` holds one u32 per
-/// invocation, `flags[workgroup_linear * waves_per_workgroup + wave]`.
-pub fn push_constants(launch_addr: u64, flags_addr: u64, grid: [u32; 3]) -> Vec<u8> {
+/// The push constants: `{ u64 launch_words; u64 flags; u32 grid[3]; u32 zero; u32 launch[24] }`. `flags`
+/// holds one u32 per invocation, `flags[workgroup_linear * waves_per_workgroup + wave]`; `launch` the
+/// first [`PUSHED_LAUNCH_WORDS`] of `launch` (the words at `launch_addr`), zero-padded.
+pub fn push_constants(
+    launch_addr: u64,
+    flags_addr: u64,
+    grid: [u32; 3],
+    launch: &[u32],
+) -> Vec<u8> {
     let mut v = Vec::with_capacity(PUSH_CONSTANT_BYTES);
     v.extend_from_slice(&launch_addr.to_le_bytes());
     v.extend_from_slice(&flags_addr.to_le_bytes());
@@ -230,6 +245,9 @@ pub fn push_constants(launch_addr: u64, flags_addr: u64, grid: [u32; 3]) -> Vec<
         v.extend_from_slice(&g.to_le_bytes());
     }
     v.extend_from_slice(&0u32.to_le_bytes());
+    for k in 0..PUSHED_LAUNCH_WORDS {
+        v.extend_from_slice(&launch.get(k).copied().unwrap_or(0).to_le_bytes());
+    }
     v
 }
 
@@ -441,6 +459,8 @@ pub(crate) struct Cx<'a> {
     lm: Option<lane::LaneMode>,
     /// Lane mapping: waves per kernel workgroup run as separate Vulkan workgroups (1: not split; D105).
     split: u32,
+    /// Scalar loads of the entry block read in the prologue (hoist.rs, D118): node → value.
+    hoisted: HashMap<usize, Word>,
 }
 
 impl<'a> Cx<'a> {
@@ -533,6 +553,7 @@ impl<'a> Cx<'a> {
             private: None,
             n_vgpr: max_v + 2,
             uni: HashMap::new(),
+            hoisted: HashMap::new(),
             lane_vals: HashMap::new(),
             tmp: HashMap::new(),
             cap_vars: HashMap::new(),
@@ -811,11 +832,16 @@ impl<'a> Cx<'a> {
             lsz
         };
         // Push constants.
-        let pc_struct = self
-            .b
-            .type_struct([t.u64, t.u64, t.u32, t.u32, t.u32, t.u32]);
+        // The pushed launch words are members of their own (an array type would be shared with
+        // equal-length Function arrays, which must not carry an ArrayStride).
+        let mut members = vec![t.u64, t.u64, t.u32, t.u32, t.u32, t.u32];
+        members.extend([t.u32; PUSHED_LAUNCH_WORDS]);
+        let pc_struct = self.b.type_struct(members);
         self.b.decorate(pc_struct, Decoration::Block, []);
-        for (m, off) in [0u32, 8, 16, 20, 24, 28].into_iter().enumerate() {
+        let offsets = [0u32, 8, 16, 20, 24, 28]
+            .into_iter()
+            .chain((0..PUSHED_LAUNCH_WORDS as u32).map(|k| 32 + 4 * k));
+        for (m, off) in offsets.enumerate() {
             self.b.member_decorate(
                 pc_struct,
                 m as u32,
@@ -962,11 +988,20 @@ impl<'a> Cx<'a> {
 
         // Initial SGPRs.
         let mut k = 0u64;
+        let mut init_vals = HashMap::new();
         for &(reg, init) in &self.desc.sgprs.clone() {
             if reg >= 128 {
                 continue;
             }
             let v = match init {
+                SgprInit::Const(_) if (k as usize) < PUSHED_LAUNCH_WORDS => {
+                    // The push constants' copy (D117).
+                    let p = self.b.type_pointer(None, StorageClass::PushConstant, t.u32);
+                    let m = self.c32(6 + k as u32);
+                    k += 1;
+                    let ptr = self.b.access_chain(p, None, pc, [m])?;
+                    self.b.load(t.u32, None, ptr, None, [])?
+                }
                 SgprInit::Const(_) => {
                     let off = self.c64(4 * k);
                     k += 1;
@@ -983,9 +1018,15 @@ impl<'a> Cx<'a> {
                 SgprInit::WorkgroupId(d) => gid[d.min(2)],
                 SgprInit::ScratchWaveOffset => z,
             };
+            if matches!(init, SgprInit::Const(_)) {
+                init_vals.insert(reg as u32, v);
+            }
             let p = self.sgpr_ptr(reg as u32)?;
             self.store(p, v)?;
         }
+        // Scalar loads of the entry block, once at the top (D118).
+        let loads = self.hoistable();
+        self.hoisted = self.emit_hoisted(&loads, &init_vals)?;
         if self.desc.scratch_bytes > 0 {
             // The scratch buffer's address follows the Const words; this wave's region is slot
             // `workgroup_linear * waves_per_workgroup + wave` of it (the same index as the flags).
@@ -1085,14 +1126,22 @@ impl<'a> Cx<'a> {
         }
         // Work-item ids in v0..v2.
         let nids = self.desc.workitem_id_vgprs.clamp(1, 3);
+        // A 1-D workgroup (y and z sizes 1): every valid lane's `tid` is below `threads`, which is then
+        // `size[0]`, so x = tid and y = z = 0 without the per-lane divisions (a division is a scalar loop
+        // over the SIMD lanes on lavapipe).
+        let one_d = self.desc.workgroup[1] == 1 && self.desc.workgroup[2] == 1;
         self.lane_loop(|cx, lane| {
             let valid = cx.b.u_less_than(t.bool, None, lane, count)?;
             cx.guarded(valid, None, |cx| {
                 let tid = cx.b.i_add(t.u32, None, base, lane)?;
-                let x = cx.b.u_mod(t.u32, None, tid, size[0])?;
-                let q = cx.b.u_div(t.u32, None, tid, size[0])?;
-                let y = cx.b.u_mod(t.u32, None, q, size[1])?;
-                let zz = cx.b.u_div(t.u32, None, tid, s01)?;
+                let (x, y, zz) = if one_d {
+                    (tid, z, z)
+                } else {
+                    let x = cx.b.u_mod(t.u32, None, tid, size[0])?;
+                    let q = cx.b.u_div(t.u32, None, tid, size[0])?;
+                    let y = cx.b.u_mod(t.u32, None, q, size[1])?;
+                    (x, y, cx.b.u_div(t.u32, None, tid, s01)?)
+                };
                 for (d, id) in [x, y, zz].into_iter().enumerate().take(nids as usize) {
                     let p = cx.vgpr_ptr(d as u32, lane)?;
                     cx.store(p, id)?;
@@ -1260,8 +1309,8 @@ impl<'a> Cx<'a> {
             Ok(None)
         };
         if lane_mapping {
-            // One flag per wave from all its lanes: their maximum (D107).
-            self.lane_flag_max(a, flag)?;
+            // One flag per wave from all its lanes: the maximum of its flag words (D107, D116).
+            self.lane_flag_store(flags_addr, lin, flag)?;
         } else {
             store_flag(self, flag)?;
         }
@@ -1592,7 +1641,10 @@ impl<'a> Cx<'a> {
                         if lane_mapping && self.lane_mask_uniform(start + k)? {
                             continue; // lane/masks.rs: dead, or own bits only
                         }
-                        if self.lane_multi() && self.lane_uniform_memory(start + k) {
+                        if self.lane_multi()
+                            && self.lane_uniform_memory(start + k)
+                            && !self.hoisted.contains_key(&(start + k))
+                        {
                             self.lane_uniform_guarded(start + k)?;
                         } else {
                             self.uniform_node(start + k)?;
@@ -1723,6 +1775,10 @@ impl<'a> Cx<'a> {
     }
 
     fn uniform_node(&mut self, i: usize) -> R<()> {
+        if let Some(&v) = self.hoisted.get(&i) {
+            self.uni.insert(i, v); // read in the prologue (D118)
+            return Ok(());
+        }
         let h = Handle::<Node>::from_index(i);
         let node = self.p.nodes[h].clone();
         if self.lane_mode()

@@ -43,6 +43,17 @@ mod split;
 pub(crate) use labels::PAUSED;
 pub use split::{split_factor, split_waves, waves_communicate, SPLIT_MARK};
 
+/// The prefix of the `OpModuleProcessed` string of a module that writes one flag word per lane (D116);
+/// the decimal wave size follows it.
+pub const FLAG_SLOTS_MARK: &str = "rdna2spv lane flag slots=";
+
+/// Flag words per wave a module writes: the wave size from its [`FLAG_SLOTS_MARK`] string (lane
+/// mapping), else 1. The runner sizes the flags buffer by it and takes each wave's flag as the maximum
+/// of its words.
+pub fn flag_slots(words: &[u32]) -> u32 {
+    split::processed_number(words, FLAG_SLOTS_MARK).map_or(1, |w| w.max(1))
+}
+
 /// How kernel lanes map onto SPIR-V invocations.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Mapping {
@@ -728,11 +739,14 @@ impl Cx<'_> {
         self.store(var, x)
     }
 
-    /// The wave's flag from every lane's flag (u32) without an exchange (D107): every invocation
-    /// `atomicUMax`es its flag into the wave's word at `addr` (the runner's flags buffer starts zero-filled).
-    /// FINISHED (1) is below every other flag, so the word says FINISHED only when every lane finished,
-    /// else one of the lanes' other flags (the largest).
-    pub(crate) fn lane_flag_max(&mut self, addr: Word, flag: Word) -> R<()> {
+    /// The wave's flag from every lane's flag (u32) without an exchange or an atomic (D107, D116): each
+    /// wave has `wave size` flag words (the runner's flags buffer starts zero-filled, `lin` is the wave's
+    /// index in the dispatch), lane 0 stores its flag to its word and every other lane whose flag is not
+    /// FINISHED stores it to its own; the runner takes the wave's flag as the maximum of its words.
+    /// FINISHED (1) is below every other flag and every lane's flag is at least FINISHED, so that maximum
+    /// is the maximum over all lanes: FINISHED only when every lane finished, else the largest other flag.
+    /// A lane that stores nothing leaves a 0, which changes no maximum that lane 0's flag takes part in.
+    pub(crate) fn lane_flag_store(&mut self, flags: Word, lin: Word, flag: Word) -> R<()> {
         const _: () = assert!(
             super::FLAG_FINISHED == 1
                 && super::FLAG_CUT_SHORT > 1
@@ -742,10 +756,28 @@ impl Cx<'_> {
                 && super::FLAG_REFUSED > 1
         );
         let t = self.t;
-        let p = self.b.convert_u_to_ptr(t.psb_u32, None, addr)?;
-        let dev = self.c32(spirv::Scope::Device as u32);
-        let relaxed = self.c32(0);
-        self.b.atomic_u_max(t.u32, None, p, dev, relaxed, flag)?;
+        let ws = self.ws;
+        self.b.module_processed(format!("{FLAG_SLOTS_MARK}{ws}"));
+        let lane_id = self.lm().lane_id;
+        let z = self.c32(0);
+        let first = self.b.i_equal(t.bool, None, lane_id, z)?;
+        let fin = self.c32(super::FLAG_FINISHED);
+        let other = self.b.i_not_equal(t.bool, None, flag, fin)?;
+        let go = self.b.logical_or(t.bool, None, first, other)?;
+        let wsc = self.c32(ws);
+        let slot = self.b.i_mul(t.u32, None, lin, wsc)?;
+        let slot = self.b.i_add(t.u32, None, slot, lane_id)?;
+        let slot = self.b.u_convert(t.u64, None, slot)?;
+        let four = self.c64(4);
+        let off = self.b.i_mul(t.u64, None, slot, four)?;
+        let a = self.b.i_add(t.u64, None, flags, off)?;
+        // A plain store: on lavapipe an atomic is a loop over the SIMD lanes that builds a result vector
+        // even for the inactive ones; a store skips them.
+        self.guarded(go, None, |cx| {
+            let p = cx.b.convert_u_to_ptr(t.psb_u32, None, a)?;
+            cx.plain_store(Space::Global, p, flag)?;
+            Ok(None)
+        })?;
         Ok(())
     }
 

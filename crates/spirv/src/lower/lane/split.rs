@@ -64,6 +64,11 @@ pub fn split_waves(p: &Program, desc: &KernelLayout, whole: bool) -> u32 {
 
 /// The dispatch-width factor a module asks for: `W` from its [`SPLIT_MARK`] string, else 1.
 pub fn split_factor(words: &[u32]) -> u32 {
+    processed_number(words, SPLIT_MARK).map_or(1, |w| w.max(1))
+}
+
+/// The number after `prefix` in one of the module's `OpModuleProcessed` strings.
+pub(crate) fn processed_number(words: &[u32], prefix: &str) -> Option<u32> {
     const OP_MODULE_PROCESSED: u32 = 330;
     const OP_FUNCTION: u32 = 54;
     crate::words::instructions(words)
@@ -77,11 +82,10 @@ pub fn split_factor(words: &[u32]) -> u32 {
                 .collect();
             std::str::from_utf8(&bytes)
                 .ok()?
-                .strip_prefix(SPLIT_MARK)?
+                .strip_prefix(prefix)?
                 .parse::<u32>()
                 .ok()
         })
-        .map_or(1, |w| w.max(1))
 }
 
 impl Cx<'_> {

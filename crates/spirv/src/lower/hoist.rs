@@ -1,0 +1,181 @@
+//! Scalar loads of the entry block read at the top of the module (decision D118).
+//!
+//! A scalar load (`s_load_*`: a Uniform `Load` from global memory) of the entry block whose address is an
+//! initial SGPR pair (a launch word pair: the kernarg or dispatch pointer) plus a constant, masked by a
+//! constant (`(base + c) & ~3`), is performed once in the module's prologue and the load node takes that
+//! value. On lavapipe a load at the top of the shader, outside any control flow, with a uniform address
+//! is one scalar load; inside the structured loops and label tests every global load is a loop over the
+//! SIMD lanes with a per-lane insert (docs/performance.md, "Per-invocation overhead").
+//!
+//! Why the value is the same: the entry block (when no branch leads back to it) runs once per wave,
+//! first, and its loads execute
+//! unconditionally (a wave with no work-items loads the same addresses as one that has them: the launch
+//! words are the same for every wave), so the hoisted load reads an address the program reads anyway.
+//! The load qualifies only when, in the entry block before it, nothing writes either SGPR of the pair and
+//! nothing stores to global memory (no `Store`, `StoreIf`, `Atomic`, `AtomicIf` in `Space::Global`):
+//! then the wave has not changed the address nor the memory since the start. Memory written by another
+//! wave of the dispatch between the start and the load would be a race the host evaluator does not order
+//! either (and kernarg and the dispatch packet are read-only under the HSA ABI).
+
+use std::collections::HashMap;
+
+use rdna2spv_ir::{Access, Handle, IntOp, Node, Space, Terminator, Ty};
+use spirv::Word;
+
+use super::{Cx, SgprInit, R};
+
+/// Where a hoisted load reads: `((pair + add) & and) + offset`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Hoisted {
+    pub(crate) node: usize,
+    /// The SGPR pair's low register.
+    pub(crate) reg: u32,
+    pub(crate) add: u64,
+    pub(crate) and: u64,
+    pub(crate) offset: i64,
+}
+
+impl Cx<'_> {
+    /// The entry block's hoistable scalar loads (none with traces or checked mode, which record every
+    /// access where it happens).
+    pub(crate) fn hoistable(&self) -> Vec<Hoisted> {
+        if self.opts.trace.is_some() || self.opts.checked.is_some() {
+            return Vec::new();
+        }
+        let init: Vec<u32> = self
+            .desc
+            .sgprs
+            .iter()
+            .filter(|(_, v)| matches!(v, SgprInit::Const(_)))
+            .map(|&(r, _)| r as u32)
+            .collect();
+        let entry_h = self.p.entry();
+        let reentered = self.p.blocks.iter().any(|(_, b)| match b.terminator {
+            Terminator::Jump(t) => t == entry_h,
+            Terminator::Branch {
+                taken, not_taken, ..
+            } => taken == entry_h || not_taken == entry_h,
+            Terminator::End => false,
+        });
+        if reentered {
+            return Vec::new();
+        }
+        let mut clean: Vec<u32> = init.clone();
+        let mut stored = false;
+        let mut out = Vec::new();
+        let entry = &self.p.blocks[self.p.entry()];
+        for inst in &entry.insts {
+            for i in inst.nodes.clone() {
+                let i = i as usize;
+                match self.p.nodes[Handle::from_index(i)] {
+                    Node::Load {
+                        space: Space::Global,
+                        access,
+                        addr,
+                        offset,
+                    } if !stored
+                        && access == Access::B32
+                        && offset % 4 == 0
+                        && self.shape(i) == Some(rdna2spv_ir::Shape::Uniform) =>
+                    {
+                        if let Some((reg, add, and)) = self.pair_address(addr) {
+                            // Dword-aligned by its mask (s_load's `& ~3`): never a misaligned access.
+                            if and & 3 == 0 && clean.contains(&reg) && clean.contains(&(reg + 1)) {
+                                out.push(Hoisted {
+                                    node: i,
+                                    reg,
+                                    add,
+                                    and,
+                                    offset,
+                                });
+                            }
+                        }
+                    }
+                    Node::WriteSgpr { reg, value } => {
+                        let n = if self.ty(value.index()) == Ty::B64 {
+                            2
+                        } else {
+                            1
+                        };
+                        for r in reg as u32..reg as u32 + n {
+                            clean.retain(|&c| c != r);
+                        }
+                    }
+                    Node::Store {
+                        space: Space::Global,
+                        ..
+                    }
+                    | Node::StoreIf {
+                        space: Space::Global,
+                        ..
+                    }
+                    | Node::Atomic {
+                        space: Space::Global,
+                        ..
+                    }
+                    | Node::AtomicIf {
+                        space: Space::Global,
+                        ..
+                    } => stored = true,
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+
+    /// `addr` as `(pair + add) & and` of a 64-bit SGPR read (`and` all ones when not masked).
+    fn pair_address(&self, addr: Handle<Node>) -> Option<(u32, u64, u64)> {
+        let node = |h: Handle<Node>| &self.p.nodes[h];
+        let konst = |h: Handle<Node>| match *node(h) {
+            Node::Const { ty: Ty::B64, bits } => Some(bits),
+            _ => None,
+        };
+        let (sum, and) = match *node(addr) {
+            Node::Int {
+                op: IntOp::And,
+                ty: Ty::B64,
+                a,
+                b,
+            } => (a, konst(b)?),
+            _ => (addr, u64::MAX),
+        };
+        let (base, add) = match *node(sum) {
+            Node::Int {
+                op: IntOp::Add,
+                ty: Ty::B64,
+                a,
+                b,
+            } => (a, konst(b)?),
+            _ => (sum, 0),
+        };
+        match *node(base) {
+            Node::ReadSgpr { reg, ty: Ty::B64 } if (reg as u32) + 1 < 106 => {
+                Some((reg as u32, add, and))
+            }
+            _ => None,
+        }
+    }
+
+    /// Emits the hoisted loads (at the top of the module, after the initial SGPRs; `init` the initial
+    /// value of each Const SGPR) and returns each load node's value.
+    pub(crate) fn emit_hoisted(
+        &mut self,
+        loads: &[Hoisted],
+        init: &HashMap<u32, Word>,
+    ) -> R<HashMap<usize, Word>> {
+        let t = self.t;
+        let mut out = HashMap::new();
+        for h in loads {
+            let (lo, hi) = (init[&h.reg], init[&(h.reg + 1)]);
+            let base = self.join64(lo, hi)?;
+            let add = self.c64(h.add);
+            let a = self.b.i_add(t.u64, None, base, add)?;
+            let and = self.c64(h.and);
+            let a = self.b.bitwise_and(t.u64, None, a, and)?;
+            let v = self.mem_load(Space::Global, Access::B32, a, Ty::B64, h.offset)?;
+            out.insert(h.node, v);
+        }
+        Ok(out)
+    }
+}
