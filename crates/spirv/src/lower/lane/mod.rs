@@ -38,6 +38,7 @@ use super::{Cx, Kind, LowerError, R};
 
 mod labels;
 mod lds;
+mod ldsaddr;
 mod masks;
 mod split;
 pub(crate) use labels::PAUSED;
@@ -101,6 +102,10 @@ pub(crate) struct LaneMode {
     pub(crate) lds: LdsState,
     /// The LDS history across blocks (D106).
     lds_flow: Option<lds::LdsFlow>,
+    /// The LDS reads since the last barrier when all of them are in the current block (node indices),
+    /// and the lanes and addresses of LDS accesses (D120).
+    lds_reads: Option<Vec<usize>>,
+    lds_addrs: ldsaddr::LdsAddrs,
     /// The current block's ballots that need no exchange (masks.rs), and the program's node uses.
     masks: masks::MaskPlan,
 }
@@ -235,6 +240,12 @@ impl Cx<'_> {
             on_now,
             lds: LdsState::Written,
             lds_flow: Some(lds::LdsFlow::of(self.p, waves > 1)),
+            lds_reads: None,
+            lds_addrs: if self.opts.lane_lds_fences_all {
+                ldsaddr::LdsAddrs::default()
+            } else {
+                ldsaddr::LdsAddrs::of(self.p, self.types, self.desc.workgroup, ws)
+            },
             masks: masks::MaskPlan::default(),
         });
         Ok(())
@@ -251,6 +262,7 @@ impl Cx<'_> {
         self.b.control_barrier(wg, wg, sem)?;
         if let Some(m) = self.lm.as_mut() {
             m.lds = LdsState::Clean;
+            m.lds_reads = Some(Vec::new());
         }
         Ok(())
     }
@@ -485,16 +497,63 @@ impl Cx<'_> {
             return Ok(());
         }
         let st = self.lm().lds;
-        if st == LdsState::Written || (writes && st == LdsState::Read) {
+        if st == LdsState::Written
+            || (writes && st == LdsState::Read && !self.lane_lds_disjoint(nodes))
+        {
             self.lane_barrier()?;
         }
         let m = self.lm.as_mut().expect("lane mapping");
+        if let Some(r) = m.lds_reads.as_mut() {
+            r.extend(nodes.iter().copied().filter(|&i| {
+                matches!(
+                    self.p.nodes[Handle::from_index(i)],
+                    Node::Load {
+                        space: Space::Lds,
+                        ..
+                    } | Node::LoadIf {
+                        space: Space::Lds,
+                        ..
+                    }
+                )
+            }));
+        }
         m.lds = if writes || m.lds == LdsState::Written {
             LdsState::Written
         } else {
             LdsState::Read
         };
         Ok(())
+    }
+
+    /// Whether the LDS writes of a phase (`nodes`) can follow the reads since the last barrier without
+    /// one: every read is known (all in this block) and no lane's write touches a dword that another
+    /// lane's read touched (D120, `ldsaddr.rs`).
+    fn lane_lds_disjoint(&self, nodes: &[usize]) -> bool {
+        let m = self.lm();
+        let Some(reads) = &m.lds_reads else {
+            return false;
+        };
+        let writes = nodes.iter().copied().filter(|&i| {
+            matches!(
+                self.p.nodes[Handle::from_index(i)],
+                Node::Store {
+                    space: Space::Lds,
+                    ..
+                } | Node::StoreIf {
+                    space: Space::Lds,
+                    ..
+                } | Node::Atomic {
+                    space: Space::Lds,
+                    ..
+                } | Node::AtomicIf {
+                    space: Space::Lds,
+                    ..
+                }
+            )
+        });
+        writes
+            .into_iter()
+            .all(|w| reads.iter().all(|&r| !m.lds_addrs.conflict(w, r)))
     }
 
     /// At block `b`'s start: the LDS history its predecessors leave (D106; `lds.rs`).
@@ -504,6 +563,7 @@ impl Cx<'_> {
                 Some(f) => f.at_start(b),
                 None => LdsState::Written,
             };
+            m.lds_reads = (m.lds == LdsState::Clean).then(Vec::new);
         }
     }
 
