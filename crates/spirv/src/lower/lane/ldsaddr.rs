@@ -595,3 +595,87 @@ pub(crate) fn conflict(w: &LdsAcc, r: &LdsAcc) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The dwords each lane touches, enumerated: the oracle for [`conflict`].
+    fn brute(w: &LdsAcc, r: &LdsAcc) -> bool {
+        for a in w.lo..=w.hi {
+            for b in r.lo..=r.hi {
+                if a == b {
+                    continue;
+                }
+                let (wa, wb) = (w.c * a + w.w0, w.c * a + w.w1);
+                let (ra, rb) = (r.c * b + r.w0, r.c * b + r.w1);
+                if wa <= rb && ra <= wb {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Every small case of one slope against the enumeration (different slopes always conflict).
+    #[test]
+    fn conflict_matches_enumeration() {
+        let mut n = 0;
+        for c in -3..=3i64 {
+            for w0 in -6..=6i64 {
+                for len in 0..=1i64 {
+                    for (lo, hi) in [(0, 0), (0, 3), (2, 9), (5, 4), (0, 15)] {
+                        for (rlo, rhi) in [(0, 0), (1, 7), (0, 15), (8, 12)] {
+                            let w = LdsAcc {
+                                c,
+                                w0: 0,
+                                w1: len,
+                                lo,
+                                hi,
+                            };
+                            let r = LdsAcc {
+                                c,
+                                w0,
+                                w1: w0 + len,
+                                lo: rlo,
+                                hi: rhi,
+                            };
+                            assert_eq!(conflict(&w, &r), brute(&w, &r), "{w:?} {r:?}");
+                            n += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(n > 1000);
+        let w = LdsAcc {
+            c: 1,
+            w0: 0,
+            w1: 0,
+            lo: 0,
+            hi: 3,
+        };
+        let r = LdsAcc { c: 2, ..w };
+        assert!(conflict(&w, &r), "different slopes are not compared");
+    }
+
+    /// The tree step of a reduction: lanes X < s read X and X + s and write X (dwords).
+    #[test]
+    fn tree_step_is_disjoint_and_a_shift_is_not() {
+        for s in [1i64, 2, 16, 64] {
+            let w = LdsAcc {
+                c: 1,
+                w0: 0,
+                w1: 0,
+                lo: 0,
+                hi: s - 1,
+            };
+            let far = LdsAcc { w0: s, w1: s, ..w };
+            assert!(!conflict(&w, &w), "s = {s}");
+            assert!(!conflict(&w, &far), "s = {s}");
+            // With lane s writing too, lane 0's read of X + s meets lane s's write.
+            let wider = LdsAcc { hi: s, ..w };
+            assert!(conflict(&wider, &far), "s = {s}");
+        }
+    }
+}
