@@ -86,6 +86,8 @@ pub(crate) struct LdsAcc {
 #[derive(Default)]
 pub(crate) struct LdsAddrs {
     acc: BTreeMap<usize, LdsAcc>,
+    /// The lanes (`lo ≤ X ≤ hi`) of every LDS access whose EXEC is known, address known or not.
+    lanes: BTreeMap<usize, (i64, i64)>,
 }
 
 struct An<'a> {
@@ -359,31 +361,17 @@ impl An<'_> {
                     _ => {}
                 }
                 if let Some(o) = out.as_deref_mut() {
-                    if let Some((addr, offset, bytes)) = lds_access(self.p, self.types, h) {
-                        if let (Some(e), Abs::Lane(a)) = (
-                            exec,
-                            vals.get(&addr.index()).copied().unwrap_or(Abs::Unknown),
-                        ) {
-                            let (lo, hi) = match e {
-                                Mask::Exact => (0, self.xmax),
-                                Mask::Sub(lo, hi) => (lo, hi),
-                            };
-                            if lo <= hi {
-                                if let Some(acc) = self.access(a, offset, bytes, lo, hi) {
-                                    o.acc.insert(h.index(), acc);
-                                }
-                            } else {
-                                // No lane performs it.
-                                o.acc.insert(
-                                    h.index(),
-                                    LdsAcc {
-                                        c: 0,
-                                        w0: 0,
-                                        w1: 0,
-                                        lo: 1,
-                                        hi: 0,
-                                    },
-                                );
+                    if let (Some((addr, offset, bytes)), Some(e)) =
+                        (lds_access(self.p, self.types, h), exec)
+                    {
+                        let (lo, hi) = match e {
+                            Mask::Exact => (0, self.xmax),
+                            Mask::Sub(lo, hi) => (lo, hi),
+                        };
+                        o.lanes.insert(h.index(), (lo, hi));
+                        if let (true, Some(&Abs::Lane(a))) = (lo <= hi, vals.get(&addr.index())) {
+                            if let Some(acc) = self.access(a, offset, bytes, lo, hi) {
+                                o.acc.insert(h.index(), acc);
                             }
                         }
                     }
@@ -569,8 +557,15 @@ impl LdsAddrs {
     }
 
     /// Whether some lane's access `w` may touch a dword that another lane's access `r` touches (true when
-    /// either is not described).
+    /// either is not described; false when no lane performs one of them or a single lane, the same,
+    /// performs both, whatever the addresses).
     pub(crate) fn conflict(&self, w: usize, r: usize) -> bool {
+        if let (Some(&(l0, h0)), Some(&(l1, h1))) = (self.lanes.get(&w), self.lanes.get(&r)) {
+            // No lane performs one of them, or both are one and the same lane (program order).
+            if l0 > h0 || l1 > h1 || (l0 == h0 && l1 == h1 && l0 == l1) {
+                return false;
+            }
+        }
         let (Some(w), Some(r)) = (self.acc.get(&w), self.acc.get(&r)) else {
             return true;
         };
@@ -677,5 +672,20 @@ mod tests {
             let wider = LdsAcc { hi: s, ..w };
             assert!(conflict(&wider, &far), "s = {s}");
         }
+    }
+
+    /// Accesses of one and the same single lane are in program order whatever their addresses; any
+    /// second lane with an unknown address conflicts.
+    #[test]
+    fn one_lane_alone_never_conflicts() {
+        let mut a = LdsAddrs::default();
+        a.lanes.insert(1, (0, 0));
+        a.lanes.insert(2, (0, 0));
+        a.lanes.insert(3, (0, 1));
+        a.lanes.insert(4, (5, 4));
+        assert!(!a.conflict(1, 2));
+        assert!(a.conflict(1, 3));
+        assert!(!a.conflict(3, 4), "no lane performs access 4");
+        assert!(a.conflict(1, 5), "access 5 is not described");
     }
 }
