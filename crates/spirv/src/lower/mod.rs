@@ -314,7 +314,8 @@ pub struct LowerOptions {
     /// write can meet another lane's read (decision D120; tests and measurements).
     pub lane_lds_fences_all: bool,
     /// Lane mapping: end each pass with the counted barrier round (atomics on three workgroup counters)
-    /// instead of one barrier and the label copies (decision D121; comparisons with the previous lowering).
+    /// instead of one barrier and the label copies (decision D121; comparisons with the previous
+    /// lowering).
     pub lane_counted_rounds: bool,
 }
 
