@@ -1,7 +1,8 @@
-//! Lane-disjoint LDS accesses: when a write needs no barrier after the reads before it (decision D120).
+//! Lane-disjoint LDS accesses: when an LDS access needs no barrier after those before it (decision D120).
 //!
-//! [`Cx::lane_lds_fence`] orders a write after the reads of other lanes since the last barrier. The tree
-//! step of a reduction (`if (lid < s) tile[lid] += tile[lid + s]`) reads `4·lid` and `4·(lid + s)` and
+//! `Cx::lane_lds_fence` orders an LDS write after the other lanes' accesses since the last barrier, and
+//! any access after their writes. Both orders matter only between different lanes' accesses to a common
+//! dword: a barrier is skipped when the analysis here proves there are none. The tree step of a reduction (`if (lid < s) tile[lid] += tile[lid + s]`) reads `4·lid` and `4·(lid + s)` and
 //! writes `4·lid`; for two different lanes `a ≠ b` of the step (both `< s`) the write of `a` never meets a
 //! read of `b`, so the only order that matters is each lane's own (program order), and the barrier
 //! between the reads and the write can go.
@@ -26,7 +27,10 @@
 //! stays in `[0, 2^32)` over the range (then the 32-bit wrap-around is the identity). Two accesses
 //! conflict when some lanes `a ≠ b` of them touch a common dword (each access widened to the dwords it
 //! touches); with one slope `c` this is `c·(a − b)` in an interval, checked for every `a − b ≠ 0` the
-//! ranges allow. Different slopes, an unknown address or an unknown EXEC count as a conflict.
+//! ranges allow. Accesses that no lane performs, or that one single lane (the same) performs, never
+//! conflict, whatever their addresses. Different slopes, an unknown address or an unknown EXEC count as
+//! a conflict. `lane_lds_fence` applies it only when every access since the last barrier is in the
+//! current block (its start is clean, D106, or the barrier is in it), so all of them are known.
 
 use std::collections::BTreeMap;
 
