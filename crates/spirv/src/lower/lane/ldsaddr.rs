@@ -2,7 +2,8 @@
 //!
 //! `Cx::lane_lds_fence` orders an LDS write after the other lanes' accesses since the last barrier, and
 //! any access after their writes. Both orders matter only between different lanes' accesses to a common
-//! dword: a barrier is skipped when the analysis here proves there are none. The tree step of a reduction (`if (lid < s) tile[lid] += tile[lid + s]`) reads `4·lid` and `4·(lid + s)` and
+//! dword: a barrier is skipped when the analysis here proves there are none. The tree step of a
+//! reduction (`if (lid < s) tile[lid] += tile[lid + s]`) reads `4·lid` and `4·(lid + s)` and
 //! writes `4·lid`; for two different lanes `a ≠ b` of the step (both `< s`) the write of `a` never meets a
 //! read of `b`, so the only order that matters is each lane's own (program order), and the barrier
 //! between the reads and the write can go.
