@@ -366,3 +366,96 @@ fn translate_writes_a_valid_split_module_and_says_how_to_dispatch_it() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// fixtures/lane/lds_disjoint.s by the hardware's rule (a wave's lanes read before any of them writes):
+/// `items` work-items in workgroups of `wg`, part B when `part_b`; lanes past the last work-item never
+/// run (their slots stay zero, their output words too).
+fn expected_disjoint(wg: u32, groups: u32, items: u32, part_b: bool) -> Vec<u32> {
+    let mut out = Vec::new();
+    for g in 0..groups {
+        let live = |l: u32| g * wg + l < items;
+        let mut mem: Vec<u32> = (0..wg)
+            .map(|l| if live(l) { (g * wg + l) * 3 + 1 } else { 0 })
+            .collect();
+        // Part A: lanes X < 16, lds[X] += lds[X + 16].
+        let a: Vec<(usize, u32)> = (0..16)
+            .filter(|&l| live(l))
+            .map(|l| {
+                let l = l as usize;
+                (l, mem[l].wrapping_add(mem[l + 16]))
+            })
+            .collect();
+        for (l, v) in a {
+            mem[l] = v;
+        }
+        // Part B: lanes 8 <= X < 24, lds[X] = lds[X - 8] + lds[X + 8] + 1000, every read before any
+        // write.
+        if part_b {
+            let b: Vec<(usize, u32)> = (8..24)
+                .filter(|&l| live(l))
+                .map(|l| {
+                    let l = l as usize;
+                    (l, mem[l - 8].wrapping_add(mem[l + 8]).wrapping_add(1000))
+                })
+                .collect();
+            for (l, v) in b {
+                mem[l] = v;
+            }
+        }
+        out.extend((0..wg).map(|l| if live(l) { mem[l as usize] } else { 0 }));
+    }
+    out
+}
+
+/// Static `OpControlBarrier`s of the lane module of a manifest's kernel (workgroups kept whole).
+fn barriers_of(manifest: &Path, fences_all: bool) -> usize {
+    let m = Manifest::load(manifest).unwrap();
+    let plan = Plan::new(&m).unwrap();
+    let layout = rdna2spv_vulkan::kernel_layout(&plan.launch);
+    let words = lower_with(
+        &plan.program,
+        &layout,
+        &DeviceProfile::portable(),
+        &LowerOptions {
+            mapping: Mapping::Lane,
+            lane_lds_fences_all: fences_all,
+            ..LowerOptions::default()
+        },
+    )
+    .unwrap();
+    rdna2spv_spirv::words::count_opcode(&words, 224) // OpControlBarrier
+}
+
+/// An LDS write after reads of the same block needs no barrier when no lane's write can meet another
+/// lane's read (D120): part A's tree step loses its fence, part B's neighbour sum keeps it (lanes X - 8 and
+/// X + 8 read the slot lane X writes). Every output word is checked against the hardware's rule: with
+/// part B's fence dropped (an analysis that misses the overlap), one of lavapipe's 8-wide batches reads
+/// another's new values and the words differ (checked by forcing the analysis to answer "disjoint").
+#[test]
+fn lds_writes_after_lane_disjoint_reads_skip_only_the_safe_fences() {
+    let dir = tmp("disjoint");
+    for (name, wg, groups, items, part_b) in [
+        ("lds_disjoint_w32.toml", 32, 8, 256, true),
+        ("lds_disjoint_w64.toml", 64, 4, 256, true),
+        ("lds_disjoint_2waves.toml", 64, 4, 256, false),
+        // The last workgroup has 20 work-items: lanes 20..31 are not in EXEC.
+        ("lds_disjoint_partial.toml", 32, 9, 276, true),
+    ] {
+        let m = root().join("fixtures/lane").join(name);
+        let got = run_both(&m, &dir);
+        assert_eq!(got, expected_disjoint(wg, groups, items, part_b), "{name}");
+        // Exactly one fence fewer: part A's; part B's stays.
+        assert_eq!(
+            barriers_of(&m, true),
+            barriers_of(&m, false) + 1,
+            "{name}: only the tree step's fence is dropped"
+        );
+    }
+    // The bench's tree reduction: its seven steps' fences (the last step's one lane, X = 0, needs no
+    // address).
+    for k in ["reduce", "reduce_w64"] {
+        let m = root().join("fixtures/run").join(format!("{k}.toml"));
+        assert_eq!(barriers_of(&m, true), barriers_of(&m, false) + 7, "{k}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -83,4 +83,28 @@ impl Cx<'_> {
         }
         Ok(())
     }
+
+    /// The end of a pass in the lane mapping (D121): one barrier (the `s_barrier` the waves met, and the
+    /// order of everything before it), then `all_done` = every wave has ended. With several waves that is
+    /// every wave's label copy being END: a wave's label becomes END exactly when its `done` is set
+    /// (`s_endpgm`), the copies follow every label change (publication after a conditional branch, local
+    /// update after a jump, the end or a barrier, D108), and a wave that has ended keeps END. With one
+    /// wave it is the wave's `done`, which every invocation holds (scalar state).
+    pub(crate) fn lane_round(&mut self, done: Word, all_done: Word) -> R<()> {
+        self.lane_barrier()?;
+        let Some((_, _, _, copy)) = self.lm.as_ref().and_then(|m| m.labels) else {
+            return self.store(all_done, done);
+        };
+        let t = self.t;
+        let endc = self.c32(super::super::structured::END);
+        let mut all = self.ctrue();
+        for w in 0..self.lm.as_ref().expect("lane mapping").waves {
+            let k = self.c32(w);
+            let p = self.b.access_chain(t.fn_u32, None, copy, [k])?;
+            let l = self.load_u32(p)?;
+            let e = self.b.i_equal(t.bool, None, l, endc)?;
+            all = self.b.logical_and(t.bool, None, all, e)?;
+        }
+        self.store(all_done, all)
+    }
 }

@@ -38,6 +38,7 @@ use super::{Cx, Kind, LowerError, R};
 
 mod labels;
 mod lds;
+mod ldsaddr;
 mod masks;
 mod split;
 pub(crate) use labels::PAUSED;
@@ -117,6 +118,10 @@ pub(crate) struct LaneMode {
     pub(crate) lds: LdsState,
     /// The LDS history across blocks (D106).
     lds_flow: Option<lds::LdsFlow>,
+    /// The LDS accesses since the last barrier (node index, whether it writes) when all of them are in
+    /// the current block, and the lanes and addresses of LDS accesses (D120).
+    lds_seen: Option<Vec<(usize, bool)>>,
+    lds_addrs: ldsaddr::LdsAddrs,
     /// The current block's ballots that need no exchange (masks.rs), and the program's node uses.
     masks: masks::MaskPlan,
 }
@@ -266,6 +271,12 @@ impl Cx<'_> {
             on_now,
             lds: LdsState::Written,
             lds_flow: Some(lds::LdsFlow::of(self.p, waves > 1)),
+            lds_seen: None,
+            lds_addrs: if self.opts.lane_lds_fences_all {
+                ldsaddr::LdsAddrs::default()
+            } else {
+                ldsaddr::LdsAddrs::of(self.p, self.types, self.desc.workgroup, ws)
+            },
             masks: masks::MaskPlan::default(),
         });
         Ok(())
@@ -282,6 +293,7 @@ impl Cx<'_> {
         self.b.control_barrier(wg, wg, sem)?;
         if let Some(m) = self.lm.as_mut() {
             m.lds = LdsState::Clean;
+            m.lds_seen = Some(Vec::new());
         }
         Ok(())
     }
@@ -591,15 +603,16 @@ impl Cx<'_> {
     /// Before a lane phase that touches LDS: a barrier when an earlier access of another lane could
     /// conflict (a write before any access, a read before a write).
     pub(crate) fn lane_lds_fence(&mut self, nodes: &[usize]) -> R<()> {
-        let (mut reads, mut writes) = (false, false);
-        for &i in nodes {
-            match self.p.nodes[Handle::from_index(i)] {
+        let st = self.lm().lds;
+        let accesses: Vec<(usize, bool)> = nodes
+            .iter()
+            .filter_map(|&i| match self.p.nodes[Handle::from_index(i)] {
                 Node::Load {
                     space: Space::Lds, ..
                 }
                 | Node::LoadIf {
                     space: Space::Lds, ..
-                } => reads = true,
+                } => Some((i, false)),
                 Node::Store {
                     space: Space::Lds, ..
                 }
@@ -611,24 +624,44 @@ impl Cx<'_> {
                 }
                 | Node::AtomicIf {
                     space: Space::Lds, ..
-                } => writes = true,
-                _ => {}
-            }
-        }
-        if !reads && !writes {
+                } => Some((i, true)),
+                _ => None,
+            })
+            .collect();
+        if accesses.is_empty() {
             return Ok(());
         }
-        let st = self.lm().lds;
-        if st == LdsState::Written || (writes && st == LdsState::Read) {
+        let writes = accesses.iter().any(|a| a.1);
+        if (st == LdsState::Written || (writes && st == LdsState::Read))
+            && !self.lane_lds_disjoint(&accesses)
+        {
             self.lane_barrier()?;
         }
         let m = self.lm.as_mut().expect("lane mapping");
+        if let Some(seen) = m.lds_seen.as_mut() {
+            seen.extend(accesses);
+        }
         m.lds = if writes || m.lds == LdsState::Written {
             LdsState::Written
         } else {
             LdsState::Read
         };
         Ok(())
+    }
+
+    /// Whether the LDS accesses of a phase (`accesses`: node, writes) can follow those since the last
+    /// barrier without one: every earlier access is known (all in this block) and no lane's access
+    /// touches a dword that another lane's access touched where either of the two writes (D120,
+    /// `ldsaddr.rs`).
+    fn lane_lds_disjoint(&self, accesses: &[(usize, bool)]) -> bool {
+        let m = self.lm();
+        let Some(seen) = &m.lds_seen else {
+            return false;
+        };
+        accesses.iter().all(|&(a, aw)| {
+            seen.iter()
+                .all(|&(b, bw)| !(aw || bw) || !m.lds_addrs.conflict(a, b))
+        })
     }
 
     /// At block `b`'s start: the LDS history its predecessors leave (D106; `lds.rs`).
@@ -638,6 +671,7 @@ impl Cx<'_> {
                 Some(f) => f.at_start(b),
                 None => LdsState::Written,
             };
+            m.lds_seen = (m.lds == LdsState::Clean).then(Vec::new);
         }
     }
 

@@ -1,0 +1,696 @@
+//! Lane-disjoint LDS accesses: when an LDS access needs no barrier after those before it (decision D120).
+//!
+//! `Cx::lane_lds_fence` orders an LDS write after the other lanes' accesses since the last barrier, and
+//! any access after their writes. Both orders matter only between different lanes' accesses to a common
+//! dword: a barrier is skipped when the analysis here proves there are none. The tree step of a
+//! reduction (`if (lid < s) tile[lid] += tile[lid + s]`) reads `4·lid` and `4·(lid + s)` and
+//! writes `4·lid`; for two different lanes `a ≠ b` of the step (both `< s`) the write of `a` never meets a
+//! read of `b`, so the only order that matters is each lane's own (program order), and the barrier
+//! between the reads and the write can go.
+//!
+//! The proof is a forward analysis over the CFG of *claims* about the lanes that are active at the
+//! kernel's start (E0; every other lane of the Vulkan workgroup has EXEC bit 0 there), in terms of X, the
+//! lane's work-item id x (v0 at entry). It applies only to workgroups of shape `[n, 1, 1]`, where X
+//! identifies the invocation: two different lanes of the workgroup have different X.
+//!
+//! * A VGPR claim `v = c·X + k (mod 2^32)` holds in every lane of E0. v0 starts as `X`. A write keeps
+//!   the claim of its value only when EXEC is exactly E0 (every lane of E0 writes); under any other EXEC
+//!   the claim survives only if the value's claim equals the old one, else the register is unknown.
+//! * EXEC is [`Mask::Exact`] (= E0), [`Mask::Sub`]`(lo, hi)` (a subset of E0 whose lanes have
+//!   `lo ≤ X ≤ hi`) or unknown (may hold lanes outside E0: nothing is claimed). A ballot of a compare of a
+//!   claimed value with a constant narrows the range (the ballot's bit is the old EXEC bit and the
+//!   compare); And keeps the smaller, Or the hull (Exact when one side is Exact and the other within E0),
+//!   copies through SGPRs keep it, everything else is unknown.
+//! * At a block's start the claims are those all its reached predecessors agree on (ranges: the hull); a
+//!   fixed point over the CFG, abandoned (no claims at all) if it does not settle in [`MAX_SWEEPS`].
+//!
+//! An LDS access then has lanes `X ∈ [lo, hi]` and the byte address `c·X + k + offset`, exact when it
+//! stays in `[0, 2^32)` over the range (then the 32-bit wrap-around is the identity). Two accesses
+//! conflict when some lanes `a ≠ b` of them touch a common dword (each access widened to the dwords it
+//! touches); with one slope `c` this is `c·(a − b)` in an interval, checked for every `a − b ≠ 0` the
+//! ranges allow. Accesses that no lane performs, or that one single lane (the same) performs, never
+//! conflict, whatever their addresses. Different slopes, an unknown address or an unknown EXEC count as
+//! a conflict. `lane_lds_fence` applies it only when every access since the last barrier is in the
+//! current block (its start is clean, D106, or the barrier is in it), so all of them are known.
+
+use std::collections::BTreeMap;
+
+use rdna2spv_ir::verify::Types;
+use rdna2spv_ir::{Handle, IntCmp, IntOp, Node, Program, Space, Sreg, Ty, UnOp, Vreg, EXEC_LO};
+
+/// Sweeps of the fixed point before the analysis gives up.
+const MAX_SWEEPS: usize = 64;
+
+/// `c·X + k (mod 2^32)`, as u32 wrapping values.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Aff {
+    c: u32,
+    k: u32,
+}
+
+/// What EXEC (or a mask value) holds, relative to E0.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mask {
+    /// Exactly E0.
+    Exact,
+    /// A subset of E0 whose lanes have `lo ≤ X ≤ hi`.
+    Sub(i64, i64),
+}
+
+/// The abstract value of a node.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Abs {
+    Unknown,
+    /// A B32 value `c·X + k` in every lane of E0.
+    Lane(Aff),
+    /// A B1 condition that implies `lo ≤ X ≤ hi`.
+    Cond(i64, i64),
+    /// A lane mask (B32 or B64).
+    Mask(Mask),
+}
+
+#[derive(Clone, PartialEq, Debug, Default)]
+struct State {
+    vgpr: BTreeMap<Vreg, Aff>,
+    /// Claimed SGPR values by first word, with their type (B32: one word, B64: two).
+    sgpr: BTreeMap<Sreg, (Ty, Abs)>,
+}
+
+/// One LDS access: the lanes that may perform it (`lo ≤ X ≤ hi`) and the dwords it touches,
+/// `c·X + w0 ..= c·X + w1`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct LdsAcc {
+    c: i64,
+    w0: i64,
+    w1: i64,
+    lo: i64,
+    hi: i64,
+}
+
+/// The analysis' answer: the LDS accesses it could describe, by node index.
+#[derive(Default)]
+pub(crate) struct LdsAddrs {
+    acc: BTreeMap<usize, LdsAcc>,
+    /// The lanes (`lo ≤ X ≤ hi`) of every LDS access whose EXEC is known, address known or not.
+    lanes: BTreeMap<usize, (i64, i64)>,
+}
+
+struct An<'a> {
+    p: &'a Program,
+    types: &'a Types,
+    /// X ranges over `0..=xmax`.
+    xmax: i64,
+    exec_ty: Ty,
+}
+
+fn meet(a: Mask, b: Mask) -> Mask {
+    match (a, b) {
+        (Mask::Exact, m) | (m, Mask::Exact) => m,
+        (Mask::Sub(l0, h0), Mask::Sub(l1, h1)) => Mask::Sub(l0.max(l1), h0.min(h1)),
+    }
+}
+
+fn join_mask(a: Mask, b: Mask) -> Mask {
+    match (a, b) {
+        (Mask::Exact, Mask::Exact) => Mask::Exact,
+        (Mask::Exact, Mask::Sub(..)) | (Mask::Sub(..), Mask::Exact) => Mask::Exact,
+        (Mask::Sub(l0, h0), Mask::Sub(l1, h1)) => Mask::Sub(l0.min(l1), h0.max(h1)),
+    }
+}
+
+impl An<'_> {
+    fn ty(&self, h: Handle<Node>) -> Ty {
+        self.types[h.index()].map_or(Ty::B32, |t| t.0)
+    }
+
+    fn full(&self) -> Mask {
+        Mask::Sub(0, self.xmax)
+    }
+
+    /// The exact value of `a` at X (when `a` stays in `[0, 2^32)` over `lo..=hi` with some
+    /// representative of `c` and `k`): the representatives.
+    fn exact(&self, a: Aff, lo: i64, hi: i64) -> Option<(i64, i64)> {
+        let cs = [a.c as i64, a.c as i32 as i64];
+        let ks = [a.k as i64, a.k as i32 as i64];
+        for c in cs {
+            for k in ks {
+                let (v0, v1) = (c * lo + k, c * hi + k);
+                if v0.min(v1) >= 0 && v0.max(v1) < 1 << 32 {
+                    return Some((c, k));
+                }
+            }
+        }
+        None
+    }
+
+    /// The X range a compare of a claimed value with a constant implies (lanes of E0, X in `0..=xmax`).
+    fn cond(&self, op: IntCmp, a: Abs, b: Abs) -> Abs {
+        // Normalise to `f(X) op K`.
+        let (f, kc, op) = match (a, b) {
+            (Abs::Lane(f), Abs::Lane(g)) if g.c == 0 => (f, g.k, op),
+            (Abs::Lane(g), Abs::Lane(f)) if g.c == 0 => {
+                let flipped = match op {
+                    IntCmp::LtU => IntCmp::GtU,
+                    IntCmp::LeU => IntCmp::GeU,
+                    IntCmp::GtU => IntCmp::LtU,
+                    IntCmp::GeU => IntCmp::LeU,
+                    IntCmp::Eq => IntCmp::Eq,
+                    _ => return Abs::Unknown,
+                };
+                (f, g.k, flipped)
+            }
+            _ => return Abs::Unknown,
+        };
+        if f.c == 0 {
+            return Abs::Unknown;
+        }
+        let Some((c, k)) = self.exact(f, 0, self.xmax) else {
+            return Abs::Unknown;
+        };
+        if c <= 0 {
+            return Abs::Unknown;
+        }
+        let kk = kc as i64; // unsigned compares: the constant as u32, f(X) exact in [0, 2^32)
+                            // c·X + k op kk  <=>  X op' bound.
+        let (lo, hi) = match op {
+            IntCmp::LtU => (0, (kk - k - 1).div_euclid(c)),
+            IntCmp::LeU => (0, (kk - k).div_euclid(c)),
+            IntCmp::GtU => ((kk - k).div_euclid(c) + 1, self.xmax),
+            IntCmp::GeU => ((kk - k + c - 1).div_euclid(c), self.xmax),
+            IntCmp::Eq => {
+                if (kk - k).rem_euclid(c) != 0 {
+                    (1, 0)
+                } else {
+                    let x = (kk - k) / c;
+                    (x, x)
+                }
+            }
+            _ => return Abs::Unknown,
+        };
+        Abs::Cond(lo.max(0), hi.min(self.xmax))
+    }
+
+    fn read_sgpr(&self, st: &State, reg: Sreg, ty: Ty) -> Abs {
+        match st.sgpr.get(&reg) {
+            Some(&(t, v)) if t == ty => v,
+            // exec_lo of a wave64 EXEC: a subset of it.
+            Some(&(Ty::B64, Abs::Mask(m))) if reg == EXEC_LO && ty == Ty::B32 => {
+                Abs::Mask(meet(m, self.full()))
+            }
+            _ => Abs::Unknown,
+        }
+    }
+
+    fn write_sgpr(&self, st: &mut State, reg: Sreg, ty: Ty, v: Abs) {
+        let words = if ty == Ty::B64 { 2 } else { 1 };
+        let lo = reg.saturating_sub(1);
+        let hit: Vec<Sreg> = st
+            .sgpr
+            .range(lo..reg + words)
+            .filter(|(&r, &(t, _))| r + if t == Ty::B64 { 2 } else { 1 } > reg)
+            .map(|(&r, _)| r)
+            .collect();
+        for r in hit {
+            st.sgpr.remove(&r);
+        }
+        if matches!(ty, Ty::B32 | Ty::B64) && v != Abs::Unknown {
+            st.sgpr.insert(reg, (ty, v));
+        }
+    }
+
+    fn exec(&self, st: &State) -> Option<Mask> {
+        match self.read_sgpr(st, EXEC_LO, self.exec_ty) {
+            Abs::Mask(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// `inst_exec`: EXEC at the instruction's start.
+    fn eval(
+        &self,
+        st: &State,
+        vals: &BTreeMap<usize, Abs>,
+        h: Handle<Node>,
+        inst_exec: Option<Mask>,
+    ) -> Abs {
+        let get = |x: Handle<Node>| vals.get(&x.index()).copied().unwrap_or(Abs::Unknown);
+        match self.p.nodes[h] {
+            Node::Const { ty: Ty::B32, bits } => Abs::Lane(Aff {
+                c: 0,
+                k: bits as u32,
+            }),
+            Node::ReadVgpr { reg, ty: Ty::B32 } => {
+                st.vgpr.get(&reg).map_or(Abs::Unknown, |&a| Abs::Lane(a))
+            }
+            Node::ReadSgpr { reg, ty } => self.read_sgpr(st, reg, ty),
+            Node::Int {
+                op,
+                ty: Ty::B32,
+                a,
+                b,
+            } => match (op, get(a), get(b)) {
+                (IntOp::Add, Abs::Lane(x), Abs::Lane(y)) => Abs::Lane(Aff {
+                    c: x.c.wrapping_add(y.c),
+                    k: x.k.wrapping_add(y.k),
+                }),
+                (IntOp::Sub, Abs::Lane(x), Abs::Lane(y)) => Abs::Lane(Aff {
+                    c: x.c.wrapping_sub(y.c),
+                    k: x.k.wrapping_sub(y.k),
+                }),
+                (IntOp::Mul, Abs::Lane(x), Abs::Lane(y)) if x.c == 0 || y.c == 0 => {
+                    let (f, m) = if y.c == 0 { (x, y.k) } else { (y, x.k) };
+                    Abs::Lane(Aff {
+                        c: f.c.wrapping_mul(m),
+                        k: f.k.wrapping_mul(m),
+                    })
+                }
+                (IntOp::Shl, Abs::Lane(x), Abs::Lane(y)) if y.c == 0 => {
+                    let s = y.k % 32;
+                    Abs::Lane(Aff {
+                        c: x.c << s,
+                        k: x.k << s,
+                    })
+                }
+                (IntOp::And, Abs::Mask(x), Abs::Mask(y)) => Abs::Mask(meet(x, y)),
+                (IntOp::And, Abs::Mask(x), _) | (IntOp::And, _, Abs::Mask(x)) => {
+                    Abs::Mask(meet(x, self.full()))
+                }
+                (IntOp::Or, Abs::Mask(x), Abs::Mask(y)) => Abs::Mask(join_mask(x, y)),
+                _ => Abs::Unknown,
+            },
+            Node::Int {
+                op,
+                ty: Ty::B64,
+                a,
+                b,
+            } => match (op, get(a), get(b)) {
+                (IntOp::And, Abs::Mask(x), Abs::Mask(y)) => Abs::Mask(meet(x, y)),
+                (IntOp::And, Abs::Mask(x), _) | (IntOp::And, _, Abs::Mask(x)) => {
+                    Abs::Mask(meet(x, self.full()))
+                }
+                (IntOp::Or, Abs::Mask(x), Abs::Mask(y)) => Abs::Mask(join_mask(x, y)),
+                _ => Abs::Unknown,
+            },
+            Node::IntCmp {
+                op,
+                ty: Ty::B32,
+                a,
+                b,
+            } => self.cond(op, get(a), get(b)),
+            Node::Ballot { cond } => {
+                // Bit = the lane's EXEC bit and `cond`: within EXEC, the instruction's or the current
+                // one (whichever the ballot reads: both are allowed for).
+                let (Some(a), Some(b)) = (inst_exec, self.exec(st)) else {
+                    return Abs::Unknown;
+                };
+                let e = meet(join_mask_keep(a, b, self.xmax), self.full());
+                match get(cond) {
+                    Abs::Cond(lo, hi) => Abs::Mask(meet(e, Mask::Sub(lo, hi))),
+                    _ => Abs::Mask(e),
+                }
+            }
+            Node::Unary {
+                op: UnOp::Trunc | UnOp::ZExt,
+                ty,
+                a,
+            } => match get(a) {
+                // Bit positions stay; a wave64 mask cut to 32 bits loses lanes 32..63.
+                Abs::Mask(m) if ty == Ty::B64 || self.exec_ty == Ty::B32 => Abs::Mask(m),
+                Abs::Mask(m) => Abs::Mask(meet(m, self.full())),
+                _ => Abs::Unknown,
+            },
+            _ => Abs::Unknown,
+        }
+    }
+
+    /// Runs block `b` from `st`; with `out`, records its LDS accesses.
+    fn block(&self, b: usize, mut st: State, mut out: Option<&mut LdsAddrs>) -> State {
+        let blk = &self.p.blocks[Handle::from_index(b)];
+        for inst in &blk.insts {
+            let exec = self.exec(&st);
+            let mut vals: BTreeMap<usize, Abs> = BTreeMap::new();
+            for (h, n) in self.p.inst_nodes(inst) {
+                let v = self.eval(&st, &vals, h, exec);
+                vals.insert(h.index(), v);
+                match *n {
+                    Node::WriteVgpr { reg, value } => {
+                        // Applied in order (a later read in the same instruction sees it); EXEC is the
+                        // instruction's.
+                        let new = match (self.ty(value), vals.get(&value.index())) {
+                            (Ty::B32, Some(&Abs::Lane(a))) => Some(a),
+                            _ => None,
+                        };
+                        let old = st.vgpr.get(&reg).copied();
+                        // Under EXEC = E0 every lane of E0 takes the new value; under any other EXEC
+                        // only a value equal to the old one keeps the claim.
+                        let keep = if exec == Some(Mask::Exact) || new == old {
+                            new
+                        } else {
+                            None
+                        };
+                        let words = match self.ty(value) {
+                            Ty::B64 => 2,
+                            _ => 1,
+                        };
+                        for r in reg..reg.saturating_add(words) {
+                            st.vgpr.remove(&r);
+                        }
+                        if let Some(a) = keep {
+                            st.vgpr.insert(reg, a);
+                        }
+                    }
+                    Node::WriteSgpr { reg, value } => {
+                        let v = vals.get(&value.index()).copied().unwrap_or(Abs::Unknown);
+                        self.write_sgpr(&mut st, reg, self.ty(value), v);
+                    }
+                    _ => {}
+                }
+                if let Some(o) = out.as_deref_mut() {
+                    if let (Some((addr, offset, bytes)), Some(e)) =
+                        (lds_access(self.p, self.types, h), exec)
+                    {
+                        let (lo, hi) = match e {
+                            Mask::Exact => (0, self.xmax),
+                            Mask::Sub(lo, hi) => (lo, hi),
+                        };
+                        o.lanes.insert(h.index(), (lo, hi));
+                        if let (true, Some(&Abs::Lane(a))) = (lo <= hi, vals.get(&addr.index())) {
+                            if let Some(acc) = self.access(a, offset, bytes, lo, hi) {
+                                o.acc.insert(h.index(), acc);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        st
+    }
+
+    /// The dwords an access at `a + offset` of `bytes` bytes touches, over lanes `lo..=hi`.
+    fn access(&self, a: Aff, offset: i64, bytes: i64, lo: i64, hi: i64) -> Option<LdsAcc> {
+        let a = Aff {
+            c: a.c,
+            k: a.k.wrapping_add(offset as u32),
+        };
+        let (c, k) = self.exact(a, lo, hi)?;
+        // The last byte must not wrap either.
+        if c * lo + k + bytes > 1 << 32 || c * hi + k + bytes > 1 << 32 {
+            return None;
+        }
+        if c.rem_euclid(4) != 0 {
+            return None;
+        }
+        Some(LdsAcc {
+            c: c / 4,
+            w0: k.div_euclid(4),
+            w1: (k + bytes - 1).div_euclid(4),
+            lo,
+            hi,
+        })
+    }
+}
+
+/// `(addr, offset, bytes)` of an LDS access node.
+fn lds_access(p: &Program, types: &Types, h: Handle<Node>) -> Option<(Handle<Node>, i64, i64)> {
+    match p.nodes[h] {
+        Node::Load {
+            space: Space::Lds,
+            access,
+            addr,
+            offset,
+        }
+        | Node::LoadIf {
+            space: Space::Lds,
+            access,
+            addr,
+            offset,
+            ..
+        }
+        | Node::Store {
+            space: Space::Lds,
+            access,
+            addr,
+            offset,
+            ..
+        }
+        | Node::StoreIf {
+            space: Space::Lds,
+            access,
+            addr,
+            offset,
+            ..
+        } => Some((addr, offset, access.bytes() as i64)),
+        Node::Atomic {
+            space: Space::Lds,
+            addr,
+            offset,
+            value,
+            ..
+        }
+        | Node::AtomicIf {
+            space: Space::Lds,
+            addr,
+            offset,
+            value,
+            ..
+        } => {
+            let bytes = match types[value.index()].map(|t| t.0) {
+                Some(Ty::B64) => 8,
+                _ => 4,
+            };
+            Some((addr, offset, bytes))
+        }
+        _ => None,
+    }
+}
+
+fn join(a: &State, b: &State, xmax: i64) -> State {
+    let vgpr = a
+        .vgpr
+        .iter()
+        .filter(|(r, v)| b.vgpr.get(r) == Some(v))
+        .map(|(&r, &v)| (r, v))
+        .collect();
+    let mut sgpr = BTreeMap::new();
+    for (&r, &(t, v)) in &a.sgpr {
+        let Some(&(t2, w)) = b.sgpr.get(&r) else {
+            continue;
+        };
+        if t != t2 {
+            continue;
+        }
+        let j = match (v, w) {
+            _ if v == w => v,
+            (Abs::Mask(x), Abs::Mask(y)) => Abs::Mask(join_mask_keep(x, y, xmax)),
+            _ => continue,
+        };
+        sgpr.insert(r, (t, j));
+    }
+    State { vgpr, sgpr }
+}
+
+/// The join of two masks at a CFG merge: either may hold, so the result must contain both: Exact only
+/// when both are Exact (a Sub may be smaller than E0, and "Exact" is used to mean every lane of E0).
+fn join_mask_keep(a: Mask, b: Mask, xmax: i64) -> Mask {
+    match (a, b) {
+        (Mask::Exact, Mask::Exact) => Mask::Exact,
+        (Mask::Exact, Mask::Sub(l, h)) | (Mask::Sub(l, h), Mask::Exact) => {
+            Mask::Sub(l.min(0), h.max(xmax))
+        }
+        (Mask::Sub(l0, h0), Mask::Sub(l1, h1)) => Mask::Sub(l0.min(l1), h0.max(h1)),
+    }
+}
+
+impl LdsAddrs {
+    /// The analysis of `p` for a workgroup of `workgroup` work-items; empty (every access unknown) when
+    /// the workgroup is not `[n, 1, 1]` or the fixed point does not settle.
+    pub(crate) fn of(p: &Program, types: &Types, workgroup: [u32; 3], wave_size: u32) -> Self {
+        let mut out = LdsAddrs::default();
+        if workgroup[1] != 1 || workgroup[2] != 1 || workgroup[0] == 0 {
+            return out;
+        }
+        let an = An {
+            p,
+            types,
+            xmax: workgroup[0] as i64 - 1,
+            exec_ty: if wave_size == 64 { Ty::B64 } else { Ty::B32 },
+        };
+        let n = p.blocks.len();
+        let mut entry = State::default();
+        entry.vgpr.insert(0, Aff { c: 1, k: 0 });
+        entry
+            .sgpr
+            .insert(EXEC_LO, (an.exec_ty, Abs::Mask(Mask::Exact)));
+        let mut start: Vec<Option<State>> = vec![None; n];
+        start[0] = Some(entry.clone());
+        let mut settled = false;
+        for _ in 0..MAX_SWEEPS {
+            let mut changed = false;
+            for b in 0..n {
+                let Some(s) = start[b].clone() else {
+                    continue;
+                };
+                let end = an.block(b, s, None);
+                for succ in p.blocks[Handle::from_index(b)].terminator.successors() {
+                    let mut new = match &start[succ] {
+                        None => end.clone(),
+                        Some(old) => join(old, &end, an.xmax),
+                    };
+                    if succ == 0 {
+                        new = join(&new, &entry, an.xmax);
+                    }
+                    if start[succ].as_ref() != Some(&new) {
+                        start[succ] = Some(new);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                settled = true;
+                break;
+            }
+        }
+        if !settled {
+            return out;
+        }
+        for (b, s) in start.into_iter().enumerate() {
+            if let Some(s) = s {
+                an.block(b, s, Some(&mut out));
+            }
+        }
+        out
+    }
+
+    /// Whether some lane's access `w` may touch a dword that another lane's access `r` touches (true when
+    /// either is not described; false when no lane performs one of them or a single lane, the same,
+    /// performs both, whatever the addresses).
+    pub(crate) fn conflict(&self, w: usize, r: usize) -> bool {
+        if let (Some(&(l0, h0)), Some(&(l1, h1))) = (self.lanes.get(&w), self.lanes.get(&r)) {
+            // No lane performs one of them, or both are one and the same lane (program order).
+            if l0 > h0 || l1 > h1 || (l0 == h0 && l1 == h1 && l0 == l1) {
+                return false;
+            }
+        }
+        let (Some(w), Some(r)) = (self.acc.get(&w), self.acc.get(&r)) else {
+            return true;
+        };
+        conflict(w, r)
+    }
+}
+
+/// Some `a ≠ b`, `a` in `w`'s lanes, `b` in `r`'s, whose dwords meet.
+pub(crate) fn conflict(w: &LdsAcc, r: &LdsAcc) -> bool {
+    if w.lo > w.hi || r.lo > r.hi {
+        return false;
+    }
+    if w.c != r.c {
+        return true;
+    }
+    // [c·a + w.w0, c·a + w.w1] meets [c·b + r.w0, c·b + r.w1]  <=>  r.w0 - w.w1 <= c·(a - b) <= r.w1 - w.w0.
+    let (lo, hi) = (r.w0 - w.w1, r.w1 - w.w0);
+    for m in (w.lo - r.hi)..=(w.hi - r.lo) {
+        if m != 0 && (lo..=hi).contains(&(w.c * m)) {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The dwords each lane touches, enumerated: the oracle for [`conflict`].
+    fn brute(w: &LdsAcc, r: &LdsAcc) -> bool {
+        for a in w.lo..=w.hi {
+            for b in r.lo..=r.hi {
+                if a == b {
+                    continue;
+                }
+                let (wa, wb) = (w.c * a + w.w0, w.c * a + w.w1);
+                let (ra, rb) = (r.c * b + r.w0, r.c * b + r.w1);
+                if wa <= rb && ra <= wb {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Every small case of one slope against the enumeration (different slopes always conflict).
+    #[test]
+    fn conflict_matches_enumeration() {
+        let mut n = 0;
+        for c in -3..=3i64 {
+            for w0 in -6..=6i64 {
+                for len in 0..=1i64 {
+                    for (lo, hi) in [(0, 0), (0, 3), (2, 9), (5, 4), (0, 15)] {
+                        for (rlo, rhi) in [(0, 0), (1, 7), (0, 15), (8, 12)] {
+                            let w = LdsAcc {
+                                c,
+                                w0: 0,
+                                w1: len,
+                                lo,
+                                hi,
+                            };
+                            let r = LdsAcc {
+                                c,
+                                w0,
+                                w1: w0 + len,
+                                lo: rlo,
+                                hi: rhi,
+                            };
+                            assert_eq!(conflict(&w, &r), brute(&w, &r), "{w:?} {r:?}");
+                            n += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(n > 1000);
+        let w = LdsAcc {
+            c: 1,
+            w0: 0,
+            w1: 0,
+            lo: 0,
+            hi: 3,
+        };
+        let r = LdsAcc { c: 2, ..w };
+        assert!(conflict(&w, &r), "different slopes are not compared");
+    }
+
+    /// The tree step of a reduction: lanes X < s read X and X + s and write X (dwords).
+    #[test]
+    fn tree_step_is_disjoint_and_a_shift_is_not() {
+        for s in [1i64, 2, 16, 64] {
+            let w = LdsAcc {
+                c: 1,
+                w0: 0,
+                w1: 0,
+                lo: 0,
+                hi: s - 1,
+            };
+            let far = LdsAcc { w0: s, w1: s, ..w };
+            assert!(!conflict(&w, &w), "s = {s}");
+            assert!(!conflict(&w, &far), "s = {s}");
+            // With lane s writing too, lane 0's read of X + s meets lane s's write.
+            let wider = LdsAcc { hi: s, ..w };
+            assert!(conflict(&wider, &far), "s = {s}");
+        }
+    }
+
+    /// Accesses of one and the same single lane are in program order whatever their addresses; any
+    /// second lane with an unknown address conflicts.
+    #[test]
+    fn one_lane_alone_never_conflicts() {
+        let mut a = LdsAddrs::default();
+        a.lanes.insert(1, (0, 0));
+        a.lanes.insert(2, (0, 0));
+        a.lanes.insert(3, (0, 1));
+        a.lanes.insert(4, (5, 4));
+        assert!(!a.conflict(1, 2));
+        assert!(a.conflict(1, 3));
+        assert!(!a.conflict(3, 4), "no lane performs access 4");
+        assert!(a.conflict(1, 5), "access 5 is not described");
+    }
+}
