@@ -32,6 +32,8 @@ use spirv::Word;
 
 use super::super::{operands, Cx, Kind, R};
 
+mod exits;
+
 /// A set of SGPR words (bit r = s[r]).
 type Words = u128;
 
@@ -59,6 +61,8 @@ pub(crate) struct MaskPlan {
     dead: HashSet<usize>,
     /// Blocks whose s_cbranch_execz falls through (vote-free) → their not-taken block.
     fall: HashMap<usize, usize>,
+    /// Blocks whose loop back-edge `s_cbranch_execnz` is decided by the lane's own EXEC bit (D130).
+    exits: HashSet<usize>,
     block: BlockPlan,
     /// The lane's own bit (bool) of the current instruction's own nodes.
     pub(crate) bits: HashMap<usize, Word>,
@@ -184,10 +188,9 @@ impl Cx<'_> {
                 let mut scc = blk.terminator.successors().iter().any(|&s| live_in[s]);
                 let cond = match blk.terminator {
                     Terminator::Branch { cond, .. }
-                        if !self
-                            .lm
-                            .as_ref()
-                            .is_some_and(|l| l.masks.fall.contains_key(&bi)) =>
+                        if !self.lm.as_ref().is_some_and(|l| {
+                            l.masks.fall.contains_key(&bi) || l.masks.exits.contains(&bi)
+                        }) =>
                     {
                         Some(cond.index())
                     }
@@ -665,39 +668,26 @@ impl Cx<'_> {
                 m.fall.insert(bi, n);
             }
         }
-        // Dead nodes given the fall-throughs (their conditions are not computed).
-        self.lm.as_mut().expect("lane mapping").masks.fall = m.fall.clone();
-        let (_, dead) = self.mask_scc_liveness();
-        m.dead = dead;
-        m.tracked = self.mask_tracked(&m.dead);
-        // Stale words at each block's entry: forward dataflow from "nothing stale".
-        m.entry = vec![0; nb];
-        let mut seen = vec![false; nb];
-        if nb > 0 {
-            seen[0] = true;
+        // Lane-local loop exits (D130): candidates, then kept only where the plan below emits no
+        // exchange in their loop and leaves the units they rely on stale at the exit.
+        let mut exits: HashMap<usize, Words> = HashMap::new();
+        for bi in 0..nb {
+            if let Some(keep) = self.exit_candidate(bi, &sgpr_live, &scc_live) {
+                exits.insert(bi, keep);
+            }
         }
         loop {
-            let mut changed = false;
-            for bi in 0..nb {
-                if !seen[bi] {
-                    continue;
-                }
-                let (out, _) = self.mask_sim(bi, m.entry[bi], &m);
-                let blk = &self.p.blocks[Handle::from_index(bi)];
-                let mut next = blk.terminator.successors();
-                if let Some(&n) = m.fall.get(&bi) {
-                    next = vec![n];
-                }
-                for s in next {
-                    if !seen[s] || m.entry[s] | out != m.entry[s] {
-                        seen[s] = true;
-                        m.entry[s] |= out;
-                        changed = true;
-                    }
-                }
-            }
-            if !changed {
+            self.mask_plan_flow(&mut m, &exits);
+            let bad: Vec<usize> = exits
+                .iter()
+                .filter(|&(&b, &keep)| !self.exit_verified(b, keep, &m))
+                .map(|(&b, _)| b)
+                .collect();
+            if bad.is_empty() {
                 break;
+            }
+            for b in bad {
+                exits.remove(&b);
             }
         }
         m.ready = true;
@@ -734,6 +724,51 @@ impl Cx<'_> {
             self.store(var, bit.expect("a word"))?;
         }
         Ok(())
+    }
+
+    /// Dead nodes, tracked units and the stale words at each block's entry, given the fall-throughs
+    /// (D102) and the lane-local exits (D130) whose branch conditions are not computed.
+    fn mask_plan_flow(&mut self, m: &mut MaskPlan, exits: &HashMap<usize, Words>) {
+        let nb = self.p.blocks.len();
+        m.exits = exits.keys().copied().collect();
+        {
+            let lm = &mut self.lm.as_mut().expect("lane mapping").masks;
+            lm.fall = m.fall.clone();
+            lm.exits = m.exits.clone();
+        }
+        let (_, dead) = self.mask_scc_liveness();
+        m.dead = dead;
+        m.tracked = self.mask_tracked(&m.dead);
+        // Stale words at each block's entry: forward dataflow from "nothing stale".
+        m.entry = vec![0; nb];
+        let mut seen = vec![false; nb];
+        if nb > 0 {
+            seen[0] = true;
+        }
+        loop {
+            let mut changed = false;
+            for bi in 0..nb {
+                if !seen[bi] {
+                    continue;
+                }
+                let (out, _) = self.mask_sim(bi, m.entry[bi], m);
+                let blk = &self.p.blocks[Handle::from_index(bi)];
+                let mut next = blk.terminator.successors();
+                if let Some(&n) = m.fall.get(&bi) {
+                    next = vec![n];
+                }
+                for s in next {
+                    if !seen[s] || m.entry[s] | out != m.entry[s] {
+                        seen[s] = true;
+                        m.entry[s] |= out;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
     }
 
     fn masks(&self) -> &MaskPlan {

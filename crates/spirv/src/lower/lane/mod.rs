@@ -108,6 +108,8 @@ pub(crate) struct LaneMode {
     lds_flow: Option<lds::LdsFlow>,
     /// The current block's ballots that need no exchange (masks.rs), and the program's node uses.
     masks: masks::MaskPlan,
+    /// Barriers emitted so far (D130 checks that none lies inside a loop left lane by lane).
+    barriers: u32,
 }
 
 /// Workgroup memory the lane mapping may add for its exchanges (bytes); beyond it the kernel is refused.
@@ -256,8 +258,14 @@ impl Cx<'_> {
             lds: LdsState::Written,
             lds_flow: Some(lds::LdsFlow::of(self.p, waves > 1)),
             masks: masks::MaskPlan::default(),
+            barriers: 0,
         });
         Ok(())
+    }
+
+    /// Barriers emitted by the lane mapping so far (0 in the wave mapping).
+    pub(crate) fn lane_barriers(&self) -> u32 {
+        self.lm.as_ref().map_or(0, |m| m.barriers)
     }
 
     fn lm(&self) -> &LaneMode {
@@ -271,6 +279,7 @@ impl Cx<'_> {
         self.b.control_barrier(wg, wg, sem)?;
         if let Some(m) = self.lm.as_mut() {
             m.lds = LdsState::Clean;
+            m.barriers += 1;
         }
         Ok(())
     }
