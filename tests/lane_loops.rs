@@ -5,12 +5,22 @@
 //!
 //! * `laneloop_local`: s4 (the mask of lanes that left) is live at the exit and read whole, but a masked
 //!   iteration leaves its own bit as it was; the loop counter s5 and VCC are dead: each lane leaves the loop
-//!   when its own EXEC bit is 0, and the back edge costs no barrier;
+//!   when its own EXEC bit is 0, and the back edge costs no barrier. The `s_cbranch_execz` that skips the
+//!   loop when no lane enters it is then vote-free too (D131): run with EXEC = 0, every lane leaves the
+//!   loop after one pass, and s4 is 0 at the exit either way (a wave with no lane looping checks it);
+//! * `laneloop_skip`: the same, shaped as clang emits divergent.cl (the skip's region holds the loop and
+//!   an `s_or_b32 exec, exec, s4` restore): vote-free as well;
+//! * `laneloop_zero`: the skip's region ANDs s12 (1 before the branch) with the restored EXEC, and s12 is
+//!   read at the skip's target: run with EXEC = 0 the region leaves s12 = 0, skipping leaves 1, so the skip
+//!   keeps its vote (a wave with no lane looping must read 1);
 //! * `laneloop_sgpr`: s5 is read after the exit (the wave's largest trip count): a lane that left early
 //!   would hold its own trip count, so the back edge keeps its vote (one barrier more);
 //! * `laneloop_vcc`: VCC's bit is read after the exit: only the lanes of the wave's last iteration have
 //!   it set, a lane that left early would still hold its own last compare, so the vote stays (one barrier
 //!   more).
+//!
+//! In the last two the skip before the loop keeps its vote as well (its region holds a loop that is not
+//! left lane by lane): two barriers more than `laneloop_local`, whose one barrier is s_bcnt1's read of s4.
 //!
 //! Each kernel runs with `run --backend both --mapping lane` (host vs lavapipe, bit for bit) with one wave
 //! per workgroup and with two waves split into workgroups of their own (D105), and the output is compared
@@ -64,7 +74,15 @@ fn oracle(x: &[u32], kernel: &str) -> Vec<u32> {
             let t = trips(i);
             let acc = t * t.saturating_sub(1) / 2;
             let extra = match kernel {
-                "laneloop_local" => 0,
+                "laneloop_local" | "laneloop_skip" => 0,
+                // s12 = 1 & EXEC (= M after the restore) when some lane loops, else the skip leaves 1.
+                "laneloop_zero" => {
+                    if max == 0 {
+                        1
+                    } else {
+                        m & 1
+                    }
+                }
                 // s5 counts the wave's iterations.
                 "laneloop_sgpr" => max,
                 // VCC of the last iteration: the lanes still active then, whose count was reached.
@@ -156,7 +174,13 @@ fn lane_local_loop_exits_bit_exact() {
             .len()
             == 8
     );
-    for kernel in ["laneloop_local", "laneloop_sgpr", "laneloop_vcc"] {
+    for kernel in [
+        "laneloop_local",
+        "laneloop_skip",
+        "laneloop_zero",
+        "laneloop_sgpr",
+        "laneloop_vcc",
+    ] {
         let want = oracle(&x, kernel);
         for wg in [32, 64] {
             let got = run_lane(&tmp, kernel, &x, wg);
@@ -170,14 +194,16 @@ fn lane_local_loop_exits_bit_exact() {
             }
         }
     }
-    // The back edge of the local loop has no vote; the live SGPR and the live VCC each keep one.
+    // The local loops have neither the back edge's vote nor the skip's: one barrier, s_bcnt1's read of
+    // s4. The live SGPR and the live VCC keep both.
     let local = barriers("laneloop_local", &tmp);
+    let skip = barriers("laneloop_skip", &tmp);
     let sgpr = barriers("laneloop_sgpr", &tmp);
     let vcc = barriers("laneloop_vcc", &tmp);
     assert_eq!(
-        (sgpr, vcc),
-        (local + 1, local + 1),
-        "barriers: local {local}, sgpr {sgpr}, vcc {vcc}"
+        (local, skip, sgpr, vcc),
+        (1, 1, 3, 3),
+        "barriers: local {local}, skip {skip}, sgpr {sgpr}, vcc {vcc}"
     );
     let _ = std::fs::remove_dir_all(&tmp);
 }
