@@ -8,6 +8,8 @@
 //!   when its own EXEC bit is 0, and the back edge costs no barrier. The `s_cbranch_execz` that skips the
 //!   loop when no lane enters it is then vote-free too (D131): run with EXEC = 0, every lane leaves the
 //!   loop after one pass, and s4 is 0 at the exit either way (a wave with no lane looping checks it);
+//! * `laneloop_execz`: the same loop left by `s_andn2_b32 exec, exec, s4; s_cbranch_execz exit` at a latch
+//!   placed before the header (clang's form for nested loops): left lane by lane too;
 //! * `laneloop_skip`: the same, shaped as clang emits divergent.cl (the skip's region holds the loop and
 //!   an `s_or_b32 exec, exec, s4` restore): vote-free as well;
 //! * `laneloop_zero`: the skip's region ANDs s12 (1 before the branch) with the restored EXEC, and s12 is
@@ -74,7 +76,7 @@ fn oracle(x: &[u32], kernel: &str) -> Vec<u32> {
             let t = trips(i);
             let acc = t * t.saturating_sub(1) / 2;
             let extra = match kernel {
-                "laneloop_local" | "laneloop_skip" => 0,
+                "laneloop_local" | "laneloop_execz" | "laneloop_skip" => 0,
                 // s12 = 1 & EXEC (= M after the restore) when some lane loops, else the skip leaves 1.
                 "laneloop_zero" => {
                     if max == 0 {
@@ -176,6 +178,7 @@ fn lane_local_loop_exits_bit_exact() {
     );
     for kernel in [
         "laneloop_local",
+        "laneloop_execz",
         "laneloop_skip",
         "laneloop_zero",
         "laneloop_sgpr",
@@ -197,13 +200,14 @@ fn lane_local_loop_exits_bit_exact() {
     // The local loops have neither the back edge's vote nor the skip's: one barrier, s_bcnt1's read of
     // s4. The live SGPR and the live VCC keep both.
     let local = barriers("laneloop_local", &tmp);
+    let execz = barriers("laneloop_execz", &tmp);
     let skip = barriers("laneloop_skip", &tmp);
     let sgpr = barriers("laneloop_sgpr", &tmp);
     let vcc = barriers("laneloop_vcc", &tmp);
     assert_eq!(
-        (local, skip, sgpr, vcc),
-        (1, 1, 3, 3),
-        "barriers: local {local}, skip {skip}, sgpr {sgpr}, vcc {vcc}"
+        (local, execz, skip, sgpr, vcc),
+        (1, 1, 1, 3, 3),
+        "barriers: local {local}, execz {execz}, skip {skip}, sgpr {sgpr}, vcc {vcc}"
     );
     let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -238,12 +238,11 @@ impl Cx<'_> {
         let next = match self.p.blocks[Handle::from_index(bi)].terminator {
             Terminator::Jump(to) => self.c32(s.number[to.index()]),
             // A lane-local loop exit (D130): the lane's own EXEC bit decides.
-            Terminator::Branch {
-                taken, not_taken, ..
-            } if self.lane_exit(bi) => {
+            Terminator::Branch { .. } if self.lane_exit(bi) => {
+                let (stay, leave) = self.lane_exit_targets(bi)?;
                 let own = self.lane_exec_own()?;
-                let a = self.c32(s.number[taken.index()]);
-                let b = self.c32(s.number[not_taken.index()]);
+                let a = self.c32(s.number[stay]);
+                let b = self.c32(s.number[leave]);
                 self.b.select(t.u32, None, own, a, b)?
             }
             Terminator::Branch { .. } if self.lane_fallthrough(bi).is_some() => {

@@ -302,7 +302,7 @@ impl Cx<'_> {
         scc_live: &[bool],
         exits: &HashSet<usize>,
     ) -> Option<usize> {
-        if !self.mask_fall_pattern(bi) {
+        if !self.mask_fall_pattern(bi) || exits.contains(&bi) {
             return None;
         }
         let Terminator::Branch {
@@ -391,7 +391,10 @@ impl Cx<'_> {
     /// leaves (its own EXEC bit is 0 there, checked by [`Cx::mask_exec_zero_at`]).
     fn dag_successors(&self, b: usize, exits: &HashSet<usize>) -> Vec<usize> {
         match self.p.blocks[Handle::from_index(b)].terminator {
-            Terminator::Branch { not_taken, .. } if exits.contains(&b) => vec![not_taken.index()],
+            Terminator::Branch { .. } if exits.contains(&b) => match self.exit_pattern(b) {
+                Some((_, x)) => vec![x],
+                None => self.p.blocks[Handle::from_index(b)].terminator.successors(),
+            },
             t => t.successors(),
         }
     }

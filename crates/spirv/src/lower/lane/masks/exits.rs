@@ -110,23 +110,30 @@ fn find_loop<'s>(items: &'s [Item], h: usize, outer: &mut Vec<(u32, u32)>) -> Op
 }
 
 impl Cx<'_> {
-    /// Whether block `bi` ends with the lifted `s_cbranch_execnz` (`EXEC != 0`).
-    fn execnz_pattern(&self, bi: usize) -> bool {
-        let Terminator::Branch { cond, .. } = self.p.blocks[Handle::from_index(bi)].terminator
+    /// The (stay, leave) targets of block `bi` when it ends with the lifted `s_cbranch_execnz` (`EXEC !=
+    /// 0`: stay = taken) or `s_cbranch_execz` (`EXEC == 0`: stay = not taken), as block indices.
+    pub(in super::super) fn exit_pattern(&self, bi: usize) -> Option<(usize, usize)> {
+        let Terminator::Branch {
+            cond,
+            taken,
+            not_taken,
+        } = self.p.blocks[Handle::from_index(bi)].terminator
         else {
-            return false;
+            return None;
         };
-        let Node::IntCmp {
-            op: IntCmp::Ne,
-            a,
-            b,
-            ..
-        } = *self.node(cond.index())
-        else {
-            return false;
+        let Node::IntCmp { op, a, b, .. } = *self.node(cond.index()) else {
+            return None;
         };
-        matches!(*self.node(a.index()), Node::ReadSgpr { reg, .. } if reg == EXEC_LO)
-            && matches!(*self.node(b.index()), Node::Const { bits: 0, .. })
+        if !matches!(*self.node(a.index()), Node::ReadSgpr { reg, .. } if reg == EXEC_LO)
+            || !matches!(*self.node(b.index()), Node::Const { bits: 0, .. })
+        {
+            return None;
+        }
+        match op {
+            IntCmp::Ne => Some((taken.index(), not_taken.index())),
+            IntCmp::Eq => Some((not_taken.index(), taken.index())),
+            _ => None,
+        }
     }
 
     /// D130: the units (first words) that must be stale at block `bi`'s end for its `s_cbranch_execnz`
@@ -137,16 +144,11 @@ impl Cx<'_> {
         sgpr_live: &[Words],
         scc_live: &[bool],
     ) -> Option<Words> {
-        if self.lane_multi() || !self.execnz_pattern(bi) {
+        if self.lane_multi() {
             return None;
         }
-        let Terminator::Branch {
-            taken, not_taken, ..
-        } = self.p.blocks[Handle::from_index(bi)].terminator
-        else {
-            return None;
-        };
-        let (h, x) = (taken.index(), not_taken.index());
+        // The lane stays at h (the loop's header) when its EXEC bit is set, else leaves to x.
+        let (h, x) = self.exit_pattern(bi)?;
         let s = self.structure.as_ref()?;
         let mut outer = Vec::new();
         let lp = find_loop(&s.items, h, &mut outer)?;
@@ -339,14 +341,13 @@ impl Cx<'_> {
     /// nothing and every lane ballot is an own bit), EXEC is tracked, and the units `keep` are stale at
     /// `b`'s end.
     pub(super) fn exit_verified(&self, b: usize, keep: Words, m: &MaskPlan) -> bool {
-        let Terminator::Branch { taken, .. } = self.p.blocks[Handle::from_index(b)].terminator
-        else {
+        let Some((taken, _)) = self.exit_pattern(b) else {
             return false;
         };
         let Some(s) = self.structure.as_ref() else {
             return false;
         };
-        let Some(lp) = find_loop(&s.items, taken.index(), &mut Vec::new()) else {
+        let Some(lp) = find_loop(&s.items, taken, &mut Vec::new()) else {
             return false;
         };
         if m.tracked & keep != keep {
@@ -378,7 +379,8 @@ impl Cx<'_> {
         true
     }
 
-    /// Whether block `bi`'s `s_cbranch_execnz` is decided by the lane's own EXEC bit (D130).
+    /// Whether block `bi`'s `s_cbranch_execnz`/`s_cbranch_execz` is decided by the lane's own EXEC bit
+    /// (D130).
     pub(crate) fn lane_exit(&self, bi: usize) -> bool {
         self.lm
             .as_ref()
@@ -403,12 +405,18 @@ impl Cx<'_> {
             return false;
         };
         l.masks.exits.iter().any(|&b| {
-            let Terminator::Branch { not_taken, .. } =
-                self.p.blocks[Handle::from_index(b)].terminator
-            else {
+            let Some((_, x)) = self.exit_pattern(b) else {
                 return false;
             };
-            (lo..hi).contains(&number[b]) && !(lo..hi).contains(&number[not_taken.index()])
+            (lo..hi).contains(&number[b]) && !(lo..hi).contains(&number[x])
         })
+    }
+}
+
+impl Cx<'_> {
+    /// The (stay, leave) targets of the lane-local exit of block `bi` (D130).
+    pub(crate) fn lane_exit_targets(&self, bi: usize) -> R<(usize, usize)> {
+        self.exit_pattern(bi)
+            .ok_or_else(|| LowerError::Build("lane-local exit without its branch".into()))
     }
 }
