@@ -1044,6 +1044,25 @@ fn run_cases(mapping: Mapping, only: Option<&[&str]>) {
         std::fs::write(cdir.join("manifest.toml"), &text).unwrap();
         let m = Manifest::parse(&text, &cdir).unwrap();
         let mut plan = Plan::new(&m).unwrap();
+        // The module's static barriers (lane mapping), for the record in docs/performance.md.
+        let barriers = if mapping == Mapping::Lane {
+            let words = rdna2spv_spirv::lower::lower_with(
+                &plan.program,
+                &rdna2spv_vulkan::kernel_layout(&plan.launch),
+                &profile,
+                &rdna2spv_spirv::lower::LowerOptions {
+                    mapping,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            format!(
+                ", {} barriers",
+                rdna2spv_spirv::words::count_opcode(&words, 224)
+            )
+        } else {
+            String::new()
+        };
         let dev = match run_vulkan_mapped(
             &ctx,
             &mut plan,
@@ -1109,7 +1128,12 @@ fn run_cases(mapping: Mapping, only: Option<&[&str]>) {
                 }
             }
         }
-        writeln!(report, "{line} [{:.1} s]", t0.elapsed().as_secs_f64()).unwrap();
+        writeln!(
+            report,
+            "{line} [{:.1} s{barriers}]",
+            t0.elapsed().as_secs_f64()
+        )
+        .unwrap();
     }
     let _ = std::fs::remove_dir_all(&tmp);
     eprintln!(

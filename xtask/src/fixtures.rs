@@ -259,6 +259,14 @@ pub const RECIPES: &[Recipe] = &[
         flags: &["-mwavefrontsize64"],
         wave64: true,
     },
+    // Hand-written: lane-local exits of divergent loops (tests/lane_loops.rs, D130).
+    Recipe {
+        stem: "laneloop",
+        source: "laneloop.s",
+        compiler: Compiler::Assembly,
+        flags: &[],
+        wave64: false,
+    },
     Recipe {
         stem: "multi_rel",
         source: "multi.cl",

@@ -190,6 +190,10 @@ impl Cx<'_> {
 
     /// `while (label in [lo, hi)) { items }`, the test in the header.
     fn structured_loop(&mut self, s: &Structure, lp: &Loop) -> R<()> {
+        // Left lane by lane (D130): the invocations leave at different iterations, so no barrier may
+        // be emitted inside; the analysis guarantees it, this checks it.
+        let lane_local = self.lane_exit_loop(&s.number, lp.lo, lp.hi);
+        let barriers = self.lane_barriers();
         let (h, body, cont, merge) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
         self.b.branch(h)?;
         self.begin(h)?;
@@ -213,6 +217,11 @@ impl Cx<'_> {
         self.b.branch(cont)?;
         self.begin(cont)?;
         self.b.branch(h)?;
+        if lane_local && self.lane_barriers() != barriers {
+            return Err(super::LowerError::Build(
+                "a barrier inside a loop whose lanes leave it one by one (D130)".into(),
+            ));
+        }
         self.begin(merge)
     }
 
@@ -228,6 +237,14 @@ impl Cx<'_> {
         let t = self.t;
         let next = match self.p.blocks[Handle::from_index(bi)].terminator {
             Terminator::Jump(to) => self.c32(s.number[to.index()]),
+            // A lane-local loop exit (D130): the lane's own EXEC bit decides.
+            Terminator::Branch { .. } if self.lane_exit(bi) => {
+                let (stay, leave) = self.lane_exit_targets(bi)?;
+                let own = self.lane_exec_own()?;
+                let a = self.c32(s.number[stay]);
+                let b = self.c32(s.number[leave]);
+                self.b.select(t.u32, None, own, a, b)?
+            }
             Terminator::Branch { .. } if self.lane_fallthrough(bi).is_some() => {
                 let to = self.lane_fallthrough(bi).expect("checked");
                 self.c32(s.number[to])

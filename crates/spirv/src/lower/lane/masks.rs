@@ -32,6 +32,8 @@ use spirv::Word;
 
 use super::super::{operands, Cx, Kind, R};
 
+mod exits;
+
 /// A set of SGPR words (bit r = s[r]).
 type Words = u128;
 
@@ -59,6 +61,8 @@ pub(crate) struct MaskPlan {
     dead: HashSet<usize>,
     /// Blocks whose s_cbranch_execz falls through (vote-free) → their not-taken block.
     fall: HashMap<usize, usize>,
+    /// Blocks whose loop back-edge `s_cbranch_execnz` is decided by the lane's own EXEC bit (D130).
+    exits: HashSet<usize>,
     block: BlockPlan,
     /// The lane's own bit (bool) of the current instruction's own nodes.
     pub(crate) bits: HashMap<usize, Word>,
@@ -184,10 +188,9 @@ impl Cx<'_> {
                 let mut scc = blk.terminator.successors().iter().any(|&s| live_in[s]);
                 let cond = match blk.terminator {
                     Terminator::Branch { cond, .. }
-                        if !self
-                            .lm
-                            .as_ref()
-                            .is_some_and(|l| l.masks.fall.contains_key(&bi)) =>
+                        if !self.lm.as_ref().is_some_and(|l| {
+                            l.masks.fall.contains_key(&bi) || l.masks.exits.contains(&bi)
+                        }) =>
                     {
                         Some(cond.index())
                     }
@@ -292,8 +295,14 @@ impl Cx<'_> {
     /// region (the blocks reachable from the fall-through block without passing the target) is acyclic,
     /// cannot end the program, has no s_barrier and no uniform memory access, and writes no SGPR word and
     /// no SCC that is live at the target (EXEC counts as always live).
-    fn mask_fall_ok(&self, bi: usize, sgpr_live: &[Words], scc_live: &[bool]) -> Option<usize> {
-        if !self.mask_fall_pattern(bi) {
+    fn mask_fall_ok(
+        &self,
+        bi: usize,
+        sgpr_live: &[Words],
+        scc_live: &[bool],
+        exits: &HashSet<usize>,
+    ) -> Option<usize> {
+        if !self.mask_fall_pattern(bi) || exits.contains(&bi) {
             return None;
         }
         let Terminator::Branch {
@@ -337,76 +346,127 @@ impl Cx<'_> {
                 }
             }
         }
-        // Acyclic: a depth-first search inside the region finds no back edge.
+        // Acyclic once the back edges of lane-local loop exits (D130) are left out: a depth-first
+        // search inside the region finds no other back edge (D131: with EXEC zero at such an exit,
+        // checked below, every lane leaves that loop after one pass).
         let mut state: HashMap<usize, u8> = HashMap::new();
-        fn cyclic(cx: &Cx<'_>, b: usize, r: &HashSet<usize>, st: &mut HashMap<usize, u8>) -> bool {
+        fn cyclic(
+            cx: &Cx<'_>,
+            b: usize,
+            r: &HashSet<usize>,
+            ex: &HashSet<usize>,
+            st: &mut HashMap<usize, u8>,
+        ) -> bool {
             match st.get(&b) {
                 Some(1) => return true,
                 Some(_) => return false,
                 None => {}
             }
             st.insert(b, 1);
-            for s in cx.p.blocks[Handle::from_index(b)].terminator.successors() {
-                if r.contains(&s) && cyclic(cx, s, r, st) {
+            for s in cx.dag_successors(b, ex) {
+                if r.contains(&s) && cyclic(cx, s, r, ex, st) {
                     return true;
                 }
             }
             st.insert(b, 2);
             false
         }
-        if region.contains(&n) && cyclic(self, n, &region, &mut state) {
+        if region.contains(&n) && cyclic(self, n, &region, exits, &mut state) {
             return None;
         }
         // EXEC written in the region is still right at T when it is zero there on every path (nested
         // s_and_saveexec/s_or exec pairs compute 0 from 0); skipping leaves it 0 too.
+        // So is any word zero both where the branch is taken (the end of its block) and at T (D131:
+        // `s_mov_b32 s4, 0` before the branch, `s_or_b32 s4, vcc, s4` in a loop of the region).
         let exec = self.unit_words(EXEC_LO as u32);
-        let ok = if self.mask_exec_zero_at(n, t, &region) {
-            exec
-        } else {
-            0
-        };
+        let at_t = self.mask_exec_zero_at(bi, n, t, &region, exits)?;
+        let ok = at_t & (exec | self.zero_words_after(bi, 0));
         if wr & sgpr_live[t] & !ok != 0 || (scc && scc_live[t]) {
             return None;
         }
         Some(n)
     }
 
-    /// Whether EXEC is zero at `t` on every path through the acyclic `region` from `n` entered with
-    /// EXEC = 0: a forward "known zero" analysis of SGPR words in topological order.
-    fn mask_exec_zero_at(&self, n: usize, t: usize, region: &HashSet<usize>) -> bool {
+    /// The successors of block `b` in a region run with EXEC = 0: a lane-local loop exit (D130) only
+    /// leaves (its own EXEC bit is 0 there, checked by [`Cx::mask_exec_zero_at`]).
+    fn dag_successors(&self, b: usize, exits: &HashSet<usize>) -> Vec<usize> {
+        match self.p.blocks[Handle::from_index(b)].terminator {
+            Terminator::Branch { .. } if exits.contains(&b) => match self.exit_pattern(b) {
+                Some((_, x)) => vec![x],
+                None => self.p.blocks[Handle::from_index(b)].terminator.successors(),
+            },
+            t => t.successors(),
+        }
+    }
+
+    /// The SGPR words zero at `t` on every path through the `region` from `n` (acyclic once the
+    /// lane-local back edges are left out) entered with EXEC = 0 and the words known zero at the end of
+    /// the branch's block `bi`: a forward "known zero" analysis of SGPR words in topological order.
+    /// None when EXEC may be non-zero at a lane-local exit of the region (its lanes could loop again).
+    fn mask_exec_zero_at(
+        &self,
+        bi: usize,
+        n: usize,
+        t: usize,
+        region: &HashSet<usize>,
+        exits: &HashSet<usize>,
+    ) -> Option<Words> {
         let exec = self.unit_words(EXEC_LO as u32);
         if !region.contains(&n) {
-            return true; // nothing runs between the branch and T
+            return Some(Words::MAX); // nothing runs between the branch and T
         }
         // Reverse postorder of the region from n.
         fn post(
             cx: &Cx<'_>,
             b: usize,
             r: &HashSet<usize>,
+            ex: &HashSet<usize>,
             seen: &mut HashSet<usize>,
             out: &mut Vec<usize>,
         ) {
             if !seen.insert(b) {
                 return;
             }
-            for s in cx.p.blocks[Handle::from_index(b)].terminator.successors() {
+            for s in cx.dag_successors(b, ex) {
                 if r.contains(&s) {
-                    post(cx, s, r, seen, out);
+                    post(cx, s, r, ex, seen, out);
                 }
             }
             out.push(b);
         }
         let mut order = Vec::new();
-        post(self, n, region, &mut HashSet::new(), &mut order);
+        post(self, n, region, exits, &mut HashSet::new(), &mut order);
         order.reverse();
         let mut entry: HashMap<usize, Words> = HashMap::new();
-        entry.insert(n, exec);
+        // Words the branch's own block leaves zero (`s_mov_b32 s4, 0` before `s_cbranch_execz`), and EXEC.
+        entry.insert(n, self.zero_words_after(bi, 0) | exec);
         let mut at_t: Option<Words> = None;
         for b in order {
             let Some(&z0) = entry.get(&b) else {
                 continue;
             };
-            let mut zero_words = z0;
+            let zero_words = self.zero_words_after(b, z0);
+            if exits.contains(&b) && zero_words & exec != exec {
+                return None;
+            }
+            for s in self.dag_successors(b, exits) {
+                if s == t {
+                    at_t = Some(at_t.map_or(zero_words, |x| x & zero_words));
+                } else if region.contains(&s) {
+                    let e = entry.entry(s).or_insert(zero_words);
+                    *e &= zero_words;
+                }
+            }
+        }
+        Some(at_t.unwrap_or(0))
+    }
+
+    /// The SGPR words known zero at the end of block `b` entered with the words `zero_words` known
+    /// zero (Const 0, a ballot under a zero EXEC, And with a zero operand, Or/Xor/Add of zeros, shifts
+    /// and copies of zero).
+    fn zero_words_after(&self, b: usize, mut zero_words: Words) -> Words {
+        let exec = self.unit_words(EXEC_LO as u32);
+        {
             let blk = &self.p.blocks[Handle::from_index(b)];
             for inst in &blk.insts {
                 let mut zero: HashSet<usize> = HashSet::new();
@@ -450,16 +510,8 @@ impl Cx<'_> {
                     }
                 }
             }
-            for s in blk.terminator.successors() {
-                if s == t {
-                    at_t = Some(at_t.map_or(zero_words, |x| x & zero_words));
-                } else if region.contains(&s) {
-                    let e = entry.entry(s).or_insert(zero_words);
-                    *e &= zero_words;
-                }
-            }
         }
-        at_t.is_some_and(|w| w & exec == exec)
+        zero_words
     }
 
     /// Classifies the nodes of block `bi` from the stale words at its entry; returns the stale words at
@@ -660,44 +712,34 @@ impl Cx<'_> {
         let sgpr_live = self.mask_sgpr_liveness();
         let nb = self.p.blocks.len();
         let mut m = MaskPlan::default();
+        // Lane-local loop exits (D130): candidates, then kept only where the plan below emits no
+        // exchange in their loop and leaves the units they rely on stale at the exit. Vote-free
+        // s_cbranch_execz (D102) may hold such loops in their region (D131): recomputed with the exits.
+        let mut exits: HashMap<usize, Words> = HashMap::new();
         for bi in 0..nb {
-            if let Some(n) = self.mask_fall_ok(bi, &sgpr_live, &scc_live) {
-                m.fall.insert(bi, n);
+            if let Some(keep) = self.exit_candidate(bi, &sgpr_live, &scc_live) {
+                exits.insert(bi, keep);
             }
-        }
-        // Dead nodes given the fall-throughs (their conditions are not computed).
-        self.lm.as_mut().expect("lane mapping").masks.fall = m.fall.clone();
-        let (_, dead) = self.mask_scc_liveness();
-        m.dead = dead;
-        m.tracked = self.mask_tracked(&m.dead);
-        // Stale words at each block's entry: forward dataflow from "nothing stale".
-        m.entry = vec![0; nb];
-        let mut seen = vec![false; nb];
-        if nb > 0 {
-            seen[0] = true;
         }
         loop {
-            let mut changed = false;
+            let ex: HashSet<usize> = exits.keys().copied().collect();
+            m.fall.clear();
             for bi in 0..nb {
-                if !seen[bi] {
-                    continue;
-                }
-                let (out, _) = self.mask_sim(bi, m.entry[bi], &m);
-                let blk = &self.p.blocks[Handle::from_index(bi)];
-                let mut next = blk.terminator.successors();
-                if let Some(&n) = m.fall.get(&bi) {
-                    next = vec![n];
-                }
-                for s in next {
-                    if !seen[s] || m.entry[s] | out != m.entry[s] {
-                        seen[s] = true;
-                        m.entry[s] |= out;
-                        changed = true;
-                    }
+                if let Some(n) = self.mask_fall_ok(bi, &sgpr_live, &scc_live, &ex) {
+                    m.fall.insert(bi, n);
                 }
             }
-            if !changed {
+            self.mask_plan_flow(&mut m, &exits);
+            let bad: Vec<usize> = exits
+                .iter()
+                .filter(|&(&b, &keep)| !self.exit_verified(b, keep, &m))
+                .map(|(&b, _)| b)
+                .collect();
+            if bad.is_empty() {
                 break;
+            }
+            for b in bad {
+                exits.remove(&b);
             }
         }
         m.ready = true;
@@ -734,6 +776,51 @@ impl Cx<'_> {
             self.store(var, bit.expect("a word"))?;
         }
         Ok(())
+    }
+
+    /// Dead nodes, tracked units and the stale words at each block's entry, given the fall-throughs
+    /// (D102) and the lane-local exits (D130) whose branch conditions are not computed.
+    fn mask_plan_flow(&mut self, m: &mut MaskPlan, exits: &HashMap<usize, Words>) {
+        let nb = self.p.blocks.len();
+        m.exits = exits.keys().copied().collect();
+        {
+            let lm = &mut self.lm.as_mut().expect("lane mapping").masks;
+            lm.fall = m.fall.clone();
+            lm.exits = m.exits.clone();
+        }
+        let (_, dead) = self.mask_scc_liveness();
+        m.dead = dead;
+        m.tracked = self.mask_tracked(&m.dead);
+        // Stale words at each block's entry: forward dataflow from "nothing stale".
+        m.entry = vec![0; nb];
+        let mut seen = vec![false; nb];
+        if nb > 0 {
+            seen[0] = true;
+        }
+        loop {
+            let mut changed = false;
+            for bi in 0..nb {
+                if !seen[bi] {
+                    continue;
+                }
+                let (out, _) = self.mask_sim(bi, m.entry[bi], m);
+                let blk = &self.p.blocks[Handle::from_index(bi)];
+                let mut next = blk.terminator.successors();
+                if let Some(&n) = m.fall.get(&bi) {
+                    next = vec![n];
+                }
+                for s in next {
+                    if !seen[s] || m.entry[s] | out != m.entry[s] {
+                        seen[s] = true;
+                        m.entry[s] |= out;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
     }
 
     fn masks(&self) -> &MaskPlan {

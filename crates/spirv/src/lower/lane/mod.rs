@@ -124,6 +124,8 @@ pub(crate) struct LaneMode {
     lds_addrs: ldsaddr::LdsAddrs,
     /// The current block's ballots that need no exchange (masks.rs), and the program's node uses.
     masks: masks::MaskPlan,
+    /// Barriers emitted so far (D130 checks that none lies inside a loop left lane by lane).
+    barriers: u32,
 }
 
 /// Workgroup memory the lane mapping may add for its exchanges (bytes); beyond it the kernel is refused.
@@ -278,8 +280,14 @@ impl Cx<'_> {
                 ldsaddr::LdsAddrs::of(self.p, self.types, self.desc.workgroup, ws)
             },
             masks: masks::MaskPlan::default(),
+            barriers: 0,
         });
         Ok(())
+    }
+
+    /// Barriers emitted by the lane mapping so far (0 in the wave mapping).
+    pub(crate) fn lane_barriers(&self) -> u32 {
+        self.lm.as_ref().map_or(0, |m| m.barriers)
     }
 
     fn lm(&self) -> &LaneMode {
@@ -294,6 +302,7 @@ impl Cx<'_> {
         if let Some(m) = self.lm.as_mut() {
             m.lds = LdsState::Clean;
             m.lds_seen = Some(Vec::new());
+            m.barriers += 1;
         }
         Ok(())
     }

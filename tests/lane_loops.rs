@@ -1,0 +1,213 @@
+//! Lane-local exits of divergent loops in the lane mapping (decision D130), on a hand-written kernel
+//! (fixtures/kernels/laneloop.s, assembled by `cargo xtask fixtures`): a loop whose trip count differs per
+//! lane ends `v_cmp_eq_u32 vcc, s5, v2; s_or_b32 s4, vcc, s4; s_andn2_b32 exec, exec, s4;
+//! s_cbranch_execnz`, as clang emits it (fixtures/kernels/divergent.s).
+//!
+//! * `laneloop_local`: s4 (the mask of lanes that left) is live at the exit and read whole, but a masked
+//!   iteration leaves its own bit as it was; the loop counter s5 and VCC are dead: each lane leaves the loop
+//!   when its own EXEC bit is 0, and the back edge costs no barrier. The `s_cbranch_execz` that skips the
+//!   loop when no lane enters it is then vote-free too (D131): run with EXEC = 0, every lane leaves the
+//!   loop after one pass, and s4 is 0 at the exit either way (a wave with no lane looping checks it);
+//! * `laneloop_execz`: the same loop left by `s_andn2_b32 exec, exec, s4; s_cbranch_execz exit` at a latch
+//!   placed before the header (clang's form for nested loops): left lane by lane too;
+//! * `laneloop_skip`: the same, shaped as clang emits divergent.cl (the skip's region holds the loop and
+//!   an `s_or_b32 exec, exec, s4` restore): vote-free as well;
+//! * `laneloop_zero`: the skip's region ANDs s12 (1 before the branch) with the restored EXEC, and s12 is
+//!   read at the skip's target: run with EXEC = 0 the region leaves s12 = 0, skipping leaves 1, so the skip
+//!   keeps its vote (a wave with no lane looping must read 1);
+//! * `laneloop_sgpr`: s5 is read after the exit (the wave's largest trip count): a lane that left early
+//!   would hold its own trip count, so the back edge keeps its vote (one barrier more);
+//! * `laneloop_vcc`: VCC's bit is read after the exit: only the lanes of the wave's last iteration have
+//!   it set, a lane that left early would still hold its own last compare, so the vote stays (one barrier
+//!   more).
+//!
+//! In the last two the skip before the loop keeps its vote as well (its region holds a loop that is not
+//! left lane by lane): two barriers more than `laneloop_local`, whose one barrier is s_bcnt1's read of s4.
+//!
+//! Each kernel runs with `run --backend both --mapping lane` (host vs lavapipe, bit for bit) with one wave
+//! per workgroup and with two waves split into workgroups of their own (D105), and the output is compared
+//! with the result computed here from the ISA's definitions (an independent oracle).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const N: usize = 200;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// x: per 32-lane wave a different pattern (random trip counts, none looping, all the same, one lane
+/// looping 7 times...).
+fn inputs() -> Vec<u32> {
+    let mut s = 0x9e37_79b9_u32;
+    let mut rnd = || {
+        s ^= s << 13;
+        s ^= s >> 17;
+        s ^= s << 5;
+        s
+    };
+    (0..N)
+        .map(|i| match i / 32 {
+            1 => rnd() & !7,
+            2 => (rnd() & !7) | 3,
+            3 => (rnd() & !7) | if i % 32 == 17 { 7 } else { 0 },
+            _ => rnd(),
+        })
+        .collect()
+}
+
+/// The kernel's result from the ISA's definitions: out[4i..4i+4] = {popcount(M), M, acc, extra}.
+fn oracle(x: &[u32], kernel: &str) -> Vec<u32> {
+    let mut out = vec![0u32; 4 * N];
+    for w in 0..N.div_ceil(32) {
+        let lanes: Vec<usize> = (32 * w..(32 * w + 32).min(N)).collect();
+        let trips = |i: usize| x[i] & 7;
+        // The wave loops while any lane is active: max trips iterations; s4 collects each lane's bit in
+        // the iteration where its counter reaches its trip count.
+        let max = lanes.iter().map(|&i| trips(i)).max().unwrap_or(0);
+        let mut m = 0u32;
+        for &i in &lanes {
+            if trips(i) != 0 {
+                m |= 1 << (i % 32);
+            }
+        }
+        for &i in &lanes {
+            let t = trips(i);
+            let acc = t * t.saturating_sub(1) / 2;
+            let extra = match kernel {
+                "laneloop_local" | "laneloop_execz" | "laneloop_skip" => 0,
+                // s12 = 1 & EXEC (= M after the restore) when some lane loops, else the skip leaves 1.
+                "laneloop_zero" => {
+                    if max == 0 {
+                        1
+                    } else {
+                        m & 1
+                    }
+                }
+                // s5 counts the wave's iterations.
+                "laneloop_sgpr" => max,
+                // VCC of the last iteration: the lanes still active then, whose count was reached.
+                "laneloop_vcc" => u32::from(max != 0 && t == max),
+                _ => unreachable!(),
+            };
+            out[4 * i..4 * i + 4].copy_from_slice(&[m.count_ones(), m, acc, extra]);
+        }
+    }
+    out
+}
+
+fn words(b: &[u8]) -> Vec<u32> {
+    b.chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// Runs `kernel` with `run --backend both --mapping lane` (host vs lavapipe bit for bit); its output words.
+fn run_lane(tmp: &Path, kernel: &str, x: &[u32], wg: usize) -> Vec<u32> {
+    let dir = tmp.join(format!("{kernel}-{wg}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let xb: Vec<u8> = x.iter().flat_map(|v| v.to_le_bytes()).collect();
+    std::fs::write(dir.join("x.bin"), xb).unwrap();
+    std::fs::write(dir.join("out.bin"), vec![0u8; 16 * x.len()]).unwrap();
+    let co = root().join("fixtures/kernels/laneloop.co");
+    let m = dir.join(format!("{kernel}.toml"));
+    std::fs::write(
+        &m,
+        format!(
+            "code_object = {:?}\nkernel = \"{kernel}\"\ngrid = [{}, 1, 1]\nworkgroup = [{wg}, 1, 1]\n\n\
+             [[args]]\nbuffer = \"x.bin\"\n\n[[args]]\nbuffer = \"out.bin\"\noutput = \"out\"\n",
+            co.display().to_string(),
+            x.len()
+        ),
+    )
+    .unwrap();
+    let out_dir = dir.join("out");
+    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .arg("run")
+        .arg(&m)
+        .args(["--backend", "both", "--timeout-ms", "600000"])
+        .args(["--mapping", "lane", "--out"])
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.code() == Some(0) && stderr.contains("agree bit for bit"),
+        "{kernel} (workgroup {wg}): exit {:?}\n{stderr}",
+        out.status.code()
+    );
+    words(&std::fs::read(out_dir.join("out.bin")).unwrap())
+}
+
+/// Static `OpControlBarrier` count of the kernel's lane-mapping module.
+fn barriers(kernel: &str, dir: &Path) -> usize {
+    let spv = dir.join(format!("{kernel}.spv"));
+    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .arg("translate")
+        .arg(root().join("fixtures/kernels/laneloop.co"))
+        .args(["--kernel", kernel, "--workgroup", "64", "1", "1"])
+        .args(["--mapping", "lane", "-o"])
+        .arg(&spv)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let w = words(&std::fs::read(&spv).unwrap());
+    rdna2spv_spirv::words::count_opcode(&w, 224) // OpControlBarrier
+}
+
+#[test]
+fn lane_local_loop_exits_bit_exact() {
+    let tmp = std::env::temp_dir().join(format!("rdna2spv-laneloop-{}", std::process::id()));
+    let x = inputs();
+    // Every wave shape the rule must survive: mixed trip counts, no lane looping, all lanes alike, one
+    // lane looping alone.
+    assert!((32..64).all(|i| x[i] & 7 == 0));
+    assert!((64..96).all(|i| x[i] & 7 == 3));
+    assert!((96..128).filter(|&i| x[i] & 7 != 0).count() == 1);
+    assert!(
+        (0..32)
+            .map(|i| x[i] & 7)
+            .collect::<std::collections::HashSet<_>>()
+            .len()
+            == 8
+    );
+    for kernel in [
+        "laneloop_local",
+        "laneloop_execz",
+        "laneloop_skip",
+        "laneloop_zero",
+        "laneloop_sgpr",
+        "laneloop_vcc",
+    ] {
+        let want = oracle(&x, kernel);
+        for wg in [32, 64] {
+            let got = run_lane(&tmp, kernel, &x, wg);
+            for i in 0..N {
+                assert_eq!(
+                    &got[4 * i..4 * i + 4],
+                    &want[4 * i..4 * i + 4],
+                    "{kernel} (workgroup {wg}): work-item {i} (x & 7 = {})",
+                    x[i] & 7
+                );
+            }
+        }
+    }
+    // The local loops have neither the back edge's vote nor the skip's: one barrier, s_bcnt1's read of
+    // s4. The live SGPR and the live VCC keep both.
+    let local = barriers("laneloop_local", &tmp);
+    let execz = barriers("laneloop_execz", &tmp);
+    let skip = barriers("laneloop_skip", &tmp);
+    let sgpr = barriers("laneloop_sgpr", &tmp);
+    let vcc = barriers("laneloop_vcc", &tmp);
+    assert_eq!(
+        (local, execz, skip, sgpr, vcc),
+        (1, 1, 1, 3, 3),
+        "barriers: local {local}, execz {execz}, skip {skip}, sgpr {sgpr}, vcc {vcc}"
+    );
+    let _ = std::fs::remove_dir_all(&tmp);
+}
