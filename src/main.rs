@@ -105,7 +105,7 @@ enum Cmd {
         #[arg(long)]
         kernel: Option<String>,
     },
-    /// Translate a kernel to a SPIR-V compute module for Vulkan 1.3 (one invocation per wave).
+    /// Translate a kernel to a SPIR-V compute module for Vulkan 1.3 (one invocation per lane where it can).
     ///
     /// The module is specialised for a workgroup size; buffer addresses and kernel arguments arrive at run
     /// time. `--profile portable` (default) emits every exact emulation; `device` measures the Vulkan device
@@ -128,9 +128,9 @@ enum Cmd {
         /// over every block. Irreducible regions that need a dispatcher are named on stderr.
         #[arg(long, value_enum, default_value = "structured")]
         control_flow: ControlFlowArg,
-        /// SPIR-V invocation per wave (default) or per lane; auto: lane when the lane lowering accepts
-        /// the kernel, else wave (decisions D082, D083).
-        #[arg(long, value_enum, default_value = "wave")]
+        /// SPIR-V invocation per lane or per wave; auto (default): lane when the lane lowering accepts
+        /// the kernel, else wave, saying why on stderr (decisions D082, D083, D126).
+        #[arg(long, value_enum, default_value = "auto")]
         mapping: MappingArg,
     },
     /// Run a kernel described by a manifest; write every output buffer to DIR/<name>.bin.
@@ -163,9 +163,9 @@ enum Cmd {
         /// Control flow of the Vulkan module: structured (default) or one dispatcher loop.
         #[arg(long, value_enum, default_value = "structured")]
         control_flow: ControlFlowArg,
-        /// SPIR-V invocation per wave (default) or per lane; auto: lane when the lane lowering accepts
-        /// the kernel, else wave (decisions D082, D083).
-        #[arg(long, value_enum, default_value = "wave")]
+        /// SPIR-V invocation per lane or per wave; auto (default): lane when the lane lowering accepts
+        /// the kernel, else wave, saying why on stderr (decisions D082, D083, D126).
+        #[arg(long, value_enum, default_value = "auto")]
         mapping: MappingArg,
     },
     /// Trace a manifest's dispatch: one JSON Lines record per executed instruction and wave (EXEC, every

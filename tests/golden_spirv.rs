@@ -9,12 +9,14 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn translate(co: &str, workgroup: &str, out: &Path) {
+fn translate(co: &str, workgroup: &str, mapping: &str, out: &Path) {
     let st = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
         .args([
             "translate",
             "--profile",
             "portable",
+            "--mapping",
+            mapping,
             "--workgroup",
             workgroup,
             "-o",
@@ -41,12 +43,16 @@ fn tool(name: &str, args: &[&std::ffi::OsStr]) -> std::process::Output {
 fn translated_fixtures_match_their_golden_disassembly() {
     let tmp = std::env::temp_dir().join(format!("rdna2spv-golden-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
-    for (co, wg, golden) in [
-        ("saxpy.co", "64,1,1", "saxpy.spvasm"),
-        ("reduce.co", "128,1,1", "reduce.spvasm"),
+    // Both mappings (the wave mapping is the reference, D020; the lane mapping is `auto`'s usual choice,
+    // D082, D126).
+    for (co, wg, mapping, golden) in [
+        ("saxpy.co", "64,1,1", "wave", "saxpy.spvasm"),
+        ("reduce.co", "128,1,1", "wave", "reduce.spvasm"),
+        ("saxpy.co", "64,1,1", "lane", "saxpy_lane.spvasm"),
+        ("reduce.co", "128,1,1", "lane", "reduce_lane.spvasm"),
     ] {
         let spv = tmp.join(golden).with_extension("spv");
-        translate(co, wg, &spv);
+        translate(co, wg, mapping, &spv);
         let val = tool(
             "spirv-val",
             &[
