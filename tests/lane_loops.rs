@@ -29,7 +29,9 @@
 //! with the result computed here from the ISA's definitions (an independent oracle).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+#[path = "support/lane.rs"]
+mod lane;
+use lane::{lane_barriers, run_lane_both};
 
 const N: usize = 200;
 
@@ -97,12 +99,6 @@ fn oracle(x: &[u32], kernel: &str) -> Vec<u32> {
     out
 }
 
-fn words(b: &[u8]) -> Vec<u32> {
-    b.chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
-
 /// Runs `kernel` with `run --backend both --mapping lane` (host vs lavapipe bit for bit); its output words.
 fn run_lane(tmp: &Path, kernel: &str, x: &[u32], wg: usize) -> Vec<u32> {
     let dir = tmp.join(format!("{kernel}-{wg}"));
@@ -122,42 +118,12 @@ fn run_lane(tmp: &Path, kernel: &str, x: &[u32], wg: usize) -> Vec<u32> {
         ),
     )
     .unwrap();
-    let out_dir = dir.join("out");
-    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
-        .arg("run")
-        .arg(&m)
-        .args(["--backend", "both", "--timeout-ms", "600000"])
-        .args(["--mapping", "lane", "--out"])
-        .arg(&out_dir)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.code() == Some(0) && stderr.contains("agree bit for bit"),
-        "{kernel} (workgroup {wg}): exit {:?}\n{stderr}",
-        out.status.code()
-    );
-    words(&std::fs::read(out_dir.join("out.bin")).unwrap())
+    run_lane_both(&m, &dir.join("out"), &format!("{kernel} (workgroup {wg})"))
 }
 
 /// Static `OpControlBarrier` count of the kernel's lane-mapping module.
 fn barriers(kernel: &str, dir: &Path) -> usize {
-    let spv = dir.join(format!("{kernel}.spv"));
-    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
-        .arg("translate")
-        .arg(root().join("fixtures/kernels/laneloop.co"))
-        .args(["--kernel", kernel, "--workgroup", "64", "1", "1"])
-        .args(["--mapping", "lane", "-o"])
-        .arg(&spv)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let w = words(&std::fs::read(&spv).unwrap());
-    rdna2spv_spirv::words::count_opcode(&w, 224) // OpControlBarrier
+    lane_barriers(&root().join("fixtures/kernels/laneloop.co"), kernel, dir)
 }
 
 #[test]

@@ -17,7 +17,9 @@
 //! is compared with the kernel's result computed here from the ISA's definitions (an independent oracle).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+#[path = "support/lane.rs"]
+mod lane;
+use lane::{lane_barriers, run_lane_both};
 
 const N: usize = 200;
 const WG: usize = 64;
@@ -84,12 +86,6 @@ fn oracle(x: &[u32], live: bool) -> Vec<u32> {
     out
 }
 
-fn words(b: &[u8]) -> Vec<u32> {
-    b.chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
-
 fn write_case(dir: &Path, co: &str, kernel: &str, x: &[u32], wg: usize) -> PathBuf {
     std::fs::create_dir_all(dir).unwrap();
     let xb: Vec<u8> = x.iter().flat_map(|v| v.to_le_bytes()).collect();
@@ -114,42 +110,12 @@ fn write_case(dir: &Path, co: &str, kernel: &str, x: &[u32], wg: usize) -> PathB
 fn run_lane(tmp: &Path, co: &str, kernel: &str, x: &[u32], wg: usize) -> Vec<u32> {
     let dir = tmp.join(kernel);
     let m = write_case(&dir, co, kernel, x, wg);
-    let out_dir = dir.join("out");
-    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
-        .arg("run")
-        .arg(&m)
-        .args(["--backend", "both", "--timeout-ms", "600000"])
-        .args(["--mapping", "lane", "--out"])
-        .arg(&out_dir)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.code() == Some(0) && stderr.contains("agree bit for bit"),
-        "{kernel}: exit {:?}\n{stderr}",
-        out.status.code()
-    );
-    words(&std::fs::read(out_dir.join("out.bin")).unwrap())
+    run_lane_both(&m, &dir.join("out"), kernel)
 }
 
 /// Static `OpControlBarrier` count of the kernel's lane-mapping module.
 fn barriers(kernel: &str, dir: &Path) -> usize {
-    let spv = dir.join(format!("{kernel}.spv"));
-    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
-        .arg("translate")
-        .arg(root().join("fixtures/kernels/lanemask.co"))
-        .args(["--kernel", kernel, "--workgroup", "64", "1", "1"])
-        .args(["--mapping", "lane", "-o"])
-        .arg(&spv)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let w = words(&std::fs::read(&spv).unwrap());
-    rdna2spv_spirv::words::count_opcode(&w, 224) // OpControlBarrier
+    lane_barriers(&root().join("fixtures/kernels/lanemask.co"), kernel, dir)
 }
 
 #[test]

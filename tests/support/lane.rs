@@ -1,0 +1,53 @@
+//! Shared by the lane-mapping tests (tests/lane_masks.rs, tests/lane_loops.rs): run a manifest on both
+//! backends in the lane mapping, and count a lane module's static barriers.
+
+use std::path::Path;
+use std::process::Command;
+
+/// Little-endian words of `b`.
+pub(crate) fn words(b: &[u8]) -> Vec<u32> {
+    b.chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// Runs `manifest` with `run --backend both --mapping lane` (host vs lavapipe bit for bit; fails the test
+/// otherwise, naming `what`) and returns the words of `out_dir/out.bin`.
+pub fn run_lane_both(manifest: &Path, out_dir: &Path, what: &str) -> Vec<u32> {
+    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .arg("run")
+        .arg(manifest)
+        .args(["--backend", "both", "--timeout-ms", "600000"])
+        .args(["--mapping", "lane", "--out"])
+        .arg(out_dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.code() == Some(0) && stderr.contains("agree bit for bit"),
+        "{what}: exit {:?}\n{stderr}",
+        out.status.code()
+    );
+    words(&std::fs::read(out_dir.join("out.bin")).unwrap())
+}
+
+/// Static `OpControlBarrier` count of `kernel`'s lane-mapping module (code object `co`, workgroup 64),
+/// written under `dir`.
+pub fn lane_barriers(co: &Path, kernel: &str, dir: &Path) -> usize {
+    let spv = dir.join(format!("{kernel}.spv"));
+    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .arg("translate")
+        .arg(co)
+        .args(["--kernel", kernel, "--workgroup", "64", "1", "1"])
+        .args(["--mapping", "lane", "-o"])
+        .arg(&spv)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let w = words(&std::fs::read(&spv).unwrap());
+    rdna2spv_spirv::words::count_opcode(&w, 224) // OpControlBarrier
+}
