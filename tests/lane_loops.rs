@@ -42,13 +42,7 @@ fn root() -> PathBuf {
 /// x: per 32-lane wave a different pattern (random trip counts, none looping, all the same, one lane
 /// looping 7 times...).
 fn inputs() -> Vec<u32> {
-    let mut s = 0x9e37_79b9_u32;
-    let mut rnd = || {
-        s ^= s << 13;
-        s ^= s >> 17;
-        s ^= s << 5;
-        s
-    };
+    let mut rnd = lane::xorshift(0x9e37_79b9_u32);
     (0..N)
         .map(|i| match i / 32 {
             1 => rnd() & !7,

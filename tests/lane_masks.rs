@@ -30,13 +30,7 @@ fn root() -> PathBuf {
 
 /// x: per 32-lane wave a different pattern (mixed, none < 256, none < 1000, all < 256, random...).
 fn inputs() -> Vec<u32> {
-    let mut s = 0x2545_f491_u32;
-    let mut rnd = || {
-        s ^= s << 13;
-        s ^= s >> 17;
-        s ^= s << 5;
-        s
-    };
+    let mut rnd = lane::xorshift(0x2545_f491_u32);
     (0..N)
         .map(|i| match i / 32 {
             0 | 3 | 5 | 6 => rnd() % 2000,

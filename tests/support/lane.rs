@@ -51,3 +51,13 @@ pub fn lane_barriers(co: &Path, kernel: &str, dir: &Path) -> usize {
     let w = words(&std::fs::read(&spv).unwrap());
     rdna2spv_spirv::words::count_opcode(&w, 224) // OpControlBarrier
 }
+
+/// A xorshift32 generator from `seed` (the tests' inputs: reproducible, no dependency).
+pub fn xorshift(mut s: u32) -> impl FnMut() -> u32 {
+    move || {
+        s ^= s << 13;
+        s ^= s >> 17;
+        s ^= s << 5;
+        s
+    }
+}

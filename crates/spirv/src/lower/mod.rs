@@ -652,34 +652,24 @@ impl<'a> Cx<'a> {
     /// A module-scope variable initialised to zero (`OpConstantNull`; Workgroup variables need the
     /// Vulkan 1.3 feature shaderZeroInitializeWorkgroupMemory, which the runner enables).
     fn global_var_zeroed(&mut self, ty: Word, class: StorageClass) -> Word {
-        let ptr = self.b.type_pointer(None, class, ty);
-        let null = self.b.constant_null(ty);
-        let id = self.b.id();
-        self.b
-            .module_mut()
-            .types_global_values
-            .push(Instruction::new(
-                Op::Variable,
-                Some(ptr),
-                Some(id),
-                vec![Operand::StorageClass(class), Operand::IdRef(null)],
-            ));
-        self.interface.push(id);
-        id
+        self.global_var_init(ty, class, true)
     }
 
     fn global_var(&mut self, ty: Word, class: StorageClass) -> Word {
+        self.global_var_init(ty, class, false)
+    }
+
+    fn global_var_init(&mut self, ty: Word, class: StorageClass, zeroed: bool) -> Word {
         let ptr = self.b.type_pointer(None, class, ty);
+        let mut ops = vec![Operand::StorageClass(class)];
+        if zeroed {
+            ops.push(Operand::IdRef(self.b.constant_null(ty)));
+        }
         let id = self.b.id();
         self.b
             .module_mut()
             .types_global_values
-            .push(Instruction::new(
-                Op::Variable,
-                Some(ptr),
-                Some(id),
-                vec![Operand::StorageClass(class)],
-            ));
+            .push(Instruction::new(Op::Variable, Some(ptr), Some(id), ops));
         self.interface.push(id);
         id
     }
