@@ -9,6 +9,9 @@
 //!
 //! Needs a Vulkan 1.3 device (lavapipe).
 
+#[path = "support/lane.rs"]
+mod lane;
+use lane::run_lane_both;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -27,27 +30,7 @@ fn tmp(tag: &str) -> PathBuf {
 
 /// `run --backend both --mapping lane`; returns the output buffer `out` (little-endian words).
 fn run_both(manifest: &Path, out_dir: &Path) -> Vec<u32> {
-    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
-        .arg("run")
-        .arg(manifest)
-        .args(["--backend", "both", "--timeout-ms", "600000"])
-        .args(["--mapping", "lane", "--out"])
-        .arg(out_dir)
-        .output()
-        .expect("run rdna2spv");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}: {stderr}",
-        manifest.display()
-    );
-    assert!(stderr.contains("agree bit for bit"), "{stderr}");
-    let bytes = std::fs::read(out_dir.join("out.bin")).unwrap();
-    bytes
-        .chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
+    run_lane_both(manifest, out_dir, &manifest.display().to_string())
 }
 
 /// The waves per workgroup the lane mapping runs as Vulkan workgroups of their own for a manifest.

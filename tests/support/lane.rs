@@ -1,5 +1,7 @@
-//! Shared by the lane-mapping tests (tests/lane_masks.rs, tests/lane_loops.rs): run a manifest on both
+//! Shared by the lane-mapping tests (lane_masks, lane_loops, lane_split): run a manifest on both
 //! backends in the lane mapping, and count a lane module's static barriers.
+
+#![allow(dead_code)] // each test binary that includes this file uses part of it
 
 use std::path::Path;
 use std::process::Command;
