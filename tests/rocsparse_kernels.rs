@@ -965,7 +965,7 @@ fn rocsparse_kernels_lane_mapping() {
 /// Every case in the lane mapping (the first dispatch of the larger kernels JITs for tens of seconds on
 /// lavapipe; results in docs/performance.md).
 #[test]
-#[ignore = "long (about 10 minutes on 2 cores): cargo test --release --test rocsparse_kernels -- --ignored rocsparse_kernels_lane_mapping_all"]
+#[ignore = "long (all 30 kernels; about 40 s with Mesa's cache off on 2 cores, 10+ minutes before D125-D131): cargo test --release --test rocsparse_kernels -- --ignored rocsparse_kernels_lane_mapping_all"]
 fn rocsparse_kernels_lane_mapping_all() {
     run_cases(Mapping::Lane, None);
 }

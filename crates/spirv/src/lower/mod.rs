@@ -331,10 +331,6 @@ pub struct LowerOptions {
     /// Lane mapping: order every LDS write after the reads before it with a barrier, even where no lane's
     /// write can meet another lane's read (decision D120; tests and measurements).
     pub lane_lds_fences_all: bool,
-    /// Lane mapping: end each pass with the counted barrier round (atomics on three workgroup counters)
-    /// instead of one barrier and the label copies (decision D121; comparisons with the previous
-    /// lowering).
-    pub lane_counted_rounds: bool,
 }
 
 /// [`lower`] with explicit [`LowerOptions`].
@@ -1231,7 +1227,7 @@ impl<'a> Cx<'a> {
         if solo {
             // Every invocation holds the wave's `done` (scalar state): no round to count.
             self.store(all_done, d)?;
-        } else if lane_mapping && !self.opts.lane_counted_rounds {
+        } else if lane_mapping {
             // Every invocation knows whether every wave has ended: no counters (D121).
             self.lane_round(d, all_done)?;
         } else {
