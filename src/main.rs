@@ -19,10 +19,14 @@ use std::path::{Path, PathBuf};
     about = "Translate AMD RDNA 2 (gfx10.3) machine code to SPIR-V and evaluate it exactly on the host",
     long_about = "rdna2spv reads HSA code objects (clang/hipcc for gfx1030), clang offload bundles and raw \
 instruction words. It disassembles them exactly as llvm-objdump-19 does, lifts them to an IR of exact \
-primitives, and runs them on a host evaluator that computes the ISA's semantics bit for bit.\n\n\
+primitives, translates that IR to a SPIR-V compute module any Vulkan 1.3 device runs, and runs the same IR on a \
+host evaluator that computes the ISA's semantics bit for bit, so the device can be checked against the host.\n\n\
 Examples:\n  rdna2spv info fixtures/kernels/saxpy.co\n  rdna2spv disasm fixtures/kernels/saxpy.co\n  \
 rdna2spv disasm --raw words.bin --target gfx1010\n  rdna2spv lift fixtures/kernels/saxpy.co\n  \
-rdna2spv run fixtures/run/saxpy/saxpy.toml --out /tmp/out\n\n\
+rdna2spv translate fixtures/kernels/saxpy.co --kernel saxpy -o saxpy.spv\n  \
+rdna2spv run fixtures/run/saxpy.toml --out /tmp/out\n  \
+rdna2spv run fixtures/run/saxpy.toml --backend both --out /tmp/out   (device vs host, bit for bit)\n  \
+rdna2spv diff fixtures/run/divergent.toml   (first divergent instruction, host vs device)\n\n\
 Exit status: 0 success, 1 a comparison failed, 2 bad input or usage."
 )]
 struct Cli {
@@ -101,7 +105,9 @@ enum Cmd {
     },
     /// Print the IR a kernel lifts to.
     Lift {
+        /// The code object (ELF) or offload bundle.
         file: PathBuf,
+        /// The kernel's symbol name (without `.kd`); may be left out when FILE holds one kernel.
         #[arg(long)]
         kernel: Option<String>,
     },
@@ -111,11 +117,15 @@ enum Cmd {
     /// time. `--profile portable` (default) emits every exact emulation; `device` measures the Vulkan device
     /// (RDNA2SPV_VK_DEVICE selects it) and works around only what it gets wrong.
     Translate {
+        /// The code object (ELF) or offload bundle holding the kernel.
         file: PathBuf,
+        /// The kernel's symbol name (without `.kd`); may be left out when FILE holds one kernel.
         #[arg(long)]
         kernel: Option<String>,
+        /// Where the SPIR-V module goes (written only when the whole translation succeeded).
         #[arg(short, long)]
         output: PathBuf,
+        /// Lowering profile: which exact emulations of driver float behaviour the module carries.
         #[arg(long, value_enum, default_value = "portable")]
         profile: ProfileArg,
         /// Workgroup size the module is built for (default: the kernel's required size, else 64,1,1).
@@ -138,7 +148,10 @@ enum Cmd {
     /// `--backend both` runs the Vulkan device first, then the host evaluator on the same device addresses,
     /// and compares every output buffer bit for bit (exit 1 at the first difference, which it names).
     Run {
+        /// The manifest (TOML): code object or raw words, kernel, grid, workgroup and arguments
+        /// (README.md, "Manifest"; examples in fixtures/run/).
         manifest: PathBuf,
+        /// host: the evaluator; vulkan: the translated module on the device; both: both, compared bit for bit.
         #[arg(long, value_enum, default_value = "host")]
         backend: Backend,
         /// Where output buffers go (default: the current directory).
@@ -686,10 +699,19 @@ fn lifted(
     let co = load(file)?;
     let k = match kernel {
         Some(k) => co.kernel(k)?,
-        None => co
-            .kernels
-            .first()
-            .context("the code object has no kernels")?,
+        None => match co.kernels.as_slice() {
+            [] => bail!("{}: the code object has no kernels", file.display()),
+            [k] => k,
+            ks => bail!(
+                "{}: the code object holds {} kernels ({}): choose one with --kernel",
+                file.display(),
+                ks.len(),
+                ks.iter()
+                    .map(|k| k.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        },
     };
     let p = rdna2spv::dispatch::lift_kernel(&co, k)?;
     rdna2spv::float_mode::check(k, &p)?;

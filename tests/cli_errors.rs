@@ -61,6 +61,24 @@ fn bad_files_are_clear_errors() {
         &rdna2spv(&["info".as_ref(), d.join("missing.co").as_os_str()]),
         "missing.co",
     );
+    // Two kernels and no --kernel: an error naming both, not a silent choice of the first.
+    let multi = fixture("fixtures/kernels/multi.co");
+    let spv = d.join("multi.spv");
+    for cmd in ["lift", "translate"] {
+        let mut args = vec![cmd.as_ref(), multi.as_os_str()];
+        if cmd == "translate" {
+            args.extend(["-o".as_ref(), spv.as_os_str()]);
+        }
+        let out = rdna2spv(&args);
+        fails_with(
+            &out,
+            "holds 2 kernels (first, second): choose one with --kernel",
+        );
+    }
+    assert!(
+        !spv.exists(),
+        "a module was written without a kernel chosen"
+    );
     // Truncated raw words still list every word, the last as <invalid>.
     let raw = d.join("words.bin");
     std::fs::write(&raw, [0x00, 0x00, 0x4b, 0xd5, 0x01]).unwrap();
