@@ -1,4 +1,5 @@
-//! Scalar loads of the entry block read at the top of the module (decision D118).
+//! Scalar loads of the entry block read at the top of the module (decision D118), and the scalar loads
+//! that read inside a launch segment anywhere (decision D132, [`Cx::launch_segment_loads`]).
 //!
 //! A scalar load (`s_load_*`: a Uniform `Load` from global memory) of the entry block whose address is an
 //! initial SGPR pair (a launch word pair: the kernarg or dispatch pointer) plus a constant, masked by a
@@ -17,7 +18,7 @@
 //! wave of the dispatch between the start and the load would be a race the host evaluator does not order
 //! either (and kernarg and the dispatch packet are read-only under the HSA ABI).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use rdna2spv_ir::{Access, Handle, IntOp, Node, Space, Terminator, Ty};
 use spirv::Word;
@@ -119,6 +120,58 @@ impl Cx<'_> {
                     } => stored = true,
                     _ => {}
                 }
+            }
+        }
+        out
+    }
+
+    /// The scalar loads that read inside a launch segment ([`super::LaunchSegment`], decision D132): a
+    /// Uniform B32 `Load` from global memory at `((pair + add) & and) + offset` where `pair` is a
+    /// segment's SGPR pair, no node of the program writes either of its words (so every read of the pair
+    /// is its initial value, the segment's address), `and` clears no bit above bit 1 (s_load's `& ~3`;
+    /// with a dword-aligned base the address is `base + (add & and) + offset`), and those four bytes lie
+    /// inside the segment. Such a load reads allocated memory whatever path led to it and has no effect
+    /// besides its value: running it where the hardware skips it (a vote-free `s_cbranch_execz`, D102)
+    /// can neither fault nor change anything but the SGPRs it writes.
+    pub(crate) fn launch_segment_loads(&self) -> HashSet<usize> {
+        let segs: Vec<_> = self.opts.segments.iter().flatten().copied().collect();
+        let mut out = HashSet::new();
+        if segs.is_empty() {
+            return out;
+        }
+        let mut written: u128 = 0;
+        for (_, n) in self.p.nodes.iter() {
+            if let Node::WriteSgpr { reg, value } = *n {
+                let w = if self.ty(value.index()) == Ty::B64 {
+                    3u128
+                } else {
+                    1
+                };
+                written |= w.checked_shl(reg as u32).unwrap_or(0);
+            }
+        }
+        for (h, n) in self.p.nodes.iter() {
+            let Node::Load {
+                space: Space::Global,
+                access: Access::B32,
+                addr,
+                offset,
+            } = *n
+            else {
+                continue;
+            };
+            let Some((reg, add, and)) = self.pair_address(addr) else {
+                continue;
+            };
+            if and | 3 != u64::MAX || written >> reg & 3 != 0 {
+                continue;
+            }
+            let start = (add & and) as i128 + offset as i128;
+            if segs
+                .iter()
+                .any(|s| s.sgpr as u32 == reg && start >= 0 && start + 4 <= s.bytes as i128)
+            {
+                out.insert(h.index());
             }
         }
         out
