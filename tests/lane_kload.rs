@@ -5,9 +5,10 @@
 //! when no lane of the wave has x < 256; the region loads s12 with `s_load_dword` and sets v9. In the lane
 //! mapping a vote-free skip runs its region with EXEC = 0 in such a wave, so the load runs where the
 //! hardware skips it. D132 allows that only when the load reads inside the kernarg segment through the
-//! never-written kernarg pair:
+//! kernarg pair, unwritten on every path to the load:
 //!
-//! * `kload_dead` (kernarg offset 0x10, s12 overwritten at the target) and `kload_edge` (0x114, the
+//! * `kload_dead` (kernarg offset 0x10, s12 overwritten at the target, the kernarg pair overwritten after
+//!   the target: unwritten on every path to the load) and `kload_edge` (0x114, the
 //!   segment's last dword) are vote-free;
 //! * `kload_live` keeps its vote (s12 read at the target, D102 point 4): a wave with no lane below 256 must
 //!   read 7, the others the argument c;
