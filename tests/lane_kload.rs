@@ -15,7 +15,10 @@
 //! * `kload_far` (0x118, past the 280-byte segment), `kload_ptr` (through the buffer pointer loaded from
 //!   kernarg: an address the skipped program never formed) and `kload_moved` (the kernarg pair is written
 //!   before the branch) keep their vote although s12 is dead at the target: their only obstacle is the
-//!   load, so a rule that is too permissive makes them vote-free and the barrier checks fail.
+//!   load, so a rule that is too permissive makes them vote-free and the barrier checks fail;
+//! * the dispatch packet (a kernel with the dispatch pointer in s[4:5]): `kload_packet` (its dword 1,
+//!   workgroup_size_x | workgroup_size_y << 16) is vote-free, `kload_packet_far` (0x40, past the 64-byte
+//!   packet) keeps its vote.
 //!
 //! Each kernel runs with `run --backend both --mapping lane` (host vs lavapipe bit for bit) and the output
 //! is compared with the kernel's result computed here from the ISA's definitions (an independent oracle).
@@ -51,6 +54,8 @@ fn oracle(kernel: &str, x: &[u32]) -> Vec<u32> {
     let loaded = match kernel {
         "kload_live" | "kload_dead" | "kload_moved" => Some(C),
         "kload_ptr" => Some(x[0]),
+        // The AQL packet's dword 1: workgroup_size_x (64) | workgroup_size_y (1) << 16 (HSA AQL layout).
+        "kload_packet" => Some(WG as u32 | 1 << 16),
         _ => None, // v9 = x + 100
     };
     let mut out = vec![0u32; 2 * x.len()];
@@ -111,7 +116,7 @@ fn kernarg_loads_in_vote_free_regions_bit_exact() {
     // Waves that enter the region and waves that skip it.
     assert!((32..64).all(|i| x[i] >= 256) && (64..96).all(|i| x[i] < 256));
     assert!((0..32).any(|i| x[i] < 256) && (0..32).any(|i| x[i] >= 256));
-    // kload_far's load lies past the segment: run only where every wave skips its region (the host
+    // The _far loads lie past their segment: run only where every wave skips the region (the host
     // evaluator faults on the load where it runs, as the hardware would).
     let far_x: Vec<u32> = x.iter().map(|&v| v | 0x100).collect();
     for kernel in [
@@ -121,8 +126,10 @@ fn kernarg_loads_in_vote_free_regions_bit_exact() {
         "kload_far",
         "kload_ptr",
         "kload_moved",
+        "kload_packet",
+        "kload_packet_far",
     ] {
-        let x = if kernel == "kload_far" { &far_x } else { &x };
+        let x = if kernel.ends_with("_far") { &far_x } else { &x };
         let got = run_lane(&tmp, kernel, x);
         let want = oracle(kernel, x);
         for i in 0..x.len() {
@@ -135,14 +142,18 @@ fn kernarg_loads_in_vote_free_regions_bit_exact() {
         }
     }
     let n = |k: &str| barriers(k, &tmp);
-    let (dead, edge) = (n("kload_dead"), n("kload_edge"));
+    let (dead, edge, packet) = (n("kload_dead"), n("kload_edge"), n("kload_packet"));
     let keep = [
         ("kload_live", n("kload_live")),
         ("kload_far", n("kload_far")),
         ("kload_ptr", n("kload_ptr")),
         ("kload_moved", n("kload_moved")),
+        ("kload_packet_far", n("kload_packet_far")),
     ];
-    assert_eq!(dead, edge, "barriers: kload_dead {dead}, kload_edge {edge}");
+    assert!(
+        dead == edge && dead == packet,
+        "barriers: kload_dead {dead}, kload_edge {edge}, kload_packet {packet}"
+    );
     for (k, b) in keep {
         assert!(
             b > dead,
