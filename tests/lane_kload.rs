@@ -8,8 +8,8 @@
 //! kernarg pair, unwritten on every path to the load:
 //!
 //! * `kload_dead` (kernarg offset 0x10, s12 overwritten at the target, the kernarg pair overwritten after
-//!   the target: unwritten on every path to the load) and `kload_edge` (0x114, the
-//!   segment's last dword) are vote-free;
+//!   the target: unwritten on every path to the load) and `kload_edge` (0x114, the segment's last dword)
+//!   are vote-free;
 //! * `kload_live` keeps its vote (s12 read at the target, D102 point 4): a wave with no lane below 256 must
 //!   read 7, the others the argument c;
 //! * `kload_far` (0x118, past the 280-byte segment), `kload_ptr` (through the buffer pointer loaded from
@@ -22,6 +22,10 @@
 //!
 //! Each kernel runs with `run --backend both --mapping lane` (host vs lavapipe bit for bit) and the output
 //! is compared with the kernel's result computed here from the ISA's definitions (an independent oracle).
+//! Mutation check (D132): dropping the in-bounds condition makes `kload_far` vote-free, dropping the
+//! unwritten-pair condition `kload_moved`, and turning the rule off makes `kload_dead` keep its vote; each
+//! fails this test (a skipped load past the segment cannot be seen in the outputs: lavapipe reads a few
+//! bytes past a buffer without a fault, and the host never runs it).
 
 use std::path::{Path, PathBuf};
 #[path = "support/lane.rs"]
