@@ -99,6 +99,7 @@ pub fn resolve_mapping(
     let layout = rdna2spv_vulkan::kernel_layout(&plan.launch);
     let opts = LowerOptions {
         control_flow,
+        segments: plan.segments(),
         ..LowerOptions::default()
     };
     match rdna2spv_spirv::lower::choose_mapping(&plan.program, &layout, profile, &opts) {
@@ -154,6 +155,7 @@ pub fn run_vulkan_mapped(
         &LowerOptions {
             control_flow,
             mapping,
+            segments: plan.segments(),
             ..LowerOptions::default()
         },
         &allocations,

@@ -12,6 +12,7 @@ use rdna2spv_eval::{InitSgpr, Launch, Memory};
 use rdna2spv_ir::lift::LiftOptions;
 use rdna2spv_ir::Program;
 use rdna2spv_isa::Target;
+use rdna2spv_spirv::lower::LaunchSegment;
 
 /// A buffer of the dispatch.
 #[derive(Debug, Clone)]
@@ -41,6 +42,44 @@ pub struct Plan {
 }
 
 pub const AQL_PACKET_BYTES: usize = 64;
+
+/// Bytes of the kernarg buffer the runner gives `kernel`: the metadata's kernarg segment size (else the
+/// descriptor's), at least [`AQL_PACKET_BYTES`].
+pub fn kernarg_bytes(kernel: &Kernel) -> u64 {
+    kernel
+        .metadata
+        .as_ref()
+        .and_then(|m| m.kernarg_segment_size)
+        .unwrap_or(kernel.descriptor.kernarg_size as u64)
+        .max(AQL_PACKET_BYTES as u64)
+}
+
+/// The launch segments this runner gives `kernel` (decision D132): the kernarg buffer
+/// ([`kernarg_bytes`]) and the dispatch packet ([`AQL_PACKET_BYTES`], when the kernel asks for the
+/// dispatch pointer), at the SGPR pair its ABI loads each address into ([`initial_sgprs`]). A pair the
+/// ABI names more than once is left out.
+pub fn launch_segments(kernel: &Kernel) -> [Option<LaunchSegment>; 2] {
+    let abi = &kernel.abi;
+    let pair = |kind: SgprKind| {
+        let mut it = abi.user_sgprs.iter().filter(|s| s.kind == kind);
+        match (it.next(), it.next()) {
+            (Some(s), None) if !abi.system_sgprs.iter().any(|t| t.kind == kind) => {
+                Some(s.first as u16)
+            }
+            _ => None,
+        }
+    };
+    [
+        pair(SgprKind::KernargSegmentPtr).map(|sgpr| LaunchSegment {
+            sgpr,
+            bytes: kernarg_bytes(kernel) as u32,
+        }),
+        pair(SgprKind::DispatchPtr).map(|sgpr| LaunchSegment {
+            sgpr,
+            bytes: AQL_PACKET_BYTES as u32,
+        }),
+    ]
+}
 
 pub fn target_of(co: &CodeObject) -> Target {
     co.target
@@ -131,10 +170,7 @@ impl Plan {
                 m.args.len()
             );
         }
-        let kernarg_size = meta
-            .kernarg_segment_size
-            .unwrap_or(kernel.descriptor.kernarg_size as u64)
-            .max(AQL_PACKET_BYTES as u64) as usize;
+        let kernarg_size = kernarg_bytes(&kernel) as usize;
         let mut kernarg = vec![0u8; kernarg_size];
         let mut buffers = Vec::new();
         let mut pointers = Vec::new();
@@ -328,6 +364,15 @@ impl Plan {
         let packet_address = self.packet_index.map(|p| addresses[p]).unwrap_or(0);
         self.launch.sgprs = initial_sgprs(&self.kernel.abi, kernarg_address, packet_address);
         Ok(())
+    }
+
+    /// The launch segments for the lowering ([`launch_segments`]; none for a raw plan, whose registers
+    /// the manifest's `[abi]` table sets).
+    pub fn segments(&self) -> [Option<LaunchSegment>; 2] {
+        if self.raw.is_some() {
+            return [None, None];
+        }
+        launch_segments(&self.kernel)
     }
 
     /// Index of the kernarg buffer in [`Plan::buffers`].

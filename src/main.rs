@@ -456,6 +456,7 @@ fn run(cli: Cli) -> Result<i32> {
             };
             let mut opts = rdna2spv_spirv::lower::LowerOptions {
                 control_flow: control_flow.into(),
+                segments: rdna2spv::dispatch::launch_segments(&k),
                 ..Default::default()
             };
             let layout = rdna2spv_vulkan::kernel_layout(&launch);

@@ -1052,6 +1052,7 @@ fn run_cases(mapping: Mapping, only: Option<&[&str]>) {
                 &profile,
                 &rdna2spv_spirv::lower::LowerOptions {
                     mapping,
+                    segments: plan.segments(),
                     ..Default::default()
                 },
             )

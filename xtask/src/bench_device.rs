@@ -214,6 +214,7 @@ fn translated_module(
     let layout = rdna2spv_vulkan::kernel_layout(&plan.launch);
     let opts = LowerOptions {
         mapping: lower_mapping(mapping),
+        segments: plan.segments(),
         ..LowerOptions::default()
     };
     Ok(rdna2spv_spirv::lower::lower_with(

@@ -267,6 +267,14 @@ pub const RECIPES: &[Recipe] = &[
         flags: &[],
         wave64: false,
     },
+    // Hand-written: kernel-argument scalar loads in vote-free skipped regions (tests/lane_kload.rs, D132).
+    Recipe {
+        stem: "kload",
+        source: "kload.s",
+        compiler: Compiler::Assembly,
+        flags: &[],
+        wave64: false,
+    },
     Recipe {
         stem: "multi_rel",
         source: "multi.cl",

@@ -1,4 +1,5 @@
-//! Scalar loads of the entry block read at the top of the module (decision D118).
+//! Scalar loads of the entry block read at the top of the module (decision D118), and the scalar loads
+//! that read inside a launch segment anywhere (decision D132, [`Cx::launch_segment_loads`]).
 //!
 //! A scalar load (`s_load_*`: a Uniform `Load` from global memory) of the entry block whose address is an
 //! initial SGPR pair (a launch word pair: the kernarg or dispatch pointer) plus a constant, masked by a
@@ -17,7 +18,7 @@
 //! wave of the dispatch between the start and the load would be a race the host evaluator does not order
 //! either (and kernarg and the dispatch packet are read-only under the HSA ABI).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use rdna2spv_ir::{Access, Handle, IntOp, Node, Space, Terminator, Ty};
 use spirv::Word;
@@ -78,7 +79,7 @@ impl Cx<'_> {
                         && offset % 4 == 0
                         && self.shape(i) == Some(rdna2spv_ir::Shape::Uniform) =>
                     {
-                        if let Some((reg, add, and)) = self.pair_address(addr) {
+                        if let Some((_, reg, add, and)) = self.pair_address(addr) {
                             // Dword-aligned by its mask (s_load's `& ~3`): never a misaligned access.
                             if and & 3 == 0 && clean.contains(&reg) && clean.contains(&(reg + 1)) {
                                 out.push(Hoisted {
@@ -124,8 +125,101 @@ impl Cx<'_> {
         out
     }
 
-    /// `addr` as `(pair + add) & and` of a 64-bit SGPR read (`and` all ones when not masked).
-    fn pair_address(&self, addr: Handle<Node>) -> Option<(u32, u64, u64)> {
+    /// The scalar loads that read inside a launch segment ([`super::LaunchSegment`], decision D132): a
+    /// Uniform B32 `Load` from global memory at `((pair + add) & and) + offset` where `pair` is a
+    /// segment's SGPR pair read in the load's own instruction, no path from the program's start to that
+    /// instruction writes either word of the pair (a forward "never written" analysis over the CFG: a word
+    /// is unwritten at a block's entry only if it is unwritten at the end of every predecessor), so the
+    /// read gives the pair's initial value, the segment's address; `and` clears no bit above bit 1
+    /// (s_load's `& ~3`; with a dword-aligned base the address is `base + (add & and) + offset`); and
+    /// those four bytes lie inside the segment. Such a load reads allocated memory whatever path led to
+    /// it and has no effect besides its value: running it where the hardware skips it (a vote-free
+    /// `s_cbranch_execz`, D102) can neither fault nor change anything but the SGPRs it writes.
+    pub(crate) fn launch_segment_loads(&self) -> HashSet<usize> {
+        let segs: Vec<_> = self.opts.segments.iter().flatten().copied().collect();
+        let mut found = HashSet::new();
+        if segs.is_empty() {
+            return found;
+        }
+        // The SGPR words node `i` writes (none if it is not a WriteSgpr).
+        let writes = |i: usize| match self.p.nodes[Handle::from_index(i)] {
+            Node::WriteSgpr { reg, value } => {
+                let n: u128 = if self.ty(value.index()) == Ty::B64 {
+                    3
+                } else {
+                    1
+                };
+                n.checked_shl(reg as u32).unwrap_or(0)
+            }
+            _ => 0,
+        };
+        // Words unwritten on every path from the start to each block's end (greatest fixpoint).
+        let nb = self.p.blocks.len();
+        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); nb];
+        let mut block_wr = vec![0u128; nb];
+        for (h, blk) in self.p.blocks.iter() {
+            for s in blk.terminator.successors() {
+                preds[s].push(h.index());
+            }
+            for inst in &blk.insts {
+                for i in inst.nodes.clone() {
+                    block_wr[h.index()] |= writes(i as usize);
+                }
+            }
+        }
+        let entry_in = |b: usize, out: &[u128]| preds[b].iter().fold(u128::MAX, |a, &p| a & out[p]);
+        let mut out = vec![u128::MAX; nb];
+        loop {
+            let mut changed = false;
+            for b in 0..nb {
+                let o = entry_in(b, &out) & !block_wr[b];
+                if o != out[b] {
+                    out[b] = o;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for (h, blk) in self.p.blocks.iter() {
+            let mut clean = entry_in(h.index(), &out);
+            for inst in &blk.insts {
+                for i in inst.nodes.clone() {
+                    // Node by node: a write earlier in the same instruction counts too.
+                    clean &= !writes(i as usize);
+                    let Node::Load {
+                        space: Space::Global,
+                        access: Access::B32,
+                        addr,
+                        offset,
+                    } = self.p.nodes[Handle::from_index(i as usize)]
+                    else {
+                        continue;
+                    };
+                    let Some((base, reg, add, and)) = self.pair_address(addr) else {
+                        continue;
+                    };
+                    let own = inst.nodes.contains(&(base.index() as u32));
+                    if and | 3 != u64::MAX || !own || clean >> reg & 3 != 3 {
+                        continue;
+                    }
+                    let start = (add & and) as i128 + offset as i128;
+                    if segs
+                        .iter()
+                        .any(|s| s.sgpr as u32 == reg && start >= 0 && start + 4 <= s.bytes as i128)
+                    {
+                        found.insert(i as usize);
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// `addr` as `(pair + add) & and` of a 64-bit SGPR read `base` (`and` all ones when not masked):
+    /// `(base, pair's low register, add, and)`.
+    fn pair_address(&self, addr: Handle<Node>) -> Option<(Handle<Node>, u32, u64, u64)> {
         let node = |h: Handle<Node>| &self.p.nodes[h];
         let konst = |h: Handle<Node>| match *node(h) {
             Node::Const { ty: Ty::B64, bits } => Some(bits),
@@ -151,7 +245,7 @@ impl Cx<'_> {
         };
         match *node(base) {
             Node::ReadSgpr { reg, ty: Ty::B64 } if (reg as u32) + 1 < 106 => {
-                Some((reg as u32, add, and))
+                Some((base, reg as u32, add, and))
             }
             _ => None,
         }

@@ -331,6 +331,20 @@ pub struct LowerOptions {
     /// Lane mapping: order every LDS write after the reads before it with a barrier, even where no lane's
     /// write can meet another lane's read (decision D120; tests and measurements).
     pub lane_lds_fences_all: bool,
+    /// The launch segments of the dispatch (the kernarg segment, the dispatch packet): a scalar load
+    /// provably inside one may run where the hardware skips it (decision D132). `None` entries: nothing
+    /// is known, and every scalar load keeps the vote of the skip around it.
+    pub segments: [Option<LaunchSegment>; 2],
+}
+
+/// Memory the runner gives every wave of the dispatch to read (decision D132): the launch-word SGPR pair
+/// `sgpr`, `sgpr + 1` holds its device address when a wave starts, the address is dword aligned (the HSA
+/// ABI aligns the kernarg segment to 16 bytes and the dispatch packet to 64; the runner's buffers are
+/// aligned further), and its first `bytes` bytes are allocated for the whole dispatch on both backends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LaunchSegment {
+    pub sgpr: u16,
+    pub bytes: u32,
 }
 
 /// [`lower`] with explicit [`LowerOptions`].

@@ -20,7 +20,8 @@
 //! * **Dead SCC.** SCC writes not read before being overwritten (a backward liveness over the CFG) are
 //!   dropped with the nodes only they use, so a bitwise op on own bits does not materialise for its SCC.
 //! * **Vote-free s_cbranch_execz** ([`Cx::lane_fallthrough`], D102): a forward skip whose region, run with
-//!   EXEC = 0, leaves the same state at the target as skipping it is not taken in the lane mapping.
+//!   EXEC = 0, leaves the same state at the target as skipping it is not taken in the lane mapping. Its
+//!   region may hold scalar loads that read inside the kernarg segment or dispatch packet (D132).
 //!
 //! Several waves: own-bit and write-back stores are predicated by `on` like every other state write, so a
 //! wave that runs a block "off" keeps its state.
@@ -293,14 +294,16 @@ impl Cx<'_> {
 
     /// D102: the s_cbranch_execz of block `bi` may fall through (run its region with EXEC = 0) when the
     /// region (the blocks reachable from the fall-through block without passing the target) is acyclic,
-    /// cannot end the program, has no s_barrier and no uniform memory access, and writes no SGPR word and
-    /// no SCC that is live at the target (EXEC counts as always live).
+    /// cannot end the program, has no s_barrier and no uniform memory access other than the scalar loads
+    /// inside a launch segment in `seg_loads` (D132, [`Cx::launch_segment_loads`]), and writes no SGPR word
+    /// and no SCC that is live at the target (EXEC counts as always live).
     fn mask_fall_ok(
         &self,
         bi: usize,
         sgpr_live: &[Words],
         scc_live: &[bool],
         exits: &HashSet<usize>,
+        seg_loads: &HashSet<usize>,
     ) -> Option<usize> {
         if !self.mask_fall_pattern(bi) || exits.contains(&bi) {
             return None;
@@ -334,6 +337,9 @@ impl Cx<'_> {
                     let i = i as usize;
                     match *self.node(i) {
                         Node::Barrier => return None,
+                        // A scalar load inside a launch segment reads allocated memory and has no
+                        // effect besides the SGPRs it writes (D132; those obey point 4 below).
+                        Node::Load { .. } if seg_loads.contains(&i) => {}
                         Node::Load { .. } | Node::Store { .. } | Node::Atomic { .. }
                             if self.kind(i) == Kind::Uniform =>
                         {
@@ -715,6 +721,7 @@ impl Cx<'_> {
         // Lane-local loop exits (D130): candidates, then kept only where the plan below emits no
         // exchange in their loop and leaves the units they rely on stale at the exit. Vote-free
         // s_cbranch_execz (D102) may hold such loops in their region (D131): recomputed with the exits.
+        let seg_loads = self.launch_segment_loads();
         let mut exits: HashMap<usize, Words> = HashMap::new();
         for bi in 0..nb {
             if let Some(keep) = self.exit_candidate(bi, &sgpr_live, &scc_live) {
@@ -725,7 +732,7 @@ impl Cx<'_> {
             let ex: HashSet<usize> = exits.keys().copied().collect();
             m.fall.clear();
             for bi in 0..nb {
-                if let Some(n) = self.mask_fall_ok(bi, &sgpr_live, &scc_live, &ex) {
+                if let Some(n) = self.mask_fall_ok(bi, &sgpr_live, &scc_live, &ex, &seg_loads) {
                     m.fall.insert(bi, n);
                 }
             }
