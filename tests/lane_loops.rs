@@ -289,5 +289,10 @@ fn multi_wave_lane_local_loops_bit_exact() {
             );
         }
     }
+    // branchy (two waves, LDS, s_barrier): its loops keep their exchanges (D133 does not apply, see the
+    // decision), but each EXEC branch decides both waves' labels from its own exchange (D136): 11 static
+    // barriers instead of 18 (one publication fewer per EXEC branch).
+    let branchy = lane_barriers(&root().join("fixtures/kernels/branchy.co"), "branchy", &tmp);
+    assert_eq!(branchy, 11, "branchy barriers");
     let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -70,8 +70,9 @@ impl Cx<'_> {
         Ok(())
     }
 
-    /// Whether block `b` publishes the wave labels at its end (several waves): a conditional branch that
-    /// is neither a vote-free s_cbranch_execz (D102) nor inside a lane-local loop (D133).
+    /// Whether block `b` ends with a barrier after its last LDS access because of its branch (several
+    /// waves): a conditional branch that is neither a vote-free s_cbranch_execz (D102) nor inside a
+    /// lane-local loop (D133) publishes the labels, or (D136) exchanges EXEC in its last instruction.
     fn lane_publishes(&self, b: usize) -> bool {
         let Some(m) = self.lm.as_ref() else {
             return false;

@@ -26,7 +26,10 @@
 //!   a vote ([`Cx::lane_vote`]): the labels of all waves are published in workgroup memory after each
 //!   block that ran, and a block (loop) runs when any wave's label selects it; the waves whose label does
 //!   not select it run it "off": every state write, memory access and label update is predicated by
-//!   the `on` flag, so their state is frozen. Loops run until every wave has left.
+//!   the `on` flag, so their state is frozen. Loops run until every wave has left. Two exceptions: a
+//!   loop left lane by lane (D130) runs on each invocation's own label with no vote or publication inside
+//!   (`local.rs`, D133), and an `s_cbranch_execz/execnz` whose EXEC is exchanged at the branch takes every
+//!   wave's label from that exchange's ballot words instead of publishing (`labels.rs`, D136).
 //!
 //! Options the mapping does not support are refused before anything runs (`LowerError::Layout`):
 //! traces, checked mode, the dispatcher control flow.
