@@ -16,7 +16,7 @@
 //! wave's EXEC, so after its barrier every invocation computes each wave's branch from them
 //! ([`Cx::lane_exec_labels`]).
 
-use rdna2spv_ir::{Handle, Node, Terminator, Ty};
+use rdna2spv_ir::{Handle, Node, Terminator, Ty, EXEC_LO};
 use spirv::Word;
 
 use super::super::{Cx, R};
@@ -145,6 +145,13 @@ impl Cx<'_> {
         // The materialisation is the branch instruction's own (nothing writes EXEC after it), and the
         // compare reads it there.
         if start != last.nodes.start as usize || !last.nodes.contains(&(a.index() as u32)) {
+            return Ok(false);
+        }
+        let writes_exec = last.nodes.clone().any(|i| {
+            matches!(self.p.nodes[Handle::from_index(i as usize)],
+                Node::WriteSgpr { reg, .. } if (EXEC_LO - 1..=EXEC_LO + 1).contains(&reg))
+        });
+        if writes_exec {
             return Ok(false);
         }
         let words = if self.ty(a.index()) == Ty::B64 {

@@ -87,7 +87,7 @@ impl Cx<'_> {
             return false;
         }
         let Some(s) = self.structure.as_ref() else {
-            return true;
+            return false; // unknown: no barrier counted (more fences, never fewer)
         };
         !m.masks.exit_blocks().any(|e| {
             self.exit_pattern(e).is_some_and(|(h, x)| {
