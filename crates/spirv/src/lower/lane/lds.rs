@@ -13,8 +13,8 @@
 //!   successor starts a new pass after the outer loop's barrier round) and, with several waves per Vulkan
 //!   workgroup, the label publication after a conditional branch (not after a vote-free s_cbranch_execz,
 //!   D102, nor inside a loop run lane by lane, D133: the fixed point is recomputed once those are known,
-//!   [`Cx::lane_lds_flow_final`]). Barriers of exchanges inside a block are
-//!   ignored there, which can only make the state larger (more barriers, never fewer);
+//!   [`Cx::lane_lds_flow_final`]). Barriers of exchanges inside a block are ignored there, which can only
+//!   make the state larger (more barriers, never fewer);
 //! * the entry block and every block a pass resumes at follow a barrier (the counter initialisation,
 //!   the barrier round): clean.
 //!

@@ -2,8 +2,8 @@
 //!
 //! A loop that ends `s_andn2_b32 exec, exec, sN; s_cbranch_execnz header` needs EXEC whole at its back
 //! edge: one exchange (a barrier) per iteration, only to decide whether the wave loops again. A lane
-//! whose own EXEC bit is 0 at that branch leaves the loop at once, provided the iterations the hardware would still run with
-//! that bit 0 cannot change any of its state that is live at the exit:
+//! whose own EXEC bit is 0 at that branch leaves the loop at once, provided the iterations the hardware
+//! would still run with that bit 0 cannot change any of its state that is live at the exit:
 //!
 //! * the branch is the loop's only way out (one exit edge, no `s_endpgm` inside), it leaves exactly one
 //!   structured loop, and the loop has no s_barrier, no LDS access, no uniform store or atomic and no
