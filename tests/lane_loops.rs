@@ -31,7 +31,7 @@
 use std::path::{Path, PathBuf};
 #[path = "support/lane.rs"]
 mod lane;
-use lane::{lane_barriers, run_lane_both};
+use lane::{lane_barriers, lane_barriers_wg, run_lane_both};
 
 const N: usize = 200;
 
@@ -169,5 +169,130 @@ fn lane_local_loop_exits_bit_exact() {
         (1, 1, 1, 3, 3),
         "barriers: local {local}, execz {execz}, skip {skip}, sgpr {sgpr}, vcc {vcc}"
     );
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+// ---- Several waves per workgroup (D133, D136) ------------------------------------------------------------
+//
+// fixtures/kernels/mwloop.s and mwloop_w64.s: the loop of `laneloop_local` / `laneloop_sgpr` in kernels that
+// start with an s_barrier, so their waves share one Vulkan workgroup (no D105 split) and the structured
+// constructs are entered by workgroup votes. Out: 8 words per work-item, {popcount(M), M.lo, M.hi, acc,
+// extra, 0, 0, 0}; `mwloop_local*`'s extra is the x of work-item i ^ 1 (written to LDS before the loop,
+// read after it: a fence after the lane-local loop), `mwloop_sgpr*`'s the wave's largest trip count.
+
+/// Inputs by wave (`ws` lanes): random trip counts, no lane looping, all lanes alike, one lane alone.
+fn mw_inputs(n: usize, ws: usize) -> Vec<u32> {
+    let mut rnd = lane::xorshift(0x2545_f491_u32);
+    (0..n)
+        .map(|i| match (i / ws) % 5 {
+            1 => rnd() & !7,
+            2 => (rnd() & !7) | 3,
+            3 => (rnd() & !7) | if i % ws == 17 { 7 } else { 0 },
+            _ => rnd(),
+        })
+        .collect()
+}
+
+/// The kernels' results from the ISA's definitions (waves are `ws` consecutive work-items: every
+/// workgroup size used is a multiple of the wave size).
+fn mw_oracle(x: &[u32], ws: usize, local: bool) -> Vec<u32> {
+    let n = x.len();
+    let mut out = vec![0u32; 8 * n];
+    for w in 0..n.div_ceil(ws) {
+        let lanes: Vec<usize> = (ws * w..(ws * w + ws).min(n)).collect();
+        let trips = |i: usize| x[i] & 7;
+        let max = lanes.iter().map(|&i| trips(i)).max().unwrap_or(0);
+        let m: u64 = lanes
+            .iter()
+            .filter(|&&i| trips(i) != 0)
+            .map(|&i| 1u64 << (i % ws))
+            .sum();
+        for &i in &lanes {
+            let t = trips(i);
+            let extra = if local { x[i ^ 1] } else { max };
+            out[8 * i..8 * i + 8].copy_from_slice(&[
+                m.count_ones(),
+                m as u32,
+                (m >> 32) as u32,
+                t * t.saturating_sub(1) / 2,
+                extra,
+                0,
+                0,
+                0,
+            ]);
+        }
+    }
+    out
+}
+
+fn run_mw(tmp: &Path, co: &Path, kernel: &str, x: &[u32], wg: usize) -> Vec<u32> {
+    let dir = tmp.join(format!("{kernel}-{wg}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let xb: Vec<u8> = x.iter().flat_map(|v| v.to_le_bytes()).collect();
+    std::fs::write(dir.join("x.bin"), xb).unwrap();
+    std::fs::write(dir.join("out.bin"), vec![0u8; 32 * x.len()]).unwrap();
+    let m = dir.join(format!("{kernel}.toml"));
+    std::fs::write(
+        &m,
+        format!(
+            "code_object = {:?}\nkernel = \"{kernel}\"\ngrid = [{}, 1, 1]\nworkgroup = [{wg}, 1, 1]\n\n\
+             [[args]]\nbuffer = \"x.bin\"\n\n[[args]]\nbuffer = \"out.bin\"\noutput = \"out\"\n",
+            co.display().to_string(),
+            x.len()
+        ),
+    )
+    .unwrap();
+    run_lane_both(&m, &dir.join("out"), &format!("{kernel} (workgroup {wg})"))
+}
+
+#[test]
+fn multi_wave_lane_local_loops_bit_exact() {
+    let tmp = std::env::temp_dir().join(format!("rdna2spv-mwloop-{}", std::process::id()));
+    // Two and four waves per workgroup; the last workgroup is partial with a partial wave and (four
+    // waves) empty waves: 200 = 3 x 64 + 8 = 128 + 72 in wave32, 328 = 2 x 128 + 72 = 256 + 72 in wave64.
+    for (stem, ws, n, wgs) in [
+        ("mwloop", 32, 200, [64, 128]),
+        ("mwloop_w64", 64, 328, [128, 256]),
+    ] {
+        let co = root().join(format!("fixtures/kernels/{stem}.co"));
+        let x = mw_inputs(n, ws);
+        let sfx = if ws == 64 { "_w64" } else { "" };
+        for (kernel, local) in [
+            (format!("mwloop_local{sfx}"), true),
+            (format!("mwloop_sgpr{sfx}"), false),
+        ] {
+            let want = mw_oracle(&x, ws, local);
+            for wg in wgs {
+                let got = run_mw(&tmp, &co, &kernel, &x, wg);
+                for i in 0..n {
+                    assert_eq!(
+                        &got[8 * i..8 * i + 8],
+                        &want[8 * i..8 * i + 8],
+                        "{kernel} (workgroup {wg}): work-item {i} (x & 7 = {})",
+                        x[i] & 7
+                    );
+                }
+            }
+        }
+        // Static barriers with two and four waves: the lane-local loop has no vote, no publication and
+        // no back-edge exchange, and its skip is vote-free (D133 with D131): the barrier round, the LDS
+        // fence before the read of the neighbour, s_bcnt1's read of M and the initial one. The live loop
+        // counter keeps the skip's and the back edge's EXEC exchanges (no LDS fence), each deciding every
+        // wave's label without a publication (D136).
+        for wg in wgs {
+            let local = lane_barriers_wg(&co, &format!("mwloop_local{sfx}"), &tmp, wg);
+            let sgpr = lane_barriers_wg(&co, &format!("mwloop_sgpr{sfx}"), &tmp, wg);
+            assert_eq!(
+                (local, sgpr),
+                (4, 5),
+                "{stem} workgroup {wg}: barriers local {local}, sgpr {sgpr}"
+            );
+        }
+    }
+    // branchy (two waves, LDS, s_barrier): its loops keep their exchanges (D133 does not apply, see the
+    // decision), but each EXEC branch decides both waves' labels from its own exchange (D136): 11 static
+    // barriers instead of 18 (one publication fewer per EXEC branch).
+    let branchy = lane_barriers(&root().join("fixtures/kernels/branchy.co"), "branchy", &tmp);
+    assert_eq!(branchy, 11, "branchy barriers");
     let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -36,11 +36,17 @@ pub fn run_lane_both(manifest: &Path, out_dir: &Path, what: &str) -> Vec<u32> {
 /// Static `OpControlBarrier` count of `kernel`'s lane-mapping module (code object `co`, workgroup 64),
 /// written under `dir`.
 pub fn lane_barriers(co: &Path, kernel: &str, dir: &Path) -> usize {
-    let spv = dir.join(format!("{kernel}.spv"));
+    lane_barriers_wg(co, kernel, dir, 64)
+}
+
+/// [`lane_barriers`] with a workgroup of `wg` work-items in x.
+pub fn lane_barriers_wg(co: &Path, kernel: &str, dir: &Path, wg: usize) -> usize {
+    let spv = dir.join(format!("{kernel}-{wg}.spv"));
+    let wgs = wg.to_string();
     let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
         .arg("translate")
         .arg(co)
-        .args(["--kernel", kernel, "--workgroup", "64", "1", "1"])
+        .args(["--kernel", kernel, "--workgroup", &wgs, "1", "1"])
         .args(["--mapping", "lane", "-o"])
         .arg(&spv)
         .output()

@@ -275,6 +275,21 @@ pub const RECIPES: &[Recipe] = &[
         flags: &[],
         wave64: false,
     },
+    // Hand-written: loops left lane by lane in multi-wave workgroups (tests/lane_loops.rs, D133).
+    Recipe {
+        stem: "mwloop",
+        source: "mwloop.s",
+        compiler: Compiler::Assembly,
+        flags: &[],
+        wave64: false,
+    },
+    Recipe {
+        stem: "mwloop_w64",
+        source: "mwloop_w64.s",
+        compiler: Compiler::Assembly,
+        flags: &["-mwavefrontsize64"],
+        wave64: true,
+    },
     Recipe {
         stem: "multi_rel",
         source: "multi.cl",

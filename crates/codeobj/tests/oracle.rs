@@ -332,10 +332,19 @@ fn metadata_matches_readelf_notes() {
                 "{stem}: vgpr granule"
             );
             // LLVM still fills the (gfx10-reserved) SGPR granule, in blocks of 8 — the compiler does; the
-            // assembler (calls_scall, lanemask, lanemask_w64, laneloop: built from a .s) fills it from
-            // .amdhsa_next_free_sgpr instead.
+            // assembler (calls_scall, lanemask, lanemask_w64, laneloop, mwloop, mwloop_w64: built from a
+            // .s) fills it from .amdhsa_next_free_sgpr instead.
             let sgprs = ours.sgpr_count.unwrap().max(1);
-            if !["calls_scall", "lanemask", "lanemask_w64", "laneloop"].contains(&stem.as_str()) {
+            if ![
+                "calls_scall",
+                "lanemask",
+                "lanemask_w64",
+                "laneloop",
+                "mwloop",
+                "mwloop_w64",
+            ]
+            .contains(&stem.as_str())
+            {
                 assert_eq!(
                     u64::from(d.compute_pgm_rsrc1.granulated_wavefront_sgpr_count),
                     sgprs.div_ceil(8) - 1,

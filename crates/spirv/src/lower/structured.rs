@@ -150,6 +150,8 @@ impl Cx<'_> {
                             Terminator::Branch { .. } => match cx.lane_fallthrough(*b) {
                                 // A vote-free s_cbranch_execz (D102): every wave falls through.
                                 Some(to) => cx.lane_advance(n, s.number[to])?,
+                                // Every wave's EXEC from the branch's own exchange (D136).
+                                None if cx.lane_exec_labels(*b, &s.number)? => {}
                                 None => cx.lane_publish()?,
                             },
                             Terminator::End => cx.lane_advance(n, END)?,
@@ -173,6 +175,19 @@ impl Cx<'_> {
                     })?;
                 }
                 Item::Loop(lp) => {
+                    // Several waves, a loop left lane by lane (D133): entered on the invocation's own
+                    // label, run without votes or publications, the label copies advanced after it.
+                    if let Some(x) = self.lane_local_loop(&s.number, lp.lo, lp.hi) {
+                        let go = self.label_in(lp.lo, lp.hi)?;
+                        self.guarded(go, None, |cx| {
+                            cx.lane_set_local(true);
+                            let r = cx.structured_loop(s, lp);
+                            cx.lane_set_local(false);
+                            r.map(|_| None)
+                        })?;
+                        self.lane_local_exit(lp.lo, lp.hi, x)?;
+                        continue;
+                    }
                     let go = if self.lane_mode() {
                         self.lane_vote(lp.lo, lp.hi)?
                     } else {

@@ -10,8 +10,13 @@
 //! for that wave), and the next pass starts by untagging the copies, with no barrier. The copies start as
 //! the entry's number for every wave with work-items and END for the waves a partial workgroup leaves empty
 //! (their `done` is set from the start), exactly the labels the first publication used to gather.
+//!
+//! An `s_cbranch_execz/execnz` whose EXEC is materialised at the branch itself (D101: one exchange of the
+//! lanes' own bits) needs no publication either (decision D136): the exchange's ballot words hold every
+//! wave's EXEC, so after its barrier every invocation computes each wave's branch from them
+//! ([`Cx::lane_exec_labels`]).
 
-use rdna2spv_ir::{Node, Terminator};
+use rdna2spv_ir::{Handle, Node, Terminator, Ty, EXEC_LO};
 use spirv::Word;
 
 use super::super::{Cx, R};
@@ -106,5 +111,76 @@ impl Cx<'_> {
             all = self.b.logical_and(t.bool, None, all, e)?;
         }
         self.store(all_done, all)
+    }
+
+    /// Several waves, after block `bi` whose `s_cbranch_execz/execnz` read EXEC materialised
+    /// at the branch's own instruction (D136): every wave's label copy that is `n` becomes `stay` when
+    /// that wave's EXEC (its ballot words in the exchange) is non-zero, else `leave`, with no publication.
+    /// False (nothing emitted) when the branch does not have that form; the caller then publishes.
+    pub(crate) fn lane_exec_labels(&mut self, bi: usize, number: &[u32]) -> R<bool> {
+        let Some((_, _, _, copy)) = self.lm.as_ref().and_then(|m| m.labels) else {
+            return Ok(false);
+        };
+        let m = self.lm.as_ref().expect("lane mapping");
+        let Some((stay, leave)) = self.exit_pattern(bi) else {
+            return Ok(false);
+        };
+        if m.local || self.lane_exit(bi) || self.lane_fallthrough(bi).is_some() {
+            return Ok(false);
+        }
+        let (n, stay, leave) = (number[bi], number[stay], number[leave]);
+        let blk = &self.p.blocks[Handle::from_index(bi)];
+        let Some(last) = blk.insts.last() else {
+            return Ok(false);
+        };
+        let Some((start, base0)) = m.masks.exec_words else {
+            return Ok(false);
+        };
+        let Terminator::Branch { cond, .. } = blk.terminator else {
+            return Ok(false);
+        };
+        let Node::IntCmp { a, .. } = self.p.nodes[cond] else {
+            return Ok(false);
+        };
+        // The materialisation is the branch instruction's own (nothing writes EXEC after it), and the
+        // compare reads it there.
+        if start != last.nodes.start as usize || !last.nodes.contains(&(a.index() as u32)) {
+            return Ok(false);
+        }
+        let writes_exec = last.nodes.clone().any(|i| {
+            matches!(self.p.nodes[Handle::from_index(i as usize)],
+                Node::WriteSgpr { reg, .. } if (EXEC_LO - 1..=EXEC_LO + 1).contains(&reg))
+        });
+        if writes_exec {
+            return Ok(false);
+        }
+        let words = if self.ty(a.index()) == Ty::B64 {
+            self.ws / 32
+        } else {
+            1
+        };
+        let (waves, wpw) = (m.waves, self.ws / 32);
+        let t = self.t;
+        let bal = m.bal;
+        let (nc, sc, lc, z) = (self.c32(n), self.c32(stay), self.c32(leave), self.c32(0));
+        for w in 0..waves {
+            let mut any = self.cfalse();
+            for k in 0..words {
+                let o = self.c32(w * wpw + k);
+                let idx = self.b.i_add(t.u32, None, base0, o)?;
+                let p = self.b.access_chain(t.wg_u32, None, bal, [idx])?;
+                let v = self.load_u32(p)?;
+                let nz = self.b.i_not_equal(t.bool, None, v, z)?;
+                any = self.b.logical_or(t.bool, None, any, nz)?;
+            }
+            let to = self.b.select(t.u32, None, any, sc, lc)?;
+            let k = self.c32(w);
+            let p = self.b.access_chain(t.fn_u32, None, copy, [k])?;
+            let l = self.load_u32(p)?;
+            let was = self.b.i_equal(t.bool, None, l, nc)?;
+            let x = self.b.select(t.u32, None, was, to, l)?;
+            self.store(p, x)?;
+        }
+        Ok(true)
     }
 }

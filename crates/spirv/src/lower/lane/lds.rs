@@ -11,8 +11,10 @@
 //! * a predecessor not yet emitted (a loop's back edge) contributes a fixed point computed before
 //!   emission that counts only the barriers certain at its end: the `s_barrier` that ends a block (its
 //!   successor starts a new pass after the outer loop's barrier round) and, with several waves per Vulkan
-//!   workgroup, the label publication after a conditional branch. Barriers of exchanges inside a block are
-//!   ignored there, which can only make the state larger (more barriers, never fewer);
+//!   workgroup, the label publication after a conditional branch (not after a vote-free s_cbranch_execz,
+//!   D102, nor inside a loop run lane by lane, D133: the fixed point is recomputed once those are known,
+//!   [`Cx::lane_lds_flow_final`]). Barriers of exchanges inside a block are ignored there, which can only
+//!   make the state larger (more barriers, never fewer);
 //! * the entry block and every block a pass resumes at follow a barrier (the counter initialisation,
 //!   the barrier round): clean.
 //!
@@ -20,7 +22,7 @@
 //! per-lane registers (the tree reduction's `lid < s` comes from EXEC), which is neither simple nor
 //! cheap to get exactly right, so every write still orders against every other access.
 
-use rdna2spv_ir::{Handle, Node, Program, Space, Terminator};
+use rdna2spv_ir::{Handle, Node, Program, Space};
 
 use super::super::Cx;
 use super::LdsState;
@@ -73,9 +75,10 @@ fn has_barrier(p: &Program, b: usize) -> bool {
 }
 
 impl LdsFlow {
-    /// The fixed point for `p`; `multi`: several waves per Vulkan workgroup (labels published after each
-    /// conditional branch).
-    pub(crate) fn of(p: &Program, multi: bool) -> Self {
+    /// The fixed point for `p`; `publishes[b]`: block `b` ends with a label publication (several waves
+    /// per Vulkan workgroup: a conditional branch that is not vote-free (D102) and not inside a loop run
+    /// lane by lane (D133); all false before those are known, which can only add barriers).
+    pub(crate) fn of(p: &Program, publishes: &[bool]) -> Self {
         let n = p.blocks.len();
         let mut preds = vec![Vec::new(); n];
         for (h, b) in p.blocks.iter() {
@@ -87,14 +90,7 @@ impl LdsFlow {
         }
         let acc: Vec<LdsState> = (0..n).map(|b| block_access(p, b)).collect();
         let clean_end: Vec<bool> = (0..n)
-            .map(|b| {
-                has_barrier(p, b)
-                    || (multi
-                        && matches!(
-                            p.blocks[Handle::from_index(b)].terminator,
-                            Terminator::Branch { .. }
-                        ))
-            })
+            .map(|b| has_barrier(p, b) || publishes.get(b).copied().unwrap_or(false))
             .collect();
         let mut out = vec![LdsState::Clean; n];
         loop {

@@ -67,6 +67,9 @@ pub(crate) struct MaskPlan {
     block: BlockPlan,
     /// The lane's own bit (bool) of the current instruction's own nodes.
     pub(crate) bits: HashMap<usize, Word>,
+    /// The latest materialisation of EXEC in the current block: the first node of its instruction and
+    /// the word index of wave 0's ballot words of its exchange (D136).
+    pub(crate) exec_words: Option<(usize, Word)>,
 }
 
 fn span(reg: u16, ty: Ty) -> Words {
@@ -782,6 +785,8 @@ impl Cx<'_> {
             let var = self.masks().own_var[&u];
             self.store(var, bit.expect("a word"))?;
         }
+        // The LDS history with the publications now known (D133).
+        self.lane_lds_flow_final();
         Ok(())
     }
 
@@ -897,6 +902,7 @@ impl Cx<'_> {
         let m = self.masks_mut();
         m.block = plan;
         m.bits.clear();
+        m.exec_words = None;
     }
 
     /// Before an instruction (first node `start`): materialises the stale units it reads whole.
@@ -911,6 +917,11 @@ impl Cx<'_> {
             let var = self.masks().own_var[&u];
             let own = self.load_bool(var)?;
             let full = self.mask_exchange(own)?;
+            if u == EXEC_LO as u32 {
+                // Every wave's EXEC at this instruction, in the exchange's ballot words (D136).
+                let base0 = self.lm.as_ref().and_then(|m| m.last_ballots);
+                self.masks_mut().exec_words = base0.map(|b| (start, b));
+            }
             let t = self.t;
             let words = if self.ws == 32 {
                 vec![u]
@@ -1142,5 +1153,17 @@ impl Cx<'_> {
     /// The block an s_cbranch_execz of block `bi` always falls through to in the lane mapping (D102).
     pub(crate) fn lane_fallthrough(&self, bi: usize) -> Option<usize> {
         self.lm.as_ref()?.masks.fall.get(&bi).copied()
+    }
+}
+
+impl MaskPlan {
+    /// Whether block `bi`'s s_cbranch_execz always falls through (D102).
+    pub(crate) fn falls_through(&self, bi: usize) -> bool {
+        self.fall.contains_key(&bi)
+    }
+
+    /// The blocks whose loop exit is decided by the lane's own EXEC bit (D130).
+    pub(crate) fn exit_blocks(&self) -> impl Iterator<Item = usize> + '_ {
+        self.exits.iter().copied()
     }
 }

@@ -26,7 +26,10 @@
 //!   a vote ([`Cx::lane_vote`]): the labels of all waves are published in workgroup memory after each
 //!   block that ran, and a block (loop) runs when any wave's label selects it; the waves whose label does
 //!   not select it run it "off": every state write, memory access and label update is predicated by
-//!   the `on` flag, so their state is frozen. Loops run until every wave has left.
+//!   the `on` flag, so their state is frozen. Loops run until every wave has left. Two exceptions: a
+//!   loop left lane by lane (D130) runs on each invocation's own label with no vote or publication inside
+//!   (`local.rs`, D133), and an `s_cbranch_execz/execnz` whose EXEC is exchanged at the branch takes every
+//!   wave's label from that exchange's ballot words instead of publishing (`labels.rs`, D136).
 //!
 //! Options the mapping does not support are refused before anything runs (`LowerError::Layout`):
 //! traces, checked mode, the dispatcher control flow.
@@ -39,6 +42,7 @@ use super::{Cx, Kind, LowerError, R};
 mod labels;
 mod lds;
 mod ldsaddr;
+mod local;
 mod masks;
 mod split;
 pub(crate) use labels::PAUSED;
@@ -126,6 +130,11 @@ pub(crate) struct LaneMode {
     masks: masks::MaskPlan,
     /// Barriers emitted so far (D130 checks that none lies inside a loop left lane by lane).
     barriers: u32,
+    /// The word index (u32) of wave 0's first ballot word in the latest exchange's buffer (D136).
+    last_ballots: Option<Word>,
+    /// Several waves: inside a lane-local loop (D133), where each invocation follows its own label
+    /// (no vote, no publication, no label-copy update until the loop's exit).
+    local: bool,
 }
 
 /// Workgroup memory the lane mapping may add for its exchanges (bytes); beyond it the kernel is refused.
@@ -272,7 +281,7 @@ impl Cx<'_> {
             labels,
             on_now,
             lds: LdsState::Written,
-            lds_flow: Some(lds::LdsFlow::of(self.p, waves > 1)),
+            lds_flow: Some(lds::LdsFlow::of(self.p, &[])),
             lds_seen: None,
             lds_addrs: if self.opts.lane_lds_fences_all {
                 ldsaddr::LdsAddrs::default()
@@ -281,6 +290,8 @@ impl Cx<'_> {
             },
             masks: masks::MaskPlan::default(),
             barriers: 0,
+            last_ballots: None,
+            local: false,
         });
         Ok(())
     }
@@ -394,8 +405,9 @@ impl Cx<'_> {
             let setc = self.c32(set);
             let wpwc = self.c32(wpw);
             let wave_words = self.b.i_mul(t.u32, None, wave, wpwc)?;
-            let cur_base = self.b.i_mul(t.u32, None, rot, setc)?;
-            let cur_base = self.b.i_add(t.u32, None, cur_base, wave_words)?;
+            let base0 = self.b.i_mul(t.u32, None, rot, setc)?;
+            self.lm.as_mut().expect("lane mapping").last_ballots = Some(base0);
+            let cur_base = self.b.i_add(t.u32, None, base0, wave_words)?;
             let next_base = self.b.i_mul(t.u32, None, next, setc)?;
             let next_base = self.b.i_add(t.u32, None, next_base, wave_words)?;
             let first = self.b.i_equal(t.bool, None, lane_id, z)?;
@@ -687,7 +699,7 @@ impl Cx<'_> {
     /// Workgroup-uniform `label in [lo, hi)` for the structured constructs: with several waves, whether
     /// any wave's published label lies in the range; with one wave, the label itself.
     pub(crate) fn lane_vote(&mut self, lo: u32, hi: u32) -> R<Word> {
-        let Some((_, _, _, copy)) = self.lm().labels else {
+        let Some((_, _, _, copy)) = self.lm().labels.filter(|_| !self.lm().local) else {
             return self.label_in(lo, hi);
         };
         let t = self.t;
@@ -710,7 +722,7 @@ impl Cx<'_> {
     /// a barrier): this invocation's copy of the labels follows without any exchange (the waves that ran
     /// the block "on" are exactly those whose label was `n`).
     pub(crate) fn lane_advance(&mut self, n: u32, to: u32) -> R<()> {
-        let Some((_, _, _, copy)) = self.lm().labels else {
+        let Some((_, _, _, copy)) = self.lm().labels.filter(|_| !self.lm().local) else {
             return Ok(());
         };
         let t = self.t;
@@ -730,7 +742,7 @@ impl Cx<'_> {
     /// Several waves: publishes this wave's label (lane 0 writes the other parity's slot), one barrier,
     /// flips the parity and reads every wave's label into this invocation's copy. Nothing with one wave.
     pub(crate) fn lane_publish(&mut self) -> R<()> {
-        let Some((labels, par_var, _, copy)) = self.lm().labels else {
+        let Some((labels, par_var, _, copy)) = self.lm().labels.filter(|_| !self.lm().local) else {
             return Ok(());
         };
         let t = self.t;

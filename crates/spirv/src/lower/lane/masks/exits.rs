@@ -1,10 +1,9 @@
 //! Lane-local exits of divergent loops (decision D130).
 //!
 //! A loop that ends `s_andn2_b32 exec, exec, sN; s_cbranch_execnz header` needs EXEC whole at its back
-//! edge: one exchange (a barrier) per iteration, only to decide whether the wave loops again. When the
-//! wave's lanes are a Vulkan workgroup of their own (one wave per workgroup), a lane whose own EXEC bit is
-//! 0 at that branch leaves the loop at once, provided the iterations the hardware would still run with
-//! that bit 0 cannot change any of its state that is live at the exit:
+//! edge: one exchange (a barrier) per iteration, only to decide whether the wave loops again. A lane
+//! whose own EXEC bit is 0 at that branch leaves the loop at once, provided the iterations the hardware
+//! would still run with that bit 0 cannot change any of its state that is live at the exit:
 //!
 //! * the branch is the loop's only way out (one exit edge, no `s_endpgm` inside), it leaves exactly one
 //!   structured loop, and the loop has no s_barrier, no LDS access, no uniform store or atomic and no
@@ -18,6 +17,9 @@
 //! * after planning, the loop's blocks materialise nothing (no exchange), and EXEC and those units are
 //!   stale (own form) at the branch, so the exit reads them whole only through a later exchange of every
 //!   lane's own bit, after the loop, when every lane has left.
+//!
+//! With several waves per Vulkan workgroup (D133) such a loop runs on each invocation's own label, with
+//! no vote or publication inside, and the label copies advance to its exit after it (`lane/local.rs`).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -144,9 +146,6 @@ impl Cx<'_> {
         sgpr_live: &[Words],
         scc_live: &[bool],
     ) -> Option<Words> {
-        if self.lane_multi() {
-            return None;
-        }
         // The lane stays at h (the loop's header) when its EXEC bit is set, else leaves to x.
         let (h, x) = self.exit_pattern(bi)?;
         let s = self.structure.as_ref()?;

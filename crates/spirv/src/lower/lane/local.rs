@@ -1,0 +1,130 @@
+//! Several waves per Vulkan workgroup: loops left lane by lane run on each invocation's own label
+//! (decision D133, extending D130 and D131 to multi-wave workgroups).
+//!
+//! With several waves every structured construct is entered by a workgroup vote over the label copies,
+//! each block runs with the `on` flag, and every conditional branch publishes the wave labels (one barrier,
+//! D082 point 4). A loop with a lane-local exit (D130) needs none of that inside:
+//!
+//! * its blocks emit no barrier (no s_barrier, no LDS, no uniform store or atomic, no exchange and no mask
+//!   materialisation: the D130 conditions, verified after planning), so invocations may be in different
+//!   places inside it;
+//! * its only exit edge is the lane-local exit `B -> X` (D130 point 1: no other edge leaves it, no block
+//!   ends the program), so every invocation that enters it leaves with its label at X, known statically.
+//!
+//! So the loop item is guarded by the invocation's *own* label (not the vote), its header tests the own
+//! label, and inside it no label is published and no copy advanced ([`Cx::lane_vote`], `lane_publish`,
+//! `lane_advance` act as with one wave). `on` is set at each block item as before (`label == n`), which is
+//! true in every invocation that runs the item: a wave whose label is elsewhere never enters the loop, so
+//! its state stays frozen without running it "off". After the loop's selection construct (where every
+//! invocation of the workgroup has reconverged) every invocation advances each copy that lies in the
+//! loop's range to X: exactly the waves that were inside (the copies are exact at the loop's entry,
+//! D121), all of whose lanes are now at X.
+//!
+//! The LDS history (D106) of a block inside such a loop must not count a publication at its end: the
+//! fixed point is recomputed once the loops are known ([`Cx::lane_lds_flow_final`]).
+
+use super::super::{Cx, R};
+use super::lds;
+
+impl Cx<'_> {
+    /// Several waves: the structured number of the exit target of the loop `[lo, hi)` when it is run on
+    /// each invocation's own label (D133): it holds a lane-local exit (D130) that leaves it. None with one
+    /// wave (D130 alone) or inside such a loop already (a nested loop is then run the same way).
+    pub(crate) fn lane_local_loop(&self, number: &[u32], lo: u32, hi: u32) -> Option<u32> {
+        let m = self.lm.as_ref()?;
+        if m.waves < 2 || m.local {
+            return None;
+        }
+        m.masks.exit_blocks().find_map(|b| {
+            let (_, x) = self.exit_pattern(b)?;
+            ((lo..hi).contains(&number[b]) && !(lo..hi).contains(&number[x])).then_some(number[x])
+        })
+    }
+
+    /// Enters (`true`) or leaves a lane-local loop's body (D133).
+    pub(crate) fn lane_set_local(&mut self, local: bool) {
+        if let Some(m) = self.lm.as_mut() {
+            m.local = local;
+        }
+    }
+
+    /// After a lane-local loop `[lo, hi)` whose exit is the block numbered `x` (D133), in uniform control
+    /// flow: every copy in `[lo, hi)` (the waves that were inside) becomes `x`.
+    pub(crate) fn lane_local_exit(&mut self, lo: u32, hi: u32, x: u32) -> R<()> {
+        let Some((_, _, _, copy)) = self.lm.as_ref().and_then(|m| m.labels) else {
+            return Ok(());
+        };
+        let t = self.t;
+        let loc = self.c32(lo);
+        let len = self.c32(hi - lo);
+        let xc = self.c32(x);
+        for w in 0..self.lm.as_ref().expect("lane mapping").waves {
+            let k = self.c32(w);
+            let p = self.b.access_chain(t.fn_u32, None, copy, [k])?;
+            let l = self.load_u32(p)?;
+            let d = self.b.i_sub(t.u32, None, l, loc)?;
+            let inr = self.b.u_less_than(t.bool, None, d, len)?;
+            let v = self.b.select(t.u32, None, inr, xc, l)?;
+            self.store(p, v)?;
+        }
+        Ok(())
+    }
+
+    /// Whether block `b` ends with a barrier after its last LDS access because of its branch (several
+    /// waves): a conditional branch that is neither a vote-free s_cbranch_execz (D102) nor inside a
+    /// lane-local loop (D133) publishes the labels, or (D136) exchanges EXEC in its last instruction.
+    fn lane_publishes(&self, b: usize) -> bool {
+        let Some(m) = self.lm.as_ref() else {
+            return false;
+        };
+        if m.waves < 2
+            || !matches!(
+                self.p.blocks[rdna2spv_ir::Handle::from_index(b)].terminator,
+                rdna2spv_ir::Terminator::Branch { .. }
+            )
+            || m.masks.falls_through(b)
+        {
+            return false;
+        }
+        let Some(s) = self.structure.as_ref() else {
+            return false; // unknown: no barrier counted (more fences, never fewer)
+        };
+        !m.masks.exit_blocks().any(|e| {
+            self.exit_pattern(e).is_some_and(|(h, x)| {
+                let (lo, hi) = local_range(s, h);
+                (lo..hi).contains(&s.number[b]) && !(lo..hi).contains(&s.number[x])
+            })
+        })
+    }
+
+    /// The LDS history fixed point (D106) once the lane-local loops and vote-free branches are known:
+    /// only blocks that publish (or end with s_barrier) end clean.
+    pub(crate) fn lane_lds_flow_final(&mut self) {
+        if self.lm.as_ref().is_none_or(|m| m.waves < 2) {
+            return;
+        }
+        let publishes: Vec<bool> = (0..self.p.blocks.len())
+            .map(|b| self.lane_publishes(b))
+            .collect();
+        let flow = lds::LdsFlow::of(self.p, &publishes);
+        self.lm.as_mut().expect("lane mapping").lds_flow = Some(flow);
+    }
+}
+
+/// The structured range of the loop whose natural header is `h` (empty when there is none).
+fn local_range(s: &rdna2spv_ir::cfg::Structure, h: usize) -> (u32, u32) {
+    fn find(items: &[rdna2spv_ir::cfg::Item], h: usize) -> Option<(u32, u32)> {
+        for it in items {
+            if let rdna2spv_ir::cfg::Item::Loop(lp) = it {
+                if lp.kind == (rdna2spv_ir::cfg::LoopKind::Natural { header: h }) {
+                    return Some((lp.lo, lp.hi));
+                }
+                if let Some(r) = find(&lp.items, h) {
+                    return Some(r);
+                }
+            }
+        }
+        None
+    }
+    find(&s.items, h).unwrap_or((0, 0))
+}
