@@ -40,6 +40,7 @@ mod labels;
 mod lds;
 mod ldsaddr;
 mod masks;
+mod meet;
 mod split;
 pub(crate) use labels::PAUSED;
 pub use split::{split_factor, split_waves, waves_communicate, SPLIT_MARK};
