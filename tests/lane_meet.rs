@@ -27,8 +27,8 @@ fn expected(grid: u32, wg: u32) -> Vec<u32> {
         let first: Vec<u32> = (0..64)
             .map(|l| match (live(l), l < 32) {
                 (false, _) => 0,
-                (true, true) => 7 * l + 3,
-                (true, false) => 7 * l + 3 + 1000,
+                (true, true) => 7 * l + 3 + 1000,
+                (true, false) => 7 * l + 3,
             })
             .collect();
         // After the barriers each wave reads the other wave's slot (l ^ 32).
