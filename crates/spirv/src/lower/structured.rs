@@ -163,6 +163,9 @@ impl Cx<'_> {
                             Terminator::Jump(to) => cx.lane_advance(n, s.number[to.index()])?,
                         }
                         cx.lane_block_end(*b, barrier);
+                        if barrier {
+                            cx.lane_meet(s, *b)?; // D134: the waves meet here when all have paused
+                        }
                         Ok(None)
                     })?;
                 }

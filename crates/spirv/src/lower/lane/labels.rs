@@ -70,6 +70,11 @@ impl Cx<'_> {
         if !self.lane_static_resume() {
             return self.lane_publish();
         }
+        self.lane_untag(copy)
+    }
+
+    /// The paused waves' label copies (`PAUSED + n`) in the private array `copy` become `n`.
+    pub(crate) fn lane_untag(&mut self, copy: Word) -> R<()> {
         let t = self.t;
         let tag = self.c32(PAUSED);
         let low = self.c32(PAUSED - 1);

@@ -44,6 +44,7 @@ mod lds;
 mod ldsaddr;
 mod local;
 mod masks;
+mod meet;
 mod split;
 pub(crate) use labels::PAUSED;
 pub use split::{split_factor, split_waves, waves_communicate, SPLIT_MARK};
