@@ -644,7 +644,7 @@ fn report(
           same data: bit-identical outputs (NaN payloads aside, D005), checked by `tests/glsl_reference.rs` and \
           again at every scale below; `saxpy` alone differs because its one operation is a fused multiply-add \
           and lavapipe's GLSL `fma` rounds twice (the translated kernel emulates the single rounding).\n\n";
-    s += "Times are wall clock, and CPU time (all threads of the process, /proc/self/task/*/schedstat) where \
+    s += "Times are wall clock, and CPU time (all threads of the process, CLOCK_PROCESS_CPUTIME_ID, D139) where \
           marked: lavapipe's workers run in the process, so the CPU time is the work itself, while wall \
           clock on a loaded machine adds waiting for a core. The ratios that matter are the CPU ones.\n\n";
     s += "**Translation vs the driver's compile** (at 1x; compile = first dispatch − warm dispatch; goal: translation ≤ 5% of compile)\n\n";

@@ -132,8 +132,8 @@ pub struct DispatchStats {
     pub pipeline_cached: bool,
     /// From recording the command buffer until the fence signalled.
     pub dispatch: Duration,
-    /// CPU time all threads of this process spent over the same span (Linux: the sum of
-    /// `/proc/self/task/*/schedstat`; `None` elsewhere). On a CPU device such as lavapipe, whose worker
+    /// CPU time all threads of this process spent over the same span (Linux:
+    /// `clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`, D139; `None` elsewhere). On a CPU device such as lavapipe, whose worker
     /// threads run in this process, it is the dispatch's work, independent of how loaded the machine is.
     pub dispatch_cpu: Option<Duration>,
 }
