@@ -39,6 +39,7 @@ use spirv::{StorageClass, Word};
 
 use super::{Cx, Kind, LowerError, R};
 
+mod chain;
 mod labels;
 mod lds;
 mod ldsaddr;
