@@ -298,3 +298,34 @@ fn multi_wave_lane_local_loops_bit_exact() {
     assert_eq!(branchy, 13, "branchy barriers");
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// A chain of blocks (D137) that ends with an EXEC branch deciding every wave's label copy from its own
+/// exchange (D136): `chain_exec` (fixtures/kernels/chain.s) is `mwloop_sgpr` with an `s_branch` from the
+/// block after the s_barrier into the skip's block, so both blocks are one item and the oracle is
+/// `mwloop_sgpr`'s. Two and four waves per workgroup, the last workgroup partial (a partial wave, and empty
+/// waves with four). D136's update must look for the copies at the chain's first block: looking at the
+/// skip's own number leaves them behind and no wave finishes.
+#[test]
+fn chain_ending_in_an_exec_branch_bit_exact() {
+    let tmp = std::env::temp_dir().join(format!("rdna2spv-chain-{}", std::process::id()));
+    let co = root().join("fixtures/kernels/chain.co");
+    let x = mw_inputs(200, 32);
+    let want = mw_oracle(&x, 32, false);
+    for wg in [64, 128] {
+        let got = run_mw(&tmp, &co, "chain_exec", &x, wg);
+        for i in 0..x.len() {
+            assert_eq!(
+                &got[8 * i..8 * i + 8],
+                &want[8 * i..8 * i + 8],
+                "chain_exec (workgroup {wg}): work-item {i}"
+            );
+        }
+        // The chain keeps mwloop_sgpr's static barriers: D136 applies at its end (no publication).
+        assert_eq!(
+            lane_barriers_wg(&co, "chain_exec", &tmp, wg),
+            6,
+            "workgroup {wg}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
