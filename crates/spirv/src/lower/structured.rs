@@ -14,6 +14,9 @@
 //! by a driver loop cap: the wave resumes where it stopped and its flag (lane-loop progress, `done`) says so.
 //! Irreducible regions run as a loop over their blocks re-dispatched on the label (the only dispatcher left;
 //! [`control_flow_notes`] names them).
+//!
+//! In the lane mapping a block item is a chain of blocks that follow each other on a straight line (D137,
+//! `lane/chain.rs`): one vote and one label update for the whole chain.
 
 use rdna2spv_ir::cfg::{Item, Loop, Structure};
 use rdna2spv_ir::{Handle, Program, Terminator};
