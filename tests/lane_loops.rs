@@ -276,9 +276,10 @@ fn multi_wave_lane_local_loops_bit_exact() {
         }
         // Static barriers with two and four waves: the lane-local loop has no vote, no publication and
         // no back-edge exchange, and its skip is vote-free (D133 with D131): the barrier round, the LDS
-        // fence before the read of the neighbour, s_bcnt1's read of M, the initial one, and the kernel's
-        // s_barrier met in place (D134). The live loop counter keeps the skip's and the back edge's EXEC
-        // exchanges (no LDS fence), each deciding every wave's label without a publication (D136).
+        // fence before the read of the neighbour, s_bcnt1's read of M and the initial one. The live loop
+        // counter keeps the skip's and the back edge's EXEC exchanges (no LDS fence), each deciding every
+        // wave's label without a publication (D136). Each kernel's one s_barrier block also holds D134's
+        // in-place meeting (one more static barrier each since D134 joined D133/D136 in `int`).
         for wg in wgs {
             let local = lane_barriers_wg(&co, &format!("mwloop_local{sfx}"), &tmp, wg);
             let sgpr = lane_barriers_wg(&co, &format!("mwloop_sgpr{sfx}"), &tmp, wg);
@@ -290,10 +291,41 @@ fn multi_wave_lane_local_loops_bit_exact() {
         }
     }
     // branchy (two waves, LDS, s_barrier): its loops keep their exchanges (D133 does not apply, see the
-    // decision), but each EXEC branch decides both waves' labels from its own exchange (D136): 13 static
-    // barriers instead of 20 (one publication fewer per EXEC branch; 20 counts the meetings in place of
-    // its two s_barriers, D134).
+    // decision), but each EXEC branch decides both waves' labels from its own exchange (D136): 11 static
+    // barriers instead of 18 (one publication fewer per EXEC branch), plus D134's in-place meeting after
+    // each of its two s_barrier blocks: 13.
     let branchy = lane_barriers(&root().join("fixtures/kernels/branchy.co"), "branchy", &tmp);
     assert_eq!(branchy, 13, "branchy barriers");
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// A chain of blocks (D137) that ends with an EXEC branch deciding every wave's label copy from its own
+/// exchange (D136): `chain_exec` (fixtures/kernels/chain.s) is `mwloop_sgpr` with an `s_branch` from the
+/// block after the s_barrier into the skip's block, so both blocks are one item and the oracle is
+/// `mwloop_sgpr`'s. Two and four waves per workgroup, the last workgroup partial (a partial wave, and empty
+/// waves with four). D136's update must look for the copies at the chain's first block: looking at the
+/// skip's own number leaves them behind and no wave finishes.
+#[test]
+fn chain_ending_in_an_exec_branch_bit_exact() {
+    let tmp = std::env::temp_dir().join(format!("rdna2spv-chain-{}", std::process::id()));
+    let co = root().join("fixtures/kernels/chain.co");
+    let x = mw_inputs(200, 32);
+    let want = mw_oracle(&x, 32, false);
+    for wg in [64, 128] {
+        let got = run_mw(&tmp, &co, "chain_exec", &x, wg);
+        for i in 0..x.len() {
+            assert_eq!(
+                &got[8 * i..8 * i + 8],
+                &want[8 * i..8 * i + 8],
+                "chain_exec (workgroup {wg}): work-item {i}"
+            );
+        }
+        // The chain keeps mwloop_sgpr's static barriers: D136 applies at its end (no publication).
+        assert_eq!(
+            lane_barriers_wg(&co, "chain_exec", &tmp, wg),
+            6,
+            "workgroup {wg}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -290,6 +290,14 @@ pub const RECIPES: &[Recipe] = &[
         flags: &["-mwavefrontsize64"],
         wave64: true,
     },
+    // Hand-written: a block chain ending with an EXEC branch (tests/lane_loops.rs, D137).
+    Recipe {
+        stem: "chain",
+        source: "chain.s",
+        compiler: Compiler::Assembly,
+        flags: &[],
+        wave64: false,
+    },
     Recipe {
         stem: "multi_rel",
         source: "multi.cl",

@@ -14,6 +14,9 @@
 //! by a driver loop cap: the wave resumes where it stopped and its flag (lane-loop progress, `done`) says so.
 //! Irreducible regions run as a loop over their blocks re-dispatched on the label (the only dispatcher left;
 //! [`control_flow_notes`] names them).
+//!
+//! In the lane mapping a block item is a chain of blocks that follow each other on a straight line (D137,
+//! `lane/chain.rs`): one vote and one label update for the whole chain.
 
 use rdna2spv_ir::cfg::{Item, Loop, Structure};
 use rdna2spv_ir::{Handle, Program, Terminator};
@@ -136,44 +139,30 @@ impl Cx<'_> {
     }
 
     fn items(&mut self, s: &Structure, items: &[Item]) -> R<()> {
-        for it in items {
+        let mut i = 0;
+        while i < items.len() {
+            let it = &items[i];
+            i += 1;
             match it {
                 Item::Block(b) if self.lane_mode() => {
                     // Lane mapping: the workgroup runs the block when any wave's label selects it;
-                    // the others run it with their state frozen; then the labels are published.
-                    let n = s.number[*b];
-                    let go = self.lane_vote(n, n + 1)?;
-                    self.guarded(go, None, |cx| {
-                        cx.lane_set_on(n)?;
-                        let barrier = cx.structured_block(s, *b)?;
-                        match cx.p.blocks[Handle::from_index(*b)].terminator {
-                            Terminator::Branch { .. } => match cx.lane_fallthrough(*b) {
-                                // A vote-free s_cbranch_execz (D102): every wave falls through.
-                                Some(to) => cx.lane_advance(n, s.number[to])?,
-                                // Every wave's EXEC from the branch's own exchange (D136).
-                                None if cx.lane_exec_labels(*b, &s.number)? => {}
-                                None => cx.lane_publish()?,
-                            },
-                            Terminator::End => cx.lane_advance(n, END)?,
-                            // Paused with a static resume point (D108): its number, tagged.
-                            Terminator::Jump(to) if barrier && cx.lane_static_resume() => {
-                                cx.lane_advance(n, super::lane::PAUSED + s.number[to.index()])?
-                            }
-                            Terminator::Jump(_) if barrier => cx.lane_advance(n, PAUSE)?,
-                            Terminator::Jump(to) => cx.lane_advance(n, s.number[to.index()])?,
+                    // the others run it with their state frozen; then the labels are published. A
+                    // straight-line chain of blocks is one item (D137).
+                    let mut chain = vec![*b];
+                    while let Some(Item::Block(c)) = items.get(i) {
+                        if !self.lane_chain_link(*chain.last().expect("non-empty"), *c) {
+                            break;
                         }
-                        cx.lane_block_end(*b, barrier);
-                        if barrier {
-                            cx.lane_meet(s, *b)?; // D134: the waves meet here when all have paused
-                        }
-                        Ok(None)
-                    })?;
+                        chain.push(*c);
+                        i += 1;
+                    }
+                    self.lane_chain_item(s, &chain)?;
                 }
                 Item::Block(b) => {
                     let n = s.number[*b];
                     let go = self.label_in(n, n + 1)?;
                     self.guarded(go, None, |cx| {
-                        cx.structured_block(s, *b)?;
+                        cx.structured_block(s, *b, true)?;
                         Ok(None)
                     })?;
                 }
@@ -203,6 +192,46 @@ impl Cx<'_> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Lane mapping: the item of a chain of blocks (D137, `lane/chain.rs`; one block when nothing
+    /// continues it): the vote and `on` of its first block, every block's code, then the label update,
+    /// the label-copy update (or publication) and the D134 meeting of its last block.
+    fn lane_chain_item(&mut self, s: &Structure, chain: &[usize]) -> R<()> {
+        let (&last, inner) = chain.split_last().expect("a chain has a block");
+        let n = s.number[chain[0]];
+        let go = self.lane_vote(n, n + 1)?;
+        self.guarded(go, None, |cx| {
+            cx.lane_set_on(n)?;
+            for &b in inner {
+                cx.structured_block(s, b, false)?;
+                cx.lane_block_end(b, false);
+            }
+            let barrier = cx.structured_block(s, last, true)?;
+            // The copies of the waves that ran the chain "on" are still the first block's number.
+            match cx.p.blocks[Handle::from_index(last)].terminator {
+                Terminator::Branch { .. } => match cx.lane_fallthrough(last) {
+                    // A vote-free s_cbranch_execz (D102): every wave falls through.
+                    Some(to) => cx.lane_advance(n, s.number[to])?,
+                    // Every wave's EXEC from the branch's own exchange (D136).
+                    None if cx.lane_exec_labels(last, n, &s.number)? => {}
+                    None => cx.lane_publish()?,
+                },
+                Terminator::End => cx.lane_advance(n, END)?,
+                // Paused with a static resume point (D108): its number, tagged.
+                Terminator::Jump(to) if barrier && cx.lane_static_resume() => {
+                    cx.lane_advance(n, super::lane::PAUSED + s.number[to.index()])?
+                }
+                Terminator::Jump(_) if barrier => cx.lane_advance(n, PAUSE)?,
+                Terminator::Jump(to) => cx.lane_advance(n, s.number[to.index()])?,
+            }
+            cx.lane_block_end(last, barrier);
+            if barrier {
+                cx.lane_meet(s, last)?; // D134: the waves meet here when all have paused
+            }
+            Ok(None)
+        })?;
         Ok(())
     }
 
@@ -243,8 +272,10 @@ impl Cx<'_> {
         self.begin(merge)
     }
 
-    /// A block's code and the label update for its terminator; whether it ends with `s_barrier`.
-    fn structured_block(&mut self, s: &Structure, bi: usize) -> R<bool> {
+    /// A block's code and, with `update`, the label update for its terminator; whether it ends with
+    /// `s_barrier`. Without `update` (a block that continues into the next one of its chain, D137) the
+    /// label is left as it is.
+    fn structured_block(&mut self, s: &Structure, bi: usize, update: bool) -> R<bool> {
         let c = self.c32(bi as u32);
         self.store(self.block_var, c)?;
         if self.lane_mode() {
@@ -252,6 +283,14 @@ impl Cx<'_> {
             self.lane_plan_masks(bi);
         }
         let barrier = self.block_insts(bi)?;
+        if !update {
+            if barrier {
+                return Err(super::LowerError::Build(
+                    "an s_barrier block inside a chain (D137)".into(),
+                ));
+            }
+            return Ok(false);
+        }
         let t = self.t;
         let next = match self.p.blocks[Handle::from_index(bi)].terminator {
             Terminator::Jump(to) => self.c32(s.number[to.index()]),

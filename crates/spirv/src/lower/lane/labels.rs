@@ -119,10 +119,11 @@ impl Cx<'_> {
     }
 
     /// Several waves, after block `bi` whose `s_cbranch_execz/execnz` read EXEC materialised
-    /// at the branch's own instruction (D136): every wave's label copy that is `n` becomes `stay` when
+    /// at the branch's own instruction (D136): every wave's label copy that is `n` (the number of the
+    /// first block of `bi`'s chain, D137) becomes `stay` when
     /// that wave's EXEC (its ballot words in the exchange) is non-zero, else `leave`, with no publication.
     /// False (nothing emitted) when the branch does not have that form; the caller then publishes.
-    pub(crate) fn lane_exec_labels(&mut self, bi: usize, number: &[u32]) -> R<bool> {
+    pub(crate) fn lane_exec_labels(&mut self, bi: usize, n: u32, number: &[u32]) -> R<bool> {
         let Some((_, _, _, copy)) = self.lm.as_ref().and_then(|m| m.labels) else {
             return Ok(false);
         };
@@ -133,7 +134,7 @@ impl Cx<'_> {
         if m.local || self.lane_exit(bi) || self.lane_fallthrough(bi).is_some() {
             return Ok(false);
         }
-        let (n, stay, leave) = (number[bi], number[stay], number[leave]);
+        let (stay, leave) = (number[stay], number[leave]);
         let blk = &self.p.blocks[Handle::from_index(bi)];
         let Some(last) = blk.insts.last() else {
             return Ok(false);

@@ -30,6 +30,9 @@
 //!   loop left lane by lane (D130) runs on each invocation's own label with no vote or publication inside
 //!   (`local.rs`, D133), and an `s_cbranch_execz/execnz` whose EXEC is exchanged at the branch takes every
 //!   wave's label from that exchange's ballot words instead of publishing (`labels.rs`, D136).
+//!   A straight-line chain of blocks (a jump or a vote-free `s_cbranch_execz` fall-through into a block
+//!   with no other live way in) is one item: one vote, one `on`, one label and copy update at its end
+//!   (`chain.rs`, D137).
 //!
 //! Options the mapping does not support are refused before anything runs (`LowerError::Layout`):
 //! traces, checked mode, the dispatcher control flow.
@@ -39,6 +42,7 @@ use spirv::{StorageClass, Word};
 
 use super::{Cx, Kind, LowerError, R};
 
+mod chain;
 mod labels;
 mod lds;
 mod ldsaddr;
