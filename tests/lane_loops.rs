@@ -31,7 +31,7 @@
 use std::path::{Path, PathBuf};
 #[path = "support/lane.rs"]
 mod lane;
-use lane::{lane_barriers, lane_barriers_wg, run_lane_both};
+use lane::{lane_barriers, lane_barriers_wg, run_lane_both, x_out_manifest};
 
 const N: usize = 200;
 
@@ -96,22 +96,8 @@ fn oracle(x: &[u32], kernel: &str) -> Vec<u32> {
 /// Runs `kernel` with `run --backend both --mapping lane` (host vs lavapipe bit for bit); its output words.
 fn run_lane(tmp: &Path, kernel: &str, x: &[u32], wg: usize) -> Vec<u32> {
     let dir = tmp.join(format!("{kernel}-{wg}"));
-    std::fs::create_dir_all(&dir).unwrap();
-    let xb: Vec<u8> = x.iter().flat_map(|v| v.to_le_bytes()).collect();
-    std::fs::write(dir.join("x.bin"), xb).unwrap();
-    std::fs::write(dir.join("out.bin"), vec![0u8; 16 * x.len()]).unwrap();
     let co = root().join("fixtures/kernels/laneloop.co");
-    let m = dir.join(format!("{kernel}.toml"));
-    std::fs::write(
-        &m,
-        format!(
-            "code_object = {:?}\nkernel = \"{kernel}\"\ngrid = [{}, 1, 1]\nworkgroup = [{wg}, 1, 1]\n\n\
-             [[args]]\nbuffer = \"x.bin\"\n\n[[args]]\nbuffer = \"out.bin\"\noutput = \"out\"\n",
-            co.display().to_string(),
-            x.len()
-        ),
-    )
-    .unwrap();
+    let m = x_out_manifest(&dir, &co, kernel, x, 16, wg);
     run_lane_both(&m, &dir.join("out"), &format!("{kernel} (workgroup {wg})"))
 }
 
@@ -227,21 +213,7 @@ fn mw_oracle(x: &[u32], ws: usize, local: bool) -> Vec<u32> {
 
 fn run_mw(tmp: &Path, co: &Path, kernel: &str, x: &[u32], wg: usize) -> Vec<u32> {
     let dir = tmp.join(format!("{kernel}-{wg}"));
-    std::fs::create_dir_all(&dir).unwrap();
-    let xb: Vec<u8> = x.iter().flat_map(|v| v.to_le_bytes()).collect();
-    std::fs::write(dir.join("x.bin"), xb).unwrap();
-    std::fs::write(dir.join("out.bin"), vec![0u8; 32 * x.len()]).unwrap();
-    let m = dir.join(format!("{kernel}.toml"));
-    std::fs::write(
-        &m,
-        format!(
-            "code_object = {:?}\nkernel = \"{kernel}\"\ngrid = [{}, 1, 1]\nworkgroup = [{wg}, 1, 1]\n\n\
-             [[args]]\nbuffer = \"x.bin\"\n\n[[args]]\nbuffer = \"out.bin\"\noutput = \"out\"\n",
-            co.display().to_string(),
-            x.len()
-        ),
-    )
-    .unwrap();
+    let m = x_out_manifest(&dir, co, kernel, x, 32, wg);
     run_lane_both(&m, &dir.join("out"), &format!("{kernel} (workgroup {wg})"))
 }
 

@@ -19,7 +19,7 @@
 use std::path::{Path, PathBuf};
 #[path = "support/lane.rs"]
 mod lane;
-use lane::{lane_barriers, run_lane_both};
+use lane::{lane_barriers, run_lane_both, x_out_manifest};
 
 const N: usize = 200;
 const WG: usize = 64;
@@ -81,23 +81,14 @@ fn oracle(x: &[u32], live: bool) -> Vec<u32> {
 }
 
 fn write_case(dir: &Path, co: &str, kernel: &str, x: &[u32], wg: usize) -> PathBuf {
-    std::fs::create_dir_all(dir).unwrap();
-    let xb: Vec<u8> = x.iter().flat_map(|v| v.to_le_bytes()).collect();
-    std::fs::write(dir.join("x.bin"), xb).unwrap();
-    std::fs::write(dir.join("out.bin"), vec![0u8; 16 * x.len()]).unwrap();
-    let co = root().join("fixtures/kernels").join(co);
-    let m = dir.join(format!("{kernel}.toml"));
-    std::fs::write(
-        &m,
-        format!(
-            "code_object = {:?}\nkernel = \"{kernel}\"\ngrid = [{}, 1, 1]\nworkgroup = [{wg}, 1, 1]\n\n\
-             [[args]]\nbuffer = \"x.bin\"\n\n[[args]]\nbuffer = \"out.bin\"\noutput = \"out\"\n",
-            co.display().to_string(),
-            x.len()
-        ),
+    x_out_manifest(
+        dir,
+        &root().join("fixtures/kernels").join(co),
+        kernel,
+        x,
+        16,
+        wg,
     )
-    .unwrap();
-    m
 }
 
 /// Runs `kernel` with `run --backend both --mapping lane` (host vs lavapipe bit for bit); its output words.

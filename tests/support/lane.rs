@@ -1,9 +1,9 @@
-//! Shared by the lane-mapping tests (lane_masks, lane_loops, lane_split): run a manifest on both
-//! backends in the lane mapping, and count a lane module's static barriers.
+//! Shared by the lane-mapping tests (lane_masks, lane_loops, lane_split, lane_kload): write a two-buffer
+//! manifest, run a manifest on both backends in the lane mapping, and count a lane module's static barriers.
 
 #![allow(dead_code)] // each test binary that includes this file uses part of it
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Little-endian words of `b`.
@@ -11,6 +11,35 @@ pub(crate) fn words(b: &[u8]) -> Vec<u32> {
     b.chunks(4)
         .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
         .collect()
+}
+
+/// Writes `dir/x.bin` (the words `x`), a zero-filled `dir/out.bin` of `out_bytes` bytes per work-item and
+/// `dir/<kernel>.toml`: `kernel` of code object `co` over `x.len()` work-items in workgroups of `wg`, its
+/// arguments the two buffers (`out.bin` the output `out`). Returns the manifest's path.
+pub fn x_out_manifest(
+    dir: &Path,
+    co: &Path,
+    kernel: &str,
+    x: &[u32],
+    out_bytes: usize,
+    wg: usize,
+) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let xb: Vec<u8> = x.iter().flat_map(|v| v.to_le_bytes()).collect();
+    std::fs::write(dir.join("x.bin"), xb).unwrap();
+    std::fs::write(dir.join("out.bin"), vec![0u8; out_bytes * x.len()]).unwrap();
+    let m = dir.join(format!("{kernel}.toml"));
+    std::fs::write(
+        &m,
+        format!(
+            "code_object = {:?}\nkernel = \"{kernel}\"\ngrid = [{}, 1, 1]\nworkgroup = [{wg}, 1, 1]\n\n\
+             [[args]]\nbuffer = \"x.bin\"\n\n[[args]]\nbuffer = \"out.bin\"\noutput = \"out\"\n",
+            co.display().to_string(),
+            x.len()
+        ),
+    )
+    .unwrap();
+    m
 }
 
 /// Runs `manifest` with `run --backend both --mapping lane` (host vs lavapipe bit for bit; fails the test
