@@ -20,9 +20,11 @@
 
 use std::collections::{HashMap, HashSet};
 
+use rdna2spv_ir::cfg::Cfg;
 use rdna2spv_ir::{Access, Handle, IntOp, Node, Space, Terminator, Ty};
 use spirv::Word;
 
+use super::lane::span;
 use super::{Cx, SgprInit, R};
 
 /// Where a hoisted load reads: `((pair + add) & and) + offset`.
@@ -143,24 +145,14 @@ impl Cx<'_> {
         }
         // The SGPR words node `i` writes (none if it is not a WriteSgpr).
         let writes = |i: usize| match self.p.nodes[Handle::from_index(i)] {
-            Node::WriteSgpr { reg, value } => {
-                let n: u128 = if self.ty(value.index()) == Ty::B64 {
-                    3
-                } else {
-                    1
-                };
-                n.checked_shl(reg as u32).unwrap_or(0)
-            }
+            Node::WriteSgpr { reg, value } => span(reg, self.ty(value.index())),
             _ => 0,
         };
         // Words unwritten on every path from the start to each block's end (greatest fixpoint).
         let nb = self.p.blocks.len();
-        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); nb];
+        let preds = Cfg::new(self.p).preds;
         let mut block_wr = vec![0u128; nb];
         for (h, blk) in self.p.blocks.iter() {
-            for s in blk.terminator.successors() {
-                preds[s].push(h.index());
-            }
             for inst in &blk.insts {
                 for i in inst.nodes.clone() {
                     block_wr[h.index()] |= writes(i as usize);

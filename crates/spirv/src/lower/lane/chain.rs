@@ -34,7 +34,8 @@
 //! A wave cut short by lavapipe's loop cap (its label left inside a loop, the next pass starting there)
 //! is reported by its flag as before; only its (already failed) run may stop at a different place.
 
-use rdna2spv_ir::{Handle, Node, Terminator};
+use rdna2spv_ir::cfg::ends_with_barrier;
+use rdna2spv_ir::{Handle, Terminator};
 
 use super::super::Cx;
 
@@ -46,14 +47,10 @@ impl Cx<'_> {
         if self.lm.is_none() || c == p.entry().index() || self.lane_exit(a) {
             return false;
         }
-        let blk = &p.blocks[Handle::from_index(a)];
-        let barrier = blk
-            .insts
-            .iter()
-            .any(|i| p.inst_nodes(i).any(|(_, n)| matches!(n, Node::Barrier)));
-        if barrier {
+        if ends_with_barrier(p, a) {
             return false;
         }
+        let blk = &p.blocks[Handle::from_index(a)];
         let only_c = match blk.terminator {
             Terminator::Jump(to) => to.index() == c,
             Terminator::Branch { .. } => self.lane_fallthrough(a) == Some(c),

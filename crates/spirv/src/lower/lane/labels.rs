@@ -16,6 +16,7 @@
 //! wave's EXEC, so after its barrier every invocation computes each wave's branch from them
 //! ([`Cx::lane_exec_labels`]).
 
+use rdna2spv_ir::cfg::ends_with_barrier;
 use rdna2spv_ir::{Handle, Node, Terminator, Ty, EXEC_LO};
 use spirv::Word;
 
@@ -32,12 +33,9 @@ impl Cx<'_> {
         if p.blocks.len() as u64 >= PAUSED as u64 {
             return false;
         }
-        p.blocks.iter().all(|(_, b)| {
-            let barrier = b
-                .insts
-                .iter()
-                .any(|i| p.inst_nodes(i).any(|(_, n)| matches!(n, Node::Barrier)));
-            !barrier || matches!(b.terminator, Terminator::Jump(_) | Terminator::End)
+        p.blocks.iter().all(|(h, b)| {
+            !ends_with_barrier(p, h.index())
+                || matches!(b.terminator, Terminator::Jump(_) | Terminator::End)
         })
     }
 
@@ -79,16 +77,28 @@ impl Cx<'_> {
         let tag = self.c32(PAUSED);
         let low = self.c32(PAUSED - 1);
         let end_lo = self.c32(super::super::structured::PAUSE);
+        self.lane_update_copies(copy, |cx, l| {
+            // PAUSED + n for n < PAUSED - 2 (END and PAUSE themselves are never tagged values).
+            let above = cx.b.u_greater_than(t.bool, None, l, low)?;
+            let below = cx.b.u_less_than(t.bool, None, l, end_lo)?;
+            let paused = cx.b.logical_and(t.bool, None, above, below)?;
+            let n = cx.b.i_sub(t.u32, None, l, tag)?;
+            Ok(cx.b.select(t.u32, None, paused, n, l)?)
+        })
+    }
+
+    /// Every wave's label copy in the private array `copy` becomes `f(copy)` (u32 values).
+    pub(crate) fn lane_update_copies(
+        &mut self,
+        copy: Word,
+        mut f: impl FnMut(&mut Self, Word) -> R<Word>,
+    ) -> R<()> {
+        let t = self.t;
         for w in 0..self.lm.as_ref().expect("lane mapping").waves {
             let k = self.c32(w);
             let p = self.b.access_chain(t.fn_u32, None, copy, [k])?;
             let l = self.load_u32(p)?;
-            // PAUSED + n for n < PAUSED - 2 (END and PAUSE themselves are never tagged values).
-            let above = self.b.u_greater_than(t.bool, None, l, low)?;
-            let below = self.b.u_less_than(t.bool, None, l, end_lo)?;
-            let paused = self.b.logical_and(t.bool, None, above, below)?;
-            let n = self.b.i_sub(t.u32, None, l, tag)?;
-            let x = self.b.select(t.u32, None, paused, n, l)?;
+            let x = f(self, l)?;
             self.store(p, x)?;
         }
         Ok(())

@@ -22,6 +22,7 @@
 //! per-lane registers (the tree reduction's `lid < s` comes from EXEC), which is neither simple nor
 //! cheap to get exactly right, so every write still orders against every other access.
 
+use rdna2spv_ir::cfg::ends_with_barrier;
 use rdna2spv_ir::{Handle, Node, Program, Space};
 
 use super::super::Cx;
@@ -67,13 +68,6 @@ fn block_access(p: &Program, b: usize) -> LdsState {
     st
 }
 
-fn has_barrier(p: &Program, b: usize) -> bool {
-    p.blocks[Handle::from_index(b)]
-        .insts
-        .iter()
-        .any(|i| p.inst_nodes(i).any(|(_, n)| matches!(n, Node::Barrier)))
-}
-
 impl LdsFlow {
     /// The fixed point for `p`; `publishes[b]`: block `b` ends with a label publication (several waves
     /// per Vulkan workgroup: a conditional branch that is not vote-free (D102) and not inside a loop run
@@ -90,7 +84,7 @@ impl LdsFlow {
         }
         let acc: Vec<LdsState> = (0..n).map(|b| block_access(p, b)).collect();
         let clean_end: Vec<bool> = (0..n)
-            .map(|b| has_barrier(p, b) || publishes.get(b).copied().unwrap_or(false))
+            .map(|b| ends_with_barrier(p, b) || publishes.get(b).copied().unwrap_or(false))
             .collect();
         let mut out = vec![LdsState::Clean; n];
         loop {

@@ -58,16 +58,11 @@ impl Cx<'_> {
         let loc = self.c32(lo);
         let len = self.c32(hi - lo);
         let xc = self.c32(x);
-        for w in 0..self.lm.as_ref().expect("lane mapping").waves {
-            let k = self.c32(w);
-            let p = self.b.access_chain(t.fn_u32, None, copy, [k])?;
-            let l = self.load_u32(p)?;
-            let d = self.b.i_sub(t.u32, None, l, loc)?;
-            let inr = self.b.u_less_than(t.bool, None, d, len)?;
-            let v = self.b.select(t.u32, None, inr, xc, l)?;
-            self.store(p, v)?;
-        }
-        Ok(())
+        self.lane_update_copies(copy, |cx, l| {
+            let d = cx.b.i_sub(t.u32, None, l, loc)?;
+            let inr = cx.b.u_less_than(t.bool, None, d, len)?;
+            Ok(cx.b.select(t.u32, None, inr, xc, l)?)
+        })
     }
 
     /// Whether block `b` ends with a barrier after its last LDS access because of its branch (several

@@ -72,7 +72,8 @@ pub(crate) struct MaskPlan {
     pub(crate) exec_words: Option<(usize, Word)>,
 }
 
-fn span(reg: u16, ty: Ty) -> Words {
+/// The SGPR words (bits 0..128) a read or write of `ty` at `reg` covers.
+pub(crate) fn span(reg: u16, ty: Ty) -> Words {
     let n = if ty == Ty::B64 { 2 } else { 1 };
     let mut w = 0;
     for r in reg as u32..reg as u32 + n {

@@ -51,6 +51,7 @@ mod masks;
 mod meet;
 mod split;
 pub(crate) use labels::PAUSED;
+pub(crate) use masks::span;
 pub use split::{split_factor, split_waves, waves_communicate, SPLIT_MARK};
 
 /// The prefix of the `OpModuleProcessed` string of a module that writes one flag word per lane (D116);
@@ -733,15 +734,10 @@ impl Cx<'_> {
         let t = self.t;
         let nc = self.c32(n);
         let toc = self.c32(to);
-        for w in 0..self.lm().waves {
-            let k = self.c32(w);
-            let p = self.b.access_chain(t.fn_u32, None, copy, [k])?;
-            let l = self.load_u32(p)?;
-            let was = self.b.i_equal(t.bool, None, l, nc)?;
-            let x = self.b.select(t.u32, None, was, toc, l)?;
-            self.store(p, x)?;
-        }
-        Ok(())
+        self.lane_update_copies(copy, |cx, l| {
+            let was = cx.b.i_equal(t.bool, None, l, nc)?;
+            Ok(cx.b.select(t.u32, None, was, toc, l)?)
+        })
     }
 
     /// Several waves: publishes this wave's label (lane 0 writes the other parity's slot), one barrier,
