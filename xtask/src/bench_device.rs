@@ -31,6 +31,20 @@ use rdna2spv::manifest::Manifest;
 use rdna2spv_spirv::lower::{ControlFlow, LowerOptions, Mapping as LowerMapping};
 use rdna2spv_vulkan::{Context, DeviceSelector};
 
+const HELP: &str = "usage: cargo xtask bench device [--write] [--only K,..] [--scales 1,10,100] [--reps N] [--mapping wave|lane|both]
+
+Translated kernels vs the hand-written GLSL kernels of fixtures/glsl/ on one Vulkan device (lavapipe unless
+RDNA2SPV_VK_DEVICE selects another): translation time vs the driver's compile at 1x, and the median warm
+dispatch (CPU and wall) of both at each scale, their outputs compared at every scale. Build in release and set
+MESA_SHADER_CACHE_DISABLE=true so that every run compiles.
+
+  --write            replace the bench:device section of docs/performance.md with the tables
+  --only K,..        only these reference kernels (saxpy, saxpy_exact, spmv, reduce, reduce_w64, divergent,
+                     divsqrt, branchy)
+  --scales 1,10,100  dispatch sizes as multiples of the fixture's grid; must start with 1
+  --reps N           warm runs of each translated kernel (default 5; GLSL kernels run at least 15)
+  --mapping M        wave, lane or both (default): one invocation per wave (D006) or per lane (D082)";
+
 const BEGIN: &str = "<!-- bench:device:begin -->";
 const END: &str = "<!-- bench:device:end -->";
 /// Warm runs of each GLSL kernel at least.
@@ -57,6 +71,10 @@ fn parse(args: &[String]) -> Result<Options> {
     while let Some(a) = it.next() {
         let mut value = || it.next().with_context(|| format!("{a} needs a value"));
         match a.as_str() {
+            "-h" | "--help" => {
+                println!("{HELP}");
+                std::process::exit(0)
+            }
             "--write" => o.write = true,
             "--only" => o.only = Some(value()?.split(',').map(str::to_string).collect()),
             "--scales" => {
@@ -562,6 +580,19 @@ fn measure(o: &Options, root: &Path) -> Result<(String, Vec<Ratio>)> {
     );
     let scratch =
         std::env::temp_dir().join(format!("rdna2spv-bench-device-{}", std::process::id()));
+    let names: Vec<&str> = REFERENCES
+        .iter()
+        .chain(WAVE64_REFERENCES)
+        .map(|r| r.name)
+        .collect();
+    if let Some(unknown) = o
+        .only
+        .iter()
+        .flatten()
+        .find(|n| !names.contains(&n.as_str()))
+    {
+        bail!("--only: no kernel {unknown}; the kernels: {}", names.join(", "));
+    }
     let selected: Vec<&Reference> = REFERENCES
         .iter()
         .chain(WAVE64_REFERENCES)
@@ -572,14 +603,7 @@ fn measure(o: &Options, root: &Path) -> Result<(String, Vec<Ratio>)> {
         })
         .collect();
     if selected.is_empty() {
-        bail!(
-            "no kernel selected; the kernels: {}",
-            REFERENCES
-                .iter()
-                .map(|r| r.name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        bail!("no kernel selected; the kernels: {}", names.join(", "));
     }
     let started = Instant::now();
     let mut compiles = Vec::new();

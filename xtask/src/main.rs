@@ -58,6 +58,10 @@ fn main() -> anyhow::Result<()> {
         Some("fixtures") => fixtures::run(&args[1..]),
         Some("floatbench") => floatbench::run(&args[1..]),
         Some("sweep") => sweep::run(&args[1..]),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            Ok(())
+        }
         _ => {
             eprintln!("{USAGE}");
             std::process::exit(2)
