@@ -228,7 +228,12 @@ fn translated_module(
     profile: &rdna2spv_vulkan::DeviceProfile,
     mapping: &str,
 ) -> Result<Vec<u32>> {
-    let plan = Plan::new(m)?;
+    let mut plan = Plan::new(m)?;
+    // Bound as the runner binds it: the initial SGPRs (kernarg and packet pointers) come from `bind`, and
+    // the lowering reads them.
+    let addresses = rdna2spv::dispatch::host_addresses(&plan.buffers);
+    let grid = plan.launch.grid;
+    plan.bind(&addresses, grid)?;
     let layout = rdna2spv_vulkan::kernel_layout(&plan.launch);
     let opts = LowerOptions {
         mapping: lower_mapping(mapping),
