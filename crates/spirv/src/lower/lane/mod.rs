@@ -32,7 +32,9 @@
 //!   wave's label from that exchange's ballot words instead of publishing (`labels.rs`, D136).
 //!   A straight-line chain of blocks (a jump or a vote-free `s_cbranch_execz` fall-through into a block
 //!   with no other live way in) is one item: one vote, one `on`, one label and copy update at its end
-//!   (`chain.rs`, D137).
+//!   (`chain.rs`, D137). Where every running wave of the workgroup is provably at the same block
+//!   (`converged.rs`, D141), the vote reads wave 0's copy only, a branch on a workgroup-uniform SGPR or
+//!   SCC value publishes nothing, and a kernel converged everywhere keeps one label copy.
 //!
 //! Options the mapping does not support are refused before anything runs (`LowerError::Layout`):
 //! traces, checked mode, the dispatcher control flow.
