@@ -1044,15 +1044,21 @@ fn run_cases(mapping: Mapping, only: Option<&[&str]>) {
         std::fs::write(cdir.join("manifest.toml"), &text).unwrap();
         let m = Manifest::parse(&text, &cdir).unwrap();
         let mut plan = Plan::new(&m).unwrap();
-        // The module's static barriers (lane mapping), for the record in docs/performance.md.
+        // The module's static barriers (lane mapping), for the record in docs/performance.md: the
+        // module the runner dispatches, so from a plan whose buffers are bound (the initial SGPRs come
+        // from the binding; an unbound plan hoists no kernel-argument load).
         let barriers = if mapping == Mapping::Lane {
+            let mut bound = plan.clone();
+            let addresses = rdna2spv::dispatch::host_addresses(&bound.buffers);
+            let grid = bound.launch.grid;
+            bound.bind(&addresses, grid).unwrap();
             let words = rdna2spv_spirv::lower::lower_with(
-                &plan.program,
-                &rdna2spv_vulkan::kernel_layout(&plan.launch),
+                &bound.program,
+                &rdna2spv_vulkan::kernel_layout(&bound.launch),
                 &profile,
                 &rdna2spv_spirv::lower::LowerOptions {
                     mapping,
-                    segments: plan.segments(),
+                    segments: bound.segments(),
                     ..Default::default()
                 },
             )

@@ -222,7 +222,9 @@ fn count_barriers(words: &[u32]) -> usize {
     rdna2spv_spirv::words::count_opcode(words, 224)
 }
 
-/// The translated module of `m` in `mapping` (as the runner lowers it), for its static counts.
+/// The translated module of `m` in `mapping` (as the runner lowers it), for its static counts. The plan
+/// is bound first, as the runner does: the initial SGPRs come from the binding, and the lowering depends
+/// on them (an unbound plan hoists no kernel-argument loads, so D141 finds fewer uniform branches).
 fn translated_module(
     m: &Manifest,
     profile: &rdna2spv_vulkan::DeviceProfile,

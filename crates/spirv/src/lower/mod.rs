@@ -1735,7 +1735,9 @@ impl<'a> Cx<'a> {
                 continue; // a dead SCC write or an own-bit mask (lane/masks.rs)
             }
             if kinds[k] == Kind::Deferred {
-                if self.lane_multi() {
+                // In a converged item (D141) the waves "off" are empty ones: their scalar state
+                // follows the running waves' (lane/converged.rs).
+                if self.lane_multi() && !self.lane_conv_now() {
                     // A wave that runs the block "off" keeps its scalar state.
                     let on = self.lane_on_now();
                     self.guarded(on, None, |cx| {

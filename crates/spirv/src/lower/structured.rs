@@ -202,8 +202,12 @@ impl Cx<'_> {
         let (&last, inner) = chain.split_last().expect("a chain has a block");
         let n = s.number[chain[0]];
         let go = self.lane_vote(n, n + 1)?;
+        // A converged chain (D141): the only waves "off" are empty ones, whose SGPR and SCC writes
+        // need no `on`.
+        let conv = self.lane_conv_block(n);
         self.guarded(go, None, |cx| {
             cx.lane_set_on(n)?;
+            cx.lane_set_conv(conv);
             for &b in inner {
                 cx.structured_block(s, b, false)?;
                 cx.lane_block_end(b, false);
@@ -216,6 +220,8 @@ impl Cx<'_> {
                     Some(to) => cx.lane_advance(n, s.number[to])?,
                     // Every wave's EXEC from the branch's own exchange (D136).
                     None if cx.lane_exec_labels(last, n, &s.number)? => {}
+                    // A workgroup-uniform condition: every invocation decides alike (D141).
+                    None if cx.lane_uniform_labels(last, n, &s.number)? => {}
                     None => cx.lane_publish()?,
                 },
                 Terminator::End => cx.lane_advance(n, END)?,
@@ -226,6 +232,7 @@ impl Cx<'_> {
                 Terminator::Jump(_) if barrier => cx.lane_advance(n, PAUSE)?,
                 Terminator::Jump(to) => cx.lane_advance(n, s.number[to.index()])?,
             }
+            cx.lane_set_conv(false);
             cx.lane_block_end(last, barrier);
             if barrier {
                 cx.lane_meet(s, last)?; // D134: the waves meet here when all have paused

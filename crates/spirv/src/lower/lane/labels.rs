@@ -48,7 +48,7 @@ impl Cx<'_> {
         let t = self.t;
         let ec = self.c32(entry);
         let endc = self.c32(end);
-        for w in 0..self.lm.as_ref().expect("lane mapping").waves {
+        for w in 0..self.lane_copies() {
             let k = self.c32(w);
             let base = self.c32(w * self.ws);
             let has = self.b.u_greater_than(t.bool, None, threads, base)?;
@@ -94,7 +94,7 @@ impl Cx<'_> {
         mut f: impl FnMut(&mut Self, Word) -> R<Word>,
     ) -> R<()> {
         let t = self.t;
-        for w in 0..self.lm.as_ref().expect("lane mapping").waves {
+        for w in 0..self.lane_copies() {
             let k = self.c32(w);
             let p = self.b.access_chain(t.fn_u32, None, copy, [k])?;
             let l = self.load_u32(p)?;
@@ -118,7 +118,7 @@ impl Cx<'_> {
         let t = self.t;
         let endc = self.c32(super::super::structured::END);
         let mut all = self.ctrue();
-        for w in 0..self.lm.as_ref().expect("lane mapping").waves {
+        for w in 0..self.lane_copies() {
             let k = self.c32(w);
             let p = self.b.access_chain(t.fn_u32, None, copy, [k])?;
             let l = self.load_u32(p)?;

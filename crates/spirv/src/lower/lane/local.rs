@@ -78,6 +78,7 @@ impl Cx<'_> {
                 rdna2spv_ir::Terminator::Branch { .. }
             )
             || m.masks.falls_through(b)
+            || m.conv.uniform_branch.get(b).copied().unwrap_or(false)
         {
             return false;
         }

@@ -786,7 +786,13 @@ impl Cx<'_> {
             let var = self.masks().own_var[&u];
             self.store(var, bit.expect("a word"))?;
         }
-        // The LDS history with the publications now known (D133).
+        // Workgroup-converged blocks and uniform branches (D141), then the LDS history with the
+        // publications now known (D133).
+        if let Some(s) = self.structure.take() {
+            let conv = self.lane_convergence(&s);
+            self.structure = Some(s);
+            self.lm.as_mut().expect("lane mapping").conv = conv;
+        }
         self.lane_lds_flow_final();
         Ok(())
     }
@@ -1115,6 +1121,33 @@ impl Cx<'_> {
             self.lane_store_on(var, t.bool, bit)?;
         }
         Ok(false)
+    }
+
+    /// The nodes of block `bi` whose value is not read from the scalar state alone (D141): the mask
+    /// plan's own-bit nodes, and every read of a unit that the plan materialises from own bits at that
+    /// instruction (one exchange, written back under `on`).
+    pub(crate) fn lane_mask_own_nodes(&self, bi: usize) -> HashSet<usize> {
+        let Some(lm) = self.lm.as_ref().filter(|m| m.masks.ready) else {
+            return HashSet::new();
+        };
+        let entry = lm.masks.entry.get(bi).copied().unwrap_or(0);
+        let (_, plan) = self.mask_sim(bi, entry, &lm.masks);
+        let mut out = plan.own.clone();
+        for inst in &self.p.blocks[Handle::from_index(bi)].insts {
+            let Some(&units) = plan.pre.get(&(inst.nodes.start as usize)) else {
+                continue;
+            };
+            let words = self.pre_words(units);
+            for i in inst.nodes.clone() {
+                let i = i as usize;
+                if let Node::ReadSgpr { reg, ty } = *self.node(i) {
+                    if span(reg, ty) & words != 0 {
+                        out.insert(i);
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Records the lane's own bit of ballot `i` (a bool).

@@ -56,7 +56,7 @@ impl Cx<'_> {
                 // PAUSED + n with n >= first (resumed ahead), or END.
                 let low = self.c32(PAUSED + first - 1);
                 let mut all = self.ctrue();
-                for w in 0..self.lm().waves {
+                for w in 0..self.lane_copies() {
                     let k = self.c32(w);
                     let p = self.b.access_chain(t.fn_u32, None, copy, [k])?;
                     let l = self.load_u32(p)?;

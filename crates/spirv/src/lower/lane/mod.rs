@@ -32,7 +32,9 @@
 //!   wave's label from that exchange's ballot words instead of publishing (`labels.rs`, D136).
 //!   A straight-line chain of blocks (a jump or a vote-free `s_cbranch_execz` fall-through into a block
 //!   with no other live way in) is one item: one vote, one `on`, one label and copy update at its end
-//!   (`chain.rs`, D137).
+//!   (`chain.rs`, D137). Where every running wave of the workgroup is provably at the same block
+//!   (`converged.rs`, D141), the vote reads wave 0's copy only, a branch on a workgroup-uniform SGPR or
+//!   SCC value publishes nothing, and a kernel converged everywhere keeps one label copy.
 //!
 //! Options the mapping does not support are refused before anything runs (`LowerError::Layout`):
 //! traces, checked mode, the dispatcher control flow.
@@ -43,6 +45,7 @@ use spirv::{StorageClass, Word};
 use super::{Cx, Kind, LowerError, R};
 
 mod chain;
+mod converged;
 mod labels;
 mod lds;
 mod ldsaddr;
@@ -141,6 +144,10 @@ pub(crate) struct LaneMode {
     /// Several waves: inside a lane-local loop (D133), where each invocation follows its own label
     /// (no vote, no publication, no label-copy update until the loop's exit).
     local: bool,
+    /// Several waves: the workgroup-converged blocks and uniform branches (D141), and whether the item
+    /// being emitted is converged (its SGPR and SCC writes are not predicated by `on`).
+    conv: converged::Convergence,
+    conv_now: bool,
 }
 
 /// Workgroup memory the lane mapping may add for its exchanges (bytes); beyond it the kernel is refused.
@@ -298,6 +305,8 @@ impl Cx<'_> {
             barriers: 0,
             last_ballots: None,
             local: false,
+            conv: converged::Convergence::default(),
+            conv_now: false,
         });
         Ok(())
     }
@@ -709,7 +718,13 @@ impl Cx<'_> {
             return self.label_in(lo, hi);
         };
         let t = self.t;
-        let waves = self.lm().waves;
+        // Every block of the range converged: some wave's label is in it exactly when wave 0's is
+        // (D141); wave 0's copy alone.
+        let waves = if self.lm().conv.range(lo, hi) {
+            1
+        } else {
+            self.lm().waves
+        };
         let loc = self.c32(lo);
         let len = self.c32(hi - lo);
         let mut any = self.cfalse();
@@ -746,6 +761,11 @@ impl Cx<'_> {
         let Some((labels, par_var, _, copy)) = self.lm().labels.filter(|_| !self.lm().local) else {
             return Ok(());
         };
+        if self.lm().conv.all {
+            return Err(LowerError::Build(
+                "a label publication in a workgroup-converged kernel (D141)".into(),
+            ));
+        }
         let t = self.t;
         let (waves, lane_id, wave) = (self.lm().waves, self.lm().lane_id, self.lm().local_wave);
         let par = self.load_u32(par_var)?;

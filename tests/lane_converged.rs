@@ -1,0 +1,143 @@
+//! Workgroup-converged control flow in the lane mapping (decision D141): a conditional branch whose
+//! condition is the same in every wave publishes no labels, and one on a wave-dependent value keeps its
+//! publication.
+//!
+//! fixtures/lane/uniform_loop.s: three waves loop `rounds` (a launch word) times around two `s_barrier`s,
+//! exchanging values between waves through LDS; the loop's skip and back edge branch on SCC computed by
+//! SALU from the launch word. fixtures/lane/wave_branch.s: a branch on `s_bcnt1` of EXEC sends a full wave
+//! and a partial one down different paths, each to its own `s_barrier`, after which each reads the other
+//! wave's LDS slots. Every run is host vs lavapipe bit for bit, and every output word is also derived here
+//! in Rust from the hardware's rules (a wave waits at `s_barrier` until every wave of the workgroup that
+//! has not ended has reached one; LDS starts zero; a slot no live work-item writes reads 0). Partial
+//! workgroups with a partial wave and an empty one are included. Needs a Vulkan 1.3 device (lavapipe).
+
+#[path = "support/lane.rs"]
+mod lane;
+use lane::run_lane_both;
+use std::path::{Path, PathBuf};
+
+use rdna2spv::dispatch::Plan;
+use rdna2spv::manifest::Manifest;
+use rdna2spv_spirv::lower::{lower_with, LowerOptions, Mapping};
+use rdna2spv_spirv::profile::DeviceProfile;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs a manifest of fixtures/lane on both backends and compares it with `want`.
+fn check(manifest: &str, want: &[u32]) {
+    let dir = std::env::temp_dir().join(format!(
+        "rdna2spv-lane-conv-{}-{}",
+        manifest.trim_end_matches(".toml"),
+        std::process::id()
+    ));
+    let got = run_lane_both(&root().join("fixtures/lane").join(manifest), &dir, manifest);
+    assert_eq!(got.len(), want.len(), "{manifest}: output size");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert_eq!(g, w, "{manifest}: work-item {i}: {g:#x} vs {w:#x}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Static `OpControlBarrier`s of the lane module the runner dispatches for a manifest of fixtures/lane
+/// (buffers bound first, as the runner does: the initial SGPRs come from the binding).
+fn barriers_of(manifest: &Path) -> usize {
+    let m = Manifest::load(manifest).unwrap();
+    let mut plan = Plan::new(&m).unwrap();
+    let addresses = rdna2spv::dispatch::host_addresses(&plan.buffers);
+    let grid = plan.launch.grid;
+    plan.bind(&addresses, grid).unwrap();
+    let layout = rdna2spv_vulkan::kernel_layout(&plan.launch);
+    let words = lower_with(
+        &plan.program,
+        &layout,
+        &DeviceProfile::portable(),
+        &LowerOptions {
+            mapping: Mapping::Lane,
+            segments: plan.segments(),
+            ..LowerOptions::default()
+        },
+    )
+    .unwrap();
+    rdna2spv_spirv::words::count_opcode(&words, 224) // OpControlBarrier
+}
+
+/// What uniform_loop.s stores for `grid` work-items in workgroups of `wg` (three waves of `ws`), `rounds`
+/// iterations: lane `l` starts with `7 l + g`; each iteration every live lane writes its value to slot
+/// `l`, all waves meet, lane `l` reads slot `l ^ ws` (0 when no live work-item writes it), all meet
+/// again, and the value becomes `2 v + read + counter` (the counter runs `rounds, rounds - 1, ..., 1`).
+fn uniform_loop(grid: u32, wg: u32, ws: u32, rounds: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for g in 0..grid.div_ceil(wg) {
+        let items = (grid - g * wg).min(wg);
+        let mut v: Vec<u32> = (0..items).map(|l| (7 * l).wrapping_add(g)).collect();
+        for r in 0..rounds {
+            let counter = rounds - r;
+            let slots = v.clone();
+            for l in 0..items {
+                let n = (l ^ ws) as usize;
+                let read = slots.get(n).copied().unwrap_or(0);
+                let x = &mut v[l as usize];
+                *x = x.wrapping_shl(1).wrapping_add(read).wrapping_add(counter);
+            }
+        }
+        out.extend(v);
+    }
+    out
+}
+
+/// What wave_branch.s stores for `grid` work-items in workgroups of 64 (two waves of 32): a full wave
+/// (32 live lanes) writes `7 l + 1003` and stores `read + own`, a partial wave writes `7 l + 3` and stores
+/// `read - own`, where `read` is slot `l ^ 32` after both waves' barriers (0 if no live lane wrote it).
+fn wave_branch(grid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for g in 0..grid.div_ceil(64) {
+        let items = (grid - g * 64).min(64);
+        let full = |l: u32| (items - (l / 32) * 32).min(32) == 32;
+        let own = |l: u32| {
+            if full(l) {
+                7 * l + 1003
+            } else {
+                7 * l + 3
+            }
+        };
+        let slot = |l: u32| if l < items { own(l) } else { 0 };
+        for l in 0..items {
+            let read = slot(l ^ 32);
+            out.push(if full(l) {
+                read.wrapping_add(own(l))
+            } else {
+                read.wrapping_sub(own(l))
+            });
+        }
+    }
+    out
+}
+
+/// A uniform SCC loop around barriers with three waves, wave32 and wave64, partial and empty waves in the
+/// last workgroup: bit-exact, the hardware's values, and no label publication (D141).
+#[test]
+fn uniform_scc_loop_publishes_no_labels() {
+    check("uniform_loop_w32.toml", &uniform_loop(240, 96, 32, 5));
+    check("uniform_loop_w64.toml", &uniform_loop(464, 192, 64, 5));
+    // The whole kernel is converged: the counters' initial barrier, the two s_barrier meetings (D134)
+    // and the pass end's barrier (D121). Each publication of the loop's skip and back edge would add one.
+    for m in ["uniform_loop_w32.toml", "uniform_loop_w64.toml"] {
+        let n = barriers_of(&root().join("fixtures/lane").join(m));
+        assert_eq!(n, 4, "{m}: static barriers");
+    }
+}
+
+/// An SCC branch on a wave-dependent value (s_bcnt1 of EXEC) keeps its publication: the full wave 0 and
+/// the partial wave 1 of the last workgroup go different ways to different barriers and must each read
+/// what the other wrote; a workgroup whose only wave is partial (wave 1 empty) too.
+#[test]
+fn wave_dependent_scc_branch_keeps_its_publication() {
+    check("wave_branch.toml", &wave_branch(240));
+    check("wave_branch_half.toml", &wave_branch(208));
+    // The counters' initial barrier, the branch's publication, the two s_barrier meetings (D134) and the
+    // pass end's barrier (D121): the same count as without D141.
+    let n = barriers_of(&root().join("fixtures/lane/wave_branch.toml"));
+    assert_eq!(n, 5, "wave_branch.toml: static barriers");
+}
