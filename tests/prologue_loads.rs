@@ -27,8 +27,9 @@ fn words(bytes: &[u8]) -> Vec<u32> {
         .collect()
 }
 
-/// Device-address pointers formed before the module's first loop: the prologue's hoisted loads (the
-/// launch words come from push constants, and the fixture has no scratch).
+/// Device-address pointers formed before the module's first structured construct (the work-item ids'
+/// lane loop or selection; a one-pass lane module has no outer loop, D142): the prologue's hoisted loads
+/// (the launch words come from push constants, and the fixture has no scratch).
 fn prologue_loads(module: &[u32]) -> usize {
     let m = rspirv::dr::load_words(module).unwrap();
     let f = &m.functions[0];
@@ -36,7 +37,7 @@ fn prologue_loads(module: &[u32]) -> usize {
     for b in &f.blocks {
         for i in &b.instructions {
             match i.class.opcode {
-                rspirv::spirv::Op::LoopMerge => return n,
+                rspirv::spirv::Op::LoopMerge | rspirv::spirv::Op::SelectionMerge => return n,
                 rspirv::spirv::Op::ConvertUToPtr => n += 1,
                 _ => {}
             }

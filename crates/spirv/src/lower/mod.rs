@@ -1123,6 +1123,9 @@ impl<'a> Cx<'a> {
         }
         let none = self.b.i_equal(t.bool, None, count, z)?;
         self.store(self.done, none)?;
+        if lane_mapping {
+            self.lane_set_live(none)?; // D142: an empty split wave's entry chain runs off
+        }
         if self.lane_multi() {
             // Every wave's label copy, without a publication (D108).
             let entry = self
@@ -1213,44 +1216,13 @@ impl<'a> Cx<'a> {
             self.b.control_barrier(wg_scope, wg_scope, sem)?;
         }
 
-        // Outer loop: one round per barrier.
-        let (oh, ob, oc, om) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
-        self.b.branch(oh)?;
-        self.begin(oh)?;
-        let ad = self.load_bool(all_done)?;
-        let go = self.b.logical_not(t.bool, None, ad)?;
-        self.b.loop_merge(om, oc, LoopControl::DONT_UNROLL, [])?;
-        self.b.branch_conditional(go, ob, om, [])?;
-        self.begin(ob)?;
-        if lane_mapping {
-            // Every invocation runs every pass (its barriers must be reached by all); a wave that has
-            // ended takes part with the label END.
+        if solo {
+            // One wave alone with no barrier and no LDS: one pass runs the program to its end, so no
+            // outer loop (D142).
             self.structured()?;
         } else {
-            let d = self.load_bool(self.done)?;
-            let nd = self.b.logical_not(t.bool, None, d)?;
-            self.guarded(nd, None, |cx| {
-                match cx.opts.control_flow {
-                    ControlFlow::Structured => cx.structured()?,
-                    ControlFlow::Dispatcher => cx.dispatcher()?,
-                }
-                Ok(None)
-            })?;
+            self.outer_loop(all_done, iter, inv, keep)?;
         }
-        let d = self.load_bool(self.done)?;
-        if solo {
-            // Every invocation holds the wave's `done` (scalar state): no round to count.
-            self.store(all_done, d)?;
-        } else if lane_mapping {
-            // Every invocation knows whether every wave has ended: no counters (D121).
-            self.lane_round(d, all_done)?;
-        } else {
-            self.barrier_round(d, iter, all_done, inv, keep)?;
-        }
-        self.b.branch(oc)?;
-        self.begin(oc)?;
-        self.b.branch(oh)?;
-        self.begin(om)?;
 
         // The wave's flag. A check of a loop's own exit condition after the loop would be folded away by
         // the compiler (it "knows" the condition held), so the evidence is independent of the loops'
@@ -1297,6 +1269,8 @@ impl<'a> Cx<'a> {
         } else {
             flag
         };
+        // An empty split wave finishes whatever its entry chain, run off, left in the flags (D142).
+        let flag = self.lane_live_flag(flag)?;
         let lszc = self.c32(lsz);
         let row = self.b.i_mul(t.u32, None, nwg[1], gid[2])?;
         let row = self.b.i_add(t.u32, None, row, gid[1])?;
@@ -1332,6 +1306,46 @@ impl<'a> Cx<'a> {
         self.b
             .entry_point(ExecutionModel::GLCompute, self.main, "main", iface);
         Ok(())
+    }
+
+    /// The outer loop: one pass per barrier, until every wave (invocation in the wave mapping) has ended.
+    fn outer_loop(&mut self, all_done: Word, iter: Word, inv: u32, keep: Word) -> R<()> {
+        let t = self.t;
+        let (oh, ob, oc, om) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
+        self.b.branch(oh)?;
+        self.begin(oh)?;
+        let ad = self.load_bool(all_done)?;
+        let go = self.b.logical_not(t.bool, None, ad)?;
+        self.b.loop_merge(om, oc, LoopControl::DONT_UNROLL, [])?;
+        self.b.branch_conditional(go, ob, om, [])?;
+        self.begin(ob)?;
+        let lane_mapping = self.lane_mode();
+        if lane_mapping {
+            // Every invocation runs every pass (its barriers must be reached by all); a wave that has
+            // ended takes part with the label END.
+            self.structured()?;
+        } else {
+            let d = self.load_bool(self.done)?;
+            let nd = self.b.logical_not(t.bool, None, d)?;
+            self.guarded(nd, None, |cx| {
+                match cx.opts.control_flow {
+                    ControlFlow::Structured => cx.structured()?,
+                    ControlFlow::Dispatcher => cx.dispatcher()?,
+                }
+                Ok(None)
+            })?;
+        }
+        let d = self.load_bool(self.done)?;
+        if lane_mapping {
+            // Every invocation knows whether every wave has ended: no counters (D121).
+            self.lane_round(d, all_done)?;
+        } else {
+            self.barrier_round(d, iter, all_done, inv, keep)?;
+        }
+        self.b.branch(oc)?;
+        self.begin(oc)?;
+        self.b.branch(oh)?;
+        self.begin(om)
     }
 
     /// One barrier round of the outer loop: counts the finished invocations (`d`) in the rotating counter
@@ -1651,9 +1665,9 @@ impl<'a> Cx<'a> {
                         if lane_mapping && self.lane_mask_uniform(start + k)? {
                             continue; // lane/masks.rs: dead, or own bits only
                         }
-                        if self.lane_multi()
-                            && self.lane_uniform_memory(start + k)
+                        if self.lane_uniform_memory(start + k)
                             && !self.hoisted.contains_key(&(start + k))
+                            && (self.lane_multi() || self.lane_gated_memory(start + k))
                         {
                             self.lane_uniform_guarded(start + k)?;
                         } else {

@@ -16,7 +16,9 @@
 //! [`control_flow_notes`] names them).
 //!
 //! In the lane mapping a block item is a chain of blocks that follow each other on a straight line (D137,
-//! `lane/chain.rs`): one vote and one label update for the whole chain.
+//! `lane/chain.rs`): one vote and one label update for the whole chain. A lone wave that never pauses
+//! (`lane_solo`) runs a single pass with no outer loop, the entry block's chain first and without its
+//! label test (D142).
 
 use rdna2spv_ir::cfg::{Item, Loop, Structure};
 use rdna2spv_ir::{Handle, Program, Terminator};
@@ -116,7 +118,10 @@ impl Cx<'_> {
         } else {
             self.store(self.label, r)?;
         }
-        self.items(&s, &s.items)?;
+        // One wave alone with no barrier (D142): its single pass starts at the entry block, so the entry's
+        // chain runs at the top of the module, outside every selection.
+        let top = self.lane_solo();
+        self.items(&s, &s.items, top)?;
         // Paused at a barrier: resume where the barrier said. Anything else but END: a loop was cut
         // short; continue from the label (the flag reports it).
         let l = self.load_u32(self.label)?;
@@ -138,10 +143,13 @@ impl Cx<'_> {
         Ok(self.b.u_less_than(self.t.bool, None, d, len)?)
     }
 
-    fn items(&mut self, s: &Structure, items: &[Item]) -> R<()> {
+    /// The items of a region in order; with `top` (D142), a first item that is the entry block's chain
+    /// runs without a label test.
+    fn items(&mut self, s: &Structure, items: &[Item], top: bool) -> R<()> {
         let mut i = 0;
         while i < items.len() {
             let it = &items[i];
+            let first = top && i == 0;
             i += 1;
             match it {
                 Item::Block(b) if self.lane_mode() => {
@@ -156,7 +164,8 @@ impl Cx<'_> {
                         chain.push(*c);
                         i += 1;
                     }
-                    self.lane_chain_item(s, &chain)?;
+                    let at_top = first && *b == self.p.entry().index();
+                    self.lane_chain_item(s, &chain, at_top)?;
                 }
                 Item::Block(b) => {
                     let n = s.number[*b];
@@ -198,14 +207,13 @@ impl Cx<'_> {
     /// Lane mapping: the item of a chain of blocks (D137, `lane/chain.rs`; one block when nothing
     /// continues it): the vote and `on` of its first block, every block's code, then the label update,
     /// the label-copy update (or publication) and the D134 meeting of its last block.
-    fn lane_chain_item(&mut self, s: &Structure, chain: &[usize]) -> R<()> {
+    fn lane_chain_item(&mut self, s: &Structure, chain: &[usize], at_top: bool) -> R<()> {
         let (&last, inner) = chain.split_last().expect("a chain has a block");
         let n = s.number[chain[0]];
-        let go = self.lane_vote(n, n + 1)?;
         // A converged chain (D141): the only waves "off" are empty ones, whose SGPR and SCC writes
         // need no `on`.
         let conv = self.lane_conv_block(n);
-        self.guarded(go, None, |cx| {
+        let body = |cx: &mut Self| -> R<Option<Word>> {
             cx.lane_set_on(n)?;
             cx.lane_set_conv(conv);
             for &b in inner {
@@ -238,7 +246,15 @@ impl Cx<'_> {
                 cx.lane_meet(s, last)?; // D134: the waves meet here when all have paused
             }
             Ok(None)
-        })?;
+        };
+        if at_top {
+            // D142: the pass starts here in every wave that has work (an empty split wave runs it off).
+            self.lane_top_chain(true)?;
+            body(self)?;
+            return self.lane_top_chain(false);
+        }
+        let go = self.lane_vote(n, n + 1)?;
+        self.guarded(go, None, body)?;
         Ok(())
     }
 
@@ -267,7 +283,7 @@ impl Cx<'_> {
             self.b.branch_conditional(go, body, merge, [])?;
         }
         self.begin(body)?;
-        self.items(s, &lp.items)?;
+        self.items(s, &lp.items, false)?;
         self.b.branch(cont)?;
         self.begin(cont)?;
         self.b.branch(h)?;

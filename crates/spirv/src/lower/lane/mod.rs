@@ -35,9 +35,15 @@
 //!   (`chain.rs`, D137). Where every running wave of the workgroup is provably at the same block
 //!   (`converged.rs`, D141), the vote reads wave 0's copy only, a branch on a workgroup-uniform SGPR or
 //!   SCC value publishes nothing, and a kernel converged everywhere keeps one label copy.
+//! * **A lone wave that never pauses runs one pass** (D142): one wave per Vulkan workgroup, no
+//!   `s_barrier`, no LDS: no outer loop, and the entry block's chain at the top of the module, outside
+//!   every selection (lavapipe then reads its uniform-address loads once, not lane by lane). A split
+//!   wave with no work-item runs that chain "off" under `live` ([`Cx::lane_set_live`]).
 //!
 //! Options the mapping does not support are refused before anything runs (`LowerError::Layout`):
 //! traces, checked mode, the dispatcher control flow.
+
+use std::collections::HashSet;
 
 use rdna2spv_ir::{Handle, Node, Space, Ty};
 use spirv::{StorageClass, Word};
@@ -148,6 +154,12 @@ pub(crate) struct LaneMode {
     /// being emitted is converged (its SGPR and SCC writes are not predicated by `on`).
     conv: converged::Convergence,
     conv_now: bool,
+    /// A split wave (D105) may be empty (no work-item: its partial workgroup has fewer waves than the
+    /// split dispatch launches): `count != 0` (bool), and the scalar loads that read inside a launch
+    /// segment (D132), which need no guard. Set only in modules whose entry chain runs at the top (D142).
+    live: Option<(Word, HashSet<usize>)>,
+    /// Emitting that entry chain: effects are predicated by `live` as a wave run "off" (D142).
+    gate: bool,
 }
 
 /// Workgroup memory the lane mapping may add for its exchanges (bytes); beyond it the kernel is refused.
@@ -307,6 +319,8 @@ impl Cx<'_> {
             local: false,
             conv: converged::Convergence::default(),
             conv_now: false,
+            live: None,
+            gate: false,
         });
         Ok(())
     }
@@ -333,19 +347,21 @@ impl Cx<'_> {
         Ok(())
     }
 
-    /// Loads `on` for the instruction about to be emitted (several waves), else the constant true.
+    /// Loads `on` for the instruction about to be emitted (several waves), else `live` in a gated entry
+    /// chain (D142), else the constant true.
     pub(crate) fn lane_inst_start(&mut self) -> R<()> {
-        let on = match self.lm().labels {
-            Some((_, _, on, _)) => self.load_bool(on)?,
-            None => self.ctrue(),
+        let on = match (self.lm().labels, self.lane_gate_live()) {
+            (Some((_, _, on, _)), _) => self.load_bool(on)?,
+            (None, Some(live)) => live,
+            (None, None) => self.ctrue(),
         };
         self.lm.as_mut().expect("lane mapping").on_now = on;
         Ok(())
     }
 
-    /// `c && on` (several waves), else `c`.
+    /// `c && on` (several waves, or a gated entry chain), else `c`.
     pub(crate) fn lane_on(&mut self, c: Word) -> R<Word> {
-        if !self.lane_multi() {
+        if !self.lane_multi() && self.lane_gate_live().is_none() {
             return Ok(c);
         }
         let on = self.lm().on_now;
@@ -887,6 +903,60 @@ impl Cx<'_> {
             self.uni.insert(i, v);
         }
         Ok(())
+    }
+
+    /// Sets up D142's gate at the module's start (`none`: the wave has no work-item): a split module
+    /// (D105) whose lone wave runs its entry chain at the top may be an empty wave, whose chain then runs
+    /// off. Nothing in other modules (a one-wave workgroup always has a work-item in its wave).
+    pub(crate) fn lane_set_live(&mut self, none: Word) -> R<()> {
+        if self.split <= 1 || !self.lane_solo() {
+            return Ok(());
+        }
+        let live = self.b.logical_not(self.t.bool, None, none)?;
+        let free = self.launch_segment_loads();
+        self.lm.as_mut().expect("lane mapping").live = Some((live, free));
+        Ok(())
+    }
+
+    /// `live` while a gated entry chain is emitted (D142).
+    fn lane_gate_live(&self) -> Option<Word> {
+        let m = self.lm.as_ref()?;
+        m.live.as_ref().filter(|_| m.gate).map(|l| l.0)
+    }
+
+    /// Starts (`true`) or ends the entry chain emitted at the top of a one-pass module (D142). At the end
+    /// an empty wave's label becomes END again, whatever the chain (run off) stored.
+    pub(crate) fn lane_top_chain(&mut self, start: bool) -> R<()> {
+        let Some(live) = self.lm.as_ref().and_then(|m| m.live.as_ref()).map(|l| l.0) else {
+            return Ok(());
+        };
+        self.lm.as_mut().expect("lane mapping").gate = start;
+        if !start {
+            let l = self.load_u32(self.label)?;
+            let end = self.c32(super::structured::END);
+            let l = self.b.select(self.t.u32, None, live, l, end)?;
+            self.store(self.label, l)?;
+        }
+        Ok(())
+    }
+
+    /// Whether uniform memory node `i` is guarded by `live` in a gated entry chain (D142): every uniform
+    /// load or store except the scalar loads that read inside a launch segment (D132), which read
+    /// allocated memory at the same address in every wave and have no effect besides their value.
+    pub(crate) fn lane_gated_memory(&self, i: usize) -> bool {
+        self.lm
+            .as_ref()
+            .is_some_and(|m| m.gate && m.live.as_ref().is_some_and(|(_, free)| !free.contains(&i)))
+    }
+
+    /// The flag of a wave that may be empty (D142): FINISHED for an empty wave, as when its chain never
+    /// ran (`done` from the start, nothing counted or reported), else `flag`.
+    pub(crate) fn lane_live_flag(&mut self, flag: Word) -> R<Word> {
+        let Some(live) = self.lm.as_ref().and_then(|m| m.live.as_ref()).map(|l| l.0) else {
+            return Ok(flag);
+        };
+        let fin = self.c32(super::FLAG_FINISHED);
+        Ok(self.b.select(self.t.u32, None, live, flag, fin)?)
     }
 
     /// A scratch store in the lane mapping: an aligned dword is one plain store; anything else merges its

@@ -90,8 +90,8 @@ pub(crate) fn processed_number(words: &[u32], prefix: &str) -> Option<u32> {
 
 impl Cx<'_> {
     /// Lane mapping, one wave per Vulkan workgroup, no `s_barrier` and no LDS: the invocations of the
-    /// Vulkan workgroup never need to meet, so the outer loop needs no barrier rounds (its `done` is the
-    /// wave's scalar state, the same in every invocation).
+    /// Vulkan workgroup never need to meet and the wave never pauses, so the module runs one pass with no
+    /// outer loop and no barrier rounds, its entry chain at the top (D142).
     pub(crate) fn lane_solo(&self) -> bool {
         self.lane_mode()
             && waves_communicate(self.p, self.desc).is_none()
