@@ -274,8 +274,9 @@ fn symbolic_skips_bit_exact() {
         }
     }
     // The vote-free skips cost no exchange; the kept votes one each (EXEC at the branch). symskip_same's
-    // two are the whole reads of s9 and s12 at T (v_mov of masks held as own bits, D101); with the skip's
-    // vote it had three (before D140: s9 is all-ones, not zero).
+    // two are the whole reads of s9 and s12 at T: with no vote EXEC stays in own form (D101), so the region
+    // writes them as own bits and each v_mov materialises one (before D140 the vote materialised EXEC at
+    // the branch, the region wrote them whole: 1 barrier; the trade-off of D102).
     let co = root().join("fixtures/kernels/symskip.co");
     let count = |k: &str| lane_barriers(&co, k, &tmp);
     let (same, differ, dead, live) = (
