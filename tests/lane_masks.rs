@@ -193,3 +193,102 @@ fn lazy_masks_wave64_bit_exact() {
     }
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+// ---- Skips decided on symbolic SGPR values (D140) ---------------------------------------------------------
+//
+// fixtures/kernels/symskip.s: `s_and_saveexec_b32 s8, vcc; s_cbranch_execz T` over a region run by the lanes
+// with x & 7 != 0. `symskip_same`: the region leaves s9 = -1, s12 and s13 = 5 as they were when run with
+// EXEC = 0 (a constant, a bitwise function of a value unknown at the branch): vote-free. `symskip_differ`:
+// s12 |= s8 (the saved EXEC) differs: keeps its vote. `symskip_dead`: the counter s13 differs, but EXEC is
+// 0 at T when the skip is taken, so T's own execz branch is taken and s13 is overwritten before any read:
+// vote-free. `symskip_live`: the same with s13 read after the restore: keeps its vote.
+
+/// x by 32-lane wave: mixed, none entering the region, all entering, one lane entering.
+fn sym_inputs() -> Vec<u32> {
+    let mut rnd = lane::xorshift(0x1b87_3593_u32);
+    (0..N)
+        .map(|i| match (i / 32) % 4 {
+            1 => rnd() & !7,
+            2 => (rnd() & !7) | 3,
+            3 => (rnd() & !7) | if i % 32 == 9 { 5 } else { 0 },
+            _ => rnd(),
+        })
+        .collect()
+}
+
+/// The kernels' results from the ISA's definitions: out[4i..4i+4] = {v7, v8, v9, v10}.
+fn sym_oracle(x: &[u32], kernel: &str, wg: usize) -> Vec<u32> {
+    let mut out = vec![0u32; 4 * N];
+    for w in 0..N.div_ceil(32) {
+        let lanes: Vec<usize> = (32 * w..(32 * w + 32).min(N)).collect();
+        // EXEC at the start (the launched lanes) and M, the lanes that run the region.
+        let exec: u32 = lanes.iter().map(|&i| 1u32 << (i % 32)).sum();
+        let m: u32 = lanes
+            .iter()
+            .filter(|&&i| x[i] & 7 != 0)
+            .map(|&i| 1u32 << (i % 32))
+            .sum();
+        for &i in &lanes {
+            let s12 = (i / wg) as u32 + 0x100;
+            let ran = x[i] & 7 != 0;
+            let v9 = if ran { x[i].wrapping_add(1) } else { 0 };
+            let (v8, v10) = match kernel {
+                "symskip_same" => (s12 | m, 5),
+                "symskip_differ" => (if m != 0 { s12 | exec } else { s12 }, 5),
+                // T's s_cbranch_execz falls through only when some lane ran the region: those lanes read
+                // s13 = 6 into v10; then s13 = 7 is added.
+                "symskip_dead" => (s12, 7 + if ran { 6 } else { 0 }),
+                "symskip_live" => (if m != 0 { 6 } else { 5 }, 7 + if ran { 6 } else { 0 }),
+                _ => unreachable!(),
+            };
+            out[4 * i..4 * i + 4].copy_from_slice(&[u32::MAX, v8, v9, v10]);
+        }
+    }
+    out
+}
+
+#[test]
+fn symbolic_skips_bit_exact() {
+    let tmp = std::env::temp_dir().join(format!("rdna2spv-symskip-{}", std::process::id()));
+    let x = sym_inputs();
+    assert!((32..64).all(|i| x[i] & 7 == 0) && (64..96).all(|i| x[i] & 7 != 0));
+    for kernel in [
+        "symskip_same",
+        "symskip_differ",
+        "symskip_dead",
+        "symskip_live",
+    ] {
+        for wg in [32, 64] {
+            let dir = tmp.join(format!("{kernel}-{wg}"));
+            let m = write_case(&dir, "symskip.co", kernel, &x, wg);
+            let got = run_lane_both(&m, &dir.join("out"), &format!("{kernel} (workgroup {wg})"));
+            let want = sym_oracle(&x, kernel, wg);
+            for i in 0..N {
+                assert_eq!(
+                    &got[4 * i..4 * i + 4],
+                    &want[4 * i..4 * i + 4],
+                    "{kernel} (workgroup {wg}): work-item {i} (x & 7 = {})",
+                    x[i] & 7
+                );
+            }
+        }
+    }
+    // The vote-free skips cost no exchange; the kept votes one each (EXEC at the branch). symskip_same's
+    // two are the whole reads of s9 and s12 at T: with no vote EXEC stays in own form (D101), so the region
+    // writes them as own bits and each v_mov materialises one (before D140 the vote materialised EXEC at
+    // the branch, the region wrote them whole: 1 barrier; the trade-off of D102).
+    let co = root().join("fixtures/kernels/symskip.co");
+    let count = |k: &str| lane_barriers(&co, k, &tmp);
+    let (same, differ, dead, live) = (
+        count("symskip_same"),
+        count("symskip_differ"),
+        count("symskip_dead"),
+        count("symskip_live"),
+    );
+    assert_eq!(
+        (same, differ, dead, live),
+        (2, 1, 0, 1),
+        "barriers: same {same}, differ {differ}, dead {dead}, live {live}"
+    );
+    let _ = std::fs::remove_dir_all(&tmp);
+}

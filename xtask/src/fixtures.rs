@@ -290,6 +290,14 @@ pub const RECIPES: &[Recipe] = &[
         flags: &["-mwavefrontsize64"],
         wave64: true,
     },
+    // Hand-written: vote-free skips decided on symbolic SGPR values (tests/lane_masks.rs, D140).
+    Recipe {
+        stem: "symskip",
+        source: "symskip.s",
+        compiler: Compiler::Assembly,
+        flags: &[],
+        wave64: false,
+    },
     // Hand-written: a block chain ending with an EXEC branch (tests/lane_loops.rs, D137).
     Recipe {
         stem: "chain",

@@ -332,7 +332,8 @@ fn metadata_matches_readelf_notes() {
                 "{stem}: vgpr granule"
             );
             // LLVM still fills the (gfx10-reserved) SGPR granule, in blocks of 8 — the compiler does; the
-            // assembler (calls_scall, lanemask, lanemask_w64, laneloop, mwloop, mwloop_w64, kload, chain:
+            // assembler (calls_scall, lanemask, lanemask_w64, laneloop, mwloop, mwloop_w64, kload, chain,
+            // symskip:
             // built from a .s) fills it from .amdhsa_next_free_sgpr instead.
             let sgprs = ours.sgpr_count.unwrap().max(1);
             if ![
@@ -344,6 +345,7 @@ fn metadata_matches_readelf_notes() {
                 "mwloop_w64",
                 "kload",
                 "chain",
+                "symskip",
             ]
             .contains(&stem.as_str())
             {

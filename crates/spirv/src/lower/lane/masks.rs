@@ -34,6 +34,9 @@ use spirv::Word;
 use super::super::{operands, Cx, Kind, R};
 
 mod exits;
+mod sym;
+
+use sym::{same, State, Val};
 
 /// A set of SGPR words (bit r = s[r]).
 type Words = u128;
@@ -308,6 +311,7 @@ impl Cx<'_> {
         scc_live: &[bool],
         exits: &HashSet<usize>,
         seg_loads: &HashSet<usize>,
+        consts: &[Option<State>],
     ) -> Option<usize> {
         if !self.mask_fall_pattern(bi) || exits.contains(&bi) {
             return None;
@@ -384,17 +388,72 @@ impl Cx<'_> {
         if region.contains(&n) && cyclic(self, n, &region, exits, &mut state) {
             return None;
         }
-        // EXEC written in the region is still right at T when it is zero there on every path (nested
-        // s_and_saveexec/s_or exec pairs compute 0 from 0); skipping leaves it 0 too.
-        // So is any word zero both where the branch is taken (the end of its block) and at T (D131:
-        // `s_mov_b32 s4, 0` before the branch, `s_or_b32 s4, vcc, s4` in a loop of the region).
-        let exec = self.unit_words(EXEC_LO as u32);
-        let at_t = self.mask_exec_zero_at(bi, n, t, &region, exits)?;
-        let ok = at_t & (exec | self.zero_words_after(bi, 0));
-        if wr & sgpr_live[t] & !ok != 0 || (scc && scc_live[t]) {
+        // A word written in the region and live at T must hold the same value at T as at the end of the
+        // branch's block, where the hardware skips (D140: constants and bitwise functions of the words
+        // at the block's entry; EXEC is 0 at both), or be overwritten before any read on every path from
+        // T the shared state permits. EXEC must be 0 at every lane-local exit of the region (D131).
+        if scc && scc_live[t] {
             return None;
         }
+        let start = self.sym_at_branch(bi, consts);
+        let at_t = if region.contains(&n) {
+            let mut order = Vec::new();
+            self.region_postorder(n, &region, exits, &mut HashSet::new(), &mut order);
+            order.reverse();
+            self.sym_region(
+                &order,
+                start.clone(),
+                t,
+                &|b| self.dag_successors(b, exits),
+                &|b| region.contains(&b),
+                &|b| exits.contains(&b),
+            )?
+        } else {
+            start.clone()
+        };
+        let mut equal: Words = 0;
+        for r in 0..128 {
+            if same(at_t[r], start[r]) {
+                equal |= 1u128 << r;
+            }
+        }
+        let differ = wr & sgpr_live[t] & !equal;
+        // EXEC is read by every lane operation without a ReadSgpr: it must be equal (0) at T.
+        if differ & EXEC_WORDS != 0 {
+            return None;
+        }
+        if differ != 0 {
+            let mut shared = at_t;
+            for (r, v) in shared.iter_mut().enumerate() {
+                if wr & !equal & (1u128 << r) != 0 {
+                    *v = Val::U;
+                }
+            }
+            if !self.sym_dead_after(t, shared, differ) {
+                return None;
+            }
+        }
         Some(n)
+    }
+
+    /// Postorder of the `region` from block `b` over [`Cx::dag_successors`].
+    fn region_postorder(
+        &self,
+        b: usize,
+        r: &HashSet<usize>,
+        ex: &HashSet<usize>,
+        seen: &mut HashSet<usize>,
+        out: &mut Vec<usize>,
+    ) {
+        if !seen.insert(b) {
+            return;
+        }
+        for s in self.dag_successors(b, ex) {
+            if r.contains(&s) {
+                self.region_postorder(s, r, ex, seen, out);
+            }
+        }
+        out.push(b);
     }
 
     /// The successors of block `b` in a region run with EXEC = 0: a lane-local loop exit (D130) only
@@ -407,121 +466,6 @@ impl Cx<'_> {
             },
             t => t.successors(),
         }
-    }
-
-    /// The SGPR words zero at `t` on every path through the `region` from `n` (acyclic once the
-    /// lane-local back edges are left out) entered with EXEC = 0 and the words known zero at the end of
-    /// the branch's block `bi`: a forward "known zero" analysis of SGPR words in topological order.
-    /// None when EXEC may be non-zero at a lane-local exit of the region (its lanes could loop again).
-    fn mask_exec_zero_at(
-        &self,
-        bi: usize,
-        n: usize,
-        t: usize,
-        region: &HashSet<usize>,
-        exits: &HashSet<usize>,
-    ) -> Option<Words> {
-        let exec = self.unit_words(EXEC_LO as u32);
-        if !region.contains(&n) {
-            return Some(Words::MAX); // nothing runs between the branch and T
-        }
-        // Reverse postorder of the region from n.
-        fn post(
-            cx: &Cx<'_>,
-            b: usize,
-            r: &HashSet<usize>,
-            ex: &HashSet<usize>,
-            seen: &mut HashSet<usize>,
-            out: &mut Vec<usize>,
-        ) {
-            if !seen.insert(b) {
-                return;
-            }
-            for s in cx.dag_successors(b, ex) {
-                if r.contains(&s) {
-                    post(cx, s, r, ex, seen, out);
-                }
-            }
-            out.push(b);
-        }
-        let mut order = Vec::new();
-        post(self, n, region, exits, &mut HashSet::new(), &mut order);
-        order.reverse();
-        let mut entry: HashMap<usize, Words> = HashMap::new();
-        // Words the branch's own block leaves zero (`s_mov_b32 s4, 0` before `s_cbranch_execz`), and EXEC.
-        entry.insert(n, self.zero_words_after(bi, 0) | exec);
-        let mut at_t: Option<Words> = None;
-        for b in order {
-            let Some(&z0) = entry.get(&b) else {
-                continue;
-            };
-            let zero_words = self.zero_words_after(b, z0);
-            if exits.contains(&b) && zero_words & exec != exec {
-                return None;
-            }
-            for s in self.dag_successors(b, exits) {
-                if s == t {
-                    at_t = Some(at_t.map_or(zero_words, |x| x & zero_words));
-                } else if region.contains(&s) {
-                    let e = entry.entry(s).or_insert(zero_words);
-                    *e &= zero_words;
-                }
-            }
-        }
-        Some(at_t.unwrap_or(0))
-    }
-
-    /// The SGPR words known zero at the end of block `b` entered with the words `zero_words` known
-    /// zero (Const 0, a ballot under a zero EXEC, And with a zero operand, Or/Xor/Add of zeros, shifts
-    /// and copies of zero).
-    fn zero_words_after(&self, b: usize, mut zero_words: Words) -> Words {
-        let exec = self.unit_words(EXEC_LO as u32);
-        {
-            let blk = &self.p.blocks[Handle::from_index(b)];
-            for inst in &blk.insts {
-                let mut zero: HashSet<usize> = HashSet::new();
-                let mut writes: Vec<(Words, bool)> = Vec::new();
-                for i in inst.nodes.clone() {
-                    let i = i as usize;
-                    let z = |o: Handle<Node>| zero.contains(&o.index());
-                    let is_zero = match *self.node(i) {
-                        Node::Const { bits, .. } => bits == 0,
-                        Node::ReadSgpr { reg, ty } => span(reg, ty) & !zero_words == 0,
-                        Node::Ballot { .. } => zero_words & exec == exec,
-                        Node::Int { op, a, b, .. } => match op {
-                            IntOp::And | IntOp::Mul | IntOp::MulHiU | IntOp::MulHiI => z(a) || z(b),
-                            IntOp::Or | IntOp::Xor | IntOp::Add | IntOp::MaxU => z(a) && z(b),
-                            IntOp::Shl | IntOp::LShr => z(a),
-                            _ => false,
-                        },
-                        Node::Unary {
-                            op: UnOp::ZExt | UnOp::Trunc,
-                            a,
-                            ..
-                        } => z(a),
-                        Node::Extract { a, .. } => z(a),
-                        Node::Concat { lo, hi } => z(lo) && z(hi),
-                        Node::Select { a, b, .. } => z(a) && z(b),
-                        Node::WriteSgpr { reg, value } => {
-                            writes.push((span(reg, self.ty(value.index())), z(value)));
-                            false
-                        }
-                        _ => false,
-                    };
-                    if is_zero {
-                        zero.insert(i);
-                    }
-                }
-                for (w, z) in writes {
-                    if z {
-                        zero_words |= w;
-                    } else {
-                        zero_words &= !w;
-                    }
-                }
-            }
-        }
-        zero_words
     }
 
     /// Classifies the nodes of block `bi` from the stale words at its entry; returns the stale words at
@@ -726,6 +670,7 @@ impl Cx<'_> {
         // exchange in their loop and leaves the units they rely on stale at the exit. Vote-free
         // s_cbranch_execz (D102) may hold such loops in their region (D131): recomputed with the exits.
         let seg_loads = self.launch_segment_loads();
+        let consts = self.sym_entry_consts();
         let mut exits: HashMap<usize, Words> = HashMap::new();
         for bi in 0..nb {
             if let Some(keep) = self.exit_candidate(bi, &sgpr_live, &scc_live) {
@@ -736,7 +681,9 @@ impl Cx<'_> {
             let ex: HashSet<usize> = exits.keys().copied().collect();
             m.fall.clear();
             for bi in 0..nb {
-                if let Some(n) = self.mask_fall_ok(bi, &sgpr_live, &scc_live, &ex, &seg_loads) {
+                if let Some(n) =
+                    self.mask_fall_ok(bi, &sgpr_live, &scc_live, &ex, &seg_loads, &consts)
+                {
                     m.fall.insert(bi, n);
                 }
             }
