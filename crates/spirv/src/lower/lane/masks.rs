@@ -21,7 +21,9 @@
 //!   dropped with the nodes only they use, so a bitwise op on own bits does not materialise for its SCC.
 //! * **Vote-free s_cbranch_execz** ([`Cx::lane_fallthrough`], D102): a forward skip whose region, run with
 //!   EXEC = 0, leaves the same state at the target as skipping it is not taken in the lane mapping. Its
-//!   region may hold scalar loads that read inside the kernarg segment or dispatch packet (D132).
+//!   region may hold scalar loads that read inside the kernarg segment or dispatch packet (D132), lane-local
+//!   loops (D131), and write words live at the target that hold the same value on both ways or are
+//!   overwritten before any read on every path the state at the target permits (D140, `masks/sym.rs`).
 //!
 //! Several waves: own-bit and write-back stores are predicated by `on` like every other state write, so a
 //! wave that runs a block "off" keeps its state.
@@ -302,8 +304,11 @@ impl Cx<'_> {
     /// D102: the s_cbranch_execz of block `bi` may fall through (run its region with EXEC = 0) when the
     /// region (the blocks reachable from the fall-through block without passing the target) is acyclic,
     /// cannot end the program, has no s_barrier and no uniform memory access other than the scalar loads
-    /// inside a launch segment in `seg_loads` (D132, [`Cx::launch_segment_loads`]), and writes no SGPR word
-    /// and no SCC that is live at the target (EXEC counts as always live).
+    /// inside a launch segment in `seg_loads` (D132, [`Cx::launch_segment_loads`]), writes no SCC that is
+    /// live at the target, and every SGPR word it writes that is live at the target holds there the value it
+    /// holds where the branch is taken (symbolically, from the constants `consts` at the block entries), or
+    /// is overwritten before any read on every path from the target the shared state permits (D140; EXEC
+    /// must be equal).
     fn mask_fall_ok(
         &self,
         bi: usize,

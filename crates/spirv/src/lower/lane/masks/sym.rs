@@ -408,7 +408,11 @@ impl Cx<'_> {
             for (reg, nv, ty) in writes {
                 let w = span(reg, ty);
                 if let Some(p) = pending.as_deref_mut() {
-                    *p &= !w;
+                    // Only a whole-word write replaces a differing word (the IR verifier admits no
+                    // other SGPR write).
+                    if matches!(ty, Ty::B32 | Ty::B64) {
+                        *p &= !w;
+                    }
                 }
                 let (lo, hi) = match nv.words() {
                     Some((l, h)) => (l, h.unwrap_or(Val::U)),
