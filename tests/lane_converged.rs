@@ -156,3 +156,38 @@ fn wave_dependent_scc_branch_keeps_its_publication() {
     // besides the LDS clearing loop.
     assert_eq!(loops_of(&path), 2, "wave_branch.toml: loop constructs");
 }
+
+/// What uniform_if.s stores for `grid` work-items in workgroups of `wg` (three waves of `ws`) with launch
+/// word `pick`: lane `l` of workgroup `g` holds `7 l + g`, writes it to slot `l`, all waves meet in the
+/// arm they all took, and it stores value + slot `l ^ ws` (0 when no live work-item writes it) + 111 + 222
+/// (pick != 0) or + 333 + 1000 (pick == 0, s11 keeps its launch value).
+fn uniform_if(grid: u32, wg: u32, ws: u32, pick: u32) -> Vec<u32> {
+    let add: u32 = if pick != 0 { 111 + 222 } else { 333 + 1000 };
+    let mut out = Vec::new();
+    for g in 0..grid.div_ceil(wg) {
+        let items = (grid - g * wg).min(wg);
+        let v: Vec<u32> = (0..items).map(|l| 7 * l + g).collect();
+        for l in 0..items {
+            let read = v.get((l ^ ws) as usize).copied().unwrap_or(0);
+            out.push(v[l as usize].wrapping_add(read).wrapping_add(add));
+        }
+    }
+    out
+}
+
+/// A uniform if/else with a barrier in each arm, three waves, a partial and an empty wave in the last
+/// workgroup, both ways: bit-exact and the hardware's values. The kernel is converged everywhere, so it
+/// runs one pass (D143: no outer loop, only the LDS clearing loop; the counters' barrier and the two
+/// arms' barriers met in place with no test, no pass-end barrier). Only the entry chain runs without its
+/// label test: the arms follow a conditional branch, and running the first arm's item where every wave
+/// took the other would overwrite s11, which that arm never writes.
+#[test]
+fn uniform_branch_between_barriers_runs_one_pass() {
+    for pick in [0, 1] {
+        let m = format!("uniform_if_p{pick}.toml");
+        check(&m, &uniform_if(240, 96, 32, pick));
+        let path = root().join("fixtures/lane").join(&m);
+        assert_eq!(barriers_of(&path), 3, "{m}: static barriers");
+        assert_eq!(loops_of(&path), 1, "{m}: loop constructs");
+    }
+}
