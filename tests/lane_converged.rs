@@ -40,16 +40,26 @@ fn check(manifest: &str, want: &[u32]) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Static `OpControlBarrier`s of the lane module the runner dispatches for a manifest of fixtures/lane
-/// (buffers bound first, as the runner does: the initial SGPRs come from the binding).
+/// Static `OpControlBarrier`s of the lane module the runner dispatches for a manifest of fixtures/lane.
 fn barriers_of(manifest: &Path) -> usize {
+    rdna2spv_spirv::words::count_opcode(&module_of(manifest), 224) // OpControlBarrier
+}
+
+/// Static `OpLoopMerge`s (loop constructs) of that module.
+fn loops_of(manifest: &Path) -> usize {
+    rdna2spv_spirv::words::count_opcode(&module_of(manifest), 246) // OpLoopMerge
+}
+
+/// The lane module the runner dispatches for a manifest of fixtures/lane (buffers bound first, as the
+/// runner does: the initial SGPRs come from the binding).
+fn module_of(manifest: &Path) -> Vec<u32> {
     let m = Manifest::load(manifest).unwrap();
     let mut plan = Plan::new(&m).unwrap();
     let addresses = rdna2spv::dispatch::host_addresses(&plan.buffers);
     let grid = plan.launch.grid;
     plan.bind(&addresses, grid).unwrap();
     let layout = rdna2spv_vulkan::kernel_layout(&plan.launch);
-    let words = lower_with(
+    lower_with(
         &plan.program,
         &layout,
         &DeviceProfile::portable(),
@@ -59,8 +69,7 @@ fn barriers_of(manifest: &Path) -> usize {
             ..LowerOptions::default()
         },
     )
-    .unwrap();
-    rdna2spv_spirv::words::count_opcode(&words, 224) // OpControlBarrier
+    .unwrap()
 }
 
 /// What uniform_loop.s stores for `grid` work-items in workgroups of `wg` (three waves of `ws`), `rounds`
@@ -121,11 +130,14 @@ fn wave_branch(grid: u32) -> Vec<u32> {
 fn uniform_scc_loop_publishes_no_labels() {
     check("uniform_loop_w32.toml", &uniform_loop(240, 96, 32, 5));
     check("uniform_loop_w64.toml", &uniform_loop(464, 192, 64, 5));
-    // The whole kernel is converged: the counters' initial barrier, the two s_barrier meetings (D134)
-    // and the pass end's barrier (D121). Each publication of the loop's skip and back edge would add one.
+    // The whole kernel is converged: the counters' initial barrier and the two s_barriers met in place
+    // with no test (D143); one pass, so no pass end's barrier (D121). Each publication of the loop's skip
+    // and back edge would add one.
     for m in ["uniform_loop_w32.toml", "uniform_loop_w64.toml"] {
-        let n = barriers_of(&root().join("fixtures/lane").join(m));
-        assert_eq!(n, 4, "{m}: static barriers");
+        let path = root().join("fixtures/lane").join(m);
+        assert_eq!(barriers_of(&path), 3, "{m}: static barriers");
+        // One pass (D143): the LDS clearing loop and the kernel's `rounds` loop, no outer pass loop.
+        assert_eq!(loops_of(&path), 2, "{m}: loop constructs");
     }
 }
 
@@ -138,6 +150,44 @@ fn wave_dependent_scc_branch_keeps_its_publication() {
     check("wave_branch_half.toml", &wave_branch(208));
     // The counters' initial barrier, the branch's publication, the two s_barrier meetings (D134) and the
     // pass end's barrier (D121): the same count as without D141.
-    let n = barriers_of(&root().join("fixtures/lane/wave_branch.toml"));
-    assert_eq!(n, 5, "wave_branch.toml: static barriers");
+    let path = root().join("fixtures/lane/wave_branch.toml");
+    assert_eq!(barriers_of(&path), 5, "wave_branch.toml: static barriers");
+    // Not converged: the waves may pause at different barriers, so the outer pass loop stays (D143),
+    // besides the LDS clearing loop.
+    assert_eq!(loops_of(&path), 2, "wave_branch.toml: loop constructs");
+}
+
+/// What uniform_if.s stores for `grid` work-items in workgroups of `wg` (three waves of `ws`) with launch
+/// word `pick`: lane `l` of workgroup `g` holds `7 l + g`, writes it to slot `l`, all waves meet in the
+/// arm they all took, and it stores value + slot `l ^ ws` (0 when no live work-item writes it) + 111 + 222
+/// (pick != 0) or + 333 + 1000 (pick == 0, s11 keeps its launch value).
+fn uniform_if(grid: u32, wg: u32, ws: u32, pick: u32) -> Vec<u32> {
+    let add: u32 = if pick != 0 { 111 + 222 } else { 333 + 1000 };
+    let mut out = Vec::new();
+    for g in 0..grid.div_ceil(wg) {
+        let items = (grid - g * wg).min(wg);
+        let v: Vec<u32> = (0..items).map(|l| 7 * l + g).collect();
+        for l in 0..items {
+            let read = v.get((l ^ ws) as usize).copied().unwrap_or(0);
+            out.push(v[l as usize].wrapping_add(read).wrapping_add(add));
+        }
+    }
+    out
+}
+
+/// A uniform if/else with a barrier in each arm, three waves, a partial and an empty wave in the last
+/// workgroup, both ways: bit-exact and the hardware's values. The kernel is converged everywhere, so it
+/// runs one pass (D143: no outer loop, only the LDS clearing loop; the counters' barrier and the two
+/// arms' barriers met in place with no test, no pass-end barrier). Only the entry chain runs without its
+/// label test: the arms follow a conditional branch, and running the first arm's item where every wave
+/// took the other would overwrite s11, which that arm never writes.
+#[test]
+fn uniform_branch_between_barriers_runs_one_pass() {
+    for pick in [0, 1] {
+        let m = format!("uniform_if_p{pick}.toml");
+        check(&m, &uniform_if(240, 96, 32, pick));
+        let path = root().join("fixtures/lane").join(&m);
+        assert_eq!(barriers_of(&path), 3, "{m}: static barriers");
+        assert_eq!(loops_of(&path), 1, "{m}: loop constructs");
+    }
 }

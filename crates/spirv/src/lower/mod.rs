@@ -1216,9 +1216,9 @@ impl<'a> Cx<'a> {
             self.b.control_barrier(wg_scope, wg_scope, sem)?;
         }
 
-        if solo {
-            // One wave alone with no barrier and no LDS: one pass runs the program to its end, so no
-            // outer loop (D142).
+        if self.lane_one_pass() {
+            // One wave alone with no barrier and no LDS (D142), or converged waves that meet every
+            // barrier in place (D143): one pass runs the program to its end, so no outer loop.
             self.structured()?;
         } else {
             self.outer_loop(all_done, iter, inv, keep)?;
@@ -1668,6 +1668,7 @@ impl<'a> Cx<'a> {
                         if self.lane_uniform_memory(start + k)
                             && !self.hoisted.contains_key(&(start + k))
                             && (self.lane_multi() || self.lane_gated_memory(start + k))
+                            && !self.lane_top_free(start + k)
                         {
                             self.lane_uniform_guarded(start + k)?;
                         } else {

@@ -18,7 +18,9 @@
 //! In the lane mapping a block item is a chain of blocks that follow each other on a straight line (D137,
 //! `lane/chain.rs`): one vote and one label update for the whole chain. A lone wave that never pauses
 //! (`lane_solo`) runs a single pass with no outer loop, the entry block's chain first and without its
-//! label test (D142).
+//! label test (D142). So do several workgroup-converged waves that meet every barrier in place (D143),
+//! and there every top-level chain that all waves with work reach straight from the one before (a jump,
+//! a barrier met in place, a vote-free skip) runs without its label test too.
 
 use rdna2spv_ir::cfg::{Item, Loop, Structure};
 use rdna2spv_ir::{Handle, Program, Terminator};
@@ -118,9 +120,10 @@ impl Cx<'_> {
         } else {
             self.store(self.label, r)?;
         }
-        // One wave alone with no barrier (D142): its single pass starts at the entry block, so the entry's
-        // chain runs at the top of the module, outside every selection.
-        let top = self.lane_solo();
+        // One wave alone with no barrier (D142), or converged waves that meet every barrier in place
+        // (D143): the single pass starts at the entry block in every wave with work, so the entry's chain
+        // runs at the top of the module, outside every selection.
+        let top = self.lane_one_pass();
         self.items(&s, &s.items, top)?;
         // Paused at a barrier: resume where the barrier said. Anything else but END: a loop was cut
         // short; continue from the label (the flag reports it).
@@ -146,10 +149,12 @@ impl Cx<'_> {
     /// The items of a region in order; with `top` (D142), a first item that is the entry block's chain
     /// runs without a label test.
     fn items(&mut self, s: &Structure, items: &[Item], top: bool) -> R<()> {
+        // The block every wave with work is at when the pass reaches the next item (D142, D143).
+        let mut certain = top.then(|| self.p.entry().index());
         let mut i = 0;
         while i < items.len() {
             let it = &items[i];
-            let first = top && i == 0;
+            let first = std::mem::take(&mut certain);
             i += 1;
             match it {
                 Item::Block(b) if self.lane_mode() => {
@@ -164,8 +169,13 @@ impl Cx<'_> {
                         chain.push(*c);
                         i += 1;
                     }
-                    let at_top = first && *b == self.p.entry().index();
+                    let at_top = first == Some(*b);
                     self.lane_chain_item(s, &chain, at_top)?;
+                    if at_top {
+                        // Converged waves (D143): the next item, when it is the block every wave
+                        // with work goes to, runs at the top as well.
+                        certain = self.lane_certain_next(*chain.last().expect("non-empty"));
+                    }
                 }
                 Item::Block(b) => {
                     let n = s.number[*b];

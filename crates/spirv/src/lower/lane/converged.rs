@@ -106,6 +106,9 @@ pub(crate) struct Convergence {
     pub(crate) uniform_branch: Vec<bool>,
     /// Every block converged or inside a lane-local loop entered converged: one label copy suffices.
     pub(crate) all: bool,
+    /// `all`, static resume points, and every `s_barrier` resumes ahead of its block: every barrier is
+    /// met in place, so the module runs one pass, its entry chain at the top (D143, `meet.rs`).
+    pub(crate) one_pass: bool,
 }
 
 impl Convergence {
@@ -329,6 +332,7 @@ impl Cx<'_> {
             by_number,
             uniform_branch: uni_branch,
             all,
+            one_pass: false,
         }
     }
 

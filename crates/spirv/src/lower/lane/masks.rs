@@ -741,7 +741,8 @@ impl Cx<'_> {
         // Workgroup-converged blocks and uniform branches (D141), then the LDS history with the
         // publications now known (D133).
         if let Some(s) = self.structure.take() {
-            let conv = self.lane_convergence(&s);
+            let mut conv = self.lane_convergence(&s);
+            conv.one_pass = self.lane_meets_always(&s, &conv);
             self.structure = Some(s);
             self.lm.as_mut().expect("lane mapping").conv = conv;
         }

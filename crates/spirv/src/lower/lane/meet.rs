@@ -27,8 +27,17 @@
 //!
 //! Only with static resume points (every `s_barrier` block ends in a jump, D108); otherwise the copies of a
 //! paused wave are not its resume numbers and the pass start publishes them, so the pass ends as before.
+//!
+//! Workgroup-converged kernels (D143). When the whole kernel is converged (D141 point 5: one label copy,
+//! wave 0's) and every `s_barrier` block jumps to a number at least `ahead` of it
+//! ([`Cx::lane_meets_always`]), the meeting test is true whenever the item runs: the item runs when
+//! wave 0's copy is its number, the label update makes that copy `PAUSED + to` with `to >= ahead`, and
+//! every other wave is at the same block or empty (D141 (a), (b)). The barrier is then emitted without
+//! the test, and no pass ever ends at a pause: the module runs one pass with no outer loop, the entry
+//! chain at its top ([`Cx::lane_one_pass`]).
 
-use rdna2spv_ir::cfg::{Item, Structure};
+use rdna2spv_ir::cfg::{ends_with_barrier, Item, Structure};
+use rdna2spv_ir::{Handle, Terminator};
 
 use super::super::structured::PAUSE;
 use super::super::{Cx, R};
@@ -46,11 +55,17 @@ impl Cx<'_> {
         if labels.is_some() && !self.lane_static_resume() {
             return Ok(());
         }
+        // Converged, every barrier resumed ahead (D143): the test below is true wherever the item runs.
+        let always = m.conv.one_pass;
         // The emission-time LDS history after the item is the one without the (conditional) barrier.
         let (lds, seen) = (m.lds, m.lds_seen.clone());
         let t = self.t;
         match labels {
             None => self.lane_resume_here()?,
+            Some((_, _, _, copy)) if always => {
+                self.lane_resume_here()?;
+                self.lane_untag(copy)?;
+            }
             Some((_, _, _, copy)) => {
                 let first = ahead(s, &s.items, b, None).expect("b is an item of s");
                 // PAUSED + n with n >= first (resumed ahead), or END.
@@ -74,6 +89,53 @@ impl Cx<'_> {
         m.lds = lds;
         m.lds_seen = seen;
         Ok(())
+    }
+
+    /// Several waves, the whole kernel converged with one label copy (D141 point 5), static resume
+    /// points, and every block that ends with `s_barrier` either ends the program or jumps to a block
+    /// numbered at least [`ahead`] of it: every barrier is met in place (D143).
+    pub(crate) fn lane_meets_always(
+        &self,
+        s: &Structure,
+        conv: &super::converged::Convergence,
+    ) -> bool {
+        let p = self.p;
+        self.lm().labels.is_some()
+            && conv.all
+            && self.lane_static_resume()
+            && p.blocks.iter().all(|(h, b)| {
+                let i = h.index();
+                !ends_with_barrier(p, i)
+                    || match b.terminator {
+                        Terminator::End => true,
+                        Terminator::Jump(to) => {
+                            ahead(s, &s.items, i, None).is_some_and(|a| s.number[to.index()] >= a)
+                        }
+                        Terminator::Branch { .. } => false,
+                    }
+            })
+    }
+
+    /// The module runs one structured pass with no outer loop, its entry chain at the top: a lone wave
+    /// that never pauses (D142), or several converged waves whose every barrier is met in place (D143).
+    pub(crate) fn lane_one_pass(&self) -> bool {
+        self.lane_solo() || self.lm.as_ref().is_some_and(|m| m.conv.one_pass)
+    }
+
+    /// After a chain run without its label test in a converged multi-wave one-pass module (D143), whose
+    /// last block is `b`: the block every wave with work goes to, when the chain's end sends all of them
+    /// to one block: a jump (an `s_barrier` block's too: met in place with no test, the label becomes
+    /// the resume number) or a vote-free `s_cbranch_execz` fall-through (D102). None otherwise, and in
+    /// D142's solo modules (whose gate ends with the entry chain).
+    pub(crate) fn lane_certain_next(&self, b: usize) -> Option<usize> {
+        if !self.lm.as_ref().is_some_and(|m| m.conv.one_pass) {
+            return None;
+        }
+        match self.p.blocks[Handle::from_index(b)].terminator {
+            Terminator::Jump(to) => Some(to.index()),
+            Terminator::Branch { .. } => self.lane_fallthrough(b),
+            Terminator::End => None,
+        }
     }
 
     /// One barrier, then the label becomes the resume number where the wave paused.

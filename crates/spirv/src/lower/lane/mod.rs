@@ -39,6 +39,11 @@
 //!   `s_barrier`, no LDS: no outer loop, and the entry block's chain at the top of the module, outside
 //!   every selection (lavapipe then reads its uniform-address loads once, not lane by lane). A split
 //!   wave with no work-item runs that chain "off" under `live` ([`Cx::lane_set_live`]).
+//! * **Converged waves run one pass too** (D143, `meet.rs`): when the whole kernel is
+//!   workgroup-converged (one label copy, D141) and every `s_barrier` resumes ahead of its block, each
+//!   barrier is met in place with no test, there is no outer loop, and the top-level chains that every
+//!   wave with work reaches straight from the entry run at the top, outside every selection (the empty
+//!   waves of a partial workgroup run them "off" through `on` and arrive at every barrier).
 //!
 //! Options the mapping does not support are refused before anything runs (`LowerError::Layout`):
 //! traces, checked mode, the dispatcher control flow.
@@ -160,6 +165,9 @@ pub(crate) struct LaneMode {
     live: Option<(Word, HashSet<usize>)>,
     /// Emitting that entry chain: effects are predicated by `live` as a wave run "off" (D142).
     gate: bool,
+    /// Emitting a chain at the top of a converged multi-wave module (D143): the scalar loads
+    /// that read inside a launch segment (D132), performed by every invocation, not only where `on`.
+    top_free: Option<HashSet<usize>>,
 }
 
 /// Workgroup memory the lane mapping may add for its exchanges (bytes); beyond it the kernel is refused.
@@ -321,6 +329,7 @@ impl Cx<'_> {
             conv_now: false,
             live: None,
             gate: false,
+            top_free: None,
         });
         Ok(())
     }
@@ -924,9 +933,17 @@ impl Cx<'_> {
         m.live.as_ref().filter(|_| m.gate).map(|l| l.0)
     }
 
-    /// Starts (`true`) or ends the entry chain emitted at the top of a one-pass module (D142). At the end
-    /// an empty wave's label becomes END again, whatever the chain (run off) stored.
+    /// Starts (`true`) or ends a chain emitted at the top of a one-pass module: D142's entry chain, at
+    /// whose end an empty split wave's label becomes END again, whatever the chain (run off) stored; or
+    /// a top chain of converged waves (D143), whose launch-segment loads every invocation performs.
     pub(crate) fn lane_top_chain(&mut self, start: bool) -> R<()> {
+        if self.lm.as_ref().is_some_and(|m| m.conv.one_pass) {
+            // Several converged waves (D143): the empty waves run the chain off through `on`, as any
+            // converged item; their label stays END.
+            let free = start.then(|| self.launch_segment_loads());
+            self.lm.as_mut().expect("lane mapping").top_free = free;
+            return Ok(());
+        }
         let Some(live) = self.lm.as_ref().and_then(|m| m.live.as_ref()).map(|l| l.0) else {
             return Ok(());
         };
@@ -947,6 +964,17 @@ impl Cx<'_> {
         self.lm
             .as_ref()
             .is_some_and(|m| m.gate && m.live.as_ref().is_some_and(|(_, free)| !free.contains(&i)))
+    }
+
+    /// Whether uniform memory node `i` is performed by every invocation, not only where `on` (D143): a
+    /// scalar load that reads inside a launch segment (D132) in a chain at the top of a converged
+    /// multi-wave module. The waves with work run that chain on; an empty wave reads allocated memory
+    /// at the same address and the value only reaches its own SGPRs, which nothing else reads (D141).
+    pub(crate) fn lane_top_free(&self, i: usize) -> bool {
+        self.lm
+            .as_ref()
+            .and_then(|m| m.top_free.as_ref())
+            .is_some_and(|f| f.contains(&i))
     }
 
     /// The flag of a wave that may be empty (D142): FINISHED for an empty wave, as when its chain never
