@@ -13,13 +13,8 @@
 
 #[path = "support/lane.rs"]
 mod lane;
-use lane::run_lane_both;
+use lane::{lane_module, run_lane_both};
 use std::path::{Path, PathBuf};
-
-use rdna2spv::dispatch::Plan;
-use rdna2spv::manifest::Manifest;
-use rdna2spv_spirv::lower::{lower_with, LowerOptions, Mapping};
-use rdna2spv_spirv::profile::DeviceProfile;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -42,34 +37,12 @@ fn check(manifest: &str, want: &[u32]) {
 
 /// Static `OpControlBarrier`s of the lane module the runner dispatches for a manifest of fixtures/lane.
 fn barriers_of(manifest: &Path) -> usize {
-    rdna2spv_spirv::words::count_opcode(&module_of(manifest), 224) // OpControlBarrier
+    rdna2spv_spirv::words::count_opcode(&lane_module(manifest), 224) // OpControlBarrier
 }
 
 /// Static `OpLoopMerge`s (loop constructs) of that module.
 fn loops_of(manifest: &Path) -> usize {
-    rdna2spv_spirv::words::count_opcode(&module_of(manifest), 246) // OpLoopMerge
-}
-
-/// The lane module the runner dispatches for a manifest of fixtures/lane (buffers bound first, as the
-/// runner does: the initial SGPRs come from the binding).
-fn module_of(manifest: &Path) -> Vec<u32> {
-    let m = Manifest::load(manifest).unwrap();
-    let mut plan = Plan::new(&m).unwrap();
-    let addresses = rdna2spv::dispatch::host_addresses(&plan.buffers);
-    let grid = plan.launch.grid;
-    plan.bind(&addresses, grid).unwrap();
-    let layout = rdna2spv_vulkan::kernel_layout(&plan.launch);
-    lower_with(
-        &plan.program,
-        &layout,
-        &DeviceProfile::portable(),
-        &LowerOptions {
-            mapping: Mapping::Lane,
-            segments: plan.segments(),
-            ..LowerOptions::default()
-        },
-    )
-    .unwrap()
+    rdna2spv_spirv::words::count_opcode(&lane_module(manifest), 246) // OpLoopMerge
 }
 
 /// What uniform_loop.s stores for `grid` work-items in workgroups of `wg` (three waves of `ws`), `rounds`

@@ -11,13 +11,10 @@
 
 #[path = "support/lane.rs"]
 mod lane;
-use lane::run_lane_both;
-use std::path::{Path, PathBuf};
+use lane::{lane_module, run_lane_both};
+use std::path::PathBuf;
 
-use rdna2spv::dispatch::Plan;
-use rdna2spv::manifest::Manifest;
-use rdna2spv_spirv::lower::{lower_with, split_factor, LowerOptions, Mapping};
-use rdna2spv_spirv::profile::DeviceProfile;
+use rdna2spv_spirv::lower::split_factor;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -28,24 +25,6 @@ fn tmp(tag: &str) -> PathBuf {
         "rdna2spv-lane-onepass-{tag}-{}",
         std::process::id()
     ))
-}
-
-/// The lane module of a manifest as the runner lowers it (launch segments included).
-fn lane_module(manifest: &Path) -> Vec<u32> {
-    let m = Manifest::load(manifest).unwrap();
-    let plan = Plan::new(&m).unwrap();
-    let layout = rdna2spv_vulkan::kernel_layout(&plan.launch);
-    lower_with(
-        &plan.program,
-        &layout,
-        &DeviceProfile::portable(),
-        &LowerOptions {
-            mapping: Mapping::Lane,
-            segments: plan.segments(),
-            ..LowerOptions::default()
-        },
-    )
-    .unwrap()
 }
 
 /// `OpLoopMerge` instructions in a module.
