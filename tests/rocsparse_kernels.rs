@@ -1045,24 +1045,9 @@ fn run_cases(mapping: Mapping, only: Option<&[&str]>) {
         let m = Manifest::parse(&text, &cdir).unwrap();
         let mut plan = Plan::new(&m).unwrap();
         // The module's static barriers (lane mapping), for the record in docs/performance.md: the
-        // module the runner dispatches, so from a plan whose buffers are bound (the initial SGPRs come
-        // from the binding; an unbound plan hoists no kernel-argument load).
+        // module the runner dispatches (`Plan::module`).
         let barriers = if mapping == Mapping::Lane {
-            let mut bound = plan.clone();
-            let addresses = rdna2spv::dispatch::host_addresses(&bound.buffers);
-            let grid = bound.launch.grid;
-            bound.bind(&addresses, grid).unwrap();
-            let words = rdna2spv_spirv::lower::lower_with(
-                &bound.program,
-                &rdna2spv_vulkan::kernel_layout(&bound.launch),
-                &profile,
-                &rdna2spv_spirv::lower::LowerOptions {
-                    mapping,
-                    segments: bound.segments(),
-                    ..Default::default()
-                },
-            )
-            .unwrap();
+            let words = plan.module(&profile, mapping).unwrap();
             format!(
                 ", {} barriers",
                 rdna2spv_spirv::words::count_opcode(&words, 224)

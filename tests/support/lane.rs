@@ -7,28 +7,17 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The lane module of `manifest` as the runner lowers it: the plan bound to the host evaluator's buffer
-/// addresses first (bind sets the initial SGPRs, which the lowering reads), with its launch segments
-/// (D132), under the portable profile.
+/// The lane module of `manifest` as the runner lowers it ([`rdna2spv::dispatch::Plan::module`]), under
+/// the portable profile.
 pub fn lane_module(manifest: &Path) -> Vec<u32> {
-    use rdna2spv_spirv::lower::{lower_with, LowerOptions, Mapping};
     let m = rdna2spv::manifest::Manifest::load(manifest).unwrap();
-    let mut plan = rdna2spv::dispatch::Plan::new(&m).unwrap();
-    let addresses = rdna2spv::dispatch::host_addresses(&plan.buffers);
-    let grid = plan.launch.grid;
-    plan.bind(&addresses, grid).unwrap();
-    let layout = rdna2spv_vulkan::kernel_layout(&plan.launch);
-    lower_with(
-        &plan.program,
-        &layout,
-        &rdna2spv_spirv::profile::DeviceProfile::portable(),
-        &LowerOptions {
-            mapping: Mapping::Lane,
-            segments: plan.segments(),
-            ..LowerOptions::default()
-        },
-    )
-    .unwrap()
+    rdna2spv::dispatch::Plan::new(&m)
+        .unwrap()
+        .module(
+            &rdna2spv_spirv::profile::DeviceProfile::portable(),
+            rdna2spv_spirv::lower::Mapping::Lane,
+        )
+        .unwrap()
 }
 
 /// Little-endian words of `b`.

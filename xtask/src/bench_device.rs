@@ -28,7 +28,7 @@ use rdna2spv::glsl_ref::{
     self, median, Agreement, GlslSetup, Reference, REFERENCES, WAVE64_REFERENCES,
 };
 use rdna2spv::manifest::Manifest;
-use rdna2spv_spirv::lower::{ControlFlow, LowerOptions, Mapping as LowerMapping};
+use rdna2spv_spirv::lower::{ControlFlow, Mapping as LowerMapping};
 use rdna2spv_vulkan::{Context, DeviceSelector};
 
 const HELP: &str = "usage: cargo xtask bench device [--write] [--only K,..] [--scales 1,10,100] [--reps N] [--mapping wave|lane|both]
@@ -222,32 +222,14 @@ fn count_barriers(words: &[u32]) -> usize {
     rdna2spv_spirv::words::count_opcode(words, 224)
 }
 
-/// The translated module of `m` in `mapping` (as the runner lowers it), for its static counts. The plan
-/// is bound first, as the runner does: the initial SGPRs come from the binding, and the lowering depends
-/// on them (an unbound plan hoists no kernel-argument loads, so D141 finds fewer uniform branches).
+/// The translated module of `m` in `mapping` as the runner lowers it ([`Plan::module`]), for its static
+/// counts.
 fn translated_module(
     m: &Manifest,
     profile: &rdna2spv_vulkan::DeviceProfile,
     mapping: &str,
 ) -> Result<Vec<u32>> {
-    let mut plan = Plan::new(m)?;
-    // Bound as the runner binds it: the initial SGPRs (kernarg and packet pointers) come from `bind`, and
-    // the lowering reads them.
-    let addresses = rdna2spv::dispatch::host_addresses(&plan.buffers);
-    let grid = plan.launch.grid;
-    plan.bind(&addresses, grid)?;
-    let layout = rdna2spv_vulkan::kernel_layout(&plan.launch);
-    let opts = LowerOptions {
-        mapping: lower_mapping(mapping),
-        segments: plan.segments(),
-        ..LowerOptions::default()
-    };
-    Ok(rdna2spv_spirv::lower::lower_with(
-        &plan.program,
-        &layout,
-        profile,
-        &opts,
-    )?)
+    Plan::new(m)?.module(profile, lower_mapping(mapping))
 }
 
 /// The translated kernel of `m` with `mapping`: one cold run, `reps` warm ones (medians), its outputs.
