@@ -21,7 +21,7 @@
 //! when a VGPR it names lies outside the wave's file.
 
 use crate::fused::{Fast, SOp};
-use crate::wave::{int_cmp, int_op, unary, WaveState};
+use crate::wave::{unary, WaveState};
 use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{Block, Handle, IntCmp, IntOp, Node, Program, Terminator, Ty, UnOp, EXEC_LO};
 
@@ -476,7 +476,7 @@ fn run_op(op: &BOp, wave: &mut WaveState, exec: u64, regs: &mut [u64], tmp: &mut
                 (IntOp::Add, Ty::B32) => x.wrapping_add(y) & 0xffff_ffff,
                 (IntOp::Sub, Ty::B32) => x.wrapping_sub(y) & 0xffff_ffff,
                 (IntOp::And, _) => x & y & ty.mask(),
-                _ => int_op(op, ty, x, y) & ty.mask(),
+                _ => op.eval(ty, x, y) & ty.mask(),
             }
         }
         BOp::Cmp(op, ty, d, a, b) => {
@@ -485,7 +485,7 @@ fn run_op(op: &BOp, wave: &mut WaveState, exec: u64, regs: &mut [u64], tmp: &mut
                 // Loop exits and branch conditions, without the general function's dispatch.
                 IntCmp::Eq => (x ^ y) & ty.mask() == 0,
                 IntCmp::Ne => (x ^ y) & ty.mask() != 0,
-                _ => int_cmp(op, ty, x, y),
+                _ => op.eval(ty, x, y),
             } as u64
         }
         BOp::Extract(ty, d, a, shift) => regs[d as usize] = (regs[a as usize] >> shift) & ty.mask(),

@@ -10,8 +10,8 @@
 //! file (the general path reads it as 0 and drops the write) falls back to the general path.
 
 use crate::specialize as sp;
+use crate::wave::unary;
 use crate::wave::WaveState;
-use crate::wave::{int_cmp, int_op, unary};
 use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{FloatOp, Handle, IntCmp, IntOp, Node, Program, Shape, Terminator, Ty, UnOp};
 
@@ -266,8 +266,8 @@ pub(crate) fn run_scalar(ops: &[SOp], wave: &mut WaveState, vals: &mut Vec<u64>)
             SOp::Sgpr(r, m) => sgpr(wave, r) & m,
             SOp::Sgpr64(r) => sgpr(wave, r) | sgpr(wave, r + 1) << 32,
             SOp::Scc => wave.scc as u64,
-            SOp::Int(op, ty, a, b) => int_op(op, ty, v(a), v(b)) & ty.mask(),
-            SOp::Cmp(op, ty, a, b) => int_cmp(op, ty, v(a), v(b)) as u64,
+            SOp::Int(op, ty, a, b) => op.eval(ty, v(a), v(b)) & ty.mask(),
+            SOp::Cmp(op, ty, a, b) => op.eval(ty, v(a), v(b)) as u64,
             SOp::Extract(ty, a, shift) => (v(a) >> shift) & ty.mask(),
             SOp::Select(c, a, b) => {
                 if v(c) != 0 {
@@ -318,7 +318,7 @@ impl Lanes<'_> {
 }
 
 /// The 32-bit integer operations the fused forms run lane-wise inline, into `r` (the results of
-/// `wave::int_op` at `Ty::B32`, without its dispatch per lane); false, nothing written, for the others.
+/// `IntOp::eval` at `Ty::B32`, without its dispatch per lane); false, nothing written, for the others.
 #[inline(always)]
 pub(crate) fn int32_lanes(op: IntOp, r: &mut [u32], a: Lanes, b: Lanes) -> bool {
     match op {

@@ -5,14 +5,14 @@
 //! VGPRs), 32-bit integer operations or operations on f32 (every node typed 32-bit) and one VGPR write at the
 //! end.
 //!
-//! Exactness: each operation calls the general path's own function (`int_op`, `float_op`) on the same bits,
+//! Exactness: each operation calls the general path's own function (`IntOp::eval`, `float_op`) on the same bits,
 //! or, for the common ones, the same arithmetic written out. All values are 32-bit typed, and the low 32 bits
 //! of every integer operation the general path computes on 32-bit types depend only on the low 32 bits of
 //! its operands (it masks its first operand and its result; shifts count modulo 32; min/max/mul-high mask
 //! both), so computing in `u32` gives the general path's bits.
 
 use crate::fused::{f32_lanes, int32_lanes, map2, Lanes, Src};
-use crate::wave::{float_op, int_op, WaveState};
+use crate::wave::{float_op, WaveState};
 use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{FloatOp, Handle, IntOp, Node, Program, Ty};
 
@@ -158,7 +158,7 @@ pub(crate) fn run(m: &Multi, wave: &mut WaveState, exec: u64, tmp: &mut Vec<u32>
                 Op::Int(op) => {
                     if !int32_lanes(op, out, x, y) {
                         map2(out, x, y, |p, q| {
-                            int_op(op, Ty::B32, p as u64, q as u64) as u32
+                            op.eval(Ty::B32, p as u64, q as u64) as u32
                         });
                     }
                 }

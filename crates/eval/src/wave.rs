@@ -5,8 +5,8 @@ use crate::specialize as sp;
 use crate::{EvalError, InitSgpr, Launch, Stats};
 use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{
-    Access, Block, FloatCmp, FloatOp, Handle, IntCmp, IntOp, Node, Program, Shape, Space,
-    Terminator, Ty, UnOp, EXEC_LO,
+    Access, Block, FloatCmp, FloatOp, Handle, IntOp, Node, Program, Shape, Space, Terminator, Ty,
+    UnOp, EXEC_LO,
 };
 
 /// The architectural state of one wave.
@@ -415,7 +415,7 @@ fn step(
             }
             Node::Int { op, ty, a, b } => lanes_int(vals, k, lanes, op, ty, slot(a), slot(b)),
             Node::IntCmp { op, ty, a, b } => lanes2(vals, k, lanes, slot(a), slot(b), |x, y| {
-                int_cmp(op, ty, x, y) as u64
+                op.eval(ty, x, y) as u64
             }),
             Node::Float { op, args } => {
                 // Only the operation's arity is verified: unused arguments read the first one.
@@ -828,47 +828,6 @@ fn sext(v: u64, bits: u32) -> i64 {
     }
 }
 
-pub(crate) fn int_op(op: IntOp, ty: Ty, a: u64, b: u64) -> u64 {
-    let bits = ty.bits();
-    let m = ty.mask();
-    let (a, b) = (a & m, b);
-    match op {
-        IntOp::Add => a.wrapping_add(b),
-        IntOp::Sub => a.wrapping_sub(b),
-        IntOp::Mul => a.wrapping_mul(b),
-        IntOp::MulHiU => (((a as u128) * ((b & m) as u128)) >> bits) as u64,
-        IntOp::MulHiI => (((sext(a, bits) as i128) * (sext(b & m, bits) as i128)) >> bits) as u64,
-        IntOp::And => a & b,
-        IntOp::Or => a | b,
-        IntOp::Xor => a ^ b,
-        IntOp::Shl => a << (b % bits as u64),
-        IntOp::LShr => a >> (b % bits as u64),
-        IntOp::AShr => (sext(a, bits) >> (b % bits as u64)) as u64,
-        IntOp::MinU => a.min(b & m),
-        IntOp::MaxU => a.max(b & m),
-        IntOp::MinI => sext(a, bits).min(sext(b & m, bits)) as u64,
-        IntOp::MaxI => sext(a, bits).max(sext(b & m, bits)) as u64,
-    }
-}
-
-pub(crate) fn int_cmp(op: IntCmp, ty: Ty, a: u64, b: u64) -> bool {
-    let m = ty.mask();
-    let (a, b) = (a & m, b & m);
-    let (x, y) = (sext(a, ty.bits()), sext(b, ty.bits()));
-    match op {
-        IntCmp::Eq => a == b,
-        IntCmp::Ne => a != b,
-        IntCmp::LtU => a < b,
-        IntCmp::LeU => a <= b,
-        IntCmp::GtU => a > b,
-        IntCmp::GeU => a >= b,
-        IntCmp::LtI => x < y,
-        IntCmp::LeI => x <= y,
-        IntCmp::GtI => x > y,
-        IntCmp::GeI => x >= y,
-    }
-}
-
 pub(crate) fn float_op(op: FloatOp, a: u64, b: u64, c: u64) -> u64 {
     let (a32, b32, c32) = (a as u32, b as u32, c as u32);
     let (a16, b16, c16) = (a as u16, b as u16, c as u16);
@@ -965,7 +924,7 @@ fn space_address(space: Space, address: u64) -> u64 {
 // Lane-array kernels (decision D090): one IR node over all lanes of a wave at once. The operation is chosen once
 // per node, outside the lane loop, and operands come from their rows of the value table with a lane stride of 1
 // (per-lane) or 0 (uniform, broadcast), so the loops are straight-line and the compiler can vectorise them. Each
-// computes exactly what the per-lane form (`int_op`, `float_op`, ...) computes.
+// computes exactly what the per-lane form (`IntOp::eval`, `float_op`, ...) computes.
 
 /// `dst[lane] = f(a[lane])` for lanes `0..lanes` of node `k`.
 #[inline(always)]
@@ -1047,7 +1006,7 @@ fn lanes3(
     }
 }
 
-/// [`int_op`] then the result mask, over the lanes; the common operations spelt out.
+/// [`IntOp::eval`] then the result mask, over the lanes; the common operations spelt out.
 #[inline(always)]
 fn lanes_int(
     vals: &mut [u64],
@@ -1071,7 +1030,7 @@ fn lanes_int(
         IntOp::Xor => lanes2(vals, k, lanes, a, b, |x, y| (x & m ^ y) & m),
         IntOp::Shl => lanes2(vals, k, lanes, a, b, |x, y| ((x & m) << (y & sh)) & m),
         IntOp::LShr => lanes2(vals, k, lanes, a, b, |x, y| ((x & m) >> (y & sh)) & m),
-        _ => lanes2(vals, k, lanes, a, b, |x, y| int_op(op, ty, x, y) & m),
+        _ => lanes2(vals, k, lanes, a, b, |x, y| op.eval(ty, x, y) & m),
     }
 }
 

@@ -181,6 +181,69 @@ pub enum IntCmp {
     GeI,
 }
 
+/// `v`'s low `bits` bits as a signed number.
+fn sext(v: u64, bits: u32) -> i64 {
+    if bits >= 64 {
+        v as i64
+    } else {
+        ((v << (64 - bits)) as i64) >> (64 - bits)
+    }
+}
+
+impl IntOp {
+    /// The operation's definition on `ty`-wide operands held in the low bits of `a` and `b` (bits above
+    /// are ignored); the result's bits above the width are not cleared (mask with [`Ty::mask`]). The one
+    /// home of these semantics: the evaluator executes it and the lowering's analyses fold constants
+    /// with it.
+    #[inline]
+    pub fn eval(self, ty: Ty, a: u64, b: u64) -> u64 {
+        let bits = ty.bits();
+        let m = ty.mask();
+        let (a, b) = (a & m, b);
+        match self {
+            IntOp::Add => a.wrapping_add(b),
+            IntOp::Sub => a.wrapping_sub(b),
+            IntOp::Mul => a.wrapping_mul(b),
+            IntOp::MulHiU => (((a as u128) * ((b & m) as u128)) >> bits) as u64,
+            IntOp::MulHiI => {
+                (((sext(a, bits) as i128) * (sext(b & m, bits) as i128)) >> bits) as u64
+            }
+            IntOp::And => a & b,
+            IntOp::Or => a | b,
+            IntOp::Xor => a ^ b,
+            IntOp::Shl => a << (b % bits as u64),
+            IntOp::LShr => a >> (b % bits as u64),
+            IntOp::AShr => (sext(a, bits) >> (b % bits as u64)) as u64,
+            IntOp::MinU => a.min(b & m),
+            IntOp::MaxU => a.max(b & m),
+            IntOp::MinI => sext(a, bits).min(sext(b & m, bits)) as u64,
+            IntOp::MaxI => sext(a, bits).max(sext(b & m, bits)) as u64,
+        }
+    }
+}
+
+impl IntCmp {
+    /// The comparison's definition on `ty`-wide operands held in the low bits of `a` and `b`.
+    #[inline]
+    pub fn eval(self, ty: Ty, a: u64, b: u64) -> bool {
+        let m = ty.mask();
+        let (a, b) = (a & m, b & m);
+        let (x, y) = (sext(a, ty.bits()), sext(b, ty.bits()));
+        match self {
+            IntCmp::Eq => a == b,
+            IntCmp::Ne => a != b,
+            IntCmp::LtU => a < b,
+            IntCmp::LeU => a <= b,
+            IntCmp::GtU => a > b,
+            IntCmp::GeU => a >= b,
+            IntCmp::LtI => x < y,
+            IntCmp::LeI => x <= y,
+            IntCmp::GtI => x > y,
+            IntCmp::GeI => x >= y,
+        }
+    }
+}
+
 /// Float comparisons (IEEE: ordered unless named otherwise), result B1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FloatCmp {

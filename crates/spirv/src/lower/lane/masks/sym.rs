@@ -235,16 +235,18 @@ fn arith(op: IntOp, ty: Ty, x: Nv, y: Nv) -> Nv {
     };
     let zero = |v: Nv| v.konst() == Some(0);
     let r = match (x.konst(), y.konst()) {
-        (Some(a), Some(b)) => match op {
-            IntOp::Add => Some(a.wrapping_add(b)),
-            IntOp::Sub => Some(a.wrapping_sub(b)),
-            IntOp::Mul => Some(a.wrapping_mul(b)),
-            IntOp::Shl => Some(a << (b % bits as u64)),
-            IntOp::LShr => Some(a >> (b % bits as u64)),
-            IntOp::MinU => Some(a.min(b)),
-            IntOp::MaxU => Some(a.max(b)),
-            _ => None,
-        },
+        // The IR's own definition ([`IntOp::eval`]) of the operations folded here.
+        (Some(a), Some(b)) => matches!(
+            op,
+            IntOp::Add
+                | IntOp::Sub
+                | IntOp::Mul
+                | IntOp::Shl
+                | IntOp::LShr
+                | IntOp::MinU
+                | IntOp::MaxU
+        )
+        .then(|| op.eval(ty, a, b)),
         _ => match op {
             IntOp::And | IntOp::Mul | IntOp::MulHiU | IntOp::MulHiI if zero(x) || zero(y) => {
                 Some(0)
@@ -342,16 +344,18 @@ impl Cx<'_> {
                         }
                         (_, x, y) => arith(op, ty, x, y),
                     },
-                    Node::IntCmp { op, a, b, .. } => Nv::B(match (v(a).konst(), v(b).konst()) {
-                        (Some(x), Some(y)) => match op {
-                            IntCmp::Eq => Some(x == y),
-                            IntCmp::Ne => Some(x != y),
-                            IntCmp::LtU => Some(x < y),
-                            IntCmp::LeU => Some(x <= y),
-                            IntCmp::GtU => Some(x > y),
-                            IntCmp::GeU => Some(x >= y),
-                            _ => None,
-                        },
+                    Node::IntCmp { op, ty, a, b } => Nv::B(match (v(a).konst(), v(b).konst()) {
+                        // The IR's definition ([`IntCmp::eval`]); the signed ones are not folded.
+                        (Some(x), Some(y)) => matches!(
+                            op,
+                            IntCmp::Eq
+                                | IntCmp::Ne
+                                | IntCmp::LtU
+                                | IntCmp::LeU
+                                | IntCmp::GtU
+                                | IntCmp::GeU
+                        )
+                        .then(|| op.eval(ty, x, y)),
                         _ => None,
                     }),
                     Node::Unary { op, ty, a } => match (op, ty, v(a)) {
