@@ -1,4 +1,4 @@
-//! `cargo xtask bench device [--write] [--only K,…] [--scales 1,10,100] [--reps N] [--mapping wave|lane|both]`:
+//! `cargo xtask bench device [--write] [--only K,…] [--scales 1,10,100] [--reps N] [--budget-ms MS] [--mapping wave|lane|both]`:
 //! the device half of the benchmarks (issue 10): per reference kernel (`rdna2spv::glsl_ref::REFERENCES`),
 //! each figure a ratio measured in one run on one Vulkan device (lavapipe in CI):
 //!
@@ -9,6 +9,10 @@
 //! - the translated kernel's run time (median warm dispatch) vs the hand-written GLSL kernel's on the same
 //!   data (goal ≤ 2×), at dispatch sizes 1×, 10× and 100× (grid and data tiled, `glsl_ref::scaled`);
 //!   each scaled run also compares the two kernels' outputs (`tests/glsl_reference.rs` proves the 1× case).
+//!   The warm runs alternate (a GLSL dispatch, then one per mapping), so that a change in the machine's load
+//!   falls on both sides of a ratio, and a short dispatch is repeated until its series adds up to
+//!   `--budget-ms` (`Series::push`): the 1× dispatches take 0.1–2 ms, and a median of five of them moved by
+//!   2× between runs (session 8's closing note).
 //!
 //! `--write` replaces the text between `<!-- bench:device:begin -->` and `<!-- bench:device:end -->` in
 //! docs/performance.md. Build in release: the translation figures are the translator's own speed.
@@ -31,7 +35,7 @@ use rdna2spv::manifest::Manifest;
 use rdna2spv_spirv::lower::{ControlFlow, Mapping as LowerMapping};
 use rdna2spv_vulkan::{Context, DeviceSelector};
 
-const HELP: &str = "usage: cargo xtask bench device [--write] [--only K,..] [--scales 1,10,100] [--reps N] [--mapping wave|lane|both]
+const HELP: &str = "usage: cargo xtask bench device [--write] [--only K,..] [--scales 1,10,100] [--reps N] [--budget-ms MS] [--mapping wave|lane|both]
 
 Translated kernels vs the hand-written GLSL kernels of fixtures/glsl/ on one Vulkan device (lavapipe unless
 RDNA2SPV_VK_DEVICE selects another): translation time vs the driver's compile at 1x, and the median warm
@@ -42,19 +46,27 @@ MESA_SHADER_CACHE_DISABLE=true so that every run compiles.
   --only K,..        only these reference kernels (saxpy, saxpy_exact, spmv, reduce, reduce_w64, divergent,
                      divsqrt, branchy)
   --scales 1,10,100  dispatch sizes as multiples of the fixture's grid; must start with 1
-  --reps N           warm runs of each translated kernel (default 5; GLSL kernels run at least 15)
+  --reps N           warm runs of each translated kernel at least (default 5; GLSL kernels run at least 15)
+  --budget-ms MS     more warm runs for short dispatches: each series runs until its dispatches add up to
+                     about MS milliseconds (default 100, at most 100 runs; 0 turns it off). The GLSL and
+                     translated warm runs alternate, so a change in the machine's load falls on both sides
   --mapping M        wave, lane or both (default): one invocation per wave (D006) or per lane (D082)";
 
 const BEGIN: &str = "<!-- bench:device:begin -->";
 const END: &str = "<!-- bench:device:end -->";
 /// Warm runs of each GLSL kernel at least.
 const GLSL_MIN_REPS: usize = 15;
+/// Dispatch time each warm series takes in all by default (`--budget-ms`), and the most runs it may take.
+const DEFAULT_BUDGET_MS: u64 = 100;
+const MAX_REPS: usize = 100;
 
 struct Options {
     write: bool,
     only: Option<Vec<String>>,
     scales: Vec<u32>,
     reps: usize,
+    /// Warm runs continue until each series has taken this much dispatch time in all (`Series::push`).
+    budget: Duration,
     /// The mappings measured ("wave", "lane").
     mappings: Vec<&'static str>,
 }
@@ -65,6 +77,7 @@ fn parse(args: &[String]) -> Result<Options> {
         only: None,
         scales: vec![1, 10, 100],
         reps: 5,
+        budget: Duration::from_millis(DEFAULT_BUDGET_MS),
         mappings: vec!["wave", "lane"],
     };
     let mut it = args.iter();
@@ -87,6 +100,13 @@ fn parse(args: &[String]) -> Result<Options> {
                 }
             }
             "--reps" => o.reps = value()?.parse().context("--reps takes a number")?,
+            "--budget-ms" => {
+                o.budget = Duration::from_millis(
+                    value()?
+                        .parse()
+                        .context("--budget-ms takes a number of milliseconds")?,
+                )
+            }
             "--mapping" => {
                 o.mappings = match value()?.as_str() {
                     "wave" => vec!["wave"],
@@ -95,7 +115,7 @@ fn parse(args: &[String]) -> Result<Options> {
                     other => bail!("--mapping wave|lane|both, not {other}"),
                 }
             }
-            other => bail!("unknown option {other} (--write, --only K,…, --scales 1,10,100, --reps N, --mapping wave|lane|both)"),
+            other => bail!("unknown option {other} (--write, --only K,…, --scales 1,10,100, --reps N, --budget-ms MS, --mapping wave|lane|both)"),
         }
     }
     if o.reps == 0 {
@@ -232,49 +252,93 @@ fn translated_module(
     Plan::new(m)?.module(profile, lower_mapping(mapping))
 }
 
-/// The translated kernel of `m` with `mapping`: one cold run, `reps` warm ones (medians), its outputs.
+/// The warm dispatches of one kernel at one scale (wall and CPU), and how many it takes.
+#[derive(Default)]
+struct Series {
+    wall: Vec<Duration>,
+    cpu: Vec<Duration>,
+    target: usize,
+}
+
+impl Series {
+    fn new(target: usize) -> Self {
+        Series {
+            target,
+            ..Series::default()
+        }
+    }
+
+    /// Records one warm dispatch. After the first, a short dispatch raises the target so that the series
+    /// takes about `budget` of dispatch in all (at most `MAX_REPS` runs): one sub-millisecond dispatch moves
+    /// with the machine's noise, a median of many does not.
+    fn push(&mut self, wall: Duration, cpu: Duration, budget: Duration) {
+        if self.wall.is_empty() && !budget.is_zero() {
+            let each = wall.max(cpu).max(Duration::from_micros(1));
+            let want = (budget.as_secs_f64() / each.as_secs_f64()).ceil() as usize;
+            self.target = self.target.max(want.min(MAX_REPS));
+        }
+        self.wall.push(wall);
+        self.cpu.push(cpu);
+    }
+
+    fn done(&self) -> bool {
+        self.wall.len() >= self.target
+    }
+}
+
+/// The translated kernel of `m` with `mapping`: its plan after one cold run, and its warm runs so far.
 struct Translated {
+    mapping: Mapping,
+    plan: Plan,
     load_lift: Duration,
     first: DeviceRun,
-    warm: Duration,
-    warm_cpu: Duration,
+    series: Series,
     outputs: Vec<(String, Vec<u8>)>,
 }
 
-fn run_translated(
-    ctx: &Context,
-    profile: &rdna2spv_vulkan::DeviceProfile,
-    m: &Manifest,
-    mapping: &Mapping,
-    reps: usize,
-) -> Result<Translated> {
-    let t0 = Instant::now();
-    let mut plan = Plan::new(m)?;
-    let load_lift = t0.elapsed();
-    let first = (mapping.1)(ctx, &mut plan, profile)?;
-    let mut warm = Vec::new();
-    let mut warm_cpu = Vec::new();
-    let mut outputs = Vec::new();
-    for _ in 0..reps {
-        let run = (mapping.1)(ctx, &mut plan, profile)?;
+impl Translated {
+    /// Loads, lifts and runs `m` once in `mapping` (the cold run: the pipeline compiles).
+    fn cold(
+        ctx: &Context,
+        profile: &rdna2spv_vulkan::DeviceProfile,
+        m: &Manifest,
+        mapping: Mapping,
+        reps: usize,
+    ) -> Result<Self> {
+        let t0 = Instant::now();
+        let mut plan = Plan::new(m)?;
+        let load_lift = t0.elapsed();
+        let first = (mapping.1)(ctx, &mut plan, profile)?;
+        Ok(Translated {
+            mapping,
+            plan,
+            load_lift,
+            first,
+            series: Series::new(reps),
+            outputs: Vec::new(),
+        })
+    }
+
+    /// One warm run (the pipeline must come from the cache); keeps the outputs of the latest.
+    fn warm(
+        &mut self,
+        ctx: &Context,
+        profile: &rdna2spv_vulkan::DeviceProfile,
+        budget: Duration,
+    ) -> Result<()> {
+        let run = (self.mapping.1)(ctx, &mut self.plan, profile)?;
         if !run.report.dispatch.pipeline_cached {
             bail!("a warm run compiled its pipeline again");
         }
-        warm.push(run.report.dispatch.dispatch);
-        warm_cpu.push(cpu(&run.report.dispatch));
-        outputs = run
+        self.series
+            .push(run.report.dispatch.dispatch, cpu(&run.report.dispatch), budget);
+        self.outputs = run
             .buffers
             .iter()
             .filter_map(|b| b.output.clone().map(|n| (n, b.data.clone())))
             .collect();
+        Ok(())
     }
-    Ok(Translated {
-        load_lift,
-        first,
-        warm: median(warm),
-        warm_cpu: median(warm_cpu),
-        outputs,
-    })
 }
 
 /// Compile times already measured (wall, CPU): a GLSL kernel shared by two fixture builds (reduce,
@@ -306,28 +370,56 @@ fn bench_kernel(
     let cold = |s: &rdna2spv_vulkan::DispatchStats| s.pipeline_create + s.dispatch;
     for &k in &o.scales {
         let ms_ = glsl_ref::scaled(r, &m, k, scratch)?;
-        // GLSL kernel: fresh buffers each time (in-place kernels change their inputs). The GLSL runs
-        // are short and cheap: more of them steady the median on a loaded machine.
+        // Cold runs first: the GLSL kernel (fresh buffers each time: in-place kernels change their
+        // inputs), then each mapping's translated kernel.
         let setup = GlslSetup::new(ctx, r, &ms_)?;
         let glsl_first = setup.dispatch(ctx, &glsl_words)?;
         let glsl_outputs = setup.outputs()?;
         drop(setup);
-        let mut glsl_warm = Vec::new();
-        let mut glsl_warm_cpu = Vec::new();
-        for _ in 0..o.reps.max(GLSL_MIN_REPS) {
-            let setup = GlslSetup::new(ctx, r, &ms_)?;
-            let st = setup.dispatch(ctx, &glsl_words)?;
-            if !st.pipeline_cached {
-                bail!(
-                    "{} x{k}: a warm GLSL run compiled its pipeline again",
-                    r.name
-                );
+        let mut translated = Vec::new();
+        for mapping in mappings().into_iter().filter(|m| o.mappings.contains(&m.0)) {
+            match Translated::cold(ctx, profile, &ms_, mapping, o.reps) {
+                Ok(t) => translated.push(t),
+                Err(e) => {
+                    eprintln!("  {} x{k} ({}): {e:#}", r.name, mapping.0);
+                    rows.push(not_run(r, mapping.0, k, &ms_, &e));
+                }
             }
-            glsl_warm.push(st.dispatch);
-            glsl_warm_cpu.push(cpu(&st));
         }
-        let gw = median(glsl_warm);
-        let gw_cpu = median(glsl_warm_cpu);
+        // Warm runs interleaved, a GLSL dispatch then one of each mapping in every round, so that a change
+        // in the machine's load falls on both sides of each ratio alike. The GLSL runs are short and cheap:
+        // at least GLSL_MIN_REPS of them.
+        let mut glsl = Series::new(o.reps.max(GLSL_MIN_REPS));
+        let mut failed = Vec::new();
+        while !glsl.done() || translated.iter().any(|t| !t.series.done()) {
+            if !glsl.done() {
+                let setup = GlslSetup::new(ctx, r, &ms_)?;
+                let st = setup.dispatch(ctx, &glsl_words)?;
+                if !st.pipeline_cached {
+                    bail!(
+                        "{} x{k}: a warm GLSL run compiled its pipeline again",
+                        r.name
+                    );
+                }
+                glsl.push(st.dispatch, cpu(&st), o.budget);
+            }
+            let mut i = 0;
+            while i < translated.len() {
+                if !translated[i].series.done() {
+                    if let Err(e) = translated[i].warm(ctx, profile, o.budget) {
+                        let t = translated.remove(i);
+                        eprintln!("  {} x{k} ({}): {e:#}", r.name, t.mapping.0);
+                        failed.push(not_run(r, t.mapping.0, k, &ms_, &e));
+                        continue;
+                    }
+                }
+                i += 1;
+            }
+        }
+        rows.extend(failed);
+        let glsl_reps = glsl.wall.len();
+        let gw = median(glsl.wall);
+        let gw_cpu = median(glsl.cpu);
         if k == 1 {
             if !glsl_first.pipeline_cached {
                 glsl_compiles.insert(
@@ -344,26 +436,11 @@ fn bench_kernel(
         // A GLSL kernel shared by two fixture builds (reduce, reduce_w64) compiles once.
         let (glsl_compile, glsl_compile_cpu) =
             glsl_compiles.get(r.glsl).copied().unwrap_or_default();
-        for mapping in mappings().into_iter().filter(|m| o.mappings.contains(&m.0)) {
-            let t = match run_translated(ctx, profile, &ms_, &mapping, o.reps) {
-                Ok(t) => t,
-                Err(e) => {
-                    eprintln!("  {} x{k} ({}): {e:#}", r.name, mapping.0);
-                    rows.push(RunRow {
-                        name: r.name,
-                        mapping: mapping.0,
-                        scale: k,
-                        items: ms_.grid[0],
-                        invocations: 0,
-                        translated: Duration::ZERO,
-                        glsl: gw,
-                        translated_cpu: Duration::ZERO,
-                        glsl_cpu: gw_cpu,
-                        agree: format!("not run: {e:#}"),
-                    });
-                    continue;
-                }
-            };
+        for t in translated {
+            let mapping = t.mapping;
+            let reps = t.series.wall.len();
+            let warm = median(t.series.wall);
+            let warm_cpu = median(t.series.cpu);
             if k == 1 {
                 // Two references of one fixture (saxpy, saxpy_exact) share the translated module: it
                 // compiles once, for the first.
@@ -379,8 +456,8 @@ fn bench_kernel(
                     }
                 } else {
                     let c = (
-                        cold(&t.first.report.dispatch).saturating_sub(t.warm),
-                        cpu(&t.first.report.dispatch).saturating_sub(t.warm_cpu),
+                        cold(&t.first.report.dispatch).saturating_sub(warm),
+                        cpu(&t.first.report.dispatch).saturating_sub(warm_cpu),
                     );
                     translated_compiles.insert(key, c);
                     c
@@ -408,24 +485,50 @@ fn bench_kernel(
                 scale: k,
                 items: ms_.grid[0],
                 invocations: t.first.report.invocations,
-                translated: t.warm,
+                translated: warm,
                 glsl: gw,
-                translated_cpu: t.warm_cpu,
+                translated_cpu: warm_cpu,
                 glsl_cpu: gw_cpu,
                 agree: agreement(r, &t.outputs, &glsl_outputs),
             };
             eprintln!(
-                "  {} x{k} ({}): translated {} ms, GLSL {} ms ({})",
+                "  {} x{k} ({}): translated {} ms, GLSL {} ms, CPU {} / {} ms ({} / {} warm runs; {})",
                 r.name,
                 mapping.0,
                 ms(row.translated),
                 ms(gw),
+                ms(warm_cpu),
+                ms(gw_cpu),
+                reps,
+                glsl_reps,
                 row.agree
             );
             rows.push(row);
         }
     }
     Ok((compiles, rows))
+}
+
+/// The row of a translated kernel that did not run (its error in the agreement column).
+fn not_run(
+    r: &Reference,
+    mapping: &'static str,
+    scale: u32,
+    m: &Manifest,
+    e: &anyhow::Error,
+) -> RunRow {
+    RunRow {
+        name: r.name,
+        mapping,
+        scale,
+        items: m.grid[0],
+        invocations: 0,
+        translated: Duration::ZERO,
+        glsl: Duration::ZERO,
+        translated_cpu: Duration::ZERO,
+        glsl_cpu: Duration::ZERO,
+        agree: format!("not run: {e:#}"),
+    }
 }
 
 fn machine() -> String {
@@ -472,6 +575,7 @@ pub fn section(opts: &crate::bench::Opts) -> Result<crate::bench::Section> {
     let mut o = parse(&[])?;
     if opts.quick {
         o.reps = 1;
+        o.budget = Duration::ZERO;
         o.scales = vec![1];
     }
     let (markdown, ratios) = measure(&o, &opts.root)?;
@@ -644,11 +748,13 @@ fn report(
     let scales: Vec<String> = o.scales.iter().map(|k| format!("{k}x")).collect();
     s += "## Translated kernels on the device vs hand-written GLSL (issues 10, 13)\n\n";
     s += &format!(
-        "`cargo xtask bench device --write` (release build; medians of {} warm runs of each translated kernel and {} of each GLSL kernel; scales {}; \
+        "`cargo xtask bench device --write` (release build; medians of at least {} warm runs of each translated kernel and {} of each GLSL kernel, \
+         more for short dispatches until a series adds up to {} ms (at most {MAX_REPS} runs), GLSL and translated runs alternating; scales {}; \
          {:.0} s). Machine: {machine}. Device: {device}, Mesa's shader cache off. Mappings: {} \
          (wave: one invocation per wave, D006; lane: one invocation per lane, D082).\n\n",
         o.reps,
         o.reps.max(GLSL_MIN_REPS),
+        o.budget.as_millis(),
         scales.join(", "),
         wall.as_secs_f64(),
         o.mappings.join(" and ")
