@@ -164,3 +164,93 @@ fn uniform_branch_between_barriers_runs_one_pass() {
         assert_eq!(loops_of(&path), 1, "{m}: loop constructs");
     }
 }
+
+/// What lds64_sum.s stores for `grid` work-items in workgroups of `wg`: every work-item of workgroup `g`
+/// stores (low word, high word) of the 64-bit sum over its workgroup's work-items `l` of
+/// `((l - 16) mod 2^32) + 2^32` (the counter starts at the zero every lane wrote; ds_add_u64 wraps mod 2^64).
+fn lds64_sum(grid: u32, wg: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for g in 0..grid.div_ceil(wg) {
+        let items = (grid - g * wg).min(wg);
+        let sum = (0..items).fold(0u64, |s, l| {
+            s.wrapping_add(u64::from(l.wrapping_sub(16)))
+                .wrapping_add(1 << 32)
+        });
+        for _ in 0..items {
+            out.extend([sum as u32, (sum >> 32) as u32]);
+        }
+    }
+    out
+}
+
+/// `OpAtomicAnd`s of `manifest`'s module in `mapping`, as the runner lowers it under the portable profile.
+/// The kernels counted here have no AND atomic: these are the prologue's clearing of the workgroup counter
+/// words.
+fn atomic_ands(manifest: &Path, mapping: rdna2spv_spirv::lower::Mapping) -> usize {
+    let m = rdna2spv::manifest::Manifest::load(manifest).unwrap();
+    let w = rdna2spv::dispatch::Plan::new(&m)
+        .unwrap()
+        .module(&rdna2spv_spirv::profile::DeviceProfile::portable(), mapping)
+        .unwrap();
+    rdna2spv_spirv::words::count_opcode(&w, 240) // OpAtomicAnd
+}
+
+/// The lane mapping never counts barriers (D121), so its prologue clears only the lock word of 64-bit LDS
+/// atomics (D060), not the wave mapping's three barrier counters (D145); the wave mapping clears all of
+/// them (and its barrier round clears the counter two rounds old: one AND more). Counted in the modules
+/// the runner lowers. lds64_sum.s (64-bit LDS adds of every work-item of
+/// three waves under that lock, a partial and an empty wave in the last workgroup) runs bit-exact and
+/// equal to the sums derived here in the wave mapping; in the lane mapping its waves do not finish on
+/// lavapipe, with or without this change (a known failure of 64-bit LDS atomics there, D145).
+#[test]
+fn lane_modules_clear_only_the_lds_lock() {
+    use rdna2spv_spirv::lower::Mapping;
+    for (m, want) in [
+        ("lds64_sum_w32.toml", lds64_sum(240, 96)),
+        ("lds64_sum_w64.toml", lds64_sum(464, 192)),
+    ] {
+        let dir = std::env::temp_dir().join(format!(
+            "rdna2spv-lane-conv-wave-{}-{}",
+            m.trim_end_matches(".toml"),
+            std::process::id()
+        ));
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+            .arg("run")
+            .arg(root().join("fixtures/lane").join(m))
+            .args(["--backend", "both", "--mapping", "wave", "--out"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.code() == Some(0) && stderr.contains("agree bit for bit"),
+            "{m} (wave mapping): exit {:?}\n{stderr}",
+            out.status.code()
+        );
+        let got = lane::words(&std::fs::read(dir.join("out.bin")).unwrap());
+        assert_eq!(got, want, "{m} (wave mapping): the sums");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let lane = root().join("fixtures/lane");
+    let cases = [
+        (lane.join("lds64_sum_w32.toml"), 1, 5),
+        (lane.join("lds64_sum_w64.toml"), 1, 5),
+        (lane.join("uniform_loop_w32.toml"), 0, 4),
+        (lane.join("wave_branch.toml"), 0, 4),
+        (root().join("fixtures/run/branchy.toml"), 0, 4),
+        (root().join("fixtures/run/reduce.toml"), 0, 4),
+    ];
+    for (path, lane_ands, wave_ands) in cases {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(
+            atomic_ands(&path, Mapping::Lane),
+            lane_ands,
+            "{name}: lane module's counter clearing"
+        );
+        assert_eq!(
+            atomic_ands(&path, Mapping::Wave),
+            wave_ands,
+            "{name}: wave module's counter clearing"
+        );
+    }
+}

@@ -18,6 +18,10 @@ use super::{Cx, R};
 use rdna2spv_ir::{AtomicOp, Space, Ty};
 use rspirv::spirv::{Capability, LoopControl, Word};
 
+/// The workgroup counter words the wave mapping's barrier rounds rotate through (`lower/mod.rs`
+/// `barrier_round`); the lock of 64-bit LDS atomics, when there is one, is the word after them.
+pub(super) const BARRIER_COUNTERS: u32 = 3;
+
 impl Cx<'_> {
     /// Workgroup counter words: the three barrier counters, plus the 64-bit LDS atomic lock when the
     /// program has such an atomic.
@@ -30,11 +34,7 @@ impl Cx<'_> {
             } => self.types[value.index()].map(|t| t.0) == Some(Ty::B64),
             _ => false,
         });
-        if wide_lds {
-            4
-        } else {
-            3
-        }
+        BARRIER_COUNTERS + u32::from(wide_lds)
     }
 
     /// Performs `op` at `addr + offset` and returns the old value (u64 when `wide`).
@@ -92,8 +92,8 @@ impl Cx<'_> {
         let m = self.c32(!1);
         let idx = self.b.bitwise_and(t.u32, None, idx, m)?;
         let counters = self.counters;
-        let three = self.c32(3);
-        let lock = self.b.access_chain(t.wg_u32, None, counters, [three])?;
+        let at = self.c32(BARRIER_COUNTERS);
+        let lock = self.b.access_chain(t.wg_u32, None, counters, [at])?;
         let wg = self.c32(rspirv::spirv::Scope::Workgroup as u32);
         let acquire = self.c32(0x2 | 0x100); // Acquire | WorkgroupMemory
         let release = self.c32(0x4 | 0x100); // Release | WorkgroupMemory

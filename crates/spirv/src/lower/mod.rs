@@ -38,6 +38,7 @@ mod structured;
 
 pub use structured::{control_flow_notes, ControlFlow};
 
+use atomic::BARRIER_COUNTERS;
 use std::collections::{BTreeSet, HashMap};
 
 use rdna2spv_ir::verify::Types;
@@ -1205,10 +1206,18 @@ impl<'a> Cx<'a> {
         let is0 = self.b.i_equal(t.bool, None, li, z)?;
         let ones = self.c32(u32::MAX);
         let keep = self.b.select(t.u32, None, is0, z, ones)?;
-        // One wave alone with no barrier and no LDS (D105): the counters are never used.
+        // One wave alone with no barrier and no LDS (D105): the counters are never used. The lane
+        // mapping never counts barriers (D121): of its counter words only the lock of 64-bit LDS
+        // atomics (word 3) is read, and clearing the three others cost every invocation an atomic,
+        // which lavapipe runs as a loop over its SIMD lanes (D145).
         let solo = self.lane_solo();
         if !solo {
-            for i in 0..self.counter_words() {
+            let first = if self.lane_mode() {
+                BARRIER_COUNTERS
+            } else {
+                0
+            };
+            for i in first..self.counter_words() {
                 let ci = self.c32(i);
                 let p = self.b.access_chain(t.wg_u32, None, counters, [ci])?;
                 self.b.atomic_and(t.u32, None, p, wg_scope, relaxed, keep)?;
@@ -1361,7 +1370,7 @@ impl<'a> Cx<'a> {
     ) -> R<()> {
         let t = self.t;
         let z = self.c32(0);
-        let three = self.c32(3);
+        let three = self.c32(BARRIER_COUNTERS);
         let counters = self.counters;
         let wg_scope = self.c32(spirv::Scope::Workgroup as u32);
         let relaxed = self.c32(0);
