@@ -199,7 +199,7 @@ fn guard_vars(
 ) -> Option<[(Word, Word, usize); 2]> {
     let (cb, ck, _) = *ix.def.get(&c)?;
     let bi = f.blocks.iter().position(|b| label(b) == cb)?;
-    let ci = &f.blocks[bi].instructions[ck];
+    let ci = f.blocks[bi].instructions.get(ck)?;
     if ci.class.opcode != Op::LogicalAnd {
         return None;
     }
@@ -207,7 +207,12 @@ fn guard_vars(
     for (j, o) in ci.operands.iter().enumerate().take(2) {
         let x = id(o)?;
         let (lb, lk, _) = *ix.def.get(&x)?;
-        let li = &f.blocks.iter().find(|b| label(b) == lb)?.instructions[lk];
+        let li = f
+            .blocks
+            .iter()
+            .find(|b| label(b) == lb)?
+            .instructions
+            .get(lk)?;
         if li.class.opcode != Op::Load {
             return None;
         }
@@ -350,6 +355,15 @@ fn try_fuse(f: &mut Function, fn_ptrs: &HashSet<Word>, ix: &mut Index, h: usize)
         return false;
     }
     let hl = label(&f.blocks[h]);
+    // M and T2 are reached only through the two constructs (their labels appear nowhere else).
+    let only = |ix: &Index, l: Word, ok: &[Word]| {
+        ix.uses
+            .get(&l)
+            .is_none_or(|us| us.iter().all(|&u| ok.contains(&ix.resolve(u))))
+    };
+    if !only(ix, ml, &[hl, tl, m2l]) || !only(ix, t2l, &[ml, m2l]) {
+        return false;
+    }
     let mb = &f.blocks[m].instructions;
     let body_end = mb.len() - 2;
     let nphi = mb.iter().take_while(|i| i.class.opcode == Op::Phi).count();
