@@ -598,6 +598,10 @@ impl<'a> Cx<'a> {
         for (i, v) in vars.into_iter().enumerate() {
             f.blocks[0].instructions.insert(i, v);
         }
+        if self.lm.is_some() {
+            // D144: one selection per run of effects under the same guard.
+            lane::fuse_guards(self.b.module_mut());
+        }
         use rspirv::binary::Assemble;
         self.b.module().assemble()
     }

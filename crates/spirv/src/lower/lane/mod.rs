@@ -57,6 +57,7 @@ use super::{Cx, Kind, LowerError, R};
 
 mod chain;
 mod converged;
+mod fuse;
 mod labels;
 mod lds;
 mod ldsaddr;
@@ -64,6 +65,7 @@ mod local;
 mod masks;
 mod meet;
 mod split;
+pub(crate) use fuse::fuse_guards;
 pub(crate) use labels::PAUSED;
 pub(crate) use masks::span;
 pub use split::{split_factor, split_waves, waves_communicate, SPLIT_MARK};
@@ -168,6 +170,14 @@ pub(crate) struct LaneMode {
     /// Emitting a chain at the top of a converged multi-wave module (D143): the scalar loads
     /// that read inside a launch segment (D132), performed by every invocation, not only where `on`.
     top_free: Option<HashSet<usize>>,
+    /// Several waves: `count != 0`, whether the invocation's wave has a work-item (D144).
+    running: Option<Word>,
+    /// Emitting a top chain of a converged one-pass module before any loop item (D144): `on` is
+    /// `running`, not the label test.
+    top_on: bool,
+    /// A structured loop item has been emitted (D144: after one, lavapipe's loop cap may have cut an
+    /// invocation short, and only the label keeps it off).
+    looped: bool,
 }
 
 /// Workgroup memory the lane mapping may add for its exchanges (bytes); beyond it the kernel is refused.
@@ -330,6 +340,9 @@ impl Cx<'_> {
             live: None,
             gate: false,
             top_free: None,
+            running: None,
+            top_on: false,
+            looped: false,
         });
         Ok(())
     }
@@ -825,8 +838,20 @@ impl Cx<'_> {
         let Some((_, _, on, _)) = self.lm().labels else {
             return Ok(());
         };
-        let c = self.label_in(n, n + 1)?;
+        // A top chain of converged waves before any loop (D144): every wave with work is at `n`
+        // (D143 (c)), an empty wave is not; so `label == n` is the wave's `running`.
+        let c = match (self.lm().top_on, self.lm().running) {
+            (true, Some(running)) => running,
+            _ => self.label_in(n, n + 1)?,
+        };
         self.store(on, c)
+    }
+
+    /// A structured loop item is emitted (D144): from here on a top chain's `on` stays the label test.
+    pub(crate) fn lane_loop_item(&mut self) {
+        if let Some(m) = self.lm.as_mut() {
+            m.looped = true;
+        }
     }
 
     /// Stores `v` to the Function variable `var` only where the wave is on (several waves).
@@ -918,6 +943,11 @@ impl Cx<'_> {
     /// (D105) whose lone wave runs its entry chain at the top may be an empty wave, whose chain then runs
     /// off. Nothing in other modules (a one-wave workgroup always has a work-item in its wave).
     pub(crate) fn lane_set_live(&mut self, none: Word) -> R<()> {
+        if self.lane_multi() {
+            // D144: the wave's running flag, for the `on` of converged top chains.
+            let running = self.b.logical_not(self.t.bool, None, none)?;
+            self.lm.as_mut().expect("lane mapping").running = Some(running);
+        }
         if self.split <= 1 || !self.lane_solo() {
             return Ok(());
         }
@@ -941,7 +971,9 @@ impl Cx<'_> {
             // Several converged waves (D143): the empty waves run the chain off through `on`, as any
             // converged item; their label stays END.
             let free = start.then(|| self.launch_segment_loads());
-            self.lm.as_mut().expect("lane mapping").top_free = free;
+            let m = self.lm.as_mut().expect("lane mapping");
+            m.top_free = free;
+            m.top_on = start && !m.looped;
             return Ok(());
         }
         let Some(live) = self.lm.as_ref().and_then(|m| m.live.as_ref()).map(|l| l.0) else {

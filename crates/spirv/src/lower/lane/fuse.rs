@@ -1,0 +1,520 @@
+//! One selection per run of guarded effects under the same guard (decision D144).
+//!
+//! The lane mapping emits each guarded effect of an instruction as its own selection construct
+//! (`Cx::guarded`): every lane load (with a phi of its value and zero at the merge), every VGPR write,
+//! every store. One LDS tree step of reduce (`ds_read2` + `v_add` + `ds_write`) is six selections under
+//! the same condition `own EXEC bit && on`, where the hand-written GLSL has one `if`. On lavapipe each
+//! selection costs a mask push and pop and splits the code into more basic blocks (D134: gallivm never
+//! branches around a selection), measured in docs/performance.md ("Converged multi-wave body cost").
+//!
+//! [`fuse_guards`] rewrites the finished function: a selection `H: if (c) { T } M:` followed, in its merge
+//! block `M`, only by phis of its value and *movable* instructions `P`, then by a selection
+//! `if (c2) { T2 } M2:` whose condition is provably the same value as `c`, becomes
+//! `H: if (c) { T; P; T2 } M2:`, repeated while the pattern holds. The conditions:
+//! 1. `T` and `T2` are single blocks (no nested construct, no barrier);
+//! 2. `P` has no effect: pure operations, and loads and access chains of Function variables only (a
+//!    load from a uniform address inside a selection would run lane by lane on lavapipe, D118; none is
+//!    moved);
+//! 3. equal guards: `c2` is `c`, or both are `OpLogicalAnd` of the same two Function variables
+//!    (`OpVariable`s of bool, which only `OpStore` to that very id can write), loaded by `c` in `H`
+//!    after its last store there and by `c2` in `M`, and no `OpStore` to either variable lies in `H`
+//!    after `c`'s loads, in `T` (every body fused so far) or in `P`. In the lane mapping these are the
+//!    lane's own EXEC bit and the wave's `on`: an EXEC write or an `on` change between two effects
+//!    ends the run;
+//! 4. every value `P` defines is used only in `P` and `T2` (it moves into the fused body, which
+//!    dominates no block after it);
+//! 5. each phi `%p = (v, T), (z, H)` of `M` has `z` defined outside `T`, `M` and `T2`.
+//!
+//! Why exact: when `c` is false, neither construct ran a body before (`c2 == c`) and the merged one runs
+//! none; `P` had no effect and its values were used only in `T2` (4), which did not run either; each phi
+//! of `M` gave `z`, and so does the phi re-created at `M2` (`(v, T), (z, H)`). When `c` is true, the
+//! code runs in the same order (`T`, `P`, `T2`), each use of a phi of `M` inside the fused body is
+//! replaced by `v`, the value the phi had on that path; the phis of `M2` keep their values (edges
+//! `T2 -> M2` become `T -> M2`, `M -> M2` become `H -> M2`, a phi of `M` there becoming its `z`). The
+//! rewrite is value-level SPIR-V semantics: it needs no fact about waves or convergence and applies to
+//! every lane module; the wave mapping is not rewritten.
+
+use std::collections::{HashMap, HashSet};
+
+use rspirv::dr::{Function, Instruction, Module, Operand};
+use spirv::{Op, StorageClass, Word};
+
+/// Fuses runs of selections under the same guard in every function of `m` (see the module docs);
+/// returns the number of selections removed.
+pub(crate) fn fuse_guards(m: &mut Module) -> usize {
+    let fn_ptrs: HashSet<Word> = m
+        .types_global_values
+        .iter()
+        .filter(|i| {
+            i.class.opcode == Op::TypePointer
+                && matches!(
+                    i.operands.first(),
+                    Some(Operand::StorageClass(StorageClass::Function))
+                )
+        })
+        .filter_map(|i| i.result_id)
+        .collect();
+    let mut n = 0;
+    for f in &mut m.functions {
+        n += fuse_function(f, &fn_ptrs);
+    }
+    n
+}
+
+fn label(b: &rspirv::dr::Block) -> Word {
+    b.label.as_ref().and_then(|l| l.result_id).unwrap_or(0)
+}
+
+fn id(o: &Operand) -> Option<Word> {
+    match o {
+        Operand::IdRef(x) => Some(*x),
+        _ => None,
+    }
+}
+
+/// Operations with no effect and no memory access that `P` may hold.
+fn pure(op: Op) -> bool {
+    use Op::*;
+    matches!(
+        op,
+        IAdd | ISub
+            | IMul
+            | UDiv
+            | SDiv
+            | UMod
+            | SRem
+            | SMod
+            | FAdd
+            | FSub
+            | FMul
+            | FDiv
+            | FNegate
+            | SNegate
+            | ShiftLeftLogical
+            | ShiftRightLogical
+            | ShiftRightArithmetic
+            | BitwiseAnd
+            | BitwiseOr
+            | BitwiseXor
+            | Not
+            | LogicalAnd
+            | LogicalOr
+            | LogicalNot
+            | LogicalEqual
+            | LogicalNotEqual
+            | Select
+            | IEqual
+            | INotEqual
+            | ULessThan
+            | ULessThanEqual
+            | UGreaterThan
+            | UGreaterThanEqual
+            | SLessThan
+            | SLessThanEqual
+            | SGreaterThan
+            | SGreaterThanEqual
+            | FOrdEqual
+            | FOrdNotEqual
+            | FOrdLessThan
+            | FOrdGreaterThan
+            | FOrdLessThanEqual
+            | FOrdGreaterThanEqual
+            | FUnordEqual
+            | FUnordNotEqual
+            | FUnordLessThan
+            | FUnordGreaterThan
+            | FUnordLessThanEqual
+            | FUnordGreaterThanEqual
+            | IsNan
+            | IsInf
+            | UConvert
+            | SConvert
+            | FConvert
+            | ConvertFToU
+            | ConvertFToS
+            | ConvertUToF
+            | ConvertSToF
+            | Bitcast
+            | CompositeExtract
+            | CompositeConstruct
+            | BitFieldInsert
+            | BitFieldSExtract
+            | BitFieldUExtract
+            | BitReverse
+            | BitCount
+            | IAddCarry
+            | ISubBorrow
+            | UMulExtended
+            | SMulExtended
+    )
+}
+
+/// Per function: where each id is defined (block label, position) with its result type, and the
+/// labels of the blocks that use it.
+struct Index {
+    def: HashMap<Word, (Word, usize, Option<Word>)>,
+    uses: HashMap<Word, Vec<Word>>,
+    /// Blocks merged into another (label -> the label of the block that now holds its code).
+    alias: HashMap<Word, Word>,
+}
+
+impl Index {
+    fn of(f: &Function) -> Index {
+        let mut def = HashMap::new();
+        let mut uses: HashMap<Word, Vec<Word>> = HashMap::new();
+        for b in &f.blocks {
+            let l = label(b);
+            for (k, i) in b.instructions.iter().enumerate() {
+                if let Some(r) = i.result_id {
+                    def.insert(r, (l, k, i.result_type));
+                }
+                for o in &i.operands {
+                    if let Some(x) = id(o) {
+                        uses.entry(x).or_default().push(l);
+                    }
+                }
+            }
+        }
+        Index {
+            def,
+            uses,
+            alias: HashMap::new(),
+        }
+    }
+
+    fn resolve(&self, mut l: Word) -> Word {
+        while let Some(&to) = self.alias.get(&l) {
+            l = to;
+        }
+        l
+    }
+}
+
+/// `(a, b)`: the Function variables whose loads `c` ANDs, with the positions of those loads.
+fn guard_vars(
+    f: &Function,
+    ix: &Index,
+    fn_ptrs: &HashSet<Word>,
+    c: Word,
+) -> Option<[(Word, Word, usize); 2]> {
+    let (cb, ck, _) = *ix.def.get(&c)?;
+    let bi = f.blocks.iter().position(|b| label(b) == cb)?;
+    let ci = f.blocks[bi].instructions.get(ck)?;
+    if ci.class.opcode != Op::LogicalAnd {
+        return None;
+    }
+    let mut out = [(0, 0, 0); 2];
+    for (j, o) in ci.operands.iter().enumerate().take(2) {
+        let x = id(o)?;
+        let (lb, lk, _) = *ix.def.get(&x)?;
+        let li = f
+            .blocks
+            .iter()
+            .find(|b| label(b) == lb)?
+            .instructions
+            .get(lk)?;
+        if li.class.opcode != Op::Load {
+            return None;
+        }
+        let ptr = id(li.operands.first()?)?;
+        // A Function variable itself (no access chain): only `OpStore ptr` writes it.
+        let (_, _, ty) = *ix.def.get(&ptr)?;
+        let vb = &f.blocks[0];
+        let is_var = vb
+            .instructions
+            .iter()
+            .any(|v| v.class.opcode == Op::Variable && v.result_id == Some(ptr));
+        if !is_var || !ty.is_some_and(|t| fn_ptrs.contains(&t)) {
+            return None;
+        }
+        out[j] = (ptr, lb, lk);
+    }
+    Some(out)
+}
+
+fn stores_to(insts: &[Instruction], vars: &[Word]) -> bool {
+    insts.iter().any(|i| {
+        i.class.opcode == Op::Store
+            && i.operands
+                .first()
+                .and_then(id)
+                .is_some_and(|p| vars.contains(&p))
+    })
+}
+
+/// Whether `c2` is the same value as `c` at the second selection (module docs, point 3).
+fn same_guard(
+    f: &Function,
+    ix: &Index,
+    fn_ptrs: &HashSet<Word>,
+    (h, t, m): (usize, usize, usize),
+    c: Word,
+    c2: Word,
+) -> bool {
+    if c == c2 {
+        return true;
+    }
+    let (Some(g1), Some(g2)) = (
+        guard_vars(f, ix, fn_ptrs, c),
+        guard_vars(f, ix, fn_ptrs, c2),
+    ) else {
+        return false;
+    };
+    let (hl, ml) = (label(&f.blocks[h]), label(&f.blocks[m]));
+    if g1[0].0 != g2[0].0 || g1[1].0 != g2[1].0 {
+        return false;
+    }
+    let vars = [g1[0].0, g1[1].0];
+    // c's loads in H, after which H stores neither variable; c2's loads in M.
+    let first = g1.iter().map(|g| g.2).min().unwrap_or(0);
+    if g1.iter().any(|g| g.1 != hl) || g2.iter().any(|g| g.1 != ml) {
+        return false;
+    }
+    !stores_to(&f.blocks[h].instructions[first..], &vars)
+        && !stores_to(&f.blocks[t].instructions, &vars)
+        && !stores_to(&f.blocks[m].instructions, &vars)
+}
+
+/// `OpSelectionMerge M; OpBranchConditional c T M` at the end of block `h`: `(c, T, M)`.
+fn selection(f: &Function, h: usize) -> Option<(Word, Word, Word)> {
+    let is = &f.blocks.get(h)?.instructions;
+    let [.., sm, bc] = is.as_slice() else {
+        return None;
+    };
+    if sm.class.opcode != Op::SelectionMerge
+        || bc.class.opcode != Op::BranchConditional
+        || bc.operands.len() != 3
+    {
+        return None;
+    }
+    let m = id(&sm.operands[0])?;
+    let (c, t, e) = (
+        id(&bc.operands[0])?,
+        id(&bc.operands[1])?,
+        id(&bc.operands[2])?,
+    );
+    (e == m).then_some((c, t, m))
+}
+
+/// A then-block `T` at index `t` that is one block ending `OpBranch M`, with no construct or barrier.
+fn single(f: &Function, t: usize, tl: Word, ml: Word) -> bool {
+    let Some(b) = f.blocks.get(t) else {
+        return false;
+    };
+    let Some(last) = b.instructions.last() else {
+        return false;
+    };
+    label(b) == tl
+        && last.class.opcode == Op::Branch
+        && id(&last.operands[0]) == Some(ml)
+        && b.instructions.iter().all(|i| {
+            !matches!(
+                i.class.opcode,
+                Op::SelectionMerge | Op::LoopMerge | Op::ControlBarrier | Op::Phi
+            )
+        })
+}
+
+fn rename(i: &mut Instruction, map: &HashMap<Word, Word>) {
+    for o in &mut i.operands {
+        if let Operand::IdRef(x) = o {
+            if let Some(&y) = map.get(x) {
+                *x = y;
+            }
+        }
+    }
+}
+
+fn fuse_function(f: &mut Function, fn_ptrs: &HashSet<Word>) -> usize {
+    let mut ix = Index::of(f);
+    let mut fused = 0;
+    let mut h = 0;
+    while h < f.blocks.len() {
+        if try_fuse(f, fn_ptrs, &mut ix, h) {
+            fused += 1;
+        } else {
+            h += 1;
+        }
+    }
+    fused
+}
+
+/// One fusion step at header block `h` (module docs); false when the pattern does not hold.
+fn try_fuse(f: &mut Function, fn_ptrs: &HashSet<Word>, ix: &mut Index, h: usize) -> bool {
+    let (t, m, t2, m2) = (h + 1, h + 2, h + 3, h + 4);
+    let Some((c, tl, ml)) = selection(f, h) else {
+        return false;
+    };
+    if !single(f, t, tl, ml) || f.blocks.get(m).map(label) != Some(ml) {
+        return false;
+    }
+    let Some((c2, t2l, m2l)) = selection(f, m) else {
+        return false;
+    };
+    if !single(f, t2, t2l, m2l) || f.blocks.get(m2).map(label) != Some(m2l) {
+        return false;
+    }
+    let hl = label(&f.blocks[h]);
+    // M and T2 are reached only through the two constructs (their labels appear nowhere else).
+    let only = |ix: &Index, l: Word, ok: &[Word]| {
+        ix.uses
+            .get(&l)
+            .is_none_or(|us| us.iter().all(|&u| ok.contains(&ix.resolve(u))))
+    };
+    if !only(ix, ml, &[hl, tl, m2l]) || !only(ix, t2l, &[ml, m2l]) {
+        return false;
+    }
+    let mb = &f.blocks[m].instructions;
+    let body_end = mb.len() - 2;
+    let nphi = mb.iter().take_while(|i| i.class.opcode == Op::Phi).count();
+    // The phis of M: (result, type, v from T, z from H).
+    let mut phis = Vec::new();
+    for p in &mb[..nphi] {
+        let pairs: Vec<(Word, Word)> = p
+            .operands
+            .chunks(2)
+            .filter_map(|c| Some((id(&c[0])?, id(c.get(1)?)?)))
+            .collect();
+        let [a, b] = pairs.as_slice() else {
+            return false;
+        };
+        let ((v, _), (z, _)) = match (a.1 == tl, b.1 == tl) {
+            (true, false) if b.1 == hl => (*a, *b),
+            (false, true) if a.1 == hl => (*b, *a),
+            _ => return false,
+        };
+        // z must be available at H's edge into M2 (point 5).
+        let zdef = ix.def.get(&z).map(|d| ix.resolve(d.0));
+        if zdef.is_some_and(|d| d == tl || d == ml || d == t2l) {
+            return false;
+        }
+        let (Some(r), Some(ty)) = (p.result_id, p.result_type) else {
+            return false;
+        };
+        phis.push((r, ty, v, z));
+    }
+    // P: no effect, Function-variable memory only (point 2).
+    for i in &mb[nphi..body_end] {
+        let ok = match i.class.opcode {
+            Op::Load | Op::AccessChain => i
+                .operands
+                .first()
+                .and_then(id)
+                .and_then(|p| ix.def.get(&p))
+                .and_then(|d| d.2)
+                .is_some_and(|ty| fn_ptrs.contains(&ty)),
+            op => pure(op),
+        };
+        if !ok {
+            return false;
+        }
+    }
+    if !same_guard(f, ix, fn_ptrs, (h, t, m), c, c2) {
+        return false;
+    }
+    // Point 4: P's values are used only in M (P) and T2, which move into T.
+    let inside = |ix: &Index, x: Word| {
+        ix.uses.get(&x).is_none_or(|us| {
+            us.iter().all(|&u| {
+                let u = ix.resolve(u);
+                u == ml || u == t2l || u == tl
+            })
+        })
+    };
+    if mb[nphi..body_end]
+        .iter()
+        .filter_map(|i| i.result_id)
+        .any(|x| !inside(ix, x))
+    {
+        return false;
+    }
+    // Rewrite.
+    let map: HashMap<Word, Word> = phis.iter().map(|&(r, _, v, _)| (r, v)).collect();
+    let zmap: HashMap<Word, Word> = phis.iter().map(|&(r, _, _, z)| (r, z)).collect();
+    let mut moved: Vec<Instruction> = f.blocks[m].instructions[nphi..body_end].to_vec();
+    let t2b = &f.blocks[t2].instructions;
+    moved.extend_from_slice(&t2b[..t2b.len() - 1]);
+    for i in &mut moved {
+        rename(i, &map);
+    }
+    let tb = &mut f.blocks[t].instructions;
+    let br = tb.pop().expect("ends with OpBranch");
+    tb.extend(moved);
+    let mut br = br;
+    br.operands[0] = Operand::IdRef(m2l);
+    tb.push(br);
+    // H's construct now merges at M2.
+    let hb = &mut f.blocks[h].instructions;
+    let k = hb.len();
+    hb[k - 2].operands[0] = Operand::IdRef(m2l);
+    hb[k - 1].operands[2] = Operand::IdRef(m2l);
+    // M2's phis: edges T2 -> T (values renamed), M -> H (a phi of M becomes its z).
+    let mut new_phis: Vec<Instruction> = phis
+        .iter()
+        .map(|&(r, ty, v, z)| {
+            Instruction::new(
+                Op::Phi,
+                Some(ty),
+                Some(r),
+                vec![
+                    Operand::IdRef(v),
+                    Operand::IdRef(tl),
+                    Operand::IdRef(z),
+                    Operand::IdRef(hl),
+                ],
+            )
+        })
+        .collect();
+    for p in f.blocks[m2]
+        .instructions
+        .iter_mut()
+        .take_while(|i| i.class.opcode == Op::Phi)
+    {
+        for pair in p.operands.chunks_mut(2) {
+            let from = id(&pair[1]);
+            if from == Some(t2l) {
+                if let Operand::IdRef(x) = &mut pair[0] {
+                    if let Some(&y) = map.get(x) {
+                        *x = y;
+                    }
+                }
+                pair[1] = Operand::IdRef(tl);
+            } else if from == Some(ml) {
+                if let Operand::IdRef(x) = &mut pair[0] {
+                    if let Some(&y) = zmap.get(x) {
+                        *x = y;
+                    }
+                }
+                pair[1] = Operand::IdRef(hl);
+            }
+        }
+    }
+    new_phis.append(&mut f.blocks[m2].instructions);
+    f.blocks[m2].instructions = new_phis;
+    // Index upkeep: the new phis use v and z in M2; M's and T2's code now lies in T.
+    for &(_, _, v, z) in &phis {
+        ix.uses.entry(v).or_default().push(m2l);
+        ix.uses.entry(z).or_default().push(m2l);
+    }
+    for &(r, ..) in &phis {
+        if let Some(d) = ix.def.get_mut(&r) {
+            d.0 = m2l;
+        }
+    }
+    ix.alias.insert(ml, tl);
+    ix.alias.insert(t2l, tl);
+    f.blocks.drain(m..=t2);
+    // Positions in T changed: re-index the definitions in T, M2 and the blocks after (their indices
+    // shifted, their positions did not).
+    for (k, i) in f.blocks[t].instructions.iter().enumerate() {
+        if let Some(r) = i.result_id {
+            ix.def.insert(r, (tl, k, i.result_type));
+        }
+    }
+    for (k, i) in f.blocks[m2 - 2].instructions.iter().enumerate() {
+        if let Some(r) = i.result_id {
+            ix.def.insert(r, (m2l, k, i.result_type));
+        }
+    }
+    true
+}
