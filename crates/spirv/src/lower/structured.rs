@@ -186,9 +186,10 @@ impl Cx<'_> {
                     })?;
                 }
                 Item::Loop(lp) => {
-                    self.lane_loop_item(); // D144: a top chain after a loop keeps its label test
-                                           // Several waves, a loop left lane by lane (D133): entered on the invocation's own
-                                           // label, run without votes or publications, the label copies advanced after it.
+                    // D144: a top chain after a loop keeps its label test.
+                    self.lane_loop_item();
+                    // Several waves, a loop left lane by lane (D133): entered on the invocation's own
+                    // label, run without votes or publications, the label copies advanced after it.
                     if let Some(x) = self.lane_local_loop(&s.number, lp.lo, lp.hi) {
                         let go = self.label_in(lp.lo, lp.hi)?;
                         self.guarded(go, None, |cx| {
