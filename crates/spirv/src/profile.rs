@@ -146,9 +146,10 @@ pub struct DeviceProfile {
     pub loop_iteration_cap: Option<u32>,
     /// A subgroup, once started, runs alone until it reaches a barrier: no invocation of another subgroup
     /// of its workgroup executes in between (decision D146). Measured with one workgroup of 64
-    /// invocations that meet at a barrier, then each add 1 to one workgroup counter 64 times (relaxed
+    /// invocations that meet at a barrier, then each add 1 to one workgroup counter 1,024 times (relaxed
     /// atomics, no barrier): the subgroups of [`subgroup_size`](Self::subgroup_size) consecutive
-    /// invocations must each see one contiguous block of counter values. lavapipe: **true** (a workgroup
+    /// invocations (at least two of them) must each see one contiguous block of counter values.
+    /// lavapipe: **true** (a workgroup
     /// runs on one thread, each 8-wide batch a coroutine that yields only at a barrier — and at every
     /// atomic with Acquire or Release semantics, which it treats as a barrier). The portable profile
     /// says false. Where true, the lock of 64-bit LDS atomics takes and releases with relaxed atomics:

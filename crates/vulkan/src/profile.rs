@@ -432,14 +432,16 @@ pub fn probe_with_report(ctx: &Context) -> Result<(DeviceProfile, ProbeReport)> 
 }
 
 /// Adds per invocation in the [`modules::subgroup_runs_alone`] probe.
-pub const RUNS_ALONE_PROBE_ADDS: u32 = 64;
+pub const RUNS_ALONE_PROBE_ADDS: u32 = 1024;
 
 /// Whether the probe's output (first and last counter value per invocation, `adds` adds each) shows every
 /// subgroup of `size` consecutive invocations running alone: the values its invocations saw form one
-/// contiguous block of `size * adds` values (no add of another subgroup in between).
+/// contiguous block of `size * adds` values (no add of another subgroup in between). At least two
+/// subgroups must have run: one subgroup as large as the workgroup shows nothing.
 pub fn runs_alone(out: &[u32], size: u32, adds: u32) -> bool {
     let lanes = out.len() / 2;
-    if size == 0 || adds == 0 || lanes == 0 || lanes % size as usize != 0 {
+    if size == 0 || adds == 0 || !lanes.is_multiple_of(size as usize) || lanes / (size as usize) < 2
+    {
         return false;
     }
     out.chunks(2 * size as usize).all(|g| {

@@ -43,7 +43,8 @@ fn lavapipe_profile_matches_the_measurements() {
 }
 
 /// The D146 criterion on hand-made probe outputs: contiguous blocks per subgroup pass; one add of another
-/// subgroup inside a block, a subgroup size that does not divide the workgroup, or no measurement fail.
+/// subgroup inside a block, a single subgroup, a subgroup size that does not divide the workgroup, or no
+/// measurement fail.
 #[test]
 fn runs_alone_needs_one_contiguous_block_per_subgroup() {
     use rdna2spv_vulkan::profile::runs_alone;
@@ -53,8 +54,12 @@ fn runs_alone_needs_one_contiguous_block_per_subgroup() {
     // Subgroup 1's last add came after one of subgroup 0's: both blocks are wider than 6 values.
     let mixed = [0, 4, 1, 6, 5, 10, 7, 11];
     assert!(!runs_alone(&mixed, 2, 3));
-    // Read as subgroups of 4 the same output is one block of 12 values.
-    assert!(runs_alone(&alone, 4, 3));
+    // Read as one subgroup of 4 the same output is one block of 12 values, but a single subgroup shows
+    // nothing.
+    assert!(!runs_alone(&alone, 4, 3));
+    // Subgroups of 1, 2 adds each: invocation 1 ran alone, 0 and 2 interleaved.
+    assert!(runs_alone(&[0, 1, 2, 3, 4, 5, 6, 7], 1, 2));
+    assert!(!runs_alone(&[0, 4, 2, 3, 1, 5, 6, 7], 1, 2));
     assert!(!runs_alone(&alone, 3, 3));
     assert!(!runs_alone(&alone, 0, 3));
     assert!(!runs_alone(&[], 2, 3));
