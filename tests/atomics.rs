@@ -25,7 +25,7 @@ use opcheck::{frame_of, outputs_of, segment_words, Exec, Frame, Op, Rng, WAVE};
 use rdna2spv_eval::{InitSgpr, Launch, Memory};
 use rdna2spv_ir::lift::{lift, LiftOptions};
 use rdna2spv_isa::{decode, PrintOptions, Target};
-use rdna2spv_spirv::lower::LowerOptions;
+use rdna2spv_spirv::lower::{LowerOptions, Mapping};
 use rdna2spv_vulkan::{probe, run_with_buffers};
 use softfloat_sys as sf;
 
@@ -458,7 +458,7 @@ fn le(bytes: &[u8]) -> Vec<u32> {
         .collect()
 }
 
-fn check(segs: &[Seg]) {
+fn check(segs: &[Seg], mapping: Mapping) {
     for s in segs {
         check_words(s);
     }
@@ -508,7 +508,10 @@ fn check(segs: &[Seg]) {
             // Scratch forms: 64 private bytes per lane (offsets v6 & 0x38, a dword or qword each).
             |a| launch(n, a, if scratch { 64 } else { 0 }),
             &prof,
-            &LowerOptions::default(),
+            &LowerOptions {
+                mapping,
+                ..LowerOptions::default()
+            },
         )
         .unwrap_or_else(|e| panic!("group {gi}: device run failed: {e}"));
         let mut mem = Memory::default();
@@ -561,11 +564,15 @@ fn select(f: impl Fn(&Seg) -> bool) -> Vec<&'static Seg> {
 }
 
 fn run_selected(f: impl Fn(&Seg) -> bool) {
+    run_selected_in(f, Mapping::Wave);
+}
+
+fn run_selected_in(f: impl Fn(&Seg) -> bool, mapping: Mapping) {
     let v: Vec<Seg> = select(f)
         .into_iter()
         .map(|s| seg(s.name, s.text, s.words))
         .collect();
-    check(&v);
+    check(&v, mapping);
 }
 
 /// The atomics that block the most rocSPARSE kernels (docs/corpus.md), in every `cargo test`.
@@ -597,6 +604,18 @@ fn atomics_lds_32() {
 #[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
 fn atomics_lds_64() {
     run_selected(|s| s.name.starts_with("ds_") && kind(s.name).wide);
+}
+
+/// Every 64-bit LDS atomic (with and without return) in the lane mapping (D146): one invocation per
+/// lane, so the 32 lanes of a workgroup are four 8-wide lavapipe batches that contend for D060's lock
+/// word (each lane has its own address). Before D146 the lock's ordered atomics yielded inside the retry
+/// loop and the batches' barriers fell out of step.
+#[test]
+fn atomics_lds_64_lane_mapping() {
+    run_selected_in(
+        |s| s.name.starts_with("ds_") && kind(s.name).wide,
+        Mapping::Lane,
+    );
 }
 
 #[test]

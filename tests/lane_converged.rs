@@ -200,8 +200,8 @@ fn atomic_ands(manifest: &Path, mapping: rdna2spv_spirv::lower::Mapping) -> usiz
 /// them (and its barrier round clears the counter two rounds old: one AND more). Counted in the modules
 /// the runner lowers. lds64_sum.s (64-bit LDS adds of every work-item of
 /// three waves under that lock, a partial and an empty wave in the last workgroup) runs bit-exact and
-/// equal to the sums derived here in the wave mapping; in the lane mapping its waves do not finish on
-/// lavapipe, with or without this change (a known failure of 64-bit LDS atomics there, D145).
+/// equal to the sums derived here in the wave mapping; tests/lane_lds64.rs runs it in the lane mapping
+/// too (before D146 its waves did not finish there on lavapipe).
 #[test]
 fn lane_modules_clear_only_the_lds_lock() {
     use rdna2spv_spirv::lower::Mapping;

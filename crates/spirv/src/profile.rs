@@ -144,6 +144,18 @@ pub struct DeviceProfile {
     /// written after a loop does not detect the cap; a trip count or a flag written by the last
     /// iteration does. Long loops must be split across dispatches or checked that way.
     pub loop_iteration_cap: Option<u32>,
+    /// A subgroup, once started, runs alone until it reaches a barrier: no invocation of another subgroup
+    /// of its workgroup executes in between (decision D146). Measured with one workgroup of 64
+    /// invocations that meet at a barrier, then each add 1 to one workgroup counter 1,024 times (relaxed
+    /// atomics, no barrier): the subgroups of [`subgroup_size`](Self::subgroup_size) consecutive
+    /// invocations (at least two of them) must each see one contiguous block of counter values.
+    /// lavapipe: **true** (a workgroup
+    /// runs on one thread, each 8-wide batch a coroutine that yields only at a barrier — and at every
+    /// atomic with Acquire or Release semantics, which it treats as a barrier). The portable profile
+    /// says false. Where true, the lock of 64-bit LDS atomics takes and releases with relaxed atomics:
+    /// an ordered atomic would yield inside the retry loop, whose trip count differs between subgroups.
+    #[serde(default)]
+    pub subgroup_runs_alone: bool,
 }
 
 impl DeviceProfile {
@@ -181,6 +193,7 @@ impl DeviceProfile {
             required_subgroup_size_honoured: false,
             verified_subgroups: Vec::new(),
             loop_iteration_cap: Some(Self::PORTABLE_LOOP_CAP),
+            subgroup_runs_alone: false,
         }
     }
 
@@ -289,6 +302,7 @@ mod tests {
         assert!(p.folds_add_zero && p.folds_mul_one);
         assert!(!p.preserves_subnormals_f32 && !p.float_to_int_saturates());
         assert_eq!(p.loop_iteration_cap, Some(65_535));
+        assert!(!p.subgroup_runs_alone);
         assert_eq!(DeviceProfile::default(), p);
     }
 

@@ -321,6 +321,24 @@ impl KernelBuilder {
         id
     }
 
+    /// Declares a `Workgroup`-storage variable of type `ty` (no initializer: its value is undefined until
+    /// the kernel writes it) and returns it.
+    pub fn workgroup_variable(&mut self, ty: Word) -> Word {
+        let ptr = self.b.type_pointer(None, StorageClass::Workgroup, ty);
+        let id = self.b.id();
+        self.b
+            .module_mut()
+            .types_global_values
+            .push(Instruction::new(
+                Op::Variable,
+                Some(ptr),
+                Some(id),
+                vec![Operand::StorageClass(StorageClass::Workgroup)],
+            ));
+        self.interface.push(id);
+        id
+    }
+
     /// Decorates `id` NoContraction and returns it.
     pub fn nc(&mut self, id: Word) -> Word {
         self.b.decorate(id, Decoration::NoContraction, []);

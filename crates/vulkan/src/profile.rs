@@ -399,7 +399,56 @@ pub fn probe_with_report(ctx: &Context) -> Result<(DeviceProfile, ProbeReport)> 
         );
     }
 
+    // Subgroups run alone between barriers (D146).
+    {
+        let adds = RUNS_ALONE_PROBE_ADDS;
+        let lanes = crate::kernel::LOCAL_SIZE;
+        let out = run_words(
+            ctx,
+            &modules::subgroup_runs_alone(),
+            &[0],
+            lanes,
+            adds,
+            2 * lanes as usize,
+        )?;
+        p.subgroup_runs_alone = runs_alone(&out, p.subgroup_size, adds);
+        r.note(
+            "subgroup_runs_alone",
+            format!(
+                "{lanes} invocations x {adds} relaxed adds to one workgroup counter, subgroups of {}: \
+                 (first, last) value seen per subgroup {:?}",
+                p.subgroup_size,
+                out.chunks(2 * p.subgroup_size.max(1) as usize)
+                    .map(|g| (
+                        g.iter().step_by(2).min().copied().unwrap_or(0),
+                        g.iter().skip(1).step_by(2).max().copied().unwrap_or(0)
+                    ))
+                    .collect::<Vec<_>>()
+            ),
+        );
+    }
+
     Ok((p, r))
+}
+
+/// Adds per invocation in the [`modules::subgroup_runs_alone`] probe.
+pub const RUNS_ALONE_PROBE_ADDS: u32 = 1024;
+
+/// Whether the probe's output (first and last counter value per invocation, `adds` adds each) shows every
+/// subgroup of `size` consecutive invocations running alone: the values its invocations saw form one
+/// contiguous block of `size * adds` values (no add of another subgroup in between). At least two
+/// subgroups must have run: one subgroup as large as the workgroup shows nothing.
+pub fn runs_alone(out: &[u32], size: u32, adds: u32) -> bool {
+    let lanes = out.len() / 2;
+    if size == 0 || adds == 0 || !lanes.is_multiple_of(size as usize) || lanes / (size as usize) < 2
+    {
+        return false;
+    }
+    out.chunks(2 * size as usize).all(|g| {
+        let lo = g.iter().step_by(2).min().copied().unwrap_or(0);
+        let hi = g.iter().skip(1).step_by(2).max().copied().unwrap_or(0);
+        hi >= lo && u64::from(hi - lo) + 1 == u64::from(size) * u64::from(adds)
+    })
 }
 
 /// Runs a [`KernelBuilder`] kernel over `count` invocations and returns `out_len` output bytes.
@@ -710,6 +759,7 @@ pub fn probe_modules() -> Vec<(&'static str, Vec<u32>)> {
         ("subgroup_size", modules::subgroup_size()),
         ("subgroup_verify", crate::subgroup::probe_module()),
         ("counted_loop", modules::counted_loop()),
+        ("subgroup_runs_alone", modules::subgroup_runs_alone()),
     ]
 }
 
@@ -933,6 +983,68 @@ pub mod modules {
         let u = k.t.u32;
         let s = k.load_builtin(u, BuiltIn::SubgroupSize);
         k.store32(s, 4, 0);
+        k.finish()
+    }
+
+    /// One workgroup: invocation 0 zeroes a workgroup counter, all meet at a barrier, then each
+    /// invocation adds 1 to the counter `param` times (relaxed atomics, a top-tested loop, no barrier)
+    /// and stores the value its first and its last add returned: out = [first, last] per invocation.
+    pub fn subgroup_runs_alone() -> Vec<u32> {
+        let mut k = KernelBuilder::new(&[]);
+        let u = k.t.u32;
+        let n = k.param();
+        let i = k.index();
+        let c = k.workgroup_variable(u);
+        let zero = k.const32(u, 0);
+        let one = k.const32(u, 1);
+        let wg = k.const32(u, spirv::Scope::Workgroup as u32);
+        let relaxed = k.const32(u, 0);
+        let acq_rel = k.const32(u, 0x8 | 0x100); // AcquireRelease | WorkgroupMemory
+        let first_lane = k.b.i_equal(k.t.bool, None, i, zero).expect("block open");
+        let (set, met) = (k.b.id(), k.b.id());
+        k.b.selection_merge(met, spirv::SelectionControl::NONE)
+            .expect("block open");
+        k.b.branch_conditional(first_lane, set, met, [])
+            .expect("block open");
+        k.b.begin_block(Some(set)).expect("function open");
+        k.b.store(c, zero, None, []).expect("block open");
+        k.b.branch(met).expect("block open");
+        k.b.begin_block(Some(met)).expect("function open");
+        k.b.control_barrier(wg, wg, acq_rel).expect("block open");
+        let first =
+            k.b.atomic_i_increment(u, None, c, wg, relaxed)
+                .expect("block open");
+        let (var, last) = (k.function_variable(u), k.function_variable(u));
+        k.b.store(var, one, None, []).expect("block open");
+        k.b.store(last, first, None, []).expect("block open");
+        let (header, body, cont, merge) = (k.b.id(), k.b.id(), k.b.id(), k.b.id());
+        k.b.branch(header).expect("block open");
+
+        k.b.begin_block(Some(header)).expect("function open");
+        let j = k.b.load(u, None, var, None, []).expect("block open");
+        let go = k.b.u_less_than(k.t.bool, None, j, n).expect("block open");
+        k.b.loop_merge(merge, cont, LoopControl::NONE, [])
+            .expect("block open");
+        k.b.branch_conditional(go, body, merge, [])
+            .expect("block open");
+
+        k.b.begin_block(Some(body)).expect("function open");
+        let v =
+            k.b.atomic_i_increment(u, None, c, wg, relaxed)
+                .expect("block open");
+        k.b.store(last, v, None, []).expect("block open");
+        let j = k.b.load(u, None, var, None, []).expect("block open");
+        let next = k.b.i_add(u, None, j, one).expect("block open");
+        k.b.store(var, next, None, []).expect("block open");
+        k.b.branch(cont).expect("block open");
+
+        k.b.begin_block(Some(cont)).expect("function open");
+        k.b.branch(header).expect("block open");
+
+        k.b.begin_block(Some(merge)).expect("function open");
+        let l = k.b.load(u, None, last, None, []).expect("block open");
+        k.store32(first, 8, 0);
+        k.store32(l, 8, 1);
         k.finish()
     }
 

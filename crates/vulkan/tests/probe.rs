@@ -36,6 +36,31 @@ fn lavapipe_profile_matches_the_measurements() {
     assert_eq!(p.subgroup_size, 8, "{report}");
     assert!(!p.required_subgroup_size_honoured);
     assert_eq!(p.loop_iteration_cap, Some(65_535), "{report}");
+    // D146: each 8-wide batch is a coroutine that runs alone until a barrier.
+    assert!(p.subgroup_runs_alone, "{report}");
     // The profile prints as JSON and reads back.
     assert_eq!(DeviceProfile::from_json(&p.to_json_pretty()).unwrap(), p);
+}
+
+/// The D146 criterion on hand-made probe outputs: contiguous blocks per subgroup pass; one add of another
+/// subgroup inside a block, a single subgroup, a subgroup size that does not divide the workgroup, or no
+/// measurement fail.
+#[test]
+fn runs_alone_needs_one_contiguous_block_per_subgroup() {
+    use rdna2spv_vulkan::profile::runs_alone;
+    // 4 invocations, subgroups of 2, 3 adds each: subgroup 0 saw 0..=5, subgroup 1 saw 6..=11.
+    let alone = [0, 4, 1, 5, 6, 10, 7, 11];
+    assert!(runs_alone(&alone, 2, 3));
+    // Subgroup 1's last add came after one of subgroup 0's: both blocks are wider than 6 values.
+    let mixed = [0, 4, 1, 6, 5, 10, 7, 11];
+    assert!(!runs_alone(&mixed, 2, 3));
+    // Read as one subgroup of 4 the same output is one block of 12 values, but a single subgroup shows
+    // nothing.
+    assert!(!runs_alone(&alone, 4, 3));
+    // Subgroups of 1, 2 adds each: invocation 1 ran alone, 0 and 2 interleaved.
+    assert!(runs_alone(&[0, 1, 2, 3, 4, 5, 6, 7], 1, 2));
+    assert!(!runs_alone(&[0, 4, 2, 3, 1, 5, 6, 7], 1, 2));
+    assert!(!runs_alone(&alone, 3, 3));
+    assert!(!runs_alone(&alone, 0, 3));
+    assert!(!runs_alone(&[], 2, 3));
 }

@@ -9,7 +9,12 @@
 //! * 64-bit LDS: the LDS is an array of dwords and Vulkan has no aliasing 64-bit view of it without
 //!   VK_KHR_workgroup_memory_explicit_layout (lavapipe lacks it), so each 64-bit LDS atomic runs under a
 //!   workgroup lock word (a spin lock written so that SIMD lock-step execution cannot deadlock: each
-//!   attempt takes the lock, does the whole read-modify-write and releases it inside one branch).
+//!   attempt takes the lock, does the whole read-modify-write and releases it inside one branch). The
+//!   lock is taken with Acquire and released with Release semantics, except on a device whose profile
+//!   measured that a subgroup runs alone between barriers (`subgroup_runs_alone`, lavapipe): there both
+//!   are relaxed, because lavapipe yields to the other subgroups at every ordered atomic, which inside
+//!   the retry loop (trip counts differing between subgroups) desynchronises every later barrier
+//!   (decision D146).
 //!
 //! Retries run in a top-tested loop entered only after a failed first attempt, so an atomic without
 //! contention costs no loop iteration against lavapipe's 65,535-iteration cap.
@@ -95,8 +100,18 @@ impl Cx<'_> {
         let at = self.c32(BARRIER_COUNTERS);
         let lock = self.b.access_chain(t.wg_u32, None, counters, [at])?;
         let wg = self.c32(rspirv::spirv::Scope::Workgroup as u32);
-        let acquire = self.c32(0x2 | 0x100); // Acquire | WorkgroupMemory
-        let release = self.c32(0x4 | 0x100); // Release | WorkgroupMemory
+        // D146: where a subgroup runs alone until a barrier (measured), the lock is taken and released
+        // with relaxed atomics: no other subgroup runs while one holds it, and such a device (lavapipe)
+        // turns an ordered atomic into a yield to the other subgroups inside this retry loop, whose trip
+        // count differs between subgroups. Elsewhere Acquire/Release order the plain accesses.
+        let (acquire, release) = if self.prof.subgroup_runs_alone {
+            (self.c32(0), self.c32(0))
+        } else {
+            (
+                self.c32(0x2 | 0x100), // Acquire | WorkgroupMemory
+                self.c32(0x4 | 0x100), // Release | WorkgroupMemory
+            )
+        };
         let _ = r;
         self.retry(t.u64, &|cx: &mut Self| {
             let (z, one) = (cx.c32(0), cx.c32(1));

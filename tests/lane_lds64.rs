@@ -1,0 +1,195 @@
+//! 64-bit LDS atomics under D060's workgroup lock in both mappings (decision D146).
+//!
+//! lavapipe runs a workgroup's invocations in 8-wide batches, each a coroutine that yields at a barrier
+//! and at every atomic with Acquire or Release semantics. The lock used to be taken with an Acquire
+//! compare-exchange and released with a Release store inside the retry loop, whose trip count differs
+//! between batches, so the batches' barriers fell out of step: wrong sums with one full wave, waves that
+//! never finish with several. Where the profile measured that a subgroup runs alone between barriers
+//! (`subgroup_runs_alone`), the lock is now relaxed.
+//!
+//! fixtures/lane/lds64_sum.s: every work-item adds `((l - 16) mod 2^32) + 2^32` to one counter.
+//! fixtures/lane/lds64_rtn.s: ds_add_rtn_u64 of 2^31 to one counter (the k-th add returns k * 2^31; the
+//! kernel files each return under k, so the output does not depend on the order of the adds) and two
+//! ds_cmpst_rtn_b64 on each work-item's own slot (the first swaps, the second fails). One full wave, and
+//! three waves with a partial and an empty wave, wave32 and wave64; every run host vs lavapipe bit for
+//! bit and every output word derived here in Rust from the ISA's rules. fixtures/lane/lds32_cas.s checks
+//! the 32-bit compare-exchange retries (relaxed, no lock) the same way. Needs a Vulkan 1.3 device.
+
+#[path = "support/lane.rs"]
+mod lane;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs a manifest of fixtures/lane with `--backend both` in `mapping` ("lane" or "wave") and compares
+/// the output with `want`.
+fn check(manifest: &str, mapping: &str, want: &[u32]) {
+    let dir = std::env::temp_dir().join(format!(
+        "rdna2spv-lane-lds64-{}-{mapping}-{}",
+        manifest.trim_end_matches(".toml"),
+        std::process::id()
+    ));
+    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .arg("run")
+        .arg(root().join("fixtures/lane").join(manifest))
+        .args(["--backend", "both", "--mapping", mapping, "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.code() == Some(0) && stderr.contains("agree bit for bit"),
+        "{manifest} ({mapping} mapping): exit {:?}\n{stderr}",
+        out.status.code()
+    );
+    let got = lane::words(&std::fs::read(dir.join("out.bin")).unwrap());
+    assert_eq!(got.len(), want.len(), "{manifest} ({mapping}): output size");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert_eq!(g, w, "{manifest} ({mapping}): word {i}: {g:#x} vs {w:#x}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Work-items of workgroup `g` when `grid` work-items run in workgroups of `wg`.
+fn items(grid: u32, wg: u32, g: u32) -> u32 {
+    (grid - g * wg).min(wg)
+}
+
+/// What lds64_sum.s stores: every work-item of workgroup `g` stores (low word, high word) of the 64-bit
+/// sum over its workgroup's work-items `l` of `((l - 16) mod 2^32) + 2^32` (ds_add_u64 wraps mod 2^64).
+fn lds64_sum(grid: u32, wg: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for g in 0..grid.div_ceil(wg) {
+        let n = items(grid, wg, g);
+        let sum = (0..n).fold(0u64, |s, l| {
+            s.wrapping_add(u64::from(l.wrapping_sub(16)))
+                .wrapping_add(1 << 32)
+        });
+        for _ in 0..n {
+            out.extend([sum as u32, (sum >> 32) as u32]);
+        }
+    }
+    out
+}
+
+/// What lds64_rtn.s stores: 8 words per work-item `l` of workgroup `g` (record `g * wg + l`): the first
+/// ds_cmpst_rtn_b64 returns the slot's (l, !l) and swaps in (l + 256, 3 l); the second, comparing with
+/// (l, !l) again, fails and returns (l + 256, 3 l); the counter after `n` adds of 2^31 is `n * 2^31`; and
+/// words 6-7 hold the add that returned `l * 2^31` (the adds return 0, 2^31, ..., (n - 1) 2^31 in some
+/// order, each filed under its own k).
+fn lds64_rtn(grid: u32, wg: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for g in 0..grid.div_ceil(wg) {
+        let n = items(grid, wg, g);
+        let fin = u64::from(n) << 31;
+        for l in 0..n {
+            let k = u64::from(l) << 31;
+            out.extend([
+                l,
+                !l,
+                l + 256,
+                3 * l,
+                fin as u32,
+                (fin >> 32) as u32,
+                k as u32,
+                (k >> 32) as u32,
+            ]);
+        }
+    }
+    out
+}
+
+/// ds_add_u64 of every work-item: one full wave (four lavapipe batches; before D146 lavapipe lost the
+/// last batch's adds), and three waves with a partial and an empty one (before D146 the waves never
+/// wrote their flags), wave32 and wave64, in both mappings.
+#[test]
+fn lds64_sum_in_both_mappings() {
+    for (m, want) in [
+        ("lds64_sum_1wave.toml", lds64_sum(64, 32)),
+        ("lds64_sum_w32.toml", lds64_sum(240, 96)),
+        ("lds64_sum_w64.toml", lds64_sum(464, 192)),
+    ] {
+        for mapping in ["lane", "wave"] {
+            check(m, mapping, &want);
+        }
+    }
+}
+
+/// ds_add_rtn_u64 and ds_cmpst_rtn_b64, their returned values checked, in the same shapes.
+#[test]
+fn lds64_returning_ops_in_both_mappings() {
+    for (m, want) in [
+        ("lds64_rtn_1wave.toml", lds64_rtn(64, 32)),
+        ("lds64_rtn_w32.toml", lds64_rtn(240, 96)),
+        ("lds64_rtn_w64.toml", lds64_rtn(464, 192)),
+    ] {
+        for mapping in ["lane", "wave"] {
+            check(m, mapping, &want);
+        }
+    }
+}
+
+/// What lds32_cas.s stores: every work-item of workgroup `g` (`n` work-items) stores the maximum and the
+/// minimum of f32(l - 20) over its workgroup's `l` (from -inf and +inf), the f32 sum of f32(l) (integers
+/// below 2^24: every partial sum exact, so the order does not matter) and the count `n` of ds_inc_u32
+/// with limit 0xffffffff.
+fn lds32_cas(grid: u32, wg: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for g in 0..grid.div_ceil(wg) {
+        let n = items(grid, wg, g);
+        let max = (n as f32 - 1.0 - 20.0).to_bits();
+        let min = (-20.0f32).to_bits();
+        let sum = ((n * (n - 1) / 2) as f32).to_bits();
+        for _ in 0..n {
+            out.extend([max, min, sum, n]);
+        }
+    }
+    out
+}
+
+/// The 32-bit LDS atomics that lower to a compare-exchange retry (float max, min and add, inc): relaxed
+/// atomics without a lock, unaffected by D146, contended by every work-item of three waves on one address
+/// each: bit-exact in the lane mapping (one invocation per lane, several lavapipe batches retrying) and
+/// the wave mapping.
+#[test]
+fn lds32_compare_exchange_retries_in_both_mappings() {
+    for (m, want) in [
+        ("lds32_cas_w32.toml", lds32_cas(240, 96)),
+        ("lds32_cas_w64.toml", lds32_cas(464, 192)),
+    ] {
+        for mapping in ["lane", "wave"] {
+            check(m, mapping, &want);
+        }
+    }
+}
+
+/// The lock's memory semantics follow the profile: the portable profile takes it with Acquire and
+/// releases it with Release (what the Vulkan memory model needs where subgroups run concurrently); a
+/// profile that measured `subgroup_runs_alone` takes and releases it relaxed. Counted as the semantics
+/// constants the lane module of lds64_sum declares (Acquire | WorkgroupMemory = 0x102, Release |
+/// WorkgroupMemory = 0x104).
+#[test]
+fn lock_semantics_follow_the_profile() {
+    use rdna2spv_spirv::lower::Mapping;
+    use rdna2spv_spirv::profile::DeviceProfile;
+    let manifest = root().join("fixtures/lane/lds64_sum_w32.toml");
+    let module = |p: &DeviceProfile| {
+        let m = rdna2spv::manifest::Manifest::load(&manifest).unwrap();
+        rdna2spv::dispatch::Plan::new(&m)
+            .unwrap()
+            .module(p, Mapping::Lane)
+            .unwrap()
+    };
+    // OpConstant (opcode 43, 4 words) of a 32-bit type with value `v`.
+    let has_const = |w: &[u32], v: u32| w.windows(4).any(|c| c[0] == (4 << 16 | 43) && c[3] == v);
+    let portable = module(&DeviceProfile::portable());
+    assert!(has_const(&portable, 0x102) && has_const(&portable, 0x104));
+    let alone = module(&DeviceProfile {
+        subgroup_runs_alone: true,
+        ..DeviceProfile::portable()
+    });
+    assert!(!has_const(&alone, 0x102) && !has_const(&alone, 0x104));
+}
