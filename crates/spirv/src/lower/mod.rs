@@ -15,7 +15,9 @@
 //! * Control flow is a top-tested dispatcher loop (`while !stop { switch block { … } }`) inside a top-tested
 //!   outer loop that runs the dispatcher until the wave ends or passes an `s_barrier`, then meets the other
 //!   waves of the workgroup at one `OpControlBarrier` and counts finished waves in three rotating
-//!   `Workgroup` counters; it ends when every wave of the workgroup has ended.
+//!   `Workgroup` counters; it ends when every wave of the workgroup has ended. An invocation whose
+//!   `LocalInvocationIndex` is `LocalSize` or more (none on a conforming device; lavapipe's masked lanes
+//!   of a partial 8-wide batch, which would hold the loop) starts done (D147).
 //! * Each machine instruction runs in phases: uniform nodes once, lane nodes in top-tested loops over the
 //!   lanes (effects masked by the EXEC captured at the instruction's start), ballots and lane reads captured
 //!   inside those loops, SGPR/SCC writes last in program order.
