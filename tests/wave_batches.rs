@@ -8,7 +8,9 @@
 //! and its real waves never wrote their flags ("the wave never wrote its flag"). These lanes now start
 //! and stay done. Workgroups of 9 and 12 waves (two batches, the second partial) and of 16 (two full
 //! batches) with a partial last workgroup, wave32 and wave64, in both mappings; every run host vs
-//! lavapipe bit for bit, every output word derived here in Rust. Needs a Vulkan 1.3 device.
+//! lavapipe bit for bit, every output word derived here in Rust; and `rdna2spv trace`'s device side (the
+//! wave mapping) on 9 waves, record for record as on the host. Needs a Vulkan 1.3 device (lavapipe for
+//! the trace).
 
 #[path = "support/lane.rs"]
 mod lane;
@@ -104,4 +106,37 @@ fn sixteen_waves() {
         check("lds64_sum_16w32.toml", mapping, &lds64_sum(1100, 512));
         check("lds64_sum_16w64.toml", mapping, &lds64_sum(2100, 1024));
     }
+}
+
+/// `rdna2spv trace`'s device side is the wave mapping: a workgroup of 9 waves (two batches, the second
+/// partial) traces record for record as on the host, one record per instruction the evaluator counts.
+#[test]
+fn nine_waves_trace_as_on_the_host() {
+    use rdna2spv::trace::{diff, DiffOptions};
+    use rdna2spv_spirv::lower::LowerOptions;
+    let m = rdna2spv::manifest::Manifest::load(&root().join("fixtures/lane/lds32_sum_9w32.toml"))
+        .unwrap();
+    let mut p = rdna2spv::dispatch::Plan::new(&m).unwrap();
+    let ctx = rdna2spv_vulkan::Context::new(rdna2spv_vulkan::DeviceSelector::NameContains(
+        "llvmpipe".into(),
+    ))
+    .expect("this test needs lavapipe");
+    let prof = rdna2spv_vulkan::probe(&ctx).expect("probe");
+    let o = DiffOptions {
+        filter: Default::default(),
+        bisect: false,
+        capacity: 1 << 22,
+        lower: LowerOptions::default(),
+    };
+    let out = diff(&ctx, &mut p, &prof, &o).unwrap();
+    assert!(
+        out.divergence.is_none(),
+        "{}",
+        rdna2spv::trace::report_text(&p, &out)
+    );
+    assert_eq!(out.host_records, out.device_records);
+    let (_, stats) = rdna2spv::dispatch::run_host(&mut p).unwrap();
+    assert_eq!(out.host_records as u64, stats.instructions);
+    // 22 live waves (two workgroups of 9, 4 in the last) of 16 instructions each.
+    assert_eq!(out.host_records, 22 * 16);
 }
