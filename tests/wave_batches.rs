@@ -15,61 +15,9 @@
 #[path = "support/lane.rs"]
 mod lane;
 use std::path::PathBuf;
-use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Runs a manifest of fixtures/lane with `--backend both` in `mapping` ("lane" or "wave") and compares
-/// the output with `want`.
-fn check(manifest: &str, mapping: &str, want: &[u32]) {
-    let dir = std::env::temp_dir().join(format!(
-        "rdna2spv-wave-batches-{}-{mapping}-{}",
-        manifest.trim_end_matches(".toml"),
-        std::process::id()
-    ));
-    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
-        .arg("run")
-        .arg(root().join("fixtures/lane").join(manifest))
-        .args(["--backend", "both", "--mapping", mapping, "--out"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.code() == Some(0) && stderr.contains("agree bit for bit"),
-        "{manifest} ({mapping} mapping): exit {:?}\n{stderr}",
-        out.status.code()
-    );
-    let got = lane::words(&std::fs::read(dir.join("out.bin")).unwrap());
-    assert_eq!(got.len(), want.len(), "{manifest} ({mapping}): output size");
-    for (i, (g, w)) in got.iter().zip(want).enumerate() {
-        assert_eq!(g, w, "{manifest} ({mapping}): word {i}: {g:#x} vs {w:#x}");
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// Work-items of workgroup `g` when `grid` work-items run in workgroups of `wg`.
-fn items(grid: u32, wg: u32, g: u32) -> u32 {
-    (grid - g * wg).min(wg)
-}
-
-/// What lds64_sum.s stores: every work-item of workgroup `g` stores (low word, high word) of the 64-bit
-/// sum over its workgroup's work-items `l` of `((l - 16) mod 2^32) + 2^32` (ds_add_u64 wraps mod 2^64).
-fn lds64_sum(grid: u32, wg: u32) -> Vec<u32> {
-    let mut out = Vec::new();
-    for g in 0..grid.div_ceil(wg) {
-        let n = items(grid, wg, g);
-        let sum = (0..n).fold(0u64, |s, l| {
-            s.wrapping_add(u64::from(l.wrapping_sub(16)))
-                .wrapping_add(1 << 32)
-        });
-        for _ in 0..n {
-            out.extend([sum as u32, (sum >> 32) as u32]);
-        }
-    }
-    out
 }
 
 /// What lds32_sum.s stores: every work-item of workgroup `g` stores the sum over its workgroup's
@@ -77,7 +25,7 @@ fn lds64_sum(grid: u32, wg: u32) -> Vec<u32> {
 fn lds32_sum(grid: u32, wg: u32) -> Vec<u32> {
     let mut out = Vec::new();
     for g in 0..grid.div_ceil(wg) {
-        let n = items(grid, wg, g);
+        let n = lane::items(grid, wg, g);
         let sum = (0..n).fold(0u32, |s, l| s.wrapping_add(l.wrapping_sub(16)));
         out.extend(std::iter::repeat_n(sum, n as usize));
     }
@@ -87,24 +35,28 @@ fn lds32_sum(grid: u32, wg: u32) -> Vec<u32> {
 #[test]
 fn nine_waves_wave32() {
     for mapping in ["wave", "lane"] {
-        check("lds32_sum_9w32.toml", mapping, &lds32_sum(676, 288));
-        check("lds64_sum_9w32.toml", mapping, &lds64_sum(676, 288));
+        lane::run_fixture_both("lds32_sum_9w32.toml", mapping, &lds32_sum(676, 288));
+        lane::run_fixture_both("lds64_sum_9w32.toml", mapping, &lane::lds64_sum(676, 288));
     }
 }
 
 #[test]
 fn nine_and_twelve_waves_wave64() {
     for mapping in ["wave", "lane"] {
-        check("lds64_sum_9w64.toml", mapping, &lds64_sum(1252, 576));
-        check("lds32_sum_12w64.toml", mapping, &lds32_sum(1636, 768));
+        lane::run_fixture_both("lds64_sum_9w64.toml", mapping, &lane::lds64_sum(1252, 576));
+        lane::run_fixture_both("lds32_sum_12w64.toml", mapping, &lds32_sum(1636, 768));
     }
 }
 
 #[test]
 fn sixteen_waves() {
     for mapping in ["wave", "lane"] {
-        check("lds64_sum_16w32.toml", mapping, &lds64_sum(1100, 512));
-        check("lds64_sum_16w64.toml", mapping, &lds64_sum(2100, 1024));
+        lane::run_fixture_both("lds64_sum_16w32.toml", mapping, &lane::lds64_sum(1100, 512));
+        lane::run_fixture_both(
+            "lds64_sum_16w64.toml",
+            mapping,
+            &lane::lds64_sum(2100, 1024),
+        );
     }
 }
 
