@@ -18,61 +18,9 @@
 #[path = "support/lane.rs"]
 mod lane;
 use std::path::PathBuf;
-use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Runs a manifest of fixtures/lane with `--backend both` in `mapping` ("lane" or "wave") and compares
-/// the output with `want`.
-fn check(manifest: &str, mapping: &str, want: &[u32]) {
-    let dir = std::env::temp_dir().join(format!(
-        "rdna2spv-lane-lds64-{}-{mapping}-{}",
-        manifest.trim_end_matches(".toml"),
-        std::process::id()
-    ));
-    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
-        .arg("run")
-        .arg(root().join("fixtures/lane").join(manifest))
-        .args(["--backend", "both", "--mapping", mapping, "--out"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.code() == Some(0) && stderr.contains("agree bit for bit"),
-        "{manifest} ({mapping} mapping): exit {:?}\n{stderr}",
-        out.status.code()
-    );
-    let got = lane::words(&std::fs::read(dir.join("out.bin")).unwrap());
-    assert_eq!(got.len(), want.len(), "{manifest} ({mapping}): output size");
-    for (i, (g, w)) in got.iter().zip(want).enumerate() {
-        assert_eq!(g, w, "{manifest} ({mapping}): word {i}: {g:#x} vs {w:#x}");
-    }
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// Work-items of workgroup `g` when `grid` work-items run in workgroups of `wg`.
-fn items(grid: u32, wg: u32, g: u32) -> u32 {
-    (grid - g * wg).min(wg)
-}
-
-/// What lds64_sum.s stores: every work-item of workgroup `g` stores (low word, high word) of the 64-bit
-/// sum over its workgroup's work-items `l` of `((l - 16) mod 2^32) + 2^32` (ds_add_u64 wraps mod 2^64).
-fn lds64_sum(grid: u32, wg: u32) -> Vec<u32> {
-    let mut out = Vec::new();
-    for g in 0..grid.div_ceil(wg) {
-        let n = items(grid, wg, g);
-        let sum = (0..n).fold(0u64, |s, l| {
-            s.wrapping_add(u64::from(l.wrapping_sub(16)))
-                .wrapping_add(1 << 32)
-        });
-        for _ in 0..n {
-            out.extend([sum as u32, (sum >> 32) as u32]);
-        }
-    }
-    out
 }
 
 /// What lds64_rtn.s stores: 8 words per work-item `l` of workgroup `g` (record `g * wg + l`): the first
@@ -83,7 +31,7 @@ fn lds64_sum(grid: u32, wg: u32) -> Vec<u32> {
 fn lds64_rtn(grid: u32, wg: u32) -> Vec<u32> {
     let mut out = Vec::new();
     for g in 0..grid.div_ceil(wg) {
-        let n = items(grid, wg, g);
+        let n = lane::items(grid, wg, g);
         let fin = u64::from(n) << 31;
         for l in 0..n {
             let k = u64::from(l) << 31;
@@ -108,12 +56,12 @@ fn lds64_rtn(grid: u32, wg: u32) -> Vec<u32> {
 #[test]
 fn lds64_sum_in_both_mappings() {
     for (m, want) in [
-        ("lds64_sum_1wave.toml", lds64_sum(64, 32)),
-        ("lds64_sum_w32.toml", lds64_sum(240, 96)),
-        ("lds64_sum_w64.toml", lds64_sum(464, 192)),
+        ("lds64_sum_1wave.toml", lane::lds64_sum(64, 32)),
+        ("lds64_sum_w32.toml", lane::lds64_sum(240, 96)),
+        ("lds64_sum_w64.toml", lane::lds64_sum(464, 192)),
     ] {
         for mapping in ["lane", "wave"] {
-            check(m, mapping, &want);
+            lane::run_fixture_both(m, mapping, &want);
         }
     }
 }
@@ -127,7 +75,7 @@ fn lds64_returning_ops_in_both_mappings() {
         ("lds64_rtn_w64.toml", lds64_rtn(464, 192)),
     ] {
         for mapping in ["lane", "wave"] {
-            check(m, mapping, &want);
+            lane::run_fixture_both(m, mapping, &want);
         }
     }
 }
@@ -139,7 +87,7 @@ fn lds64_returning_ops_in_both_mappings() {
 fn lds32_cas(grid: u32, wg: u32) -> Vec<u32> {
     let mut out = Vec::new();
     for g in 0..grid.div_ceil(wg) {
-        let n = items(grid, wg, g);
+        let n = lane::items(grid, wg, g);
         let max = (n as f32 - 1.0 - 20.0).to_bits();
         let min = (-20.0f32).to_bits();
         let sum = ((n * (n - 1) / 2) as f32).to_bits();
@@ -161,7 +109,7 @@ fn lds32_compare_exchange_retries_in_both_mappings() {
         ("lds32_cas_w64.toml", lds32_cas(464, 192)),
     ] {
         for mapping in ["lane", "wave"] {
-            check(m, mapping, &want);
+            lane::run_fixture_both(m, mapping, &want);
         }
     }
 }

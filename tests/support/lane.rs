@@ -1,5 +1,6 @@
 //! Shared by the lane-mapping tests (lane_masks, lane_loops, lane_split, lane_kload, lane_converged,
-//! lane_onepass, ...): write a two-buffer manifest, run a manifest on both backends in the lane mapping,
+//! lane_onepass, lane_lds64, wave_batches, ...): write a two-buffer manifest, run a manifest on both backends
+//! in the lane mapping (or a fixtures/lane manifest in either mapping, against expected words),
 //! lower a manifest's lane module as the runner does, and count a lane module's static barriers.
 
 #![allow(dead_code)] // each test binary that includes this file uses part of it
@@ -111,4 +112,59 @@ pub fn xorshift(mut s: u32) -> impl FnMut() -> u32 {
         s ^= s << 5;
         s
     }
+}
+
+/// Runs a manifest of fixtures/lane with `--backend both` in `mapping` ("lane" or "wave") and compares
+/// the output with `want`.
+pub fn run_fixture_both(manifest: &str, mapping: &str, want: &[u32]) {
+    let dir = std::env::temp_dir().join(format!(
+        "rdna2spv-fixture-{}-{mapping}-{}",
+        manifest.trim_end_matches(".toml"),
+        std::process::id()
+    ));
+    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .arg("run")
+        .arg(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("fixtures/lane")
+                .join(manifest),
+        )
+        .args(["--backend", "both", "--mapping", mapping, "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.code() == Some(0) && stderr.contains("agree bit for bit"),
+        "{manifest} ({mapping} mapping): exit {:?}\n{stderr}",
+        out.status.code()
+    );
+    let got = words(&std::fs::read(dir.join("out.bin")).unwrap());
+    assert_eq!(got.len(), want.len(), "{manifest} ({mapping}): output size");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert_eq!(g, w, "{manifest} ({mapping}): word {i}: {g:#x} vs {w:#x}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Work-items of workgroup `g` when `grid` work-items run in workgroups of `wg`.
+pub fn items(grid: u32, wg: u32, g: u32) -> u32 {
+    (grid - g * wg).min(wg)
+}
+
+/// What lds64_sum.s stores: every work-item of workgroup `g` stores (low word, high word) of the 64-bit
+/// sum over its workgroup's work-items `l` of `((l - 16) mod 2^32) + 2^32` (ds_add_u64 wraps mod 2^64).
+pub fn lds64_sum(grid: u32, wg: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for g in 0..grid.div_ceil(wg) {
+        let n = items(grid, wg, g);
+        let sum = (0..n).fold(0u64, |s, l| {
+            s.wrapping_add(u64::from(l.wrapping_sub(16)))
+                .wrapping_add(1 << 32)
+        });
+        for _ in 0..n {
+            out.extend([sum as u32, (sum >> 32) as u32]);
+        }
+    }
+    out
 }

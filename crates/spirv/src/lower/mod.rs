@@ -15,7 +15,9 @@
 //! * Control flow is a top-tested dispatcher loop (`while !stop { switch block { … } }`) inside a top-tested
 //!   outer loop that runs the dispatcher until the wave ends or passes an `s_barrier`, then meets the other
 //!   waves of the workgroup at one `OpControlBarrier` and counts finished waves in three rotating
-//!   `Workgroup` counters; it ends when every wave of the workgroup has ended.
+//!   `Workgroup` counters; it ends when every wave of the workgroup has ended. An invocation whose
+//!   `LocalInvocationIndex` is `LocalSize` or more (none on a conforming device; lavapipe's masked lanes
+//!   of a partial 8-wide batch, which would hold the loop) starts done (D147).
 //! * Each machine instruction runs in phases: uniform nodes once, lane nodes in top-tested loops over the
 //!   lanes (effects masked by the EXEC captured at the instruction's start), ballots and lane reads captured
 //!   inside those loops, SGPR/SCC writes last in program order.
@@ -1234,6 +1236,20 @@ impl<'a> Cx<'a> {
             // barrier in place (D143): one pass runs the program to its end, so no outer loop.
             self.structured()?;
         } else {
+            if !self.lane_mode() {
+                // Lanes past the workgroup (D147): lavapipe runs a workgroup in 8-wide SIMD batches and
+                // fills a last, partial batch with lanes whose `LocalInvocationIndex` is `inv` or more.
+                // Their stores and atomics are masked, but they take part in every loop's exit test: in
+                // the outer loop such a lane read each round's counter as 0 and held the loop, so its
+                // batch went on meeting barriers (coroutine switches) after the other batches had
+                // returned, and lavapipe ends a workgroup once one batch has returned: the real waves
+                // of the partial batch never wrote their flags. These lanes start done, so they leave
+                // the outer loop at its first test. No invocation of a conforming device has such an
+                // index. (A lane-mapping workgroup is whole waves, a multiple of 32: no such lanes.)
+                let invc = self.c32(inv);
+                let beyond = self.b.u_greater_than_equal(t.bool, None, li, invc)?;
+                self.store(all_done, beyond)?;
+            }
             self.outer_loop(all_done, iter, inv, keep)?;
         }
 
