@@ -165,24 +165,6 @@ fn uniform_branch_between_barriers_runs_one_pass() {
     }
 }
 
-/// What lds64_sum.s stores for `grid` work-items in workgroups of `wg`: every work-item of workgroup `g`
-/// stores (low word, high word) of the 64-bit sum over its workgroup's work-items `l` of
-/// `((l - 16) mod 2^32) + 2^32` (the counter starts at the zero every lane wrote; ds_add_u64 wraps mod 2^64).
-fn lds64_sum(grid: u32, wg: u32) -> Vec<u32> {
-    let mut out = Vec::new();
-    for g in 0..grid.div_ceil(wg) {
-        let items = (grid - g * wg).min(wg);
-        let sum = (0..items).fold(0u64, |s, l| {
-            s.wrapping_add(u64::from(l.wrapping_sub(16)))
-                .wrapping_add(1 << 32)
-        });
-        for _ in 0..items {
-            out.extend([sum as u32, (sum >> 32) as u32]);
-        }
-    }
-    out
-}
-
 /// `OpAtomicAnd`s of `manifest`'s module in `mapping`, as the runner lowers it under the portable profile.
 /// The kernels counted here have no AND atomic: these are the prologue's clearing of the workgroup counter
 /// words.
@@ -206,8 +188,8 @@ fn atomic_ands(manifest: &Path, mapping: rdna2spv_spirv::lower::Mapping) -> usiz
 fn lane_modules_clear_only_the_lds_lock() {
     use rdna2spv_spirv::lower::Mapping;
     for (m, want) in [
-        ("lds64_sum_w32.toml", lds64_sum(240, 96)),
-        ("lds64_sum_w64.toml", lds64_sum(464, 192)),
+        ("lds64_sum_w32.toml", lane::lds64_sum(240, 96)),
+        ("lds64_sum_w64.toml", lane::lds64_sum(464, 192)),
     ] {
         let dir = std::env::temp_dir().join(format!(
             "rdna2spv-lane-conv-wave-{}-{}",
