@@ -191,27 +191,7 @@ fn lane_modules_clear_only_the_lds_lock() {
         ("lds64_sum_w32.toml", lane::lds64_sum(240, 96)),
         ("lds64_sum_w64.toml", lane::lds64_sum(464, 192)),
     ] {
-        let dir = std::env::temp_dir().join(format!(
-            "rdna2spv-lane-conv-wave-{}-{}",
-            m.trim_end_matches(".toml"),
-            std::process::id()
-        ));
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
-            .arg("run")
-            .arg(root().join("fixtures/lane").join(m))
-            .args(["--backend", "both", "--mapping", "wave", "--out"])
-            .arg(&dir)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            out.status.code() == Some(0) && stderr.contains("agree bit for bit"),
-            "{m} (wave mapping): exit {:?}\n{stderr}",
-            out.status.code()
-        );
-        let got = lane::words(&std::fs::read(dir.join("out.bin")).unwrap());
-        assert_eq!(got, want, "{m} (wave mapping): the sums");
-        let _ = std::fs::remove_dir_all(&dir);
+        lane::run_fixture_both(m, "wave", &want);
     }
     let lane = root().join("fixtures/lane");
     let cases = [
