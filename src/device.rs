@@ -4,7 +4,7 @@
 
 use crate::dispatch::{Buffer, Plan};
 use anyhow::{Context as _, Result};
-use rdna2spv_spirv::lower::{ControlFlow, LowerOptions, Mapping};
+use rdna2spv_spirv::lower::{ControlFlow, KernelLayout, LowerOptions, Mapping, SgprInit};
 use rdna2spv_vulkan::{Context, DeviceProfile, DeviceSelector, RunReport};
 
 /// Which profile the lowering uses.
@@ -126,6 +126,73 @@ pub fn run_vulkan_mapped(
     control_flow: ControlFlow,
     mapping: Mapping,
 ) -> Result<DeviceRun> {
+    let mut once = ModuleCache::default();
+    run_vulkan_mapped_cached(
+        ctx,
+        plan,
+        profile,
+        checked,
+        control_flow,
+        mapping,
+        &mut once,
+    )
+}
+
+/// The module of a plan's last run and what it was lowered for (D149). `bench device` keeps one per
+/// translated kernel and scale, so that its warm runs dispatch the module of its first run instead of
+/// lowering it again just before each timed dispatch: a dispatch that follows a millisecond of other work
+/// costs lavapipe more CPU than one that follows the previous dispatch closely, whatever the module.
+#[derive(Default)]
+pub struct ModuleCache {
+    key: Option<ModuleKey>,
+    words: Vec<u32>,
+    /// Runs that reused the module (for the tests).
+    pub hits: usize,
+}
+
+/// Everything [`rdna2spv_vulkan::lower_for_run`]'s result depends on besides the program: the layout with
+/// its `Const` SGPR values cleared (they are launch words, read at run time, and hold the bound buffer
+/// addresses), the grid, the profile, the options and the number of checked allocations.
+#[derive(PartialEq)]
+struct ModuleKey {
+    layout: KernelLayout,
+    grid: [u32; 3],
+    profile: DeviceProfile,
+    opts: LowerOptions,
+    allocations: usize,
+}
+
+impl ModuleKey {
+    fn new(plan: &Plan, profile: &DeviceProfile, opts: &LowerOptions, allocations: usize) -> Self {
+        let mut layout = rdna2spv_vulkan::kernel_layout(&plan.launch);
+        for (_, v) in &mut layout.sgprs {
+            if let SgprInit::Const(c) = v {
+                *c = 0;
+            }
+        }
+        ModuleKey {
+            layout,
+            grid: plan.launch.grid,
+            profile: profile.clone(),
+            opts: *opts,
+            allocations,
+        }
+    }
+}
+
+/// [`run_vulkan_mapped`] that reuses `cache`'s module when it was lowered for this plan's program (a plan
+/// whose [`Plan::program_fixed`]; `cache` must not move between plans) and the same [`ModuleKey`], and
+/// otherwise lowers and keeps the new module. A reused module is the one the lowering would give again:
+/// the lowering is a function of those inputs.
+pub fn run_vulkan_mapped_cached(
+    ctx: &Context,
+    plan: &mut Plan,
+    profile: &DeviceProfile,
+    checked: bool,
+    control_flow: ControlFlow,
+    mapping: Mapping,
+    cache: &mut ModuleCache,
+) -> Result<DeviceRun> {
     // Checked mode gives every buffer an unregistered guard band after it, as the host evaluator's layout
     // does (`host_addresses`): an overrun lands in no allocation instead of in the next buffer.
     let guard = if checked { CHECK_GUARD_BYTES } else { 0 };
@@ -147,19 +214,48 @@ pub fn run_vulkan_mapped(
     } else {
         Vec::new()
     };
-    let report = rdna2spv_vulkan::run_program_checked(
-        ctx,
-        &plan.program,
-        &plan.launch,
-        profile,
-        &LowerOptions {
-            control_flow,
-            mapping,
-            segments: plan.segments(),
-            ..LowerOptions::default()
-        },
-        &allocations,
-    )?;
+    let opts = LowerOptions {
+        control_flow,
+        mapping,
+        segments: plan.segments(),
+        ..LowerOptions::default()
+    };
+    let key = ModuleKey::new(plan, profile, &opts, allocations.len());
+    let report = if plan.program_fixed() && cache.key.as_ref() == Some(&key) {
+        cache.hits += 1;
+        rdna2spv_vulkan::run_lowered_checked(
+            ctx,
+            &plan.program,
+            &plan.launch,
+            &cache.words,
+            &allocations,
+        )?
+    } else {
+        let t0 = std::time::Instant::now();
+        let words = rdna2spv_vulkan::lower_for_run(
+            ctx,
+            &plan.program,
+            &plan.launch,
+            profile,
+            &opts,
+            &allocations,
+        )?;
+        let lower_time = t0.elapsed();
+        let mut report = rdna2spv_vulkan::run_lowered_checked(
+            ctx,
+            &plan.program,
+            &plan.launch,
+            &words,
+            &allocations,
+        )?;
+        report.lower_time = lower_time;
+        *cache = ModuleCache {
+            key: plan.program_fixed().then_some(key),
+            words,
+            hits: cache.hits,
+        };
+        report
+    };
     let mut buffers = Vec::with_capacity(bufs.len());
     for (buf, b) in bufs.iter().zip(&plan.buffers) {
         let mut data = buf.download_all()?;

@@ -366,6 +366,13 @@ impl Plan {
         Ok(())
     }
 
+    /// Whether [`bind`](Self::bind) leaves the program as it is: true except for a raw plan, which lifts
+    /// its code again at the bound addresses. The bench reuses a lowered module across runs only then
+    /// (D149).
+    pub fn program_fixed(&self) -> bool {
+        self.raw.is_none()
+    }
+
     /// The launch segments for the lowering ([`launch_segments`]; none for a raw plan, whose registers
     /// the manifest's `[abi]` table sets).
     pub fn segments(&self) -> [Option<LaunchSegment>; 2] {

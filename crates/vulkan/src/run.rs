@@ -141,17 +141,20 @@ pub fn run_program_checked(
     run_program_extra(ctx, program, launch, profile, opts, allocations, &[])
 }
 
-/// [`run_program_checked`] with `extra` launch words after the Const words, the scratch address and the
-/// check buffer's address (the trace buffers, `crate::trace`).
-pub(crate) fn run_program_extra(
+/// The module [`run_program_checked`] lowers and dispatches for these inputs: `opts` in checked mode when
+/// `allocations` is not empty, and with [`LowerOptions::whole_workgroups`] when split waves (D105) would
+/// make the dispatch wider than the device allows. It depends on `launch` through [`kernel_layout`] less
+/// the values of its `Const` SGPRs (launch words the module reads at run time, `lower`'s module docs) and
+/// through `launch.grid` (the split-width fallback): [`run_lowered_checked`] may reuse it while those, the
+/// program, `profile`, `opts` and the number of allocations stay the same (D149).
+pub fn lower_for_run(
     ctx: &Context,
     program: &Program,
     launch: &Launch,
     profile: &DeviceProfile,
     opts: &LowerOptions,
     allocations: &[(u64, u64)],
-    extra: &[u32],
-) -> Result<RunReport, RunError> {
+) -> Result<Vec<u32>, RunError> {
     let layout = kernel_layout(launch);
     let mut opts = *opts;
     if !allocations.is_empty() {
@@ -163,7 +166,6 @@ pub(crate) fn run_program_extra(
             "checked lowering without allocations: use run_program_checked".into(),
         ));
     }
-    let t0 = Instant::now();
     let mut words = lower::lower_with(program, &layout, profile, &opts)?;
     // Split waves (D105) multiply the dispatch's width; past the device's limit, keep whole workgroups.
     let split = lower::split_factor(&words) as u64;
@@ -174,48 +176,90 @@ pub(crate) fn run_program_extra(
         opts.whole_workgroups = true;
         words = lower::lower_with(program, &layout, profile, &opts)?;
     }
+    Ok(words)
+}
+
+/// [`run_program_checked`] with its module already lowered: `words` must be what [`lower_for_run`] gave
+/// for the same program, profile, options, number of allocations, layout shape and grid (D149: the
+/// bench's warm runs reuse their first run's module, so that no lowering runs just before the timed
+/// dispatch). The report's `lower_time` is zero.
+pub fn run_lowered_checked(
+    ctx: &Context,
+    program: &Program,
+    launch: &Launch,
+    words: &[u32],
+    allocations: &[(u64, u64)],
+) -> Result<RunReport, RunError> {
+    run_lowered(ctx, program, launch, words, allocations, &[])
+}
+
+/// [`run_program_checked`] with `extra` launch words after the Const words, the scratch address and the
+/// check buffer's address (the trace buffers, `crate::trace`).
+pub(crate) fn run_program_extra(
+    ctx: &Context,
+    program: &Program,
+    launch: &Launch,
+    profile: &DeviceProfile,
+    opts: &LowerOptions,
+    allocations: &[(u64, u64)],
+    extra: &[u32],
+) -> Result<RunReport, RunError> {
+    let t0 = Instant::now();
+    let words = lower_for_run(ctx, program, launch, profile, opts, allocations)?;
     let lower_time = t0.elapsed();
-    let checked = (!allocations.is_empty()).then_some(allocations);
-    let mut r = run_module_inner(ctx, &words, &layout, launch.grid, checked, extra).map_err(
-        |mut e| match e {
-            RunError::OutOfBounds {
-                ref mut text, pc, ..
-            } => {
-                *text = program
-                    .blocks
-                    .iter()
-                    .flat_map(|(_, b)| &b.insts)
-                    .find(|i| i.pc == pc)
-                    .map(|i| i.text.clone());
-                e
-            }
-            RunError::NotFinished {
-                count,
-                total,
-                workgroup,
-                wave,
-                flag,
-                what,
-                block: Some(b),
-                ..
-            } => RunError::NotFinished {
-                at: match program.blocks.iter().nth(b as usize) {
-                    Some((_, blk)) => format!(", in the block at pc {:#x}", blk.start_pc),
-                    None => format!(", in block {b}"),
-                },
-                count,
-                total,
-                workgroup,
-                wave,
-                flag,
-                what,
-                block: Some(b),
-            },
-            e => e,
-        },
-    )?;
+    let mut r = run_lowered(ctx, program, launch, &words, allocations, extra)?;
     r.lower_time = lower_time;
     Ok(r)
+}
+
+/// Runs `words` (lowered by [`lower_for_run`]) and names a fault's instruction and a stuck wave's block
+/// from `program`.
+fn run_lowered(
+    ctx: &Context,
+    program: &Program,
+    launch: &Launch,
+    words: &[u32],
+    allocations: &[(u64, u64)],
+    extra: &[u32],
+) -> Result<RunReport, RunError> {
+    let layout = kernel_layout(launch);
+    let checked = (!allocations.is_empty()).then_some(allocations);
+    run_module_inner(ctx, words, &layout, launch.grid, checked, extra).map_err(|mut e| match e {
+        RunError::OutOfBounds {
+            ref mut text, pc, ..
+        } => {
+            *text = program
+                .blocks
+                .iter()
+                .flat_map(|(_, b)| &b.insts)
+                .find(|i| i.pc == pc)
+                .map(|i| i.text.clone());
+            e
+        }
+        RunError::NotFinished {
+            count,
+            total,
+            workgroup,
+            wave,
+            flag,
+            what,
+            block: Some(b),
+            ..
+        } => RunError::NotFinished {
+            at: match program.blocks.iter().nth(b as usize) {
+                Some((_, blk)) => format!(", in the block at pc {:#x}", blk.start_pc),
+                None => format!(", in block {b}"),
+            },
+            count,
+            total,
+            workgroup,
+            wave,
+            flag,
+            what,
+            block: Some(b),
+        },
+        e => e,
+    })
 }
 
 /// Runs a module made by [`lower::lower`] for `layout` over `grid` work-items.
