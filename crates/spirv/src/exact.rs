@@ -7,7 +7,9 @@
 //! 1. the product `p = a·b` is exact (24 + 24 ≤ 53 bits for f32 in f64; 11 + 11 ≤ 24 for f16 in f32);
 //! 2. the sum `s = fl(p + c)` rounds once, and TwoSum recovers its rounding error `e` exactly;
 //! 3. if `e ≠ 0` and the last bit of `s` is even, `s` is stepped one unit toward the exact value —
-//!    that is `p + c` rounded *to odd* in the wide type;
+//!    that is `p + c` rounded *to odd* in the wide type (emitted branch-free as `(s + d) | 1` on the
+//!    bits, `d` the sign of `e XOR s` spread by an arithmetic shift: six integer operations where the
+//!    compare-and-select form took eleven, the same bits for every `s` and `e`, decision D150);
 //! 4. one round-to-nearest-even conversion to the narrow type then equals the single rounding of
 //!    `a·b + c` (round-to-odd at p' ≥ 2p + 2 bits followed by RNE at p bits is RNE at p bits).
 //!
@@ -108,7 +110,6 @@ pub fn emit_round_to_odd_fma(
     let t_bool = bd.type_bool();
     let is64 = wide == 64;
     let zero_f = constant_bits(bd, t_wide, 0, is64);
-    let zero_i = constant_bits(bd, t_bits, 0, is64);
     let one_i = constant_bits(bd, t_bits, 1, is64);
     // Exact product, one rounding of the sum.
     let p = bd.f_mul(t_wide, None, xa, xb)?;
@@ -126,21 +127,22 @@ pub fn emit_round_to_odd_fma(
     no_contraction(bd, eb);
     let e = bd.f_add(t_wide, None, ea, eb)?;
     no_contraction(bd, e);
-    // Round to odd: an inexact sum with an even last bit moves one unit toward the exact value.
-    // An infinite or NaN sum gives a NaN error term, and ordered comparisons with NaN are false.
+    // Round to odd (D150): an inexact sum moves to the neighbour of the exact value whose last bit is
+    // odd. `s` is one of the exact value's two neighbours, so that neighbour is `s` itself when `s` is
+    // odd and the one a unit toward the exact value when `s` is even: in the bits (sign and magnitude),
+    // `(s + d) | 1` with d = 0 when `e` has the sign of `s` (the exact value is farther from zero) and
+    // d = −1 when it has the other sign. The sign bit of `e XOR s`, spread by an arithmetic shift, is that
+    // d. An inexact sum is never zero (the operands' bits lie on a grid the wide type holds), and an
+    // infinite or NaN sum gives a NaN error term; ordered comparisons with NaN are false, so `s` stays.
     let sbits = bd.bitcast(t_bits, None, s)?;
-    let lsb = bd.bitwise_and(t_bits, None, sbits, one_i)?;
-    let even = bd.i_equal(t_bool, None, lsb, zero_i)?;
+    let ebits = bd.bitcast(t_bits, None, e)?;
+    let signs = bd.bitwise_xor(t_bits, None, ebits, sbits)?;
+    let top = constant_bits(bd, t_bits, u64::from(wide - 1), is64);
+    let d = bd.shift_right_arithmetic(t_bits, None, signs, top)?;
+    let toward = bd.i_add(t_bits, None, sbits, d)?;
+    let odd = bd.bitwise_or(t_bits, None, toward, one_i)?;
     let inexact = bd.f_ord_not_equal(t_bool, None, e, zero_f)?;
-    let fix = bd.logical_and(t_bool, None, even, inexact)?;
-    let e_pos = bd.f_ord_greater_than(t_bool, None, e, zero_f)?;
-    let s_pos = bd.f_ord_greater_than(t_bool, None, s, zero_f)?;
-    // Same sign: the exact value is farther from zero, so the magnitude (the bits) grows.
-    let away = bd.logical_equal(t_bool, None, e_pos, s_pos)?;
-    let up = bd.i_add(t_bits, None, sbits, one_i)?;
-    let down = bd.i_sub(t_bits, None, sbits, one_i)?;
-    let stepped = bd.select(t_bits, None, away, up, down)?;
-    let odd_bits = bd.select(t_bits, None, fix, stepped, sbits)?;
+    let odd_bits = bd.select(t_bits, None, inexact, odd, sbits)?;
     bd.bitcast(t_wide, None, odd_bits)
 }
 
@@ -223,6 +225,35 @@ pub mod host {
             }
         }
         f64_to_f16(f64::from_bits(sb))
+    }
+
+    /// TwoSum's error term of `s = fl(p + c)`: `p + c − s` exactly (a NaN when `s` is not finite).
+    pub fn two_sum_error(p: f64, c: f64, s: f64) -> f64 {
+        let bv = s - p;
+        (p - (s - bv)) + (c - bv)
+    }
+
+    /// The bits of `s + e` rounded to odd, given the rounded sum `s` and its exact error `e`, in the form
+    /// [`super::emit_round_to_odd_fma`] emits (D150): `(s + d) | 1` when `e ≠ 0`, `d` the sign of
+    /// `e XOR s` spread over the word (0 or −1).
+    pub fn round_to_odd_bits(s: f64, e: f64) -> u64 {
+        let sb = s.to_bits();
+        let d = ((e.to_bits() ^ sb) as i64 >> 63) as u64;
+        // Ordered "not equal", as OpFOrdNotEqual: a NaN error term (an infinite or NaN sum) keeps `s`.
+        if e < 0.0 || e > 0.0 {
+            sb.wrapping_add(d) | 1
+        } else {
+            sb
+        }
+    }
+
+    /// f32 fused multiply-add as [`super::emit_fma_f32_exact`] computes it (exact product in f64,
+    /// TwoSum, round to odd, one narrowing); the NaN result is whatever the host's f64 arithmetic gives
+    /// (the lowering canonicalises it afterwards).
+    pub fn fma_f32(a: f32, b: f32, c: f32) -> f32 {
+        let p = f64::from(a) * f64::from(b);
+        let s = p + f64::from(c);
+        f64::from_bits(round_to_odd_bits(s, two_sum_error(p, f64::from(c), s))) as f32
     }
 
     /// f16 multiply then add, each rounded (what an unfused `Fma` gives).

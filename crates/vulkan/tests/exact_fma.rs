@@ -106,7 +106,49 @@ fn f32_cases() -> Vec<[u32; 3]> {
         };
         v.push(case);
     }
+    // f64 sums exactly on an f32 midpoint with the exact value just off it: the round-to-odd step
+    // alone decides these (D150).
+    for _ in 0..20_000 {
+        v.push(midpoint_case(&mut rng));
+    }
     v
+}
+
+/// A triple whose f64 sum `fl(a·b + c)` lands exactly on a midpoint of the f32 grid while the exact value
+/// lies just off it (decision D150; tests/fused_multiply_add.rs has the same construction against
+/// SoftFloat): `c` random and `a·b = ±2^h (1 − 2^-46)`, 2^h half an ulp of `c` (subnormal `c`: h = −150),
+/// or `a·b` a midpoint itself (`b` = 1.5 or 1.25) and `c` about 2^-30..2^-60 of it.
+fn midpoint_case(rng: &mut Rng) -> [u32; 3] {
+    let pow2 = |e: i32| ((e + 127) as u32) << 23;
+    loop {
+        let sign = |rng: &mut Rng| rng.next_u32() & 0x8000_0000;
+        if rng.next_u32() % 2 == 0 {
+            let c = if rng.next_u32() % 8 == 0 {
+                sign(rng) | (rng.next_u32() & 0x007f_ffff).max(1)
+            } else {
+                sign(rng) | ((1 + rng.next_u32() % 230) << 23) | (rng.next_u32() & 0x007f_ffff)
+            };
+            let ec = ((c >> 23) & 0xff) as i32;
+            let h = if ec == 0 { -150 } else { ec - 127 - 24 };
+            let (ha, hb) = (h.div_euclid(2), h - h.div_euclid(2));
+            // a = ±2^ha (1 + 2^-23), b = 2^(hb−1) (2 − 2^-22): a·b = ±2^h (1 − 2^-46).
+            return [pow2(ha) | 1 | sign(rng), pow2(hb - 1) | 0x007f_fffe, c];
+        }
+        let a =
+            (rng.next_u32() & 0x007f_ffff) | pow2((rng.next_u32() % 200) as i32 - 100) | sign(rng);
+        let b = if rng.next_u32() % 2 == 0 {
+            0x3fc0_0000
+        } else {
+            0x3fa0_0000
+        };
+        let p = f64::from(f32::from_bits(a)) * f64::from(f32::from_bits(b));
+        if p.to_bits() & 0x1fff_ffff != 0x1000_0000 {
+            continue;
+        }
+        let k = 30 + (rng.next_u32() % 31) as i32;
+        let c = (p.abs() * 2f64.powi(-k)) as f32;
+        return [a, b, (c.to_bits() ^ (rng.next_u32() & 0x7f)) | sign(rng)];
+    }
 }
 
 fn run(ctx: &rdna2spv_vulkan::Context, words: &[u32], input: &[u32], n: usize) -> Vec<u32> {
@@ -155,6 +197,24 @@ fn exact_f32_fma_matches_the_host_on_lavapipe() {
         &bad[..bad.len().min(5)]
     );
     assert!(cases.len() >= 100_000);
+    // The midpoint cases discriminate: rounding the f64 sum twice (no round-to-odd step) gets many wrong.
+    let twice_wrong = cases
+        .iter()
+        .filter(|c| {
+            let [a, b, cc] = c.map(f32::from_bits);
+            let want = a.mul_add(b, cc);
+            let twice = (f64::from(a) * f64::from(b) + f64::from(cc)) as f32;
+            !want.is_nan() && twice.to_bits() != want.to_bits()
+        })
+        .count();
+    println!(
+        "the f64 sum rounded twice: {twice_wrong} of {} wrong",
+        cases.len()
+    );
+    assert!(
+        twice_wrong > 5000,
+        "only {twice_wrong} cases need the round-to-odd step"
+    );
     // Control, in its own module: lavapipe's own Fma rounds twice, so these cases do discriminate.
     let plain = run(
         &ctx,
