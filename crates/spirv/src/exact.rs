@@ -240,7 +240,7 @@ pub mod host {
         let sb = s.to_bits();
         let d = ((e.to_bits() ^ sb) as i64 >> 63) as u64;
         // Ordered "not equal", as OpFOrdNotEqual: a NaN error term (an infinite or NaN sum) keeps `s`.
-        if e < 0.0 || e > 0.0 {
+        if !e.is_nan() && e != 0.0 {
             sb.wrapping_add(d) | 1
         } else {
             sb
