@@ -95,9 +95,10 @@ fn emit_fma_via_wider(
 }
 
 /// `a * b + c` rounded *to odd* in the float type of `wide` bits (32 or 64), for operands already of that
-/// type whose product is exact in it (e.g. widened halves in f32). Steps 1–3 of the recipe above; a
-/// round-to-nearest narrowing of the result to at most `(p − 2) / 2` bits of precision is the single
-/// rounding of the fused operation. Every float op carries `NoContraction`.
+/// type whose product is exact in it and whose inexact sums are never zero (e.g. widened halves in f32,
+/// widened f32 in f64: their grids lie far above the wide type's subnormals). Steps 1–3 of the recipe
+/// above; a round-to-nearest narrowing of the result to at most `(p − 2) / 2` bits of precision is the
+/// single rounding of the fused operation. Every float op carries `NoContraction`.
 pub fn emit_round_to_odd_fma(
     bd: &mut Builder,
     wide: u32,
