@@ -1165,12 +1165,12 @@ fn rejected_alternatives_give_the_wrong_answers() {
 /// * `a·b` a midpoint (`a` random, `b` = 1.5 or 1.25, kept when the product's f64 bits say so) and `c`
 ///   about 2^-30..2^-60 of it, either sign.
 fn f32_midpoint_triple(r: &mut Rng) -> [u32; 3] {
-    let pow2 = |e: i32| (((e + 127) as u32) << 23);
+    let pow2 = |e: i32| ((e + 127) as u32) << 23;
     loop {
         let sign = |r: &mut Rng| r.u32() & 0x8000_0000;
-        if r.next() % 2 == 0 {
+        if r.next().is_multiple_of(2) {
             // c normal (biased exponent 1..=230) or subnormal.
-            let c = if r.next() % 8 == 0 {
+            let c = if r.next().is_multiple_of(8) {
                 sign(r) | (r.u32() & 0x007f_ffff).max(1)
             } else {
                 sign(r) | ((1 + (r.next() % 230) as u32) << 23) | (r.u32() & 0x007f_ffff)
@@ -1184,7 +1184,7 @@ fn f32_midpoint_triple(r: &mut Rng) -> [u32; 3] {
             return [a, b, c];
         } else {
             let a = (r.u32() & 0x007f_ffff) | pow2((r.next() % 200) as i32 - 100) | sign(r);
-            let b = if r.next() % 2 == 0 {
+            let b = if r.next().is_multiple_of(2) {
                 0x3fc0_0000
             } else {
                 0x3fa0_0000

@@ -95,9 +95,10 @@ fn emit_fma_via_wider(
 }
 
 /// `a * b + c` rounded *to odd* in the float type of `wide` bits (32 or 64), for operands already of that
-/// type whose product is exact in it (e.g. widened halves in f32). Steps 1–3 of the recipe above; a
-/// round-to-nearest narrowing of the result to at most `(p − 2) / 2` bits of precision is the single
-/// rounding of the fused operation. Every float op carries `NoContraction`.
+/// type whose product is exact in it and whose inexact sums are never zero (e.g. widened halves in f32,
+/// widened f32 in f64: their grids lie far above the wide type's subnormals). Steps 1–3 of the recipe
+/// above; a round-to-nearest narrowing of the result to at most `(p − 2) / 2` bits of precision is the
+/// single rounding of the fused operation. Every float op carries `NoContraction`.
 pub fn emit_round_to_odd_fma(
     bd: &mut Builder,
     wide: u32,
@@ -240,7 +241,7 @@ pub mod host {
         let sb = s.to_bits();
         let d = ((e.to_bits() ^ sb) as i64 >> 63) as u64;
         // Ordered "not equal", as OpFOrdNotEqual: a NaN error term (an infinite or NaN sum) keeps `s`.
-        if e < 0.0 || e > 0.0 {
+        if !e.is_nan() && e != 0.0 {
             sb.wrapping_add(d) | 1
         } else {
             sb

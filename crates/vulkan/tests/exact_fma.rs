@@ -122,8 +122,8 @@ fn midpoint_case(rng: &mut Rng) -> [u32; 3] {
     let pow2 = |e: i32| ((e + 127) as u32) << 23;
     loop {
         let sign = |rng: &mut Rng| rng.next_u32() & 0x8000_0000;
-        if rng.next_u32() % 2 == 0 {
-            let c = if rng.next_u32() % 8 == 0 {
+        if rng.next_u32().is_multiple_of(2) {
+            let c = if rng.next_u32().is_multiple_of(8) {
                 sign(rng) | (rng.next_u32() & 0x007f_ffff).max(1)
             } else {
                 sign(rng) | ((1 + rng.next_u32() % 230) << 23) | (rng.next_u32() & 0x007f_ffff)
@@ -136,7 +136,7 @@ fn midpoint_case(rng: &mut Rng) -> [u32; 3] {
         }
         let a =
             (rng.next_u32() & 0x007f_ffff) | pow2((rng.next_u32() % 200) as i32 - 100) | sign(rng);
-        let b = if rng.next_u32() % 2 == 0 {
+        let b = if rng.next_u32().is_multiple_of(2) {
             0x3fc0_0000
         } else {
             0x3fa0_0000
