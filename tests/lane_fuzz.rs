@@ -10,16 +10,20 @@
 //!
 //! Needs llvm-mc-19 and llvm-objcopy-19 (LLVM 19) and a Vulkan 1.3 device (lavapipe).
 
-#[path = "support/lane.rs"]
-mod lane;
 #[path = "support/fuzz.rs"]
 mod fuzz;
+#[path = "support/lane.rs"]
+mod lane;
 
-use std::path::Path;
+use std::path::PathBuf;
 use std::time::Instant;
 
-fn bin() -> &'static Path {
-    Path::new(env!("CARGO_BIN_EXE_rdna2spv"))
+/// The rdna2spv binary under test: this build's, or `RDNA2SPV_FUZZ_BIN` (a copy, so that a long sweep
+/// keeps testing one build while the tree is rebuilt).
+fn bin() -> PathBuf {
+    std::env::var_os("RDNA2SPV_FUZZ_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_rdna2spv")))
 }
 
 /// Runs `seeds` in every shape; panics with every failure's report.
@@ -30,7 +34,7 @@ fn sweep_seeds(tag: &str, seeds: impl Iterator<Item = u32>) {
     let mut failures = Vec::new();
     for seed in seeds {
         for sh in fuzz::shapes() {
-            match fuzz::check(bin(), &root, seed, sh) {
+            match fuzz::check(&bin(), &root, seed, sh) {
                 Ok(n) => {
                     runs += 1;
                     insts += n;

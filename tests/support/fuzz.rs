@@ -61,19 +61,31 @@ pub fn shapes() -> Vec<Shape> {
             grid: 3 * wave,
         });
         v.push(Shape {
-            name: if wave == 32 { "w32_3waves" } else { "w64_2waves" },
+            name: if wave == 32 {
+                "w32_3waves"
+            } else {
+                "w64_2waves"
+            },
             wave,
             wg: if wave == 32 { 3 * wave } else { 2 * wave },
             grid: if wave == 32 { 6 * wave } else { 4 * wave },
         });
         v.push(Shape {
-            name: if wave == 32 { "w32_9waves" } else { "w64_9waves" },
+            name: if wave == 32 {
+                "w32_9waves"
+            } else {
+                "w64_9waves"
+            },
             wave,
             wg: 9 * wave,
             grid: 9 * wave,
         });
         v.push(Shape {
-            name: if wave == 32 { "w32_partial" } else { "w64_partial" },
+            name: if wave == 32 {
+                "w32_partial"
+            } else {
+                "w64_partial"
+            },
             wave,
             wg: 3 * wave,
             grid: 3 * wave + wave + wave / 2 - 3,
@@ -119,6 +131,10 @@ struct Gen<R: FnMut() -> u32> {
     budget: i32,
     lds_x: u32,
     lds_c: u32,
+    /// The program uses LDS (own slots, same-wave reads).
+    lds: bool,
+    /// The program's waves share LDS: counters, exchanges, `s_barrier`.
+    shared: bool,
 }
 
 fn w64(sh: &Shape) -> bool {
@@ -346,7 +362,12 @@ impl<R: FnMut() -> u32> Gen<R> {
         ];
         let d = self.ds();
         if self.chance(20) {
-            const UN: [&str; 4] = ["s_not_b32", "s_brev_b32", "s_bcnt1_i32_b32", "s_ff1_i32_b32"];
+            const UN: [&str; 4] = [
+                "s_not_b32",
+                "s_brev_b32",
+                "s_bcnt1_i32_b32",
+                "s_ff1_i32_b32",
+            ];
             let op = UN[self.below(4) as usize];
             let a = self.ssrc();
             let u = self.sgpr_uni(&a);
@@ -427,7 +448,11 @@ impl<R: FnMut() -> u32> Gen<R> {
             self.place(&l);
         } else {
             let d = self.ds();
-            let op = if self.chance(50) { "s_bcnt1_i32" } else { "s_ff1_i32" };
+            let op = if self.chance(50) {
+                "s_bcnt1_i32"
+            } else {
+                "s_ff1_i32"
+            };
             self.emit(format!("{op}_{bw} s{d}, {vcc}"));
             self.set_sgpr(d, false);
         }
@@ -557,7 +582,10 @@ impl<R: FnMut() -> u32> Gen<R> {
                 self.emit(format!("v_xor_b32 v9, {m}, v0"));
                 self.emit(format!("v_cmp_gt_u32_e32 {vcc}, s12, v9"));
                 self.emit(format!("v_cndmask_b32_e32 v9, v0, v9, {vcc}"));
-                self.emit(format!("v_lshlrev_b32 v9, {}, v9", (SLOT_WORDS * 4).trailing_zeros()));
+                self.emit(format!(
+                    "v_lshlrev_b32 v9, {}, v9",
+                    (SLOT_WORDS * 4).trailing_zeros()
+                ));
                 self.emit(format!("ds_read_b32 {d}, v9 offset:{j}"));
                 self.emit("s_waitcnt lgkmcnt(0)");
             }
@@ -635,7 +663,7 @@ impl<R: FnMut() -> u32> Gen<R> {
             self.emit(format!("s_mov_{bw} {exec}, {els}"));
             self.emit(format!("s_cbranch_execz {l2}"));
             let n = 1 + self.below(3);
-        self.block(n);
+            self.block(n);
             self.place(&l2);
         }
         self.emit(format!("s_or_{bw} {exec}, {exec}, {save}"));
@@ -715,7 +743,7 @@ impl<R: FnMut() -> u32> Gen<R> {
             self.emit(format!("s_branch {l2}"));
             self.place(&l1);
             let n = 1 + self.below(3);
-        self.block(n);
+            self.block(n);
             self.place(&l2);
         } else {
             self.place(&l1);
@@ -726,7 +754,11 @@ impl<R: FnMut() -> u32> Gen<R> {
     /// The final store of the live state: v1..v8, s4..s11, then `extra` (the counters) when given.
     fn store(&mut self, counters: bool) {
         for j in 0..NV {
-            self.emit(format!("global_store_dword v16, v{}, s[0:1] offset:{}", j + 1, j * 4));
+            self.emit(format!(
+                "global_store_dword v16, v{}, s[0:1] offset:{}",
+                j + 1,
+                j * 4
+            ));
         }
         for j in 0..NS {
             self.emit(format!("v_mov_b32 v9, s{}", 4 + j));
@@ -757,7 +789,10 @@ impl<R: FnMut() -> u32> Gen<R> {
         let k = self.below(self.sh.wg / self.sh.wave);
         let l = self.lab();
         self.emit("v_readfirstlane_b32 s16, v0");
-        self.emit(format!("s_lshr_b32 s16, s16, {}", self.sh.wave.trailing_zeros()));
+        self.emit(format!(
+            "s_lshr_b32 s16, s16, {}",
+            self.sh.wave.trailing_zeros()
+        ));
         self.emit(format!("s_cmp_eq_u32 s16, {k}"));
         self.emit(format!("s_cbranch_scc0 {l}"));
         self.store(false);
@@ -779,10 +814,10 @@ impl<R: FnMut() -> u32> Gen<R> {
                 50..=53 => self.readlane(),
                 54..=57 => self.ballot(),
                 58..=62 if top && self.div == 0 && self.ifs == 0 => self.crosslane(),
-                63..=69 => self.lds_own(),
-                70..=72 => self.lds_counter(),
-                73..=75 if self.wg_flow && top && !self.exited => self.exchange(),
-                76 if self.wg_flow => {
+                63..=69 if self.lds => self.lds_own(),
+                70..=72 if self.shared => self.lds_counter(),
+                73..=75 if self.shared && self.wg_flow && top && !self.exited => self.exchange(),
+                76 if self.shared && self.wg_flow => {
                     self.emit("s_waitcnt lgkmcnt(0)");
                     self.emit("s_barrier")
                 }
@@ -816,7 +851,9 @@ impl<R: FnMut() -> u32> Gen<R> {
 
 /// The program of `seed` for `shape`.
 pub fn generate(seed: u32, sh: Shape) -> Program {
-    let mut rng = super::lane::xorshift(seed.wrapping_mul(0x9e37_79b9) ^ 0x5bd1_e995 ^ sh.wave ^ (sh.wg << 8));
+    let mut rng = super::lane::xorshift(
+        seed.wrapping_mul(0x9e37_79b9) ^ 0x5bd1_e995 ^ sh.wave ^ (sh.wg << 8),
+    );
     for _ in 0..4 {
         rng();
     }
@@ -838,7 +875,16 @@ pub fn generate(seed: u32, sh: Shape) -> Program {
         budget: 0,
         lds_x,
         lds_c,
+        lds: false,
+        shared: false,
     };
+    // A third of the programs use no LDS (no barrier: the lane mapping's LDS-free rules), a fifth LDS
+    // within the wave only, the rest everything.
+    match g.below(10) {
+        0..=2 => {}
+        3 | 4 => g.lds = true,
+        _ => (g.lds, g.shared) = (true, true),
+    }
     let exec = g.exec();
     // Prologue: s12 = items in this workgroup, s13 = items in this wave.
     g.emit(format!("s_mul_i32 s12, s2, {}", sh.wg));
@@ -861,7 +907,10 @@ pub fn generate(seed: u32, sh: Shape) -> Program {
     g.emit(format!("s_mul_i32 s16, s2, {}", sh.wg));
     g.emit("v_add_nc_u32 v16, s16, v0");
     g.emit(format!("v_mul_lo_u32 v16, v16, {}", K * 4));
-    g.emit(format!("v_lshlrev_b32 v15, {}, v0", (SLOT_WORDS * 4).trailing_zeros()));
+    g.emit(format!(
+        "v_lshlrev_b32 v15, {}, v0",
+        (SLOT_WORDS * 4).trailing_zeros()
+    ));
     for j in 0..NV {
         let c = (g.r)();
         let s = 4 + g.below(NS);
@@ -871,31 +920,38 @@ pub fn generate(seed: u32, sh: Shape) -> Program {
             _ => g.emit(format!("v_add_nc_u32 v{}, s{s}, v0", j + 1)),
         }
     }
-    g.emit("ds_write_b32 v15, v1");
-    g.emit("ds_write_b32 v15, v2 offset:4");
+    if g.lds {
+        g.emit("ds_write_b32 v15, v1");
+        g.emit("ds_write_b32 v15, v2 offset:4");
+    }
     // Counters: work-item 0 writes them, all waves meet.
     let vcc = g.vcc();
-    g.emit(format!("v_cmp_eq_u32_e32 {vcc}, 0, v0"));
-    g.emit(format!("s_and_saveexec_{bw} {}, {vcc}", g.mask(14)));
-    g.emit(format!("v_mov_b32 v9, {lds_c}"));
-    g.emit("v_mov_b32 v10, 0");
-    g.emit("v_mov_b32 v11, 0");
-    g.emit("ds_write_b32 v9, v10");
-    g.emit("ds_write_b32 v9, v10 offset:4");
-    g.emit("ds_write_b32 v9, v10 offset:8");
-    g.emit("ds_write_b32 v9, v10 offset:12");
-    g.emit(format!("ds_write_b64 v9, v[10:11] offset:{}", COUNTERS * 4));
-    g.emit(format!("s_mov_{bw} {exec}, {}", g.mask(14)));
-    g.emit("s_waitcnt lgkmcnt(0)");
-    g.emit("s_barrier");
+    if g.shared {
+        g.emit(format!("v_cmp_eq_u32_e32 {vcc}, 0, v0"));
+        g.emit(format!("s_and_saveexec_{bw} {}, {vcc}", g.mask(14)));
+        g.emit(format!("v_mov_b32 v9, {lds_c}"));
+        g.emit("v_mov_b32 v10, 0");
+        g.emit("v_mov_b32 v11, 0");
+        g.emit("ds_write_b32 v9, v10");
+        g.emit("ds_write_b32 v9, v10 offset:4");
+        g.emit("ds_write_b32 v9, v10 offset:8");
+        g.emit("ds_write_b32 v9, v10 offset:12");
+        g.emit(format!("ds_write_b64 v9, v[10:11] offset:{}", COUNTERS * 4));
+        g.emit(format!("s_mov_{bw} {exec}, {}", g.mask(14)));
+        g.emit("s_waitcnt lgkmcnt(0)");
+        g.emit("s_barrier");
+    }
     let prologue = g.out.len();
     g.budget = 40 + g.below(80) as i32;
     while g.budget > 0 {
         g.stmt();
     }
-    g.emit("s_waitcnt lgkmcnt(0)");
-    g.emit("s_barrier");
-    g.store(true);
+    if g.shared {
+        g.emit("s_waitcnt lgkmcnt(0)");
+        g.emit("s_barrier");
+    }
+    let shared = g.shared;
+    g.store(shared);
     g.emit("s_endpgm");
     let instructions = g.out.iter().filter(|l| !l.ends_with(':')).count();
     let _ = prologue;
@@ -909,6 +965,7 @@ pub fn generate(seed: u32, sh: Shape) -> Program {
         asm.push('\n');
     }
     let s3 = seed.wrapping_mul(2_654_435_761);
+    let lds_bytes = if g.lds { lds_bytes } else { 0 };
     let mut manifest = String::new();
     writeln!(
         manifest,
@@ -959,7 +1016,9 @@ pub fn assemble(dir: &Path, wave: u32) -> Result<(), String> {
         .arg(dir.join("p.bin"))
         .output()
         .unwrap_or_else(|e| {
-            panic!("lane_fuzz needs llvm-objcopy-19 (LLVM 19: apt-get install llvm-19) on PATH: {e}")
+            panic!(
+                "lane_fuzz needs llvm-objcopy-19 (LLVM 19: apt-get install llvm-19) on PATH: {e}"
+            )
         });
     if !oc.status.success() {
         return Err(format!(
@@ -976,7 +1035,14 @@ fn run(bin: &Path, dir: &Path, mapping: &str) -> Result<Vec<u32>, String> {
     let out = Command::new(bin)
         .arg("run")
         .arg(dir.join("p.toml"))
-        .args(["--backend", "both", "--timeout-ms", "600000", "--mapping", mapping])
+        .args([
+            "--backend",
+            "both",
+            "--timeout-ms",
+            "600000",
+            "--mapping",
+            mapping,
+        ])
         .arg("--out")
         .arg(&out_dir)
         .output()
@@ -1016,11 +1082,16 @@ pub fn check(bin: &Path, root: &Path, seed: u32, sh: Shape) -> Result<usize, Str
             dir.join("p.toml").display()
         )
     };
-    assemble(&dir, sh.wave).map_err(|e| report(format!("generator bug, does not assemble: {e}")))?;
+    assemble(&dir, sh.wave)
+        .map_err(|e| report(format!("generator bug, does not assemble: {e}")))?;
     let lane = run(bin, &dir, "lane").map_err(&report)?;
     let wave = run(bin, &dir, "wave").map_err(&report)?;
     if lane != wave {
-        let i = lane.iter().zip(&wave).position(|(a, b)| a != b).unwrap_or(0);
+        let i = lane
+            .iter()
+            .zip(&wave)
+            .position(|(a, b)| a != b)
+            .unwrap_or(0);
         return Err(report(format!(
             "lane and wave mappings differ: first at word {i} (work-item {}, slot {}): lane {:#x}, wave {:#x}",
             i as u32 / K,
