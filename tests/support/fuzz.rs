@@ -251,7 +251,7 @@ impl<R: FnMut() -> u32> Gen<R> {
                 const OPS: [&str; 4] = [
                     "v_mul_lo_u32",
                     "v_mul_hi_u32",
-                    "v_lshlrev_b16",
+                    "v_bfm_b32",
                     "v_bcnt_u32_b32",
                 ];
                 let op = OPS[self.below(OPS.len() as u32) as usize];
