@@ -18,8 +18,8 @@
 //! - `s_barrier` only in workgroup-uniform flow (top level, or a uniform loop whose trip count derives from
 //!   workgroup-uniform SGPRs), never under a divergent EXEC;
 //! - cross-lane reads only of lanes that hold defined values: `v_readlane` of a lane below the wave's
-//!   item count, `v_readfirstlane` under a non-empty EXEC (every divergent body sits behind
-//!   `s_cbranch_execz`), DPP / ds_swizzle only at top level in shapes without partial waves,
+//!   item count, `v_readfirstlane` only under a non-empty EXEC (behind `s_cbranch_execz`; ACO-style
+//!   bodies without it, where EXEC may be 0, use v_readlane only), DPP / ds_swizzle only at top level in shapes without partial waves,
 //!   ds_bpermute only at top level from a lane of the same 32-lane half below the wave's item count;
 //! - loops are bounded (uniform: SGPR counter 1..4; divergent: per-lane counter 1..4 left lane by lane);
 //! - an early `s_endpgm` is wave-uniform (the wave's index in its workgroup), at top level, after storing.
@@ -133,6 +133,8 @@ struct Gen<R: FnMut() -> u32> {
     lds_c: u32,
     /// The program uses LDS (own slots, same-wave reads).
     lds: bool,
+    /// EXEC may be 0 here (a divergent body without `s_cbranch_execz`): no v_readfirstlane.
+    maybe_empty: bool,
     /// The program's waves share LDS: counters, exchanges, `s_barrier`.
     shared: bool,
 }
@@ -416,7 +418,7 @@ impl<R: FnMut() -> u32> Gen<R> {
     fn readlane(&mut self) {
         let d = self.ds();
         let v = self.vsrc();
-        if self.chance(50) {
+        if !self.maybe_empty && self.chance(50) {
             self.emit(format!("v_readfirstlane_b32 s{d}, {v}"));
         } else {
             let k = self.below(64);
@@ -636,10 +638,16 @@ impl<R: FnMut() -> u32> Gen<R> {
         let (exec, bw) = (self.exec(), self.bw());
         let op = self.vcmp_op();
         let (a, b) = (self.any_src(), self.vsrc());
-        if self.chance(50) {
+        let r = self.below(10);
+        if r < 4 {
             let vcc = self.vcc();
             self.emit(format!("{op}_e32 {vcc}, {a}, {b}"));
             self.emit(format!("s_and_saveexec_{bw} {save}, {vcc}"));
+        } else if r < 6 {
+            // v_cmpx (gfx10: writes EXEC only), as in guard_runs.s.
+            self.emit(format!("s_mov_{bw} {save}, {exec}"));
+            let x = op.replacen("v_cmp_", "v_cmpx_", 1);
+            self.emit(format!("{x}_e32 {a}, {b}"));
         } else {
             let m = self.mask(14);
             self.emit(format!("{op}_e64 {m}, {a}, {b}"));
@@ -652,18 +660,29 @@ impl<R: FnMut() -> u32> Gen<R> {
             self.emit(format!("s_andn2_{bw} {els}, {save}, {exec}"));
         }
         let (l1, l2) = (self.lab(), self.lab());
-        let (wg, div) = (self.wg_flow, self.div);
+        let (wg, div, empty) = (self.wg_flow, self.div, self.maybe_empty);
         self.wg_flow = false;
         self.div += 1;
-        self.emit(format!("s_cbranch_execz {l1}"));
+        // ACO leaves out the s_cbranch_execz of short bodies: EXEC may then be 0 in the body.
+        if self.chance(70) {
+            self.emit(format!("s_cbranch_execz {l1}"));
+        } else {
+            self.maybe_empty = true;
+        }
         let n = 2 + self.below(4);
         self.block(n);
+        self.maybe_empty = empty;
         self.place(&l1);
         if has_else {
             self.emit(format!("s_mov_{bw} {exec}, {els}"));
-            self.emit(format!("s_cbranch_execz {l2}"));
+            if self.chance(70) {
+                self.emit(format!("s_cbranch_execz {l2}"));
+            } else {
+                self.maybe_empty = true;
+            }
             let n = 1 + self.below(3);
             self.block(n);
+            self.maybe_empty = empty;
             self.place(&l2);
         }
         self.emit(format!("s_or_{bw} {exec}, {exec}, {save}"));
@@ -877,6 +896,7 @@ pub fn generate(seed: u32, sh: Shape) -> Program {
         lds_c,
         lds: false,
         shared: false,
+        maybe_empty: false,
     };
     // A third of the programs use no LDS (no barrier: the lane mapping's LDS-free rules), a fifth LDS
     // within the wave only, the rest everything.
@@ -956,9 +976,10 @@ pub fn generate(seed: u32, sh: Shape) -> Program {
     let instructions = g.out.iter().filter(|l| !l.ends_with(':')).count();
     let _ = prologue;
     let mut asm = format!(
-        "// rdna2spv lane_fuzz (decision D148): seed {seed}, shape {} (wave{}, workgroup {}, grid {})\n\
+        "// rdna2spv lane_fuzz (decision D148): seed {seed}, shape {} (wave{}, workgroup {}, grid {}), \
+         LDS {}, shared {}\n\
          // s[0:1] = out, s2 = workgroup id x, s3 = constant, v0 = work-item id x.\n",
-        sh.name, sh.wave, sh.wg, sh.grid
+        sh.name, sh.wave, sh.wg, sh.grid, g.lds, g.shared
     );
     for l in &g.out {
         asm.push_str(l);
@@ -1100,7 +1121,9 @@ pub fn check(bin: &Path, root: &Path, seed: u32, sh: Shape) -> Result<usize, Str
             wave.get(i).copied().unwrap_or(0)
         )));
     }
-    let _ = std::fs::remove_dir_all(&dir);
+    if std::env::var_os("RDNA2SPV_FUZZ_KEEP").is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
     Ok(p.instructions)
 }
 
