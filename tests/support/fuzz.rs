@@ -45,7 +45,7 @@ pub struct Shape {
 impl Shape {
     /// Every wave of every workgroup full (no partial wave, no empty wave).
     fn full_waves(&self) -> bool {
-        self.wg % self.wave == 0 && self.grid % self.wg == 0
+        self.wg.is_multiple_of(self.wave) && self.grid.is_multiple_of(self.wg)
     }
 }
 
@@ -133,6 +133,9 @@ struct Gen<R: FnMut() -> u32> {
     lds_c: u32,
     /// The program uses LDS (own slots, same-wave reads).
     lds: bool,
+    /// Straight-line program: no branch at all (EXEC written without s_cbranch_execz, no loop, no SCC
+    /// or VCC branch, no early exit), so that the converged one-pass lane rules (D143, D144) apply.
+    straight: bool,
     /// EXEC may be 0 here (a divergent body without `s_cbranch_execz`): no v_readfirstlane.
     maybe_empty: bool,
     /// The program's waves share LDS: counters, exchanges, `s_barrier`.
@@ -439,7 +442,7 @@ impl<R: FnMut() -> u32> Gen<R> {
         let vcc = self.vcc();
         let bw = self.bw();
         self.emit(format!("{op}_e32 {vcc}, {a}, {b}"));
-        if self.chance(30) && self.budget > 4 {
+        if !self.straight && self.chance(30) && self.budget > 4 {
             let l = self.lab();
             let br = if self.chance(50) { "vccz" } else { "vccnz" };
             self.emit(format!("s_cbranch_{br} {l}"));
@@ -664,7 +667,7 @@ impl<R: FnMut() -> u32> Gen<R> {
         self.wg_flow = false;
         self.div += 1;
         // ACO leaves out the s_cbranch_execz of short bodies: EXEC may then be 0 in the body.
-        if self.chance(70) {
+        if !self.straight && self.chance(70) {
             self.emit(format!("s_cbranch_execz {l1}"));
         } else {
             self.maybe_empty = true;
@@ -675,7 +678,7 @@ impl<R: FnMut() -> u32> Gen<R> {
         self.place(&l1);
         if has_else {
             self.emit(format!("s_mov_{bw} {exec}, {els}"));
-            if self.chance(70) {
+            if !self.straight && self.chance(70) {
                 self.emit(format!("s_cbranch_execz {l2}"));
             } else {
                 self.maybe_empty = true;
@@ -823,6 +826,7 @@ impl<R: FnMut() -> u32> Gen<R> {
     fn stmt(&mut self) {
         let top = self.div == 0;
         let nest = self.budget > 20 && self.ifs + self.dloops + self.uloops < 4;
+        let branchy = nest && !self.straight;
         loop {
             match self.below(100) {
                 0..=29 => self.valu(),
@@ -841,10 +845,11 @@ impl<R: FnMut() -> u32> Gen<R> {
                     self.emit("s_barrier")
                 }
                 77..=83 if nest && self.ifs < 3 => self.div_if(),
-                84..=87 if nest && self.dloops < 2 => self.div_loop(),
-                88..=91 if nest && self.uloops < 2 => self.uni_loop(),
-                92..=95 if nest => self.uni_if(),
+                84..=87 if branchy && self.dloops < 2 => self.div_loop(),
+                88..=91 if branchy && self.uloops < 2 => self.uni_loop(),
+                92..=95 if branchy => self.uni_if(),
                 96 if top
+                    && !self.straight
                     && self.wg_flow
                     && self.uloops == 0
                     && !self.exited
@@ -897,6 +902,7 @@ pub fn generate(seed: u32, sh: Shape) -> Program {
         lds: false,
         shared: false,
         maybe_empty: false,
+        straight: false,
     };
     // A third of the programs use no LDS (no barrier: the lane mapping's LDS-free rules), a fifth LDS
     // within the wave only, the rest everything.
@@ -905,6 +911,8 @@ pub fn generate(seed: u32, sh: Shape) -> Program {
         3 | 4 => g.lds = true,
         _ => (g.lds, g.shared) = (true, true),
     }
+    // A quarter of the programs are straight-line (any LDS class).
+    g.straight = g.below(4) == 0;
     let exec = g.exec();
     // Prologue: s12 = items in this workgroup, s13 = items in this wave.
     g.emit(format!("s_mul_i32 s12, s2, {}", sh.wg));
@@ -977,9 +985,9 @@ pub fn generate(seed: u32, sh: Shape) -> Program {
     let _ = prologue;
     let mut asm = format!(
         "// rdna2spv lane_fuzz (decision D148): seed {seed}, shape {} (wave{}, workgroup {}, grid {}), \
-         LDS {}, shared {}\n\
+         LDS {}, shared {}, straight {}\n\
          // s[0:1] = out, s2 = workgroup id x, s3 = constant, v0 = work-item id x.\n",
-        sh.name, sh.wave, sh.wg, sh.grid, g.lds, g.shared
+        sh.name, sh.wave, sh.wg, sh.grid, g.lds, g.shared, g.straight
     );
     for l in &g.out {
         asm.push_str(l);
