@@ -639,8 +639,18 @@ impl<R: FnMut() -> u32> Gen<R> {
         self.ifs += 1;
         let (save, els) = (self.mask(20 + 4 * d), self.mask(22 + 4 * d));
         let (exec, bw) = (self.exec(), self.bw());
-        let op = self.vcmp_op();
-        let (a, b) = (self.any_src(), self.vsrc());
+        let mut op = self.vcmp_op();
+        let (mut a, mut b) = (self.any_src(), self.vsrc());
+        if self.chance(35) {
+            // `if (id < n)` / `if (id >= n)`: whole waves on one side (EXEC 0 in the skipped body).
+            op = if self.chance(50) {
+                "v_cmp_gt_u32"
+            } else {
+                "v_cmp_le_u32"
+            };
+            a = format!("{}", self.below(self.sh.wg + 1));
+            b = "v0".into();
+        }
         let r = self.below(10);
         if r < 4 {
             let vcc = self.vcc();
