@@ -60,10 +60,11 @@ fn sweep_seeds(tag: &str, seeds: impl Iterator<Item = u32>) {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// A fixed set of seeds, every shape, in every `cargo test`.
+/// A fixed set of seeds, every shape, in every `cargo test` (16 programs). Seeds 3 and 4 fail 7 of their
+/// 16 programs when D102's condition on live SGPR words is dropped (decision D148, mutation check).
 #[test]
 fn fixed_seeds() {
-    sweep_seeds("fixed", 1..=2);
+    sweep_seeds("fixed", 3..=4);
 }
 
 #[test]
