@@ -60,11 +60,12 @@ fn sweep_seeds(tag: &str, seeds: impl Iterator<Item = u32>) {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// A fixed set of seeds, every shape, in every `cargo test` (16 programs). Seeds 3 and 4 fail 7 of their
-/// 16 programs when D102's condition on live SGPR words is dropped (decision D148, mutation check).
+/// A fixed seed, every shape, in every `cargo test` (8 programs, about 1 minute of CPU in a release build
+/// with a cold shader cache: the wave mapping's modules are the slow ones to compile). Seed 3 fails 5 of
+/// its 8 programs when D102's condition on live SGPR words is dropped (decision D148, mutation check).
 #[test]
 fn fixed_seeds() {
-    sweep_seeds("fixed", 3..=4);
+    sweep_seeds("fixed", 3..=3);
 }
 
 #[test]
