@@ -1156,51 +1156,6 @@ fn rejected_alternatives_give_the_wrong_answers() {
     assert_eq!(sf_fma16(0x1001, 0x3bfe, 0x3c01), 0x3c01);
 }
 
-/// A triple whose f64 sum `fl(a·b + c)` lands exactly on a midpoint of the f32 grid while the exact value
-/// lies just off it (decision D150): the cases where rounding the f64 sum to nearest a second time goes
-/// wrong and only the round-to-odd step of `rdna2spv_spirv::exact` decides the direction.
-/// * `c` large, `a·b = ±2^h (1 − 2^-46)` with 2^h half an ulp of `c` (also in the subnormal range, h =
-///   −150): the exact value is 2^(h−46) inside the midpoint next to `c`, above or below it by the
-///   product's sign;
-/// * `a·b` a midpoint (`a` random, `b` = 1.5 or 1.25, kept when the product's f64 bits say so) and `c`
-///   about 2^-30..2^-60 of it, either sign.
-fn f32_midpoint_triple(r: &mut Rng) -> [u32; 3] {
-    let pow2 = |e: i32| ((e + 127) as u32) << 23;
-    loop {
-        let sign = |r: &mut Rng| r.u32() & 0x8000_0000;
-        if r.next().is_multiple_of(2) {
-            // c normal (biased exponent 1..=230) or subnormal.
-            let c = if r.next().is_multiple_of(8) {
-                sign(r) | (r.u32() & 0x007f_ffff).max(1)
-            } else {
-                sign(r) | ((1 + (r.next() % 230) as u32) << 23) | (r.u32() & 0x007f_ffff)
-            };
-            let ec = ((c >> 23) & 0xff) as i32;
-            let h = if ec == 0 { -150 } else { ec - 127 - 24 };
-            let (ha, hb) = (h.div_euclid(2), h - h.div_euclid(2));
-            // a = ±2^ha (1 + 2^-23), b = 2^hb (1 − 2^-23) = 2^(hb−1) (2 − 2^-22): a·b = ±2^h (1 − 2^-46).
-            let a = pow2(ha) | 1 | sign(r);
-            let b = pow2(hb - 1) | 0x007f_fffe;
-            return [a, b, c];
-        } else {
-            let a = (r.u32() & 0x007f_ffff) | pow2((r.next() % 200) as i32 - 100) | sign(r);
-            let b = if r.next().is_multiple_of(2) {
-                0x3fc0_0000
-            } else {
-                0x3fa0_0000
-            };
-            let p = f64::from(f32::from_bits(a)) * f64::from(f32::from_bits(b));
-            if p.to_bits() & 0x1fff_ffff != 0x1000_0000 {
-                continue;
-            }
-            let k = 30 + (r.next() % 31) as i32;
-            let c = (p.abs() * 2f64.powi(-k)) as f32;
-            let c = (c.to_bits() ^ (r.u32() & 0x007f_ffff & 0x7f)) | sign(r);
-            return [a, b, c];
-        }
-    }
-}
-
 /// The round-to-odd f32 fused multiply-add as the lowering emits it (rdna2spv_spirv::exact::host::fma_f32,
 /// D150's `(s + d) | 1` step) against SoftFloat's f32_mulAdd: `RDNA2SPV_FMA_TRIPLES` (default 10^6)
 /// random + boundary + cancellation triples and as many f64-midpoint triples, 0 differences; the midpoint
@@ -1215,7 +1170,7 @@ fn round_to_odd_fma_model_matches_softfloat() {
         let t = if i % 2 == 0 {
             f32_triple(&mut r)
         } else {
-            f32_midpoint_triple(&mut r)
+            rdna2spv_spirv::exact::host::fma_midpoint_triple(&mut || r.u32())
         };
         let [a, b, c] = t.map(f32::from_bits);
         let got = c32(fma_f32(a, b, c).to_bits());

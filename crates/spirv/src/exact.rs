@@ -257,6 +257,53 @@ pub mod host {
         f64::from_bits(round_to_odd_bits(s, two_sum_error(p, f64::from(c), s))) as f32
     }
 
+    /// A test triple `[a, b, c]` (f32 bits) whose f64 sum `fl(a·b + c)` lands exactly on a midpoint of the
+    /// f32 grid while the exact value lies just off it: rounding the f64 sum to nearest a second time
+    /// goes wrong on these, and only the round-to-odd step decides the direction (decision D150; used by
+    /// tests/fused_multiply_add.rs against SoftFloat and by the vulkan crate's exact_fma test on the
+    /// device). `next` gives random words. Two constructions, half each:
+    /// * `c` random (normal with biased exponent 1..=230, or subnormal) and `a·b = ±2^h (1 − 2^-46)`
+    ///   with 2^h half an ulp of `c` (h = −150 for a subnormal `c`): the exact value is 2^(h−46) inside
+    ///   the midpoint next to `c`, above or below it by the product's sign;
+    /// * `a·b` a midpoint itself (`a` random, `b` = 1.5 or 1.25, kept when the product's f64 bits say so)
+    ///   and `c` about 2^-30..2^-60 of it, either sign.
+    pub fn fma_midpoint_triple(next: &mut impl FnMut() -> u32) -> [u32; 3] {
+        let pow2 = |e: i32| ((e + 127) as u32) << 23;
+        loop {
+            let sign = next() & 0x8000_0000;
+            if next().is_multiple_of(2) {
+                let c = if next().is_multiple_of(8) {
+                    sign | (next() & 0x007f_ffff).max(1)
+                } else {
+                    sign | ((1 + next() % 230) << 23) | (next() & 0x007f_ffff)
+                };
+                let ec = ((c >> 23) & 0xff) as i32;
+                let h = if ec == 0 { -150 } else { ec - 127 - 24 };
+                let (ha, hb) = (h.div_euclid(2), h - h.div_euclid(2));
+                // a = ±2^ha (1 + 2^-23), b = 2^(hb−1) (2 − 2^-22): a·b = ±2^h (1 − 2^-46).
+                let a = pow2(ha) | 1 | (next() & 0x8000_0000);
+                return [a, pow2(hb - 1) | 0x007f_fffe, c];
+            }
+            let a = (next() & 0x007f_ffff) | pow2((next() % 200) as i32 - 100) | sign;
+            let b = if next().is_multiple_of(2) {
+                0x3fc0_0000
+            } else {
+                0x3fa0_0000
+            };
+            let p = f64::from(f32::from_bits(a)) * f64::from(f32::from_bits(b));
+            if p.to_bits() & 0x1fff_ffff != 0x1000_0000 {
+                continue;
+            }
+            let k = 30 + (next() % 31) as i32;
+            let c = (p.abs() * 2f64.powi(-k)) as f32;
+            return [
+                a,
+                b,
+                (c.to_bits() ^ (next() & 0x7f)) | (next() & 0x8000_0000),
+            ];
+        }
+    }
+
     /// f16 multiply then add, each rounded (what an unfused `Fma` gives).
     pub fn mul_add_twice_f16(a: u16, b: u16, c: u16) -> u16 {
         let p = f64_to_f16(f16_to_f64(a) * f16_to_f64(b));

@@ -109,46 +109,11 @@ fn f32_cases() -> Vec<[u32; 3]> {
     // f64 sums exactly on an f32 midpoint with the exact value just off it: the round-to-odd step
     // alone decides these (D150).
     for _ in 0..20_000 {
-        v.push(midpoint_case(&mut rng));
+        v.push(rdna2spv_spirv::exact::host::fma_midpoint_triple(
+            &mut || rng.next_u32(),
+        ));
     }
     v
-}
-
-/// A triple whose f64 sum `fl(a·b + c)` lands exactly on a midpoint of the f32 grid while the exact value
-/// lies just off it (decision D150; tests/fused_multiply_add.rs has the same construction against
-/// SoftFloat): `c` random and `a·b = ±2^h (1 − 2^-46)`, 2^h half an ulp of `c` (subnormal `c`: h = −150),
-/// or `a·b` a midpoint itself (`b` = 1.5 or 1.25) and `c` about 2^-30..2^-60 of it.
-fn midpoint_case(rng: &mut Rng) -> [u32; 3] {
-    let pow2 = |e: i32| ((e + 127) as u32) << 23;
-    loop {
-        let sign = |rng: &mut Rng| rng.next_u32() & 0x8000_0000;
-        if rng.next_u32().is_multiple_of(2) {
-            let c = if rng.next_u32().is_multiple_of(8) {
-                sign(rng) | (rng.next_u32() & 0x007f_ffff).max(1)
-            } else {
-                sign(rng) | ((1 + rng.next_u32() % 230) << 23) | (rng.next_u32() & 0x007f_ffff)
-            };
-            let ec = ((c >> 23) & 0xff) as i32;
-            let h = if ec == 0 { -150 } else { ec - 127 - 24 };
-            let (ha, hb) = (h.div_euclid(2), h - h.div_euclid(2));
-            // a = ±2^ha (1 + 2^-23), b = 2^(hb−1) (2 − 2^-22): a·b = ±2^h (1 − 2^-46).
-            return [pow2(ha) | 1 | sign(rng), pow2(hb - 1) | 0x007f_fffe, c];
-        }
-        let a =
-            (rng.next_u32() & 0x007f_ffff) | pow2((rng.next_u32() % 200) as i32 - 100) | sign(rng);
-        let b = if rng.next_u32().is_multiple_of(2) {
-            0x3fc0_0000
-        } else {
-            0x3fa0_0000
-        };
-        let p = f64::from(f32::from_bits(a)) * f64::from(f32::from_bits(b));
-        if p.to_bits() & 0x1fff_ffff != 0x1000_0000 {
-            continue;
-        }
-        let k = 30 + (rng.next_u32() % 31) as i32;
-        let c = (p.abs() * 2f64.powi(-k)) as f32;
-        return [a, b, (c.to_bits() ^ (rng.next_u32() & 0x7f)) | sign(rng)];
-    }
 }
 
 fn run(ctx: &rdna2spv_vulkan::Context, words: &[u32], input: &[u32], n: usize) -> Vec<u32> {
