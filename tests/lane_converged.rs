@@ -219,13 +219,20 @@ fn lane_modules_clear_only_the_lds_lock() {
 
 /// What local_in_uniform.s stores for `grid` work-items in workgroups of `wg`, `rounds` outer iterations:
 /// work-item `l` of workgroup `g` runs the lane-local loop `k = ((l + g) & 3) + 1` times per round, adding
-/// `k, k - 1, ..., 1`: `rounds * k (k + 1) / 2`.
+/// `k, k - 1, ..., 1`: its sum is `rounds * k (k + 1) / 2`; after `s_barrier` it stores its sum or'ed with
+/// the sum of lane `l ^ 32` shifted left by 8 (0 when no work-item writes that LDS slot).
 fn local_in_uniform(grid: u32, wg: u32, rounds: u32) -> Vec<u32> {
     let mut out = Vec::new();
     for g in 0..grid.div_ceil(wg) {
-        for l in 0..lane::items(grid, wg, g) {
+        let items = lane::items(grid, wg, g);
+        let sum = |l: u32| {
             let k = ((l + g) & 3) + 1;
-            out.push(rounds * k * (k + 1) / 2);
+            rounds * k * (k + 1) / 2
+        };
+        for l in 0..items {
+            let n = l ^ 32;
+            let read = if n < items { sum(n) } else { 0 };
+            out.push(sum(l) | (read << 8));
         }
     }
     out
