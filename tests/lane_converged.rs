@@ -249,7 +249,8 @@ fn lane_local_loop_inside_uniform_loop_votes_on_one_copy() {
     let want = local_in_uniform(160, 96, 3);
     lane::run_fixture_both("local_in_uniform.toml", "lane", &want);
     lane::run_fixture_both("local_in_uniform.toml", "wave", &want);
-    let dir = std::env::temp_dir().join(format!("rdna2spv-lane-conv-loopcap-{}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("rdna2spv-lane-conv-loopcap-{}", std::process::id()));
     let lane_out = run_lane_both(
         &root().join("fixtures/lane/fuzz_loopcap_9w64.toml"),
         &dir,
