@@ -216,3 +216,46 @@ fn lane_modules_clear_only_the_lds_lock() {
         );
     }
 }
+
+/// What local_in_uniform.s stores for `grid` work-items in workgroups of `wg`, `rounds` outer iterations:
+/// work-item `l` of workgroup `g` runs the lane-local loop `k = ((l + g) & 3) + 1` times per round, adding
+/// `k, k - 1, ..., 1`: its sum is `rounds * k (k + 1) / 2`; after `s_barrier` it stores its sum or'ed with
+/// the sum of lane `l ^ 32` shifted left by 8 (0 when no work-item writes that LDS slot).
+fn local_in_uniform(grid: u32, wg: u32, rounds: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for g in 0..grid.div_ceil(wg) {
+        let items = lane::items(grid, wg, g);
+        let sum = |l: u32| {
+            let k = ((l + g) & 3) + 1;
+            rounds * k * (k + 1) / 2
+        };
+        for l in 0..items {
+            let n = l ^ 32;
+            let read = if n < items { sum(n) } else { 0 };
+            out.push(sum(l) | (read << 8));
+        }
+    }
+    out
+}
+
+/// A loop left lane by lane inside a workgroup-uniform loop with several waves (D151): the kernel keeps
+/// one label copy (D141 use 3: every block converged or in the lane-local loop), and the outer loop's
+/// vote, whose range holds the lane-local loop's non-converged block, must read that copy alone; it used
+/// to read the other waves' copies too, never written, and lavapipe ran the loop to its iteration cap.
+/// Bit-exact in both mappings against the hardware's values; the fuzzer's reproducer (D148, seed 1010,
+/// nine wave64 waves) host vs lavapipe and lane vs wave.
+#[test]
+fn lane_local_loop_inside_uniform_loop_votes_on_one_copy() {
+    let want = local_in_uniform(160, 96, 3);
+    lane::run_fixture_both("local_in_uniform.toml", "lane", &want);
+    lane::run_fixture_both("local_in_uniform.toml", "wave", &want);
+    let dir =
+        std::env::temp_dir().join(format!("rdna2spv-lane-conv-loopcap-{}", std::process::id()));
+    let lane_out = run_lane_both(
+        &root().join("fixtures/lane/fuzz_loopcap_9w64.toml"),
+        &dir,
+        "fuzz_loopcap_9w64.toml",
+    );
+    lane::run_fixture_both("fuzz_loopcap_9w64.toml", "wave", &lane_out);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -757,11 +757,13 @@ impl Cx<'_> {
         };
         let t = self.t;
         // Every block of the range converged: some wave's label is in it exactly when wave 0's is
-        // (D141); wave 0's copy alone.
+        // (D141); wave 0's copy alone. Otherwise every copy the invocation keeps: with the copies
+        // collapsed (D141 use 3: a range holding a lane-local loop's blocks, never converged themselves,
+        // in a kernel otherwise converged) that is wave 0's alone too, the only copy written (D151).
         let waves = if self.lm().conv.range(lo, hi) {
             1
         } else {
-            self.lm().waves
+            self.lane_copies()
         };
         let loc = self.c32(lo);
         let len = self.c32(hi - lo);
