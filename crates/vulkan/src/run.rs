@@ -237,27 +237,17 @@ fn run_lowered(
             e
         }
         RunError::NotFinished {
-            count,
-            total,
-            workgroup,
-            wave,
-            flag,
-            what,
+            ref mut at,
             block: Some(b),
             ..
-        } => RunError::NotFinished {
-            at: match program.blocks.iter().nth(b as usize) {
-                Some((_, blk)) => format!(", in the block at pc {:#x}", blk.start_pc),
-                None => format!(", in block {b}"),
-            },
-            count,
-            total,
-            workgroup,
-            wave,
-            flag,
-            what,
-            block: Some(b),
-        },
+        } => {
+            if let Some((_, blk)) = program.blocks.iter().nth(b as usize) {
+                *at = format!(", in the block at pc {:#x}", blk.start_pc);
+            } else {
+                *at = format!(", in block {b}");
+            }
+            e
+        }
         e => e,
     })
 }
