@@ -296,6 +296,7 @@ impl Plan {
                 0
             },
             max_steps_per_wave: m.max_steps_per_wave.unwrap_or(1 << 24),
+            code_base: None,
         };
         Ok(Plan {
             kernel,
@@ -524,6 +525,7 @@ impl Plan {
             lds_bytes: abi.lds_bytes,
             scratch_bytes: abi.scratch_bytes,
             max_steps_per_wave: m.max_steps_per_wave.unwrap_or(1 << 24),
+            code_base: None,
         };
         Ok(Plan {
             kernel,

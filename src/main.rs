@@ -449,6 +449,7 @@ fn run(cli: Cli) -> Result<i32> {
                 lds_bytes: k.descriptor.group_segment_fixed_size,
                 scratch_bytes: k.descriptor.private_segment_fixed_size,
                 max_steps_per_wave: 0,
+                code_base: None,
             };
             let profile = match profile {
                 ProfileArg::Portable => rdna2spv_vulkan::DeviceProfile::portable(),
