@@ -358,7 +358,12 @@ fn run(cli: Cli) -> Result<i32> {
         Cmd::Info { file, json } => {
             let co = load(&file)?;
             if json {
-                emit(&(serde_json::to_string_pretty(&co)? + "\n"))?;
+                let mut v = serde_json::to_value(&co)?;
+                v["image"] = match &co.image {
+                    Ok(im) => serde_json::to_value(im)?,
+                    Err(e) => serde_json::json!({ "error": e.to_string() }),
+                };
+                emit(&(serde_json::to_string_pretty(&v)? + "\n"))?;
             } else {
                 emit(&rdna2spv_codeobj::describe(&co))?;
             }
