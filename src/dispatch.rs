@@ -230,9 +230,7 @@ impl Plan {
                             "argument {i}: the manifest gives a {w}-byte {kind}, the kernel takes {size} bytes"
                         ),
                         (None, _) if given > size => bail!(
-                            "argument {i}: `bits` is a {given}-byte value ({} hex digits), wider than the \
-                             argument's {size} bytes",
-                            2 * given
+                            "argument {i}: `bits` is a {given}-byte value, wider than the argument's {size} bytes"
                         ),
                         _ => {}
                     }
