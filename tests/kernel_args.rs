@@ -89,7 +89,9 @@ fn layout(p: &Params, pad: u8) -> Vec<u8> {
     b
 }
 
-/// The values of fixtures/args/byval_struct.bin (padding 0xee).
+/// The values of fixtures/args/byval_struct.bin (padding 0xee); `f` is not π, just a float with a full
+/// mantissa.
+#[allow(clippy::approx_constant)]
 const FIXTURE: Params = Params {
     c: -7,
     d: -2.75e-3,
@@ -468,7 +470,9 @@ fn metadata_out_of_range_is_an_error_not_a_panic() {
         tmp.join("s.bin"),
     )
     .unwrap();
-    let cases: [(&str, Vec<u8>, &str, Option<Vec<&str>>); 4] = [
+    // (name, patched code object, the struct argument, None: runs; Some: refused with these words).
+    type Case<'a> = (&'a str, Vec<u8>, &'a str, Option<Vec<&'a str>>);
+    let cases: [Case; 4] = [
         (
             "hidden16",
             patch(
