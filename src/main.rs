@@ -150,7 +150,7 @@ enum Cmd {
     /// and compares every output buffer bit for bit (exit 1 at the first difference, which it names).
     Run {
         /// The manifest (TOML): code object or raw words, kernel, grid, workgroup and arguments
-        /// (README.md, "Manifest"; examples in fixtures/run/).
+        /// (docs/manifest.md; examples in fixtures/run/).
         manifest: PathBuf,
         /// host: the evaluator; vulkan: the translated module on the device; both: both, compared bit for bit.
         #[arg(long, value_enum, default_value = "host")]

@@ -1,5 +1,6 @@
 //! Run manifests (TOML): which kernel, grid and workgroup sizes, and its explicit arguments. Paths are relative
-//! to the manifest. The format is the contract in ../shared/DESIGN.md; unknown keys are errors.
+//! to the manifest. The format is the contract in ../shared/DESIGN.md, documented for users in docs/manifest.md;
+//! unknown keys are errors.
 
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
