@@ -649,3 +649,46 @@ fn outputs_are_written_whole() {
     assert_eq!(names, ["d.bin", "f.bin", "l.bin"]);
     assert_eq!(std::fs::read(out.join("d.bin")).unwrap().len(), 1024);
 }
+
+/// The two library checks by themselves: `bits` digits to little-endian bytes (width = digits written), and
+/// which names are plain file names — ordinary names with dots, dashes and spaces stay allowed.
+#[test]
+fn bits_and_names_by_hand() {
+    use rdna2spv::manifest::{check_output_name, parse_bits};
+    assert_eq!(parse_bits("0x1").unwrap(), [0x01]);
+    assert_eq!(parse_bits("0x0001").unwrap(), [0x01, 0x00]);
+    assert_eq!(parse_bits("0x123").unwrap(), [0x23, 0x01]);
+    assert_eq!(parse_bits("0XaB_cD").unwrap(), [0xcd, 0xab]);
+    assert_eq!(
+        parse_bits("0x8000_0000_0000_0000").unwrap(),
+        0x8000_0000_0000_0000u64.to_le_bytes()
+    );
+    for bad in ["", "0x", "1", "x1", "0x_1", "0x1_", "0xg", "0x 1", "0x1.0"] {
+        assert!(parse_bits(bad).is_err(), "{bad:?} accepted");
+    }
+    for ok in [
+        "y",
+        "out.f32",
+        "...",
+        "-x",
+        "a b",
+        "Ünïcode",
+        "x".repeat(200).as_str(),
+    ] {
+        check_output_name(ok).unwrap_or_else(|e| panic!("{ok:?} refused: {e}"));
+    }
+    for bad in [
+        "",
+        ".",
+        "..",
+        "../x",
+        "/x",
+        "a/b",
+        "a\\b",
+        "a\0b",
+        "x/",
+        "x".repeat(201).as_str(),
+    ] {
+        assert!(check_output_name(bad).is_err(), "{bad:?} accepted");
+    }
+}
