@@ -231,6 +231,10 @@ enum Cmd {
         /// Vulkan device for `--profile device`: an index or part of its name.
         #[arg(long)]
         device: Option<String>,
+        /// Lower every kernel in this mapping (`auto` is not a corpus choice): `wave` (default) or `lane`,
+        /// whose refusals are then listed by reason.
+        #[arg(long, value_enum, default_value = "wave")]
+        mapping: MappingArg,
     },
     /// The seeds' numeric studies reproduced on translated gfx1030 code (docs/numerics.md).
     Probe {
@@ -528,12 +532,17 @@ fn run(cli: Cli) -> Result<i32> {
             json,
             profile,
             device,
+            mapping,
         } => {
             let profile = match profile {
                 ProfileArg::Portable => rdna2spv_vulkan::DeviceProfile::portable(),
                 ProfileArg::Device => profile_of(&open(device.as_deref())?, ProfileChoice::Device)?,
             };
+            let Some(mapping) = mapping.fixed() else {
+                bail!("corpus --mapping takes wave or lane (auto chooses per kernel; the corpus measures one)");
+            };
             let opts = rdna2spv::corpus::Options {
+                mapping,
                 profile,
                 decode: !no_decode,
                 translate: !no_translate,
