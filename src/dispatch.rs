@@ -127,6 +127,8 @@ pub fn lift_kernel(
         lift_options(co, kernel),
         &rdna2spv_ir::lift::LiftExtras {
             vgpr_count: Some(kernel.abi.vgpr_count),
+            // COMPUTE_PGM_RSRC3.SHARED_VGPR_COUNT is in blocks of 8 (LLVM AMDGPUUsage; D153).
+            shared_vgprs: u32::from(kernel.descriptor.compute_pgm_rsrc3.shared_vgpr_count) * 8,
             ..Default::default()
         },
         &space,

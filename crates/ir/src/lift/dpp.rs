@@ -211,7 +211,9 @@ impl Lifter<'_> {
             let (_, ok) = self.dpp_valid();
             en = self.int(IntOp::And, Ty::B1, en, ok);
         }
-        let old = self.n(Node::ReadVgpr { reg, ty: Ty::B32 });
+        let old = self.read_old(reg, Ty::B32);
+        // Disabled lanes do not write (a shared VGPR's slot keeps its owner: lift/shared.rs).
+        self.sv.write_en = Some(en);
         self.n(Node::Select {
             cond: en,
             a: value,
