@@ -142,6 +142,45 @@ impl Lifter<'_> {
                     if self.ws == 64 && self.is_shared(vdst) && (again(d0) || again(addr_r)) {
                         // Two passes: the high half reads the shared VGPR as the low half left it.
                         self.sv.two_pass = true;
+                        let slots = self.sv.cache.iter().find(|c| c.1 == data).map(|c| c.2.clone());
+                        if let (Some(slots), false) = (slots, addr_r == vdst) {
+                            // The data is the destination: high lane 32 + j reads slot j, which the low
+                            // pass rewrote where lane j is active.
+                            let exec = self.read_s(EXEC_LO, Ty::B64);
+                            let after: Vec<_> = (0..32u64)
+                                .map(|j| {
+                                    let k = self.c(Ty::B32, j);
+                                    let v = self.n(Node::ReadLane { a: r, lane: k });
+                                    let bit = self.n(Node::Extract {
+                                        ty: Ty::B1,
+                                        a: exec,
+                                        shift: j as u8,
+                                    });
+                                    self.n(Node::Select {
+                                        cond: bit,
+                                        a: v,
+                                        b: slots[j as usize],
+                                    })
+                                })
+                                .collect();
+                            let v = self.pick(&after, idx);
+                            let act = self.lane_active(idx);
+                            let z = self.c(Ty::B32, 0);
+                            let r2 = self.n(Node::Select {
+                                cond: act,
+                                a: v,
+                                b: z,
+                            });
+                            let k32 = self.c(Ty::B32, 32);
+                            let hi = self.icmp(IntCmp::GeU, Ty::B32, lane, k32);
+                            let r = self.n(Node::Select {
+                                cond: hi,
+                                a: r2,
+                                b: r,
+                            });
+                            self.write_v(vdst, r);
+                            return Ok(true);
+                        }
                         let lo_lanes = self.all_lanes(r);
                         let after = self.pick(&lo_lanes[..32], lane);
                         let l31 = self.and32(lane, 31);
