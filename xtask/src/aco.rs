@@ -369,7 +369,11 @@ fn capture(spv: &Path, prefix: &Path, o: &Opts) -> Result<()> {
         let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         std::fs::write(suffixed(prefix, ".bin"), &code)?;
         std::fs::write(suffixed(prefix, ".aco.txt"), &text)?;
-        println!("{}: {} bytes; {abi}; {startpgm}", prefix.display(), code.len());
+        println!(
+            "{}: {} bytes; {abi}; {startpgm}",
+            prefix.display(),
+            code.len()
+        );
     }
     Ok(())
 }

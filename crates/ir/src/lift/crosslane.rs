@@ -142,7 +142,12 @@ impl Lifter<'_> {
                     if self.ws == 64 && self.is_shared(vdst) && (again(d0) || again(addr_r)) {
                         // Two passes: the high half reads the shared VGPR as the low half left it.
                         self.sv.two_pass = true;
-                        let slots = self.sv.cache.iter().find(|c| c.1 == data).map(|c| c.2.clone());
+                        let slots = self
+                            .sv
+                            .cache
+                            .iter()
+                            .find(|c| c.1 == data)
+                            .map(|c| c.2.clone());
                         if let (Some(slots), false) = (slots, addr_r == vdst) {
                             // The data is the destination: high lane 32 + j reads slot j, which the low
                             // pass rewrote where lane j is active.
