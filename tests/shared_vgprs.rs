@@ -411,3 +411,46 @@ fn bad_shared_vgpr_keys_are_refused() {
         refused(&m, &[want]);
     }
 }
+
+/// `rdna2spv trace` shows a shared VGPR once, as its 32 slots (not 64 lanes of private copies), and leaves
+/// out the owner masks it keeps in the TTMPs.
+#[test]
+fn traces_show_shared_vgprs_once() {
+    let code: Vec<u8> = SEMANTICS
+        .iter()
+        .flat_map(|(_, w)| w.iter().copied())
+        .collect();
+    let m = write_case("trace", &code, MANIFEST);
+    let out = m.parent().unwrap().join("t.jsonl");
+    let r = std::process::Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .args(["trace", "--backend", "host", "-o"])
+        .arg(&out)
+        .arg(&m)
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let rec = |pc: &str| -> serde_json::Value {
+        text.lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .find(|v| v["pc"] == pc)
+            .unwrap_or_else(|| panic!("no record at {pc}"))
+    };
+    // pc 0x4: v_mov_b32_e32 v8, v0 (both halves write; the high half stays).
+    let w = &rec("0x4")["writes"];
+    assert_eq!(w.as_array().unwrap().len(), 1, "{w}");
+    assert_eq!(w[0]["vgpr"], 8);
+    let slots = w[0]["shared"].as_array().unwrap();
+    assert_eq!(slots.len(), 32);
+    for (s, e) in slots.iter().enumerate() {
+        assert_eq!(e[0], s as u64);
+        assert_eq!(e[1], format!("0x{:08x}", s + 32));
+    }
+    // pc 0x18: v_add_nc_u32_e32 v9, 0x64, v0 with the low half only: slots s + 100.
+    let w = &rec("0x18")["writes"];
+    assert_eq!(w[0]["vgpr"], 9);
+    let slots = w[0]["shared"].as_array().unwrap();
+    assert_eq!(slots.len(), 32);
+    assert_eq!(slots[5][1], format!("0x{:08x}", 105));
+    assert!(!text.contains("ttmp"), "the owner masks are left out");
+}

@@ -29,6 +29,7 @@ mod salu;
 mod scratch;
 mod sdwa;
 mod shared;
+pub use shared::TTMP0;
 mod smem;
 mod valu16;
 mod valu_int;
