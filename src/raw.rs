@@ -222,7 +222,7 @@ pub fn check(abi: &RawAbi, names: &[String]) -> Result<()> {
         let Some(v) = abi.vgprs else {
             bail!("[abi] shared_vgprs needs vgprs (the allocation the shared VGPRs sit above)");
         };
-        if abi.shared_vgprs % 8 != 0 || v + abi.shared_vgprs > 256 {
+        if !abi.shared_vgprs.is_multiple_of(8) || v + abi.shared_vgprs > 256 {
             bail!(
                 "[abi] shared_vgprs {} (a multiple of 8, with vgprs {v} at most 256 in all)",
                 abi.shared_vgprs

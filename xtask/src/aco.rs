@@ -377,3 +377,23 @@ fn capture(spv: &Path, prefix: &Path, o: &Opts) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shared_vgprs_are_read_off_the_listing() {
+        let asm =
+            "\tv_mov_b32_e32 v8, v1 ; 7e100301\n\tds_bpermute_b32 v9, v2, v9 ; dacc0000 09000902\n\
+                   \tv_mov_b32 v[4:5], v[6:7] ; 0\n\ts_mov_b32 vcc_lo, s0 ; 0\n";
+        assert_eq!(max_vgpr(asm), Some(9));
+        assert_eq!(max_vgpr("\ts_endpgm ; bf810000\n"), None);
+        assert_eq!(max_vgpr("\tv_lshrrev_b64 v[2:3], 1, v[0:1] ; 0\n"), Some(3));
+        assert_eq!(shared_vgprs(asm, 8, "navi21", 64).unwrap(), 16);
+        assert_eq!(shared_vgprs(asm, 8, "navi10", 64).unwrap(), 8);
+        assert_eq!(shared_vgprs(asm, 16, "navi21", 64).unwrap(), 0);
+        assert!(shared_vgprs(asm, 8, "navi21", 32).is_err());
+        assert!(shared_vgprs("\tv_mov_b32 v40, v0 ; 0\n", 8, "navi21", 64).is_err());
+    }
+}
