@@ -170,19 +170,25 @@ pub fn to_jsonl_shared(p: &Program, records: &[Record], shared: Option<(u16, u16
     let t = texts(p);
     let mut s = String::new();
     for r in records {
-        let mut v = record_json(r, t.get(&r.pc).map(String::as_str).unwrap_or(""));
-        if let Some(sh) = shared {
-            for key in ["writes", "reads"] {
-                let list = if key == "writes" { &r.writes } else { &r.reads };
-                if v.get(key).is_some() {
-                    v[key] = Value::Array(shared_json(list, sh));
-                }
-            }
-        }
+        let v = record_json_shared(r, t.get(&r.pc).map(String::as_str).unwrap_or(""), shared);
         s += &v.to_string();
         s.push('\n');
     }
     s
+}
+
+/// [`record_json`] with the wave64 shared VGPRs `shared` = (first, count) shown once ([`shared_json`]).
+pub fn record_json_shared(r: &Record, text: &str, shared: Option<(u16, u16)>) -> Value {
+    let mut v = record_json(r, text);
+    if let Some(sh) = shared {
+        for key in ["writes", "reads"] {
+            let list = if key == "writes" { &r.writes } else { &r.reads };
+            if v.get(key).is_some() {
+                v[key] = Value::Array(shared_json(list, sh));
+            }
+        }
+    }
+    v
 }
 
 /// The JSON of a record's register list with the wave64 shared VGPRs `first .. first + count` shown once
@@ -634,8 +640,8 @@ pub fn report_json(plan: &Plan, o: &DiffOutcome) -> Value {
             "host": d.first.host.map(|x| hex(Some(x))),
             "device": d.first.device.map(|x| hex(Some(x))),
             "operands": d.operands.iter().map(|(n, x)| json!({"reg": n, "value": format!("0x{x:08x}")})).collect::<Vec<_>>(),
-            "host_record": d.host.as_ref().map(|r| record_json(r, t)),
-            "device_record": d.device.as_ref().map(|r| record_json(r, t)),
+            "host_record": d.host.as_ref().map(|r| record_json_shared(r, t, plan.shared_vgprs())),
+            "device_record": d.device.as_ref().map(|r| record_json_shared(r, t, plan.shared_vgprs())),
         });
     }
     v
