@@ -454,3 +454,35 @@ fn traces_show_shared_vgprs_once() {
     assert_eq!(slots[5][1], format!("0x{:08x}", 105));
     assert!(!text.contains("ttmp"), "the owner masks are left out");
 }
+
+/// A code object whose descriptor gives shared VGPRs (fixtures/kernels/sharedvgpr_w64.s:
+/// `.amdhsa_shared_vgpr_count 1`, 8 VGPRs allocated): ACO's reversal sequence, hand-written, through the
+/// code-object path (COMPUTE_PGM_RSRC3.SHARED_VGPR_COUNT × 8 above the descriptor's VGPR count).
+#[test]
+fn code_object_descriptor_gives_shared_vgprs() {
+    let dir = std::env::temp_dir().join(format!("rdna2spv-svgpr-co-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let x: Vec<u32> = (0..128u32)
+        .map(|i| i.wrapping_mul(0x9e37_79b9) ^ 0x5555_0000)
+        .collect();
+    let bytes: Vec<u8> = x.iter().flat_map(|v| v.to_le_bytes()).collect();
+    std::fs::write(dir.join("x.bin"), bytes).unwrap();
+    let co = root().join("fixtures/kernels/sharedvgpr_w64.co");
+    let m = dir.join("k.toml");
+    std::fs::write(
+        &m,
+        format!(
+            "code_object = {:?}\nkernel = \"sharedvgpr_w64\"\ngrid = [128, 1, 1]\n\
+             workgroup = [64, 1, 1]\n[[args]]\nbuffer = \"x.bin\"\n[[args]]\n\
+             buffer = {{ size = 512 }}\noutput = \"out\"\n",
+            co.display().to_string()
+        ),
+    )
+    .unwrap();
+    let m_plan = Plan::new(&Manifest::load(&m).unwrap()).unwrap();
+    assert_eq!(m_plan.shared_vgprs(), Some((8, 8)));
+    let b = run_both(&m);
+    let out = &b["out"];
+    let want: Vec<u32> = (0..128).map(|i| x[(i & !63) + 63 - (i & 63)]).collect();
+    expect("sharedvgpr_w64", "out", out, &want);
+}
