@@ -162,6 +162,8 @@ pub fn lift_kernel(
         lift_options(co, kernel),
         &rdna2spv_ir::lift::LiftExtras {
             vgpr_count: Some(kernel.abi.vgpr_count),
+            // COMPUTE_PGM_RSRC3.SHARED_VGPR_COUNT is in blocks of 8 (LLVM AMDGPUUsage; D153).
+            shared_vgprs: u32::from(kernel.descriptor.compute_pgm_rsrc3.shared_vgpr_count) * 8,
             ..Default::default()
         },
         &space,
@@ -169,6 +171,14 @@ pub fn lift_kernel(
 }
 
 impl Plan {
+    /// (first, count) of the kernel's wave64 shared VGPRs, if it has any (D153): above the VGPR allocation,
+    /// COMPUTE_PGM_RSRC3.SHARED_VGPR_COUNT × 8 (a raw manifest's `[abi] vgprs` and `shared_vgprs`).
+    pub fn shared_vgprs(&self) -> Option<(u16, u16)> {
+        let n = u32::from(self.kernel.descriptor.compute_pgm_rsrc3.shared_vgpr_count) * 8;
+        (n > 0 && self.kernel.abi.wave_size == 64)
+            .then_some((self.kernel.abi.vgpr_count as u16, n as u16))
+    }
+
     pub fn new(m: &Manifest) -> Result<Plan> {
         if m.code.is_some() {
             return Plan::new_raw(m);
@@ -659,8 +669,15 @@ impl Plan {
         kd[0..4].copy_from_slice(&abi.lds_bytes.to_le_bytes());
         kd[4..8].copy_from_slice(&abi.scratch_bytes.to_le_bytes());
         let descriptor = rdna2spv_codeobj::descriptor::KernelDescriptor::decode(&kd);
+        let mut descriptor = descriptor;
+        // The shared VGPRs as a descriptor would give them (D153; Plan::shared_vgprs).
+        descriptor.compute_pgm_rsrc3 =
+            rdna2spv_codeobj::descriptor::Rsrc3::from_raw(abi.shared_vgprs / 8);
         let mut kabi = descriptor.abi();
         kabi.wave_size = abi.wave_size;
+        if let Some(v) = abi.vgprs {
+            kabi.vgpr_count = v;
+        }
         kabi.user_sgprs.clear();
         kabi.system_sgprs.clear();
         kabi.scratch = abi.scratch_bytes > 0;

@@ -35,6 +35,14 @@ pub struct RawAbi {
     /// The f32 denormal mode of the shader's MODE register: "preserve" or "flush" (RADV compute: flush).
     /// Recorded; the evaluator and the lowering implement "preserve" only (see docs/captures.md).
     pub f32_denormals: Option<String>,
+    /// VGPRs allocated per lane (the capture's "VGPRs" statistic). When given, an access above the
+    /// allocation that is not a shared VGPR is refused when lifting (D153); otherwise all 256 are private.
+    pub vgprs: Option<u32>,
+    /// Wave64 shared VGPRs above the allocation, v`vgprs`..: one 32-lane register both halves of the wave
+    /// see (RADV/ACO on navi21: 16 when the shader uses them, 2 × the VGPR allocation granule; D153).
+    /// Needs `vgprs` and wave_size 64.
+    #[serde(default)]
+    pub shared_vgprs: u32,
     /// High half of the driver's 32-bit pointers (RADV: 0xffff8000). Needed when a `descriptor_set` is given.
     pub address32_hi: Option<u32>,
     /// Initial SGPRs.
@@ -198,6 +206,29 @@ pub fn check(abi: &RawAbi, names: &[String]) -> Result<()> {
         None | Some("preserve") | Some("flush") => {}
         Some(o) => bail!("[abi] f32_denormals {o:?} (must be \"preserve\" or \"flush\")"),
     }
+    if let Some(v) = abi.vgprs {
+        if !(1..=256).contains(&v) {
+            bail!("[abi] vgprs {v} (must be 1..=256)");
+        }
+    }
+    if abi.shared_vgprs > 0 {
+        if abi.wave_size != 64 {
+            bail!(
+                "[abi] shared_vgprs {} with wave_size {}: shared VGPRs exist in wave64 only",
+                abi.shared_vgprs,
+                abi.wave_size
+            );
+        }
+        let Some(v) = abi.vgprs else {
+            bail!("[abi] shared_vgprs needs vgprs (the allocation the shared VGPRs sit above)");
+        };
+        if !abi.shared_vgprs.is_multiple_of(8) || v + abi.shared_vgprs > 256 {
+            bail!(
+                "[abi] shared_vgprs {} (a multiple of 8, with vgprs {v} at most 256 in all)",
+                abi.shared_vgprs
+            );
+        }
+    }
     if abi.lds_bytes > 65536 {
         bail!("[abi] lds_bytes {} (64 KiB at most)", abi.lds_bytes);
     }
@@ -275,7 +306,8 @@ impl RawBinding {
         let ext = LiftExtras {
             address32,
             general_buffers: true,
-            ..Default::default()
+            vgpr_count: self.abi.vgprs,
+            shared_vgprs: self.abi.shared_vgprs,
         };
         lift_ext(&self.name, &self.code, self.opts, &ext)
             .with_context(|| format!("lifting {}", self.name))

@@ -97,6 +97,7 @@ pub fn sgpr_name(reg: u16) -> String {
     match reg {
         106 => "vcc_lo".into(),
         107 => "vcc_hi".into(),
+        108..=123 => format!("ttmp{}", reg - 108),
         124 => "m0".into(),
         126 => "exec_lo".into(),
         127 => "exec_hi".into(),
@@ -160,13 +161,67 @@ pub fn record_json(r: &Record, text: &str) -> Value {
 
 /// Records as JSON Lines.
 pub fn to_jsonl(p: &Program, records: &[Record]) -> String {
+    to_jsonl_shared(p, records, None)
+}
+
+/// Records as JSON Lines; `shared` = (first, count) of the wave64 shared VGPRs ([`Plan::shared_vgprs`]),
+/// shown once per slot ([`shared_json`]).
+pub fn to_jsonl_shared(p: &Program, records: &[Record], shared: Option<(u16, u16)>) -> String {
     let t = texts(p);
     let mut s = String::new();
     for r in records {
-        s += &record_json(r, t.get(&r.pc).map(String::as_str).unwrap_or("")).to_string();
+        let v = record_json_shared(r, t.get(&r.pc).map(String::as_str).unwrap_or(""), shared);
+        s += &v.to_string();
         s.push('\n');
     }
     s
+}
+
+/// [`record_json`] with the wave64 shared VGPRs `shared` = (first, count) shown once ([`shared_json`]).
+pub fn record_json_shared(r: &Record, text: &str, shared: Option<(u16, u16)>) -> Value {
+    let mut v = record_json(r, text);
+    if let Some(sh) = shared {
+        for key in ["writes", "reads"] {
+            let list = if key == "writes" { &r.writes } else { &r.reads };
+            if v.get(key).is_some() {
+                v[key] = Value::Array(shared_json(list, sh));
+            }
+        }
+    }
+    v
+}
+
+/// The JSON of a record's register list with the wave64 shared VGPRs `first .. first + count` shown once
+/// (D153): `{"vgpr": 8, "shared": [[slot, value], ...]}`, slot s being lane s's copy or lane s + 32's as the
+/// owner mask in ttmp[k] (s108 + k, rdna2spv's own bookkeeping, left out here) says; slots whose owner lane
+/// is not in the record (inactive) are left out. Other entries as [`record_json`] writes them.
+pub fn shared_json(list: &[Write], (first, count): (u16, u16)) -> Vec<Value> {
+    let ttmp0 = rdna2spv_ir::lift::TTMP0;
+    let is_shared = |reg: u16| reg >= first && reg < first + count;
+    let owner = |k: u16| {
+        list.iter().find_map(|w| match w {
+            Write::Sgpr { reg, value } if *reg == ttmp0 + k => Some(*value),
+            _ => None,
+        })
+    };
+    let mut out = Vec::new();
+    for w in list {
+        match w {
+            Write::Sgpr { reg, .. } if *reg >= ttmp0 && *reg < ttmp0 + count.min(16) => {}
+            Write::Vgpr { reg, lanes } if is_shared(*reg) => {
+                let o = owner(reg - first).unwrap_or(0);
+                let slots: Vec<Value> = (0..32u32)
+                    .filter_map(|s| {
+                        let l = if o >> s & 1 != 0 { s + 32 } else { s };
+                        vgpr_at(lanes, l).map(|v| json!([s, format!("0x{v:08x}")]))
+                    })
+                    .collect();
+                out.push(json!({"vgpr": reg, "shared": slots}));
+            }
+            w => out.push(write_json(w)),
+        }
+    }
+    out
 }
 
 /// The first thing that differs inside two records at the same position.
@@ -585,8 +640,8 @@ pub fn report_json(plan: &Plan, o: &DiffOutcome) -> Value {
             "host": d.first.host.map(|x| hex(Some(x))),
             "device": d.first.device.map(|x| hex(Some(x))),
             "operands": d.operands.iter().map(|(n, x)| json!({"reg": n, "value": format!("0x{x:08x}")})).collect::<Vec<_>>(),
-            "host_record": d.host.as_ref().map(|r| record_json(r, t)),
-            "device_record": d.device.as_ref().map(|r| record_json(r, t)),
+            "host_record": d.host.as_ref().map(|r| record_json_shared(r, t, plan.shared_vgprs())),
+            "device_record": d.device.as_ref().map(|r| record_json_shared(r, t, plan.shared_vgprs())),
         });
     }
     v
@@ -784,7 +839,8 @@ pub fn cli_trace(a: &TraceArgs) -> Result<i32> {
             t.records
         }
     };
-    crate::output::write_atomically(&a.output, to_jsonl(&plan.program, &records).as_bytes())?;
+    let text = to_jsonl_shared(&plan.program, &records, plan.shared_vgprs());
+    crate::output::write_atomically(&a.output, text.as_bytes())?;
     eprintln!(
         "rdna2spv: {} records of {} -> {}",
         records.len(),

@@ -34,6 +34,10 @@ pub const FIXTURES: &[(&str, &str, u32, u32)] = &[
     ("ballot", "navi21", 32, 2),
     ("reduce", "navi21", 64, 2),
     ("reduce", "navi21", 32, 2),
+    ("shuffle", "navi21", 64, 3),
+    ("shuffle", "navi21", 32, 3),
+    ("shuffle_rel", "navi21", 64, 4),
+    ("shuffle_rel", "navi21", 32, 4),
 ];
 
 struct Opts {
@@ -159,6 +163,62 @@ pub fn words_of_assembly(asm: &str) -> Result<Vec<u32>> {
         bail!("no instruction words in the Assembly representation");
     }
     Ok(words)
+}
+
+/// The highest VGPR an ACO "Assembly" listing names (`v7`, `v[4:5]`), if any.
+pub fn max_vgpr(asm: &str) -> Option<u32> {
+    let mut max = None;
+    for line in asm.lines() {
+        let code = line.split(';').next().unwrap_or("");
+        let b = code.as_bytes();
+        for (i, _) in code.match_indices('v') {
+            if i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_') {
+                continue;
+            }
+            let rest = &code[i + 1..];
+            let rest = rest.strip_prefix('[').unwrap_or(rest);
+            let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+            let Ok(first) = digits.parse::<u32>() else {
+                continue;
+            };
+            let after = &rest[digits.len()..];
+            let last = after
+                .strip_prefix(':')
+                .and_then(|r| {
+                    r.chars()
+                        .take_while(|c| c.is_ascii_digit())
+                        .collect::<String>()
+                        .parse::<u32>()
+                        .ok()
+                })
+                .unwrap_or(first);
+            max = Some(max.unwrap_or(0).max(last));
+        }
+    }
+    max
+}
+
+/// The wave64 shared VGPRs RADV gives a capture (decision D153). RADV reports no shared-VGPR statistic,
+/// so this is read off the code: when it names a VGPR at or above the "VGPRs" statistic (the allocation),
+/// ACO allocated shared VGPRs, and ACO's instruction selection (`emit_bpermute`, Mesa 21–24) always asks
+/// for `2 × vgpr_alloc_granule` of them: 16 on navi21 (gfx10.3, granule 8 in wave64), 8 on navi10
+/// (granule 4). Wave32 has none; a wave32 listing above its allocation is an error.
+pub fn shared_vgprs(asm: &str, vgprs: u32, family: &str, wave: u32) -> Result<u32> {
+    let Some(max) = max_vgpr(asm) else {
+        return Ok(0);
+    };
+    if max < vgprs {
+        return Ok(0);
+    }
+    if wave != 64 {
+        bail!("the wave32 code names v{max}, above its {vgprs} VGPRs");
+    }
+    let granule = if family == "navi10" { 4 } else { 8 };
+    let shared = 2 * granule;
+    if max >= vgprs + shared {
+        bail!("the code names v{max}, above its {vgprs} VGPRs and {shared} shared VGPRs");
+    }
+    Ok(shared)
 }
 
 fn capture(spv: &Path, prefix: &Path, o: &Opts) -> Result<()> {
@@ -291,15 +351,49 @@ fn capture(spv: &Path, prefix: &Path, o: &Opts) -> Result<()> {
         }
         let stats = pe.get_pipeline_executable_statistics(&ei)?;
         text.push_str("// ==== statistics\n");
+        let mut vgprs = None;
         for s in &stats {
             let nm = CStr::from_ptr(s.name.as_ptr()).to_string_lossy();
             text.push_str(&format!("// {nm} = {}\n", s.value.u64));
+            if nm == "VGPRs" {
+                vgprs = Some(s.value.u64 as u32);
+            }
         }
+        let vgprs = vgprs.context("RADV reported no \"VGPRs\" statistic")?;
+        let shared = shared_vgprs(&asm, vgprs, &o.family, o.wave)?;
+        let abi = format!("[abi] vgprs = {vgprs}, shared_vgprs = {shared}");
+        text.push_str(&format!(
+            "// ==== rdna2spv: {abi} (the \"VGPRs\" statistic; shared: see xtask/src/aco.rs shared_vgprs)\n"
+        ));
         let words = words_of_assembly(&asm)?;
         let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         std::fs::write(suffixed(prefix, ".bin"), &code)?;
         std::fs::write(suffixed(prefix, ".aco.txt"), &text)?;
-        println!("{}: {} bytes; {startpgm}", prefix.display(), code.len());
+        println!(
+            "{}: {} bytes; {abi}; {startpgm}",
+            prefix.display(),
+            code.len()
+        );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shared_vgprs_are_read_off_the_listing() {
+        let asm =
+            "\tv_mov_b32_e32 v8, v1 ; 7e100301\n\tds_bpermute_b32 v9, v2, v9 ; dacc0000 09000902\n\
+                   \tv_mov_b32 v[4:5], v[6:7] ; 0\n\ts_mov_b32 vcc_lo, s0 ; 0\n";
+        assert_eq!(max_vgpr(asm), Some(9));
+        assert_eq!(max_vgpr("\ts_endpgm ; bf810000\n"), None);
+        assert_eq!(max_vgpr("\tv_lshrrev_b64 v[2:3], 1, v[0:1] ; 0\n"), Some(3));
+        assert_eq!(shared_vgprs(asm, 8, "navi21", 64).unwrap(), 16);
+        assert_eq!(shared_vgprs(asm, 8, "navi10", 64).unwrap(), 8);
+        assert_eq!(shared_vgprs(asm, 16, "navi21", 64).unwrap(), 0);
+        assert!(shared_vgprs(asm, 8, "navi21", 32).is_err());
+        assert!(shared_vgprs("\tv_mov_b32 v40, v0 ; 0\n", 8, "navi21", 64).is_err());
+    }
 }

@@ -259,6 +259,14 @@ pub const RECIPES: &[Recipe] = &[
         flags: &["-mwavefrontsize64"],
         wave64: true,
     },
+    // Hand-written: wave64 shared VGPRs from the kernel descriptor (tests/shared_vgprs.rs, D153).
+    Recipe {
+        stem: "sharedvgpr_w64",
+        source: "sharedvgpr_w64.s",
+        compiler: Compiler::Assembly,
+        flags: &["-mwavefrontsize64"],
+        wave64: true,
+    },
     // Hand-written: lane-local exits of divergent loops (tests/lane_loops.rs, D130).
     Recipe {
         stem: "laneloop",

@@ -333,7 +333,7 @@ fn metadata_matches_readelf_notes() {
             );
             // LLVM still fills the (gfx10-reserved) SGPR granule, in blocks of 8 — the compiler does; the
             // assembler (calls_scall, lanemask, lanemask_w64, laneloop, mwloop, mwloop_w64, kload, chain,
-            // symskip:
+            // symskip, sharedvgpr_w64:
             // built from a .s) fills it from .amdhsa_next_free_sgpr instead.
             let sgprs = ours.sgpr_count.unwrap().max(1);
             if ![
@@ -346,6 +346,7 @@ fn metadata_matches_readelf_notes() {
                 "kload",
                 "chain",
                 "symskip",
+                "sharedvgpr_w64",
             ]
             .contains(&stem.as_str())
             {

@@ -28,6 +28,8 @@ mod permlane;
 mod salu;
 mod scratch;
 mod sdwa;
+mod shared;
+pub use shared::TTMP0;
 mod smem;
 mod valu16;
 mod valu_int;
@@ -47,6 +49,15 @@ pub enum LiftError {
         "unsupported instruction {text} at {kernel}+0x{offset:x}: {reason} (not supported yet)"
     )]
     Unsupported {
+        kernel: String,
+        offset: u32,
+        text: String,
+        reason: String,
+    },
+    /// A register access the wave does not have: a VGPR above the allocation that is not a shared VGPR,
+    /// or a shared-VGPR case that is not modelled (lift/shared.rs, D153).
+    #[error("{kernel}+0x{offset:x}: `{text}`: {reason}")]
+    Register {
         kernel: String,
         offset: u32,
         text: String,
@@ -101,6 +112,18 @@ pub fn lift_with_calls(
     let print = PrintOptions {
         wave64: opts.wave_size == 64,
     };
+    if ext.shared_vgprs > 0 && (opts.wave_size != 64 || ext.vgpr_count.is_none()) {
+        return Err(LiftError::Register {
+            kernel: name.to_string(),
+            offset: 0,
+            text: String::new(),
+            reason: format!(
+                "{} shared VGPRs need wave64 and a known VGPR allocation (SHARED_VGPR_COUNT must be 0 \
+                 in wave32: LLVM AMDGPUUsage, COMPUTE_PGM_RSRC3)",
+                ext.shared_vgprs
+            ),
+        });
+    }
     // 1. Decode everything reachable; with call instructions, again with calls followed (lift/calls.rs).
     let (mut d, has_calls) = calls::decode_plain(code, &opts, print)?;
     if has_calls {
@@ -151,8 +174,13 @@ pub fn lift_with_calls(
                 mode: modes[&loc],
                 addr: space.kernel_address.wrapping_add(pc as i32 as i64 as u64),
                 calls: has_calls,
+                sv: shared::SharedState {
+                    first: first as usize,
+                    ..Default::default()
+                },
             };
-            let cond = b.lift().map_err(|e| match e {
+            let cond = b.lift().and_then(|c| b.shared_error().map(|_| c));
+            let cond = cond.map_err(|e| match e {
                 LiftError::Unsupported {
                     offset,
                     text,
@@ -168,6 +196,28 @@ pub fn lift_with_calls(
                     c => {
                         let cx = &d.contexts[c as usize - 1];
                         LiftError::Unsupported {
+                            kernel: space.callees[cx.callee].name.clone(),
+                            offset: offset.wrapping_sub(cx.entry),
+                            text,
+                            reason: format!("{reason}; in a function called by kernel {name}"),
+                        }
+                    }
+                },
+                LiftError::Register {
+                    offset,
+                    text,
+                    reason,
+                    ..
+                } => match loc.ctx {
+                    0 => LiftError::Register {
+                        kernel: name.to_string(),
+                        offset,
+                        text,
+                        reason,
+                    },
+                    c => {
+                        let cx = &d.contexts[c as usize - 1];
+                        LiftError::Register {
                             kernel: space.callees[cx.callee].name.clone(),
                             offset: offset.wrapping_sub(cx.entry),
                             text,
@@ -283,10 +333,15 @@ struct Lifter<'a> {
     addr: u64,
     /// Whether call instructions are lifted (the decoder followed them: lift/calls.rs).
     calls: bool,
+    /// Wave64 shared VGPRs and the VGPR allocation check (lift/shared.rs).
+    sv: shared::SharedState,
 }
 
 impl Lifter<'_> {
     fn n(&mut self, node: Node) -> Handle<Node> {
+        if self.shared_on() {
+            return self.n_checked(node);
+        }
         self.p.nodes.push(node)
     }
     fn c(&mut self, ty: Ty, bits: u64) -> Handle<Node> {

@@ -476,6 +476,10 @@ pub struct LiftExtras {
     /// The wave's VGPR allocation (the kernel descriptor's), the range of M0-relative VGPR indexing
     /// (lift/movrel.rs, D100); None: all 256.
     pub vgpr_count: Option<u32>,
+    /// Wave64 shared VGPRs above the allocation (COMPUTE_PGM_RSRC3.SHARED_VGPR_COUNT × 8; a raw manifest's
+    /// `[abi] shared_vgprs`): v`vgpr_count` .. v`vgpr_count + shared_vgprs − 1` are seen by both halves of
+    /// the wave (lift/shared.rs, D153). 0: none. Needs `vgpr_count`.
+    pub shared_vgprs: u32,
 }
 
 impl Lifter<'_> {

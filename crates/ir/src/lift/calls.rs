@@ -567,6 +567,7 @@ fn forget_writes(
         ..Default::default()
     };
     let text = ins.text(print);
+    let p_len = p.nodes.len();
     let mut b = Lifter {
         p: &mut p,
         ws: opts.wave_size,
@@ -578,6 +579,10 @@ fn forget_writes(
         mode: mode::Mode::constant(mode::MODELLED_MODE),
         addr,
         calls: true,
+        sv: super::shared::SharedState {
+            first: p_len,
+            ..Default::default()
+        },
     };
     if b.lift().is_err() {
         // Refused here for the modelled MODE or for good: the real lift reports it if it is reachable.

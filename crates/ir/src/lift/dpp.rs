@@ -171,6 +171,11 @@ impl Lifter<'_> {
     pub(super) fn dpp_src(&mut self) -> Handle<Node> {
         let reg = (self.w(1) & 0xff) as u16;
         let a = self.n(Node::ReadVgpr { reg, ty: Ty::B32 });
+        if self.ins.variant == Variant::Dpp16 && (self.w(1) >> 8) & 0x1ff == 0xe4 {
+            // quad_perm:[0,1,2,3]: every lane reads itself (in bounds; active wherever the result is
+            // written), as ACO's row-masked moves do.
+            return a;
+        }
         let (src, ok) = self.dpp_valid();
         let lanes = self.all_lanes(a);
         let v = self.pick(&lanes, src);
@@ -211,7 +216,9 @@ impl Lifter<'_> {
             let (_, ok) = self.dpp_valid();
             en = self.int(IntOp::And, Ty::B1, en, ok);
         }
-        let old = self.n(Node::ReadVgpr { reg, ty: Ty::B32 });
+        let old = self.read_old(reg, Ty::B32);
+        // Disabled lanes do not write (a shared VGPR's slot keeps its owner: lift/shared.rs).
+        self.sv.write_en = Some(en);
         self.n(Node::Select {
             cond: en,
             a: value,

@@ -50,15 +50,14 @@ impl Lifter<'_> {
                 let lane = self.int(IntOp::And, Ty::B32, l, m);
                 let me = self.n(Node::LaneId);
                 let hit = self.icmp(IntCmp::Eq, Ty::B32, me, lane);
-                let old = self.n(Node::ReadVgpr {
-                    reg: vdst,
-                    ty: Ty::B32,
-                });
+                let old = self.read_old(vdst, Ty::B32);
                 let r = self.n(Node::Select {
                     cond: hit,
                     a: v,
                     b: old,
                 });
+                // Only lane S1 writes (a shared VGPR's other slots keep their owner: lift/shared.rs).
+                self.sv.write_en = Some(hit);
                 self.write_v(vdst, r);
             }
             _ => {
@@ -101,10 +100,9 @@ impl Lifter<'_> {
                     let other = if bound_ctrl {
                         self.k32(0)
                     } else {
-                        self.n(Node::ReadVgpr {
-                            reg: vdst,
-                            ty: Ty::B32,
-                        })
+                        // Lanes whose source is inactive keep D: they do not write.
+                        self.sv.write_en = Some(act);
+                        self.read_old(vdst, Ty::B32)
                     };
                     self.n(Node::Select {
                         cond: act,

@@ -132,10 +132,7 @@ impl Lifter<'_> {
             }
             // UNUSED_PRESERVE: the other bits keep the destination's old value.
             _ => {
-                let old = self.n(Node::ReadVgpr {
-                    reg: vdst,
-                    ty: Ty::B32,
-                });
+                let old = self.read_old(vdst, Ty::B32);
                 let keep = self.and32(old, !field_mask);
                 self.int(IntOp::Or, Ty::B32, keep, placed)
             }

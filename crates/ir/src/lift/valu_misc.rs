@@ -298,10 +298,7 @@ impl Lifter<'_> {
             self.write_v(vdst, r);
             return;
         }
-        let old = self.n(Node::ReadVgpr {
-            reg: vdst,
-            ty: Ty::B32,
-        });
+        let old = self.read_old(vdst, Ty::B32);
         let w = self.insert_half(old, r, false);
         self.write_v(vdst, w);
     }
