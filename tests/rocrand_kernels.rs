@@ -71,6 +71,19 @@ fn philox_reference_matches_random123_known_answers() {
 
 /// rocRAND's stream mapping: number i of (seed, subsequence, offset) is number offset + i of (seed,
 /// subsequence, 0); subsequence s starts 4 * 2^64 numbers after s - 1; the counter carries across words.
+/// rocRAND's uniform constants are the powers of two they stand for.
+#[test]
+fn uniform_constants_are_powers_of_two() {
+    assert_eq!(uniform_f32(0), 2f32.powi(-32));
+    assert_eq!(uniform_f32(u32::MAX), 1.0);
+    assert_eq!(uniform_f64(0, 0), 2f64.powi(-53));
+    assert_eq!(uniform_f64(u32::MAX, u32::MAX), 1.0);
+    assert_eq!(
+        uniform_f64(7, 1 << 11),
+        (7.0 + 2f64.powi(32) + 1.0) * 2f64.powi(-53)
+    );
+}
+
 #[test]
 fn philox_stream_positions() {
     // Key (0xa4093822, 0x299f31d0): the seed's low half is the first key word.
@@ -241,6 +254,7 @@ const BIG_MRG_SEED: u64 = 0x0123_4567_89ab_cdef;
 
 const PHILOX_U32: &str = "_ZN12rocrand_host6detailL15generate_kernelIj20uniform_distributionIjEEEvNS0_27philox4x32_10_device_engineEPT_mT0_";
 const PHILOX_F32: &str = "_ZN12rocrand_host6detailL15generate_kernelIf20uniform_distributionIfEEEvNS0_27philox4x32_10_device_engineEPT_mT0_";
+const PHILOX_F64: &str = "_ZN12rocrand_host6detailL15generate_kernelId20uniform_distributionIdEEEvNS0_27philox4x32_10_device_engineEPT_mT0_";
 const MRG_INIT: &str =
     "_ZN12rocrand_host6detailL19init_engines_kernelEPN14rocrand_device15mrg32k3a_engineEjyy";
 const MRG_U32: &str = "_ZN12rocrand_host6detailL15generate_kernelIj24mrg_uniform_distributionIjEEEvPN14rocrand_device15mrg32k3a_engineEjPT_mT0_";
@@ -271,29 +285,54 @@ fn u32s(v: &[u32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
-/// Philox generate: `n` numbers from the engine `(seed, subsequence, offset)`; the output is the stream
+/// What a Philox generate kernel makes of the stream.
+#[derive(Clone, Copy)]
+enum Out {
+    U32,
+    F32,
+    /// One double from two numbers.
+    F64,
+}
+
+/// Philox generate: `n` outputs from the engine `(seed, subsequence, offset)`; the output is the stream
 /// from the engine's position, whatever the grid (each work-item skips to its block of four and leaps by
 /// the grid; the tail comes from the work-item whose next block it is).
-fn philox_run(float: bool, seed: u64, subsequence: u64, offset: u64, n: usize, grid: u32) -> Run {
-    let stream = philox_stream(seed, subsequence, offset, n);
-    let want = if float {
-        stream
-            .iter()
-            .flat_map(|&v| uniform_f32(v).to_bits().to_le_bytes())
-            .collect()
-    } else {
-        u32s(&stream)
+fn philox_run(out: Out, seed: u64, subsequence: u64, offset: u64, n: usize, grid: u32) -> Run {
+    let (want, width, kernel, what): (Vec<u8>, usize, _, _) = match out {
+        Out::U32 => (
+            u32s(&philox_stream(seed, subsequence, offset, n)),
+            4,
+            PHILOX_U32,
+            "uint",
+        ),
+        Out::F32 => (
+            philox_stream(seed, subsequence, offset, n)
+                .iter()
+                .flat_map(|&v| uniform_f32(v).to_bits().to_le_bytes())
+                .collect(),
+            4,
+            PHILOX_F32,
+            "uniform float",
+        ),
+        Out::F64 => (
+            philox_stream(seed, subsequence, offset, 2 * n)
+                .chunks(2)
+                .flat_map(|v| uniform_f64(v[0], v[1]).to_bits().to_le_bytes())
+                .collect(),
+            8,
+            PHILOX_F64,
+            "uniform double",
+        ),
     };
     Run {
         what: format!(
-            "philox4x32_10 {} seed {seed:#x} subsequence {subsequence:#x} offset {offset:#x}, {n} numbers, grid {grid}",
-            if float { "uniform float" } else { "uint" }
+            "philox4x32_10 {what} seed {seed:#x} subsequence {subsequence:#x} offset {offset:#x}, {n} outputs, grid {grid}"
         ),
-        kernel: if float { PHILOX_F32 } else { PHILOX_U32 },
+        kernel,
         grid,
         args: vec![
             Arg::Bytes(philox_engine_bytes(seed, subsequence, offset).to_vec()),
-            Arg::Out("data", vec![0xa5; 4 * n]),
+            Arg::Out("data", vec![0xa5; width * n]),
             Arg::Bits(n as u64),
             // uniform_distribution<T> is an empty struct: one byte.
             Arg::Bits(0),
@@ -364,7 +403,7 @@ fn runs() -> Vec<Run> {
     vec![
         // rocRAND's default Philox seed, as `rocrand_generate` makes the first call.
         philox_run(
-            false,
+            Out::U32,
             0xdead_beef_dead_beef,
             0,
             0,
@@ -373,14 +412,15 @@ fn runs() -> Vec<Run> {
         ),
         // A subsequence, an offset whose substate is 3, a counter word about to carry.
         philox_run(
-            false,
+            Out::U32,
             0xa409_3822_299f_31d0,
             0x0123_4567_89ab_cdef,
             4 * 0xffff_fff0 + 3,
             4 * 512 + 7,
             512,
         ),
-        philox_run(true, 0x1234_5678, 0, 5, 4 * 512 * 2 + 1, 512),
+        philox_run(Out::F32, 0x1234_5678, 0, 5, 4 * 512 * 2 + 1, 512),
+        philox_run(Out::F64, 0x9e37_79b9_7f4a_7c15, 7, 2, 2 * 512 * 2 + 1, 512),
         // Seed 0 is rocRAND's default 12345 (the kernel's own branch); 64 bits of offset.
         mrg_init_run(0, 100, 0xfedc_ba98_7654_3210, 512),
         mrg_init_run(BIG_MRG_SEED, 0, 0xffff_ffff_ffff_fffe, 512),
@@ -494,7 +534,7 @@ fn rocrand_kernels_see_their_inputs() {
     let co = corpus_code_object();
     let tmp = std::env::temp_dir().join(format!("rdna2spv-rocrand-mut-{}", std::process::id()));
     // The key's high word is bytes 36..40 of the engine.
-    let mut r = philox_run(false, 0xdead_beef_dead_beef, 0, 0, 4 * 256 + 1, 256);
+    let mut r = philox_run(Out::U32, 0xdead_beef_dead_beef, 0, 0, 4 * 256 + 1, 256);
     if let Arg::Bytes(b) = &mut r.args[0] {
         b[36] ^= 1;
     }

@@ -100,11 +100,21 @@ pub fn philox_engine_bytes(seed: u64, subsequence: u64, offset: u64) -> [u8; 48]
     b
 }
 
-/// rocRAND's `uniform_distribution<float>` (rocrand_uniform.h): `2^-32 + v * 2^-32` in float, `v` converted
-/// to float first (round to nearest); the product is exact, so a fused multiply-add gives the same bits.
+/// rocRAND's `uniform_distribution<float>` (rocrand_uniform.h): `ROCRAND_2POW32_INV + v * ROCRAND_2POW32_INV`
+/// in float, `v` converted to float first (round to nearest). The constant, `2.3283064e-10f` as rocRAND
+/// writes it, is 2^-32 exactly, so the product is exact and a fused multiply-add gives the same bits.
 pub fn uniform_f32(v: u32) -> f32 {
-    const INV: f32 = 1.0 / 4_294_967_296.0;
+    const INV: f32 = 2.328_306_4e-10;
     INV + (v as f32) * INV
+}
+
+/// rocRAND's `uniform_distribution<double>` from two numbers (`uniform_distribution_double(v1, v2)`): the
+/// 53-bit integer `v1 | (v2 >> 11) << 32`, exactly representable, times 2^-53 (exact) plus 2^-53 (`1.1102230246251565e-16` as
+/// rocRAND writes it): one rounding.
+pub fn uniform_f64(v1: u32, v2: u32) -> f64 {
+    const INV: f64 = 1.110_223_024_625_156_5e-16;
+    let v = u64::from(v1) | (u64::from(v2 >> 11) << 32);
+    INV + (v as f64) * INV
 }
 
 // --- MRG32k3a ------------------------------------------------------------------------------------------
