@@ -216,10 +216,15 @@ impl Mrg {
     }
 }
 
-/// rocRAND's reduction `mod_m1`/`mod_m2` as written (one fold of the high word, one conditional
-/// subtraction: not a full reduction for every input).
-fn rocrand_fold(p: u64, c: u64, m: u64) -> u64 {
-    let p = c.wrapping_mul(p >> 32).wrapping_add(p & 0xffff_ffff);
+/// rocRAND's reductions as written: `mod_m1` folds the high word once (`p = 209 (p >> 32) + (p mod 2^32)`),
+/// `mod_m2` twice (`22853`), then one conditional subtraction — not a full reduction for every input.
+fn rocrand_mod_m(p: u64, m: u64) -> u64 {
+    let (c, folds) = if m == M1 { (209, 1) } else { (22_853, 2) };
+    let mut p = p;
+    for _ in 0..folds {
+        // mad_u64_u32(c, (unsigned int)(p >> 32), p & 0xffffffff)
+        p = (c * (p >> 32)).wrapping_add(p & 0xffff_ffff);
+    }
     if p >= m {
         p - m
     } else {
@@ -228,12 +233,12 @@ fn rocrand_fold(p: u64, c: u64, m: u64) -> u64 {
 }
 
 /// rocRAND's `mod_mul_m1`/`mod_mul_m2(i, j)` as written (signed 64-bit intermediates, wrapping).
-fn rocrand_mod_mul(i: u32, j: u64, c: u64, m: u64) -> u64 {
+fn rocrand_mod_mul(i: u32, j: u64, m: u64) -> u64 {
     let hi = i64::from(i / 131_072);
     let lo = i64::from(i) - hi * 131_072;
-    let t1 = rocrand_fold((hi as u64).wrapping_mul(j), c, m).wrapping_mul(131_072) as i64;
-    let t2 = rocrand_fold((lo as u64).wrapping_mul(j), c, m) as i64;
-    let mut r = rocrand_fold(t1.wrapping_add(t2) as u64, c, m) as i64;
+    let t1 = rocrand_mod_m((hi as u64).wrapping_mul(j), m).wrapping_mul(131_072) as i64;
+    let t2 = rocrand_mod_m((lo as u64).wrapping_mul(j), m) as i64;
+    let mut r = rocrand_mod_m(t1.wrapping_add(t2) as u64, m) as i64;
     if r < 0 {
         r += m as i64;
     }
@@ -247,8 +252,8 @@ pub fn rocrand_mrg_seed(seed: u64) -> Mrg {
     let seed = if seed == 0 { 12345 } else { seed };
     let x = (seed as u32) ^ 0x5555_5555;
     let y = ((seed >> 32) as u32) ^ 0xAAAA_AAAA;
-    let m1 = |i| rocrand_mod_mul(i, seed, 209, M1) as u32;
-    let m2 = |i| rocrand_mod_mul(i, seed, 22_853, M2) as u32;
+    let m1 = |i| rocrand_mod_mul(i, seed, M1) as u32;
+    let m2 = |i| rocrand_mod_mul(i, seed, M2) as u32;
     Mrg {
         g1: [m1(x), m1(y), m1(x)],
         g2: [m2(y), m2(x), m2(y)],
