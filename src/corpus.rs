@@ -592,6 +592,7 @@ fn translate_words(
         lds_bytes: k.descriptor.group_segment_fixed_size,
         scratch_bytes: k.descriptor.private_segment_fixed_size,
         max_steps_per_wave: 0,
+        code_base: None,
     };
     match rdna2spv_spirv::lower::lower(&program, &rdna2spv_vulkan::kernel_layout(&launch), profile)
     {

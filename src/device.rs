@@ -170,6 +170,8 @@ impl ModuleKey {
                 *c = 0;
             }
         }
+        // The image's address is a launch word too (D155).
+        layout.code_base = layout.code_base.map(|_| 0);
         ModuleKey {
             layout,
             grid: plan.launch.grid,
@@ -262,6 +264,7 @@ pub fn run_vulkan_mapped_cached(
         data.truncate(b.data.len());
         buffers.push(Buffer { data, ..b.clone() });
     }
+    plan.add_global_outputs(&mut buffers);
     Ok(DeviceRun {
         buffers,
         addresses,

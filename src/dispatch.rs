@@ -39,7 +39,26 @@ pub struct Plan {
     packet_index: Option<usize>,
     /// A raw `code` manifest's register setup (lifted again by `bind` once addresses are known).
     raw: Option<crate::raw::RawBinding>,
+    /// The code object's image, when the kernel reads its own address or the manifest names globals.
+    image: Option<PlacedImage>,
 }
+
+/// The code object's image in a plan (decision D155): one buffer, `code_object`, laid out from virtual
+/// address 0 and relocated by [`Plan::bind`] for the address it gets; the manifest's `[[globals]]`
+/// initialisations are written over it after relocation, and its global outputs are views of it.
+#[derive(Debug, Clone)]
+struct PlacedImage {
+    /// Index of the `code_object` buffer in [`Plan::buffers`].
+    index: usize,
+    image: rdna2spv_codeobj::Image,
+    /// (offset, bytes) written over the relocated image.
+    inits: Vec<(usize, Vec<u8>)>,
+    /// (output name, offset, size) of each global written out after the run.
+    outputs: Vec<(String, usize, usize)>,
+}
+
+/// The name of the code object image's buffer (host evaluator messages name it).
+pub const IMAGE_BUFFER: &str = "code_object";
 
 pub const AQL_PACKET_BYTES: usize = 64;
 
@@ -270,6 +289,7 @@ impl Plan {
             });
             buffers.len() - 1
         });
+        let image = place_image(m, &co, &program, &mut buffers)?;
         let uses_dynamic_stack = meta.uses_dynamic_stack.unwrap_or(false);
         if abi.scratch && uses_dynamic_stack {
             bail!(
@@ -296,6 +316,7 @@ impl Plan {
                 0
             },
             max_steps_per_wave: m.max_steps_per_wave.unwrap_or(1 << 24),
+            code_base: None,
         };
         Ok(Plan {
             kernel,
@@ -306,6 +327,7 @@ impl Plan {
             kernarg_index,
             packet_index,
             raw: None,
+            image,
         })
     }
 
@@ -326,6 +348,22 @@ impl Plan {
             let k = &mut self.buffers[self.kernarg_index].data;
             k[off..off + size].copy_from_slice(&addresses[buf].to_le_bytes()[..size]);
         }
+        let code_base = match &self.image {
+            Some(im) => {
+                let base = addresses[im.index];
+                let mut data = im
+                    .image
+                    .place(base)
+                    .with_context(|| format!("relocating the code object for address {base:#x}"))?;
+                for (off, bytes) in &im.inits {
+                    data[*off..*off + bytes.len()].copy_from_slice(bytes);
+                }
+                self.buffers[im.index].data = data;
+                Some(base)
+            }
+            None => None,
+        };
+        self.launch.code_base = code_base;
         let kernarg_address = addresses[self.kernarg_index];
         if let Some(p) = self.packet_index {
             // hsa_kernel_dispatch_packet_t.
@@ -358,7 +396,11 @@ impl Plan {
                     .group_segment_fixed_size
                     .to_le_bytes(),
             );
-            d[32..40].copy_from_slice(&self.kernel.descriptor_address.to_le_bytes());
+            // kernel_object: the descriptor's address in the placed image (its virtual address without one).
+            let kernel_object = code_base
+                .unwrap_or(0)
+                .wrapping_add(self.kernel.descriptor_address);
+            d[32..40].copy_from_slice(&kernel_object.to_le_bytes());
             d[40..48].copy_from_slice(&kernarg_address.to_le_bytes());
         }
         let packet_address = self.packet_index.map(|p| addresses[p]).unwrap_or(0);
@@ -412,6 +454,106 @@ impl Plan {
     pub fn kernarg_index(&self) -> usize {
         self.kernarg_index
     }
+
+    /// Appends to a run's `buffers` one output buffer per `[[globals]]` output: the global's bytes in the
+    /// image buffer (both backends call this on their results, so the comparison and the files see them).
+    pub fn add_global_outputs(&self, buffers: &mut Vec<Buffer>) {
+        let Some(im) = &self.image else { return };
+        let Some(data) = buffers.get(im.index).map(|b| b.data.clone()) else {
+            return;
+        };
+        for (name, off, size) in &im.outputs {
+            buffers.push(Buffer {
+                name: format!("global {name}"),
+                data: data.get(*off..*off + *size).unwrap_or_default().to_vec(),
+                output: Some(name.clone()),
+                unordered: false,
+            });
+        }
+    }
+}
+
+/// The code object's image as a buffer of the plan (D155), when the program reads its own address
+/// (`s_getpc_b64`, calls: `Node::CodeBase`) or the manifest names globals; `None` otherwise, so a
+/// kernel that cannot reach its image runs with the buffers it had before.
+fn place_image(
+    m: &Manifest,
+    co: &CodeObject,
+    program: &Program,
+    buffers: &mut Vec<Buffer>,
+) -> Result<Option<PlacedImage>> {
+    let reads_base = program
+        .nodes
+        .iter()
+        .any(|(_, n)| matches!(n, rdna2spv_ir::Node::CodeBase));
+    if !reads_base && m.globals.is_empty() {
+        return Ok(None);
+    }
+    let image = match &co.image {
+        Ok(im) => im.clone(),
+        Err(e) if !m.globals.is_empty() => {
+            bail!("[[globals]]: the code object has no load image: {e}")
+        }
+        // The program's addresses then start at 0, as before images were placed.
+        Err(_) => return Ok(None),
+    };
+    let mut inits = Vec::new();
+    let mut outputs: Vec<(String, usize, usize)> = Vec::new();
+    for g in &m.globals {
+        let Some(sym) = image.global(&g.name) else {
+            let mut names: Vec<&str> = image.globals.iter().map(|g| g.name.as_str()).collect();
+            names.truncate(20);
+            bail!(
+                "[[globals]]: the code object has no global {:?} (globals: {})",
+                g.name,
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            );
+        };
+        let (off, size) = (sym.address as usize, sym.size as usize);
+        if let Some(f) = &g.file {
+            let path = m.resolve(f);
+            let bytes = std::fs::read(&path)
+                .with_context(|| format!("global {}: reading {}", g.name, path.display()))?;
+            if bytes.len() != size {
+                bail!(
+                    "global {}: {} holds {} bytes; the global has {size}",
+                    g.name,
+                    path.display(),
+                    bytes.len()
+                );
+            }
+            inits.push((off, bytes));
+        }
+        if let Some(o) = &g.output {
+            crate::manifest::check_output_name(o)
+                .with_context(|| format!("global {}: output", g.name))?;
+            if outputs.iter().any(|(n, _, _)| n == o) {
+                bail!("global {}: output name {o:?} is used twice", g.name);
+            }
+            outputs.push((o.clone(), off, size));
+        }
+        if g.file.is_none() && g.output.is_none() {
+            bail!("global {}: give `file`, `output` or both", g.name);
+        }
+    }
+    let index = buffers.len();
+    buffers.push(Buffer {
+        name: IMAGE_BUFFER.into(),
+        // Relocated for its address by `bind`.
+        data: vec![0; image.size as usize],
+        output: None,
+        unordered: false,
+    });
+    Ok(Some(PlacedImage {
+        index,
+        image,
+        inits,
+        outputs,
+    }))
 }
 
 impl Plan {
@@ -524,6 +666,7 @@ impl Plan {
             lds_bytes: abi.lds_bytes,
             scratch_bytes: abi.scratch_bytes,
             max_steps_per_wave: m.max_steps_per_wave.unwrap_or(1 << 24),
+            code_base: None,
         };
         Ok(Plan {
             kernel,
@@ -534,6 +677,7 @@ impl Plan {
             kernarg_index: usize::MAX,
             packet_index: None,
             raw: Some(raw),
+            image: None,
         })
     }
 
@@ -638,7 +782,7 @@ pub fn run_host_at(plan: &Plan, addresses: &[u64]) -> Result<(Vec<Buffer>, rdna2
             .map_err(anyhow::Error::msg)?;
     }
     let stats = rdna2spv_eval::run(&plan.program, &plan.launch, &mut mem)?;
-    let out = plan
+    let mut out = plan
         .buffers
         .iter()
         .map(|b| Buffer {
@@ -649,5 +793,6 @@ pub fn run_host_at(plan: &Plan, addresses: &[u64]) -> Result<(Vec<Buffer>, rdna2
             ..b.clone()
         })
         .collect();
+    plan.add_global_outputs(&mut out);
     Ok((out, stats))
 }

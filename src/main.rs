@@ -358,7 +358,12 @@ fn run(cli: Cli) -> Result<i32> {
         Cmd::Info { file, json } => {
             let co = load(&file)?;
             if json {
-                emit(&(serde_json::to_string_pretty(&co)? + "\n"))?;
+                let mut v = serde_json::to_value(&co)?;
+                v["image"] = match &co.image {
+                    Ok(im) => serde_json::to_value(im)?,
+                    Err(e) => serde_json::json!({ "error": e.to_string() }),
+                };
+                emit(&(serde_json::to_string_pretty(&v)? + "\n"))?;
             } else {
                 emit(&rdna2spv_codeobj::describe(&co))?;
             }
@@ -449,6 +454,7 @@ fn run(cli: Cli) -> Result<i32> {
                 lds_bytes: k.descriptor.group_segment_fixed_size,
                 scratch_bytes: k.descriptor.private_segment_fixed_size,
                 max_steps_per_wave: 0,
+                code_base: None,
             };
             let profile = match profile {
                 ProfileArg::Portable => rdna2spv_vulkan::DeviceProfile::portable(),

@@ -26,8 +26,24 @@ pub struct Manifest {
     pub args: Vec<Arg>,
     /// Instructions one wave may execute before the run stops as a runaway loop.
     pub max_steps_per_wave: Option<u64>,
+    /// Global variables of the code object, by symbol name: initialised from a file, written out after
+    /// the run (decision D155).
+    #[serde(default)]
+    pub globals: Vec<GlobalSpec>,
     #[serde(skip)]
     pub dir: PathBuf,
+}
+
+/// One `[[globals]]` entry: a global variable of the code object (`rdna2spv info` lists them).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GlobalSpec {
+    /// The symbol's name (mangled for C++).
+    pub name: String,
+    /// Its initial bytes, exactly the global's size (relative to the manifest); default: the code object's.
+    pub file: Option<PathBuf>,
+    /// Write the global's bytes to `<out>/<output>.bin` after the run (a plain file name).
+    pub output: Option<String>,
 }
 
 /// One explicit kernel argument.
@@ -99,6 +115,9 @@ impl Manifest {
             }
             (None, Some(_)) if !m.args.is_empty() => {
                 bail!("a raw `code` manifest takes [[buffers]] and [abi] sgprs, not [[args]]")
+            }
+            (None, Some(_)) if !m.globals.is_empty() => {
+                bail!("[[globals]] name variables of a code object; a raw `code` manifest has none")
             }
             _ => {}
         }
@@ -197,4 +216,20 @@ impl Manifest {
             _ => bail!("argument {i}: give exactly one of i32 u32 i64 u64 f16 f32 f64 bits buffer"),
         }
     }
+}
+
+/// Checks that an output name is a plain file name, so that `<out>/<name>.bin` stays inside the output
+/// folder: not empty, no path separator, not `.` or `..`, no NUL.
+pub fn check_output_name(name: &str) -> Result<()> {
+    if name.is_empty()
+        || name == "."
+        || name == ".."
+        || name.contains(['/', '\\', '\0'])
+        || Path::new(name).is_absolute()
+    {
+        bail!(
+            "output name {name:?} must be a plain file name (no path separator, not `.` or `..`)"
+        );
+    }
+    Ok(())
 }

@@ -31,6 +31,7 @@ pub fn fuzz_layout(wave_size: u32) -> KernelLayout {
         workitem_id_vgprs: 1,
         lds_bytes: 256,
         scratch_bytes: 16,
+        code_base: None,
     }
 }
 

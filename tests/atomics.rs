@@ -448,6 +448,7 @@ fn launch(grid: usize, addrs: &[u64], scratch_bytes: u32) -> Launch {
         lds_bytes: 64 * WAVE as u32,
         scratch_bytes,
         max_steps_per_wave: 100_000,
+        code_base: None,
     }
 }
 

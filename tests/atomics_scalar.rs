@@ -303,6 +303,7 @@ fn launch(grid: usize, addrs: &[u64]) -> Launch {
         lds_bytes: 4096,
         scratch_bytes: 32,
         max_steps_per_wave: 100_000,
+        code_base: None,
     }
 }
 
@@ -511,6 +512,7 @@ fn wave_id_in_workgroup() {
             lds_bytes: 0,
             scratch_bytes: 0,
             max_steps_per_wave: 1000,
+            code_base: None,
         };
         let run = run_with_buffers(&ctx, &p, &init, launch, &prof, &opts).expect("device run");
         let mut mem = Memory::default();
@@ -580,6 +582,7 @@ fn once_per_wave_atomics_keep_the_wave_mapping() {
             workitem_id_vgprs: 1,
             lds_bytes: 4096,
             scratch_bytes: 64,
+            code_base: None,
         };
         let prof = DeviceProfile::portable();
         let lane = LowerOptions {

@@ -263,6 +263,7 @@ fn lds_out_of_bounds_is_trapped_on_both_backends() {
         lds_bytes: 256,
         scratch_bytes: 0,
         max_steps_per_wave: 10_000,
+        code_base: None,
     };
     let host_addrs = [0x1_0000_0000u64, 0x1_0001_0000];
     let mut mem = Memory::default();

@@ -228,6 +228,7 @@ fn rocsparse_kernels_structure() {
                     lds_bytes: k.descriptor.group_segment_fixed_size,
                     scratch_bytes: k.descriptor.private_segment_fixed_size,
                     max_steps_per_wave: 0,
+                    code_base: None,
                 };
                 let layout = rdna2spv_vulkan::kernel_layout(&launch);
                 let prof = rdna2spv_vulkan::DeviceProfile::portable();

@@ -297,6 +297,7 @@ fn launch(addrs: &[u64], consts: &[(u16, u32)], waves: usize) -> Launch {
         lds_bytes: 0,
         scratch_bytes: 0,
         max_steps_per_wave: 100_000,
+        code_base: None,
     }
 }
 

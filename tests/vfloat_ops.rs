@@ -119,6 +119,7 @@ fn launch(n: usize, addrs: &[u64]) -> Launch {
         lds_bytes: 0,
         scratch_bytes: 0,
         max_steps_per_wave: 10_000_000,
+        code_base: None,
     }
 }
 

@@ -84,6 +84,7 @@ pub fn run_chunk(
             .collect(),
         max_steps_per_wave: None,
         dir: co.parent().map(Path::to_path_buf).unwrap_or_default(),
+        globals: Vec::new(),
     };
     let mut plan = Plan::new(&m).with_context(|| format!("{}: kernel {kernel}", co.display()))?;
     for (b, data) in plan.buffers.iter_mut().zip(bufs) {

@@ -410,6 +410,7 @@ fn launch(n: usize, addrs: &[u64]) -> Launch {
         lds_bytes: 0,
         scratch_bytes: 0,
         max_steps_per_wave: 100_000,
+        code_base: None,
     }
 }
 

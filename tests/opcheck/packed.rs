@@ -314,6 +314,7 @@ pub fn check_packed(ops: &[SOp]) {
             lds_bytes: 0,
             scratch_bytes: 0,
             max_steps_per_wave: 1_000_000,
+            code_base: None,
         };
         let run = run_with_buffers(&ctx, &p, &init, launch, &prof, &LowerOptions::default())
             .unwrap_or_else(|e| panic!("device run failed: {e}"));

@@ -75,6 +75,7 @@ pub fn launch(n: usize, addrs: &[u64]) -> Launch {
         lds_bytes: 0,
         scratch_bytes: 0,
         max_steps_per_wave: 1_000_000,
+        code_base: None,
     }
 }
 

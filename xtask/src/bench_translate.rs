@@ -80,6 +80,7 @@ fn launch_for(k: &Kernel, kernarg: u64) -> Launch {
         lds_bytes: k.descriptor.group_segment_fixed_size,
         scratch_bytes: k.descriptor.private_segment_fixed_size,
         max_steps_per_wave: 0,
+        code_base: None,
     }
 }
 

@@ -243,6 +243,7 @@ fn check_row(e: &'static Encoding) -> (bool, Result<(), String>, Result<(), Stri
         workitem_id_vgprs: 1,
         lds_bytes: 65536,
         scratch_bytes: 1024,
+        code_base: None,
     };
     let spirv = lower(&p, &layout, &DeviceProfile::portable())
         .map(|_| ())

@@ -335,6 +335,20 @@ pub const RECIPES: &[Recipe] = &[
         wave64: false,
     },
     Recipe {
+        stem: "globals",
+        source: "globals.cl",
+        compiler: Compiler::OpenCl,
+        flags: &[],
+        wave64: false,
+    },
+    Recipe {
+        stem: "globals_vis",
+        source: "globals.cl",
+        compiler: Compiler::OpenCl,
+        flags: &["-fvisibility=default"],
+        wave64: false,
+    },
+    Recipe {
         stem: "probe_ocl_nocrdiv",
         source: "probe_fp.cl",
         compiler: Compiler::OpenCl,

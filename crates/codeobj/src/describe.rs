@@ -41,6 +41,30 @@ fn write_summary(out: &mut String, co: &CodeObject) -> std::fmt::Result {
     } else {
         writeln!(out, "metadata: none")?;
     }
+    match &co.image {
+        Ok(im) => {
+            writeln!(
+                out,
+                "image: {} bytes from address 0, {} PT_LOAD segment(s), {} dynamic relocation(s), {} global(s)",
+                im.size,
+                im.segments.len(),
+                im.relocations.len(),
+                im.globals.len()
+            )?;
+            for g in &im.globals {
+                writeln!(
+                    out,
+                    "  global {:#x} {:>8} B  {:<10} {}{}",
+                    g.address,
+                    g.size,
+                    g.section,
+                    g.name,
+                    if g.writable { "" } else { "  (read-only)" }
+                )?;
+            }
+        }
+        Err(e) => writeln!(out, "image: none ({e})")?,
+    }
     writeln!(out, "{} kernel(s)", co.kernels.len())?;
     for k in &co.kernels {
         write_kernel(out, k)?;

@@ -17,6 +17,7 @@ mod describe;
 pub mod descriptor;
 mod elf;
 pub mod error;
+pub mod image;
 pub mod metadata;
 pub mod target;
 
@@ -27,6 +28,7 @@ pub use descriptor::{
     VgprSlot, KERNEL_DESCRIPTOR_SIZE,
 };
 pub use error::LoadError;
+pub use image::{Global, Image, LoadSegment, Relocation};
 pub use metadata::{AddressSpace, KernelArg, KernelMetadata, MetaValue, Metadata, ValueKind};
 pub use target::{FeatureSetting, Gpu, Target};
 
@@ -220,6 +222,10 @@ pub struct CodeObject {
     /// linked object (ET_DYN) that is not a kernel entry, with its code (calls are inlined, D099).
     #[serde(skip)]
     pub functions: Vec<Function>,
+    /// The loaded image (segments, relocations, globals; D155), or why the object has none (an
+    /// unlinked object, or a malformed segment or relocation table: the kernels still disassemble).
+    #[serde(skip)]
+    pub image: Result<Image, LoadError>,
 }
 
 /// A non-kernel function of a linked code object (a callee of `s_swappc_b64`/`s_call_b64`).
@@ -298,6 +304,7 @@ impl CodeObject {
 
         let kernels = find_kernels(bytes, &elf, metadata.as_ref())?;
         let functions = find_functions(bytes, &elf, &kernels);
+        let image = image::load(bytes, &elf);
         Ok(CodeObject {
             target,
             code_object_version: version,
@@ -309,6 +316,7 @@ impl CodeObject {
             symbols: elf.symbols,
             bundle_triple: None,
             functions,
+            image,
         })
     }
 

@@ -75,6 +75,7 @@ pub(crate) fn vgpr_bound(p: &Program, types: &Types) -> usize {
             | Node::ReadScc
             | Node::LaneId
             | Node::WaveId
+            | Node::CodeBase
             | Node::Int { .. }
             | Node::IntCmp { .. }
             | Node::Float { .. }

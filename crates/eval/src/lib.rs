@@ -47,6 +47,9 @@ pub struct Launch {
     pub scratch_bytes: u32,
     /// Instructions a wave may execute before the run stops as a runaway loop.
     pub max_steps_per_wave: u64,
+    /// Where the code object's image is placed ([`rdna2spv_ir::Node::CodeBase`]; `None`: no image, the
+    /// node reads 0; decision D155).
+    pub code_base: Option<u64>,
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -408,6 +408,7 @@ fn step(
             }
             Node::ReadScc => vals[k * L] = wave.scc as u64,
             Node::WaveId => vals[k * L] = wave_index as u64,
+            Node::CodeBase => vals[k * L] = launch.code_base.unwrap_or(0),
             Node::LaneId => {
                 for lane in 0..ws {
                     vals[k * L + lane] = lane as u64;

@@ -619,6 +619,7 @@ fn node_operands(n: &Node) -> Vec<crate::Handle<Node>> {
         | Node::ReadScc
         | Node::LaneId
         | Node::WaveId
+        | Node::CodeBase
         | Node::Barrier => vec![],
         Node::Refuse { cond, .. } => vec![cond],
         Node::Int { a, b, .. } | Node::IntCmp { a, b, .. } | Node::FloatCmp { a, b, .. } => {

@@ -454,6 +454,10 @@ pub enum Node {
     /// The wave's index within its workgroup (Uniform, B32; waves numbered in the order of their work-items):
     /// s_get_waveid_in_workgroup (decision D092).
     WaveId,
+    /// The address at which the code object's image is placed (Uniform, B64): the virtual address 0 of
+    /// the object in device memory, what `s_getpc_b64` and the call instructions add to an instruction's
+    /// virtual address (decision D155). 0 when the launch places no image.
+    CodeBase,
     Int {
         op: IntOp,
         ty: Ty,

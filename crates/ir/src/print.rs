@@ -49,6 +49,7 @@ impl fmt::Display for NodeText<'_> {
             Node::ReadScc => write!(f, "%{i} = read scc"),
             Node::LaneId => write!(f, "%{i} = lane_id"),
             Node::WaveId => write!(f, "%{i} = wave_id"),
+            Node::CodeBase => write!(f, "%{i} = code_base"),
             Node::Int { op, ty, a, b } => {
                 write!(f, "%{i} = {}.{} {a:?}, {b:?}", lower(ty), lower(op))
             }

@@ -54,6 +54,7 @@ pub fn node_type(
         Node::ReadScc => (Ty::B1, Shape::Uniform),
         Node::LaneId => (Ty::B32, Shape::Lane),
         Node::WaveId => (Ty::B32, Shape::Uniform),
+        Node::CodeBase => (Ty::B64, Shape::Uniform),
         Node::Int { ty, a, b, op } => {
             let sb = match op {
                 crate::IntOp::Shl | crate::IntOp::LShr | crate::IntOp::AShr => t(b)?.1,

@@ -159,6 +159,7 @@ fn layout(ws: u32) -> KernelLayout {
         workitem_id_vgprs: 1,
         lds_bytes: 0,
         scratch_bytes: 0,
+        code_base: None,
     }
 }
 

@@ -103,6 +103,7 @@ pub fn kernel_layout(launch: &Launch) -> KernelLayout {
         workitem_id_vgprs: launch.workitem_id_vgprs,
         lds_bytes: launch.lds_bytes,
         scratch_bytes: launch.scratch_bytes,
+        code_base: launch.code_base,
     }
 }
 

@@ -185,6 +185,7 @@ fn launch_for(ws: u32, w: u32, grid: u32, addrs: &[u64], lds: u32) -> Launch {
         lds_bytes: lds,
         scratch_bytes: 0,
         max_steps_per_wave: 10_000_000,
+        code_base: None,
     }
 }
 
@@ -1456,6 +1457,7 @@ fn three_dimensional_partial_workgroups() {
         lds_bytes: 0,
         scratch_bytes: 0,
         max_steps_per_wave: 1000,
+        code_base: None,
     });
 }
 

@@ -528,6 +528,7 @@ fn dispatch(ctx: &rdna2spv_vulkan::Context, r: &mut Rng, ws: u32, grid: u32) -> 
                 lds_bytes: 0,
                 scratch_bytes: 0,
                 max_steps_per_wave: 1000,
+                code_base: None,
             },
         );
         runs.push(both);
@@ -705,6 +706,7 @@ fn buffer_vsharp_atomics_match_model() {
                 lds_bytes: 0,
                 scratch_bytes: 0,
                 max_steps_per_wave: 1000,
+                code_base: None,
             },
         );
         let mut want_out = out0;
@@ -819,6 +821,7 @@ fn buffer_vsharp_modules_validate_in_checked_mode() {
             lds_bytes: 0,
             scratch_bytes: 0,
             max_steps_per_wave: 1000,
+            code_base: None,
         };
         let opts = LowerOptions {
             checked: Some(5),

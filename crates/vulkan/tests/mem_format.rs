@@ -653,6 +653,7 @@ fn launch_groups(a: &[u64], groups: u32, ws: u32) -> Launch {
         lds_bytes: 0,
         scratch_bytes: 0,
         max_steps_per_wave: 1000,
+        code_base: None,
     }
 }
 

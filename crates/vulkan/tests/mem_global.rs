@@ -128,6 +128,7 @@ fn global_d16_and_addtid_match_model() {
                     lds_bytes: 0,
                     scratch_bytes: 0,
                     max_steps_per_wave: 1000,
+                    code_base: None,
                 }
             },
         );

@@ -272,6 +272,7 @@ fn run(
             lds_bytes: LDS as u32,
             scratch_bytes: 0,
             max_steps_per_wave: 1000,
+            code_base: None,
         },
     );
     (both, params, init)
@@ -478,6 +479,7 @@ fn lds_out_of_range_faults_on_the_host() {
         lds_bytes: 256,
         scratch_bytes: 0,
         max_steps_per_wave: 100,
+        code_base: None,
     };
     let e = rdna2spv_eval::run(&program, &launch, &mut mem)
         .unwrap_err()

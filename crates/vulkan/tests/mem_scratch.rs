@@ -538,6 +538,7 @@ fn run(ws: u32, n: usize, seed: u64) {
             lds_bytes: 0,
             scratch_bytes: PRIV,
             max_steps_per_wave: 1_000_000,
+            code_base: None,
         },
     );
     let want: Vec<u32> = ins

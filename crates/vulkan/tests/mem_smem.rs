@@ -236,6 +236,7 @@ fn scalar_memory_matches_model() {
             lds_bytes: 0,
             scratch_bytes: 0,
             max_steps_per_wave: 1_000_000,
+            code_base: None,
         },
     );
     let src_addr = both.addresses[0];
@@ -278,6 +279,7 @@ fn addtid_without_sgpr_base_faults_on_the_host() {
         lds_bytes: 0,
         scratch_bytes: 0,
         max_steps_per_wave: 100,
+        code_base: None,
     };
     let mut mem = rdna2spv_eval::Memory::default();
     let e = rdna2spv_eval::run(&program, &launch, &mut mem)

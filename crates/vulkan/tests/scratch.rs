@@ -263,6 +263,7 @@ fn launch(ws: u32, wg: u32, grid: u32, a: &[u64]) -> Launch {
         lds_bytes: 0,
         scratch_bytes: 4 * WORDS - 1, // rounded up to dwords: the region still has WORDS rows
         max_steps_per_wave: 10_000,
+        code_base: None,
     }
 }
 

@@ -113,6 +113,7 @@ pub fn launch(kernarg_addr: u64, n: u32) -> Launch {
         lds_bytes: 0,
         scratch_bytes: 0,
         max_steps_per_wave: 1 << 20,
+        code_base: None,
     }
 }
 

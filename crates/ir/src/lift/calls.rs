@@ -18,7 +18,7 @@
 //! stay relative to the kernel's entry (a callee placed before the kernel has offsets that wrap in u32).
 
 use super::{flow_of, mode, Flow, LiftError, LiftExtras, LiftOptions, Lifter};
-use crate::{Handle, Node, Program, Ty};
+use crate::{Handle, IntOp, Node, Program, Ty};
 use rdna2spv_isa::{decode, Instruction, Opcode, PrintOptions};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -623,8 +623,11 @@ impl Lifter<'_> {
         match self.ins.opcode() {
             // The address of the next instruction; s_swappc/s_call write the return address.
             Opcode::S_GETPC_B64 | Opcode::S_SWAPPC_B64 | Opcode::S_CALL_B64 => {
+                // The image's placed address plus the next instruction's virtual address (D155).
                 let next = self.addr.wrapping_add(4 * self.ins.len() as u64);
-                let v = self.c(Ty::B64, next);
+                let base = self.n(Node::CodeBase);
+                let off = self.c(Ty::B64, next);
+                let v = self.int(IntOp::Add, Ty::B64, base, off);
                 self.write_s(sdst, v);
                 Ok(true)
             }

@@ -85,6 +85,10 @@ pub struct KernelLayout {
     /// Private segment (scratch) bytes per lane; the wave's region is `wave_size` times this rounded up to
     /// dwords, a slot of the runner's scratch buffer (`Space::Scratch`, D010, [`scratch_buffer_bytes`]).
     pub scratch_bytes: u32,
+    /// The address of the code object's image, when the launch places one (`Node::CodeBase`, D155): a
+    /// value the host passes at run time, as two launch words after the `Const` ones ([`launch_words`]).
+    /// `None`: the node reads 0.
+    pub code_base: Option<u64>,
 }
 
 impl KernelLayout {
@@ -117,17 +121,22 @@ pub fn scratch_buffer_bytes(layout: &KernelLayout, grid: [u32; 3]) -> u64 {
     groups * layout.waves_per_workgroup() as u64 * scratch_stride(layout)
 }
 
-/// The run-time values of the `Const` SGPRs, in the order the module reads them (a module with scratch
-/// then reads the scratch buffer's address, see [`scratch_buffer_bytes`]).
+/// The run-time values of the `Const` SGPRs, in the order the module reads them, then the code object
+/// image's address (low, high) when the layout places one (a module with scratch then reads the scratch
+/// buffer's address, see [`scratch_buffer_bytes`]).
 pub fn launch_words(layout: &KernelLayout) -> Vec<u32> {
-    layout
+    let mut words: Vec<u32> = layout
         .sgprs
         .iter()
         .filter_map(|(_, v)| match v {
             SgprInit::Const(c) => Some(*c),
             _ => None,
         })
-        .collect()
+        .collect();
+    if let Some(b) = layout.code_base {
+        words.extend([b as u32, (b >> 32) as u32]);
+    }
+    words
 }
 
 /// Size of the push-constant block (the minimum `maxPushConstantsSize` of Vulkan).
@@ -463,6 +472,9 @@ pub(crate) struct Cx<'a> {
     lds: Option<Word>,
     /// The device address (u64) of the wave's scratch region in the runner's scratch buffer.
     private: Option<Word>,
+    /// Where the code object's image is placed (u64, `Node::CodeBase`), read from the launch words when the
+    /// layout places one (D155).
+    code_base: Option<Word>,
     n_vgpr: u32,
     // Per instruction.
     uni: HashMap<usize, Word>,
@@ -571,6 +583,7 @@ impl<'a> Cx<'a> {
             check: None,
             lds: None,
             private: None,
+            code_base: None,
             n_vgpr: max_v + 2,
             uni: HashMap::new(),
             hoisted: HashMap::new(),
@@ -1037,6 +1050,24 @@ impl<'a> Cx<'a> {
             }
             let p = self.sgpr_ptr(reg as u32)?;
             self.store(p, v)?;
+        }
+        // The code object image's address follows the Const words (D155).
+        if self.desc.code_base.is_some() {
+            let mut half = [0; 2];
+            for h in half.iter_mut() {
+                let off = self.c64(4 * k);
+                k += 1;
+                let a = self.b.i_add(t.u64, None, launch_addr, off)?;
+                let p = self.b.convert_u_to_ptr(t.psb_u32, None, a)?;
+                *h = self.b.load(
+                    t.u32,
+                    None,
+                    p,
+                    Some(MemoryAccess::ALIGNED),
+                    [Operand::LiteralBit32(4)],
+                )?;
+            }
+            self.code_base = Some(self.join64(half[0], half[1])?);
         }
         // Scalar loads of the entry block, once at the top (D118).
         let loads = self.hoistable();
@@ -2684,6 +2715,10 @@ impl<'a> Cx<'a> {
             Node::WaveId => match &self.lm {
                 Some(lm) => lm.wave,
                 None => self.wave_in_group,
+            },
+            Node::CodeBase => match self.code_base {
+                Some(v) => v,
+                None => self.c64(0),
             },
             Node::Int { op, ty, a, b } => {
                 let x = self.get(a)?;
