@@ -279,6 +279,8 @@ struct Run {
     args: Vec<Arg>,
     /// (output, expected bytes)
     expect: Vec<(&'static str, Vec<u8>)>,
+    /// Code-object globals given new contents (`[[globals]] name, file`).
+    globals: Vec<(&'static str, Vec<u8>)>,
 }
 
 fn u32s(v: &[u32]) -> Vec<u8> {
@@ -338,6 +340,7 @@ fn philox_run(out: Out, seed: u64, subsequence: u64, offset: u64, n: usize, grid
             Arg::Bits(0),
         ],
         expect: vec![("data", want)],
+        globals: vec![],
     }
 }
 
@@ -359,6 +362,7 @@ fn mrg_init_run(seed: u64, start_engine_id: u32, offset: u64, grid: u32) -> Run 
             Arg::Bits(offset),
         ],
         expect: vec![("engines", want)],
+        globals: vec![],
     }
 }
 
@@ -393,6 +397,7 @@ fn mrg_generate_run(seed: u64, start_engine_id: u32, n: usize, grid: u32) -> Run
             ("engines", engines.iter().flat_map(|e| e.bytes()).collect()),
             ("data", u32s(&out)),
         ],
+        globals: vec![],
     }
 }
 
@@ -461,6 +466,14 @@ fn manifest(co: &Path, r: &Run, dir: &Path) -> String {
             }
         }
     }
+    for (i, (name, b)) in r.globals.iter().enumerate() {
+        std::fs::write(dir.join(format!("global{i}.bin")), b).unwrap();
+        writeln!(
+            t,
+            "\n[[globals]]\nname = {name:?}\nfile = \"global{i}.bin\""
+        )
+        .unwrap();
+    }
     t
 }
 
@@ -526,13 +539,12 @@ fn rocrand_kernels_host_device_and_reference() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The test can fail: one word of the Philox engine struct (the key's high half) or one word of the code
-/// object's `.rodata` skip-ahead table (`d_A1P67`, found by its symbol) changed, the kernel's output no longer
-/// equals the reference (host evaluator only, to keep it short).
+/// The test can fail: one bit of the Philox engine struct (the key's high half) changed, the kernel's
+/// output no longer equals the reference (host evaluator only, to keep it short).
 #[test]
-fn rocrand_kernels_see_their_inputs() {
+fn rocrand_philox_sees_its_engine() {
     let co = corpus_code_object();
-    let tmp = std::env::temp_dir().join(format!("rdna2spv-rocrand-mut-{}", std::process::id()));
+    let tmp = std::env::temp_dir().join(format!("rdna2spv-rocrand-engine-{}", std::process::id()));
     // The key's high word is bytes 36..40 of the engine.
     let mut r = philox_run(Out::U32, 0xdead_beef_dead_beef, 0, 0, 4 * 256 + 1, 256);
     if let Arg::Bytes(b) = &mut r.args[0] {
@@ -540,49 +552,41 @@ fn rocrand_kernels_see_their_inputs() {
     }
     let d = run(&co, &r, "host", &tmp.join("philox")).unwrap();
     assert!(!d.is_empty(), "a changed key went unnoticed");
+    let _ = std::fs::remove_dir_all(&tmp);
+}
 
-    // One word of d_A1P67's first matrix (engine 1 jumps by it).
-    let bytes = std::fs::read(&co).unwrap();
-    let off = rodata_symbol_offset(&bytes, "_ZL7d_A1P67").expect("d_A1P67 in the symbol table");
-    let mut changed = bytes.clone();
-    changed[off] ^= 1;
-    let co2 = tmp.join("changed.co");
-    std::fs::create_dir_all(&tmp).unwrap();
-    std::fs::write(&co2, &changed).unwrap();
-    let r = mrg_init_run(12345, 0, 0, 256);
-    let d = run(&co2, &r, "host", &tmp.join("mrg")).unwrap();
+/// The MRG32k3a init kernel reads its skip-ahead tables from the placed code object: replaced, the output
+/// follows; one word changed, it no longer equals the reference (host evaluator only).
+#[test]
+fn rocrand_mrg_init_reads_its_tables() {
+    let co = corpus_code_object();
+    let tmp = std::env::temp_dir().join(format!("rdna2spv-rocrand-tables-{}", std::process::id()));
+    // The four tables the init kernel reads, replaced through `[[globals]]` by tables computed here
+    // (row-major 3x3 of u64, 64 matrices: A^(2^i) for d_A1/d_A2, A^(2^(76+i)) for d_A1P67/d_A2P67): the
+    // output is unchanged — the kernel reads these globals, laid out as rocRAND's source says.
+    let mut r = mrg_init_run(BIG_MRG_SEED, 200, 0x8000_0000_0000_0001, 256);
+    r.globals = vec![
+        ("_ZL4d_A1", table(&A1, 0, M1)),
+        ("_ZL4d_A2", table(&A2, 0, M2)),
+        ("_ZL7d_A1P67", table(&A1, MRG_SUBSEQUENCE_LOG2, M1)),
+        ("_ZL7d_A2P67", table(&A2, MRG_SUBSEQUENCE_LOG2, M2)),
+    ];
+    let d = run(&co, &r, "host", &tmp.join("tables")).unwrap();
+    assert!(d.is_empty(), "the tables computed here: {d:?}");
+    // One entry of d_A2P67's matrix 3 (engines 8-15, 24-31, ... jump by it) one larger.
+    r.globals[3].1[8 * (3 * 9 + 4)] ^= 1;
+    let d = run(&co, &r, "host", &tmp.join("tables_changed")).unwrap();
     assert!(!d.is_empty(), "a changed .rodata word went unnoticed");
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
-/// The file offset of a symbol's first byte (its section's file offset plus its offset in the section),
-/// read from the ELF symbol table directly.
-fn rodata_symbol_offset(elf: &[u8], name: &str) -> Option<usize> {
-    let u16_at = |o: usize| u16::from_le_bytes(elf[o..o + 2].try_into().unwrap()) as usize;
-    let u32_at = |o: usize| u32::from_le_bytes(elf[o..o + 4].try_into().unwrap()) as usize;
-    let u64_at = |o: usize| u64::from_le_bytes(elf[o..o + 8].try_into().unwrap()) as usize;
-    let (shoff, shentsize, shnum) = (u64_at(0x28), u16_at(0x3a), u16_at(0x3c));
-    let sh = |i: usize| shoff + i * shentsize;
-    for i in 0..shnum {
-        if u32_at(sh(i) + 4) != 2 {
-            continue; // SHT_SYMTAB
-        }
-        let (symoff, symsize, link) = (
-            u64_at(sh(i) + 0x18),
-            u64_at(sh(i) + 0x20),
-            u32_at(sh(i) + 0x28),
-        );
-        let stroff = u64_at(sh(link) + 0x18);
-        for s in (symoff..symoff + symsize).step_by(24) {
-            let n = stroff + u32_at(s);
-            let end = n + elf[n..].iter().position(|&c| c == 0)?;
-            if &elf[n..end] == name.as_bytes() {
-                let shndx = u16_at(s + 6);
-                let value = u64_at(s + 8);
-                let (addr, off) = (u64_at(sh(shndx) + 0x10), u64_at(sh(shndx) + 0x18));
-                return Some(off + value - addr);
-            }
-        }
+/// rocRAND's skip-ahead table layout: 64 matrices `a^(2^(first + i))`, each row-major as 9 u64.
+fn table(a: &Mat, first: u32, m: u64) -> Vec<u8> {
+    let mut p = mat_pow(a, 1u128 << first, m);
+    let mut b = Vec::with_capacity(64 * 9 * 8);
+    for _ in 0..64 {
+        b.extend(p.iter().flatten().flat_map(|x| x.to_le_bytes()));
+        p = mat_mul(&p, &p, m);
     }
-    None
+    b
 }
