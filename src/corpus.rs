@@ -93,6 +93,8 @@ pub struct Options {
     /// Run spirv-val only on modules of at most this many words (its cost grows faster than linearly with
     /// the module, D077); larger modules count as translated, not validated. `None`: every module.
     pub validate_max_words: Option<usize>,
+    /// The lane or wave mapping (`corpus --mapping`; issue 31 measures the lane mapping's acceptance).
+    pub mapping: rdna2spv_spirv::lower::Mapping,
 }
 
 impl Default for Options {
@@ -108,6 +110,7 @@ impl Default for Options {
             profile: rdna2spv_vulkan::DeviceProfile::portable(),
             validation_cache: None,
             validate_max_words: None,
+            mapping: Default::default(),
         }
     }
 }
@@ -464,7 +467,7 @@ pub fn check_kernel_with(
     let mut seconds_validate = 0.0;
     let mut validation = None;
     let outcome = loop {
-        match translate_words(co, k, &code, &opts.profile) {
+        match translate_words(co, k, &code, &opts.profile, opts.mapping) {
             Ok(words) => {
                 if !blockers.is_empty() {
                     break Outcome::Blocked {
@@ -558,7 +561,7 @@ pub fn module_words(
     k: &Kernel,
     profile: &rdna2spv_vulkan::DeviceProfile,
 ) -> Result<Vec<u32>, String> {
-    translate_words(co, k, &k.code, profile).map_err(|e| match e {
+    translate_words(co, k, &k.code, profile, Default::default()).map_err(|e| match e {
         Failure::At(_, m) | Failure::Other(m) => m,
     })
 }
@@ -574,6 +577,7 @@ fn translate_words(
     k: &Kernel,
     code: &[u8],
     profile: &rdna2spv_vulkan::DeviceProfile,
+    mapping: rdna2spv_spirv::lower::Mapping,
 ) -> Result<Vec<u32>, Failure> {
     let program = match lift(&k.name, code, lift_options(co, k)) {
         Ok(p) => p,
@@ -594,8 +598,16 @@ fn translate_words(
         max_steps_per_wave: 0,
         code_base: None,
     };
-    match rdna2spv_spirv::lower::lower(&program, &rdna2spv_vulkan::kernel_layout(&launch), profile)
-    {
+    let opts = rdna2spv_spirv::lower::LowerOptions {
+        mapping,
+        ..Default::default()
+    };
+    match rdna2spv_spirv::lower::lower_with(
+        &program,
+        &rdna2spv_vulkan::kernel_layout(&launch),
+        profile,
+        &opts,
+    ) {
         Ok(w) => Ok(w),
         Err(e @ LowerError::Unsupported { pc, .. }) => Err(Failure::At(pc, e.to_string())),
         Err(e) => Err(Failure::Other(format!("lower: {e}"))),

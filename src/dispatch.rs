@@ -62,6 +62,22 @@ pub const IMAGE_BUFFER: &str = "code_object";
 
 pub const AQL_PACKET_BYTES: usize = 64;
 
+/// The largest kernarg segment a plan builds (metadata asking for more is refused, not allocated).
+pub const MAX_KERNARG_BYTES: u64 = 1 << 20;
+
+/// The byte range of argument `a` in a kernarg segment of `len` bytes: (offset, size), or an error when the
+/// metadata puts it (or a part of it) outside — overflow included.
+fn segment_range(a: &rdna2spv_codeobj::metadata::KernelArg, len: usize) -> Result<(usize, usize)> {
+    match a.offset.checked_add(a.size) {
+        Some(end) if end <= len as u64 => Ok((a.offset as usize, a.size as usize)),
+        _ => bail!(
+            "at offset {} (+{} bytes) is outside the kernarg segment ({len} bytes)",
+            a.offset,
+            a.size
+        ),
+    }
+}
+
 /// Bytes of the kernarg buffer the runner gives `kernel`: the metadata's kernarg segment size (else the
 /// descriptor's), at least [`AQL_PACKET_BYTES`].
 pub fn kernarg_bytes(kernel: &Kernel) -> u64 {
@@ -189,15 +205,19 @@ impl Plan {
                 m.args.len()
             );
         }
-        let kernarg_size = kernarg_bytes(&kernel) as usize;
-        let mut kernarg = vec![0u8; kernarg_size];
+        let kernarg_size = kernarg_bytes(&kernel);
+        if kernarg_size > MAX_KERNARG_BYTES {
+            bail!(
+                "kernel {}: a kernarg segment of {kernarg_size} bytes (at most {MAX_KERNARG_BYTES})",
+                kernel.name
+            );
+        }
+        let mut kernarg = vec![0u8; kernarg_size as usize];
         let mut buffers = Vec::new();
         let mut pointers = Vec::new();
         for (i, a) in explicit.iter().enumerate() {
-            let (off, size) = (a.offset as usize, a.size as usize);
-            if off + size > kernarg.len() {
-                bail!("argument {i} at offset {off} (+{size}) is outside the kernarg segment ({} bytes)", kernarg.len());
-            }
+            let (off, size) = segment_range(a, kernarg.len())
+                .with_context(|| format!("kernel {}: argument {i}", kernel.name))?;
             match (m.arg_value(i)?, &a.value_kind) {
                 (
                     ArgValue::Buffer {
@@ -219,23 +239,29 @@ impl Plan {
                         unordered,
                     });
                 }
-                (ArgValue::Scalar { bytes, width }, ValueKind::ByValue) => {
-                    if let Some(w) = width {
-                        if w as usize != size {
-                            bail!("argument {i}: the manifest gives a {w}-byte value, the kernel takes {size} bytes");
-                        }
+                (ArgValue::Scalar { bytes, width, kind }, ValueKind::ByValue) => {
+                    let given = bytes.len();
+                    match (width, kind) {
+                        (Some(_), "bytes") if given != size => bail!(
+                            "argument {i}: `bytes` gives {given} bytes, the kernel's argument takes {size} bytes"
+                        ),
+                        (Some(w), _) if w as usize != size => bail!(
+                            "argument {i}: the manifest gives a {w}-byte {kind}, the kernel takes {size} bytes"
+                        ),
+                        (None, _) if given > size => bail!(
+                            "argument {i}: `bits` is a {given}-byte value, wider than the argument's {size} bytes"
+                        ),
+                        _ => {}
                     }
-                    if width.is_none() && bytes[size.min(8)..].iter().any(|&b| b != 0) {
-                        bail!("argument {i}: bits do not fit the argument's {size} bytes");
-                    }
-                    kernarg[off..off + size].copy_from_slice(&bytes[..size]);
+                    // Zero-extended: `bits` may give fewer bytes than the argument holds.
+                    kernarg[off..off + given].copy_from_slice(&bytes);
                 }
                 (v, k) => bail!(
                     "argument {i} is a {} in the kernel but {} in the manifest",
                     k.as_str(),
                     match v {
-                        ArgValue::Buffer { .. } => "a buffer",
-                        ArgValue::Scalar { .. } => "a scalar",
+                        ArgValue::Buffer { .. } => "a buffer".to_string(),
+                        ArgValue::Scalar { kind, .. } => format!("a by-value `{kind}`"),
                     }
                 ),
             }
@@ -250,10 +276,9 @@ impl Plan {
             1
         };
         for a in meta.hidden_args() {
-            let (off, size) = (a.offset as usize, a.size as usize);
-            if off + size > kernarg.len() {
+            let Ok((off, size)) = segment_range(a, kernarg.len()) else {
                 continue;
-            }
+            };
             let v: u64 = match a.value_kind {
                 ValueKind::HiddenBlockCountX => groups[0] as u64,
                 ValueKind::HiddenBlockCountY => groups[1] as u64,
@@ -267,7 +292,8 @@ impl Plan {
                 ValueKind::HiddenGridDims => dims,
                 _ => 0,
             };
-            kernarg[off..off + size].copy_from_slice(&v.to_le_bytes()[..size.min(8)]);
+            let n = size.min(8);
+            kernarg[off..off + n].copy_from_slice(&v.to_le_bytes()[..n]);
         }
         let kernarg_index = buffers.len();
         buffers.push(Buffer {
@@ -528,12 +554,8 @@ fn place_image(
             }
             inits.push((off, bytes));
         }
+        // Output names were checked with every other output's when the manifest was read (D152).
         if let Some(o) = &g.output {
-            crate::manifest::check_output_name(o)
-                .with_context(|| format!("global {}: output", g.name))?;
-            if outputs.iter().any(|(n, _, _)| n == o) {
-                bail!("global {}: output name {o:?} is used twice", g.name);
-            }
             outputs.push((o.clone(), off, size));
         }
         if g.file.is_none() && g.output.is_none() {

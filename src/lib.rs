@@ -9,6 +9,7 @@ pub mod dispatch;
 pub mod float_mode;
 pub mod glsl_ref;
 pub mod manifest;
+pub mod output;
 pub mod probe;
 pub mod raw;
 pub mod robust;

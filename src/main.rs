@@ -7,6 +7,7 @@ use rdna2spv::device::{first_difference, open, profile_of, ProfileChoice};
 use rdna2spv::disasm::{lines, Listing};
 use rdna2spv::dispatch::{run_host, run_host_at, target_of, Plan};
 use rdna2spv::manifest::Manifest;
+use rdna2spv::output::write_atomically;
 use rdna2spv_codeobj::CodeObject;
 use rdna2spv_isa::Target;
 use std::io::Write as _;
@@ -149,7 +150,7 @@ enum Cmd {
     /// and compares every output buffer bit for bit (exit 1 at the first difference, which it names).
     Run {
         /// The manifest (TOML): code object or raw words, kernel, grid, workgroup and arguments
-        /// (README.md, "Manifest"; examples in fixtures/run/).
+        /// (docs/manifest.md; examples in fixtures/run/).
         manifest: PathBuf,
         /// host: the evaluator; vulkan: the translated module on the device; both: both, compared bit for bit.
         #[arg(long, value_enum, default_value = "host")]
@@ -230,6 +231,10 @@ enum Cmd {
         /// Vulkan device for `--profile device`: an index or part of its name.
         #[arg(long)]
         device: Option<String>,
+        /// Lower every kernel in this mapping (`auto` is not a corpus choice): `wave` (default) or `lane`,
+        /// whose refusals are then listed by reason.
+        #[arg(long, value_enum, default_value = "wave")]
+        mapping: MappingArg,
     },
     /// The seeds' numeric studies reproduced on translated gfx1030 code (docs/numerics.md).
     Probe {
@@ -527,12 +532,17 @@ fn run(cli: Cli) -> Result<i32> {
             json,
             profile,
             device,
+            mapping,
         } => {
             let profile = match profile {
                 ProfileArg::Portable => rdna2spv_vulkan::DeviceProfile::portable(),
                 ProfileArg::Device => profile_of(&open(device.as_deref())?, ProfileChoice::Device)?,
             };
+            let Some(mapping) = mapping.fixed() else {
+                bail!("corpus --mapping takes wave or lane (auto chooses per kernel; the corpus measures one)");
+            };
             let opts = rdna2spv::corpus::Options {
+                mapping,
                 profile,
                 decode: !no_decode,
                 translate: !no_translate,
@@ -632,13 +642,7 @@ fn run(cli: Cli) -> Result<i32> {
                     (dev.buffers, code)
                 }
             };
-            std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
-            for b in buffers.iter().filter(|b| b.output.is_some()) {
-                write_atomically(
-                    &out.join(format!("{}.bin", b.output.as_deref().unwrap())),
-                    &b.data,
-                )?;
-            }
+            rdna2spv::output::write_outputs(&out, &buffers)?;
             Ok(code)
         }
         Cmd::Trace(a) => rdna2spv::trace::cli_trace(&a),
@@ -669,7 +673,7 @@ fn corpus(
     let s = report.summary();
     if let Some(j) = json {
         let text = serde_json::to_string(&serde_json::json!({ "summary": s, "report": report }))?;
-        std::fs::write(&j, text).with_context(|| format!("writing {}", j.display()))?;
+        write_atomically(&j, text.as_bytes())?;
     }
     emit(&s.table(top))?;
     emit(&format!(
@@ -730,14 +734,6 @@ fn load(file: &Path) -> Result<CodeObject> {
     CodeObject::parse_any(&bytes).with_context(|| format!("loading {}", file.display()))
 }
 
-/// Writes to a temporary file beside `path`, then renames: never a partial output.
-fn write_atomically(path: &Path, data: &[u8]) -> Result<()> {
-    let tmp = path.with_extension("bin.partial");
-    std::fs::write(&tmp, data).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("renaming {}", tmp.display()))?;
-    Ok(())
-}
-
 fn probe_backends(backend: Backend, device: Option<&str>) -> Result<rdna2spv::probe::Backends> {
     Ok(rdna2spv::probe::Backends {
         device: match backend {
@@ -782,7 +778,7 @@ fn probe(what: ProbeCmd) -> Result<i32> {
             let r = strict::run(&dir, &builds, random, seed, &backends, quiet)?;
             let text = serde_json::to_string_pretty(&r)? + "\n";
             if let Some(p) = json_out {
-                std::fs::write(&p, &text).with_context(|| format!("writing {}", p.display()))?;
+                write_atomically(&p, text.as_bytes())?;
             }
             if json {
                 emit(&text)?;
@@ -828,12 +824,11 @@ fn probe(what: ProbeCmd) -> Result<i32> {
             let keep = |_: usize, g: dw::Regime| regimes.is_empty() || regimes.contains(&g);
             let r = dw::run_selected(&dir, &ops, n, seed, &backends, quiet, &keep)?;
             if let Some(p) = svg {
-                std::fs::write(&p, rdna2spv::probe::svg::plot(&r))
-                    .with_context(|| format!("writing {}", p.display()))?;
+                write_atomically(&p, rdna2spv::probe::svg::plot(&r).as_bytes())?;
             }
             let text = serde_json::to_string_pretty(&r)? + "\n";
             if let Some(p) = json_out {
-                std::fs::write(&p, &text).with_context(|| format!("writing {}", p.display()))?;
+                write_atomically(&p, text.as_bytes())?;
             }
             if json {
                 emit(&text)?;

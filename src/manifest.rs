@@ -1,5 +1,6 @@
 //! Run manifests (TOML): which kernel, grid and workgroup sizes, and its explicit arguments. Paths are relative
-//! to the manifest. The format is the contract in ../shared/DESIGN.md; unknown keys are errors.
+//! to the manifest. The format is the contract in ../shared/DESIGN.md, documented for users in docs/manifest.md;
+//! unknown keys are errors.
 
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
@@ -57,8 +58,12 @@ pub struct Arg {
     pub f16: Option<f64>,
     pub f32: Option<f64>,
     pub f64: Option<f64>,
-    /// A scalar given as its bit pattern, `"0x..."`, filling exactly the argument's size.
+    /// A by-value argument of any size given as one little-endian hex number, `"0x..."` (`_` separators
+    /// allowed): zero-extended to the argument's size; more hex digits than the size holds is an error.
     pub bits: Option<String>,
+    /// A by-value argument whose bytes are a file's (relative to the manifest); the file's length must be
+    /// the argument's size.
+    pub bytes: Option<PathBuf>,
     pub buffer: Option<BufferArg>,
     /// Write this buffer to `<out>/<output>.bin` after the run.
     pub output: Option<String>,
@@ -80,8 +85,14 @@ pub enum BufferArg {
 /// What an argument turned out to be.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ArgValue {
-    /// Little-endian bytes and the scalar's declared width (for checking against the metadata).
-    Scalar { bytes: Vec<u8>, width: Option<u64> },
+    /// A by-value argument: little-endian bytes and, for every form but `bits`, its exact width (checked
+    /// against the metadata); `bits` gives at most the argument's size and is zero-extended to it.
+    Scalar {
+        bytes: Vec<u8>,
+        width: Option<u64>,
+        /// The manifest key it came from (`i32` … `f64`, `bits`, `bytes`), for messages.
+        kind: &'static str,
+    },
     Buffer {
         data: Vec<u8>,
         output: Option<String>,
@@ -136,6 +147,28 @@ impl Manifest {
         if m.max_steps_per_wave == Some(0) {
             bail!("max_steps_per_wave must be positive");
         }
+        // Every name that becomes a file under `--out DIR`, checked before anything runs (D152).
+        let mut outputs = std::collections::BTreeSet::new();
+        let names = m
+            .args
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| Some((format!("argument {i}"), a.output.as_deref()?)))
+            .chain(
+                m.buffers
+                    .iter()
+                    .filter(|b| b.output)
+                    .map(|b| (format!("buffer {:?}", b.name), b.name.as_str())),
+            )
+            .chain(m.globals.iter().filter_map(|g| {
+                Some((format!("global {:?}", g.name), g.output.as_deref()?))
+            }));
+        for (what, name) in names {
+            check_output_name(name).with_context(|| format!("{what}: output"))?;
+            if !outputs.insert(name) {
+                bail!("{what}: output {name:?} is written by another argument, buffer or global too");
+            }
+        }
         Ok(m)
     }
 
@@ -174,12 +207,25 @@ impl Manifest {
             given.push(("f64", v.to_le_bytes().to_vec(), 8));
         }
         if let Some(b) = &a.bits {
-            let hex = b
-                .strip_prefix("0x")
-                .with_context(|| format!("argument {i}: bits must start with 0x"))?;
-            let v = u64::from_str_radix(hex, 16)
-                .with_context(|| format!("argument {i}: bad bits {b:?}"))?;
-            given.push(("bits", v.to_le_bytes().to_vec(), 0));
+            let bytes = parse_bits(b).with_context(|| format!("argument {i}: bits {b:?}"))?;
+            let n = bytes.len() as u64;
+            given.push(("bits", bytes, n));
+        }
+        if let Some(p) = &a.bytes {
+            let path = self.resolve(p);
+            let len = std::fs::metadata(&path)
+                .with_context(|| format!("argument {i}: bytes: reading {}", path.display()))?
+                .len();
+            if len > MAX_ARG_BYTES {
+                bail!(
+                    "argument {i}: bytes: {} holds {len} bytes; a by-value argument is at most {MAX_ARG_BYTES}",
+                    path.display()
+                );
+            }
+            let data = std::fs::read(&path)
+                .with_context(|| format!("argument {i}: bytes: reading {}", path.display()))?;
+            let n = data.len() as u64;
+            given.push(("bytes", data, n));
         }
         let buffer = match &a.buffer {
             Some(BufferArg::File(p)) => {
@@ -207,29 +253,86 @@ impl Manifest {
                 if a.output.is_some() || a.unordered {
                     bail!("argument {i}: `output` and `unordered` are only allowed on buffers");
                 }
-                let (kind, bytes, width) = given.pop().unwrap();
+                let (kind, bytes, width) = given.remove(0);
                 Ok(ArgValue::Scalar {
                     bytes,
                     width: (kind != "bits").then_some(width),
+                    kind,
                 })
             }
-            _ => bail!("argument {i}: give exactly one of i32 u32 i64 u64 f16 f32 f64 bits buffer"),
+            _ => bail!(
+                "argument {i}: give exactly one of i32 u32 i64 u64 f16 f32 f64 bits bytes buffer"
+            ),
         }
     }
 }
 
-/// Checks that an output name is a plain file name, so that `<out>/<name>.bin` stays inside the output
-/// folder: not empty, no path separator, not `.` or `..`, no NUL.
-pub fn check_output_name(name: &str) -> Result<()> {
-    if name.is_empty()
-        || name == "."
-        || name == ".."
-        || name.contains(['/', '\\', '\0'])
-        || Path::new(name).is_absolute()
-    {
-        bail!(
-            "output name {name:?} must be a plain file name (no path separator, not `.` or `..`)"
-        );
+/// The largest by-value argument `bits` or `bytes` may give (far above any kernarg segment a compiler
+/// writes; a larger one is refused before it is read).
+pub const MAX_ARG_BYTES: u64 = 1 << 20;
+
+/// The bytes of a `bits` value: `0x` then hex digits (either case; `_` between them is ignored), read as one
+/// little-endian number whose width is the digits written, rounded up to whole bytes (`0x1` and `0x01` are one
+/// byte, `0x0001` two). Leading zero digits count: the width is what the manifest wrote (D152).
+pub fn parse_bits(text: &str) -> Result<Vec<u8>> {
+    let hex = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))
+        .context("must start with 0x (hex digits, little-endian value)")?;
+    let mut digits = Vec::with_capacity(hex.len());
+    for (k, c) in hex.chars().enumerate() {
+        match c {
+            '_' if k > 0 && k + 1 < hex.len() => {}
+            _ => match c.to_digit(16) {
+                Some(d) => digits.push(d as u8),
+                None => bail!("{c:?} is not a hex digit"),
+            },
+        }
     }
-    Ok(())
+    if digits.is_empty() {
+        bail!("no hex digits after 0x");
+    }
+    if digits.len() as u64 > 2 * MAX_ARG_BYTES {
+        bail!("{} hex digits is too long", digits.len());
+    }
+    // Least significant digit first: byte k holds digits 2k (low nibble) and 2k+1 (high nibble).
+    Ok(digits
+        .rchunks(2)
+        .map(|pair| match *pair {
+            [hi, lo] => hi << 4 | lo,
+            [lo] => lo,
+            _ => 0,
+        })
+        .collect())
+}
+
+/// Checks a name that becomes a file `<name>.bin` inside `--out DIR`: one plain file name — not empty, not `.`
+/// or `..`, no `/`, `\` or NUL, nothing that makes it absolute or a drive path, at most 200 bytes — so that no
+/// manifest can write outside the folder the user chose (D152). Every caller that turns a manifest's name into
+/// a file (argument and buffer outputs, globals) calls this before anything runs.
+pub fn check_output_name(name: &str) -> Result<()> {
+    let why = if name.is_empty() {
+        Some("is empty")
+    } else if name == "." || name == ".." {
+        Some("is a directory name")
+    } else if name.contains(['/', '\\']) {
+        Some("contains a path separator")
+    } else if name.contains('\0') {
+        Some("contains a NUL character")
+    } else if name.len() > 200 {
+        Some("is longer than 200 bytes")
+    } else if !matches!(
+        Path::new(name).components().collect::<Vec<_>>().as_slice(),
+        [std::path::Component::Normal(n)] if *n == std::ffi::OsStr::new(name)
+    ) {
+        Some("is not a plain file name")
+    } else {
+        None
+    };
+    match why {
+        Some(why) => bail!(
+            "{name:?} {why}: an output name must be a plain file name (written as <name>.bin inside --out DIR)"
+        ),
+        None => Ok(()),
+    }
 }

@@ -753,16 +753,6 @@ impl TraceCommon {
     }
 }
 
-/// Writes to a temporary file beside `path`, then renames.
-fn write_atomically(path: &std::path::Path, data: &[u8]) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".partial");
-    let tmp = std::path::PathBuf::from(tmp);
-    std::fs::write(&tmp, data).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("renaming {}", tmp.display()))?;
-    Ok(())
-}
-
 /// `rdna2spv trace`: exit 0.
 pub fn cli_trace(a: &TraceArgs) -> Result<i32> {
     let mut plan = a.common.plan()?;
@@ -794,7 +784,7 @@ pub fn cli_trace(a: &TraceArgs) -> Result<i32> {
             t.records
         }
     };
-    write_atomically(&a.output, to_jsonl(&plan.program, &records).as_bytes())?;
+    crate::output::write_atomically(&a.output, to_jsonl(&plan.program, &records).as_bytes())?;
     eprintln!(
         "rdna2spv: {} records of {} -> {}",
         records.len(),

@@ -5,7 +5,9 @@
 use anyhow::{bail, Context, Result};
 use std::process::Command;
 
-const PACKAGES: [&str; 7] = [
+/// Everything `cargo test --workspace` needs (the same list as .ci/run): cmake for softfloat-sys's C build
+/// (xtask itself builds without it), glslang-tools for the GLSL references.
+const PACKAGES: [&str; 8] = [
     "libvulkan1",
     "mesa-vulkan-drivers",
     "spirv-tools",
@@ -13,6 +15,7 @@ const PACKAGES: [&str; 7] = [
     "llvm-19",
     "clang-19",
     "lld-19",
+    "glslang-tools",
 ];
 
 pub fn install_missing() -> Result<()> {

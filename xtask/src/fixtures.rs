@@ -306,6 +306,21 @@ pub const RECIPES: &[Recipe] = &[
         flags: &[],
         wave64: false,
     },
+    // A 48-byte struct by value: mixed int/float/double fields and padding (tests/kernel_args.rs, D152).
+    Recipe {
+        stem: "byval_struct",
+        source: "byval_struct.cl",
+        compiler: Compiler::OpenCl,
+        flags: &[],
+        wave64: false,
+    },
+    Recipe {
+        stem: "byval_struct_hip",
+        source: "byval_struct.hip",
+        compiler: Compiler::HipDevice,
+        flags: &["-ffp-contract=off"],
+        wave64: false,
+    },
     Recipe {
         stem: "multi_rel",
         source: "multi.cl",

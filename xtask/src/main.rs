@@ -1,16 +1,19 @@
 //! Developer tasks: `cargo xtask <codegen|sweep|fixtures>`.
 mod aco;
+#[cfg(feature = "bench")]
 mod bench;
+#[cfg(feature = "bench")]
 mod bench_decode;
-#[cfg(has_file_device)]
+#[cfg(all(feature = "bench", has_file_device))]
 #[rustfmt::skip]
 mod bench_device;
-#[cfg(has_file_eval)]
+#[cfg(all(feature = "bench", has_file_eval))]
 #[rustfmt::skip]
 mod bench_eval;
-#[cfg(has_bench_lane)]
+#[cfg(all(feature = "bench", has_bench_lane))]
 #[rustfmt::skip]
 mod bench_lane;
+#[cfg(feature = "bench")]
 mod bench_translate;
 mod codegen;
 mod corpus;
@@ -45,13 +48,16 @@ fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("aco") => aco::run(&args[1..]),
-        #[cfg(has_file_device)]
+        #[cfg(all(feature = "bench", has_file_device))]
         Some("bench") if args.get(1).map(String::as_str) == Some("device") => {
             bench_device::run(&args[2..])
         }
-        #[cfg(has_file_eval)]
+        #[cfg(all(feature = "bench", has_file_eval))]
         Some("bench-eval") => bench_eval::run(&args[1..]),
+        #[cfg(feature = "bench")]
         Some("bench") => bench::run(&args[1..]),
+        #[cfg(not(feature = "bench"))]
+        Some("bench" | "bench-eval") => with_bench_feature(&args),
         Some("codegen") => codegen::run(&args[1..]),
         Some("coverage") => coverage::run(&args[1..]),
         Some("corpus") => corpus::run(&args[1..]),
@@ -68,4 +74,25 @@ fn main() -> anyhow::Result<()> {
             std::process::exit(2)
         }
     }
+}
+
+/// `bench` and `bench-eval` need the CLI's library (and so a C toolchain for softfloat-sys): xtask runs itself
+/// again with its `bench` feature, in the same profile, passing the arguments through.
+#[cfg(not(feature = "bench"))]
+fn with_bench_feature(args: &[String]) -> anyhow::Result<()> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut cmd = std::process::Command::new(cargo);
+    cmd.args([
+        "run",
+        "--quiet",
+        "--package",
+        "xtask",
+        "--features",
+        "bench",
+    ]);
+    if !cfg!(debug_assertions) {
+        cmd.arg("--release");
+    }
+    let status = cmd.arg("--").args(args).status()?;
+    std::process::exit(status.code().unwrap_or(2))
 }
