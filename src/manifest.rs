@@ -160,13 +160,17 @@ impl Manifest {
                     .filter(|b| b.output)
                     .map(|b| (format!("buffer {:?}", b.name), b.name.as_str())),
             )
-            .chain(m.globals.iter().filter_map(|g| {
-                Some((format!("global {:?}", g.name), g.output.as_deref()?))
-            }));
+            .chain(
+                m.globals
+                    .iter()
+                    .filter_map(|g| Some((format!("global {:?}", g.name), g.output.as_deref()?))),
+            );
         for (what, name) in names {
             check_output_name(name).with_context(|| format!("{what}: output"))?;
             if !outputs.insert(name) {
-                bail!("{what}: output {name:?} is written by another argument, buffer or global too");
+                bail!(
+                    "{what}: output {name:?} is written by another argument, buffer or global too"
+                );
             }
         }
         Ok(m)
