@@ -28,6 +28,11 @@ use std::time::{Duration, Instant};
 /// The cache `cargo xtask corpus rocsparse` fills: `$RDNA2SPV_CORPUS_DIR/rocsparse`, else
 /// `$XDG_CACHE_HOME/rdna2spv/corpus/rocsparse`, else `$HOME/.cache/rdna2spv/corpus/rocsparse`.
 pub fn default_dir() -> Option<PathBuf> {
+    cache_dir("rocsparse")
+}
+
+/// The cache `cargo xtask corpus NAME` fills (`rocsparse`, `rocrand`), by the rule of [`default_dir`].
+pub fn cache_dir(name: &str) -> Option<PathBuf> {
     let root = if let Some(d) = std::env::var_os("RDNA2SPV_CORPUS_DIR") {
         PathBuf::from(d)
     } else if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
@@ -35,7 +40,7 @@ pub fn default_dir() -> Option<PathBuf> {
     } else {
         PathBuf::from(std::env::var_os("HOME")?).join(".cache/rdna2spv/corpus")
     };
-    Some(root.join("rocsparse"))
+    Some(root.join(name))
 }
 
 /// `index.json` as the xtask writes it.

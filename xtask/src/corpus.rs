@@ -1,10 +1,12 @@
-//! `cargo xtask corpus rocsparse`: fetch Debian's `librocsparse0` with `apt-get download`, unpack it with
-//! `dpkg-deb -x`, and write the gfx1030 code object of every clang offload bundle in the library's
-//! `.hip_fatbin` section to a cache outside the repository, with `index.json` (bundles and kernels).
+//! `cargo xtask corpus rocsparse|rocrand`: fetch Debian's `librocsparse0` (5.3.0) or `librocrand1` (5.3.3)
+//! with `apt-get download`, unpack it with `dpkg-deb -x`, and write the gfx1030 code object of every clang
+//! offload bundle in the library's `.hip_fatbin` section to a cache outside the repository, with `index.json`
+//! (bundles and kernels).
 //!
-//! The cache is `$RDNA2SPV_CORPUS_DIR/rocsparse`, else `$XDG_CACHE_HOME/rdna2spv/corpus/rocsparse`, else
-//! `$HOME/.cache/rdna2spv/corpus/rocsparse` (the same rule as `rdna2spv::corpus::default_dir`). Nothing of it
-//! is committed (decision D055). Re-running reuses the downloaded package and rewrites the code objects.
+//! The cache is `$RDNA2SPV_CORPUS_DIR/NAME`, else `$XDG_CACHE_HOME/rdna2spv/corpus/NAME`, else
+//! `$HOME/.cache/rdna2spv/corpus/NAME` (the same rule as `rdna2spv::corpus::default_dir`, which is the
+//! rocSPARSE one). Nothing of it is committed (decisions D055, D154). Re-running reuses the downloaded
+//! package and rewrites the code objects.
 
 use anyhow::{bail, Context, Result};
 use rdna2spv_codeobj::CodeObject;
@@ -12,14 +14,33 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const PACKAGE: &str = "librocsparse0";
-const LIBRARY: &str = "usr/lib/x86_64-linux-gnu/librocsparse.so.0.1";
 const TARGET: &str = "gfx1030";
 
+/// A Debian package whose shared library carries the code objects.
+struct Corpus {
+    /// The cache subdirectory.
+    name: &'static str,
+    package: &'static str,
+    library: &'static str,
+}
+
+const ROCSPARSE: Corpus = Corpus {
+    name: "rocsparse",
+    package: "librocsparse0",
+    library: "usr/lib/x86_64-linux-gnu/librocsparse.so.0.1",
+};
+
+const ROCRAND: Corpus = Corpus {
+    name: "rocrand",
+    package: "librocrand1",
+    library: "usr/lib/x86_64-linux-gnu/librocrand.so.1.1",
+};
+
 pub fn run(args: &[String]) -> Result<()> {
-    match args.first().map(String::as_str) {
-        Some("rocsparse") => rocsparse(),
-        _ => bail!("usage: cargo xtask corpus rocsparse"),
+    match (args.first().map(String::as_str), args.len()) {
+        (Some("rocsparse"), 1) => fetch(&ROCSPARSE),
+        (Some("rocrand"), 1) => fetch(&ROCRAND),
+        _ => bail!("usage: cargo xtask corpus rocsparse|rocrand"),
     }
 }
 
@@ -34,30 +55,31 @@ fn cache_root() -> Result<PathBuf> {
     Ok(PathBuf::from(home).join(".cache/rdna2spv/corpus"))
 }
 
-fn rocsparse() -> Result<()> {
+fn fetch(c: &Corpus) -> Result<()> {
     let t0 = std::time::Instant::now();
-    let dir = cache_root()?.join("rocsparse");
+    let (package, library) = (c.package, c.library);
+    let dir = cache_root()?.join(c.name);
     let deb_dir = dir.join("deb");
     std::fs::create_dir_all(&deb_dir).with_context(|| format!("creating {}", deb_dir.display()))?;
-    let deb = match find_deb(&deb_dir)? {
+    let deb = match find_deb(&deb_dir, package)? {
         Some(d) => {
             eprintln!("corpus: using {}", d.display());
             d
         }
         None => {
             eprintln!(
-                "corpus: apt-get download {PACKAGE} into {}",
+                "corpus: apt-get download {package} into {}",
                 deb_dir.display()
             );
             let st = Command::new("apt-get")
-                .args(["download", PACKAGE])
+                .args(["download", package])
                 .current_dir(&deb_dir)
                 .status()
                 .context("running apt-get (Debian's apt is needed)")?;
             if !st.success() {
-                bail!("apt-get download {PACKAGE} failed ({st})");
+                bail!("apt-get download {package} failed ({st})");
             }
-            find_deb(&deb_dir)?.context("apt-get download left no .deb")?
+            find_deb(&deb_dir, package)?.context("apt-get download left no .deb")?
         }
     };
     let pkg = dir.join("pkg");
@@ -73,7 +95,7 @@ fn rocsparse() -> Result<()> {
     if !st.success() {
         bail!("dpkg-deb -x {} failed ({st})", deb.display());
     }
-    let lib = pkg.join(LIBRARY);
+    let lib = pkg.join(library);
     let bytes = std::fs::read(&lib).with_context(|| format!("reading {}", lib.display()))?;
     let entries = rdna2spv_codeobj::fatbin_bundles(&bytes)?;
 
@@ -123,7 +145,7 @@ fn rocsparse() -> Result<()> {
         .count();
     let index = json!({
         "package": deb.file_name().map(|n| n.to_string_lossy().to_string()),
-        "library": LIBRARY,
+        "library": library,
         "target": TARGET,
         "bundles_total": entries.len(),
         "code_objects": with_co,
@@ -146,13 +168,13 @@ fn rocsparse() -> Result<()> {
     Ok(())
 }
 
-fn find_deb(dir: &Path) -> Result<Option<PathBuf>> {
+fn find_deb(dir: &Path, package: &str) -> Result<Option<PathBuf>> {
     let mut debs: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             p.file_name()
                 .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with(PACKAGE) && n.ends_with(".deb"))
+                .is_some_and(|n| n.starts_with(package) && n.ends_with(".deb"))
         })
         .collect();
     debs.sort();

@@ -147,11 +147,14 @@ pub fn run(_args: &[String]) -> Result<()> {
         bail!("rdna2spv run failed");
     }
     println!("demo: done: decoded exactly as LLVM does, ran on lavapipe and on the host, identical results");
-    // The test suite samples Debian's rocSPARSE (tests/corpus_sample.rs, tests/rocsparse_kernels.rs): fetch it
-    // now, so that `cargo test --workspace` passes next (decision D055; kept in ~/.cache between runs).
+    // The test suite samples Debian's rocSPARSE (tests/corpus_sample.rs, tests/rocsparse_kernels.rs) and
+    // rocRAND (tests/rocrand_kernels.rs): fetch them now, so that `cargo test --workspace` passes next
+    // (decisions D055, D154; kept in ~/.cache between runs).
     println!(
         "\ndemo: fetching the rocSPARSE corpus the tests sample (cargo xtask corpus rocsparse)"
     );
     crate::corpus::run(&["rocsparse".to_string()])?;
+    println!("\ndemo: fetching the rocRAND corpus the tests run (cargo xtask corpus rocrand)");
+    crate::corpus::run(&["rocrand".to_string()])?;
     Ok(())
 }

@@ -36,6 +36,7 @@ const USAGE: &str = "usage: cargo xtask <command>
   coverage [--check]  docs/coverage.md from the opcode table, the lifter, the lowering and test markers
   corpus rocsparse    fetch librocsparse0 (apt-get download) and extract its gfx1030 code objects and an index
                       into ~/.cache/rdna2spv/corpus/rocsparse (RDNA2SPV_CORPUS_DIR overrides)
+  corpus rocrand      the same for librocrand1 into ~/.cache/rdna2spv/corpus/rocrand
   demo                install what is missing, then run rdna2spv on a real kernel and check it against LLVM
   fixtures [--check]  rebuild the fixture code objects and their LLVM goldens with the real compilers,
                       and the run manifests' input buffers (--inputs: only those)
