@@ -137,7 +137,7 @@ fn info_lists_globals_and_relocations() {
     let r = rdna2spv(&["info".as_ref(), co.as_os_str()]);
     assert_eq!(r.status.code(), Some(0));
     let text = String::from_utf8_lossy(&r.stdout);
-    assert!(text.contains("5 dynamic relocation(s)"), "{text}");
+    assert!(text.contains("6 dynamic relocation(s)"), "{text}");
     for (name, size) in [
         ("table", 5120),
         ("counter", 4),
@@ -227,23 +227,26 @@ fn relocations_applied_for_the_placed_address() {
     let q = |img: &[u8], at: u64| {
         u64::from_le_bytes(img[at as usize..at as usize + 8].try_into().unwrap())
     };
-    // globals.co: `gp` (0x4fb8) = R_AMDGPU_RELATIVE64 with addend 0x4fcc (marks + 12): B + A.
+    // globals.co: `gp` (0x5738) = R_AMDGPU_RELATIVE64 with addend 0x574c (marks + 12): B + A.
     let co = load("globals.co");
     let im = co.image.as_ref().unwrap();
     let placed = im.place(base).unwrap();
     let gp = im.global("gp").unwrap().address;
     let marks = im.global("marks").unwrap().address;
-    assert_eq!(gp, 0x4fb8);
+    assert_eq!(gp, 0x5738);
+    assert_eq!(marks + 12, 0x574c);
     assert_eq!(q(&placed, gp), base + marks + 12);
-    // globals_vis.co: the GOT entries are S + A for table, counter, hist, gp, and gp itself holds marks + 12.
+    // globals_vis.co: the GOT entries are S + A for table, counter, hist, gp, dres, and gp itself holds
+    // marks + 12.
     let co = load("globals_vis.co");
     let im = co.image.as_ref().unwrap();
     let placed = im.place(base).unwrap();
     for (got, sym) in [
-        (0x40e0, "table"),
-        (0x40e8, "counter"),
-        (0x40f0, "hist"),
-        (0x40f8, "gp"),
+        (0x4920, "table"),
+        (0x4928, "counter"),
+        (0x4930, "hist"),
+        (0x4938, "gp"),
+        (0x4940, "dres"),
     ] {
         assert_eq!(
             q(&placed, got),
@@ -264,4 +267,102 @@ fn relocations_applied_for_the_placed_address() {
     );
     let counter = im.global("counter").unwrap().address as usize;
     assert_eq!(&placed[counter..counter + 4], &7u32.to_le_bytes());
+}
+
+/// byval_struct.h's struct, read from fixtures/args/byval_struct.bin at the offsets its header documents.
+struct ByVal {
+    c: i8,
+    d: f64,
+    s: i16,
+    f: f32,
+    l: i64,
+    n: i32,
+    u: u8,
+}
+
+fn byval() -> ByVal {
+    let b = std::fs::read(root().join("fixtures/args/byval_struct.bin")).unwrap();
+    assert_eq!(b.len(), 48);
+    let at = |o: usize, n: usize| b[o..o + n].to_vec();
+    ByVal {
+        c: b[0] as i8,
+        d: f64::from_le_bytes(at(8, 8).try_into().unwrap()),
+        s: i16::from_le_bytes(at(16, 2).try_into().unwrap()),
+        f: f32::from_le_bytes(at(20, 4).try_into().unwrap()),
+        l: i64::from_le_bytes(at(24, 8).try_into().unwrap()),
+        n: i32::from_le_bytes(at(32, 4).try_into().unwrap()),
+        u: b[36],
+    }
+}
+
+/// byval_struct.h's `byval_l` and `byval_d` (one IEEE rounding per operation: clang builds with
+/// -ffp-contract=off, Rust never contracts).
+fn byval_l(p: &ByVal, i: u32) -> u64 {
+    (p.l as u64)
+        .wrapping_mul(i as u64 + 1)
+        .wrapping_add((p.s as i64).wrapping_mul(p.n as i64) as u64)
+        .wrapping_add(p.u as u64)
+}
+
+fn byval_d(p: &ByVal, i: u32) -> f64 {
+    p.d * i as f64 + p.f as f64 + p.c as f64
+}
+
+/// The same under hipcc's default `-ffp-contract=fast`: `p.d * i + p.f` is one fused multiply-add (its listing:
+/// `v_fma_f64` then `v_add_f64`), rounded once (D993).
+fn byval_d_contracted(p: &ByVal, i: u32) -> f64 {
+    p.d.mul_add(i as f64, p.f as f64) + p.c as f64
+}
+
+/// One kernel per compiler reads a >= 4 KiB constant table PC-relatively, writes a global read back as an
+/// output and takes the 48-byte struct by value (issue 25).
+#[test]
+fn table_global_and_struct_in_one_kernel() {
+    let p = byval();
+    let n = 600u32;
+    let dres: Vec<u64> = (0..64).map(|i| byval_d(&p, i).to_bits()).collect();
+    let dres_hip: Vec<u64> = (0..64)
+        .map(|i| byval_d_contracted(&p, i).to_bits())
+        .collect();
+    assert_ne!(
+        dres, dres_hip,
+        "the operands must tell one rounding from two"
+    );
+    let qwords = |path: &Path| -> Vec<u64> {
+        std::fs::read(path)
+            .unwrap()
+            .chunks(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    };
+    let cl: Vec<u32> = (0..n)
+        .map(|i| table((i * 37).wrapping_add(p.n as u32) % 1280) ^ byval_l(&p, i) as u32)
+        .chain(std::iter::repeat_n(0, 40))
+        .collect();
+    let ctab = |i: u32| {
+        i.wrapping_mul(0x2545_F491)
+            .wrapping_add((i ^ 0xA5A5_A5A5).wrapping_mul(3))
+    };
+    let hip: Vec<u32> = (0..n)
+        .map(|i| ctab((i * 13).wrapping_add(p.n as u32) % 1100) ^ byval_l(&p, i) as u32)
+        .chain(std::iter::repeat_n(0, 40))
+        .collect();
+    for (manifest, out, dres) in [
+        ("globals_struct.toml", &cl, &dres),
+        ("hip_globals_struct.toml", &hip, &dres_hip),
+    ] {
+        for backend in ["host", "both"] {
+            let d = run(manifest, backend);
+            assert_eq!(
+                &words(&d.join("out.bin")),
+                out,
+                "{manifest} out ({backend})"
+            );
+            assert_eq!(
+                &qwords(&d.join("dres.bin")),
+                dres,
+                "{manifest} dres ({backend})"
+            );
+        }
+    }
 }
