@@ -122,8 +122,14 @@ pub enum Outcome {
     Valid { validated: bool, words: usize },
     /// Translated, but `spirv-val` rejected the module (a translator bug).
     Invalid { message: String },
-    /// Unsupported instructions: their opcodes, the first one first.
-    Blocked { first: String, all: Vec<String> },
+    /// Unsupported instructions: their opcodes, the first one first; `reason`: the first refusal's message
+    /// (in the lane mapping a refusal at an instruction may be a rule of the lane lowering, not a missing
+    /// opcode: the message says which, D157).
+    Blocked {
+        first: String,
+        all: Vec<String>,
+        reason: String,
+    },
     /// Some other error (decode, branch, layout, builder).
     Error { message: String },
 }
@@ -462,6 +468,7 @@ pub fn check_kernel_with(
     let mut code = k.code.clone();
     let mut blockers: Vec<String> = Vec::new();
     let mut blocker_counts = BTreeMap::new();
+    let mut reason = String::new();
     let instructions = linear(&code, target).len();
     let t0 = Instant::now();
     let mut seconds_validate = 0.0;
@@ -473,6 +480,7 @@ pub fn check_kernel_with(
                     break Outcome::Blocked {
                         first: blockers[0].clone(),
                         all: blockers.clone(),
+                        reason,
                     };
                 }
                 let over_cap = opts.validate_max_words.is_some_and(|m| words.len() > m);
@@ -531,6 +539,9 @@ pub fn check_kernel_with(
                 let n = patch_opcode(&mut code, op, target);
                 blocker_counts.insert(name.clone(), n);
                 blockers.push(name);
+                if reason.is_empty() {
+                    reason = message;
+                }
             }
             Err(Failure::Other(message)) => {
                 break if blockers.is_empty() {
@@ -539,6 +550,7 @@ pub fn check_kernel_with(
                     Outcome::Blocked {
                         first: blockers[0].clone(),
                         all: blockers.clone(),
+                        reason,
                     }
                 }
             }
@@ -698,6 +710,9 @@ pub struct Summary {
     pub ranking: Vec<Rank>,
     /// Greedy order: (opcode, kernels translating once it and every opcode before it are added).
     pub greedy: Vec<(String, usize)>,
+    /// Blocked kernels by the first refusal's reason ([`reason_class`]): (reason, kernels, first kernel),
+    /// most kernels first.
+    pub reasons: Vec<(String, usize, String)>,
     pub seconds: f64,
     pub seconds_objdump: f64,
     pub seconds_ours_listing: f64,
@@ -736,6 +751,7 @@ impl Report {
             ..Default::default()
         };
         let mut ranks: BTreeMap<String, Rank> = BTreeMap::new();
+        let mut reasons: BTreeMap<String, (usize, String)> = BTreeMap::new();
         let mut sets: Vec<BTreeSet<String>> = Vec::new();
         for o in &self.objects {
             if let Some(e) = &o.error {
@@ -781,8 +797,12 @@ impl Report {
                         s.translated += 1;
                         s.invalid.push((k.name.clone(), message.clone()));
                     }
-                    Outcome::Blocked { first, all } => {
+                    Outcome::Blocked { first, all, reason } => {
                         s.blocked += 1;
+                        let r = reasons
+                            .entry(reason_class(reason))
+                            .or_insert_with(|| (0, k.name.clone()));
+                        r.0 += 1;
                         for (i, op) in all.iter().enumerate() {
                             let r = ranks.entry(op.clone()).or_insert_with(|| Rank {
                                 opcode: op.clone(),
@@ -802,6 +822,10 @@ impl Report {
                 }
             }
         }
+        let mut reasons: Vec<(String, usize, String)> =
+            reasons.into_iter().map(|(r, (n, k))| (r, n, k)).collect();
+        reasons.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        s.reasons = reasons;
         let mut ranking: Vec<Rank> = ranks.into_values().collect();
         ranking.sort_by(|a, b| (b.blocked, b.only, &a.opcode).cmp(&(a.blocked, a.only, &b.opcode)));
         s.ranking = ranking;
@@ -832,6 +856,44 @@ impl Report {
         }
         s
     }
+}
+
+/// The class of a refusal's message: the instruction's mnemonic and the reason, without the block, the
+/// pc, the operands, the kernel and the IR value numbers (`v_and_b32_e32: operand %N is not available
+/// where it is used`), so that kernels refused by the same rule count together.
+pub fn reason_class(message: &str) -> String {
+    let (text, why) = if let Some(rest) = message.strip_prefix("unsupported instruction ") {
+        // "unsupported instruction {text} at {kernel}+0x{offset}: {reason} (not supported yet)"
+        match (rest.find(" at "), rest.find(": ")) {
+            (Some(a), Some(c)) if a < c => (&rest[..a], &rest[c + 2..]),
+            _ => ("", message),
+        }
+    } else if message.starts_with("block ") {
+        // "block {block}, pc 0x{pc} ({text}): {reason}"
+        match (message.find(" ("), message.find("): ")) {
+            (Some(o), Some(c)) if o < c => (&message[o + 2..c], &message[c + 3..]),
+            _ => ("", message),
+        }
+    } else {
+        ("", message)
+    };
+    let mnemonic = text.split_whitespace().next().unwrap_or("");
+    let mut out = String::new();
+    if !mnemonic.is_empty() {
+        out.push_str(mnemonic);
+        out.push_str(": ");
+    }
+    let mut chars = why.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c == '%' && chars.peek().is_some_and(|d| d.is_ascii_digit()) {
+            while chars.peek().is_some_and(|d| d.is_ascii_digit()) {
+                chars.next();
+            }
+            out.push('N');
+        }
+    }
+    out
 }
 
 fn pct(a: usize, b: usize) -> f64 {
@@ -904,6 +966,26 @@ impl Summary {
             pct(self.blocked, self.kernels),
             self.errors.len()
         );
+        if !self.reasons.is_empty() {
+            let _ = writeln!(
+                t,
+                "\nBlocked kernels by the reason of their first refusal ({} reasons).\n\n| # | reason | kernels | first kernel |\n|---:|---|---:|---|",
+                self.reasons.len()
+            );
+            for (i, (r, n, k)) in self.reasons.iter().take(top).enumerate() {
+                let _ = writeln!(
+                    t,
+                    "| {} | {} | {} | `{}` |",
+                    i + 1,
+                    r.replace('|', "\\|"),
+                    n,
+                    k
+                );
+            }
+            if self.reasons.len() > top {
+                let _ = writeln!(t, "| | … {} more | | |", self.reasons.len() - top);
+            }
+        }
         if !self.ranking.is_empty() {
             let _ = writeln!(
                 t,
@@ -979,6 +1061,11 @@ mod tests {
                 Outcome::Blocked {
                     first: blockers[0].into(),
                     all: blockers.iter().map(|s| s.to_string()).collect(),
+                    reason: format!(
+                        "block 1, pc 0x10 ({} v1, v2): unsupported in this test (%{})",
+                        blockers[0].to_lowercase(),
+                        name.len()
+                    ),
                 }
             },
             blocker_counts: blockers.iter().map(|s| (s.to_string(), 2)).collect(),
@@ -1029,5 +1116,31 @@ mod tests {
                 ("C".to_string(), 6)
             ]
         );
+        // Refusals by reason: the first refusal of each blocked kernel, value numbers folded.
+        let why = |m: &str| format!("{m}: unsupported in this test (%N)");
+        assert_eq!(
+            s.reasons,
+            vec![
+                (why("a"), 2, "k1".to_string()),
+                (why("b"), 2, "k3".to_string()),
+                (why("c"), 1, "k5".to_string())
+            ]
+        );
+    }
+
+    /// The two forms of a refusal at an instruction, the lowering's and the lifter's, by hand.
+    #[test]
+    fn reason_classes() {
+        assert_eq!(
+            reason_class(
+                "block 4, pc 0x208 (v_and_b32_e32 v11, vcc_lo, v2): operand %720 is not available where it is used"
+            ),
+            "v_and_b32_e32: operand %N is not available where it is used"
+        );
+        assert_eq!(
+            reason_class("unsupported instruction s_foo s1, s2 at kern+0x10: no semantics (not supported yet)"),
+            "s_foo: no semantics (not supported yet)"
+        );
+        assert_eq!(reason_class("lower: bad layout: x"), "lower: bad layout: x");
     }
 }

@@ -463,6 +463,59 @@ impl<R: FnMut() -> u32> Gen<R> {
         }
     }
 
+    /// A mask read whole by a VALU operation as a 32-bit scalar operand (D157): a VOPC to VCC or to an
+    /// SGPR mask (wave64: a pair, read half by half), sometimes combined by SALU with EXEC or VCC first,
+    /// then v_and / v_or / v_xor / v_and_or / v_bcnt / v_mbcnt of it; `v_and_b32 v, vcc_lo, v` +
+    /// `v_bcnt_u32_b32` is the ballot-rank idiom of stream compaction (rocSPARSE csr2csr_compress,
+    /// rocPRIM partition).
+    fn mask_valu(&mut self) {
+        let op = self.vcmp_op();
+        let (a, b) = (self.any_src(), self.vsrc());
+        let (vcc, exec, bw) = (self.vcc(), self.exec(), self.bw());
+        let wide = w64(&self.sh);
+        let (lo, hi) = match self.below(3) {
+            0 => {
+                self.emit(format!("{op}_e32 {vcc}, {a}, {b}"));
+                ("vcc_lo", "vcc_hi")
+            }
+            k => {
+                let m = self.mask(14);
+                self.emit(format!("{op}_e64 {m}, {a}, {b}"));
+                if k == 2 {
+                    const OPS: [&str; 4] = ["s_and", "s_or", "s_xor", "s_andn2"];
+                    let sop = OPS[self.below(4) as usize];
+                    let other = if self.chance(50) { exec } else { vcc };
+                    self.emit(format!("{sop}_{bw} {m}, {m}, {other}"));
+                }
+                ("s14", "s15")
+            }
+        };
+        let src = if wide && self.chance(50) { hi } else { lo };
+        let d = self.dv();
+        let x = self.vsrc();
+        match self.below(6) {
+            0 => {
+                self.emit(format!("v_and_b32 {d}, {src}, {x}"));
+                if self.chance(50) {
+                    self.emit(format!("v_bcnt_u32_b32 {d}, {d}, 0"));
+                }
+            }
+            1 => self.emit(format!("v_or_b32 {d}, {src}, {x}")),
+            2 => self.emit(format!("v_xor_b32 {d}, {src}, {x}")),
+            3 => {
+                let y = self.vsrc();
+                self.emit(format!("v_and_or_b32 {d}, {src}, {x}, {y}"));
+            }
+            4 => self.emit(format!("v_bcnt_u32_b32 {d}, {src}, {x}")),
+            _ => {
+                self.emit(format!("v_mbcnt_lo_u32_b32 {d}, {lo}, {x}"));
+                if wide {
+                    self.emit(format!("v_mbcnt_hi_u32_b32 {d}, {hi}, {d}"));
+                }
+            }
+        }
+    }
+
     /// DPP / ds_swizzle / ds_bpermute at top level.
     fn crosslane(&mut self) {
         let full = self.sh.full_waves() && !self.exited;
@@ -867,6 +920,7 @@ impl<R: FnMut() -> u32> Gen<R> {
                 {
                     self.early_exit()
                 }
+                97..=99 => self.mask_valu(),
                 _ => continue,
             }
             return;

@@ -133,6 +133,11 @@ impl Cx<'_> {
     /// Nodes that may propagate own bits from operand `o` (given `own(o)` for the operand test).
     fn propagates(&self, i: usize, own: &dyn Fn(usize) -> bool) -> bool {
         let mt = self.mask_ty();
+        // A per-lane value (a VALU operation reading a mask as a scalar operand, `v_and_b32 v11, vcc,
+        // v2`) reads the mask whole: its bits are not a mask's (D157).
+        if self.is_lane(Handle::from_index(i)) {
+            return false;
+        }
         match *self.node(i) {
             Node::Unary {
                 op: UnOp::Trunc,
