@@ -5,6 +5,7 @@ pub mod corpus;
 pub mod corpus_validate;
 pub mod device;
 pub mod disasm;
+pub mod exec;
 pub mod dispatch;
 pub mod float_mode;
 pub mod glsl_ref;

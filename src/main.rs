@@ -231,6 +231,30 @@ enum Cmd {
         #[arg(long)]
         device: Option<String>,
     },
+    /// Run an unmodified hipcc-built program with rdna2spv's HIP runtime: its gfx1030 kernels on the host
+    /// evaluator or, translated, on a Vulkan device (README "Run a HIP program", decision D156).
+    ///
+    /// The program's stdout, stderr and exit status pass through. `--backend both` runs every launch on
+    /// the device, then on the host evaluator from the same memory at the same addresses, and stops the
+    /// program with exit 1 at the first difference (launch number, kernel, address). A call or feature the
+    /// runtime does not support stops it with a message naming it and exit 2.
+    Exec {
+        /// host: the evaluator; vulkan: the translated kernels on the device; both: both, compared.
+        #[arg(long, value_enum, default_value = "vulkan")]
+        backend: Backend,
+        /// Vulkan device: an index or part of its name (default: RDNA2SPV_VK_DEVICE, else a GPU, else lavapipe).
+        #[arg(long)]
+        device: Option<String>,
+        /// Lowering profile for the Vulkan backend.
+        #[arg(long, value_enum, default_value = "device")]
+        profile: ProfileArg,
+        /// One line per launch on stderr: kernel, grid, block, backend, time, module cache hit.
+        #[arg(long)]
+        log: bool,
+        /// The program and its arguments (after `--`).
+        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+        command: Vec<std::ffi::OsString>,
+    },
     /// The seeds' numeric studies reproduced on translated gfx1030 code (docs/numerics.md).
     Probe {
         #[command(subcommand)]
@@ -644,6 +668,30 @@ fn run(cli: Cli) -> Result<i32> {
         Cmd::Trace(a) => rdna2spv::trace::cli_trace(&a),
         Cmd::Diff(a) => rdna2spv::trace::cli_diff(&a),
         Cmd::Probe { what } => probe(what),
+        Cmd::Exec {
+            backend,
+            device,
+            profile,
+            log,
+            mut command,
+        } => {
+            let program = command.remove(0);
+            rdna2spv::exec::exec(&rdna2spv::exec::ExecOptions {
+                backend: match backend {
+                    Backend::Host => "host",
+                    Backend::Vulkan => "vulkan",
+                    Backend::Both => "both",
+                },
+                device,
+                profile: match profile {
+                    ProfileArg::Portable => "portable",
+                    ProfileArg::Device => "device",
+                },
+                log,
+                program,
+                args: command,
+            })
+        }
     }
 }
 

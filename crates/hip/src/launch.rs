@@ -64,6 +64,12 @@ pub fn launch(
         .ok_or(Failure::Code(code::INVALID_HANDLE))?;
     let image_base = m.image_base;
     let origin = m.origin.clone();
+    // Refuse what the runtime cannot serve before lifting (a printf kernel's hostcall code does not lift).
+    if let Ok(k) = m.co.kernel(name) {
+        if let Some(meta) = &k.metadata {
+            refuse_unsupported(&format!("launch {number} ({})", k.name), meta)?;
+        }
+    }
     let lk = m.kernel(name)?;
     let kernel = lk.kernel.clone();
     let what = format!("launch {number} ({})", kernel.name);
@@ -71,23 +77,6 @@ pub fn launch(
         .metadata
         .as_ref()
         .ok_or_else(|| Failure::Stop(format!("{what}: the kernel has no metadata ({origin})")))?;
-    for a in meta.hidden_args() {
-        let feature = match a.value_kind {
-            ValueKind::HiddenHostcallBuffer => "a hostcall buffer (device-side printf or malloc)",
-            ValueKind::HiddenPrintfBuffer => "a printf buffer (device-side printf)",
-            ValueKind::HiddenHeapV1 => "a heap (device-side malloc)",
-            ValueKind::HiddenMultigridSyncArg => {
-                "multi-grid synchronisation (cooperative launches)"
-            }
-            ValueKind::HiddenDefaultQueue | ValueKind::HiddenCompletionAction => {
-                "a device-side enqueue queue"
-            }
-            _ => continue,
-        };
-        return Err(Failure::Stop(format!(
-            "{what}: the kernel asks for {feature}, which is not supported by the rdna2spv HIP runtime"
-        )));
-    }
 
     // The kernarg segment.
     let mut kernarg = vec![0u8; kernarg_bytes(&kernel) as usize];
@@ -247,6 +236,26 @@ pub fn launch(
                 _ => " (module lowered)",
             }
         );
+    }
+    Ok(())
+}
+
+/// Stops on a kernel that needs a service this runtime does not provide: a hostcall or printf buffer
+/// (device-side printf, malloc), a device heap, a device-side enqueue queue.
+fn refuse_unsupported(what: &str, meta: &rdna2spv_codeobj::KernelMetadata) -> Result<()> {
+    for a in meta.hidden_args() {
+        let feature = match a.value_kind {
+            ValueKind::HiddenHostcallBuffer => "a hostcall buffer (device-side printf or malloc)",
+            ValueKind::HiddenPrintfBuffer => "a printf buffer (device-side printf)",
+            ValueKind::HiddenHeapV1 => "a heap (device-side malloc)",
+            ValueKind::HiddenDefaultQueue | ValueKind::HiddenCompletionAction => {
+                "a device-side enqueue queue"
+            }
+            _ => continue,
+        };
+        return Err(Failure::Stop(format!(
+            "{what}: the kernel asks for {feature}, which is not supported by the rdna2spv HIP runtime"
+        )));
     }
     Ok(())
 }

@@ -1,0 +1,215 @@
+//! `rdna2spv exec`: unmodified hipcc-built programs (fixtures/hip_programs, built by `cargo xtask fixtures`)
+//! run through rdna2spv's HIP runtime (crates/hip, decision D156). Each program computes its own CPU
+//! reference from the same inputs and prints `NAME: PASS` and exits 0 only when every result matches; the
+//! runtime's part is to make the kernels run exactly. The same binaries without our runtime fail.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn programs() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/hip_programs")
+}
+
+fn kernels() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/kernels")
+}
+
+/// Each program with its arguments.
+fn cases() -> Vec<(&'static str, Vec<PathBuf>)> {
+    let mut v: Vec<(&str, Vec<PathBuf>)> = [
+        "vadd",
+        "structarg",
+        "reduce",
+        "symbols",
+        "gridstride",
+        "streams",
+    ]
+    .iter()
+    .map(|p| (*p, Vec::new()))
+    .collect();
+    v.push((
+        "module",
+        vec![
+            kernels().join("saxpy_hip.co"),
+            kernels().join("saxpy_hip.bundle"),
+        ],
+    ));
+    v
+}
+
+fn exec(backend: &str, extra: &[&str], program: &str, args: &[PathBuf]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .args(["exec", "--backend", backend])
+        .args(extra)
+        .arg("--")
+        .arg(programs().join(program))
+        .args(args)
+        .env_remove("RDNA2SPV_HIP_LIBRARY")
+        .output()
+        .unwrap()
+}
+
+fn check_pass(backend: &str) {
+    for (p, args) in cases() {
+        let r = exec(backend, &[], p, &args);
+        let out = String::from_utf8_lossy(&r.stdout);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(
+            r.status.code(),
+            Some(0),
+            "{p} on {backend}: stdout {out}\nstderr {err}"
+        );
+        assert!(
+            out.contains(&format!("{p}: PASS")),
+            "{p} on {backend}: stdout {out}\nstderr {err}"
+        );
+    }
+}
+
+#[test]
+fn programs_pass_on_the_host_evaluator() {
+    check_pass("host");
+}
+
+/// Every launch on lavapipe, then on the host evaluator from the same memory, compared bit for bit.
+#[test]
+fn programs_pass_on_the_device_and_agree_with_the_host() {
+    check_pass("both");
+}
+
+#[test]
+fn without_our_runtime_the_programs_fail_with_a_hip_error() {
+    for p in ["vadd", "reduce"] {
+        let r = Command::new(programs().join(p))
+            .env_remove("LD_LIBRARY_PATH")
+            .env_remove("LD_PRELOAD")
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&r.stdout);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_ne!(r.status.code(), Some(0), "{p}: {out} {err}");
+        assert!(!out.contains("PASS"), "{p}: {out}");
+        // ROCm's runtime without an AMD GPU: hipErrorInvalidDevice (or no ROCm installed at all).
+        assert!(
+            err.contains("hipError") || err.contains("libamdhip64.so.5"),
+            "{p}: {err}"
+        );
+    }
+}
+
+#[test]
+fn unsupported_features_stop_the_program_with_exit_2_naming_them() {
+    for (arg, named) in [
+        ("managed", "hipMallocManaged"),
+        ("printf", "hostcall buffer (device-side printf or malloc)"),
+    ] {
+        let r = exec("host", &[], "unsupported", &[PathBuf::from(arg)]);
+        let out = String::from_utf8_lossy(&r.stdout);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "{arg}: {out} {err}");
+        assert!(err.contains(named), "{arg}: {err}");
+        assert!(err.contains("not supported"), "{arg}: {err}");
+        assert!(!out.contains("reached the end"), "{arg}: {out}");
+    }
+}
+
+#[test]
+fn the_log_lists_every_launch() {
+    let r = exec("host", &["--log"], "symbols", &[]);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(0), "{err}");
+    let lines: Vec<&str> = err.lines().filter(|l| l.contains(": launch ")).collect();
+    assert_eq!(lines.len(), 5, "{err}");
+    for (i, l) in lines.iter().enumerate() {
+        assert!(
+            l.contains(&format!("launch {}: _Z4stepi grid 1x1x1 block 32x1x1 on host", i + 1)),
+            "{l}"
+        );
+    }
+}
+
+#[test]
+fn exec_passes_output_and_exit_status_through() {
+    let r = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .args(["exec", "--backend", "host", "--", "sh", "-c"])
+        .arg("echo out; echo err >&2; exit 7")
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(7));
+    assert_eq!(String::from_utf8_lossy(&r.stdout), "out\n");
+    assert_eq!(String::from_utf8_lossy(&r.stderr), "err\n");
+    // A program that cannot be started is bad input.
+    let r = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .args(["exec", "--", "/nonexistent/program"])
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("/nonexistent/program"));
+    // So is a runtime that is not there.
+    let r = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .args(["exec", "--", "true"])
+        .env("RDNA2SPV_HIP_LIBRARY", "/nonexistent/libamdhip64.so")
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("RDNA2SPV_HIP_LIBRARY"));
+}
+
+/// Dynamic symbols of an ELF file as llvm-readelf-19 prints them: (name with version, defined).
+fn dyn_syms(file: &Path) -> Vec<(String, bool)> {
+    let r = Command::new("llvm-readelf-19")
+        .args(["--dyn-syms", "-W"])
+        .arg(file)
+        .output()
+        .expect("llvm-readelf-19");
+    assert!(r.status.success());
+    String::from_utf8_lossy(&r.stdout)
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.len() >= 8 && f[0].ends_with(':')).then(|| (f[7].to_string(), f[6] != "UND"))
+        })
+        .collect()
+}
+
+/// The runtime exports every entry point as `NAME@@hip_4.2`, and everything the programs import
+/// (`NAME@hip_4.2`, read from the hipcc-built binaries) is among them.
+#[test]
+fn the_runtime_exports_what_the_programs_import_with_version_hip_4_2() {
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_rdna2spv"));
+    let dir = exe.parent().unwrap();
+    // The newest, as `exec` chooses (`cargo test` refreshes only deps/).
+    let lib = [dir.join("libamdhip64.so"), dir.join("deps/libamdhip64.so")]
+        .into_iter()
+        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
+        .max_by_key(|(t, _)| *t)
+        .map(|(_, p)| p)
+        .expect("the runtime is built with the tests");
+    let exported: Vec<String> = dyn_syms(&lib)
+        .into_iter()
+        .filter(|(_, defined)| *defined)
+        .map(|(n, _)| n)
+        .collect();
+    for name in amdhip64::api::EXPORTS {
+        let versioned = format!("{name}@@hip_4.2");
+        assert!(exported.contains(&versioned), "{versioned} not exported");
+    }
+    assert!(
+        exported.iter().all(|n| !n.starts_with("hip") || n.ends_with("@@hip_4.2")),
+        "an unversioned HIP export: {exported:?}"
+    );
+    let mut imports = 0;
+    for (p, _) in cases().into_iter().chain([("unsupported", Vec::new())]) {
+        for (n, defined) in dyn_syms(&programs().join(p)) {
+            if let Some(base) = n.strip_suffix("@hip_4.2") {
+                assert!(!defined);
+                assert!(
+                    amdhip64::api::EXPORTS.contains(&base),
+                    "{p} imports {n}, which the runtime does not export"
+                );
+                imports += 1;
+            }
+        }
+    }
+    assert!(imports > 60, "{imports} imports");
+}
