@@ -76,10 +76,8 @@ impl LibraryDir {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.subsec_nanos())
             .unwrap_or(0);
-        let dir = std::env::temp_dir().join(format!(
-            "rdna2spv-exec-{}-{nanos:08x}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("rdna2spv-exec-{}-{nanos:08x}", std::process::id()));
         std::fs::create_dir(&dir).with_context(|| format!("creating {}", dir.display()))?;
         let d = LibraryDir(dir);
         for name in [RUNTIME_SONAME, RUNTIME_FILE] {

@@ -77,6 +77,12 @@ fn programs_pass_on_the_device_and_agree_with_the_host() {
     check_pass("both");
 }
 
+/// The device alone (the default backend): memory is Vulkan buffers at their device addresses.
+#[test]
+fn programs_pass_on_the_device_alone() {
+    check_pass("vulkan");
+}
+
 #[test]
 fn without_our_runtime_the_programs_fail_with_a_hip_error() {
     for p in ["vadd", "reduce"] {
@@ -122,7 +128,10 @@ fn the_log_lists_every_launch() {
     assert_eq!(lines.len(), 5, "{err}");
     for (i, l) in lines.iter().enumerate() {
         assert!(
-            l.contains(&format!("launch {}: _Z4stepi grid 1x1x1 block 32x1x1 on host", i + 1)),
+            l.contains(&format!(
+                "launch {}: _Z4stepi grid 1x1x1 block 32x1x1 on host",
+                i + 1
+            )),
             "{l}"
         );
     }
@@ -195,7 +204,9 @@ fn the_runtime_exports_what_the_programs_import_with_version_hip_4_2() {
         assert!(exported.contains(&versioned), "{versioned} not exported");
     }
     assert!(
-        exported.iter().all(|n| !n.starts_with("hip") || n.ends_with("@@hip_4.2")),
+        exported
+            .iter()
+            .all(|n| !n.starts_with("hip") || n.ends_with("@@hip_4.2")),
         "an unversioned HIP export: {exported:?}"
     );
     let mut imports = 0;

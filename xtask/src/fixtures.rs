@@ -584,7 +584,9 @@ pub fn run(args: &[String]) -> Result<()> {
             "-O2".into(),
             format!("{stem}.hip"),
             "-o".into(),
-            out.to_str().context("output path is not UTF-8")?.to_string(),
+            out.to_str()
+                .context("output path is not UTF-8")?
+                .to_string(),
         ];
         run_tool(&programs, &tools.hipcc, &args).with_context(|| format!("building {stem}"))?;
         println!("built hip_programs/{stem}");

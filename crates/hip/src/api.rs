@@ -582,22 +582,21 @@ pub extern "C" fn hipHostFree(ptr: *mut c_void) -> i32 {
     })
 }
 
-/// Copies `len` bytes; `kind` is hipMemcpyKind (0 host→host, 1 host→device, 2 device→host, 3 device→device,
-/// 4 default: decided by whether each address is device memory).
+/// Copies `len` bytes. `kind` is hipMemcpyKind (0 host→host, 1 host→device, 2 device→host, 3 device→device,
+/// 4 default). As ROCm does with its pointer information, an address inside a device allocation is device
+/// memory whatever `kind` says; one that `kind` calls device memory must lie inside an allocation
+/// (`hipErrorInvalidValue` otherwise, also for a copy that runs past an allocation's end).
 fn copy(dst: *mut c_void, src: *const c_void, len: usize, kind: i32) -> Result<()> {
+    if !(0..=4).contains(&kind) {
+        return fail(code::INVALID_MEMCPY_DIRECTION);
+    }
     if len == 0 {
         return Ok(());
     }
     with(|rt| {
         let mem = &mut rt.ready()?.mem;
-        let (d_dev, s_dev) = match kind {
-            0 => (false, false),
-            1 => (true, false),
-            2 => (false, true),
-            3 => (true, true),
-            4 => (mem.contains(dst as u64), mem.contains(src as u64)),
-            _ => return fail(code::INVALID_MEMCPY_DIRECTION),
-        };
+        let d_dev = matches!(kind, 1 | 3) || mem.contains(dst as u64);
+        let s_dev = matches!(kind, 2 | 3) || mem.contains(src as u64);
         let data = if s_dev {
             mem.read(src as u64, len as u64)?
         } else {

@@ -13,12 +13,15 @@ use std::sync::Arc;
 /// The only target this runtime runs (and reports: `gcnArchName`).
 pub const TARGET: &str = "gfx1030";
 
+/// What a lowered module depends on besides the program: grid and workgroup (work-items) and LDS bytes.
+pub type ShapeKey = ([u32; 3], [u32; 3], u32);
+
 /// A kernel lifted once (and its float mode checked), with its lowered modules by launch shape.
 pub struct LiftedKernel {
     pub kernel: Kernel,
     pub program: Program,
     /// SPIR-V words by (grid, workgroup, LDS bytes): what the lowering depends on besides the program.
-    pub lowered: HashMap<([u32; 3], [u32; 3], u32), Arc<Vec<u32>>>,
+    pub lowered: HashMap<ShapeKey, Arc<Vec<u32>>>,
 }
 
 /// A loaded code object.
