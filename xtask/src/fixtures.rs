@@ -496,6 +496,9 @@ pub fn run(args: &[String]) -> Result<()> {
                 r.outputs().join(" ")
             );
         }
+        for p in HIP_PROGRAMS {
+            println!("{p:<16} {p}.hip        HipProgram -> ../hip_programs/{p}");
+        }
         return Ok(());
     }
     let tools = Tools::from_env();

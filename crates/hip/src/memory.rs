@@ -148,3 +148,44 @@ impl AddressSpace {
         self.write(base, data)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_allocations_sit_above_4_gib_with_gaps_and_copies_stay_inside() {
+        let mut m = AddressSpace::new(None);
+        let a = m.alloc(100, Kind::Malloc).unwrap();
+        let b = m.alloc(0x1_0000, Kind::Malloc).unwrap();
+        let c = m.alloc(1, Kind::Malloc).unwrap();
+        assert_eq!(a, 0x1_0000_0000);
+        // 100 bytes round up to 64 KiB, then a 64 KiB gap.
+        assert_eq!(b, a + 0x2_0000);
+        assert_eq!(c, b + 0x2_0000);
+        m.write(a + 10, &[1, 2, 3]).unwrap();
+        assert_eq!(m.read(a + 9, 5).unwrap(), [0, 1, 2, 3, 0]);
+        // The last byte is inside; one more is not; the gap belongs to nobody.
+        assert!(m.read(a + 99, 1).is_ok());
+        assert!(matches!(
+            m.read(a + 99, 2),
+            Err(Failure::Code(code::INVALID_VALUE))
+        ));
+        assert!(matches!(
+            m.write(a + 100, &[0]),
+            Err(Failure::Code(code::INVALID_VALUE))
+        ));
+        assert!(!m.contains(a + 100) && m.contains(a + 99) && !m.contains(a - 1));
+        assert_eq!(m.find(b + 5, 4), Some((b, 5)));
+        // Free only by base and kind.
+        assert!(m.free(a + 1, Kind::Malloc).is_err());
+        assert!(m.free(a, Kind::Launch).is_err());
+        m.free(a, Kind::Malloc).unwrap();
+        assert!(m.read(a, 1).is_err());
+        let snap = m.snapshot().unwrap();
+        assert_eq!(snap.len(), 2);
+        assert_eq!(snap[0].0, b);
+        m.free_all_mallocs();
+        assert!(m.snapshot().unwrap().is_empty());
+    }
+}

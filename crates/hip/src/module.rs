@@ -160,3 +160,65 @@ pub unsafe fn bundle_len(p: *const u8) -> Result<usize> {
     }
     Ok(end.max(at as u64) as usize)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A bundle as clang-offload-bundler lays it out (crates/codeobj/src/bundle.rs).
+    fn bundle(entries: &[(&str, &[u8])]) -> Vec<u8> {
+        let mut h = bundle::BUNDLE_MAGIC.to_vec();
+        h.extend((entries.len() as u64).to_le_bytes());
+        let header: usize = 32 + entries.iter().map(|(t, _)| 24 + t.len()).sum::<usize>();
+        let mut at = header as u64;
+        let mut body: Vec<u8> = Vec::new();
+        for (t, d) in entries {
+            h.extend(at.to_le_bytes());
+            h.extend((d.len() as u64).to_le_bytes());
+            h.extend((t.len() as u64).to_le_bytes());
+            h.extend(t.as_bytes());
+            body.extend(*d);
+            at += d.len() as u64;
+        }
+        h.extend(body);
+        h
+    }
+
+    #[test]
+    fn a_registered_bundle_is_measured_from_its_header() {
+        let b = bundle(&[
+            ("host-x86_64-unknown-linux", b""),
+            ("hipv4-amdgcn-amd-amdhsa--gfx1030", &[7u8; 300]),
+        ]);
+        let mut padded = b.clone();
+        padded.extend([0xaa; 100]);
+        assert_eq!(unsafe { bundle_len(padded.as_ptr()) }.unwrap(), b.len());
+        let mut bad = b.clone();
+        bad[0] = b'X';
+        assert!(matches!(
+            unsafe { bundle_len(bad.as_ptr()) },
+            Err(Failure::Stop(_))
+        ));
+    }
+
+    #[test]
+    fn a_bundle_without_gfx1030_is_no_binary_for_the_gpu() {
+        let b = bundle(&[("hipv4-amdgcn-amd-amdhsa--gfx906", &[1u8; 64])]);
+        assert!(matches!(
+            gfx1030_object(&b, "test"),
+            Err(Failure::Code(code::NO_BINARY_FOR_GPU))
+        ));
+    }
+
+    #[test]
+    fn the_gfx1030_entry_of_hipccs_bundle_loads() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../fixtures/kernels/saxpy_hip.bundle"
+        );
+        let bytes = std::fs::read(path).unwrap();
+        assert_eq!(unsafe { bundle_len(bytes.as_ptr()) }.unwrap(), bytes.len());
+        let co = gfx1030_object(&bytes, "saxpy_hip.bundle").unwrap();
+        assert_eq!(co.kernel_names(), ["saxpy"]);
+    }
+}
