@@ -28,6 +28,8 @@ pub struct ExecOptions {
     /// `device` or `portable`.
     pub profile: &'static str,
     pub log: bool,
+    /// Checked device launches (`RDNA2SPV_HIP_CHECKED`).
+    pub checked: bool,
     pub program: OsString,
     pub args: Vec<OsString>,
 }
@@ -113,6 +115,11 @@ pub fn exec(o: &ExecOptions) -> Result<i32> {
         Some(d) => cmd.env("RDNA2SPV_HIP_DEVICE", d),
         None => cmd.env_remove("RDNA2SPV_HIP_DEVICE"),
     };
+    if o.checked {
+        cmd.env("RDNA2SPV_HIP_CHECKED", "1");
+    } else {
+        cmd.env_remove("RDNA2SPV_HIP_CHECKED");
+    }
     if o.log {
         cmd.env("RDNA2SPV_HIP_LOG", "1");
     } else {

@@ -251,6 +251,11 @@ enum Cmd {
         /// One line per launch on stderr: kernel, grid, block, backend, time, module cache hit.
         #[arg(long)]
         log: bool,
+        /// Checked device launches: every global access is validated against the live allocations (the
+        /// module, kernarg segment, dispatch packet and every hipMalloc); an access outside them stops the
+        /// program with the host evaluator's report (exit 2) instead of corrupting memory. Slower.
+        #[arg(long)]
+        checked: bool,
         /// The program and its arguments (after `--`).
         #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
         command: Vec<std::ffi::OsString>,
@@ -673,6 +678,7 @@ fn run(cli: Cli) -> Result<i32> {
             device,
             profile,
             log,
+            checked,
             mut command,
         } => {
             let program = command.remove(0);
@@ -688,6 +694,7 @@ fn run(cli: Cli) -> Result<i32> {
                     ProfileArg::Device => "device",
                 },
                 log,
+                checked,
                 program,
                 args: command,
             })

@@ -23,6 +23,7 @@ fn cases() -> Vec<(&'static str, Vec<PathBuf>)> {
         "symbols",
         "gridstride",
         "streams",
+        "pitched",
     ]
     .iter()
     .map(|p| (*p, Vec::new()))
@@ -116,6 +117,24 @@ fn unsupported_features_stop_the_program_with_exit_2_naming_them() {
         assert!(err.contains(named), "{arg}: {err}");
         assert!(err.contains("not supported"), "{arg}: {err}");
         assert!(!out.contains("reached the end"), "{arg}: {out}");
+    }
+}
+
+/// A kernel writing past its allocation stops the program (exit 2) with the faulting instruction and
+/// address: always on the host evaluator, on the device under `--checked`.
+#[test]
+fn a_faulting_kernel_stops_the_program() {
+    for (backend, extra) in [("host", &[][..]), ("vulkan", &["--checked"][..])] {
+        let r = exec(backend, extra, "unsupported", &[PathBuf::from("oob")]);
+        let out = String::from_utf8_lossy(&r.stdout);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "{backend}: {out} {err}");
+        assert!(
+            err.contains("launch 1 (_Z7overrunPii)") && err.contains("outside every allocation"),
+            "{backend}: {err}"
+        );
+        assert!(err.contains("global_store_dword"), "{backend}: {err}");
+        assert!(!out.contains("reached the end"), "{backend}: {out}");
     }
 }
 

@@ -401,6 +401,7 @@ pub const HIP_PROGRAMS: &[&str] = &[
     "symbols",
     "gridstride",
     "streams",
+    "pitched",
     "module",
     "unsupported",
 ];

@@ -686,6 +686,132 @@ pub extern "C" fn hipMemsetD32(dst: *mut c_void, value: i32, count: usize) -> i3
     entry("hipMemsetD32", || fill(dst, &value.to_le_bytes(), count))
 }
 
+/// Pitched rows: bytes `width` of each of `height` rows, `pitch` apart.
+fn rows(pitch: usize, width: usize, height: usize) -> Result<()> {
+    if width > pitch && height > 1 {
+        return fail(code::INVALID_PITCH);
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn copy_2d(
+    dst: *mut c_void,
+    dpitch: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    kind: i32,
+) -> Result<()> {
+    rows(dpitch, width, height)?;
+    rows(spitch, width, height)?;
+    for r in 0..height {
+        copy(
+            (dst as usize).wrapping_add(r * dpitch) as *mut c_void,
+            (src as usize).wrapping_add(r * spitch) as *const c_void,
+            width,
+            kind,
+        )?;
+    }
+    Ok(())
+}
+
+fn fill_2d(dst: *mut c_void, pitch: usize, value: i32, width: usize, height: usize) -> Result<()> {
+    rows(pitch, width, height)?;
+    for r in 0..height {
+        fill(
+            (dst as usize).wrapping_add(r * pitch) as *mut c_void,
+            &[value as u8],
+            width,
+        )?;
+    }
+    Ok(())
+}
+
+/// Rows of a pitched allocation start 256 bytes apart at least (ROCm's alignment for gfx10).
+pub const PITCH_ALIGN: usize = 256;
+
+#[no_mangle]
+pub extern "C" fn hipMallocPitch(
+    ptr: *mut *mut c_void,
+    pitch: *mut usize,
+    width: usize,
+    height: usize,
+) -> i32 {
+    entry("hipMallocPitch", || {
+        let p = width.div_ceil(PITCH_ALIGN).max(1) * PITCH_ALIGN;
+        let size = p
+            .checked_mul(height)
+            .ok_or(Failure::Code(code::OUT_OF_MEMORY))?;
+        let a = if size == 0 {
+            0
+        } else {
+            with(|rt| rt.ready()?.mem.alloc(size as u64, Kind::Malloc))?
+        };
+        out(ptr, a as *mut c_void)?;
+        out(pitch, p)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn hipMemcpy2D(
+    dst: *mut c_void,
+    dpitch: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    kind: i32,
+) -> i32 {
+    entry("hipMemcpy2D", || {
+        copy_2d(dst, dpitch, src, spitch, width, height, kind)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn hipMemcpy2DAsync(
+    dst: *mut c_void,
+    dpitch: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    kind: i32,
+    stream: Stream,
+) -> i32 {
+    entry("hipMemcpy2DAsync", || {
+        with(|rt| rt.check_stream(stream))?;
+        copy_2d(dst, dpitch, src, spitch, width, height, kind)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn hipMemset2D(
+    dst: *mut c_void,
+    pitch: usize,
+    value: i32,
+    width: usize,
+    height: usize,
+) -> i32 {
+    entry("hipMemset2D", || fill_2d(dst, pitch, value, width, height))
+}
+
+#[no_mangle]
+pub extern "C" fn hipMemset2DAsync(
+    dst: *mut c_void,
+    pitch: usize,
+    value: i32,
+    width: usize,
+    height: usize,
+    stream: Stream,
+) -> i32 {
+    entry("hipMemset2DAsync", || {
+        with(|rt| rt.check_stream(stream))?;
+        fill_2d(dst, pitch, value, width, height)
+    })
+}
+
 #[no_mangle]
 pub extern "C" fn hipMemGetInfo(free: *mut usize, total: *mut usize) -> i32 {
     entry("hipMemGetInfo", || {
@@ -1032,11 +1158,6 @@ unsupported_calls! {
     hipBindTexture => "texture references",
     hipDeviceSetLimit => "device limits (printf FIFO, malloc heap)",
     hipExtLaunchKernel => "hipExtLaunchKernel",
-    hipMemcpy2D => "hipMemcpy2D",
-    hipMemcpy2DAsync => "hipMemcpy2DAsync",
-    hipMemset2D => "hipMemset2D",
-    hipMemset2DAsync => "hipMemset2DAsync",
-    hipMallocPitch => "hipMallocPitch",
     hipHostRegister => "registered host memory (hipHostRegister)",
     hipHostGetDevicePointer => "mapped host memory (hipHostGetDevicePointer)",
 }
@@ -1057,7 +1178,8 @@ versioned! {
     hipLaunchCooperativeKernelMultiDevice, hipFuncGetAttributes, hipModuleLoad, hipModuleLoadData,
     hipModuleUnload, hipModuleGetFunction, hipModuleGetGlobal, hipMalloc, hipFree, hipMallocManaged,
     hipHostMalloc, hipHostFree, hipMemcpy, hipMemcpyAsync, hipMemcpyHtoD, hipMemcpyDtoH, hipMemcpyDtoD,
-    hipMemset, hipMemsetAsync, hipMemsetD8, hipMemsetD16, hipMemsetD32, hipMemGetInfo, hipMemcpyToSymbol,
+    hipMemset, hipMemsetAsync, hipMallocPitch, hipMemcpy2D, hipMemcpy2DAsync, hipMemset2D,
+    hipMemset2DAsync, hipMemsetD8, hipMemsetD16, hipMemsetD32, hipMemGetInfo, hipMemcpyToSymbol,
     hipMemcpyToSymbolAsync, hipMemcpyFromSymbol, hipGetSymbolAddress, hipGetSymbolSize, hipInit,
     hipGetDeviceCount, hipSetDevice, hipGetDevice, hipDeviceGetAttribute, hipGetDeviceProperties,
     hipDeviceSynchronize, hipDeviceReset, hipDriverGetVersion, hipRuntimeGetVersion, hipGetLastError,
@@ -1065,7 +1187,6 @@ versioned! {
     hipStreamDestroy, hipStreamSynchronize, hipStreamQuery, hipStreamWaitEvent, hipEventCreate,
     hipEventCreateWithFlags, hipEventRecord, hipEventSynchronize, hipEventQuery, hipEventElapsedTime,
     hipEventDestroy, hipGraphCreate, hipStreamBeginCapture, hipCreateTextureObject, hipCreateSurfaceObject,
-    hipMallocArray, hipMalloc3DArray, hipBindTexture, hipDeviceSetLimit, hipExtLaunchKernel, hipMemcpy2D,
-    hipMemcpy2DAsync, hipMemset2D, hipMemset2DAsync, hipMallocPitch, hipHostRegister,
-    hipHostGetDevicePointer,
+    hipMallocArray, hipMalloc3DArray, hipBindTexture, hipDeviceSetLimit, hipExtLaunchKernel,
+    hipHostRegister, hipHostGetDevicePointer,
 }

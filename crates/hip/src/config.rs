@@ -23,12 +23,16 @@ pub struct Config {
     pub portable: bool,
     /// `RDNA2SPV_HIP_LOG`: one line per launch on stderr.
     pub log: bool,
+    /// `RDNA2SPV_HIP_CHECKED`: device launches validate every global access against the live allocations
+    /// (`run --checked`): an access outside them stops the program (exit 2) instead of corrupting memory.
+    pub checked: bool,
 }
 
 pub const ENV_BACKEND: &str = "RDNA2SPV_HIP_BACKEND";
 pub const ENV_DEVICE: &str = "RDNA2SPV_HIP_DEVICE";
 pub const ENV_PROFILE: &str = "RDNA2SPV_HIP_PROFILE";
 pub const ENV_LOG: &str = "RDNA2SPV_HIP_LOG";
+pub const ENV_CHECKED: &str = "RDNA2SPV_HIP_CHECKED";
 
 impl Config {
     /// Reads the environment; the default backend is `vulkan`, as a program expects a device.
@@ -58,6 +62,7 @@ impl Config {
             device: get(ENV_DEVICE),
             portable,
             log: get(ENV_LOG).is_some_and(|v| v != "0"),
+            checked: get(ENV_CHECKED).is_some_and(|v| v != "0"),
         })
     }
 }

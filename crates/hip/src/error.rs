@@ -8,6 +8,7 @@ pub mod code {
     pub const INVALID_VALUE: i32 = 1;
     pub const OUT_OF_MEMORY: i32 = 2;
     pub const INVALID_CONFIGURATION: i32 = 9;
+    pub const INVALID_PITCH: i32 = 12;
     pub const INVALID_SYMBOL: i32 = 13;
     pub const INVALID_DEVICE_POINTER: i32 = 17;
     pub const INVALID_MEMCPY_DIRECTION: i32 = 21;
@@ -33,6 +34,7 @@ pub fn name(e: i32) -> &'static [u8] {
         code::OUT_OF_MEMORY => b"hipErrorOutOfMemory\0",
         3 => b"hipErrorNotInitialized\0",
         code::INVALID_CONFIGURATION => b"hipErrorInvalidConfiguration\0",
+        code::INVALID_PITCH => b"hipErrorInvalidPitchValue\0",
         code::INVALID_SYMBOL => b"hipErrorInvalidSymbol\0",
         code::INVALID_DEVICE_POINTER => b"hipErrorInvalidDevicePointer\0",
         code::INVALID_MEMCPY_DIRECTION => b"hipErrorInvalidMemcpyDirection\0",
@@ -59,6 +61,7 @@ pub fn string(e: i32) -> &'static [u8] {
         code::INVALID_VALUE => b"invalid argument\0",
         code::OUT_OF_MEMORY => b"out of memory\0",
         code::INVALID_CONFIGURATION => b"invalid configuration argument\0",
+        code::INVALID_PITCH => b"invalid pitch argument\0",
         code::INVALID_SYMBOL => b"invalid device symbol\0",
         code::INVALID_DEVICE_POINTER => b"invalid device pointer\0",
         code::INVALID_MEMCPY_DIRECTION => b"invalid copy direction for memcpy\0",

@@ -166,7 +166,12 @@ pub fn launch(
                     None
                 };
                 let (ctx, profile) = ready.vulkan.as_ref().expect("a Vulkan backend");
-                let key = (grid, block, launch.lds_bytes);
+                let allocations = if ready.config.checked {
+                    ready.mem.ranges()
+                } else {
+                    Vec::new()
+                };
+                let key = (grid, block, launch.lds_bytes, allocations.len());
                 let words = match lk.lowered.get(&key) {
                     Some(w) => {
                         cached = true;
@@ -178,20 +183,25 @@ pub fn launch(
                             segments: launch_segments(&kernel),
                             ..LowerOptions::default()
                         };
-                        opts.mapping = rdna2spv_spirv::lower::choose_mapping(
-                            &lk.program,
-                            &layout,
-                            profile,
-                            &opts,
-                        )
-                        .0;
+                        // Checked modules run in the wave mapping (as `run --checked`).
+                        opts.mapping = if allocations.is_empty() {
+                            rdna2spv_spirv::lower::choose_mapping(
+                                &lk.program,
+                                &layout,
+                                profile,
+                                &opts,
+                            )
+                            .0
+                        } else {
+                            rdna2spv_spirv::lower::Mapping::Wave
+                        };
                         let w = rdna2spv_vulkan::lower_for_run(
                             ctx,
                             &lk.program,
                             &launch,
                             profile,
                             &opts,
-                            &[],
+                            &allocations,
                         )
                         .map_err(|e| Failure::Stop(format!("{what}: translating: {e}")))?;
                         let w = Arc::new(w);
@@ -199,8 +209,14 @@ pub fn launch(
                         w
                     }
                 };
-                rdna2spv_vulkan::run_lowered_checked(ctx, &lk.program, &launch, &words, &[])
-                    .map_err(|e| Failure::Stop(format!("{what}: on the device: {e}")))?;
+                rdna2spv_vulkan::run_lowered_checked(
+                    ctx,
+                    &lk.program,
+                    &launch,
+                    &words,
+                    &allocations,
+                )
+                .map_err(|e| Failure::Stop(format!("{what}: on the device: {e}")))?;
                 if let Some(before) = before {
                     compare_with_host(ready, &lk.program, &launch, &what, before)?;
                 }

@@ -143,6 +143,11 @@ impl AddressSpace {
             .collect()
     }
 
+    /// Every allocation's (base, size), in address order.
+    pub fn ranges(&self) -> Vec<(u64, u64)> {
+        self.allocations.iter().map(|(&b, a)| (b, a.size)).collect()
+    }
+
     /// Replaces the bytes of the allocation at `base` (a snapshot's, after a host evaluator run).
     pub fn restore(&mut self, base: u64, data: &[u8]) -> Result<()> {
         self.write(base, data)

@@ -13,14 +13,15 @@ use std::sync::Arc;
 /// The only target this runtime runs (and reports: `gcnArchName`).
 pub const TARGET: &str = "gfx1030";
 
-/// What a lowered module depends on besides the program: grid and workgroup (work-items) and LDS bytes.
-pub type ShapeKey = ([u32; 3], [u32; 3], u32);
+/// What a lowered module depends on besides the program: grid and workgroup (work-items), LDS bytes and
+/// the number of allocations a checked module validates against (0: unchecked).
+pub type ShapeKey = ([u32; 3], [u32; 3], u32, usize);
 
 /// A kernel lifted once (and its float mode checked), with its lowered modules by launch shape.
 pub struct LiftedKernel {
     pub kernel: Kernel,
     pub program: Program,
-    /// SPIR-V words by (grid, workgroup, LDS bytes): what the lowering depends on besides the program.
+    /// SPIR-V words by launch shape.
     pub lowered: HashMap<ShapeKey, Arc<Vec<u32>>>,
 }
 
