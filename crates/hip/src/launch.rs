@@ -64,13 +64,24 @@ pub fn launch(
         .ok_or(Failure::Code(code::INVALID_HANDLE))?;
     let image_base = m.image_base;
     let origin = m.origin.clone();
-    // Refuse what the runtime cannot serve before lifting (a printf kernel's hostcall code does not lift).
-    if let Ok(k) = m.co.kernel(name) {
-        if let Some(meta) = &k.metadata {
-            refuse_unsupported(&format!("launch {number} ({})", k.name), meta)?;
+    // A kernel whose metadata asks for a service this runtime does not provide (hostcalls for device-side
+    // printf/malloc, a heap, a device queue) runs when its code never reaches the service: hipcc -O0 asks
+    // for a hostcall buffer in every kernel. One that calls printf does not lift (the hostcall code jumps
+    // through an untracked return address); the refusal then names the service next to the lift error.
+    let service =
+        m.co.kernel(name)
+            .ok()
+            .and_then(|k| k.metadata.as_ref())
+            .and_then(service_asked);
+    let lk = match m.kernel(name) {
+        Err(Failure::Stop(msg)) if service.is_some() => {
+            return Err(Failure::Stop(format!(
+                "launch {number} ({name}): {msg}; the kernel's metadata asks for {}, which is not supported by the rdna2spv HIP runtime",
+                service.unwrap_or_default()
+            )))
         }
-    }
-    let lk = m.kernel(name)?;
+        r => r?,
+    };
     let kernel = lk.kernel.clone();
     let what = format!("launch {number} ({})", kernel.name);
     let meta = kernel
@@ -256,24 +267,18 @@ pub fn launch(
     Ok(())
 }
 
-/// Stops on a kernel that needs a service this runtime does not provide: a hostcall or printf buffer
-/// (device-side printf, malloc), a device heap, a device-side enqueue queue.
-fn refuse_unsupported(what: &str, meta: &rdna2spv_codeobj::KernelMetadata) -> Result<()> {
-    for a in meta.hidden_args() {
-        let feature = match a.value_kind {
-            ValueKind::HiddenHostcallBuffer => "a hostcall buffer (device-side printf or malloc)",
-            ValueKind::HiddenPrintfBuffer => "a printf buffer (device-side printf)",
-            ValueKind::HiddenHeapV1 => "a heap (device-side malloc)",
-            ValueKind::HiddenDefaultQueue | ValueKind::HiddenCompletionAction => {
-                "a device-side enqueue queue"
-            }
-            _ => continue,
-        };
-        return Err(Failure::Stop(format!(
-            "{what}: the kernel asks for {feature}, which is not supported by the rdna2spv HIP runtime"
-        )));
-    }
-    Ok(())
+/// The service a kernel's hidden arguments ask for that this runtime does not provide: a hostcall or
+/// printf buffer (device-side printf, malloc), a device heap, a device-side enqueue queue.
+fn service_asked(meta: &rdna2spv_codeobj::KernelMetadata) -> Option<&'static str> {
+    meta.hidden_args().find_map(|a| match a.value_kind {
+        ValueKind::HiddenHostcallBuffer => Some("a hostcall buffer (device-side printf or malloc)"),
+        ValueKind::HiddenPrintfBuffer => Some("a printf buffer (device-side printf)"),
+        ValueKind::HiddenHeapV1 => Some("a heap (device-side malloc)"),
+        ValueKind::HiddenDefaultQueue | ValueKind::HiddenCompletionAction => {
+            Some("a device-side enqueue queue")
+        }
+        _ => None,
+    })
 }
 
 fn eval_memory(snapshot: &[(u64, Kind, Vec<u8>)]) -> Result<Memory> {
