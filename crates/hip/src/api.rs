@@ -1137,6 +1137,378 @@ pub extern "C" fn hipEventDestroy(event: usize) -> i32 {
     })
 }
 
+// ---- Aliases and simple queries ----
+
+#[no_mangle]
+pub extern "C" fn hipMallocHost(ptr: *mut *mut c_void, size: usize) -> i32 {
+    hipHostMalloc(ptr, size, 0)
+}
+
+#[no_mangle]
+pub extern "C" fn hipMemAllocHost(ptr: *mut *mut c_void, size: usize) -> i32 {
+    hipHostMalloc(ptr, size, 0)
+}
+
+#[no_mangle]
+pub extern "C" fn hipHostAlloc(ptr: *mut *mut c_void, size: usize, flags: u32) -> i32 {
+    hipHostMalloc(ptr, size, flags)
+}
+
+#[no_mangle]
+pub extern "C" fn hipFreeHost(ptr: *mut c_void) -> i32 {
+    hipHostFree(ptr)
+}
+
+#[no_mangle]
+pub extern "C" fn hipMemAllocPitch(
+    ptr: *mut *mut c_void,
+    pitch: *mut usize,
+    width: usize,
+    height: usize,
+    _element_size: u32,
+) -> i32 {
+    hipMallocPitch(ptr, pitch, width, height)
+}
+
+#[no_mangle]
+pub extern "C" fn hipMemcpyWithStream(
+    dst: *mut c_void,
+    src: *const c_void,
+    len: usize,
+    kind: i32,
+    stream: Stream,
+) -> i32 {
+    hipMemcpyAsync(dst, src, len, kind, stream)
+}
+
+#[no_mangle]
+pub extern "C" fn hipMemcpyHtoDAsync(
+    dst: *mut c_void,
+    src: *const c_void,
+    len: usize,
+    stream: Stream,
+) -> i32 {
+    hipMemcpyAsync(dst, src, len, 1, stream)
+}
+
+#[no_mangle]
+pub extern "C" fn hipMemcpyDtoHAsync(
+    dst: *mut c_void,
+    src: *const c_void,
+    len: usize,
+    stream: Stream,
+) -> i32 {
+    hipMemcpyAsync(dst, src, len, 2, stream)
+}
+
+#[no_mangle]
+pub extern "C" fn hipMemcpyDtoDAsync(
+    dst: *mut c_void,
+    src: *const c_void,
+    len: usize,
+    stream: Stream,
+) -> i32 {
+    hipMemcpyAsync(dst, src, len, 3, stream)
+}
+
+#[no_mangle]
+pub extern "C" fn hipMemsetD8Async(
+    dst: *mut c_void,
+    value: u8,
+    count: usize,
+    stream: Stream,
+) -> i32 {
+    entry("hipMemsetD8Async", || {
+        with(|rt| rt.check_stream(stream))?;
+        fill(dst, &[value], count)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn hipMemsetD16Async(
+    dst: *mut c_void,
+    value: u16,
+    count: usize,
+    stream: Stream,
+) -> i32 {
+    entry("hipMemsetD16Async", || {
+        with(|rt| rt.check_stream(stream))?;
+        fill(dst, &value.to_le_bytes(), count)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn hipMemsetD32Async(
+    dst: *mut c_void,
+    value: i32,
+    count: usize,
+    stream: Stream,
+) -> i32 {
+    entry("hipMemsetD32Async", || {
+        with(|rt| rt.check_stream(stream))?;
+        fill(dst, &value.to_le_bytes(), count)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn hipMemcpyFromSymbolAsync(
+    dst: *mut c_void,
+    symbol: *const c_void,
+    len: usize,
+    offset: usize,
+    kind: i32,
+    stream: Stream,
+) -> i32 {
+    entry("hipMemcpyFromSymbolAsync", || {
+        with(|rt| rt.check_stream(stream))?;
+        let a = symbol_range(symbol, len, offset)?;
+        copy(dst, a as *const c_void, len, if kind == 3 { 3 } else { 2 })
+    })
+}
+
+fn check_device(device: i32) -> Result<()> {
+    if device == 0 {
+        Ok(())
+    } else {
+        fail(code::INVALID_DEVICE)
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn hipDeviceGet(device: *mut i32, ordinal: i32) -> i32 {
+    entry("hipDeviceGet", || {
+        check_device(ordinal)?;
+        out(device, 0)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn hipDeviceGetName(name: *mut c_char, len: i32, device: i32) -> i32 {
+    entry("hipDeviceGetName", || {
+        check_device(device)?;
+        if name.is_null() || len <= 0 {
+            return fail(code::INVALID_VALUE);
+        }
+        let p = props::properties();
+        let n = p[..256].iter().position(|&b| b == 0).unwrap_or(255);
+        let k = n.min(len as usize - 1);
+        // SAFETY: the program's buffer of `len` bytes.
+        unsafe {
+            std::ptr::copy_nonoverlapping(p.as_ptr(), name as *mut u8, k);
+            *name.add(k) = 0;
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn hipDeviceTotalMem(bytes: *mut usize, device: i32) -> i32 {
+    entry("hipDeviceTotalMem", || {
+        check_device(device)?;
+        out(bytes, props::TOTAL_GLOBAL_MEM as usize)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn hipDeviceComputeCapability(major: *mut i32, minor: *mut i32, device: i32) -> i32 {
+    entry("hipDeviceComputeCapability", || {
+        check_device(device)?;
+        out(major, 10)?;
+        out(minor, 3)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn hipSetDeviceFlags(_flags: u32) -> i32 {
+    entry("hipSetDeviceFlags", || Ok(()))
+}
+
+#[no_mangle]
+pub extern "C" fn hipGetDeviceFlags(flags: *mut u32) -> i32 {
+    entry("hipGetDeviceFlags", || out(flags, 0))
+}
+
+#[no_mangle]
+pub extern "C" fn hipDeviceSetCacheConfig(_config: i32) -> i32 {
+    entry("hipDeviceSetCacheConfig", || Ok(()))
+}
+
+#[no_mangle]
+pub extern "C" fn hipDeviceGetCacheConfig(config: *mut i32) -> i32 {
+    entry("hipDeviceGetCacheConfig", || out(config, 0))
+}
+
+#[no_mangle]
+pub extern "C" fn hipDeviceSetSharedMemConfig(_config: i32) -> i32 {
+    entry("hipDeviceSetSharedMemConfig", || Ok(()))
+}
+
+#[no_mangle]
+pub extern "C" fn hipDeviceGetSharedMemConfig(config: *mut i32) -> i32 {
+    // hipSharedMemBankSizeFourByte.
+    entry("hipDeviceGetSharedMemConfig", || out(config, 1))
+}
+
+#[no_mangle]
+pub extern "C" fn hipFuncSetCacheConfig(_function: *const c_void, _config: i32) -> i32 {
+    entry("hipFuncSetCacheConfig", || Ok(()))
+}
+
+#[no_mangle]
+pub extern "C" fn hipFuncSetAttribute(_function: *const c_void, _attr: i32, _value: i32) -> i32 {
+    entry("hipFuncSetAttribute", || Ok(()))
+}
+
+#[no_mangle]
+pub extern "C" fn hipDeviceCanAccessPeer(can: *mut i32, device: i32, peer: i32) -> i32 {
+    entry("hipDeviceCanAccessPeer", || {
+        check_device(device)?;
+        if peer != 0 {
+            return fail(code::INVALID_DEVICE);
+        }
+        out(can, 0)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn hipStreamCreateWithPriority(
+    stream: *mut Stream,
+    _flags: u32,
+    _priority: i32,
+) -> i32 {
+    hipStreamCreate(stream)
+}
+
+#[no_mangle]
+pub extern "C" fn hipDeviceGetStreamPriorityRange(least: *mut i32, greatest: *mut i32) -> i32 {
+    entry("hipDeviceGetStreamPriorityRange", || {
+        if !least.is_null() {
+            out(least, 0)?;
+        }
+        if !greatest.is_null() {
+            out(greatest, 0)?;
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn hipStreamGetFlags(stream: Stream, flags: *mut u32) -> i32 {
+    entry("hipStreamGetFlags", || {
+        with(|rt| rt.check_stream(stream))?;
+        out(flags, 0)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn hipStreamGetPriority(stream: Stream, priority: *mut i32) -> i32 {
+    entry("hipStreamGetPriority", || {
+        with(|rt| rt.check_stream(stream))?;
+        out(priority, 0)
+    })
+}
+
+/// `hipStreamCallback_t`.
+type StreamCallback = Option<extern "C" fn(Stream, i32, *mut c_void)>;
+
+#[no_mangle]
+pub extern "C" fn hipStreamAddCallback(
+    stream: Stream,
+    callback: StreamCallback,
+    user_data: *mut c_void,
+    _flags: u32,
+) -> i32 {
+    let mut call = None;
+    let r = entry("hipStreamAddCallback", || {
+        with(|rt| rt.check_stream(stream))?;
+        call = Some(callback.ok_or(Failure::Code(code::INVALID_VALUE))?);
+        Ok(())
+    });
+    // Everything enqueued has completed (streams are synchronous): call it now, outside the lock.
+    if let Some(f) = call {
+        f(stream, code::SUCCESS, user_data);
+    }
+    r
+}
+
+/// Work-items a compute unit keeps resident, and how many blocks of `block` threads that allows.
+fn resident_blocks(block: i32, lds_per_block: u64) -> i32 {
+    if block <= 0 {
+        return 0;
+    }
+    let by_threads = props::MAX_THREADS_PER_CU / block;
+    let by_lds = (props::SHARED_MEM_PER_BLOCK)
+        .checked_div(lds_per_block)
+        .map_or(i32::MAX, |n| n.min(i32::MAX as u64) as i32);
+    by_threads.min(by_lds).min(32)
+}
+
+/// LDS bytes and the largest block of a registered kernel.
+fn kernel_limits(function: *const c_void) -> Result<(u64, i32)> {
+    with(|rt| {
+        let Some((source, name)) = rt.functions.get(&(function as usize)).cloned() else {
+            return fail(code::INVALID_DEVICE_FUNCTION);
+        };
+        let m = rt.module_of(source)?;
+        let module = rt.modules[m]
+            .as_ref()
+            .ok_or(Failure::Code(code::INVALID_HANDLE))?;
+        let k = module
+            .co
+            .kernel(&name)
+            .map_err(|_| Failure::Code(code::INVALID_DEVICE_FUNCTION))?;
+        let max = k
+            .metadata
+            .as_ref()
+            .and_then(|m| m.max_flat_workgroup_size)
+            .unwrap_or(1024)
+            .min(1024) as i32;
+        Ok((k.descriptor.group_segment_fixed_size as u64, max))
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn hipOccupancyMaxActiveBlocksPerMultiprocessor(
+    blocks: *mut i32,
+    function: *const c_void,
+    block: i32,
+    dynamic_lds: usize,
+) -> i32 {
+    entry("hipOccupancyMaxActiveBlocksPerMultiprocessor", || {
+        let (lds, max) = kernel_limits(function)?;
+        if block <= 0 || block > max {
+            return out(blocks, 0);
+        }
+        out(blocks, resident_blocks(block, lds + dynamic_lds as u64))
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn hipOccupancyMaxPotentialBlockSize(
+    grid: *mut i32,
+    block: *mut i32,
+    function: *const c_void,
+    dynamic_lds: usize,
+    limit: i32,
+) -> i32 {
+    entry("hipOccupancyMaxPotentialBlockSize", || {
+        let (lds, max) = kernel_limits(function)?;
+        let b = if limit > 0 { max.min(limit) } else { max };
+        let per_cu = resident_blocks(b, lds + dynamic_lds as u64).max(1);
+        out(block, b)?;
+        out(grid, per_cu * props::COMPUTE_UNITS)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn hipDeviceGetLimit(value: *mut usize, limit: i32) -> i32 {
+    // hipLimitPrintfFifoSize (1), hipLimitMallocHeapSize (2): no printf FIFO and no device heap here.
+    entry("hipDeviceGetLimit", || match limit {
+        1 | 2 => out(value, 0),
+        _ => fail(code::INVALID_VALUE),
+    })
+}
+
 // ---- Every other function of ROCm's ABI: a stub that stops the program naming the call; the symbol
 // versions of all exports (generated by build.rs from abi.txt) ----
 
