@@ -406,6 +406,10 @@ pub const HIP_PROGRAMS: &[&str] = &[
     "unsupported",
 ];
 
+/// C programs in `fixtures/hip_programs/` against a ROCm library opened with dlopen (D156):
+/// `clang-19 -O2 -Wall STEM.c -lamdhip64 -ldl -o STEM` (needs Debian's libamdhip64.so to link).
+pub const C_PROGRAMS: &[&str] = &["rocsparse"];
+
 struct Tools {
     clang: String,
     hipcc: String,
@@ -472,9 +476,13 @@ fn parse_args(args: &[String]) -> Result<Options> {
     }
     if let Some(only) = &opts.only {
         for stem in only {
-            if !RECIPES.iter().any(|r| r.stem == stem) && !HIP_PROGRAMS.contains(&stem.as_str()) {
+            if !RECIPES.iter().any(|r| r.stem == stem)
+                && !HIP_PROGRAMS.contains(&stem.as_str())
+                && !C_PROGRAMS.contains(&stem.as_str())
+            {
                 let mut known: Vec<&str> = RECIPES.iter().map(|r| r.stem).collect();
                 known.extend(HIP_PROGRAMS);
+                known.extend(C_PROGRAMS);
                 known.dedup();
                 bail!("no recipe named {stem:?}; known: {}", known.join(", "));
             }
@@ -499,6 +507,9 @@ pub fn run(args: &[String]) -> Result<()> {
         }
         for p in HIP_PROGRAMS {
             println!("{p:<16} {p}.hip        HipProgram -> ../hip_programs/{p}");
+        }
+        for p in C_PROGRAMS {
+            println!("{p:<16} {p}.c        CProgram -> ../hip_programs/{p}");
         }
         return Ok(());
     }
@@ -593,6 +604,33 @@ pub fn run(args: &[String]) -> Result<()> {
                 .to_string(),
         ];
         run_tool(&programs, &tools.hipcc, &args).with_context(|| format!("building {stem}"))?;
+        println!("built hip_programs/{stem}");
+        built.push(format!("../hip_programs/{stem}"));
+    }
+    for stem in C_PROGRAMS {
+        if let Some(only) = &opts.only {
+            if !only.iter().any(|s| s == stem) {
+                continue;
+            }
+        }
+        if opts.no_hip || !have_hipcc {
+            skipped.push(stem);
+            continue;
+        }
+        std::fs::create_dir_all(&program_out)?;
+        let out = program_out.join(stem);
+        let args = vec![
+            "-O2".to_string(),
+            "-Wall".into(),
+            format!("{stem}.c"),
+            "-lamdhip64".into(),
+            "-ldl".into(),
+            "-o".into(),
+            out.to_str()
+                .context("output path is not UTF-8")?
+                .to_string(),
+        ];
+        run_tool(&programs, &tools.clang, &args).with_context(|| format!("building {stem}"))?;
         println!("built hip_programs/{stem}");
         built.push(format!("../hip_programs/{stem}"));
     }
