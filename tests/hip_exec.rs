@@ -19,7 +19,7 @@ fn cases() -> Vec<(&'static str, Vec<PathBuf>)> {
     let mut v: Vec<(&str, Vec<PathBuf>)> = [
         "vadd",
         "structarg",
-        "reduce",
+        "reduction",
         "symbols",
         "gridstride",
         "streams",
@@ -86,7 +86,7 @@ fn programs_pass_on_the_device_alone() {
 
 #[test]
 fn without_our_runtime_the_programs_fail_with_a_hip_error() {
-    for p in ["vadd", "reduce"] {
+    for p in ["vadd", "reduction"] {
         let r = Command::new(programs().join(p))
             .env_remove("LD_LIBRARY_PATH")
             .env_remove("LD_PRELOAD")

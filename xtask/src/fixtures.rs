@@ -397,7 +397,7 @@ pub const RECIPES: &[Recipe] = &[
 pub const HIP_PROGRAMS: &[&str] = &[
     "vadd",
     "structarg",
-    "reduce",
+    "reduction",
     "symbols",
     "gridstride",
     "streams",
