@@ -24,6 +24,7 @@ fn cases() -> Vec<(&'static str, Vec<PathBuf>)> {
         "gridstride",
         "streams",
         "pitched",
+        "threads",
     ]
     .iter()
     .map(|p| (*p, Vec::new()))

@@ -402,6 +402,7 @@ pub const HIP_PROGRAMS: &[&str] = &[
     "gridstride",
     "streams",
     "pitched",
+    "threads",
     "module",
     "unsupported",
 ];

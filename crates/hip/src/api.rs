@@ -9,7 +9,7 @@
 use crate::error::{code, fail, unsupported, Failure, Result};
 use crate::launch::{launch, Args};
 use crate::memory::Kind;
-use crate::runtime::{new_handle, with, Fatbin, Runtime, Source};
+use crate::runtime::{new_handle, with, Fatbin, Runtime, Source, CALL_CONFIG, LAST_ERROR};
 use crate::{entry, props};
 use std::ffi::{c_char, c_void, CStr};
 use std::time::Instant;
@@ -199,11 +199,11 @@ pub extern "C" fn __hipPushCallConfiguration(
     stream: Stream,
 ) -> i32 {
     entry("__hipPushCallConfiguration", || {
-        with(|rt| {
-            rt.call_config
-                .push((grid.array(), block.array(), shared, stream));
-            Ok(())
-        })
+        CALL_CONFIG.with(|c| {
+            c.borrow_mut()
+                .push((grid.array(), block.array(), shared, stream))
+        });
+        Ok(())
     })
 }
 
@@ -215,11 +215,9 @@ pub extern "C" fn __hipPopCallConfiguration(
     stream: *mut Stream,
 ) -> i32 {
     entry("__hipPopCallConfiguration", || {
-        let (g, b, s, st) = with(|rt| {
-            rt.call_config
-                .pop()
-                .ok_or(Failure::Code(code::INVALID_CONFIGURATION))
-        })?;
+        let Some((g, b, s, st)) = CALL_CONFIG.with(|c| c.borrow_mut().pop()) else {
+            return fail(code::INVALID_CONFIGURATION);
+        };
         out(
             grid,
             Dim3 {
@@ -976,28 +974,16 @@ pub extern "C" fn hipRuntimeGetVersion(v: *mut i32) -> i32 {
 
 // ---- Errors ----
 
+/// The calling thread's last error, reset to hipSuccess.
 #[no_mangle]
 pub extern "C" fn hipGetLastError() -> i32 {
-    let mut e = 0;
-    entry("hipGetLastError", || {
-        with(|rt| {
-            e = std::mem::replace(&mut rt.last_error, 0);
-            Ok(())
-        })
-    });
-    e
+    LAST_ERROR.with(|e| e.replace(code::SUCCESS))
 }
 
+/// The calling thread's last error.
 #[no_mangle]
 pub extern "C" fn hipPeekAtLastError() -> i32 {
-    let mut e = 0;
-    entry("hipPeekAtLastError", || {
-        with(|rt| {
-            e = rt.last_error;
-            Ok(())
-        })
-    });
-    e
+    LAST_ERROR.with(|e| e.get())
 }
 
 #[no_mangle]

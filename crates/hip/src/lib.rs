@@ -23,7 +23,10 @@ use error::Failure;
 pub(crate) fn entry(call: &str, f: impl FnOnce() -> error::Result<()>) -> i32 {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(Ok(())) => error::code::SUCCESS,
-        Ok(Err(Failure::Code(c))) => c,
+        Ok(Err(Failure::Code(c))) => {
+            runtime::LAST_ERROR.with(|e| e.set(c));
+            c
+        }
         Ok(Err(Failure::Stop(msg))) => stop(2, &format!("{call}: {msg}")),
         Ok(Err(Failure::Mismatch(msg))) => stop(1, &msg),
         Err(p) => {

@@ -2,7 +2,7 @@
 //! streams and events. One instance behind a mutex; every entry point locks it for its whole call.
 
 use crate::config::{Backend, Config};
-use crate::error::{code, fail, Failure, Result};
+use crate::error::{code, fail, Result};
 use crate::memory::AddressSpace;
 use crate::module::{gfx1030_object, Module};
 use rdna2spv_vulkan::{Context, DeviceProfile};
@@ -50,11 +50,19 @@ pub struct Runtime {
     pub streams: std::collections::HashSet<usize>,
     /// Events: the time each was last recorded.
     pub events: HashMap<usize, Option<Instant>>,
-    /// `__hipPushCallConfiguration`'s stack: (grid, block, shared bytes, stream).
-    pub call_config: Vec<([u32; 3], [u32; 3], usize, usize)>,
     /// Launches so far (numbered from 1 in messages).
     pub launches: u64,
-    pub last_error: i32,
+}
+
+/// A launch configuration `__hipPushCallConfiguration` keeps for the stub's `__hipPopCallConfiguration`:
+/// (grid, block, shared bytes, stream).
+pub type CallConfig = ([u32; 3], [u32; 3], usize, usize);
+
+thread_local! {
+    /// Per thread, as in ROCm: a kernel stub pops what its own thread pushed.
+    pub static CALL_CONFIG: std::cell::RefCell<Vec<CallConfig>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The thread's last error (`hipGetLastError`, `hipPeekAtLastError`).
+    pub static LAST_ERROR: std::cell::Cell<i32> = const { std::cell::Cell::new(0) };
 }
 
 pub static RUNTIME: Mutex<Option<Runtime>> = Mutex::new(None);
@@ -156,13 +164,10 @@ impl Runtime {
 }
 
 /// Runs `f` on the runtime (created on first use); the lock is released before the caller acts on a
-/// [`Failure::Stop`] (exiting runs the program's destructors, which call back into the runtime).
+/// [`Failure::Stop`](crate::error::Failure::Stop) (exiting runs the program's destructors, which call back into the runtime). A
+/// [`Failure::Code`](crate::error::Failure::Code) becomes the thread's last error in [`crate::entry`].
 pub fn with<T>(f: impl FnOnce(&mut Runtime) -> Result<T>) -> Result<T> {
     let mut guard = RUNTIME.lock().unwrap_or_else(|p| p.into_inner());
     let rt = guard.get_or_insert_with(Runtime::default);
-    let r = f(rt);
-    if let Err(Failure::Code(c)) = &r {
-        rt.last_error = *c;
-    }
-    r
+    f(rt)
 }
