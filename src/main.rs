@@ -26,7 +26,8 @@ rdna2spv disasm --raw words.bin --target gfx1010\n  rdna2spv lift fixtures/kerne
 rdna2spv translate fixtures/kernels/saxpy.co --kernel saxpy -o saxpy.spv\n  \
 rdna2spv run fixtures/run/saxpy.toml --out /tmp/out\n  \
 rdna2spv run fixtures/run/saxpy.toml --backend both --out /tmp/out   (device vs host, bit for bit)\n  \
-rdna2spv diff fixtures/run/divergent.toml   (first divergent instruction, host vs device)\n\n\
+rdna2spv diff fixtures/run/divergent.toml   (first divergent instruction, host vs device)\n  \
+rdna2spv exec --backend both -- ./hip_program   (an unmodified hipcc-built program through our HIP runtime)\n\n\
 Exit status: 0 success, 1 a comparison failed, 2 bad input or usage."
 )]
 struct Cli {
