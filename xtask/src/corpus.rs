@@ -1,3 +1,6 @@
+//! `cargo xtask corpus rocrand`: only fetch Debian's `librocrand1` (5.3) into `<cache>/rocrand/deb/`, for
+//! tests/hip_rocrand.rs, which unpacks the library and runs it through the HIP runtime (decision D156).
+//!
 //! `cargo xtask corpus rocsparse`: fetch Debian's `librocsparse0` with `apt-get download`, unpack it with
 //! `dpkg-deb -x`, and write the gfx1030 code object of every clang offload bundle in the library's
 //! `.hip_fatbin` section to a cache outside the repository, with `index.json` (bundles and kernels).
@@ -15,11 +18,18 @@ use std::process::Command;
 const PACKAGE: &str = "librocsparse0";
 const LIBRARY: &str = "usr/lib/x86_64-linux-gnu/librocsparse.so.0.1";
 const TARGET: &str = "gfx1030";
+const ROCRAND_PACKAGE: &str = "librocrand1";
 
 pub fn run(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
         Some("rocsparse") => rocsparse(),
-        _ => bail!("usage: cargo xtask corpus rocsparse"),
+        Some("rocrand") => {
+            let deb_dir = cache_root()?.join("rocrand").join("deb");
+            let deb = download(&deb_dir, ROCRAND_PACKAGE)?;
+            eprintln!("corpus: {}", deb.display());
+            Ok(())
+        }
+        _ => bail!("usage: cargo xtask corpus rocsparse|rocrand"),
     }
 }
 
@@ -37,29 +47,7 @@ fn cache_root() -> Result<PathBuf> {
 fn rocsparse() -> Result<()> {
     let t0 = std::time::Instant::now();
     let dir = cache_root()?.join("rocsparse");
-    let deb_dir = dir.join("deb");
-    std::fs::create_dir_all(&deb_dir).with_context(|| format!("creating {}", deb_dir.display()))?;
-    let deb = match find_deb(&deb_dir)? {
-        Some(d) => {
-            eprintln!("corpus: using {}", d.display());
-            d
-        }
-        None => {
-            eprintln!(
-                "corpus: apt-get download {PACKAGE} into {}",
-                deb_dir.display()
-            );
-            let st = Command::new("apt-get")
-                .args(["download", PACKAGE])
-                .current_dir(&deb_dir)
-                .status()
-                .context("running apt-get (Debian's apt is needed)")?;
-            if !st.success() {
-                bail!("apt-get download {PACKAGE} failed ({st})");
-            }
-            find_deb(&deb_dir)?.context("apt-get download left no .deb")?
-        }
-    };
+    let deb = download(&dir.join("deb"), PACKAGE)?;
     let pkg = dir.join("pkg");
     if pkg.exists() {
         std::fs::remove_dir_all(&pkg).with_context(|| format!("removing {}", pkg.display()))?;
@@ -146,13 +134,35 @@ fn rocsparse() -> Result<()> {
     Ok(())
 }
 
-fn find_deb(dir: &Path) -> Result<Option<PathBuf>> {
+/// The newest `package` .deb in `deb_dir`, downloaded with `apt-get download` when there is none.
+fn download(deb_dir: &Path, package: &str) -> Result<PathBuf> {
+    std::fs::create_dir_all(deb_dir).with_context(|| format!("creating {}", deb_dir.display()))?;
+    if let Some(d) = find_deb(deb_dir, package)? {
+        eprintln!("corpus: using {}", d.display());
+        return Ok(d);
+    }
+    eprintln!(
+        "corpus: apt-get download {package} into {}",
+        deb_dir.display()
+    );
+    let st = Command::new("apt-get")
+        .args(["download", package])
+        .current_dir(deb_dir)
+        .status()
+        .context("running apt-get (Debian's apt is needed)")?;
+    if !st.success() {
+        bail!("apt-get download {package} failed ({st})");
+    }
+    find_deb(deb_dir, package)?.context("apt-get download left no .deb")
+}
+
+fn find_deb(dir: &Path, package: &str) -> Result<Option<PathBuf>> {
     let mut debs: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             p.file_name()
                 .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with(PACKAGE) && n.ends_with(".deb"))
+                .is_some_and(|n| n.starts_with(&format!("{package}_")) && n.ends_with(".deb"))
         })
         .collect();
     debs.sort();

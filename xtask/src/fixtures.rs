@@ -408,8 +408,8 @@ pub const HIP_PROGRAMS: &[&str] = &[
 ];
 
 /// C programs in `fixtures/hip_programs/` against a ROCm library opened with dlopen (D156):
-/// `clang-19 -O2 -Wall STEM.c -lamdhip64 -ldl -o STEM` (needs Debian's libamdhip64.so to link).
-pub const C_PROGRAMS: &[&str] = &["rocsparse"];
+/// `clang-19 -O2 -Wall STEM.c -lamdhip64 -ldl -lm -o STEM` (needs Debian's libamdhip64.so to link).
+pub const C_PROGRAMS: &[&str] = &["rocsparse", "rocrand"];
 
 struct Tools {
     clang: String,
@@ -626,6 +626,7 @@ pub fn run(args: &[String]) -> Result<()> {
             format!("{stem}.c"),
             "-lamdhip64".into(),
             "-ldl".into(),
+            "-lm".into(),
             "-o".into(),
             out.to_str()
                 .context("output path is not UTF-8")?
