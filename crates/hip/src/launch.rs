@@ -298,22 +298,31 @@ fn alloc_name(base: u64, kind: Kind) -> String {
     }
 }
 
-/// The host evaluator over every allocation; the results written back.
+/// The host evaluator over every allocation, whose bytes move into its memory and back (no copy).
 fn run_host(
     ready: &mut crate::runtime::Ready,
     program: &Program,
     launch: &Launch,
     what: &str,
 ) -> Result<()> {
-    let snapshot = ready.mem.snapshot()?;
-    let mut m = eval_memory(&snapshot)?;
-    rdna2spv_eval::run(program, launch, &mut m)
-        .map_err(|e| Failure::Stop(format!("{what}: on the host evaluator: {e}")))?;
-    for (base, kind, _) in &snapshot {
-        let a = m.allocation(&alloc_name(*base, *kind)).expect("added");
-        ready.mem.restore(*base, &a.data)?;
+    let taken = ready.mem.take_host();
+    let mut m = Memory::default();
+    let mut added = Ok(());
+    for (base, kind, data) in taken {
+        if added.is_ok() {
+            added = m.add(&alloc_name(base, kind), base, data);
+        }
     }
-    Ok(())
+    let result = match added {
+        Ok(()) => rdna2spv_eval::run(program, launch, &mut m)
+            .map(|_| ())
+            .map_err(|e| Failure::Stop(format!("{what}: on the host evaluator: {e}"))),
+        Err(e) => Err(Failure::Stop(e)),
+    };
+    for a in m.into_allocations() {
+        ready.mem.put_back(a.base, a.data);
+    }
+    result
 }
 
 /// `both`: the host evaluator from `before` at the same addresses, compared with the device's memory now.

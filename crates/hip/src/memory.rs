@@ -148,9 +148,27 @@ impl AddressSpace {
         self.allocations.iter().map(|(&b, a)| (b, a.size)).collect()
     }
 
-    /// Replaces the bytes of the allocation at `base` (a snapshot's, after a host evaluator run).
-    pub fn restore(&mut self, base: u64, data: &[u8]) -> Result<()> {
-        self.write(base, data)
+    /// Moves every host-backed allocation's bytes out (base, kind, bytes), leaving it empty until
+    /// [`AddressSpace::put_back`]: the host evaluator runs on them without a copy.
+    pub fn take_host(&mut self) -> Vec<(u64, Kind, Vec<u8>)> {
+        self.allocations
+            .iter_mut()
+            .filter_map(|(&base, a)| match &mut a.store {
+                Store::Host(v) => Some((base, a.kind, std::mem::take(v))),
+                Store::Device(_) => None,
+            })
+            .collect()
+    }
+
+    /// Returns bytes [`AddressSpace::take_host`] moved out.
+    pub fn put_back(&mut self, base: u64, data: Vec<u8>) {
+        if let Some(Allocation {
+            store: Store::Host(v),
+            ..
+        }) = self.allocations.get_mut(&base)
+        {
+            *v = data;
+        }
     }
 }
 
@@ -190,6 +208,15 @@ mod tests {
         let snap = m.snapshot().unwrap();
         assert_eq!(snap.len(), 2);
         assert_eq!(snap[0].0, b);
+        // Bytes moved out for the evaluator and back.
+        m.write(b, &[9]).unwrap();
+        let taken = m.take_host();
+        assert_eq!(taken.len(), 2);
+        assert_eq!(taken[0].2[0], 9);
+        for (base, _, data) in taken {
+            m.put_back(base, data);
+        }
+        assert_eq!(m.read(b, 1).unwrap(), [9]);
         m.free_all_mallocs();
         assert!(m.snapshot().unwrap().is_empty());
     }
