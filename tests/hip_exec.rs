@@ -140,6 +140,54 @@ fn a_faulting_kernel_stops_the_program() {
     }
 }
 
+/// The persistent translation cache: a second run of a program takes every module from
+/// `$XDG_CACHE_HOME/rdna2spv/hip` instead of lowering it again; damaged files are ignored (and rewritten);
+/// `RDNA2SPV_HIP_CACHE=0` writes nothing.
+#[test]
+fn a_second_run_reads_its_modules_from_the_disk_cache() {
+    let cache = std::env::temp_dir().join(format!("rdna2spv-hip-xdg-{}", std::process::id()));
+    let run = |env_cache: Option<&str>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_rdna2spv"));
+        c.args(["exec", "--backend", "both", "--log", "--"])
+            .arg(programs().join("streams"))
+            .env("XDG_CACHE_HOME", &cache)
+            .env_remove("RDNA2SPV_HIP_LIBRARY");
+        match env_cache {
+            Some(v) => c.env("RDNA2SPV_HIP_CACHE", v),
+            None => c.env_remove("RDNA2SPV_HIP_CACHE"),
+        };
+        let r = c.output().unwrap();
+        let err = String::from_utf8_lossy(&r.stderr).to_string();
+        assert_eq!(r.status.code(), Some(0), "{err}");
+        assert!(String::from_utf8_lossy(&r.stdout).contains("streams: PASS"));
+        let count = |s: &str| err.lines().filter(|l| l.contains(s)).count();
+        (
+            count("(module lowered)"),
+            count("(module from the disk cache)"),
+        )
+    };
+    let files = || -> Vec<PathBuf> {
+        std::fs::read_dir(cache.join("rdna2spv/hip"))
+            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default()
+    };
+    assert_eq!(run(Some("0")), (3, 0));
+    assert!(files().is_empty());
+    // Three kernel shapes (fill twice with the same shape: the second is the in-memory module).
+    assert_eq!(run(None), (3, 0));
+    assert_eq!(files().len(), 3);
+    assert_eq!(run(None), (0, 3));
+    for f in files() {
+        let mut b = std::fs::read(&f).unwrap();
+        let n = b.len();
+        b[n - 1] ^= 0x80;
+        std::fs::write(&f, b).unwrap();
+    }
+    assert_eq!(run(None), (3, 0));
+    assert_eq!(run(None), (0, 3));
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
 #[test]
 fn the_log_lists_every_launch() {
     let r = exec("host", &["--log"], "symbols", &[]);

@@ -167,6 +167,7 @@ pub fn launch(
     let t0 = Instant::now();
     let backend = ready.config.backend;
     let mut cached = false;
+    let mut cached_on_disk = false;
     let result = (|| -> Result<()> {
         match backend {
             Backend::Host => run_host(ready, &lk.program, &launch, &what),
@@ -183,17 +184,43 @@ pub fn launch(
                     Vec::new()
                 };
                 let key = (grid, block, launch.lds_bytes, allocations.len());
+                let layout = rdna2spv_vulkan::kernel_layout(&launch);
+                let mut opts = LowerOptions {
+                    segments: launch_segments(&kernel),
+                    ..LowerOptions::default()
+                };
+                // Everything the mapping choice and the lowering read (the address words cleared, as
+                // device::ModuleKey clears them: they are read at run time).
+                let disk_key = ready.disk.as_ref().map(|_| {
+                    let mut l = layout.clone();
+                    for (_, v) in &mut l.sgprs {
+                        if let rdna2spv_spirv::lower::SgprInit::Const(c) = v {
+                            *c = 0;
+                        }
+                    }
+                    l.code_base = l.code_base.map(|_| 0);
+                    format!(
+                        "device {} {:?}\nprofile {profile:?}\nopts {opts:?}\ngrid {grid:?}\nchecked {}\nlayout {l:?}\nprogram {:?}",
+                        ctx.info().name,
+                        ctx.info().max_workgroup_count,
+                        allocations.len(),
+                        lk.program
+                    )
+                });
+                let from_disk = match (&ready.disk, &disk_key) {
+                    (Some(d), Some(k)) if !lk.lowered.contains_key(&key) => d.get(k),
+                    _ => None,
+                };
+                if let Some(w) = from_disk {
+                    cached_on_disk = true;
+                    lk.lowered.insert(key, Arc::new(w));
+                }
                 let words = match lk.lowered.get(&key) {
                     Some(w) => {
                         cached = true;
                         w.clone()
                     }
                     None => {
-                        let layout = rdna2spv_vulkan::kernel_layout(&launch);
-                        let mut opts = LowerOptions {
-                            segments: launch_segments(&kernel),
-                            ..LowerOptions::default()
-                        };
                         // Checked modules run in the wave mapping (as `run --checked`).
                         opts.mapping = if allocations.is_empty() {
                             rdna2spv_spirv::lower::choose_mapping(
@@ -215,6 +242,9 @@ pub fn launch(
                             &allocations,
                         )
                         .map_err(|e| Failure::Stop(format!("{what}: translating: {e}")))?;
+                        if let (Some(d), Some(k)) = (&ready.disk, &disk_key) {
+                            d.put(k, &w);
+                        }
                         let w = Arc::new(w);
                         lk.lowered.insert(key, w.clone());
                         w
@@ -259,6 +289,7 @@ pub fn launch(
             elapsed.as_secs_f64() * 1e3,
             match backend {
                 Backend::Host => "",
+                _ if cached_on_disk => " (module from the disk cache)",
                 _ if cached => " (module cached)",
                 _ => " (module lowered)",
             }

@@ -31,6 +31,8 @@ pub struct Ready {
     /// The Vulkan device and its lowering profile (Vulkan and both backends).
     pub vulkan: Option<(&'static Context, DeviceProfile)>,
     pub mem: AddressSpace,
+    /// The persistent translation cache (Vulkan backends; None when turned off).
+    pub disk: Option<crate::cache::DiskCache>,
 }
 
 #[derive(Default)]
@@ -92,10 +94,14 @@ impl Runtime {
                 }
             };
             let mem = AddressSpace::new(vulkan.as_ref().map(|(c, _)| *c));
+            let disk = vulkan
+                .as_ref()
+                .and_then(|_| crate::cache::DiskCache::open());
             self.ready = Some(Ready {
                 config,
                 vulkan,
                 mem,
+                disk,
             });
         }
         Ok(self.ready.as_mut().expect("just set"))
