@@ -67,6 +67,8 @@ pub fn exec(lib: &Library, backend: &str, name: &str, args: &[&str]) -> Output {
         .args(args)
         .env("LD_LIBRARY_PATH", lib.dir())
         .env_remove("RDNA2SPV_HIP_LIBRARY")
+        // Every module lowered by this run (tests/hip_exec.rs checks the disk cache on its own).
+        .env("RDNA2SPV_HIP_CACHE", "0")
         .output()
         .unwrap()
 }
