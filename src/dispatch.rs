@@ -276,35 +276,7 @@ impl Plan {
                 ),
             }
         }
-        // Hidden arguments, as the HSA runtime fills them (code object v5).
-        let groups: Vec<u32> = (0..3).map(|d| m.grid[d].div_ceil(m.workgroup[d])).collect();
-        let dims = if m.grid[2] > 1 {
-            3
-        } else if m.grid[1] > 1 {
-            2
-        } else {
-            1
-        };
-        for a in meta.hidden_args() {
-            let Ok((off, size)) = segment_range(a, kernarg.len()) else {
-                continue;
-            };
-            let v: u64 = match a.value_kind {
-                ValueKind::HiddenBlockCountX => groups[0] as u64,
-                ValueKind::HiddenBlockCountY => groups[1] as u64,
-                ValueKind::HiddenBlockCountZ => groups[2] as u64,
-                ValueKind::HiddenGroupSizeX => m.workgroup[0] as u64,
-                ValueKind::HiddenGroupSizeY => m.workgroup[1] as u64,
-                ValueKind::HiddenGroupSizeZ => m.workgroup[2] as u64,
-                ValueKind::HiddenRemainderX => (m.grid[0] % m.workgroup[0]) as u64,
-                ValueKind::HiddenRemainderY => (m.grid[1] % m.workgroup[1]) as u64,
-                ValueKind::HiddenRemainderZ => (m.grid[2] % m.workgroup[2]) as u64,
-                ValueKind::HiddenGridDims => dims,
-                _ => 0,
-            };
-            let n = size.min(8);
-            kernarg[off..off + n].copy_from_slice(&v.to_le_bytes()[..n]);
-        }
+        fill_hidden_args(&meta, &mut kernarg, m.grid, m.workgroup);
         let kernarg_index = buffers.len();
         buffers.push(Buffer {
             name: "kernarg".into(),
@@ -326,34 +298,12 @@ impl Plan {
             buffers.len() - 1
         });
         let image = place_image(m, &co, &program, &mut buffers)?;
-        let uses_dynamic_stack = meta.uses_dynamic_stack.unwrap_or(false);
-        if abi.scratch && uses_dynamic_stack {
-            bail!(
-                "kernel {} uses a dynamic stack (its scratch size is not known before the run), which is not supported yet",
-                kernel.name
-            );
-        }
-        let lds_bytes = kernel.descriptor.group_segment_fixed_size;
-        let launch = Launch {
-            wave_size: abi.wave_size,
-            grid: m.grid,
-            workgroup: m.workgroup,
-            sgprs: Vec::new(),
-            workitem_id_vgprs: abi.workitem_id_vgprs.len() as u32,
-            lds_bytes,
-            scratch_bytes: if abi.scratch
-                || abi
-                    .user_sgprs
-                    .iter()
-                    .any(|s| s.kind == SgprKind::PrivateSegmentBuffer)
-            {
-                kernel.descriptor.private_segment_fixed_size
-            } else {
-                0
-            },
-            max_steps_per_wave: m.max_steps_per_wave.unwrap_or(1 << 24),
-            code_base: None,
-        };
+        let launch = launch_for(
+            &kernel,
+            m.grid,
+            m.workgroup,
+            m.max_steps_per_wave.unwrap_or(1 << 24),
+        )?;
         Ok(Plan {
             kernel,
             program,
@@ -402,42 +352,18 @@ impl Plan {
         self.launch.code_base = code_base;
         let kernarg_address = addresses[self.kernarg_index];
         if let Some(p) = self.packet_index {
-            // hsa_kernel_dispatch_packet_t.
-            let wg = self.launch.workgroup;
-            let d = &mut self.buffers[p].data;
-            let dims: u16 = if grid[2] > 1 {
-                3
-            } else if grid[1] > 1 {
-                2
-            } else {
-                1
-            };
-            d[0..2].copy_from_slice(&2u16.to_le_bytes()); // HSA_PACKET_TYPE_KERNEL_DISPATCH
-            d[2..4].copy_from_slice(&dims.to_le_bytes());
-            for i in 0..3 {
-                d[4 + 2 * i..6 + 2 * i].copy_from_slice(&(wg[i] as u16).to_le_bytes());
-                d[12 + 4 * i..16 + 4 * i].copy_from_slice(&grid[i].to_le_bytes());
-            }
-            d[24..28].copy_from_slice(
-                &self
-                    .kernel
-                    .descriptor
-                    .private_segment_fixed_size
-                    .to_le_bytes(),
-            );
-            d[28..32].copy_from_slice(
-                &self
-                    .kernel
-                    .descriptor
-                    .group_segment_fixed_size
-                    .to_le_bytes(),
-            );
             // kernel_object: the descriptor's address in the placed image (its virtual address without one).
             let kernel_object = code_base
                 .unwrap_or(0)
                 .wrapping_add(self.kernel.descriptor_address);
-            d[32..40].copy_from_slice(&kernel_object.to_le_bytes());
-            d[40..48].copy_from_slice(&kernarg_address.to_le_bytes());
+            self.buffers[p].data = dispatch_packet(
+                &self.kernel,
+                grid,
+                self.launch.workgroup,
+                kernel_object,
+                kernarg_address,
+            )
+            .to_vec();
         }
         let packet_address = self.packet_index.map(|p| addresses[p]).unwrap_or(0);
         self.launch.sgprs = initial_sgprs(&self.kernel.abi, kernarg_address, packet_address);
@@ -738,6 +664,119 @@ impl Plan {
     pub fn f32_denormals(&self) -> Option<&str> {
         self.raw.as_ref()?.abi.f32_denormals.as_deref()
     }
+}
+
+/// Writes the hidden kernel arguments of `meta` into `kernarg` as the HSA runtime fills them (code object
+/// v5 names; v4's global offsets, printf/hostcall buffers and queue pointers are 0): block counts, group
+/// sizes, remainders and the grid's dimensionality for a `grid` of work-items in `workgroup`s. Arguments
+/// past the end of `kernarg` are left out.
+pub fn fill_hidden_args(
+    meta: &rdna2spv_codeobj::KernelMetadata,
+    kernarg: &mut [u8],
+    grid: [u32; 3],
+    workgroup: [u32; 3],
+) {
+    let groups: Vec<u32> = (0..3).map(|d| grid[d].div_ceil(workgroup[d])).collect();
+    let dims = grid_dims(grid) as u64;
+    for a in meta.hidden_args() {
+        // Metadata that puts a hidden argument outside the segment leaves it out (D152: no overflow, no panic).
+        let Ok((off, size)) = segment_range(a, kernarg.len()) else {
+            continue;
+        };
+        let v: u64 = match a.value_kind {
+            ValueKind::HiddenBlockCountX => groups[0] as u64,
+            ValueKind::HiddenBlockCountY => groups[1] as u64,
+            ValueKind::HiddenBlockCountZ => groups[2] as u64,
+            ValueKind::HiddenGroupSizeX => workgroup[0] as u64,
+            ValueKind::HiddenGroupSizeY => workgroup[1] as u64,
+            ValueKind::HiddenGroupSizeZ => workgroup[2] as u64,
+            ValueKind::HiddenRemainderX => (grid[0] % workgroup[0]) as u64,
+            ValueKind::HiddenRemainderY => (grid[1] % workgroup[1]) as u64,
+            ValueKind::HiddenRemainderZ => (grid[2] % workgroup[2]) as u64,
+            ValueKind::HiddenGridDims => dims,
+            _ => 0,
+        };
+        // A hidden argument wider than 8 bytes gets its value in the first 8 and zeros after (D152).
+        let n = size.min(8);
+        kernarg[off..off + n].copy_from_slice(&v.to_le_bytes()[..n]);
+    }
+}
+
+/// 1, 2 or 3: the highest dimension of `grid` with more than one work-item.
+fn grid_dims(grid: [u32; 3]) -> u16 {
+    if grid[2] > 1 {
+        3
+    } else if grid[1] > 1 {
+        2
+    } else {
+        1
+    }
+}
+
+/// The `hsa_kernel_dispatch_packet_t` a queue gives `kernel` for a `grid` of work-items in `workgroup`s:
+/// header type, dimensions, sizes, the descriptor's segment sizes, `kernel_object` (the descriptor's
+/// address) and the kernarg address.
+pub fn dispatch_packet(
+    kernel: &Kernel,
+    grid: [u32; 3],
+    workgroup: [u32; 3],
+    kernel_object: u64,
+    kernarg_address: u64,
+) -> [u8; AQL_PACKET_BYTES] {
+    let mut d = [0u8; AQL_PACKET_BYTES];
+    d[0..2].copy_from_slice(&2u16.to_le_bytes()); // HSA_PACKET_TYPE_KERNEL_DISPATCH
+    d[2..4].copy_from_slice(&grid_dims(grid).to_le_bytes());
+    for i in 0..3 {
+        d[4 + 2 * i..6 + 2 * i].copy_from_slice(&(workgroup[i] as u16).to_le_bytes());
+        d[12 + 4 * i..16 + 4 * i].copy_from_slice(&grid[i].to_le_bytes());
+    }
+    d[24..28].copy_from_slice(&kernel.descriptor.private_segment_fixed_size.to_le_bytes());
+    d[28..32].copy_from_slice(&kernel.descriptor.group_segment_fixed_size.to_le_bytes());
+    d[32..40].copy_from_slice(&kernel_object.to_le_bytes());
+    d[40..48].copy_from_slice(&kernarg_address.to_le_bytes());
+    d
+}
+
+/// The evaluator's launch of `kernel` (no initial SGPRs and no image address yet: binding sets them):
+/// wave size, sizes, LDS and scratch from the descriptor. A kernel with a dynamic stack is refused.
+pub fn launch_for(
+    kernel: &Kernel,
+    grid: [u32; 3],
+    workgroup: [u32; 3],
+    max_steps_per_wave: u64,
+) -> Result<Launch> {
+    let abi = &kernel.abi;
+    let uses_dynamic_stack = kernel
+        .metadata
+        .as_ref()
+        .and_then(|m| m.uses_dynamic_stack)
+        .unwrap_or(false);
+    if abi.scratch && uses_dynamic_stack {
+        bail!(
+            "kernel {} uses a dynamic stack (its scratch size is not known before the run), which is not supported yet",
+            kernel.name
+        );
+    }
+    Ok(Launch {
+        wave_size: abi.wave_size,
+        grid,
+        workgroup,
+        sgprs: Vec::new(),
+        workitem_id_vgprs: abi.workitem_id_vgprs.len() as u32,
+        lds_bytes: kernel.descriptor.group_segment_fixed_size,
+        scratch_bytes: if abi.scratch
+            || abi
+                .user_sgprs
+                .iter()
+                .any(|s| s.kind == SgprKind::PrivateSegmentBuffer)
+        {
+            kernel.descriptor.private_segment_fixed_size
+        } else {
+            0
+        },
+        max_steps_per_wave,
+        code_base: None,
+    })
 }
 
 /// The private segment buffer V# this runtime gives every wave (D010): base 0 (word 0 and the low half of

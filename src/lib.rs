@@ -6,6 +6,7 @@ pub mod corpus_validate;
 pub mod device;
 pub mod disasm;
 pub mod dispatch;
+pub mod exec;
 pub mod float_mode;
 pub mod glsl_ref;
 pub mod manifest;

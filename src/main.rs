@@ -27,7 +27,8 @@ rdna2spv disasm --raw words.bin --target gfx1010\n  rdna2spv lift fixtures/kerne
 rdna2spv translate fixtures/kernels/saxpy.co --kernel saxpy -o saxpy.spv\n  \
 rdna2spv run fixtures/run/saxpy.toml --out /tmp/out\n  \
 rdna2spv run fixtures/run/saxpy.toml --backend both --out /tmp/out   (device vs host, bit for bit)\n  \
-rdna2spv diff fixtures/run/divergent.toml   (first divergent instruction, host vs device)\n\n\
+rdna2spv diff fixtures/run/divergent.toml   (first divergent instruction, host vs device)\n  \
+rdna2spv exec --backend both -- ./hip_program   (an unmodified hipcc-built program through our HIP runtime)\n\n\
 Exit status: 0 success, 1 a comparison failed, 2 bad input or usage."
 )]
 struct Cli {
@@ -235,6 +236,35 @@ enum Cmd {
         /// whose refusals are then listed by reason.
         #[arg(long, value_enum, default_value = "wave")]
         mapping: MappingArg,
+    },
+    /// Run an unmodified hipcc-built program with rdna2spv's HIP runtime: its gfx1030 kernels on the host
+    /// evaluator or, translated, on a Vulkan device (README "Run a HIP program", decision D156).
+    ///
+    /// The program's stdout, stderr and exit status pass through. `--backend both` runs every launch on
+    /// the device, then on the host evaluator from the same memory at the same addresses, and stops the
+    /// program with exit 1 at the first difference (launch number, kernel, address). A call or feature the
+    /// runtime does not support stops it with a message naming it and exit 2.
+    Exec {
+        /// host: the evaluator; vulkan: the translated kernels on the device; both: both, compared.
+        #[arg(long, value_enum, default_value = "vulkan")]
+        backend: Backend,
+        /// Vulkan device: an index or part of its name (default: RDNA2SPV_VK_DEVICE, else a GPU, else lavapipe).
+        #[arg(long)]
+        device: Option<String>,
+        /// Lowering profile for the Vulkan backend.
+        #[arg(long, value_enum, default_value = "device")]
+        profile: ProfileArg,
+        /// One line per launch on stderr: kernel, grid, block, backend, time, module cache hit.
+        #[arg(long)]
+        log: bool,
+        /// Checked device launches: every global access is validated against the live allocations (the
+        /// module, kernarg segment, dispatch packet and every hipMalloc); an access outside them stops the
+        /// program with the host evaluator's report (exit 2) instead of corrupting memory. Slower.
+        #[arg(long)]
+        checked: bool,
+        /// The program and its arguments (after `--`).
+        #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+        command: Vec<std::ffi::OsString>,
     },
     /// The seeds' numeric studies reproduced on translated gfx1030 code (docs/numerics.md).
     Probe {
@@ -648,6 +678,32 @@ fn run(cli: Cli) -> Result<i32> {
         Cmd::Trace(a) => rdna2spv::trace::cli_trace(&a),
         Cmd::Diff(a) => rdna2spv::trace::cli_diff(&a),
         Cmd::Probe { what } => probe(what),
+        Cmd::Exec {
+            backend,
+            device,
+            profile,
+            log,
+            checked,
+            mut command,
+        } => {
+            let program = command.remove(0);
+            rdna2spv::exec::exec(&rdna2spv::exec::ExecOptions {
+                backend: match backend {
+                    Backend::Host => "host",
+                    Backend::Vulkan => "vulkan",
+                    Backend::Both => "both",
+                },
+                device,
+                profile: match profile {
+                    ProfileArg::Portable => "portable",
+                    ProfileArg::Device => "device",
+                },
+                log,
+                checked,
+                program,
+                args: command,
+            })
+        }
     }
 }
 

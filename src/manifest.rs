@@ -137,7 +137,10 @@ impl Manifest {
                 bail!("grid and workgroup sizes must be positive (dimension {d})");
             }
         }
-        let threads: u64 = m.workgroup.iter().map(|&x| x as u64).product();
+        let threads: u64 = m
+            .workgroup
+            .iter()
+            .fold(1u64, |a, &x| a.saturating_mul(x as u64));
         if threads > 1024 {
             bail!(
                 "workgroup {:?} has {threads} work-items; at most 1024",

@@ -414,6 +414,26 @@ pub const RECIPES: &[Recipe] = &[
     },
 ];
 
+/// hipcc-built programs in `fixtures/hip_programs/` (D156): `hipcc --offload-arch=gfx1030 -O2 STEM.hip -o STEM`,
+/// executables linked against `libamdhip64.so.5` that self-check against a CPU reference; tests/hip_exec.rs
+/// runs them through `rdna2spv exec`.
+pub const HIP_PROGRAMS: &[&str] = &[
+    "vadd",
+    "structarg",
+    "reduction",
+    "symbols",
+    "gridstride",
+    "streams",
+    "pitched",
+    "threads",
+    "module",
+    "unsupported",
+];
+
+/// C programs in `fixtures/hip_programs/` against a ROCm library opened with dlopen (D156):
+/// `clang-19 -O2 -Wall STEM.c -lamdhip64 -ldl -lm -o STEM` (needs Debian's libamdhip64.so to link).
+pub const C_PROGRAMS: &[&str] = &["rocsparse", "rocrand"];
+
 struct Tools {
     clang: String,
     hipcc: String,
@@ -480,8 +500,13 @@ fn parse_args(args: &[String]) -> Result<Options> {
     }
     if let Some(only) = &opts.only {
         for stem in only {
-            if !RECIPES.iter().any(|r| r.stem == stem) {
+            if !RECIPES.iter().any(|r| r.stem == stem)
+                && !HIP_PROGRAMS.contains(&stem.as_str())
+                && !C_PROGRAMS.contains(&stem.as_str())
+            {
                 let mut known: Vec<&str> = RECIPES.iter().map(|r| r.stem).collect();
+                known.extend(HIP_PROGRAMS);
+                known.extend(C_PROGRAMS);
                 known.dedup();
                 bail!("no recipe named {stem:?}; known: {}", known.join(", "));
             }
@@ -503,6 +528,12 @@ pub fn run(args: &[String]) -> Result<()> {
                 r.flags.join(" "),
                 r.outputs().join(" ")
             );
+        }
+        for p in HIP_PROGRAMS {
+            println!("{p:<16} {p}.hip        HipProgram -> ../hip_programs/{p}");
+        }
+        for p in C_PROGRAMS {
+            println!("{p:<16} {p}.c        CProgram -> ../hip_programs/{p}");
         }
         return Ok(());
     }
@@ -569,10 +600,73 @@ pub fn run(args: &[String]) -> Result<()> {
         built.extend(recipe.outputs());
     }
 
+    let programs = opts.root.join("fixtures").join("hip_programs");
+    let program_out = if opts.check {
+        out_dir.join("hip_programs")
+    } else {
+        programs.clone()
+    };
+    for stem in HIP_PROGRAMS {
+        if let Some(only) = &opts.only {
+            if !only.iter().any(|s| s == stem) {
+                continue;
+            }
+        }
+        if opts.no_hip || !have_hipcc {
+            skipped.push(stem);
+            continue;
+        }
+        std::fs::create_dir_all(&program_out)?;
+        let out = program_out.join(stem);
+        let args = vec![
+            "--offload-arch=gfx1030".to_string(),
+            "-O2".into(),
+            format!("{stem}.hip"),
+            "-o".into(),
+            out.to_str()
+                .context("output path is not UTF-8")?
+                .to_string(),
+        ];
+        run_tool(&programs, &tools.hipcc, &args).with_context(|| format!("building {stem}"))?;
+        println!("built hip_programs/{stem}");
+        built.push(format!("../hip_programs/{stem}"));
+    }
+    for stem in C_PROGRAMS {
+        if let Some(only) = &opts.only {
+            if !only.iter().any(|s| s == stem) {
+                continue;
+            }
+        }
+        if opts.no_hip || !have_hipcc {
+            skipped.push(stem);
+            continue;
+        }
+        std::fs::create_dir_all(&program_out)?;
+        let out = program_out.join(stem);
+        let args = vec![
+            "-O2".to_string(),
+            "-Wall".into(),
+            format!("{stem}.c"),
+            "-lamdhip64".into(),
+            "-ldl".into(),
+            "-lm".into(),
+            "-o".into(),
+            out.to_str()
+                .context("output path is not UTF-8")?
+                .to_string(),
+        ];
+        run_tool(&programs, &tools.clang, &args).with_context(|| format!("building {stem}"))?;
+        println!("built hip_programs/{stem}");
+        built.push(format!("../hip_programs/{stem}"));
+    }
+
     if opts.check {
         let mut differing = Vec::new();
         for name in &built {
-            let fresh = std::fs::read(out_dir.join(name))?;
+            let fresh = match name.strip_prefix("../hip_programs/") {
+                Some(stem) => std::fs::read(program_out.join(stem))?,
+                None => std::fs::read(out_dir.join(name))?,
+            };
             let committed = std::fs::read(kernels.join(name)).unwrap_or_default();
             if fresh != committed {
                 differing.push(name.clone());

@@ -91,6 +91,12 @@ impl Memory {
         &self.allocs
     }
 
+    /// The allocations, by base address, handing their bytes back (a runtime that keeps the memory between
+    /// runs moves it in with [`Memory::add`] and out again without copying).
+    pub fn into_allocations(self) -> Vec<Allocation> {
+        self.allocs
+    }
+
     fn find(&self, address: u64, bytes: u64) -> Option<(usize, usize)> {
         let i = self
             .allocs

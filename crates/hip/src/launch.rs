@@ -1,0 +1,392 @@
+//! One kernel launch: the kernarg segment laid out from the program's argument pointers and the kernel's
+//! metadata, the hidden arguments and dispatch packet as `rdna2spv run` fills them (src/dispatch.rs), the
+//! initial SGPRs, then the lifted kernel on the chosen backend over the whole device memory. `both` runs
+//! the device first, then the host evaluator from the same starting memory at the same addresses, and
+//! compares every allocation bit for bit.
+
+use crate::config::Backend;
+use crate::error::{code, fail, Failure, Result};
+use crate::memory::Kind;
+use crate::runtime::Runtime;
+use rdna2spv::dispatch::{
+    dispatch_packet, fill_hidden_args, initial_sgprs, kernarg_bytes, launch_for, launch_segments,
+    AQL_PACKET_BYTES,
+};
+use rdna2spv_codeobj::descriptor::SgprKind;
+use rdna2spv_codeobj::ValueKind;
+use rdna2spv_eval::{Launch, Memory};
+use rdna2spv_ir::Program;
+use rdna2spv_spirv::lower::LowerOptions;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The explicit arguments' bytes.
+pub enum Args {
+    /// `hipLaunchKernel`'s / `hipModuleLaunchKernel`'s `kernelParams`: one pointer per explicit argument.
+    Pointers(*mut *mut std::ffi::c_void),
+    /// `hipModuleLaunchKernel`'s `extra` (`HIP_LAUNCH_PARAM_BUFFER_POINTER`): the explicit arguments laid out.
+    Buffer(Vec<u8>),
+}
+
+/// Steps a wave may take before the evaluator calls it a hang (a program's kernels loop for real).
+const MAX_STEPS_PER_WAVE: u64 = 1 << 32;
+/// gfx1030: 64 KiB of LDS per workgroup, 1024 work-items per block.
+const MAX_LDS: u32 = 64 * 1024;
+const MAX_BLOCK: u32 = 1024;
+
+/// Launches kernel `name` of module `module`: `blocks` workgroups of `block` work-items each.
+pub fn launch(
+    rt: &mut Runtime,
+    module: usize,
+    name: &str,
+    blocks: [u32; 3],
+    block: [u32; 3],
+    shared: usize,
+    args: Args,
+) -> Result<()> {
+    if blocks.contains(&0) || block.contains(&0) || block.iter().product::<u32>() > MAX_BLOCK {
+        return fail(code::INVALID_CONFIGURATION);
+    }
+    let mut grid = [0u32; 3];
+    for d in 0..3 {
+        grid[d] = match blocks[d].checked_mul(block[d]) {
+            Some(g) => g,
+            None => return fail(code::INVALID_CONFIGURATION),
+        };
+    }
+    rt.launches += 1;
+    let number = rt.launches;
+    rt.ready()?;
+    let Runtime { ready, modules, .. } = rt;
+    let ready = ready.as_mut().expect("ready");
+    let m = modules[module]
+        .as_mut()
+        .ok_or(Failure::Code(code::INVALID_HANDLE))?;
+    let image_base = m.image_base;
+    let origin = m.origin.clone();
+    // A kernel whose metadata asks for a service this runtime does not provide (hostcalls for device-side
+    // printf/malloc, a heap, a device queue) runs when its code never reaches the service: hipcc -O0 asks
+    // for a hostcall buffer in every kernel. One that calls printf does not lift (the hostcall code jumps
+    // through an untracked return address); the refusal then names the service next to the lift error.
+    let service =
+        m.co.kernel(name)
+            .ok()
+            .and_then(|k| k.metadata.as_ref())
+            .and_then(service_asked);
+    let lk = match m.kernel(name) {
+        Err(Failure::Stop(msg)) if service.is_some() => {
+            return Err(Failure::Stop(format!(
+                "launch {number} ({name}): {msg}; the kernel's metadata asks for {}, which is not supported by the rdna2spv HIP runtime",
+                service.unwrap_or_default()
+            )))
+        }
+        r => r?,
+    };
+    let kernel = lk.kernel.clone();
+    let what = format!("launch {number} ({})", kernel.name);
+    let meta = kernel
+        .metadata
+        .as_ref()
+        .ok_or_else(|| Failure::Stop(format!("{what}: the kernel has no metadata ({origin})")))?;
+
+    // The kernarg segment.
+    let mut kernarg = vec![0u8; kernarg_bytes(&kernel) as usize];
+    let explicit: Vec<_> = meta.explicit_args().cloned().collect();
+    for (i, a) in explicit.iter().enumerate() {
+        let (off, size) = (a.offset as usize, a.size as usize);
+        if off + size > kernarg.len() {
+            return Err(Failure::Stop(format!(
+                "{what}: argument {i} at offset {off} (+{size}) is outside the kernarg segment"
+            )));
+        }
+        match a.value_kind {
+            ValueKind::ByValue | ValueKind::GlobalBuffer => {}
+            ref k => {
+                return Err(Failure::Stop(format!(
+                    "{what}: argument {i} is a {} argument, which is not supported by the rdna2spv HIP runtime",
+                    k.as_str()
+                )))
+            }
+        }
+        match &args {
+            Args::Pointers(p) => {
+                if p.is_null() {
+                    return fail(code::INVALID_VALUE);
+                }
+                // SAFETY: the program passes one pointer per explicit argument, each to `size` bytes.
+                let src = unsafe { *p.add(i) } as *const u8;
+                if src.is_null() {
+                    return fail(code::INVALID_VALUE);
+                }
+                // SAFETY: as above.
+                let bytes = unsafe { std::slice::from_raw_parts(src, size) };
+                kernarg[off..off + size].copy_from_slice(bytes);
+            }
+            Args::Buffer(b) => {
+                // The buffer is laid out as the kernarg segment's explicit part.
+                if off + size > b.len() {
+                    return fail(code::INVALID_VALUE);
+                }
+                kernarg[off..off + size].copy_from_slice(&b[off..off + size]);
+            }
+        }
+    }
+    fill_hidden_args(meta, &mut kernarg, grid, block);
+    let mut launch = launch_for(&kernel, grid, block, MAX_STEPS_PER_WAVE)?;
+    let shared = u32::try_from(shared).unwrap_or(u32::MAX);
+    launch.lds_bytes = launch.lds_bytes.saturating_add(shared);
+    if launch.lds_bytes > MAX_LDS {
+        return fail(code::INVALID_VALUE);
+    }
+    launch.code_base = image_base;
+
+    // The launch's own memory: kernarg segment and dispatch packet.
+    let mem = &mut ready.mem;
+    let kernarg_address = mem.alloc(kernarg.len() as u64, Kind::Launch)?;
+    mem.write(kernarg_address, &kernarg)?;
+    let needs_packet = kernel
+        .abi
+        .user_sgprs
+        .iter()
+        .any(|s| s.kind == SgprKind::DispatchPtr);
+    let packet_address = if needs_packet {
+        let a = mem.alloc(AQL_PACKET_BYTES as u64, Kind::Launch)?;
+        let kernel_object = image_base
+            .unwrap_or(0)
+            .wrapping_add(kernel.descriptor_address);
+        mem.write(
+            a,
+            &dispatch_packet(&kernel, grid, block, kernel_object, kernarg_address),
+        )?;
+        a
+    } else {
+        0
+    };
+    launch.sgprs = initial_sgprs(&kernel.abi, kernarg_address, packet_address);
+
+    let t0 = Instant::now();
+    let backend = ready.config.backend;
+    let mut cached = false;
+    let mut cached_on_disk = false;
+    let result = (|| -> Result<()> {
+        match backend {
+            Backend::Host => run_host(ready, &lk.program, &launch, &what),
+            Backend::Vulkan | Backend::Both => {
+                let before = if backend == Backend::Both {
+                    Some(ready.mem.snapshot()?)
+                } else {
+                    None
+                };
+                let (ctx, profile) = ready.vulkan.as_ref().expect("a Vulkan backend");
+                let allocations = if ready.config.checked {
+                    ready.mem.ranges()
+                } else {
+                    Vec::new()
+                };
+                let key = (grid, block, launch.lds_bytes, allocations.len());
+                let layout = rdna2spv_vulkan::kernel_layout(&launch);
+                let mut opts = LowerOptions {
+                    segments: launch_segments(&kernel),
+                    ..LowerOptions::default()
+                };
+                // Everything the mapping choice and the lowering read (the address words cleared, as
+                // device::ModuleKey clears them: they are read at run time).
+                let disk_key = ready.disk.as_ref().map(|_| {
+                    let mut l = layout.clone();
+                    for (_, v) in &mut l.sgprs {
+                        if let rdna2spv_spirv::lower::SgprInit::Const(c) = v {
+                            *c = 0;
+                        }
+                    }
+                    l.code_base = l.code_base.map(|_| 0);
+                    format!(
+                        "device {} {:?}\nprofile {profile:?}\nopts {opts:?}\ngrid {grid:?}\nchecked {}\nlayout {l:?}\nprogram {:?}",
+                        ctx.info().name,
+                        ctx.info().max_workgroup_count,
+                        allocations.len(),
+                        lk.program
+                    )
+                });
+                let from_disk = match (&ready.disk, &disk_key) {
+                    (Some(d), Some(k)) if !lk.lowered.contains_key(&key) => d.get(k),
+                    _ => None,
+                };
+                if let Some(w) = from_disk {
+                    cached_on_disk = true;
+                    lk.lowered.insert(key, Arc::new(w));
+                }
+                let words = match lk.lowered.get(&key) {
+                    Some(w) => {
+                        cached = true;
+                        w.clone()
+                    }
+                    None => {
+                        // Checked modules run in the wave mapping (as `run --checked`).
+                        opts.mapping = if allocations.is_empty() {
+                            rdna2spv_spirv::lower::choose_mapping(
+                                &lk.program,
+                                &layout,
+                                profile,
+                                &opts,
+                            )
+                            .0
+                        } else {
+                            rdna2spv_spirv::lower::Mapping::Wave
+                        };
+                        let w = rdna2spv_vulkan::lower_for_run(
+                            ctx,
+                            &lk.program,
+                            &launch,
+                            profile,
+                            &opts,
+                            &allocations,
+                        )
+                        .map_err(|e| Failure::Stop(format!("{what}: translating: {e}")))?;
+                        if let (Some(d), Some(k)) = (&ready.disk, &disk_key) {
+                            d.put(k, &w);
+                        }
+                        let w = Arc::new(w);
+                        lk.lowered.insert(key, w.clone());
+                        w
+                    }
+                };
+                rdna2spv_vulkan::run_lowered_checked(
+                    ctx,
+                    &lk.program,
+                    &launch,
+                    &words,
+                    &allocations,
+                )
+                .map_err(|e| Failure::Stop(format!("{what}: on the device: {e}")))?;
+                if let Some(before) = before {
+                    compare_with_host(ready, &lk.program, &launch, &what, before)?;
+                }
+                Ok(())
+            }
+        }
+    })();
+    let elapsed = t0.elapsed();
+    ready.mem.free(kernarg_address, Kind::Launch)?;
+    if needs_packet {
+        ready.mem.free(packet_address, Kind::Launch)?;
+    }
+    result?;
+    if ready.config.log {
+        eprintln!(
+            "rdna2spv: launch {number}: {} grid {}x{}x{} block {}x{}x{} on {}: {:.3} ms{}",
+            kernel.name,
+            blocks[0],
+            blocks[1],
+            blocks[2],
+            block[0],
+            block[1],
+            block[2],
+            match backend {
+                Backend::Host => "host",
+                Backend::Vulkan => "vulkan",
+                Backend::Both => "vulkan+host",
+            },
+            elapsed.as_secs_f64() * 1e3,
+            match backend {
+                Backend::Host => "",
+                _ if cached_on_disk => " (module from the disk cache)",
+                _ if cached => " (module cached)",
+                _ => " (module lowered)",
+            }
+        );
+    }
+    Ok(())
+}
+
+/// The service a kernel's hidden arguments ask for that this runtime does not provide: a hostcall or
+/// printf buffer (device-side printf, malloc), a device heap, a device-side enqueue queue.
+fn service_asked(meta: &rdna2spv_codeobj::KernelMetadata) -> Option<&'static str> {
+    meta.hidden_args().find_map(|a| match a.value_kind {
+        ValueKind::HiddenHostcallBuffer => Some("a hostcall buffer (device-side printf or malloc)"),
+        ValueKind::HiddenPrintfBuffer => Some("a printf buffer (device-side printf)"),
+        ValueKind::HiddenHeapV1 => Some("a heap (device-side malloc)"),
+        ValueKind::HiddenDefaultQueue | ValueKind::HiddenCompletionAction => {
+            Some("a device-side enqueue queue")
+        }
+        _ => None,
+    })
+}
+
+fn eval_memory(snapshot: &[(u64, Kind, Vec<u8>)]) -> Result<Memory> {
+    let mut m = Memory::default();
+    for (base, kind, data) in snapshot {
+        m.add(&alloc_name(*base, *kind), *base, data.clone())
+            .map_err(Failure::Stop)?;
+    }
+    Ok(m)
+}
+
+fn alloc_name(base: u64, kind: Kind) -> String {
+    match kind {
+        Kind::Malloc => format!("hipMalloc@{base:#x}"),
+        Kind::Image(m) => format!("code object image {m}@{base:#x}"),
+        Kind::Launch => format!("kernarg/dispatch packet@{base:#x}"),
+    }
+}
+
+/// The host evaluator over every allocation, whose bytes move into its memory and back (no copy).
+fn run_host(
+    ready: &mut crate::runtime::Ready,
+    program: &Program,
+    launch: &Launch,
+    what: &str,
+) -> Result<()> {
+    let taken = ready.mem.take_host();
+    let mut m = Memory::default();
+    let mut added = Ok(());
+    for (base, kind, data) in taken {
+        if added.is_ok() {
+            added = m.add(&alloc_name(base, kind), base, data);
+        }
+    }
+    let result = match added {
+        Ok(()) => rdna2spv_eval::run(program, launch, &mut m)
+            .map(|_| ())
+            .map_err(|e| Failure::Stop(format!("{what}: on the host evaluator: {e}"))),
+        Err(e) => Err(Failure::Stop(e)),
+    };
+    for a in m.into_allocations() {
+        ready.mem.put_back(a.base, a.data);
+    }
+    result
+}
+
+/// `both`: the host evaluator from `before` at the same addresses, compared with the device's memory now.
+fn compare_with_host(
+    ready: &mut crate::runtime::Ready,
+    program: &Program,
+    launch: &Launch,
+    what: &str,
+    before: Vec<(u64, Kind, Vec<u8>)>,
+) -> Result<()> {
+    let mut m = eval_memory(&before)?;
+    rdna2spv_eval::run(program, launch, &mut m)
+        .map_err(|e| Failure::Stop(format!("{what}: on the host evaluator: {e}")))?;
+    for (base, kind, old) in &before {
+        let host = &m.allocation(&alloc_name(*base, *kind)).expect("added").data;
+        let device = ready.mem.read(*base, old.len() as u64)?;
+        if let Some(i) = host.iter().zip(&device).position(|(h, d)| h != d) {
+            let w = i & !3;
+            let word = |v: &[u8]| {
+                let mut b = [0u8; 4];
+                for (k, x) in v[w..(w + 4).min(v.len())].iter().enumerate() {
+                    b[k] = *x;
+                }
+                u32::from_le_bytes(b)
+            };
+            return Err(Failure::Mismatch(format!(
+                "{what}: host and device differ at address {:#x} ({} + {i}): host word 0x{:08x}, device word 0x{:08x}",
+                base + i as u64,
+                alloc_name(*base, *kind),
+                word(host),
+                word(&device)
+            )));
+        }
+    }
+    Ok(())
+}

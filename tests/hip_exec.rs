@@ -1,0 +1,309 @@
+//! `rdna2spv exec`: unmodified hipcc-built programs (fixtures/hip_programs, built by `cargo xtask fixtures`)
+//! run through rdna2spv's HIP runtime (crates/hip, decision D156). Each program computes its own CPU
+//! reference from the same inputs and prints `NAME: PASS` and exits 0 only when every result matches; the
+//! runtime's part is to make the kernels run exactly. The same binaries without our runtime fail.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn programs() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/hip_programs")
+}
+
+fn kernels() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/kernels")
+}
+
+/// Each program with its arguments.
+fn cases() -> Vec<(&'static str, Vec<PathBuf>)> {
+    let mut v: Vec<(&str, Vec<PathBuf>)> = [
+        "vadd",
+        "structarg",
+        "reduction",
+        "symbols",
+        "gridstride",
+        "streams",
+        "pitched",
+        "threads",
+    ]
+    .iter()
+    .map(|p| (*p, Vec::new()))
+    .collect();
+    v.push((
+        "module",
+        vec![
+            kernels().join("saxpy_hip.co"),
+            kernels().join("saxpy_hip.bundle"),
+        ],
+    ));
+    v
+}
+
+fn exec(backend: &str, extra: &[&str], program: &str, args: &[PathBuf]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .args(["exec", "--backend", backend])
+        .args(extra)
+        .arg("--")
+        .arg(programs().join(program))
+        .args(args)
+        .env_remove("RDNA2SPV_HIP_LIBRARY")
+        // Every module lowered by this run (tests/hip_exec.rs checks the disk cache on its own).
+        .env("RDNA2SPV_HIP_CACHE", "0")
+        .output()
+        .unwrap()
+}
+
+fn check_pass(backend: &str) {
+    for (p, args) in cases() {
+        let r = exec(backend, &[], p, &args);
+        let out = String::from_utf8_lossy(&r.stdout);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(
+            r.status.code(),
+            Some(0),
+            "{p} on {backend}: stdout {out}\nstderr {err}"
+        );
+        assert!(
+            out.contains(&format!("{p}: PASS")),
+            "{p} on {backend}: stdout {out}\nstderr {err}"
+        );
+    }
+}
+
+#[test]
+fn programs_pass_on_the_host_evaluator() {
+    check_pass("host");
+}
+
+/// Every launch on lavapipe, then on the host evaluator from the same memory, compared bit for bit.
+#[test]
+fn programs_pass_on_the_device_and_agree_with_the_host() {
+    check_pass("both");
+}
+
+/// The device alone (the default backend): memory is Vulkan buffers at their device addresses.
+#[test]
+fn programs_pass_on_the_device_alone() {
+    check_pass("vulkan");
+}
+
+#[test]
+fn without_our_runtime_the_programs_fail_with_a_hip_error() {
+    for p in ["vadd", "reduction"] {
+        let r = Command::new(programs().join(p))
+            .env_remove("LD_LIBRARY_PATH")
+            .env_remove("LD_PRELOAD")
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&r.stdout);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_ne!(r.status.code(), Some(0), "{p}: {out} {err}");
+        assert!(!out.contains("PASS"), "{p}: {out}");
+        // ROCm's runtime without an AMD GPU: hipErrorInvalidDevice (or no ROCm installed at all).
+        assert!(
+            err.contains("hipError") || err.contains("libamdhip64.so.5"),
+            "{p}: {err}"
+        );
+    }
+}
+
+#[test]
+fn unsupported_features_stop_the_program_with_exit_2_naming_them() {
+    for (arg, named) in [
+        ("managed", "hipMallocManaged"),
+        ("printf", "hostcall buffer (device-side printf or malloc)"),
+        ("graph", "hipGraphCreate (graphs)"),
+    ] {
+        let r = exec("host", &[], "unsupported", &[PathBuf::from(arg)]);
+        let out = String::from_utf8_lossy(&r.stdout);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "{arg}: {out} {err}");
+        assert!(err.contains(named), "{arg}: {err}");
+        assert!(err.contains("not supported"), "{arg}: {err}");
+        assert!(!out.contains("reached the end"), "{arg}: {out}");
+    }
+}
+
+/// A kernel writing past its allocation stops the program (exit 2) with the faulting instruction and
+/// address: always on the host evaluator, on the device under `--checked`.
+#[test]
+fn a_faulting_kernel_stops_the_program() {
+    for (backend, extra) in [("host", &[][..]), ("vulkan", &["--checked"][..])] {
+        let r = exec(backend, extra, "unsupported", &[PathBuf::from("oob")]);
+        let out = String::from_utf8_lossy(&r.stdout);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "{backend}: {out} {err}");
+        assert!(
+            err.contains("launch 1 (_Z7overrunPii)") && err.contains("outside every allocation"),
+            "{backend}: {err}"
+        );
+        assert!(err.contains("global_store_dword"), "{backend}: {err}");
+        assert!(!out.contains("reached the end"), "{backend}: {out}");
+    }
+}
+
+/// The persistent translation cache: a second run of a program takes every module from
+/// `$XDG_CACHE_HOME/rdna2spv/hip` instead of lowering it again; damaged files are ignored (and rewritten);
+/// `RDNA2SPV_HIP_CACHE=0` writes nothing.
+#[test]
+fn a_second_run_reads_its_modules_from_the_disk_cache() {
+    let cache = std::env::temp_dir().join(format!("rdna2spv-hip-xdg-{}", std::process::id()));
+    let run = |env_cache: Option<&str>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_rdna2spv"));
+        c.args(["exec", "--backend", "both", "--log", "--"])
+            .arg(programs().join("streams"))
+            .env("XDG_CACHE_HOME", &cache)
+            .env_remove("RDNA2SPV_HIP_LIBRARY");
+        match env_cache {
+            Some(v) => c.env("RDNA2SPV_HIP_CACHE", v),
+            None => c.env_remove("RDNA2SPV_HIP_CACHE"),
+        };
+        let r = c.output().unwrap();
+        let err = String::from_utf8_lossy(&r.stderr).to_string();
+        assert_eq!(r.status.code(), Some(0), "{err}");
+        assert!(String::from_utf8_lossy(&r.stdout).contains("streams: PASS"));
+        let count = |s: &str| err.lines().filter(|l| l.contains(s)).count();
+        (
+            count("(module lowered)"),
+            count("(module from the disk cache)"),
+        )
+    };
+    let files = || -> Vec<PathBuf> {
+        std::fs::read_dir(cache.join("rdna2spv/hip"))
+            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default()
+    };
+    assert_eq!(run(Some("0")), (3, 0));
+    assert!(files().is_empty());
+    // Three kernel shapes (fill twice with the same shape: the second is the in-memory module).
+    assert_eq!(run(None), (3, 0));
+    assert_eq!(files().len(), 3);
+    assert_eq!(run(None), (0, 3));
+    for f in files() {
+        let mut b = std::fs::read(&f).unwrap();
+        let n = b.len();
+        b[n - 1] ^= 0x80;
+        std::fs::write(&f, b).unwrap();
+    }
+    assert_eq!(run(None), (3, 0));
+    assert_eq!(run(None), (0, 3));
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+#[test]
+fn the_log_lists_every_launch() {
+    let r = exec("host", &["--log"], "symbols", &[]);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(0), "{err}");
+    let lines: Vec<&str> = err.lines().filter(|l| l.contains(": launch ")).collect();
+    assert_eq!(lines.len(), 5, "{err}");
+    for (i, l) in lines.iter().enumerate() {
+        assert!(
+            l.contains(&format!(
+                "launch {}: _Z4stepi grid 1x1x1 block 32x1x1 on host",
+                i + 1
+            )),
+            "{l}"
+        );
+    }
+}
+
+#[test]
+fn exec_passes_output_and_exit_status_through() {
+    let r = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .args(["exec", "--backend", "host", "--", "sh", "-c"])
+        .arg("echo out; echo err >&2; exit 7")
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(7));
+    assert_eq!(String::from_utf8_lossy(&r.stdout), "out\n");
+    assert_eq!(String::from_utf8_lossy(&r.stderr), "err\n");
+    // A program that cannot be started is bad input.
+    let r = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .args(["exec", "--", "/nonexistent/program"])
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("/nonexistent/program"));
+    // So is a runtime that is not there.
+    let r = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .args(["exec", "--", "true"])
+        .env("RDNA2SPV_HIP_LIBRARY", "/nonexistent/libamdhip64.so")
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("RDNA2SPV_HIP_LIBRARY"));
+}
+
+/// Dynamic symbols of an ELF file as llvm-readelf-19 prints them: (name with version, defined).
+fn dyn_syms(file: &Path) -> Vec<(String, bool)> {
+    let r = Command::new("llvm-readelf-19")
+        .args(["--dyn-syms", "-W"])
+        .arg(file)
+        .output()
+        .expect("llvm-readelf-19");
+    assert!(r.status.success());
+    String::from_utf8_lossy(&r.stdout)
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let numbered = f
+                .first()
+                .and_then(|n| n.strip_suffix(':'))
+                .is_some_and(|n| n.parse::<u32>().is_ok());
+            (numbered && f.len() >= 8).then(|| (f[7].to_string(), f[6] != "UND"))
+        })
+        .collect()
+}
+
+/// The runtime exports every function of ROCm's libamdhip64.so.5 with ROCm's symbol version
+/// (crates/hip/abi.txt, measured with nm on Debian's libamdhip64-5 5.2.3), and everything the programs
+/// import (`NAME@hip_x.y`, read from the hipcc-built binaries) is exported with that version.
+#[test]
+fn the_runtime_exports_rocms_abi_with_its_symbol_versions() {
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_rdna2spv"));
+    let dir = exe.parent().unwrap();
+    // The newest, as `exec` chooses (`cargo test` refreshes only deps/).
+    let lib = [dir.join("libamdhip64.so"), dir.join("deps/libamdhip64.so")]
+        .into_iter()
+        .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
+        .max_by_key(|(t, _)| *t)
+        .map(|(_, p)| p)
+        .expect("the runtime is built with the tests");
+    let exported: Vec<String> = dyn_syms(&lib)
+        .into_iter()
+        .filter(|(_, defined)| *defined)
+        .map(|(n, _)| n)
+        .collect();
+    let abi =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/hip/abi.txt"))
+            .unwrap();
+    let mut n = 0;
+    for line in abi.lines().filter(|l| !l.starts_with('#')) {
+        let (name, version) = line.split_once(' ').unwrap();
+        let versioned = format!("{name}@@{version}");
+        assert!(exported.contains(&versioned), "{versioned} not exported");
+        n += 1;
+    }
+    assert_eq!(n, 409);
+    assert!(
+        exported.iter().all(|n| n.contains("@@hip_")),
+        "an unversioned export: {exported:?}"
+    );
+    assert_eq!(exported.len(), amdhip64::api::EXPORTS.len());
+    let mut imports = 0;
+    for (p, _) in cases().into_iter().chain([("unsupported", Vec::new())]) {
+        for (n, defined) in dyn_syms(&programs().join(p)) {
+            if let Some((base, version)) = n.split_once("@hip_") {
+                assert!(!defined);
+                let want = format!("{base}@@hip_{version}");
+                assert!(
+                    exported.contains(&want),
+                    "{p} imports {n}, which the runtime does not export"
+                );
+                imports += 1;
+            }
+        }
+    }
+    assert!(imports > 60, "{imports} imports");
+}
