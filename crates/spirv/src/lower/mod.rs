@@ -41,7 +41,7 @@ mod structured;
 pub use structured::{control_flow_notes, ControlFlow};
 
 use atomic::BARRIER_COUNTERS;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{
@@ -469,6 +469,11 @@ pub(crate) struct Cx<'a> {
     refused: Word,
     scratch_fault: Word,
     check: Option<Check>,
+    /// Checked mode: the uniform loads proven inside a launch segment ([`Cx::launch_segment_loads`],
+    /// D132), which need no bounds test (D158).
+    proven: HashSet<usize>,
+    /// Set while the access being lowered is one of `proven`.
+    skip_check: bool,
     lds: Option<Word>,
     /// The device address (u64) of the wave's scratch region in the runner's scratch buffer.
     private: Option<Word>,
@@ -581,6 +586,8 @@ impl<'a> Cx<'a> {
             refused: 0,
             scratch_fault: 0,
             check: None,
+            proven: HashSet::new(),
+            skip_check: false,
             lds: None,
             private: None,
             code_base: None,
@@ -1069,6 +1076,11 @@ impl<'a> Cx<'a> {
             }
             self.code_base = Some(self.join64(half[0], half[1])?);
         }
+        // Checked mode: the uniform loads that need no bounds test (D158); before the hoisting, which in
+        // checked mode takes only those.
+        if self.opts.checked.is_some() {
+            self.proven = self.launch_segment_loads();
+        }
         // Scalar loads of the entry block, once at the top (D118).
         let loads = self.hoistable();
         self.hoisted = self.emit_hoisted(&loads, &init_vals)?;
@@ -1123,7 +1135,18 @@ impl<'a> Cx<'a> {
                 let end = self.b.i_add(t.u64, None, base, size)?;
                 ranges.push((base, end));
             }
-            let lin64 = self.invocation_index(gid, nwg, li)?;
+            // One record per flag slot: per wave in the wave mapping, per lane in the lane mapping (its
+            // lanes fault independently; the runner reads the wave's lowest faulting lane, D158).
+            let lin64 = self.invocation_index(gid, nwg, wave_ix)?;
+            let lin64 = if lane_mapping {
+                let wsc = self.c64(ws as u64);
+                let lane = self.lm.as_ref().expect("lane mapping").lane_id;
+                let lane = self.b.u_convert(t.u64, None, lane)?;
+                let slot = self.b.i_mul(t.u64, None, lin64, wsc)?;
+                self.b.i_add(t.u64, None, slot, lane)?
+            } else {
+                lin64
+            };
             let stride = self.c64(4 * FAULT_RECORD_WORDS as u64);
             let off = self.b.i_mul(t.u64, None, lin64, stride)?;
             let first = self.c64(4 * check_records_offset(n as usize) as u64);
@@ -2292,6 +2315,9 @@ impl<'a> Cx<'a> {
         let Some(c) = self.check.clone() else {
             return Ok(a);
         };
+        if self.skip_check {
+            return Ok(a); // proven inside a launch segment (D132, D158)
+        }
         let t = self.t;
         let n = self.c64(bytes as u64);
         let end = self.b.i_add(t.u64, None, a, n)?;
@@ -2799,7 +2825,10 @@ impl<'a> Cx<'a> {
                 // Uniform load: once for the wave, whatever EXEC says (as the evaluator does).
                 let a = self.get(addr)?;
                 let aty = self.ty(addr.index());
-                self.mem_load(space, access, a, aty, offset)?
+                self.skip_check = self.proven.contains(&i);
+                let v = self.mem_load(space, access, a, aty, offset);
+                self.skip_check = false;
+                v?
             }
             _ => return Err(self.unsupported(format!("node {node:?} is not a value here"))),
         })
