@@ -307,6 +307,15 @@ fn run_module_inner(
             b.upload_u32(0, &w)?;
             let a = b.device_address();
             words_in.extend([a as u32, (a >> 32) as u32]);
+            // Then each allocation's (base, size), read from the push constants' copy where it fits (D158).
+            for &(base, size) in allocs {
+                words_in.extend([
+                    base as u32,
+                    (base >> 32) as u32,
+                    size as u32,
+                    (size >> 32) as u32,
+                ]);
+            }
             Some((b, allocs.len()))
         }
         None => None,
