@@ -333,7 +333,7 @@ pub struct LowerOptions {
     pub fault: Option<PlantedFault>,
     /// Structured control flow (the default) or the dispatcher loop over all blocks (decision D035).
     pub control_flow: ControlFlow,
-    /// Checked mode (`run --checked`): validate every global/flat access against this many allocations,
+    /// Checked mode (the default of `run`, D158; `run --unchecked` turns it off): validate every global/flat access against this many allocations,
     /// given at run time in the check buffer (see [`check_buffer_words`]). An access outside all of them is
     /// redirected to the buffer's sink (loads read zero-filled spare words, stores land there) and the wave
     /// reports [`FLAG_OOB`] with its first fault's record, so a faulting kernel neither corrupts memory nor
