@@ -50,16 +50,20 @@ pub fn profile_of(ctx: &Context, choice: ProfileChoice) -> Result<DeviceProfile>
 }
 
 /// Runs the plan on `ctx`; binds it to the device buffers' addresses (so the host can run at the same ones).
+/// Checked (memory-safe, decision D158): every global access is validated against the plan's buffers.
 pub fn run_vulkan(ctx: &Context, plan: &mut Plan, profile: &DeviceProfile) -> Result<DeviceRun> {
-    run_vulkan_with(ctx, plan, profile, false)
+    run_vulkan_with(ctx, plan, profile, true)
 }
 
 /// Bytes of unregistered memory after each buffer of a checked run (the host evaluator's gap is 64 KiB).
 pub const CHECK_GUARD_BYTES: u64 = 0x1_0000;
 
-/// [`run_vulkan`]; with `checked`, every global access is validated against the plan's buffers on the
-/// device (`run --checked`): an access outside them is an error naming its workgroup, wave, pc, lane and
-/// address, as the host evaluator names it, and touches no memory outside the buffers.
+/// [`run_vulkan`]; with `checked` (the default of `run`, D158; `run --unchecked` turns it off), every
+/// global/flat/buffer access is validated against the plan's buffers (argument buffers, kernarg segment,
+/// dispatch packet, the code object image) on the device, in either mapping: an access outside them is an
+/// error naming its workgroup, wave, pc, lane and address, as the host evaluator names it, and touches no
+/// memory outside the buffers. Scratch and LDS accesses are bounded in either case (D010; LDS only when
+/// checked).
 pub fn run_vulkan_with(
     ctx: &Context,
     plan: &mut Plan,
@@ -92,14 +96,11 @@ pub fn resolve_mapping(
     if let Some(m) = mapping {
         return m;
     }
-    if checked {
-        eprintln!("rdna2spv: mapping: wave (auto: checked mode runs in the wave mapping)");
-        return Mapping::Wave;
-    }
     let layout = rdna2spv_vulkan::kernel_layout(&plan.launch);
     let opts = LowerOptions {
         control_flow,
         segments: plan.segments(),
+        checked: checked.then_some(plan.buffers.len() as u16),
         ..LowerOptions::default()
     };
     match rdna2spv_spirv::lower::choose_mapping(&plan.program, &layout, profile, &opts) {

@@ -169,11 +169,17 @@ enum Cmd {
         /// is an error (exit 2), not a hang.
         #[arg(long)]
         timeout_ms: Option<u64>,
-        /// Checked mode on the device: validate every global/flat access against the manifest's buffers (and
-        /// the kernarg segment and dispatch packet). An access outside them stops the run with the same
-        /// report the host evaluator gives (workgroup, wave, pc, instruction, lane, address; exit 2) instead
-        /// of corrupting memory or losing the device. Slower; the host evaluator always checks.
-        #[arg(long)]
+        /// Turn off the device's bounds checks (decision D158). By default every global/flat/buffer access
+        /// is validated on the device against the run's allocations (the manifest's buffers, the kernarg
+        /// segment, the dispatch packet, the code object image; scratch and LDS against their regions):
+        /// an access outside them stops the run with the report the host evaluator gives (workgroup, wave,
+        /// pc, instruction, lane, address; exit 2) instead of crashing rdna2spv (lavapipe runs in this
+        /// process) or corrupting its memory. Unchecked runs are a little faster (docs/performance.md)
+        /// and trust the kernel.
+        #[arg(long, conflicts_with = "checked")]
+        unchecked: bool,
+        /// Accepted for old scripts: checked runs are the default now (D158).
+        #[arg(long, hide = true)]
         checked: bool,
         /// Control flow of the Vulkan module: structured (default) or one dispatcher loop.
         #[arg(long, value_enum, default_value = "structured")]
@@ -591,10 +597,12 @@ fn run(cli: Cli) -> Result<i32> {
             profile,
             device,
             timeout_ms,
-            checked,
+            unchecked,
+            checked: _,
             control_flow,
             mapping,
         } => {
+            let checked = !unchecked;
             let m = Manifest::load(&manifest)?;
             let mut plan = Plan::new(&m)?;
             let name = plan.kernel.name.clone();

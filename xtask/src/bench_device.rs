@@ -50,7 +50,9 @@ MESA_SHADER_CACHE_DISABLE=true so that every run compiles.
   --budget-ms MS     more warm runs for short dispatches: each series runs until its dispatches add up to
                      about MS milliseconds (default 100, at most 100 runs; 0 turns it off). The GLSL and
                      translated warm runs alternate, so a change in the machine's load falls on both sides
-  --mapping M        wave, lane or both (default): one invocation per wave (D006) or per lane (D082)";
+  --mapping M        wave, lane or both (default): one invocation per wave (D006) or per lane (D082)
+  --checked-cost     also run each mapping unchecked (`run --unchecked`; the measured mappings are checked,
+                     as `run` runs by default, D158) and add the checked / unchecked table";
 
 const BEGIN: &str = "<!-- bench:device:begin -->";
 const END: &str = "<!-- bench:device:end -->";
@@ -80,6 +82,7 @@ fn parse(args: &[String]) -> Result<Options> {
         budget: Duration::from_millis(DEFAULT_BUDGET_MS),
         mappings: vec!["wave", "lane"],
     };
+    let mut checked_cost = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = || it.next().with_context(|| format!("{a} needs a value"));
@@ -115,11 +118,20 @@ fn parse(args: &[String]) -> Result<Options> {
                     other => bail!("--mapping wave|lane|both, not {other}"),
                 }
             }
-            other => bail!("unknown option {other} (--write, --only K,…, --scales 1,10,100, --reps N, --budget-ms MS, --mapping wave|lane|both)"),
+            "--checked-cost" => checked_cost = true,
+            other => bail!("unknown option {other} (--write, --only K,…, --scales 1,10,100, --reps N, --budget-ms MS, --mapping wave|lane|both, --checked-cost)"),
         }
     }
     if o.reps == 0 {
         bail!("--reps must be positive");
+    }
+    if checked_cost {
+        if o.mappings.contains(&"wave") {
+            o.mappings.push("wave-unchecked");
+        }
+        if o.mappings.contains(&"lane") {
+            o.mappings.push("lane-unchecked");
+        }
     }
     Ok(o)
 }
@@ -221,19 +233,27 @@ type Mapping = (
 );
 
 /// The mappings measured; `--mapping` selects among them.
+/// `wave` and `lane` are bounds-checked, as `run` runs by default (D158); `--checked-cost` adds their
+/// unchecked forms (`run --unchecked`).
 fn mappings() -> Vec<Mapping> {
     vec![
         ("wave", |c, p, pr, m| {
-            run_vulkan_mapped_cached(c, p, pr, false, ControlFlow::default(), LowerMapping::Wave, m)
+            run_vulkan_mapped_cached(c, p, pr, true, ControlFlow::default(), LowerMapping::Wave, m)
         }),
         ("lane", |c, p, pr, m| {
+            run_vulkan_mapped_cached(c, p, pr, true, ControlFlow::default(), LowerMapping::Lane, m)
+        }),
+        ("wave-unchecked", |c, p, pr, m| {
+            run_vulkan_mapped_cached(c, p, pr, false, ControlFlow::default(), LowerMapping::Wave, m)
+        }),
+        ("lane-unchecked", |c, p, pr, m| {
             run_vulkan_mapped_cached(c, p, pr, false, ControlFlow::default(), LowerMapping::Lane, m)
         }),
     ]
 }
 
 fn lower_mapping(name: &str) -> LowerMapping {
-    if name == "lane" {
+    if name.starts_with("lane") {
         LowerMapping::Lane
     } else {
         LowerMapping::Wave
@@ -826,6 +846,7 @@ fn report(
         );
     }
     s += &lane_table(o, compiles, rows);
+    s += &checked_table(rows);
     let mut ratios: Vec<f64> = rows
         .iter()
         .filter(|r| r.mapping == "wave" && r.invocations > 0)
@@ -874,6 +895,48 @@ fn report(
              removes the lane loops and fills the SIMD rows: its figures are the `lane` rows and the table \
              above.\n"
         );
+    }
+    s
+}
+
+/// Checked (the default, D158) vs unchecked (`run --unchecked`) per kernel, mapping and scale (CPU time of
+/// the warm dispatch, both measured in this run, their warm runs interleaved); goal ≤ 1.3×. Empty without
+/// `--checked-cost`.
+fn checked_table(rows: &[RunRow]) -> String {
+    let mut s = String::new();
+    let mut worst: f64 = 0.0;
+    for r in rows.iter().filter(|r| r.mapping == "wave" || r.mapping == "lane") {
+        let Some(u) = rows.iter().find(|u| {
+            u.name == r.name
+                && u.scale == r.scale
+                && u.mapping.strip_suffix("-unchecked") == Some(r.mapping)
+        }) else {
+            continue;
+        };
+        if s.is_empty() {
+            s += "\n**Checked vs unchecked** (D158; `--checked-cost`: CPU ms of the warm dispatch, median; goal: \
+                  checked ≤ 1.3× unchecked)\n\n\
+                  | kernel | mapping | scale | checked ms | unchecked ms | checked / unchecked |\n\
+                  | --- | --- | ---: | ---: | ---: | ---: |\n";
+        }
+        if r.invocations == 0 || u.invocations == 0 {
+            s += &format!("| {} | {} | {}x | — | — | not run |\n", r.name, r.mapping, r.scale);
+            continue;
+        }
+        let ratio = r.translated_cpu.as_secs_f64() / u.translated_cpu.as_secs_f64().max(1e-9);
+        worst = worst.max(ratio);
+        s += &format!(
+            "| {} | {} | {}x | {} | {} | {ratio:.2}× |\n",
+            r.name,
+            r.mapping,
+            r.scale,
+            ms(r.translated_cpu),
+            ms(u.translated_cpu)
+        );
+    }
+    if !s.is_empty() {
+        let met = if worst <= 1.3 { "met" } else { "not met" };
+        s += &format!("\nWorst checked / unchecked ratio: {worst:.2}× (goal ≤ 1.3×: {met}).\n");
     }
     s
 }

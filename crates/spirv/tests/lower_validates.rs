@@ -190,7 +190,7 @@ fn fused_profile_paths_validate() {
             .expect("lowers with a fused profile");
             spirv_val(&format!("fused_w{ws}_{lanes:?}"), &words);
         }
-        // Checked mode (`run --checked`): every global access tested against 3 allocations.
+        // Checked mode (the default of `run`, D158): every global access tested against 3 allocations.
         let words = lower_with(
             &program(ws),
             &layout(ws),
@@ -228,6 +228,20 @@ fn lane_mapping_validates() {
                 )
                 .expect("lowers in the lane mapping");
                 spirv_val(&format!("lane_w{ws}_wg{wg}"), &words);
+                // Checked (the default of `run`, D158): every global access tested against 3
+                // allocations, one fault record per lane.
+                let words = lower_with(
+                    &program(ws),
+                    &l,
+                    &prof,
+                    &LowerOptions {
+                        mapping: Mapping::Lane,
+                        checked: Some(3),
+                        ..Default::default()
+                    },
+                )
+                .expect("lowers in the lane mapping, checked");
+                spirv_val(&format!("lane_checked_w{ws}_wg{wg}"), &words);
             }
         }
     }

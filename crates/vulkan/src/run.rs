@@ -296,14 +296,26 @@ fn run_module_inner(
     } else {
         None
     };
+    // One flag word per wave, or one per lane in a lane-mapping module (D116): the wave's flag is the
+    // maximum of its words. Fault records are kept per flag slot (D158).
+    let slots = lower::flag_slots(words) as usize;
     // Checked mode: the check buffer (sink, allocations, fault records); its address comes next.
     let check = match checked {
         Some(allocs) => {
-            let w = check_buffer_words(allocs, total);
+            let w = check_buffer_words(allocs, total * slots);
             let mut b = ctx.create_buffer(4 * w.len() as u64)?;
             b.upload_u32(0, &w)?;
             let a = b.device_address();
             words_in.extend([a as u32, (a >> 32) as u32]);
+            // Then each allocation's (base, size), read from the push constants' copy where it fits (D158).
+            for &(base, size) in allocs {
+                words_in.extend([
+                    base as u32,
+                    (base >> 32) as u32,
+                    size as u32,
+                    (size >> 32) as u32,
+                ]);
+            }
             Some((b, allocs.len()))
         }
         None => None,
@@ -311,9 +323,6 @@ fn run_module_inner(
     words_in.extend_from_slice(extra);
     let mut launch_buf = ctx.create_buffer(4 * words_in.len().max(1) as u64)?;
     launch_buf.upload_u32(0, &words_in)?;
-    // One flag word per wave, or one per lane in a lane-mapping module (D116): the wave's flag is the
-    // maximum of its words.
-    let slots = lower::flag_slots(words) as usize;
     let flags = ctx.create_buffer(4 * (total * slots) as u64)?;
     let pc = push_constants(
         launch_buf.device_address(),
@@ -340,8 +349,15 @@ fn run_module_inner(
         .map(|&(i, _)| i)
         .collect();
     if let (Some(&i), Some((buf, n))) = (oob.first(), &check) {
-        let first = check_records_offset(*n) + FAULT_RECORD_WORDS * i;
-        let rec = FaultRecord::from_words(&buf.download_u32(4 * first as u64, FAULT_RECORD_WORDS)?);
+        // The wave's records (one per lane in the lane mapping): the lowest slot that recorded a fault
+        // (a record's kind word is never zero once written).
+        let first = check_records_offset(*n) + FAULT_RECORD_WORDS * i * slots;
+        let words = buf.download_u32(4 * first as u64, FAULT_RECORD_WORDS * slots)?;
+        let rec = words
+            .chunks(FAULT_RECORD_WORDS)
+            .find(|r| r[4] != 0)
+            .map(FaultRecord::from_words)
+            .ok_or_else(|| RunError::Launch("a wave faulted without a fault record".into()))?;
         let g = i / per_group;
         let (gx, gy) = (groups[0] as usize, groups[1] as usize);
         return Err(RunError::OutOfBounds {

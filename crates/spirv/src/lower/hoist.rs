@@ -39,12 +39,21 @@ pub(crate) struct Hoisted {
 }
 
 impl Cx<'_> {
-    /// The entry block's hoistable scalar loads (none with traces or checked mode, which record every
-    /// access where it happens).
+    /// The entry block's hoistable scalar loads (none with traces, which record every access where it
+    /// happens; in checked mode only those proven inside a launch segment, which need no bounds test
+    /// and cannot fault wherever they run, D158).
     pub(crate) fn hoistable(&self) -> Vec<Hoisted> {
-        if self.opts.trace.is_some() || self.opts.checked.is_some() {
+        if self.opts.trace.is_some() {
             return Vec::new();
         }
+        let mut out = self.hoistable_all();
+        if self.opts.checked.is_some() {
+            out.retain(|h| self.proven.contains(&h.node));
+        }
+        out
+    }
+
+    fn hoistable_all(&self) -> Vec<Hoisted> {
         let init: Vec<u32> = self
             .desc
             .sgprs
@@ -259,7 +268,10 @@ impl Cx<'_> {
             let a = self.b.i_add(t.u64, None, base, add)?;
             let and = self.c64(h.and);
             let a = self.b.bitwise_and(t.u64, None, a, and)?;
-            let v = self.mem_load(Space::Global, Access::B32, a, Ty::B64, h.offset)?;
+            self.skip_check = self.proven.contains(&h.node);
+            let v = self.mem_load(Space::Global, Access::B32, a, Ty::B64, h.offset);
+            self.skip_check = false;
+            let v = v?;
             out.insert(h.node, v);
         }
         Ok(out)

@@ -41,7 +41,7 @@ mod structured;
 pub use structured::{control_flow_notes, ControlFlow};
 
 use atomic::BARRIER_COUNTERS;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{
@@ -239,6 +239,10 @@ struct Check {
     sink: Word,
     record: Word,
     oob: Word,
+    /// The first fault's record words (pc, lane, address low/high, kind, size), kept in Function variables
+    /// by selects at every access and written to the check buffer once, at the end (D158: no branch per
+    /// access).
+    words: [Word; FAULT_RECORD_WORDS],
 }
 
 /// The push constants: `{ u64 launch_words; u64 flags; u32 grid[3]; u32 zero; u32 launch[24] }`. `flags`
@@ -329,7 +333,7 @@ pub struct LowerOptions {
     pub fault: Option<PlantedFault>,
     /// Structured control flow (the default) or the dispatcher loop over all blocks (decision D035).
     pub control_flow: ControlFlow,
-    /// Checked mode (`run --checked`): validate every global/flat access against this many allocations,
+    /// Checked mode (the default of `run`, D158; `run --unchecked` turns it off): validate every global/flat access against this many allocations,
     /// given at run time in the check buffer (see [`check_buffer_words`]). An access outside all of them is
     /// redirected to the buffer's sink (loads read zero-filled spare words, stores land there) and the wave
     /// reports [`FLAG_OOB`] with its first fault's record, so a faulting kernel neither corrupts memory nor
@@ -469,6 +473,11 @@ pub(crate) struct Cx<'a> {
     refused: Word,
     scratch_fault: Word,
     check: Option<Check>,
+    /// Checked mode: the uniform loads proven inside a launch segment ([`Cx::launch_segment_loads`],
+    /// D132), which need no bounds test (D158).
+    proven: HashSet<usize>,
+    /// Set while the access being lowered is one of `proven`.
+    skip_check: bool,
     lds: Option<Word>,
     /// The device address (u64) of the wave's scratch region in the runner's scratch buffer.
     private: Option<Word>,
@@ -581,6 +590,8 @@ impl<'a> Cx<'a> {
             refused: 0,
             scratch_fault: 0,
             check: None,
+            proven: HashSet::new(),
+            skip_check: false,
             lds: None,
             private: None,
             code_base: None,
@@ -1069,6 +1080,11 @@ impl<'a> Cx<'a> {
             }
             self.code_base = Some(self.join64(half[0], half[1])?);
         }
+        // Checked mode: the uniform loads that need no bounds test (D158); before the hoisting, which in
+        // checked mode takes only those.
+        if self.opts.checked.is_some() {
+            self.proven = self.launch_segment_loads();
+        }
         // Scalar loads of the entry block, once at the top (D118).
         let loads = self.hoistable();
         self.hoisted = self.emit_hoisted(&loads, &init_vals)?;
@@ -1109,39 +1125,65 @@ impl<'a> Cx<'a> {
                     [Operand::LiteralBit32(4)],
                 )?)
             };
-            let lo = word(self, launch_addr, at)?;
-            let hi = word(self, launch_addr, at + 1)?;
+            // A launch word: from the push constants' copy where it has one (uniform, cheap: D117), else
+            // from the launch buffer.
+            let launch_word = |cx: &mut Self, k: u64| -> R<Word> {
+                if (k as usize) < PUSHED_LAUNCH_WORDS {
+                    let p = cx.b.type_pointer(None, StorageClass::PushConstant, t.u32);
+                    let m = cx.c32(6 + k as u32);
+                    let ptr = cx.b.access_chain(p, None, pc, [m])?;
+                    Ok(cx.b.load(t.u32, None, ptr, None, [])?)
+                } else {
+                    word(cx, launch_addr, k)
+                }
+            };
+            let lo = launch_word(self, at)?;
+            let hi = launch_word(self, at + 1)?;
             let table = self.join64(lo, hi)?;
+            // Each allocation's (base, size) follows as launch words (D158; also in the check buffer).
             let mut ranges = Vec::with_capacity(n as usize);
             for i in 0..n as u64 {
-                let first = CHECK_SINK_BYTES / 4 + 4 * i;
+                let first = at + 2 + 4 * i;
                 let w: Vec<Word> = (0..4)
-                    .map(|j| word(self, table, first + j))
+                    .map(|j| launch_word(self, first + j))
                     .collect::<R<_>>()?;
                 let base = self.join64(w[0], w[1])?;
                 let size = self.join64(w[2], w[3])?;
                 let end = self.b.i_add(t.u64, None, base, size)?;
                 ranges.push((base, end));
             }
-            let lin64 = self.invocation_index(gid, nwg, li)?;
+            // One record per flag slot: per wave in the wave mapping, per lane in the lane mapping (its
+            // lanes fault independently; the runner reads the wave's lowest faulting lane, D158).
+            let lin64 = self.invocation_index(gid, nwg, wave_ix)?;
+            let lin64 = if lane_mapping {
+                let wsc = self.c64(ws as u64);
+                let lane = self.lm.as_ref().expect("lane mapping").lane_id;
+                let lane = self.b.u_convert(t.u64, None, lane)?;
+                let slot = self.b.i_mul(t.u64, None, lin64, wsc)?;
+                self.b.i_add(t.u64, None, slot, lane)?
+            } else {
+                lin64
+            };
             let stride = self.c64(4 * FAULT_RECORD_WORDS as u64);
             let off = self.b.i_mul(t.u64, None, lin64, stride)?;
             let first = self.c64(4 * check_records_offset(n as usize) as u64);
             let off = self.b.i_add(t.u64, None, off, first)?;
             let record = self.b.i_add(t.u64, None, table, off)?;
             let oob = self.fn_var(t.bool, Some(f));
+            let words = [(); FAULT_RECORD_WORDS].map(|_| self.fn_var(t.u32, Some(z)));
             self.check = Some(Check {
                 ranges,
                 sink: table,
                 record,
                 oob,
+                words,
             });
         }
         if self.opts.trace.is_some() {
             // The trace buffer's address follows the Const words and the scratch address.
             let word = k
                 + if self.desc.scratch_bytes > 0 { 2 } else { 0 }
-                + if self.opts.checked.is_some() { 2 } else { 0 };
+                + self.opts.checked.map_or(0, |n| 2 + 4 * n as u64);
             let row = self.b.i_mul(t.u32, None, nwg[1], gid[2])?;
             let row = self.b.i_add(t.u32, None, row, gid[1])?;
             let lin = self.b.i_mul(t.u32, None, row, nwg[0])?;
@@ -1321,9 +1363,20 @@ impl<'a> Cx<'a> {
             flag
         };
         // An out-of-bounds access explains whatever followed it: it takes precedence.
-        let flag = if let Some(c) = &self.check {
+        let flag = if let Some(c) = self.check.clone() {
             let oob = c.oob;
             let o = self.load_bool(oob)?;
+            // The first fault's record, kept in variables until here (D158).
+            self.guarded(o, None, |cx| {
+                for (i, &w) in c.words.iter().enumerate() {
+                    let v = cx.b.load(t.u32, None, w, None, [])?;
+                    let off = cx.c64(4 * i as u64);
+                    let p = cx.b.i_add(t.u64, None, c.record, off)?;
+                    let p = cx.b.convert_u_to_ptr(t.psb_u32, None, p)?;
+                    cx.plain_store(Space::Global, p, v)?;
+                }
+                Ok(None)
+            })?;
             let fo = self.c32(FLAG_OOB);
             self.b.select(t.u32, None, o, fo, flag)?
         } else {
@@ -2292,6 +2345,9 @@ impl<'a> Cx<'a> {
         let Some(c) = self.check.clone() else {
             return Ok(a);
         };
+        if self.skip_check {
+            return Ok(a); // proven inside a launch segment (D132, D158)
+        }
         let t = self.t;
         let n = self.c64(bytes as u64);
         let end = self.b.i_add(t.u64, None, a, n)?;
@@ -2336,15 +2392,12 @@ impl<'a> Cx<'a> {
             } | if lds { CHECK_KIND_LDS } else { 0 },
         );
         let nb = self.c32(bytes);
-        self.guarded(first, None, |cx| {
-            for (i, v) in [pc, lane, lo, hi, kind, nb].into_iter().enumerate() {
-                let off = cx.c64(4 * i as u64);
-                let p = cx.b.i_add(t.u64, None, c.record, off)?;
-                let p = cx.b.convert_u_to_ptr(t.psb_u32, None, p)?;
-                cx.plain_store(Space::Global, p, v)?;
-            }
-            Ok(None)
-        })?;
+        // Selects, not a branch: the record is written once, at the end (D158).
+        for (w, v) in c.words.into_iter().zip([pc, lane, lo, hi, kind, nb]) {
+            let old = self.b.load(t.u32, None, w, None, [])?;
+            let x = self.b.select(t.u32, None, first, v, old)?;
+            self.store(w, x)?;
+        }
         let o = self.b.logical_or(t.bool, None, seen, bad)?;
         self.store(c.oob, o)
     }
@@ -2799,7 +2852,10 @@ impl<'a> Cx<'a> {
                 // Uniform load: once for the wave, whatever EXEC says (as the evaluator does).
                 let a = self.get(addr)?;
                 let aty = self.ty(addr.index());
-                self.mem_load(space, access, a, aty, offset)?
+                self.skip_check = self.proven.contains(&i);
+                let v = self.mem_load(space, access, a, aty, offset);
+                self.skip_check = false;
+                v?
             }
             _ => return Err(self.unsupported(format!("node {node:?} is not a value here"))),
         })

@@ -206,8 +206,6 @@ impl Cx<'_> {
     pub(crate) fn lane_check_options(&self) -> R<()> {
         let bad = if self.opts.trace.is_some() {
             Some("device traces")
-        } else if self.opts.checked.is_some() {
-            Some("checked mode")
         } else if self.opts.control_flow != super::ControlFlow::Structured {
             Some("the dispatcher control flow")
         } else {
