@@ -301,6 +301,14 @@ fn run_native(case: &Case, m: &Manifest, tmp: &Path) -> PathBuf {
 
 fn run_rdna2spv(manifest: &Path, backend: &str, out: &Path) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        // The child's device dispatches are this test's in the executed-encoding log (D159).
+        .env(
+            "RDNA2SPV_COVERAGE_TEST",
+            format!(
+                "fixtures_run::{}",
+                std::thread::current().name().unwrap_or_default()
+            ),
+        )
         .arg("run")
         .arg(manifest)
         .args(["--backend", backend, "--out"])

@@ -158,6 +158,14 @@ fn double_word_bounds_reduced() {
 fn probe_bad_input_exits_2() {
     let run = |args: &[&str]| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+            // The child's device dispatches are this test's in the executed-encoding log (D159).
+            .env(
+                "RDNA2SPV_COVERAGE_TEST",
+                format!(
+                    "probe_numerics::{}",
+                    std::thread::current().name().unwrap_or_default()
+                ),
+            )
             .args(args)
             .output()
             .unwrap();

@@ -33,7 +33,10 @@ const USAGE: &str = "usage: cargo xtask <command>
                       compile time, run time at 1x/10x/100x (--write: docs/performance.md's section)
   bench-eval [--quick] host evaluator throughput vs the same OpenCL C compiled natively (docs/performance.md)
   codegen [--check]   crates/isa/opcodes.txt -> crates/isa/src/generated/table.rs (--check: fail if stale)
-  coverage [--check]  docs/coverage.md from the opcode table, the lifter, the lowering and test markers
+  coverage [--check | --static-only] [--logs DIR]
+                      docs/coverage.md from the opcode table, the lifter, the lowering, test markers and
+                      the executed-encoding logs of `RDNA2SPV_COVERAGE_LOG=$PWD/target/coverage-log cargo test`
+                      (--check: fail if stale or a claim is not in the logs; --static-only: without logs)
   corpus rocsparse    fetch librocsparse0 (apt-get download) and extract its gfx1030 code objects and an index
                       into ~/.cache/rdna2spv/corpus/rocsparse (RDNA2SPV_CORPUS_DIR overrides)
   corpus rocrand      the same for librocrand1 into ~/.cache/rdna2spv/corpus/rocrand

@@ -609,6 +609,12 @@ pub struct Inst {
     pub text: String,
     /// The instruction's nodes, in execution order.
     pub nodes: std::ops::Range<u32>,
+    /// The table row and variant it was decoded as (None for programs built by hand): what the
+    /// executed-encoding log records (`RDNA2SPV_COVERAGE_LOG`, issue 28).
+    pub encoding: Option<(
+        &'static rdna2spv_isa::Encoding,
+        rdna2spv_isa::decode::Variant,
+    )>,
 }
 
 /// How a block ends.

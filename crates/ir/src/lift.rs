@@ -232,6 +232,7 @@ pub fn lift_with_calls(
                 pc,
                 text: text.clone(),
                 nodes: range,
+                encoding: Some((ins.encoding, ins.variant)),
             });
             match d.edges[&loc] {
                 Edge::End => {

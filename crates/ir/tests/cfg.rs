@@ -370,6 +370,7 @@ mod barriers {
             pc: 0,
             text: "s_mov_b32 s5, ...".into(),
             nodes: s0..n(&p),
+            encoding: None,
         };
         // block 1: the barrier
         let s1 = n(&p);
@@ -378,6 +379,7 @@ mod barriers {
             pc: 4,
             text: "s_barrier".into(),
             nodes: s1..n(&p),
+            encoding: None,
         };
         // block 2: count down, branch back
         let s2 = n(&p);
@@ -414,6 +416,7 @@ mod barriers {
             pc: 8,
             text: "s_sub_u32 s5, s5, 1 / s_cmp_lg_u32 s5, 0".into(),
             nodes: s2..n(&p),
+            encoding: None,
         };
         let s3 = n(&p);
         p.nodes.push(Node::ReadScc);
@@ -421,6 +424,7 @@ mod barriers {
             pc: 12,
             text: "s_cbranch_scc1".into(),
             nodes: s3..n(&p),
+            encoding: None,
         };
         let b = |i: usize| Handle::<Block>::from_index(i);
         p.blocks.push(Block {

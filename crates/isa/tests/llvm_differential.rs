@@ -4,7 +4,8 @@
 //! * every opcode slot of the table, under several operand fills per slot, and
 //! * at least 100,000 fresh random buffers per run (uniform words, plus words aimed at every format),
 //!
-//! at an agreement of at least 99.99%. Every accepted difference is a named rule in `common::normalise`.
+//! with every compared word agreeing (100%, issue 28: the runs measured 100%, so one difference is a regression)
+//! and a run that compared nothing failing. Every accepted difference is a named rule in `common::normalise`.
 //! The seed changes with every run (it is printed, and `RDNA2SPV_DIFF_SEED` replays one).
 
 mod common;
@@ -12,8 +13,6 @@ mod common;
 use common::*;
 use rdna2spv_isa::generated::ENCODINGS;
 use rdna2spv_isa::{Format, PrintOptions, Target};
-
-const REQUIRED: f64 = 0.9999;
 
 fn oracle(target: Target, wave64: bool) -> llvm_oracle::Disassembler {
     llvm_oracle::Disassembler::new(target.name(), if wave64 { "+wavefrontsize64" } else { "" })
@@ -127,11 +126,9 @@ fn every_table_slot_agrees_with_llvm() {
             target.name(),
             report.summary()
         );
-        assert!(
-            report.agreement() >= REQUIRED,
-            "{} wave64={wave64}: agreement below {REQUIRED}:\n{}",
-            target.name(),
-            report.summary()
+        report.require_all_agree(
+            &format!("slots {} wave64={wave64}", target.name()),
+            ENCODINGS.len(),
         );
         // Each slot must have been exercised with at least one encoding LLVM accepts as that instruction.
         assert!(
@@ -169,12 +166,8 @@ fn random_words_agree_with_llvm() {
         }
     }
     println!("words aimed at each format: {}", aimed.summary());
-    assert!(
-        uniform.agreement() >= REQUIRED,
-        "uniform: {}",
-        uniform.summary()
-    );
-    assert!(aimed.agreement() >= REQUIRED, "aimed: {}", aimed.summary());
+    uniform.require_all_agree("uniform", 50_000);
+    aimed.require_all_agree("aimed", Format::ALL.len() * 2_500);
 }
 
 #[test]
@@ -196,11 +189,9 @@ fn random_words_agree_with_llvm_on_other_targets_and_wave64() {
             }
         }
         println!("{} wave64={wave64}: {}", target.name(), r.summary());
-        assert!(
-            r.agreement() >= REQUIRED,
-            "{} wave64={wave64}: {}",
-            target.name(),
-            r.summary()
+        r.require_all_agree(
+            &format!("{} wave64={wave64}", target.name()),
+            Format::ALL.len() * 500,
         );
     }
 }

@@ -50,6 +50,7 @@ fn program(ws: u32) -> Program {
             pc: 4 * insts.len() as u32,
             text: "test".into(),
             nodes: start..p.nodes.len() as u32,
+            encoding: None,
         });
     };
     for op in [
@@ -310,6 +311,7 @@ fn large_programs_lower_quickly() {
             pc: 4 * i,
             text: "v_fma_f32".into(),
             nodes: start..p.nodes.len() as u32,
+            encoding: None,
         });
     }
     p.blocks.push(Block {

@@ -14,6 +14,7 @@
 
 mod buffer;
 mod context;
+mod coverage_log;
 pub mod kernel;
 pub mod profile;
 pub mod run;

@@ -225,7 +225,12 @@ fn run_lowered(
 ) -> Result<RunReport, RunError> {
     let layout = kernel_layout(launch);
     let checked = (!allocations.is_empty()).then_some(allocations);
-    run_module_inner(ctx, words, &layout, launch.grid, checked, extra).map_err(|mut e| match e {
+    let r = run_module_inner(ctx, words, &layout, launch.grid, checked, extra);
+    // A dispatch that finished: its program's encodings ran on the device (issue 28's coverage log).
+    if r.is_ok() {
+        crate::coverage_log::record(program);
+    }
+    r.map_err(|mut e| match e {
         RunError::OutOfBounds {
             ref mut text, pc, ..
         } => {

@@ -134,6 +134,7 @@ impl Pb {
             pc: self.pc,
             text: text.into(),
             nodes: self.start..end,
+            encoding: None,
         });
         self.start = end;
         self.pc += 4;

@@ -309,12 +309,37 @@ impl Report {
         }
     }
 
+    /// The share of compared words that agree; a run that compared nothing has agreement 0, not 100%.
     pub fn agreement(&self) -> f64 {
         if self.total == 0 {
-            1.0
+            0.0
         } else {
             self.agree as f64 / self.total as f64
         }
+    }
+
+    /// Issue 28's floor: every compared word agrees (after the named rules of `normalise`), and the run
+    /// compared something: at least `min_compared` words, and at most 1% skipped (LLVM would crash; the runs
+    /// measured 0.01–0.33%).
+    pub fn require_all_agree(&self, what: &str, min_compared: usize) {
+        assert!(
+            self.total >= min_compared.max(1),
+            "{what}: only {} words compared (at least {} required; all skipped is not agreement):\n{}",
+            self.total,
+            min_compared.max(1),
+            self.summary()
+        );
+        assert!(
+            self.skipped * 100 <= self.total,
+            "{what}: more than 1% of the words skipped:\n{}",
+            self.summary()
+        );
+        assert_eq!(
+            self.agree,
+            self.total,
+            "{what}: every compared word must agree with LLVM:\n{}",
+            self.summary()
+        );
     }
 
     pub fn summary(&self) -> String {
