@@ -1064,21 +1064,8 @@ impl<'a> Cx<'a> {
         }
         // The code object image's address follows the Const words (D155).
         if self.desc.code_base.is_some() {
-            let mut half = [0; 2];
-            for h in half.iter_mut() {
-                let off = self.c64(4 * k);
-                k += 1;
-                let a = self.b.i_add(t.u64, None, launch_addr, off)?;
-                let p = self.b.convert_u_to_ptr(t.psb_u32, None, a)?;
-                *h = self.b.load(
-                    t.u32,
-                    None,
-                    p,
-                    Some(MemoryAccess::ALIGNED),
-                    [Operand::LiteralBit32(4)],
-                )?;
-            }
-            self.code_base = Some(self.join64(half[0], half[1])?);
+            self.code_base = Some(self.launch_u64(launch_addr, k)?);
+            k += 2;
         }
         // Checked mode: the uniform loads that need no bounds test (D158); before the hoisting, which in
         // checked mode takes only those.
@@ -1091,20 +1078,7 @@ impl<'a> Cx<'a> {
         if self.desc.scratch_bytes > 0 {
             // The scratch buffer's address follows the Const words; this wave's region is slot
             // `workgroup_linear * waves_per_workgroup + wave` of it (the same index as the flags).
-            let mut half = [0; 2];
-            for (i, h) in half.iter_mut().enumerate() {
-                let off = self.c64(4 * (k + i as u64));
-                let a = self.b.i_add(t.u64, None, launch_addr, off)?;
-                let p = self.b.convert_u_to_ptr(t.psb_u32, None, a)?;
-                *h = self.b.load(
-                    t.u32,
-                    None,
-                    p,
-                    Some(MemoryAccess::ALIGNED),
-                    [Operand::LiteralBit32(4)],
-                )?;
-            }
-            let base = self.join64(half[0], half[1])?;
+            let base = self.launch_u64(launch_addr, k)?;
             let lin64 = self.invocation_index(gid, nwg, wave_ix)?;
             let stride = self.c64(scratch_stride(self.desc));
             let off = self.b.i_mul(t.u64, None, lin64, stride)?;
@@ -2859,6 +2833,25 @@ impl<'a> Cx<'a> {
             }
             _ => return Err(self.unsupported(format!("node {node:?} is not a value here"))),
         })
+    }
+
+    /// Launch words `k` and `k + 1` (low, high) read from the launch buffer at `launch_addr`, as a u64.
+    fn launch_u64(&mut self, launch_addr: Word, k: u64) -> R<Word> {
+        let t = self.t;
+        let mut half = [0; 2];
+        for (i, h) in half.iter_mut().enumerate() {
+            let off = self.c64(4 * (k + i as u64));
+            let a = self.b.i_add(t.u64, None, launch_addr, off)?;
+            let p = self.b.convert_u_to_ptr(t.psb_u32, None, a)?;
+            *h = self.b.load(
+                t.u32,
+                None,
+                p,
+                Some(MemoryAccess::ALIGNED),
+                [Operand::LiteralBit32(4)],
+            )?;
+        }
+        self.join64(half[0], half[1])
     }
 
     fn join64(&mut self, lo: Word, hi: Word) -> R<Word> {
