@@ -180,51 +180,47 @@ pub fn lift_with_calls(
                 },
             };
             let cond = b.lift().and_then(|c| b.shared_error().map(|_| c));
+            // A refusal inside an inlined call names the callee and its own offset (D099).
+            let place = |offset: u32, reason: String| match loc.ctx {
+                0 => (name.to_string(), offset, reason),
+                c => {
+                    let cx = &d.contexts[c as usize - 1];
+                    (
+                        space.callees[cx.callee].name.clone(),
+                        offset.wrapping_sub(cx.entry),
+                        format!("{reason}; in a function called by kernel {name}"),
+                    )
+                }
+            };
             let cond = cond.map_err(|e| match e {
                 LiftError::Unsupported {
                     offset,
                     text,
                     reason,
                     ..
-                } => match loc.ctx {
-                    0 => LiftError::Unsupported {
-                        kernel: name.to_string(),
+                } => {
+                    let (kernel, offset, reason) = place(offset, reason);
+                    LiftError::Unsupported {
+                        kernel,
                         offset,
                         text,
                         reason,
-                    },
-                    c => {
-                        let cx = &d.contexts[c as usize - 1];
-                        LiftError::Unsupported {
-                            kernel: space.callees[cx.callee].name.clone(),
-                            offset: offset.wrapping_sub(cx.entry),
-                            text,
-                            reason: format!("{reason}; in a function called by kernel {name}"),
-                        }
                     }
-                },
+                }
                 LiftError::Register {
                     offset,
                     text,
                     reason,
                     ..
-                } => match loc.ctx {
-                    0 => LiftError::Register {
-                        kernel: name.to_string(),
+                } => {
+                    let (kernel, offset, reason) = place(offset, reason);
+                    LiftError::Register {
+                        kernel,
                         offset,
                         text,
                         reason,
-                    },
-                    c => {
-                        let cx = &d.contexts[c as usize - 1];
-                        LiftError::Register {
-                            kernel: space.callees[cx.callee].name.clone(),
-                            offset: offset.wrapping_sub(cx.entry),
-                            text,
-                            reason: format!("{reason}; in a function called by kernel {name}"),
-                        }
                     }
-                },
+                }
                 e => e,
             })?;
             let range = first..p.nodes.len() as u32;
