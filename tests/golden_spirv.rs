@@ -43,7 +43,7 @@ fn tool(name: &str, args: &[&std::ffi::OsStr]) -> std::process::Output {
 fn translated_fixtures_match_their_golden_disassembly() {
     let tmp = std::env::temp_dir().join(format!("rdna2spv-golden-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
-    // Both mappings (the wave mapping is the reference, D020; the lane mapping is `auto`'s usual choice,
+    // Both mappings (the wave mapping is the reference, D006; the lane mapping is `auto`'s usual choice,
     // D082, D126).
     for (co, wg, mapping, golden) in [
         ("saxpy.co", "64,1,1", "wave", "saxpy.spvasm"),

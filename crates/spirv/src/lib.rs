@@ -1,5 +1,8 @@
-//! SPIR-V side of rdna2spv: the device profile that drives the lowering, and exact emulations of ISA
-//! primitives (the IR → SPIR-V lowering itself lands here later).
+//! SPIR-V side of rdna2spv: the IR → SPIR-V lowering ([`lower`]: the wave mapping, one invocation per wave,
+//! decision D006, and the lane mapping, one invocation per lane, `lower/lane/`, decision D082 and
+//! docs/lane-mapping.md), the device profile that drives its workarounds ([`profile`], decision D004), and
+//! exact emulations of ISA primitives a driver may not implement exactly ([`exact`]). How it fits with the
+//! other crates: docs/architecture.md.
 
 pub mod exact;
 pub mod lower;

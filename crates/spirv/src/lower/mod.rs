@@ -1,4 +1,5 @@
-//! IR → SPIR-V: one invocation executes one whole wave (decision D006).
+//! IR → SPIR-V: one invocation executes one whole wave (decision D006). The lane mapping (one invocation per
+//! lane, decision D082) reuses this emitter through the `lane_*` hooks of `lane/` (docs/lane-mapping.md).
 //!
 //! Module shape (SPIR-V 1.5, `PhysicalStorageBuffer64 GLSL450`, entry point `main`):
 //!

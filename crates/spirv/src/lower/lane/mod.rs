@@ -46,7 +46,10 @@
 //!   waves of a partial workgroup run them "off" through `on` and arrive at every barrier).
 //!
 //! Options the mapping does not support are refused before anything runs (`LowerError::Layout`):
-//! traces, checked mode, the dispatcher control flow.
+//! device traces and the dispatcher control flow (checked mode runs in both mappings, D158); so is a
+//! kernel whose exchanges need more than `EXCHANGE_BUDGET` bytes of workgroup memory.
+//!
+//! Every rule of this mapping, its test and its decision: docs/lane-mapping.md.
 
 use std::collections::HashSet;
 
@@ -84,7 +87,7 @@ pub fn flag_slots(words: &[u32]) -> u32 {
 /// How kernel lanes map onto SPIR-V invocations.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Mapping {
-    /// One invocation runs a whole wave (the reference mapping; decision D020's lowering).
+    /// One invocation runs a whole wave (the reference mapping; decision D006).
     #[default]
     Wave,
     /// One invocation runs one lane; the Vulkan workgroup is the kernel's workgroup (decision D082).
