@@ -1,7 +1,7 @@
 //! Every target quirk of RDNA 2 float and conversion semantics, in one place (the evaluator's side; the
 //! lowering has its own counterpart keyed by the device profile). Values are bit patterns.
 //!
-//! * NaN results are the default quiet NaN of their width (0x7fc00000, 0x7e00, 0x7ff8000000000000): devices
+//! * NaN results are the default quiet NaN of their width (`rdna2spv_ir::quirks`, D170): devices
 //!   disagree on which NaN operand's payload survives (lavapipe's choice varies with code generation,
 //!   ../shared/DESIGN.md), so both sides canonicalise (decision D005).
 //! * Fused operations round once (D993): f32 uses the host's fused multiply-add; half forms round once to half
@@ -10,13 +10,11 @@
 //! * Denormals are preserved (the LLVM/HSA default mode, FLOAT_DENORM_MODE_32 = 3) except where an
 //!   instruction is defined to flush (legacy_multiply_add).
 
-const F32_QNAN: u32 = 0x7fc0_0000;
-const F16_QNAN: u16 = 0x7e00;
-const F64_QNAN: u64 = 0x7ff8_0000_0000_0000;
+use rdna2spv_ir::quirks::{F16_DEFAULT_NAN, F32_DEFAULT_NAN, F64_DEFAULT_NAN};
 
 fn c32(x: f32) -> u32 {
     if x.is_nan() {
-        F32_QNAN
+        F32_DEFAULT_NAN
     } else {
         x.to_bits()
     }
@@ -24,7 +22,7 @@ fn c32(x: f32) -> u32 {
 
 fn c64(x: f64) -> u64 {
     if x.is_nan() {
-        F64_QNAN
+        F64_DEFAULT_NAN
     } else {
         x.to_bits()
     }
@@ -104,7 +102,7 @@ pub fn f32_legacy_mad(a: u32, b: u32, c: u32) -> u32 {
 pub fn f32_min(a: u32, b: u32) -> u32 {
     let (x, y) = (f32::from_bits(a), f32::from_bits(b));
     match (x.is_nan(), y.is_nan()) {
-        (true, true) => F32_QNAN,
+        (true, true) => F32_DEFAULT_NAN,
         (true, false) => b,
         (false, true) => a,
         _ if x == y => a | b,
@@ -120,7 +118,7 @@ pub fn f32_min(a: u32, b: u32) -> u32 {
 pub fn f32_max(a: u32, b: u32) -> u32 {
     let (x, y) = (f32::from_bits(a), f32::from_bits(b));
     match (x.is_nan(), y.is_nan()) {
-        (true, true) => F32_QNAN,
+        (true, true) => F32_DEFAULT_NAN,
         (true, false) => b,
         (false, true) => a,
         _ if x == y => a & b,
@@ -157,7 +155,7 @@ pub fn f64_to_f16(x: f64) -> u16 {
     let bits = x.to_bits();
     let sign = ((bits >> 48) & 0x8000) as u16;
     if x.is_nan() {
-        return F16_QNAN;
+        return F16_DEFAULT_NAN;
     }
     let a = x.abs();
     if a >= 65520.0 {
@@ -421,7 +419,7 @@ mod tests {
     fn conversions_saturate() {
         assert_eq!(f32_to_i32(3e9f32.to_bits()), i32::MAX as u32);
         assert_eq!(f32_to_i32((-3e9f32).to_bits()), i32::MIN as u32);
-        assert_eq!(f32_to_i32(F32_QNAN), 0);
+        assert_eq!(f32_to_i32(F32_DEFAULT_NAN), 0);
         assert_eq!(f32_to_u32((-1.0f32).to_bits()), 0);
     }
 }

@@ -18,6 +18,7 @@ pub mod cfg;
 pub mod lift;
 mod print;
 pub mod trace;
+pub mod quirks;
 pub mod verify;
 
 pub use verify::{verify, VerifyError};
