@@ -19,7 +19,7 @@
 // coverage: f32_ops_match_softfloat_on_host_and_lavapipe: V_TRUNC_F32 V_CEIL_F32 V_FLOOR_F32 V_RNDNE_F32 V_FRACT_F32 V_LDEXP_F32 V_FREXP_MANT_F32 V_FREXP_EXP_I32_F32 V_MIN3_F32 V_MAX3_F32 V_MED3_F32 V_ADD_F32 V_SUB_F32 V_SUBREV_F32 V_MUL_F32 V_MUL_LEGACY_F32 V_CVT_F32_I32 V_CVT_F32_U32 V_CVT_I32_F32 V_CVT_U32_F32 V_RCP_F32 V_SQRT_F32 V_CNDMASK_B32 V_MIN_F32 V_MAX_F32 V_CVT_FLR_I32_F32 V_CVT_RPI_I32_F32 V_CVT_F32_UBYTE0 V_CVT_F32_UBYTE1 V_CVT_F32_UBYTE2 V_CVT_F32_UBYTE3 V_CMP_F_F32 V_CMPX_F_F32 V_CMP_LT_F32 V_CMPX_LT_F32 V_CMP_EQ_F32 V_CMPX_EQ_F32 V_CMP_LE_F32 V_CMPX_LE_F32 V_CMP_GT_F32 V_CMPX_GT_F32 V_CMP_LG_F32 V_CMPX_LG_F32 V_CMP_GE_F32 V_CMPX_GE_F32 V_CMP_O_F32 V_CMPX_O_F32 V_CMP_U_F32 V_CMPX_U_F32 V_CMP_NGE_F32 V_CMPX_NGE_F32 V_CMP_NLG_F32 V_CMPX_NLG_F32 V_CMP_NGT_F32 V_CMPX_NGT_F32 V_CMP_NLE_F32 V_CMPX_NLE_F32 V_CMP_NEQ_F32 V_CMPX_NEQ_F32 V_CMP_NLT_F32 V_CMPX_NLT_F32 V_CMP_TRU_F32 V_CMPX_TRU_F32 V_CMP_CLASS_F32 V_CMPX_CLASS_F32
 // coverage: f16_ops_match_softfloat_on_host_and_lavapipe: V_TRUNC_F16 V_CEIL_F16 V_FLOOR_F16 V_RNDNE_F16 V_FRACT_F16 V_FREXP_MANT_F16 V_FREXP_EXP_I16_F16 V_ADD_F16 V_MUL_F16 V_MIN_F16 V_MAX_F16 V_SUB_F16 V_SUBREV_F16 V_LDEXP_F16 V_MIN3_F16 V_MAX3_F16 V_MED3_F16 V_CVT_F32_F16 V_CVT_F16_F32 V_CVT_F16_U16 V_CVT_F16_I16 V_CVT_U16_F16 V_CVT_I16_F16 V_CVT_PKRTZ_F16_F32 V_PACK_B32_F16 V_PK_ADD_F16 V_PK_MUL_F16 V_PK_MIN_F16 V_PK_MAX_F16 V_CMP_F_F16 V_CMPX_F_F16 V_CMP_LT_F16 V_CMPX_LT_F16 V_CMP_EQ_F16 V_CMPX_EQ_F16 V_CMP_LE_F16 V_CMPX_LE_F16 V_CMP_GT_F16 V_CMPX_GT_F16 V_CMP_LG_F16 V_CMPX_LG_F16 V_CMP_GE_F16 V_CMPX_GE_F16 V_CMP_O_F16 V_CMPX_O_F16 V_CMP_U_F16 V_CMPX_U_F16 V_CMP_NGE_F16 V_CMPX_NGE_F16 V_CMP_NLG_F16 V_CMPX_NLG_F16 V_CMP_NGT_F16 V_CMPX_NGT_F16 V_CMP_NLE_F16 V_CMPX_NLE_F16 V_CMP_NEQ_F16 V_CMPX_NEQ_F16 V_CMP_NLT_F16 V_CMPX_NLT_F16 V_CMP_TRU_F16 V_CMPX_TRU_F16 V_CMP_CLASS_F16 V_CMPX_CLASS_F16
 
-use rdna2spv_eval::{InitSgpr, Launch, Memory};
+use rdna2spv_eval::{Launch, Memory, SgprInit};
 use rdna2spv_ir::lift::{lift, LiftOptions};
 use rdna2spv_ir::Program;
 use rdna2spv_isa::Target;
@@ -106,10 +106,10 @@ fn kernel(cases: &[Case]) -> Program {
 fn launch(n: usize, addrs: &[u64]) -> Launch {
     let mut sgprs = Vec::new();
     for (i, &a) in addrs.iter().enumerate() {
-        sgprs.push((2 * i as u16, InitSgpr::Const(a as u32)));
-        sgprs.push((2 * i as u16 + 1, InitSgpr::Const((a >> 32) as u32)));
+        sgprs.push((2 * i as u16, SgprInit::Const(a as u32)));
+        sgprs.push((2 * i as u16 + 1, SgprInit::Const((a >> 32) as u32)));
     }
-    sgprs.push((4, InitSgpr::WorkgroupId(0)));
+    sgprs.push((4, SgprInit::WorkgroupId(0)));
     Launch {
         wave_size: 32,
         grid: [n as u32, 1, 1],

@@ -2,7 +2,7 @@
 
 use crate::memory::{Fault, Memory};
 use crate::specialize as sp;
-use crate::{EvalError, InitSgpr, Launch, Stats};
+use crate::{EvalError, Launch, SgprInit, Stats};
 use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{
     Access, Block, FloatCmp, FloatOp, Handle, IntOp, Node, Program, Shape, Space, Terminator, Ty,
@@ -118,9 +118,9 @@ pub(crate) fn run_workgroup(
             for &(reg, v) in &launch.sgprs {
                 if let Some(r) = s.sgpr.get_mut(reg as usize) {
                     *r = match v {
-                        InitSgpr::Const(c) => c,
-                        InitSgpr::WorkgroupId(d) => group[d.min(2)],
-                        InitSgpr::ScratchWaveOffset => 0,
+                        SgprInit::Const(c) => c,
+                        SgprInit::WorkgroupId(d) => group[d.min(2)],
+                        SgprInit::ScratchWaveOffset => 0,
                     };
                 }
             }

@@ -15,6 +15,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 pub mod cfg;
+pub mod launch;
 pub mod lift;
 mod print;
 pub mod trace;

@@ -57,17 +57,9 @@ use spirv::{
 
 use crate::profile::DeviceProfile;
 
-/// What one SGPR holds when a wave starts (mirrors the evaluator's `InitSgpr`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SgprInit {
-    /// A value the host passes at run time. The module does not contain it: the k-th `Const` entry of
-    /// [`KernelLayout::sgprs`] reads launch word k (see [`launch_words`]).
-    Const(u32),
-    /// The workgroup id in dimension 0, 1 or 2.
-    WorkgroupId(usize),
-    /// The wave's byte offset into scratch (always 0: each wave has its own region, as in the evaluator).
-    ScratchWaveOffset,
-}
+/// What one SGPR holds when a wave starts: the launch ABI's one type, shared with the evaluator (D170). The
+/// k-th `Const` entry of [`KernelLayout::sgprs`] reads launch word k (see [`launch_words`]).
+pub use rdna2spv_ir::launch::SgprInit;
 
 /// The launch facts a module is specialised for (everything else arrives at run time).
 #[derive(Debug, Clone, PartialEq, Eq)]
