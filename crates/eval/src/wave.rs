@@ -838,8 +838,6 @@ pub(crate) fn float_op(op: FloatOp, a: u64, b: u64, c: u64) -> u64 {
         FloatOp::F32Mul => sp::f32_mul(a32, b32) as u64,
         FloatOp::F32Fma => sp::f32_fma(a32, b32, c32) as u64,
         FloatOp::F32LegacyMad => sp::f32_legacy_mad(a32, b32, c32) as u64,
-        FloatOp::F32Min => sp::f32_min(a32, b32) as u64,
-        FloatOp::F32Max => sp::f32_max(a32, b32) as u64,
         FloatOp::F16Add => sp::f16_add(a16, b16) as u64,
         FloatOp::F16Mul => sp::f16_mul(a16, b16) as u64,
         FloatOp::F16FmaToHalf => sp::f16_fma_to_half(a16, b16, c16) as u64,
@@ -1048,12 +1046,6 @@ fn lanes_float(vals: &mut [u64], k: usize, lanes: usize, op: FloatOp, args: [(us
         }),
         FloatOp::F32Mul => lanes2(vals, k, lanes, a, b, |x, y| {
             sp::f32_mul(x as u32, y as u32) as u64
-        }),
-        FloatOp::F32Min => lanes2(vals, k, lanes, a, b, |x, y| {
-            sp::f32_min(x as u32, y as u32) as u64
-        }),
-        FloatOp::F32Max => lanes2(vals, k, lanes, a, b, |x, y| {
-            sp::f32_max(x as u32, y as u32) as u64
         }),
         FloatOp::F32Fma => lanes3(vals, k, lanes, a, b, c, |x, y, z| {
             sp::f32_fma(x as u32, y as u32, z as u32) as u64

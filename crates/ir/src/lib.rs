@@ -283,8 +283,6 @@ pub enum FloatOp {
     F32Fma,
     /// legacy_multiply_add: round(round(a*b)+c), denormal inputs and results flushed (D993).
     F32LegacyMad,
-    F32Min,
-    F32Max,
     F16Add,
     F16Mul,
     /// fused_to_half: a*b+c of halves rounded once to half (D993).

@@ -1030,8 +1030,6 @@ fn mixed_program(ws: u32, w: u32, n_out: &mut u32) -> Program {
         fop(FloatOp::F32Mul),
         fop(FloatOp::F32Fma),
         fop(FloatOp::F32LegacyMad),
-        fop(FloatOp::F32Min),
-        fop(FloatOp::F32Max),
         hop(FloatOp::F16Add),
         hop(FloatOp::F16Mul),
         hop(FloatOp::F16FmaToHalf),

@@ -296,31 +296,6 @@ pub(super) fn float_op(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R
             let s = cx.f32_arith(FloatOp::F32Add, p, fc)?;
             cx.flush32(s)
         }
-        FloatOp::F32Min | FloatOp::F32Max => {
-            let x = cx.f32_of(a)?;
-            let y = cx.f32_of(b)?;
-            let an = cx.b.is_nan(t.bool, None, x)?;
-            let bn = cx.b.is_nan(t.bool, None, y)?;
-            let eq = cx.b.f_ord_equal(t.bool, None, x, y)?;
-            let (pick_a, tie) = if op == FloatOp::F32Min {
-                (
-                    cx.b.f_ord_less_than(t.bool, None, x, y)?,
-                    cx.b.bitwise_or(t.u32, None, a, b)?,
-                )
-            } else {
-                (
-                    cx.b.f_ord_greater_than(t.bool, None, x, y)?,
-                    cx.b.bitwise_and(t.u32, None, a, b)?,
-                )
-            };
-            let r = cx.b.select(t.u32, None, pick_a, a, b)?;
-            let r = cx.b.select(t.u32, None, eq, tie, r)?;
-            let r = cx.b.select(t.u32, None, bn, a, r)?;
-            let r = cx.b.select(t.u32, None, an, b, r)?;
-            let both = cx.b.logical_and(t.bool, None, an, bn)?;
-            let q = cx.c32(F32_DEFAULT_NAN);
-            Ok(cx.b.select(t.u32, None, both, q, r)?)
-        }
         FloatOp::F16Add | FloatOp::F16Mul => {
             let x = cx.f16_to_f32_bits(a)?;
             let y = cx.f16_to_f32_bits(b)?;
