@@ -1738,7 +1738,7 @@ impl Lifter<'_> {
                 let r = self.clamp_if(vop3_clamp, Ty::B64, r);
                 self.write_v(vdst, r);
             }
-            // Half add and multiply: one rounding to half (f64 holds the exact sum or product of two halves).
+            // Half add and multiply: one rounding to half (`FloatOp::F16Add`).
             V_ADD_F16 | V_MUL_F16 => {
                 let h = Src::F16;
                 let (a, b) = (self.src(s0, h)?, self.src(s1, h)?);
