@@ -85,7 +85,7 @@ pub(crate) fn run_workgroup(
         lds.add("lds", 0, vec![0; launch.lds_bytes as usize])
             .map_err(EvalError::Launch)?;
     }
-    let private_bytes = ws as usize * (launch.scratch_bytes as usize).div_ceil(4) * 4;
+    let private_bytes = rdna2spv_ir::launch::wave_scratch_bytes(ws, launch.scratch_bytes) as usize;
     // The part of each VGPR file this program can write (the work-item ids included): what a reused file
     // must have cleared after the wave (decision D113).
     let vgpr_words = (fused
@@ -342,7 +342,7 @@ fn step(
     if scratch.vals.len() < n * L {
         scratch.vals.resize(n * L, 0);
     }
-    let private_size = ws as u64 * (launch.scratch_bytes as u64).div_ceil(4) * 4;
+    let private_size = rdna2spv_ir::launch::wave_scratch_bytes(ws as u32, launch.scratch_bytes);
     let fault = |mut f: Fault, space: Space| {
         if space == Space::Scratch {
             f.scratch = Some((private_size, ws as u32));

@@ -17,3 +17,24 @@ pub enum SgprInit {
     /// ([`crate::Space::Scratch`]).
     ScratchWaveOffset,
 }
+
+/// Bytes of one wave's private (scratch) region: `wave_size` lanes of the per-lane private segment size
+/// (the descriptor's private_segment_fixed_size) rounded up to dwords ([`crate::Space::Scratch`], D010). The
+/// evaluator sizes each wave's region by it and the lowering each wave's slot of the scratch buffer.
+pub fn wave_scratch_bytes(wave_size: u32, per_lane_bytes: u32) -> u64 {
+    u64::from(wave_size) * u64::from(per_lane_bytes.div_ceil(4)) * 4
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Hand-worked: 5 bytes per lane round up to 2 dwords (8 bytes), times 32 lanes; 0 stays 0.
+    #[test]
+    fn wave_scratch_rounds_each_lane_up_to_dwords() {
+        assert_eq!(wave_scratch_bytes(32, 5), 256);
+        assert_eq!(wave_scratch_bytes(64, 8), 512);
+        assert_eq!(wave_scratch_bytes(64, 0), 0);
+        assert_eq!(wave_scratch_bytes(64, u32::MAX), 64 * (1u64 << 32));
+    }
+}

@@ -99,7 +99,7 @@ impl KernelLayout {
 /// Bytes of one wave's slot in the scratch buffer: the region (`wave_size` lanes of the private segment size
 /// rounded up to dwords) and two spare dwords that take out-of-range accesses.
 pub fn scratch_stride(layout: &KernelLayout) -> u64 {
-    layout.wave_size as u64 * (layout.scratch_bytes as u64).div_ceil(4) * 4 + 8
+    rdna2spv_ir::launch::wave_scratch_bytes(layout.wave_size, layout.scratch_bytes) + 8
 }
 
 /// Bytes of the zero-filled scratch buffer a run of `layout` over `grid` needs (0 without scratch): one
@@ -2370,7 +2370,7 @@ impl<'a> Cx<'a> {
 
     /// Dwords in the wave's scratch region.
     fn scratch_words(&self) -> u32 {
-        self.ws * self.desc.scratch_bytes.div_ceil(4)
+        (rdna2spv_ir::launch::wave_scratch_bytes(self.ws, self.desc.scratch_bytes) / 4) as u32
     }
 
     /// For an access of `bytes` at scratch byte `addr + offset` (`addr` a u32): pointers to the dword holding
