@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use rdna2spv_codeobj::descriptor::SgprKind;
 use rdna2spv_codeobj::metadata::ValueKind;
 use rdna2spv_codeobj::{CodeObject, Kernel};
-use rdna2spv_eval::{InitSgpr, Launch, Memory};
+use rdna2spv_eval::{Launch, Memory, SgprInit};
 use rdna2spv_ir::lift::LiftOptions;
 use rdna2spv_ir::Program;
 use rdna2spv_isa::Target;
@@ -797,33 +797,33 @@ pub fn initial_sgprs(
     abi: &rdna2spv_codeobj::Abi,
     kernarg_address: u64,
     packet_address: u64,
-) -> Vec<(u16, InitSgpr)> {
+) -> Vec<(u16, SgprInit)> {
     let mut sgprs = Vec::new();
-    let put64 = |first: u32, v: u64, out: &mut Vec<(u16, InitSgpr)>| {
-        out.push((first as u16, InitSgpr::Const(v as u32)));
-        out.push((first as u16 + 1, InitSgpr::Const((v >> 32) as u32)));
+    let put64 = |first: u32, v: u64, out: &mut Vec<(u16, SgprInit)>| {
+        out.push((first as u16, SgprInit::Const(v as u32)));
+        out.push((first as u16 + 1, SgprInit::Const((v >> 32) as u32)));
     };
     for s in abi.user_sgprs.iter().chain(&abi.system_sgprs) {
         match s.kind {
             SgprKind::KernargSegmentPtr => put64(s.first, kernarg_address, &mut sgprs),
             SgprKind::DispatchPtr => put64(s.first, packet_address, &mut sgprs),
-            SgprKind::WorkgroupIdX => sgprs.push((s.first as u16, InitSgpr::WorkgroupId(0))),
-            SgprKind::WorkgroupIdY => sgprs.push((s.first as u16, InitSgpr::WorkgroupId(1))),
-            SgprKind::WorkgroupIdZ => sgprs.push((s.first as u16, InitSgpr::WorkgroupId(2))),
+            SgprKind::WorkgroupIdX => sgprs.push((s.first as u16, SgprInit::WorkgroupId(0))),
+            SgprKind::WorkgroupIdY => sgprs.push((s.first as u16, SgprInit::WorkgroupId(1))),
+            SgprKind::WorkgroupIdZ => sgprs.push((s.first as u16, SgprInit::WorkgroupId(2))),
             SgprKind::PrivateSegmentBuffer => {
                 for (k, w) in private_segment_buffer(abi.wave_size)
                     .into_iter()
                     .enumerate()
                 {
-                    sgprs.push(((s.first + k as u32) as u16, InitSgpr::Const(w)));
+                    sgprs.push(((s.first + k as u32) as u16, SgprInit::Const(w)));
                 }
             }
             SgprKind::PrivateSegmentWaveOffset => {
-                sgprs.push((s.first as u16, InitSgpr::ScratchWaveOffset))
+                sgprs.push((s.first as u16, SgprInit::ScratchWaveOffset))
             }
             _ => {
                 for k in 0..s.count {
-                    sgprs.push(((s.first + k) as u16, InitSgpr::Const(0)));
+                    sgprs.push(((s.first + k) as u16, SgprInit::Const(0)));
                 }
             }
         }

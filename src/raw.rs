@@ -7,7 +7,7 @@
 //! f32 denormal mode. Buffers are named in `[[buffers]]`; both backends bind them at the same addresses.
 
 use anyhow::{bail, Context, Result};
-use rdna2spv_eval::InitSgpr;
+use rdna2spv_eval::SgprInit;
 use rdna2spv_ir::lift::{lift_ext, LiftExtras, LiftOptions};
 use rdna2spv_ir::Program;
 use rdna2spv_isa::Target;
@@ -81,7 +81,7 @@ pub struct SgprSpec {
 }
 
 /// Initial SGPRs of every wave: (register, what it holds).
-pub type InitialSgprs = Vec<(u16, InitSgpr)>;
+pub type InitialSgprs = Vec<(u16, SgprInit)>;
 
 /// One `[[buffers]]` entry of a raw manifest.
 #[derive(Debug, Clone, Deserialize)]
@@ -321,19 +321,19 @@ impl RawBinding {
         for s in &self.abi.sgpr {
             let r = s.reg;
             if let Some(c) = s.constant()? {
-                out.push((r, InitSgpr::Const(c)));
+                out.push((r, SgprInit::Const(c)));
             } else if let Some(d) = s.workgroup_id {
-                out.push((r, InitSgpr::WorkgroupId(d)));
+                out.push((r, SgprInit::WorkgroupId(d)));
             } else if s.scratch_wave_offset {
-                out.push((r, InitSgpr::ScratchWaveOffset));
+                out.push((r, SgprInit::ScratchWaveOffset));
             } else if let Some(n) = &s.address {
                 let a = addresses[self.index[n]];
-                out.push((r, InitSgpr::Const(a as u32)));
-                out.push((r + 1, InitSgpr::Const((a >> 32) as u32)));
+                out.push((r, SgprInit::Const(a as u32)));
+                out.push((r + 1, SgprInit::Const((a >> 32) as u32)));
             } else if let Some(n) = &s.vsharp {
                 let i = self.index[n];
                 for (k, w) in vsharp(addresses[i], sizes[i]).into_iter().enumerate() {
-                    out.push((r + k as u16, InitSgpr::Const(w)));
+                    out.push((r + k as u16, SgprInit::Const(w)));
                 }
             } else if let Some(names) = &s.descriptor_set {
                 let off = self.set_offsets[set];
@@ -345,7 +345,7 @@ impl RawBinding {
                         window.extend_from_slice(&w.to_le_bytes());
                     }
                 }
-                out.push((r, InitSgpr::Const(off)));
+                out.push((r, SgprInit::Const(off)));
             }
         }
         Ok((out, window))

@@ -22,12 +22,12 @@
 mod opcheck;
 
 use opcheck::{frame_of, outputs_of, segment_words, Exec, Frame, Op, Rng, WAVE};
-use rdna2spv_eval::{InitSgpr, Launch, Memory};
+use rdna2spv_eval::{Launch, Memory, SgprInit};
 use rdna2spv_ir::lift::{lift, LiftOptions};
 use rdna2spv_isa::{decode, PrintOptions, Target};
 use rdna2spv_spirv::lower::{LowerOptions, Mapping};
 use rdna2spv_vulkan::{probe, run_with_buffers};
-use softfloat_sys as sf;
+use softfloat_wrapper::{Float, RoundingMode::TiesToEven as RNE, F32};
 
 // coverage: atomics_corpus_blockers: GLOBAL_ATOMIC_CMPSWAP_X2 DS_CMPST_RTN_B64 DS_ADD_F32 DS_ADD_RTN_F32 GLOBAL_ATOMIC_UMIN_X2 GLOBAL_ATOMIC_UMAX_X2 DS_MIN_U64 DS_ADD_U64 GLOBAL_ATOMIC_CMPSWAP DS_CMPST_RTN_B32
 // coverage: atomics_lds_32: DS_ADD_U32 DS_ADD_RTN_U32 DS_SUB_U32 DS_SUB_RTN_U32 DS_RSUB_U32 DS_RSUB_RTN_U32 DS_INC_U32 DS_INC_RTN_U32 DS_DEC_U32 DS_DEC_RTN_U32 DS_MIN_I32 DS_MIN_RTN_I32 DS_MAX_I32 DS_MAX_RTN_I32 DS_MIN_U32 DS_MIN_RTN_U32 DS_MAX_U32 DS_MAX_RTN_U32 DS_AND_B32 DS_AND_RTN_B32 DS_OR_B32 DS_OR_RTN_B32 DS_XOR_B32 DS_XOR_RTN_B32 DS_MSKOR_B32 DS_MSKOR_RTN_B32 DS_CMPST_B32 DS_CMPST_RTN_B32 DS_CMPST_F32 DS_CMPST_RTN_F32 DS_MIN_F32 DS_MIN_RTN_F32 DS_MAX_F32 DS_MAX_RTN_F32 DS_ADD_F32 DS_ADD_RTN_F32 DS_WRXCHG_RTN_B32 DS_WRAP_RTN_B32
@@ -172,13 +172,13 @@ fn reference(k: Kind, m: u64, x: u64, y: u64) -> u64 {
     };
     let r = match k.base {
         "add" if k.float => {
-            let s = unsafe {
-                sf::f32_add(sf::float32_t { v: m as u32 }, sf::float32_t { v: x as u32 })
-            };
-            if f32::from_bits(s.v).is_nan() {
+            let s = F32::from_bits(m as u32)
+                .add(F32::from_bits(x as u32), RNE)
+                .to_bits();
+            if f32::from_bits(s).is_nan() {
                 0x7fc0_0000
             } else {
-                s.v as u64
+                s as u64
             }
         }
         "add" => m.wrapping_add(x),
@@ -439,10 +439,10 @@ fn as_op(s: &Seg) -> Op {
 fn launch(grid: usize, addrs: &[u64], scratch_bytes: u32) -> Launch {
     let mut sgprs = Vec::new();
     for (i, &a) in addrs.iter().enumerate() {
-        sgprs.push((2 * i as u16, InitSgpr::Const(a as u32)));
-        sgprs.push((2 * i as u16 + 1, InitSgpr::Const((a >> 32) as u32)));
+        sgprs.push((2 * i as u16, SgprInit::Const(a as u32)));
+        sgprs.push((2 * i as u16 + 1, SgprInit::Const((a >> 32) as u32)));
     }
-    sgprs.push((4, InitSgpr::WorkgroupId(0)));
+    sgprs.push((4, SgprInit::WorkgroupId(0)));
     Launch {
         wave_size: 32,
         grid: [grid as u32, 1, 1],

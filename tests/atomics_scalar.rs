@@ -27,7 +27,7 @@
 mod opcheck;
 
 use opcheck::{frame_of, outputs_of, Exec, Frame, Op, Rng, WAVE};
-use rdna2spv_eval::{InitSgpr, Launch, Memory};
+use rdna2spv_eval::{Launch, Memory, SgprInit};
 use rdna2spv_ir::lift::{lift, LiftOptions};
 use rdna2spv_isa::{decode, PrintOptions, Target};
 use rdna2spv_spirv::lower::{choose_mapping, lower_with, KernelLayout, LowerOptions, Mapping};
@@ -292,10 +292,10 @@ fn as_op(s: &Seg) -> Op {
 fn launch(grid: usize, addrs: &[u64]) -> Launch {
     let mut sgprs = Vec::new();
     for (i, &a) in addrs.iter().enumerate() {
-        sgprs.push((2 * i as u16, InitSgpr::Const(a as u32)));
-        sgprs.push((2 * i as u16 + 1, InitSgpr::Const((a >> 32) as u32)));
+        sgprs.push((2 * i as u16, SgprInit::Const(a as u32)));
+        sgprs.push((2 * i as u16 + 1, SgprInit::Const((a >> 32) as u32)));
     }
-    sgprs.push((4, InitSgpr::WorkgroupId(0)));
+    sgprs.push((4, SgprInit::WorkgroupId(0)));
     Launch {
         wave_size: 32,
         grid: [grid as u32, 1, 1],
@@ -506,9 +506,9 @@ fn wave_id_in_workgroup() {
             grid: [ITEMS as u32, 1, 1],
             workgroup: [128, 1, 1],
             sgprs: vec![
-                (0, InitSgpr::Const(a[0] as u32)),
-                (1, InitSgpr::Const((a[0] >> 32) as u32)),
-                (4, InitSgpr::WorkgroupId(0)),
+                (0, SgprInit::Const(a[0] as u32)),
+                (1, SgprInit::Const((a[0] >> 32) as u32)),
+                (4, SgprInit::WorkgroupId(0)),
             ],
             workitem_id_vgprs: 1,
             lds_bytes: 0,

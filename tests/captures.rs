@@ -12,7 +12,7 @@
 use rdna2spv::device::{open, profile_of, run_vulkan, ProfileChoice};
 use rdna2spv::dispatch::{run_host_at, Plan};
 use rdna2spv::manifest::Manifest;
-use softfloat_sys as sf;
+use softfloat_wrapper::{Float, RoundingMode::TiesToEven as RNE, F16, F32, F64};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -87,32 +87,19 @@ fn assert_no_f32_denormals(stem: &str, name: &str, v: &[u32]) {
 }
 
 fn f32_fma(a: u32, b: u32, c: u32) -> u32 {
-    // SAFETY: pure SoftFloat arithmetic on values (the rounding mode is the default, near-even).
-    unsafe {
-        sf::f32_mulAdd(
-            sf::float32_t { v: a },
-            sf::float32_t { v: b },
-            sf::float32_t { v: c },
-        )
-        .v
-    }
+    F32::from_bits(a)
+        .fused_mul_add(F32::from_bits(b), F32::from_bits(c), RNE)
+        .to_bits()
 }
 
 fn f16_fma(a: u16, b: u16, c: u16) -> u16 {
-    // SAFETY: as in f32_fma.
-    unsafe {
-        sf::f16_mulAdd(
-            sf::float16_t { v: a },
-            sf::float16_t { v: b },
-            sf::float16_t { v: c },
-        )
-        .v
-    }
+    F16::from_bits(a)
+        .fused_mul_add(F16::from_bits(b), F16::from_bits(c), RNE)
+        .to_bits()
 }
 
 fn f16_mul(a: u16, b: u16) -> u16 {
-    // SAFETY: as in f32_fma.
-    unsafe { sf::f16_mul(sf::float16_t { v: a }, sf::float16_t { v: b }).v }
+    F16::from_bits(a).mul(F16::from_bits(b), RNE).to_bits()
 }
 
 fn mul_add_unfused(a: u32, b: u32, c: u32) -> u32 {
@@ -490,15 +477,11 @@ fn hip_dfma() {
     let a = 1.5f64;
     let mut r = Vec::new();
     for (&x, &y) in x.iter().zip(&y) {
-        // SAFETY: pure SoftFloat arithmetic.
-        r.push(unsafe {
-            sf::f64_mulAdd(
-                sf::float64_t { v: a.to_bits() },
-                sf::float64_t { v: x },
-                sf::float64_t { v: y },
-            )
-            .v
-        });
+        r.push(
+            F64::from_bits(a.to_bits())
+                .fused_mul_add(F64::from_bits(x), F64::from_bits(y), RNE)
+                .to_bits(),
+        );
         r.push((a * f64::from_bits(x) + f64::from_bits(y)).to_bits());
     }
     let got: Vec<u64> = b["r"]

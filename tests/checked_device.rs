@@ -213,7 +213,7 @@ fn a_store_fault_is_named_as_a_store() {
 ///   s_endpgm                                    ; [0x00,0x00,0x81,0xbf]
 #[test]
 fn lds_out_of_bounds_is_trapped_on_both_backends() {
-    use rdna2spv_eval::{InitSgpr, Launch, Memory};
+    use rdna2spv_eval::{Launch, Memory, SgprInit};
     use rdna2spv_ir::lift::{lift, LiftOptions};
     use rdna2spv_isa::Target;
     let words: [u32; 15] = [
@@ -254,10 +254,10 @@ fn lds_out_of_bounds_is_trapped_on_both_backends() {
         grid: [32, 1, 1],
         workgroup: [32, 1, 1],
         sgprs: vec![
-            (0, InitSgpr::Const(a[0] as u32)),
-            (1, InitSgpr::Const((a[0] >> 32) as u32)),
-            (2, InitSgpr::Const(a[1] as u32)),
-            (3, InitSgpr::Const((a[1] >> 32) as u32)),
+            (0, SgprInit::Const(a[0] as u32)),
+            (1, SgprInit::Const((a[0] >> 32) as u32)),
+            (2, SgprInit::Const(a[1] as u32)),
+            (3, SgprInit::Const((a[1] >> 32) as u32)),
         ],
         workitem_id_vgprs: 1,
         lds_bytes: 256,

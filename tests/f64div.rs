@@ -21,15 +21,15 @@ mod opcheck;
 use opcheck::{batch_kernel, check, lavapipe, op, run_both, Exec, Frame, Op, Rng, WAVE};
 use rdna2spv_isa::Target;
 use rdna2spv_vulkan::probe;
-use softfloat_sys as sf;
+use softfloat_wrapper::{Float, RoundingMode::TiesToEven as RNE, F128, F64};
 
 // coverage: f64_division_family_matches_softfloat: V_RCP_F64 V_SQRT_F64 V_RSQ_F64 V_DIV_FMAS_F64 V_DIV_SCALE_F64 V_DIV_FIXUP_F64
 // coverage: division_helpers_follow_the_rules: V_DIV_SCALE_F64 V_DIV_FIXUP_F64 V_DIV_FIXUP_F16
 
 const QNAN: u64 = 0x7ff8_0000_0000_0000;
 
-fn f64_of(x: u64) -> sf::float64_t {
-    sf::float64_t { v: x }
+fn f64_of(x: u64) -> F64 {
+    F64::from_bits(x)
 }
 fn canon(x: u64) -> u64 {
     if x & !(1 << 63) > 0x7ff0_0000_0000_0000 {
@@ -39,42 +39,43 @@ fn canon(x: u64) -> u64 {
     }
 }
 fn sf_div(a: u64, b: u64) -> u64 {
-    canon(unsafe { sf::f64_div(f64_of(a), f64_of(b)) }.v)
+    canon(f64_of(a).div(f64_of(b), RNE).to_bits())
 }
 fn sf_sqrt(a: u64) -> u64 {
-    canon(unsafe { sf::f64_sqrt(f64_of(a)) }.v)
+    canon(f64_of(a).sqrt(RNE).to_bits())
 }
 /// 1/√x from SoftFloat's f128 sqrt and division (error ≤ 2^-111 relative), then rounded to f64.
 fn sf_rsq(a: u64) -> u64 {
-    unsafe {
-        let x = sf::f64_to_f128(f64_of(a));
-        let one = sf::f64_to_f128(f64_of(1.0f64.to_bits()));
-        let r = sf::f128_div(one, sf::f128_sqrt(x));
-        canon(sf::f128_to_f64(r).v)
-    }
+    let x = f64_of(a).to_f128(RNE);
+    let one = f64_of(1.0f64.to_bits()).to_f128(RNE);
+    let r = one.div(x.sqrt(RNE), RNE);
+    canon(r.to_f64(RNE).to_bits())
 }
 /// (a·b + c)·2^k rounded once: round to odd in f128, exact scale, one rounding to f64.
 fn sf_fma_ldexp(a: u64, b: u64, c: u64, k: i32) -> u64 {
-    unsafe {
-        let (x, y, z) = (
-            sf::f64_to_f128(f64_of(a)),
-            sf::f64_to_f128(f64_of(b)),
-            sf::f64_to_f128(f64_of(c)),
-        );
-        let old = sf::softfloat_roundingMode_read_helper();
-        sf::softfloat_roundingMode_write_helper(sf::softfloat_round_odd);
-        let p = sf::f128_mulAdd(x, y, z);
-        sf::softfloat_roundingMode_write_helper(old);
-        // 2^k as an f128: exact.
-        let scale = sf::float128_t {
-            v: [0, ((16383 + k as i64) as u64) << 48],
+    let (x, y, z) = (
+        f64_of(a).to_f128(RNE),
+        f64_of(b).to_f128(RNE),
+        f64_of(c).to_f128(RNE),
+    );
+    // softfloat-wrapper's RoundingMode has no round-to-odd, so this one step uses softfloat-sys directly
+    // (SoftFloat's rounding mode is thread-local in softfloat-sys's build; restored right after).
+    let p = unsafe {
+        let to_sys = |v: F128| softfloat_sys::float128_t {
+            v: [v.to_bits() as u64, (v.to_bits() >> 64) as u64],
         };
-        let s = sf::f128_mul(p, scale);
-        canon(sf::f128_to_f64(s).v)
-    }
+        let old = softfloat_sys::softfloat_roundingMode_read_helper();
+        softfloat_sys::softfloat_roundingMode_write_helper(softfloat_sys::softfloat_round_odd);
+        let p = softfloat_sys::f128_mulAdd(to_sys(x), to_sys(y), to_sys(z));
+        softfloat_sys::softfloat_roundingMode_write_helper(old);
+        F128::from_bits(u128::from(p.v[0]) | u128::from(p.v[1]) << 64)
+    };
+    // 2^k as an f128: exact.
+    let scale = F128::from_bits(((16383 + k as i64) as u128) << 112);
+    canon(p.mul(scale, RNE).to_f64(RNE).to_bits())
 }
 fn sf_fma(a: u64, b: u64, c: u64) -> u64 {
-    canon(unsafe { sf::f64_mulAdd(f64_of(a), f64_of(b), f64_of(c)) }.v)
+    canon(f64_of(a).fused_mul_add(f64_of(b), f64_of(c), RNE).to_bits())
 }
 
 /// Distance in ulps between two finite f64 of the same sign (or both ±0).

@@ -20,7 +20,7 @@ mod frame;
 use frame::*;
 use rdna2spv_isa::Target;
 use rdna2spv_vulkan::{probe, Context, DeviceProfile};
-use softfloat_sys as sf;
+use softfloat_wrapper::{Float, RoundingMode::TiesToEven as RNE, F16, F32, F64};
 
 // ---------------------------------------------------------------------------------------------------
 // The SoftFloat oracle.
@@ -58,30 +58,30 @@ fn c64(x: u64) -> u64 {
 }
 
 fn sf_fma16(a: u32, b: u32, c: u32) -> u32 {
-    let h = |v: u32| sf::float16_t { v: v as u16 };
-    c16(unsafe { sf::f16_mulAdd(h(a), h(b), h(c)) }.v)
+    let h = |v: u32| F16::from_bits(v as u16);
+    c16(h(a).fused_mul_add(h(b), h(c), RNE).to_bits())
 }
 fn sf_fma32(a: u32, b: u32, c: u32) -> u32 {
-    let f = |v: u32| sf::float32_t { v };
-    c32(unsafe { sf::f32_mulAdd(f(a), f(b), f(c)) }.v)
+    c32(F32::from_bits(a)
+        .fused_mul_add(F32::from_bits(b), F32::from_bits(c), RNE)
+        .to_bits())
 }
 fn sf_fma64(a: u64, b: u64, c: u64) -> u64 {
-    let f = |v: u64| sf::float64_t { v };
-    c64(unsafe { sf::f64_mulAdd(f(a), f(b), f(c)) }.v)
+    c64(F64::from_bits(a)
+        .fused_mul_add(F64::from_bits(b), F64::from_bits(c), RNE)
+        .to_bits())
 }
 fn sf_mul32(a: u32, b: u32) -> u32 {
-    let f = |v: u32| sf::float32_t { v };
-    c32(unsafe { sf::f32_mul(f(a), f(b)) }.v)
+    c32(F32::from_bits(a).mul(F32::from_bits(b), RNE).to_bits())
 }
 fn sf_add32(a: u32, b: u32) -> u32 {
-    let f = |v: u32| sf::float32_t { v };
-    c32(unsafe { sf::f32_add(f(a), f(b)) }.v)
+    c32(F32::from_bits(a).add(F32::from_bits(b), RNE).to_bits())
 }
 fn sf_h2f(a: u32) -> u32 {
-    unsafe { sf::f16_to_f32(sf::float16_t { v: a as u16 }) }.v
+    F16::from_bits(a as u16).to_f32(RNE).to_bits()
 }
 fn sf_f2h(a: u32) -> u32 {
-    c16(unsafe { sf::f32_to_f16(sf::float32_t { v: a }) }.v)
+    c16(F32::from_bits(a).to_f16(RNE).to_bits())
 }
 fn flush32(x: u32) -> u32 {
     if x & 0x7f80_0000 == 0 {

@@ -3,7 +3,7 @@
 //! the high bits"), and Mesa ACO's `instr_is_16bit` is true on GFX10 for the same opcodes. Through the
 //! opcheck harness (D022) each f16-result instruction below writes v8, whose old value (random input, so
 //! its high half is random) the reference keeps in bits 31:16; the low half is Berkeley SoftFloat's
-//! (`softfloat-sys`) result, NaN → D005's default half NaN 0x7e00. A lifter that zeroes the high half fails
+//! (through `softfloat-wrapper`) result, NaN → D005's default half NaN 0x7e00. A lifter that zeroes the high half fails
 //! every lane. VOP1, VOP2 (incl. the accumulating v_fmac_f16 and the literal form v_fmaak_f16) and VOP3
 //! forms; ≥ 4,096 operand sets each, host vs lavapipe bit-identical and host vs the reference.
 
@@ -11,14 +11,14 @@
 
 mod opcheck;
 use opcheck::{check, op, Frame, Op};
-use softfloat_sys as sf;
+use softfloat_wrapper::{Float, RoundingMode, RoundingMode::TiesToEven as RNE, F16, F32};
 
-fn h(x: u32) -> sf::float16_t {
-    sf::float16_t { v: x as u16 }
+fn h(x: u32) -> F16 {
+    F16::from_bits(x as u16)
 }
 /// A half result, NaN → 0x7e00, as bits.
-fn c16(r: sf::float16_t) -> u32 {
-    let v = r.v as u32;
+fn c16(r: F16) -> u32 {
+    let v = r.to_bits() as u32;
     if v & 0x7fff > 0x7c00 {
         0x7e00
     } else {
@@ -33,70 +33,54 @@ fn keep_hi(f: &mut Frame, g: fn(&[u32; 16]) -> u32) {
 fn ops() -> Vec<Op> {
     vec![
         op("v_add_f16_e32 v8, v0, v1", &[0x6410_0300], |f| {
-            keep_hi(f, |v| c16(unsafe { sf::f16_add(h(v[0]), h(v[1])) }))
+            keep_hi(f, |v| c16(h(v[0]).add(h(v[1]), RNE)))
         }),
         op("v_mul_f16_e32 v8, v0, v1", &[0x6a10_0300], |f| {
-            keep_hi(f, |v| c16(unsafe { sf::f16_mul(h(v[0]), h(v[1])) }))
+            keep_hi(f, |v| c16(h(v[0]).mul(h(v[1]), RNE)))
         }),
         op("v_sub_f16_e32 v8, v0, v1", &[0x6610_0300], |f| {
-            keep_hi(f, |v| c16(unsafe { sf::f16_sub(h(v[0]), h(v[1])) }))
+            keep_hi(f, |v| c16(h(v[0]).sub(h(v[1]), RNE)))
         }),
         op("v_fmac_f16_e32 v8, v0, v1", &[0x6c10_0300], |f| {
-            keep_hi(f, |v| {
-                c16(unsafe { sf::f16_mulAdd(h(v[0]), h(v[1]), h(v[8])) })
-            })
+            keep_hi(f, |v| c16(h(v[0]).fused_mul_add(h(v[1]), h(v[8]), RNE)))
         }),
         op(
             "v_fmaak_f16 v8, v0, v1, 0x3c01",
             &[0x7010_0300, 0x0000_3c01],
-            |f| {
-                keep_hi(f, |v| {
-                    c16(unsafe { sf::f16_mulAdd(h(v[0]), h(v[1]), h(0x3c01)) })
-                })
-            },
+            |f| keep_hi(f, |v| c16(h(v[0]).fused_mul_add(h(v[1]), h(0x3c01), RNE))),
         ),
         op("v_cvt_f16_f32_e32 v8, v0", &[0x7e10_1500], |f| {
-            keep_hi(f, |v| {
-                c16(unsafe { sf::f32_to_f16(sf::float32_t { v: v[0] }) })
-            })
+            keep_hi(f, |v| c16(F32::from_bits(v[0]).to_f16(RNE)))
         }),
         op("v_cvt_f16_u16_e32 v8, v0", &[0x7e10_a100], |f| {
-            keep_hi(f, |v| c16(unsafe { sf::ui32_to_f16(v[0] & 0xffff) }))
+            keep_hi(f, |v| c16(F16::from_u32(v[0] & 0xffff, RNE)))
         }),
         op("v_cvt_u16_f16_e32 v8, v0", &[0x7e10_a500], |f| {
             keep_hi(f, |v| {
-                let x = f32::from_bits(unsafe { sf::f16_to_f32(h(v[0])) }.v);
+                let x = f32::from_bits(h(v[0]).to_f32(RNE).to_bits());
                 (x as u32).min(0xffff)
             })
         }),
         op("v_sqrt_f16_e32 v8, v0", &[0x7e10_ab00], |f| {
-            keep_hi(f, |v| c16(unsafe { sf::f16_sqrt(h(v[0])) }))
+            keep_hi(f, |v| c16(h(v[0]).sqrt(RNE)))
         }),
         op("v_rcp_f16_e32 v8, v0", &[0x7e10_a900], |f| {
-            keep_hi(f, |v| c16(unsafe { sf::f16_div(h(0x3c00), h(v[0])) }))
+            keep_hi(f, |v| c16(h(0x3c00).div(h(v[0]), RNE)))
         }),
         op("v_trunc_f16_e32 v8, v0", &[0x7e10_bb00], |f| {
             keep_hi(f, |v| {
-                c16(unsafe { sf::f16_roundToInt(h(v[0]), sf::softfloat_round_minMag, false) })
+                c16(h(v[0]).round_to_integral(RoundingMode::TowardZero))
             })
         }),
         op(
             "v_fma_f16 v8, v0, v1, v2",
             &[0xd74b_0008, 0x040a_0300],
-            |f| {
-                keep_hi(f, |v| {
-                    c16(unsafe { sf::f16_mulAdd(h(v[0]), h(v[1]), h(v[2])) })
-                })
-            },
+            |f| keep_hi(f, |v| c16(h(v[0]).fused_mul_add(h(v[1]), h(v[2]), RNE))),
         ),
         op(
             "v_add_f16_e64 v8, -v0, |v1|",
             &[0xd532_0208, 0x2002_0300],
-            |f| {
-                keep_hi(f, |v| {
-                    c16(unsafe { sf::f16_add(h(v[0] ^ 0x8000), h(v[1] & 0x7fff)) })
-                })
-            },
+            |f| keep_hi(f, |v| c16(h(v[0] ^ 0x8000).add(h(v[1] & 0x7fff), RNE))),
         ),
     ]
 }

@@ -19,7 +19,7 @@
 mod frame;
 
 use frame::{lavapipe, le};
-use rdna2spv_eval::{InitSgpr, Launch, Memory};
+use rdna2spv_eval::{Launch, Memory, SgprInit};
 use rdna2spv_ir::lift::{lift_ext, LiftExtras, LiftOptions};
 use rdna2spv_ir::Program;
 use rdna2spv_isa::Target;
@@ -279,15 +279,15 @@ fn lift_frame(words: &[u32]) -> Program {
 
 fn launch(addrs: &[u64], consts: &[(u16, u32)], waves: usize) -> Launch {
     let mut sgprs = vec![
-        (0, InitSgpr::Const(addrs[0] as u32)),
-        (1, InitSgpr::Const((addrs[0] >> 32) as u32)),
-        (2, InitSgpr::Const(addrs[1] as u32)),
-        (3, InitSgpr::Const((addrs[1] >> 32) as u32)),
-        (4, InitSgpr::WorkgroupId(0)),
-        (6, InitSgpr::Const(addrs[2] as u32)),
-        (7, InitSgpr::Const((addrs[2] >> 32) as u32)),
+        (0, SgprInit::Const(addrs[0] as u32)),
+        (1, SgprInit::Const((addrs[0] >> 32) as u32)),
+        (2, SgprInit::Const(addrs[1] as u32)),
+        (3, SgprInit::Const((addrs[1] >> 32) as u32)),
+        (4, SgprInit::WorkgroupId(0)),
+        (6, SgprInit::Const(addrs[2] as u32)),
+        (7, SgprInit::Const((addrs[2] >> 32) as u32)),
     ];
-    sgprs.extend(consts.iter().map(|&(r, v)| (r, InitSgpr::Const(v))));
+    sgprs.extend(consts.iter().map(|&(r, v)| (r, SgprInit::Const(v))));
     Launch {
         wave_size: 32,
         grid: [32 * waves as u32, 1, 1],

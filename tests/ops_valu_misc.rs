@@ -14,17 +14,17 @@
 
 mod opcheck;
 use opcheck::{check_n_with, inputs, n, op, Frame, Op, Rng};
-use softfloat_sys as sf;
+use softfloat_wrapper::{Float, RoundingMode::TiesToEven as RNE, F16, F32};
 use std::sync::OnceLock;
 
 const QNAN: u32 = 0x7fc0_0000;
 
 fn f16_to_f32(h: u32) -> f32 {
-    f32::from_bits(unsafe { sf::f16_to_f32(sf::float16_t { v: h as u16 }) }.v)
+    f32::from_bits(F16::from_bits(h as u16).to_f32(RNE).to_bits())
 }
 /// SoftFloat's f32 product, NaN → the default NaN.
 fn mul(a: u32, b: u32) -> u32 {
-    let r = unsafe { sf::f32_mul(sf::float32_t { v: a }, sf::float32_t { v: b }) }.v;
+    let r = F32::from_bits(a).mul(F32::from_bits(b), RNE).to_bits();
     if f32::from_bits(r).is_nan() {
         QNAN
     } else {

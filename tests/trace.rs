@@ -14,7 +14,7 @@ use rdna2spv::trace::{diff, trace_host, DiffOptions, DiffOutcome};
 use rdna2spv_ir::trace::{RecordKind, TraceFilter, Write};
 use rdna2spv_spirv::lower::{ControlFlow, LowerOptions, PlantedFault};
 use rdna2spv_vulkan::{Context, DeviceProfile, DeviceSelector};
-use softfloat_sys as sf;
+use softfloat_wrapper::{Float, RoundingMode::TiesToEven as RNE, F32};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Mutex, MutexGuard};
@@ -142,10 +142,10 @@ fn first_double_rounding_difference() -> (usize, u32, u32) {
     let x = le32(&root().join("fixtures/run/saxpy.x.bin"));
     let y = le32(&root().join("fixtures/run/saxpy.y.bin"));
     let a = SAXPY_A;
-    let f = |v: u32| sf::float32_t { v };
+    let f = F32::from_bits;
     for i in 0..1000 {
-        let fused = unsafe { sf::f32_mulAdd(f(a), f(x[i]), f(y[i])) }.v;
-        let twice = unsafe { sf::f32_add(sf::f32_mul(f(a), f(x[i])), f(y[i])) }.v;
+        let fused = f(a).fused_mul_add(f(x[i]), f(y[i]), RNE).to_bits();
+        let twice = f(a).mul(f(x[i]), RNE).add(f(y[i]), RNE).to_bits();
         if fused != twice {
             return (i, fused, twice);
         }

@@ -22,7 +22,7 @@ mod frame;
 use frame::*;
 use rdna2spv_isa::Target;
 use rdna2spv_vulkan::{probe, DeviceProfile};
-use softfloat_sys as sf;
+use softfloat_wrapper::{Float, RoundingMode::TiesToEven as RNE, F16, F32, F64};
 
 // coverage: transcendental_ops_are_deterministic_and_accurate: V_RCP_IFLAG_F32 V_RSQ_F32 V_EXP_F32 V_LOG_F32 V_SIN_F32 V_COS_F32 V_RCP_F16 V_SQRT_F16 V_RSQ_F16 V_EXP_F16 V_LOG_F16 V_SIN_F16 V_COS_F16
 
@@ -200,27 +200,27 @@ fn reference_f64(fun: Fun, x: f64) -> f64 {
 }
 
 fn f64_to_f32_bits(v: f64) -> u32 {
-    unsafe { sf::f64_to_f32(sf::float64_t { v: v.to_bits() }) }.v
+    F64::from_bits(v.to_bits()).to_f32(RNE).to_bits()
 }
 fn f64_to_f16_bits(v: f64) -> u32 {
-    unsafe { sf::f64_to_f16(sf::float64_t { v: v.to_bits() }) }.v as u32
+    F64::from_bits(v.to_bits()).to_f16(RNE).to_bits() as u32
 }
 fn f16_to_f64(h: u32) -> f64 {
-    f64::from_bits(unsafe { sf::f16_to_f64(sf::float16_t { v: h as u16 }) }.v)
+    f64::from_bits(F16::from_bits(h as u16).to_f64(RNE).to_bits())
 }
 
 /// The reference result bits: 1/x from SoftFloat's correctly rounded division; the others through f64.
 fn reference(op: &Op, x: u32) -> u32 {
     if op.half {
         if op.fun == Fun::Rcp {
-            let one = sf::float16_t { v: 0x3c00 };
-            return unsafe { sf::f16_div(one, sf::float16_t { v: x as u16 }) }.v as u32;
+            let one = F16::from_bits(0x3c00);
+            return one.div(F16::from_bits(x as u16), RNE).to_bits() as u32;
         }
         f64_to_f16_bits(reference_f64(op.fun, f16_to_f64(x)))
     } else {
         if op.fun == Fun::Rcp {
-            let one = sf::float32_t { v: 0x3f80_0000 };
-            return unsafe { sf::f32_div(one, sf::float32_t { v: x }) }.v;
+            let one = F32::from_bits(0x3f80_0000);
+            return one.div(F32::from_bits(x), RNE).to_bits();
         }
         f64_to_f32_bits(reference_f64(op.fun, f32::from_bits(x) as f64))
     }

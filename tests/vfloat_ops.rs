@@ -19,13 +19,15 @@
 // coverage: f32_ops_match_softfloat_on_host_and_lavapipe: V_TRUNC_F32 V_CEIL_F32 V_FLOOR_F32 V_RNDNE_F32 V_FRACT_F32 V_LDEXP_F32 V_FREXP_MANT_F32 V_FREXP_EXP_I32_F32 V_MIN3_F32 V_MAX3_F32 V_MED3_F32 V_ADD_F32 V_SUB_F32 V_SUBREV_F32 V_MUL_F32 V_MUL_LEGACY_F32 V_CVT_F32_I32 V_CVT_F32_U32 V_CVT_I32_F32 V_CVT_U32_F32 V_RCP_F32 V_SQRT_F32 V_CNDMASK_B32 V_MIN_F32 V_MAX_F32 V_CVT_FLR_I32_F32 V_CVT_RPI_I32_F32 V_CVT_F32_UBYTE0 V_CVT_F32_UBYTE1 V_CVT_F32_UBYTE2 V_CVT_F32_UBYTE3 V_CMP_F_F32 V_CMPX_F_F32 V_CMP_LT_F32 V_CMPX_LT_F32 V_CMP_EQ_F32 V_CMPX_EQ_F32 V_CMP_LE_F32 V_CMPX_LE_F32 V_CMP_GT_F32 V_CMPX_GT_F32 V_CMP_LG_F32 V_CMPX_LG_F32 V_CMP_GE_F32 V_CMPX_GE_F32 V_CMP_O_F32 V_CMPX_O_F32 V_CMP_U_F32 V_CMPX_U_F32 V_CMP_NGE_F32 V_CMPX_NGE_F32 V_CMP_NLG_F32 V_CMPX_NLG_F32 V_CMP_NGT_F32 V_CMPX_NGT_F32 V_CMP_NLE_F32 V_CMPX_NLE_F32 V_CMP_NEQ_F32 V_CMPX_NEQ_F32 V_CMP_NLT_F32 V_CMPX_NLT_F32 V_CMP_TRU_F32 V_CMPX_TRU_F32 V_CMP_CLASS_F32 V_CMPX_CLASS_F32
 // coverage: f16_ops_match_softfloat_on_host_and_lavapipe: V_TRUNC_F16 V_CEIL_F16 V_FLOOR_F16 V_RNDNE_F16 V_FRACT_F16 V_FREXP_MANT_F16 V_FREXP_EXP_I16_F16 V_ADD_F16 V_MUL_F16 V_MIN_F16 V_MAX_F16 V_SUB_F16 V_SUBREV_F16 V_LDEXP_F16 V_MIN3_F16 V_MAX3_F16 V_MED3_F16 V_CVT_F32_F16 V_CVT_F16_F32 V_CVT_F16_U16 V_CVT_F16_I16 V_CVT_U16_F16 V_CVT_I16_F16 V_CVT_PKRTZ_F16_F32 V_PACK_B32_F16 V_PK_ADD_F16 V_PK_MUL_F16 V_PK_MIN_F16 V_PK_MAX_F16 V_CMP_F_F16 V_CMPX_F_F16 V_CMP_LT_F16 V_CMPX_LT_F16 V_CMP_EQ_F16 V_CMPX_EQ_F16 V_CMP_LE_F16 V_CMPX_LE_F16 V_CMP_GT_F16 V_CMPX_GT_F16 V_CMP_LG_F16 V_CMPX_LG_F16 V_CMP_GE_F16 V_CMPX_GE_F16 V_CMP_O_F16 V_CMPX_O_F16 V_CMP_U_F16 V_CMPX_U_F16 V_CMP_NGE_F16 V_CMPX_NGE_F16 V_CMP_NLG_F16 V_CMPX_NLG_F16 V_CMP_NGT_F16 V_CMPX_NGT_F16 V_CMP_NLE_F16 V_CMPX_NLE_F16 V_CMP_NEQ_F16 V_CMPX_NEQ_F16 V_CMP_NLT_F16 V_CMPX_NLT_F16 V_CMP_TRU_F16 V_CMPX_TRU_F16 V_CMP_CLASS_F16 V_CMPX_CLASS_F16
 
-use rdna2spv_eval::{InitSgpr, Launch, Memory};
+use rdna2spv_eval::{Launch, Memory, SgprInit};
 use rdna2spv_ir::lift::{lift, LiftOptions};
 use rdna2spv_ir::Program;
 use rdna2spv_isa::Target;
 use rdna2spv_spirv::lower::LowerOptions;
 use rdna2spv_vulkan::{probe, run_with_buffers, Context, DeviceProfile, DeviceSelector};
-use softfloat_sys as sf;
+use softfloat_wrapper::{
+    Float, RoundingMode, RoundingMode::TiesToEven as RNE, F128, F16, F32, F64,
+};
 
 #[path = "vfloat/kernels.rs"]
 mod kernels;
@@ -106,10 +108,10 @@ fn kernel(cases: &[Case]) -> Program {
 fn launch(n: usize, addrs: &[u64]) -> Launch {
     let mut sgprs = Vec::new();
     for (i, &a) in addrs.iter().enumerate() {
-        sgprs.push((2 * i as u16, InitSgpr::Const(a as u32)));
-        sgprs.push((2 * i as u16 + 1, InitSgpr::Const((a >> 32) as u32)));
+        sgprs.push((2 * i as u16, SgprInit::Const(a as u32)));
+        sgprs.push((2 * i as u16 + 1, SgprInit::Const((a >> 32) as u32)));
     }
-    sgprs.push((4, InitSgpr::WorkgroupId(0)));
+    sgprs.push((4, SgprInit::WorkgroupId(0)));
     Launch {
         wave_size: 32,
         grid: [n as u32, 1, 1],
@@ -247,8 +249,8 @@ impl W {
     /// The exact value (f64 holds every f16/f32 exactly).
     fn val(self, x: u64) -> f64 {
         match self {
-            W::H => unsafe { sf::f16_to_f64(sf::float16_t { v: x as u16 }) }.v,
-            W::S => unsafe { sf::f32_to_f64(sf::float32_t { v: x as u32 }) }.v,
+            W::H => F16::from_bits(x as u16).to_f64(RNE).to_bits(),
+            W::S => F32::from_bits(x as u32).to_f64(RNE).to_bits(),
             W::D => x,
         }
         .pipe(f64::from_bits)
@@ -319,59 +321,53 @@ fn med3(w: W, a: u64, b: u64, c: u64) -> u64 {
     }
 }
 
-fn round_int(w: W, x: u64, mode: u8) -> u64 {
+fn round_int(w: W, x: u64, mode: RoundingMode) -> u64 {
     w.canon(match w {
-        W::H => unsafe { sf::f16_roundToInt(sf::float16_t { v: x as u16 }, mode, false) }.v as u64,
-        W::S => unsafe { sf::f32_roundToInt(sf::float32_t { v: x as u32 }, mode, false) }.v as u64,
-        W::D => unsafe { sf::f64_roundToInt(sf::float64_t { v: x }, mode, false) }.v,
+        W::H => F16::from_bits(x as u16).round_to_integral(mode).to_bits() as u64,
+        W::S => F32::from_bits(x as u32).round_to_integral(mode).to_bits() as u64,
+        W::D => F64::from_bits(x).round_to_integral(mode).to_bits(),
     })
 }
 
 fn add(w: W, a: u64, b: u64) -> u64 {
     w.canon(match w {
-        W::H => {
-            unsafe { sf::f16_add(sf::float16_t { v: a as u16 }, sf::float16_t { v: b as u16 }) }.v
-                as u64
-        }
-        W::S => {
-            unsafe { sf::f32_add(sf::float32_t { v: a as u32 }, sf::float32_t { v: b as u32 }) }.v
-                as u64
-        }
-        W::D => unsafe { sf::f64_add(sf::float64_t { v: a }, sf::float64_t { v: b }) }.v,
+        W::H => F16::from_bits(a as u16)
+            .add(F16::from_bits(b as u16), RNE)
+            .to_bits() as u64,
+        W::S => F32::from_bits(a as u32)
+            .add(F32::from_bits(b as u32), RNE)
+            .to_bits() as u64,
+        W::D => F64::from_bits(a).add(F64::from_bits(b), RNE).to_bits(),
     })
 }
 
 fn mul(w: W, a: u64, b: u64) -> u64 {
     w.canon(match w {
-        W::H => {
-            unsafe { sf::f16_mul(sf::float16_t { v: a as u16 }, sf::float16_t { v: b as u16 }) }.v
-                as u64
-        }
-        W::S => {
-            unsafe { sf::f32_mul(sf::float32_t { v: a as u32 }, sf::float32_t { v: b as u32 }) }.v
-                as u64
-        }
-        W::D => unsafe { sf::f64_mul(sf::float64_t { v: a }, sf::float64_t { v: b }) }.v,
+        W::H => F16::from_bits(a as u16)
+            .mul(F16::from_bits(b as u16), RNE)
+            .to_bits() as u64,
+        W::S => F32::from_bits(a as u32)
+            .mul(F32::from_bits(b as u32), RNE)
+            .to_bits() as u64,
+        W::D => F64::from_bits(a).mul(F64::from_bits(b), RNE).to_bits(),
     })
 }
 
 fn sub(w: W, a: u64, b: u64) -> u64 {
     w.canon(match w {
-        W::H => {
-            unsafe { sf::f16_sub(sf::float16_t { v: a as u16 }, sf::float16_t { v: b as u16 }) }.v
-                as u64
-        }
-        W::S => {
-            unsafe { sf::f32_sub(sf::float32_t { v: a as u32 }, sf::float32_t { v: b as u32 }) }.v
-                as u64
-        }
-        W::D => unsafe { sf::f64_sub(sf::float64_t { v: a }, sf::float64_t { v: b }) }.v,
+        W::H => F16::from_bits(a as u16)
+            .sub(F16::from_bits(b as u16), RNE)
+            .to_bits() as u64,
+        W::S => F32::from_bits(a as u32)
+            .sub(F32::from_bits(b as u32), RNE)
+            .to_bits() as u64,
+        W::D => F64::from_bits(a).sub(F64::from_bits(b), RNE).to_bits(),
     })
 }
 
 /// fract: min(x − floor(x), the largest float below 1) (LLVM's folding of llvm.amdgcn.fract).
 fn fract(w: W, x: u64) -> u64 {
-    let r = sub(w, x, round_int(w, x, sf::softfloat_round_min));
+    let r = sub(w, x, round_int(w, x, RoundingMode::TowardNegative));
     if !w.is_nan(r) && r > w.one() - 1 {
         w.one() - 1
     } else {
@@ -399,8 +395,8 @@ fn frexp(w: W, x: u64) -> (u64, i32) {
     }
     let m = if x & w.sign() != 0 { -v } else { v };
     let bits = match w {
-        W::H => unsafe { sf::f64_to_f16(sf::float64_t { v: m.to_bits() }) }.v as u64,
-        W::S => unsafe { sf::f64_to_f32(sf::float64_t { v: m.to_bits() }) }.v as u64,
+        W::H => F64::from_bits(m.to_bits()).to_f16(RNE).to_bits() as u64,
+        W::S => F64::from_bits(m.to_bits()).to_f32(RNE).to_bits() as u64,
         W::D => m.to_bits(),
     };
     (bits, e)
@@ -410,18 +406,16 @@ fn frexp(w: W, x: u64) -> (u64, i32) {
 fn ldexp(w: W, x: u64, k: i32) -> u64 {
     let k = k.clamp(-4096, 4096);
     let q = match w {
-        W::H => unsafe { sf::f16_to_f128(sf::float16_t { v: x as u16 }) },
-        W::S => unsafe { sf::f32_to_f128(sf::float32_t { v: x as u32 }) },
-        W::D => unsafe { sf::f64_to_f128(sf::float64_t { v: x }) },
+        W::H => F16::from_bits(x as u16).to_f128(RNE),
+        W::S => F32::from_bits(x as u32).to_f128(RNE),
+        W::D => F64::from_bits(x).to_f128(RNE),
     };
-    let p = sf::float128_t {
-        v: [0, ((16383 + k as i64) as u64) << 48],
-    };
-    let r = unsafe { sf::f128_mul(q, p) };
+    let p = F128::from_bits(((16383 + k as i64) as u128) << 112);
+    let r = q.mul(p, RNE);
     w.canon(match w {
-        W::H => unsafe { sf::f128_to_f16(r) }.v as u64,
-        W::S => unsafe { sf::f128_to_f32(r) }.v as u64,
-        W::D => unsafe { sf::f128_to_f64(r) }.v,
+        W::H => r.to_f16(RNE).to_bits() as u64,
+        W::S => r.to_f32(RNE).to_bits() as u64,
+        W::D => r.to_f64(RNE).to_bits(),
     })
 }
 
@@ -481,7 +475,7 @@ fn compare(rel: &str, x: f64, y: f64) -> bool {
 /// f32 → f16 rounded toward zero, derived from SoftFloat's nearest-even result: where that rounded
 /// away from zero, the next half toward zero (the largest finite half instead of an overflow to inf).
 fn rtz16(x: u32) -> u64 {
-    let r = unsafe { sf::f32_to_f16(sf::float32_t { v: x }) }.v as u64;
+    let r = F32::from_bits(x).to_f16(RNE).to_bits() as u64;
     if W::S.is_nan(x as u64) {
         return Q16;
     }
@@ -513,10 +507,10 @@ fn packed(op: &str, c: &Case, v: &[u32; 8]) -> u64 {
                 x[i] = W::H.neg(x[i]);
             }
         }
-        let h = |y: u64| sf::float16_t { v: y as u16 };
+        let h = |y: u64| F16::from_bits(y as u16);
         let r = match op {
-            "add" => W::H.canon(unsafe { sf::f16_add(h(x[0]), h(x[1])) }.v as u64),
-            "mul" => W::H.canon(unsafe { sf::f16_mul(h(x[0]), h(x[1])) }.v as u64),
+            "add" => W::H.canon(h(x[0]).add(h(x[1]), RNE).to_bits() as u64),
+            "mul" => W::H.canon(h(x[0]).mul(h(x[1]), RNE).to_bits() as u64),
             "min" => minmax(W::H, x[0], x[1], false),
             _ => minmax(W::H, x[0], x[1], true),
         };
@@ -573,21 +567,15 @@ fn reference(w: W, c: &Case, v: &[u32; 8]) -> u64 {
         // D014's DX9 rule: a zero factor (either sign) makes the product +0, inf and NaN included.
         "mul_legacy" if W::S.abs(a) == 0 || W::S.abs(b) == 0 => 0,
         "mul_legacy" => mul(w, a, b),
-        "cvt_f32_i32" => unsafe { sf::i32_to_f32(k as i32) }.v as u64,
-        "cvt_f32_u32" => unsafe { sf::ui32_to_f32(k) }.v as u64,
+        "cvt_f32_i32" => F32::from_i32(k as i32, RNE).to_bits() as u64,
+        "cvt_f32_u32" => F32::from_u32(k, RNE).to_bits() as u64,
         "cvt_i32_f32" => return W::S.val(a) as i32 as u32 as u64,
         "cvt_u32_f32" => return W::S.val(a) as u32 as u64,
         // D012: v_rcp_f32 and v_sqrt_f32 are modelled as the correctly rounded 1/x and sqrt(x).
-        "rcp" => {
-            unsafe {
-                sf::f32_div(
-                    sf::float32_t { v: 0x3f80_0000 },
-                    sf::float32_t { v: a as u32 },
-                )
-            }
-            .v as u64
-        }
-        "sqrt" => unsafe { sf::f32_sqrt(sf::float32_t { v: a as u32 }) }.v as u64,
+        "rcp" => F32::from_bits(0x3f80_0000)
+            .div(F32::from_bits(a as u32), RNE)
+            .to_bits() as u64,
+        "sqrt" => F32::from_bits(a as u32).sqrt(RNE).to_bits() as u64,
         // mods 1: D = (c < −a) ? |b| : −a (the compare reads the unmodified a; the select's sources carry
         // the modifiers as bits).
         "cndmask" => {
@@ -611,46 +599,40 @@ fn reference(w: W, c: &Case, v: &[u32; 8]) -> u64 {
             return if w == W::H { e & 0xffff } else { e };
         }
         "fract" => fract(w, a),
-        "trunc" => round_int(w, a, sf::softfloat_round_minMag),
-        "ceil" => round_int(w, a, sf::softfloat_round_max),
-        "floor" => round_int(w, a, sf::softfloat_round_min),
-        "rndne" => round_int(w, a, sf::softfloat_round_near_even),
-        "cvt_f64_f32" => unsafe { sf::f32_to_f64(sf::float32_t { v: v[6] }) }.v,
-        "cvt_f64_i32" => unsafe { sf::i32_to_f64(k as i32) }.v,
-        "cvt_f64_u32" => unsafe { sf::ui32_to_f64(k) }.v,
+        "trunc" => round_int(w, a, RoundingMode::TowardZero),
+        "ceil" => round_int(w, a, RoundingMode::TowardPositive),
+        "floor" => round_int(w, a, RoundingMode::TowardNegative),
+        "rndne" => round_int(w, a, RoundingMode::TiesToEven),
+        "cvt_f64_f32" => F32::from_bits(v[6]).to_f64(RNE).to_bits(),
+        "cvt_f64_i32" => F64::from_i32(k as i32, RNE).to_bits(),
+        "cvt_f64_u32" => F64::from_u32(k, RNE).to_bits(),
         "cvt_f32_f64" => {
-            let r = unsafe { sf::f64_to_f32(sf::float64_t { v: a }) }.v as u64;
+            let r = F64::from_bits(a).to_f32(RNE).to_bits() as u64;
             return W::S.canon(r);
         }
         // Rust's `as` casts truncate, saturate and map NaN to 0: the ISA's conversion rules.
         "cvt_i32_f64" => return f64::from_bits(a) as i32 as u32 as u64,
         "cvt_u32_f64" => return f64::from_bits(a) as u32 as u64,
         "cvt_flr" => {
-            let fl = round_int(W::S, a, sf::softfloat_round_min);
+            let fl = round_int(W::S, a, RoundingMode::TowardNegative);
             return f32::from_bits(fl as u32) as i32 as u32 as u64;
         }
         "cvt_rpi" => {
-            let s = unsafe {
-                sf::f32_add(
-                    sf::float32_t { v: a as u32 },
-                    sf::float32_t { v: 0x3f00_0000 },
-                )
-            }
-            .v;
-            let fl = round_int(W::S, s as u64, sf::softfloat_round_min);
+            let s = F32::from_bits(a as u32)
+                .add(F32::from_bits(0x3f00_0000), RNE)
+                .to_bits();
+            let fl = round_int(W::S, s as u64, RoundingMode::TowardNegative);
             return f32::from_bits(fl as u32) as i32 as u32 as u64;
         }
         "sub" => sub(w, a, b),
         "subrev" => sub(w, b, a),
         "cvt_f32_f16" => {
-            let r = unsafe { sf::f16_to_f32(sf::float16_t { v: a as u16 }) }.v as u64;
+            let r = F16::from_bits(a as u16).to_f32(RNE).to_bits() as u64;
             return W::S.canon(r);
         }
-        "cvt_f16_f32" => {
-            return W::H.canon(unsafe { sf::f32_to_f16(sf::float32_t { v: v[6] }) }.v as u64)
-        }
-        "cvt_f16_u16" => return unsafe { sf::ui32_to_f16(k & 0xffff) }.v as u64,
-        "cvt_f16_i16" => return unsafe { sf::i32_to_f16(k as u16 as i16 as i32) }.v as u64,
+        "cvt_f16_f32" => return W::H.canon(F32::from_bits(v[6]).to_f16(RNE).to_bits() as u64),
+        "cvt_f16_u16" => return F16::from_u32(k & 0xffff, RNE).to_bits() as u64,
+        "cvt_f16_i16" => return F16::from_i32(k as u16 as i16 as i32, RNE).to_bits() as u64,
         // Rust's saturating casts again (NaN → 0).
         "cvt_u16_f16" => return W::H.val(a) as u16 as u64,
         "cvt_i16_f16" => return W::H.val(a) as i16 as u16 as u64,

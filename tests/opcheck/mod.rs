@@ -30,7 +30,7 @@
 
 pub mod packed;
 
-use rdna2spv_eval::{InitSgpr, Launch, Memory};
+use rdna2spv_eval::{Launch, Memory, SgprInit};
 use rdna2spv_ir::lift::{lift, LiftOptions};
 use rdna2spv_ir::Program;
 use rdna2spv_isa::{decode, PrintOptions, Target};
@@ -397,10 +397,10 @@ fn le(bytes: &[u8]) -> Vec<u32> {
 fn launch(n: usize, addrs: &[u64]) -> Launch {
     let mut sgprs = Vec::new();
     for (i, &a) in addrs.iter().enumerate() {
-        sgprs.push((2 * i as u16, InitSgpr::Const(a as u32)));
-        sgprs.push((2 * i as u16 + 1, InitSgpr::Const((a >> 32) as u32)));
+        sgprs.push((2 * i as u16, SgprInit::Const(a as u32)));
+        sgprs.push((2 * i as u16 + 1, SgprInit::Const((a >> 32) as u32)));
     }
-    sgprs.push((4, InitSgpr::WorkgroupId(0)));
+    sgprs.push((4, SgprInit::WorkgroupId(0)));
     Launch {
         wave_size: 32,
         grid: [n as u32, 1, 1],

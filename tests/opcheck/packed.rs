@@ -18,7 +18,7 @@
 #![allow(dead_code)]
 
 use super::{inputs, lavapipe, Exec, WAVE};
-use rdna2spv_eval::{InitSgpr, Launch, Memory};
+use rdna2spv_eval::{Launch, Memory, SgprInit};
 use rdna2spv_ir::lift::{lift, LiftOptions};
 use rdna2spv_ir::Program;
 use rdna2spv_isa::{decode, PrintOptions, Target};
@@ -304,11 +304,11 @@ pub fn check_packed(ops: &[SOp]) {
             grid: [(nw * ws) as u32, 1, 1],
             workgroup: [ws as u32, 1, 1],
             sgprs: vec![
-                (0, InitSgpr::Const(a[0] as u32)),
-                (1, InitSgpr::Const((a[0] >> 32) as u32)),
-                (2, InitSgpr::Const(a[1] as u32)),
-                (3, InitSgpr::Const((a[1] >> 32) as u32)),
-                (4, InitSgpr::WorkgroupId(0)),
+                (0, SgprInit::Const(a[0] as u32)),
+                (1, SgprInit::Const((a[0] >> 32) as u32)),
+                (2, SgprInit::Const(a[1] as u32)),
+                (3, SgprInit::Const((a[1] >> 32) as u32)),
+                (4, SgprInit::WorkgroupId(0)),
             ],
             workitem_id_vgprs: 1,
             lds_bytes: 0,

@@ -3,7 +3,7 @@
 //! instruction words under test, and stores v[3:6]; run on the host evaluator and on lavapipe.
 #![allow(dead_code)]
 
-use rdna2spv_eval::{InitSgpr, Launch, Memory};
+use rdna2spv_eval::{Launch, Memory, SgprInit};
 use rdna2spv_ir::lift::{lift, LiftOptions};
 use rdna2spv_ir::Program;
 use rdna2spv_isa::Target;
@@ -62,10 +62,10 @@ pub fn kernel(target: Target, form: &[u8]) -> Program {
 pub fn launch(n: usize, addrs: &[u64]) -> Launch {
     let mut sgprs = Vec::new();
     for (i, &a) in addrs.iter().enumerate() {
-        sgprs.push((2 * i as u16, InitSgpr::Const(a as u32)));
-        sgprs.push((2 * i as u16 + 1, InitSgpr::Const((a >> 32) as u32)));
+        sgprs.push((2 * i as u16, SgprInit::Const(a as u32)));
+        sgprs.push((2 * i as u16 + 1, SgprInit::Const((a >> 32) as u32)));
     }
-    sgprs.push((4, InitSgpr::WorkgroupId(0)));
+    sgprs.push((4, SgprInit::WorkgroupId(0)));
     Launch {
         wave_size: 32,
         grid: [n as u32, 1, 1],

@@ -4,6 +4,7 @@
 //! results are the default quiet NaN; denormals preserved; round to nearest even).
 
 use crate::specialize;
+use rdna2spv_ir::quirks::F64_DEFAULT_NAN;
 use rdna2spv_ir::AtomicOp;
 
 /// The value memory holds after `op` on `old` with data `x` (and `y`, the second data operand of the
@@ -104,13 +105,11 @@ pub fn rmw(op: AtomicOp, wide: bool, old: u64, x: u64, y: u64) -> u64 {
     r & m
 }
 
-const F64_QNAN: u64 = 0x7ff8_0000_0000_0000;
-
 /// IEEE minNum on f64 as [`specialize::f32_min`] on f32: a NaN operand yields the other, -0 < +0.
 pub fn f64_min(a: u64, b: u64) -> u64 {
     let (x, y) = (f64::from_bits(a), f64::from_bits(b));
     match (x.is_nan(), y.is_nan()) {
-        (true, true) => F64_QNAN,
+        (true, true) => F64_DEFAULT_NAN,
         (true, false) => b,
         (false, true) => a,
         _ if x == y => a | b,
@@ -123,7 +122,7 @@ pub fn f64_min(a: u64, b: u64) -> u64 {
 pub fn f64_max(a: u64, b: u64) -> u64 {
     let (x, y) = (f64::from_bits(a), f64::from_bits(b));
     match (x.is_nan(), y.is_nan()) {
-        (true, true) => F64_QNAN,
+        (true, true) => F64_DEFAULT_NAN,
         (true, false) => b,
         (false, true) => a,
         _ if x == y => a & b,

@@ -187,12 +187,7 @@ fn fuse_inst(p: &Program, types: &Types, start: usize, end: usize) -> Option<Fus
             b,
         } => (Op::Int(op), [src(a)?, src(b)?, src(a)?]),
         Node::Float {
-            op:
-                op @ (FloatOp::F32Add
-                | FloatOp::F32Sub
-                | FloatOp::F32Mul
-                | FloatOp::F32Min
-                | FloatOp::F32Max),
+            op: op @ (FloatOp::F32Add | FloatOp::F32Sub | FloatOp::F32Mul),
             args,
         } => (Op::F32(op), [src(args[0])?, src(args[1])?, src(args[0])?]),
         Node::Float {
@@ -343,8 +338,6 @@ pub(crate) fn f32_lanes(op: FloatOp, r: &mut [u32], a: Lanes, b: Lanes) -> bool 
         FloatOp::F32Add => map2(r, a, b, sp::f32_add),
         FloatOp::F32Sub => map2(r, a, b, sp::f32_sub),
         FloatOp::F32Mul => map2(r, a, b, sp::f32_mul),
-        FloatOp::F32Min => map2(r, a, b, sp::f32_min),
-        FloatOp::F32Max => map2(r, a, b, sp::f32_max),
         _ => return false,
     }
     true

@@ -19,15 +19,8 @@ pub use wave::WaveState;
 
 use rdna2spv_ir::{verify, Program, Sreg, VerifyError};
 
-/// What one SGPR holds when a wave starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum InitSgpr {
-    Const(u32),
-    /// The workgroup id in dimension 0, 1 or 2.
-    WorkgroupId(usize),
-    /// The wave's byte offset into the private segment (scratch).
-    ScratchWaveOffset,
-}
+/// What one SGPR holds when a wave starts: the launch ABI's one type, shared with the lowering (D170).
+pub use rdna2spv_ir::launch::SgprInit;
 
 /// Everything the evaluator needs to start the waves of a dispatch (built from the kernel descriptor, the
 /// code object's metadata and the manifest).
@@ -37,7 +30,7 @@ pub struct Launch {
     /// Grid size in work-items per dimension (HSA grid size).
     pub grid: [u32; 3],
     pub workgroup: [u32; 3],
-    pub sgprs: Vec<(Sreg, InitSgpr)>,
+    pub sgprs: Vec<(Sreg, SgprInit)>,
     /// How many of v0, v1, v2 receive the work-item id x, y, z (0..=2 → 1..=3 VGPRs).
     pub workitem_id_vgprs: u32,
     /// LDS bytes per workgroup.

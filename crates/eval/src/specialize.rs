@@ -1,7 +1,7 @@
 //! Every target quirk of RDNA 2 float and conversion semantics, in one place (the evaluator's side; the
 //! lowering has its own counterpart keyed by the device profile). Values are bit patterns.
 //!
-//! * NaN results are the default quiet NaN of their width (0x7fc00000, 0x7e00, 0x7ff8000000000000): devices
+//! * NaN results are the default quiet NaN of their width (`rdna2spv_ir::quirks`, D170): devices
 //!   disagree on which NaN operand's payload survives (lavapipe's choice varies with code generation,
 //!   ../shared/DESIGN.md), so both sides canonicalise (decision D005).
 //! * Fused operations round once (D993): f32 uses the host's fused multiply-add; half forms round once to half
@@ -10,13 +10,11 @@
 //! * Denormals are preserved (the LLVM/HSA default mode, FLOAT_DENORM_MODE_32 = 3) except where an
 //!   instruction is defined to flush (legacy_multiply_add).
 
-const F32_QNAN: u32 = 0x7fc0_0000;
-const F16_QNAN: u16 = 0x7e00;
-const F64_QNAN: u64 = 0x7ff8_0000_0000_0000;
+use rdna2spv_ir::quirks::{F16_DEFAULT_NAN, F32_DEFAULT_NAN, F64_DEFAULT_NAN};
 
 fn c32(x: f32) -> u32 {
     if x.is_nan() {
-        F32_QNAN
+        F32_DEFAULT_NAN
     } else {
         x.to_bits()
     }
@@ -24,7 +22,7 @@ fn c32(x: f32) -> u32 {
 
 fn c64(x: f64) -> u64 {
     if x.is_nan() {
-        F64_QNAN
+        F64_DEFAULT_NAN
     } else {
         x.to_bits()
     }
@@ -104,7 +102,7 @@ pub fn f32_legacy_mad(a: u32, b: u32, c: u32) -> u32 {
 pub fn f32_min(a: u32, b: u32) -> u32 {
     let (x, y) = (f32::from_bits(a), f32::from_bits(b));
     match (x.is_nan(), y.is_nan()) {
-        (true, true) => F32_QNAN,
+        (true, true) => F32_DEFAULT_NAN,
         (true, false) => b,
         (false, true) => a,
         _ if x == y => a | b,
@@ -120,7 +118,7 @@ pub fn f32_min(a: u32, b: u32) -> u32 {
 pub fn f32_max(a: u32, b: u32) -> u32 {
     let (x, y) = (f32::from_bits(a), f32::from_bits(b));
     match (x.is_nan(), y.is_nan()) {
-        (true, true) => F32_QNAN,
+        (true, true) => F32_DEFAULT_NAN,
         (true, false) => b,
         (false, true) => a,
         _ if x == y => a & b,
@@ -157,7 +155,7 @@ pub fn f64_to_f16(x: f64) -> u16 {
     let bits = x.to_bits();
     let sign = ((bits >> 48) & 0x8000) as u16;
     if x.is_nan() {
-        return F16_QNAN;
+        return F16_DEFAULT_NAN;
     }
     let a = x.abs();
     if a >= 65520.0 {
@@ -208,12 +206,14 @@ fn h(x: u16) -> f64 {
     f32::from_bits(f16_to_f32(x)) as f64
 }
 
-/// Half add/sub/mul: exact in f64, rounded once to half.
+/// Half add and multiply ([`rdna2spv_ir::FloatOp::F16Add`] / `F16Mul`): the one algorithm the IR names and
+/// the lowering also uses — widen both halves exactly to f32, one f32 operation, round to half. Rounding twice
+/// is innocuous here (24 ≥ 2·11 + 2, Figueroa 1995), so the result is the exact sum or product rounded once.
 pub fn f16_add(a: u16, b: u16) -> u16 {
-    f64_to_f16(h(a) + h(b))
+    f32_to_f16(f32_add(f16_to_f32(a), f16_to_f32(b)))
 }
 pub fn f16_mul(a: u16, b: u16) -> u16 {
-    f64_to_f16(h(a) * h(b))
+    f32_to_f16(f32_mul(f16_to_f32(a), f16_to_f32(b)))
 }
 
 /// fused_to_half: a*b+c of halves, rounded once to half. The product is exact in f64; the sum is rounded to
@@ -417,11 +417,39 @@ mod tests {
         }
     }
 
+    /// f16_add / f16_mul (through f32) equal the exact result rounded once to half, modelled here by the
+    /// f64 route (a sum or product of two halves is exact in f64): every half against a boundary set, then
+    /// seeded random pairs.
+    #[test]
+    fn half_add_mul_round_once() {
+        let model = |x: f64| f64_to_f16(x);
+        let check = |a: u16, b: u16| {
+            assert_eq!(f16_add(a, b), model(h(a) + h(b)), "add 0x{a:04x} 0x{b:04x}");
+            assert_eq!(f16_mul(a, b), model(h(a) * h(b)), "mul 0x{a:04x} 0x{b:04x}");
+        };
+        let edges: [u16; 14] = [
+            0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x3c00, 0xbc00, 0x3c01, 0x7bff, 0xfbff,
+            0x7c00, 0xfc00, 0x7e01,
+        ];
+        for a in 0..=u16::MAX {
+            for &b in &edges {
+                check(a, b);
+            }
+        }
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..200_000 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            check(s as u16, (s >> 16) as u16);
+        }
+    }
+
     #[test]
     fn conversions_saturate() {
         assert_eq!(f32_to_i32(3e9f32.to_bits()), i32::MAX as u32);
         assert_eq!(f32_to_i32((-3e9f32).to_bits()), i32::MIN as u32);
-        assert_eq!(f32_to_i32(F32_QNAN), 0);
+        assert_eq!(f32_to_i32(F32_DEFAULT_NAN), 0);
         assert_eq!(f32_to_u32((-1.0f32).to_bits()), 0);
     }
 }

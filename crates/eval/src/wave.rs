@@ -2,7 +2,7 @@
 
 use crate::memory::{Fault, Memory};
 use crate::specialize as sp;
-use crate::{EvalError, InitSgpr, Launch, Stats};
+use crate::{EvalError, Launch, SgprInit, Stats};
 use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{
     Access, Block, FloatCmp, FloatOp, Handle, IntOp, Node, Program, Shape, Space, Terminator, Ty,
@@ -85,7 +85,7 @@ pub(crate) fn run_workgroup(
         lds.add("lds", 0, vec![0; launch.lds_bytes as usize])
             .map_err(EvalError::Launch)?;
     }
-    let private_bytes = ws as usize * (launch.scratch_bytes as usize).div_ceil(4) * 4;
+    let private_bytes = rdna2spv_ir::launch::wave_scratch_bytes(ws, launch.scratch_bytes) as usize;
     // The part of each VGPR file this program can write (the work-item ids included): what a reused file
     // must have cleared after the wave (decision D113).
     let vgpr_words = (fused
@@ -118,9 +118,9 @@ pub(crate) fn run_workgroup(
             for &(reg, v) in &launch.sgprs {
                 if let Some(r) = s.sgpr.get_mut(reg as usize) {
                     *r = match v {
-                        InitSgpr::Const(c) => c,
-                        InitSgpr::WorkgroupId(d) => group[d.min(2)],
-                        InitSgpr::ScratchWaveOffset => 0,
+                        SgprInit::Const(c) => c,
+                        SgprInit::WorkgroupId(d) => group[d.min(2)],
+                        SgprInit::ScratchWaveOffset => 0,
                     };
                 }
             }
@@ -342,7 +342,7 @@ fn step(
     if scratch.vals.len() < n * L {
         scratch.vals.resize(n * L, 0);
     }
-    let private_size = ws as u64 * (launch.scratch_bytes as u64).div_ceil(4) * 4;
+    let private_size = rdna2spv_ir::launch::wave_scratch_bytes(ws as u32, launch.scratch_bytes);
     let fault = |mut f: Fault, space: Space| {
         if space == Space::Scratch {
             f.scratch = Some((private_size, ws as u32));
@@ -838,8 +838,6 @@ pub(crate) fn float_op(op: FloatOp, a: u64, b: u64, c: u64) -> u64 {
         FloatOp::F32Mul => sp::f32_mul(a32, b32) as u64,
         FloatOp::F32Fma => sp::f32_fma(a32, b32, c32) as u64,
         FloatOp::F32LegacyMad => sp::f32_legacy_mad(a32, b32, c32) as u64,
-        FloatOp::F32Min => sp::f32_min(a32, b32) as u64,
-        FloatOp::F32Max => sp::f32_max(a32, b32) as u64,
         FloatOp::F16Add => sp::f16_add(a16, b16) as u64,
         FloatOp::F16Mul => sp::f16_mul(a16, b16) as u64,
         FloatOp::F16FmaToHalf => sp::f16_fma_to_half(a16, b16, c16) as u64,
@@ -1048,12 +1046,6 @@ fn lanes_float(vals: &mut [u64], k: usize, lanes: usize, op: FloatOp, args: [(us
         }),
         FloatOp::F32Mul => lanes2(vals, k, lanes, a, b, |x, y| {
             sp::f32_mul(x as u32, y as u32) as u64
-        }),
-        FloatOp::F32Min => lanes2(vals, k, lanes, a, b, |x, y| {
-            sp::f32_min(x as u32, y as u32) as u64
-        }),
-        FloatOp::F32Max => lanes2(vals, k, lanes, a, b, |x, y| {
-            sp::f32_max(x as u32, y as u32) as u64
         }),
         FloatOp::F32Fma => lanes3(vals, k, lanes, a, b, c, |x, y, z| {
             sp::f32_fma(x as u32, y as u32, z as u32) as u64

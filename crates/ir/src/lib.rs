@@ -15,8 +15,10 @@ use std::fmt;
 use std::marker::PhantomData;
 
 pub mod cfg;
+pub mod launch;
 pub mod lift;
 mod print;
+pub mod quirks;
 pub mod trace;
 pub mod verify;
 
@@ -281,9 +283,11 @@ pub enum FloatOp {
     F32Fma,
     /// legacy_multiply_add: round(round(a*b)+c), denormal inputs and results flushed (D993).
     F32LegacyMad,
-    F32Min,
-    F32Max,
+    /// Half a+b and a*b, rounded once to half. One algorithm on both sides (the evaluator's `specialize` and
+    /// the lowering's `quirks`): widen exactly to f32, one f32 operation, round to half — innocuous double
+    /// rounding, 24 ≥ 2·11 + 2 (D170).
     F16Add,
+    /// See [`FloatOp::F16Add`].
     F16Mul,
     /// fused_to_half: a*b+c of halves rounded once to half (D993).
     F16FmaToHalf,

@@ -1738,7 +1738,7 @@ impl Lifter<'_> {
                 let r = self.clamp_if(vop3_clamp, Ty::B64, r);
                 self.write_v(vdst, r);
             }
-            // Half add and multiply: one rounding to half (f64 holds the exact sum or product of two halves).
+            // Half add and multiply: one rounding to half (`FloatOp::F16Add`).
             V_ADD_F16 | V_MUL_F16 => {
                 let h = Src::F16;
                 let (a, b) = (self.src(s0, h)?, self.src(s1, h)?);
@@ -2245,7 +2245,7 @@ impl Lifter<'_> {
         let is_inf = self.eq32(x, 0x7f80_0000);
         let is_nan = self.fcmp(FloatCmp::U, x, x);
         let ninf = self.k32(0xff80_0000);
-        let qnan = self.k32(0x7fc0_0000);
+        let qnan = self.k32(crate::quirks::F32_DEFAULT_NAN);
         let r = self.sel(is_inf, inf, r);
         let r = self.sel(is_zero, ninf, r);
         let bad = self.or1(neg, is_nan);
@@ -2353,7 +2353,7 @@ impl Lifter<'_> {
         let inf = self.fk(f32::INFINITY);
         let is_inf = self.fcmp(FloatCmp::Eq, ax, inf);
         let bad = self.or1(is_nan, is_inf);
-        let qnan = self.k32(0x7fc0_0000);
+        let qnan = self.k32(crate::quirks::F32_DEFAULT_NAN);
         self.sel(bad, qnan, r)
     }
 
@@ -2419,7 +2419,7 @@ impl Lifter<'_> {
             a: x,
             b: num,
         });
-        let nan = self.k32(0x7fc0_0000);
+        let nan = self.k32(crate::quirks::F32_DEFAULT_NAN);
         // Built from the last rule to the first, so the first matching rule wins.
         let d = self.sel(tiny, up, x);
         let f = f1;
@@ -2502,7 +2502,7 @@ impl Lifter<'_> {
         let lim = self.k32((-150i32) as u32);
         let under = self.icmp(IntCmp::LtI, Ty::B32, diff, lim);
         let to_zero = self.or1(to_zero, under);
-        let nan = self.k32(0x7fc0_0000);
+        let nan = self.k32(crate::quirks::F32_DEFAULT_NAN);
         let signed_inf = self.int(IntOp::Or, Ty::B32, sign, inf);
         let signed_q = self.int(IntOp::Or, Ty::B32, sign, aq);
         let r = self.sel(q_nan, signed_inf, signed_q);

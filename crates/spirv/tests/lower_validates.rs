@@ -57,7 +57,6 @@ fn program(ws: u32) -> Program {
         FloatOp::F32Add,
         FloatOp::F32Fma,
         FloatOp::F32LegacyMad,
-        FloatOp::F32Min,
         FloatOp::F16Add,
         FloatOp::F16FmaToHalf,
         FloatOp::F64Add,

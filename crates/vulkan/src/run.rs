@@ -7,11 +7,11 @@
 
 use std::time::{Duration, Instant};
 
-use rdna2spv_eval::{InitSgpr, Launch};
+use rdna2spv_eval::Launch;
 use rdna2spv_ir::Program;
 use rdna2spv_spirv::lower::{
-    self, launch_words, push_constants, KernelLayout, LowerError, LowerOptions, SgprInit,
-    FLAG_BLOCK_SHIFT, FLAG_CUT_SHORT, FLAG_FINISHED, FLAG_KIND_MASK, FLAG_MISALIGNED, FLAG_REFUSED,
+    self, launch_words, push_constants, KernelLayout, LowerError, LowerOptions, FLAG_BLOCK_SHIFT,
+    FLAG_CUT_SHORT, FLAG_FINISHED, FLAG_KIND_MASK, FLAG_MISALIGNED, FLAG_REFUSED,
     FLAG_SCRATCH_FAULT,
 };
 use rdna2spv_spirv::lower::{
@@ -86,20 +86,7 @@ pub fn kernel_layout(launch: &Launch) -> KernelLayout {
     KernelLayout {
         wave_size: launch.wave_size,
         workgroup: launch.workgroup,
-        sgprs: launch
-            .sgprs
-            .iter()
-            .map(|&(r, v)| {
-                (
-                    r,
-                    match v {
-                        InitSgpr::Const(c) => SgprInit::Const(c),
-                        InitSgpr::WorkgroupId(d) => SgprInit::WorkgroupId(d),
-                        InitSgpr::ScratchWaveOffset => SgprInit::ScratchWaveOffset,
-                    },
-                )
-            })
-            .collect(),
+        sgprs: launch.sgprs.clone(),
         workitem_id_vgprs: launch.workitem_id_vgprs,
         lds_bytes: launch.lds_bytes,
         scratch_bytes: launch.scratch_bytes,

@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Instant;
 
-use rdna2spv_eval::{InitSgpr, Launch, Memory};
+use rdna2spv_eval::{Launch, Memory, SgprInit};
 use rdna2spv_ir::{
     Access, AtomicOp, Block, FloatCmp, FloatOp, Handle, Inst, IntCmp, IntOp, Node, Program, Space,
     Terminator, Ty, UnOp, EXEC_LO, VCC_LO,
@@ -172,11 +172,11 @@ fn launch_for(ws: u32, w: u32, grid: u32, addrs: &[u64], lds: u32) -> Launch {
     let mut sgprs = Vec::new();
     for (i, reg) in [0u16, 2, 6].iter().enumerate() {
         if let Some(&a) = addrs.get(i) {
-            sgprs.push((*reg, InitSgpr::Const(a as u32)));
-            sgprs.push((*reg + 1, InitSgpr::Const((a >> 32) as u32)));
+            sgprs.push((*reg, SgprInit::Const(a as u32)));
+            sgprs.push((*reg + 1, SgprInit::Const((a >> 32) as u32)));
         }
     }
-    sgprs.push((4, InitSgpr::WorkgroupId(0)));
+    sgprs.push((4, SgprInit::WorkgroupId(0)));
     Launch {
         wave_size: ws,
         grid: [grid, 1, 1],
@@ -1030,8 +1030,6 @@ fn mixed_program(ws: u32, w: u32, n_out: &mut u32) -> Program {
         fop(FloatOp::F32Mul),
         fop(FloatOp::F32Fma),
         fop(FloatOp::F32LegacyMad),
-        fop(FloatOp::F32Min),
-        fop(FloatOp::F32Max),
         hop(FloatOp::F16Add),
         hop(FloatOp::F16Mul),
         hop(FloatOp::F16FmaToHalf),
@@ -1447,12 +1445,12 @@ fn three_dimensional_partial_workgroups() {
         grid,
         workgroup: wg,
         sgprs: vec![
-            (0, InitSgpr::Const(a[0] as u32)),
-            (1, InitSgpr::Const((a[0] >> 32) as u32)),
-            (4, InitSgpr::WorkgroupId(0)),
-            (5, InitSgpr::WorkgroupId(1)),
-            (8, InitSgpr::WorkgroupId(2)),
-            (9, InitSgpr::ScratchWaveOffset),
+            (0, SgprInit::Const(a[0] as u32)),
+            (1, SgprInit::Const((a[0] >> 32) as u32)),
+            (4, SgprInit::WorkgroupId(0)),
+            (5, SgprInit::WorkgroupId(1)),
+            (8, SgprInit::WorkgroupId(2)),
+            (9, SgprInit::ScratchWaveOffset),
         ],
         workitem_id_vgprs: 3,
         lds_bytes: 0,

@@ -14,7 +14,7 @@ mod common;
 mod memcommon;
 
 use memcommon::{expect_same, lift_words, run_both, words_le, Rng};
-use rdna2spv_eval::{InitSgpr, Launch};
+use rdna2spv_eval::{Launch, SgprInit};
 
 // coverage: buffer_vsharp_atomics_match_model: BUFFER_ATOMIC_CMPSWAP BUFFER_ATOMIC_SWAP BUFFER_ATOMIC_ADD BUFFER_ATOMIC_SUB BUFFER_ATOMIC_SMIN BUFFER_ATOMIC_UMIN BUFFER_ATOMIC_SMAX BUFFER_ATOMIC_UMAX BUFFER_ATOMIC_AND BUFFER_ATOMIC_OR BUFFER_ATOMIC_XOR
 // coverage: buffer_vsharp_loads_and_stores_match_model: BUFFER_LOAD_UBYTE BUFFER_LOAD_SBYTE BUFFER_LOAD_USHORT BUFFER_LOAD_SSHORT BUFFER_LOAD_DWORD BUFFER_LOAD_DWORDX2 BUFFER_LOAD_DWORDX3 BUFFER_LOAD_DWORDX4 BUFFER_LOAD_UBYTE_D16 BUFFER_LOAD_UBYTE_D16_HI BUFFER_LOAD_SBYTE_D16 BUFFER_LOAD_SBYTE_D16_HI BUFFER_LOAD_SHORT_D16 BUFFER_LOAD_SHORT_D16_HI BUFFER_STORE_BYTE BUFFER_STORE_SHORT BUFFER_STORE_DWORD BUFFER_STORE_DWORDX2 BUFFER_STORE_DWORDX3 BUFFER_STORE_DWORDX4 BUFFER_STORE_BYTE_D16_HI BUFFER_STORE_SHORT_D16_HI
@@ -515,14 +515,14 @@ fn dispatch(ctx: &rdna2spv_vulkan::Context, r: &mut Rng, ws: u32, grid: u32) -> 
                 grid: [grid, 1, 1],
                 workgroup: [ws, 1, 1],
                 sgprs: vec![
-                    (0, InitSgpr::Const(a[0] as u32)),
-                    (1, InitSgpr::Const((a[0] >> 32) as u32)),
-                    (2, InitSgpr::Const(a[1] as u32)),
-                    (3, InitSgpr::Const((a[1] >> 32) as u32)),
-                    (14, InitSgpr::WorkgroupId(0)),
-                    (16, InitSgpr::Const(a[4] as u32)),
-                    (17, InitSgpr::Const((a[4] >> 32) as u32)),
-                    (18, InitSgpr::Const(ws)),
+                    (0, SgprInit::Const(a[0] as u32)),
+                    (1, SgprInit::Const((a[0] >> 32) as u32)),
+                    (2, SgprInit::Const(a[1] as u32)),
+                    (3, SgprInit::Const((a[1] >> 32) as u32)),
+                    (14, SgprInit::WorkgroupId(0)),
+                    (16, SgprInit::Const(a[4] as u32)),
+                    (17, SgprInit::Const((a[4] >> 32) as u32)),
+                    (18, SgprInit::Const(ws)),
                 ],
                 workitem_id_vgprs: 1,
                 lds_bytes: 0,
@@ -693,14 +693,14 @@ fn buffer_vsharp_atomics_match_model() {
                 grid: [grid, 1, 1],
                 workgroup: [ws, 1, 1],
                 sgprs: vec![
-                    (0, InitSgpr::Const(a[0] as u32)),
-                    (1, InitSgpr::Const((a[0] >> 32) as u32)),
-                    (2, InitSgpr::Const(a[1] as u32)),
-                    (3, InitSgpr::Const((a[1] >> 32) as u32)),
-                    (14, InitSgpr::WorkgroupId(0)),
-                    (16, InitSgpr::Const(a[4] as u32)),
-                    (17, InitSgpr::Const((a[4] >> 32) as u32)),
-                    (18, InitSgpr::Const(ws)),
+                    (0, SgprInit::Const(a[0] as u32)),
+                    (1, SgprInit::Const((a[0] >> 32) as u32)),
+                    (2, SgprInit::Const(a[1] as u32)),
+                    (3, SgprInit::Const((a[1] >> 32) as u32)),
+                    (14, SgprInit::WorkgroupId(0)),
+                    (16, SgprInit::Const(a[4] as u32)),
+                    (17, SgprInit::Const((a[4] >> 32) as u32)),
+                    (18, SgprInit::Const(ws)),
                 ],
                 workitem_id_vgprs: 1,
                 lds_bytes: 0,
@@ -816,7 +816,7 @@ fn buffer_vsharp_modules_validate_in_checked_mode() {
             wave_size: 32,
             grid: [64, 1, 1],
             workgroup: [32, 1, 1],
-            sgprs: vec![(14, InitSgpr::WorkgroupId(0)), (18, InitSgpr::Const(32))],
+            sgprs: vec![(14, SgprInit::WorkgroupId(0)), (18, SgprInit::Const(32))],
             workitem_id_vgprs: 1,
             lds_bytes: 0,
             scratch_bytes: 0,

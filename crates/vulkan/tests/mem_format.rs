@@ -18,7 +18,7 @@ mod common;
 mod memcommon;
 
 use memcommon::{expect_same, le_words, lift_words, run_both, words_le, Rng};
-use rdna2spv_eval::{InitSgpr, Launch};
+use rdna2spv_eval::{Launch, SgprInit};
 use rdna2spv_isa::buf_format_name;
 
 // coverage: typed_mubuf_loads_match_model: BUFFER_LOAD_FORMAT_X BUFFER_LOAD_FORMAT_XY BUFFER_LOAD_FORMAT_XYZ BUFFER_LOAD_FORMAT_XYZW BUFFER_LOAD_FORMAT_D16_X BUFFER_LOAD_FORMAT_D16_XY BUFFER_LOAD_FORMAT_D16_XYZ BUFFER_LOAD_FORMAT_D16_XYZW BUFFER_LOAD_FORMAT_D16_HI_X
@@ -640,14 +640,14 @@ fn launch_groups(a: &[u64], groups: u32, ws: u32) -> Launch {
         grid: [groups * ws, 1, 1],
         workgroup: [ws, 1, 1],
         sgprs: vec![
-            (0, InitSgpr::Const(a[0] as u32)),
-            (1, InitSgpr::Const((a[0] >> 32) as u32)),
-            (2, InitSgpr::Const(a[1] as u32)),
-            (3, InitSgpr::Const((a[1] >> 32) as u32)),
-            (14, InitSgpr::WorkgroupId(0)),
-            (16, InitSgpr::Const(a[3] as u32)),
-            (17, InitSgpr::Const((a[3] >> 32) as u32)),
-            (18, InitSgpr::Const(ws)),
+            (0, SgprInit::Const(a[0] as u32)),
+            (1, SgprInit::Const((a[0] >> 32) as u32)),
+            (2, SgprInit::Const(a[1] as u32)),
+            (3, SgprInit::Const((a[1] >> 32) as u32)),
+            (14, SgprInit::WorkgroupId(0)),
+            (16, SgprInit::Const(a[3] as u32)),
+            (17, SgprInit::Const((a[3] >> 32) as u32)),
+            (18, SgprInit::Const(ws)),
         ],
         workitem_id_vgprs: 1,
         lds_bytes: 0,

@@ -7,7 +7,7 @@ mod common;
 mod memcommon;
 
 use memcommon::{expect_same, lift_words, run_both, words_le, Rng};
-use rdna2spv_eval::{InitSgpr, Launch};
+use rdna2spv_eval::{Launch, SgprInit};
 
 // coverage: global_d16_and_addtid_match_model: GLOBAL_LOAD_UBYTE_D16 GLOBAL_LOAD_UBYTE_D16_HI GLOBAL_LOAD_SBYTE_D16 GLOBAL_LOAD_SBYTE_D16_HI GLOBAL_LOAD_SHORT_D16 GLOBAL_LOAD_SHORT_D16_HI FLAT_LOAD_SBYTE_D16_HI FLAT_LOAD_SHORT_D16 GLOBAL_LOAD_DWORD_ADDTID GLOBAL_STORE_BYTE_D16_HI GLOBAL_STORE_SHORT_D16_HI FLAT_STORE_BYTE_D16_HI FLAT_STORE_SHORT_D16_HI GLOBAL_STORE_DWORD_ADDTID GLOBAL_ATOMIC_CMPSWAP FLAT_ATOMIC_CMPSWAP
 
@@ -114,10 +114,10 @@ fn global_d16_and_addtid_match_model() {
             ],
             |_| Vec::new(),
             |a| {
-                let mut sgprs = vec![(14, InitSgpr::WorkgroupId(0)), (18, InitSgpr::Const(ws))];
+                let mut sgprs = vec![(14, SgprInit::WorkgroupId(0)), (18, SgprInit::Const(ws))];
                 for (k, i) in [(0u16, 0usize), (2, 1), (8, 2), (10, 3), (12, 4)] {
-                    sgprs.push((k, InitSgpr::Const(a[i] as u32)));
-                    sgprs.push((k + 1, InitSgpr::Const((a[i] >> 32) as u32)));
+                    sgprs.push((k, SgprInit::Const(a[i] as u32)));
+                    sgprs.push((k + 1, SgprInit::Const((a[i] >> 32) as u32)));
                 }
                 Launch {
                     wave_size: ws,

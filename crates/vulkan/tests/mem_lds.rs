@@ -14,7 +14,7 @@ mod common;
 mod memcommon;
 
 use memcommon::{expect_same, le_words, lift_words, run_both, words_le, Rng};
-use rdna2spv_eval::{InitSgpr, Launch};
+use rdna2spv_eval::{Launch, SgprInit};
 
 // coverage: lds_reads_match_model: DS_READ_U8 DS_READ_I8 DS_READ_U16 DS_READ_I16 DS_READ_B64 DS_READ_B96 DS_READ_B128 DS_READ_U8_D16 DS_READ_U8_D16_HI DS_READ_I8_D16 DS_READ_I8_D16_HI DS_READ_U16_D16 DS_READ_U16_D16_HI DS_READ2_B64 DS_READ2ST64_B64 DS_READ_ADDTID_B32 DS_WRITE_B128
 // coverage: lds_cmpst_matches_model: DS_CMPST_B32 DS_CMPST_RTN_B32
@@ -257,16 +257,16 @@ fn run(
             grid: [WS * GROUPS, 1, 1],
             workgroup: [WS, 1, 1],
             sgprs: vec![
-                (0, InitSgpr::Const(a[0] as u32)),
-                (1, InitSgpr::Const((a[0] >> 32) as u32)),
-                (2, InitSgpr::Const(a[1] as u32)),
-                (3, InitSgpr::Const((a[1] >> 32) as u32)),
-                (4, InitSgpr::Const(a[2] as u32)),
-                (5, InitSgpr::Const((a[2] >> 32) as u32)),
-                (6, InitSgpr::Const(a[3] as u32)),
-                (7, InitSgpr::Const((a[3] >> 32) as u32)),
-                (14, InitSgpr::WorkgroupId(0)),
-                (18, InitSgpr::Const(WS)),
+                (0, SgprInit::Const(a[0] as u32)),
+                (1, SgprInit::Const((a[0] >> 32) as u32)),
+                (2, SgprInit::Const(a[1] as u32)),
+                (3, SgprInit::Const((a[1] >> 32) as u32)),
+                (4, SgprInit::Const(a[2] as u32)),
+                (5, SgprInit::Const((a[2] >> 32) as u32)),
+                (6, SgprInit::Const(a[3] as u32)),
+                (7, SgprInit::Const((a[3] >> 32) as u32)),
+                (14, SgprInit::WorkgroupId(0)),
+                (18, SgprInit::Const(WS)),
             ],
             workitem_id_vgprs: 1,
             lds_bytes: LDS as u32,

@@ -17,7 +17,7 @@ mod common;
 mod memcommon;
 
 use memcommon::{expect_same, run_both, words_le, Rng};
-use rdna2spv_eval::{InitSgpr, Launch};
+use rdna2spv_eval::{Launch, SgprInit};
 use rdna2spv_ir::lift::{lift, LiftOptions};
 use rdna2spv_isa::{decode, PrintOptions, Target};
 
@@ -523,16 +523,16 @@ fn run(ws: u32, n: usize, seed: u64) {
             grid: [n as u32, 1, 1],
             workgroup: [WG, 1, 1],
             sgprs: vec![
-                (0, InitSgpr::Const(a[0] as u32)),
-                (1, InitSgpr::Const((a[0] >> 32) as u32)),
-                (2, InitSgpr::Const(a[1] as u32)),
-                (3, InitSgpr::Const((a[1] >> 32) as u32)),
-                (4, InitSgpr::WorkgroupId(0)),
-                (8, InitSgpr::Const(0)),
-                (9, InitSgpr::Const(0)),
-                (10, InitSgpr::Const(u32::MAX)),
-                (11, InitSgpr::Const(0)),
-                (13, InitSgpr::Const(S13)),
+                (0, SgprInit::Const(a[0] as u32)),
+                (1, SgprInit::Const((a[0] >> 32) as u32)),
+                (2, SgprInit::Const(a[1] as u32)),
+                (3, SgprInit::Const((a[1] >> 32) as u32)),
+                (4, SgprInit::WorkgroupId(0)),
+                (8, SgprInit::Const(0)),
+                (9, SgprInit::Const(0)),
+                (10, SgprInit::Const(u32::MAX)),
+                (11, SgprInit::Const(0)),
+                (13, SgprInit::Const(S13)),
             ],
             workitem_id_vgprs: 1,
             lds_bytes: 0,

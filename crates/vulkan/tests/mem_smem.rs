@@ -19,7 +19,7 @@ mod common;
 mod memcommon;
 
 use memcommon::{expect_same, run_both, words_le, Rng};
-use rdna2spv_eval::{InitSgpr, Launch};
+use rdna2spv_eval::{Launch, SgprInit};
 use rdna2spv_ir::lift::{lift, LiftOptions};
 use rdna2spv_isa::{decode, PrintOptions, Target};
 
@@ -228,9 +228,9 @@ fn scalar_memory_matches_model() {
             grid: [(WAVES * 32) as u32, 1, 1],
             workgroup: [32, 1, 1],
             sgprs: vec![
-                (0, InitSgpr::Const(a[2] as u32)),
-                (1, InitSgpr::Const((a[2] >> 32) as u32)),
-                (2, InitSgpr::WorkgroupId(0)),
+                (0, SgprInit::Const(a[2] as u32)),
+                (1, SgprInit::Const((a[2] >> 32) as u32)),
+                (2, SgprInit::WorkgroupId(0)),
             ],
             workitem_id_vgprs: 1,
             lds_bytes: 0,

@@ -6,7 +6,7 @@
 
 mod common;
 
-use rdna2spv_eval::{EvalError, InitSgpr, Launch, Memory};
+use rdna2spv_eval::{EvalError, Launch, Memory, SgprInit};
 use rdna2spv_ir::{Access, Block, Handle, Inst, IntOp, Node, Program, Space, Terminator, Ty};
 use rdna2spv_spirv::lower::{lower, FLAG_SCRATCH_FAULT};
 use rdna2spv_spirv::DeviceProfile;
@@ -253,12 +253,12 @@ fn launch(ws: u32, wg: u32, grid: u32, a: &[u64]) -> Launch {
         grid: [grid, 1, 1],
         workgroup: [wg, 1, 1],
         sgprs: vec![
-            (0, InitSgpr::Const(a[0] as u32)),
-            (1, InitSgpr::Const((a[0] >> 32) as u32)),
-            (2, InitSgpr::Const(a[1] as u32)),
-            (3, InitSgpr::Const((a[1] >> 32) as u32)),
-            (4, InitSgpr::WorkgroupId(0)),
-            (9, InitSgpr::ScratchWaveOffset),
+            (0, SgprInit::Const(a[0] as u32)),
+            (1, SgprInit::Const((a[0] >> 32) as u32)),
+            (2, SgprInit::Const(a[1] as u32)),
+            (3, SgprInit::Const((a[1] >> 32) as u32)),
+            (4, SgprInit::WorkgroupId(0)),
+            (9, SgprInit::ScratchWaveOffset),
         ],
         workitem_id_vgprs: 1,
         lds_bytes: 0,

@@ -5,7 +5,7 @@
 //! (stores v2 to out[i]). Shared by the host test (crates/eval) and the lavapipe test (crates/vulkan).
 #![allow(dead_code)]
 
-use rdna2spv_eval::{InitSgpr, Launch, Memory};
+use rdna2spv_eval::{Launch, Memory, SgprInit};
 use rdna2spv_ir::lift::{lift, LiftOptions};
 use rdna2spv_ir::Program;
 use rdna2spv_isa::Target;
@@ -105,9 +105,9 @@ pub fn launch(kernarg_addr: u64, n: u32) -> Launch {
         grid: [n, 1, 1],
         workgroup: [WORKGROUP, 1, 1],
         sgprs: vec![
-            (4, InitSgpr::Const(kernarg_addr as u32)),
-            (5, InitSgpr::Const((kernarg_addr >> 32) as u32)),
-            (6, InitSgpr::WorkgroupId(0)),
+            (4, SgprInit::Const(kernarg_addr as u32)),
+            (5, SgprInit::Const((kernarg_addr >> 32) as u32)),
+            (6, SgprInit::WorkgroupId(0)),
         ],
         workitem_id_vgprs: 1,
         lds_bytes: 0,

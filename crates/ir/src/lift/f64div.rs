@@ -19,7 +19,7 @@ type H = Handle<Node>;
 
 const MAN: u64 = (1 << 52) - 1;
 const INF: u64 = 0x7ff0_0000_0000_0000;
-const QNAN: u64 = 0x7ff8_0000_0000_0000;
+const QNAN: u64 = crate::quirks::F64_DEFAULT_NAN;
 const SIGN: u64 = 1 << 63;
 const ONE: u64 = 0x3ff0_0000_0000_0000;
 

@@ -398,7 +398,7 @@ impl Lifter<'_> {
             }
         };
         let nan = self.is_nan_f(F32, r);
-        let q = self.k32(0x7fc0_0000);
+        let q = self.k32(crate::quirks::F32_DEFAULT_NAN);
         self.sel(nan, q, r)
     }
 

@@ -61,8 +61,13 @@ impl Fmt {
     fn inf(self) -> u64 {
         self.emax() << self.man
     }
+    /// The width's default NaN (`crate::quirks`).
     fn qnan(self) -> u64 {
-        self.inf() | 1 << (self.man - 1)
+        match self.bits {
+            16 => crate::quirks::F16_DEFAULT_NAN.into(),
+            32 => crate::quirks::F32_DEFAULT_NAN.into(),
+            _ => crate::quirks::F64_DEFAULT_NAN,
+        }
     }
     fn one(self) -> u64 {
         self.bias() << self.man

@@ -356,7 +356,7 @@ impl Cx<'_> {
                 let s = self.b.f_add(t.f32, None, a, b)?;
                 let bits = self.b.bitcast(t.u32, None, s)?;
                 let nan = self.is_nan_bits(false, bits)?;
-                let q = self.c32(0x7fc0_0000);
+                let q = self.c32(rdna2spv_ir::quirks::F32_DEFAULT_NAN);
                 self.b.select(t.u32, None, nan, q, bits)?
             }
             AtomicOp::FMin | AtomicOp::FMax => {
@@ -378,9 +378,9 @@ impl Cx<'_> {
                 let q = self.cw(
                     wide,
                     if wide {
-                        0x7ff8_0000_0000_0000
+                        rdna2spv_ir::quirks::F64_DEFAULT_NAN
                     } else {
-                        0x7fc0_0000
+                        rdna2spv_ir::quirks::F32_DEFAULT_NAN.into()
                     },
                 );
                 self.b.select(ty, None, both, q, v)?

@@ -58,17 +58,9 @@ use spirv::{
 
 use crate::profile::DeviceProfile;
 
-/// What one SGPR holds when a wave starts (mirrors the evaluator's `InitSgpr`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SgprInit {
-    /// A value the host passes at run time. The module does not contain it: the k-th `Const` entry of
-    /// [`KernelLayout::sgprs`] reads launch word k (see [`launch_words`]).
-    Const(u32),
-    /// The workgroup id in dimension 0, 1 or 2.
-    WorkgroupId(usize),
-    /// The wave's byte offset into scratch (always 0: each wave has its own region, as in the evaluator).
-    ScratchWaveOffset,
-}
+/// What one SGPR holds when a wave starts: the launch ABI's one type, shared with the evaluator (D170). The
+/// k-th `Const` entry of [`KernelLayout::sgprs`] reads launch word k (see [`launch_words`]).
+pub use rdna2spv_ir::launch::SgprInit;
 
 /// The launch facts a module is specialised for (everything else arrives at run time).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,7 +100,7 @@ impl KernelLayout {
 /// Bytes of one wave's slot in the scratch buffer: the region (`wave_size` lanes of the private segment size
 /// rounded up to dwords) and two spare dwords that take out-of-range accesses.
 pub fn scratch_stride(layout: &KernelLayout) -> u64 {
-    layout.wave_size as u64 * (layout.scratch_bytes as u64).div_ceil(4) * 4 + 8
+    rdna2spv_ir::launch::wave_scratch_bytes(layout.wave_size, layout.scratch_bytes) + 8
 }
 
 /// Bytes of the zero-filled scratch buffer a run of `layout` over `grid` needs (0 without scratch): one
@@ -2379,7 +2371,7 @@ impl<'a> Cx<'a> {
 
     /// Dwords in the wave's scratch region.
     fn scratch_words(&self) -> u32 {
-        self.ws * self.desc.scratch_bytes.div_ceil(4)
+        (rdna2spv_ir::launch::wave_scratch_bytes(self.ws, self.desc.scratch_bytes) / 4) as u32
     }
 
     /// For an access of `bytes` at scratch byte `addr + offset` (`addr` a u32): pointers to the dword holding

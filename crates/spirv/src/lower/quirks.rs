@@ -7,7 +7,7 @@
 //! * operands pass through an XOR with a zero that only arrives at run time (push constants), so the
 //!   driver cannot fold `x + 0.0` or `x * 1.0` (lavapipe does, even under NoContraction) — when the
 //!   profile says the device folds;
-//! * NaN results become the default quiet NaN of their width (0x7e00, 0x7fc00000, 0x7ff8000000000000);
+//! * NaN results become the default quiet NaN of their width (`rdna2spv_ir::quirks`, D170);
 //! * fused multiply-adds use the round-to-odd emulation of [`crate::exact`] unless the profile measured
 //!   a fused `Fma`; f64 has no wider type, so its FMA is emulated in integer arithmetic (128-bit product,
 //!   alignment with a sticky bit, one rounding to nearest even, subnormals and overflow included);
@@ -27,9 +27,9 @@ use spirv::{GlslStd450Op, Word};
 
 use super::{Cx, R};
 
-const F32_QNAN: u32 = 0x7fc0_0000;
-const F16_QNAN: u32 = 0x7e00;
-const F64_QNAN: u64 = 0x7ff8_0000_0000_0000;
+use rdna2spv_ir::quirks::{F32_DEFAULT_NAN, F64_DEFAULT_NAN};
+/// The half default NaN as the u32 the lowering carries halves in.
+const F16_NAN_U32: u32 = rdna2spv_ir::quirks::F16_DEFAULT_NAN as u32;
 
 impl Cx<'_> {
     fn folds(&self) -> bool {
@@ -68,7 +68,7 @@ impl Cx<'_> {
         let t = self.t;
         let nan = self.b.is_nan(t.bool, None, f)?;
         let bits = self.b.bitcast(t.u32, None, f)?;
-        let q = self.c32(F32_QNAN);
+        let q = self.c32(F32_DEFAULT_NAN);
         Ok(self.b.select(t.u32, None, nan, q, bits)?)
     }
 
@@ -76,7 +76,7 @@ impl Cx<'_> {
         let t = self.t;
         let nan = self.b.is_nan(t.bool, None, f)?;
         let bits = self.b.bitcast(t.u64, None, f)?;
-        let q = self.c64(F64_QNAN);
+        let q = self.c64(F64_DEFAULT_NAN);
         Ok(self.b.select(t.u64, None, nan, q, bits)?)
     }
 
@@ -160,7 +160,7 @@ impl Cx<'_> {
         let hb = self.b.bitcast(u16_, None, h)?;
         let hb = self.b.u_convert(t.u32, None, hb)?;
         let nan = self.b.is_nan(t.bool, None, f)?;
-        let q = self.c32(F16_QNAN);
+        let q = self.c32(F16_NAN_U32);
         Ok(self.b.select(t.u32, None, nan, q, hb)?)
     }
 
@@ -222,7 +222,7 @@ impl Cx<'_> {
         let r = self.b.bitwise_or(u, None, sign, mag)?;
         let nan_lim = self.c32(0x7f80_0000);
         let nan = self.b.u_greater_than(bt, None, ax, nan_lim)?;
-        let q = self.c32(F16_QNAN);
+        let q = self.c32(F16_NAN_U32);
         Ok(self.b.select(u, None, nan, q, r)?)
     }
 
@@ -296,31 +296,6 @@ pub(super) fn float_op(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R
             let s = cx.f32_arith(FloatOp::F32Add, p, fc)?;
             cx.flush32(s)
         }
-        FloatOp::F32Min | FloatOp::F32Max => {
-            let x = cx.f32_of(a)?;
-            let y = cx.f32_of(b)?;
-            let an = cx.b.is_nan(t.bool, None, x)?;
-            let bn = cx.b.is_nan(t.bool, None, y)?;
-            let eq = cx.b.f_ord_equal(t.bool, None, x, y)?;
-            let (pick_a, tie) = if op == FloatOp::F32Min {
-                (
-                    cx.b.f_ord_less_than(t.bool, None, x, y)?,
-                    cx.b.bitwise_or(t.u32, None, a, b)?,
-                )
-            } else {
-                (
-                    cx.b.f_ord_greater_than(t.bool, None, x, y)?,
-                    cx.b.bitwise_and(t.u32, None, a, b)?,
-                )
-            };
-            let r = cx.b.select(t.u32, None, pick_a, a, b)?;
-            let r = cx.b.select(t.u32, None, eq, tie, r)?;
-            let r = cx.b.select(t.u32, None, bn, a, r)?;
-            let r = cx.b.select(t.u32, None, an, b, r)?;
-            let both = cx.b.logical_and(t.bool, None, an, bn)?;
-            let q = cx.c32(F32_QNAN);
-            Ok(cx.b.select(t.u32, None, both, q, r)?)
-        }
         FloatOp::F16Add | FloatOp::F16Mul => {
             let x = cx.f16_to_f32_bits(a)?;
             let y = cx.f16_to_f32_bits(b)?;
@@ -359,7 +334,7 @@ pub(super) fn float_op(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R
             let nan = cx.b.is_nan(t.bool, None, r)?;
             let bits = cx.b.bitcast(u16_, None, r)?;
             let bits = cx.b.u_convert(t.u32, None, bits)?;
-            let q = cx.c32(F16_QNAN);
+            let q = cx.c32(F16_NAN_U32);
             Ok(cx.b.select(t.u32, None, nan, q, bits)?)
         }
         FloatOp::F64Add | FloatOp::F64Mul => {
