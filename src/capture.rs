@@ -103,12 +103,17 @@ pub fn cli_capture(a: &CaptureArgs) -> Result<i32> {
         req.push.push(pair(s, "push")?);
     }
     let shown = source.display().to_string();
+    // The capture names its source by file name only (the files stay the same wherever they are made).
+    let label = source
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_else(|| shown.clone());
     let cap = if let Some(log) = &a.from_radv_log {
         let bytes = std::fs::read(log).with_context(|| format!("reading {}", log.display()))?;
         rdna2spv_capture::capture_log(
             &String::from_utf8_lossy(&bytes),
             a.shader_index,
-            &shown,
+            &label,
             &req,
         )?
     } else {
@@ -125,7 +130,7 @@ pub fn cli_capture(a: &CaptureArgs) -> Result<i32> {
             }
         };
         rdna2spv_capture::radv::use_null_device(&a.family)?;
-        rdna2spv_capture::capture_spirv(&words, &shown, &req)?
+        rdna2spv_capture::capture_spirv(&words, &label, &req)?
     };
     let files = cap.files();
     for (f, _) in &files {

@@ -17,6 +17,7 @@
 
 pub mod listing;
 pub mod radv;
+pub mod recipes;
 pub mod reflect;
 
 use anyhow::{bail, Context, Result};
@@ -635,7 +636,17 @@ fn build(f: &Facts, req: &Request, mut listing_text: String) -> Result<Capture> 
                 None => {
                     let data = std::fs::read(path)
                         .with_context(|| format!("reading --input {n}={}", path.display()))?;
-                    let file = format!("{}.{n}.in.bin", req.name);
+                    // Copied under its own file name (inputs shared by several captures stay one file).
+                    let file = path
+                        .file_name()
+                        .and_then(|f| f.to_str())
+                        .with_context(|| {
+                            format!("--input {n}={}: not a file name", path.display())
+                        })?
+                        .to_string();
+                    if extra.iter().any(|(f, _): &(String, Vec<u8>)| *f == file) {
+                        bail!("two --input files are named {file}");
+                    }
                     extra.push((file.clone(), data));
                     file
                 }
@@ -740,7 +751,11 @@ fn push_value(v: &str, kind: Scalar, dword_of: u32) -> Result<String> {
     if let Some(h) = v.strip_prefix("0x") {
         let x = u64::from_str_radix(h, 16).context("not a hex number")?;
         let x = (x >> (32 * dword_of)) as u32;
-        return Ok(format!("bits = \"{x:#010x}\""));
+        return Ok(if kind == Scalar::U32 {
+            format!("u32 = {x:#010x}")
+        } else {
+            format!("bits = \"{x:#010x}\"")
+        });
     }
     Ok(match kind {
         Scalar::F32 => format!("f32 = {:?}", v.parse::<f32>().context("not an f32")?),
