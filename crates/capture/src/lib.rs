@@ -278,7 +278,7 @@ pub fn capture_log(
         })
         .collect();
     let facts = Facts {
-        source: source.to_string(),
+        source: format!("compute shader {i} of {source}"),
         family: &req.family,
         wave,
         words,
@@ -301,7 +301,8 @@ pub fn capture_log(
     build(&facts, req, text)
 }
 
-/// The wave size ACO's code shows: wave32 code names `exec_lo`/`vcc_lo`, wave64 code names `exec`/`vcc` whole.
+/// The wave size ACO's code shows: wave64 code names `exec`/`vcc` whole, wave32 code only `exec_lo`/`vcc_lo`;
+/// None when the code names neither (then the user must say).
 pub fn wave_of_code(asm: &str) -> Option<u32> {
     let mut w32 = false;
     let mut w64 = false;
@@ -315,10 +316,11 @@ pub fn wave_of_code(asm: &str) -> Option<u32> {
             }
         }
     }
+    // Wave64 code also names the halves (`s_not_b32 vcc_hi, vcc_hi`); wave32 code never names them whole.
     match (w32, w64) {
+        (_, true) => Some(64),
         (true, false) => Some(32),
-        (false, true) => Some(64),
-        _ => None,
+        (false, false) => None,
     }
 }
 
@@ -678,7 +680,11 @@ fn build(f: &Facts, req: &Request, mut listing_text: String) -> Result<Capture> 
         f.source, f.family
     )?;
     writeln!(m, "# [abi] is the driver's: registers from ACO's p_startpgm line (see {stem}.aco.txt), vgprs/lds/scratch")?;
-    writeln!(m, "# from the executable statistics, shared VGPRs and the float mode from ACO's shader config.")?;
+    if f.config.is_some() {
+        writeln!(m, "# from the executable statistics, shared VGPRs and the float mode from ACO's shader config.")?;
+    } else {
+        writeln!(m, "# from the statistics in the log, shared VGPRs from the code, the float mode RADV's default (D175).")?;
+    }
     writeln!(m, "# Replace the placeholder inputs, push-constant values and grid as you like; `rdna2spv run` takes it as is.")?;
     for n in &notes {
         writeln!(m, "# note: {n}")?;

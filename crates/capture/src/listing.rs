@@ -405,6 +405,7 @@ pub fn split_radv_log(log: &str) -> Result<Vec<LoggedShader>> {
     let mut state = S::Out;
     let mut pending_stats: Vec<(String, u64)> = Vec::new();
     let mut other_stage = false;
+    let mut stats_to_cur = false;
     for line in log.lines() {
         let t = line.trim_end();
         if let Some(stage) = t.strip_prefix("shader: ") {
@@ -420,17 +421,20 @@ pub fn split_radv_log(log: &str) -> Result<Vec<LoggedShader>> {
             }
             state = S::Nir;
         } else if t == "*** SHADER STATS ***" {
+            // Mesa 22.3 prints a shader's statistics after its disassembly; a block before any shader's
+            // NIR waits for the next shader.
+            stats_to_cur =
+                matches!(cur.as_ref(), Some(c) if !c.disasm.is_empty() && c.stats.is_empty());
             state = S::Stats;
         } else if state == S::Stats {
             if t.starts_with("****") {
                 state = S::Out;
             } else if let Some((k, v)) = t.split_once(':') {
                 if let Ok(v) = v.trim().parse::<u64>() {
+                    let kv = (k.trim().to_string(), v);
                     match cur.as_mut() {
-                        Some(c) if !c.disasm.is_empty() && c.stats.is_empty() => {
-                            c.stats.push((k.trim().to_string(), v))
-                        }
-                        _ => pending_stats.push((k.trim().to_string(), v)),
+                        Some(c) if stats_to_cur => c.stats.push(kv),
+                        _ => pending_stats.push(kv),
                     }
                 }
             }
@@ -457,7 +461,6 @@ pub fn split_radv_log(log: &str) -> Result<Vec<LoggedShader>> {
     if let Some(c) = cur.take() {
         shaders.push(c);
     }
-    // Stats printed before the next shader's NIR belong to the shader before them.
     let shaders: Vec<LoggedShader> = shaders
         .into_iter()
         .filter(|s| !s.disasm.is_empty() && s.aco_ir.contains("p_startpgm"))
