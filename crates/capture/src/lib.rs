@@ -110,7 +110,7 @@ pub fn glsl_to_spirv(src: &Path) -> Result<Vec<u32>> {
 
 /// A SPIR-V binary's words (little-endian, checked magic).
 pub fn spirv_words(bytes: &[u8]) -> Result<Vec<u32>> {
-    if bytes.len() % 4 != 0 || bytes.len() < 20 {
+    if !bytes.len().is_multiple_of(4) || bytes.len() < 20 {
         bail!(
             "not a SPIR-V binary ({} bytes, not a whole number of words with a header)",
             bytes.len()
@@ -445,7 +445,7 @@ fn build(f: &Facts, req: &Request, mut listing_text: String) -> Result<Capture> 
         .context("the NIR listing has no workgroup-size line")?;
     let grid = req.grid.unwrap_or(workgroup);
     for d in 0..3 {
-        if grid[d] == 0 || grid[d] % workgroup[d] != 0 {
+        if grid[d] == 0 || !grid[d].is_multiple_of(workgroup[d]) {
             bail!("--grid {grid:?} must be a positive multiple of the workgroup size {workgroup:?} in each dimension");
         }
     }
@@ -726,7 +726,7 @@ fn build(f: &Facts, req: &Request, mut listing_text: String) -> Result<Capture> 
     writeln!(m, "]")?;
     m.push_str(&buf_text);
 
-    write!(listing_text, "// ==== statistics\n")?;
+    writeln!(listing_text, "// ==== statistics")?;
     for (n, v) in f.stats {
         writeln!(listing_text, "// {n} = {v}")?;
     }

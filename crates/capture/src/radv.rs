@@ -334,3 +334,59 @@ pub fn config_of_cache(blob: &[u8], words: &[u32]) -> Option<ShaderConfig> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A blob laid out as Mesa 22.3 writes one compute shader: cache header, entry bytes, then
+    /// `radv_shader_binary_legacy` (type, stage, bool, config[13], info (opaque), total_size, padding,
+    /// five sizes, code), total_size counting two NULs rounded up to 4.
+    fn blob(stage: u32, exec_words: &[u32], pad_after_total: bool) -> Vec<u8> {
+        let mut b = vec![0xabu8; 40];
+        let start = b.len();
+        let mut put = |b: &mut Vec<u8>, v: u32| b.extend_from_slice(&v.to_le_bytes());
+        put(&mut b, 0);
+        put(&mut b, stage);
+        put(&mut b, 0);
+        for v in [128, 8, 16, 0, 0, 1, 0, 0, 0xc0, 256, 0, 0, 0] {
+            put(&mut b, v);
+        }
+        b.extend_from_slice(&[7u8; 200]); // radv_shader_info: never read
+        let code_size = exec_words.len() as u32 * 4 + 64;
+        let header = (b.len() - start) as u32 + 4 + u32::from(pad_after_total) * 4 + 20;
+        put(&mut b, (header + code_size + 2).div_ceil(4) * 4);
+        if pad_after_total {
+            put(&mut b, 0);
+        }
+        for v in [code_size, exec_words.len() as u32 * 4, 0, 0, 0] {
+            put(&mut b, v);
+        }
+        for &w in exec_words {
+            put(&mut b, w);
+        }
+        b.extend_from_slice(&[0u8; 64]);
+        b
+    }
+
+    #[test]
+    fn the_shader_config_is_found_by_the_code_and_checked() {
+        let code = [0xbe80_0303, 0xbf81_0000];
+        let want = Some(ShaderConfig {
+            num_sgprs: 128,
+            num_vgprs: 8,
+            num_shared_vgprs: 16,
+            lds_size: 1,
+            float_mode: 0xc0,
+            scratch_bytes_per_wave: 256,
+        });
+        assert_eq!(config_of_cache(&blob(5, &code, true), &code), want);
+        assert_eq!(config_of_cache(&blob(5, &code, false), &code), want);
+        // Not a compute binary, or not this code: nothing.
+        assert_eq!(config_of_cache(&blob(4, &code, true), &code), None);
+        assert_eq!(
+            config_of_cache(&blob(5, &code, true), &[0xbf81_0000, 1]),
+            None
+        );
+    }
+}

@@ -50,12 +50,15 @@ pub struct Reflection {
     pub push_bytes: u32,
 }
 
+/// Decorations of an id (or a struct member): (decoration, its first literal).
+type Decos = Vec<(Decoration, Option<u32>)>;
+
 struct Info<'a> {
     m: &'a Module,
     names: BTreeMap<u32, String>,
     member_names: BTreeMap<(u32, u32), String>,
-    decos: BTreeMap<u32, Vec<(Decoration, Option<u32>)>>,
-    member_decos: BTreeMap<(u32, u32), Vec<(Decoration, Option<u32>)>>,
+    decos: BTreeMap<u32, Decos>,
+    member_decos: BTreeMap<(u32, u32), Decos>,
     consts: BTreeMap<u32, u32>,
 }
 
