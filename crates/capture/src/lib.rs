@@ -679,7 +679,7 @@ fn build(f: &Facts, req: &Request, mut listing_text: String) -> Result<Capture> 
         "# {} compiled by Mesa RADV/ACO ({}, wave{wave}), captured by `rdna2spv capture` (D174).",
         f.source, f.family
     )?;
-    writeln!(m, "# [abi] is the driver's: registers from ACO's p_startpgm line (see {stem}.aco.txt), vgprs/lds/scratch")?;
+    writeln!(m, "# The abi table is the driver's: registers from ACO's p_startpgm line (see {stem}.aco.txt), vgprs/lds/scratch")?;
     if f.config.is_some() {
         writeln!(m, "# from the executable statistics, shared VGPRs and the float mode from ACO's shader config.")?;
     } else {
