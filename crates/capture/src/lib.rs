@@ -741,6 +741,13 @@ fn build(f: &Facts, req: &Request, mut listing_text: String) -> Result<Capture> 
             c.num_sgprs, c.num_vgprs, c.num_shared_vgprs, c.lds_size, c.float_mode, c.scratch_bytes_per_wave
         )?;
     }
+    if let Some(v) = vgprs {
+        writeln!(
+            listing_text,
+            "// ==== rdna2spv: [abi] vgprs = {v}, shared_vgprs = {shared} (the \"VGPRs\" statistic; shared: {})",
+            if f.config.is_some() { "ACO's shader config" } else { "read off the code" }
+        )?;
+    }
     Ok(Capture {
         stem,
         words: f.words.clone(),
