@@ -345,7 +345,7 @@ mod tests {
     fn blob(stage: u32, exec_words: &[u32], pad_after_total: bool) -> Vec<u8> {
         let mut b = vec![0xabu8; 40];
         let start = b.len();
-        let mut put = |b: &mut Vec<u8>, v: u32| b.extend_from_slice(&v.to_le_bytes());
+        let put = |b: &mut Vec<u8>, v: u32| b.extend_from_slice(&v.to_le_bytes());
         put(&mut b, 0);
         put(&mut b, stage);
         put(&mut b, 0);
