@@ -383,3 +383,81 @@ fn capture_refusals_exit_2_and_write_nothing() {
     let _ = std::fs::remove_file(&junk);
     let _ = std::fs::remove_file(&img);
 }
+
+/// RADV's argument order beyond the fixtures: two descriptor sets (set 0 holding only binding 1, set 1 a
+/// uniform block and a storage buffer), push-constant dwords 1 and 2 only (dword 0 unused), workgroup ids x
+/// and y, a 2-D workgroup. The capture runs on the host to o[i] = v[i]·scale + b + (c + workgroup y), all
+/// values exact in f32 (so fused or not gives the same bits).
+#[test]
+fn capture_two_sets_a_uniform_block_and_inner_push_dwords() {
+    let dir = scratch("twosets");
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("two.comp");
+    std::fs::write(
+        &src,
+        "#version 450\nlayout(local_size_x = 8, local_size_y = 4) in;\n\
+         layout(set = 0, binding = 1) readonly buffer In { float v[]; } inp;\n\
+         layout(set = 1, binding = 0) uniform U { float scale; uint stride; } u;\n\
+         layout(set = 1, binding = 2) writeonly buffer Out { float o[]; };\n\
+         layout(push_constant) uniform PC { float unused; float b; uint c; } pc;\n\
+         void main() {\n    uint i = gl_GlobalInvocationID.y * u.stride + gl_GlobalInvocationID.x;\n\
+         \x20   o[i] = inp.v[i] * u.scale + pc.b + float(pc.c + gl_WorkGroupID.y);\n}\n",
+    )
+    .unwrap();
+    let cap = dir.join("cap");
+    let u = dir.join("u.bin");
+    std::fs::write(&u, [2.0f32.to_le_bytes(), 16u32.to_le_bytes()].concat()).unwrap();
+    let uin = format!("u={}", u.display());
+    let o = rdna2spv(&[
+        "capture",
+        src.to_str().unwrap(),
+        "--wave",
+        "32",
+        "--grid",
+        "16,8",
+        "--push",
+        "b=0.5",
+        "--push",
+        "c=3",
+        "--input",
+        &uin,
+        "-o",
+        cap.to_str().unwrap(),
+    ]);
+    ok(&o, "capture");
+    let m = std::fs::read_to_string(cap.join("two.navi21.w32.toml")).unwrap();
+    for want in [
+        "{ reg = 2, descriptor_set = [\"inp\"] }",
+        "{ reg = 3, descriptor_set = [\"u\", \"o\"] }",
+        "{ reg = 4, f32 = 0.5 },   # push constant b (offset 4)",
+        "{ reg = 5, u32 = 3 },   # push constant c (offset 8)",
+        "{ reg = 6, workgroup_id = 0 }",
+        "{ reg = 7, workgroup_id = 1 }",
+        "{ reg = 8, scratch_wave_offset = true }",
+        "workgroup = [8, 4, 1]",
+    ] {
+        assert!(m.contains(want), "{want} not in\n{m}");
+    }
+    let out = dir.join("out");
+    let manifest = cap.join("two.navi21.w32.toml");
+    let r = rdna2spv(&[
+        "run".as_ref(),
+        manifest.as_os_str(),
+        "--backend".as_ref(),
+        "host".as_ref(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ]);
+    ok(&r, "run");
+    let v = words(&read(&cap.join("two.inp.in.bin")));
+    let o = words(&read(&out.join("o.bin")));
+    assert_eq!((v.len(), o.len()), (128, 128));
+    for y in 0..8u32 {
+        for x in 0..16u32 {
+            let i = (y * 16 + x) as usize;
+            let want = f32::from_bits(v[i]) * 2.0 + 0.5 + (3 + y / 4) as f32;
+            assert_eq!(o[i], want.to_bits(), "o[{i}]");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

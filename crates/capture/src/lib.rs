@@ -251,7 +251,8 @@ pub fn capture_log(
         .iter()
         .filter(|v| matches!(v.mode.as_str(), "ssbo" | "ubo"))
         .map(|v| Binding {
-            set: v.set,
+            // NIR's listing has no descriptor set: a log's shader is taken to use set 0 alone (D175).
+            set: 0,
             binding: v.binding,
             name: v.name.clone(),
             readonly: v.readonly || v.mode == "ubo",
@@ -262,6 +263,8 @@ pub fn capture_log(
             uniform: v.mode == "ubo",
         })
         .collect::<Vec<_>>();
+    let mut bindings = bindings;
+    bindings.sort_by_key(|b| b.binding);
     if let Some(v) = nir
         .vars
         .iter()
@@ -345,7 +348,7 @@ impl Role {
 }
 
 /// RADV's compute-shader SGPR arguments (Mesa 22.x `radv_declare_shader_args`) for what the NIR reads.
-fn predicted_roles(n: &NirFacts) -> Result<Vec<Role>> {
+fn predicted_roles(n: &NirFacts, sets: &[u32]) -> Result<Vec<Role>> {
     if !n.unsupported.is_empty() {
         bail!(
             "the shader reads {} (RADV passes them in registers a raw manifest cannot describe yet)",
@@ -355,11 +358,8 @@ fn predicted_roles(n: &NirFacts) -> Result<Vec<Role>> {
     if n.loads_push_constants && n.push_not_inlinable {
         bail!("the shader reads push constants at a dynamic offset or narrower than 32 bits: RADV then passes a pointer to them, which a raw manifest cannot describe yet");
     }
-    let mut sets: Vec<u32> = n.vars.iter().map(|v| v.set).collect();
-    sets.sort_unstable();
-    sets.dedup();
     let mut roles = vec![Role::RingOffsets];
-    roles.extend(sets.into_iter().map(Role::DescriptorSet));
+    roles.extend(sets.iter().copied().map(Role::DescriptorSet));
     roles.extend(
         (0..64)
             .filter(|d| n.push_mask >> d & 1 != 0)
@@ -422,7 +422,11 @@ fn build(f: &Facts, req: &Request, mut listing_text: String) -> Result<Capture> 
     let args = listing::parse_startpgm(startpgm)?;
     let sgprs: Vec<&StartArg> = args.iter().filter(|a| !a.vgpr).collect();
     let vgprs_args: Vec<&StartArg> = args.iter().filter(|a| a.vgpr).collect();
-    let roles = predicted_roles(&f.nir)?;
+    // The descriptor sets: those of the shader's bindings, ascending (RADV: one SGPR per used set).
+    let mut sets: Vec<u32> = f.bindings.iter().map(|b| b.set).collect();
+    sets.sort_unstable();
+    sets.dedup();
+    let roles = predicted_roles(&f.nir, &sets)?;
     let sizes_ok =
         roles.len() == sgprs.len() && roles.iter().zip(&sgprs).all(|(r, a)| r.size() == a.size);
     if !sizes_ok {

@@ -180,7 +180,7 @@ pub fn address32_hi(aco_ir: &str, temp: &str) -> Option<u32> {
 #[derive(Debug, Clone, Default)]
 pub struct NirFacts {
     pub workgroup_size: Option<[u32; 3]>,
-    /// Descriptor variables: (mode, set, binding, name, readonly, writeonly).
+    /// Descriptor variables: (mode, binding, name, readonly, writeonly); NIR does not print their set.
     pub vars: Vec<NirVar>,
     /// Push-constant dwords read at constant offsets, 32-bit or wider (RADV's inline push-constant mask).
     pub push_mask: u64,
@@ -198,7 +198,6 @@ pub struct NirFacts {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NirVar {
     pub mode: String,
-    pub set: u32,
     pub binding: u32,
     pub name: String,
     pub readonly: bool,
@@ -332,7 +331,7 @@ pub fn nir_facts(nir: &str) -> Result<NirFacts> {
 }
 
 /// `ssbo INTERP_MODE_NONE restrict readonly X inst (~0, 0, 0)`: mode, qualifiers, type, name (`@N` or empty
-/// when unnamed), then (location, set, binding).
+/// when unnamed), then (location, driver_location, binding) — no descriptor set.
 fn parse_decl_var(rest: &str) -> Option<NirVar> {
     let mode = rest.split_whitespace().next()?.to_string();
     if !matches!(mode.as_str(), "ssbo" | "ubo" | "image" | "uniform") {
@@ -344,7 +343,7 @@ fn parse_decl_var(rest: &str) -> Option<NirVar> {
     if nums.len() != 3 {
         return None;
     }
-    let set = nums[1].parse().ok()?;
+    // NIR prints (location, driver_location, binding): the descriptor set is not in the listing.
     let binding = nums[2].parse().ok()?;
     let toks: Vec<&str> = rest[..open].split_whitespace().collect();
     let readonly = toks.contains(&"readonly");
@@ -369,7 +368,6 @@ fn parse_decl_var(rest: &str) -> Option<NirVar> {
     };
     Some(NirVar {
         mode,
-        set,
         binding,
         name: name.to_string(),
         readonly,
@@ -533,14 +531,14 @@ mod tests {
         let names: Vec<_> = f
             .vars
             .iter()
-            .map(|v| (v.name.as_str(), v.set, v.binding, v.readonly, v.writeonly))
+            .map(|v| (v.name.as_str(), v.binding, v.readonly, v.writeonly))
             .collect();
         assert_eq!(
             names,
             [
-                ("X", 0, 0, true, false),
-                ("Z", 1, 2, false, true),
-                ("w", 0, 3, false, false)
+                ("X", 0, true, false),
+                ("Z", 2, false, true),
+                ("w", 3, false, false)
             ]
         );
     }
