@@ -1,6 +1,7 @@
 //! rdna2spv: run AMD RDNA 2 (gfx10.3) machine code anywhere, exactly.
 //!
 //! The library behind the `rdna2spv` CLI: manifests, dispatch plans shared by the backends, and listings.
+pub mod capture;
 pub mod corpus;
 pub mod corpus_validate;
 pub mod device;

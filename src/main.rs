@@ -192,6 +192,9 @@ enum Cmd {
     /// Trace a manifest's dispatch: one JSON Lines record per executed instruction and wave (EXEC, every
     /// register written, memory writes by address), on the host evaluator or the Vulkan device.
     Trace(rdna2spv::trace::TraceArgs),
+    /// Capture a compute shader as RADV/ACO compiles it (RADV's null device, no AMD GPU needed; or from a
+    /// RADV_DEBUG=shaders log): code words, ACO's listing and a ready-to-run raw manifest (docs/captures.md).
+    Capture(rdna2spv::capture::CaptureArgs),
     /// Trace on both backends and report the first divergent record: workgroup, wave, lane, instruction,
     /// host vs device bits and the operands. Exit 0 identical, 1 divergent, 2 bad input.
     Diff(rdna2spv::trace::DiffArgs),
@@ -684,6 +687,7 @@ fn run(cli: Cli) -> Result<i32> {
             Ok(code)
         }
         Cmd::Trace(a) => rdna2spv::trace::cli_trace(&a),
+        Cmd::Capture(a) => rdna2spv::capture::cli_capture(&a),
         Cmd::Diff(a) => rdna2spv::trace::cli_diff(&a),
         Cmd::Probe { what } => probe(what),
         Cmd::Exec {

@@ -147,8 +147,8 @@ fn aco_shuffle_rel_navi21_w32() {
     check_shuffle_rel("shuffle_rel.navi21.w32", 32, 7);
 }
 
-/// The fixture manifests give the `[abi]` vgprs/shared_vgprs that `cargo xtask aco` read off each capture
-/// (the last line of its .aco.txt).
+/// The fixture manifests give the `[abi]` vgprs/shared_vgprs that the capture read (the last line of its
+/// .aco.txt: the "VGPRs" statistic and ACO's shader config, D174).
 #[test]
 fn manifests_match_the_captures() {
     for stem in [

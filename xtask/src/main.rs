@@ -25,7 +25,7 @@ mod inputs;
 mod sweep;
 
 const USAGE: &str = "usage: cargo xtask <command>
-  aco [--fixtures]    capture GLSL compute shaders compiled by Mesa RADV/ACO (null device, no GPU)
+  aco --fixtures      regenerate fixtures/aco/ with `rdna2spv capture`'s code (RADV null device, no GPU)
   bench [SECTION].. [--quick] [--json F]  performance figures, each a ratio against a reference measured in
                       the same run, into docs/performance.md (sections: decode, translate, eval, device, lane)
   bench device [--write] [--only K,..] [--scales 1,10,100] [--reps N]
