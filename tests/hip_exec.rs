@@ -142,15 +142,26 @@ fn a_faulting_kernel_stops_the_program() {
     }
 }
 
-/// The persistent translation cache: a second run of a program takes every module from
-/// `$XDG_CACHE_HOME/rdna2spv/hip` instead of lowering it again; damaged files are ignored (and rewritten);
-/// `RDNA2SPV_HIP_CACHE=0` writes nothing.
+/// FNV-1a, 64 bits (the cache files' checksums, written here from its definition).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The persistent caches (D156, D160): a second run of a program takes every module from
+/// `$XDG_CACHE_HOME/rdna2spv/hip` without lifting or lowering its kernels, and creates its pipelines with
+/// the Vulkan pipeline cache the first run saved; damaged files are ignored with a note (and rewritten), a
+/// pipeline cache of another device is ignored with a note; `RDNA2SPV_HIP_CACHE=0` writes nothing.
 #[test]
 fn a_second_run_reads_its_modules_from_the_disk_cache() {
     let cache = std::env::temp_dir().join(format!("rdna2spv-hip-xdg-{}", std::process::id()));
-    let run = |env_cache: Option<&str>| {
+    let run = |backend: &str, env_cache: Option<&str>| {
         let mut c = Command::new(env!("CARGO_BIN_EXE_rdna2spv"));
-        c.args(["exec", "--backend", "both", "--log", "--"])
+        c.args(["exec", "--backend", backend, "--log", "--"])
             .arg(programs().join("streams"))
             .env("XDG_CACHE_HOME", &cache)
             .env_remove("RDNA2SPV_HIP_LIBRARY");
@@ -162,31 +173,86 @@ fn a_second_run_reads_its_modules_from_the_disk_cache() {
         let err = String::from_utf8_lossy(&r.stderr).to_string();
         assert_eq!(r.status.code(), Some(0), "{err}");
         assert!(String::from_utf8_lossy(&r.stdout).contains("streams: PASS"));
-        let count = |s: &str| err.lines().filter(|l| l.contains(s)).count();
+        err
+    };
+    let count = |err: &str, s: &str| err.lines().filter(|l| l.contains(s)).count();
+    let counts = |err: &str| {
         (
-            count("(module lowered)"),
-            count("(module from the disk cache)"),
+            count(err, "; module lowered;"),
+            count(err, "; module from the disk cache;"),
         )
     };
-    let files = || -> Vec<PathBuf> {
+    let files = |ext: &str| -> Vec<PathBuf> {
         std::fs::read_dir(cache.join("rdna2spv/hip"))
-            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .map(|d| {
+                d.filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|e| e == ext))
+                    .collect()
+            })
             .unwrap_or_default()
     };
-    assert_eq!(run(Some("0")), (3, 0));
-    assert!(files().is_empty());
+    let e = run("vulkan", Some("0"));
+    assert_eq!(counts(&e), (3, 0), "{e}");
+    assert!(files("spv").is_empty() && files("vkpc").is_empty());
     // Three kernel shapes (fill twice with the same shape: the second is the in-memory module).
-    assert_eq!(run(None), (3, 0));
-    assert_eq!(files().len(), 3);
-    assert_eq!(run(None), (0, 3));
-    for f in files() {
+    let e = run("vulkan", None);
+    assert_eq!(counts(&e), (3, 0), "{e}");
+    assert_eq!(
+        count(&e, "(lifted; module lowered; pipeline compiled)"),
+        3,
+        "{e}"
+    );
+    assert_eq!(files("spv").len(), 3);
+    assert_eq!(files("vkpc").len(), 1);
+    // The second run: no lifting, no lowering, the pipeline cache read back (its header at least).
+    let e = run("vulkan", None);
+    assert_eq!(counts(&e), (0, 3), "{e}");
+    assert_eq!(
+        count(&e, "(not lifted; module from the disk cache;"),
+        3,
+        "{e}"
+    );
+    assert_eq!(count(&e, "; pipeline cache 0 bytes"), 0, "{e}");
+    assert_eq!(count(&e, "bytes from the disk"), 4, "{e}");
+    assert!(!e.contains("note:"), "{e}");
+    // `both` needs the program for the host evaluator: it lifts, but still takes the modules.
+    let e = run("both", None);
+    assert_eq!(counts(&e), (0, 3), "{e}");
+    assert_eq!(count(&e, "(lifted; module from the disk cache;"), 3, "{e}");
+    // Every file damaged: ignored with a note each, lowered again, rewritten.
+    for f in files("spv").into_iter().chain(files("vkpc")) {
         let mut b = std::fs::read(&f).unwrap();
         let n = b.len();
         b[n - 1] ^= 0x80;
         std::fs::write(&f, b).unwrap();
     }
-    assert_eq!(run(None), (3, 0));
-    assert_eq!(run(None), (0, 3));
+    let e = run("vulkan", None);
+    assert_eq!(counts(&e), (3, 0), "{e}");
+    assert_eq!(count(&e, "note: ignoring cache file"), 4, "{e}");
+    assert_eq!(
+        count(&e, "its checksum does not match its contents"),
+        4,
+        "{e}"
+    );
+    let e = run("vulkan", None);
+    assert_eq!(counts(&e), (0, 3), "{e}");
+    assert!(!e.contains("note:"), "{e}");
+    // A whole, well-formed file whose pipeline cache header is another device's (its UUID's last byte
+    // changed, the file's checksum recomputed): the header check refuses it before the driver sees it.
+    let vkpc = files("vkpc").pop().unwrap();
+    let mut b = std::fs::read(&vkpc).unwrap();
+    assert_eq!(&b[..8], b"R2SVKPC1");
+    b[24 + 31] ^= 1;
+    let sum = fnv1a(&b[24..]);
+    b[16..24].copy_from_slice(&sum.to_le_bytes());
+    std::fs::write(&vkpc, &b).unwrap();
+    let e = run("vulkan", None);
+    assert_eq!(counts(&e), (0, 3), "{e}");
+    assert_eq!(count(&e, "is not this device's"), 1, "{e}");
+    // Truncated to nothing past the magic: a note, not a crash.
+    std::fs::write(&vkpc, b"R2SVKPC1").unwrap();
+    let e = run("vulkan", None);
+    assert_eq!(count(&e, "it is truncated"), 1, "{e}");
     let _ = std::fs::remove_dir_all(&cache);
 }
 

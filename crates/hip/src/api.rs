@@ -354,7 +354,7 @@ pub extern "C" fn hipFuncGetAttributes(attr: *mut u8, function: *const c_void) -
             let module = rt.modules[m]
                 .as_mut()
                 .ok_or(Failure::Code(code::INVALID_HANDLE))?;
-            let k = &module.kernel(&name)?.kernel;
+            let k = &module.entry(&name)?.kernel;
             let max = k
                 .metadata
                 .as_ref()
