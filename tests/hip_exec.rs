@@ -109,12 +109,27 @@ fn without_our_runtime_the_programs_fail_with_a_hip_error() {
 
 #[test]
 fn unsupported_features_stop_the_program_with_exit_2_naming_them() {
-    for (arg, named) in [
+    for (backend, (arg, named)) in [
         ("managed", "hipMallocManaged"),
-        ("printf", "hostcall buffer (device-side printf or malloc)"),
+        (
+            "printf",
+            "launch 1 (_Z5helloPi): the kernel calls device-side printf",
+        ),
+        (
+            "malloc",
+            "launch 1 (_Z10scratchpadPi): the kernel calls device-side malloc/free (__ockl_dm_alloc)",
+        ),
         ("graph", "hipGraphCreate (graphs)"),
-    ] {
-        let r = exec("host", &[], "unsupported", &[PathBuf::from(arg)]);
+        (
+            "cooperative",
+            "a cooperative launch (hipLaunchCooperativeKernel)",
+        ),
+        ("texture", "hipCreateTextureObject (texture objects)"),
+    ]
+    .into_iter()
+    .flat_map(|c| [("host", c), ("vulkan", c)])
+    {
+        let r = exec(backend, &[], "unsupported", &[PathBuf::from(arg)]);
         let out = String::from_utf8_lossy(&r.stdout);
         let err = String::from_utf8_lossy(&r.stderr);
         assert_eq!(r.status.code(), Some(2), "{arg}: {out} {err}");

@@ -332,14 +332,14 @@ pub extern "C" fn hipModuleLaunchKernel(
 #[no_mangle]
 pub extern "C" fn hipLaunchCooperativeKernel() -> i32 {
     entry("hipLaunchCooperativeKernel", || {
-        unsupported("cooperative launches")
+        unsupported("a cooperative launch (hipLaunchCooperativeKernel)")
     })
 }
 
 #[no_mangle]
 pub extern "C" fn hipLaunchCooperativeKernelMultiDevice() -> i32 {
     entry("hipLaunchCooperativeKernelMultiDevice", || {
-        unsupported("cooperative launches")
+        unsupported("a cooperative launch (hipLaunchCooperativeKernelMultiDevice)")
     })
 }
 

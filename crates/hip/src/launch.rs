@@ -74,15 +74,15 @@ pub fn launch(
             .ok()
             .and_then(|k| k.metadata.as_ref())
             .and_then(service_asked);
-    let lift = |m: &mut Module| -> Result<()> {
-        match m.kernel(name) {
-            Err(Failure::Stop(msg)) if service.is_some() => Err(Failure::Stop(format!(
-                "launch {number} ({name}): {msg}; the kernel's metadata asks for {}, which is not supported by the rdna2spv HIP runtime",
-                service.unwrap_or_default()
-            ))),
-            r => r.map(|_| ()),
-        }
-    };
+    let lift =
+        |m: &mut Module| -> Result<()> {
+            match m.kernel(name) {
+                Err(Failure::Stop(msg)) if service.is_some() => Err(Failure::Stop(
+                    service_refusal(number, name, &msg, service.unwrap_or_default()),
+                )),
+                r => r.map(|_| ()),
+            }
+        };
     let backend = ready.config.backend;
     let lifted_before = m.entry(name)?.program.is_some();
     // The host evaluator runs the program; the device only needs it when its module is not cached (D160).
@@ -376,6 +376,27 @@ pub fn launch(
         );
     }
     Ok(())
+}
+
+/// The message for a kernel that reaches a host service (its lift stopped at `msg` and its metadata asks
+/// for `asked`): the feature named from the device-library function the lifter's call chain went
+/// through (D160). hipcc keeps `__ockl_dm_alloc`/`__ockl_dm_dealloc` (device-side malloc/free) out of
+/// line, so the chain names them; it inlines printf's `__ockl_printf_begin`/`_append_*` into the kernel,
+/// whose own call of `__ockl_hostcall_internal` is then printf's.
+fn service_refusal(number: u64, name: &str, msg: &str, asked: &str) -> String {
+    let feature = if let Some(f) = ["__ockl_dm_alloc", "__ockl_dm_dealloc"]
+        .into_iter()
+        .find(|f| msg.contains(&format!("{f} →")) || msg.contains(&format!("at {f}+")))
+    {
+        format!("device-side malloc/free ({f})")
+    } else if msg.contains("at __ockl_hostcall_internal+") && !msg.contains(" → ") {
+        "device-side printf (the kernel's own hostcall, __ockl_hostcall_internal)".to_string()
+    } else {
+        format!("a host service ({asked})")
+    };
+    format!(
+        "launch {number} ({name}): the kernel calls {feature}, which is not supported by the rdna2spv HIP runtime (its metadata asks for {asked}; lifting stopped: {msg})"
+    )
 }
 
 /// The service a kernel's hidden arguments ask for that this runtime does not provide: a hostcall or
