@@ -36,6 +36,8 @@ fn cases() -> Vec<(&'static str, Vec<PathBuf>)> {
             kernels().join("saxpy_hip.bundle"),
         ],
     ));
+    // The launch-overhead benchmark's program (`cargo xtask bench hip`), small.
+    v.push(("launches", vec![PathBuf::from("3"), PathBuf::from("1000")]));
     v
 }
 

@@ -428,6 +428,7 @@ pub const HIP_PROGRAMS: &[&str] = &[
     "threads",
     "module",
     "unsupported",
+    "launches",
 ];
 
 /// C programs in `fixtures/hip_programs/` against a ROCm library opened with dlopen (D156):

@@ -175,6 +175,8 @@ pub fn launch(
     let mut cached = false;
     let mut cached_on_disk = false;
     let mut pipeline = "";
+    // The dispatch's own time on the device (recording to fence), for the log.
+    let mut device = None;
     let result = (|| -> Result<()> {
         match backend {
             Backend::Host => {
@@ -298,7 +300,14 @@ pub fn launch(
                         )
                     }
                 };
-                if let Err(e) = ran {
+                let e = match ran {
+                    Ok(report) => {
+                        device = Some(report.dispatch.dispatch);
+                        None
+                    }
+                    Err(e) => Some(e),
+                };
+                if let Some(e) = e {
                     // Name the faulting instruction from the program (lifted now when the module came
                     // from the disk; if it does not lift, the device's words stand).
                     let e = match m.entry(name)?.program.is_some() || lift(m).is_ok() {
@@ -348,7 +357,7 @@ pub fn launch(
             None => String::new(),
         };
         eprintln!(
-            "rdna2spv: launch {number}: {} grid {}x{}x{} block {}x{}x{} on {}: {:.3} ms ({}){}",
+            "rdna2spv: launch {number}: {} grid {}x{}x{} block {}x{}x{} on {}: {:.3} ms{} ({}){}",
             kernel.name,
             blocks[0],
             blocks[1],
@@ -362,6 +371,10 @@ pub fn launch(
                 Backend::Both => "vulkan+host",
             },
             elapsed.as_secs_f64() * 1e3,
+            match device {
+                Some(d) => format!(" (device {:.3} ms)", d.as_secs_f64() * 1e3),
+                None => String::new(),
+            },
             match backend {
                 Backend::Host => lifted.to_string(),
                 _ if cached_on_disk => format!("{lifted}; module from the disk cache; {pipeline}"),
