@@ -74,15 +74,14 @@ pub fn launch(
             .ok()
             .and_then(|k| k.metadata.as_ref())
             .and_then(service_asked);
-    let lift =
-        |m: &mut Module| -> Result<()> {
-            match m.kernel(name) {
-                Err(Failure::Stop(msg)) if service.is_some() => Err(Failure::Stop(
-                    service_refusal(number, name, &msg, service.unwrap_or_default()),
-                )),
-                r => r.map(|_| ()),
+    let lift = |m: &mut Module| -> Result<()> {
+        match m.kernel(name) {
+            Err(Failure::Stop(msg)) => {
+                Err(Failure::Stop(lift_refusal(number, name, &msg, service)))
             }
-        };
+            r => r.map(|_| ()),
+        }
+    };
     let backend = ready.config.backend;
     let lifted_before = m.entry(name)?.program.is_some();
     // The host evaluator runs the program; the device only needs it when its module is not cached (D160).
@@ -139,7 +138,17 @@ pub fn launch(
         }
     }
     fill_hidden_args(meta, &mut kernarg, grid, block);
-    let mut launch = launch_for(&kernel, grid, block, MAX_STEPS_PER_WAVE)?;
+    let mut launch = launch_for(&kernel, grid, block, MAX_STEPS_PER_WAVE).map_err(|e| {
+        let m = format!("{e:#}");
+        if m.contains("uses a dynamic stack") {
+            // Met before the lift when the launch does not lift (a Vulkan launch, D160).
+            Failure::Stop(format!(
+                "{what}: {m}; hipcc -O0 code does, which is not supported by the rdna2spv HIP runtime yet (D160): rebuild with -O1 or higher"
+            ))
+        } else {
+            Failure::Stop(m)
+        }
+    })?;
     let shared = u32::try_from(shared).unwrap_or(u32::MAX);
     launch.lds_bytes = launch.lds_bytes.saturating_add(shared);
     if launch.lds_bytes > MAX_LDS {
@@ -391,25 +400,39 @@ pub fn launch(
     Ok(())
 }
 
-/// The message for a kernel that reaches a host service (its lift stopped at `msg` and its metadata asks
-/// for `asked`): the feature named from the device-library function the lifter's call chain went
-/// through (D160). hipcc keeps `__ockl_dm_alloc`/`__ockl_dm_dealloc` (device-side malloc/free) out of
+/// The message for a kernel that does not lift (`msg`), naming what it needs where that is known (D160):
+/// a host service its metadata asks for (`asked`), named from the device-library function the lifter's call
+/// chain went through — hipcc keeps `__ockl_dm_alloc`/`__ockl_dm_dealloc` (device-side malloc/free) out of
 /// line, so the chain names them; it inlines printf's `__ockl_printf_begin`/`_append_*` into the kernel,
-/// whose own call of `__ockl_hostcall_internal` is then printf's.
-fn service_refusal(number: u64, name: &str, msg: &str, asked: &str) -> String {
+/// whose own call of `__ockl_hostcall_internal` is then printf's — or hipcc -O0 code, whose functions keep
+/// their return addresses in their scratch frames (the call tracker, D099, loses them there). Any other
+/// refusal is `msg` unchanged.
+fn lift_refusal(number: u64, name: &str, msg: &str, asked: Option<&str>) -> String {
     let feature = if let Some(f) = ["__ockl_dm_alloc", "__ockl_dm_dealloc"]
         .into_iter()
         .find(|f| msg.contains(&format!("{f} →")) || msg.contains(&format!("at {f}+")))
     {
-        format!("device-side malloc/free ({f})")
+        Some(format!("device-side malloc/free ({f})"))
     } else if msg.contains("at __ockl_hostcall_internal+") && !msg.contains(" → ") {
-        "device-side printf (the kernel's own hostcall, __ockl_hostcall_internal)".to_string()
+        Some("device-side printf (the kernel's own hostcall, __ockl_hostcall_internal)".to_string())
+    } else if msg.contains("__ockl_hostcall") {
+        Some(format!(
+            "a host service ({})",
+            asked.unwrap_or("a hostcall")
+        ))
     } else {
-        format!("a host service ({asked})")
+        None
     };
-    format!(
-        "launch {number} ({name}): the kernel calls {feature}, which is not supported by the rdna2spv HIP runtime (its metadata asks for {asked}; lifting stopped: {msg})"
-    )
+    match feature {
+        Some(feature) => format!(
+            "launch {number} ({name}): the kernel calls {feature}, which is not supported by the rdna2spv HIP runtime (its metadata asks for {}; lifting stopped: {msg})",
+            asked.unwrap_or("no host service")
+        ),
+        None if msg.contains("a return address that was not tracked") => format!(
+            "launch {number} ({name}): the kernel's functions keep their return addresses in scratch memory, as hipcc -O0 code does, which is not supported by the rdna2spv HIP runtime yet (D160); rebuild with -O1 or higher (lifting stopped: {msg})"
+        ),
+        None => msg.to_string(),
+    }
 }
 
 /// The service a kernel's hidden arguments ask for that this runtime does not provide: a hostcall or
