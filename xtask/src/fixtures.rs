@@ -628,7 +628,7 @@ pub fn run(args: &[String]) -> Result<()> {
         );
     for (stem, name, opt) in hip_builds {
         if let Some(only) = &opts.only {
-            if !only.iter().any(|s| *s == name) {
+            if !only.contains(&name) {
                 continue;
             }
         }
