@@ -10,8 +10,9 @@
 //!   rocsparse`), second run vs first run with a fresh `$XDG_CACHE_HOME`: cold, both caches (ours and Mesa's
 //!   shader cache, which lives there too) are empty; warm, both are full. Two more runs split the two: ours
 //!   off (`RDNA2SPV_HIP_CACHE=0`), and Mesa's off (`MESA_SHADER_CACHE_DISABLE=true`). Times are the child
-//!   processes' CPU time (user + system, `getrusage(RUSAGE_CHILDREN)`: lavapipe's threads included; wall time
-//!   in brackets).
+//!   processes' CPU time (user + system, `getrusage(RUSAGE_CHILDREN)`: lavapipe's threads included) and wall
+//!   time. The program's sparse-vector kernels only (`vector`): the matrix kernels' cold compile passes the
+//!   fence timeout on a loaded 2-core machine.
 //!
 //! The CLI and the runtime are built in release first (`cargo build --release -p rdna2spv -p rdna2spv-hip`).
 
@@ -258,7 +259,7 @@ pub fn section(opts: &Opts) -> Result<Section> {
     md.push_str(&format!(
         "\n**Caches**: fixtures/hip_programs/rocsparse{} with Debian's librocsparse0, four runs with one fresh \
          `$XDG_CACHE_HOME` (our translation and pipeline caches and Mesa's shader cache all live there). CPU \
-         time of the run (all its threads: lavapipe compiles and runs on them), wall time in brackets.\n\n",
+         time of the run (all its threads: lavapipe compiles and runs on them) and wall time.\n\n",
         if mode.is_empty() {
             String::new()
         } else {
