@@ -182,6 +182,41 @@ fn a_faulting_kernel_stops_the_program() {
     }
 }
 
+/// A module taken from the disk cache runs without its kernel lifted (D160); when it faults, the kernel is
+/// lifted then, and the message still names the faulting instruction.
+#[test]
+fn a_fault_in_a_module_from_the_disk_cache_names_its_instruction() {
+    let cache = std::env::temp_dir().join(format!("rdna2spv-hip-xdg-oob-{}", std::process::id()));
+    for run in 0..2 {
+        let r = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+            .args(["exec", "--backend", "vulkan", "--checked", "--log", "--"])
+            .arg(programs().join("unsupported"))
+            .arg("oob")
+            .env("XDG_CACHE_HOME", &cache)
+            .env_remove("RDNA2SPV_HIP_LIBRARY")
+            .env_remove("RDNA2SPV_HIP_CACHE")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "run {run}: {err}");
+        assert!(
+            err.contains("launch 1 (_Z7overrunPii)")
+                && err.contains("outside every allocation")
+                && err.contains("global_store_dword"),
+            "run {run}: {err}"
+        );
+    }
+    let spv = std::fs::read_dir(cache.join("rdna2spv/hip"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "spv"))
+        })
+        .count();
+    assert_eq!(spv, 1);
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
 /// FNV-1a, 64 bits (the cache files' checksums, written here from its definition).
 fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
