@@ -36,6 +36,8 @@ fn cases() -> Vec<(&'static str, Vec<PathBuf>)> {
             kernels().join("saxpy_hip.bundle"),
         ],
     ));
+    // The launch-overhead benchmark's program (`cargo xtask bench hip`), small.
+    v.push(("launches", vec![PathBuf::from("3"), PathBuf::from("1000")]));
     v
 }
 
@@ -109,18 +111,56 @@ fn without_our_runtime_the_programs_fail_with_a_hip_error() {
 
 #[test]
 fn unsupported_features_stop_the_program_with_exit_2_naming_them() {
-    for (arg, named) in [
+    for (backend, (arg, named)) in [
         ("managed", "hipMallocManaged"),
-        ("printf", "hostcall buffer (device-side printf or malloc)"),
+        (
+            "printf",
+            "launch 1 (_Z5helloPi): the kernel calls device-side printf",
+        ),
+        (
+            "malloc",
+            "launch 1 (_Z10scratchpadPi): the kernel calls device-side malloc/free (__ockl_dm_alloc)",
+        ),
         ("graph", "hipGraphCreate (graphs)"),
-    ] {
-        let r = exec("host", &[], "unsupported", &[PathBuf::from(arg)]);
+        (
+            "cooperative",
+            "a cooperative launch (hipLaunchCooperativeKernel)",
+        ),
+        ("texture", "hipCreateTextureObject (texture objects)"),
+    ]
+    .into_iter()
+    .flat_map(|c| [("host", c), ("vulkan", c)])
+    {
+        let r = exec(backend, &[], "unsupported", &[PathBuf::from(arg)]);
         let out = String::from_utf8_lossy(&r.stdout);
         let err = String::from_utf8_lossy(&r.stderr);
         assert_eq!(r.status.code(), Some(2), "{arg}: {out} {err}");
         assert!(err.contains(named), "{arg}: {err}");
         assert!(err.contains("not supported"), "{arg}: {err}");
         assert!(!out.contains("reached the end"), "{arg}: {out}");
+    }
+}
+
+/// hipcc -O0 kernels do not lift yet (their functions keep s[30:31] in a VGPR saved to the scratch frame, and
+/// they reach private memory through flat addresses: D160): the program stops with exit 2 saying so.
+#[test]
+fn a_hipcc_o0_program_stops_naming_o0_code() {
+    for backend in ["host", "vulkan"] {
+        let r = exec(backend, &[], "vadd_O0", &[]);
+        let out = String::from_utf8_lossy(&r.stdout);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "{backend}: {out} {err}");
+        // The host lifts first (the call tracker stops); a Vulkan launch meets the dynamic stack first.
+        let why = match backend {
+            "host" => "launch 1 (_Z4vaddPKfS0_Pfi): the kernel's functions keep their return addresses in scratch memory, as hipcc -O0 code does",
+            _ => "launch 1 (_Z4vaddPKfS0_Pfi): kernel _Z4vaddPKfS0_Pfi uses a dynamic stack (its scratch size is not known before the run), which is not supported yet; hipcc -O0 code does",
+        };
+        assert!(
+            err.contains(why) && err.contains("rebuild with -O1 or higher"),
+            "{backend}: {err}"
+        );
+        assert!(!err.contains("host service"), "{backend}: {err}");
+        assert!(!out.contains("PASS"), "{backend}: {out}");
     }
 }
 
@@ -142,15 +182,61 @@ fn a_faulting_kernel_stops_the_program() {
     }
 }
 
-/// The persistent translation cache: a second run of a program takes every module from
-/// `$XDG_CACHE_HOME/rdna2spv/hip` instead of lowering it again; damaged files are ignored (and rewritten);
-/// `RDNA2SPV_HIP_CACHE=0` writes nothing.
+/// A module taken from the disk cache runs without its kernel lifted (D160); when it faults, the kernel is
+/// lifted then, and the message still names the faulting instruction.
+#[test]
+fn a_fault_in_a_module_from_the_disk_cache_names_its_instruction() {
+    let cache = std::env::temp_dir().join(format!("rdna2spv-hip-xdg-oob-{}", std::process::id()));
+    for run in 0..2 {
+        let r = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+            .args(["exec", "--backend", "vulkan", "--checked", "--log", "--"])
+            .arg(programs().join("unsupported"))
+            .arg("oob")
+            .env("XDG_CACHE_HOME", &cache)
+            .env_remove("RDNA2SPV_HIP_LIBRARY")
+            .env_remove("RDNA2SPV_HIP_CACHE")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "run {run}: {err}");
+        assert!(
+            err.contains("launch 1 (_Z7overrunPii)")
+                && err.contains("outside every allocation")
+                && err.contains("global_store_dword"),
+            "run {run}: {err}"
+        );
+    }
+    let spv = std::fs::read_dir(cache.join("rdna2spv/hip"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "spv"))
+        })
+        .count();
+    assert_eq!(spv, 1);
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+/// FNV-1a, 64 bits (the cache files' checksums, written here from its definition).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The persistent caches (D156, D160): a second run of a program takes every module from
+/// `$XDG_CACHE_HOME/rdna2spv/hip` without lifting or lowering its kernels, and creates its pipelines with
+/// the Vulkan pipeline cache the first run saved; damaged files are ignored with a note (and rewritten), a
+/// pipeline cache of another device is ignored with a note; `RDNA2SPV_HIP_CACHE=0` writes nothing.
 #[test]
 fn a_second_run_reads_its_modules_from_the_disk_cache() {
     let cache = std::env::temp_dir().join(format!("rdna2spv-hip-xdg-{}", std::process::id()));
-    let run = |env_cache: Option<&str>| {
+    let run = |backend: &str, env_cache: Option<&str>| {
         let mut c = Command::new(env!("CARGO_BIN_EXE_rdna2spv"));
-        c.args(["exec", "--backend", "both", "--log", "--"])
+        c.args(["exec", "--backend", backend, "--log", "--"])
             .arg(programs().join("streams"))
             .env("XDG_CACHE_HOME", &cache)
             .env_remove("RDNA2SPV_HIP_LIBRARY");
@@ -162,31 +248,86 @@ fn a_second_run_reads_its_modules_from_the_disk_cache() {
         let err = String::from_utf8_lossy(&r.stderr).to_string();
         assert_eq!(r.status.code(), Some(0), "{err}");
         assert!(String::from_utf8_lossy(&r.stdout).contains("streams: PASS"));
-        let count = |s: &str| err.lines().filter(|l| l.contains(s)).count();
+        err
+    };
+    let count = |err: &str, s: &str| err.lines().filter(|l| l.contains(s)).count();
+    let counts = |err: &str| {
         (
-            count("(module lowered)"),
-            count("(module from the disk cache)"),
+            count(err, "; module lowered;"),
+            count(err, "; module from the disk cache;"),
         )
     };
-    let files = || -> Vec<PathBuf> {
+    let files = |ext: &str| -> Vec<PathBuf> {
         std::fs::read_dir(cache.join("rdna2spv/hip"))
-            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .map(|d| {
+                d.filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|e| e == ext))
+                    .collect()
+            })
             .unwrap_or_default()
     };
-    assert_eq!(run(Some("0")), (3, 0));
-    assert!(files().is_empty());
+    let e = run("vulkan", Some("0"));
+    assert_eq!(counts(&e), (3, 0), "{e}");
+    assert!(files("spv").is_empty() && files("vkpc").is_empty());
     // Three kernel shapes (fill twice with the same shape: the second is the in-memory module).
-    assert_eq!(run(None), (3, 0));
-    assert_eq!(files().len(), 3);
-    assert_eq!(run(None), (0, 3));
-    for f in files() {
+    let e = run("vulkan", None);
+    assert_eq!(counts(&e), (3, 0), "{e}");
+    assert_eq!(
+        count(&e, "(lifted; module lowered; pipeline compiled)"),
+        3,
+        "{e}"
+    );
+    assert_eq!(files("spv").len(), 3);
+    assert_eq!(files("vkpc").len(), 1);
+    // The second run: no lifting, no lowering, the pipeline cache read back (its header at least).
+    let e = run("vulkan", None);
+    assert_eq!(counts(&e), (0, 3), "{e}");
+    assert_eq!(
+        count(&e, "(not lifted; module from the disk cache;"),
+        3,
+        "{e}"
+    );
+    assert_eq!(count(&e, "; pipeline cache 0 bytes"), 0, "{e}");
+    assert_eq!(count(&e, "bytes from the disk"), 4, "{e}");
+    assert!(!e.contains("note:"), "{e}");
+    // `both` needs the program for the host evaluator: it lifts, but still takes the modules.
+    let e = run("both", None);
+    assert_eq!(counts(&e), (0, 3), "{e}");
+    assert_eq!(count(&e, "(lifted; module from the disk cache;"), 3, "{e}");
+    // Every file damaged: ignored with a note each, lowered again, rewritten.
+    for f in files("spv").into_iter().chain(files("vkpc")) {
         let mut b = std::fs::read(&f).unwrap();
         let n = b.len();
         b[n - 1] ^= 0x80;
         std::fs::write(&f, b).unwrap();
     }
-    assert_eq!(run(None), (3, 0));
-    assert_eq!(run(None), (0, 3));
+    let e = run("vulkan", None);
+    assert_eq!(counts(&e), (3, 0), "{e}");
+    assert_eq!(count(&e, "note: ignoring cache file"), 4, "{e}");
+    assert_eq!(
+        count(&e, "its checksum does not match its contents"),
+        4,
+        "{e}"
+    );
+    let e = run("vulkan", None);
+    assert_eq!(counts(&e), (0, 3), "{e}");
+    assert!(!e.contains("note:"), "{e}");
+    // A whole, well-formed file whose pipeline cache header is another device's (its UUID's last byte
+    // changed, the file's checksum recomputed): the header check refuses it before the driver sees it.
+    let vkpc = files("vkpc").pop().unwrap();
+    let mut b = std::fs::read(&vkpc).unwrap();
+    assert_eq!(&b[..8], b"R2SVKPC1");
+    b[24 + 31] ^= 1;
+    let sum = fnv1a(&b[24..]);
+    b[16..24].copy_from_slice(&sum.to_le_bytes());
+    std::fs::write(&vkpc, &b).unwrap();
+    let e = run("vulkan", None);
+    assert_eq!(counts(&e), (0, 3), "{e}");
+    assert_eq!(count(&e, "is not this device's"), 1, "{e}");
+    // Truncated to nothing past the magic: a note, not a crash.
+    std::fs::write(&vkpc, b"R2SVKPC1").unwrap();
+    let e = run("vulkan", None);
+    assert_eq!(count(&e, "it is truncated"), 1, "{e}");
     let _ = std::fs::remove_dir_all(&cache);
 }
 

@@ -3,7 +3,7 @@
 //! as its file is added, with no edit to main.rs or bench.rs (contract: xtask/src/bench.rs, decision D087).
 fn main() {
     println!("cargo::rerun-if-changed=src");
-    for name in ["eval", "device", "lane"] {
+    for name in ["eval", "device", "lane", "hip"] {
         println!("cargo::rustc-check-cfg=cfg(has_bench_{name})");
         println!("cargo::rustc-check-cfg=cfg(has_file_{name})");
         let path = format!("src/bench_{name}.rs");

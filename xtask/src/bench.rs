@@ -103,10 +103,13 @@ fn sections() -> Vec<(&'static str, SectionFn)> {
     v.push(("device", SectionFn::InProcess(crate::bench_device::section)));
     #[cfg(has_bench_lane)]
     v.push(("lane", SectionFn::InProcess(crate::bench_lane::section)));
+    // HIP programs through `rdna2spv exec`: launch overhead, the persistent caches (D160).
+    #[cfg(has_bench_hip)]
+    v.push(("hip", SectionFn::InProcess(crate::bench_hip::section)));
     v
 }
 
-const USAGE: &str = "usage: cargo xtask bench [all|decode|translate|eval|device|lane]... [--quick] [--json FILE] [--no-write]";
+const USAGE: &str = "usage: cargo xtask bench [all|decode|translate|eval|device|lane|hip]... [--quick] [--json FILE] [--no-write]";
 
 /// One progress line on stderr, prefixed with the elapsed time of the whole run.
 pub fn progress(msg: impl AsRef<str>) {

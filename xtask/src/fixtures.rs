@@ -428,7 +428,12 @@ pub const HIP_PROGRAMS: &[&str] = &[
     "threads",
     "module",
     "unsupported",
+    "launches",
 ];
+
+/// hipcc programs also built at -O0 (D160): `hipcc --offload-arch=gfx1030 -O0 STEM.hip -o STEM_O0`; the runtime
+/// stops them naming -O0 code (tests/hip_exec.rs).
+pub const HIP_PROGRAMS_O0: &[&str] = &["vadd"];
 
 /// C programs in `fixtures/hip_programs/` against a ROCm library opened with dlopen (D156):
 /// `clang-19 -O2 -Wall STEM.c -lamdhip64 -ldl -lm -o STEM` (needs Debian's libamdhip64.so to link).
@@ -502,6 +507,9 @@ fn parse_args(args: &[String]) -> Result<Options> {
         for stem in only {
             if !RECIPES.iter().any(|r| r.stem == stem)
                 && !HIP_PROGRAMS.contains(&stem.as_str())
+                && !HIP_PROGRAMS_O0
+                    .iter()
+                    .any(|p| format!("{p}_O0") == stem.as_str())
                 && !C_PROGRAMS.contains(&stem.as_str())
             {
                 let mut known: Vec<&str> = RECIPES.iter().map(|r| r.stem).collect();
@@ -531,6 +539,10 @@ pub fn run(args: &[String]) -> Result<()> {
         }
         for p in HIP_PROGRAMS {
             println!("{p:<16} {p}.hip        HipProgram -> ../hip_programs/{p}");
+        }
+        for p in HIP_PROGRAMS_O0 {
+            let name = format!("{p}_O0");
+            println!("{name:<16} {p}.hip        HipProgram -O0 -> ../hip_programs/{name}");
         }
         for p in C_PROGRAMS {
             println!("{p:<16} {p}.c        CProgram -> ../hip_programs/{p}");
@@ -606,9 +618,17 @@ pub fn run(args: &[String]) -> Result<()> {
     } else {
         programs.clone()
     };
-    for stem in HIP_PROGRAMS {
+    let hip_builds = HIP_PROGRAMS
+        .iter()
+        .map(|p| (*p, p.to_string(), "-O2"))
+        .chain(
+            HIP_PROGRAMS_O0
+                .iter()
+                .map(|p| (*p, format!("{p}_O0"), "-O0")),
+        );
+    for (stem, name, opt) in hip_builds {
         if let Some(only) = &opts.only {
-            if !only.iter().any(|s| s == stem) {
+            if !only.contains(&name) {
                 continue;
             }
         }
@@ -617,19 +637,19 @@ pub fn run(args: &[String]) -> Result<()> {
             continue;
         }
         std::fs::create_dir_all(&program_out)?;
-        let out = program_out.join(stem);
+        let out = program_out.join(&name);
         let args = vec![
             "--offload-arch=gfx1030".to_string(),
-            "-O2".into(),
+            opt.into(),
             format!("{stem}.hip"),
             "-o".into(),
             out.to_str()
                 .context("output path is not UTF-8")?
                 .to_string(),
         ];
-        run_tool(&programs, &tools.hipcc, &args).with_context(|| format!("building {stem}"))?;
-        println!("built hip_programs/{stem}");
-        built.push(format!("../hip_programs/{stem}"));
+        run_tool(&programs, &tools.hipcc, &args).with_context(|| format!("building {name}"))?;
+        println!("built hip_programs/{name}");
+        built.push(format!("../hip_programs/{name}"));
     }
     for stem in C_PROGRAMS {
         if let Some(only) = &opts.only {

@@ -13,6 +13,9 @@ mod bench_eval;
 #[cfg(all(feature = "bench", has_bench_lane))]
 #[rustfmt::skip]
 mod bench_lane;
+#[cfg(all(feature = "bench", has_file_hip))]
+#[rustfmt::skip]
+mod bench_hip;
 #[cfg(feature = "bench")]
 mod bench_translate;
 mod codegen;
@@ -27,7 +30,7 @@ mod sweep;
 const USAGE: &str = "usage: cargo xtask <command>
   aco --fixtures      regenerate fixtures/aco/ with `rdna2spv capture`'s code (RADV null device, no GPU)
   bench [SECTION].. [--quick] [--json F]  performance figures, each a ratio against a reference measured in
-                      the same run, into docs/performance.md (sections: decode, translate, eval, device, lane)
+                      the same run, into docs/performance.md (sections: decode, translate, eval, device, lane, hip)
   bench device [--write] [--only K,..] [--scales 1,10,100] [--reps N]
                       translated kernels vs hand-written GLSL on the Vulkan device: translation vs
                       compile time, run time at 1x/10x/100x (--write: docs/performance.md's section)

@@ -332,14 +332,14 @@ pub extern "C" fn hipModuleLaunchKernel(
 #[no_mangle]
 pub extern "C" fn hipLaunchCooperativeKernel() -> i32 {
     entry("hipLaunchCooperativeKernel", || {
-        unsupported("cooperative launches")
+        unsupported("a cooperative launch (hipLaunchCooperativeKernel)")
     })
 }
 
 #[no_mangle]
 pub extern "C" fn hipLaunchCooperativeKernelMultiDevice() -> i32 {
     entry("hipLaunchCooperativeKernelMultiDevice", || {
-        unsupported("cooperative launches")
+        unsupported("a cooperative launch (hipLaunchCooperativeKernelMultiDevice)")
     })
 }
 
@@ -354,7 +354,7 @@ pub extern "C" fn hipFuncGetAttributes(attr: *mut u8, function: *const c_void) -
             let module = rt.modules[m]
                 .as_mut()
                 .ok_or(Failure::Code(code::INVALID_HANDLE))?;
-            let k = &module.kernel(&name)?.kernel;
+            let k = &module.entry(&name)?.kernel;
             let max = k
                 .metadata
                 .as_ref()

@@ -88,18 +88,22 @@ impl DiskCache {
         fnv(format!("{}\n{key}", self.identity).as_bytes())
     }
 
-    /// The words stored for `key`, if a whole, matching file is there.
+    /// The words stored for `key`, if a whole, matching file is there. A file that is there but damaged
+    /// (or another key's, a hash collision) is ignored with a note on stderr, and rewritten after lowering.
     pub fn get(&self, key: &str) -> Option<Vec<u32>> {
-        let bytes = std::fs::read(self.path(key)).ok()?;
-        let body = bytes.strip_prefix(MAGIC.as_slice())?;
-        if body.len() < 16 || (body.len() - 16) % 4 != 0 {
-            return None;
-        }
-        let word = |i: usize| u64::from_le_bytes(body[i..i + 8].try_into().expect("8 bytes"));
-        let words = &body[16..];
-        if word(0) != self.full_key(key) || word(8) != fnv(words) {
-            return None;
-        }
+        let path = self.path(key);
+        let bytes = std::fs::read(&path).ok()?;
+        let words = match check_file(MAGIC, self.full_key(key), &bytes) {
+            Ok(w) if w.len() % 4 == 0 => w,
+            Ok(_) => {
+                note(&path, "its length is not a whole number of words");
+                return None;
+            }
+            Err(why) => {
+                note(&path, why);
+                return None;
+            }
+        };
         Some(
             words
                 .chunks_exact(4)
@@ -110,17 +114,113 @@ impl DiskCache {
 
     /// Stores `words` for `key` (failures are ignored: the cache is an optimisation).
     pub fn put(&self, key: &str, words: &[u32]) {
-        let _ = std::fs::create_dir_all(&self.dir);
         let data: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let mut file = MAGIC.to_vec();
-        file.extend(self.full_key(key).to_le_bytes());
-        file.extend(fnv(&data).to_le_bytes());
-        file.extend(&data);
-        let path = self.path(key);
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        if std::fs::write(&tmp, &file).is_ok() && std::fs::rename(&tmp, &path).is_err() {
-            let _ = std::fs::remove_file(&tmp);
+        write_atomically(&self.dir, &self.path(key), MAGIC, self.full_key(key), &data);
+    }
+
+    /// The file holding the Vulkan pipeline cache of the device whose pipeline cache header is `header`
+    /// (named by that header's hash: vendor, device, `pipelineCacheUUID`; shared by every build of the
+    /// runtime, since its contents are keyed by the SPIR-V the driver compiled).
+    fn pipeline_path(&self, header: &[u8]) -> PathBuf {
+        self.dir
+            .join(format!("pipelines-{}.vkpc", crate::module::digest(header)))
+    }
+
+    /// Fills `ctx`'s pipeline cache from this device's file (D160). Returns the file and the bytes taken
+    /// (0: no file, or one that was ignored with a note: damaged, or another device's or driver's).
+    pub fn load_pipelines(&self, ctx: &rdna2spv_vulkan::Context) -> (PathBuf, usize) {
+        let header = ctx.pipeline_cache_header();
+        let path = self.pipeline_path(&header);
+        let data = match std::fs::read(&path) {
+            Ok(bytes) => match check_file(PIPELINE_MAGIC, fnv(&header), &bytes) {
+                Ok(d) => d.to_vec(),
+                Err(why) => {
+                    note(&path, why);
+                    Vec::new()
+                }
+            },
+            Err(_) => Vec::new(),
+        };
+        match ctx.load_pipeline_cache(&data) {
+            Ok(true) => (path, data.len()),
+            Ok(false) => {
+                if !data.is_empty() {
+                    note(
+                        &path,
+                        "its pipeline cache header is not this device's (vendor, device or pipelineCacheUUID)",
+                    );
+                }
+                (path, 0)
+            }
+            Err(e) => {
+                note(&path, &format!("the device refused a pipeline cache: {e}"));
+                (path, 0)
+            }
         }
+    }
+
+    /// Writes `ctx`'s pipeline cache to this device's file, merged with what another run may have
+    /// written there meanwhile (vkMergePipelineCaches), under a temporary name renamed over it.
+    pub fn save_pipelines(&self, ctx: &rdna2spv_vulkan::Context) {
+        let header = ctx.pipeline_cache_header();
+        let path = self.pipeline_path(&header);
+        if let Ok(bytes) = std::fs::read(&path) {
+            if let Ok(d) = check_file(PIPELINE_MAGIC, fnv(&header), &bytes) {
+                let _ = ctx.load_pipeline_cache(d);
+            }
+        }
+        if let Ok(Some(data)) = ctx.pipeline_cache_data() {
+            write_atomically(&self.dir, &path, PIPELINE_MAGIC, fnv(&header), &data);
+        }
+    }
+}
+
+const PIPELINE_MAGIC: &[u8; 8] = b"R2SVKPC1";
+
+/// A cache file: 8 magic bytes, the key's checksum, the data's checksum (FNV-1a, little-endian u64), the
+/// data. Its data, or why it is not usable.
+fn check_file<'a>(magic: &[u8; 8], key: u64, bytes: &'a [u8]) -> Result<&'a [u8], &'static str> {
+    let body = bytes
+        .strip_prefix(magic.as_slice())
+        .ok_or("it does not start with this cache's magic bytes")?;
+    if body.len() < 16 {
+        return Err("it is truncated");
+    }
+    let word = |i: usize| u64::from_le_bytes(body[i..i + 8].try_into().expect("8 bytes"));
+    let data = &body[16..];
+    if word(0) != key {
+        return Err("it belongs to another key");
+    }
+    if word(8) != fnv(data) {
+        return Err("its checksum does not match its contents");
+    }
+    Ok(data)
+}
+
+fn note(path: &std::path::Path, why: &str) {
+    eprintln!(
+        "rdna2spv-hip: note: ignoring cache file {}: {why}",
+        path.display()
+    );
+}
+
+/// Writes a cache file under a temporary name (this process's) and renames it into place, so that
+/// concurrent runs see a whole file or none (failures are ignored: the cache is an optimisation).
+fn write_atomically(
+    dir: &std::path::Path,
+    path: &std::path::Path,
+    magic: &[u8; 8],
+    key: u64,
+    data: &[u8],
+) {
+    let _ = std::fs::create_dir_all(dir);
+    let mut file = magic.to_vec();
+    file.extend(key.to_le_bytes());
+    file.extend(fnv(data).to_le_bytes());
+    file.extend(data);
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    if std::fs::write(&tmp, &file).is_ok() && std::fs::rename(&tmp, path).is_err() {
+        let _ = std::fs::remove_file(&tmp);
     }
 }
 

@@ -7,6 +7,7 @@
 use crate::config::Backend;
 use crate::error::{code, fail, Failure, Result};
 use crate::memory::Kind;
+use crate::module::Module;
 use crate::runtime::Runtime;
 use rdna2spv::dispatch::{
     dispatch_packet, fill_hidden_args, initial_sgprs, kernarg_bytes, launch_for, launch_segments,
@@ -73,16 +74,21 @@ pub fn launch(
             .ok()
             .and_then(|k| k.metadata.as_ref())
             .and_then(service_asked);
-    let lk = match m.kernel(name) {
-        Err(Failure::Stop(msg)) if service.is_some() => {
-            return Err(Failure::Stop(format!(
-                "launch {number} ({name}): {msg}; the kernel's metadata asks for {}, which is not supported by the rdna2spv HIP runtime",
-                service.unwrap_or_default()
-            )))
+    let lift = |m: &mut Module| -> Result<()> {
+        match m.kernel(name) {
+            Err(Failure::Stop(msg)) => {
+                Err(Failure::Stop(lift_refusal(number, name, &msg, service)))
+            }
+            r => r.map(|_| ()),
         }
-        r => r?,
     };
-    let kernel = lk.kernel.clone();
+    let backend = ready.config.backend;
+    let lifted_before = m.entry(name)?.program.is_some();
+    // The host evaluator runs the program; the device only needs it when its module is not cached (D160).
+    if backend != Backend::Vulkan {
+        lift(m)?;
+    }
+    let kernel = m.entry(name)?.kernel.clone();
     let what = format!("launch {number} ({})", kernel.name);
     let meta = kernel
         .metadata
@@ -132,7 +138,17 @@ pub fn launch(
         }
     }
     fill_hidden_args(meta, &mut kernarg, grid, block);
-    let mut launch = launch_for(&kernel, grid, block, MAX_STEPS_PER_WAVE)?;
+    let mut launch = launch_for(&kernel, grid, block, MAX_STEPS_PER_WAVE).map_err(|e| {
+        let m = format!("{e:#}");
+        if m.contains("uses a dynamic stack") {
+            // Met before the lift when the launch does not lift (a Vulkan launch, D160).
+            Failure::Stop(format!(
+                "{what}: {m}; hipcc -O0 code does, which is not supported by the rdna2spv HIP runtime yet (D160): rebuild with -O1 or higher"
+            ))
+        } else {
+            Failure::Stop(m)
+        }
+    })?;
     let shared = u32::try_from(shared).unwrap_or(u32::MAX);
     launch.lds_bytes = launch.lds_bytes.saturating_add(shared);
     if launch.lds_bytes > MAX_LDS {
@@ -165,19 +181,25 @@ pub fn launch(
     launch.sgprs = initial_sgprs(&kernel.abi, kernarg_address, packet_address);
 
     let t0 = Instant::now();
-    let backend = ready.config.backend;
     let mut cached = false;
     let mut cached_on_disk = false;
+    let mut pipeline = "";
+    // The dispatch's own time on the device (recording to fence), for the log.
+    let mut device = None;
     let result = (|| -> Result<()> {
         match backend {
-            Backend::Host => run_host(ready, &lk.program, &launch, &what),
+            Backend::Host => {
+                let program = m.entry(name)?.program.as_ref().expect("lifted");
+                run_host(ready, program, &launch, &what)
+            }
             Backend::Vulkan | Backend::Both => {
                 let before = if backend == Backend::Both {
                     Some(ready.mem.snapshot()?)
                 } else {
                     None
                 };
-                let (ctx, profile) = ready.vulkan.as_ref().expect("a Vulkan backend");
+                let ctx: &'static rdna2spv_vulkan::Context =
+                    ready.vulkan.as_ref().expect("a Vulkan backend").0;
                 let allocations = if ready.config.checked {
                     ready.mem.ranges()
                 } else {
@@ -189,8 +211,10 @@ pub fn launch(
                     segments: launch_segments(&kernel),
                     ..LowerOptions::default()
                 };
-                // Everything the mapping choice and the lowering read (the address words cleared, as
-                // device::ModuleKey clears them: they are read at run time).
+                // Everything the mapping choice and the lowering read: the program through what it is
+                // a function of (the loaded bytes' digest and the kernel's name; the runtime's build is
+                // in the cache's identity), the layout with its address words cleared (as
+                // device::ModuleKey clears them: they are read at run time), grid, device, options.
                 let disk_key = ready.disk.as_ref().map(|_| {
                     let mut l = layout.clone();
                     for (_, v) in &mut l.sgprs {
@@ -199,67 +223,127 @@ pub fn launch(
                         }
                     }
                     l.code_base = l.code_base.map(|_| 0);
+                    let profile = &ready.vulkan.as_ref().expect("a Vulkan backend").1;
                     format!(
-                        "device {} {:?}\nprofile {profile:?}\nopts {opts:?}\ngrid {grid:?}\nchecked {}\nlayout {l:?}\nprogram {:?}",
+                        "device {} {:?}\nprofile {profile:?}\nopts {opts:?}\ngrid {grid:?}\nchecked {}\nlayout {l:?}\ncode {} kernel {name}",
                         ctx.info().name,
                         ctx.info().max_workgroup_count,
                         allocations.len(),
-                        lk.program
+                        m.digest,
                     )
                 });
-                let from_disk = match (&ready.disk, &disk_key) {
-                    (Some(d), Some(k)) if !lk.lowered.contains_key(&key) => d.get(k),
-                    _ => None,
-                };
-                if let Some(w) = from_disk {
-                    cached_on_disk = true;
-                    lk.lowered.insert(key, Arc::new(w));
-                }
-                let words = match lk.lowered.get(&key) {
+                let in_memory = m.entry(name)?.lowered.get(&key).cloned();
+                let words = match in_memory {
                     Some(w) => {
                         cached = true;
-                        w.clone()
+                        w
                     }
                     None => {
-                        // Checked modules run in the wave mapping (as `run --checked`).
-                        opts.mapping = if allocations.is_empty() {
-                            rdna2spv_spirv::lower::choose_mapping(
-                                &lk.program,
-                                &layout,
-                                profile,
-                                &opts,
-                            )
-                            .0
-                        } else {
-                            rdna2spv_spirv::lower::Mapping::Wave
+                        let from_disk = match (&ready.disk, &disk_key) {
+                            (Some(d), Some(k)) => d.get(k),
+                            _ => None,
                         };
-                        let w = rdna2spv_vulkan::lower_for_run(
-                            ctx,
-                            &lk.program,
-                            &launch,
-                            profile,
-                            &opts,
-                            &allocations,
-                        )
-                        .map_err(|e| Failure::Stop(format!("{what}: translating: {e}")))?;
-                        if let (Some(d), Some(k)) = (&ready.disk, &disk_key) {
-                            d.put(k, &w);
-                        }
+                        let w = match from_disk {
+                            Some(w) => {
+                                cached_on_disk = true;
+                                w
+                            }
+                            None => {
+                                lift(m)?;
+                                let program = m.entry(name)?.program.as_ref().expect("lifted");
+                                let profile = &ready.vulkan.as_ref().expect("a Vulkan backend").1;
+                                // Checked modules run in the wave mapping (as `run --checked`).
+                                opts.mapping = if allocations.is_empty() {
+                                    rdna2spv_spirv::lower::choose_mapping(
+                                        program, &layout, profile, &opts,
+                                    )
+                                    .0
+                                } else {
+                                    rdna2spv_spirv::lower::Mapping::Wave
+                                };
+                                let w = rdna2spv_vulkan::lower_for_run(
+                                    ctx,
+                                    program,
+                                    &launch,
+                                    profile,
+                                    &opts,
+                                    &allocations,
+                                )
+                                .map_err(|e| Failure::Stop(format!("{what}: translating: {e}")))?;
+                                if let (Some(d), Some(k)) = (&ready.disk, &disk_key) {
+                                    d.put(k, &w);
+                                }
+                                w
+                            }
+                        };
                         let w = Arc::new(w);
-                        lk.lowered.insert(key, w.clone());
+                        m.entry(name)?.lowered.insert(key, w.clone());
                         w
                     }
                 };
-                rdna2spv_vulkan::run_lowered_checked(
-                    ctx,
-                    &lk.program,
-                    &launch,
-                    &words,
-                    &allocations,
-                )
-                .map_err(|e| Failure::Stop(format!("{what}: on the device: {e}")))?;
+                let (created, hits) = ctx.pipeline_counts();
+                let ran = match &m.entry(name)?.program {
+                    Some(p) => Some(rdna2spv_vulkan::run_lowered_checked(
+                        ctx,
+                        p,
+                        &launch,
+                        &words,
+                        &allocations,
+                    )),
+                    None => {
+                        rdna2spv_vulkan::run_lowered_unlifted(ctx, &launch, &words, &allocations)
+                    }
+                };
+                let ran = match ran {
+                    Some(r) => r,
+                    // The coverage log needs the program.
+                    None => {
+                        lift(m)?;
+                        let program = m.entry(name)?.program.as_ref().expect("lifted");
+                        rdna2spv_vulkan::run_lowered_checked(
+                            ctx,
+                            program,
+                            &launch,
+                            &words,
+                            &allocations,
+                        )
+                    }
+                };
+                let e = match ran {
+                    Ok(report) => {
+                        device = Some(report.dispatch.dispatch);
+                        None
+                    }
+                    Err(e) => Some(e),
+                };
+                if let Some(e) = e {
+                    // Name the faulting instruction from the program (lifted now when the module came
+                    // from the disk; if it does not lift, the device's words stand).
+                    let e = match m.entry(name)?.program.is_some() || lift(m).is_ok() {
+                        true => rdna2spv_vulkan::name_in_program(
+                            m.entry(name)?.program.as_ref().expect("lifted"),
+                            e,
+                        ),
+                        false => e,
+                    };
+                    return Err(Failure::Stop(format!("{what}: on the device: {e}")));
+                }
+                let (created_now, hits_now) = ctx.pipeline_counts();
+                pipeline = if created_now == created {
+                    "pipeline reused"
+                } else if hits_now > hits {
+                    "pipeline from the pipeline cache"
+                } else {
+                    "pipeline compiled"
+                };
+                if created_now > created {
+                    if let Some(d) = &ready.disk {
+                        d.save_pipelines(ctx);
+                    }
+                }
                 if let Some(before) = before {
-                    compare_with_host(ready, &lk.program, &launch, &what, before)?;
+                    let program = m.entry(name)?.program.as_ref().expect("lifted");
+                    compare_with_host(ready, program, &launch, &what, before)?;
                 }
                 Ok(())
             }
@@ -272,8 +356,17 @@ pub fn launch(
     }
     result?;
     if ready.config.log {
+        let lifted = match (lifted_before, m.entry(name)?.program.is_some()) {
+            (false, true) => "lifted",
+            (true, _) => "lifted before",
+            (false, false) => "not lifted",
+        };
+        let pipeline_cache = match &ready.pipelines {
+            Some((_, n)) => format!("; pipeline cache {n} bytes from the disk"),
+            None => String::new(),
+        };
         eprintln!(
-            "rdna2spv: launch {number}: {} grid {}x{}x{} block {}x{}x{} on {}: {:.3} ms{}",
+            "rdna2spv: launch {number}: {} grid {}x{}x{} block {}x{}x{} on {}: {:.3} ms{} ({}){}",
             kernel.name,
             blocks[0],
             blocks[1],
@@ -287,15 +380,59 @@ pub fn launch(
                 Backend::Both => "vulkan+host",
             },
             elapsed.as_secs_f64() * 1e3,
+            match device {
+                Some(d) => format!(" (device {:.3} ms)", d.as_secs_f64() * 1e3),
+                None => String::new(),
+            },
             match backend {
-                Backend::Host => "",
-                _ if cached_on_disk => " (module from the disk cache)",
-                _ if cached => " (module cached)",
-                _ => " (module lowered)",
-            }
+                Backend::Host => lifted.to_string(),
+                _ if cached_on_disk => format!("{lifted}; module from the disk cache; {pipeline}"),
+                _ if cached => format!("{lifted}; module cached; {pipeline}"),
+                _ => format!("{lifted}; module lowered; {pipeline}"),
+            },
+            if backend == Backend::Host {
+                String::new()
+            } else {
+                pipeline_cache
+            },
         );
     }
     Ok(())
+}
+
+/// The message for a kernel that does not lift (`msg`), naming what it needs where that is known (D160):
+/// a host service its metadata asks for (`asked`), named from the device-library function the lifter's call
+/// chain went through — hipcc keeps `__ockl_dm_alloc`/`__ockl_dm_dealloc` (device-side malloc/free) out of
+/// line, so the chain names them; it inlines printf's `__ockl_printf_begin`/`_append_*` into the kernel,
+/// whose own call of `__ockl_hostcall_internal` is then printf's — or hipcc -O0 code, whose functions keep
+/// their return addresses in their scratch frames (the call tracker, D099, loses them there). Any other
+/// refusal is `msg` unchanged.
+fn lift_refusal(number: u64, name: &str, msg: &str, asked: Option<&str>) -> String {
+    let feature = if let Some(f) = ["__ockl_dm_alloc", "__ockl_dm_dealloc"]
+        .into_iter()
+        .find(|f| msg.contains(&format!("{f} →")) || msg.contains(&format!("at {f}+")))
+    {
+        Some(format!("device-side malloc/free ({f})"))
+    } else if msg.contains("at __ockl_hostcall_internal+") && !msg.contains(" → ") {
+        Some("device-side printf (the kernel's own hostcall, __ockl_hostcall_internal)".to_string())
+    } else if msg.contains("__ockl_hostcall") {
+        Some(format!(
+            "a host service ({})",
+            asked.unwrap_or("a hostcall")
+        ))
+    } else {
+        None
+    };
+    match feature {
+        Some(feature) => format!(
+            "launch {number} ({name}): the kernel calls {feature}, which is not supported by the rdna2spv HIP runtime (its metadata asks for {}; lifting stopped: {msg})",
+            asked.unwrap_or("no host service")
+        ),
+        None if msg.contains("a return address that was not tracked") => format!(
+            "launch {number} ({name}): the kernel's functions keep their return addresses in scratch memory, as hipcc -O0 code does, which is not supported by the rdna2spv HIP runtime yet (D160); rebuild with -O1 or higher (lifting stopped: {msg})"
+        ),
+        None => msg.to_string(),
+    }
 }
 
 /// The service a kernel's hidden arguments ask for that this runtime does not provide: a hostcall or

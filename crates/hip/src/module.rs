@@ -17,10 +17,13 @@ pub const TARGET: &str = "gfx1030";
 /// the number of allocations a checked module validates against (0: unchecked).
 pub type ShapeKey = ([u32; 3], [u32; 3], u32, usize);
 
-/// A kernel lifted once (and its float mode checked), with its lowered modules by launch shape.
+/// A kernel, lifted once when a launch needs its program (and its float mode checked then), with its
+/// lowered modules by launch shape. A launch whose module comes from the persistent cache (D160) does not
+/// lift it.
 pub struct LiftedKernel {
     pub kernel: Kernel,
-    pub program: Program,
+    /// None until lifted.
+    pub program: Option<Program>,
     /// SPIR-V words by launch shape.
     pub lowered: HashMap<ShapeKey, Arc<Vec<u32>>>,
 }
@@ -30,16 +33,33 @@ pub struct Module {
     /// Where it came from, for messages.
     pub origin: String,
     pub co: CodeObject,
+    /// A 128-bit hash of the bytes the object was loaded from (the bundle or code object): with a kernel's
+    /// name, what its lifted program is a function of (the persistent cache's key, D160).
+    pub digest: String,
     /// The placed image's address (None: the object has no load image).
     pub image_base: Option<u64>,
     pub kernels: HashMap<String, LiftedKernel>,
 }
 
+/// A 128-bit hex digest of `bytes` (two salted SipHash runs; the same in every run of one build).
+pub fn digest(bytes: &[u8]) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut name = String::new();
+    for salt in [0u8, 1] {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        salt.hash(&mut h);
+        bytes.hash(&mut h);
+        name.push_str(&format!("{:016x}", h.finish()));
+    }
+    name
+}
+
 impl Module {
-    /// Loads `co` and places its image in `mem` (relocated for its address).
+    /// Loads `co` (read from `bytes`) and places its image in `mem` (relocated for its address).
     pub fn load(
         origin: String,
         co: CodeObject,
+        bytes: &[u8],
         index: usize,
         mem: &mut AddressSpace,
     ) -> Result<Module> {
@@ -57,36 +77,48 @@ impl Module {
         Ok(Module {
             origin,
             co,
+            digest: digest(bytes),
             image_base,
             kernels: HashMap::new(),
         })
     }
 
-    /// The kernel named `name` (symbol or metadata name), lifted on first use.
-    pub fn kernel(&mut self, name: &str) -> Result<&mut LiftedKernel> {
+    /// The kernel named `name` (symbol or metadata name), not lifted yet unless a launch needed it.
+    pub fn entry(&mut self, name: &str) -> Result<&mut LiftedKernel> {
         if !self.kernels.contains_key(name) {
             let kernel = match self.co.kernel(name) {
                 Ok(k) => k.clone(),
                 Err(_) => return Err(Failure::Code(code::INVALID_DEVICE_FUNCTION)),
             };
-            let program = rdna2spv::dispatch::lift_kernel(&self.co, &kernel).map_err(|e| {
-                Failure::Stop(format!(
-                    "{}: lifting kernel {}: {e}",
-                    self.origin, kernel.name
-                ))
-            })?;
-            rdna2spv::float_mode::check(&kernel, &program)
-                .map_err(|e| Failure::Stop(format!("{}: {e:#}", self.origin)))?;
             self.kernels.insert(
                 name.to_string(),
                 LiftedKernel {
                     kernel,
-                    program,
+                    program: None,
                     lowered: HashMap::new(),
                 },
             );
         }
         Ok(self.kernels.get_mut(name).expect("inserted"))
+    }
+
+    /// The kernel named `name`, lifted (once).
+    pub fn kernel(&mut self, name: &str) -> Result<&mut LiftedKernel> {
+        self.entry(name)?;
+        let lk = self.kernels.get_mut(name).expect("entered");
+        if lk.program.is_none() {
+            let kernel = &lk.kernel;
+            let program = rdna2spv::dispatch::lift_kernel(&self.co, kernel).map_err(|e| {
+                Failure::Stop(format!(
+                    "{}: lifting kernel {}: {e}",
+                    self.origin, kernel.name
+                ))
+            })?;
+            rdna2spv::float_mode::check(kernel, &program)
+                .map_err(|e| Failure::Stop(format!("{}: {e:#}", self.origin)))?;
+            lk.program = Some(program);
+        }
+        Ok(lk)
     }
 
     /// The address and size of global `name` in the placed image.

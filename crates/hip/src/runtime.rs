@@ -33,6 +33,8 @@ pub struct Ready {
     pub mem: AddressSpace,
     /// The persistent translation cache (Vulkan backends; None when turned off).
     pub disk: Option<crate::cache::DiskCache>,
+    /// The Vulkan pipeline cache's file and the bytes taken from it at start (with `disk`; D160).
+    pub pipelines: Option<(std::path::PathBuf, usize)>,
 }
 
 #[derive(Default)]
@@ -97,11 +99,16 @@ impl Runtime {
             let disk = vulkan
                 .as_ref()
                 .and_then(|_| crate::cache::DiskCache::open());
+            let pipelines = match (&disk, &vulkan) {
+                (Some(d), Some((ctx, _))) => Some(d.load_pipelines(ctx)),
+                _ => None,
+            };
             self.ready = Some(Ready {
                 config,
                 vulkan,
                 mem,
                 disk,
+                pipelines,
             });
         }
         Ok(self.ready.as_mut().expect("just set"))
@@ -121,8 +128,10 @@ impl Runtime {
                 let origin = format!("fat binary {f}");
                 let co = gfx1030_object(&self.fatbins[f].bytes, &origin)?;
                 let index = self.modules.len();
-                let module = Module::load(origin, co, index, &mut self.ready()?.mem)?;
-                self.modules.push(Some(module));
+                let bytes = std::mem::take(&mut self.fatbins[f].bytes);
+                let module = Module::load(origin, co, &bytes, index, &mut self.ready()?.mem);
+                self.fatbins[f].bytes = bytes;
+                self.modules.push(Some(module?));
                 self.fatbins[f].module = Some(index);
                 Ok(index)
             }
@@ -143,7 +152,7 @@ impl Runtime {
             }
         };
         let index = self.modules.len();
-        let module = Module::load(origin, co, index, &mut self.ready()?.mem)?;
+        let module = Module::load(origin, co, bytes, index, &mut self.ready()?.mem)?;
         self.modules.push(Some(module));
         Ok(index)
     }

@@ -188,7 +188,10 @@ pub fn lift_with_calls(
                     (
                         space.callees[cx.callee].name.clone(),
                         offset.wrapping_sub(cx.entry),
-                        format!("{reason}; in a function called by kernel {name}"),
+                        format!(
+                            "{reason}{}",
+                            calls::called_by(&d.contexts, space.callees, name, c)
+                        ),
                     )
                 }
             };

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::ffi::CString;
 use std::hash::{Hash, Hasher};
 use std::mem::ManuallyDrop;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -138,6 +138,19 @@ pub struct DispatchStats {
     pub dispatch_cpu: Option<Duration>,
 }
 
+/// Bytes of a pipeline cache header, version ONE (4 words and a 16-byte UUID).
+pub const PIPELINE_CACHE_HEADER_BYTES: usize = 32;
+
+/// Whether pipeline cache `data` starts with `header` (as [`Context::pipeline_cache_header`] gives it):
+/// the same header length, version, vendor, device and `pipelineCacheUUID`. Anything else (another device,
+/// another driver build, a truncated or damaged file) must not reach the driver.
+pub fn pipeline_cache_data_matches(
+    header: &[u8; PIPELINE_CACHE_HEADER_BYTES],
+    data: &[u8],
+) -> bool {
+    data.len() >= PIPELINE_CACHE_HEADER_BYTES && data[..PIPELINE_CACHE_HEADER_BYTES] == header[..]
+}
+
 /// CPU time of every thread of this process so far, in nanoseconds (`CLOCK_PROCESS_CPUTIME_ID`).
 ///
 /// Not the threads' `/proc/self/task/*/schedstat` (the method before D139): a running thread's
@@ -183,6 +196,13 @@ pub struct Context {
     layout: vk::PipelineLayout,
     push_constant_size: u32,
     pipelines: Mutex<HashMap<u64, Vec<CachedPipeline>>>,
+    /// The `VkPipelineCache` every pipeline is created with (null until [`Context::load_pipeline_cache`]).
+    pipeline_cache: Mutex<vk::PipelineCache>,
+    cache_header: [u8; PIPELINE_CACHE_HEADER_BYTES],
+    /// Pipelines created so far, and how many of them the driver reported as found in the pipeline cache
+    /// (`VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT`).
+    pipelines_created: AtomicU64,
+    pipeline_cache_hits: AtomicU64,
     info: DeviceInfo,
     features: EnabledFeatures,
     timeout: Duration,
@@ -239,6 +259,8 @@ struct Candidate {
     device_type: vk::PhysicalDeviceType,
     api_version: u32,
     compute_family: Option<u32>,
+    /// The header a pipeline cache of this device starts with (Vulkan 1.3 §10.7.4).
+    cache_header: [u8; PIPELINE_CACHE_HEADER_BYTES],
 }
 
 unsafe fn describe(instance: &ash::Instance, index: usize, pd: vk::PhysicalDevice) -> Candidate {
@@ -285,12 +307,26 @@ unsafe fn describe(instance: &ash::Instance, index: usize, pd: vk::PhysicalDevic
         ],
         max_workgroup_count: props.limits.max_compute_work_group_count,
     };
+    let mut cache_header = [0u8; PIPELINE_CACHE_HEADER_BYTES];
+    for (i, w) in [
+        PIPELINE_CACHE_HEADER_BYTES as u32,
+        vk::PipelineCacheHeaderVersion::ONE.as_raw() as u32,
+        props.vendor_id,
+        props.device_id,
+    ]
+    .iter()
+    .enumerate()
+    {
+        cache_header[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+    }
+    cache_header[16..].copy_from_slice(&props.pipeline_cache_uuid);
     Candidate {
         physical: pd,
         info,
         device_type: props.device_type,
         api_version: props.api_version,
         compute_family,
+        cache_header,
     }
 }
 
@@ -418,6 +454,7 @@ impl Context {
         let pd = chosen.physical;
         let family = chosen.compute_family.unwrap_or(0);
         let info = chosen.info.clone();
+        let cache_header = chosen.cache_header;
 
         // What the device has.
         let mut h11 = vk::PhysicalDeviceVulkan11Features::default();
@@ -549,6 +586,10 @@ impl Context {
             layout,
             push_constant_size,
             pipelines: Mutex::new(HashMap::new()),
+            pipeline_cache: Mutex::new(vk::PipelineCache::null()),
+            cache_header,
+            pipelines_created: AtomicU64::new(0),
+            pipeline_cache_hits: AtomicU64::new(0),
             info,
             features,
             timeout: default_timeout(),
@@ -592,6 +633,72 @@ impl Context {
 
     fn poison(&self) {
         self.poisoned.store(true, Ordering::SeqCst);
+    }
+
+    /// The header this device's pipeline cache data starts with: length 32, version ONE, vendor and
+    /// device ids, `pipelineCacheUUID` (Vulkan 1.3 §10.7.4). Data with another header belongs to another
+    /// device or driver build.
+    pub fn pipeline_cache_header(&self) -> [u8; PIPELINE_CACHE_HEADER_BYTES] {
+        self.cache_header
+    }
+
+    /// Creates the `VkPipelineCache` every later pipeline is created with, filled from `initial` (data an
+    /// earlier [`pipeline_cache_data`](Self::pipeline_cache_data) of the same device and driver gave) when
+    /// its header matches [`pipeline_cache_header`](Self::pipeline_cache_header); otherwise empty. The
+    /// header is checked here, before the driver sees the data. Returns whether `initial` was taken. A
+    /// second call merges `initial` into the cache (vkMergePipelineCaches).
+    pub fn load_pipeline_cache(&self, initial: &[u8]) -> Result<bool> {
+        self.check_usable()?;
+        let usable = pipeline_cache_data_matches(&self.cache_header, initial);
+        let data: &[u8] = if usable { initial } else { &[] };
+        // SAFETY: `data` is empty or starts with this device's header; the cache handle is kept under
+        // the lock and destroyed once, with the context.
+        let made = unsafe {
+            self.device.create_pipeline_cache(
+                &vk::PipelineCacheCreateInfo::default().initial_data(data),
+                None,
+            )
+        }
+        .map_err(vk_err("vkCreatePipelineCache"))?;
+        let mut pc = self
+            .pipeline_cache
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if *pc == vk::PipelineCache::null() {
+            *pc = made;
+        } else {
+            // SAFETY: both caches belong to this device; `made` is destroyed after the merge.
+            let merged = unsafe { self.device.merge_pipeline_caches(*pc, &[made]) };
+            unsafe { self.device.destroy_pipeline_cache(made, None) };
+            merged.map_err(vk_err("vkMergePipelineCaches"))?;
+        }
+        Ok(usable)
+    }
+
+    /// The pipeline cache's data (vkGetPipelineCacheData), or None before
+    /// [`load_pipeline_cache`](Self::load_pipeline_cache).
+    pub fn pipeline_cache_data(&self) -> Result<Option<Vec<u8>>> {
+        self.check_usable()?;
+        let pc = self
+            .pipeline_cache
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if *pc == vk::PipelineCache::null() {
+            return Ok(None);
+        }
+        // SAFETY: a valid cache of this device, used under its lock.
+        unsafe { self.device.get_pipeline_cache_data(*pc) }
+            .map(Some)
+            .map_err(vk_err("vkGetPipelineCacheData"))
+    }
+
+    /// Pipelines created so far, and how many the driver reported found in the pipeline cache
+    /// (creation feedback's `APPLICATION_PIPELINE_CACHE_HIT`; a driver may never report it).
+    pub fn pipeline_counts(&self) -> (u64, u64) {
+        (
+            self.pipelines_created.load(Ordering::SeqCst),
+            self.pipeline_cache_hits.load(Ordering::SeqCst),
+        )
     }
 
     /// Runs `entry` of `spirv_words` once over `workgroups`, with `push_constants` (at most 128 bytes,
@@ -726,15 +833,32 @@ impl Context {
         if subgroup.is_some() {
             stage = stage.push_next(&mut req);
         }
+        let mut feedback = vk::PipelineCreationFeedback::default();
+        let mut feedback_info = vk::PipelineCreationFeedbackCreateInfo::default()
+            .pipeline_creation_feedback(&mut feedback);
         let ci = [vk::ComputePipelineCreateInfo::default()
             .stage(stage)
-            .layout(self.layout)];
+            .layout(self.layout)
+            .push_next(&mut feedback_info)];
+        let pipeline_cache = *self
+            .pipeline_cache
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
         // SAFETY: valid create info; on failure the module is destroyed and nothing is cached.
         let pipeline = match unsafe {
             self.device
-                .create_compute_pipelines(vk::PipelineCache::null(), &ci, None)
+                .create_compute_pipelines(pipeline_cache, &ci, None)
         } {
-            Ok(v) => v[0],
+            Ok(v) => {
+                self.pipelines_created.fetch_add(1, Ordering::SeqCst);
+                let f = feedback.flags;
+                if f.contains(vk::PipelineCreationFeedbackFlags::VALID)
+                    && f.contains(vk::PipelineCreationFeedbackFlags::APPLICATION_PIPELINE_CACHE_HIT)
+                {
+                    self.pipeline_cache_hits.fetch_add(1, Ordering::SeqCst);
+                }
+                v[0]
+            }
             Err((made, e)) => {
                 unsafe {
                     for p in made {
@@ -935,6 +1059,13 @@ impl Drop for Context {
                     self.device.destroy_pipeline(p.pipeline, None);
                     self.device.destroy_shader_module(p.module, None);
                 }
+            }
+            let pc = *self
+                .pipeline_cache
+                .get_mut()
+                .unwrap_or_else(|p| p.into_inner());
+            if pc != vk::PipelineCache::null() {
+                self.device.destroy_pipeline_cache(pc, None);
             }
             self.device.destroy_pipeline_layout(self.layout, None);
             let sub = self.submitter.get_mut().unwrap_or_else(|p| p.into_inner());

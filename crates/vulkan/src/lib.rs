@@ -23,13 +23,15 @@ pub mod trace;
 
 pub use buffer::Buffer;
 pub use context::{
-    Context, DeviceInfo, DeviceSelector, DispatchOptions, DispatchStats, EnabledFeatures,
+    pipeline_cache_data_matches, Context, DeviceInfo, DeviceSelector, DispatchOptions,
+    DispatchStats, EnabledFeatures, PIPELINE_CACHE_HEADER_BYTES,
 };
 pub use profile::{probe, probe_with_report, ProbeReport};
 pub use rdna2spv_spirv::profile::{DeviceIdentity, DeviceProfile, FloatToInt, VerifiedSubgroup};
 pub use run::{
-    kernel_layout, lower_for_run, run_lowered_checked, run_module, run_program,
-    run_program_checked, run_program_with, run_with_buffers, BufferRun, RunError, RunReport,
+    kernel_layout, lower_for_run, name_in_program, run_lowered_checked, run_lowered_unlifted,
+    run_module, run_program, run_program_checked, run_program_with, run_with_buffers, BufferRun,
+    RunError, RunReport,
 };
 
 use std::time::Duration;

@@ -217,7 +217,38 @@ fn run_lowered(
     if r.is_ok() {
         crate::coverage_log::record(program);
     }
-    r.map_err(|mut e| match e {
+    r.map_err(|e| name_in_program(program, e))
+}
+
+/// [`run_lowered_checked`] without the lifted program, for a module taken from a persistent cache (the
+/// HIP runtime's, D160): a fault's instruction and a stuck wave's block are then given as the device
+/// reported them; [`name_in_program`] names them once the caller has lifted the kernel. Returns None when
+/// the coverage log (`RDNA2SPV_COVERAGE_LOG`) is on: it needs the program, so the caller lifts.
+pub fn run_lowered_unlifted(
+    ctx: &Context,
+    launch: &Launch,
+    words: &[u32],
+    allocations: &[(u64, u64)],
+) -> Option<Result<RunReport, RunError>> {
+    if std::env::var_os("RDNA2SPV_COVERAGE_LOG").is_some() {
+        return None;
+    }
+    let layout = kernel_layout(launch);
+    let checked = (!allocations.is_empty()).then_some(allocations);
+    Some(run_module_inner(
+        ctx,
+        words,
+        &layout,
+        launch.grid,
+        checked,
+        &[],
+    ))
+}
+
+/// A device error with the faulting instruction's text and a stuck wave's block start taken from
+/// `program` (the program the module was lowered from).
+pub fn name_in_program(program: &Program, mut e: RunError) -> RunError {
+    match e {
         RunError::OutOfBounds {
             ref mut text, pc, ..
         } => {
@@ -242,7 +273,7 @@ fn run_lowered(
             e
         }
         e => e,
-    })
+    }
 }
 
 /// Runs a module made by [`lower::lower`] for `layout` over `grid` work-items.

@@ -67,6 +67,34 @@ impl Edge {
     }
 }
 
+/// How a refusal in call context `ctx` (not 0) names where it is: "; in a function called by kernel K"
+/// and, for a call nested in another function, the chain of calls from the kernel ("(K → f → g)"), so
+/// that a runtime can tell which service a kernel reached (printf, malloc: D160).
+pub(super) fn called_by(
+    contexts: &[Context],
+    callees: &[Callee],
+    kernel: &str,
+    ctx: u32,
+) -> String {
+    let mut chain = Vec::new();
+    let mut c = ctx;
+    while c != 0 {
+        let cx = &contexts[c as usize - 1];
+        chain.push(callees[cx.callee].name.as_str());
+        c = cx.parent;
+    }
+    chain.push(kernel);
+    chain.reverse();
+    if chain.len() > 2 {
+        format!(
+            "; in a function called by kernel {kernel} ({})",
+            chain.join(" → ")
+        )
+    } else {
+        format!("; in a function called by kernel {kernel}")
+    }
+}
+
 /// A call context: the callee, where its code starts and where it returns.
 #[derive(Debug, Clone)]
 pub(super) struct Context {
@@ -328,7 +356,7 @@ pub(super) fn decode_tracked(
                 (
                     space.callees[cx.callee].name.clone(),
                     pc.wrapping_sub(cx.entry),
-                    format!("; in a function called by kernel {name}"),
+                    called_by(&d.contexts, space.callees, name, c),
                 )
             }
         };
