@@ -57,15 +57,56 @@ fn flushing_is_refused_at_the_float_instruction() {
         &[FLUSH_ALL, S_ADD_U32, V_ADD_F32, S_ENDPGM],
         &[
             "at k+0x8",
-            "FP_DENORM f32 = 0 (flushing)",
+            // f32 flushing is modelled (D166): only the f16/f64 field is named.
             "FP_DENORM f16/f64 = 0 (flushing)",
         ],
     );
+    let e = lifted(&[FLUSH_ALL, V_ADD_F32, S_ENDPGM])
+        .unwrap_err()
+        .to_string();
+    assert!(!e.contains("FP_DENORM f32"), "{e}");
     // Exception enables would trap on the hardware.
     refused(
         &[0xba80_3301, 0x0000_007f, V_ADD_F32, S_ENDPGM],
         &["exception enables = 0x7f"],
     );
+}
+
+/// The f32 denormal field set by s_denorm_mode is honoured by flush steps in the IR (D166): two
+/// `b32.flush` of the inputs and one of the result where both directions flush, none where f32
+/// denormals are allowed, and only the output flush under FP_DENORM f32 = 1 (inputs allowed).
+#[test]
+fn s_denorm_mode_places_flush_steps() {
+    let flushes = |words: &[u32]| {
+        let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let p = lift(
+            "k",
+            &code,
+            LiftOptions {
+                target: Target::Gfx1030,
+                wave_size: 32,
+                private_segment_buffer: None,
+            },
+        )
+        .unwrap();
+        p.nodes
+            .iter()
+            .filter(|(_, n)| {
+                matches!(
+                    n,
+                    rdna2spv_ir::Node::Unary {
+                        op: rdna2spv_ir::UnOp::Flush,
+                        ..
+                    }
+                )
+            })
+            .count()
+    };
+    assert_eq!(flushes(&[0xbfa5_000c, V_ADD_F32, S_ENDPGM]), 3); // f32 flush in and out
+    assert_eq!(flushes(&[0xbfa5_000d, V_ADD_F32, S_ENDPGM]), 1); // inputs allowed: output only
+    assert_eq!(flushes(&[0xbfa5_000e, V_ADD_F32, S_ENDPGM]), 2); // outputs allowed: inputs only
+    assert_eq!(flushes(&[PRESERVE_ALL, V_ADD_F32, S_ENDPGM]), 0);
+    assert_eq!(flushes(&[0xbfa5_000c, V_ADD_NC_U32, S_ENDPGM]), 0);
 }
 
 #[test]

@@ -75,8 +75,6 @@ impl Module {
                     self.origin, kernel.name
                 ))
             })?;
-            rdna2spv::float_mode::check(&kernel, &program)
-                .map_err(|e| Failure::Stop(format!("{}: {e:#}", self.origin)))?;
             self.kernels.insert(
                 name.to_string(),
                 LiftedKernel {

@@ -3146,6 +3146,7 @@ impl<'a> Cx<'a> {
                     }
                 }
             }
+            UnOp::Flush => self.flush_bits(to, x)?,
             _ => quirks::convert(self, op, x)?,
         })
     }

@@ -486,11 +486,38 @@ pub(super) fn convert(cx: &mut Cx, op: UnOp, x: Word) -> R<Word> {
                 Ok(cx.b.select(t.u32, None, at_least_one, r, z)?)
             }
         }
+        // MODE.FP_DENORM (D166): integer work only, so no driver's own denormal handling can enter.
+        UnOp::Flush => Err(cx.unsupported_pub("flush is lowered by Cx::flush_bits")),
         _ => Err(cx.unsupported_pub(format!("unary {op:?} is not a conversion"))),
     }
 }
 
 impl Cx<'_> {
+    /// `x` (a float of width `ty` as bits: f16 in a u32) with a denormal replaced by the zero of its sign
+    /// (UnOp::Flush, D166): `exponent == 0 ? x & sign : x`.
+    pub(super) fn flush_bits(&mut self, ty: Ty, x: Word) -> R<Word> {
+        let t = self.t;
+        let (st, exp, sign, zero) = match ty {
+            Ty::B64 => (
+                t.u64,
+                self.c64(0x7ff0_0000_0000_0000),
+                self.c64(1 << 63),
+                self.c64(0),
+            ),
+            Ty::B16 => (t.u32, self.c32(0x7c00), self.c32(0x8000), self.c32(0)),
+            _ => (
+                t.u32,
+                self.c32(0x7f80_0000),
+                self.c32(0x8000_0000),
+                self.c32(0),
+            ),
+        };
+        let e = self.b.bitwise_and(st, None, x, exp)?;
+        let denormal_or_zero = self.b.i_equal(t.bool, None, e, zero)?;
+        let signed_zero = self.b.bitwise_and(st, None, x, sign)?;
+        Ok(self.b.select(st, None, denormal_or_zero, signed_zero, x)?)
+    }
+
     pub(super) fn unsupported_pub(&self, reason: impl Into<String>) -> super::LowerError {
         self.unsupported(reason)
     }
