@@ -472,3 +472,103 @@ fn compiled_kernels_follow_their_descriptor_mode() {
     std::fs::remove_dir_all(&dir).ok();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// An ACO capture (fixtures/aco/muladd.navi21.w32: RADV's `precise` mul+add, fma() and a contracted a*b+c)
+/// run as RADV runs it, f32 denormals flushed (`[abi] f32_denormals = "flush"`, D166), over 100,352
+/// subnormal-biased x, y with push constants 2^-100 and −2^-60 (so products land in the subnormal range):
+/// host and lavapipe against SoftFloat with each instruction's flushes.
+#[test]
+fn aco_capture_flushes_like_radv() {
+    use rdna2spv::device::{open, profile_of, run_vulkan, ProfileChoice};
+    use rdna2spv::dispatch::{run_host_at, Plan};
+    let n = 100_352usize; // 1568 workgroups of 64
+    let (a, b) = (0x0d80_0000u32, 0xa180_0000u32); // 2^-100, −2^-60
+    let mut r = Rng(0xac0_0001);
+    let x: Vec<u32> = (0..n).map(|_| operand(&mut r)).collect();
+    let y: Vec<u32> = (0..n).map(|_| operand(&mut r)).collect();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/aco");
+    let dir = std::env::temp_dir().join(format!("rdna2spv-denorm-aco-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let le_bytes = |v: &[u32]| -> Vec<u8> { v.iter().flat_map(|w| w.to_le_bytes()).collect() };
+    std::fs::write(dir.join("x.bin"), le_bytes(&x)).unwrap();
+    std::fs::write(dir.join("y.bin"), le_bytes(&y)).unwrap();
+    let text = std::fs::read_to_string(root.join("muladd.navi21.w32.toml")).unwrap();
+    let code = root.join("muladd.navi21.w32.bin");
+    let text = text
+        .replace(
+            "code = \"muladd.navi21.w32.bin\"",
+            &format!("code = {:?}", code.display().to_string()),
+        )
+        .replace("grid = [256, 1, 1]", &format!("grid = [{n}, 1, 1]"))
+        .replace(
+            "{ reg = 3, f32 = 1.5 }",
+            &format!("{{ reg = 3, bits = \"{a:#x}\" }}"),
+        )
+        .replace(
+            "{ reg = 4, f32 = -2.25 }",
+            &format!("{{ reg = 4, bits = \"{b:#x}\" }}"),
+        )
+        .replace("muladd.x.in.bin", "x.bin")
+        .replace("muladd.y.in.bin", "y.bin")
+        .replace("size = 1024", &format!("size = {}", 4 * n))
+        .replace("size = 2048", &format!("size = {}", 8 * n));
+    assert!(
+        text.contains("f32_denormals = \"flush\""),
+        "the capture records RADV's mode"
+    );
+    let mpath = dir.join("muladd.toml");
+    std::fs::write(&mpath, text).unwrap();
+    let m = rdna2spv::manifest::Manifest::load(&mpath).unwrap();
+    let mut plan = Plan::new(&m).unwrap();
+    let ctx = open(Some("llvmpipe")).unwrap();
+    let profile = profile_of(&ctx, ProfileChoice::Device).unwrap();
+    let dev = run_vulkan(&ctx, &mut plan, &profile).unwrap();
+    let (host, _) = run_host_at(&plan, &dev.addresses).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    let get = |bufs: &[rdna2spv::dispatch::Buffer], name: &str| -> Vec<u32> {
+        frame::le(&bufs.iter().find(|b| b.name == name).unwrap().data)
+    };
+    let m = Mode::of(0);
+    let (mut bad, mut first, mut flushed) = (0usize, None, 0usize);
+    for (name, hz, dz) in [
+        ("z", get(&host, "z"), get(&dev.buffers, "z")),
+        ("w", get(&host, "w"), get(&dev.buffers, "w")),
+    ] {
+        for i in 0..n {
+            let (xi, yi) = (m.i(x[i]), m.i(y[i]));
+            let wants: Vec<(usize, u32)> = if name == "z" {
+                let p = m.o(sf_mul(m.i(a), xi));
+                vec![(i, m.o(sf_add(p, yi)))]
+            } else {
+                vec![
+                    (2 * i, m.o(sf_fma(m.i(a), xi, yi))),
+                    (2 * i + 1, m.o(sf_fma(m.i(b), xi, yi))),
+                ]
+            };
+            for (k, want) in wants {
+                // Results the preserving semantics would have left subnormal.
+                let unflushed = if name == "z" {
+                    sf_add(sf_mul(a, x[i]), y[i])
+                } else if k % 2 == 0 {
+                    sf_fma(a, x[i], y[i])
+                } else {
+                    sf_fma(b, x[i], y[i])
+                };
+                flushed += (unflushed != want && !is_nan32(unflushed)) as usize;
+                if hz[k] != want || dz[k] != want {
+                    bad += 1;
+                    first.get_or_insert(format!(
+                        "{name}[{k}] x {:08x} y {:08x}: softfloat {want:08x}, host {:08x}, device {:08x}",
+                        x[i], y[i], hz[k], dz[k]
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!("ACO muladd: {} results, {flushed} differ from the preserving semantics, {bad} differ from SoftFloat", 3 * n);
+    assert!(
+        flushed > n / 10,
+        "too few results where flushing matters ({flushed})"
+    );
+    assert_eq!(bad, 0, "{}", first.unwrap_or_default());
+}
