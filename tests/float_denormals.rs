@@ -376,6 +376,30 @@ fn f32_flush_and_preserve_match_softfloat() {
     check(&[0, 3], &prof);
 }
 
+/// The measured lavapipe profile with every denormal-related fact declared missing — "flushes f32, f16 and
+/// f64 subnormals", "no float-controls execution modes", "Fma not fused" — so the lowering emits every
+/// exact emulation (D168: integer widening and narrowing around f64 arithmetic, the integer f64 fma, the
+/// integer f16 narrowing), and lavapipe runs them.
+fn simulated() -> DeviceProfile {
+    let mut p = probe(&lavapipe()).expect("the device profile is probed");
+    p.preserves_subnormals_f32 = false;
+    p.preserves_subnormals_f16 = false;
+    p.preserves_subnormals_f64 = false;
+    p.denorm_flush_mode_honoured = false;
+    p.denorm_preserve_mode_honoured = false;
+    p.fma_f32_fused = false;
+    p.fma_f16_fused = false;
+    p.fma_f64_fused = false;
+    p
+}
+
+/// Every form in the flushing and the preserving mode under the simulated flushing device: the emulations
+/// give SoftFloat's bits on lavapipe.
+#[test]
+fn simulated_flushing_device_matches_softfloat() {
+    check(&[0, 3], &simulated());
+}
+
 /// The two one-directional modes (only `s_denorm_mode`/`s_setreg` reach them).
 #[test]
 fn f32_one_directional_modes_match_softfloat() {
@@ -571,4 +595,70 @@ fn aco_capture_flushes_like_radv() {
         "too few results where flushing matters ({flushed})"
     );
     assert_eq!(bad, 0, "{}", first.unwrap_or_default());
+}
+
+/// Under the simulated flushing device no f32 arithmetic, conversion or comparison of a possibly subnormal
+/// value reaches the device (each would be flushed there): the module of the add/mul/fma/sub and the
+/// min/max/cmp/cvt forms holds no f32-typed OpFAdd, OpFSub, OpFMul, OpFConvert or GLSL Fma, and no
+/// comparison of f32 values. On lavapipe, which preserves subnormals anyway, this is what makes switching an
+/// emulation off visible (the bit-for-bit tests above would still pass).
+#[test]
+fn simulated_flushing_device_keeps_f32_arithmetic_off_the_device() {
+    use rdna2spv_spirv::lower::lower;
+    use rspirv::spirv::Op;
+    let prof = simulated();
+    for form in &forms()[..2] {
+        let p = kernel(Target::Gfx1030, &with_mode(3, form.bytes));
+        let layout = rdna2spv_vulkan::kernel_layout(&launch(256, &[0, 0]));
+        let words = lower(&p, &layout, &prof).expect("lowers");
+        let module = rspirv::dr::load_words(&words).expect("parses");
+        let f32_ty: Vec<u32> = module
+            .types_global_values
+            .iter()
+            .filter(|i| {
+                i.class.opcode == Op::TypeFloat
+                    && matches!(i.operands[0], rspirv::dr::Operand::LiteralBit32(32))
+            })
+            .filter_map(|i| i.result_id)
+            .collect();
+        let mut found = Vec::new();
+        for i in module
+            .functions
+            .iter()
+            .flat_map(|f| f.blocks.iter())
+            .flat_map(|b| b.instructions.iter())
+        {
+            let is_f32 = |id: Option<u32>| id.is_some_and(|t| f32_ty.contains(&t));
+            let arith = matches!(
+                i.class.opcode,
+                Op::FAdd | Op::FSub | Op::FMul | Op::FConvert | Op::ExtInst
+            ) && is_f32(i.result_type);
+            let cmp = matches!(
+                i.class.opcode,
+                Op::FOrdLessThan
+                    | Op::FOrdEqual
+                    | Op::FOrdGreaterThan
+                    | Op::FOrdLessThanEqual
+                    | Op::FOrdGreaterThanEqual
+                    | Op::FOrdNotEqual
+                    | Op::FUnordLessThan
+            ) && i.operands.iter().any(|o| match o {
+                rspirv::dr::Operand::IdRef(id) => module
+                    .functions
+                    .iter()
+                    .flat_map(|f| f.blocks.iter())
+                    .flat_map(|b| b.instructions.iter())
+                    .any(|d| d.result_id == Some(*id) && is_f32(d.result_type)),
+                _ => false,
+            });
+            if arith || cmp {
+                found.push(format!("{:?}", i.class.opcode));
+            }
+        }
+        assert!(
+            found.is_empty(),
+            "{}: f32 device operations {found:?}",
+            form.name
+        );
+    }
 }
