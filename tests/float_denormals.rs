@@ -385,7 +385,6 @@ fn simulated() -> DeviceProfile {
     p.preserves_subnormals_f32 = false;
     p.preserves_subnormals_f16 = false;
     p.preserves_subnormals_f64 = false;
-    p.denorm_flush_mode_honoured = false;
     p.denorm_preserve_mode_honoured = false;
     p.fma_f32_fused = false;
     p.fma_f16_fused = false;

@@ -88,12 +88,13 @@ pub struct DeviceProfile {
     pub preserves_subnormals_f16: bool,
     /// Same for f64 (false when the device has no Float64). lavapipe: **true**.
     pub preserves_subnormals_f64: bool,
-    /// The f32 `DenormFlushToZero` execution mode is advertised (`shaderDenormFlushToZeroFloat32`) and
-    /// does flush when used. lavapipe: **false** (not advertised; when used anyway it is silently ignored),
-    /// so a kernel whose MODE flushes denormals must flush by hand.
-    pub denorm_flush_mode_honoured: bool,
     /// The f32 `DenormPreserve` execution mode is advertised and subnormals survive under it.
-    /// lavapipe: **false** (not advertised, although subnormals are preserved anyway).
+    /// lavapipe: **false** (not advertised, although subnormals are preserved anyway). Where
+    /// `preserves_subnormals_f32` is false and this is true, the lowering requests `DenormPreserve 32`
+    /// and uses the device's f32 arithmetic instead of the emulation (D168). (No module requests
+    /// `DenormFlushToZero`: a flushing MODE is an explicit IR step, D166, so whether the device honours
+    /// that mode is not part of the profile; the probe still reports it.)
+    #[serde(default)]
     pub denorm_preserve_mode_honoured: bool,
 
     /// What out-of-range and NaN f32→i32/u32 conversions give (3e9, −3e9, +inf, NaN → i32;
@@ -179,7 +180,6 @@ impl DeviceProfile {
             preserves_subnormals_f32: false,
             preserves_subnormals_f16: false,
             preserves_subnormals_f64: false,
-            denorm_flush_mode_honoured: false,
             denorm_preserve_mode_honoured: false,
             float_to_int: FloatToInt::Unknown,
             has_float16: false,
@@ -300,7 +300,10 @@ mod tests {
         let p = DeviceProfile::portable();
         assert!(!p.fma_f32_fused && !p.fma_f16_fused && !p.fma_f64_fused);
         assert!(p.folds_add_zero && p.folds_mul_one);
-        assert!(!p.preserves_subnormals_f32 && !p.float_to_int_saturates());
+        // Subnormals: the integer widening/narrowing emulations of D168 (crates/spirv/src/lower/quirks.rs).
+        assert!(!p.preserves_subnormals_f32 && !p.preserves_subnormals_f16);
+        assert!(!p.preserves_subnormals_f64 && !p.denorm_preserve_mode_honoured);
+        assert!(!p.float_to_int_saturates());
         assert_eq!(p.loop_iteration_cap, Some(65_535));
         assert!(!p.subgroup_runs_alone);
         assert_eq!(DeviceProfile::default(), p);

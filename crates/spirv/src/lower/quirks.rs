@@ -32,6 +32,12 @@ const F16_QNAN: u32 = 0x7e00;
 const F64_QNAN: u64 = 0x7ff8_0000_0000_0000;
 
 impl Cx<'_> {
+    /// f32 subnormals survive the device's own f32 arithmetic: measured so, or kept by the `DenormPreserve 32`
+    /// execution mode the module then requests (D168).
+    pub(super) fn preserve32(&self) -> bool {
+        self.prof.preserves_subnormals_f32 || self.prof.denorm_preserve_mode_honoured
+    }
+
     fn folds(&self) -> bool {
         self.prof.folds_add_zero || self.prof.folds_mul_one
     }
@@ -87,7 +93,7 @@ impl Cx<'_> {
 
     fn f32_arith(&mut self, op: FloatOp, a: Word, b: Word) -> R<Word> {
         let t = self.t;
-        if !self.prof.preserves_subnormals_f32 {
+        if !self.preserve32() {
             // A device that may flush f32 subnormals (D168): widen exactly by integer work, compute in f64
             // (every f32 operand, sum and product is far above f64's subnormals; the product is exact, a
             // sum in the f32 subnormal range is exact, and one f64 rounding before the f32 one is
@@ -373,7 +379,7 @@ pub(super) fn float_op(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R
             let x = cx.f32_of(a)?;
             let y = cx.f32_of(b)?;
             let z = cx.f32_of(c)?;
-            let r = if !cx.prof.preserves_subnormals_f32 {
+            let r = if !cx.preserve32() {
                 // A device that may flush f32 subnormals (D168): widen and narrow by integer work, round
                 // to odd in f64 (no f64 subnormal arises from f32 operands).
                 let mut wv = [0; 3];
@@ -550,7 +556,7 @@ pub(super) fn float_cmp(cx: &mut Cx, op: FloatCmp, ty: Ty, a: Word, b: Word) -> 
             (cx.f32_of(a32)?, cx.f32_of(b32)?)
         }
         Ty::B64 => (cx.f64_of(a)?, cx.f64_of(b)?),
-        _ if !cx.prof.preserves_subnormals_f32 => {
+        _ if !cx.preserve32() => {
             // A device that may treat f32 subnormal operands as zero (D168): compare exact f64 widenings.
             let a64 = cx.f32_to_f64_int(a)?;
             let b64 = cx.f32_to_f64_int(b)?;
