@@ -312,6 +312,14 @@ fn inputs(n: usize, seed: u64, int_v1: bool) -> Vec<[u32; 8]> {
 }
 
 /// Operands per form and mode: `RDNA2SPV_DENORM_N`, default 100,000 (about 1.5 s each, debug build).
+/// lavapipe, or the device `RDNA2SPV_VK_DEVICE` names (`cargo xtask gpu-check`).
+fn device_name() -> String {
+    std::env::var("RDNA2SPV_VK_DEVICE")
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .unwrap_or_else(|| "llvmpipe".into())
+}
+
 fn n(_field: u32) -> usize {
     std::env::var("RDNA2SPV_DENORM_N")
         .ok()
@@ -420,7 +428,7 @@ fn compiled_kernels_follow_their_descriptor_mode() {
         .map(|_| [operand(&mut r), operand(&mut r), operand(&mut r)])
         .collect();
     let bytes = |k: usize| -> Vec<u8> { abc.iter().flat_map(|t| t[k].to_le_bytes()).collect() };
-    let ctx = open(Some("llvmpipe")).unwrap();
+    let ctx = open(Some(&device_name())).unwrap();
     let profile = profile_of(&ctx, ProfileChoice::Device).unwrap();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/kernels");
     let dir = std::env::temp_dir().join(format!("rdna2spv-denorm-{}", std::process::id()));
@@ -543,7 +551,7 @@ fn aco_capture_flushes_like_radv() {
     std::fs::write(&mpath, text).unwrap();
     let m = rdna2spv::manifest::Manifest::load(&mpath).unwrap();
     let mut plan = Plan::new(&m).unwrap();
-    let ctx = open(Some("llvmpipe")).unwrap();
+    let ctx = open(Some(&device_name())).unwrap();
     let profile = profile_of(&ctx, ProfileChoice::Device).unwrap();
     let dev = run_vulkan(&ctx, &mut plan, &profile).unwrap();
     let (host, _) = run_host_at(&plan, &dev.addresses).unwrap();

@@ -61,7 +61,9 @@ fn the_fixtures_start_in_the_modelled_mode() {
         let name = path.display();
         let co = CodeObject::parse_any(&std::fs::read(&path).unwrap()).unwrap();
         // The *_ftz fixtures are built to flush f32 denormals (FP_DENORM f32 = 0, D166).
-        let ftz = path.file_stem().is_some_and(|s| s.to_string_lossy().ends_with("_ftz"));
+        let ftz = path
+            .file_stem()
+            .is_some_and(|s| s.to_string_lossy().ends_with("_ftz"));
         let want = if ftz {
             rdna2spv_ir::lift::MODELLED_MODE & !0x30
         } else {
