@@ -281,7 +281,7 @@ fn operand(r: &mut Rng) -> u32 {
         13 => return s,                // ±0
         14 => 180 + r.u32() % 60,      // large
         _ => {
-            if r.u32() % 4 == 0 {
+            if r.u32().is_multiple_of(4) {
                 return s | 0x7f80_0000; // ±inf
             }
             1
