@@ -1,6 +1,7 @@
 //! The MODE register tracked through the CFG at lift time (crates/ir/src/lift/mode.rs, decision D072):
-//! float instructions that would run in a mode other than the modelled one (nearest even, denormals
-//! preserved, DX10_CLAMP and IEEE on) are refused with the field named; a mode set around integer code and
+//! float instructions that would run in a mode other than the modelled ones (nearest even, f16/f64
+//! denormals preserved, f32 denormals preserved or flushed by IR flush steps (D166), DX10_CLAMP and IEEE
+//! on) are refused with the field named; a mode set around integer code and
 //! restored before the float code is accepted; hardware registers that are not deterministic on a
 //! translated device are refused by name. (The values s_getreg reads are checked host vs lavapipe in
 //! tests/ops_scalar_all.rs.) Words from `llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 -show-encoding`.

@@ -43,7 +43,7 @@ pub enum FloatToInt {
 /// The measured facts about one Vulkan device that change how a module must be emitted.
 ///
 /// `fma_*_fused == false`, `folds_* == true`, `preserves_subnormals_* == false`,
-/// `denorm_*_mode_honoured == false`, `float_to_int != Saturating`, `loop_iteration_cap.is_some()` and
+/// `denorm_preserve_mode_honoured == false`, `float_to_int != Saturating`, `loop_iteration_cap.is_some()` and
 /// `subgroup_size` smaller than the wave are the *conservative* values: each makes the lowering emit
 /// the exact emulation instead of trusting the driver.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,11 +82,14 @@ pub struct DeviceProfile {
     pub folds_mul_one: bool,
 
     /// f32 subnormal inputs and results survive add/mul (min subnormal × 1, subnormal + subnormal,
-    /// 2^-100 × 2^-30) with operands from memory. lavapipe: **true**.
+    /// 2^-100 × 2^-30) with operands from memory. lavapipe: **true**. False: f32 add/sub/mul/fma and
+    /// comparisons are emulated between integer widening to f64 and integer narrowing (D168).
     pub preserves_subnormals_f32: bool,
-    /// Same for f16 (false when the device has no Float16). lavapipe: **true**.
+    /// Same for f16 (false when the device has no Float16). lavapipe: **true**. False: f16 results narrow
+    /// by integer work (D168).
     pub preserves_subnormals_f16: bool,
-    /// Same for f64 (false when the device has no Float64). lavapipe: **true**.
+    /// Same for f64 (false when the device has no Float64). lavapipe: **true**. False: f64 add/mul/fma
+    /// by the integer fma (D168).
     pub preserves_subnormals_f64: bool,
     /// The f32 `DenormPreserve` execution mode is advertised and subnormals survive under it.
     /// lavapipe: **false** (not advertised, although subnormals are preserved anyway). Where
