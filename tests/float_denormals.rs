@@ -416,8 +416,9 @@ fn f32_one_directional_modes_match_softfloat() {
 
 /// The compiled kernels: clang-19 OpenCL and hipcc 5.2.3, each built with denormals preserved and with
 /// `-cl-denorms-are-zero` / `-fgpu-flush-denormals-to-zero` (descriptor FLOAT_DENORM_MODE_32 = 0), run over
-/// 100,000 subnormal-biased operand triples on the host and on lavapipe: every output word equals SoftFloat
-/// under the descriptor's mode (fixtures/kernels/denorm.cl, denorm.hip).
+/// 100,000 subnormal-biased operand triples on the host and on lavapipe, under the measured profile and (two
+/// of them) the simulated flushing device: every output word equals SoftFloat under the descriptor's mode
+/// (fixtures/kernels/denorm.cl, denorm.hip).
 #[test]
 fn compiled_kernels_follow_their_descriptor_mode() {
     use rdna2spv::device::{open, profile_of, run_vulkan, ProfileChoice};
@@ -429,7 +430,8 @@ fn compiled_kernels_follow_their_descriptor_mode() {
         .collect();
     let bytes = |k: usize| -> Vec<u8> { abc.iter().flat_map(|t| t[k].to_le_bytes()).collect() };
     let ctx = open(Some(&device_name())).unwrap();
-    let profile = profile_of(&ctx, ProfileChoice::Device).unwrap();
+    let measured = profile_of(&ctx, ProfileChoice::Device).unwrap();
+    let simulated = simulated();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/kernels");
     let dir = std::env::temp_dir().join(format!("rdna2spv-denorm-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -437,11 +439,15 @@ fn compiled_kernels_follow_their_descriptor_mode() {
         std::fs::write(dir.join(format!("{name}.bin")), bytes(i)).unwrap();
     }
     let mut failures = Vec::new();
-    for (stem, ftz) in [
-        ("denorm", false),
-        ("denorm_ftz", true),
-        ("denorm_hip", false),
-        ("denorm_hip_ftz", true),
+    // The measured profile for all four; the simulated flushing device (every emulation on) for one
+    // preserving and one flushing build.
+    for (stem, ftz, profile, pname) in [
+        ("denorm", false, &measured, "measured"),
+        ("denorm_ftz", true, &measured, "measured"),
+        ("denorm_hip", false, &measured, "measured"),
+        ("denorm_hip_ftz", true, &measured, "measured"),
+        ("denorm", false, &simulated, "simulated"),
+        ("denorm_hip_ftz", true, &simulated, "simulated"),
     ] {
         let manifest = format!(
             "code_object = {co:?}\nkernel = \"denorm\"\ngrid = [{g}, 1, 1]\nworkgroup = [256, 1, 1]\n\
@@ -455,7 +461,7 @@ fn compiled_kernels_follow_their_descriptor_mode() {
         std::fs::write(&mpath, manifest).unwrap();
         let m = rdna2spv::manifest::Manifest::load(&mpath).unwrap();
         let mut plan = Plan::new(&m).unwrap();
-        let dev = run_vulkan(&ctx, &mut plan, &profile).unwrap();
+        let dev = run_vulkan(&ctx, &mut plan, profile).unwrap();
         let (host, _) = run_host_at(&plan, &dev.addresses).unwrap();
         let words = |b: &[u8]| -> Vec<u32> { frame::le(b) };
         let h = words(&host.iter().find(|b| b.name == "out").unwrap().data);
@@ -486,7 +492,8 @@ fn compiled_kernels_follow_their_descriptor_mode() {
             }
         }
         eprintln!(
-            "{stem:16} {n} operand triples ({sub} subnormal results expected): host {mh}, device {md} differ"
+            "{stem:16} {pname:9} {n} operand triples ({sub} subnormal results expected): host {mh}, \
+             device {md} differ"
         );
         if ftz {
             assert_eq!(sub, 0, "{stem}: the flushing oracle produced a subnormal");
@@ -497,7 +504,7 @@ fn compiled_kernels_follow_their_descriptor_mode() {
             );
         }
         if mh + md > 0 {
-            failures.push(format!("{stem}: {}", first.unwrap()));
+            failures.push(format!("{stem} ({pname}): {}", first.unwrap()));
         }
     }
     std::fs::remove_dir_all(&dir).ok();

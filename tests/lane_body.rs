@@ -92,10 +92,11 @@ fn reduce_tree_steps_are_one_selection_each() {
         // selection to each step (measured: [1, 4, 2, 2, 2, 2, 2, 2, 4, 4]).
         let mut prof = rdna2spv_spirv::profile::DeviceProfile::portable();
         prof.preserves_subnormals_f32 = true;
-        let module = rdna2spv::dispatch::Plan::new(&rdna2spv::manifest::Manifest::load(&m).unwrap())
-            .unwrap()
-            .module(&prof, rdna2spv_spirv::lower::Mapping::Lane)
-            .unwrap();
+        let module =
+            rdna2spv::dispatch::Plan::new(&rdna2spv::manifest::Manifest::load(&m).unwrap())
+                .unwrap()
+                .module(&prof, rdna2spv_spirv::lower::Mapping::Lane)
+                .unwrap();
         let sel = selections_between_barriers(&module);
         // The counters' barrier, the first s_barrier, six tree steps each ended by an s_barrier, the
         // last step's barrier and the final chain.
