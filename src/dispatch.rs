@@ -164,6 +164,7 @@ pub fn lift_kernel(
             vgpr_count: Some(kernel.abi.vgpr_count),
             // COMPUTE_PGM_RSRC3.SHARED_VGPR_COUNT is in blocks of 8 (LLVM AMDGPUUsage; D153).
             shared_vgprs: u32::from(kernel.descriptor.compute_pgm_rsrc3.shared_vgpr_count) * 8,
+            initial_mode: Some(crate::float_mode::initial_mode(kernel)),
             ..Default::default()
         },
         &space,
@@ -199,7 +200,6 @@ impl Plan {
         let abi = kernel.abi.clone();
         let program =
             lift_kernel(&co, &kernel).with_context(|| format!("lifting kernel {}", kernel.name))?;
-        crate::float_mode::check(&kernel, &program)?;
         let meta = kernel
             .metadata
             .clone()
@@ -658,11 +658,6 @@ impl Plan {
         self.launch.sgprs = sgprs;
         self.program = program;
         Ok(())
-    }
-
-    /// The f32 denormal mode a raw manifest's `[abi]` records ("flush" or "preserve"), if any.
-    pub fn f32_denormals(&self) -> Option<&str> {
-        self.raw.as_ref()?.abi.f32_denormals.as_deref()
     }
 }
 

@@ -32,8 +32,8 @@ pub struct RawAbi {
     /// Private segment bytes per lane.
     #[serde(default)]
     pub scratch_bytes: u32,
-    /// The f32 denormal mode of the shader's MODE register: "preserve" or "flush" (RADV compute: flush).
-    /// Recorded; the evaluator and the lowering implement "preserve" only (see docs/captures.md).
+    /// The f32 denormal mode of the shader's MODE register: "preserve" (FP_DENORM f32 = 3, the default) or
+    /// "flush" (FP_DENORM f32 = 0, RADV/ACO compute). The lifter flushes f32 denormals accordingly (D166).
     pub f32_denormals: Option<String>,
     /// VGPRs allocated per lane (the capture's "VGPRs" statistic). When given, an access above the
     /// allocation that is not a shared VGPR is refused when lifting (D153); otherwise all 256 are private.
@@ -48,6 +48,17 @@ pub struct RawAbi {
     /// Initial SGPRs.
     #[serde(default)]
     pub sgpr: Vec<SgprSpec>,
+}
+
+/// MODE at the start of a raw binary: the modelled mode, with FP_DENORM f32 = 0 (inputs and outputs flushed)
+/// where `[abi] f32_denormals = "flush"` (D166; ACO's compute default).
+fn initial_mode(abi: &RawAbi) -> u32 {
+    let m = rdna2spv_ir::lift::MODELLED_MODE;
+    if abi.f32_denormals.as_deref() == Some("flush") {
+        m & !0x30
+    } else {
+        m
+    }
 }
 
 fn one() -> u32 {
@@ -308,6 +319,7 @@ impl RawBinding {
             general_buffers: true,
             vgpr_count: self.abi.vgprs,
             shared_vgprs: self.abi.shared_vgprs,
+            initial_mode: Some(initial_mode(&self.abi)),
         };
         lift_ext(&self.name, &self.code, self.opts, &ext)
             .with_context(|| format!("lifting {}", self.name))

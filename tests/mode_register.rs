@@ -1,6 +1,7 @@
 //! The MODE register tracked through the CFG at lift time (crates/ir/src/lift/mode.rs, decision D072):
-//! float instructions that would run in a mode other than the modelled one (nearest even, denormals
-//! preserved, DX10_CLAMP and IEEE on) are refused with the field named; a mode set around integer code and
+//! float instructions that would run in a mode other than the modelled ones (nearest even, f16/f64
+//! denormals preserved, f32 denormals preserved or flushed by IR flush steps (D166), DX10_CLAMP and IEEE
+//! on) are refused with the field named; a mode set around integer code and
 //! restored before the float code is accepted; hardware registers that are not deterministic on a
 //! translated device are refused by name. (The values s_getreg reads are checked host vs lavapipe in
 //! tests/ops_scalar_all.rs.) Words from `llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 -show-encoding`.
@@ -57,15 +58,56 @@ fn flushing_is_refused_at_the_float_instruction() {
         &[FLUSH_ALL, S_ADD_U32, V_ADD_F32, S_ENDPGM],
         &[
             "at k+0x8",
-            "FP_DENORM f32 = 0 (flushing)",
+            // f32 flushing is modelled (D166): only the f16/f64 field is named.
             "FP_DENORM f16/f64 = 0 (flushing)",
         ],
     );
+    let e = lifted(&[FLUSH_ALL, V_ADD_F32, S_ENDPGM])
+        .unwrap_err()
+        .to_string();
+    assert!(!e.contains("FP_DENORM f32"), "{e}");
     // Exception enables would trap on the hardware.
     refused(
         &[0xba80_3301, 0x0000_007f, V_ADD_F32, S_ENDPGM],
         &["exception enables = 0x7f"],
     );
+}
+
+/// The f32 denormal field set by s_denorm_mode is honoured by flush steps in the IR (D166): two
+/// `b32.flush` of the inputs and one of the result where both directions flush, none where f32
+/// denormals are allowed, and only the output flush under FP_DENORM f32 = 1 (inputs allowed).
+#[test]
+fn s_denorm_mode_places_flush_steps() {
+    let flushes = |words: &[u32]| {
+        let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let p = lift(
+            "k",
+            &code,
+            LiftOptions {
+                target: Target::Gfx1030,
+                wave_size: 32,
+                private_segment_buffer: None,
+            },
+        )
+        .unwrap();
+        p.nodes
+            .iter()
+            .filter(|(_, n)| {
+                matches!(
+                    n,
+                    rdna2spv_ir::Node::Unary {
+                        op: rdna2spv_ir::UnOp::Flush,
+                        ..
+                    }
+                )
+            })
+            .count()
+    };
+    assert_eq!(flushes(&[0xbfa5_000c, V_ADD_F32, S_ENDPGM]), 3); // f32 flush in and out
+    assert_eq!(flushes(&[0xbfa5_000d, V_ADD_F32, S_ENDPGM]), 1); // inputs allowed: output only
+    assert_eq!(flushes(&[0xbfa5_000e, V_ADD_F32, S_ENDPGM]), 2); // outputs allowed: inputs only
+    assert_eq!(flushes(&[PRESERVE_ALL, V_ADD_F32, S_ENDPGM]), 0);
+    assert_eq!(flushes(&[0xbfa5_000c, V_ADD_NC_U32, S_ENDPGM]), 0);
 }
 
 #[test]

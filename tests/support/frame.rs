@@ -82,8 +82,15 @@ pub fn launch(n: usize, addrs: &[u64]) -> Launch {
 /// Lavapipe with a 600 s fence timeout (as tests/opcheck): the default 60 s is not enough for one
 /// 100,000-operand dispatch of a multiply-add form while the machine is loaded (measured: a debug run at
 /// load average 19 timed out on `v_fma_f16 -a |b| clamp` after the form before it took 69 s).
+///
+/// `RDNA2SPV_VK_DEVICE` (a name part or an index) picks another device instead: `cargo xtask gpu-check` runs
+/// these suites on a real GPU that way.
 pub fn lavapipe() -> Context {
-    Context::new(DeviceSelector::NameContains("llvmpipe".into()))
+    let selector = match std::env::var(DeviceSelector::ENV) {
+        Ok(v) if !v.trim().is_empty() => DeviceSelector::from_env(),
+        _ => DeviceSelector::NameContains("llvmpipe".into()),
+    };
+    Context::new(selector)
         .map(|c| c.with_timeout(std::time::Duration::from_secs(600)))
         .unwrap_or_else(|e| {
             panic!(

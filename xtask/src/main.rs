@@ -24,6 +24,7 @@ mod coverage;
 mod demo;
 mod fixtures;
 mod floatbench;
+mod gpucheck;
 mod inputs;
 mod sweep;
 
@@ -48,6 +49,10 @@ const USAGE: &str = "usage: cargo xtask <command>
                       and the run manifests' input buffers (--inputs: only those)
   floatbench [--only P] every implemented float VALU op at benchmark size (>= 10^6 operands), host vs
                       lavapipe vs reference (parts: vfloat, fma, transcendental, strict-fp; --list)
+  gpu-check [--device D] [--quick] [--release] [--out FILE]
+                      on a machine with a GPU: build, print the measured device profile, run every fixture
+                      (--backend both), the multiply-add, denormal and rocSPARSE suites on that device, and
+                      write a JSON report (default target/gpu-check.json); exit 1 if a step failed
   sweep [--table]     list every opcode slot LLVM-19 decodes per sub-target (--table: draft table rows)";
 
 fn main() -> anyhow::Result<()> {
@@ -70,6 +75,7 @@ fn main() -> anyhow::Result<()> {
         Some("demo") => demo::run(&args[1..]),
         Some("fixtures") => fixtures::run(&args[1..]),
         Some("floatbench") => floatbench::run(&args[1..]),
+        Some("gpu-check") => gpucheck::run(&args[1..]),
         Some("sweep") => sweep::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");

@@ -900,6 +900,7 @@ pub(crate) fn unary(op: UnOp, from: Ty, to: Ty, a: u64) -> u64 {
         UnOp::F32ToU32 => sp::f32_to_u32(a as u32) as u64,
         UnOp::I32ToF32 => sp::i32_to_f32(a as u32) as u64,
         UnOp::U32ToF32 => sp::u32_to_f32(a as u32) as u64,
+        UnOp::Flush => UnOp::flush(to, a),
     }
 }
 

@@ -114,8 +114,6 @@ impl Module {
                     self.origin, kernel.name
                 ))
             })?;
-            rdna2spv::float_mode::check(kernel, &program)
-                .map_err(|e| Failure::Stop(format!("{}: {e:#}", self.origin)))?;
             lk.program = Some(program);
         }
         Ok(lk)

@@ -352,6 +352,29 @@ pub enum UnOp {
     F32ToU32,
     I32ToF32,
     U32ToF32,
+    /// A denormal flushed to zero of the same sign (MODE.FP_DENORM, decision D166): the node's type names
+    /// the format — B16 f16, B32 f32, B64 f64; every other value (zeros, normals, infinities, NaNs) passes
+    /// unchanged. Exact integer work on every backend: `exponent == 0 ? sign : x`.
+    Flush,
+}
+
+impl UnOp {
+    /// [`UnOp::Flush`]'s definition on the bits of a float of width `ty` (the one home of the rule: the
+    /// evaluator executes it and tests take it as the flush oracle's reference shape).
+    #[inline]
+    pub fn flush(ty: Ty, a: u64) -> u64 {
+        let (exp, sign) = match ty {
+            Ty::B16 => (0x7c00, 0x8000),
+            Ty::B32 => (0x7f80_0000, 0x8000_0000),
+            Ty::B64 => (0x7ff0_0000_0000_0000, 1 << 63),
+            Ty::B1 => return a,
+        };
+        if a & exp == 0 {
+            a & sign
+        } else {
+            a
+        }
+    }
 }
 
 /// Memory spaces.

@@ -23,6 +23,7 @@ mod flat;
 mod format;
 mod lds;
 mod mode;
+pub use mode::{mode_of_rsrc1, MODELLED_MODE};
 mod movrel;
 mod permlane;
 mod salu;
@@ -131,9 +132,8 @@ pub fn lift_with_calls(
     }
     let entry = Loc { ctx: 0, pc: 0 };
     // MODE before each instruction, where it is a constant (lift/mode.rs, D072).
-    let modes = mode::mode_map(&d.insts, entry, mode::MODELLED_MODE, |l, _| {
-        d.edges[&l].targets()
-    });
+    let initial = ext.initial_mode.unwrap_or(mode::MODELLED_MODE);
+    let modes = mode::mode_map(&d.insts, entry, initial, |l, _| d.edges[&l].targets());
     // 2. Blocks.
     let mut p = Program {
         name: name.to_string(),
@@ -178,6 +178,7 @@ pub fn lift_with_calls(
                     first: first as usize,
                     ..Default::default()
                 },
+                flush32: Default::default(),
             };
             let cond = b.lift().and_then(|c| b.shared_error().map(|_| c));
             // A refusal inside an inlined call names the callee and its own offset (D099).
@@ -335,6 +336,8 @@ struct Lifter<'a> {
     calls: bool,
     /// Wave64 shared VGPRs and the VGPR allocation check (lift/shared.rs).
     sv: shared::SharedState,
+    /// What this instruction flushes under MODE.FP_DENORM f32 (lift/mode.rs, D166).
+    flush32: mode::Flush32,
 }
 
 impl Lifter<'_> {
@@ -399,6 +402,7 @@ impl Lifter<'_> {
         }
     }
     fn write_v(&mut self, reg: u16, value: Handle<Node>) {
+        let value = self.flush_out32(value);
         let value = self.dpp_write(reg, value);
         let value = self.sdwa_write(reg, value);
         self.n(Node::WriteVgpr { reg, value });
@@ -1692,6 +1696,7 @@ impl Lifter<'_> {
                             reg: vdst,
                             ty: Ty::B32,
                         });
+                        let d = self.flush_in32(d);
                         (s!(s0, 0), s!(s1, 1), d)
                     }
                     V_FMAAK_F32 | V_MADAK_F32 => (s!(s0, 0), s!(s1, 1), s!(255, 3)),
@@ -2545,8 +2550,14 @@ impl Lifter<'_> {
         self.nonzero(Ty::B32, bit)
     }
 
-    /// Applies VOP3 abs (first) and neg to a 32-bit float source at position `i` (0..=2; 3: none).
+    /// Applies VOP3 abs (first) and neg to a 32-bit float source at position `i` (0..=2; 3: the literal K,
+    /// no modifiers), then the input flush of MODE.FP_DENORM f32 where the instruction has one (D166).
     fn modify(&mut self, v: Handle<Node>, i: u32, abs: u32, neg: u32) -> Handle<Node> {
+        let v = self.modify_unflushed(v, i, abs, neg);
+        self.flush_in32(v)
+    }
+
+    fn modify_unflushed(&mut self, v: Handle<Node>, i: u32, abs: u32, neg: u32) -> Handle<Node> {
         if i > 2 {
             return v;
         }

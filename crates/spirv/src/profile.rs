@@ -43,7 +43,7 @@ pub enum FloatToInt {
 /// The measured facts about one Vulkan device that change how a module must be emitted.
 ///
 /// `fma_*_fused == false`, `folds_* == true`, `preserves_subnormals_* == false`,
-/// `denorm_*_mode_honoured == false`, `float_to_int != Saturating`, `loop_iteration_cap.is_some()` and
+/// `denorm_preserve_mode_honoured == false`, `float_to_int != Saturating`, `loop_iteration_cap.is_some()` and
 /// `subgroup_size` smaller than the wave are the *conservative* values: each makes the lowering emit
 /// the exact emulation instead of trusting the driver.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,18 +82,22 @@ pub struct DeviceProfile {
     pub folds_mul_one: bool,
 
     /// f32 subnormal inputs and results survive add/mul (min subnormal × 1, subnormal + subnormal,
-    /// 2^-100 × 2^-30) with operands from memory. lavapipe: **true**.
+    /// 2^-100 × 2^-30) with operands from memory. lavapipe: **true**. False: f32 add/sub/mul/fma and
+    /// comparisons are emulated between integer widening to f64 and integer narrowing (D168).
     pub preserves_subnormals_f32: bool,
-    /// Same for f16 (false when the device has no Float16). lavapipe: **true**.
+    /// Same for f16 (false when the device has no Float16). lavapipe: **true**. False: f16 results narrow
+    /// by integer work (D168).
     pub preserves_subnormals_f16: bool,
-    /// Same for f64 (false when the device has no Float64). lavapipe: **true**.
+    /// Same for f64 (false when the device has no Float64). lavapipe: **true**. False: f64 add/mul/fma
+    /// by the integer fma (D168).
     pub preserves_subnormals_f64: bool,
-    /// The f32 `DenormFlushToZero` execution mode is advertised (`shaderDenormFlushToZeroFloat32`) and
-    /// does flush when used. lavapipe: **false** (not advertised; when used anyway it is silently ignored),
-    /// so a kernel whose MODE flushes denormals must flush by hand.
-    pub denorm_flush_mode_honoured: bool,
     /// The f32 `DenormPreserve` execution mode is advertised and subnormals survive under it.
-    /// lavapipe: **false** (not advertised, although subnormals are preserved anyway).
+    /// lavapipe: **false** (not advertised, although subnormals are preserved anyway). Where
+    /// `preserves_subnormals_f32` is false and this is true, the lowering requests `DenormPreserve 32`
+    /// and uses the device's f32 arithmetic instead of the emulation (D168). (No module requests
+    /// `DenormFlushToZero`: a flushing MODE is an explicit IR step, D166, so whether the device honours
+    /// that mode is not part of the profile; the probe still reports it.)
+    #[serde(default)]
     pub denorm_preserve_mode_honoured: bool,
 
     /// What out-of-range and NaN f32→i32/u32 conversions give (3e9, −3e9, +inf, NaN → i32;
@@ -179,7 +183,6 @@ impl DeviceProfile {
             preserves_subnormals_f32: false,
             preserves_subnormals_f16: false,
             preserves_subnormals_f64: false,
-            denorm_flush_mode_honoured: false,
             denorm_preserve_mode_honoured: false,
             float_to_int: FloatToInt::Unknown,
             has_float16: false,
@@ -300,7 +303,10 @@ mod tests {
         let p = DeviceProfile::portable();
         assert!(!p.fma_f32_fused && !p.fma_f16_fused && !p.fma_f64_fused);
         assert!(p.folds_add_zero && p.folds_mul_one);
-        assert!(!p.preserves_subnormals_f32 && !p.float_to_int_saturates());
+        // Subnormals: the integer widening/narrowing emulations of D168 (crates/spirv/src/lower/quirks.rs).
+        assert!(!p.preserves_subnormals_f32 && !p.preserves_subnormals_f16);
+        assert!(!p.preserves_subnormals_f64 && !p.denorm_preserve_mode_honoured);
+        assert!(!p.float_to_int_saturates());
         assert_eq!(p.loop_iteration_cap, Some(65_535));
         assert!(!p.subgroup_runs_alone);
         assert_eq!(DeviceProfile::default(), p);

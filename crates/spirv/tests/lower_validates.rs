@@ -348,10 +348,48 @@ fn portable_f16_needs_no_float16_capability() {
     );
     let mut with = portable.clone();
     with.has_float16 = true;
+    // A device that may flush f16 subnormals narrows by integer work even with Float16 (D168).
+    let words = lower(&program(32), &layout(32), &with).unwrap();
+    let m = rspirv::dr::load_words(&words).unwrap();
+    assert!(!m
+        .capabilities
+        .iter()
+        .any(|i| format!("{:?}", i.operands[0]).contains("Float16")));
+    with.preserves_subnormals_f16 = true;
     let words = lower(&program(32), &layout(32), &with).unwrap();
     let m = rspirv::dr::load_words(&words).unwrap();
     assert!(m
         .capabilities
         .iter()
         .any(|i| format!("{:?}", i.operands[0]).contains("Float16")));
+}
+
+/// D168: a device that may flush f32 subnormals but honours `DenormPreserve 32` gets a module that requests
+/// that execution mode (capability and mode, accepted by spirv-val) and uses the device's f32 arithmetic;
+/// without the mode the f32 arithmetic is emulated in f64 and no mode is requested.
+#[test]
+fn denorm_preserve_is_requested_where_honoured() {
+    let mut prof = DeviceProfile::portable();
+    prof.has_float64 = true;
+    prof.has_int64 = true;
+    let has_mode = |words: &[u32]| {
+        let m = rspirv::dr::load_words(words).unwrap();
+        let cap = m
+            .capabilities
+            .iter()
+            .any(|i| format!("{:?}", i.operands[0]).contains("DenormPreserve"));
+        let mode = m
+            .execution_modes
+            .iter()
+            .any(|i| format!("{:?}", i.operands[1]).contains("DenormPreserve"));
+        assert_eq!(cap, mode);
+        mode
+    };
+    let emulated = lower(&program(32), &layout(32), &prof).unwrap();
+    assert!(!has_mode(&emulated));
+    prof.denorm_preserve_mode_honoured = true;
+    let native = lower(&program(32), &layout(32), &prof).unwrap();
+    assert!(has_mode(&native));
+    spirv_val("denorm_preserve", &native);
+    assert!(native.len() < emulated.len(), "the emulation is left out");
 }

@@ -280,15 +280,18 @@ pub fn probe_with_report(ctx: &Context) -> Result<(DeviceProfile, ProbeReport)> 
                 0,
                 want.len(),
             )?;
-            p.denorm_flush_mode_honoured = out.iter().all(|&w| w == 0);
+            // Reported, not a profile field: no module requests DenormFlushToZero (D166, D168).
+            let flushed = out.iter().all(|&w| w == 0);
             r.note(
-                "denorm_flush_mode_honoured",
-                format!("under DenormFlushToZero 32: {out:08x?}"),
+                "denorm_flush_mode",
+                format!(
+                    "under DenormFlushToZero 32: {out:08x?} (flushes: {flushed}; not used, D168)"
+                ),
             );
         } else {
             r.note(
-                "denorm_flush_mode_honoured",
-                "shaderDenormFlushToZeroFloat32 not advertised (false)",
+                "denorm_flush_mode",
+                "shaderDenormFlushToZeroFloat32 not advertised (not used, D168)",
             );
         }
         if info.denorm_preserve[1] {

@@ -1229,6 +1229,8 @@ fn a_profile_claiming_fused_fma_is_caught_on_lavapipe() {
     let ctx = common::lavapipe();
     let mut wrong = DeviceProfile::portable();
     wrong.fma_f32_fused = true;
+    // Subnormals preserved (lavapipe does): the device's own Fma is then used, not the D168 emulation.
+    wrong.preserves_subnormals_f32 = true;
     let triples = fma_triples(20_000, 3);
     let n = triples.len();
     let input: Vec<u8> = triples
@@ -1731,6 +1733,8 @@ fn fma_f64_hundred_thousand_triples_bit_identical() {
     // The same triples through lavapipe's own (unfused) f64 Fma do differ.
     let mut wrong = with_f64.clone();
     wrong.fma_f64_fused = true;
+    // Subnormals preserved (lavapipe does): the device's own Fma is then used, not the D168 emulation.
+    wrong.preserves_subnormals_f64 = true;
     let (_, m) = run_both_with(
         &ctx,
         "fma64_wrong_profile",

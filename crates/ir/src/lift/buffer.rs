@@ -480,6 +480,10 @@ pub struct LiftExtras {
     /// `[abi] shared_vgprs`): v`vgpr_count` .. v`vgpr_count + shared_vgprs − 1` are seen by both halves of
     /// the wave (lift/shared.rs, D153). 0: none. Needs `vgpr_count`.
     pub shared_vgprs: u32,
+    /// MODE at the kernel's start (lift/mode.rs): from the kernel descriptor's float fields
+    /// ([`mode_of_rsrc1`](super::mode_of_rsrc1)) or a raw manifest's `[abi] float_mode`; None: the modelled
+    /// mode of clang/hipcc kernels ([`MODELLED_MODE`](super::MODELLED_MODE)).
+    pub initial_mode: Option<u32>,
 }
 
 impl Lifter<'_> {

@@ -7,6 +7,12 @@
 //! that trap. The float semantics the lifter emits implement one mode, [`MODELLED_MODE`] (nearest even,
 //! denormals preserved, DX10 clamp and IEEE on, no traps) — the mode clang/hipcc kernels start in (D026).
 //!
+//! FP_DENORM f32 other than 3 is modelled (decision D166): each f32 instruction has a rule ([`f32_denorm_rule`])
+//! saying whether the field governs its f32 inputs and its f32 result; where the mode flushes, the lifter
+//! wraps those operands in `UnOp::Flush` (an exact integer step on every backend). An f32 instruction with no
+//! rule is refused by name under a flushing mode. FP_DENORM f16/f64 other than 3, FP_ROUND other than
+//! nearest even, DX10_CLAMP or IEEE off and the exception enables are still refused (D167).
+//!
 //! The lifter knows MODE statically: a forward data-flow pass over the decoded instructions ([`mode_map`])
 //! carries its value bit by bit from the kernel's start through `s_setreg_imm32_b32` / `s_round_mode` /
 //! `s_denorm_mode` (constant writes) along every CFG edge; a bit is unknown where paths disagree on it or
@@ -23,7 +29,7 @@
 //! deterministic on a translated device.
 
 use super::{LiftError, Lifter};
-use crate::Ty;
+use crate::{Handle, Node, Ty, UnOp};
 use rdna2spv_isa::{Instruction, Opcode};
 use std::collections::BTreeMap;
 
@@ -163,9 +169,84 @@ pub(super) fn mode_map<K: Ord + Copy>(
     at
 }
 
-/// The differences of `mode` from the modelled mode that change float results, as text.
+/// MODE from the float fields of a kernel descriptor's COMPUTE_PGM_RSRC1 (LLVM AMDGPUUsage: FLOAT_ROUND_MODE_32,
+/// _16_64, FLOAT_DENORM_MODE_32, _16_64, ENABLE_DX10_CLAMP, ENABLE_IEEE_MODE — the MODE fields the hardware loads
+/// them into, same encodings).
+pub fn mode_of_rsrc1(
+    round32: u32,
+    round16_64: u32,
+    denorm32: u32,
+    denorm16_64: u32,
+    dx10_clamp: bool,
+    ieee: bool,
+) -> u32 {
+    (round32 & 3)
+        | (round16_64 & 3) << 2
+        | (denorm32 & 3) << 4
+        | (denorm16_64 & 3) << 6
+        | u32::from(dx10_clamp) << 8
+        | u32::from(ieee) << 9
+}
+
+/// Whether MODE.FP_DENORM f32 governs an f32 instruction's f32 inputs and its f32 result (D166), as
+/// (inputs, output); `None`: an instruction that reads or writes f32 values whose flush rule is not modelled
+/// (refused under a flushing mode). Sources: the RDNA 2 ISA guide's MODE description (the field controls
+/// input and output denormals of float VALU operations) and LLVM's list of operations whose result is
+/// already flushed ("canonicalized": add/sub/mul/fma, rcp/rsq/sqrt/log/exp/sin/cos, fract, ldexp,
+/// frexp_mant, the conversions; and min/max/med3 on gfx9 and later, `supportsMinMaxDenormModes`).
+/// Modelled choices, not measured on hardware (no GPU here; docs/numerics.md):
+/// * comparisons flush their inputs (a denormal compares equal to 0), the class tests do not (they classify
+///   the bits as given);
+/// * float→int conversions flush their input (matters for v_cvt_flr_i32_f32 of −denormal: 0, not −1);
+/// * the unfused legacy multiply-adds (V_MAD/MAC_LEGACY_F32, V_MAD/MAC/MADAK/MADMK_F32) flush in every mode
+///   (legacy_multiply_add, D993): the mode changes nothing for them;
+/// * conversions whose f32 side cannot be denormal (from i32/u32/ubyte/f16) need no flush.
+pub(super) fn f32_denorm_rule(op: Opcode) -> Option<(bool, bool)> {
+    use Opcode::*;
+    Some(match op {
+        V_ADD_F32 | V_SUB_F32 | V_SUBREV_F32 | V_MUL_F32 | V_MUL_LEGACY_F32 | V_FMA_F32
+        | V_FMAC_F32 | V_FMAAK_F32 | V_FMAMK_F32 | V_FMA_LEGACY_F32 | V_FMAC_LEGACY_F32
+        | V_MIN_F32 | V_MAX_F32 | V_MIN3_F32 | V_MAX3_F32 | V_MED3_F32 | V_RCP_F32
+        | V_RCP_IFLAG_F32 | V_SQRT_F32 | V_RSQ_F32 | V_EXP_F32 | V_LOG_F32 | V_SIN_F32
+        | V_COS_F32 | V_FRACT_F32 | V_TRUNC_F32 | V_CEIL_F32 | V_FLOOR_F32 | V_RNDNE_F32
+        | V_LDEXP_F32 | V_FREXP_MANT_F32 => (true, true),
+        V_CVT_I32_F32 | V_CVT_U32_F32 | V_CVT_FLR_I32_F32 | V_CVT_RPI_I32_F32
+        | V_FREXP_EXP_I32_F32 | V_CVT_F16_F32 | V_CVT_F64_F32 | V_CVT_PKRTZ_F16_F32 => {
+            (true, false)
+        }
+        V_CVT_F32_F64 => (false, true),
+        V_CVT_F32_I32 | V_CVT_F32_U32 | V_CVT_F32_UBYTE0 | V_CVT_F32_UBYTE1 | V_CVT_F32_UBYTE2
+        | V_CVT_F32_UBYTE3 | V_CVT_F32_F16 | V_CMP_CLASS_F32 | V_CMPX_CLASS_F32 | V_MAD_F32
+        | V_MAC_F32 | V_MADAK_F32 | V_MADMK_F32 | V_MAD_LEGACY_F32 | V_MAC_LEGACY_F32 => {
+            (false, false)
+        }
+        _ => {
+            let name = op.name();
+            let cmp = name.starts_with("v_cmp") && name.ends_with("_f32");
+            return cmp.then_some((true, false));
+        }
+    })
+}
+
+/// Whether an instruction reads or writes f32 values (and so FP_DENORM f32 may change its result).
+fn touches_f32(op: Opcode) -> bool {
+    let name = op.name();
+    name.starts_with("v_")
+        && (name.contains("_f32") || name.contains("mix") || name.contains("dot"))
+}
+
+/// What one instruction flushes under MODE.FP_DENORM f32 (D166): its f32 inputs (every f32 source after
+/// its abs/neg modifiers) and its f32 result (before DPP/SDWA write rules).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Flush32 {
+    pub inputs: bool,
+    pub output: bool,
+}
+
+/// The differences of `mode` from the modelled mode that change float results, as text; FP_DENORM f32 is
+/// left out (modelled per instruction: [`f32_denorm_rule`]).
 fn departures(mode: u32) -> Vec<String> {
-    let diff = (mode ^ MODELLED_MODE) & RESULT_BITS;
+    let diff = (mode ^ MODELLED_MODE) & RESULT_BITS & !0x30;
     let mut out = Vec::new();
     let round = |r: u32| ["nearest even", "toward +inf", "toward -inf", "toward zero"][r as usize];
     if diff & 0x3 != 0 {
@@ -177,9 +258,6 @@ fn departures(mode: u32) -> Vec<String> {
             mode >> 2 & 3,
             round(mode >> 2 & 3)
         ));
-    }
-    if diff & 0x30 != 0 {
-        out.push(format!("FP_DENORM f32 = {} (flushing)", mode >> 4 & 3));
     }
     if diff & 0xc0 != 0 {
         out.push(format!("FP_DENORM f16/f64 = {} (flushing)", mode >> 6 & 3));
@@ -266,30 +344,64 @@ impl Lifter<'_> {
         }
     }
 
-    /// Refuses a float instruction where MODE is not the modelled mode (or not known).
-    pub(super) fn check_float_mode(&self) -> Result<(), LiftError> {
+    /// Refuses a float instruction where MODE is not modelled (or not known); otherwise sets what the
+    /// instruction flushes under FP_DENORM f32 ([`Flush32`], D166).
+    pub(super) fn check_float_mode(&mut self) -> Result<(), LiftError> {
+        self.flush32 = Flush32::default();
         let m = self.text.split_whitespace().next().unwrap_or("");
         let float = m.starts_with("v_") && ["_f16", "_f32", "_f64"].iter().any(|t| m.contains(t));
         if !float {
             return Ok(());
         }
-        match self.mode {
-            m if m.known & RESULT_BITS != RESULT_BITS => self.unsupported(
+        let Mode { value: mode, known } = self.mode;
+        if known & RESULT_BITS != RESULT_BITS {
+            return self.unsupported(
                 "the float mode (MODE) is not a constant here: it was set from an SGPR or differs between \
                  the paths that reach this instruction (D072)",
-            ),
-            Mode { value: mode, .. } => {
-                let bad = departures(mode);
-                if bad.is_empty() {
-                    Ok(())
-                } else {
-                    self.unsupported(&format!(
-                        "runs with MODE {mode:#x}, which this translator does not model ({}); only nearest-even \
-                         rounding with denormals preserved, DX10_CLAMP and IEEE on is (D072, D026)",
-                        bad.join(", ")
-                    ))
-                }
-            }
+            );
+        }
+        let bad = departures(mode);
+        if !bad.is_empty() {
+            return self.unsupported(&format!(
+                "runs with MODE {mode:#x}, which this translator does not model ({}); modelled: nearest-even \
+                 rounding, f16/f64 denormals preserved, f32 denormals preserved or flushed (D166), DX10_CLAMP \
+                 and IEEE on (D072, D026, D167)",
+                bad.join(", ")
+            ));
+        }
+        let denorm = mode >> 4 & 3;
+        let op = self.ins.opcode();
+        if denorm == 3 || !touches_f32(op) {
+            return Ok(());
+        }
+        let Some((inputs, output)) = f32_denorm_rule(op) else {
+            return self.unsupported(&format!(
+                "runs with MODE.FP_DENORM f32 = {denorm} (f32 denormals flushed), and this instruction's \
+                 flush rule is not modelled (D166: docs/numerics.md lists the instructions that are)"
+            ));
+        };
+        self.flush32 = Flush32 {
+            inputs: inputs && denorm & 1 == 0,
+            output: output && denorm & 2 == 0,
+        };
+        Ok(())
+    }
+
+    /// `v` (an f32 source after its modifiers) flushed when the instruction's mode says so (D166).
+    pub(super) fn flush_in32(&mut self, v: Handle<Node>) -> Handle<Node> {
+        if self.flush32.inputs {
+            self.un(UnOp::Flush, Ty::B32, v)
+        } else {
+            v
+        }
+    }
+
+    /// `v` (the instruction's f32 result) flushed when the instruction's mode says so (D166).
+    pub(super) fn flush_out32(&mut self, v: Handle<Node>) -> Handle<Node> {
+        if self.flush32.output {
+            self.un(UnOp::Flush, Ty::B32, v)
+        } else {
+            v
         }
     }
 }
@@ -313,8 +425,10 @@ mod tests {
         assert!(departures(MODELLED_MODE).is_empty());
         // LOD_CLAMPED (bit 10) does not change a compute result.
         assert!(departures(MODELLED_MODE | 1 << 10).is_empty());
-        let d = departures(MODELLED_MODE & !0x30 | 1);
+        let d = departures(MODELLED_MODE & !0xc0 | 1);
         assert_eq!(d.len(), 2, "{d:?}");
-        assert!(d[0].contains("toward +inf") && d[1].contains("FP_DENORM f32 = 0"));
+        assert!(d[0].contains("toward +inf") && d[1].contains("FP_DENORM f16/f64 = 0"));
+        // FP_DENORM f32 is modelled per instruction (D166), not a departure.
+        assert!(departures(MODELLED_MODE & !0x30).is_empty());
     }
 }

@@ -611,6 +611,12 @@ impl<'a> Cx<'a> {
             self.b.capability(Capability::Float16);
             self.b.capability(Capability::Int16);
         }
+        if !self.prof.preserves_subnormals_f32 && self.prof.denorm_preserve_mode_honoured {
+            // f32 arithmetic runs on the device's own instructions under DenormPreserve (D168).
+            self.b.capability(Capability::DenormPreserve);
+            self.b
+                .execution_mode(self.main, ExecutionMode::DenormPreserve, [32]);
+        }
         // Function variables go first in the entry block.
         let vars = std::mem::take(&mut self.fn_vars);
         let f = &mut self.b.module_mut().functions[0];
@@ -3139,6 +3145,7 @@ impl<'a> Cx<'a> {
                     }
                 }
             }
+            UnOp::Flush => self.flush_bits(to, x)?,
             _ => quirks::convert(self, op, x)?,
         })
     }

@@ -32,6 +32,12 @@ use rdna2spv_ir::quirks::{F32_DEFAULT_NAN, F64_DEFAULT_NAN};
 const F16_NAN_U32: u32 = rdna2spv_ir::quirks::F16_DEFAULT_NAN as u32;
 
 impl Cx<'_> {
+    /// f32 subnormals survive the device's own f32 arithmetic: measured so, or kept by the `DenormPreserve 32`
+    /// execution mode the module then requests (D168).
+    pub(super) fn preserve32(&self) -> bool {
+        self.prof.preserves_subnormals_f32 || self.prof.denorm_preserve_mode_honoured
+    }
+
     fn folds(&self) -> bool {
         self.prof.folds_add_zero || self.prof.folds_mul_one
     }
@@ -82,16 +88,29 @@ impl Cx<'_> {
 
     /// Zero of the same sign for f32 denormals (bits in, bits out).
     fn flush32(&mut self, x: Word) -> R<Word> {
-        let t = self.t;
-        let e = self.mask(x, 0x7f80_0000)?;
-        let z = self.c32(0);
-        let den = self.b.i_equal(t.bool, None, e, z)?;
-        let s = self.mask(x, 0x8000_0000)?;
-        Ok(self.b.select(t.u32, None, den, s, x)?)
+        self.flush_bits(Ty::B32, x)
     }
 
     fn f32_arith(&mut self, op: FloatOp, a: Word, b: Word) -> R<Word> {
         let t = self.t;
+        if !self.preserve32() {
+            // A device that may flush f32 subnormals (D168): widen exactly by integer work, compute in f64
+            // (every f32 operand, sum and product is far above f64's subnormals; the product is exact, a
+            // sum in the f32 subnormal range is exact, and one f64 rounding before the f32 one is
+            // innocuous for +, −, × since 53 ≥ 2·24 + 2), narrow to f32 by integer work, rounding once.
+            let x = self.f32_to_f64_int(a)?;
+            let y = self.f32_to_f64_int(b)?;
+            let x = self.f64_of(x)?;
+            let y = self.f64_of(y)?;
+            let r = match op {
+                FloatOp::F32Add => self.b.f_add(t.f64, None, x, y)?,
+                FloatOp::F32Sub => self.b.f_sub(t.f64, None, x, y)?,
+                _ => self.b.f_mul(t.f64, None, x, y)?,
+            };
+            self.nc(r);
+            let w = self.b.bitcast(t.u64, None, r)?;
+            return self.f64_to_f32_int(w);
+        }
         let x = self.f32_of(a)?;
         let y = self.f32_of(b)?;
         let r = match op {
@@ -101,6 +120,120 @@ impl Cx<'_> {
         };
         self.nc(r);
         self.canon32(r)
+    }
+
+    /// f32 bits → the same value as f64 bits, integer work only (subnormals normalised; NaN stays NaN):
+    /// no device conversion, which may flush an f32 subnormal input (D168).
+    pub(crate) fn f32_to_f64_int(&mut self, x: Word) -> R<Word> {
+        let t = self.t;
+        let (u, w, bt) = (t.u32, t.u64, t.bool);
+        let sign = self.mask(x, 0x8000_0000)?;
+        let sign = self.b.u_convert(w, None, sign)?;
+        let c32 = self.c64(32);
+        let sign = self.b.shift_left_logical(w, None, sign, c32)?;
+        let c23 = self.c32(23);
+        let e0 = self.b.shift_right_logical(u, None, x, c23)?;
+        let e = self.mask(e0, 0xff)?;
+        let m = self.mask(x, 0x7f_ffff)?;
+        let m64 = self.b.u_convert(w, None, m)?;
+        let e64 = self.b.u_convert(w, None, e)?;
+        let c52 = self.c64(52);
+        let c29 = self.c64(29);
+        let frac = self.b.shift_left_logical(w, None, m64, c29)?;
+        // Normal: exponent rebiased by 1023 − 127.
+        let c896 = self.c64(896);
+        let eb = self.b.i_add(w, None, e64, c896)?;
+        let eb = self.b.shift_left_logical(w, None, eb, c52)?;
+        let normal = self.b.bitwise_or(w, None, eb, frac)?;
+        // Subnormal m·2^-149 with its top bit at `msb`: exponent msb − 149, fraction m << (52 − msb).
+        let msb = self.glsl_op(u, GlslStd450Op::FindUMsb, &[m])?;
+        let msb = self.b.u_convert(w, None, msb)?;
+        let c874 = self.c64(874);
+        let es = self.b.i_add(w, None, msb, c874)?;
+        let es = self.b.shift_left_logical(w, None, es, c52)?;
+        let sh = self.b.i_sub(w, None, c52, msb)?;
+        let fs = self.b.shift_left_logical(w, None, m64, sh)?;
+        let fmask = self.c64((1 << 52) - 1);
+        let fs = self.b.bitwise_and(w, None, fs, fmask)?;
+        let sub = self.b.bitwise_or(w, None, es, fs)?;
+        let z32 = self.c32(0);
+        let z64 = self.c64(0);
+        let m_zero = self.b.i_equal(bt, None, m, z32)?;
+        let sub = self.b.select(w, None, m_zero, z64, sub)?;
+        // Infinity / NaN.
+        let inf = self.c64(0x7ff0_0000_0000_0000);
+        let special = self.b.bitwise_or(w, None, inf, frac)?;
+        let e_zero = self.b.i_equal(bt, None, e, z32)?;
+        let c255 = self.c32(255);
+        let e_max = self.b.i_equal(bt, None, e, c255)?;
+        let mag = self.b.select(w, None, e_zero, sub, normal)?;
+        let mag = self.b.select(w, None, e_max, special, mag)?;
+        Ok(self.b.bitwise_or(w, None, sign, mag)?)
+    }
+
+    /// f64 bits → f32 bits, one rounding to nearest even into the normal or subnormal range or to ±inf,
+    /// NaN → D005's default NaN; integer work only (no device conversion, which may flush, D168).
+    pub(crate) fn f64_to_f32_int(&mut self, x: Word) -> R<Word> {
+        let t = self.t;
+        let (u, w, bt) = (t.u32, t.u64, t.bool);
+        let c32 = self.c64(32);
+        let hi = self.b.shift_right_logical(w, None, x, c32)?;
+        let hi = self.b.u_convert(u, None, hi)?;
+        let sign = self.mask(hi, 0x8000_0000)?;
+        let absm = self.c64(0x7fff_ffff_ffff_ffff);
+        let ax = self.b.bitwise_and(w, None, x, absm)?;
+        let c52 = self.c64(52);
+        let e = self.b.shift_right_logical(w, None, ax, c52)?;
+        let one = self.c64(1);
+        let z = self.c64(0);
+        // Round `m >> s` to nearest even (s in 1..=63).
+        let round = |cx: &mut Self, m: Word, s: Word| -> R<Word> {
+            let q = cx.b.shift_right_logical(w, None, m, s)?;
+            let bit = cx.b.shift_left_logical(w, None, one, s)?;
+            let mask = cx.b.i_sub(w, None, bit, one)?;
+            let rem = cx.b.bitwise_and(w, None, m, mask)?;
+            let half = cx.b.shift_right_logical(w, None, bit, one)?;
+            let above = cx.b.u_greater_than(bt, None, rem, half)?;
+            let tie = cx.b.i_equal(bt, None, rem, half)?;
+            let qodd = cx.b.bitwise_and(w, None, q, one)?;
+            let odd = cx.b.i_equal(bt, None, qodd, one)?;
+            let tie_up = cx.b.logical_and(bt, None, tie, odd)?;
+            let up = cx.b.logical_or(bt, None, above, tie_up)?;
+            let inc = cx.b.select(w, None, up, one, z)?;
+            Ok(cx.b.i_add(w, None, q, inc)?)
+        };
+        // Normal f32 results (e ≥ 897): rebias, round 29 bits off (a carry moves into the exponent, up to
+        // 0x7f800000 = inf).
+        let c29 = self.c64(29);
+        let rebias = self.c64(896 << 52);
+        let nb = self.b.i_sub(w, None, ax, rebias)?;
+        let normal = round(self, nb, c29)?;
+        // Subnormal results: the significand with its implicit bit, shifted by 926 − e (≥ 30).
+        let fmask = self.c64((1 << 52) - 1);
+        let frac = self.b.bitwise_and(w, None, ax, fmask)?;
+        let imp = self.c64(1 << 52);
+        let m = self.b.bitwise_or(w, None, frac, imp)?;
+        let c926 = self.c64(926);
+        let s = self.b.i_sub(w, None, c926, e)?;
+        let c63 = self.c64(63);
+        let s_big = self.b.u_greater_than(bt, None, s, c63)?;
+        let s_c = self.b.select(w, None, s_big, c63, s)?;
+        let sub = round(self, m, s_c)?;
+        let sub = self.b.select(w, None, s_big, z, sub)?;
+        let c897 = self.c64(897);
+        let is_normal = self.b.u_greater_than_equal(bt, None, e, c897)?;
+        let mag = self.b.select(w, None, is_normal, normal, sub)?;
+        // Exponents past f32's range overflow to infinity.
+        let lim = self.c64(1151);
+        let over = self.b.u_greater_than_equal(bt, None, e, lim)?;
+        let inf = self.c64(0x7f80_0000);
+        let mag = self.b.select(w, None, over, inf, mag)?;
+        let mag = self.b.u_convert(u, None, mag)?;
+        let r = self.b.bitwise_or(u, None, sign, mag)?;
+        let nan_lim = self.c64(0x7ff0_0000_0000_0000);
+        let nan = self.b.u_greater_than(bt, None, ax, nan_lim)?;
+        let q = self.c32(F32_QNAN);
+        Ok(self.b.select(u, None, nan, q, r)?)
     }
 
     /// Exact f16 (bits in a u32) → f32 (bits), as the evaluator's `f16_to_f32`: integer arithmetic only.
@@ -148,7 +281,8 @@ impl Cx<'_> {
     /// f32 bits → f16 bits (u32), one rounding to nearest even, NaN → 0x7e00: the device's conversion
     /// when it has Float16, else integer arithmetic.
     pub(crate) fn f32_to_f16_bits(&mut self, x: Word) -> R<Word> {
-        if !self.prof.has_float16 {
+        if !self.prof.has_float16 || !self.prof.preserves_subnormals_f16 {
+            // Integer narrowing: a device conversion may flush an f16 subnormal result (D168).
             return self.f32_to_f16_int(x);
         }
         self.uses_f16 = true;
@@ -245,7 +379,18 @@ pub(super) fn float_op(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R
             let x = cx.f32_of(a)?;
             let y = cx.f32_of(b)?;
             let z = cx.f32_of(c)?;
-            let r = if cx.prof.fma_f32_fused {
+            let r = if !cx.preserve32() {
+                // A device that may flush f32 subnormals (D168): widen and narrow by integer work, round
+                // to odd in f64 (no f64 subnormal arises from f32 operands).
+                let mut wv = [0; 3];
+                for (k, v) in [a, b, c].into_iter().enumerate() {
+                    let bits = cx.f32_to_f64_int(v)?;
+                    wv[k] = cx.f64_of(bits)?;
+                }
+                let odd = crate::exact::emit_round_to_odd_fma(&mut cx.b, 64, wv[0], wv[1], wv[2])?;
+                let bits = cx.b.bitcast(t.u64, None, odd)?;
+                return cx.f64_to_f32_int(bits);
+            } else if cx.prof.fma_f32_fused {
                 let r = cx.glsl_op(t.f32, GlslStd450Op::Fma, &[x, y, z])?;
                 cx.nc(r)
             } else {
@@ -307,7 +452,7 @@ pub(super) fn float_op(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R
             let r = cx.f32_arith(op32, x, y)?;
             cx.f32_to_f16_bits(r)
         }
-        FloatOp::F16FmaToHalf if !cx.prof.has_float16 => {
+        FloatOp::F16FmaToHalf if !cx.prof.has_float16 || !cx.prof.preserves_subnormals_f16 => {
             // No Float16: widen exactly, round to odd in f32 (the product of halves is exact there), then
             // one rounding to half (24 ≥ 2·11 + 2).
             let mut w = [0; 3];
@@ -337,6 +482,17 @@ pub(super) fn float_op(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R
             let q = cx.c32(F16_NAN_U32);
             Ok(cx.b.select(t.u32, None, nan, q, bits)?)
         }
+        FloatOp::F64Add | FloatOp::F64Mul if !cx.prof.preserves_subnormals_f64 => {
+            // A device that may flush f64 subnormals (D168): the integer fma rounds once, subnormals
+            // included: a + b = fma(a, 1, b); a · b = fma(a, b, −0) (−0 keeps the product's zero sign).
+            if op == FloatOp::F64Add {
+                let one = cx.c64(0x3ff0_0000_0000_0000);
+                f64_fma_soft(cx, a, one, b, None)
+            } else {
+                let nz = cx.c64(1 << 63);
+                f64_fma_soft(cx, a, b, nz, None)
+            }
+        }
         FloatOp::F64Add | FloatOp::F64Mul => {
             let x = cx.f64_of(a)?;
             let y = cx.f64_of(b)?;
@@ -352,7 +508,7 @@ pub(super) fn float_op(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R
         // integer emulation like F64Add/F64Mul and the f32 fused forms (decision D066 replaces D016's
         // refusal).
         FloatOp::F64Fma => {
-            if !cx.prof.fma_f64_fused {
+            if !cx.prof.fma_f64_fused || !cx.prof.preserves_subnormals_f64 {
                 return f64_fma_soft(cx, a, b, c, None);
             }
             let x = cx.f64_of(a)?;
@@ -375,6 +531,12 @@ pub(super) fn float_cmp(cx: &mut Cx, op: FloatCmp, ty: Ty, a: Word, b: Word) -> 
             (cx.f32_of(a32)?, cx.f32_of(b32)?)
         }
         Ty::B64 => (cx.f64_of(a)?, cx.f64_of(b)?),
+        _ if !cx.preserve32() => {
+            // A device that may treat f32 subnormal operands as zero (D168): compare exact f64 widenings.
+            let a64 = cx.f32_to_f64_int(a)?;
+            let b64 = cx.f32_to_f64_int(b)?;
+            (cx.f64_of(a64)?, cx.f64_of(b64)?)
+        }
         _ => (cx.f32_of(a)?, cx.f32_of(b)?),
     };
     let bt = t.bool;
@@ -461,11 +623,38 @@ pub(super) fn convert(cx: &mut Cx, op: UnOp, x: Word) -> R<Word> {
                 Ok(cx.b.select(t.u32, None, at_least_one, r, z)?)
             }
         }
+        // MODE.FP_DENORM (D166): integer work only, so no driver's own denormal handling can enter.
+        UnOp::Flush => Err(cx.unsupported_pub("flush is lowered by Cx::flush_bits")),
         _ => Err(cx.unsupported_pub(format!("unary {op:?} is not a conversion"))),
     }
 }
 
 impl Cx<'_> {
+    /// `x` (a float of width `ty` as bits: f16 in a u32) with a denormal replaced by the zero of its sign
+    /// (UnOp::Flush, D166): `exponent == 0 ? x & sign : x`.
+    pub(super) fn flush_bits(&mut self, ty: Ty, x: Word) -> R<Word> {
+        let t = self.t;
+        let (st, exp, sign, zero) = match ty {
+            Ty::B64 => (
+                t.u64,
+                self.c64(0x7ff0_0000_0000_0000),
+                self.c64(1 << 63),
+                self.c64(0),
+            ),
+            Ty::B16 => (t.u32, self.c32(0x7c00), self.c32(0x8000), self.c32(0)),
+            _ => (
+                t.u32,
+                self.c32(0x7f80_0000),
+                self.c32(0x8000_0000),
+                self.c32(0),
+            ),
+        };
+        let e = self.b.bitwise_and(st, None, x, exp)?;
+        let denormal_or_zero = self.b.i_equal(t.bool, None, e, zero)?;
+        let signed_zero = self.b.bitwise_and(st, None, x, sign)?;
+        Ok(self.b.select(st, None, denormal_or_zero, signed_zero, x)?)
+    }
+
     pub(super) fn unsupported_pub(&self, reason: impl Into<String>) -> super::LowerError {
         self.unsupported(reason)
     }
