@@ -232,7 +232,7 @@ impl Cx<'_> {
         let r = self.b.bitwise_or(u, None, sign, mag)?;
         let nan_lim = self.c64(0x7ff0_0000_0000_0000);
         let nan = self.b.u_greater_than(bt, None, ax, nan_lim)?;
-        let q = self.c32(F32_QNAN);
+        let q = self.c32(F32_DEFAULT_NAN);
         Ok(self.b.select(u, None, nan, q, r)?)
     }
 
