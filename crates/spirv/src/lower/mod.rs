@@ -624,12 +624,18 @@ impl<'a> Cx<'a> {
         for (i, v) in vars.into_iter().enumerate() {
             f.blocks[0].instructions.insert(i, v);
         }
-        if self.lm.is_some() {
+        let lane = self.lm.is_some();
+        if lane {
             // D144: one selection per run of effects under the same guard.
             lane::fuse_guards(self.b.module_mut());
         }
+        let mut m = self.b.module();
+        if lane {
+            // D162: scalar registers, forwarded values and dead code out of the lane module.
+            lane::shrink(&mut m, lane::Passes::from_env());
+        }
         use rspirv::binary::Assemble;
-        self.b.module().assemble()
+        m.assemble()
     }
 
     fn unsupported(&self, reason: impl Into<String>) -> LowerError {
