@@ -40,9 +40,10 @@ pub(crate) struct ShrinkStats {
     pub stores_removed: usize,
     pub dead: usize,
     pub common: usize,
+    pub flattened: usize,
 }
 
-/// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `s`, `f`, `c`, `d` for the ablation of
+/// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `s`, `i`, `f`, `c`, `d` for the ablation of
 /// D162, read by [`Passes::from_env`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Passes {
@@ -50,6 +51,7 @@ pub(crate) struct Passes {
     pub forward: bool,
     pub dead: bool,
     pub common: bool,
+    pub flat: bool,
 }
 
 impl Passes {
@@ -58,9 +60,10 @@ impl Passes {
         forward: true,
         dead: true,
         common: true,
+        flat: true,
     };
 
-    /// The passes named by `RDNA2SPV_SHRINK` (letters `s`, `f`, `c`, `d`; `-` or empty: none), else all.
+    /// The passes named by `RDNA2SPV_SHRINK` (letters `s`, `i`, `f`, `c`, `d`; `-` or empty: none), else all.
     pub(crate) fn from_env() -> Passes {
         match std::env::var("RDNA2SPV_SHRINK") {
             Ok(s) => Passes {
@@ -68,6 +71,7 @@ impl Passes {
                 forward: s.contains('f'),
                 dead: s.contains('d'),
                 common: s.contains('c'),
+                flat: s.contains('i'),
             },
             Err(_) => Passes::ALL,
         }
@@ -83,6 +87,9 @@ pub(crate) fn shrink(m: &mut Module, p: Passes) -> ShrinkStats {
     for f in &mut funcs {
         if p.split {
             st.arrays_split += split_arrays(m, f, &mut bound, &mut gone);
+        }
+        if p.flat {
+            st.flattened += flatten(f, &mut bound, &mut gone);
         }
         if p.forward {
             let (l, s) = forward(f, &mut gone);
@@ -360,32 +367,7 @@ fn successors(b: &rspirv::dr::Block, labels: &HashSet<Word>) -> Vec<Word> {
 /// Rewrite 2: store-to-load forwarding over private scalars, then dead stores; returns (loads
 /// forwarded, stores removed).
 fn forward(f: &mut Function, gone: &mut HashSet<Word>) -> (usize, usize) {
-    let Some(entry) = f.blocks.first() else {
-        return (0, 0);
-    };
-    // Private scalars: Function variables used only as the pointer of a plain load or of a store.
-    let mut scalars: HashMap<Word, Option<Word>> = entry
-        .instructions
-        .iter()
-        .filter(|i| is_function_var(i))
-        .filter_map(|i| Some((i.result_id?, i.operands.get(1).and_then(id))))
-        .collect();
-    for b in &f.blocks {
-        for i in &b.instructions {
-            for (k, o) in i.operands.iter().enumerate() {
-                let Some(x) = id(o) else { continue };
-                if !scalars.contains_key(&x) {
-                    continue;
-                }
-                let ok = k == 0
-                    && ((i.class.opcode == Op::Load && plain_load(i))
-                        || i.class.opcode == Op::Store);
-                if !ok {
-                    scalars.remove(&x);
-                }
-            }
-        }
-    }
+    let scalars = private_scalars(f);
     if scalars.is_empty() {
         return (0, 0);
     }
@@ -842,4 +824,272 @@ fn common(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
         }
     }
     merged
+}
+
+/// Private scalars: Function variables used only as the pointer of a plain load or of a store, with
+/// their initializer.
+fn private_scalars(f: &Function) -> HashMap<Word, Option<Word>> {
+    let Some(entry) = f.blocks.first() else {
+        return HashMap::new();
+    };
+    let mut scalars: HashMap<Word, Option<Word>> = entry
+        .instructions
+        .iter()
+        .filter(|i| is_function_var(i))
+        .filter_map(|i| Some((i.result_id?, i.operands.get(1).and_then(id))))
+        .collect();
+    for b in &f.blocks {
+        for i in &b.instructions {
+            for (k, o) in i.operands.iter().enumerate() {
+                let Some(x) = id(o) else { continue };
+                if !scalars.contains_key(&x) {
+                    continue;
+                }
+                let ok = k == 0
+                    && ((i.class.opcode == Op::Load && plain_load(i))
+                        || i.class.opcode == Op::Store);
+                if !ok {
+                    scalars.remove(&x);
+                }
+            }
+        }
+    }
+    scalars
+}
+
+/// Operations a flattened selection may run whatever its condition: effect-free, no memory, and
+/// defined for every operand (integer division and remainder by zero are undefined behaviour in SPIR-V;
+/// shifts past the width and out-of-range conversions only give an undefined value, which the select
+/// then discards).
+fn speculable(i: &Instruction, glsl: Option<Word>) -> bool {
+    use Op::*;
+    mergeable(i, glsl)
+        && !matches!(
+            i.class.opcode,
+            UDiv | SDiv
+                | UMod
+                | SRem
+                | SMod
+                | AccessChain
+                | InBoundsAccessChain
+                | PtrAccessChain
+                | ConvertUToPtr
+                | ExtInst
+        )
+}
+
+/// Rewrite 0: if-conversion of guarded register writes. A selection `H: if (c) { T } M:` whose body `T`
+/// is one block of speculable operations, loads of private scalars and stores to them, becomes straight
+/// code in `H`: each `store p, v` of `T` becomes `store p, select(c, v, load p)`, each phi of `M`
+/// `(v, T), (z, H)` becomes `select(c, v, z)`, and `M` joins `H` when `H` is its only predecessor and no
+/// construct names it. Exact: when `c` holds the stores store `v` as before; when it does not, each
+/// private scalar is stored its own value, which no one else can write or read in between, and the
+/// values `T` computed are used only in `T` (it dominates no other block) and in those selects, which
+/// discard them. Returns the selections removed.
+fn flatten(f: &mut Function, bound: &mut Word, gone: &mut HashSet<Word>) -> usize {
+    let scalars = private_scalars(f);
+    // The value type of each private scalar, from its loads (one with no load is never read: its
+    // stores in a flattened body are dropped).
+    let mut ty: HashMap<Word, Word> = HashMap::new();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        if i.class.opcode == Op::Load {
+            if let (Some(p), Some(t)) = (i.operands.first().and_then(id), i.result_type) {
+                ty.insert(p, t);
+            }
+        }
+    }
+    let mut fresh = *bound;
+    let at: HashMap<Word, usize> = f
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (label(b), k))
+        .collect();
+    let labels: HashSet<Word> = at.keys().copied().collect();
+    let mut preds: HashMap<Word, usize> = HashMap::new();
+    let mut named: HashSet<Word> = HashSet::new();
+    for b in &f.blocks {
+        for s in successors(b, &labels) {
+            *preds.entry(s).or_default() += 1;
+        }
+        for i in &b.instructions {
+            if matches!(i.class.opcode, Op::SelectionMerge | Op::LoopMerge) {
+                named.extend(i.operands.iter().filter_map(id));
+            }
+        }
+    }
+    // Blocks joined into another: phis naming them as predecessors name the other.
+    let mut joined: HashMap<Word, Word> = HashMap::new();
+    let mut done = 0;
+    let mut hi = 0;
+    while hi < f.blocks.len() {
+        let h = &f.blocks[hi];
+        let k = h.instructions.len();
+        if h.label.is_none()
+            || k < 2
+            || h.instructions[k - 2].class.opcode != Op::SelectionMerge
+            || h.instructions[k - 1].class.opcode != Op::BranchConditional
+        {
+            hi += 1;
+            continue;
+        }
+        let merge = id(&h.instructions[k - 2].operands[0]).unwrap_or(0);
+        let br = &h.instructions[k - 1];
+        let (c, t, e) = (
+            id(&br.operands[0]).unwrap_or(0),
+            id(&br.operands[1]).unwrap_or(0),
+            id(&br.operands[2]).unwrap_or(0),
+        );
+        let Some(&ti) = at.get(&t) else {
+            hi += 1;
+            continue;
+        };
+        let tb = &f.blocks[ti];
+        let tl = tb.instructions.len();
+        let body_ok = e == merge
+            && t != merge
+            && preds.get(&t) == Some(&1)
+            && !named.contains(&t)
+            && tl >= 1
+            && tb.instructions[tl - 1].class.opcode == Op::Branch
+            && id(&tb.instructions[tl - 1].operands[0]) == Some(merge)
+            && tb.instructions[..tl - 1]
+                .iter()
+                .all(|i| match i.class.opcode {
+                    Op::Load | Op::Store => i
+                        .operands
+                        .first()
+                        .and_then(id)
+                        .is_some_and(|p| scalars.contains_key(&p)),
+                    _ => speculable(i, None),
+                });
+        let Some(&mi) = at.get(&merge) else {
+            hi += 1;
+            continue;
+        };
+        // Phis of M must come from exactly H and T.
+        let phis_ok = f.blocks[mi]
+            .instructions
+            .iter()
+            .filter(|i| i.class.opcode == Op::Phi)
+            .all(|i| {
+                i.operands.len() == 4
+                    && i.operands
+                        .iter()
+                        .skip(1)
+                        .step_by(2)
+                        .filter_map(id)
+                        .all(|l| l == t || l == label(h))
+            });
+        if !body_ok || !phis_ok || preds.get(&merge) != Some(&2) {
+            hi += 1;
+            continue;
+        }
+        let hl = label(h);
+        // Build the straight code.
+        let body: Vec<Instruction> = f.blocks[ti].instructions[..tl - 1].to_vec();
+        let mut code = Vec::with_capacity(body.len() * 2);
+        for i in body {
+            if i.class.opcode == Op::Store {
+                let p = id(&i.operands[0]).unwrap_or(0);
+                let v = id(&i.operands[1]).unwrap_or(0);
+                let Some(&vt) = ty.get(&p) else { continue };
+                let (old, sel) = (fresh, fresh + 1);
+                fresh += 2;
+                code.push(Instruction::new(
+                    Op::Load,
+                    Some(vt),
+                    Some(old),
+                    vec![Operand::IdRef(p)],
+                ));
+                code.push(Instruction::new(
+                    Op::Select,
+                    Some(vt),
+                    Some(sel),
+                    vec![Operand::IdRef(c), Operand::IdRef(v), Operand::IdRef(old)],
+                ));
+                code.push(Instruction::new(
+                    Op::Store,
+                    None,
+                    None,
+                    vec![Operand::IdRef(p), Operand::IdRef(sel)],
+                ));
+            } else {
+                code.push(i);
+            }
+        }
+        let h = &mut f.blocks[hi];
+        h.instructions.truncate(k - 2);
+        h.instructions.extend(code);
+        // Phis of M become selects at the end of H.
+        let mut phis = vec![];
+        f.blocks[mi].instructions.retain(|i| {
+            if i.class.opcode == Op::Phi {
+                phis.push(i.clone());
+                false
+            } else {
+                true
+            }
+        });
+        for p in phis {
+            let mut v_t = 0;
+            let mut v_h = 0;
+            for pair in p.operands.chunks(2) {
+                let (v, l) = (id(&pair[0]).unwrap_or(0), id(&pair[1]).unwrap_or(0));
+                if l == t {
+                    v_t = v;
+                } else {
+                    v_h = v;
+                }
+            }
+            f.blocks[hi].instructions.push(Instruction::new(
+                Op::Select,
+                p.result_type,
+                p.result_id,
+                vec![Operand::IdRef(c), Operand::IdRef(v_t), Operand::IdRef(v_h)],
+            ));
+        }
+        gone.insert(t);
+        // M joins H when nothing else reaches or names it (H's own merge is gone now).
+        named.remove(&merge);
+        if !named.contains(&merge) {
+            let m_code = std::mem::take(&mut f.blocks[mi].instructions);
+            f.blocks[hi].instructions.extend(m_code);
+            joined.insert(merge, hl);
+            gone.insert(merge);
+            f.blocks[mi].label = None;
+        } else {
+            f.blocks[hi].instructions.push(Instruction::new(
+                Op::Branch,
+                None,
+                None,
+                vec![Operand::IdRef(merge)],
+            ));
+        }
+        f.blocks[ti].label = None;
+        done += 1;
+        // Stay on H: its new end may be another selection to flatten. Indices stay valid: blocks
+        // are only marked here and removed below.
+    }
+    f.blocks.retain(|b| b.label.is_some());
+    let resolve = |mut x: Word| {
+        while let Some(&y) = joined.get(&x) {
+            x = y;
+        }
+        x
+    };
+    for i in f
+        .blocks
+        .iter_mut()
+        .flat_map(|b| &mut b.instructions)
+        .filter(|i| i.class.opcode == Op::Phi)
+    {
+        for (k, o) in i.operands.iter_mut().enumerate() {
+            if let (1, Operand::IdRef(x)) = (k % 2, &mut *o) {
+                *x = resolve(*x);
+            }
+        }
+    }
+    *bound = fresh;
+    done
 }
