@@ -452,6 +452,8 @@ pub(crate) struct Cx<'a> {
     /// LocalInvocationIndex: the wave's index in its workgroup (`Node::WaveId`, D092).
     wave_in_group: Word,
     pub(crate) zero64: Word,
+    /// (marker id, result) of each float primitive's code, for lane::shrink's outlining (D163).
+    pub(crate) spans: Vec<(Word, Word)>,
     // Variables.
     sgpr: Word,
     vgpr: Word,
@@ -573,6 +575,7 @@ impl<'a> Cx<'a> {
             zero32: 0,
             wave_in_group: 0,
             zero64: 0,
+            spans: Vec::new(),
             sgpr: 0,
             vgpr: 0,
             scc: 0,
@@ -625,6 +628,7 @@ impl<'a> Cx<'a> {
             f.blocks[0].instructions.insert(i, v);
         }
         let lane = self.lm.is_some();
+        let spans = std::mem::take(&mut self.spans);
         if lane {
             // D144: one selection per run of effects under the same guard.
             lane::fuse_guards(self.b.module_mut());
@@ -632,7 +636,7 @@ impl<'a> Cx<'a> {
         let mut m = self.b.module();
         if lane {
             // D162: scalar registers, forwarded values and dead code out of the lane module.
-            lane::shrink(&mut m, lane::Passes::from_env());
+            lane::shrink(&mut m, lane::Passes::from_env(), &spans);
         }
         use rspirv::binary::Assemble;
         m.assemble()

@@ -41,9 +41,11 @@ pub(crate) struct ShrinkStats {
     pub dead: usize,
     pub common: usize,
     pub flattened: usize,
+    pub dead_stores: usize,
+    pub outlined: usize,
 }
 
-/// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `s`, `i`, `f`, `c`, `d` for the ablation of
+/// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `c`, `l`, `d` for the ablation of
 /// D162, read by [`Passes::from_env`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Passes {
@@ -52,6 +54,8 @@ pub(crate) struct Passes {
     pub dead: bool,
     pub common: bool,
     pub flat: bool,
+    pub live: bool,
+    pub outline: bool,
 }
 
 impl Passes {
@@ -61,9 +65,11 @@ impl Passes {
         dead: true,
         common: true,
         flat: true,
+        live: true,
+        outline: true,
     };
 
-    /// The passes named by `RDNA2SPV_SHRINK` (letters `s`, `i`, `f`, `c`, `d`; `-` or empty: none), else all.
+    /// The passes named by `RDNA2SPV_SHRINK` (letters `o`, `s`, `i`, `f`, `c`, `l`, `d`; `-` or empty: none), else all.
     pub(crate) fn from_env() -> Passes {
         match std::env::var("RDNA2SPV_SHRINK") {
             Ok(s) => Passes {
@@ -72,6 +78,8 @@ impl Passes {
                 dead: s.contains('d'),
                 common: s.contains('c'),
                 flat: s.contains('i'),
+                live: s.contains('l'),
+                outline: s.contains('o'),
             },
             Err(_) => Passes::ALL,
         }
@@ -79,10 +87,13 @@ impl Passes {
 }
 
 /// Runs the chosen rewrites over every function of `m` (see the module docs).
-pub(crate) fn shrink(m: &mut Module, p: Passes) -> ShrinkStats {
+pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word)]) -> ShrinkStats {
     let mut st = ShrinkStats::default();
     let mut bound = m.header.as_ref().map(|h| h.bound).unwrap_or(0);
     let mut gone: HashSet<Word> = HashSet::new();
+    if p.outline {
+        st.outlined = outline(m, spans, &mut bound, &mut gone);
+    }
     let mut funcs = std::mem::take(&mut m.functions);
     for f in &mut funcs {
         if p.split {
@@ -98,6 +109,9 @@ pub(crate) fn shrink(m: &mut Module, p: Passes) -> ShrinkStats {
         }
         if p.common {
             st.common += common(m, f, &mut gone);
+        }
+        if p.live {
+            st.dead_stores += dead_stores(f);
         }
         if p.dead {
             st.dead += dead_code(m, f, &mut gone);
@@ -1092,4 +1106,364 @@ fn flatten(f: &mut Function, bound: &mut Word, gone: &mut HashSet<Word>) -> usiz
     }
     *bound = fresh;
     done
+}
+
+/// Rewrite 5: stores to private scalars that no load can read (liveness over the control flow graph:
+/// a variable is live at a point when some path from it loads the variable before storing it; nothing is
+/// live where the function returns). Exact: a dead store's value is never observed. Returns the stores
+/// removed.
+fn dead_stores(f: &mut Function) -> usize {
+    let scalars = private_scalars(f);
+    if scalars.is_empty() {
+        return 0;
+    }
+    let index: HashMap<Word, usize> = scalars.keys().enumerate().map(|(k, v)| (*v, k)).collect();
+    let words = index.len().div_ceil(64);
+    let n = f.blocks.len();
+    let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
+    let at: HashMap<Word, usize> = f.blocks.iter().enumerate().map(|(k, b)| (label(b), k)).collect();
+    let succ: Vec<Vec<usize>> = f
+        .blocks
+        .iter()
+        .map(|b| successors(b, &labels).iter().map(|l| at[l]).collect())
+        .collect();
+    let var_of = |i: &Instruction| -> Option<usize> {
+        if !matches!(i.class.opcode, Op::Load | Op::Store) {
+            return None;
+        }
+        index.get(&i.operands.first().and_then(id)?).copied()
+    };
+    // Per block: upward-exposed loads (use) and stores (def).
+    let mut uses = vec![vec![0u64; words]; n];
+    let mut defs = vec![vec![0u64; words]; n];
+    for (b, blk) in f.blocks.iter().enumerate() {
+        for i in &blk.instructions {
+            let Some(v) = var_of(i) else { continue };
+            let (w, bit) = (v / 64, 1u64 << (v % 64));
+            if i.class.opcode == Op::Load {
+                if defs[b][w] & bit == 0 {
+                    uses[b][w] |= bit;
+                }
+            } else {
+                defs[b][w] |= bit;
+            }
+        }
+    }
+    let mut live_in = vec![vec![0u64; words]; n];
+    let mut live_out = vec![vec![0u64; words]; n];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..n).rev() {
+            let mut out = vec![0u64; words];
+            for &s in &succ[b] {
+                for (o, x) in out.iter_mut().zip(&live_in[s]) {
+                    *o |= x;
+                }
+            }
+            let inn: Vec<u64> = (0..words).map(|w| uses[b][w] | (out[w] & !defs[b][w])).collect();
+            if inn != live_in[b] || out != live_out[b] {
+                live_in[b] = inn;
+                live_out[b] = out;
+                changed = true;
+            }
+        }
+    }
+    let mut removed = 0;
+    for (b, blk) in f.blocks.iter_mut().enumerate() {
+        let mut live = live_out[b].clone();
+        let mut dead = vec![false; blk.instructions.len()];
+        for (k, i) in blk.instructions.iter().enumerate().rev() {
+            let Some(v) = var_of(i) else { continue };
+            let (w, bit) = (v / 64, 1u64 << (v % 64));
+            if i.class.opcode == Op::Load {
+                live[w] |= bit;
+            } else if live[w] & bit == 0 {
+                dead[k] = true;
+            } else {
+                live[w] &= !bit;
+            }
+        }
+        let mut k = 0;
+        blk.instructions.retain(|_| {
+            k += 1;
+            !dead[k - 1]
+        });
+        removed += dead.iter().filter(|d| **d).count();
+    }
+    removed
+}
+
+/// Smallest span worth a function (instructions): a call costs 4 + its arguments words.
+const OUTLINE_MIN: usize = 24;
+
+/// Rewrite 6 (decision D163): repeated float primitives become one SPIR-V function each. `spans` holds
+/// (marker, result) per float primitive the lowering emitted: its code is the instructions of one block
+/// whose result ids lie in `(marker, result]`, a pure function of the values it reads from outside
+/// (its arguments). A span qualifies when all those ids are contiguous in one block, none but the result
+/// is used outside it, and it has at least [`OUTLINE_MIN`] instructions. Spans equal up to renaming
+/// (same opcodes, types, constants, decorations; arguments in order of first use) share one function:
+/// parameters = the arguments, body = a renamed copy, `OpReturnValue` of the result; each span becomes
+/// `%result = OpFunctionCall %fn args`. Exact: a function call computes the same pure instructions on the
+/// same values (SPIR-V function calls pass values; NoContraction decorations are copied).
+fn outline(m: &mut Module, spans: &[(Word, Word)], bound: &mut Word, gone: &mut HashSet<Word>) -> usize {
+    if spans.is_empty() || m.functions.is_empty() {
+        return 0;
+    }
+    let globals: HashSet<Word> = m
+        .types_global_values
+        .iter()
+        .filter_map(|i| i.result_id)
+        .chain(m.ext_inst_imports.iter().filter_map(|i| i.result_id))
+        .collect();
+    let mut decos: HashMap<Word, Vec<Instruction>> = HashMap::new();
+    for a in &m.annotations {
+        if let Some(t) = a.operands.first().and_then(id) {
+            decos.entry(t).or_default().push(a.clone());
+        }
+    }
+    let f = &m.functions[0];
+    let mut pos: HashMap<Word, (usize, usize)> = HashMap::new();
+    let mut ty_of: HashMap<Word, Word> = HashMap::new();
+    let mut uses: HashMap<Word, usize> = HashMap::new();
+    let mut defined: Vec<Word> = Vec::new();
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for (ii, i) in b.instructions.iter().enumerate() {
+            if let Some(r) = i.result_id {
+                pos.insert(r, (bi, ii));
+                defined.push(r);
+                if let Some(t) = i.result_type {
+                    ty_of.insert(r, t);
+                }
+            }
+            for x in i.operands.iter().filter_map(id) {
+                *uses.entry(x).or_default() += 1;
+            }
+        }
+    }
+    defined.sort_unstable();
+    // Qualifying spans: (block, start, end, args, canonical key).
+    type Key = Vec<(Op, Option<Word>, Vec<Operand>, Vec<Vec<Operand>>)>;
+    struct Span {
+        block: usize,
+        start: usize,
+        end: usize,
+        result: Word,
+        args: Vec<Word>,
+    }
+    let mut groups: HashMap<Key, Vec<Span>> = HashMap::new();
+    let mut order: Vec<Key> = Vec::new();
+    let mut taken: HashSet<(usize, usize)> = HashSet::new();
+    for &(mark, r) in spans {
+        let Some(&(bi, end)) = pos.get(&r) else { continue };
+        let ins = &f.blocks[bi].instructions;
+        let inside = |i: &Instruction| i.result_id.is_some_and(|x| x > mark && x <= r);
+        let mut start = end;
+        while start > 0 && inside(&ins[start - 1]) {
+            start -= 1;
+        }
+        let len = end + 1 - start;
+        let lo = defined.partition_point(|&x| x <= mark);
+        let hi = defined.partition_point(|&x| x <= r);
+        if len < OUTLINE_MIN || hi - lo != len || (start..=end).any(|k| taken.contains(&(bi, k))) {
+            continue;
+        }
+        let range = &ins[start..=end];
+        let own: HashMap<Word, usize> = range
+            .iter()
+            .enumerate()
+            .filter_map(|(k, i)| Some((i.result_id?, k)))
+            .collect();
+        let mut inner: HashMap<Word, usize> = HashMap::new();
+        for x in range.iter().flat_map(|i| i.operands.iter().filter_map(id)) {
+            *inner.entry(x).or_default() += 1;
+        }
+        let escapes = own
+            .keys()
+            .any(|x| *x != r && uses.get(x).copied().unwrap_or(0) != inner.get(x).copied().unwrap_or(0));
+        if escapes || !ty_of.contains_key(&r) {
+            continue;
+        }
+        let mut args: Vec<Word> = Vec::new();
+        let mut key: Key = Vec::with_capacity(len);
+        let mut ok = true;
+        for i in range {
+            let ops: Vec<Operand> = i
+                .operands
+                .iter()
+                .map(|o| match o {
+                    Operand::IdRef(x) if own.contains_key(x) => Operand::LiteralBit32(own[x] as u32),
+                    Operand::IdRef(x) if globals.contains(x) => o.clone(),
+                    Operand::IdRef(x) => {
+                        if !ty_of.contains_key(x) {
+                            ok = false;
+                        }
+                        let j = args.iter().position(|a| a == x).unwrap_or_else(|| {
+                            args.push(*x);
+                            args.len() - 1
+                        });
+                        Operand::LiteralBit64(j as u64)
+                    }
+                    _ => o.clone(),
+                })
+                .collect();
+            let d: Vec<Vec<Operand>> = i
+                .result_id
+                .and_then(|x| decos.get(&x))
+                .map(|v| v.iter().map(|a| a.operands[1..].to_vec()).collect())
+                .unwrap_or_default();
+            key.push((i.class.opcode, i.result_type, ops, d));
+        }
+        if !ok {
+            continue;
+        }
+        for k in start..=end {
+            taken.insert((bi, k));
+        }
+        if !groups.contains_key(&key) {
+            order.push(key.clone());
+        }
+        groups.entry(key).or_default().push(Span {
+            block: bi,
+            start,
+            end,
+            result: r,
+            args,
+        });
+    }
+    let mut fresh = || {
+        let x = *bound;
+        *bound += 1;
+        x
+    };
+    let mut new_fns: Vec<Function> = Vec::new();
+    let mut cuts: Vec<(usize, usize, usize, Instruction)> = Vec::new();
+    let mut outlined = 0;
+    for key in order {
+        let members = &groups[&key];
+        if members.len() < 2 {
+            continue;
+        }
+        let first = &members[0];
+        let f = &m.functions[0];
+        let ret = ty_of[&first.result];
+        let arg_tys: Vec<Word> = first.args.iter().map(|a| ty_of[a]).collect();
+        // The function type, reused when the module has it.
+        let fty = m
+            .types_global_values
+            .iter()
+            .find(|i| {
+                i.class.opcode == Op::TypeFunction
+                    && i.operands.first().and_then(id) == Some(ret)
+                    && i.operands[1..].iter().filter_map(id).eq(arg_tys.iter().copied())
+                    && i.operands.len() == arg_tys.len() + 1
+            })
+            .and_then(|i| i.result_id);
+        let fty = match fty {
+            Some(t) => t,
+            None => {
+                let t = fresh();
+                let mut ops = vec![Operand::IdRef(ret)];
+                ops.extend(arg_tys.iter().map(|x| Operand::IdRef(*x)));
+                m.types_global_values
+                    .push(Instruction::new(Op::TypeFunction, None, Some(t), ops));
+                t
+            }
+        };
+        let fid = fresh();
+        let params: Vec<Word> = arg_tys.iter().map(|_| fresh()).collect();
+        let mut rename: HashMap<Word, Word> = first.args.iter().copied().zip(params.iter().copied()).collect();
+        let range = &f.blocks[first.block].instructions[first.start..=first.end];
+        for i in range {
+            if let Some(r) = i.result_id {
+                rename.insert(r, fresh());
+            }
+        }
+        let mut body: Vec<Instruction> = range
+            .iter()
+            .map(|i| {
+                let mut c = i.clone();
+                c.result_id = c.result_id.map(|r| rename[&r]);
+                for o in &mut c.operands {
+                    if let Operand::IdRef(x) = o {
+                        if let Some(y) = rename.get(x) {
+                            *x = *y;
+                        }
+                    }
+                }
+                c
+            })
+            .collect();
+        for i in range {
+            for a in i.result_id.and_then(|x| decos.get(&x)).into_iter().flatten() {
+                let mut a = a.clone();
+                a.operands[0] = Operand::IdRef(rename[&i.result_id.unwrap_or(0)]);
+                m.annotations.push(a);
+            }
+        }
+        body.push(Instruction::new(
+            Op::ReturnValue,
+            None,
+            None,
+            vec![Operand::IdRef(rename[&first.result])],
+        ));
+        let mut func = Function::new();
+        func.def = Some(Instruction::new(
+            Op::Function,
+            Some(ret),
+            Some(fid),
+            vec![
+                Operand::FunctionControl(spirv::FunctionControl::NONE),
+                Operand::IdRef(fty),
+            ],
+        ));
+        func.parameters = arg_tys
+            .iter()
+            .zip(&params)
+            .map(|(t, p)| Instruction::new(Op::FunctionParameter, Some(*t), Some(*p), vec![]))
+            .collect();
+        let lbl = fresh();
+        func.blocks.push(rspirv::dr::Block {
+            label: Some(Instruction::new(Op::Label, None, Some(lbl), vec![])),
+            instructions: body,
+        });
+        func.end = Some(Instruction::new(Op::FunctionEnd, None, None, vec![]));
+        new_fns.push(func);
+        for s in members {
+            let mut ops = vec![Operand::IdRef(fid)];
+            ops.extend(s.args.iter().map(|a| Operand::IdRef(*a)));
+            cuts.push((
+                s.block,
+                s.start,
+                s.end,
+                Instruction::new(Op::FunctionCall, Some(ret), Some(s.result), ops),
+            ));
+            outlined += 1;
+        }
+    }
+    // Replace the spans, last first in each block so earlier positions stay valid.
+    cuts.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+    let f = &mut m.functions[0];
+    for (bi, start, end, call) in cuts {
+        for i in f.blocks[bi].instructions.drain(start..=end) {
+            if let Some(r) = i.result_id {
+                if Some(r) != call.result_id {
+                    gone.insert(r);
+                }
+            }
+        }
+        f.blocks[bi].instructions.insert(start, call);
+    }
+    // A call's result carries no arithmetic decoration (the function's copy does).
+    let calls: HashSet<Word> = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.instructions)
+        .filter(|i| i.class.opcode == Op::FunctionCall)
+        .filter_map(|i| i.result_id)
+        .collect();
+    m.annotations
+        .retain(|a| !a.operands.first().and_then(id).is_some_and(|t| calls.contains(&t)));
+    m.functions.extend(new_fns);
+    outlined
 }
