@@ -508,7 +508,16 @@ fn effect_free(i: &Instruction, glsl: Option<Word>) -> bool {
     match i.class.opcode {
         Load => plain_load(i),
         Variable => is_function_var(i),
-        ExtInst => glsl.is_some() && i.operands.first().and_then(id) == glsl,
+        // GLSL.std.450 functions, except those that write through a pointer operand (Modf 35,
+        // Frexp 51, InterpolateAt* 76-78).
+        ExtInst => {
+            glsl.is_some()
+                && i.operands.first().and_then(id) == glsl
+                && !matches!(
+                    i.operands.get(1),
+                    Some(Operand::LiteralExtInstInteger(35 | 51 | 76..=78))
+                )
+        }
         IAdd
         | ISub
         | IMul
@@ -1121,7 +1130,12 @@ fn dead_stores(f: &mut Function) -> usize {
     let words = index.len().div_ceil(64);
     let n = f.blocks.len();
     let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
-    let at: HashMap<Word, usize> = f.blocks.iter().enumerate().map(|(k, b)| (label(b), k)).collect();
+    let at: HashMap<Word, usize> = f
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (label(b), k))
+        .collect();
     let succ: Vec<Vec<usize>> = f
         .blocks
         .iter()
@@ -1161,7 +1175,9 @@ fn dead_stores(f: &mut Function) -> usize {
                     *o |= x;
                 }
             }
-            let inn: Vec<u64> = (0..words).map(|w| uses[b][w] | (out[w] & !defs[b][w])).collect();
+            let inn: Vec<u64> = (0..words)
+                .map(|w| uses[b][w] | (out[w] & !defs[b][w]))
+                .collect();
             if inn != live_in[b] || out != live_out[b] {
                 live_in[b] = inn;
                 live_out[b] = out;
@@ -1206,7 +1222,12 @@ const OUTLINE_MIN: usize = 24;
 /// parameters = the arguments, body = a renamed copy, `OpReturnValue` of the result; each span becomes
 /// `%result = OpFunctionCall %fn args`. Exact: a function call computes the same pure instructions on the
 /// same values (SPIR-V function calls pass values; NoContraction decorations are copied).
-fn outline(m: &mut Module, spans: &[(Word, Word)], bound: &mut Word, gone: &mut HashSet<Word>) -> usize {
+fn outline(
+    m: &mut Module,
+    spans: &[(Word, Word)],
+    bound: &mut Word,
+    gone: &mut HashSet<Word>,
+) -> usize {
     if spans.is_empty() || m.functions.is_empty() {
         return 0;
     }
@@ -1255,7 +1276,9 @@ fn outline(m: &mut Module, spans: &[(Word, Word)], bound: &mut Word, gone: &mut 
     let mut order: Vec<Key> = Vec::new();
     let mut taken: HashSet<(usize, usize)> = HashSet::new();
     for &(mark, r) in spans {
-        let Some(&(bi, end)) = pos.get(&r) else { continue };
+        let Some(&(bi, end)) = pos.get(&r) else {
+            continue;
+        };
         let ins = &f.blocks[bi].instructions;
         let inside = |i: &Instruction| i.result_id.is_some_and(|x| x > mark && x <= r);
         let mut start = end;
@@ -1278,9 +1301,9 @@ fn outline(m: &mut Module, spans: &[(Word, Word)], bound: &mut Word, gone: &mut 
         for x in range.iter().flat_map(|i| i.operands.iter().filter_map(id)) {
             *inner.entry(x).or_default() += 1;
         }
-        let escapes = own
-            .keys()
-            .any(|x| *x != r && uses.get(x).copied().unwrap_or(0) != inner.get(x).copied().unwrap_or(0));
+        let escapes = own.keys().any(|x| {
+            *x != r && uses.get(x).copied().unwrap_or(0) != inner.get(x).copied().unwrap_or(0)
+        });
         if escapes || !ty_of.contains_key(&r) {
             continue;
         }
@@ -1292,7 +1315,9 @@ fn outline(m: &mut Module, spans: &[(Word, Word)], bound: &mut Word, gone: &mut 
                 .operands
                 .iter()
                 .map(|o| match o {
-                    Operand::IdRef(x) if own.contains_key(x) => Operand::LiteralBit32(own[x] as u32),
+                    Operand::IdRef(x) if own.contains_key(x) => {
+                        Operand::LiteralBit32(own[x] as u32)
+                    }
                     Operand::IdRef(x) if globals.contains(x) => o.clone(),
                     Operand::IdRef(x) => {
                         if !ty_of.contains_key(x) {
@@ -1355,7 +1380,10 @@ fn outline(m: &mut Module, spans: &[(Word, Word)], bound: &mut Word, gone: &mut 
             .find(|i| {
                 i.class.opcode == Op::TypeFunction
                     && i.operands.first().and_then(id) == Some(ret)
-                    && i.operands[1..].iter().filter_map(id).eq(arg_tys.iter().copied())
+                    && i.operands[1..]
+                        .iter()
+                        .filter_map(id)
+                        .eq(arg_tys.iter().copied())
                     && i.operands.len() == arg_tys.len() + 1
             })
             .and_then(|i| i.result_id);
@@ -1372,7 +1400,12 @@ fn outline(m: &mut Module, spans: &[(Word, Word)], bound: &mut Word, gone: &mut 
         };
         let fid = fresh();
         let params: Vec<Word> = arg_tys.iter().map(|_| fresh()).collect();
-        let mut rename: HashMap<Word, Word> = first.args.iter().copied().zip(params.iter().copied()).collect();
+        let mut rename: HashMap<Word, Word> = first
+            .args
+            .iter()
+            .copied()
+            .zip(params.iter().copied())
+            .collect();
         let range = &f.blocks[first.block].instructions[first.start..=first.end];
         for i in range {
             if let Some(r) = i.result_id {
@@ -1395,7 +1428,12 @@ fn outline(m: &mut Module, spans: &[(Word, Word)], bound: &mut Word, gone: &mut 
             })
             .collect();
         for i in range {
-            for a in i.result_id.and_then(|x| decos.get(&x)).into_iter().flatten() {
+            for a in i
+                .result_id
+                .and_then(|x| decos.get(&x))
+                .into_iter()
+                .flatten()
+            {
                 let mut a = a.clone();
                 a.operands[0] = Operand::IdRef(rename[&i.result_id.unwrap_or(0)]);
                 m.annotations.push(a);
@@ -1442,7 +1480,7 @@ fn outline(m: &mut Module, spans: &[(Word, Word)], bound: &mut Word, gone: &mut 
         }
     }
     // Replace the spans, last first in each block so earlier positions stay valid.
-    cuts.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+    cuts.sort_by_key(|c| std::cmp::Reverse((c.0, c.1)));
     let f = &mut m.functions[0];
     for (bi, start, end, call) in cuts {
         for i in f.blocks[bi].instructions.drain(start..=end) {
@@ -1462,8 +1500,12 @@ fn outline(m: &mut Module, spans: &[(Word, Word)], bound: &mut Word, gone: &mut 
         .filter(|i| i.class.opcode == Op::FunctionCall)
         .filter_map(|i| i.result_id)
         .collect();
-    m.annotations
-        .retain(|a| !a.operands.first().and_then(id).is_some_and(|t| calls.contains(&t)));
+    m.annotations.retain(|a| {
+        !a.operands
+            .first()
+            .and_then(id)
+            .is_some_and(|t| calls.contains(&t))
+    });
     m.functions.extend(new_fns);
     outlined
 }
