@@ -445,6 +445,8 @@ pub(crate) struct Cx<'a> {
     /// LocalInvocationIndex: the wave's index in its workgroup (`Node::WaveId`, D092).
     wave_in_group: Word,
     pub(crate) zero64: Word,
+    /// (marker id, result) of each float primitive's code, for lane::shrink's outlining (D163).
+    pub(crate) spans: Vec<(Word, Word)>,
     // Variables.
     sgpr: Word,
     vgpr: Word,
@@ -566,6 +568,7 @@ impl<'a> Cx<'a> {
             zero32: 0,
             wave_in_group: 0,
             zero64: 0,
+            spans: Vec::new(),
             sgpr: 0,
             vgpr: 0,
             scc: 0,
@@ -623,12 +626,19 @@ impl<'a> Cx<'a> {
         for (i, v) in vars.into_iter().enumerate() {
             f.blocks[0].instructions.insert(i, v);
         }
-        if self.lm.is_some() {
+        let lane = self.lm.is_some();
+        let spans = std::mem::take(&mut self.spans);
+        if lane {
             // D144: one selection per run of effects under the same guard.
             lane::fuse_guards(self.b.module_mut());
         }
+        let mut m = self.b.module();
+        if lane {
+            // D162: scalar registers, forwarded values and dead code out of the lane module.
+            lane::shrink(&mut m, lane::Passes::from_env(), &spans);
+        }
         use rspirv::binary::Assemble;
-        self.b.module().assemble()
+        m.assemble()
     }
 
     fn unsupported(&self, reason: impl Into<String>) -> LowerError {

@@ -370,8 +370,20 @@ impl Cx<'_> {
     }
 }
 
-/// A float primitive on bit patterns.
+/// A float primitive on bit patterns. Its code is a pure function of `a`, `b`, `c`: the ids it defines
+/// after a marker id are recorded so that the lane mapping can share repeated large sequences (the exact
+/// f64 FMA) as one SPIR-V function (decision D163).
 pub(super) fn float_op(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R<Word> {
+    if cx.lm.is_none() {
+        return float_op_inline(cx, op, a, b, c);
+    }
+    let mark = cx.b.id();
+    let r = float_op_inline(cx, op, a, b, c)?;
+    cx.spans.push((mark, r));
+    Ok(r)
+}
+
+fn float_op_inline(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R<Word> {
     let t = cx.t;
     match op {
         FloatOp::F32Add | FloatOp::F32Sub | FloatOp::F32Mul => cx.f32_arith(op, a, b),

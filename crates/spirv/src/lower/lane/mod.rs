@@ -67,10 +67,12 @@ mod ldsaddr;
 mod local;
 mod masks;
 mod meet;
+mod shrink;
 mod split;
 pub(crate) use fuse::fuse_guards;
 pub(crate) use labels::PAUSED;
 pub(crate) use masks::span;
+pub(crate) use shrink::{shrink, Passes};
 pub use split::{split_factor, split_waves, waves_communicate, SPLIT_MARK};
 
 /// The prefix of the `OpModuleProcessed` string of a module that writes one flag word per lane (D116);

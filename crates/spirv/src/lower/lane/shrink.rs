@@ -1,0 +1,1511 @@
+//! Module size proportionate to the code (decision D162): three value-level rewrites of the finished lane
+//! function, run after [`super::fuse_guards`].
+//!
+//! The lane lowering emits every machine instruction the same way: each register it reads is an
+//! `OpAccessChain` + `OpLoad` of the SGPR or VGPR array, each register it writes an `OpStore` through
+//! another access chain, and each instruction computes its lane's EXEC bit whether or not an effect uses
+//! it. A 792-instruction kernel thus carries thousands of access chains, loads of a value stored two
+//! instructions before, and dead arithmetic. The rewrites, all exact by SPIR-V's own semantics (no fact
+//! about waves, lanes or the ISA is used):
+//!
+//! 1. **Scalar replacement** ([`split_arrays`]): a Function-storage array variable whose every use is an
+//!    `OpAccessChain` with one constant, in-bounds index becomes one Function variable per index used (its
+//!    initializer the array initializer's element: `OpConstantNull` of the element type, or the
+//!    composite's constituent). Each access chain's result is replaced by its element's variable. Exact:
+//!    no two distinct indices alias, and each access chain denoted exactly that element.
+//! 2. **Store-to-load forwarding** ([`forward`]) over *private scalars*: Function variables used only as
+//!    the pointer of `OpLoad` (not volatile) and `OpStore` (so no pointer escapes and nothing else writes
+//!    them). Blocks are visited in layout order (SPIR-V lays out a block after its dominators); a block's
+//!    entry knowledge is the intersection of its predecessors' exit knowledge when every predecessor was
+//!    already visited (else nothing: loop headers start empty). A load of a variable with a known value is
+//!    replaced by that value (which dominates the load: it was known at the end of every predecessor);
+//!    an unknown load becomes the known value. Then a store overwritten in the same block before any load
+//!    of it, and every store to a variable no load reads any more, is deleted (no one can observe it).
+//! 3. **Dead code** ([`dead_code`]): an instruction without effect (arithmetic, conversions, selects, phis,
+//!    access chains, non-volatile loads, `GLSL.std.450` functions, Function variables) whose result no
+//!    instruction uses is deleted, transitively. Decorations and names of deleted ids go with them.
+//!
+//! Measured in docs/performance.md ("Lane module size"); the ablation table is in D162.
+
+use std::collections::{HashMap, HashSet};
+
+use rspirv::dr::{Function, Instruction, Module, Operand};
+use spirv::{Op, StorageClass, Word};
+
+/// What each rewrite removed (instructions), for the ablation.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct ShrinkStats {
+    pub arrays_split: usize,
+    pub loads_forwarded: usize,
+    pub stores_removed: usize,
+    pub dead: usize,
+    pub common: usize,
+    pub flattened: usize,
+    pub dead_stores: usize,
+    pub outlined: usize,
+}
+
+/// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `c`, `l`, `d` for the ablation of
+/// D162, read by [`Passes::from_env`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Passes {
+    pub split: bool,
+    pub forward: bool,
+    pub dead: bool,
+    pub common: bool,
+    pub flat: bool,
+    pub live: bool,
+    pub outline: bool,
+}
+
+impl Passes {
+    pub(crate) const ALL: Passes = Passes {
+        split: true,
+        forward: true,
+        dead: true,
+        common: true,
+        flat: true,
+        live: true,
+        outline: true,
+    };
+
+    /// The passes named by `RDNA2SPV_SHRINK` (letters `o`, `s`, `i`, `f`, `c`, `l`, `d`; `-` or empty: none), else all.
+    pub(crate) fn from_env() -> Passes {
+        match std::env::var("RDNA2SPV_SHRINK") {
+            Ok(s) => Passes {
+                split: s.contains('s'),
+                forward: s.contains('f'),
+                dead: s.contains('d'),
+                common: s.contains('c'),
+                flat: s.contains('i'),
+                live: s.contains('l'),
+                outline: s.contains('o'),
+            },
+            Err(_) => Passes::ALL,
+        }
+    }
+}
+
+/// Runs the chosen rewrites over every function of `m` (see the module docs).
+pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word)]) -> ShrinkStats {
+    let mut st = ShrinkStats::default();
+    let mut bound = m.header.as_ref().map(|h| h.bound).unwrap_or(0);
+    let mut gone: HashSet<Word> = HashSet::new();
+    if p.outline {
+        st.outlined = outline(m, spans, &mut bound, &mut gone);
+    }
+    let mut funcs = std::mem::take(&mut m.functions);
+    for f in &mut funcs {
+        if p.split {
+            st.arrays_split += split_arrays(m, f, &mut bound, &mut gone);
+        }
+        if p.flat {
+            st.flattened += flatten(f, &mut bound, &mut gone);
+        }
+        if p.forward {
+            let (l, s) = forward(f, &mut gone);
+            st.loads_forwarded += l;
+            st.stores_removed += s;
+        }
+        if p.common {
+            st.common += common(m, f, &mut gone);
+        }
+        if p.live {
+            st.dead_stores += dead_stores(f);
+        }
+        if p.dead {
+            st.dead += dead_code(m, f, &mut gone);
+        }
+    }
+    m.functions = funcs;
+    if let Some(h) = m.header.as_mut() {
+        h.bound = bound;
+    }
+    if !gone.is_empty() {
+        let keep = |i: &Instruction| match i.operands.first() {
+            Some(Operand::IdRef(t)) => !gone.contains(t),
+            _ => true,
+        };
+        m.annotations.retain(keep);
+        m.debug_names.retain(keep);
+    }
+    st
+}
+
+fn id(o: &Operand) -> Option<Word> {
+    match o {
+        Operand::IdRef(x) => Some(*x),
+        _ => None,
+    }
+}
+
+fn label(b: &rspirv::dr::Block) -> Word {
+    b.label.as_ref().and_then(|l| l.result_id).unwrap_or(0)
+}
+
+/// The value of an integer `OpConstant`.
+fn constants(m: &Module) -> HashMap<Word, u64> {
+    m.types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::Constant)
+        .filter_map(|i| {
+            let v = match i.operands.first()? {
+                Operand::LiteralBit32(x) => *x as u64,
+                Operand::LiteralBit64(x) => *x,
+                _ => return None,
+            };
+            Some((i.result_id?, v))
+        })
+        .collect()
+}
+
+fn is_function_var(i: &Instruction) -> bool {
+    i.class.opcode == Op::Variable
+        && matches!(
+            i.operands.first(),
+            Some(Operand::StorageClass(StorageClass::Function))
+        )
+}
+
+/// Rewrite 1: scalar replacement of constant-indexed Function arrays; returns the arrays split.
+fn split_arrays(
+    m: &mut Module,
+    f: &mut Function,
+    bound: &mut Word,
+    gone: &mut HashSet<Word>,
+) -> usize {
+    let Some(entry) = f.blocks.first() else {
+        return 0;
+    };
+    let consts = constants(m);
+    let globals: HashMap<Word, &Instruction> = m
+        .types_global_values
+        .iter()
+        .filter_map(|i| Some((i.result_id?, i)))
+        .collect();
+    // Candidates: Function array variables, with element type, length and initializer elements.
+    struct Cand {
+        elem_ptr: Option<Word>,
+        elem: Word,
+        len: u64,
+        init: Option<Init>,
+        ok: bool,
+        fresh: HashMap<u64, Word>,
+    }
+    #[derive(Clone)]
+    enum Init {
+        Null,
+        Parts(Vec<Word>),
+    }
+    let mut cands: HashMap<Word, Cand> = HashMap::new();
+    for i in entry.instructions.iter().filter(|i| is_function_var(i)) {
+        let (Some(r), Some(pt)) = (i.result_id, i.result_type) else {
+            continue;
+        };
+        let Some(ptr) = globals.get(&pt) else {
+            continue;
+        };
+        let Some(arr) = ptr
+            .operands
+            .get(1)
+            .and_then(id)
+            .and_then(|a| globals.get(&a))
+        else {
+            continue;
+        };
+        if arr.class.opcode != Op::TypeArray {
+            continue;
+        }
+        let (Some(elem), Some(len)) = (
+            arr.operands.first().and_then(id),
+            arr.operands
+                .get(1)
+                .and_then(id)
+                .and_then(|l| consts.get(&l)),
+        ) else {
+            continue;
+        };
+        let init = match i.operands.get(1).and_then(id) {
+            None => None,
+            Some(c) => match globals.get(&c).map(|g| g.class.opcode) {
+                Some(Op::ConstantNull) => Some(Init::Null),
+                Some(Op::ConstantComposite) => Some(Init::Parts(
+                    globals[&c].operands.iter().filter_map(id).collect(),
+                )),
+                _ => continue,
+            },
+        };
+        cands.insert(
+            r,
+            Cand {
+                elem_ptr: None,
+                elem,
+                len: *len,
+                init,
+                ok: true,
+                fresh: HashMap::new(),
+            },
+        );
+    }
+    if cands.is_empty() {
+        return 0;
+    }
+    // Every use must be the base of a one-index access chain with a constant in-bounds index.
+    for b in &f.blocks {
+        for i in &b.instructions {
+            let chain = matches!(i.class.opcode, Op::AccessChain | Op::InBoundsAccessChain);
+            for (k, o) in i.operands.iter().enumerate() {
+                let Some(x) = id(o) else { continue };
+                let Some(c) = cands.get_mut(&x) else { continue };
+                let good = chain
+                    && k == 0
+                    && i.operands.len() == 2
+                    && i.operands
+                        .get(1)
+                        .and_then(id)
+                        .and_then(|n| consts.get(&n))
+                        .is_some_and(|&n| n < c.len)
+                    && c.elem_ptr.is_none_or(|p| Some(p) == i.result_type);
+                if good {
+                    c.elem_ptr = i.result_type;
+                } else {
+                    c.ok = false;
+                }
+            }
+        }
+    }
+    cands.retain(|_, c| c.ok && c.elem_ptr.is_some());
+    if cands.is_empty() {
+        return 0;
+    }
+    // One null constant per element type a null-initialised array needs.
+    let mut nulls: HashMap<Word, Word> = m
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::ConstantNull)
+        .filter_map(|i| Some((i.result_type?, i.result_id?)))
+        .collect();
+    // Access chain results -> the element variable; new variables in index order per array.
+    let mut repl: HashMap<Word, Word> = HashMap::new();
+    let mut new_vars: Vec<Instruction> = Vec::new();
+    for b in &f.blocks {
+        for i in &b.instructions {
+            if !matches!(i.class.opcode, Op::AccessChain | Op::InBoundsAccessChain) {
+                continue;
+            }
+            let Some(base) = i.operands.first().and_then(id) else {
+                continue;
+            };
+            let Some(c) = cands.get_mut(&base) else {
+                continue;
+            };
+            let n = consts[&id(&i.operands[1]).unwrap_or(0)];
+            let v = *c.fresh.entry(n).or_insert_with(|| {
+                let v = *bound;
+                *bound += 1;
+                let init = match &c.init {
+                    None => None,
+                    Some(Init::Null) => Some(*nulls.entry(c.elem).or_insert_with(|| {
+                        let z = *bound;
+                        *bound += 1;
+                        m.types_global_values.push(Instruction::new(
+                            Op::ConstantNull,
+                            Some(c.elem),
+                            Some(z),
+                            vec![],
+                        ));
+                        z
+                    })),
+                    Some(Init::Parts(p)) => p.get(n as usize).copied(),
+                };
+                let mut ops = vec![Operand::StorageClass(StorageClass::Function)];
+                ops.extend(init.map(Operand::IdRef));
+                new_vars.push(Instruction::new(Op::Variable, c.elem_ptr, Some(v), ops));
+                v
+            });
+            repl.insert(i.result_id.unwrap_or(0), v);
+        }
+    }
+    let n = cands.len();
+    for b in &mut f.blocks {
+        b.instructions.retain(|i| {
+            let drop = match i.result_id {
+                Some(r) => repl.contains_key(&r) || cands.contains_key(&r),
+                None => false,
+            };
+            if drop {
+                gone.insert(i.result_id.unwrap_or(0));
+            }
+            !drop
+        });
+        for i in &mut b.instructions {
+            for o in &mut i.operands {
+                if let Operand::IdRef(x) = o {
+                    if let Some(v) = repl.get(x) {
+                        *x = *v;
+                    }
+                }
+            }
+        }
+    }
+    let at = f.blocks[0]
+        .instructions
+        .iter()
+        .take_while(|i| i.class.opcode == Op::Variable)
+        .count();
+    f.blocks[0].instructions.splice(at..at, new_vars);
+    n
+}
+
+/// Whether a load's memory operands (after the pointer) allow removing or forwarding it.
+fn plain_load(i: &Instruction) -> bool {
+    match i.operands.get(1) {
+        Some(Operand::MemoryAccess(a)) => !a.contains(spirv::MemoryAccess::VOLATILE),
+        _ => true,
+    }
+}
+
+/// The labels a block's terminator may branch to.
+fn successors(b: &rspirv::dr::Block, labels: &HashSet<Word>) -> Vec<Word> {
+    match b.instructions.last() {
+        Some(t) => t
+            .operands
+            .iter()
+            .filter_map(id)
+            .filter(|x| labels.contains(x))
+            .collect(),
+        None => vec![],
+    }
+}
+
+/// Rewrite 2: store-to-load forwarding over private scalars, then dead stores; returns (loads
+/// forwarded, stores removed).
+fn forward(f: &mut Function, gone: &mut HashSet<Word>) -> (usize, usize) {
+    let scalars = private_scalars(f);
+    if scalars.is_empty() {
+        return (0, 0);
+    }
+    let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
+    let mut preds: HashMap<Word, Vec<Word>> = HashMap::new();
+    for b in &f.blocks {
+        for s in successors(b, &labels) {
+            let p = preds.entry(s).or_default();
+            if !p.contains(&label(b)) {
+                p.push(label(b));
+            }
+        }
+    }
+    let resolve = |repl: &HashMap<Word, Word>, mut x: Word| {
+        while let Some(&y) = repl.get(&x) {
+            x = y;
+        }
+        x
+    };
+    let mut exit: HashMap<Word, HashMap<Word, Word>> = HashMap::new();
+    let mut repl: HashMap<Word, Word> = HashMap::new();
+    let mut dead_stores: HashSet<(usize, usize)> = HashSet::new();
+    let mut forwarded: HashSet<(usize, usize)> = HashSet::new();
+    for (bi, b) in f.blocks.iter().enumerate() {
+        let l = label(b);
+        let mut known: HashMap<Word, Word> = if bi == 0 {
+            scalars
+                .iter()
+                .filter_map(|(v, init)| Some((*v, (*init)?)))
+                .collect()
+        } else {
+            match preds.get(&l) {
+                Some(ps) if ps.iter().all(|p| exit.contains_key(p)) => {
+                    let mut it = ps.iter();
+                    let mut k = exit[it.next().unwrap_or(&0)].clone();
+                    for p in it {
+                        let e = &exit[p];
+                        k.retain(|v, x| e.get(v) == Some(x));
+                    }
+                    k
+                }
+                _ => HashMap::new(),
+            }
+        };
+        let mut pending: HashMap<Word, usize> = HashMap::new();
+        for (ii, i) in b.instructions.iter().enumerate() {
+            let Some(p) = i.operands.first().and_then(id) else {
+                continue;
+            };
+            if !scalars.contains_key(&p) {
+                continue;
+            }
+            match i.class.opcode {
+                Op::Store => {
+                    let Some(v) = i.operands.get(1).and_then(id) else {
+                        continue;
+                    };
+                    if let Some(old) = pending.insert(p, ii) {
+                        dead_stores.insert((bi, old));
+                    }
+                    known.insert(p, resolve(&repl, v));
+                }
+                Op::Load => {
+                    let r = i.result_id.unwrap_or(0);
+                    if let Some(&v) = known.get(&p) {
+                        repl.insert(r, v);
+                        forwarded.insert((bi, ii));
+                    } else {
+                        pending.remove(&p);
+                        known.insert(p, r);
+                    }
+                }
+                _ => {}
+            }
+        }
+        exit.insert(l, known);
+    }
+    let nf = forwarded.len();
+    // Apply: drop forwarded loads and overwritten stores, rewrite uses.
+    let mut loaded: HashSet<Word> = HashSet::new();
+    for (bi, b) in f.blocks.iter_mut().enumerate() {
+        let mut ii = 0;
+        b.instructions.retain(|i| {
+            let k = ii;
+            ii += 1;
+            if forwarded.contains(&(bi, k)) {
+                gone.insert(i.result_id.unwrap_or(0));
+                return false;
+            }
+            !dead_stores.contains(&(bi, k))
+        });
+        for i in &mut b.instructions {
+            for o in &mut i.operands {
+                if let Operand::IdRef(x) = o {
+                    *x = resolve(&repl, *x);
+                }
+            }
+            if i.class.opcode == Op::Load {
+                if let Some(p) = i.operands.first().and_then(id) {
+                    loaded.insert(p);
+                }
+            }
+        }
+    }
+    // Stores to private scalars nothing loads any more.
+    let mut ns = dead_stores.len();
+    for b in &mut f.blocks {
+        b.instructions.retain(|i| {
+            let unread = i.class.opcode == Op::Store
+                && i.operands
+                    .first()
+                    .and_then(id)
+                    .is_some_and(|p| scalars.contains_key(&p) && !loaded.contains(&p));
+            ns += unread as usize;
+            !unread
+        });
+    }
+    (nf, ns)
+}
+
+/// Operations without an effect: removable when their result is unused.
+fn effect_free(i: &Instruction, glsl: Option<Word>) -> bool {
+    use Op::*;
+    match i.class.opcode {
+        Load => plain_load(i),
+        Variable => is_function_var(i),
+        // GLSL.std.450 functions, except those that write through a pointer operand (Modf 35,
+        // Frexp 51, InterpolateAt* 76-78).
+        ExtInst => {
+            glsl.is_some()
+                && i.operands.first().and_then(id) == glsl
+                && !matches!(
+                    i.operands.get(1),
+                    Some(Operand::LiteralExtInstInteger(35 | 51 | 76..=78))
+                )
+        }
+        IAdd
+        | ISub
+        | IMul
+        | UDiv
+        | SDiv
+        | UMod
+        | SRem
+        | SMod
+        | FAdd
+        | FSub
+        | FMul
+        | FDiv
+        | FRem
+        | FMod
+        | FNegate
+        | SNegate
+        | ShiftLeftLogical
+        | ShiftRightLogical
+        | ShiftRightArithmetic
+        | BitwiseAnd
+        | BitwiseOr
+        | BitwiseXor
+        | Not
+        | LogicalAnd
+        | LogicalOr
+        | LogicalNot
+        | LogicalEqual
+        | LogicalNotEqual
+        | Select
+        | IEqual
+        | INotEqual
+        | ULessThan
+        | ULessThanEqual
+        | UGreaterThan
+        | UGreaterThanEqual
+        | SLessThan
+        | SLessThanEqual
+        | SGreaterThan
+        | SGreaterThanEqual
+        | FOrdEqual
+        | FOrdNotEqual
+        | FOrdLessThan
+        | FOrdGreaterThan
+        | FOrdLessThanEqual
+        | FOrdGreaterThanEqual
+        | FUnordEqual
+        | FUnordNotEqual
+        | FUnordLessThan
+        | FUnordGreaterThan
+        | FUnordLessThanEqual
+        | FUnordGreaterThanEqual
+        | IsNan
+        | IsInf
+        | Any
+        | All
+        | UConvert
+        | SConvert
+        | FConvert
+        | ConvertFToU
+        | ConvertFToS
+        | ConvertUToF
+        | ConvertSToF
+        | ConvertUToPtr
+        | ConvertPtrToU
+        | Bitcast
+        | CompositeExtract
+        | CompositeConstruct
+        | CompositeInsert
+        | VectorShuffle
+        | CopyObject
+        | BitFieldInsert
+        | BitFieldSExtract
+        | BitFieldUExtract
+        | BitReverse
+        | BitCount
+        | IAddCarry
+        | ISubBorrow
+        | UMulExtended
+        | SMulExtended
+        | Phi
+        | AccessChain
+        | InBoundsAccessChain
+        | PtrAccessChain
+        | Undef => true,
+        _ => false,
+    }
+}
+
+/// Rewrite 3: transitive removal of unused effect-free instructions; returns how many went.
+fn dead_code(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
+    let glsl = m
+        .ext_inst_imports
+        .iter()
+        .find(|i| matches!(i.operands.first(), Some(Operand::LiteralString(s)) if s == "GLSL.std.450"))
+        .and_then(|i| i.result_id);
+    let mut uses: HashMap<Word, usize> = HashMap::new();
+    let mut def: HashMap<Word, (usize, usize)> = HashMap::new();
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for (ii, i) in b.instructions.iter().enumerate() {
+            if let Some(r) = i.result_id {
+                def.insert(r, (bi, ii));
+            }
+            for x in i.operands.iter().filter_map(id) {
+                *uses.entry(x).or_default() += 1;
+            }
+        }
+    }
+    let mut dead: HashSet<(usize, usize)> = HashSet::new();
+    let mut work: Vec<Word> = def
+        .keys()
+        .copied()
+        .filter(|r| !uses.contains_key(r))
+        .collect();
+    while let Some(r) = work.pop() {
+        let (bi, ii) = def[&r];
+        let i = &f.blocks[bi].instructions[ii];
+        if dead.contains(&(bi, ii))
+            || uses.get(&r).copied().unwrap_or(0) > 0
+            || !effect_free(i, glsl)
+        {
+            continue;
+        }
+        dead.insert((bi, ii));
+        gone.insert(r);
+        for x in i.operands.iter().filter_map(id) {
+            if let Some(u) = uses.get_mut(&x) {
+                *u -= 1;
+                if *u == 0 && def.contains_key(&x) {
+                    work.push(x);
+                }
+            }
+        }
+    }
+    for (bi, b) in f.blocks.iter_mut().enumerate() {
+        let mut ii = 0;
+        b.instructions.retain(|_| {
+            let k = ii;
+            ii += 1;
+            !dead.contains(&(bi, k))
+        });
+    }
+    dead.len()
+}
+
+/// Immediate dominators of the blocks reachable from the entry (by block index), Cooper, Harvey and
+/// Kennedy's iteration over reverse postorder; unreachable blocks get none.
+fn dominators(f: &Function) -> Vec<Option<usize>> {
+    let n = f.blocks.len();
+    let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
+    let at: HashMap<Word, usize> = f
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (label(b), k))
+        .collect();
+    let succ: Vec<Vec<usize>> = f
+        .blocks
+        .iter()
+        .map(|b| successors(b, &labels).iter().map(|l| at[l]).collect())
+        .collect();
+    // Iterative depth-first postorder from the entry.
+    let mut post = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    let mut stack = vec![(0usize, 0usize)];
+    if n > 0 {
+        seen[0] = true;
+    }
+    while let Some((b, k)) = stack.pop() {
+        if k < succ[b].len() {
+            stack.push((b, k + 1));
+            let s = succ[b][k];
+            if !seen[s] {
+                seen[s] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            post.push(b);
+        }
+    }
+    let mut order = vec![usize::MAX; n];
+    for (k, &b) in post.iter().enumerate() {
+        order[b] = k;
+    }
+    let mut preds: Vec<Vec<usize>> = vec![vec![]; n];
+    for (b, ss) in succ.iter().enumerate() {
+        for &s in ss {
+            preds[s].push(b);
+        }
+    }
+    let mut idom: Vec<Option<usize>> = vec![None; n];
+    if n == 0 {
+        return idom;
+    }
+    idom[0] = Some(0);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in post.iter().rev().filter(|&&b| b != 0) {
+            let mut new: Option<usize> = None;
+            for &p in &preds[b] {
+                if idom[p].is_none() {
+                    continue;
+                }
+                new = Some(match new {
+                    None => p,
+                    Some(mut a) => {
+                        let mut c = p;
+                        while a != c {
+                            while order[a] < order[c] {
+                                a = idom[a].unwrap_or(0);
+                            }
+                            while order[c] < order[a] {
+                                c = idom[c].unwrap_or(0);
+                            }
+                        }
+                        a
+                    }
+                });
+            }
+            if new.is_some() && idom[b] != new {
+                idom[b] = new;
+                changed = true;
+            }
+        }
+    }
+    idom[0] = None;
+    idom
+}
+
+/// Operations [`common`] may merge: effect-free and independent of memory and of the block they are in.
+fn mergeable(i: &Instruction, glsl: Option<Word>) -> bool {
+    !matches!(
+        i.class.opcode,
+        Op::Load | Op::Variable | Op::Phi | Op::Undef
+    ) && effect_free(i, glsl)
+}
+
+/// Rewrite 4: an effect-free operation equal (opcode, type, operands) to one in a dominating position is
+/// replaced by it; ids that carry a decoration (`NoContraction`, ...) are never merged. Returns how many went.
+fn common(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
+    let glsl = m
+        .ext_inst_imports
+        .iter()
+        .find(|i| matches!(i.operands.first(), Some(Operand::LiteralString(s)) if s == "GLSL.std.450"))
+        .and_then(|i| i.result_id);
+    let decorated: HashSet<Word> = m
+        .annotations
+        .iter()
+        .filter_map(|i| i.operands.first().and_then(id))
+        .collect();
+    let idom = dominators(f);
+    let n = f.blocks.len();
+    let mut kids: Vec<Vec<usize>> = vec![vec![]; n];
+    for (b, d) in idom.iter().enumerate() {
+        if let Some(d) = d {
+            kids[*d].push(b);
+        }
+    }
+    type Key = (Op, Option<Word>, Vec<Operand>);
+    let mut table: HashMap<Key, Word> = HashMap::new();
+    let mut repl: HashMap<Word, Word> = HashMap::new();
+    let resolve = |repl: &HashMap<Word, Word>, mut x: Word| {
+        while let Some(&y) = repl.get(&x) {
+            x = y;
+        }
+        x
+    };
+    // Depth-first over the dominator tree; each block's entries leave the table when its subtree is done.
+    enum Step {
+        Enter(usize),
+        Leave(Vec<Key>),
+    }
+    let mut stack = vec![Step::Enter(0)];
+    while let Some(s) = stack.pop() {
+        match s {
+            Step::Leave(keys) => {
+                for k in keys {
+                    table.remove(&k);
+                }
+            }
+            Step::Enter(b) if b < n => {
+                let mut added = vec![];
+                for i in &mut f.blocks[b].instructions {
+                    for o in &mut i.operands {
+                        if let Operand::IdRef(x) = o {
+                            *x = resolve(&repl, *x);
+                        }
+                    }
+                    let Some(r) = i.result_id else { continue };
+                    if !mergeable(i, glsl) || decorated.contains(&r) {
+                        continue;
+                    }
+                    let key = (i.class.opcode, i.result_type, i.operands.clone());
+                    match table.get(&key) {
+                        Some(&e) => {
+                            repl.insert(r, e);
+                        }
+                        None => {
+                            table.insert(key.clone(), r);
+                            added.push(key);
+                        }
+                    }
+                }
+                stack.push(Step::Leave(added));
+                for &k in kids[b].iter().rev() {
+                    stack.push(Step::Enter(k));
+                }
+            }
+            Step::Enter(_) => {}
+        }
+    }
+    let merged = repl.len();
+    for b in &mut f.blocks {
+        b.instructions.retain(|i| {
+            let drop = i.result_id.is_some_and(|r| repl.contains_key(&r));
+            if drop {
+                gone.insert(i.result_id.unwrap_or(0));
+            }
+            !drop
+        });
+        for i in &mut b.instructions {
+            for o in &mut i.operands {
+                if let Operand::IdRef(x) = o {
+                    *x = resolve(&repl, *x);
+                }
+            }
+        }
+    }
+    merged
+}
+
+/// Private scalars: Function variables used only as the pointer of a plain load or of a store, with
+/// their initializer.
+fn private_scalars(f: &Function) -> HashMap<Word, Option<Word>> {
+    let Some(entry) = f.blocks.first() else {
+        return HashMap::new();
+    };
+    let mut scalars: HashMap<Word, Option<Word>> = entry
+        .instructions
+        .iter()
+        .filter(|i| is_function_var(i))
+        .filter_map(|i| Some((i.result_id?, i.operands.get(1).and_then(id))))
+        .collect();
+    for b in &f.blocks {
+        for i in &b.instructions {
+            for (k, o) in i.operands.iter().enumerate() {
+                let Some(x) = id(o) else { continue };
+                if !scalars.contains_key(&x) {
+                    continue;
+                }
+                let ok = k == 0
+                    && ((i.class.opcode == Op::Load && plain_load(i))
+                        || i.class.opcode == Op::Store);
+                if !ok {
+                    scalars.remove(&x);
+                }
+            }
+        }
+    }
+    scalars
+}
+
+/// Operations a flattened selection may run whatever its condition: effect-free, no memory, and
+/// defined for every operand (integer division and remainder by zero are undefined behaviour in SPIR-V;
+/// shifts past the width and out-of-range conversions only give an undefined value, which the select
+/// then discards).
+fn speculable(i: &Instruction, glsl: Option<Word>) -> bool {
+    use Op::*;
+    mergeable(i, glsl)
+        && !matches!(
+            i.class.opcode,
+            UDiv | SDiv
+                | UMod
+                | SRem
+                | SMod
+                | AccessChain
+                | InBoundsAccessChain
+                | PtrAccessChain
+                | ConvertUToPtr
+                | ExtInst
+        )
+}
+
+/// Rewrite 0: if-conversion of guarded register writes. A selection `H: if (c) { T } M:` whose body `T`
+/// is one block of speculable operations, loads of private scalars and stores to them, becomes straight
+/// code in `H`: each `store p, v` of `T` becomes `store p, select(c, v, load p)`, each phi of `M`
+/// `(v, T), (z, H)` becomes `select(c, v, z)`, and `M` joins `H` when `H` is its only predecessor and no
+/// construct names it. Exact: when `c` holds the stores store `v` as before; when it does not, each
+/// private scalar is stored its own value, which no one else can write or read in between, and the
+/// values `T` computed are used only in `T` (it dominates no other block) and in those selects, which
+/// discard them. Returns the selections removed.
+fn flatten(f: &mut Function, bound: &mut Word, gone: &mut HashSet<Word>) -> usize {
+    let scalars = private_scalars(f);
+    // The value type of each private scalar, from its loads (one with no load is never read: its
+    // stores in a flattened body are dropped).
+    let mut ty: HashMap<Word, Word> = HashMap::new();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        if i.class.opcode == Op::Load {
+            if let (Some(p), Some(t)) = (i.operands.first().and_then(id), i.result_type) {
+                ty.insert(p, t);
+            }
+        }
+    }
+    let mut fresh = *bound;
+    let at: HashMap<Word, usize> = f
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (label(b), k))
+        .collect();
+    let labels: HashSet<Word> = at.keys().copied().collect();
+    let mut preds: HashMap<Word, usize> = HashMap::new();
+    let mut named: HashSet<Word> = HashSet::new();
+    for b in &f.blocks {
+        for s in successors(b, &labels) {
+            *preds.entry(s).or_default() += 1;
+        }
+        for i in &b.instructions {
+            if matches!(i.class.opcode, Op::SelectionMerge | Op::LoopMerge) {
+                named.extend(i.operands.iter().filter_map(id));
+            }
+        }
+    }
+    // Blocks joined into another: phis naming them as predecessors name the other.
+    let mut joined: HashMap<Word, Word> = HashMap::new();
+    let mut done = 0;
+    let mut hi = 0;
+    while hi < f.blocks.len() {
+        let h = &f.blocks[hi];
+        let k = h.instructions.len();
+        if h.label.is_none()
+            || k < 2
+            || h.instructions[k - 2].class.opcode != Op::SelectionMerge
+            || h.instructions[k - 1].class.opcode != Op::BranchConditional
+        {
+            hi += 1;
+            continue;
+        }
+        let merge = id(&h.instructions[k - 2].operands[0]).unwrap_or(0);
+        let br = &h.instructions[k - 1];
+        let (c, t, e) = (
+            id(&br.operands[0]).unwrap_or(0),
+            id(&br.operands[1]).unwrap_or(0),
+            id(&br.operands[2]).unwrap_or(0),
+        );
+        let Some(&ti) = at.get(&t) else {
+            hi += 1;
+            continue;
+        };
+        let tb = &f.blocks[ti];
+        let tl = tb.instructions.len();
+        let body_ok = e == merge
+            && t != merge
+            && preds.get(&t) == Some(&1)
+            && !named.contains(&t)
+            && tl >= 1
+            && tb.instructions[tl - 1].class.opcode == Op::Branch
+            && id(&tb.instructions[tl - 1].operands[0]) == Some(merge)
+            && tb.instructions[..tl - 1]
+                .iter()
+                .all(|i| match i.class.opcode {
+                    Op::Load | Op::Store => i
+                        .operands
+                        .first()
+                        .and_then(id)
+                        .is_some_and(|p| scalars.contains_key(&p)),
+                    _ => speculable(i, None),
+                });
+        let Some(&mi) = at.get(&merge) else {
+            hi += 1;
+            continue;
+        };
+        // Phis of M must come from exactly H and T.
+        let phis_ok = f.blocks[mi]
+            .instructions
+            .iter()
+            .filter(|i| i.class.opcode == Op::Phi)
+            .all(|i| {
+                i.operands.len() == 4
+                    && i.operands
+                        .iter()
+                        .skip(1)
+                        .step_by(2)
+                        .filter_map(id)
+                        .all(|l| l == t || l == label(h))
+            });
+        if !body_ok || !phis_ok || preds.get(&merge) != Some(&2) {
+            hi += 1;
+            continue;
+        }
+        let hl = label(h);
+        // Build the straight code.
+        let body: Vec<Instruction> = f.blocks[ti].instructions[..tl - 1].to_vec();
+        let mut code = Vec::with_capacity(body.len() * 2);
+        for i in body {
+            if i.class.opcode == Op::Store {
+                let p = id(&i.operands[0]).unwrap_or(0);
+                let v = id(&i.operands[1]).unwrap_or(0);
+                let Some(&vt) = ty.get(&p) else { continue };
+                let (old, sel) = (fresh, fresh + 1);
+                fresh += 2;
+                code.push(Instruction::new(
+                    Op::Load,
+                    Some(vt),
+                    Some(old),
+                    vec![Operand::IdRef(p)],
+                ));
+                code.push(Instruction::new(
+                    Op::Select,
+                    Some(vt),
+                    Some(sel),
+                    vec![Operand::IdRef(c), Operand::IdRef(v), Operand::IdRef(old)],
+                ));
+                code.push(Instruction::new(
+                    Op::Store,
+                    None,
+                    None,
+                    vec![Operand::IdRef(p), Operand::IdRef(sel)],
+                ));
+            } else {
+                code.push(i);
+            }
+        }
+        let h = &mut f.blocks[hi];
+        h.instructions.truncate(k - 2);
+        h.instructions.extend(code);
+        // Phis of M become selects at the end of H.
+        let mut phis = vec![];
+        f.blocks[mi].instructions.retain(|i| {
+            if i.class.opcode == Op::Phi {
+                phis.push(i.clone());
+                false
+            } else {
+                true
+            }
+        });
+        for p in phis {
+            let mut v_t = 0;
+            let mut v_h = 0;
+            for pair in p.operands.chunks(2) {
+                let (v, l) = (id(&pair[0]).unwrap_or(0), id(&pair[1]).unwrap_or(0));
+                if l == t {
+                    v_t = v;
+                } else {
+                    v_h = v;
+                }
+            }
+            f.blocks[hi].instructions.push(Instruction::new(
+                Op::Select,
+                p.result_type,
+                p.result_id,
+                vec![Operand::IdRef(c), Operand::IdRef(v_t), Operand::IdRef(v_h)],
+            ));
+        }
+        gone.insert(t);
+        // M joins H when nothing else reaches or names it (H's own merge is gone now).
+        named.remove(&merge);
+        if !named.contains(&merge) {
+            let m_code = std::mem::take(&mut f.blocks[mi].instructions);
+            f.blocks[hi].instructions.extend(m_code);
+            joined.insert(merge, hl);
+            gone.insert(merge);
+            f.blocks[mi].label = None;
+        } else {
+            f.blocks[hi].instructions.push(Instruction::new(
+                Op::Branch,
+                None,
+                None,
+                vec![Operand::IdRef(merge)],
+            ));
+        }
+        f.blocks[ti].label = None;
+        done += 1;
+        // Stay on H: its new end may be another selection to flatten. Indices stay valid: blocks
+        // are only marked here and removed below.
+    }
+    f.blocks.retain(|b| b.label.is_some());
+    let resolve = |mut x: Word| {
+        while let Some(&y) = joined.get(&x) {
+            x = y;
+        }
+        x
+    };
+    for i in f
+        .blocks
+        .iter_mut()
+        .flat_map(|b| &mut b.instructions)
+        .filter(|i| i.class.opcode == Op::Phi)
+    {
+        for (k, o) in i.operands.iter_mut().enumerate() {
+            if let (1, Operand::IdRef(x)) = (k % 2, &mut *o) {
+                *x = resolve(*x);
+            }
+        }
+    }
+    *bound = fresh;
+    done
+}
+
+/// Rewrite 5: stores to private scalars that no load can read (liveness over the control flow graph:
+/// a variable is live at a point when some path from it loads the variable before storing it; nothing is
+/// live where the function returns). Exact: a dead store's value is never observed. Returns the stores
+/// removed.
+fn dead_stores(f: &mut Function) -> usize {
+    let scalars = private_scalars(f);
+    if scalars.is_empty() {
+        return 0;
+    }
+    let index: HashMap<Word, usize> = scalars.keys().enumerate().map(|(k, v)| (*v, k)).collect();
+    let words = index.len().div_ceil(64);
+    let n = f.blocks.len();
+    let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
+    let at: HashMap<Word, usize> = f
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (label(b), k))
+        .collect();
+    let succ: Vec<Vec<usize>> = f
+        .blocks
+        .iter()
+        .map(|b| successors(b, &labels).iter().map(|l| at[l]).collect())
+        .collect();
+    let var_of = |i: &Instruction| -> Option<usize> {
+        if !matches!(i.class.opcode, Op::Load | Op::Store) {
+            return None;
+        }
+        index.get(&i.operands.first().and_then(id)?).copied()
+    };
+    // Per block: upward-exposed loads (use) and stores (def).
+    let mut uses = vec![vec![0u64; words]; n];
+    let mut defs = vec![vec![0u64; words]; n];
+    for (b, blk) in f.blocks.iter().enumerate() {
+        for i in &blk.instructions {
+            let Some(v) = var_of(i) else { continue };
+            let (w, bit) = (v / 64, 1u64 << (v % 64));
+            if i.class.opcode == Op::Load {
+                if defs[b][w] & bit == 0 {
+                    uses[b][w] |= bit;
+                }
+            } else {
+                defs[b][w] |= bit;
+            }
+        }
+    }
+    let mut live_in = vec![vec![0u64; words]; n];
+    let mut live_out = vec![vec![0u64; words]; n];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..n).rev() {
+            let mut out = vec![0u64; words];
+            for &s in &succ[b] {
+                for (o, x) in out.iter_mut().zip(&live_in[s]) {
+                    *o |= x;
+                }
+            }
+            let inn: Vec<u64> = (0..words)
+                .map(|w| uses[b][w] | (out[w] & !defs[b][w]))
+                .collect();
+            if inn != live_in[b] || out != live_out[b] {
+                live_in[b] = inn;
+                live_out[b] = out;
+                changed = true;
+            }
+        }
+    }
+    let mut removed = 0;
+    for (b, blk) in f.blocks.iter_mut().enumerate() {
+        let mut live = live_out[b].clone();
+        let mut dead = vec![false; blk.instructions.len()];
+        for (k, i) in blk.instructions.iter().enumerate().rev() {
+            let Some(v) = var_of(i) else { continue };
+            let (w, bit) = (v / 64, 1u64 << (v % 64));
+            if i.class.opcode == Op::Load {
+                live[w] |= bit;
+            } else if live[w] & bit == 0 {
+                dead[k] = true;
+            } else {
+                live[w] &= !bit;
+            }
+        }
+        let mut k = 0;
+        blk.instructions.retain(|_| {
+            k += 1;
+            !dead[k - 1]
+        });
+        removed += dead.iter().filter(|d| **d).count();
+    }
+    removed
+}
+
+/// Smallest span worth a function (instructions): a call costs 4 + its arguments words.
+const OUTLINE_MIN: usize = 24;
+
+/// Rewrite 6 (decision D163): repeated float primitives become one SPIR-V function each. `spans` holds
+/// (marker, result) per float primitive the lowering emitted: its code is the instructions of one block
+/// whose result ids lie in `(marker, result]`, a pure function of the values it reads from outside
+/// (its arguments). A span qualifies when all those ids are contiguous in one block, none but the result
+/// is used outside it, and it has at least [`OUTLINE_MIN`] instructions. Spans equal up to renaming
+/// (same opcodes, types, constants, decorations; arguments in order of first use) share one function:
+/// parameters = the arguments, body = a renamed copy, `OpReturnValue` of the result; each span becomes
+/// `%result = OpFunctionCall %fn args`. Exact: a function call computes the same pure instructions on the
+/// same values (SPIR-V function calls pass values; NoContraction decorations are copied).
+fn outline(
+    m: &mut Module,
+    spans: &[(Word, Word)],
+    bound: &mut Word,
+    gone: &mut HashSet<Word>,
+) -> usize {
+    if spans.is_empty() || m.functions.is_empty() {
+        return 0;
+    }
+    let globals: HashSet<Word> = m
+        .types_global_values
+        .iter()
+        .filter_map(|i| i.result_id)
+        .chain(m.ext_inst_imports.iter().filter_map(|i| i.result_id))
+        .collect();
+    let mut decos: HashMap<Word, Vec<Instruction>> = HashMap::new();
+    for a in &m.annotations {
+        if let Some(t) = a.operands.first().and_then(id) {
+            decos.entry(t).or_default().push(a.clone());
+        }
+    }
+    let f = &m.functions[0];
+    let mut pos: HashMap<Word, (usize, usize)> = HashMap::new();
+    let mut ty_of: HashMap<Word, Word> = HashMap::new();
+    let mut uses: HashMap<Word, usize> = HashMap::new();
+    let mut defined: Vec<Word> = Vec::new();
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for (ii, i) in b.instructions.iter().enumerate() {
+            if let Some(r) = i.result_id {
+                pos.insert(r, (bi, ii));
+                defined.push(r);
+                if let Some(t) = i.result_type {
+                    ty_of.insert(r, t);
+                }
+            }
+            for x in i.operands.iter().filter_map(id) {
+                *uses.entry(x).or_default() += 1;
+            }
+        }
+    }
+    defined.sort_unstable();
+    // Qualifying spans: (block, start, end, args, canonical key).
+    type Key = Vec<(Op, Option<Word>, Vec<Operand>, Vec<Vec<Operand>>)>;
+    struct Span {
+        block: usize,
+        start: usize,
+        end: usize,
+        result: Word,
+        args: Vec<Word>,
+    }
+    let mut groups: HashMap<Key, Vec<Span>> = HashMap::new();
+    let mut order: Vec<Key> = Vec::new();
+    let mut taken: HashSet<(usize, usize)> = HashSet::new();
+    for &(mark, r) in spans {
+        let Some(&(bi, end)) = pos.get(&r) else {
+            continue;
+        };
+        let ins = &f.blocks[bi].instructions;
+        let inside = |i: &Instruction| i.result_id.is_some_and(|x| x > mark && x <= r);
+        let mut start = end;
+        while start > 0 && inside(&ins[start - 1]) {
+            start -= 1;
+        }
+        let len = end + 1 - start;
+        let lo = defined.partition_point(|&x| x <= mark);
+        let hi = defined.partition_point(|&x| x <= r);
+        if len < OUTLINE_MIN || hi - lo != len || (start..=end).any(|k| taken.contains(&(bi, k))) {
+            continue;
+        }
+        let range = &ins[start..=end];
+        let own: HashMap<Word, usize> = range
+            .iter()
+            .enumerate()
+            .filter_map(|(k, i)| Some((i.result_id?, k)))
+            .collect();
+        let mut inner: HashMap<Word, usize> = HashMap::new();
+        for x in range.iter().flat_map(|i| i.operands.iter().filter_map(id)) {
+            *inner.entry(x).or_default() += 1;
+        }
+        let escapes = own.keys().any(|x| {
+            *x != r && uses.get(x).copied().unwrap_or(0) != inner.get(x).copied().unwrap_or(0)
+        });
+        if escapes || !ty_of.contains_key(&r) {
+            continue;
+        }
+        let mut args: Vec<Word> = Vec::new();
+        let mut key: Key = Vec::with_capacity(len);
+        let mut ok = true;
+        for i in range {
+            let ops: Vec<Operand> = i
+                .operands
+                .iter()
+                .map(|o| match o {
+                    Operand::IdRef(x) if own.contains_key(x) => {
+                        Operand::LiteralBit32(own[x] as u32)
+                    }
+                    Operand::IdRef(x) if globals.contains(x) => o.clone(),
+                    Operand::IdRef(x) => {
+                        if !ty_of.contains_key(x) {
+                            ok = false;
+                        }
+                        let j = args.iter().position(|a| a == x).unwrap_or_else(|| {
+                            args.push(*x);
+                            args.len() - 1
+                        });
+                        Operand::LiteralBit64(j as u64)
+                    }
+                    _ => o.clone(),
+                })
+                .collect();
+            let d: Vec<Vec<Operand>> = i
+                .result_id
+                .and_then(|x| decos.get(&x))
+                .map(|v| v.iter().map(|a| a.operands[1..].to_vec()).collect())
+                .unwrap_or_default();
+            key.push((i.class.opcode, i.result_type, ops, d));
+        }
+        if !ok {
+            continue;
+        }
+        for k in start..=end {
+            taken.insert((bi, k));
+        }
+        if !groups.contains_key(&key) {
+            order.push(key.clone());
+        }
+        groups.entry(key).or_default().push(Span {
+            block: bi,
+            start,
+            end,
+            result: r,
+            args,
+        });
+    }
+    let mut fresh = || {
+        let x = *bound;
+        *bound += 1;
+        x
+    };
+    let mut new_fns: Vec<Function> = Vec::new();
+    let mut cuts: Vec<(usize, usize, usize, Instruction)> = Vec::new();
+    let mut outlined = 0;
+    for key in order {
+        let members = &groups[&key];
+        if members.len() < 2 {
+            continue;
+        }
+        let first = &members[0];
+        let f = &m.functions[0];
+        let ret = ty_of[&first.result];
+        let arg_tys: Vec<Word> = first.args.iter().map(|a| ty_of[a]).collect();
+        // The function type, reused when the module has it.
+        let fty = m
+            .types_global_values
+            .iter()
+            .find(|i| {
+                i.class.opcode == Op::TypeFunction
+                    && i.operands.first().and_then(id) == Some(ret)
+                    && i.operands[1..]
+                        .iter()
+                        .filter_map(id)
+                        .eq(arg_tys.iter().copied())
+                    && i.operands.len() == arg_tys.len() + 1
+            })
+            .and_then(|i| i.result_id);
+        let fty = match fty {
+            Some(t) => t,
+            None => {
+                let t = fresh();
+                let mut ops = vec![Operand::IdRef(ret)];
+                ops.extend(arg_tys.iter().map(|x| Operand::IdRef(*x)));
+                m.types_global_values
+                    .push(Instruction::new(Op::TypeFunction, None, Some(t), ops));
+                t
+            }
+        };
+        let fid = fresh();
+        let params: Vec<Word> = arg_tys.iter().map(|_| fresh()).collect();
+        let mut rename: HashMap<Word, Word> = first
+            .args
+            .iter()
+            .copied()
+            .zip(params.iter().copied())
+            .collect();
+        let range = &f.blocks[first.block].instructions[first.start..=first.end];
+        for i in range {
+            if let Some(r) = i.result_id {
+                rename.insert(r, fresh());
+            }
+        }
+        let mut body: Vec<Instruction> = range
+            .iter()
+            .map(|i| {
+                let mut c = i.clone();
+                c.result_id = c.result_id.map(|r| rename[&r]);
+                for o in &mut c.operands {
+                    if let Operand::IdRef(x) = o {
+                        if let Some(y) = rename.get(x) {
+                            *x = *y;
+                        }
+                    }
+                }
+                c
+            })
+            .collect();
+        for i in range {
+            for a in i
+                .result_id
+                .and_then(|x| decos.get(&x))
+                .into_iter()
+                .flatten()
+            {
+                let mut a = a.clone();
+                a.operands[0] = Operand::IdRef(rename[&i.result_id.unwrap_or(0)]);
+                m.annotations.push(a);
+            }
+        }
+        body.push(Instruction::new(
+            Op::ReturnValue,
+            None,
+            None,
+            vec![Operand::IdRef(rename[&first.result])],
+        ));
+        let mut func = Function::new();
+        func.def = Some(Instruction::new(
+            Op::Function,
+            Some(ret),
+            Some(fid),
+            vec![
+                Operand::FunctionControl(spirv::FunctionControl::NONE),
+                Operand::IdRef(fty),
+            ],
+        ));
+        func.parameters = arg_tys
+            .iter()
+            .zip(&params)
+            .map(|(t, p)| Instruction::new(Op::FunctionParameter, Some(*t), Some(*p), vec![]))
+            .collect();
+        let lbl = fresh();
+        func.blocks.push(rspirv::dr::Block {
+            label: Some(Instruction::new(Op::Label, None, Some(lbl), vec![])),
+            instructions: body,
+        });
+        func.end = Some(Instruction::new(Op::FunctionEnd, None, None, vec![]));
+        new_fns.push(func);
+        for s in members {
+            let mut ops = vec![Operand::IdRef(fid)];
+            ops.extend(s.args.iter().map(|a| Operand::IdRef(*a)));
+            cuts.push((
+                s.block,
+                s.start,
+                s.end,
+                Instruction::new(Op::FunctionCall, Some(ret), Some(s.result), ops),
+            ));
+            outlined += 1;
+        }
+    }
+    // Replace the spans, last first in each block so earlier positions stay valid.
+    cuts.sort_by_key(|c| std::cmp::Reverse((c.0, c.1)));
+    let f = &mut m.functions[0];
+    for (bi, start, end, call) in cuts {
+        for i in f.blocks[bi].instructions.drain(start..=end) {
+            if let Some(r) = i.result_id {
+                if Some(r) != call.result_id {
+                    gone.insert(r);
+                }
+            }
+        }
+        f.blocks[bi].instructions.insert(start, call);
+    }
+    // A call's result carries no arithmetic decoration (the function's copy does).
+    let calls: HashSet<Word> = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.instructions)
+        .filter(|i| i.class.opcode == Op::FunctionCall)
+        .filter_map(|i| i.result_id)
+        .collect();
+    m.annotations.retain(|a| {
+        !a.operands
+            .first()
+            .and_then(id)
+            .is_some_and(|t| calls.contains(&t))
+    });
+    m.functions.extend(new_fns);
+    outlined
+}

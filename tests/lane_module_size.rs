@@ -1,0 +1,157 @@
+//! Lane modules proportionate to the code (issue 31, decisions D162, D163): the rewrites of
+//! `crates/spirv/src/lower/lane/shrink.rs` keep results bit for bit and keep module sizes at today's
+//! measured floors (docs/performance.md, "Lane module size").
+//!
+//! - divsqrt64 (fixtures/kernels/divsqrt64.s: v_div_scale/fmas/fixup and v_fma_f64 chains) in the lane
+//!   mapping with the portable profile, where every f64 FMA is the integer emulation: the repeated
+//!   emulations are one SPIR-V function each (D163), host evaluator and lavapipe agree bit for bit, and
+//!   the module is at most 24,000 words (20,731 measured at the default workgroup; 75,769 before D162/D163).
+//! - rocSPARSE kernels from the corpus (`cargo xtask corpus rocsparse`, as tests/rocsparse_kernels.rs):
+//!   module words at most today's value plus 10 %, each spirv-val clean.
+//!
+//! Needs a Vulkan 1.3 device (lavapipe) and spirv-val.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn words_of(path: &std::path::Path) -> usize {
+    std::fs::metadata(path).unwrap().len() as usize / 4
+}
+
+#[test]
+fn divsqrt64_lane_portable_shares_the_f64_fma_and_agrees() {
+    let dir = std::env::temp_dir().join(format!("rdna2spv-lane-size-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spv = dir.join("divsqrt64.spv");
+    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .args([
+            "translate",
+            "--mapping",
+            "lane",
+            "--profile",
+            "portable",
+            "--kernel",
+            "divsqrt64",
+        ])
+        .arg(root().join("fixtures/kernels/divsqrt64.co"))
+        .arg("-o")
+        .arg(&spv)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let words: Vec<u32> = std::fs::read(&spv)
+        .unwrap()
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let m = rspirv::dr::load_words(&words).unwrap();
+    assert!(
+        m.functions.len() >= 2,
+        "the f64 FMA emulation is a shared function ({} functions)",
+        m.functions.len()
+    );
+    assert!(
+        words.len() <= 24_000,
+        "divsqrt64 lane module: {} words",
+        words.len()
+    );
+    let run = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .args([
+            "run",
+            "--backend",
+            "both",
+            "--mapping",
+            "lane",
+            "--profile",
+            "portable",
+        ])
+        .arg(root().join("fixtures/run/divsqrt64.toml"))
+        .arg("--out")
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{err}");
+    assert!(err.contains("agree bit for bit"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// (bundle code object, kernel, words today): see D162's table.
+const FLOORS: &[(&str, &str, usize)] = &[
+    ("b074.co", "_ZL14nnz_kernel_rowILi64ELi16EiifEv16rocsparse_order_T2_S1_PKT3_T1_PS5_", 49_491),
+    (
+        "b023.co",
+        "_ZL21csrmvn_general_kernelILj512ELj8EiiffEvbT2_T4_PKT1_PKS0_PKT3_S9_S1_PS7_21rocsparse_index_base_",
+        9_449,
+    ),
+    (
+        "b044.co",
+        "_ZL27csrmmnt_general_main_kernelILj128ELj8ELj16EiiffEvbbT3_S0_S0_S0_S0_T2_S1_S1_T5_PKS1_PKS0_PKT4_S9_S0_S1_S2_PS7_S0_S1_16rocsparse_order_21rocsparse_index_base_",
+        44_744,
+    ),
+    (
+        "b083.co",
+        "_ZL19nnz_compress_kernelILi1024ELi32ELi32ELi32E21rocsparse_complex_numIdEEvi21rocsparse_index_base_PKT3_PKiPiS3_",
+        34_692,
+    ),
+];
+
+#[test]
+fn rocsparse_lane_modules_stay_at_their_floors() {
+    let corpus = rdna2spv::corpus::default_dir().expect("HOME or RDNA2SPV_CORPUS_DIR");
+    assert!(
+        corpus.join("index.json").exists(),
+        "the rocSPARSE corpus is missing at {}: run `cargo xtask corpus rocsparse`",
+        corpus.display()
+    );
+    let dir = std::env::temp_dir().join(format!("rdna2spv-lane-floors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut report = Vec::new();
+    for (co, kernel, today) in FLOORS {
+        let spv = dir.join("k.spv");
+        let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+            .args([
+                "translate",
+                "--mapping",
+                "lane",
+                "--profile",
+                "portable",
+                "--kernel",
+                kernel,
+            ])
+            .arg(corpus.join("co").join(co))
+            .arg("-o")
+            .arg(&spv)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{kernel}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let w = words_of(&spv);
+        let val = Command::new("spirv-val")
+            .args(["--target-env", "vulkan1.3"])
+            .arg(&spv)
+            .output()
+            .expect("spirv-val");
+        assert!(
+            val.status.success(),
+            "{kernel}: {}",
+            String::from_utf8_lossy(&val.stderr)
+        );
+        if w > today + today / 10 {
+            report.push(format!("{kernel}: {w} words (floor {today} + 10 %)"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(report.is_empty(), "{}", report.join("\n"));
+}
