@@ -472,6 +472,8 @@ fn try_fuse(
     }
     let tb = &mut f.blocks[t].instructions;
     let br = tb.pop().expect("ends with OpBranch");
+    // T's own instructions keep their positions; the moved ones follow them.
+    let kept = tb.len();
     tb.extend(moved);
     let mut br = br;
     br.operands[0] = Operand::IdRef(m2l);
@@ -537,9 +539,10 @@ fn try_fuse(
     ix.alias.insert(ml, tl);
     ix.alias.insert(t2l, tl);
     f.blocks.drain(m..=t2);
-    // Positions in T changed: re-index the definitions in T, M2 and the blocks after (their indices
-    // shifted, their positions did not).
-    for (k, i) in f.blocks[t].instructions.iter().enumerate() {
+    // Re-index the definitions that moved into T (those already there kept their positions: re-indexing
+    // all of T at every step was quadratic in the length of a run, D164) and those of M2, shifted by its
+    // new phis; the blocks after kept their positions.
+    for (k, i) in f.blocks[t].instructions.iter().enumerate().skip(kept) {
         if let Some(r) = i.result_id {
             ix.def.insert(r, (tl, k, i.result_type));
         }
