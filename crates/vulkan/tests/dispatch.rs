@@ -262,16 +262,19 @@ fn a_timeout_after_the_compile_says_the_wait_was_the_run() {
 #[test]
 fn a_module_over_the_size_limit_never_reaches_the_driver() {
     let words = busy_kernel();
-    let ctx = common::lavapipe().with_max_module_words(Some(words.len() - 1));
-    // Never dispatched: the addresses do not matter.
-    let none = PushArgs {
-        input: 0,
-        output: 0,
-        count: 64,
-        param: 1,
+    let run = |ctx: &rdna2spv_vulkan::Context| {
+        let out = ctx.create_buffer(64 * 4).unwrap();
+        let inp = ctx.create_buffer(4).unwrap();
+        let args = PushArgs {
+            input: inp.device_address(),
+            output: out.device_address(),
+            count: 64,
+            param: 1,
+        };
+        ctx.dispatch(&words, "main", args.workgroups(), &args.to_bytes())
     };
-    let r = ctx.dispatch(&words, "main", none.workgroups(), &none.to_bytes());
-    match r {
+    let ctx = common::lavapipe().with_max_module_words(Some(words.len() - 1));
+    match run(&ctx) {
         Err(Error::ModuleTooLarge { words: w, limit }) => {
             assert_eq!((w, limit), (words.len(), words.len() - 1));
         }
@@ -279,13 +282,5 @@ fn a_module_over_the_size_limit_never_reaches_the_driver() {
     }
     // At the limit it runs, and the context is still usable after the refusal.
     let ctx = ctx.with_max_module_words(Some(words.len()));
-    let out = ctx.create_buffer(64 * 4).unwrap();
-    let inp = ctx.create_buffer(4).unwrap();
-    let args = PushArgs {
-        input: inp.device_address(),
-        output: out.device_address(),
-        ..none
-    };
-    ctx.dispatch(&words, "main", args.workgroups(), &args.to_bytes())
-        .unwrap();
+    run(&ctx).unwrap();
 }
