@@ -414,6 +414,8 @@ pub fn section(opts: &Opts) -> Result<Section> {
             continue;
         }
         if measured >= only {
+            // Sizes still count; the compile columns stay empty ("not measured in this run").
+            rows.push(base);
             continue;
         }
         progress(format!(
