@@ -565,9 +565,30 @@ fn render(
         if s.0 == 0 {
             continue;
         }
+        // No compile measured: a dash, not NaN.
+        let c = |x: f64, d: usize| {
+            if x.is_nan() {
+                "—".to_string()
+            } else {
+                format!("{x:.d$}")
+            }
+        };
         md.push_str(&format!(
-            "| {label} | {} ({}) | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {:.2} | {:.1} | {:.0} | {:.0} | {} | {} | {} |\n",
-            s.0, s.1, s.2, s.3, s.4, s.5, s.6, s.7, s.8, s.9, s.10, s.11, s.12, s.13
+            "| {label} | {} ({}) | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {} | {} | {} | {} | {} | {} | {} |\n",
+            s.0,
+            s.1,
+            s.2,
+            s.3,
+            s.4,
+            s.5,
+            s.6,
+            c(s.7, 2),
+            c(s.8, 1),
+            c(s.9, 0),
+            c(s.10, 0),
+            s.11,
+            s.12,
+            s.13
         ));
         if !largest {
             headlines.push((
@@ -577,9 +598,12 @@ fn render(
                 "≤ 20, ≤ 60".to_string(),
             ));
             headlines.push((
-                "lavapipe cold compile of the corpus sample (median, worst CPU s; worst peak MB)"
+                "lavapipe cold compile of the corpus sample (worst CPU s, median; worst peak MB; kernels measured)"
                     .to_string(),
-                format!("{:.2} s, {:.1} s; {:.0} MB", s.7, s.8, s.10),
+                format!(
+                    "{:.1} s, {:.2} s; {:.0} MB; {} of {}",
+                    s.8, s.7, s.10, s.1, s.0
+                ),
                 "≤ 10 s, ≤ 2 GB".to_string(),
             ));
         }
