@@ -144,6 +144,10 @@ enum Cmd {
         /// the kernel, else wave, saying why on stderr (decisions D082, D083, D126).
         #[arg(long, value_enum, default_value = "auto")]
         mapping: MappingArg,
+        /// Refuse a module over this many words (default 1,000,000, or RDNA2SPV_MAX_MODULE_WORDS; `none`: no
+        /// limit): lavapipe's compile of larger modules takes minutes and gigabytes (decision D164).
+        #[arg(long, value_parser = parse_max_words)]
+        max_module_words: Option<MaxWords>,
     },
     /// Run a kernel described by a manifest; write every output buffer to DIR/<name>.bin.
     ///
@@ -188,6 +192,10 @@ enum Cmd {
         /// the kernel, else wave, saying why on stderr (decisions D082, D083, D126).
         #[arg(long, value_enum, default_value = "auto")]
         mapping: MappingArg,
+        /// Refuse a module over this many words (default 1,000,000, or RDNA2SPV_MAX_MODULE_WORDS; `none`: no
+        /// limit): lavapipe's compile of larger modules takes minutes and gigabytes (decision D164).
+        #[arg(long, value_parser = parse_max_words)]
+        max_module_words: Option<MaxWords>,
     },
     /// Trace a manifest's dispatch: one JSON Lines record per executed instruction and wave (EXEC, every
     /// register written, memory writes by address), on the host evaluator or the Vulkan device.
@@ -473,6 +481,7 @@ fn run(cli: Cli) -> Result<i32> {
             device,
             control_flow,
             mapping,
+            max_module_words,
         } => {
             let (k, program) = lifted(&file, kernel.as_deref())?;
             let wg = match workgroup {
@@ -540,6 +549,18 @@ fn run(cli: Cli) -> Result<i32> {
                     eprintln!("rdna2spv: note: {note}");
                 }
             }
+            let limit = match max_module_words {
+                Some(MaxWords(l)) => l,
+                None => rdna2spv_vulkan::limit::max_module_words_from_env()
+                    .map_err(anyhow::Error::msg)?,
+            };
+            if let Some(limit) = limit.filter(|&l| words.len() > l) {
+                bail!(
+                    "{}: {}",
+                    k.name,
+                    rdna2spv_vulkan::limit::too_large_message(words.len(), limit)
+                );
+            }
             let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
             write_atomically(&output, &bytes)?;
             eprintln!(
@@ -604,6 +625,7 @@ fn run(cli: Cli) -> Result<i32> {
             checked: _,
             control_flow,
             mapping,
+            max_module_words,
         } => {
             let checked = !unchecked;
             let m = Manifest::load(&manifest)?;
@@ -623,6 +645,10 @@ fn run(cli: Cli) -> Result<i32> {
                     let prof = profile_of(&ctx, profile.into())?;
                     let ctx = match timeout_ms {
                         Some(ms) => ctx.with_timeout(std::time::Duration::from_millis(ms)),
+                        None => ctx,
+                    };
+                    let ctx = match max_module_words {
+                        Some(MaxWords(l)) => ctx.with_max_module_words(l),
                         None => ctx,
                     };
                     let mapping = rdna2spv::device::resolve_mapping(
@@ -714,6 +740,16 @@ fn run(cli: Cli) -> Result<i32> {
             })
         }
     }
+}
+
+/// `--max-module-words`: a number of words, or `none` (D164).
+#[derive(Clone, Copy)]
+struct MaxWords(Option<usize>);
+
+fn parse_max_words(v: &str) -> Result<MaxWords, String> {
+    rdna2spv_vulkan::limit::parse_limit(v)
+        .map(MaxWords)
+        .ok_or_else(|| format!("{v:?} is not a number of words or `none`"))
 }
 
 fn corpus(

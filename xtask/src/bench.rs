@@ -92,6 +92,10 @@ fn sections() -> Vec<(&'static str, SectionFn)> {
             "translate",
             SectionFn::InProcess(crate::bench_translate::section),
         ),
+        (
+            "corpus-size",
+            SectionFn::InProcess(crate::bench_corpus_size::section),
+        ),
     ];
     // `cargo xtask bench-eval`'s measurement, in process: its body keeps the section's hand-written text and
     // replaces only its generated table; it contributes the evaluator's summary rows.
@@ -109,7 +113,7 @@ fn sections() -> Vec<(&'static str, SectionFn)> {
     v
 }
 
-const USAGE: &str = "usage: cargo xtask bench [all|decode|translate|eval|device|lane|hip]... [--quick] [--json FILE] [--no-write]";
+const USAGE: &str = "usage: cargo xtask bench [all|decode|translate|corpus-size|eval|device|lane|hip]... [--quick] [--json FILE] [--no-write]";
 
 /// One progress line on stderr, prefixed with the elapsed time of the whole run.
 pub fn progress(msg: impl AsRef<str>) {
@@ -272,7 +276,12 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     let all = sections();
     if wanted.is_empty() || wanted.iter().any(|w| w == "all") {
-        wanted = all.iter().map(|(n, _)| n.to_string()).collect();
+        // corpus-size takes hours (lavapipe's cold compile of 220 library kernels): only when named.
+        wanted = all
+            .iter()
+            .map(|(n, _)| n.to_string())
+            .filter(|n| n != "corpus-size")
+            .collect();
     }
     for w in &wanted {
         if !all.iter().any(|(n, _)| n == w) {

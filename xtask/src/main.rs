@@ -3,6 +3,8 @@ mod aco;
 #[cfg(feature = "bench")]
 mod bench;
 #[cfg(feature = "bench")]
+mod bench_corpus_size;
+#[cfg(feature = "bench")]
 mod bench_decode;
 #[cfg(all(feature = "bench", has_file_device))]
 #[rustfmt::skip]
@@ -31,7 +33,9 @@ mod sweep;
 const USAGE: &str = "usage: cargo xtask <command>
   aco --fixtures      regenerate fixtures/aco/ with `rdna2spv capture`'s code (RADV null device, no GPU)
   bench [SECTION].. [--quick] [--json F]  performance figures, each a ratio against a reference measured in
-                      the same run, into docs/performance.md (sections: decode, translate, eval, device, lane, hip)
+                       the same run, into docs/performance.md (sections: decode, translate, eval, device, lane, hip;
+                       corpus-size only when named: module words and lavapipe's cold compile of 220 rocSPARSE
+                       kernels, resumable, hours)
   bench device [--write] [--only K,..] [--scales 1,10,100] [--reps N]
                       translated kernels vs hand-written GLSL on the Vulkan device: translation vs
                       compile time, run time at 1x/10x/100x (--write: docs/performance.md's section)
@@ -67,6 +71,9 @@ fn main() -> anyhow::Result<()> {
         Some("bench-eval") => bench_eval::run(&args[1..]),
         #[cfg(feature = "bench")]
         Some("bench") => bench::run(&args[1..]),
+        // The child process of `bench corpus-size` (one kernel's cold compile, measured from outside).
+        #[cfg(feature = "bench")]
+        Some("compile-probe") => bench_corpus_size::probe_main(&args[1..]),
         #[cfg(not(feature = "bench"))]
         Some("bench" | "bench-eval") => with_bench_feature(&args),
         Some("codegen") => codegen::run(&args[1..]),

@@ -206,6 +206,8 @@ pub struct Context {
     info: DeviceInfo,
     features: EnabledFeatures,
     timeout: Duration,
+    /// Modules over this many words are refused before the driver sees them (D164).
+    max_module_words: Option<usize>,
     poisoned: AtomicBool,
 }
 
@@ -593,6 +595,8 @@ impl Context {
             info,
             features,
             timeout: default_timeout(),
+            max_module_words: crate::limit::max_module_words_from_env()
+                .map_err(Error::InvalidArgument)?,
             poisoned: AtomicBool::new(false),
         })
     }
@@ -601,6 +605,19 @@ impl Context {
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
+    }
+
+    /// Sets the module-size limit of every later pipeline (default [`crate::limit::DEFAULT_MAX_MODULE_WORDS`],
+    /// or `RDNA2SPV_MAX_MODULE_WORDS`; `None`: no limit). A larger module is
+    /// [`Error::ModuleTooLarge`] and never reaches the driver (D164).
+    pub fn with_max_module_words(mut self, limit: Option<usize>) -> Self {
+        self.max_module_words = limit;
+        self
+    }
+
+    /// The module-size limit ([`Context::with_max_module_words`]).
+    pub fn max_module_words(&self) -> Option<usize> {
+        self.max_module_words
     }
 
     /// Facts read from the device's properties.
@@ -777,7 +794,16 @@ impl Context {
             workgroups,
             push_constants,
             options.timeout.unwrap_or(self.timeout),
-        )?;
+        )
+        .map_err(|e| match e {
+            Error::Timeout { limit, .. } => Error::Timeout {
+                limit,
+                pipeline_create,
+                first_dispatch: !cached,
+                module_words: spirv_words.len(),
+            },
+            e => e,
+        })?;
         let dispatch = t1.elapsed();
         let dispatch_cpu = cpu0
             .zip(process_cpu_ns())
@@ -809,6 +835,12 @@ impl Context {
             {
                 return Ok((p.pipeline, true));
             }
+        }
+        if let Some(limit) = self.max_module_words.filter(|&l| words.len() > l) {
+            return Err(Error::ModuleTooLarge {
+                words: words.len(),
+                limit,
+            });
         }
         check_module(words, entry)?;
         let name = CString::new(entry)
@@ -983,7 +1015,12 @@ impl Context {
                 Err(vk::Result::TIMEOUT) => {
                     // The work may still be running: leak the fence and command buffer.
                     self.poison();
-                    Err(Error::Timeout(timeout))
+                    Err(Error::Timeout {
+                        limit: timeout,
+                        pipeline_create: Duration::ZERO,
+                        first_dispatch: false,
+                        module_words: 0,
+                    })
                 }
                 Err(e) => {
                     self.poison();

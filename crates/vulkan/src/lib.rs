@@ -16,6 +16,7 @@ mod buffer;
 mod context;
 mod coverage_log;
 pub mod kernel;
+pub mod limit;
 pub mod profile;
 pub mod run;
 pub mod subgroup;
@@ -70,11 +71,31 @@ pub enum Error {
     /// The device was lost (VK_ERROR_DEVICE_LOST); the context is unusable.
     #[error("the Vulkan device was lost during {0}; the context is unusable")]
     DeviceLost(&'static str),
-    /// A dispatch did not finish in time; the context is unusable afterwards.
+    /// A dispatch did not finish in time; the context is unusable afterwards. The message separates the
+    /// pipeline's creation (before the wait) from the wait, and says whether the wait held the module's
+    /// first dispatch, where lavapipe compiles it (D164).
     #[error(
-        "the dispatch did not finish within {0:?}; the device may be hung and the context is unusable"
+        "the dispatch did not finish within {limit:?}; {}; the device may be hung and the context is unusable",
+        timeout_phases(*pipeline_create, *first_dispatch, *module_words)
     )]
-    Timeout(Duration),
+    Timeout {
+        /// The fence timeout.
+        limit: Duration,
+        /// Time spent creating the shader module and pipeline before the dispatch (zero when cached).
+        pipeline_create: Duration,
+        /// The pipeline was created for this dispatch (lavapipe compiles the module inside it).
+        first_dispatch: bool,
+        /// Words of the module.
+        module_words: usize,
+    },
+    /// A module over the context's size limit ([`limit`], D164): it never reaches the driver.
+    #[error("{}", limit::too_large_message(*words, *limit))]
+    ModuleTooLarge {
+        /// Words of the module.
+        words: usize,
+        /// The limit.
+        limit: usize,
+    },
     /// A previous timeout or device loss made the context unusable.
     #[error("the context is unusable after an earlier timeout or device loss")]
     Poisoned,
@@ -87,6 +108,26 @@ pub enum Error {
     /// Bad arguments (push constants too large, out-of-range buffer access, zero workgroups…).
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
+}
+
+/// The timeout message's account of where the time went (D164).
+fn timeout_phases(pipeline_create: Duration, first_dispatch: bool, module_words: usize) -> String {
+    if first_dispatch {
+        let (secs, _) = limit::predicted_compile(module_words);
+        format!(
+            "pipeline creation took {:.2} s before the wait (not counted); the wait was the module's first \
+             dispatch, which on lavapipe holds its compile ({} words: about {} of CPU predicted, \
+             docs/performance.md) before the run",
+            pipeline_create.as_secs_f64(),
+            limit::group(module_words),
+            limit::human_seconds(secs)
+        )
+    } else {
+        format!(
+            "the pipeline ({} words) was compiled by an earlier dispatch, so the wait was the kernel's run",
+            limit::group(module_words)
+        )
+    }
 }
 
 /// Result alias for this crate.

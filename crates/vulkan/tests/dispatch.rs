@@ -207,8 +207,80 @@ fn a_dispatch_past_its_timeout_is_an_error_and_poisons_the_context() {
             ..Default::default()
         },
     );
-    assert!(matches!(r, Err(Error::Timeout(_))), "{r:?}");
+    assert!(
+        matches!(r, Err(Error::Timeout { first_dispatch: true, module_words, .. }) if module_words == words.len()),
+        "{r:?}"
+    );
+    // The message separates the pipeline's creation from the wait, and names the first dispatch, where
+    // lavapipe compiles (D164).
+    let text = r.unwrap_err().to_string();
+    assert!(
+        text.contains("pipeline creation took")
+            && text.contains("the module's first dispatch")
+            && text.contains(&format!("{} words", words.len())),
+        "{text}"
+    );
     let again = ctx.dispatch(&words, "main", [1, 1, 1], &args.to_bytes());
     assert!(matches!(again, Err(Error::Poisoned)), "{again:?}");
     // Dropping the buffers and the context leaks instead of freeing memory still in use.
+}
+
+#[test]
+fn a_timeout_after_the_compile_says_the_wait_was_the_run() {
+    let ctx = common::lavapipe();
+    let words = busy_kernel();
+    let out = ctx.create_buffer(4096 * 4).unwrap();
+    let inp = ctx.create_buffer(4).unwrap();
+    let mut args = PushArgs {
+        input: inp.device_address(),
+        output: out.device_address(),
+        count: 64,
+        param: 1,
+    };
+    // A short first dispatch compiles the pipeline; the long second one times out in its run.
+    ctx.dispatch(&words, "main", args.workgroups(), &args.to_bytes())
+        .unwrap();
+    args.count = 4096;
+    args.param = 60_000;
+    let r = ctx.dispatch_with(
+        &words,
+        "main",
+        args.workgroups(),
+        &args.to_bytes(),
+        &DispatchOptions {
+            timeout: Some(Duration::from_micros(10)),
+            ..Default::default()
+        },
+    );
+    let text = r.unwrap_err().to_string();
+    assert!(
+        text.contains("compiled by an earlier dispatch") && text.contains("the kernel's run"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_module_over_the_size_limit_never_reaches_the_driver() {
+    let words = busy_kernel();
+    let run = |ctx: &rdna2spv_vulkan::Context| {
+        let out = ctx.create_buffer(64 * 4).unwrap();
+        let inp = ctx.create_buffer(4).unwrap();
+        let args = PushArgs {
+            input: inp.device_address(),
+            output: out.device_address(),
+            count: 64,
+            param: 1,
+        };
+        ctx.dispatch(&words, "main", args.workgroups(), &args.to_bytes())
+    };
+    let ctx = common::lavapipe().with_max_module_words(Some(words.len() - 1));
+    match run(&ctx) {
+        Err(Error::ModuleTooLarge { words: w, limit }) => {
+            assert_eq!((w, limit), (words.len(), words.len() - 1));
+        }
+        other => panic!("{other:?}"),
+    }
+    // At the limit it runs, and the context is still usable after the refusal.
+    let ctx = ctx.with_max_module_words(Some(words.len()));
+    run(&ctx).unwrap();
 }

@@ -190,11 +190,17 @@ impl Index {
     }
 }
 
-/// `(a, b)`: the Function variables whose loads `c` ANDs, with the positions of those loads.
+/// `(a, b)`: the Function variables whose loads `c` ANDs, with the positions of those loads. `f` is the
+/// window of blocks [`try_fuse`] looks at, and `vars` the `OpVariable`s of the function's first block. `c`
+/// and its loads are looked up in the window only: an accepted guard has its loads in H (or M), and `c`,
+/// which uses them and is used by H's (M's) branch, lies there too, so a definition outside the window
+/// makes the guard fail as it did when the whole function was searched (D164: that search made the pass
+/// quadratic in the module's blocks).
 fn guard_vars(
     f: &Function,
     ix: &Index,
     fn_ptrs: &HashSet<Word>,
+    vars: &HashSet<Word>,
     c: Word,
 ) -> Option<[(Word, Word, usize); 2]> {
     let (cb, ck, _) = *ix.def.get(&c)?;
@@ -219,11 +225,7 @@ fn guard_vars(
         let ptr = id(li.operands.first()?)?;
         // A Function variable itself (no access chain): only `OpStore ptr` writes it.
         let (_, _, ty) = *ix.def.get(&ptr)?;
-        let vb = &f.blocks[0];
-        let is_var = vb
-            .instructions
-            .iter()
-            .any(|v| v.class.opcode == Op::Variable && v.result_id == Some(ptr));
+        let is_var = vars.contains(&ptr);
         if !is_var || !ty.is_some_and(|t| fn_ptrs.contains(&t)) {
             return None;
         }
@@ -246,7 +248,7 @@ fn stores_to(insts: &[Instruction], vars: &[Word]) -> bool {
 fn same_guard(
     f: &Function,
     ix: &Index,
-    fn_ptrs: &HashSet<Word>,
+    (fn_ptrs, vars): (&HashSet<Word>, &HashSet<Word>),
     (h, t, m): (usize, usize, usize),
     c: Word,
     c2: Word,
@@ -255,8 +257,8 @@ fn same_guard(
         return true;
     }
     let (Some(g1), Some(g2)) = (
-        guard_vars(f, ix, fn_ptrs, c),
-        guard_vars(f, ix, fn_ptrs, c2),
+        guard_vars(f, ix, fn_ptrs, vars, c),
+        guard_vars(f, ix, fn_ptrs, vars, c2),
     ) else {
         return false;
     };
@@ -325,22 +327,53 @@ fn rename(i: &mut Instruction, map: &HashMap<Word, Word>) {
     }
 }
 
+/// Tries a fusion at each header in order, and again at the same header after one succeeded. The blocks
+/// pass through a window of the five that [`try_fuse`] reads (header `H`, `T`, `M`, `T2`, `M2`): the blocks
+/// before the header are final and those after the window wait in reverse order, so that removing the two
+/// fused blocks costs nothing (`Vec::drain` in the middle of the function's blocks moved all the later
+/// ones at every fusion: quadratic in the module's blocks, D164). The order of the blocks and every
+/// decision are as before.
 fn fuse_function(f: &mut Function, fn_ptrs: &HashSet<Word>) -> usize {
     let mut ix = Index::of(f);
+    let vars: HashSet<Word> = f.blocks.first().map_or_else(HashSet::new, |b| {
+        b.instructions
+            .iter()
+            .filter(|v| v.class.opcode == Op::Variable)
+            .filter_map(|v| v.result_id)
+            .collect()
+    });
+    let mut todo = std::mem::take(&mut f.blocks);
+    todo.reverse();
+    let mut done = Vec::with_capacity(todo.len());
+    let mut window = Function::new();
     let mut fused = 0;
-    let mut h = 0;
-    while h < f.blocks.len() {
-        if try_fuse(f, fn_ptrs, &mut ix, h) {
+    loop {
+        while window.blocks.len() < 5 {
+            match todo.pop() {
+                Some(b) => window.blocks.push(b),
+                None => break,
+            }
+        }
+        if window.blocks.is_empty() {
+            break;
+        }
+        if try_fuse(&mut window, (fn_ptrs, &vars), &mut ix, 0) {
             fused += 1;
         } else {
-            h += 1;
+            done.push(window.blocks.remove(0));
         }
     }
+    f.blocks = done;
     fused
 }
 
 /// One fusion step at header block `h` (module docs); false when the pattern does not hold.
-fn try_fuse(f: &mut Function, fn_ptrs: &HashSet<Word>, ix: &mut Index, h: usize) -> bool {
+fn try_fuse(
+    f: &mut Function,
+    (fn_ptrs, vars): (&HashSet<Word>, &HashSet<Word>),
+    ix: &mut Index,
+    h: usize,
+) -> bool {
     let (t, m, t2, m2) = (h + 1, h + 2, h + 3, h + 4);
     let Some((c, tl, ml)) = selection(f, h) else {
         return false;
@@ -409,7 +442,7 @@ fn try_fuse(f: &mut Function, fn_ptrs: &HashSet<Word>, ix: &mut Index, h: usize)
             return false;
         }
     }
-    if !same_guard(f, ix, fn_ptrs, (h, t, m), c, c2) {
+    if !same_guard(f, ix, (fn_ptrs, vars), (h, t, m), c, c2) {
         return false;
     }
     // Point 4: P's values are used only in M (P) and T2, which move into T.
@@ -439,6 +472,8 @@ fn try_fuse(f: &mut Function, fn_ptrs: &HashSet<Word>, ix: &mut Index, h: usize)
     }
     let tb = &mut f.blocks[t].instructions;
     let br = tb.pop().expect("ends with OpBranch");
+    // T's own instructions keep their positions; the moved ones follow them.
+    let kept = tb.len();
     tb.extend(moved);
     let mut br = br;
     br.operands[0] = Operand::IdRef(m2l);
@@ -504,9 +539,10 @@ fn try_fuse(f: &mut Function, fn_ptrs: &HashSet<Word>, ix: &mut Index, h: usize)
     ix.alias.insert(ml, tl);
     ix.alias.insert(t2l, tl);
     f.blocks.drain(m..=t2);
-    // Positions in T changed: re-index the definitions in T, M2 and the blocks after (their indices
-    // shifted, their positions did not).
-    for (k, i) in f.blocks[t].instructions.iter().enumerate() {
+    // Re-index the definitions that moved into T (those already there kept their positions: re-indexing
+    // all of T at every step was quadratic in the length of a run, D164) and those of M2, shifted by its
+    // new phis; the blocks after kept their positions.
+    for (k, i) in f.blocks[t].instructions.iter().enumerate().skip(kept) {
         if let Some(r) = i.result_id {
             ix.def.insert(r, (tl, k, i.result_type));
         }

@@ -1,0 +1,711 @@
+//! `cargo xtask bench corpus-size`: module size and lavapipe's cold compile of real library kernels (issue 31,
+//! decision D164).
+//!
+//! * Kernels: a fixed, seeded sample of the rocSPARSE corpus (`cargo xtask corpus rocsparse`): every kernel with
+//!   distinct code, in (code object, name) order, shuffled with a fixed seed; the first
+//!   `RDNA2SPV_CORPUS_SIZE_SAMPLE` (default 200) of them, plus the `RDNA2SPV_CORPUS_SIZE_LARGEST` (default 20)
+//!   largest by machine instructions.
+//! * Each is translated here (lifted, mapping chosen as `run --mapping auto` does, lowered for lavapipe's
+//!   probed profile): module words of the unchecked module (what `rdna2spv corpus` counts) and of the checked
+//!   one (what `rdna2spv run` compiles by default, D158), words per instruction and
+//!   k = (words − 3000) / instructions, the figure of issue 31's goal.
+//! * The cold compile is measured in a child process (`xtask compile-probe`, this binary) so that its peak
+//!   memory is its own: the Mesa shader cache off, the checked module dispatched as one workgroup with a
+//!   zero-filled kernarg segment (the waves fault at their first global access and stop, so the dispatch is
+//!   lavapipe's compile plus a short run; lavapipe compiles inside the first dispatch). The child runs under an
+//!   address-space limit (`RDNA2SPV_CORPUS_SIZE_AS_GB`, default 8) and a wall-clock limit
+//!   (`RDNA2SPV_CORPUS_SIZE_TIMEOUT_S`, default 300); the parent reads its wall time, CPU time (user + system,
+//!   all of lavapipe's threads) and peak resident memory (`ru_maxrss`) from `wait4`.
+//! * Resumable: every measured kernel is appended to `corpus-size.jsonl` in the corpus directory, keyed by
+//!   the kernel, a hash of its checked module and the limits; a re-run measures only what is not there (a
+//!   changed lowering, as after the modsize branch, changes the hash and re-measures). `RDNA2SPV_CORPUS_SIZE_ONLY`
+//!   (a number n) stops after n kernels measured in this run, so a long run can be split.
+//! * The section reports the medians and worst cases, the fit of compile time and peak memory against module
+//!   words (the numbers behind the translator's module-size limit, D164) and a table of every kernel.
+
+use crate::bench::{best_of_cpu, progress, Opts, Section};
+use anyhow::{bail, Context as _, Result};
+use rdna2spv::corpus::{self, Index};
+use rdna2spv::dispatch::lift_options;
+use rdna2spv_codeobj::{CodeObject, Kernel};
+use rdna2spv_ir::lift::lift;
+use rdna2spv_spirv::lower::{choose_mapping, lower_with, LowerOptions, Mapping};
+use rdna2spv_vulkan::{kernel_layout, Context, DeviceProfile};
+use serde_json::{json, Value};
+use std::collections::{HashMap, HashSet};
+use std::io::Write as _;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const SEED: u64 = 0x3100_5eed;
+
+fn env_num(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(default)
+}
+
+/// splitmix64: the sample's shuffle (fixed seed, no dependency).
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn fnv(words: &[u32]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for w in words {
+        for b in w.to_le_bytes() {
+            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    h
+}
+
+struct Cand {
+    file: String,
+    kernel: usize,
+    name: String,
+    insts: usize,
+    largest: bool,
+}
+
+/// The mapping `run --mapping auto` takes, and the unchecked and checked modules' words.
+fn translate(
+    co: &CodeObject,
+    k: &Kernel,
+    profile: &DeviceProfile,
+) -> Result<(Mapping, usize, Vec<u32>, f64)> {
+    let t = Instant::now();
+    let program =
+        lift(&k.name, &k.code, lift_options(co, k)).map_err(|e| anyhow::anyhow!("lift: {e}"))?;
+    let launch = crate::bench_translate::launch_for(k, 0);
+    let layout = kernel_layout(&launch);
+    let checked = LowerOptions {
+        checked: Some(1),
+        ..LowerOptions::default()
+    };
+    let (mapping, _) = choose_mapping(&program, &layout, profile, &checked);
+    let plain = lower_with(
+        &program,
+        &layout,
+        profile,
+        &LowerOptions {
+            mapping,
+            ..LowerOptions::default()
+        },
+    )
+    .map_err(|e| anyhow::anyhow!("lower: {e}"))?;
+    let words = lower_with(
+        &program,
+        &layout,
+        profile,
+        &LowerOptions { mapping, ..checked },
+    )
+    .map_err(|e| anyhow::anyhow!("lower (checked): {e}"))?;
+    Ok((mapping, plain.len(), words, t.elapsed().as_secs_f64()))
+}
+
+/// The child's side: `xtask compile-probe CO KERNEL_INDEX PROFILE_JSON TIMEOUT_S`. Prints one JSON line.
+pub fn probe_main(args: &[String]) -> Result<()> {
+    let [co_path, kernel, profile, timeout] = args else {
+        bail!("usage: xtask compile-probe CODE_OBJECT KERNEL_INDEX PROFILE_JSON TIMEOUT_S");
+    };
+    std::env::set_var("MESA_SHADER_CACHE_DISABLE", "true");
+    let co = CodeObject::parse(&std::fs::read(co_path)?)?;
+    let k = co
+        .kernels
+        .get(kernel.parse::<usize>()?)
+        .context("no such kernel")?;
+    let profile: DeviceProfile = serde_json::from_str(&std::fs::read_to_string(profile)?)?;
+    let program =
+        lift(&k.name, &k.code, lift_options(&co, k)).map_err(|e| anyhow::anyhow!("lift: {e}"))?;
+    let ctx = Context::new(rdna2spv_vulkan::DeviceSelector::from_env())?
+        .with_timeout(Duration::from_secs(timeout.parse()?))
+        .with_max_module_words(None);
+    let kernarg_bytes = (k.descriptor.kernarg_size as u64).max(256);
+    let kernarg = ctx.create_buffer(kernarg_bytes)?;
+    let addr = kernarg.device_address();
+    let launch = crate::bench_translate::launch_for(k, addr);
+    let layout = kernel_layout(&launch);
+    let checked = LowerOptions {
+        checked: Some(1),
+        ..LowerOptions::default()
+    };
+    let (mapping, _) = choose_mapping(&program, &layout, &profile, &checked);
+    let opts = LowerOptions {
+        mapping,
+        ..LowerOptions::default()
+    };
+    let t = Instant::now();
+    let r = rdna2spv_vulkan::run_program_checked(
+        &ctx,
+        &program,
+        &launch,
+        &profile,
+        &opts,
+        &[(addr, kernarg_bytes)],
+    );
+    let wall = t.elapsed().as_secs_f64();
+    let (outcome, report) = match &r {
+        Ok(rep) => ("finished".to_string(), Some(*rep)),
+        Err(rdna2spv_vulkan::RunError::OutOfBounds { .. }) => ("fault".to_string(), None),
+        Err(rdna2spv_vulkan::RunError::NotFinished { what, .. }) => (what.to_string(), None),
+        Err(rdna2spv_vulkan::RunError::Vulkan(rdna2spv_vulkan::Error::Timeout { .. })) => {
+            ("timeout".to_string(), None)
+        }
+        Err(e) => (format!("error: {e}"), None),
+    };
+    println!(
+        "{}",
+        json!({
+            "outcome": outcome,
+            "lower_and_dispatch_s": wall,
+            "pipeline_create_s": report.map(|r| r.dispatch.pipeline_create.as_secs_f64()),
+            "dispatch_s": report.map(|r| r.dispatch.dispatch.as_secs_f64()),
+        })
+    );
+    std::io::stdout().flush()?;
+    // A timed-out context may still be compiling: leave without running its destructors.
+    if outcome == "timeout" {
+        std::process::exit(3);
+    }
+    drop(kernarg);
+    Ok(())
+}
+
+struct Child {
+    wall_s: f64,
+    cpu_s: f64,
+    maxrss_kb: i64,
+    status: String,
+    stdout: Value,
+}
+
+/// Runs the probe in a child process under an address-space limit and a wall-clock limit, and reads its
+/// resource usage.
+fn run_child(args: &[String], as_bytes: u64, timeout: Duration) -> Result<Child> {
+    use std::os::unix::process::CommandExt as _;
+    let exe = std::env::current_exe()?;
+    let mut cmd = std::process::Command::new(exe);
+    cmd.arg("compile-probe")
+        .args(args)
+        .env("MESA_SHADER_CACHE_DISABLE", "true")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            let lim = libc::rlimit {
+                rlim_cur: as_bytes,
+                rlim_max: as_bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let t = Instant::now();
+    let mut child = cmd.spawn().context("starting the compile probe")?;
+    let pid = child.id() as libc::pid_t;
+    let mut out = child.stdout.take().context("child stdout")?;
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut out, &mut s);
+        s
+    });
+    let mut status = 0;
+    // SAFETY: zeroed rusage is a valid value; wait4 writes it.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    let mut killed = false;
+    loop {
+        // SAFETY: pid is our child; status and ru are valid pointers.
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut ru) };
+        if r == pid {
+            break;
+        }
+        if r < 0 {
+            bail!("wait4: {}", std::io::Error::last_os_error());
+        }
+        if !killed && t.elapsed() > timeout + Duration::from_secs(30) {
+            // SAFETY: signalling our own child.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            killed = true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let wall_s = t.elapsed().as_secs_f64();
+    let text = reader.join().unwrap_or_default();
+    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    let status = if libc::WIFEXITED(status) {
+        format!("exit {}", libc::WEXITSTATUS(status))
+    } else if libc::WIFSIGNALED(status) {
+        format!("signal {}", libc::WTERMSIG(status))
+    } else {
+        format!("status {status}")
+    };
+    Ok(Child {
+        wall_s,
+        cpu_s: tv(ru.ru_utime) + tv(ru.ru_stime),
+        maxrss_kb: ru.ru_maxrss,
+        status,
+        stdout: text
+            .lines()
+            .rev()
+            .find_map(|l| serde_json::from_str(l).ok())
+            .unwrap_or(Value::Null),
+    })
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// Least squares y = a + b·x.
+fn fit(points: &[(f64, f64)]) -> (f64, f64) {
+    let n = points.len() as f64;
+    if points.len() < 2 {
+        return (f64::NAN, f64::NAN);
+    }
+    let (sx, sy) = points
+        .iter()
+        .fold((0.0, 0.0), |(a, b), (x, y)| (a + x, b + y));
+    let (mx, my) = (sx / n, sy / n);
+    let (mut sxy, mut sxx) = (0.0, 0.0);
+    for (x, y) in points {
+        sxy += (x - mx) * (y - my);
+        sxx += (x - mx) * (x - mx);
+    }
+    let b = sxy / sxx;
+    (my - b * mx, b)
+}
+
+pub fn section(opts: &Opts) -> Result<Section> {
+    std::env::set_var("MESA_SHADER_CACHE_DISABLE", "true");
+    let dir = corpus::default_dir().context("HOME or RDNA2SPV_CORPUS_DIR")?;
+    let index = Index::load(&dir)?;
+    let n_sample = env_num(
+        "RDNA2SPV_CORPUS_SIZE_SAMPLE",
+        if opts.quick { 6 } else { 200 },
+    ) as usize;
+    let n_largest = env_num(
+        "RDNA2SPV_CORPUS_SIZE_LARGEST",
+        if opts.quick { 0 } else { 20 },
+    ) as usize;
+    let as_gb = env_num("RDNA2SPV_CORPUS_SIZE_AS_GB", 8);
+    let timeout_s = env_num("RDNA2SPV_CORPUS_SIZE_TIMEOUT_S", 300);
+    let only = env_num("RDNA2SPV_CORPUS_SIZE_ONLY", u64::MAX);
+
+    // Every kernel with distinct code, in (code object, name) order.
+    let mut cos: HashMap<String, CodeObject> = HashMap::new();
+    let mut cands = Vec::new();
+    let mut seen = HashSet::new();
+    for b in &index.bundles {
+        let Some(f) = &b.code_object else { continue };
+        let bytes = std::fs::read(dir.join("co").join(f))?;
+        let co = CodeObject::parse(&bytes).with_context(|| format!("parsing {f}"))?;
+        let target = rdna2spv::dispatch::target_of(&co);
+        for (ki, k) in co.kernels.iter().enumerate() {
+            if !seen.insert(k.code.clone()) {
+                continue;
+            }
+            cands.push(Cand {
+                file: f.clone(),
+                kernel: ki,
+                name: k.name.clone(),
+                insts: crate::bench_translate::count_insts(&k.code, target),
+                largest: false,
+            });
+        }
+        cos.insert(f.clone(), co);
+    }
+    cands.sort_by(|a, b| (&a.file, &a.name).cmp(&(&b.file, &b.name)));
+    let total = cands.len();
+    // Fisher–Yates with the fixed seed.
+    let mut state = SEED;
+    for i in (1..cands.len()).rev() {
+        let j = (splitmix(&mut state) % (i as u64 + 1)) as usize;
+        cands.swap(i, j);
+    }
+    let mut chosen: Vec<Cand> = Vec::new();
+    let mut rest: Vec<Cand> = Vec::new();
+    for (i, c) in cands.into_iter().enumerate() {
+        if i < n_sample {
+            chosen.push(c);
+        } else {
+            rest.push(c);
+        }
+    }
+    rest.sort_by_key(|c| std::cmp::Reverse(c.insts));
+    for mut c in rest.into_iter().take(n_largest) {
+        c.largest = true;
+        chosen.push(c);
+    }
+    // Smallest first: a long run yields the most points before the slow giants.
+    chosen.sort_by_key(|c| (c.largest, c.insts));
+    progress(format!(
+        "corpus-size: {} kernels ({n_sample} sampled of {total} distinct, {n_largest} largest), child limits {as_gb} GB address space, {timeout_s} s",
+        chosen.len()
+    ));
+
+    let ctx = Context::new(rdna2spv_vulkan::DeviceSelector::from_env())
+        .context("opening the Vulkan device (lavapipe)")?;
+    let profile = rdna2spv_vulkan::probe(&ctx).context("probing the device")?;
+    let device = ctx.info().name.clone();
+    drop(ctx);
+    let profile_path =
+        std::env::temp_dir().join(format!("rdna2spv-profile-{}.json", std::process::id()));
+    std::fs::write(&profile_path, serde_json::to_string(&profile)?)?;
+
+    let cache_path = dir.join("corpus-size.jsonl");
+    let mut cache: HashMap<String, Value> = HashMap::new();
+    if let Ok(text) = std::fs::read_to_string(&cache_path) {
+        for l in text.lines() {
+            if let Ok(v) = serde_json::from_str::<Value>(l) {
+                if let Some(k) = v["key"].as_str() {
+                    cache.insert(k.to_string(), v);
+                }
+            }
+        }
+    }
+    let mut rows = Vec::new();
+    let mut measured = 0u64;
+    for (i, c) in chosen.iter().enumerate() {
+        let co = &cos[&c.file];
+        let k = &co.kernels[c.kernel];
+        let (translate_s, r) = best_of_cpu(1, || translate(co, k, &profile));
+        let (mapping, plain_words, words) = match r {
+            Ok((m, p, w, _)) => (m, p, w),
+            Err(e) => {
+                rows.push(
+                    json!({ "kernel": c.name, "file": c.file, "instructions": c.insts,
+                    "largest": c.largest, "error": format!("{e:#}") }),
+                );
+                continue;
+            }
+        };
+        let key = format!(
+            "{}/{}/{:016x}/{as_gb}/{timeout_s}",
+            c.file,
+            c.name,
+            fnv(&words)
+        );
+        let base = json!({
+            "key": key, "kernel": c.name, "file": c.file, "instructions": c.insts, "largest": c.largest,
+            "mapping": format!("{mapping:?}").to_lowercase(), "words": plain_words, "checked_words": words.len(),
+            "translate_s": translate_s,
+        });
+        drop(words);
+        if let Some(v) = cache.get(&key) {
+            rows.push(v.clone());
+            continue;
+        }
+        if measured >= only {
+            // Sizes still count; the compile columns stay empty ("not measured in this run").
+            rows.push(base);
+            continue;
+        }
+        progress(format!(
+            "corpus-size [{}/{}]: {} ({} instructions, {} words, {:?}) …",
+            i + 1,
+            chosen.len(),
+            c.name,
+            c.insts,
+            plain_words,
+            mapping
+        ));
+        let child = run_child(
+            &[
+                dir.join("co").join(&c.file).display().to_string(),
+                c.kernel.to_string(),
+                profile_path.display().to_string(),
+                timeout_s.to_string(),
+            ],
+            as_gb << 30,
+            Duration::from_secs(timeout_s),
+        )?;
+        measured += 1;
+        let mut v = base;
+        let outcome = child.stdout["outcome"]
+            .as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("no report ({}; memory limit?)", child.status));
+        v["outcome"] = json!(outcome);
+        v["wall_s"] = json!(child.wall_s);
+        v["cpu_s"] = json!(child.cpu_s);
+        v["peak_mb"] = json!(child.maxrss_kb as f64 / 1024.0);
+        v["probe"] = child.stdout.clone();
+        progress(format!(
+            "corpus-size: {}: {outcome}, {:.1} s wall, {:.1} s CPU, {:.0} MB peak",
+            c.name,
+            child.wall_s,
+            child.cpu_s,
+            child.maxrss_kb as f64 / 1024.0
+        ));
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&cache_path)?;
+        writeln!(f, "{v}")?;
+        rows.push(v);
+    }
+    std::fs::remove_file(&profile_path).ok();
+    Ok(render(
+        &rows,
+        &device,
+        total,
+        n_sample,
+        n_largest,
+        as_gb,
+        timeout_s,
+        &cache_path,
+    ))
+}
+
+/// Whether a row's compile finished (the dispatch compiled the module; a fault is the expected stop).
+fn compiled(v: &Value) -> bool {
+    matches!(v["outcome"].as_str(), Some("fault" | "finished"))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn render(
+    rows: &[Value],
+    device: &str,
+    total: usize,
+    n_sample: usize,
+    n_largest: usize,
+    as_gb: u64,
+    timeout_s: u64,
+    cache: &Path,
+) -> Section {
+    let k_of = |v: &Value| {
+        (v["words"].as_f64().unwrap_or(f64::NAN) - 3000.0)
+            / v["instructions"].as_f64().unwrap_or(f64::NAN)
+    };
+    let stats = |largest: bool| {
+        let sel: Vec<&Value> = rows
+            .iter()
+            .filter(|v| v["largest"].as_bool() == Some(largest) && v["words"].is_number())
+            .collect();
+        let mut k: Vec<f64> = sel.iter().map(|v| k_of(v)).collect();
+        let mut wpi: Vec<f64> = sel
+            .iter()
+            .map(|v| v["words"].as_f64().unwrap() / v["instructions"].as_f64().unwrap())
+            .collect();
+        let mut words: Vec<f64> = sel.iter().map(|v| v["words"].as_f64().unwrap()).collect();
+        let done: Vec<&&Value> = sel.iter().filter(|v| compiled(v)).collect();
+        let mut cpu: Vec<f64> = done.iter().map(|v| v["cpu_s"].as_f64().unwrap()).collect();
+        let mut mem: Vec<f64> = done
+            .iter()
+            .map(|v| v["peak_mb"].as_f64().unwrap())
+            .collect();
+        let n = sel.len();
+        let measured = sel.iter().filter(|v| v["outcome"].is_string()).count();
+        let worst = |v: &[f64]| v.iter().cloned().fold(f64::NAN, f64::max);
+        let over10 = done
+            .iter()
+            .filter(|v| v["cpu_s"].as_f64().unwrap() > 10.0)
+            .count();
+        let over2g = done
+            .iter()
+            .filter(|v| v["peak_mb"].as_f64().unwrap() > 2048.0)
+            .count();
+        let failed = measured - done.len();
+        (
+            n,
+            measured,
+            median(&mut k),
+            worst(&k),
+            median(&mut wpi),
+            median(&mut words),
+            worst(&words),
+            median(&mut cpu),
+            worst(&cpu),
+            median(&mut mem),
+            worst(&mem),
+            over10,
+            over2g,
+            failed,
+        )
+    };
+    let mut md = String::from(
+        "## Module size and lavapipe's cold compile of rocSPARSE kernels (`cargo xtask bench corpus-size`)\n\n",
+    );
+    md.push_str(&format!(
+        "A fixed sample ({n_sample} of the corpus's {total} kernels with distinct code, seeded shuffle) plus the \
+         {n_largest} largest by machine instructions; mapping as `run --mapping auto` chooses it; {device}, Mesa \
+         shader cache off. *words*: the module `rdna2spv corpus` counts (unchecked); k = (words − 3000) / \
+         instructions (issue 31's goal: median ≤ 20, worst ≤ 60). Cold compile: a child process dispatches the \
+         checked module (what `run` compiles by default) as one workgroup with a zero kernarg segment (the waves \
+         stop at their first global access, so the dispatch is lavapipe's compile plus a short run); CPU = user + \
+         system time of the whole child (Vulkan start-up included), peak = its `ru_maxrss`, limits {as_gb} GB \
+         address space and {timeout_s} s. Resumable cache: `{}`.\n\n",
+        cache.file_name().map(|f| f.to_string_lossy()).unwrap_or_default()
+    ));
+    md.push_str(
+        "| set | kernels (measured) | k median | k worst | words/insn median | words median | words max | compile CPU s median | worst | peak MB median | worst | > 10 s | > 2 GB | no compile (limit) |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    let mut headlines = Vec::new();
+    for (label, largest) in [("sample", false), ("largest", true)] {
+        let s = stats(largest);
+        if s.0 == 0 {
+            continue;
+        }
+        // No compile measured: a dash, not NaN.
+        let c = |x: f64, d: usize| {
+            if x.is_nan() {
+                "—".to_string()
+            } else {
+                format!("{x:.d$}")
+            }
+        };
+        md.push_str(&format!(
+            "| {label} | {} ({}) | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {} | {} | {} | {} | {} | {} | {} |\n",
+            s.0,
+            s.1,
+            s.2,
+            s.3,
+            s.4,
+            s.5,
+            s.6,
+            c(s.7, 2),
+            c(s.8, 1),
+            c(s.9, 0),
+            c(s.10, 0),
+            s.11,
+            s.12,
+            s.13
+        ));
+        if !largest {
+            headlines.push((
+                "module words: k = (words − 3000) / instructions over the corpus sample (median, worst)"
+                    .to_string(),
+                format!("{:.0}, {:.0}", s.2, s.3),
+                "≤ 20, ≤ 60".to_string(),
+            ));
+            headlines.push((
+                "lavapipe cold compile of the corpus sample (worst CPU s, median; worst peak MB; kernels measured)"
+                    .to_string(),
+                format!(
+                    "{:.1} s, {:.2} s; {:.0} MB; {} of {}",
+                    s.8, s.7, s.10, s.1, s.0
+                ),
+                "≤ 10 s, ≤ 2 GB".to_string(),
+            ));
+        }
+    }
+    // Fits over every compiled row: CPU time against words (log-log), peak memory against words (linear).
+    let pts: Vec<(f64, f64, f64)> = rows
+        .iter()
+        .filter(|v| compiled(v))
+        .map(|v| {
+            (
+                v["checked_words"].as_f64().unwrap(),
+                v["cpu_s"].as_f64().unwrap(),
+                v["peak_mb"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    let big: Vec<(f64, f64)> = pts
+        .iter()
+        .filter(|p| p.0 >= 20_000.0)
+        .map(|p| (p.0.ln(), p.1.ln()))
+        .collect();
+    let (la, lb) = fit(&big);
+    // Memory: the smallest peak is the start-up baseline; above it a power law where the compile shows.
+    let base = pts.iter().map(|p| p.2).fold(f64::INFINITY, f64::min);
+    let over: Vec<(f64, f64)> = pts
+        .iter()
+        .filter(|p| p.2 - base > 50.0)
+        .map(|p| (p.0.ln(), (p.2 - base).ln()))
+        .collect();
+    let (ma, mb) = fit(&over);
+    let flat_to = pts
+        .iter()
+        .filter(|p| p.2 - base <= 50.0)
+        .map(|p| p.0)
+        .fold(0.0, f64::max);
+    md.push_str(&format!(
+        "\nFit over the {} compiled modules (checked words): compile CPU ≈ {:.3e} × words^{:.2} s (modules of ≥ 20,000 \
+         words, log-log least squares, {} points). Peak memory: {:.0} MB (start-up) up to {:.0} words; {} modules \
+         above it by more than 50 MB{}.\n",
+        pts.len(),
+        la.exp(),
+        lb,
+        big.len(),
+        base,
+        flat_to,
+        over.len(),
+        if over.len() >= 2 {
+            format!(": {:.0} MB + {:.3e} × words^{:.2} MB", base, ma.exp(), mb)
+        } else {
+            String::new()
+        }
+    ));
+    md.push_str("\n<details><summary>Every kernel</summary>\n\n| kernel | set | instructions | mapping | words | words/insn | k | checked words | translate ms | compile CPU s | wall s | peak MB | outcome |\n| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
+    let mut sorted: Vec<&Value> = rows.iter().collect();
+    sorted.sort_by_key(|v| v["instructions"].as_u64().unwrap_or(0));
+    for v in sorted {
+        let name = v["kernel"].as_str().unwrap_or("?");
+        let short = if name.len() > 60 {
+            format!("{}…", &name[..59])
+        } else {
+            name.to_string()
+        };
+        if let Some(e) = v["error"].as_str() {
+            md.push_str(&format!(
+                "| `{short}` | {} | {} | — | — | — | — | — | — | — | — | — | translation failed: {e} |\n",
+                if v["largest"].as_bool() == Some(true) { "largest" } else { "sample" },
+                v["instructions"]
+            ));
+            continue;
+        }
+        let f = |k: &str, d: usize| {
+            v[k].as_f64()
+                .map(|x| format!("{x:.d$}"))
+                .unwrap_or_else(|| "—".into())
+        };
+        let insts = v["instructions"].as_f64().unwrap_or(f64::NAN);
+        md.push_str(&format!(
+            "| `{short}` | {} | {} | {} | {} | {:.0} | {:.0} | {} | {:.1} | {} | {} | {} | {} |\n",
+            if v["largest"].as_bool() == Some(true) {
+                "largest"
+            } else {
+                "sample"
+            },
+            v["instructions"],
+            v["mapping"].as_str().unwrap_or("?"),
+            v["words"],
+            v["words"].as_f64().unwrap_or(f64::NAN) / insts,
+            k_of(v),
+            v["checked_words"],
+            v["translate_s"].as_f64().unwrap_or(f64::NAN) * 1e3,
+            f("cpu_s", 2),
+            f("wall_s", 1),
+            f("peak_mb", 0),
+            v["outcome"].as_str().unwrap_or("not measured in this run"),
+        ));
+    }
+    md.push_str("\n</details>\n");
+    Section {
+        markdown: md,
+        json: json!({ "device": device, "rows": rows, "fit": {
+            "cpu_s_coefficient": la.exp(), "cpu_s_exponent": lb, "peak_mb_base": base,
+            "peak_mb_coefficient": ma.exp(), "peak_mb_exponent": mb } }),
+        headlines,
+    }
+}
