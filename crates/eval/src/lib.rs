@@ -4,18 +4,22 @@
 //!
 //! It is the oracle: it computes the ISA's semantics (through [`specialize`] for the target quirks) and never
 //! depends on a device profile. Floats are bit patterns; fused operations use the host's fused multiply-add.
+//!
+//! Two layers (decision D176): `reference` is the plain interpreter of the IR — a node at a time, the
+//! definition of what a program computes — and `fast` holds the fused instruction and block forms that
+//! reproduce it faster, offered to the reference's workgroup loop through its `Shortcut` hook. The reference
+//! imports nothing from the fast layer; [`end_states`] runs either and tests/eval_fast_paths.rs compares them.
+//! Beneath both: [`memory`], [`specialize`] (target quirks of the float operations) and [`atomic`].
 
 pub mod atomic;
-mod block;
-mod fused;
-mod fused_multi;
+mod fast;
 pub mod memory;
+mod reference;
 pub mod specialize;
 pub mod trace;
-mod wave;
 
 pub use memory::{Fault, Memory};
-pub use wave::WaveState;
+pub use reference::WaveState;
 
 use rdna2spv_ir::{verify, Program, Sreg, VerifyError};
 
@@ -110,7 +114,7 @@ pub struct FastForms {
 /// [`FastForms`] of `program`.
 pub fn fast_forms(program: &Program) -> Result<FastForms, EvalError> {
     let types = verify(program)?;
-    let fused = fused::fuse(program, &types);
+    let fused = fast::fuse(program, &types);
     Ok(FastForms {
         instructions: fused.iter().map(Vec::len).sum(),
         fused_instructions: fused.iter().flatten().filter(|f| f.is_some()).count(),
@@ -129,9 +133,9 @@ pub struct EndState {
     pub steps: u64,
 }
 
-/// [`run`] (`general` false: with the fast forms) or the general path alone (`general` true: every instruction
-/// node by node, as under a tracer recording everything), returning every wave's final state too: for tests
-/// that check the fast forms against the general path beyond what reaches memory.
+/// [`run`] (`general` false: with the fast forms) or the general path alone (`general` true: the reference
+/// interpreter without the fast layer, every instruction node by node), returning every wave's final state
+/// too: for tests that check the fast forms against the general path beyond what reaches memory.
 #[doc(hidden)]
 pub fn end_states(
     program: &Program,
@@ -139,19 +143,13 @@ pub fn end_states(
     memory: &mut Memory,
     general: bool,
 ) -> Result<(Stats, Vec<EndState>), EvalError> {
-    wave::END_STATES.with(|c| *c.borrow_mut() = Some(Vec::new()));
+    reference::END_STATES.with(|c| *c.borrow_mut() = Some(Vec::new()));
     let r = if general {
-        trace::run_traced(
-            program,
-            launch,
-            memory,
-            rdna2spv_ir::trace::TraceFilter::default(),
-        )
-        .map(|t| t.stats)
+        run_reference(program, launch, memory)
     } else {
         run(program, launch, memory)
     };
-    let states = wave::END_STATES
+    let states = reference::END_STATES
         .with(|c| c.borrow_mut().take())
         .unwrap_or_default();
     r.map(|s| (s, states))
@@ -162,15 +160,35 @@ pub fn run(program: &Program, launch: &Launch, memory: &mut Memory) -> Result<St
     run_with(program, launch, memory, None)
 }
 
+/// [`run`] by the reference interpreter alone, without the fast layer.
+fn run_reference(
+    program: &Program,
+    launch: &Launch,
+    memory: &mut Memory,
+) -> Result<Stats, EvalError> {
+    run_layers(program, launch, memory, None, false)
+}
+
 /// [`run`] with an optional tracer ([`trace::run_traced`]).
 pub(crate) fn run_with(
     program: &Program,
     launch: &Launch,
     memory: &mut Memory,
-    mut tracer: Option<&mut trace::Tracer>,
+    tracer: Option<&mut trace::Tracer>,
+) -> Result<Stats, EvalError> {
+    run_layers(program, launch, memory, tracer, true)
+}
+
+/// [`run`] with an optional tracer, with the fast layer (`fast`) or without it.
+fn run_layers(
+    program: &Program,
+    launch: &Launch,
+    memory: &mut Memory,
+    tracer: Option<&mut trace::Tracer>,
+    fast: bool,
 ) -> Result<Stats, EvalError> {
     let types = verify(program)?;
-    let fused = fused::fuse(program, &types);
+    let fused = fast.then(|| fast::fuse(program, &types));
     if launch.wave_size != 32 && launch.wave_size != 64 {
         return Err(EvalError::Launch(format!(
             "wave size {} (must be 32 or 64)",
@@ -191,21 +209,35 @@ pub(crate) fn run_with(
         )));
     }
     let groups: Vec<u32> = (0..3).map(|d| launch.grid[d].div_ceil(wg[d])).collect();
+    let d = reference::Dispatch {
+        program,
+        types: &types,
+        launch,
+        vgprs: reference::vgpr_bound(program, &types),
+    };
+    let mut obs = reference::Observers {
+        traces: None,
+        tracer,
+    };
     let mut stats = Stats::default();
+    let mut accel = fused.as_ref().map(fast::Accel::new);
     for gz in 0..groups[2] {
         for gy in 0..groups[1] {
             for gx in 0..groups[0] {
-                wave::run_workgroup(
-                    program,
-                    &types,
-                    &fused,
-                    launch,
-                    [gx, gy, gz],
-                    memory,
-                    &mut stats,
-                    None,
-                    tracer.as_deref_mut(),
-                )?;
+                let group = [gx, gy, gz];
+                match accel.as_mut() {
+                    Some(a) => {
+                        reference::run_workgroup(&d, group, memory, &mut stats, &mut obs, a)?
+                    }
+                    None => reference::run_workgroup(
+                        &d,
+                        group,
+                        memory,
+                        &mut stats,
+                        &mut obs,
+                        &mut reference::Plain,
+                    )?,
+                }
             }
         }
     }
@@ -228,7 +260,7 @@ pub fn run_traced(
     memory: &mut Memory,
 ) -> Result<(Stats, Vec<WaveTrace>), EvalError> {
     let types = verify(program)?;
-    let fused = fused::fuse(program, &types);
+    let fused = fast::fuse(program, &types);
     if launch.wave_size != 32 && launch.wave_size != 64 {
         return Err(EvalError::Launch(format!(
             "wave size {} (must be 32 or 64)",
@@ -244,21 +276,29 @@ pub fn run_traced(
         )));
     }
     let groups: Vec<u32> = (0..3).map(|d| launch.grid[d].div_ceil(wg[d])).collect();
+    let d = reference::Dispatch {
+        program,
+        types: &types,
+        launch,
+        vgprs: reference::vgpr_bound(program, &types),
+    };
     let mut stats = Stats::default();
     let mut traces = Vec::new();
+    let mut obs = reference::Observers {
+        traces: Some(&mut traces),
+        tracer: None,
+    };
+    let mut accel = fast::Accel::new(&fused);
     for gz in 0..groups[2] {
         for gy in 0..groups[1] {
             for gx in 0..groups[0] {
-                wave::run_workgroup(
-                    program,
-                    &types,
-                    &fused,
-                    launch,
+                reference::run_workgroup(
+                    &d,
                     [gx, gy, gz],
                     memory,
                     &mut stats,
-                    Some(&mut traces),
-                    None,
+                    &mut obs,
+                    &mut accel,
                 )?;
             }
         }
