@@ -305,3 +305,54 @@ pub fn run_traced(
     }
     Ok((stats, traces))
 }
+
+#[cfg(test)]
+mod layering {
+    /// The paths of the fast layer (`crate::fast` and its modules) that the reference side must not name.
+    const FAST: [&str; 4] = ["fast::", "fused::", "fused_multi::", "block::"];
+
+    /// `path` segments in the code (comments left out) of `source`, as (line, segment) pairs.
+    fn fast_paths(source: &str) -> Vec<(usize, &'static str)> {
+        let mut found = Vec::new();
+        for (i, line) in source.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            for seg in FAST {
+                // A segment on its own: not the tail of a longer name (`Refused`, `is_fast::`).
+                let hit = code.match_indices(seg).any(|(at, _)| {
+                    !code[..at]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| c.is_alphanumeric() || c == '_')
+                });
+                if hit {
+                    found.push((i + 1, seg));
+                }
+            }
+        }
+        found
+    }
+
+    /// Decision D176: the reference interpreter and the tracer that observes it name nothing of the fast
+    /// layer; the fast forms reach it only through `reference::Shortcut`, which lib.rs hands in.
+    #[test]
+    fn the_reference_does_not_use_the_fast_layer() {
+        for (name, source) in [
+            ("reference.rs", include_str!("reference.rs")),
+            ("trace.rs", include_str!("trace.rs")),
+        ] {
+            assert_eq!(fast_paths(source), [], "{name} names the fast layer");
+        }
+    }
+
+    /// The check sees a use of the fast layer and ignores comments and longer names.
+    #[test]
+    fn the_layering_check_can_fail() {
+        assert_eq!(fast_paths("use crate::fast::Accel;"), [(1, "fast::")]);
+        assert_eq!(
+            fast_paths("x\n    super::fused::run(f, w, e);"),
+            [(2, "fused::")]
+        );
+        assert_eq!(fast_paths("// crate::fast::Accel\nlet Refused = 1;"), []);
+        assert_eq!(fast_paths("is_fast::x(); fast_read_vgpr()"), []);
+    }
+}

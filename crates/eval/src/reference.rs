@@ -390,6 +390,52 @@ fn recycle(waves: &mut [WaveState], dirty: usize) {
 }
 
 /// The value table of [`step`] and the tracer's memory log.
+/// One past the highest VGPR a node of `p` can read or write: the registers the wave's VGPR file can hold
+/// non-zero values in besides the work-item ids. Node kinds not known here to leave VGPRs alone count as the
+/// whole file (256 registers), so a new kind that reaches VGPRs in a new way stays safe.
+pub(crate) fn vgpr_bound(p: &Program, types: &Types) -> usize {
+    let mut n = 0usize;
+    for (_, node) in p.nodes.iter() {
+        let wide = |v: Handle<Node>| types[v.index()].map(|t| t.0) == Some(Ty::B64);
+        let top = match *node {
+            Node::ReadVgpr { reg, ty } => reg as usize + if ty == Ty::B64 { 2 } else { 1 },
+            Node::WriteVgpr { reg, value } => reg as usize + if wide(value) { 2 } else { 1 },
+            Node::Const { .. }
+            | Node::ReadSgpr { .. }
+            | Node::ReadScc
+            | Node::LaneId
+            | Node::WaveId
+            | Node::CodeBase
+            | Node::Int { .. }
+            | Node::IntCmp { .. }
+            | Node::Float { .. }
+            | Node::FloatCmp { .. }
+            | Node::Unary { .. }
+            | Node::Select { .. }
+            | Node::Concat { .. }
+            | Node::Extract { .. }
+            | Node::Ballot { .. }
+            | Node::LaneBit { .. }
+            | Node::ReadLane { .. }
+            | Node::ReadFirstLane { .. }
+            | Node::Load { .. }
+            | Node::WriteSgpr { .. }
+            | Node::WriteScc { .. }
+            | Node::Store { .. }
+            | Node::Atomic { .. }
+            | Node::Barrier
+            | Node::LoadIf { .. }
+            | Node::StoreIf { .. }
+            | Node::AtomicIf { .. }
+            | Node::Refuse { .. } => 0,
+            #[allow(unreachable_patterns)]
+            _ => 256,
+        };
+        n = n.max(top);
+    }
+    n.min(256)
+}
+
 #[derive(Default)]
 pub(crate) struct Scratch {
     /// `vals[k * L + lane]`: the value of the instruction's node `k` in `lane` (uniform values in lane 0).
@@ -486,6 +532,15 @@ pub(crate) fn next_instruction(p: &Program, wave: &mut WaveState, vals: &[u64]) 
             Terminator::End => wave.done = true,
         }
     }
+}
+
+/// Moves the wave to the start of block `b`.
+pub(crate) fn enter(wave: &mut WaveState, b: Handle<Block>) {
+    if let Some(t) = wave.trace.as_mut() {
+        t.push(b.index() as u32);
+    }
+    wave.block = b;
+    wave.inst = 0;
 }
 
 /// What the nodes of one instruction see: where their values sit in the value table, EXEC, and where a fault
@@ -597,7 +652,7 @@ fn eval_node(
             };
         }
         Node::ReadVgpr { reg, ty }
-            if fast_read_vgpr(wave, reg, ty, &mut vals[k * L..k * L + ws]) => {}
+            if read_vgpr_wave(wave, reg, ty, &mut vals[k * L..k * L + ws]) => {}
         Node::ReadVgpr { reg, ty } => {
             for lane in 0..ws {
                 let lo = wave.vgpr(reg, lane as u32) as u64;
@@ -720,7 +775,7 @@ fn eval_node(
             }
         }
         Node::WriteVgpr { reg, value }
-            if fast_write_vgpr(wave, reg, exec, types, value, vals, slot(value)) => {}
+            if write_vgpr_wave(wave, reg, exec, types, value, vals, slot(value)) => {}
         Node::WriteVgpr { reg, value } => {
             let wide = types[value.index()].map(|t| t.0) == Some(Ty::B64);
             for lane in 0..ws {
@@ -1050,14 +1105,6 @@ fn store_if(
     Ok(())
 }
 
-pub(crate) fn enter(wave: &mut WaveState, b: Handle<Block>) {
-    if let Some(t) = wave.trace.as_mut() {
-        t.push(b.index() as u32);
-    }
-    wave.block = b;
-    wave.inst = 0;
-}
-
 fn sext(v: u64, bits: u32) -> i64 {
     if bits >= 64 {
         v as i64
@@ -1302,7 +1349,7 @@ fn lanes_float(vals: &mut [u64], k: usize, lanes: usize, op: FloatOp, args: [(us
 
 /// `ReadVgpr` of a whole wave when the register (pair) is inside the file; false to take the general path.
 #[inline(always)]
-fn fast_read_vgpr(wave: &WaveState, reg: u16, ty: Ty, dst: &mut [u64]) -> bool {
+fn read_vgpr_wave(wave: &WaveState, reg: u16, ty: Ty, dst: &mut [u64]) -> bool {
     let ws = wave.wave_size as usize;
     let start = reg as usize * ws;
     if ty == Ty::B64 {
@@ -1329,7 +1376,7 @@ fn fast_read_vgpr(wave: &WaveState, reg: u16, ty: Ty, dst: &mut [u64]) -> bool {
 
 /// `WriteVgpr` of the active lanes when the register (pair) is inside the file; false to take the general path.
 #[inline(always)]
-fn fast_write_vgpr(
+fn write_vgpr_wave(
     wave: &mut WaveState,
     reg: u16,
     exec: u64,
@@ -1377,50 +1424,4 @@ fn fast_write_vgpr(
         }
     }
     true
-}
-
-/// One past the highest VGPR a node of `p` can read or write: the registers the wave's VGPR file can hold
-/// non-zero values in besides the work-item ids. Node kinds not known here to leave VGPRs alone count as the
-/// whole file (256 registers), so a new kind that reaches VGPRs in a new way stays safe.
-pub(crate) fn vgpr_bound(p: &Program, types: &Types) -> usize {
-    let mut n = 0usize;
-    for (_, node) in p.nodes.iter() {
-        let wide = |v: Handle<Node>| types[v.index()].map(|t| t.0) == Some(Ty::B64);
-        let top = match *node {
-            Node::ReadVgpr { reg, ty } => reg as usize + if ty == Ty::B64 { 2 } else { 1 },
-            Node::WriteVgpr { reg, value } => reg as usize + if wide(value) { 2 } else { 1 },
-            Node::Const { .. }
-            | Node::ReadSgpr { .. }
-            | Node::ReadScc
-            | Node::LaneId
-            | Node::WaveId
-            | Node::CodeBase
-            | Node::Int { .. }
-            | Node::IntCmp { .. }
-            | Node::Float { .. }
-            | Node::FloatCmp { .. }
-            | Node::Unary { .. }
-            | Node::Select { .. }
-            | Node::Concat { .. }
-            | Node::Extract { .. }
-            | Node::Ballot { .. }
-            | Node::LaneBit { .. }
-            | Node::ReadLane { .. }
-            | Node::ReadFirstLane { .. }
-            | Node::Load { .. }
-            | Node::WriteSgpr { .. }
-            | Node::WriteScc { .. }
-            | Node::Store { .. }
-            | Node::Atomic { .. }
-            | Node::Barrier
-            | Node::LoadIf { .. }
-            | Node::StoreIf { .. }
-            | Node::AtomicIf { .. }
-            | Node::Refuse { .. } => 0,
-            #[allow(unreachable_patterns)]
-            _ => 256,
-        };
-        n = n.max(top);
-    }
-    n.min(256)
 }
