@@ -172,13 +172,13 @@ pub(crate) fn run_workgroup(
     let mut scratch = Scratch::default();
     loop {
         for (w, wave) in waves.iter_mut().enumerate() {
-            let mut at = At {
+            let at = At {
                 d,
                 group,
                 wave_index: w as u32,
             };
             run_wave(
-                &mut at,
+                &at,
                 wave,
                 memory,
                 &mut lds,
@@ -209,7 +209,7 @@ struct At<'a> {
 /// Runs one wave until it ends or waits at a barrier, offering it to the shortcut before each step.
 #[allow(clippy::too_many_arguments)]
 fn run_wave(
-    at: &mut At,
+    at: &At,
     wave: &mut WaveState,
     memory: &mut Memory,
     lds: &mut Memory,
