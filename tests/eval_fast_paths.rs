@@ -5,9 +5,10 @@
 //! it runs the reference interpreter alone, each instruction node by node (the general path), which the rest
 //! of the suite checks against independent references (native C, SoftFloat, lavapipe). Every output byte,
 //! both instruction counters and every wave's final SGPRs, SCC, VGPRs and step count must agree. A third run
-//! under a tracer that records only the first steps of each wave mixes the two per instruction (recorded
-//! instructions node by node, the others by their single-instruction fast form, no block forms): its output
-//! bytes and counters must agree too. The kernels: every fixture manifest (fixtures/run, fixtures/aco,
+//! under a tracer that records only steps 40-42 of each wave (inside the loop body of a loop kernel) mixes
+//! the two per instruction (recorded instructions node by node, the others by their single-instruction fast
+//! form, no block forms: a wave left in the middle of a block by a recorded step must not run a block form):
+//! its output bytes and counters must agree too. The kernels: every fixture manifest (fixtures/run, fixtures/aco,
 //! fixtures/hip), the benchmark's ALU kernels (xtask/bench_eval, compiled here by clang-19), and a kernel
 //! written to put uniform 64-bit arithmetic, SCC chains and SGPRs read by VALU instructions inside one loop
 //! block (what the block form's forwarding and dead-write removal act on).
@@ -70,10 +71,10 @@ fn compare(name: &str, m: &Manifest) -> rdna2spv_eval::FastForms {
     }
     assert_eq!(fast_stats, general_stats, "{name}: statistics");
     same_buffers(name, "fast", &plan, &fast, &general);
-    // Under a tracer: the first steps of every wave recorded (node by node), the rest by instruction forms.
+    // Under a tracer: steps 40-42 of every wave recorded (node by node), the rest by instruction forms.
     let mut mixed = initial.clone();
     let filter = rdna2spv_ir::trace::TraceFilter {
-        steps: Some((0, 3)),
+        steps: Some((40, 43)),
         ..Default::default()
     };
     let traced = rdna2spv_eval::trace::run_traced(&plan.program, &plan.launch, &mut mixed, filter)
