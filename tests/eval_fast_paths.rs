@@ -1,9 +1,14 @@
-//! The evaluator's fast forms (fused instructions, D090; whole-block forms, D113) against its general path.
+//! The evaluator's fast forms (fused instructions, D090; whole-block forms, D113) against its general path:
+//! the contract between the fast layer and the reference interpreter (D176).
 //!
 //! `rdna2spv_eval::end_states(.., false)` runs with the fast forms, as `rdna2spv_eval::run` does; with `true`
-//! it runs each instruction node by node through the general path (as under a tracer recording everything),
-//! which the rest of the suite checks against independent references (native C, SoftFloat, lavapipe). Every
-//! output byte, both instruction counters and every wave's final SGPRs, SCC, VGPRs and step count must agree. The kernels: every fixture manifest (fixtures/run, fixtures/aco,
+//! it runs the reference interpreter alone, each instruction node by node (the general path), which the rest
+//! of the suite checks against independent references (native C, SoftFloat, lavapipe). Every output byte,
+//! both instruction counters and every wave's final SGPRs, SCC, VGPRs and step count must agree. A third run
+//! under a tracer that records only steps 40-42 of each wave (inside the loop body of a loop kernel) mixes
+//! the two per instruction (recorded instructions node by node, the others by their single-instruction fast
+//! form, no block forms: a wave left in the middle of a block by a recorded step must not run a block form):
+//! its output bytes and counters must agree too. The kernels: every fixture manifest (fixtures/run, fixtures/aco,
 //! fixtures/hip), the benchmark's ALU kernels (xtask/bench_eval, compiled here by clang-19), and a kernel
 //! written to put uniform 64-bit arithmetic, SCC chains and SGPRs read by VALU instructions inside one loop
 //! block (what the block form's forwarding and dead-write removal act on).
@@ -65,15 +70,36 @@ fn compare(name: &str, m: &Manifest) -> rdna2spv_eval::FastForms {
         }
     }
     assert_eq!(fast_stats, general_stats, "{name}: statistics");
+    same_buffers(name, "fast", &plan, &fast, &general);
+    // Under a tracer: steps 40-42 of every wave recorded (node by node), the rest by instruction forms.
+    let mut mixed = initial.clone();
+    let filter = rdna2spv_ir::trace::TraceFilter {
+        steps: Some((40, 43)),
+        ..Default::default()
+    };
+    let traced = rdna2spv_eval::trace::run_traced(&plan.program, &plan.launch, &mut mixed, filter)
+        .unwrap_or_else(|e| panic!("{name}: traced run: {e}"));
+    assert_eq!(
+        traced.stats, general_stats,
+        "{name}: traced run: statistics"
+    );
+    same_buffers(name, "traced", &plan, &mixed, &general);
+    forms
+}
+
+/// Panics where a buffer of the `what` run differs from the general path's.
+fn same_buffers(name: &str, what: &str, plan: &Plan, x: &Memory, general: &Memory) {
     for b in &plan.buffers {
-        let x = &fast.allocation(&b.name).unwrap().data;
+        let x = &x.allocation(&b.name).unwrap().data;
         let y = &general.allocation(&b.name).unwrap().data;
         if x != y {
             let i = x.iter().zip(y).position(|(p, q)| p != q).unwrap_or(0);
-            panic!("{name}: buffer {} differs first at byte {i}", b.name);
+            panic!(
+                "{name}: {what} run: buffer {} differs first at byte {i}",
+                b.name
+            );
         }
     }
-    forms
 }
 
 #[test]

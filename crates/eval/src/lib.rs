@@ -4,18 +4,22 @@
 //!
 //! It is the oracle: it computes the ISA's semantics (through [`specialize`] for the target quirks) and never
 //! depends on a device profile. Floats are bit patterns; fused operations use the host's fused multiply-add.
+//!
+//! Two layers (decision D176): `reference` is the plain interpreter of the IR — a node at a time, the
+//! definition of what a program computes — and `fast` holds the fused instruction and block forms that
+//! reproduce it faster, offered to the reference's workgroup loop through its `Shortcut` hook. The reference
+//! imports nothing from the fast layer; [`end_states`] runs either and tests/eval_fast_paths.rs compares them.
+//! Beneath both: [`memory`], [`specialize`] (target quirks of the float operations) and [`atomic`].
 
 pub mod atomic;
-mod block;
-mod fused;
-mod fused_multi;
+mod fast;
 pub mod memory;
+mod reference;
 pub mod specialize;
 pub mod trace;
-mod wave;
 
 pub use memory::{Fault, Memory};
-pub use wave::WaveState;
+pub use reference::WaveState;
 
 use rdna2spv_ir::{verify, Program, Sreg, VerifyError};
 
@@ -103,7 +107,7 @@ pub struct FastForms {
 /// [`FastForms`] of `program`.
 pub fn fast_forms(program: &Program) -> Result<FastForms, EvalError> {
     let types = verify(program)?;
-    let fused = fused::fuse(program, &types);
+    let fused = fast::fuse(program, &types);
     Ok(FastForms {
         instructions: fused.iter().map(Vec::len).sum(),
         fused_instructions: fused.iter().flatten().filter(|f| f.is_some()).count(),
@@ -122,9 +126,9 @@ pub struct EndState {
     pub steps: u64,
 }
 
-/// [`run`] (`general` false: with the fast forms) or the general path alone (`general` true: every instruction
-/// node by node, as under a tracer recording everything), returning every wave's final state too: for tests
-/// that check the fast forms against the general path beyond what reaches memory.
+/// [`run`] (`general` false: with the fast forms) or the general path alone (`general` true: the reference
+/// interpreter without the fast layer, every instruction node by node), returning every wave's final state
+/// too: for tests that check the fast forms against the general path beyond what reaches memory.
 #[doc(hidden)]
 pub fn end_states(
     program: &Program,
@@ -132,19 +136,13 @@ pub fn end_states(
     memory: &mut Memory,
     general: bool,
 ) -> Result<(Stats, Vec<EndState>), EvalError> {
-    wave::END_STATES.with(|c| *c.borrow_mut() = Some(Vec::new()));
+    reference::END_STATES.with(|c| *c.borrow_mut() = Some(Vec::new()));
     let r = if general {
-        trace::run_traced(
-            program,
-            launch,
-            memory,
-            rdna2spv_ir::trace::TraceFilter::default(),
-        )
-        .map(|t| t.stats)
+        run_reference(program, launch, memory)
     } else {
         run(program, launch, memory)
     };
-    let states = wave::END_STATES
+    let states = reference::END_STATES
         .with(|c| c.borrow_mut().take())
         .unwrap_or_default();
     r.map(|s| (s, states))
@@ -155,15 +153,35 @@ pub fn run(program: &Program, launch: &Launch, memory: &mut Memory) -> Result<St
     run_with(program, launch, memory, None)
 }
 
+/// [`run`] by the reference interpreter alone, without the fast layer.
+fn run_reference(
+    program: &Program,
+    launch: &Launch,
+    memory: &mut Memory,
+) -> Result<Stats, EvalError> {
+    run_layers(program, launch, memory, None, false)
+}
+
 /// [`run`] with an optional tracer ([`trace::run_traced`]).
 pub(crate) fn run_with(
     program: &Program,
     launch: &Launch,
     memory: &mut Memory,
-    mut tracer: Option<&mut trace::Tracer>,
+    tracer: Option<&mut trace::Tracer>,
+) -> Result<Stats, EvalError> {
+    run_layers(program, launch, memory, tracer, true)
+}
+
+/// [`run`] with an optional tracer, with the fast layer (`fast`) or without it.
+fn run_layers(
+    program: &Program,
+    launch: &Launch,
+    memory: &mut Memory,
+    tracer: Option<&mut trace::Tracer>,
+    fast: bool,
 ) -> Result<Stats, EvalError> {
     let types = verify(program)?;
-    let fused = fused::fuse(program, &types);
+    let fused = fast.then(|| fast::fuse(program, &types));
     if launch.wave_size != 32 && launch.wave_size != 64 {
         return Err(EvalError::Launch(format!(
             "wave size {} (must be 32 or 64)",
@@ -184,21 +202,35 @@ pub(crate) fn run_with(
         )));
     }
     let groups: Vec<u32> = (0..3).map(|d| launch.grid[d].div_ceil(wg[d])).collect();
+    let d = reference::Dispatch {
+        program,
+        types: &types,
+        launch,
+        vgprs: reference::vgpr_bound(program, &types),
+    };
+    let mut obs = reference::Observers {
+        traces: None,
+        tracer,
+    };
     let mut stats = Stats::default();
+    let mut accel = fused.as_ref().map(fast::Accel::new);
     for gz in 0..groups[2] {
         for gy in 0..groups[1] {
             for gx in 0..groups[0] {
-                wave::run_workgroup(
-                    program,
-                    &types,
-                    &fused,
-                    launch,
-                    [gx, gy, gz],
-                    memory,
-                    &mut stats,
-                    None,
-                    tracer.as_deref_mut(),
-                )?;
+                let group = [gx, gy, gz];
+                match accel.as_mut() {
+                    Some(a) => {
+                        reference::run_workgroup(&d, group, memory, &mut stats, &mut obs, a)?
+                    }
+                    None => reference::run_workgroup(
+                        &d,
+                        group,
+                        memory,
+                        &mut stats,
+                        &mut obs,
+                        &mut reference::Plain,
+                    )?,
+                }
             }
         }
     }
@@ -221,7 +253,7 @@ pub fn run_traced(
     memory: &mut Memory,
 ) -> Result<(Stats, Vec<WaveTrace>), EvalError> {
     let types = verify(program)?;
-    let fused = fused::fuse(program, &types);
+    let fused = fast::fuse(program, &types);
     if launch.wave_size != 32 && launch.wave_size != 64 {
         return Err(EvalError::Launch(format!(
             "wave size {} (must be 32 or 64)",
@@ -237,24 +269,83 @@ pub fn run_traced(
         )));
     }
     let groups: Vec<u32> = (0..3).map(|d| launch.grid[d].div_ceil(wg[d])).collect();
+    let d = reference::Dispatch {
+        program,
+        types: &types,
+        launch,
+        vgprs: reference::vgpr_bound(program, &types),
+    };
     let mut stats = Stats::default();
     let mut traces = Vec::new();
+    let mut obs = reference::Observers {
+        traces: Some(&mut traces),
+        tracer: None,
+    };
+    let mut accel = fast::Accel::new(&fused);
     for gz in 0..groups[2] {
         for gy in 0..groups[1] {
             for gx in 0..groups[0] {
-                wave::run_workgroup(
-                    program,
-                    &types,
-                    &fused,
-                    launch,
+                reference::run_workgroup(
+                    &d,
                     [gx, gy, gz],
                     memory,
                     &mut stats,
-                    Some(&mut traces),
-                    None,
+                    &mut obs,
+                    &mut accel,
                 )?;
             }
         }
     }
     Ok((stats, traces))
+}
+
+#[cfg(test)]
+mod layering {
+    /// The paths of the fast layer (`crate::fast` and its modules) that the reference side must not name.
+    const FAST: [&str; 4] = ["fast::", "fused::", "fused_multi::", "block::"];
+
+    /// `path` segments in the code (comments left out) of `source`, as (line, segment) pairs.
+    fn fast_paths(source: &str) -> Vec<(usize, &'static str)> {
+        let mut found = Vec::new();
+        for (i, line) in source.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            for seg in FAST {
+                // A segment on its own: not the tail of a longer name (`Refused`, `is_fast::`).
+                let hit = code.match_indices(seg).any(|(at, _)| {
+                    !code[..at]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| c.is_alphanumeric() || c == '_')
+                });
+                if hit {
+                    found.push((i + 1, seg));
+                }
+            }
+        }
+        found
+    }
+
+    /// Decision D176: the reference interpreter and the tracer that observes it name nothing of the fast
+    /// layer; the fast forms reach it only through `reference::Shortcut`, which lib.rs hands in.
+    #[test]
+    fn the_reference_does_not_use_the_fast_layer() {
+        for (name, source) in [
+            ("reference.rs", include_str!("reference.rs")),
+            ("trace.rs", include_str!("trace.rs")),
+        ] {
+            assert_eq!(fast_paths(source), [], "{name} names the fast layer");
+        }
+    }
+
+    /// The check sees a use of the fast layer and ignores comments and longer names.
+    #[test]
+    fn the_layering_check_can_fail() {
+        assert_eq!(fast_paths("use crate::fast::Accel;"), [(1, "fast::")]);
+        assert_eq!(
+            fast_paths("x\n    super::fused::run(f, w, e);"),
+            [(2, "fused::")]
+        );
+        assert_eq!(fast_paths("// crate::fast::Accel\nlet Refused = 1;"), []);
+        assert_eq!(fast_paths("is_fast::x(); fast_read_vgpr()"), []);
+    }
 }

@@ -2,7 +2,7 @@
 //! run and, for every instruction its filter selects, records EXEC at the start, the operands read and,
 //! after the instruction, the registers its slots name plus the memory writes it made.
 
-use crate::wave::{Scratch, WaveState};
+use crate::reference::{Scratch, WaveState};
 use crate::{EvalError, Launch, Memory, Stats};
 use rdna2spv_ir::trace::{self, Record, RecordKind, Slot, TraceFilter, Write};
 use rdna2spv_ir::verify::Types;

@@ -1,5 +1,5 @@
 //! Fused VALU instructions of any number of lane-wise 32-bit operations (decision D113), beside the one-op
-//! form of [`crate::fused`]: moves (`v_mov_b32`: no operation), SDWA/VOP3 shapes that compute their operand
+//! form of [`super::fused`]: moves (`v_mov_b32`: no operation), SDWA/VOP3 shapes that compute their operand
 //! selection as extra shifts and masks (`v_xor_b32_sdwa … src0_sel:WORD_1`), three-operand integer forms
 //! (`v_add3_u32`, `v_lshl_or_b32`, …). The instruction's nodes must be 32-bit operand reads (constants, SGPRs,
 //! VGPRs), 32-bit integer operations or operations on f32 (every node typed 32-bit) and one VGPR write at the
@@ -11,8 +11,8 @@
 //! its operands (it masks its first operand and its result; shifts count modulo 32; min/max/mul-high mask
 //! both), so computing in `u32` gives the general path's bits.
 
-use crate::fused::{f32_lanes, int32_lanes, map2, Lanes, Src};
-use crate::wave::{float_op, WaveState};
+use super::fused::{f32_lanes, int32_lanes, map2, Lanes, Src};
+use crate::reference::{float_op, WaveState};
 use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{FloatOp, Handle, IntOp, Node, Program, Ty};
 

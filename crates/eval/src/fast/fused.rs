@@ -9,11 +9,10 @@
 //! and the f32 operations call the same [`crate::specialize`] functions on the same bits. A VGPR outside the
 //! file (the general path reads it as 0 and drops the write) falls back to the general path.
 
+use crate::reference::{unary, WaveState};
 use crate::specialize as sp;
-use crate::wave::unary;
-use crate::wave::WaveState;
 use rdna2spv_ir::verify::Types;
-use rdna2spv_ir::{FloatOp, Handle, IntCmp, IntOp, Node, Program, Shape, Terminator, Ty, UnOp};
+use rdna2spv_ir::{FloatOp, Handle, IntCmp, IntOp, Node, Program, Shape, Ty, UnOp};
 
 /// A 32-bit operand.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -71,79 +70,7 @@ pub(crate) enum SOp {
     WriteScc(u16),
 }
 
-/// An instruction's fast form.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Fast {
-    Valu(Fused),
-    /// Every node uniform and one of [`SOp`]'s kinds (the scalar ALU's instructions): the same nodes, without
-    /// the general path's per-node shape look-ups and lane loops.
-    Salu(Box<[SOp]>),
-    /// Several lane-wise 32-bit operations, or none (a move), and a VGPR write ([`crate::fused_multi`]).
-    Multi(Box<crate::fused_multi::Multi>),
-}
-
-/// `fused[block][inst]`: the fast form of each instruction that has one (through `Deref`), and
-/// `fused.blocks[block]`: the whole block's form where it has one ([`crate::block`], decision D113).
-pub(crate) struct Table {
-    insts: Vec<Vec<Option<Fast>>>,
-    pub(crate) blocks: Vec<Option<crate::block::BlockFast>>,
-    /// One past the highest VGPR any node can read or write ([`crate::block::vgpr_bound`]).
-    pub(crate) vgprs: usize,
-}
-
-impl std::ops::Deref for Table {
-    type Target = Vec<Vec<Option<Fast>>>;
-    fn deref(&self) -> &Self::Target {
-        &self.insts
-    }
-}
-
-pub(crate) fn fuse(p: &Program, types: &Types) -> Table {
-    let insts = fuse_insts(p, types);
-    let blocks = crate::block::compile(p, types, &insts);
-    Table {
-        insts,
-        blocks,
-        vgprs: crate::block::vgpr_bound(p, types),
-    }
-}
-
-fn fuse_insts(p: &Program, types: &Types) -> Vec<Vec<Option<Fast>>> {
-    p.blocks
-        .iter()
-        .map(|(_, block)| {
-            let last_branches = matches!(block.terminator, Terminator::Branch { .. });
-            block
-                .insts
-                .iter()
-                .enumerate()
-                .map(|(i, inst)| {
-                    let (start, end) = (inst.nodes.start as usize, inst.nodes.end as usize);
-                    let last_branch = last_branches && i + 1 == block.insts.len();
-                    // An instruction without nodes (s_waitcnt, s_nop, s_clause, …) only counts as a step; the
-                    // last one of a branching block cannot be one (the condition is its node).
-                    if start == end && !last_branch {
-                        return Some(Fast::Salu(Box::new([])));
-                    }
-                    if let Some(ops) = scalar_inst(p, types, start, end) {
-                        return Some(Fast::Salu(ops));
-                    }
-                    // The block's branch condition is read from the last instruction's value table (the scalar
-                    // form writes it there; the VALU form has no B1 value).
-                    if last_branches && i + 1 == block.insts.len() {
-                        return None;
-                    }
-                    fuse_inst(p, types, start, end).map(Fast::Valu).or_else(|| {
-                        crate::fused_multi::fuse(p, types, start, end)
-                            .map(|m| Fast::Multi(Box::new(m)))
-                    })
-                })
-                .collect()
-        })
-        .collect()
-}
-
-fn fuse_inst(p: &Program, types: &Types, start: usize, end: usize) -> Option<Fused> {
+pub(super) fn fuse_inst(p: &Program, types: &Types, start: usize, end: usize) -> Option<Fused> {
     if end < start + 2 {
         return None;
     }
@@ -202,7 +129,12 @@ fn fuse_inst(p: &Program, types: &Types, start: usize, end: usize) -> Option<Fus
     Some(Fused { op, args, dst })
 }
 
-fn scalar_inst(p: &Program, types: &Types, start: usize, end: usize) -> Option<Box<[SOp]>> {
+pub(super) fn scalar_inst(
+    p: &Program,
+    types: &Types,
+    start: usize,
+    end: usize,
+) -> Option<Box<[SOp]>> {
     if end == start {
         return None;
     }

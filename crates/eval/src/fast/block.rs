@@ -1,5 +1,5 @@
 //! Whole blocks as one fused form (decision D113): a block whose every instruction has a fast form
-//! ([`crate::fused`]) and that does not write EXEC runs as one precompiled op list — the scalar instructions'
+//! ([`super::fused`]) and that does not write EXEC runs as one precompiled op list — the scalar instructions'
 //! values in a small register array shared by the whole block, the VALU instructions as their fused form —
 //! with one runaway check, one statistics update and one terminator per block instead of per instruction.
 //!
@@ -20,18 +20,19 @@
 //! the block would cross the runaway limit (the per-instruction path then reports the exact instruction), or
 //! when a VGPR it names lies outside the wave's file.
 
-use crate::fused::{Fast, SOp};
-use crate::wave::{unary, WaveState};
+use super::fused::SOp;
+use super::Fast;
+use crate::reference::{unary, WaveState};
 use rdna2spv_ir::verify::Types;
-use rdna2spv_ir::{Block, Handle, IntCmp, IntOp, Node, Program, Terminator, Ty, UnOp, EXEC_LO};
+use rdna2spv_ir::{Block, Handle, IntCmp, IntOp, Program, Terminator, Ty, UnOp, EXEC_LO};
 
 /// A register of the block's scalar register array.
 type Reg = u16;
 
 #[derive(Debug, Clone, PartialEq)]
 enum BOp {
-    Valu(crate::fused::Fused),
-    Multi(Box<crate::fused_multi::Multi>),
+    Valu(super::fused::Fused),
+    Multi(Box<super::fused_multi::Multi>),
     Sgpr(Reg, u16, u64),
     Sgpr64(Reg, u16),
     Scc(Reg),
@@ -58,52 +59,6 @@ pub(crate) struct BlockFast {
     vgprs: usize,
     /// The block's terminator.
     next: Terminator,
-}
-
-/// One past the highest VGPR a node of `p` can read or write: the registers the wave's VGPR file can hold
-/// non-zero values in besides the work-item ids. Node kinds not known here to leave VGPRs alone count as the
-/// whole file (256 registers), so a new kind that reaches VGPRs in a new way stays safe.
-pub(crate) fn vgpr_bound(p: &Program, types: &Types) -> usize {
-    let mut n = 0usize;
-    for (_, node) in p.nodes.iter() {
-        let wide = |v: Handle<Node>| types[v.index()].map(|t| t.0) == Some(Ty::B64);
-        let top = match *node {
-            Node::ReadVgpr { reg, ty } => reg as usize + if ty == Ty::B64 { 2 } else { 1 },
-            Node::WriteVgpr { reg, value } => reg as usize + if wide(value) { 2 } else { 1 },
-            Node::Const { .. }
-            | Node::ReadSgpr { .. }
-            | Node::ReadScc
-            | Node::LaneId
-            | Node::WaveId
-            | Node::CodeBase
-            | Node::Int { .. }
-            | Node::IntCmp { .. }
-            | Node::Float { .. }
-            | Node::FloatCmp { .. }
-            | Node::Unary { .. }
-            | Node::Select { .. }
-            | Node::Concat { .. }
-            | Node::Extract { .. }
-            | Node::Ballot { .. }
-            | Node::LaneBit { .. }
-            | Node::ReadLane { .. }
-            | Node::ReadFirstLane { .. }
-            | Node::Load { .. }
-            | Node::WriteSgpr { .. }
-            | Node::WriteScc { .. }
-            | Node::Store { .. }
-            | Node::Atomic { .. }
-            | Node::Barrier
-            | Node::LoadIf { .. }
-            | Node::StoreIf { .. }
-            | Node::AtomicIf { .. }
-            | Node::Refuse { .. } => 0,
-            #[allow(unreachable_patterns)]
-            _ => 256,
-        };
-        n = n.max(top);
-    }
-    n.min(256)
 }
 
 /// What a register holds, for forwarding: its type and whether its value fits that type (no bits above).
@@ -446,7 +401,7 @@ pub(crate) fn run(
             Terminator::End => None,
         };
         match next {
-            Some(t) => crate::wave::enter(wave, t),
+            Some(t) => crate::reference::enter(wave, t),
             None => {
                 wave.finish();
                 return true;
@@ -460,11 +415,11 @@ fn run_op(op: &BOp, wave: &mut WaveState, exec: u64, regs: &mut [u64], tmp: &mut
     let sgpr = |wave: &WaveState, r: u16| *wave.sgpr.get(r as usize).unwrap_or(&0) as u64;
     match *op {
         BOp::Valu(ref f) => {
-            let ok = crate::fused::run(f, wave, exec);
+            let ok = super::fused::run(f, wave, exec);
             debug_assert!(ok, "block forms are run only with their VGPRs in the file");
         }
         BOp::Multi(ref m) => {
-            let ok = crate::fused_multi::run(m, wave, exec, tmp);
+            let ok = super::fused_multi::run(m, wave, exec, tmp);
             debug_assert!(ok, "block forms are run only with their VGPRs in the file");
         }
         BOp::Sgpr(d, r, m) => regs[d as usize] = sgpr(wave, r) & m,
