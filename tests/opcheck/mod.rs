@@ -365,6 +365,20 @@ pub fn inputs(n: usize, seed: u64) -> Vec<[u32; 16]> {
         .collect()
 }
 
+/// Operand sets per op of the `cargo test` runs of the long op lists (issue 28: every op in every
+/// `cargo test`, at a size lavapipe's per-module JIT keeps affordable; their `_full` siblings run [`N`]).
+pub const CI_N: usize = 256;
+
+/// [`CI_N`] unless `RDNA2SPV_OPCHECK_N` says otherwise.
+pub fn ci_n() -> usize {
+    std::env::var("RDNA2SPV_OPCHECK_N")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(CI_N)
+        .div_ceil(WG as usize)
+        * WG as usize
+}
+
 pub fn n() -> usize {
     let n = std::env::var("RDNA2SPV_OPCHECK_N")
         .ok()
