@@ -68,6 +68,19 @@ struct Kind {
 }
 
 fn kind(full: &'static str) -> Kind {
+    // `pairs_*`: the two-address LDS forms, with their own reference ([`oracle_pairs`]).
+    if full.starts_with("pairs_") {
+        return Kind {
+            space: "ds",
+            base: "pairs",
+            wide: full.ends_with("b64"),
+            float: false,
+            signed: false,
+            two: false,
+            rtn: true,
+            scratch: false,
+        };
+    }
     // `<name>@scratch`: the MUBUF form through the private segment buffer (D092).
     let scratch = full.ends_with("@scratch");
     let name = full.split('@').next().unwrap();
@@ -355,6 +368,20 @@ fn inputs(k: Kind, n: usize, seed: u64) -> Vec<[u32; 16]> {
         .collect()
 }
 
+/// The two-address LDS segments (`pairs_*`, lane l's dwords at 4l or 8l, far apart from every other
+/// lane's): ds_write2/read2(st64)_b32 move v0..v3 through LDS into v10..v13; the b64 exchanges return the
+/// old values (both v[0:1]) into v[8:11] and the read-back of the new ones (v[2:3], v[4:5]) is v[12:15].
+fn oracle_pairs(name: &str, f: &mut Frame) {
+    for l in 0..WAVE {
+        let v = f.v[l];
+        if name == "pairs_rw2_b32" {
+            f.v[l][10..14].copy_from_slice(&[v[0], v[2], v[1], v[3]]);
+        } else {
+            f.v[l][8..16].copy_from_slice(&[v[0], v[1], v[0], v[1], v[2], v[3], v[4], v[5]]);
+        }
+    }
+}
+
 /// The frame after the segment.
 fn oracle(k: Kind, f: &mut Frame) {
     for l in 0..WAVE {
@@ -548,7 +575,11 @@ fn check_n(segs: &[Seg], mapping: Mapping, n: usize) {
             for (w, wave) in ins.chunks(WAVE).enumerate() {
                 let o = as_op(s);
                 let mut f = frame_of(&o, wave);
-                oracle(k, &mut f);
+                if k.base == "pairs" {
+                    oracle_pairs(s.name, &mut f);
+                } else {
+                    oracle(k, &mut f);
+                }
                 let want = outputs_of(&f);
                 for (l, want) in want.iter().enumerate() {
                     let at = 16 * (j * n + w * WAVE + l);
@@ -716,6 +747,14 @@ fn atomics_buffer_scratch_full() {
     run_selected(|s| s.name.ends_with("@scratch"));
 }
 
+// coverage: lds_pairs: DS_WRITE2_B32 DS_WRITE2ST64_B32 DS_READ2_B32 DS_READ2ST64_B32 DS_NOP DS_WRXCHG2_RTN_B64 DS_WRXCHG2ST64_RTN_B64
+/// The two-address LDS forms no other test compared (issue 28; rocSPARSE's ds_read2/write2(st64)_b32):
+/// each lane's addresses are its own (4l or 8l bytes), so no two lanes touch one dword.
+#[test]
+fn lds_pairs() {
+    run_ci(|s| s.name.starts_with("pairs_"));
+}
+
 /// Every DS src2 form (gfx1010; issue 28): each segment writes the memory operand at A and DATA at
 /// B = A + size * 3 (`offset:3`, the stride), runs `ds_<op>_src2_<ty> v40 offset:3` and reads A back, so
 /// the reference is the plain DS atomic's, MEM[A] = op(MEM[A], DATA).
@@ -727,6 +766,9 @@ fn atomics_lds_src2() {
 /// Every segment: its name, LLVM's text of its instructions and their words (llvm-mc-19, gfx1030; the
 /// `@gfx1010` ones with -mcpu=gfx1010).
 static SEGS: &[Seg] = &[
+    seg("pairs_rw2_b32", "v_lshrrev_b32_e32 v16, 4, v40\nds_write2_b32 v16, v0, v1 offset1:32\nds_write2st64_b32 v16, v2, v3 offset0:1 offset1:2\nds_read2st64_b32 v[10:11], v16 offset1:1\nds_read2_b32 v[12:13], v16 offset0:32 offset1:128\nds_nop\ns_waitcnt lgkmcnt(0)", &[0x2c205084, 0xd8382000, 0x00010010, 0xd83c0201, 0x00030210, 0xd8e00100, 0x0a000010, 0xd8dc8020, 0x0c000010, 0xd8500000, 0x00000000, 0xbf8cc07f]),
+    seg("pairs_xchg2_b64", "v_lshrrev_b32_e32 v16, 3, v40\nds_write_b64 v16, v[0:1]\nds_write_b64 v16, v[0:1] offset:256\nds_wrxchg2_rtn_b64 v[8:11], v16, v[2:3], v[4:5] offset1:32\nds_read2_b64 v[12:15], v16 offset1:32\ns_waitcnt lgkmcnt(0)", &[0x2c205083, 0xd9340000, 0x00000010, 0xd9340100, 0x00000010, 0xd9b82000, 0x08040210, 0xd9dc2000, 0x0c000010, 0xbf8cc07f]),
+    seg("pairs_xchg2st64_b64", "v_lshrrev_b32_e32 v16, 3, v40\nds_write_b64 v16, v[0:1] offset:512\nds_write_b64 v16, v[0:1] offset:1024\nds_wrxchg2st64_rtn_b64 v[8:11], v16, v[2:3], v[4:5] offset0:1 offset1:2\nds_read2st64_b64 v[12:15], v16 offset0:1 offset1:2\ns_waitcnt lgkmcnt(0)", &[0x2c205083, 0xd9340200, 0x00000010, 0xd9340400, 0x00000010, 0xd9bc0201, 0x08040210, 0xd9e00201, 0x0c000010, 0xbf8cc07f]),
     seg("ds_add_src2_u32@gfx1010", "ds_write_b32 v40, v0\nds_write_b32 v40, v2 offset:12\nds_add_src2_u32 v40 offset:3\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd834000c, 0x00000228, 0xda000003, 0x00000028, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),
     seg("ds_sub_src2_u32@gfx1010", "ds_write_b32 v40, v0\nds_write_b32 v40, v2 offset:12\nds_sub_src2_u32 v40 offset:3\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd834000c, 0x00000228, 0xda040003, 0x00000028, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),
     seg("ds_rsub_src2_u32@gfx1010", "ds_write_b32 v40, v0\nds_write_b32 v40, v2 offset:12\nds_rsub_src2_u32 v40 offset:3\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd834000c, 0x00000228, 0xda080003, 0x00000028, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),

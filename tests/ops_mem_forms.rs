@@ -9,7 +9,8 @@
 //! these instruction texts over a per-lane 64-byte image of the inputs, written from the RDNA 2 ISA guide's
 //! definitions of the loads (zero/sign extension, the d16 forms writing one half and keeping the other) and
 //! stores (the low bytes of the source), sharing nothing with crates/ir or crates/eval. EXEC is partial
-//! (`s21 | 0x100`) in every other segment: an inactive lane neither loads nor stores.
+//! (`s21 | 0x100`) in every other segment: an inactive lane neither loads nor stores. The cache
+//! invalidations (buffer_gl0_inv, buffer_gl1_inv) between the stores and the loads change nothing visible.
 
 mod opcheck;
 use opcheck::{check, Frame, Op, WAVE};
@@ -105,7 +106,7 @@ fn model(f: &mut Frame, text: &str) {
     }
 }
 
-// coverage: mem_forms: GLOBAL_LOAD_UBYTE GLOBAL_LOAD_SBYTE GLOBAL_LOAD_USHORT GLOBAL_LOAD_SSHORT GLOBAL_LOAD_DWORD GLOBAL_LOAD_DWORDX3 GLOBAL_LOAD_DWORDX4 GLOBAL_STORE_BYTE GLOBAL_STORE_SHORT GLOBAL_STORE_DWORDX3 GLOBAL_STORE_DWORDX4 FLAT_LOAD_UBYTE FLAT_LOAD_SBYTE FLAT_LOAD_USHORT FLAT_LOAD_SSHORT FLAT_LOAD_DWORD FLAT_LOAD_DWORDX2 FLAT_LOAD_DWORDX3 FLAT_LOAD_DWORDX4 FLAT_LOAD_UBYTE_D16 FLAT_LOAD_UBYTE_D16_HI FLAT_LOAD_SBYTE_D16 FLAT_LOAD_SHORT_D16_HI FLAT_STORE_BYTE FLAT_STORE_SHORT FLAT_STORE_DWORD FLAT_STORE_DWORDX2 FLAT_STORE_DWORDX3 FLAT_STORE_DWORDX4 S_ENDPGM
+// coverage: mem_forms: GLOBAL_LOAD_UBYTE GLOBAL_LOAD_SBYTE GLOBAL_LOAD_USHORT GLOBAL_LOAD_SSHORT GLOBAL_LOAD_DWORD GLOBAL_LOAD_DWORDX3 GLOBAL_LOAD_DWORDX4 GLOBAL_STORE_BYTE GLOBAL_STORE_SHORT GLOBAL_STORE_DWORDX3 GLOBAL_STORE_DWORDX4 FLAT_LOAD_UBYTE FLAT_LOAD_SBYTE FLAT_LOAD_USHORT FLAT_LOAD_SSHORT FLAT_LOAD_DWORD FLAT_LOAD_DWORDX2 FLAT_LOAD_DWORDX3 FLAT_LOAD_DWORDX4 FLAT_LOAD_UBYTE_D16 FLAT_LOAD_UBYTE_D16_HI FLAT_LOAD_SBYTE_D16 FLAT_LOAD_SHORT_D16_HI FLAT_STORE_BYTE FLAT_STORE_SHORT FLAT_STORE_DWORD FLAT_STORE_DWORDX2 FLAT_STORE_DWORDX3 FLAT_STORE_DWORDX4 BUFFER_GL0_INV BUFFER_GL1_INV S_ENDPGM
 /// Every global/flat load and store form above, host vs lavapipe vs the model.
 #[test]
 fn mem_forms() {

@@ -415,7 +415,12 @@ fn run_binary(work: &Path, dir: &Path, text: &str, k: usize) -> Result<Outcome, 
         Some(1) => Err("exit 1: host and device differ".to_string()),
         Some(c) => Err(format!("exit {c}")),
     };
-    verdict.map_err(|why| format!("{why}\nmanifest (in {}):\n{text}\nstderr:\n{stderr}", dir.display()))
+    verdict.map_err(|why| {
+        format!(
+            "{why}\nmanifest (in {}):\n{text}\nstderr:\n{stderr}",
+            dir.display()
+        )
+    })
 }
 
 /// `n` mutants (and first every base unmutated) through the binary; panics listing every broken one.
@@ -424,14 +429,19 @@ fn device_fuzz(n: usize, program_seeds: u32, fixtures_every: usize) {
     let t = Instant::now();
     let work = scratch("device");
     let programs = generated(&work.join("programs"), 1..1 + program_seeds);
-    let fixtures: Vec<(PathBuf, String)> = manifests().into_iter().step_by(fixtures_every).collect();
+    let fixtures: Vec<(PathBuf, String)> =
+        manifests().into_iter().step_by(fixtures_every).collect();
     let base: Vec<(PathBuf, String)> = fixtures.into_iter().chain(programs).collect();
     let mut r = Rng(seed | 1);
     let (mut agreed, mut refused, mut skipped) = (0usize, 0usize, 0usize);
     let mut broken = Vec::new();
     let total = base.len() + n;
     for k in 0..total {
-        let (dir, text) = &base[if k < base.len() { k } else { r.below(base.len()) }];
+        let (dir, text) = &base[if k < base.len() {
+            k
+        } else {
+            r.below(base.len())
+        }];
         let text = if k < base.len() {
             text.clone()
         } else {
@@ -449,7 +459,9 @@ fn device_fuzz(n: usize, program_seeds: u32, fixtures_every: usize) {
             Ok(Outcome::Refused) => refused += 1,
             Err(e) => {
                 eprintln!("execution {k}: {e}");
-                broken.push(format!("execution {k} (RDNA2SPV_RUN_FUZZ_SEED={seed}): {e}"));
+                broken.push(format!(
+                    "execution {k} (RDNA2SPV_RUN_FUZZ_SEED={seed}): {e}"
+                ));
             }
         }
         if (k + 1) % 100 == 0 {
@@ -473,11 +485,11 @@ fn device_fuzz(n: usize, program_seeds: u32, fixtures_every: usize) {
     assert!(agreed > 0, "nothing ran to the end on both backends");
 }
 
-/// In every `cargo test`: every 8th fixture manifest and the programs of one seed (each shape) unmutated,
-/// then 24 mutants, through the binary on lavapipe.
+/// In every `cargo test`: every 16th fixture manifest and the programs of one seed (each shape) unmutated,
+/// then 8 mutants, through the binary on lavapipe (about 20 executions).
 #[test]
 fn run_path_fuzz_device_sample() {
-    device_fuzz(env_or("RDNA2SPV_RUN_FUZZ_DEVICE_N", 24), 1, 8);
+    device_fuzz(env_or("RDNA2SPV_RUN_FUZZ_DEVICE_N", 8), 1, 16);
 }
 
 /// The long device job (docs/robustness.md): `RDNA2SPV_RUN_FUZZ_DEVICE_N` mutants (default 10^4).

@@ -35,6 +35,8 @@ SEGS = [
      "global_store_dwordx3 v40, v[8:10], s[6:7] offset:16",
      "global_store_byte v40, v2, s[6:7] offset:27",
      "s_waitcnt_vscnt null, 0x0",
+     "buffer_gl1_inv",
+     "buffer_gl0_inv",
      "global_load_dwordx4 v[8:11], v40, s[6:7]",
      "global_load_dwordx4 v[12:15], v40, s[6:7] offset:16",
      "s_waitcnt vmcnt(0)"],

@@ -22,13 +22,15 @@ pub fn segments() -> Vec<Op> {
             0xdc38802c, 0x0c060028, // global_load_dwordx4 v[12:15], v40, s[6:7] offset:44
             0xbf8c3f70, // s_waitcnt vmcnt(0)
         ]),
-        seg!(All, "global_store_dwordx4 v40, v[4:7], s[6:7]\nglobal_store_byte v40, v0, s[6:7] offset:1\nglobal_store_short v40, v1, s[6:7] offset:6\nglobal_store_dwordx3 v40, v[8:10], s[6:7] offset:16\nglobal_store_byte v40, v2, s[6:7] offset:27\ns_waitcnt_vscnt null, 0x0\nglobal_load_dwordx4 v[8:11], v40, s[6:7]\nglobal_load_dwordx4 v[12:15], v40, s[6:7] offset:16\ns_waitcnt vmcnt(0)", [
+        seg!(All, "global_store_dwordx4 v40, v[4:7], s[6:7]\nglobal_store_byte v40, v0, s[6:7] offset:1\nglobal_store_short v40, v1, s[6:7] offset:6\nglobal_store_dwordx3 v40, v[8:10], s[6:7] offset:16\nglobal_store_byte v40, v2, s[6:7] offset:27\ns_waitcnt_vscnt null, 0x0\nbuffer_gl1_inv\nbuffer_gl0_inv\nglobal_load_dwordx4 v[8:11], v40, s[6:7]\nglobal_load_dwordx4 v[12:15], v40, s[6:7] offset:16\ns_waitcnt vmcnt(0)", [
             0xdc788000, 0x00060428, // global_store_dwordx4 v40, v[4:7], s[6:7]
             0xdc608001, 0x00060028, // global_store_byte v40, v0, s[6:7] offset:1
             0xdc688006, 0x00060128, // global_store_short v40, v1, s[6:7] offset:6
             0xdc7c8010, 0x00060828, // global_store_dwordx3 v40, v[8:10], s[6:7] offset:16
             0xdc60801b, 0x00060228, // global_store_byte v40, v2, s[6:7] offset:27
             0xbbfd0000, // s_waitcnt_vscnt null, 0x0
+            0xe1c80000, 0x00000000, // buffer_gl1_inv
+            0xe1c40000, 0x00000000, // buffer_gl0_inv
             0xdc388000, 0x08060028, // global_load_dwordx4 v[8:11], v40, s[6:7]
             0xdc388010, 0x0c060028, // global_load_dwordx4 v[12:15], v40, s[6:7] offset:16
             0xbf8c3f70, // s_waitcnt vmcnt(0)
