@@ -655,24 +655,14 @@ fn atomics_corpus_blockers() {
 }
 
 #[test]
-fn atomics_lds_32() {
-    run_ci(|s| s.name.starts_with("ds_") && !kind(s.name).wide && !s.name.contains("_src2_"));
-}
-
-#[test]
 #[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
-fn atomics_lds_32_full() {
+fn atomics_lds_32() {
     run_selected(|s| s.name.starts_with("ds_") && !kind(s.name).wide && !s.name.contains("_src2_"));
 }
 
 #[test]
-fn atomics_lds_64() {
-    run_ci(|s| s.name.starts_with("ds_") && kind(s.name).wide && !s.name.contains("_src2_"));
-}
-
-#[test]
 #[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
-fn atomics_lds_64_full() {
+fn atomics_lds_64() {
     run_selected(|s| s.name.starts_with("ds_") && kind(s.name).wide && !s.name.contains("_src2_"));
 }
 
@@ -689,35 +679,20 @@ fn atomics_lds_64_lane_mapping() {
 }
 
 #[test]
-fn atomics_global() {
-    run_ci(|s| s.name.starts_with("global_"));
-}
-
-#[test]
 #[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
-fn atomics_global_full() {
+fn atomics_global() {
     run_selected(|s| s.name.starts_with("global_"));
 }
 
 #[test]
-fn atomics_flat() {
-    run_ci(|s| s.name.starts_with("flat_"));
-}
-
-#[test]
 #[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
-fn atomics_flat_full() {
+fn atomics_flat() {
     run_selected(|s| s.name.starts_with("flat_"));
 }
 
 #[test]
-fn atomics_buffer() {
-    run_ci(|s| s.name.starts_with("buffer_") && !s.name.ends_with("@scratch"));
-}
-
-#[test]
 #[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
-fn atomics_buffer_full() {
+fn atomics_buffer() {
     run_selected(|s| s.name.starts_with("buffer_") && !s.name.ends_with("@scratch"));
 }
 
@@ -737,13 +712,8 @@ fn atomics_buffer_scratch_sample() {
 }
 
 #[test]
-fn atomics_buffer_scratch() {
-    run_ci(|s| s.name.ends_with("@scratch"));
-}
-
-#[test]
 #[ignore = "long (33 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
-fn atomics_buffer_scratch_full() {
+fn atomics_buffer_scratch() {
     run_selected(|s| s.name.ends_with("@scratch"));
 }
 

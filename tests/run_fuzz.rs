@@ -298,7 +298,7 @@ fn env_or<T: std::str::FromStr>(key: &str, default: T) -> T {
 
 #[test]
 fn run_path_never_panics_on_mutated_manifests() {
-    host_fuzz(env_or("RDNA2SPV_RUN_FUZZ_N", 5_000), 2);
+    host_fuzz(env_or("RDNA2SPV_RUN_FUZZ_N", 3_000), 1);
 }
 
 /// The long host job: `RDNA2SPV_RUN_FUZZ_N` mutants (default 10^6) over the fixtures and 32 seeds of
