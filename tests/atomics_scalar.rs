@@ -446,19 +446,9 @@ fn scalar_atomics_sample() {
     check(&select(|s| SAMPLE.contains(&s.name)), scalar_items(256));
 }
 
-/// Every segment in every `cargo test` (issue 28) at 16 waves each (`RDNA2SPV_SCALAR_WAVES` overrides);
-/// `scalar_atomics_all_full` runs 4096.
-#[test]
-fn scalar_atomics_all() {
-    check(
-        &select(|s| s.name.starts_with("s_") && !s.name.starts_with("s_scratch")),
-        scalar_items(16),
-    );
-}
-
 #[test]
 #[ignore = "long (54 segments x 4096 waves, ~30 min; docs/coverage-tests.md): cargo test --test atomics_scalar -- --ignored"]
-fn scalar_atomics_all_full() {
+fn scalar_atomics_all() {
     check(
         &select(|s| s.name.starts_with("s_") && !s.name.starts_with("s_scratch")),
         scalar_items(4096),
