@@ -729,7 +729,6 @@ fn lds_pairs() {
 /// B = A + size * 3 (`offset:3`, the stride), runs `ds_<op>_src2_<ty> v40 offset:3` and reads A back, so
 /// the reference is the plain DS atomic's, MEM[A] = op(MEM[A], DATA).
 #[test]
-#[ignore = "long (31 segments; its 64-bit group's dispatch passed 600 s under load, D172): cargo test --test atomics -- --ignored atomics_lds_src2"]
 fn atomics_lds_src2() {
     run_ci(|s| s.name.contains("_src2_"));
 }
