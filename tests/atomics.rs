@@ -509,7 +509,7 @@ fn check_n(segs: &[Seg], mapping: Mapping, n: usize) {
     let ctx = opcheck::lavapipe();
     let prof = probe(&ctx).expect("the device profile is probed");
     let mut failures = Vec::new();
-    for (gi, group) in segs.chunks(opcheck::batch()).enumerate() {
+    for (gi, group) in segs.chunks(opcheck::batch_for(n)).enumerate() {
         let t = std::time::Instant::now();
         let ops: Vec<Op> = group.iter().map(as_op).collect();
         let scratch = group.iter().any(|s| kind(s.name).scratch);
@@ -654,15 +654,27 @@ fn atomics_corpus_blockers() {
     run_selected(|s| CORPUS_BLOCKERS.contains(&s.name));
 }
 
+/// Every op in every `cargo test` at [`opcheck::CI_N`] lanes (issue 28); `atomics_lds_32_full` runs 4096.
 #[test]
-#[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
 fn atomics_lds_32() {
-    run_selected(|s| s.name.starts_with("ds_") && !kind(s.name).wide && !s.name.contains("_src2_"));
+    run_ci(|s| s.name.starts_with("ds_") && !kind(s.name).wide && !s.name.contains("_src2_"));
 }
 
 #[test]
 #[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
+fn atomics_lds_32_full() {
+    run_selected(|s| s.name.starts_with("ds_") && !kind(s.name).wide && !s.name.contains("_src2_"));
+}
+
+/// Every op in every `cargo test` at [`opcheck::CI_N`] lanes (issue 28); `atomics_lds_64_full` runs 4096.
+#[test]
 fn atomics_lds_64() {
+    run_ci(|s| s.name.starts_with("ds_") && kind(s.name).wide && !s.name.contains("_src2_"));
+}
+
+#[test]
+#[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
+fn atomics_lds_64_full() {
     run_selected(|s| s.name.starts_with("ds_") && kind(s.name).wide && !s.name.contains("_src2_"));
 }
 
@@ -678,21 +690,39 @@ fn atomics_lds_64_lane_mapping() {
     );
 }
 
+/// Every op in every `cargo test` at [`opcheck::CI_N`] lanes (issue 28); `atomics_global_full` runs 4096.
+#[test]
+fn atomics_global() {
+    run_ci(|s| s.name.starts_with("global_"));
+}
+
 #[test]
 #[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
-fn atomics_global() {
+fn atomics_global_full() {
     run_selected(|s| s.name.starts_with("global_"));
 }
 
+/// Every op in every `cargo test` at [`opcheck::CI_N`] lanes (issue 28); `atomics_flat_full` runs 4096.
 #[test]
-#[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
 fn atomics_flat() {
-    run_selected(|s| s.name.starts_with("flat_"));
+    run_ci(|s| s.name.starts_with("flat_"));
 }
 
 #[test]
 #[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
+fn atomics_flat_full() {
+    run_selected(|s| s.name.starts_with("flat_"));
+}
+
+/// Every op in every `cargo test` at [`opcheck::CI_N`] lanes (issue 28); `atomics_buffer_full` runs 4096.
+#[test]
 fn atomics_buffer() {
+    run_ci(|s| s.name.starts_with("buffer_") && !s.name.ends_with("@scratch"));
+}
+
+#[test]
+#[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
+fn atomics_buffer_full() {
     run_selected(|s| s.name.starts_with("buffer_") && !s.name.ends_with("@scratch"));
 }
 
@@ -711,9 +741,15 @@ fn atomics_buffer_scratch_sample() {
     run_selected(|s| SAMPLE.contains(&s.name));
 }
 
+/// Every op in every `cargo test` at [`opcheck::CI_N`] lanes (issue 28); `atomics_buffer_scratch_full` runs 4096.
+#[test]
+fn atomics_buffer_scratch() {
+    run_ci(|s| s.name.ends_with("@scratch"));
+}
+
 #[test]
 #[ignore = "long (33 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
-fn atomics_buffer_scratch() {
+fn atomics_buffer_scratch_full() {
     run_selected(|s| s.name.ends_with("@scratch"));
 }
 
