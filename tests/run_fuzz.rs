@@ -304,7 +304,7 @@ fn run_path_never_panics_on_mutated_manifests() {
 /// The long host job: `RDNA2SPV_RUN_FUZZ_N` mutants (default 10^6) over the fixtures and 32 seeds of
 /// generated programs (docs/robustness.md).
 #[test]
-#[ignore = "long (10^6 mutants, about 40 min in a release build): cargo test --release --test run_fuzz -- --ignored run_path_fuzz_host_long --nocapture"]
+#[ignore = "long (10^6 mutants, about 35 min in a debug build): cargo test --test run_fuzz -- --ignored run_path_fuzz_host_long --nocapture"]
 fn run_path_fuzz_host_long() {
     host_fuzz(env_or("RDNA2SPV_RUN_FUZZ_N", 1_000_000), 32);
 }
@@ -494,7 +494,7 @@ fn run_path_fuzz_device_sample() {
 
 /// The long device job (docs/robustness.md): `RDNA2SPV_RUN_FUZZ_DEVICE_N` mutants (default 10^4).
 #[test]
-#[ignore = "long (10^4 lavapipe executions): cargo test --release --test run_fuzz -- --ignored run_path_fuzz_device_long --nocapture"]
+#[ignore = "long (10^4 lavapipe executions, about 20 min): cargo test --test run_fuzz -- --ignored run_path_fuzz_device_long --nocapture"]
 fn run_path_fuzz_device_long() {
     device_fuzz(env_or("RDNA2SPV_RUN_FUZZ_DEVICE_N", 10_000), 16, 1);
 }
