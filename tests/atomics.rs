@@ -39,6 +39,7 @@ use softfloat_wrapper::{Float, RoundingMode::TiesToEven as RNE, F32};
 // The tests below run in every `cargo test` with the same check (host vs lavapipe vs the reference model);
 // their markers name their ignored siblings' opcodes, and docs/coverage.md credits only the rows their
 // executed-encoding logs show (D159).
+// coverage: atomics_lds_src2: DS_ADD_SRC2_U32 DS_SUB_SRC2_U32 DS_RSUB_SRC2_U32 DS_INC_SRC2_U32 DS_DEC_SRC2_U32 DS_MIN_SRC2_I32 DS_MAX_SRC2_I32 DS_MIN_SRC2_U32 DS_MAX_SRC2_U32 DS_AND_SRC2_B32 DS_OR_SRC2_B32 DS_XOR_SRC2_B32 DS_WRITE_SRC2_B32 DS_MIN_SRC2_F32 DS_MAX_SRC2_F32 DS_ADD_SRC2_F32 DS_ADD_SRC2_U64 DS_SUB_SRC2_U64 DS_RSUB_SRC2_U64 DS_INC_SRC2_U64 DS_DEC_SRC2_U64 DS_MIN_SRC2_I64 DS_MAX_SRC2_I64 DS_MIN_SRC2_U64 DS_MAX_SRC2_U64 DS_AND_SRC2_B64 DS_OR_SRC2_B64 DS_XOR_SRC2_B64 DS_WRITE_SRC2_B64 DS_MIN_SRC2_F64 DS_MAX_SRC2_F64
 // coverage: atomics_lds_64_lane_mapping: DS_ADD_U64 DS_ADD_RTN_U64 DS_SUB_U64 DS_SUB_RTN_U64 DS_RSUB_U64 DS_RSUB_RTN_U64 DS_INC_U64 DS_INC_RTN_U64 DS_DEC_U64 DS_DEC_RTN_U64 DS_MIN_I64 DS_MIN_RTN_I64 DS_MAX_I64 DS_MAX_RTN_I64 DS_MIN_U64 DS_MIN_RTN_U64 DS_MAX_U64 DS_MAX_RTN_U64 DS_AND_B64 DS_AND_RTN_B64 DS_OR_B64 DS_OR_RTN_B64 DS_XOR_B64 DS_XOR_RTN_B64 DS_MSKOR_B64 DS_MSKOR_RTN_B64 DS_CMPST_B64 DS_CMPST_RTN_B64 DS_CMPST_F64 DS_CMPST_RTN_F64 DS_MIN_F64 DS_MIN_RTN_F64 DS_MAX_F64 DS_MAX_RTN_F64 DS_WRXCHG_RTN_B64
 // coverage: atomics_buffer_scratch_sample: BUFFER_ATOMIC_SWAP BUFFER_ATOMIC_CMPSWAP BUFFER_ATOMIC_ADD BUFFER_ATOMIC_SUB BUFFER_ATOMIC_SMIN BUFFER_ATOMIC_UMIN BUFFER_ATOMIC_SMAX BUFFER_ATOMIC_UMAX BUFFER_ATOMIC_AND BUFFER_ATOMIC_OR BUFFER_ATOMIC_XOR BUFFER_ATOMIC_INC BUFFER_ATOMIC_DEC BUFFER_ATOMIC_FCMPSWAP BUFFER_ATOMIC_FMIN BUFFER_ATOMIC_FMAX BUFFER_ATOMIC_CSUB BUFFER_ATOMIC_SWAP_X2 BUFFER_ATOMIC_CMPSWAP_X2 BUFFER_ATOMIC_ADD_X2 BUFFER_ATOMIC_SUB_X2 BUFFER_ATOMIC_SMIN_X2 BUFFER_ATOMIC_UMIN_X2 BUFFER_ATOMIC_SMAX_X2 BUFFER_ATOMIC_UMAX_X2 BUFFER_ATOMIC_AND_X2 BUFFER_ATOMIC_OR_X2 BUFFER_ATOMIC_XOR_X2 BUFFER_ATOMIC_INC_X2 BUFFER_ATOMIC_DEC_X2 BUFFER_ATOMIC_FCMPSWAP_X2 BUFFER_ATOMIC_FMIN_X2 BUFFER_ATOMIC_FMAX_X2
 
@@ -67,6 +68,19 @@ struct Kind {
 }
 
 fn kind(full: &'static str) -> Kind {
+    // `pairs_*`: the two-address LDS forms, with their own reference ([`oracle_pairs`]).
+    if full.starts_with("pairs_") {
+        return Kind {
+            space: "ds",
+            base: "pairs",
+            wide: full.ends_with("b64"),
+            float: false,
+            signed: false,
+            two: false,
+            rtn: true,
+            scratch: false,
+        };
+    }
     // `<name>@scratch`: the MUBUF form through the private segment buffer (D092).
     let scratch = full.ends_with("@scratch");
     let name = full.split('@').next().unwrap();
@@ -78,7 +92,8 @@ fn kind(full: &'static str) -> Kind {
         let rest = &name[3..];
         let (head, ty) = rest.rsplit_once('_').unwrap();
         rtn = head.ends_with("_rtn");
-        base = head.trim_end_matches("_rtn");
+        // `ds_<op>_src2_<ty>` (gfx1010): MEM[A] = op(MEM[A], MEM[B]), the segment puts DATA at B.
+        base = head.trim_end_matches("_rtn").trim_end_matches("_src2");
         wide = ty.ends_with("64");
         float = ty.starts_with('f');
         signed = ty.starts_with('i');
@@ -209,7 +224,7 @@ fn reference(k: Kind, m: u64, x: u64, y: u64) -> u64 {
         "or" => m | x,
         "xor" => m ^ x,
         "mskor" => (m & !x) | y,
-        "wrxchg" | "swap" => x,
+        "wrxchg" | "swap" | "write" => x,
         "wrap" => {
             if m >= x {
                 m - x
@@ -353,6 +368,20 @@ fn inputs(k: Kind, n: usize, seed: u64) -> Vec<[u32; 16]> {
         .collect()
 }
 
+/// The two-address LDS segments (`pairs_*`, lane l's dwords at 4l or 8l, far apart from every other
+/// lane's): ds_write2/read2(st64)_b32 move v0..v3 through LDS into v10..v13; the b64 exchanges return the
+/// old values (both v[0:1]) into v[8:11] and the read-back of the new ones (v[2:3], v[4:5]) is v[12:15].
+fn oracle_pairs(name: &str, f: &mut Frame) {
+    for l in 0..WAVE {
+        let v = f.v[l];
+        if name == "pairs_rw2_b32" {
+            f.v[l][10..14].copy_from_slice(&[v[0], v[2], v[1], v[3]]);
+        } else {
+            f.v[l][8..16].copy_from_slice(&[v[0], v[1], v[0], v[1], v[2], v[3], v[4], v[5]]);
+        }
+    }
+}
+
 /// The frame after the segment.
 fn oracle(k: Kind, f: &mut Frame) {
     for l in 0..WAVE {
@@ -417,7 +446,7 @@ fn check_words(s: &Seg) {
     let mut at = 0;
     for line in s.text.lines() {
         let ins =
-            decode(&s.words[at..], Target::Gfx1030).unwrap_or_else(|e| panic!("{}: {e}", s.name));
+            decode(&s.words[at..], target(s.name)).unwrap_or_else(|e| panic!("{}: {e}", s.name));
         assert_eq!(ins.text(PrintOptions { wave64: false }), line, "{}", s.name);
         at += ins.len();
     }
@@ -426,11 +455,20 @@ fn check_words(s: &Seg) {
 
 fn nothing(_: &mut Frame) {}
 
+/// `<name>@gfx1010`: a segment of gfx1010-only instructions (the DS src2 forms); else gfx1030.
+fn target(name: &str) -> Target {
+    if name.ends_with("@gfx1010") {
+        Target::Gfx1010
+    } else {
+        Target::Gfx1030
+    }
+}
+
 fn as_op(s: &Seg) -> Op {
     Op {
         asm: s.name,
         words: s.words,
-        target: Target::Gfx1030,
+        target: target(s.name),
         exec: Exec::All,
         oracle: nothing,
     }
@@ -464,18 +502,20 @@ fn le(bytes: &[u8]) -> Vec<u32> {
         .collect()
 }
 
-fn check(segs: &[Seg], mapping: Mapping) {
+fn check_n(segs: &[Seg], mapping: Mapping, n: usize) {
     for s in segs {
         check_words(s);
     }
-    let n = opcheck::n();
     let ctx = opcheck::lavapipe();
     let prof = probe(&ctx).expect("the device profile is probed");
     let mut failures = Vec::new();
-    for (gi, group) in segs.chunks(opcheck::batch()).enumerate() {
+    for (gi, group) in segs.chunks(opcheck::batch_for(n)).enumerate() {
         let t = std::time::Instant::now();
         let ops: Vec<Op> = group.iter().map(as_op).collect();
         let scratch = group.iter().any(|s| kind(s.name).scratch);
+        assert!(group
+            .iter()
+            .all(|s| target(s.name) == target(group[0].name)));
         assert!(group.iter().all(|s| kind(s.name).scratch == scratch));
         let mut words = Vec::new();
         for (k, o) in ops.iter().enumerate() {
@@ -487,7 +527,7 @@ fn check(segs: &[Seg], mapping: Mapping) {
             "atomics",
             &code,
             LiftOptions {
-                target: Target::Gfx1030,
+                target: target(group[0].name),
                 wave_size: 32,
                 // The scratch forms address s[12:15] as the private segment buffer (base s12 = 0).
                 private_segment_buffer: scratch.then_some(12),
@@ -535,7 +575,11 @@ fn check(segs: &[Seg], mapping: Mapping) {
             for (w, wave) in ins.chunks(WAVE).enumerate() {
                 let o = as_op(s);
                 let mut f = frame_of(&o, wave);
-                oracle(k, &mut f);
+                if k.base == "pairs" {
+                    oracle_pairs(s.name, &mut f);
+                } else {
+                    oracle(k, &mut f);
+                }
                 let want = outputs_of(&f);
                 for (l, want) in want.iter().enumerate() {
                     let at = 16 * (j * n + w * WAVE + l);
@@ -574,11 +618,21 @@ fn run_selected(f: impl Fn(&Seg) -> bool) {
 }
 
 fn run_selected_in(f: impl Fn(&Seg) -> bool, mapping: Mapping) {
+    run_selected_n(f, mapping, opcheck::n())
+}
+
+fn run_selected_n(f: impl Fn(&Seg) -> bool, mapping: Mapping, n: usize) {
     let v: Vec<Seg> = select(f)
         .into_iter()
         .map(|s| seg(s.name, s.text, s.words))
         .collect();
-    check(&v, mapping);
+    check_n(&v, mapping, n);
+}
+
+/// Every op in every `cargo test` (issue 28) at [`opcheck::CI_N`] lanes; the `_full` siblings run the
+/// default size.
+fn run_ci(f: impl Fn(&Seg) -> bool) {
+    run_selected_n(f, Mapping::Wave, opcheck::ci_n())
 }
 
 /// The atomics that block the most rocSPARSE kernels (docs/corpus.md), in every `cargo test`.
@@ -600,16 +654,28 @@ fn atomics_corpus_blockers() {
     run_selected(|s| CORPUS_BLOCKERS.contains(&s.name));
 }
 
+/// Every op in every `cargo test` at [`opcheck::CI_N`] lanes (issue 28); `atomics_lds_32_full` runs 4096.
 #[test]
-#[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
 fn atomics_lds_32() {
-    run_selected(|s| s.name.starts_with("ds_") && !kind(s.name).wide);
+    run_ci(|s| s.name.starts_with("ds_") && !kind(s.name).wide && !s.name.contains("_src2_"));
 }
 
 #[test]
 #[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
+fn atomics_lds_32_full() {
+    run_selected(|s| s.name.starts_with("ds_") && !kind(s.name).wide && !s.name.contains("_src2_"));
+}
+
+/// Every op in every `cargo test` at [`opcheck::CI_N`] lanes (issue 28); `atomics_lds_64_full` runs 4096.
+#[test]
 fn atomics_lds_64() {
-    run_selected(|s| s.name.starts_with("ds_") && kind(s.name).wide);
+    run_ci(|s| s.name.starts_with("ds_") && kind(s.name).wide && !s.name.contains("_src2_"));
+}
+
+#[test]
+#[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
+fn atomics_lds_64_full() {
+    run_selected(|s| s.name.starts_with("ds_") && kind(s.name).wide && !s.name.contains("_src2_"));
 }
 
 /// Every 64-bit LDS atomic (with and without return) in the lane mapping (D146): one invocation per
@@ -619,26 +685,44 @@ fn atomics_lds_64() {
 #[test]
 fn atomics_lds_64_lane_mapping() {
     run_selected_in(
-        |s| s.name.starts_with("ds_") && kind(s.name).wide,
+        |s| s.name.starts_with("ds_") && kind(s.name).wide && !s.name.contains("_src2_"),
         Mapping::Lane,
     );
 }
 
+/// Every op in every `cargo test` at [`opcheck::CI_N`] lanes (issue 28); `atomics_global_full` runs 4096.
+#[test]
+fn atomics_global() {
+    run_ci(|s| s.name.starts_with("global_"));
+}
+
 #[test]
 #[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
-fn atomics_global() {
+fn atomics_global_full() {
     run_selected(|s| s.name.starts_with("global_"));
 }
 
+/// Every op in every `cargo test` at [`opcheck::CI_N`] lanes (issue 28); `atomics_flat_full` runs 4096.
 #[test]
-#[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
 fn atomics_flat() {
-    run_selected(|s| s.name.starts_with("flat_"));
+    run_ci(|s| s.name.starts_with("flat_"));
 }
 
 #[test]
 #[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
+fn atomics_flat_full() {
+    run_selected(|s| s.name.starts_with("flat_"));
+}
+
+/// Every op in every `cargo test` at [`opcheck::CI_N`] lanes (issue 28); `atomics_buffer_full` runs 4096.
+#[test]
 fn atomics_buffer() {
+    run_ci(|s| s.name.starts_with("buffer_") && !s.name.ends_with("@scratch"));
+}
+
+#[test]
+#[ignore = "long (~170 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
+fn atomics_buffer_full() {
     run_selected(|s| s.name.starts_with("buffer_") && !s.name.ends_with("@scratch"));
 }
 
@@ -657,14 +741,71 @@ fn atomics_buffer_scratch_sample() {
     run_selected(|s| SAMPLE.contains(&s.name));
 }
 
+/// Every op in every `cargo test` at [`opcheck::CI_N`] lanes (issue 28); `atomics_buffer_scratch_full` runs 4096.
+#[test]
+fn atomics_buffer_scratch() {
+    run_ci(|s| s.name.ends_with("@scratch"));
+}
+
 #[test]
 #[ignore = "long (33 ops; docs/coverage-tests.md): cargo test --test atomics -- --ignored"]
-fn atomics_buffer_scratch() {
+fn atomics_buffer_scratch_full() {
     run_selected(|s| s.name.ends_with("@scratch"));
 }
 
-/// Every segment: its name, LLVM's text of its instructions and their words (llvm-mc-19, gfx1030).
+// coverage: lds_pairs: DS_WRITE2_B32 DS_WRITE2ST64_B32 DS_READ2_B32 DS_READ2ST64_B32 DS_NOP DS_WRXCHG2_RTN_B64 DS_WRXCHG2ST64_RTN_B64
+/// The two-address LDS forms no other test compared (issue 28; rocSPARSE's ds_read2/write2(st64)_b32):
+/// each lane's addresses are its own (4l or 8l bytes), so no two lanes touch one dword.
+#[test]
+fn lds_pairs() {
+    run_ci(|s| s.name.starts_with("pairs_"));
+}
+
+/// Every DS src2 form (gfx1010; issue 28): each segment writes the memory operand at A and DATA at
+/// B = A + size * 3 (`offset:3`, the stride), runs `ds_<op>_src2_<ty> v40 offset:3` and reads A back, so
+/// the reference is the plain DS atomic's, MEM[A] = op(MEM[A], DATA).
+#[test]
+fn atomics_lds_src2() {
+    run_ci(|s| s.name.contains("_src2_"));
+}
+
+/// Every segment: its name, LLVM's text of its instructions and their words (llvm-mc-19, gfx1030; the
+/// `@gfx1010` ones with -mcpu=gfx1010).
 static SEGS: &[Seg] = &[
+    seg("pairs_rw2_b32", "v_lshrrev_b32_e32 v16, 4, v40\nds_write2_b32 v16, v0, v1 offset1:32\nds_write2st64_b32 v16, v2, v3 offset0:1 offset1:2\nds_read2st64_b32 v[10:11], v16 offset1:1\nds_read2_b32 v[12:13], v16 offset0:32 offset1:128\nds_nop\ns_waitcnt lgkmcnt(0)", &[0x2c205084, 0xd8382000, 0x00010010, 0xd83c0201, 0x00030210, 0xd8e00100, 0x0a000010, 0xd8dc8020, 0x0c000010, 0xd8500000, 0x00000000, 0xbf8cc07f]),
+    seg("pairs_xchg2_b64", "v_lshrrev_b32_e32 v16, 3, v40\nds_write_b64 v16, v[0:1]\nds_write_b64 v16, v[0:1] offset:256\nds_wrxchg2_rtn_b64 v[8:11], v16, v[2:3], v[4:5] offset1:32\nds_read2_b64 v[12:15], v16 offset1:32\ns_waitcnt lgkmcnt(0)", &[0x2c205083, 0xd9340000, 0x00000010, 0xd9340100, 0x00000010, 0xd9b82000, 0x08040210, 0xd9dc2000, 0x0c000010, 0xbf8cc07f]),
+    seg("pairs_xchg2st64_b64", "v_lshrrev_b32_e32 v16, 3, v40\nds_write_b64 v16, v[0:1] offset:512\nds_write_b64 v16, v[0:1] offset:1024\nds_wrxchg2st64_rtn_b64 v[8:11], v16, v[2:3], v[4:5] offset0:1 offset1:2\nds_read2st64_b64 v[12:15], v16 offset0:1 offset1:2\ns_waitcnt lgkmcnt(0)", &[0x2c205083, 0xd9340200, 0x00000010, 0xd9340400, 0x00000010, 0xd9bc0201, 0x08040210, 0xd9e00201, 0x0c000010, 0xbf8cc07f]),
+    seg("ds_add_src2_u32@gfx1010", "ds_write_b32 v40, v0\nds_write_b32 v40, v2 offset:12\nds_add_src2_u32 v40 offset:3\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd834000c, 0x00000228, 0xda000003, 0x00000028, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_sub_src2_u32@gfx1010", "ds_write_b32 v40, v0\nds_write_b32 v40, v2 offset:12\nds_sub_src2_u32 v40 offset:3\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd834000c, 0x00000228, 0xda040003, 0x00000028, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_rsub_src2_u32@gfx1010", "ds_write_b32 v40, v0\nds_write_b32 v40, v2 offset:12\nds_rsub_src2_u32 v40 offset:3\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd834000c, 0x00000228, 0xda080003, 0x00000028, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_inc_src2_u32@gfx1010", "ds_write_b32 v40, v0\nds_write_b32 v40, v2 offset:12\nds_inc_src2_u32 v40 offset:3\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd834000c, 0x00000228, 0xda0c0003, 0x00000028, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_dec_src2_u32@gfx1010", "ds_write_b32 v40, v0\nds_write_b32 v40, v2 offset:12\nds_dec_src2_u32 v40 offset:3\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd834000c, 0x00000228, 0xda100003, 0x00000028, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_min_src2_i32@gfx1010", "ds_write_b32 v40, v0\nds_write_b32 v40, v2 offset:12\nds_min_src2_i32 v40 offset:3\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd834000c, 0x00000228, 0xda140003, 0x00000028, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_max_src2_i32@gfx1010", "ds_write_b32 v40, v0\nds_write_b32 v40, v2 offset:12\nds_max_src2_i32 v40 offset:3\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd834000c, 0x00000228, 0xda180003, 0x00000028, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_min_src2_u32@gfx1010", "ds_write_b32 v40, v0\nds_write_b32 v40, v2 offset:12\nds_min_src2_u32 v40 offset:3\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd834000c, 0x00000228, 0xda1c0003, 0x00000028, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_max_src2_u32@gfx1010", "ds_write_b32 v40, v0\nds_write_b32 v40, v2 offset:12\nds_max_src2_u32 v40 offset:3\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd834000c, 0x00000228, 0xda200003, 0x00000028, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_and_src2_b32@gfx1010", "ds_write_b32 v40, v0\nds_write_b32 v40, v2 offset:12\nds_and_src2_b32 v40 offset:3\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd834000c, 0x00000228, 0xda240003, 0x00000028, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_or_src2_b32@gfx1010", "ds_write_b32 v40, v0\nds_write_b32 v40, v2 offset:12\nds_or_src2_b32 v40 offset:3\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd834000c, 0x00000228, 0xda280003, 0x00000028, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_xor_src2_b32@gfx1010", "ds_write_b32 v40, v0\nds_write_b32 v40, v2 offset:12\nds_xor_src2_b32 v40 offset:3\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd834000c, 0x00000228, 0xda2c0003, 0x00000028, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_write_src2_b32@gfx1010", "ds_write_b32 v40, v0\nds_write_b32 v40, v2 offset:12\nds_write_src2_b32 v40 offset:3\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd834000c, 0x00000228, 0xda340003, 0x00000028, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_min_src2_f32@gfx1010", "ds_write_b32 v40, v0\nds_write_b32 v40, v2 offset:12\nds_min_src2_f32 v40 offset:3\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd834000c, 0x00000228, 0xda480003, 0x00000028, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_max_src2_f32@gfx1010", "ds_write_b32 v40, v0\nds_write_b32 v40, v2 offset:12\nds_max_src2_f32 v40 offset:3\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd834000c, 0x00000228, 0xda4c0003, 0x00000028, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_add_src2_f32@gfx1010", "ds_write_b32 v40, v0\nds_write_b32 v40, v2 offset:12\nds_add_src2_f32 v40 offset:3\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd834000c, 0x00000228, 0xda540003, 0x00000028, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_add_src2_u64@gfx1010", "ds_write_b64 v40, v[0:1]\nds_write_b64 v40, v[2:3] offset:24\nds_add_src2_u64 v40 offset:3\nds_read_b64 v[10:11], v40\ns_waitcnt lgkmcnt(0)", &[0xd9340000, 0x00000028, 0xd9340018, 0x00000228, 0xdb000003, 0x00000028, 0xd9d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_sub_src2_u64@gfx1010", "ds_write_b64 v40, v[0:1]\nds_write_b64 v40, v[2:3] offset:24\nds_sub_src2_u64 v40 offset:3\nds_read_b64 v[10:11], v40\ns_waitcnt lgkmcnt(0)", &[0xd9340000, 0x00000028, 0xd9340018, 0x00000228, 0xdb040003, 0x00000028, 0xd9d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_rsub_src2_u64@gfx1010", "ds_write_b64 v40, v[0:1]\nds_write_b64 v40, v[2:3] offset:24\nds_rsub_src2_u64 v40 offset:3\nds_read_b64 v[10:11], v40\ns_waitcnt lgkmcnt(0)", &[0xd9340000, 0x00000028, 0xd9340018, 0x00000228, 0xdb080003, 0x00000028, 0xd9d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_inc_src2_u64@gfx1010", "ds_write_b64 v40, v[0:1]\nds_write_b64 v40, v[2:3] offset:24\nds_inc_src2_u64 v40 offset:3\nds_read_b64 v[10:11], v40\ns_waitcnt lgkmcnt(0)", &[0xd9340000, 0x00000028, 0xd9340018, 0x00000228, 0xdb0c0003, 0x00000028, 0xd9d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_dec_src2_u64@gfx1010", "ds_write_b64 v40, v[0:1]\nds_write_b64 v40, v[2:3] offset:24\nds_dec_src2_u64 v40 offset:3\nds_read_b64 v[10:11], v40\ns_waitcnt lgkmcnt(0)", &[0xd9340000, 0x00000028, 0xd9340018, 0x00000228, 0xdb100003, 0x00000028, 0xd9d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_min_src2_i64@gfx1010", "ds_write_b64 v40, v[0:1]\nds_write_b64 v40, v[2:3] offset:24\nds_min_src2_i64 v40 offset:3\nds_read_b64 v[10:11], v40\ns_waitcnt lgkmcnt(0)", &[0xd9340000, 0x00000028, 0xd9340018, 0x00000228, 0xdb140003, 0x00000028, 0xd9d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_max_src2_i64@gfx1010", "ds_write_b64 v40, v[0:1]\nds_write_b64 v40, v[2:3] offset:24\nds_max_src2_i64 v40 offset:3\nds_read_b64 v[10:11], v40\ns_waitcnt lgkmcnt(0)", &[0xd9340000, 0x00000028, 0xd9340018, 0x00000228, 0xdb180003, 0x00000028, 0xd9d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_min_src2_u64@gfx1010", "ds_write_b64 v40, v[0:1]\nds_write_b64 v40, v[2:3] offset:24\nds_min_src2_u64 v40 offset:3\nds_read_b64 v[10:11], v40\ns_waitcnt lgkmcnt(0)", &[0xd9340000, 0x00000028, 0xd9340018, 0x00000228, 0xdb1c0003, 0x00000028, 0xd9d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_max_src2_u64@gfx1010", "ds_write_b64 v40, v[0:1]\nds_write_b64 v40, v[2:3] offset:24\nds_max_src2_u64 v40 offset:3\nds_read_b64 v[10:11], v40\ns_waitcnt lgkmcnt(0)", &[0xd9340000, 0x00000028, 0xd9340018, 0x00000228, 0xdb200003, 0x00000028, 0xd9d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_and_src2_b64@gfx1010", "ds_write_b64 v40, v[0:1]\nds_write_b64 v40, v[2:3] offset:24\nds_and_src2_b64 v40 offset:3\nds_read_b64 v[10:11], v40\ns_waitcnt lgkmcnt(0)", &[0xd9340000, 0x00000028, 0xd9340018, 0x00000228, 0xdb240003, 0x00000028, 0xd9d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_or_src2_b64@gfx1010", "ds_write_b64 v40, v[0:1]\nds_write_b64 v40, v[2:3] offset:24\nds_or_src2_b64 v40 offset:3\nds_read_b64 v[10:11], v40\ns_waitcnt lgkmcnt(0)", &[0xd9340000, 0x00000028, 0xd9340018, 0x00000228, 0xdb280003, 0x00000028, 0xd9d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_xor_src2_b64@gfx1010", "ds_write_b64 v40, v[0:1]\nds_write_b64 v40, v[2:3] offset:24\nds_xor_src2_b64 v40 offset:3\nds_read_b64 v[10:11], v40\ns_waitcnt lgkmcnt(0)", &[0xd9340000, 0x00000028, 0xd9340018, 0x00000228, 0xdb2c0003, 0x00000028, 0xd9d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_write_src2_b64@gfx1010", "ds_write_b64 v40, v[0:1]\nds_write_b64 v40, v[2:3] offset:24\nds_write_src2_b64 v40 offset:3\nds_read_b64 v[10:11], v40\ns_waitcnt lgkmcnt(0)", &[0xd9340000, 0x00000028, 0xd9340018, 0x00000228, 0xdb340003, 0x00000028, 0xd9d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_min_src2_f64@gfx1010", "ds_write_b64 v40, v[0:1]\nds_write_b64 v40, v[2:3] offset:24\nds_min_src2_f64 v40 offset:3\nds_read_b64 v[10:11], v40\ns_waitcnt lgkmcnt(0)", &[0xd9340000, 0x00000028, 0xd9340018, 0x00000228, 0xdb480003, 0x00000028, 0xd9d80000, 0x0a000028, 0xbf8cc07f]),
+    seg("ds_max_src2_f64@gfx1010", "ds_write_b64 v40, v[0:1]\nds_write_b64 v40, v[2:3] offset:24\nds_max_src2_f64 v40 offset:3\nds_read_b64 v[10:11], v40\ns_waitcnt lgkmcnt(0)", &[0xd9340000, 0x00000028, 0xd9340018, 0x00000228, 0xdb4c0003, 0x00000028, 0xd9d80000, 0x0a000028, 0xbf8cc07f]),
     seg("ds_add_u32", "ds_write_b32 v40, v0\nds_add_u32 v40, v2\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd8000000, 0x00000228, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),
     seg("ds_add_rtn_u32", "ds_write_b32 v40, v0\nds_add_rtn_u32 v8, v40, v2\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd8800000, 0x08000228, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),
     seg("ds_sub_u32", "ds_write_b32 v40, v0\nds_sub_u32 v40, v2\nds_read_b32 v10, v40\ns_waitcnt lgkmcnt(0)", &[0xd8340000, 0x00000028, 0xd8040000, 0x00000228, 0xd8d80000, 0x0a000028, 0xbf8cc07f]),

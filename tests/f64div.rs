@@ -235,6 +235,19 @@ fn run(n: usize, seed: u64) -> Vec<String> {
             ),
         ),
         (Kind::Div, mk("f64 division macro", MACRO)),
+        // The VOP3 (e64) encodings: their own table rows (issue 28).
+        (
+            Kind::Rcp,
+            mk("v_rcp_f64_e64 v[8:9], v[0:1]", &[0xd5af0008, 0x00000100]),
+        ),
+        (
+            Kind::Sqrt,
+            mk("v_sqrt_f64_e64 v[8:9], v[0:1]", &[0xd5b40008, 0x00000100]),
+        ),
+        (
+            Kind::Rsq,
+            mk("v_rsq_f64_e64 v[8:9], v[0:1]", &[0xd5b10008, 0x00000100]),
+        ),
     ];
     for (k, o) in &ops {
         if *k != Kind::Div {

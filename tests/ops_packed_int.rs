@@ -238,8 +238,15 @@ fn ops() -> Vec<Op> {
 }
 
 // coverage: packed_int: V_PK_ADD_U16 V_PK_SUB_U16 V_PK_ADD_I16 V_PK_SUB_I16 V_PK_MUL_LO_U16 V_PK_MAD_I16 V_PK_MAD_U16 V_PK_LSHLREV_B16 V_PK_LSHRREV_B16 V_PK_ASHRREV_I16 V_PK_MAX_I16 V_PK_MIN_I16 V_PK_MAX_U16 V_PK_MIN_U16 V_DOT2_I32_I16 V_DOT2_U32_U16 V_DOT4_I32_I8 V_DOT4_U32_U8 V_DOT8_I32_I4 V_DOT8_U32_U4 V_DOT4C_I32_I8 V_SAT_PK_U8_I16 V_CVT_PK_U16_U32 V_CVT_PK_I16_I32 V_MSAD_U8
+/// Every op in every `cargo test` at [`opcheck::CI_N`] operand sets (issue 28); `packed_int_full` runs
+/// the default size.
+#[test]
+fn packed_int() {
+    opcheck::check_n(&ops(), opcheck::ci_n());
+}
+
 #[test]
 #[ignore = "CI cost (D022); run: cargo test --test ops_packed_int -- --ignored"]
-fn packed_int() {
+fn packed_int_full() {
     check(&ops());
 }

@@ -465,15 +465,29 @@ fn valu16_corpus() {
 }
 
 // coverage: valu16_more: V_ADD_NC_I16 V_SUB_NC_I16 V_ASHRREV_I16 V_MAX_U16 V_MAX_I16 V_MIN_I16 V_MAD_U16 V_MAD_I16 V_MIN3_I16 V_MIN3_U16 V_MAX3_I16 V_MAX3_U16 V_MED3_I16 V_MED3_U16 V_MAD_U32_U16 V_MAD_I32_I16 V_SUBREV_NC_U32 V_ADD_NC_I32 V_SUB_NC_I32 V_XNOR_B32 V_SWAP_B32 V_NOP V_PIPEFLUSH V_CLREXCP
+/// Every op in every `cargo test` at [`opcheck::CI_N`] operand sets (issue 28); `valu16_more_full` runs
+/// the default size.
+#[test]
+fn valu16_more() {
+    opcheck::check_n(&pick(false, Some(false)), opcheck::ci_n());
+}
+
 #[test]
 #[ignore = "CI cost (D022); run: cargo test --test ops_valu16 -- --ignored"]
-fn valu16_more() {
+fn valu16_more_full() {
     check(&pick(false, Some(false)));
 }
 
 // coverage: sdwa_more: V_LSHLREV_B32 V_ASHRREV_I32 V_MIN_I32 V_MAX_U32 V_MUL_I32_I24 V_NOT_B32 V_BFREV_B32 V_CNDMASK_B32 V_CMP_GT_I32 V_CMP_LT_I16 V_CMPX_LE_U32
+/// Every op in every `cargo test` at [`opcheck::CI_N`] operand sets (issue 28); `sdwa_more_full` runs
+/// the default size.
+#[test]
+fn sdwa_more() {
+    opcheck::check_n(&pick(false, Some(true)), opcheck::ci_n());
+}
+
 #[test]
 #[ignore = "CI cost (D022); run: cargo test --test ops_valu16 -- --ignored"]
-fn sdwa_more() {
+fn sdwa_more_full() {
     check(&pick(false, Some(true)));
 }

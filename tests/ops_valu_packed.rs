@@ -146,6 +146,10 @@ fn bit(mask: u32, l: usize) -> u64 {
 
 /// One instruction of a segment, as the ISA guide defines it.
 fn step(f: &mut Frame, line: &str) {
+    let (line, clamp) = match line.strip_suffix(" clamp") {
+        Some(l) => (l, true),
+        None => (line, false),
+    };
     let (mn, rest) = line.split_once(' ').unwrap();
     let a: Vec<&str> = rest.split(", ").collect();
     if let Some((x, c)) = mn
@@ -303,8 +307,70 @@ fn step(f: &mut Frame, line: &str) {
                 )
             });
         }
-        _ => panic!("the model does not know {line}"),
+        // VGPR D of lane (S1 mod 32) = S0 (scalar), whatever EXEC says; the other lanes keep theirs.
+        "v_writelane_b32" => {
+            let lane = (rd_s(f, a[2]) & 31) as usize;
+            let x = rd_s(f, a[1]);
+            f.v[lane][vdst(a[0])] = x;
+        }
+        // D = S0 + S1 + carry-in (the lane's bit of the carry SGPR); carry-out when the sum passes 2^32.
+        "v_add_co_ci_u32_e64" => {
+            let cin = rd_s(f, a[4]);
+            let m = lanes(f, vdst(a[0]), false, |f, l| {
+                let s = u32_of(f, l, 2) as u64 + u32_of(f, l, 3) as u64 + bit(cin, l);
+                (s & 0xffff_ffff, s >> 32 != 0)
+            });
+            wr_s(f, a[1], m);
+        }
+        _ => {
+            let base = mn.trim_end_matches("_e32").trim_end_matches("_e64");
+            int_op(base, clamp, 1, 1).unwrap_or_else(|| panic!("the model does not know {line}"));
+            lanes(f, vdst(a[0]), false, |f, l| {
+                let x = u32_of(f, l, 1);
+                let y = if a.len() > 2 { u32_of(f, l, 2) } else { 0 };
+                (int_op(base, clamp, x, y).unwrap() as u64, false)
+            });
+        }
     }
+}
+
+/// The one- and two-source integer ops of the `int_e64` segments, from the ISA guide (S0 = `x`, S1 = `y`;
+/// the shifts' S0 is the amount; `clamp` saturates the signed add/sub).
+fn int_op(mn: &str, clamp: bool, x: u32, y: u32) -> Option<u32> {
+    let i24 = |v: u32| ((v << 8) as i32 >> 8) as i64;
+    let u24 = |v: u32| (v & 0xff_ffff) as u64;
+    let none_if_zero = |v: u32, r: u32| if v == 0 { u32::MAX } else { r };
+    Some(match mn {
+        "v_mul_i32_i24" => (i24(x) * i24(y)) as u32,
+        "v_mul_hi_i32_i24" => ((i24(x) * i24(y)) >> 32) as u32,
+        "v_mul_u32_u24" => (u24(x) * u24(y)) as u32,
+        "v_mul_hi_u32_u24" => ((u24(x) * u24(y)) >> 32) as u32,
+        "v_mul_lo_i32" => x.wrapping_mul(y),
+        "v_max_i32" => (x as i32).max(y as i32) as u32,
+        "v_min_i32" => (x as i32).min(y as i32) as u32,
+        "v_max_u32" => x.max(y),
+        "v_min_u32" => x.min(y),
+        "v_or_b32" => x | y,
+        "v_xor_b32" => x ^ y,
+        "v_xnor_b32" => !(x ^ y),
+        "v_ashrrev_i32" => ((y as i32) >> (x & 31)) as u32,
+        "v_lshlrev_b32" => y << (x & 31),
+        "v_mov_b32" => x,
+        "v_not_b32" => !x,
+        "v_bfrev_b32" => x.reverse_bits(),
+        "v_ffbh_u32" => none_if_zero(x, x.leading_zeros()),
+        "v_ffbl_b32" => none_if_zero(x, x.trailing_zeros()),
+        // Leading bits equal to the sign bit; -1 when every bit is (0 and -1).
+        "v_ffbh_i32" => {
+            let d = x ^ ((x as i32 >> 31) as u32);
+            none_if_zero(d, d.leading_zeros())
+        }
+        "v_add_nc_i32" if clamp => (x as i32).saturating_add(y as i32) as u32,
+        "v_add_nc_i32" => x.wrapping_add(y),
+        "v_sub_nc_i32" if clamp => (x as i32).saturating_sub(y as i32) as u32,
+        "v_sub_nc_i32" => x.wrapping_sub(y),
+        _ => return None,
+    })
 }
 
 /// The reference for a segment: its instructions in order.
@@ -391,9 +457,32 @@ fn valu_int_misc() {
     check(&misc());
 }
 
+// coverage: valu_int_e64: V_MUL_HI_I32_I24 V_MUL_U32_U24 V_MUL_HI_U32_U24 V_MAX_I32 V_MIN_U32 V_OR_B32 V_XOR_B32 V_FFBH_U32 V_FFBL_B32 V_FFBH_I32 V_MOV_B32 V_MAX_U32 V_XNOR_B32 V_ADD_CO_CI_U32 V_SUBREV_CO_CI_U32 V_MIN_I32 V_ASHRREV_I32 V_LSHLREV_B32 V_NOT_B32 V_BFREV_B32 V_MUL_I32_I24 V_ADD_NC_I32 V_SUB_NC_I32 V_WRITELANE_B32
+/// Integer VOP1/VOP2 ops in their VOP3 (e64) encoding, VOP2 ones whose e32 row no test compared, and the
+/// VOP3-only v_add_nc_i32 / v_sub_nc_i32 (clamp too) — issue 28.
+#[test]
+fn valu_int_e64() {
+    check(&int_e64());
+}
+
 // coverage: valu_cmp_e32: V_CMP_LT_I16 V_CMP_EQ_I16 V_CMP_LE_I16 V_CMP_GT_I16 V_CMP_NE_I16 V_CMP_GE_I16 V_CMP_LT_U16 V_CMP_EQ_U16 V_CMP_LE_U16 V_CMP_GT_U16 V_CMP_NE_U16 V_CMP_GE_U16 V_CMP_F_I32 V_CMP_LT_I32 V_CMP_EQ_I32 V_CMP_LE_I32 V_CMP_GT_I32 V_CMP_NE_I32 V_CMP_GE_I32 V_CMP_T_I32 V_CMP_F_U32 V_CMP_LT_U32 V_CMP_EQ_U32 V_CMP_LE_U32 V_CMP_GT_U32 V_CMP_NE_U32 V_CMP_GE_U32 V_CMP_T_U32 V_CMP_F_I64 V_CMP_LT_I64 V_CMP_EQ_I64 V_CMP_LE_I64 V_CMP_GT_I64 V_CMP_NE_I64 V_CMP_GE_I64 V_CMP_T_I64 V_CMP_F_U64 V_CMP_LT_U64 V_CMP_EQ_U64 V_CMP_LE_U64 V_CMP_GT_U64 V_CMP_NE_U64 V_CMP_GE_U64 V_CMP_T_U64
 /// Every integer v_cmp in the VOPC encoding (to VCC, copied to s16..s20).
 #[test]
 fn valu_cmp_e32() {
     check(&cmp_e32());
+}
+
+// coverage: valu_cmp_e64_vcc: V_CMP_LT_I16 V_CMP_EQ_I16 V_CMP_LE_I16 V_CMP_GT_I16 V_CMP_NE_I16 V_CMP_GE_I16 V_CMP_LT_U16 V_CMP_EQ_U16 V_CMP_LE_U16 V_CMP_GT_U16 V_CMP_NE_U16 V_CMP_GE_U16 V_CMP_F_I32 V_CMP_LT_I32 V_CMP_EQ_I32 V_CMP_LE_I32 V_CMP_GT_I32 V_CMP_NE_I32 V_CMP_GE_I32 V_CMP_T_I32 V_CMP_F_U32 V_CMP_LT_U32 V_CMP_EQ_U32 V_CMP_LE_U32 V_CMP_GT_U32 V_CMP_NE_U32 V_CMP_GE_U32 V_CMP_T_U32 V_CMP_F_I64 V_CMP_LT_I64 V_CMP_EQ_I64 V_CMP_LE_I64 V_CMP_GT_I64 V_CMP_NE_I64 V_CMP_GE_I64 V_CMP_T_I64 V_CMP_F_U64 V_CMP_LT_U64 V_CMP_EQ_U64 V_CMP_LE_U64 V_CMP_GT_U64 V_CMP_NE_U64 V_CMP_GE_U64 V_CMP_T_U64
+/// Every integer v_cmp in the VOP3 encoding, the sixth of each segment to VCC (issue 28: the VOP3 rows that
+/// `valu_cmp_e64` gives the VOPC encoding).
+#[test]
+fn valu_cmp_e64_vcc() {
+    check(&cmp_e64_vcc());
+}
+
+// coverage: valu_cmpx_swapped: V_CMPX_LT_I16 V_CMPX_EQ_I16 V_CMPX_LE_I16 V_CMPX_GT_I16 V_CMPX_NE_I16 V_CMPX_GE_I16 V_CMPX_LT_U16 V_CMPX_EQ_U16 V_CMPX_LE_U16 V_CMPX_GT_U16 V_CMPX_NE_U16 V_CMPX_GE_U16 V_CMPX_F_I32 V_CMPX_LT_I32 V_CMPX_EQ_I32 V_CMPX_LE_I32 V_CMPX_GT_I32 V_CMPX_NE_I32 V_CMPX_GE_I32 V_CMPX_T_I32 V_CMPX_F_U32 V_CMPX_LT_U32 V_CMPX_EQ_U32 V_CMPX_LE_U32 V_CMPX_GT_U32 V_CMPX_NE_U32 V_CMPX_GE_U32 V_CMPX_T_U32 V_CMPX_F_I64 V_CMPX_LT_I64 V_CMPX_EQ_I64 V_CMPX_LE_I64 V_CMPX_GT_I64 V_CMPX_NE_I64 V_CMPX_GE_I64 V_CMPX_T_I64 V_CMPX_F_U64 V_CMPX_LT_U64 V_CMPX_EQ_U64 V_CMPX_LE_U64 V_CMPX_GT_U64 V_CMPX_NE_U64 V_CMPX_GE_U64 V_CMPX_T_U64
+/// Every integer v_cmpx in the encoding `valu_cmpx` does not give it (issue 28: one row per encoding).
+#[test]
+fn valu_cmpx_swapped() {
+    check(&cmpx_swapped());
 }

@@ -5,11 +5,27 @@
 //! and run on the host evaluator exactly as `rdna2spv run --backend host` does. The property: no panic
 //! (a refusal is an error value, which `run` turns into exit 2). `RDNA2SPV_RUN_FUZZ_N` sets the number of
 //! mutants (default 5,000, about 10 s in a debug build); `RDNA2SPV_RUN_FUZZ_SEED` replays a seed.
-//! Not yet here: random programs (tests/support/fuzz.rs) and the device side (host ≡ lavapipe).
+//!
+//! The bases are the fixture manifests and random well-defined programs from tests/support/fuzz.rs (LDS,
+//! loops, divergent control flow, barriers; raw `[abi]` manifests), each also with a random memory access
+//! added (a read of the work-item's own output word before anything stores it, or a load or store far
+//! past every allocation, which must stop the run with exit 2 on the host and on the device). Two long
+//! jobs (`#[ignore]`, commands in docs/robustness.md): `run_path_fuzz_host_long` (10^6 mutants through the
+//! in-process host path) and `run_path_fuzz_device_long` (mutants through the `rdna2spv run --backend
+//! both` binary on lavapipe; property: no signal, no panic, exit 0 or 2 — exit 1 would be host ≠ device —
+//! and `agree bit for bit` whenever it exits 0). `run_path_fuzz_device_sample` runs a few of those in
+//! every `cargo test`.
 
 use rdna2spv::dispatch::{run_host, Plan};
 use rdna2spv::manifest::Manifest;
 use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+#[path = "support/fuzz.rs"]
+mod fuzz;
+#[path = "support/lane.rs"]
+mod lane;
 
 struct Rng(u64);
 impl Rng {
@@ -202,6 +218,61 @@ fn mutate(r: &mut Rng, text: &str) -> String {
     lines.join("\n")
 }
 
+/// Where the generated programs are assembled (removed by the caller when the test passes).
+fn scratch(tag: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("rdna2spv-run-fuzz-{tag}-{}", std::process::id()))
+}
+
+/// The memory access added to a generated program (before its first store, at top level).
+fn access(kind: usize) -> &'static [&'static str] {
+    match kind {
+        // The work-item's own first output word, which nothing has stored yet (reads 0): well-defined.
+        1 => &["global_load_dword v9, v16, s[0:1]", "s_waitcnt vmcnt(0)"],
+        // 2^44 bytes past the output buffer: a fault on both backends (exit 2).
+        2 => &[
+            "v_mov_b32 v40, s0",
+            "v_mov_b32 v41, s1",
+            "v_add_nc_u32 v41, 0x1000, v41",
+            "global_load_dword v9, v[40:41], off",
+            "s_waitcnt vmcnt(0)",
+        ],
+        3 => &[
+            "v_mov_b32 v40, s0",
+            "v_mov_b32 v41, s1",
+            "v_add_nc_u32 v41, 0x1000, v41",
+            "global_store_dword v[40:41], v9, off",
+        ],
+        _ => &[],
+    }
+}
+
+/// Random well-defined programs (tests/support/fuzz.rs) for `seeds` in every shape, each with one of the
+/// [`access`] kinds, assembled under `root`: (directory, manifest) pairs.
+fn generated(root: &Path, seeds: std::ops::Range<u32>) -> Vec<(PathBuf, String)> {
+    let mut v = Vec::new();
+    for seed in seeds {
+        for sh in fuzz::shapes() {
+            let p = fuzz::generate(seed, sh);
+            let kind = (seed as usize + v.len()) % 4;
+            let mut lines: Vec<String> = p.asm.lines().map(str::to_string).collect();
+            let at = lines
+                .iter()
+                .position(|l| l.contains("global_store_dword"))
+                .unwrap_or(lines.len());
+            for (k, l) in access(kind).iter().enumerate() {
+                lines.insert(at + k, format!("  {l}"));
+            }
+            let dir = root.join(format!("seed{seed}-{}-access{kind}", sh.name));
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("p.s"), lines.join("\n") + "\n").unwrap();
+            fuzz::assemble(&dir, sh.wave)
+                .unwrap_or_else(|e| panic!("generator bug, {}: {e}", dir.display()));
+            v.push((dir, p.manifest));
+        }
+    }
+    v
+}
+
 /// One mutant through parse → plan → host run; Ok(true) when the run finished, Ok(false) when a step refused.
 fn run_one(dir: &Path, text: &str) -> bool {
     let Ok(m) = Manifest::parse(text, dir) else {
@@ -218,28 +289,61 @@ fn run_one(dir: &Path, text: &str) -> bool {
     run_host(&mut plan).is_ok()
 }
 
+fn env_or<T: std::str::FromStr>(key: &str, default: T) -> T {
+    std::env::var(key)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
 #[test]
 fn run_path_never_panics_on_mutated_manifests() {
-    let n: usize = std::env::var("RDNA2SPV_RUN_FUZZ_N")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(5_000);
-    let seed: u64 = std::env::var("RDNA2SPV_RUN_FUZZ_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0x5eed_0028);
-    let base = manifests();
+    host_fuzz(env_or("RDNA2SPV_RUN_FUZZ_N", 3_000), 1);
+}
+
+/// The long host job: `RDNA2SPV_RUN_FUZZ_N` mutants (default 10^6) over the fixtures and 32 seeds of
+/// generated programs (docs/robustness.md).
+#[test]
+#[ignore = "long (10^6 mutants, about 35 min in a debug build): cargo test --test run_fuzz -- --ignored run_path_fuzz_host_long --nocapture"]
+fn run_path_fuzz_host_long() {
+    host_fuzz(env_or("RDNA2SPV_RUN_FUZZ_N", 1_000_000), 32);
+}
+
+fn host_fuzz(n: usize, program_seeds: u32) {
+    let seed: u64 = env_or("RDNA2SPV_RUN_FUZZ_SEED", 0x5eed_0028);
+    let t = Instant::now();
+    let mut base = manifests();
     assert!(base.len() >= 50, "{} fixture manifests", base.len());
-    let mut r = Rng(seed | 1);
-    // Every base manifest runs unmutated (else the mutants start from refusals).
-    for (dir, text) in &base {
+    let root = scratch("host");
+    let programs = generated(&root, 1..1 + program_seeds);
+    // Every base manifest runs unmutated (else the mutants start from refusals); a generated program
+    // with a far access must be refused with an error (the fault), the others must finish.
+    for (dir, text) in base.iter().chain(&programs) {
         let m = Manifest::parse(text, dir).unwrap();
-        run_host(&mut Plan::new(&m).unwrap())
-            .unwrap_or_else(|e| panic!("{}: {e:#}", dir.display()));
+        let got = run_host(&mut Plan::new(&m).unwrap());
+        let faults = dir.to_string_lossy().ends_with("access2")
+            || dir.to_string_lossy().ends_with("access3");
+        match got {
+            Ok(_) if faults => panic!("{}: a far access ran to the end", dir.display()),
+            Err(e) if !faults => panic!("{}: {e:#}", dir.display()),
+            _ => {}
+        }
     }
+    let fixtures = base.len();
+    base.extend(programs);
+    let mut r = Rng(seed | 1);
+    // One mutant in 8 starts from a generated program (their runs cost ~20x a fixture's).
+    let all = base.len();
+    let pick = |r: &mut Rng| {
+        if r.below(8) == 0 && all > fixtures {
+            fixtures + r.below(all - fixtures)
+        } else {
+            r.below(fixtures)
+        }
+    };
     let (mut finished, mut refused) = (0usize, 0usize);
     for k in 0..n {
-        let (dir, text) = &base[r.below(base.len())];
+        let (dir, text) = &base[pick(&mut r)];
         let mutant = mutate(&mut r, text);
         let got = std::panic::catch_unwind(|| run_one(dir, &mutant));
         match got {
@@ -252,8 +356,145 @@ fn run_path_never_panics_on_mutated_manifests() {
         }
     }
     eprintln!(
-        "{n} mutants: {finished} ran to the end on the host, {refused} refused with an error"
+        "{n} mutants of {} bases: {finished} ran to the end on the host, {refused} refused with an \
+         error, {:.1} s",
+        base.len(),
+        t.elapsed().as_secs_f64()
     );
+    let _ = std::fs::remove_dir_all(&root);
     // The mutants reach the evaluator (else the property tests only the parser).
     assert!(finished * 10 >= n, "only {finished} of {n} mutants ran");
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The binary on lavapipe: `rdna2spv run --backend both`.
+
+/// What one mutant did in the binary.
+#[derive(Debug, PartialEq)]
+enum Outcome {
+    /// Exit 0 and "agree bit for bit".
+    Agreed,
+    /// Exit 2 with a message (bad input, a refusal or a fault).
+    Refused,
+}
+
+/// Runs `text` (a mutant of a manifest of `dir`) through the binary with `--backend both`, from a copy of
+/// `dir` made of symbolic links (the manifest's relative paths resolve as in `dir`). Err: the property
+/// broke (a signal, a panic, an exit code other than 0 and 2, exit 0 without agreement, a partial output).
+fn run_binary(work: &Path, dir: &Path, text: &str, k: usize) -> Result<Outcome, String> {
+    let mirror = work.join(format!("m-{}", dir.file_name().unwrap().to_string_lossy()));
+    if !mirror.exists() {
+        std::fs::create_dir_all(&mirror).unwrap();
+        for e in std::fs::read_dir(dir).unwrap() {
+            let e = e.unwrap();
+            std::os::unix::fs::symlink(e.path(), mirror.join(e.file_name())).unwrap();
+        }
+    }
+    let toml = mirror.join(format!("mutant-{k}.toml"));
+    std::fs::write(&toml, text).unwrap();
+    let out_dir = work.join(format!("out-{k}"));
+    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .arg("run")
+        .arg(&toml)
+        .args(["--backend", "both", "--timeout-ms", "120000", "--out"])
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let _ = std::fs::remove_file(&toml);
+    let wrote = out_dir.exists() && std::fs::read_dir(&out_dir).unwrap().next().is_some();
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let verdict = match out.status.code() {
+        _ if stderr.contains("panicked") => Err("a panic".to_string()),
+        None => Err(format!("a signal ({:?})", out.status)),
+        Some(0) if stderr.contains("agree bit for bit") => Ok(Outcome::Agreed),
+        Some(0) => Err("exit 0 without the host ≡ device verdict".to_string()),
+        Some(2) if wrote => Err("exit 2 after writing an output".to_string()),
+        Some(2) if stderr.trim().is_empty() => Err("exit 2 without a message".to_string()),
+        Some(2) => Ok(Outcome::Refused),
+        Some(1) => Err("exit 1: host and device differ".to_string()),
+        Some(c) => Err(format!("exit {c}")),
+    };
+    verdict.map_err(|why| {
+        format!(
+            "{why}\nmanifest (in {}):\n{text}\nstderr:\n{stderr}",
+            dir.display()
+        )
+    })
+}
+
+/// `n` mutants (and first every base unmutated) through the binary; panics listing every broken one.
+fn device_fuzz(n: usize, program_seeds: u32, fixtures_every: usize) {
+    let seed: u64 = env_or("RDNA2SPV_RUN_FUZZ_SEED", 0xdef1_0028);
+    let t = Instant::now();
+    let work = scratch("device");
+    let programs = generated(&work.join("programs"), 1..1 + program_seeds);
+    let fixtures: Vec<(PathBuf, String)> =
+        manifests().into_iter().step_by(fixtures_every).collect();
+    let base: Vec<(PathBuf, String)> = fixtures.into_iter().chain(programs).collect();
+    let mut r = Rng(seed | 1);
+    let (mut agreed, mut refused, mut skipped) = (0usize, 0usize, 0usize);
+    let mut broken = Vec::new();
+    let total = base.len() + n;
+    for k in 0..total {
+        let (dir, text) = &base[if k < base.len() {
+            k
+        } else {
+            r.below(base.len())
+        }];
+        let text = if k < base.len() {
+            text.clone()
+        } else {
+            mutate(&mut r, text)
+        };
+        // The grid bounds the cost (as in the host fuzz): huge grids stop at parse and plan.
+        if let Ok(m) = Manifest::parse(&text, dir) {
+            if m.grid.iter().map(|&g| g as u64).product::<u64>() > 1 << 14 {
+                skipped += 1;
+                continue;
+            }
+        }
+        match run_binary(&work, dir, &text, k) {
+            Ok(Outcome::Agreed) => agreed += 1,
+            Ok(Outcome::Refused) => refused += 1,
+            Err(e) => {
+                eprintln!("execution {k}: {e}");
+                broken.push(format!(
+                    "execution {k} (RDNA2SPV_RUN_FUZZ_SEED={seed}): {e}"
+                ));
+            }
+        }
+        if (k + 1) % 100 == 0 {
+            eprintln!(
+                "{} executions: {agreed} agreed, {refused} exit 2, {skipped} skipped, {} broken, {:.0} s",
+                k + 1,
+                broken.len(),
+                t.elapsed().as_secs_f64()
+            );
+        }
+    }
+    eprintln!(
+        "{total} executions of rdna2spv run --backend both ({} bases): {agreed} agreed bit for bit, \
+         {refused} exit 2, {skipped} skipped (grid), {} broken, {:.1} s",
+        base.len(),
+        broken.len(),
+        t.elapsed().as_secs_f64()
+    );
+    assert!(broken.is_empty(), "{}", broken.join("\n\n"));
+    let _ = std::fs::remove_dir_all(&work);
+    assert!(agreed > 0, "nothing ran to the end on both backends");
+}
+
+/// In every `cargo test`: every 16th fixture manifest and the programs of one seed (each shape) unmutated,
+/// then 8 mutants, through the binary on lavapipe (about 20 executions).
+#[test]
+fn run_path_fuzz_device_sample() {
+    device_fuzz(env_or("RDNA2SPV_RUN_FUZZ_DEVICE_N", 8), 1, 16);
+}
+
+/// The long device job (docs/robustness.md): `RDNA2SPV_RUN_FUZZ_DEVICE_N` mutants (default 10^4).
+#[test]
+#[ignore = "long (10^4 lavapipe executions, about 20 min): cargo test --test run_fuzz -- --ignored run_path_fuzz_device_long --nocapture"]
+fn run_path_fuzz_device_long() {
+    device_fuzz(env_or("RDNA2SPV_RUN_FUZZ_DEVICE_N", 10_000), 16, 1);
 }

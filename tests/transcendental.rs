@@ -41,8 +41,8 @@ struct Op {
     name: &'static str,
     fun: Fun,
     half: bool,
-    /// `<op> v3, v0`, `<op> v4, v1`, `<op> v5, v2`, `<op> v6, v7` (VOP1).
-    words: [u32; 4],
+    /// `<op> v3, v0`, `<op> v4, v1`, `<op> v5, v2`, `<op> v6, v7` (VOP1, or VOP3 for the `_e64` names).
+    words: &'static [u32],
     /// Largest allowed distance from the correctly rounded result, in ulps (D017).
     bound: u64,
 }
@@ -53,7 +53,7 @@ const OPS: &[Op] = &[
         name: "v_rcp_iflag_f32",
         fun: Fun::Rcp,
         half: false,
-        words: [0x7e06_5700, 0x7e08_5701, 0x7e0a_5702, 0x7e0c_5707],
+        words: &[0x7e06_5700, 0x7e08_5701, 0x7e0a_5702, 0x7e0c_5707],
         bound: 0,
     },
     // v_rsq_f32: [0x00,0x5d,0x06,0x7e] [0x01,0x5d,0x08,0x7e] [0x02,0x5d,0x0a,0x7e] [0x07,0x5d,0x0c,0x7e]
@@ -61,7 +61,7 @@ const OPS: &[Op] = &[
         name: "v_rsq_f32",
         fun: Fun::Rsq,
         half: false,
-        words: [0x7e06_5d00, 0x7e08_5d01, 0x7e0a_5d02, 0x7e0c_5d07],
+        words: &[0x7e06_5d00, 0x7e08_5d01, 0x7e0a_5d02, 0x7e0c_5d07],
         bound: 1,
     },
     // v_exp_f32: [0x00,0x4b,0x06,0x7e] [0x01,0x4b,0x08,0x7e] [0x02,0x4b,0x0a,0x7e] [0x07,0x4b,0x0c,0x7e]
@@ -69,7 +69,7 @@ const OPS: &[Op] = &[
         name: "v_exp_f32",
         fun: Fun::Exp,
         half: false,
-        words: [0x7e06_4b00, 0x7e08_4b01, 0x7e0a_4b02, 0x7e0c_4b07],
+        words: &[0x7e06_4b00, 0x7e08_4b01, 0x7e0a_4b02, 0x7e0c_4b07],
         bound: 1,
     },
     // v_log_f32: [0x00,0x4f,0x06,0x7e] [0x01,0x4f,0x08,0x7e] [0x02,0x4f,0x0a,0x7e] [0x07,0x4f,0x0c,0x7e]
@@ -77,7 +77,7 @@ const OPS: &[Op] = &[
         name: "v_log_f32",
         fun: Fun::Log,
         half: false,
-        words: [0x7e06_4f00, 0x7e08_4f01, 0x7e0a_4f02, 0x7e0c_4f07],
+        words: &[0x7e06_4f00, 0x7e08_4f01, 0x7e0a_4f02, 0x7e0c_4f07],
         bound: 1,
     },
     // v_sin_f32: [0x00,0x6b,0x06,0x7e] [0x01,0x6b,0x08,0x7e] [0x02,0x6b,0x0a,0x7e] [0x07,0x6b,0x0c,0x7e]
@@ -85,7 +85,7 @@ const OPS: &[Op] = &[
         name: "v_sin_f32",
         fun: Fun::Sin,
         half: false,
-        words: [0x7e06_6b00, 0x7e08_6b01, 0x7e0a_6b02, 0x7e0c_6b07],
+        words: &[0x7e06_6b00, 0x7e08_6b01, 0x7e0a_6b02, 0x7e0c_6b07],
         bound: 1,
     },
     // v_cos_f32: [0x00,0x6d,0x06,0x7e] [0x01,0x6d,0x08,0x7e] [0x02,0x6d,0x0a,0x7e] [0x07,0x6d,0x0c,0x7e]
@@ -93,7 +93,7 @@ const OPS: &[Op] = &[
         name: "v_cos_f32",
         fun: Fun::Cos,
         half: false,
-        words: [0x7e06_6d00, 0x7e08_6d01, 0x7e0a_6d02, 0x7e0c_6d07],
+        words: &[0x7e06_6d00, 0x7e08_6d01, 0x7e0a_6d02, 0x7e0c_6d07],
         bound: 1,
     },
     // v_rcp_f16: [0x00,0xa9,0x06,0x7e] [0x01,0xa9,0x08,0x7e] [0x02,0xa9,0x0a,0x7e] [0x07,0xa9,0x0c,0x7e]
@@ -101,7 +101,7 @@ const OPS: &[Op] = &[
         name: "v_rcp_f16",
         fun: Fun::Rcp,
         half: true,
-        words: [0x7e06_a900, 0x7e08_a901, 0x7e0a_a902, 0x7e0c_a907],
+        words: &[0x7e06_a900, 0x7e08_a901, 0x7e0a_a902, 0x7e0c_a907],
         bound: 1,
     },
     // v_sqrt_f16: [0x00,0xab,0x06,0x7e] [0x01,0xab,0x08,0x7e] [0x02,0xab,0x0a,0x7e] [0x07,0xab,0x0c,0x7e]
@@ -109,7 +109,7 @@ const OPS: &[Op] = &[
         name: "v_sqrt_f16",
         fun: Fun::Sqrt,
         half: true,
-        words: [0x7e06_ab00, 0x7e08_ab01, 0x7e0a_ab02, 0x7e0c_ab07],
+        words: &[0x7e06_ab00, 0x7e08_ab01, 0x7e0a_ab02, 0x7e0c_ab07],
         bound: 1,
     },
     // v_rsq_f16: [0x00,0xad,0x06,0x7e] [0x01,0xad,0x08,0x7e] [0x02,0xad,0x0a,0x7e] [0x07,0xad,0x0c,0x7e]
@@ -117,7 +117,7 @@ const OPS: &[Op] = &[
         name: "v_rsq_f16",
         fun: Fun::Rsq,
         half: true,
-        words: [0x7e06_ad00, 0x7e08_ad01, 0x7e0a_ad02, 0x7e0c_ad07],
+        words: &[0x7e06_ad00, 0x7e08_ad01, 0x7e0a_ad02, 0x7e0c_ad07],
         bound: 1,
     },
     // v_exp_f16: [0x00,0xb1,0x06,0x7e] [0x01,0xb1,0x08,0x7e] [0x02,0xb1,0x0a,0x7e] [0x07,0xb1,0x0c,0x7e]
@@ -125,7 +125,7 @@ const OPS: &[Op] = &[
         name: "v_exp_f16",
         fun: Fun::Exp,
         half: true,
-        words: [0x7e06_b100, 0x7e08_b101, 0x7e0a_b102, 0x7e0c_b107],
+        words: &[0x7e06_b100, 0x7e08_b101, 0x7e0a_b102, 0x7e0c_b107],
         bound: 1,
     },
     // v_log_f16: [0x00,0xaf,0x06,0x7e] [0x01,0xaf,0x08,0x7e] [0x02,0xaf,0x0a,0x7e] [0x07,0xaf,0x0c,0x7e]
@@ -133,7 +133,7 @@ const OPS: &[Op] = &[
         name: "v_log_f16",
         fun: Fun::Log,
         half: true,
-        words: [0x7e06_af00, 0x7e08_af01, 0x7e0a_af02, 0x7e0c_af07],
+        words: &[0x7e06_af00, 0x7e08_af01, 0x7e0a_af02, 0x7e0c_af07],
         bound: 1,
     },
     // v_sin_f16: [0x00,0xc1,0x06,0x7e] [0x01,0xc1,0x08,0x7e] [0x02,0xc1,0x0a,0x7e] [0x07,0xc1,0x0c,0x7e]
@@ -141,7 +141,7 @@ const OPS: &[Op] = &[
         name: "v_sin_f16",
         fun: Fun::Sin,
         half: true,
-        words: [0x7e06_c100, 0x7e08_c101, 0x7e0a_c102, 0x7e0c_c107],
+        words: &[0x7e06_c100, 0x7e08_c101, 0x7e0a_c102, 0x7e0c_c107],
         bound: 1,
     },
     // v_cos_f16: [0x00,0xc3,0x06,0x7e] [0x01,0xc3,0x08,0x7e] [0x02,0xc3,0x0a,0x7e] [0x07,0xc3,0x0c,0x7e]
@@ -149,7 +149,216 @@ const OPS: &[Op] = &[
         name: "v_cos_f16",
         fun: Fun::Cos,
         half: true,
-        words: [0x7e06_c300, 0x7e08_c301, 0x7e0a_c302, 0x7e0c_c307],
+        words: &[0x7e06_c300, 0x7e08_c301, 0x7e0a_c302, 0x7e0c_c307],
+        bound: 1,
+    },
+    // The VOP3 (e64) encodings: their own table rows (issue 28); llvm-mc-19 -mcpu=gfx1030 words.
+    Op {
+        name: "v_rcp_iflag_f32_e64",
+        fun: Fun::Rcp,
+        half: false,
+        words: &[
+            0xd5ab_0003,
+            0x0000_0100,
+            0xd5ab_0004,
+            0x0000_0101,
+            0xd5ab_0005,
+            0x0000_0102,
+            0xd5ab_0006,
+            0x0000_0107,
+        ],
+        bound: 0,
+    },
+    Op {
+        name: "v_rsq_f32_e64",
+        fun: Fun::Rsq,
+        half: false,
+        words: &[
+            0xd5ae_0003,
+            0x0000_0100,
+            0xd5ae_0004,
+            0x0000_0101,
+            0xd5ae_0005,
+            0x0000_0102,
+            0xd5ae_0006,
+            0x0000_0107,
+        ],
+        bound: 1,
+    },
+    Op {
+        name: "v_exp_f32_e64",
+        fun: Fun::Exp,
+        half: false,
+        words: &[
+            0xd5a5_0003,
+            0x0000_0100,
+            0xd5a5_0004,
+            0x0000_0101,
+            0xd5a5_0005,
+            0x0000_0102,
+            0xd5a5_0006,
+            0x0000_0107,
+        ],
+        bound: 1,
+    },
+    Op {
+        name: "v_log_f32_e64",
+        fun: Fun::Log,
+        half: false,
+        words: &[
+            0xd5a7_0003,
+            0x0000_0100,
+            0xd5a7_0004,
+            0x0000_0101,
+            0xd5a7_0005,
+            0x0000_0102,
+            0xd5a7_0006,
+            0x0000_0107,
+        ],
+        bound: 1,
+    },
+    Op {
+        name: "v_sin_f32_e64",
+        fun: Fun::Sin,
+        half: false,
+        words: &[
+            0xd5b5_0003,
+            0x0000_0100,
+            0xd5b5_0004,
+            0x0000_0101,
+            0xd5b5_0005,
+            0x0000_0102,
+            0xd5b5_0006,
+            0x0000_0107,
+        ],
+        bound: 1,
+    },
+    Op {
+        name: "v_cos_f32_e64",
+        fun: Fun::Cos,
+        half: false,
+        words: &[
+            0xd5b6_0003,
+            0x0000_0100,
+            0xd5b6_0004,
+            0x0000_0101,
+            0xd5b6_0005,
+            0x0000_0102,
+            0xd5b6_0006,
+            0x0000_0107,
+        ],
+        bound: 1,
+    },
+    Op {
+        name: "v_rcp_f16_e64",
+        fun: Fun::Rcp,
+        half: true,
+        words: &[
+            0xd5d4_0003,
+            0x0000_0100,
+            0xd5d4_0004,
+            0x0000_0101,
+            0xd5d4_0005,
+            0x0000_0102,
+            0xd5d4_0006,
+            0x0000_0107,
+        ],
+        bound: 1,
+    },
+    Op {
+        name: "v_sqrt_f16_e64",
+        fun: Fun::Sqrt,
+        half: true,
+        words: &[
+            0xd5d5_0003,
+            0x0000_0100,
+            0xd5d5_0004,
+            0x0000_0101,
+            0xd5d5_0005,
+            0x0000_0102,
+            0xd5d5_0006,
+            0x0000_0107,
+        ],
+        bound: 1,
+    },
+    Op {
+        name: "v_rsq_f16_e64",
+        fun: Fun::Rsq,
+        half: true,
+        words: &[
+            0xd5d6_0003,
+            0x0000_0100,
+            0xd5d6_0004,
+            0x0000_0101,
+            0xd5d6_0005,
+            0x0000_0102,
+            0xd5d6_0006,
+            0x0000_0107,
+        ],
+        bound: 1,
+    },
+    Op {
+        name: "v_exp_f16_e64",
+        fun: Fun::Exp,
+        half: true,
+        words: &[
+            0xd5d8_0003,
+            0x0000_0100,
+            0xd5d8_0004,
+            0x0000_0101,
+            0xd5d8_0005,
+            0x0000_0102,
+            0xd5d8_0006,
+            0x0000_0107,
+        ],
+        bound: 1,
+    },
+    Op {
+        name: "v_log_f16_e64",
+        fun: Fun::Log,
+        half: true,
+        words: &[
+            0xd5d7_0003,
+            0x0000_0100,
+            0xd5d7_0004,
+            0x0000_0101,
+            0xd5d7_0005,
+            0x0000_0102,
+            0xd5d7_0006,
+            0x0000_0107,
+        ],
+        bound: 1,
+    },
+    Op {
+        name: "v_sin_f16_e64",
+        fun: Fun::Sin,
+        half: true,
+        words: &[
+            0xd5e0_0003,
+            0x0000_0100,
+            0xd5e0_0004,
+            0x0000_0101,
+            0xd5e0_0005,
+            0x0000_0102,
+            0xd5e0_0006,
+            0x0000_0107,
+        ],
+        bound: 1,
+    },
+    Op {
+        name: "v_cos_f16_e64",
+        fun: Fun::Cos,
+        half: true,
+        words: &[
+            0xd5e1_0003,
+            0x0000_0100,
+            0xd5e1_0004,
+            0x0000_0101,
+            0xd5e1_0005,
+            0x0000_0102,
+            0xd5e1_0006,
+            0x0000_0107,
+        ],
         bound: 1,
     },
 ];
@@ -351,6 +560,16 @@ fn operands_f32(fun: Fun, n: usize, seed: u64) -> Vec<u32> {
 // ---------------------------------------------------------------------------------------------------
 
 fn run_op(ctx: &rdna2spv_vulkan::Context, prof: &DeviceProfile, op: &Op, xs: &[u32]) -> OpResult {
+    // The words are the op written in its name (e32 or e64 form; our printer is LLVM-identical).
+    let text = rdna2spv_isa::decode(op.words, Target::Gfx1030)
+        .unwrap_or_else(|e| panic!("{}: {e}", op.name))
+        .text(rdna2spv_isa::PrintOptions { wave64: false });
+    assert!(
+        text.starts_with(&format!("{} ", op.name))
+            || text.starts_with(&format!("{}_e32 ", op.name)),
+        "{}: the words are {text}",
+        op.name
+    );
     let form: Vec<u8> = op.words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let p = kernel(Target::Gfx1030, &form);
     // Four operands per work-item: in v0, v1, v2, v7 (the frame loads v[0:7]).

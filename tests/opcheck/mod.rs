@@ -365,6 +365,20 @@ pub fn inputs(n: usize, seed: u64) -> Vec<[u32; 16]> {
         .collect()
 }
 
+/// Operand sets per op of the `cargo test` runs of the long op lists (issue 28: every op in every
+/// `cargo test`, at a size lavapipe's per-module JIT keeps affordable; their `_full` siblings run [`N`]).
+pub const CI_N: usize = 256;
+
+/// [`CI_N`] unless `RDNA2SPV_OPCHECK_N` says otherwise.
+pub fn ci_n() -> usize {
+    std::env::var("RDNA2SPV_OPCHECK_N")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(CI_N)
+        .div_ceil(WG as usize)
+        * WG as usize
+}
+
 pub fn n() -> usize {
     let n = std::env::var("RDNA2SPV_OPCHECK_N")
         .ok()
@@ -493,6 +507,17 @@ pub fn batch() -> usize {
         .max(1)
 }
 
+/// Ops per module for a run of `n` operand sets: at most 8 at the `cargo test` size ([`CI_N`]), where a
+/// 16-op module's lazy compile inside the first dispatch passed the 600 s fence limit on a loaded
+/// machine (D172); the default otherwise.
+pub fn batch_for(n: usize) -> usize {
+    if n <= CI_N {
+        batch().min(8)
+    } else {
+        batch()
+    }
+}
+
 /// Checks every op: host vs device bit-identical and host vs oracle, over [`n()`] operand sets each.
 /// Ops of one sub-target are run [`batch()`] to a module. Panics listing the first difference of every
 /// failing op.
@@ -528,7 +553,7 @@ pub fn check_n_with(ops: &[Op], n: usize, gen: fn(usize, u64) -> Vec<[u32; 16]>)
     let mut groups: Vec<Vec<(usize, &Op)>> = Vec::new();
     for (i, o) in ops.iter().enumerate() {
         match groups.last_mut() {
-            Some(g) if g.len() < batch() && g[0].1.target == o.target => g.push((i, o)),
+            Some(g) if g.len() < batch_for(n) && g[0].1.target == o.target => g.push((i, o)),
             _ => groups.push(vec![(i, o)]),
         }
     }

@@ -105,6 +105,36 @@ def cmpx_segments():
     return segs
 
 
+def cmp_e64_vcc_segments():
+    """Every integer v_cmp in the VOP3 encoding, six per segment: five to s16..s20, the sixth to VCC
+    (cmp_e64_segments gives the sixth the VOPC encoding, so its VOP3 row is reached here)."""
+    segs = []
+    for i, g in enumerate(chunks(instances(False, False), 6)):
+        exec_ = "All" if i % 2 == 0 else "FromInput"
+        lines = []
+        for k, (n, t, (a, b)) in enumerate(g):
+            lines.append(f"{n}_e64 {(SGPRS + ['vcc_lo'])[k]}, {a}, {b}")
+        segs.append((exec_, lines))
+    return segs
+
+
+def cmpx_swapped_segments():
+    """As cmpx_segments with the encodings swapped: every v_cmpx in the encoding cmpx_segments did not
+    give it (literal operands are left out: a VOP3 literal does not exist on gfx10)."""
+    segs = []
+    for i, g in enumerate(chunks(instances(True, False), 6)):
+        exec_ = "FromInput" if i % 4 != 1 else "All"
+        lines = []
+        for k, (n, t, (a, b)) in enumerate(g):
+            enc = "e64" if (i + k) % 2 == 0 else "e32"
+            lines.append(f"{n}_{enc} {a}, {b}")
+            if k < len(g) - 1:
+                lines.append(f"s_mov_b32 {SGPRS[k]}, exec_lo")
+                lines.append(RESTORE[exec_])
+        segs.append((exec_, lines))
+    return segs
+
+
 MISC = [
     ("All", [
         "v_lshrrev_b32_e32 v8, v0, v1",
@@ -143,6 +173,57 @@ MISC = [
         "v_permlane16_b32 v12, v1, s10, s11",
         "v_mad_u64_u32 v[13:14], s16, v3, v4, v[5:6]",
         "v_lshl_or_b32 v15, s8, 4, v1",
+    ]),
+]
+
+
+INT_E64 = [
+    ("All", [
+        "v_mul_hi_i32_i24_e64 v8, v0, v1",
+        "v_mul_u32_u24_e64 v9, v2, s9",
+        "v_mul_hi_u32_u24_e64 v10, v3, v4",
+        "v_max_i32_e64 v11, v4, v5",
+        "v_min_u32_e64 v12, s8, v6",
+        "v_or_b32_e64 v13, v7, v0",
+        "v_xor_b32_e64 v14, v1, v2",
+        "v_max_i32_e64 v15, -1, v5",
+    ]),
+    ("FromInput", [
+        "v_ffbh_u32_e64 v8, v0",
+        "v_ffbl_b32_e64 v9, v1",
+        "v_ffbh_i32_e64 v10, v2",
+        "v_mov_b32_e64 v11, s9",
+        "v_or_b32_e32 v12, v3, v4",
+        "v_max_u32_e32 v13, v4, v5",
+        "v_xnor_b32_e32 v14, v6, v7",
+        "v_add_co_ci_u32_e64 v15, s16, v0, v1, s22",
+    ]),
+    ("All", [
+        "v_min_i32_e64 v8, v0, v1",
+        "v_max_u32_e64 v9, v2, v3",
+        "v_ashrrev_i32_e64 v10, v4, v5",
+        "v_lshlrev_b32_e64 v11, v6, v7",
+        "v_xnor_b32_e64 v12, v0, s8",
+        "v_not_b32_e64 v13, v1",
+        "v_bfrev_b32_e64 v14, v2",
+        "v_mul_i32_i24_e64 v15, v3, v4",
+    ]),
+    ("FromInput", [
+        "v_subrev_co_ci_u32_e64 v8, s17, v2, v3, s22",
+        "v_mul_hi_i32_i24_e64 v9, s8, v0",
+        "v_add_nc_i32 v10, v0, v1",
+        "v_sub_nc_i32 v11, v2, v3",
+        "v_add_nc_i32 v12, v4, v5 clamp",
+        "v_sub_nc_i32 v13, v6, v7 clamp",
+        "v_ffbh_i32_e64 v14, s10",
+        "v_mov_b32_e64 v15, v3",
+    ]),
+    # EXEC all lanes: the hardware writes the selected lane even when EXEC disables it, which the IR does
+    # not model (docs/captures.md, lift/permlane.rs); compilers write with EXEC = all lanes.
+    ("All", [
+        "v_writelane_b32 v8, s8, 5",
+        "v_writelane_b32 v9, s9, s10",
+        "v_writelane_b32 v10, -1, 31",
     ]),
 ]
 
@@ -189,4 +270,7 @@ print()
 emit("cmp_e64", cmp_e64_segments())
 emit("cmp_e32", cmp_e32_segments())
 emit("cmpx", cmpx_segments())
-emit("misc", MISC, last=True)
+emit("misc", MISC)
+emit("cmp_e64_vcc", cmp_e64_vcc_segments())
+emit("cmpx_swapped", cmpx_swapped_segments())
+emit("int_e64", INT_E64, last=True)

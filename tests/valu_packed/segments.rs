@@ -372,3 +372,271 @@ pub fn misc() -> Vec<Op> {
         ]),
     ]
 }
+
+pub fn cmp_e64_vcc() -> Vec<Op> {
+    vec![
+        seg!(All, "v_cmp_lt_i16_e64 s16, v0, v1\nv_cmp_eq_i16_e64 s17, v2, v3\nv_cmp_le_i16_e64 s18, v4, v5\nv_cmp_gt_i16_e64 s19, v6, v7\nv_cmp_ne_i16_e64 s20, v8, v9\nv_cmp_ge_i16_e64 vcc_lo, v10, v11", [
+            0xd4890010, 0x00020300, // v_cmp_lt_i16_e64 s16, v0, v1
+            0xd48a0011, 0x00020702, // v_cmp_eq_i16_e64 s17, v2, v3
+            0xd48b0012, 0x00020b04, // v_cmp_le_i16_e64 s18, v4, v5
+            0xd48c0013, 0x00020f06, // v_cmp_gt_i16_e64 s19, v6, v7
+            0xd48d0014, 0x00021308, // v_cmp_ne_i16_e64 s20, v8, v9
+            0xd48e006a, 0x0002170a, // v_cmp_ge_i16_e64 vcc_lo, v10, v11
+        ]),
+        seg!(FromInput, "v_cmp_lt_u16_e64 s16, v12, v13\nv_cmp_eq_u16_e64 s17, v14, v15\nv_cmp_le_u16_e64 s18, v1, v0\nv_cmp_gt_u16_e64 s19, v3, v2\nv_cmp_ne_u16_e64 s20, v5, v4\nv_cmp_ge_u16_e64 vcc_lo, v7, v6", [
+            0xd4a90010, 0x00021b0c, // v_cmp_lt_u16_e64 s16, v12, v13
+            0xd4aa0011, 0x00021f0e, // v_cmp_eq_u16_e64 s17, v14, v15
+            0xd4ab0012, 0x00020101, // v_cmp_le_u16_e64 s18, v1, v0
+            0xd4ac0013, 0x00020503, // v_cmp_gt_u16_e64 s19, v3, v2
+            0xd4ad0014, 0x00020905, // v_cmp_ne_u16_e64 s20, v5, v4
+            0xd4ae006a, 0x00020d07, // v_cmp_ge_u16_e64 vcc_lo, v7, v6
+        ]),
+        seg!(All, "v_cmp_f_i32_e64 s16, v0, v1\nv_cmp_lt_i32_e64 s17, v2, v3\nv_cmp_eq_i32_e64 s18, v4, v5\nv_cmp_le_i32_e64 s19, v6, v7\nv_cmp_gt_i32_e64 s20, v8, v9\nv_cmp_ne_i32_e64 vcc_lo, v10, v11", [
+            0xd4800010, 0x00020300, // v_cmp_f_i32_e64 s16, v0, v1
+            0xd4810011, 0x00020702, // v_cmp_lt_i32_e64 s17, v2, v3
+            0xd4820012, 0x00020b04, // v_cmp_eq_i32_e64 s18, v4, v5
+            0xd4830013, 0x00020f06, // v_cmp_le_i32_e64 s19, v6, v7
+            0xd4840014, 0x00021308, // v_cmp_gt_i32_e64 s20, v8, v9
+            0xd485006a, 0x0002170a, // v_cmp_ne_i32_e64 vcc_lo, v10, v11
+        ]),
+        seg!(FromInput, "v_cmp_ge_i32_e64 s16, v12, v13\nv_cmp_t_i32_e64 s17, v14, v15\nv_cmp_f_u32_e64 s18, v1, v0\nv_cmp_lt_u32_e64 s19, v3, v2\nv_cmp_eq_u32_e64 s20, v5, v4\nv_cmp_le_u32_e64 vcc_lo, v7, v6", [
+            0xd4860010, 0x00021b0c, // v_cmp_ge_i32_e64 s16, v12, v13
+            0xd4870011, 0x00021f0e, // v_cmp_t_i32_e64 s17, v14, v15
+            0xd4c00012, 0x00020101, // v_cmp_f_u32_e64 s18, v1, v0
+            0xd4c10013, 0x00020503, // v_cmp_lt_u32_e64 s19, v3, v2
+            0xd4c20014, 0x00020905, // v_cmp_eq_u32_e64 s20, v5, v4
+            0xd4c3006a, 0x00020d07, // v_cmp_le_u32_e64 vcc_lo, v7, v6
+        ]),
+        seg!(All, "v_cmp_gt_u32_e64 s16, v0, v1\nv_cmp_ne_u32_e64 s17, v2, v3\nv_cmp_ge_u32_e64 s18, v4, v5\nv_cmp_t_u32_e64 s19, v6, v7\nv_cmp_f_i64_e64 s20, v[2:3], v[0:1]\nv_cmp_lt_i64_e64 vcc_lo, v[6:7], v[4:5]", [
+            0xd4c40010, 0x00020300, // v_cmp_gt_u32_e64 s16, v0, v1
+            0xd4c50011, 0x00020702, // v_cmp_ne_u32_e64 s17, v2, v3
+            0xd4c60012, 0x00020b04, // v_cmp_ge_u32_e64 s18, v4, v5
+            0xd4c70013, 0x00020f06, // v_cmp_t_u32_e64 s19, v6, v7
+            0xd4a00014, 0x00020102, // v_cmp_f_i64_e64 s20, v[2:3], v[0:1]
+            0xd4a1006a, 0x00020906, // v_cmp_lt_i64_e64 vcc_lo, v[6:7], v[4:5]
+        ]),
+        seg!(FromInput, "v_cmp_eq_i64_e64 s16, v[10:11], v[8:9]\nv_cmp_le_i64_e64 s17, v[14:15], v[12:13]\nv_cmp_gt_i64_e64 s18, v[0:1], v[2:3]\nv_cmp_ne_i64_e64 s19, v[4:5], v[6:7]\nv_cmp_ge_i64_e64 s20, v[8:9], v[10:11]\nv_cmp_t_i64_e64 vcc_lo, v[12:13], v[14:15]", [
+            0xd4a20010, 0x0002110a, // v_cmp_eq_i64_e64 s16, v[10:11], v[8:9]
+            0xd4a30011, 0x0002190e, // v_cmp_le_i64_e64 s17, v[14:15], v[12:13]
+            0xd4a40012, 0x00020500, // v_cmp_gt_i64_e64 s18, v[0:1], v[2:3]
+            0xd4a50013, 0x00020d04, // v_cmp_ne_i64_e64 s19, v[4:5], v[6:7]
+            0xd4a60014, 0x00021508, // v_cmp_ge_i64_e64 s20, v[8:9], v[10:11]
+            0xd4a7006a, 0x00021d0c, // v_cmp_t_i64_e64 vcc_lo, v[12:13], v[14:15]
+        ]),
+        seg!(All, "v_cmp_f_u64_e64 s16, v[2:3], v[0:1]\nv_cmp_lt_u64_e64 s17, v[6:7], v[4:5]\nv_cmp_eq_u64_e64 s18, v[10:11], v[8:9]\nv_cmp_le_u64_e64 s19, v[14:15], v[12:13]\nv_cmp_gt_u64_e64 s20, v[0:1], v[2:3]\nv_cmp_ne_u64_e64 vcc_lo, v[4:5], v[6:7]", [
+            0xd4e00010, 0x00020102, // v_cmp_f_u64_e64 s16, v[2:3], v[0:1]
+            0xd4e10011, 0x00020906, // v_cmp_lt_u64_e64 s17, v[6:7], v[4:5]
+            0xd4e20012, 0x0002110a, // v_cmp_eq_u64_e64 s18, v[10:11], v[8:9]
+            0xd4e30013, 0x0002190e, // v_cmp_le_u64_e64 s19, v[14:15], v[12:13]
+            0xd4e40014, 0x00020500, // v_cmp_gt_u64_e64 s20, v[0:1], v[2:3]
+            0xd4e5006a, 0x00020d04, // v_cmp_ne_u64_e64 vcc_lo, v[4:5], v[6:7]
+        ]),
+        seg!(FromInput, "v_cmp_ge_u64_e64 s16, v[8:9], v[10:11]\nv_cmp_t_u64_e64 s17, v[12:13], v[14:15]\nv_cmp_gt_i16_e64 s18, s8, v1\nv_cmp_eq_i32_e64 s19, -1, v5\nv_cmp_ne_u32_e64 s20, 0, v7\nv_cmp_f_u64_e64 vcc_lo, s[12:13], v[14:15]", [
+            0xd4e60010, 0x00021508, // v_cmp_ge_u64_e64 s16, v[8:9], v[10:11]
+            0xd4e70011, 0x00021d0c, // v_cmp_t_u64_e64 s17, v[12:13], v[14:15]
+            0xd48c0012, 0x00020208, // v_cmp_gt_i16_e64 s18, s8, v1
+            0xd4820013, 0x00020ac1, // v_cmp_eq_i32_e64 s19, -1, v5
+            0xd4c50014, 0x00020e80, // v_cmp_ne_u32_e64 s20, 0, v7
+            0xd4e0006a, 0x00021c0c, // v_cmp_f_u64_e64 vcc_lo, s[12:13], v[14:15]
+        ]),
+    ]
+}
+
+pub fn cmpx_swapped() -> Vec<Op> {
+    vec![
+        seg!(FromInput, "v_cmpx_lt_i16_e64 v0, v1\ns_mov_b32 s16, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_eq_i16_e32 v2, v3\ns_mov_b32 s17, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_le_i16_e64 v4, v5\ns_mov_b32 s18, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_gt_i16_e32 v6, v7\ns_mov_b32 s19, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_ne_i16_e64 v8, v9\ns_mov_b32 s20, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_ge_i16_e32 v10, v11", [
+            0xd499007e, 0x00020300, // v_cmpx_lt_i16_e64 v0, v1
+            0xbe90037e, // s_mov_b32 s16, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0x7d340702, // v_cmpx_eq_i16_e32 v2, v3
+            0xbe91037e, // s_mov_b32 s17, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0xd49b007e, 0x00020b04, // v_cmpx_le_i16_e64 v4, v5
+            0xbe92037e, // s_mov_b32 s18, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0x7d380f06, // v_cmpx_gt_i16_e32 v6, v7
+            0xbe93037e, // s_mov_b32 s19, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0xd49d007e, 0x00021308, // v_cmpx_ne_i16_e64 v8, v9
+            0xbe94037e, // s_mov_b32 s20, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0x7d3c170a, // v_cmpx_ge_i16_e32 v10, v11
+        ]),
+        seg!(All, "v_cmpx_lt_u16_e32 v12, v13\ns_mov_b32 s16, exec_lo\ns_mov_b32 exec_lo, -1\nv_cmpx_eq_u16_e64 v14, v15\ns_mov_b32 s17, exec_lo\ns_mov_b32 exec_lo, -1\nv_cmpx_le_u16_e32 v1, v0\ns_mov_b32 s18, exec_lo\ns_mov_b32 exec_lo, -1\nv_cmpx_gt_u16_e64 v3, v2\ns_mov_b32 s19, exec_lo\ns_mov_b32 exec_lo, -1\nv_cmpx_ne_u16_e32 v5, v4\ns_mov_b32 s20, exec_lo\ns_mov_b32 exec_lo, -1\nv_cmpx_ge_u16_e64 v7, v6", [
+            0x7d721b0c, // v_cmpx_lt_u16_e32 v12, v13
+            0xbe90037e, // s_mov_b32 s16, exec_lo
+            0xbefe03c1, // s_mov_b32 exec_lo, -1
+            0xd4ba007e, 0x00021f0e, // v_cmpx_eq_u16_e64 v14, v15
+            0xbe91037e, // s_mov_b32 s17, exec_lo
+            0xbefe03c1, // s_mov_b32 exec_lo, -1
+            0x7d760101, // v_cmpx_le_u16_e32 v1, v0
+            0xbe92037e, // s_mov_b32 s18, exec_lo
+            0xbefe03c1, // s_mov_b32 exec_lo, -1
+            0xd4bc007e, 0x00020503, // v_cmpx_gt_u16_e64 v3, v2
+            0xbe93037e, // s_mov_b32 s19, exec_lo
+            0xbefe03c1, // s_mov_b32 exec_lo, -1
+            0x7d7a0905, // v_cmpx_ne_u16_e32 v5, v4
+            0xbe94037e, // s_mov_b32 s20, exec_lo
+            0xbefe03c1, // s_mov_b32 exec_lo, -1
+            0xd4be007e, 0x00020d07, // v_cmpx_ge_u16_e64 v7, v6
+        ]),
+        seg!(FromInput, "v_cmpx_f_i32_e64 v0, v1\ns_mov_b32 s16, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_lt_i32_e32 v2, v3\ns_mov_b32 s17, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_eq_i32_e64 v4, v5\ns_mov_b32 s18, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_le_i32_e32 v6, v7\ns_mov_b32 s19, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_gt_i32_e64 v8, v9\ns_mov_b32 s20, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_ne_i32_e32 v10, v11", [
+            0xd490007e, 0x00020300, // v_cmpx_f_i32_e64 v0, v1
+            0xbe90037e, // s_mov_b32 s16, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0x7d220702, // v_cmpx_lt_i32_e32 v2, v3
+            0xbe91037e, // s_mov_b32 s17, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0xd492007e, 0x00020b04, // v_cmpx_eq_i32_e64 v4, v5
+            0xbe92037e, // s_mov_b32 s18, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0x7d260f06, // v_cmpx_le_i32_e32 v6, v7
+            0xbe93037e, // s_mov_b32 s19, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0xd494007e, 0x00021308, // v_cmpx_gt_i32_e64 v8, v9
+            0xbe94037e, // s_mov_b32 s20, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0x7d2a170a, // v_cmpx_ne_i32_e32 v10, v11
+        ]),
+        seg!(FromInput, "v_cmpx_ge_i32_e32 v12, v13\ns_mov_b32 s16, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_t_i32_e64 v14, v15\ns_mov_b32 s17, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_f_u32_e32 v1, v0\ns_mov_b32 s18, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_lt_u32_e64 v3, v2\ns_mov_b32 s19, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_eq_u32_e32 v5, v4\ns_mov_b32 s20, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_le_u32_e64 v7, v6", [
+            0x7d2c1b0c, // v_cmpx_ge_i32_e32 v12, v13
+            0xbe90037e, // s_mov_b32 s16, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0xd497007e, 0x00021f0e, // v_cmpx_t_i32_e64 v14, v15
+            0xbe91037e, // s_mov_b32 s17, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0x7da00101, // v_cmpx_f_u32_e32 v1, v0
+            0xbe92037e, // s_mov_b32 s18, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0xd4d1007e, 0x00020503, // v_cmpx_lt_u32_e64 v3, v2
+            0xbe93037e, // s_mov_b32 s19, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0x7da40905, // v_cmpx_eq_u32_e32 v5, v4
+            0xbe94037e, // s_mov_b32 s20, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0xd4d3007e, 0x00020d07, // v_cmpx_le_u32_e64 v7, v6
+        ]),
+        seg!(FromInput, "v_cmpx_gt_u32_e64 v0, v1\ns_mov_b32 s16, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_ne_u32_e32 v2, v3\ns_mov_b32 s17, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_ge_u32_e64 v4, v5\ns_mov_b32 s18, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_t_u32_e32 v6, v7\ns_mov_b32 s19, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_f_i64_e64 v[2:3], v[0:1]\ns_mov_b32 s20, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_lt_i64_e32 v[6:7], v[4:5]", [
+            0xd4d4007e, 0x00020300, // v_cmpx_gt_u32_e64 v0, v1
+            0xbe90037e, // s_mov_b32 s16, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0x7daa0702, // v_cmpx_ne_u32_e32 v2, v3
+            0xbe91037e, // s_mov_b32 s17, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0xd4d6007e, 0x00020b04, // v_cmpx_ge_u32_e64 v4, v5
+            0xbe92037e, // s_mov_b32 s18, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0x7dae0f06, // v_cmpx_t_u32_e32 v6, v7
+            0xbe93037e, // s_mov_b32 s19, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0xd4b0007e, 0x00020102, // v_cmpx_f_i64_e64 v[2:3], v[0:1]
+            0xbe94037e, // s_mov_b32 s20, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0x7d620906, // v_cmpx_lt_i64_e32 v[6:7], v[4:5]
+        ]),
+        seg!(All, "v_cmpx_eq_i64_e32 v[10:11], v[8:9]\ns_mov_b32 s16, exec_lo\ns_mov_b32 exec_lo, -1\nv_cmpx_le_i64_e64 v[14:15], v[12:13]\ns_mov_b32 s17, exec_lo\ns_mov_b32 exec_lo, -1\nv_cmpx_gt_i64_e32 v[0:1], v[2:3]\ns_mov_b32 s18, exec_lo\ns_mov_b32 exec_lo, -1\nv_cmpx_ne_i64_e64 v[4:5], v[6:7]\ns_mov_b32 s19, exec_lo\ns_mov_b32 exec_lo, -1\nv_cmpx_ge_i64_e32 v[8:9], v[10:11]\ns_mov_b32 s20, exec_lo\ns_mov_b32 exec_lo, -1\nv_cmpx_t_i64_e64 v[12:13], v[14:15]", [
+            0x7d64110a, // v_cmpx_eq_i64_e32 v[10:11], v[8:9]
+            0xbe90037e, // s_mov_b32 s16, exec_lo
+            0xbefe03c1, // s_mov_b32 exec_lo, -1
+            0xd4b3007e, 0x0002190e, // v_cmpx_le_i64_e64 v[14:15], v[12:13]
+            0xbe91037e, // s_mov_b32 s17, exec_lo
+            0xbefe03c1, // s_mov_b32 exec_lo, -1
+            0x7d680500, // v_cmpx_gt_i64_e32 v[0:1], v[2:3]
+            0xbe92037e, // s_mov_b32 s18, exec_lo
+            0xbefe03c1, // s_mov_b32 exec_lo, -1
+            0xd4b5007e, 0x00020d04, // v_cmpx_ne_i64_e64 v[4:5], v[6:7]
+            0xbe93037e, // s_mov_b32 s19, exec_lo
+            0xbefe03c1, // s_mov_b32 exec_lo, -1
+            0x7d6c1508, // v_cmpx_ge_i64_e32 v[8:9], v[10:11]
+            0xbe94037e, // s_mov_b32 s20, exec_lo
+            0xbefe03c1, // s_mov_b32 exec_lo, -1
+            0xd4b7007e, 0x00021d0c, // v_cmpx_t_i64_e64 v[12:13], v[14:15]
+        ]),
+        seg!(FromInput, "v_cmpx_f_u64_e64 v[2:3], v[0:1]\ns_mov_b32 s16, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_lt_u64_e32 v[6:7], v[4:5]\ns_mov_b32 s17, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_eq_u64_e64 v[10:11], v[8:9]\ns_mov_b32 s18, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_le_u64_e32 v[14:15], v[12:13]\ns_mov_b32 s19, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_gt_u64_e64 v[0:1], v[2:3]\ns_mov_b32 s20, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_ne_u64_e32 v[4:5], v[6:7]", [
+            0xd4f0007e, 0x00020102, // v_cmpx_f_u64_e64 v[2:3], v[0:1]
+            0xbe90037e, // s_mov_b32 s16, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0x7de20906, // v_cmpx_lt_u64_e32 v[6:7], v[4:5]
+            0xbe91037e, // s_mov_b32 s17, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0xd4f2007e, 0x0002110a, // v_cmpx_eq_u64_e64 v[10:11], v[8:9]
+            0xbe92037e, // s_mov_b32 s18, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0x7de6190e, // v_cmpx_le_u64_e32 v[14:15], v[12:13]
+            0xbe93037e, // s_mov_b32 s19, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0xd4f4007e, 0x00020500, // v_cmpx_gt_u64_e64 v[0:1], v[2:3]
+            0xbe94037e, // s_mov_b32 s20, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0x7dea0d04, // v_cmpx_ne_u64_e32 v[4:5], v[6:7]
+        ]),
+        seg!(FromInput, "v_cmpx_ge_u64_e32 v[8:9], v[10:11]\ns_mov_b32 s16, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_t_u64_e64 v[12:13], v[14:15]\ns_mov_b32 s17, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_gt_i16_e32 s8, v1\ns_mov_b32 s18, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_eq_i32_e64 -1, v5\ns_mov_b32 s19, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_ne_u32_e32 0, v7\ns_mov_b32 s20, exec_lo\ns_or_b32 exec_lo, s21, 0x100\nv_cmpx_f_u64_e64 s[12:13], v[14:15]", [
+            0x7dec1508, // v_cmpx_ge_u64_e32 v[8:9], v[10:11]
+            0xbe90037e, // s_mov_b32 s16, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0xd4f7007e, 0x00021d0c, // v_cmpx_t_u64_e64 v[12:13], v[14:15]
+            0xbe91037e, // s_mov_b32 s17, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0x7d380208, // v_cmpx_gt_i16_e32 s8, v1
+            0xbe92037e, // s_mov_b32 s18, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0xd492007e, 0x00020ac1, // v_cmpx_eq_i32_e64 -1, v5
+            0xbe93037e, // s_mov_b32 s19, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0x7daa0e80, // v_cmpx_ne_u32_e32 0, v7
+            0xbe94037e, // s_mov_b32 s20, exec_lo
+            0x887eff15, 0x00000100, // s_or_b32 exec_lo, s21, 0x100
+            0xd4f0007e, 0x00021c0c, // v_cmpx_f_u64_e64 s[12:13], v[14:15]
+        ]),
+    ]
+}
+
+pub fn int_e64() -> Vec<Op> {
+    vec![
+        seg!(All, "v_mul_hi_i32_i24_e64 v8, v0, v1\nv_mul_u32_u24_e64 v9, v2, s9\nv_mul_hi_u32_u24_e64 v10, v3, v4\nv_max_i32_e64 v11, v4, v5\nv_min_u32_e64 v12, s8, v6\nv_or_b32_e64 v13, v7, v0\nv_xor_b32_e64 v14, v1, v2\nv_max_i32_e64 v15, -1, v5", [
+            0xd50a0008, 0x00020300, // v_mul_hi_i32_i24_e64 v8, v0, v1
+            0xd50b0009, 0x00001302, // v_mul_u32_u24_e64 v9, v2, s9
+            0xd50c000a, 0x00020903, // v_mul_hi_u32_u24_e64 v10, v3, v4
+            0xd512000b, 0x00020b04, // v_max_i32_e64 v11, v4, v5
+            0xd513000c, 0x00020c08, // v_min_u32_e64 v12, s8, v6
+            0xd51c000d, 0x00020107, // v_or_b32_e64 v13, v7, v0
+            0xd51d000e, 0x00020501, // v_xor_b32_e64 v14, v1, v2
+            0xd512000f, 0x00020ac1, // v_max_i32_e64 v15, -1, v5
+        ]),
+        seg!(FromInput, "v_ffbh_u32_e64 v8, v0\nv_ffbl_b32_e64 v9, v1\nv_ffbh_i32_e64 v10, v2\nv_mov_b32_e64 v11, s9\nv_or_b32_e32 v12, v3, v4\nv_max_u32_e32 v13, v4, v5\nv_xnor_b32_e32 v14, v6, v7\nv_add_co_ci_u32_e64 v15, s16, v0, v1, s22", [
+            0xd5b90008, 0x00000100, // v_ffbh_u32_e64 v8, v0
+            0xd5ba0009, 0x00000101, // v_ffbl_b32_e64 v9, v1
+            0xd5bb000a, 0x00000102, // v_ffbh_i32_e64 v10, v2
+            0xd581000b, 0x00000009, // v_mov_b32_e64 v11, s9
+            0x38180903, // v_or_b32_e32 v12, v3, v4
+            0x281a0b04, // v_max_u32_e32 v13, v4, v5
+            0x3c1c0f06, // v_xnor_b32_e32 v14, v6, v7
+            0xd528100f, 0x005a0300, // v_add_co_ci_u32_e64 v15, s16, v0, v1, s22
+        ]),
+        seg!(All, "v_min_i32_e64 v8, v0, v1\nv_max_u32_e64 v9, v2, v3\nv_ashrrev_i32_e64 v10, v4, v5\nv_lshlrev_b32_e64 v11, v6, v7\nv_xnor_b32_e64 v12, v0, s8\nv_not_b32_e64 v13, v1\nv_bfrev_b32_e64 v14, v2\nv_mul_i32_i24_e64 v15, v3, v4", [
+            0xd5110008, 0x00020300, // v_min_i32_e64 v8, v0, v1
+            0xd5140009, 0x00020702, // v_max_u32_e64 v9, v2, v3
+            0xd518000a, 0x00020b04, // v_ashrrev_i32_e64 v10, v4, v5
+            0xd51a000b, 0x00020f06, // v_lshlrev_b32_e64 v11, v6, v7
+            0xd51e000c, 0x00001100, // v_xnor_b32_e64 v12, v0, s8
+            0xd5b7000d, 0x00000101, // v_not_b32_e64 v13, v1
+            0xd5b8000e, 0x00000102, // v_bfrev_b32_e64 v14, v2
+            0xd509000f, 0x00020903, // v_mul_i32_i24_e64 v15, v3, v4
+        ]),
+        seg!(FromInput, "v_subrev_co_ci_u32_e64 v8, s17, v2, v3, s22\nv_mul_hi_i32_i24_e64 v9, s8, v0\nv_add_nc_i32 v10, v0, v1\nv_sub_nc_i32 v11, v2, v3\nv_add_nc_i32 v12, v4, v5 clamp\nv_sub_nc_i32 v13, v6, v7 clamp\nv_ffbh_i32_e64 v14, s10\nv_mov_b32_e64 v15, v3", [
+            0xd52a1108, 0x005a0702, // v_subrev_co_ci_u32_e64 v8, s17, v2, v3, s22
+            0xd50a0009, 0x00020008, // v_mul_hi_i32_i24_e64 v9, s8, v0
+            0xd77f000a, 0x00020300, // v_add_nc_i32 v10, v0, v1
+            0xd776000b, 0x00020702, // v_sub_nc_i32 v11, v2, v3
+            0xd77f800c, 0x00020b04, // v_add_nc_i32 v12, v4, v5 clamp
+            0xd776800d, 0x00020f06, // v_sub_nc_i32 v13, v6, v7 clamp
+            0xd5bb000e, 0x0000000a, // v_ffbh_i32_e64 v14, s10
+            0xd581000f, 0x00000103, // v_mov_b32_e64 v15, v3
+        ]),
+        seg!(All, "v_writelane_b32 v8, s8, 5\nv_writelane_b32 v9, s9, s10\nv_writelane_b32 v10, -1, 31", [
+            0xd7610008, 0x00010a08, // v_writelane_b32 v8, s8, 5
+            0xd7610009, 0x00001409, // v_writelane_b32 v9, s9, s10
+            0xd761000a, 0x00013ec1, // v_writelane_b32 v10, -1, 31
+        ]),
+    ]
+}
