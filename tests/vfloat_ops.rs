@@ -626,14 +626,9 @@ fn reference(w: W, c: &Case, v: &[u32; 8]) -> u64 {
         }
         // v_fmac into a +0 accumulator (the case zeroes v8 first): fma(a, b, +0), one rounding.
         "fmac_zero" => W::H.canon(
-            unsafe {
-                sf::f16_mulAdd(
-                    sf::float16_t { v: a as u16 },
-                    sf::float16_t { v: b as u16 },
-                    sf::float16_t { v: 0 },
-                )
-            }
-            .v as u64,
+            F16::from_bits(a as u16)
+                .fused_mul_add(F16::from_bits(b as u16), F16::from_bits(0), RNE)
+                .to_bits() as u64,
         ),
         "sub" => sub(w, a, b),
         "subrev" => sub(w, b, a),
