@@ -5,9 +5,11 @@
 use anyhow::{bail, Context, Result};
 use std::process::Command;
 
-/// Everything `cargo test --workspace` needs (the same list as .ci/run): cmake for softfloat-sys's C build
-/// (xtask itself builds without it), glslang-tools for the GLSL references.
-const PACKAGES: [&str; 8] = [
+/// Everything `cargo test --workspace` needs, the one list (.ci/run installs it with `cargo xtask install`):
+/// cmake for softfloat-sys's C build (xtask itself builds without it), glslang-tools for the GLSL references,
+/// libamdhip64-5 (ROCm's own HIP runtime, 5.2.3) for the tests that show a HIP program or ROCm library fails
+/// without rdna2spv's runtime with a HIP error (issue 26) — without it the program does not even load.
+const PACKAGES: [&str; 9] = [
     "libvulkan1",
     "mesa-vulkan-drivers",
     "spirv-tools",
@@ -16,6 +18,7 @@ const PACKAGES: [&str; 8] = [
     "clang-19",
     "lld-19",
     "glslang-tools",
+    "libamdhip64-5",
 ];
 
 pub fn install_missing() -> Result<()> {

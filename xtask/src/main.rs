@@ -49,6 +49,7 @@ const USAGE: &str = "usage: cargo xtask <command>
                       into ~/.cache/rdna2spv/corpus/rocsparse (RDNA2SPV_CORPUS_DIR overrides)
   corpus rocrand      the same for librocrand1 into ~/.cache/rdna2spv/corpus/rocrand
   demo                install what is missing, then run rdna2spv on a real kernel and check it against LLVM
+  install             install the Debian packages the tests need that are missing (the list CI uses)
   fixtures [--check]  rebuild the fixture code objects and their LLVM goldens with the real compilers,
                       and the run manifests' input buffers (--inputs: only those)
   floatbench [--only P] every implemented float VALU op at benchmark size (>= 10^6 operands), host vs
@@ -80,6 +81,7 @@ fn main() -> anyhow::Result<()> {
         Some("coverage") => coverage::run(&args[1..]),
         Some("corpus") => corpus::run(&args[1..]),
         Some("demo") => demo::run(&args[1..]),
+        Some("install") => demo::install_missing(),
         Some("fixtures") => fixtures::run(&args[1..]),
         Some("floatbench") => floatbench::run(&args[1..]),
         Some("gpu-check") => gpucheck::run(&args[1..]),
