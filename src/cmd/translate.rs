@@ -4,6 +4,7 @@ use super::{lifted, parse_max_words, ControlFlowArg, MappingArg, MaxWords, Profi
 use anyhow::{bail, Result};
 use rdna2spv::device::{open, profile_of, ProfileChoice};
 use rdna2spv::output::write_atomically;
+use rdna2spv_spirv::lower::{lower_with, Chosen};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -87,24 +88,26 @@ pub fn run(a: Args) -> Result<i32> {
         ..Default::default()
     };
     let layout = rdna2spv_vulkan::kernel_layout(&launch);
-    opts.mapping = match mapping.fixed() {
-        Some(m) => m,
+    // `auto` lowers the lane module to decide; when it is chosen, that module is the translation.
+    let chosen = match mapping.fixed() {
+        Some(m) => {
+            opts.mapping = m;
+            None
+        }
         None => {
-            let (m, why) =
-                rdna2spv_spirv::lower::choose_mapping(&program, &layout, &profile, &opts);
-            match why {
+            let c = rdna2spv_spirv::lower::choose_mapping(&program, &layout, &profile, &opts);
+            match c.fallback_reason() {
                 Some(why) => eprintln!("rdna2spv: mapping: wave (auto: {why})"),
                 None => eprintln!("rdna2spv: mapping: lane (auto)"),
             }
-            m
+            opts.mapping = c.mapping();
+            Some(c)
         }
     };
-    let words = rdna2spv_spirv::lower::lower_with(
-        &program,
-        &rdna2spv_vulkan::kernel_layout(&launch),
-        &profile,
-        &opts,
-    )?;
+    let words = match chosen {
+        Some(Chosen::Lane(words)) => words,
+        _ => lower_with(&program, &layout, &profile, &opts)?,
+    };
     if opts.control_flow == rdna2spv_spirv::lower::ControlFlow::Structured {
         let s = rdna2spv_ir::cfg::Structure::of(&program);
         eprintln!(

@@ -29,7 +29,7 @@ mod atomic;
 mod hoist;
 mod lane;
 pub use lane::{
-    choose_mapping, flag_slots, split_factor, split_waves, waves_communicate, Mapping,
+    choose_mapping, flag_slots, split_factor, split_waves, waves_communicate, Chosen, Mapping,
     FLAG_SLOTS_MARK, SPLIT_MARK,
 };
 mod quirks;
