@@ -26,14 +26,26 @@
 //!   loops stopped before its exit condition held (lavapipe's silent 65,535-iteration cap).
 
 mod atomic;
+mod checked;
+mod entry;
 mod hoist;
 mod lane;
 pub use lane::{
     choose_mapping, flag_slots, split_factor, split_waves, waves_communicate, Chosen, Mapping,
     FLAG_SLOTS_MARK, SPLIT_MARK,
 };
+mod memory;
 mod quirks;
 mod trace;
+
+use checked::Check;
+pub use checked::{
+    check_buffer_words, check_records_offset, FaultRecord, CHECK_SINK_BYTES, FAULT_RECORD_WORDS,
+};
+pub use entry::{
+    launch_words, push_constants, scratch_buffer_bytes, scratch_stride, PUSHED_LAUNCH_WORDS,
+    PUSH_CONSTANT_BYTES,
+};
 
 pub use rdna2spv_ir::trace::TraceFilter;
 pub use trace::PlantedFault;
@@ -46,7 +58,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{
-    verify, Access, Handle, IntCmp, IntOp, Node, Program, Shape, Space, Sreg, Terminator, Ty, UnOp,
+    verify, Handle, IntCmp, IntOp, Node, Program, Shape, Space, Sreg, Terminator, Ty, UnOp,
     VerifyError, EXEC_LO,
 };
 use rspirv::dr::{Builder, Instruction, Operand};
@@ -97,46 +109,6 @@ impl KernelLayout {
     }
 }
 
-/// Bytes of one wave's slot in the scratch buffer: the region (`wave_size` lanes of the private segment size
-/// rounded up to dwords) and two spare dwords that take out-of-range accesses.
-pub fn scratch_stride(layout: &KernelLayout) -> u64 {
-    rdna2spv_ir::launch::wave_scratch_bytes(layout.wave_size, layout.scratch_bytes) + 8
-}
-
-/// Bytes of the zero-filled scratch buffer a run of `layout` over `grid` needs (0 without scratch): one
-/// [`scratch_stride`] slot per invocation, indexed like the flags. Its device address follows the
-/// [`launch_words`] as two more words (low, high).
-pub fn scratch_buffer_bytes(layout: &KernelLayout, grid: [u32; 3]) -> u64 {
-    if layout.scratch_bytes == 0 {
-        return 0;
-    }
-    let groups: u64 = layout.workgroups(grid).iter().map(|&g| g as u64).product();
-    groups * layout.waves_per_workgroup() as u64 * scratch_stride(layout)
-}
-
-/// The run-time values of the `Const` SGPRs, in the order the module reads them, then the code object
-/// image's address (low, high) when the layout places one (a module with scratch then reads the scratch
-/// buffer's address, see [`scratch_buffer_bytes`]).
-pub fn launch_words(layout: &KernelLayout) -> Vec<u32> {
-    let mut words: Vec<u32> = layout
-        .sgprs
-        .iter()
-        .filter_map(|(_, v)| match v {
-            SgprInit::Const(c) => Some(*c),
-            _ => None,
-        })
-        .collect();
-    if let Some(b) = layout.code_base {
-        words.extend([b as u32, (b >> 32) as u32]);
-    }
-    words
-}
-
-/// Size of the push-constant block (the minimum `maxPushConstantsSize` of Vulkan).
-pub const PUSH_CONSTANT_BYTES: usize = 128;
-/// Launch words copied into the push constants after the 32-byte header (D117); later ones are read from
-/// the launch buffer only.
-pub const PUSHED_LAUNCH_WORDS: usize = (PUSH_CONSTANT_BYTES - 32) / 4;
 /// Flag of a wave that ran to its end (or never existed: lanes past a partial workgroup).
 pub const FLAG_FINISHED: u32 = 1;
 /// Flag of a wave one of whose loops stopped before its exit condition held (a driver loop cap).
@@ -158,107 +130,6 @@ pub const FLAG_OOB: u32 = 5;
 /// Flag of a wave that met a run-time refusal (`Node::Refuse`, decision D097): a case the translator
 /// does not model, such as a typed buffer access through a V# whose format has no established rule.
 pub const FLAG_REFUSED: u32 = 6;
-
-/// Bytes of the check buffer's sink: the first bytes of the buffer, where a checked module sends the
-/// accesses that fall outside every allocation.
-pub const CHECK_SINK_BYTES: u64 = 16;
-/// u32 words of one wave's fault record in the check buffer.
-pub const FAULT_RECORD_WORDS: usize = 6;
-
-/// The check buffer of a checked run (its device address follows the launch words and the scratch
-/// address): the sink ([`CHECK_SINK_BYTES`], zero), then one `(base, size)` pair of u64 per allocation, then
-/// one [`FAULT_RECORD_WORDS`]-word record per invocation (indexed like the flags), zero-filled.
-pub fn check_buffer_words(allocations: &[(u64, u64)], invocations: usize) -> Vec<u32> {
-    let mut w = vec![0u32; (CHECK_SINK_BYTES / 4) as usize];
-    for &(base, size) in allocations {
-        w.extend([
-            base as u32,
-            (base >> 32) as u32,
-            size as u32,
-            (size >> 32) as u32,
-        ]);
-    }
-    w.resize(w.len() + FAULT_RECORD_WORDS * invocations, 0);
-    w
-}
-
-/// Word offset of the first fault record in the check buffer.
-pub fn check_records_offset(allocations: usize) -> usize {
-    (CHECK_SINK_BYTES / 4) as usize + 4 * allocations
-}
-
-/// The first out-of-bounds access of a wave in a checked run, as the module records it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FaultRecord {
-    /// Byte offset of the instruction from the kernel entry.
-    pub pc: u32,
-    /// The lane, or `None` for a wave-uniform (scalar memory) access.
-    pub lane: Option<u32>,
-    pub address: u64,
-    /// "load" (loads and atomics, which read first, as the evaluator reports them) or "store"; "LDS load" /
-    /// "LDS store" for the workgroup's LDS.
-    pub kind: &'static str,
-    pub bytes: u32,
-}
-
-impl FaultRecord {
-    /// Decodes a record's words (`FAULT_RECORD_WORDS` of them).
-    pub fn from_words(w: &[u32]) -> FaultRecord {
-        FaultRecord {
-            pc: w[0],
-            lane: (w[1] != u32::MAX).then_some(w[1]),
-            address: w[2] as u64 | (w[3] as u64) << 32,
-            kind: match (w[4] & CHECK_KIND_LDS != 0, w[4] & CHECK_KIND_STORE != 0) {
-                (false, false) => "load",
-                (false, true) => "store",
-                (true, false) => "LDS load",
-                (true, true) => "LDS store",
-            },
-            bytes: w[5],
-        }
-    }
-}
-
-const CHECK_KIND_LOAD: u32 = 1;
-const CHECK_KIND_STORE: u32 = 2;
-/// Or'ed into the kind of an LDS access (the evaluator says "LDS load"/"LDS store").
-const CHECK_KIND_LDS: u32 = 4;
-
-/// The checked mode's per-module state: each allocation's base and end (u64 values loaded once at entry),
-/// the sink address, this invocation's record address, and whether it has faulted.
-#[derive(Debug, Clone)]
-struct Check {
-    ranges: Vec<(Word, Word)>,
-    sink: Word,
-    record: Word,
-    oob: Word,
-    /// The first fault's record words (pc, lane, address low/high, kind, size), kept in Function variables
-    /// by selects at every access and written to the check buffer once, at the end (D158: no branch per
-    /// access).
-    words: [Word; FAULT_RECORD_WORDS],
-}
-
-/// The push constants: `{ u64 launch_words; u64 flags; u32 grid[3]; u32 zero; u32 launch[24] }`. `flags`
-/// holds one u32 per invocation, `flags[workgroup_linear * waves_per_workgroup + wave]`; `launch` the
-/// first [`PUSHED_LAUNCH_WORDS`] of `launch` (the words at `launch_addr`), zero-padded.
-pub fn push_constants(
-    launch_addr: u64,
-    flags_addr: u64,
-    grid: [u32; 3],
-    launch: &[u32],
-) -> Vec<u8> {
-    let mut v = Vec::with_capacity(PUSH_CONSTANT_BYTES);
-    v.extend_from_slice(&launch_addr.to_le_bytes());
-    v.extend_from_slice(&flags_addr.to_le_bytes());
-    for g in grid {
-        v.extend_from_slice(&g.to_le_bytes());
-    }
-    v.extend_from_slice(&0u32.to_le_bytes());
-    for k in 0..PUSHED_LAUNCH_WORDS {
-        v.extend_from_slice(&launch.get(k).copied().unwrap_or(0).to_le_bytes());
-    }
-    v
-}
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LowerError {
@@ -878,25 +749,8 @@ impl<'a> Cx<'a> {
         } else {
             lsz
         };
-        // Push constants.
-        // The pushed launch words are members of their own (an array type would be shared with
-        // equal-length Function arrays, which must not carry an ArrayStride).
-        let mut members = vec![t.u64, t.u64, t.u32, t.u32, t.u32, t.u32];
-        members.extend([t.u32; PUSHED_LAUNCH_WORDS]);
-        let pc_struct = self.b.type_struct(members);
-        self.b.decorate(pc_struct, Decoration::Block, []);
-        let offsets = [0u32, 8, 16, 20, 24, 28]
-            .into_iter()
-            .chain((0..PUSHED_LAUNCH_WORDS as u32).map(|k| 32 + 4 * k));
-        for (m, off) in offsets.enumerate() {
-            self.b.member_decorate(
-                pc_struct,
-                m as u32,
-                Decoration::Offset,
-                [Operand::LiteralBit32(off)],
-            );
-        }
-        let pc = self.global_var(pc_struct, StorageClass::PushConstant);
+        // Push constants (entry.rs).
+        let pc = self.push_constant_block();
         // Workgroup counters and LDS.
         // Three barrier counters, and the lock word of 64-bit LDS atomics when there are any
         // (lower/atomic.rs).
@@ -959,20 +813,14 @@ impl<'a> Cx<'a> {
         let iter = self.fn_var(t.u32, Some(z));
 
         // Push-constant fields.
-        let field = |cx: &mut Self, ty: Word, m: u32| -> R<Word> {
-            let p = cx.b.type_pointer(None, StorageClass::PushConstant, ty);
-            let c = cx.c32(m);
-            let ptr = cx.b.access_chain(p, None, pc, [c])?;
-            Ok(cx.b.load(ty, None, ptr, None, [])?)
-        };
-        let launch_addr = field(self, t.u64, 0)?;
-        let flags_addr = field(self, t.u64, 1)?;
+        let launch_addr = self.push_field(pc, t.u64, 0)?;
+        let flags_addr = self.push_field(pc, t.u64, 1)?;
         let grid = [
-            field(self, t.u32, 2)?,
-            field(self, t.u32, 3)?,
-            field(self, t.u32, 4)?,
+            self.push_field(pc, t.u32, 2)?,
+            self.push_field(pc, t.u32, 3)?,
+            self.push_field(pc, t.u32, 4)?,
         ];
-        self.zero32 = field(self, t.u32, 5)?;
+        self.zero32 = self.push_field(pc, t.u32, 5)?;
         self.zero64 = self.b.u_convert(t.u64, None, self.zero32)?;
 
         let v3 = self.b.type_vector(t.u32, 3);
@@ -1034,43 +882,7 @@ impl<'a> Cx<'a> {
         let exec = self.b.select(t.u64, None, full, all, m)?;
 
         // Initial SGPRs.
-        let mut k = 0u64;
-        let mut init_vals = HashMap::new();
-        for &(reg, init) in &self.desc.sgprs.clone() {
-            if reg >= 128 {
-                continue;
-            }
-            let v = match init {
-                SgprInit::Const(_) if (k as usize) < PUSHED_LAUNCH_WORDS => {
-                    // The push constants' copy (D117).
-                    let p = self.b.type_pointer(None, StorageClass::PushConstant, t.u32);
-                    let m = self.c32(6 + k as u32);
-                    k += 1;
-                    let ptr = self.b.access_chain(p, None, pc, [m])?;
-                    self.b.load(t.u32, None, ptr, None, [])?
-                }
-                SgprInit::Const(_) => {
-                    let off = self.c64(4 * k);
-                    k += 1;
-                    let a = self.b.i_add(t.u64, None, launch_addr, off)?;
-                    let p = self.b.convert_u_to_ptr(t.psb_u32, None, a)?;
-                    self.b.load(
-                        t.u32,
-                        None,
-                        p,
-                        Some(MemoryAccess::ALIGNED),
-                        [Operand::LiteralBit32(4)],
-                    )?
-                }
-                SgprInit::WorkgroupId(d) => gid[d.min(2)],
-                SgprInit::ScratchWaveOffset => z,
-            };
-            if matches!(init, SgprInit::Const(_)) {
-                init_vals.insert(reg as u32, v);
-            }
-            let p = self.sgpr_ptr(reg as u32)?;
-            self.store(p, v)?;
-        }
+        let (mut k, init_vals) = self.initial_sgprs(pc, launch_addr, gid)?;
         // The code object image's address follows the Const words (D155).
         if self.desc.code_base.is_some() {
             self.code_base = Some(self.launch_u64(launch_addr, k)?);
@@ -1084,83 +896,9 @@ impl<'a> Cx<'a> {
         // Scalar loads of the entry block, once at the top (D118).
         let loads = self.hoistable();
         self.hoisted = self.emit_hoisted(&loads, &init_vals)?;
-        if self.desc.scratch_bytes > 0 {
-            // The scratch buffer's address follows the Const words; this wave's region is slot
-            // `workgroup_linear * waves_per_workgroup + wave` of it (the same index as the flags).
-            let base = self.launch_u64(launch_addr, k)?;
-            let lin64 = self.invocation_index(gid, nwg, wave_ix)?;
-            let stride = self.c64(scratch_stride(self.desc));
-            let off = self.b.i_mul(t.u64, None, lin64, stride)?;
-            self.private = Some(self.b.i_add(t.u64, None, base, off)?);
-        }
+        self.scratch_region(launch_addr, k, gid, nwg, wave_ix)?;
         if let Some(n) = self.opts.checked {
-            // The check buffer's address follows the Const words (and the scratch address, if any).
-            let at = k + if self.desc.scratch_bytes > 0 { 2 } else { 0 };
-            let word = |cx: &mut Self, base: Word, i: u64| -> R<Word> {
-                let off = cx.c64(4 * i);
-                let a = cx.b.i_add(t.u64, None, base, off)?;
-                let p = cx.b.convert_u_to_ptr(t.psb_u32, None, a)?;
-                Ok(cx.b.load(
-                    t.u32,
-                    None,
-                    p,
-                    Some(MemoryAccess::ALIGNED),
-                    [Operand::LiteralBit32(4)],
-                )?)
-            };
-            // A launch word: from the push constants' copy where it has one (uniform, cheap: D117), else
-            // from the launch buffer.
-            let launch_word = |cx: &mut Self, k: u64| -> R<Word> {
-                if (k as usize) < PUSHED_LAUNCH_WORDS {
-                    let p = cx.b.type_pointer(None, StorageClass::PushConstant, t.u32);
-                    let m = cx.c32(6 + k as u32);
-                    let ptr = cx.b.access_chain(p, None, pc, [m])?;
-                    Ok(cx.b.load(t.u32, None, ptr, None, [])?)
-                } else {
-                    word(cx, launch_addr, k)
-                }
-            };
-            let lo = launch_word(self, at)?;
-            let hi = launch_word(self, at + 1)?;
-            let table = self.join64(lo, hi)?;
-            // Each allocation's (base, size) follows as launch words (D158; also in the check buffer).
-            let mut ranges = Vec::with_capacity(n as usize);
-            for i in 0..n as u64 {
-                let first = at + 2 + 4 * i;
-                let w: Vec<Word> = (0..4)
-                    .map(|j| launch_word(self, first + j))
-                    .collect::<R<_>>()?;
-                let base = self.join64(w[0], w[1])?;
-                let size = self.join64(w[2], w[3])?;
-                let end = self.b.i_add(t.u64, None, base, size)?;
-                ranges.push((base, end));
-            }
-            // One record per flag slot: per wave in the wave mapping, per lane in the lane mapping (its
-            // lanes fault independently; the runner reads the wave's lowest faulting lane, D158).
-            let lin64 = self.invocation_index(gid, nwg, wave_ix)?;
-            let lin64 = if lane_mapping {
-                let wsc = self.c64(ws as u64);
-                let lane = self.lm.as_ref().expect("lane mapping").lane_id;
-                let lane = self.b.u_convert(t.u64, None, lane)?;
-                let slot = self.b.i_mul(t.u64, None, lin64, wsc)?;
-                self.b.i_add(t.u64, None, slot, lane)?
-            } else {
-                lin64
-            };
-            let stride = self.c64(4 * FAULT_RECORD_WORDS as u64);
-            let off = self.b.i_mul(t.u64, None, lin64, stride)?;
-            let first = self.c64(4 * check_records_offset(n as usize) as u64);
-            let off = self.b.i_add(t.u64, None, off, first)?;
-            let record = self.b.i_add(t.u64, None, table, off)?;
-            let oob = self.fn_var(t.bool, Some(f));
-            let words = [(); FAULT_RECORD_WORDS].map(|_| self.fn_var(t.u32, Some(z)));
-            self.check = Some(Check {
-                ranges,
-                sink: table,
-                record,
-                oob,
-                words,
-            });
+            self.check_setup(n, pc, launch_addr, k, gid, nwg, wave_ix)?;
         }
         if self.opts.trace.is_some() {
             // The trace buffer's address follows the Const words and the scratch address.
@@ -1197,69 +935,9 @@ impl<'a> Cx<'a> {
                 .map_or(0, |s| s.number[self.p.entry().index()]);
             self.lane_init_labels(threads, entry, structured::END)?;
         }
-        // Work-item ids in v0..v2.
-        let nids = self.desc.workitem_id_vgprs.clamp(1, 3);
-        // A 1-D workgroup (y and z sizes 1): every valid lane's `tid` is below `threads`, which is then
-        // `size[0]`, so x = tid and y = z = 0 without the per-lane divisions (a division is a scalar loop
-        // over the SIMD lanes on lavapipe).
-        let one_d = self.desc.workgroup[1] == 1 && self.desc.workgroup[2] == 1;
-        self.lane_loop(|cx, lane| {
-            let valid = cx.b.u_less_than(t.bool, None, lane, count)?;
-            cx.guarded(valid, None, |cx| {
-                let tid = cx.b.i_add(t.u32, None, base, lane)?;
-                let (x, y, zz) = if one_d {
-                    (tid, z, z)
-                } else {
-                    let x = cx.b.u_mod(t.u32, None, tid, size[0])?;
-                    let q = cx.b.u_div(t.u32, None, tid, size[0])?;
-                    let y = cx.b.u_mod(t.u32, None, q, size[1])?;
-                    (x, y, cx.b.u_div(t.u32, None, tid, s01)?)
-                };
-                for (d, id) in [x, y, zz].into_iter().enumerate().take(nids as usize) {
-                    let p = cx.vgpr_ptr(d as u32, lane)?;
-                    cx.store(p, id)?;
-                }
-                Ok(None)
-            })?;
-            Ok(())
-        })?;
+        self.workitem_ids(count, base, size, s01)?;
 
-        // LDS starts at zero, as in the evaluator: each wave clears its share of the words.
-        if let Some(lds) = self.lds {
-            let words = self.desc.lds_bytes.div_ceil(4);
-            let share = words.div_ceil(inv);
-            let sharec = self.c32(share);
-            let first = self.b.i_mul(t.u32, None, li, sharec)?;
-            let wordsc = self.c32(words);
-            let k_var = self.fn_var(t.u32, Some(z));
-            self.store(k_var, first)?;
-            let end0 = self.b.i_add(t.u32, None, first, sharec)?;
-            let lt = self.b.u_less_than(t.bool, None, end0, wordsc)?;
-            let end = self.b.select(t.u32, None, lt, end0, wordsc)?;
-            let (h, body, cont, merge) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
-            self.b.branch(h)?;
-            self.begin(h)?;
-            let k = self.load_u32(k_var)?;
-            let go = self.b.u_less_than(t.bool, None, k, end)?;
-            self.b
-                .loop_merge(merge, cont, LoopControl::DONT_UNROLL, [])?;
-            self.b.branch_conditional(go, body, merge, [])?;
-            self.begin(body)?;
-            let p = self.b.access_chain(t.wg_u32, None, lds, [k])?;
-            self.store(p, z)?;
-            self.b.branch(cont)?;
-            self.begin(cont)?;
-            let one = self.c32(1);
-            let k1 = self.b.i_add(t.u32, None, k, one)?;
-            self.store(k_var, k1)?;
-            self.bump(self.progress, one)?;
-            self.b.branch(h)?;
-            self.begin(merge)?;
-            let some = self.b.u_less_than(t.bool, None, first, end)?;
-            let n = self.b.i_sub(t.u32, None, end, first)?;
-            let n = self.b.select(t.u32, None, some, n, z)?;
-            self.bump(self.expected, n)?;
-        }
+        self.clear_lds(li, inv)?;
 
         // Counters start at zero.
         let wg_scope = self.c32(spirv::Scope::Workgroup as u32);
@@ -1346,25 +1024,7 @@ impl<'a> Cx<'a> {
             flag
         };
         // An out-of-bounds access explains whatever followed it: it takes precedence.
-        let flag = if let Some(c) = self.check.clone() {
-            let oob = c.oob;
-            let o = self.load_bool(oob)?;
-            // The first fault's record, kept in variables until here (D158).
-            self.guarded(o, None, |cx| {
-                for (i, &w) in c.words.iter().enumerate() {
-                    let v = cx.b.load(t.u32, None, w, None, [])?;
-                    let off = cx.c64(4 * i as u64);
-                    let p = cx.b.i_add(t.u64, None, c.record, off)?;
-                    let p = cx.b.convert_u_to_ptr(t.psb_u32, None, p)?;
-                    cx.plain_store(Space::Global, p, v)?;
-                }
-                Ok(None)
-            })?;
-            let fo = self.c32(FLAG_OOB);
-            self.b.select(t.u32, None, o, fo, flag)?
-        } else {
-            flag
-        };
+        let flag = self.check_flag(flag)?;
         // An empty split wave finishes whatever its entry chain, run off, left in the flags (D142).
         let flag = self.lane_live_flag(flag)?;
         let lszc = self.c32(lsz);
@@ -2242,459 +1902,6 @@ impl<'a> Cx<'a> {
         Ok(())
     }
 
-    // ---- memory --------------------------------------------------------------------------------
-
-    /// Where byte `addr + offset` lives: the containing dword (a u64 device address of it for global
-    /// memory, a u32 word index for LDS) and the bit position of the byte in that dword.
-    /// `bytes` and `store` describe the access for checked mode ([`Self::check_global`]).
-    fn mem_loc(
-        &mut self,
-        space: Space,
-        addr: Word,
-        aty: Ty,
-        offset: i64,
-        bytes: u32,
-        store: bool,
-    ) -> R<(Word, Word)> {
-        let t = self.t;
-        match space {
-            Space::Scratch => Err(self.unsupported("scratch atomics are not lowered")),
-            Space::Global => {
-                let a = if aty == Ty::B64 {
-                    addr
-                } else {
-                    self.b.u_convert(t.u64, None, addr)?
-                };
-                let o = self.c64(offset as u64);
-                let a = self.b.i_add(t.u64, None, a, o)?;
-                let a = self.check_global(a, bytes, store)?;
-                let m = self.c64(!3);
-                let dw = self.b.bitwise_and(t.u64, None, a, m)?;
-                let lo = self.b.u_convert(t.u32, None, a)?;
-                let sh = self.byte_shift(lo)?;
-                Ok((dw, sh))
-            }
-            Space::Lds => {
-                if self.lds.is_none() {
-                    return Err(self.unsupported("LDS access but the layout has no LDS"));
-                }
-                let a = if aty == Ty::B64 {
-                    self.b.u_convert(t.u32, None, addr)?
-                } else {
-                    addr
-                };
-                let o = self.c32(offset as u32);
-                let a = self.b.i_add(t.u32, None, a, o)?;
-                let two = self.c32(2);
-                let idx = self.b.shift_right_logical(t.u32, None, a, two)?;
-                let sh = self.byte_shift(a)?;
-                if self.check.is_none() {
-                    return Ok((idx, sh));
-                }
-                // Checked mode: the evaluator's LDS is an allocation of `lds_bytes` at address 0, addressed
-                // with the 32-bit sum (as above); outside it, the access goes to the spare words past the end.
-                let a64 = self.b.u_convert(t.u64, None, a)?;
-                let n = self.c64(bytes as u64);
-                let end = self.b.i_add(t.u64, None, a64, n)?;
-                let limit = self.c64(self.desc.lds_bytes as u64);
-                let ok = self.b.u_less_than_equal(t.bool, None, end, limit)?;
-                self.note_fault(ok, a64, bytes, store, true)?;
-                let spare = self.c32(self.desc.lds_bytes.div_ceil(4));
-                let idx = self.b.select(t.u32, None, ok, idx, spare)?;
-                let z = self.c32(0);
-                let sh = self.b.select(t.u32, None, ok, sh, z)?;
-                Ok((idx, sh))
-            }
-        }
-    }
-
-    /// The invocation's index in the dispatch as a u64: `workgroup_linear * waves_per_workgroup + wave`,
-    /// the index of its flag, scratch slot and fault record.
-    fn invocation_index(&mut self, gid: [Word; 3], nwg: [Word; 3], li: Word) -> R<Word> {
-        let t = self.t;
-        let row = self.b.i_mul(t.u32, None, nwg[1], gid[2])?;
-        let row = self.b.i_add(t.u32, None, row, gid[1])?;
-        let lin = self.b.i_mul(t.u32, None, row, nwg[0])?;
-        let lin = self.b.i_add(t.u32, None, lin, gid[0])?;
-        let lszc = self.c32(self.desc.waves_per_workgroup());
-        let lin = self.b.i_mul(t.u32, None, lin, lszc)?;
-        let lin = self.b.i_add(t.u32, None, lin, li)?;
-        Ok(self.b.u_convert(t.u64, None, lin)?)
-    }
-
-    /// Checked mode: `a` (u64) if the `bytes` at it lie inside one allocation; otherwise the sink, after
-    /// recording the wave's first fault (pc, lane, address, kind, size) and marking it out of bounds.
-    fn check_global(&mut self, a: Word, bytes: u32, store: bool) -> R<Word> {
-        let Some(c) = self.check.clone() else {
-            return Ok(a);
-        };
-        if self.skip_check {
-            return Ok(a); // proven inside a launch segment (D132, D158)
-        }
-        let t = self.t;
-        let n = self.c64(bytes as u64);
-        let end = self.b.i_add(t.u64, None, a, n)?;
-        let no_wrap = self.b.u_greater_than_equal(t.bool, None, end, a)?;
-        let mut ok = self.cfalse();
-        for &(base, limit) in &c.ranges {
-            let ge = self.b.u_greater_than_equal(t.bool, None, a, base)?;
-            let le = self.b.u_less_than_equal(t.bool, None, end, limit)?;
-            let inside = self.b.logical_and(t.bool, None, ge, le)?;
-            ok = self.b.logical_or(t.bool, None, ok, inside)?;
-        }
-        let ok = self.b.logical_and(t.bool, None, ok, no_wrap)?;
-        self.note_fault(ok, a, bytes, store, false)?;
-        Ok(self.b.select(t.u64, None, ok, a, c.sink)?)
-    }
-
-    /// Checked mode, where an access's bounds test `ok` fails: records the wave's first fault (pc, lane,
-    /// address `a` (u64), kind, size) and marks the wave out of bounds.
-    fn note_fault(&mut self, ok: Word, a: Word, bytes: u32, store: bool, lds: bool) -> R<()> {
-        let Some(c) = self.check.clone() else {
-            return Ok(());
-        };
-        let t = self.t;
-        let bad = self.b.logical_not(t.bool, None, ok)?;
-        let seen = self.load_bool(c.oob)?;
-        let fresh = self.b.logical_not(t.bool, None, seen)?;
-        let first = self.b.logical_and(t.bool, None, bad, fresh)?;
-        let pc = self.c32(self.at.1);
-        let lane = match self.lane {
-            Some(l) => l,
-            None => self.c32(u32::MAX),
-        };
-        let lo = self.b.u_convert(t.u32, None, a)?;
-        let c32 = self.c64(32);
-        let hi = self.b.shift_right_logical(t.u64, None, a, c32)?;
-        let hi = self.b.u_convert(t.u32, None, hi)?;
-        let kind = self.c32(
-            if store {
-                CHECK_KIND_STORE
-            } else {
-                CHECK_KIND_LOAD
-            } | if lds { CHECK_KIND_LDS } else { 0 },
-        );
-        let nb = self.c32(bytes);
-        // Selects, not a branch: the record is written once, at the end (D158).
-        for (w, v) in c.words.into_iter().zip([pc, lane, lo, hi, kind, nb]) {
-            let old = self.b.load(t.u32, None, w, None, [])?;
-            let x = self.b.select(t.u32, None, first, v, old)?;
-            self.store(w, x)?;
-        }
-        let o = self.b.logical_or(t.bool, None, seen, bad)?;
-        self.store(c.oob, o)
-    }
-
-    /// Dwords in the wave's scratch region.
-    fn scratch_words(&self) -> u32 {
-        (rdna2spv_ir::launch::wave_scratch_bytes(self.ws, self.desc.scratch_bytes) / 4) as u32
-    }
-
-    /// For an access of `bytes` at scratch byte `addr + offset` (`addr` a u32): pointers to the dword holding
-    /// the first byte and to the next one, and the bit position (u64) of the first byte in the pair. An
-    /// access that does not lie wholly inside the region (computed in 64 bits, as the evaluator does) sets
-    /// the wave's scratch-fault flag and goes to the two spare words past the region instead.
-    fn scratch_loc(&mut self, bytes: u32, addr: Word, offset: i64) -> R<(Word, Word, Word)> {
-        let t = self.t;
-        let Some(private) = self.private else {
-            return Err(self.unsupported("scratch access but the kernel has no private segment"));
-        };
-        let limit = 4 * self.scratch_words() as u64;
-        let a = self.b.u_convert(t.u64, None, addr)?;
-        let o = self.c64(offset as u64);
-        let a = self.b.i_add(t.u64, None, a, o)?;
-        let last = self.c64(limit - bytes as u64);
-        let ok = self.b.u_less_than_equal(t.bool, None, a, last)?;
-        let bad = self.b.logical_not(t.bool, None, ok)?;
-        let f = self.load_bool(self.scratch_fault)?;
-        let f = self.b.logical_or(t.bool, None, f, bad)?;
-        self.store(self.scratch_fault, f)?;
-        let spare = self.c64(limit);
-        let a = self.b.select(t.u64, None, ok, a, spare)?;
-        let a32 = self.b.u_convert(t.u32, None, a)?;
-        let m = self.c64(!3);
-        let dw = self.b.bitwise_and(t.u64, None, a, m)?;
-        let d0 = self.b.i_add(t.u64, None, private, dw)?;
-        let four = self.c64(4);
-        let d1 = self.b.i_add(t.u64, None, d0, four)?;
-        let p0 = self.b.convert_u_to_ptr(t.psb_u32, None, d0)?;
-        let p1 = self.b.convert_u_to_ptr(t.psb_u32, None, d1)?;
-        let sh = self.byte_shift(a32)?;
-        let sh = self.b.u_convert(t.u64, None, sh)?;
-        Ok((p0, p1, sh))
-    }
-
-    /// Pointer to dword `k` (0 or 1) from a [`mem_loc`](Self::mem_loc) location.
-    fn dword_ptr(&mut self, space: Space, loc: Word, k: u32) -> R<Word> {
-        let t = self.t;
-        if space == Space::Lds {
-            let lds = self.lds.expect("checked by mem_loc");
-            let idx = if k == 0 {
-                loc
-            } else {
-                let kc = self.c32(k);
-                self.b.i_add(t.u32, None, loc, kc)?
-            };
-            Ok(self.b.access_chain(t.wg_u32, None, lds, [idx])?)
-        } else {
-            let a = if k == 0 {
-                loc
-            } else {
-                let kc = self.c64(4 * k as u64);
-                self.b.i_add(t.u64, None, loc, kc)?
-            };
-            Ok(self.b.convert_u_to_ptr(t.psb_u32, None, a)?)
-        }
-    }
-
-    /// Pointer to the dword holding byte `addr + offset`, and the bit position of that byte in it.
-    fn mem_ptr(
-        &mut self,
-        space: Space,
-        addr: Word,
-        aty: Ty,
-        offset: i64,
-        bytes: u32,
-        store: bool,
-    ) -> R<(Word, Word)> {
-        let (loc, sh) = self.mem_loc(space, addr, aty, offset, bytes, store)?;
-        Ok((self.dword_ptr(space, loc, 0)?, sh))
-    }
-
-    fn byte_shift(&mut self, a: Word) -> R<Word> {
-        let three = self.c32(3);
-        let low = self.b.bitwise_and(self.t.u32, None, a, three)?;
-        Ok(self.b.shift_left_logical(self.t.u32, None, low, three)?)
-    }
-
-    fn scope(&mut self, space: Space) -> Word {
-        self.c32(if space == Space::Lds {
-            spirv::Scope::Workgroup as u32
-        } else {
-            spirv::Scope::Device as u32
-        })
-    }
-
-    fn plain_load(&mut self, space: Space, p: Word) -> R<Word> {
-        Ok(if space == Space::Lds {
-            self.b.load(self.t.u32, None, p, None, [])?
-        } else {
-            self.b.load(
-                self.t.u32,
-                None,
-                p,
-                Some(MemoryAccess::ALIGNED),
-                [Operand::LiteralBit32(4)],
-            )?
-        })
-    }
-
-    fn plain_store(&mut self, space: Space, p: Word, v: Word) -> R<()> {
-        if space == Space::Lds {
-            self.b.store(p, v, None, [])?;
-        } else {
-            self.b.store(
-                p,
-                v,
-                Some(MemoryAccess::ALIGNED),
-                [Operand::LiteralBit32(4)],
-            )?;
-        }
-        Ok(())
-    }
-
-    fn note_misaligned(&mut self, st: Word) -> R<()> {
-        let m = self.load_bool(self.misaligned)?;
-        let m = self.b.logical_or(self.t.bool, None, m, st)?;
-        self.store(self.misaligned, m)
-    }
-
-    /// True when an access of `bytes` at bit position `sh` runs into the next dword.
-    fn straddles(&mut self, bytes: u32, sh: Word) -> R<Word> {
-        let lim = self.c32(32 - 8 * bytes);
-        Ok(self.b.u_greater_than(self.t.bool, None, sh, lim)?)
-    }
-
-    /// Loads as the evaluator does, at any byte address: a dword-straddling access (unaligned 32-bit,
-    /// 16-bit at byte 3) reads the next dword too.
-    fn mem_load(
-        &mut self,
-        space: Space,
-        access: Access,
-        addr: Word,
-        aty: Ty,
-        offset: i64,
-    ) -> R<Word> {
-        let t = self.t;
-        let bytes = access.bytes() as u32;
-        if space == Space::Scratch {
-            let (p0, p1, sh) = self.scratch_loc(bytes, addr, offset)?;
-            let w0 = self.plain_load(Space::Global, p0)?;
-            let w1 = self.plain_load(Space::Global, p1)?;
-            let both = self.join64(w0, w1)?;
-            let x = self.b.shift_right_logical(t.u64, None, both, sh)?;
-            let x = self.b.u_convert(t.u32, None, x)?;
-            return self.extend(access, x);
-        }
-        let (loc, sh) = self.mem_loc(space, addr, aty, offset, bytes, false)?;
-        let p0 = self.dword_ptr(space, loc, 0)?;
-        let w0 = self.plain_load(space, p0)?;
-        let x = if bytes == 1 {
-            self.b.shift_right_logical(t.u32, None, w0, sh)?
-        } else if self.opts.unaligned == Unaligned::Detect {
-            let st = self.straddles(bytes, sh)?;
-            self.note_misaligned(st)?;
-            self.b.shift_right_logical(t.u32, None, w0, sh)?
-        } else {
-            let st = self.straddles(bytes, sh)?;
-            let w1 = self
-                .guarded(st, Some(t.u32), |cx| {
-                    let p1 = cx.dword_ptr(space, loc, 1)?;
-                    Ok(Some(cx.plain_load(space, p1)?))
-                })?
-                .expect("guarded with a type gives a value");
-            let both = self.join64(w0, w1)?;
-            let sh64 = self.b.u_convert(t.u64, None, sh)?;
-            let x = self.b.shift_right_logical(t.u64, None, both, sh64)?;
-            self.b.u_convert(t.u32, None, x)?
-        };
-        self.extend(access, x)
-    }
-
-    /// The loaded bits `x` (at bit 0) zero- or sign-extended from the access's width.
-    fn extend(&mut self, access: Access, x: Word) -> R<Word> {
-        let t = self.t;
-        if access == Access::B32 {
-            return Ok(x);
-        }
-        let bits = 8 * access.bytes() as u32;
-        Ok(match access {
-            Access::U8 | Access::U16 => {
-                let m = self.c32((1u32 << bits) - 1);
-                self.b.bitwise_and(t.u32, None, x, m)?
-            }
-            _ => {
-                let s = self.c32(32 - bits);
-                let l = self.b.shift_left_logical(t.u32, None, x, s)?;
-                self.b.shift_right_arithmetic(t.u32, None, l, s)?
-            }
-        })
-    }
-
-    /// Stores as the evaluator does, at any byte address. An aligned dword is a plain store; anything
-    /// narrower or unaligned clears and sets its bytes with atomic AND/OR on each dword it touches
-    /// (other lanes and waves may own the neighbouring bytes).
-    fn mem_store(
-        &mut self,
-        space: Space,
-        access: Access,
-        addr: Word,
-        aty: Ty,
-        offset: i64,
-        v: Word,
-    ) -> R<()> {
-        let t = self.t;
-        let bytes = access.bytes() as u32;
-        if space == Space::Scratch {
-            // The region belongs to this invocation alone: read, merge, write both dwords (exact at any byte
-            // address; an untouched second dword is written back unchanged; no atomics needed).
-            let (p0, p1, sh) = self.scratch_loc(bytes, addr, offset)?;
-            if self.lane_mode() {
-                // The neighbouring dwords belong to other lanes, which run concurrently.
-                return self.lane_scratch_store(p0, p1, sh, bytes, v);
-            }
-            let w0 = self.plain_load(Space::Global, p0)?;
-            let w1 = self.plain_load(Space::Global, p1)?;
-            let both = self.join64(w0, w1)?;
-            let mc = self.c64((1u64 << (8 * bytes)) - 1);
-            let m64 = self.b.shift_left_logical(t.u64, None, mc, sh)?;
-            let keep = self.b.not(t.u64, None, m64)?;
-            let kept = self.b.bitwise_and(t.u64, None, both, keep)?;
-            let v64 = self.b.u_convert(t.u64, None, v)?;
-            let v64 = self.b.bitwise_and(t.u64, None, v64, mc)?;
-            let v64 = self.b.shift_left_logical(t.u64, None, v64, sh)?;
-            let new = self.b.bitwise_or(t.u64, None, kept, v64)?;
-            let lo = self.b.u_convert(t.u32, None, new)?;
-            let c32 = self.c64(32);
-            let hi = self.b.shift_right_logical(t.u64, None, new, c32)?;
-            let hi = self.b.u_convert(t.u32, None, hi)?;
-            self.plain_store(Space::Global, p0, lo)?;
-            return self.plain_store(Space::Global, p1, hi);
-        }
-        let (loc, sh) = self.mem_loc(space, addr, aty, offset, bytes, true)?;
-        if self.opts.unaligned == Unaligned::Detect {
-            if bytes > 1 {
-                let st = self.straddles(bytes, sh)?;
-                self.note_misaligned(st)?;
-            }
-            let p0 = self.dword_ptr(space, loc, 0)?;
-            if access == Access::B32 {
-                return self.plain_store(space, p0, v);
-            }
-            let m = self.c32((1u32 << (8 * bytes)) - 1);
-            let mm = self.b.shift_left_logical(t.u32, None, m, sh)?;
-            let keep = self.b.not(t.u32, None, mm)?;
-            let vv = self.b.bitwise_and(t.u32, None, v, m)?;
-            let set = self.b.shift_left_logical(t.u32, None, vv, sh)?;
-            let sc = self.scope(space);
-            let relaxed = self.c32(0);
-            self.b.atomic_and(t.u32, None, p0, sc, relaxed, keep)?;
-            self.b.atomic_or(t.u32, None, p0, sc, relaxed, set)?;
-            return Ok(());
-        }
-        let z = self.c32(0);
-        let aligned = self.b.i_equal(t.bool, None, sh, z)?;
-        let whole = if access == Access::B32 {
-            aligned
-        } else {
-            self.cfalse()
-        };
-        self.guarded(whole, None, |cx| {
-            let p0 = cx.dword_ptr(space, loc, 0)?;
-            cx.plain_store(space, p0, v)?;
-            Ok(None)
-        })?;
-        let partial = self.b.logical_not(t.bool, None, whole)?;
-        self.guarded(partial, None, |cx| {
-            let m = (1u64 << (8 * bytes)) - 1;
-            let mc = cx.c64(m);
-            let sh64 = cx.b.u_convert(t.u64, None, sh)?;
-            let m64 = cx.b.shift_left_logical(t.u64, None, mc, sh64)?;
-            let v64 = cx.b.u_convert(t.u64, None, v)?;
-            let v64 = cx.b.bitwise_and(t.u64, None, v64, mc)?;
-            let v64 = cx.b.shift_left_logical(t.u64, None, v64, sh64)?;
-            let c32 = cx.c64(32);
-            let parts = |cx: &mut Self, x: Word, hi: bool| -> R<Word> {
-                let y = if hi {
-                    cx.b.shift_right_logical(t.u64, None, x, c32)?
-                } else {
-                    x
-                };
-                Ok(cx.b.u_convert(t.u32, None, y)?)
-            };
-            let sc = cx.scope(space);
-            let relaxed = cx.c32(0);
-            let (m0, v0) = (parts(cx, m64, false)?, parts(cx, v64, false)?);
-            let keep0 = cx.b.not(t.u32, None, m0)?;
-            let p0 = cx.dword_ptr(space, loc, 0)?;
-            cx.b.atomic_and(t.u32, None, p0, sc, relaxed, keep0)?;
-            cx.b.atomic_or(t.u32, None, p0, sc, relaxed, v0)?;
-            if bytes > 1 {
-                let st = cx.straddles(bytes, sh)?;
-                let (m1, v1) = (parts(cx, m64, true)?, parts(cx, v64, true)?);
-                cx.guarded(st, None, |cx| {
-                    let keep1 = cx.b.not(t.u32, None, m1)?;
-                    let p1 = cx.dword_ptr(space, loc, 1)?;
-                    cx.b.atomic_and(t.u32, None, p1, sc, relaxed, keep1)?;
-                    cx.b.atomic_or(t.u32, None, p1, sc, relaxed, v1)?;
-                    Ok(None)
-                })?;
-            }
-            Ok(None)
-        })?;
-        Ok(())
-    }
-
     // ---- pure values ---------------------------------------------------------------------------
 
     fn pure(&mut self, i: usize, node: &Node) -> R<Word> {
@@ -2845,24 +2052,6 @@ impl<'a> Cx<'a> {
     }
 
     /// Launch words `k` and `k + 1` (low, high) read from the launch buffer at `launch_addr`, as a u64.
-    fn launch_u64(&mut self, launch_addr: Word, k: u64) -> R<Word> {
-        let t = self.t;
-        let mut half = [0; 2];
-        for (i, h) in half.iter_mut().enumerate() {
-            let off = self.c64(4 * (k + i as u64));
-            let a = self.b.i_add(t.u64, None, launch_addr, off)?;
-            let p = self.b.convert_u_to_ptr(t.psb_u32, None, a)?;
-            *h = self.b.load(
-                t.u32,
-                None,
-                p,
-                Some(MemoryAccess::ALIGNED),
-                [Operand::LiteralBit32(4)],
-            )?;
-        }
-        self.join64(half[0], half[1])
-    }
-
     fn join64(&mut self, lo: Word, hi: Word) -> R<Word> {
         let t = self.t;
         let l = self.b.u_convert(t.u64, None, lo)?;
