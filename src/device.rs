@@ -103,19 +103,14 @@ pub fn resolve_mapping(
         checked: checked.then_some(plan.buffers.len() as u16),
         ..LowerOptions::default()
     };
-    match rdna2spv_spirv::lower::choose_mapping(&plan.program, &layout, profile, &opts) {
-        (Mapping::Lane, _) => {
-            eprintln!("rdna2spv: mapping: lane (auto)");
-            Mapping::Lane
-        }
-        (m, why) => {
-            eprintln!(
-                "rdna2spv: mapping: wave (auto: the lane mapping refused the kernel: {})",
-                why.unwrap_or_default()
-            );
-            m
+    let chosen = rdna2spv_spirv::lower::choose_mapping(&plan.program, &layout, profile, &opts);
+    match chosen.fallback_reason() {
+        None => eprintln!("rdna2spv: mapping: lane (auto)"),
+        Some(why) => {
+            eprintln!("rdna2spv: mapping: wave (auto: the lane lowering refused the kernel: {why})")
         }
     }
+    chosen.mapping()
 }
 
 /// [`run_vulkan_opts`] with the lane or wave mapping (decision D082).

@@ -595,9 +595,10 @@ fn once_per_wave_atomics_keep_the_wave_mapping() {
             .unwrap_err()
             .to_string();
         assert!(e.contains(why), "{}: {e}", s.name);
-        let (m, reason) = choose_mapping(&p, &layout, &prof, &LowerOptions::default());
-        assert_eq!(m, Mapping::Wave, "{}", s.name);
-        assert!(reason.unwrap().contains(why), "{}", s.name);
+        let chosen = choose_mapping(&p, &layout, &prof, &LowerOptions::default());
+        assert_eq!(chosen.mapping(), Mapping::Wave, "{}", s.name);
+        let reason = chosen.fallback_reason().expect("a reason").to_string();
+        assert!(reason.contains(why), "{}", s.name);
         lower_with(&p, &layout, &prof, &LowerOptions::default())
             .expect("the wave mapping lowers it");
     }

@@ -88,7 +88,7 @@ fn translate(
         checked: Some(1),
         ..LowerOptions::default()
     };
-    let (mapping, _) = choose_mapping(&program, &layout, profile, &checked);
+    let mapping = choose_mapping(&program, &layout, profile, &checked).mapping();
     let plain = lower_with(
         &program,
         &layout,
@@ -135,7 +135,7 @@ pub fn probe_main(args: &[String]) -> Result<()> {
         checked: Some(1),
         ..LowerOptions::default()
     };
-    let (mapping, _) = choose_mapping(&program, &layout, &profile, &checked);
+    let mapping = choose_mapping(&program, &layout, &profile, &checked).mapping();
     let opts = LowerOptions {
         mapping,
         ..LowerOptions::default()

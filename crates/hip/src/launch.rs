@@ -257,7 +257,7 @@ pub fn launch(
                                     rdna2spv_spirv::lower::choose_mapping(
                                         program, &layout, profile, &opts,
                                     )
-                                    .0
+                                    .mapping()
                                 } else {
                                     rdna2spv_spirv::lower::Mapping::Wave
                                 };

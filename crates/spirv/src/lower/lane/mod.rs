@@ -96,21 +96,50 @@ pub enum Mapping {
     Lane,
 }
 
+/// What `--mapping auto` chose (decision D083), with what it lowered to decide: the lane module when the
+/// lane lowering accepted the kernel, else why it refused it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Chosen {
+    /// The lane mapping, and its module: the words [`super::lower_with`] gives for the options passed to
+    /// [`choose_mapping`] with `mapping: Mapping::Lane` (the lowering is a function of its inputs).
+    Lane(Vec<u32>),
+    /// The wave mapping (not lowered yet), because the lane lowering refused the kernel with `refused`.
+    Wave { refused: super::LowerError },
+}
+
+impl Chosen {
+    /// The mapping chosen.
+    pub fn mapping(&self) -> Mapping {
+        match self {
+            Chosen::Lane(_) => Mapping::Lane,
+            Chosen::Wave { .. } => Mapping::Wave,
+        }
+    }
+
+    /// Why the lane mapping was not chosen (`None` when it was).
+    pub fn fallback_reason(&self) -> Option<&super::LowerError> {
+        match self {
+            Chosen::Lane(_) => None,
+            Chosen::Wave { refused } => Some(refused),
+        }
+    }
+}
+
 /// `--mapping auto` (decision D083): the lane mapping when the lane lowering accepts the kernel with
-/// these options, else the wave mapping; returns the mapping and, for the wave mapping, why.
+/// these options (whatever their `mapping`), else the wave mapping; see [`Chosen`].
 pub fn choose_mapping(
     program: &rdna2spv_ir::Program,
     desc: &super::KernelLayout,
     profile: &crate::profile::DeviceProfile,
     opts: &super::LowerOptions,
-) -> (Mapping, Option<String>) {
+) -> Chosen {
     let lane = super::LowerOptions {
         mapping: Mapping::Lane,
         ..*opts
     };
     match super::lower_with(program, desc, profile, &lane) {
-        Ok(_) => (Mapping::Lane, None),
-        Err(e) => (Mapping::Wave, Some(e.to_string())),
+        Ok(words) => Chosen::Lane(words),
+        Err(refused) => Chosen::Wave { refused },
     }
 }
 

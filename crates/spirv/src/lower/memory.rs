@@ -1,0 +1,463 @@
+//! Memory accesses: where a global, LDS or scratch access goes (`mem_loc`, `scratch_loc`, `dword_ptr`), the
+//! checked mode's per-access test (D158), and the load and store emitters, aligned or straddling a dword
+//! (`Unaligned`). Atomics are in atomic.rs.
+
+use rdna2spv_ir::{Access, Space, Ty};
+use rspirv::dr::Operand;
+use spirv::{MemoryAccess, Word};
+
+use super::checked::{CHECK_KIND_LDS, CHECK_KIND_LOAD, CHECK_KIND_STORE};
+use super::{Cx, Unaligned, R};
+
+impl Cx<'_> {
+    // ---- memory --------------------------------------------------------------------------------
+
+    /// Where byte `addr + offset` lives: the containing dword (a u64 device address of it for global
+    /// memory, a u32 word index for LDS) and the bit position of the byte in that dword.
+    /// `bytes` and `store` describe the access for checked mode ([`Self::check_global`]).
+    pub(super) fn mem_loc(
+        &mut self,
+        space: Space,
+        addr: Word,
+        aty: Ty,
+        offset: i64,
+        bytes: u32,
+        store: bool,
+    ) -> R<(Word, Word)> {
+        let t = self.t;
+        match space {
+            Space::Scratch => Err(self.unsupported("scratch atomics are not lowered")),
+            Space::Global => {
+                let a = if aty == Ty::B64 {
+                    addr
+                } else {
+                    self.b.u_convert(t.u64, None, addr)?
+                };
+                let o = self.c64(offset as u64);
+                let a = self.b.i_add(t.u64, None, a, o)?;
+                let a = self.check_global(a, bytes, store)?;
+                let m = self.c64(!3);
+                let dw = self.b.bitwise_and(t.u64, None, a, m)?;
+                let lo = self.b.u_convert(t.u32, None, a)?;
+                let sh = self.byte_shift(lo)?;
+                Ok((dw, sh))
+            }
+            Space::Lds => {
+                if self.lds.is_none() {
+                    return Err(self.unsupported("LDS access but the layout has no LDS"));
+                }
+                let a = if aty == Ty::B64 {
+                    self.b.u_convert(t.u32, None, addr)?
+                } else {
+                    addr
+                };
+                let o = self.c32(offset as u32);
+                let a = self.b.i_add(t.u32, None, a, o)?;
+                let two = self.c32(2);
+                let idx = self.b.shift_right_logical(t.u32, None, a, two)?;
+                let sh = self.byte_shift(a)?;
+                if self.check.is_none() {
+                    return Ok((idx, sh));
+                }
+                // Checked mode: the evaluator's LDS is an allocation of `lds_bytes` at address 0, addressed
+                // with the 32-bit sum (as above); outside it, the access goes to the spare words past the end.
+                let a64 = self.b.u_convert(t.u64, None, a)?;
+                let n = self.c64(bytes as u64);
+                let end = self.b.i_add(t.u64, None, a64, n)?;
+                let limit = self.c64(self.desc.lds_bytes as u64);
+                let ok = self.b.u_less_than_equal(t.bool, None, end, limit)?;
+                self.note_fault(ok, a64, bytes, store, true)?;
+                let spare = self.c32(self.desc.lds_bytes.div_ceil(4));
+                let idx = self.b.select(t.u32, None, ok, idx, spare)?;
+                let z = self.c32(0);
+                let sh = self.b.select(t.u32, None, ok, sh, z)?;
+                Ok((idx, sh))
+            }
+        }
+    }
+
+    /// Checked mode: `a` (u64) if the `bytes` at it lie inside one allocation; otherwise the sink, after
+    /// recording the wave's first fault (pc, lane, address, kind, size) and marking it out of bounds.
+    pub(super) fn check_global(&mut self, a: Word, bytes: u32, store: bool) -> R<Word> {
+        let Some(c) = self.check.clone() else {
+            return Ok(a);
+        };
+        if self.skip_check {
+            return Ok(a); // proven inside a launch segment (D132, D158)
+        }
+        let t = self.t;
+        let n = self.c64(bytes as u64);
+        let end = self.b.i_add(t.u64, None, a, n)?;
+        let no_wrap = self.b.u_greater_than_equal(t.bool, None, end, a)?;
+        let mut ok = self.cfalse();
+        for &(base, limit) in &c.ranges {
+            let ge = self.b.u_greater_than_equal(t.bool, None, a, base)?;
+            let le = self.b.u_less_than_equal(t.bool, None, end, limit)?;
+            let inside = self.b.logical_and(t.bool, None, ge, le)?;
+            ok = self.b.logical_or(t.bool, None, ok, inside)?;
+        }
+        let ok = self.b.logical_and(t.bool, None, ok, no_wrap)?;
+        self.note_fault(ok, a, bytes, store, false)?;
+        Ok(self.b.select(t.u64, None, ok, a, c.sink)?)
+    }
+
+    /// Checked mode, where an access's bounds test `ok` fails: records the wave's first fault (pc, lane,
+    /// address `a` (u64), kind, size) and marks the wave out of bounds.
+    pub(super) fn note_fault(
+        &mut self,
+        ok: Word,
+        a: Word,
+        bytes: u32,
+        store: bool,
+        lds: bool,
+    ) -> R<()> {
+        let Some(c) = self.check.clone() else {
+            return Ok(());
+        };
+        let t = self.t;
+        let bad = self.b.logical_not(t.bool, None, ok)?;
+        let seen = self.load_bool(c.oob)?;
+        let fresh = self.b.logical_not(t.bool, None, seen)?;
+        let first = self.b.logical_and(t.bool, None, bad, fresh)?;
+        let pc = self.c32(self.at.1);
+        let lane = match self.lane {
+            Some(l) => l,
+            None => self.c32(u32::MAX),
+        };
+        let lo = self.b.u_convert(t.u32, None, a)?;
+        let c32 = self.c64(32);
+        let hi = self.b.shift_right_logical(t.u64, None, a, c32)?;
+        let hi = self.b.u_convert(t.u32, None, hi)?;
+        let kind = self.c32(
+            if store {
+                CHECK_KIND_STORE
+            } else {
+                CHECK_KIND_LOAD
+            } | if lds { CHECK_KIND_LDS } else { 0 },
+        );
+        let nb = self.c32(bytes);
+        // Selects, not a branch: the record is written once, at the end (D158).
+        for (w, v) in c.words.into_iter().zip([pc, lane, lo, hi, kind, nb]) {
+            let old = self.b.load(t.u32, None, w, None, [])?;
+            let x = self.b.select(t.u32, None, first, v, old)?;
+            self.store(w, x)?;
+        }
+        let o = self.b.logical_or(t.bool, None, seen, bad)?;
+        self.store(c.oob, o)
+    }
+
+    /// Dwords in the wave's scratch region.
+    pub(super) fn scratch_words(&self) -> u32 {
+        (rdna2spv_ir::launch::wave_scratch_bytes(self.ws, self.desc.scratch_bytes) / 4) as u32
+    }
+
+    /// For an access of `bytes` at scratch byte `addr + offset` (`addr` a u32): pointers to the dword holding
+    /// the first byte and to the next one, and the bit position (u64) of the first byte in the pair. An
+    /// access that does not lie wholly inside the region (computed in 64 bits, as the evaluator does) sets
+    /// the wave's scratch-fault flag and goes to the two spare words past the region instead.
+    pub(super) fn scratch_loc(
+        &mut self,
+        bytes: u32,
+        addr: Word,
+        offset: i64,
+    ) -> R<(Word, Word, Word)> {
+        let t = self.t;
+        let Some(private) = self.private else {
+            return Err(self.unsupported("scratch access but the kernel has no private segment"));
+        };
+        let limit = 4 * self.scratch_words() as u64;
+        let a = self.b.u_convert(t.u64, None, addr)?;
+        let o = self.c64(offset as u64);
+        let a = self.b.i_add(t.u64, None, a, o)?;
+        let last = self.c64(limit - bytes as u64);
+        let ok = self.b.u_less_than_equal(t.bool, None, a, last)?;
+        let bad = self.b.logical_not(t.bool, None, ok)?;
+        let f = self.load_bool(self.scratch_fault)?;
+        let f = self.b.logical_or(t.bool, None, f, bad)?;
+        self.store(self.scratch_fault, f)?;
+        let spare = self.c64(limit);
+        let a = self.b.select(t.u64, None, ok, a, spare)?;
+        let a32 = self.b.u_convert(t.u32, None, a)?;
+        let m = self.c64(!3);
+        let dw = self.b.bitwise_and(t.u64, None, a, m)?;
+        let d0 = self.b.i_add(t.u64, None, private, dw)?;
+        let four = self.c64(4);
+        let d1 = self.b.i_add(t.u64, None, d0, four)?;
+        let p0 = self.b.convert_u_to_ptr(t.psb_u32, None, d0)?;
+        let p1 = self.b.convert_u_to_ptr(t.psb_u32, None, d1)?;
+        let sh = self.byte_shift(a32)?;
+        let sh = self.b.u_convert(t.u64, None, sh)?;
+        Ok((p0, p1, sh))
+    }
+
+    /// Pointer to dword `k` (0 or 1) from a [`mem_loc`](Self::mem_loc) location.
+    pub(super) fn dword_ptr(&mut self, space: Space, loc: Word, k: u32) -> R<Word> {
+        let t = self.t;
+        if space == Space::Lds {
+            let lds = self.lds.expect("checked by mem_loc");
+            let idx = if k == 0 {
+                loc
+            } else {
+                let kc = self.c32(k);
+                self.b.i_add(t.u32, None, loc, kc)?
+            };
+            Ok(self.b.access_chain(t.wg_u32, None, lds, [idx])?)
+        } else {
+            let a = if k == 0 {
+                loc
+            } else {
+                let kc = self.c64(4 * k as u64);
+                self.b.i_add(t.u64, None, loc, kc)?
+            };
+            Ok(self.b.convert_u_to_ptr(t.psb_u32, None, a)?)
+        }
+    }
+
+    /// Pointer to the dword holding byte `addr + offset`, and the bit position of that byte in it.
+    pub(super) fn mem_ptr(
+        &mut self,
+        space: Space,
+        addr: Word,
+        aty: Ty,
+        offset: i64,
+        bytes: u32,
+        store: bool,
+    ) -> R<(Word, Word)> {
+        let (loc, sh) = self.mem_loc(space, addr, aty, offset, bytes, store)?;
+        Ok((self.dword_ptr(space, loc, 0)?, sh))
+    }
+
+    pub(super) fn byte_shift(&mut self, a: Word) -> R<Word> {
+        let three = self.c32(3);
+        let low = self.b.bitwise_and(self.t.u32, None, a, three)?;
+        Ok(self.b.shift_left_logical(self.t.u32, None, low, three)?)
+    }
+
+    pub(super) fn scope(&mut self, space: Space) -> Word {
+        self.c32(if space == Space::Lds {
+            spirv::Scope::Workgroup as u32
+        } else {
+            spirv::Scope::Device as u32
+        })
+    }
+
+    pub(super) fn plain_load(&mut self, space: Space, p: Word) -> R<Word> {
+        Ok(if space == Space::Lds {
+            self.b.load(self.t.u32, None, p, None, [])?
+        } else {
+            self.b.load(
+                self.t.u32,
+                None,
+                p,
+                Some(MemoryAccess::ALIGNED),
+                [Operand::LiteralBit32(4)],
+            )?
+        })
+    }
+
+    pub(super) fn plain_store(&mut self, space: Space, p: Word, v: Word) -> R<()> {
+        if space == Space::Lds {
+            self.b.store(p, v, None, [])?;
+        } else {
+            self.b.store(
+                p,
+                v,
+                Some(MemoryAccess::ALIGNED),
+                [Operand::LiteralBit32(4)],
+            )?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn note_misaligned(&mut self, st: Word) -> R<()> {
+        let m = self.load_bool(self.misaligned)?;
+        let m = self.b.logical_or(self.t.bool, None, m, st)?;
+        self.store(self.misaligned, m)
+    }
+
+    /// True when an access of `bytes` at bit position `sh` runs into the next dword.
+    pub(super) fn straddles(&mut self, bytes: u32, sh: Word) -> R<Word> {
+        let lim = self.c32(32 - 8 * bytes);
+        Ok(self.b.u_greater_than(self.t.bool, None, sh, lim)?)
+    }
+
+    /// Loads as the evaluator does, at any byte address: a dword-straddling access (unaligned 32-bit,
+    /// 16-bit at byte 3) reads the next dword too.
+    pub(super) fn mem_load(
+        &mut self,
+        space: Space,
+        access: Access,
+        addr: Word,
+        aty: Ty,
+        offset: i64,
+    ) -> R<Word> {
+        let t = self.t;
+        let bytes = access.bytes() as u32;
+        if space == Space::Scratch {
+            let (p0, p1, sh) = self.scratch_loc(bytes, addr, offset)?;
+            let w0 = self.plain_load(Space::Global, p0)?;
+            let w1 = self.plain_load(Space::Global, p1)?;
+            let both = self.join64(w0, w1)?;
+            let x = self.b.shift_right_logical(t.u64, None, both, sh)?;
+            let x = self.b.u_convert(t.u32, None, x)?;
+            return self.extend(access, x);
+        }
+        let (loc, sh) = self.mem_loc(space, addr, aty, offset, bytes, false)?;
+        let p0 = self.dword_ptr(space, loc, 0)?;
+        let w0 = self.plain_load(space, p0)?;
+        let x = if bytes == 1 {
+            self.b.shift_right_logical(t.u32, None, w0, sh)?
+        } else if self.opts.unaligned == Unaligned::Detect {
+            let st = self.straddles(bytes, sh)?;
+            self.note_misaligned(st)?;
+            self.b.shift_right_logical(t.u32, None, w0, sh)?
+        } else {
+            let st = self.straddles(bytes, sh)?;
+            let w1 = self
+                .guarded(st, Some(t.u32), |cx| {
+                    let p1 = cx.dword_ptr(space, loc, 1)?;
+                    Ok(Some(cx.plain_load(space, p1)?))
+                })?
+                .expect("guarded with a type gives a value");
+            let both = self.join64(w0, w1)?;
+            let sh64 = self.b.u_convert(t.u64, None, sh)?;
+            let x = self.b.shift_right_logical(t.u64, None, both, sh64)?;
+            self.b.u_convert(t.u32, None, x)?
+        };
+        self.extend(access, x)
+    }
+
+    /// The loaded bits `x` (at bit 0) zero- or sign-extended from the access's width.
+    pub(super) fn extend(&mut self, access: Access, x: Word) -> R<Word> {
+        let t = self.t;
+        if access == Access::B32 {
+            return Ok(x);
+        }
+        let bits = 8 * access.bytes() as u32;
+        Ok(match access {
+            Access::U8 | Access::U16 => {
+                let m = self.c32((1u32 << bits) - 1);
+                self.b.bitwise_and(t.u32, None, x, m)?
+            }
+            _ => {
+                let s = self.c32(32 - bits);
+                let l = self.b.shift_left_logical(t.u32, None, x, s)?;
+                self.b.shift_right_arithmetic(t.u32, None, l, s)?
+            }
+        })
+    }
+
+    /// Stores as the evaluator does, at any byte address. An aligned dword is a plain store; anything
+    /// narrower or unaligned clears and sets its bytes with atomic AND/OR on each dword it touches
+    /// (other lanes and waves may own the neighbouring bytes).
+    pub(super) fn mem_store(
+        &mut self,
+        space: Space,
+        access: Access,
+        addr: Word,
+        aty: Ty,
+        offset: i64,
+        v: Word,
+    ) -> R<()> {
+        let t = self.t;
+        let bytes = access.bytes() as u32;
+        if space == Space::Scratch {
+            // The region belongs to this invocation alone: read, merge, write both dwords (exact at any byte
+            // address; an untouched second dword is written back unchanged; no atomics needed).
+            let (p0, p1, sh) = self.scratch_loc(bytes, addr, offset)?;
+            if self.lane_mode() {
+                // The neighbouring dwords belong to other lanes, which run concurrently.
+                return self.lane_scratch_store(p0, p1, sh, bytes, v);
+            }
+            let w0 = self.plain_load(Space::Global, p0)?;
+            let w1 = self.plain_load(Space::Global, p1)?;
+            let both = self.join64(w0, w1)?;
+            let mc = self.c64((1u64 << (8 * bytes)) - 1);
+            let m64 = self.b.shift_left_logical(t.u64, None, mc, sh)?;
+            let keep = self.b.not(t.u64, None, m64)?;
+            let kept = self.b.bitwise_and(t.u64, None, both, keep)?;
+            let v64 = self.b.u_convert(t.u64, None, v)?;
+            let v64 = self.b.bitwise_and(t.u64, None, v64, mc)?;
+            let v64 = self.b.shift_left_logical(t.u64, None, v64, sh)?;
+            let new = self.b.bitwise_or(t.u64, None, kept, v64)?;
+            let lo = self.b.u_convert(t.u32, None, new)?;
+            let c32 = self.c64(32);
+            let hi = self.b.shift_right_logical(t.u64, None, new, c32)?;
+            let hi = self.b.u_convert(t.u32, None, hi)?;
+            self.plain_store(Space::Global, p0, lo)?;
+            return self.plain_store(Space::Global, p1, hi);
+        }
+        let (loc, sh) = self.mem_loc(space, addr, aty, offset, bytes, true)?;
+        if self.opts.unaligned == Unaligned::Detect {
+            if bytes > 1 {
+                let st = self.straddles(bytes, sh)?;
+                self.note_misaligned(st)?;
+            }
+            let p0 = self.dword_ptr(space, loc, 0)?;
+            if access == Access::B32 {
+                return self.plain_store(space, p0, v);
+            }
+            let m = self.c32((1u32 << (8 * bytes)) - 1);
+            let mm = self.b.shift_left_logical(t.u32, None, m, sh)?;
+            let keep = self.b.not(t.u32, None, mm)?;
+            let vv = self.b.bitwise_and(t.u32, None, v, m)?;
+            let set = self.b.shift_left_logical(t.u32, None, vv, sh)?;
+            let sc = self.scope(space);
+            let relaxed = self.c32(0);
+            self.b.atomic_and(t.u32, None, p0, sc, relaxed, keep)?;
+            self.b.atomic_or(t.u32, None, p0, sc, relaxed, set)?;
+            return Ok(());
+        }
+        let z = self.c32(0);
+        let aligned = self.b.i_equal(t.bool, None, sh, z)?;
+        let whole = if access == Access::B32 {
+            aligned
+        } else {
+            self.cfalse()
+        };
+        self.guarded(whole, None, |cx| {
+            let p0 = cx.dword_ptr(space, loc, 0)?;
+            cx.plain_store(space, p0, v)?;
+            Ok(None)
+        })?;
+        let partial = self.b.logical_not(t.bool, None, whole)?;
+        self.guarded(partial, None, |cx| {
+            let m = (1u64 << (8 * bytes)) - 1;
+            let mc = cx.c64(m);
+            let sh64 = cx.b.u_convert(t.u64, None, sh)?;
+            let m64 = cx.b.shift_left_logical(t.u64, None, mc, sh64)?;
+            let v64 = cx.b.u_convert(t.u64, None, v)?;
+            let v64 = cx.b.bitwise_and(t.u64, None, v64, mc)?;
+            let v64 = cx.b.shift_left_logical(t.u64, None, v64, sh64)?;
+            let c32 = cx.c64(32);
+            let parts = |cx: &mut Self, x: Word, hi: bool| -> R<Word> {
+                let y = if hi {
+                    cx.b.shift_right_logical(t.u64, None, x, c32)?
+                } else {
+                    x
+                };
+                Ok(cx.b.u_convert(t.u32, None, y)?)
+            };
+            let sc = cx.scope(space);
+            let relaxed = cx.c32(0);
+            let (m0, v0) = (parts(cx, m64, false)?, parts(cx, v64, false)?);
+            let keep0 = cx.b.not(t.u32, None, m0)?;
+            let p0 = cx.dword_ptr(space, loc, 0)?;
+            cx.b.atomic_and(t.u32, None, p0, sc, relaxed, keep0)?;
+            cx.b.atomic_or(t.u32, None, p0, sc, relaxed, v0)?;
+            if bytes > 1 {
+                let st = cx.straddles(bytes, sh)?;
+                let (m1, v1) = (parts(cx, m64, true)?, parts(cx, v64, true)?);
+                cx.guarded(st, None, |cx| {
+                    let keep1 = cx.b.not(t.u32, None, m1)?;
+                    let p1 = cx.dword_ptr(space, loc, 1)?;
+                    cx.b.atomic_and(t.u32, None, p1, sc, relaxed, keep1)?;
+                    cx.b.atomic_or(t.u32, None, p1, sc, relaxed, v1)?;
+                    Ok(None)
+                })?;
+            }
+            Ok(None)
+        })?;
+        Ok(())
+    }
+}

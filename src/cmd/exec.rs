@@ -1,0 +1,56 @@
+//! `rdna2spv exec`: an unmodified hipcc-built program through rdna2spv's HIP runtime (D156).
+
+use super::{Backend, ProfileArg};
+use anyhow::Result;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// host: the evaluator; vulkan: the translated kernels on the device; both: both, compared.
+    #[arg(long, value_enum, default_value = "vulkan")]
+    backend: Backend,
+    /// Vulkan device: an index or part of its name (default: RDNA2SPV_VK_DEVICE, else a GPU, else lavapipe).
+    #[arg(long)]
+    device: Option<String>,
+    /// Lowering profile for the Vulkan backend.
+    #[arg(long, value_enum, default_value = "device")]
+    profile: ProfileArg,
+    /// One line per launch on stderr: kernel, grid, block, backend, time, module cache hit.
+    #[arg(long)]
+    log: bool,
+    /// Checked device launches: every global access is validated against the live allocations (the
+    /// module, kernarg segment, dispatch packet and every hipMalloc); an access outside them stops the
+    /// program with the host evaluator's report (exit 2) instead of corrupting memory. Slower.
+    #[arg(long)]
+    checked: bool,
+    /// The program and its arguments (after `--`).
+    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+    command: Vec<std::ffi::OsString>,
+}
+
+pub fn run(a: Args) -> Result<i32> {
+    let Args {
+        backend,
+        device,
+        profile,
+        log,
+        checked,
+        mut command,
+    } = a;
+    let program = command.remove(0);
+    rdna2spv::exec::exec(&rdna2spv::exec::ExecOptions {
+        backend: match backend {
+            Backend::Host => "host",
+            Backend::Vulkan => "vulkan",
+            Backend::Both => "both",
+        },
+        device,
+        profile: match profile {
+            ProfileArg::Portable => "portable",
+            ProfileArg::Device => "device",
+        },
+        log,
+        checked,
+        program,
+        args: command,
+    })
+}
