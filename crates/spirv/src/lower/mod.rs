@@ -29,7 +29,7 @@ mod atomic;
 mod hoist;
 mod lane;
 pub use lane::{
-    choose_mapping, flag_slots, split_factor, split_waves, waves_communicate, Mapping,
+    choose_mapping, lane_plan, LanePlan, flag_slots, split_factor, split_waves, waves_communicate, Mapping,
     FLAG_SLOTS_MARK, SPLIT_MARK,
 };
 mod quirks;
@@ -364,6 +364,18 @@ pub fn lower_with(
     opts: &LowerOptions,
 ) -> R<Vec<u32>> {
     let types = verify(program)?;
+    check_layout(program, desc)?;
+    let mut cx = Cx::new(program, &types, desc, profile, *opts)?;
+    if opts.mapping == Mapping::Lane {
+        // Every decision of the lane analyses, before any SPIR-V (D177; refusals, L33, first).
+        cx.plan = Some(lane::plan_of(program, &types, desc, profile, opts)?);
+    }
+    cx.module()?;
+    Ok(cx.finish())
+}
+
+/// The layout checks every lowering makes first: the wave size, and the workgroup's size.
+pub(crate) fn check_layout(program: &Program, desc: &KernelLayout) -> R<()> {
     if program.wave_size != 32 && program.wave_size != 64 {
         return Err(LowerError::Layout(format!(
             "wave size {} (must be 32 or 64)",
@@ -383,12 +395,7 @@ pub fn lower_with(
             desc.workgroup
         )));
     }
-    let mut cx = Cx::new(program, &types, desc, profile, *opts)?;
-    if opts.mapping == Mapping::Lane {
-        cx.lane_check_options()?;
-    }
-    cx.module()?;
-    Ok(cx.finish())
+    Ok(())
 }
 
 /// The SPIR-V types used everywhere.
@@ -493,6 +500,8 @@ pub(crate) struct Cx<'a> {
     tr: trace::TraceState,
     /// The lane mapping's state (`None`: wave mapping).
     lm: Option<lane::LaneMode>,
+    /// The lane plan (D177): the lane analyses' decisions, computed before emission (lane mapping).
+    plan: Option<lane::LanePlan>,
     /// Lane mapping: waves per kernel workgroup run as separate Vulkan workgroups (1: not split; D105).
     split: u32,
     /// Scalar loads of the entry block read in the prologue (hoist.rs, D118): node → value.
@@ -605,6 +614,7 @@ impl<'a> Cx<'a> {
             counters: 0,
             int64_atomics: false,
             lm: None,
+            plan: None,
             split: 1,
         })
     }
@@ -867,7 +877,7 @@ impl<'a> Cx<'a> {
         let lsz = self.desc.waves_per_workgroup();
         let lane_mapping = self.opts.mapping == Mapping::Lane;
         if lane_mapping {
-            self.split = lane::split_waves(self.p, self.desc, self.opts.whole_workgroups);
+            self.split = self.lane_plan().split; // L17
         }
         // Invocations per workgroup: one per wave, or one per lane in the lane mapping (one wave's lanes
         // when the kernel workgroup's waves run as workgroups of their own, D105).

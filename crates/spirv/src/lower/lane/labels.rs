@@ -65,7 +65,7 @@ impl Cx<'_> {
         let Some((_, _, _, copy)) = self.lm.as_ref().and_then(|m| m.labels) else {
             return Ok(());
         };
-        if !self.lane_static_resume() {
+        if !self.lane_plan().static_resume {
             return self.lane_publish();
         }
         self.lane_untag(copy)

@@ -1,0 +1,521 @@
+//! The lane plan (decision D177): every decision of the lane mapping's analyses, computed from the lifted
+//! [`Program`], its [`KernelLayout`] and the [`LowerOptions`] alone, before any SPIR-V is emitted.
+//!
+//! [`lane_plan`] runs the analyses of `lane/` once — the split (L17), the solo and one-pass forms (L18,
+//! L26, L27), the exchange sizes (L2, L3), the mask plan (L9–L15: dead SCC writes, tracked units, stale
+//! words, vote-free skips, lane-local exits, each block's own-bit and materialised nodes), the
+//! convergence facts (L25), the lane-local loops (L16), the chains (L24), the LDS history and address
+//! facts (L7, L8), the static resume points (L20) and the meetings at `s_barrier` (L22, L27) — or says
+//! why the lane mapping refuses the kernel (L33). The emitter (`impl Cx` in `lower/mod.rs`) receives the
+//! plan and reads these decisions from it; what is still decided while emitting (the LDS fences inside a
+//! block, L6/L8 against the accesses actually emitted since the last barrier, and D136's labels from the
+//! latest EXEC exchange, L23) is listed in D177.
+//!
+//! The plan prints as text ([`LanePlan`]'s `Display`), one line per decision, each naming its rule as in
+//! docs/lane-mapping.md; `rdna2spv translate --dump-lane-plan` prints it.
+//!
+//! The analyses are still methods of the emitter's context type `Cx` (they read the program through it);
+//! [`lane_plan`] runs them on a context of its own whose module is never finished or returned.
+
+use std::collections::HashSet;
+use std::fmt;
+
+use rdna2spv_ir::cfg::{ends_with_barrier, Item, Structure};
+use rdna2spv_ir::{verify, Program, EXEC_LO, VCC_LO};
+
+use super::super::{Cx, KernelLayout, LowerError, LowerOptions, Mapping, R};
+use super::{converged, lds, ldsaddr, masks, split, Source, EXCHANGE_BUDGET};
+use crate::profile::DeviceProfile;
+
+/// How the waves meet after a block that ends with `s_barrier` (L22, L27).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Meet {
+    /// One wave per Vulkan workgroup: it has paused, its resume number lies ahead; met with no test.
+    Alone,
+    /// The whole kernel converged, every barrier resumed ahead (D143): met with no test.
+    Always,
+    /// Met in place when every wave's copy says ended or paused at a number at least `ahead` (D134).
+    Tested { ahead: u32 },
+    /// No static resume points: the pass ends at the pause (L21's round).
+    PassEnd,
+}
+
+/// A loop run on each invocation's own label (L16, D133): its structured range and its exit's number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LocalLoop {
+    pub(crate) lo: u32,
+    pub(crate) hi: u32,
+    pub(crate) exit: u32,
+}
+
+/// Every decision of the lane mapping's analyses for one kernel (D177).
+pub struct LanePlan {
+    pub(crate) wave_size: u32,
+    pub(crate) workgroup: [u32; 3],
+    /// Waves per kernel workgroup, and per Vulkan workgroup (1 when split).
+    pub(crate) kernel_waves: u32,
+    pub(crate) waves: u32,
+    /// L17: waves per kernel workgroup run as Vulkan workgroups of their own (1: not split), and why not.
+    pub(crate) split: u32,
+    pub(crate) communicate: Option<&'static str>,
+    /// L18/L26: one wave per Vulkan workgroup, no `s_barrier`, no LDS.
+    pub(crate) solo: bool,
+    /// L2/L3: exchanged values and ballot sets one instruction may need.
+    pub(crate) slots: u32,
+    pub(crate) ballots: u32,
+    /// L20: every `s_barrier` block ends in a jump.
+    pub(crate) static_resume: bool,
+    /// L9–L15: the mask plan's analysis results (moved into the emitter's state when it starts).
+    pub(crate) masks: masks::MaskPlan,
+    /// L9/L10: per block, its own-bit and materialised nodes and the units made whole before each
+    /// instruction.
+    pub(crate) blocks: Vec<masks::BlockPlan>,
+    /// L25, L27: the convergence facts.
+    pub(crate) conv: converged::Convergence,
+    /// L7: the LDS history fixed point.
+    pub(crate) lds_flow: Option<lds::LdsFlow>,
+    /// L8: the LDS address facts.
+    pub(crate) lds_addrs: ldsaddr::LdsAddrs,
+    /// L24: the block each block continues into in one chain item (when it is the next item).
+    pub(crate) chain_next: Vec<Option<usize>>,
+    /// L16: the loops run on each invocation's own label.
+    pub(crate) local_loops: Vec<LocalLoop>,
+    /// L4: blocks whose conditional branch publishes the labels (several waves).
+    pub(crate) publishes: Vec<bool>,
+    /// L22/L27: per block that ends with `s_barrier`.
+    pub(crate) meets: Vec<Option<Meet>>,
+    /// The structured number of each block (printing, and the loops' ranges).
+    pub(crate) number: Vec<u32>,
+    /// Per block, per instruction: its pc and text (printing).
+    insts: Vec<Vec<(u32, String, std::ops::Range<u32>)>>,
+    /// The lane-mapping options that switch rules off (printing).
+    lds_fences_all: bool,
+    whole_workgroups: bool,
+}
+
+/// The lane plan of `program` for the layout and options (their mapping is taken as lane), or why the
+/// lane mapping refuses the kernel (L33).
+pub fn lane_plan(
+    program: &Program,
+    desc: &KernelLayout,
+    profile: &DeviceProfile,
+    opts: &LowerOptions,
+) -> R<LanePlan> {
+    let types = verify(program)?;
+    super::super::check_layout(program, desc)?;
+    plan_of(program, &types, desc, profile, opts)
+}
+
+/// [`lane_plan`] of a verified program (`types` from [`verify`]) whose layout is checked.
+pub(crate) fn plan_of(
+    program: &Program,
+    types: &rdna2spv_ir::verify::Types,
+    desc: &KernelLayout,
+    profile: &DeviceProfile,
+    opts: &LowerOptions,
+) -> R<LanePlan> {
+    let opts = LowerOptions {
+        mapping: Mapping::Lane,
+        ..*opts
+    };
+    let mut cx = Cx::new(program, types, desc, profile, opts)?;
+    cx.lane_plan_compute()
+}
+
+impl Cx<'_> {
+    /// The plan (on a context whose module is never emitted; see [`lane_plan`]).
+    pub(crate) fn lane_plan_compute(&mut self) -> R<LanePlan> {
+        self.lane_check_options()?;
+        let p = self.p;
+        let nb = p.blocks.len();
+        let split = split::split_waves(p, self.desc, self.opts.whole_workgroups);
+        self.split = split;
+        let kernel_waves = self.desc.waves_per_workgroup();
+        let waves = if split > 1 { 1 } else { kernel_waves };
+        let (slots, ballots) = self.lane_exchange_sizes(waves)?;
+        let s = Structure::of(p);
+        if self.opts.checked.is_some() {
+            self.proven = self.launch_segment_loads();
+        }
+        self.structure = Some(s);
+        self.lm = Some(super::LaneMode::for_analysis(waves));
+        self.lm.as_mut().expect("set").lds_flow = Some(lds::LdsFlow::of(p, &[]));
+        self.lane_plan_masks_compute();
+        let s = self.structure.take().expect("set above");
+        let mut conv = self.lane_convergence(&s);
+        conv.one_pass = self.lane_meets_always(&s, &conv);
+        self.lm.as_mut().expect("set").conv = conv;
+        self.structure = Some(s);
+        let publishes = self.lane_lds_flow_final();
+        let static_resume = self.lane_static_resume();
+        let solo = split::waves_communicate(p, self.desc).is_none() && (kernel_waves == 1 || split > 1);
+        let chain_next = (0..nb).map(|a| self.lane_chain_of(a)).collect();
+        let s = self.structure.take().expect("set above");
+        let mut local_loops = Vec::new();
+        if waves > 1 {
+            collect_loops(&s.items, &mut |lo, hi| {
+                if let Some(exit) = self.lane_local_loop_of(&s.number, lo, hi) {
+                    local_loops.push(LocalLoop { lo, hi, exit });
+                }
+            });
+        }
+        let blocks = (0..nb).map(|b| self.lane_block_plan(b)).collect();
+        let lm = self.lm.take().expect("set");
+        let meets = (0..nb)
+            .map(|b| {
+                (ends_with_barrier(p, b) && s.number[b] != u32::MAX)
+                    .then(|| {
+                        if waves < 2 {
+                            Meet::Alone
+                        } else if !static_resume {
+                            Meet::PassEnd
+                        } else if lm.conv.one_pass {
+                            Meet::Always
+                        } else {
+                            Meet::Tested {
+                                ahead: super::meet::ahead(&s, &s.items, b, None)
+                                    .unwrap_or(u32::MAX),
+                            }
+                        }
+                    })
+            })
+            .collect();
+        let insts = p
+            .blocks
+            .iter()
+            .map(|(_, b)| {
+                b.insts
+                    .iter()
+                    .map(|i| (i.pc, i.text.clone(), i.nodes.clone()))
+                    .collect()
+            })
+            .collect();
+        let lds_addrs = if self.opts.lane_lds_fences_all {
+            ldsaddr::LdsAddrs::default()
+        } else {
+            ldsaddr::LdsAddrs::of(p, self.types, self.desc.workgroup, self.ws)
+        };
+        let super::LaneMode {
+            masks,
+            conv,
+            lds_flow,
+            ..
+        } = lm;
+        Ok(LanePlan {
+            wave_size: self.ws,
+            workgroup: self.desc.workgroup,
+            kernel_waves,
+            waves,
+            split,
+            communicate: split::waves_communicate(p, self.desc),
+            solo,
+            slots,
+            ballots,
+            static_resume,
+            masks,
+            blocks,
+            conv,
+            lds_flow,
+            lds_addrs,
+            chain_next,
+            local_loops,
+            publishes,
+            meets,
+            number: s.number,
+            insts,
+            lds_fences_all: self.opts.lane_lds_fences_all,
+            whole_workgroups: self.opts.whole_workgroups,
+        })
+    }
+
+    /// Exchange slots and ballot sets one instruction may need (L2, L3), refused beyond
+    /// `EXCHANGE_BUDGET` bytes (L33).
+    fn lane_exchange_sizes(&self, waves: u32) -> R<(u32, u32)> {
+        let (mut slots, mut ballots) = (1, 1);
+        for (_, blk) in self.p.blocks.iter() {
+            for inst in &blk.insts {
+                let src = self.lane_sources(inst.nodes.clone());
+                let b = src
+                    .iter()
+                    .filter(|s| matches!(s, Source::Ballot(_)))
+                    .count() as u32;
+                slots = slots.max(src.len() as u32 - b);
+                ballots = ballots.max(b);
+            }
+        }
+        let ws = self.ws;
+        let bytes = 4 * (2 * slots * waves * ws + 3 * ballots * waves * (ws / 32));
+        if bytes > EXCHANGE_BUDGET {
+            return Err(LowerError::Layout(format!(
+                "the lane mapping needs {bytes} bytes of workgroup memory for its exchanges (more than {EXCHANGE_BUDGET})"
+            )));
+        }
+        Ok((slots, ballots))
+    }
+}
+
+/// Calls `f(lo, hi)` for every structured loop, outer loops first.
+fn collect_loops(items: &[Item], f: &mut dyn FnMut(u32, u32)) {
+    for it in items {
+        if let Item::Loop(lp) = it {
+            f(lp.lo, lp.hi);
+            collect_loops(&lp.items, f);
+        }
+    }
+}
+
+impl LanePlan {
+    /// The lane-local loop `[lo, hi)` (L16): its exit's structured number.
+    pub(crate) fn local_loop(&self, lo: u32, hi: u32) -> Option<u32> {
+        self.local_loops
+            .iter()
+            .find(|l| l.lo == lo && l.hi == hi)
+            .map(|l| l.exit)
+    }
+
+    /// How many label copies the invocations keep (L4, L25).
+    fn copies(&self) -> u32 {
+        if self.waves < 2 {
+            0
+        } else if self.conv.all {
+            1
+        } else {
+            self.waves
+        }
+    }
+}
+
+fn yes(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+/// An SGPR word's name (the mask units of L9).
+fn reg_name(r: u32) -> String {
+    match r {
+        r if r == VCC_LO as u32 => "vcc_lo".into(),
+        r if r == VCC_LO as u32 + 1 => "vcc_hi".into(),
+        r if r == EXEC_LO as u32 => "exec_lo".into(),
+        r if r == EXEC_LO as u32 + 1 => "exec_hi".into(),
+        r => format!("s{r}"),
+    }
+}
+
+fn units(w: u128) -> String {
+    let v: Vec<String> = (0..128u32)
+        .filter(|r| w & (1u128 << r) != 0)
+        .map(reg_name)
+        .collect();
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.join(" ")
+    }
+}
+
+fn nodes(set: &HashSet<usize>, range: &std::ops::Range<u32>) -> Vec<usize> {
+    let mut v: Vec<usize> = set
+        .iter()
+        .copied()
+        .filter(|&i| range.contains(&(i as u32)))
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+fn node_list(v: &[usize]) -> String {
+    v.iter()
+        .map(|i| format!("%{i}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl fmt::Display for LanePlan {
+    /// One line per decision, each headed by its rule (docs/lane-mapping.md); blocks by index with their
+    /// structured number, instructions by byte offset.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [x, y, z] = self.workgroup;
+        writeln!(
+            f,
+            "lane plan: wave{} workgroup {x},{y},{z}: {} waves per kernel workgroup",
+            self.wave_size, self.kernel_waves
+        )?;
+        writeln!(
+            f,
+            "L1 one invocation per lane: {} invocations per Vulkan workgroup",
+            self.waves * self.wave_size
+        )?;
+        match (self.split > 1, self.communicate) {
+            (true, _) => writeln!(
+                f,
+                "L17 split: yes, each of the {} waves runs as a Vulkan workgroup of its own",
+                self.split
+            )?,
+            (false, Some(why)) => writeln!(f, "L17 split: no ({why})")?,
+            (false, None) if self.whole_workgroups => {
+                writeln!(f, "L17 split: no (whole workgroups asked for)")?
+            }
+            (false, None) => writeln!(f, "L17 split: no (one wave per workgroup)")?,
+        }
+        writeln!(
+            f,
+            "L18 lone wave without barrier rounds: {}",
+            yes(self.solo)
+        )?;
+        let one_pass = self.solo || self.conv.one_pass;
+        let why = if self.solo {
+            " (L26: lone barrier-free wave)"
+        } else if self.conv.one_pass {
+            " (L27: converged, every barrier met in place)"
+        } else {
+            ""
+        };
+        writeln!(f, "L26/L27 one pass: {}{why}", yes(one_pass))?;
+        writeln!(
+            f,
+            "L2/L3 exchange memory: {} value slots, {} ballot sets per instruction at most",
+            self.slots, self.ballots
+        )?;
+        if self.waves > 1 {
+            writeln!(
+                f,
+                "L4 label copies: {}{}",
+                self.copies(),
+                if self.conv.all {
+                    " (L25: the whole kernel converged)"
+                } else {
+                    ""
+                }
+            )?;
+            writeln!(
+                f,
+                "L20 pass start without publication: {}",
+                yes(self.static_resume)
+            )?;
+        }
+        writeln!(f, "L9 tracked mask units: {}", units(self.masks.tracked_units()))?;
+        let mut dead: Vec<usize> = self.masks.dead_nodes().collect();
+        dead.sort_unstable();
+        writeln!(
+            f,
+            "L9 dropped nodes (dead SCC writes and what only they use): {}",
+            if dead.is_empty() {
+                "none".into()
+            } else {
+                node_list(&dead)
+            }
+        )?;
+        writeln!(
+            f,
+            "L8 lane-disjoint LDS addresses: {}",
+            if self.lds_fences_all {
+                "off (every LDS write fenced)".to_string()
+            } else {
+                let d = self.lds_addrs.described();
+                format!("{} LDS accesses described", d.len())
+            }
+        )?;
+        for (k, acc) in self.lds_addrs.described() {
+            writeln!(f, "L8   %{k}: {acc}")?;
+        }
+        for l in &self.local_loops {
+            writeln!(
+                f,
+                "L16 lane-local loop: numbers {}..{} run on each invocation's own label, exit to #{}",
+                l.lo, l.hi, l.exit
+            )?;
+        }
+        for (b, insts) in self.insts.iter().enumerate() {
+            let n = self.number[b];
+            if n == u32::MAX {
+                writeln!(f, "block b{b}: unreachable")?;
+                continue;
+            }
+            writeln!(f, "block b{b} #{n}:")?;
+            if let Some(flow) = &self.lds_flow {
+                writeln!(f, "  L7 LDS history at start: {:?}", flow.fixed_at_start(b))?;
+            }
+            if self.waves > 1 {
+                writeln!(
+                    f,
+                    "  L25 converged: {}{}",
+                    yes(self.conv.range(n, n + 1)),
+                    if self.conv.uniform_branch.get(b).copied().unwrap_or(false) {
+                        ", uniform branch (no publication)"
+                    } else {
+                        ""
+                    }
+                )?;
+            }
+            if let Some(to) = self.masks.fall_target(b) {
+                writeln!(
+                    f,
+                    "  L11-L14 vote-free s_cbranch_execz: always falls through to b{to}"
+                )?;
+            }
+            if self.masks.is_exit(b) {
+                writeln!(
+                    f,
+                    "  L15 lane-local loop exit: each lane leaves on its own EXEC bit"
+                )?;
+            }
+            if self.publishes.get(b).copied().unwrap_or(false) {
+                writeln!(f, "  L4 label publication after the branch (one barrier)")?;
+            }
+            if let Some(c) = self.chain_next[b] {
+                writeln!(
+                    f,
+                    "  L24 chain: continues into b{c} when it is the next item"
+                )?;
+            }
+            match self.meets[b] {
+                None => {}
+                Some(Meet::Alone) => writeln!(
+                    f,
+                    "  L22 s_barrier met in place with no test (one wave)"
+                )?,
+                Some(Meet::Always) => writeln!(
+                    f,
+                    "  L22/L27 s_barrier met in place with no test (converged)"
+                )?,
+                Some(Meet::Tested { ahead }) => writeln!(
+                    f,
+                    "  L22 s_barrier met in place when every wave has ended or paused at #{ahead} or later"
+                )?,
+                Some(Meet::PassEnd) => writeln!(
+                    f,
+                    "  L21 s_barrier ends the pass (no static resume point)"
+                )?,
+            }
+            let bp = &self.blocks[b];
+            if let Some(stale) = self.masks.stale_at(b).filter(|&w| w != 0) {
+                writeln!(f, "  L9 stale at start: {}", units(stale))?;
+            }
+            for (pc, text, range) in insts {
+                let own = nodes(&bp.own, range);
+                let mat = nodes(&bp.mat, range);
+                let pre = bp.pre.get(&(range.start as usize)).copied().unwrap_or(0);
+                if own.is_empty() && mat.is_empty() && pre == 0 {
+                    continue;
+                }
+                write!(f, "  {pc:#06x} {text}:")?;
+                if pre != 0 {
+                    write!(f, " L9 materialise {} first (exchange);", units(pre))?;
+                }
+                let own_only: Vec<usize> =
+                    own.iter().copied().filter(|i| !mat.contains(i)).collect();
+                if !own_only.is_empty() {
+                    write!(f, " L9 own bits only {};", node_list(&own_only))?;
+                }
+                if !mat.is_empty() {
+                    write!(f, " L10 read whole {} (exchange);", node_list(&mat))?;
+                }
+                writeln!(f)?;
+            }
+        }
+        Ok(())
+    }
+}
