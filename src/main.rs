@@ -125,8 +125,12 @@ enum Cmd {
         #[arg(long)]
         kernel: Option<String>,
         /// Where the SPIR-V module goes (written only when the whole translation succeeded).
-        #[arg(short, long)]
-        output: PathBuf,
+        #[arg(short, long, required_unless_present = "dump_lane_plan")]
+        output: Option<PathBuf>,
+        /// Print the lane mapping's plan (every lane rule's decision, docs/lane-mapping.md) and exit;
+        /// exit 2 with the reason when the lane mapping refuses the kernel.
+        #[arg(long)]
+        dump_lane_plan: bool,
         /// Lowering profile: which exact emulations of driver float behaviour the module carries.
         #[arg(long, value_enum, default_value = "portable")]
         profile: ProfileArg,
@@ -482,6 +486,7 @@ fn run(cli: Cli) -> Result<i32> {
             control_flow,
             mapping,
             max_module_words,
+            dump_lane_plan,
         } => {
             let (k, program) = lifted(&file, kernel.as_deref())?;
             let wg = match workgroup {
@@ -519,6 +524,13 @@ fn run(cli: Cli) -> Result<i32> {
                 ..Default::default()
             };
             let layout = rdna2spv_vulkan::kernel_layout(&launch);
+            if dump_lane_plan {
+                let plan = rdna2spv_spirv::lower::lane_plan(&program, &layout, &profile, &opts)
+                    .with_context(|| format!("{}: the lane mapping refuses the kernel", k.name))?;
+                emit(&plan.to_string())?;
+                return Ok(0);
+            }
+            let output = output.context("-o OUT is required")?;
             opts.mapping = match mapping.fixed() {
                 Some(m) => m,
                 None => {

@@ -519,3 +519,589 @@ impl fmt::Display for LanePlan {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! One test per rule the plan holds: the rule fires on a small program built here, and does not on
+    //! a program that differs in what the rule requires.
+
+    use rdna2spv_ir::{
+        Access, Block, Handle, Inst, IntCmp, IntOp, Node, Program, Space, Terminator, Ty, UnOp,
+        EXEC_LO, VCC_LO,
+    };
+
+    use super::super::super::{ControlFlow, KernelLayout, LowerError, LowerOptions, SgprInit};
+    use super::{lane_plan, LanePlan, Meet};
+    use crate::profile::DeviceProfile;
+
+    type H = Handle<Node>;
+
+    /// A program under construction: nodes go to the current instruction, instructions to the current
+    /// block.
+    struct B {
+        p: Program,
+        insts: Vec<Inst>,
+        start: u32,
+    }
+
+    impl B {
+        fn new(ws: u32) -> B {
+            B {
+                p: Program {
+                    name: "plan_test".into(),
+                    wave_size: ws,
+                    ..Default::default()
+                },
+                insts: Vec::new(),
+                start: 0,
+            }
+        }
+        fn n(&mut self, n: Node) -> H {
+            self.p.nodes.push(n)
+        }
+        fn c32(&mut self, bits: u64) -> H {
+            self.n(Node::Const { ty: Ty::B32, bits })
+        }
+        fn s(&mut self, reg: u16) -> H {
+            self.n(Node::ReadSgpr { reg, ty: Ty::B32 })
+        }
+        fn v(&mut self, reg: u16) -> H {
+            self.n(Node::ReadVgpr { reg, ty: Ty::B32 })
+        }
+        fn cmp(&mut self, op: IntCmp, a: H, b: H) -> H {
+            self.n(Node::IntCmp {
+                op,
+                ty: Ty::B32,
+                a,
+                b,
+            })
+        }
+        fn int(&mut self, op: IntOp, a: H, b: H) -> H {
+            self.n(Node::Int {
+                op,
+                ty: Ty::B32,
+                a,
+                b,
+            })
+        }
+        fn write_s(&mut self, reg: u16, value: H) {
+            self.n(Node::WriteSgpr { reg, value });
+        }
+        fn write_v(&mut self, reg: u16, value: H) {
+            self.n(Node::WriteVgpr { reg, value });
+        }
+        fn write_scc(&mut self, value: H) {
+            self.n(Node::WriteScc { value });
+        }
+        /// `v_cmp_lt_u32 vcc_lo, v0, v1` (wave32): a ballot of a lane condition into VCC.
+        fn vopc_vcc(&mut self) -> H {
+            let a = self.v(0);
+            let b = self.v(1);
+            let c = self.cmp(IntCmp::LtU, a, b);
+            let bal = self.n(Node::Ballot { cond: c });
+            let t = self.n(Node::Unary {
+                op: UnOp::Trunc,
+                ty: Ty::B32,
+                a: bal,
+            });
+            self.write_s(VCC_LO, t);
+            self.end("v_cmp_lt_u32 vcc_lo, v0, v1");
+            bal
+        }
+        /// `v_cndmask_b32 v2, v0, v1, vcc_lo`: VCC read bit by bit.
+        fn cndmask_vcc(&mut self) {
+            let m = self.s(VCC_LO);
+            let z = self.n(Node::Unary {
+                op: UnOp::ZExt,
+                ty: Ty::B64,
+                a: m,
+            });
+            let bit = self.n(Node::LaneBit { mask: z });
+            let a = self.v(0);
+            let b = self.v(1);
+            let x = self.n(Node::Select { cond: bit, a: b, b: a });
+            self.write_v(2, x);
+            self.end("v_cndmask_b32 v2, v0, v1, vcc_lo");
+        }
+        /// `ds_write_b32 v0, v1` (an LDS store at the lane's address).
+        fn lds_store(&mut self) {
+            let a = self.v(0);
+            let x = self.v(1);
+            self.n(Node::Store {
+                space: Space::Lds,
+                access: Access::B32,
+                addr: a,
+                offset: 0,
+                value: x,
+            });
+            self.end("ds_write_b32 v0, v1");
+        }
+        fn barrier(&mut self) {
+            self.n(Node::Barrier);
+            self.end("s_barrier");
+        }
+        /// `v_mov_b32 v3, 1`.
+        fn vmov(&mut self) {
+            let one = self.c32(1);
+            self.write_v(3, one);
+            self.end("v_mov_b32 v3, 1");
+        }
+        /// SCC = (s0 == 0), by `s_cmp_eq_u32 s0, 0`; returns nothing (read it with [`Self::scc`]).
+        fn cmp_s0(&mut self) {
+            let a = self.s(0);
+            let z = self.c32(0);
+            let c = self.cmp(IntCmp::Eq, a, z);
+            self.write_scc(c);
+            self.end("s_cmp_eq_u32 s0, 0");
+        }
+        /// SCC = (wave id == 0): a condition that differs between the waves of a workgroup.
+        fn cmp_wave(&mut self) {
+            let a = self.n(Node::WaveId);
+            let z = self.c32(0);
+            let c = self.cmp(IntCmp::Eq, a, z);
+            self.write_scc(c);
+            self.end("s_cmp_eq_u32 wave_id, 0");
+        }
+        /// The branch condition of `s_cbranch_scc1` (its own instruction).
+        fn scc(&mut self) -> H {
+            let c = self.n(Node::ReadScc);
+            self.end("s_cbranch_scc1");
+            c
+        }
+        /// The branch condition of `s_cbranch_execz`.
+        fn execz(&mut self) -> H {
+            let e = self.s(EXEC_LO);
+            let z = self.c32(0);
+            let c = self.cmp(IntCmp::Eq, e, z);
+            self.end("s_cbranch_execz");
+            c
+        }
+        fn end(&mut self, text: &str) {
+            let end = self.p.nodes.len() as u32;
+            self.insts.push(Inst {
+                pc: 4 * self.insts.len() as u32,
+                text: text.into(),
+                nodes: self.start..end,
+                encoding: None,
+            });
+            self.start = end;
+        }
+        fn block(&mut self, terminator: Terminator) {
+            self.p.blocks.push(Block {
+                start_pc: 0,
+                insts: std::mem::take(&mut self.insts),
+                terminator,
+            });
+        }
+        fn done(self) -> Program {
+            self.p
+        }
+    }
+
+    fn bh(i: usize) -> Handle<Block> {
+        Handle::from_index(i)
+    }
+
+    fn layout(ws: u32, wg: u32) -> KernelLayout {
+        KernelLayout {
+            wave_size: ws,
+            workgroup: [wg, 1, 1],
+            // s0: a launch word, the same in every wave (a uniform branch condition's source).
+            sgprs: vec![(0, SgprInit::Const(0))],
+            workitem_id_vgprs: 1,
+            lds_bytes: 0,
+            scratch_bytes: 0,
+            code_base: None,
+        }
+    }
+
+    fn plan_opts(p: &Program, wg: u32, opts: &LowerOptions) -> Result<LanePlan, LowerError> {
+        lane_plan(
+            p,
+            &layout(p.wave_size, wg),
+            &DeviceProfile::portable(),
+            opts,
+        )
+    }
+
+    fn plan(p: &Program, wg: u32) -> LanePlan {
+        plan_opts(p, wg, &LowerOptions::default()).expect("the lane mapping accepts it")
+    }
+
+    /// One block: `v_mov`, end.
+    fn straight() -> Program {
+        let mut b = B::new(32);
+        b.vmov();
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    /// One block: an LDS store, end.
+    fn with_lds() -> Program {
+        let mut b = B::new(32);
+        b.lds_store();
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    #[test]
+    fn l17_split_only_waves_that_cannot_communicate() {
+        let q = plan(&straight(), 64);
+        assert_eq!((q.split, q.waves, q.kernel_waves), (2, 1, 2));
+        assert!(q.to_string().contains("L17 split: yes"));
+        let q = plan(&with_lds(), 64);
+        assert_eq!((q.split, q.waves), (1, 2));
+        assert_eq!(q.communicate, Some("the kernel accesses LDS"));
+        assert!(q.to_string().contains("L17 split: no (the kernel accesses LDS)"));
+        let whole = LowerOptions {
+            whole_workgroups: true,
+            ..Default::default()
+        };
+        let q = plan_opts(&straight(), 64, &whole).unwrap();
+        assert_eq!(q.split, 1);
+    }
+
+    #[test]
+    fn l18_l26_a_lone_wave_without_lds_or_barrier_runs_one_pass() {
+        assert!(plan(&straight(), 32).solo);
+        assert!(plan(&straight(), 64).solo, "split waves are alone too");
+        assert!(!plan(&with_lds(), 32).solo);
+        let mut b = B::new(32);
+        b.barrier();
+        b.block(Terminator::Jump(bh(1)));
+        b.vmov();
+        b.block(Terminator::End);
+        let q = plan(&b.done(), 32);
+        assert!(!q.solo);
+        assert!(q.to_string().contains("L26/L27 one pass: no"));
+    }
+
+    #[test]
+    fn l33_refusals_come_from_the_plan() {
+        let disp = LowerOptions {
+            control_flow: ControlFlow::Dispatcher,
+            ..Default::default()
+        };
+        let e = plan_opts(&straight(), 32, &disp).err().expect("refused");
+        assert!(e.to_string().contains("dispatcher"), "{e}");
+        // Exchange memory: 16 waves of 64 lanes, two distinct values read across lanes in one
+        // instruction need 2 × 2 × 16 × 64 words, over the 16 KiB budget; one value fits.
+        let readlanes = |k: u16| {
+            let mut b = B::new(64);
+            b.barrier();
+            b.block(Terminator::Jump(bh(1)));
+            for r in 0..k {
+                let a = b.v(r);
+                let l = b.c32(0);
+                let x = b.n(Node::ReadLane { a, lane: l });
+                b.write_s(r, x);
+            }
+            b.end("v_readlane_b32 ×k");
+            b.block(Terminator::End);
+            b.done()
+        };
+        let q = plan(&readlanes(1), 1024);
+        assert_eq!((q.slots, q.ballots), (1, 1));
+        let e = plan_opts(&readlanes(2), 1024, &LowerOptions::default())
+            .err()
+            .expect("over the budget");
+        assert!(e.to_string().contains("bytes of workgroup memory"), "{e}");
+        // L2: the slots follow the distinct values of one instruction.
+        assert_eq!(plan(&readlanes(2), 128).slots, 2);
+    }
+
+    #[test]
+    fn l9_masks_read_bit_by_bit_stay_own_bits() {
+        let mut b = B::new(32);
+        let bal = b.vopc_vcc();
+        b.cndmask_vcc();
+        b.block(Terminator::End);
+        let q = plan(&b.done(), 32);
+        let bp = &q.blocks[0];
+        assert!(bp.own.contains(&bal.index()) && !bp.mat.contains(&bal.index()));
+        assert!(q.masks.tracked_units() & (1u128 << VCC_LO) != 0);
+        assert!(q.to_string().contains("L9 own bits only"));
+        // Read whole (s_bcnt1 of VCC): the mask is materialised by an exchange.
+        let mut b = B::new(32);
+        let bal = b.vopc_vcc();
+        let m = b.s(VCC_LO);
+        let c = b.n(Node::Unary {
+            op: UnOp::Popcount,
+            ty: Ty::B32,
+            a: m,
+        });
+        b.write_s(0, c);
+        b.end("s_bcnt1_i32_b32 s0, vcc_lo");
+        b.block(Terminator::End);
+        let q = plan(&b.done(), 32);
+        let bp = &q.blocks[0];
+        let whole = bp.mat.contains(&bal.index()) || !bp.pre.is_empty();
+        assert!(whole, "a whole read is not planned as an exchange");
+        assert!(q.to_string().contains("(exchange)"));
+    }
+
+    #[test]
+    fn l9_dead_scc_writes_are_dropped_and_live_ones_kept() {
+        let mut b = B::new(32);
+        let s0 = b.s(0);
+        let k = b.c32(0xffff);
+        let x = b.int(IntOp::And, s0, k);
+        b.write_s(0, x);
+        let z = b.c32(0);
+        let c = b.cmp(IntCmp::Ne, x, z);
+        b.write_scc(c);
+        b.end("s_and_b32 s0, s0, 0xffff");
+        b.block(Terminator::End);
+        let q = plan(&b.done(), 32);
+        assert!(q.masks.dead_nodes().any(|i| i == c.index()));
+        // The same SCC read by s_cselect: live.
+        let mut b = B::new(32);
+        let s0 = b.s(0);
+        let k = b.c32(0xffff);
+        let x = b.int(IntOp::And, s0, k);
+        b.write_s(0, x);
+        let z = b.c32(0);
+        let c = b.cmp(IntCmp::Ne, x, z);
+        b.write_scc(c);
+        b.end("s_and_b32 s0, s0, 0xffff");
+        let r = b.n(Node::ReadScc);
+        let one = b.c32(1);
+        let z = b.c32(0);
+        let sel = b.n(Node::Select {
+            cond: r,
+            a: one,
+            b: z,
+        });
+        b.write_s(1, sel);
+        b.end("s_cselect_b32 s1, 1, 0");
+        b.block(Terminator::End);
+        let q = plan(&b.done(), 32);
+        assert!(!q.masks.dead_nodes().any(|i| i == c.index()));
+    }
+
+    /// b0: `s_cbranch_execz` over b1 (to b2); b1: `region`; b2: end.
+    fn skip(region: &dyn Fn(&mut B)) -> Program {
+        let mut b = B::new(32);
+        b.vmov();
+        let c = b.execz();
+        b.block(Terminator::Branch {
+            cond: c,
+            taken: bh(2),
+            not_taken: bh(1),
+        });
+        region(&mut b);
+        b.block(Terminator::Jump(bh(2)));
+        b.vmov();
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    #[test]
+    fn l11_vote_free_execz_only_over_harmless_regions() {
+        let q = plan(&skip(&|b| b.vmov()), 32);
+        assert_eq!(q.masks.fall_target(0), Some(1));
+        assert!(q
+            .to_string()
+            .contains("L11-L14 vote-free s_cbranch_execz: always falls through to b1"));
+        // A uniform store in the region (s_store_dword): the hardware skips it, so must the lowering.
+        let q = plan(
+            &skip(&|b| {
+                let a = b.s(0);
+                let a = b.n(Node::Unary {
+                    op: UnOp::ZExt,
+                    ty: Ty::B64,
+                    a,
+                });
+                let x = b.s(1);
+                b.n(Node::Store {
+                    space: Space::Global,
+                    access: Access::B32,
+                    addr: a,
+                    offset: 0,
+                    value: x,
+                });
+                b.end("s_store_dword s1, s[0:1]");
+            }),
+            32,
+        );
+        assert_eq!(q.masks.fall_target(0), None);
+    }
+
+    #[test]
+    fn l24_chains_only_where_nothing_else_comes_in() {
+        let mut b = B::new(32);
+        b.vmov();
+        b.block(Terminator::Jump(bh(1)));
+        b.vmov();
+        b.block(Terminator::End);
+        let q = plan(&b.done(), 32);
+        assert_eq!(q.chain_next, vec![Some(1), None]);
+        // b1 -> b2, but b0's taken edge also reaches b2.
+        let mut b = B::new(32);
+        b.cmp_s0();
+        let c = b.scc();
+        b.block(Terminator::Branch {
+            cond: c,
+            taken: bh(2),
+            not_taken: bh(1),
+        });
+        b.vmov();
+        b.block(Terminator::Jump(bh(2)));
+        b.vmov();
+        b.block(Terminator::End);
+        let q = plan(&b.done(), 32);
+        assert_eq!(q.chain_next[1], None);
+        assert_eq!(q.chain_next[0], None, "a branch that is not a vote-free skip");
+    }
+
+    /// Two waves sharing LDS: b0 ends with a branch on `cond` (b1 or b2), b1 jumps to b2, b2 ends.
+    fn branchy(cond: &dyn Fn(&mut B)) -> Program {
+        let mut b = B::new(32);
+        b.lds_store();
+        cond(&mut b);
+        let c = b.scc();
+        b.block(Terminator::Branch {
+            cond: c,
+            taken: bh(2),
+            not_taken: bh(1),
+        });
+        b.vmov();
+        b.block(Terminator::Jump(bh(2)));
+        b.vmov();
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    #[test]
+    fn l25_uniform_branches_are_converged_and_wave_dependent_ones_publish() {
+        let q = plan(&branchy(&|b| b.cmp_s0()), 64);
+        assert!(q.conv.uniform_branch[0]);
+        assert!(q.conv.all, "every block converged");
+        assert!(!q.publishes[0]);
+        assert!(q.to_string().contains("L4 label copies: 1"));
+        let q = plan(&branchy(&|b| b.cmp_wave()), 64);
+        assert!(!q.conv.uniform_branch[0]);
+        assert!(!q.conv.all);
+        assert!(q.publishes[0], "L4: the waves' labels are published");
+        assert!(q.to_string().contains("L4 label publication after the branch"));
+    }
+
+    /// b0: LDS store (and `s_barrier`), jump to b1; b1: LDS store; end.
+    fn lds_then(barrier: bool, wave_dependent: bool) -> Program {
+        let mut b = B::new(32);
+        b.lds_store();
+        if wave_dependent {
+            b.cmp_wave();
+        }
+        if barrier {
+            b.barrier();
+        }
+        b.block(Terminator::Jump(bh(1)));
+        b.lds_store();
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    #[test]
+    fn l7_lds_history_is_clean_only_after_a_barrier() {
+        let q = plan(&lds_then(false, false), 32);
+        let f = q.lds_flow.as_ref().unwrap();
+        assert_eq!(f.fixed_at_start(1), super::super::LdsState::Written);
+        let q = plan(&lds_then(true, false), 32);
+        let f = q.lds_flow.as_ref().unwrap();
+        assert_eq!(f.fixed_at_start(1), super::super::LdsState::Clean);
+    }
+
+    #[test]
+    fn l20_l22_l27_barrier_meetings() {
+        // One wave: met with no test.
+        let q = plan(&lds_then(true, false), 32);
+        assert_eq!(q.meets, vec![Some(Meet::Alone), None]);
+        // Two converged waves: static resume, met with no test, one pass (L27).
+        let q = plan(&lds_then(true, false), 64);
+        assert!(q.static_resume && q.conv.one_pass);
+        assert_eq!(q.meets[0], Some(Meet::Always));
+        assert!(q.to_string().contains("L26/L27 one pass: yes (L27"));
+        // A branch on the wave before the barrier block's successor makes the kernel not converged:
+        // the meeting is tested (L22).
+        let mut b = B::new(32);
+        b.lds_store();
+        b.cmp_wave();
+        let c = b.scc();
+        b.block(Terminator::Branch {
+            cond: c,
+            taken: bh(2),
+            not_taken: bh(1),
+        });
+        b.barrier();
+        b.block(Terminator::Jump(bh(2)));
+        b.lds_store();
+        b.block(Terminator::End);
+        let q = plan(&b.done(), 64);
+        assert!(q.static_resume && !q.conv.one_pass);
+        assert!(matches!(q.meets[1], Some(Meet::Tested { .. })), "{:?}", q.meets);
+        // Not a static resume point (the barrier block ends in a branch): the pass ends there (L21).
+        let mut b = B::new(32);
+        b.lds_store();
+        b.cmp_wave();
+        let c = b.n(Node::ReadScc);
+        b.n(Node::Barrier);
+        b.end("s_barrier (and the branch's condition)");
+        b.block(Terminator::Branch {
+            cond: c,
+            taken: bh(2),
+            not_taken: bh(1),
+        });
+        b.vmov();
+        b.block(Terminator::Jump(bh(2)));
+        b.vmov();
+        b.block(Terminator::End);
+        let q = plan(&b.done(), 64);
+        assert!(!q.static_resume);
+        assert_eq!(q.meets[0], Some(Meet::PassEnd));
+    }
+
+    #[test]
+    fn l8_lane_disjoint_lds_addresses_are_described_or_not() {
+        // ds_write at v0 * 4 (each lane its own dword) in a [64,1,1] workgroup: described.
+        let prog = |scale: u64| {
+            let mut b = B::new(32);
+            let a = b.v(0);
+            let k = b.c32(scale);
+            let addr = b.int(IntOp::Mul, a, k);
+            let x = b.v(1);
+            b.n(Node::Store {
+                space: Space::Lds,
+                access: Access::B32,
+                addr,
+                offset: 0,
+                value: x,
+            });
+            b.end("ds_write_b32");
+            b.block(Terminator::End);
+            b.done()
+        };
+        let q = plan(&prog(4), 64);
+        assert_eq!(q.lds_addrs.described().len(), 1);
+        assert!(q.to_string().contains("L8   %"));
+        // Switched off by the option (every LDS write fenced).
+        let all = LowerOptions {
+            lane_lds_fences_all: true,
+            ..Default::default()
+        };
+        let q = plan_opts(&prog(4), 64, &all).unwrap();
+        assert!(q.lds_addrs.described().is_empty());
+        // A workgroup that is not [n, 1, 1]: nothing described.
+        let q = lane_plan(
+            &prog(4),
+            &KernelLayout {
+                workgroup: [32, 2, 1],
+                ..layout(32, 1)
+            },
+            &DeviceProfile::portable(),
+            &LowerOptions::default(),
+        )
+        .unwrap();
+        assert!(q.lds_addrs.described().is_empty());
+    }
+}
