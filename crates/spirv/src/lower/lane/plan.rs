@@ -1104,4 +1104,80 @@ mod tests {
         .unwrap();
         assert!(q.lds_addrs.described().is_empty());
     }
+
+    /// b0 (an LDS store first with `lds`), jump b1; b1: a divergent loop `v0 += 1; vcc = v0 >= v1;
+    /// exec &= ~vcc` (and an LDS store inside with `lds_inside`), `s_cbranch_execnz b1`; b2: end.
+    fn divergent_loop(lds: bool, lds_inside: bool) -> Program {
+        let mut b = B::new(32);
+        if lds {
+            b.lds_store();
+        }
+        b.vmov();
+        b.block(Terminator::Jump(bh(1)));
+        if lds_inside {
+            b.lds_store();
+        }
+        let v0 = b.v(0);
+        let one = b.c32(1);
+        let x = b.int(IntOp::Add, v0, one);
+        b.write_v(0, x);
+        b.end("v_add_nc_u32 v0, 1, v0");
+        let v0 = b.v(0);
+        let v1 = b.v(1);
+        let c = b.cmp(IntCmp::GeU, v0, v1);
+        let bal = b.n(Node::Ballot { cond: c });
+        let t = b.n(Node::Unary {
+            op: UnOp::Trunc,
+            ty: Ty::B32,
+            a: bal,
+        });
+        b.write_s(VCC_LO, t);
+        b.end("v_cmp_ge_u32 vcc_lo, v0, v1");
+        let e = b.s(EXEC_LO);
+        let m = b.s(VCC_LO);
+        let nm = b.n(Node::Unary {
+            op: UnOp::Not,
+            ty: Ty::B32,
+            a: m,
+        });
+        let ne = b.int(IntOp::And, e, nm);
+        b.write_s(EXEC_LO, ne);
+        let z = b.c32(0);
+        let sc = b.cmp(IntCmp::Ne, ne, z);
+        b.write_scc(sc);
+        b.end("s_andn2_b32 exec_lo, exec_lo, vcc_lo");
+        let e = b.s(EXEC_LO);
+        let z = b.c32(0);
+        let c = b.cmp(IntCmp::Ne, e, z);
+        b.end("s_cbranch_execnz");
+        b.block(Terminator::Branch {
+            cond: c,
+            taken: bh(1),
+            not_taken: bh(2),
+        });
+        b.vmov();
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    #[test]
+    fn l15_l16_lanes_leave_a_divergent_loop_alone() {
+        // One wave (L15): the back edge is decided by each lane's own EXEC bit.
+        let q = plan(&divergent_loop(false, false), 32);
+        assert!(q.masks.is_exit(1));
+        assert!(q.local_loops.is_empty(), "L16 is for several waves");
+        assert!(q.to_string().contains("L15 lane-local loop exit"));
+        // An LDS access inside the loop needs its fences: every lane stays for the wave's decision.
+        let q = plan(&divergent_loop(false, true), 32);
+        assert!(!q.masks.is_exit(1));
+        // Two waves sharing LDS (not split): the loop runs on each invocation's own label (L16).
+        let q = plan(&divergent_loop(true, false), 64);
+        assert_eq!(q.split, 1);
+        assert!(q.masks.is_exit(1));
+        let n = &q.number;
+        assert_eq!(q.local_loop(n[1], n[1] + 1), Some(n[2]));
+        assert!(q.to_string().contains("L16 lane-local loop"));
+        let q = plan(&divergent_loop(true, true), 64);
+        assert!(q.local_loops.is_empty());
+    }
 }
