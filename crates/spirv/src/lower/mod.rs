@@ -29,8 +29,8 @@ mod atomic;
 mod hoist;
 mod lane;
 pub use lane::{
-    choose_mapping, lane_plan, LanePlan, flag_slots, split_factor, split_waves, waves_communicate, Mapping,
-    FLAG_SLOTS_MARK, SPLIT_MARK,
+    choose_mapping, flag_slots, lane_plan, split_factor, split_waves, waves_communicate, LanePlan,
+    Mapping, FLAG_SLOTS_MARK, SPLIT_MARK,
 };
 mod quirks;
 mod trace;

@@ -128,7 +128,6 @@ impl Cx<'_> {
         self.lane_solo() || self.lm.as_ref().is_some_and(|m| m.conv.one_pass)
     }
 
-
     /// After a chain run without its label test in a converged multi-wave one-pass module (D143), whose
     /// last block is `b`: the block every wave with work goes to, when the chain's end sends all of them
     /// to one block: a jump (an `s_barrier` block's too: met in place with no test, the label becomes

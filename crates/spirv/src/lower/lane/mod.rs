@@ -73,8 +73,8 @@ mod split;
 pub(crate) use fuse::fuse_guards;
 pub(crate) use labels::PAUSED;
 pub(crate) use masks::span;
-pub use plan::{lane_plan, LanePlan};
 pub(crate) use plan::plan_of;
+pub use plan::{lane_plan, LanePlan};
 pub(crate) use shrink::{shrink, Passes};
 pub use split::{split_factor, split_waves, waves_communicate, SPLIT_MARK};
 
@@ -376,11 +376,15 @@ impl Cx<'_> {
 
     /// The lane plan (D177), computed before emission.
     pub(crate) fn lane_plan(&self) -> &LanePlan {
-        self.plan.as_ref().expect("lane plan computed before emission")
+        self.plan
+            .as_ref()
+            .expect("lane plan computed before emission")
     }
 
     pub(crate) fn lane_plan_mut(&mut self) -> &mut LanePlan {
-        self.plan.as_mut().expect("lane plan computed before emission")
+        self.plan
+            .as_mut()
+            .expect("lane plan computed before emission")
     }
 
     /// Barriers emitted by the lane mapping so far (0 in the wave mapping).

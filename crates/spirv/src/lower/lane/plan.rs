@@ -148,7 +148,8 @@ impl Cx<'_> {
         self.structure = Some(s);
         let publishes = self.lane_lds_flow_final();
         let static_resume = self.lane_static_resume();
-        let solo = split::waves_communicate(p, self.desc).is_none() && (kernel_waves == 1 || split > 1);
+        let solo =
+            split::waves_communicate(p, self.desc).is_none() && (kernel_waves == 1 || split > 1);
         let chain_next = (0..nb).map(|a| self.lane_chain_of(a)).collect();
         let s = self.structure.take().expect("set above");
         let mut local_loops = Vec::new();
@@ -163,21 +164,19 @@ impl Cx<'_> {
         let lm = self.lm.take().expect("set");
         let meets = (0..nb)
             .map(|b| {
-                (ends_with_barrier(p, b) && s.number[b] != u32::MAX)
-                    .then(|| {
-                        if waves < 2 {
-                            Meet::Alone
-                        } else if !static_resume {
-                            Meet::PassEnd
-                        } else if lm.conv.one_pass {
-                            Meet::Always
-                        } else {
-                            Meet::Tested {
-                                ahead: super::meet::ahead(&s, &s.items, b, None)
-                                    .unwrap_or(u32::MAX),
-                            }
+                (ends_with_barrier(p, b) && s.number[b] != u32::MAX).then(|| {
+                    if waves < 2 {
+                        Meet::Alone
+                    } else if !static_resume {
+                        Meet::PassEnd
+                    } else if lm.conv.one_pass {
+                        Meet::Always
+                    } else {
+                        Meet::Tested {
+                            ahead: super::meet::ahead(&s, &s.items, b, None).unwrap_or(u32::MAX),
                         }
-                    })
+                    }
+                })
             })
             .collect();
         let insts = p
@@ -396,7 +395,11 @@ impl fmt::Display for LanePlan {
                 yes(self.static_resume)
             )?;
         }
-        writeln!(f, "L9 tracked mask units: {}", units(self.masks.tracked_units()))?;
+        writeln!(
+            f,
+            "L9 tracked mask units: {}",
+            units(self.masks.tracked_units())
+        )?;
         let mut dead: Vec<usize> = self.masks.dead_nodes().collect();
         dead.sort_unstable();
         writeln!(
@@ -619,7 +622,11 @@ mod tests {
             let bit = self.n(Node::LaneBit { mask: z });
             let a = self.v(0);
             let b = self.v(1);
-            let x = self.n(Node::Select { cond: bit, a: b, b: a });
+            let x = self.n(Node::Select {
+                cond: bit,
+                a: b,
+                b: a,
+            });
             self.write_v(2, x);
             self.end("v_cndmask_b32 v2, v0, v1, vcc_lo");
         }
@@ -752,7 +759,9 @@ mod tests {
         let q = plan(&with_lds(), 64);
         assert_eq!((q.split, q.waves), (1, 2));
         assert_eq!(q.communicate, Some("the kernel accesses LDS"));
-        assert!(q.to_string().contains("L17 split: no (the kernel accesses LDS)"));
+        assert!(q
+            .to_string()
+            .contains("L17 split: no (the kernel accesses LDS)"));
         let whole = LowerOptions {
             whole_workgroups: true,
             ..Default::default()
@@ -951,7 +960,10 @@ mod tests {
         b.block(Terminator::End);
         let q = plan(&b.done(), 32);
         assert_eq!(q.chain_next[1], None);
-        assert_eq!(q.chain_next[0], None, "a branch that is not a vote-free skip");
+        assert_eq!(
+            q.chain_next[0], None,
+            "a branch that is not a vote-free skip"
+        );
     }
 
     /// Two waves sharing LDS: b0 ends with a branch on `cond` (b1 or b2), b1 jumps to b2, b2 ends.
@@ -983,7 +995,9 @@ mod tests {
         assert!(!q.conv.uniform_branch[0]);
         assert!(!q.conv.all);
         assert!(q.publishes[0], "L4: the waves' labels are published");
-        assert!(q.to_string().contains("L4 label publication after the branch"));
+        assert!(q
+            .to_string()
+            .contains("L4 label publication after the branch"));
     }
 
     /// b0: LDS store (and `s_barrier`), jump to b1; b1: LDS store; end.
@@ -1039,7 +1053,11 @@ mod tests {
         b.block(Terminator::End);
         let q = plan(&b.done(), 64);
         assert!(q.static_resume && !q.conv.one_pass);
-        assert!(matches!(q.meets[1], Some(Meet::Tested { .. })), "{:?}", q.meets);
+        assert!(
+            matches!(q.meets[1], Some(Meet::Tested { .. })),
+            "{:?}",
+            q.meets
+        );
         // Not a static resume point (the barrier block ends in a branch): the pass ends there (L21).
         let mut b = B::new(32);
         b.lds_store();
