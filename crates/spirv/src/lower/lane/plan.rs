@@ -439,7 +439,11 @@ impl fmt::Display for LanePlan {
             }
             writeln!(f, "block b{b} #{n}:")?;
             if let Some(flow) = &self.lds_flow {
-                writeln!(f, "  L7 LDS history at start: {:?}", flow.fixed_at_start(b))?;
+                writeln!(
+                    f,
+                    "  L7 LDS history at start (at most): {:?}",
+                    flow.fixed_at_start(b)
+                )?;
             }
             if self.waves > 1 {
                 writeln!(
