@@ -82,6 +82,9 @@ pub struct LanePlan {
     pub(crate) local_loops: Vec<LocalLoop>,
     /// L4: blocks whose conditional branch publishes the labels (several waves).
     pub(crate) publishes: Vec<bool>,
+    /// L23: blocks whose EXEC branch takes every wave's label from the ballot words of the exchange
+    /// that materialises EXEC in its own instruction (several waves), instead of publishing.
+    pub(crate) exec_labels: Vec<bool>,
     /// L22/L27: per block that ends with `s_barrier`.
     pub(crate) meets: Vec<Option<Meet>>,
     /// The structured number of each block (printing, and the loops' ranges).
@@ -160,7 +163,16 @@ impl Cx<'_> {
                 }
             });
         }
-        let blocks = (0..nb).map(|b| self.lane_block_plan(b)).collect();
+        let blocks: Vec<masks::BlockPlan> = (0..nb).map(|b| self.lane_block_plan(b)).collect();
+        let exec_labels = (0..nb)
+            .map(|b| {
+                waves > 1
+                    && !local_loops
+                        .iter()
+                        .any(|l: &LocalLoop| (l.lo..l.hi).contains(&s.number[b]))
+                    && self.lane_exec_labels_of(b, &blocks[b])
+            })
+            .collect();
         let lm = self.lm.take().expect("set");
         let meets = (0..nb)
             .map(|b| {
@@ -219,6 +231,7 @@ impl Cx<'_> {
             chain_next,
             local_loops,
             publishes,
+            exec_labels,
             meets,
             number: s.number,
             insts,
@@ -469,7 +482,12 @@ impl fmt::Display for LanePlan {
                     "  L15 lane-local loop exit: each lane leaves on its own EXEC bit"
                 )?;
             }
-            if self.publishes.get(b).copied().unwrap_or(false) {
+            if self.exec_labels[b] {
+                writeln!(
+                    f,
+                    "  L23 labels from the EXEC exchange's ballot words (no publication)"
+                )?;
+            } else if self.publishes.get(b).copied().unwrap_or(false) {
                 writeln!(f, "  L4 label publication after the branch (one barrier)")?;
             }
             if let Some(c) = self.chain_next[b] {
@@ -1201,5 +1219,66 @@ mod tests {
         assert!(q.to_string().contains("L16 lane-local loop"));
         let q = plan(&divergent_loop(true, true), 64);
         assert!(q.local_loops.is_empty());
+    }
+
+    /// Two waves sharing LDS: b0 (with `cmpx`, a `v_cmpx` that leaves EXEC as own bits) ends with
+    /// `s_cbranch_execz` over b1, which stores to global memory uniformly (so the skip needs its vote).
+    fn execz_over_store(cmpx: bool) -> Program {
+        let mut b = B::new(32);
+        b.lds_store();
+        if cmpx {
+            let a = b.v(0);
+            let k = b.c32(64);
+            let c = b.cmp(IntCmp::LtU, a, k);
+            let bal = b.n(Node::Ballot { cond: c });
+            let t = b.n(Node::Unary {
+                op: UnOp::Trunc,
+                ty: Ty::B32,
+                a: bal,
+            });
+            b.write_s(EXEC_LO, t);
+            b.end("v_cmpx_gt_u32_e32 64, v0");
+        }
+        let c = b.execz();
+        b.block(Terminator::Branch {
+            cond: c,
+            taken: bh(2),
+            not_taken: bh(1),
+        });
+        let a = b.s(0);
+        let a = b.n(Node::Unary {
+            op: UnOp::ZExt,
+            ty: Ty::B64,
+            a,
+        });
+        let x = b.s(1);
+        b.n(Node::Store {
+            space: Space::Global,
+            access: Access::B32,
+            addr: a,
+            offset: 0,
+            value: x,
+        });
+        b.end("s_store_dword s1, s[0:1]");
+        b.block(Terminator::Jump(bh(2)));
+        b.vmov();
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    #[test]
+    fn l23_exec_branch_labels_come_from_its_own_exchange() {
+        let q = plan(&execz_over_store(true), 64);
+        assert_eq!(q.masks.fall_target(0), None, "not a vote-free skip");
+        assert!(q.exec_labels[0]);
+        let text = q.to_string();
+        assert!(text.contains("L23 labels from the EXEC exchange's ballot words"), "{text}");
+        // EXEC whole at the branch (no v_cmpx): nothing is exchanged there, the labels are published.
+        let q = plan(&execz_over_store(false), 64);
+        assert!(!q.exec_labels[0]);
+        assert!(q.publishes[0]);
+        // One wave: no labels to share.
+        let q = plan(&execz_over_store(true), 32);
+        assert!(!q.exec_labels[0]);
     }
 }
