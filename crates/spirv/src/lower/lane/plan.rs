@@ -1272,7 +1272,10 @@ mod tests {
         assert_eq!(q.masks.fall_target(0), None, "not a vote-free skip");
         assert!(q.exec_labels[0]);
         let text = q.to_string();
-        assert!(text.contains("L23 labels from the EXEC exchange's ballot words"), "{text}");
+        assert!(
+            text.contains("L23 labels from the EXEC exchange's ballot words"),
+            "{text}"
+        );
         // EXEC whole at the branch (no v_cmpx): nothing is exchanged there, the labels are published.
         let q = plan(&execz_over_store(false), 64);
         assert!(!q.exec_labels[0]);
