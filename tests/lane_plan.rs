@@ -121,3 +121,94 @@ fn a_kernel_the_lane_mapping_refuses_gets_the_reason_and_exit_2() {
         "{stderr}"
     );
 }
+
+/// OpControlBarrier instructions in a module (opcode 224).
+fn barriers(spv: &[u8]) -> usize {
+    let words: Vec<u32> = spv
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let mut i = 5;
+    let mut n = 0;
+    while i < words.len() {
+        let (len, op) = ((words[i] >> 16) as usize, words[i] & 0xffff);
+        n += usize::from(op == 224);
+        i += len.max(1);
+    }
+    n
+}
+
+/// Every barrier of a lane module is one the plan decides (its `barrier sites` line), except LDS fences,
+/// which are decided while emitting: equal for kernels without LDS, at most the module's count with LDS.
+/// Every kernel of fixtures/kernels at two workgroup sizes.
+#[test]
+fn the_plan_accounts_for_every_barrier_but_the_lds_fences() {
+    let tmp = std::env::temp_dir().join(format!("rdna2spv-lane-plan-b-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut cos: Vec<PathBuf> = std::fs::read_dir(root().join("fixtures/kernels"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "co"))
+        .collect();
+    cos.sort();
+    let (mut exact, mut with_lds) = (0, 0);
+    for co in &cos {
+        let kernel = co.file_stem().unwrap().to_str().unwrap();
+        let co = co.to_str().unwrap();
+        for wg in ["64", "256"] {
+            let plan = translate(&[
+                co,
+                "--kernel",
+                kernel,
+                "--workgroup",
+                wg,
+                "--dump-lane-plan",
+            ]);
+            if plan.status.code() != Some(0) {
+                continue; // not this file's kernel name, or refused (calls.co)
+            }
+            let plan = text(&plan.stdout);
+            let line = plan
+                .lines()
+                .find(|l| l.starts_with("barrier sites: "))
+                .unwrap_or_else(|| panic!("no barrier line in\n{plan}"));
+            let sites: usize = line["barrier sites: ".len()..]
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            let spv = tmp.join(format!("{kernel}-{wg}.spv"));
+            let out = translate(&[
+                co,
+                "--kernel",
+                kernel,
+                "--workgroup",
+                wg,
+                "--mapping",
+                "lane",
+                "--max-module-words",
+                "none",
+                "-o",
+                spv.to_str().unwrap(),
+            ]);
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+            let n = barriers(&std::fs::read(&spv).unwrap());
+            if line.contains("LDS fences") {
+                assert!(
+                    sites <= n,
+                    "{kernel} {wg}: plan {sites} > module {n}\n{line}"
+                );
+                with_lds += 1;
+            } else {
+                assert_eq!(sites, n, "{kernel} {wg}: {line}");
+                exact += 1;
+            }
+        }
+    }
+    assert!(
+        exact >= 20 && with_lds >= 4,
+        "{exact} exact, {with_lds} with LDS"
+    );
+    let _ = std::fs::remove_dir_all(&tmp);
+}

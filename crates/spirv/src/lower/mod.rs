@@ -29,8 +29,8 @@ mod atomic;
 mod hoist;
 mod lane;
 pub use lane::{
-    choose_mapping, flag_slots, lane_plan, split_factor, split_waves, waves_communicate, LanePlan,
-    Mapping, FLAG_SLOTS_MARK, SPLIT_MARK,
+    choose_mapping, flag_slots, lane_plan, split_factor, split_waves, waves_communicate,
+    BarrierSites, LanePlan, Mapping, FLAG_SLOTS_MARK, SPLIT_MARK,
 };
 mod quirks;
 mod trace;
@@ -1658,22 +1658,11 @@ impl<'a> Cx<'a> {
         }
     }
 
-    // Parallel per-node arrays (phase, kind) are indexed together.
+    /// The phase of each of the `nn` nodes of an instruction starting at node `start` (even: uniform,
+    /// odd: a lane loop) and their kinds. A capture's value is available from the next phase.
     #[allow(clippy::needless_range_loop)]
-    fn inst(&mut self, range: std::ops::Range<u32>) -> R<()> {
+    fn phases(&self, start: usize, nn: usize) -> (Vec<u32>, Vec<Kind>) {
         let p = self.p;
-        let (start, end) = (range.start as usize, range.end as usize);
-        let nn = end - start;
-        if nn == 0 {
-            return Ok(()); // s_nop, s_waitcnt, …
-        }
-        let lane_mapping = self.lane_mode();
-        if lane_mapping {
-            self.lane_inst_start()?;
-            self.lane_vals.clear();
-            self.lane_masks_inst_start(start)?;
-        }
-        // Phases: even = uniform, odd = a lane loop.
         let mut emit = vec![0u32; nn];
         let mut avail = vec![0u32; nn];
         let mut kinds = vec![Kind::Ignored; nn];
@@ -1719,6 +1708,26 @@ impl<'a> Cx<'a> {
             emit[k] = ph;
             avail[k] = if kind == Kind::Capture { ph + 1 } else { ph };
         }
+        (emit, kinds)
+    }
+
+    // Parallel per-node arrays (phase, kind) are indexed together.
+    #[allow(clippy::needless_range_loop)]
+    fn inst(&mut self, range: std::ops::Range<u32>) -> R<()> {
+        let p = self.p;
+        let (start, end) = (range.start as usize, range.end as usize);
+        let nn = end - start;
+        if nn == 0 {
+            return Ok(()); // s_nop, s_waitcnt, …
+        }
+        let lane_mapping = self.lane_mode();
+        if lane_mapping {
+            self.lane_inst_start()?;
+            self.lane_vals.clear();
+            self.lane_masks_inst_start(start)?;
+        }
+        // Phases: even = uniform, odd = a lane loop.
+        let (emit, kinds) = self.phases(start, nn);
         // Lane values used by a later lane loop go through a per-lane temporary array (ordered: the
         // module's bytes must not depend on hash order).
         let mut needs_tmp = BTreeSet::new();

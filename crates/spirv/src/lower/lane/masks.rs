@@ -1171,7 +1171,12 @@ impl MaskPlan {
         self.dead.iter().copied()
     }
 
-    /// The block block `bi`'s vote-free s_cbranch_execz always falls through to (L11–L14).
+    /// Whether node `i` is not emitted (L9).
+    pub(crate) fn is_dead(&self, i: usize) -> bool {
+        self.dead.contains(&i)
+    }
+
+    /// The block `bi`'s vote-free s_cbranch_execz always falls through to (L11–L14).
     pub(crate) fn fall_target(&self, bi: usize) -> Option<usize> {
         self.fall.get(&bi).copied()
     }

@@ -74,7 +74,7 @@ pub(crate) use fuse::fuse_guards;
 pub(crate) use labels::PAUSED;
 pub(crate) use masks::span;
 pub(crate) use plan::plan_of;
-pub use plan::{lane_plan, LanePlan};
+pub use plan::{lane_plan, BarrierSites, LanePlan};
 pub(crate) use shrink::{shrink, Passes};
 pub use split::{split_factor, split_waves, waves_communicate, SPLIT_MARK};
 

@@ -21,9 +21,9 @@ use std::collections::HashSet;
 use std::fmt;
 
 use rdna2spv_ir::cfg::{ends_with_barrier, Item, Structure};
-use rdna2spv_ir::{verify, Program, EXEC_LO, VCC_LO};
+use rdna2spv_ir::{verify, Node, Program, Space, EXEC_LO, VCC_LO};
 
-use super::super::{Cx, KernelLayout, LowerError, LowerOptions, Mapping, R};
+use super::super::{Cx, KernelLayout, Kind, LowerError, LowerOptions, Mapping, R};
 use super::{converged, lds, ldsaddr, masks, split, Source, EXCHANGE_BUDGET};
 use crate::profile::DeviceProfile;
 
@@ -85,6 +85,13 @@ pub struct LanePlan {
     /// L23: blocks whose EXEC branch takes every wave's label from the ballot words of the exchange
     /// that materialises EXEC in its own instruction (several waves), instead of publishing.
     pub(crate) exec_labels: Vec<bool>,
+    /// L2/L3: the capture nodes (ballot, readlane, readfirstlane of a lane value) exchanged through
+    /// workgroup memory (not dropped, not kept as own bits), and whether any node accesses LDS.
+    pub(crate) captured: Vec<usize>,
+    /// L2/L3: per instruction (its first node), the exchanges of its captures: one per phase that holds
+    /// an exchanged capture.
+    pub(crate) capture_exchanges: std::collections::BTreeMap<usize, u32>,
+    has_lds: bool,
     /// L22/L27: per block that ends with `s_barrier`.
     pub(crate) meets: Vec<Option<Meet>>,
     /// The structured number of each block (printing, and the loops' ranges).
@@ -173,6 +180,55 @@ impl Cx<'_> {
                     && self.lane_exec_labels_of(b, &blocks[b])
             })
             .collect();
+        let mut captured = Vec::new();
+        let mut capture_exchanges = std::collections::BTreeMap::new();
+        for (h, blk) in p.blocks.iter() {
+            let bp = &blocks[h.index()];
+            if s.number[h.index()] == u32::MAX {
+                continue;
+            }
+            for inst in &blk.insts {
+                let start = inst.nodes.start as usize;
+                let (phase, kinds) = self.phases(start, inst.nodes.len());
+                let mut phases = HashSet::new();
+                for (k, kind) in kinds.iter().enumerate() {
+                    let i = start + k;
+                    let elided = self.lm.as_ref().expect("set").masks.is_dead(i)
+                        || (bp.own.contains(&i) && !bp.mat.contains(&i));
+                    if *kind == Kind::Capture && !elided {
+                        captured.push(i);
+                        phases.insert(phase[k]);
+                    }
+                }
+                if !phases.is_empty() {
+                    capture_exchanges.insert(start, phases.len() as u32);
+                }
+            }
+        }
+        let has_lds = p.nodes.iter().any(|(_, n)| {
+            matches!(
+                n,
+                Node::Load {
+                    space: Space::Lds,
+                    ..
+                } | Node::LoadIf {
+                    space: Space::Lds,
+                    ..
+                } | Node::Store {
+                    space: Space::Lds,
+                    ..
+                } | Node::StoreIf {
+                    space: Space::Lds,
+                    ..
+                } | Node::Atomic {
+                    space: Space::Lds,
+                    ..
+                } | Node::AtomicIf {
+                    space: Space::Lds,
+                    ..
+                }
+            )
+        });
         let lm = self.lm.take().expect("set");
         let meets = (0..nb)
             .map(|b| {
@@ -232,6 +288,9 @@ impl Cx<'_> {
             local_loops,
             publishes,
             exec_labels,
+            captured,
+            capture_exchanges,
+            has_lds,
             meets,
             number: s.number,
             insts,
@@ -276,7 +335,81 @@ fn collect_loops(items: &[Item], f: &mut dyn FnMut(u32, u32)) {
     }
 }
 
+/// The barriers the plan decides, by kind: sites in the module (each emitted once; a site in a loop runs
+/// once per iteration). LDS fences (L6–L8) are not counted: they are decided while emitting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BarrierSites {
+    /// The prologue's barrier after clearing the LDS lock (absent in L18's lone waves).
+    pub prologue: u32,
+    /// The outer loop's pass start publication (without L20) and pass end (L21); none in one pass.
+    pub passes: u32,
+    /// Label publications after conditional branches (L4).
+    pub publications: u32,
+    /// Meetings at `s_barrier` (L22, L27).
+    pub meetings: u32,
+    /// Exchanges that make a mask whole (L9, L10): one per unit materialised and per node read whole.
+    pub mask_exchanges: u32,
+    /// Exchanges of ballots and lane values (L2, L3): one per phase of an instruction that holds one.
+    pub value_exchanges: u32,
+}
+
+impl BarrierSites {
+    pub fn total(&self) -> u32 {
+        self.prologue
+            + self.passes
+            + self.publications
+            + self.meetings
+            + self.mask_exchanges
+            + self.value_exchanges
+    }
+}
+
 impl LanePlan {
+    /// The barriers the plan decides ([`BarrierSites`]).
+    pub fn barrier_sites(&self) -> BarrierSites {
+        let one_pass = self.solo || self.conv.one_pass;
+        let reachable = |b: usize| self.number[b] != u32::MAX;
+        let nb = self.number.len();
+        let mut mask_exchanges = 0;
+        for (b, insts) in self.insts.iter().enumerate() {
+            if !reachable(b) {
+                continue;
+            }
+            let bp = &self.blocks[b];
+            // A node read whole that is a capture is made whole by its capture's exchange.
+            mask_exchanges += bp.mat.iter().filter(|i| !self.captured.contains(i)).count() as u32;
+            // An instruction with no nodes (s_nop, s_waitcnt) shares its first node index with the next
+            // one and emits nothing.
+            for (_, _, range) in insts.iter().filter(|(_, _, r)| !r.is_empty()) {
+                let pre = bp.pre.get(&(range.start as usize)).copied().unwrap_or(0);
+                mask_exchanges += pre.count_ones();
+            }
+        }
+        BarrierSites {
+            prologue: u32::from(!self.solo),
+            passes: if one_pass {
+                0
+            } else {
+                1 + u32::from(self.waves > 1 && !self.static_resume)
+            },
+            publications: (0..nb)
+                .filter(|&b| reachable(b) && self.publishes[b] && !self.exec_labels[b])
+                .count() as u32,
+            meetings: self
+                .meets
+                .iter()
+                .filter(|m| matches!(m, Some(Meet::Alone | Meet::Always | Meet::Tested { .. })))
+                .count() as u32,
+            mask_exchanges,
+            value_exchanges: self.capture_exchanges.values().sum(),
+        }
+    }
+
+    /// Whether the kernel accesses LDS (then LDS fences, L6–L8, add barriers the plan does not count).
+    pub fn accesses_lds(&self) -> bool {
+        self.has_lds
+    }
+
     /// The lane-local loop `[lo, hi)` (L16): its exit's structured number.
     pub(crate) fn local_loop(&self, lo: u32, hi: u32) -> Option<u32> {
         self.local_loops
@@ -390,6 +523,24 @@ impl fmt::Display for LanePlan {
             f,
             "L2/L3 exchange memory: {} value slots, {} ballot sets per instruction at most",
             self.slots, self.ballots
+        )?;
+        let b = self.barrier_sites();
+        writeln!(
+            f,
+            "barrier sites: {} = prologue {} + pass start/end {} (L20, L21) + publications {} (L4) + \
+             meetings {} (L22) + mask exchanges {} (L9, L10) + value exchanges {} (L2, L3){}",
+            b.total(),
+            b.prologue,
+            b.passes,
+            b.publications,
+            b.meetings,
+            b.mask_exchanges,
+            b.value_exchanges,
+            if self.has_lds {
+                "; LDS fences (L6-L8) come on top, decided while emitting"
+            } else {
+                ""
+            }
         )?;
         if self.waves > 1 {
             writeln!(
@@ -519,11 +670,18 @@ impl fmt::Display for LanePlan {
             if let Some(stale) = self.masks.stale_at(b).filter(|&w| w != 0) {
                 writeln!(f, "  L9 stale at start: {}", units(stale))?;
             }
-            for (pc, text, range) in insts {
+            for (pc, text, range) in insts.iter().filter(|(_, _, r)| !r.is_empty()) {
                 let own = nodes(&bp.own, range);
                 let mat = nodes(&bp.mat, range);
                 let pre = bp.pre.get(&(range.start as usize)).copied().unwrap_or(0);
-                if own.is_empty() && mat.is_empty() && pre == 0 {
+                let mut cap: Vec<usize> = self
+                    .captured
+                    .iter()
+                    .copied()
+                    .filter(|&i| range.contains(&(i as u32)))
+                    .collect();
+                cap.sort_unstable();
+                if own.is_empty() && mat.is_empty() && pre == 0 && cap.is_empty() {
                     continue;
                 }
                 write!(f, "  {pc:#06x} {text}:")?;
@@ -537,6 +695,16 @@ impl fmt::Display for LanePlan {
                 }
                 if !mat.is_empty() {
                     write!(f, " L10 read whole {} (exchange);", node_list(&mat))?;
+                }
+                if !cap.is_empty() {
+                    let n = self.capture_exchanges.get(&(range.start as usize)).copied();
+                    write!(
+                        f,
+                        " L2/L3 across lanes {} ({} exchange{});",
+                        node_list(&cap),
+                        n.unwrap_or(0),
+                        if n == Some(1) { "" } else { "s" }
+                    )?;
                 }
                 writeln!(f)?;
             }
