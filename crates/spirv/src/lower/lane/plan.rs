@@ -5,11 +5,11 @@
 //! L26, L27), the exchange sizes (L2, L3), the mask plan (L9–L15: dead SCC writes, tracked units, stale
 //! words, vote-free skips, lane-local exits, each block's own-bit and materialised nodes), the
 //! convergence facts (L25), the lane-local loops (L16), the chains (L24), the LDS history and address
-//! facts (L7, L8), the static resume points (L20) and the meetings at `s_barrier` (L22, L27) — or says
-//! why the lane mapping refuses the kernel (L33). The emitter (`impl Cx` in `lower/mod.rs`) receives the
-//! plan and reads these decisions from it; what is still decided while emitting (the LDS fences inside a
-//! block, L6/L8 against the accesses actually emitted since the last barrier, and D136's labels from the
-//! latest EXEC exchange, L23) is listed in D177.
+//! facts (L7, L8), the static resume points (L20), the EXEC-branch labels from the ballot words (L23),
+//! the meetings at `s_barrier` (L22, L27) and the barrier sites by kind — or says why the lane mapping
+//! refuses the kernel (L33). The emitter (`impl Cx` in `lower/mod.rs`) receives the plan and reads these
+//! decisions from it; what is still decided while emitting (the LDS fences, L6/L8 against the accesses
+//! actually emitted since the last barrier) is listed in D177.
 //!
 //! The plan prints as text ([`LanePlan`]'s `Display`), one line per decision, each naming its rule as in
 //! docs/lane-mapping.md; `rdna2spv translate --dump-lane-plan` prints it.
