@@ -1,7 +1,7 @@
 //! `rdna2spv translate`: a kernel to a SPIR-V module. Its arguments are [`Args`], all in one place.
 
-use super::{lifted, parse_max_words, ControlFlowArg, MappingArg, MaxWords, ProfileArg};
-use anyhow::{bail, Result};
+use super::{emit, lifted, parse_max_words, ControlFlowArg, MappingArg, MaxWords, ProfileArg};
+use anyhow::{bail, Context, Result};
 use rdna2spv::device::{open, profile_of, ProfileChoice};
 use rdna2spv::output::write_atomically;
 use rdna2spv_spirv::lower::{lower_with, Chosen};
@@ -15,8 +15,12 @@ pub struct Args {
     #[arg(long)]
     kernel: Option<String>,
     /// Where the SPIR-V module goes (written only when the whole translation succeeded).
-    #[arg(short, long)]
-    output: PathBuf,
+    #[arg(short, long, required_unless_present = "dump_lane_plan")]
+    output: Option<PathBuf>,
+    /// Print the lane mapping's plan (every lane rule's decision, docs/lane-mapping.md) and exit;
+    /// exit 2 with the reason when the lane mapping refuses the kernel.
+    #[arg(long)]
+    dump_lane_plan: bool,
     /// Lowering profile: which exact emulations of driver float behaviour the module carries.
     #[arg(long, value_enum, default_value = "portable")]
     profile: ProfileArg,
@@ -51,6 +55,7 @@ pub fn run(a: Args) -> Result<i32> {
         control_flow,
         mapping,
         max_module_words,
+        dump_lane_plan,
     } = a;
     let (k, program) = lifted(&file, kernel.as_deref())?;
     let wg = match workgroup {
@@ -88,6 +93,13 @@ pub fn run(a: Args) -> Result<i32> {
         ..Default::default()
     };
     let layout = rdna2spv_vulkan::kernel_layout(&launch);
+    if dump_lane_plan {
+        let plan = rdna2spv_spirv::lower::lane_plan(&program, &layout, &profile, &opts)
+            .with_context(|| format!("{}: the lane mapping refuses the kernel", k.name))?;
+        emit(&plan.to_string())?;
+        return Ok(0);
+    }
+    let output = output.context("-o OUT is required")?;
     // `auto` lowers the lane module to decide; when it is chosen, that module is the translation.
     let chosen = match mapping.fixed() {
         Some(m) => {

@@ -31,8 +31,8 @@ mod entry;
 mod hoist;
 mod lane;
 pub use lane::{
-    choose_mapping, flag_slots, split_factor, split_waves, waves_communicate, Chosen, Mapping,
-    FLAG_SLOTS_MARK, SPLIT_MARK,
+    choose_mapping, flag_slots, lane_plan, split_factor, split_waves, waves_communicate,
+    BarrierSites, Chosen, LanePlan, Mapping, FLAG_SLOTS_MARK, SPLIT_MARK,
 };
 mod memory;
 mod quirks;
@@ -235,6 +235,18 @@ pub fn lower_with(
     opts: &LowerOptions,
 ) -> R<Vec<u32>> {
     let types = verify(program)?;
+    check_layout(program, desc)?;
+    let mut cx = Cx::new(program, &types, desc, profile, *opts)?;
+    if opts.mapping == Mapping::Lane {
+        // Every decision of the lane analyses, before any SPIR-V (D177; refusals, L33, first).
+        cx.plan = Some(lane::plan_of(program, &types, desc, profile, opts)?);
+    }
+    cx.module()?;
+    Ok(cx.finish())
+}
+
+/// The layout checks every lowering makes first: the wave size, and the workgroup's size.
+pub(crate) fn check_layout(program: &Program, desc: &KernelLayout) -> R<()> {
     if program.wave_size != 32 && program.wave_size != 64 {
         return Err(LowerError::Layout(format!(
             "wave size {} (must be 32 or 64)",
@@ -254,12 +266,7 @@ pub fn lower_with(
             desc.workgroup
         )));
     }
-    let mut cx = Cx::new(program, &types, desc, profile, *opts)?;
-    if opts.mapping == Mapping::Lane {
-        cx.lane_check_options()?;
-    }
-    cx.module()?;
-    Ok(cx.finish())
+    Ok(())
 }
 
 /// The SPIR-V types used everywhere.
@@ -364,6 +371,8 @@ pub(crate) struct Cx<'a> {
     tr: trace::TraceState,
     /// The lane mapping's state (`None`: wave mapping).
     lm: Option<lane::LaneMode>,
+    /// The lane plan (D177): the lane analyses' decisions, computed before emission (lane mapping).
+    plan: Option<lane::LanePlan>,
     /// Lane mapping: waves per kernel workgroup run as separate Vulkan workgroups (1: not split; D105).
     split: u32,
     /// Scalar loads of the entry block read in the prologue (hoist.rs, D118): node → value.
@@ -476,6 +485,7 @@ impl<'a> Cx<'a> {
             counters: 0,
             int64_atomics: false,
             lm: None,
+            plan: None,
             split: 1,
         })
     }
@@ -738,7 +748,7 @@ impl<'a> Cx<'a> {
         let lsz = self.desc.waves_per_workgroup();
         let lane_mapping = self.opts.mapping == Mapping::Lane;
         if lane_mapping {
-            self.split = lane::split_waves(self.p, self.desc, self.opts.whole_workgroups);
+            self.split = self.lane_plan().split; // L17
         }
         // Invocations per workgroup: one per wave, or one per lane in the lane mapping (one wave's lanes
         // when the kernel workgroup's waves run as workgroups of their own, D105).
@@ -1308,22 +1318,11 @@ impl<'a> Cx<'a> {
         }
     }
 
-    // Parallel per-node arrays (phase, kind) are indexed together.
+    /// The phase of each of the `nn` nodes of an instruction starting at node `start` (even: uniform,
+    /// odd: a lane loop) and their kinds. A capture's value is available from the next phase.
     #[allow(clippy::needless_range_loop)]
-    fn inst(&mut self, range: std::ops::Range<u32>) -> R<()> {
+    fn phases(&self, start: usize, nn: usize) -> (Vec<u32>, Vec<Kind>) {
         let p = self.p;
-        let (start, end) = (range.start as usize, range.end as usize);
-        let nn = end - start;
-        if nn == 0 {
-            return Ok(()); // s_nop, s_waitcnt, …
-        }
-        let lane_mapping = self.lane_mode();
-        if lane_mapping {
-            self.lane_inst_start()?;
-            self.lane_vals.clear();
-            self.lane_masks_inst_start(start)?;
-        }
-        // Phases: even = uniform, odd = a lane loop.
         let mut emit = vec![0u32; nn];
         let mut avail = vec![0u32; nn];
         let mut kinds = vec![Kind::Ignored; nn];
@@ -1369,6 +1368,26 @@ impl<'a> Cx<'a> {
             emit[k] = ph;
             avail[k] = if kind == Kind::Capture { ph + 1 } else { ph };
         }
+        (emit, kinds)
+    }
+
+    // Parallel per-node arrays (phase, kind) are indexed together.
+    #[allow(clippy::needless_range_loop)]
+    fn inst(&mut self, range: std::ops::Range<u32>) -> R<()> {
+        let p = self.p;
+        let (start, end) = (range.start as usize, range.end as usize);
+        let nn = end - start;
+        if nn == 0 {
+            return Ok(()); // s_nop, s_waitcnt, …
+        }
+        let lane_mapping = self.lane_mode();
+        if lane_mapping {
+            self.lane_inst_start()?;
+            self.lane_vals.clear();
+            self.lane_masks_inst_start(start)?;
+        }
+        // Phases: even = uniform, odd = a lane loop.
+        let (emit, kinds) = self.phases(start, nn);
         // Lane values used by a later lane loop go through a per-lane temporary array (ordered: the
         // module's bytes must not depend on hash order).
         let mut needs_tmp = BTreeSet::new();

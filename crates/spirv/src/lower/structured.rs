@@ -190,7 +190,7 @@ impl Cx<'_> {
                     self.lane_loop_item();
                     // Several waves, a loop left lane by lane (D133): entered on the invocation's own
                     // label, run without votes or publications, the label copies advanced after it.
-                    if let Some(x) = self.lane_local_loop(&s.number, lp.lo, lp.hi) {
+                    if let Some(x) = self.lane_local_loop(lp.lo, lp.hi) {
                         let go = self.label_in(lp.lo, lp.hi)?;
                         self.guarded(go, None, |cx| {
                             cx.lane_set_local(true);
@@ -246,7 +246,7 @@ impl Cx<'_> {
                 },
                 Terminator::End => cx.lane_advance(n, END)?,
                 // Paused with a static resume point (D108): its number, tagged.
-                Terminator::Jump(to) if barrier && cx.lane_static_resume() => {
+                Terminator::Jump(to) if barrier && cx.lane_plan().static_resume => {
                     cx.lane_advance(n, super::lane::PAUSED + s.number[to.index()])?
                 }
                 Terminator::Jump(_) if barrier => cx.lane_advance(n, PAUSE)?,

@@ -43,6 +43,20 @@ impl Cx<'_> {
     /// Whether block `a` continues into block `c` in one chain item (lane mapping, D137), given that
     /// `c`'s item comes right after `a`'s in the same item list.
     pub(crate) fn lane_chain_link(&self, a: usize, c: usize) -> bool {
+        self.lm.is_some() && self.lane_plan().chain_next[a] == Some(c)
+    }
+
+    /// The block `a` continues into (L24), if any: the lane plan's entry (D177).
+    pub(crate) fn lane_chain_of(&self, a: usize) -> Option<usize> {
+        let c = match self.p.blocks[Handle::from_index(a)].terminator {
+            Terminator::Jump(to) => to.index(),
+            Terminator::Branch { .. } => self.lane_fallthrough(a)?,
+            Terminator::End => return None,
+        };
+        self.chain_link_of(a, c).then_some(c)
+    }
+
+    fn chain_link_of(&self, a: usize, c: usize) -> bool {
         let p = self.p;
         if self.lm.is_none() || c == p.entry().index() || self.lane_exit(a) {
             return false;

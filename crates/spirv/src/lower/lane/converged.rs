@@ -161,9 +161,9 @@ impl Cx<'_> {
             never,
             own: never_nodes,
             loads: self
-                .hoisted
-                .keys()
-                .copied()
+                .hoistable()
+                .iter()
+                .map(|h| h.node)
                 .filter(|i| seg.contains(i))
                 .collect(),
         };
@@ -347,7 +347,7 @@ impl Cx<'_> {
     ) {
         for it in items {
             let Item::Loop(lp) = it else { continue };
-            match (&lp.kind, self.lane_local_loop(&s.number, lp.lo, lp.hi)) {
+            match (&lp.kind, self.lane_local_loop_of(&s.number, lp.lo, lp.hi)) {
                 (LoopKind::Natural { header }, Some(x)) => {
                     let exit = block_of.get(x as usize).copied().unwrap_or(usize::MAX);
                     locals.push(LocalLoop {

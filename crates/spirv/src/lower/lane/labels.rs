@@ -20,7 +20,7 @@ use rdna2spv_ir::cfg::ends_with_barrier;
 use rdna2spv_ir::{Handle, Node, Terminator, Ty, EXEC_LO};
 use spirv::Word;
 
-use super::super::{Cx, R};
+use super::super::{Cx, LowerError, R};
 
 /// The tag of a paused wave's label copy (its resume number added); structured numbers stay below it.
 pub(crate) const PAUSED: u32 = 0x8000_0000;
@@ -65,7 +65,7 @@ impl Cx<'_> {
         let Some((_, _, _, copy)) = self.lm.as_ref().and_then(|m| m.labels) else {
             return Ok(());
         };
-        if !self.lane_static_resume() {
+        if !self.lane_plan().static_resume {
             return self.lane_publish();
         }
         self.lane_untag(copy)
@@ -133,43 +133,74 @@ impl Cx<'_> {
     /// first block of `bi`'s chain, D137) becomes `stay` when
     /// that wave's EXEC (its ballot words in the exchange) is non-zero, else `leave`, with no publication.
     /// False (nothing emitted) when the branch does not have that form; the caller then publishes.
+    /// Whether block `bi`'s EXEC branch takes the labels from the ballot words (D136), given its mask
+    /// plan `bp` (the lane plan's L23 entry; the caller excludes lane-local loops and one wave): an
+    /// `s_cbranch_execz/execnz` that is neither a lane-local exit nor a vote-free skip, whose last
+    /// instruction materialises EXEC (an exchange of its own bits), reads it in the compare and writes no
+    /// EXEC word after it.
+    pub(crate) fn lane_exec_labels_of(&self, bi: usize, bp: &super::masks::BlockPlan) -> bool {
+        if self.exit_pattern(bi).is_none()
+            || self.lane_exit(bi)
+            || self.lane_fallthrough(bi).is_some()
+        {
+            return false;
+        }
+        let blk = &self.p.blocks[Handle::from_index(bi)];
+        let (Some(last), Terminator::Branch { cond, .. }) = (blk.insts.last(), blk.terminator)
+        else {
+            return false;
+        };
+        let Node::IntCmp { a, .. } = self.p.nodes[cond] else {
+            return false;
+        };
+        let exec_unit = 1u128 << EXEC_LO;
+        let exchanged = bp
+            .pre
+            .get(&(last.nodes.start as usize))
+            .is_some_and(|&u| u & exec_unit != 0);
+        let writes_exec = last.nodes.clone().any(|i| {
+            matches!(self.p.nodes[Handle::from_index(i as usize)],
+                Node::WriteSgpr { reg, .. } if (EXEC_LO - 1..=EXEC_LO + 1).contains(&reg))
+        });
+        exchanged && last.nodes.contains(&(a.index() as u32)) && !writes_exec
+    }
+
     pub(crate) fn lane_exec_labels(&mut self, bi: usize, n: u32, number: &[u32]) -> R<bool> {
         let Some((_, _, _, copy)) = self.lm.as_ref().and_then(|m| m.labels) else {
             return Ok(false);
         };
         let m = self.lm.as_ref().expect("lane mapping");
-        let Some((stay, leave)) = self.exit_pattern(bi) else {
-            return Ok(false);
-        };
-        if m.local || self.lane_exit(bi) || self.lane_fallthrough(bi).is_some() {
+        // The plan's decision (D177, [`Self::lane_exec_labels_of`]).
+        if m.local || !self.lane_plan().exec_labels[bi] {
             return Ok(false);
         }
+        let Some((stay, leave)) = self.exit_pattern(bi) else {
+            return Err(LowerError::Build(
+                "L23 planned for a block without an EXEC branch".into(),
+            ));
+        };
         let (stay, leave) = (number[stay], number[leave]);
         let blk = &self.p.blocks[Handle::from_index(bi)];
-        let Some(last) = blk.insts.last() else {
-            return Ok(false);
-        };
-        let Some((start, base0)) = m.masks.exec_words else {
-            return Ok(false);
-        };
-        let Terminator::Branch { cond, .. } = blk.terminator else {
-            return Ok(false);
+        let (Some(last), Terminator::Branch { cond, .. }) = (blk.insts.last(), blk.terminator)
+        else {
+            return Err(LowerError::Build(
+                "L23 planned for a block without an EXEC branch".into(),
+            ));
         };
         let Node::IntCmp { a, .. } = self.p.nodes[cond] else {
-            return Ok(false);
+            return Err(LowerError::Build(
+                "L23 planned for a block without an EXEC branch".into(),
+            ));
         };
-        // The materialisation is the branch instruction's own (nothing writes EXEC after it), and the
-        // compare reads it there.
-        if start != last.nodes.start as usize || !last.nodes.contains(&(a.index() as u32)) {
-            return Ok(false);
-        }
-        let writes_exec = last.nodes.clone().any(|i| {
-            matches!(self.p.nodes[Handle::from_index(i as usize)],
-                Node::WriteSgpr { reg, .. } if (EXEC_LO - 1..=EXEC_LO + 1).contains(&reg))
-        });
-        if writes_exec {
-            return Ok(false);
-        }
+        // The exchange the plan put in the branch's own instruction.
+        let base0 = match m.masks.exec_words {
+            Some((start, base0)) if start == last.nodes.start as usize => base0,
+            _ => {
+                return Err(LowerError::Build(
+                    "L23 planned but EXEC was not exchanged at the branch".into(),
+                ))
+            }
+        };
         let words = if self.ty(a.index()) == Ty::B64 {
             self.ws / 32
         } else {

@@ -116,6 +116,16 @@ impl LdsFlow {
         }
     }
 
+    /// The LDS history at the start of block `b` before anything is emitted (the plan's L7 entry: only
+    /// the barriers certain at each predecessor's end counted).
+    pub(crate) fn fixed_at_start(&self, b: usize) -> LdsState {
+        self.preds[b]
+            .iter()
+            .map(|&q| self.fixed_out[q])
+            .max()
+            .unwrap_or(LdsState::Clean)
+    }
+
     /// The LDS history at the start of block `b`.
     pub(crate) fn at_start(&self, b: usize) -> LdsState {
         self.preds[b]

@@ -561,6 +561,23 @@ impl LdsAddrs {
         out
     }
 
+    /// The LDS accesses the analysis describes (the plan's L8 entries), by node, as text: the dwords
+    /// each lane `X` touches and the lanes that perform it.
+    pub(crate) fn described(&self) -> Vec<(usize, String)> {
+        self.acc
+            .iter()
+            .map(|(&k, a)| {
+                (
+                    k,
+                    format!(
+                        "dwords {}*X+{}..={}*X+{} for lanes X in {}..={}",
+                        a.c, a.w0, a.c, a.w1, a.lo, a.hi
+                    ),
+                )
+            })
+            .collect()
+    }
+
     /// Whether some lane's access `w` may touch a dword that another lane's access `r` touches (true when
     /// either is not described; false when no lane performs one of them or a single lane, the same,
     /// performs both, whatever the addresses).

@@ -30,7 +30,16 @@ impl Cx<'_> {
     /// Several waves: the structured number of the exit target of the loop `[lo, hi)` when it is run on
     /// each invocation's own label (D133): it holds a lane-local exit (D130) that leaves it. None with one
     /// wave (D130 alone) or inside such a loop already (a nested loop is then run the same way).
-    pub(crate) fn lane_local_loop(&self, number: &[u32], lo: u32, hi: u32) -> Option<u32> {
+    pub(crate) fn lane_local_loop(&self, lo: u32, hi: u32) -> Option<u32> {
+        let m = self.lm.as_ref()?;
+        if m.waves < 2 || m.local {
+            return None;
+        }
+        self.lane_plan().local_loop(lo, hi)
+    }
+
+    /// The analysis behind [`Self::lane_local_loop`] (the lane plan's L16 entries, D177).
+    pub(crate) fn lane_local_loop_of(&self, number: &[u32], lo: u32, hi: u32) -> Option<u32> {
         let m = self.lm.as_ref()?;
         if m.waves < 2 || m.local {
             return None;
@@ -94,16 +103,17 @@ impl Cx<'_> {
     }
 
     /// The LDS history fixed point (D106) once the lane-local loops and vote-free branches are known:
-    /// only blocks that publish (or end with s_barrier) end clean.
-    pub(crate) fn lane_lds_flow_final(&mut self) {
+    /// only blocks that publish (or end with s_barrier) end clean. Returns which blocks publish.
+    pub(crate) fn lane_lds_flow_final(&mut self) -> Vec<bool> {
         if self.lm.as_ref().is_none_or(|m| m.waves < 2) {
-            return;
+            return vec![false; self.p.blocks.len()];
         }
         let publishes: Vec<bool> = (0..self.p.blocks.len())
             .map(|b| self.lane_publishes(b))
             .collect();
         let flow = lds::LdsFlow::of(self.p, &publishes);
         self.lm.as_mut().expect("lane mapping").lds_flow = Some(flow);
+        publishes
     }
 }
 

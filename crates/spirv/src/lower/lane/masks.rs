@@ -45,13 +45,13 @@ type Words = u128;
 
 /// How a node of the current block is computed.
 #[derive(Default, Clone)]
-struct BlockPlan {
+pub(crate) struct BlockPlan {
     /// Nodes computed as own bits only (their full value is not formed unless in `mat`).
-    own: HashSet<usize>,
+    pub(crate) own: HashSet<usize>,
     /// Own nodes whose full value is formed by an exchange where they are computed.
-    mat: HashSet<usize>,
+    pub(crate) mat: HashSet<usize>,
     /// First node of an instruction → units whose full value is materialised (and written back) first.
-    pre: HashMap<usize, Words>,
+    pub(crate) pre: HashMap<usize, Words>,
 }
 
 /// The lazy-mask state of the lowering.
@@ -669,9 +669,8 @@ impl Cx<'_> {
         }
     }
 
-    /// Runs the whole-program analysis, creates the own-bit variables of the tracked units and sets them
-    /// from the initial SGPRs (called once the initial SGPRs and EXEC are stored).
-    pub(crate) fn lane_masks_init(&mut self) -> R<()> {
+    /// The mask plan's whole-program analysis (L9–L15) into the analysis state (the lane plan, D177).
+    pub(crate) fn lane_plan_masks_compute(&mut self) {
         let (scc_live, _) = self.mask_scc_liveness();
         let sgpr_live = self.mask_sgpr_liveness();
         let nb = self.p.blocks.len();
@@ -711,6 +710,24 @@ impl Cx<'_> {
             }
         }
         m.ready = true;
+        self.lm.as_mut().expect("lane mapping").masks = m;
+    }
+
+    /// Block `bi`'s own-bit and materialised nodes (L9, L10) under the finished mask plan.
+    pub(crate) fn lane_block_plan(&self, bi: usize) -> BlockPlan {
+        let m = &self.lm.as_ref().expect("lane mapping").masks;
+        let entry = m.entry.get(bi).copied().unwrap_or(0);
+        self.mask_sim(bi, entry, m).1
+    }
+
+    /// Installs the plan's mask plan, convergence facts and LDS history (D177), creates the own-bit
+    /// variables of the tracked units and sets them from the initial SGPRs (called once the initial
+    /// SGPRs and EXEC are stored).
+    pub(crate) fn lane_masks_init(&mut self) -> R<()> {
+        let plan = self.lane_plan_mut();
+        let mut m = std::mem::take(&mut plan.masks);
+        let conv = std::mem::take(&mut plan.conv);
+        let flow = plan.lds_flow.take();
         // Own-bit variables, set from the initial full values.
         let t = self.t;
         for u in 0..128u32 {
@@ -721,7 +738,12 @@ impl Cx<'_> {
             let var = self.fn_var(t.bool, Some(f));
             m.own_var.insert(u, var);
         }
-        self.lm.as_mut().expect("lane mapping").masks = m;
+        {
+            let lm = self.lm.as_mut().expect("lane mapping");
+            lm.masks = m;
+            lm.conv = conv;
+            lm.lds_flow = flow;
+        }
         let units: Vec<u32> = (0..128u32)
             .filter(|u| self.masks().tracked & (1u128 << u) != 0)
             .collect();
@@ -743,15 +765,6 @@ impl Cx<'_> {
             let var = self.masks().own_var[&u];
             self.store(var, bit.expect("a word"))?;
         }
-        // Workgroup-converged blocks and uniform branches (D141), then the LDS history with the
-        // publications now known (D133).
-        if let Some(s) = self.structure.take() {
-            let mut conv = self.lane_convergence(&s);
-            conv.one_pass = self.lane_meets_always(&s, &conv);
-            self.structure = Some(s);
-            self.lm.as_mut().expect("lane mapping").conv = conv;
-        }
-        self.lane_lds_flow_final();
         Ok(())
     }
 
@@ -862,8 +875,7 @@ impl Cx<'_> {
         if !lm.masks.ready {
             return;
         }
-        let entry = lm.masks.entry.get(bi).copied().unwrap_or(0);
-        let (_, plan) = self.mask_sim(bi, entry, &lm.masks);
+        let plan = self.lane_plan().blocks[bi].clone();
         let m = self.masks_mut();
         m.block = plan;
         m.bits.clear();
@@ -1149,6 +1161,36 @@ impl Cx<'_> {
 }
 
 impl MaskPlan {
+    /// The tracked units (L9), by first word.
+    pub(crate) fn tracked_units(&self) -> Words {
+        self.tracked
+    }
+
+    /// The nodes not emitted (L9: dead SCC writes and what only they use).
+    pub(crate) fn dead_nodes(&self) -> impl Iterator<Item = usize> + '_ {
+        self.dead.iter().copied()
+    }
+
+    /// Whether node `i` is not emitted (L9).
+    pub(crate) fn is_dead(&self, i: usize) -> bool {
+        self.dead.contains(&i)
+    }
+
+    /// The block `bi`'s vote-free s_cbranch_execz always falls through to (L11–L14).
+    pub(crate) fn fall_target(&self, bi: usize) -> Option<usize> {
+        self.fall.get(&bi).copied()
+    }
+
+    /// Whether block `bi` ends with a lane-local loop exit (L15).
+    pub(crate) fn is_exit(&self, bi: usize) -> bool {
+        self.exits.contains(&bi)
+    }
+
+    /// The words stale at block `bi`'s entry (L9).
+    pub(crate) fn stale_at(&self, bi: usize) -> Option<Words> {
+        self.entry.get(bi).copied()
+    }
+
     /// Whether block `bi`'s s_cbranch_execz always falls through (D102).
     pub(crate) fn falls_through(&self, bi: usize) -> bool {
         self.fall.contains_key(&bi)

@@ -41,6 +41,7 @@ use rdna2spv_ir::{Handle, Terminator};
 
 use super::super::structured::PAUSE;
 use super::super::{Cx, R};
+use super::plan::Meet;
 use super::PAUSED;
 
 impl Cx<'_> {
@@ -51,23 +52,28 @@ impl Cx<'_> {
         let Some(m) = self.lm.as_ref() else {
             return Ok(());
         };
+        let _ = s;
         let labels = m.labels;
-        if labels.is_some() && !self.lane_static_resume() {
+        // The plan's decision (D177): with one wave, or converged (D143), no test.
+        let meet = self.lane_plan().meets[b];
+        if matches!(meet, None | Some(Meet::PassEnd)) {
             return Ok(());
         }
-        // Converged, every barrier resumed ahead (D143): the test below is true wherever the item runs.
-        let always = m.conv.one_pass;
         // The emission-time LDS history after the item is the one without the (conditional) barrier.
         let (lds, seen) = (m.lds, m.lds_seen.clone());
         let t = self.t;
-        match labels {
-            None => self.lane_resume_here()?,
-            Some((_, _, _, copy)) if always => {
+        match (labels, meet) {
+            (None, _) => self.lane_resume_here()?,
+            (Some((_, _, _, copy)), Some(Meet::Always)) => {
                 self.lane_resume_here()?;
                 self.lane_untag(copy)?;
             }
-            Some((_, _, _, copy)) => {
-                let first = ahead(s, &s.items, b, None).expect("b is an item of s");
+            (Some((_, _, _, copy)), _) => {
+                let Some(Meet::Tested { ahead: first }) = meet else {
+                    return Err(super::super::LowerError::Build(
+                        "a meeting of several waves planned as a lone wave's".into(),
+                    ));
+                };
                 // PAUSED + n with n >= first (resumed ahead), or END.
                 let low = self.c32(PAUSED + first - 1);
                 let mut all = self.ctrue();
@@ -153,7 +159,7 @@ impl Cx<'_> {
 
 /// The smallest structured number the rest of a pass still reaches after block item `b`: the `lo` of the
 /// outermost loop around `b` (`outer`), else `b`'s number + 1. `None` when `b` is not in `items`.
-fn ahead(s: &Structure, items: &[Item], b: usize, outer: Option<u32>) -> Option<u32> {
+pub(super) fn ahead(s: &Structure, items: &[Item], b: usize, outer: Option<u32>) -> Option<u32> {
     items.iter().find_map(|it| match it {
         Item::Block(x) if *x == b => Some(outer.unwrap_or(s.number[b] + 1)),
         Item::Block(_) => None,

@@ -67,11 +67,14 @@ mod ldsaddr;
 mod local;
 mod masks;
 mod meet;
+mod plan;
 mod shrink;
 mod split;
 pub(crate) use fuse::fuse_guards;
 pub(crate) use labels::PAUSED;
 pub(crate) use masks::span;
+pub(crate) use plan::plan_of;
+pub use plan::{lane_plan, BarrierSites, LanePlan};
 pub(crate) use shrink::{shrink, Passes};
 pub use split::{split_factor, split_waves, waves_communicate, SPLIT_MARK};
 
@@ -214,6 +217,43 @@ pub(crate) struct LaneMode {
     looped: bool,
 }
 
+impl LaneMode {
+    /// The state the analyses read while the plan is computed (D177): `waves` per Vulkan workgroup,
+    /// label copies with several; no SPIR-V ids (none is emitted).
+    fn for_analysis(waves: u32) -> Self {
+        LaneMode {
+            lane_id: 0,
+            wave: 0,
+            local_wave: 0,
+            waves,
+            slots: 0,
+            exch: 0,
+            exch_par: 0,
+            bal: 0,
+            ballots: 0,
+            bal_rot: 0,
+            labels: (waves > 1).then_some((0, 0, 0, 0)),
+            on_now: 0,
+            lds: LdsState::Written,
+            lds_flow: None,
+            lds_seen: None,
+            lds_addrs: ldsaddr::LdsAddrs::default(),
+            masks: masks::MaskPlan::default(),
+            barriers: 0,
+            last_ballots: None,
+            local: false,
+            conv: converged::Convergence::default(),
+            conv_now: false,
+            live: None,
+            gate: false,
+            top_free: None,
+            running: None,
+            top_on: false,
+            looped: false,
+        }
+    }
+}
+
 /// Workgroup memory the lane mapping may add for its exchanges (bytes); beyond it the kernel is refused.
 const EXCHANGE_BUDGET: u32 = 16 * 1024;
 
@@ -296,28 +336,14 @@ impl Cx<'_> {
                 )
             }
         };
-        let (mut slots, mut ballots) = (1, 1);
-        for (_, blk) in self.p.blocks.iter() {
-            for inst in &blk.insts {
-                let src = self.lane_sources(inst.nodes.clone());
-                let b = src
-                    .iter()
-                    .filter(|s| matches!(s, Source::Ballot(_)))
-                    .count() as u32;
-                slots = slots.max(src.len() as u32 - b);
-                ballots = ballots.max(b);
-            }
-        }
+        // Exchange sizes from the plan (L2, L3; its budget refused there, L33).
+        let (slots, ballots) = {
+            let plan = self.lane_plan();
+            (plan.slots, plan.ballots)
+        };
         let wpw = ws / 32;
         let bal_words = 3 * ballots * waves * wpw;
         let words = 2 * slots * waves * ws;
-        if 4 * (words + bal_words) > EXCHANGE_BUDGET {
-            return Err(LowerError::Layout(format!(
-                "the lane mapping needs {} bytes of workgroup memory for its exchanges (more than {})",
-                4 * (words + bal_words),
-                EXCHANGE_BUDGET
-            )));
-        }
         let n = self.c32(words);
         let arr = self.b.type_array(t.u32, n);
         let exch = self.global_var(arr, StorageClass::Workgroup);
@@ -356,13 +382,11 @@ impl Cx<'_> {
             labels,
             on_now,
             lds: LdsState::Written,
+            // The plan's LDS history arrives with the mask plan (`lane_masks_init`); before it, the
+            // history without publications.
             lds_flow: Some(lds::LdsFlow::of(self.p, &[])),
             lds_seen: None,
-            lds_addrs: if self.opts.lane_lds_fences_all {
-                ldsaddr::LdsAddrs::default()
-            } else {
-                ldsaddr::LdsAddrs::of(self.p, self.types, self.desc.workgroup, ws)
-            },
+            lds_addrs: std::mem::take(&mut self.lane_plan_mut().lds_addrs),
             masks: masks::MaskPlan::default(),
             barriers: 0,
             last_ballots: None,
@@ -377,6 +401,19 @@ impl Cx<'_> {
             looped: false,
         });
         Ok(())
+    }
+
+    /// The lane plan (D177), computed before emission.
+    pub(crate) fn lane_plan(&self) -> &LanePlan {
+        self.plan
+            .as_ref()
+            .expect("lane plan computed before emission")
+    }
+
+    pub(crate) fn lane_plan_mut(&mut self) -> &mut LanePlan {
+        self.plan
+            .as_mut()
+            .expect("lane plan computed before emission")
     }
 
     /// Barriers emitted by the lane mapping so far (0 in the wave mapping).

@@ -93,8 +93,6 @@ impl Cx<'_> {
     /// Vulkan workgroup never need to meet and the wave never pauses, so the module runs one pass with no
     /// outer loop and no barrier rounds, its entry chain at the top (D142).
     pub(crate) fn lane_solo(&self) -> bool {
-        self.lane_mode()
-            && waves_communicate(self.p, self.desc).is_none()
-            && (self.desc.waves_per_workgroup() == 1 || self.split > 1)
+        self.lane_mode() && self.lane_plan().solo
     }
 }

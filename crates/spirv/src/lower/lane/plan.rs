@@ -1,0 +1,1455 @@
+//! The lane plan (decision D177): every decision of the lane mapping's analyses, computed from the lifted
+//! [`Program`], its [`KernelLayout`] and the [`LowerOptions`] alone, before any SPIR-V is emitted.
+//!
+//! [`lane_plan`] runs the analyses of `lane/` once — the split (L17), the solo and one-pass forms (L18,
+//! L26, L27), the exchange sizes (L2, L3), the mask plan (L9–L15: dead SCC writes, tracked units, stale
+//! words, vote-free skips, lane-local exits, each block's own-bit and materialised nodes), the
+//! convergence facts (L25), the lane-local loops (L16), the chains (L24), the LDS history and address
+//! facts (L7, L8), the static resume points (L20), the EXEC-branch labels from the ballot words (L23),
+//! the meetings at `s_barrier` (L22, L27) and the barrier sites by kind — or says why the lane mapping
+//! refuses the kernel (L33). The emitter (`impl Cx` in `lower/mod.rs`) receives the plan and reads these
+//! decisions from it; what is still decided while emitting (the LDS fences, L6/L8 against the accesses
+//! actually emitted since the last barrier) is listed in D177.
+//!
+//! The plan prints as text ([`LanePlan`]'s `Display`), one line per decision, each naming its rule as in
+//! docs/lane-mapping.md; `rdna2spv translate --dump-lane-plan` prints it.
+//!
+//! The analyses are still methods of the emitter's context type `Cx` (they read the program through it);
+//! [`lane_plan`] runs them on a context of its own whose module is never finished or returned.
+
+use std::collections::HashSet;
+use std::fmt;
+
+use rdna2spv_ir::cfg::{ends_with_barrier, Item, Structure};
+use rdna2spv_ir::{verify, Node, Program, Space, EXEC_LO, VCC_LO};
+
+use super::super::{Cx, KernelLayout, Kind, LowerError, LowerOptions, Mapping, R};
+use super::{converged, lds, ldsaddr, masks, split, Source, EXCHANGE_BUDGET};
+use crate::profile::DeviceProfile;
+
+/// How the waves meet after a block that ends with `s_barrier` (L22, L27).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Meet {
+    /// One wave per Vulkan workgroup: it has paused, its resume number lies ahead; met with no test.
+    Alone,
+    /// The whole kernel converged, every barrier resumed ahead (D143): met with no test.
+    Always,
+    /// Met in place when every wave's copy says ended or paused at a number at least `ahead` (D134).
+    Tested { ahead: u32 },
+    /// No static resume points: the pass ends at the pause (L21's round).
+    PassEnd,
+}
+
+/// A loop run on each invocation's own label (L16, D133): its structured range and its exit's number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LocalLoop {
+    pub(crate) lo: u32,
+    pub(crate) hi: u32,
+    pub(crate) exit: u32,
+}
+
+/// Every decision of the lane mapping's analyses for one kernel (D177).
+pub struct LanePlan {
+    pub(crate) wave_size: u32,
+    pub(crate) workgroup: [u32; 3],
+    /// Waves per kernel workgroup, and per Vulkan workgroup (1 when split).
+    pub(crate) kernel_waves: u32,
+    pub(crate) waves: u32,
+    /// L17: waves per kernel workgroup run as Vulkan workgroups of their own (1: not split), and why not.
+    pub(crate) split: u32,
+    pub(crate) communicate: Option<&'static str>,
+    /// L18/L26: one wave per Vulkan workgroup, no `s_barrier`, no LDS.
+    pub(crate) solo: bool,
+    /// L2/L3: exchanged values and ballot sets one instruction may need.
+    pub(crate) slots: u32,
+    pub(crate) ballots: u32,
+    /// L20: every `s_barrier` block ends in a jump.
+    pub(crate) static_resume: bool,
+    /// L9–L15: the mask plan's analysis results (moved into the emitter's state when it starts).
+    pub(crate) masks: masks::MaskPlan,
+    /// L9/L10: per block, its own-bit and materialised nodes and the units made whole before each
+    /// instruction.
+    pub(crate) blocks: Vec<masks::BlockPlan>,
+    /// L25, L27: the convergence facts.
+    pub(crate) conv: converged::Convergence,
+    /// L7: the LDS history fixed point.
+    pub(crate) lds_flow: Option<lds::LdsFlow>,
+    /// L8: the LDS address facts.
+    pub(crate) lds_addrs: ldsaddr::LdsAddrs,
+    /// L24: the block each block continues into in one chain item (when it is the next item).
+    pub(crate) chain_next: Vec<Option<usize>>,
+    /// L16: the loops run on each invocation's own label.
+    pub(crate) local_loops: Vec<LocalLoop>,
+    /// L4: blocks whose conditional branch publishes the labels (several waves).
+    pub(crate) publishes: Vec<bool>,
+    /// L23: blocks whose EXEC branch takes every wave's label from the ballot words of the exchange
+    /// that materialises EXEC in its own instruction (several waves), instead of publishing.
+    pub(crate) exec_labels: Vec<bool>,
+    /// L2/L3: the capture nodes (ballot, readlane, readfirstlane of a lane value) exchanged through
+    /// workgroup memory (not dropped, not kept as own bits), and whether any node accesses LDS.
+    pub(crate) captured: Vec<usize>,
+    /// L2/L3: per instruction (its first node), the exchanges of its captures: one per phase that holds
+    /// an exchanged capture.
+    pub(crate) capture_exchanges: std::collections::BTreeMap<usize, u32>,
+    has_lds: bool,
+    /// L22/L27: per block that ends with `s_barrier`.
+    pub(crate) meets: Vec<Option<Meet>>,
+    /// The structured number of each block (printing, and the loops' ranges).
+    pub(crate) number: Vec<u32>,
+    /// Per block, per instruction: its pc and text (printing).
+    insts: Vec<Vec<(u32, String, std::ops::Range<u32>)>>,
+    /// The lane-mapping options that switch rules off (printing).
+    lds_fences_all: bool,
+    whole_workgroups: bool,
+}
+
+/// The lane plan of `program` for the layout and options (their mapping is taken as lane), or why the
+/// lane mapping refuses the kernel (L33).
+pub fn lane_plan(
+    program: &Program,
+    desc: &KernelLayout,
+    profile: &DeviceProfile,
+    opts: &LowerOptions,
+) -> R<LanePlan> {
+    let types = verify(program)?;
+    super::super::check_layout(program, desc)?;
+    plan_of(program, &types, desc, profile, opts)
+}
+
+/// [`lane_plan`] of a verified program (`types` from [`verify`]) whose layout is checked.
+pub(crate) fn plan_of(
+    program: &Program,
+    types: &rdna2spv_ir::verify::Types,
+    desc: &KernelLayout,
+    profile: &DeviceProfile,
+    opts: &LowerOptions,
+) -> R<LanePlan> {
+    let opts = LowerOptions {
+        mapping: Mapping::Lane,
+        ..*opts
+    };
+    let mut cx = Cx::new(program, types, desc, profile, opts)?;
+    cx.lane_plan_compute()
+}
+
+impl Cx<'_> {
+    /// The plan (on a context whose module is never emitted; see [`lane_plan`]).
+    pub(crate) fn lane_plan_compute(&mut self) -> R<LanePlan> {
+        self.lane_check_options()?;
+        let p = self.p;
+        let nb = p.blocks.len();
+        let split = split::split_waves(p, self.desc, self.opts.whole_workgroups);
+        self.split = split;
+        let kernel_waves = self.desc.waves_per_workgroup();
+        let waves = if split > 1 { 1 } else { kernel_waves };
+        let (slots, ballots) = self.lane_exchange_sizes(waves)?;
+        let s = Structure::of(p);
+        if self.opts.checked.is_some() {
+            self.proven = self.launch_segment_loads();
+        }
+        self.structure = Some(s);
+        self.lm = Some(super::LaneMode::for_analysis(waves));
+        self.lm.as_mut().expect("set").lds_flow = Some(lds::LdsFlow::of(p, &[]));
+        self.lane_plan_masks_compute();
+        let s = self.structure.take().expect("set above");
+        let mut conv = self.lane_convergence(&s);
+        conv.one_pass = self.lane_meets_always(&s, &conv);
+        self.lm.as_mut().expect("set").conv = conv;
+        self.structure = Some(s);
+        let publishes = self.lane_lds_flow_final();
+        let static_resume = self.lane_static_resume();
+        let solo =
+            split::waves_communicate(p, self.desc).is_none() && (kernel_waves == 1 || split > 1);
+        let chain_next = (0..nb).map(|a| self.lane_chain_of(a)).collect();
+        let s = self.structure.take().expect("set above");
+        let mut local_loops = Vec::new();
+        if waves > 1 {
+            collect_loops(&s.items, &mut |lo, hi| {
+                if let Some(exit) = self.lane_local_loop_of(&s.number, lo, hi) {
+                    local_loops.push(LocalLoop { lo, hi, exit });
+                }
+            });
+        }
+        let blocks: Vec<masks::BlockPlan> = (0..nb).map(|b| self.lane_block_plan(b)).collect();
+        let exec_labels = (0..nb)
+            .map(|b| {
+                waves > 1
+                    && !local_loops
+                        .iter()
+                        .any(|l: &LocalLoop| (l.lo..l.hi).contains(&s.number[b]))
+                    && self.lane_exec_labels_of(b, &blocks[b])
+            })
+            .collect();
+        let mut captured = Vec::new();
+        let mut capture_exchanges = std::collections::BTreeMap::new();
+        for (h, blk) in p.blocks.iter() {
+            let bp = &blocks[h.index()];
+            if s.number[h.index()] == u32::MAX {
+                continue;
+            }
+            for inst in &blk.insts {
+                let start = inst.nodes.start as usize;
+                let (phase, kinds) = self.phases(start, inst.nodes.len());
+                let mut phases = HashSet::new();
+                for (k, kind) in kinds.iter().enumerate() {
+                    let i = start + k;
+                    let elided = self.lm.as_ref().expect("set").masks.is_dead(i)
+                        || (bp.own.contains(&i) && !bp.mat.contains(&i));
+                    if *kind == Kind::Capture && !elided {
+                        captured.push(i);
+                        phases.insert(phase[k]);
+                    }
+                }
+                if !phases.is_empty() {
+                    capture_exchanges.insert(start, phases.len() as u32);
+                }
+            }
+        }
+        let has_lds = p.nodes.iter().any(|(_, n)| {
+            matches!(
+                n,
+                Node::Load {
+                    space: Space::Lds,
+                    ..
+                } | Node::LoadIf {
+                    space: Space::Lds,
+                    ..
+                } | Node::Store {
+                    space: Space::Lds,
+                    ..
+                } | Node::StoreIf {
+                    space: Space::Lds,
+                    ..
+                } | Node::Atomic {
+                    space: Space::Lds,
+                    ..
+                } | Node::AtomicIf {
+                    space: Space::Lds,
+                    ..
+                }
+            )
+        });
+        let lm = self.lm.take().expect("set");
+        let meets = (0..nb)
+            .map(|b| {
+                (ends_with_barrier(p, b) && s.number[b] != u32::MAX).then(|| {
+                    if waves < 2 {
+                        Meet::Alone
+                    } else if !static_resume {
+                        Meet::PassEnd
+                    } else if lm.conv.one_pass {
+                        Meet::Always
+                    } else {
+                        Meet::Tested {
+                            ahead: super::meet::ahead(&s, &s.items, b, None).unwrap_or(u32::MAX),
+                        }
+                    }
+                })
+            })
+            .collect();
+        let insts = p
+            .blocks
+            .iter()
+            .map(|(_, b)| {
+                b.insts
+                    .iter()
+                    .map(|i| (i.pc, i.text.clone(), i.nodes.clone()))
+                    .collect()
+            })
+            .collect();
+        let lds_addrs = if self.opts.lane_lds_fences_all {
+            ldsaddr::LdsAddrs::default()
+        } else {
+            ldsaddr::LdsAddrs::of(p, self.types, self.desc.workgroup, self.ws)
+        };
+        let super::LaneMode {
+            masks,
+            conv,
+            lds_flow,
+            ..
+        } = lm;
+        Ok(LanePlan {
+            wave_size: self.ws,
+            workgroup: self.desc.workgroup,
+            kernel_waves,
+            waves,
+            split,
+            communicate: split::waves_communicate(p, self.desc),
+            solo,
+            slots,
+            ballots,
+            static_resume,
+            masks,
+            blocks,
+            conv,
+            lds_flow,
+            lds_addrs,
+            chain_next,
+            local_loops,
+            publishes,
+            exec_labels,
+            captured,
+            capture_exchanges,
+            has_lds,
+            meets,
+            number: s.number,
+            insts,
+            lds_fences_all: self.opts.lane_lds_fences_all,
+            whole_workgroups: self.opts.whole_workgroups,
+        })
+    }
+
+    /// Exchange slots and ballot sets one instruction may need (L2, L3), refused beyond
+    /// `EXCHANGE_BUDGET` bytes (L33).
+    fn lane_exchange_sizes(&self, waves: u32) -> R<(u32, u32)> {
+        let (mut slots, mut ballots) = (1, 1);
+        for (_, blk) in self.p.blocks.iter() {
+            for inst in &blk.insts {
+                let src = self.lane_sources(inst.nodes.clone());
+                let b = src
+                    .iter()
+                    .filter(|s| matches!(s, Source::Ballot(_)))
+                    .count() as u32;
+                slots = slots.max(src.len() as u32 - b);
+                ballots = ballots.max(b);
+            }
+        }
+        let ws = self.ws;
+        let bytes = 4 * (2 * slots * waves * ws + 3 * ballots * waves * (ws / 32));
+        if bytes > EXCHANGE_BUDGET {
+            return Err(LowerError::Layout(format!(
+                "the lane mapping needs {bytes} bytes of workgroup memory for its exchanges (more than {EXCHANGE_BUDGET})"
+            )));
+        }
+        Ok((slots, ballots))
+    }
+}
+
+/// Calls `f(lo, hi)` for every structured loop, outer loops first.
+fn collect_loops(items: &[Item], f: &mut dyn FnMut(u32, u32)) {
+    for it in items {
+        if let Item::Loop(lp) = it {
+            f(lp.lo, lp.hi);
+            collect_loops(&lp.items, f);
+        }
+    }
+}
+
+/// The barriers the plan decides, by kind: sites in the module (each emitted once; a site in a loop runs
+/// once per iteration). LDS fences (L6–L8) are not counted: they are decided while emitting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BarrierSites {
+    /// The prologue's barrier after clearing the LDS lock (absent in L18's lone waves).
+    pub prologue: u32,
+    /// The outer loop's pass start publication (without L20) and pass end (L21); none in one pass.
+    pub passes: u32,
+    /// Label publications after conditional branches (L4).
+    pub publications: u32,
+    /// Meetings at `s_barrier` (L22, L27).
+    pub meetings: u32,
+    /// Exchanges that make a mask whole (L9, L10): one per unit materialised and per node read whole.
+    pub mask_exchanges: u32,
+    /// Exchanges of ballots and lane values (L2, L3): one per phase of an instruction that holds one.
+    pub value_exchanges: u32,
+}
+
+impl BarrierSites {
+    pub fn total(&self) -> u32 {
+        self.prologue
+            + self.passes
+            + self.publications
+            + self.meetings
+            + self.mask_exchanges
+            + self.value_exchanges
+    }
+}
+
+impl LanePlan {
+    /// The barriers the plan decides ([`BarrierSites`]).
+    pub fn barrier_sites(&self) -> BarrierSites {
+        let one_pass = self.solo || self.conv.one_pass;
+        let reachable = |b: usize| self.number[b] != u32::MAX;
+        let nb = self.number.len();
+        let mut mask_exchanges = 0;
+        for (b, insts) in self.insts.iter().enumerate() {
+            if !reachable(b) {
+                continue;
+            }
+            let bp = &self.blocks[b];
+            // A node read whole that is a capture is made whole by its capture's exchange.
+            mask_exchanges += bp.mat.iter().filter(|i| !self.captured.contains(i)).count() as u32;
+            // An instruction with no nodes (s_nop, s_waitcnt) shares its first node index with the next
+            // one and emits nothing.
+            for (_, _, range) in insts.iter().filter(|(_, _, r)| !r.is_empty()) {
+                let pre = bp.pre.get(&(range.start as usize)).copied().unwrap_or(0);
+                mask_exchanges += pre.count_ones();
+            }
+        }
+        BarrierSites {
+            prologue: u32::from(!self.solo),
+            passes: if one_pass {
+                0
+            } else {
+                1 + u32::from(self.waves > 1 && !self.static_resume)
+            },
+            publications: (0..nb)
+                .filter(|&b| reachable(b) && self.publishes[b] && !self.exec_labels[b])
+                .count() as u32,
+            meetings: self
+                .meets
+                .iter()
+                .filter(|m| matches!(m, Some(Meet::Alone | Meet::Always | Meet::Tested { .. })))
+                .count() as u32,
+            mask_exchanges,
+            value_exchanges: self.capture_exchanges.values().sum(),
+        }
+    }
+
+    /// Whether the kernel accesses LDS (then LDS fences, L6–L8, add barriers the plan does not count).
+    pub fn accesses_lds(&self) -> bool {
+        self.has_lds
+    }
+
+    /// The lane-local loop `[lo, hi)` (L16): its exit's structured number.
+    pub(crate) fn local_loop(&self, lo: u32, hi: u32) -> Option<u32> {
+        self.local_loops
+            .iter()
+            .find(|l| l.lo == lo && l.hi == hi)
+            .map(|l| l.exit)
+    }
+
+    /// How many label copies the invocations keep (L4, L25).
+    fn copies(&self) -> u32 {
+        if self.waves < 2 {
+            0
+        } else if self.conv.all {
+            1
+        } else {
+            self.waves
+        }
+    }
+}
+
+fn yes(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+/// An SGPR word's name (the mask units of L9).
+fn reg_name(r: u32) -> String {
+    match r {
+        r if r == VCC_LO as u32 => "vcc_lo".into(),
+        r if r == VCC_LO as u32 + 1 => "vcc_hi".into(),
+        r if r == EXEC_LO as u32 => "exec_lo".into(),
+        r if r == EXEC_LO as u32 + 1 => "exec_hi".into(),
+        r => format!("s{r}"),
+    }
+}
+
+fn units(w: u128) -> String {
+    let v: Vec<String> = (0..128u32)
+        .filter(|r| w & (1u128 << r) != 0)
+        .map(reg_name)
+        .collect();
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.join(" ")
+    }
+}
+
+fn nodes(set: &HashSet<usize>, range: &std::ops::Range<u32>) -> Vec<usize> {
+    let mut v: Vec<usize> = set
+        .iter()
+        .copied()
+        .filter(|&i| range.contains(&(i as u32)))
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+fn node_list(v: &[usize]) -> String {
+    v.iter()
+        .map(|i| format!("%{i}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl fmt::Display for LanePlan {
+    /// One line per decision, each headed by its rule (docs/lane-mapping.md); blocks by index with their
+    /// structured number, instructions by byte offset.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [x, y, z] = self.workgroup;
+        writeln!(
+            f,
+            "lane plan: wave{} workgroup {x},{y},{z}: {} waves per kernel workgroup",
+            self.wave_size, self.kernel_waves
+        )?;
+        writeln!(
+            f,
+            "L1 one invocation per lane: {} invocations per Vulkan workgroup",
+            self.waves * self.wave_size
+        )?;
+        match (self.split > 1, self.communicate) {
+            (true, _) => writeln!(
+                f,
+                "L17 split: yes, each of the {} waves runs as a Vulkan workgroup of its own",
+                self.split
+            )?,
+            (false, Some(why)) => writeln!(f, "L17 split: no ({why})")?,
+            (false, None) if self.whole_workgroups => {
+                writeln!(f, "L17 split: no (whole workgroups asked for)")?
+            }
+            (false, None) => writeln!(f, "L17 split: no (one wave per workgroup)")?,
+        }
+        writeln!(
+            f,
+            "L18 lone wave without barrier rounds: {}",
+            yes(self.solo)
+        )?;
+        let one_pass = self.solo || self.conv.one_pass;
+        let why = if self.solo {
+            " (L26: lone barrier-free wave)"
+        } else if self.conv.one_pass {
+            " (L27: converged, every barrier met in place)"
+        } else {
+            ""
+        };
+        writeln!(f, "L26/L27 one pass: {}{why}", yes(one_pass))?;
+        writeln!(
+            f,
+            "L2/L3 exchange memory: {} value slots, {} ballot sets per instruction at most",
+            self.slots, self.ballots
+        )?;
+        let b = self.barrier_sites();
+        writeln!(
+            f,
+            "barrier sites: {} = prologue {} + pass start/end {} (L20, L21) + publications {} (L4) + \
+             meetings {} (L22) + mask exchanges {} (L9, L10) + value exchanges {} (L2, L3){}",
+            b.total(),
+            b.prologue,
+            b.passes,
+            b.publications,
+            b.meetings,
+            b.mask_exchanges,
+            b.value_exchanges,
+            if self.has_lds {
+                "; LDS fences (L6-L8) come on top, decided while emitting"
+            } else {
+                ""
+            }
+        )?;
+        if self.waves > 1 {
+            writeln!(
+                f,
+                "L4 label copies: {}{}",
+                self.copies(),
+                if self.conv.all {
+                    " (L25: the whole kernel converged)"
+                } else {
+                    ""
+                }
+            )?;
+            writeln!(
+                f,
+                "L20 pass start without publication: {}",
+                yes(self.static_resume)
+            )?;
+        }
+        writeln!(
+            f,
+            "L9 tracked mask units: {}",
+            units(self.masks.tracked_units())
+        )?;
+        let mut dead: Vec<usize> = self.masks.dead_nodes().collect();
+        dead.sort_unstable();
+        writeln!(
+            f,
+            "L9 dropped nodes (dead SCC writes and what only they use): {}",
+            if dead.is_empty() {
+                "none".into()
+            } else {
+                node_list(&dead)
+            }
+        )?;
+        writeln!(
+            f,
+            "L8 lane-disjoint LDS addresses: {}",
+            if self.lds_fences_all {
+                "off (every LDS write fenced)".to_string()
+            } else {
+                let d = self.lds_addrs.described();
+                format!("{} LDS accesses described", d.len())
+            }
+        )?;
+        for (k, acc) in self.lds_addrs.described() {
+            writeln!(f, "L8   %{k}: {acc}")?;
+        }
+        for l in &self.local_loops {
+            writeln!(
+                f,
+                "L16 lane-local loop: numbers {}..{} run on each invocation's own label, exit to #{}",
+                l.lo, l.hi, l.exit
+            )?;
+        }
+        for (b, insts) in self.insts.iter().enumerate() {
+            let n = self.number[b];
+            if n == u32::MAX {
+                writeln!(f, "block b{b}: unreachable")?;
+                continue;
+            }
+            writeln!(f, "block b{b} #{n}:")?;
+            if let Some(flow) = &self.lds_flow {
+                writeln!(
+                    f,
+                    "  L7 LDS history at start (at most): {:?}",
+                    flow.fixed_at_start(b)
+                )?;
+            }
+            if self.waves > 1 {
+                writeln!(
+                    f,
+                    "  L25 converged: {}{}",
+                    yes(self.conv.range(n, n + 1)),
+                    if self.conv.uniform_branch.get(b).copied().unwrap_or(false) {
+                        ", uniform branch (no publication)"
+                    } else {
+                        ""
+                    }
+                )?;
+            }
+            if let Some(to) = self.masks.fall_target(b) {
+                writeln!(
+                    f,
+                    "  L11-L14 vote-free s_cbranch_execz: always falls through to b{to}"
+                )?;
+            }
+            if self.masks.is_exit(b) {
+                writeln!(
+                    f,
+                    "  L15 lane-local loop exit: each lane leaves on its own EXEC bit"
+                )?;
+            }
+            if self.exec_labels[b] {
+                writeln!(
+                    f,
+                    "  L23 labels from the EXEC exchange's ballot words (no publication)"
+                )?;
+            } else if self.publishes.get(b).copied().unwrap_or(false) {
+                writeln!(f, "  L4 label publication after the branch (one barrier)")?;
+            }
+            if let Some(c) = self.chain_next[b] {
+                writeln!(
+                    f,
+                    "  L24 chain: continues into b{c} when it is the next item"
+                )?;
+            }
+            match self.meets[b] {
+                None => {}
+                Some(Meet::Alone) => writeln!(
+                    f,
+                    "  L22 s_barrier met in place with no test (one wave)"
+                )?,
+                Some(Meet::Always) => writeln!(
+                    f,
+                    "  L22/L27 s_barrier met in place with no test (converged)"
+                )?,
+                Some(Meet::Tested { ahead }) => writeln!(
+                    f,
+                    "  L22 s_barrier met in place when every wave has ended or paused at #{ahead} or later"
+                )?,
+                Some(Meet::PassEnd) => writeln!(
+                    f,
+                    "  L21 s_barrier ends the pass (no static resume point)"
+                )?,
+            }
+            let bp = &self.blocks[b];
+            if let Some(stale) = self.masks.stale_at(b).filter(|&w| w != 0) {
+                writeln!(f, "  L9 stale at start: {}", units(stale))?;
+            }
+            for (pc, text, range) in insts.iter().filter(|(_, _, r)| !r.is_empty()) {
+                let own = nodes(&bp.own, range);
+                let mat = nodes(&bp.mat, range);
+                let pre = bp.pre.get(&(range.start as usize)).copied().unwrap_or(0);
+                let mut cap: Vec<usize> = self
+                    .captured
+                    .iter()
+                    .copied()
+                    .filter(|&i| range.contains(&(i as u32)))
+                    .collect();
+                cap.sort_unstable();
+                if own.is_empty() && mat.is_empty() && pre == 0 && cap.is_empty() {
+                    continue;
+                }
+                write!(f, "  {pc:#06x} {text}:")?;
+                if pre != 0 {
+                    write!(f, " L9 materialise {} first (exchange);", units(pre))?;
+                }
+                let own_only: Vec<usize> =
+                    own.iter().copied().filter(|i| !mat.contains(i)).collect();
+                if !own_only.is_empty() {
+                    write!(f, " L9 own bits only {};", node_list(&own_only))?;
+                }
+                if !mat.is_empty() {
+                    write!(f, " L10 read whole {} (exchange);", node_list(&mat))?;
+                }
+                if !cap.is_empty() {
+                    let n = self.capture_exchanges.get(&(range.start as usize)).copied();
+                    write!(
+                        f,
+                        " L2/L3 across lanes {} ({} exchange{});",
+                        node_list(&cap),
+                        n.unwrap_or(0),
+                        if n == Some(1) { "" } else { "s" }
+                    )?;
+                }
+                writeln!(f)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! One test per rule the plan holds: the rule fires on a small program built here, and does not on
+    //! a program that differs in what the rule requires.
+
+    use rdna2spv_ir::{
+        Access, Block, Handle, Inst, IntCmp, IntOp, Node, Program, Space, Terminator, Ty, UnOp,
+        EXEC_LO, VCC_LO,
+    };
+
+    use super::super::super::{ControlFlow, KernelLayout, LowerError, LowerOptions, SgprInit};
+    use super::{lane_plan, LanePlan, Meet};
+    use crate::profile::DeviceProfile;
+
+    type H = Handle<Node>;
+
+    /// A program under construction: nodes go to the current instruction, instructions to the current
+    /// block.
+    struct B {
+        p: Program,
+        insts: Vec<Inst>,
+        start: u32,
+    }
+
+    impl B {
+        fn new(ws: u32) -> B {
+            B {
+                p: Program {
+                    name: "plan_test".into(),
+                    wave_size: ws,
+                    ..Default::default()
+                },
+                insts: Vec::new(),
+                start: 0,
+            }
+        }
+        fn n(&mut self, n: Node) -> H {
+            self.p.nodes.push(n)
+        }
+        fn c32(&mut self, bits: u64) -> H {
+            self.n(Node::Const { ty: Ty::B32, bits })
+        }
+        fn s(&mut self, reg: u16) -> H {
+            self.n(Node::ReadSgpr { reg, ty: Ty::B32 })
+        }
+        fn v(&mut self, reg: u16) -> H {
+            self.n(Node::ReadVgpr { reg, ty: Ty::B32 })
+        }
+        fn cmp(&mut self, op: IntCmp, a: H, b: H) -> H {
+            self.n(Node::IntCmp {
+                op,
+                ty: Ty::B32,
+                a,
+                b,
+            })
+        }
+        fn int(&mut self, op: IntOp, a: H, b: H) -> H {
+            self.n(Node::Int {
+                op,
+                ty: Ty::B32,
+                a,
+                b,
+            })
+        }
+        fn write_s(&mut self, reg: u16, value: H) {
+            self.n(Node::WriteSgpr { reg, value });
+        }
+        fn write_v(&mut self, reg: u16, value: H) {
+            self.n(Node::WriteVgpr { reg, value });
+        }
+        fn write_scc(&mut self, value: H) {
+            self.n(Node::WriteScc { value });
+        }
+        /// `v_cmp_lt_u32 vcc_lo, v0, v1` (wave32): a ballot of a lane condition into VCC.
+        fn vopc_vcc(&mut self) -> H {
+            let a = self.v(0);
+            let b = self.v(1);
+            let c = self.cmp(IntCmp::LtU, a, b);
+            let bal = self.n(Node::Ballot { cond: c });
+            let t = self.n(Node::Unary {
+                op: UnOp::Trunc,
+                ty: Ty::B32,
+                a: bal,
+            });
+            self.write_s(VCC_LO, t);
+            self.end("v_cmp_lt_u32 vcc_lo, v0, v1");
+            bal
+        }
+        /// `v_cndmask_b32 v2, v0, v1, vcc_lo`: VCC read bit by bit.
+        fn cndmask_vcc(&mut self) {
+            let m = self.s(VCC_LO);
+            let z = self.n(Node::Unary {
+                op: UnOp::ZExt,
+                ty: Ty::B64,
+                a: m,
+            });
+            let bit = self.n(Node::LaneBit { mask: z });
+            let a = self.v(0);
+            let b = self.v(1);
+            let x = self.n(Node::Select {
+                cond: bit,
+                a: b,
+                b: a,
+            });
+            self.write_v(2, x);
+            self.end("v_cndmask_b32 v2, v0, v1, vcc_lo");
+        }
+        /// `ds_write_b32 v0, v1` (an LDS store at the lane's address).
+        fn lds_store(&mut self) {
+            let a = self.v(0);
+            let x = self.v(1);
+            self.n(Node::Store {
+                space: Space::Lds,
+                access: Access::B32,
+                addr: a,
+                offset: 0,
+                value: x,
+            });
+            self.end("ds_write_b32 v0, v1");
+        }
+        fn barrier(&mut self) {
+            self.n(Node::Barrier);
+            self.end("s_barrier");
+        }
+        /// `v_mov_b32 v3, 1`.
+        fn vmov(&mut self) {
+            let one = self.c32(1);
+            self.write_v(3, one);
+            self.end("v_mov_b32 v3, 1");
+        }
+        /// SCC = (s0 == 0), by `s_cmp_eq_u32 s0, 0`; returns nothing (read it with [`Self::scc`]).
+        fn cmp_s0(&mut self) {
+            let a = self.s(0);
+            let z = self.c32(0);
+            let c = self.cmp(IntCmp::Eq, a, z);
+            self.write_scc(c);
+            self.end("s_cmp_eq_u32 s0, 0");
+        }
+        /// SCC = (wave id == 0): a condition that differs between the waves of a workgroup.
+        fn cmp_wave(&mut self) {
+            let a = self.n(Node::WaveId);
+            let z = self.c32(0);
+            let c = self.cmp(IntCmp::Eq, a, z);
+            self.write_scc(c);
+            self.end("s_cmp_eq_u32 wave_id, 0");
+        }
+        /// The branch condition of `s_cbranch_scc1` (its own instruction).
+        fn scc(&mut self) -> H {
+            let c = self.n(Node::ReadScc);
+            self.end("s_cbranch_scc1");
+            c
+        }
+        /// The branch condition of `s_cbranch_execz`.
+        fn execz(&mut self) -> H {
+            let e = self.s(EXEC_LO);
+            let z = self.c32(0);
+            let c = self.cmp(IntCmp::Eq, e, z);
+            self.end("s_cbranch_execz");
+            c
+        }
+        fn end(&mut self, text: &str) {
+            let end = self.p.nodes.len() as u32;
+            self.insts.push(Inst {
+                pc: 4 * self.insts.len() as u32,
+                text: text.into(),
+                nodes: self.start..end,
+                encoding: None,
+            });
+            self.start = end;
+        }
+        fn block(&mut self, terminator: Terminator) {
+            self.p.blocks.push(Block {
+                start_pc: 0,
+                insts: std::mem::take(&mut self.insts),
+                terminator,
+            });
+        }
+        fn done(self) -> Program {
+            self.p
+        }
+    }
+
+    fn bh(i: usize) -> Handle<Block> {
+        Handle::from_index(i)
+    }
+
+    fn layout(ws: u32, wg: u32) -> KernelLayout {
+        KernelLayout {
+            wave_size: ws,
+            workgroup: [wg, 1, 1],
+            // s0: a launch word, the same in every wave (a uniform branch condition's source).
+            sgprs: vec![(0, SgprInit::Const(0))],
+            workitem_id_vgprs: 1,
+            lds_bytes: 0,
+            scratch_bytes: 0,
+            code_base: None,
+        }
+    }
+
+    fn plan_opts(p: &Program, wg: u32, opts: &LowerOptions) -> Result<LanePlan, LowerError> {
+        lane_plan(
+            p,
+            &layout(p.wave_size, wg),
+            &DeviceProfile::portable(),
+            opts,
+        )
+    }
+
+    fn plan(p: &Program, wg: u32) -> LanePlan {
+        plan_opts(p, wg, &LowerOptions::default()).expect("the lane mapping accepts it")
+    }
+
+    /// One block: `v_mov`, end.
+    fn straight() -> Program {
+        let mut b = B::new(32);
+        b.vmov();
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    /// One block: an LDS store, end.
+    fn with_lds() -> Program {
+        let mut b = B::new(32);
+        b.lds_store();
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    #[test]
+    fn l17_split_only_waves_that_cannot_communicate() {
+        let q = plan(&straight(), 64);
+        assert_eq!((q.split, q.waves, q.kernel_waves), (2, 1, 2));
+        assert!(q.to_string().contains("L17 split: yes"));
+        let q = plan(&with_lds(), 64);
+        assert_eq!((q.split, q.waves), (1, 2));
+        assert_eq!(q.communicate, Some("the kernel accesses LDS"));
+        assert!(q
+            .to_string()
+            .contains("L17 split: no (the kernel accesses LDS)"));
+        let whole = LowerOptions {
+            whole_workgroups: true,
+            ..Default::default()
+        };
+        let q = plan_opts(&straight(), 64, &whole).unwrap();
+        assert_eq!(q.split, 1);
+    }
+
+    #[test]
+    fn l18_l26_a_lone_wave_without_lds_or_barrier_runs_one_pass() {
+        assert!(plan(&straight(), 32).solo);
+        assert!(plan(&straight(), 64).solo, "split waves are alone too");
+        assert!(!plan(&with_lds(), 32).solo);
+        let mut b = B::new(32);
+        b.barrier();
+        b.block(Terminator::Jump(bh(1)));
+        b.vmov();
+        b.block(Terminator::End);
+        let q = plan(&b.done(), 32);
+        assert!(!q.solo);
+        assert!(q.to_string().contains("L26/L27 one pass: no"));
+    }
+
+    #[test]
+    fn l33_refusals_come_from_the_plan() {
+        let disp = LowerOptions {
+            control_flow: ControlFlow::Dispatcher,
+            ..Default::default()
+        };
+        let e = plan_opts(&straight(), 32, &disp).err().expect("refused");
+        assert!(e.to_string().contains("dispatcher"), "{e}");
+        // Exchange memory: 16 waves of 64 lanes, two distinct values read across lanes in one
+        // instruction need 2 × 2 × 16 × 64 words, over the 16 KiB budget; one value fits.
+        let readlanes = |k: u16| {
+            let mut b = B::new(64);
+            b.barrier();
+            b.block(Terminator::Jump(bh(1)));
+            for r in 0..k {
+                let a = b.v(r);
+                let l = b.c32(0);
+                let x = b.n(Node::ReadLane { a, lane: l });
+                b.write_s(r, x);
+            }
+            b.end("v_readlane_b32 ×k");
+            b.block(Terminator::End);
+            b.done()
+        };
+        let q = plan(&readlanes(1), 1024);
+        assert_eq!((q.slots, q.ballots), (1, 1));
+        let e = plan_opts(&readlanes(2), 1024, &LowerOptions::default())
+            .err()
+            .expect("over the budget");
+        assert!(e.to_string().contains("bytes of workgroup memory"), "{e}");
+        // L2: the slots follow the distinct values of one instruction.
+        assert_eq!(plan(&readlanes(2), 128).slots, 2);
+    }
+
+    #[test]
+    fn l9_masks_read_bit_by_bit_stay_own_bits() {
+        let mut b = B::new(32);
+        let bal = b.vopc_vcc();
+        b.cndmask_vcc();
+        b.block(Terminator::End);
+        let q = plan(&b.done(), 32);
+        let bp = &q.blocks[0];
+        assert!(bp.own.contains(&bal.index()) && !bp.mat.contains(&bal.index()));
+        assert!(q.masks.tracked_units() & (1u128 << VCC_LO) != 0);
+        assert!(q.to_string().contains("L9 own bits only"));
+        // Read whole (s_bcnt1 of VCC): the mask is materialised by an exchange.
+        let mut b = B::new(32);
+        let bal = b.vopc_vcc();
+        let m = b.s(VCC_LO);
+        let c = b.n(Node::Unary {
+            op: UnOp::Popcount,
+            ty: Ty::B32,
+            a: m,
+        });
+        b.write_s(0, c);
+        b.end("s_bcnt1_i32_b32 s0, vcc_lo");
+        b.block(Terminator::End);
+        let q = plan(&b.done(), 32);
+        let bp = &q.blocks[0];
+        let whole = bp.mat.contains(&bal.index()) || !bp.pre.is_empty();
+        assert!(whole, "a whole read is not planned as an exchange");
+        assert!(q.to_string().contains("(exchange)"));
+    }
+
+    #[test]
+    fn l9_dead_scc_writes_are_dropped_and_live_ones_kept() {
+        let mut b = B::new(32);
+        let s0 = b.s(0);
+        let k = b.c32(0xffff);
+        let x = b.int(IntOp::And, s0, k);
+        b.write_s(0, x);
+        let z = b.c32(0);
+        let c = b.cmp(IntCmp::Ne, x, z);
+        b.write_scc(c);
+        b.end("s_and_b32 s0, s0, 0xffff");
+        b.block(Terminator::End);
+        let q = plan(&b.done(), 32);
+        assert!(q.masks.dead_nodes().any(|i| i == c.index()));
+        // The same SCC read by s_cselect: live.
+        let mut b = B::new(32);
+        let s0 = b.s(0);
+        let k = b.c32(0xffff);
+        let x = b.int(IntOp::And, s0, k);
+        b.write_s(0, x);
+        let z = b.c32(0);
+        let c = b.cmp(IntCmp::Ne, x, z);
+        b.write_scc(c);
+        b.end("s_and_b32 s0, s0, 0xffff");
+        let r = b.n(Node::ReadScc);
+        let one = b.c32(1);
+        let z = b.c32(0);
+        let sel = b.n(Node::Select {
+            cond: r,
+            a: one,
+            b: z,
+        });
+        b.write_s(1, sel);
+        b.end("s_cselect_b32 s1, 1, 0");
+        b.block(Terminator::End);
+        let q = plan(&b.done(), 32);
+        assert!(!q.masks.dead_nodes().any(|i| i == c.index()));
+    }
+
+    /// b0: `s_cbranch_execz` over b1 (to b2); b1: `region`; b2: end.
+    fn skip(region: &dyn Fn(&mut B)) -> Program {
+        let mut b = B::new(32);
+        b.vmov();
+        let c = b.execz();
+        b.block(Terminator::Branch {
+            cond: c,
+            taken: bh(2),
+            not_taken: bh(1),
+        });
+        region(&mut b);
+        b.block(Terminator::Jump(bh(2)));
+        b.vmov();
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    #[test]
+    fn l11_vote_free_execz_only_over_harmless_regions() {
+        let q = plan(&skip(&|b| b.vmov()), 32);
+        assert_eq!(q.masks.fall_target(0), Some(1));
+        assert!(q
+            .to_string()
+            .contains("L11-L14 vote-free s_cbranch_execz: always falls through to b1"));
+        // A uniform store in the region (s_store_dword): the hardware skips it, so must the lowering.
+        let q = plan(
+            &skip(&|b| {
+                let a = b.s(0);
+                let a = b.n(Node::Unary {
+                    op: UnOp::ZExt,
+                    ty: Ty::B64,
+                    a,
+                });
+                let x = b.s(1);
+                b.n(Node::Store {
+                    space: Space::Global,
+                    access: Access::B32,
+                    addr: a,
+                    offset: 0,
+                    value: x,
+                });
+                b.end("s_store_dword s1, s[0:1]");
+            }),
+            32,
+        );
+        assert_eq!(q.masks.fall_target(0), None);
+    }
+
+    #[test]
+    fn l24_chains_only_where_nothing_else_comes_in() {
+        let mut b = B::new(32);
+        b.vmov();
+        b.block(Terminator::Jump(bh(1)));
+        b.vmov();
+        b.block(Terminator::End);
+        let q = plan(&b.done(), 32);
+        assert_eq!(q.chain_next, vec![Some(1), None]);
+        // b1 -> b2, but b0's taken edge also reaches b2.
+        let mut b = B::new(32);
+        b.cmp_s0();
+        let c = b.scc();
+        b.block(Terminator::Branch {
+            cond: c,
+            taken: bh(2),
+            not_taken: bh(1),
+        });
+        b.vmov();
+        b.block(Terminator::Jump(bh(2)));
+        b.vmov();
+        b.block(Terminator::End);
+        let q = plan(&b.done(), 32);
+        assert_eq!(q.chain_next[1], None);
+        assert_eq!(
+            q.chain_next[0], None,
+            "a branch that is not a vote-free skip"
+        );
+    }
+
+    /// Two waves sharing LDS: b0 ends with a branch on `cond` (b1 or b2), b1 jumps to b2, b2 ends.
+    fn branchy(cond: &dyn Fn(&mut B)) -> Program {
+        let mut b = B::new(32);
+        b.lds_store();
+        cond(&mut b);
+        let c = b.scc();
+        b.block(Terminator::Branch {
+            cond: c,
+            taken: bh(2),
+            not_taken: bh(1),
+        });
+        b.vmov();
+        b.block(Terminator::Jump(bh(2)));
+        b.vmov();
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    #[test]
+    fn l25_uniform_branches_are_converged_and_wave_dependent_ones_publish() {
+        let q = plan(&branchy(&|b| b.cmp_s0()), 64);
+        assert!(q.conv.uniform_branch[0]);
+        assert!(q.conv.all, "every block converged");
+        assert!(!q.publishes[0]);
+        assert!(q.to_string().contains("L4 label copies: 1"));
+        let q = plan(&branchy(&|b| b.cmp_wave()), 64);
+        assert!(!q.conv.uniform_branch[0]);
+        assert!(!q.conv.all);
+        assert!(q.publishes[0], "L4: the waves' labels are published");
+        assert!(q
+            .to_string()
+            .contains("L4 label publication after the branch"));
+    }
+
+    /// b0: LDS store (and `s_barrier`), jump to b1; b1: LDS store; end.
+    fn lds_then(barrier: bool, wave_dependent: bool) -> Program {
+        let mut b = B::new(32);
+        b.lds_store();
+        if wave_dependent {
+            b.cmp_wave();
+        }
+        if barrier {
+            b.barrier();
+        }
+        b.block(Terminator::Jump(bh(1)));
+        b.lds_store();
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    #[test]
+    fn l7_lds_history_is_clean_only_after_a_barrier() {
+        let q = plan(&lds_then(false, false), 32);
+        let f = q.lds_flow.as_ref().unwrap();
+        assert_eq!(f.fixed_at_start(1), super::super::LdsState::Written);
+        let q = plan(&lds_then(true, false), 32);
+        let f = q.lds_flow.as_ref().unwrap();
+        assert_eq!(f.fixed_at_start(1), super::super::LdsState::Clean);
+    }
+
+    #[test]
+    fn l20_l22_l27_barrier_meetings() {
+        // One wave: met with no test.
+        let q = plan(&lds_then(true, false), 32);
+        assert_eq!(q.meets, vec![Some(Meet::Alone), None]);
+        // Two converged waves: static resume, met with no test, one pass (L27).
+        let q = plan(&lds_then(true, false), 64);
+        assert!(q.static_resume && q.conv.one_pass);
+        assert_eq!(q.meets[0], Some(Meet::Always));
+        assert!(q.to_string().contains("L26/L27 one pass: yes (L27"));
+        // A branch on the wave before the barrier block's successor makes the kernel not converged:
+        // the meeting is tested (L22).
+        let mut b = B::new(32);
+        b.lds_store();
+        b.cmp_wave();
+        let c = b.scc();
+        b.block(Terminator::Branch {
+            cond: c,
+            taken: bh(2),
+            not_taken: bh(1),
+        });
+        b.barrier();
+        b.block(Terminator::Jump(bh(2)));
+        b.lds_store();
+        b.block(Terminator::End);
+        let q = plan(&b.done(), 64);
+        assert!(q.static_resume && !q.conv.one_pass);
+        assert!(
+            matches!(q.meets[1], Some(Meet::Tested { .. })),
+            "{:?}",
+            q.meets
+        );
+        // Not a static resume point (the barrier block ends in a branch): the pass ends there (L21).
+        let mut b = B::new(32);
+        b.lds_store();
+        b.cmp_wave();
+        let c = b.n(Node::ReadScc);
+        b.n(Node::Barrier);
+        b.end("s_barrier (and the branch's condition)");
+        b.block(Terminator::Branch {
+            cond: c,
+            taken: bh(2),
+            not_taken: bh(1),
+        });
+        b.vmov();
+        b.block(Terminator::Jump(bh(2)));
+        b.vmov();
+        b.block(Terminator::End);
+        let q = plan(&b.done(), 64);
+        assert!(!q.static_resume);
+        assert_eq!(q.meets[0], Some(Meet::PassEnd));
+    }
+
+    #[test]
+    fn l8_lane_disjoint_lds_addresses_are_described_or_not() {
+        // ds_write at v0 * 4 (each lane its own dword) in a [64,1,1] workgroup: described.
+        let prog = |scale: u64| {
+            let mut b = B::new(32);
+            let a = b.v(0);
+            let k = b.c32(scale);
+            let addr = b.int(IntOp::Mul, a, k);
+            let x = b.v(1);
+            b.n(Node::Store {
+                space: Space::Lds,
+                access: Access::B32,
+                addr,
+                offset: 0,
+                value: x,
+            });
+            b.end("ds_write_b32");
+            b.block(Terminator::End);
+            b.done()
+        };
+        let q = plan(&prog(4), 64);
+        assert_eq!(q.lds_addrs.described().len(), 1);
+        assert!(q.to_string().contains("L8   %"));
+        // Switched off by the option (every LDS write fenced).
+        let all = LowerOptions {
+            lane_lds_fences_all: true,
+            ..Default::default()
+        };
+        let q = plan_opts(&prog(4), 64, &all).unwrap();
+        assert!(q.lds_addrs.described().is_empty());
+        // A workgroup that is not [n, 1, 1]: nothing described.
+        let q = lane_plan(
+            &prog(4),
+            &KernelLayout {
+                workgroup: [32, 2, 1],
+                ..layout(32, 1)
+            },
+            &DeviceProfile::portable(),
+            &LowerOptions::default(),
+        )
+        .unwrap();
+        assert!(q.lds_addrs.described().is_empty());
+    }
+
+    /// b0 (an LDS store first with `lds`), jump b1; b1: a divergent loop `v0 += 1; vcc = v0 >= v1;
+    /// exec &= ~vcc` (and an LDS store inside with `lds_inside`), `s_cbranch_execnz b1`; b2: end.
+    fn divergent_loop(lds: bool, lds_inside: bool) -> Program {
+        let mut b = B::new(32);
+        if lds {
+            b.lds_store();
+        }
+        b.vmov();
+        b.block(Terminator::Jump(bh(1)));
+        if lds_inside {
+            b.lds_store();
+        }
+        let v0 = b.v(0);
+        let one = b.c32(1);
+        let x = b.int(IntOp::Add, v0, one);
+        b.write_v(0, x);
+        b.end("v_add_nc_u32 v0, 1, v0");
+        let v0 = b.v(0);
+        let v1 = b.v(1);
+        let c = b.cmp(IntCmp::GeU, v0, v1);
+        let bal = b.n(Node::Ballot { cond: c });
+        let t = b.n(Node::Unary {
+            op: UnOp::Trunc,
+            ty: Ty::B32,
+            a: bal,
+        });
+        b.write_s(VCC_LO, t);
+        b.end("v_cmp_ge_u32 vcc_lo, v0, v1");
+        let e = b.s(EXEC_LO);
+        let m = b.s(VCC_LO);
+        let nm = b.n(Node::Unary {
+            op: UnOp::Not,
+            ty: Ty::B32,
+            a: m,
+        });
+        let ne = b.int(IntOp::And, e, nm);
+        b.write_s(EXEC_LO, ne);
+        let z = b.c32(0);
+        let sc = b.cmp(IntCmp::Ne, ne, z);
+        b.write_scc(sc);
+        b.end("s_andn2_b32 exec_lo, exec_lo, vcc_lo");
+        let e = b.s(EXEC_LO);
+        let z = b.c32(0);
+        let c = b.cmp(IntCmp::Ne, e, z);
+        b.end("s_cbranch_execnz");
+        b.block(Terminator::Branch {
+            cond: c,
+            taken: bh(1),
+            not_taken: bh(2),
+        });
+        b.vmov();
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    #[test]
+    fn l15_l16_lanes_leave_a_divergent_loop_alone() {
+        // One wave (L15): the back edge is decided by each lane's own EXEC bit.
+        let q = plan(&divergent_loop(false, false), 32);
+        assert!(q.masks.is_exit(1));
+        assert!(q.local_loops.is_empty(), "L16 is for several waves");
+        assert!(q.to_string().contains("L15 lane-local loop exit"));
+        // An LDS access inside the loop needs its fences: every lane stays for the wave's decision.
+        let q = plan(&divergent_loop(false, true), 32);
+        assert!(!q.masks.is_exit(1));
+        // Two waves sharing LDS (not split): the loop runs on each invocation's own label (L16).
+        let q = plan(&divergent_loop(true, false), 64);
+        assert_eq!(q.split, 1);
+        assert!(q.masks.is_exit(1));
+        let n = &q.number;
+        assert_eq!(q.local_loop(n[1], n[1] + 1), Some(n[2]));
+        assert!(q.to_string().contains("L16 lane-local loop"));
+        let q = plan(&divergent_loop(true, true), 64);
+        assert!(q.local_loops.is_empty());
+    }
+
+    /// Two waves sharing LDS: b0 (with `cmpx`, a `v_cmpx` that leaves EXEC as own bits) ends with
+    /// `s_cbranch_execz` over b1, which stores to global memory uniformly (so the skip needs its vote).
+    fn execz_over_store(cmpx: bool) -> Program {
+        let mut b = B::new(32);
+        b.lds_store();
+        if cmpx {
+            let a = b.v(0);
+            let k = b.c32(64);
+            let c = b.cmp(IntCmp::LtU, a, k);
+            let bal = b.n(Node::Ballot { cond: c });
+            let t = b.n(Node::Unary {
+                op: UnOp::Trunc,
+                ty: Ty::B32,
+                a: bal,
+            });
+            b.write_s(EXEC_LO, t);
+            b.end("v_cmpx_gt_u32_e32 64, v0");
+        }
+        let c = b.execz();
+        b.block(Terminator::Branch {
+            cond: c,
+            taken: bh(2),
+            not_taken: bh(1),
+        });
+        let a = b.s(0);
+        let a = b.n(Node::Unary {
+            op: UnOp::ZExt,
+            ty: Ty::B64,
+            a,
+        });
+        let x = b.s(1);
+        b.n(Node::Store {
+            space: Space::Global,
+            access: Access::B32,
+            addr: a,
+            offset: 0,
+            value: x,
+        });
+        b.end("s_store_dword s1, s[0:1]");
+        b.block(Terminator::Jump(bh(2)));
+        b.vmov();
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    #[test]
+    fn l23_exec_branch_labels_come_from_its_own_exchange() {
+        let q = plan(&execz_over_store(true), 64);
+        assert_eq!(q.masks.fall_target(0), None, "not a vote-free skip");
+        assert!(q.exec_labels[0]);
+        let text = q.to_string();
+        assert!(
+            text.contains("L23 labels from the EXEC exchange's ballot words"),
+            "{text}"
+        );
+        // EXEC whole at the branch (no v_cmpx): nothing is exchanged there, the labels are published.
+        let q = plan(&execz_over_store(false), 64);
+        assert!(!q.exec_labels[0]);
+        assert!(q.publishes[0]);
+        // One wave: no labels to share.
+        let q = plan(&execz_over_store(true), 32);
+        assert!(!q.exec_labels[0]);
+    }
+}
