@@ -10,7 +10,9 @@ use crate::{
     Access, Block, FloatCmp, FloatOp, Handle, Inst, IntCmp, IntOp, Node, Program, Space,
     Terminator, Ty, UnOp, EXEC_LO, VCC_LO,
 };
-use rdna2spv_isa::{DecodeError, Format, Instruction, Opcode, PrintOptions, Target, Variant};
+use rdna2spv_isa::{
+    DecodeError, Family, Format, Instruction, Opcode, PrintOptions, Target, Variant,
+};
 use std::collections::BTreeMap;
 
 mod atomic;
@@ -522,11 +524,13 @@ impl Lifter<'_> {
         if self.mode_op()? {
             return Ok(None);
         }
-        match self.ins.format() {
-            Format::SOP1 | Format::SOP2 | Format::SOPC | Format::SOPK => self.salu().map(|_| None),
-            Format::SOPP => self.sopp(),
-            Format::SMEM => self.smem().map(|_| None),
-            Format::VOP1 | Format::VOP2 | Format::VOPC | Format::VOP3 | Format::VOP3P => {
+        // One dispatch over the opcode's ISA family (rdna2spv_isa::Family, from the table's rows; D179): no
+        // wildcard arm, so a new family breaks the build here, and a family that is not lifted refuses by name.
+        match self.ins.opcode().family() {
+            Family::Salu => self.salu().map(|_| None),
+            Family::Sopp => self.sopp(),
+            Family::Smem => self.smem().map(|_| None),
+            Family::Valu | Family::Vop3p => {
                 // DPP16/DPP8 forms: lift/dpp.rs; SDWA forms: lift/sdwa.rs (both checked in dpp_check).
                 if self.permlane()? {
                     return Ok(None);
@@ -534,25 +538,39 @@ impl Lifter<'_> {
                 self.dpp_check()?;
                 self.valu().map(|_| None)
             }
-            Format::GLOBAL | Format::FLAT => self.global().map(|_| None),
-            Format::DS => {
+            Family::Global | Family::Flat => self.global().map(|_| None),
+            Family::Scratch => self.scratch().map(|_| None),
+            Family::Ds => {
                 // Cross-lane DS instructions (no LDS access): lift/crosslane.rs.
                 if self.ds_crosslane()? {
                     return Ok(None);
                 }
                 self.ds().map(|_| None)
             }
-            Format::MUBUF
-                if self.ins.opcode() == Opcode::BUFFER_GL0_INV
-                    || self.ins.opcode() == Opcode::BUFFER_GL1_INV =>
-            {
-                Ok(None) // cache invalidation: the evaluator and SPIR-V have coherent memory
+            Family::Mubuf => match self.ins.opcode() {
+                // Cache invalidation: the evaluator and SPIR-V have coherent memory.
+                Opcode::BUFFER_GL0_INV | Opcode::BUFFER_GL1_INV => Ok(None),
+                // Typed buffer accesses (format forms): lift/format.rs (D097).
+                _ if self.typed_buffer()? => Ok(None),
+                _ => self.mubuf().map(|_| None),
+            },
+            // MTBUF: every form is typed (lift/format.rs, D097).
+            Family::Mtbuf => {
+                if self.typed_buffer()? {
+                    Ok(None)
+                } else {
+                    self.unsupported("this MTBUF form is not lifted")
+                }
             }
-            // Typed buffer accesses (format forms, MTBUF): lift/format.rs (D097).
-            Format::MUBUF | Format::MTBUF if self.typed_buffer()? => Ok(None),
-            Format::MUBUF => self.mubuf().map(|_| None),
-            Format::SCRATCH => self.scratch().map(|_| None),
-            _ => self.unsupported("this format is not lifted yet"),
+            Family::Mimg => self.unsupported(
+                "image instructions (MIMG) are not lifted: images and samplers have no model yet",
+            ),
+            Family::Exp => {
+                self.unsupported("exports (EXP) are graphics-only and not lifted")
+            }
+            Family::Vintrp => self.unsupported(
+                "parameter interpolation (VINTRP and its VOP3 forms) is graphics-only and not lifted",
+            ),
         }
     }
 

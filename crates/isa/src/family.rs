@@ -1,0 +1,254 @@
+//! Per-opcode facts the lifter dispatches on, derived once (at compile time) from the table's rows — never
+//! from mnemonic strings (decision D179).
+//!
+//! * [`Family`]: the ISA family of an opcode, from the formats of its rows. An opcode's rows all lie in one
+//!   family (VOP1/VOP2/VOPC/VOP3 forms of one operation are [`Family::Valu`]); the one exception are the
+//!   interpolation opcodes, which have a VINTRP row and a VOP3 row and are [`Family::Vintrp`].
+//! * [`Encoding::is_vop3b`] / [`Opcode::writes_carry`]: the row prints a carry-out / second SGPR destination
+//!   in bits 8..14 of a VOP3 word (the table's `sdst2` field; LLVM's VOP3b encoding) instead of abs/op_sel.
+//! * [`Encoding::writes_exec_only`] / [`Opcode::is_cmpx`]: a VOPC compare whose plain (e32) row has no
+//!   destination operand (LLVM prints `vcc_lo` for `v_cmp_*`, nothing for `v_cmpx_*`): on gfx10 it writes
+//!   EXEC and nothing else (AMD RDNA 2 ISA guide, VOPC; LLVM `VOPC_Real_gfx10`'s `Defs = [EXEC]`).
+
+use crate::generated::{Field, Opcode, ENCODINGS};
+use crate::table::{Encoding, Format, Operand};
+
+/// The ISA family of an opcode: which part of the lifter owns its semantics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Family {
+    /// SOP1, SOP2, SOPC, SOPK.
+    Salu,
+    /// SOPP: program control, waits and hints.
+    Sopp,
+    /// SMEM: scalar memory.
+    Smem,
+    /// VOP1, VOP2, VOPC and their VOP3 forms (and VOP3-only operations).
+    Valu,
+    /// VOP3P: packed 16-bit math, dot products, mix.
+    Vop3p,
+    /// DS: LDS / GDS and the cross-lane DS operations.
+    Ds,
+    Flat,
+    Global,
+    Scratch,
+    Mubuf,
+    Mtbuf,
+    Mimg,
+    Exp,
+    Vintrp,
+}
+
+impl Family {
+    pub const ALL: [Family; 14] = [
+        Family::Salu,
+        Family::Sopp,
+        Family::Smem,
+        Family::Valu,
+        Family::Vop3p,
+        Family::Ds,
+        Family::Flat,
+        Family::Global,
+        Family::Scratch,
+        Family::Mubuf,
+        Family::Mtbuf,
+        Family::Mimg,
+        Family::Exp,
+        Family::Vintrp,
+    ];
+
+    /// The family a row of `format` belongs to.
+    pub const fn of_format(format: Format) -> Family {
+        match format {
+            Format::SOP1 | Format::SOP2 | Format::SOPC | Format::SOPK => Family::Salu,
+            Format::SOPP => Family::Sopp,
+            Format::SMEM => Family::Smem,
+            Format::VOP1 | Format::VOP2 | Format::VOPC | Format::VOP3 => Family::Valu,
+            Format::VOP3P => Family::Vop3p,
+            Format::DS => Family::Ds,
+            Format::FLAT => Family::Flat,
+            Format::GLOBAL => Family::Global,
+            Format::SCRATCH => Family::Scratch,
+            Format::MUBUF => Family::Mubuf,
+            Format::MTBUF => Family::Mtbuf,
+            Format::MIMG => Family::Mimg,
+            Format::EXP => Family::Exp,
+            Format::VINTRP => Family::Vintrp,
+        }
+    }
+}
+
+/// One more than the largest opcode number (every `Opcode` has at least one row).
+const NOPS: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < ENCODINGS.len() {
+        let o = ENCODINGS[i].opcode as usize;
+        if o + 1 > n {
+            n = o + 1;
+        }
+        i += 1;
+    }
+    n
+};
+
+const fn has_field(e: &Encoding, f: Field) -> bool {
+    let mut j = 0;
+    while j < e.operands.len() {
+        if let Operand::Field(g, _) = e.operands[j] {
+            if g as u32 == f as u32 {
+                return true;
+            }
+        }
+        j += 1;
+    }
+    false
+}
+
+/// A VOPC row with no destination operand (neither a printed `vcc_lo` nor a field).
+const fn vopc_without_destination(e: &Encoding) -> bool {
+    if !matches!(e.format, Format::VOPC) {
+        return false;
+    }
+    let mut j = 0;
+    while j < e.operands.len() {
+        match e.operands[j] {
+            Operand::Fixed(_) => return false,
+            Operand::Field(f, _) => {
+                if matches!(f, Field::Vdst | Field::Sdst | Field::Sdst2) {
+                    return false;
+                }
+            }
+        }
+        j += 1;
+    }
+    true
+}
+
+const FAM_NONE: u8 = u8::MAX;
+
+/// Per opcode: its family (as `Family as u8`), whether a row is VOP3b, whether it is a cmpx compare.
+static FACTS: [(u8, bool, bool); NOPS] = {
+    let mut t = [(FAM_NONE, false, false); NOPS];
+    let mut i = 0;
+    while i < ENCODINGS.len() {
+        let e = &ENCODINGS[i];
+        let o = e.opcode as usize;
+        let fam = Family::of_format(e.format) as u8;
+        // Interpolation opcodes also have a VOP3 row; their VINTRP row names the family.
+        if t[o].0 == FAM_NONE || fam == Family::Vintrp as u8 {
+            t[o].0 = fam;
+        }
+        if has_field(e, Field::Sdst2) {
+            t[o].1 = true;
+        }
+        if vopc_without_destination(e) {
+            t[o].2 = true;
+        }
+        i += 1;
+    }
+    t
+};
+
+impl Opcode {
+    /// The opcode's ISA family (from its rows' formats).
+    pub fn family(self) -> Family {
+        Family::ALL[FACTS[self as usize].0 as usize]
+    }
+
+    /// Whether the operation writes a carry-out / second lane mask: one of its rows is VOP3b (`sdst2`).
+    /// Its VOP2 form, if any, writes VCC instead.
+    pub fn writes_carry(self) -> bool {
+        FACTS[self as usize].1
+    }
+
+    /// Whether the operation is a `v_cmpx` compare: it writes EXEC only (gfx10), in every encoding.
+    pub fn is_cmpx(self) -> bool {
+        FACTS[self as usize].2
+    }
+}
+
+impl Encoding {
+    /// VOP3b: bits 8..14 of the first word hold an SGPR destination (`sdst2`) instead of abs/op_sel/clamp.
+    pub fn is_vop3b(&self) -> bool {
+        self.format == Format::VOP3 && has_field(self, Field::Sdst2)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// Every row's format lies in its opcode's family; only interpolation opcodes span two formats' families.
+    #[test]
+    fn every_opcode_lies_in_one_family() {
+        let mut seen = BTreeSet::new();
+        for e in &ENCODINGS {
+            seen.insert(e.opcode);
+            let fam = e.opcode.family();
+            let row = Family::of_format(e.format);
+            if fam != row {
+                assert_eq!(
+                    (fam, e.format),
+                    (Family::Vintrp, Format::VOP3),
+                    "{}",
+                    e.mnemonic
+                );
+            }
+        }
+        assert_eq!(seen.len(), NOPS, "every opcode number has a row");
+    }
+
+    /// The VOP3b set is LLVM's (VOP3b-encoded operations of gfx10: `VOP3be` / `VOP3b_Profile`): the carry
+    /// arithmetic, the division scale step and the 64-bit multiply-adds.
+    #[test]
+    fn vop3b_rows_are_llvms_vop3b_set() {
+        use Opcode::*;
+        let got: BTreeSet<Opcode> = ENCODINGS
+            .iter()
+            .filter(|e| e.is_vop3b())
+            .map(|e| e.opcode)
+            .collect();
+        let want: BTreeSet<Opcode> = [
+            V_ADD_CO_U32,
+            V_SUB_CO_U32,
+            V_SUBREV_CO_U32,
+            V_ADD_CO_CI_U32,
+            V_SUB_CO_CI_U32,
+            V_SUBREV_CO_CI_U32,
+            V_MAD_U64_U32,
+            V_MAD_I64_I32,
+            V_DIV_SCALE_F32,
+            V_DIV_SCALE_F64,
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(got, want);
+        let carry: BTreeSet<Opcode> = ENCODINGS
+            .iter()
+            .map(|e| e.opcode)
+            .filter(|o| o.writes_carry())
+            .collect();
+        assert_eq!(carry, want);
+    }
+
+    /// The cmpx fact (from the operand lists) agrees with LLVM's naming of the same operations, and every
+    /// cmpx operation's VOP3 row has no destination either.
+    #[test]
+    fn cmpx_is_the_compare_without_a_destination() {
+        let mut n = 0;
+        for e in &ENCODINGS {
+            let named = e.mnemonic.starts_with("v_cmpx_");
+            assert_eq!(e.opcode.is_cmpx(), named, "{}", e.mnemonic);
+            if named {
+                n += 1;
+                assert!(
+                    !has_field(e, Field::Sdst) && !has_field(e, Field::Vdst),
+                    "{}",
+                    e.mnemonic
+                );
+            }
+        }
+        assert_eq!(n, 190, "95 operations, a VOPC and a VOP3 row each");
+    }
+}
