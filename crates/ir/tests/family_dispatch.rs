@@ -6,6 +6,10 @@
 //! The templates place the row's opcode number in its format's opcode field with registers in the other fields
 //! (the encodings of `cargo xtask sweep`, xtask/src/sweep.rs); the first template the decoder turns into
 //! that very row is used.
+//!
+//! With `RDNA2SPV_FAMILY_DUMP=FILE` the test also writes every row's outcome (the lifted program's text or the
+//! refusal) to FILE: two dumps taken before and after a refactoring of the lifter show whether it was a pure
+//! move.
 
 use rdna2spv_ir::lift::{lift, LiftError, LiftOptions};
 use rdna2spv_isa::generated::ENCODINGS;
@@ -190,6 +194,7 @@ fn every_opcode_is_lifted_or_refused_by_name() {
     let mut tally: BTreeMap<Family, Tally> = BTreeMap::new();
     let mut opcodes: BTreeMap<Family, std::collections::BTreeSet<_>> = BTreeMap::new();
     let (mut no_words, mut panics) = (Vec::new(), Vec::new());
+    let mut dump = String::new();
     for row in ENCODINGS.iter() {
         let fam = row.opcode.family();
         opcodes.entry(fam).or_default().insert(row.opcode);
@@ -214,6 +219,13 @@ fn every_opcode_is_lifted_or_refused_by_name() {
                 private_segment_buffer: None,
             };
             let r = std::panic::catch_unwind(|| lift("k", &code, opts));
+            if let Ok(r) = &r {
+                let out = match r {
+                    Ok(p) => p.to_string(),
+                    Err(e) => e.to_string(),
+                };
+                dump += &format!("== {} {target:?} {words:08x?}\n{out}\n", row.mnemonic);
+            }
             match r {
                 Err(_) => panics.push(format!("{} {target:?} {words:08x?}", row.mnemonic)),
                 Ok(Ok(_)) => t.lifted += 1,
@@ -246,6 +258,9 @@ fn every_opcode_is_lifted_or_refused_by_name() {
             t.refused,
             t.other_error
         );
+    }
+    if let Ok(path) = std::env::var("RDNA2SPV_FAMILY_DUMP") {
+        std::fs::write(path, &dump).unwrap();
     }
     assert!(panics.is_empty(), "the lifter panicked on: {panics:#?}");
     // Every family of the table is exercised, and almost every row has a template word.
