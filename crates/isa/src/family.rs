@@ -6,9 +6,10 @@
 //!   interpolation opcodes, which have a VINTRP row and a VOP3 row and are [`Family::Vintrp`].
 //! * [`Encoding::is_vop3b`] / [`Opcode::writes_carry`]: the row prints a carry-out / second SGPR destination
 //!   in bits 8..14 of a VOP3 word (the table's `sdst2` field; LLVM's VOP3b encoding) instead of abs/op_sel.
-//! * [`Encoding::writes_exec_only`] / [`Opcode::is_cmpx`]: a VOPC compare whose plain (e32) row has no
+//! * [`Opcode::is_cmpx`]: a VOPC compare whose plain (e32) row has no
 //!   destination operand (LLVM prints `vcc_lo` for `v_cmp_*`, nothing for `v_cmpx_*`): on gfx10 it writes
 //!   EXEC and nothing else (AMD RDNA 2 ISA guide, VOPC; LLVM `VOPC_Real_gfx10`'s `Defs = [EXEC]`).
+//! * [`Encoding::has_64bit_operand`]: an operand of the row is a register pair (its `b64`/`f64` kind).
 
 use crate::generated::{Field, Opcode, ENCODINGS};
 use crate::table::{Encoding, Format, Operand};
@@ -168,6 +169,14 @@ impl Opcode {
 }
 
 impl Encoding {
+    /// Whether an operand of the row is 64 bits wide (a register pair: `b64`/`f64` kinds).
+    pub fn has_64bit_operand(&self) -> bool {
+        self.operands.iter().any(|o| match *o {
+            Operand::Field(_, k) => crate::print::kind_regs(k) == 2,
+            Operand::Fixed(_) => false,
+        })
+    }
+
     /// VOP3b: bits 8..14 of the first word hold an SGPR destination (`sdst2`) instead of abs/op_sel/clamp.
     pub fn is_vop3b(&self) -> bool {
         self.format == Format::VOP3 && has_field(self, Field::Sdst2)
@@ -250,5 +259,24 @@ mod tests {
             }
         }
         assert_eq!(n, 190, "95 operations, a VOPC and a VOP3 row each");
+    }
+
+    /// On the rows with DPP or SDWA forms (VOP1/VOP2/VOPC), a 64-bit operand is what LLVM's names say
+    /// (`_f64`, `_i64`, `_u64`, `_b64` in the mnemonic): the lifter's "64-bit form" test.
+    #[test]
+    fn wide_operands_of_dpp_and_sdwa_rows() {
+        let mut n = 0;
+        for e in ENCODINGS.iter() {
+            if e.mods.dpp.is_some() || e.mods.dpp8 || e.mods.sdwa.is_some() {
+                n += 1;
+                assert_eq!(
+                    e.has_64bit_operand(),
+                    e.opcode.name().contains("64"),
+                    "{}",
+                    e.mnemonic
+                );
+            }
+        }
+        assert!(n > 200, "{n}");
     }
 }

@@ -41,19 +41,8 @@ impl Lifter<'_> {
         let (mut abs, mut neg) = (0u32, 0u32);
         let (mut vop3_clamp, mut vop3_opsel) = (false, 0u32);
         if f == Format::VOP3 {
-            let vop3b = matches!(
-                op,
-                V_ADD_CO_U32
-                    | V_SUB_CO_U32
-                    | V_SUBREV_CO_U32
-                    | V_ADD_CO_CI_U32
-                    | V_SUB_CO_CI_U32
-                    | V_SUBREV_CO_CI_U32
-                    | V_MAD_U64_U32
-                    | V_MAD_I64_I32
-                    | V_DIV_SCALE_F32
-                    | V_DIV_SCALE_F64
-            );
+            // VOP3b rows (the table's `sdst2` field, D179).
+            let vop3b = self.ins.encoding.is_vop3b();
             let (ig0, ig1) = (mods.ignore[0], mods.ignore[1]);
             let clamp = w0 >> 15 & 1 & !(ig0 >> 15);
             // VOP3b forms hold the carry-out SGPR in bits 8..14 instead of abs/op_sel.
@@ -588,7 +577,7 @@ impl Lifter<'_> {
                     }
                 };
                 let c = self.icmp(cmp, Ty::B32, a, b);
-                self.write_compare(c, name.starts_with("v_cmpx"), f, vdst);
+                self.write_compare(c, op.is_cmpx(), f, vdst);
             }
             V_CMP_LT_F32 | V_CMP_EQ_F32 | V_CMP_LE_F32 | V_CMP_GT_F32 | V_CMP_LG_F32
             | V_CMP_GE_F32 | V_CMP_O_F32 | V_CMP_U_F32 | V_CMP_NGE_F32 | V_CMP_NLG_F32
@@ -624,7 +613,7 @@ impl Lifter<'_> {
                     a,
                     b,
                 });
-                self.write_compare(c, name.starts_with("v_cmpx"), f, vdst);
+                self.write_compare(c, op.is_cmpx(), f, vdst);
             }
             // Approximate hardware ops, modelled as the correctly rounded result (decision D012).
             V_RCP_F32 => {

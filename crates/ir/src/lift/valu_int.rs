@@ -323,7 +323,7 @@ impl Lifter<'_> {
             "i64" => (Ty::B64, true),
             _ => return Ok(false),
         };
-        let cmpx = name.starts_with("v_cmpx_");
+        let cmpx = self.ins.opcode().is_cmpx();
         let cl = if width == Ty::B64 { Src::I64 } else { Src::B32 };
         let (a, b) = (self.src(s0, cl)?, self.src(s1, cl)?);
         // 16-bit forms compare the low halves, extended to 32 bits.

@@ -190,7 +190,7 @@ impl Lifter<'_> {
         }
         // Comparisons and class tests of every width.
         if name.starts_with("v_cmp") {
-            let cmpx = name.starts_with("v_cmpx");
+            let cmpx = op.is_cmpx();
             let rest = name
                 .trim_start_matches("v_cmpx_")
                 .trim_start_matches("v_cmp_");
