@@ -1,5 +1,12 @@
-//! Lifting: decoded RDNA 2 instructions → IR. The semantics of each opcode family is written here once
-//! (AMD RDNA 2 ISA guide, chapters on SALU, VALU, scalar and vector memory; D993 for multiply-add).
+//! Lifting: decoded RDNA 2 instructions → IR. The semantics of each opcode is written once, in its family's
+//! file under lift/ (AMD RDNA 2 ISA guide, chapters on SALU, VALU, scalar and vector memory; D993 for
+//! multiply-add). This file is the driver (decode what is reachable, blocks, terminators), the operand and
+//! register helpers every family uses (`src`, `read_s`, `write_v`, ...), and the one dispatch `Lifter::lift`:
+//! an exhaustive `match` over the opcode's [`Family`] (from the opcode table, D179) with an arm per family —
+//! SALU salu.rs, SOPP sopp.rs, SMEM smem.rs, VALU valu.rs (and its family files), VOP3P vop3p.rs, DS lds.rs,
+//! FLAT/GLOBAL flat.rs, SCRATCH scratch.rs, MUBUF buffer.rs/format.rs, MTBUF format.rs — and the families not
+//! lifted (MIMG, EXP, VINTRP) refusing by name. Opcode-level hooks that cut across families (calls, movrel,
+//! MODE writes) run before it.
 //!
 //! Control flow is recovered from the entry: every reachable instruction is decoded (padding and data after
 //! `s_endpgm` never are), basic blocks start at the entry, at branch targets and after conditional branches.

@@ -1,4 +1,4 @@
-//! MUBUF through a general buffer resource (V#): the descriptor is read from the instruction's SGPR quad at
+//! MUBUF (`Lifter::mubuf`, the family's entry) through a general buffer resource (V#): the descriptor is read from the instruction's SGPR quad at
 //! the instruction (it is runtime data: a descriptor set loaded with `s_load_dwordx4`, a kernel argument, or
 //! one the kernel builds itself), and every field the address and the range check use is decoded in IR, so
 //! one lifted instruction serves every descriptor (decision D030).

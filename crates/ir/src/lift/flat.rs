@@ -1,4 +1,5 @@
-//! GLOBAL/FLAT forms beyond the plain loads, stores and atomics of `Lifter::global`: the d16 loads and
+//! GLOBAL/FLAT: `Lifter::global` (the family's entry: the plain loads, stores and atomics) and the forms
+//! beyond it: the d16 loads and
 //! stores (a byte or short into / from one half of the VGPR, the other half kept) and the addtid forms
 //! (RDNA 2 ISA guide, "Flat, scratch and global instructions"). glc/slc/dlc are cache policies with no
 //! observable effect on the evaluator's and the lowering's single coherent memory.

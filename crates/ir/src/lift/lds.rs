@@ -1,4 +1,4 @@
-//! LDS (DS) instructions beyond the first few in `Lifter::ds`: every width of read and write (bytes,
+//! LDS (DS) instructions: `Lifter::ds` (the family's entry) and the forms beyond its first few: every width of read and write (bytes,
 //! shorts, b64/b96/b128, d16 halves), read2/write2 of b64, the addtid forms and the 32-bit atomics whose
 //! read-modify-write the IR has (RDNA 2 ISA guide, "Data share operations"). Addresses are byte offsets in
 //! the workgroup's LDS (`Space::Lds`); the evaluator faults outside the workgroup's allocation (M0 does not

@@ -1,4 +1,4 @@
-//! More scalar ALU instructions (SOP1/SOP2/SOPK/SOPC), each composed from existing IR primitives (so the host
+//! The scalar ALU (SOP1/SOP2/SOPK/SOPC; `Lifter::salu` is the family's entry, the rest its helpers), each composed from existing IR primitives (so the host
 //! evaluator and every lowering compute them with nodes they already compute exactly). Definitions from the
 //! AMD RDNA 2 ISA guide's SALU chapter; bit helpers (bit reverse, count trailing zeros) are written here once.
 
@@ -490,7 +490,7 @@ impl Lifter<'_> {
         Ok(true)
     }
 
-    /// SOPP instructions beyond lift.rs's: hints and waits are no-ops; hardware messages and halts refused.
+    /// SOPP instructions beyond lift/sopp.rs's: hints and waits are no-ops; hardware messages and halts refused.
     /// Ok(false) for any other opcode.
     pub(super) fn sopp_more(&mut self) -> Result<bool, LiftError> {
         use Opcode::*;

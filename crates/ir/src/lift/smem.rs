@@ -1,4 +1,4 @@
-//! Scalar memory beyond `s_load_dword*` (`Lifter::smem`): buffer loads and stores through a V#, scalar
+//! Scalar memory: `Lifter::smem` (the family's entry: `s_load_dword*`) and the forms beyond it: buffer loads and stores through a V#, scalar
 //! stores (gfx1010/gfx1013), and the clocks (decision D069).
 //!
 //! Addressing (RDNA 2 ISA guide, "Scalar memory operations"): `s_buffer_*` take the V# in the SGPR quad
