@@ -10,6 +10,10 @@
 //!   destination operand (LLVM prints `vcc_lo` for `v_cmp_*`, nothing for `v_cmpx_*`): on gfx10 it writes
 //!   EXEC and nothing else (AMD RDNA 2 ISA guide, VOPC; LLVM `VOPC_Real_gfx10`'s `Defs = [EXEC]`).
 //! * [`Encoding::has_64bit_operand`]: an operand of the row is a register pair (its `b64`/`f64` kind).
+//! * [`Opcode::compare`]: a VOPC operation's relation and operand type. The table has no column for them
+//!   (the operand kinds tell f16/f64/16-bit from the rest, not f32 from i32 from u32), so they are read here,
+//!   once, from LLVM's name `v_cmp[x]_<relation>_<type>`, and checked against the operand kinds; the lifter
+//!   asks this instead of parsing names (D179).
 
 use crate::generated::{Field, Opcode, ENCODINGS};
 use crate::table::{Encoding, Format, Operand};
@@ -125,6 +129,124 @@ const fn vopc_without_destination(e: &Encoding) -> bool {
     true
 }
 
+/// The relation of a VOPC compare (LLVM's names; `F`/`T` the constant false/true forms, `Class` the class
+/// test whose second operand is a class mask).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CmpRel {
+    F,
+    Lt,
+    Eq,
+    Le,
+    Gt,
+    /// Integer not-equal.
+    Ne,
+    /// Float ordered and not equal.
+    Lg,
+    Ge,
+    O,
+    U,
+    Nge,
+    Nlg,
+    Ngt,
+    Nle,
+    /// Float unordered or not equal.
+    Neq,
+    Nlt,
+    T,
+    Class,
+}
+
+/// The operand type of a VOPC compare.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CmpType {
+    F16,
+    F32,
+    F64,
+    I16,
+    U16,
+    I32,
+    U32,
+    I64,
+    U64,
+}
+
+impl CmpType {
+    pub fn is_float(self) -> bool {
+        matches!(self, CmpType::F16 | CmpType::F32 | CmpType::F64)
+    }
+    pub fn is_signed(self) -> bool {
+        matches!(self, CmpType::I16 | CmpType::I32 | CmpType::I64)
+    }
+    pub fn bits(self) -> u32 {
+        match self {
+            CmpType::F16 | CmpType::I16 | CmpType::U16 => 16,
+            CmpType::F32 | CmpType::I32 | CmpType::U32 => 32,
+            CmpType::F64 | CmpType::I64 | CmpType::U64 => 64,
+        }
+    }
+}
+
+/// A VOPC compare: relation and operand type ([`Opcode::compare`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Compare {
+    pub rel: CmpRel,
+    pub ty: CmpType,
+}
+
+/// LLVM's name of a compare, `v_cmp[x]_<relation>_<type>`, read once per opcode.
+fn parse_compare(name: &str) -> Option<Compare> {
+    let rest = name
+        .strip_prefix("v_cmpx_")
+        .or_else(|| name.strip_prefix("v_cmp_"))?;
+    let (rel, ty) = rest.rsplit_once('_')?;
+    let rel = match rel {
+        "f" => CmpRel::F,
+        "lt" => CmpRel::Lt,
+        "eq" => CmpRel::Eq,
+        "le" => CmpRel::Le,
+        "gt" => CmpRel::Gt,
+        "ne" => CmpRel::Ne,
+        "lg" => CmpRel::Lg,
+        "ge" => CmpRel::Ge,
+        "o" => CmpRel::O,
+        "u" => CmpRel::U,
+        "nge" => CmpRel::Nge,
+        "nlg" => CmpRel::Nlg,
+        "ngt" => CmpRel::Ngt,
+        "nle" => CmpRel::Nle,
+        "neq" => CmpRel::Neq,
+        "nlt" => CmpRel::Nlt,
+        "t" | "tru" => CmpRel::T,
+        "class" => CmpRel::Class,
+        _ => return None,
+    };
+    let ty = match ty {
+        "f16" => CmpType::F16,
+        "f32" => CmpType::F32,
+        "f64" => CmpType::F64,
+        "i16" => CmpType::I16,
+        "u16" => CmpType::U16,
+        "i32" => CmpType::I32,
+        "u32" => CmpType::U32,
+        "i64" => CmpType::I64,
+        "u64" => CmpType::U64,
+        _ => return None,
+    };
+    Some(Compare { rel, ty })
+}
+
+/// Per opcode, its [`Compare`] if it has a VOPC row.
+fn compares() -> &'static [Option<Compare>] {
+    static T: std::sync::OnceLock<Vec<Option<Compare>>> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = vec![None; NOPS];
+        for e in ENCODINGS.iter().filter(|e| e.format == Format::VOPC) {
+            t[e.opcode as usize] = parse_compare(e.opcode.name());
+        }
+        t
+    })
+}
+
 const FAM_NONE: u8 = u8::MAX;
 
 /// Per opcode: its family (as `Family as u8`), whether a row is VOP3b, whether it is a cmpx compare.
@@ -160,6 +282,11 @@ impl Opcode {
     /// Its VOP2 form, if any, writes VCC instead.
     pub fn writes_carry(self) -> bool {
         FACTS[self as usize].1
+    }
+
+    /// The relation and operand type of a VOPC compare (also in its VOP3 form); `None` for other opcodes.
+    pub fn compare(self) -> Option<Compare> {
+        compares()[self as usize]
     }
 
     /// Whether the operation is a `v_cmpx` compare: it writes EXEC only (gfx10), in every encoding.
@@ -259,6 +386,38 @@ mod tests {
             }
         }
         assert_eq!(n, 190, "95 operations, a VOPC and a VOP3 row each");
+    }
+
+    /// Every VOPC operation has a relation and type, and the type agrees with the table's operand kinds
+    /// (src0: f16, f64, i16 for the 16-bit integers, b32 for the other 32-bit types, b64 for 64-bit
+    /// integers); the class tests take a b32 mask as src1.
+    #[test]
+    fn compares_agree_with_operand_kinds() {
+        use crate::generated::Kind;
+        let mut n = 0;
+        for e in ENCODINGS.iter() {
+            let Some(c) = e.opcode.compare() else {
+                assert!(e.format != Format::VOPC, "{}", e.mnemonic);
+                continue;
+            };
+            n += 1;
+            let kind = |f: Field| {
+                e.operands.iter().find_map(|o| match *o {
+                    Operand::Field(g, k) if g == f => Some(k),
+                    _ => None,
+                })
+            };
+            let want = match c.ty {
+                CmpType::F16 => Kind::F16,
+                CmpType::F64 => Kind::F64,
+                CmpType::I16 | CmpType::U16 => Kind::I16,
+                CmpType::F32 | CmpType::I32 | CmpType::U32 => Kind::B32,
+                CmpType::I64 | CmpType::U64 => Kind::B64,
+            };
+            assert_eq!(kind(Field::Src0), Some(want), "{}", e.mnemonic);
+            assert_eq!(e.opcode.is_cmpx(), e.mnemonic.starts_with("v_cmpx"));
+        }
+        assert_eq!(n, 380, "190 operations, a VOPC and a VOP3 row each");
     }
 
     /// On the rows with DPP or SDWA forms (VOP1/VOP2/VOPC), a 64-bit operand is what LLVM's names say

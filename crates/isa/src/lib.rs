@@ -23,7 +23,7 @@ pub mod table;
 mod vector;
 
 pub use decode::{decode, decode_bytes, DecodeError, Instruction, Variant};
-pub use family::Family;
+pub use family::{CmpRel, CmpType, Compare, Family};
 pub use generated::{Field, Flag, Kind, Opcode};
 pub use memory::buf_format_name;
 pub use print::PrintOptions;

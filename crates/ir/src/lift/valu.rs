@@ -6,8 +6,8 @@
 //! helpers the family files share.
 
 use super::{madd_family, valu16, vfloat, LiftError, Lifter, Src};
-use crate::{FloatCmp, FloatOp, Handle, IntCmp, IntOp, Node, Ty, UnOp, EXEC_LO, VCC_LO};
-use rdna2spv_isa::{Format, Opcode, Variant};
+use crate::{FloatOp, Handle, IntCmp, IntOp, Node, Ty, UnOp, EXEC_LO, VCC_LO};
+use rdna2spv_isa::{CmpRel, Format, Opcode, Variant};
 
 impl Lifter<'_> {
     /// VALU: VOP1, VOP2, VOPC, VOP3 (incl. VOP3b), VOP3P.
@@ -558,23 +558,9 @@ impl Lifter<'_> {
             | V_CMPX_GE_U32 | V_CMPX_LT_U32 | V_CMPX_LE_U32 | V_CMPX_EQ_I32 | V_CMPX_NE_I32
             | V_CMPX_GT_I32 | V_CMPX_GE_I32 | V_CMPX_LT_I32 | V_CMPX_LE_I32 => {
                 let (a, b) = (s!(s0, 0), s!(s1, 1));
-                let name = op.name();
-                let cmp = match &name[name.len() - 6..name.len() - 4] {
-                    "eq" => IntCmp::Eq,
-                    "ne" => IntCmp::Ne,
-                    rel => {
-                        let signed = name.ends_with("i32");
-                        match (rel, signed) {
-                            ("gt", false) => IntCmp::GtU,
-                            ("ge", false) => IntCmp::GeU,
-                            ("lt", false) => IntCmp::LtU,
-                            ("le", false) => IntCmp::LeU,
-                            ("gt", true) => IntCmp::GtI,
-                            ("ge", true) => IntCmp::GeI,
-                            ("lt", true) => IntCmp::LtI,
-                            _ => IntCmp::LeI,
-                        }
-                    }
+                // Relation and signedness: the table's compare facts (D179).
+                let Some(cmp) = op.compare().and_then(|c| int_cmp(c.rel, c.ty.is_signed())) else {
+                    return self.unsupported("integer compare without a relation");
                 };
                 let c = self.icmp(cmp, Ty::B32, a, b);
                 self.write_compare(c, op.is_cmpx(), f, vdst);
@@ -586,26 +572,8 @@ impl Lifter<'_> {
             | V_CMPX_O_F32 | V_CMPX_U_F32 | V_CMPX_NGE_F32 | V_CMPX_NLG_F32 | V_CMPX_NGT_F32
             | V_CMPX_NLE_F32 | V_CMPX_NEQ_F32 | V_CMPX_NLT_F32 => {
                 let (a, b) = (s!(s0, 0), s!(s1, 1));
-                let name = op.name();
-                let rel = name
-                    .trim_start_matches("v_cmpx_")
-                    .trim_start_matches("v_cmp_")
-                    .trim_end_matches("_f32");
-                let cmp = match rel {
-                    "lt" => FloatCmp::Lt,
-                    "eq" => FloatCmp::Eq,
-                    "le" => FloatCmp::Le,
-                    "gt" => FloatCmp::Gt,
-                    "lg" => FloatCmp::Lg,
-                    "ge" => FloatCmp::Ge,
-                    "o" => FloatCmp::O,
-                    "u" => FloatCmp::U,
-                    "nge" => FloatCmp::Nge,
-                    "nlg" => FloatCmp::Nlg,
-                    "ngt" => FloatCmp::Ngt,
-                    "nle" => FloatCmp::Nle,
-                    "neq" => FloatCmp::Neq,
-                    _ => FloatCmp::Nlt,
+                let Some(cmp) = op.compare().and_then(|c| vfloat::float_cmp(c.rel)) else {
+                    return self.unsupported("float compare without a relation");
                 };
                 let c = self.n(Node::FloatCmp {
                     op: cmp,
@@ -921,4 +889,21 @@ impl Lifter<'_> {
             self.write_s(VCC_LO, m);
         }
     }
+}
+
+/// The integer compare of a VOPC relation (`None`: not an integer relation, or a constant one).
+pub(super) fn int_cmp(rel: CmpRel, signed: bool) -> Option<IntCmp> {
+    Some(match (rel, signed) {
+        (CmpRel::Eq, _) => IntCmp::Eq,
+        (CmpRel::Ne, _) => IntCmp::Ne,
+        (CmpRel::Lt, false) => IntCmp::LtU,
+        (CmpRel::Le, false) => IntCmp::LeU,
+        (CmpRel::Gt, false) => IntCmp::GtU,
+        (CmpRel::Ge, false) => IntCmp::GeU,
+        (CmpRel::Lt, true) => IntCmp::LtI,
+        (CmpRel::Le, true) => IntCmp::LeI,
+        (CmpRel::Gt, true) => IntCmp::GtI,
+        (CmpRel::Ge, true) => IntCmp::GeI,
+        _ => return None,
+    })
 }
