@@ -75,12 +75,14 @@ fn templates(f: Format, op: u32) -> Vec<Vec<u32>> {
         Format::VOPC => vec![vec![0x7c00_0000 | (op << 17) | (12 << 9) | 0x108]],
         Format::VOP3 => {
             let b = 0xd400_0000 | (op << 16);
+            // Bits 8..10 set first: s6 as a VOP3b carry-out, abs on src1/src2 where the row has them (a row
+            // that has neither rejects the word and takes a later template).
             vec![
+                vec![b | (6 << 8) | 4, w1v(0x108, 0x10c, 0x110)],
+                vec![b | (6 << 8) | 4, w1v(0x108, 0x10c, 0x6a)],
                 vec![b | 4, w1v(0x108, 0x10c, 0x110)],
                 vec![b | 4, w1v(0x108, 0x10c, 0)],
                 vec![b | 4, w1v(0x108, 0, 0)],
-                vec![b | (6 << 8) | 4, w1v(0x108, 0x10c, 0x110)],
-                vec![b | (6 << 8) | 4, w1v(0x108, 0x10c, 0x6a)],
                 vec![b | 4, w1v(0x108, 0x10c, 0x6a)],
                 vec![b | 4, w1v(0x08, 0x10c, 0)],
                 vec![b | 4, w1v(0x108, 0x0c, 0)],
