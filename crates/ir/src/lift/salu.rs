@@ -96,8 +96,8 @@ impl Lifter<'_> {
         let (e0, e1) = (w0 & 0xff, (w0 >> 8) & 0xff);
         let simm = w0 as u16;
         let op = self.ins.opcode();
-        let name = op.name();
-        let wide = name.ends_with("_b64") || name.ends_with("_i64") || name.ends_with("_u64");
+        // 64-bit forms: a register pair among the row's operands (the table's kinds; D179).
+        let wide = self.ins.encoding.has_64bit_operand();
         let (ty, cl) = if wide {
             (Ty::B64, Src::I64)
         } else {
@@ -400,7 +400,13 @@ impl Lifter<'_> {
                     S_ORN1_SAVEEXEC_B32 | S_ORN1_SAVEEXEC_B64 => self.int(IntOp::Or, ty, ns, exec),
                     _ => self.int(IntOp::And, ty, s, ne),
                 };
-                let wr = name.contains("wrexec");
+                let wr = matches!(
+                    op,
+                    S_ANDN1_WREXEC_B32
+                        | S_ANDN1_WREXEC_B64
+                        | S_ANDN2_WREXEC_B32
+                        | S_ANDN2_WREXEC_B64
+                );
                 self.write_s(sdst, if wr { r } else { exec });
                 self.write_s(EXEC_LO, r);
                 self.set_scc_nonzero(ty, r);
@@ -417,7 +423,20 @@ impl Lifter<'_> {
             | S_CMPK_LE_I32 | S_CMPK_EQ_U32 | S_CMPK_LG_U32 | S_CMPK_GT_U32 | S_CMPK_GE_U32
             | S_CMPK_LT_U32 | S_CMPK_LE_U32 => {
                 // SCC = S(sdst field) op simm16 (sign-extended for _i32, zero-extended for _u32).
-                let signed = name.ends_with("i32");
+                let (cmp, signed) = match op {
+                    S_CMPK_EQ_I32 => (IntCmp::Eq, true),
+                    S_CMPK_LG_I32 => (IntCmp::Ne, true),
+                    S_CMPK_GT_I32 => (IntCmp::GtI, true),
+                    S_CMPK_GE_I32 => (IntCmp::GeI, true),
+                    S_CMPK_LT_I32 => (IntCmp::LtI, true),
+                    S_CMPK_LE_I32 => (IntCmp::LeI, true),
+                    S_CMPK_EQ_U32 => (IntCmp::Eq, false),
+                    S_CMPK_LG_U32 => (IntCmp::Ne, false),
+                    S_CMPK_GT_U32 => (IntCmp::GtU, false),
+                    S_CMPK_GE_U32 => (IntCmp::GeU, false),
+                    S_CMPK_LT_U32 => (IntCmp::LtU, false),
+                    _ => (IntCmp::LeU, false),
+                };
                 let k = if signed {
                     simm as i16 as i32 as u32
                 } else {
@@ -425,19 +444,6 @@ impl Lifter<'_> {
                 };
                 let a = self.read_s(sdst, Ty::B32);
                 let b = self.kc(Ty::B32, k as u64);
-                let rel = &name[7..9];
-                let cmp = match (rel, signed) {
-                    ("eq", _) => IntCmp::Eq,
-                    ("lg", _) => IntCmp::Ne,
-                    ("gt", true) => IntCmp::GtI,
-                    ("ge", true) => IntCmp::GeI,
-                    ("lt", true) => IntCmp::LtI,
-                    ("le", true) => IntCmp::LeI,
-                    ("gt", false) => IntCmp::GtU,
-                    ("ge", false) => IntCmp::GeU,
-                    ("lt", false) => IntCmp::LtU,
-                    _ => IntCmp::LeU,
-                };
                 let r = self.icmp(cmp, Ty::B32, a, b);
                 self.write_scc(r);
             }

@@ -219,7 +219,7 @@ impl Lifter<'_> {
             }
             V_MIN3_I32 | V_MIN3_U32 | V_MAX3_I32 | V_MAX3_U32 | V_MED3_I32 | V_MED3_U32 => {
                 let (a, b, c) = (self.src(s0, b32)?, self.src(s1, b32)?, self.src(s2, b32)?);
-                let signed = op.name().ends_with("i32");
+                let signed = matches!(op, V_MIN3_I32 | V_MAX3_I32 | V_MED3_I32);
                 let (mn, mx) = if signed {
                     (IntOp::MinI, IntOp::MaxI)
                 } else {
