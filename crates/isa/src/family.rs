@@ -1,14 +1,13 @@
-//! Per-opcode facts the lifter dispatches on, derived once (at compile time) from the table's rows — never
-//! from mnemonic strings (decision D179).
+//! Per-opcode facts the lifter dispatches on, derived once from the table's rows (at compile time; the
+//! compare facts at first use) so that the lifter never reads a mnemonic (decision D179).
 //!
 //! * [`Family`]: the ISA family of an opcode, from the formats of its rows. An opcode's rows all lie in one
 //!   family (VOP1/VOP2/VOPC/VOP3 forms of one operation are [`Family::Valu`]); the one exception are the
 //!   interpolation opcodes, which have a VINTRP row and a VOP3 row and are [`Family::Vintrp`].
 //! * [`Encoding::is_vop3b`] / [`Opcode::writes_carry`]: the row prints a carry-out / second SGPR destination
 //!   in bits 8..14 of a VOP3 word (the table's `sdst2` field; LLVM's VOP3b encoding) instead of abs/op_sel.
-//! * [`Opcode::is_cmpx`]: a VOPC compare whose plain (e32) row has no
-//!   destination operand (LLVM prints `vcc_lo` for `v_cmp_*`, nothing for `v_cmpx_*`): on gfx10 it writes
-//!   EXEC and nothing else (AMD RDNA 2 ISA guide, VOPC; LLVM `VOPC_Real_gfx10`'s `Defs = [EXEC]`).
+//! * [`Opcode::is_cmpx`]: a VOPC compare whose plain (e32) row has no destination operand (LLVM prints
+//!   `vcc_lo` for `v_cmp_*`, nothing for `v_cmpx_*`): on gfx10 it writes EXEC and nothing else (AMD RDNA 2 ISA guide, VOPC; LLVM `VOPC_Real_gfx10`'s `Defs = [EXEC]`).
 //! * [`Encoding::has_64bit_operand`]: an operand of the row is a register pair (its `b64`/`f64` kind).
 //! * [`Opcode::compare`]: a VOPC operation's relation and operand type. The table has no column for them
 //!   (the operand kinds tell f16/f64/16-bit from the rest, not f32 from i32 from u32), so they are read here,
