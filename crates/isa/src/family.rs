@@ -332,6 +332,10 @@ mod tests {
             }
         }
         assert_eq!(seen.len(), NOPS, "every opcode number has a row");
+        // `Opcode::family` indexes ALL by the variant's number.
+        for (i, f) in Family::ALL.into_iter().enumerate() {
+            assert_eq!(f as usize, i);
+        }
     }
 
     /// The VOP3b set is LLVM's (VOP3b-encoded operations of gfx10: `VOP3be` / `VOP3b_Profile`): the carry
