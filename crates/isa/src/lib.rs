@@ -9,6 +9,7 @@
 //!   docs/add-an-instruction.md.
 
 pub mod decode;
+mod family;
 #[rustfmt::skip]
 #[allow(non_camel_case_types, clippy::all)]
 pub mod generated {
@@ -22,6 +23,7 @@ pub mod table;
 mod vector;
 
 pub use decode::{decode, decode_bytes, DecodeError, Instruction, Variant};
+pub use family::{CmpRel, CmpType, Compare, Family};
 pub use generated::{Field, Flag, Kind, Opcode};
 pub use memory::buf_format_name;
 pub use print::PrintOptions;

@@ -1,4 +1,4 @@
-//! MUBUF through a general buffer resource (V#): the descriptor is read from the instruction's SGPR quad at
+//! MUBUF (`Lifter::mubuf`, the family's entry) through a general buffer resource (V#): the descriptor is read from the instruction's SGPR quad at
 //! the instruction (it is runtime data: a descriptor set loaded with `s_load_dwordx4`, a kernel argument, or
 //! one the kernel builds itself), and every field the address and the range check use is decoded in IR, so
 //! one lifted instruction serves every descriptor (decision D030).
@@ -505,5 +505,149 @@ impl Lifter<'_> {
             a: moved,
             b: addr,
         })
+    }
+}
+
+impl Lifter<'_> {
+    /// MUBUF through the private segment buffer: scratch (D010). The runtime's V# (see `rdna2spv::dispatch`)
+    /// has base 0, stride 0, swizzling with 4-byte elements, an index stride of the wave size and
+    /// ADD_TID_ENABLE, so the ISA's swizzled address of a lane is
+    /// `base + soffset + (offset / 4) * 4 * wave_size + (index % wave_size) * 4 + offset % 4`, where
+    /// `offset = inst_offset + (offen ? voffset : 0)` and `index = (idxen ? vindex : 0) + lane`. That is a
+    /// byte address in the wave's scratch region ([`Space::Scratch`]); only the low 32 bits of the base
+    /// take part (the kernel adds the wave offset to them).
+    pub(super) fn mubuf(&mut self) -> Result<(), LiftError> {
+        use Opcode::*;
+        let (w0, w1) = (self.w(0), self.w(1));
+        let inst_offset = w0 & 0xfff;
+        let offen = w0 >> 12 & 1 != 0;
+        let idxen = w0 >> 13 & 1 != 0;
+        let lds = w0 >> 16 & 1 != 0;
+        let vaddr = (w1 & 0xff) as u16;
+        let vdata = ((w1 >> 8) & 0xff) as u16;
+        let srsrc = (((w1 >> 16) & 0x1f) * 4) as u16;
+        let tfe = w1 >> 23 & 1 != 0;
+        let soffset = w1 >> 24;
+        if self.psb != Some(srsrc) {
+            // Any other quad is a general V# (D030).
+            return self.mubuf_vsharp();
+        }
+        if lds {
+            return self.unsupported("MUBUF loads into LDS are not modelled");
+        }
+        if tfe {
+            return self.unsupported("tfe (texture fail enable) is not modelled");
+        }
+        let op = self.ins.opcode();
+        let load = match op {
+            BUFFER_LOAD_UBYTE => Some((Access::U8, 1)),
+            BUFFER_LOAD_SBYTE => Some((Access::I8, 1)),
+            BUFFER_LOAD_USHORT => Some((Access::U16, 1)),
+            BUFFER_LOAD_SSHORT => Some((Access::I16, 1)),
+            BUFFER_LOAD_DWORD => Some((Access::B32, 1)),
+            BUFFER_LOAD_DWORDX2 => Some((Access::B32, 2)),
+            BUFFER_LOAD_DWORDX3 => Some((Access::B32, 3)),
+            BUFFER_LOAD_DWORDX4 => Some((Access::B32, 4)),
+            _ => None,
+        };
+        let store = match op {
+            BUFFER_STORE_BYTE => Some((Access::U8, 1)),
+            BUFFER_STORE_SHORT => Some((Access::U16, 1)),
+            BUFFER_STORE_DWORD => Some((Access::B32, 1)),
+            BUFFER_STORE_DWORDX2 => Some((Access::B32, 2)),
+            BUFFER_STORE_DWORDX3 => Some((Access::B32, 3)),
+            BUFFER_STORE_DWORDX4 => Some((Access::B32, 4)),
+            _ => None,
+        };
+        if load.is_none() && store.is_none() && self.mubuf_scratch_d16()? {
+            return Ok(()); // d16 forms: lift/scratch.rs
+        }
+        if load.is_none() && store.is_none() && self.mubuf_scratch_atomic()? {
+            return Ok(()); // atomics: lift/atomic.rs (D092)
+        }
+        if load.is_none() && store.is_none() {
+            return self.unsupported("buffer instruction not lifted yet (scratch takes loads and stores of bytes, shorts and dwords)");
+        }
+        // Reads first.
+        let base = self.read_s(srsrc, Ty::B32);
+        let so = self.src(soffset, Src::B32)?;
+        let wave_base = self.int(IntOp::Add, Ty::B32, base, so);
+        let lane = self.n(Node::LaneId);
+        let index = if idxen {
+            let vi = self.n(Node::ReadVgpr {
+                reg: vaddr,
+                ty: Ty::B32,
+            });
+            let sum = self.int(IntOp::Add, Ty::B32, vi, lane);
+            let m = self.c(Ty::B32, (self.ws - 1) as u64);
+            self.int(IntOp::And, Ty::B32, sum, m)
+        } else {
+            lane
+        };
+        let two = self.c(Ty::B32, 2);
+        let index4 = self.int(IntOp::Shl, Ty::B32, index, two);
+        let lane_base = self.int(IntOp::Add, Ty::B32, wave_base, index4);
+        let voffset = offen.then(|| {
+            self.n(Node::ReadVgpr {
+                reg: vaddr + idxen as u16,
+                ty: Ty::B32,
+            })
+        });
+        let stores: Vec<_> = match store {
+            Some((_, n)) => (0..n)
+                .map(|i| {
+                    self.n(Node::ReadVgpr {
+                        reg: vdata + i,
+                        ty: Ty::B32,
+                    })
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let (access, n) = load.or(store).expect("checked above");
+        let log_ws = self.ws.trailing_zeros() as u64;
+        let mut addrs = Vec::new();
+        for i in 0..n {
+            let k = self.c(Ty::B32, (inst_offset + 4 * i as u32) as u64);
+            let off = match voffset {
+                Some(v) => self.int(IntOp::Add, Ty::B32, v, k),
+                None => k,
+            };
+            let hi_mask = self.c(Ty::B32, !3u32 as u64);
+            let hi = self.int(IntOp::And, Ty::B32, off, hi_mask);
+            let sh = self.c(Ty::B32, log_ws);
+            let row = self.int(IntOp::Shl, Ty::B32, hi, sh);
+            let lo_mask = self.c(Ty::B32, 3);
+            let lo = self.int(IntOp::And, Ty::B32, off, lo_mask);
+            let a = self.int(IntOp::Add, Ty::B32, lane_base, row);
+            addrs.push(self.int(IntOp::Add, Ty::B32, a, lo));
+        }
+        if load.is_some() {
+            let vals: Vec<_> = addrs
+                .iter()
+                .map(|&addr| {
+                    self.n(Node::Load {
+                        space: Space::Scratch,
+                        access,
+                        addr,
+                        offset: 0,
+                    })
+                })
+                .collect();
+            for (i, v) in vals.into_iter().enumerate() {
+                self.write_v(vdata + i as u16, v);
+            }
+        } else {
+            for (addr, value) in addrs.into_iter().zip(stores) {
+                self.n(Node::Store {
+                    space: Space::Scratch,
+                    access,
+                    addr,
+                    offset: 0,
+                    value,
+                });
+            }
+        }
+        Ok(())
     }
 }

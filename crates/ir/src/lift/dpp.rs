@@ -33,20 +33,12 @@ impl Lifter<'_> {
         if !matches!(self.ins.format(), Format::VOP1 | Format::VOP2) {
             return self.unsupported("DPP on VOPC is not lifted yet");
         }
-        if matches!(
-            self.ins.opcode(),
-            V_ADD_CO_U32
-                | V_SUB_CO_U32
-                | V_SUBREV_CO_U32
-                | V_ADD_CO_CI_U32
-                | V_SUB_CO_CI_U32
-                | V_SUBREV_CO_CI_U32
-                | V_READFIRSTLANE_B32
-        ) {
+        // Carry-out (VOP3b in its VOP3 form, VCC in its VOP2 form) from the table (D179).
+        if self.ins.opcode().writes_carry() || self.ins.opcode() == V_READFIRSTLANE_B32 {
             return self
                 .unsupported("DPP on a carry-writing or scalar-writing form is not lifted yet");
         }
-        if self.ins.opcode().name().contains("64") {
+        if self.ins.encoding.has_64bit_operand() {
             return self.unsupported("DPP on a 64-bit form is not lifted yet");
         }
         if self.ins.variant == Variant::Dpp16 {

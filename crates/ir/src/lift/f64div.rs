@@ -372,7 +372,7 @@ impl Lifter<'_> {
         self.mul64(x, p)
     }
 
-    /// V_DIV_SCALE_F64: the rules of V_DIV_SCALE_F32 (lift.rs, D012) with the f64 constants: exponent
+    /// V_DIV_SCALE_F64: the rules of V_DIV_SCALE_F32 (lift/fmath.rs, D012) with the f64 constants: exponent
     /// difference ≥ 768, scale 2^±128, 1/D subnormal when D ≥ 2^1022 (exponent ≥ 2045), N/D subnormal
     /// when exponent(N) − exponent(D) ≤ −1022, tiny numerator when exponent(N) ≤ 53. Returns (D, VCC bit).
     pub(super) fn div_scale_f64(&mut self, x: H, den: H, num: H) -> (H, H) {
@@ -444,7 +444,7 @@ impl Lifter<'_> {
     }
 
     /// V_DIV_FIXUP_F64 / V_DIV_FIXUP_F16 (S0 = quotient, S1 = denominator, S2 = numerator): the rules
-    /// of V_DIV_FIXUP_F32 (lift.rs, D012) in the given width (`ty` B64 or B16 in a B16 container),
+    /// of V_DIV_FIXUP_F32 (lift/fmath.rs, D012) in the given width (`ty` B64 or B16 in a B16 container),
     /// with the underflow limit exponent(N) − exponent(D) < −(bias + mantissa bits + 1).
     pub(super) fn div_fixup_w(&mut self, ty: Ty, q: H, den: H, num: H) -> H {
         let (man, ebits): (u32, u32) = if ty == Ty::B64 { (52, 11) } else { (10, 5) };

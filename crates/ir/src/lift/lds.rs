@@ -1,4 +1,4 @@
-//! LDS (DS) instructions beyond the first few in `Lifter::ds`: every width of read and write (bytes,
+//! LDS (DS) instructions: `Lifter::ds` (the family's entry) and the forms beyond its first few: every width of read and write (bytes,
 //! shorts, b64/b96/b128, d16 halves), read2/write2 of b64, the addtid forms and the 32-bit atomics whose
 //! read-modify-write the IR has (RDNA 2 ISA guide, "Data share operations"). Addresses are byte offsets in
 //! the workgroup's LDS (`Space::Lds`); the evaluator faults outside the workgroup's allocation (M0 does not
@@ -166,6 +166,105 @@ impl Lifter<'_> {
                 return self.unsupported("ds_ordered_count uses GDS ordered counters; not modelled")
             }
             _ => return self.unsupported("LDS instruction not lifted yet"),
+        }
+        Ok(())
+    }
+}
+
+impl Lifter<'_> {
+    pub(super) fn ds(&mut self) -> Result<(), LiftError> {
+        use Opcode::*;
+        let (w0, w1) = (self.w(0), self.w(1));
+        let (off0, off1) = ((w0 & 0xff) as i64, ((w0 >> 8) & 0xff) as i64);
+        let offset = (w0 & 0xffff) as i64;
+        let addr_r = (w1 & 0xff) as u16;
+        let d0 = ((w1 >> 8) & 0xff) as u16;
+        let d1 = ((w1 >> 16) & 0xff) as u16;
+        let vdst = ((w1 >> 24) & 0xff) as u16;
+        if w0 >> 17 & 1 != 0 {
+            return self.unsupported("GDS is not modelled");
+        }
+        let addr = self.n(Node::ReadVgpr {
+            reg: addr_r,
+            ty: Ty::B32,
+        });
+        let lds = Space::Lds;
+        match self.ins.opcode() {
+            DS_WRITE_B32 => {
+                let v = self.n(Node::ReadVgpr {
+                    reg: d0,
+                    ty: Ty::B32,
+                });
+                self.n(Node::Store {
+                    space: lds,
+                    access: Access::B32,
+                    addr,
+                    offset,
+                    value: v,
+                });
+            }
+            // The ST64 forms scale both offsets by 64 dwords (RDNA 2 ISA, DS_WRITE2ST64_B32: ADDR + OFFSET * 4 * 64).
+            DS_WRITE2_B32 | DS_WRITE2ST64_B32 => {
+                let scale = if self.ins.opcode() == DS_WRITE2ST64_B32 {
+                    4 * 64
+                } else {
+                    4
+                };
+                let a = self.n(Node::ReadVgpr {
+                    reg: d0,
+                    ty: Ty::B32,
+                });
+                let b = self.n(Node::ReadVgpr {
+                    reg: d1,
+                    ty: Ty::B32,
+                });
+                self.n(Node::Store {
+                    space: lds,
+                    access: Access::B32,
+                    addr,
+                    offset: off0 * scale,
+                    value: a,
+                });
+                self.n(Node::Store {
+                    space: lds,
+                    access: Access::B32,
+                    addr,
+                    offset: off1 * scale,
+                    value: b,
+                });
+            }
+            DS_READ_B32 => {
+                let v = self.n(Node::Load {
+                    space: lds,
+                    access: Access::B32,
+                    addr,
+                    offset,
+                });
+                self.write_v(vdst, v);
+            }
+            // DS_READ2ST64_B32: ADDR + OFFSET * 4 * 64 (RDNA 2 ISA).
+            DS_READ2_B32 | DS_READ2ST64_B32 => {
+                let scale = if self.ins.opcode() == DS_READ2ST64_B32 {
+                    4 * 64
+                } else {
+                    4
+                };
+                let a = self.n(Node::Load {
+                    space: lds,
+                    access: Access::B32,
+                    addr,
+                    offset: off0 * scale,
+                });
+                let b = self.n(Node::Load {
+                    space: lds,
+                    access: Access::B32,
+                    addr,
+                    offset: off1 * scale,
+                });
+                self.write_v(vdst, a);
+                self.write_v(vdst + 1, b);
+            }
+            _ => return self.ds_more(addr),
         }
         Ok(())
     }

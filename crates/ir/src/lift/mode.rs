@@ -221,8 +221,9 @@ pub(super) fn f32_denorm_rule(op: Opcode) -> Option<(bool, bool)> {
             (false, false)
         }
         _ => {
-            let name = op.name();
-            let cmp = name.starts_with("v_cmp") && name.ends_with("_f32");
+            let cmp = op
+                .compare()
+                .is_some_and(|c| c.ty == rdna2spv_isa::CmpType::F32);
             return cmp.then_some((true, false));
         }
     })

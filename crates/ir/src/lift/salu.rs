@@ -1,4 +1,4 @@
-//! More scalar ALU instructions (SOP1/SOP2/SOPK/SOPC), each composed from existing IR primitives (so the host
+//! The scalar ALU (SOP1/SOP2/SOPK/SOPC; `Lifter::salu` is the family's entry, the rest its helpers), each composed from existing IR primitives (so the host
 //! evaluator and every lowering compute them with nodes they already compute exactly). Definitions from the
 //! AMD RDNA 2 ISA guide's SALU chapter; bit helpers (bit reverse, count trailing zeros) are written here once.
 
@@ -96,8 +96,8 @@ impl Lifter<'_> {
         let (e0, e1) = (w0 & 0xff, (w0 >> 8) & 0xff);
         let simm = w0 as u16;
         let op = self.ins.opcode();
-        let name = op.name();
-        let wide = name.ends_with("_b64") || name.ends_with("_i64") || name.ends_with("_u64");
+        // 64-bit forms: a register pair among the row's operands (the table's kinds; D179).
+        let wide = self.ins.encoding.has_64bit_operand();
         let (ty, cl) = if wide {
             (Ty::B64, Src::I64)
         } else {
@@ -400,7 +400,13 @@ impl Lifter<'_> {
                     S_ORN1_SAVEEXEC_B32 | S_ORN1_SAVEEXEC_B64 => self.int(IntOp::Or, ty, ns, exec),
                     _ => self.int(IntOp::And, ty, s, ne),
                 };
-                let wr = name.contains("wrexec");
+                let wr = matches!(
+                    op,
+                    S_ANDN1_WREXEC_B32
+                        | S_ANDN1_WREXEC_B64
+                        | S_ANDN2_WREXEC_B32
+                        | S_ANDN2_WREXEC_B64
+                );
                 self.write_s(sdst, if wr { r } else { exec });
                 self.write_s(EXEC_LO, r);
                 self.set_scc_nonzero(ty, r);
@@ -417,7 +423,20 @@ impl Lifter<'_> {
             | S_CMPK_LE_I32 | S_CMPK_EQ_U32 | S_CMPK_LG_U32 | S_CMPK_GT_U32 | S_CMPK_GE_U32
             | S_CMPK_LT_U32 | S_CMPK_LE_U32 => {
                 // SCC = S(sdst field) op simm16 (sign-extended for _i32, zero-extended for _u32).
-                let signed = name.ends_with("i32");
+                let (cmp, signed) = match op {
+                    S_CMPK_EQ_I32 => (IntCmp::Eq, true),
+                    S_CMPK_LG_I32 => (IntCmp::Ne, true),
+                    S_CMPK_GT_I32 => (IntCmp::GtI, true),
+                    S_CMPK_GE_I32 => (IntCmp::GeI, true),
+                    S_CMPK_LT_I32 => (IntCmp::LtI, true),
+                    S_CMPK_LE_I32 => (IntCmp::LeI, true),
+                    S_CMPK_EQ_U32 => (IntCmp::Eq, false),
+                    S_CMPK_LG_U32 => (IntCmp::Ne, false),
+                    S_CMPK_GT_U32 => (IntCmp::GtU, false),
+                    S_CMPK_GE_U32 => (IntCmp::GeU, false),
+                    S_CMPK_LT_U32 => (IntCmp::LtU, false),
+                    _ => (IntCmp::LeU, false),
+                };
                 let k = if signed {
                     simm as i16 as i32 as u32
                 } else {
@@ -425,19 +444,6 @@ impl Lifter<'_> {
                 };
                 let a = self.read_s(sdst, Ty::B32);
                 let b = self.kc(Ty::B32, k as u64);
-                let rel = &name[7..9];
-                let cmp = match (rel, signed) {
-                    ("eq", _) => IntCmp::Eq,
-                    ("lg", _) => IntCmp::Ne,
-                    ("gt", true) => IntCmp::GtI,
-                    ("ge", true) => IntCmp::GeI,
-                    ("lt", true) => IntCmp::LtI,
-                    ("le", true) => IntCmp::LeI,
-                    ("gt", false) => IntCmp::GtU,
-                    ("ge", false) => IntCmp::GeU,
-                    ("lt", false) => IntCmp::LtU,
-                    _ => IntCmp::LeU,
-                };
                 let r = self.icmp(cmp, Ty::B32, a, b);
                 self.write_scc(r);
             }
@@ -490,7 +496,7 @@ impl Lifter<'_> {
         Ok(true)
     }
 
-    /// SOPP instructions beyond lift.rs's: hints and waits are no-ops; hardware messages and halts refused.
+    /// SOPP instructions beyond lift/sopp.rs's: hints and waits are no-ops; hardware messages and halts refused.
     /// Ok(false) for any other opcode.
     pub(super) fn sopp_more(&mut self) -> Result<bool, LiftError> {
         use Opcode::*;
@@ -526,5 +532,283 @@ impl Lifter<'_> {
                 | S_ATC_PROBE
                 | S_ATC_PROBE_BUFFER
         ))
+    }
+}
+
+impl Lifter<'_> {
+    pub(super) fn salu(&mut self) -> Result<(), LiftError> {
+        use Opcode::*;
+        let w0 = self.w(0);
+        let sdst = ((w0 >> 16) & 0x7f) as u16;
+        let (e0, e1) = (w0 & 0xff, (w0 >> 8) & 0xff);
+        let op = self.ins.opcode();
+        match op {
+            S_WAITCNT_VSCNT | S_WAITCNT_VMCNT | S_WAITCNT_EXPCNT | S_WAITCNT_LGKMCNT => Ok(()),
+            S_MOV_B32 | S_MOV_B64 => {
+                let wide = op == S_MOV_B64;
+                let v = self.src(e0, if wide { Src::I64 } else { Src::B32 })?;
+                self.write_s(sdst, v);
+                Ok(())
+            }
+            S_MOVK_I32 => {
+                let v = self.c(Ty::B32, w0 as u16 as i16 as i32 as u32 as u64);
+                self.write_s(sdst, v);
+                Ok(())
+            }
+            S_BFM_B32 | S_BFM_B64 => {
+                // D = ((1 << S0[4:0]) - 1) << S1[4:0] (B64: 6-bit counts, 64-bit mask); SCC unchanged.
+                let wide = op == S_BFM_B64;
+                let ty = if wide { Ty::B64 } else { Ty::B32 };
+                let a = self.src(e0, Src::B32)?;
+                let b = self.src(e1, Src::B32)?;
+                let (a, b) = if wide {
+                    (
+                        self.un(UnOp::ZExt, Ty::B64, a),
+                        self.un(UnOp::ZExt, Ty::B64, b),
+                    )
+                } else {
+                    (a, b)
+                };
+                let m = self.c(ty, if wide { 63 } else { 31 });
+                let a = self.int(IntOp::And, ty, a, m);
+                let b = self.int(IntOp::And, ty, b, m);
+                let one = self.c(ty, 1);
+                let bit = self.int(IntOp::Shl, ty, one, a);
+                let mask = self.int(IntOp::Sub, ty, bit, one);
+                let r = self.int(IntOp::Shl, ty, mask, b);
+                self.write_s(sdst, r);
+                Ok(())
+            }
+            S_MULK_I32 => {
+                // D = D * simm16 (sign-extended), low 32 bits; SCC unchanged.
+                let k = self.c(Ty::B32, w0 as u16 as i16 as i32 as u32 as u64);
+                let d = self.read_s(sdst, Ty::B32);
+                let v = self.int(IntOp::Mul, Ty::B32, d, k);
+                self.write_s(sdst, v);
+                Ok(())
+            }
+            S_AND_B32 | S_OR_B32 | S_XOR_B32 | S_ANDN2_B32 | S_ORN2_B32 | S_AND_B64 | S_OR_B64
+            | S_XOR_B64 | S_ANDN2_B64 | S_ORN2_B64 => {
+                let wide = matches!(
+                    op,
+                    S_AND_B64 | S_OR_B64 | S_XOR_B64 | S_ANDN2_B64 | S_ORN2_B64
+                );
+                let (ty, cl) = if wide {
+                    (Ty::B64, Src::I64)
+                } else {
+                    (Ty::B32, Src::B32)
+                };
+                let a = self.src(e0, cl)?;
+                let mut b = self.src(e1, cl)?;
+                if matches!(op, S_ANDN2_B32 | S_ANDN2_B64 | S_ORN2_B32 | S_ORN2_B64) {
+                    b = self.un(UnOp::Not, ty, b);
+                }
+                let iop = match op {
+                    S_AND_B32 | S_AND_B64 | S_ANDN2_B32 | S_ANDN2_B64 => IntOp::And,
+                    S_OR_B32 | S_OR_B64 | S_ORN2_B32 | S_ORN2_B64 => IntOp::Or,
+                    _ => IntOp::Xor,
+                };
+                let r = self.int(iop, ty, a, b);
+                self.write_s(sdst, r);
+                let nz = self.nonzero(ty, r);
+                self.write_scc(nz);
+                Ok(())
+            }
+            S_ADD_U32 | S_SUB_U32 | S_ADDC_U32 | S_SUBB_U32 => {
+                // 33-bit arithmetic: SCC is the carry (or borrow) out.
+                let a = self.src(e0, Src::B32)?;
+                let b = self.src(e1, Src::B32)?;
+                let a64 = self.un(UnOp::ZExt, Ty::B64, a);
+                let b64 = self.un(UnOp::ZExt, Ty::B64, b);
+                let sub = matches!(op, S_SUB_U32 | S_SUBB_U32);
+                let mut r = self.int(if sub { IntOp::Sub } else { IntOp::Add }, Ty::B64, a64, b64);
+                if matches!(op, S_ADDC_U32 | S_SUBB_U32) {
+                    let s = self.n(Node::ReadScc);
+                    let s64 = self.un(UnOp::ZExt, Ty::B64, s);
+                    r = self.int(if sub { IntOp::Sub } else { IntOp::Add }, Ty::B64, r, s64);
+                }
+                let lo = self.n(Node::Extract {
+                    ty: Ty::B32,
+                    a: r,
+                    shift: 0,
+                });
+                let carry = self.n(Node::Extract {
+                    ty: Ty::B1,
+                    a: r,
+                    shift: 32,
+                });
+                self.write_s(sdst, lo);
+                self.write_scc(carry);
+                Ok(())
+            }
+            S_ADD_I32 | S_SUB_I32 => {
+                // SCC = signed overflow.
+                let a = self.src(e0, Src::B32)?;
+                let b = self.src(e1, Src::B32)?;
+                let sub = op == S_SUB_I32;
+                let r = self.int(if sub { IntOp::Sub } else { IntOp::Add }, Ty::B32, a, b);
+                let sa = self.n(Node::Extract {
+                    ty: Ty::B1,
+                    a,
+                    shift: 31,
+                });
+                let sb = self.n(Node::Extract {
+                    ty: Ty::B1,
+                    a: b,
+                    shift: 31,
+                });
+                let sr = self.n(Node::Extract {
+                    ty: Ty::B1,
+                    a: r,
+                    shift: 31,
+                });
+                // add: overflow when a and b agree in sign and r differs; sub: when a and b differ and r differs from a.
+                let same = self.icmp(if sub { IntCmp::Ne } else { IntCmp::Eq }, Ty::B1, sa, sb);
+                let flipped = self.icmp(IntCmp::Ne, Ty::B1, sa, sr);
+                let ov = self.int(IntOp::And, Ty::B1, same, flipped);
+                self.write_s(sdst, r);
+                self.write_scc(ov);
+                Ok(())
+            }
+            S_MUL_I32 => {
+                let a = self.src(e0, Src::B32)?;
+                let b = self.src(e1, Src::B32)?;
+                let r = self.int(IntOp::Mul, Ty::B32, a, b);
+                self.write_s(sdst, r);
+                Ok(())
+            }
+            S_LSHL_B32 | S_LSHR_B32 | S_ASHR_I32 | S_LSHL_B64 | S_LSHR_B64 | S_ASHR_I64 => {
+                let wide = matches!(op, S_LSHL_B64 | S_LSHR_B64 | S_ASHR_I64);
+                let (ty, cl) = if wide {
+                    (Ty::B64, Src::I64)
+                } else {
+                    (Ty::B32, Src::B32)
+                };
+                let a = self.src(e0, cl)?;
+                let b = self.src(e1, Src::B32)?;
+                let iop = match op {
+                    S_LSHL_B32 | S_LSHL_B64 => IntOp::Shl,
+                    S_LSHR_B32 | S_LSHR_B64 => IntOp::LShr,
+                    _ => IntOp::AShr,
+                };
+                let b = if wide {
+                    self.un(UnOp::ZExt, Ty::B64, b)
+                } else {
+                    b
+                };
+                let r = self.int(iop, ty, a, b);
+                self.write_s(sdst, r);
+                let nz = self.nonzero(ty, r);
+                self.write_scc(nz);
+                Ok(())
+            }
+            S_MIN_U32 | S_MAX_U32 | S_MIN_I32 | S_MAX_I32 => {
+                let a = self.src(e0, Src::B32)?;
+                let b = self.src(e1, Src::B32)?;
+                let (iop, cmp) = match op {
+                    S_MIN_U32 => (IntOp::MinU, IntCmp::LtU),
+                    S_MAX_U32 => (IntOp::MaxU, IntCmp::GtU),
+                    S_MIN_I32 => (IntOp::MinI, IntCmp::LtI),
+                    _ => (IntOp::MaxI, IntCmp::GtI),
+                };
+                let r = self.int(iop, Ty::B32, a, b);
+                // SCC = 1 if src0 was selected.
+                let sel = self.icmp(cmp, Ty::B32, a, b);
+                self.write_s(sdst, r);
+                self.write_scc(sel);
+                Ok(())
+            }
+            S_CSELECT_B32 | S_CSELECT_B64 => {
+                let cl = if op == S_CSELECT_B64 {
+                    Src::I64
+                } else {
+                    Src::B32
+                };
+                let a = self.src(e0, cl)?;
+                let b = self.src(e1, cl)?;
+                let s = self.n(Node::ReadScc);
+                let r = self.n(Node::Select { cond: s, a, b });
+                self.write_s(sdst, r);
+                Ok(())
+            }
+            S_BCNT1_I32_B32 | S_BCNT1_I32_B64 => {
+                let cl = if op == S_BCNT1_I32_B64 {
+                    Src::I64
+                } else {
+                    Src::B32
+                };
+                let a = self.src(e0, cl)?;
+                let r = self.un(UnOp::Popcount, Ty::B32, a);
+                self.write_s(sdst, r);
+                let nz = self.nonzero(Ty::B32, r);
+                self.write_scc(nz);
+                Ok(())
+            }
+            S_AND_SAVEEXEC_B32 | S_AND_SAVEEXEC_B64 | S_OR_SAVEEXEC_B32 | S_OR_SAVEEXEC_B64
+            | S_XOR_SAVEEXEC_B32 | S_XOR_SAVEEXEC_B64 | S_ANDN2_SAVEEXEC_B32
+            | S_ANDN2_SAVEEXEC_B64 => {
+                // D = EXEC; EXEC = S0 op EXEC (andn2: S0 & ~EXEC); SCC = EXEC != 0.
+                let wide = matches!(
+                    op,
+                    S_AND_SAVEEXEC_B64
+                        | S_OR_SAVEEXEC_B64
+                        | S_XOR_SAVEEXEC_B64
+                        | S_ANDN2_SAVEEXEC_B64
+                );
+                let (ty, cl) = if wide {
+                    (Ty::B64, Src::I64)
+                } else {
+                    (Ty::B32, Src::B32)
+                };
+                let s = self.src(e0, cl)?;
+                let exec = self.read_s(EXEC_LO, ty);
+                let (iop, e) = match op {
+                    S_AND_SAVEEXEC_B32 | S_AND_SAVEEXEC_B64 => (IntOp::And, exec),
+                    S_OR_SAVEEXEC_B32 | S_OR_SAVEEXEC_B64 => (IntOp::Or, exec),
+                    S_XOR_SAVEEXEC_B32 | S_XOR_SAVEEXEC_B64 => (IntOp::Xor, exec),
+                    _ => (IntOp::And, self.un(UnOp::Not, ty, exec)),
+                };
+                let r = self.int(iop, ty, s, e);
+                self.write_s(sdst, exec);
+                self.write_s(EXEC_LO, r);
+                let nz = self.nonzero(ty, r);
+                self.write_scc(nz);
+                Ok(())
+            }
+            S_CMP_EQ_U32 | S_CMP_LG_U32 | S_CMP_GT_U32 | S_CMP_GE_U32 | S_CMP_LT_U32
+            | S_CMP_LE_U32 | S_CMP_EQ_I32 | S_CMP_LG_I32 | S_CMP_GT_I32 | S_CMP_GE_I32
+            | S_CMP_LT_I32 | S_CMP_LE_I32 | S_CMP_EQ_U64 | S_CMP_LG_U64 => {
+                let wide = matches!(op, S_CMP_EQ_U64 | S_CMP_LG_U64);
+                let (ty, cl) = if wide {
+                    (Ty::B64, Src::I64)
+                } else {
+                    (Ty::B32, Src::B32)
+                };
+                let a = self.src(e0, cl)?;
+                let b = self.src(e1, cl)?;
+                let cmp = match op {
+                    S_CMP_EQ_U32 | S_CMP_EQ_I32 | S_CMP_EQ_U64 => IntCmp::Eq,
+                    S_CMP_LG_U32 | S_CMP_LG_I32 | S_CMP_LG_U64 => IntCmp::Ne,
+                    S_CMP_GT_U32 => IntCmp::GtU,
+                    S_CMP_GE_U32 => IntCmp::GeU,
+                    S_CMP_LT_U32 => IntCmp::LtU,
+                    S_CMP_LE_U32 => IntCmp::LeU,
+                    S_CMP_GT_I32 => IntCmp::GtI,
+                    S_CMP_GE_I32 => IntCmp::GeI,
+                    S_CMP_LT_I32 => IntCmp::LtI,
+                    _ => IntCmp::LeI,
+                };
+                let r = self.icmp(cmp, ty, a, b);
+                self.write_scc(r);
+                Ok(())
+            }
+            _ => {
+                // The rest of the scalar ALU: lift/salu.rs.
+                if self.salu_more()? {
+                    return Ok(());
+                }
+                self.unsupported("scalar ALU instruction not lifted yet")
+            }
+        }
     }
 }

@@ -48,7 +48,7 @@ impl Lifter<'_> {
             }
         }
         let op = self.ins.opcode();
-        if op.name().contains("64") || op == Opcode::V_READFIRSTLANE_B32 {
+        if self.ins.encoding.has_64bit_operand() || op == Opcode::V_READFIRSTLANE_B32 {
             return self.unsupported("SDWA on a 64-bit or scalar-writing form is not lifted");
         }
         Ok(())

@@ -1,4 +1,4 @@
-//! Scalar memory beyond `s_load_dword*` (`Lifter::smem`): buffer loads and stores through a V#, scalar
+//! Scalar memory: `Lifter::smem` (the family's entry: `s_load_dword*`) and the forms beyond it: buffer loads and stores through a V#, scalar
 //! stores (gfx1010/gfx1013), and the clocks (decision D069).
 //!
 //! Addressing (RDNA 2 ISA guide, "Scalar memory operations"): `s_buffer_*` take the V# in the SGPR quad
@@ -233,5 +233,62 @@ impl Lifter<'_> {
             self.write_s(sdata, old);
         }
         Ok(true)
+    }
+}
+
+impl Lifter<'_> {
+    pub(super) fn smem(&mut self) -> Result<(), LiftError> {
+        let w0 = self.w(0);
+        let w1 = self.w(1);
+        let dwords = match self.ins.opcode() {
+            Opcode::S_LOAD_DWORD => 1,
+            Opcode::S_LOAD_DWORDX2 => 2,
+            Opcode::S_LOAD_DWORDX4 => 4,
+            Opcode::S_LOAD_DWORDX8 => 8,
+            Opcode::S_LOAD_DWORDX16 => 16,
+            _ => {
+                // Cache maintenance: lift/salu.rs.
+                if self.smem_more()? {
+                    return Ok(());
+                }
+                // Buffer loads/stores, scalar stores, clocks: lift/smem.rs.
+                if self.smem_ext()? {
+                    return Ok(());
+                }
+                return self.unsupported("scalar memory instruction not lifted yet");
+            }
+        };
+        let sbase = ((w0 & 0x3f) * 2) as u16;
+        let sdata = ((w0 >> 6) & 0x7f) as u16;
+        let offset = ((w1 & 0x1f_ffff) as i64) << 43 >> 43;
+        let soffset = w1 >> 25;
+        let base = self.read_s(sbase, Ty::B64);
+        let addr = if soffset != 125 {
+            let so = self.src(soffset, Src::B32)?;
+            let so64 = self.un(UnOp::ZExt, Ty::B64, so);
+            self.int(IntOp::Add, Ty::B64, base, so64)
+        } else {
+            base
+        };
+        let addr = self.address32_window(addr);
+        // The address is dword aligned (the low two bits are ignored).
+        let mask = self.c(Ty::B64, !3u64);
+        let vals: Vec<_> = (0..dwords)
+            .map(|i| {
+                let off = self.c(Ty::B64, (offset + 4 * i as i64) as u64);
+                let a = self.int(IntOp::Add, Ty::B64, addr, off);
+                let a = self.int(IntOp::And, Ty::B64, a, mask);
+                self.n(Node::Load {
+                    space: Space::Global,
+                    access: Access::B32,
+                    addr: a,
+                    offset: 0,
+                })
+            })
+            .collect();
+        for (i, v) in vals.into_iter().enumerate() {
+            self.write_s(sdata + i as u16, v);
+        }
+        Ok(())
     }
 }

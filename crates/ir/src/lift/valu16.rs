@@ -175,7 +175,7 @@ impl Lifter<'_> {
                 self.write16(vdst, r, opsel);
             }
             V_MIN3_I16 | V_MIN3_U16 | V_MAX3_I16 | V_MAX3_U16 | V_MED3_I16 | V_MED3_U16 => {
-                let signed = op.name().ends_with("i16");
+                let signed = matches!(op, V_MIN3_I16 | V_MAX3_I16 | V_MED3_I16);
                 let a = self.src16(s0, 0, opsel, signed)?;
                 let b = self.src16(s1, 1, opsel, signed)?;
                 let c = self.src16(s2, 2, opsel, signed)?;

@@ -2,9 +2,9 @@
 //! Definitions from the AMD RDNA 2 ISA guide's VALU chapter. Integer forms take no VOP3 modifiers here
 //! (clamp/op_sel/neg are refused before this point by `valu`).
 
-use super::{LiftError, Lifter, Src};
+use super::{valu::int_cmp, LiftError, Lifter, Src};
 use crate::{Handle, IntCmp, IntOp, Node, Ty, UnOp};
-use rdna2spv_isa::{Format, Opcode};
+use rdna2spv_isa::{CmpRel, CmpType, Format, Opcode};
 
 impl Lifter<'_> {
     fn k(&mut self, ty: Ty, v: u64) -> Handle<Node> {
@@ -219,7 +219,7 @@ impl Lifter<'_> {
             }
             V_MIN3_I32 | V_MIN3_U32 | V_MAX3_I32 | V_MAX3_U32 | V_MED3_I32 | V_MED3_U32 => {
                 let (a, b, c) = (self.src(s0, b32)?, self.src(s1, b32)?, self.src(s2, b32)?);
-                let signed = op.name().ends_with("i32");
+                let signed = matches!(op, V_MIN3_I32 | V_MAX3_I32 | V_MED3_I32);
                 let (mn, mx) = if signed {
                     (IntOp::MinI, IntOp::MaxI)
                 } else {
@@ -304,26 +304,20 @@ impl Lifter<'_> {
 
     /// 16- and 64-bit integer compares and the always-false/true forms (VOPC and their VOP3 forms).
     fn valu_int_cmp(&mut self, f: Format, s0: u32, s1: u32, vdst: u16) -> Result<bool, LiftError> {
-        let name = self.ins.opcode().name();
-        let Some(rest) = name
-            .strip_prefix("v_cmpx_")
-            .or_else(|| name.strip_prefix("v_cmp_"))
-        else {
+        // Relation, width and signedness: the table's compare facts (D179).
+        let Some(cmp) = self.ins.opcode().compare() else {
             return Ok(false);
         };
-        let Some((rel, ty)) = rest.split_once('_') else {
-            return Ok(false);
+        let (width, signed) = match cmp.ty {
+            CmpType::U16 => (Ty::B16, false),
+            CmpType::I16 => (Ty::B16, true),
+            CmpType::U32 => (Ty::B32, false),
+            CmpType::I32 => (Ty::B32, true),
+            CmpType::U64 => (Ty::B64, false),
+            CmpType::I64 => (Ty::B64, true),
+            CmpType::F16 | CmpType::F32 | CmpType::F64 => return Ok(false),
         };
-        let (width, signed) = match ty {
-            "u16" => (Ty::B16, false),
-            "i16" => (Ty::B16, true),
-            "u32" => (Ty::B32, false),
-            "i32" => (Ty::B32, true),
-            "u64" => (Ty::B64, false),
-            "i64" => (Ty::B64, true),
-            _ => return Ok(false),
-        };
-        let cmpx = name.starts_with("v_cmpx_");
+        let cmpx = self.ins.opcode().is_cmpx();
         let cl = if width == Ty::B64 { Src::I64 } else { Src::B32 };
         let (a, b) = (self.src(s0, cl)?, self.src(s1, cl)?);
         // 16-bit forms compare the low halves, extended to 32 bits.
@@ -340,28 +334,18 @@ impl Lifter<'_> {
         } else {
             (a, b, width)
         };
-        let c = match rel {
-            "f" => self.k(Ty::B1, 0),
-            "t" => self.k(Ty::B1, 1),
-            _ => {
-                let cmp = match (rel, signed) {
-                    ("eq", _) => IntCmp::Eq,
-                    ("ne", _) => IntCmp::Ne,
-                    ("lt", false) => IntCmp::LtU,
-                    ("le", false) => IntCmp::LeU,
-                    ("gt", false) => IntCmp::GtU,
-                    ("ge", false) => IntCmp::GeU,
-                    ("lt", true) => IntCmp::LtI,
-                    ("le", true) => IntCmp::LeI,
-                    ("gt", true) => IntCmp::GtI,
-                    ("ge", true) => IntCmp::GeI,
-                    _ => return Ok(false),
+        let c = match cmp.rel {
+            CmpRel::F => self.k(Ty::B1, 0),
+            CmpRel::T => self.k(Ty::B1, 1),
+            rel => {
+                let Some(icmp) = int_cmp(rel, signed) else {
+                    return Ok(false);
                 };
-                self.icmp(cmp, width, a, b)
+                self.icmp(icmp, width, a, b)
             }
         };
         // A constant condition is made per lane so the ballot counts active lanes.
-        let c = if matches!(rel, "f" | "t") {
+        let c = if matches!(cmp.rel, CmpRel::F | CmpRel::T) {
             let l = self.n(Node::LaneId);
             let z = self.k(Ty::B32, 0);
             let any = self.icmp(IntCmp::GeU, Ty::B32, l, z);

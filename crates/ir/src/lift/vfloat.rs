@@ -20,7 +20,7 @@
 
 use super::{LiftError, Lifter, Src};
 use crate::{FloatCmp, FloatOp, Handle, IntCmp, IntOp, Node, Ty, UnOp};
-use rdna2spv_isa::{Format, Opcode};
+use rdna2spv_isa::{CmpRel, CmpType, Format, Opcode};
 
 type H = Handle<Node>;
 
@@ -158,25 +158,26 @@ pub(super) fn takes_clamp(op: Opcode) -> bool {
     )
 }
 
-fn cmp_of(rel: &str) -> Option<FloatCmp> {
+/// The float compare of a VOPC relation (`None`: an integer-only relation or the class test).
+pub(super) fn float_cmp(rel: CmpRel) -> Option<FloatCmp> {
     Some(match rel {
-        "f" => FloatCmp::F,
-        "lt" => FloatCmp::Lt,
-        "eq" => FloatCmp::Eq,
-        "le" => FloatCmp::Le,
-        "gt" => FloatCmp::Gt,
-        "lg" => FloatCmp::Lg,
-        "ge" => FloatCmp::Ge,
-        "o" => FloatCmp::O,
-        "u" => FloatCmp::U,
-        "nge" => FloatCmp::Nge,
-        "nlg" => FloatCmp::Nlg,
-        "ngt" => FloatCmp::Ngt,
-        "nle" => FloatCmp::Nle,
-        "neq" => FloatCmp::Neq,
-        "nlt" => FloatCmp::Nlt,
-        "tru" => FloatCmp::Tru,
-        _ => return None,
+        CmpRel::F => FloatCmp::F,
+        CmpRel::Lt => FloatCmp::Lt,
+        CmpRel::Eq => FloatCmp::Eq,
+        CmpRel::Le => FloatCmp::Le,
+        CmpRel::Gt => FloatCmp::Gt,
+        CmpRel::Lg => FloatCmp::Lg,
+        CmpRel::Ge => FloatCmp::Ge,
+        CmpRel::O => FloatCmp::O,
+        CmpRel::U => FloatCmp::U,
+        CmpRel::Nge => FloatCmp::Nge,
+        CmpRel::Nlg => FloatCmp::Nlg,
+        CmpRel::Ngt => FloatCmp::Ngt,
+        CmpRel::Nle => FloatCmp::Nle,
+        CmpRel::Neq => FloatCmp::Neq,
+        CmpRel::Nlt => FloatCmp::Nlt,
+        CmpRel::T => FloatCmp::Tru,
+        CmpRel::Ne | CmpRel::Class => return None,
     })
 }
 
@@ -189,33 +190,26 @@ impl Lifter<'_> {
             return self.unsupported("VOP3 op_sel on this float instruction is not lifted yet");
         }
         // Comparisons and class tests of every width.
-        if name.starts_with("v_cmp") {
-            let cmpx = name.starts_with("v_cmpx");
-            let rest = name
-                .trim_start_matches("v_cmpx_")
-                .trim_start_matches("v_cmp_");
-            let (rel, width) = match rest.rsplit_once('_') {
-                Some(p) => p,
-                None => return Ok(false),
-            };
-            let f = match width {
-                "f16" => F16,
-                "f32" => F32,
-                "f64" => F64,
+        if let Some(cmp) = op.compare() {
+            let cmpx = op.is_cmpx();
+            let f = match cmp.ty {
+                CmpType::F16 => F16,
+                CmpType::F32 => F32,
+                CmpType::F64 => F64,
                 _ => return Ok(false),
             };
             let a = self.fsrc(o, f, 0)?;
-            let c = if rel == "class" {
+            let c = if cmp.rel == CmpRel::Class {
                 let m = self.src(o.s1, Src::B32)?;
                 self.class(f, a, m)
             } else {
-                let Some(cmp) = cmp_of(rel) else {
+                let Some(fcmp) = float_cmp(cmp.rel) else {
                     return Ok(false);
                 };
                 let b = self.fsrc(o, f, 1)?;
                 let (a, b) = (self.narrow(f, a), self.narrow(f, b));
                 self.n(Node::FloatCmp {
-                    op: cmp,
+                    op: fcmp,
                     ty: f.cmp_ty(),
                     a,
                     b,
