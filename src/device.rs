@@ -5,7 +5,7 @@
 use crate::dispatch::{Buffer, Plan};
 use anyhow::{Context as _, Result};
 use rdna2spv_spirv::lower::{ControlFlow, KernelLayout, LowerOptions, Mapping, SgprInit};
-use rdna2spv_vulkan::{Context, DeviceProfile, DeviceSelector, RunReport};
+use rdna2spv_vulkan::{Context, DeviceProfile, DeviceSelector, RunOptions, RunReport};
 
 /// Which profile the lowering uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -212,40 +212,26 @@ pub fn run_vulkan_mapped_cached(
     } else {
         Vec::new()
     };
-    let opts = LowerOptions {
-        control_flow,
-        mapping,
-        segments: plan.segments(),
-        ..LowerOptions::default()
+    let opts = RunOptions {
+        lower: LowerOptions {
+            control_flow,
+            mapping,
+            segments: plan.segments(),
+            ..LowerOptions::default()
+        },
+        allocations: &allocations,
     };
-    let key = ModuleKey::new(plan, profile, &opts, allocations.len());
+    let key = ModuleKey::new(plan, profile, &opts.lower, allocations.len());
     let report = if plan.program_fixed() && cache.key.as_ref() == Some(&key) {
         cache.hits += 1;
-        rdna2spv_vulkan::run_lowered_checked(
-            ctx,
-            &plan.program,
-            &plan.launch,
-            &cache.words,
-            &allocations,
-        )?
+        rdna2spv_vulkan::run_lowered(ctx, &plan.program, &plan.launch, &cache.words, &allocations)?
     } else {
         let t0 = std::time::Instant::now();
-        let words = rdna2spv_vulkan::lower_for_run(
-            ctx,
-            &plan.program,
-            &plan.launch,
-            profile,
-            &opts,
-            &allocations,
-        )?;
+        let words =
+            rdna2spv_vulkan::lower_for_run(ctx, &plan.program, &plan.launch, profile, &opts)?;
         let lower_time = t0.elapsed();
-        let mut report = rdna2spv_vulkan::run_lowered_checked(
-            ctx,
-            &plan.program,
-            &plan.launch,
-            &words,
-            &allocations,
-        )?;
+        let mut report =
+            rdna2spv_vulkan::run_lowered(ctx, &plan.program, &plan.launch, &words, &allocations)?;
         report.lower_time = lower_time;
         *cache = ModuleCache {
             key: plan.program_fixed().then_some(key),

@@ -13,7 +13,7 @@ use rdna2spv::device::{open, profile_of, ProfileChoice};
 use rdna2spv::dispatch::Plan;
 use rdna2spv::manifest::Manifest;
 use rdna2spv_spirv::lower::LowerOptions;
-use rdna2spv_vulkan::{run_program_checked, RunError};
+use rdna2spv_vulkan::{run_program, RunError, RunOptions};
 
 fn fixture(p: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
@@ -120,13 +120,15 @@ fn run_into_canary(manifest: &str, redirect: usize) -> (RunError, Vec<u8>, Vec<V
     // The kernarg segment now holds the canary's address: upload it again.
     let k = plan.kernarg_index();
     bufs[k].upload(0, &plan.buffers[k].data).unwrap();
-    let e = run_program_checked(
+    let e = run_program(
         &ctx,
         &plan.program,
         &plan.launch,
         &prof,
-        &LowerOptions::default(),
-        &allocations,
+        &RunOptions {
+            lower: LowerOptions::default(),
+            allocations: &allocations,
+        },
     )
     .expect_err("the run faults");
     let after = canary.download_all().unwrap();
@@ -283,13 +285,15 @@ fn lds_out_of_bounds_is_trapped_on_both_backends() {
     bin.upload(0, &input).unwrap();
     let bout = ctx.create_buffer(128).unwrap();
     let a = [bin.device_address(), bout.device_address()];
-    let e = run_program_checked(
+    let e = run_program(
         &ctx,
         &p,
         &launch_at(&a),
         &prof,
-        &LowerOptions::default(),
-        &[(a[0], 128), (a[1], 128)],
+        &RunOptions {
+            lower: LowerOptions::default(),
+            allocations: &[(a[0], 128), (a[1], 128)],
+        },
     )
     .expect_err("the checked run traps")
     .to_string();

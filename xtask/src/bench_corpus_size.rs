@@ -141,13 +141,15 @@ pub fn probe_main(args: &[String]) -> Result<()> {
         ..LowerOptions::default()
     };
     let t = Instant::now();
-    let r = rdna2spv_vulkan::run_program_checked(
+    let r = rdna2spv_vulkan::run_program(
         &ctx,
         &program,
         &launch,
         &profile,
-        &opts,
-        &[(addr, kernarg_bytes)],
+        &rdna2spv_vulkan::RunOptions {
+            lower: opts,
+            allocations: &[(addr, kernarg_bytes)],
+        },
     );
     let wall = t.elapsed().as_secs_f64();
     let (outcome, report) = match &r {

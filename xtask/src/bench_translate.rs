@@ -25,7 +25,7 @@ use rdna2spv_codeobj::{CodeObject, Kernel};
 use rdna2spv_eval::Launch;
 use rdna2spv_ir::lift::lift;
 use rdna2spv_spirv::lower::{lower_with, LowerOptions};
-use rdna2spv_vulkan::{kernel_layout, run_program_checked, Context, DeviceProfile};
+use rdna2spv_vulkan::{kernel_layout, run_program, Context, DeviceProfile, RunOptions};
 use serde_json::json;
 use std::collections::HashSet;
 use std::time::Instant;
@@ -238,13 +238,15 @@ pub fn section(opts: &Opts) -> Result<Section> {
             ));
             let t = Instant::now();
             let cpu0 = process_cpu_seconds();
-            let r = run_program_checked(
+            let r = run_program(
                 &ctx,
                 &program,
                 &launch,
                 &profile,
-                &LowerOptions::default(),
-                &[(addr, kernarg_bytes)],
+                &RunOptions {
+                    lower: LowerOptions::default(),
+                    allocations: &[(addr, kernarg_bytes)],
+                },
             );
             let total = t.elapsed().as_secs_f64();
             let cpu = match (cpu0, process_cpu_seconds()) {

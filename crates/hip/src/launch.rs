@@ -266,8 +266,10 @@ pub fn launch(
                                     program,
                                     &launch,
                                     profile,
-                                    &opts,
-                                    &allocations,
+                                    &rdna2spv_vulkan::RunOptions {
+                                        lower: opts,
+                                        allocations: &allocations,
+                                    },
                                 )
                                 .map_err(|e| Failure::Stop(format!("{what}: translating: {e}")))?;
                                 if let (Some(d), Some(k)) = (&ready.disk, &disk_key) {
@@ -283,7 +285,7 @@ pub fn launch(
                 };
                 let (created, hits) = ctx.pipeline_counts();
                 let ran = match &m.entry(name)?.program {
-                    Some(p) => Some(rdna2spv_vulkan::run_lowered_checked(
+                    Some(p) => Some(rdna2spv_vulkan::run_lowered(
                         ctx,
                         p,
                         &launch,
@@ -300,13 +302,7 @@ pub fn launch(
                     None => {
                         lift(m)?;
                         let program = m.entry(name)?.program.as_ref().expect("lifted");
-                        rdna2spv_vulkan::run_lowered_checked(
-                            ctx,
-                            program,
-                            &launch,
-                            &words,
-                            &allocations,
-                        )
+                        rdna2spv_vulkan::run_lowered(ctx, program, &launch, &words, &allocations)
                     }
                 };
                 let e = match ran {

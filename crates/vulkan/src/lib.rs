@@ -30,9 +30,8 @@ pub use context::{
 pub use profile::{probe, probe_with_report, ProbeReport};
 pub use rdna2spv_spirv::profile::{DeviceIdentity, DeviceProfile, FloatToInt, VerifiedSubgroup};
 pub use run::{
-    kernel_layout, lower_for_run, name_in_program, run_lowered_checked, run_lowered_unlifted,
-    run_module, run_program, run_program_checked, run_program_with, run_with_buffers, BufferRun,
-    RunError, RunReport,
+    kernel_layout, lower_for_run, name_in_program, run_lowered, run_lowered_unlifted, run_program,
+    run_with_buffers, BufferRun, RunError, RunOptions, RunReport,
 };
 
 use std::time::Duration;

@@ -71,7 +71,7 @@ pub enum RunError {
 pub struct RunReport {
     /// SPIR-V words of the module.
     pub module_words: usize,
-    /// Time spent in [`lower::lower`].
+    /// Time spent in [`lower_for_run`] (zero after [`run_lowered`]).
     pub lower_time: Duration,
     /// Pipeline creation and dispatch (lavapipe JITs lazily inside the first dispatch).
     pub dispatch: DispatchStats,
@@ -94,64 +94,52 @@ pub fn kernel_layout(launch: &Launch) -> KernelLayout {
     }
 }
 
-/// Lowers `program` for `launch` with `profile` and runs it on `ctx`.
+/// How [`run_program`] lowers and checks a run; `RunOptions::default()` is the plain run (default
+/// lowering, no checking).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunOptions<'a> {
+    /// The lowering's options.
+    pub lower: LowerOptions,
+    /// Checked mode when not empty: each `(device address, bytes)` is an allocation, every global access
+    /// is validated against them ([`LowerOptions::checked`]) and the first out-of-bounds one is reported
+    /// as [`RunError::OutOfBounds`] instead of touching memory outside them.
+    pub allocations: &'a [(u64, u64)],
+}
+
+/// Lowers `program` for `launch` with `profile` and `opts` ([`lower_for_run`]) and runs it on `ctx`.
 pub fn run_program(
     ctx: &Context,
     program: &Program,
     launch: &Launch,
     profile: &DeviceProfile,
+    opts: &RunOptions,
 ) -> Result<RunReport, RunError> {
-    run_program_with(ctx, program, launch, profile, &LowerOptions::default())
+    run_program_extra(ctx, program, launch, profile, opts, &[])
 }
 
-/// [`run_program`] with explicit lowering options.
-pub fn run_program_with(
-    ctx: &Context,
-    program: &Program,
-    launch: &Launch,
-    profile: &DeviceProfile,
-    opts: &LowerOptions,
-) -> Result<RunReport, RunError> {
-    run_program_checked(ctx, program, launch, profile, opts, &[])
-}
-
-/// [`run_program_with`] in checked mode when `allocations` (each `(device address, bytes)`) is not empty:
-/// every global access is validated against them ([`LowerOptions::checked`]) and the first out-of-bounds
-/// one is reported as [`RunError::OutOfBounds`] instead of touching memory outside them.
-pub fn run_program_checked(
-    ctx: &Context,
-    program: &Program,
-    launch: &Launch,
-    profile: &DeviceProfile,
-    opts: &LowerOptions,
-    allocations: &[(u64, u64)],
-) -> Result<RunReport, RunError> {
-    run_program_extra(ctx, program, launch, profile, opts, allocations, &[])
-}
-
-/// The module [`run_program_checked`] lowers and dispatches for these inputs: `opts` in checked mode when
-/// `allocations` is not empty, and with [`LowerOptions::whole_workgroups`] when split waves (D105) would
-/// make the dispatch wider than the device allows. It depends on `launch` through [`kernel_layout`] less
-/// the values of its `Const` SGPRs (launch words the module reads at run time, `lower`'s module docs) and
-/// through `launch.grid` (the split-width fallback): [`run_lowered_checked`] may reuse it while those, the
-/// program, `profile`, `opts` and the number of allocations stay the same (D149).
+/// The module [`run_program`] lowers and dispatches for these inputs: `opts.lower` in checked mode when
+/// `opts.allocations` is not empty, and with [`LowerOptions::whole_workgroups`] when split waves (D105)
+/// would make the dispatch wider than the device allows. It depends on `launch` through [`kernel_layout`]
+/// less the values of its `Const` SGPRs (launch words the module reads at run time, `lower`'s module
+/// docs) and through `launch.grid` (the split-width fallback): [`run_lowered`] may reuse it while those,
+/// the program, `profile`, `opts.lower` and the number of allocations stay the same (D149).
 pub fn lower_for_run(
     ctx: &Context,
     program: &Program,
     launch: &Launch,
     profile: &DeviceProfile,
-    opts: &LowerOptions,
-    allocations: &[(u64, u64)],
+    opts: &RunOptions,
 ) -> Result<Vec<u32>, RunError> {
     let layout = kernel_layout(launch);
-    let mut opts = *opts;
+    let allocations = opts.allocations;
+    let mut opts = opts.lower;
     if !allocations.is_empty() {
         opts.checked = Some(u16::try_from(allocations.len()).map_err(|_| {
             RunError::Launch(format!("{} allocations to check", allocations.len()))
         })?);
     } else if opts.checked.is_some() {
         return Err(RunError::Launch(
-            "checked lowering without allocations: use run_program_checked".into(),
+            "checked lowering without allocations: give RunOptions::allocations".into(),
         ));
     }
     let mut words = lower::lower_with(program, &layout, profile, &opts)?;
@@ -167,42 +155,42 @@ pub fn lower_for_run(
     Ok(words)
 }
 
-/// [`run_program_checked`] with its module already lowered: `words` must be what [`lower_for_run`] gave
-/// for the same program, profile, options, number of allocations, layout shape and grid (D149: the
+/// [`run_program`] with its module already lowered: `words` must be what [`lower_for_run`] gave for the
+/// same program, profile, lowering options, number of allocations, layout shape and grid, and
+/// `allocations` are the run's (checked mode when not empty, as [`RunOptions::allocations`]). D149: the
 /// bench's warm runs reuse their first run's module, so that no lowering runs just before the timed
-/// dispatch). The report's `lower_time` is zero.
-pub fn run_lowered_checked(
+/// dispatch. The report's `lower_time` is zero.
+pub fn run_lowered(
     ctx: &Context,
     program: &Program,
     launch: &Launch,
     words: &[u32],
     allocations: &[(u64, u64)],
 ) -> Result<RunReport, RunError> {
-    run_lowered(ctx, program, launch, words, allocations, &[])
+    run_lowered_extra(ctx, program, launch, words, allocations, &[])
 }
 
-/// [`run_program_checked`] with `extra` launch words after the Const words, the scratch address and the
-/// check buffer's address (the trace buffers, `crate::trace`).
+/// [`run_program`] with `extra` launch words after the Const words, the scratch address and the check
+/// buffer's address (the trace buffers, `crate::trace`).
 pub(crate) fn run_program_extra(
     ctx: &Context,
     program: &Program,
     launch: &Launch,
     profile: &DeviceProfile,
-    opts: &LowerOptions,
-    allocations: &[(u64, u64)],
+    opts: &RunOptions,
     extra: &[u32],
 ) -> Result<RunReport, RunError> {
     let t0 = Instant::now();
-    let words = lower_for_run(ctx, program, launch, profile, opts, allocations)?;
+    let words = lower_for_run(ctx, program, launch, profile, opts)?;
     let lower_time = t0.elapsed();
-    let mut r = run_lowered(ctx, program, launch, &words, allocations, extra)?;
+    let mut r = run_lowered_extra(ctx, program, launch, &words, opts.allocations, extra)?;
     r.lower_time = lower_time;
     Ok(r)
 }
 
-/// Runs `words` (lowered by [`lower_for_run`]) and names a fault's instruction and a stuck wave's block
-/// from `program`.
-fn run_lowered(
+/// [`run_lowered`] with `extra` launch words ([`run_program_extra`]); names a fault's instruction and a
+/// stuck wave's block from `program`.
+fn run_lowered_extra(
     ctx: &Context,
     program: &Program,
     launch: &Launch,
@@ -210,9 +198,14 @@ fn run_lowered(
     allocations: &[(u64, u64)],
     extra: &[u32],
 ) -> Result<RunReport, RunError> {
-    let layout = kernel_layout(launch);
-    let checked = (!allocations.is_empty()).then_some(allocations);
-    let r = run_module_inner(ctx, words, &layout, launch.grid, checked, extra);
+    let r = run_module(
+        ctx,
+        words,
+        &kernel_layout(launch),
+        launch.grid,
+        allocations,
+        extra,
+    );
     // A dispatch that finished: its program's encodings ran on the device (issue 28's coverage log).
     if r.is_ok() {
         crate::coverage_log::record(program);
@@ -220,8 +213,8 @@ fn run_lowered(
     r.map_err(|e| name_in_program(program, e))
 }
 
-/// [`run_lowered_checked`] without the lifted program, for a module taken from a persistent cache (the
-/// HIP runtime's, D160): a fault's instruction and a stuck wave's block are then given as the device
+/// [`run_lowered`] without the lifted program, for a module taken from a persistent cache (the HIP
+/// runtime's, D160): a fault's instruction and a stuck wave's block are then given as the device
 /// reported them; [`name_in_program`] names them once the caller has lifted the kernel. Returns None when
 /// the coverage log (`RDNA2SPV_COVERAGE_LOG`) is on: it needs the program, so the caller lifts.
 pub fn run_lowered_unlifted(
@@ -233,14 +226,12 @@ pub fn run_lowered_unlifted(
     if std::env::var_os("RDNA2SPV_COVERAGE_LOG").is_some() {
         return None;
     }
-    let layout = kernel_layout(launch);
-    let checked = (!allocations.is_empty()).then_some(allocations);
-    Some(run_module_inner(
+    Some(run_module(
         ctx,
         words,
-        &layout,
+        &kernel_layout(launch),
         launch.grid,
-        checked,
+        allocations,
         &[],
     ))
 }
@@ -276,24 +267,17 @@ pub fn name_in_program(program: &Program, mut e: RunError) -> RunError {
     }
 }
 
-/// Runs a module made by [`lower::lower`] for `layout` over `grid` work-items.
-pub fn run_module(
+/// Runs a module made by [`lower_for_run`] for `layout` over `grid` work-items, in checked mode when
+/// `allocations` is not empty, with `extra` launch words last.
+fn run_module(
     ctx: &Context,
     words: &[u32],
     layout: &KernelLayout,
     grid: [u32; 3],
-) -> Result<RunReport, RunError> {
-    run_module_inner(ctx, words, layout, grid, None, &[])
-}
-
-fn run_module_inner(
-    ctx: &Context,
-    words: &[u32],
-    layout: &KernelLayout,
-    grid: [u32; 3],
-    checked: Option<&[(u64, u64)]>,
+    allocations: &[(u64, u64)],
     extra: &[u32],
 ) -> Result<RunReport, RunError> {
+    let checked = (!allocations.is_empty()).then_some(allocations);
     if grid.contains(&0) {
         return Err(RunError::Launch(format!("grid {grid:?} is empty")));
     }
@@ -464,7 +448,11 @@ pub fn run_with_buffers(
     }
     let addresses: Vec<u64> = bufs.iter().map(|b| b.device_address()).collect();
     let launch = launch_of(&addresses);
-    let report = run_program_with(ctx, program, &launch, profile, opts)?;
+    let opts = RunOptions {
+        lower: *opts,
+        ..RunOptions::default()
+    };
+    let report = run_program(ctx, program, &launch, profile, &opts)?;
     let mut outputs = Vec::with_capacity(bufs.len());
     for b in &bufs {
         outputs.push(b.download_all()?);

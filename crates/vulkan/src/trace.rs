@@ -10,7 +10,7 @@ use rdna2spv_ir::{verify, Program};
 use rdna2spv_spirv::lower::{LowerError, LowerOptions};
 use rdna2spv_spirv::DeviceProfile;
 
-use crate::run::{kernel_layout, run_program_extra, RunError, RunReport};
+use crate::run::{kernel_layout, run_program_extra, RunError, RunOptions, RunReport};
 use crate::Context;
 
 /// Default trace capacity: 16 Mi words (64 MiB).
@@ -34,9 +34,12 @@ pub fn run_program_traced(
     let a = buf.device_address();
     let sink = ctx.create_buffer(4 * SINK_WORDS as u64)?;
     let sa = sink.device_address();
-    let opts = LowerOptions {
-        trace: Some(filter),
-        ..*opts
+    let opts = RunOptions {
+        lower: LowerOptions {
+            trace: Some(filter),
+            ..*opts
+        },
+        allocations: &[],
     };
     let report = run_program_extra(
         ctx,
@@ -44,7 +47,6 @@ pub fn run_program_traced(
         launch,
         profile,
         &opts,
-        &[],
         &[a as u32, (a >> 32) as u32, sa as u32, (sa >> 32) as u32],
     )?;
     let head = buf.download_u32(0, 2)?;

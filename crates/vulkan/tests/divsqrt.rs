@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use divsqrt_kernel::*;
 use rdna2spv_spirv::lower::lower;
-use rdna2spv_vulkan::{kernel_layout, probe, run_program, Context, DeviceProfile};
+use rdna2spv_vulkan::{kernel_layout, probe, run_program, Context, DeviceProfile, RunOptions};
 
 fn run_device(
     ctx: &Context,
@@ -34,7 +34,7 @@ fn run_device(
     let words = lower(program, &kernel_layout(&launch), profile).expect("lowers");
     common::spirv_val("divsqrt", &words);
     let t = Instant::now();
-    run_program(ctx, program, &launch, profile).expect("device run");
+    run_program(ctx, program, &launch, profile, &RunOptions::default()).expect("device run");
     eprintln!("  device run: {:?}", t.elapsed());
     to_words(&bo.download_all().unwrap())
 }

@@ -13,7 +13,9 @@ use rdna2spv_ir::{
 };
 use rdna2spv_spirv::lower::{lower, lower_with, Lanes, LowerOptions, Unaligned};
 use rdna2spv_spirv::DeviceProfile;
-use rdna2spv_vulkan::{kernel_layout, run_program, run_with_buffers, Context, RunReport};
+use rdna2spv_vulkan::{
+    kernel_layout, run_program, run_with_buffers, Context, RunOptions, RunReport,
+};
 
 type H = Handle<Node>;
 
@@ -468,6 +470,7 @@ fn fma_f32_hundred_thousand_triples_bit_identical() {
         &fma_program(32, 256),
         &launch,
         &DeviceProfile::portable(),
+        &RunOptions::default(),
     )
     .expect("warm run");
     eprintln!(
@@ -1331,8 +1334,14 @@ fn loop_cap_is_detected_not_silent() {
         mem.add("b", buf.device_address(), vec![0; size]).unwrap();
         rdna2spv_eval::run(&p, &launch, &mut mem).unwrap();
         assert_eq!(mem.read(buf.device_address(), 4).unwrap(), trips as u64);
-        let err = run_program(&ctx, &p, &launch, &DeviceProfile::portable())
-            .expect_err("a loop past lavapipe's cap must not pass silently");
+        let err = run_program(
+            &ctx,
+            &p,
+            &launch,
+            &DeviceProfile::portable(),
+            &RunOptions::default(),
+        )
+        .expect_err("a loop past lavapipe's cap must not pass silently");
         eprintln!("{name}: as expected: {err}");
         assert!(
             matches!(err, rdna2spv_vulkan::RunError::NotFinished { flag: 2, .. }),

@@ -967,19 +967,16 @@ fn typed_runtime_refusals_stop_the_run() {
         if name == "refused_store" {
             assert!(e.contains("lane 5"), "{name}: {e}");
         }
-        let opts = LowerOptions {
-            unaligned: Unaligned::Emulate,
-            ..Default::default()
+        let opts = rdna2spv_vulkan::RunOptions {
+            lower: LowerOptions {
+                unaligned: Unaligned::Emulate,
+                ..Default::default()
+            },
+            allocations: &[],
         };
-        let d = rdna2spv_vulkan::run::run_program_with(
-            &ctx,
-            &program,
-            &l,
-            &DeviceProfile::portable(),
-            &opts,
-        )
-        .expect_err("the device run fails")
-        .to_string();
+        let d = rdna2spv_vulkan::run_program(&ctx, &program, &l, &DeviceProfile::portable(), &opts)
+            .expect_err("the device run fails")
+            .to_string();
         assert!(d.contains("refuses at run time"), "{name}: {d}");
         // A refused store writes nothing: lane 5's element (an out-of-range value), or every lane's (a
         // format whose stores are refused); the other lanes of the range case store their 7.

@@ -8,7 +8,7 @@ use rdna2spv_ir::Program;
 use rdna2spv_isa::Target;
 use rdna2spv_spirv::lower::{lower_with, LowerOptions, Unaligned};
 use rdna2spv_spirv::DeviceProfile;
-use rdna2spv_vulkan::{kernel_layout, run::run_program_with, Context};
+use rdna2spv_vulkan::{kernel_layout, run_program, Context, RunOptions};
 
 /// splitmix64.
 pub struct Rng(pub u64);
@@ -97,7 +97,11 @@ pub fn run_both(
     let host = (0..init.len())
         .map(|i| mem.allocation(&format!("buf{i}")).unwrap().data.clone())
         .collect();
-    run_program_with(ctx, program, &launch, &DeviceProfile::portable(), &opts)
+    let opts = RunOptions {
+        lower: opts,
+        ..RunOptions::default()
+    };
+    run_program(ctx, program, &launch, &DeviceProfile::portable(), &opts)
         .unwrap_or_else(|e| panic!("{}: device run failed: {e}", program.name));
     let device: Vec<Vec<u8>> = bufs
         .iter()
