@@ -13,7 +13,7 @@
 
 use super::Lifter;
 use crate::Handle;
-use crate::{FloatCmp, FloatOp, IntCmp, IntOp, Node, Ty, UnOp};
+use crate::{FloatOp, IntCmp, IntOp, Node, Ty, UnOp};
 
 type H = Handle<Node>;
 
@@ -397,37 +397,16 @@ impl Lifter<'_> {
         let tiny = self.icmp(IntCmp::LeU, Ty::B32, en, k53);
         let up = self.ldexp64k(x, 128);
         let down = self.ldexp64k(x, -128);
-        let x_is_den = self.n(Node::FloatCmp {
-            op: FloatCmp::Eq,
-            ty: Ty::B64,
-            a: x,
-            b: den,
-        });
-        let x_is_num = self.n(Node::FloatCmp {
-            op: FloatCmp::Eq,
-            ty: Ty::B64,
-            a: x,
-            b: num,
-        });
-        let nan = self.k64(QNAN);
-        let d = self.sel(tiny, up, x);
-        let f = f1;
-        let d6 = self.sel(x_is_num, up, x);
-        let d = self.sel(q_sub, d6, d);
-        let f = self.sel(q_sub, t1, f);
-        let d = self.sel(r_sub, down, d);
-        let f = self.sel(r_sub, f1, f);
-        let d4 = self.sel(x_is_den, down, x);
-        let d = self.sel(both, d4, d);
-        let f = self.sel(both, t1, f);
-        let d = self.sel(d_sub, up, d);
-        let f = self.sel(d_sub, f1, f);
-        let d2 = self.sel(x_is_den, up, x);
-        let d = self.sel(big, d2, d);
-        let f = self.sel(big, t1, f);
-        let d = self.sel(zero, nan, d);
-        let f = self.sel(zero, f1, f);
-        (d, f)
+        let c = super::fmath::DivScaleCases {
+            zero,
+            big,
+            d_sub,
+            r_sub,
+            q_sub,
+            both,
+            tiny,
+        };
+        self.div_scale_select(Ty::B64, (x, den, num), c, (up, down), (f1, t1))
     }
 
     /// V_DIV_FMAS_F64: fma(S0, S1, S2), and where the lane's VCC bit is set (a·b + c)·2^128 when

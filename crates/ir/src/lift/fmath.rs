@@ -6,6 +6,18 @@ use super::Lifter;
 use crate::{FloatCmp, FloatOp, Handle, IntCmp, IntOp, Node, Ty, UnOp};
 use rdna2spv_isa::Opcode;
 
+/// The cases of V_DIV_SCALE (D012), each a B1 node: a zero operand, a large exponent difference, a
+/// subnormal denominator, 1/D subnormal, N/D subnormal, both of those, a tiny numerator.
+pub(super) struct DivScaleCases {
+    pub zero: Handle<Node>,
+    pub big: Handle<Node>,
+    pub d_sub: Handle<Node>,
+    pub r_sub: Handle<Node>,
+    pub q_sub: Handle<Node>,
+    pub both: Handle<Node>,
+    pub tiny: Handle<Node>,
+}
+
 impl Lifter<'_> {
     pub(super) fn k32(&mut self, v: u32) -> Handle<Node> {
         self.c(Ty::B32, v as u64)
@@ -400,37 +412,63 @@ impl Lifter<'_> {
         let tiny = self.icmp(IntCmp::LeU, Ty::B32, en, k23);
         let up = self.ldexp(x, 0x5f80_0000);
         let down = self.ldexp(x, 0x1f80_0000);
+        let c = DivScaleCases {
+            zero,
+            big,
+            d_sub,
+            r_sub,
+            q_sub,
+            both,
+            tiny,
+        };
+        self.div_scale_select(Ty::B32, (x, den, num), c, (up, down), (f1, t1))
+    }
+
+    /// The selection of V_DIV_SCALE_F32/F64 (`f1`/`t1`: the B1 constants 0 and 1), shared by `div_scale_f32` and lift/f64div.rs
+    /// `div_scale_f64`, which compute the cases with their own constants): D and the VCC bit from the
+    /// cases and the two scalings `up`/`down` of `x`, built from the last rule to the first so that the
+    /// first matching rule wins.
+    pub(super) fn div_scale_select(
+        &mut self,
+        ty: Ty,
+        (x, den, num): (Handle<Node>, Handle<Node>, Handle<Node>),
+        c: DivScaleCases,
+        (up, down): (Handle<Node>, Handle<Node>),
+        (f1, t1): (Handle<Node>, Handle<Node>),
+    ) -> (Handle<Node>, Handle<Node>) {
         let x_is_den = self.n(Node::FloatCmp {
             op: FloatCmp::Eq,
-            ty: Ty::B32,
+            ty,
             a: x,
             b: den,
         });
         let x_is_num = self.n(Node::FloatCmp {
             op: FloatCmp::Eq,
-            ty: Ty::B32,
+            ty,
             a: x,
             b: num,
         });
-        let nan = self.k32(crate::quirks::F32_DEFAULT_NAN);
-        // Built from the last rule to the first, so the first matching rule wins.
-        let d = self.sel(tiny, up, x);
+        let nan = match ty {
+            Ty::B64 => self.c(Ty::B64, crate::quirks::F64_DEFAULT_NAN),
+            _ => self.k32(crate::quirks::F32_DEFAULT_NAN),
+        };
+        let d = self.sel(c.tiny, up, x);
         let f = f1;
         let d6 = self.sel(x_is_num, up, x);
-        let d = self.sel(q_sub, d6, d);
-        let f = self.sel(q_sub, t1, f);
-        let d = self.sel(r_sub, down, d);
-        let f = self.sel(r_sub, f1, f);
+        let d = self.sel(c.q_sub, d6, d);
+        let f = self.sel(c.q_sub, t1, f);
+        let d = self.sel(c.r_sub, down, d);
+        let f = self.sel(c.r_sub, f1, f);
         let d4 = self.sel(x_is_den, down, x);
-        let d = self.sel(both, d4, d);
-        let f = self.sel(both, t1, f);
-        let d = self.sel(d_sub, up, d);
-        let f = self.sel(d_sub, f1, f);
+        let d = self.sel(c.both, d4, d);
+        let f = self.sel(c.both, t1, f);
+        let d = self.sel(c.d_sub, up, d);
+        let f = self.sel(c.d_sub, f1, f);
         let d2 = self.sel(x_is_den, up, x);
-        let d = self.sel(big, d2, d);
-        let f = self.sel(big, t1, f);
-        let d = self.sel(zero, nan, d);
-        let f = self.sel(zero, f1, f);
+        let d = self.sel(c.big, d2, d);
+        let f = self.sel(c.big, t1, f);
+        let d = self.sel(c.zero, nan, d);
+        let f = self.sel(c.zero, f1, f);
         (d, f)
     }
 
