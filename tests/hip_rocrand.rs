@@ -36,7 +36,7 @@ fn rocrand_philox_and_sobol_run_unmodified() {
 /// evaluator (XORWOW about 5 min, MRG32k3a about 1 min in a debug build), so not in the default run:
 /// `cargo test --test hip_rocrand -- --ignored`.
 #[test]
-#[ignore]
+#[ignore = "long (about 6 min on the host evaluator): cargo test --test hip_rocrand -- --ignored"]
 fn rocrand_xorwow_and_mrg32k3a_agree_on_the_device_and_the_host() {
     let lib = Library::unpack("rocrand", "librocrand1");
     for g in ["mrg", "xorwow"] {
