@@ -379,6 +379,20 @@ pub const RECIPES: &[Recipe] = &[
         wave64: false,
     },
     Recipe {
+        stem: "denorm64",
+        source: "denorm64.cl",
+        compiler: Compiler::OpenCl,
+        flags: &[],
+        wave64: false,
+    },
+    Recipe {
+        stem: "denorm64_ftz",
+        source: "denorm64.cl",
+        compiler: Compiler::OpenCl,
+        flags: &["-fdenormal-fp-math=preserve-sign"],
+        wave64: false,
+    },
+    Recipe {
         stem: "dw_fp32mp2",
         source: "dw_fp32mp2.cl",
         compiler: Compiler::OpenCl,

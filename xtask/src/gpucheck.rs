@@ -3,7 +3,7 @@
 //! Builds the CLI, prints the device profile measured on the chosen device (`--device NAME|INDEX`, else
 //! `RDNA2SPV_VK_DEVICE`, else the first device), runs every fixture manifest with `--backend both` (device vs
 //! host, bit for bit) under the measured and under the portable profile, the multiply-add suite (tests/fused_multiply_add.rs), the denormal suite
-//! (tests/float_denormals.rs) and the rocSPARSE sample (tests/hip_rocsparse.rs) on that device, and writes a
+//! (tests/float_denormals.rs, and its f16/f64 twin tests/float_denormals16_64.rs) and the rocSPARSE sample (tests/hip_rocsparse.rs) on that device, and writes a
 //! JSON report (`--out`, default `target/gpu-check.json`). Exit 0 when every step passed, 1 otherwise.
 //! `--quick` runs the suites with 2,000 operands per form (a smoke run; the full sizes take minutes);
 //! `--release` builds and tests in release mode (recommended on a GPU machine).
@@ -152,11 +152,12 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     std::fs::remove_dir_all(&out_dir).ok();
 
-    // 4–6. The suites on the same device.
+    // 4–7. The suites on the same device.
     let n = if o.quick { Some("2000") } else { None };
     for (name, test) in [
         ("multiply-add suite", "fused_multiply_add"),
         ("denormal suite", "float_denormals"),
+        ("f16/f64 denormal suite", "float_denormals16_64"),
         ("rocSPARSE sample", "hip_rocsparse"),
     ] {
         let mut c = cargo();

@@ -189,7 +189,7 @@ pub fn lift_with_calls(
                     first: first as usize,
                     ..Default::default()
                 },
-                flush32: Default::default(),
+                flush: Default::default(),
             };
             let cond = b.lift().and_then(|c| b.shared_error().map(|_| c));
             // A refusal inside an inlined call names the callee and its own offset (D099).
@@ -347,8 +347,8 @@ struct Lifter<'a> {
     calls: bool,
     /// Wave64 shared VGPRs and the VGPR allocation check (lift/shared.rs).
     sv: shared::SharedState,
-    /// What this instruction flushes under MODE.FP_DENORM f32 (lift/mode.rs, D166).
-    flush32: mode::Flush32,
+    /// What this instruction flushes under MODE.FP_DENORM (lift/mode.rs, D166, D185).
+    flush: mode::Flush,
 }
 
 impl Lifter<'_> {
@@ -413,7 +413,7 @@ impl Lifter<'_> {
         }
     }
     fn write_v(&mut self, reg: u16, value: Handle<Node>) {
-        let value = self.flush_out32(value);
+        let value = self.flush_out(value);
         let value = self.dpp_write(reg, value);
         let value = self.sdwa_write(reg, value);
         self.n(Node::WriteVgpr { reg, value });

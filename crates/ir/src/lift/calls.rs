@@ -611,7 +611,7 @@ fn forget_writes(
             first: p_len,
             ..Default::default()
         },
-        flush32: Default::default(),
+        flush: Default::default(),
     };
     if b.lift().is_err() {
         // Refused here for the modelled MODE or for good: the real lift reports it if it is reachable.

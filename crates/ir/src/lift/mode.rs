@@ -10,8 +10,10 @@
 //! FP_DENORM f32 other than 3 is modelled (decision D166): each f32 instruction has a rule ([`f32_denorm_rule`])
 //! saying whether the field governs its f32 inputs and its f32 result; where the mode flushes, the lifter
 //! wraps those operands in `UnOp::Flush` (an exact integer step on every backend). An f32 instruction with no
-//! rule is refused by name under a flushing mode. FP_DENORM f16/f64 other than 3, FP_ROUND other than
-//! nearest even, DX10_CLAMP or IEEE off and the exception enables are still refused (D167).
+//! rule is refused by name under a flushing mode. FP_DENORM f16/f64 is modelled the same way (decision D185,
+//! [`f16_64_denorm_rule`]): f16 and f64 operands and results flush under bits 7:6 as f32 ones do under 5:4.
+//! FP_ROUND other than nearest even, DX10_CLAMP or IEEE off and the exception enables are still refused
+//! (D167).
 //!
 //! The lifter knows MODE statically: a forward data-flow pass over the decoded instructions ([`mode_map`])
 //! carries its value bit by bit from the kernel's start through `s_setreg_imm32_b32` / `s_round_mode` /
@@ -229,6 +231,72 @@ pub(super) fn f32_denorm_rule(op: Opcode) -> Option<(bool, bool)> {
     })
 }
 
+/// Which f16/f64 result MODE.FP_DENORM f16/f64 flushes (D185): none, an f64 (the whole 64-bit value written),
+/// an f16 in one half of the destination (the half the instruction writes; the other half is kept), or two
+/// f16 in the two halves of a 32-bit result (packed math, v_cvt_pkrtz_f16_f32).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) enum Out16_64 {
+    #[default]
+    None,
+    F64,
+    F16,
+    Packed16,
+}
+
+/// Whether MODE.FP_DENORM f16/f64 governs an instruction's f16/f64 inputs, and which result it flushes (D185);
+/// `None`: an instruction that reads or writes f16/f64 values whose rule is not modelled (refused under a
+/// flushing f16/f64 mode). The same sources and modelled choices as [`f32_denorm_rule`], for the other field
+/// (the ISA guide: FP_DENORM bits 7:6 govern double and half precision): arithmetic, min/max/med3, ldexp,
+/// frexp, rounding to an integer, square root and reciprocals flush inputs and result; comparisons and
+/// float→int conversions flush their inputs; class tests flush nothing; conversions whose f16/f64 side cannot
+/// be denormal (from f32 to f64, from 16/32-bit integers) need no flush; v_pack_b32_f16 moves its halves'
+/// bits unchanged (LLVM selects it to pack any two halves; a modelled choice, not measured on hardware). Not
+/// modelled (refused): the division helpers (v_div_scale/fmas/fixup), v_trig_preop_f64, the unfused
+/// v_mad_f16, the mixed-precision v_fma_mix*/v_dot2*, the norm conversions and interpolation.
+pub(super) fn f16_64_denorm_rule(op: Opcode) -> Option<(bool, Out16_64)> {
+    use Opcode::*;
+    use Out16_64 as O;
+    Some(match op {
+        V_ADD_F64 | V_MUL_F64 | V_FMA_F64 | V_MIN_F64 | V_MAX_F64 | V_LDEXP_F64 | V_FRACT_F64
+        | V_TRUNC_F64 | V_CEIL_F64 | V_FLOOR_F64 | V_RNDNE_F64 | V_FREXP_MANT_F64 | V_SQRT_F64
+        | V_RCP_F64 | V_RSQ_F64 => (true, O::F64),
+        V_ADD_F16 | V_SUB_F16 | V_SUBREV_F16 | V_MUL_F16 | V_FMA_F16 | V_FMAC_F16 | V_FMAAK_F16
+        | V_FMAMK_F16 | V_MIN_F16 | V_MAX_F16 | V_MIN3_F16 | V_MAX3_F16 | V_MED3_F16
+        | V_LDEXP_F16 | V_FRACT_F16 | V_TRUNC_F16 | V_CEIL_F16 | V_FLOOR_F16 | V_RNDNE_F16
+        | V_FREXP_MANT_F16 | V_SQRT_F16 | V_RCP_F16 | V_RSQ_F16 | V_EXP_F16 | V_LOG_F16
+        | V_SIN_F16 | V_COS_F16 => (true, O::F16),
+        V_PK_ADD_F16 | V_PK_MUL_F16 | V_PK_FMA_F16 | V_PK_FMAC_F16 | V_PK_MIN_F16
+        | V_PK_MAX_F16 => (true, O::Packed16),
+        V_CVT_F32_F64 | V_CVT_I32_F64 | V_CVT_U32_F64 | V_FREXP_EXP_I32_F64 | V_CVT_F32_F16
+        | V_CVT_I16_F16 | V_CVT_U16_F16 | V_FREXP_EXP_I16_F16 => (true, O::None),
+        V_CVT_F16_F32 => (false, O::F16),
+        V_CVT_PKRTZ_F16_F32 => (false, O::Packed16),
+        V_CVT_F64_F32 | V_CVT_F64_I32 | V_CVT_F64_U32 | V_CVT_F16_I16 | V_CVT_F16_U16
+        | V_CMP_CLASS_F64 | V_CMPX_CLASS_F64 | V_CMP_CLASS_F16 | V_CMPX_CLASS_F16
+        | V_PACK_B32_F16 => (false, O::None),
+        _ => {
+            let cmp = op.compare().is_some_and(|c| {
+                matches!(
+                    c.ty,
+                    rdna2spv_isa::CmpType::F16 | rdna2spv_isa::CmpType::F64
+                )
+            });
+            return cmp.then_some((true, O::None));
+        }
+    })
+}
+
+/// Whether an instruction reads or writes f16 or f64 values (and so FP_DENORM f16/f64 may change its result).
+fn touches_f16_64(op: Opcode) -> bool {
+    let name = op.name();
+    name.starts_with("v_")
+        && (name.contains("_f16")
+            || name.contains("_f64")
+            || name.contains("mix")
+            || name.contains("dot")
+            || name.contains("interp"))
+}
+
 /// Whether an instruction reads or writes f32 values (and so FP_DENORM f32 may change its result).
 fn touches_f32(op: Opcode) -> bool {
     let name = op.name();
@@ -236,18 +304,21 @@ fn touches_f32(op: Opcode) -> bool {
         && (name.contains("_f32") || name.contains("mix") || name.contains("dot"))
 }
 
-/// What one instruction flushes under MODE.FP_DENORM f32 (D166): its f32 inputs (every f32 source after
-/// its abs/neg modifiers) and its f32 result (before DPP/SDWA write rules).
+/// What one instruction flushes under MODE.FP_DENORM (D166, D185): its f32 inputs (every f32 source after
+/// its abs/neg modifiers) and its f32 result (before DPP/SDWA write rules); its f16/f64 inputs (after their
+/// modifiers) and which f16/f64 result.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(super) struct Flush32 {
+pub(super) struct Flush {
     pub inputs: bool,
     pub output: bool,
+    pub inputs16_64: bool,
+    pub output16_64: Out16_64,
 }
 
-/// The differences of `mode` from the modelled mode that change float results, as text; FP_DENORM f32 is
-/// left out (modelled per instruction: [`f32_denorm_rule`]).
+/// The differences of `mode` from the modelled mode that change float results, as text; FP_DENORM is left
+/// out (modelled per instruction: [`f32_denorm_rule`], [`f16_64_denorm_rule`]).
 fn departures(mode: u32) -> Vec<String> {
-    let diff = (mode ^ MODELLED_MODE) & RESULT_BITS & !0x30;
+    let diff = (mode ^ MODELLED_MODE) & RESULT_BITS & !0xf0;
     let mut out = Vec::new();
     let round = |r: u32| ["nearest even", "toward +inf", "toward -inf", "toward zero"][r as usize];
     if diff & 0x3 != 0 {
@@ -259,9 +330,6 @@ fn departures(mode: u32) -> Vec<String> {
             mode >> 2 & 3,
             round(mode >> 2 & 3)
         ));
-    }
-    if diff & 0xc0 != 0 {
-        out.push(format!("FP_DENORM f16/f64 = {} (flushing)", mode >> 6 & 3));
     }
     if diff & 1 << 8 != 0 {
         out.push("DX10_CLAMP = 0".into());
@@ -346,9 +414,9 @@ impl Lifter<'_> {
     }
 
     /// Refuses a float instruction where MODE is not modelled (or not known); otherwise sets what the
-    /// instruction flushes under FP_DENORM f32 ([`Flush32`], D166).
+    /// instruction flushes under FP_DENORM ([`Flush`], D166, D185).
     pub(super) fn check_float_mode(&mut self) -> Result<(), LiftError> {
-        self.flush32 = Flush32::default();
+        self.flush = Flush::default();
         let m = self.text.split_whitespace().next().unwrap_or("");
         let float = m.starts_with("v_") && ["_f16", "_f32", "_f64"].iter().any(|t| m.contains(t));
         if !float {
@@ -365,45 +433,104 @@ impl Lifter<'_> {
         if !bad.is_empty() {
             return self.unsupported(&format!(
                 "runs with MODE {mode:#x}, which this translator does not model ({}); modelled: nearest-even \
-                 rounding, f16/f64 denormals preserved, f32 denormals preserved or flushed (D166), DX10_CLAMP \
-                 and IEEE on (D072, D026, D167)",
+                 rounding, f32, f16 and f64 denormals preserved or flushed (D166, D185), DX10_CLAMP and IEEE \
+                 on (D072, D026, D167)",
                 bad.join(", ")
             ));
         }
-        let denorm = mode >> 4 & 3;
         let op = self.ins.opcode();
-        if denorm == 3 || !touches_f32(op) {
-            return Ok(());
+        let denorm = mode >> 4 & 3;
+        if denorm != 3 && touches_f32(op) {
+            let Some((inputs, output)) = f32_denorm_rule(op) else {
+                return self.unsupported(&format!(
+                    "runs with MODE.FP_DENORM f32 = {denorm} (f32 denormals flushed), and this instruction's \
+                     flush rule is not modelled (D166: docs/numerics.md lists the instructions that are)"
+                ));
+            };
+            self.flush.inputs = inputs && denorm & 1 == 0;
+            self.flush.output = output && denorm & 2 == 0;
         }
-        let Some((inputs, output)) = f32_denorm_rule(op) else {
-            return self.unsupported(&format!(
-                "runs with MODE.FP_DENORM f32 = {denorm} (f32 denormals flushed), and this instruction's \
-                 flush rule is not modelled (D166: docs/numerics.md lists the instructions that are)"
-            ));
-        };
-        self.flush32 = Flush32 {
-            inputs: inputs && denorm & 1 == 0,
-            output: output && denorm & 2 == 0,
-        };
+        let denorm = mode >> 6 & 3;
+        if denorm != 3 && touches_f16_64(op) {
+            let Some((inputs, output)) = f16_64_denorm_rule(op) else {
+                return self.unsupported(&format!(
+                    "runs with MODE.FP_DENORM f16/f64 = {denorm} (f16/f64 denormals flushed), and this \
+                     instruction's flush rule is not modelled (D185: docs/numerics.md lists the instructions \
+                     that are)"
+                ));
+            };
+            self.flush.inputs16_64 = inputs && denorm & 1 == 0;
+            if denorm & 2 == 0 {
+                self.flush.output16_64 = output;
+            }
+        }
         Ok(())
     }
 
     /// `v` (an f32 source after its modifiers) flushed when the instruction's mode says so (D166).
     pub(super) fn flush_in32(&mut self, v: Handle<Node>) -> Handle<Node> {
-        if self.flush32.inputs {
+        if self.flush.inputs {
             self.un(UnOp::Flush, Ty::B32, v)
         } else {
             v
         }
     }
 
-    /// `v` (the instruction's f32 result) flushed when the instruction's mode says so (D166).
-    pub(super) fn flush_out32(&mut self, v: Handle<Node>) -> Handle<Node> {
-        if self.flush32.output {
-            self.un(UnOp::Flush, Ty::B32, v)
+    /// `v` (an f16 source as a B16, or an f64 source as a B64, after its modifiers) flushed when the
+    /// instruction's mode says so (D185).
+    pub(super) fn flush_in16_64(&mut self, v: Handle<Node>, ty: Ty) -> Handle<Node> {
+        if self.flush.inputs16_64 && matches!(ty, Ty::B16 | Ty::B64) {
+            self.un(UnOp::Flush, ty, v)
         } else {
             v
         }
+    }
+
+    /// `v` (the instruction's 32- or 64-bit result as written to its VGPRs) with the result flushes of its
+    /// mode: the f32 result (D166), an f64 result or the two halves of a packed f16 result (D185). A single
+    /// f16 result is flushed before it is placed in its half ([`Lifter::flush_out16`]).
+    pub(super) fn flush_out(&mut self, v: Handle<Node>) -> Handle<Node> {
+        let v = if self.flush.output {
+            self.un(UnOp::Flush, Ty::B32, v)
+        } else {
+            v
+        };
+        match self.flush.output16_64 {
+            Out16_64::F64 => self.un(UnOp::Flush, Ty::B64, v),
+            Out16_64::Packed16 => {
+                let lo = self.n(Node::Extract {
+                    ty: Ty::B16,
+                    a: v,
+                    shift: 0,
+                });
+                let hi = self.n(Node::Extract {
+                    ty: Ty::B16,
+                    a: v,
+                    shift: 16,
+                });
+                let lo = self.un(UnOp::Flush, Ty::B16, lo);
+                let hi = self.un(UnOp::Flush, Ty::B16, hi);
+                let lo = self.un(UnOp::ZExt, Ty::B32, lo);
+                let hi = self.un(UnOp::ZExt, Ty::B32, hi);
+                self.insert_half(lo, hi, true)
+            }
+            _ => v,
+        }
+    }
+
+    /// `r` (an f16 result in the low 16 bits of a B32) flushed when the instruction's mode flushes its f16
+    /// result (D185); the high half of the value returned is zero.
+    pub(super) fn flush_out16(&mut self, r: Handle<Node>) -> Handle<Node> {
+        if self.flush.output16_64 != Out16_64::F16 {
+            return r;
+        }
+        let h = self.n(Node::Extract {
+            ty: Ty::B16,
+            a: r,
+            shift: 0,
+        });
+        let h = self.un(UnOp::Flush, Ty::B16, h);
+        self.un(UnOp::ZExt, Ty::B32, h)
     }
 }
 
@@ -426,10 +553,11 @@ mod tests {
         assert!(departures(MODELLED_MODE).is_empty());
         // LOD_CLAMPED (bit 10) does not change a compute result.
         assert!(departures(MODELLED_MODE | 1 << 10).is_empty());
-        let d = departures(MODELLED_MODE & !0xc0 | 1);
+        let d = departures(MODELLED_MODE & !0xc0 | 1 | 1 << 23);
         assert_eq!(d.len(), 2, "{d:?}");
-        assert!(d[0].contains("toward +inf") && d[1].contains("FP_DENORM f16/f64 = 0"));
-        // FP_DENORM f32 is modelled per instruction (D166), not a departure.
+        assert!(d[0].contains("toward +inf") && d[1].contains("FP16_OVFL"));
+        // FP_DENORM is modelled per instruction (f32: D166, f16/f64: D185), not a departure.
         assert!(departures(MODELLED_MODE & !0x30).is_empty());
+        assert!(departures(MODELLED_MODE & !0xf0).is_empty());
     }
 }

@@ -520,6 +520,7 @@ impl Lifter<'_> {
                         reg: vdst,
                         ty: Ty::B32,
                     });
+                    let r32 = self.flush_out16(r32);
                     let w = self.insert_half(old, r32, true);
                     self.write_v(vdst, w);
                 } else {
@@ -540,11 +541,12 @@ impl Lifter<'_> {
                     let shift = if hi { 16 } else { 0 };
                     let mut v = [a, b, d];
                     for x in v.iter_mut() {
-                        *x = self.n(Node::Extract {
+                        let h = self.n(Node::Extract {
                             ty: Ty::B16,
                             a: *x,
                             shift,
                         });
+                        *x = self.flush_in16_64(h, Ty::B16);
                     }
                     let r = self.float(FloatOp::F16FmaToHalf, v[0], v[1], v[2]);
                     out[k] = self.un(UnOp::ZExt, Ty::B32, r);
@@ -760,7 +762,9 @@ impl Lifter<'_> {
         }
     }
 
-    /// Applies abs (first) then neg to a float source of type `ty` at position `i` (0..=2; 3: none).
+    /// Applies abs (first) then neg to a float source of type `ty` at position `i` (0..=2; 3: none), then
+    /// for an f16 (B16) or f64 (B64) source the input flush of MODE.FP_DENORM f16/f64 where the instruction
+    /// has one (D185).
     pub(super) fn modify_ty(
         &mut self,
         v: Handle<Node>,
@@ -769,19 +773,17 @@ impl Lifter<'_> {
         neg: u32,
         ty: Ty,
     ) -> Handle<Node> {
-        if i > 2 {
-            return v;
-        }
-        let v = if abs >> i & 1 != 0 {
+        let v = if i <= 2 && abs >> i & 1 != 0 {
             self.un(UnOp::FAbs, ty, v)
         } else {
             v
         };
-        if neg >> i & 1 != 0 {
+        let v = if i <= 2 && neg >> i & 1 != 0 {
             self.un(UnOp::FNeg, ty, v)
         } else {
             v
-        }
+        };
+        self.flush_in16_64(v, ty)
     }
 
     /// The DX9 legacy rule of V_MUL/FMA/MAD_LEGACY_F32: when either factor is zero, the product is +0 even

@@ -294,6 +294,7 @@ impl Lifter<'_> {
     /// for these opcodes). SDWA forms write as their dst_sel/dst_unused say (lift/sdwa.rs).
     pub(super) fn write_half(&mut self, vdst: u16, r: H) {
         let r = self.and32(r, 0xffff);
+        let r = self.flush_out16(r);
         if self.ins.variant == Variant::Sdwa {
             self.write_v(vdst, r);
             return;
