@@ -84,31 +84,70 @@ fn the_fixtures_start_in_the_modelled_mode() {
 
 #[test]
 fn flushed_denormals_round_modes_and_ieee_off_are_refused_by_name() {
-    // (bit field, value, expected text) — FLOAT_DENORM_MODE_32 bits 17:16, ROUND_MODE_32 13:12,
-    // ROUND_MODE_16_64 15:14, DENORM_MODE_16_64 19:18, IEEE bit 23, DX10_CLAMP bit 21.
-    let cases: [(&str, u32, u32, &str); 5] = [
-        ("round32", 12, 1, "FP_ROUND f32 = 1 (toward +inf)"),
-        ("round1664", 14, 3, "FP_ROUND f16/f64 = 3 (toward zero)"),
-        ("ieee", 23, 0, "IEEE = 0"),
-        ("dx10", 21, 0, "DX10_CLAMP = 0"),
+    // (fixture, bit field, value, expected text) — FLOAT_DENORM_MODE_32 bits 17:16, ROUND_MODE_32 13:12,
+    // ROUND_MODE_16_64 15:14, IEEE bit 23, DX10_CLAMP bit 21.
+    let cases: [(&str, &str, u32, u32, &str); 5] = [
+        // Directed rounding is modelled for f32 add/sub/mul/fma and v_cvt_f16_f32 (D186), not for the
+        // division sequence's v_div_scale_f32 nor for the f64 division helpers: refused by name.
+        (
+            "divsqrt.co",
+            "round32",
+            12,
+            1,
+            "FP_ROUND f32 = 1 (toward +inf)",
+        ),
+        (
+            "divsqrt64.co",
+            "round1664",
+            14,
+            3,
+            "FP_ROUND f16/f64 = 3 (toward zero)",
+        ),
+        ("divsqrt.co", "ieee", 23, 0, "IEEE = 0"),
+        ("divsqrt.co", "dx10", 21, 0, "DX10_CLAMP = 0"),
         // Flushed f32 denormals are modelled (D166), but not yet for the division sequence's
         // v_div_scale_f32 outside an s_denorm_mode bracket: refused by name.
-        ("denorm32", 16, 0, "FP_DENORM f32 = 0"),
+        ("divsqrt.co", "denorm32", 16, 0, "FP_DENORM f32 = 0"),
     ];
-    for (tag, shift, value, text) in cases {
+    for (fixture, tag, shift, value, text) in cases {
         let width = if shift >= 21 { 1 } else { 2 };
         let mask = ((1u32 << width) - 1) << shift;
-        let (dir, co) = patched("divsqrt.co", tag, |r| (r & !mask) | value << shift);
+        let (dir, co) = patched(fixture, tag, |r| (r & !mask) | value << shift);
         let out = dir.join("out.spv");
         let (code, err) = translate(&co, &out);
         assert_eq!(code, 2, "{tag}: {err}");
         assert!(
-            err.contains(text) && (err.contains("D026") || err.contains("D166")),
+            err.contains(text) && ["D026", "D166", "D186"].iter().any(|d| err.contains(d)),
             "{tag}: {err}"
         );
         assert!(!out.exists(), "{tag}: an output was written");
         std::fs::remove_dir_all(dir).ok();
     }
+}
+
+#[test]
+fn directed_rounding_translates_where_modelled() {
+    // saxpy (v_fmac_f32) toward zero and denorm64 (f64/f16 arithmetic) with FP_ROUND f16/f64 toward +inf:
+    // saxpy's one rounding is directed (D186); denorm64's f64 add is not modelled under a directed f16/f64
+    // field and is refused by name.
+    let (dir, co) = patched("saxpy.co", "rtz", |r| r | 3 << 12);
+    let out = dir.join("out.spv");
+    let (code, err) = translate(&co, &out);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.exists());
+    std::fs::remove_dir_all(dir).ok();
+    let (dir, co) = patched("denorm64.co", "rup1664", |r| r & !(3 << 14) | 1 << 14);
+    let out = dir.join("out.spv");
+    let (code, err) = translate(&co, &out);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("v_add_f64")
+            && err.contains("FP_ROUND f16/f64 = 1 (toward +inf)")
+            && err.contains("D186"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]

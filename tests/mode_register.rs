@@ -1,6 +1,6 @@
 //! The MODE register tracked through the CFG at lift time (crates/ir/src/lift/mode.rs, decision D072):
-//! float instructions that would run in a mode other than the modelled ones (nearest even, f16/f64
-//! denormals preserved, f32 denormals preserved or flushed by IR flush steps (D166), DX10_CLAMP and IEEE
+//! float instructions that would run in a mode other than the modelled ones (FP_DENORM flushed or preserved
+//! by IR flush steps (D166, D185), FP_ROUND directed for the instructions D186 models, DX10_CLAMP and IEEE
 //! on) are refused with the field named; a mode set around integer code and
 //! restored before the float code is accepted; hardware registers that are not deterministic on a
 //! translated device are refused by name. (The values s_getreg reads are checked host vs lavapipe in
@@ -10,6 +10,9 @@ use rdna2spv_ir::lift::{lift, LiftError, LiftOptions};
 use rdna2spv_isa::Target;
 
 const V_ADD_F32: u32 = 0x0600_0501; // v_add_f32_e32 v0, v1, v2
+const V_SQRT_F32: u32 = 0x7e00_6701; // v_sqrt_f32_e32 v0, v1
+                                     // v_div_fixup_f64 v[0:1], v[2:3], v[4:5], v[6:7]
+const V_DIV_FIXUP_F64: [u32; 2] = [0xd560_0000, 0x041a_0902];
 const V_ADD_NC_U32: u32 = 0x4a00_0501; // v_add_nc_u32_e32 v0, v1, v2
 const S_ADD_U32: u32 = 0x8000_0201; // s_add_u32 s0, s1, s2
 const S_ENDPGM: u32 = 0xbf81_0000;
@@ -41,31 +44,35 @@ fn refused(words: &[u32], want: &[&str]) {
 }
 
 #[test]
-fn directed_rounding_is_refused_at_the_float_instruction() {
+fn directed_rounding_is_modelled_or_refused_at_the_float_instruction() {
+    // f32 add under FP_ROUND toward +inf: modelled (D186).
+    lifted(&[ROUND_UP, V_ADD_F32, S_ENDPGM]).expect("v_add_f32 rounds toward +inf");
+    // v_sqrt_f32's rounding is not: refused by name.
     refused(
-        &[ROUND_UP, V_ADD_F32, S_ENDPGM],
+        &[ROUND_UP, V_SQRT_F32, S_ENDPGM],
         &[
-            "v_add_f32_e32 v0, v1, v2 at k+0x4",
+            "v_sqrt_f32_e32 v0, v1 at k+0x4",
             "FP_ROUND f32 = 1 (toward +inf)",
-            "D072",
+            "D186",
         ],
     );
 }
 
 #[test]
-fn flushing_is_refused_at_the_float_instruction() {
+fn flushing_is_modelled_or_refused_at_the_float_instruction() {
+    // Both denormal fields flushed: f32 add is modelled (D166); the f64 division helper has no f16/f64
+    // flush rule (D185) and is refused by name.
+    lifted(&[FLUSH_ALL, S_ADD_U32, V_ADD_F32, S_ENDPGM]).expect("v_add_f32 flushes");
     refused(
-        &[FLUSH_ALL, S_ADD_U32, V_ADD_F32, S_ENDPGM],
         &[
-            "at k+0x8",
-            // f32 flushing is modelled (D166): only the f16/f64 field is named.
-            "FP_DENORM f16/f64 = 0 (flushing)",
+            FLUSH_ALL,
+            S_ADD_U32,
+            V_DIV_FIXUP_F64[0],
+            V_DIV_FIXUP_F64[1],
+            S_ENDPGM,
         ],
+        &["at k+0x8", "FP_DENORM f16/f64 = 0", "D185"],
     );
-    let e = lifted(&[FLUSH_ALL, V_ADD_F32, S_ENDPGM])
-        .unwrap_err()
-        .to_string();
-    assert!(!e.contains("FP_DENORM f32"), "{e}");
     // Exception enables would trap on the hardware.
     refused(
         &[0xba80_3301, 0x0000_007f, V_ADD_F32, S_ENDPGM],

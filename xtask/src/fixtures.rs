@@ -46,6 +46,9 @@ pub enum Compiler {
     /// Assembly (`.s`, e.g. clang's output edited by hand) assembled and linked by clang-19 into a code
     /// object, with objdump and readelf goldens.
     Assembly,
+    /// LLVM IR (`.ll`, for what OpenCL C cannot say: strictfp code with `llvm.set.rounding`) with clang-19
+    /// `-x ir`: code generation, assembly and linking as for OpenCl.
+    LlvmIr,
     /// HIP with hipcc 5.2 (clang-15), device code only, as a plain ELF code object (v4).
     HipDevice,
     /// HIP with hipcc 5.2, device code only, left in its clang offload bundle.
@@ -390,6 +393,13 @@ pub const RECIPES: &[Recipe] = &[
         source: "denorm64.cl",
         compiler: Compiler::OpenCl,
         flags: &["-fdenormal-fp-math=preserve-sign"],
+        wave64: false,
+    },
+    Recipe {
+        stem: "round_modes",
+        source: "round_modes.ll",
+        compiler: Compiler::LlvmIr,
+        flags: &[],
         wave64: false,
     },
     Recipe {
@@ -796,6 +806,24 @@ fn build(recipe: &Recipe, tools: &Tools, src_dir: &Path, out_dir: &Path) -> Resu
     match recipe.compiler {
         Compiler::OpenCl => {
             let mut args = strings(OPENCL_FLAGS);
+            args.extend(strings(recipe.flags));
+            let mut obj = args.clone();
+            obj.extend([recipe.source.to_string(), "-o".into(), output_str]);
+            run_tool(src_dir, &tools.clang, &obj)?;
+            let mut s = args;
+            s.extend(["-S".into(), recipe.source.to_string(), "-o".into(), asm_str]);
+            run_tool(src_dir, &tools.clang, &s)?;
+        }
+        Compiler::LlvmIr => {
+            let mut args = strings(&[
+                "-x",
+                "ir",
+                "-target",
+                "amdgcn-amd-amdhsa",
+                "-mcpu=gfx1030",
+                "-nogpulib",
+                "-O2",
+            ]);
             args.extend(strings(recipe.flags));
             let mut obj = args.clone();
             obj.extend([recipe.source.to_string(), "-o".into(), output_str]);

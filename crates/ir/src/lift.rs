@@ -34,6 +34,7 @@ mod mode;
 pub use mode::{mode_of_rsrc1, MODELLED_MODE};
 mod movrel;
 mod permlane;
+mod round;
 mod salu;
 mod scratch;
 mod sdwa;

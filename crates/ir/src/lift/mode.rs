@@ -286,6 +286,99 @@ pub(super) fn f16_64_denorm_rule(op: Opcode) -> Option<(bool, Out16_64)> {
     })
 }
 
+/// How MODE.FP_ROUND other than nearest even bears on an instruction (D186): `Some(true)` its one rounding is
+/// directed by the field (f32 add/sub/mul/fma — the field FP_ROUND f32 — and v_cvt_f16_f32 — FP_ROUND f16/f64),
+/// `Some(false)` its result is exact (comparisons, class tests, min/max/med3, rounding to an integer, fract,
+/// frexp, float→int truncations, widening conversions, v_cvt_pkrtz_f16_f32's fixed rounding, v_pack_b32_f16),
+/// so no field changes it; `None` the field would direct a rounding this translator does not model
+/// (refused by name under a directed mode: the other f32/f16/f64 arithmetic, ldexp, int→float, narrowing
+/// f64→f32, the square roots, reciprocals and transcendentals, the legacy multiply-adds, the division helpers,
+/// the mixed-precision and packed f16 math). `f16_64` asks about the f16/f64 field, else the f32 field.
+pub(super) fn round_rule(op: Opcode, f16_64: bool) -> Option<bool> {
+    use Opcode::*;
+    let exact = matches!(
+        op,
+        V_MIN_F32
+            | V_MAX_F32
+            | V_MIN3_F32
+            | V_MAX3_F32
+            | V_MED3_F32
+            | V_MIN_F64
+            | V_MAX_F64
+            | V_MIN_F16
+            | V_MAX_F16
+            | V_MIN3_F16
+            | V_MAX3_F16
+            | V_MED3_F16
+            | V_CVT_I32_F32
+            | V_CVT_U32_F32
+            | V_CVT_FLR_I32_F32
+            | V_CVT_I32_F64
+            | V_CVT_U32_F64
+            | V_CVT_I16_F16
+            | V_CVT_U16_F16
+            | V_FRACT_F32
+            | V_TRUNC_F32
+            | V_CEIL_F32
+            | V_FLOOR_F32
+            | V_RNDNE_F32
+            | V_FRACT_F64
+            | V_TRUNC_F64
+            | V_CEIL_F64
+            | V_FLOOR_F64
+            | V_RNDNE_F64
+            | V_FRACT_F16
+            | V_TRUNC_F16
+            | V_CEIL_F16
+            | V_FLOOR_F16
+            | V_RNDNE_F16
+            | V_FREXP_MANT_F32
+            | V_FREXP_EXP_I32_F32
+            | V_FREXP_MANT_F64
+            | V_FREXP_EXP_I32_F64
+            | V_FREXP_MANT_F16
+            | V_FREXP_EXP_I16_F16
+            | V_CVT_F64_F32
+            | V_CVT_F32_F16
+            | V_CVT_F64_I32
+            | V_CVT_F64_U32
+            | V_CVT_F32_UBYTE0
+            | V_CVT_F32_UBYTE1
+            | V_CVT_F32_UBYTE2
+            | V_CVT_F32_UBYTE3
+            | V_CVT_PKRTZ_F16_F32
+            | V_PACK_B32_F16
+    ) || op.compare().is_some_and(|c| {
+        matches!(
+            c.ty,
+            rdna2spv_isa::CmpType::F16 | rdna2spv_isa::CmpType::F32 | rdna2spv_isa::CmpType::F64
+        )
+    });
+    if exact {
+        return Some(false);
+    }
+    let directed = if f16_64 {
+        matches!(op, V_CVT_F16_F32)
+    } else {
+        matches!(
+            op,
+            V_ADD_F32
+                | V_SUB_F32
+                | V_SUBREV_F32
+                | V_MUL_F32
+                | V_FMA_F32
+                | V_FMAC_F32
+                | V_FMAAK_F32
+                | V_FMAMK_F32
+        )
+    };
+    // v_cvt_f16_f32's f32 side is exact; its rounding is the f16/f64 field's.
+    if directed || (!f16_64 && op == V_CVT_F16_F32) {
+        return Some(directed);
+    }
+    None
+}
+
 /// Whether an instruction reads or writes f16 or f64 values (and so FP_DENORM f16/f64 may change its result).
 fn touches_f16_64(op: Opcode) -> bool {
     let name = op.name();
@@ -313,24 +406,17 @@ pub(super) struct Flush {
     pub output: bool,
     pub inputs16_64: bool,
     pub output16_64: Out16_64,
+    /// FP_ROUND f32 for this instruction's one rounding where the field directs it (D186), else 0.
+    pub round32: u32,
+    /// FP_ROUND f16/f64 likewise (v_cvt_f16_f32's rounding to half).
+    pub round16_64: u32,
 }
 
-/// The differences of `mode` from the modelled mode that change float results, as text; FP_DENORM is left
-/// out (modelled per instruction: [`f32_denorm_rule`], [`f16_64_denorm_rule`]).
+/// The differences of `mode` from the modelled mode that change float results, as text; FP_DENORM and FP_ROUND
+/// are left out (modelled per instruction: [`f32_denorm_rule`], [`f16_64_denorm_rule`], [`round_rule`]).
 fn departures(mode: u32) -> Vec<String> {
-    let diff = (mode ^ MODELLED_MODE) & RESULT_BITS & !0xf0;
+    let diff = (mode ^ MODELLED_MODE) & RESULT_BITS & !0xff;
     let mut out = Vec::new();
-    let round = |r: u32| ["nearest even", "toward +inf", "toward -inf", "toward zero"][r as usize];
-    if diff & 0x3 != 0 {
-        out.push(format!("FP_ROUND f32 = {} ({})", mode & 3, round(mode & 3)));
-    }
-    if diff & 0xc != 0 {
-        out.push(format!(
-            "FP_ROUND f16/f64 = {} ({})",
-            mode >> 2 & 3,
-            round(mode >> 2 & 3)
-        ));
-    }
     if diff & 1 << 8 != 0 {
         out.push("DX10_CLAMP = 0".into());
     }
@@ -432,9 +518,9 @@ impl Lifter<'_> {
         let bad = departures(mode);
         if !bad.is_empty() {
             return self.unsupported(&format!(
-                "runs with MODE {mode:#x}, which this translator does not model ({}); modelled: nearest-even \
-                 rounding, f32, f16 and f64 denormals preserved or flushed (D166, D185), DX10_CLAMP and IEEE \
-                 on (D072, D026, D167)",
+                "runs with MODE {mode:#x}, which this translator does not model ({}); modelled: every FP_ROUND \
+                 and FP_DENORM value per instruction (D166, D185, D186), DX10_CLAMP and IEEE on (D072, D026, \
+                 D167)",
                 bad.join(", ")
             ));
         }
@@ -449,6 +535,29 @@ impl Lifter<'_> {
             };
             self.flush.inputs = inputs && denorm & 1 == 0;
             self.flush.output = output && denorm & 2 == 0;
+        }
+        let round = ["nearest even", "toward +inf", "toward -inf", "toward zero"];
+        for (f16_64, field, name) in [(false, mode & 3, "f32"), (true, mode >> 2 & 3, "f16/f64")] {
+            let touches = if f16_64 {
+                touches_f16_64(op)
+            } else {
+                touches_f32(op)
+            };
+            if field == 0 || !touches {
+                continue;
+            }
+            match round_rule(op, f16_64) {
+                None => {
+                    return self.unsupported(&format!(
+                        "runs with MODE.FP_ROUND {name} = {field} ({}), and this instruction's directed \
+                         rounding is not modelled (D186: docs/numerics.md lists the instructions that are)",
+                        round[field as usize]
+                    ))
+                }
+                Some(true) if f16_64 => self.flush.round16_64 = field,
+                Some(true) => self.flush.round32 = field,
+                Some(false) => {}
+            }
         }
         let denorm = mode >> 6 & 3;
         if denorm != 3 && touches_f16_64(op) {
@@ -553,9 +662,11 @@ mod tests {
         assert!(departures(MODELLED_MODE).is_empty());
         // LOD_CLAMPED (bit 10) does not change a compute result.
         assert!(departures(MODELLED_MODE | 1 << 10).is_empty());
-        let d = departures(MODELLED_MODE & !0xc0 | 1 | 1 << 23);
+        let d = departures(MODELLED_MODE & !0xc0 | 1 | 1 << 23 | 1 << 12);
         assert_eq!(d.len(), 2, "{d:?}");
-        assert!(d[0].contains("toward +inf") && d[1].contains("FP16_OVFL"));
+        assert!(d[0].contains("exception enables") && d[1].contains("FP16_OVFL"));
+        // FP_ROUND is modelled per instruction (D186), not a departure.
+        assert!(departures(MODELLED_MODE | 0xf).is_empty());
         // FP_DENORM is modelled per instruction (f32: D166, f16/f64: D185), not a departure.
         assert!(departures(MODELLED_MODE & !0x30).is_empty());
         assert!(departures(MODELLED_MODE & !0xf0).is_empty());

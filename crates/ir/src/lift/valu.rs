@@ -399,7 +399,7 @@ impl Lifter<'_> {
                     V_SUB_F32 | V_SUBREV_F32 => FloatOp::F32Sub,
                     _ => FloatOp::F32Mul,
                 };
-                let r = self.float(fop, a, b, a);
+                let r = self.f32_arith(fop, a, b, a);
                 self.write_v(vdst, r);
             }
             // Fused single precision: one rounding (Model::f32_fma, D993). Unfused (gfx1010/gfx1013):
@@ -438,12 +438,11 @@ impl Lifter<'_> {
                 } else {
                     (a, b)
                 };
-                let fop = if unfused {
-                    FloatOp::F32LegacyMad
+                let r = if unfused {
+                    self.float(FloatOp::F32LegacyMad, a, b, c)
                 } else {
-                    FloatOp::F32Fma
+                    self.f32_arith(FloatOp::F32Fma, a, b, c)
                 };
-                let r = self.float(fop, a, b, c);
                 let r = self.clamp_if(vop3_clamp, Ty::B32, r);
                 self.write_v(vdst, r);
             }

@@ -293,7 +293,8 @@ impl Lifter<'_> {
             }
             V_CVT_F16_F32 => {
                 let a = self.fsrc(o, F32, 0)?;
-                self.un(UnOp::F32ToF16, Ty::B32, a)
+                let h = self.un(UnOp::F32ToF16, Ty::B32, a);
+                self.f16_from_f32_directed(a, h)
             }
             V_CVT_F16_U16 | V_CVT_F16_I16 => {
                 // Exact in f32, then one rounding to half.
