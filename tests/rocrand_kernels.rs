@@ -330,12 +330,11 @@ fn xorshift160_has_marsaglias_period() {
     assert!(pow2[160] == pow2[0], "A^(2^160) != A");
     let x = rocrand_xorwow_seed(7).x;
     assert_eq!(xorshift_jump(&pow2, &product(None), x), x);
-    for i in 0..primes.len() {
+    for (i, (p, _)) in primes.iter().enumerate() {
         assert_ne!(
             xorshift_jump(&pow2, &product(Some(i)), x),
             x,
-            "A^((2^160 - 1) / {}) fixes the state",
-            primes[i].0
+            "A^((2^160 - 1) / {p}) fixes the state"
         );
     }
 }

@@ -1,5 +1,6 @@
-//! References for rocRAND's Philox4x32-10 and MRG32k3a kernels (tests/rocrand_kernels.rs, decision D154),
-//! written from the published algorithms, never from the code object under test:
+//! References for rocRAND's Philox4x32-10 and MRG32k3a kernels (tests/rocrand_kernels.rs, decision D154) and
+//! its XORWOW generator (tests/hip_rocrand.rs, decision D181), written from the published algorithms, never
+//! from the code object under test:
 //!
 //! * Philox4x32-10: J. K. Salmon, M. A. Moraes, R. O. Dror, D. E. Shaw, "Parallel random numbers: as easy
 //!   as 1, 2, 3", SC'11 (doi:10.1145/2063384.2063405), section 3 and Random123's `philox.h` constants; checked
@@ -10,11 +11,14 @@
 //!   and substreams", Operations Research 50(6), 2002 (RngStream). Jump matrices are computed here by modular
 //!   matrix exponentiation and checked against RngStream.cpp's A1p76/A2p76/A1p127/A2p127 and against
 //!   RngStream's published test output (umontreal-simul/RngStreams, tests/test2RngStream.res).
+//! * XORWOW: G. Marsaglia, "Xorshift RNGs", J. Stat. Softw. 8(14), 2003. Jumps are maps of GF(2)^160 built
+//!   from the step function and squared here (rocRAND's precomputed tables are not used); checked by stepping
+//!   and against the xorshift's period 2^160 − 1 (tests/rocrand_kernels.rs).
 //!
 //! rocRAND's mapping of an engine to the stream (what its seed, subsequence and offset mean, the layout of
 //! its engine structs, the distributions) is taken from rocRAND 5.3.3's source (tag rocm-5.3.3:
-//! library/include/rocrand/rocrand_philox4x32_10.h, rocrand_mrg32k3a.h, rocrand_uniform.h,
-//! library/src/rng/philox4x32_10.hpp, mrg32k3a.hpp, distribution/uniform.hpp).
+//! library/include/rocrand/rocrand_philox4x32_10.h, rocrand_mrg32k3a.h, rocrand_xorwow.h, rocrand_uniform.h,
+//! library/src/rng/philox4x32_10.hpp, mrg32k3a.hpp, xorwow.hpp, distribution/uniform.hpp).
 #![allow(dead_code)]
 
 // --- Philox4x32-10 -------------------------------------------------------------------------------------
