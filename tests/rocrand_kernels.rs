@@ -250,6 +250,95 @@ fn rocrand_mrg_seeding() {
 /// A seed whose rocRAND seeding wraps (see `rocrand_mrg_seeding`).
 const BIG_MRG_SEED: u64 = 0x0123_4567_89ab_cdef;
 
+/// The XORWOW reference's jumps (GF(2) maps squared and applied bit by bit) equal stepping the xorshift
+/// one number at a time; skipping k numbers equals k calls of `next` (the Weyl word included).
+#[test]
+fn xorwow_jumps_equal_steps() {
+    let pow2 = xorshift_pow2(20);
+    let seeded = rocrand_xorwow_seed(0x0123_4567_89ab_cdef);
+    for x in [
+        seeded.x,
+        [1, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0x8000_0000],
+        [u32::MAX; 5],
+    ] {
+        assert_eq!(Gf2Map::xorshift().apply(x), xorshift160(x));
+        let mut stepped = x;
+        for n in 0..5000u32 {
+            assert_eq!(
+                xorshift_jump(&pow2, &[n], x),
+                stepped,
+                "{n} steps from {x:08x?}"
+            );
+            stepped = xorshift160(stepped);
+        }
+    }
+    let pow2 = xorshift_pow2(64);
+    let mut g = seeded;
+    for n in 0..3000u64 {
+        assert_eq!(xorwow_skip(&pow2, seeded, n), g, "{n} numbers");
+        g.next();
+    }
+    // The Weyl word wraps: 2^32 + 5 numbers move it as 5 do.
+    let far = xorwow_skip(&pow2, seeded, (1 << 32) + 5);
+    assert_eq!(far.d, xorwow_skip(&pow2, seeded, 5).d);
+    assert_ne!(far.x, xorwow_skip(&pow2, seeded, 5).x);
+}
+
+/// The xorshift's transition has the period Marsaglia states, 2^160 − 1 (the largest possible: the map is
+/// primitive): A^(2^160) = A, and A^((2^160 − 1)/p) moves the state for every prime p dividing 2^160 − 1.
+/// A wrong shift or word order almost surely breaks this; it also exercises the squarings the jumps use.
+#[test]
+fn xorshift160_has_marsaglias_period() {
+    // 2^160 − 1 = 3 · 5^2 · 11 · 17 · 31 · 41 · 257 · 61681 · 65537 · 414721 · 4278255361 · 44479210368001.
+    let primes: [(u64, u32); 12] = [
+        (3, 1),
+        (5, 2),
+        (11, 1),
+        (17, 1),
+        (31, 1),
+        (41, 1),
+        (257, 1),
+        (61_681, 1),
+        (65_537, 1),
+        (414_721, 1),
+        (4_278_255_361, 1),
+        (44_479_210_368_001, 1),
+    ];
+    // Little-endian 32-bit limbs times a small factor.
+    let mul = |a: &mut [u32; 5], f: u64| {
+        let mut carry = 0u128;
+        for l in a.iter_mut() {
+            let v = u128::from(*l) * u128::from(f) + carry;
+            *l = v as u32;
+            carry = v >> 32;
+        }
+        assert_eq!(carry, 0);
+    };
+    let product = |skip: Option<usize>| {
+        let mut n = [1, 0, 0, 0, 0];
+        for (i, &(p, e)) in primes.iter().enumerate() {
+            let e = if skip == Some(i) { e - 1 } else { e };
+            for _ in 0..e {
+                mul(&mut n, p);
+            }
+        }
+        n
+    };
+    assert_eq!(product(None), [u32::MAX; 5]);
+    let pow2 = xorshift_pow2(160);
+    assert!(pow2[160] == pow2[0], "A^(2^160) != A");
+    let x = rocrand_xorwow_seed(7).x;
+    assert_eq!(xorshift_jump(&pow2, &product(None), x), x);
+    for (i, (p, _)) in primes.iter().enumerate() {
+        assert_ne!(
+            xorshift_jump(&pow2, &product(Some(i)), x),
+            x,
+            "A^((2^160 - 1) / {p}) fixes the state"
+        );
+    }
+}
+
 // --- the kernels -------------------------------------------------------------------------------------------
 
 const PHILOX_U32: &str = "_ZN12rocrand_host6detailL15generate_kernelIj20uniform_distributionIjEEEvNS0_27philox4x32_10_device_engineEPT_mT0_";

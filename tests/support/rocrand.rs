@@ -1,5 +1,6 @@
-//! References for rocRAND's Philox4x32-10 and MRG32k3a kernels (tests/rocrand_kernels.rs, decision D154),
-//! written from the published algorithms, never from the code object under test:
+//! References for rocRAND's Philox4x32-10 and MRG32k3a kernels (tests/rocrand_kernels.rs, decision D154) and
+//! its XORWOW generator (tests/hip_rocrand.rs, decision D181), written from the published algorithms, never
+//! from the code object under test:
 //!
 //! * Philox4x32-10: J. K. Salmon, M. A. Moraes, R. O. Dror, D. E. Shaw, "Parallel random numbers: as easy
 //!   as 1, 2, 3", SC'11 (doi:10.1145/2063384.2063405), section 3 and Random123's `philox.h` constants; checked
@@ -10,11 +11,14 @@
 //!   and substreams", Operations Research 50(6), 2002 (RngStream). Jump matrices are computed here by modular
 //!   matrix exponentiation and checked against RngStream.cpp's A1p76/A2p76/A1p127/A2p127 and against
 //!   RngStream's published test output (umontreal-simul/RngStreams, tests/test2RngStream.res).
+//! * XORWOW: G. Marsaglia, "Xorshift RNGs", J. Stat. Softw. 8(14), 2003. Jumps are maps of GF(2)^160 built
+//!   from the step function and squared here (rocRAND's precomputed tables are not used); checked by stepping
+//!   and against the xorshift's period 2^160 − 1 (tests/rocrand_kernels.rs).
 //!
 //! rocRAND's mapping of an engine to the stream (what its seed, subsequence and offset mean, the layout of
 //! its engine structs, the distributions) is taken from rocRAND 5.3.3's source (tag rocm-5.3.3:
-//! library/include/rocrand/rocrand_philox4x32_10.h, rocrand_mrg32k3a.h, rocrand_uniform.h,
-//! library/src/rng/philox4x32_10.hpp, mrg32k3a.hpp, distribution/uniform.hpp).
+//! library/include/rocrand/rocrand_philox4x32_10.h, rocrand_mrg32k3a.h, rocrand_xorwow.h, rocrand_uniform.h,
+//! library/src/rng/philox4x32_10.hpp, mrg32k3a.hpp, xorwow.hpp, distribution/uniform.hpp).
 #![allow(dead_code)]
 
 // --- Philox4x32-10 -------------------------------------------------------------------------------------
@@ -278,4 +282,170 @@ pub fn rocrand_mrg_engine(seed: u64, engine_id: u32, start_engine_id: u32, offse
 pub fn mrg_uniform_u32(v: u32) -> u32 {
     const UINT_NORM: f64 = 1.000000048661607; // (2^32 - 1) / (m1 - 1), as rocRAND writes it
     (f64::from(v - 1) * UINT_NORM) as u32
+}
+
+// --- XORWOW --------------------------------------------------------------------------------------------
+
+/// XORWOW (G. Marsaglia, "Xorshift RNGs", J. Stat. Softw. 8(14), 2003, section 3.1 `xorwow`): a 160-bit
+/// xorshift (five 32-bit words, shifts 2, 1 and 4; period 2^160 − 1) plus a Weyl sequence `d += 362437`, the
+/// output `d + x4`. rocRAND 5.3's engine keeps `x[0..5]` oldest first and adds the Weyl step before the sum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Xorwow {
+    pub x: [u32; 5],
+    pub d: u32,
+}
+
+pub const XORWOW_WEYL: u32 = 362_437;
+
+/// One step of the xorshift alone (linear over GF(2)).
+pub fn xorshift160(x: [u32; 5]) -> [u32; 5] {
+    let t = x[0] ^ (x[0] >> 2);
+    [
+        x[1],
+        x[2],
+        x[3],
+        x[4],
+        (x[4] ^ (x[4] << 4)) ^ (t ^ (t << 1)),
+    ]
+}
+
+impl Xorwow {
+    pub fn next(&mut self) -> u32 {
+        self.x = xorshift160(self.x);
+        self.d = self.d.wrapping_add(XORWOW_WEYL);
+        self.d.wrapping_add(self.x[4])
+    }
+}
+
+/// A linear map of GF(2)^160, as the images of the 160 unit vectors (bit `j` of word `i` is unit `32 i + j`).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Gf2Map(pub Vec<[u32; 5]>);
+
+impl Gf2Map {
+    /// The xorshift's transition, from the step function applied to each unit vector.
+    pub fn xorshift() -> Gf2Map {
+        Gf2Map(
+            (0..160)
+                .map(|u| {
+                    let mut e = [0u32; 5];
+                    e[u / 32] = 1 << (u % 32);
+                    xorshift160(e)
+                })
+                .collect(),
+        )
+    }
+
+    pub fn apply(&self, v: [u32; 5]) -> [u32; 5] {
+        let mut r = [0u32; 5];
+        for (u, img) in self.0.iter().enumerate() {
+            if v[u / 32] >> (u % 32) & 1 == 1 {
+                for (a, b) in r.iter_mut().zip(img) {
+                    *a ^= b;
+                }
+            }
+        }
+        r
+    }
+
+    /// `self` after `other` (`self · other`).
+    pub fn after(&self, other: &Gf2Map) -> Gf2Map {
+        Gf2Map(other.0.iter().map(|&img| self.apply(img)).collect())
+    }
+}
+
+/// The xorshift's transition squared `k` times, for `k` in `0..=n`: `A^(2^k)`.
+pub fn xorshift_pow2(n: usize) -> Vec<Gf2Map> {
+    let mut p = vec![Gf2Map::xorshift()];
+    for _ in 0..n {
+        let q = p.last().unwrap();
+        p.push(q.after(q));
+    }
+    p
+}
+
+/// `A^n x` for `n` given as little-endian 32-bit limbs, with `pow2[k] = A^(2^k)` (as many as `n` has bits).
+pub fn xorshift_jump(pow2: &[Gf2Map], n: &[u32], mut x: [u32; 5]) -> [u32; 5] {
+    for k in 0..32 * n.len() {
+        if n[k / 32] >> (k % 32) & 1 == 1 {
+            x = pow2[k].apply(x);
+        }
+    }
+    x
+}
+
+/// `x` moved `n` numbers on: the xorshift by `A^n`, the Weyl word by `n · 362437` (mod 2^32).
+pub fn xorwow_skip(pow2: &[Gf2Map], x: Xorwow, n: u64) -> Xorwow {
+    Xorwow {
+        x: xorshift_jump(pow2, &[n as u32, (n >> 32) as u32], x.x),
+        d: x.d.wrapping_add((n as u32).wrapping_mul(XORWOW_WEYL)),
+    }
+}
+
+/// rocRAND's XORWOW seeding (5.3.3, `xorwow_engine(seed, subsequence, offset)`; the constants read in the
+/// gfx1030 code object of Debian's librocrand1 5.3.3 too): Marsaglia's initial state (x 123456789,
+/// 362436069, 521288629, 88675123, 5783321; d 6615241) perturbed by `t0 = 1228688033 (seed lo ^ 0x2c7f967f)`
+/// and `t1 = 2073658381 (seed hi ^ 0xa03697cb)` (32-bit products): x0 += t0, x1 ^= t0, x2 += t1, x3 ^= t1,
+/// x4 += t0, d += t0 + t1. Seed 0 is not special (rocRAND's default XORWOW seed is 0).
+pub fn rocrand_xorwow_seed(seed: u64) -> Xorwow {
+    let t0 = 1_228_688_033u32.wrapping_mul((seed as u32) ^ 0x2c7f_967f);
+    let t1 = 2_073_658_381u32.wrapping_mul(((seed >> 32) as u32) ^ 0xa036_97cb);
+    Xorwow {
+        x: [
+            123_456_789u32.wrapping_add(t0),
+            362_436_069 ^ t0,
+            521_288_629u32.wrapping_add(t1),
+            88_675_123 ^ t1,
+            5_783_321u32.wrapping_add(t0),
+        ],
+        d: 6_615_241u32.wrapping_add(t0).wrapping_add(t1),
+    }
+}
+
+/// A rocRAND XORWOW subsequence is 2^67 numbers (rocrand_xorwow.h's documentation; the sequence tables of
+/// tools/xorwow_precomputed_generator are A^(2^67 · 4^k)). A subsequence jump moves the xorshift only, not `d`.
+pub const XORWOW_SUBSEQUENCE_LOG2: usize = 67;
+
+/// rocRAND's XORWOW host generator (library/src/rng/xorwow.hpp): 512 blocks of 256 engines; engine `e` is
+/// `xorwow_engine(seed, e, offset / 131072 + (e < offset mod 131072))`; a generate call of `n` outputs runs
+/// one work-item per engine, work-item `i` taking engine `(i + start) mod 131072` for outputs `i, i + 131072,
+/// …` (each output `input_width` numbers in a row), then `start += n` (the outputs it touched) mod 131072,
+/// the engines kept. `start` begins at `offset mod 131072`.
+pub struct XorwowGenerator {
+    pub engines: Vec<Xorwow>,
+    pub start: usize,
+}
+
+pub const XORWOW_ENGINES: usize = 512 * 256;
+
+impl XorwowGenerator {
+    /// The engines computed here by jumps: engine `e + 1` is engine `e` moved by `A^(2^67)` (the matrix
+    /// squared 67 times), then each engine moves by its offset bit by bit, `d += offset · 362437`.
+    pub fn new(seed: u64, offset: u64) -> XorwowGenerator {
+        let pow2 = xorshift_pow2(XORWOW_SUBSEQUENCE_LOG2.max(64));
+        let sub = &pow2[XORWOW_SUBSEQUENCE_LOG2];
+        let start = (offset % XORWOW_ENGINES as u64) as usize;
+        let mut x = rocrand_xorwow_seed(seed);
+        let engines = (0..XORWOW_ENGINES)
+            .map(|e| {
+                let own = offset / XORWOW_ENGINES as u64 + u64::from(e < start);
+                let moved = xorwow_skip(&pow2, x, own);
+                x.x = sub.apply(x.x);
+                moved
+            })
+            .collect();
+        XorwowGenerator { engines, start }
+    }
+
+    /// `n` outputs of `width` numbers each, as the generate kernel lays them out.
+    pub fn generate(&mut self, n: usize, width: usize) -> Vec<Vec<u32>> {
+        let mut out = vec![Vec::new(); n];
+        for i in 0..XORWOW_ENGINES.min(n) {
+            let e = &mut self.engines[(i + self.start) % XORWOW_ENGINES];
+            for o in out.iter_mut().skip(i).step_by(XORWOW_ENGINES) {
+                *o = (0..width).map(|_| e.next()).collect();
+            }
+        }
+        self.start = (self.start + n) % XORWOW_ENGINES;
+        out
+    }
 }
