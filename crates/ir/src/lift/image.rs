@@ -151,7 +151,7 @@ impl Lifter<'_> {
             IMAGE_STORE_MIP => (Kind::Store, true),
             IMAGE_GET_RESINFO => (Kind::Resinfo, true),
             _ => {
-                return self.unsupported(&format!(
+                return self.unsupported_mimg(&format!(
                     "{} is not lifted: only storage-image loads, stores and get_resinfo are modelled (D183); \
                      sampling, gather, atomics, packed and MSAA forms are not",
                     op.name()
@@ -166,24 +166,25 @@ impl Lifter<'_> {
         let vdata = ((w1 >> 8) & 0xff) as u16;
         let srsrc = (((w1 >> 16) & 0x1f) * 4) as u16;
         if w0 >> 15 & 1 != 0 {
-            return self.unsupported("r128 (a 128-bit T#) is not modelled (D183)");
+            return self.unsupported_mimg("r128 (a 128-bit T#) is not modelled (D183)");
         }
         if w0 >> 16 & 3 != 0 {
-            return self.unsupported(
+            return self.unsupported_mimg(
                 "tfe/lwe (texture fail and LOD warning results) are not modelled (D183)",
             );
         }
         if w1 >> 30 & 1 != 0 {
-            return self.unsupported("a16 (16-bit image addresses) is not modelled (D183)");
+            return self.unsupported_mimg("a16 (16-bit image addresses) is not modelled (D183)");
         }
         if w1 >> 31 & 1 != 0 {
-            return self.unsupported("d16 (16-bit image data) is not modelled (D183)");
+            return self.unsupported_mimg("d16 (16-bit image data) is not modelled (D183)");
         }
         let Some(dim) = Dim::of(dim_field) else {
-            return self.unsupported("cube and MSAA image dimensions are not modelled (D183)");
+            return self.unsupported_mimg("cube and MSAA image dimensions are not modelled (D183)");
         };
         if dmask == 0 {
-            return self.unsupported("an image instruction with dmask 0 is not modelled (D183)");
+            return self
+                .unsupported_mimg("an image instruction with dmask 0 is not modelled (D183)");
         }
         let naddr = match kind {
             Kind::Resinfo => 1,
@@ -323,6 +324,11 @@ impl Lifter<'_> {
             return self.typed_load(t, &desc, &ts.sel, &comps, &data, &addrs, ok, vdata);
         }
         self.image_store(&desc, &ts.sel, &comps, &data, &addrs, ok)
+    }
+
+    /// A lift-time refusal of an image instruction, named as MIMG.
+    fn unsupported_mimg<T>(&self, reason: &str) -> Result<T, LiftError> {
+        self.unsupported(&format!("image instruction (MIMG): {reason}"))
     }
 
     fn tsharp(&mut self, srsrc: u16, dim: Dim) -> Tsharp {
