@@ -86,6 +86,8 @@ pub struct SgprSpec {
     pub address: Option<String>,
     /// A raw-buffer V# of a named buffer (base, stride 0, NUM_RECORDS = its size), in `reg`..`reg + 3`.
     pub vsharp: Option<String>,
+    /// The T# of a named image (D183), in `reg`..`reg + 7`.
+    pub tsharp: Option<String>,
     /// A 32-bit pointer (in the `address32_hi` window) to an emulated descriptor set, in binding order as
     /// RADV lays it out: a 16-byte V# (16-byte aligned) per named buffer, a 32-byte T# (32-byte aligned)
     /// per named image (D183).
@@ -162,15 +164,18 @@ impl SgprSpec {
             self.scratch_wave_offset,
             self.address.is_some(),
             self.vsharp.is_some(),
+            self.tsharp.is_some(),
             self.descriptor_set.is_some(),
         ];
         if kinds.iter().filter(|&&k| k).count() != 1 {
-            bail!("[abi] sgpr {}: give exactly one of u32 i32 f32 bits workgroup_id scratch_wave_offset address vsharp descriptor_set", self.reg);
+            bail!("[abi] sgpr {}: give exactly one of u32 i32 f32 bits workgroup_id scratch_wave_offset address vsharp tsharp descriptor_set", self.reg);
         }
         Ok(if self.address.is_some() {
             2
         } else if self.vsharp.is_some() {
             4
+        } else if self.tsharp.is_some() {
+            8
         } else {
             1
         })
@@ -280,6 +285,7 @@ pub fn check(abi: &RawAbi, names: &[String]) -> Result<()> {
             .address
             .iter()
             .chain(&s.vsharp)
+            .chain(&s.tsharp)
             .chain(s.descriptor_set.iter().flatten());
         for n in refs {
             if !names.contains(n) {
@@ -379,6 +385,21 @@ impl RawBinding {
             } else if let Some(n) = &s.vsharp {
                 let i = self.index[n];
                 for (k, w) in vsharp(addresses[i], sizes[i]).into_iter().enumerate() {
+                    out.push((r + k as u16, SgprInit::Const(w)));
+                }
+            } else if let Some(n) = &s.tsharp {
+                let i = self.index[n];
+                let img = self
+                    .images
+                    .get(n)
+                    .with_context(|| format!("[abi] sgpr {r}: tsharp {n:?} is not an image"))?;
+                if addresses[i] % 256 != 0 {
+                    bail!(
+                        "image {n:?} is at {:#x}, not 256-byte aligned as a T# needs",
+                        addresses[i]
+                    );
+                }
+                for (k, w) in img.tsharp(addresses[i]).into_iter().enumerate() {
                     out.push((r + k as u16, SgprInit::Const(w)));
                 }
             } else if let Some(names) = &s.descriptor_set {

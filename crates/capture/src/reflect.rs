@@ -464,7 +464,7 @@ pub fn reflect(words: &[u32], entry: Option<&str>) -> Result<Reflection> {
             }
             StorageClass::UniformConstant => {
                 bail!(
-                    "the shader uses {:?} (an image, sampler or texel buffer): image instructions are not supported yet (issue 27)",
+                    "the shader uses {:?} (a sampled image, sampler or texel buffer): only storage images are modelled yet (D183, issue 27)",
                     info.names.get(&var).cloned().unwrap_or_else(|| format!("%{var}"))
                 )
             }
