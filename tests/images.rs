@@ -833,7 +833,10 @@ fn mimg_decoding_matches_llvm_mc() {
             .next()
             .unwrap()
             .trim();
-        assert_eq!(printed, *line, "words {enc:02x?}");
+        // llvm-objdump (the printer's contract) writes two spaces after the mnemonic of NSA sampler forms,
+        // llvm-mc's input has one: whitespace runs compare as one space.
+        let norm = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(norm(printed), *line, "words {enc:02x?}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
