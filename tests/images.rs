@@ -27,10 +27,19 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
+/// Runs the CLI, naming the calling test for the executed-encoding log (`RDNA2SPV_COVERAGE_TEST`, D159).
 fn rdna2spv<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("main")
+        .rsplit("::")
+        .next()
+        .unwrap_or("main")
+        .to_string();
     Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
         .args(args)
         .env("RDNA2SPV_VK_TIMEOUT_S", "600")
+        .env("RDNA2SPV_COVERAGE_TEST", format!("images::{test}"))
         .output()
         .unwrap()
 }
@@ -198,6 +207,7 @@ fn texel_rules_self_check() {
 
 /// invert.comp: an rgba8 unorm image inverted into another, in wave32 and wave64: every texel of the
 /// output is unorm8(1 − k/255) of the input byte k.
+// coverage: invert_rgba8_both_waves: IMAGE_LOAD IMAGE_STORE
 #[test]
 fn invert_rgba8_both_waves() {
     for wave in [32, 64] {
@@ -230,6 +240,7 @@ fn invert_rgba8_both_waves() {
 /// blur.comp, a separable 3-tap blur through r32f images in two dispatches (horizontal, then vertical) on
 /// a 16×12 image with a 16×16 grid: loads outside the image read 0 (the edges), stores outside it (rows
 /// 12..15) are dropped.
+// coverage: separable_blur_r32f: IMAGE_LOAD IMAGE_STORE
 #[test]
 fn separable_blur_r32f() {
     let dir = scratch("blur");
@@ -328,6 +339,7 @@ fn separable_blur_r32f() {
 
 /// mip.comp: levels 1 and 2 of an 8×8 rgba16f image from its level 0 (image_load, image_store_mip with
 /// NSA addresses): f32 sums of the f16 texels in the shader's order, scaled, rounded to f16 (D183).
+// coverage: mip_chain_rgba16f: IMAGE_LOAD IMAGE_STORE_MIP
 #[test]
 fn mip_chain_rgba16f() {
     let dir = scratch("mip");
@@ -448,6 +460,7 @@ fn convert_inputs() -> Vec<f32> {
 /// convert.comp: stores of f32 values to rgba8 / rgba8_snorm / rgba16 / rgba16_snorm / rgba16f 1-D images
 /// (D183's encodings: clamp, NaN → 0, round to nearest even; f16 by RNE), and loads of rgba8_snorm and
 /// r16 unorm texels (−128 reads −1; k/max correctly rounded; absent channels (0, 0, 1)).
+// coverage: conversions_rgba8_rgba16_f16: IMAGE_LOAD IMAGE_STORE
 #[test]
 fn conversions_rgba8_rgba16_f16() {
     let dir = scratch("convert");
@@ -531,6 +544,7 @@ fn conversions_rgba8_rgba16_f16() {
 
 /// arrays.comp: a 2-D array (r32ui, 3 slices) copied into a 3-D image with dst = src·3 + z, a 1-D array
 /// (rg32i) updated in place, and imageSize (which ACO reads off the T#'s fields) of all three.
+// coverage: arrays_and_3d: IMAGE_LOAD IMAGE_STORE
 #[test]
 fn arrays_and_3d() {
     for wave in [32, 64] {
@@ -615,6 +629,7 @@ fn write_code(path: &Path, code: &[(&str, &[u32])]) {
     std::fs::write(path, bytes).unwrap();
 }
 
+// coverage: resinfo_and_load_mip_per_lane: IMAGE_GET_RESINFO IMAGE_LOAD_MIP
 #[test]
 fn resinfo_and_load_mip_per_lane() {
     let dir = scratch("resinfo");
