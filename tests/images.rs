@@ -585,6 +585,87 @@ fn arrays_and_3d() {
     }
 }
 
+/// atomics.comp: image atomics on r32 formats (add, umin, umax, xor, smin, smax, and, or on shared texels;
+/// cmpswap and a float exchange on each invocation's own texel with the old values returned), whose shared
+/// results do not depend on the order the lanes and waves reach them.
+// coverage: image_atomics_r32: IMAGE_ATOMIC_ADD IMAGE_ATOMIC_UMIN IMAGE_ATOMIC_UMAX IMAGE_ATOMIC_XOR IMAGE_ATOMIC_SMIN IMAGE_ATOMIC_SMAX IMAGE_ATOMIC_AND IMAGE_ATOMIC_OR IMAGE_ATOMIC_CMPSWAP IMAGE_ATOMIC_SWAP
+#[test]
+fn image_atomics_r32() {
+    let dir = scratch("atomics");
+    let mut g = Lcg(5);
+    let x: Vec<u32> = (0..256).map(|_| g.next() % 5000).collect();
+    let own: Vec<u32> = x
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| if i % 2 == 0 { v } else { v + 1 })
+        .collect();
+    let put = |n: &str, w: &[u32]| {
+        let p = dir.join(n);
+        std::fs::write(&p, w.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+        p
+    };
+    let (xf, of) = (put("x.bin", &x), put("own.bin", &own));
+    let m = capture(
+        "atomics.comp",
+        64,
+        &[
+            "--grid".into(),
+            "256".into(),
+            "--image".into(),
+            "hist=32,1,1,1,1".into(),
+            "--image".into(),
+            "ustats=4,1,1,1,1".into(),
+            "--image".into(),
+            "istats=4,1,1,1,1".into(),
+            "--input".into(),
+            format!("x={}", xf.display()),
+            "--input".into(),
+            format!("own={}", of.display()),
+        ],
+        &dir,
+    );
+    let out = dir.join("out");
+    run_both(&m, &out);
+    let init = |n: &str| words(&read(&dir.join(format!("atomics.{n}.in.bin"))));
+    let got = |n: &str| words(&read(&out.join(format!("{n}.bin"))));
+    let mut hist = init("hist");
+    for &v in &x {
+        if v % 40 < 32 {
+            hist[(v % 40) as usize] = hist[(v % 40) as usize].wrapping_add(1);
+        }
+    }
+    assert_eq!(got("hist"), hist, "histogram");
+    let u = init("ustats");
+    let want_u = [
+        x.iter().fold(u[0], |a, &v| a.min(v)),
+        x.iter().fold(u[1], |a, &v| a.max(v)),
+        x.iter().fold(u[2], |a, &v| a ^ v),
+        u[3],
+    ];
+    assert_eq!(got("ustats"), want_u, "umin umax xor");
+    let i = init("istats");
+    let s: Vec<i32> = x.iter().map(|&v| v as i32 - 1000).collect();
+    let want_i = [
+        s.iter().fold(i[0] as i32, |a, &v| a.min(v)) as u32,
+        s.iter().fold(i[1] as i32, |a, &v| a.max(v)) as u32,
+        s.iter().fold(i[2], |a, &v| a & (v | 0x10) as u32),
+        s.iter().fold(i[3], |a, &v| a | (v & 0x7fff) as u32),
+    ];
+    assert_eq!(got("istats"), want_i, "smin smax and or");
+    let r = got("r");
+    let ownf = init("ownf");
+    let own_out = got("own");
+    let ownf_out = got("ownf");
+    for k in 0..256 {
+        assert_eq!(r[2 * k], own[k], "cmpswap returns the old value, texel {k}");
+        let want = if own[k] == x[k] { x[k] * 2 } else { own[k] };
+        assert_eq!(own_out[k], want, "cmpswap texel {k}");
+        assert_eq!(r[2 * k + 1], ownf[k], "swap returns the old value, texel {k}");
+        assert_eq!(ownf_out[k], (x[k] as f32).to_bits(), "swap texel {k}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Hand-assembled (llvm-mc-19, gfx1030) wave32 code for what ACO does not emit here: image_get_resinfo of
 /// a 2-D array and a 3-D image with a per-lane level, and image_load_mip of a 1-D r32ui image with a
 /// per-lane level and x (levels past LAST_LEVEL and x past the level's width read 0).
@@ -718,14 +799,14 @@ file = "tex.bin"
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// What is refused, by name: an image atomic (exit 2 naming the instruction and MIMG), a sampled image at
+/// What is refused, by name: a float image atomic (exit 2 naming the instruction and MIMG), a sampled image at
 /// capture, a T# whose TYPE differs from the instruction's dim (a run-time refusal naming D183).
 #[test]
 fn refusals_name_the_instruction_and_feature() {
     let dir = scratch("refuse");
-    // image_atomic_add v1, v0, s[4:11] dmask:0x1 dim:SQ_RSRC_IMG_1D unorm glc; s_endpgm
+    // image_atomic_fmin v1, v0, s[4:11] dmask:0x1 dim:SQ_RSRC_IMG_1D unorm glc; s_endpgm
     let atomic: &[(&str, &[u32])] = &[
-        ("image_atomic_add", &[0xf0443100, 0x00010100]),
+        ("image_atomic_fmin", &[0xf0783100, 0x00010100]),
         ("s_endpgm", &[0xbf810000]),
     ];
     write_code(&dir.join("atomic.bin"), atomic);

@@ -30,7 +30,7 @@
 
 use super::format::{unified_format, Nfmt, Typed};
 use super::{LiftError, Lifter};
-use crate::{FloatCmp, FloatOp, Handle, IntCmp, IntOp, Node, Ty, UnOp};
+use crate::{AtomicOp, FloatCmp, FloatOp, Handle, IntCmp, IntOp, Node, Space, Ty, UnOp};
 use rdna2spv_isa::Opcode;
 
 type H = Handle<Node>;
@@ -123,6 +123,19 @@ enum Kind {
     Load,
     Store,
     Resinfo,
+    /// A 32-bit image atomic (its operation, D060's AtomicOp).
+    Atomic(AtomicOp),
+}
+
+const R_ATOMIC_FORMAT: &str = "an image atomic on a format other than r32 uint/sint (or r32 float for swap and cmpswap): not modelled (D183)";
+
+/// Why an image atomic `op` is refused with format `fmt` (None: modelled).
+pub fn atomic_format_refusal(fmt: u32, op: AtomicOp) -> Option<&'static str> {
+    match (fmt, op) {
+        (20 | 21, _) => None,
+        (22, AtomicOp::Swap | AtomicOp::CmpSwap) => None,
+        _ => Some(R_ATOMIC_FORMAT),
+    }
 }
 
 /// The T# fields the lifter uses (all Uniform B32 unless noted).
@@ -150,10 +163,29 @@ impl Lifter<'_> {
             IMAGE_STORE => (Kind::Store, false),
             IMAGE_STORE_MIP => (Kind::Store, true),
             IMAGE_GET_RESINFO => (Kind::Resinfo, true),
+            _ if op.name().starts_with("image_atomic_") => {
+                let form = op
+                    .name()
+                    .strip_prefix("image_atomic_")
+                    .and_then(super::atomic::vmem_form);
+                match form {
+                    Some((aop, false))
+                        if !matches!(aop, AtomicOp::FMin | AtomicOp::FMax | AtomicOp::FCmpSwap) =>
+                    {
+                        (Kind::Atomic(aop), false)
+                    }
+                    _ => {
+                        return self.unsupported_mimg(&format!(
+                            "{}: float image atomics are not modelled (D183)",
+                            op.name()
+                        ))
+                    }
+                }
+            }
             _ => {
                 return self.unsupported_mimg(&format!(
-                    "{} is not lifted: only storage-image loads, stores and get_resinfo are modelled (D183); \
-                     sampling, gather, atomics, packed and MSAA forms are not",
+                    "{} is not lifted: only storage-image loads, stores, integer atomics and get_resinfo are modelled (D183); \
+                     sampling, gather, packed and MSAA forms are not",
                     op.name()
                 ))
             }
@@ -186,6 +218,14 @@ impl Lifter<'_> {
             return self
                 .unsupported_mimg("an image instruction with dmask 0 is not modelled (D183)");
         }
+        if let Kind::Atomic(aop) = kind {
+            let want = if aop == AtomicOp::CmpSwap { 3 } else { 1 };
+            if dmask != want {
+                return self.unsupported_mimg(&format!(
+                    "an image atomic with dmask {dmask:#x} (a 32-bit atomic has {want:#x}): not modelled (D183)"
+                ));
+            }
+        }
         let naddr = match kind {
             Kind::Resinfo => 1,
             _ => dim.coords() + mip as usize,
@@ -207,7 +247,7 @@ impl Lifter<'_> {
             .iter()
             .map(|&reg| self.n(Node::ReadVgpr { reg, ty: Ty::B32 }))
             .collect();
-        let data: Vec<H> = if kind == Kind::Store {
+        let data: Vec<H> = if matches!(kind, Kind::Store | Kind::Atomic(_)) {
             (0..ndata)
                 .map(|i| {
                     self.n(Node::ReadVgpr {
@@ -265,7 +305,10 @@ impl Lifter<'_> {
             cond: wide,
             reason: R_FORMAT,
         });
-        let mut desc = self.runtime_desc(fmt7, |x| image_format_refusal(x, t.store, dmask));
+        let mut desc = match kind {
+            Kind::Atomic(aop) => self.runtime_desc(fmt7, |x| atomic_format_refusal(x, aop)),
+            _ => self.runtime_desc(fmt7, |x| image_format_refusal(x, t.store, dmask)),
+        };
         desc.refused = self.buf_or(desc.refused, wide);
         // The texel's index within its level, and the range check.
         let x = addr[0];
@@ -322,6 +365,24 @@ impl Lifter<'_> {
         let comps: Vec<usize> = (0..4).filter(|c| dmask >> c & 1 != 0).collect();
         if kind == Kind::Load {
             return self.typed_load(t, &desc, &ts.sel, &comps, &data, &addrs, ok, vdata);
+        }
+        if let Kind::Atomic(aop) = kind {
+            // One dword at the texel; out of range (or refused) nothing changes and 0 returns. glc returns
+            // the old value in vdata.
+            let enable = self.buf_select(desc.refused, f, ok);
+            let old = self.n(Node::AtomicIf {
+                space: Space::Global,
+                op: aop,
+                addr: a,
+                offset: 0,
+                value: data[0],
+                data1: (aop == AtomicOp::CmpSwap).then(|| data[1]),
+                enable,
+            });
+            if w0 >> 13 & 1 != 0 {
+                self.write_v(vdata, old);
+            }
+            return Ok(());
         }
         self.image_store(&desc, &ts.sel, &comps, &data, &addrs, ok)
     }
