@@ -393,7 +393,7 @@ impl RawBinding {
                     .images
                     .get(n)
                     .with_context(|| format!("[abi] sgpr {r}: tsharp {n:?} is not an image"))?;
-                if addresses[i] % 256 != 0 {
+                if !addresses[i].is_multiple_of(256) {
                     bail!(
                         "image {n:?} is at {:#x}, not 256-byte aligned as a T# needs",
                         addresses[i]
@@ -411,7 +411,7 @@ impl RawBinding {
                     let i = self.index[n];
                     let words: Vec<u32> = match self.images.get(n) {
                         Some(img) => {
-                            if addresses[i] % 256 != 0 {
+                            if !addresses[i].is_multiple_of(256) {
                                 bail!(
                                     "image {n:?} is at {:#x}, not 256-byte aligned as a T# needs",
                                     addresses[i]

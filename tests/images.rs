@@ -601,7 +601,11 @@ fn image_atomics_r32() {
         .collect();
     let put = |n: &str, w: &[u32]| {
         let p = dir.join(n);
-        std::fs::write(&p, w.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+        std::fs::write(
+            &p,
+            w.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>(),
+        )
+        .unwrap();
         p
     };
     let (xf, of) = (put("x.bin", &x), put("own.bin", &own));
@@ -660,7 +664,11 @@ fn image_atomics_r32() {
         assert_eq!(r[2 * k], own[k], "cmpswap returns the old value, texel {k}");
         let want = if own[k] == x[k] { x[k] * 2 } else { own[k] };
         assert_eq!(own_out[k], want, "cmpswap texel {k}");
-        assert_eq!(r[2 * k + 1], ownf[k], "swap returns the old value, texel {k}");
+        assert_eq!(
+            r[2 * k + 1],
+            ownf[k],
+            "swap returns the old value, texel {k}"
+        );
         assert_eq!(ownf_out[k], (x[k] as f32).to_bits(), "swap texel {k}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
