@@ -585,7 +585,8 @@ fn arrays_and_3d() {
     }
 }
 
-/// atomics.comp: image atomics on r32 formats (add, umin, umax, xor, smin, smax, and, or on shared texels;
+/// atomics.comp: image atomics on r32 formats (add, umin, umax, xor, smin, smax, and, or on texels shared by
+/// half the invocations;
 /// cmpswap and a float exchange on each invocation's own texel with the old values returned), whose shared
 /// results do not depend on the order the lanes and waves reach them.
 // coverage: image_atomics_r32: IMAGE_ATOMIC_ADD IMAGE_ATOMIC_UMIN IMAGE_ATOMIC_UMAX IMAGE_ATOMIC_XOR IMAGE_ATOMIC_SMIN IMAGE_ATOMIC_SMAX IMAGE_ATOMIC_AND IMAGE_ATOMIC_OR IMAGE_ATOMIC_CMPSWAP IMAGE_ATOMIC_SWAP
@@ -618,13 +619,15 @@ fn image_atomics_r32() {
             "--image".into(),
             "hist=32,1,1,1,1".into(),
             "--image".into(),
-            "ustats=4,1,1,1,1".into(),
+            "ustats=8,1,1,1,1".into(),
             "--image".into(),
-            "istats=4,1,1,1,1".into(),
+            "istats=8,1,1,1,1".into(),
             "--input".into(),
             format!("x={}", xf.display()),
             "--input".into(),
             format!("own={}", of.display()),
+            "--size".into(),
+            "r=2048".into(),
         ],
         &dir,
     );
@@ -639,23 +642,27 @@ fn image_atomics_r32() {
         }
     }
     assert_eq!(got("hist"), hist, "histogram");
-    let u = init("ustats");
-    let want_u = [
-        x.iter().fold(u[0], |a, &v| a.min(v)),
-        x.iter().fold(u[1], |a, &v| a.max(v)),
-        x.iter().fold(u[2], |a, &v| a ^ v),
-        u[3],
-    ];
-    assert_eq!(got("ustats"), want_u, "umin umax xor");
-    let i = init("istats");
-    let s: Vec<i32> = x.iter().map(|&v| v as i32 - 1000).collect();
-    let want_i = [
-        s.iter().fold(i[0] as i32, |a, &v| a.min(v)) as u32,
-        s.iter().fold(i[1] as i32, |a, &v| a.max(v)) as u32,
-        s.iter().fold(i[2], |a, &v| a & (v | 0x10) as u32),
-        s.iter().fold(i[3], |a, &v| a | (v & 0x7fff) as u32),
-    ];
-    assert_eq!(got("istats"), want_i, "smin smax and or");
+    // Texel 2j + k takes the invocations i with i & 1 = k.
+    let half = |k: usize| {
+        x.iter()
+            .enumerate()
+            .filter(move |(i, _)| i & 1 == k)
+            .map(|(_, &v)| v)
+    };
+    let mut u = init("ustats");
+    let mut i = init("istats");
+    for k in 0..2 {
+        u[k] = half(k).fold(u[k], |a, v| a.min(v));
+        u[2 + k] = half(k).fold(u[2 + k], |a, v| a.max(v));
+        u[4 + k] = half(k).fold(u[4 + k], |a, v| a ^ v);
+        let s = |v: u32| v as i32 - 1000;
+        i[k] = half(k).fold(i[k] as i32, |a, v| a.min(s(v))) as u32;
+        i[2 + k] = half(k).fold(i[2 + k] as i32, |a, v| a.max(s(v))) as u32;
+        i[4 + k] = half(k).fold(i[4 + k], |a, v| a & (s(v) | 0x10) as u32);
+        i[6 + k] = half(k).fold(i[6 + k], |a, v| a | (s(v) & 0x7fff) as u32);
+    }
+    assert_eq!(got("ustats"), u, "umin umax xor");
+    assert_eq!(got("istats"), i, "smin smax and or");
     let r = got("r");
     let ownf = init("ownf");
     let own_out = got("own");
