@@ -840,7 +840,7 @@ fn refusals_name_the_instruction_and_feature() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("image_atomic_add") && err.contains("MIMG"),
+        err.contains("image_atomic_fmin") && err.contains("MIMG"),
         "{err}"
     );
     // image_load v1, v0, s[4:11] dmask:0x1 dim:SQ_RSRC_IMG_1D unorm through a 2-D T#.
