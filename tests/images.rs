@@ -814,6 +814,97 @@ file = "tex.bin"
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Hand-assembled (llvm-mc-19) wave32 code for the integer atomics GLSL does not emit: image_atomic_sub,
+/// image_atomic_inc (`old >= data ? 0 : old + 1`) and image_atomic_dec (`old == 0 || old > data ? data : old
+/// − 1`), each lane on its own texel of a 24-texel image (lanes 24..31 are out of range: no change, 0
+/// returned), old values returned (glc).
+const ATOMIC_ASM: &[(&str, &[u32])] = &[
+    ("v_mul_u32_u24_e32 v1, 3, v0", &[0x16020083]),
+    (
+        "image_atomic_sub v1, v0, s[4:11] dmask:0x1 dim:SQ_RSRC_IMG_1D unorm glc",
+        &[0xf0483100, 0x00010100],
+    ),
+    ("v_mov_b32_e32 v3, 5", &[0x7e060285]),
+    (
+        "image_atomic_inc v3, v0, s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_1D unorm glc",
+        &[0xf06c3100, 0x00030300],
+    ),
+    ("v_mov_b32_e32 v4, 7", &[0x7e080287]),
+    (
+        "image_atomic_dec v4, v0, s[20:27] dmask:0x1 dim:SQ_RSRC_IMG_1D unorm glc",
+        &[0xf0703100, 0x00050400],
+    ),
+    ("v_lshlrev_b32_e32 v2, 2, v0", &[0x34040082]),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+    (
+        "global_store_dword v2, v1, s[0:1]",
+        &[0xdc708000, 0x00000102],
+    ),
+    (
+        "global_store_dword v2, v3, s[2:3]",
+        &[0xdc708000, 0x00020302],
+    ),
+    (
+        "global_store_dword v2, v4, s[28:29]",
+        &[0xdc708000, 0x001c0402],
+    ),
+    ("s_endpgm", &[0xbf810000]),
+];
+
+// coverage: atomic_sub_inc_dec_per_lane: IMAGE_ATOMIC_SUB IMAGE_ATOMIC_INC IMAGE_ATOMIC_DEC
+#[test]
+fn atomic_sub_inc_dec_per_lane() {
+    let dir = scratch("atomic-asm");
+    write_code(&dir.join("k.bin"), ATOMIC_ASM);
+    let subs: Vec<u32> = (0..24).map(|t| 1000 + t).collect();
+    let counts: Vec<u32> = (0..24).map(|t| (t * 7) % 11).collect();
+    let put = |n: &str, w: &[u32]| {
+        std::fs::write(
+            dir.join(n),
+            w.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>(),
+        )
+        .unwrap()
+    };
+    put("s.bin", &subs);
+    put("c.bin", &counts);
+    let image = |n: &str, f: &str| {
+        format!("[[images]]\nname = \"{n}\"\nformat = \"r32_uint\"\ndim = \"1d\"\nextent = [24, 1, 1]\nfile = \"{f}\"\noutput = true\n")
+    };
+    let buffer = |n: &str| format!("[[buffers]]\nname = \"{n}\"\nsize = 128\noutput = true\n");
+    let manifest = format!(
+        "code = \"k.bin\"\ngrid = [32, 1, 1]\nworkgroup = [32, 1, 1]\n[abi]\nwave_size = 32\nsgpr = [\n  {{ reg = 0, address = \"rs\" }},\n  {{ reg = 2, address = \"ri\" }},\n  {{ reg = 4, tsharp = \"sub\" }},\n  {{ reg = 12, tsharp = \"inc\" }},\n  {{ reg = 20, tsharp = \"dec\" }},\n  {{ reg = 28, address = \"rd\" }},\n]\n{}{}{}{}{}{}",
+        image("sub", "s.bin"),
+        image("inc", "c.bin"),
+        image("dec", "c.bin"),
+        buffer("rs"),
+        buffer("ri"),
+        buffer("rd"),
+    );
+    let m = dir.join("k.toml");
+    std::fs::write(&m, manifest).unwrap();
+    let out = dir.join("out");
+    run_both(&m, &out);
+    let got = |n: &str| words(&read(&out.join(format!("{n}.bin"))));
+    let (mut sub, mut inc, mut dec) = (subs.clone(), counts.clone(), counts.clone());
+    let (mut rs, mut ri, mut rd) = (vec![0u32; 32], vec![0u32; 32], vec![0u32; 32]);
+    for l in 0..24usize {
+        rs[l] = sub[l];
+        sub[l] = sub[l].wrapping_sub(3 * l as u32);
+        ri[l] = inc[l];
+        inc[l] = if inc[l] >= 5 { 0 } else { inc[l] + 1 };
+        rd[l] = dec[l];
+        dec[l] = if dec[l] == 0 || dec[l] > 7 {
+            7
+        } else {
+            dec[l] - 1
+        };
+    }
+    assert_eq!((got("sub"), got("rs")), (sub, rs), "image_atomic_sub");
+    assert_eq!((got("inc"), got("ri")), (inc, ri), "image_atomic_inc");
+    assert_eq!((got("dec"), got("rd")), (dec, rd), "image_atomic_dec");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// What is refused, by name: a float image atomic (exit 2 naming the instruction and MIMG), a sampled image at
 /// capture, a T# whose TYPE differs from the instruction's dim (a run-time refusal naming D183).
 #[test]
