@@ -573,7 +573,7 @@ impl Plan {
         }
         // Images (D183): a buffer each, holding the texels in D183's layout.
         let mut images = std::collections::BTreeMap::new();
-        for im in &m.images {
+        for im in m.images.iter().filter(|i| i.view_of.is_none()) {
             let desc = im.desc()?;
             if index.insert(im.name.clone(), buffers.len()).is_some() {
                 bail!("{:?} names a buffer and an image, or two images", im.name);
@@ -602,7 +602,30 @@ impl Plan {
                 output: im.output.then(|| im.name.clone()),
                 unordered: false,
             });
-            images.insert(im.name.clone(), desc);
+            images.insert(
+                im.name.clone(),
+                crate::images::Bound {
+                    desc,
+                    base_level: 0,
+                    levels: desc.levels,
+                },
+            );
+        }
+        // Views: another T# of an image's memory.
+        for im in &m.images {
+            let Some(of) = &im.view_of else { continue };
+            let Some(parent) = images.get(of).filter(|b| b.levels == b.desc.levels) else {
+                bail!(
+                    "image {:?}: view_of {of:?} names no image in [[images]]",
+                    im.name
+                );
+            };
+            let bound = im.view(&parent.desc)?;
+            let i = index[of];
+            if index.insert(im.name.clone(), i).is_some() {
+                bail!("{:?} names a buffer and an image, or two images", im.name);
+            }
+            images.insert(im.name.clone(), bound);
         }
         let (set_offsets, window_bytes) = window_layout(&abi, &images);
         let window = (!set_offsets.is_empty()).then(|| {

@@ -6,7 +6,7 @@
 //! `max(1, D >> l)` texels (H only for 2D, 3D and 2D arrays; D only for 3D) for every array slice, x fastest,
 //! then y, then z or the slice, with no padding.
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use serde::Deserialize;
 use std::path::PathBuf;
 
@@ -16,15 +16,21 @@ use std::path::PathBuf;
 pub struct ImageSpec {
     pub name: String,
     /// A Vulkan storage format in lower case without `VK_FORMAT_` and the component order, e.g. `rgba8_unorm`,
-    /// `r32_float`, `rgba16_float` ([`FORMATS`]).
-    pub format: String,
-    /// `1d`, `2d` (default), `3d`, `1d_array` or `2d_array`.
-    #[serde(default = "dim_2d")]
-    pub dim: String,
-    /// Width, height, depth of level 0 (height 1 for 1D types, depth 1 except 3D).
-    pub extent: [u32; 3],
+    /// `r32_float`, `rgba16_float` ([`FORMATS`]). Not for a view.
+    pub format: Option<String>,
+    /// `1d`, `2d` (default), `3d`, `1d_array` or `2d_array`. Not for a view.
+    pub dim: Option<String>,
+    /// Width, height, depth of level 0 (height 1 for 1D types, depth 1 except 3D). Not for a view.
+    pub extent: Option<[u32; 3]>,
+    /// Mip levels (of the image; of a view: how many it shows from `base_level`).
     #[serde(default = "one")]
     pub levels: u32,
+    /// A view of another `[[images]]` entry's memory (as a Vulkan image view of some of its levels): the
+    /// same texels, a T# with BASE_LEVEL = `base_level` and LAST_LEVEL = `base_level + levels − 1`.
+    pub view_of: Option<String>,
+    /// The view's first level (default 0).
+    #[serde(default)]
+    pub base_level: u32,
     /// Array slices (1 except for array types).
     #[serde(default = "one")]
     pub layers: u32,
@@ -35,25 +41,81 @@ pub struct ImageSpec {
     pub output: bool,
 }
 
-fn dim_2d() -> String {
-    "2d".into()
-}
 fn one() -> u32 {
     1
 }
 
 pub use rdna2spv_capture::image_layout::{ImageDesc, FORMATS};
 
+/// An image or a view as a descriptor shows it: the image's layout and the levels the T# names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bound {
+    pub desc: ImageDesc,
+    pub base_level: u32,
+    pub levels: u32,
+}
+
+impl Bound {
+    /// Its T# for the image at `address`.
+    pub fn tsharp(&self, address: u64) -> [u32; 8] {
+        self.desc
+            .tsharp_levels(address, self.base_level, self.levels)
+    }
+}
+
 impl ImageSpec {
+    /// The layout of an image (not a view).
     pub fn desc(&self) -> Result<ImageDesc> {
+        let (Some(format), Some(extent)) = (&self.format, self.extent) else {
+            bail!(
+                "image {:?}: give `format` and `extent` (or `view_of` for a view)",
+                self.name
+            );
+        };
+        if self.base_level != 0 {
+            bail!(
+                "image {:?}: base_level is for a view (`view_of`)",
+                self.name
+            );
+        }
         ImageDesc::new(
-            &self.format,
-            &self.dim,
-            self.extent,
+            format,
+            self.dim.as_deref().unwrap_or("2d"),
+            extent,
             self.levels,
             self.layers,
         )
         .map_err(|e| e.context(format!("image {:?}", self.name)))
+    }
+
+    /// A view of `of` (its layout): the levels it shows, checked.
+    pub fn view(&self, of: &ImageDesc) -> Result<Bound> {
+        if self.format.is_some()
+            || self.dim.is_some()
+            || self.extent.is_some()
+            || self.file.is_some()
+            || self.output
+            || self.layers != 1
+        {
+            bail!(
+                "image {:?}: a view takes only view_of, base_level and levels (the format, shape, texels and output are its image's)",
+                self.name
+            );
+        }
+        if self.levels == 0 || self.base_level + self.levels > of.levels {
+            bail!(
+                "image {:?}: levels {}..{} are not all levels of its image (it has {})",
+                self.name,
+                self.base_level,
+                self.base_level + self.levels,
+                of.levels
+            );
+        }
+        Ok(Bound {
+            desc: *of,
+            base_level: self.base_level,
+            levels: self.levels,
+        })
     }
 }
 

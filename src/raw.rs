@@ -127,7 +127,7 @@ pub struct RawBinding {
     pub window: Option<usize>,
     pub set_offsets: Vec<u32>,
     /// The images among the named buffers (D183).
-    pub images: BTreeMap<String, crate::images::ImageDesc>,
+    pub images: BTreeMap<String, crate::images::Bound>,
 }
 
 /// RADV's word 3 of a storage-buffer V# on gfx10: DST_SEL_XYZW, FORMAT 32_FLOAT, RESOURCE_LEVEL 1,
@@ -310,7 +310,7 @@ pub fn check(abi: &RawAbi, names: &[String]) -> Result<()> {
 /// `images` 32 bytes at a multiple of 32); a set starts at a multiple of its largest alignment.
 pub fn window_layout(
     abi: &RawAbi,
-    images: &BTreeMap<String, crate::images::ImageDesc>,
+    images: &BTreeMap<String, crate::images::Bound>,
 ) -> (Vec<u32>, usize) {
     let mut offsets = Vec::new();
     let mut next = 0u32;
@@ -333,7 +333,7 @@ pub fn window_layout(
 /// Each entry's offset in a descriptor set and the set's size (see [`window_layout`]).
 fn set_entry_offsets(
     set: &[String],
-    images: &BTreeMap<String, crate::images::ImageDesc>,
+    images: &BTreeMap<String, crate::images::Bound>,
 ) -> (Vec<u32>, u32) {
     let mut off = 0u32;
     let mut v = Vec::new();

@@ -402,6 +402,61 @@ fn mip_chain_rgba16f() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// downsample.comp: mip generation through per-level views of one rgba8 image (`view_of`, the T#'s
+/// BASE_LEVEL/LAST_LEVEL = 1 and 2 for the two outputs, 0 for the input), as Vulkan programs bind them:
+/// level 1 and level 2 are unorm8 of the box averages of level 0; level 0 is unchanged.
+// coverage: downsample_through_level_views: IMAGE_LOAD IMAGE_STORE
+#[test]
+fn downsample_through_level_views() {
+    let dir = scratch("downsample");
+    let m = capture(
+        "downsample.comp",
+        64,
+        &["--grid".into(), "4,4".into()],
+        &dir,
+    );
+    // The image and its views replace the capture's three separate images.
+    let text = std::fs::read_to_string(&m).unwrap();
+    let head = &text[..text.find("[[images]]").unwrap()];
+    let mut g = Lcg(9);
+    let mut chain: Vec<u8> = (0..8 * 8 * 4).map(|_| g.next() as u8).collect();
+    chain.resize(8 * 8 * 4 + 4 * 4 * 4 + 2 * 2 * 4, 0xee);
+    std::fs::write(dir.join("chain.bin"), &chain).unwrap();
+    let views = "[[images]]\nname = \"chain\"\nformat = \"rgba8_unorm\"\nextent = [8, 8, 1]\nlevels = 3\nfile = \"chain.bin\"\noutput = true\n\
+        [[images]]\nname = \"src\"\nview_of = \"chain\"\n\
+        [[images]]\nname = \"half_\"\nview_of = \"chain\"\nbase_level = 1\n\
+        [[images]]\nname = \"quarter\"\nview_of = \"chain\"\nbase_level = 2\n";
+    let vm = dir.join("views.toml");
+    std::fs::write(&vm, format!("{head}{views}")).unwrap();
+    let out = dir.join("out");
+    run_both(&vm, &out);
+    let got = read(&out.join("chain.bin"));
+    assert_eq!(&got[..256], &chain[..256], "level 0 is only read");
+    let texel = |x: usize, y: usize, c: usize| chain[(y * 8 + x) * 4 + c] as f32 / 255.0;
+    for (n, scale, base) in [(2usize, 0.25f32, 256usize), (4, 0.0625, 320)] {
+        let side = 8 / n;
+        for py in 0..side {
+            for px in 0..side {
+                for c in 0..4 {
+                    let mut s = 0.0f32;
+                    for j in 0..n {
+                        for i in 0..n {
+                            s += texel(n * px + i, n * py + j, c);
+                        }
+                    }
+                    let at = base + (py * side + px) * 4 + c;
+                    assert_eq!(
+                        got[at] as u32,
+                        unorm(s * scale, 8),
+                        "{n}x{n} box ({px},{py}) channel {c}"
+                    );
+                }
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The f32 values convert.comp stores: specials, every tie region of the 8- and 16-bit unorm/snorm scales
 /// (the f32 nearest to (k + 1/2)/max and its neighbours), and random values.
 fn convert_inputs() -> Vec<f32> {

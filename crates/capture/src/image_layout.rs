@@ -159,6 +159,12 @@ impl ImageDesc {
     /// The T# of the whole image at `address` (256-byte aligned): identity DST_SEL, levels 0..levels,
     /// slices 0..layers, SW_MODE 0 (D183's linear layout).
     pub fn tsharp(&self, address: u64) -> [u32; 8] {
+        self.tsharp_levels(address, 0, self.levels)
+    }
+
+    /// The T# of a view of levels `base_level..base_level + levels` (BASE_LEVEL, LAST_LEVEL; the extent
+    /// stays level 0's, as the hardware derives each level's from it).
+    pub fn tsharp_levels(&self, address: u64, base_level: u32, levels: u32) -> [u32; 8] {
         let [w, h, z] = self.extent;
         let (w1, h1) = (w - 1, h - 1);
         let ty = match self.dim {
@@ -177,7 +183,12 @@ impl ImageDesc {
             (address >> 8) as u32,
             (address >> 40) as u32 & 0xff | self.format << 20 | (w1 & 3) << 30,
             (w1 >> 2) & 0xfff | h1 << 14 | 1 << 31,
-            4 | 5 << 3 | 6 << 6 | 7 << 9 | (self.levels - 1) << 16 | ty << 28,
+            4 | 5 << 3
+                | 6 << 6
+                | 7 << 9
+                | base_level << 12
+                | (base_level + levels - 1) << 16
+                | ty << 28,
             depth,
             0,
             0,
