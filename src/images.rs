@@ -102,12 +102,12 @@ impl ImageSpec {
                 self.name
             );
         }
-        if self.levels == 0 || self.base_level + self.levels > of.levels {
+        if self.levels == 0 || self.base_level.saturating_add(self.levels) > of.levels {
             bail!(
                 "image {:?}: levels {}..{} are not all levels of its image (it has {})",
                 self.name,
                 self.base_level,
-                self.base_level + self.levels,
+                self.base_level.saturating_add(self.levels),
                 of.levels
             );
         }
