@@ -91,11 +91,18 @@ fn capture(shader: &str, wave: u32, args: &[String], dir: &Path) -> PathBuf {
 
 /// `rdna2spv run M --backend both --out OUT`: host and lavapipe agree bit for bit.
 fn run_both(manifest: &Path, out: &Path) {
+    run_both_mapped(manifest, out, "auto");
+}
+
+/// The same with the lowering's mapping chosen (`auto`: the lane mapping where it accepts the kernel).
+fn run_both_mapped(manifest: &Path, out: &Path, mapping: &str) {
     let o = rdna2spv(&[
         "run".as_ref(),
         manifest.as_os_str(),
         "--backend".as_ref(),
         "both".as_ref(),
+        "--mapping".as_ref(),
+        mapping.as_ref(),
         "--out".as_ref(),
         out.as_os_str(),
     ]);
@@ -205,8 +212,8 @@ fn texel_rules_self_check() {
 
 // ---------------------------------------------------------------------------------------------------------
 
-/// invert.comp: an rgba8 unorm image inverted into another, in wave32 and wave64: every texel of the
-/// output is unorm8(1 − k/255) of the input byte k.
+/// invert.comp: an rgba8 unorm image inverted into another, in wave32 and wave64, in the lane and the wave
+/// mapping: every texel of the output is unorm8(1 − k/255) of the input byte k.
 // coverage: invert_rgba8_both_waves: IMAGE_LOAD IMAGE_STORE
 #[test]
 fn invert_rgba8_both_waves() {
@@ -233,6 +240,10 @@ fn invert_rgba8_both_waves() {
             let c = k as f32 / 255.0;
             assert_eq!(d as u32, unorm(1.0 - c, 8), "byte {i}: src {k}");
         }
+        // The wave mapping (one invocation per wave) computes the same bits.
+        let wave_out = dir.join("out-wave");
+        run_both_mapped(&m, &wave_out, "wave");
+        assert_eq!(read(&wave_out.join("dst.bin")), dst, "wave mapping");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
