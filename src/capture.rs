@@ -42,6 +42,10 @@ pub struct CaptureArgs {
     /// grid's extent, 1 level, 1 slice; repeatable; D183).
     #[arg(long = "image", value_name = "NAME=W,H,D,LEVELS,LAYERS")]
     pub images: Vec<String>,
+    /// `NAME=IMAGE,BASE_LEVEL,LEVELS`: the storage image NAME is a view of levels of IMAGE's texels (a
+    /// per-level view, as mip generation binds them; repeatable; D183).
+    #[arg(long = "view", value_name = "NAME=IMAGE,BASE_LEVEL,LEVELS")]
+    pub views: Vec<String>,
     /// The name of the output files (`NAME.FAMILY.wWAVE.{bin,aco.txt,toml}`; default: the shader's stem).
     #[arg(long)]
     pub name: Option<String>,
@@ -117,6 +121,19 @@ pub fn cli_capture(a: &CaptureArgs) -> Result<i32> {
             bail!("--image {s:?}: expected NAME=W,H,D,LEVELS,LAYERS");
         };
         req.images.push((n, x));
+    }
+    for s in &a.views {
+        let (n, v) = pair(s, "view")?;
+        let parts: Vec<&str> = v.split(',').map(str::trim).collect();
+        let [of, base, levels] = parts[..] else {
+            bail!("--view {s:?}: expected NAME=IMAGE,BASE_LEVEL,LEVELS");
+        };
+        let num = |t: &str| {
+            t.parse::<u32>()
+                .with_context(|| format!("--view {s:?}: {t:?} is not a level number"))
+        };
+        req.views
+            .push((n, of.to_string(), num(base)?, num(levels)?));
     }
     let shown = source.display().to_string();
     // The capture names its source by file name only (the files stay the same wherever they are made).

@@ -420,28 +420,37 @@ fn mip_chain_rgba16f() {
 #[test]
 fn downsample_through_level_views() {
     let dir = scratch("downsample");
-    let m = capture(
-        "downsample.comp",
-        64,
-        &["--grid".into(), "4,4".into()],
-        &dir,
-    );
-    // The image and its views replace the capture's three separate images.
-    let text = std::fs::read_to_string(&m).unwrap();
-    let head = &text[..text.find("[[images]]").unwrap()];
     let mut g = Lcg(9);
     let mut chain: Vec<u8> = (0..8 * 8 * 4).map(|_| g.next() as u8).collect();
     chain.resize(8 * 8 * 4 + 4 * 4 * 4 + 2 * 2 * 4, 0xee);
-    std::fs::write(dir.join("chain.bin"), &chain).unwrap();
-    let views = "[[images]]\nname = \"chain\"\nformat = \"rgba8_unorm\"\nextent = [8, 8, 1]\nlevels = 3\nfile = \"chain.bin\"\noutput = true\n\
-        [[images]]\nname = \"src\"\nview_of = \"chain\"\n\
-        [[images]]\nname = \"half_\"\nview_of = \"chain\"\nbase_level = 1\n\
-        [[images]]\nname = \"quarter\"\nview_of = \"chain\"\nbase_level = 2\n";
-    let vm = dir.join("views.toml");
-    std::fs::write(&vm, format!("{head}{views}")).unwrap();
+    let cf = dir.join("chain.bin");
+    std::fs::write(&cf, &chain).unwrap();
+    // `src` is the image (3 levels); `half_` and `quarter` are views of its levels 1 and 2.
+    let vm = capture(
+        "downsample.comp",
+        64,
+        &[
+            "--grid".into(),
+            "4,4".into(),
+            "--image".into(),
+            "src=8,8,1,3,1".into(),
+            "--view".into(),
+            "half_=src,1,1".into(),
+            "--view".into(),
+            "quarter=src,2,1".into(),
+            "--input".into(),
+            format!("src={}", cf.display()),
+        ],
+        &dir,
+    );
+    let text = std::fs::read_to_string(&vm).unwrap();
+    assert!(
+        text.contains("name = \"half_\"\nview_of = \"src\""),
+        "{text}"
+    );
     let out = dir.join("out");
     run_both(&vm, &out);
-    let got = read(&out.join("chain.bin"));
+    let got = read(&out.join("src.bin"));
     assert_eq!(&got[..256], &chain[..256], "level 0 is only read");
     let texel = |x: usize, y: usize, c: usize| chain[(y * 8 + x) * 4 + c] as f32 / 255.0;
     for (n, scale, base) in [(2usize, 0.25f32, 256usize), (4, 0.0625, 320)] {

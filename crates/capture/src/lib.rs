@@ -46,6 +46,9 @@ pub struct Request {
     /// `NAME=W,H,D,LEVELS,LAYERS`: a storage image's shape instead of the default (the grid's extent, one
     /// level, one slice; D183).
     pub images: Vec<(String, [u32; 5])>,
+    /// `NAME=IMAGE,BASE_LEVEL,LEVELS`: the storage-image binding NAME is a view of some levels of the
+    /// binding IMAGE's image (D183), as a program binds per-level views for mip generation.
+    pub views: Vec<(String, String, u32, u32)>,
     /// The output folder (inputs inside it are referenced, not copied).
     pub dir: PathBuf,
     /// The shader's name (file stem); output files are `<name>.<family>.w<wave>.*`.
@@ -63,6 +66,7 @@ impl Request {
             sizes: Vec::new(),
             push: Vec::new(),
             images: Vec::new(),
+            views: Vec::new(),
             dir: dir.into(),
             name: name.into(),
         }
@@ -466,6 +470,20 @@ fn image_entry(
     n: &str,
     grid: [u32; 3],
 ) -> Result<()> {
+    if let Some((_, of, base, levels)) = req.views.iter().find(|(m, ..)| m == n) {
+        if req.views.iter().any(|(m, ..)| m == of) || of == n {
+            bail!("--view {n}={of},...: {of} is a view itself");
+        }
+        writeln!(text, "\n[[images]]\nname = {n:?}")?;
+        writeln!(
+            text,
+            "view_of = {of:?}                # levels {base}..{} of {of}'s texels",
+            base + levels
+        )?;
+        writeln!(text, "base_level = {base}")?;
+        writeln!(text, "levels = {levels}")?;
+        return Ok(());
+    }
     let [w, h, d, levels, layers] = match req.images.iter().find(|(m, _)| m == n) {
         Some((_, s)) => *s,
         None => match im.dim {
@@ -518,7 +536,9 @@ fn image_entry(
             desc.size()
         )?;
     }
-    if !b.readonly {
+    // Written out when the shader writes it, or writes through a view of it.
+    let viewed = req.views.iter().any(|(_, of, ..)| of == n);
+    if !b.readonly || viewed {
         writeln!(
             text,
             "output = true                    # written to OUT/{n}.bin"
@@ -583,6 +603,7 @@ fn build(f: &Facts, req: &Request, mut listing_text: String) -> Result<Capture> 
         .map(|(n, _)| n)
         .chain(req.sizes.iter().map(|(n, _)| n))
         .chain(req.images.iter().map(|(n, _)| n))
+        .chain(req.views.iter().flat_map(|(n, of, _, _)| [n, of]))
     {
         if !names.contains(n) {
             bail!(
