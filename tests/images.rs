@@ -756,6 +756,47 @@ fn image_atomics_r32() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// cube.comp: storage cubes (and a cube array) as `capture` describes them — 2-D arrays of six faces per
+/// cube, as ACO addresses them (dim 2D_ARRAY): dst = 2·src on every face, and imageSize of a cube and of a
+/// two-cube array from the T#.
+// coverage: cube_storage_images: IMAGE_LOAD IMAGE_STORE
+#[test]
+fn cube_storage_images() {
+    let dir = scratch("cube");
+    let m = capture(
+        "cube.comp",
+        64,
+        &[
+            "--grid".into(),
+            "4,4,6".into(),
+            "--image".into(),
+            "cubes=4,4,1,1,12".into(),
+        ],
+        &dir,
+    );
+    let text = std::fs::read_to_string(&m).unwrap();
+    assert!(
+        text.contains("name = \"src\"\nformat = \"r32_float\"\ndim = \"2d_array\""),
+        "{text}"
+    );
+    let out = dir.join("out");
+    run_both(&m, &out);
+    let src = words(&read(&dir.join("cube.src.in.bin")));
+    let dst = words(&read(&out.join("dst.bin")));
+    assert_eq!((src.len(), dst.len()), (96, 96));
+    for (i, (&s, &d)) in src.iter().zip(&dst).enumerate() {
+        assert_eq!(
+            d,
+            (f32::from_bits(s) * 2.0).to_bits(),
+            "texel {i} (face {})",
+            i / 16
+        );
+    }
+    let sizes = words(&read(&out.join("sizes.bin")));
+    assert_eq!(&sizes[..5], &[4, 4, 4, 4, 2]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Hand-assembled (llvm-mc-19, gfx1030) wave32 code for what ACO does not emit here: image_get_resinfo of
 /// a 2-D array and a 3-D image with a per-lane level, and image_load_mip of a 1-D r32ui image with a
 /// per-lane level and x (levels past LAST_LEVEL and x past the level's width read 0).

@@ -486,6 +486,7 @@ fn image_entry(
     }
     let [w, h, d, levels, layers] = match req.images.iter().find(|(m, _)| m == n) {
         Some((_, s)) => *s,
+        None if im.cube => [grid[0], grid[1], 1, 1, 6],
         None => match im.dim {
             "1d" => [grid[0], 1, 1, 1, 1],
             "2d" => [grid[0], grid[1], 1, 1, 1],
@@ -498,7 +499,15 @@ fn image_entry(
         .with_context(|| format!("storage image {n:?}"))?;
     writeln!(text, "\n[[images]]\nname = {n:?}")?;
     writeln!(text, "format = {:?}", im.format)?;
-    writeln!(text, "dim = {:?}", im.dim)?;
+    if im.cube {
+        writeln!(
+            text,
+            "dim = {:?}               # a cube: six faces per cube as slices (D183)",
+            im.dim
+        )?;
+    } else {
+        writeln!(text, "dim = {:?}", im.dim)?;
+    }
     writeln!(text, "extent = [{w}, {h}, {d}]")?;
     writeln!(text, "levels = {levels}")?;
     writeln!(text, "layers = {layers}")?;

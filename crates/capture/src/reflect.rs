@@ -43,6 +43,8 @@ pub struct StorageImage {
     pub dim: &'static str,
     /// The format (`crate`-independent name, e.g. `rgba8_unorm`), from the shader's format qualifier.
     pub format: &'static str,
+    /// A cube or cube array (six 2-D array slices per cube).
+    pub cube: bool,
 }
 
 /// The raw-manifest name of a SPIR-V storage image format (None: not modelled, or Unknown).
@@ -425,6 +427,9 @@ pub fn reflect(words: &[u32], entry: Option<&str>) -> Result<Reflection> {
                     (Some(Operand::Dim(spirv::Dim::Dim3D)), false, false) => Some("3d"),
                     (Some(Operand::Dim(spirv::Dim::Dim1D)), true, false) => Some("1d_array"),
                     (Some(Operand::Dim(spirv::Dim::Dim2D)), true, false) => Some("2d_array"),
+                    // A cube (or cube array) storage image: six faces per cube as 2-D array slices, the
+                    // way RADV and ACO address storage cubes (a 2D_ARRAY T# and dim).
+                    (Some(Operand::Dim(spirv::Dim::DimCube)), _, false) => Some("2d_array"),
                     _ => None,
                 };
                 let shown = if var_name.is_empty() {
@@ -432,9 +437,10 @@ pub fn reflect(words: &[u32], entry: Option<&str>) -> Result<Reflection> {
                 } else {
                     var_name.clone()
                 };
+                let cube = matches!(t.operands.get(1), Some(Operand::Dim(spirv::Dim::DimCube)));
                 let (Some(dim), Some(2)) = (dim, sampled) else {
                     bail!(
-                        "the shader uses {shown:?}, a sampled image, texel buffer, cube or multisampled image: only storage images (1D, 2D, 3D and arrays) are modelled yet (D183, issue 27)"
+                        "the shader uses {shown:?}, a sampled image, texel buffer or multisampled image: only storage images (1D, 2D, 3D, cubes and arrays) are modelled yet (D183, issue 27)"
                     );
                 };
                 let Some(format) = format.and_then(image_format_name) else {
@@ -459,7 +465,7 @@ pub fn reflect(words: &[u32], entry: Option<&str>) -> Result<Reflection> {
                     fixed_bytes: 0,
                     elem: Scalar::Other,
                     uniform: false,
-                    image: Some(StorageImage { dim, format }),
+                    image: Some(StorageImage { dim, format, cube }),
                 });
             }
             StorageClass::UniformConstant => {
