@@ -38,6 +38,14 @@ pub struct CaptureArgs {
     /// `NAME=VALUE`: a push constant (by member name, or dword index for a log) instead of 0 (repeatable).
     #[arg(long = "push", value_name = "NAME=VALUE")]
     pub push: Vec<String>,
+    /// `NAME=W,H,D,LEVELS,LAYERS`: a storage image's extent, mip levels and array slices (default: the
+    /// grid's extent, 1 level, 1 slice; repeatable; D183).
+    #[arg(long = "image", value_name = "NAME=W,H,D,LEVELS,LAYERS")]
+    pub images: Vec<String>,
+    /// `NAME=IMAGE,BASE_LEVEL,LEVELS`: the storage image NAME is a view of levels of IMAGE's texels (a
+    /// per-level view, as mip generation binds them; repeatable; D183).
+    #[arg(long = "view", value_name = "NAME=IMAGE,BASE_LEVEL,LEVELS")]
+    pub views: Vec<String>,
     /// The name of the output files (`NAME.FAMILY.wWAVE.{bin,aco.txt,toml}`; default: the shader's stem).
     #[arg(long)]
     pub name: Option<String>,
@@ -101,6 +109,31 @@ pub fn cli_capture(a: &CaptureArgs) -> Result<i32> {
     }
     for s in &a.push {
         req.push.push(pair(s, "push")?);
+    }
+    for s in &a.images {
+        let (n, v) = pair(s, "image")?;
+        let x: Vec<u32> = v
+            .split(',')
+            .map(|t| t.trim().parse())
+            .collect::<Result<_, _>>()
+            .with_context(|| format!("--image {s:?}: expected NAME=W,H,D,LEVELS,LAYERS"))?;
+        let Ok(x) = <[u32; 5]>::try_from(x) else {
+            bail!("--image {s:?}: expected NAME=W,H,D,LEVELS,LAYERS");
+        };
+        req.images.push((n, x));
+    }
+    for s in &a.views {
+        let (n, v) = pair(s, "view")?;
+        let parts: Vec<&str> = v.split(',').map(str::trim).collect();
+        let [of, base, levels] = parts[..] else {
+            bail!("--view {s:?}: expected NAME=IMAGE,BASE_LEVEL,LEVELS");
+        };
+        let num = |t: &str| {
+            t.parse::<u32>()
+                .with_context(|| format!("--view {s:?}: {t:?} is not a level number"))
+        };
+        req.views
+            .push((n, of.to_string(), num(base)?, num(levels)?));
     }
     let shown = source.display().to_string();
     // The capture names its source by file name only (the files stay the same wherever they are made).

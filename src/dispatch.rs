@@ -533,7 +533,12 @@ impl Plan {
             .abi
             .clone()
             .context("a raw `code` manifest needs an [abi] table")?;
-        let names: Vec<String> = m.buffers.iter().map(|b| b.name.clone()).collect();
+        let names: Vec<String> = m
+            .buffers
+            .iter()
+            .map(|b| b.name.clone())
+            .chain(m.images.iter().map(|i| i.name.clone()))
+            .collect();
         check(&abi, &names)?;
         let name = m.kernel.clone().unwrap_or_else(|| {
             code_path
@@ -566,7 +571,63 @@ impl Plan {
                 unordered: b.unordered,
             });
         }
-        let (set_offsets, window_bytes) = window_layout(&abi);
+        // Images (D183): a buffer each, holding the texels in D183's layout.
+        let mut images = std::collections::BTreeMap::new();
+        for im in m.images.iter().filter(|i| i.view_of.is_none()) {
+            let desc = im.desc()?;
+            if index.insert(im.name.clone(), buffers.len()).is_some() {
+                bail!("{:?} names a buffer and an image, or two images", im.name);
+            }
+            let data = match &im.file {
+                Some(f) => {
+                    let p = m.resolve(f);
+                    let d = std::fs::read(&p)
+                        .with_context(|| format!("image {}: reading {}", im.name, p.display()))?;
+                    if d.len() as u64 != desc.size() {
+                        bail!(
+                            "image {}: {} holds {} bytes, the image's layout {} (D183)",
+                            im.name,
+                            p.display(),
+                            d.len(),
+                            desc.size()
+                        );
+                    }
+                    d
+                }
+                None => vec![0; desc.size() as usize],
+            };
+            buffers.push(Buffer {
+                name: im.name.clone(),
+                data,
+                output: im.output.then(|| im.name.clone()),
+                unordered: false,
+            });
+            images.insert(
+                im.name.clone(),
+                crate::images::Bound {
+                    desc,
+                    base_level: 0,
+                    levels: desc.levels,
+                },
+            );
+        }
+        // Views: another T# of an image's memory.
+        for im in &m.images {
+            let Some(of) = &im.view_of else { continue };
+            let Some(parent) = images.get(of).filter(|b| b.levels == b.desc.levels) else {
+                bail!(
+                    "image {:?}: view_of {of:?} names no image in [[images]]",
+                    im.name
+                );
+            };
+            let bound = im.view(&parent.desc)?;
+            let i = index[of];
+            if index.insert(im.name.clone(), i).is_some() {
+                bail!("{:?} names a buffer and an image, or two images", im.name);
+            }
+            images.insert(im.name.clone(), bound);
+        }
+        let (set_offsets, window_bytes) = window_layout(&abi, &images);
         let window = (!set_offsets.is_empty()).then(|| {
             buffers.push(Buffer {
                 name: "address32_window".into(),
@@ -589,6 +650,7 @@ impl Plan {
             index,
             window,
             set_offsets,
+            images,
         };
         let program = raw.lift(None)?;
         let mut kd = [0u8; rdna2spv_codeobj::descriptor::KERNEL_DESCRIPTOR_SIZE];

@@ -10,6 +10,7 @@ pub mod dispatch;
 pub mod exec;
 pub mod float_mode;
 pub mod glsl_ref;
+pub mod images;
 pub mod manifest;
 pub mod output;
 pub mod probe;

@@ -18,6 +18,9 @@ pub struct Manifest {
     /// The named buffers of a raw `code` manifest.
     #[serde(default)]
     pub buffers: Vec<crate::raw::NamedBuffer>,
+    /// The storage images of a raw `code` manifest (D183; see `crate::images`).
+    #[serde(default)]
+    pub images: Vec<crate::images::ImageSpec>,
     /// The kernel's symbol name, without `.kd`.
     pub kernel: Option<String>,
     /// Total work-items per dimension (HSA grid size).
@@ -118,8 +121,8 @@ impl Manifest {
         }
         match (&m.code_object, &m.code) {
             (Some(_), Some(_)) => bail!("give either `code_object` or `code`, not both"),
-            (Some(_), None) if m.abi.is_some() || !m.buffers.is_empty() => {
-                bail!("[abi] and [[buffers]] belong to raw `code` manifests; a code object takes [[args]]")
+            (Some(_), None) if m.abi.is_some() || !m.buffers.is_empty() || !m.images.is_empty() => {
+                bail!("[abi], [[buffers]] and [[images]] belong to raw `code` manifests; a code object takes [[args]]")
             }
             (None, Some(_)) if m.abi.is_none() => {
                 bail!("a raw `code` manifest needs an [abi] table (see docs/captures.md)")
@@ -162,6 +165,12 @@ impl Manifest {
                     .iter()
                     .filter(|b| b.output)
                     .map(|b| (format!("buffer {:?}", b.name), b.name.as_str())),
+            )
+            .chain(
+                m.images
+                    .iter()
+                    .filter(|b| b.output)
+                    .map(|b| (format!("image {:?}", b.name), b.name.as_str())),
             )
             .chain(
                 m.globals

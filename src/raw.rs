@@ -86,8 +86,11 @@ pub struct SgprSpec {
     pub address: Option<String>,
     /// A raw-buffer V# of a named buffer (base, stride 0, NUM_RECORDS = its size), in `reg`..`reg + 3`.
     pub vsharp: Option<String>,
-    /// A 32-bit pointer (in the `address32_hi` window) to an emulated descriptor set: one 16-byte V# per
-    /// named buffer, in binding order, as RADV lays out storage-buffer bindings.
+    /// The T# of a named image (D183), in `reg`..`reg + 7`.
+    pub tsharp: Option<String>,
+    /// A 32-bit pointer (in the `address32_hi` window) to an emulated descriptor set, in binding order as
+    /// RADV lays it out: a 16-byte V# (16-byte aligned) per named buffer, a 32-byte T# (32-byte aligned)
+    /// per named image (D183).
     pub descriptor_set: Option<Vec<String>>,
 }
 
@@ -123,6 +126,8 @@ pub struct RawBinding {
     /// Index of the 32-bit window buffer (descriptor sets), if any, and each set's offset in it.
     pub window: Option<usize>,
     pub set_offsets: Vec<u32>,
+    /// The images among the named buffers (D183).
+    pub images: BTreeMap<String, crate::images::Bound>,
 }
 
 /// RADV's word 3 of a storage-buffer V# on gfx10: DST_SEL_XYZW, FORMAT 32_FLOAT, RESOURCE_LEVEL 1,
@@ -159,15 +164,18 @@ impl SgprSpec {
             self.scratch_wave_offset,
             self.address.is_some(),
             self.vsharp.is_some(),
+            self.tsharp.is_some(),
             self.descriptor_set.is_some(),
         ];
         if kinds.iter().filter(|&&k| k).count() != 1 {
-            bail!("[abi] sgpr {}: give exactly one of u32 i32 f32 bits workgroup_id scratch_wave_offset address vsharp descriptor_set", self.reg);
+            bail!("[abi] sgpr {}: give exactly one of u32 i32 f32 bits workgroup_id scratch_wave_offset address vsharp tsharp descriptor_set", self.reg);
         }
         Ok(if self.address.is_some() {
             2
         } else if self.vsharp.is_some() {
             4
+        } else if self.tsharp.is_some() {
+            8
         } else {
             1
         })
@@ -277,10 +285,14 @@ pub fn check(abi: &RawAbi, names: &[String]) -> Result<()> {
             .address
             .iter()
             .chain(&s.vsharp)
+            .chain(&s.tsharp)
             .chain(s.descriptor_set.iter().flatten());
         for n in refs {
             if !names.contains(n) {
-                bail!("[abi] sgpr {}: no buffer named {n:?} in [[buffers]]", s.reg);
+                bail!(
+                    "[abi] sgpr {}: no buffer named {n:?} in [[buffers]] (or image in [[images]])",
+                    s.reg
+                );
             }
         }
         if s.descriptor_set.is_some() && abi.address32_hi.is_none() {
@@ -293,17 +305,45 @@ pub fn check(abi: &RawAbi, names: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// The descriptor sets' layout in the 32-bit window buffer: each set's offset and the window's size.
-pub fn window_layout(abi: &RawAbi) -> (Vec<u32>, usize) {
+/// The descriptor sets' layout in the 32-bit window buffer: each set's offset and the window's size. A
+/// set's entries are laid out as RADV does (a V# 16 bytes at a multiple of 16, a T# of an image in
+/// `images` 32 bytes at a multiple of 32); a set starts at a multiple of its largest alignment.
+pub fn window_layout(
+    abi: &RawAbi,
+    images: &BTreeMap<String, crate::images::Bound>,
+) -> (Vec<u32>, usize) {
     let mut offsets = Vec::new();
     let mut next = 0u32;
     for s in &abi.sgpr {
         if let Some(set) = &s.descriptor_set {
+            let align = if set.iter().any(|n| images.contains_key(n)) {
+                32
+            } else {
+                16
+            };
+            next = next.next_multiple_of(align);
             offsets.push(next);
-            next += (16 * set.len() as u32).max(16);
+            let size = set_entry_offsets(set, images).1;
+            next += size.max(16);
         }
     }
     (offsets, next as usize)
+}
+
+/// Each entry's offset in a descriptor set and the set's size (see [`window_layout`]).
+fn set_entry_offsets(
+    set: &[String],
+    images: &BTreeMap<String, crate::images::Bound>,
+) -> (Vec<u32>, u32) {
+    let mut off = 0u32;
+    let mut v = Vec::new();
+    for n in set {
+        let size = if images.contains_key(n) { 32 } else { 16 };
+        off = off.next_multiple_of(size);
+        v.push(off);
+        off += size;
+    }
+    (v, off)
 }
 
 impl RawBinding {
@@ -347,14 +387,43 @@ impl RawBinding {
                 for (k, w) in vsharp(addresses[i], sizes[i]).into_iter().enumerate() {
                     out.push((r + k as u16, SgprInit::Const(w)));
                 }
+            } else if let Some(n) = &s.tsharp {
+                let i = self.index[n];
+                let img = self
+                    .images
+                    .get(n)
+                    .with_context(|| format!("[abi] sgpr {r}: tsharp {n:?} is not an image"))?;
+                if !addresses[i].is_multiple_of(256) {
+                    bail!(
+                        "image {n:?} is at {:#x}, not 256-byte aligned as a T# needs",
+                        addresses[i]
+                    );
+                }
+                for (k, w) in img.tsharp(addresses[i]).into_iter().enumerate() {
+                    out.push((r + k as u16, SgprInit::Const(w)));
+                }
             } else if let Some(names) = &s.descriptor_set {
                 let off = self.set_offsets[set];
                 set += 1;
-                window.resize(off as usize, 0);
-                for n in names {
+                let (entries, size) = set_entry_offsets(names, &self.images);
+                window.resize((off + size) as usize, 0);
+                for (n, e) in names.iter().zip(entries) {
                     let i = self.index[n];
-                    for w in vsharp(addresses[i], sizes[i]) {
-                        window.extend_from_slice(&w.to_le_bytes());
+                    let words: Vec<u32> = match self.images.get(n) {
+                        Some(img) => {
+                            if !addresses[i].is_multiple_of(256) {
+                                bail!(
+                                    "image {n:?} is at {:#x}, not 256-byte aligned as a T# needs",
+                                    addresses[i]
+                                );
+                            }
+                            img.tsharp(addresses[i]).to_vec()
+                        }
+                        None => vsharp(addresses[i], sizes[i]).to_vec(),
+                    };
+                    let at = (off + e) as usize;
+                    for (k, w) in words.iter().enumerate() {
+                        window[at + 4 * k..at + 4 * k + 4].copy_from_slice(&w.to_le_bytes());
                     }
                 }
                 out.push((r, SgprInit::Const(off)));

@@ -240,10 +240,16 @@ fn more_bad_manifests_are_clear_errors() {
 #[test]
 fn unsupported_instructions_are_named_with_their_offset() {
     let d = tmp("unsupported");
-    // global_store_dword at address 0x196c (file 0x96c) → image_load v[0:3], v0, s[0:7] dmask:0xf dim:1D.
-    let co = patched_saxpy(&d, "image.co", 0x96c, &[0x00, 0x0f, 0x00, 0xf0, 0, 0, 0, 0]);
+    // global_store_dword at address 0x196c (file 0x96c) → image_sample v[0:3], v0, s[0:7], s[8:11] dmask:0xf
+    // dim:1D (sampling is not lifted; storage-image loads are, D183).
+    let co = patched_saxpy(
+        &d,
+        "image.co",
+        0x96c,
+        &[0x00, 0x0f, 0x80, 0xf0, 0, 0, 0x40, 0],
+    );
     let (out, out_dir) = run_manifest(&d, "image", &saxpy_manifest(&co, ""), &[]);
-    fails_with(&out, "unsupported instruction image_load");
+    fails_with(&out, "unsupported instruction image_sample");
     fails_with(&out, "at saxpy+0x6c");
     assert!(!out_dir.join("y.bin").exists());
     let spv = d.join("image.spv");

@@ -68,6 +68,7 @@ pub fn run_chunk(
         code: None,
         abi: None,
         buffers: Vec::new(),
+        images: Vec::new(),
         kernel: Some(kernel.to_string()),
         grid: [items, 1, 1],
         workgroup: [wg, 1, 1],

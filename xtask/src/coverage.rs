@@ -93,9 +93,6 @@ fn marker_key(t: &str) -> (String, String) {
 fn not_compute(e: &Encoding) -> Option<&'static str> {
     let m = e.mnemonic;
     match e.format {
-        Format::MIMG => {
-            return Some("image instruction (MIMG): graphics/texture path, no compute buffers")
-        }
         Format::EXP => return Some("export (EXP): pixel/vertex shader outputs"),
         Format::VINTRP => return Some("interpolation (VINTRP): pixel shaders only"),
         _ => {}
@@ -450,11 +447,12 @@ pub fn report(root: &Path, logs: Option<&Logs>, only: Option<&Claims>) -> Result
     writeln!(s, "## Compute-relevant rule\n")?;
     writeln!(
         s,
-        "A row is compute-relevant unless it is: an image (MIMG), export (EXP) or interpolation (VINTRP,\n\
-         `v_interp_*`) instruction (graphics only); a GDS/GWS/ordered-count DS instruction (not reachable from a\n\
+        "A row is compute-relevant unless it is: an export (EXP) or interpolation (VINTRP, `v_interp_*`)\n\
+         instruction (graphics only); a GDS/GWS/ordered-count DS instruction (not reachable from a\n\
          Vulkan compute queue); a debugger-conditional branch (`s_cbranch_cdbg*`); or trap-handler, thread-trace\n\
          and fork/join support, `v_illegal`, `s_endpgm_ordered_ps_done`, `s_endpgm_saved` (`s_trap`, `s_rfe_b64`, `s_sendmsghalt`, `s_ttracedata*`, `s_cbranch_g_fork`,\n\
-         `s_cbranch_join`). Excluded rows are listed at the end with their reason.\n"
+         `s_cbranch_join`). Excluded rows are listed at the end with their reason. Image instructions (MIMG)\n\
+         count since D183: compute shaders use storage images, sampled images and ray queries.\n"
     )?;
     writeln!(s, "## Summary\n")?;
     writeln!(s, "| | rows | % of compute-relevant |")?;

@@ -15,6 +15,7 @@
 //! Nothing is written here: [`Capture::files`] returns every file's name and bytes and the caller writes them
 //! (the CLI: atomically, after all of them were made).
 
+pub mod image_layout;
 pub mod listing;
 pub mod radv;
 pub mod recipes;
@@ -42,6 +43,12 @@ pub struct Request {
     pub sizes: Vec<(String, u64)>,
     /// `NAME=VALUE`: a push constant's value instead of 0.
     pub push: Vec<(String, String)>,
+    /// `NAME=W,H,D,LEVELS,LAYERS`: a storage image's shape instead of the default (the grid's extent, one
+    /// level, one slice; D183).
+    pub images: Vec<(String, [u32; 5])>,
+    /// `NAME=IMAGE,BASE_LEVEL,LEVELS`: the storage-image binding NAME is a view of some levels of the
+    /// binding IMAGE's image (D183), as a program binds per-level views for mip generation.
+    pub views: Vec<(String, String, u32, u32)>,
     /// The output folder (inputs inside it are referenced, not copied).
     pub dir: PathBuf,
     /// The shader's name (file stem); output files are `<name>.<family>.w<wave>.*`.
@@ -58,6 +65,8 @@ impl Request {
             inputs: Vec::new(),
             sizes: Vec::new(),
             push: Vec::new(),
+            images: Vec::new(),
+            views: Vec::new(),
             dir: dir.into(),
             name: name.into(),
         }
@@ -261,6 +270,7 @@ pub fn capture_log(
             fixed_bytes: 0,
             elem: Scalar::Other,
             uniform: v.mode == "ubo",
+            image: None,
         })
         .collect::<Vec<_>>();
     let mut bindings = bindings;
@@ -270,7 +280,7 @@ pub fn capture_log(
         .iter()
         .find(|v| matches!(v.mode.as_str(), "image" | "uniform"))
     {
-        bail!("the shader uses {:?} (an image, sampler or texel buffer): image instructions are not supported yet (issue 27)", v.name);
+        bail!("the shader uses {:?} (an image, sampler or texel buffer): a log's images are not described yet (compile the shader with `rdna2spv capture SHADER` instead; D183)", v.name);
     }
     let push = (0..nir.push_bytes.div_ceil(4))
         .map(|d| PushMember {
@@ -414,6 +424,138 @@ fn placeholder(elem: Scalar, bytes: u64) -> Vec<u8> {
     v
 }
 
+/// Placeholder texels: small exact values for float formats (f32: (i mod 64 − 32) / 4; f16 the same as
+/// half bits), a byte pattern otherwise.
+fn image_placeholder(format: &str, bytes: u64) -> Vec<u8> {
+    let mut v = Vec::with_capacity(bytes as usize);
+    let mut i = 0u32;
+    let f16 = format.starts_with("r") && format.contains("16_float");
+    let f32 = format.contains("32_float");
+    while (v.len() as u64) < bytes {
+        let x = (i % 64) as f32 - 32.0;
+        if f32 {
+            v.extend_from_slice(&(x * 0.25).to_bits().to_le_bytes());
+        } else if f16 {
+            // (i mod 64 − 32) / 4 as f16: sign, exponent and 10 mantissa bits, exact.
+            let h = half_bits(x * 0.25);
+            v.extend_from_slice(&h.to_le_bytes());
+        } else {
+            v.push((i.wrapping_mul(37).wrapping_add(11) & 0xff) as u8);
+        }
+        i += 1;
+    }
+    v.truncate(bytes as usize);
+    v
+}
+
+/// The f16 bits of a value exactly representable as a normal f16 or zero.
+fn half_bits(x: f32) -> u16 {
+    if x == 0.0 {
+        return 0;
+    }
+    let b = x.to_bits();
+    let sign = (b >> 16) & 0x8000;
+    let exp = ((b >> 23) & 0xff) as i32 - 127 + 15;
+    let man = (b >> 13) & 0x3ff;
+    (sign | (exp as u32) << 10 | man) as u16
+}
+
+/// One `[[images]]` entry of the manifest (D183).
+fn image_entry(
+    text: &mut String,
+    extra: &mut Vec<(String, Vec<u8>)>,
+    req: &Request,
+    im: &reflect::StorageImage,
+    b: &Binding,
+    n: &str,
+    grid: [u32; 3],
+) -> Result<()> {
+    if let Some((_, of, base, levels)) = req.views.iter().find(|(m, ..)| m == n) {
+        if req.views.iter().any(|(m, ..)| m == of) || of == n {
+            bail!("--view {n}={of},...: {of} is a view itself");
+        }
+        writeln!(text, "\n[[images]]\nname = {n:?}")?;
+        writeln!(
+            text,
+            "view_of = {of:?}                # levels {base}..{} of {of}'s texels",
+            base + levels
+        )?;
+        writeln!(text, "base_level = {base}")?;
+        writeln!(text, "levels = {levels}")?;
+        return Ok(());
+    }
+    let [w, h, d, levels, layers] = match req.images.iter().find(|(m, _)| m == n) {
+        Some((_, s)) => *s,
+        None if im.cube => [grid[0], grid[1], 1, 1, 6],
+        None => match im.dim {
+            "1d" => [grid[0], 1, 1, 1, 1],
+            "2d" => [grid[0], grid[1], 1, 1, 1],
+            "3d" => [grid[0], grid[1], grid[2], 1, 1],
+            "1d_array" => [grid[0], 1, 1, 1, grid[1]],
+            _ => [grid[0], grid[1], 1, 1, grid[2]],
+        },
+    };
+    let desc = image_layout::ImageDesc::new(im.format, im.dim, [w, h, d], levels, layers)
+        .with_context(|| format!("storage image {n:?}"))?;
+    writeln!(text, "\n[[images]]\nname = {n:?}")?;
+    writeln!(text, "format = {:?}", im.format)?;
+    if im.cube {
+        writeln!(
+            text,
+            "dim = {:?}               # a cube: six faces per cube as slices (D183)",
+            im.dim
+        )?;
+    } else {
+        writeln!(text, "dim = {:?}", im.dim)?;
+    }
+    writeln!(text, "extent = [{w}, {h}, {d}]")?;
+    writeln!(text, "levels = {levels}")?;
+    writeln!(text, "layers = {layers}")?;
+    if let Some((_, path)) = req.inputs.iter().find(|(m, _)| m == n) {
+        // Referenced when inside the output folder, else copied under its own name.
+        let inside = path
+            .canonicalize()
+            .ok()
+            .zip(req.dir.canonicalize().ok())
+            .and_then(|(p, d)| p.strip_prefix(d).ok().map(Path::to_path_buf));
+        let file = match inside {
+            Some(rel) => rel.to_string_lossy().into_owned(),
+            None => {
+                let data = std::fs::read(path)
+                    .with_context(|| format!("reading --input {n}={}", path.display()))?;
+                let file = path
+                    .file_name()
+                    .and_then(|f| f.to_str())
+                    .with_context(|| format!("--input {n}={}: not a file name", path.display()))?
+                    .to_string();
+                if extra.iter().any(|(f, _)| *f == file) {
+                    bail!("two --input files are named {file}");
+                }
+                extra.push((file.clone(), data));
+                file
+            }
+        };
+        writeln!(text, "file = {file:?}")?;
+    } else if !b.writeonly {
+        let file = format!("{}.{n}.in.bin", req.name);
+        extra.push((file.clone(), image_placeholder(im.format, desc.size())));
+        writeln!(
+            text,
+            "file = {file:?}                 # placeholder texels ({} bytes, D183's layout): replace them",
+            desc.size()
+        )?;
+    }
+    // Written out when the shader writes it, or writes through a view of it.
+    let viewed = req.views.iter().any(|(_, of, ..)| of == n);
+    if !b.readonly || viewed {
+        writeln!(
+            text,
+            "output = true                    # written to OUT/{n}.bin"
+        )?;
+    }
+    Ok(())
+}
+
 fn build(f: &Facts, req: &Request, mut listing_text: String) -> Result<Capture> {
     let target = target_of(f.family)?;
     let wave = f.wave;
@@ -469,6 +611,8 @@ fn build(f: &Facts, req: &Request, mut listing_text: String) -> Result<Capture> 
         .iter()
         .map(|(n, _)| n)
         .chain(req.sizes.iter().map(|(n, _)| n))
+        .chain(req.images.iter().map(|(n, _)| n))
+        .chain(req.views.iter().flat_map(|(n, of, _, _)| [n, of]))
     {
         if !names.contains(n) {
             bail!(
@@ -625,6 +769,10 @@ fn build(f: &Facts, req: &Request, mut listing_text: String) -> Result<Capture> 
     let mut buf_text = String::new();
     let canon_dir = req.dir.canonicalize().ok();
     for (b, n) in f.bindings.iter().zip(&names) {
+        if let Some(im) = &b.image {
+            image_entry(&mut buf_text, &mut extra, req, im, b, n, grid)?;
+            continue;
+        }
         write!(buf_text, "\n[[buffers]]\nname = {n:?}\n")?;
         let size = req.sizes.iter().find(|(m, _)| m == n).map(|(_, s)| *s);
         let default_size = match b.stride {

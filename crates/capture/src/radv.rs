@@ -159,7 +159,9 @@ unsafe fn pipeline_output(
                 .map(|b| {
                     vk::DescriptorSetLayoutBinding::default()
                         .binding(b.binding)
-                        .descriptor_type(if b.uniform {
+                        .descriptor_type(if b.image.is_some() {
+                            vk::DescriptorType::STORAGE_IMAGE
+                        } else if b.uniform {
                             vk::DescriptorType::UNIFORM_BUFFER
                         } else {
                             vk::DescriptorType::STORAGE_BUFFER

@@ -32,6 +32,63 @@ pub struct Binding {
     pub elem: Scalar,
     /// A uniform block (descriptor type UNIFORM_BUFFER) rather than a storage block.
     pub uniform: bool,
+    /// A storage image (descriptor type STORAGE_IMAGE) rather than a buffer (D183).
+    pub image: Option<StorageImage>,
+}
+
+/// A storage image binding: its dimension and format as a raw manifest's `[[images]]` names them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StorageImage {
+    /// `1d`, `2d`, `3d`, `1d_array` or `2d_array`.
+    pub dim: &'static str,
+    /// The format (`crate`-independent name, e.g. `rgba8_unorm`), from the shader's format qualifier.
+    pub format: &'static str,
+    /// A cube or cube array (six 2-D array slices per cube).
+    pub cube: bool,
+}
+
+/// The raw-manifest name of a SPIR-V storage image format (None: not modelled, or Unknown).
+fn image_format_name(f: spirv::ImageFormat) -> Option<&'static str> {
+    use spirv::ImageFormat as F;
+    Some(match f {
+        F::Rgba32f => "rgba32_float",
+        F::Rgba16f => "rgba16_float",
+        F::R32f => "r32_float",
+        F::Rgba8 => "rgba8_unorm",
+        F::Rgba8Snorm => "rgba8_snorm",
+        F::Rg32f => "rg32_float",
+        F::Rg16f => "rg16_float",
+        F::R16f => "r16_float",
+        F::Rgba16 => "rgba16_unorm",
+        F::Rg16 => "rg16_unorm",
+        F::Rg8 => "rg8_unorm",
+        F::R16 => "r16_unorm",
+        F::R8 => "r8_unorm",
+        F::Rgba16Snorm => "rgba16_snorm",
+        F::Rg16Snorm => "rg16_snorm",
+        F::Rg8Snorm => "rg8_snorm",
+        F::R16Snorm => "r16_snorm",
+        F::R8Snorm => "r8_snorm",
+        F::Rgba32i => "rgba32_sint",
+        F::Rgba16i => "rgba16_sint",
+        F::Rgba8i => "rgba8_sint",
+        F::R32i => "r32_sint",
+        F::Rg32i => "rg32_sint",
+        F::Rg16i => "rg16_sint",
+        F::Rg8i => "rg8_sint",
+        F::R16i => "r16_sint",
+        F::R8i => "r8_sint",
+        F::Rgba32ui => "rgba32_uint",
+        F::Rgba16ui => "rgba16_uint",
+        F::Rgba8ui => "rgba8_uint",
+        F::R32ui => "r32_uint",
+        F::Rg32ui => "rg32_uint",
+        F::Rg16ui => "rg16_uint",
+        F::Rg8ui => "rg8_uint",
+        F::R16ui => "r16_uint",
+        F::R8ui => "r8_uint",
+        _ => return None,
+    })
 }
 
 #[derive(Debug, Clone)]
@@ -318,6 +375,7 @@ pub fn reflect(words: &[u32], entry: Option<&str>) -> Result<Reflection> {
                     elem,
                     uniform: *sc == StorageClass::Uniform
                         && info.deco(st, Decoration::BufferBlock).is_none(),
+                    image: None,
                 });
             }
             StorageClass::PushConstant => {
@@ -344,9 +402,75 @@ pub fn reflect(words: &[u32], entry: Option<&str>) -> Result<Reflection> {
                     }
                 }
             }
+            StorageClass::UniformConstant
+                if pointee_ty.is_some_and(|t| t.class.opcode == Op::TypeImage) =>
+            {
+                let t = pointee_ty.expect("checked");
+                let var_name = info.names.get(&var).cloned().unwrap_or_default();
+                let set = info
+                    .deco(var, Decoration::DescriptorSet)
+                    .flatten()
+                    .unwrap_or(0);
+                let binding = info.deco(var, Decoration::Binding).flatten().unwrap_or(0);
+                // OpTypeImage: sampled type, Dim, Depth, Arrayed, MS, Sampled, Image Format.
+                let dim = t.operands.get(1);
+                let arrayed = Info::lit(t, 3) == Some(1);
+                let ms = Info::lit(t, 4) == Some(1);
+                let sampled = Info::lit(t, 5);
+                let format = match t.operands.get(6) {
+                    Some(Operand::ImageFormat(f)) => Some(*f),
+                    _ => None,
+                };
+                let dim = match (dim, arrayed, ms) {
+                    (Some(Operand::Dim(spirv::Dim::Dim1D)), false, false) => Some("1d"),
+                    (Some(Operand::Dim(spirv::Dim::Dim2D)), false, false) => Some("2d"),
+                    (Some(Operand::Dim(spirv::Dim::Dim3D)), false, false) => Some("3d"),
+                    (Some(Operand::Dim(spirv::Dim::Dim1D)), true, false) => Some("1d_array"),
+                    (Some(Operand::Dim(spirv::Dim::Dim2D)), true, false) => Some("2d_array"),
+                    // A cube (or cube array) storage image: six faces per cube as 2-D array slices, the
+                    // way RADV and ACO address storage cubes (a 2D_ARRAY T# and dim).
+                    (Some(Operand::Dim(spirv::Dim::DimCube)), _, false) => Some("2d_array"),
+                    _ => None,
+                };
+                let shown = if var_name.is_empty() {
+                    format!("%{var}")
+                } else {
+                    var_name.clone()
+                };
+                let cube = matches!(t.operands.get(1), Some(Operand::Dim(spirv::Dim::DimCube)));
+                let (Some(dim), Some(2)) = (dim, sampled) else {
+                    bail!(
+                        "the shader uses {shown:?}, a sampled image, texel buffer or multisampled image: only storage images (1D, 2D, 3D, cubes and arrays) are modelled yet (D183, issue 27)"
+                    );
+                };
+                let Some(format) = format.and_then(image_format_name) else {
+                    bail!(
+                        "storage image {shown:?} has format {format:?}: give it one of the formats D183 models (e.g. layout(rgba8), r32f, rgba16f, rgba32f)"
+                    );
+                };
+                let readonly = info.deco(var, Decoration::NonWritable).is_some();
+                let writeonly = info.deco(var, Decoration::NonReadable).is_some();
+                let name = if var_name.is_empty() {
+                    format!("set{set}_binding{binding}")
+                } else {
+                    var_name
+                };
+                bindings.push(Binding {
+                    set,
+                    binding,
+                    name,
+                    readonly,
+                    writeonly,
+                    stride: None,
+                    fixed_bytes: 0,
+                    elem: Scalar::Other,
+                    uniform: false,
+                    image: Some(StorageImage { dim, format, cube }),
+                });
+            }
             StorageClass::UniformConstant => {
                 bail!(
-                    "the shader uses {:?} (an image, sampler or texel buffer): image instructions are not supported yet (issue 27)",
+                    "the shader uses {:?} (a sampled image, sampler or texel buffer): only storage images are modelled yet (D183, issue 27)",
                     info.names.get(&var).cloned().unwrap_or_else(|| format!("%{var}"))
                 )
             }

@@ -29,6 +29,7 @@ mod f64div;
 mod flat;
 mod fmath;
 mod format;
+mod image;
 mod lds;
 mod mode;
 pub use mode::{mode_of_rsrc1, MODELLED_MODE};
@@ -572,9 +573,8 @@ impl Lifter<'_> {
                     self.unsupported("this MTBUF form is not lifted")
                 }
             }
-            Family::Mimg => self.unsupported(
-                "image instructions (MIMG) are not lifted: images and samplers have no model yet",
-            ),
+            // Storage-image loads, stores and get_resinfo: lift/image.rs (D183).
+            Family::Mimg => self.image().map(|_| None),
             Family::Exp => {
                 self.unsupported("exports (EXP) are graphics-only and not lifted")
             }

@@ -52,7 +52,9 @@ impl Context {
             )
         }
         .map_err(vk_err("vkCreateBuffer"))?;
-        let requirements = unsafe { d.get_buffer_memory_requirements(raw) };
+        let mut requirements = unsafe { d.get_buffer_memory_requirements(raw) };
+        // Every buffer starts at a multiple of 256 bytes: an image's T# holds its base address >> 8 (D183).
+        requirements.alignment = requirements.alignment.max(256);
         let allocated = {
             let mut guard = self.allocator.lock().unwrap_or_else(|p| p.into_inner());
             let alloc = guard

@@ -165,17 +165,17 @@ pub fn format_refusal(fmt: u32, t: Typed) -> Option<&'static str> {
 
 /// The format description the IR computes with: per channel width and bit position, and the numeric
 /// format, each a constant (MTBUF) or decoded from the V# at run time (MUBUF).
-struct Desc {
-    w: [H; 4],
-    s: [H; 4],
+pub(super) struct Desc {
+    pub(super) w: [H; 4],
+    pub(super) s: [H; 4],
     /// The numeric format: known (MTBUF) or an index into [`NFMTS`] (B32).
-    nf: Result<Nfmt, H>,
+    pub(super) nf: Result<Nfmt, H>,
     /// Element bytes (B32).
-    size: H,
+    pub(super) size: H,
     /// MTBUF: the element's static size, for emitting only the memory accesses it needs.
-    static_size: Option<u32>,
+    pub(super) static_size: Option<u32>,
     /// Whether a refusal by format fired (B1; false for MTBUF, refused at lift time): stores are disabled.
-    refused: H,
+    pub(super) refused: H,
 }
 
 impl Lifter<'_> {
@@ -286,7 +286,8 @@ impl Lifter<'_> {
         if t.store {
             self.typed_store(t, &desc, &sel, &data, &addrs, ok)
         } else {
-            self.typed_load(t, &desc, &sel, &data, &addrs, ok, vdata)
+            let comps: Vec<usize> = (0..t.n as usize).collect();
+            self.typed_load(t, &desc, &sel, &comps, &data, &addrs, ok, vdata)
         }
     }
 
@@ -309,10 +310,19 @@ impl Lifter<'_> {
             };
         }
         let fmt = self.buf_field(d3, 12, 0x7f);
-        // Refusals by format: one 128-bit membership test per reason.
+        self.runtime_desc(fmt, |x| format_refusal(x, t))
+    }
+
+    /// The channel layout of a run-time 7-bit unified format `fmt` (B32), with a [`Node::Refuse`] for every
+    /// format `refusal` names (one 128-bit membership test per reason).
+    pub(super) fn runtime_desc(
+        &mut self,
+        fmt: H,
+        refusal: impl Fn(u32) -> Option<&'static str>,
+    ) -> Desc {
         let mut reasons: Vec<(&'static str, u128)> = Vec::new();
         for x in 0..128u32 {
-            if let Some(r) = format_refusal(x, t) {
+            if let Some(r) = refusal(x) {
                 match reasons.iter_mut().find(|(q, _)| *q == r) {
                     Some((_, m)) => *m |= 1 << x,
                     None => reasons.push((r, 1 << x)),
@@ -376,7 +386,7 @@ impl Lifter<'_> {
         }
     }
 
-    fn is_nf(&mut self, nf: Result<Nfmt, H>, want: Nfmt) -> H {
+    pub(super) fn is_nf(&mut self, nf: Result<Nfmt, H>, want: Nfmt) -> H {
         match nf {
             Ok(x) => self.c(Ty::B1, (x == want) as u64),
             Err(h) => {
@@ -388,7 +398,7 @@ impl Lifter<'_> {
     }
 
     /// `(1 << w) - 1`, all ones for w = 32 (B32).
-    fn chan_mask(&mut self, w: H) -> H {
+    pub(super) fn chan_mask(&mut self, w: H) -> H {
         let one = self.c(Ty::B32, 1);
         let p = self.int(IntOp::Shl, Ty::B32, one, w);
         let m = self.int(IntOp::Sub, Ty::B32, p, one);
@@ -399,7 +409,7 @@ impl Lifter<'_> {
     }
 
     /// `x` sign-extended from its low `w` bits (w in 1..=32).
-    fn sext_w(&mut self, x: H, w: H) -> H {
+    pub(super) fn sext_w(&mut self, x: H, w: H) -> H {
         let c32 = self.c(Ty::B32, 32);
         let sh = self.int(IntOp::Sub, Ty::B32, c32, w);
         let y = self.int(IntOp::Shl, Ty::B32, x, sh);
@@ -407,7 +417,7 @@ impl Lifter<'_> {
     }
 
     /// Chooses by numeric format among `(format, value)` pairs (the last is the default).
-    fn by_nf(&mut self, nf: Result<Nfmt, H>, cases: &[(Nfmt, H)]) -> H {
+    pub(super) fn by_nf(&mut self, nf: Result<Nfmt, H>, cases: &[(Nfmt, H)]) -> H {
         if let Ok(x) = nf {
             return cases
                 .iter()
@@ -423,12 +433,15 @@ impl Lifter<'_> {
         r
     }
 
+    /// Loads one element and writes the components `comps` (indices into `sel`, in order) to consecutive
+    /// VGPRs from `vdata` (`t.n` is their count).
     #[allow(clippy::too_many_arguments)]
-    fn typed_load(
+    pub(super) fn typed_load(
         &mut self,
         t: Typed,
         desc: &Desc,
         sel: &[H],
+        comps_idx: &[usize],
         data: &[H],
         addrs: &[H],
         ok: H,
@@ -436,7 +449,7 @@ impl Lifter<'_> {
     ) -> Result<(), LiftError> {
         // Reserved DST_SEL values (2, 3) on a returned component.
         let mut bad = self.c(Ty::B1, 0);
-        for &s in &sel[..t.n as usize] {
+        for &s in comps_idx.iter().map(|&c| &sel[c]) {
             let two = self.c(Ty::B32, 2);
             let three = self.c(Ty::B32, 3);
             let a = self.icmp(IntCmp::Eq, Ty::B32, s, two);
@@ -538,7 +551,7 @@ impl Lifter<'_> {
         }
         // DST_SEL: 0 → 0, 1 → one, 4..7 → X..W.
         let mut comps = Vec::new();
-        for &s in &sel[..t.n as usize] {
+        for &s in comps_idx.iter().map(|&c| &sel[c]) {
             let three = self.c(Ty::B32, 3);
             let ch = self.int(IntOp::And, Ty::B32, s, three);
             let mut v = chans[0];
@@ -736,7 +749,21 @@ impl Lifter<'_> {
         let refused = self.buf_or(refused, desc.refused);
         let f = self.c(Ty::B1, 0);
         let ok = self.buf_select(refused, f, ok);
-        // The element's dwords, then the stores (dword by dword, or one byte/short access).
+        self.store_element(desc, &elem, addrs, ok, f);
+        Ok(())
+    }
+
+    /// Stores an element whose channels `elem` hold (each its bits already shifted to its position within
+    /// its dword, and its bit offset `s`): its dwords, then the stores (dword by dword, or one byte/short
+    /// access) where `ok` holds; `f` is a B1 false.
+    pub(super) fn store_element(
+        &mut self,
+        desc: &Desc,
+        elem: &[Option<(H, H)>; 4],
+        addrs: &[H],
+        ok: H,
+        f: H,
+    ) {
         let z = self.c(Ty::B32, 0);
         let five = self.c(Ty::B32, 5);
         let mut words = Vec::new();
@@ -789,7 +816,6 @@ impl Lifter<'_> {
                 enable,
             });
         }
-        Ok(())
     }
 }
 
