@@ -43,10 +43,12 @@ pub(crate) struct ShrinkStats {
     pub flattened: usize,
     pub dead_stores: usize,
     pub outlined: usize,
+    pub promoted: usize,
+    pub phis: usize,
 }
 
-/// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `c`, `l`, `d` for the ablation of
-/// D162, read by [`Passes::from_env`]).
+/// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `m`, `c`, `l`, `d` for
+/// the ablation of D162 and D182, read by [`Passes::from_env`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Passes {
     pub split: bool,
@@ -56,6 +58,7 @@ pub(crate) struct Passes {
     pub flat: bool,
     pub live: bool,
     pub outline: bool,
+    pub ssa: bool,
 }
 
 impl Passes {
@@ -67,9 +70,11 @@ impl Passes {
         flat: true,
         live: true,
         outline: true,
+        ssa: true,
     };
 
-    /// The passes named by `RDNA2SPV_SHRINK` (letters `o`, `s`, `i`, `f`, `c`, `l`, `d`; `-` or empty: none), else all.
+    /// The passes named by `RDNA2SPV_SHRINK` (letters `o`, `s`, `i`, `f`, `m`, `c`, `l`, `d`; `-` or empty: none),
+    /// else all.
     pub(crate) fn from_env() -> Passes {
         match std::env::var("RDNA2SPV_SHRINK") {
             Ok(s) => Passes {
@@ -80,6 +85,7 @@ impl Passes {
                 flat: s.contains('i'),
                 live: s.contains('l'),
                 outline: s.contains('o'),
+                ssa: s.contains('m'),
             },
             Err(_) => Passes::ALL,
         }
@@ -106,6 +112,11 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word)]) -> Shrin
             let (l, s) = forward(f, &mut gone);
             st.loads_forwarded += l;
             st.stores_removed += s;
+        }
+        if p.ssa {
+            let (v, phis) = promote(m, f, &mut bound, &mut gone);
+            st.promoted += v;
+            st.phis += phis;
         }
         if p.common {
             st.common += common(m, f, &mut gone);
@@ -606,60 +617,55 @@ fn effect_free(i: &Instruction, glsl: Option<Word>) -> bool {
     }
 }
 
-/// Rewrite 3: transitive removal of unused effect-free instructions; returns how many went.
+/// Rewrite 3: removal of effect-free instructions whose results no effect needs (mark and sweep from
+/// the instructions with an effect, so cycles of phis that only feed each other go too); returns how
+/// many went.
 fn dead_code(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
     let glsl = m
         .ext_inst_imports
         .iter()
         .find(|i| matches!(i.operands.first(), Some(Operand::LiteralString(s)) if s == "GLSL.std.450"))
         .and_then(|i| i.result_id);
-    let mut uses: HashMap<Word, usize> = HashMap::new();
     let mut def: HashMap<Word, (usize, usize)> = HashMap::new();
+    let mut live: Vec<Vec<bool>> = Vec::with_capacity(f.blocks.len());
+    let mut work: Vec<Word> = Vec::new();
     for (bi, b) in f.blocks.iter().enumerate() {
+        let mut marks = Vec::with_capacity(b.instructions.len());
         for (ii, i) in b.instructions.iter().enumerate() {
+            let root = i.result_id.is_none() || !effect_free(i, glsl);
             if let Some(r) = i.result_id {
                 def.insert(r, (bi, ii));
             }
-            for x in i.operands.iter().filter_map(id) {
-                *uses.entry(x).or_default() += 1;
+            if root {
+                work.extend(i.operands.iter().filter_map(id));
             }
+            marks.push(root);
         }
+        live.push(marks);
     }
-    let mut dead: HashSet<(usize, usize)> = HashSet::new();
-    let mut work: Vec<Word> = def
-        .keys()
-        .copied()
-        .filter(|r| !uses.contains_key(r))
-        .collect();
-    while let Some(r) = work.pop() {
-        let (bi, ii) = def[&r];
-        let i = &f.blocks[bi].instructions[ii];
-        if dead.contains(&(bi, ii))
-            || uses.get(&r).copied().unwrap_or(0) > 0
-            || !effect_free(i, glsl)
-        {
+    while let Some(x) = work.pop() {
+        let Some(&(bi, ii)) = def.get(&x) else {
             continue;
-        }
-        dead.insert((bi, ii));
-        gone.insert(r);
-        for x in i.operands.iter().filter_map(id) {
-            if let Some(u) = uses.get_mut(&x) {
-                *u -= 1;
-                if *u == 0 && def.contains_key(&x) {
-                    work.push(x);
-                }
-            }
+        };
+        if !live[bi][ii] {
+            live[bi][ii] = true;
+            work.extend(f.blocks[bi].instructions[ii].operands.iter().filter_map(id));
         }
     }
+    let mut dead = 0;
     for (bi, b) in f.blocks.iter_mut().enumerate() {
         let mut ii = 0;
-        b.instructions.retain(|_| {
-            let k = ii;
+        b.instructions.retain(|i| {
+            let keep = live[bi][ii];
             ii += 1;
-            !dead.contains(&(bi, k))
+            if !keep {
+                gone.insert(i.result_id.unwrap_or(0));
+                dead += 1;
+            }
+            keep
         });
     }
-    dead.len()
+    dead
 }
 
 /// Immediate dominators of the blocks reachable from the entry (by block index), Cooper, Harvey and
@@ -1127,8 +1133,6 @@ fn dead_stores(f: &mut Function) -> usize {
         return 0;
     }
     let index: HashMap<Word, usize> = scalars.keys().enumerate().map(|(k, v)| (*v, k)).collect();
-    let words = index.len().div_ceil(64);
-    let n = f.blocks.len();
     let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
     let at: HashMap<Word, usize> = f
         .blocks
@@ -1141,6 +1145,378 @@ fn dead_stores(f: &mut Function) -> usize {
         .iter()
         .map(|b| successors(b, &labels).iter().map(|l| at[l]).collect())
         .collect();
+    let (_, live_out) = liveness(f, &index, &succ);
+    let var_of = |i: &Instruction| -> Option<usize> {
+        if !matches!(i.class.opcode, Op::Load | Op::Store) {
+            return None;
+        }
+        index.get(&i.operands.first().and_then(id)?).copied()
+    };
+    let mut removed = 0;
+    for (b, blk) in f.blocks.iter_mut().enumerate() {
+        let mut live = live_out[b].clone();
+        let mut dead = vec![false; blk.instructions.len()];
+        for (k, i) in blk.instructions.iter().enumerate().rev() {
+            let Some(v) = var_of(i) else { continue };
+            let (w, bit) = (v / 64, 1u64 << (v % 64));
+            if i.class.opcode == Op::Load {
+                live[w] |= bit;
+            } else if live[w] & bit == 0 {
+                dead[k] = true;
+            } else {
+                live[w] &= !bit;
+            }
+        }
+        let mut k = 0;
+        blk.instructions.retain(|_| {
+            k += 1;
+            !dead[k - 1]
+        });
+        removed += dead.iter().filter(|d| **d).count();
+    }
+    removed
+}
+
+/// Rewrite 7 (decision D182): SSA construction. Every private scalar (a Function variable used only as
+/// the pointer of plain loads and of stores) becomes SSA values: Cytron et al.'s placement of `OpPhi` on
+/// the iterated dominance frontiers of the blocks that store the variable, pruned to the blocks where the
+/// variable is live on entry, then one renaming walk over the dominator tree that replaces each load by
+/// the value reaching it (the last store's value in its block, else the phi or the value at the end of
+/// the immediate dominator) and deletes the stores and the variable. The value before any store is the
+/// variable's initializer, `OpUndef` when it has none (its content is undefined, SPIR-V 2.2.1's
+/// "Function" storage without an initializer). Phis sit at the head of their block with one operand per
+/// predecessor; a predecessor the entry does not reach gives `OpUndef` (the edge never runs), and so do
+/// loads in such blocks. Then trivial phis (every operand the phi itself or one value `w`) become `w`,
+/// which dominates them (Braun et al., "Simple and Efficient Construction of SSA Form", 2013, §3.1);
+/// phis nothing reads (also in cycles of phis) are left to [`dead_code`].
+/// Exact: each load's result is the value the last store on every path to it wrote, which is what the
+/// variable held (no one else reads or writes it). Returns (variables promoted, phis left).
+fn promote(
+    m: &mut Module,
+    f: &mut Function,
+    bound: &mut Word,
+    gone: &mut HashSet<Word>,
+) -> (usize, usize) {
+    let scalars = private_scalars(f);
+    if scalars.is_empty() {
+        return (0, 0);
+    }
+    // The value type of each variable, from its pointer type.
+    let pointee: HashMap<Word, Word> = m
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::TypePointer)
+        .filter_map(|i| Some((i.result_id?, i.operands.get(1).and_then(id)?)))
+        .collect();
+    let var_ty: HashMap<Word, Word> = f.blocks[0]
+        .instructions
+        .iter()
+        .filter(|i| i.class.opcode == Op::Variable)
+        .filter_map(|i| Some((i.result_id?, *pointee.get(&i.result_type?)?)))
+        .collect();
+    let mut vars: Vec<Word> = scalars
+        .keys()
+        .copied()
+        .filter(|v| var_ty.contains_key(v))
+        .collect();
+    vars.sort_unstable();
+    if vars.is_empty() {
+        return (0, 0);
+    }
+    let index: HashMap<Word, usize> = vars.iter().enumerate().map(|(k, v)| (*v, k)).collect();
+    let nv = vars.len();
+    let tys: Vec<Word> = vars.iter().map(|v| var_ty[v]).collect();
+    // One OpUndef per type that needs one (reusing the module's).
+    let mut undefs: HashMap<Word, Word> = m
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::Undef)
+        .filter_map(|i| Some((i.result_type?, i.result_id?)))
+        .collect();
+    let mut undef = |m: &mut Module, bound: &mut Word, t: Word| -> Word {
+        *undefs.entry(t).or_insert_with(|| {
+            let u = *bound;
+            *bound += 1;
+            m.types_global_values
+                .push(Instruction::new(Op::Undef, Some(t), Some(u), vec![]));
+            u
+        })
+    };
+    let initial: Vec<Word> = (0..nv)
+        .map(|k| match scalars[&vars[k]] {
+            Some(c) => c,
+            None => undef(m, bound, tys[k]),
+        })
+        .collect();
+    // The control flow graph (distinct successors and predecessors) and the dominator tree.
+    let n = f.blocks.len();
+    let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
+    let at: HashMap<Word, usize> = f
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (label(b), k))
+        .collect();
+    let succ: Vec<Vec<usize>> = f
+        .blocks
+        .iter()
+        .map(|b| {
+            let mut s: Vec<usize> = Vec::new();
+            for l in successors(b, &labels) {
+                if !s.contains(&at[&l]) {
+                    s.push(at[&l]);
+                }
+            }
+            s
+        })
+        .collect();
+    let idom = dominators(f);
+    let reachable: Vec<bool> = (0..n).map(|b| b == 0 || idom[b].is_some()).collect();
+    let mut preds: Vec<Vec<usize>> = vec![vec![]; n];
+    for (b, ss) in succ.iter().enumerate() {
+        for &s in ss {
+            preds[s].push(b);
+        }
+    }
+    let mut kids: Vec<Vec<usize>> = vec![vec![]; n];
+    for (b, d) in idom.iter().enumerate() {
+        if let Some(d) = d {
+            kids[*d].push(b);
+        }
+    }
+    // Dominance frontiers (Cooper, Harvey and Kennedy's walk up from each predecessor of a join).
+    let mut df: Vec<Vec<usize>> = vec![vec![]; n];
+    for b in 0..n {
+        let rp: Vec<usize> = preds[b].iter().copied().filter(|&p| reachable[p]).collect();
+        if !reachable[b] || rp.len() < 2 {
+            continue;
+        }
+        for p in rp {
+            let mut r = p;
+            while Some(r) != idom[b] {
+                if df[r].last() != Some(&b) {
+                    df[r].push(b);
+                }
+                match idom[r] {
+                    Some(d) => r = d,
+                    None => break,
+                }
+            }
+        }
+    }
+    // Phi placement, pruned by liveness.
+    let (live_in, _) = liveness(f, &index, &succ);
+    let mut def_blocks: Vec<Vec<usize>> = vec![vec![]; nv];
+    for (b, blk) in f.blocks.iter().enumerate().filter(|(b, _)| reachable[*b]) {
+        for i in blk
+            .instructions
+            .iter()
+            .filter(|i| i.class.opcode == Op::Store)
+        {
+            if let Some(&v) = i.operands.first().and_then(id).and_then(|p| index.get(&p)) {
+                if def_blocks[v].last() != Some(&b) {
+                    def_blocks[v].push(b);
+                }
+            }
+        }
+    }
+    let mut phi_at: Vec<Vec<(usize, Word)>> = vec![vec![]; n];
+    let mut placed = vec![usize::MAX; n];
+    let mut queued = vec![usize::MAX; n];
+    for v in 0..nv {
+        let (w, bit) = (v / 64, 1u64 << (v % 64));
+        let mut work: Vec<usize> = def_blocks[v].clone();
+        for &b in &work {
+            queued[b] = v;
+        }
+        while let Some(x) = work.pop() {
+            for &y in &df[x] {
+                if placed[y] == v || live_in[y][w] & bit == 0 {
+                    continue;
+                }
+                placed[y] = v;
+                phi_at[y].push((v, *bound));
+                *bound += 1;
+                if queued[y] != v {
+                    queued[y] = v;
+                    work.push(y);
+                }
+            }
+        }
+    }
+    // Renaming over the dominator tree.
+    let mut stacks: Vec<Vec<Word>> = vec![vec![]; nv];
+    let mut repl: HashMap<Word, Word> = HashMap::new();
+    let mut phi_ops: HashMap<Word, Vec<Operand>> = HashMap::new();
+    let resolve = |repl: &HashMap<Word, Word>, mut x: Word| {
+        while let Some(&y) = repl.get(&x) {
+            x = y;
+        }
+        x
+    };
+    enum Step {
+        Enter(usize),
+        Leave(Vec<usize>),
+    }
+    let mut steps = vec![Step::Enter(0)];
+    while let Some(step) = steps.pop() {
+        let b = match step {
+            Step::Leave(pushed) => {
+                for v in pushed {
+                    stacks[v].pop();
+                }
+                continue;
+            }
+            Step::Enter(b) => b,
+        };
+        let mut pushed: Vec<usize> = Vec::new();
+        for &(v, phi) in &phi_at[b] {
+            stacks[v].push(phi);
+            pushed.push(v);
+        }
+        let blk = &mut f.blocks[b];
+        blk.instructions.retain(|i| {
+            let op = i.class.opcode;
+            if !matches!(op, Op::Load | Op::Store) {
+                return true;
+            }
+            let Some(&v) = i.operands.first().and_then(id).and_then(|p| index.get(&p)) else {
+                return true;
+            };
+            if op == Op::Load {
+                let top = stacks[v].last().copied().unwrap_or(initial[v]);
+                let r = i.result_id.unwrap_or(0);
+                repl.insert(r, top);
+                gone.insert(r);
+            } else {
+                let x = resolve(&repl, i.operands.get(1).and_then(id).unwrap_or(0));
+                stacks[v].push(x);
+                pushed.push(v);
+            }
+            false
+        });
+        let l = label(&f.blocks[b]);
+        for &s in &succ[b] {
+            for &(v, phi) in &phi_at[s] {
+                let top = stacks[v].last().copied().unwrap_or(initial[v]);
+                let ops = phi_ops.entry(phi).or_default();
+                ops.push(Operand::IdRef(top));
+                ops.push(Operand::IdRef(l));
+            }
+        }
+        steps.push(Step::Leave(pushed));
+        for &k in kids[b].iter().rev() {
+            steps.push(Step::Enter(k));
+        }
+    }
+    // Blocks the entry does not reach: their loads read undefined values, their stores go, and the
+    // phis of their successors take an undefined value from them.
+    for b in (0..n).filter(|&b| !reachable[b]) {
+        let mut loads: Vec<(Word, usize)> = Vec::new();
+        f.blocks[b].instructions.retain(|i| {
+            let op = i.class.opcode;
+            if !matches!(op, Op::Load | Op::Store) {
+                return true;
+            }
+            let Some(&v) = i.operands.first().and_then(id).and_then(|p| index.get(&p)) else {
+                return true;
+            };
+            if op == Op::Load {
+                loads.push((i.result_id.unwrap_or(0), v));
+            }
+            false
+        });
+        for (r, v) in loads {
+            repl.insert(r, undef(m, bound, tys[v]));
+            gone.insert(r);
+        }
+        let l = label(&f.blocks[b]);
+        for &s in &succ[b] {
+            for &(v, phi) in &phi_at[s] {
+                let u = undef(m, bound, tys[v]);
+                let ops = phi_ops.entry(phi).or_default();
+                ops.push(Operand::IdRef(u));
+                ops.push(Operand::IdRef(l));
+            }
+        }
+    }
+    // Trivial phis: every operand is the phi itself or one value.
+    let mut phis_left = 0;
+    let mut trivial: HashMap<Word, Word> = HashMap::new();
+    let mut changed = true;
+    let order: Vec<Word> = phi_at.iter().flatten().map(|&(_, phi)| phi).collect();
+    while changed {
+        changed = false;
+        for phi in &order {
+            let Some(ops) = phi_ops.get(phi) else {
+                continue;
+            };
+            if trivial.contains_key(phi) {
+                continue;
+            }
+            let mut same: Option<Word> = None;
+            let mut ok = true;
+            for o in ops.iter().step_by(2) {
+                let x = resolve(&trivial, id(o).unwrap_or(0));
+                if x == *phi || Some(x) == same {
+                    continue;
+                }
+                if same.is_some() {
+                    ok = false;
+                    break;
+                }
+                same = Some(x);
+            }
+            if let (true, Some(w)) = (ok, same) {
+                trivial.insert(*phi, w);
+                changed = true;
+            }
+        }
+    }
+    for (k, blk) in f.blocks.iter_mut().enumerate() {
+        let head: Vec<Instruction> = phi_at[k]
+            .iter()
+            .filter(|(_, phi)| !trivial.contains_key(phi))
+            .map(|&(v, phi)| {
+                let ops = phi_ops.remove(&phi).unwrap_or_default();
+                Instruction::new(Op::Phi, Some(tys[v]), Some(phi), ops)
+            })
+            .collect();
+        phis_left += head.len();
+        if !head.is_empty() {
+            blk.instructions.splice(0..0, head);
+        }
+    }
+    for (r, x) in trivial {
+        repl.insert(r, x);
+    }
+    for i in f.blocks.iter_mut().flat_map(|b| &mut b.instructions) {
+        for o in &mut i.operands {
+            if let Operand::IdRef(x) = o {
+                *x = resolve(&repl, *x);
+            }
+        }
+    }
+    f.blocks[0].instructions.retain(|i| {
+        let drop = i.result_id.is_some_and(|r| index.contains_key(&r));
+        if drop {
+            gone.insert(i.result_id.unwrap_or(0));
+        }
+        !drop
+    });
+    (nv, phis_left)
+}
+
+/// Backward liveness of the private scalars numbered by `index` over the blocks (successors by block
+/// index): a variable is live at a point when some path from it loads the variable before storing it;
+/// nothing is live where the function returns. Returns (live in, live out) per block, as bit sets.
+fn liveness(
+    f: &Function,
+    index: &HashMap<Word, usize>,
+    succ: &[Vec<usize>],
+) -> (Vec<Vec<u64>>, Vec<Vec<u64>>) {
+    let words = index.len().div_ceil(64);
+    let n = f.blocks.len();
     let var_of = |i: &Instruction| -> Option<usize> {
         if !matches!(i.class.opcode, Op::Load | Op::Store) {
             return None;
@@ -1185,29 +1561,7 @@ fn dead_stores(f: &mut Function) -> usize {
             }
         }
     }
-    let mut removed = 0;
-    for (b, blk) in f.blocks.iter_mut().enumerate() {
-        let mut live = live_out[b].clone();
-        let mut dead = vec![false; blk.instructions.len()];
-        for (k, i) in blk.instructions.iter().enumerate().rev() {
-            let Some(v) = var_of(i) else { continue };
-            let (w, bit) = (v / 64, 1u64 << (v % 64));
-            if i.class.opcode == Op::Load {
-                live[w] |= bit;
-            } else if live[w] & bit == 0 {
-                dead[k] = true;
-            } else {
-                live[w] &= !bit;
-            }
-        }
-        let mut k = 0;
-        blk.instructions.retain(|_| {
-            k += 1;
-            !dead[k - 1]
-        });
-        removed += dead.iter().filter(|d| **d).count();
-    }
-    removed
+    (live_in, live_out)
 }
 
 /// Smallest span worth a function (instructions): a call costs 4 + its arguments words.
