@@ -45,10 +45,11 @@ pub(crate) struct ShrinkStats {
     pub outlined: usize,
     pub promoted: usize,
     pub phis: usize,
+    pub simplified: usize,
 }
 
-/// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `m`, `c`, `l`, `d` for
-/// the ablation of D162 and D182, read by [`Passes::from_env`]).
+/// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `m`, `a`, `c`, `l`,
+/// `d` for the ablation of D162 and D182, read by [`Passes::from_env`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Passes {
     pub split: bool,
@@ -59,6 +60,7 @@ pub(crate) struct Passes {
     pub live: bool,
     pub outline: bool,
     pub ssa: bool,
+    pub algebra: bool,
 }
 
 impl Passes {
@@ -71,10 +73,11 @@ impl Passes {
         live: true,
         outline: true,
         ssa: true,
+        algebra: true,
     };
 
-    /// The passes named by `RDNA2SPV_SHRINK` (letters `o`, `s`, `i`, `f`, `m`, `c`, `l`, `d`; `-` or empty: none),
-    /// else all.
+    /// The passes named by `RDNA2SPV_SHRINK` (letters `o`, `s`, `i`, `f`, `m`, `a`, `c`, `l`, `d`; `-` or empty:
+    /// none), else all.
     pub(crate) fn from_env() -> Passes {
         match std::env::var("RDNA2SPV_SHRINK") {
             Ok(s) => Passes {
@@ -86,6 +89,7 @@ impl Passes {
                 live: s.contains('l'),
                 outline: s.contains('o'),
                 ssa: s.contains('m'),
+                algebra: s.contains('a'),
             },
             Err(_) => Passes::ALL,
         }
@@ -117,6 +121,9 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word)]) -> Shrin
             let (v, phis) = promote(m, f, &mut bound, &mut gone);
             st.promoted += v;
             st.phis += phis;
+        }
+        if p.algebra {
+            st.simplified += simplify(m, f, &mut bound, &mut gone);
         }
         if p.common {
             st.common += common(m, f, &mut gone);
@@ -1505,6 +1512,291 @@ fn promote(
         !drop
     });
     (nv, phis_left)
+}
+
+/// Rewrite 8 (decision D182): integer and boolean identities and constant folding, by SPIR-V's
+/// definitions of the operations on 32- and 64-bit integers (two's complement, wrapping) and booleans:
+/// `x + 0`, `x - 0`, `x | 0`, `x ^ 0`, `x << 0`, `x >> 0`, `x & ~0`, `x * 1`, `x & x`, `x | x` are `x`;
+/// `x & 0`, `x * 0` are 0; `(x & C) & C` is `x & C`; `false || b`, `true && b` are `b`, `true || b` is
+/// true, `false && b` false; `select(true, a, b)` is `a`, `select(false, a, b)` is `b`, `select(c, a, a)`
+/// is `a`; `select(c, a, select(c, b, d))` reads `d` and `select(c, select(c, a, b), d)` reads `a`
+/// directly; an operation of constants is the constant it computes (shifts only by less than the width,
+/// as larger ones are undefined). Instructions with a decoration are left alone. Returns how many
+/// instructions went or were rewritten.
+fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<Word>) -> usize {
+    let decorated: HashSet<Word> = m
+        .annotations
+        .iter()
+        .filter_map(|i| i.operands.first().and_then(id))
+        .collect();
+    // Scalar integer types (32 and 64 bits: their constants are one literal word each) and booleans.
+    let mut width: HashMap<Word, u32> = HashMap::new();
+    let mut bools: HashSet<Word> = HashSet::new();
+    for i in &m.types_global_values {
+        match (i.class.opcode, i.result_id, i.operands.first()) {
+            (Op::TypeInt, Some(t), Some(Operand::LiteralBit32(w @ (32 | 64)))) => {
+                width.insert(t, *w);
+            }
+            (Op::TypeBool, Some(t), _) => {
+                bools.insert(t);
+            }
+            _ => {}
+        }
+    }
+    let mask = |w: u32, v: u64| if w == 64 { v } else { v & ((1u64 << w) - 1) };
+    // Constants by id and by (type, value).
+    let mut val: HashMap<Word, (Word, u64)> = HashMap::new();
+    let mut by_val: HashMap<(Word, u64), Word> = HashMap::new();
+    for i in &m.types_global_values {
+        let (Some(r), Some(t)) = (i.result_id, i.result_type) else {
+            continue;
+        };
+        let v = match (i.class.opcode, i.operands.first()) {
+            (Op::Constant, Some(Operand::LiteralBit32(x))) if width.contains_key(&t) => *x as u64,
+            (Op::Constant, Some(Operand::LiteralBit64(x))) if width.contains_key(&t) => *x,
+            (Op::ConstantNull, _) if width.contains_key(&t) || bools.contains(&t) => 0,
+            (Op::ConstantTrue, _) if bools.contains(&t) => 1,
+            (Op::ConstantFalse, _) if bools.contains(&t) => 0,
+            _ => continue,
+        };
+        val.insert(r, (t, v));
+        by_val.entry((t, v)).or_insert(r);
+    }
+    let mut constant = |m: &mut Module, bound: &mut Word, t: Word, v: u64| -> Word {
+        let v = width.get(&t).map_or(v & 1, |&w| mask(w, v));
+        *by_val.entry((t, v)).or_insert_with(|| {
+            let c = *bound;
+            *bound += 1;
+            let i = if bools.contains(&t) {
+                let op = if v != 0 {
+                    Op::ConstantTrue
+                } else {
+                    Op::ConstantFalse
+                };
+                Instruction::new(op, Some(t), Some(c), vec![])
+            } else if width[&t] == 64 {
+                Instruction::new(
+                    Op::Constant,
+                    Some(t),
+                    Some(c),
+                    vec![Operand::LiteralBit64(v)],
+                )
+            } else {
+                Instruction::new(
+                    Op::Constant,
+                    Some(t),
+                    Some(c),
+                    vec![Operand::LiteralBit32(v as u32)],
+                )
+            };
+            m.types_global_values.push(i);
+            c
+        })
+    };
+    let resolve = |repl: &HashMap<Word, Word>, mut x: Word| {
+        while let Some(&y) = repl.get(&x) {
+            x = y;
+        }
+        x
+    };
+    // Definitions of the operations seen so far (for the nested patterns).
+    let mut defs: HashMap<Word, (Op, Vec<Word>)> = HashMap::new();
+    let mut repl: HashMap<Word, Word> = HashMap::new();
+    let mut done = 0;
+    enum Out {
+        Keep,
+        Same(Word),
+        Const(u64),
+        Ops(Vec<Word>),
+    }
+    for b in 0..f.blocks.len() {
+        let mut k = 0;
+        while k < f.blocks[b].instructions.len() {
+            let i = &mut f.blocks[b].instructions[k];
+            for o in &mut i.operands {
+                if let Operand::IdRef(x) = o {
+                    *x = resolve(&repl, *x);
+                }
+            }
+            let (Some(r), Some(t)) = (i.result_id, i.result_type) else {
+                k += 1;
+                continue;
+            };
+            let op = i.class.opcode;
+            let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
+            if decorated.contains(&r) || ops.len() != i.operands.len() {
+                k += 1;
+                continue;
+            }
+            let c = |x: Word| val.get(&x).map(|&(_, v)| v);
+            let w = width.get(&t).copied();
+            let int = w.is_some();
+            let boolean = bools.contains(&t);
+            let ones = w.map_or(0, |w| mask(w, u64::MAX));
+            let sext = |w: u32, v: u64| {
+                if w == 64 {
+                    v
+                } else {
+                    (((v << (64 - w)) as i64) >> (64 - w)) as u64
+                }
+            };
+            use Op::*;
+            let out = match (op, ops.as_slice()) {
+                (IAdd | ISub | BitwiseOr | BitwiseXor, &[a, b]) if int && c(b) == Some(0) => {
+                    Out::Same(a)
+                }
+                (IAdd | BitwiseOr | BitwiseXor, &[a, b]) if int && c(a) == Some(0) => Out::Same(b),
+                (IMul, &[a, b]) if int && c(b) == Some(1) => Out::Same(a),
+                (IMul, &[a, b]) if int && c(a) == Some(1) => Out::Same(b),
+                (IMul | BitwiseAnd, &[a, b]) if int && (c(a) == Some(0) || c(b) == Some(0)) => {
+                    Out::Const(0)
+                }
+                (BitwiseAnd, &[a, b]) if int && c(b) == Some(ones) => Out::Same(a),
+                (BitwiseAnd, &[a, b]) if int && c(a) == Some(ones) => Out::Same(b),
+                (BitwiseAnd | BitwiseOr, &[a, b]) if int && a == b => Out::Same(a),
+                (BitwiseAnd, &[a, b])
+                    if int
+                        && c(b).is_some()
+                        && defs
+                            .get(&a)
+                            .is_some_and(|(o, x)| *o == BitwiseAnd && x.get(1) == Some(&b)) =>
+                {
+                    Out::Same(a)
+                }
+                (ShiftLeftLogical | ShiftRightLogical | ShiftRightArithmetic, &[a, s])
+                    if int && c(s) == Some(0) =>
+                {
+                    Out::Same(a)
+                }
+                (IAdd | ISub | IMul | BitwiseAnd | BitwiseOr | BitwiseXor, &[a, b]) if int => {
+                    match (c(a), c(b)) {
+                        (Some(x), Some(y)) => Out::Const(match op {
+                            IAdd => x.wrapping_add(y),
+                            ISub => x.wrapping_sub(y),
+                            IMul => x.wrapping_mul(y),
+                            BitwiseAnd => x & y,
+                            BitwiseOr => x | y,
+                            _ => x ^ y,
+                        }),
+                        _ => Out::Keep,
+                    }
+                }
+                (ShiftLeftLogical | ShiftRightLogical | ShiftRightArithmetic, &[a, s]) if int => {
+                    let wd = w.unwrap_or(32);
+                    match (c(a), c(s)) {
+                        (Some(x), Some(y)) if y < wd as u64 => Out::Const(match op {
+                            ShiftLeftLogical => x << y,
+                            ShiftRightLogical => x >> y,
+                            _ => (sext(wd, x) as i64 >> y) as u64,
+                        }),
+                        _ => Out::Keep,
+                    }
+                }
+                (Not, &[a]) if int => c(a).map_or(Out::Keep, |x| Out::Const(!x)),
+                (UConvert, &[a]) if int => c(a).map_or(Out::Keep, Out::Const),
+                (SConvert, &[a]) if int => match (val.get(&a), c(a)) {
+                    (Some(&(st, _)), Some(x)) if width.contains_key(&st) => {
+                        Out::Const(sext(width[&st], x))
+                    }
+                    _ => Out::Keep,
+                },
+                (
+                    IEqual | INotEqual | ULessThan | ULessThanEqual | UGreaterThan
+                    | UGreaterThanEqual,
+                    &[a, b],
+                ) if boolean => match (c(a), c(b)) {
+                    (Some(x), Some(y)) => Out::Const(u64::from(match op {
+                        IEqual => x == y,
+                        INotEqual => x != y,
+                        ULessThan => x < y,
+                        ULessThanEqual => x <= y,
+                        UGreaterThan => x > y,
+                        _ => x >= y,
+                    })),
+                    _ => Out::Keep,
+                },
+                (LogicalOr, &[a, b]) if boolean => match (c(a), c(b)) {
+                    (Some(0), _) => Out::Same(b),
+                    (_, Some(0)) => Out::Same(a),
+                    (Some(_), _) | (_, Some(_)) => Out::Const(1),
+                    _ if a == b => Out::Same(a),
+                    _ => Out::Keep,
+                },
+                (LogicalAnd, &[a, b]) if boolean => match (c(a), c(b)) {
+                    (Some(1), _) => Out::Same(b),
+                    (_, Some(1)) => Out::Same(a),
+                    (Some(_), _) | (_, Some(_)) => Out::Const(0),
+                    _ if a == b => Out::Same(a),
+                    _ => Out::Keep,
+                },
+                (LogicalNot, &[a]) if boolean => c(a).map_or(Out::Keep, |x| Out::Const(x ^ 1)),
+                (Select, &[cond, a, b])
+                    if val.get(&cond).is_some_and(|(ct, _)| bools.contains(ct)) =>
+                {
+                    Out::Same(if c(cond) == Some(1) { a } else { b })
+                }
+                (Select, &[_, a, b]) if a == b => Out::Same(a),
+                (Select, &[cond, a, b]) => {
+                    let inner = |x: Word, arm: usize| match defs.get(&x) {
+                        Some((Select, o)) if o.first() == Some(&cond) => Some(o[arm]),
+                        _ => None,
+                    };
+                    match (inner(a, 1), inner(b, 2)) {
+                        (None, None) => Out::Keep,
+                        (a2, b2) => {
+                            let (a2, b2) = (a2.unwrap_or(a), b2.unwrap_or(b));
+                            if a2 == b2 {
+                                Out::Same(a2)
+                            } else {
+                                Out::Ops(vec![cond, a2, b2])
+                            }
+                        }
+                    }
+                }
+                _ => Out::Keep,
+            };
+            match out {
+                Out::Keep => {
+                    defs.insert(r, (op, ops));
+                    k += 1;
+                }
+                Out::Ops(new) => {
+                    for (o, x) in i.operands.iter_mut().zip(&new) {
+                        *o = Operand::IdRef(*x);
+                    }
+                    defs.insert(r, (op, new));
+                    done += 1;
+                    k += 1;
+                }
+                Out::Same(x) => {
+                    repl.insert(r, x);
+                    gone.insert(r);
+                    k += 1;
+                    done += 1;
+                }
+                Out::Const(v) => {
+                    let x = constant(m, bound, t, v);
+                    val.insert(x, (t, width.get(&t).map_or(v & 1, |&w| mask(w, v))));
+                    repl.insert(r, x);
+                    gone.insert(r);
+                    k += 1;
+                    done += 1;
+                }
+            }
+        }
+    }
+    for blk in &mut f.blocks {
+        blk.instructions
+            .retain(|i| !i.result_id.is_some_and(|r| repl.contains_key(&r)));
+    }
+    for i in f.blocks.iter_mut().flat_map(|b| &mut b.instructions) {
+        for o in &mut i.operands {
+            if let Operand::IdRef(x) = o {
+                *x = resolve(&repl, *x);
+            }
+        }
+    }
+    done
 }
 
 /// Backward liveness of the private scalars numbered by `index` over the blocks (successors by block
