@@ -124,6 +124,7 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word)]) -> Shrin
         }
         if p.algebra {
             st.simplified += simplify(m, f, &mut bound, &mut gone);
+            st.simplified += add_carry(m, f, &mut bound, &mut gone);
         }
         if p.common {
             st.common += common(m, f, &mut gone);
@@ -1517,7 +1518,8 @@ fn promote(
 /// Rewrite 8 (decision D182): integer and boolean identities and constant folding, by SPIR-V's
 /// definitions of the operations on 32- and 64-bit integers (two's complement, wrapping) and booleans:
 /// `x + 0`, `x - 0`, `x | 0`, `x ^ 0`, `x << 0`, `x >> 0`, `x & ~0`, `x * 1`, `x & x`, `x | x` are `x`;
-/// `x & 0`, `x * 0` are 0; `(x & C) & C` is `x & C`; `false || b`, `true && b` are `b`, `true || b` is
+/// `x & 0`, `x * 0` are 0; `(x & C) & C` is `x & C`; a zero extension truncated back to its operand's
+/// type is the operand; `false || b`, `true && b` are `b`, `true || b` is
 /// true, `false && b` false; `select(true, a, b)` is `a`, `select(false, a, b)` is `b`, `select(c, a, a)`
 /// is `a`; `select(c, a, select(c, b, d))` reads `d` and `select(c, select(c, a, b), d)` reads `a`
 /// directly; an operation of constants is the constant it computes (shifts only by less than the width,
@@ -1601,6 +1603,7 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
     };
     // Definitions of the operations seen so far (for the nested patterns).
     let mut defs: HashMap<Word, (Op, Vec<Word>)> = HashMap::new();
+    let mut ty_of: HashMap<Word, Word> = val.iter().map(|(&x, &(t, _))| (x, t)).collect();
     let mut repl: HashMap<Word, Word> = HashMap::new();
     let mut done = 0;
     enum Out {
@@ -1624,6 +1627,7 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
             };
             let op = i.class.opcode;
             let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
+            ty_of.insert(r, t);
             if decorated.contains(&r) || ops.len() != i.operands.len() {
                 k += 1;
                 continue;
@@ -1693,6 +1697,16 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
                     }
                 }
                 (Not, &[a]) if int => c(a).map_or(Out::Keep, |x| Out::Const(!x)),
+                (UConvert, &[a])
+                    if int
+                        && defs.get(&a).is_some_and(|(o, x)| {
+                            *o == UConvert
+                                && ty_of.get(&x[0]) == Some(&t)
+                                && ty_of.get(&a).and_then(|m| width.get(m)) >= w.as_ref()
+                        }) =>
+                {
+                    Out::Same(defs[&a].1[0])
+                }
                 (UConvert, &[a]) if int => c(a).map_or(Out::Keep, Out::Const),
                 (SConvert, &[a]) if int => match (val.get(&a), c(a)) {
                     (Some(&(st, _)), Some(x)) if width.contains_key(&st) => {
@@ -1797,6 +1811,177 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
         }
     }
     done
+}
+
+/// Part of rewrite 8 (decision D182): a 32-bit add whose carry the lowering computes through a 64-bit
+/// add, `s = zext64(a) + zext64(b)` with only `trunc32(s)` and `trunc32(s >> 32)` reading `s`, becomes
+/// `OpIAddCarry a b` and its two members. Exact: the 64-bit sum of two zero-extended 32-bit values is
+/// below 2^33, its low word is the wrapped 32-bit sum (member 0) and its high word 1 exactly when that
+/// sum overflowed (member 1, the carry). Returns the adds rewritten.
+fn add_carry(
+    m: &mut Module,
+    f: &mut Function,
+    bound: &mut Word,
+    gone: &mut HashSet<Word>,
+) -> usize {
+    let int = |w: u32| {
+        m.types_global_values
+            .iter()
+            .find(|i| {
+                i.class.opcode == Op::TypeInt
+                    && i.operands.first() == Some(&Operand::LiteralBit32(w))
+                    && i.operands.get(1) == Some(&Operand::LiteralBit32(0))
+            })
+            .and_then(|i| i.result_id)
+    };
+    let (Some(u32_), Some(u64_)) = (int(32), int(64)) else {
+        return 0;
+    };
+    let c32: HashSet<Word> = m
+        .types_global_values
+        .iter()
+        .filter(|i| {
+            i.class.opcode == Op::Constant
+                && i.result_type == Some(u64_)
+                && i.operands.first() == Some(&Operand::LiteralBit64(32))
+        })
+        .filter_map(|i| i.result_id)
+        .collect();
+    // Definitions (opcode, type, id operands) and users of every id in the function.
+    let mut def: HashMap<Word, (Op, Option<Word>, Vec<Word>)> = HashMap::new();
+    let mut users: HashMap<Word, Vec<Word>> = HashMap::new();
+    let mut anon_use: HashSet<Word> = HashSet::new();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
+        match i.result_id {
+            Some(r) => {
+                for &x in &ops {
+                    users.entry(x).or_default().push(r);
+                }
+                def.insert(r, (i.class.opcode, i.result_type, ops));
+            }
+            None => anon_use.extend(ops),
+        }
+    }
+    let zext_of = |x: Word| match def.get(&x) {
+        Some((Op::UConvert, Some(t), o)) if *t == u64_ => {
+            let a = o[0];
+            matches!(def.get(&a), Some((_, Some(ta), _)) if *ta == u32_).then_some(a)
+        }
+        _ => None,
+    };
+    let trunc = |x: Word| matches!(def.get(&x), Some((Op::UConvert, Some(t), _)) if *t == u32_);
+    // Sum -> (a, b, low truncations, shifts, high truncations).
+    type Hit = (Word, Word, Vec<Word>, Vec<Word>, Vec<Word>);
+    let mut hits: HashMap<Word, Hit> = HashMap::new();
+    for (&s, (op, t, o)) in &def {
+        if *op != Op::IAdd || *t != Some(u64_) || anon_use.contains(&s) {
+            continue;
+        }
+        let (Some(a), Some(b)) = (zext_of(o[0]), zext_of(o[1])) else {
+            continue;
+        };
+        let (mut lo, mut sh, mut hi) = (vec![], vec![], vec![]);
+        let mut ok = true;
+        for &u in users.get(&s).into_iter().flatten() {
+            if trunc(u) {
+                lo.push(u);
+            } else if matches!(def.get(&u), Some((Op::ShiftRightLogical, _, x)) if x[0] == s && c32.contains(&x[1]))
+                && !anon_use.contains(&u)
+                && users.get(&u).into_iter().flatten().all(|&v| trunc(v))
+            {
+                sh.push(u);
+                hi.extend(users.get(&u).into_iter().flatten().copied());
+            } else {
+                ok = false;
+            }
+        }
+        if ok {
+            hits.insert(s, (a, b, lo, sh, hi));
+        }
+    }
+    if hits.is_empty() {
+        return 0;
+    }
+    // The struct { u32, u32 } IAddCarry returns.
+    let pair = m
+        .types_global_values
+        .iter()
+        .find(|i| {
+            i.class.opcode == Op::TypeStruct
+                && i.operands == vec![Operand::IdRef(u32_), Operand::IdRef(u32_)]
+        })
+        .and_then(|i| i.result_id);
+    let pair = match pair {
+        Some(p) => p,
+        None => {
+            let p = *bound;
+            *bound += 1;
+            m.types_global_values.push(Instruction::new(
+                Op::TypeStruct,
+                None,
+                Some(p),
+                vec![Operand::IdRef(u32_), Operand::IdRef(u32_)],
+            ));
+            p
+        }
+    };
+    let mut repl: HashMap<Word, Word> = HashMap::new();
+    let mut drop: HashSet<Word> = HashSet::new();
+    for blk in &mut f.blocks {
+        let mut out = Vec::with_capacity(blk.instructions.len());
+        for i in std::mem::take(&mut blk.instructions) {
+            let Some((a, b, lo, sh, hi)) = i.result_id.and_then(|s| hits.get(&s)) else {
+                out.push(i);
+                continue;
+            };
+            let (r, l, h) = (*bound, *bound + 1, *bound + 2);
+            *bound += 3;
+            out.push(Instruction::new(
+                Op::IAddCarry,
+                Some(pair),
+                Some(r),
+                vec![Operand::IdRef(*a), Operand::IdRef(*b)],
+            ));
+            for (x, k) in [(l, 0), (h, 1)] {
+                out.push(Instruction::new(
+                    Op::CompositeExtract,
+                    Some(u32_),
+                    Some(x),
+                    vec![Operand::IdRef(r), Operand::LiteralBit32(k)],
+                ));
+            }
+            for &u in lo {
+                repl.insert(u, l);
+            }
+            for &u in hi {
+                repl.insert(u, h);
+            }
+            drop.extend(sh.iter().copied());
+            drop.insert(i.result_id.unwrap_or(0));
+        }
+        blk.instructions = out;
+    }
+    drop.extend(repl.keys().copied());
+    for blk in &mut f.blocks {
+        blk.instructions.retain(|i| {
+            let d = i.result_id.is_some_and(|r| drop.contains(&r));
+            if d {
+                gone.insert(i.result_id.unwrap_or(0));
+            }
+            !d
+        });
+        for i in &mut blk.instructions {
+            for o in &mut i.operands {
+                if let Operand::IdRef(x) = o {
+                    if let Some(y) = repl.get(x) {
+                        *x = *y;
+                    }
+                }
+            }
+        }
+    }
+    hits.len()
 }
 
 /// Backward liveness of the private scalars numbered by `index` over the blocks (successors by block
