@@ -1250,12 +1250,6 @@ fn promote(
             u
         })
     };
-    let initial: Vec<Word> = (0..nv)
-        .map(|k| match scalars[&vars[k]] {
-            Some(c) => c,
-            None => undef(m, bound, tys[k]),
-        })
-        .collect();
     // The control flow graph (distinct successors and predecessors) and the dominator tree.
     let n = f.blocks.len();
     let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
@@ -1328,12 +1322,21 @@ fn promote(
             }
         }
     }
+    // Words of each variable in memory form: its declaration, loads and stores.
+    let mut mem_words = vec![4usize; nv];
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        if let Some(&v) = i.operands.first().and_then(id).and_then(|p| index.get(&p)) {
+            mem_words[v] += if i.class.opcode == Op::Load { 4 } else { 3 };
+        }
+    }
     let mut phi_at: Vec<Vec<(usize, Word)>> = vec![vec![]; n];
     let mut placed = vec![usize::MAX; n];
     let mut queued = vec![usize::MAX; n];
+    let mut keep = vec![false; nv];
     for v in 0..nv {
         let (w, bit) = (v / 64, 1u64 << (v % 64));
         let mut work: Vec<usize> = def_blocks[v].clone();
+        let mut at: Vec<usize> = Vec::new();
         for &b in &work {
             queued[b] = v;
         }
@@ -1343,15 +1346,37 @@ fn promote(
                     continue;
                 }
                 placed[y] = v;
-                phi_at[y].push((v, *bound));
-                *bound += 1;
+                at.push(y);
                 if queued[y] != v {
                     queued[y] = v;
                     work.push(y);
                 }
             }
         }
+        // Promoted only when its phis (3 words + 2 per predecessor) take fewer words than its memory
+        // form: a register live across many joins and rarely read stays in memory (the module's size
+        // is what this serves).
+        let phi_words: usize = at.iter().map(|&y| 3 + 2 * preds[y].len()).sum();
+        if phi_words < mem_words[v] {
+            keep[v] = true;
+            for y in at {
+                phi_at[y].push((v, *bound));
+                *bound += 1;
+            }
+        }
     }
+    let mut index = index;
+    index.retain(|_, v| keep[*v]);
+    if index.is_empty() {
+        return (0, 0);
+    }
+    let initial: Vec<Word> = (0..nv)
+        .map(|k| match scalars[&vars[k]] {
+            _ if !keep[k] => 0,
+            Some(c) => c,
+            None => undef(m, bound, tys[k]),
+        })
+        .collect();
     // Renaming over the dominator tree.
     let mut stacks: Vec<Vec<Word>> = vec![vec![]; nv];
     let mut repl: HashMap<Word, Word> = HashMap::new();
@@ -1512,7 +1537,7 @@ fn promote(
         }
         !drop
     });
-    (nv, phis_left)
+    (index.len(), phis_left)
 }
 
 /// Rewrite 8 (decision D182): integer and boolean identities and constant folding, by SPIR-V's
