@@ -1,4 +1,4 @@
-//! Module size proportionate to the code (decision D162): three value-level rewrites of the finished lane
+//! Module size proportionate to the code (decisions D162, D182): value-level rewrites of the finished lane
 //! function, run after [`super::fuse_guards`].
 //!
 //! The lane lowering emits every machine instruction the same way: each register it reads is an
@@ -23,9 +23,16 @@
 //!    of it, and every store to a variable no load reads any more, is deleted (no one can observe it).
 //! 3. **Dead code** ([`dead_code`]): an instruction without effect (arithmetic, conversions, selects, phis,
 //!    access chains, non-volatile loads, `GLSL.std.450` functions, Function variables) whose result no
-//!    instruction uses is deleted, transitively. Decorations and names of deleted ids go with them.
+//!    instruction with an effect needs is deleted (mark and sweep, so cycles of phis go too). Decorations
+//!    and names of deleted ids go with them.
 //!
-//! Measured in docs/performance.md ("Lane module size"); the ablation table is in D162.
+//! The others: if-conversion ([`flatten`]), CSE ([`common`]), liveness dead stores ([`dead_stores`]),
+//! outlining of float primitives ([`outline`], D163), SSA construction ([`promote`], D182) and integer /
+//! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182); each
+//! function's docs give its exactness argument. Order: `o`, then per function `s`, `i`, `f`, `m`, `a`, `c`,
+//! `l`, `d`.
+//!
+//! Measured in docs/performance.md ("Lane module size"); the ablation tables are in D162 and D182.
 
 use std::collections::{HashMap, HashSet};
 
@@ -137,6 +144,24 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word)]) -> Shrin
         }
     }
     m.functions = funcs;
+    // Constants and undefined values the rewrites made and then left unused go.
+    let first_new = m.header.as_ref().map(|h| h.bound).unwrap_or(0);
+    if bound > first_new {
+        let used: HashSet<Word> = m
+            .all_inst_iter()
+            .flat_map(|i| i.operands.iter().filter_map(id).chain(i.result_type))
+            .collect();
+        m.types_global_values.retain(|i| {
+            let made = i
+                .result_id
+                .is_some_and(|r| r >= first_new && !used.contains(&r));
+            !(made
+                && matches!(
+                    i.class.opcode,
+                    Op::Constant | Op::ConstantTrue | Op::ConstantFalse | Op::Undef
+                ))
+        });
+    }
     if let Some(h) = m.header.as_mut() {
         h.bound = bound;
     }
