@@ -1332,7 +1332,7 @@ fn promote(
         }
     }
     // Phi placement, pruned by liveness.
-    let (live_in, _) = liveness(f, &index, &succ);
+    let (live_in, live_out) = liveness(f, &index, &succ);
     let mut def_blocks: Vec<Vec<usize>> = vec![vec![]; nv];
     for (b, blk) in f.blocks.iter().enumerate().filter(|(b, _)| reachable[*b]) {
         for i in blk
@@ -1347,11 +1347,29 @@ fn promote(
             }
         }
     }
-    // Words of each variable in memory form: its declaration, loads and stores.
-    let mut mem_words = vec![4usize; nv];
+    // Words of each variable in memory form that would stay: its declaration, the loads whose result is
+    // used and the stores a later load may read (the others go anyway, by `d` and `l`).
+    let mut used: HashSet<Word> = HashSet::new();
     for i in f.blocks.iter().flat_map(|b| &b.instructions) {
-        if let Some(&v) = i.operands.first().and_then(id).and_then(|p| index.get(&p)) {
-            mem_words[v] += if i.class.opcode == Op::Load { 4 } else { 3 };
+        used.extend(i.operands.iter().filter_map(id));
+    }
+    let mut mem_words = vec![4usize; nv];
+    for (b, blk) in f.blocks.iter().enumerate() {
+        let mut live = live_out[b].clone();
+        for i in blk.instructions.iter().rev() {
+            let Some(&v) = i.operands.first().and_then(id).and_then(|p| index.get(&p)) else {
+                continue;
+            };
+            let (w, bit) = (v / 64, 1u64 << (v % 64));
+            if i.class.opcode == Op::Load {
+                live[w] |= bit;
+                if i.result_id.is_some_and(|r| used.contains(&r)) {
+                    mem_words[v] += 4;
+                }
+            } else if live[w] & bit != 0 {
+                live[w] &= !bit;
+                mem_words[v] += 3;
+            }
         }
     }
     let mut phi_at: Vec<Vec<(usize, Word)>> = vec![vec![]; n];
