@@ -1234,12 +1234,25 @@ fn promote(
     if scalars.is_empty() {
         return (0, 0);
     }
-    // The value type of each variable, from its pointer type.
+    // The value type of each variable, from its pointer type: numbers, booleans and their vectors only (a
+    // phi of pointers would need the VariablePointers capability).
+    let plain: HashSet<Word> = m
+        .types_global_values
+        .iter()
+        .filter(|i| {
+            matches!(
+                i.class.opcode,
+                Op::TypeInt | Op::TypeFloat | Op::TypeBool | Op::TypeVector
+            )
+        })
+        .filter_map(|i| i.result_id)
+        .collect();
     let pointee: HashMap<Word, Word> = m
         .types_global_values
         .iter()
         .filter(|i| i.class.opcode == Op::TypePointer)
         .filter_map(|i| Some((i.result_id?, i.operands.get(1).and_then(id)?)))
+        .filter(|(_, t)| plain.contains(t))
         .collect();
     let var_ty: HashMap<Word, Word> = f.blocks[0]
         .instructions
