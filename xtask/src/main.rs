@@ -28,6 +28,8 @@ mod fixtures;
 mod floatbench;
 mod gpucheck;
 mod inputs;
+#[cfg(feature = "bench")]
+mod lane_size;
 mod sweep;
 
 const USAGE: &str = "usage: cargo xtask <command>
@@ -40,6 +42,9 @@ const USAGE: &str = "usage: cargo xtask <command>
                       translated kernels vs hand-written GLSL on the Vulkan device: translation vs
                       compile time, run time at 1x/10x/100x (--write: docs/performance.md's section)
   bench-eval [--quick] host evaluator throughput vs the same OpenCL C compiled natively (docs/performance.md)
+  lane-size [--n N] [--seed S] [--kernel NAME].. [--validate] [--json F]
+                      lane module words and k = (words - 3000) / instructions over a seeded sample of the
+                      rocSPARSE corpus (default 120 kernels, seed 162; RDNA2SPV_SHRINK picks the rewrites)
   codegen [--check]   crates/isa/opcodes.txt -> crates/isa/src/generated/table.rs (--check: fail if stale)
   coverage [--check | --static-only] [--logs DIR]
                       docs/coverage.md from the opcode table, the lifter, the lowering, test markers and
@@ -75,8 +80,10 @@ fn main() -> anyhow::Result<()> {
         // The child process of `bench corpus-size` (one kernel's cold compile, measured from outside).
         #[cfg(feature = "bench")]
         Some("compile-probe") => bench_corpus_size::probe_main(&args[1..]),
+        #[cfg(feature = "bench")]
+        Some("lane-size") => lane_size::run(&args[1..]),
         #[cfg(not(feature = "bench"))]
-        Some("bench" | "bench-eval") => with_bench_feature(&args),
+        Some("bench" | "bench-eval" | "lane-size") => with_bench_feature(&args),
         Some("codegen") => codegen::run(&args[1..]),
         Some("coverage") => coverage::run(&args[1..]),
         Some("corpus") => corpus::run(&args[1..]),

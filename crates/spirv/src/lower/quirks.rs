@@ -533,6 +533,17 @@ fn float_op_inline(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R<Wor
     }
 }
 
+/// [`Cx::f32_to_f64_int`], recorded as a span for the lane mapping's outlining like [`float_op`]'s.
+fn widen_span(cx: &mut Cx, x: Word) -> R<Word> {
+    if cx.lm.is_none() {
+        return cx.f32_to_f64_int(x);
+    }
+    let mark = cx.b.id();
+    let r = cx.f32_to_f64_int(x)?;
+    cx.spans.push((mark, r));
+    Ok(r)
+}
+
 /// A float comparison on bit patterns (the evaluator compares in f64, which is exact for all widths).
 pub(super) fn float_cmp(cx: &mut Cx, op: FloatCmp, ty: Ty, a: Word, b: Word) -> R<Word> {
     let t = cx.t;
@@ -544,9 +555,10 @@ pub(super) fn float_cmp(cx: &mut Cx, op: FloatCmp, ty: Ty, a: Word, b: Word) -> 
         }
         Ty::B64 => (cx.f64_of(a)?, cx.f64_of(b)?),
         _ if !cx.preserve32() => {
-            // A device that may treat f32 subnormal operands as zero (D168): compare exact f64 widenings.
-            let a64 = cx.f32_to_f64_int(a)?;
-            let b64 = cx.f32_to_f64_int(b)?;
+            // A device that may treat f32 subnormal operands as zero (D168): compare exact f64 widenings,
+            // each a span the lane mapping may share as one function (D163, D182).
+            let a64 = widen_span(cx, a)?;
+            let b64 = widen_span(cx, b)?;
             (cx.f64_of(a64)?, cx.f64_of(b64)?)
         }
         _ => (cx.f32_of(a)?, cx.f32_of(b)?),

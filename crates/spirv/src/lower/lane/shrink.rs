@@ -1,4 +1,4 @@
-//! Module size proportionate to the code (decision D162): three value-level rewrites of the finished lane
+//! Module size proportionate to the code (decisions D162, D182): value-level rewrites of the finished lane
 //! function, run after [`super::fuse_guards`].
 //!
 //! The lane lowering emits every machine instruction the same way: each register it reads is an
@@ -23,9 +23,16 @@
 //!    of it, and every store to a variable no load reads any more, is deleted (no one can observe it).
 //! 3. **Dead code** ([`dead_code`]): an instruction without effect (arithmetic, conversions, selects, phis,
 //!    access chains, non-volatile loads, `GLSL.std.450` functions, Function variables) whose result no
-//!    instruction uses is deleted, transitively. Decorations and names of deleted ids go with them.
+//!    instruction with an effect needs is deleted (mark and sweep, so cycles of phis go too). Decorations
+//!    and names of deleted ids go with them.
 //!
-//! Measured in docs/performance.md ("Lane module size"); the ablation table is in D162.
+//! The others: if-conversion ([`flatten`]), CSE ([`common`]), liveness dead stores ([`dead_stores`]),
+//! outlining of float primitives ([`outline`], D163), SSA construction ([`promote`], D182) and integer /
+//! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182); each
+//! function's docs give its exactness argument. Order: `o`, then per function `s`, `i`, `f`, `m`, `a`, `c`,
+//! `l`, `d`.
+//!
+//! Measured in docs/performance.md ("Lane module size"); the ablation tables are in D162 and D182.
 
 use std::collections::{HashMap, HashSet};
 
@@ -43,10 +50,13 @@ pub(crate) struct ShrinkStats {
     pub flattened: usize,
     pub dead_stores: usize,
     pub outlined: usize,
+    pub promoted: usize,
+    pub phis: usize,
+    pub simplified: usize,
 }
 
-/// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `c`, `l`, `d` for the ablation of
-/// D162, read by [`Passes::from_env`]).
+/// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `m`, `a`, `c`, `l`,
+/// `d` for the ablation of D162 and D182, read by [`Passes::from_env`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Passes {
     pub split: bool,
@@ -56,6 +66,8 @@ pub(crate) struct Passes {
     pub flat: bool,
     pub live: bool,
     pub outline: bool,
+    pub ssa: bool,
+    pub algebra: bool,
 }
 
 impl Passes {
@@ -67,9 +79,12 @@ impl Passes {
         flat: true,
         live: true,
         outline: true,
+        ssa: true,
+        algebra: true,
     };
 
-    /// The passes named by `RDNA2SPV_SHRINK` (letters `o`, `s`, `i`, `f`, `c`, `l`, `d`; `-` or empty: none), else all.
+    /// The passes named by `RDNA2SPV_SHRINK` (letters `o`, `s`, `i`, `f`, `m`, `a`, `c`, `l`, `d`; `-` or empty:
+    /// none), else all.
     pub(crate) fn from_env() -> Passes {
         match std::env::var("RDNA2SPV_SHRINK") {
             Ok(s) => Passes {
@@ -80,6 +95,8 @@ impl Passes {
                 flat: s.contains('i'),
                 live: s.contains('l'),
                 outline: s.contains('o'),
+                ssa: s.contains('m'),
+                algebra: s.contains('a'),
             },
             Err(_) => Passes::ALL,
         }
@@ -107,6 +124,15 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word)]) -> Shrin
             st.loads_forwarded += l;
             st.stores_removed += s;
         }
+        if p.ssa {
+            let (v, phis) = promote(m, f, &mut bound, &mut gone);
+            st.promoted += v;
+            st.phis += phis;
+        }
+        if p.algebra {
+            st.simplified += simplify(m, f, &mut bound, &mut gone);
+            st.simplified += add_carry(m, f, &mut bound, &mut gone);
+        }
         if p.common {
             st.common += common(m, f, &mut gone);
         }
@@ -118,6 +144,24 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word)]) -> Shrin
         }
     }
     m.functions = funcs;
+    // Constants and undefined values the rewrites made and then left unused go.
+    let first_new = m.header.as_ref().map(|h| h.bound).unwrap_or(0);
+    if bound > first_new {
+        let used: HashSet<Word> = m
+            .all_inst_iter()
+            .flat_map(|i| i.operands.iter().filter_map(id).chain(i.result_type))
+            .collect();
+        m.types_global_values.retain(|i| {
+            let made = i
+                .result_id
+                .is_some_and(|r| r >= first_new && !used.contains(&r));
+            !(made
+                && matches!(
+                    i.class.opcode,
+                    Op::Constant | Op::ConstantTrue | Op::ConstantFalse | Op::Undef
+                ))
+        });
+    }
     if let Some(h) = m.header.as_mut() {
         h.bound = bound;
     }
@@ -606,60 +650,55 @@ fn effect_free(i: &Instruction, glsl: Option<Word>) -> bool {
     }
 }
 
-/// Rewrite 3: transitive removal of unused effect-free instructions; returns how many went.
+/// Rewrite 3: removal of effect-free instructions whose results no effect needs (mark and sweep from
+/// the instructions with an effect, so cycles of phis that only feed each other go too); returns how
+/// many went.
 fn dead_code(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
     let glsl = m
         .ext_inst_imports
         .iter()
         .find(|i| matches!(i.operands.first(), Some(Operand::LiteralString(s)) if s == "GLSL.std.450"))
         .and_then(|i| i.result_id);
-    let mut uses: HashMap<Word, usize> = HashMap::new();
     let mut def: HashMap<Word, (usize, usize)> = HashMap::new();
+    let mut live: Vec<Vec<bool>> = Vec::with_capacity(f.blocks.len());
+    let mut work: Vec<Word> = Vec::new();
     for (bi, b) in f.blocks.iter().enumerate() {
+        let mut marks = Vec::with_capacity(b.instructions.len());
         for (ii, i) in b.instructions.iter().enumerate() {
+            let root = i.result_id.is_none() || !effect_free(i, glsl);
             if let Some(r) = i.result_id {
                 def.insert(r, (bi, ii));
             }
-            for x in i.operands.iter().filter_map(id) {
-                *uses.entry(x).or_default() += 1;
+            if root {
+                work.extend(i.operands.iter().filter_map(id));
             }
+            marks.push(root);
         }
+        live.push(marks);
     }
-    let mut dead: HashSet<(usize, usize)> = HashSet::new();
-    let mut work: Vec<Word> = def
-        .keys()
-        .copied()
-        .filter(|r| !uses.contains_key(r))
-        .collect();
-    while let Some(r) = work.pop() {
-        let (bi, ii) = def[&r];
-        let i = &f.blocks[bi].instructions[ii];
-        if dead.contains(&(bi, ii))
-            || uses.get(&r).copied().unwrap_or(0) > 0
-            || !effect_free(i, glsl)
-        {
+    while let Some(x) = work.pop() {
+        let Some(&(bi, ii)) = def.get(&x) else {
             continue;
-        }
-        dead.insert((bi, ii));
-        gone.insert(r);
-        for x in i.operands.iter().filter_map(id) {
-            if let Some(u) = uses.get_mut(&x) {
-                *u -= 1;
-                if *u == 0 && def.contains_key(&x) {
-                    work.push(x);
-                }
-            }
+        };
+        if !live[bi][ii] {
+            live[bi][ii] = true;
+            work.extend(f.blocks[bi].instructions[ii].operands.iter().filter_map(id));
         }
     }
+    let mut dead = 0;
     for (bi, b) in f.blocks.iter_mut().enumerate() {
         let mut ii = 0;
-        b.instructions.retain(|_| {
-            let k = ii;
+        b.instructions.retain(|i| {
+            let keep = live[bi][ii];
             ii += 1;
-            !dead.contains(&(bi, k))
+            if !keep {
+                gone.insert(i.result_id.unwrap_or(0));
+                dead += 1;
+            }
+            keep
         });
     }
-    dead.len()
+    dead
 }
 
 /// Immediate dominators of the blocks reachable from the entry (by block index), Cooper, Harvey and
@@ -1127,8 +1166,6 @@ fn dead_stores(f: &mut Function) -> usize {
         return 0;
     }
     let index: HashMap<Word, usize> = scalars.keys().enumerate().map(|(k, v)| (*v, k)).collect();
-    let words = index.len().div_ceil(64);
-    let n = f.blocks.len();
     let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
     let at: HashMap<Word, usize> = f
         .blocks
@@ -1141,6 +1178,903 @@ fn dead_stores(f: &mut Function) -> usize {
         .iter()
         .map(|b| successors(b, &labels).iter().map(|l| at[l]).collect())
         .collect();
+    let (_, live_out) = liveness(f, &index, &succ);
+    let var_of = |i: &Instruction| -> Option<usize> {
+        if !matches!(i.class.opcode, Op::Load | Op::Store) {
+            return None;
+        }
+        index.get(&i.operands.first().and_then(id)?).copied()
+    };
+    let mut removed = 0;
+    for (b, blk) in f.blocks.iter_mut().enumerate() {
+        let mut live = live_out[b].clone();
+        let mut dead = vec![false; blk.instructions.len()];
+        for (k, i) in blk.instructions.iter().enumerate().rev() {
+            let Some(v) = var_of(i) else { continue };
+            let (w, bit) = (v / 64, 1u64 << (v % 64));
+            if i.class.opcode == Op::Load {
+                live[w] |= bit;
+            } else if live[w] & bit == 0 {
+                dead[k] = true;
+            } else {
+                live[w] &= !bit;
+            }
+        }
+        let mut k = 0;
+        blk.instructions.retain(|_| {
+            k += 1;
+            !dead[k - 1]
+        });
+        removed += dead.iter().filter(|d| **d).count();
+    }
+    removed
+}
+
+/// Rewrite 7 (decision D182): SSA construction. Every private scalar (a Function variable used only as
+/// the pointer of plain loads and of stores) becomes SSA values: Cytron et al.'s placement of `OpPhi` on
+/// the iterated dominance frontiers of the blocks that store the variable, pruned to the blocks where the
+/// variable is live on entry, then one renaming walk over the dominator tree that replaces each load by
+/// the value reaching it (the last store's value in its block, else the phi or the value at the end of
+/// the immediate dominator) and deletes the stores and the variable. The value before any store is the
+/// variable's initializer, `OpUndef` when it has none (its content is undefined, SPIR-V 2.2.1's
+/// "Function" storage without an initializer). Phis sit at the head of their block with one operand per
+/// predecessor; a predecessor the entry does not reach gives `OpUndef` (the edge never runs), and so do
+/// loads in such blocks. Then trivial phis (every operand the phi itself or one value `w`) become `w`,
+/// which dominates them (Braun et al., "Simple and Efficient Construction of SSA Form", 2013, §3.1);
+/// phis nothing reads (also in cycles of phis) are left to [`dead_code`].
+/// Exact: each load's result is the value the last store on every path to it wrote, which is what the
+/// variable held (no one else reads or writes it). Returns (variables promoted, phis left).
+fn promote(
+    m: &mut Module,
+    f: &mut Function,
+    bound: &mut Word,
+    gone: &mut HashSet<Word>,
+) -> (usize, usize) {
+    let scalars = private_scalars(f);
+    if scalars.is_empty() {
+        return (0, 0);
+    }
+    // The value type of each variable, from its pointer type: numbers, booleans and their vectors only (a
+    // phi of pointers would need the VariablePointers capability).
+    let plain: HashSet<Word> = m
+        .types_global_values
+        .iter()
+        .filter(|i| {
+            matches!(
+                i.class.opcode,
+                Op::TypeInt | Op::TypeFloat | Op::TypeBool | Op::TypeVector
+            )
+        })
+        .filter_map(|i| i.result_id)
+        .collect();
+    let pointee: HashMap<Word, Word> = m
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::TypePointer)
+        .filter_map(|i| Some((i.result_id?, i.operands.get(1).and_then(id)?)))
+        .filter(|(_, t)| plain.contains(t))
+        .collect();
+    let var_ty: HashMap<Word, Word> = f.blocks[0]
+        .instructions
+        .iter()
+        .filter(|i| i.class.opcode == Op::Variable)
+        .filter_map(|i| Some((i.result_id?, *pointee.get(&i.result_type?)?)))
+        .collect();
+    let mut vars: Vec<Word> = scalars
+        .keys()
+        .copied()
+        .filter(|v| var_ty.contains_key(v))
+        .collect();
+    vars.sort_unstable();
+    if vars.is_empty() {
+        return (0, 0);
+    }
+    let index: HashMap<Word, usize> = vars.iter().enumerate().map(|(k, v)| (*v, k)).collect();
+    let nv = vars.len();
+    let tys: Vec<Word> = vars.iter().map(|v| var_ty[v]).collect();
+    // One OpUndef per type that needs one (reusing the module's).
+    let mut undefs: HashMap<Word, Word> = m
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::Undef)
+        .filter_map(|i| Some((i.result_type?, i.result_id?)))
+        .collect();
+    let mut undef = |m: &mut Module, bound: &mut Word, t: Word| -> Word {
+        *undefs.entry(t).or_insert_with(|| {
+            let u = *bound;
+            *bound += 1;
+            m.types_global_values
+                .push(Instruction::new(Op::Undef, Some(t), Some(u), vec![]));
+            u
+        })
+    };
+    // The control flow graph (distinct successors and predecessors) and the dominator tree.
+    let n = f.blocks.len();
+    let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
+    let at: HashMap<Word, usize> = f
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (label(b), k))
+        .collect();
+    let succ: Vec<Vec<usize>> = f
+        .blocks
+        .iter()
+        .map(|b| {
+            let mut s: Vec<usize> = Vec::new();
+            for l in successors(b, &labels) {
+                if !s.contains(&at[&l]) {
+                    s.push(at[&l]);
+                }
+            }
+            s
+        })
+        .collect();
+    let idom = dominators(f);
+    let reachable: Vec<bool> = (0..n).map(|b| b == 0 || idom[b].is_some()).collect();
+    let mut preds: Vec<Vec<usize>> = vec![vec![]; n];
+    for (b, ss) in succ.iter().enumerate() {
+        for &s in ss {
+            preds[s].push(b);
+        }
+    }
+    let mut kids: Vec<Vec<usize>> = vec![vec![]; n];
+    for (b, d) in idom.iter().enumerate() {
+        if let Some(d) = d {
+            kids[*d].push(b);
+        }
+    }
+    // Dominance frontiers (Cooper, Harvey and Kennedy's walk up from each predecessor of a join).
+    let mut df: Vec<Vec<usize>> = vec![vec![]; n];
+    for b in 0..n {
+        let rp: Vec<usize> = preds[b].iter().copied().filter(|&p| reachable[p]).collect();
+        if !reachable[b] || rp.len() < 2 {
+            continue;
+        }
+        for p in rp {
+            let mut r = p;
+            while Some(r) != idom[b] {
+                if df[r].last() != Some(&b) {
+                    df[r].push(b);
+                }
+                match idom[r] {
+                    Some(d) => r = d,
+                    None => break,
+                }
+            }
+        }
+    }
+    // Phi placement, pruned by liveness.
+    let (live_in, live_out) = liveness(f, &index, &succ);
+    let mut def_blocks: Vec<Vec<usize>> = vec![vec![]; nv];
+    for (b, blk) in f.blocks.iter().enumerate().filter(|(b, _)| reachable[*b]) {
+        for i in blk
+            .instructions
+            .iter()
+            .filter(|i| i.class.opcode == Op::Store)
+        {
+            if let Some(&v) = i.operands.first().and_then(id).and_then(|p| index.get(&p)) {
+                if def_blocks[v].last() != Some(&b) {
+                    def_blocks[v].push(b);
+                }
+            }
+        }
+    }
+    // Words of each variable in memory form that would stay: its declaration, the loads whose result is
+    // used and the stores a later load may read (the others go anyway, by `d` and `l`).
+    let mut used: HashSet<Word> = HashSet::new();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        used.extend(i.operands.iter().filter_map(id));
+    }
+    let mut mem_words = vec![4usize; nv];
+    for (b, blk) in f.blocks.iter().enumerate() {
+        let mut live = live_out[b].clone();
+        for i in blk.instructions.iter().rev() {
+            let Some(&v) = i.operands.first().and_then(id).and_then(|p| index.get(&p)) else {
+                continue;
+            };
+            let (w, bit) = (v / 64, 1u64 << (v % 64));
+            if i.class.opcode == Op::Load {
+                live[w] |= bit;
+                if i.result_id.is_some_and(|r| used.contains(&r)) {
+                    mem_words[v] += 4;
+                }
+            } else if live[w] & bit != 0 {
+                live[w] &= !bit;
+                mem_words[v] += 3;
+            }
+        }
+    }
+    let mut phi_at: Vec<Vec<(usize, Word)>> = vec![vec![]; n];
+    let mut placed = vec![usize::MAX; n];
+    let mut queued = vec![usize::MAX; n];
+    let mut keep = vec![false; nv];
+    for v in 0..nv {
+        let (w, bit) = (v / 64, 1u64 << (v % 64));
+        let mut work: Vec<usize> = def_blocks[v].clone();
+        let mut at: Vec<usize> = Vec::new();
+        for &b in &work {
+            queued[b] = v;
+        }
+        while let Some(x) = work.pop() {
+            for &y in &df[x] {
+                if placed[y] == v || live_in[y][w] & bit == 0 {
+                    continue;
+                }
+                placed[y] = v;
+                at.push(y);
+                if queued[y] != v {
+                    queued[y] = v;
+                    work.push(y);
+                }
+            }
+        }
+        // Promoted only when its phis (3 words + 2 per predecessor) take fewer words than its memory
+        // form: a register live across many joins and rarely read stays in memory (the module's size
+        // is what this serves).
+        let phi_words: usize = at.iter().map(|&y| 3 + 2 * preds[y].len()).sum();
+        if phi_words < mem_words[v] {
+            keep[v] = true;
+            for y in at {
+                phi_at[y].push((v, *bound));
+                *bound += 1;
+            }
+        }
+    }
+    let mut index = index;
+    index.retain(|_, v| keep[*v]);
+    if index.is_empty() {
+        return (0, 0);
+    }
+    let initial: Vec<Word> = (0..nv)
+        .map(|k| match scalars[&vars[k]] {
+            _ if !keep[k] => 0,
+            Some(c) => c,
+            None => undef(m, bound, tys[k]),
+        })
+        .collect();
+    // Renaming over the dominator tree.
+    let mut stacks: Vec<Vec<Word>> = vec![vec![]; nv];
+    let mut repl: HashMap<Word, Word> = HashMap::new();
+    let mut phi_ops: HashMap<Word, Vec<Operand>> = HashMap::new();
+    let resolve = |repl: &HashMap<Word, Word>, mut x: Word| {
+        while let Some(&y) = repl.get(&x) {
+            x = y;
+        }
+        x
+    };
+    enum Step {
+        Enter(usize),
+        Leave(Vec<usize>),
+    }
+    let mut steps = vec![Step::Enter(0)];
+    while let Some(step) = steps.pop() {
+        let b = match step {
+            Step::Leave(pushed) => {
+                for v in pushed {
+                    stacks[v].pop();
+                }
+                continue;
+            }
+            Step::Enter(b) => b,
+        };
+        let mut pushed: Vec<usize> = Vec::new();
+        for &(v, phi) in &phi_at[b] {
+            stacks[v].push(phi);
+            pushed.push(v);
+        }
+        let blk = &mut f.blocks[b];
+        blk.instructions.retain(|i| {
+            let op = i.class.opcode;
+            if !matches!(op, Op::Load | Op::Store) {
+                return true;
+            }
+            let Some(&v) = i.operands.first().and_then(id).and_then(|p| index.get(&p)) else {
+                return true;
+            };
+            if op == Op::Load {
+                let top = stacks[v].last().copied().unwrap_or(initial[v]);
+                let r = i.result_id.unwrap_or(0);
+                repl.insert(r, top);
+                gone.insert(r);
+            } else {
+                let x = resolve(&repl, i.operands.get(1).and_then(id).unwrap_or(0));
+                stacks[v].push(x);
+                pushed.push(v);
+            }
+            false
+        });
+        let l = label(&f.blocks[b]);
+        for &s in &succ[b] {
+            for &(v, phi) in &phi_at[s] {
+                let top = stacks[v].last().copied().unwrap_or(initial[v]);
+                let ops = phi_ops.entry(phi).or_default();
+                ops.push(Operand::IdRef(top));
+                ops.push(Operand::IdRef(l));
+            }
+        }
+        steps.push(Step::Leave(pushed));
+        for &k in kids[b].iter().rev() {
+            steps.push(Step::Enter(k));
+        }
+    }
+    // Blocks the entry does not reach: their loads read undefined values, their stores go, and the
+    // phis of their successors take an undefined value from them.
+    for b in (0..n).filter(|&b| !reachable[b]) {
+        let mut loads: Vec<(Word, usize)> = Vec::new();
+        f.blocks[b].instructions.retain(|i| {
+            let op = i.class.opcode;
+            if !matches!(op, Op::Load | Op::Store) {
+                return true;
+            }
+            let Some(&v) = i.operands.first().and_then(id).and_then(|p| index.get(&p)) else {
+                return true;
+            };
+            if op == Op::Load {
+                loads.push((i.result_id.unwrap_or(0), v));
+            }
+            false
+        });
+        for (r, v) in loads {
+            repl.insert(r, undef(m, bound, tys[v]));
+            gone.insert(r);
+        }
+        let l = label(&f.blocks[b]);
+        for &s in &succ[b] {
+            for &(v, phi) in &phi_at[s] {
+                let u = undef(m, bound, tys[v]);
+                let ops = phi_ops.entry(phi).or_default();
+                ops.push(Operand::IdRef(u));
+                ops.push(Operand::IdRef(l));
+            }
+        }
+    }
+    // Trivial phis: every operand is the phi itself or one value.
+    let mut phis_left = 0;
+    let mut trivial: HashMap<Word, Word> = HashMap::new();
+    let mut changed = true;
+    let order: Vec<Word> = phi_at.iter().flatten().map(|&(_, phi)| phi).collect();
+    while changed {
+        changed = false;
+        for phi in &order {
+            let Some(ops) = phi_ops.get(phi) else {
+                continue;
+            };
+            if trivial.contains_key(phi) {
+                continue;
+            }
+            let mut same: Option<Word> = None;
+            let mut ok = true;
+            for o in ops.iter().step_by(2) {
+                let x = resolve(&trivial, id(o).unwrap_or(0));
+                if x == *phi || Some(x) == same {
+                    continue;
+                }
+                if same.is_some() {
+                    ok = false;
+                    break;
+                }
+                same = Some(x);
+            }
+            if let (true, Some(w)) = (ok, same) {
+                trivial.insert(*phi, w);
+                changed = true;
+            }
+        }
+    }
+    for (k, blk) in f.blocks.iter_mut().enumerate() {
+        let head: Vec<Instruction> = phi_at[k]
+            .iter()
+            .filter(|(_, phi)| !trivial.contains_key(phi))
+            .map(|&(v, phi)| {
+                let ops = phi_ops.remove(&phi).unwrap_or_default();
+                Instruction::new(Op::Phi, Some(tys[v]), Some(phi), ops)
+            })
+            .collect();
+        phis_left += head.len();
+        if !head.is_empty() {
+            blk.instructions.splice(0..0, head);
+        }
+    }
+    for (r, x) in trivial {
+        repl.insert(r, x);
+    }
+    for i in f.blocks.iter_mut().flat_map(|b| &mut b.instructions) {
+        for o in &mut i.operands {
+            if let Operand::IdRef(x) = o {
+                *x = resolve(&repl, *x);
+            }
+        }
+    }
+    f.blocks[0].instructions.retain(|i| {
+        let drop = i.result_id.is_some_and(|r| index.contains_key(&r));
+        if drop {
+            gone.insert(i.result_id.unwrap_or(0));
+        }
+        !drop
+    });
+    (index.len(), phis_left)
+}
+
+/// Rewrite 8 (decision D182): integer and boolean identities and constant folding, by SPIR-V's
+/// definitions of the operations on 32- and 64-bit integers (two's complement, wrapping) and booleans:
+/// `x + 0`, `x - 0`, `x | 0`, `x ^ 0`, `x << 0`, `x >> 0`, `x & ~0`, `x * 1`, `x & x`, `x | x` are `x`;
+/// `x & 0`, `x * 0` are 0; `(x & C) & C` is `x & C`; a zero extension truncated back to its operand's
+/// type is the operand; `false || b`, `true && b` are `b`, `true || b` is
+/// true, `false && b` false; `select(true, a, b)` is `a`, `select(false, a, b)` is `b`, `select(c, a, a)`
+/// is `a`; `select(c, a, select(c, b, d))` reads `d` and `select(c, select(c, a, b), d)` reads `a`
+/// directly; an operation of constants is the constant it computes (shifts only by less than the width,
+/// as larger ones are undefined). Instructions with a decoration are left alone. Returns how many
+/// instructions went or were rewritten.
+fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<Word>) -> usize {
+    let decorated: HashSet<Word> = m
+        .annotations
+        .iter()
+        .filter_map(|i| i.operands.first().and_then(id))
+        .collect();
+    // Scalar integer types (32 and 64 bits: their constants are one literal word each) and booleans.
+    let mut width: HashMap<Word, u32> = HashMap::new();
+    let mut bools: HashSet<Word> = HashSet::new();
+    for i in &m.types_global_values {
+        match (i.class.opcode, i.result_id, i.operands.first()) {
+            (Op::TypeInt, Some(t), Some(Operand::LiteralBit32(w @ (32 | 64)))) => {
+                width.insert(t, *w);
+            }
+            (Op::TypeBool, Some(t), _) => {
+                bools.insert(t);
+            }
+            _ => {}
+        }
+    }
+    let mask = |w: u32, v: u64| if w == 64 { v } else { v & ((1u64 << w) - 1) };
+    // Constants by id and by (type, value).
+    let mut val: HashMap<Word, (Word, u64)> = HashMap::new();
+    let mut by_val: HashMap<(Word, u64), Word> = HashMap::new();
+    for i in &m.types_global_values {
+        let (Some(r), Some(t)) = (i.result_id, i.result_type) else {
+            continue;
+        };
+        let v = match (i.class.opcode, i.operands.first()) {
+            (Op::Constant, Some(Operand::LiteralBit32(x))) if width.contains_key(&t) => *x as u64,
+            (Op::Constant, Some(Operand::LiteralBit64(x))) if width.contains_key(&t) => *x,
+            (Op::ConstantNull, _) if width.contains_key(&t) || bools.contains(&t) => 0,
+            (Op::ConstantTrue, _) if bools.contains(&t) => 1,
+            (Op::ConstantFalse, _) if bools.contains(&t) => 0,
+            _ => continue,
+        };
+        val.insert(r, (t, v));
+        by_val.entry((t, v)).or_insert(r);
+    }
+    let mut constant = |m: &mut Module, bound: &mut Word, t: Word, v: u64| -> Word {
+        let v = width.get(&t).map_or(v & 1, |&w| mask(w, v));
+        *by_val.entry((t, v)).or_insert_with(|| {
+            let c = *bound;
+            *bound += 1;
+            let i = if bools.contains(&t) {
+                let op = if v != 0 {
+                    Op::ConstantTrue
+                } else {
+                    Op::ConstantFalse
+                };
+                Instruction::new(op, Some(t), Some(c), vec![])
+            } else if width[&t] == 64 {
+                Instruction::new(
+                    Op::Constant,
+                    Some(t),
+                    Some(c),
+                    vec![Operand::LiteralBit64(v)],
+                )
+            } else {
+                Instruction::new(
+                    Op::Constant,
+                    Some(t),
+                    Some(c),
+                    vec![Operand::LiteralBit32(v as u32)],
+                )
+            };
+            m.types_global_values.push(i);
+            c
+        })
+    };
+    let resolve = |repl: &HashMap<Word, Word>, mut x: Word| {
+        while let Some(&y) = repl.get(&x) {
+            x = y;
+        }
+        x
+    };
+    // Definitions of the operations seen so far (for the nested patterns).
+    let mut defs: HashMap<Word, (Op, Vec<Word>)> = HashMap::new();
+    let mut ty_of: HashMap<Word, Word> = val.iter().map(|(&x, &(t, _))| (x, t)).collect();
+    let mut repl: HashMap<Word, Word> = HashMap::new();
+    let mut done = 0;
+    enum Out {
+        Keep,
+        Same(Word),
+        Const(u64),
+        Ops(Vec<Word>),
+    }
+    for b in 0..f.blocks.len() {
+        let mut k = 0;
+        while k < f.blocks[b].instructions.len() {
+            let i = &mut f.blocks[b].instructions[k];
+            for o in &mut i.operands {
+                if let Operand::IdRef(x) = o {
+                    *x = resolve(&repl, *x);
+                }
+            }
+            let (Some(r), Some(t)) = (i.result_id, i.result_type) else {
+                k += 1;
+                continue;
+            };
+            let op = i.class.opcode;
+            let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
+            ty_of.insert(r, t);
+            if decorated.contains(&r) || ops.len() != i.operands.len() {
+                k += 1;
+                continue;
+            }
+            let c = |x: Word| val.get(&x).map(|&(_, v)| v);
+            let w = width.get(&t).copied();
+            let int = w.is_some();
+            let boolean = bools.contains(&t);
+            let ones = w.map_or(0, |w| mask(w, u64::MAX));
+            let sext = |w: u32, v: u64| {
+                if w == 64 {
+                    v
+                } else {
+                    (((v << (64 - w)) as i64) >> (64 - w)) as u64
+                }
+            };
+            use Op::*;
+            let out = match (op, ops.as_slice()) {
+                (IAdd | ISub | BitwiseOr | BitwiseXor, &[a, b]) if int && c(b) == Some(0) => {
+                    Out::Same(a)
+                }
+                (IAdd | BitwiseOr | BitwiseXor, &[a, b]) if int && c(a) == Some(0) => Out::Same(b),
+                (IMul, &[a, b]) if int && c(b) == Some(1) => Out::Same(a),
+                (IMul, &[a, b]) if int && c(a) == Some(1) => Out::Same(b),
+                (IMul | BitwiseAnd, &[a, b]) if int && (c(a) == Some(0) || c(b) == Some(0)) => {
+                    Out::Const(0)
+                }
+                (BitwiseAnd, &[a, b]) if int && c(b) == Some(ones) => Out::Same(a),
+                (BitwiseAnd, &[a, b]) if int && c(a) == Some(ones) => Out::Same(b),
+                (BitwiseAnd | BitwiseOr, &[a, b]) if int && a == b => Out::Same(a),
+                (BitwiseAnd, &[a, b])
+                    if int
+                        && c(b).is_some()
+                        && defs
+                            .get(&a)
+                            .is_some_and(|(o, x)| *o == BitwiseAnd && x.get(1) == Some(&b)) =>
+                {
+                    Out::Same(a)
+                }
+                (ShiftLeftLogical | ShiftRightLogical | ShiftRightArithmetic, &[a, s])
+                    if int && c(s) == Some(0) =>
+                {
+                    Out::Same(a)
+                }
+                (IAdd | ISub | IMul | BitwiseAnd | BitwiseOr | BitwiseXor, &[a, b]) if int => {
+                    match (c(a), c(b)) {
+                        (Some(x), Some(y)) => Out::Const(match op {
+                            IAdd => x.wrapping_add(y),
+                            ISub => x.wrapping_sub(y),
+                            IMul => x.wrapping_mul(y),
+                            BitwiseAnd => x & y,
+                            BitwiseOr => x | y,
+                            _ => x ^ y,
+                        }),
+                        _ => Out::Keep,
+                    }
+                }
+                (ShiftLeftLogical | ShiftRightLogical | ShiftRightArithmetic, &[a, s]) if int => {
+                    let wd = w.unwrap_or(32);
+                    match (c(a), c(s)) {
+                        (Some(x), Some(y)) if y < wd as u64 => Out::Const(match op {
+                            ShiftLeftLogical => x << y,
+                            ShiftRightLogical => x >> y,
+                            _ => (sext(wd, x) as i64 >> y) as u64,
+                        }),
+                        _ => Out::Keep,
+                    }
+                }
+                (Not, &[a]) if int => c(a).map_or(Out::Keep, |x| Out::Const(!x)),
+                (UConvert, &[a])
+                    if int
+                        && defs.get(&a).is_some_and(|(o, x)| {
+                            *o == UConvert
+                                && ty_of.get(&x[0]) == Some(&t)
+                                && ty_of.get(&a).and_then(|m| width.get(m)) >= w.as_ref()
+                        }) =>
+                {
+                    Out::Same(defs[&a].1[0])
+                }
+                (UConvert, &[a]) if int => c(a).map_or(Out::Keep, Out::Const),
+                (SConvert, &[a]) if int => match (val.get(&a), c(a)) {
+                    (Some(&(st, _)), Some(x)) if width.contains_key(&st) => {
+                        Out::Const(sext(width[&st], x))
+                    }
+                    _ => Out::Keep,
+                },
+                (
+                    IEqual | INotEqual | ULessThan | ULessThanEqual | UGreaterThan
+                    | UGreaterThanEqual,
+                    &[a, b],
+                ) if boolean => match (c(a), c(b)) {
+                    (Some(x), Some(y)) => Out::Const(u64::from(match op {
+                        IEqual => x == y,
+                        INotEqual => x != y,
+                        ULessThan => x < y,
+                        ULessThanEqual => x <= y,
+                        UGreaterThan => x > y,
+                        _ => x >= y,
+                    })),
+                    _ => Out::Keep,
+                },
+                (LogicalOr, &[a, b]) if boolean => match (c(a), c(b)) {
+                    (Some(0), _) => Out::Same(b),
+                    (_, Some(0)) => Out::Same(a),
+                    (Some(_), _) | (_, Some(_)) => Out::Const(1),
+                    _ if a == b => Out::Same(a),
+                    _ => Out::Keep,
+                },
+                (LogicalAnd, &[a, b]) if boolean => match (c(a), c(b)) {
+                    (Some(1), _) => Out::Same(b),
+                    (_, Some(1)) => Out::Same(a),
+                    (Some(_), _) | (_, Some(_)) => Out::Const(0),
+                    _ if a == b => Out::Same(a),
+                    _ => Out::Keep,
+                },
+                (LogicalNot, &[a]) if boolean => c(a).map_or(Out::Keep, |x| Out::Const(x ^ 1)),
+                (Select, &[cond, a, b])
+                    if val.get(&cond).is_some_and(|(ct, _)| bools.contains(ct)) =>
+                {
+                    Out::Same(if c(cond) == Some(1) { a } else { b })
+                }
+                (Select, &[_, a, b]) if a == b => Out::Same(a),
+                (Select, &[cond, a, b]) => {
+                    let inner = |x: Word, arm: usize| match defs.get(&x) {
+                        Some((Select, o)) if o.first() == Some(&cond) => Some(o[arm]),
+                        _ => None,
+                    };
+                    match (inner(a, 1), inner(b, 2)) {
+                        (None, None) => Out::Keep,
+                        (a2, b2) => {
+                            let (a2, b2) = (a2.unwrap_or(a), b2.unwrap_or(b));
+                            if a2 == b2 {
+                                Out::Same(a2)
+                            } else {
+                                Out::Ops(vec![cond, a2, b2])
+                            }
+                        }
+                    }
+                }
+                _ => Out::Keep,
+            };
+            match out {
+                Out::Keep => {
+                    defs.insert(r, (op, ops));
+                    k += 1;
+                }
+                Out::Ops(new) => {
+                    for (o, x) in i.operands.iter_mut().zip(&new) {
+                        *o = Operand::IdRef(*x);
+                    }
+                    defs.insert(r, (op, new));
+                    done += 1;
+                    k += 1;
+                }
+                Out::Same(x) => {
+                    repl.insert(r, x);
+                    gone.insert(r);
+                    k += 1;
+                    done += 1;
+                }
+                Out::Const(v) => {
+                    let x = constant(m, bound, t, v);
+                    val.insert(x, (t, width.get(&t).map_or(v & 1, |&w| mask(w, v))));
+                    repl.insert(r, x);
+                    gone.insert(r);
+                    k += 1;
+                    done += 1;
+                }
+            }
+        }
+    }
+    for blk in &mut f.blocks {
+        blk.instructions
+            .retain(|i| !i.result_id.is_some_and(|r| repl.contains_key(&r)));
+    }
+    for i in f.blocks.iter_mut().flat_map(|b| &mut b.instructions) {
+        for o in &mut i.operands {
+            if let Operand::IdRef(x) = o {
+                *x = resolve(&repl, *x);
+            }
+        }
+    }
+    done
+}
+
+/// Part of rewrite 8 (decision D182): a 32-bit add whose carry the lowering computes through a 64-bit
+/// add, `s = zext64(a) + zext64(b)` with only `trunc32(s)` and `trunc32(s >> 32)` reading `s`, becomes
+/// `OpIAddCarry a b` and its two members. Exact: the 64-bit sum of two zero-extended 32-bit values is
+/// below 2^33, its low word is the wrapped 32-bit sum (member 0) and its high word 1 exactly when that
+/// sum overflowed (member 1, the carry). Returns the adds rewritten.
+fn add_carry(
+    m: &mut Module,
+    f: &mut Function,
+    bound: &mut Word,
+    gone: &mut HashSet<Word>,
+) -> usize {
+    let int = |w: u32| {
+        m.types_global_values
+            .iter()
+            .find(|i| {
+                i.class.opcode == Op::TypeInt
+                    && i.operands.first() == Some(&Operand::LiteralBit32(w))
+                    && i.operands.get(1) == Some(&Operand::LiteralBit32(0))
+            })
+            .and_then(|i| i.result_id)
+    };
+    let (Some(u32_), Some(u64_)) = (int(32), int(64)) else {
+        return 0;
+    };
+    let c32: HashSet<Word> = m
+        .types_global_values
+        .iter()
+        .filter(|i| {
+            i.class.opcode == Op::Constant
+                && i.result_type == Some(u64_)
+                && i.operands.first() == Some(&Operand::LiteralBit64(32))
+        })
+        .filter_map(|i| i.result_id)
+        .collect();
+    // Definitions (opcode, type, id operands) and users of every id in the function.
+    let mut def: HashMap<Word, (Op, Option<Word>, Vec<Word>)> = HashMap::new();
+    let mut users: HashMap<Word, Vec<Word>> = HashMap::new();
+    let mut anon_use: HashSet<Word> = HashSet::new();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
+        match i.result_id {
+            Some(r) => {
+                for &x in &ops {
+                    users.entry(x).or_default().push(r);
+                }
+                def.insert(r, (i.class.opcode, i.result_type, ops));
+            }
+            None => anon_use.extend(ops),
+        }
+    }
+    let zext_of = |x: Word| match def.get(&x) {
+        Some((Op::UConvert, Some(t), o)) if *t == u64_ => {
+            let a = o[0];
+            matches!(def.get(&a), Some((_, Some(ta), _)) if *ta == u32_).then_some(a)
+        }
+        _ => None,
+    };
+    let trunc = |x: Word| matches!(def.get(&x), Some((Op::UConvert, Some(t), _)) if *t == u32_);
+    // Sum -> (a, b, low truncations, shifts, high truncations).
+    type Hit = (Word, Word, Vec<Word>, Vec<Word>, Vec<Word>);
+    let mut hits: HashMap<Word, Hit> = HashMap::new();
+    for (&s, (op, t, o)) in &def {
+        if *op != Op::IAdd || *t != Some(u64_) || anon_use.contains(&s) {
+            continue;
+        }
+        let (Some(a), Some(b)) = (zext_of(o[0]), zext_of(o[1])) else {
+            continue;
+        };
+        let (mut lo, mut sh, mut hi) = (vec![], vec![], vec![]);
+        let mut ok = true;
+        for &u in users.get(&s).into_iter().flatten() {
+            if trunc(u) {
+                lo.push(u);
+            } else if matches!(def.get(&u), Some((Op::ShiftRightLogical, _, x)) if x[0] == s && c32.contains(&x[1]))
+                && !anon_use.contains(&u)
+                && users.get(&u).into_iter().flatten().all(|&v| trunc(v))
+            {
+                sh.push(u);
+                hi.extend(users.get(&u).into_iter().flatten().copied());
+            } else {
+                ok = false;
+            }
+        }
+        if ok {
+            hits.insert(s, (a, b, lo, sh, hi));
+        }
+    }
+    if hits.is_empty() {
+        return 0;
+    }
+    // The struct { u32, u32 } IAddCarry returns.
+    let pair = m
+        .types_global_values
+        .iter()
+        .find(|i| {
+            i.class.opcode == Op::TypeStruct
+                && i.operands == vec![Operand::IdRef(u32_), Operand::IdRef(u32_)]
+        })
+        .and_then(|i| i.result_id);
+    let pair = match pair {
+        Some(p) => p,
+        None => {
+            let p = *bound;
+            *bound += 1;
+            m.types_global_values.push(Instruction::new(
+                Op::TypeStruct,
+                None,
+                Some(p),
+                vec![Operand::IdRef(u32_), Operand::IdRef(u32_)],
+            ));
+            p
+        }
+    };
+    let mut repl: HashMap<Word, Word> = HashMap::new();
+    let mut drop: HashSet<Word> = HashSet::new();
+    for blk in &mut f.blocks {
+        let mut out = Vec::with_capacity(blk.instructions.len());
+        for i in std::mem::take(&mut blk.instructions) {
+            let Some((a, b, lo, sh, hi)) = i.result_id.and_then(|s| hits.get(&s)) else {
+                out.push(i);
+                continue;
+            };
+            let (r, l, h) = (*bound, *bound + 1, *bound + 2);
+            *bound += 3;
+            out.push(Instruction::new(
+                Op::IAddCarry,
+                Some(pair),
+                Some(r),
+                vec![Operand::IdRef(*a), Operand::IdRef(*b)],
+            ));
+            for (x, k) in [(l, 0), (h, 1)] {
+                out.push(Instruction::new(
+                    Op::CompositeExtract,
+                    Some(u32_),
+                    Some(x),
+                    vec![Operand::IdRef(r), Operand::LiteralBit32(k)],
+                ));
+            }
+            for &u in lo {
+                repl.insert(u, l);
+            }
+            for &u in hi {
+                repl.insert(u, h);
+            }
+            drop.extend(sh.iter().copied());
+            drop.insert(i.result_id.unwrap_or(0));
+        }
+        blk.instructions = out;
+    }
+    drop.extend(repl.keys().copied());
+    for blk in &mut f.blocks {
+        blk.instructions.retain(|i| {
+            let d = i.result_id.is_some_and(|r| drop.contains(&r));
+            if d {
+                gone.insert(i.result_id.unwrap_or(0));
+            }
+            !d
+        });
+        for i in &mut blk.instructions {
+            for o in &mut i.operands {
+                if let Operand::IdRef(x) = o {
+                    if let Some(y) = repl.get(x) {
+                        *x = *y;
+                    }
+                }
+            }
+        }
+    }
+    hits.len()
+}
+
+/// Backward liveness of the private scalars numbered by `index` over the blocks (successors by block
+/// index): a variable is live at a point when some path from it loads the variable before storing it;
+/// nothing is live where the function returns. Returns (live in, live out) per block, as bit sets.
+fn liveness(
+    f: &Function,
+    index: &HashMap<Word, usize>,
+    succ: &[Vec<usize>],
+) -> (Vec<Vec<u64>>, Vec<Vec<u64>>) {
+    let words = index.len().div_ceil(64);
+    let n = f.blocks.len();
     let var_of = |i: &Instruction| -> Option<usize> {
         if !matches!(i.class.opcode, Op::Load | Op::Store) {
             return None;
@@ -1185,29 +2119,7 @@ fn dead_stores(f: &mut Function) -> usize {
             }
         }
     }
-    let mut removed = 0;
-    for (b, blk) in f.blocks.iter_mut().enumerate() {
-        let mut live = live_out[b].clone();
-        let mut dead = vec![false; blk.instructions.len()];
-        for (k, i) in blk.instructions.iter().enumerate().rev() {
-            let Some(v) = var_of(i) else { continue };
-            let (w, bit) = (v / 64, 1u64 << (v % 64));
-            if i.class.opcode == Op::Load {
-                live[w] |= bit;
-            } else if live[w] & bit == 0 {
-                dead[k] = true;
-            } else {
-                live[w] &= !bit;
-            }
-        }
-        let mut k = 0;
-        blk.instructions.retain(|_| {
-            k += 1;
-            !dead[k - 1]
-        });
-        removed += dead.iter().filter(|d| **d).count();
-    }
-    removed
+    (live_in, live_out)
 }
 
 /// Smallest span worth a function (instructions): a call costs 4 + its arguments words.

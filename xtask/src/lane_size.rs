@@ -1,0 +1,207 @@
+//! `cargo xtask lane-size`: lane module words over a fixed random sample of the rocSPARSE corpus (issue 31,
+//! decisions D162, D182), the figure docs/performance.md's "Lane module size" reports.
+//!
+//! * Kernels: every kernel of `cargo xtask corpus rocsparse` with distinct code, in (code object, name) order,
+//!   shuffled (Fisher–Yates, splitmix64) with seed `--seed` (default 162); the first `--n` (default 120).
+//!   `--kernel NAME` (repeatable) measures named kernels instead.
+//! * Each is translated as `rdna2spv translate --mapping lane --profile portable` does (workgroup: the
+//!   kernel's required size, else 64), in this process; `RDNA2SPV_SHRINK` chooses the rewrites as for the
+//!   CLI, so one run per setting gives an ablation column. Machine instructions are decoded from the code.
+//! * k = (words − 3000) / instructions (issue 31's measure). Prints one line per kernel, then the median and
+//!   worst k, the sum of words and the CPU time of the lowering; `--validate` runs `spirv-val --target-env
+//!   vulkan1.3` on every module (exit 1 if one fails); `--json F` writes the rows.
+
+use anyhow::{bail, Context as _, Result};
+use rdna2spv::corpus::{self, Index};
+use rdna2spv_codeobj::CodeObject;
+use rdna2spv_spirv::lower::{lower_with, LowerOptions, Mapping};
+use serde_json::json;
+use std::collections::HashSet;
+use std::time::Instant;
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn thread_cpu_s() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes the timespec it is given.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+pub fn run(args: &[String]) -> Result<()> {
+    let mut n = 120usize;
+    let mut seed = 162u64;
+    let mut json_out = None;
+    let mut validate = false;
+    let mut named: Vec<String> = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--n" => n = it.next().context("--n N")?.parse()?,
+            "--seed" => seed = it.next().context("--seed S")?.parse()?,
+            "--json" => json_out = Some(it.next().context("--json FILE")?.clone()),
+            "--kernel" => named.push(it.next().context("--kernel NAME")?.clone()),
+            "--validate" => validate = true,
+            _ => bail!(
+                "usage: cargo xtask lane-size [--n N] [--seed S] [--kernel NAME].. [--validate] [--json F]"
+            ),
+        }
+    }
+    let dir = corpus::default_dir().context("HOME or RDNA2SPV_CORPUS_DIR")?;
+    let index = Index::load(&dir)?;
+    let mut cos: Vec<(String, CodeObject)> = Vec::new();
+    let mut cands: Vec<(String, String, usize, usize)> = Vec::new();
+    let mut seen = HashSet::new();
+    for b in &index.bundles {
+        let Some(f) = &b.code_object else { continue };
+        let co = CodeObject::parse(&std::fs::read(dir.join("co").join(f))?)
+            .with_context(|| format!("parsing {f}"))?;
+        for (ki, k) in co.kernels.iter().enumerate() {
+            if seen.insert(k.code.clone()) {
+                cands.push((f.clone(), k.name.clone(), cos.len(), ki));
+            }
+        }
+        cos.push((f.clone(), co));
+    }
+    cands.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    let chosen: Vec<(String, String, usize, usize)> = if named.is_empty() {
+        let mut state = seed;
+        for i in (1..cands.len()).rev() {
+            let j = (splitmix(&mut state) % (i as u64 + 1)) as usize;
+            cands.swap(i, j);
+        }
+        cands.truncate(n);
+        cands
+    } else {
+        named
+            .iter()
+            .map(|name| {
+                cands
+                    .iter()
+                    .find(|c| &c.1 == name)
+                    .cloned()
+                    .with_context(|| format!("no kernel {name} in the corpus"))
+            })
+            .collect::<Result<_>>()?
+    };
+    let profile = rdna2spv_vulkan::DeviceProfile::portable();
+    let tmp = std::env::temp_dir().join(format!("rdna2spv-lane-size-{}.spv", std::process::id()));
+    let mut rows = Vec::new();
+    let mut ks: Vec<(f64, String)> = Vec::new();
+    let (mut sum_words, mut sum_cpu, mut refused, mut invalid) = (0usize, 0f64, 0usize, 0usize);
+    for (file, name, ci, ki) in &chosen {
+        let co = &cos[*ci].1;
+        let k = &co.kernels[*ki];
+        let insts = crate::bench_translate::count_insts(&k.code, rdna2spv::dispatch::target_of(co));
+        let program = rdna2spv::dispatch::lift_kernel(co, k).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let wg = k
+            .metadata
+            .as_ref()
+            .and_then(|m| m.reqd_workgroup_size.clone())
+            .filter(|v| v.len() == 3)
+            .map(|v| [v[0] as u32, v[1] as u32, v[2] as u32])
+            .unwrap_or([64, 1, 1]);
+        let launch = rdna2spv_eval::Launch {
+            wave_size: k.abi.wave_size,
+            grid: wg,
+            workgroup: wg,
+            sgprs: rdna2spv::dispatch::initial_sgprs(&k.abi, 0, 0),
+            workitem_id_vgprs: k.abi.workitem_id_vgprs.len() as u32,
+            lds_bytes: k.descriptor.group_segment_fixed_size,
+            scratch_bytes: k.descriptor.private_segment_fixed_size,
+            max_steps_per_wave: 0,
+            code_base: None,
+        };
+        let layout = rdna2spv_vulkan::kernel_layout(&launch);
+        let opts = LowerOptions {
+            mapping: Mapping::Lane,
+            segments: rdna2spv::dispatch::launch_segments(k),
+            ..LowerOptions::default()
+        };
+        let (t0, w0) = (thread_cpu_s(), Instant::now());
+        let r = lower_with(&program, &layout, &profile, &opts);
+        let (cpu, wall) = (thread_cpu_s() - t0, w0.elapsed().as_secs_f64());
+        let words = match r {
+            Ok(w) => w,
+            Err(e) => {
+                refused += 1;
+                println!("refused {file} {name}: {e}");
+                rows.push(json!({"file": file, "kernel": name, "instructions": insts, "refused": e.to_string()}));
+                continue;
+            }
+        };
+        let mut valid = None;
+        if validate {
+            let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            std::fs::write(&tmp, bytes)?;
+            let out = std::process::Command::new("spirv-val")
+                .args(["--target-env", "vulkan1.3"])
+                .arg(&tmp)
+                .output()
+                .context("spirv-val")?;
+            if !out.status.success() {
+                invalid += 1;
+                println!(
+                    "INVALID {file} {name}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                        .lines()
+                        .next()
+                        .unwrap_or("")
+                );
+            }
+            valid = Some(out.status.success());
+        }
+        let k_fig = (words.len() as f64 - 3000.0) / insts.max(1) as f64;
+        sum_words += words.len();
+        sum_cpu += cpu;
+        ks.push((k_fig, name.clone()));
+        println!(
+            "{:>9} words {:>6} insts k {:>7.1} cpu {:>6.2} s  {file} {name}",
+            words.len(),
+            insts,
+            k_fig,
+            cpu
+        );
+        rows.push(
+            json!({"file": file, "kernel": name, "instructions": insts, "words": words.len(),
+            "k": k_fig, "lower_cpu_s": cpu, "lower_wall_s": wall, "valid": valid}),
+        );
+    }
+    let _ = std::fs::remove_file(&tmp);
+    ks.sort_by(|a, b| a.0.total_cmp(&b.0));
+    if !ks.is_empty() {
+        let med = if ks.len() % 2 == 1 {
+            ks[ks.len() / 2].0
+        } else {
+            (ks[ks.len() / 2 - 1].0 + ks[ks.len() / 2].0) / 2.0
+        };
+        let worst = ks.last().cloned().unwrap_or_default();
+        println!(
+            "{} kernels ({} refused{}): k median {med:.1}, worst {:.1} ({}); k <= 60: {}, k <= 20: {}; words {sum_words}; lowering CPU {sum_cpu:.1} s; RDNA2SPV_SHRINK={}",
+            ks.len(),
+            refused,
+            if validate { format!(", {invalid} invalid") } else { String::new() },
+            worst.0,
+            worst.1,
+            ks.iter().filter(|k| k.0 <= 60.0).count(),
+            ks.iter().filter(|k| k.0 <= 20.0).count(),
+            std::env::var("RDNA2SPV_SHRINK").unwrap_or_else(|_| "(all)".into()),
+        );
+    }
+    if let Some(f) = json_out {
+        std::fs::write(&f, serde_json::to_string_pretty(&rows)?)?;
+    }
+    if invalid > 0 {
+        bail!("{invalid} modules failed spirv-val");
+    }
+    Ok(())
+}
