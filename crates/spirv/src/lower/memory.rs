@@ -6,7 +6,7 @@ use rdna2spv_ir::{Access, Space, Ty};
 use rspirv::dr::Operand;
 use spirv::{MemoryAccess, Word};
 
-use super::checked::{CHECK_KIND_LDS, CHECK_KIND_LOAD, CHECK_KIND_STORE};
+use super::checked::{site_word, CHECK_KIND_LDS, CHECK_KIND_LOAD, CHECK_KIND_STORE};
 use super::{Cx, Unaligned, R};
 
 impl Cx<'_> {
@@ -86,23 +86,35 @@ impl Cx<'_> {
             return Ok(a); // proven inside a launch segment (D132, D158)
         }
         let t = self.t;
-        let n = self.c64(bytes as u64);
-        let end = self.b.i_add(t.u64, None, a, n)?;
-        let no_wrap = self.b.u_greater_than_equal(t.bool, None, end, a)?;
-        let mut ok = self.cfalse();
-        for &(base, limit) in &c.ranges {
-            let ge = self.b.u_greater_than_equal(t.bool, None, a, base)?;
-            let le = self.b.u_less_than_equal(t.bool, None, end, limit)?;
-            let inside = self.b.logical_and(t.bool, None, ge, le)?;
-            ok = self.b.logical_or(t.bool, None, ok, inside)?;
+        // One compare per allocation (D184): `a - base < size - bytes + 1`, the bound computed at entry.
+        let bounds = match c.bounds.iter().find(|(b, _)| *b == bytes) {
+            Some((_, v)) => v.clone(),
+            None => c
+                .ranges
+                .iter()
+                .map(|&(_, size)| self.check_bound(size, bytes))
+                .collect::<R<_>>()?,
+        };
+        let mut ok = None;
+        for (&(base, _), &bound) in c.ranges.iter().zip(&bounds) {
+            let d = self.b.i_sub(t.u64, None, a, base)?;
+            let inside = self.b.u_less_than(t.bool, None, d, bound)?;
+            ok = Some(match ok {
+                None => inside,
+                Some(o) => self.b.logical_or(t.bool, None, o, inside)?,
+            });
         }
-        let ok = self.b.logical_and(t.bool, None, ok, no_wrap)?;
+        let ok = match ok {
+            Some(o) => o,
+            None => self.cfalse(),
+        };
         self.note_fault(ok, a, bytes, store, false)?;
         Ok(self.b.select(t.u64, None, ok, a, c.sink)?)
     }
 
-    /// Checked mode, where an access's bounds test `ok` fails: records the wave's first fault (pc, lane,
-    /// address `a` (u64), kind, size) and marks the wave out of bounds.
+    /// Checked mode, where an access's bounds test `ok` fails: records the invocation's first fault — its
+    /// site word (pc, kind, size, lane or not), address `a` (u64) and, in a lane loop, the lane — by
+    /// selects (no branch per access; written to the check buffer at the end, D158, D184).
     pub(super) fn note_fault(
         &mut self,
         ok: Word,
@@ -115,35 +127,39 @@ impl Cx<'_> {
             return Ok(());
         };
         let t = self.t;
-        let bad = self.b.logical_not(t.bool, None, ok)?;
-        let seen = self.load_bool(c.oob)?;
-        let fresh = self.b.logical_not(t.bool, None, seen)?;
-        let first = self.b.logical_and(t.bool, None, bad, fresh)?;
-        let pc = self.c32(self.at.1);
-        let lane = match self.lane {
-            Some(l) => l,
-            None => self.c32(u32::MAX),
-        };
-        let lo = self.b.u_convert(t.u32, None, a)?;
-        let c32 = self.c64(32);
-        let hi = self.b.shift_right_logical(t.u64, None, a, c32)?;
-        let hi = self.b.u_convert(t.u32, None, hi)?;
-        let kind = self.c32(
-            if store {
-                CHECK_KIND_STORE
-            } else {
-                CHECK_KIND_LOAD
-            } | if lds { CHECK_KIND_LDS } else { 0 },
-        );
-        let nb = self.c32(bytes);
-        // Selects, not a branch: the record is written once, at the end (D158).
-        for (w, v) in c.words.into_iter().zip([pc, lane, lo, hi, kind, nb]) {
-            let old = self.b.load(t.u32, None, w, None, [])?;
-            let x = self.b.select(t.u32, None, first, v, old)?;
-            self.store(w, x)?;
+        if let Some(oob) = c.oob {
+            // Without records (D184): the flag alone.
+            let bad = self.b.logical_not(t.bool, None, ok)?;
+            let o = self.load_bool(oob)?;
+            let o = self.b.logical_or(t.bool, None, o, bad)?;
+            return self.store(oob, o);
         }
-        let o = self.b.logical_or(t.bool, None, seen, bad)?;
-        self.store(c.oob, o)
+        let kind = if store {
+            CHECK_KIND_STORE
+        } else {
+            CHECK_KIND_LOAD
+        } | if lds { CHECK_KIND_LDS } else { 0 };
+        let Some(w) = site_word(self.at.1, kind, bytes, self.lane.is_some()) else {
+            return Err(self.unsupported("checked mode: an access at a pc past 8 MiB"));
+        };
+        let site_c = self.c32(w);
+        let site = self.b.load(t.u32, None, c.site, None, [])?;
+        let z = self.c32(0);
+        let fresh = self.b.i_equal(t.bool, None, site, z)?;
+        let bad = self.b.logical_not(t.bool, None, ok)?;
+        let first = self.b.logical_and(t.bool, None, bad, fresh)?;
+        let s = self.b.select(t.u32, None, first, site_c, site)?;
+        self.store(c.site, s)?;
+        let old = self.b.load(t.u64, None, c.addr, None, [])?;
+        let x = self.b.select(t.u64, None, first, a, old)?;
+        self.store(c.addr, x)?;
+        // The lane mapping's lane is its invocation's (check_flag); the wave mapping's is the lane loop's.
+        if let (Some(l), None) = (self.lane, self.lm.as_ref()) {
+            let old = self.b.load(t.u32, None, c.lane, None, [])?;
+            let x = self.b.select(t.u32, None, first, l, old)?;
+            self.store(c.lane, x)?;
+        }
+        Ok(())
     }
 
     /// Dwords in the wave's scratch region.

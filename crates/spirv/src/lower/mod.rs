@@ -203,6 +203,11 @@ pub struct LowerOptions {
     /// reports [`FLAG_OOB`] with its first fault's record, so a faulting kernel neither corrupts memory nor
     /// loses the device. `None`: accesses go straight to memory.
     pub checked: Option<u16>,
+    /// Checked mode without fault records (D184): an out-of-bounds access only sets the flag slot's
+    /// [`FLAG_OOB`] and redirects to the sink; no record is kept or written, so the check costs its compares
+    /// alone. The runner names the fault by running again with records (`rdna2spv::device`). `false` (the
+    /// default): every faulting flag slot also writes its first fault's [`FaultRecord`].
+    pub check_flag_only: bool,
     /// One invocation per wave (the default) or one per lane (decision D082).
     pub mapping: Mapping,
     /// Lane mapping: keep every kernel workgroup one Vulkan workgroup even where its waves cannot
