@@ -232,10 +232,6 @@ pub fn run_vulkan_mapped_cached(
         let words =
             rdna2spv_vulkan::lower_for_run(ctx, &plan.program, &plan.launch, profile, &opts)?;
         let lower_time = t0.elapsed();
-        if let Ok(path) = std::env::var("RDNA2SPV_TMP_DUMP") {
-            let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-            std::fs::write(path, bytes)?;
-        }
         let report =
             rdna2spv_vulkan::run_lowered(ctx, &plan.program, &plan.launch, &words, &allocations);
         *cache = ModuleCache {

@@ -356,6 +356,11 @@ pub(crate) struct Cx<'a> {
     proven: HashSet<usize>,
     /// Set while the access being lowered is one of `proven`.
     skip_check: bool,
+    /// Checked mode, set by `mem_load` around its `mem_loc`: the bounds test of the access is returned in
+    /// `deferred_ok` (and the address left as it is) for the load to be guarded by, instead of the address
+    /// being redirected to the sink (D184).
+    defer_check: bool,
+    deferred_ok: Option<Word>,
     lds: Option<Word>,
     /// The device address (u64) of the wave's scratch region in the runner's scratch buffer.
     private: Option<Word>,
@@ -473,6 +478,8 @@ impl<'a> Cx<'a> {
             check: None,
             proven: HashSet::new(),
             skip_check: false,
+            defer_check: false,
+            deferred_ok: None,
             lds: None,
             private: None,
             code_base: None,
