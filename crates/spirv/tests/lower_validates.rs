@@ -478,9 +478,20 @@ fn checked_access_costs_one_compare_per_allocation() {
         let (w0, u0) = counts(&lower(None, false));
         let (w1, u1) = counts(&lower(Some(3), true));
         let (w2, u2) = counts(&lower(Some(3), false));
-        assert_eq!(w1, w0, "wave{ws}: the record-free checked module writes what the unchecked one does");
-        assert_eq!(u1, u0 + 3, "wave{ws}: one compare per allocation (3) for the one global access");
-        assert_eq!(w2, w0 + 6, "wave{ws}: the module with records writes the six record words");
+        assert_eq!(
+            w1, w0,
+            "wave{ws}: the record-free checked module writes what the unchecked one does"
+        );
+        assert_eq!(
+            u1,
+            u0 + 3,
+            "wave{ws}: one compare per allocation (3) for the one global access"
+        );
+        assert_eq!(
+            w2,
+            w0 + 6,
+            "wave{ws}: the module with records writes the six record words"
+        );
         assert_eq!(u2, u1, "wave{ws}: records add no compare");
     }
 }
