@@ -217,28 +217,48 @@ pub fn run_vulkan_mapped_cached(
             control_flow,
             mapping,
             segments: plan.segments(),
+            // Checked runs keep no fault records (D184): a fault re-runs with them, below.
+            check_flag_only: checked,
             ..LowerOptions::default()
         },
         allocations: &allocations,
     };
     let key = ModuleKey::new(plan, profile, &opts.lower, allocations.len());
-    let report = if plan.program_fixed() && cache.key.as_ref() == Some(&key) {
+    let first = if plan.program_fixed() && cache.key.as_ref() == Some(&key) {
         cache.hits += 1;
-        rdna2spv_vulkan::run_lowered(ctx, &plan.program, &plan.launch, &cache.words, &allocations)?
+        rdna2spv_vulkan::run_lowered(ctx, &plan.program, &plan.launch, &cache.words, &allocations)
     } else {
         let t0 = std::time::Instant::now();
         let words =
             rdna2spv_vulkan::lower_for_run(ctx, &plan.program, &plan.launch, profile, &opts)?;
         let lower_time = t0.elapsed();
-        let mut report =
-            rdna2spv_vulkan::run_lowered(ctx, &plan.program, &plan.launch, &words, &allocations)?;
-        report.lower_time = lower_time;
+        let report =
+            rdna2spv_vulkan::run_lowered(ctx, &plan.program, &plan.launch, &words, &allocations);
         *cache = ModuleCache {
             key: plan.program_fixed().then_some(key),
             words,
             hits: cache.hits,
         };
-        report
+        report.map(|mut r| {
+            r.lower_time = lower_time;
+            r
+        })
+    };
+    let report = match first {
+        Err(rdna2spv_vulkan::RunError::FaultUnrecorded { .. }) => {
+            // The kernel faulted: the same buffers (same addresses) get their inputs again (a checked run
+            // writes nothing outside them), and the module with fault records names the first fault as the
+            // evaluator would (D158, D184).
+            for (buf, b) in bufs.iter_mut().zip(&plan.buffers) {
+                buf.upload(0, &b.data)?;
+            }
+            let mut with = opts;
+            with.lower.check_flag_only = false;
+            let words =
+                rdna2spv_vulkan::lower_for_run(ctx, &plan.program, &plan.launch, profile, &with)?;
+            rdna2spv_vulkan::run_lowered(ctx, &plan.program, &plan.launch, &words, &allocations)?
+        }
+        other => other?,
     };
     let mut buffers = Vec::with_capacity(bufs.len());
     for (buf, b) in bufs.iter().zip(&plan.buffers) {

@@ -202,6 +202,19 @@ fn fused_profile_paths_validate() {
         )
         .expect("lowers in checked mode");
         spirv_val(&format!("checked_w{ws}"), &words);
+        // Without fault records (D184: `run`'s first checked run): the flag alone.
+        let words = lower_with(
+            &program(ws),
+            &layout(ws),
+            &fused,
+            &LowerOptions {
+                checked: Some(3),
+                check_flag_only: true,
+                ..Default::default()
+            },
+        )
+        .expect("lowers in checked mode without records");
+        spirv_val(&format!("checked_flag_only_w{ws}"), &words);
     }
 }
 
@@ -242,6 +255,20 @@ fn lane_mapping_validates() {
                 )
                 .expect("lowers in the lane mapping, checked");
                 spirv_val(&format!("lane_checked_w{ws}_wg{wg}"), &words);
+                // Without fault records (D184).
+                let words = lower_with(
+                    &program(ws),
+                    &l,
+                    &prof,
+                    &LowerOptions {
+                        mapping: Mapping::Lane,
+                        checked: Some(3),
+                        check_flag_only: true,
+                        ..Default::default()
+                    },
+                )
+                .expect("lowers in the lane mapping, checked without records");
+                spirv_val(&format!("lane_checked_flag_only_w{ws}_wg{wg}"), &words);
             }
         }
     }
@@ -392,4 +419,79 @@ fn denorm_preserve_is_requested_where_honoured() {
     assert!(has_mode(&native));
     spirv_val("denorm_preserve", &native);
     assert!(native.len() < emulated.len(), "the emulation is left out");
+}
+
+/// What a checked access costs in the module (D184), counted on the lane mapping of `program` (one global
+/// store): the first checked run's module (no fault records) writes device memory exactly where the unchecked
+/// module does — no record stores, which lavapipe runs as a loop over the SIMD lanes every time, fault or not
+/// — and tests the access with one unsigned compare per allocation; the module with records adds the
+/// six record stores once, at the end.
+#[test]
+fn checked_access_costs_one_compare_per_allocation() {
+    use rspirv::dr::{Instruction, Operand};
+    use spirv::Op;
+    // (device-memory writes, OpULessThan on any type) of a module.
+    fn counts(words: &[u32]) -> (usize, usize) {
+        let m = rspirv::dr::load_words(words).expect("parses");
+        let insts: Vec<&Instruction> = m
+            .functions
+            .iter()
+            .flat_map(|f| &f.blocks)
+            .flat_map(|b| &b.instructions)
+            .collect();
+        let device_ptrs: std::collections::HashSet<u32> = insts
+            .iter()
+            .filter(|i| i.class.opcode == Op::ConvertUToPtr)
+            .filter_map(|i| i.result_id)
+            .collect();
+        let writes = insts
+            .iter()
+            .filter(|i| {
+                matches!(
+                    i.class.opcode,
+                    Op::Store | Op::AtomicAnd | Op::AtomicOr | Op::AtomicExchange
+                )
+            })
+            .filter(|i| matches!(i.operands.first(), Some(Operand::IdRef(p)) if device_ptrs.contains(p)))
+            .count();
+        let ult = insts
+            .iter()
+            .filter(|i| i.class.opcode == Op::ULessThan)
+            .count();
+        (writes, ult)
+    }
+    for ws in [32, 64] {
+        let lower = |checked: Option<u16>, check_flag_only: bool| {
+            lower_with(
+                &program(ws),
+                &layout(ws),
+                &DeviceProfile::portable(),
+                &LowerOptions {
+                    mapping: Mapping::Lane,
+                    checked,
+                    check_flag_only,
+                    ..Default::default()
+                },
+            )
+            .expect("lowers in the lane mapping")
+        };
+        let (w0, u0) = counts(&lower(None, false));
+        let (w1, u1) = counts(&lower(Some(3), true));
+        let (w2, u2) = counts(&lower(Some(3), false));
+        assert_eq!(
+            w1, w0,
+            "wave{ws}: the record-free checked module writes what the unchecked one does"
+        );
+        assert_eq!(
+            u1,
+            u0 + 3,
+            "wave{ws}: one compare per allocation (3) for the one global access"
+        );
+        assert_eq!(
+            w2,
+            w0 + 6,
+            "wave{ws}: the module with records writes the six record words"
+        );
+        assert_eq!(u2, u1, "wave{ws}: records add no compare");
+    }
 }

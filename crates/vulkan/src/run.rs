@@ -48,6 +48,15 @@ pub enum RunError {
         count: usize,
         total: usize,
     },
+    /// Checked mode without fault records ([`LowerOptions::check_flag_only`], D184): waves accessed memory
+    /// outside every allocation, and the module kept no record to name the access; run again with records.
+    #[error("{count} of {total} waves accessed memory outside every allocation (first: workgroup {workgroup:?}, wave {wave}; the module keeps no fault records)")]
+    FaultUnrecorded {
+        workgroup: [u32; 3],
+        wave: u32,
+        count: usize,
+        total: usize,
+    },
     /// Some waves did not report that they finished (lavapipe's silent loop cap, or a crash).
     #[error(
         "{count} of {total} waves did not finish cleanly (first: workgroup {workgroup}, wave {wave}, flag {flag}: {what}{at})"
@@ -360,20 +369,30 @@ fn run_module(
         // (a record's kind word is never zero once written).
         let first = check_records_offset(*n) + FAULT_RECORD_WORDS * i * slots;
         let words = buf.download_u32(4 * first as u64, FAULT_RECORD_WORDS * slots)?;
-        let rec = words
+        let g = i / per_group;
+        let (gx, gy) = (groups[0] as usize, groups[1] as usize);
+        let workgroup = [
+            (g % gx) as u32,
+            (g / gx % gy) as u32,
+            (g / (gx * gy)) as u32,
+        ];
+        let wave = (i % per_group) as u32;
+        let Some(rec) = words
             .chunks(FAULT_RECORD_WORDS)
             .find(|r| r[4] != 0)
             .map(FaultRecord::from_words)
-            .ok_or_else(|| RunError::Launch("a wave faulted without a fault record".into()))?;
-        let g = i / per_group;
-        let (gx, gy) = (groups[0] as usize, groups[1] as usize);
+        else {
+            // A module lowered without records (D184): the caller runs again with them.
+            return Err(RunError::FaultUnrecorded {
+                workgroup,
+                wave,
+                count: oob.len(),
+                total,
+            });
+        };
         return Err(RunError::OutOfBounds {
-            workgroup: [
-                (g % gx) as u32,
-                (g / gx % gy) as u32,
-                (g / (gx * gy)) as u32,
-            ],
-            wave: (i % per_group) as u32,
+            workgroup,
+            wave,
             pc: rec.pc,
             text: None,
             lane: rec.lane,

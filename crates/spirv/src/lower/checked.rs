@@ -72,18 +72,50 @@ pub(super) const CHECK_KIND_STORE: u32 = 2;
 /// Or'ed into the kind of an LDS access (the evaluator says "LDS load"/"LDS store").
 pub(super) const CHECK_KIND_LDS: u32 = 4;
 
-/// The checked mode's per-module state: each allocation's base and end (u64 values loaded once at entry),
-/// the sink address, this invocation's record address, and whether it has faulted.
+/// Bits of a fault site word (D184): the access's kind (`CHECK_KIND_*`) in bits 0..3, its size in bytes in
+/// bits 3..8, [`SITE_NO_LANE`] for a wave-uniform access, and the instruction's pc from bit
+/// [`SITE_PC_SHIFT`]. Never zero (every kind has a bit set): zero means "no fault yet".
+const SITE_BYTES_SHIFT: u32 = 3;
+const SITE_NO_LANE: u32 = 1 << 8;
+const SITE_PC_SHIFT: u32 = 9;
+
+/// The site word of an access (see [`SITE_PC_SHIFT`]), or `None` when its pc or size does not fit.
+pub(super) fn site_word(pc: u32, kind: u32, bytes: u32, has_lane: bool) -> Option<u32> {
+    if pc >= 1 << (32 - SITE_PC_SHIFT) || bytes >= 1 << (SITE_PC_SHIFT - 1 - SITE_BYTES_SHIFT) {
+        return None;
+    }
+    Some(
+        pc << SITE_PC_SHIFT
+            | bytes << SITE_BYTES_SHIFT
+            | if has_lane { 0 } else { SITE_NO_LANE }
+            | kind,
+    )
+}
+
+/// The checked mode's per-module state: each allocation's base and size (u64 values read once at entry)
+/// with the bound of the one-compare test per access size, the sink address, this invocation's record
+/// address, and its first fault so far.
 #[derive(Debug, Clone)]
 pub(super) struct Check {
+    /// `(base, size)` of each allocation.
     pub(super) ranges: Vec<(Word, Word)>,
+    /// For an access of `bytes` (1, 2, 4, 8): per allocation, `size - bytes + 1` (0 when the allocation is
+    /// smaller than the access), so that the access at `a` is inside iff `a - base < bound` (u64) — one
+    /// compare per allocation (D184). Computed at entry, like `ranges`.
+    pub(super) bounds: Vec<(u32, Vec<Word>)>,
     pub(super) sink: Word,
     pub(super) record: Word,
-    pub(super) oob: Word,
-    /// The first fault's record words (pc, lane, address low/high, kind, size), kept in Function variables
-    /// by selects at every access and written to the check buffer once, at the end (D158: no branch per
-    /// access).
-    pub(super) words: [Word; FAULT_RECORD_WORDS],
+    /// The first fault (D184): its site word (u32 Function variable, 0 until a fault; [`site_word`]:
+    /// pc, kind, size, lane or not) and its address (u64 variable), kept by two selects per access and
+    /// expanded to the six-word record once, at the end. Was six u32 selects and a flag (D158).
+    pub(super) site: Word,
+    pub(super) addr: Word,
+    /// The first fault's lane (u32 variable) where the lane is a loop value (the wave mapping's lane loop);
+    /// the lane mapping's lane is its invocation's, known at the end.
+    pub(super) lane: Word,
+    /// Without records ([`LowerOptions::check_flag_only`](super::LowerOptions)): whether an access has
+    /// faulted (bool variable); `site`, `addr` and `lane` are unused.
+    pub(super) oob: Option<Word>,
 }
 
 impl Cx<'_> {
@@ -103,7 +135,6 @@ impl Cx<'_> {
         let t = self.t;
         let ws = self.ws;
         let lane_mapping = self.opts.mapping == Mapping::Lane;
-        let f = self.cfalse();
         let z = self.c32(0);
         // The check buffer's address follows the Const words (and the scratch address, if any).
         let at = k + if self.desc.scratch_bytes > 0 { 2 } else { 0 };
@@ -119,8 +150,15 @@ impl Cx<'_> {
                 .collect::<R<_>>()?;
             let base = self.join64(w[0], w[1])?;
             let size = self.join64(w[2], w[3])?;
-            let end = self.b.i_add(t.u64, None, base, size)?;
-            ranges.push((base, end));
+            ranges.push((base, size));
+        }
+        let mut bounds = Vec::new();
+        for bytes in [1u32, 2, 4, 8] {
+            let mut v = Vec::with_capacity(ranges.len());
+            for &(_, size) in &ranges {
+                v.push(self.check_bound(size, bytes)?);
+            }
+            bounds.push((bytes, v));
         }
         // One record per flag slot: per wave in the wave mapping, per lane in the lane mapping (its
         // lanes fault independently; the runner reads the wave's lowest faulting lane, D158).
@@ -139,40 +177,90 @@ impl Cx<'_> {
         let first = self.c64(4 * check_records_offset(n as usize) as u64);
         let off = self.b.i_add(t.u64, None, off, first)?;
         let record = self.b.i_add(t.u64, None, table, off)?;
-        let oob = self.fn_var(t.bool, Some(f));
-        let words = [(); FAULT_RECORD_WORDS].map(|_| self.fn_var(t.u32, Some(z)));
+        let z64 = self.c64(0);
+        let site = self.fn_var(t.u32, Some(z));
+        let addr = self.fn_var(t.u64, Some(z64));
+        let lane = self.fn_var(t.u32, Some(z));
+        let oob = if self.opts.check_flag_only {
+            let f = self.cfalse();
+            Some(self.fn_var(t.bool, Some(f)))
+        } else {
+            None
+        };
         self.check = Some(Check {
+            oob,
             ranges,
+            bounds,
             sink: table,
             record,
-            oob,
-            words,
+            site,
+            addr,
+            lane,
         });
         Ok(())
     }
 
+    /// `size - bytes + 1` if `size >= bytes`, else 0 (u64): the one-compare test's bound (see
+    /// [`Check::bounds`]).
+    pub(super) fn check_bound(&mut self, size: Word, bytes: u32) -> R<Word> {
+        let t = self.t;
+        let b = self.c64(bytes as u64);
+        let fits = self.b.u_greater_than_equal(t.bool, None, size, b)?;
+        let d = self.c64(bytes as u64 - 1);
+        let bound = self.b.i_sub(t.u64, None, size, d)?;
+        let z = self.c64(0);
+        Ok(self.b.select(t.u64, None, fits, bound, z)?)
+    }
+
     /// The flag word with an out-of-bounds access taking precedence over `flag`, and the first fault's
-    /// record written to the check buffer.
+    /// record (the six words of [`FaultRecord`]) written to the check buffer from its site word and address.
     pub(super) fn check_flag(&mut self, flag: Word) -> R<Word> {
         let t = self.t;
-        Ok(if let Some(c) = self.check.clone() {
-            let oob = c.oob;
+        let Some(c) = self.check.clone() else {
+            return Ok(flag);
+        };
+        if let Some(oob) = c.oob {
             let o = self.load_bool(oob)?;
-            // The first fault's record, kept in variables until here (D158).
-            self.guarded(o, None, |cx| {
-                for (i, &w) in c.words.iter().enumerate() {
-                    let v = cx.b.load(t.u32, None, w, None, [])?;
-                    let off = cx.c64(4 * i as u64);
-                    let p = cx.b.i_add(t.u64, None, c.record, off)?;
-                    let p = cx.b.convert_u_to_ptr(t.psb_u32, None, p)?;
-                    cx.plain_store(Space::Global, p, v)?;
-                }
-                Ok(None)
-            })?;
             let fo = self.c32(FLAG_OOB);
-            self.b.select(t.u32, None, o, fo, flag)?
-        } else {
-            flag
-        })
+            return Ok(self.b.select(t.u32, None, o, fo, flag)?);
+        }
+        let site = self.b.load(t.u32, None, c.site, None, [])?;
+        let z = self.c32(0);
+        let o = self.b.i_not_equal(t.bool, None, site, z)?;
+        let lane_id = self.lm.as_ref().map(|l| l.lane_id);
+        // The first fault's record, kept as a site word and an address until here (D158, D184).
+        self.guarded(o, None, |cx| {
+            let pcs = cx.c32(SITE_PC_SHIFT);
+            let pc = cx.b.shift_right_logical(t.u32, None, site, pcs)?;
+            let nl = cx.c32(SITE_NO_LANE);
+            let no_lane = cx.b.bitwise_and(t.u32, None, site, nl)?;
+            let no_lane = cx.b.i_not_equal(t.bool, None, no_lane, z)?;
+            let lane = match lane_id {
+                Some(l) => l,
+                None => cx.b.load(t.u32, None, c.lane, None, [])?,
+            };
+            let max = cx.c32(u32::MAX);
+            let lane = cx.b.select(t.u32, None, no_lane, max, lane)?;
+            let a = cx.b.load(t.u64, None, c.addr, None, [])?;
+            let lo = cx.b.u_convert(t.u32, None, a)?;
+            let c32 = cx.c64(32);
+            let hi = cx.b.shift_right_logical(t.u64, None, a, c32)?;
+            let hi = cx.b.u_convert(t.u32, None, hi)?;
+            let km = cx.c32((1 << SITE_BYTES_SHIFT) - 1);
+            let kind = cx.b.bitwise_and(t.u32, None, site, km)?;
+            let bs = cx.c32(SITE_BYTES_SHIFT);
+            let bytes = cx.b.shift_right_logical(t.u32, None, site, bs)?;
+            let bm = cx.c32((1 << (SITE_PC_SHIFT - 1 - SITE_BYTES_SHIFT)) - 1);
+            let bytes = cx.b.bitwise_and(t.u32, None, bytes, bm)?;
+            for (i, v) in [pc, lane, lo, hi, kind, bytes].into_iter().enumerate() {
+                let off = cx.c64(4 * i as u64);
+                let p = cx.b.i_add(t.u64, None, c.record, off)?;
+                let p = cx.b.convert_u_to_ptr(t.psb_u32, None, p)?;
+                cx.plain_store(Space::Global, p, v)?;
+            }
+            Ok(None)
+        })?;
+        let fo = self.c32(FLAG_OOB);
+        Ok(self.b.select(t.u32, None, o, fo, flag)?)
     }
 }

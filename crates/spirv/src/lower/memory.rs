@@ -6,7 +6,7 @@ use rdna2spv_ir::{Access, Space, Ty};
 use rspirv::dr::Operand;
 use spirv::{MemoryAccess, Word};
 
-use super::checked::{CHECK_KIND_LDS, CHECK_KIND_LOAD, CHECK_KIND_STORE};
+use super::checked::{site_word, CHECK_KIND_LDS, CHECK_KIND_LOAD, CHECK_KIND_STORE};
 use super::{Cx, Unaligned, R};
 
 impl Cx<'_> {
@@ -86,23 +86,49 @@ impl Cx<'_> {
             return Ok(a); // proven inside a launch segment (D132, D158)
         }
         let t = self.t;
-        let n = self.c64(bytes as u64);
-        let end = self.b.i_add(t.u64, None, a, n)?;
-        let no_wrap = self.b.u_greater_than_equal(t.bool, None, end, a)?;
-        let mut ok = self.cfalse();
-        for &(base, limit) in &c.ranges {
-            let ge = self.b.u_greater_than_equal(t.bool, None, a, base)?;
-            let le = self.b.u_less_than_equal(t.bool, None, end, limit)?;
-            let inside = self.b.logical_and(t.bool, None, ge, le)?;
-            ok = self.b.logical_or(t.bool, None, ok, inside)?;
+        // One compare per allocation (D184): `a - base < size - bytes + 1`, the bound computed at entry.
+        let bounds = match c.bounds.iter().find(|(b, _)| *b == bytes) {
+            Some((_, v)) => v.clone(),
+            None => c
+                .ranges
+                .iter()
+                .map(|&(_, size)| self.check_bound(size, bytes))
+                .collect::<R<_>>()?,
+        };
+        let mut tests = Vec::with_capacity(bounds.len());
+        for (&(base, _), &bound) in c.ranges.iter().zip(&bounds) {
+            let d = self.b.i_sub(t.u64, None, a, base)?;
+            tests.push(self.b.u_less_than(t.bool, None, d, bound)?);
         }
-        let ok = self.b.logical_and(t.bool, None, ok, no_wrap)?;
+        // Or'ed as a balanced tree: the test sits between the address and the access, so its depth is
+        // latency on every access (D184).
+        while tests.len() > 1 {
+            let mut next = Vec::with_capacity(tests.len().div_ceil(2));
+            for pair in tests.chunks(2) {
+                next.push(match *pair {
+                    [x, y] => self.b.logical_or(t.bool, None, x, y)?,
+                    [x] => x,
+                    _ => unreachable!("chunks of two"),
+                });
+            }
+            tests = next;
+        }
+        let ok = match tests.first() {
+            Some(&o) => o,
+            None => self.cfalse(),
+        };
         self.note_fault(ok, a, bytes, store, false)?;
+        if self.defer_check {
+            // A plain load: guarded by the test (`mem_load`), so that its address does not wait for it.
+            self.deferred_ok = Some(ok);
+            return Ok(a);
+        }
         Ok(self.b.select(t.u64, None, ok, a, c.sink)?)
     }
 
-    /// Checked mode, where an access's bounds test `ok` fails: records the wave's first fault (pc, lane,
-    /// address `a` (u64), kind, size) and marks the wave out of bounds.
+    /// Checked mode, where an access's bounds test `ok` fails: records the invocation's first fault — its
+    /// site word (pc, kind, size, lane or not), address `a` (u64) and, in a lane loop, the lane — by
+    /// selects (no branch per access; written to the check buffer at the end, D158, D184).
     pub(super) fn note_fault(
         &mut self,
         ok: Word,
@@ -115,35 +141,39 @@ impl Cx<'_> {
             return Ok(());
         };
         let t = self.t;
-        let bad = self.b.logical_not(t.bool, None, ok)?;
-        let seen = self.load_bool(c.oob)?;
-        let fresh = self.b.logical_not(t.bool, None, seen)?;
-        let first = self.b.logical_and(t.bool, None, bad, fresh)?;
-        let pc = self.c32(self.at.1);
-        let lane = match self.lane {
-            Some(l) => l,
-            None => self.c32(u32::MAX),
-        };
-        let lo = self.b.u_convert(t.u32, None, a)?;
-        let c32 = self.c64(32);
-        let hi = self.b.shift_right_logical(t.u64, None, a, c32)?;
-        let hi = self.b.u_convert(t.u32, None, hi)?;
-        let kind = self.c32(
-            if store {
-                CHECK_KIND_STORE
-            } else {
-                CHECK_KIND_LOAD
-            } | if lds { CHECK_KIND_LDS } else { 0 },
-        );
-        let nb = self.c32(bytes);
-        // Selects, not a branch: the record is written once, at the end (D158).
-        for (w, v) in c.words.into_iter().zip([pc, lane, lo, hi, kind, nb]) {
-            let old = self.b.load(t.u32, None, w, None, [])?;
-            let x = self.b.select(t.u32, None, first, v, old)?;
-            self.store(w, x)?;
+        if let Some(oob) = c.oob {
+            // Without records (D184): the flag alone.
+            let bad = self.b.logical_not(t.bool, None, ok)?;
+            let o = self.load_bool(oob)?;
+            let o = self.b.logical_or(t.bool, None, o, bad)?;
+            return self.store(oob, o);
         }
-        let o = self.b.logical_or(t.bool, None, seen, bad)?;
-        self.store(c.oob, o)
+        let kind = if store {
+            CHECK_KIND_STORE
+        } else {
+            CHECK_KIND_LOAD
+        } | if lds { CHECK_KIND_LDS } else { 0 };
+        let Some(w) = site_word(self.at.1, kind, bytes, self.lane.is_some()) else {
+            return Err(self.unsupported("checked mode: an access at a pc past 8 MiB"));
+        };
+        let site_c = self.c32(w);
+        let site = self.b.load(t.u32, None, c.site, None, [])?;
+        let z = self.c32(0);
+        let fresh = self.b.i_equal(t.bool, None, site, z)?;
+        let bad = self.b.logical_not(t.bool, None, ok)?;
+        let first = self.b.logical_and(t.bool, None, bad, fresh)?;
+        let s = self.b.select(t.u32, None, first, site_c, site)?;
+        self.store(c.site, s)?;
+        let old = self.b.load(t.u64, None, c.addr, None, [])?;
+        let x = self.b.select(t.u64, None, first, a, old)?;
+        self.store(c.addr, x)?;
+        // The lane mapping's lane is its invocation's (check_flag); the wave mapping's is the lane loop's.
+        if let (Some(l), None) = (self.lane, self.lm.as_ref()) {
+            let old = self.b.load(t.u32, None, c.lane, None, [])?;
+            let x = self.b.select(t.u32, None, first, l, old)?;
+            self.store(c.lane, x)?;
+        }
+        Ok(())
     }
 
     /// Dwords in the wave's scratch region.
@@ -302,9 +332,23 @@ impl Cx<'_> {
             let x = self.b.u_convert(t.u32, None, x)?;
             return self.extend(access, x);
         }
-        let (loc, sh) = self.mem_loc(space, addr, aty, offset, bytes, false)?;
+        // Checked mode (D184): the load runs under its bounds test (a lane outside every allocation reads
+        // zero and touches nothing) rather than from an address selected by the test. lavapipe runs a load
+        // as a loop over the SIMD lanes that tests each lane's mask bit with a branch, which the CPU
+        // predicts; a selected address made every load wait for the test (measured: about half of the
+        // remaining checked cost of saxpy and spmv at 100x).
+        self.defer_check = true;
+        let loc = self.mem_loc(space, addr, aty, offset, bytes, false);
+        self.defer_check = false;
+        let (loc, sh) = loc?;
+        let ok = self.deferred_ok.take();
         let p0 = self.dword_ptr(space, loc, 0)?;
-        let w0 = self.plain_load(space, p0)?;
+        let w0 = match ok {
+            Some(ok) => self
+                .guarded(ok, Some(t.u32), |cx| Ok(Some(cx.plain_load(space, p0)?)))?
+                .expect("guarded with a type gives a value"),
+            None => self.plain_load(space, p0)?,
+        };
         let x = if bytes == 1 {
             self.b.shift_right_logical(t.u32, None, w0, sh)?
         } else if self.opts.unaligned == Unaligned::Detect {
@@ -313,6 +357,10 @@ impl Cx<'_> {
             self.b.shift_right_logical(t.u32, None, w0, sh)?
         } else {
             let st = self.straddles(bytes, sh)?;
+            let st = match ok {
+                Some(ok) => self.b.logical_and(t.bool, None, st, ok)?,
+                None => st,
+            };
             let w1 = self
                 .guarded(st, Some(t.u32), |cx| {
                     let p1 = cx.dword_ptr(space, loc, 1)?;
@@ -387,7 +435,14 @@ impl Cx<'_> {
             self.plain_store(Space::Global, p0, lo)?;
             return self.plain_store(Space::Global, p1, hi);
         }
-        let (loc, sh) = self.mem_loc(space, addr, aty, offset, bytes, true)?;
+        // Checked mode: a plain dword store runs under its bounds test, as loads do (`mem_load`, D184);
+        // the other forms go to the sink.
+        let plain = self.opts.unaligned == Unaligned::Detect && access == Access::B32;
+        self.defer_check = plain;
+        let loc = self.mem_loc(space, addr, aty, offset, bytes, true);
+        self.defer_check = false;
+        let (loc, sh) = loc?;
+        let ok = self.deferred_ok.take();
         if self.opts.unaligned == Unaligned::Detect {
             if bytes > 1 {
                 let st = self.straddles(bytes, sh)?;
@@ -395,6 +450,13 @@ impl Cx<'_> {
             }
             let p0 = self.dword_ptr(space, loc, 0)?;
             if access == Access::B32 {
+                if let Some(ok) = ok {
+                    self.guarded(ok, None, |cx| {
+                        cx.plain_store(space, p0, v)?;
+                        Ok(None)
+                    })?;
+                    return Ok(());
+                }
                 return self.plain_store(space, p0, v);
             }
             let m = self.c32((1u32 << (8 * bytes)) - 1);

@@ -203,6 +203,11 @@ pub struct LowerOptions {
     /// reports [`FLAG_OOB`] with its first fault's record, so a faulting kernel neither corrupts memory nor
     /// loses the device. `None`: accesses go straight to memory.
     pub checked: Option<u16>,
+    /// Checked mode without fault records (D184): an out-of-bounds access only sets the flag slot's
+    /// [`FLAG_OOB`] and redirects to the sink; no record is kept or written, so the check costs its compares
+    /// alone. The runner names the fault by running again with records (`rdna2spv::device`). `false` (the
+    /// default): every faulting flag slot also writes its first fault's [`FaultRecord`].
+    pub check_flag_only: bool,
     /// One invocation per wave (the default) or one per lane (decision D082).
     pub mapping: Mapping,
     /// Lane mapping: keep every kernel workgroup one Vulkan workgroup even where its waves cannot
@@ -351,6 +356,11 @@ pub(crate) struct Cx<'a> {
     proven: HashSet<usize>,
     /// Set while the access being lowered is one of `proven`.
     skip_check: bool,
+    /// Checked mode, set by `mem_load` around its `mem_loc`: the bounds test of the access is returned in
+    /// `deferred_ok` (and the address left as it is) for the load to be guarded by, instead of the address
+    /// being redirected to the sink (D184).
+    defer_check: bool,
+    deferred_ok: Option<Word>,
     lds: Option<Word>,
     /// The device address (u64) of the wave's scratch region in the runner's scratch buffer.
     private: Option<Word>,
@@ -468,6 +478,8 @@ impl<'a> Cx<'a> {
             check: None,
             proven: HashSet::new(),
             skip_check: false,
+            defer_check: false,
+            deferred_ok: None,
             lds: None,
             private: None,
             code_base: None,
