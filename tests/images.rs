@@ -1158,3 +1158,306 @@ fn mimg_decoding_matches_llvm_mc() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Sampling (decision D187): image_sample_lz and image_sample_l on a 2-D rgba8 image with three levels,
+// through five samplers, against a reference written here from D187's model.
+
+/// Hand-assembled (llvm-mc-19, gfx1030) wave32 code: each invocation reads (u, v, lod) and samples with
+/// five samplers (s[16:19] .. s[32:35]); the last sample returns x, y, w (dmask 0xb, NSA addresses).
+const SAMPLE_ASM: &[(&str, &[u32])] = &[
+    ("s_lshl_b32 s39, s38, 5", &[0x8f278526]),
+    ("v_add_nc_u32_e32 v0, s39, v0", &[0x4a000027]),
+    ("v_lshlrev_b32_e32 v1, 4, v0", &[0x34020084]),
+    (
+        "global_load_dwordx4 v[2:5], v1, s[0:1]",
+        &[0xdc388000, 0x02000001],
+    ),
+    ("v_mul_u32_u24_e32 v6, 0x50, v0", &[0x160c00ff, 0x00000050]),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+    (
+        "image_sample_lz v[8:11], v[2:3], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        &[0xf09c0f08, 0x00820802],
+    ),
+    (
+        "image_sample_lz v[12:15], v[2:3], s[8:15], s[20:23] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        &[0xf09c0f08, 0x00a20c02],
+    ),
+    (
+        "image_sample_l v[16:19], v[2:4], s[8:15], s[24:27] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        &[0xf0900f08, 0x00c21002],
+    ),
+    (
+        "image_sample_l v[20:23], v[2:4], s[8:15], s[28:31] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        &[0xf0900f08, 0x00e21402],
+    ),
+    (
+        "image_sample_lz v[24:26], [v2, v3], s[8:15], s[32:35] dmask:0xb dim:SQ_RSRC_IMG_2D",
+        &[0xf09c0b0a, 0x01021802, 0x00000003],
+    ),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+    (
+        "global_store_dwordx4 v6, v[8:11], s[2:3]",
+        &[0xdc788000, 0x00020806],
+    ),
+    (
+        "global_store_dwordx4 v6, v[12:15], s[2:3] offset:16",
+        &[0xdc788010, 0x00020c06],
+    ),
+    (
+        "global_store_dwordx4 v6, v[16:19], s[2:3] offset:32",
+        &[0xdc788020, 0x00021006],
+    ),
+    (
+        "global_store_dwordx4 v6, v[20:23], s[2:3] offset:48",
+        &[0xdc788030, 0x00021406],
+    ),
+    (
+        "global_store_dwordx3 v6, v[24:26], s[2:3] offset:64",
+        &[0xdc7c8040, 0x00021806],
+    ),
+    ("s_endpgm", &[0xbf810000]),
+];
+
+#[derive(Clone, Copy)]
+/// A sampler as D187 defines its behaviour: filter, address modes (0 wrap, 1 mirror, 2 clamp to the last
+/// texel, 3 mirror once, 6 border), mip filter (1 point), LOD clamp and bias in 1/256, border (0, 0, 0, 1).
+struct RefSampler {
+    linear: bool,
+    addr: [u32; 2],
+    min_lod: i32,
+    max_lod: i32,
+    bias: i32,
+}
+
+/// D187's floor: the f32 clamped to ±2^24 (NaN → 0), then rounded down.
+fn ref_floor(x: f32) -> (i32, f32) {
+    let lim = 16_777_216.0f32;
+    let x = if x > lim {
+        lim
+    } else if x < -lim {
+        -lim
+    } else {
+        x
+    };
+    if x.is_nan() {
+        (0, x)
+    } else {
+        (x.floor() as i32, x)
+    }
+}
+
+/// D187's address modes: (index, inside the image).
+fn ref_address(i: i32, n: i32, mode: u32) -> (i32, bool) {
+    match mode {
+        0 => (i.rem_euclid(n), true),
+        1 => {
+            let m = i.rem_euclid(2 * n);
+            (if m >= n { 2 * n - 1 - m } else { m }, true)
+        }
+        2 => (i.clamp(0, n - 1), true),
+        3 => ((if i < 0 { -1 - i } else { i }).min(n - 1), true),
+        6 => (i, (0..n).contains(&i)),
+        _ => unreachable!(),
+    }
+}
+
+/// One sample per D187: `texel(level, x, y)` gives a texel's four f32 components.
+fn ref_sample(
+    s: &RefSampler,
+    u: f32,
+    v: f32,
+    lod: f32,
+    extents: &[(i32, i32)],
+    texel: &dyn Fn(usize, i32, i32) -> [f32; 4],
+) -> [f32; 4] {
+    let l = (ref_floor(lod * 256.0).0 + s.bias)
+        .max(s.min_lod)
+        .min(s.max_lod);
+    // Minification (L > 0) and magnification use the same filter in these samplers.
+    let d = (((l + 128) >> 8) as usize).min(extents.len() - 1);
+    let (w, h) = extents[d];
+    // Per axis: two texel indices (with inside flags) and the 8-bit fraction.
+    let axis = |c: f32, n: i32, mode: u32| -> ([(i32, bool); 2], u32) {
+        let sc = c * n as f32;
+        let (i0, a) = if s.linear {
+            let (i, shc) = ref_floor(sc - 0.5);
+            let frac = shc - i as f32;
+            (i, (frac * 256.0) as u32)
+        } else {
+            (ref_floor(sc).0, 0)
+        };
+        ([ref_address(i0, n, mode), ref_address(i0 + 1, n, mode)], a)
+    };
+    let (xs, a) = axis(u, w, s.addr[0]);
+    let (ys, b) = axis(v, h, s.addr[1]);
+    let fetch = |(x, ix): (i32, bool), (y, iy): (i32, bool)| {
+        if ix && iy {
+            texel(d, x, y)
+        } else {
+            [0.0, 0.0, 0.0, 1.0]
+        }
+    };
+    let t00 = fetch(xs[0], ys[0]);
+    if !s.linear {
+        return t00;
+    }
+    let t10 = fetch(xs[1], ys[0]);
+    let t01 = fetch(xs[0], ys[1]);
+    let t11 = fetch(xs[1], ys[1]);
+    let (a1, a0) = (a as f32 / 256.0, (256 - a) as f32 / 256.0);
+    let (b1, b0) = (b as f32 / 256.0, (256 - b) as f32 / 256.0);
+    std::array::from_fn(|c| {
+        let r0 = t00[c] * a0 + t10[c] * a1;
+        let r1 = t01[c] * a0 + t11[c] * a1;
+        r0 * b0 + r1 * b1
+    })
+}
+
+// coverage: sample_nearest_and_linear_2d: IMAGE_SAMPLE_LZ IMAGE_SAMPLE_L
+#[test]
+fn sample_nearest_and_linear_2d() {
+    let dir = scratch("sample");
+    write_code(&dir.join("k.bin"), SAMPLE_ASM);
+    let extents = [(13, 7), (6, 3), (3, 1)];
+    let mut g = Lcg(27);
+    let tex: Vec<u8> = (0..112 * 4).map(|_| (g.next() >> 8) as u8).collect();
+    std::fs::write(dir.join("tex.bin"), &tex).unwrap();
+    let n = 256usize;
+    let mut inputs: Vec<[f32; 3]> = Vec::new();
+    for i in 0..n {
+        let u = match i {
+            0 => f32::NAN,
+            1 => f32::INFINITY,
+            2 => f32::NEG_INFINITY,
+            3..=16 => (i - 3) as f32 / 13.0,
+            17..=30 => (i as f32 - 17.5) / 13.0,
+            _ => (g.next() % 5000) as f32 / 1000.0 - 2.0,
+        };
+        let v = match i {
+            3..=16 => (i % 8) as f32 / 7.0,
+            _ => (g.next() % 5000) as f32 / 1000.0 - 2.0,
+        };
+        let lod = (g.next() % 500) as f32 / 100.0 - 1.0;
+        inputs.push([u, v, lod]);
+    }
+    let uv: Vec<u8> = inputs
+        .iter()
+        .flat_map(|t| [t[0], t[1], t[2], 0.0])
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    std::fs::write(dir.join("uv.bin"), uv).unwrap();
+    let manifest = format!(
+        r#"
+code = "k.bin"
+grid = [{n}, 1, 1]
+workgroup = [32, 1, 1]
+[abi]
+wave_size = 32
+sgpr = [
+    {{ reg = 0, address = "uv" }},
+    {{ reg = 2, address = "o" }},
+    {{ reg = 8, tsharp = "tex" }},
+    {{ reg = 16, ssharp = {{ filter = "nearest", address = ["repeat", "clamp_to_edge"] }} }},
+    {{ reg = 20, ssharp = {{ filter = "linear", address = ["clamp_to_edge", "repeat"] }} }},
+    {{ reg = 24, ssharp = {{ filter = "nearest", address = ["mirrored_repeat", "mirror_clamp_to_edge"], lod_bias = 0.25 }} }},
+    {{ reg = 28, ssharp = {{ filter = "linear", address = ["repeat", "repeat"], max_lod = 1.5 }} }},
+    {{ reg = 32, ssharp = {{ filter = "linear", address = ["clamp_to_border", "clamp_to_border"], border = "opaque_black" }} }},
+    {{ reg = 38, workgroup_id = 0 }},
+]
+[[buffers]]
+name = "uv"
+file = "uv.bin"
+[[buffers]]
+name = "o"
+size = {}
+output = true
+[[images]]
+name = "tex"
+format = "rgba8_unorm"
+dim = "2d"
+extent = [13, 7, 1]
+levels = 3
+file = "tex.bin"
+"#,
+        n * 80
+    );
+    let m = dir.join("k.toml");
+    std::fs::write(&m, manifest).unwrap();
+    let out = dir.join("out");
+    run_both(&m, &out);
+    let o = words(&read(&out.join("o.bin")));
+    let base = [0usize, 91, 109];
+    let texel = |l: usize, x: i32, y: i32| -> [f32; 4] {
+        let (w, _) = extents[l];
+        let t = base[l] + (y * w + x) as usize;
+        std::array::from_fn(|c| tex[4 * t + c] as f32 / 255.0)
+    };
+    let samplers = [
+        RefSampler {
+            linear: false,
+            addr: [0, 2],
+            min_lod: 0,
+            max_lod: 4095,
+            bias: 0,
+        },
+        RefSampler {
+            linear: true,
+            addr: [2, 0],
+            min_lod: 0,
+            max_lod: 4095,
+            bias: 0,
+        },
+        RefSampler {
+            linear: false,
+            addr: [1, 3],
+            min_lod: 0,
+            max_lod: 4095,
+            bias: 64,
+        },
+        RefSampler {
+            linear: true,
+            addr: [0, 0],
+            min_lod: 0,
+            max_lod: 384,
+            bias: 0,
+        },
+        RefSampler {
+            linear: true,
+            addr: [6, 6],
+            min_lod: 0,
+            max_lod: 4095,
+            bias: 0,
+        },
+    ];
+    let mut linear_differs = 0;
+    for (i, &[u, v, lod]) in inputs.iter().enumerate() {
+        for (k, s) in samplers.iter().enumerate() {
+            // `_lz` samples level 0 at LOD 0 (plus the bias), `_l` at the lane's LOD.
+            let l = if k == 2 || k == 3 { lod } else { 0.0 };
+            let want = ref_sample(s, u, v, l, &extents, &texel);
+            let comps: &[usize] = if k == 4 { &[0, 1, 3] } else { &[0, 1, 2, 3] };
+            for (j, &c) in comps.iter().enumerate() {
+                let got = o[20 * i + 4 * k + j];
+                assert_eq!(
+                    got,
+                    want[c].to_bits(),
+                    "lane {i} (u {u}, v {v}, lod {lod}) sampler {k} component {c}: {} want {}",
+                    f32::from_bits(got),
+                    want[c]
+                );
+            }
+            if s.linear {
+                let near = RefSampler {
+                    linear: false,
+                    ..*s
+                };
+                let p = ref_sample(&near, u, v, l, &extents, &texel);
+                linear_differs += (p != want) as usize;
+            }
+        }
+    }
+    // The linear samples are not the nearest texels in disguise.
+    assert!(linear_differs > 3 * n / 2, "{linear_differs}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
