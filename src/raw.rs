@@ -413,8 +413,12 @@ fn set_entry_offsets(
     let mut off = 0u32;
     let mut v = Vec::new();
     for n in set {
-        let size = if images.contains_key(n) { 32 } else { 16 };
-        off = off.next_multiple_of(size);
+        let (size, align) = match images.get(n) {
+            Some(b) if b.ssharp.is_some() => (96, 32),
+            Some(_) => (32, 32),
+            None => (16, 16),
+        };
+        off = off.next_multiple_of(align);
         v.push(off);
         off += size;
     }
@@ -496,7 +500,12 @@ impl RawBinding {
                                     addresses[i]
                                 );
                             }
-                            img.tsharp(addresses[i]).to_vec()
+                            let mut w = img.tsharp(addresses[i]).to_vec();
+                            if let Some(ss) = img.ssharp {
+                                w.resize(20, 0);
+                                w.extend(ss);
+                            }
+                            w
                         }
                         None => vsharp(addresses[i], sizes[i]).to_vec(),
                     };

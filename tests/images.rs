@@ -1461,3 +1461,92 @@ file = "tex.bin"
     assert!(linear_differs > 3 * n / 2, "{linear_differs}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// coverage: sampled_image_capture_nearest_linear: IMAGE_SAMPLE_LZ
+/// `sample.comp` captured by ACO with two combined image samplers (nearest: repeat × clamp-to-edge through
+/// `texture()`; bilinear: clamp-to-edge × repeat through `textureLod(.., 0)`), a 13×7 rgba8 image each, in
+/// wave32 and wave64, against D187's model on the GLSL's coordinates.
+#[test]
+fn sampled_image_capture_nearest_linear() {
+    for wave in [32u32, 64] {
+        let dir = scratch(&format!("sampled-w{wave}"));
+        let (w, h) = (13i32, 7i32);
+        let mut g = Lcg(187 + wave as u64);
+        let near: Vec<u8> = (0..w * h * 4).map(|_| (g.next() >> 8) as u8).collect();
+        let lin: Vec<u8> = (0..w * h * 4).map(|_| (g.next() >> 8) as u8).collect();
+        std::fs::write(dir.join("near.bin"), &near).unwrap();
+        std::fs::write(dir.join("lin.bin"), &lin).unwrap();
+        let args: Vec<String> = [
+            "--grid",
+            "16,16",
+            "--image",
+            "nearestTex=13,7,1,1,1",
+            "--image",
+            "linearTex=13,7,1,1,1",
+            "--sampler",
+            "nearestTex=nearest,repeat,clamp_to_edge",
+            "--sampler",
+            "linearTex=linear,clamp_to_edge,repeat",
+            "--size",
+            "o=8192",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([
+            format!("--input=nearestTex={}", dir.join("near.bin").display()),
+            format!("--input=linearTex={}", dir.join("lin.bin").display()),
+        ])
+        .collect();
+        let m = capture("sample.comp", wave, &args, &dir);
+        let listing =
+            std::fs::read_to_string(dir.join(format!("sample.navi21.w{wave}.aco.txt"))).unwrap();
+        assert_eq!(listing.matches("image_sample_lz v").count(), 2, "{listing}");
+        let out = dir.join("out");
+        run_both(&m, &out);
+        let o = words(&read(&out.join("o.bin")));
+        let texel_of = |t: &[u8]| {
+            let t = t.to_vec();
+            move |_l: usize, x: i32, y: i32| -> [f32; 4] {
+                let k = (y * w + x) as usize;
+                std::array::from_fn(|c| t[4 * k + c] as f32 / 255.0)
+            }
+        };
+        let (tn, tl) = (texel_of(&near), texel_of(&lin));
+        let sn = RefSampler {
+            linear: false,
+            addr: [0, 2],
+            min_lod: 0,
+            max_lod: 4095,
+            bias: 0,
+        };
+        let sl = RefSampler {
+            linear: true,
+            addr: [2, 0],
+            ..sn
+        };
+        for py in 0..16u32 {
+            for px in 0..16u32 {
+                let i = (py * 16 + px) as usize;
+                let u = px as f32 * 0.173f32 - 0.61f32;
+                let v = py as f32 * 0.1309f32 - 0.47f32;
+                let a = ref_sample(&sn, u, v, 0.0, &[(w, h)], &tn);
+                let b = ref_sample(&sl, u, v, 0.0, &[(w, h)], &tl);
+                for c in 0..4 {
+                    assert_eq!(
+                        o[8 * i + c],
+                        a[c].to_bits(),
+                        "w{wave} ({px}, {py}) nearest c{c}"
+                    );
+                    assert_eq!(
+                        o[8 * i + 4 + c],
+                        b[c].to_bits(),
+                        "w{wave} ({px}, {py}) linear c{c}: {} want {}",
+                        f32::from_bits(o[8 * i + 4 + c]),
+                        b[c]
+                    );
+                }
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
