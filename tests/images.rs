@@ -1069,25 +1069,37 @@ fn refusals_name_the_instruction_and_feature() {
         err.contains("TYPE does not match") && err.contains("D183"),
         "{err}"
     );
-    // A sampled image: refused at capture.
-    let src = dir.join("sampled.comp");
-    std::fs::write(
-        &src,
-        "#version 450\nlayout(local_size_x = 1) in;\nlayout(binding = 0) uniform sampler2D s;\nlayout(binding = 1) buffer B { vec4 b[]; };\nvoid main() { b[0] = textureLod(s, vec2(0.5), 0.0); }\n",
-    )
-    .unwrap();
-    let o = rdna2spv(&[
-        "capture",
-        src.to_str().unwrap(),
-        "-o",
-        dir.join("cap").to_str().unwrap(),
-    ]);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("sampled image") && err.contains("D183"),
-        "{err}"
-    );
+    // Sampling a 3-D image, and a separate sampled image and sampler: refused at capture (D187).
+    for (name, decl, call, want) in [
+        (
+            "sampled3d",
+            "uniform sampler3D s;",
+            "textureLod(s, vec3(0.5), 0.0)",
+            "2-D images only",
+        ),
+        (
+            "separate",
+            "uniform texture2D t;\nlayout(binding = 2) uniform sampler sm;",
+            "textureLod(sampler2D(t, sm), vec2(0.5), 0.0)",
+            "separate sampled image",
+        ),
+    ] {
+        let src = dir.join(format!("{name}.comp"));
+        std::fs::write(
+            &src,
+            format!("#version 450\nlayout(local_size_x = 1) in;\nlayout(binding = 0) {decl}\nlayout(binding = 1) buffer B {{ vec4 b[]; }};\nvoid main() {{ b[0] = {call}; }}\n"),
+        )
+        .unwrap();
+        let o = rdna2spv(&[
+            "capture",
+            src.to_str().unwrap(),
+            "-o",
+            dir.join(format!("cap-{name}")).to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(want) && err.contains("D187"), "{err}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
