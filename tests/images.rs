@@ -1176,7 +1176,8 @@ fn mimg_decoding_matches_llvm_mc() {
 // through five samplers, against a reference written here from D187's model.
 
 /// Hand-assembled (llvm-mc-19, gfx1030) wave32 code: each invocation reads (u, v, lod) and samples with
-/// five samplers (s[16:19] .. s[32:35]); the last sample returns x, y, w (dmask 0xb, NSA addresses).
+/// five samplers (s[16:19] .. s[32:35]); the fifth sample returns x, y, w (dmask 0xb, NSA addresses); then
+/// a 1-D image (s[40:47]) sampled at u with the fourth sampler (`_lz`) and the third (`_l`, NSA).
 const SAMPLE_ASM: &[(&str, &[u32])] = &[
     ("s_lshl_b32 s39, s38, 5", &[0x8f278526]),
     ("v_add_nc_u32_e32 v0, s39, v0", &[0x4a000027]),
@@ -1185,7 +1186,7 @@ const SAMPLE_ASM: &[(&str, &[u32])] = &[
         "global_load_dwordx4 v[2:5], v1, s[0:1]",
         &[0xdc388000, 0x02000001],
     ),
-    ("v_mul_u32_u24_e32 v6, 0x50, v0", &[0x160c00ff, 0x00000050]),
+    ("v_mul_u32_u24_e32 v6, 0x70, v0", &[0x160c00ff, 0x00000070]),
     ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
     (
         "image_sample_lz v[8:11], v[2:3], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_2D",
@@ -1207,6 +1208,14 @@ const SAMPLE_ASM: &[(&str, &[u32])] = &[
         "image_sample_lz v[24:26], [v2, v3], s[8:15], s[32:35] dmask:0xb dim:SQ_RSRC_IMG_2D",
         &[0xf09c0b0a, 0x01021802, 0x00000003],
     ),
+    (
+        "image_sample_lz v[28:31], v2, s[40:47], s[28:31] dmask:0xf dim:SQ_RSRC_IMG_1D",
+        &[0xf09c0f00, 0x00ea1c02],
+    ),
+    (
+        "image_sample_l v[32:35], [v2, v4], s[40:47], s[24:27] dmask:0xf dim:SQ_RSRC_IMG_1D",
+        &[0xf0900f02, 0x00ca2002, 0x00000004],
+    ),
     ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
     (
         "global_store_dwordx4 v6, v[8:11], s[2:3]",
@@ -1227,6 +1236,14 @@ const SAMPLE_ASM: &[(&str, &[u32])] = &[
     (
         "global_store_dwordx3 v6, v[24:26], s[2:3] offset:64",
         &[0xdc7c8040, 0x00021806],
+    ),
+    (
+        "global_store_dwordx4 v6, v[28:31], s[2:3] offset:80",
+        &[0xdc788050, 0x00021c06],
+    ),
+    (
+        "global_store_dwordx4 v6, v[32:35], s[2:3] offset:96",
+        &[0xdc788060, 0x00022006],
     ),
     ("s_endpgm", &[0xbf810000]),
 ];
@@ -1326,6 +1343,38 @@ fn ref_sample(
     })
 }
 
+/// One 1-D sample per D187: as [`ref_sample`] with a single row (bilinear along x only).
+fn ref_sample_1d(
+    s: &RefSampler,
+    u: f32,
+    lod: f32,
+    widths: &[i32],
+    texel: &dyn Fn(usize, i32, i32) -> [f32; 4],
+) -> [f32; 4] {
+    let l = (ref_floor(lod * 256.0).0 + s.bias)
+        .max(s.min_lod)
+        .min(s.max_lod);
+    let d = (((l + 128) >> 8) as usize).min(widths.len() - 1);
+    let n = widths[d];
+    let sc = u * n as f32;
+    let fetch = |(x, inside): (i32, bool)| {
+        if inside {
+            texel(d, x, 0)
+        } else {
+            [0.0, 0.0, 0.0, 1.0]
+        }
+    };
+    if !s.linear {
+        return fetch(ref_address(ref_floor(sc).0, n, s.addr[0]));
+    }
+    let (i, shc) = ref_floor(sc - 0.5);
+    let a = ((shc - i as f32) * 256.0) as u32;
+    let t0 = fetch(ref_address(i, n, s.addr[0]));
+    let t1 = fetch(ref_address(i + 1, n, s.addr[0]));
+    let (a1, a0) = (a as f32 / 256.0, (256 - a) as f32 / 256.0);
+    std::array::from_fn(|c| t0[c] * a0 + t1[c] * a1)
+}
+
 // coverage: sample_nearest_and_linear_2d: IMAGE_SAMPLE_LZ IMAGE_SAMPLE_L
 #[test]
 fn sample_nearest_and_linear_2d() {
@@ -1335,6 +1384,8 @@ fn sample_nearest_and_linear_2d() {
     let mut g = Lcg(27);
     let tex: Vec<u8> = (0..112 * 4).map(|_| (g.next() >> 8) as u8).collect();
     std::fs::write(dir.join("tex.bin"), &tex).unwrap();
+    let line: Vec<u8> = (0..13 * 4).map(|_| (g.next() >> 8) as u8).collect();
+    std::fs::write(dir.join("line.bin"), &line).unwrap();
     let n = 256usize;
     let mut inputs: Vec<[f32; 3]> = Vec::new();
     for i in 0..n {
@@ -1376,6 +1427,7 @@ sgpr = [
     {{ reg = 28, ssharp = {{ filter = "linear", address = ["repeat", "repeat"], max_lod = 1.5 }} }},
     {{ reg = 32, ssharp = {{ filter = "linear", address = ["clamp_to_border", "clamp_to_border"], border = "opaque_black" }} }},
     {{ reg = 38, workgroup_id = 0 }},
+    {{ reg = 40, tsharp = "line" }},
 ]
 [[buffers]]
 name = "uv"
@@ -1391,8 +1443,15 @@ dim = "2d"
 extent = [13, 7, 1]
 levels = 3
 file = "tex.bin"
+[[images]]
+name = "line"
+format = "rgba8_unorm"
+dim = "1d"
+extent = [9, 1, 1]
+levels = 2
+file = "line.bin"
 "#,
-        n * 80
+        n * 112
     );
     let m = dir.join("k.toml");
     std::fs::write(&m, manifest).unwrap();
@@ -1450,7 +1509,7 @@ file = "tex.bin"
             let want = ref_sample(s, u, v, l, &extents, &texel);
             let comps: &[usize] = if k == 4 { &[0, 1, 3] } else { &[0, 1, 2, 3] };
             for (j, &c) in comps.iter().enumerate() {
-                let got = o[20 * i + 4 * k + j];
+                let got = o[28 * i + 4 * k + j];
                 assert_eq!(
                     got,
                     want[c].to_bits(),
@@ -1471,6 +1530,26 @@ file = "tex.bin"
     }
     // The linear samples are not the nearest texels in disguise.
     assert!(linear_differs > 3 * n / 2, "{linear_differs}");
+    // 1-D: one row (levels 9 and 4 texels wide); bilinear along x only.
+    let line_texel = |l: usize, x: i32, _y: i32| -> [f32; 4] {
+        let t = [0usize, 9][l] + x as usize;
+        std::array::from_fn(|c| line[4 * t + c] as f32 / 255.0)
+    };
+    for (i, &[u, _, lod]) in inputs.iter().enumerate() {
+        for (k, s, l) in [(5usize, &samplers[3], 0.0f32), (6, &samplers[2], lod)] {
+            let want = ref_sample_1d(s, u, l, &[9, 4], &line_texel);
+            for c in 0..4 {
+                let got = o[28 * i + 4 * k + c];
+                assert_eq!(
+                    got,
+                    want[c].to_bits(),
+                    "1-D lane {i} (u {u}, lod {lod}) sample {k} component {c}: {} want {}",
+                    f32::from_bits(got),
+                    want[c]
+                );
+            }
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -1,4 +1,4 @@
-//! Image sampling (MIMG `image_sample_lz`, `image_sample_l`) on 2D images, decision D187. The T# is decoded
+//! Image sampling (MIMG `image_sample_lz`, `image_sample_l`) on 1D and 2D images, decision D187. The T# is decoded
 //! as for storage images (D183, lift/image.rs) and the sampler (S#, four SGPRs) at run time too; texels are
 //! fetched with the storage-image addressing and conversions, and filtered by D187's model, a composition of
 //! existing IR nodes (integer arithmetic, f32 add/mul/div and conversions), so the evaluator and every
@@ -27,7 +27,8 @@
 //!    colour (0 transparent black, 1 opaque black, 2 opaque white; 3, a register colour, refused) with 1.0
 //!    (1 for UINT/SINT formats).
 //! 5. Bilinear, per component, with `α = a/256`, `β = b/256`: `r0 = RN(RN(t00·(1−α)) + RN(t10·α))`,
-//!    `r1` likewise on the second row, result `RN(RN(r0·(1−β)) + RN(r1·β))`; refused for UINT/SINT.
+//!    `r1` likewise on the second row, result `RN(RN(r0·(1−β)) + RN(r1·β))` (1D: `r0`); refused for
+//!    UINT/SINT.
 
 use super::format::{Nfmt, Typed};
 use super::image::Dim;
@@ -146,7 +147,7 @@ impl Lifter<'_> {
         Axis { i0, i1, a }
     }
 
-    /// `image_sample_lz` (`explicit_lod` false) and `image_sample_l` on 2D images (D187).
+    /// `image_sample_lz` (`explicit_lod` false) and `image_sample_l` on 1D and 2D images (D187).
     pub(super) fn image_sample(&mut self, explicit_lod: bool) -> Result<(), LiftError> {
         let (w0, w1) = (self.w(0), self.w(1));
         let nsa = (w0 >> 1) & 3;
@@ -171,16 +172,20 @@ impl Lifter<'_> {
         if w1 >> 31 & 1 != 0 {
             return self.unsupported_mimg("d16 (16-bit image data) is not modelled (D183)");
         }
-        if Dim::of(dim_field) != Some(Dim::D2) {
-            return self.unsupported_mimg(
-                "sampling is modelled for 2D images only (D187): 1D, 3D, cube, array and MSAA are not",
-            );
-        }
+        let dim = match Dim::of(dim_field) {
+            Some(d @ (Dim::D1 | Dim::D2)) => d,
+            _ => {
+                return self.unsupported_mimg(
+                    "sampling is modelled for 1D and 2D images only (D187): 3D, cube, array and MSAA are not",
+                )
+            }
+        };
+        let d2 = dim == Dim::D2;
         if dmask == 0 {
             return self
                 .unsupported_mimg("an image instruction with dmask 0 is not modelled (D183)");
         }
-        let naddr = 2 + explicit_lod as usize;
+        let naddr = dim.coords() + explicit_lod as usize;
         let addr_regs: Vec<u16> = (0..naddr)
             .map(|k| {
                 if nsa == 0 || k == 0 {
@@ -196,7 +201,7 @@ impl Lifter<'_> {
             return self.unsupported_mimg("an address or data VGPR tuple passes v255");
         }
         // Reads first: the T#, the S#, the address.
-        let ts = self.tsharp(srsrc, Dim::D2);
+        let ts = self.tsharp(srsrc, dim);
         let sw: Vec<H> = (0..4).map(|i| self.read_s(ssamp + i, Ty::B32)).collect();
         let addr: Vec<H> = addr_regs
             .iter()
@@ -243,7 +248,8 @@ impl Lifter<'_> {
         // LOD in 1/256 (D187 step 1).
         let lod = if explicit_lod {
             let k = self.c(Ty::B32, 0x4380_0000);
-            let l = self.float(FloatOp::F32Mul, addr[2], k, addr[2]);
+            let lod = addr[naddr - 1];
+            let l = self.float(FloatOp::F32Mul, lod, k, lod);
             self.floor_i(l).0
         } else {
             z
@@ -303,9 +309,19 @@ impl Lifter<'_> {
         });
         // Axes.
         let wl = self.level_extent(ts.width, level);
-        let hl = self.level_extent(ts.height, level);
         let ax = self.sample_axis(addr[0], wl, clamp_x, linear, unnorm);
-        let ay = self.sample_axis(addr[1], hl, clamp_y, linear, unnorm);
+        let ay = if d2 {
+            let hl = self.level_extent(ts.height, level);
+            self.sample_axis(addr[1], hl, clamp_y, linear, unnorm)
+        } else {
+            // 1D: one row, y = 0.
+            let t = self.c(Ty::B1, 1);
+            Axis {
+                i0: (z, t),
+                i1: (z, t),
+                a: z,
+            }
+        };
         // The border colour (D187 step 4).
         let onef = self.c(Ty::B32, 0x3f80_0000);
         let one_v = self.buf_select(is_int, one, onef);
@@ -317,7 +333,7 @@ impl Lifter<'_> {
         let border_c = [rgb, rgb, rgb, alpha];
         // The four texels.
         let size64 = self.un(UnOp::ZExt, Ty::B64, desc.size);
-        let off = self.level_offset(&ts, Dim::D2, level, size64, one);
+        let off = self.level_offset(&ts, dim, level, size64, one);
         let base = self.int(IntOp::Add, Ty::B64, ts.base, off);
         let not_refused = self.buf_select(desc.refused, f, level_ok);
         let t = Typed {
@@ -327,7 +343,8 @@ impl Lifter<'_> {
             n: 4,
         };
         let mut texels = Vec::new();
-        for (y, inside_y) in [ay.i0, ay.i1] {
+        let rows = if d2 { vec![ay.i0, ay.i1] } else { vec![ay.i0] };
+        for (y, inside_y) in rows {
             for (x, inside_x) in [ax.i0, ax.i1] {
                 let inside = self.buf_select(inside_x, inside_y, f);
                 let ok = self.buf_select(inside, not_refused, f);
@@ -375,8 +392,12 @@ impl Lifter<'_> {
                 continue;
             }
             let r0 = lerp(self, texels[0][c], texels[1][c], ax0, ax1);
-            let r1 = lerp(self, texels[2][c], texels[3][c], ax0, ax1);
-            let v = lerp(self, r0, r1, ay0, ay1);
+            let v = if d2 {
+                let r1 = lerp(self, texels[2][c], texels[3][c], ax0, ax1);
+                lerp(self, r0, r1, ay0, ay1)
+            } else {
+                r0
+            };
             let v = self.buf_select(linear, v, texels[0][c]);
             self.write_v(reg, v);
             reg += 1;
