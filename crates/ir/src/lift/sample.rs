@@ -386,11 +386,7 @@ impl Lifter<'_> {
             let y = s.float(FloatOp::F32Mul, q, w1, q);
             s.float(FloatOp::F32Add, x, y, x)
         };
-        let mut reg = vdata;
-        for c in 0..4 {
-            if dmask >> c & 1 == 0 {
-                continue;
-            }
+        for (reg, c) in (vdata..).zip((0..4usize).filter(|c| dmask >> c & 1 != 0)) {
             let r0 = lerp(self, texels[0][c], texels[1][c], ax0, ax1);
             let v = if d2 {
                 let r1 = lerp(self, texels[2][c], texels[3][c], ax0, ax1);
@@ -400,7 +396,6 @@ impl Lifter<'_> {
             };
             let v = self.buf_select(linear, v, texels[0][c]);
             self.write_v(reg, v);
-            reg += 1;
         }
         Ok(())
     }
