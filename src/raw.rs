@@ -111,7 +111,7 @@ pub struct SamplerSpec {
     pub border: Option<String>,
     #[serde(default)]
     pub unnormalized: bool,
-    /// LOD clamp and bias (default 0, 15.996, 0), in 1/256 steps.
+    /// LOD clamp and bias (default 0, 15 — RADV's upper bound —, 0), in 1/256 steps.
     pub min_lod: Option<f64>,
     pub max_lod: Option<f64>,
     pub lod_bias: Option<f64>,
@@ -152,12 +152,21 @@ impl SamplerSpec {
             "opaque_white" => 2,
             b => bail!("ssharp border {b:?}: transparent_black, opaque_black or opaque_white"),
         };
+        // As RADV builds it (Mesa 22.3, radv_init_sampler): LODs clamped to [0, 15] and the bias to
+        // [−16, 16], in 1/256; TRUNC_COORD (word 0 bit 27) for nearest filtering; the border colour type only
+        // when an axis clamps to the border. D187's lifter ignores TRUNC_COORD.
         let fx = |x: f64, lo: f64, hi: f64| ((x.clamp(lo, hi) * 256.0).round() as i32) as u32;
-        let min_lod = fx(self.min_lod.unwrap_or(0.0), 0.0, 4095.0 / 256.0) & 0xfff;
-        let max_lod = fx(self.max_lod.unwrap_or(16.0), 0.0, 4095.0 / 256.0) & 0xfff;
-        let bias = fx(self.lod_bias.unwrap_or(0.0), -16.0, 8191.0 / 256.0) & 0x3fff;
+        let min_lod = fx(self.min_lod.unwrap_or(0.0), 0.0, 15.0) & 0xfff;
+        let max_lod = fx(self.max_lod.unwrap_or(1000.0), 0.0, 15.0) & 0xfff;
+        let bias = fx(self.lod_bias.unwrap_or(0.0), -16.0, 16.0) & 0x3fff;
+        let trunc = (filter == 0) as u32;
+        let border = if clamp.contains(&6) { border } else { 0 };
         Ok([
-            clamp[0] | clamp[1] << 3 | clamp[2] << 6 | (self.unnormalized as u32) << 15,
+            clamp[0]
+                | clamp[1] << 3
+                | clamp[2] << 6
+                | (self.unnormalized as u32) << 15
+                | trunc << 27,
             min_lod | max_lod << 12,
             bias | filter << 20 | filter << 22 | mip << 26,
             border << 30,
@@ -518,5 +527,103 @@ impl RawBinding {
             }
         }
         Ok((out, window))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SamplerSpec;
+
+    /// The S# words RADV (Mesa 22.3.6, navi21 null device) builds for these Vulkan samplers, read from ACO's
+    /// listing of a shader whose combined image sampler had an immutable sampler (ACO inlines its four
+    /// words as constants: `p_create_vector …`): `ssharp` encodes the same settings to the same words (D187).
+    #[test]
+    fn ssharp_words_match_radv() {
+        let spec =
+            |f: &str, a: [&str; 3], border: &str, max_lod: f64, bias: f64, mip: &str| SamplerSpec {
+                filter: Some(f.into()),
+                mipmap_mode: Some(mip.into()),
+                address: Some(a.iter().map(|s| s.to_string()).collect()),
+                border: Some(border.into()),
+                unnormalized: false,
+                min_lod: None,
+                max_lod: Some(max_lod),
+                lod_bias: Some(bias),
+            };
+        let cases = [
+            (
+                spec(
+                    "nearest",
+                    ["repeat", "clamp_to_edge", "clamp_to_edge"],
+                    "transparent_black",
+                    1000.0,
+                    0.0,
+                    "nearest",
+                ),
+                [0x0800_0090, 0x00f0_0000, 0x0400_0000, 0],
+            ),
+            (
+                spec(
+                    "linear",
+                    ["clamp_to_edge", "repeat", "repeat"],
+                    "transparent_black",
+                    1000.0,
+                    0.0,
+                    "nearest",
+                ),
+                [2, 0x00f0_0000, 0x0450_0000, 0],
+            ),
+            (
+                spec(
+                    "nearest",
+                    [
+                        "mirrored_repeat",
+                        "mirror_clamp_to_edge",
+                        "mirror_clamp_to_edge",
+                    ],
+                    "transparent_black",
+                    1000.0,
+                    0.25,
+                    "nearest",
+                ),
+                [0x0800_00d9, 0x00f0_0000, 0x0400_0040, 0],
+            ),
+            (
+                spec(
+                    "linear",
+                    ["repeat", "repeat", "repeat"],
+                    "transparent_black",
+                    1.5,
+                    0.0,
+                    "nearest",
+                ),
+                [0, 0x0018_0000, 0x0450_0000, 0],
+            ),
+            (
+                spec(
+                    "linear",
+                    ["clamp_to_border", "clamp_to_border", "clamp_to_border"],
+                    "opaque_black",
+                    1000.0,
+                    0.0,
+                    "nearest",
+                ),
+                [0x1b6, 0x00f0_0000, 0x0450_0000, 0x4000_0000],
+            ),
+            (
+                spec(
+                    "linear",
+                    ["repeat", "repeat", "repeat"],
+                    "opaque_white",
+                    1000.0,
+                    -1.5,
+                    "linear",
+                ),
+                [0, 0x00f0_0000, 0x0850_3e80, 0],
+            ),
+        ];
+        for (s, want) in cases {
+            assert_eq!(s.words().unwrap(), want, "{s:?}");
+        }
     }
 }

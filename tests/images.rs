@@ -1469,21 +1469,21 @@ file = "line.bin"
             linear: false,
             addr: [0, 2],
             min_lod: 0,
-            max_lod: 4095,
+            max_lod: 3840,
             bias: 0,
         },
         RefSampler {
             linear: true,
             addr: [2, 0],
             min_lod: 0,
-            max_lod: 4095,
+            max_lod: 3840,
             bias: 0,
         },
         RefSampler {
             linear: false,
             addr: [1, 3],
             min_lod: 0,
-            max_lod: 4095,
+            max_lod: 3840,
             bias: 64,
         },
         RefSampler {
@@ -1497,7 +1497,7 @@ file = "line.bin"
             linear: true,
             addr: [6, 6],
             min_lod: 0,
-            max_lod: 4095,
+            max_lod: 3840,
             bias: 0,
         },
     ];
@@ -1607,7 +1607,7 @@ fn sampled_image_capture_nearest_linear() {
             linear: false,
             addr: [0, 2],
             min_lod: 0,
-            max_lod: 4095,
+            max_lod: 3840,
             bias: 0,
         };
         let sl = RefSampler {
