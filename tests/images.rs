@@ -1177,7 +1177,8 @@ fn mimg_decoding_matches_llvm_mc() {
 
 /// Hand-assembled (llvm-mc-19, gfx1030) wave32 code: each invocation reads (u, v, lod) and samples with
 /// five samplers (s[16:19] .. s[32:35]); the fifth sample returns x, y, w (dmask 0xb, NSA addresses); then
-/// a 1-D image (s[40:47]) sampled at u with the fourth sampler (`_lz`) and the third (`_l`, NSA).
+/// a 1-D image (s[40:47]) sampled at u with the fourth sampler (`_lz`) and the third (`_l`, NSA); then a
+/// 2-D array (s[48:55]) sampled at (u, v, slice) with the second sampler (the slice from the fourth input).
 const SAMPLE_ASM: &[(&str, &[u32])] = &[
     ("s_lshl_b32 s39, s38, 5", &[0x8f278526]),
     ("v_add_nc_u32_e32 v0, s39, v0", &[0x4a000027]),
@@ -1186,7 +1187,7 @@ const SAMPLE_ASM: &[(&str, &[u32])] = &[
         "global_load_dwordx4 v[2:5], v1, s[0:1]",
         &[0xdc388000, 0x02000001],
     ),
-    ("v_mul_u32_u24_e32 v6, 0x70, v0", &[0x160c00ff, 0x00000070]),
+    ("v_mul_u32_u24_e32 v6, 0x80, v0", &[0x160c00ff, 0x00000080]),
     ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
     (
         "image_sample_lz v[8:11], v[2:3], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_2D",
@@ -1216,6 +1217,10 @@ const SAMPLE_ASM: &[(&str, &[u32])] = &[
         "image_sample_l v[32:35], [v2, v4], s[40:47], s[24:27] dmask:0xf dim:SQ_RSRC_IMG_1D",
         &[0xf0900f02, 0x00ca2002, 0x00000004],
     ),
+    (
+        "image_sample_lz v[36:39], [v2, v3, v5], s[48:55], s[20:23] dmask:0xf dim:SQ_RSRC_IMG_2D_ARRAY",
+        &[0xf09c0f2a, 0x00ac2402, 0x00000503],
+    ),
     ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
     (
         "global_store_dwordx4 v6, v[8:11], s[2:3]",
@@ -1244,6 +1249,10 @@ const SAMPLE_ASM: &[(&str, &[u32])] = &[
     (
         "global_store_dwordx4 v6, v[32:35], s[2:3] offset:96",
         &[0xdc788060, 0x00022006],
+    ),
+    (
+        "global_store_dwordx4 v6, v[36:39], s[2:3] offset:112",
+        &[0xdc788070, 0x00022406],
     ),
     ("s_endpgm", &[0xbf810000]),
 ];
@@ -1386,8 +1395,10 @@ fn sample_nearest_and_linear_2d() {
     std::fs::write(dir.join("tex.bin"), &tex).unwrap();
     let line: Vec<u8> = (0..13 * 4).map(|_| (g.next() >> 8) as u8).collect();
     std::fs::write(dir.join("line.bin"), &line).unwrap();
+    let arr: Vec<u8> = (0..5 * 4 * 3 * 4).map(|_| (g.next() >> 8) as u8).collect();
+    std::fs::write(dir.join("arr.bin"), &arr).unwrap();
     let n = 256usize;
-    let mut inputs: Vec<[f32; 3]> = Vec::new();
+    let mut inputs: Vec<[f32; 4]> = Vec::new();
     for i in 0..n {
         let u = match i {
             0 => f32::NAN,
@@ -1402,11 +1413,17 @@ fn sample_nearest_and_linear_2d() {
             _ => (g.next() % 5000) as f32 / 1000.0 - 2.0,
         };
         let lod = (g.next() % 500) as f32 / 100.0 - 1.0;
-        inputs.push([u, v, lod]);
+        // Slices: halves (ties), NaN and out-of-range values among random ones.
+        let slice = match i % 8 {
+            0 => (i / 8 % 9) as f32 * 0.5 - 1.0,
+            1 if i < 16 => f32::NAN,
+            _ => (g.next() % 600) as f32 / 100.0 - 1.5,
+        };
+        inputs.push([u, v, lod, slice]);
     }
     let uv: Vec<u8> = inputs
         .iter()
-        .flat_map(|t| [t[0], t[1], t[2], 0.0])
+        .flat_map(|t| [t[0], t[1], t[2], t[3]])
         .flat_map(|x| x.to_le_bytes())
         .collect();
     std::fs::write(dir.join("uv.bin"), uv).unwrap();
@@ -1428,6 +1445,7 @@ sgpr = [
     {{ reg = 32, ssharp = {{ filter = "linear", address = ["clamp_to_border", "clamp_to_border"], border = "opaque_black" }} }},
     {{ reg = 38, workgroup_id = 0 }},
     {{ reg = 40, tsharp = "line" }},
+    {{ reg = 48, tsharp = "arr" }},
 ]
 [[buffers]]
 name = "uv"
@@ -1450,8 +1468,15 @@ dim = "1d"
 extent = [9, 1, 1]
 levels = 2
 file = "line.bin"
+[[images]]
+name = "arr"
+format = "rgba8_unorm"
+dim = "2d_array"
+extent = [5, 4, 1]
+layers = 3
+file = "arr.bin"
 "#,
-        n * 112
+        n * 128
     );
     let m = dir.join("k.toml");
     std::fs::write(&m, manifest).unwrap();
@@ -1502,14 +1527,14 @@ file = "line.bin"
         },
     ];
     let mut linear_differs = 0;
-    for (i, &[u, v, lod]) in inputs.iter().enumerate() {
+    for (i, &[u, v, lod, _]) in inputs.iter().enumerate() {
         for (k, s) in samplers.iter().enumerate() {
             // `_lz` samples level 0 at LOD 0 (plus the bias), `_l` at the lane's LOD.
             let l = if k == 2 || k == 3 { lod } else { 0.0 };
             let want = ref_sample(s, u, v, l, &extents, &texel);
             let comps: &[usize] = if k == 4 { &[0, 1, 3] } else { &[0, 1, 2, 3] };
             for (j, &c) in comps.iter().enumerate() {
-                let got = o[28 * i + 4 * k + j];
+                let got = o[32 * i + 4 * k + j];
                 assert_eq!(
                     got,
                     want[c].to_bits(),
@@ -1535,11 +1560,11 @@ file = "line.bin"
         let t = [0usize, 9][l] + x as usize;
         std::array::from_fn(|c| line[4 * t + c] as f32 / 255.0)
     };
-    for (i, &[u, _, lod]) in inputs.iter().enumerate() {
+    for (i, &[u, _, lod, _]) in inputs.iter().enumerate() {
         for (k, s, l) in [(5usize, &samplers[3], 0.0f32), (6, &samplers[2], lod)] {
             let want = ref_sample_1d(s, u, l, &[9, 4], &line_texel);
             for c in 0..4 {
-                let got = o[28 * i + 4 * k + c];
+                let got = o[32 * i + 4 * k + c];
                 assert_eq!(
                     got,
                     want[c].to_bits(),
@@ -1548,6 +1573,29 @@ file = "line.bin"
                     want[c]
                 );
             }
+        }
+    }
+    // 2-D array (5×4, three slices): the slice is the coordinate rounded to nearest even, clamped to 0..=2.
+    for (i, &[u, v, _, r]) in inputs.iter().enumerate() {
+        let slice = if r.is_nan() {
+            0
+        } else {
+            (r.clamp(-16_777_216.0, 16_777_216.0).round_ties_even() as i32).clamp(0, 2)
+        };
+        let arr_texel = |_l: usize, x: i32, y: i32| -> [f32; 4] {
+            let t = ((slice * 4 + y) * 5 + x) as usize;
+            std::array::from_fn(|c| arr[4 * t + c] as f32 / 255.0)
+        };
+        let want = ref_sample(&samplers[1], u, v, 0.0, &[(5, 4)], &arr_texel);
+        for c in 0..4 {
+            let got = o[32 * i + 28 + c];
+            assert_eq!(
+                got,
+                want[c].to_bits(),
+                "2-D array lane {i} (u {u}, v {v}, slice {r}) component {c}: {} want {}",
+                f32::from_bits(got),
+                want[c]
+            );
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();

@@ -1,4 +1,4 @@
-//! Image sampling (MIMG `image_sample_lz`, `image_sample_l`) on 1D and 2D images, decision D187. The T# is decoded
+//! Image sampling (MIMG `image_sample_lz`, `image_sample_l`) on 1D, 2D and 2D array images, decision D187. The T# is decoded
 //! as for storage images (D183, lift/image.rs) and the sampler (S#, four SGPRs) at run time too; texels are
 //! fetched with the storage-image addressing and conversions, and filtered by D187's model, a composition of
 //! existing IR nodes (integer arithmetic, f32 add/mul/div and conversions), so the evaluator and every
@@ -123,6 +123,26 @@ impl Lifter<'_> {
         (idx, ins)
     }
 
+    /// `x` (f32) rounded to the nearest integer, ties to even, as i32 (clamped to ±2^24 first, NaN → 0):
+    /// `floor` and the exact fraction decide.
+    fn round_even_i(&mut self, x: H) -> H {
+        let (fl, xc) = self.floor_i(x);
+        let flf = self.un(UnOp::I32ToF32, Ty::B32, fl);
+        let frac = self.float(FloatOp::F32Sub, xc, flf, xc);
+        let half = self.c(Ty::B32, 0x3f00_0000);
+        let gt = self.fcmp(FloatCmp::Gt, frac, half);
+        let eq = self.fcmp(FloatCmp::Eq, frac, half);
+        let one = self.c(Ty::B32, 1);
+        let lsb = self.int(IntOp::And, Ty::B32, fl, one);
+        let odd = self.nonzero(Ty::B32, lsb);
+        let f = self.c(Ty::B1, 0);
+        let tie = self.buf_select(eq, odd, f);
+        let up = self.buf_or(gt, tie);
+        let z = self.c(Ty::B32, 0);
+        let inc = self.buf_select(up, one, z);
+        self.int(IntOp::Add, Ty::B32, fl, inc)
+    }
+
     /// One axis: coordinate `u` (f32), level extent `n`, address mode, `linear` and `unnorm` (B1).
     fn sample_axis(&mut self, u: H, n: H, mode: H, linear: H, unnorm: H) -> Axis {
         let nf = self.un(UnOp::U32ToF32, Ty::B32, n);
@@ -173,14 +193,15 @@ impl Lifter<'_> {
             return self.unsupported_mimg("d16 (16-bit image data) is not modelled (D183)");
         }
         let dim = match Dim::of(dim_field) {
-            Some(d @ (Dim::D1 | Dim::D2)) => d,
+            Some(d @ (Dim::D1 | Dim::D2 | Dim::D2Array)) => d,
             _ => {
                 return self.unsupported_mimg(
-                    "sampling is modelled for 1D and 2D images only (D187): 3D, cube, array and MSAA are not",
+                    "sampling is modelled for 1D, 2D and 2D array images only (D187): 3D, cube, 1D array and MSAA are not",
                 )
             }
         };
-        let d2 = dim == Dim::D2;
+        let d2 = dim != Dim::D1;
+        let array = dim == Dim::D2Array;
         if dmask == 0 {
             return self
                 .unsupported_mimg("an image instruction with dmask 0 is not modelled (D183)");
@@ -333,7 +354,28 @@ impl Lifter<'_> {
         let border_c = [rgb, rgb, rgb, alpha];
         // The four texels.
         let size64 = self.un(UnOp::ZExt, Ty::B64, desc.size);
-        let off = self.level_offset(&ts, dim, level, size64, one);
+        // The slice (2D arrays): the coordinate rounded to the nearest integer, ties to even, clamped to
+        // [0, DEPTH − BASE_ARRAY], plus BASE_ARRAY; the layout holds DEPTH + 1 slices per level (D183).
+        let (layers, slice) = if array {
+            let layers = self.int(IntOp::Add, Ty::B32, ts.depth, one);
+            let r = self.round_even_i(addr[2]);
+            let room = self.int(IntOp::Sub, Ty::B32, ts.depth, ts.base_array);
+            let room = self.int(IntOp::MaxI, Ty::B32, room, z);
+            let r = self.int(IntOp::MaxI, Ty::B32, r, z);
+            let r = self.int(IntOp::MinI, Ty::B32, r, room);
+            (layers, self.int(IntOp::Add, Ty::B32, r, ts.base_array))
+        } else {
+            (one, z)
+        };
+        let off = self.level_offset(&ts, dim, level, size64, layers);
+        let rows_per_level = if d2 {
+            self.level_extent(ts.height, level)
+        } else {
+            one
+        };
+        let s64 = self.un(UnOp::ZExt, Ty::B64, slice);
+        let h64 = self.un(UnOp::ZExt, Ty::B64, rows_per_level);
+        let slice_rows = self.int(IntOp::Mul, Ty::B64, s64, h64);
         let base = self.int(IntOp::Add, Ty::B64, ts.base, off);
         let not_refused = self.buf_select(desc.refused, f, level_ok);
         let t = Typed {
@@ -349,6 +391,7 @@ impl Lifter<'_> {
                 let inside = self.buf_select(inside_x, inside_y, f);
                 let ok = self.buf_select(inside, not_refused, f);
                 let y64 = self.un(UnOp::ZExt, Ty::B64, y);
+                let y64 = self.int(IntOp::Add, Ty::B64, y64, slice_rows);
                 let x64 = self.un(UnOp::ZExt, Ty::B64, x);
                 let w64 = self.un(UnOp::ZExt, Ty::B64, wl);
                 let t1 = self.int(IntOp::Mul, Ty::B64, y64, w64);
