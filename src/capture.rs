@@ -46,6 +46,14 @@ pub struct CaptureArgs {
     /// per-level view, as mip generation binds them; repeatable; D183).
     #[arg(long = "view", value_name = "NAME=IMAGE,BASE_LEVEL,LEVELS")]
     pub views: Vec<String>,
+    /// `NAME=FILTER,ADDRESS_U,ADDRESS_V`: a combined image sampler's sampler (filter nearest or linear;
+    /// address repeat, mirrored_repeat, clamp_to_edge, mirror_clamp_to_edge or clamp_to_border; repeatable;
+    /// D187).
+    #[arg(long = "sampler", value_name = "NAME=FILTER,ADDRESS_U,ADDRESS_V")]
+    pub samplers: Vec<String>,
+    /// `NAME=FORMAT`: a sampled image's format, e.g. rgba8_unorm (the default) or r32_float (repeatable).
+    #[arg(long = "format", value_name = "NAME=FORMAT")]
+    pub formats: Vec<String>,
     /// The name of the output files (`NAME.FAMILY.wWAVE.{bin,aco.txt,toml}`; default: the shader's stem).
     #[arg(long)]
     pub name: Option<String>,
@@ -134,6 +142,18 @@ pub fn cli_capture(a: &CaptureArgs) -> Result<i32> {
         };
         req.views
             .push((n, of.to_string(), num(base)?, num(levels)?));
+    }
+    for s in &a.samplers {
+        let (n, v) = pair(s, "sampler")?;
+        let parts: Vec<&str> = v.split(',').map(str::trim).collect();
+        let [f, u, w] = parts[..] else {
+            bail!("--sampler {s:?}: expected NAME=FILTER,ADDRESS_U,ADDRESS_V");
+        };
+        req.samplers
+            .push((n, f.to_string(), [u.to_string(), w.to_string()]));
+    }
+    for s in &a.formats {
+        req.formats.push(pair(s, "format")?);
     }
     let shown = source.display().to_string();
     // The capture names its source by file name only (the files stay the same wherever they are made).

@@ -608,6 +608,7 @@ impl Plan {
                     desc,
                     base_level: 0,
                     levels: desc.levels,
+                    ssharp: im.sampler.as_ref().map(|s| s.words()).transpose()?,
                 },
             );
         }

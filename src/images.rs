@@ -39,6 +39,9 @@ pub struct ImageSpec {
     /// Written to `<out>/<name>.bin` (the whole layout) after the run.
     #[serde(default)]
     pub output: bool,
+    /// A combined image sampler (D187): the sampler's settings. A descriptor set then holds 96 bytes for it
+    /// as RADV lays out COMBINED_IMAGE_SAMPLER on gfx10.3: the T# at 0, the S# at 80 (ACO reads it there).
+    pub sampler: Option<crate::raw::SamplerSpec>,
 }
 
 fn one() -> u32 {
@@ -53,6 +56,8 @@ pub struct Bound {
     pub desc: ImageDesc,
     pub base_level: u32,
     pub levels: u32,
+    /// The S# of a combined image sampler (D187).
+    pub ssharp: Option<[u32; 4]>,
 }
 
 impl Bound {
@@ -96,6 +101,7 @@ impl ImageSpec {
             || self.file.is_some()
             || self.output
             || self.layers != 1
+            || self.sampler.is_some()
         {
             bail!(
                 "image {:?}: a view takes only view_of, base_level and levels (the format, shape, texels and output are its image's)",
@@ -115,6 +121,7 @@ impl ImageSpec {
             desc: *of,
             base_level: self.base_level,
             levels: self.levels,
+            ssharp: None,
         })
     }
 }

@@ -92,6 +92,86 @@ pub struct SgprSpec {
     /// RADV lays it out: a 16-byte V# (16-byte aligned) per named buffer, a 32-byte T# (32-byte aligned)
     /// per named image (D183).
     pub descriptor_set: Option<Vec<String>>,
+    /// A sampler (S#, D187) built from Vulkan-style settings, in `reg`..`reg + 3`.
+    pub ssharp: Option<SamplerSpec>,
+}
+
+/// A sampler's settings (`[abi] sgpr` `ssharp = { ... }`), encoded as RADV builds an S# (D187's fields).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SamplerSpec {
+    /// `nearest` (default) or `linear`, for both magnification and minification.
+    pub filter: Option<String>,
+    /// `nearest` (default), `linear` or `none`.
+    pub mipmap_mode: Option<String>,
+    /// Per axis u, v: `repeat`, `mirrored_repeat`, `clamp_to_edge` (default), `mirror_clamp_to_edge`,
+    /// `clamp_to_border`.
+    pub address: Option<Vec<String>>,
+    /// `transparent_black` (default), `opaque_black` or `opaque_white`.
+    pub border: Option<String>,
+    #[serde(default)]
+    pub unnormalized: bool,
+    /// LOD clamp and bias (default 0, 15 — RADV's upper bound —, 0), in 1/256 steps.
+    pub min_lod: Option<f64>,
+    pub max_lod: Option<f64>,
+    pub lod_bias: Option<f64>,
+}
+
+impl SamplerSpec {
+    /// The four S# words (D187: word 0 CLAMP_X/Y/Z, FORCE_UNNORMALIZED; word 1 MIN_LOD, MAX_LOD (u4.8);
+    /// word 2 LOD_BIAS (s5.8), XY_MAG_FILTER, XY_MIN_FILTER, MIP_FILTER; word 3 BORDER_COLOR_TYPE).
+    pub fn words(&self) -> Result<[u32; 4]> {
+        let filter = match self.filter.as_deref().unwrap_or("nearest") {
+            "nearest" => 0u32,
+            "linear" => 1,
+            f => bail!("ssharp filter {f:?}: nearest or linear"),
+        };
+        let mip = match self.mipmap_mode.as_deref().unwrap_or("nearest") {
+            "none" => 0u32,
+            "nearest" => 1,
+            "linear" => 2,
+            f => bail!("ssharp mipmap_mode {f:?}: none, nearest or linear"),
+        };
+        let mut clamp = [2u32; 3];
+        for (k, a) in self.address.iter().flatten().enumerate() {
+            if k > 2 {
+                bail!("ssharp address: at most three modes (u, v, w)");
+            }
+            clamp[k] = match a.as_str() {
+                "repeat" => 0,
+                "mirrored_repeat" => 1,
+                "clamp_to_edge" => 2,
+                "mirror_clamp_to_edge" => 3,
+                "clamp_to_border" => 6,
+                m => bail!("ssharp address {m:?}: repeat, mirrored_repeat, clamp_to_edge, mirror_clamp_to_edge or clamp_to_border"),
+            };
+        }
+        let border = match self.border.as_deref().unwrap_or("transparent_black") {
+            "transparent_black" => 0u32,
+            "opaque_black" => 1,
+            "opaque_white" => 2,
+            b => bail!("ssharp border {b:?}: transparent_black, opaque_black or opaque_white"),
+        };
+        // As RADV builds it (Mesa 22.3, radv_init_sampler): LODs clamped to [0, 15] and the bias to
+        // [−16, 16], in 1/256; TRUNC_COORD (word 0 bit 27) for nearest filtering; the border colour type only
+        // when an axis clamps to the border. D187's lifter ignores TRUNC_COORD.
+        let fx = |x: f64, lo: f64, hi: f64| ((x.clamp(lo, hi) * 256.0).round() as i32) as u32;
+        let min_lod = fx(self.min_lod.unwrap_or(0.0), 0.0, 15.0) & 0xfff;
+        let max_lod = fx(self.max_lod.unwrap_or(1000.0), 0.0, 15.0) & 0xfff;
+        let bias = fx(self.lod_bias.unwrap_or(0.0), -16.0, 16.0) & 0x3fff;
+        let trunc = (filter == 0) as u32;
+        let border = if clamp.contains(&6) { border } else { 0 };
+        Ok([
+            clamp[0]
+                | clamp[1] << 3
+                | clamp[2] << 6
+                | (self.unnormalized as u32) << 15
+                | trunc << 27,
+            min_lod | max_lod << 12,
+            bias | filter << 20 | filter << 22 | mip << 26,
+            border << 30,
+        ])
+    }
 }
 
 /// Initial SGPRs of every wave: (register, what it holds).
@@ -166,13 +246,17 @@ impl SgprSpec {
             self.vsharp.is_some(),
             self.tsharp.is_some(),
             self.descriptor_set.is_some(),
+            self.ssharp.is_some(),
         ];
         if kinds.iter().filter(|&&k| k).count() != 1 {
-            bail!("[abi] sgpr {}: give exactly one of u32 i32 f32 bits workgroup_id scratch_wave_offset address vsharp tsharp descriptor_set", self.reg);
+            bail!("[abi] sgpr {}: give exactly one of u32 i32 f32 bits workgroup_id scratch_wave_offset address vsharp tsharp ssharp descriptor_set", self.reg);
+        }
+        if let Some(sp) = &self.ssharp {
+            sp.words()?;
         }
         Ok(if self.address.is_some() {
             2
-        } else if self.vsharp.is_some() {
+        } else if self.vsharp.is_some() || self.ssharp.is_some() {
             4
         } else if self.tsharp.is_some() {
             8
@@ -338,8 +422,12 @@ fn set_entry_offsets(
     let mut off = 0u32;
     let mut v = Vec::new();
     for n in set {
-        let size = if images.contains_key(n) { 32 } else { 16 };
-        off = off.next_multiple_of(size);
+        let (size, align) = match images.get(n) {
+            Some(b) if b.ssharp.is_some() => (96, 32),
+            Some(_) => (32, 32),
+            None => (16, 16),
+        };
+        off = off.next_multiple_of(align);
         v.push(off);
         off += size;
     }
@@ -374,6 +462,10 @@ impl RawBinding {
             let r = s.reg;
             if let Some(c) = s.constant()? {
                 out.push((r, SgprInit::Const(c)));
+            } else if let Some(sp) = &s.ssharp {
+                for (k, w) in sp.words()?.into_iter().enumerate() {
+                    out.push((r + k as u16, SgprInit::Const(w)));
+                }
             } else if let Some(d) = s.workgroup_id {
                 out.push((r, SgprInit::WorkgroupId(d)));
             } else if s.scratch_wave_offset {
@@ -417,7 +509,12 @@ impl RawBinding {
                                     addresses[i]
                                 );
                             }
-                            img.tsharp(addresses[i]).to_vec()
+                            let mut w = img.tsharp(addresses[i]).to_vec();
+                            if let Some(ss) = img.ssharp {
+                                w.resize(20, 0);
+                                w.extend(ss);
+                            }
+                            w
                         }
                         None => vsharp(addresses[i], sizes[i]).to_vec(),
                     };
@@ -430,5 +527,103 @@ impl RawBinding {
             }
         }
         Ok((out, window))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SamplerSpec;
+
+    /// The S# words RADV (Mesa 22.3.6, navi21 null device) builds for these Vulkan samplers, read from ACO's
+    /// listing of a shader whose combined image sampler had an immutable sampler (ACO inlines its four
+    /// words as constants: `p_create_vector …`): `ssharp` encodes the same settings to the same words (D187).
+    #[test]
+    fn ssharp_words_match_radv() {
+        let spec =
+            |f: &str, a: [&str; 3], border: &str, max_lod: f64, bias: f64, mip: &str| SamplerSpec {
+                filter: Some(f.into()),
+                mipmap_mode: Some(mip.into()),
+                address: Some(a.iter().map(|s| s.to_string()).collect()),
+                border: Some(border.into()),
+                unnormalized: false,
+                min_lod: None,
+                max_lod: Some(max_lod),
+                lod_bias: Some(bias),
+            };
+        let cases = [
+            (
+                spec(
+                    "nearest",
+                    ["repeat", "clamp_to_edge", "clamp_to_edge"],
+                    "transparent_black",
+                    1000.0,
+                    0.0,
+                    "nearest",
+                ),
+                [0x0800_0090, 0x00f0_0000, 0x0400_0000, 0],
+            ),
+            (
+                spec(
+                    "linear",
+                    ["clamp_to_edge", "repeat", "repeat"],
+                    "transparent_black",
+                    1000.0,
+                    0.0,
+                    "nearest",
+                ),
+                [2, 0x00f0_0000, 0x0450_0000, 0],
+            ),
+            (
+                spec(
+                    "nearest",
+                    [
+                        "mirrored_repeat",
+                        "mirror_clamp_to_edge",
+                        "mirror_clamp_to_edge",
+                    ],
+                    "transparent_black",
+                    1000.0,
+                    0.25,
+                    "nearest",
+                ),
+                [0x0800_00d9, 0x00f0_0000, 0x0400_0040, 0],
+            ),
+            (
+                spec(
+                    "linear",
+                    ["repeat", "repeat", "repeat"],
+                    "transparent_black",
+                    1.5,
+                    0.0,
+                    "nearest",
+                ),
+                [0, 0x0018_0000, 0x0450_0000, 0],
+            ),
+            (
+                spec(
+                    "linear",
+                    ["clamp_to_border", "clamp_to_border", "clamp_to_border"],
+                    "opaque_black",
+                    1000.0,
+                    0.0,
+                    "nearest",
+                ),
+                [0x1b6, 0x00f0_0000, 0x0450_0000, 0x4000_0000],
+            ),
+            (
+                spec(
+                    "linear",
+                    ["repeat", "repeat", "repeat"],
+                    "opaque_white",
+                    1000.0,
+                    -1.5,
+                    "linear",
+                ),
+                [0, 0x00f0_0000, 0x0850_3e80, 0],
+            ),
+        ];
+        for (s, want) in cases {
+            assert_eq!(s.words().unwrap(), want, "{s:?}");
+        }
     }
 }

@@ -347,7 +347,8 @@ fn capture_refusals_exit_2_and_write_nothing() {
         assert!(!dir.exists(), "{args:?} wrote into the output folder");
     }
 
-    // Not SPIR-V; a sampled-image shader (storage images are captured: tests/images.rs); no glslangValidator.
+    // Not SPIR-V; a shader sampling a 3-D image (storage images and 2-D combined image samplers are captured:
+    // tests/images.rs); no glslangValidator.
     let junk =
         std::env::temp_dir().join(format!("rdna2spv-capture-{}-junk.spv", std::process::id()));
     std::fs::write(&junk, b"not spir-v at all").unwrap();
@@ -355,14 +356,14 @@ fn capture_refusals_exit_2_and_write_nothing() {
         std::env::temp_dir().join(format!("rdna2spv-capture-{}-img.comp", std::process::id()));
     std::fs::write(
         &img,
-        "#version 450\nlayout(local_size_x = 8) in;\nlayout(set = 0, binding = 0) uniform sampler2D im;\n\
+        "#version 450\nlayout(local_size_x = 8) in;\nlayout(set = 0, binding = 0) uniform sampler3D im;\n\
          layout(set = 0, binding = 1) buffer B { vec4 b[]; };\n\
-         void main() { b[0] = textureLod(im, vec2(0.5), 0.0); }\n",
+         void main() { b[0] = textureLod(im, vec3(0.5), 0.0); }\n",
     )
     .unwrap();
     for (file, path, msg) in [
         (&junk, None, "not a SPIR-V binary"),
-        (&img, None, "only storage images are modelled yet"),
+        (&img, None, "sampling is modelled for 2-D images only"),
         (&muladd, Some(""), "apt-get install glslang-tools"),
     ] {
         let mut c = Command::new(env!("CARGO_BIN_EXE_rdna2spv"));

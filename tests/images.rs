@@ -1069,25 +1069,37 @@ fn refusals_name_the_instruction_and_feature() {
         err.contains("TYPE does not match") && err.contains("D183"),
         "{err}"
     );
-    // A sampled image: refused at capture.
-    let src = dir.join("sampled.comp");
-    std::fs::write(
-        &src,
-        "#version 450\nlayout(local_size_x = 1) in;\nlayout(binding = 0) uniform sampler2D s;\nlayout(binding = 1) buffer B { vec4 b[]; };\nvoid main() { b[0] = textureLod(s, vec2(0.5), 0.0); }\n",
-    )
-    .unwrap();
-    let o = rdna2spv(&[
-        "capture",
-        src.to_str().unwrap(),
-        "-o",
-        dir.join("cap").to_str().unwrap(),
-    ]);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("sampled image") && err.contains("D183"),
-        "{err}"
-    );
+    // Sampling a 3-D image, and a separate sampled image and sampler: refused at capture (D187).
+    for (name, decl, call, want) in [
+        (
+            "sampled3d",
+            "uniform sampler3D s;",
+            "textureLod(s, vec3(0.5), 0.0)",
+            "2-D images only",
+        ),
+        (
+            "separate",
+            "uniform texture2D t;\nlayout(binding = 2) uniform sampler sm;",
+            "textureLod(sampler2D(t, sm), vec2(0.5), 0.0)",
+            "separate sampled image",
+        ),
+    ] {
+        let src = dir.join(format!("{name}.comp"));
+        std::fs::write(
+            &src,
+            format!("#version 450\nlayout(local_size_x = 1) in;\nlayout(binding = 0) {decl}\nlayout(binding = 1) buffer B {{ vec4 b[]; }};\nvoid main() {{ b[0] = {call}; }}\n"),
+        )
+        .unwrap();
+        let o = rdna2spv(&[
+            "capture",
+            src.to_str().unwrap(),
+            "-o",
+            dir.join(format!("cap-{name}")).to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(want) && err.contains("D187"), "{err}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -1157,4 +1169,523 @@ fn mimg_decoding_matches_llvm_mc() {
         assert_eq!(norm(printed), *line, "words {enc:02x?}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Sampling (decision D187): image_sample_lz and image_sample_l on a 2-D rgba8 image with three levels,
+// through five samplers, against a reference written here from D187's model.
+
+/// Hand-assembled (llvm-mc-19, gfx1030) wave32 code: each invocation reads (u, v, lod) and samples with
+/// five samplers (s[16:19] .. s[32:35]); the fifth sample returns x, y, w (dmask 0xb, NSA addresses); then
+/// a 1-D image (s[40:47]) sampled at u with the fourth sampler (`_lz`) and the third (`_l`, NSA); then a
+/// 2-D array (s[48:55]) sampled at (u, v, slice) with the second sampler (the slice from the fourth input).
+const SAMPLE_ASM: &[(&str, &[u32])] = &[
+    ("s_lshl_b32 s39, s38, 5", &[0x8f278526]),
+    ("v_add_nc_u32_e32 v0, s39, v0", &[0x4a000027]),
+    ("v_lshlrev_b32_e32 v1, 4, v0", &[0x34020084]),
+    (
+        "global_load_dwordx4 v[2:5], v1, s[0:1]",
+        &[0xdc388000, 0x02000001],
+    ),
+    ("v_mul_u32_u24_e32 v6, 0x80, v0", &[0x160c00ff, 0x00000080]),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+    (
+        "image_sample_lz v[8:11], v[2:3], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        &[0xf09c0f08, 0x00820802],
+    ),
+    (
+        "image_sample_lz v[12:15], v[2:3], s[8:15], s[20:23] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        &[0xf09c0f08, 0x00a20c02],
+    ),
+    (
+        "image_sample_l v[16:19], v[2:4], s[8:15], s[24:27] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        &[0xf0900f08, 0x00c21002],
+    ),
+    (
+        "image_sample_l v[20:23], v[2:4], s[8:15], s[28:31] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        &[0xf0900f08, 0x00e21402],
+    ),
+    (
+        "image_sample_lz v[24:26], [v2, v3], s[8:15], s[32:35] dmask:0xb dim:SQ_RSRC_IMG_2D",
+        &[0xf09c0b0a, 0x01021802, 0x00000003],
+    ),
+    (
+        "image_sample_lz v[28:31], v2, s[40:47], s[28:31] dmask:0xf dim:SQ_RSRC_IMG_1D",
+        &[0xf09c0f00, 0x00ea1c02],
+    ),
+    (
+        "image_sample_l v[32:35], [v2, v4], s[40:47], s[24:27] dmask:0xf dim:SQ_RSRC_IMG_1D",
+        &[0xf0900f02, 0x00ca2002, 0x00000004],
+    ),
+    (
+        "image_sample_lz v[36:39], [v2, v3, v5], s[48:55], s[20:23] dmask:0xf dim:SQ_RSRC_IMG_2D_ARRAY",
+        &[0xf09c0f2a, 0x00ac2402, 0x00000503],
+    ),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+    (
+        "global_store_dwordx4 v6, v[8:11], s[2:3]",
+        &[0xdc788000, 0x00020806],
+    ),
+    (
+        "global_store_dwordx4 v6, v[12:15], s[2:3] offset:16",
+        &[0xdc788010, 0x00020c06],
+    ),
+    (
+        "global_store_dwordx4 v6, v[16:19], s[2:3] offset:32",
+        &[0xdc788020, 0x00021006],
+    ),
+    (
+        "global_store_dwordx4 v6, v[20:23], s[2:3] offset:48",
+        &[0xdc788030, 0x00021406],
+    ),
+    (
+        "global_store_dwordx3 v6, v[24:26], s[2:3] offset:64",
+        &[0xdc7c8040, 0x00021806],
+    ),
+    (
+        "global_store_dwordx4 v6, v[28:31], s[2:3] offset:80",
+        &[0xdc788050, 0x00021c06],
+    ),
+    (
+        "global_store_dwordx4 v6, v[32:35], s[2:3] offset:96",
+        &[0xdc788060, 0x00022006],
+    ),
+    (
+        "global_store_dwordx4 v6, v[36:39], s[2:3] offset:112",
+        &[0xdc788070, 0x00022406],
+    ),
+    ("s_endpgm", &[0xbf810000]),
+];
+
+#[derive(Clone, Copy)]
+/// A sampler as D187 defines its behaviour: filter, address modes (0 wrap, 1 mirror, 2 clamp to the last
+/// texel, 3 mirror once, 6 border), mip filter (1 point), LOD clamp and bias in 1/256, border (0, 0, 0, 1).
+struct RefSampler {
+    linear: bool,
+    addr: [u32; 2],
+    min_lod: i32,
+    max_lod: i32,
+    bias: i32,
+}
+
+/// D187's floor: the f32 clamped to ±2^24 (NaN → 0), then rounded down.
+fn ref_floor(x: f32) -> (i32, f32) {
+    let lim = 16_777_216.0f32;
+    let x = if x > lim {
+        lim
+    } else if x < -lim {
+        -lim
+    } else {
+        x
+    };
+    if x.is_nan() {
+        (0, x)
+    } else {
+        (x.floor() as i32, x)
+    }
+}
+
+/// D187's address modes: (index, inside the image).
+fn ref_address(i: i32, n: i32, mode: u32) -> (i32, bool) {
+    match mode {
+        0 => (i.rem_euclid(n), true),
+        1 => {
+            let m = i.rem_euclid(2 * n);
+            (if m >= n { 2 * n - 1 - m } else { m }, true)
+        }
+        2 => (i.clamp(0, n - 1), true),
+        3 => ((if i < 0 { -1 - i } else { i }).min(n - 1), true),
+        6 => (i, (0..n).contains(&i)),
+        _ => unreachable!(),
+    }
+}
+
+/// One sample per D187: `texel(level, x, y)` gives a texel's four f32 components.
+fn ref_sample(
+    s: &RefSampler,
+    u: f32,
+    v: f32,
+    lod: f32,
+    extents: &[(i32, i32)],
+    texel: &dyn Fn(usize, i32, i32) -> [f32; 4],
+) -> [f32; 4] {
+    let l = (ref_floor(lod * 256.0).0 + s.bias)
+        .max(s.min_lod)
+        .min(s.max_lod);
+    // Minification (L > 0) and magnification use the same filter in these samplers.
+    let d = (((l + 128) >> 8) as usize).min(extents.len() - 1);
+    let (w, h) = extents[d];
+    // Per axis: two texel indices (with inside flags) and the 8-bit fraction.
+    let axis = |c: f32, n: i32, mode: u32| -> ([(i32, bool); 2], u32) {
+        let sc = c * n as f32;
+        let (i0, a) = if s.linear {
+            let (i, shc) = ref_floor(sc - 0.5);
+            let frac = shc - i as f32;
+            (i, (frac * 256.0) as u32)
+        } else {
+            (ref_floor(sc).0, 0)
+        };
+        ([ref_address(i0, n, mode), ref_address(i0 + 1, n, mode)], a)
+    };
+    let (xs, a) = axis(u, w, s.addr[0]);
+    let (ys, b) = axis(v, h, s.addr[1]);
+    let fetch = |(x, ix): (i32, bool), (y, iy): (i32, bool)| {
+        if ix && iy {
+            texel(d, x, y)
+        } else {
+            [0.0, 0.0, 0.0, 1.0]
+        }
+    };
+    let t00 = fetch(xs[0], ys[0]);
+    if !s.linear {
+        return t00;
+    }
+    let t10 = fetch(xs[1], ys[0]);
+    let t01 = fetch(xs[0], ys[1]);
+    let t11 = fetch(xs[1], ys[1]);
+    let (a1, a0) = (a as f32 / 256.0, (256 - a) as f32 / 256.0);
+    let (b1, b0) = (b as f32 / 256.0, (256 - b) as f32 / 256.0);
+    std::array::from_fn(|c| {
+        let r0 = t00[c] * a0 + t10[c] * a1;
+        let r1 = t01[c] * a0 + t11[c] * a1;
+        r0 * b0 + r1 * b1
+    })
+}
+
+/// One 1-D sample per D187: as [`ref_sample`] with a single row (bilinear along x only).
+fn ref_sample_1d(
+    s: &RefSampler,
+    u: f32,
+    lod: f32,
+    widths: &[i32],
+    texel: &dyn Fn(usize, i32, i32) -> [f32; 4],
+) -> [f32; 4] {
+    let l = (ref_floor(lod * 256.0).0 + s.bias)
+        .max(s.min_lod)
+        .min(s.max_lod);
+    let d = (((l + 128) >> 8) as usize).min(widths.len() - 1);
+    let n = widths[d];
+    let sc = u * n as f32;
+    let fetch = |(x, inside): (i32, bool)| {
+        if inside {
+            texel(d, x, 0)
+        } else {
+            [0.0, 0.0, 0.0, 1.0]
+        }
+    };
+    if !s.linear {
+        return fetch(ref_address(ref_floor(sc).0, n, s.addr[0]));
+    }
+    let (i, shc) = ref_floor(sc - 0.5);
+    let a = ((shc - i as f32) * 256.0) as u32;
+    let t0 = fetch(ref_address(i, n, s.addr[0]));
+    let t1 = fetch(ref_address(i + 1, n, s.addr[0]));
+    let (a1, a0) = (a as f32 / 256.0, (256 - a) as f32 / 256.0);
+    std::array::from_fn(|c| t0[c] * a0 + t1[c] * a1)
+}
+
+// coverage: sample_nearest_and_linear_2d: IMAGE_SAMPLE_LZ IMAGE_SAMPLE_L
+#[test]
+fn sample_nearest_and_linear_2d() {
+    let dir = scratch("sample");
+    write_code(&dir.join("k.bin"), SAMPLE_ASM);
+    let extents = [(13, 7), (6, 3), (3, 1)];
+    let mut g = Lcg(27);
+    let tex: Vec<u8> = (0..112 * 4).map(|_| (g.next() >> 8) as u8).collect();
+    std::fs::write(dir.join("tex.bin"), &tex).unwrap();
+    let line: Vec<u8> = (0..13 * 4).map(|_| (g.next() >> 8) as u8).collect();
+    std::fs::write(dir.join("line.bin"), &line).unwrap();
+    let arr: Vec<u8> = (0..5 * 4 * 3 * 4).map(|_| (g.next() >> 8) as u8).collect();
+    std::fs::write(dir.join("arr.bin"), &arr).unwrap();
+    let n = 256usize;
+    let mut inputs: Vec<[f32; 4]> = Vec::new();
+    for i in 0..n {
+        let u = match i {
+            0 => f32::NAN,
+            1 => f32::INFINITY,
+            2 => f32::NEG_INFINITY,
+            3..=16 => (i - 3) as f32 / 13.0,
+            17..=30 => (i as f32 - 17.5) / 13.0,
+            _ => (g.next() % 5000) as f32 / 1000.0 - 2.0,
+        };
+        let v = match i {
+            3..=16 => (i % 8) as f32 / 7.0,
+            _ => (g.next() % 5000) as f32 / 1000.0 - 2.0,
+        };
+        let lod = (g.next() % 500) as f32 / 100.0 - 1.0;
+        // Slices: halves (ties), NaN and out-of-range values among random ones.
+        let slice = match i % 8 {
+            0 => (i / 8 % 9) as f32 * 0.5 - 1.0,
+            1 if i < 16 => f32::NAN,
+            _ => (g.next() % 600) as f32 / 100.0 - 1.5,
+        };
+        inputs.push([u, v, lod, slice]);
+    }
+    let uv: Vec<u8> = inputs
+        .iter()
+        .flat_map(|t| [t[0], t[1], t[2], t[3]])
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    std::fs::write(dir.join("uv.bin"), uv).unwrap();
+    let manifest = format!(
+        r#"
+code = "k.bin"
+grid = [{n}, 1, 1]
+workgroup = [32, 1, 1]
+[abi]
+wave_size = 32
+sgpr = [
+    {{ reg = 0, address = "uv" }},
+    {{ reg = 2, address = "o" }},
+    {{ reg = 8, tsharp = "tex" }},
+    {{ reg = 16, ssharp = {{ filter = "nearest", address = ["repeat", "clamp_to_edge"] }} }},
+    {{ reg = 20, ssharp = {{ filter = "linear", address = ["clamp_to_edge", "repeat"] }} }},
+    {{ reg = 24, ssharp = {{ filter = "nearest", address = ["mirrored_repeat", "mirror_clamp_to_edge"], lod_bias = 0.25 }} }},
+    {{ reg = 28, ssharp = {{ filter = "linear", address = ["repeat", "repeat"], max_lod = 1.5 }} }},
+    {{ reg = 32, ssharp = {{ filter = "linear", address = ["clamp_to_border", "clamp_to_border"], border = "opaque_black" }} }},
+    {{ reg = 38, workgroup_id = 0 }},
+    {{ reg = 40, tsharp = "line" }},
+    {{ reg = 48, tsharp = "arr" }},
+]
+[[buffers]]
+name = "uv"
+file = "uv.bin"
+[[buffers]]
+name = "o"
+size = {}
+output = true
+[[images]]
+name = "tex"
+format = "rgba8_unorm"
+dim = "2d"
+extent = [13, 7, 1]
+levels = 3
+file = "tex.bin"
+[[images]]
+name = "line"
+format = "rgba8_unorm"
+dim = "1d"
+extent = [9, 1, 1]
+levels = 2
+file = "line.bin"
+[[images]]
+name = "arr"
+format = "rgba8_unorm"
+dim = "2d_array"
+extent = [5, 4, 1]
+layers = 3
+file = "arr.bin"
+"#,
+        n * 128
+    );
+    let m = dir.join("k.toml");
+    std::fs::write(&m, manifest).unwrap();
+    let out = dir.join("out");
+    run_both(&m, &out);
+    let o = words(&read(&out.join("o.bin")));
+    let base = [0usize, 91, 109];
+    let texel = |l: usize, x: i32, y: i32| -> [f32; 4] {
+        let (w, _) = extents[l];
+        let t = base[l] + (y * w + x) as usize;
+        std::array::from_fn(|c| tex[4 * t + c] as f32 / 255.0)
+    };
+    let samplers = [
+        RefSampler {
+            linear: false,
+            addr: [0, 2],
+            min_lod: 0,
+            max_lod: 3840,
+            bias: 0,
+        },
+        RefSampler {
+            linear: true,
+            addr: [2, 0],
+            min_lod: 0,
+            max_lod: 3840,
+            bias: 0,
+        },
+        RefSampler {
+            linear: false,
+            addr: [1, 3],
+            min_lod: 0,
+            max_lod: 3840,
+            bias: 64,
+        },
+        RefSampler {
+            linear: true,
+            addr: [0, 0],
+            min_lod: 0,
+            max_lod: 384,
+            bias: 0,
+        },
+        RefSampler {
+            linear: true,
+            addr: [6, 6],
+            min_lod: 0,
+            max_lod: 3840,
+            bias: 0,
+        },
+    ];
+    let mut linear_differs = 0;
+    for (i, &[u, v, lod, _]) in inputs.iter().enumerate() {
+        for (k, s) in samplers.iter().enumerate() {
+            // `_lz` samples level 0 at LOD 0 (plus the bias), `_l` at the lane's LOD.
+            let l = if k == 2 || k == 3 { lod } else { 0.0 };
+            let want = ref_sample(s, u, v, l, &extents, &texel);
+            let comps: &[usize] = if k == 4 { &[0, 1, 3] } else { &[0, 1, 2, 3] };
+            for (j, &c) in comps.iter().enumerate() {
+                let got = o[32 * i + 4 * k + j];
+                assert_eq!(
+                    got,
+                    want[c].to_bits(),
+                    "lane {i} (u {u}, v {v}, lod {lod}) sampler {k} component {c}: {} want {}",
+                    f32::from_bits(got),
+                    want[c]
+                );
+            }
+            if s.linear {
+                let near = RefSampler {
+                    linear: false,
+                    ..*s
+                };
+                let p = ref_sample(&near, u, v, l, &extents, &texel);
+                linear_differs += (p != want) as usize;
+            }
+        }
+    }
+    // The linear samples are not the nearest texels in disguise.
+    assert!(linear_differs > 3 * n / 2, "{linear_differs}");
+    // 1-D: one row (levels 9 and 4 texels wide); bilinear along x only.
+    let line_texel = |l: usize, x: i32, _y: i32| -> [f32; 4] {
+        let t = [0usize, 9][l] + x as usize;
+        std::array::from_fn(|c| line[4 * t + c] as f32 / 255.0)
+    };
+    for (i, &[u, _, lod, _]) in inputs.iter().enumerate() {
+        for (k, s, l) in [(5usize, &samplers[3], 0.0f32), (6, &samplers[2], lod)] {
+            let want = ref_sample_1d(s, u, l, &[9, 4], &line_texel);
+            for c in 0..4 {
+                let got = o[32 * i + 4 * k + c];
+                assert_eq!(
+                    got,
+                    want[c].to_bits(),
+                    "1-D lane {i} (u {u}, lod {lod}) sample {k} component {c}: {} want {}",
+                    f32::from_bits(got),
+                    want[c]
+                );
+            }
+        }
+    }
+    // 2-D array (5×4, three slices): the slice is the coordinate rounded to nearest even, clamped to 0..=2.
+    for (i, &[u, v, _, r]) in inputs.iter().enumerate() {
+        let slice = if r.is_nan() {
+            0
+        } else {
+            (r.clamp(-16_777_216.0, 16_777_216.0).round_ties_even() as i32).clamp(0, 2)
+        };
+        let arr_texel = |_l: usize, x: i32, y: i32| -> [f32; 4] {
+            let t = ((slice * 4 + y) * 5 + x) as usize;
+            std::array::from_fn(|c| arr[4 * t + c] as f32 / 255.0)
+        };
+        let want = ref_sample(&samplers[1], u, v, 0.0, &[(5, 4)], &arr_texel);
+        for c in 0..4 {
+            let got = o[32 * i + 28 + c];
+            assert_eq!(
+                got,
+                want[c].to_bits(),
+                "2-D array lane {i} (u {u}, v {v}, slice {r}) component {c}: {} want {}",
+                f32::from_bits(got),
+                want[c]
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// coverage: sampled_image_capture_nearest_linear: IMAGE_SAMPLE_LZ
+/// `sample.comp` captured by ACO with two combined image samplers (nearest: repeat × clamp-to-edge through
+/// `texture()`; bilinear: clamp-to-edge × repeat through `textureLod(.., 0)`), a 13×7 rgba8 image each, in
+/// wave32 and wave64, against D187's model on the GLSL's coordinates.
+#[test]
+fn sampled_image_capture_nearest_linear() {
+    for wave in [32u32, 64] {
+        let dir = scratch(&format!("sampled-w{wave}"));
+        let (w, h) = (13i32, 7i32);
+        let mut g = Lcg(187 + wave as u64);
+        let near: Vec<u8> = (0..w * h * 4).map(|_| (g.next() >> 8) as u8).collect();
+        let lin: Vec<u8> = (0..w * h * 4).map(|_| (g.next() >> 8) as u8).collect();
+        std::fs::write(dir.join("near.bin"), &near).unwrap();
+        std::fs::write(dir.join("lin.bin"), &lin).unwrap();
+        let args: Vec<String> = [
+            "--grid",
+            "16,16",
+            "--image",
+            "nearestTex=13,7,1,1,1",
+            "--image",
+            "linearTex=13,7,1,1,1",
+            "--sampler",
+            "nearestTex=nearest,repeat,clamp_to_edge",
+            "--sampler",
+            "linearTex=linear,clamp_to_edge,repeat",
+            "--size",
+            "o=8192",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([
+            format!("--input=nearestTex={}", dir.join("near.bin").display()),
+            format!("--input=linearTex={}", dir.join("lin.bin").display()),
+        ])
+        .collect();
+        let m = capture("sample.comp", wave, &args, &dir);
+        let listing =
+            std::fs::read_to_string(dir.join(format!("sample.navi21.w{wave}.aco.txt"))).unwrap();
+        assert_eq!(listing.matches("image_sample_lz v").count(), 2, "{listing}");
+        let out = dir.join("out");
+        run_both(&m, &out);
+        let o = words(&read(&out.join("o.bin")));
+        let texel_of = |t: &[u8]| {
+            let t = t.to_vec();
+            move |_l: usize, x: i32, y: i32| -> [f32; 4] {
+                let k = (y * w + x) as usize;
+                std::array::from_fn(|c| t[4 * k + c] as f32 / 255.0)
+            }
+        };
+        let (tn, tl) = (texel_of(&near), texel_of(&lin));
+        let sn = RefSampler {
+            linear: false,
+            addr: [0, 2],
+            min_lod: 0,
+            max_lod: 3840,
+            bias: 0,
+        };
+        let sl = RefSampler {
+            linear: true,
+            addr: [2, 0],
+            ..sn
+        };
+        for py in 0..16u32 {
+            for px in 0..16u32 {
+                let i = (py * 16 + px) as usize;
+                let u = px as f32 * 0.173f32 - 0.61f32;
+                let v = py as f32 * 0.1309f32 - 0.47f32;
+                let a = ref_sample(&sn, u, v, 0.0, &[(w, h)], &tn);
+                let b = ref_sample(&sl, u, v, 0.0, &[(w, h)], &tl);
+                for c in 0..4 {
+                    assert_eq!(
+                        o[8 * i + c],
+                        a[c].to_bits(),
+                        "w{wave} ({px}, {py}) nearest c{c}"
+                    );
+                    assert_eq!(
+                        o[8 * i + 4 + c],
+                        b[c].to_bits(),
+                        "w{wave} ({px}, {py}) linear c{c}: {} want {}",
+                        f32::from_bits(o[8 * i + 4 + c]),
+                        b[c]
+                    );
+                }
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -49,6 +49,11 @@ pub struct Request {
     /// `NAME=IMAGE,BASE_LEVEL,LEVELS`: the storage-image binding NAME is a view of some levels of the
     /// binding IMAGE's image (D183), as a program binds per-level views for mip generation.
     pub views: Vec<(String, String, u32, u32)>,
+    /// `NAME=FILTER,ADDRESS_U,ADDRESS_V`: a combined image sampler's sampler settings (default nearest,
+    /// clamp_to_edge; D187), as the raw manifest's `sampler` names them.
+    pub samplers: Vec<(String, String, [String; 2])>,
+    /// `NAME=FORMAT`: a sampled image's format (default rgba8_unorm; a shader does not name it).
+    pub formats: Vec<(String, String)>,
     /// The output folder (inputs inside it are referenced, not copied).
     pub dir: PathBuf,
     /// The shader's name (file stem); output files are `<name>.<family>.w<wave>.*`.
@@ -67,6 +72,8 @@ impl Request {
             push: Vec::new(),
             images: Vec::new(),
             views: Vec::new(),
+            samplers: Vec::new(),
+            formats: Vec::new(),
             dir: dir.into(),
             name: name.into(),
         }
@@ -495,10 +502,25 @@ fn image_entry(
             _ => [grid[0], grid[1], 1, 1, grid[2]],
         },
     };
-    let desc = image_layout::ImageDesc::new(im.format, im.dim, [w, h, d], levels, layers)
-        .with_context(|| format!("storage image {n:?}"))?;
+    let format = match req.formats.iter().find(|(m, _)| m == n) {
+        Some((_, f)) if im.sampled => f.as_str(),
+        Some(_) => bail!("--format {n}=...: {n} is a storage image, whose format the shader names"),
+        None => im.format,
+    };
+    let desc = image_layout::ImageDesc::new(format, im.dim, [w, h, d], levels, layers)
+        .with_context(|| format!("image {n:?}"))?;
     writeln!(text, "\n[[images]]\nname = {n:?}")?;
-    writeln!(text, "format = {:?}", im.format)?;
+    writeln!(text, "format = {format:?}")?;
+    if im.sampled {
+        let (filter, [u, v]) = match req.samplers.iter().find(|(m, ..)| m == n) {
+            Some((_, f, a)) => (f.as_str(), [a[0].as_str(), a[1].as_str()]),
+            None => ("nearest", ["clamp_to_edge", "clamp_to_edge"]),
+        };
+        writeln!(
+            text,
+            "sampler = {{ filter = {filter:?}, address = [{u:?}, {v:?}] }}   # a combined image sampler (D187)"
+        )?;
+    }
     if im.cube {
         writeln!(
             text,
@@ -538,7 +560,7 @@ fn image_entry(
         writeln!(text, "file = {file:?}")?;
     } else if !b.writeonly {
         let file = format!("{}.{n}.in.bin", req.name);
-        extra.push((file.clone(), image_placeholder(im.format, desc.size())));
+        extra.push((file.clone(), image_placeholder(format, desc.size())));
         writeln!(
             text,
             "file = {file:?}                 # placeholder texels ({} bytes, D183's layout): replace them",

@@ -159,7 +159,9 @@ unsafe fn pipeline_output(
                 .map(|b| {
                     vk::DescriptorSetLayoutBinding::default()
                         .binding(b.binding)
-                        .descriptor_type(if b.image.is_some() {
+                        .descriptor_type(if b.image.as_ref().is_some_and(|i| i.sampled) {
+                            vk::DescriptorType::COMBINED_IMAGE_SAMPLER
+                        } else if b.image.is_some() {
                             vk::DescriptorType::STORAGE_IMAGE
                         } else if b.uniform {
                             vk::DescriptorType::UNIFORM_BUFFER

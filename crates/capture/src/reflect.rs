@@ -45,6 +45,8 @@ pub struct StorageImage {
     pub format: &'static str,
     /// A cube or cube array (six 2-D array slices per cube).
     pub cube: bool,
+    /// A combined image sampler (descriptor type COMBINED_IMAGE_SAMPLER, D187) rather than a storage image.
+    pub sampled: bool,
 }
 
 /// The raw-manifest name of a SPIR-V storage image format (None: not modelled, or Unknown).
@@ -403,9 +405,20 @@ pub fn reflect(words: &[u32], entry: Option<&str>) -> Result<Reflection> {
                 }
             }
             StorageClass::UniformConstant
-                if pointee_ty.is_some_and(|t| t.class.opcode == Op::TypeImage) =>
+                if pointee_ty.is_some_and(|t| {
+                    t.class.opcode == Op::TypeImage || t.class.opcode == Op::TypeSampledImage
+                }) =>
             {
                 let t = pointee_ty.expect("checked");
+                // A combined image sampler (OpTypeSampledImage of a sampled image, D187).
+                let combined = t.class.opcode == Op::TypeSampledImage;
+                let t = if combined {
+                    Info::id_op(t, 0)
+                        .and_then(|i| info.ty(i))
+                        .context("OpTypeSampledImage without its image type")?
+                } else {
+                    t
+                };
                 let var_name = info.names.get(&var).cloned().unwrap_or_default();
                 let set = info
                     .deco(var, Decoration::DescriptorSet)
@@ -438,9 +451,40 @@ pub fn reflect(words: &[u32], entry: Option<&str>) -> Result<Reflection> {
                     var_name.clone()
                 };
                 let cube = matches!(t.operands.get(1), Some(Operand::Dim(spirv::Dim::DimCube)));
+                if combined {
+                    if dim != Some("2d") || cube || sampled != Some(1) {
+                        bail!(
+                            "the shader samples {shown:?}, not a 2-D image: sampling is modelled for 2-D images only (D187)"
+                        );
+                    }
+                    let name = if var_name.is_empty() {
+                        format!("set{set}_binding{binding}")
+                    } else {
+                        var_name
+                    };
+                    bindings.push(Binding {
+                        set,
+                        binding,
+                        name,
+                        readonly: true,
+                        writeonly: false,
+                        stride: None,
+                        fixed_bytes: 0,
+                        elem: Scalar::Other,
+                        uniform: false,
+                        // The format is not in the shader: rgba8_unorm unless `--format` names one.
+                        image: Some(StorageImage {
+                            dim: "2d",
+                            format: "rgba8_unorm",
+                            cube: false,
+                            sampled: true,
+                        }),
+                    });
+                    continue;
+                }
                 let (Some(dim), Some(2)) = (dim, sampled) else {
                     bail!(
-                        "the shader uses {shown:?}, a sampled image, texel buffer or multisampled image: only storage images (1D, 2D, 3D, cubes and arrays) are modelled yet (D183, issue 27)"
+                        "the shader uses {shown:?}, a separate sampled image, texel buffer or multisampled image: only storage images (1D, 2D, 3D, cubes and arrays, D183) and combined 2-D image samplers (D187) are modelled yet"
                     );
                 };
                 let Some(format) = format.and_then(image_format_name) else {
@@ -465,7 +509,12 @@ pub fn reflect(words: &[u32], entry: Option<&str>) -> Result<Reflection> {
                     fixed_bytes: 0,
                     elem: Scalar::Other,
                     uniform: false,
-                    image: Some(StorageImage { dim, format, cube }),
+                    image: Some(StorageImage {
+                        dim,
+                        format,
+                        cube,
+                        sampled: false,
+                    }),
                 });
             }
             StorageClass::UniformConstant => {

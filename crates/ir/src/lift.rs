@@ -32,6 +32,7 @@ mod format;
 mod image;
 mod lds;
 mod mode;
+mod sample;
 pub use mode::{mode_of_rsrc1, MODELLED_MODE};
 mod movrel;
 mod permlane;

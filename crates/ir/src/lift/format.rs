@@ -447,6 +447,41 @@ impl Lifter<'_> {
         ok: H,
         vdata: u16,
     ) -> Result<(), LiftError> {
+        let comps = self.typed_load_values(t, desc, sel, comps_idx, addrs, ok);
+        if !t.d16 {
+            for (i, &x) in comps.iter().enumerate() {
+                self.write_v(vdata + i as u16, x);
+            }
+            return Ok(());
+        }
+        // d16: pairs into one VGPR, low half first; a lone component keeps the other half.
+        for (r, pair) in comps.chunks(2).enumerate() {
+            let reg = vdata + r as u16;
+            let x = if pair.len() == 2 {
+                let m16 = self.c(Ty::B32, 0xffff);
+                let lo = self.int(IntOp::And, Ty::B32, pair[0], m16);
+                let s16 = self.c(Ty::B32, 16);
+                let hi = self.int(IntOp::Shl, Ty::B32, pair[1], s16);
+                self.int(IntOp::Or, Ty::B32, lo, hi)
+            } else {
+                self.d16_merge(pair[0], data[r], t.hi)
+            };
+            self.write_v(reg, x);
+        }
+        Ok(())
+    }
+
+    /// Loads one element and returns the components `comps_idx` (indices into `sel`), converted and
+    /// selected by DST_SEL (an element not loaded, `ok` false, reads as zero bits).
+    pub(super) fn typed_load_values(
+        &mut self,
+        t: Typed,
+        desc: &Desc,
+        sel: &[H],
+        comps_idx: &[usize],
+        addrs: &[H],
+        ok: H,
+    ) -> Vec<H> {
         // Reserved DST_SEL values (2, 3) on a returned component.
         let mut bad = self.c(Ty::B1, 0);
         for &s in comps_idx.iter().map(|&c| &sel[c]) {
@@ -567,27 +602,7 @@ impl Lifter<'_> {
             let v = self.buf_select(is1, one, v);
             comps.push(self.buf_select(is0, zero, v));
         }
-        if !t.d16 {
-            for (i, &x) in comps.iter().enumerate() {
-                self.write_v(vdata + i as u16, x);
-            }
-            return Ok(());
-        }
-        // d16: pairs into one VGPR, low half first; a lone component keeps the other half.
-        for (r, pair) in comps.chunks(2).enumerate() {
-            let reg = vdata + r as u16;
-            let x = if pair.len() == 2 {
-                let m16 = self.c(Ty::B32, 0xffff);
-                let lo = self.int(IntOp::And, Ty::B32, pair[0], m16);
-                let s16 = self.c(Ty::B32, 16);
-                let hi = self.int(IntOp::Shl, Ty::B32, pair[1], s16);
-                self.int(IntOp::Or, Ty::B32, lo, hi)
-            } else {
-                self.d16_merge(pair[0], data[r], t.hi)
-            };
-            self.write_v(reg, x);
-        }
-        Ok(())
+        comps
     }
 
     /// One channel's load conversion (`raw` its bits, `w` its width, `mask` = (1 << w) - 1).

@@ -139,17 +139,17 @@ pub fn atomic_format_refusal(fmt: u32, op: AtomicOp) -> Option<&'static str> {
 }
 
 /// The T# fields the lifter uses (all Uniform B32 unless noted).
-struct Tsharp {
+pub(super) struct Tsharp {
     /// Base address (B64).
-    base: H,
-    fmt: H,
-    width: H,
-    height: H,
-    sel: Vec<H>,
-    base_level: H,
-    last_level: H,
-    depth: H,
-    base_array: H,
+    pub(super) base: H,
+    pub(super) fmt: H,
+    pub(super) width: H,
+    pub(super) height: H,
+    pub(super) sel: Vec<H>,
+    pub(super) base_level: H,
+    pub(super) last_level: H,
+    pub(super) depth: H,
+    pub(super) base_array: H,
 }
 
 impl Lifter<'_> {
@@ -163,6 +163,8 @@ impl Lifter<'_> {
             IMAGE_STORE => (Kind::Store, false),
             IMAGE_STORE_MIP => (Kind::Store, true),
             IMAGE_GET_RESINFO => (Kind::Resinfo, true),
+            IMAGE_SAMPLE_LZ => return self.image_sample(false),
+            IMAGE_SAMPLE_L => return self.image_sample(true),
             _ if op.name().starts_with("image_atomic_") => {
                 let form = op
                     .name()
@@ -392,11 +394,11 @@ impl Lifter<'_> {
     }
 
     /// A lift-time refusal of an image instruction, named as MIMG.
-    fn unsupported_mimg<T>(&self, reason: &str) -> Result<T, LiftError> {
+    pub(super) fn unsupported_mimg<T>(&self, reason: &str) -> Result<T, LiftError> {
         self.unsupported(&format!("image instruction (MIMG): {reason}"))
     }
 
-    fn tsharp(&mut self, srsrc: u16, dim: Dim) -> Tsharp {
+    pub(super) fn tsharp(&mut self, srsrc: u16, dim: Dim) -> Tsharp {
         let d: Vec<H> = (0..5).map(|i| self.read_s(srsrc + i, Ty::B32)).collect();
         let hi = self.buf_field(d[1], 0, 0xff);
         let b = self.n(Node::Concat { lo: d[0], hi });
@@ -444,14 +446,21 @@ impl Lifter<'_> {
     }
 
     /// `max(1, e >> level)`.
-    fn level_extent(&mut self, e: H, level: H) -> H {
+    pub(super) fn level_extent(&mut self, e: H, level: H) -> H {
         let s = self.int(IntOp::LShr, Ty::B32, e, level);
         let one = self.c(Ty::B32, 1);
         self.int(IntOp::MaxU, Ty::B32, s, one)
     }
 
     /// The byte offset of `level` (B64): the sizes of the levels before it (at most 15).
-    fn level_offset(&mut self, ts: &Tsharp, dim: Dim, level: H, size64: H, layers: H) -> H {
+    pub(super) fn level_offset(
+        &mut self,
+        ts: &Tsharp,
+        dim: Dim,
+        level: H,
+        size64: H,
+        layers: H,
+    ) -> H {
         let one = self.c(Ty::B32, 1);
         let layers64 = self.un(UnOp::ZExt, Ty::B64, layers);
         let per_texels = self.int(IntOp::Mul, Ty::B64, size64, layers64);
@@ -730,12 +739,12 @@ mod lift_tests {
     use crate::lift::{lift, LiftError, LiftOptions};
     use rdna2spv_isa::Target;
 
-    /// Every storage-image opcode with every dim, dmask, NSA size and the flag bits, at register numbers up
+    /// Every storage-image opcode and image_sample_l/_lz (D187) with every dim, dmask, NSA size and the flag bits, at register numbers up
     /// to v255/s100: the lifter returns a program or a named refusal, never panics.
     #[test]
     fn every_field_combination_lifts_or_is_refused_by_name() {
         let ops = [
-            0x00u32, 0x01, 0x08, 0x09, 0x0e, 0x0f, 0x10, 0x11, 0x18, 0x1c,
+            0x00u32, 0x01, 0x08, 0x09, 0x0e, 0x0f, 0x10, 0x11, 0x18, 0x1c, 0x24, 0x27,
         ];
         let mut lifted = 0;
         for op in ops {

@@ -1,0 +1,445 @@
+//! Image sampling (MIMG `image_sample_lz`, `image_sample_l`) on 1D, 2D and 2D array images, decision D187. The T# is decoded
+//! as for storage images (D183, lift/image.rs) and the sampler (S#, four SGPRs) at run time too; texels are
+//! fetched with the storage-image addressing and conversions, and filtered by D187's model, a composition of
+//! existing IR nodes (integer arithmetic, f32 add/mul/div and conversions), so the evaluator and every
+//! lowering compute the same bits (D025).
+//!
+//! S# (RDNA 2, gfx10.3), the fields read:
+//! - word 0: CLAMP_X (2:0), CLAMP_Y (5:3), FORCE_UNNORMALIZED (15);
+//! - word 1: MIN_LOD (11:0), MAX_LOD (23:12), unsigned 4.8 fixed point;
+//! - word 2: LOD_BIAS (13:0, signed 5.8 fixed point), XY_MAG_FILTER (21:20), XY_MIN_FILTER (23:22),
+//!   MIP_FILTER (27:26);
+//! - word 3: BORDER_COLOR_TYPE (31:30).
+//!
+//! The model (D187), per lane:
+//! 1. LOD: `L = floor(RN(lod × 256))` (lod 0 for `_lz`; the f32 clamped to ±2^24 first, NaN → 0), plus
+//!    LOD_BIAS, clamped to [MIN_LOD, MAX_LOD] (integers in 1/256). Filter: XY_MIN_FILTER when L > 0, else
+//!    XY_MAG_FILTER (0 point, 1 bilinear; aniso refused). Level `d`: MIP_FILTER 0 → 0; 1 (point) →
+//!    `(L + 128) >> 8`; 2 (linear) → `L >> 8`, refused when `L` has a fraction; `d` at most
+//!    LAST_LEVEL − BASE_LEVEL; the level is BASE_LEVEL + d.
+//! 2. Per axis, extent N of the level: `s = RN(u × N)` (u itself when unnormalized). Point: `i = floor(s)`.
+//!    Bilinear: `s' = RN(s − ½)`, `i = floor(s')`, `a = trunc((s' − i) × 256)` (8-bit sub-texel fraction),
+//!    texels i and i + 1. `floor` clamps its f32 to ±2^24 first (NaN → 0).
+//! 3. Address modes on the integer index: 0 wrap (`i mod N`), 1 mirror (`m = i mod 2N`, `2N − 1 − m` when
+//!    m ≥ N), 2 clamp to the last texel, 3 mirror once (`−1 − i` for i < 0, then clamped), 6 border (outside
+//!    [0, N): the border colour); 4, 5, 7 (half-border forms) refused.
+//! 4. Texels converted as storage-image loads (D183), DST_SEL applied; a border texel is BORDER_COLOR_TYPE's
+//!    colour (0 transparent black, 1 opaque black, 2 opaque white; 3, a register colour, refused) with 1.0
+//!    (1 for UINT/SINT formats).
+//! 5. Bilinear, per component, with `α = a/256`, `β = b/256`: `r0 = RN(RN(t00·(1−α)) + RN(t10·α))`,
+//!    `r1` likewise on the second row, result `RN(RN(r0·(1−β)) + RN(r1·β))` (1D: `r0`); refused for
+//!    UINT/SINT.
+
+use super::format::{Nfmt, Typed};
+use super::image::Dim;
+use super::{LiftError, Lifter};
+use crate::{FloatCmp, FloatOp, Handle, IntCmp, IntOp, Node, Ty, UnOp};
+
+type H = Handle<Node>;
+
+const TWO24: u64 = 0x4b80_0000; // 2^24 as f32
+const NEG_TWO24: u64 = 0xcb80_0000;
+
+/// One axis's texel indices and weights.
+struct Axis {
+    /// First texel (after the address mode) and whether it is inside the image.
+    i0: (H, H),
+    /// Second texel (bilinear).
+    i1: (H, H),
+    /// The 8-bit sub-texel fraction (0 for point sampling), B32.
+    a: H,
+}
+
+impl Lifter<'_> {
+    /// `floor(x)` as i32 of f32 `x` clamped to ±2^24 first (NaN → 0), and the clamped value.
+    fn floor_i(&mut self, x: H) -> (H, H) {
+        let hi = self.c(Ty::B32, TWO24);
+        let lo = self.c(Ty::B32, NEG_TWO24);
+        let over = self.fcmp(FloatCmp::Gt, x, hi);
+        let under = self.fcmp(FloatCmp::Lt, x, lo);
+        let x = self.buf_select(over, hi, x);
+        let x = self.buf_select(under, lo, x);
+        let t = self.un(UnOp::F32ToI32, Ty::B32, x);
+        let tf = self.un(UnOp::I32ToF32, Ty::B32, t);
+        let above = self.fcmp(FloatCmp::Gt, tf, x);
+        let one = self.c(Ty::B32, 1);
+        let tm = self.int(IntOp::Sub, Ty::B32, t, one);
+        (self.buf_select(above, tm, t), x)
+    }
+
+    /// `i mod m` (result in [0, m)) for |i| ≤ 2^24 + 1 and 0 < m ≤ 2^15: the quotient from one f32 division,
+    /// then one correction each way.
+    fn mod_i(&mut self, i: H, m: H) -> H {
+        let fi = self.un(UnOp::I32ToF32, Ty::B32, i);
+        let fm = self.un(UnOp::U32ToF32, Ty::B32, m);
+        let q = self.float(FloatOp::F32Div, fi, fm, fi);
+        let (q, _) = self.floor_i(q);
+        let qm = self.int(IntOp::Mul, Ty::B32, q, m);
+        let r = self.int(IntOp::Sub, Ty::B32, i, qm);
+        let z = self.c(Ty::B32, 0);
+        let neg = self.icmp(IntCmp::LtI, Ty::B32, r, z);
+        let rp = self.int(IntOp::Add, Ty::B32, r, m);
+        let r = self.buf_select(neg, rp, r);
+        let big = self.icmp(IntCmp::GeI, Ty::B32, r, m);
+        let rm = self.int(IntOp::Sub, Ty::B32, r, m);
+        self.buf_select(big, rm, r)
+    }
+
+    /// The address mode `mode` (B32, 3 bits) on index `i` of an axis of `n` texels: (index, inside).
+    fn address_mode(&mut self, i: H, n: H, mode: H) -> (H, H) {
+        let z = self.c(Ty::B32, 0);
+        let one = self.c(Ty::B32, 1);
+        let t = self.c(Ty::B1, 1);
+        let n1 = self.int(IntOp::Sub, Ty::B32, n, one);
+        let wrap = self.mod_i(i, n);
+        let n2 = self.int(IntOp::Add, Ty::B32, n, n);
+        let m = self.mod_i(i, n2);
+        let hi = self.icmp(IntCmp::GeI, Ty::B32, m, n);
+        let n2m = self.int(IntOp::Sub, Ty::B32, n2, one);
+        let refl = self.int(IntOp::Sub, Ty::B32, n2m, m);
+        let mirror = self.buf_select(hi, refl, m);
+        let c0 = self.int(IntOp::MaxI, Ty::B32, i, z);
+        let clamp = self.int(IntOp::MinI, Ty::B32, c0, n1);
+        let neg = self.icmp(IntCmp::LtI, Ty::B32, i, z);
+        let mone = self.c(Ty::B32, 0xffff_ffff);
+        let flip = self.int(IntOp::Sub, Ty::B32, mone, i);
+        let j = self.buf_select(neg, flip, i);
+        let once = self.int(IntOp::MinI, Ty::B32, j, n1);
+        let inside = self.icmp(IntCmp::LtU, Ty::B32, i, n);
+        let is = |s: &mut Self, k: u64| {
+            let kc = s.c(Ty::B32, k);
+            s.icmp(IntCmp::Eq, Ty::B32, mode, kc)
+        };
+        let m0 = is(self, 0);
+        let m1 = is(self, 1);
+        let m3 = is(self, 3);
+        let m6 = is(self, 6);
+        let mut idx = clamp;
+        idx = self.buf_select(m0, wrap, idx);
+        idx = self.buf_select(m1, mirror, idx);
+        idx = self.buf_select(m3, once, idx);
+        idx = self.buf_select(m6, i, idx);
+        let ins = self.buf_select(m6, inside, t);
+        (idx, ins)
+    }
+
+    /// `x` (f32) rounded to the nearest integer, ties to even, as i32 (clamped to ±2^24 first, NaN → 0):
+    /// `floor` and the exact fraction decide.
+    fn round_even_i(&mut self, x: H) -> H {
+        let (fl, xc) = self.floor_i(x);
+        let flf = self.un(UnOp::I32ToF32, Ty::B32, fl);
+        let frac = self.float(FloatOp::F32Sub, xc, flf, xc);
+        let half = self.c(Ty::B32, 0x3f00_0000);
+        let gt = self.fcmp(FloatCmp::Gt, frac, half);
+        let eq = self.fcmp(FloatCmp::Eq, frac, half);
+        let one = self.c(Ty::B32, 1);
+        let lsb = self.int(IntOp::And, Ty::B32, fl, one);
+        let odd = self.nonzero(Ty::B32, lsb);
+        let f = self.c(Ty::B1, 0);
+        let tie = self.buf_select(eq, odd, f);
+        let up = self.buf_or(gt, tie);
+        let z = self.c(Ty::B32, 0);
+        let inc = self.buf_select(up, one, z);
+        self.int(IntOp::Add, Ty::B32, fl, inc)
+    }
+
+    /// One axis: coordinate `u` (f32), level extent `n`, address mode, `linear` and `unnorm` (B1).
+    fn sample_axis(&mut self, u: H, n: H, mode: H, linear: H, unnorm: H) -> Axis {
+        let nf = self.un(UnOp::U32ToF32, Ty::B32, n);
+        let s = self.float(FloatOp::F32Mul, u, nf, u);
+        let s = self.buf_select(unnorm, u, s);
+        let (ip, _) = self.floor_i(s);
+        let half = self.c(Ty::B32, 0x3f00_0000);
+        let sh = self.float(FloatOp::F32Sub, s, half, s);
+        let (il, shc) = self.floor_i(sh);
+        let ilf = self.un(UnOp::I32ToF32, Ty::B32, il);
+        let frac = self.float(FloatOp::F32Sub, shc, ilf, shc);
+        let k256 = self.c(Ty::B32, 0x4380_0000);
+        let fr = self.float(FloatOp::F32Mul, frac, k256, frac);
+        let a = self.un(UnOp::F32ToU32, Ty::B32, fr);
+        let z = self.c(Ty::B32, 0);
+        let a = self.buf_select(linear, a, z);
+        let i0 = self.buf_select(linear, il, ip);
+        let one = self.c(Ty::B32, 1);
+        let i1 = self.int(IntOp::Add, Ty::B32, i0, one);
+        let i0 = self.address_mode(i0, n, mode);
+        let i1 = self.address_mode(i1, n, mode);
+        Axis { i0, i1, a }
+    }
+
+    /// `image_sample_lz` (`explicit_lod` false) and `image_sample_l` on 1D and 2D images (D187).
+    pub(super) fn image_sample(&mut self, explicit_lod: bool) -> Result<(), LiftError> {
+        let (w0, w1) = (self.w(0), self.w(1));
+        let nsa = (w0 >> 1) & 3;
+        let dim_field = (w0 >> 3) & 7;
+        let dmask = (w0 >> 8) & 0xf;
+        let unorm_bit = (w0 >> 12) & 1;
+        let vaddr0 = (w1 & 0xff) as u16;
+        let vdata = ((w1 >> 8) & 0xff) as u16;
+        let srsrc = (((w1 >> 16) & 0x1f) * 4) as u16;
+        let ssamp = (((w1 >> 21) & 0x1f) * 4) as u16;
+        if w0 >> 15 & 1 != 0 {
+            return self.unsupported_mimg("r128 (a 128-bit T#) is not modelled (D183)");
+        }
+        if w0 >> 16 & 3 != 0 {
+            return self.unsupported_mimg(
+                "tfe/lwe (texture fail and LOD warning results) are not modelled (D183)",
+            );
+        }
+        if w1 >> 30 & 1 != 0 {
+            return self.unsupported_mimg("a16 (16-bit image addresses) is not modelled (D183)");
+        }
+        if w1 >> 31 & 1 != 0 {
+            return self.unsupported_mimg("d16 (16-bit image data) is not modelled (D183)");
+        }
+        let dim = match Dim::of(dim_field) {
+            Some(d @ (Dim::D1 | Dim::D2 | Dim::D2Array)) => d,
+            _ => {
+                return self.unsupported_mimg(
+                    "sampling is modelled for 1D, 2D and 2D array images only (D187): 3D, cube, 1D array and MSAA are not",
+                )
+            }
+        };
+        let d2 = dim != Dim::D1;
+        let array = dim == Dim::D2Array;
+        if dmask == 0 {
+            return self
+                .unsupported_mimg("an image instruction with dmask 0 is not modelled (D183)");
+        }
+        let naddr = dim.coords() + explicit_lod as usize;
+        let addr_regs: Vec<u16> = (0..naddr)
+            .map(|k| {
+                if nsa == 0 || k == 0 {
+                    vaddr0 + k as u16
+                } else {
+                    let b = k - 1;
+                    ((self.w(2 + b / 4) >> (8 * (b % 4))) & 0xff) as u16
+                }
+            })
+            .collect();
+        let ndata = dmask.count_ones() as u16;
+        if addr_regs.iter().any(|&r| r > 255) || vdata + ndata > 256 {
+            return self.unsupported_mimg("an address or data VGPR tuple passes v255");
+        }
+        // Reads first: the T#, the S#, the address.
+        let ts = self.tsharp(srsrc, dim);
+        let sw: Vec<H> = (0..4).map(|i| self.read_s(ssamp + i, Ty::B32)).collect();
+        let addr: Vec<H> = addr_regs
+            .iter()
+            .map(|&reg| self.n(Node::ReadVgpr { reg, ty: Ty::B32 }))
+            .collect();
+        let f = self.c(Ty::B1, 0);
+        let z = self.c(Ty::B32, 0);
+        let one = self.c(Ty::B32, 1);
+        // S# fields.
+        let clamp_x = self.buf_field(sw[0], 0, 7);
+        let clamp_y = self.buf_field(sw[0], 3, 7);
+        let force_un = self.buf_field(sw[0], 15, 1);
+        let unorm_k = self.c(Ty::B32, unorm_bit as u64);
+        let un = self.int(IntOp::Or, Ty::B32, force_un, unorm_k);
+        let unnorm = self.nonzero(Ty::B32, un);
+        let min_lod = self.buf_field(sw[1], 0, 0xfff);
+        let max_lod = self.buf_field(sw[1], 12, 0xfff);
+        let bias = self.buf_field(sw[2], 0, 0x3fff);
+        let c18 = self.c(Ty::B32, 18);
+        let bias = self.int(IntOp::Shl, Ty::B32, bias, c18);
+        let bias = self.int(IntOp::AShr, Ty::B32, bias, c18);
+        let mag = self.buf_field(sw[2], 20, 3);
+        let minf = self.buf_field(sw[2], 22, 3);
+        let mip = self.buf_field(sw[2], 26, 3);
+        let border = self.buf_field(sw[3], 30, 3);
+        let mut bad = f;
+        for m in [clamp_x, clamp_y] {
+            for k in [4u64, 5, 7] {
+                let kc = self.c(Ty::B32, k);
+                let e = self.icmp(IntCmp::Eq, Ty::B32, m, kc);
+                bad = self.buf_or(bad, e);
+            }
+        }
+        self.n(Node::Refuse {
+            cond: bad,
+            reason: "the S#'s address mode is a half-border or mirror-once-border form: not modelled (D187)",
+        });
+        let three = self.c(Ty::B32, 3);
+        let reg_border = self.icmp(IntCmp::Eq, Ty::B32, border, three);
+        self.n(Node::Refuse {
+            cond: reg_border,
+            reason: "the S#'s border colour is a register colour: not modelled (D187)",
+        });
+        // LOD in 1/256 (D187 step 1).
+        let lod = if explicit_lod {
+            let k = self.c(Ty::B32, 0x4380_0000);
+            let lod = addr[naddr - 1];
+            let l = self.float(FloatOp::F32Mul, lod, k, lod);
+            self.floor_i(l).0
+        } else {
+            z
+        };
+        let l = self.int(IntOp::Add, Ty::B32, lod, bias);
+        let l = self.int(IntOp::MaxI, Ty::B32, l, min_lod);
+        let l = self.int(IntOp::MinI, Ty::B32, l, max_lod);
+        let minified = self.icmp(IntCmp::GtI, Ty::B32, l, z);
+        let xy = self.buf_select(minified, minf, mag);
+        let two = self.c(Ty::B32, 2);
+        let aniso = self.icmp(IntCmp::GeU, Ty::B32, xy, two);
+        self.n(Node::Refuse {
+            cond: aniso,
+            reason: "the S#'s filter is anisotropic: not modelled (D187)",
+        });
+        let linear = self.icmp(IntCmp::Eq, Ty::B32, xy, one);
+        let c128 = self.c(Ty::B32, 128);
+        let c8 = self.c(Ty::B32, 8);
+        let lr = self.int(IntOp::Add, Ty::B32, l, c128);
+        let d_point = self.int(IntOp::LShr, Ty::B32, lr, c8);
+        let d_lin = self.int(IntOp::LShr, Ty::B32, l, c8);
+        let m255 = self.c(Ty::B32, 255);
+        let lfrac = self.int(IntOp::And, Ty::B32, l, m255);
+        let has_frac = self.nonzero(Ty::B32, lfrac);
+        let mip_lin = self.icmp(IntCmp::Eq, Ty::B32, mip, two);
+        let mip_pt = self.icmp(IntCmp::Eq, Ty::B32, mip, one);
+        let between = self.buf_select(mip_lin, has_frac, f);
+        self.n(Node::Refuse {
+            cond: between,
+            reason: "linear mip filtering between two levels: not modelled (D187)",
+        });
+        let d = self.buf_select(mip_pt, d_point, z);
+        let d = self.buf_select(mip_lin, d_lin, d);
+        let span = self.int(IntOp::Sub, Ty::B32, ts.last_level, ts.base_level);
+        let d = self.int(IntOp::MinU, Ty::B32, d, span);
+        let level = self.int(IntOp::Add, Ty::B32, ts.base_level, d);
+        let level_ok = self.icmp(IntCmp::LeU, Ty::B32, ts.base_level, ts.last_level);
+        // The format.
+        let fmt7 = self.buf_field(ts.fmt, 0, 0x7f);
+        let c127 = self.c(Ty::B32, 127);
+        let wide = self.icmp(IntCmp::GtU, Ty::B32, ts.fmt, c127);
+        self.n(Node::Refuse {
+            cond: wide,
+            reason: "the T#'s FORMAT is invalid or not modelled (0, or above 77: compressed and depth formats; D183)",
+        });
+        let mut desc = self.runtime_desc(fmt7, |x| {
+            super::image::image_format_refusal(x, false, dmask)
+        });
+        desc.refused = self.buf_or(desc.refused, wide);
+        let is_u = self.is_nf(desc.nf, Nfmt::Uint);
+        let is_s = self.is_nf(desc.nf, Nfmt::Sint);
+        let is_int = self.buf_or(is_u, is_s);
+        let lin_int = self.buf_select(linear, is_int, f);
+        self.n(Node::Refuse {
+            cond: lin_int,
+            reason: "bilinear filtering of a UINT/SINT format: not modelled (D187)",
+        });
+        // Axes.
+        let wl = self.level_extent(ts.width, level);
+        let ax = self.sample_axis(addr[0], wl, clamp_x, linear, unnorm);
+        let ay = if d2 {
+            let hl = self.level_extent(ts.height, level);
+            self.sample_axis(addr[1], hl, clamp_y, linear, unnorm)
+        } else {
+            // 1D: one row, y = 0.
+            let t = self.c(Ty::B1, 1);
+            Axis {
+                i0: (z, t),
+                i1: (z, t),
+                a: z,
+            }
+        };
+        // The border colour (D187 step 4).
+        let onef = self.c(Ty::B32, 0x3f80_0000);
+        let one_v = self.buf_select(is_int, one, onef);
+        let b1 = self.icmp(IntCmp::Eq, Ty::B32, border, one);
+        let b2 = self.icmp(IntCmp::Eq, Ty::B32, border, two);
+        let rgb = self.buf_select(b2, one_v, z);
+        let alpha_b = self.buf_or(b1, b2);
+        let alpha = self.buf_select(alpha_b, one_v, z);
+        let border_c = [rgb, rgb, rgb, alpha];
+        // The four texels.
+        let size64 = self.un(UnOp::ZExt, Ty::B64, desc.size);
+        // The slice (2D arrays): the coordinate rounded to the nearest integer, ties to even, clamped to
+        // [0, DEPTH − BASE_ARRAY], plus BASE_ARRAY; the layout holds DEPTH + 1 slices per level (D183).
+        let (layers, slice) = if array {
+            let layers = self.int(IntOp::Add, Ty::B32, ts.depth, one);
+            let r = self.round_even_i(addr[2]);
+            let room = self.int(IntOp::Sub, Ty::B32, ts.depth, ts.base_array);
+            let room = self.int(IntOp::MaxI, Ty::B32, room, z);
+            let r = self.int(IntOp::MaxI, Ty::B32, r, z);
+            let r = self.int(IntOp::MinI, Ty::B32, r, room);
+            (layers, self.int(IntOp::Add, Ty::B32, r, ts.base_array))
+        } else {
+            (one, z)
+        };
+        let off = self.level_offset(&ts, dim, level, size64, layers);
+        let rows_per_level = if d2 {
+            self.level_extent(ts.height, level)
+        } else {
+            one
+        };
+        let s64 = self.un(UnOp::ZExt, Ty::B64, slice);
+        let h64 = self.un(UnOp::ZExt, Ty::B64, rows_per_level);
+        let slice_rows = self.int(IntOp::Mul, Ty::B64, s64, h64);
+        let base = self.int(IntOp::Add, Ty::B64, ts.base, off);
+        let not_refused = self.buf_select(desc.refused, f, level_ok);
+        let t = Typed {
+            store: false,
+            d16: false,
+            hi: false,
+            n: 4,
+        };
+        let mut texels = Vec::new();
+        let rows = if d2 { vec![ay.i0, ay.i1] } else { vec![ay.i0] };
+        for (y, inside_y) in rows {
+            for (x, inside_x) in [ax.i0, ax.i1] {
+                let inside = self.buf_select(inside_x, inside_y, f);
+                let ok = self.buf_select(inside, not_refused, f);
+                let y64 = self.un(UnOp::ZExt, Ty::B64, y);
+                let y64 = self.int(IntOp::Add, Ty::B64, y64, slice_rows);
+                let x64 = self.un(UnOp::ZExt, Ty::B64, x);
+                let w64 = self.un(UnOp::ZExt, Ty::B64, wl);
+                let t1 = self.int(IntOp::Mul, Ty::B64, y64, w64);
+                let t1 = self.int(IntOp::Add, Ty::B64, t1, x64);
+                let t1 = self.int(IntOp::Mul, Ty::B64, t1, size64);
+                let a = self.int(IntOp::Add, Ty::B64, base, t1);
+                let addrs: Vec<H> = (0..4u64)
+                    .map(|j| {
+                        let k = self.c(Ty::B64, 4 * j);
+                        self.int(IntOp::Add, Ty::B64, a, k)
+                    })
+                    .collect();
+                let vals = self.typed_load_values(t, &desc, &ts.sel, &[0, 1, 2, 3], &addrs, ok);
+                let vals: Vec<H> = (0..4)
+                    .map(|c| self.buf_select(inside, vals[c], border_c[c]))
+                    .collect();
+                texels.push(vals);
+            }
+        }
+        // Weights: k/256 and (256 − k)/256, exact.
+        let inv = self.c(Ty::B32, 0x3b80_0000);
+        let c256 = self.c(Ty::B32, 256);
+        let weights = |s: &mut Self, a: H| {
+            let af = s.un(UnOp::U32ToF32, Ty::B32, a);
+            let w1 = s.float(FloatOp::F32Mul, af, inv, af);
+            let b = s.int(IntOp::Sub, Ty::B32, c256, a);
+            let bf = s.un(UnOp::U32ToF32, Ty::B32, b);
+            let w0 = s.float(FloatOp::F32Mul, bf, inv, bf);
+            (w0, w1)
+        };
+        let (ax0, ax1) = weights(self, ax.a);
+        let (ay0, ay1) = weights(self, ay.a);
+        let lerp = |s: &mut Self, p: H, q: H, w0: H, w1: H| {
+            let x = s.float(FloatOp::F32Mul, p, w0, p);
+            let y = s.float(FloatOp::F32Mul, q, w1, q);
+            s.float(FloatOp::F32Add, x, y, x)
+        };
+        for (reg, c) in (vdata..).zip((0..4usize).filter(|c| dmask >> c & 1 != 0)) {
+            let r0 = lerp(self, texels[0][c], texels[1][c], ax0, ax1);
+            let v = if d2 {
+                let r1 = lerp(self, texels[2][c], texels[3][c], ax0, ax1);
+                lerp(self, r0, r1, ay0, ay1)
+            } else {
+                r0
+            };
+            let v = self.buf_select(linear, v, texels[0][c]);
+            self.write_v(reg, v);
+        }
+        Ok(())
+    }
+}
