@@ -252,21 +252,6 @@ fn forms() -> Vec<Form> {
     ]
 }
 
-struct Rng(u64);
-impl Rng {
-    fn u64(&mut self) -> u64 {
-        // splitmix64
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn u32(&mut self) -> u32 {
-        self.u64() as u32
-    }
-}
-
 /// An f32 operand biased to the subnormal range: subnormals, the smallest normals, numbers whose products
 /// or quotients land below 2^-126, numbers that cancel to subnormals, zeros, a few large values and infinities.
 fn operand(r: &mut Rng) -> u32 {
@@ -313,13 +298,6 @@ fn inputs(n: usize, seed: u64, int_v1: bool) -> Vec<[u32; 8]> {
 
 /// Operands per form and mode: `RDNA2SPV_DENORM_N`, default 100,000 (about 1.5 s each, debug build).
 /// lavapipe, or the device `RDNA2SPV_VK_DEVICE` names (`cargo xtask gpu-check`).
-fn device_name() -> String {
-    std::env::var("RDNA2SPV_VK_DEVICE")
-        .ok()
-        .filter(|v| !v.trim().is_empty())
-        .unwrap_or_else(|| "llvmpipe".into())
-}
-
 fn n(_field: u32) -> usize {
     std::env::var("RDNA2SPV_DENORM_N")
         .ok()
@@ -389,15 +367,7 @@ fn f32_flush_and_preserve_match_softfloat() {
 /// exact emulation (D168: integer widening and narrowing around f64 arithmetic, the integer f64 fma, the
 /// integer f16 narrowing), and lavapipe runs them.
 fn simulated() -> DeviceProfile {
-    let mut p = probe(&lavapipe()).expect("the device profile is probed");
-    p.preserves_subnormals_f32 = false;
-    p.preserves_subnormals_f16 = false;
-    p.preserves_subnormals_f64 = false;
-    p.denorm_preserve_mode_honoured = false;
-    p.fma_f32_fused = false;
-    p.fma_f16_fused = false;
-    p.fma_f64_fused = false;
-    p
+    simulated_flushing(probe(&lavapipe()).expect("the device profile is probed"))
 }
 
 /// Every form in the flushing and the preserving mode under the simulated flushing device: the emulations

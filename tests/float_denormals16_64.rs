@@ -477,33 +477,18 @@ fn forms() -> Vec<Form> {
 // ---------------------------------------------------------------------------------------------------
 // Operands.
 
-struct Rng(u64);
-impl Rng {
-    fn u64(&mut self) -> u64 {
-        // splitmix64
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.u64() % n
-    }
-}
-
 /// An f64 operand biased to the subnormal range: subnormals, the smallest normals, numbers whose products
 /// land below 2^-1022, numbers near 1, zeros, large values and infinities.
 fn operand64(r: &mut Rng) -> u64 {
     let s = r.u64() & 1 << 63;
     let man = r.u64() & 0xf_ffff_ffff_ffff;
-    let e = match r.below(16) {
+    let e: u64 = match r.below(16) {
         0..=5 => 0,
-        6..=8 => 1 + r.below(4),
-        9..=10 => 500 + r.below(40), // 2^-523 .. 2^-484: products below 2^-1022
-        11..=12 => 1000 + r.below(46),
+        6..=8 => 1 + r.below(4) as u64,
+        9..=10 => 500 + r.below(40) as u64, // 2^-523 .. 2^-484: products below 2^-1022
+        11..=12 => 1000 + r.below(46) as u64,
         13 => return s,
-        14 => 1800 + r.below(200),
+        14 => 1800 + r.below(200) as u64,
         _ => {
             if r.below(4) == 0 {
                 return s | 0x7ff0_0000_0000_0000;
@@ -521,11 +506,11 @@ fn operand16(r: &mut Rng) -> u32 {
     let man = (r.u64() as u32) & 0x3ff;
     let e = match r.below(16) {
         0..=5 => 0,
-        6..=8 => 1 + r.below(2) as u32,
-        9..=10 => 6 + r.below(4) as u32,
-        11..=12 => 13 + r.below(4) as u32,
+        6..=8 => 1 + r.below(2),
+        9..=10 => 6 + r.below(4),
+        11..=12 => 13 + r.below(4),
         13 => return s,
-        14 => 25 + r.below(5) as u32,
+        14 => 25 + r.below(5),
         _ => {
             if r.below(4) == 0 {
                 return s | 0x7c00;
@@ -543,7 +528,7 @@ fn f32_near_f16_subnormals(r: &mut Rng) -> u32 {
     if r.below(32) == 0 {
         return s;
     }
-    let e = 127 - 25 + r.below(13) as u32;
+    let e = 127 - 25 + r.below(13);
     s | e << 23 | (r.u64() as u32) & 0x7f_ffff
 }
 
@@ -647,14 +632,7 @@ fn f16_f64_flush_and_preserve_match_softfloat() {
 /// lavapipe and still give SoftFloat's bits in both modes.
 #[test]
 fn f16_f64_modes_on_the_simulated_flushing_device_match_softfloat() {
-    let mut p = probe(&lavapipe()).expect("the device profile is probed");
-    p.preserves_subnormals_f32 = false;
-    p.preserves_subnormals_f16 = false;
-    p.preserves_subnormals_f64 = false;
-    p.denorm_preserve_mode_honoured = false;
-    p.fma_f32_fused = false;
-    p.fma_f16_fused = false;
-    p.fma_f64_fused = false;
+    let p = simulated_flushing(probe(&lavapipe()).expect("the device profile is probed"));
     check(&[0, 3], &p, n() / 4);
 }
 
@@ -683,21 +661,9 @@ fn compiled_kernels_follow_their_f16_f64_descriptor_mode() {
     let pqr: Vec<[u32; 3]> = (0..n)
         .map(|_| [0; 3].map(|_: u32| operand16(&mut r)))
         .collect();
-    // lavapipe, or the device `RDNA2SPV_VK_DEVICE` names (`cargo xtask gpu-check`).
-    let device = std::env::var("RDNA2SPV_VK_DEVICE")
-        .ok()
-        .filter(|v| !v.trim().is_empty())
-        .unwrap_or_else(|| "llvmpipe".into());
-    let ctx = open(Some(&device)).unwrap();
+    let ctx = open(Some(&device_name())).unwrap();
     let measured = profile_of(&ctx, ProfileChoice::Device).unwrap();
-    let mut simulated = measured.clone();
-    simulated.preserves_subnormals_f32 = false;
-    simulated.preserves_subnormals_f16 = false;
-    simulated.preserves_subnormals_f64 = false;
-    simulated.denorm_preserve_mode_honoured = false;
-    simulated.fma_f32_fused = false;
-    simulated.fma_f16_fused = false;
-    simulated.fma_f64_fused = false;
+    let simulated = simulated_flushing(measured.clone());
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/kernels");
     let dir = std::env::temp_dir().join(format!("rdna2spv-denorm64-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

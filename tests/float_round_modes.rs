@@ -132,24 +132,6 @@ fn forms() -> Vec<Form> {
     ]
 }
 
-struct Rng(u64);
-impl Rng {
-    fn u64(&mut self) -> u64 {
-        // splitmix64
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn u32(&mut self) -> u32 {
-        self.u64() as u32
-    }
-    fn below(&mut self, n: u32) -> u32 {
-        self.u32() % n
-    }
-}
-
 /// An f32 operand: around 1 (inexact sums and products of every kind), large (overflow past FLT_MAX), small
 /// (subnormal products and sums), zeros and infinities.
 fn operand(r: &mut Rng) -> u32 {
@@ -286,14 +268,7 @@ fn f32_and_f16_conversion_round_modes_match_softfloat() {
 /// arithmetic the directed rounding is built from stays exact.
 #[test]
 fn round_modes_on_the_simulated_flushing_device_match_softfloat() {
-    let mut p = probe(&lavapipe()).expect("the device profile is probed");
-    p.preserves_subnormals_f32 = false;
-    p.preserves_subnormals_f16 = false;
-    p.preserves_subnormals_f64 = false;
-    p.denorm_preserve_mode_honoured = false;
-    p.fma_f32_fused = false;
-    p.fma_f16_fused = false;
-    p.fma_f64_fused = false;
+    let p = simulated_flushing(probe(&lavapipe()).expect("the device profile is probed"));
     check(&[1, 2, 3], &p, n() / 4);
 }
 
@@ -307,11 +282,7 @@ fn compiled_kernel_follows_llvm_set_rounding() {
     use rdna2spv::dispatch::{run_host_at, Plan};
     let n = 100_000usize;
     let ins = inputs(n, 0xd186_c0de);
-    let device = std::env::var("RDNA2SPV_VK_DEVICE")
-        .ok()
-        .filter(|v| !v.trim().is_empty())
-        .unwrap_or_else(|| "llvmpipe".into());
-    let ctx = open(Some(&device)).unwrap();
+    let ctx = open(Some(&device_name())).unwrap();
     let prof = profile_of(&ctx, ProfileChoice::Device).unwrap();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/kernels");
     let dir = std::env::temp_dir().join(format!("rdna2spv-round-{}", std::process::id()));

@@ -132,3 +132,46 @@ pub fn run_both(
     let host = le(&mem.allocation("buf1").unwrap().data);
     (host, le(&run.outputs[1]))
 }
+
+/// The device the float suites run on: `RDNA2SPV_VK_DEVICE` (a name part or an index; `cargo xtask gpu-check`
+/// sets it), else lavapipe.
+pub fn device_name() -> String {
+    std::env::var(DeviceSelector::ENV)
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .unwrap_or_else(|| "llvmpipe".into())
+}
+
+/// `p` with every denormal-related fact declared missing — "flushes f32, f16 and f64 subnormals", "no
+/// float-controls execution modes", "Fma not fused" — so the lowering emits every exact emulation (D168) and
+/// lavapipe runs them: the simulated flushing device of the float suites.
+pub fn simulated_flushing(mut p: DeviceProfile) -> DeviceProfile {
+    p.preserves_subnormals_f32 = false;
+    p.preserves_subnormals_f16 = false;
+    p.preserves_subnormals_f64 = false;
+    p.denorm_preserve_mode_honoured = false;
+    p.fma_f32_fused = false;
+    p.fma_f16_fused = false;
+    p.fma_f64_fused = false;
+    p
+}
+
+/// splitmix64: the float suites' deterministic operand source.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    pub fn u32(&mut self) -> u32 {
+        self.u64() as u32
+    }
+    /// A number below `n` (n > 0).
+    pub fn below(&mut self, n: u32) -> u32 {
+        self.u32() % n
+    }
+}
