@@ -154,14 +154,30 @@ impl Cx<'_> {
             return Ok(None);
         };
         let Some(&base) = self.lm().picks.bases.get(&a.index()) else {
-            return Err(
-                self.unsupported("a lane pick whose value the latest exchange did not carry")
-            );
+            // No exchange carried `a` (a uniform value's ReadLanes are uniform nodes, not captures):
+            // the tree as it is, from its leaves' values.
+            return Ok(Some(self.lane_pick_tree(Handle::from_index(i))?));
         };
         let l = self.get(idx)?;
         let m = self.c32(self.ws - 1);
         let l = self.b.bitwise_and(self.t.u32, None, l, m)?;
         let w = self.lane_slot(base, l)?;
         Ok(Some(self.lane_unslot(a, w)?))
+    }
+
+    /// A pick tree's selects emitted as they stand (the lowering without D188).
+    fn lane_pick_tree(&mut self, h: Handle<Node>) -> R<Word> {
+        let i = h.index();
+        let is_tree = self.lm().picks.roots.contains_key(&i) || self.lm().picks.inner.contains(&i);
+        match self.p.nodes[h] {
+            Node::Select { cond, a, b } if is_tree => {
+                let c = self.get(cond)?;
+                let x = self.lane_pick_tree(a)?;
+                let y = self.lane_pick_tree(b)?;
+                let ty = self.spv_ty(self.ty(i));
+                Ok(self.b.select(ty, None, c, x, y)?)
+            }
+            _ => self.get(h),
+        }
     }
 }
