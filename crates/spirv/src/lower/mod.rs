@@ -1678,8 +1678,13 @@ impl<'a> Cx<'a> {
         let t = self.t;
         let lane = self.lane.expect("inside a lane loop");
         let active = self.active.expect("inside a lane loop");
+        if self.lane_pick_inner(i) {
+            return Ok(()); // read by its pick's root (D188)
+        }
+        let picked = self.lane_pick(i)?;
         let mut value = None;
         match node {
+            _ if picked.is_some() => value = picked,
             Node::Ballot { cond } => {
                 let c = self.get(cond)?;
                 let both = self.b.logical_and(t.bool, None, c, active)?;

@@ -67,6 +67,7 @@ mod ldsaddr;
 mod local;
 mod masks;
 mod meet;
+mod pick;
 mod plan;
 mod shrink;
 mod split;
@@ -215,6 +216,8 @@ pub(crate) struct LaneMode {
     /// A structured loop item has been emitted (D144: after one, lavapipe's loop cap may have cut an
     /// invocation short, and only the label keeps it off).
     looped: bool,
+    /// Lane picks read as one slot (D188, `pick.rs`).
+    pub(crate) picks: pick::Picks,
 }
 
 impl LaneMode {
@@ -250,6 +253,7 @@ impl LaneMode {
             running: None,
             top_on: false,
             looped: false,
+            picks: pick::Picks::default(),
         }
     }
 }
@@ -399,6 +403,7 @@ impl Cx<'_> {
             running: None,
             top_on: false,
             looped: false,
+            picks: pick::Picks::of(self.p),
         });
         Ok(())
     }
@@ -419,6 +424,10 @@ impl Cx<'_> {
     /// Barriers emitted by the lane mapping so far (0 in the wave mapping).
     pub(crate) fn lane_barriers(&self) -> u32 {
         self.lm.as_ref().map_or(0, |m| m.barriers)
+    }
+
+    fn lm_mut(&mut self) -> &mut LaneMode {
+        self.lm.as_mut().expect("lane mapping")
     }
 
     fn lm(&self) -> &LaneMode {
@@ -685,9 +694,16 @@ impl Cx<'_> {
             .copied()
             .filter(|s| matches!(s, Source::Ballot(_)))
             .collect();
+        self.lm_mut().picks.bases.clear();
         for &i in nodes {
             let s = self.source_of(i).expect("checked above");
             let node = self.p.nodes[Handle::from_index(i)].clone();
+            if let (Node::ReadLane { a, .. }, true) = (&node, self.lm().picks.inner.contains(&i)) {
+                // A leaf of a pick tree (D188): its root reads the slot.
+                let base = bases[value_sources.iter().position(|x| *x == s).expect("listed")];
+                self.lm_mut().picks.bases.insert(a.index(), base);
+                continue;
+            }
             let v = match node {
                 Node::Ballot { .. } => {
                     masks[ballot_sources.iter().position(|x| *x == s).expect("listed")]

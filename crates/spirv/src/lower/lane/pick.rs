@@ -1,0 +1,183 @@
+//! Lane picks as one slot read (D188).
+//!
+//! The lifter composes a per-lane read of another lane (DPP, permlane, swizzle: D020) as the wave's
+//! lanes read one by one (`ReadLane { a, lane: k }` for every constant k) and a multiplexer tree of
+//! selects on the bits of the per-lane index. The lane mapping exchanges `a` through workgroup memory
+//! either way; read leaf by leaf, each such instruction loads every slot of the wave (64 loads and 63
+//! selects in wave64), and lavapipe turns each load into a loop over its SIMD lanes, which makes the
+//! coroutine frame of a kernel with barriers slow to build (issue 31). Here the tree's root reads the
+//! one slot its index names, `slot[base + (idx & (wave size - 1))]`:
+//! the value the tree selects, by construction, and the leaves and inner selects are not emitted.
+
+use std::collections::{HashMap, HashSet};
+
+use rdna2spv_ir::{Handle, IntCmp, IntOp, Node, Program, Terminator, Ty};
+use spirv::Word;
+
+use super::super::{operands, Cx, R};
+
+/// The program's pick trees whose inner nodes are used only inside their tree.
+#[derive(Debug, Default)]
+pub(crate) struct Picks {
+    /// Root select -> (the value read across lanes, the per-lane index).
+    pub(crate) roots: HashMap<usize, (Handle<Node>, Handle<Node>)>,
+    /// The leaves (ReadLane) and inner selects of those trees: not emitted.
+    pub(crate) inner: HashSet<usize>,
+    /// The values read by the leaves, the exchange base of the latest exchange that carried each.
+    pub(crate) bases: HashMap<usize, Word>,
+}
+
+impl Picks {
+    pub(crate) fn of(p: &Program) -> Picks {
+        let ws = p.wave_size;
+        if !ws.is_power_of_two() || ws < 2 {
+            return Picks::default();
+        }
+        let levels = ws.trailing_zeros();
+        let mut uses = vec![0u32; p.nodes.len()];
+        for (_, n) in p.nodes.iter() {
+            for o in operands(n) {
+                uses[o.index()] += 1;
+            }
+        }
+        for (_, b) in p.blocks.iter() {
+            if let Terminator::Branch { cond, .. } = b.terminator {
+                uses[cond.index()] += 1;
+            }
+        }
+        let mut picks = Picks::default();
+        // Roots before their subtrees (a root is created after its tree).
+        let nodes: Vec<Handle<Node>> = p.nodes.iter().map(|(h, _)| h).collect();
+        for &h in nodes.iter().rev() {
+            if picks.inner.contains(&h.index()) {
+                continue;
+            }
+            let mut inner = Vec::new();
+            let Some((a, idx)) = tree(p, h, levels, 0, &mut inner) else {
+                continue;
+            };
+            // Every inner node is used once (by its parent in the tree), and no node of the tree is
+            // already inside another tree.
+            if inner
+                .iter()
+                .all(|&i| uses[i] == 1 && !picks.inner.contains(&i))
+            {
+                picks.inner.extend(inner);
+                picks.roots.insert(h.index(), (a, idx));
+            }
+        }
+        picks
+    }
+}
+
+/// Whether `c` is `((idx >> bit) & 1) != 0` (the lifter's bit test), giving idx.
+fn bit_test(p: &Program, c: Handle<Node>, bit: u32) -> Option<Handle<Node>> {
+    let konst =
+        |h: Handle<Node>, v: u64| matches!(p.nodes[h], Node::Const { bits, .. } if bits == v);
+    let Node::IntCmp {
+        op: IntCmp::Ne,
+        ty: Ty::B32,
+        a: and,
+        b: z,
+    } = p.nodes[c]
+    else {
+        return None;
+    };
+    let Node::Int {
+        op: IntOp::And,
+        ty: Ty::B32,
+        a: sh,
+        b: one,
+    } = p.nodes[and]
+    else {
+        return None;
+    };
+    let Node::Int {
+        op: IntOp::LShr,
+        ty: Ty::B32,
+        a: idx,
+        b: k,
+    } = p.nodes[sh]
+    else {
+        return None;
+    };
+    (konst(z, 0) && konst(one, 1) && konst(k, bit as u64)).then_some(idx)
+}
+
+/// Whether `h` selects, by bits `height-1 .. 0` of one index, among `ReadLane { a, lane: first + j }`
+/// for j in `0 .. 2^height` (the leaf j where the bits read j); collects the tree's nodes below the
+/// root into `inner`. Gives (a, idx).
+fn tree(
+    p: &Program,
+    h: Handle<Node>,
+    height: u32,
+    first: u64,
+    inner: &mut Vec<usize>,
+) -> Option<(Handle<Node>, Handle<Node>)> {
+    let Node::Select { cond, a: hi, b: lo } = p.nodes[h] else {
+        return None;
+    };
+    let idx = bit_test(p, cond, height - 1)?;
+    let half = 1u64 << (height - 1);
+    let sides = [(lo, first), (hi, first + half)];
+    let mut read = None;
+    for (side, start) in sides {
+        let got = if height == 1 {
+            match p.nodes[side] {
+                Node::ReadLane { a, lane } if matches!(p.nodes[lane], Node::Const { ty: Ty::B32, bits } if bits == start) => {
+                    (a, idx)
+                }
+                _ => return None,
+            }
+        } else {
+            tree(p, side, height - 1, start, inner)?
+        };
+        if got.1 != idx || read.is_some_and(|r| r != got.0) {
+            return None;
+        }
+        read = Some(got.0);
+        inner.push(side.index());
+    }
+    Some((read?, idx))
+}
+
+impl Cx<'_> {
+    /// Whether node `i` is a leaf or inner select of a pick tree (lane mapping only).
+    pub(crate) fn lane_pick_inner(&self, i: usize) -> bool {
+        self.lm.as_ref().is_some_and(|m| m.picks.inner.contains(&i))
+    }
+
+    /// The value of pick root `i` (None: `i` is no pick root): the slot its index names in the latest
+    /// exchange, which carried the value its leaves read.
+    pub(crate) fn lane_pick(&mut self, i: usize) -> R<Option<Word>> {
+        let Some(&(a, idx)) = self.lm.as_ref().and_then(|m| m.picks.roots.get(&i)) else {
+            return Ok(None);
+        };
+        let Some(&base) = self.lm().picks.bases.get(&a.index()) else {
+            // No exchange carried `a` (a uniform value's ReadLanes are uniform nodes, not captures):
+            // the tree as it is, from its leaves' values.
+            return Ok(Some(self.lane_pick_tree(Handle::from_index(i))?));
+        };
+        let l = self.get(idx)?;
+        let m = self.c32(self.ws - 1);
+        let l = self.b.bitwise_and(self.t.u32, None, l, m)?;
+        let w = self.lane_slot(base, l)?;
+        Ok(Some(self.lane_unslot(a, w)?))
+    }
+
+    /// A pick tree's selects emitted as they stand (the lowering without D188).
+    fn lane_pick_tree(&mut self, h: Handle<Node>) -> R<Word> {
+        let i = h.index();
+        let is_tree = self.lm().picks.roots.contains_key(&i) || self.lm().picks.inner.contains(&i);
+        match self.p.nodes[h] {
+            Node::Select { cond, a, b } if is_tree => {
+                let c = self.get(cond)?;
+                let x = self.lane_pick_tree(a)?;
+                let y = self.lane_pick_tree(b)?;
+                let ty = self.spv_ty(self.ty(i));
+                Ok(self.b.select(ty, None, c, x, y)?)
+            }
+            _ => self.get(h),
+        }
+    }
+}
