@@ -165,6 +165,23 @@ impl Lifter<'_> {
             IMAGE_GET_RESINFO => (Kind::Resinfo, true),
             IMAGE_SAMPLE_LZ => return self.image_sample(false),
             IMAGE_SAMPLE_L => return self.image_sample(true),
+            IMAGE_GATHER4_LZ | IMAGE_GATHER4_LZ_O | IMAGE_GATHER4_C_LZ | IMAGE_GATHER4_C_LZ_O
+            | IMAGE_GATHER4_L | IMAGE_GATHER4_L_O | IMAGE_GATHER4_C_L | IMAGE_GATHER4_C_L_O => {
+                let n = op.name();
+                let lod = if n.contains("_lz") {
+                    super::sample::GatherLod::Zero
+                } else {
+                    super::sample::GatherLod::Explicit
+                };
+                return self.image_gather4(lod, n.contains("_c_"), n.ends_with("_o"));
+            }
+            _ if op.name().starts_with("image_gather4") => {
+                return self.unsupported_mimg(&format!(
+                    "{}: a gather with an implicit (derivative) LOD, a bias or a LOD clamp is not modelled; \
+                     the _lz and _l forms are (D190)",
+                    op.name()
+                ))
+            }
             _ if op.name().starts_with("image_atomic_") => {
                 let form = op
                     .name()

@@ -35,6 +35,11 @@ use super::image::Dim;
 use super::{LiftError, Lifter};
 use crate::{FloatCmp, FloatOp, Handle, IntCmp, IntOp, Node, Ty, UnOp};
 
+// Gather (D190) shares this module's floor, mod and address-mode helpers.
+#[path = "gather.rs"]
+mod gather;
+pub(super) use gather::GatherLod;
+
 type H = Handle<Node>;
 
 const TWO24: u64 = 0x4b80_0000; // 2^24 as f32

@@ -1,0 +1,357 @@
+//! Texel gathering (MIMG `image_gather4_lz`, `_l`, `_c_lz`, `_c_l` and their `_o` forms) on 2D and 2D array
+//! images, decision D190. A child of lift/sample.rs (it shares D187's `floor`, `mod` and address-mode
+//! helpers); the T# is decoded as for storage images (D183) and the S# as for sampling (D187).
+//!
+//! Gather returns one component (the single `dmask` bit) of the four texels of the bilinear footprint,
+//! unfiltered, so the result is exact: no weights, only the footprint and the texel order. Per lane:
+//! 1. Address VGPRs in the ISA's order: the packed offsets (`_o`), the reference value (`_c`), u, v, the
+//!    slice (2D array), the LOD (`_l`).
+//! 2. The level: D187 step 1 (LOD in 1/256 plus LOD_BIAS, clamped to [MIN_LOD, MAX_LOD]; MIP_FILTER none →
+//!    BASE_LEVEL, point → nearest level, linear → refused between two levels). The filters (XY_MAG/MIN)
+//!    are not read: a gather always takes the bilinear footprint.
+//! 3. Per axis with the level's extent N: `s = RN(u × N)` (u when unnormalized), `i = floor(RN(s − ½)) +
+//!    offset`, texels `i` and `i + 1`, each through the S#'s address mode (D187 step 3, border included).
+//!    The offsets are the offset VGPR's signed 6-bit fields at bits 5:0 (u) and 13:8 (v); the slice field
+//!    (21:16) does not apply to a 2D array's slice.
+//! 4. The slice (2D arrays): D187's, the coordinate rounded to nearest even, clamped.
+//! 5. Texels fetched and converted as storage-image loads (D183), DST_SEL applied, component `dmask`
+//!    taken; a border texel gives BORDER_COLOR_TYPE's component (D187 step 4).
+//! 6. `_c`: each texel's value `t` is replaced by 1.0 when `ref OP t` holds, else 0.0, with OP the S#'s
+//!    DEPTH_COMPARE_FUNC (word 0 bits 14:12; 0 never, 1 less, 2 equal, 3 less-or-equal, 4 greater, 5 not
+//!    equal, 6 greater-or-equal, 7 always, as RADV maps VkCompareOp) as IEEE f32 comparisons (a NaN on
+//!    either side: only "not equal" and "always" hold); no clamp of `ref`. Only dmask 0x1 and float or
+//!    normalized formats.
+//! 7. The four results to vdata..vdata+3 in the ISA's order: (i0, j1), (i1, j1), (i1, j0), (i0, j0).
+
+use super::super::format::{Nfmt, Typed};
+use super::super::image::Dim;
+use super::super::{LiftError, Lifter};
+use crate::{FloatCmp, Handle, IntCmp, IntOp, Node, Ty, UnOp};
+
+type H = Handle<Node>;
+
+/// Which LOD a gather form takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(in crate::lift) enum GatherLod {
+    /// `_lz`: LOD 0.
+    Zero,
+    /// `_l`: the last address VGPR.
+    Explicit,
+}
+
+impl Lifter<'_> {
+    /// One gather axis: coordinate `u` (f32), level extent `n`, address mode, `unorm` (B1), integer
+    /// offset `off` (B32): the two texels (index, inside) after the address mode (D190 step 3).
+    fn gather_axis(&mut self, u: H, n: H, mode: H, unnorm: H, off: H) -> [(H, H); 2] {
+        let nf = self.un(UnOp::U32ToF32, Ty::B32, n);
+        let s = self.float(crate::FloatOp::F32Mul, u, nf, u);
+        let s = self.buf_select(unnorm, u, s);
+        let half = self.c(Ty::B32, 0x3f00_0000);
+        let sh = self.float(crate::FloatOp::F32Sub, s, half, s);
+        let (i, _) = self.floor_i(sh);
+        let i0 = self.int(IntOp::Add, Ty::B32, i, off);
+        let one = self.c(Ty::B32, 1);
+        let i1 = self.int(IntOp::Add, Ty::B32, i0, one);
+        [
+            self.address_mode(i0, n, mode),
+            self.address_mode(i1, n, mode),
+        ]
+    }
+
+    /// A signed 6-bit field of the offset VGPR at `shift`, as i32.
+    fn offset_field(&mut self, v: H, shift: u64) -> H {
+        let f = self.buf_field(v, shift, 0x3f);
+        let k = self.c(Ty::B32, 26);
+        let f = self.int(IntOp::Shl, Ty::B32, f, k);
+        self.int(IntOp::AShr, Ty::B32, f, k)
+    }
+
+    /// `image_gather4{_c}{_lz,_l}{_o}` on 2D and 2D array images (D190).
+    pub(in crate::lift) fn image_gather4(
+        &mut self,
+        lod_form: GatherLod,
+        compare: bool,
+        offset: bool,
+    ) -> Result<(), LiftError> {
+        let (w0, w1) = (self.w(0), self.w(1));
+        let nsa = (w0 >> 1) & 3;
+        let dim_field = (w0 >> 3) & 7;
+        let dmask = (w0 >> 8) & 0xf;
+        let unorm_bit = (w0 >> 12) & 1;
+        let vaddr0 = (w1 & 0xff) as u16;
+        let vdata = ((w1 >> 8) & 0xff) as u16;
+        let srsrc = (((w1 >> 16) & 0x1f) * 4) as u16;
+        let ssamp = (((w1 >> 21) & 0x1f) * 4) as u16;
+        if w0 >> 15 & 1 != 0 {
+            return self.unsupported_mimg("r128 (a 128-bit T#) is not modelled (D183)");
+        }
+        if w0 >> 16 & 3 != 0 {
+            return self.unsupported_mimg(
+                "tfe/lwe (texture fail and LOD warning results) are not modelled (D183)",
+            );
+        }
+        if w1 >> 30 & 1 != 0 {
+            return self.unsupported_mimg("a16 (16-bit image addresses) is not modelled (D183)");
+        }
+        if w1 >> 31 & 1 != 0 {
+            return self.unsupported_mimg("d16 (16-bit image data) is not modelled (D183)");
+        }
+        let dim = match Dim::of(dim_field) {
+            Some(d @ (Dim::D2 | Dim::D2Array)) => d,
+            _ => {
+                return self.unsupported_mimg(
+                    "gather is modelled for 2D and 2D array images only (D190): cube (footprints across faces), 1D, 3D and MSAA are not",
+                )
+            }
+        };
+        if dmask.count_ones() != 1 {
+            return self.unsupported_mimg(&format!(
+                "a gather with dmask {dmask:#x}: a gather returns one component (one dmask bit, D190)"
+            ));
+        }
+        if compare && dmask != 1 {
+            return self.unsupported_mimg(&format!(
+                "a compare gather with dmask {dmask:#x}: only the first component (0x1) is modelled (D190)"
+            ));
+        }
+        let comp = dmask.trailing_zeros() as usize;
+        let array = dim == Dim::D2Array;
+        let naddr = offset as usize
+            + compare as usize
+            + dim.coords()
+            + (lod_form == GatherLod::Explicit) as usize;
+        let addr_regs: Vec<u16> = (0..naddr)
+            .map(|k| {
+                if nsa == 0 || k == 0 {
+                    vaddr0 + k as u16
+                } else {
+                    let b = k - 1;
+                    ((self.w(2 + b / 4) >> (8 * (b % 4))) & 0xff) as u16
+                }
+            })
+            .collect();
+        if addr_regs.iter().any(|&r| r > 255) || vdata + 4 > 256 {
+            return self.unsupported_mimg("an address or data VGPR tuple passes v255");
+        }
+        // Reads first: the T#, the S#, the address.
+        let ts = self.tsharp(srsrc, dim);
+        let sw: Vec<H> = (0..4).map(|i| self.read_s(ssamp + i, Ty::B32)).collect();
+        let addr: Vec<H> = addr_regs
+            .iter()
+            .map(|&reg| self.n(Node::ReadVgpr { reg, ty: Ty::B32 }))
+            .collect();
+        let mut next = 0;
+        let mut take = |n: bool| {
+            let k = next;
+            next += n as usize;
+            n.then(|| addr[k])
+        };
+        let off_v = take(offset);
+        let reference = take(compare);
+        let u = take(true).expect("u");
+        let v = take(true).expect("v");
+        let r = take(array);
+        let lod_v = take(lod_form == GatherLod::Explicit);
+        let f = self.c(Ty::B1, 0);
+        let z = self.c(Ty::B32, 0);
+        let one = self.c(Ty::B32, 1);
+        let two = self.c(Ty::B32, 2);
+        // S# fields (D187, plus DEPTH_COMPARE_FUNC).
+        let clamp_x = self.buf_field(sw[0], 0, 7);
+        let clamp_y = self.buf_field(sw[0], 3, 7);
+        let cmp_func = self.buf_field(sw[0], 12, 7);
+        let force_un = self.buf_field(sw[0], 15, 1);
+        let unorm_k = self.c(Ty::B32, unorm_bit as u64);
+        let un = self.int(IntOp::Or, Ty::B32, force_un, unorm_k);
+        let unnorm = self.nonzero(Ty::B32, un);
+        let min_lod = self.buf_field(sw[1], 0, 0xfff);
+        let max_lod = self.buf_field(sw[1], 12, 0xfff);
+        let bias = self.buf_field(sw[2], 0, 0x3fff);
+        let c18 = self.c(Ty::B32, 18);
+        let bias = self.int(IntOp::Shl, Ty::B32, bias, c18);
+        let bias = self.int(IntOp::AShr, Ty::B32, bias, c18);
+        let mip = self.buf_field(sw[2], 26, 3);
+        let border = self.buf_field(sw[3], 30, 3);
+        let mut bad = f;
+        for m in [clamp_x, clamp_y] {
+            for k in [4u64, 5, 7] {
+                let kc = self.c(Ty::B32, k);
+                let e = self.icmp(IntCmp::Eq, Ty::B32, m, kc);
+                bad = self.buf_or(bad, e);
+            }
+        }
+        self.n(Node::Refuse {
+            cond: bad,
+            reason: "the S#'s address mode is a half-border or mirror-once-border form: not modelled (D187)",
+        });
+        let three = self.c(Ty::B32, 3);
+        let reg_border = self.icmp(IntCmp::Eq, Ty::B32, border, three);
+        self.n(Node::Refuse {
+            cond: reg_border,
+            reason: "the S#'s border colour is a register colour: not modelled (D187)",
+        });
+        // The level (D187 step 1; the filters are not read).
+        let lod = match lod_v {
+            Some(x) => {
+                let k = self.c(Ty::B32, 0x4380_0000);
+                let l = self.float(crate::FloatOp::F32Mul, x, k, x);
+                self.floor_i(l).0
+            }
+            None => z,
+        };
+        let l = self.int(IntOp::Add, Ty::B32, lod, bias);
+        let l = self.int(IntOp::MaxI, Ty::B32, l, min_lod);
+        let l = self.int(IntOp::MinI, Ty::B32, l, max_lod);
+        let c128 = self.c(Ty::B32, 128);
+        let c8 = self.c(Ty::B32, 8);
+        let lr = self.int(IntOp::Add, Ty::B32, l, c128);
+        let d_point = self.int(IntOp::LShr, Ty::B32, lr, c8);
+        let d_lin = self.int(IntOp::LShr, Ty::B32, l, c8);
+        let m255 = self.c(Ty::B32, 255);
+        let lfrac = self.int(IntOp::And, Ty::B32, l, m255);
+        let has_frac = self.nonzero(Ty::B32, lfrac);
+        let mip_lin = self.icmp(IntCmp::Eq, Ty::B32, mip, two);
+        let mip_pt = self.icmp(IntCmp::Eq, Ty::B32, mip, one);
+        let between = self.buf_select(mip_lin, has_frac, f);
+        self.n(Node::Refuse {
+            cond: between,
+            reason: "a gather between two mip levels (linear mip filtering at a fractional LOD): not modelled (D190)",
+        });
+        let d = self.buf_select(mip_pt, d_point, z);
+        let d = self.buf_select(mip_lin, d_lin, d);
+        let span = self.int(IntOp::Sub, Ty::B32, ts.last_level, ts.base_level);
+        let d = self.int(IntOp::MinU, Ty::B32, d, span);
+        let level = self.int(IntOp::Add, Ty::B32, ts.base_level, d);
+        let level_ok = self.icmp(IntCmp::LeU, Ty::B32, ts.base_level, ts.last_level);
+        // The format.
+        let fmt7 = self.buf_field(ts.fmt, 0, 0x7f);
+        let c127 = self.c(Ty::B32, 127);
+        let wide = self.icmp(IntCmp::GtU, Ty::B32, ts.fmt, c127);
+        self.n(Node::Refuse {
+            cond: wide,
+            reason: "the T#'s FORMAT is invalid or not modelled (0, or above 77: compressed and depth formats; D183)",
+        });
+        let mut desc = self.runtime_desc(fmt7, |x| {
+            super::super::image::image_format_refusal(x, false, dmask)
+        });
+        desc.refused = self.buf_or(desc.refused, wide);
+        let is_u = self.is_nf(desc.nf, Nfmt::Uint);
+        let is_s = self.is_nf(desc.nf, Nfmt::Sint);
+        let is_int = self.buf_or(is_u, is_s);
+        if compare {
+            self.n(Node::Refuse {
+                cond: is_int,
+                reason: "a compare gather on a UINT/SINT format: not modelled (D190)",
+            });
+        }
+        // Offsets (D190 step 3).
+        let (ou, ov) = match off_v {
+            Some(x) => (self.offset_field(x, 0), self.offset_field(x, 8)),
+            None => (z, z),
+        };
+        let wl = self.level_extent(ts.width, level);
+        let hl = self.level_extent(ts.height, level);
+        let xs = self.gather_axis(u, wl, clamp_x, unnorm, ou);
+        let ys = self.gather_axis(v, hl, clamp_y, unnorm, ov);
+        // The border colour's component (D187 step 4).
+        let onef = self.c(Ty::B32, 0x3f80_0000);
+        let one_v = self.buf_select(is_int, one, onef);
+        let b1 = self.icmp(IntCmp::Eq, Ty::B32, border, one);
+        let b2 = self.icmp(IntCmp::Eq, Ty::B32, border, two);
+        let border_c = if comp < 3 {
+            self.buf_select(b2, one_v, z)
+        } else {
+            let alpha_b = self.buf_or(b1, b2);
+            self.buf_select(alpha_b, one_v, z)
+        };
+        let size64 = self.un(UnOp::ZExt, Ty::B64, desc.size);
+        let (layers, slice) = match r {
+            Some(r) => {
+                let layers = self.int(IntOp::Add, Ty::B32, ts.depth, one);
+                let r = self.round_even_i(r);
+                let room = self.int(IntOp::Sub, Ty::B32, ts.depth, ts.base_array);
+                let room = self.int(IntOp::MaxI, Ty::B32, room, z);
+                let r = self.int(IntOp::MaxI, Ty::B32, r, z);
+                let r = self.int(IntOp::MinI, Ty::B32, r, room);
+                (layers, self.int(IntOp::Add, Ty::B32, r, ts.base_array))
+            }
+            None => (one, z),
+        };
+        let off = self.level_offset(&ts, dim, level, size64, layers);
+        let s64 = self.un(UnOp::ZExt, Ty::B64, slice);
+        let h64 = self.un(UnOp::ZExt, Ty::B64, hl);
+        let slice_rows = self.int(IntOp::Mul, Ty::B64, s64, h64);
+        let base = self.int(IntOp::Add, Ty::B64, ts.base, off);
+        let not_refused = self.buf_select(desc.refused, f, level_ok);
+        let t = Typed {
+            store: false,
+            d16: false,
+            hi: false,
+            n: 1,
+        };
+        // texel[j][i]: row j (0: i0 row, 1: i1 row), column i.
+        let mut texel = [[z; 2]; 2];
+        for (j, &(y, inside_y)) in ys.iter().enumerate() {
+            for (i, &(x, inside_x)) in xs.iter().enumerate() {
+                let inside = self.buf_select(inside_x, inside_y, f);
+                let ok = self.buf_select(inside, not_refused, f);
+                let y64 = self.un(UnOp::ZExt, Ty::B64, y);
+                let y64 = self.int(IntOp::Add, Ty::B64, y64, slice_rows);
+                let x64 = self.un(UnOp::ZExt, Ty::B64, x);
+                let w64 = self.un(UnOp::ZExt, Ty::B64, wl);
+                let t1 = self.int(IntOp::Mul, Ty::B64, y64, w64);
+                let t1 = self.int(IntOp::Add, Ty::B64, t1, x64);
+                let t1 = self.int(IntOp::Mul, Ty::B64, t1, size64);
+                let a = self.int(IntOp::Add, Ty::B64, base, t1);
+                let addrs: Vec<H> = (0..4u64)
+                    .map(|k| {
+                        let kc = self.c(Ty::B64, 4 * k);
+                        self.int(IntOp::Add, Ty::B64, a, kc)
+                    })
+                    .collect();
+                let vals = self.typed_load_values(t, &desc, &ts.sel, &[comp], &addrs, ok);
+                let mut val = self.buf_select(inside, vals[0], border_c);
+                if let Some(rf) = reference {
+                    val = self.depth_compare(cmp_func, rf, val);
+                }
+                texel[j][i] = val;
+            }
+        }
+        // The ISA's order: (i0, j1), (i1, j1), (i1, j0), (i0, j0).
+        for (k, val) in [texel[1][0], texel[1][1], texel[0][1], texel[0][0]]
+            .into_iter()
+            .enumerate()
+        {
+            self.write_v(vdata + k as u16, val);
+        }
+        Ok(())
+    }
+
+    /// 1.0 when `reference OP t` holds for the compare function `func` (B32, 0..=7), else 0.0 (D190 step 6).
+    fn depth_compare(&mut self, func: H, reference: H, t: H) -> H {
+        let ops = [
+            FloatCmp::F,
+            FloatCmp::Lt,
+            FloatCmp::Eq,
+            FloatCmp::Le,
+            FloatCmp::Gt,
+            FloatCmp::Neq,
+            FloatCmp::Ge,
+            FloatCmp::Tru,
+        ];
+        let mut pass = self.c(Ty::B1, 0);
+        for (k, op) in ops.into_iter().enumerate().skip(1) {
+            let kc = self.c(Ty::B32, k as u64);
+            let is = self.icmp(IntCmp::Eq, Ty::B32, func, kc);
+            let c = if op == FloatCmp::Tru {
+                self.c(Ty::B1, 1)
+            } else {
+                self.fcmp(op, reference, t)
+            };
+            pass = self.buf_select(is, c, pass);
+        }
+        let onef = self.c(Ty::B32, 0x3f80_0000);
+        let z = self.c(Ty::B32, 0);
+        self.buf_select(pass, onef, z)
+    }
+}
