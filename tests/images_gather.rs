@@ -479,7 +479,7 @@ fn gather_every_form_2d_and_array() {
     // Lanes: 16 workgroups of 32 (each compare function twice).
     let n = 512usize;
     let refs = |g: &mut Lcg| -> f32 {
-        if g.next() % 4 == 0 {
+        if g.next().is_multiple_of(4) {
             (g.next() % 1000) as f32 / 250.0 - 2.0
         } else {
             set[(g.next() % set.len() as u32) as usize]

@@ -274,6 +274,16 @@ fn check_row(e: &'static Encoding) -> (bool, Result<(), String>, Result<(), Stri
             }
         }
     }
+    // An MIMG instance takes operands the instruction is defined with (D190): a 32-bit cmpswap has dmask
+    // 0x3 (the new value and the compare value), a gather a 2-D footprint (dim 2D, not the template's 1D).
+    if e.format == Format::MIMG {
+        if e.mnemonic.ends_with("cmpswap") {
+            words[0] = (words[0] & !(0xf << 8)) | 0x3 << 8;
+        }
+        if e.mnemonic.starts_with("image_gather4") {
+            words[0] = (words[0] & !(0x7 << 3)) | 1 << 3;
+        }
+    }
     let ins = decode(&words, target).expect("decoded above");
     // The instruction, then s_endpgm padding (branch templates jump forward into it).
     let mut code: Vec<u32> = words.clone();
@@ -430,7 +440,9 @@ pub fn report(root: &Path, logs: Option<&Logs>, only: Option<&Claims>) -> Result
          v_add/sub/subrev_co_ci_u32_e64, a VGPR source and a scalar lane select for v_readlane_b32, scalar\n  \
          operands for v_writelane_b32 (what `llvm-mc-19` accepts), and a hwreg other than 0 and the\n  \
          trap-handler registers 16–19 for s_getreg/s_setreg; D095) decodes.\n\
-         - **host**: the lifter accepts that instance in a one-instruction kernel (wave32); the host evaluator\n  \
+         - **host**: the lifter accepts that instance in a one-instruction kernel (wave32) — an MIMG instance\n  \
+         with the operands its instruction is defined with: dmask 0x3 for the 32-bit cmpswap atomics, dim 2D\n  \
+         for gathers (D190); MTBUF with a format the instruction models (D097) —; the host evaluator\n  \
          interprets every lifted IR node.\n\
          - **SPIR-V**: the lifted kernel lowers with the portable device profile (every workaround on).\n\
          - **device-tested** (issue 28, D159): a test that `cargo test` runs (no `#[ignore]`d one) dispatched a\n  \
