@@ -175,6 +175,11 @@ impl Lifter<'_> {
                 };
                 return self.image_gather4(lod, n.contains("_c_"), n.ends_with("_o"));
             }
+            IMAGE_GATHER4H => {
+                return self.unsupported_mimg(
+                    "image_gather4h (four texels of one row) is not modelled; the _lz and _l gathers are (D190)",
+                )
+            }
             _ if op.name().starts_with("image_gather4") => {
                 return self.unsupported_mimg(&format!(
                     "{}: a gather with an implicit (derivative) LOD, a bias or a LOD clamp is not modelled; \
