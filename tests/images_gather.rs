@@ -313,12 +313,12 @@ const GATHER_ASM: &[(&str, &[u32])] = &[
         &[0xf15c040a, 0x00c21206, 0x00000302],
     ),
     (
-        "image_gather4_l v[22:25], [v2, v3, v5], s[8:15], s[28:31] dmask:0x8 dim:SQ_RSRC_IMG_2D",
-        &[0xf110080a, 0x00e21602, 0x00000503],
+        "image_gather4_l v[22:25], [v2, v3, v5], s[8:15], s[28:31] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf110010a, 0x00e21602, 0x00000503],
     ),
     (
-        "image_gather4_l_o v[26:29], [v6, v2, v3, v5], s[8:15], s[32:35] dmask:0x1 dim:SQ_RSRC_IMG_2D",
-        &[0xf150010a, 0x01021a06, 0x00050302],
+        "image_gather4_l_o v[26:29], [v6, v2, v3, v5], s[8:15], s[32:35] dmask:0x8 dim:SQ_RSRC_IMG_2D",
+        &[0xf150080a, 0x01021a06, 0x00050302],
     ),
     (
         "image_gather4_c_lz v[30:33], [v7, v2, v3], s[40:47], s[36:39] dmask:0x1 dim:SQ_RSRC_IMG_2D",
@@ -676,13 +676,13 @@ file = "darr.bin"
             ),
             (
                 3,
-                ref_gather(&fixed[3], u, v, lod, (0, 0), 3, None, &tex_ext, &tex_t),
-                "gather4_l w".into(),
+                ref_gather(&fixed[3], u, v, lod, (0, 0), 0, None, &tex_ext, &tex_t),
+                "gather4_l x".into(),
             ),
             (
                 4,
-                ref_gather(&fixed[4], u, v, lod, off, 0, None, &tex_ext, &tex_t),
-                "gather4_l_o x".into(),
+                ref_gather(&fixed[4], u, v, lod, off, 3, None, &tex_ext, &tex_t),
+                "gather4_l_o w".into(),
             ),
             (
                 5,
