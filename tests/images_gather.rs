@@ -113,6 +113,8 @@ struct RefSampler {
     max_lod: i32,
     bias: i32,
     compare: u32,
+    /// Unnormalized coordinates (the instruction's `unorm` bit or the S#'s FORCE_UNNORMALIZED).
+    unnorm: bool,
 }
 
 /// floor of an f32 clamped to ±2^24 (NaN → 0).
@@ -184,7 +186,8 @@ fn ref_gather(
     .min(extents.len() - 1);
     let (w, h) = extents[d];
     let axis = |c: f32, n: i32, mode: u32, o: i32| {
-        let i = ref_floor(c * n as f32 - 0.5) + o;
+        let sc = if s.unnorm { c } else { c * n as f32 };
+        let i = ref_floor(sc - 0.5) + o;
         [ref_address(i, n, mode), ref_address(i + 1, n, mode)]
     };
     let xs = axis(u, w, s.addr[0], offset.0);
@@ -226,6 +229,7 @@ fn reference_self_check() {
         max_lod: 0,
         bias: 0,
         compare: 0,
+        unnorm: false,
     };
     let g = |u: f32, v: f32, o: (i32, i32), s: &RefSampler| {
         ref_gather(s, u, v, 0.0, o, 0, None, &[(4, 4)], &t).map(f32::from_bits)
@@ -257,7 +261,7 @@ fn reference_self_check() {
 // Hand-assembled: every modelled form, 2-D and 2-D array, compare functions from a per-workgroup S# table.
 
 /// llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 -show-encoding of each line. Per lane: inputs (u, v, slice, lod,
-/// offsets, ref) from s[0:1] + 32·lane; eleven gathers; 44 dwords to s[2:3] + 192·lane. The compare S#
+/// offsets, ref) from s[0:1] + 32·lane; twelve gathers; 48 dwords to s[2:3] + 192·lane. The compare S#
 /// comes from the table at s[4:5], entry `workgroup & 7`.
 const GATHER_ASM: &[(&str, &[u32])] = &[
     (
@@ -345,6 +349,10 @@ const GATHER_ASM: &[(&str, &[u32])] = &[
         &[0xf170012c, 0x012e3206, 0x04030207, 0x00000005],
     ),
     (
+        "image_gather4_lz v[54:57], v[2:3], s[8:15], s[16:19] dmask:0x4 dim:SQ_RSRC_IMG_2D unorm",
+        &[0xf11c1408, 0x00823602],
+    ),
+    (
         "s_waitcnt vmcnt(0)",
         &[0xbf8c3f70],
     ),
@@ -391,6 +399,10 @@ const GATHER_ASM: &[(&str, &[u32])] = &[
     (
         "global_store_dwordx4 v60, v[50:53], s[2:3] offset:160",
         &[0xdc7880a0, 0x0002323c],
+    ),
+    (
+        "global_store_dwordx4 v60, v[54:57], s[2:3] offset:176",
+        &[0xdc7880b0, 0x0002363c],
     ),
     (
         "s_endpgm",
@@ -461,6 +473,7 @@ fn gather_every_form_2d_and_array() {
             max_lod: 3840,
             bias: 0,
             compare: k,
+            unnorm: false,
         })
         .collect();
     let table: Vec<u8> = cmp_samplers
@@ -611,6 +624,7 @@ file = "darr.bin"
             max_lod: 3840,
             bias: 0,
             compare: 0,
+            unnorm: false,
         },
         RefSampler {
             addr: [1, 3],
@@ -620,6 +634,7 @@ file = "darr.bin"
             max_lod: 3840,
             bias: 0,
             compare: 0,
+            unnorm: false,
         },
         RefSampler {
             addr: [6, 6],
@@ -629,6 +644,7 @@ file = "darr.bin"
             max_lod: 3840,
             bias: 0,
             compare: 0,
+            unnorm: false,
         },
         RefSampler {
             addr: [2, 0],
@@ -638,6 +654,7 @@ file = "darr.bin"
             max_lod: 3840,
             bias: 64,
             compare: 0,
+            unnorm: false,
         },
         RefSampler {
             addr: [6, 1],
@@ -647,6 +664,7 @@ file = "darr.bin"
             max_lod: 384,
             bias: 0,
             compare: 0,
+            unnorm: false,
         },
     ];
     let sext6 = |x: u32| ((x as i32) << 26) >> 26;
@@ -745,6 +763,15 @@ file = "darr.bin"
             ref_gather(&fixed[1], u, v, 0.0, (0, 0), 1, None, &[(5, 4)], &arr_t),
             "array gather4_lz y".into(),
         ));
+        let un = RefSampler {
+            unnorm: true,
+            ..fixed[0]
+        };
+        checks.push((
+            11,
+            ref_gather(&un, u, v, 0.0, (0, 0), 2, None, &tex_ext, &tex_t),
+            "gather4_lz unorm z".into(),
+        ));
         checks.push((
             10,
             ref_gather(cs, u, v, lod, off, 0, Some(r), &[(5, 4), (2, 2)], &darr_t),
@@ -840,6 +867,7 @@ fn gather_capture_lz_and_l() {
             max_lod: 3840,
             bias: 0,
             compare: 0,
+            unnorm: false,
         };
         for py in 0..16u32 {
             for px in 0..16u32 {
@@ -918,5 +946,25 @@ fn gather_refusals_name_the_form() {
         assert_eq!(o.status.code(), Some(2), "{text}: {err}");
         assert!(err.contains("MIMG") && err.contains(want), "{text}: {err}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The decoder and printer on the gather encodings above: `rdna2spv disasm --raw` of GATHER_ASM's words
+/// prints each line as llvm-mc-19 assembled it (whitespace aside: LLVM pads NSA mnemonics).
+#[test]
+fn gather_decoding_matches_llvm_mc() {
+    let dir = scratch("disasm");
+    let bin = dir.join("k.bin");
+    write_code(&bin, GATHER_ASM);
+    let o = rdna2spv(&["disasm", "--raw", bin.to_str().unwrap()]);
+    let text = ok(&o, "disasm");
+    let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let got: Vec<String> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| norm(l.split("//").next().unwrap_or(l)))
+        .collect();
+    let want: Vec<String> = GATHER_ASM.iter().map(|(t, _)| norm(t)).collect();
+    assert_eq!(got, want);
     std::fs::remove_dir_all(&dir).unwrap();
 }
