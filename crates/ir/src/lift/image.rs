@@ -184,6 +184,9 @@ impl Lifter<'_> {
                     }
                 }
             }
+            _ if op.name().starts_with("image_sample") => {
+                return self.image_sample_named(op.name())
+            }
             _ => {
                 return self.unsupported_mimg(&format!(
                     "{} is not lifted: only storage-image loads, stores, integer atomics and get_resinfo are modelled (D183); \
