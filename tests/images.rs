@@ -1444,7 +1444,11 @@ fn sample_offset_compare_gradient_forms() {
             _ => {
                 let e = (g.next() % 9) as i32 - 9;
                 let m = 1.0 + (g.next() % 1024) as f32 / 1024.0;
-                let s = if g.next() % 2 == 0 { 1.0 } else { -1.0 };
+                let s = if g.next().is_multiple_of(2) {
+                    1.0
+                } else {
+                    -1.0
+                };
                 s * m * 2f32.powi(e)
             }
         }
@@ -1670,14 +1674,8 @@ file = "un.bin"
         let l2 = |s: &D191Sampler, lod, cl| d191_lod(s, lod, (13, 7), true, cl);
         let none = (0, 0);
         level_seen[((l2(&s2, gr, None) + 128) >> 8).min(2) as usize] += 1;
-        let r_un = if r < 0.0 {
-            0.0
-        } else if r > 1.0 {
-            1.0
-        } else {
-            r
-        };
-        // (output dword, what, expected)
+        let r_un = r.clamp(0.0, 1.0); // NaN stays NaN
+                                      // (output dword, what, expected)
         let mut want: Vec<(usize, &str, Vec<f32>)> = vec![
             (
                 0,
@@ -1910,6 +1908,402 @@ file = "un.bin"
     assert!(fractional > n / 2, "{fractional}");
     assert!(level_seen.iter().all(|&k| k > n / 10), "{level_seen:?}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// coverage: sample_forms_captured: IMAGE_SAMPLE_LZ_O IMAGE_SAMPLE_L_O IMAGE_SAMPLE_C_LZ IMAGE_SAMPLE_C_L IMAGE_SAMPLE_C_LZ_O IMAGE_SAMPLE_C_L_O IMAGE_SAMPLE_D IMAGE_SAMPLE_D_O IMAGE_SAMPLE_C_D IMAGE_SAMPLE_C_D_O
+/// The D191 forms as ACO emits them for GLSL of our own: sample_offset.comp (`textureLodOffset`, wave32),
+/// sample_shadow.comp (`textureLod`/`textureLodOffset` on a `sampler2DShadow`, wave64) and
+/// sample_grad.comp (`textureGrad`/`textureGradOffset` on 2-D, 2-D array and shadow samplers, wave32),
+/// captured with `rdna2spv capture` (samplers, compare operations, formats and shapes from the command
+/// line, no hand-written `[abi]`), run `--backend both`, every result against [`d191_sample`] on the
+/// GLSL's operands.
+#[test]
+fn sample_forms_captured() {
+    let levels = [(13, 7), (6, 3), (3, 1)];
+    let base = [0i32, 91, 109];
+    let arr_levels = [(5, 4), (2, 2)];
+    let n = 256usize;
+    let mut g = Lcg(1910);
+    let rnd =
+        |lo: f32, hi: f32, g: &mut Lcg| lo + (g.next() % 10_000) as f32 * ((hi - lo) / 10_000.0);
+    let grad = |g: &mut Lcg| -> f32 {
+        match g.next() % 16 {
+            0 => 0.0,
+            _ => {
+                let e = (g.next() % 9) as i32 - 9;
+                let m = 1.0 + (g.next() % 1024) as f32 / 1024.0;
+                let s = if g.next().is_multiple_of(2) {
+                    1.0
+                } else {
+                    -1.0
+                };
+                s * m * 2f32.powi(e)
+            }
+        }
+    };
+    let coord = |i: usize, g: &mut Lcg| match i {
+        0..=12 => (i as f32 / 13.0, (i % 8) as f32 / 7.0),
+        _ => (rnd(-1.5, 2.5, g), rnd(-1.5, 2.5, g)),
+    };
+    let f32_bytes = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let smp = |linear, addr, compare| D191Sampler {
+        linear,
+        addr,
+        max_lod: 3840,
+        bias: 0,
+        border: 0,
+        compare,
+    };
+    let args = |list: &[&str], dir: &Path, inputs: &[(&str, &str)]| -> Vec<String> {
+        list.iter()
+            .map(|s| s.to_string())
+            .chain(
+                inputs
+                    .iter()
+                    .map(|(k, f)| format!("--input={k}={}", dir.join(f).display())),
+            )
+            .collect()
+    };
+    let rgba = |t: &[u8]| {
+        let t = t.to_vec();
+        move |l: usize, x: i32, y: i32| -> [f32; 4] {
+            let k = (base[l] + y * levels[l].0 + x) as usize;
+            std::array::from_fn(|c| t[4 * k + c] as f32 / 255.0)
+        }
+    };
+    let r32 = |t: &[f32]| {
+        let t = t.to_vec();
+        move |l: usize, x: i32, y: i32| -> [f32; 4] {
+            [t[(base[l] + y * levels[l].0 + x) as usize], 0.0, 0.0, 1.0]
+        }
+    };
+
+    // textureLodOffset, wave32: nearest repeat × mirrored_repeat; linear border × mirror once.
+    {
+        let dir = scratch("cap-offset");
+        let near: Vec<u8> = (0..112 * 4).map(|_| (g.next() >> 8) as u8).collect();
+        let lin: Vec<u8> = (0..112 * 4).map(|_| (g.next() >> 8) as u8).collect();
+        let inp: Vec<[f32; 4]> = (0..n)
+            .map(|i| {
+                let (u, v) = coord(i, &mut g);
+                [u, v, rnd(-1.0, 4.0, &mut g), 0.0]
+            })
+            .collect();
+        std::fs::write(dir.join("near.bin"), &near).unwrap();
+        std::fs::write(dir.join("lin.bin"), &lin).unwrap();
+        std::fs::write(dir.join("inp.bin"), f32_bytes(inp.as_flattened())).unwrap();
+        let a = args(
+            &[
+                "--grid",
+                "256",
+                "--image",
+                "nearestTex=13,7,1,3,1",
+                "--image",
+                "linearTex=13,7,1,3,1",
+                "--sampler",
+                "nearestTex=nearest,repeat,mirrored_repeat",
+                "--sampler",
+                "linearTex=linear,clamp_to_border,mirror_clamp_to_edge",
+                "--size",
+                "o=16384",
+            ],
+            &dir,
+            &[
+                ("nearestTex", "near.bin"),
+                ("linearTex", "lin.bin"),
+                ("inp", "inp.bin"),
+            ],
+        );
+        let m = capture("sample_offset.comp", 32, &a, &dir);
+        let listing =
+            std::fs::read_to_string(dir.join("sample_offset.navi21.w32.aco.txt")).unwrap();
+        assert_eq!(
+            listing.matches("image_sample_lz_o v").count(),
+            2,
+            "{listing}"
+        );
+        assert_eq!(
+            listing.matches("image_sample_l_o v").count(),
+            2,
+            "{listing}"
+        );
+        let out = dir.join("out");
+        run_both(&m, &out);
+        let o = words(&read(&out.join("o.bin")));
+        let (sn, sl) = (smp(false, [0, 1], 0), smp(true, [6, 3], 0));
+        let (tn, tl) = (rgba(&near), rgba(&lin));
+        for (i, &[u, v, lod, _]) in inp.iter().enumerate() {
+            let l = |s: &D191Sampler, lod| d191_lod(s, lod, (13, 7), true, None);
+            let cases = [
+                d191_sample(
+                    &sn,
+                    u,
+                    v,
+                    (-3, 2),
+                    l(&sn, D191Lod::Zero),
+                    &levels,
+                    true,
+                    None,
+                    &tn,
+                ),
+                d191_sample(
+                    &sl,
+                    u,
+                    v,
+                    (7, -8),
+                    l(&sl, D191Lod::Zero),
+                    &levels,
+                    true,
+                    None,
+                    &tl,
+                ),
+                d191_sample(
+                    &sn,
+                    u,
+                    v,
+                    (-8, 7),
+                    l(&sn, D191Lod::Lod(lod)),
+                    &levels,
+                    true,
+                    None,
+                    &tn,
+                ),
+                d191_sample(
+                    &sl,
+                    u,
+                    v,
+                    (-1, 1),
+                    l(&sl, D191Lod::Lod(lod)),
+                    &levels,
+                    true,
+                    None,
+                    &tl,
+                ),
+            ];
+            for (k, want) in cases.iter().enumerate() {
+                for c in 0..4 {
+                    let got = o[16 * i + 4 * k + c];
+                    assert_eq!(
+                        got,
+                        want[c].to_bits(),
+                        "offset lane {i} sample {k} c{c} (u {u}, v {v}, lod {lod}): {} want {}",
+                        f32::from_bits(got),
+                        want[c]
+                    );
+                }
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    // Shadow textureLod / textureLodOffset, wave64: linear, repeat × clamp_to_edge, greater_or_equal.
+    let refs: Vec<f32> = (-1..=9).map(|k| k as f32 / 8.0).collect();
+    {
+        let dir = scratch("cap-shadow");
+        let depth: Vec<f32> = (0..112).map(|_| (g.next() % 9) as f32 / 8.0).collect();
+        let inp: Vec<[f32; 4]> = (0..n)
+            .map(|i| {
+                let (u, v) = coord(i, &mut g);
+                let r = refs[g.next() as usize % refs.len()];
+                [u, v, rnd(-1.0, 4.0, &mut g), r]
+            })
+            .collect();
+        std::fs::write(dir.join("depth.bin"), f32_bytes(&depth)).unwrap();
+        std::fs::write(dir.join("inp.bin"), f32_bytes(inp.as_flattened())).unwrap();
+        let a = args(
+            &[
+                "--grid",
+                "256",
+                "--image",
+                "shadowTex=13,7,1,3,1",
+                "--sampler",
+                "shadowTex=linear,repeat,clamp_to_edge,greater_or_equal",
+                "--size",
+                "o=4096",
+            ],
+            &dir,
+            &[("shadowTex", "depth.bin"), ("inp", "inp.bin")],
+        );
+        let m = capture("sample_shadow.comp", 64, &a, &dir);
+        let listing =
+            std::fs::read_to_string(dir.join("sample_shadow.navi21.w64.aco.txt")).unwrap();
+        for form in ["c_lz", "c_l", "c_lz_o", "c_l_o"] {
+            assert!(
+                listing.contains(&format!("image_sample_{form} v")),
+                "{form}: {listing}"
+            );
+        }
+        let out = dir.join("out");
+        run_both(&m, &out);
+        let o = words(&read(&out.join("o.bin")));
+        let s = smp(true, [0, 2], 6);
+        let t = r32(&depth);
+        let mut fractional = 0;
+        for (i, &[u, v, lod, r]) in inp.iter().enumerate() {
+            let l = |lod| d191_lod(&s, lod, (13, 7), true, None);
+            let cases = [
+                (D191Lod::Zero, (0, 0)),
+                (D191Lod::Lod(lod), (0, 0)),
+                (D191Lod::Zero, (-2, 3)),
+                (D191Lod::Lod(lod), (5, -1)),
+            ];
+            for (k, &(lod_in, off)) in cases.iter().enumerate() {
+                let want = d191_sample(&s, u, v, off, l(lod_in), &levels, true, Some(r), &t)[0];
+                let got = o[4 * i + k];
+                assert_eq!(
+                    got,
+                    want.to_bits(),
+                    "shadow lane {i} sample {k} (u {u}, v {v}, lod {lod}, ref {r}): {} want {want}",
+                    f32::from_bits(got)
+                );
+                fractional += (want != 0.0 && want != 1.0) as usize;
+            }
+        }
+        assert!(fractional > n, "{fractional}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    // textureGrad / textureGradOffset, wave32.
+    {
+        let dir = scratch("cap-grad");
+        let tex: Vec<u8> = (0..112 * 4).map(|_| (g.next() >> 8) as u8).collect();
+        let arr: Vec<u8> = (0..24 * 3 * 4).map(|_| (g.next() >> 8) as u8).collect();
+        let depth: Vec<f32> = (0..112).map(|_| (g.next() % 9) as f32 / 8.0).collect();
+        let darr: Vec<f32> = (0..24 * 3).map(|_| (g.next() % 9) as f32 / 8.0).collect();
+        let inp: Vec<[f32; 8]> = (0..n)
+            .map(|i| {
+                let (u, v) = coord(i, &mut g);
+                let slice = match i % 4 {
+                    0 => (i / 4 % 9) as f32 * 0.5 - 1.0,
+                    _ => rnd(-1.0, 4.0, &mut g),
+                };
+                let r = refs[g.next() as usize % refs.len()];
+                [
+                    u,
+                    v,
+                    slice,
+                    r,
+                    grad(&mut g),
+                    grad(&mut g),
+                    grad(&mut g),
+                    grad(&mut g),
+                ]
+            })
+            .collect();
+        std::fs::write(dir.join("tex.bin"), &tex).unwrap();
+        std::fs::write(dir.join("arr.bin"), &arr).unwrap();
+        std::fs::write(dir.join("depth.bin"), f32_bytes(&depth)).unwrap();
+        std::fs::write(dir.join("darr.bin"), f32_bytes(&darr)).unwrap();
+        std::fs::write(dir.join("inp.bin"), f32_bytes(inp.as_flattened())).unwrap();
+        let a = args(
+            &[
+                "--grid",
+                "256",
+                "--image",
+                "tex=13,7,1,3,1",
+                "--image",
+                "arr=5,4,1,2,3",
+                "--image",
+                "shadowTex=13,7,1,3,1",
+                "--image",
+                "shadowArr=5,4,1,2,3",
+                "--sampler",
+                "tex=linear,mirrored_repeat,repeat",
+                "--sampler",
+                "arr=nearest,clamp_to_edge,repeat",
+                "--sampler",
+                "shadowTex=nearest,clamp_to_border,clamp_to_border,less",
+                "--sampler",
+                "shadowArr=linear,repeat,repeat,greater",
+                "--size",
+                "o=16384",
+            ],
+            &dir,
+            &[
+                ("tex", "tex.bin"),
+                ("arr", "arr.bin"),
+                ("shadowTex", "depth.bin"),
+                ("shadowArr", "darr.bin"),
+                ("inp", "inp.bin"),
+            ],
+        );
+        let m = capture("sample_grad.comp", 32, &a, &dir);
+        let listing = std::fs::read_to_string(dir.join("sample_grad.navi21.w32.aco.txt")).unwrap();
+        for form in ["d", "d_o", "c_d", "c_d_o"] {
+            assert!(
+                listing.contains(&format!("image_sample_{form} v")),
+                "{form}: {listing}"
+            );
+        }
+        let out = dir.join("out");
+        run_both(&m, &out);
+        let o = words(&read(&out.join("o.bin")));
+        let (st, sa) = (smp(true, [1, 0], 0), smp(false, [2, 0], 0));
+        let (sd, sda) = (smp(false, [6, 6], 1), smp(true, [0, 0], 4));
+        let tt = rgba(&tex);
+        let mut level_seen = [0usize; 3];
+        for (i, w) in inp.iter().enumerate() {
+            let [u, v, slice_in, r, gx, gy, hx, hy] = *w;
+            let gr = D191Lod::Grad([gx, gy, hx, hy]);
+            let slice = if slice_in.is_nan() {
+                0
+            } else {
+                (slice_in.round_ties_even() as i32).clamp(0, 2)
+            };
+            let arr_t = |l: usize, x: i32, y: i32| -> [f32; 4] {
+                let (w, h) = arr_levels[l];
+                let k = ([0i32, 60][l] + (slice * h + y) * w + x) as usize;
+                std::array::from_fn(|c| arr[4 * k + c] as f32 / 255.0)
+            };
+            let darr_t = |l: usize, x: i32, y: i32| -> [f32; 4] {
+                let (w, h) = arr_levels[l];
+                [
+                    darr[([0i32, 60][l] + (slice * h + y) * w + x) as usize],
+                    0.0,
+                    0.0,
+                    1.0,
+                ]
+            };
+            let l2 = |s: &D191Sampler| d191_lod(s, gr, (13, 7), true, None);
+            let la = |s: &D191Sampler| d191_lod(s, gr, (5, 4), true, None);
+            level_seen[((l2(&st) + 128) >> 8).min(2) as usize] += 1;
+            let dt = r32(&depth);
+            let want: [Vec<f32>; 4] = [
+                d191_sample(&st, u, v, (0, 0), l2(&st), &levels, true, None, &tt).to_vec(),
+                d191_sample(&st, u, v, (-4, 6), l2(&st), &levels, true, None, &tt).to_vec(),
+                d191_sample(&sa, u, v, (0, 0), la(&sa), &arr_levels, true, None, &arr_t).to_vec(),
+                vec![
+                    d191_sample(&sd, u, v, (0, 0), l2(&sd), &levels, true, Some(r), &dt)[0],
+                    d191_sample(&sd, u, v, (3, -5), l2(&sd), &levels, true, Some(r), &dt)[0],
+                    d191_sample(
+                        &sda,
+                        u,
+                        v,
+                        (0, 0),
+                        la(&sda),
+                        &arr_levels,
+                        true,
+                        Some(r),
+                        &darr_t,
+                    )[0],
+                    0.0,
+                ],
+            ];
+            for (k, vals) in want.iter().enumerate() {
+                for (c, x) in vals.iter().enumerate() {
+                    let got = o[16 * i + 4 * k + c];
+                    assert_eq!(
+                        got,
+                        x.to_bits(),
+                        "grad lane {i} vec {k} c{c} (u {u}, v {v}, slice {slice_in}, ref {r}, grads {gx} {gy} {hx} {hy}): {} want {x}",
+                        f32::from_bits(got)
+                    );
+                }
+            }
+        }
+        assert!(level_seen.iter().all(|&k| k > n / 10), "{level_seen:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------------
