@@ -1480,12 +1480,28 @@ fn sample_offset_compare_gradient_forms() {
         };
         let (ox, oy) = ((g.next() % 64) as i32 - 32, (g.next() % 64) as i32 - 32);
         let off = (ox as u32 & 0x3f) | (oy as u32 & 0x3f) << 8;
-        let gr = [
+        let mut gr = [
             grad(i, &mut g),
             grad(i, &mut g),
             grad(i, &mut g),
             grad(i, &mut g),
         ];
+        // Lanes 17..=80: gradients whose LOD (through the third sampler) sits one 1/256 step below a
+        // point-mip boundary (L = 127 or 383: one step more picks the next level) or on it (128).
+        if (17..=80).contains(&i) {
+            let boundary = D191Sampler {
+                linear: true,
+                addr: [2, 0],
+                max_lod: 384,
+                bias: 0,
+                border: 0,
+                compare: 0,
+            };
+            let want = [127, 128, 383, 127][i % 4];
+            while d191_lod(&boundary, D191Lod::Grad(gr), (13, 7), true, None) != want {
+                gr = std::array::from_fn(|_| grad(1000, &mut g));
+            }
+        }
         let slice = match i % 4 {
             0 => (i / 4 % 9) as f32 * 0.5 - 1.0,
             _ => rnd(-1.0, 4.0, &mut g),
@@ -1651,7 +1667,22 @@ file = "un.bin"
         smp(true, [0, 3], 3840, 0, 0, 6),
         smp(true, [2, 1], 3840, 0, 0, 3),
     ];
-    let (mut fractional, mut level_seen) = (0, [0usize; 3]);
+    let (mut fractional, mut level_seen, mut clamp_matters) = (0, [0usize; 3], 0);
+    // The r16 unorm compare with a reference as given, to count where D191's clamp decides.
+    let cmp_un = |u: f32, v: f32, r: f32, lod: D191Lod| {
+        let s = &cs[7];
+        d191_sample(
+            s,
+            u,
+            v,
+            (0, 0),
+            d191_lod(s, lod, (13, 7), true, None),
+            &levels[..2],
+            true,
+            Some(r),
+            &un_t,
+        )[0]
+    };
     for (i, w) in lanes.iter().enumerate() {
         let f = |k: usize| f32::from_bits(w[k]);
         let (u, v, lod, r) = (f(0), f(1), f(2), f(3));
@@ -1675,7 +1706,9 @@ file = "un.bin"
         let none = (0, 0);
         level_seen[((l2(&s2, gr, None) + 128) >> 8).min(2) as usize] += 1;
         let r_un = r.clamp(0.0, 1.0); // NaN stays NaN
-                                      // (output dword, what, expected)
+        let un_raw = cmp_un(u, v, r, g16);
+        clamp_matters += (un_raw.to_bits() != cmp_un(u, v, r_un, g16).to_bits()) as usize;
+        // (output dword, what, expected)
         let mut want: Vec<(usize, &str, Vec<f32>)> = vec![
             (
                 0,
@@ -1907,6 +1940,71 @@ file = "un.bin"
     // Filtered compares are not all 0 or 1, and the gradients reach every level.
     assert!(fractional > n / 2, "{fractional}");
     assert!(level_seen.iter().all(|&k| k > n / 10), "{level_seen:?}");
+    assert!(clamp_matters > 0, "{clamp_matters}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// D191's refusals: the implicit-derivative, bias and coarse-derivative forms and a compare with a dmask
+/// other than 0x1 at lift time (exit 2, naming the instruction), a compare on a UINT format at run time.
+#[test]
+fn sample_form_refusals() {
+    let dir = scratch("forms-refuse");
+    let cases: [(&str, &[u32], &str, &str); 5] = [
+        // image_sample_b v[0:3], v[0:2], s[4:11], s[12:15] dmask:0xf dim:SQ_RSRC_IMG_2D
+        (
+            "b",
+            &[0xf0940f08, 0x00610000],
+            "r32_float",
+            "image_sample_b: LOD bias",
+        ),
+        // image_sample_c_cd v0, v[0:6], s[4:11], s[12:15] dmask:0x1 dim:SQ_RSRC_IMG_2D
+        (
+            "cd",
+            &[0xf1a80108, 0x00610000],
+            "r32_float",
+            "image_sample_c_cd: coarse",
+        ),
+        // image_sample_o v[0:3], v[0:2], s[4:11], s[12:15] dmask:0xf dim:SQ_RSRC_IMG_2D
+        (
+            "o",
+            &[0xf0c00f08, 0x00610000],
+            "r32_float",
+            "image_sample_o: implicit derivatives",
+        ),
+        // image_sample_c_lz v[0:3], v[0:2], s[4:11], s[12:15] dmask:0xf dim:SQ_RSRC_IMG_2D
+        (
+            "dmask",
+            &[0xf0bc0f08, 0x00610000],
+            "r32_float",
+            "dmask other than 0x1",
+        ),
+        // image_sample_c_lz v1, v[0:2], s[4:11], s[12:15] dmask:0x1 dim:SQ_RSRC_IMG_2D
+        (
+            "uint",
+            &[0xf0bc0108, 0x00610100],
+            "r32_uint",
+            "depth compare on a UINT/SINT format",
+        ),
+    ];
+    for (name, words, format, want) in cases {
+        let code: &[(&str, &[u32])] = &[(name, words), ("s_endpgm", &[0xbf810000])];
+        write_code(&dir.join(format!("{name}.bin")), code);
+        let m = dir.join(format!("{name}.toml"));
+        std::fs::write(
+            &m,
+            format!(
+                "code = \"{name}.bin\"\ngrid = [32, 1, 1]\nworkgroup = [32, 1, 1]\n[abi]\nwave_size = 32\nsgpr = [ {{ reg = 4, tsharp = \"t\" }}, {{ reg = 12, ssharp = {{ filter = \"nearest\", compare = \"less\" }} }} ]\n[[images]]\nname = \"t\"\nformat = \"{format}\"\ndim = \"2d\"\nextent = [4, 4, 1]\n"
+            ),
+        )
+        .unwrap();
+        let o = rdna2spv(&["run", m.to_str().unwrap(), "--backend", "host"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_ne!(o.status.code(), Some(0), "{name}: {err}");
+        if name != "uint" {
+            assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        }
+        assert!(err.contains(want) && err.contains("D191"), "{name}: {err}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
