@@ -1406,11 +1406,39 @@ const SAMPLE_FORMS_ASM: &[(&str, &[u32])] = &[
     ("global_store_dwordx4 v18, v[52:55], s[2:3] offset:128", &[0xdc788080, 0x00023412]),
     ("global_store_dwordx4 v18, v[56:59], s[2:3] offset:144", &[0xdc788090, 0x00023812]),
     ("global_store_dwordx4 v18, v[60:63], s[2:3] offset:160", &[0xdc7880a0, 0x00023c12]),
-    ("global_store_dword v18, v64, s[2:3] offset:176", &[0xdc7080b0, 0x00024012]),
+    (
+        "image_sample_c_d_cl v65, [v5, v7, v8, v9, v10, v2, v3, v12], s[40:47], s[72:75] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf0ac010c, 0x024a4105, 0x0a090807, 0x000c0302],
+    ),
+    (
+        "image_sample_c_d_cl_o v66, [v6, v5, v7, v8, v9, v10, v2, v3, v12], s[40:47], s[80:83] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf0ec010c, 0x028a4206, 0x09080705, 0x0c03020a],
+    ),
+    (
+        "image_sample_c_d_cl_g16 v67, [v5, v13, v14, v2, v3, v12], s[96:103], s[84:87] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf0ac010d, 0x02b84305, 0x03020e0d, 0x0000000c],
+    ),
+    (
+        "image_sample_d_cl_g16 v[68:71], [v13, v14, v2, v3, v12], s[8:15], s[24:27] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        &[0xf08c0f0b, 0x00c2440d, 0x0c03020e],
+    ),
+    (
+        "image_sample_c_d_o_g16 v72, [v6, v5, v13, v14, v2, v3], s[40:47], s[64:67] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf0e8010d, 0x020a4806, 0x020e0d05, 0x00000003],
+    ),
+    (
+        "image_sample_d_cl_o_g16 v[73:76], [v6, v13, v14, v2, v3, v12], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        &[0xf0cc0f0d, 0x00824906, 0x03020e0d, 0x0000000c],
+    ),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+    ("global_store_dwordx4 v18, v[64:67], s[2:3] offset:176", &[0xdc7880b0, 0x00024012]),
+    ("global_store_dwordx4 v18, v[68:71], s[2:3] offset:192", &[0xdc7880c0, 0x00024412]),
+    ("global_store_dwordx4 v18, v[72:75], s[2:3] offset:208", &[0xdc7880d0, 0x00024812]),
+    ("global_store_dword v18, v76, s[2:3] offset:224", &[0xdc7080e0, 0x00024c12]),
     ("s_endpgm", &[0xbf810000]),
 ];
 
-// coverage: sample_offset_compare_gradient_forms: IMAGE_SAMPLE_LZ_O IMAGE_SAMPLE_L_O IMAGE_SAMPLE_D IMAGE_SAMPLE_D_O IMAGE_SAMPLE_D_G16 IMAGE_SAMPLE_D_CL IMAGE_SAMPLE_D_O_G16 IMAGE_SAMPLE_D_CL_O IMAGE_SAMPLE_C_LZ IMAGE_SAMPLE_C_L IMAGE_SAMPLE_C_LZ_O IMAGE_SAMPLE_C_L_O IMAGE_SAMPLE_C_D IMAGE_SAMPLE_C_D_O IMAGE_SAMPLE_C_D_CL_O_G16 IMAGE_SAMPLE_C_D_G16
+// coverage: sample_offset_compare_gradient_forms: IMAGE_SAMPLE_LZ_O IMAGE_SAMPLE_L_O IMAGE_SAMPLE_D IMAGE_SAMPLE_D_O IMAGE_SAMPLE_D_G16 IMAGE_SAMPLE_D_CL IMAGE_SAMPLE_D_O_G16 IMAGE_SAMPLE_D_CL_O IMAGE_SAMPLE_C_LZ IMAGE_SAMPLE_C_L IMAGE_SAMPLE_C_LZ_O IMAGE_SAMPLE_C_L_O IMAGE_SAMPLE_C_D IMAGE_SAMPLE_C_D_O IMAGE_SAMPLE_C_D_CL_O_G16 IMAGE_SAMPLE_C_D_G16 IMAGE_SAMPLE_C_D_CL IMAGE_SAMPLE_C_D_CL_O IMAGE_SAMPLE_C_D_CL_G16 IMAGE_SAMPLE_D_CL_G16 IMAGE_SAMPLE_C_D_O_G16 IMAGE_SAMPLE_D_CL_O_G16
 /// Every D191 form in [`SAMPLE_FORMS_ASM`] over 256 lanes (NaN, ±inf and texel-edge coordinates, offsets
 /// over the whole 6-bit range, gradients from zero and NaN to 2^4 texels so the LOD crosses every level,
 /// references equal to texels, outside [0, 1] and NaN), `--backend both`, every result compared with
@@ -1922,6 +1950,58 @@ file = "un.bin"
             "array c_lz less",
             cmp(1, D191Lod::Zero, none, None, &arr_t(slice), &arr_levels, r),
         ));
+        want.push((
+            45,
+            "c_d_cl greater",
+            cmp(4, gr, none, Some(clamp), &depth_t, &levels, r),
+        ));
+        want.push((
+            46,
+            "c_d_cl_o greater_or_equal",
+            cmp(6, gr, off, Some(clamp), &depth_t, &levels, r),
+        ));
+        want.push((
+            47,
+            "c_d_cl_g16 r16 unorm less_or_equal",
+            cmp(7, g16, none, Some(clamp), &un_t, &levels[..2], r_un),
+        ));
+        want.push((
+            48,
+            "d_cl_g16",
+            d191_sample(
+                &s2,
+                u,
+                v,
+                none,
+                l2(&s2, g16, Some(clamp)),
+                &levels,
+                true,
+                None,
+                &tex_t,
+            )
+            .to_vec(),
+        ));
+        want.push((
+            52,
+            "c_d_o_g16 equal",
+            cmp(2, g16, off, None, &depth_t, &levels, r),
+        ));
+        want.push((
+            53,
+            "d_cl_o_g16",
+            d191_sample(
+                &s0,
+                u,
+                v,
+                off,
+                l2(&s0, g16, Some(clamp)),
+                &levels,
+                true,
+                None,
+                &tex_t,
+            )
+            .to_vec(),
+        ));
         for (at, what, vals) in &want {
             for (c, x) in vals.iter().enumerate() {
                 let got = o[64 * i + at + c];
@@ -1932,7 +2012,7 @@ file = "un.bin"
                     f32::from_bits(got)
                 );
             }
-            if at >= &36 && vals[0] != 0.0 && vals[0] != 1.0 {
+            if vals.len() == 1 && vals[0] != 0.0 && vals[0] != 1.0 {
                 fractional += 1;
             }
         }
