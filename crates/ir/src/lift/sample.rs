@@ -352,8 +352,9 @@ impl Lifter<'_> {
 
     /// The S#'s DEPTH_COMPARE_FUNC (0 never, 1 less, 2 equal, 3 less-or-equal, 4 greater, 5 not equal,
     /// 6 greater-or-equal, 7 always) as `reference OP texel`, IEEE comparisons (NaN: only "not equal" and
-    /// "always" pass), B1.
-    fn depth_compare(&mut self, func: H, r: H, t: H) -> H {
+    /// "always" pass), B1. (Named apart from D190's gather `depth_compare`, written in parallel, which
+    /// returns the 1.0/0.0 value: one can serve both once the two are merged.)
+    fn compare_passes(&mut self, func: H, r: H, t: H) -> H {
         let mut pass = self.c(Ty::B1, 0);
         for (k, op) in [
             (1u64, FloatCmp::Lt),
@@ -717,7 +718,7 @@ impl Lifter<'_> {
                     // Depth compare (D191): the texel's first component against the reference, 1.0 or
                     // 0.0, filtered below like a texel.
                     Some((func, r)) => {
-                        let pass = self.depth_compare(*func, *r, vals[0]);
+                        let pass = self.compare_passes(*func, *r, vals[0]);
                         let onef = self.c(Ty::B32, 0x3f80_0000);
                         let v = self.buf_select(pass, onef, z);
                         vec![v; 4]
