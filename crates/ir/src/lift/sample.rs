@@ -455,6 +455,11 @@ impl Lifter<'_> {
         let k_grad = k_cmp + form.compare as usize;
         let k_coord = k_grad + ngrad;
         let naddr = k_coord + ncoord + nlast;
+        if nsa != 0 && naddr > 1 + 4 * nsa as usize {
+            return self.unsupported_mimg(
+                "the NSA address list is shorter than the form's address operands (D191)",
+            );
+        }
         let addr_regs: Vec<u16> = (0..naddr)
             .map(|k| {
                 if nsa == 0 || k == 0 {
