@@ -48,8 +48,12 @@ pub struct CaptureArgs {
     pub views: Vec<String>,
     /// `NAME=FILTER,ADDRESS_U,ADDRESS_V`: a combined image sampler's sampler (filter nearest or linear;
     /// address repeat, mirrored_repeat, clamp_to_edge, mirror_clamp_to_edge or clamp_to_border; repeatable;
-    /// D187).
-    #[arg(long = "sampler", value_name = "NAME=FILTER,ADDRESS_U,ADDRESS_V")]
+    /// D187), then optionally a depth compare (less, less_or_equal, … as the raw manifest's `compare`;
+    /// D191).
+    #[arg(
+        long = "sampler",
+        value_name = "NAME=FILTER,ADDRESS_U,ADDRESS_V[,COMPARE]"
+    )]
     pub samplers: Vec<String>,
     /// `NAME=FORMAT`: a sampled image's format, e.g. rgba8_unorm (the default) or r32_float (repeatable).
     #[arg(long = "format", value_name = "NAME=FORMAT")]
@@ -146,8 +150,13 @@ pub fn cli_capture(a: &CaptureArgs) -> Result<i32> {
     for s in &a.samplers {
         let (n, v) = pair(s, "sampler")?;
         let parts: Vec<&str> = v.split(',').map(str::trim).collect();
-        let [f, u, w] = parts[..] else {
-            bail!("--sampler {s:?}: expected NAME=FILTER,ADDRESS_U,ADDRESS_V");
+        let (f, u, w) = match parts[..] {
+            [f, u, w] => (f, u, w),
+            [f, u, w, c] => {
+                req.compares.push((n.clone(), c.to_string()));
+                (f, u, w)
+            }
+            _ => bail!("--sampler {s:?}: expected NAME=FILTER,ADDRESS_U,ADDRESS_V[,COMPARE]"),
         };
         req.samplers
             .push((n, f.to_string(), [u.to_string(), w.to_string()]));

@@ -115,6 +115,9 @@ pub struct SamplerSpec {
     pub min_lod: Option<f64>,
     pub max_lod: Option<f64>,
     pub lod_bias: Option<f64>,
+    /// A depth-compare sampler's compare operation (D191): `never`, `less`, `equal`, `less_or_equal`,
+    /// `greater`, `not_equal`, `greater_or_equal`, `always` (Vulkan's `compareOp` with compareEnable).
+    pub compare: Option<String>,
 }
 
 impl SamplerSpec {
@@ -152,6 +155,19 @@ impl SamplerSpec {
             "opaque_white" => 2,
             b => bail!("ssharp border {b:?}: transparent_black, opaque_black or opaque_white"),
         };
+        // DEPTH_COMPARE_FUNC (word 0 bits 14:12): VkCompareOp's order, as radv_tex_compare maps it; NEVER
+        // (0) when compareEnable is off.
+        let compare = match self.compare.as_deref() {
+            None | Some("never") => 0u32,
+            Some("less") => 1,
+            Some("equal") => 2,
+            Some("less_or_equal") => 3,
+            Some("greater") => 4,
+            Some("not_equal") => 5,
+            Some("greater_or_equal") => 6,
+            Some("always") => 7,
+            Some(c) => bail!("ssharp compare {c:?}: never, less, equal, less_or_equal, greater, not_equal, greater_or_equal or always"),
+        };
         // As RADV builds it (Mesa 22.3, radv_init_sampler): LODs clamped to [0, 15] and the bias to
         // [−16, 16], in 1/256; TRUNC_COORD (word 0 bit 27) for nearest filtering; the border colour type only
         // when an axis clamps to the border. D187's lifter ignores TRUNC_COORD.
@@ -165,6 +181,7 @@ impl SamplerSpec {
             clamp[0]
                 | clamp[1] << 3
                 | clamp[2] << 6
+                | compare << 12
                 | (self.unnormalized as u32) << 15
                 | trunc << 27,
             min_lod | max_lod << 12,
@@ -549,6 +566,7 @@ mod tests {
                 min_lod: None,
                 max_lod: Some(max_lod),
                 lod_bias: Some(bias),
+                compare: None,
             };
         let cases = [
             (

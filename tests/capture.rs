@@ -363,7 +363,11 @@ fn capture_refusals_exit_2_and_write_nothing() {
     .unwrap();
     for (file, path, msg) in [
         (&junk, None, "not a SPIR-V binary"),
-        (&img, None, "sampling is modelled for 2-D images only"),
+        (
+            &img,
+            None,
+            "sampling is modelled for 1-D, 2-D and 2-D array images only",
+        ),
         (&muladd, Some(""), "apt-get install glslang-tools"),
     ] {
         let mut c = Command::new(env!("CARGO_BIN_EXE_rdna2spv"));

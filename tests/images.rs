@@ -1075,7 +1075,7 @@ fn refusals_name_the_instruction_and_feature() {
             "sampled3d",
             "uniform sampler3D s;",
             "textureLod(s, vec3(0.5), 0.0)",
-            "2-D images only",
+            "2-D array images only",
         ),
         (
             "separate",
@@ -1169,6 +1169,1319 @@ fn mimg_decoding_matches_llvm_mc() {
         assert_eq!(norm(printed), *line, "words {enc:02x?}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Sampling forms of decision D191: texel offsets, depth compare, explicit gradients (32- and 16-bit), the
+// LOD clamp, against a reference written here from D191's text (D187's model plus those steps).
+
+/// A sampler as D191 defines its behaviour: filter (min = mag), address modes (0 wrap, 1 mirror, 2 clamp,
+/// 3 mirror once, 6 border), point mips, LOD clamp and bias in 1/256, border colour type (0 transparent
+/// black, 1 opaque black, 2 opaque white), compare function (0 never … 7 always, VkCompareOp's order).
+#[derive(Clone, Copy)]
+struct D191Sampler {
+    linear: bool,
+    addr: [u32; 2],
+    max_lod: i32,
+    bias: i32,
+    border: u32,
+    compare: u32,
+}
+
+/// Where a D191 sample's LOD comes from.
+#[derive(Clone, Copy)]
+enum D191Lod {
+    Zero,
+    Lod(f32),
+    /// du/dx, dv/dx, du/dy, dv/dy (1-D: dv ignored).
+    Grad([f32; 4]),
+}
+
+/// D191's LOD in 1/256: `floor(RN(lod·256))`, or from gradients `floor(128·log2 q)` with q the larger of
+/// `(du·W)² + (dv·H)²` per direction in f32, saturated to [2^−64, 2^64]; plus the bias, clamped to
+/// [max(MIN_LOD, floor(RN(clamp·256))), MAX_LOD].
+fn d191_lod(s: &D191Sampler, lod: D191Lod, base: (i32, i32), d2: bool, clamp: Option<f32>) -> i32 {
+    let l = match lod {
+        D191Lod::Zero => 0,
+        D191Lod::Lod(x) => ref_floor(x * 256.0).0,
+        D191Lod::Grad(g) => {
+            let (w, h) = (base.0 as f32, base.1 as f32);
+            let sq = |x: f32, n: f32| {
+                let a = x * n;
+                a * a
+            };
+            let (qx, qy) = if d2 {
+                (sq(g[0], w) + sq(g[1], h), sq(g[2], w) + sq(g[3], h))
+            } else {
+                (sq(g[0], w), sq(g[2], w))
+            };
+            let q = if qy > qx { qy } else { qx };
+            let lo = 2f32.powi(-64);
+            let q = if q >= lo { q } else { lo };
+            let q = q.min(2f32.powi(64));
+            (128.0 * (q as f64).log2()).floor() as i32
+        }
+    };
+    let lo = match clamp {
+        Some(c) => ref_floor(c * 256.0).0.max(0),
+        None => 0,
+    };
+    (l + s.bias).max(lo).min(s.max_lod)
+}
+
+/// One D191 sample at LOD `l` (1/256) with texel offset `off`; `dref`: the (already clamped) compare
+/// reference. `texel(level, x, y)` gives a texel's four f32 components.
+#[allow(clippy::too_many_arguments)]
+fn d191_sample(
+    s: &D191Sampler,
+    u: f32,
+    v: f32,
+    off: (i32, i32),
+    l: i32,
+    levels: &[(i32, i32)],
+    d2: bool,
+    dref: Option<f32>,
+    texel: &dyn Fn(usize, i32, i32) -> [f32; 4],
+) -> [f32; 4] {
+    let d = (((l + 128) >> 8) as usize).min(levels.len() - 1);
+    let (w, h) = levels[d];
+    let axis = |c: f32, n: i32, mode: u32, o: i32| -> ([(i32, bool); 2], u32) {
+        let sc = c * n as f32;
+        let (i0, a) = if s.linear {
+            let (i, shc) = ref_floor(sc - 0.5);
+            (i, ((shc - i as f32) * 256.0) as u32)
+        } else {
+            (ref_floor(sc).0, 0)
+        };
+        let i0 = i0 + o;
+        ([ref_address(i0, n, mode), ref_address(i0 + 1, n, mode)], a)
+    };
+    let (xs, a) = axis(u, w, s.addr[0], off.0);
+    let (ys, b) = if d2 {
+        axis(v, h, s.addr[1], off.1)
+    } else {
+        ([(0, true); 2], 0)
+    };
+    let border = match s.border {
+        0 => [0.0; 4],
+        1 => [0.0, 0.0, 0.0, 1.0],
+        _ => [1.0; 4],
+    };
+    let fetch = |(x, ix): (i32, bool), (y, iy): (i32, bool)| {
+        let t = if ix && iy { texel(d, x, y) } else { border };
+        match dref {
+            None => t,
+            Some(r) => {
+                let t = t[0];
+                let pass = match s.compare {
+                    0 => false,
+                    1 => r < t,
+                    2 => r == t,
+                    3 => r <= t,
+                    4 => r > t,
+                    5 => r != t,
+                    6 => r >= t,
+                    _ => true,
+                };
+                [if pass { 1.0 } else { 0.0 }; 4]
+            }
+        }
+    };
+    let t00 = fetch(xs[0], ys[0]);
+    if !s.linear {
+        return t00;
+    }
+    let t10 = fetch(xs[1], ys[0]);
+    let (a1, a0) = (a as f32 / 256.0, (256 - a) as f32 / 256.0);
+    if !d2 {
+        return std::array::from_fn(|c| t00[c] * a0 + t10[c] * a1);
+    }
+    let t01 = fetch(xs[0], ys[1]);
+    let t11 = fetch(xs[1], ys[1]);
+    let (b1, b0) = (b as f32 / 256.0, (256 - b) as f32 / 256.0);
+    std::array::from_fn(|c| {
+        let r0 = t00[c] * a0 + t10[c] * a1;
+        let r1 = t01[c] * a0 + t11[c] * a1;
+        r0 * b0 + r1 * b1
+    })
+}
+
+/// Hand-assembled (llvm-mc-19, gfx1030) wave32 code: each invocation reads 16 dwords — (u, v, lod, ref),
+/// (packed offsets, du/dx, dv/dx, du/dy), (dv/dy, slice, clamp, f16 du/dx|dv/dx), (f16 du/dy|dv/dy, -, -,
+/// -) — and samples with every D191 form: offsets, gradients (f32 and g16), the LOD clamp, on a 2-D rgba8
+/// image (s[8:15]), a 1-D one (s[88:95]) and a 2-D r32f array (s[48:55]); depth compares through eight
+/// samplers, one per compare function (s[56:87]), on a 2-D r32f image (s[40:47]), the array, and a 2-D
+/// r16 unorm image (s[96:103], whose reference is clamped to [0, 1]).
+const SAMPLE_FORMS_ASM: &[(&str, &[u32])] = &[
+    ("s_lshl_b32 s39, s38, 5", &[0x8f278526]),
+    ("v_add_nc_u32_e32 v0, s39, v0", &[0x4a000027]),
+    ("v_lshlrev_b32_e32 v1, 6, v0", &[0x34020086]),
+    ("global_load_dwordx4 v[2:5], v1, s[0:1]", &[0xdc388000, 0x02000001]),
+    ("global_load_dwordx4 v[6:9], v1, s[0:1] offset:16", &[0xdc388010, 0x06000001]),
+    ("global_load_dwordx4 v[10:13], v1, s[0:1] offset:32", &[0xdc388020, 0x0a000001]),
+    ("global_load_dwordx4 v[14:17], v1, s[0:1] offset:48", &[0xdc388030, 0x0e000001]),
+    ("v_lshlrev_b32_e32 v18, 8, v0", &[0x34240088]),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+    (
+        "image_sample_lz_o v[20:23], [v6, v2, v3], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        &[0xf0dc0f0a, 0x00821406, 0x00000302],
+    ),
+    (
+        "image_sample_l_o v[24:27], [v6, v2, v3, v4], s[8:15], s[20:23] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        &[0xf0d00f0a, 0x00a21806, 0x00040302],
+    ),
+    (
+        "image_sample_d v[28:31], [v7, v8, v9, v10, v2, v3], s[8:15], s[24:27] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        &[0xf0880f0c, 0x00c21c07, 0x020a0908, 0x00000003],
+    ),
+    (
+        "image_sample_d_o v[32:35], [v6, v7, v8, v9, v10, v2, v3], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        &[0xf0c80f0c, 0x00822006, 0x0a090807, 0x00000302],
+    ),
+    (
+        "image_sample_d_g16 v[36:39], [v13, v14, v2, v3], s[8:15], s[20:23] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        &[0xf0880f0b, 0x00a2240d, 0x0003020e],
+    ),
+    (
+        "image_sample_d_cl v[40:43], [v7, v8, v9, v10, v2, v3, v12], s[8:15], s[24:27] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        &[0xf08c0f0c, 0x00c22807, 0x020a0908, 0x00000c03],
+    ),
+    (
+        "image_sample_d_o_g16 v[44:47], [v6, v13, v14, v2], s[88:95], s[20:23] dmask:0xf dim:SQ_RSRC_IMG_1D",
+        &[0xf0c80f03, 0x00b62c06, 0x00020e0d],
+    ),
+    (
+        "image_sample_d v[48:51], [v7, v9, v2], s[88:95], s[24:27] dmask:0xf dim:SQ_RSRC_IMG_1D",
+        &[0xf0880f02, 0x00d63007, 0x00000209],
+    ),
+    (
+        "image_sample_d_cl_o v[52:55], [v6, v7, v8, v9, v10, v2, v3, v11, v12], s[48:55], s[24:27] dmask:0xf dim:SQ_RSRC_IMG_2D_ARRAY",
+        &[0xf0cc0f2c, 0x00cc3406, 0x0a090807, 0x0c0b0302],
+    ),
+    (
+        "image_sample_c_lz v56, [v5, v2, v3], s[40:47], s[56:59] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf0bc010a, 0x01ca3805, 0x00000302],
+    ),
+    (
+        "image_sample_c_l v57, [v5, v2, v3, v4], s[40:47], s[60:63] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf0b0010a, 0x01ea3905, 0x00040302],
+    ),
+    (
+        "image_sample_c_lz_o v58, [v6, v5, v2, v3], s[40:47], s[64:67] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf0fc010a, 0x020a3a06, 0x00030205],
+    ),
+    (
+        "image_sample_c_l_o v59, [v6, v5, v2, v3, v4], s[40:47], s[68:71] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf0f0010a, 0x022a3b06, 0x04030205],
+    ),
+    (
+        "image_sample_c_d v60, [v5, v7, v8, v9, v10, v2, v3], s[40:47], s[72:75] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf0a8010c, 0x024a3c05, 0x0a090807, 0x00000302],
+    ),
+    (
+        "image_sample_c_d_o v61, [v6, v5, v7, v8, v9, v10, v2, v3], s[40:47], s[76:79] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf0e8010c, 0x026a3d06, 0x09080705, 0x0003020a],
+    ),
+    (
+        "image_sample_c_d_cl_o_g16 v62, [v6, v5, v13, v14, v2, v3, v12], s[40:47], s[80:83] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf0ec010d, 0x028a3e06, 0x020e0d05, 0x00000c03],
+    ),
+    (
+        "image_sample_c_d_g16 v63, [v5, v13, v14, v2, v3], s[96:103], s[84:87] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf0a8010b, 0x02b83f05, 0x03020e0d],
+    ),
+    (
+        "image_sample_c_lz v64, [v5, v2, v3, v11], s[48:55], s[60:63] dmask:0x1 dim:SQ_RSRC_IMG_2D_ARRAY",
+        &[0xf0bc012a, 0x01ec4005, 0x000b0302],
+    ),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+    ("global_store_dwordx4 v18, v[20:23], s[2:3]", &[0xdc788000, 0x00021412]),
+    ("global_store_dwordx4 v18, v[24:27], s[2:3] offset:16", &[0xdc788010, 0x00021812]),
+    ("global_store_dwordx4 v18, v[28:31], s[2:3] offset:32", &[0xdc788020, 0x00021c12]),
+    ("global_store_dwordx4 v18, v[32:35], s[2:3] offset:48", &[0xdc788030, 0x00022012]),
+    ("global_store_dwordx4 v18, v[36:39], s[2:3] offset:64", &[0xdc788040, 0x00022412]),
+    ("global_store_dwordx4 v18, v[40:43], s[2:3] offset:80", &[0xdc788050, 0x00022812]),
+    ("global_store_dwordx4 v18, v[44:47], s[2:3] offset:96", &[0xdc788060, 0x00022c12]),
+    ("global_store_dwordx4 v18, v[48:51], s[2:3] offset:112", &[0xdc788070, 0x00023012]),
+    ("global_store_dwordx4 v18, v[52:55], s[2:3] offset:128", &[0xdc788080, 0x00023412]),
+    ("global_store_dwordx4 v18, v[56:59], s[2:3] offset:144", &[0xdc788090, 0x00023812]),
+    ("global_store_dwordx4 v18, v[60:63], s[2:3] offset:160", &[0xdc7880a0, 0x00023c12]),
+    (
+        "image_sample_c_d_cl v65, [v5, v7, v8, v9, v10, v2, v3, v12], s[40:47], s[72:75] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf0ac010c, 0x024a4105, 0x0a090807, 0x000c0302],
+    ),
+    (
+        "image_sample_c_d_cl_o v66, [v6, v5, v7, v8, v9, v10, v2, v3, v12], s[40:47], s[80:83] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf0ec010c, 0x028a4206, 0x09080705, 0x0c03020a],
+    ),
+    (
+        "image_sample_c_d_cl_g16 v67, [v5, v13, v14, v2, v3, v12], s[96:103], s[84:87] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf0ac010d, 0x02b84305, 0x03020e0d, 0x0000000c],
+    ),
+    (
+        "image_sample_d_cl_g16 v[68:71], [v13, v14, v2, v3, v12], s[8:15], s[24:27] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        &[0xf08c0f0b, 0x00c2440d, 0x0c03020e],
+    ),
+    (
+        "image_sample_c_d_o_g16 v72, [v6, v5, v13, v14, v2, v3], s[40:47], s[64:67] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf0e8010d, 0x020a4806, 0x020e0d05, 0x00000003],
+    ),
+    (
+        "image_sample_d_cl_o_g16 v[73:76], [v6, v13, v14, v2, v3, v12], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_2D",
+        &[0xf0cc0f0d, 0x00824906, 0x03020e0d, 0x0000000c],
+    ),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+    ("global_store_dwordx4 v18, v[64:67], s[2:3] offset:176", &[0xdc7880b0, 0x00024012]),
+    ("global_store_dwordx4 v18, v[68:71], s[2:3] offset:192", &[0xdc7880c0, 0x00024412]),
+    ("global_store_dwordx4 v18, v[72:75], s[2:3] offset:208", &[0xdc7880d0, 0x00024812]),
+    ("global_store_dword v18, v76, s[2:3] offset:224", &[0xdc7080e0, 0x00024c12]),
+    ("s_endpgm", &[0xbf810000]),
+];
+
+// coverage: sample_offset_compare_gradient_forms: IMAGE_SAMPLE_LZ_O IMAGE_SAMPLE_L_O IMAGE_SAMPLE_D IMAGE_SAMPLE_D_O IMAGE_SAMPLE_D_G16 IMAGE_SAMPLE_D_CL IMAGE_SAMPLE_D_O_G16 IMAGE_SAMPLE_D_CL_O IMAGE_SAMPLE_C_LZ IMAGE_SAMPLE_C_L IMAGE_SAMPLE_C_LZ_O IMAGE_SAMPLE_C_L_O IMAGE_SAMPLE_C_D IMAGE_SAMPLE_C_D_O IMAGE_SAMPLE_C_D_CL_O_G16 IMAGE_SAMPLE_C_D_G16 IMAGE_SAMPLE_C_D_CL IMAGE_SAMPLE_C_D_CL_O IMAGE_SAMPLE_C_D_CL_G16 IMAGE_SAMPLE_D_CL_G16 IMAGE_SAMPLE_C_D_O_G16 IMAGE_SAMPLE_D_CL_O_G16
+/// Every D191 form in [`SAMPLE_FORMS_ASM`] over 256 lanes (NaN, ±inf and texel-edge coordinates, offsets
+/// over the whole 6-bit range, gradients from zero and NaN to 2^4 texels so the LOD crosses every level,
+/// references equal to texels, outside [0, 1] and NaN), `--backend both`, every result compared with
+/// [`d191_sample`].
+#[test]
+fn sample_offset_compare_gradient_forms() {
+    let dir = scratch("forms");
+    write_code(&dir.join("k.bin"), SAMPLE_FORMS_ASM);
+    let mut g = Lcg(191);
+    let levels = [(13, 7), (6, 3), (3, 1)];
+    let tex: Vec<u8> = (0..112 * 4).map(|_| (g.next() >> 8) as u8).collect();
+    let line: Vec<u8> = (0..13 * 4).map(|_| (g.next() >> 8) as u8).collect();
+    let depth: Vec<f32> = (0..112).map(|_| (g.next() % 9) as f32 / 8.0).collect();
+    let arr: Vec<f32> = (0..24 * 3).map(|_| (g.next() % 9) as f32 / 8.0).collect();
+    let codes = [0u16, 8191, 16384, 32768, 49151, 65535];
+    let un: Vec<u16> = (0..109).map(|_| codes[(g.next() % 6) as usize]).collect();
+    let f32_bytes = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    std::fs::write(dir.join("tex.bin"), &tex).unwrap();
+    std::fs::write(dir.join("line.bin"), &line).unwrap();
+    std::fs::write(dir.join("depth.bin"), f32_bytes(&depth)).unwrap();
+    std::fs::write(dir.join("arr.bin"), f32_bytes(&arr)).unwrap();
+    let un_bytes: Vec<u8> = un.iter().flat_map(|x| x.to_le_bytes()).collect();
+    std::fs::write(dir.join("un.bin"), un_bytes).unwrap();
+    let n = 256usize;
+    let rnd =
+        |lo: f32, hi: f32, g: &mut Lcg| lo + (g.next() % 10_000) as f32 * ((hi - lo) / 10_000.0);
+    let grad = |i: usize, g: &mut Lcg| -> f32 {
+        match g.next() % 16 {
+            0 => 0.0,
+            1 if i < 64 => f32::NAN,
+            _ => {
+                let e = (g.next() % 9) as i32 - 9;
+                let m = 1.0 + (g.next() % 1024) as f32 / 1024.0;
+                let s = if g.next().is_multiple_of(2) {
+                    1.0
+                } else {
+                    -1.0
+                };
+                s * m * 2f32.powi(e)
+            }
+        }
+    };
+    let refs: Vec<f32> = (-1..=9)
+        .map(|k| k as f32 / 8.0)
+        .chain(codes.iter().map(|&c| c as f32 / 65535.0))
+        .chain([1.5, -0.5])
+        .collect();
+    let half16 = |x: f32| f32_to_f16(x) as u32;
+    let mut lanes: Vec<[u32; 16]> = Vec::new();
+    for i in 0..n {
+        let u = match i {
+            0 => f32::NAN,
+            1 => f32::INFINITY,
+            2 => f32::NEG_INFINITY,
+            3..=16 => (i - 3) as f32 / 13.0,
+            _ => rnd(-1.5, 2.5, &mut g),
+        };
+        let v = match i {
+            3..=16 => (i % 8) as f32 / 7.0,
+            _ => rnd(-1.5, 2.5, &mut g),
+        };
+        let lod = rnd(-1.0, 4.0, &mut g);
+        let r = if i == 5 {
+            f32::NAN
+        } else {
+            refs[(g.next() as usize) % refs.len()]
+        };
+        let (ox, oy) = ((g.next() % 64) as i32 - 32, (g.next() % 64) as i32 - 32);
+        let off = (ox as u32 & 0x3f) | (oy as u32 & 0x3f) << 8;
+        let mut gr = [
+            grad(i, &mut g),
+            grad(i, &mut g),
+            grad(i, &mut g),
+            grad(i, &mut g),
+        ];
+        // Lanes 17..=80: gradients whose LOD (through the third sampler) sits one 1/256 step below a
+        // point-mip boundary (L = 127 or 383: one step more picks the next level) or on it (128).
+        if (17..=80).contains(&i) {
+            let boundary = D191Sampler {
+                linear: true,
+                addr: [2, 0],
+                max_lod: 384,
+                bias: 0,
+                border: 0,
+                compare: 0,
+            };
+            let want = [127, 128, 383, 127][i % 4];
+            while d191_lod(&boundary, D191Lod::Grad(gr), (13, 7), true, None) != want {
+                gr = std::array::from_fn(|_| grad(1000, &mut g));
+            }
+        }
+        let slice = match i % 4 {
+            0 => (i / 4 % 9) as f32 * 0.5 - 1.0,
+            _ => rnd(-1.0, 4.0, &mut g),
+        };
+        let clamp = rnd(-0.5, 3.0, &mut g);
+        // 16-bit gradients: n/64 (exact halves), as 32-bit ones cross the levels.
+        let h: Vec<f32> = (0..4)
+            .map(|_| ((g.next() % 1025) as i32 - 512) as f32 / 64.0)
+            .collect();
+        lanes.push([
+            u.to_bits(),
+            v.to_bits(),
+            lod.to_bits(),
+            r.to_bits(),
+            off,
+            gr[0].to_bits(),
+            gr[1].to_bits(),
+            gr[2].to_bits(),
+            gr[3].to_bits(),
+            slice.to_bits(),
+            clamp.to_bits(),
+            half16(h[0]) | half16(h[1]) << 16,
+            half16(h[2]) | half16(h[3]) << 16,
+            0,
+            0,
+            0,
+        ]);
+    }
+    let input: Vec<u8> = lanes
+        .iter()
+        .flatten()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    std::fs::write(dir.join("in.bin"), input).unwrap();
+    let manifest = format!(
+        r#"
+code = "k.bin"
+grid = [{n}, 1, 1]
+workgroup = [32, 1, 1]
+[abi]
+wave_size = 32
+sgpr = [
+    {{ reg = 0, address = "in" }},
+    {{ reg = 2, address = "o" }},
+    {{ reg = 8, tsharp = "tex" }},
+    {{ reg = 16, ssharp = {{ filter = "nearest", address = ["repeat", "clamp_to_edge"] }} }},
+    {{ reg = 20, ssharp = {{ filter = "linear", address = ["mirrored_repeat", "clamp_to_border"], border = "opaque_white", lod_bias = 0.25 }} }},
+    {{ reg = 24, ssharp = {{ filter = "linear", address = ["clamp_to_edge", "repeat"], max_lod = 1.5 }} }},
+    {{ reg = 38, workgroup_id = 0 }},
+    {{ reg = 40, tsharp = "depth" }},
+    {{ reg = 48, tsharp = "arr" }},
+    {{ reg = 56, ssharp = {{ filter = "nearest", compare = "never" }} }},
+    {{ reg = 60, ssharp = {{ filter = "linear", address = ["repeat", "repeat"], compare = "less" }} }},
+    {{ reg = 64, ssharp = {{ filter = "nearest", address = ["mirrored_repeat", "mirror_clamp_to_edge"], compare = "equal" }} }},
+    {{ reg = 68, ssharp = {{ filter = "linear", address = ["clamp_to_border", "clamp_to_border"], compare = "always" }} }},
+    {{ reg = 72, ssharp = {{ filter = "linear", address = ["clamp_to_border", "clamp_to_border"], border = "opaque_white", compare = "greater" }} }},
+    {{ reg = 76, ssharp = {{ filter = "nearest", address = ["clamp_to_border", "clamp_to_border"], border = "opaque_black", compare = "not_equal" }} }},
+    {{ reg = 80, ssharp = {{ filter = "linear", address = ["repeat", "mirror_clamp_to_edge"], compare = "greater_or_equal" }} }},
+    {{ reg = 84, ssharp = {{ filter = "linear", address = ["clamp_to_edge", "mirrored_repeat"], compare = "less_or_equal" }} }},
+    {{ reg = 88, tsharp = "line" }},
+    {{ reg = 96, tsharp = "un" }},
+]
+[[buffers]]
+name = "in"
+file = "in.bin"
+[[buffers]]
+name = "o"
+size = {}
+output = true
+[[images]]
+name = "tex"
+format = "rgba8_unorm"
+dim = "2d"
+extent = [13, 7, 1]
+levels = 3
+file = "tex.bin"
+[[images]]
+name = "line"
+format = "rgba8_unorm"
+dim = "1d"
+extent = [9, 1, 1]
+levels = 2
+file = "line.bin"
+[[images]]
+name = "depth"
+format = "r32_float"
+dim = "2d"
+extent = [13, 7, 1]
+levels = 3
+file = "depth.bin"
+[[images]]
+name = "arr"
+format = "r32_float"
+dim = "2d_array"
+extent = [5, 4, 1]
+levels = 2
+layers = 3
+file = "arr.bin"
+[[images]]
+name = "un"
+format = "r16_unorm"
+dim = "2d"
+extent = [13, 7, 1]
+levels = 2
+file = "un.bin"
+"#,
+        n * 256
+    );
+    let m = dir.join("k.toml");
+    std::fs::write(&m, manifest).unwrap();
+    let out = dir.join("out");
+    run_both(&m, &out);
+    let o = words(&read(&out.join("o.bin")));
+    // Texels (D183's layout: levels one after another, slices within a level).
+    let base = [0i32, 91, 109];
+    let tex_t = |l: usize, x: i32, y: i32| -> [f32; 4] {
+        let t = (base[l] + y * levels[l].0 + x) as usize;
+        std::array::from_fn(|c| tex[4 * t + c] as f32 / 255.0)
+    };
+    let line_t = |l: usize, x: i32, _y: i32| -> [f32; 4] {
+        let t = ([0i32, 9][l] + x) as usize;
+        std::array::from_fn(|c| line[4 * t + c] as f32 / 255.0)
+    };
+    let depth_t = |l: usize, x: i32, y: i32| -> [f32; 4] {
+        [
+            depth[(base[l] + y * levels[l].0 + x) as usize],
+            0.0,
+            0.0,
+            1.0,
+        ]
+    };
+    let un_t = |l: usize, x: i32, y: i32| -> [f32; 4] {
+        let c = un[(base[l] + y * levels[l].0 + x) as usize];
+        [c as f32 / 65535.0, 0.0, 0.0, 1.0]
+    };
+    let arr_levels = [(5, 4), (2, 2)];
+    let arr_t = |sl: i32| {
+        let arr = &arr;
+        move |l: usize, x: i32, y: i32| -> [f32; 4] {
+            let (w, h) = arr_levels[l];
+            let t = [0i32, 60][l] + (sl * h + y) * w + x;
+            [arr[t as usize], 0.0, 0.0, 1.0]
+        }
+    };
+    let smp = |linear, addr, max_lod, bias, border, compare| D191Sampler {
+        linear,
+        addr,
+        max_lod,
+        bias,
+        border,
+        compare,
+    };
+    let s0 = smp(false, [0, 2], 3840, 0, 0, 0);
+    let s1 = smp(true, [1, 6], 3840, 64, 2, 0);
+    let s2 = smp(true, [2, 0], 384, 0, 0, 0);
+    let cs = [
+        smp(false, [2, 2], 3840, 0, 0, 0),
+        smp(true, [0, 0], 3840, 0, 0, 1),
+        smp(false, [1, 3], 3840, 0, 0, 2),
+        smp(true, [6, 6], 3840, 0, 0, 7),
+        smp(true, [6, 6], 3840, 0, 2, 4),
+        smp(false, [6, 6], 3840, 0, 1, 5),
+        smp(true, [0, 3], 3840, 0, 0, 6),
+        smp(true, [2, 1], 3840, 0, 0, 3),
+    ];
+    let (mut fractional, mut level_seen, mut clamp_matters) = (0, [0usize; 3], 0);
+    // The r16 unorm compare with a reference as given, to count where D191's clamp decides.
+    let cmp_un = |u: f32, v: f32, r: f32, lod: D191Lod| {
+        let s = &cs[7];
+        d191_sample(
+            s,
+            u,
+            v,
+            (0, 0),
+            d191_lod(s, lod, (13, 7), true, None),
+            &levels[..2],
+            true,
+            Some(r),
+            &un_t,
+        )[0]
+    };
+    for (i, w) in lanes.iter().enumerate() {
+        let f = |k: usize| f32::from_bits(w[k]);
+        let (u, v, lod, r) = (f(0), f(1), f(2), f(3));
+        let sx = |x: u32| ((x << 26) as i32) >> 26;
+        let off = (sx(w[4]), sx(w[4] >> 8));
+        let gr = D191Lod::Grad([f(5), f(6), f(7), f(8)]);
+        let h = |x: u32| f16_to_f32(x as u16);
+        let g16 = D191Lod::Grad([h(w[11]), h(w[11] >> 16), h(w[12]), h(w[12] >> 16)]);
+        let g16_1d = D191Lod::Grad([h(w[11]), 0.0, h(w[12]), 0.0]);
+        let gr_1d = D191Lod::Grad([f(5), 0.0, f(7), 0.0]);
+        let (slice_in, clamp) = (f(9), f(10));
+        let slice = if slice_in.is_nan() {
+            0
+        } else {
+            (slice_in
+                .clamp(-16_777_216.0, 16_777_216.0)
+                .round_ties_even() as i32)
+                .clamp(0, 2)
+        };
+        let l2 = |s: &D191Sampler, lod, cl| d191_lod(s, lod, (13, 7), true, cl);
+        let none = (0, 0);
+        level_seen[((l2(&s2, gr, None) + 128) >> 8).min(2) as usize] += 1;
+        let r_un = r.clamp(0.0, 1.0); // NaN stays NaN
+        let un_raw = cmp_un(u, v, r, g16);
+        clamp_matters += (un_raw.to_bits() != cmp_un(u, v, r_un, g16).to_bits()) as usize;
+        // (output dword, what, expected)
+        let mut want: Vec<(usize, &str, Vec<f32>)> = vec![
+            (
+                0,
+                "lz_o",
+                d191_sample(
+                    &s0,
+                    u,
+                    v,
+                    off,
+                    l2(&s0, D191Lod::Zero, None),
+                    &levels,
+                    true,
+                    None,
+                    &tex_t,
+                )
+                .to_vec(),
+            ),
+            (
+                4,
+                "l_o",
+                d191_sample(
+                    &s1,
+                    u,
+                    v,
+                    off,
+                    l2(&s1, D191Lod::Lod(lod), None),
+                    &levels,
+                    true,
+                    None,
+                    &tex_t,
+                )
+                .to_vec(),
+            ),
+            (
+                8,
+                "d",
+                d191_sample(
+                    &s2,
+                    u,
+                    v,
+                    none,
+                    l2(&s2, gr, None),
+                    &levels,
+                    true,
+                    None,
+                    &tex_t,
+                )
+                .to_vec(),
+            ),
+            (
+                12,
+                "d_o",
+                d191_sample(
+                    &s0,
+                    u,
+                    v,
+                    off,
+                    l2(&s0, gr, None),
+                    &levels,
+                    true,
+                    None,
+                    &tex_t,
+                )
+                .to_vec(),
+            ),
+            (
+                16,
+                "d_g16",
+                d191_sample(
+                    &s1,
+                    u,
+                    v,
+                    none,
+                    l2(&s1, g16, None),
+                    &levels,
+                    true,
+                    None,
+                    &tex_t,
+                )
+                .to_vec(),
+            ),
+            (
+                20,
+                "d_cl",
+                d191_sample(
+                    &s2,
+                    u,
+                    v,
+                    none,
+                    l2(&s2, gr, Some(clamp)),
+                    &levels,
+                    true,
+                    None,
+                    &tex_t,
+                )
+                .to_vec(),
+            ),
+            (
+                24,
+                "1d d_o_g16",
+                d191_sample(
+                    &s1,
+                    u,
+                    0.0,
+                    off,
+                    d191_lod(&s1, g16_1d, (9, 1), false, None),
+                    &[(9, 1), (4, 1)],
+                    false,
+                    None,
+                    &line_t,
+                )
+                .to_vec(),
+            ),
+            (
+                28,
+                "1d d",
+                d191_sample(
+                    &s2,
+                    u,
+                    0.0,
+                    none,
+                    d191_lod(&s2, gr_1d, (9, 1), false, None),
+                    &[(9, 1), (4, 1)],
+                    false,
+                    None,
+                    &line_t,
+                )
+                .to_vec(),
+            ),
+            (
+                32,
+                "array d_cl_o",
+                d191_sample(
+                    &s2,
+                    u,
+                    v,
+                    off,
+                    d191_lod(&s2, gr, (5, 4), true, Some(clamp)),
+                    &arr_levels,
+                    true,
+                    None,
+                    &arr_t(slice),
+                )
+                .to_vec(),
+            ),
+        ];
+        let cmp = |k: usize,
+                   lod,
+                   off,
+                   cl,
+                   t: &dyn Fn(usize, i32, i32) -> [f32; 4],
+                   lv: &[(i32, i32)],
+                   rr: f32| {
+            let s = &cs[k];
+            vec![
+                d191_sample(
+                    s,
+                    u,
+                    v,
+                    off,
+                    d191_lod(s, lod, lv[0], true, cl),
+                    lv,
+                    true,
+                    Some(rr),
+                    t,
+                )[0],
+            ]
+        };
+        want.push((
+            36,
+            "c_lz never",
+            cmp(0, D191Lod::Zero, none, None, &depth_t, &levels, r),
+        ));
+        want.push((
+            37,
+            "c_l less",
+            cmp(1, D191Lod::Lod(lod), none, None, &depth_t, &levels, r),
+        ));
+        want.push((
+            38,
+            "c_lz_o equal",
+            cmp(2, D191Lod::Zero, off, None, &depth_t, &levels, r),
+        ));
+        want.push((
+            39,
+            "c_l_o always",
+            cmp(3, D191Lod::Lod(lod), off, None, &depth_t, &levels, r),
+        ));
+        want.push((
+            40,
+            "c_d greater",
+            cmp(4, gr, none, None, &depth_t, &levels, r),
+        ));
+        want.push((
+            41,
+            "c_d_o not_equal",
+            cmp(5, gr, off, None, &depth_t, &levels, r),
+        ));
+        want.push((
+            42,
+            "c_d_cl_o_g16 greater_or_equal",
+            cmp(6, g16, off, Some(clamp), &depth_t, &levels, r),
+        ));
+        want.push((
+            43,
+            "c_d_g16 r16 unorm less_or_equal",
+            cmp(7, g16, none, None, &un_t, &levels[..2], r_un),
+        ));
+        want.push((
+            44,
+            "array c_lz less",
+            cmp(1, D191Lod::Zero, none, None, &arr_t(slice), &arr_levels, r),
+        ));
+        want.push((
+            45,
+            "c_d_cl greater",
+            cmp(4, gr, none, Some(clamp), &depth_t, &levels, r),
+        ));
+        want.push((
+            46,
+            "c_d_cl_o greater_or_equal",
+            cmp(6, gr, off, Some(clamp), &depth_t, &levels, r),
+        ));
+        want.push((
+            47,
+            "c_d_cl_g16 r16 unorm less_or_equal",
+            cmp(7, g16, none, Some(clamp), &un_t, &levels[..2], r_un),
+        ));
+        want.push((
+            48,
+            "d_cl_g16",
+            d191_sample(
+                &s2,
+                u,
+                v,
+                none,
+                l2(&s2, g16, Some(clamp)),
+                &levels,
+                true,
+                None,
+                &tex_t,
+            )
+            .to_vec(),
+        ));
+        want.push((
+            52,
+            "c_d_o_g16 equal",
+            cmp(2, g16, off, None, &depth_t, &levels, r),
+        ));
+        want.push((
+            53,
+            "d_cl_o_g16",
+            d191_sample(
+                &s0,
+                u,
+                v,
+                off,
+                l2(&s0, g16, Some(clamp)),
+                &levels,
+                true,
+                None,
+                &tex_t,
+            )
+            .to_vec(),
+        ));
+        for (at, what, vals) in &want {
+            for (c, x) in vals.iter().enumerate() {
+                let got = o[64 * i + at + c];
+                assert_eq!(
+                    got,
+                    x.to_bits(),
+                    "lane {i} {what} component {c} (u {u}, v {v}, lod {lod}, ref {r}, offset {off:?}, lane words {w:08x?}): {} want {x}",
+                    f32::from_bits(got)
+                );
+            }
+            if vals.len() == 1 && vals[0] != 0.0 && vals[0] != 1.0 {
+                fractional += 1;
+            }
+        }
+    }
+    // Filtered compares are not all 0 or 1, and the gradients reach every level.
+    assert!(fractional > n / 2, "{fractional}");
+    assert!(level_seen.iter().all(|&k| k > n / 10), "{level_seen:?}");
+    assert!(clamp_matters > 0, "{clamp_matters}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// D191's refusals: the implicit-derivative, bias and coarse-derivative forms and a compare with a dmask
+/// other than 0x1 at lift time (exit 2, naming the instruction), a compare on a UINT format at run time.
+#[test]
+fn sample_form_refusals() {
+    let dir = scratch("forms-refuse");
+    let cases: [(&str, &[u32], &str, &str); 5] = [
+        // image_sample_b v[0:3], v[0:2], s[4:11], s[12:15] dmask:0xf dim:SQ_RSRC_IMG_2D
+        (
+            "b",
+            &[0xf0940f08, 0x00610000],
+            "r32_float",
+            "image_sample_b: LOD bias",
+        ),
+        // image_sample_c_cd v0, v[0:6], s[4:11], s[12:15] dmask:0x1 dim:SQ_RSRC_IMG_2D
+        (
+            "cd",
+            &[0xf1a80108, 0x00610000],
+            "r32_float",
+            "image_sample_c_cd: coarse",
+        ),
+        // image_sample_o v[0:3], v[0:2], s[4:11], s[12:15] dmask:0xf dim:SQ_RSRC_IMG_2D
+        (
+            "o",
+            &[0xf0c00f08, 0x00610000],
+            "r32_float",
+            "image_sample_o: implicit derivatives",
+        ),
+        // image_sample_c_lz v[0:3], v[0:2], s[4:11], s[12:15] dmask:0xf dim:SQ_RSRC_IMG_2D
+        (
+            "dmask",
+            &[0xf0bc0f08, 0x00610000],
+            "r32_float",
+            "dmask other than 0x1",
+        ),
+        // image_sample_c_lz v1, v[0:2], s[4:11], s[12:15] dmask:0x1 dim:SQ_RSRC_IMG_2D
+        (
+            "uint",
+            &[0xf0bc0108, 0x00610100],
+            "r32_uint",
+            "depth compare on a UINT/SINT format",
+        ),
+    ];
+    for (name, words, format, want) in cases {
+        let code: &[(&str, &[u32])] = &[(name, words), ("s_endpgm", &[0xbf810000])];
+        write_code(&dir.join(format!("{name}.bin")), code);
+        let m = dir.join(format!("{name}.toml"));
+        std::fs::write(
+            &m,
+            format!(
+                "code = \"{name}.bin\"\ngrid = [32, 1, 1]\nworkgroup = [32, 1, 1]\n[abi]\nwave_size = 32\nsgpr = [ {{ reg = 4, tsharp = \"t\" }}, {{ reg = 12, ssharp = {{ filter = \"nearest\", compare = \"less\" }} }} ]\n[[images]]\nname = \"t\"\nformat = \"{format}\"\ndim = \"2d\"\nextent = [4, 4, 1]\n"
+            ),
+        )
+        .unwrap();
+        let o = rdna2spv(&["run", m.to_str().unwrap(), "--backend", "host"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_ne!(o.status.code(), Some(0), "{name}: {err}");
+        if name != "uint" {
+            assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        }
+        assert!(err.contains(want) && err.contains("D191"), "{name}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// coverage: sample_forms_captured: IMAGE_SAMPLE_LZ_O IMAGE_SAMPLE_L_O IMAGE_SAMPLE_C_LZ IMAGE_SAMPLE_C_L IMAGE_SAMPLE_C_LZ_O IMAGE_SAMPLE_C_L_O IMAGE_SAMPLE_D IMAGE_SAMPLE_D_O IMAGE_SAMPLE_C_D IMAGE_SAMPLE_C_D_O
+/// The D191 forms as ACO emits them for GLSL of our own: sample_offset.comp (`textureLodOffset`, wave32),
+/// sample_shadow.comp (`textureLod`/`textureLodOffset` on a `sampler2DShadow`, wave64) and
+/// sample_grad.comp (`textureGrad`/`textureGradOffset` on 2-D, 2-D array and shadow samplers, wave32),
+/// captured with `rdna2spv capture` (samplers, compare operations, formats and shapes from the command
+/// line, no hand-written `[abi]`), run `--backend both`, every result against [`d191_sample`] on the
+/// GLSL's operands.
+#[test]
+fn sample_forms_captured() {
+    let levels = [(13, 7), (6, 3), (3, 1)];
+    let base = [0i32, 91, 109];
+    let arr_levels = [(5, 4), (2, 2)];
+    let n = 256usize;
+    let mut g = Lcg(1910);
+    let rnd =
+        |lo: f32, hi: f32, g: &mut Lcg| lo + (g.next() % 10_000) as f32 * ((hi - lo) / 10_000.0);
+    let grad = |g: &mut Lcg| -> f32 {
+        match g.next() % 16 {
+            0 => 0.0,
+            _ => {
+                let e = (g.next() % 9) as i32 - 9;
+                let m = 1.0 + (g.next() % 1024) as f32 / 1024.0;
+                let s = if g.next().is_multiple_of(2) {
+                    1.0
+                } else {
+                    -1.0
+                };
+                s * m * 2f32.powi(e)
+            }
+        }
+    };
+    let coord = |i: usize, g: &mut Lcg| match i {
+        0..=12 => (i as f32 / 13.0, (i % 8) as f32 / 7.0),
+        _ => (rnd(-1.5, 2.5, g), rnd(-1.5, 2.5, g)),
+    };
+    let f32_bytes = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let smp = |linear, addr, compare| D191Sampler {
+        linear,
+        addr,
+        max_lod: 3840,
+        bias: 0,
+        border: 0,
+        compare,
+    };
+    let args = |list: &[&str], dir: &Path, inputs: &[(&str, &str)]| -> Vec<String> {
+        list.iter()
+            .map(|s| s.to_string())
+            .chain(
+                inputs
+                    .iter()
+                    .map(|(k, f)| format!("--input={k}={}", dir.join(f).display())),
+            )
+            .collect()
+    };
+    let rgba = |t: &[u8]| {
+        let t = t.to_vec();
+        move |l: usize, x: i32, y: i32| -> [f32; 4] {
+            let k = (base[l] + y * levels[l].0 + x) as usize;
+            std::array::from_fn(|c| t[4 * k + c] as f32 / 255.0)
+        }
+    };
+    let r32 = |t: &[f32]| {
+        let t = t.to_vec();
+        move |l: usize, x: i32, y: i32| -> [f32; 4] {
+            [t[(base[l] + y * levels[l].0 + x) as usize], 0.0, 0.0, 1.0]
+        }
+    };
+
+    // textureLodOffset, wave32: nearest repeat × mirrored_repeat; linear border × mirror once.
+    {
+        let dir = scratch("cap-offset");
+        let near: Vec<u8> = (0..112 * 4).map(|_| (g.next() >> 8) as u8).collect();
+        let lin: Vec<u8> = (0..112 * 4).map(|_| (g.next() >> 8) as u8).collect();
+        let inp: Vec<[f32; 4]> = (0..n)
+            .map(|i| {
+                let (u, v) = coord(i, &mut g);
+                [u, v, rnd(-1.0, 4.0, &mut g), 0.0]
+            })
+            .collect();
+        std::fs::write(dir.join("near.bin"), &near).unwrap();
+        std::fs::write(dir.join("lin.bin"), &lin).unwrap();
+        std::fs::write(dir.join("inp.bin"), f32_bytes(inp.as_flattened())).unwrap();
+        let a = args(
+            &[
+                "--grid",
+                "256",
+                "--image",
+                "nearestTex=13,7,1,3,1",
+                "--image",
+                "linearTex=13,7,1,3,1",
+                "--sampler",
+                "nearestTex=nearest,repeat,mirrored_repeat",
+                "--sampler",
+                "linearTex=linear,clamp_to_border,mirror_clamp_to_edge",
+                "--size",
+                "o=16384",
+            ],
+            &dir,
+            &[
+                ("nearestTex", "near.bin"),
+                ("linearTex", "lin.bin"),
+                ("inp", "inp.bin"),
+            ],
+        );
+        let m = capture("sample_offset.comp", 32, &a, &dir);
+        let listing =
+            std::fs::read_to_string(dir.join("sample_offset.navi21.w32.aco.txt")).unwrap();
+        assert_eq!(
+            listing.matches("image_sample_lz_o v").count(),
+            2,
+            "{listing}"
+        );
+        assert_eq!(
+            listing.matches("image_sample_l_o v").count(),
+            2,
+            "{listing}"
+        );
+        let out = dir.join("out");
+        run_both(&m, &out);
+        let o = words(&read(&out.join("o.bin")));
+        let (sn, sl) = (smp(false, [0, 1], 0), smp(true, [6, 3], 0));
+        let (tn, tl) = (rgba(&near), rgba(&lin));
+        for (i, &[u, v, lod, _]) in inp.iter().enumerate() {
+            let l = |s: &D191Sampler, lod| d191_lod(s, lod, (13, 7), true, None);
+            let cases = [
+                d191_sample(
+                    &sn,
+                    u,
+                    v,
+                    (-3, 2),
+                    l(&sn, D191Lod::Zero),
+                    &levels,
+                    true,
+                    None,
+                    &tn,
+                ),
+                d191_sample(
+                    &sl,
+                    u,
+                    v,
+                    (7, -8),
+                    l(&sl, D191Lod::Zero),
+                    &levels,
+                    true,
+                    None,
+                    &tl,
+                ),
+                d191_sample(
+                    &sn,
+                    u,
+                    v,
+                    (-8, 7),
+                    l(&sn, D191Lod::Lod(lod)),
+                    &levels,
+                    true,
+                    None,
+                    &tn,
+                ),
+                d191_sample(
+                    &sl,
+                    u,
+                    v,
+                    (-1, 1),
+                    l(&sl, D191Lod::Lod(lod)),
+                    &levels,
+                    true,
+                    None,
+                    &tl,
+                ),
+            ];
+            for (k, want) in cases.iter().enumerate() {
+                for c in 0..4 {
+                    let got = o[16 * i + 4 * k + c];
+                    assert_eq!(
+                        got,
+                        want[c].to_bits(),
+                        "offset lane {i} sample {k} c{c} (u {u}, v {v}, lod {lod}): {} want {}",
+                        f32::from_bits(got),
+                        want[c]
+                    );
+                }
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    // Shadow textureLod / textureLodOffset, wave64: linear, repeat × clamp_to_edge, greater_or_equal.
+    let refs: Vec<f32> = (-1..=9).map(|k| k as f32 / 8.0).collect();
+    {
+        let dir = scratch("cap-shadow");
+        let depth: Vec<f32> = (0..112).map(|_| (g.next() % 9) as f32 / 8.0).collect();
+        let inp: Vec<[f32; 4]> = (0..n)
+            .map(|i| {
+                let (u, v) = coord(i, &mut g);
+                let r = refs[g.next() as usize % refs.len()];
+                [u, v, rnd(-1.0, 4.0, &mut g), r]
+            })
+            .collect();
+        std::fs::write(dir.join("depth.bin"), f32_bytes(&depth)).unwrap();
+        std::fs::write(dir.join("inp.bin"), f32_bytes(inp.as_flattened())).unwrap();
+        let a = args(
+            &[
+                "--grid",
+                "256",
+                "--image",
+                "shadowTex=13,7,1,3,1",
+                "--sampler",
+                "shadowTex=linear,repeat,clamp_to_edge,greater_or_equal",
+                "--size",
+                "o=4096",
+            ],
+            &dir,
+            &[("shadowTex", "depth.bin"), ("inp", "inp.bin")],
+        );
+        let m = capture("sample_shadow.comp", 64, &a, &dir);
+        let listing =
+            std::fs::read_to_string(dir.join("sample_shadow.navi21.w64.aco.txt")).unwrap();
+        for form in ["c_lz", "c_l", "c_lz_o", "c_l_o"] {
+            assert!(
+                listing.contains(&format!("image_sample_{form} v")),
+                "{form}: {listing}"
+            );
+        }
+        let out = dir.join("out");
+        run_both(&m, &out);
+        let o = words(&read(&out.join("o.bin")));
+        let s = smp(true, [0, 2], 6);
+        let t = r32(&depth);
+        let mut fractional = 0;
+        for (i, &[u, v, lod, r]) in inp.iter().enumerate() {
+            let l = |lod| d191_lod(&s, lod, (13, 7), true, None);
+            let cases = [
+                (D191Lod::Zero, (0, 0)),
+                (D191Lod::Lod(lod), (0, 0)),
+                (D191Lod::Zero, (-2, 3)),
+                (D191Lod::Lod(lod), (5, -1)),
+            ];
+            for (k, &(lod_in, off)) in cases.iter().enumerate() {
+                let want = d191_sample(&s, u, v, off, l(lod_in), &levels, true, Some(r), &t)[0];
+                let got = o[4 * i + k];
+                assert_eq!(
+                    got,
+                    want.to_bits(),
+                    "shadow lane {i} sample {k} (u {u}, v {v}, lod {lod}, ref {r}): {} want {want}",
+                    f32::from_bits(got)
+                );
+                fractional += (want != 0.0 && want != 1.0) as usize;
+            }
+        }
+        assert!(fractional > n, "{fractional}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    // textureGrad / textureGradOffset, wave32.
+    {
+        let dir = scratch("cap-grad");
+        let tex: Vec<u8> = (0..112 * 4).map(|_| (g.next() >> 8) as u8).collect();
+        let arr: Vec<u8> = (0..24 * 3 * 4).map(|_| (g.next() >> 8) as u8).collect();
+        let depth: Vec<f32> = (0..112).map(|_| (g.next() % 9) as f32 / 8.0).collect();
+        let darr: Vec<f32> = (0..24 * 3).map(|_| (g.next() % 9) as f32 / 8.0).collect();
+        let inp: Vec<[f32; 8]> = (0..n)
+            .map(|i| {
+                let (u, v) = coord(i, &mut g);
+                let slice = match i % 4 {
+                    0 => (i / 4 % 9) as f32 * 0.5 - 1.0,
+                    _ => rnd(-1.0, 4.0, &mut g),
+                };
+                let r = refs[g.next() as usize % refs.len()];
+                [
+                    u,
+                    v,
+                    slice,
+                    r,
+                    grad(&mut g),
+                    grad(&mut g),
+                    grad(&mut g),
+                    grad(&mut g),
+                ]
+            })
+            .collect();
+        std::fs::write(dir.join("tex.bin"), &tex).unwrap();
+        std::fs::write(dir.join("arr.bin"), &arr).unwrap();
+        std::fs::write(dir.join("depth.bin"), f32_bytes(&depth)).unwrap();
+        std::fs::write(dir.join("darr.bin"), f32_bytes(&darr)).unwrap();
+        std::fs::write(dir.join("inp.bin"), f32_bytes(inp.as_flattened())).unwrap();
+        let a = args(
+            &[
+                "--grid",
+                "256",
+                "--image",
+                "tex=13,7,1,3,1",
+                "--image",
+                "arr=5,4,1,2,3",
+                "--image",
+                "shadowTex=13,7,1,3,1",
+                "--image",
+                "shadowArr=5,4,1,2,3",
+                "--sampler",
+                "tex=linear,mirrored_repeat,repeat",
+                "--sampler",
+                "arr=nearest,clamp_to_edge,repeat",
+                "--sampler",
+                "shadowTex=nearest,clamp_to_border,clamp_to_border,less",
+                "--sampler",
+                "shadowArr=linear,repeat,repeat,greater",
+                "--size",
+                "o=16384",
+            ],
+            &dir,
+            &[
+                ("tex", "tex.bin"),
+                ("arr", "arr.bin"),
+                ("shadowTex", "depth.bin"),
+                ("shadowArr", "darr.bin"),
+                ("inp", "inp.bin"),
+            ],
+        );
+        let m = capture("sample_grad.comp", 32, &a, &dir);
+        let listing = std::fs::read_to_string(dir.join("sample_grad.navi21.w32.aco.txt")).unwrap();
+        for form in ["d", "d_o", "c_d", "c_d_o"] {
+            assert!(
+                listing.contains(&format!("image_sample_{form} v")),
+                "{form}: {listing}"
+            );
+        }
+        let out = dir.join("out");
+        run_both(&m, &out);
+        let o = words(&read(&out.join("o.bin")));
+        let (st, sa) = (smp(true, [1, 0], 0), smp(false, [2, 0], 0));
+        let (sd, sda) = (smp(false, [6, 6], 1), smp(true, [0, 0], 4));
+        let tt = rgba(&tex);
+        let mut level_seen = [0usize; 3];
+        for (i, w) in inp.iter().enumerate() {
+            let [u, v, slice_in, r, gx, gy, hx, hy] = *w;
+            let gr = D191Lod::Grad([gx, gy, hx, hy]);
+            let slice = if slice_in.is_nan() {
+                0
+            } else {
+                (slice_in.round_ties_even() as i32).clamp(0, 2)
+            };
+            let arr_t = |l: usize, x: i32, y: i32| -> [f32; 4] {
+                let (w, h) = arr_levels[l];
+                let k = ([0i32, 60][l] + (slice * h + y) * w + x) as usize;
+                std::array::from_fn(|c| arr[4 * k + c] as f32 / 255.0)
+            };
+            let darr_t = |l: usize, x: i32, y: i32| -> [f32; 4] {
+                let (w, h) = arr_levels[l];
+                [
+                    darr[([0i32, 60][l] + (slice * h + y) * w + x) as usize],
+                    0.0,
+                    0.0,
+                    1.0,
+                ]
+            };
+            let l2 = |s: &D191Sampler| d191_lod(s, gr, (13, 7), true, None);
+            let la = |s: &D191Sampler| d191_lod(s, gr, (5, 4), true, None);
+            level_seen[((l2(&st) + 128) >> 8).min(2) as usize] += 1;
+            let dt = r32(&depth);
+            let want: [Vec<f32>; 4] = [
+                d191_sample(&st, u, v, (0, 0), l2(&st), &levels, true, None, &tt).to_vec(),
+                d191_sample(&st, u, v, (-4, 6), l2(&st), &levels, true, None, &tt).to_vec(),
+                d191_sample(&sa, u, v, (0, 0), la(&sa), &arr_levels, true, None, &arr_t).to_vec(),
+                vec![
+                    d191_sample(&sd, u, v, (0, 0), l2(&sd), &levels, true, Some(r), &dt)[0],
+                    d191_sample(&sd, u, v, (3, -5), l2(&sd), &levels, true, Some(r), &dt)[0],
+                    d191_sample(
+                        &sda,
+                        u,
+                        v,
+                        (0, 0),
+                        la(&sda),
+                        &arr_levels,
+                        true,
+                        Some(r),
+                        &darr_t,
+                    )[0],
+                    0.0,
+                ],
+            ];
+            for (k, vals) in want.iter().enumerate() {
+                for (c, x) in vals.iter().enumerate() {
+                    let got = o[16 * i + 4 * k + c];
+                    assert_eq!(
+                        got,
+                        x.to_bits(),
+                        "grad lane {i} vec {k} c{c} (u {u}, v {v}, slice {slice_in}, ref {r}, grads {gx} {gy} {hx} {hy}): {} want {x}",
+                        f32::from_bits(got)
+                    );
+                }
+            }
+        }
+        assert!(level_seen.iter().all(|&k| k > n / 10), "{level_seen:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------------

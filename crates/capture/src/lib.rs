@@ -52,6 +52,9 @@ pub struct Request {
     /// `NAME=FILTER,ADDRESS_U,ADDRESS_V`: a combined image sampler's sampler settings (default nearest,
     /// clamp_to_edge; D187), as the raw manifest's `sampler` names them.
     pub samplers: Vec<(String, String, [String; 2])>,
+    /// `NAME=COMPARE`: a depth sampler's compare operation (the fourth `--sampler` field; default
+    /// less_or_equal for a shadow sampler; D191).
+    pub compares: Vec<(String, String)>,
     /// `NAME=FORMAT`: a sampled image's format (default rgba8_unorm; a shader does not name it).
     pub formats: Vec<(String, String)>,
     /// The output folder (inputs inside it are referenced, not copied).
@@ -73,6 +76,7 @@ impl Request {
             images: Vec::new(),
             views: Vec::new(),
             samplers: Vec::new(),
+            compares: Vec::new(),
             formats: Vec::new(),
             dir: dir.into(),
             name: name.into(),
@@ -516,9 +520,14 @@ fn image_entry(
             Some((_, f, a)) => (f.as_str(), [a[0].as_str(), a[1].as_str()]),
             None => ("nearest", ["clamp_to_edge", "clamp_to_edge"]),
         };
+        let compare = match req.compares.iter().find(|(m, _)| m == n) {
+            Some((_, c)) => format!(", compare = {c:?}"),
+            None if im.depth => ", compare = \"less_or_equal\"".to_string(),
+            None => String::new(),
+        };
         writeln!(
             text,
-            "sampler = {{ filter = {filter:?}, address = [{u:?}, {v:?}] }}   # a combined image sampler (D187)"
+            "sampler = {{ filter = {filter:?}, address = [{u:?}, {v:?}]{compare} }}   # a combined image sampler (D187, D191)"
         )?;
     }
     if im.cube {

@@ -47,6 +47,8 @@ pub struct StorageImage {
     pub cube: bool,
     /// A combined image sampler (descriptor type COMBINED_IMAGE_SAMPLER, D187) rather than a storage image.
     pub sampled: bool,
+    /// A depth image sampled with a compare (`sampler2DShadow`, `sampler2DArrayShadow`; D191).
+    pub depth: bool,
 }
 
 /// The raw-manifest name of a SPIR-V storage image format (None: not modelled, or Unknown).
@@ -452,11 +454,14 @@ pub fn reflect(words: &[u32], entry: Option<&str>) -> Result<Reflection> {
                 };
                 let cube = matches!(t.operands.get(1), Some(Operand::Dim(spirv::Dim::DimCube)));
                 if combined {
-                    if dim != Some("2d") || cube || sampled != Some(1) {
+                    let Some(sdim @ ("1d" | "2d" | "2d_array")) =
+                        dim.filter(|_| !cube && sampled == Some(1))
+                    else {
                         bail!(
-                            "the shader samples {shown:?}, not a 2-D image: sampling is modelled for 2-D images only (D187)"
+                            "the shader samples {shown:?}, not a 1-D, 2-D or 2-D array image: sampling is modelled for 1-D, 2-D and 2-D array images only (D187, D191)"
                         );
-                    }
+                    };
+                    let depth = Info::lit(t, 2) == Some(1);
                     let name = if var_name.is_empty() {
                         format!("set{set}_binding{binding}")
                     } else {
@@ -472,12 +477,14 @@ pub fn reflect(words: &[u32], entry: Option<&str>) -> Result<Reflection> {
                         fixed_bytes: 0,
                         elem: Scalar::Other,
                         uniform: false,
-                        // The format is not in the shader: rgba8_unorm unless `--format` names one.
+                        // The format is not in the shader: rgba8_unorm (r32_float for a depth image,
+                        // as RADV describes D32_SFLOAT) unless `--format` names one.
                         image: Some(StorageImage {
-                            dim: "2d",
-                            format: "rgba8_unorm",
+                            dim: sdim,
+                            format: if depth { "r32_float" } else { "rgba8_unorm" },
                             cube: false,
                             sampled: true,
+                            depth,
                         }),
                     });
                     continue;
@@ -514,6 +521,7 @@ pub fn reflect(words: &[u32], entry: Option<&str>) -> Result<Reflection> {
                         format,
                         cube,
                         sampled: false,
+                        depth: false,
                     }),
                 });
             }

@@ -206,6 +206,9 @@ impl Lifter<'_> {
                     }
                 }
             }
+            _ if op.name().starts_with("image_sample") => {
+                return self.image_sample_named(op.name())
+            }
             _ => {
                 return self.unsupported_mimg(&format!(
                     "{} is not lifted: only storage-image loads, stores, integer atomics and get_resinfo are modelled (D183); \
@@ -761,12 +764,14 @@ mod lift_tests {
     use crate::lift::{lift, LiftError, LiftOptions};
     use rdna2spv_isa::Target;
 
-    /// Every storage-image opcode and image_sample_l/_lz (D187) with every dim, dmask, NSA size and the flag bits, at register numbers up
+    /// Every storage-image opcode, image_sample_l/_lz (D187) and D191's sampling forms with every dim, dmask, NSA size and the flag bits, at register numbers up
     /// to v255/s100: the lifter returns a program or a named refusal, never panics.
     #[test]
     fn every_field_combination_lifts_or_is_refused_by_name() {
         let ops = [
             0x00u32, 0x01, 0x08, 0x09, 0x0e, 0x0f, 0x10, 0x11, 0x18, 0x1c, 0x24, 0x27,
+            // D191: sampling forms with offsets, compare, gradients, g16, clamps; bias (refused).
+            0x22, 0x25, 0x2a, 0x2f, 0x37, 0x3b, 0x3c, 0xa2, 0xbb,
         ];
         let mut lifted = 0;
         for op in ops {

@@ -45,6 +45,88 @@ type H = Handle<Node>;
 const TWO24: u64 = 0x4b80_0000; // 2^24 as f32
 const NEG_TWO24: u64 = 0xcb80_0000;
 
+/// Where a sample's LOD comes from (D187, D191).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum Lod {
+    /// `_lz`: LOD 0.
+    #[default]
+    Zero,
+    /// `_l`: the last address VGPR.
+    Explicit,
+    /// `_d`: explicit gradients, 32-bit or (`_g16`) 16-bit.
+    Grad { g16: bool },
+}
+
+/// The options of one `image_sample*` opcode, read from its name (D191).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct SampleForm {
+    pub(super) lod: Lod,
+    /// `_c`: a depth-compare reference.
+    pub(super) compare: bool,
+    /// `_o`: packed texel offsets.
+    pub(super) offset: bool,
+    /// `_cl`: a LOD clamp (a lower bound).
+    pub(super) clamp: bool,
+}
+
+impl SampleForm {
+    /// The form of `image_sample…`: `_c`, `_d`, `_l`, `_lz`, `_cl`, `_o`, `_g16`; the implicit-derivative,
+    /// bias and coarse-derivative forms are refused with the reason.
+    pub(super) fn of(name: &str) -> Result<SampleForm, &'static str> {
+        let rest = name
+            .strip_prefix("image_sample")
+            .ok_or("not a sampling instruction")?;
+        let mut f = SampleForm::default();
+        let (mut lod, mut grad, mut g16) = (None, false, false);
+        for t in rest.split('_').filter(|t| !t.is_empty()) {
+            match t {
+                "c" => f.compare = true,
+                "o" => f.offset = true,
+                "cl" => f.clamp = true,
+                "lz" => lod = Some(Lod::Zero),
+                "l" => lod = Some(Lod::Explicit),
+                "d" => grad = true,
+                "g16" => g16 = true,
+                "b" => return Err("LOD bias operands (`_b`) are not modelled: they need implicit derivatives (D191)"),
+                "cd" => return Err("coarse (per-quad) derivatives (`_cd`) are not modelled: which lane's gradients give a quad's LOD is not documented (D191)"),
+                _ => return Err("an unknown sampling form (D191)"),
+            }
+        }
+        f.lod = match (lod, grad) {
+            (Some(l), false) => l,
+            (None, true) => Lod::Grad { g16 },
+            _ => {
+                return Err(
+                    "implicit derivatives (a compute derivative group) are not modelled: only the `_lz`, `_l` and `_d` forms are (D187, D191)",
+                )
+            }
+        };
+        Ok(f)
+    }
+}
+
+/// `T[j]` (1 ≤ j < 128): the mantissa field of the smallest f32 at or above `2^(j/128)`, so that for an
+/// f32 `m` in [1, 2), `m ≥ 2^(j/128)` exactly when its mantissa field is at least `T[j]` (`2^(j/128)` is
+/// irrational). Computed with exact integer arithmetic (`(2^23 + T)^128 ≥ 2^(j + 23·128)`), checked by
+/// `log2_thresholds_are_exact` below (D191).
+const LOG2_THRESHOLDS: [u32; 127] = [
+    0x00b1ee, 0x0164d2, 0x0218b0, 0x02cd87, 0x03835a, 0x043a29, 0x04f1f7, 0x05aac4, 0x066492,
+    0x071f62, 0x07db36, 0x08980f, 0x0955ef, 0x0a14d6, 0x0ad4c7, 0x0b95c2, 0x0c57ca, 0x0d1ae0,
+    0x0ddf05, 0x0ea43a, 0x0f6a82, 0x1031dd, 0x10fa4d, 0x11c3d4, 0x128e73, 0x135a2c, 0x142700,
+    0x14f4f0, 0x15c3ff, 0x16942e, 0x17657e, 0x1837f1, 0x190b88, 0x19e046, 0x1ab62b, 0x1b8d3a,
+    0x1c6574, 0x1d3eda, 0x1e196f, 0x1ef533, 0x1fd229, 0x20b052, 0x218faf, 0x227044, 0x235210,
+    0x243516, 0x251958, 0x25fed7, 0x26e595, 0x27cd94, 0x28b6d6, 0x29a15b, 0x2a8d27, 0x2b7a3a,
+    0x2c6897, 0x2d583f, 0x2e4935, 0x2f3b79, 0x302f0e, 0x3123f6, 0x321a32, 0x3311c5, 0x340aaf,
+    0x3504f4, 0x360094, 0x36fd92, 0x37fbf0, 0x38fbb0, 0x39fcd3, 0x3aff5b, 0x3c034b, 0x3d08a4,
+    0x3e0f69, 0x3f179a, 0x40213b, 0x412c4d, 0x4238d3, 0x4346cd, 0x44563f, 0x45672b, 0x467991,
+    0x478d75, 0x48a2d9, 0x49b9be, 0x4ad227, 0x4bec15, 0x4d078c, 0x4e248d, 0x4f4319, 0x506334,
+    0x5184e0, 0x52a81e, 0x53ccf1, 0x54f35b, 0x561b5e, 0x5744fd, 0x58703a, 0x599d16, 0x5acb95,
+    0x5bfbb8, 0x5d2d82, 0x5e60f5, 0x5f9613, 0x60ccdf, 0x62055b, 0x633f8a, 0x647b6d, 0x65b907,
+    0x66f85b, 0x68396b, 0x697c39, 0x6ac0c7, 0x6c0719, 0x6d4f31, 0x6e9910, 0x6fe4ba, 0x713231,
+    0x728178, 0x73d290, 0x75257e, 0x767a42, 0x77d0e0, 0x79295a, 0x7a83b3, 0x7bdfee, 0x7d3e0d,
+    0x7e9e12,
+];
+
 /// One axis's texel indices and weights.
 struct Axis {
     /// First texel (after the address mode) and whether it is inside the image.
@@ -148,8 +230,25 @@ impl Lifter<'_> {
         self.int(IntOp::Add, Ty::B32, fl, inc)
     }
 
-    /// One axis: coordinate `u` (f32), level extent `n`, address mode, `linear` and `unnorm` (B1).
+    /// One axis: coordinate `u` (f32), level extent `n`, address mode, `linear` and `unnorm` (B1). (The
+    /// sampling forms now call [`Self::sample_axis_off`]; this offset-free form stays for other callers
+    /// of the footprint, such as gather.)
+    #[allow(dead_code)]
     fn sample_axis(&mut self, u: H, n: H, mode: H, linear: H, unnorm: H) -> Axis {
+        self.sample_axis_off(u, n, mode, linear, unnorm, None)
+    }
+
+    /// [`Self::sample_axis`] with a texel offset (i32, D191) added to the first texel's index before the
+    /// address mode.
+    fn sample_axis_off(
+        &mut self,
+        u: H,
+        n: H,
+        mode: H,
+        linear: H,
+        unnorm: H,
+        off: Option<H>,
+    ) -> Axis {
         let nf = self.un(UnOp::U32ToF32, Ty::B32, n);
         let s = self.float(FloatOp::F32Mul, u, nf, u);
         let s = self.buf_select(unnorm, u, s);
@@ -165,6 +264,10 @@ impl Lifter<'_> {
         let z = self.c(Ty::B32, 0);
         let a = self.buf_select(linear, a, z);
         let i0 = self.buf_select(linear, il, ip);
+        let i0 = match off {
+            Some(o) => self.int(IntOp::Add, Ty::B32, i0, o),
+            None => i0,
+        };
         let one = self.c(Ty::B32, 1);
         let i1 = self.int(IntOp::Add, Ty::B32, i0, one);
         let i0 = self.address_mode(i0, n, mode);
@@ -172,8 +275,133 @@ impl Lifter<'_> {
         Axis { i0, i1, a }
     }
 
+    /// The gradients as f32 (du/dx, dv/dx, du/dy, dv/dy; 1D: du/dx, du/dy): `_g16` holds one f16 per
+    /// axis in each half of one VGPR per direction (converted exactly).
+    fn gradients(&mut self, regs: &[H], g16: bool, d2: bool) -> Vec<H> {
+        if !g16 {
+            return regs.to_vec();
+        }
+        let mut g = Vec::new();
+        for &r in regs {
+            let lo = self.un(UnOp::Trunc, Ty::B16, r);
+            g.push(self.un(UnOp::F16ToF32, Ty::B32, lo));
+            if d2 {
+                let c16 = self.c(Ty::B32, 16);
+                let hi = self.int(IntOp::LShr, Ty::B32, r, c16);
+                let hi = self.un(UnOp::Trunc, Ty::B16, hi);
+                g.push(self.un(UnOp::F16ToF32, Ty::B32, hi));
+            }
+        }
+        g
+    }
+
+    /// D191's LOD from gradients, in 1/256: per direction `q = RN(RN(RN(du·W)²) + RN(RN(dv·H)²))` (1D:
+    /// `RN(RN(du·W)²)`; W, H the extents of BASE_LEVEL, 1 when unnormalized), `q` the larger of the two
+    /// (the first when the second is not larger, so a NaN there is ignored), saturated to [2^−64, 2^64]
+    /// (NaN → 2^−64), then `L = floor(128·log2 q)` exactly: 128·(exponent) + the number of thresholds
+    /// `2^(j/128)` the mantissa reaches. `floor(256·log2 √q) = floor(128·log2 q)`, so no square root.
+    fn gradient_lod(&mut self, g: &[H], w: H, h: Option<H>, unnorm: H) -> H {
+        let onef = self.c(Ty::B32, 0x3f80_0000);
+        let scale = |s: &mut Self, n: H| {
+            let nf = s.un(UnOp::U32ToF32, Ty::B32, n);
+            s.buf_select(unnorm, onef, nf)
+        };
+        let wf = scale(self, w);
+        let sq = |s: &mut Self, x: H, n: H| {
+            let a = s.float(FloatOp::F32Mul, x, n, x);
+            s.float(FloatOp::F32Mul, a, a, a)
+        };
+        let (qx, qy) = match h {
+            Some(h) => {
+                let hf = scale(self, h);
+                let (a, b) = (sq(self, g[0], wf), sq(self, g[1], hf));
+                let qx = self.float(FloatOp::F32Add, a, b, a);
+                let (a, b) = (sq(self, g[2], wf), sq(self, g[3], hf));
+                let qy = self.float(FloatOp::F32Add, a, b, a);
+                (qx, qy)
+            }
+            None => (sq(self, g[0], wf), sq(self, g[1], wf)),
+        };
+        let larger = self.fcmp(FloatCmp::Gt, qy, qx);
+        let q = self.buf_select(larger, qy, qx);
+        let lo = self.c(Ty::B32, 0x1f80_0000); // 2^-64
+        let hi = self.c(Ty::B32, 0x5f80_0000); // 2^64
+        let ok = self.fcmp(FloatCmp::Ge, q, lo);
+        let q = self.buf_select(ok, q, lo);
+        let over = self.fcmp(FloatCmp::Gt, q, hi);
+        let q = self.buf_select(over, hi, q);
+        let c23 = self.c(Ty::B32, 23);
+        let e = self.int(IntOp::LShr, Ty::B32, q, c23);
+        let bias = self.c(Ty::B32, 127);
+        let e = self.int(IntOp::Sub, Ty::B32, e, bias);
+        let c7 = self.c(Ty::B32, 7);
+        let e = self.int(IntOp::Shl, Ty::B32, e, c7);
+        let mant = self.buf_field(q, 0, 0x7f_ffff);
+        let k = self.log2_steps(mant, 0, 128);
+        self.int(IntOp::Add, Ty::B32, e, k)
+    }
+
+    /// The number of `LOG2_THRESHOLDS[j − 1]` (lo < j < hi) that `mant` reaches, plus `lo`, for a mantissa
+    /// known to reach threshold `lo` and not `hi`: a tree of selects.
+    fn log2_steps(&mut self, mant: H, lo: usize, hi: usize) -> H {
+        if hi - lo == 1 {
+            return self.c(Ty::B32, lo as u64);
+        }
+        let mid = (lo + hi) / 2;
+        let t = self.c(Ty::B32, LOG2_THRESHOLDS[mid - 1] as u64);
+        let ge = self.icmp(IntCmp::GeU, Ty::B32, mant, t);
+        let up = self.log2_steps(mant, mid, hi);
+        let down = self.log2_steps(mant, lo, mid);
+        self.buf_select(ge, up, down)
+    }
+
+    /// The S#'s DEPTH_COMPARE_FUNC (0 never, 1 less, 2 equal, 3 less-or-equal, 4 greater, 5 not equal,
+    /// 6 greater-or-equal, 7 always) as `reference OP texel`, IEEE comparisons (NaN: only "not equal" and
+    /// "always" pass), B1. (Named apart from D190's gather `depth_compare`, written in parallel, which
+    /// returns the 1.0/0.0 value: one can serve both once the two are merged.)
+    fn compare_passes(&mut self, func: H, r: H, t: H) -> H {
+        let mut pass = self.c(Ty::B1, 0);
+        for (k, op) in [
+            (1u64, FloatCmp::Lt),
+            (2, FloatCmp::Eq),
+            (3, FloatCmp::Le),
+            (4, FloatCmp::Gt),
+            (5, FloatCmp::Neq),
+            (6, FloatCmp::Ge),
+            (7, FloatCmp::Tru),
+        ] {
+            let kc = self.c(Ty::B32, k);
+            let is = self.icmp(IntCmp::Eq, Ty::B32, func, kc);
+            let p = self.fcmp(op, r, t);
+            pass = self.buf_select(is, p, pass);
+        }
+        pass
+    }
+
     /// `image_sample_lz` (`explicit_lod` false) and `image_sample_l` on 1D and 2D images (D187).
     pub(super) fn image_sample(&mut self, explicit_lod: bool) -> Result<(), LiftError> {
+        let lod = if explicit_lod {
+            Lod::Explicit
+        } else {
+            Lod::Zero
+        };
+        self.image_sample_form(SampleForm {
+            lod,
+            ..SampleForm::default()
+        })
+    }
+
+    /// Any other `image_sample*` opcode by name: the forms of D191 (offset, compare, explicit gradients,
+    /// LOD clamp), every other one refused by name.
+    pub(super) fn image_sample_named(&mut self, name: &str) -> Result<(), LiftError> {
+        match SampleForm::of(name) {
+            Ok(form) => self.image_sample_form(form),
+            Err(why) => self.unsupported_mimg(&format!("{name}: {why}")),
+        }
+    }
+
+    /// One sampling form on 1D, 2D and 2D array images (D187, D191).
+    fn image_sample_form(&mut self, form: SampleForm) -> Result<(), LiftError> {
         let (w0, w1) = (self.w(0), self.w(1));
         let nsa = (w0 >> 1) & 3;
         let dim_field = (w0 >> 3) & 7;
@@ -211,7 +439,32 @@ impl Lifter<'_> {
             return self
                 .unsupported_mimg("an image instruction with dmask 0 is not modelled (D183)");
         }
-        let naddr = dim.coords() + explicit_lod as usize;
+        if form.compare && dmask != 1 {
+            return self.unsupported_mimg(
+                "a depth-compare sample with a dmask other than 0x1 is not modelled: what the hardware \
+                 returns in the other components is not established (D191)",
+            );
+        }
+        // Address VGPRs in the ISA's order (D191): offset, compare reference, gradients (du/dx, dv/dx,
+        // du/dy, dv/dy; `_g16`: one VGPR per direction, u low, v high), the coordinates, then the LOD or
+        // the LOD clamp.
+        let gdim = if d2 { 2 } else { 1 };
+        let ngrad = match form.lod {
+            Lod::Grad { g16: false } => 2 * gdim,
+            Lod::Grad { g16: true } => 2,
+            _ => 0,
+        };
+        let nlast = (form.lod == Lod::Explicit || form.clamp) as usize;
+        let ncoord = dim.coords();
+        let k_cmp = form.offset as usize;
+        let k_grad = k_cmp + form.compare as usize;
+        let k_coord = k_grad + ngrad;
+        let naddr = k_coord + ncoord + nlast;
+        if nsa != 0 && naddr > 1 + 4 * nsa as usize {
+            return self.unsupported_mimg(
+                "the NSA address list is shorter than the form's address operands (D191)",
+            );
+        }
         let addr_regs: Vec<u16> = (0..naddr)
             .map(|k| {
                 if nsa == 0 || k == 0 {
@@ -229,10 +482,13 @@ impl Lifter<'_> {
         // Reads first: the T#, the S#, the address.
         let ts = self.tsharp(srsrc, dim);
         let sw: Vec<H> = (0..4).map(|i| self.read_s(ssamp + i, Ty::B32)).collect();
-        let addr: Vec<H> = addr_regs
+        let all: Vec<H> = addr_regs
             .iter()
             .map(|&reg| self.n(Node::ReadVgpr { reg, ty: Ty::B32 }))
             .collect();
+        // `addr`: the coordinates, then the LOD or clamp (D187's order).
+        let addr: Vec<H> = all[k_coord..].to_vec();
+        let naddr = naddr - k_coord;
         let f = self.c(Ty::B1, 0);
         let z = self.c(Ty::B32, 0);
         let one = self.c(Ty::B32, 1);
@@ -271,16 +527,36 @@ impl Lifter<'_> {
             cond: reg_border,
             reason: "the S#'s border colour is a register colour: not modelled (D187)",
         });
-        // LOD in 1/256 (D187 step 1).
-        let lod = if explicit_lod {
-            let k = self.c(Ty::B32, 0x4380_0000);
-            let lod = addr[naddr - 1];
-            let l = self.float(FloatOp::F32Mul, lod, k, lod);
-            self.floor_i(l).0
-        } else {
-            z
+        // LOD in 1/256 (D187 step 1; from the gradients, D191).
+        let k256 = self.c(Ty::B32, 0x4380_0000);
+        let lod = match form.lod {
+            Lod::Explicit => {
+                let lod = addr[naddr - 1];
+                let l = self.float(FloatOp::F32Mul, lod, k256, lod);
+                self.floor_i(l).0
+            }
+            Lod::Zero => z,
+            Lod::Grad { g16 } => {
+                let g = self.gradients(&all[k_grad..k_coord], g16, d2);
+                let w0 = self.level_extent(ts.width, ts.base_level);
+                let h0 = if d2 {
+                    Some(self.level_extent(ts.height, ts.base_level))
+                } else {
+                    None
+                };
+                self.gradient_lod(&g, w0, h0, unnorm)
+            }
         };
         let l = self.int(IntOp::Add, Ty::B32, lod, bias);
+        let min_lod = if form.clamp {
+            // `_cl`: the clamp operand raises the lower bound (Vulkan's minLod operand).
+            let cl = addr[naddr - 1];
+            let c = self.float(FloatOp::F32Mul, cl, k256, cl);
+            let c = self.floor_i(c).0;
+            self.int(IntOp::MaxI, Ty::B32, min_lod, c)
+        } else {
+            min_lod
+        };
         let l = self.int(IntOp::MaxI, Ty::B32, l, min_lod);
         let l = self.int(IntOp::MinI, Ty::B32, l, max_lod);
         let minified = self.icmp(IntCmp::GtI, Ty::B32, l, z);
@@ -333,12 +609,31 @@ impl Lifter<'_> {
             cond: lin_int,
             reason: "bilinear filtering of a UINT/SINT format: not modelled (D187)",
         });
+        if form.compare {
+            self.n(Node::Refuse {
+                cond: is_int,
+                reason: "a depth compare on a UINT/SINT format: not modelled (D191)",
+            });
+        }
+        // Texel offsets (D191): 6-bit signed fields, x at bits 5:0, y at 13:8.
+        let (off_x, off_y) = if form.offset {
+            let o = all[0];
+            let c26 = self.c(Ty::B32, 26);
+            let c18 = self.c(Ty::B32, 18);
+            let x = self.int(IntOp::Shl, Ty::B32, o, c26);
+            let x = self.int(IntOp::AShr, Ty::B32, x, c26);
+            let y = self.int(IntOp::Shl, Ty::B32, o, c18);
+            let y = self.int(IntOp::AShr, Ty::B32, y, c26);
+            (Some(x), Some(y))
+        } else {
+            (None, None)
+        };
         // Axes.
         let wl = self.level_extent(ts.width, level);
-        let ax = self.sample_axis(addr[0], wl, clamp_x, linear, unnorm);
+        let ax = self.sample_axis_off(addr[0], wl, clamp_x, linear, unnorm, off_x);
         let ay = if d2 {
             let hl = self.level_extent(ts.height, level);
-            self.sample_axis(addr[1], hl, clamp_y, linear, unnorm)
+            self.sample_axis_off(addr[1], hl, clamp_y, linear, unnorm, off_y)
         } else {
             // 1D: one row, y = 0.
             let t = self.c(Ty::B1, 1);
@@ -389,6 +684,22 @@ impl Lifter<'_> {
             hi: false,
             n: 4,
         };
+        // The compare function (word 0 bits 14:12) and the reference, clamped to [0, 1] for UNORM
+        // formats (D191).
+        let cmp = if form.compare {
+            let func = self.buf_field(sw[0], 12, 7);
+            let r = all[k_cmp];
+            let zero_f = self.c(Ty::B32, 0);
+            let onef = self.c(Ty::B32, 0x3f80_0000);
+            let lt0 = self.fcmp(FloatCmp::Lt, r, zero_f);
+            let gt1 = self.fcmp(FloatCmp::Gt, r, onef);
+            let rc = self.buf_select(lt0, zero_f, r);
+            let rc = self.buf_select(gt1, onef, rc);
+            let is_un = self.is_nf(desc.nf, Nfmt::Unorm);
+            Some((func, self.buf_select(is_un, rc, r)))
+        } else {
+            None
+        };
         let mut texels = Vec::new();
         let rows = if d2 { vec![ay.i0, ay.i1] } else { vec![ay.i0] };
         for (y, inside_y) in rows {
@@ -413,6 +724,17 @@ impl Lifter<'_> {
                 let vals: Vec<H> = (0..4)
                     .map(|c| self.buf_select(inside, vals[c], border_c[c]))
                     .collect();
+                let vals = match &cmp {
+                    // Depth compare (D191): the texel's first component against the reference, 1.0 or
+                    // 0.0, filtered below like a texel.
+                    Some((func, r)) => {
+                        let pass = self.compare_passes(*func, *r, vals[0]);
+                        let onef = self.c(Ty::B32, 0x3f80_0000);
+                        let v = self.buf_select(pass, onef, z);
+                        vec![v; 4]
+                    }
+                    None => vals,
+                };
                 texels.push(vals);
             }
         }
@@ -446,5 +768,69 @@ impl Lifter<'_> {
             self.write_v(reg, v);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{SampleForm, LOG2_THRESHOLDS};
+
+    /// `(2^23 + m)^128` as little-endian 64-bit limbs.
+    fn pow128(m: u64) -> Vec<u64> {
+        let mut x = vec![m];
+        for _ in 0..7 {
+            let mut r = vec![0u64; 2 * x.len() + 1];
+            for (i, &a) in x.iter().enumerate() {
+                let mut carry = 0u128;
+                for (j, &b) in x.iter().enumerate() {
+                    let t = a as u128 * b as u128 + r[i + j] as u128 + carry;
+                    r[i + j] = t as u64;
+                    carry = t >> 64;
+                }
+                r[i + x.len()] = carry as u64;
+            }
+            while r.last() == Some(&0) {
+                r.pop();
+            }
+            x = r;
+        }
+        x
+    }
+
+    /// `a ≥ 2^p` for a little-endian number.
+    fn at_least_pow2(a: &[u64], p: usize) -> bool {
+        let top = a.len() * 64 - a.last().unwrap().leading_zeros() as usize; // bit length
+        top > p
+    }
+
+    /// Each threshold is the smallest mantissa whose value reaches 2^(j/128): exact big-integer arithmetic.
+    #[test]
+    fn log2_thresholds_are_exact() {
+        for (j, &t) in (1..128).zip(LOG2_THRESHOLDS.iter()) {
+            let p = j + 23 * 128;
+            let m = (1u64 << 23) + t as u64;
+            assert!(at_least_pow2(&pow128(m), p), "{j}");
+            assert!(!at_least_pow2(&pow128(m - 1), p), "{j}");
+        }
+    }
+
+    #[test]
+    fn forms_from_names() {
+        let f = SampleForm::of("image_sample_c_d_cl_o_g16").unwrap();
+        assert!(f.compare && f.clamp && f.offset);
+        assert_eq!(f.lod, super::Lod::Grad { g16: true });
+        assert_eq!(
+            SampleForm::of("image_sample_c_lz_o").unwrap().lod,
+            super::Lod::Zero
+        );
+        for bad in [
+            "image_sample",
+            "image_sample_cl",
+            "image_sample_b",
+            "image_sample_c_cd_o",
+            "image_sample_o",
+        ] {
+            assert!(SampleForm::of(bad).is_err(), "{bad}");
+        }
     }
 }
