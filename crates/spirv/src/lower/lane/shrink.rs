@@ -2764,3 +2764,101 @@ impl Quiet<'_> {
         self.at.get(&l).copied()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rspirv::dr::Builder;
+    use spirv::{FunctionControl, SelectionControl};
+
+    /// A function of its own built by hand: `c` a bool and `x` a u32 read from Function variables,
+    /// `new = x + 1`; then
+    /// - `s1 = select(c, new, x)` read only as the true operand of `select(c, s1 * 2, x)`: replaced;
+    /// - that select, `u`, is stored to a variable (observed where `c` is false): kept;
+    /// - `s2 = select(c, new, x)` read only inside `if (c) { store }`: replaced;
+    /// - `s3 = select(c, new, x)` read as the false operand of `select(c, x, s3)`: kept;
+    /// - `s4 = select(c, new, x)` read by `LogicalAnd`-free arithmetic that is stored: kept;
+    /// - `s5 = select(k, new, x)`, `k = c && d`, read only under `if (c)`: kept (`c` does not imply `k`);
+    /// - `s6 = select(c, new, x)` read only under `if (k)`: replaced (`k` implies `c`).
+    #[test]
+    fn unguard_replaces_only_selects_observed_under_their_condition() {
+        let mut b = Builder::new();
+        let void = b.type_void();
+        let boolt = b.type_bool();
+        let u32t = b.type_int(32, 0);
+        let fnt = b.type_function(void, []);
+        let pb = b.type_pointer(None, StorageClass::Function, boolt);
+        let pu = b.type_pointer(None, StorageClass::Function, u32t);
+        let one = b.constant_bit32(u32t, 1);
+        let two = b.constant_bit32(u32t, 2);
+        b.begin_function(void, None, FunctionControl::NONE, fnt)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        let cv = b.variable(pb, None, StorageClass::Function, None);
+        let dv = b.variable(pb, None, StorageClass::Function, None);
+        let xv = b.variable(pu, None, StorageClass::Function, None);
+        let out: Vec<Word> = (0..6)
+            .map(|_| b.variable(pu, None, StorageClass::Function, None))
+            .collect();
+        let c = b.load(boolt, None, cv, None, []).unwrap();
+        let d = b.load(boolt, None, dv, None, []).unwrap();
+        let k = b.logical_and(boolt, None, c, d).unwrap();
+        let x = b.load(u32t, None, xv, None, []).unwrap();
+        let new = b.i_add(u32t, None, x, one).unwrap();
+        let s1 = b.select(u32t, None, c, new, x).unwrap();
+        let t = b.i_mul(u32t, None, s1, two).unwrap();
+        let u = b.select(u32t, None, c, t, x).unwrap();
+        b.store(out[0], u, None, []).unwrap();
+        let s2 = b.select(u32t, None, c, new, x).unwrap();
+        let s3 = b.select(u32t, None, c, new, x).unwrap();
+        let w = b.select(u32t, None, c, x, s3).unwrap();
+        b.store(out[1], w, None, []).unwrap();
+        let s4 = b.select(u32t, None, c, new, x).unwrap();
+        let y = b.i_add(u32t, None, s4, two).unwrap();
+        b.store(out[2], y, None, []).unwrap();
+        let s5 = b.select(u32t, None, k, new, x).unwrap();
+        let s6 = b.select(u32t, None, c, new, x).unwrap();
+        // if (c) { store s2; store s5 }
+        let (then1, merge1) = (b.id(), b.id());
+        b.selection_merge(merge1, SelectionControl::NONE).unwrap();
+        b.branch_conditional(c, then1, merge1, []).unwrap();
+        b.begin_block(Some(then1)).unwrap();
+        b.store(out[3], s2, None, []).unwrap();
+        b.store(out[4], s5, None, []).unwrap();
+        b.branch(merge1).unwrap();
+        b.begin_block(Some(merge1)).unwrap();
+        // if (k) { store s6 }
+        let (then2, merge2) = (b.id(), b.id());
+        b.selection_merge(merge2, SelectionControl::NONE).unwrap();
+        b.branch_conditional(k, then2, merge2, []).unwrap();
+        b.begin_block(Some(then2)).unwrap();
+        b.store(out[5], s6, None, []).unwrap();
+        b.branch(merge2).unwrap();
+        b.begin_block(Some(merge2)).unwrap();
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        let mut m = b.module();
+        let mut f = m.functions.pop().unwrap();
+        let mut gone = HashSet::new();
+        let n = unguard(&m, &mut f, &mut gone);
+        let selects: HashSet<Word> = f
+            .blocks
+            .iter()
+            .flat_map(|b| &b.instructions)
+            .filter(|i| i.class.opcode == Op::Select)
+            .filter_map(|i| i.result_id)
+            .collect();
+        let expect_kept: HashSet<Word> = [u, w, s3, s4, s5].into_iter().collect();
+        assert_eq!(selects, expect_kept);
+        assert_eq!(n, 3);
+        assert_eq!(gone, [s1, s2, s6].into_iter().collect());
+        // Their uses read `new` now: `t = new * 2` and the stores inside the selections.
+        let uses_new = f
+            .blocks
+            .iter()
+            .flat_map(|b| &b.instructions)
+            .filter(|i| i.operands.iter().any(|o| *o == Operand::IdRef(new)))
+            .count();
+        assert_eq!(uses_new, 3 + 3, "s3, s4 and s5, then t and the two stores");
+    }
+}
