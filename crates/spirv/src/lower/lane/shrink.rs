@@ -2857,7 +2857,7 @@ mod tests {
             .blocks
             .iter()
             .flat_map(|b| &b.instructions)
-            .filter(|i| i.operands.iter().any(|o| *o == Operand::IdRef(new)))
+            .filter(|i| i.operands.contains(&Operand::IdRef(new)))
             .count();
         assert_eq!(uses_new, 3 + 3, "s3, s4 and s5, then t and the two stores");
     }
