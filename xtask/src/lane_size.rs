@@ -9,7 +9,8 @@
 //!   CLI, so one run per setting gives an ablation column. Machine instructions are decoded from the code.
 //! * k = (words − 3000) / instructions (issue 31's measure). Prints one line per kernel, then the median and
 //!   worst k, the sum of words and the CPU time of the lowering; `--validate` runs `spirv-val --target-env
-//!   vulkan1.3` on every module (exit 1 if one fails); `--json F` writes the rows.
+//!   vulkan1.3` on every module (exit 1 if one fails); `--json F` writes the rows; `--out DIR` writes each
+//!   module as `DIR/NNN.spv` (NNN: its row, from 000), for counting its words by kind.
 
 use anyhow::{bail, Context as _, Result};
 use rdna2spv::corpus::{self, Index};
@@ -43,6 +44,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let mut json_out = None;
     let mut validate = false;
     let mut named: Vec<String> = Vec::new();
+    let mut out_dir: Option<std::path::PathBuf> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -51,8 +53,9 @@ pub fn run(args: &[String]) -> Result<()> {
             "--json" => json_out = Some(it.next().context("--json FILE")?.clone()),
             "--kernel" => named.push(it.next().context("--kernel NAME")?.clone()),
             "--validate" => validate = true,
+            "--out" => out_dir = Some(it.next().context("--out DIR")?.into()),
             _ => bail!(
-                "usage: cargo xtask lane-size [--n N] [--seed S] [--kernel NAME].. [--validate] [--json F]"
+                "usage: cargo xtask lane-size [--n N] [--seed S] [--kernel NAME].. [--validate] [--json F] [--out DIR]"
             ),
         }
     }
@@ -139,6 +142,11 @@ pub fn run(args: &[String]) -> Result<()> {
                 continue;
             }
         };
+        if let Some(d) = &out_dir {
+            std::fs::create_dir_all(d)?;
+            let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            std::fs::write(d.join(format!("{:03}.spv", rows.len())), bytes)?;
+        }
         let mut valid = None;
         if validate {
             let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();

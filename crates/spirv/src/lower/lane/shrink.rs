@@ -53,6 +53,7 @@ pub(crate) struct ShrinkStats {
     pub promoted: usize,
     pub phis: usize,
     pub simplified: usize,
+    pub unguarded: usize,
 }
 
 /// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `m`, `a`, `c`, `l`,
@@ -68,6 +69,7 @@ pub(crate) struct Passes {
     pub outline: bool,
     pub ssa: bool,
     pub algebra: bool,
+    pub unguard: bool,
 }
 
 impl Passes {
@@ -81,6 +83,7 @@ impl Passes {
         outline: true,
         ssa: true,
         algebra: true,
+        unguard: true,
     };
 
     /// The passes named by `RDNA2SPV_SHRINK` (letters `o`, `s`, `i`, `f`, `m`, `a`, `c`, `l`, `d`; `-` or empty:
@@ -97,6 +100,7 @@ impl Passes {
                 outline: s.contains('o'),
                 ssa: s.contains('m'),
                 algebra: s.contains('a'),
+                unguard: s.contains('g'),
             },
             Err(_) => Passes::ALL,
         }
@@ -135,6 +139,9 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word)]) -> Shrin
         }
         if p.common {
             st.common += common(m, f, &mut gone);
+        }
+        if p.unguard {
+            st.unguarded += unguard(m, f, &mut gone);
         }
         if p.live {
             st.dead_stores += dead_stores(f);
@@ -2420,4 +2427,438 @@ fn outline(
     });
     m.functions.extend(new_fns);
     outlined
+}
+
+/// Rewrite `g` (decision D193): a select whose discarded value no one observes. The lane lowering guards
+/// every register write by the lane's EXEC bit: after if-conversion and SSA construction a write is
+/// `%s = select(c, new, old)`, `c` the own bit (and `on`). When every observation of `%s` happens only
+/// where `c` holds, `%s` can be `new`: in the executions where `c` is false its value reaches nothing
+/// that matters. That is the case of a register written and read only under one EXEC value (a
+/// temporary of a divergent region), and of the own bit of VCC read only ANDed with the same EXEC bit.
+///
+/// `Q(v, c)`, "v is observed only where c holds", holds when every use of `v` is one of:
+/// 1. any instruction in a block entered only where some `g` holds with `g ⇒ c` (a chain of blocks with
+///    one predecessor each from the true edge of `OpBranchConditional g`; a phi's use counts in the
+///    predecessor block it names);
+/// 2. the true operand of `select(g, v, x)` with `g ⇒ c` and `x ≠ v`, or an operand of
+///    `LogicalAnd(g, v)` with `g ⇒ c`: where `c` is false, `g` is, and the result ignores `v`;
+/// 3. an operand of a speculable pure operation `u` (no memory, no effect, no division: computing it
+///    from any operand values is defined) or a call of a pure function (every instruction of its body
+///    speculable), with `Q(u, c)`.
+///
+/// Anything else (a store, a phi outside such a block, a branch or select condition, a capture's slot
+/// store, a call argument of a function with effects) observes `v`. `g ⇒ c` is syntactic: `g` is `c`, or
+/// `g = LogicalAnd(x, y)` with `x ⇒ c` or `y ⇒ c`, or `c = LogicalAnd(a, b)` with `g ⇒ a` and `g ⇒ b`.
+///
+/// Why exact (all selects with `Q(s, c)` replaced at once, `Q` computed before): take an execution
+/// where some replaced `s` has `c` false, so its value changes from `old` to `new`. Every path of uses
+/// from `s` to an instruction that observes a value passes a filter for `c` (2), or ends in a block that
+/// runs only where `c` holds (1), which does not run. A filter that was itself a replaced select `t`
+/// (condition `g`, `g ⇒ c`, so false here) has `Q(t, g)` and the argument repeats from `t` on its
+/// finite path to the observation; the last filter on it is kept, and with its condition false its
+/// value does not depend on `s`. Implications never pass through a select (a select is never
+/// `LogicalAnd`), and a value used as a condition observes it, so no condition `c` or `g` changes
+/// value, and the branches of (1) go as before. `new` dominates `s`'s uses (it is `s`'s operand).
+/// Returns the selects replaced.
+fn unguard(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
+    let glsl = m
+        .ext_inst_imports
+        .iter()
+        .find(|i| matches!(i.operands.first(), Some(Operand::LiteralString(s)) if s == "GLSL.std.450"))
+        .and_then(|i| i.result_id);
+    let decorated: HashSet<Word> = m
+        .annotations
+        .iter()
+        .filter_map(|i| i.operands.first().and_then(id))
+        .collect();
+    // Functions whose every instruction is speculable: a call computes a value and nothing else.
+    let pure_fns: HashSet<Word> = m
+        .functions
+        .iter()
+        .filter(|g| {
+            g.blocks.iter().flat_map(|b| &b.instructions).all(|i| {
+                speculable(i, glsl)
+                    || matches!(
+                        i.class.opcode,
+                        Op::Phi
+                            | Op::Branch
+                            | Op::BranchConditional
+                            | Op::SelectionMerge
+                            | Op::ReturnValue
+                    )
+            })
+        })
+        .filter_map(|g| g.def.as_ref().and_then(|d| d.result_id))
+        .collect();
+    let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
+    let at: HashMap<Word, usize> = f
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (label(b), k))
+        .collect();
+    let mut preds: Vec<Vec<usize>> = vec![vec![]; f.blocks.len()];
+    for (k, b) in f.blocks.iter().enumerate() {
+        for s in successors(b, &labels) {
+            if !preds[at[&s]].contains(&k) {
+                preds[at[&s]].push(k);
+            }
+        }
+    }
+    // The conditions known true on entry to each block (rule 1), through chains of single predecessors.
+    let mut known: Vec<Option<Vec<Word>>> = vec![None; f.blocks.len()];
+    for b in 0..f.blocks.len() {
+        let mut chain = vec![b];
+        let mut seen = HashSet::from([b]);
+        // Walk up to a block already known or one with other than one predecessor.
+        while let Some(&x) = chain.last() {
+            if known[x].is_some() || preds[x].len() != 1 || !seen.insert(preds[x][0]) {
+                break;
+            }
+            chain.push(preds[x][0]);
+        }
+        for &x in chain.iter().rev() {
+            if known[x].is_some() {
+                continue;
+            }
+            let mut k = Vec::new();
+            if let [p] = preds[x].as_slice() {
+                if let Some(pk) = &known[*p] {
+                    k.extend(pk.iter().copied());
+                }
+                let t = f.blocks[*p].instructions.last();
+                if let Some(t) = t.filter(|t| t.class.opcode == Op::BranchConditional) {
+                    let (g, yes, no) = (id(&t.operands[0]), id(&t.operands[1]), id(&t.operands[2]));
+                    if yes == Some(label(&f.blocks[x])) && no != yes {
+                        k.extend(g);
+                    }
+                }
+            }
+            k.truncate(8);
+            known[x] = Some(k);
+        }
+    }
+    let mut def: HashMap<Word, (usize, usize)> = HashMap::new();
+    let mut uses: HashMap<Word, Vec<(usize, usize, usize)>> = HashMap::new();
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for (ii, i) in b.instructions.iter().enumerate() {
+            if let Some(r) = i.result_id {
+                def.insert(r, (bi, ii));
+            }
+            for (k, o) in i.operands.iter().enumerate() {
+                if let Some(x) = id(o) {
+                    uses.entry(x).or_default().push((bi, ii, k));
+                }
+            }
+        }
+    }
+    let idom = dominators(f);
+    let mut q = Quiet {
+        f,
+        idom,
+        at,
+        def,
+        uses,
+        known,
+        pure_fns,
+        glsl,
+        memo: HashMap::new(),
+    };
+    let mut repl: HashMap<Word, Word> = HashMap::new();
+    for b in &q.f.blocks {
+        for i in &b.instructions {
+            if i.class.opcode != Op::Select {
+                continue;
+            }
+            let (Some(s), Some(c), Some(a), Some(x)) = (
+                i.result_id,
+                i.operands.first().and_then(id),
+                i.operands.get(1).and_then(id),
+                i.operands.get(2).and_then(id),
+            ) else {
+                continue;
+            };
+            if a == x || decorated.contains(&s) {
+                continue;
+            }
+            if q.quiet(s, c, 64) {
+                repl.insert(s, a);
+            }
+        }
+    }
+    if repl.is_empty() {
+        return 0;
+    }
+    let resolve = |mut x: Word| {
+        while let Some(&y) = repl.get(&x) {
+            x = y;
+        }
+        x
+    };
+    for b in &mut f.blocks {
+        b.instructions.retain(|i| {
+            let r = i.result_id.is_some_and(|r| repl.contains_key(&r));
+            if r {
+                gone.insert(i.result_id.unwrap_or(0));
+            }
+            !r
+        });
+        for i in &mut b.instructions {
+            for o in &mut i.operands {
+                if let Operand::IdRef(x) = o {
+                    *x = resolve(*x);
+                }
+            }
+        }
+    }
+    repl.len()
+}
+
+/// The facts and the memo of [`unguard`]'s `Q(v, c)`.
+struct Quiet<'a> {
+    f: &'a Function,
+    /// Immediate dominators ([`dominators`]: the entry and unreachable blocks have none).
+    idom: Vec<Option<usize>>,
+    at: HashMap<Word, usize>,
+    def: HashMap<Word, (usize, usize)>,
+    uses: HashMap<Word, Vec<(usize, usize, usize)>>,
+    /// The conditions known true on entry to each block.
+    known: Vec<Option<Vec<Word>>>,
+    pure_fns: HashSet<Word>,
+    glsl: Option<Word>,
+    /// `None` while being computed.
+    memo: HashMap<(Word, Word), Option<bool>>,
+}
+
+impl Quiet<'_> {
+    fn inst(&self, x: Word) -> Option<&Instruction> {
+        self.def
+            .get(&x)
+            .map(|&(b, i)| &self.f.blocks[b].instructions[i])
+    }
+
+    fn and(&self, x: Word) -> Option<(Word, Word)> {
+        self.inst(x)
+            .filter(|i| i.class.opcode == Op::LogicalAnd)
+            .and_then(|i| Some((id(&i.operands[0])?, id(&i.operands[1])?)))
+    }
+
+    /// `g ⇒ c` by the structure of `LogicalAnd`s (see [`unguard`]).
+    fn implies(&self, g: Word, c: Word, depth: u32) -> bool {
+        if g == c {
+            return true;
+        }
+        if depth == 0 {
+            return false;
+        }
+        if let Some((a, b)) = self.and(c) {
+            if self.implies(g, a, depth - 1) && self.implies(g, b, depth - 1) {
+                return true;
+            }
+        }
+        self.and(g)
+            .is_some_and(|(x, y)| self.implies(x, c, depth - 1) || self.implies(y, c, depth - 1))
+    }
+
+    fn block_under(&self, bi: usize, c: Word) -> bool {
+        self.known[bi]
+            .as_ref()
+            .is_some_and(|k| k.iter().any(|&g| self.implies(g, c, 6)))
+    }
+
+    fn pure(&self, i: &Instruction) -> bool {
+        speculable(i, self.glsl)
+            || (i.class.opcode == Op::FunctionCall
+                && i.operands
+                    .first()
+                    .and_then(id)
+                    .is_some_and(|g| self.pure_fns.contains(&g)))
+    }
+
+    /// `Q(v, c)`: every use of `v` observes it only where `c` holds (see [`unguard`]).
+    fn quiet(&mut self, v: Word, c: Word, depth: u32) -> bool {
+        if let Some(r) = self.memo.get(&(v, c)) {
+            return r.unwrap_or(false);
+        }
+        if depth == 0 {
+            return false;
+        }
+        self.memo.insert((v, c), None);
+        let f = self.f;
+        let mut ok = true;
+        let us = self.uses.get(&v).cloned().unwrap_or_default();
+        for (bi, ii, k) in us {
+            let u = &f.blocks[bi].instructions[ii];
+            if u.class.opcode == Op::Phi {
+                // The use lies at the end of the predecessor the pair names.
+                let from = u.operands.get(k + 1).and_then(id);
+                let pb = from.and_then(|l| self.def_block(l));
+                if pb.is_some_and(|pb| self.block_under(pb, c)) {
+                    continue;
+                }
+                // Or the phi itself is observed only where c holds, c being defined in a block
+                // that strictly dominates the phi's (so no path from `v` to a use of the phi
+                // defines c anew: it would pass the phi's block again, which redefines the phi).
+                let c_dom = self
+                    .def
+                    .get(&c)
+                    .is_none_or(|&(cb, _)| cb != bi && self.dominates(cb, bi));
+                if c_dom {
+                    if let Some(r) = u.result_id {
+                        if self.quiet(r, c, depth - 1) {
+                            continue;
+                        }
+                    }
+                }
+                ok = false;
+                break;
+            }
+            if self.block_under(bi, c) {
+                continue;
+            }
+            let op = |j: usize| u.operands.get(j).and_then(id);
+            let filter = match u.class.opcode {
+                Op::Select => {
+                    k == 1 && op(2) != Some(v) && op(0).is_some_and(|g| self.implies(g, c, 6))
+                }
+                Op::LogicalAnd => {
+                    let other = op(1 - k.min(1));
+                    other.is_some_and(|g| g != v && self.implies(g, c, 6))
+                }
+                _ => false,
+            };
+            if filter {
+                continue;
+            }
+            let Some(r) = u.result_id.filter(|_| self.pure(u)) else {
+                ok = false;
+                break;
+            };
+            if !self.quiet(r, c, depth - 1) {
+                ok = false;
+                break;
+            }
+        }
+        self.memo.insert((v, c), Some(ok));
+        ok
+    }
+
+    /// Whether block `a` dominates block `b` (both reachable).
+    fn dominates(&self, a: usize, mut b: usize) -> bool {
+        if a == 0 {
+            return true;
+        }
+        loop {
+            if a == b {
+                return true;
+            }
+            match self.idom[b] {
+                Some(p) if p != b => b = p,
+                _ => return false,
+            }
+        }
+    }
+
+    /// The block index of a label.
+    fn def_block(&self, l: Word) -> Option<usize> {
+        self.at.get(&l).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rspirv::dr::Builder;
+    use spirv::{FunctionControl, SelectionControl};
+
+    /// A function of its own built by hand: `c` a bool and `x` a u32 read from Function variables,
+    /// `new = x + 1`; then
+    /// - `s1 = select(c, new, x)` read only as the true operand of `select(c, s1 * 2, x)`: replaced;
+    /// - that select, `u`, is stored to a variable (observed where `c` is false): kept;
+    /// - `s2 = select(c, new, x)` read only inside `if (c) { store }`: replaced;
+    /// - `s3 = select(c, new, x)` read as the false operand of `select(c, x, s3)`: kept;
+    /// - `s4 = select(c, new, x)` read by `LogicalAnd`-free arithmetic that is stored: kept;
+    /// - `s5 = select(k, new, x)`, `k = c && d`, read only under `if (c)`: kept (`c` does not imply `k`);
+    /// - `s6 = select(c, new, x)` read only under `if (k)`: replaced (`k` implies `c`).
+    #[test]
+    fn unguard_replaces_only_selects_observed_under_their_condition() {
+        let mut b = Builder::new();
+        let void = b.type_void();
+        let boolt = b.type_bool();
+        let u32t = b.type_int(32, 0);
+        let fnt = b.type_function(void, []);
+        let pb = b.type_pointer(None, StorageClass::Function, boolt);
+        let pu = b.type_pointer(None, StorageClass::Function, u32t);
+        let one = b.constant_bit32(u32t, 1);
+        let two = b.constant_bit32(u32t, 2);
+        b.begin_function(void, None, FunctionControl::NONE, fnt)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        let cv = b.variable(pb, None, StorageClass::Function, None);
+        let dv = b.variable(pb, None, StorageClass::Function, None);
+        let xv = b.variable(pu, None, StorageClass::Function, None);
+        let out: Vec<Word> = (0..6)
+            .map(|_| b.variable(pu, None, StorageClass::Function, None))
+            .collect();
+        let c = b.load(boolt, None, cv, None, []).unwrap();
+        let d = b.load(boolt, None, dv, None, []).unwrap();
+        let k = b.logical_and(boolt, None, c, d).unwrap();
+        let x = b.load(u32t, None, xv, None, []).unwrap();
+        let new = b.i_add(u32t, None, x, one).unwrap();
+        let s1 = b.select(u32t, None, c, new, x).unwrap();
+        let t = b.i_mul(u32t, None, s1, two).unwrap();
+        let u = b.select(u32t, None, c, t, x).unwrap();
+        b.store(out[0], u, None, []).unwrap();
+        let s2 = b.select(u32t, None, c, new, x).unwrap();
+        let s3 = b.select(u32t, None, c, new, x).unwrap();
+        let w = b.select(u32t, None, c, x, s3).unwrap();
+        b.store(out[1], w, None, []).unwrap();
+        let s4 = b.select(u32t, None, c, new, x).unwrap();
+        let y = b.i_add(u32t, None, s4, two).unwrap();
+        b.store(out[2], y, None, []).unwrap();
+        let s5 = b.select(u32t, None, k, new, x).unwrap();
+        let s6 = b.select(u32t, None, c, new, x).unwrap();
+        // if (c) { store s2; store s5 }
+        let (then1, merge1) = (b.id(), b.id());
+        b.selection_merge(merge1, SelectionControl::NONE).unwrap();
+        b.branch_conditional(c, then1, merge1, []).unwrap();
+        b.begin_block(Some(then1)).unwrap();
+        b.store(out[3], s2, None, []).unwrap();
+        b.store(out[4], s5, None, []).unwrap();
+        b.branch(merge1).unwrap();
+        b.begin_block(Some(merge1)).unwrap();
+        // if (k) { store s6 }
+        let (then2, merge2) = (b.id(), b.id());
+        b.selection_merge(merge2, SelectionControl::NONE).unwrap();
+        b.branch_conditional(k, then2, merge2, []).unwrap();
+        b.begin_block(Some(then2)).unwrap();
+        b.store(out[5], s6, None, []).unwrap();
+        b.branch(merge2).unwrap();
+        b.begin_block(Some(merge2)).unwrap();
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        let mut m = b.module();
+        let mut f = m.functions.pop().unwrap();
+        let mut gone = HashSet::new();
+        let n = unguard(&m, &mut f, &mut gone);
+        let selects: HashSet<Word> = f
+            .blocks
+            .iter()
+            .flat_map(|b| &b.instructions)
+            .filter(|i| i.class.opcode == Op::Select)
+            .filter_map(|i| i.result_id)
+            .collect();
+        let expect_kept: HashSet<Word> = [u, w, s3, s4, s5].into_iter().collect();
+        assert_eq!(selects, expect_kept);
+        assert_eq!(n, 3);
+        assert_eq!(gone, [s1, s2, s6].into_iter().collect());
+        // Their uses read `new` now: `t = new * 2` and the stores inside the selections.
+        let uses_new = f
+            .blocks
+            .iter()
+            .flat_map(|b| &b.instructions)
+            .filter(|i| i.operands.contains(&Operand::IdRef(new)))
+            .count();
+        assert_eq!(uses_new, 3 + 3, "s3, s4 and s5, then t and the two stores");
+    }
 }
