@@ -11,6 +11,10 @@
 //!   worst k, the sum of words and the CPU time of the lowering; `--validate` runs `spirv-val --target-env
 //!   vulkan1.3` on every module (exit 1 if one fails); `--json F` writes the rows; `--out DIR` writes each
 //!   module as `DIR/NNN.spv` (NNN: its row, from 000), for counting its words by kind.
+//! * `--near N` (repeatable, with `--per P`, default 3) measures the `P` kernels of distinct code nearest to
+//!   `N` machine instructions instead, the picks of `cargo xtask bench translate`; `--mapping wave` lowers
+//!   in the wave mapping; `--hash` prints each module's FNV-1a hash (64-bit, over its words) and one over
+//!   all of them, to show that a change of the lowering left every word as it was (issue 31, D192).
 
 use anyhow::{bail, Context as _, Result};
 use rdna2spv::corpus::{self, Index};
@@ -38,8 +42,25 @@ fn thread_cpu_s() -> f64 {
     t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
 }
 
+/// FNV-1a (64-bit) over the module's words, little-endian bytes.
+fn fnv(words: &[u32], mut h: u64) -> u64 {
+    for w in words {
+        for b in w.to_le_bytes() {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    h
+}
+
+const FNV_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+
 pub fn run(args: &[String]) -> Result<()> {
     let mut n = 120usize;
+    let mut near: Vec<usize> = Vec::new();
+    let mut per = 3usize;
+    let mut mapping = Mapping::Lane;
+    let mut hash = false;
     let mut seed = 162u64;
     let mut json_out = None;
     let mut validate = false;
@@ -54,8 +75,19 @@ pub fn run(args: &[String]) -> Result<()> {
             "--kernel" => named.push(it.next().context("--kernel NAME")?.clone()),
             "--validate" => validate = true,
             "--out" => out_dir = Some(it.next().context("--out DIR")?.into()),
+            "--near" => near.push(it.next().context("--near N")?.parse()?),
+            "--per" => per = it.next().context("--per P")?.parse()?,
+            "--hash" => hash = true,
+            "--mapping" => {
+                mapping = match it.next().context("--mapping lane|wave")?.as_str() {
+                    "lane" => Mapping::Lane,
+                    "wave" => Mapping::Wave,
+                    m => bail!("--mapping {m}: lane or wave"),
+                }
+            }
             _ => bail!(
-                "usage: cargo xtask lane-size [--n N] [--seed S] [--kernel NAME].. [--validate] [--json F] [--out DIR]"
+                "usage: cargo xtask lane-size [--n N] [--seed S] [--kernel NAME].. [--near N].. [--per P] \
+                 [--mapping lane|wave] [--hash] [--validate] [--json F] [--out DIR]"
             ),
         }
     }
@@ -75,8 +107,27 @@ pub fn run(args: &[String]) -> Result<()> {
         }
         cos.push((f.clone(), co));
     }
+    let count = |c: &(String, String, usize, usize)| {
+        let co = &cos[c.2].1;
+        crate::bench_translate::count_insts(
+            &co.kernels[c.3].code,
+            rdna2spv::dispatch::target_of(co),
+        )
+    };
+    // The bench's picks: nearest first, ties in corpus order (before the sort below).
+    let mut picks = Vec::new();
+    if !near.is_empty() {
+        let sizes: Vec<usize> = cands.iter().map(count).collect();
+        for &t in &near {
+            let mut idx: Vec<usize> = (0..cands.len()).collect();
+            idx.sort_by_key(|&i| (sizes[i] as i64 - t as i64).unsigned_abs());
+            picks.extend(idx.into_iter().take(per).map(|i| cands[i].clone()));
+        }
+    }
     cands.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
-    let chosen: Vec<(String, String, usize, usize)> = if named.is_empty() {
+    let chosen: Vec<(String, String, usize, usize)> = if !picks.is_empty() {
+        picks
+    } else if named.is_empty() {
         let mut state = seed;
         for i in (1..cands.len()).rev() {
             let j = (splitmix(&mut state) % (i as u64 + 1)) as usize;
@@ -101,10 +152,11 @@ pub fn run(args: &[String]) -> Result<()> {
     let mut rows = Vec::new();
     let mut ks: Vec<(f64, String)> = Vec::new();
     let (mut sum_words, mut sum_cpu, mut refused, mut invalid) = (0usize, 0f64, 0usize, 0usize);
+    let mut all_hash = FNV_BASIS;
     for (file, name, ci, ki) in &chosen {
         let co = &cos[*ci].1;
         let k = &co.kernels[*ki];
-        let insts = crate::bench_translate::count_insts(&k.code, rdna2spv::dispatch::target_of(co));
+        let insts = count(&(file.clone(), name.clone(), *ci, *ki));
         let program = rdna2spv::dispatch::lift_kernel(co, k).map_err(|e| anyhow::anyhow!("{e}"))?;
         let wg = k
             .metadata
@@ -126,7 +178,7 @@ pub fn run(args: &[String]) -> Result<()> {
         };
         let layout = rdna2spv_vulkan::kernel_layout(&launch);
         let opts = LowerOptions {
-            mapping: Mapping::Lane,
+            mapping,
             segments: rdna2spv::dispatch::launch_segments(k),
             ..LowerOptions::default()
         };
@@ -172,8 +224,14 @@ pub fn run(args: &[String]) -> Result<()> {
         sum_words += words.len();
         sum_cpu += cpu;
         ks.push((k_fig, name.clone()));
+        let h = if hash {
+            all_hash = fnv(&words, all_hash);
+            format!(" hash {:016x}", fnv(&words, FNV_BASIS))
+        } else {
+            String::new()
+        };
         println!(
-            "{:>9} words {:>6} insts k {:>7.1} cpu {:>6.2} s  {file} {name}",
+            "{:>9} words {:>6} insts k {:>7.1} cpu {:>6.2} s{h}  {file} {name}",
             words.len(),
             insts,
             k_fig,
@@ -204,6 +262,9 @@ pub fn run(args: &[String]) -> Result<()> {
             ks.iter().filter(|k| k.0 <= 20.0).count(),
             std::env::var("RDNA2SPV_SHRINK").unwrap_or_else(|_| "(all)".into()),
         );
+        if hash {
+            println!("hash of every module, in order: {all_hash:016x} ({mapping:?} mapping)");
+        }
     }
     if let Some(f) = json_out {
         std::fs::write(&f, serde_json::to_string_pretty(&rows)?)?;

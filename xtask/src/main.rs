@@ -42,9 +42,11 @@ const USAGE: &str = "usage: cargo xtask <command>
                       translated kernels vs hand-written GLSL on the Vulkan device: translation vs
                       compile time, run time at 1x/10x/100x (--write: docs/performance.md's section)
   bench-eval [--quick] host evaluator throughput vs the same OpenCL C compiled natively (docs/performance.md)
-  lane-size [--n N] [--seed S] [--kernel NAME].. [--validate] [--json F]
+  lane-size [--n N] [--seed S] [--kernel NAME].. [--near N].. [--per P] [--mapping lane|wave] [--hash]
+            [--validate] [--json F]
                       lane module words and k = (words - 3000) / instructions over a seeded sample of the
-                      rocSPARSE corpus (default 120 kernels, seed 162; RDNA2SPV_SHRINK picks the rewrites)
+                      rocSPARSE corpus (default 120 kernels, seed 162; RDNA2SPV_SHRINK picks the rewrites;
+                      --near: the bench translate's picks; --hash: each module's FNV-1a hash)
   codegen [--check]   crates/isa/opcodes.txt -> crates/isa/src/generated/table.rs (--check: fail if stale)
   coverage [--check | --static-only] [--logs DIR]
                       docs/coverage.md from the opcode table, the lifter, the lowering, test markers and

@@ -5,6 +5,7 @@
 //! other crates: docs/architecture.md.
 
 pub mod exact;
+pub(crate) mod hash;
 pub mod lower;
 pub mod profile;
 pub mod words;

@@ -3,7 +3,7 @@
 //! calls these in the order of the prologue; the run-time layout they read is [`launch_words`] and
 //! [`push_constants`].
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use rspirv::dr::Operand;
 use spirv::{Decoration, LoopControl, MemoryAccess, StorageClass, Word};
@@ -156,7 +156,7 @@ impl Cx<'_> {
     ) -> R<(u64, HashMap<u32, Word>)> {
         let z = self.c32(0);
         let mut k = 0u64;
-        let mut init_vals = HashMap::new();
+        let mut init_vals = HashMap::default();
         for &(reg, init) in &self.desc.sgprs.clone() {
             if reg >= 128 {
                 continue;

@@ -18,7 +18,7 @@
 //! wave of the dispatch between the start and the load would be a race the host evaluator does not order
 //! either (and kernarg and the dispatch packet are read-only under the HSA ABI).
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use rdna2spv_ir::cfg::Cfg;
 use rdna2spv_ir::{Access, Handle, IntOp, Node, Space, Terminator, Ty};
@@ -148,7 +148,7 @@ impl Cx<'_> {
     /// `s_cbranch_execz`, D102) can neither fault nor change anything but the SGPRs it writes.
     pub(crate) fn launch_segment_loads(&self) -> HashSet<usize> {
         let segs: Vec<_> = self.opts.segments.iter().flatten().copied().collect();
-        let mut found = HashSet::new();
+        let mut found = HashSet::default();
         if segs.is_empty() {
             return found;
         }
@@ -260,7 +260,7 @@ impl Cx<'_> {
         init: &HashMap<u32, Word>,
     ) -> R<HashMap<usize, Word>> {
         let t = self.t;
-        let mut out = HashMap::new();
+        let mut out = HashMap::default();
         for h in loads {
             let (lo, hi) = (init[&h.reg], init[&(h.reg + 1)]);
             let base = self.join64(lo, hi)?;

@@ -54,8 +54,9 @@ mod structured;
 
 pub use structured::{control_flow_notes, ControlFlow};
 
+use crate::hash::{HashMap, HashSet};
 use atomic::BARRIER_COUNTERS;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 
 use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{
@@ -449,7 +450,7 @@ impl<'a> Cx<'a> {
             opts,
             t,
             glsl,
-            consts: HashMap::new(),
+            consts: HashMap::default(),
             fn_vars: Vec::new(),
             interface: Vec::new(),
             main: 0,
@@ -476,7 +477,7 @@ impl<'a> Cx<'a> {
             refused: 0,
             scratch_fault: 0,
             check: None,
-            proven: HashSet::new(),
+            proven: HashSet::default(),
             skip_check: false,
             defer_check: false,
             deferred_ok: None,
@@ -484,11 +485,11 @@ impl<'a> Cx<'a> {
             private: None,
             code_base: None,
             n_vgpr: max_v + 2,
-            uni: HashMap::new(),
-            hoisted: HashMap::new(),
-            lane_vals: HashMap::new(),
-            tmp: HashMap::new(),
-            cap_vars: HashMap::new(),
+            uni: HashMap::default(),
+            hoisted: HashMap::default(),
+            lane_vals: HashMap::default(),
+            tmp: HashMap::default(),
+            cap_vars: HashMap::default(),
             exec: 0,
             lane: None,
             active: None,

@@ -12,7 +12,7 @@
 //! Planted faults ([`PlantedFault`]) exist for the tests of `rdna2spv diff`: each breaks one instruction on
 //! the device only, so the first divergent record is known in advance.
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use rdna2spv_ir::trace::{
     self as irt, slot_words, Slot, TraceFilter, BUFFER_HEADER_WORDS, HEADER_WORDS, SINK_WORDS,

@@ -56,7 +56,7 @@
 //! the copies collapse to wave 0's alone (one word per vote, update, meeting test and pass end), the one
 //! label of the one-wave lowering; a publication there is a lowering error.
 
-use std::collections::HashSet;
+use crate::hash::HashSet;
 
 use rdna2spv_ir::cfg::{ends_with_barrier, Cfg, Item, LoopKind, Structure};
 use rdna2spv_ir::{Handle, Node, Terminator, Ty, EXEC_LO};
@@ -393,7 +393,7 @@ impl Cx<'_> {
     /// lowering's deferred writes), in node order.
     fn conv_walk(&self, b: usize, st: &mut St, f: &Facts) -> HashSet<usize> {
         let p = self.p;
-        let mut uni: HashSet<usize> = HashSet::new();
+        let mut uni: HashSet<usize> = HashSet::default();
         for inst in &p.blocks[Handle::from_index(b)].insts {
             let mut writes: Vec<(Option<u128>, bool)> = Vec::new();
             for i in inst.nodes.clone() {

@@ -34,7 +34,7 @@
 //! rewrite is value-level SPIR-V semantics: it needs no fact about waves or convergence and applies to
 //! every lane module; the wave mapping is not rewritten.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use rspirv::dr::{Function, Instruction, Module, Operand};
 use spirv::{Op, StorageClass, Word};
@@ -160,8 +160,8 @@ struct Index {
 
 impl Index {
     fn of(f: &Function) -> Index {
-        let mut def = HashMap::new();
-        let mut uses: HashMap<Word, Vec<Word>> = HashMap::new();
+        let mut def = HashMap::default();
+        let mut uses: HashMap<Word, Vec<Word>> = HashMap::default();
         for b in &f.blocks {
             let l = label(b);
             for (k, i) in b.instructions.iter().enumerate() {
@@ -178,7 +178,7 @@ impl Index {
         Index {
             def,
             uses,
-            alias: HashMap::new(),
+            alias: HashMap::default(),
         }
     }
 
@@ -335,7 +335,7 @@ fn rename(i: &mut Instruction, map: &HashMap<Word, Word>) {
 /// decision are as before.
 fn fuse_function(f: &mut Function, fn_ptrs: &HashSet<Word>) -> usize {
     let mut ix = Index::of(f);
-    let vars: HashSet<Word> = f.blocks.first().map_or_else(HashSet::new, |b| {
+    let vars: HashSet<Word> = f.blocks.first().map_or_else(HashSet::default, |b| {
         b.instructions
             .iter()
             .filter(|v| v.class.opcode == Op::Variable)

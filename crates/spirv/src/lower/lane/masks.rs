@@ -28,7 +28,7 @@
 //! Several waves: own-bit and write-back stores are predicated by `on` like every other state write, so a
 //! wave that runs a block "off" keeps its state.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use rdna2spv_ir::{Handle, IntCmp, IntOp, Node, Terminator, Ty, UnOp, EXEC_LO, VCC_LO};
 use spirv::Word;
@@ -194,7 +194,7 @@ impl Cx<'_> {
     fn mask_scc_liveness(&self) -> (Vec<bool>, HashSet<usize>) {
         let nb = self.p.blocks.len();
         let mut live_in = vec![false; nb];
-        let mut dead = HashSet::new();
+        let mut dead = HashSet::default();
         loop {
             let mut changed = false;
             dead.clear();
@@ -333,7 +333,7 @@ impl Cx<'_> {
             return None;
         };
         let (t, n) = (taken.index(), not_taken.index());
-        let mut region = HashSet::new();
+        let mut region = HashSet::default();
         let mut stack = vec![n];
         while let Some(b) = stack.pop() {
             if b == t || !region.insert(b) {
@@ -373,7 +373,7 @@ impl Cx<'_> {
         // Acyclic once the back edges of lane-local loop exits (D130) are left out: a depth-first
         // search inside the region finds no other back edge (D131: with EXEC zero at such an exit,
         // checked below, every lane leaves that loop after one pass).
-        let mut state: HashMap<usize, u8> = HashMap::new();
+        let mut state: HashMap<usize, u8> = HashMap::default();
         fn cyclic(
             cx: &Cx<'_>,
             b: usize,
@@ -408,7 +408,7 @@ impl Cx<'_> {
         let start = self.sym_at_branch(bi, consts);
         let at_t = if region.contains(&n) {
             let mut order = Vec::new();
-            self.region_postorder(n, &region, exits, &mut HashSet::new(), &mut order);
+            self.region_postorder(n, &region, exits, &mut HashSet::default(), &mut order);
             order.reverse();
             self.sym_region(
                 &order,
@@ -492,7 +492,7 @@ impl Cx<'_> {
             let (own, need) = loop {
                 let st = stale & !self.pre_words(pre);
                 // Own nodes under the state `st`.
-                let mut own: HashSet<usize> = HashSet::new();
+                let mut own: HashSet<usize> = HashSet::default();
                 for i in s..e {
                     if !live(i) {
                         continue;
@@ -513,7 +513,7 @@ impl Cx<'_> {
                 }
                 // Whole reads of own nodes and of stale words.
                 let mut new_pre: Words = 0;
-                let mut need: HashSet<usize> = HashSet::new();
+                let mut need: HashSet<usize> = HashSet::default();
                 for i in s..e {
                     if !live(i) {
                         continue;
@@ -633,7 +633,7 @@ impl Cx<'_> {
             let mut t2 = tracked;
             for (_, blk) in self.p.blocks.iter() {
                 for inst in &blk.insts {
-                    let mut may: HashSet<usize> = HashSet::new();
+                    let mut may: HashSet<usize> = HashSet::default();
                     for i in inst.nodes.clone() {
                         let i = i as usize;
                         if dead.contains(&i) {
@@ -680,7 +680,7 @@ impl Cx<'_> {
         // s_cbranch_execz (D102) may hold such loops in their region (D131): recomputed with the exits.
         let seg_loads = self.launch_segment_loads();
         let consts = self.sym_entry_consts();
-        let mut exits: HashMap<usize, Words> = HashMap::new();
+        let mut exits: HashMap<usize, Words> = HashMap::default();
         for bi in 0..nb {
             if let Some(keep) = self.exit_candidate(bi, &sgpr_live, &scc_live) {
                 exits.insert(bi, keep);
@@ -1098,7 +1098,7 @@ impl Cx<'_> {
     /// instruction (one exchange, written back under `on`).
     pub(crate) fn lane_mask_own_nodes(&self, bi: usize) -> HashSet<usize> {
         let Some(lm) = self.lm.as_ref().filter(|m| m.masks.ready) else {
-            return HashSet::new();
+            return HashSet::default();
         };
         let entry = lm.masks.entry.get(bi).copied().unwrap_or(0);
         let (_, plan) = self.mask_sim(bi, entry, &lm.masks);

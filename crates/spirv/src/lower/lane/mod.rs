@@ -51,7 +51,7 @@
 //!
 //! Every rule of this mapping, its test and its decision: docs/lane-mapping.md.
 
-use std::collections::HashSet;
+use crate::hash::HashSet;
 
 use rdna2spv_ir::{Handle, Node, Space, Ty};
 use spirv::{StorageClass, Word};

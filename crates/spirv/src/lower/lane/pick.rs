@@ -9,7 +9,7 @@
 //! one slot its index names, `slot[base + (idx & (wave size - 1))]`:
 //! the value the tree selects, by construction, and the leaves and inner selects are not emitted.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use rdna2spv_ir::{Handle, IntCmp, IntOp, Node, Program, Terminator, Ty};
 use spirv::Word;

@@ -17,7 +17,7 @@
 //! The analyses are still methods of the emitter's context type `Cx` (they read the program through it);
 //! [`lane_plan`] runs them on a context of its own whose module is never finished or returned.
 
-use std::collections::HashSet;
+use crate::hash::HashSet;
 use std::fmt;
 
 use rdna2spv_ir::cfg::{ends_with_barrier, Item, Structure};
@@ -190,7 +190,7 @@ impl Cx<'_> {
             for inst in &blk.insts {
                 let start = inst.nodes.start as usize;
                 let (phase, kinds) = self.phases(start, inst.nodes.len());
-                let mut phases = HashSet::new();
+                let mut phases = HashSet::default();
                 for (k, kind) in kinds.iter().enumerate() {
                     let i = start + k;
                     let elided = self.lm.as_ref().expect("set").masks.is_dead(i)

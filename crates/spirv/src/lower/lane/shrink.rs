@@ -34,7 +34,7 @@
 //!
 //! Measured in docs/performance.md ("Lane module size"); the ablation tables are in D162 and D182.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use rspirv::dr::{Function, Instruction, Module, Operand};
 use spirv::{Op, StorageClass, Word};
@@ -111,7 +111,7 @@ impl Passes {
 pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word)]) -> ShrinkStats {
     let mut st = ShrinkStats::default();
     let mut bound = m.header.as_ref().map(|h| h.bound).unwrap_or(0);
-    let mut gone: HashSet<Word> = HashSet::new();
+    let mut gone: HashSet<Word> = HashSet::default();
     if p.outline {
         st.outlined = outline(m, spans, &mut bound, &mut gone);
     }
@@ -248,7 +248,7 @@ fn split_arrays(
         Null,
         Parts(Vec<Word>),
     }
-    let mut cands: HashMap<Word, Cand> = HashMap::new();
+    let mut cands: HashMap<Word, Cand> = HashMap::default();
     for i in entry.instructions.iter().filter(|i| is_function_var(i)) {
         let (Some(r), Some(pt)) = (i.result_id, i.result_type) else {
             continue;
@@ -294,7 +294,7 @@ fn split_arrays(
                 len: *len,
                 init,
                 ok: true,
-                fresh: HashMap::new(),
+                fresh: HashMap::default(),
             },
         );
     }
@@ -337,7 +337,7 @@ fn split_arrays(
         .filter_map(|i| Some((i.result_type?, i.result_id?)))
         .collect();
     // Access chain results -> the element variable; new variables in index order per array.
-    let mut repl: HashMap<Word, Word> = HashMap::new();
+    let mut repl: HashMap<Word, Word> = HashMap::default();
     let mut new_vars: Vec<Instruction> = Vec::new();
     for b in &f.blocks {
         for i in &b.instructions {
@@ -437,7 +437,7 @@ fn forward(f: &mut Function, gone: &mut HashSet<Word>) -> (usize, usize) {
         return (0, 0);
     }
     let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
-    let mut preds: HashMap<Word, Vec<Word>> = HashMap::new();
+    let mut preds: HashMap<Word, Vec<Word>> = HashMap::default();
     for b in &f.blocks {
         for s in successors(b, &labels) {
             let p = preds.entry(s).or_default();
@@ -452,10 +452,10 @@ fn forward(f: &mut Function, gone: &mut HashSet<Word>) -> (usize, usize) {
         }
         x
     };
-    let mut exit: HashMap<Word, HashMap<Word, Word>> = HashMap::new();
-    let mut repl: HashMap<Word, Word> = HashMap::new();
-    let mut dead_stores: HashSet<(usize, usize)> = HashSet::new();
-    let mut forwarded: HashSet<(usize, usize)> = HashSet::new();
+    let mut exit: HashMap<Word, HashMap<Word, Word>> = HashMap::default();
+    let mut repl: HashMap<Word, Word> = HashMap::default();
+    let mut dead_stores: HashSet<(usize, usize)> = HashSet::default();
+    let mut forwarded: HashSet<(usize, usize)> = HashSet::default();
     for (bi, b) in f.blocks.iter().enumerate() {
         let l = label(b);
         let mut known: HashMap<Word, Word> = if bi == 0 {
@@ -474,10 +474,10 @@ fn forward(f: &mut Function, gone: &mut HashSet<Word>) -> (usize, usize) {
                     }
                     k
                 }
-                _ => HashMap::new(),
+                _ => HashMap::default(),
             }
         };
-        let mut pending: HashMap<Word, usize> = HashMap::new();
+        let mut pending: HashMap<Word, usize> = HashMap::default();
         for (ii, i) in b.instructions.iter().enumerate() {
             let Some(p) = i.operands.first().and_then(id) else {
                 continue;
@@ -512,7 +512,7 @@ fn forward(f: &mut Function, gone: &mut HashSet<Word>) -> (usize, usize) {
     }
     let nf = forwarded.len();
     // Apply: drop forwarded loads and overwritten stores, rewrite uses.
-    let mut loaded: HashSet<Word> = HashSet::new();
+    let mut loaded: HashSet<Word> = HashSet::default();
     for (bi, b) in f.blocks.iter_mut().enumerate() {
         let mut ii = 0;
         b.instructions.retain(|i| {
@@ -666,7 +666,7 @@ fn dead_code(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
         .iter()
         .find(|i| matches!(i.operands.first(), Some(Operand::LiteralString(s)) if s == "GLSL.std.450"))
         .and_then(|i| i.result_id);
-    let mut def: HashMap<Word, (usize, usize)> = HashMap::new();
+    let mut def: HashMap<Word, (usize, usize)> = HashMap::default();
     let mut live: Vec<Vec<bool>> = Vec::with_capacity(f.blocks.len());
     let mut work: Vec<Word> = Vec::new();
     for (bi, b) in f.blocks.iter().enumerate() {
@@ -823,8 +823,8 @@ fn common(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
         }
     }
     type Key = (Op, Option<Word>, Vec<Operand>);
-    let mut table: HashMap<Key, Word> = HashMap::new();
-    let mut repl: HashMap<Word, Word> = HashMap::new();
+    let mut table: HashMap<Key, Word> = HashMap::default();
+    let mut repl: HashMap<Word, Word> = HashMap::default();
     let resolve = |repl: &HashMap<Word, Word>, mut x: Word| {
         while let Some(&y) = repl.get(&x) {
             x = y;
@@ -899,7 +899,7 @@ fn common(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
 /// their initializer.
 fn private_scalars(f: &Function) -> HashMap<Word, Option<Word>> {
     let Some(entry) = f.blocks.first() else {
-        return HashMap::new();
+        return HashMap::default();
     };
     let mut scalars: HashMap<Word, Option<Word>> = entry
         .instructions
@@ -959,7 +959,7 @@ fn flatten(f: &mut Function, bound: &mut Word, gone: &mut HashSet<Word>) -> usiz
     let scalars = private_scalars(f);
     // The value type of each private scalar, from its loads (one with no load is never read: its
     // stores in a flattened body are dropped).
-    let mut ty: HashMap<Word, Word> = HashMap::new();
+    let mut ty: HashMap<Word, Word> = HashMap::default();
     for i in f.blocks.iter().flat_map(|b| &b.instructions) {
         if i.class.opcode == Op::Load {
             if let (Some(p), Some(t)) = (i.operands.first().and_then(id), i.result_type) {
@@ -975,8 +975,8 @@ fn flatten(f: &mut Function, bound: &mut Word, gone: &mut HashSet<Word>) -> usiz
         .map(|(k, b)| (label(b), k))
         .collect();
     let labels: HashSet<Word> = at.keys().copied().collect();
-    let mut preds: HashMap<Word, usize> = HashMap::new();
-    let mut named: HashSet<Word> = HashSet::new();
+    let mut preds: HashMap<Word, usize> = HashMap::default();
+    let mut named: HashSet<Word> = HashSet::default();
     for b in &f.blocks {
         for s in successors(b, &labels) {
             *preds.entry(s).or_default() += 1;
@@ -988,7 +988,7 @@ fn flatten(f: &mut Function, bound: &mut Word, gone: &mut HashSet<Word>) -> usiz
         }
     }
     // Blocks joined into another: phis naming them as predecessors name the other.
-    let mut joined: HashMap<Word, Word> = HashMap::new();
+    let mut joined: HashMap<Word, Word> = HashMap::default();
     let mut done = 0;
     let mut hi = 0;
     while hi < f.blocks.len() {
@@ -1369,7 +1369,7 @@ fn promote(
     }
     // Words of each variable in memory form that would stay: its declaration, the loads whose result is
     // used and the stores a later load may read (the others go anyway, by `d` and `l`).
-    let mut used: HashSet<Word> = HashSet::new();
+    let mut used: HashSet<Word> = HashSet::default();
     for i in f.blocks.iter().flat_map(|b| &b.instructions) {
         used.extend(i.operands.iter().filter_map(id));
     }
@@ -1442,8 +1442,8 @@ fn promote(
         .collect();
     // Renaming over the dominator tree.
     let mut stacks: Vec<Vec<Word>> = vec![vec![]; nv];
-    let mut repl: HashMap<Word, Word> = HashMap::new();
-    let mut phi_ops: HashMap<Word, Vec<Operand>> = HashMap::new();
+    let mut repl: HashMap<Word, Word> = HashMap::default();
+    let mut phi_ops: HashMap<Word, Vec<Operand>> = HashMap::default();
     let resolve = |repl: &HashMap<Word, Word>, mut x: Word| {
         while let Some(&y) = repl.get(&x) {
             x = y;
@@ -1538,7 +1538,7 @@ fn promote(
     }
     // Trivial phis: every operand is the phi itself or one value.
     let mut phis_left = 0;
-    let mut trivial: HashMap<Word, Word> = HashMap::new();
+    let mut trivial: HashMap<Word, Word> = HashMap::default();
     let mut changed = true;
     let order: Vec<Word> = phi_at.iter().flatten().map(|&(_, phi)| phi).collect();
     while changed {
@@ -1620,8 +1620,8 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
         .filter_map(|i| i.operands.first().and_then(id))
         .collect();
     // Scalar integer types (32 and 64 bits: their constants are one literal word each) and booleans.
-    let mut width: HashMap<Word, u32> = HashMap::new();
-    let mut bools: HashSet<Word> = HashSet::new();
+    let mut width: HashMap<Word, u32> = HashMap::default();
+    let mut bools: HashSet<Word> = HashSet::default();
     for i in &m.types_global_values {
         match (i.class.opcode, i.result_id, i.operands.first()) {
             (Op::TypeInt, Some(t), Some(Operand::LiteralBit32(w @ (32 | 64)))) => {
@@ -1635,8 +1635,8 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
     }
     let mask = |w: u32, v: u64| if w == 64 { v } else { v & ((1u64 << w) - 1) };
     // Constants by id and by (type, value).
-    let mut val: HashMap<Word, (Word, u64)> = HashMap::new();
-    let mut by_val: HashMap<(Word, u64), Word> = HashMap::new();
+    let mut val: HashMap<Word, (Word, u64)> = HashMap::default();
+    let mut by_val: HashMap<(Word, u64), Word> = HashMap::default();
     for i in &m.types_global_values {
         let (Some(r), Some(t)) = (i.result_id, i.result_type) else {
             continue;
@@ -1690,9 +1690,9 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
         x
     };
     // Definitions of the operations seen so far (for the nested patterns).
-    let mut defs: HashMap<Word, (Op, Vec<Word>)> = HashMap::new();
+    let mut defs: HashMap<Word, (Op, Vec<Word>)> = HashMap::default();
     let mut ty_of: HashMap<Word, Word> = val.iter().map(|(&x, &(t, _))| (x, t)).collect();
-    let mut repl: HashMap<Word, Word> = HashMap::new();
+    let mut repl: HashMap<Word, Word> = HashMap::default();
     let mut done = 0;
     enum Out {
         Keep,
@@ -1936,9 +1936,9 @@ fn add_carry(
         .filter_map(|i| i.result_id)
         .collect();
     // Definitions (opcode, type, id operands) and users of every id in the function.
-    let mut def: HashMap<Word, (Op, Option<Word>, Vec<Word>)> = HashMap::new();
-    let mut users: HashMap<Word, Vec<Word>> = HashMap::new();
-    let mut anon_use: HashSet<Word> = HashSet::new();
+    let mut def: HashMap<Word, (Op, Option<Word>, Vec<Word>)> = HashMap::default();
+    let mut users: HashMap<Word, Vec<Word>> = HashMap::default();
+    let mut anon_use: HashSet<Word> = HashSet::default();
     for i in f.blocks.iter().flat_map(|b| &b.instructions) {
         let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
         match i.result_id {
@@ -1961,7 +1961,7 @@ fn add_carry(
     let trunc = |x: Word| matches!(def.get(&x), Some((Op::UConvert, Some(t), _)) if *t == u32_);
     // Sum -> (a, b, low truncations, shifts, high truncations).
     type Hit = (Word, Word, Vec<Word>, Vec<Word>, Vec<Word>);
-    let mut hits: HashMap<Word, Hit> = HashMap::new();
+    let mut hits: HashMap<Word, Hit> = HashMap::default();
     for (&s, (op, t, o)) in &def {
         if *op != Op::IAdd || *t != Some(u64_) || anon_use.contains(&s) {
             continue;
@@ -2014,8 +2014,8 @@ fn add_carry(
             p
         }
     };
-    let mut repl: HashMap<Word, Word> = HashMap::new();
-    let mut drop: HashSet<Word> = HashSet::new();
+    let mut repl: HashMap<Word, Word> = HashMap::default();
+    let mut drop: HashSet<Word> = HashSet::default();
     for blk in &mut f.blocks {
         let mut out = Vec::with_capacity(blk.instructions.len());
         for i in std::mem::take(&mut blk.instructions) {
@@ -2156,16 +2156,16 @@ fn outline(
         .filter_map(|i| i.result_id)
         .chain(m.ext_inst_imports.iter().filter_map(|i| i.result_id))
         .collect();
-    let mut decos: HashMap<Word, Vec<Instruction>> = HashMap::new();
+    let mut decos: HashMap<Word, Vec<Instruction>> = HashMap::default();
     for a in &m.annotations {
         if let Some(t) = a.operands.first().and_then(id) {
             decos.entry(t).or_default().push(a.clone());
         }
     }
     let f = &m.functions[0];
-    let mut pos: HashMap<Word, (usize, usize)> = HashMap::new();
-    let mut ty_of: HashMap<Word, Word> = HashMap::new();
-    let mut uses: HashMap<Word, usize> = HashMap::new();
+    let mut pos: HashMap<Word, (usize, usize)> = HashMap::default();
+    let mut ty_of: HashMap<Word, Word> = HashMap::default();
+    let mut uses: HashMap<Word, usize> = HashMap::default();
     let mut defined: Vec<Word> = Vec::new();
     for (bi, b) in f.blocks.iter().enumerate() {
         for (ii, i) in b.instructions.iter().enumerate() {
@@ -2191,9 +2191,9 @@ fn outline(
         result: Word,
         args: Vec<Word>,
     }
-    let mut groups: HashMap<Key, Vec<Span>> = HashMap::new();
+    let mut groups: HashMap<Key, Vec<Span>> = HashMap::default();
     let mut order: Vec<Key> = Vec::new();
-    let mut taken: HashSet<(usize, usize)> = HashSet::new();
+    let mut taken: HashSet<(usize, usize)> = HashSet::default();
     for &(mark, r) in spans {
         let Some(&(bi, end)) = pos.get(&r) else {
             continue;
@@ -2216,7 +2216,7 @@ fn outline(
             .enumerate()
             .filter_map(|(k, i)| Some((i.result_id?, k)))
             .collect();
-        let mut inner: HashMap<Word, usize> = HashMap::new();
+        let mut inner: HashMap<Word, usize> = HashMap::default();
         for x in range.iter().flat_map(|i| i.operands.iter().filter_map(id)) {
             *inner.entry(x).or_default() += 1;
         }
@@ -2398,18 +2398,36 @@ fn outline(
             outlined += 1;
         }
     }
-    // Replace the spans, last first in each block so earlier positions stay valid.
-    cuts.sort_by_key(|c| std::cmp::Reverse((c.0, c.1)));
+    // Replace the spans (disjoint: `taken`), each block rebuilt once in one pass: a `drain` and an
+    // `insert` per span moved the block's tail at every span, quadratic in a block's spans (issue 31).
+    cuts.sort_by_key(|c| (c.0, c.1));
     let f = &mut m.functions[0];
-    for (bi, start, end, call) in cuts {
-        for i in f.blocks[bi].instructions.drain(start..=end) {
+    let mut cuts = cuts.into_iter().peekable();
+    while let Some(&(bi, ..)) = cuts.peek() {
+        let old = std::mem::take(&mut f.blocks[bi].instructions);
+        let mut out = Vec::with_capacity(old.len());
+        let mut cut: Option<(usize, usize, usize, Instruction)> = None;
+        for (k, i) in old.into_iter().enumerate() {
+            if cut.is_none() && cuts.peek().is_some_and(|c| c.0 == bi && c.1 == k) {
+                cut = cuts.next();
+            }
+            let Some((_, _, end, call)) = &cut else {
+                out.push(i);
+                continue;
+            };
             if let Some(r) = i.result_id {
                 if Some(r) != call.result_id {
                     gone.insert(r);
                 }
             }
+            if k == *end {
+                out.extend(cut.take().map(|c| c.3));
+            }
         }
-        f.blocks[bi].instructions.insert(start, call);
+        f.blocks[bi].instructions = out;
+        // Every span lies inside its block (from `pos`): none of this block is left.
+        debug_assert!(cuts.peek().is_none_or(|c| c.0 != bi));
+        while cuts.next_if(|c| c.0 == bi).is_some() {}
     }
     // A call's result carries no arithmetic decoration (the function's copy does).
     let calls: HashSet<Word> = f
@@ -2509,7 +2527,7 @@ fn unguard(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
     let mut known: Vec<Option<Vec<Word>>> = vec![None; f.blocks.len()];
     for b in 0..f.blocks.len() {
         let mut chain = vec![b];
-        let mut seen = HashSet::from([b]);
+        let mut seen = HashSet::from_iter([b]);
         // Walk up to a block already known or one with other than one predecessor.
         while let Some(&x) = chain.last() {
             if known[x].is_some() || preds[x].len() != 1 || !seen.insert(preds[x][0]) {
@@ -2538,8 +2556,8 @@ fn unguard(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
             known[x] = Some(k);
         }
     }
-    let mut def: HashMap<Word, (usize, usize)> = HashMap::new();
-    let mut uses: HashMap<Word, Vec<(usize, usize, usize)>> = HashMap::new();
+    let mut def: HashMap<Word, (usize, usize)> = HashMap::default();
+    let mut uses: HashMap<Word, Vec<(usize, usize, usize)>> = HashMap::default();
     for (bi, b) in f.blocks.iter().enumerate() {
         for (ii, i) in b.instructions.iter().enumerate() {
             if let Some(r) = i.result_id {
@@ -2562,9 +2580,9 @@ fn unguard(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
         known,
         pure_fns,
         glsl,
-        memo: HashMap::new(),
+        memo: HashMap::default(),
     };
-    let mut repl: HashMap<Word, Word> = HashMap::new();
+    let mut repl: HashMap<Word, Word> = HashMap::default();
     for b in &q.f.blocks {
         for i in &b.instructions {
             if i.class.opcode != Op::Select {
@@ -2839,7 +2857,7 @@ mod tests {
         b.end_function().unwrap();
         let mut m = b.module();
         let mut f = m.functions.pop().unwrap();
-        let mut gone = HashSet::new();
+        let mut gone = HashSet::default();
         let n = unguard(&m, &mut f, &mut gone);
         let selects: HashSet<Word> = f
             .blocks

@@ -21,7 +21,8 @@
 //! With several waves per Vulkan workgroup (D133) such a loop runs on each invocation's own label, with
 //! no vote or publication inside, and the label copies advance to its exit after it (`lane/local.rs`).
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
+use std::collections::BTreeMap;
 
 use rdna2spv_ir::cfg::{Item, Loop, LoopKind};
 use rdna2spv_ir::{Handle, IntCmp, IntOp, Node, Space, Terminator, Ty, UnOp, EXEC_LO};
@@ -223,7 +224,7 @@ impl Cx<'_> {
         let exec = self.unit_of(EXEC_LO as u32);
         let mut start = Masked::default();
         start.units.insert(exec, Bit::Known(false));
-        let mut entry: HashMap<usize, Masked> = HashMap::from([(h, start)]);
+        let mut entry: HashMap<usize, Masked> = HashMap::from_iter([(h, start)]);
         let mut work = vec![h];
         while let Some(b) = work.pop() {
             let out = self.masked_block(b, entry[&b].clone())?;
@@ -255,7 +256,7 @@ impl Cx<'_> {
             u64::MAX
         };
         for inst in &self.p.blocks[Handle::from_index(b)].insts {
-            let mut bits: HashMap<usize, Bit> = HashMap::new();
+            let mut bits: HashMap<usize, Bit> = HashMap::default();
             let mut writes = Vec::new();
             for i in inst.nodes.clone() {
                 let i = i as usize;

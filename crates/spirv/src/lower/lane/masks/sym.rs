@@ -19,7 +19,7 @@
 //!   it before any read or ends the program, within [`WALK_BLOCKS`] blocks. Any read of a differing word
 //!   (a branch condition included) refuses.
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use rdna2spv_ir::{Handle, IntCmp, IntOp, Node, Terminator, Ty, UnOp, EXEC_LO};
 
@@ -296,13 +296,23 @@ impl Cx<'_> {
             (0..128).all(|r| w & (1u128 << r) == 0 || st[r] == Val::C(0))
         };
         let mut decided = None;
+        // The values of the instruction's nodes, by index from its first node (nodes of other
+        // instructions read as unknown).
+        let mut vals: Vec<Nv> = Vec::new();
+        let mut writes: Vec<(u16, Nv, Ty)> = Vec::new();
         for inst in &blk.insts {
-            let mut vals: HashMap<usize, Nv> = HashMap::new();
-            let mut writes: Vec<(u16, Nv, Ty)> = Vec::new();
+            let start = inst.nodes.start as usize;
+            vals.clear();
+            writes.clear();
             for i in inst.nodes.clone() {
                 let i = i as usize;
-                let v =
-                    |o: Handle<rdna2spv_ir::Node>| vals.get(&o.index()).copied().unwrap_or(Nv::X);
+                let v = |o: Handle<rdna2spv_ir::Node>| {
+                    o.index()
+                        .checked_sub(start)
+                        .and_then(|k| vals.get(k))
+                        .copied()
+                        .unwrap_or(Nv::X)
+                };
                 let nv = match *self.node(i) {
                     Node::Const { ty, bits } => of_const(ty, bits),
                     Node::ReadSgpr { reg, ty } => {
@@ -407,9 +417,10 @@ impl Cx<'_> {
                         _ => None,
                     };
                 }
-                vals.insert(i, nv);
+                debug_assert_eq!(vals.len(), i - start);
+                vals.push(nv);
             }
-            for (reg, nv, ty) in writes {
+            for &(reg, nv, ty) in &writes {
                 let w = span(reg, ty);
                 if let Some(p) = pending.as_deref_mut() {
                     // Only a whole-word write replaces a differing word (the IR verifier admits no
@@ -544,7 +555,7 @@ impl Cx<'_> {
         must_zero: &dyn Fn(usize) -> bool,
     ) -> Option<State> {
         let exec = self.unit_words(EXEC_LO as u32);
-        let mut entry: HashMap<usize, State> = HashMap::new();
+        let mut entry: HashMap<usize, State> = HashMap::default();
         if let Some(&n) = order.first() {
             entry.insert(n, start);
         }
