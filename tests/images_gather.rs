@@ -410,6 +410,167 @@ const GATHER_ASM: &[(&str, &[u32])] = &[
     ),
 ];
 
+/// llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 -show-encoding of each line. Per lane: (u, v, ref) from
+/// s[0:1] + 16·lane; two compare gathers on the r16 unorm T# at s[8:15] through the S#s at s[16:19]
+/// (less-or-equal) and s[20:23] (greater-or-equal); 8 dwords to s[2:3] + 32·lane.
+const GATHER_UNORM_ASM: &[(&str, &[u32])] = &[
+    ("s_lshl_b32 s7, s6, 5", &[0x8f078506]),
+    ("v_add_nc_u32_e32 v0, s7, v0", &[0x4a000007]),
+    ("v_lshlrev_b32_e32 v1, 4, v0", &[0x34020084]),
+    (
+        "global_load_dwordx4 v[2:5], v1, s[0:1]",
+        &[0xdc388000, 0x02000001],
+    ),
+    ("v_lshlrev_b32_e32 v20, 5, v0", &[0x34280085]),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+    (
+        "image_gather4_c_lz v[10:13], [v4, v2, v3], s[8:15], s[16:19] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf13c010a, 0x00820a04, 0x00000302],
+    ),
+    (
+        "image_gather4_c_lz v[14:17], [v4, v2, v3], s[8:15], s[20:23] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf13c010a, 0x00a20e04, 0x00000302],
+    ),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+    (
+        "global_store_dwordx4 v20, v[10:13], s[2:3]",
+        &[0xdc788000, 0x00020a14],
+    ),
+    (
+        "global_store_dwordx4 v20, v[14:17], s[2:3] offset:16",
+        &[0xdc788010, 0x00020e14],
+    ),
+    ("s_endpgm", &[0xbf810000]),
+];
+
+/// The compare reference of a gather on a UNORM format is clamped to [0, 1] (NaN stays NaN), the rule
+/// sampling has (D191 point 4; D194 makes it the one rule): an r16 unorm image whose texels include 0 and
+/// 1, references outside [0, 1], at the ends and NaN, through less-or-equal and greater-or-equal.
+// coverage: gather_compare_clamps_unorm_reference: IMAGE_GATHER4_C_LZ
+#[test]
+fn gather_compare_clamps_unorm_reference() {
+    let dir = scratch("unorm");
+    write_code(&dir.join("k.bin"), GATHER_UNORM_ASM);
+    let mut g = Lcg(0x5eed_0194);
+    let (w, h) = (8i32, 4i32);
+    let codes: Vec<u16> = (0..w * h)
+        .map(|_| match g.next() % 4 {
+            0 => 0,
+            1 => 65535,
+            _ => (g.next() >> 8) as u16,
+        })
+        .collect();
+    std::fs::write(
+        dir.join("un.bin"),
+        codes
+            .iter()
+            .flat_map(|c| c.to_le_bytes())
+            .collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let refs = [
+        -1.0f32,
+        -0.5,
+        -0.0,
+        0.0,
+        1.0,
+        1.5,
+        2.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        f32::from_bits(1),
+        32768.0 / 65535.0,
+    ];
+    let n = 128usize;
+    let inputs: Vec<[f32; 4]> = (0..n)
+        .map(|i| {
+            let u = (g.next() % 1000) as f32 / 600.0 - 0.3;
+            let v = (g.next() % 1000) as f32 / 600.0 - 0.3;
+            let r = if i % 4 == 3 {
+                (g.next() % 65536) as f32 / 65535.0
+            } else {
+                refs[(g.next() % refs.len() as u32) as usize]
+            };
+            [u, v, r, 0.0]
+        })
+        .collect();
+    std::fs::write(
+        dir.join("in.bin"),
+        inputs
+            .iter()
+            .flat_map(|t| t.iter().flat_map(|x| x.to_le_bytes()))
+            .collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let manifest = format!(
+        r#"
+code = "k.bin"
+grid = [{n}, 1, 1]
+workgroup = [32, 1, 1]
+[abi]
+wave_size = 32
+sgpr = [
+    {{ reg = 0, address = "in" }},
+    {{ reg = 2, address = "o" }},
+    {{ reg = 6, workgroup_id = 0 }},
+    {{ reg = 8, tsharp = "un" }},
+    {{ reg = 16, ssharp = {{ filter = "nearest", address = ["clamp_to_edge", "repeat"], compare = "less_or_equal" }} }},
+    {{ reg = 20, ssharp = {{ filter = "nearest", address = ["mirrored_repeat", "clamp_to_edge"], compare = "greater_or_equal" }} }},
+]
+[[buffers]]
+name = "in"
+file = "in.bin"
+[[buffers]]
+name = "o"
+size = {}
+output = true
+[[images]]
+name = "un"
+format = "r16_unorm"
+dim = "2d"
+extent = [{w}, {h}, 1]
+file = "un.bin"
+"#,
+        n * 32
+    );
+    let m = dir.join("k.toml");
+    std::fs::write(&m, manifest).unwrap();
+    let out = dir.join("out");
+    run_both(&m, &out);
+    let o = words(&out.join("o.bin"));
+    let texel = |_: usize, x: i32, y: i32| -> [f32; 4] {
+        [codes[(y * w + x) as usize] as f32 / 65535.0, 0.0, 0.0, 1.0]
+    };
+    let sampler = |addr: [u32; 2], compare: u32| RefSampler {
+        addr,
+        border: 0,
+        mip: 0,
+        min_lod: 0,
+        max_lod: 0,
+        bias: 0,
+        compare,
+        unnorm: false,
+    };
+    let samplers = [sampler([2, 0], 3), sampler([1, 2], 6)];
+    // The clamp, written from D191 point 4: [0, 1] (f32::clamp keeps NaN and −0).
+    let clamp = |r: f32| r.clamp(0.0, 1.0);
+    let mut decided = 0;
+    for (i, inp) in inputs.iter().enumerate() {
+        let [u, v, r, _] = *inp;
+        for (k, s) in samplers.iter().enumerate() {
+            let want = ref_gather(s, u, v, 0.0, (0, 0), 0, Some(clamp(r)), &[(w, h)], &texel);
+            let unclamped = ref_gather(s, u, v, 0.0, (0, 0), 0, Some(r), &[(w, h)], &texel);
+            decided += (want != unclamped) as usize;
+            let got = &o[8 * i + 4 * k..8 * i + 4 * k + 4];
+            assert_eq!(got, want, "lane {i} sampler {k} (u {u}, v {v}, ref {r})");
+        }
+    }
+    // The clamp decides some results (else the test could not tell the rules apart).
+    assert!(decided > 8, "the clamp decided {decided} results");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Bits of a random 8-bit-per-channel texel image.
 fn bytes(g: &mut Lcg, n: usize) -> Vec<u8> {
     (0..n).map(|_| (g.next() >> 8) as u8).collect()

@@ -19,14 +19,14 @@
 //! 6. `_c`: each texel's value `t` is replaced by 1.0 when `ref OP t` holds, else 0.0, with OP the S#'s
 //!    DEPTH_COMPARE_FUNC (word 0 bits 14:12; 0 never, 1 less, 2 equal, 3 less-or-equal, 4 greater, 5 not
 //!    equal, 6 greater-or-equal, 7 always, as RADV maps VkCompareOp) as IEEE f32 comparisons (a NaN on
-//!    either side: only "not equal" and "always" hold); no clamp of `ref`. Only dmask 0x1 and float or
-//!    normalized formats.
+//!    either side: only "not equal" and "always" hold); `ref` clamped to [0, 1] for UNORM formats, as
+//!    sampling does (D191's rule, one helper: D194). Only dmask 0x1 and float or normalized formats.
 //! 7. The four results to vdata..vdata+3 in the ISA's order: (i0, j1), (i1, j1), (i1, j0), (i0, j0).
 
 use super::super::format::{Nfmt, Typed};
 use super::super::image::Dim;
 use super::super::{LiftError, Lifter};
-use crate::{FloatCmp, Handle, IntCmp, IntOp, Node, Ty, UnOp};
+use crate::{Handle, IntCmp, IntOp, Node, Ty, UnOp};
 
 type H = Handle<Node>;
 
@@ -244,6 +244,8 @@ impl Lifter<'_> {
                 reason: "a compare gather on a UINT/SINT format: not modelled (D190)",
             });
         }
+        // The reference clamped to [0, 1] for UNORM formats: sampling's rule (D191, D194).
+        let reference = reference.map(|r| self.compare_reference(r, desc.nf));
         // Offsets (D190 step 3).
         let (ou, ov) = match off_v {
             Some(x) => (self.offset_field(x, 0), self.offset_field(x, 8)),
@@ -312,7 +314,7 @@ impl Lifter<'_> {
                 let vals = self.typed_load_values(t, &desc, &ts.sel, &[comp], &addrs, ok);
                 let mut val = self.buf_select(inside, vals[0], border_c);
                 if let Some(rf) = reference {
-                    val = self.depth_compare(cmp_func, rf, val);
+                    val = self.compare_value(cmp_func, rf, val);
                 }
                 texel[j][i] = val;
             }
@@ -325,33 +327,5 @@ impl Lifter<'_> {
             self.write_v(vdata + k as u16, val);
         }
         Ok(())
-    }
-
-    /// 1.0 when `reference OP t` holds for the compare function `func` (B32, 0..=7), else 0.0 (D190 step 6).
-    fn depth_compare(&mut self, func: H, reference: H, t: H) -> H {
-        let ops = [
-            FloatCmp::F,
-            FloatCmp::Lt,
-            FloatCmp::Eq,
-            FloatCmp::Le,
-            FloatCmp::Gt,
-            FloatCmp::Neq,
-            FloatCmp::Ge,
-            FloatCmp::Tru,
-        ];
-        let mut pass = self.c(Ty::B1, 0);
-        for (k, op) in ops.into_iter().enumerate().skip(1) {
-            let kc = self.c(Ty::B32, k as u64);
-            let is = self.icmp(IntCmp::Eq, Ty::B32, func, kc);
-            let c = if op == FloatCmp::Tru {
-                self.c(Ty::B1, 1)
-            } else {
-                self.fcmp(op, reference, t)
-            };
-            pass = self.buf_select(is, c, pass);
-        }
-        let onef = self.c(Ty::B32, 0x3f80_0000);
-        let z = self.c(Ty::B32, 0);
-        self.buf_select(pass, onef, z)
     }
 }

@@ -357,8 +357,7 @@ impl Lifter<'_> {
 
     /// The S#'s DEPTH_COMPARE_FUNC (0 never, 1 less, 2 equal, 3 less-or-equal, 4 greater, 5 not equal,
     /// 6 greater-or-equal, 7 always) as `reference OP texel`, IEEE comparisons (NaN: only "not equal" and
-    /// "always" pass), B1. (Named apart from D190's gather `depth_compare`, written in parallel, which
-    /// returns the 1.0/0.0 value: one can serve both once the two are merged.)
+    /// "always" pass), B1. The one compare of sampling (D191) and gathering (D190, amended by D194).
     fn compare_passes(&mut self, func: H, r: H, t: H) -> H {
         let mut pass = self.c(Ty::B1, 0);
         for (k, op) in [
@@ -376,6 +375,29 @@ impl Lifter<'_> {
             pass = self.buf_select(is, p, pass);
         }
         pass
+    }
+
+    /// The compare reference (D191 point 4, the one rule of sampling and gathering, D194): the f32
+    /// address VGPR `r` clamped to [0, 1] when the T#'s number format `nf` is UNORM (Vulkan's rule for
+    /// fixed-point depth formats: a T# cannot tell a D16 shadow map from a colour image; NaN stays NaN),
+    /// unchanged otherwise.
+    fn compare_reference(&mut self, r: H, nf: Result<Nfmt, H>) -> H {
+        let zero_f = self.c(Ty::B32, 0);
+        let onef = self.c(Ty::B32, 0x3f80_0000);
+        let lt0 = self.fcmp(FloatCmp::Lt, r, zero_f);
+        let gt1 = self.fcmp(FloatCmp::Gt, r, onef);
+        let rc = self.buf_select(lt0, zero_f, r);
+        let rc = self.buf_select(gt1, onef, rc);
+        let is_un = self.is_nf(nf, Nfmt::Unorm);
+        self.buf_select(is_un, rc, r)
+    }
+
+    /// 1.0 when `reference OP t` holds ([`Self::compare_passes`]), else 0.0: a compared texel (D191, D190).
+    fn compare_value(&mut self, func: H, reference: H, t: H) -> H {
+        let pass = self.compare_passes(func, reference, t);
+        let onef = self.c(Ty::B32, 0x3f80_0000);
+        let z = self.c(Ty::B32, 0);
+        self.buf_select(pass, onef, z)
     }
 
     /// `image_sample_lz` (`explicit_lod` false) and `image_sample_l` on 1D and 2D images (D187).
@@ -688,15 +710,7 @@ impl Lifter<'_> {
         // formats (D191).
         let cmp = if form.compare {
             let func = self.buf_field(sw[0], 12, 7);
-            let r = all[k_cmp];
-            let zero_f = self.c(Ty::B32, 0);
-            let onef = self.c(Ty::B32, 0x3f80_0000);
-            let lt0 = self.fcmp(FloatCmp::Lt, r, zero_f);
-            let gt1 = self.fcmp(FloatCmp::Gt, r, onef);
-            let rc = self.buf_select(lt0, zero_f, r);
-            let rc = self.buf_select(gt1, onef, rc);
-            let is_un = self.is_nf(desc.nf, Nfmt::Unorm);
-            Some((func, self.buf_select(is_un, rc, r)))
+            Some((func, self.compare_reference(all[k_cmp], desc.nf)))
         } else {
             None
         };
@@ -728,9 +742,7 @@ impl Lifter<'_> {
                     // Depth compare (D191): the texel's first component against the reference, 1.0 or
                     // 0.0, filtered below like a texel.
                     Some((func, r)) => {
-                        let pass = self.compare_passes(*func, *r, vals[0]);
-                        let onef = self.c(Ty::B32, 0x3f80_0000);
-                        let v = self.buf_select(pass, onef, z);
+                        let v = self.compare_value(*func, *r, vals[0]);
                         vec![v; 4]
                     }
                     None => vals,
