@@ -9,94 +9,12 @@
 //!
 //! Needs mesa-vulkan-drivers (RADV, lavapipe), glslang-tools and llvm-19, as CI installs them.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+/// The suite's name: scratch folders and the executed-encoding log's test names (D159).
+const SUITE: &str = "images_gather";
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A fresh folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("rdna2spv-gather-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// Runs the CLI, naming the calling test for the executed-encoding log (`RDNA2SPV_COVERAGE_TEST`, D159).
-fn rdna2spv<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    let test = std::thread::current()
-        .name()
-        .unwrap_or("main")
-        .rsplit("::")
-        .next()
-        .unwrap_or("main")
-        .to_string();
-    Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
-        .args(args)
-        .env("RDNA2SPV_VK_TIMEOUT_S", "600")
-        .env("RDNA2SPV_COVERAGE_TEST", format!("images_gather::{test}"))
-        .output()
-        .unwrap()
-}
-
-fn ok(o: &Output, what: &str) -> String {
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        o.status.success(),
-        "{what}: exit {:?}\n{text}",
-        o.status.code()
-    );
-    text
-}
-
-fn words(p: &Path) -> Vec<u32> {
-    std::fs::read(p)
-        .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
-
-/// `rdna2spv run M --backend both --out OUT`: host and lavapipe agree bit for bit.
-fn run_both(manifest: &Path, out: &Path) {
-    let o = rdna2spv(&[
-        "run".as_ref(),
-        manifest.as_os_str(),
-        "--backend".as_ref(),
-        "both".as_ref(),
-        "--out".as_ref(),
-        out.as_os_str(),
-    ]);
-    let text = ok(&o, &manifest.display().to_string());
-    assert!(text.contains("host and device agree bit for bit"), "{text}");
-}
-
-fn write_code(path: &Path, code: &[(&str, &[u32])]) {
-    let bytes: Vec<u8> = code
-        .iter()
-        .flat_map(|(_, w)| w.iter())
-        .flat_map(|w| w.to_le_bytes())
-        .collect();
-    std::fs::write(path, bytes).unwrap();
-}
-
-/// A small deterministic generator (64-bit LCG, high bits).
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> u32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) as u32
-    }
-}
+#[path = "support/images.rs"]
+mod support;
+use support::*;
 
 // ---------------------------------------------------------------------------------------------------------
 // The reference, written from D190 (and D187's footprint, which D190 cites).
@@ -538,7 +456,7 @@ file = "un.bin"
     std::fs::write(&m, manifest).unwrap();
     let out = dir.join("out");
     run_both(&m, &out);
-    let o = words(&out.join("o.bin"));
+    let o = words(&read(&out.join("o.bin")));
     let texel = |_: usize, x: i32, y: i32| -> [f32; 4] {
         [codes[(y * w + x) as usize] as f32 / 65535.0, 0.0, 0.0, 1.0]
     };
@@ -765,7 +683,7 @@ file = "darr.bin"
     std::fs::write(&m, manifest).unwrap();
     let out = dir.join("out");
     run_both(&m, &out);
-    let o = words(&out.join("o.bin"));
+    let o = words(&read(&out.join("o.bin")));
     // Texel readers per image (D183's layout: levels one after another, slices within a level).
     let tex_t = |l: usize, x: i32, y: i32| -> [f32; 4] {
         let k = tex_base[l] + (y * tex_ext[l].0 + x) as usize;
@@ -1014,7 +932,7 @@ fn gather_capture_lz_and_l() {
         let m = dir.join(format!("gather.navi21.w{wave}.toml"));
         let out = dir.join("out");
         run_both(&m, &out);
-        let o = words(&out.join("o.bin"));
+        let o = words(&read(&out.join("o.bin")));
         let texel = |l: usize, x: i32, y: i32| -> [f32; 4] {
             let k = base[l] + (y * ext[l].0 + x) as usize;
             std::array::from_fn(|c| tex[4 * k + c] as f32 / 255.0)
