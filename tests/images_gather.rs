@@ -328,19 +328,10 @@ const GATHER_ASM: &[(&str, &[u32])] = &[
     ),
 ];
 
-/// llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 -show-encoding of each line. Per lane: (u, v, ref) from
+/// llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 -show-encoding; in `write_framed_code`'s frame. Per lane: (u, v, ref) from
 /// s[0:1] + 16·lane; two compare gathers on the r16 unorm T# at s[8:15] through the S#s at s[16:19]
 /// (less-or-equal) and s[20:23] (greater-or-equal); 8 dwords to s[2:3] + 32·lane.
 const GATHER_UNORM_ASM: &[(&str, &[u32])] = &[
-    ("s_lshl_b32 s7, s6, 5", &[0x8f078506]),
-    ("v_add_nc_u32_e32 v0, s7, v0", &[0x4a000007]),
-    ("v_lshlrev_b32_e32 v1, 4, v0", &[0x34020084]),
-    (
-        "global_load_dwordx4 v[2:5], v1, s[0:1]",
-        &[0xdc388000, 0x02000001],
-    ),
-    ("v_lshlrev_b32_e32 v20, 5, v0", &[0x34280085]),
-    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
     (
         "image_gather4_c_lz v[10:13], [v4, v2, v3], s[8:15], s[16:19] dmask:0x1 dim:SQ_RSRC_IMG_2D",
         &[0xf13c010a, 0x00820a04, 0x00000302],
@@ -349,16 +340,6 @@ const GATHER_UNORM_ASM: &[(&str, &[u32])] = &[
         "image_gather4_c_lz v[14:17], [v4, v2, v3], s[8:15], s[20:23] dmask:0x1 dim:SQ_RSRC_IMG_2D",
         &[0xf13c010a, 0x00a20e04, 0x00000302],
     ),
-    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
-    (
-        "global_store_dwordx4 v20, v[10:13], s[2:3]",
-        &[0xdc788000, 0x00020a14],
-    ),
-    (
-        "global_store_dwordx4 v20, v[14:17], s[2:3] offset:16",
-        &[0xdc788010, 0x00020e14],
-    ),
-    ("s_endpgm", &[0xbf810000]),
 ];
 
 /// The compare reference of a gather on a UNORM format is clamped to [0, 1] (NaN stays NaN), the rule
@@ -368,7 +349,7 @@ const GATHER_UNORM_ASM: &[(&str, &[u32])] = &[
 #[test]
 fn gather_compare_clamps_unorm_reference() {
     let dir = scratch("unorm");
-    write_code(&dir.join("k.bin"), GATHER_UNORM_ASM);
+    write_framed_code(&dir.join("k.bin"), GATHER_UNORM_ASM);
     let mut g = Lcg(0x5eed_0194);
     let (w, h) = (8i32, 4i32);
     let codes: Vec<u16> = (0..w * h)
@@ -413,44 +394,23 @@ fn gather_compare_clamps_unorm_reference() {
             [u, v, r, 0.0]
         })
         .collect();
-    std::fs::write(
-        dir.join("in.bin"),
-        inputs
-            .iter()
-            .flat_map(|t| t.iter().flat_map(|x| x.to_le_bytes()))
-            .collect::<Vec<u8>>(),
-    )
-    .unwrap();
-    let manifest = format!(
-        r#"
-code = "k.bin"
-grid = [{n}, 1, 1]
-workgroup = [32, 1, 1]
-[abi]
-wave_size = 32
-sgpr = [
-    {{ reg = 0, address = "in" }},
-    {{ reg = 2, address = "o" }},
-    {{ reg = 6, workgroup_id = 0 }},
-    {{ reg = 8, tsharp = "un" }},
-    {{ reg = 16, ssharp = {{ filter = "nearest", address = ["clamp_to_edge", "repeat"], compare = "less_or_equal" }} }},
-    {{ reg = 20, ssharp = {{ filter = "nearest", address = ["mirrored_repeat", "clamp_to_edge"], compare = "greater_or_equal" }} }},
-]
-[[buffers]]
-name = "in"
-file = "in.bin"
-[[buffers]]
-name = "o"
-size = {}
-output = true
-[[images]]
+    write_lane_inputs(&dir.join("in.bin"), &inputs);
+    let manifest = lanes_manifest(
+        n,
+        n * 32,
+        r#"    { reg = 8, tsharp = "un" },
+    { reg = 16, ssharp = { filter = "nearest", address = ["clamp_to_edge", "repeat"], compare = "less_or_equal" } },
+    { reg = 20, ssharp = { filter = "nearest", address = ["mirrored_repeat", "clamp_to_edge"], compare = "greater_or_equal" } },
+"#,
+        &format!(
+            r#"[[images]]
 name = "un"
 format = "r16_unorm"
 dim = "2d"
 extent = [{w}, {h}, 1]
 file = "un.bin"
-"#,
-        n * 32
+"#
+        ),
     );
     let m = dir.join("k.toml");
     std::fs::write(&m, manifest).unwrap();

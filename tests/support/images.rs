@@ -133,3 +133,62 @@ pub fn write_code(path: &Path, code: &[(&str, &[u32])]) {
         .collect();
     std::fs::write(path, bytes).unwrap();
 }
+
+/// Four f32 inputs per lane, little-endian, to `path`.
+pub fn write_lane_inputs(path: &Path, inputs: &[[f32; 4]]) {
+    let bytes: Vec<u8> = inputs
+        .iter()
+        .flat_map(|t| t.iter().flat_map(|x| x.to_le_bytes()))
+        .collect();
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// The manifest of a hand-assembled kernel in `k.bin` over `n` lanes (wave32, workgroups of 32): s[0:1]
+/// the input buffer `in` (`in.bin`), s[2:3] the output `o` of `out_bytes`, s6 the workgroup id, then
+/// `sgprs` (TOML entries of the `sgpr` list) and `images` (`[[images]]` tables).
+pub fn lanes_manifest(n: usize, out_bytes: usize, sgprs: &str, images: &str) -> String {
+    format!(
+        "code = \"k.bin\"\ngrid = [{n}, 1, 1]\nworkgroup = [32, 1, 1]\n[abi]\nwave_size = 32\nsgpr = [\n    \
+         {{ reg = 0, address = \"in\" }},\n    {{ reg = 2, address = \"o\" }},\n    \
+         {{ reg = 6, workgroup_id = 0 }},\n{sgprs}]\n[[buffers]]\nname = \"in\"\nfile = \"in.bin\"\n\
+         [[buffers]]\nname = \"o\"\nsize = {out_bytes}\noutput = true\n{images}"
+    )
+}
+
+/// A per-lane frame around two image instructions (llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 -show-encoding
+/// of each line): four dwords of inputs from s[0:1] + 16·lane into v[2:5]; the body's results in
+/// v[10:13] and v[14:17] stored to s[2:3] + 32·lane.
+const FRAME_HEAD: &[(&str, &[u32])] = &[
+    ("s_lshl_b32 s7, s6, 5", &[0x8f078506]),
+    ("v_add_nc_u32_e32 v0, s7, v0", &[0x4a000007]),
+    ("v_lshlrev_b32_e32 v1, 4, v0", &[0x34020084]),
+    (
+        "global_load_dwordx4 v[2:5], v1, s[0:1]",
+        &[0xdc388000, 0x02000001],
+    ),
+    ("v_lshlrev_b32_e32 v20, 5, v0", &[0x34280085]),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+];
+const FRAME_TAIL: &[(&str, &[u32])] = &[
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+    (
+        "global_store_dwordx4 v20, v[10:13], s[2:3]",
+        &[0xdc788000, 0x00020a14],
+    ),
+    (
+        "global_store_dwordx4 v20, v[14:17], s[2:3] offset:16",
+        &[0xdc788010, 0x00020e14],
+    ),
+    ("s_endpgm", &[0xbf810000]),
+];
+
+/// `body` (writing v[10:17] from the inputs in v[2:5]) inside the frame above, to `path`.
+pub fn write_framed_code(path: &Path, body: &[(&str, &[u32])]) {
+    let code: Vec<(&str, &[u32])> = FRAME_HEAD
+        .iter()
+        .chain(body)
+        .chain(FRAME_TAIL)
+        .copied()
+        .collect();
+    write_code(path, &code);
+}

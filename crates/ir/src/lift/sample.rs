@@ -1,4 +1,4 @@
-//! Image sampling (MIMG `image_sample_lz`, `image_sample_l`) on 1D, 2D and 2D array images, decision D187. The T# is decoded
+//! Image sampling (MIMG `image_sample_lz`, `image_sample_l`) on 1D, 2D, 1D array and 2D array images, decision D187 (1D arrays: D194). The T# is decoded
 //! as for storage images (D183, lift/image.rs) and the sampler (S#, four SGPRs) at run time too; texels are
 //! fetched with the storage-image addressing and conversions, and filtered by D187's model, a composition of
 //! existing IR nodes (integer arithmetic, f32 add/mul/div and conversions), so the evaluator and every
@@ -601,7 +601,7 @@ impl Lifter<'_> {
         }
     }
 
-    /// One sampling form on 1D, 2D and 2D array images (D187, D191).
+    /// One sampling form on 1D, 2D, 1D array and 2D array images (D187, D191, D194).
     fn image_sample_form(&mut self, form: SampleForm) -> Result<(), LiftError> {
         let (w0, w1) = (self.w(0), self.w(1));
         let nsa = (w0 >> 1) & 3;
@@ -627,15 +627,15 @@ impl Lifter<'_> {
             return self.unsupported_mimg("d16 (16-bit image data) is not modelled (D183)");
         }
         let dim = match Dim::of(dim_field) {
-            Some(d @ (Dim::D1 | Dim::D2 | Dim::D2Array)) => d,
+            Some(d @ (Dim::D1 | Dim::D2 | Dim::D1Array | Dim::D2Array)) => d,
             _ => {
                 return self.unsupported_mimg(
-                    "sampling is modelled for 1D, 2D and 2D array images only (D187): 3D, cube, 1D array and MSAA are not",
+                    "sampling is modelled for 1D, 2D, 1D array and 2D array images only (D187, D194): 3D, cube and MSAA are not",
                 )
             }
         };
-        let d2 = dim != Dim::D1;
-        let array = dim == Dim::D2Array;
+        let d2 = matches!(dim, Dim::D2 | Dim::D2Array);
+        let array = matches!(dim, Dim::D1Array | Dim::D2Array);
         if dmask == 0 {
             return self
                 .unsupported_mimg("an image instruction with dmask 0 is not modelled (D183)");
@@ -782,7 +782,8 @@ impl Lifter<'_> {
         // The slice (2D arrays): the coordinate rounded to the nearest integer, ties to even, clamped to
         // [0, DEPTH − BASE_ARRAY], plus BASE_ARRAY; the layout holds DEPTH + 1 slices per level (D183).
         let (layers, slice) = if array {
-            self.array_slice(&ts, addr[2])
+            // The slice follows the coordinates: v for 1D arrays, w for 2D arrays (D194).
+            self.array_slice(&ts, addr[if d2 { 2 } else { 1 }])
         } else {
             (one, z)
         };
