@@ -8,119 +8,15 @@
 //!
 //! Needs mesa-vulkan-drivers (RADV, lavapipe), glslang-tools and llvm-19, as CI installs them.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Command;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+/// The suite's name: scratch folders and the executed-encoding log's test names (D159).
+const SUITE: &str = "images";
 
-fn fixture(name: &str) -> PathBuf {
-    root().join("fixtures/images").join(name)
-}
-
-/// A fresh folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("rdna2spv-images-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// Runs the CLI, naming the calling test for the executed-encoding log (`RDNA2SPV_COVERAGE_TEST`, D159).
-fn rdna2spv<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    let test = std::thread::current()
-        .name()
-        .unwrap_or("main")
-        .rsplit("::")
-        .next()
-        .unwrap_or("main")
-        .to_string();
-    Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
-        .args(args)
-        .env("RDNA2SPV_VK_TIMEOUT_S", "600")
-        .env("RDNA2SPV_COVERAGE_TEST", format!("images::{test}"))
-        .output()
-        .unwrap()
-}
-
-fn ok(o: &Output, what: &str) -> String {
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        o.status.success(),
-        "{what}: exit {:?}\n{text}",
-        o.status.code()
-    );
-    text
-}
-
-fn read(p: &Path) -> Vec<u8> {
-    std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-fn words(b: &[u8]) -> Vec<u32> {
-    b.chunks_exact(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
-
-fn halves(b: &[u8]) -> Vec<u16> {
-    b.chunks_exact(2)
-        .map(|c| u16::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
-
-/// `rdna2spv capture SHADER ARGS -o DIR`; returns the manifest's path.
-fn capture(shader: &str, wave: u32, args: &[String], dir: &Path) -> PathBuf {
-    let mut a: Vec<String> = vec![
-        "capture".into(),
-        fixture(shader).display().to_string(),
-        "--wave".into(),
-        wave.to_string(),
-    ];
-    a.extend(args.iter().cloned());
-    a.extend(["-o".to_string(), dir.display().to_string()]);
-    ok(&rdna2spv(&a), &format!("capture {shader}"));
-    let stem = shader.trim_end_matches(".comp");
-    dir.join(format!("{stem}.navi21.w{wave}.toml"))
-}
-
-/// `rdna2spv run M --backend both --out OUT`: host and lavapipe agree bit for bit.
-fn run_both(manifest: &Path, out: &Path) {
-    run_both_mapped(manifest, out, "auto");
-}
-
-/// The same with the lowering's mapping chosen (`auto`: the lane mapping where it accepts the kernel).
-fn run_both_mapped(manifest: &Path, out: &Path, mapping: &str) {
-    let o = rdna2spv(&[
-        "run".as_ref(),
-        manifest.as_os_str(),
-        "--backend".as_ref(),
-        "both".as_ref(),
-        "--mapping".as_ref(),
-        mapping.as_ref(),
-        "--out".as_ref(),
-        out.as_os_str(),
-    ]);
-    let text = ok(&o, &manifest.display().to_string());
-    assert!(text.contains("host and device agree bit for bit"), "{text}");
-}
-
-/// A small deterministic generator (64-bit LCG, high bits).
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> u32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) as u32
-    }
-}
+#[path = "support/images.rs"]
+mod support;
+use support::*;
 
 // ---------------------------------------------------------------------------------------------------------
 // Texel rules, written from D183 (and the Vulkan fixed-point and half-float definitions).
@@ -831,15 +727,6 @@ const RESINFO_ASM: &[(&str, &[u32])] = &[
     ),
     ("s_endpgm", &[0xbf810000]),
 ];
-
-fn write_code(path: &Path, code: &[(&str, &[u32])]) {
-    let bytes: Vec<u8> = code
-        .iter()
-        .flat_map(|(_, w)| w.iter())
-        .flat_map(|w| w.to_le_bytes())
-        .collect();
-    std::fs::write(path, bytes).unwrap();
-}
 
 // coverage: resinfo_and_load_mip_per_lane: IMAGE_GET_RESINFO IMAGE_LOAD_MIP
 #[test]
@@ -3001,4 +2888,125 @@ fn sampled_image_capture_nearest_linear() {
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }
+}
+
+/// llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 -show-encoding; in `write_framed_code`'s frame. Per lane: (u, slice, lod) from
+/// s[0:1] + 16·lane; two samples of the 1-D array T# at s[8:15]; 8 dwords to s[2:3] + 32·lane.
+const SAMPLE_1D_ARRAY_ASM: &[(&str, &[u32])] = &[
+    (
+        "image_sample_l v[10:13], v[2:4], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_1D_ARRAY",
+        &[0xf0900f20, 0x00820a02],
+    ),
+    (
+        "image_sample_lz v[14:17], v[2:3], s[8:15], s[20:23] dmask:0xf dim:SQ_RSRC_IMG_1D_ARRAY",
+        &[0xf09c0f20, 0x00a20e02],
+    ),
+];
+
+/// 1-D array sampling (D194 on D187's model): the slice is the second coordinate, rounded to nearest
+/// even and clamped; bilinear along u with point mips (`image_sample_l`, repeat), and nearest with a
+/// clamp-to-border opaque-black sampler (`image_sample_lz`), on a 9-texel rgba8 image of two levels and
+/// three slices. The reference is written here from D187's text.
+// coverage: sample_1d_array: IMAGE_SAMPLE_L IMAGE_SAMPLE_LZ
+#[test]
+fn sample_1d_array() {
+    let dir = scratch("sample1da");
+    write_framed_code(&dir.join("k.bin"), SAMPLE_1D_ARRAY_ASM);
+    let mut g = Lcg(0x1da_0194);
+    let widths = [9i32, 4];
+    let base = [0usize, 27]; // texels before each level: 3 slices of 9
+    let tex: Vec<u8> = (0..4 * (27 + 12)).map(|_| (g.next() >> 8) as u8).collect();
+    std::fs::write(dir.join("t.bin"), &tex).unwrap();
+    let n = 128usize;
+    let inputs: Vec<[f32; 4]> = (0..n)
+        .map(|i| {
+            let u = (g.next() % 3000) as f32 / 1000.0 - 1.0;
+            let slice = match i % 8 {
+                0 => f32::NAN,
+                1 => (i / 8 % 10) as f32 * 0.5 - 1.5,
+                _ => (g.next() % 500) as f32 / 100.0 - 1.0,
+            };
+            let lod = (g.next() % 12) as f32 * 0.25 - 0.5;
+            [u, slice, lod, 0.0]
+        })
+        .collect();
+    write_lane_inputs(&dir.join("in.bin"), &inputs);
+    let manifest = lanes_manifest(
+        n,
+        n * 32,
+        r#"    { reg = 8, tsharp = "t" },
+    { reg = 16, ssharp = { filter = "linear", mipmap_mode = "nearest", address = ["repeat", "repeat"] } },
+    { reg = 20, ssharp = { filter = "nearest", address = ["clamp_to_border", "clamp_to_border"], border = "opaque_black" } },
+"#,
+        r#"[[images]]
+name = "t"
+format = "rgba8_unorm"
+dim = "1d_array"
+extent = [9, 1, 1]
+levels = 2
+layers = 3
+file = "t.bin"
+"#,
+    );
+    let m = dir.join("k.toml");
+    std::fs::write(&m, manifest).unwrap();
+    let out = dir.join("out");
+    run_both(&m, &out);
+    let o = words(&read(&out.join("o.bin")));
+    // D187: floor of an f32 clamped to ±2^24 (NaN → 0); the slice to nearest even, clamped to 0..=2.
+    let floor = |x: f32| {
+        if x.is_nan() {
+            0
+        } else {
+            x.clamp(-16_777_216.0, 16_777_216.0).floor() as i32
+        }
+    };
+    let slice_of = |r: f32| {
+        if r.is_nan() {
+            0
+        } else {
+            (r.clamp(-16_777_216.0, 16_777_216.0).round_ties_even() as i32).clamp(0, 2)
+        }
+    };
+    let texel = |d: usize, sl: i32, x: i32| -> [f32; 4] {
+        let t = base[d] + (sl * widths[d] + x) as usize;
+        std::array::from_fn(|c| tex[4 * t + c] as f32 / 255.0)
+    };
+    let mut linear_seen = 0;
+    for (i, &[u, slice, lod, _]) in inputs.iter().enumerate() {
+        let sl = slice_of(slice);
+        // image_sample_l, repeat, bilinear, point mips: L = floor(lod·256) clamped to [0, 15·256].
+        let l = floor(lod * 256.0).clamp(0, 3840);
+        let d = (((l + 128) >> 8) as usize).min(1);
+        let w = widths[d];
+        let sh = u * w as f32 - 0.5;
+        let i0 = floor(sh);
+        let a = ((sh - i0 as f32) * 256.0) as u32;
+        let t0 = texel(d, sl, i0.rem_euclid(w));
+        let t1 = texel(d, sl, (i0 + 1).rem_euclid(w));
+        let (w1, w0) = (a as f32 / 256.0, (256 - a) as f32 / 256.0);
+        let want: [f32; 4] = std::array::from_fn(|c| t0[c] * w0 + t1[c] * w1);
+        linear_seen += (a != 0) as usize;
+        // image_sample_lz, nearest, clamp to border (opaque black), level 0.
+        let x = floor(u * 9.0);
+        let want_lz = if (0..9).contains(&x) {
+            texel(0, sl, x)
+        } else {
+            [0.0, 0.0, 0.0, 1.0]
+        };
+        for c in 0..4 {
+            assert_eq!(
+                o[8 * i + c],
+                want[c].to_bits(),
+                "lane {i} _l (u {u}, slice {slice}, lod {lod}) c{c}"
+            );
+            assert_eq!(
+                o[8 * i + 4 + c],
+                want_lz[c].to_bits(),
+                "lane {i} _lz (u {u}, slice {slice}) c{c}"
+            );
+        }
+    }
+    assert!(linear_seen > n / 2, "{linear_seen}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -9,94 +9,12 @@
 //!
 //! Needs mesa-vulkan-drivers (RADV, lavapipe), glslang-tools and llvm-19, as CI installs them.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+/// The suite's name: scratch folders and the executed-encoding log's test names (D159).
+const SUITE: &str = "images_gather";
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A fresh folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("rdna2spv-gather-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// Runs the CLI, naming the calling test for the executed-encoding log (`RDNA2SPV_COVERAGE_TEST`, D159).
-fn rdna2spv<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    let test = std::thread::current()
-        .name()
-        .unwrap_or("main")
-        .rsplit("::")
-        .next()
-        .unwrap_or("main")
-        .to_string();
-    Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
-        .args(args)
-        .env("RDNA2SPV_VK_TIMEOUT_S", "600")
-        .env("RDNA2SPV_COVERAGE_TEST", format!("images_gather::{test}"))
-        .output()
-        .unwrap()
-}
-
-fn ok(o: &Output, what: &str) -> String {
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        o.status.success(),
-        "{what}: exit {:?}\n{text}",
-        o.status.code()
-    );
-    text
-}
-
-fn words(p: &Path) -> Vec<u32> {
-    std::fs::read(p)
-        .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
-
-/// `rdna2spv run M --backend both --out OUT`: host and lavapipe agree bit for bit.
-fn run_both(manifest: &Path, out: &Path) {
-    let o = rdna2spv(&[
-        "run".as_ref(),
-        manifest.as_os_str(),
-        "--backend".as_ref(),
-        "both".as_ref(),
-        "--out".as_ref(),
-        out.as_os_str(),
-    ]);
-    let text = ok(&o, &manifest.display().to_string());
-    assert!(text.contains("host and device agree bit for bit"), "{text}");
-}
-
-fn write_code(path: &Path, code: &[(&str, &[u32])]) {
-    let bytes: Vec<u8> = code
-        .iter()
-        .flat_map(|(_, w)| w.iter())
-        .flat_map(|w| w.to_le_bytes())
-        .collect();
-    std::fs::write(path, bytes).unwrap();
-}
-
-/// A small deterministic generator (64-bit LCG, high bits).
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> u32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) as u32
-    }
-}
+#[path = "support/images.rs"]
+mod support;
+use support::*;
 
 // ---------------------------------------------------------------------------------------------------------
 // The reference, written from D190 (and D187's footprint, which D190 cites).
@@ -410,6 +328,127 @@ const GATHER_ASM: &[(&str, &[u32])] = &[
     ),
 ];
 
+/// llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 -show-encoding; in `write_framed_code`'s frame. Per lane: (u, v, ref) from
+/// s[0:1] + 16·lane; two compare gathers on the r16 unorm T# at s[8:15] through the S#s at s[16:19]
+/// (less-or-equal) and s[20:23] (greater-or-equal); 8 dwords to s[2:3] + 32·lane.
+const GATHER_UNORM_ASM: &[(&str, &[u32])] = &[
+    (
+        "image_gather4_c_lz v[10:13], [v4, v2, v3], s[8:15], s[16:19] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf13c010a, 0x00820a04, 0x00000302],
+    ),
+    (
+        "image_gather4_c_lz v[14:17], [v4, v2, v3], s[8:15], s[20:23] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+        &[0xf13c010a, 0x00a20e04, 0x00000302],
+    ),
+];
+
+/// The compare reference of a gather on a UNORM format is clamped to [0, 1] (NaN stays NaN), the rule
+/// sampling has (D191 point 4; D194 makes it the one rule): an r16 unorm image whose texels include 0 and
+/// 1, references outside [0, 1], at the ends and NaN, through less-or-equal and greater-or-equal.
+// coverage: gather_compare_clamps_unorm_reference: IMAGE_GATHER4_C_LZ
+#[test]
+fn gather_compare_clamps_unorm_reference() {
+    let dir = scratch("unorm");
+    write_framed_code(&dir.join("k.bin"), GATHER_UNORM_ASM);
+    let mut g = Lcg(0x5eed_0194);
+    let (w, h) = (8i32, 4i32);
+    let codes: Vec<u16> = (0..w * h)
+        .map(|_| match g.next() % 4 {
+            0 => 0,
+            1 => 65535,
+            _ => (g.next() >> 8) as u16,
+        })
+        .collect();
+    std::fs::write(
+        dir.join("un.bin"),
+        codes
+            .iter()
+            .flat_map(|c| c.to_le_bytes())
+            .collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let refs = [
+        -1.0f32,
+        -0.5,
+        -0.0,
+        0.0,
+        1.0,
+        1.5,
+        2.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        f32::from_bits(1),
+        32768.0 / 65535.0,
+    ];
+    let n = 128usize;
+    let inputs: Vec<[f32; 4]> = (0..n)
+        .map(|i| {
+            let u = (g.next() % 1000) as f32 / 600.0 - 0.3;
+            let v = (g.next() % 1000) as f32 / 600.0 - 0.3;
+            let r = if i % 4 == 3 {
+                (g.next() % 65536) as f32 / 65535.0
+            } else {
+                refs[(g.next() % refs.len() as u32) as usize]
+            };
+            [u, v, r, 0.0]
+        })
+        .collect();
+    write_lane_inputs(&dir.join("in.bin"), &inputs);
+    let manifest = lanes_manifest(
+        n,
+        n * 32,
+        r#"    { reg = 8, tsharp = "un" },
+    { reg = 16, ssharp = { filter = "nearest", address = ["clamp_to_edge", "repeat"], compare = "less_or_equal" } },
+    { reg = 20, ssharp = { filter = "nearest", address = ["mirrored_repeat", "clamp_to_edge"], compare = "greater_or_equal" } },
+"#,
+        &format!(
+            r#"[[images]]
+name = "un"
+format = "r16_unorm"
+dim = "2d"
+extent = [{w}, {h}, 1]
+file = "un.bin"
+"#
+        ),
+    );
+    let m = dir.join("k.toml");
+    std::fs::write(&m, manifest).unwrap();
+    let out = dir.join("out");
+    run_both(&m, &out);
+    let o = words(&read(&out.join("o.bin")));
+    let texel = |_: usize, x: i32, y: i32| -> [f32; 4] {
+        [codes[(y * w + x) as usize] as f32 / 65535.0, 0.0, 0.0, 1.0]
+    };
+    let sampler = |addr: [u32; 2], compare: u32| RefSampler {
+        addr,
+        border: 0,
+        mip: 0,
+        min_lod: 0,
+        max_lod: 0,
+        bias: 0,
+        compare,
+        unnorm: false,
+    };
+    let samplers = [sampler([2, 0], 3), sampler([1, 2], 6)];
+    // The clamp, written from D191 point 4: [0, 1] (f32::clamp keeps NaN and −0).
+    let clamp = |r: f32| r.clamp(0.0, 1.0);
+    let mut decided = 0;
+    for (i, inp) in inputs.iter().enumerate() {
+        let [u, v, r, _] = *inp;
+        for (k, s) in samplers.iter().enumerate() {
+            let want = ref_gather(s, u, v, 0.0, (0, 0), 0, Some(clamp(r)), &[(w, h)], &texel);
+            let unclamped = ref_gather(s, u, v, 0.0, (0, 0), 0, Some(r), &[(w, h)], &texel);
+            decided += (want != unclamped) as usize;
+            let got = &o[8 * i + 4 * k..8 * i + 4 * k + 4];
+            assert_eq!(got, want, "lane {i} sampler {k} (u {u}, v {v}, ref {r})");
+        }
+    }
+    // The clamp decides some results (else the test could not tell the rules apart).
+    assert!(decided > 8, "the clamp decided {decided} results");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Bits of a random 8-bit-per-channel texel image.
 fn bytes(g: &mut Lcg, n: usize) -> Vec<u8> {
     (0..n).map(|_| (g.next() >> 8) as u8).collect()
@@ -604,7 +643,7 @@ file = "darr.bin"
     std::fs::write(&m, manifest).unwrap();
     let out = dir.join("out");
     run_both(&m, &out);
-    let o = words(&out.join("o.bin"));
+    let o = words(&read(&out.join("o.bin")));
     // Texel readers per image (D183's layout: levels one after another, slices within a level).
     let tex_t = |l: usize, x: i32, y: i32| -> [f32; 4] {
         let k = tex_base[l] + (y * tex_ext[l].0 + x) as usize;
@@ -853,7 +892,7 @@ fn gather_capture_lz_and_l() {
         let m = dir.join(format!("gather.navi21.w{wave}.toml"));
         let out = dir.join("out");
         run_both(&m, &out);
-        let o = words(&out.join("o.bin"));
+        let o = words(&read(&out.join("o.bin")));
         let texel = |l: usize, x: i32, y: i32| -> [f32; 4] {
             let k = base[l] + (y * ext[l].0 + x) as usize;
             std::array::from_fn(|c| tex[4 * k + c] as f32 / 255.0)

@@ -19,14 +19,15 @@
 //! 6. `_c`: each texel's value `t` is replaced by 1.0 when `ref OP t` holds, else 0.0, with OP the S#'s
 //!    DEPTH_COMPARE_FUNC (word 0 bits 14:12; 0 never, 1 less, 2 equal, 3 less-or-equal, 4 greater, 5 not
 //!    equal, 6 greater-or-equal, 7 always, as RADV maps VkCompareOp) as IEEE f32 comparisons (a NaN on
-//!    either side: only "not equal" and "always" hold); no clamp of `ref`. Only dmask 0x1 and float or
-//!    normalized formats.
+//!    either side: only "not equal" and "always" hold); `ref` clamped to [0, 1] for UNORM formats, as
+//!    sampling does (D191's rule, one helper: D194). Only dmask 0x1 and float or normalized formats.
 //! 7. The four results to vdata..vdata+3 in the ISA's order: (i0, j1), (i1, j1), (i1, j0), (i0, j0).
 
-use super::super::format::{Nfmt, Typed};
+use super::super::format::Typed;
 use super::super::image::Dim;
 use super::super::{LiftError, Lifter};
-use crate::{FloatCmp, Handle, IntCmp, IntOp, Node, Ty, UnOp};
+use super::SampledFormat;
+use crate::{Handle, IntOp, Node, Ty, UnOp};
 
 type H = Handle<Node>;
 
@@ -155,95 +156,32 @@ impl Lifter<'_> {
         let f = self.c(Ty::B1, 0);
         let z = self.c(Ty::B32, 0);
         let one = self.c(Ty::B32, 1);
-        let two = self.c(Ty::B32, 2);
-        // S# fields (D187, plus DEPTH_COMPARE_FUNC).
-        let clamp_x = self.buf_field(sw[0], 0, 7);
-        let clamp_y = self.buf_field(sw[0], 3, 7);
-        let cmp_func = self.buf_field(sw[0], 12, 7);
-        let force_un = self.buf_field(sw[0], 15, 1);
-        let unorm_k = self.c(Ty::B32, unorm_bit as u64);
-        let un = self.int(IntOp::Or, Ty::B32, force_un, unorm_k);
-        let unnorm = self.nonzero(Ty::B32, un);
-        let min_lod = self.buf_field(sw[1], 0, 0xfff);
-        let max_lod = self.buf_field(sw[1], 12, 0xfff);
-        let bias = self.buf_field(sw[2], 0, 0x3fff);
-        let c18 = self.c(Ty::B32, 18);
-        let bias = self.int(IntOp::Shl, Ty::B32, bias, c18);
-        let bias = self.int(IntOp::AShr, Ty::B32, bias, c18);
-        let mip = self.buf_field(sw[2], 26, 3);
-        let border = self.buf_field(sw[3], 30, 3);
-        let mut bad = f;
-        for m in [clamp_x, clamp_y] {
-            for k in [4u64, 5, 7] {
-                let kc = self.c(Ty::B32, k);
-                let e = self.icmp(IntCmp::Eq, Ty::B32, m, kc);
-                bad = self.buf_or(bad, e);
-            }
-        }
-        self.n(Node::Refuse {
-            cond: bad,
-            reason: "the S#'s address mode is a half-border or mirror-once-border form: not modelled (D187)",
-        });
-        let three = self.c(Ty::B32, 3);
-        let reg_border = self.icmp(IntCmp::Eq, Ty::B32, border, three);
-        self.n(Node::Refuse {
-            cond: reg_border,
-            reason: "the S#'s border colour is a register colour: not modelled (D187)",
-        });
+        let smp = self.sampler_state(&sw, unorm_bit);
         // The level (D187 step 1; the filters are not read).
         let lod = match lod_v {
-            Some(x) => {
-                let k = self.c(Ty::B32, 0x4380_0000);
-                let l = self.float(crate::FloatOp::F32Mul, x, k, x);
-                self.floor_i(l).0
-            }
+            Some(x) => self.lod_256(x),
             None => z,
         };
-        let l = self.int(IntOp::Add, Ty::B32, lod, bias);
-        let l = self.int(IntOp::MaxI, Ty::B32, l, min_lod);
-        let l = self.int(IntOp::MinI, Ty::B32, l, max_lod);
-        let c128 = self.c(Ty::B32, 128);
-        let c8 = self.c(Ty::B32, 8);
-        let lr = self.int(IntOp::Add, Ty::B32, l, c128);
-        let d_point = self.int(IntOp::LShr, Ty::B32, lr, c8);
-        let d_lin = self.int(IntOp::LShr, Ty::B32, l, c8);
-        let m255 = self.c(Ty::B32, 255);
-        let lfrac = self.int(IntOp::And, Ty::B32, l, m255);
-        let has_frac = self.nonzero(Ty::B32, lfrac);
-        let mip_lin = self.icmp(IntCmp::Eq, Ty::B32, mip, two);
-        let mip_pt = self.icmp(IntCmp::Eq, Ty::B32, mip, one);
-        let between = self.buf_select(mip_lin, has_frac, f);
-        self.n(Node::Refuse {
-            cond: between,
-            reason: "a gather between two mip levels (linear mip filtering at a fractional LOD): not modelled (D190)",
-        });
-        let d = self.buf_select(mip_pt, d_point, z);
-        let d = self.buf_select(mip_lin, d_lin, d);
-        let span = self.int(IntOp::Sub, Ty::B32, ts.last_level, ts.base_level);
-        let d = self.int(IntOp::MinU, Ty::B32, d, span);
-        let level = self.int(IntOp::Add, Ty::B32, ts.base_level, d);
-        let level_ok = self.icmp(IntCmp::LeU, Ty::B32, ts.base_level, ts.last_level);
-        // The format.
-        let fmt7 = self.buf_field(ts.fmt, 0, 0x7f);
-        let c127 = self.c(Ty::B32, 127);
-        let wide = self.icmp(IntCmp::GtU, Ty::B32, ts.fmt, c127);
-        self.n(Node::Refuse {
-            cond: wide,
-            reason: "the T#'s FORMAT is invalid or not modelled (0, or above 77: compressed and depth formats; D183)",
-        });
-        let mut desc = self.runtime_desc(fmt7, |x| {
-            super::super::image::image_format_refusal(x, false, dmask)
-        });
-        desc.refused = self.buf_or(desc.refused, wide);
-        let is_u = self.is_nf(desc.nf, Nfmt::Uint);
-        let is_s = self.is_nf(desc.nf, Nfmt::Sint);
-        let is_int = self.buf_or(is_u, is_s);
+        let (_, level, level_ok) = self.lod_and_level(
+            &smp,
+            &ts,
+            lod,
+            smp.min_lod,
+            "a gather between two mip levels (linear mip filtering at a fractional LOD): not modelled (D190)",
+        );
+        let SampledFormat {
+            desc,
+            is_int,
+            border: border_all,
+        } = self.sampled_format(&ts, dmask, smp.border);
         if compare {
             self.n(Node::Refuse {
                 cond: is_int,
                 reason: "a compare gather on a UINT/SINT format: not modelled (D190)",
             });
         }
+        // The reference clamped to [0, 1] for UNORM formats: sampling's rule (D191, D194).
+        let reference = reference.map(|r| self.compare_reference(r, desc.nf));
         // Offsets (D190 step 3).
         let (ou, ov) = match off_v {
             Some(x) => (self.offset_field(x, 0), self.offset_field(x, 8)),
@@ -251,30 +189,13 @@ impl Lifter<'_> {
         };
         let wl = self.level_extent(ts.width, level);
         let hl = self.level_extent(ts.height, level);
-        let xs = self.gather_axis(u, wl, clamp_x, unnorm, ou);
-        let ys = self.gather_axis(v, hl, clamp_y, unnorm, ov);
+        let xs = self.gather_axis(u, wl, smp.clamp_x, smp.unnorm, ou);
+        let ys = self.gather_axis(v, hl, smp.clamp_y, smp.unnorm, ov);
         // The border colour's component (D187 step 4).
-        let onef = self.c(Ty::B32, 0x3f80_0000);
-        let one_v = self.buf_select(is_int, one, onef);
-        let b1 = self.icmp(IntCmp::Eq, Ty::B32, border, one);
-        let b2 = self.icmp(IntCmp::Eq, Ty::B32, border, two);
-        let border_c = if comp < 3 {
-            self.buf_select(b2, one_v, z)
-        } else {
-            let alpha_b = self.buf_or(b1, b2);
-            self.buf_select(alpha_b, one_v, z)
-        };
+        let border_c = border_all[comp];
         let size64 = self.un(UnOp::ZExt, Ty::B64, desc.size);
         let (layers, slice) = match r {
-            Some(r) => {
-                let layers = self.int(IntOp::Add, Ty::B32, ts.depth, one);
-                let r = self.round_even_i(r);
-                let room = self.int(IntOp::Sub, Ty::B32, ts.depth, ts.base_array);
-                let room = self.int(IntOp::MaxI, Ty::B32, room, z);
-                let r = self.int(IntOp::MaxI, Ty::B32, r, z);
-                let r = self.int(IntOp::MinI, Ty::B32, r, room);
-                (layers, self.int(IntOp::Add, Ty::B32, r, ts.base_array))
-            }
+            Some(r) => self.array_slice(&ts, r),
             None => (one, z),
         };
         let off = self.level_offset(&ts, dim, level, size64, layers);
@@ -312,7 +233,7 @@ impl Lifter<'_> {
                 let vals = self.typed_load_values(t, &desc, &ts.sel, &[comp], &addrs, ok);
                 let mut val = self.buf_select(inside, vals[0], border_c);
                 if let Some(rf) = reference {
-                    val = self.depth_compare(cmp_func, rf, val);
+                    val = self.compare_value(smp.cmp_func, rf, val);
                 }
                 texel[j][i] = val;
             }
@@ -325,33 +246,5 @@ impl Lifter<'_> {
             self.write_v(vdata + k as u16, val);
         }
         Ok(())
-    }
-
-    /// 1.0 when `reference OP t` holds for the compare function `func` (B32, 0..=7), else 0.0 (D190 step 6).
-    fn depth_compare(&mut self, func: H, reference: H, t: H) -> H {
-        let ops = [
-            FloatCmp::F,
-            FloatCmp::Lt,
-            FloatCmp::Eq,
-            FloatCmp::Le,
-            FloatCmp::Gt,
-            FloatCmp::Neq,
-            FloatCmp::Ge,
-            FloatCmp::Tru,
-        ];
-        let mut pass = self.c(Ty::B1, 0);
-        for (k, op) in ops.into_iter().enumerate().skip(1) {
-            let kc = self.c(Ty::B32, k as u64);
-            let is = self.icmp(IntCmp::Eq, Ty::B32, func, kc);
-            let c = if op == FloatCmp::Tru {
-                self.c(Ty::B1, 1)
-            } else {
-                self.fcmp(op, reference, t)
-            };
-            pass = self.buf_select(is, c, pass);
-        }
-        let onef = self.c(Ty::B32, 0x3f80_0000);
-        let z = self.c(Ty::B32, 0);
-        self.buf_select(pass, onef, z)
     }
 }

@@ -1,4 +1,4 @@
-//! Image sampling (MIMG `image_sample_lz`, `image_sample_l`) on 1D, 2D and 2D array images, decision D187. The T# is decoded
+//! Image sampling (MIMG `image_sample_lz`, `image_sample_l`) on 1D, 2D, 1D array and 2D array images, decision D187 (1D arrays: D194). The T# is decoded
 //! as for storage images (D183, lift/image.rs) and the sampler (S#, four SGPRs) at run time too; texels are
 //! fetched with the storage-image addressing and conversions, and filtered by D187's model, a composition of
 //! existing IR nodes (integer arithmetic, f32 add/mul/div and conversions), so the evaluator and every
@@ -126,6 +126,32 @@ const LOG2_THRESHOLDS: [u32; 127] = [
     0x728178, 0x73d290, 0x75257e, 0x767a42, 0x77d0e0, 0x79295a, 0x7a83b3, 0x7bdfee, 0x7d3e0d,
     0x7e9e12,
 ];
+
+/// The S# fields D187, D190 and D191 read (word 0 CLAMP_X, CLAMP_Y, DEPTH_COMPARE_FUNC,
+/// FORCE_UNNORMALIZED ORed with the instruction's `unorm` bit; word 1 MIN_LOD, MAX_LOD; word 2 LOD_BIAS
+/// sign-extended, XY_MAG_FILTER, XY_MIN_FILTER, MIP_FILTER; word 3 BORDER_COLOR_TYPE), B32 each but
+/// `unnorm` (B1). The one decoding of sampling and gathering (D194).
+struct SamplerState {
+    clamp_x: H,
+    clamp_y: H,
+    cmp_func: H,
+    unnorm: H,
+    min_lod: H,
+    max_lod: H,
+    bias: H,
+    mag: H,
+    minf: H,
+    mip: H,
+    border: H,
+}
+
+/// What a sample or gather reads of the image once its level is known: the format descriptor (refused
+/// formats folded into `desc.refused`), whether it is UINT/SINT, and the border colour (D187 step 4).
+struct SampledFormat {
+    desc: super::format::Desc,
+    is_int: H,
+    border: [H; 4],
+}
 
 /// One axis's texel indices and weights.
 struct Axis {
@@ -357,8 +383,7 @@ impl Lifter<'_> {
 
     /// The S#'s DEPTH_COMPARE_FUNC (0 never, 1 less, 2 equal, 3 less-or-equal, 4 greater, 5 not equal,
     /// 6 greater-or-equal, 7 always) as `reference OP texel`, IEEE comparisons (NaN: only "not equal" and
-    /// "always" pass), B1. (Named apart from D190's gather `depth_compare`, written in parallel, which
-    /// returns the 1.0/0.0 value: one can serve both once the two are merged.)
+    /// "always" pass), B1. The one compare of sampling (D191) and gathering (D190, amended by D194).
     fn compare_passes(&mut self, func: H, r: H, t: H) -> H {
         let mut pass = self.c(Ty::B1, 0);
         for (k, op) in [
@@ -376,6 +401,182 @@ impl Lifter<'_> {
             pass = self.buf_select(is, p, pass);
         }
         pass
+    }
+
+    /// The S# of four SGPR values, decoded (D194), with D187's run-time refusals of the half-border
+    /// address modes and the register border colour.
+    fn sampler_state(&mut self, sw: &[H], unorm_bit: u32) -> SamplerState {
+        let clamp_x = self.buf_field(sw[0], 0, 7);
+        let clamp_y = self.buf_field(sw[0], 3, 7);
+        let cmp_func = self.buf_field(sw[0], 12, 7);
+        let force_un = self.buf_field(sw[0], 15, 1);
+        let unorm_k = self.c(Ty::B32, unorm_bit as u64);
+        let un = self.int(IntOp::Or, Ty::B32, force_un, unorm_k);
+        let unnorm = self.nonzero(Ty::B32, un);
+        let min_lod = self.buf_field(sw[1], 0, 0xfff);
+        let max_lod = self.buf_field(sw[1], 12, 0xfff);
+        let bias = self.buf_field(sw[2], 0, 0x3fff);
+        let c18 = self.c(Ty::B32, 18);
+        let bias = self.int(IntOp::Shl, Ty::B32, bias, c18);
+        let bias = self.int(IntOp::AShr, Ty::B32, bias, c18);
+        let mag = self.buf_field(sw[2], 20, 3);
+        let minf = self.buf_field(sw[2], 22, 3);
+        let mip = self.buf_field(sw[2], 26, 3);
+        let border = self.buf_field(sw[3], 30, 3);
+        let mut bad = self.c(Ty::B1, 0);
+        for m in [clamp_x, clamp_y] {
+            for k in [4u64, 5, 7] {
+                let kc = self.c(Ty::B32, k);
+                let e = self.icmp(IntCmp::Eq, Ty::B32, m, kc);
+                bad = self.buf_or(bad, e);
+            }
+        }
+        self.n(Node::Refuse {
+            cond: bad,
+            reason: "the S#'s address mode is a half-border or mirror-once-border form: not modelled (D187)",
+        });
+        let three = self.c(Ty::B32, 3);
+        let reg_border = self.icmp(IntCmp::Eq, Ty::B32, border, three);
+        self.n(Node::Refuse {
+            cond: reg_border,
+            reason: "the S#'s border colour is a register colour: not modelled (D187)",
+        });
+        SamplerState {
+            clamp_x,
+            clamp_y,
+            cmp_func,
+            unnorm,
+            min_lod,
+            max_lod,
+            bias,
+            mag,
+            minf,
+            mip,
+            border,
+        }
+    }
+
+    /// An f32 LOD operand in 1/256: `floor(RN(x × 256))` (D187 step 1).
+    fn lod_256(&mut self, x: H) -> H {
+        let k256 = self.c(Ty::B32, 0x4380_0000);
+        let l = self.float(FloatOp::F32Mul, x, k256, x);
+        self.floor_i(l).0
+    }
+
+    /// D187 step 1 from a LOD in 1/256: plus LOD_BIAS, clamped to [`min_lod`, MAX_LOD] (MAX wins), then
+    /// the level: MIP_FILTER none → BASE_LEVEL, point → `(L + 128) >> 8`, linear → `L >> 8` (refused with
+    /// `between` when `L` has a fraction), at most LAST_LEVEL − BASE_LEVEL. Returns (L, level, BASE ≤ LAST).
+    fn lod_and_level(
+        &mut self,
+        s: &SamplerState,
+        ts: &super::image::Tsharp,
+        lod: H,
+        min_lod: H,
+        between: &'static str,
+    ) -> (H, H, H) {
+        let l = self.int(IntOp::Add, Ty::B32, lod, s.bias);
+        let l = self.int(IntOp::MaxI, Ty::B32, l, min_lod);
+        let l = self.int(IntOp::MinI, Ty::B32, l, s.max_lod);
+        let (z, one, two) = (self.c(Ty::B32, 0), self.c(Ty::B32, 1), self.c(Ty::B32, 2));
+        let f = self.c(Ty::B1, 0);
+        let c128 = self.c(Ty::B32, 128);
+        let c8 = self.c(Ty::B32, 8);
+        let lr = self.int(IntOp::Add, Ty::B32, l, c128);
+        let d_point = self.int(IntOp::LShr, Ty::B32, lr, c8);
+        let d_lin = self.int(IntOp::LShr, Ty::B32, l, c8);
+        let m255 = self.c(Ty::B32, 255);
+        let lfrac = self.int(IntOp::And, Ty::B32, l, m255);
+        let has_frac = self.nonzero(Ty::B32, lfrac);
+        let mip_lin = self.icmp(IntCmp::Eq, Ty::B32, s.mip, two);
+        let mip_pt = self.icmp(IntCmp::Eq, Ty::B32, s.mip, one);
+        let cond = self.buf_select(mip_lin, has_frac, f);
+        self.n(Node::Refuse {
+            cond,
+            reason: between,
+        });
+        let d = self.buf_select(mip_pt, d_point, z);
+        let d = self.buf_select(mip_lin, d_lin, d);
+        let span = self.int(IntOp::Sub, Ty::B32, ts.last_level, ts.base_level);
+        let d = self.int(IntOp::MinU, Ty::B32, d, span);
+        let level = self.int(IntOp::Add, Ty::B32, ts.base_level, d);
+        let level_ok = self.icmp(IntCmp::LeU, Ty::B32, ts.base_level, ts.last_level);
+        (l, level, level_ok)
+    }
+
+    /// The T#'s format for sampling or gathering (D183's run-time descriptor, FORMAT above 127 refused)
+    /// and the S#'s border colour in it (D187 step 4: 0 transparent black, 1 opaque black, 2 opaque
+    /// white; 1.0, or 1 for UINT/SINT formats).
+    fn sampled_format(
+        &mut self,
+        ts: &super::image::Tsharp,
+        dmask: u32,
+        border: H,
+    ) -> SampledFormat {
+        let fmt7 = self.buf_field(ts.fmt, 0, 0x7f);
+        let c127 = self.c(Ty::B32, 127);
+        let wide = self.icmp(IntCmp::GtU, Ty::B32, ts.fmt, c127);
+        self.n(Node::Refuse {
+            cond: wide,
+            reason: "the T#'s FORMAT is invalid or not modelled (0, or above 77: compressed and depth formats; D183)",
+        });
+        let mut desc = self.runtime_desc(fmt7, |x| {
+            super::image::image_format_refusal(x, false, dmask)
+        });
+        desc.refused = self.buf_or(desc.refused, wide);
+        let is_u = self.is_nf(desc.nf, Nfmt::Uint);
+        let is_s = self.is_nf(desc.nf, Nfmt::Sint);
+        let is_int = self.buf_or(is_u, is_s);
+        let (z, one, two) = (self.c(Ty::B32, 0), self.c(Ty::B32, 1), self.c(Ty::B32, 2));
+        let onef = self.c(Ty::B32, 0x3f80_0000);
+        let one_v = self.buf_select(is_int, one, onef);
+        let b1 = self.icmp(IntCmp::Eq, Ty::B32, border, one);
+        let b2 = self.icmp(IntCmp::Eq, Ty::B32, border, two);
+        let rgb = self.buf_select(b2, one_v, z);
+        let alpha_b = self.buf_or(b1, b2);
+        let alpha = self.buf_select(alpha_b, one_v, z);
+        SampledFormat {
+            desc,
+            is_int,
+            border: [rgb, rgb, rgb, alpha],
+        }
+    }
+
+    /// The slice of a 2D array (D187): the coordinate rounded to the nearest integer, ties to even,
+    /// clamped to [0, DEPTH − BASE_ARRAY], plus BASE_ARRAY; with the layout's DEPTH + 1 slices per level
+    /// (D183). Returns (layers, slice).
+    fn array_slice(&mut self, ts: &super::image::Tsharp, r: H) -> (H, H) {
+        let z = self.c(Ty::B32, 0);
+        let one = self.c(Ty::B32, 1);
+        let layers = self.int(IntOp::Add, Ty::B32, ts.depth, one);
+        let r = self.round_even_i(r);
+        let room = self.int(IntOp::Sub, Ty::B32, ts.depth, ts.base_array);
+        let room = self.int(IntOp::MaxI, Ty::B32, room, z);
+        let r = self.int(IntOp::MaxI, Ty::B32, r, z);
+        let r = self.int(IntOp::MinI, Ty::B32, r, room);
+        (layers, self.int(IntOp::Add, Ty::B32, r, ts.base_array))
+    }
+
+    /// The compare reference (D191 point 4, the one rule of sampling and gathering, D194): the f32
+    /// address VGPR `r` clamped to [0, 1] when the T#'s number format `nf` is UNORM (Vulkan's rule for
+    /// fixed-point depth formats: a T# cannot tell a D16 shadow map from a colour image; NaN stays NaN),
+    /// unchanged otherwise.
+    fn compare_reference(&mut self, r: H, nf: Result<Nfmt, H>) -> H {
+        let zero_f = self.c(Ty::B32, 0);
+        let onef = self.c(Ty::B32, 0x3f80_0000);
+        let lt0 = self.fcmp(FloatCmp::Lt, r, zero_f);
+        let gt1 = self.fcmp(FloatCmp::Gt, r, onef);
+        let rc = self.buf_select(lt0, zero_f, r);
+        let rc = self.buf_select(gt1, onef, rc);
+        let is_un = self.is_nf(nf, Nfmt::Unorm);
+        self.buf_select(is_un, rc, r)
+    }
+
+    /// 1.0 when `reference OP t` holds ([`Self::compare_passes`]), else 0.0: a compared texel (D191, D190).
+    fn compare_value(&mut self, func: H, reference: H, t: H) -> H {
+        let pass = self.compare_passes(func, reference, t);
+        let onef = self.c(Ty::B32, 0x3f80_0000);
+        let z = self.c(Ty::B32, 0);
+        self.buf_select(pass, onef, z)
     }
 
     /// `image_sample_lz` (`explicit_lod` false) and `image_sample_l` on 1D and 2D images (D187).
@@ -400,7 +601,7 @@ impl Lifter<'_> {
         }
     }
 
-    /// One sampling form on 1D, 2D and 2D array images (D187, D191).
+    /// One sampling form on 1D, 2D, 1D array and 2D array images (D187, D191, D194).
     fn image_sample_form(&mut self, form: SampleForm) -> Result<(), LiftError> {
         let (w0, w1) = (self.w(0), self.w(1));
         let nsa = (w0 >> 1) & 3;
@@ -426,15 +627,15 @@ impl Lifter<'_> {
             return self.unsupported_mimg("d16 (16-bit image data) is not modelled (D183)");
         }
         let dim = match Dim::of(dim_field) {
-            Some(d @ (Dim::D1 | Dim::D2 | Dim::D2Array)) => d,
+            Some(d @ (Dim::D1 | Dim::D2 | Dim::D1Array | Dim::D2Array)) => d,
             _ => {
                 return self.unsupported_mimg(
-                    "sampling is modelled for 1D, 2D and 2D array images only (D187): 3D, cube, 1D array and MSAA are not",
+                    "sampling is modelled for 1D, 2D, 1D array and 2D array images only (D187, D194): 3D, cube and MSAA are not",
                 )
             }
         };
-        let d2 = dim != Dim::D1;
-        let array = dim == Dim::D2Array;
+        let d2 = matches!(dim, Dim::D2 | Dim::D2Array);
+        let array = matches!(dim, Dim::D1Array | Dim::D2Array);
         if dmask == 0 {
             return self
                 .unsupported_mimg("an image instruction with dmask 0 is not modelled (D183)");
@@ -492,49 +693,11 @@ impl Lifter<'_> {
         let f = self.c(Ty::B1, 0);
         let z = self.c(Ty::B32, 0);
         let one = self.c(Ty::B32, 1);
-        // S# fields.
-        let clamp_x = self.buf_field(sw[0], 0, 7);
-        let clamp_y = self.buf_field(sw[0], 3, 7);
-        let force_un = self.buf_field(sw[0], 15, 1);
-        let unorm_k = self.c(Ty::B32, unorm_bit as u64);
-        let un = self.int(IntOp::Or, Ty::B32, force_un, unorm_k);
-        let unnorm = self.nonzero(Ty::B32, un);
-        let min_lod = self.buf_field(sw[1], 0, 0xfff);
-        let max_lod = self.buf_field(sw[1], 12, 0xfff);
-        let bias = self.buf_field(sw[2], 0, 0x3fff);
-        let c18 = self.c(Ty::B32, 18);
-        let bias = self.int(IntOp::Shl, Ty::B32, bias, c18);
-        let bias = self.int(IntOp::AShr, Ty::B32, bias, c18);
-        let mag = self.buf_field(sw[2], 20, 3);
-        let minf = self.buf_field(sw[2], 22, 3);
-        let mip = self.buf_field(sw[2], 26, 3);
-        let border = self.buf_field(sw[3], 30, 3);
-        let mut bad = f;
-        for m in [clamp_x, clamp_y] {
-            for k in [4u64, 5, 7] {
-                let kc = self.c(Ty::B32, k);
-                let e = self.icmp(IntCmp::Eq, Ty::B32, m, kc);
-                bad = self.buf_or(bad, e);
-            }
-        }
-        self.n(Node::Refuse {
-            cond: bad,
-            reason: "the S#'s address mode is a half-border or mirror-once-border form: not modelled (D187)",
-        });
-        let three = self.c(Ty::B32, 3);
-        let reg_border = self.icmp(IntCmp::Eq, Ty::B32, border, three);
-        self.n(Node::Refuse {
-            cond: reg_border,
-            reason: "the S#'s border colour is a register colour: not modelled (D187)",
-        });
+        let smp = self.sampler_state(&sw, unorm_bit);
+        let unnorm = smp.unnorm;
         // LOD in 1/256 (D187 step 1; from the gradients, D191).
-        let k256 = self.c(Ty::B32, 0x4380_0000);
         let lod = match form.lod {
-            Lod::Explicit => {
-                let lod = addr[naddr - 1];
-                let l = self.float(FloatOp::F32Mul, lod, k256, lod);
-                self.floor_i(l).0
-            }
+            Lod::Explicit => self.lod_256(addr[naddr - 1]),
             Lod::Zero => z,
             Lod::Grad { g16 } => {
                 let g = self.gradients(&all[k_grad..k_coord], g16, d2);
@@ -547,20 +710,22 @@ impl Lifter<'_> {
                 self.gradient_lod(&g, w0, h0, unnorm)
             }
         };
-        let l = self.int(IntOp::Add, Ty::B32, lod, bias);
         let min_lod = if form.clamp {
             // `_cl`: the clamp operand raises the lower bound (Vulkan's minLod operand).
-            let cl = addr[naddr - 1];
-            let c = self.float(FloatOp::F32Mul, cl, k256, cl);
-            let c = self.floor_i(c).0;
-            self.int(IntOp::MaxI, Ty::B32, min_lod, c)
+            let c = self.lod_256(addr[naddr - 1]);
+            self.int(IntOp::MaxI, Ty::B32, smp.min_lod, c)
         } else {
-            min_lod
+            smp.min_lod
         };
-        let l = self.int(IntOp::MaxI, Ty::B32, l, min_lod);
-        let l = self.int(IntOp::MinI, Ty::B32, l, max_lod);
+        let (l, level, level_ok) = self.lod_and_level(
+            &smp,
+            &ts,
+            lod,
+            min_lod,
+            "linear mip filtering between two levels: not modelled (D187)",
+        );
         let minified = self.icmp(IntCmp::GtI, Ty::B32, l, z);
-        let xy = self.buf_select(minified, minf, mag);
+        let xy = self.buf_select(minified, smp.minf, smp.mag);
         let two = self.c(Ty::B32, 2);
         let aniso = self.icmp(IntCmp::GeU, Ty::B32, xy, two);
         self.n(Node::Refuse {
@@ -568,42 +733,11 @@ impl Lifter<'_> {
             reason: "the S#'s filter is anisotropic: not modelled (D187)",
         });
         let linear = self.icmp(IntCmp::Eq, Ty::B32, xy, one);
-        let c128 = self.c(Ty::B32, 128);
-        let c8 = self.c(Ty::B32, 8);
-        let lr = self.int(IntOp::Add, Ty::B32, l, c128);
-        let d_point = self.int(IntOp::LShr, Ty::B32, lr, c8);
-        let d_lin = self.int(IntOp::LShr, Ty::B32, l, c8);
-        let m255 = self.c(Ty::B32, 255);
-        let lfrac = self.int(IntOp::And, Ty::B32, l, m255);
-        let has_frac = self.nonzero(Ty::B32, lfrac);
-        let mip_lin = self.icmp(IntCmp::Eq, Ty::B32, mip, two);
-        let mip_pt = self.icmp(IntCmp::Eq, Ty::B32, mip, one);
-        let between = self.buf_select(mip_lin, has_frac, f);
-        self.n(Node::Refuse {
-            cond: between,
-            reason: "linear mip filtering between two levels: not modelled (D187)",
-        });
-        let d = self.buf_select(mip_pt, d_point, z);
-        let d = self.buf_select(mip_lin, d_lin, d);
-        let span = self.int(IntOp::Sub, Ty::B32, ts.last_level, ts.base_level);
-        let d = self.int(IntOp::MinU, Ty::B32, d, span);
-        let level = self.int(IntOp::Add, Ty::B32, ts.base_level, d);
-        let level_ok = self.icmp(IntCmp::LeU, Ty::B32, ts.base_level, ts.last_level);
-        // The format.
-        let fmt7 = self.buf_field(ts.fmt, 0, 0x7f);
-        let c127 = self.c(Ty::B32, 127);
-        let wide = self.icmp(IntCmp::GtU, Ty::B32, ts.fmt, c127);
-        self.n(Node::Refuse {
-            cond: wide,
-            reason: "the T#'s FORMAT is invalid or not modelled (0, or above 77: compressed and depth formats; D183)",
-        });
-        let mut desc = self.runtime_desc(fmt7, |x| {
-            super::image::image_format_refusal(x, false, dmask)
-        });
-        desc.refused = self.buf_or(desc.refused, wide);
-        let is_u = self.is_nf(desc.nf, Nfmt::Uint);
-        let is_s = self.is_nf(desc.nf, Nfmt::Sint);
-        let is_int = self.buf_or(is_u, is_s);
+        let SampledFormat {
+            desc,
+            is_int,
+            border: border_c,
+        } = self.sampled_format(&ts, dmask, smp.border);
         let lin_int = self.buf_select(linear, is_int, f);
         self.n(Node::Refuse {
             cond: lin_int,
@@ -630,10 +764,10 @@ impl Lifter<'_> {
         };
         // Axes.
         let wl = self.level_extent(ts.width, level);
-        let ax = self.sample_axis_off(addr[0], wl, clamp_x, linear, unnorm, off_x);
+        let ax = self.sample_axis_off(addr[0], wl, smp.clamp_x, linear, unnorm, off_x);
         let ay = if d2 {
             let hl = self.level_extent(ts.height, level);
-            self.sample_axis_off(addr[1], hl, clamp_y, linear, unnorm, off_y)
+            self.sample_axis_off(addr[1], hl, smp.clamp_y, linear, unnorm, off_y)
         } else {
             // 1D: one row, y = 0.
             let t = self.c(Ty::B1, 1);
@@ -643,27 +777,13 @@ impl Lifter<'_> {
                 a: z,
             }
         };
-        // The border colour (D187 step 4).
-        let onef = self.c(Ty::B32, 0x3f80_0000);
-        let one_v = self.buf_select(is_int, one, onef);
-        let b1 = self.icmp(IntCmp::Eq, Ty::B32, border, one);
-        let b2 = self.icmp(IntCmp::Eq, Ty::B32, border, two);
-        let rgb = self.buf_select(b2, one_v, z);
-        let alpha_b = self.buf_or(b1, b2);
-        let alpha = self.buf_select(alpha_b, one_v, z);
-        let border_c = [rgb, rgb, rgb, alpha];
         // The four texels.
         let size64 = self.un(UnOp::ZExt, Ty::B64, desc.size);
         // The slice (2D arrays): the coordinate rounded to the nearest integer, ties to even, clamped to
         // [0, DEPTH − BASE_ARRAY], plus BASE_ARRAY; the layout holds DEPTH + 1 slices per level (D183).
         let (layers, slice) = if array {
-            let layers = self.int(IntOp::Add, Ty::B32, ts.depth, one);
-            let r = self.round_even_i(addr[2]);
-            let room = self.int(IntOp::Sub, Ty::B32, ts.depth, ts.base_array);
-            let room = self.int(IntOp::MaxI, Ty::B32, room, z);
-            let r = self.int(IntOp::MaxI, Ty::B32, r, z);
-            let r = self.int(IntOp::MinI, Ty::B32, r, room);
-            (layers, self.int(IntOp::Add, Ty::B32, r, ts.base_array))
+            // The slice follows the coordinates: v for 1D arrays, w for 2D arrays (D194).
+            self.array_slice(&ts, addr[if d2 { 2 } else { 1 }])
         } else {
             (one, z)
         };
@@ -687,16 +807,7 @@ impl Lifter<'_> {
         // The compare function (word 0 bits 14:12) and the reference, clamped to [0, 1] for UNORM
         // formats (D191).
         let cmp = if form.compare {
-            let func = self.buf_field(sw[0], 12, 7);
-            let r = all[k_cmp];
-            let zero_f = self.c(Ty::B32, 0);
-            let onef = self.c(Ty::B32, 0x3f80_0000);
-            let lt0 = self.fcmp(FloatCmp::Lt, r, zero_f);
-            let gt1 = self.fcmp(FloatCmp::Gt, r, onef);
-            let rc = self.buf_select(lt0, zero_f, r);
-            let rc = self.buf_select(gt1, onef, rc);
-            let is_un = self.is_nf(desc.nf, Nfmt::Unorm);
-            Some((func, self.buf_select(is_un, rc, r)))
+            Some((smp.cmp_func, self.compare_reference(all[k_cmp], desc.nf)))
         } else {
             None
         };
@@ -728,9 +839,7 @@ impl Lifter<'_> {
                     // Depth compare (D191): the texel's first component against the reference, 1.0 or
                     // 0.0, filtered below like a texel.
                     Some((func, r)) => {
-                        let pass = self.compare_passes(*func, *r, vals[0]);
-                        let onef = self.c(Ty::B32, 0x3f80_0000);
-                        let v = self.buf_select(pass, onef, z);
+                        let v = self.compare_value(*func, *r, vals[0]);
                         vec![v; 4]
                     }
                     None => vals,
