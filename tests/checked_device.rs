@@ -515,3 +515,54 @@ fn an_access_outside_its_pairs_allocation_goes_to_the_module_with_records() {
         assert_eq!(&y[..host_y.len()], &host_y[..], "{mapping:?}: y");
     }
 }
+
+/// D189's narrowing, counted in the modules (no dispatch): spmv (six allocations: five buffers and the
+/// kernarg segment) lowered for a checked run with records tests each of its five global accesses against
+/// every allocation; without records, the three loads of its row loop (addresses formed from the pointer
+/// pairs s[10:11], s[12:13], s[14:15], written before the loop) are tested against one allocation each.
+/// So the module without records has 3 × (6 − 1) = 15 fewer `OpULessThan`, in both mappings; the loads
+/// outside the loop (row_ptr, y) keep the full test (narrowing pays only in loops).
+#[test]
+fn spmv_loop_loads_are_tested_against_one_allocation() {
+    fn ult(words: &[u32]) -> usize {
+        let mut n = 0;
+        let mut at = 5;
+        while at < words.len() {
+            let (len, op) = ((words[at] >> 16) as usize, words[at] & 0xffff);
+            n += (op == 176) as usize; // OpULessThan
+            at += len.max(1);
+        }
+        n
+    }
+    let m = Manifest::load(&fixture("fixtures/run/spmv.toml")).unwrap();
+    let plan = Plan::new(&m).unwrap();
+    assert_eq!(
+        plan.buffers.len(),
+        6,
+        "five buffers and the kernarg segment"
+    );
+    let ctx = open(None).unwrap();
+    let prof = profile_of(&ctx, ProfileChoice::Device).unwrap();
+    let allocations: Vec<(u64, u64)> = (0..6).map(|i| (0x1000_0000 * (i + 1), 4096)).collect();
+    for mapping in [Mapping::Lane, Mapping::Wave] {
+        let lower = |flag_only| {
+            rdna2spv_vulkan::lower_for_run(
+                &ctx,
+                &plan.program,
+                &plan.launch,
+                &prof,
+                &RunOptions {
+                    lower: spmv_options(&plan, mapping, flag_only),
+                    allocations: &allocations,
+                },
+            )
+            .unwrap()
+        };
+        let (with, without) = (ult(&lower(false)), ult(&lower(true)));
+        assert_eq!(
+            with - without,
+            15,
+            "{mapping:?}: {with} with records, {without} without"
+        );
+    }
+}

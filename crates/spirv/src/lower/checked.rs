@@ -215,14 +215,10 @@ impl Cx<'_> {
         }
         let types = self.types;
         let ty = move |i: usize| types[i].map(|t| t.0).unwrap_or(rdna2spv_ir::Ty::B32);
-        self.bases = super::narrow::base_pairs(self.p, &ty);
-        let pairs: std::collections::BTreeSet<u16> = self
-            .bases
-            .values()
-            .copied()
-            .filter(|&r| (r as u32) + 1 < 128)
-            .collect();
-        self.bases.retain(|_, r| pairs.contains(r));
+        let bases = super::narrow::base_pairs(self.p, &ty);
+        self.bases = super::narrow::worth_narrowing(self.p, &ty, bases);
+        self.bases.retain(|_, r| (*r as u32) + 1 < 128);
+        let pairs: std::collections::BTreeSet<u16> = self.bases.values().copied().collect();
         let z = self.c64(0);
         for r in pairs {
             let base = self.fn_var(t.u64, Some(z));

@@ -17,7 +17,7 @@
 //! 64-bit address adds are two 32-bit adds with a carry (v_add_co_u32 / v_add_co_ci_u32): the low half
 //! tags `Sg(r)`, the high half `Sg(r + 1)`, and a 64-bit read of the VGPR pair gives `Pair(r)`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use rdna2spv_ir::{Handle, IntOp, Node, Program, Space, Ty, UnOp};
 
@@ -242,4 +242,66 @@ fn set(st: &mut State, reg: u16, t: Tag) {
     } else {
         st.insert(reg, t);
     }
+}
+
+/// Which blocks are inside a loop: those from a retreating edge's target back to its source (a superset
+/// of the loop where the CFG is irreducible).
+pub(super) fn loop_blocks(p: &Program) -> Vec<bool> {
+    let cfg = rdna2spv_ir::cfg::Cfg::new(p);
+    let n = p.blocks.len();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (h, b) in p.blocks.iter() {
+        for s in b.terminator.successors() {
+            preds[s].push(h.index());
+        }
+    }
+    let mut in_loop = vec![false; n];
+    for (u, v) in cfg.retreating_edges() {
+        in_loop[v] = true;
+        let mut work = vec![u];
+        let mut seen = vec![false; n];
+        while let Some(b) = work.pop() {
+            if b == v || seen[b] {
+                continue;
+            }
+            seen[b] = true;
+            in_loop[b] = true;
+            work.extend(preds[b].iter().copied());
+        }
+    }
+    in_loop
+}
+
+/// Where narrowing pays (D189): choosing a pair's allocation costs a compare and two selects per
+/// allocation at each write of the pair, and saves about as much per access. So only accesses inside a
+/// loop are narrowed, and only for pairs that no instruction inside a loop writes; the others keep the
+/// test against every allocation. Returns `bases` so filtered.
+pub(super) fn worth_narrowing(
+    p: &Program,
+    ty: &dyn Fn(usize) -> Ty,
+    bases: HashMap<usize, u16>,
+) -> HashMap<usize, u16> {
+    let in_loop = loop_blocks(p);
+    let mut looped_nodes = BTreeSet::new();
+    let mut written = BTreeSet::new();
+    for (h, b) in p.blocks.iter() {
+        if !in_loop[h.index()] {
+            continue;
+        }
+        for inst in &b.insts {
+            for i in inst.nodes.clone() {
+                looped_nodes.insert(i as usize);
+                if let Node::WriteSgpr { reg, value } = p.nodes[Handle::from_index(i as usize)] {
+                    let last = reg + if ty(value.index()) == Ty::B64 { 1 } else { 0 };
+                    written.extend(reg..=last);
+                }
+            }
+        }
+    }
+    bases
+        .into_iter()
+        .filter(|&(i, r)| {
+            looped_nodes.contains(&i) && !written.contains(&r) && !written.contains(&(r + 1))
+        })
+        .collect()
 }
