@@ -12,7 +12,7 @@ use std::process::{Command, Output};
 use rdna2spv::device::{open, profile_of, ProfileChoice};
 use rdna2spv::dispatch::Plan;
 use rdna2spv::manifest::Manifest;
-use rdna2spv_spirv::lower::LowerOptions;
+use rdna2spv_spirv::lower::{LowerOptions, Mapping};
 use rdna2spv_vulkan::{run_program, RunError, RunOptions};
 
 fn fixture(p: &str) -> PathBuf {
@@ -300,4 +300,269 @@ fn lds_out_of_bounds_is_trapped_on_both_backends() {
     // The evaluator's words, then the device's count of faulting waves.
     assert!(e.starts_with(&host), "host:   {host}\ndevice: {e}");
     assert!(e.ends_with("[1 of 1 waves faulted]"), "{e}");
+}
+
+/// spmv's plan with `col` as its column indices and its buffers made on `ctx` and bound at their device
+/// addresses, pointer argument `shift` (buffer index, bytes) bound that many bytes below its buffer (the
+/// allocations a checked run registers are the buffers as placed). Returns the plan, the buffers and their
+/// addresses.
+fn spmv_bound<'a>(
+    ctx: &'a rdna2spv_vulkan::Context,
+    col: &[u8],
+    shift: Option<(usize, u64)>,
+) -> (Plan, Vec<rdna2spv_vulkan::Buffer<'a>>, Vec<u64>) {
+    let m = Manifest::load(&fixture("fixtures/run/spmv.toml")).unwrap();
+    let mut plan = Plan::new(&m).unwrap();
+    let original = std::fs::read(fixture("fixtures/run/spmv.col.bin")).unwrap();
+    let ci = plan
+        .buffers
+        .iter()
+        .position(|b| b.data == original)
+        .expect("the col buffer");
+    plan.buffers[ci].data = col.to_vec();
+    let mut bufs = Vec::new();
+    for b in &plan.buffers {
+        bufs.push(ctx.create_buffer((b.data.len() as u64).max(4)).unwrap());
+    }
+    let addresses: Vec<u64> = bufs.iter().map(|b| b.device_address()).collect();
+    let mut bound = addresses.clone();
+    if let Some((i, bytes)) = shift {
+        bound[i] -= bytes;
+    }
+    plan.bind(&bound, plan.launch.grid).unwrap();
+    (plan, bufs, addresses)
+}
+
+fn upload(plan: &Plan, bufs: &mut [rdna2spv_vulkan::Buffer<'_>]) {
+    for (buf, b) in bufs.iter_mut().zip(&plan.buffers) {
+        buf.upload(0, &b.data).unwrap();
+    }
+}
+
+fn spmv_options(plan: &Plan, mapping: Mapping, flag_only: bool) -> LowerOptions {
+    LowerOptions {
+        mapping,
+        segments: plan.segments(),
+        check_flag_only: flag_only,
+        ..LowerOptions::default()
+    }
+}
+
+fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// D189: in the run without records, spmv's loop loads (`col[j]`, `val[j]`, the gather `x[col[j]]`, their
+/// addresses formed from the kernarg's pointer pairs) are tested against the allocation chosen for their
+/// pair. One column index 2^26 on the third iteration of its row: the run without records stops with the
+/// flag (naming the row's workgroup and wave), and the module with records names the access exactly — the
+/// row's lane, the gather's pc (0x100, fixtures/kernels/spmv.objdump.txt) and the address x + 4 * 2^26
+/// (x's address as placed) — in both mappings.
+#[test]
+fn a_loop_fault_on_a_later_iteration_is_flagged_and_named() {
+    let rp = words(&std::fs::read(fixture("fixtures/run/spmv.row_ptr.bin")).unwrap());
+    let row = rp
+        .windows(2)
+        .position(|w| w[1] >= w[0] + 3)
+        .expect("a row of three entries");
+    let entry = rp[row] as usize + 2;
+    let mut col = std::fs::read(fixture("fixtures/run/spmv.col.bin")).unwrap();
+    col[4 * entry..4 * entry + 4].copy_from_slice(&(1u32 << 26).to_le_bytes());
+    let ctx = open(None).unwrap();
+    let prof = profile_of(&ctx, ProfileChoice::Device).unwrap();
+    let (plan, mut bufs, addresses) = spmv_bound(&ctx, &col, None);
+    let x = std::fs::read(fixture("fixtures/run/spmv.x.bin")).unwrap();
+    let xi = plan.buffers.iter().position(|b| b.data == x).unwrap();
+    let allocations: Vec<(u64, u64)> = addresses
+        .iter()
+        .zip(&plan.buffers)
+        .map(|(&a, b)| (a, b.data.len() as u64))
+        .collect();
+    let (wg, wave, lane) = ((row / 64) as u32, (row % 64 / 32) as u32, (row % 32) as u32);
+    for mapping in [Mapping::Lane, Mapping::Wave] {
+        for flag_only in [true, false] {
+            upload(&plan, &mut bufs);
+            let e = run_program(
+                &ctx,
+                &plan.program,
+                &plan.launch,
+                &prof,
+                &RunOptions {
+                    lower: spmv_options(&plan, mapping, flag_only),
+                    allocations: &allocations,
+                },
+            )
+            .expect_err("the run faults");
+            match (&e, flag_only) {
+                (
+                    RunError::FaultUnrecorded {
+                        workgroup, wave: w, ..
+                    },
+                    true,
+                ) => assert_eq!((*workgroup, *w), ([wg, 0, 0], wave), "{mapping:?}: {e}"),
+                (
+                    RunError::OutOfBounds {
+                        workgroup,
+                        wave: w,
+                        pc,
+                        text,
+                        lane: l,
+                        address,
+                        kind,
+                        bytes,
+                        ..
+                    },
+                    false,
+                ) => {
+                    assert_eq!(
+                        (*workgroup, *w, *l, *pc),
+                        ([wg, 0, 0], wave, Some(lane), 0x100),
+                        "{mapping:?}: {e}"
+                    );
+                    assert_eq!(*address, addresses[xi] + (4u64 << 26), "{mapping:?}: {e}");
+                    assert_eq!((*kind, *bytes), ("load", 4), "{mapping:?}: {e}");
+                    assert!(
+                        text.as_deref()
+                            .unwrap_or("")
+                            .starts_with("global_load_dword v11, v[11:12], off"),
+                        "{mapping:?}: {e}"
+                    );
+                }
+                _ => panic!("{mapping:?}, flag only {flag_only}: {e}"),
+            }
+        }
+    }
+}
+
+/// D189's narrowed test is conservative: spmv with its `x` pointer bound 1 MiB below x's buffer (inside no
+/// allocation, or another one) and every column index raised by 2^18, so that every gather lands inside
+/// x — in bounds for the evaluator, which checks the address against every allocation. The run without
+/// records cannot place the pair and flags the run; the module with records (what `run` lowers next,
+/// src/device.rs) finds no fault, and its `y` is bit for bit the host evaluator's on the same placement, and
+/// the plain spmv's.
+#[test]
+fn an_access_outside_its_pairs_allocation_goes_to_the_module_with_records() {
+    let col = std::fs::read(fixture("fixtures/run/spmv.col.bin")).unwrap();
+    let raised: Vec<u8> = words(&col)
+        .iter()
+        .flat_map(|c| (c + (1 << 18)).to_le_bytes())
+        .collect();
+    let x = std::fs::read(fixture("fixtures/run/spmv.x.bin")).unwrap();
+    let m = Manifest::load(&fixture("fixtures/run/spmv.toml")).unwrap();
+    let xi = Plan::new(&m)
+        .unwrap()
+        .buffers
+        .iter()
+        .position(|b| b.data == x)
+        .unwrap();
+    let ctx = open(None).unwrap();
+    let prof = profile_of(&ctx, ProfileChoice::Device).unwrap();
+    let (plan, mut bufs, addresses) = spmv_bound(&ctx, &raised, Some((xi, 1 << 20)));
+    let allocations: Vec<(u64, u64)> = addresses
+        .iter()
+        .zip(&plan.buffers)
+        .map(|(&a, b)| (a, b.data.len() as u64))
+        .collect();
+    // The host evaluator on the same placement, and the plain spmv on its own.
+    let mut mem = rdna2spv_eval::Memory::default();
+    for (i, b) in plan.buffers.iter().enumerate() {
+        mem.add(&format!("buf{i}"), addresses[i], b.data.clone())
+            .unwrap();
+    }
+    rdna2spv_eval::run(&plan.program, &plan.launch, &mut mem).expect("in bounds on the host");
+    let yi = plan
+        .buffers
+        .iter()
+        .position(|b| b.output.is_some())
+        .unwrap();
+    let host_y = mem.allocation(&format!("buf{yi}")).unwrap().data.clone();
+    let (plain, _plain_bufs, plain_addr) = spmv_bound(&ctx, &col, None);
+    let mut mem = rdna2spv_eval::Memory::default();
+    for (i, b) in plain.buffers.iter().enumerate() {
+        mem.add(&format!("buf{i}"), plain_addr[i], b.data.clone())
+            .unwrap();
+    }
+    rdna2spv_eval::run(&plain.program, &plain.launch, &mut mem).unwrap();
+    assert_eq!(
+        host_y,
+        mem.allocation(&format!("buf{yi}")).unwrap().data,
+        "the raised indices reach the same x"
+    );
+    for mapping in [Mapping::Lane, Mapping::Wave] {
+        upload(&plan, &mut bufs);
+        let run = |flag_only: bool| {
+            run_program(
+                &ctx,
+                &plan.program,
+                &plan.launch,
+                &prof,
+                &RunOptions {
+                    lower: spmv_options(&plan, mapping, flag_only),
+                    allocations: &allocations,
+                },
+            )
+        };
+        match run(true) {
+            Err(RunError::FaultUnrecorded { .. }) => {}
+            other => panic!("{mapping:?}: the narrowed run should flag: {other:?}"),
+        }
+        upload(&plan, &mut bufs);
+        run(false).unwrap_or_else(|e| panic!("{mapping:?}: with records: {e}"));
+        let y = bufs[yi].download_all().unwrap();
+        assert_eq!(&y[..host_y.len()], &host_y[..], "{mapping:?}: y");
+    }
+}
+
+/// D189's narrowing, counted in the modules (no dispatch): spmv (six allocations: five buffers and the
+/// kernarg segment) lowered for a checked run with records tests each of its five global accesses against
+/// every allocation; without records, the three loads of its row loop (addresses formed from the pointer
+/// pairs s[10:11], s[12:13], s[14:15], written before the loop) are tested against one allocation each.
+/// So the module without records has 3 × (6 − 1) = 15 fewer `OpULessThan`, in both mappings; the loads
+/// outside the loop (row_ptr, y) keep the full test (narrowing pays only in loops).
+#[test]
+fn spmv_loop_loads_are_tested_against_one_allocation() {
+    fn ult(words: &[u32]) -> usize {
+        let mut n = 0;
+        let mut at = 5;
+        while at < words.len() {
+            let (len, op) = ((words[at] >> 16) as usize, words[at] & 0xffff);
+            n += (op == 176) as usize; // OpULessThan
+            at += len.max(1);
+        }
+        n
+    }
+    let m = Manifest::load(&fixture("fixtures/run/spmv.toml")).unwrap();
+    let plan = Plan::new(&m).unwrap();
+    assert_eq!(
+        plan.buffers.len(),
+        6,
+        "five buffers and the kernarg segment"
+    );
+    let ctx = open(None).unwrap();
+    let prof = profile_of(&ctx, ProfileChoice::Device).unwrap();
+    let allocations: Vec<(u64, u64)> = (0..6).map(|i| (0x1000_0000 * (i + 1), 4096)).collect();
+    for mapping in [Mapping::Lane, Mapping::Wave] {
+        let lower = |flag_only| {
+            rdna2spv_vulkan::lower_for_run(
+                &ctx,
+                &plan.program,
+                &plan.launch,
+                &prof,
+                &RunOptions {
+                    lower: spmv_options(&plan, mapping, flag_only),
+                    allocations: &allocations,
+                },
+            )
+            .unwrap()
+        };
+        let (with, without) = (ult(&lower(false)), ult(&lower(true)));
+        assert_eq!(
+            with - without,
+            15,
+            "{mapping:?}: {with} with records, {without} without"
+        );
+    }
 }

@@ -6,7 +6,8 @@
 //! prints them back as written). Decisions D063 (16-bit results keep the other half) and D064 (SDWA).
 
 mod opcheck;
-use opcheck::{check, op, op_exec, Frame, Op};
+use opcheck::{check, op, op_exec, Exec, Frame, Op};
+use rdna2spv_isa::Target;
 
 /// The low (or high) half of `x`, zero- or sign-extended.
 fn x16(x: u32, hi: bool, signed: bool) -> i64 {
@@ -304,6 +305,22 @@ fn ops() -> Vec<Op> {
             &[0x7e00_8200],
             |_| {},
         ),
+        // The VOP3 (e64) encodings of the three no-ops (issue 28): every recorded register unchanged.
+        op(
+            "v_nop",
+            &[0xd580_0000, 0x0000_0000],
+            |_| {},
+        ),
+        op_exec(
+            "v_pipeflush",
+            &[0xd59b_0000, 0x0000_0000],
+            |_| {},
+        ),
+        op_exec(
+            "v_clrexcp",
+            &[0xd5c1_0000, 0x0000_0000],
+            |_| {},
+        ),
         op(
             "v_mul_u32_u24_sdwa v8, v0, v1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_0 src1_sel:DWORD",
             &[0x1610_02f9, 0x0604_0600],
@@ -419,6 +436,23 @@ fn ops() -> Vec<Op> {
             &[0x7da6_02f9, 0x0102_0000],
             |f| f.exec = f.mask(|f, l| sel(f.v[l][0], 2, false) <= sel(f.v[l][1], 1, false)),
         ),
+        // gfx1010's VOP3 0x16b (gfx1030 has no v_mul_lo_i32): the low 32 bits of the signed product,
+        // from a VGPR, an SGPR and a literal; llvm-mc-19 -mcpu=gfx1010.
+        Op {
+            asm: "v_mul_lo_i32 v8, v0, v1\nv_mul_lo_i32 v9, s8, v1\nv_mul_lo_i32 v10, v3, 0x12345",
+            words: &[
+                0xd56b_0008, 0x0002_0300, 0xd56b_0009, 0x0002_0208, 0xd56b_000a, 0x0001_ff03,
+                0x0001_2345,
+            ],
+            target: Target::Gfx1010,
+            exec: Exec::FromInput,
+            oracle: |f| {
+                let m = |a: u32, b: u32| (a as i32 as i64 * b as i32 as i64) as u32;
+                f.per_lane(8, |f, l| m(f.v[l][0], f.v[l][1]));
+                f.per_lane(9, |f, l| m(f.s(8), f.v[l][1]));
+                f.per_lane(10, |f, l| m(f.v[l][3], 0x12345));
+            },
+        },
     ]
 }
 
@@ -464,7 +498,7 @@ fn valu16_corpus() {
     check(&pick(true, None));
 }
 
-// coverage: valu16_more: V_ADD_NC_I16 V_SUB_NC_I16 V_ASHRREV_I16 V_MAX_U16 V_MAX_I16 V_MIN_I16 V_MAD_U16 V_MAD_I16 V_MIN3_I16 V_MIN3_U16 V_MAX3_I16 V_MAX3_U16 V_MED3_I16 V_MED3_U16 V_MAD_U32_U16 V_MAD_I32_I16 V_SUBREV_NC_U32 V_ADD_NC_I32 V_SUB_NC_I32 V_XNOR_B32 V_SWAP_B32 V_NOP V_PIPEFLUSH V_CLREXCP
+// coverage: valu16_more: V_ADD_NC_I16 V_SUB_NC_I16 V_ASHRREV_I16 V_MAX_U16 V_MAX_I16 V_MIN_I16 V_MAD_U16 V_MAD_I16 V_MIN3_I16 V_MIN3_U16 V_MAX3_I16 V_MAX3_U16 V_MED3_I16 V_MED3_U16 V_MAD_U32_U16 V_MAD_I32_I16 V_SUBREV_NC_U32 V_ADD_NC_I32 V_SUB_NC_I32 V_XNOR_B32 V_SWAP_B32 V_NOP V_PIPEFLUSH V_CLREXCP V_MUL_LO_I32
 /// Every op in every `cargo test` at [`opcheck::CI_N`] operand sets (issue 28); `valu16_more_full` runs
 /// the default size.
 #[test]

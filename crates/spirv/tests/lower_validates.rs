@@ -424,8 +424,9 @@ fn denorm_preserve_is_requested_where_honoured() {
 /// What a checked access costs in the module (D184), counted on the lane mapping of `program` (one global
 /// store): the first checked run's module (no fault records) writes device memory exactly where the unchecked
 /// module does — no record stores, which lavapipe runs as a loop over the SIMD lanes every time, fault or not
-/// — and tests the access with one unsigned compare per allocation; the module with records adds the
-/// six record stores once, at the end.
+/// — and tests the access with one unsigned compare per allocation (D184; outside loops D189 leaves it so,
+/// tests/checked_device.rs counts spmv's narrowed loop loads); the module with records adds the six record
+/// stores once, at the end.
 #[test]
 fn checked_access_costs_one_compare_per_allocation() {
     use rspirv::dr::{Instruction, Operand};
@@ -482,6 +483,8 @@ fn checked_access_costs_one_compare_per_allocation() {
             w1, w0,
             "wave{ws}: the record-free checked module writes what the unchecked one does"
         );
+        // The access is formed from s[0:1] but is in no loop, where D189's narrowing would cost about what
+        // it saves: one compare per allocation, as with records.
         assert_eq!(
             u1,
             u0 + 3,
@@ -492,6 +495,10 @@ fn checked_access_costs_one_compare_per_allocation() {
             w0 + 6,
             "wave{ws}: the module with records writes the six record words"
         );
-        assert_eq!(u2, u1, "wave{ws}: records add no compare");
+        assert_eq!(
+            u2,
+            u0 + 3,
+            "wave{ws}: with records, one compare per allocation (3)"
+        );
     }
 }

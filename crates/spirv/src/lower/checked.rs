@@ -2,7 +2,7 @@
 //! state, its set-up at entry and the flag it gives at the end. The per-access test is `check_global` and
 //! `note_fault` in memory.rs.
 
-use rdna2spv_ir::Space;
+use rdna2spv_ir::{Handle, Node, Space};
 use spirv::Word;
 
 use super::{Cx, Mapping, FLAG_OOB, R};
@@ -197,6 +197,95 @@ impl Cx<'_> {
             addr,
             lane,
         });
+        Ok(())
+    }
+
+    /// Checked mode without records (D189): finds the global accesses whose address was formed from an
+    /// SGPR pair (narrow.rs), makes each pair's chosen-allocation variables and chooses for the pairs'
+    /// initial values. With records, or with no such access, nothing.
+    pub(super) fn narrow_setup(&mut self) -> R<()> {
+        let t = self.t;
+        if !self.opts.check_flag_only || self.check.is_none() {
+            return Ok(());
+        }
+        // A measurement switch (D189): `RDNA2SPV_CHECK_NARROW=0` lowers as before it, every access against
+        // every allocation, so that one build can time both alternately.
+        if std::env::var_os("RDNA2SPV_CHECK_NARROW").is_some_and(|v| v == "0") {
+            return Ok(());
+        }
+        let types = self.types;
+        let ty = move |i: usize| types[i].map(|t| t.0).unwrap_or(rdna2spv_ir::Ty::B32);
+        let bases = super::narrow::base_pairs(self.p, &ty);
+        self.bases = super::narrow::worth_narrowing(self.p, &ty, bases);
+        self.bases.retain(|_, r| (*r as u32) + 1 < 128);
+        let pairs: std::collections::BTreeSet<u16> = self.bases.values().copied().collect();
+        let z = self.c64(0);
+        for r in pairs {
+            let base = self.fn_var(t.u64, Some(z));
+            let bounds = [0; 4].map(|_| self.fn_var(t.u64, Some(z)));
+            self.base_sel.insert(r, (base, bounds));
+            self.narrow_choose(r)?;
+        }
+        Ok(())
+    }
+
+    /// After an instruction (nodes `range`): re-chooses the allocation of every tracked pair it wrote.
+    pub(super) fn narrow_after(&mut self, range: std::ops::Range<u32>) -> R<()> {
+        if self.base_sel.is_empty() {
+            return Ok(());
+        }
+        let mut written = std::collections::BTreeSet::new();
+        for i in range {
+            if let Node::WriteSgpr { reg, value } = self.p.nodes[Handle::from_index(i as usize)] {
+                let n = if self.ty(value.index()) == rdna2spv_ir::Ty::B64 {
+                    2
+                } else {
+                    1
+                };
+                for w in reg..reg + n {
+                    for r in [w, w.wrapping_sub(1)] {
+                        if self.base_sel.contains_key(&r) {
+                            written.insert(r);
+                        }
+                    }
+                }
+            }
+        }
+        for r in written {
+            self.narrow_choose(r)?;
+        }
+        Ok(())
+    }
+
+    /// Pair `r`'s chosen allocation, from its value now: the allocation it points into (or one past the
+    /// end of), else none (base 0, bounds 0: every narrowed test of the pair fails, and the run goes to
+    /// the module with records). Allocations do not overlap, so at most one holds the value, apart from
+    /// one's end being the next one's start, where the later one is taken.
+    fn narrow_choose(&mut self, r: u16) -> R<()> {
+        let t = self.t;
+        let (Some(c), Some(&(base_var, bound_vars))) = (self.check.clone(), self.base_sel.get(&r))
+        else {
+            return Ok(());
+        };
+        let lo = self.read_sgpr32(r as u32)?;
+        let hi = self.read_sgpr32(r as u32 + 1)?;
+        let v = self.join64(lo, hi)?;
+        let z = self.c64(0);
+        let mut base = z;
+        let mut bounds = [z; 4];
+        for (k, &(b, size)) in c.ranges.iter().enumerate() {
+            let d = self.b.i_sub(t.u64, None, v, b)?;
+            let inside = self.b.u_less_than_equal(t.bool, None, d, size)?;
+            base = self.b.select(t.u64, None, inside, b, base)?;
+            for (j, bound) in bounds.iter_mut().enumerate() {
+                let kb = c.bounds[j].1[k];
+                *bound = self.b.select(t.u64, None, inside, kb, *bound)?;
+            }
+        }
+        self.store(base_var, base)?;
+        for (var, v) in bound_vars.into_iter().zip(bounds) {
+            self.store(var, v)?;
+        }
         Ok(())
     }
 

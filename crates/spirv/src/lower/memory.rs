@@ -86,6 +86,24 @@ impl Cx<'_> {
             return Ok(a); // proven inside a launch segment (D132, D158)
         }
         let t = self.t;
+        // Without records, an address formed from an SGPR pair is tested against the allocation chosen
+        // for the pair's value (D189): one compare. Sound whatever was chosen (inside that allocation is
+        // inside one); an access inside another allocation fails it and the run goes to the module with
+        // records, which tests every allocation.
+        let narrow = self
+            .cur_node
+            .and_then(|i| self.bases.get(&i))
+            .and_then(|r| self.base_sel.get(r))
+            .copied();
+        if let (Some((base_var, bound_vars)), Some(j)) =
+            (narrow, [1, 2, 4, 8].iter().position(|&b| b == bytes))
+        {
+            let base = self.b.load(t.u64, None, base_var, None, [])?;
+            let bound = self.b.load(t.u64, None, bound_vars[j], None, [])?;
+            let d = self.b.i_sub(t.u64, None, a, base)?;
+            let ok = self.b.u_less_than(t.bool, None, d, bound)?;
+            return self.checked_result(ok, a, bytes, store, c.sink);
+        }
         // One compare per allocation (D184): `a - base < size - bytes + 1`, the bound computed at entry.
         let bounds = match c.bounds.iter().find(|(b, _)| *b == bytes) {
             Some((_, v)) => v.clone(),
@@ -117,13 +135,26 @@ impl Cx<'_> {
             Some(&o) => o,
             None => self.cfalse(),
         };
+        self.checked_result(ok, a, bytes, store, c.sink)
+    }
+
+    /// The end of a global access's test `ok`: the fault noted, and the address to access (`a`, or the
+    /// sink where the test fails; `a` for a deferred test, which the access runs under).
+    fn checked_result(
+        &mut self,
+        ok: Word,
+        a: Word,
+        bytes: u32,
+        store: bool,
+        sink: Word,
+    ) -> R<Word> {
         self.note_fault(ok, a, bytes, store, false)?;
         if self.defer_check {
             // A plain load: guarded by the test (`mem_load`), so that its address does not wait for it.
             self.deferred_ok = Some(ok);
             return Ok(a);
         }
-        Ok(self.b.select(t.u64, None, ok, a, c.sink)?)
+        Ok(self.b.select(self.t.u64, None, ok, a, sink)?)
     }
 
     /// Checked mode, where an access's bounds test `ok` fails: records the invocation's first fault — its

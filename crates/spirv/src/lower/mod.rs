@@ -35,6 +35,7 @@ pub use lane::{
     BarrierSites, Chosen, LanePlan, Mapping, FLAG_SLOTS_MARK, SPLIT_MARK,
 };
 mod memory;
+mod narrow;
 mod quirks;
 mod trace;
 mod values;
@@ -362,6 +363,13 @@ pub(crate) struct Cx<'a> {
     /// being redirected to the sink (D184).
     defer_check: bool,
     deferred_ok: Option<Word>,
+    /// Checked mode without records (D189): global access node → the SGPR pair its address was formed
+    /// from ([`narrow::base_pairs`]), and per such pair the allocation chosen for its value where it was
+    /// last written: Function variables of its base and of its bounds for 1, 2, 4 and 8 bytes.
+    bases: HashMap<usize, u16>,
+    base_sel: std::collections::BTreeMap<u16, (Word, [Word; 4])>,
+    /// The node being lowered (lane and uniform nodes), for `check_global` to find its pair.
+    cur_node: Option<usize>,
     lds: Option<Word>,
     /// The device address (u64) of the wave's scratch region in the runner's scratch buffer.
     private: Option<Word>,
@@ -479,6 +487,9 @@ impl<'a> Cx<'a> {
             check: None,
             proven: HashSet::default(),
             skip_check: false,
+            bases: HashMap::new(),
+            base_sel: Default::default(),
+            cur_node: None,
             defer_check: false,
             deferred_ok: None,
             lds: None,
@@ -922,6 +933,7 @@ impl<'a> Cx<'a> {
         self.scratch_region(launch_addr, k, gid, nwg, wave_ix)?;
         if let Some(n) = self.opts.checked {
             self.check_setup(n, pc, launch_addr, k, gid, nwg, wave_ix)?;
+            self.narrow_setup()?;
         }
         if self.opts.trace.is_some() {
             // The trace buffer's address follows the Const words and the scratch address.
@@ -1275,6 +1287,7 @@ impl<'a> Cx<'a> {
             self.trace_begin(inst)?;
             self.inst(inst.nodes.clone())?;
             self.trace_end()?;
+            self.narrow_after(inst.nodes.clone())?;
         }
         Ok(barrier_at_end)
     }
@@ -1590,6 +1603,7 @@ impl<'a> Cx<'a> {
     }
 
     fn uniform_node(&mut self, i: usize) -> R<()> {
+        self.cur_node = Some(i);
         if let Some(&v) = self.hoisted.get(&i) {
             self.uni.insert(i, v); // read in the prologue (D118)
             return Ok(());
@@ -1674,6 +1688,7 @@ impl<'a> Cx<'a> {
     }
 
     fn lane_node(&mut self, i: usize) -> R<()> {
+        self.cur_node = Some(i);
         let h = Handle::<Node>::from_index(i);
         let node = self.p.nodes[h].clone();
         let t = self.t;
