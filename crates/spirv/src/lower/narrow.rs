@@ -17,7 +17,9 @@
 //! 64-bit address adds are two 32-bit adds with a carry (v_add_co_u32 / v_add_co_ci_u32): the low half
 //! tags `Sg(r)`, the high half `Sg(r + 1)`, and a 64-bit read of the VGPR pair gives `Pair(r)`.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::hash::HashMap;
 
 use rdna2spv_ir::{Handle, IntOp, Node, Program, Space, Ty, UnOp};
 
@@ -78,7 +80,7 @@ pub(super) fn base_pairs(p: &Program, ty: &dyn Fn(usize) -> Ty) -> HashMap<usize
     let mut entry: Vec<Option<State>> = vec![None; n];
     let mut exit: Vec<Option<State>> = vec![None; n];
     entry[p.entry().index()] = Some(State::new());
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     // Round-robin to a fixed point: the tags only rise (None/Sg/Pair → Top); a bounded number of rounds
     // guards against anything else.
     for _ in 0..(4 * n + 8) {
@@ -104,7 +106,7 @@ pub(super) fn base_pairs(p: &Program, ty: &dyn Fn(usize) -> Ty) -> HashMap<usize
             entry[bi] = Some(st.clone());
             let mut st = st;
             let block = &p.blocks[Handle::from_index(bi)];
-            let mut tags: HashMap<usize, Tag> = HashMap::new();
+            let mut tags: HashMap<usize, Tag> = HashMap::default();
             for inst in &block.insts {
                 for i in inst.nodes.clone() {
                     let i = i as usize;
