@@ -487,7 +487,7 @@ impl<'a> Cx<'a> {
             check: None,
             proven: HashSet::default(),
             skip_check: false,
-            bases: HashMap::new(),
+            bases: HashMap::default(),
             base_sel: Default::default(),
             cur_node: None,
             defer_check: false,
