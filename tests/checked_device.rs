@@ -566,3 +566,40 @@ fn spmv_loop_loads_are_tested_against_one_allocation() {
         );
     }
 }
+
+/// D189, amended: a lane's load is guarded by its exec bit and its bounds test together, and only a lane
+/// that makes the access can fault. spmv as shipped is in bounds, while lanes that are off in its row loop
+/// hold addresses that may not be (fixtures/kernels/spmv.s): the work-items past the last row and those
+/// with an empty row never write `v[7:10]`, and a lane whose row has ended keeps its pointers one entry
+/// past it (the last row's: one past the end of `col` and `val`). The run without records must finish
+/// without the flag, and the module with records without a fault, in both mappings.
+#[test]
+fn off_lanes_addresses_are_not_faults() {
+    let col = std::fs::read(fixture("fixtures/run/spmv.col.bin")).unwrap();
+    let ctx = open(None).unwrap();
+    let prof = profile_of(&ctx, ProfileChoice::Device).unwrap();
+    let (plan, mut bufs, addresses) = spmv_bound(&ctx, &col, None);
+    let allocations: Vec<(u64, u64)> = addresses
+        .iter()
+        .zip(&plan.buffers)
+        .map(|(&a, b)| (a, b.data.len() as u64))
+        .collect();
+    for mapping in [Mapping::Lane, Mapping::Wave] {
+        for flag_only in [true, false] {
+            upload(&plan, &mut bufs);
+            let r = run_program(
+                &ctx,
+                &plan.program,
+                &plan.launch,
+                &prof,
+                &RunOptions {
+                    lower: spmv_options(&plan, mapping, flag_only),
+                    allocations: &allocations,
+                },
+            );
+            if let Err(e) = r {
+                panic!("{mapping:?}, flag only {flag_only}: {e}");
+            }
+        }
+    }
+}

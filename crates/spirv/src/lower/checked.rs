@@ -216,7 +216,9 @@ impl Cx<'_> {
         let types = self.types;
         let ty = move |i: usize| types[i].map(|t| t.0).unwrap_or(rdna2spv_ir::Ty::B32);
         let bases = super::narrow::base_pairs(self.p, &ty);
-        self.bases = super::narrow::worth_narrowing(self.p, &ty, bases);
+        self.bases = super::narrow::worth_narrowing(self.p, &ty, bases)
+            .into_iter()
+            .collect();
         self.bases.retain(|_, r| (*r as u32) + 1 < 128);
         let pairs: std::collections::BTreeSet<u16> = self.bases.values().copied().collect();
         let z = self.c64(0);

@@ -174,7 +174,7 @@ impl Cx<'_> {
         let t = self.t;
         if let Some(oob) = c.oob {
             // Without records (D184): the flag alone.
-            let bad = self.b.logical_not(t.bool, None, ok)?;
+            let bad = self.fault_of(ok)?;
             let o = self.load_bool(oob)?;
             let o = self.b.logical_or(t.bool, None, o, bad)?;
             return self.store(oob, o);
@@ -191,7 +191,7 @@ impl Cx<'_> {
         let site = self.b.load(t.u32, None, c.site, None, [])?;
         let z = self.c32(0);
         let fresh = self.b.i_equal(t.bool, None, site, z)?;
-        let bad = self.b.logical_not(t.bool, None, ok)?;
+        let bad = self.fault_of(ok)?;
         let first = self.b.logical_and(t.bool, None, bad, fresh)?;
         let s = self.b.select(t.u32, None, first, site_c, site)?;
         self.store(c.site, s)?;
@@ -205,6 +205,16 @@ impl Cx<'_> {
             self.store(c.lane, x)?;
         }
         Ok(())
+    }
+
+    /// Whether an access whose bounds test is `ok` faults: it fails the test and, for a load guarded by
+    /// its lane's condition together with its test (`lane_load`), the lane makes the access.
+    fn fault_of(&mut self, ok: Word) -> R<Word> {
+        let bad = self.b.logical_not(self.t.bool, None, ok)?;
+        Ok(match self.lane_guard {
+            Some(g) => self.b.logical_and(self.t.bool, None, bad, g)?,
+            None => bad,
+        })
     }
 
     /// Dwords in the wave's scratch region.
@@ -342,6 +352,35 @@ impl Cx<'_> {
         Ok(self.b.u_greater_than(self.t.bool, None, sh, lim)?)
     }
 
+    /// A lane's load under its condition `on` (its exec bit, and a `LoadIf`'s enable). Checked, a global
+    /// load is guarded by `on` and its bounds test together, one selection instead of the lane's around the
+    /// test's (D189, amended): the address and the test are computed for every lane (arithmetic only), the
+    /// fault is noted for a lane that is on, and a lane that is off, or fails the test, reads zero — as the
+    /// two nested guards gave. Otherwise the load runs under `on`.
+    pub(super) fn lane_load(
+        &mut self,
+        on: Word,
+        space: Space,
+        access: Access,
+        addr: Word,
+        aty: Ty,
+        offset: i64,
+    ) -> R<Word> {
+        // A measurement switch, like D189's: `RDNA2SPV_CHECK_MERGE=0` nests the two guards as before.
+        let merge = std::env::var_os("RDNA2SPV_CHECK_MERGE").is_none_or(|v| v != "0");
+        if merge && self.check.is_some() && space == Space::Global {
+            self.lane_guard = Some(on);
+            let v = self.mem_load(space, access, addr, aty, offset);
+            self.lane_guard = None;
+            return v;
+        }
+        Ok(self
+            .guarded(on, Some(self.t.u32), |cx| {
+                Ok(Some(cx.mem_load(space, access, addr, aty, offset)?))
+            })?
+            .expect("guarded with a type gives a value"))
+    }
+
     /// Loads as the evaluator does, at any byte address: a dword-straddling access (unaligned 32-bit,
     /// 16-bit at byte 3) reads the next dword too.
     pub(super) fn mem_load(
@@ -373,6 +412,13 @@ impl Cx<'_> {
         self.defer_check = false;
         let (loc, sh) = loc?;
         let ok = self.deferred_ok.take();
+        // Under `lane_load`: the lane's condition joins the test (one guard), or is the guard where the
+        // access needs no test.
+        let guard = self.lane_guard.take();
+        let ok = match (ok, guard) {
+            (Some(ok), Some(g)) => Some(self.b.logical_and(t.bool, None, g, ok)?),
+            (ok, g) => ok.or(g),
+        };
         let p0 = self.dword_ptr(space, loc, 0)?;
         let w0 = match ok {
             Some(ok) => self
@@ -384,6 +430,10 @@ impl Cx<'_> {
             self.b.shift_right_logical(t.u32, None, w0, sh)?
         } else if self.opts.unaligned == Unaligned::Detect {
             let st = self.straddles(bytes, sh)?;
+            let st = match guard {
+                Some(g) => self.b.logical_and(t.bool, None, st, g)?,
+                None => st,
+            };
             self.note_misaligned(st)?;
             self.b.shift_right_logical(t.u32, None, w0, sh)?
         } else {

@@ -363,6 +363,11 @@ pub(crate) struct Cx<'a> {
     /// being redirected to the sink (D184).
     defer_check: bool,
     deferred_ok: Option<Word>,
+    /// Checked mode, set by `lane_node` around a global load's `mem_load` (D189, amended): the lane's own
+    /// condition (its exec bit, and the enable of a `LoadIf`), which the load is then guarded by together
+    /// with its bounds test — one selection, not the lane's around the test's — and which gates the fault
+    /// the test notes, so that an inactive lane's address is never a fault.
+    lane_guard: Option<Word>,
     /// Checked mode without records (D189): global access node → the SGPR pair its address was formed
     /// from ([`narrow::base_pairs`]), and per such pair the allocation chosen for its value where it was
     /// last written: Function variables of its base and of its bounds for 1, 2, 4 and 8 bytes.
@@ -492,6 +497,7 @@ impl<'a> Cx<'a> {
             cur_node: None,
             defer_check: false,
             deferred_ok: None,
+            lane_guard: None,
             lds: None,
             private: None,
             code_base: None,
@@ -1804,9 +1810,7 @@ impl<'a> Cx<'a> {
             } => {
                 let a = self.get(addr)?;
                 let aty = self.ty(addr.index());
-                value = self.guarded(active, Some(t.u32), |cx| {
-                    Ok(Some(cx.mem_load(space, access, a, aty, offset)?))
-                })?;
+                value = Some(self.lane_load(active, space, access, a, aty, offset)?);
             }
             Node::Atomic {
                 space,
@@ -1846,9 +1850,7 @@ impl<'a> Cx<'a> {
                 let en = self.get(enable)?;
                 let aty = self.ty(addr.index());
                 let cond = self.b.logical_and(t.bool, None, active, en)?;
-                value = self.guarded(cond, Some(t.u32), |cx| {
-                    Ok(Some(cx.mem_load(space, access, a, aty, offset)?))
-                })?;
+                value = Some(self.lane_load(cond, space, access, a, aty, offset)?);
             }
             Node::AtomicIf {
                 space,
