@@ -15,8 +15,8 @@
 //! 1. LOD: `L = floor(RN(lod × 256))` (lod 0 for `_lz`; the f32 clamped to ±2^24 first, NaN → 0), plus
 //!    LOD_BIAS, clamped to [MIN_LOD, MAX_LOD] (integers in 1/256). Filter: XY_MIN_FILTER when L > 0, else
 //!    XY_MAG_FILTER (0 point, 1 bilinear; aniso refused). Level `d`: MIP_FILTER 0 → 0; 1 (point) →
-//!    `(L + 128) >> 8`; 2 (linear) → `L >> 8`, refused when `L` has a fraction; `d` at most
-//!    LAST_LEVEL − BASE_LEVEL; the level is BASE_LEVEL + d.
+//!    `(L + 128) >> 8`; 2 (linear) → `L >> 8` and, when `L` has a fraction and a next level exists, the
+//!    next level too (D195); `d` at most LAST_LEVEL − BASE_LEVEL; the level is BASE_LEVEL + d.
 //! 2. Per axis, extent N of the level: `s = RN(u × N)` (u itself when unnormalized). Point: `i = floor(s)`.
 //!    Bilinear: `s' = RN(s − ½)`, `i = floor(s')`, `a = trunc((s' − i) × 256)` (8-bit sub-texel fraction),
 //!    texels i and i + 1. `floor` clamps its f32 to ±2^24 first (NaN → 0).
@@ -29,6 +29,10 @@
 //! 5. Bilinear, per component, with `α = a/256`, `β = b/256`: `r0 = RN(RN(t00·(1−α)) + RN(t10·α))`,
 //!    `r1` likewise on the second row, result `RN(RN(r0·(1−β)) + RN(r1·β))` (1D: `r0`); refused for
 //!    UINT/SINT.
+//! 6. Linear mip filtering (D195): steps 2–5 run per level (`sample_level`, emitted for both levels, the
+//!    second's loads only in the lanes that blend); with `f = L & 255` the result is
+//!    `RN(RN(r0·(256 − f)/256) + RN(r1·f/256))`, or the first level's result unchanged when the levels do
+//!    not blend; refused for UINT/SINT.
 
 use super::format::{Nfmt, Typed};
 use super::image::Dim;
@@ -151,6 +155,47 @@ struct SampledFormat {
     desc: super::format::Desc,
     is_int: H,
     border: [H; 4],
+}
+
+/// The levels a sample reads (D187 step 1, D195).
+struct MipLevels {
+    /// The LOD in 1/256 after LOD_BIAS and the clamps.
+    l: H,
+    /// The (first) level: BASE_LEVEL + d.
+    level: H,
+    /// `L & 255` (B32): the second level's weight in 1/256 (D195).
+    frac: H,
+    /// MIP_FILTER linear and `L` has a fraction (B1).
+    fractional: H,
+    /// BASE_LEVEL ≤ LAST_LEVEL (B1).
+    level_ok: H,
+    /// `L >> 8` and LAST_LEVEL − BASE_LEVEL (B32), for [`Lifter::second_level`].
+    d_lin: H,
+    span: H,
+}
+
+/// What one level's footprint reads, the same for both levels of a linear mip filter (D195).
+struct Footprint<'a> {
+    ts: &'a super::image::Tsharp,
+    dim: Dim,
+    desc: &'a super::format::Desc,
+    /// The border colour (D187 step 4).
+    border: [H; 4],
+    /// u, and v (2-D) — u again for 1-D.
+    coords: [H; 2],
+    /// CLAMP_X, CLAMP_Y.
+    modes: [H; 2],
+    /// The texel offsets (D191), x and y.
+    offsets: [Option<H>; 2],
+    linear: H,
+    unnorm: H,
+    /// Element bytes (B64).
+    size64: H,
+    /// The slice (D183, D187).
+    slice: H,
+    /// The compare function and the clamped reference (D191).
+    cmp: Option<(H, H)>,
+    dmask: u32,
 }
 
 /// One axis's texel indices and weights.
@@ -463,9 +508,8 @@ impl Lifter<'_> {
         self.floor_i(l).0
     }
 
-    /// D187 step 1 from a LOD in 1/256: plus LOD_BIAS, clamped to [`min_lod`, MAX_LOD] (MAX wins), then
-    /// the level: MIP_FILTER none → BASE_LEVEL, point → `(L + 128) >> 8`, linear → `L >> 8` (refused with
-    /// `between` when `L` has a fraction), at most LAST_LEVEL − BASE_LEVEL. Returns (L, level, BASE ≤ LAST).
+    /// D187 step 1 from a LOD in 1/256, for gathering: [`Self::mip_levels`]' first level, refused with
+    /// `between` when MIP_FILTER is linear and `L` has a fraction. Returns (L, level, BASE ≤ LAST).
     fn lod_and_level(
         &mut self,
         s: &SamplerState,
@@ -474,6 +518,24 @@ impl Lifter<'_> {
         min_lod: H,
         between: &'static str,
     ) -> (H, H, H) {
+        let m = self.mip_levels(s, ts, lod, min_lod);
+        self.n(Node::Refuse {
+            cond: m.fractional,
+            reason: between,
+        });
+        (m.l, m.level, m.level_ok)
+    }
+
+    /// D187 step 1 and D195 from a LOD in 1/256: plus LOD_BIAS, clamped to [`min_lod`, MAX_LOD] (MAX
+    /// wins), then the level: MIP_FILTER none → BASE_LEVEL, point → `(L + 128) >> 8`, linear → `L >> 8`
+    /// (D195: [`Self::second_level`] gives the next one), at most LAST_LEVEL − BASE_LEVEL above BASE_LEVEL.
+    fn mip_levels(
+        &mut self,
+        s: &SamplerState,
+        ts: &super::image::Tsharp,
+        lod: H,
+        min_lod: H,
+    ) -> MipLevels {
         let l = self.int(IntOp::Add, Ty::B32, lod, s.bias);
         let l = self.int(IntOp::MaxI, Ty::B32, l, min_lod);
         let l = self.int(IntOp::MinI, Ty::B32, l, s.max_lod);
@@ -485,22 +547,39 @@ impl Lifter<'_> {
         let d_point = self.int(IntOp::LShr, Ty::B32, lr, c8);
         let d_lin = self.int(IntOp::LShr, Ty::B32, l, c8);
         let m255 = self.c(Ty::B32, 255);
-        let lfrac = self.int(IntOp::And, Ty::B32, l, m255);
-        let has_frac = self.nonzero(Ty::B32, lfrac);
+        let frac = self.int(IntOp::And, Ty::B32, l, m255);
+        let has_frac = self.nonzero(Ty::B32, frac);
         let mip_lin = self.icmp(IntCmp::Eq, Ty::B32, s.mip, two);
         let mip_pt = self.icmp(IntCmp::Eq, Ty::B32, s.mip, one);
-        let cond = self.buf_select(mip_lin, has_frac, f);
-        self.n(Node::Refuse {
-            cond,
-            reason: between,
-        });
+        let fractional = self.buf_select(mip_lin, has_frac, f);
         let d = self.buf_select(mip_pt, d_point, z);
         let d = self.buf_select(mip_lin, d_lin, d);
         let span = self.int(IntOp::Sub, Ty::B32, ts.last_level, ts.base_level);
         let d = self.int(IntOp::MinU, Ty::B32, d, span);
         let level = self.int(IntOp::Add, Ty::B32, ts.base_level, d);
         let level_ok = self.icmp(IntCmp::LeU, Ty::B32, ts.base_level, ts.last_level);
-        (l, level, level_ok)
+        MipLevels {
+            l,
+            level,
+            frac,
+            fractional,
+            level_ok,
+            d_lin,
+            span,
+        }
+    }
+
+    /// The second level of a linear mip filter (D195): (`level + 1`, or `level` when the two do not
+    /// blend; whether they blend: `L` has a fraction, `L >> 8` is below LAST_LEVEL − BASE_LEVEL and
+    /// BASE ≤ LAST).
+    fn second_level(&mut self, m: &MipLevels) -> (H, H) {
+        let f = self.c(Ty::B1, 0);
+        let one = self.c(Ty::B32, 1);
+        let below = self.icmp(IntCmp::LtU, Ty::B32, m.d_lin, m.span);
+        let blend = self.buf_select(m.fractional, below, f);
+        let blend = self.buf_select(m.level_ok, blend, f);
+        let next = self.int(IntOp::Add, Ty::B32, m.level, one);
+        (self.buf_select(blend, next, m.level), blend)
     }
 
     /// The T#'s format for sampling or gathering (D183's run-time descriptor, FORMAT above 127 refused)
@@ -717,13 +796,8 @@ impl Lifter<'_> {
         } else {
             smp.min_lod
         };
-        let (l, level, level_ok) = self.lod_and_level(
-            &smp,
-            &ts,
-            lod,
-            min_lod,
-            "linear mip filtering between two levels: not modelled (D187)",
-        );
+        let mip = self.mip_levels(&smp, &ts, lod, min_lod);
+        let l = mip.l;
         let minified = self.icmp(IntCmp::GtI, Ty::B32, l, z);
         let xy = self.buf_select(minified, smp.minf, smp.mag);
         let two = self.c(Ty::B32, 2);
@@ -762,22 +836,6 @@ impl Lifter<'_> {
         } else {
             (None, None)
         };
-        // Axes.
-        let wl = self.level_extent(ts.width, level);
-        let ax = self.sample_axis_off(addr[0], wl, smp.clamp_x, linear, unnorm, off_x);
-        let ay = if d2 {
-            let hl = self.level_extent(ts.height, level);
-            self.sample_axis_off(addr[1], hl, smp.clamp_y, linear, unnorm, off_y)
-        } else {
-            // 1D: one row, y = 0.
-            let t = self.c(Ty::B1, 1);
-            Axis {
-                i0: (z, t),
-                i1: (z, t),
-                a: z,
-            }
-        };
-        // The four texels.
         let size64 = self.un(UnOp::ZExt, Ty::B64, desc.size);
         // The slice (2D arrays): the coordinate rounded to the nearest integer, ties to even, clamped to
         // [0, DEPTH − BASE_ARRAY], plus BASE_ARRAY; the layout holds DEPTH + 1 slices per level (D183).
@@ -787,23 +845,7 @@ impl Lifter<'_> {
         } else {
             (one, z)
         };
-        let off = self.level_offset(&ts, dim, level, size64, layers);
-        let rows_per_level = if d2 {
-            self.level_extent(ts.height, level)
-        } else {
-            one
-        };
-        let s64 = self.un(UnOp::ZExt, Ty::B64, slice);
-        let h64 = self.un(UnOp::ZExt, Ty::B64, rows_per_level);
-        let slice_rows = self.int(IntOp::Mul, Ty::B64, s64, h64);
-        let base = self.int(IntOp::Add, Ty::B64, ts.base, off);
-        let not_refused = self.buf_select(desc.refused, f, level_ok);
-        let t = Typed {
-            store: false,
-            d16: false,
-            hi: false,
-            n: 4,
-        };
+        let not_refused = self.buf_select(desc.refused, f, mip.level_ok);
         // The compare function (word 0 bits 14:12) and the reference, clamped to [0, 1] for UNORM
         // formats (D191).
         let cmp = if form.compare {
@@ -811,19 +853,157 @@ impl Lifter<'_> {
         } else {
             None
         };
+        let fp = Footprint {
+            ts: &ts,
+            dim,
+            desc: &desc,
+            border: border_c,
+            coords: [addr[0], addr[if d2 { 1 } else { 0 }]],
+            modes: [smp.clamp_x, smp.clamp_y],
+            offsets: [off_x, off_y],
+            linear,
+            unnorm,
+            size64,
+            slice,
+            cmp,
+            dmask,
+        };
+        // The first level, then (D195) the second one of a linear mip filter, its loads enabled only in
+        // the lanes that blend; its offset is the first one's plus the first level's size.
+        let off0 = self.level_offset(&ts, dim, mip.level, size64, layers);
+        let r0 = self.sample_level(&fp, mip.level, off0, not_refused);
+        let (next, blend) = self.second_level(&mip);
+        let blend_int = self.buf_select(blend, is_int, f);
+        self.n(Node::Refuse {
+            cond: blend_int,
+            reason: "linear mip filtering of a UINT/SINT format: not modelled (D195)",
+        });
+        let bytes0 = self.level_bytes(&ts, dim, mip.level, size64, layers);
+        let zero64 = self.c(Ty::B64, 0);
+        let step = self.buf_select(blend, bytes0, zero64);
+        let off1 = self.int(IntOp::Add, Ty::B64, off0, step);
+        let ok1 = self.buf_select(blend, not_refused, f);
+        let r1 = self.sample_level(&fp, next, off1, ok1);
+        // D195's blend, D187's weights: RN(RN(r0·(256 − f)/256) + RN(r1·f/256)).
+        let (w0, w1) = self.weights_256(mip.frac);
+        for (reg, (&a, &b)) in (vdata..).zip(r0.iter().zip(&r1)) {
+            let m = self.lerp(a, b, w0, w1);
+            let v = self.buf_select(blend, m, a);
+            self.write_v(reg, v);
+        }
+        Ok(())
+    }
+
+    /// The byte size of `level` (B64): its texels times the element size and the layers (D183's layout,
+    /// as [`Self::level_offset`] adds them up).
+    fn level_bytes(
+        &mut self,
+        ts: &super::image::Tsharp,
+        dim: Dim,
+        level: H,
+        size64: H,
+        layers: H,
+    ) -> H {
+        let w = self.level_extent(ts.width, level);
+        let mut n = self.un(UnOp::ZExt, Ty::B64, w);
+        if matches!(dim, Dim::D2 | Dim::D2Array | Dim::D3) {
+            let h = self.level_extent(ts.height, level);
+            let h = self.un(UnOp::ZExt, Ty::B64, h);
+            n = self.int(IntOp::Mul, Ty::B64, n, h);
+        }
+        if dim == Dim::D3 {
+            let one = self.c(Ty::B32, 1);
+            let d = self.int(IntOp::Add, Ty::B32, ts.depth, one);
+            let d = self.level_extent(d, level);
+            let d = self.un(UnOp::ZExt, Ty::B64, d);
+            n = self.int(IntOp::Mul, Ty::B64, n, d);
+        }
+        let layers64 = self.un(UnOp::ZExt, Ty::B64, layers);
+        let n = self.int(IntOp::Mul, Ty::B64, n, layers64);
+        self.int(IntOp::Mul, Ty::B64, n, size64)
+    }
+
+    /// `k/256` and `(256 − k)/256` as f32 (exact) for `k` in 0..=256: (weight of the first, of the second).
+    fn weights_256(&mut self, k: H) -> (H, H) {
+        let inv = self.c(Ty::B32, 0x3b80_0000);
+        let c256 = self.c(Ty::B32, 256);
+        let af = self.un(UnOp::U32ToF32, Ty::B32, k);
+        let w1 = self.float(FloatOp::F32Mul, af, inv, af);
+        let b = self.int(IntOp::Sub, Ty::B32, c256, k);
+        let bf = self.un(UnOp::U32ToF32, Ty::B32, b);
+        let w0 = self.float(FloatOp::F32Mul, bf, inv, bf);
+        (w0, w1)
+    }
+
+    /// `RN(RN(p·w0) + RN(q·w1))` (D187's interpolation step).
+    fn lerp(&mut self, p: H, q: H, w0: H, w1: H) -> H {
+        let x = self.float(FloatOp::F32Mul, p, w0, p);
+        let y = self.float(FloatOp::F32Mul, q, w1, q);
+        self.float(FloatOp::F32Add, x, y, x)
+    }
+
+    /// One level's footprint (D187 steps 2–5, D191's offsets and compare): the level's extents, the two
+    /// axes, the texels at `base + off` (loads in the lanes where `ok` holds and the texel is inside),
+    /// filtered point or bilinear; one value per `dmask` component.
+    fn sample_level(&mut self, fp: &Footprint, level: H, off: H, ok_level: H) -> Vec<H> {
+        let ts = fp.ts;
+        let d2 = matches!(fp.dim, Dim::D2 | Dim::D2Array);
+        let f = self.c(Ty::B1, 0);
+        let z = self.c(Ty::B32, 0);
+        let one = self.c(Ty::B32, 1);
+        let wl = self.level_extent(ts.width, level);
+        let ax = self.sample_axis_off(
+            fp.coords[0],
+            wl,
+            fp.modes[0],
+            fp.linear,
+            fp.unnorm,
+            fp.offsets[0],
+        );
+        let (ay, rows_per_level) = if d2 {
+            let hl = self.level_extent(ts.height, level);
+            let ay = self.sample_axis_off(
+                fp.coords[1],
+                hl,
+                fp.modes[1],
+                fp.linear,
+                fp.unnorm,
+                fp.offsets[1],
+            );
+            (ay, hl)
+        } else {
+            // 1D: one row, y = 0.
+            let t = self.c(Ty::B1, 1);
+            let ay = Axis {
+                i0: (z, t),
+                i1: (z, t),
+                a: z,
+            };
+            (ay, one)
+        };
+        let s64 = self.un(UnOp::ZExt, Ty::B64, fp.slice);
+        let h64 = self.un(UnOp::ZExt, Ty::B64, rows_per_level);
+        let slice_rows = self.int(IntOp::Mul, Ty::B64, s64, h64);
+        let base = self.int(IntOp::Add, Ty::B64, ts.base, off);
+        let t = Typed {
+            store: false,
+            d16: false,
+            hi: false,
+            n: 4,
+        };
         let mut texels = Vec::new();
         let rows = if d2 { vec![ay.i0, ay.i1] } else { vec![ay.i0] };
         for (y, inside_y) in rows {
             for (x, inside_x) in [ax.i0, ax.i1] {
                 let inside = self.buf_select(inside_x, inside_y, f);
-                let ok = self.buf_select(inside, not_refused, f);
+                let ok = self.buf_select(inside, ok_level, f);
                 let y64 = self.un(UnOp::ZExt, Ty::B64, y);
                 let y64 = self.int(IntOp::Add, Ty::B64, y64, slice_rows);
                 let x64 = self.un(UnOp::ZExt, Ty::B64, x);
                 let w64 = self.un(UnOp::ZExt, Ty::B64, wl);
                 let t1 = self.int(IntOp::Mul, Ty::B64, y64, w64);
                 let t1 = self.int(IntOp::Add, Ty::B64, t1, x64);
-                let t1 = self.int(IntOp::Mul, Ty::B64, t1, size64);
+                let t1 = self.int(IntOp::Mul, Ty::B64, t1, fp.size64);
                 let a = self.int(IntOp::Add, Ty::B64, base, t1);
                 let addrs: Vec<H> = (0..4u64)
                     .map(|j| {
@@ -831,11 +1011,11 @@ impl Lifter<'_> {
                         self.int(IntOp::Add, Ty::B64, a, k)
                     })
                     .collect();
-                let vals = self.typed_load_values(t, &desc, &ts.sel, &[0, 1, 2, 3], &addrs, ok);
+                let vals = self.typed_load_values(t, fp.desc, &ts.sel, &[0, 1, 2, 3], &addrs, ok);
                 let vals: Vec<H> = (0..4)
-                    .map(|c| self.buf_select(inside, vals[c], border_c[c]))
+                    .map(|c| self.buf_select(inside, vals[c], fp.border[c]))
                     .collect();
-                let vals = match &cmp {
+                let vals = match &fp.cmp {
                     // Depth compare (D191): the texel's first component against the reference, 1.0 or
                     // 0.0, filtered below like a texel.
                     Some((func, r)) => {
@@ -848,35 +1028,20 @@ impl Lifter<'_> {
             }
         }
         // Weights: k/256 and (256 − k)/256, exact.
-        let inv = self.c(Ty::B32, 0x3b80_0000);
-        let c256 = self.c(Ty::B32, 256);
-        let weights = |s: &mut Self, a: H| {
-            let af = s.un(UnOp::U32ToF32, Ty::B32, a);
-            let w1 = s.float(FloatOp::F32Mul, af, inv, af);
-            let b = s.int(IntOp::Sub, Ty::B32, c256, a);
-            let bf = s.un(UnOp::U32ToF32, Ty::B32, b);
-            let w0 = s.float(FloatOp::F32Mul, bf, inv, bf);
-            (w0, w1)
-        };
-        let (ax0, ax1) = weights(self, ax.a);
-        let (ay0, ay1) = weights(self, ay.a);
-        let lerp = |s: &mut Self, p: H, q: H, w0: H, w1: H| {
-            let x = s.float(FloatOp::F32Mul, p, w0, p);
-            let y = s.float(FloatOp::F32Mul, q, w1, q);
-            s.float(FloatOp::F32Add, x, y, x)
-        };
-        for (reg, c) in (vdata..).zip((0..4usize).filter(|c| dmask >> c & 1 != 0)) {
-            let r0 = lerp(self, texels[0][c], texels[1][c], ax0, ax1);
+        let (ax0, ax1) = self.weights_256(ax.a);
+        let (ay0, ay1) = self.weights_256(ay.a);
+        let mut out = Vec::new();
+        for c in (0..4usize).filter(|c| fp.dmask >> c & 1 != 0) {
+            let r0 = self.lerp(texels[0][c], texels[1][c], ax0, ax1);
             let v = if d2 {
-                let r1 = lerp(self, texels[2][c], texels[3][c], ax0, ax1);
-                lerp(self, r0, r1, ay0, ay1)
+                let r1 = self.lerp(texels[2][c], texels[3][c], ax0, ax1);
+                self.lerp(r0, r1, ay0, ay1)
             } else {
                 r0
             };
-            let v = self.buf_select(linear, v, texels[0][c]);
-            self.write_v(reg, v);
+            out.push(self.buf_select(fp.linear, v, texels[0][c]));
         }
-        Ok(())
+        out
     }
 }
 
