@@ -74,30 +74,9 @@ impl Lifter<'_> {
         compare: bool,
         offset: bool,
     ) -> Result<(), LiftError> {
-        let (w0, w1) = (self.w(0), self.w(1));
-        let nsa = (w0 >> 1) & 3;
-        let dim_field = (w0 >> 3) & 7;
-        let dmask = (w0 >> 8) & 0xf;
-        let unorm_bit = (w0 >> 12) & 1;
-        let vaddr0 = (w1 & 0xff) as u16;
-        let vdata = ((w1 >> 8) & 0xff) as u16;
-        let srsrc = (((w1 >> 16) & 0x1f) * 4) as u16;
-        let ssamp = (((w1 >> 21) & 0x1f) * 4) as u16;
-        if w0 >> 15 & 1 != 0 {
-            return self.unsupported_mimg("r128 (a 128-bit T#) is not modelled (D183)");
-        }
-        if w0 >> 16 & 3 != 0 {
-            return self.unsupported_mimg(
-                "tfe/lwe (texture fail and LOD warning results) are not modelled (D183)",
-            );
-        }
-        if w1 >> 30 & 1 != 0 {
-            return self.unsupported_mimg("a16 (16-bit image addresses) is not modelled (D183)");
-        }
-        if w1 >> 31 & 1 != 0 {
-            return self.unsupported_mimg("d16 (16-bit image data) is not modelled (D183)");
-        }
-        let dim = match Dim::of(dim_field) {
+        let m = self.mimg_fields()?;
+        let (dmask, unorm_bit, vdata) = (m.dmask, m.unorm, m.vdata);
+        let dim = match Dim::of(m.dim_field) {
             Some(d @ (Dim::D2 | Dim::D2Array)) => d,
             _ => {
                 return self.unsupported_mimg(
@@ -121,22 +100,10 @@ impl Lifter<'_> {
             + compare as usize
             + dim.coords()
             + (lod_form == GatherLod::Explicit) as usize;
-        let addr_regs: Vec<u16> = (0..naddr)
-            .map(|k| {
-                if nsa == 0 || k == 0 {
-                    vaddr0 + k as u16
-                } else {
-                    let b = k - 1;
-                    ((self.w(2 + b / 4) >> (8 * (b % 4))) & 0xff) as u16
-                }
-            })
-            .collect();
-        if addr_regs.iter().any(|&r| r > 255) || vdata + 4 > 256 {
-            return self.unsupported_mimg("an address or data VGPR tuple passes v255");
-        }
+        let addr_regs = self.mimg_addr_regs(&m, naddr, 4)?;
         // Reads first: the T#, the S#, the address.
-        let ts = self.tsharp(srsrc, dim);
-        let sw: Vec<H> = (0..4).map(|i| self.read_s(ssamp + i, Ty::B32)).collect();
+        let ts = self.tsharp(m.srsrc, dim);
+        let sw: Vec<H> = (0..4).map(|i| self.read_s(m.ssamp + i, Ty::B32)).collect();
         let addr: Vec<H> = addr_regs
             .iter()
             .map(|&reg| self.n(Node::ReadVgpr { reg, ty: Ty::B32 }))

@@ -138,6 +138,24 @@ pub fn atomic_format_refusal(fmt: u32, op: AtomicOp) -> Option<&'static str> {
     }
 }
 
+/// A MIMG instruction's fields (RDNA 2 ISA guide, "MIMG"), as [`Lifter::mimg_fields`] decodes them.
+pub(super) struct MimgFields {
+    /// NSA dwords after the first two (0: the address VGPRs are consecutive from `vaddr0`).
+    pub(super) nsa: u32,
+    /// The `dim` field (0 1D, 1 2D, 2 3D, 3 cube, 4 1D array, 5 2D array, 6/7 MSAA).
+    pub(super) dim_field: u32,
+    pub(super) dmask: u32,
+    /// The `unorm` bit (a sampler matter).
+    pub(super) unorm: u32,
+    /// `glc`: an atomic returns the old value.
+    pub(super) glc: bool,
+    pub(super) vaddr0: u16,
+    pub(super) vdata: u16,
+    /// The first SGPR of the T# and of the S#.
+    pub(super) srsrc: u16,
+    pub(super) ssamp: u16,
+}
+
 /// The T# fields the lifter uses (all Uniform B32 unless noted).
 pub(super) struct Tsharp {
     /// Base address (B64).
@@ -217,34 +235,12 @@ impl Lifter<'_> {
                 ))
             }
         };
-        let (w0, w1) = (self.w(0), self.w(1));
-        let nsa = (w0 >> 1) & 3;
-        let dim_field = (w0 >> 3) & 7;
-        let dmask = (w0 >> 8) & 0xf;
-        let vaddr0 = (w1 & 0xff) as u16;
-        let vdata = ((w1 >> 8) & 0xff) as u16;
-        let srsrc = (((w1 >> 16) & 0x1f) * 4) as u16;
-        if w0 >> 15 & 1 != 0 {
-            return self.unsupported_mimg("r128 (a 128-bit T#) is not modelled (D183)");
-        }
-        if w0 >> 16 & 3 != 0 {
-            return self.unsupported_mimg(
-                "tfe/lwe (texture fail and LOD warning results) are not modelled (D183)",
-            );
-        }
-        if w1 >> 30 & 1 != 0 {
-            return self.unsupported_mimg("a16 (16-bit image addresses) is not modelled (D183)");
-        }
-        if w1 >> 31 & 1 != 0 {
-            return self.unsupported_mimg("d16 (16-bit image data) is not modelled (D183)");
-        }
-        let Some(dim) = Dim::of(dim_field) else {
+        let m = self.mimg_fields()?;
+        let Some(dim) = Dim::of(m.dim_field) else {
             return self.unsupported_mimg("cube and MSAA image dimensions are not modelled (D183)");
         };
-        if dmask == 0 {
-            return self
-                .unsupported_mimg("an image instruction with dmask 0 is not modelled (D183)");
-        }
+        let (dmask, vdata) = (m.dmask, m.vdata);
+        self.mimg_dmask_nonzero(&m)?;
         if let Kind::Atomic(aop) = kind {
             let want = if aop == AtomicOp::CmpSwap { 3 } else { 1 };
             if dmask != want {
@@ -257,23 +253,11 @@ impl Lifter<'_> {
             Kind::Resinfo => 1,
             _ => dim.coords() + mip as usize,
         };
-        let addr_regs: Vec<u16> = (0..naddr)
-            .map(|k| {
-                if nsa == 0 || k == 0 {
-                    vaddr0 + k as u16
-                } else {
-                    let b = k - 1;
-                    ((self.w(2 + b / 4) >> (8 * (b % 4))) & 0xff) as u16
-                }
-            })
-            .collect();
         let ndata = dmask.count_ones() as u16;
         // Every form reads or writes one VGPR per dmask bit from vdata.
-        if addr_regs.iter().any(|&r| r > 255) || vdata + ndata > 256 {
-            return self.unsupported_mimg("an address or data VGPR tuple passes v255");
-        }
+        let addr_regs = self.mimg_addr_regs(&m, naddr, ndata)?;
         // Reads first: the T#, the address, the data.
-        let ts = self.tsharp(srsrc, dim);
+        let ts = self.tsharp(m.srsrc, dim);
         let addr: Vec<H> = addr_regs
             .iter()
             .map(|&reg| self.n(Node::ReadVgpr { reg, ty: Ty::B32 }))
@@ -410,7 +394,7 @@ impl Lifter<'_> {
                 data1: (aop == AtomicOp::CmpSwap).then(|| data[1]),
                 enable,
             });
-            if w0 >> 13 & 1 != 0 {
+            if m.glc {
                 self.write_v(vdata, old);
             }
             return Ok(());
@@ -421,6 +405,76 @@ impl Lifter<'_> {
     /// A lift-time refusal of an image instruction, named as MIMG.
     pub(super) fn unsupported_mimg<T>(&self, reason: &str) -> Result<T, LiftError> {
         self.unsupported(&format!("image instruction (MIMG): {reason}"))
+    }
+
+    /// The MIMG fields of this instruction's words, decoded once for every image form (storage images,
+    /// sampling, gathering; D196), and the lift-time refusals they all share: r128, tfe/lwe, a16 and
+    /// d16 (D183). The dim, dmask and address-count rules stay with each form.
+    pub(super) fn mimg_fields(&self) -> Result<MimgFields, LiftError> {
+        let (w0, w1) = (self.w(0), self.w(1));
+        if w0 >> 15 & 1 != 0 {
+            return self.unsupported_mimg("r128 (a 128-bit T#) is not modelled (D183)");
+        }
+        if w0 >> 16 & 3 != 0 {
+            return self.unsupported_mimg(
+                "tfe/lwe (texture fail and LOD warning results) are not modelled (D183)",
+            );
+        }
+        if w1 >> 30 & 1 != 0 {
+            return self.unsupported_mimg("a16 (16-bit image addresses) is not modelled (D183)");
+        }
+        if w1 >> 31 & 1 != 0 {
+            return self.unsupported_mimg("d16 (16-bit image data) is not modelled (D183)");
+        }
+        Ok(MimgFields {
+            nsa: (w0 >> 1) & 3,
+            dim_field: (w0 >> 3) & 7,
+            dmask: (w0 >> 8) & 0xf,
+            unorm: (w0 >> 12) & 1,
+            glc: w0 >> 13 & 1 != 0,
+            vaddr0: (w1 & 0xff) as u16,
+            vdata: ((w1 >> 8) & 0xff) as u16,
+            srsrc: (((w1 >> 16) & 0x1f) * 4) as u16,
+            ssamp: (((w1 >> 21) & 0x1f) * 4) as u16,
+        })
+    }
+
+    /// The refusal of `dmask` 0 (storage images and sampling; a gather names its own dmask rule).
+    pub(super) fn mimg_dmask_nonzero(&self, m: &MimgFields) -> Result<(), LiftError> {
+        if m.dmask == 0 {
+            return self
+                .unsupported_mimg("an image instruction with dmask 0 is not modelled (D183)");
+        }
+        Ok(())
+    }
+
+    /// The `naddr` address VGPRs: consecutive from vaddr0, or vaddr0 then the NSA dwords' bytes; refused
+    /// when an NSA list is shorter than `naddr` (D191) or an address or the `ndata` data VGPRs pass v255.
+    pub(super) fn mimg_addr_regs(
+        &self,
+        m: &MimgFields,
+        naddr: usize,
+        ndata: u16,
+    ) -> Result<Vec<u16>, LiftError> {
+        if m.nsa != 0 && naddr > 1 + 4 * m.nsa as usize {
+            return self.unsupported_mimg(
+                "the NSA address list is shorter than the form's address operands (D191)",
+            );
+        }
+        let regs: Vec<u16> = (0..naddr)
+            .map(|k| {
+                if m.nsa == 0 || k == 0 {
+                    m.vaddr0 + k as u16
+                } else {
+                    let b = k - 1;
+                    ((self.w(2 + b / 4) >> (8 * (b % 4))) & 0xff) as u16
+                }
+            })
+            .collect();
+        if regs.iter().any(|&r| r > 255) || m.vdata + ndata > 256 {
+            return self.unsupported_mimg("an address or data VGPR tuple passes v255");
+        }
+        Ok(regs)
     }
 
     pub(super) fn tsharp(&mut self, srsrc: u16, dim: Dim) -> Tsharp {
