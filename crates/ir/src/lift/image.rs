@@ -54,15 +54,18 @@ pub enum Dim {
     D3,
     D1Array,
     D2Array,
+    /// A cube or cube array (sampling and gathering only, D196; storage cubes are 2-D arrays, D183).
+    Cube,
 }
 
 impl Dim {
-    /// The `dim` field's dimension; None for cube and MSAA (not modelled).
+    /// The `dim` field's dimension; None for MSAA (not modelled).
     pub fn of(field: u32) -> Option<Dim> {
         Some(match field {
             0 => Dim::D1,
             1 => Dim::D2,
             2 => Dim::D3,
+            3 => Dim::Cube,
             4 => Dim::D1Array,
             5 => Dim::D2Array,
             _ => return None,
@@ -74,6 +77,7 @@ impl Dim {
             Dim::D1 => 8,
             Dim::D2 => 9,
             Dim::D3 => 10,
+            Dim::Cube => 11,
             Dim::D1Array => 12,
             Dim::D2Array => 13,
         }
@@ -83,11 +87,11 @@ impl Dim {
         match self {
             Dim::D1 => 1,
             Dim::D2 | Dim::D1Array => 2,
-            Dim::D3 | Dim::D2Array => 3,
+            Dim::D3 | Dim::D2Array | Dim::Cube => 3,
         }
     }
     fn has_y(self) -> bool {
-        matches!(self, Dim::D2 | Dim::D3 | Dim::D2Array)
+        matches!(self, Dim::D2 | Dim::D3 | Dim::D2Array | Dim::Cube)
     }
     fn array(self) -> bool {
         matches!(self, Dim::D1Array | Dim::D2Array)
@@ -236,7 +240,7 @@ impl Lifter<'_> {
             }
         };
         let m = self.mimg_fields()?;
-        let Some(dim) = Dim::of(m.dim_field) else {
+        let Some(dim) = Dim::of(m.dim_field).filter(|&d| d != Dim::Cube) else {
             return self.unsupported_mimg("cube and MSAA image dimensions are not modelled (D183)");
         };
         let (dmask, vdata) = (m.dmask, m.vdata);
@@ -333,7 +337,8 @@ impl Lifter<'_> {
             Dim::D1 => (z, z),
             Dim::D1Array => (z, addr[1]),
             Dim::D2 => (addr[1], z),
-            Dim::D3 | Dim::D2Array => (addr[1], addr[2]),
+            // A cube is refused before this (storage cubes are 2-D arrays, D183).
+            Dim::D3 | Dim::D2Array | Dim::Cube => (addr[1], addr[2]),
         };
         if dim.has_y() {
             let in_y = self.icmp(IntCmp::LtU, Ty::B32, yy, hl);
@@ -588,7 +593,7 @@ impl Lifter<'_> {
             Dim::D2 => (hl, one),
             Dim::D3 => (hl, dl),
             Dim::D1Array => (slices, one),
-            Dim::D2Array => (hl, slices),
+            Dim::D2Array | Dim::Cube => (hl, slices),
         };
         let span = self.int(IntOp::Sub, Ty::B32, ts.last_level, ts.base_level);
         let levels = self.int(IntOp::Add, Ty::B32, span, one);

@@ -39,6 +39,9 @@ use crate::{FloatCmp, FloatOp, Handle, IntCmp, IntOp, Node, Ty, UnOp};
 #[path = "gather.rs"]
 mod gather;
 pub(super) use gather::GatherLod;
+// 3-D and cube sampling (D196) likewise.
+#[path = "sample_vol.rs"]
+mod sample_vol;
 
 type H = Handle<Node>;
 
@@ -348,6 +351,12 @@ impl Lifter<'_> {
             }
             None => (sq(self, g[0], wf), sq(self, g[1], wf)),
         };
+        self.gradient_lod_of(qx, qy)
+    }
+
+    /// D191's LOD from the two directions' squared scaled gradient lengths `qx`, `qy` (see
+    /// [`Self::gradient_lod`]; 3-D images add a third term, D196).
+    fn gradient_lod_of(&mut self, qx: H, qy: H) -> H {
         let larger = self.fcmp(FloatCmp::Gt, qy, qx);
         let q = self.buf_select(larger, qy, qx);
         let lo = self.c(Ty::B32, 0x1f80_0000); // 2^-64
@@ -607,9 +616,11 @@ impl Lifter<'_> {
         let (dmask, unorm_bit, vdata) = (m.dmask, m.unorm, m.vdata);
         let dim = match Dim::of(m.dim_field) {
             Some(d @ (Dim::D1 | Dim::D2 | Dim::D1Array | Dim::D2Array)) => d,
+            // 3-D and cube images: their own function (D196).
+            Some(d @ (Dim::D3 | Dim::Cube)) => return self.image_sample_vol(form, &m, d),
             _ => {
                 return self.unsupported_mimg(
-                    "sampling is modelled for 1D, 2D, 1D array and 2D array images only (D187, D194): 3D, cube and MSAA are not",
+                    "sampling is modelled for 1D, 2D, 3D, cube, 1D array and 2D array images only (D187, D194, D196): MSAA is not",
                 )
             }
         };
