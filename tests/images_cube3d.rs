@@ -654,3 +654,263 @@ fn sample_cube_capture() {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 -show-encoding. Per lane: (s, t, face, lod) from s[0:1] + 16·lane; four
+/// cube samples (T# s[8:15] two cubes of one level, s[40:47] one cube of three levels); 16 dwords to s[2:3] + 64·lane.
+const SAMPLE_CUBE_ASM: &[(&str, &[u32])] = &[
+    ("s_lshl_b32 s7, s6, 5", &[0x8f078506]),
+    ("v_add_nc_u32_e32 v0, s7, v0", &[0x4a000007]),
+    ("v_lshlrev_b32_e32 v1, 4, v0", &[0x34020084]),
+    (
+        "global_load_dwordx4 v[2:5], v1, s[0:1]",
+        &[0xdc388000, 0x02000001],
+    ),
+    ("v_lshlrev_b32_e32 v56, 6, v0", &[0x34700086]),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+    (
+        "image_sample_lz v[20:23], v[2:4], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_CUBE",
+        &[0xf09c0f18, 0x00821402],
+    ),
+    (
+        "image_sample_lz v[24:27], v[2:4], s[8:15], s[20:23] dmask:0xf dim:SQ_RSRC_IMG_CUBE",
+        &[0xf09c0f18, 0x00a21802],
+    ),
+    (
+        "image_sample_l v[28:31], v[2:5], s[40:47], s[24:27] dmask:0xf dim:SQ_RSRC_IMG_CUBE",
+        &[0xf0900f18, 0x00ca1c02],
+    ),
+    (
+        "image_sample_lz v[32:35], v[2:4], s[40:47], s[28:31] dmask:0xf dim:SQ_RSRC_IMG_CUBE",
+        &[0xf09c0f18, 0x00ea2002],
+    ),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+    (
+        "global_store_dwordx4 v56, v[20:23], s[2:3]",
+        &[0xdc788000, 0x00021438],
+    ),
+    (
+        "global_store_dwordx4 v56, v[24:27], s[2:3] offset:16",
+        &[0xdc788010, 0x00021838],
+    ),
+    (
+        "global_store_dwordx4 v56, v[28:31], s[2:3] offset:32",
+        &[0xdc788020, 0x00021c38],
+    ),
+    (
+        "global_store_dwordx4 v56, v[32:35], s[2:3] offset:48",
+        &[0xdc788030, 0x00022038],
+    ),
+    ("s_endpgm", &[0xbf810000]),
+];
+
+/// The face coordinates the cube forms take directly (D196): s and t around [1, 2] (edges 1 and 2 exactly,
+/// NaN, ±inf), face numbers of both cubes, past them (the layer clamped), negative, halves (ties to even)
+/// and NaN — never 6 or 7 in the low bits (refused, below).
+fn cube_face_inputs(g: &mut Lcg, n: usize) -> Vec<[f32; 4]> {
+    let faces = [
+        0.0,
+        1.0,
+        2.0,
+        3.0,
+        4.0,
+        5.0,
+        8.0,
+        9.0,
+        10.0,
+        11.0,
+        12.0,
+        13.0,
+        16.0,
+        21.0,
+        -8.0,
+        -3.0,
+        0.5,
+        1.5,
+        2.5,
+        4.5,
+        8.5,
+        12.5,
+        -0.0,
+        f32::NAN,
+    ];
+    let st = [
+        1.0,
+        2.0,
+        1.5,
+        0.9,
+        2.1,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+    ];
+    (0..n)
+        .map(|i| {
+            let mut c = |k: usize| {
+                if (i + k).is_multiple_of(5) {
+                    st[(i / 5 + k) % st.len()]
+                } else {
+                    1.0 + (g.next() % 1000) as f32 / 1000.0
+                }
+            };
+            let (s, t) = (c(0), c(1));
+            let face = faces[g.next() as usize % faces.len()];
+            let lod = (g.next() % 14) as f32 * 0.25 - 0.5;
+            [s, t, face, lod]
+        })
+        .collect()
+}
+
+/// Hand-assembled cube forms with the face coordinates given directly (D196): `image_sample_lz` nearest
+/// and bilinear on a two-cube image (non-seamless), `image_sample_l` nearest with point mips and
+/// `image_sample_lz` bilinear on a one-cube image of three levels (4, 2, 1 texels), 256 lanes; then the
+/// refusals: a face number 6 at run time, `_o` on a cube and `_g16` on a 3-D image at lift time, and a
+/// seamless footprint off the face.
+// coverage: sample_cube_forms: IMAGE_SAMPLE_LZ IMAGE_SAMPLE_L
+#[test]
+fn sample_cube_forms() {
+    let dir = scratch("cubeforms");
+    write_code(&dir.join("k.bin"), SAMPLE_CUBE_ASM);
+    let mut g = Lcg(0xcbe_0196);
+    let two: Vec<u8> = (0..4 * 16 * 12).map(|_| (g.next() >> 8) as u8).collect();
+    let mips: Vec<u8> = (0..4 * 6 * (16 + 4 + 1))
+        .map(|_| (g.next() >> 8) as u8)
+        .collect();
+    std::fs::write(dir.join("two.bin"), &two).unwrap();
+    std::fs::write(dir.join("mips.bin"), &mips).unwrap();
+    let n = 256usize;
+    let inputs = cube_face_inputs(&mut g, n);
+    write_lane_inputs(&dir.join("in.bin"), &inputs);
+    let manifest = |seamless: bool| {
+        let sm = if seamless { "" } else { "seamless = false, " };
+        lanes_manifest(
+            n,
+            n * 64,
+            &format!(
+                r#"    {{ reg = 8, tsharp = "two" }},
+    {{ reg = 40, tsharp = "mips" }},
+    {{ reg = 16, ssharp = {{ {sm}filter = "nearest" }} }},
+    {{ reg = 20, ssharp = {{ {sm}filter = "linear", address = ["repeat", "mirrored_repeat"] }} }},
+    {{ reg = 24, ssharp = {{ {sm}filter = "nearest", mipmap_mode = "nearest" }} }},
+    {{ reg = 28, ssharp = {{ {sm}filter = "linear", address = ["clamp_to_border", "clamp_to_border"], border = "opaque_white" }} }},
+"#
+            ),
+            r#"[[images]]
+name = "two"
+format = "rgba8_unorm"
+dim = "cube"
+extent = [4, 4, 1]
+layers = 12
+file = "two.bin"
+[[images]]
+name = "mips"
+format = "rgba8_unorm"
+dim = "cube"
+extent = [4, 4, 1]
+levels = 3
+layers = 6
+file = "mips.bin"
+"#,
+        )
+    };
+    let m = dir.join("k.toml");
+    std::fs::write(&m, manifest(false)).unwrap();
+    let out = dir.join("out");
+    run_both(&m, &out);
+    let o = words(&read(&out.join("o.bin")));
+    let t2 = |slice: i32, x: i32, y: i32| -> [f32; 4] {
+        let k = ((slice * 4 + y) * 4 + x) as usize;
+        std::array::from_fn(|c| two[4 * k + c] as f32 / 255.0)
+    };
+    let level_base = [0usize, 96, 120];
+    let tm = |d: usize| {
+        let mips = &mips;
+        move |slice: i32, x: i32, y: i32| -> [f32; 4] {
+            let e = 4 >> d;
+            let k = level_base[d] + ((slice * e + y) * e + x) as usize;
+            std::array::from_fn(|c| mips[4 * k + c] as f32 / 255.0)
+        }
+    };
+    let mut edges = 0;
+    for (i, &[s, t, face, lod]) in inputs.iter().enumerate() {
+        let c = [s, t, face];
+        let (a, ca) = cube_sample(false, c, 4, 2, &t2);
+        let (b, cb) = cube_sample(true, c, 4, 2, &t2);
+        let d = level_of_lod(lod, 2);
+        let (e, _) = cube_sample(false, c, 4 >> d, 1, &tm(d));
+        let (f, _) = cube_sample(true, c, 4, 1, &tm(0));
+        edges += (ca || cb) as usize;
+        for (k, want) in [a, b, e, f].iter().enumerate() {
+            for ch in 0..4 {
+                let got = o[16 * i + 4 * k + ch];
+                assert_eq!(
+                    got,
+                    want[ch].to_bits(),
+                    "lane {i} (s {s}, t {t}, face {face}, lod {lod}) sample {k} c{ch}: {} want {}",
+                    f32::from_bits(got),
+                    want[ch]
+                );
+            }
+        }
+    }
+    assert!(edges > n / 8, "{edges}");
+    // Refused: a face number 6 (low bits 6 or 7) at run time; seamless footprints off the face.
+    let refused = |what: &str, msg: &str| {
+        let o = rdna2spv(&[
+            "run".as_ref(),
+            m.as_os_str(),
+            "--backend".as_ref(),
+            "host".as_ref(),
+            "--out".as_ref(),
+            dir.join("out-refused").as_os_str(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+        assert!(err.contains(msg), "{what}: {err}");
+    };
+    let mut bad = inputs.clone();
+    bad[3][2] = 14.0;
+    write_lane_inputs(&dir.join("in.bin"), &bad);
+    refused("face 6", "a cube face number 6 or 7");
+    write_lane_inputs(&dir.join("in.bin"), &inputs);
+    std::fs::write(&m, manifest(true)).unwrap();
+    refused("seamless", "leaves its face under seamless filtering");
+    // Lift-time refusals: `_o` on a cube, `_g16` on a 3-D image (llvm-mc-19 encodings).
+    for (line, w, msg) in [
+        (
+            "image_sample_lz_o v[10:13], v[2:5], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_CUBE",
+            [0xf0dc0f18u32, 0x00820a02],
+            "texel offsets (`_o`) on a cube image",
+        ),
+        (
+            "image_sample_d_g16 v[10:13], v[2:8], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_3D",
+            [0xf0880f11, 0x00820a02],
+            "16-bit gradients (`_g16`) on a 3-D image",
+        ),
+    ] {
+        write_code(
+            &dir.join("k.bin"),
+            &[(line, &w), ("s_endpgm", &[0xbf810000])],
+        );
+        refused(line, msg);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `rdna2spv disasm --raw` prints every 3-D and cube sampling encoding of this suite as llvm-mc-19
+/// assembled it.
+#[test]
+fn cube3d_decoding_matches_llvm_mc() {
+    let dir = scratch("disasm");
+    for (line, w) in SAMPLE_3D_ASM.iter().chain(SAMPLE_CUBE_ASM) {
+        if !line.starts_with("image_") {
+            continue;
+        }
+        let f = dir.join("w.bin");
+        write_code(&f, &[(line, w)]);
+        let out = ok(&rdna2spv(&["disasm", "--raw", f.to_str().unwrap()]), line);
+        let printed = out.lines().next().unwrap().split("//").next().unwrap();
+        let norm = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(norm(printed), norm(line), "{w:08x?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
