@@ -1,4 +1,5 @@
-//! Image sampling (MIMG `image_sample_lz`, `image_sample_l`) on 1D, 2D, 1D array and 2D array images, decision D187 (1D arrays: D194). The T# is decoded
+//! Image sampling (MIMG `image_sample_lz`, `image_sample_l`) on 1D, 2D, 1D array and 2D array images, decision D187 (1D arrays: D194; 3D and cube
+//! images: lift/sample_vol.rs, D196). The T# is decoded
 //! as for storage images (D183, lift/image.rs) and the sampler (S#, four SGPRs) at run time too; texels are
 //! fetched with the storage-image addressing and conversions, and filtered by D187's model, a composition of
 //! existing IR nodes (integer arithmetic, f32 add/mul/div and conversions), so the evaluator and every
