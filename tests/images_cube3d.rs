@@ -901,7 +901,11 @@ file = "mips.bin"
 #[test]
 fn cube3d_decoding_matches_llvm_mc() {
     let dir = scratch("disasm");
-    for (line, w) in SAMPLE_3D_ASM.iter().chain(SAMPLE_CUBE_ASM) {
+    for (line, w) in SAMPLE_3D_ASM
+        .iter()
+        .chain(SAMPLE_CUBE_ASM)
+        .chain(GATHER_CUBE_ASM)
+    {
         if !line.starts_with("image_") {
             continue;
         }
@@ -912,5 +916,194 @@ fn cube3d_decoding_matches_llvm_mc() {
         let norm = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
         assert_eq!(norm(printed), norm(line), "{w:08x?}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 -show-encoding. Per lane: (s, t, face, lod) from s[0:1] + 16·lane; four
+/// cube gathers (T# s[8:15] two cubes of one level, s[40:47] one cube of three levels); 16 dwords to
+/// s[2:3] + 64·lane.
+const GATHER_CUBE_ASM: &[(&str, &[u32])] = &[
+    ("s_lshl_b32 s7, s6, 5", &[0x8f078506]),
+    ("v_add_nc_u32_e32 v0, s7, v0", &[0x4a000007]),
+    ("v_lshlrev_b32_e32 v1, 4, v0", &[0x34020084]),
+    (
+        "global_load_dwordx4 v[2:5], v1, s[0:1]",
+        &[0xdc388000, 0x02000001],
+    ),
+    ("v_lshlrev_b32_e32 v56, 6, v0", &[0x34700086]),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+    (
+        "image_gather4_lz v[20:23], v[2:4], s[8:15], s[16:19] dmask:0x1 dim:SQ_RSRC_IMG_CUBE",
+        &[0xf11c0118, 0x00821402],
+    ),
+    (
+        "image_gather4_lz v[24:27], v[2:4], s[8:15], s[20:23] dmask:0x8 dim:SQ_RSRC_IMG_CUBE",
+        &[0xf11c0818, 0x00a21802],
+    ),
+    (
+        "image_gather4_l v[28:31], v[2:5], s[40:47], s[24:27] dmask:0x2 dim:SQ_RSRC_IMG_CUBE",
+        &[0xf1100218, 0x00ca1c02],
+    ),
+    (
+        "image_gather4_lz v[32:35], v[2:4], s[40:47], s[28:31] dmask:0x4 dim:SQ_RSRC_IMG_CUBE",
+        &[0xf11c0418, 0x00ea2002],
+    ),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+    (
+        "global_store_dwordx4 v56, v[20:23], s[2:3]",
+        &[0xdc788000, 0x00021438],
+    ),
+    (
+        "global_store_dwordx4 v56, v[24:27], s[2:3] offset:16",
+        &[0xdc788010, 0x00021838],
+    ),
+    (
+        "global_store_dwordx4 v56, v[28:31], s[2:3] offset:32",
+        &[0xdc788020, 0x00021c38],
+    ),
+    (
+        "global_store_dwordx4 v56, v[32:35], s[2:3] offset:48",
+        &[0xdc788030, 0x00022038],
+    ),
+    ("s_endpgm", &[0xbf810000]),
+];
+
+/// One cube gather per D190 on D196's face: the bilinear footprint of `u = s − 1`, `v = t − 1` on faces of
+/// `n` texels, indices clamped to the face, component `c` of (i0, j1), (i1, j1), (i1, j0), (i0, j0).
+fn cube_gather(
+    c: [f32; 3],
+    n: i32,
+    cubes: i32,
+    comp: usize,
+    texel: &dyn Fn(i32, i32, i32) -> [f32; 4],
+) -> [f32; 4] {
+    let q = if c[2].is_nan() {
+        0
+    } else {
+        c[2].clamp(-16_777_216.0, 16_777_216.0).round_ties_even() as i32
+    };
+    let slice = 6 * (q >> 3).clamp(0, cubes - 1) + (q & 7);
+    let (i, _) = axis(c[0] - 1.0, n, true, 0);
+    let (j, _) = axis(c[1] - 1.0, n, true, 0);
+    let cl = |k: i32| k.clamp(0, n - 1);
+    let t = |di: i32, dj: i32| texel(slice, cl(i + di), cl(j + dj))[comp];
+    [t(0, 1), t(1, 1), t(1, 0), t(0, 0)]
+}
+
+/// Cube gathers (D196 on D190): `image_gather4_lz` and `_l` on faces given directly (the inputs of
+/// `sample_cube_forms`), components x, w, y, z, non-seamless; then a seamless footprint off the face and
+/// `_o` on a cube refused by name.
+// coverage: gather_cube_forms: IMAGE_GATHER4_LZ IMAGE_GATHER4_L
+#[test]
+fn gather_cube_forms() {
+    let dir = scratch("cubegather");
+    write_code(&dir.join("k.bin"), GATHER_CUBE_ASM);
+    let mut g = Lcg(0x9a7_0196);
+    let two: Vec<u8> = (0..4 * 16 * 12).map(|_| (g.next() >> 8) as u8).collect();
+    let mips: Vec<u8> = (0..4 * 6 * (16 + 4 + 1))
+        .map(|_| (g.next() >> 8) as u8)
+        .collect();
+    std::fs::write(dir.join("two.bin"), &two).unwrap();
+    std::fs::write(dir.join("mips.bin"), &mips).unwrap();
+    let n = 256usize;
+    let inputs = cube_face_inputs(&mut g, n);
+    write_lane_inputs(&dir.join("in.bin"), &inputs);
+    let manifest = |seamless: bool| {
+        let sm = if seamless { "" } else { "seamless = false, " };
+        lanes_manifest(
+            n,
+            n * 64,
+            &format!(
+                r#"    {{ reg = 8, tsharp = "two" }},
+    {{ reg = 40, tsharp = "mips" }},
+    {{ reg = 16, ssharp = {{ {sm}filter = "nearest" }} }},
+    {{ reg = 20, ssharp = {{ {sm}filter = "linear", address = ["repeat", "mirrored_repeat"] }} }},
+    {{ reg = 24, ssharp = {{ {sm}filter = "nearest", mipmap_mode = "nearest" }} }},
+    {{ reg = 28, ssharp = {{ {sm}filter = "linear", address = ["clamp_to_border", "clamp_to_border"], border = "opaque_white" }} }},
+"#
+            ),
+            r#"[[images]]
+name = "two"
+format = "rgba8_unorm"
+dim = "cube"
+extent = [4, 4, 1]
+layers = 12
+file = "two.bin"
+[[images]]
+name = "mips"
+format = "rgba8_unorm"
+dim = "cube"
+extent = [4, 4, 1]
+levels = 3
+layers = 6
+file = "mips.bin"
+"#,
+        )
+    };
+    let m = dir.join("k.toml");
+    std::fs::write(&m, manifest(false)).unwrap();
+    let out = dir.join("out");
+    run_both(&m, &out);
+    let o = words(&read(&out.join("o.bin")));
+    let t2 = |slice: i32, x: i32, y: i32| -> [f32; 4] {
+        let k = ((slice * 4 + y) * 4 + x) as usize;
+        std::array::from_fn(|c| two[4 * k + c] as f32 / 255.0)
+    };
+    let level_base = [0usize, 96, 120];
+    let tm = |d: usize| {
+        let mips = &mips;
+        move |slice: i32, x: i32, y: i32| -> [f32; 4] {
+            let e = 4 >> d;
+            let k = level_base[d] + ((slice * e + y) * e + x) as usize;
+            std::array::from_fn(|c| mips[4 * k + c] as f32 / 255.0)
+        }
+    };
+    for (i, &[s, t, face, lod]) in inputs.iter().enumerate() {
+        let c = [s, t, face];
+        let d = level_of_lod(lod, 2);
+        let want = [
+            cube_gather(c, 4, 2, 0, &t2),
+            cube_gather(c, 4, 2, 3, &t2),
+            cube_gather(c, 4 >> d, 1, 1, &tm(d)),
+            cube_gather(c, 4, 1, 2, &tm(0)),
+        ];
+        for (k, w) in want.iter().enumerate() {
+            for ch in 0..4 {
+                let got = o[16 * i + 4 * k + ch];
+                assert_eq!(
+                    got,
+                    w[ch].to_bits(),
+                    "lane {i} (s {s}, t {t}, face {face}, lod {lod}) gather {k} texel {ch}: {} want {}",
+                    f32::from_bits(got),
+                    w[ch]
+                );
+            }
+        }
+    }
+    let refused = |what: &str, msg: &str| {
+        let o = rdna2spv(&[
+            "run".as_ref(),
+            m.as_os_str(),
+            "--backend".as_ref(),
+            "host".as_ref(),
+            "--out".as_ref(),
+            dir.join("out-refused").as_os_str(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+        assert!(err.contains(msg), "{what}: {err}");
+    };
+    std::fs::write(&m, manifest(true)).unwrap();
+    refused("seamless", "leaves its face under seamless filtering");
+    let line =
+        "image_gather4_lz_o v[10:13], v[2:5], s[8:15], s[16:19] dmask:0x1 dim:SQ_RSRC_IMG_CUBE";
+    write_code(
+        &dir.join("k.bin"),
+        &[
+            (line, &[0xf15c0118, 0x00820a02]),
+            ("s_endpgm", &[0xbf810000]),
+        ],
+    );
+    refused(line, "texel offsets (`_o`) on a cube image");
     std::fs::remove_dir_all(&dir).unwrap();
 }

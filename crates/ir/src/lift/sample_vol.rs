@@ -210,13 +210,7 @@ impl Lifter<'_> {
             (ax, ay, az, one)
         } else {
             let (ax, ay, cross) = self.cube_face_axes(addr[0], addr[1], wl, hl, linear, smp.unnorm);
-            let seamless = self.icmp(IntCmp::Eq, Ty::B32, wrap_off, z);
-            let refuse = self.buf_select(seamless, cross, f);
-            self.n(Node::Refuse {
-                cond: refuse,
-                reason: "a cube sample whose footprint leaves its face under seamless filtering (the S#'s \
-                         DISABLE_CUBE_WRAP is 0): texels of the neighbouring face are not modelled (D196)",
-            });
+            self.refuse_seamless_cross(wrap_off, cross);
             let (layers, slice) = self.cube_slice(&ts, addr[2]);
             let planes = Axis {
                 i0: (slice, t),
@@ -324,6 +318,20 @@ impl Lifter<'_> {
         Ok(())
     }
 
+    /// The run-time refusal of a cube footprint that leaves its face (`cross`, B1) when the S#'s
+    /// DISABLE_CUBE_WRAP (`wrap_off`, word 0 bit 28) is 0: seamless filtering (D196).
+    pub(in crate::lift) fn refuse_seamless_cross(&mut self, wrap_off: H, cross: H) {
+        let z = self.c(Ty::B32, 0);
+        let f = self.c(Ty::B1, 0);
+        let seamless = self.icmp(IntCmp::Eq, Ty::B32, wrap_off, z);
+        let refuse = self.buf_select(seamless, cross, f);
+        self.n(Node::Refuse {
+            cond: refuse,
+            reason: "a cube sample whose footprint leaves its face under seamless filtering (the S#'s \
+                     DISABLE_CUBE_WRAP is 0): texels of the neighbouring face are not modelled (D196)",
+        });
+    }
+
     /// A cube face's two axes (D196): `u = RN(s − 1)`, `v = RN(t − 1)`, D187's axis on the level's extents
     /// with the index clamped to the face; and whether a texel of the footprint (point: the first;
     /// bilinear: all four) lies outside the face (B1).
@@ -374,7 +382,7 @@ impl Lifter<'_> {
     /// A cube's slice from the face coordinate (D196): `z = RNE(face)`, layer `z >> 3`, face `z & 7`
     /// (6 and 7 refused at run time), the layer clamped to [0, cubes − 1], cubes = (DEPTH − BASE_ARRAY +
     /// 1) / 6; slice = BASE_ARRAY + 6·layer + face. Returns (the layout's slices DEPTH + 1, slice).
-    fn cube_slice(&mut self, ts: &super::super::image::Tsharp, r: H) -> (H, H) {
+    pub(in crate::lift) fn cube_slice(&mut self, ts: &super::super::image::Tsharp, r: H) -> (H, H) {
         let z = self.c(Ty::B32, 0);
         let one = self.c(Ty::B32, 1);
         let layers = self.int(IntOp::Add, Ty::B32, ts.depth, one);
