@@ -760,31 +760,50 @@ fn cube_face_inputs(g: &mut Lcg, n: usize) -> Vec<[f32; 4]> {
         .collect()
 }
 
-/// Hand-assembled cube forms with the face coordinates given directly (D196): `image_sample_lz` nearest
-/// and bilinear on a two-cube image (non-seamless), `image_sample_l` nearest with point mips and
-/// `image_sample_lz` bilinear on a one-cube image of three levels (4, 2, 1 texels), 256 lanes; then the
-/// refusals: a face number 6 at run time, `_o` on a cube and `_g16` on a 3-D image at lift time, and a
-/// seamless footprint off the face.
-// coverage: sample_cube_forms: IMAGE_SAMPLE_LZ IMAGE_SAMPLE_L
-#[test]
-fn sample_cube_forms() {
-    let dir = scratch("cubeforms");
-    write_code(&dir.join("k.bin"), SAMPLE_CUBE_ASM);
-    let mut g = Lcg(0xcbe_0196);
-    let two: Vec<u8> = (0..4 * 16 * 12).map(|_| (g.next() >> 8) as u8).collect();
-    let mips: Vec<u8> = (0..4 * 6 * (16 + 4 + 1))
-        .map(|_| (g.next() >> 8) as u8)
-        .collect();
-    std::fs::write(dir.join("two.bin"), &two).unwrap();
-    std::fs::write(dir.join("mips.bin"), &mips).unwrap();
-    let n = 256usize;
-    let inputs = cube_face_inputs(&mut g, n);
-    write_lane_inputs(&dir.join("in.bin"), &inputs);
-    let manifest = |seamless: bool| {
+/// The hand-assembled cube tests' fixture: `k.bin` (the code), a two-cube rgba8 image `two` (4×4 faces,
+/// one level) and a one-cube image `mips` (three levels: 4, 2, 1), the face inputs of [`cube_face_inputs`]
+/// over 256 lanes, and the manifest `k.toml` (T#s at s[8:15] and s[40:47], S#s at s16, s20, s24, s28).
+struct CubeForms {
+    dir: std::path::PathBuf,
+    two: Vec<u8>,
+    mips: Vec<u8>,
+    inputs: Vec<[f32; 4]>,
+    m: std::path::PathBuf,
+}
+
+impl CubeForms {
+    const N: usize = 256;
+
+    fn new(name: &str, code: &[(&str, &[u32])], seed: u64) -> CubeForms {
+        let dir = scratch(name);
+        write_code(&dir.join("k.bin"), code);
+        let mut g = Lcg(seed);
+        let two: Vec<u8> = (0..4 * 16 * 12).map(|_| (g.next() >> 8) as u8).collect();
+        let mips: Vec<u8> = (0..4 * 6 * (16 + 4 + 1))
+            .map(|_| (g.next() >> 8) as u8)
+            .collect();
+        std::fs::write(dir.join("two.bin"), &two).unwrap();
+        std::fs::write(dir.join("mips.bin"), &mips).unwrap();
+        let inputs = cube_face_inputs(&mut g, Self::N);
+        write_lane_inputs(&dir.join("in.bin"), &inputs);
+        let m = dir.join("k.toml");
+        let f = CubeForms {
+            dir,
+            two,
+            mips,
+            inputs,
+            m,
+        };
+        std::fs::write(&f.m, f.manifest(false)).unwrap();
+        f
+    }
+
+    /// The manifest; `seamless = false` on every sampler unless `seamless`.
+    fn manifest(&self, seamless: bool) -> String {
         let sm = if seamless { "" } else { "seamless = false, " };
         lanes_manifest(
-            n,
-            n * 64,
+            Self::N,
+            Self::N * 64,
             &format!(
                 r#"    {{ reg = 8, tsharp = "two" }},
     {{ reg = 40, tsharp = "mips" }},
@@ -811,25 +830,58 @@ layers = 6
 file = "mips.bin"
 "#,
         )
-    };
-    let m = dir.join("k.toml");
-    std::fs::write(&m, manifest(false)).unwrap();
-    let out = dir.join("out");
-    run_both(&m, &out);
-    let o = words(&read(&out.join("o.bin")));
-    let t2 = |slice: i32, x: i32, y: i32| -> [f32; 4] {
+    }
+
+    /// `--backend both`; the output words (16 per lane).
+    fn run(&self) -> Vec<u32> {
+        let out = self.dir.join("out");
+        run_both(&self.m, &out);
+        words(&read(&out.join("o.bin")))
+    }
+
+    /// A texel of `two` (slice, x, y).
+    fn two(&self, slice: i32, x: i32, y: i32) -> [f32; 4] {
         let k = ((slice * 4 + y) * 4 + x) as usize;
-        std::array::from_fn(|c| two[4 * k + c] as f32 / 255.0)
-    };
-    let level_base = [0usize, 96, 120];
-    let tm = |d: usize| {
-        let mips = &mips;
-        move |slice: i32, x: i32, y: i32| -> [f32; 4] {
-            let e = 4 >> d;
-            let k = level_base[d] + ((slice * e + y) * e + x) as usize;
-            std::array::from_fn(|c| mips[4 * k + c] as f32 / 255.0)
-        }
-    };
+        std::array::from_fn(|c| self.two[4 * k + c] as f32 / 255.0)
+    }
+
+    /// A texel of `mips` level `d` (slice, x, y).
+    fn mip(&self, d: usize, slice: i32, x: i32, y: i32) -> [f32; 4] {
+        let e = 4 >> d;
+        let k = [0usize, 96, 120][d] + ((slice * e + y) * e + x) as usize;
+        std::array::from_fn(|c| self.mips[4 * k + c] as f32 / 255.0)
+    }
+
+    /// A host run that exits 2 naming `msg`.
+    fn refused(&self, what: &str, msg: &str) {
+        let o = rdna2spv(&[
+            "run".as_ref(),
+            self.m.as_os_str(),
+            "--backend".as_ref(),
+            "host".as_ref(),
+            "--out".as_ref(),
+            self.dir.join("out-refused").as_os_str(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+        assert!(err.contains(msg), "{what}: {err}");
+    }
+}
+
+/// Hand-assembled cube forms with the face coordinates given directly (D196): `image_sample_lz` nearest
+/// and bilinear on a two-cube image (non-seamless), `image_sample_l` nearest with point mips and
+/// `image_sample_lz` bilinear on a one-cube image of three levels (4, 2, 1 texels), 256 lanes; then the
+/// refusals: a face number 6 at run time, `_o` on a cube and `_g16` on a 3-D image at lift time, and a
+/// seamless footprint off the face.
+// coverage: sample_cube_forms: IMAGE_SAMPLE_LZ IMAGE_SAMPLE_L
+#[test]
+fn sample_cube_forms() {
+    let fx = CubeForms::new("cubeforms", SAMPLE_CUBE_ASM, 0xcbe_0196);
+    let (n, inputs, dir, m) = (CubeForms::N, &fx.inputs, &fx.dir, &fx.m);
+    let o = fx.run();
+    let t2 = |slice: i32, x: i32, y: i32| fx.two(slice, x, y);
+    let fxr = &fx;
+    let tm = |d: usize| move |slice: i32, x: i32, y: i32| fxr.mip(d, slice, x, y);
     let mut edges = 0;
     for (i, &[s, t, face, lod]) in inputs.iter().enumerate() {
         let c = [s, t, face];
@@ -854,25 +906,13 @@ file = "mips.bin"
     }
     assert!(edges > n / 8, "{edges}");
     // Refused: a face number 6 (low bits 6 or 7) at run time; seamless footprints off the face.
-    let refused = |what: &str, msg: &str| {
-        let o = rdna2spv(&[
-            "run".as_ref(),
-            m.as_os_str(),
-            "--backend".as_ref(),
-            "host".as_ref(),
-            "--out".as_ref(),
-            dir.join("out-refused").as_os_str(),
-        ]);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
-        assert!(err.contains(msg), "{what}: {err}");
-    };
+    let refused = |what: &str, msg: &str| fx.refused(what, msg);
     let mut bad = inputs.clone();
     bad[3][2] = 14.0;
     write_lane_inputs(&dir.join("in.bin"), &bad);
     refused("face 6", "a cube face number 6 or 7");
-    write_lane_inputs(&dir.join("in.bin"), &inputs);
-    std::fs::write(&m, manifest(true)).unwrap();
+    write_lane_inputs(&dir.join("in.bin"), inputs);
+    std::fs::write(m, fx.manifest(true)).unwrap();
     refused("seamless", "leaves its face under seamless filtering");
     // Lift-time refusals: `_o` on a cube, `_g16` on a 3-D image (llvm-mc-19 encodings).
     for (line, w, msg) in [
@@ -893,7 +933,7 @@ file = "mips.bin"
         );
         refused(line, msg);
     }
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// `rdna2spv disasm --raw` prints every 3-D and cube sampling encoding of this suite as llvm-mc-19
@@ -996,68 +1036,12 @@ fn cube_gather(
 // coverage: gather_cube_forms: IMAGE_GATHER4_LZ IMAGE_GATHER4_L
 #[test]
 fn gather_cube_forms() {
-    let dir = scratch("cubegather");
-    write_code(&dir.join("k.bin"), GATHER_CUBE_ASM);
-    let mut g = Lcg(0x9a7_0196);
-    let two: Vec<u8> = (0..4 * 16 * 12).map(|_| (g.next() >> 8) as u8).collect();
-    let mips: Vec<u8> = (0..4 * 6 * (16 + 4 + 1))
-        .map(|_| (g.next() >> 8) as u8)
-        .collect();
-    std::fs::write(dir.join("two.bin"), &two).unwrap();
-    std::fs::write(dir.join("mips.bin"), &mips).unwrap();
-    let n = 256usize;
-    let inputs = cube_face_inputs(&mut g, n);
-    write_lane_inputs(&dir.join("in.bin"), &inputs);
-    let manifest = |seamless: bool| {
-        let sm = if seamless { "" } else { "seamless = false, " };
-        lanes_manifest(
-            n,
-            n * 64,
-            &format!(
-                r#"    {{ reg = 8, tsharp = "two" }},
-    {{ reg = 40, tsharp = "mips" }},
-    {{ reg = 16, ssharp = {{ {sm}filter = "nearest" }} }},
-    {{ reg = 20, ssharp = {{ {sm}filter = "linear", address = ["repeat", "mirrored_repeat"] }} }},
-    {{ reg = 24, ssharp = {{ {sm}filter = "nearest", mipmap_mode = "nearest" }} }},
-    {{ reg = 28, ssharp = {{ {sm}filter = "linear", address = ["clamp_to_border", "clamp_to_border"], border = "opaque_white" }} }},
-"#
-            ),
-            r#"[[images]]
-name = "two"
-format = "rgba8_unorm"
-dim = "cube"
-extent = [4, 4, 1]
-layers = 12
-file = "two.bin"
-[[images]]
-name = "mips"
-format = "rgba8_unorm"
-dim = "cube"
-extent = [4, 4, 1]
-levels = 3
-layers = 6
-file = "mips.bin"
-"#,
-        )
-    };
-    let m = dir.join("k.toml");
-    std::fs::write(&m, manifest(false)).unwrap();
-    let out = dir.join("out");
-    run_both(&m, &out);
-    let o = words(&read(&out.join("o.bin")));
-    let t2 = |slice: i32, x: i32, y: i32| -> [f32; 4] {
-        let k = ((slice * 4 + y) * 4 + x) as usize;
-        std::array::from_fn(|c| two[4 * k + c] as f32 / 255.0)
-    };
-    let level_base = [0usize, 96, 120];
-    let tm = |d: usize| {
-        let mips = &mips;
-        move |slice: i32, x: i32, y: i32| -> [f32; 4] {
-            let e = 4 >> d;
-            let k = level_base[d] + ((slice * e + y) * e + x) as usize;
-            std::array::from_fn(|c| mips[4 * k + c] as f32 / 255.0)
-        }
-    };
+    let fx = CubeForms::new("cubegather", GATHER_CUBE_ASM, 0x9a7_0196);
+    let (inputs, dir, m) = (&fx.inputs, &fx.dir, &fx.m);
+    let o = fx.run();
+    let t2 = |slice: i32, x: i32, y: i32| fx.two(slice, x, y);
+    let fxr = &fx;
+    let tm = |d: usize| move |slice: i32, x: i32, y: i32| fxr.mip(d, slice, x, y);
     for (i, &[s, t, face, lod]) in inputs.iter().enumerate() {
         let c = [s, t, face];
         let d = level_of_lod(lod, 2);
@@ -1080,20 +1064,8 @@ file = "mips.bin"
             }
         }
     }
-    let refused = |what: &str, msg: &str| {
-        let o = rdna2spv(&[
-            "run".as_ref(),
-            m.as_os_str(),
-            "--backend".as_ref(),
-            "host".as_ref(),
-            "--out".as_ref(),
-            dir.join("out-refused").as_os_str(),
-        ]);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
-        assert!(err.contains(msg), "{what}: {err}");
-    };
-    std::fs::write(&m, manifest(true)).unwrap();
+    let refused = |what: &str, msg: &str| fx.refused(what, msg);
+    std::fs::write(m, fx.manifest(true)).unwrap();
     refused("seamless", "leaves its face under seamless filtering");
     let line =
         "image_gather4_lz_o v[10:13], v[2:5], s[8:15], s[16:19] dmask:0x1 dim:SQ_RSRC_IMG_CUBE";
@@ -1105,5 +1077,5 @@ file = "mips.bin"
         ],
     );
     refused(line, "texel offsets (`_o`) on a cube image");
-    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
 }
