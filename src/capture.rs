@@ -150,16 +150,43 @@ pub fn cli_capture(a: &CaptureArgs) -> Result<i32> {
     for s in &a.samplers {
         let (n, v) = pair(s, "sampler")?;
         let parts: Vec<&str> = v.split(',').map(str::trim).collect();
-        let (f, u, w) = match parts[..] {
-            [f, u, w] => (f, u, w),
-            [f, u, w, c] => {
-                req.compares.push((n.clone(), c.to_string()));
-                (f, u, w)
-            }
-            _ => bail!("--sampler {s:?}: expected NAME=FILTER,ADDRESS_U,ADDRESS_V[,COMPARE]"),
+        // FILTER, ADDRESS_U, ADDRESS_V, then an optional ADDRESS_W (3-D images, D196) and an optional
+        // COMPARE (the compare names differ from the address-mode names).
+        let is_mode = |t: &str| {
+            matches!(
+                t,
+                "repeat"
+                    | "mirrored_repeat"
+                    | "clamp_to_edge"
+                    | "mirror_clamp_to_edge"
+                    | "clamp_to_border"
+            )
         };
-        req.samplers
-            .push((n, f.to_string(), [u.to_string(), w.to_string()]));
+        let (f, mut modes, rest) = match parts[..] {
+            [f, u, v, ref rest @ ..] if rest.len() <= 2 => (f, vec![u, v], rest),
+            _ => bail!(
+                "--sampler {s:?}: expected NAME=FILTER,ADDRESS_U,ADDRESS_V[,ADDRESS_W][,COMPARE]"
+            ),
+        };
+        let mut rest = rest.iter().copied();
+        let mut next = rest.next();
+        if let Some(w) = next.filter(|t| is_mode(t)) {
+            modes.push(w);
+            next = rest.next();
+        }
+        if let Some(c) = next {
+            req.compares.push((n.clone(), c.to_string()));
+        }
+        if rest.next().is_some() {
+            bail!(
+                "--sampler {s:?}: expected NAME=FILTER,ADDRESS_U,ADDRESS_V[,ADDRESS_W][,COMPARE]"
+            );
+        }
+        req.samplers.push((
+            n,
+            f.to_string(),
+            modes.iter().map(|m| m.to_string()).collect(),
+        ));
     }
     for s in &a.formats {
         req.formats.push(pair(s, "format")?);

@@ -172,5 +172,12 @@ mod tests {
         assert!(ImageDesc::new("rgba8_unorm", "2d", [4, 4, 1], 4, 1).is_err());
         assert!(ImageDesc::new("bgra8_unorm", "2d", [4, 4, 1], 1, 1).is_err());
         assert!(ImageDesc::new("r32_float", "cube", [4, 4, 1], 1, 1).is_err());
+        // A sampled cube (D196): six square faces per cube, a CUBE T# (TYPE 11) whose DEPTH is the last face.
+        let c = ImageDesc::new("rgba8_unorm", "cube", [4, 4, 1], 2, 12).unwrap();
+        let t = c.tsharp(0);
+        assert_eq!((t[3] >> 28, t[4]), (11, 11));
+        assert_eq!(c.size(), (16 + 4) * 12 * 4);
+        assert!(ImageDesc::new("rgba8_unorm", "cube", [4, 2, 1], 1, 6).is_err());
+        assert!(ImageDesc::new("rgba8_unorm", "cube", [4, 4, 1], 1, 8).is_err());
     }
 }

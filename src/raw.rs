@@ -104,7 +104,7 @@ pub struct SamplerSpec {
     pub filter: Option<String>,
     /// `nearest` (default), `linear` or `none`.
     pub mipmap_mode: Option<String>,
-    /// Per axis u, v: `repeat`, `mirrored_repeat`, `clamp_to_edge` (default), `mirror_clamp_to_edge`,
+    /// Per axis u, v (and w for 3-D images): `repeat`, `mirrored_repeat`, `clamp_to_edge` (default), `mirror_clamp_to_edge`,
     /// `clamp_to_border`.
     pub address: Option<Vec<String>>,
     /// `transparent_black` (default), `opaque_black` or `opaque_white`.
@@ -118,6 +118,9 @@ pub struct SamplerSpec {
     /// A depth-compare sampler's compare operation (D191): `never`, `less`, `equal`, `less_or_equal`,
     /// `greater`, `not_equal`, `greater_or_equal`, `always` (Vulkan's `compareOp` with compareEnable).
     pub compare: Option<String>,
+    /// `false`: Vulkan's `VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT`, which RADV encodes as the S#'s
+    /// DISABLE_CUBE_WRAP (word 0 bit 28); default true, seamless cube filtering (D196).
+    pub seamless: Option<bool>,
 }
 
 impl SamplerSpec {
@@ -183,7 +186,8 @@ impl SamplerSpec {
                 | clamp[2] << 6
                 | compare << 12
                 | (self.unnormalized as u32) << 15
-                | trunc << 27,
+                | trunc << 27
+                | (!self.seamless.unwrap_or(true) as u32) << 28,
             min_lod | max_lod << 12,
             bias | filter << 20 | filter << 22 | mip << 26,
             border << 30,
@@ -567,6 +571,7 @@ mod tests {
                 max_lod: Some(max_lod),
                 lod_bias: Some(bias),
                 compare: None,
+                seamless: None,
             };
         let cases = [
             (

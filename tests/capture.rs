@@ -347,8 +347,8 @@ fn capture_refusals_exit_2_and_write_nothing() {
         assert!(!dir.exists(), "{args:?} wrote into the output folder");
     }
 
-    // Not SPIR-V; a shader sampling a 3-D image (storage images and 2-D combined image samplers are captured:
-    // tests/images.rs); no glslangValidator.
+    // Not SPIR-V; a shader sampling a multisampled image (storage images and 1-D, 2-D, 3-D, cube and array
+    // combined image samplers are captured: tests/images.rs, tests/images_cube3d.rs); no glslangValidator.
     let junk =
         std::env::temp_dir().join(format!("rdna2spv-capture-{}-junk.spv", std::process::id()));
     std::fs::write(&junk, b"not spir-v at all").unwrap();
@@ -356,9 +356,9 @@ fn capture_refusals_exit_2_and_write_nothing() {
         std::env::temp_dir().join(format!("rdna2spv-capture-{}-img.comp", std::process::id()));
     std::fs::write(
         &img,
-        "#version 450\nlayout(local_size_x = 8) in;\nlayout(set = 0, binding = 0) uniform sampler3D im;\n\
+        "#version 450\nlayout(local_size_x = 8) in;\nlayout(set = 0, binding = 0) uniform sampler2DMS im;\n\
          layout(set = 0, binding = 1) buffer B { vec4 b[]; };\n\
-         void main() { b[0] = textureLod(im, vec3(0.5), 0.0); }\n",
+         void main() { b[0] = texelFetch(im, ivec2(0), 0); }\n",
     )
     .unwrap();
     for (file, path, msg) in [
@@ -366,7 +366,7 @@ fn capture_refusals_exit_2_and_write_nothing() {
         (
             &img,
             None,
-            "sampling is modelled for 1-D, 2-D and 2-D array images only",
+            "sampling is modelled for 1-D, 2-D, 3-D, cube and array images only",
         ),
         (&muladd, Some(""), "apt-get install glslang-tools"),
     ] {

@@ -956,13 +956,14 @@ fn refusals_name_the_instruction_and_feature() {
         err.contains("TYPE does not match") && err.contains("D183"),
         "{err}"
     );
-    // Sampling a 3-D image, and a separate sampled image and sampler: refused at capture (D187).
+    // Sampling a multisampled image (3-D and cube images sample since D196), and a separate sampled image
+    // and sampler: refused at capture (D187).
     for (name, decl, call, want) in [
         (
-            "sampled3d",
-            "uniform sampler3D s;",
-            "textureLod(s, vec3(0.5), 0.0)",
-            "2-D array images only",
+            "sampledms",
+            "uniform sampler2DMS s;",
+            "texelFetch(s, ivec2(0), 0)",
+            "a multisampled image",
         ),
         (
             "separate",

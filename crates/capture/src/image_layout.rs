@@ -50,7 +50,8 @@ pub const FORMATS: [(&str, u32, u32); 36] = [
 /// An image's shape, checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ImageDesc {
-    /// The MIMG `dim` value (0 1D, 1 2D, 2 3D, 4 1D array, 5 2D array).
+    /// The MIMG `dim` value (0 1D, 1 2D, 2 3D, 3 cube, 4 1D array, 5 2D array). A cube (a sampled cube
+    /// or cube array, D196) is laid out as a 2-D array of six slices per cube.
     pub dim: u32,
     pub format: u32,
     pub texel_bytes: u32,
@@ -79,7 +80,10 @@ impl ImageDesc {
             "3d" => 2,
             "1d_array" => 4,
             "2d_array" => 5,
-            _ => bail!("dim {dim:?} (one of 1d, 2d, 3d, 1d_array, 2d_array; cube and MSAA are not modelled)"),
+            "cube" => 3,
+            _ => bail!(
+                "dim {dim:?} (one of 1d, 2d, 3d, 1d_array, 2d_array, cube; MSAA is not modelled)"
+            ),
         };
         let [w, h, z] = extent;
         if w == 0 || h == 0 || z == 0 || w > 16384 || h > 16384 || z > 8192 {
@@ -99,7 +103,10 @@ impl ImageDesc {
             );
         }
         let array = matches!(d, 4 | 5);
-        if layers == 0 || layers > 8192 || (!array && layers != 1) {
+        if d == 3 && (layers == 0 || !layers.is_multiple_of(6) || layers > 8190 || w != h) {
+            bail!("a cube has square faces and six layers per cube (6, 12, …; extent {extent:?}, layers {layers})");
+        }
+        if d != 3 && (layers == 0 || layers > 8192 || (!array && layers != 1)) {
             bail!("layers {layers}: 1 for a non-array image, 1..=8192 for an array");
         }
         let desc = ImageDesc {
@@ -124,7 +131,7 @@ impl ImageDesc {
         let e = |x: u32| (x >> l).max(1);
         [
             e(self.extent[0]),
-            if matches!(self.dim, 1 | 2 | 5) {
+            if matches!(self.dim, 1 | 2 | 3 | 5) {
                 e(self.extent[1])
             } else {
                 1
@@ -171,12 +178,15 @@ impl ImageDesc {
             0 => 8,
             1 => 9,
             2 => 10,
+            3 => 11,
             4 => 12,
             _ => 13,
         };
+        // DEPTH: depth − 1 for 3D, else the last slice (RADV's gfx10 descriptor: a cube's is its last
+        // face, six per cube).
         let depth = match self.dim {
             2 => z - 1,
-            4 | 5 => self.layers - 1,
+            3..=5 => self.layers - 1,
             _ => 0,
         };
         [

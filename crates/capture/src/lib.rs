@@ -49,9 +49,9 @@ pub struct Request {
     /// `NAME=IMAGE,BASE_LEVEL,LEVELS`: the storage-image binding NAME is a view of some levels of the
     /// binding IMAGE's image (D183), as a program binds per-level views for mip generation.
     pub views: Vec<(String, String, u32, u32)>,
-    /// `NAME=FILTER,ADDRESS_U,ADDRESS_V`: a combined image sampler's sampler settings (default nearest,
-    /// clamp_to_edge; D187), as the raw manifest's `sampler` names them.
-    pub samplers: Vec<(String, String, [String; 2])>,
+    /// `NAME=FILTER,ADDRESS_U,ADDRESS_V[,ADDRESS_W]`: a combined image sampler's sampler settings
+    /// (default nearest, clamp_to_edge; D187, D196), as the raw manifest's `sampler` names them.
+    pub samplers: Vec<(String, String, Vec<String>)>,
     /// `NAME=COMPARE`: a depth sampler's compare operation (the fourth `--sampler` field; default
     /// less_or_equal for a shadow sampler; D191).
     pub compares: Vec<(String, String)>,
@@ -497,6 +497,7 @@ fn image_entry(
     }
     let [w, h, d, levels, layers] = match req.images.iter().find(|(m, _)| m == n) {
         Some((_, s)) => *s,
+        None if im.cube && im.sampled => [grid[0], grid[0], 1, 1, 6],
         None if im.cube => [grid[0], grid[1], 1, 1, 6],
         None => match im.dim {
             "1d" => [grid[0], 1, 1, 1, 1],
@@ -516,10 +517,15 @@ fn image_entry(
     writeln!(text, "\n[[images]]\nname = {n:?}")?;
     writeln!(text, "format = {format:?}")?;
     if im.sampled {
-        let (filter, [u, v]) = match req.samplers.iter().find(|(m, ..)| m == n) {
-            Some((_, f, a)) => (f.as_str(), [a[0].as_str(), a[1].as_str()]),
-            None => ("nearest", ["clamp_to_edge", "clamp_to_edge"]),
+        let (filter, modes) = match req.samplers.iter().find(|(m, ..)| m == n) {
+            Some((_, f, a)) => (f.as_str(), a.clone()),
+            None => ("nearest", vec!["clamp_to_edge".to_string(); 2]),
         };
+        let address = modes
+            .iter()
+            .map(|m| format!("{m:?}"))
+            .collect::<Vec<_>>()
+            .join(", ");
         let compare = match req.compares.iter().find(|(m, _)| m == n) {
             Some((_, c)) => format!(", compare = {c:?}"),
             None if im.depth => ", compare = \"less_or_equal\"".to_string(),
@@ -527,13 +533,13 @@ fn image_entry(
         };
         writeln!(
             text,
-            "sampler = {{ filter = {filter:?}, address = [{u:?}, {v:?}]{compare} }}   # a combined image sampler (D187, D191)"
+            "sampler = {{ filter = {filter:?}, address = [{address}]{compare} }}   # a combined image sampler (D187, D191)"
         )?;
     }
     if im.cube {
         writeln!(
             text,
-            "dim = {:?}               # a cube: six faces per cube as slices (D183)",
+            "dim = {:?}               # a cube: six faces per cube as slices (D183, D196)",
             im.dim
         )?;
     } else {

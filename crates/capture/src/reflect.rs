@@ -454,11 +454,14 @@ pub fn reflect(words: &[u32], entry: Option<&str>) -> Result<Reflection> {
                 };
                 let cube = matches!(t.operands.get(1), Some(Operand::Dim(spirv::Dim::DimCube)));
                 if combined {
-                    let Some(sdim @ ("1d" | "2d" | "2d_array")) =
-                        dim.filter(|_| !cube && sampled == Some(1))
+                    // A sampled cube or cube array is a `cube` image: a CUBE T# over six 2-D slices per
+                    // cube, as RADV builds it for a sampled cube view (D196).
+                    let sdim = if cube { Some("cube") } else { dim };
+                    let Some(sdim @ ("1d" | "2d" | "2d_array" | "3d" | "cube")) =
+                        sdim.filter(|_| sampled == Some(1))
                     else {
                         bail!(
-                            "the shader samples {shown:?}, not a 1-D, 2-D or 2-D array image: sampling is modelled for 1-D, 2-D and 2-D array images only (D187, D191)"
+                            "the shader samples {shown:?}, a multisampled image: sampling is modelled for 1-D, 2-D, 3-D, cube and array images only (D187, D191, D196)"
                         );
                     };
                     let depth = Info::lit(t, 2) == Some(1);
@@ -482,7 +485,7 @@ pub fn reflect(words: &[u32], entry: Option<&str>) -> Result<Reflection> {
                         image: Some(StorageImage {
                             dim: sdim,
                             format: if depth { "r32_float" } else { "rgba8_unorm" },
-                            cube: false,
+                            cube,
                             sampled: true,
                             depth,
                         }),

@@ -1,5 +1,5 @@
 //! Texel gathering (MIMG `image_gather4_lz`, `_l`, `_c_lz`, `_c_l` and their `_o` forms) on 2D and 2D array
-//! images, decision D190. A child of lift/sample.rs (it shares D187's `floor`, `mod` and address-mode
+//! images, decision D190, and on cube images without offsets (one face's footprint, D196). A child of lift/sample.rs (it shares D187's `floor`, `mod` and address-mode
 //! helpers); the T# is decoded as for storage images (D183) and the S# as for sampling (D187).
 //!
 //! Gather returns one component (the single `dmask` bit) of the four texels of the bilinear footprint,
@@ -74,37 +74,21 @@ impl Lifter<'_> {
         compare: bool,
         offset: bool,
     ) -> Result<(), LiftError> {
-        let (w0, w1) = (self.w(0), self.w(1));
-        let nsa = (w0 >> 1) & 3;
-        let dim_field = (w0 >> 3) & 7;
-        let dmask = (w0 >> 8) & 0xf;
-        let unorm_bit = (w0 >> 12) & 1;
-        let vaddr0 = (w1 & 0xff) as u16;
-        let vdata = ((w1 >> 8) & 0xff) as u16;
-        let srsrc = (((w1 >> 16) & 0x1f) * 4) as u16;
-        let ssamp = (((w1 >> 21) & 0x1f) * 4) as u16;
-        if w0 >> 15 & 1 != 0 {
-            return self.unsupported_mimg("r128 (a 128-bit T#) is not modelled (D183)");
-        }
-        if w0 >> 16 & 3 != 0 {
-            return self.unsupported_mimg(
-                "tfe/lwe (texture fail and LOD warning results) are not modelled (D183)",
-            );
-        }
-        if w1 >> 30 & 1 != 0 {
-            return self.unsupported_mimg("a16 (16-bit image addresses) is not modelled (D183)");
-        }
-        if w1 >> 31 & 1 != 0 {
-            return self.unsupported_mimg("d16 (16-bit image data) is not modelled (D183)");
-        }
-        let dim = match Dim::of(dim_field) {
-            Some(d @ (Dim::D2 | Dim::D2Array)) => d,
+        let m = self.mimg_fields()?;
+        let (dmask, unorm_bit, vdata) = (m.dmask, m.unorm, m.vdata);
+        let dim = match Dim::of(m.dim_field) {
+            Some(d @ (Dim::D2 | Dim::D2Array | Dim::Cube)) => d,
             _ => {
                 return self.unsupported_mimg(
-                    "gather is modelled for 2D and 2D array images only (D190): cube (footprints across faces), 1D, 3D and MSAA are not",
+                    "gather is modelled for 2D, 2D array and cube images only (D190, D196): 1D, 3D and MSAA are not",
                 )
             }
         };
+        let cube = dim == Dim::Cube;
+        if cube && offset {
+            return self
+                .unsupported_mimg("texel offsets (`_o`) on a cube image are not modelled (D196)");
+        }
         if dmask.count_ones() != 1 {
             return self.unsupported_mimg(&format!(
                 "a gather with dmask {dmask:#x}: a gather returns one component (one dmask bit, D190)"
@@ -121,22 +105,10 @@ impl Lifter<'_> {
             + compare as usize
             + dim.coords()
             + (lod_form == GatherLod::Explicit) as usize;
-        let addr_regs: Vec<u16> = (0..naddr)
-            .map(|k| {
-                if nsa == 0 || k == 0 {
-                    vaddr0 + k as u16
-                } else {
-                    let b = k - 1;
-                    ((self.w(2 + b / 4) >> (8 * (b % 4))) & 0xff) as u16
-                }
-            })
-            .collect();
-        if addr_regs.iter().any(|&r| r > 255) || vdata + 4 > 256 {
-            return self.unsupported_mimg("an address or data VGPR tuple passes v255");
-        }
+        let addr_regs = self.mimg_addr_regs(&m, naddr, 4)?;
         // Reads first: the T#, the S#, the address.
-        let ts = self.tsharp(srsrc, dim);
-        let sw: Vec<H> = (0..4).map(|i| self.read_s(ssamp + i, Ty::B32)).collect();
+        let ts = self.tsharp(m.srsrc, dim);
+        let sw: Vec<H> = (0..4).map(|i| self.read_s(m.ssamp + i, Ty::B32)).collect();
         let addr: Vec<H> = addr_regs
             .iter()
             .map(|&reg| self.n(Node::ReadVgpr { reg, ty: Ty::B32 }))
@@ -151,7 +123,8 @@ impl Lifter<'_> {
         let reference = take(compare);
         let u = take(true).expect("u");
         let v = take(true).expect("v");
-        let r = take(array);
+        // The slice (2D array) or the face coordinate (cube, D196).
+        let r = take(array || cube);
         let lod_v = take(lod_form == GatherLod::Explicit);
         let f = self.c(Ty::B1, 0);
         let z = self.c(Ty::B32, 0);
@@ -189,12 +162,42 @@ impl Lifter<'_> {
         };
         let wl = self.level_extent(ts.width, level);
         let hl = self.level_extent(ts.height, level);
-        let xs = self.gather_axis(u, wl, smp.clamp_x, smp.unnorm, ou);
-        let ys = self.gather_axis(v, hl, smp.clamp_y, smp.unnorm, ov);
+        let (xs, ys) = if cube {
+            // A cube face (D196): u = s − 1, v = t − 1, the footprint through the border mode (the raw
+            // index and whether it is on the face), then clamped to the face; a footprint off the face is
+            // refused under seamless filtering.
+            let onef = self.c(Ty::B32, 0x3f80_0000);
+            let border = self.c(Ty::B32, 6);
+            let t = self.c(Ty::B1, 1);
+            let mut cross = f;
+            let mut axes = Vec::new();
+            for (c, n) in [(u, wl), (v, hl)] {
+                let cf = self.float(crate::FloatOp::F32Sub, c, onef, c);
+                let pair = self.gather_axis(cf, n, border, smp.unnorm, z);
+                let n1 = self.int(IntOp::Sub, Ty::B32, n, one);
+                let mut ax = [(z, t); 2];
+                for (k, (i, on)) in pair.into_iter().enumerate() {
+                    let off_face = self.buf_select(on, f, t);
+                    cross = self.buf_or(cross, off_face);
+                    let i = self.int(IntOp::MaxI, Ty::B32, i, z);
+                    ax[k] = (self.int(IntOp::MinI, Ty::B32, i, n1), t);
+                }
+                axes.push(ax);
+            }
+            let wrap_off = self.buf_field(sw[0], 28, 1);
+            self.refuse_seamless_cross(wrap_off, cross);
+            (axes[0], axes[1])
+        } else {
+            (
+                self.gather_axis(u, wl, smp.clamp_x, smp.unnorm, ou),
+                self.gather_axis(v, hl, smp.clamp_y, smp.unnorm, ov),
+            )
+        };
         // The border colour's component (D187 step 4).
         let border_c = border_all[comp];
         let size64 = self.un(UnOp::ZExt, Ty::B64, desc.size);
         let (layers, slice) = match r {
+            Some(r) if cube => self.cube_slice(&ts, r),
             Some(r) => self.array_slice(&ts, r),
             None => (one, z),
         };

@@ -54,15 +54,18 @@ pub enum Dim {
     D3,
     D1Array,
     D2Array,
+    /// A cube or cube array (sampling and gathering only, D196; storage cubes are 2-D arrays, D183).
+    Cube,
 }
 
 impl Dim {
-    /// The `dim` field's dimension; None for cube and MSAA (not modelled).
+    /// The `dim` field's dimension; None for MSAA (not modelled).
     pub fn of(field: u32) -> Option<Dim> {
         Some(match field {
             0 => Dim::D1,
             1 => Dim::D2,
             2 => Dim::D3,
+            3 => Dim::Cube,
             4 => Dim::D1Array,
             5 => Dim::D2Array,
             _ => return None,
@@ -74,6 +77,7 @@ impl Dim {
             Dim::D1 => 8,
             Dim::D2 => 9,
             Dim::D3 => 10,
+            Dim::Cube => 11,
             Dim::D1Array => 12,
             Dim::D2Array => 13,
         }
@@ -83,11 +87,11 @@ impl Dim {
         match self {
             Dim::D1 => 1,
             Dim::D2 | Dim::D1Array => 2,
-            Dim::D3 | Dim::D2Array => 3,
+            Dim::D3 | Dim::D2Array | Dim::Cube => 3,
         }
     }
     fn has_y(self) -> bool {
-        matches!(self, Dim::D2 | Dim::D3 | Dim::D2Array)
+        matches!(self, Dim::D2 | Dim::D3 | Dim::D2Array | Dim::Cube)
     }
     fn array(self) -> bool {
         matches!(self, Dim::D1Array | Dim::D2Array)
@@ -136,6 +140,24 @@ pub fn atomic_format_refusal(fmt: u32, op: AtomicOp) -> Option<&'static str> {
         (22, AtomicOp::Swap | AtomicOp::CmpSwap) => None,
         _ => Some(R_ATOMIC_FORMAT),
     }
+}
+
+/// A MIMG instruction's fields (RDNA 2 ISA guide, "MIMG"), as [`Lifter::mimg_fields`] decodes them.
+pub(super) struct MimgFields {
+    /// NSA dwords after the first two (0: the address VGPRs are consecutive from `vaddr0`).
+    pub(super) nsa: u32,
+    /// The `dim` field (0 1D, 1 2D, 2 3D, 3 cube, 4 1D array, 5 2D array, 6/7 MSAA).
+    pub(super) dim_field: u32,
+    pub(super) dmask: u32,
+    /// The `unorm` bit (a sampler matter).
+    pub(super) unorm: u32,
+    /// `glc`: an atomic returns the old value.
+    pub(super) glc: bool,
+    pub(super) vaddr0: u16,
+    pub(super) vdata: u16,
+    /// The first SGPR of the T# and of the S#.
+    pub(super) srsrc: u16,
+    pub(super) ssamp: u16,
 }
 
 /// The T# fields the lifter uses (all Uniform B32 unless noted).
@@ -217,34 +239,12 @@ impl Lifter<'_> {
                 ))
             }
         };
-        let (w0, w1) = (self.w(0), self.w(1));
-        let nsa = (w0 >> 1) & 3;
-        let dim_field = (w0 >> 3) & 7;
-        let dmask = (w0 >> 8) & 0xf;
-        let vaddr0 = (w1 & 0xff) as u16;
-        let vdata = ((w1 >> 8) & 0xff) as u16;
-        let srsrc = (((w1 >> 16) & 0x1f) * 4) as u16;
-        if w0 >> 15 & 1 != 0 {
-            return self.unsupported_mimg("r128 (a 128-bit T#) is not modelled (D183)");
-        }
-        if w0 >> 16 & 3 != 0 {
-            return self.unsupported_mimg(
-                "tfe/lwe (texture fail and LOD warning results) are not modelled (D183)",
-            );
-        }
-        if w1 >> 30 & 1 != 0 {
-            return self.unsupported_mimg("a16 (16-bit image addresses) is not modelled (D183)");
-        }
-        if w1 >> 31 & 1 != 0 {
-            return self.unsupported_mimg("d16 (16-bit image data) is not modelled (D183)");
-        }
-        let Some(dim) = Dim::of(dim_field) else {
+        let m = self.mimg_fields()?;
+        let Some(dim) = Dim::of(m.dim_field).filter(|&d| d != Dim::Cube) else {
             return self.unsupported_mimg("cube and MSAA image dimensions are not modelled (D183)");
         };
-        if dmask == 0 {
-            return self
-                .unsupported_mimg("an image instruction with dmask 0 is not modelled (D183)");
-        }
+        let (dmask, vdata) = (m.dmask, m.vdata);
+        self.mimg_dmask_nonzero(&m)?;
         if let Kind::Atomic(aop) = kind {
             let want = if aop == AtomicOp::CmpSwap { 3 } else { 1 };
             if dmask != want {
@@ -257,23 +257,11 @@ impl Lifter<'_> {
             Kind::Resinfo => 1,
             _ => dim.coords() + mip as usize,
         };
-        let addr_regs: Vec<u16> = (0..naddr)
-            .map(|k| {
-                if nsa == 0 || k == 0 {
-                    vaddr0 + k as u16
-                } else {
-                    let b = k - 1;
-                    ((self.w(2 + b / 4) >> (8 * (b % 4))) & 0xff) as u16
-                }
-            })
-            .collect();
         let ndata = dmask.count_ones() as u16;
         // Every form reads or writes one VGPR per dmask bit from vdata.
-        if addr_regs.iter().any(|&r| r > 255) || vdata + ndata > 256 {
-            return self.unsupported_mimg("an address or data VGPR tuple passes v255");
-        }
+        let addr_regs = self.mimg_addr_regs(&m, naddr, ndata)?;
         // Reads first: the T#, the address, the data.
-        let ts = self.tsharp(srsrc, dim);
+        let ts = self.tsharp(m.srsrc, dim);
         let addr: Vec<H> = addr_regs
             .iter()
             .map(|&reg| self.n(Node::ReadVgpr { reg, ty: Ty::B32 }))
@@ -349,7 +337,8 @@ impl Lifter<'_> {
             Dim::D1 => (z, z),
             Dim::D1Array => (z, addr[1]),
             Dim::D2 => (addr[1], z),
-            Dim::D3 | Dim::D2Array => (addr[1], addr[2]),
+            // A cube is refused before this (storage cubes are 2-D arrays, D183).
+            Dim::D3 | Dim::D2Array | Dim::Cube => (addr[1], addr[2]),
         };
         if dim.has_y() {
             let in_y = self.icmp(IntCmp::LtU, Ty::B32, yy, hl);
@@ -410,7 +399,7 @@ impl Lifter<'_> {
                 data1: (aop == AtomicOp::CmpSwap).then(|| data[1]),
                 enable,
             });
-            if w0 >> 13 & 1 != 0 {
+            if m.glc {
                 self.write_v(vdata, old);
             }
             return Ok(());
@@ -421,6 +410,76 @@ impl Lifter<'_> {
     /// A lift-time refusal of an image instruction, named as MIMG.
     pub(super) fn unsupported_mimg<T>(&self, reason: &str) -> Result<T, LiftError> {
         self.unsupported(&format!("image instruction (MIMG): {reason}"))
+    }
+
+    /// The MIMG fields of this instruction's words, decoded once for every image form (storage images,
+    /// sampling, gathering; D196), and the lift-time refusals they all share: r128, tfe/lwe, a16 and
+    /// d16 (D183). The dim, dmask and address-count rules stay with each form.
+    pub(super) fn mimg_fields(&self) -> Result<MimgFields, LiftError> {
+        let (w0, w1) = (self.w(0), self.w(1));
+        if w0 >> 15 & 1 != 0 {
+            return self.unsupported_mimg("r128 (a 128-bit T#) is not modelled (D183)");
+        }
+        if w0 >> 16 & 3 != 0 {
+            return self.unsupported_mimg(
+                "tfe/lwe (texture fail and LOD warning results) are not modelled (D183)",
+            );
+        }
+        if w1 >> 30 & 1 != 0 {
+            return self.unsupported_mimg("a16 (16-bit image addresses) is not modelled (D183)");
+        }
+        if w1 >> 31 & 1 != 0 {
+            return self.unsupported_mimg("d16 (16-bit image data) is not modelled (D183)");
+        }
+        Ok(MimgFields {
+            nsa: (w0 >> 1) & 3,
+            dim_field: (w0 >> 3) & 7,
+            dmask: (w0 >> 8) & 0xf,
+            unorm: (w0 >> 12) & 1,
+            glc: w0 >> 13 & 1 != 0,
+            vaddr0: (w1 & 0xff) as u16,
+            vdata: ((w1 >> 8) & 0xff) as u16,
+            srsrc: (((w1 >> 16) & 0x1f) * 4) as u16,
+            ssamp: (((w1 >> 21) & 0x1f) * 4) as u16,
+        })
+    }
+
+    /// The refusal of `dmask` 0 (storage images and sampling; a gather names its own dmask rule).
+    pub(super) fn mimg_dmask_nonzero(&self, m: &MimgFields) -> Result<(), LiftError> {
+        if m.dmask == 0 {
+            return self
+                .unsupported_mimg("an image instruction with dmask 0 is not modelled (D183)");
+        }
+        Ok(())
+    }
+
+    /// The `naddr` address VGPRs: consecutive from vaddr0, or vaddr0 then the NSA dwords' bytes; refused
+    /// when an NSA list is shorter than `naddr` (D191) or an address or the `ndata` data VGPRs pass v255.
+    pub(super) fn mimg_addr_regs(
+        &self,
+        m: &MimgFields,
+        naddr: usize,
+        ndata: u16,
+    ) -> Result<Vec<u16>, LiftError> {
+        if m.nsa != 0 && naddr > 1 + 4 * m.nsa as usize {
+            return self.unsupported_mimg(
+                "the NSA address list is shorter than the form's address operands (D191)",
+            );
+        }
+        let regs: Vec<u16> = (0..naddr)
+            .map(|k| {
+                if m.nsa == 0 || k == 0 {
+                    m.vaddr0 + k as u16
+                } else {
+                    let b = k - 1;
+                    ((self.w(2 + b / 4) >> (8 * (b % 4))) & 0xff) as u16
+                }
+            })
+            .collect();
+        if regs.iter().any(|&r| r > 255) || m.vdata + ndata > 256 {
+            return self.unsupported_mimg("an address or data VGPR tuple passes v255");
+        }
+        Ok(regs)
     }
 
     pub(super) fn tsharp(&mut self, srsrc: u16, dim: Dim) -> Tsharp {
@@ -534,7 +593,7 @@ impl Lifter<'_> {
             Dim::D2 => (hl, one),
             Dim::D3 => (hl, dl),
             Dim::D1Array => (slices, one),
-            Dim::D2Array => (hl, slices),
+            Dim::D2Array | Dim::Cube => (hl, slices),
         };
         let span = self.int(IntOp::Sub, Ty::B32, ts.last_level, ts.base_level);
         let levels = self.int(IntOp::Add, Ty::B32, span, one);

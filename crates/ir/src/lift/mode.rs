@@ -202,7 +202,10 @@ pub fn mode_of_rsrc1(
 /// * float→int conversions flush their input (matters for v_cvt_flr_i32_f32 of −denormal: 0, not −1);
 /// * the unfused legacy multiply-adds (V_MAD/MAC_LEGACY_F32, V_MAD/MAC/MADAK/MADMK_F32) flush in every mode
 ///   (legacy_multiply_add, D993): the mode changes nothing for them;
-/// * conversions whose f32 side cannot be denormal (from i32/u32/ubyte/f16) need no flush.
+/// * conversions whose f32 side cannot be denormal (from i32/u32/ubyte/f16) need no flush;
+/// * v_cubeid/sc/tc/ma_f32 flush their inputs like any float VALU operation (a denormal coordinate selects
+///   and compares as 0) and their result (which, from flushed inputs, is never denormal: a face number, a
+///   selected input or twice one) — D196; RADV's compute shaders run them flushed before cube sampling.
 pub(super) fn f32_denorm_rule(op: Opcode) -> Option<(bool, bool)> {
     use Opcode::*;
     Some(match op {
@@ -211,7 +214,8 @@ pub(super) fn f32_denorm_rule(op: Opcode) -> Option<(bool, bool)> {
         | V_MIN_F32 | V_MAX_F32 | V_MIN3_F32 | V_MAX3_F32 | V_MED3_F32 | V_RCP_F32
         | V_RCP_IFLAG_F32 | V_SQRT_F32 | V_RSQ_F32 | V_EXP_F32 | V_LOG_F32 | V_SIN_F32
         | V_COS_F32 | V_FRACT_F32 | V_TRUNC_F32 | V_CEIL_F32 | V_FLOOR_F32 | V_RNDNE_F32
-        | V_LDEXP_F32 | V_FREXP_MANT_F32 => (true, true),
+        | V_LDEXP_F32 | V_FREXP_MANT_F32 | V_CUBEID_F32 | V_CUBESC_F32 | V_CUBETC_F32
+        | V_CUBEMA_F32 => (true, true),
         V_CVT_I32_F32 | V_CVT_U32_F32 | V_CVT_FLR_I32_F32 | V_CVT_RPI_I32_F32
         | V_FREXP_EXP_I32_F32 | V_CVT_F16_F32 | V_CVT_F64_F32 | V_CVT_PKRTZ_F16_F32 => {
             (true, false)

@@ -1,4 +1,5 @@
-//! Image sampling (MIMG `image_sample_lz`, `image_sample_l`) on 1D, 2D, 1D array and 2D array images, decision D187 (1D arrays: D194). The T# is decoded
+//! Image sampling (MIMG `image_sample_lz`, `image_sample_l`) on 1D, 2D, 1D array and 2D array images, decision D187 (1D arrays: D194; 3D and cube
+//! images: lift/sample_vol.rs, D196). The T# is decoded
 //! as for storage images (D183, lift/image.rs) and the sampler (S#, four SGPRs) at run time too; texels are
 //! fetched with the storage-image addressing and conversions, and filtered by D187's model, a composition of
 //! existing IR nodes (integer arithmetic, f32 add/mul/div and conversions), so the evaluator and every
@@ -43,6 +44,9 @@ use crate::{FloatCmp, FloatOp, Handle, IntCmp, IntOp, Node, Ty, UnOp};
 #[path = "gather.rs"]
 mod gather;
 pub(super) use gather::GatherLod;
+// 3-D and cube sampling (D196) likewise.
+#[path = "sample_vol.rs"]
+mod sample_vol;
 
 type H = Handle<Node>;
 
@@ -393,6 +397,12 @@ impl Lifter<'_> {
             }
             None => (sq(self, g[0], wf), sq(self, g[1], wf)),
         };
+        self.gradient_lod_of(qx, qy)
+    }
+
+    /// D191's LOD from the two directions' squared scaled gradient lengths `qx`, `qy` (see
+    /// [`Self::gradient_lod`]; 3-D images add a third term, D196).
+    fn gradient_lod_of(&mut self, qx: H, qy: H) -> H {
         let larger = self.fcmp(FloatCmp::Gt, qy, qx);
         let q = self.buf_select(larger, qy, qx);
         let lo = self.c(Ty::B32, 0x1f80_0000); // 2^-64
@@ -682,43 +692,21 @@ impl Lifter<'_> {
 
     /// One sampling form on 1D, 2D, 1D array and 2D array images (D187, D191, D194).
     fn image_sample_form(&mut self, form: SampleForm) -> Result<(), LiftError> {
-        let (w0, w1) = (self.w(0), self.w(1));
-        let nsa = (w0 >> 1) & 3;
-        let dim_field = (w0 >> 3) & 7;
-        let dmask = (w0 >> 8) & 0xf;
-        let unorm_bit = (w0 >> 12) & 1;
-        let vaddr0 = (w1 & 0xff) as u16;
-        let vdata = ((w1 >> 8) & 0xff) as u16;
-        let srsrc = (((w1 >> 16) & 0x1f) * 4) as u16;
-        let ssamp = (((w1 >> 21) & 0x1f) * 4) as u16;
-        if w0 >> 15 & 1 != 0 {
-            return self.unsupported_mimg("r128 (a 128-bit T#) is not modelled (D183)");
-        }
-        if w0 >> 16 & 3 != 0 {
-            return self.unsupported_mimg(
-                "tfe/lwe (texture fail and LOD warning results) are not modelled (D183)",
-            );
-        }
-        if w1 >> 30 & 1 != 0 {
-            return self.unsupported_mimg("a16 (16-bit image addresses) is not modelled (D183)");
-        }
-        if w1 >> 31 & 1 != 0 {
-            return self.unsupported_mimg("d16 (16-bit image data) is not modelled (D183)");
-        }
-        let dim = match Dim::of(dim_field) {
+        let m = self.mimg_fields()?;
+        let (dmask, unorm_bit, vdata) = (m.dmask, m.unorm, m.vdata);
+        let dim = match Dim::of(m.dim_field) {
             Some(d @ (Dim::D1 | Dim::D2 | Dim::D1Array | Dim::D2Array)) => d,
+            // 3-D and cube images: their own function (D196).
+            Some(d @ (Dim::D3 | Dim::Cube)) => return self.image_sample_vol(form, &m, d),
             _ => {
                 return self.unsupported_mimg(
-                    "sampling is modelled for 1D, 2D, 1D array and 2D array images only (D187, D194): 3D, cube and MSAA are not",
+                    "sampling is modelled for 1D, 2D, 3D, cube, 1D array and 2D array images only (D187, D194, D196): MSAA is not",
                 )
             }
         };
         let d2 = matches!(dim, Dim::D2 | Dim::D2Array);
         let array = matches!(dim, Dim::D1Array | Dim::D2Array);
-        if dmask == 0 {
-            return self
-                .unsupported_mimg("an image instruction with dmask 0 is not modelled (D183)");
-        }
+        self.mimg_dmask_nonzero(&m)?;
         if form.compare && dmask != 1 {
             return self.unsupported_mimg(
                 "a depth-compare sample with a dmask other than 0x1 is not modelled: what the hardware \
@@ -740,28 +728,11 @@ impl Lifter<'_> {
         let k_grad = k_cmp + form.compare as usize;
         let k_coord = k_grad + ngrad;
         let naddr = k_coord + ncoord + nlast;
-        if nsa != 0 && naddr > 1 + 4 * nsa as usize {
-            return self.unsupported_mimg(
-                "the NSA address list is shorter than the form's address operands (D191)",
-            );
-        }
-        let addr_regs: Vec<u16> = (0..naddr)
-            .map(|k| {
-                if nsa == 0 || k == 0 {
-                    vaddr0 + k as u16
-                } else {
-                    let b = k - 1;
-                    ((self.w(2 + b / 4) >> (8 * (b % 4))) & 0xff) as u16
-                }
-            })
-            .collect();
         let ndata = dmask.count_ones() as u16;
-        if addr_regs.iter().any(|&r| r > 255) || vdata + ndata > 256 {
-            return self.unsupported_mimg("an address or data VGPR tuple passes v255");
-        }
+        let addr_regs = self.mimg_addr_regs(&m, naddr, ndata)?;
         // Reads first: the T#, the S#, the address.
-        let ts = self.tsharp(srsrc, dim);
-        let sw: Vec<H> = (0..4).map(|i| self.read_s(ssamp + i, Ty::B32)).collect();
+        let ts = self.tsharp(m.srsrc, dim);
+        let sw: Vec<H> = (0..4).map(|i| self.read_s(m.ssamp + i, Ty::B32)).collect();
         let all: Vec<H> = addr_regs
             .iter()
             .map(|&reg| self.n(Node::ReadVgpr { reg, ty: Ty::B32 }))
