@@ -18,8 +18,9 @@
 //! run's command is on the ignored test below).
 
 mod opcheck;
-use opcheck::{batch_kernel, check, lavapipe, op, run_both, Exec, Frame, Op, Rng, WAVE};
+use opcheck::{batch_kernel, check, lavapipe, op, run_both_with, Exec, Frame, Op, Rng, WAVE};
 use rdna2spv_isa::Target;
+use rdna2spv_spirv::lower::{LowerOptions, Mapping};
 use rdna2spv_vulkan::probe;
 use softfloat_wrapper::{Float, RoundingMode::TiesToEven as RNE, F128, F64};
 
@@ -220,6 +221,10 @@ enum Kind {
 /// Runs the five checks over `n` operand sets each; returns one summary line per op and panics on a
 /// host/device difference or a reference mismatch (rsq: a distance above 1 ulp).
 fn run(n: usize, seed: u64) -> Vec<String> {
+    run_mapped(n, seed, Mapping::Wave)
+}
+
+fn run_mapped(n: usize, seed: u64, mapping: Mapping) -> Vec<String> {
     let ops = [
         (Kind::Rcp, mk("v_rcp_f64_e32 v[8:9], v[0:1]", &[0x7e105f00])),
         (
@@ -279,7 +284,11 @@ fn run(n: usize, seed: u64) -> Vec<String> {
         }
     }
     let t = std::time::Instant::now();
-    let (host, dev) = run_both(&ctx, &prof, &p, &ins, n);
+    let opts = LowerOptions {
+        mapping,
+        ..LowerOptions::default()
+    };
+    let (host, dev) = run_both_with(&ctx, &prof, &p, &ins, n, &opts);
     let elapsed = t.elapsed();
     let mut lines = Vec::new();
     let mut failures = Vec::new();
@@ -370,6 +379,13 @@ fn run(n: usize, seed: u64) -> Vec<String> {
 #[test]
 fn f64_division_family_matches_softfloat() {
     run(n_ops(), 0);
+}
+
+/// The same in the lane mapping, where the exact f64 FMA and the 2^±128-scaled FMA of v_div_fmas_f64 are
+/// shared SPIR-V functions called with their inputs as arguments (decisions D163, D197).
+#[test]
+fn f64_division_family_in_the_lane_mapping_matches_softfloat() {
+    run_mapped(n_ops(), 1, Mapping::Lane);
 }
 
 #[test]

@@ -14,6 +14,7 @@ mod frame;
 
 use frame::*;
 use rdna2spv_isa::Target;
+use rdna2spv_spirv::lower::{LowerOptions, Mapping};
 use rdna2spv_vulkan::{probe, DeviceProfile};
 use softfloat_sys as sf;
 
@@ -313,16 +314,21 @@ fn with_mode(field: u32, body: &[u8]) -> Vec<u8> {
 }
 
 fn check(fields: &[u32], prof: &DeviceProfile) {
+    check_with(fields, prof, &LowerOptions::default(), 1)
+}
+
+/// [`check`] with the lowering's options and the operand count divided by `div`.
+fn check_with(fields: &[u32], prof: &DeviceProfile, opts: &LowerOptions, div: usize) {
     let ctx = lavapipe();
     let mut failures = Vec::new();
     for (fi, form) in forms().iter().enumerate() {
         for &field in fields {
-            let n = n(field);
+            let n = n(field) / div;
             let t = std::time::Instant::now();
             let mode = Mode::of(field);
             let p = kernel(Target::Gfx1030, &with_mode(field, form.bytes));
             let ins = inputs(n, 0xde40_0000 + fi as u64, form.int_v1);
-            let (host, dev) = run_both(&ctx, prof, &p, &ins);
+            let (host, dev) = run_both_with(&ctx, prof, &p, &ins, opts);
             let (mut mh, mut md, mut sub, mut first) = (0usize, 0usize, 0usize, None);
             for (k, x) in ins.iter().enumerate() {
                 let want = (form.oracle)(mode, x);
@@ -375,6 +381,18 @@ fn simulated() -> DeviceProfile {
 #[test]
 fn simulated_flushing_device_matches_softfloat() {
     check(&[0, 3], &simulated());
+}
+
+/// The same in the lane mapping, where the f32 emulations (f64 arithmetic between integer widening and
+/// narrowing, the comparisons' widenings) are shared SPIR-V functions called with their inputs as
+/// arguments (decisions D163, D197); a quarter of the operands.
+#[test]
+fn simulated_flushing_device_in_the_lane_mapping_matches_softfloat() {
+    let opts = LowerOptions {
+        mapping: Mapping::Lane,
+        ..LowerOptions::default()
+    };
+    check_with(&[0, 3], &simulated(), &opts, 4);
 }
 
 /// The two one-directional modes (only `s_denorm_mode`/`s_setreg` reach them).

@@ -15,6 +15,7 @@ mod frame;
 
 use frame::*;
 use rdna2spv_isa::Target;
+use rdna2spv_spirv::lower::{LowerOptions, Mapping};
 use rdna2spv_vulkan::{probe, DeviceProfile};
 use softfloat_sys as sf;
 
@@ -578,6 +579,10 @@ fn with_mode(field: u32, body: &[u8]) -> Vec<u8> {
 }
 
 fn check(fields: &[u32], prof: &DeviceProfile, n: usize) {
+    check_with(fields, prof, n, &LowerOptions::default())
+}
+
+fn check_with(fields: &[u32], prof: &DeviceProfile, n: usize, opts: &LowerOptions) {
     let ctx = lavapipe();
     let mut failures = Vec::new();
     for (fi, form) in forms().iter().enumerate() {
@@ -586,7 +591,7 @@ fn check(fields: &[u32], prof: &DeviceProfile, n: usize) {
             let mode = Mode::of(field);
             let p = kernel(Target::Gfx1030, &with_mode(field, form.bytes));
             let ins = inputs(n, 0xd185_0000 + fi as u64, form.width);
-            let (host, dev) = run_both(&ctx, prof, &p, &ins);
+            let (host, dev) = run_both_with(&ctx, prof, &p, &ins, opts);
             let (mut mh, mut md, mut sub, mut first) = (0usize, 0usize, 0usize, None);
             for (k, x) in ins.iter().enumerate() {
                 let want = (form.oracle)(mode, x);
@@ -634,6 +639,19 @@ fn f16_f64_flush_and_preserve_match_softfloat() {
 fn f16_f64_modes_on_the_simulated_flushing_device_match_softfloat() {
     let p = simulated_flushing(probe(&lavapipe()).expect("the device profile is probed"));
     check(&[0, 3], &p, n() / 4);
+}
+
+/// The simulated flushing device in the lane mapping: every f64 add, multiply and FMA is one shared
+/// SPIR-V function (the integer FMA, called with the add's 1.0 and the multiply's −0 as arguments) and
+/// the f16 forms' emulations are shared functions too (decisions D163, D197).
+#[test]
+fn f16_f64_modes_on_the_simulated_flushing_device_in_the_lane_mapping_match_softfloat() {
+    let p = simulated_flushing(probe(&lavapipe()).expect("the device profile is probed"));
+    let opts = LowerOptions {
+        mapping: Mapping::Lane,
+        ..LowerOptions::default()
+    };
+    check_with(&[0, 3], &p, n() / 4, &opts);
 }
 
 /// The two one-directional modes (only `s_denorm_mode`/`s_setreg` reach them).

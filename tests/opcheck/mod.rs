@@ -436,6 +436,18 @@ pub fn run_both(
     ins: &[[u32; 16]],
     grid: usize,
 ) -> (Vec<u32>, Vec<u32>) {
+    run_both_with(ctx, prof, p, ins, grid, &LowerOptions::default())
+}
+
+/// [`run_both`] with the lowering's options (e.g. the lane mapping, D197).
+pub fn run_both_with(
+    ctx: &Context,
+    prof: &DeviceProfile,
+    p: &Program,
+    ins: &[[u32; 16]],
+    grid: usize,
+    opts: &LowerOptions,
+) -> (Vec<u32>, Vec<u32>) {
     let n = ins.len();
     let input: Vec<u8> = ins
         .iter()
@@ -443,15 +455,8 @@ pub fn run_both(
         .collect();
     let init = vec![input, vec![0u8; 64 * n]];
     let t0 = Instant::now();
-    let run = run_with_buffers(
-        ctx,
-        p,
-        &init,
-        |a| launch(grid, a),
-        prof,
-        &LowerOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("device run failed: {e}"));
+    let run = run_with_buffers(ctx, p, &init, |a| launch(grid, a), prof, opts)
+        .unwrap_or_else(|e| panic!("device run failed: {e}"));
     let mut mem = Memory::default();
     for (i, b) in init.iter().enumerate() {
         mem.add(&format!("buf{i}"), run.addresses[i], b.clone())

@@ -108,21 +108,26 @@ pub fn run_both(
     p: &Program,
     inputs: &[[u32; 8]],
 ) -> (Vec<u32>, Vec<u32>) {
+    run_both_with(ctx, prof, p, inputs, &LowerOptions::default())
+}
+
+/// [`run_both`] with the lowering's options (e.g. the lane mapping, whose float primitives are shared
+/// functions: D163, D197).
+pub fn run_both_with(
+    ctx: &Context,
+    prof: &DeviceProfile,
+    p: &Program,
+    inputs: &[[u32; 8]],
+    opts: &LowerOptions,
+) -> (Vec<u32>, Vec<u32>) {
     let n = inputs.len();
     let input: Vec<u8> = inputs
         .iter()
         .flat_map(|t| t.iter().flat_map(|x| x.to_le_bytes()))
         .collect();
     let init = vec![input.clone(), vec![0u8; 16 * n]];
-    let run = run_with_buffers(
-        ctx,
-        p,
-        &init,
-        |a| launch(n, a),
-        prof,
-        &LowerOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("device run failed: {e}"));
+    let run = run_with_buffers(ctx, p, &init, |a| launch(n, a), prof, opts)
+        .unwrap_or_else(|e| panic!("device run failed: {e}"));
     let mut mem = Memory::default();
     for (i, b) in init.iter().enumerate() {
         mem.add(&format!("buf{i}"), run.addresses[i], b.clone())

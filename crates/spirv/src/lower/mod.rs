@@ -330,8 +330,9 @@ pub(crate) struct Cx<'a> {
     /// LocalInvocationIndex: the wave's index in its workgroup (`Node::WaveId`, D092).
     wave_in_group: Word,
     pub(crate) zero64: Word,
-    /// (marker id, result) of each float primitive's code, for lane::shrink's outlining (D163).
-    pub(crate) spans: Vec<(Word, Word)>,
+    /// (marker id, result, input copies) of each float primitive's code, for lane::shrink's outlining
+    /// (D163, D197).
+    pub(crate) spans: Vec<(Word, Word, u32)>,
     // Variables.
     sgpr: Word,
     vgpr: Word,

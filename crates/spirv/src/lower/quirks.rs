@@ -373,13 +373,65 @@ impl Cx<'_> {
 /// A float primitive on bit patterns. Its code is a pure function of `a`, `b`, `c`: the ids it defines
 /// after a marker id are recorded so that the lane mapping can share repeated large sequences (the exact
 /// f64 FMA) as one SPIR-V function (decision D163).
+///
+/// In the lane mapping the primitive is first put in a canonical form (decision D197): an f64 add or
+/// multiply the profile emulates is the integer FMA it already was (`a·1 + b`, `a·b + (−0)`), with its
+/// constant operand an input; the 2^±k scale of `F64FmaLdexp(k)` is two inputs (the exponent and the
+/// scale's bits) instead of constants inside its code; and each input enters through an `OpCopyObject`,
+/// so that the span's code reads every input through its own id whatever the inputs are (equal ids,
+/// constants). Spans then differ only in their inputs: every f64 add, multiply and FMA of a module can
+/// share one function, every 2^±128-scaled FMA another; the span's third number is its copies, which
+/// `lane::shrink` turns into parameters (or constants every call passes) or removes again.
 pub(super) fn float_op(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R<Word> {
     if cx.lm.is_none() {
         return float_op_inline(cx, op, a, b, c);
     }
+    let t = cx.t;
+    let soft64 = !cx.prof.preserves_subnormals_f64;
+    let w = |op: FloatOp| match op {
+        FloatOp::F64Add | FloatOp::F64Mul | FloatOp::F64Fma | FloatOp::F64FmaLdexp(_) => t.u64,
+        _ => t.u32,
+    };
+    let (op, ins, tys): (FloatOp, Vec<Word>, Vec<Word>) = match op {
+        FloatOp::F64Add if soft64 => {
+            let one = cx.c64(0x3ff0_0000_0000_0000);
+            (FloatOp::F64Fma, vec![a, one, b], vec![t.u64; 3])
+        }
+        FloatOp::F64Mul if soft64 => {
+            let nz = cx.c64(1 << 63);
+            (FloatOp::F64Fma, vec![a, b, nz], vec![t.u64; 3])
+        }
+        FloatOp::F64FmaLdexp(k) => {
+            let kk = cx.c32(k as i32 as u32);
+            let p2 = cx.c64(((1023 + k as i64) as u64) << 52);
+            (
+                op,
+                vec![a, b, c, kk, p2],
+                vec![t.u64, t.u64, t.u64, t.u32, t.u64],
+            )
+        }
+        _ => {
+            let n = op.arity();
+            (op, [a, b, c][..n].to_vec(), vec![w(op); n])
+        }
+    };
     let mark = cx.b.id();
-    let r = float_op_inline(cx, op, a, b, c)?;
-    cx.spans.push((mark, r));
+    let mut v = Vec::with_capacity(ins.len());
+    for (x, ty) in ins.iter().zip(&tys) {
+        v.push(cx.b.copy_object(*ty, None, *x)?);
+    }
+    let r = match op {
+        FloatOp::F64FmaLdexp(_) => {
+            f64_fma_soft(cx, v[0], v[1], v[2], Some(Scale::Ids(v[3], v[4])))?
+        }
+        _ => {
+            let a = v[0];
+            let b = v.get(1).copied().unwrap_or(a);
+            let c = v.get(2).copied().unwrap_or(a);
+            float_op_inline(cx, op, a, b, c)?
+        }
+    };
+    cx.spans.push((mark, r, v.len() as u32));
     Ok(r)
 }
 
@@ -427,7 +479,7 @@ fn float_op_inline(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R<Wor
             cx.nc(r);
             cx.canon32(r)
         }
-        FloatOp::F64FmaLdexp(k) => f64_fma_soft(cx, a, b, c, Some(k as i32)),
+        FloatOp::F64FmaLdexp(k) => f64_fma_soft(cx, a, b, c, Some(Scale::Const(k as i32))),
         FloatOp::F32FmaLdexp(k) => {
             // Round to odd in f64 (exact product, TwoSum), scale exactly in f64, one narrowing.
             let mut w = [0; 3];
@@ -533,14 +585,16 @@ fn float_op_inline(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R<Wor
     }
 }
 
-/// [`Cx::f32_to_f64_int`], recorded as a span for the lane mapping's outlining like [`float_op`]'s.
+/// [`Cx::f32_to_f64_int`], recorded as a span for the lane mapping's outlining like [`float_op`]'s (its
+/// input through a copy, D197).
 fn widen_span(cx: &mut Cx, x: Word) -> R<Word> {
     if cx.lm.is_none() {
         return cx.f32_to_f64_int(x);
     }
     let mark = cx.b.id();
+    let x = cx.b.copy_object(cx.t.u32, None, x)?;
     let r = cx.f32_to_f64_int(x)?;
-    cx.spans.push((mark, r));
+    cx.spans.push((mark, r, 1));
     Ok(r)
 }
 
@@ -841,13 +895,20 @@ impl Cx<'_> {
     }
 }
 
+/// The 2^k scale of [`f64_fma_soft`]: `k` itself, or the ids of `k` (u32) and of 2^k's f64 bits (u64).
+#[derive(Clone, Copy)]
+enum Scale {
+    Const(i32),
+    Ids(Word, Word),
+}
+
 /// f64 fused multiply-add with one rounding (to nearest even), in integer arithmetic: for devices whose
 /// f64 `Fma` rounds twice (lavapipe). The evaluator's reference is the host's `f64::mul_add` with NaN
 /// canonicalised. Special operands (NaN, infinities, zeros) take the plain float path, where it is exact.
 /// With `scale = Some(k)` the result is (a·b + c)·2^k, still rounded once (F64FmaLdexp, decision D067):
 /// the exponent moves before the rounding, a zero addend goes through the main path, and the plain
 /// path's exact result is scaled by one correctly rounded multiplication.
-fn f64_fma_soft(cx: &mut Cx, a: Word, b: Word, c: Word, scale: Option<i32>) -> R<Word> {
+fn f64_fma_soft(cx: &mut Cx, a: Word, b: Word, c: Word, scale: Option<Scale>) -> R<Word> {
     let t = cx.t;
     let bt = t.bool;
     let a = cx.opaque64(a)?;
@@ -945,8 +1006,11 @@ fn f64_fma_soft(cx: &mut Cx, a: Word, b: Word, c: Word, scale: Option<i32>) -> R
     let top = cx.b.bitwise_or(t.u64, None, w.0, jam)?;
     // e_msb = ex + m; shift = max(11, -1011 - e_msb).
     let ex = match scale {
-        Some(k) => {
-            let kk = cx.c32(k as u32);
+        Some(s) => {
+            let kk = match s {
+                Scale::Const(k) => cx.c32(k as u32),
+                Scale::Ids(k, _) => k,
+            };
             cx.b.i_add(t.u32, None, ex, kk)?
         }
         None => ex,
@@ -1002,8 +1066,11 @@ fn f64_fma_soft(cx: &mut Cx, a: Word, b: Word, c: Word, scale: Option<i32>) -> R
     let ab_plain = cx.b.logical_not(bt, None, ab_finite)?;
     let ab_plain = cx.b.logical_or(bt, None, ab_plain, ab_zero)?;
     let c_special = cx.b.logical_not(bt, None, fc)?;
-    if let Some(k) = scale {
-        let p2 = cx.c64(((1023 + k as i64) as u64) << 52);
+    if let Some(s) = scale {
+        let p2 = match s {
+            Scale::Const(k) => cx.c64(((1023 + k as i64) as u64) << 52),
+            Scale::Ids(_, p2) => p2,
+        };
         let p2 = cx.opaque64(p2)?;
         let p2 = cx.b.bitcast(t.f64, None, p2)?;
         let ps = cx.b.bitcast(t.f64, None, plain)?;

@@ -146,6 +146,7 @@ fn pure(op: Op) -> bool {
             | ISubBorrow
             | UMulExtended
             | SMulExtended
+            | CopyObject
     )
 }
 

@@ -29,8 +29,9 @@
 //! The others: if-conversion ([`flatten`]), CSE ([`common`]), liveness dead stores ([`dead_stores`]),
 //! outlining of float primitives ([`outline`], D163), SSA construction ([`promote`], D182) and integer /
 //! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182); each
-//! function's docs give its exactness argument. Order: `o`, then per function `s`, `i`, `f`, `m`, `a`, `c`,
-//! `l`, `d`.
+//! function's docs give its exactness argument. Order: `o`, the removal of the input copies of float
+//! primitives left inline ([`uncopy`], D197, whatever the letters), then per function `s`, `i`, `f`, `m`,
+//! `a`, `c`, `l`, `d`.
 //!
 //! Measured in docs/performance.md ("Lane module size"); the ablation tables are in D162 and D182.
 
@@ -108,13 +109,14 @@ impl Passes {
 }
 
 /// Runs the chosen rewrites over every function of `m` (see the module docs).
-pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word)]) -> ShrinkStats {
+pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word, u32)]) -> ShrinkStats {
     let mut st = ShrinkStats::default();
     let mut bound = m.header.as_ref().map(|h| h.bound).unwrap_or(0);
     let mut gone: HashSet<Word> = HashSet::default();
     if p.outline {
         st.outlined = outline(m, spans, &mut bound, &mut gone);
     }
+    uncopy(m, spans, &mut gone);
     let mut funcs = std::mem::take(&mut m.functions);
     for f in &mut funcs {
         if p.split {
@@ -2129,6 +2131,55 @@ fn liveness(
     (live_in, live_out)
 }
 
+/// Decision D197: the input copies (`OpCopyObject`, ids `marker + 1 ..= marker + n`) of the float
+/// primitives that were not outlined are removed, their readers reading the copied values again. Exact:
+/// a copy has its operand's value.
+fn uncopy(m: &mut Module, spans: &[(Word, Word, u32)], gone: &mut HashSet<Word>) {
+    let ids: HashSet<Word> = spans
+        .iter()
+        .flat_map(|&(mark, _, n)| (1..=n).map(move |k| mark + k))
+        .collect();
+    let Some(f) = m.functions.first_mut() else {
+        return;
+    };
+    if ids.is_empty() {
+        return;
+    }
+    let mut to: HashMap<Word, Word> = HashMap::default();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        if i.class.opcode != Op::CopyObject {
+            continue;
+        }
+        if let (Some(r), Some(x)) = (i.result_id, i.operands.first().and_then(id)) {
+            if ids.contains(&r) {
+                to.insert(r, x);
+            }
+        }
+    }
+    if to.is_empty() {
+        return;
+    }
+    for b in &mut f.blocks {
+        b.instructions
+            .retain(|i| !i.result_id.is_some_and(|r| to.contains_key(&r)));
+        for o in b.instructions.iter_mut().flat_map(|i| &mut i.operands) {
+            if let Operand::IdRef(x) = o {
+                while let Some(&y) = to.get(x) {
+                    *x = y;
+                }
+            }
+        }
+    }
+    gone.extend(to.keys().copied());
+}
+
+/// An instruction's words in the binary.
+fn inst_words(i: &Instruction) -> usize {
+    let mut v = Vec::new();
+    rspirv::binary::Assemble::assemble_into(i, &mut v);
+    v.len()
+}
+
 /// Smallest span worth a function (instructions): a call costs 4 + its arguments words.
 const OUTLINE_MIN: usize = 24;
 
@@ -2141,9 +2192,16 @@ const OUTLINE_MIN: usize = 24;
 /// parameters = the arguments, body = a renamed copy, `OpReturnValue` of the result; each span becomes
 /// `%result = OpFunctionCall %fn args`. Exact: a function call computes the same pure instructions on the
 /// same values (SPIR-V function calls pass values; NoContraction decorations are copied).
+///
+/// A span's first `n` instructions (its third number, D197) are `OpCopyObject`s of its inputs, ids
+/// `marker + 1 ..= marker + n`: they become the first `n` parameters by position (never merged with one
+/// another or with the other arguments, so equal or constant inputs do not change the key), and the
+/// function reads its parameters where the span read the copies. A span whose inputs are all constants
+/// and which has no decorated (float) instruction stays inline, where [`simplify`] folds it (a
+/// comparison's widened constant folds entirely; float arithmetic is never folded).
 fn outline(
     m: &mut Module,
-    spans: &[(Word, Word)],
+    spans: &[(Word, Word, u32)],
     bound: &mut Word,
     gone: &mut HashSet<Word>,
 ) -> usize {
@@ -2190,14 +2248,17 @@ fn outline(
         end: usize,
         result: Word,
         args: Vec<Word>,
+        copies: usize,
+        inline_words: usize,
     }
     let mut groups: HashMap<Key, Vec<Span>> = HashMap::default();
     let mut order: Vec<Key> = Vec::new();
     let mut taken: HashSet<(usize, usize)> = HashSet::default();
-    for &(mark, r) in spans {
+    for &(mark, r, n) in spans {
         let Some(&(bi, end)) = pos.get(&r) else {
             continue;
         };
+        let n = n as usize;
         let ins = &f.blocks[bi].instructions;
         let inside = |i: &Instruction| i.result_id.is_some_and(|x| x > mark && x <= r);
         let mut start = end;
@@ -2207,10 +2268,19 @@ fn outline(
         let len = end + 1 - start;
         let lo = defined.partition_point(|&x| x <= mark);
         let hi = defined.partition_point(|&x| x <= r);
-        if len < OUTLINE_MIN || hi - lo != len || (start..=end).any(|k| taken.contains(&(bi, k))) {
+        if len < OUTLINE_MIN + n
+            || hi - lo != len
+            || (start..=end).any(|k| taken.contains(&(bi, k)))
+        {
             continue;
         }
         let range = &ins[start..=end];
+        let copies_ok = range[..n].iter().enumerate().all(|(k, i)| {
+            i.class.opcode == Op::CopyObject && i.result_id == Some(mark + 1 + k as Word)
+        });
+        if !copies_ok {
+            continue;
+        }
         let own: HashMap<Word, usize> = range
             .iter()
             .enumerate()
@@ -2226,10 +2296,26 @@ fn outline(
         if escapes || !ty_of.contains_key(&r) {
             continue;
         }
-        let mut args: Vec<Word> = Vec::new();
+        // The copies' inputs are the first `n` arguments, by position.
+        let mut args: Vec<Word> = range[..n]
+            .iter()
+            .filter_map(|i| i.operands.first().and_then(id))
+            .collect();
         let mut key: Key = Vec::with_capacity(len);
-        let mut ok = true;
-        for i in range {
+        // A span of constants only and without a decorated (float) instruction stays inline, where
+        // `simplify` folds it (a comparison's widened constant); float arithmetic is never folded.
+        let folds = n > 0
+            && args.iter().all(|a| globals.contains(a))
+            && !range[n..]
+                .iter()
+                .any(|i| i.result_id.is_some_and(|x| decos.contains_key(&x)));
+        let mut ok = args.len() == n && !folds;
+        for (k, i) in range.iter().enumerate() {
+            if k < n {
+                let p = vec![Operand::LiteralBit64(k as u64)];
+                key.push((i.class.opcode, i.result_type, p, Vec::new()));
+                continue;
+            }
             let ops: Vec<Operand> = i
                 .operands
                 .iter()
@@ -2242,10 +2328,14 @@ fn outline(
                         if !ty_of.contains_key(x) {
                             ok = false;
                         }
-                        let j = args.iter().position(|a| a == x).unwrap_or_else(|| {
-                            args.push(*x);
-                            args.len() - 1
-                        });
+                        let j = args[n..]
+                            .iter()
+                            .position(|a| a == x)
+                            .map(|j| j + n)
+                            .unwrap_or_else(|| {
+                                args.push(*x);
+                                args.len() - 1
+                            });
                         Operand::LiteralBit64(j as u64)
                     }
                     _ => o.clone(),
@@ -2267,12 +2357,36 @@ fn outline(
         if !groups.contains_key(&key) {
             order.push(key.clone());
         }
+        // Its words inline, estimated: those of instructions that read a value not known from
+        // constants alone (an undecorated operation of constants and of constant inputs counts as
+        // folded, as `simplify` and the driver fold it; float arithmetic, decorated, never does).
+        let mut known: HashSet<Word> = HashSet::default();
+        let mut inline_words = 0;
+        for (k, i) in range.iter().enumerate() {
+            let konst = |x: &Word| globals.contains(x) || known.contains(x);
+            let folds = if k < n {
+                args[k..=k].iter().all(konst)
+            } else {
+                i.class.opcode != Op::FunctionCall
+                    && i.result_id.is_some_and(|x| !decos.contains_key(&x))
+                    && i.operands.iter().filter_map(id).all(|x| konst(&x))
+            };
+            match (folds, i.result_id) {
+                (true, Some(x)) => {
+                    known.insert(x);
+                }
+                _ if k >= n => inline_words += inst_words(i),
+                _ => {}
+            }
+        }
         groups.entry(key).or_default().push(Span {
             block: bi,
             start,
             end,
             result: r,
             args,
+            copies: n,
+            inline_words,
         });
     }
     let mut fresh = || {
@@ -2289,9 +2403,44 @@ fn outline(
             continue;
         }
         let first = &members[0];
+        // An input that is the same constant in every span stays a constant in the body (folded there
+        // as inline); the others are parameters (D197).
+        let bake: Vec<bool> = (0..first.args.len())
+            .map(|k| {
+                k < first.copies
+                    && globals.contains(&first.args[k])
+                    && members.iter().all(|s| s.args[k] == first.args[k])
+            })
+            .collect();
+        // Outlined only where it pays (D197): the function (its body, `OpFunction`, parameters, label,
+        // return, end, a new function type) and one call per span against the words each span keeps
+        // inline after constant folding.
+        let f = &m.functions[0];
+        let body: usize = f.blocks[first.block].instructions
+            [first.start + first.copies..=first.end]
+            .iter()
+            .map(inst_words)
+            .sum();
+        let nargs = bake.iter().filter(|b| !**b).count();
+        let cost = body + 5 + 3 * nargs + 2 + 2 + 1 + (3 + nargs) + members.len() * (4 + nargs);
+        let inline: usize = members.iter().map(|s| s.inline_words).sum();
+        if inline <= cost {
+            continue;
+        }
         let f = &m.functions[0];
         let ret = ty_of[&first.result];
-        let arg_tys: Vec<Word> = first.args.iter().map(|a| ty_of[a]).collect();
+        let range = &f.blocks[first.block].instructions[first.start..=first.end];
+        // An input's type is its copy's (a constant input has no entry in `ty_of`).
+        let arg_tys: Vec<Word> = first
+            .args
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| !bake[*k])
+            .map(|(k, a)| match range.get(k) {
+                Some(c) if k < first.copies => c.result_type.unwrap_or(0),
+                _ => ty_of[a],
+            })
+            .collect();
         // The function type, reused when the module has it.
         let fty = m
             .types_global_values
@@ -2319,19 +2468,29 @@ fn outline(
         };
         let fid = fresh();
         let params: Vec<Word> = arg_tys.iter().map(|_| fresh()).collect();
-        let mut rename: HashMap<Word, Word> = first
-            .args
+        // Each argument position's parameter (none for a baked constant).
+        let mut next = params.iter().copied();
+        let param_of: Vec<Option<Word>> = bake
+            .iter()
+            .map(|b| if *b { None } else { next.next() })
+            .collect();
+        // The copies read as their parameters (or baked constants); the other arguments by id.
+        let mut rename: HashMap<Word, Word> = first.args[first.copies..]
             .iter()
             .copied()
-            .zip(params.iter().copied())
+            .zip(param_of[first.copies..].iter().filter_map(|p| *p))
             .collect();
-        let range = &f.blocks[first.block].instructions[first.start..=first.end];
-        for i in range {
+        for (k, i) in range.iter().enumerate() {
             if let Some(r) = i.result_id {
-                rename.insert(r, fresh());
+                let to = if k < first.copies {
+                    param_of[k].unwrap_or(first.args[k])
+                } else {
+                    fresh()
+                };
+                rename.insert(r, to);
             }
         }
-        let mut body: Vec<Instruction> = range
+        let mut body: Vec<Instruction> = range[first.copies..]
             .iter()
             .map(|i| {
                 let mut c = i.clone();
@@ -2388,7 +2547,13 @@ fn outline(
         new_fns.push(func);
         for s in members {
             let mut ops = vec![Operand::IdRef(fid)];
-            ops.extend(s.args.iter().map(|a| Operand::IdRef(*a)));
+            ops.extend(
+                s.args
+                    .iter()
+                    .zip(&bake)
+                    .filter(|(_, b)| !**b)
+                    .map(|(a, _)| Operand::IdRef(*a)),
+            );
             cuts.push((
                 s.block,
                 s.start,
