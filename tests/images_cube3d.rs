@@ -945,6 +945,7 @@ fn cube3d_decoding_matches_llvm_mc() {
         .iter()
         .chain(SAMPLE_CUBE_ASM)
         .chain(GATHER_CUBE_ASM)
+        .chain(MIP_VOL_ASM)
     {
         if !line.starts_with("image_") {
             continue;
@@ -1078,4 +1079,244 @@ fn gather_cube_forms() {
     );
     refused(line, "texel offsets (`_o`) on a cube image");
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 -show-encoding. Per lane: (u, v, w, lod) and (s, t, face, lod)
+/// from s[0:1] + 32·lane; two 3-D samples (T# s[8:15]) and two cube samples (T# s[40:47]) through
+/// linear-mip samplers; 16 dwords to s[2:3] + 64·lane.
+const MIP_VOL_ASM: &[(&str, &[u32])] = &[
+    ("s_lshl_b32 s7, s6, 5", &[0x8f078506]),
+    ("v_add_nc_u32_e32 v0, s7, v0", &[0x4a000007]),
+    ("v_lshlrev_b32_e32 v1, 5, v0", &[0x34020085]),
+    (
+        "global_load_dwordx4 v[2:5], v1, s[0:1]",
+        &[0xdc388000, 0x02000001],
+    ),
+    (
+        "global_load_dwordx4 v[6:9], v1, s[0:1] offset:16",
+        &[0xdc388010, 0x06000001],
+    ),
+    ("v_lshlrev_b32_e32 v56, 6, v0", &[0x34700086]),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+    (
+        "image_sample_l v[20:23], v[2:5], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_3D",
+        &[0xf0900f10, 0x00821402],
+    ),
+    (
+        "image_sample_l v[24:27], v[2:5], s[8:15], s[20:23] dmask:0xf dim:SQ_RSRC_IMG_3D",
+        &[0xf0900f10, 0x00a21802],
+    ),
+    (
+        "image_sample_l v[28:31], v[6:9], s[40:47], s[24:27] dmask:0xf dim:SQ_RSRC_IMG_CUBE",
+        &[0xf0900f18, 0x00ca1c06],
+    ),
+    (
+        "image_sample_l v[32:35], v[6:9], s[40:47], s[28:31] dmask:0xf dim:SQ_RSRC_IMG_CUBE",
+        &[0xf0900f18, 0x00ea2006],
+    ),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+    (
+        "global_store_dwordx4 v56, v[20:23], s[2:3]",
+        &[0xdc788000, 0x00021438],
+    ),
+    (
+        "global_store_dwordx4 v56, v[24:27], s[2:3] offset:16",
+        &[0xdc788010, 0x00021838],
+    ),
+    (
+        "global_store_dwordx4 v56, v[28:31], s[2:3] offset:32",
+        &[0xdc788020, 0x00021c38],
+    ),
+    (
+        "global_store_dwordx4 v56, v[32:35], s[2:3] offset:48",
+        &[0xdc788030, 0x00022038],
+    ),
+    ("s_endpgm", &[0xbf810000]),
+];
+
+/// D195's levels for a linear mip filter with MIN_LOD 0, MAX_LOD 15, no bias, levels 0..=`last`:
+/// `L = floor(RN(lod·256))` (NaN → 0) clamped to [0, 3840], the first level `min(L >> 8, last)`, the
+/// second level's weight `L & 255`, and whether the two blend (`L & 255 ≠ 0` and `L >> 8 < last`).
+fn linear_mip(lod: f32, last: usize) -> (usize, u32, bool) {
+    let l = floor_c(lod * 256.0).0.clamp(0, 3840);
+    let d = (l >> 8) as usize;
+    let f = (l & 255) as u32;
+    (d.min(last), f, f != 0 && d < last)
+}
+
+/// D195's blend of two levels' results, per component: `RN(RN(r0·(256 − f)/256) + RN(r1·f/256))`; the
+/// first level alone when they do not blend (the Vulkan spec's `(1 − δ)·τ[d] + δ·τ[d + 1]`).
+fn mip_blend(r0: [f32; 4], r1: Option<[f32; 4]>, f: u32) -> [f32; 4] {
+    match r1 {
+        Some(r1) => std::array::from_fn(|c| lerp(r0[c], r1[c], f)),
+        None => r0,
+    }
+}
+
+/// Linear mip filtering (D195) on 3-D and cube images (D196), hand-assembled `image_sample_l`: a 4×4×4
+/// rgba8 3-D image of three levels (4, 2, 1) through a trilinear and a nearest sampler, and a one-cube
+/// rgba8 image of three levels (faces 4, 2, 1; non-seamless) through a bilinear and a nearest sampler,
+/// every sampler `mipmap_mode = "linear"`; 256 lanes whose LODs are every level exactly, 1/256 either
+/// side of levels 1 and 2 and of 0, past the last level, negative, NaN, ±inf and random fractions.
+// coverage: sample_mip_vol: IMAGE_SAMPLE_L
+#[test]
+fn sample_mip_vol() {
+    let dir = scratch("mipvol");
+    write_code(&dir.join("k.bin"), MIP_VOL_ASM);
+    let mut g = Lcg(0x3d_0195);
+    let ext3 = [[4i32, 4, 4], [2, 2, 2], [1, 1, 1]];
+    let base3 = [0usize, 64, 72];
+    let vol: Vec<u8> = (0..4 * 73).map(|_| (g.next() >> 8) as u8).collect();
+    let cube: Vec<u8> = (0..4 * 6 * (16 + 4 + 1))
+        .map(|_| (g.next() >> 8) as u8)
+        .collect();
+    std::fs::write(dir.join("vol.bin"), &vol).unwrap();
+    std::fs::write(dir.join("cube.bin"), &cube).unwrap();
+    let n = 256usize;
+    let q = 1.0 / 256.0;
+    let lods = [
+        0.0,
+        1.0,
+        2.0,
+        1.0 - q,
+        1.0 + q,
+        2.0 - q,
+        2.0 + q,
+        q,
+        -q,
+        -1.0,
+        2.5,
+        3.0,
+        7.75,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+    ];
+    let mut inputs: Vec<[f32; 8]> = Vec::new();
+    for i in 0..n {
+        let lod = |g: &mut Lcg| {
+            if i % 2 == 0 {
+                lods[(i / 2) % lods.len()]
+            } else {
+                (g.next() % 640) as f32 / 256.0 - 0.25
+            }
+        };
+        let r = |g: &mut Lcg, lo: f32, span: u32| lo + (g.next() % span) as f32 / 1000.0;
+        let (u, v, w) = (
+            r(&mut g, -0.5, 2000),
+            r(&mut g, -0.5, 2000),
+            r(&mut g, -0.5, 2000),
+        );
+        let l3 = lod(&mut g);
+        let (s, t) = (r(&mut g, 1.0, 1001), r(&mut g, 1.0, 1001));
+        let face = (g.next() % 6) as f32;
+        let lc = lod(&mut g);
+        inputs.push([u, v, w, l3, s, t, face, lc]);
+    }
+    let bytes: Vec<u8> = inputs
+        .iter()
+        .flat_map(|w| w.iter().flat_map(|x| x.to_le_bytes()))
+        .collect();
+    std::fs::write(dir.join("in.bin"), bytes).unwrap();
+    let manifest = lanes_manifest(
+        n,
+        n * 64,
+        r#"    { reg = 8, tsharp = "vol" },
+    { reg = 40, tsharp = "cube" },
+    { reg = 16, ssharp = { filter = "linear", mipmap_mode = "linear", address = ["repeat", "clamp_to_edge", "mirrored_repeat"], min_lod = 0.0, max_lod = 15.0 } },
+    { reg = 20, ssharp = { filter = "nearest", mipmap_mode = "linear", address = ["mirrored_repeat", "repeat", "clamp_to_edge"], min_lod = 0.0, max_lod = 15.0 } },
+    { reg = 24, ssharp = { seamless = false, filter = "linear", mipmap_mode = "linear", min_lod = 0.0, max_lod = 15.0 } },
+    { reg = 28, ssharp = { seamless = false, filter = "nearest", mipmap_mode = "linear", min_lod = 0.0, max_lod = 15.0 } },
+"#,
+        r#"[[images]]
+name = "vol"
+format = "rgba8_unorm"
+dim = "3d"
+extent = [4, 4, 4]
+levels = 3
+file = "vol.bin"
+[[images]]
+name = "cube"
+format = "rgba8_unorm"
+dim = "cube"
+extent = [4, 4, 1]
+levels = 3
+layers = 6
+file = "cube.bin"
+"#,
+    );
+    let m = dir.join("k.toml");
+    std::fs::write(&m, manifest).unwrap();
+    let out = dir.join("out");
+    run_both(&m, &out);
+    let o = words(&read(&out.join("o.bin")));
+    let vol_texel = |d: usize| {
+        let vol = &vol;
+        move |x: i32, y: i32, z: i32| -> [f32; 4] {
+            let [w, h, _] = ext3[d];
+            let t = base3[d] + ((z * h + y) * w + x) as usize;
+            std::array::from_fn(|c| vol[4 * t + c] as f32 / 255.0)
+        }
+    };
+    let cube_texel = |d: usize| {
+        let cube = &cube;
+        move |slice: i32, x: i32, y: i32| -> [f32; 4] {
+            let e = 4 >> d;
+            let k = [0usize, 96, 120][d] + ((slice * e + y) * e + x) as usize;
+            std::array::from_fn(|c| cube[4 * k + c] as f32 / 255.0)
+        }
+    };
+    let tb = [0.0; 4];
+    let s3 = [
+        Sampler3 {
+            linear: true,
+            addr: [0, 2, 1],
+            border: tb,
+        },
+        Sampler3 {
+            linear: false,
+            addr: [1, 0, 2],
+            border: tb,
+        },
+    ];
+    let (mut blends, mut on_level, mut past) = (0, 0, 0);
+    for (i, x) in inputs.iter().enumerate() {
+        let c3 = [x[0], x[1], x[2]];
+        let cc = [x[4], x[5], x[6]];
+        let mut want = Vec::new();
+        let (d, f, blend) = linear_mip(x[3], 2);
+        for sm in &s3 {
+            let r0 = sample3(sm, c3, [0; 3], ext3[d], &vol_texel(d));
+            let r1 = blend.then(|| sample3(sm, c3, [0; 3], ext3[d + 1], &vol_texel(d + 1)));
+            want.push(mip_blend(r0, r1, f));
+        }
+        blends += blend as usize;
+        let (dc, fc, blend_c) = linear_mip(x[7], 2);
+        for linear in [true, false] {
+            let r0 = cube_sample(linear, cc, 4 >> dc, 1, &cube_texel(dc)).0;
+            let r1 =
+                blend_c.then(|| cube_sample(linear, cc, 4 >> (dc + 1), 1, &cube_texel(dc + 1)).0);
+            want.push(mip_blend(r0, r1, fc));
+        }
+        blends += blend_c as usize;
+        on_level += (f == 0) as usize + (fc == 0) as usize;
+        past += (!blend && f != 0) as usize + (!blend_c && fc != 0) as usize;
+        for (k, wk) in want.iter().enumerate() {
+            for ch in 0..4 {
+                let got = o[16 * i + 4 * k + ch];
+                assert_eq!(
+                    got,
+                    wk[ch].to_bits(),
+                    "lane {i} (inputs {x:?}) sample {k} c{ch}: {} want {}",
+                    f32::from_bits(got),
+                    wk[ch]
+                );
+            }
+        }
+    }
+    // Both kinds of lanes: blending, on a level, and a fraction at or past the last level.
+    assert!(blends > n / 2, "{blends}");
+    assert!(on_level > n / 8, "{on_level}");
+    assert!(past > n / 16, "{past}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -877,7 +877,7 @@ impl Lifter<'_> {
     ) -> H {
         let w = self.level_extent(ts.width, level);
         let mut n = self.un(UnOp::ZExt, Ty::B64, w);
-        if matches!(dim, Dim::D2 | Dim::D2Array | Dim::D3) {
+        if matches!(dim, Dim::D2 | Dim::D2Array | Dim::D3 | Dim::Cube) {
             let h = self.level_extent(ts.height, level);
             let h = self.un(UnOp::ZExt, Ty::B64, h);
             n = self.int(IntOp::Mul, Ty::B64, n, h);

@@ -21,6 +21,9 @@
 //!   of the footprint (point: the one texel; bilinear: the four) outside the face would come from a
 //!   neighbouring face: refused at run time by name (not modelled);
 //! - texel offsets (`_o`) on a cube are refused at lift time.
+//!
+//! Linear mip filtering (D195, amended session 16): [`Lifter::sample_level_vol`] is one level's footprint,
+//! emitted for the first level and for the second; the levels, blend and refusals are lift/sample.rs's.
 
 use super::super::format::Typed;
 use super::super::image::{Dim, MimgFields};
@@ -29,6 +32,34 @@ use super::{Axis, Lod, SampleForm, SampledFormat};
 use crate::{FloatOp, Handle, IntCmp, IntOp, Node, Ty, UnOp};
 
 type H = Handle<Node>;
+
+/// What one level's footprint of a 3-D or cube sample reads, the same for both levels of a linear mip
+/// filter (D195, D196).
+struct VolFootprint<'a> {
+    ts: &'a super::super::image::Tsharp,
+    desc: &'a super::super::format::Desc,
+    /// The border colour (D187 step 4).
+    border: [H; 4],
+    /// u, v, w (3-D); s, t, face (cube).
+    coords: [H; 3],
+    /// CLAMP_X, CLAMP_Y, CLAMP_Z (3-D).
+    modes: [H; 3],
+    /// The texel offsets (D191), x, y, z (3-D).
+    offsets: [Option<H>; 3],
+    linear: H,
+    unnorm: H,
+    /// Element bytes (B64).
+    size64: H,
+    /// DEPTH + 1 (3-D; None for a cube).
+    depth: Option<H>,
+    /// The cube's slice (D196; None for 3-D).
+    slice: Option<H>,
+    /// The S#'s DISABLE_CUBE_WRAP.
+    wrap_off: H,
+    /// The compare function and the clamped reference (D191).
+    cmp: Option<(H, H)>,
+    dmask: u32,
+}
 
 impl Lifter<'_> {
     /// `image_sample*` of `form` on a 3-D or cube image (D196).
@@ -151,13 +182,9 @@ impl Lifter<'_> {
         } else {
             smp.min_lod
         };
-        let (l, level, level_ok) = self.lod_and_level(
-            &smp,
-            &ts,
-            lod,
-            min_lod,
-            "linear mip filtering between two levels: not modelled (D187)",
-        );
+        // The levels (D195): the first, and a second one blended with it under a linear mip filter.
+        let mip = self.mip_levels(&smp, &ts, lod, min_lod);
+        let l = mip.l;
         let minified = self.icmp(IntCmp::GtI, Ty::B32, l, z);
         let xy = self.buf_select(minified, smp.minf, smp.mag);
         let two = self.c(Ty::B32, 2);
@@ -198,40 +225,113 @@ impl Lifter<'_> {
         } else {
             [None; 3]
         };
+        let size64 = self.un(UnOp::ZExt, Ty::B64, desc.size);
+        // The cube's slice (level-independent) and the layout's slices per level.
+        let (layers, slice) = if cube {
+            let (layers, slice) = self.cube_slice(&ts, addr[2]);
+            (layers, Some(slice))
+        } else {
+            (one, None)
+        };
+        let not_refused = self.buf_select(desc.refused, f, mip.level_ok);
+        let cmp = if form.compare {
+            Some((smp.cmp_func, self.compare_reference(all[k_cmp], desc.nf)))
+        } else {
+            None
+        };
+        let vf = VolFootprint {
+            ts: &ts,
+            desc: &desc,
+            border: border_c,
+            coords: [addr[0], addr[1], addr[2]],
+            modes: [smp.clamp_x, smp.clamp_y, clamp_z],
+            offsets: offs,
+            linear,
+            unnorm: smp.unnorm,
+            size64,
+            depth,
+            slice,
+            wrap_off,
+            cmp,
+            dmask,
+        };
+        // The first level, then (D195) the second one of a linear mip filter, its loads enabled only in
+        // the lanes that blend; its offset is the first one's plus the first level's size.
+        let off0 = self.level_offset(&ts, dim, mip.level, size64, layers);
+        let r0 = self.sample_level_vol(&vf, mip.level, off0, not_refused, t);
+        let (next, blend) = self.second_level(&mip);
+        let blend_int = self.buf_select(blend, is_int, f);
+        self.n(Node::Refuse {
+            cond: blend_int,
+            reason: "linear mip filtering of a UINT/SINT format: not modelled (D195)",
+        });
+        let bytes0 = self.level_bytes(&ts, dim, mip.level, size64, layers);
+        let zero64 = self.c(Ty::B64, 0);
+        let step = self.buf_select(blend, bytes0, zero64);
+        let off1 = self.int(IntOp::Add, Ty::B64, off0, step);
+        let ok1 = self.buf_select(blend, not_refused, f);
+        let r1 = self.sample_level_vol(&vf, next, off1, ok1, blend);
+        // D195's blend: RN(RN(r0·(256 − f)/256) + RN(r1·f/256)), the first level alone when not blending.
+        let (w0, w1) = self.weights_256(mip.frac);
+        for (reg, (&a, &b)) in (vdata..).zip(r0.iter().zip(&r1)) {
+            let m = self.lerp(a, b, w0, w1);
+            let v = self.buf_select(blend, m, a);
+            self.write_v(reg, v);
+        }
+        Ok(())
+    }
+
+    /// One level's footprint of a 3-D or cube sample (D196; called per level, D195): the level's
+    /// extents, the axes (3-D: u, v, w; cube: the face's u, v, its seamless crossing refused in the lanes
+    /// where `active` holds), the texels at `base + off` (loads where `ok_level` holds and the texel is
+    /// inside), point or (tri)linear; one value per `dmask` component.
+    fn sample_level_vol(
+        &mut self,
+        vf: &VolFootprint,
+        level: H,
+        off: H,
+        ok_level: H,
+        active: H,
+    ) -> Vec<H> {
+        let ts = vf.ts;
+        let f = self.c(Ty::B1, 0);
+        let t = self.c(Ty::B1, 1);
+        let z = self.c(Ty::B32, 0);
+        let (linear, unnorm) = (vf.linear, vf.unnorm);
         let wl = self.level_extent(ts.width, level);
         let hl = self.level_extent(ts.height, level);
-        let size64 = self.un(UnOp::ZExt, Ty::B64, desc.size);
-        // Axes and the third index (w for 3-D, the slice for a cube).
-        let (ax, ay, planes, layers) = if let Some(d) = depth {
-            let dl = self.level_extent(d, level);
-            let ax = self.sample_axis_off(addr[0], wl, smp.clamp_x, linear, smp.unnorm, offs[0]);
-            let ay = self.sample_axis_off(addr[1], hl, smp.clamp_y, linear, smp.unnorm, offs[1]);
-            let az = self.sample_axis_off(addr[2], dl, clamp_z, linear, smp.unnorm, offs[2]);
-            (ax, ay, az, one)
-        } else {
-            let (ax, ay, cross) = self.cube_face_axes(addr[0], addr[1], wl, hl, linear, smp.unnorm);
-            self.refuse_seamless_cross(wrap_off, cross);
-            let (layers, slice) = self.cube_slice(&ts, addr[2]);
-            let planes = Axis {
-                i0: (slice, t),
-                i1: (slice, t),
-                a: z,
-            };
-            (ax, ay, planes, layers)
+        let (ax, ay, planes) = match (vf.depth, vf.slice) {
+            (Some(d), _) => {
+                let dl = self.level_extent(d, level);
+                let [u, v, w] = vf.coords;
+                let [mx, my, mz] = vf.modes;
+                let ax = self.sample_axis_off(u, wl, mx, linear, unnorm, vf.offsets[0]);
+                let ay = self.sample_axis_off(v, hl, my, linear, unnorm, vf.offsets[1]);
+                let az = self.sample_axis_off(w, dl, mz, linear, unnorm, vf.offsets[2]);
+                (ax, ay, az)
+            }
+            (None, slice) => {
+                let slice = slice.expect("a cube's slice");
+                let (ax, ay, cross) =
+                    self.cube_face_axes(vf.coords[0], vf.coords[1], wl, hl, linear, unnorm);
+                let cross = self.buf_select(active, cross, f);
+                self.refuse_seamless_cross(vf.wrap_off, cross);
+                let planes = Axis {
+                    i0: (slice, t),
+                    i1: (slice, t),
+                    a: z,
+                };
+                (ax, ay, planes)
+            }
         };
-        let off = self.level_offset(&ts, dim, level, size64, layers);
+        let cube = vf.depth.is_none();
+        let size64 = vf.size64;
         let base = self.int(IntOp::Add, Ty::B64, ts.base, off);
-        let not_refused = self.buf_select(desc.refused, f, level_ok);
         let tl = Typed {
             store: false,
             d16: false,
             hi: false,
             n: 4,
-        };
-        let cmp = if form.compare {
-            Some((smp.cmp_func, self.compare_reference(all[k_cmp], desc.nf)))
-        } else {
-            None
         };
         let w64 = self.un(UnOp::ZExt, Ty::B64, wl);
         let h64 = self.un(UnOp::ZExt, Ty::B64, hl);
@@ -244,7 +344,7 @@ impl Lifter<'_> {
                 for (x, inside_x) in [ax.i0, ax.i1] {
                     let inside = self.buf_select(inside_x, inside_y, f);
                     let inside = self.buf_select(inside, inside_z, f);
-                    let ok = self.buf_select(inside, not_refused, f);
+                    let ok = self.buf_select(inside, ok_level, f);
                     let z64 = self.un(UnOp::ZExt, Ty::B64, zz);
                     let y64 = self.un(UnOp::ZExt, Ty::B64, y);
                     let x64 = self.un(UnOp::ZExt, Ty::B64, x);
@@ -261,11 +361,11 @@ impl Lifter<'_> {
                         })
                         .collect();
                     let vals =
-                        self.typed_load_values(tl, &desc, &ts.sel, &[0, 1, 2, 3], &addrs, ok);
+                        self.typed_load_values(tl, vf.desc, &ts.sel, &[0, 1, 2, 3], &addrs, ok);
                     let vals: Vec<H> = (0..4)
-                        .map(|c| self.buf_select(inside, vals[c], border_c[c]))
+                        .map(|c| self.buf_select(inside, vals[c], vf.border[c]))
                         .collect();
-                    let vals = match &cmp {
+                    let vals = match &vf.cmp {
                         Some((func, r)) => {
                             let v = self.compare_value(*func, *r, vals[0]);
                             vec![v; 4]
@@ -282,40 +382,25 @@ impl Lifter<'_> {
                 break;
             }
         }
-        let inv = self.c(Ty::B32, 0x3b80_0000);
-        let c256 = self.c(Ty::B32, 256);
-        let weights = |s: &mut Self, a: H| {
-            let af = s.un(UnOp::U32ToF32, Ty::B32, a);
-            let w1 = s.float(FloatOp::F32Mul, af, inv, af);
-            let b = s.int(IntOp::Sub, Ty::B32, c256, a);
-            let bf = s.un(UnOp::U32ToF32, Ty::B32, b);
-            let w0 = s.float(FloatOp::F32Mul, bf, inv, bf);
-            (w0, w1)
-        };
-        let (ax0, ax1) = weights(self, ax.a);
-        let (ay0, ay1) = weights(self, ay.a);
-        let (az0, az1) = weights(self, planes.a);
-        let lerp = |s: &mut Self, p: H, q: H, w0: H, w1: H| {
-            let x = s.float(FloatOp::F32Mul, p, w0, p);
-            let y = s.float(FloatOp::F32Mul, q, w1, q);
-            s.float(FloatOp::F32Add, x, y, x)
-        };
-        for (reg, c) in (vdata..).zip((0..4usize).filter(|c| dmask >> c & 1 != 0)) {
+        let (ax0, ax1) = self.weights_256(ax.a);
+        let (ay0, ay1) = self.weights_256(ay.a);
+        let (az0, az1) = self.weights_256(planes.a);
+        let mut out = Vec::new();
+        for c in (0..4usize).filter(|c| vf.dmask >> c & 1 != 0) {
             let mut r = Vec::new();
             for plane in &texels {
-                let r0 = lerp(self, plane[0][0][c], plane[0][1][c], ax0, ax1);
-                let r1 = lerp(self, plane[1][0][c], plane[1][1][c], ax0, ax1);
-                r.push(lerp(self, r0, r1, ay0, ay1));
+                let r0 = self.lerp(plane[0][0][c], plane[0][1][c], ax0, ax1);
+                let r1 = self.lerp(plane[1][0][c], plane[1][1][c], ax0, ax1);
+                r.push(self.lerp(r0, r1, ay0, ay1));
             }
             let v = if cube {
                 r[0]
             } else {
-                lerp(self, r[0], r[1], az0, az1)
+                self.lerp(r[0], r[1], az0, az1)
             };
-            let v = self.buf_select(linear, v, texels[0][0][0][c]);
-            self.write_v(reg, v);
+            out.push(self.buf_select(linear, v, texels[0][0][0][c]));
         }
-        Ok(())
+        out
     }
 
     /// The run-time refusal of a cube footprint that leaves its face (`cross`, B1) when the S#'s
