@@ -1246,7 +1246,7 @@ file = "cube.bin"
 "#,
     );
     let m = dir.join("k.toml");
-    std::fs::write(&m, manifest).unwrap();
+    std::fs::write(&m, &manifest).unwrap();
     let out = dir.join("out");
     run_both(&m, &out);
     let o = words(&read(&out.join("o.bin")));
@@ -1318,5 +1318,46 @@ file = "cube.bin"
     assert!(blends > n / 2, "{blends}");
     assert!(on_level > n / 8, "{on_level}");
     assert!(past > n / 16, "{past}");
+    // D195's refusal on 3-D images: the volume as rgba8_uint through nearest samplers runs with every
+    // 3-D LOD on a level (1.0) and is refused by name when one lane blends (1.5).
+    let uint = manifest
+        .replace(
+            "format = \"rgba8_unorm\"\ndim = \"3d\"",
+            "format = \"rgba8_uint\"\ndim = \"3d\"",
+        )
+        .replace(
+            "filter = \"linear\", mipmap_mode = \"linear\", address",
+            "filter = \"nearest\", mipmap_mode = \"linear\", address",
+        );
+    assert_ne!(uint, manifest);
+    std::fs::write(&m, &uint).unwrap();
+    let host = |lod5: f32| {
+        let mut inp = inputs.clone();
+        for x in inp.iter_mut() {
+            x[3] = 1.0;
+        }
+        inp[5][3] = lod5;
+        let bytes: Vec<u8> = inp
+            .iter()
+            .flat_map(|w| w.iter().flat_map(|x| x.to_le_bytes()))
+            .collect();
+        std::fs::write(dir.join("in.bin"), bytes).unwrap();
+        rdna2spv(&[
+            "run".as_ref(),
+            m.as_os_str(),
+            "--backend".as_ref(),
+            "host".as_ref(),
+            "--out".as_ref(),
+            dir.join("out-uint").as_os_str(),
+        ])
+    };
+    ok(&host(1.0), "rgba8_uint 3-D at LOD 1.0");
+    let o = host(1.5);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("linear mip filtering of a UINT/SINT format"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
