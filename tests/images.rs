@@ -783,10 +783,7 @@ extent = [16, 1, 1]
 levels = 3
 file = "tex.bin"
 "#;
-    let m = dir.join("k.toml");
-    std::fs::write(&m, manifest).unwrap();
-    let out = dir.join("out");
-    run_both(&m, &out);
+    let out = run_manifest(&dir, manifest);
     let a = words(&read(&out.join("a.bin")));
     let b = words(&read(&out.join("b.bin")));
     let c = words(&read(&out.join("c.bin")));
@@ -883,10 +880,7 @@ fn atomic_sub_inc_dec_per_lane() {
         buffer("ri"),
         buffer("rd"),
     );
-    let m = dir.join("k.toml");
-    std::fs::write(&m, manifest).unwrap();
-    let out = dir.join("out");
-    run_both(&m, &out);
+    let out = run_manifest(&dir, &manifest);
     let got = |n: &str| words(&read(&out.join(format!("{n}.bin"))));
     let (mut sub, mut inc, mut dec) = (subs.clone(), counts.clone(), counts.clone());
     let (mut rs, mut ri, mut rd) = (vec![0u32; 32], vec![0u32; 32], vec![0u32; 32]);
@@ -1510,10 +1504,7 @@ file = "un.bin"
 "#,
         n * 256
     );
-    let m = dir.join("k.toml");
-    std::fs::write(&m, manifest).unwrap();
-    let out = dir.join("out");
-    run_both(&m, &out);
+    let out = run_manifest(&dir, &manifest);
     let o = words(&read(&out.join("o.bin")));
     // Texels (D183's layout: levels one after another, slices within a level).
     let base = [0i32, 91, 109];
@@ -2631,10 +2622,7 @@ file = "arr.bin"
 "#,
         n * 128
     );
-    let m = dir.join("k.toml");
-    std::fs::write(&m, manifest).unwrap();
-    let out = dir.join("out");
-    run_both(&m, &out);
+    let out = run_manifest(&dir, &manifest);
     let o = words(&read(&out.join("o.bin")));
     let base = [0usize, 91, 109];
     let texel = |l: usize, x: i32, y: i32| -> [f32; 4] {
@@ -2901,10 +2889,7 @@ layers = 3
 file = "t.bin"
 "#,
     );
-    let m = dir.join("k.toml");
-    std::fs::write(&m, manifest).unwrap();
-    let out = dir.join("out");
-    run_both(&m, &out);
+    let out = run_manifest(&dir, &manifest);
     let o = words(&read(&out.join("o.bin")));
     // D187: floor of an f32 clamped to ±2^24 (NaN → 0); the slice to nearest even, clamped to 0..=2.
     let floor = |x: f32| {

@@ -209,10 +209,7 @@ levels = 2
 file = "t.bin"
 "#,
     );
-    let m = dir.join("k.toml");
-    std::fs::write(&m, manifest).unwrap();
-    let out = dir.join("out");
-    run_both(&m, &out);
+    let out = run_manifest(&dir, &manifest);
     let o = words(&read(&out.join("o.bin")));
     let texel = |d: usize| {
         let tex = &tex;

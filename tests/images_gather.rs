@@ -388,10 +388,7 @@ file = "un.bin"
 "#
         ),
     );
-    let m = dir.join("k.toml");
-    std::fs::write(&m, manifest).unwrap();
-    let out = dir.join("out");
-    run_both(&m, &out);
+    let out = run_manifest(&dir, &manifest);
     let o = words(&read(&out.join("o.bin")));
     let texel = |_: usize, x: i32, y: i32| -> [f32; 4] {
         [codes[(y * w + x) as usize] as f32 / 65535.0, 0.0, 0.0, 1.0]
@@ -615,10 +612,7 @@ file = "darr.bin"
 "#,
         n * 192
     );
-    let m = dir.join("k.toml");
-    std::fs::write(&m, manifest).unwrap();
-    let out = dir.join("out");
-    run_both(&m, &out);
+    let out = run_manifest(&dir, &manifest);
     let o = words(&read(&out.join("o.bin")));
     // Texel readers per image (D183's layout: levels one after another, slices within a level).
     let tex_t = |l: usize, x: i32, y: i32| -> [f32; 4] {

@@ -805,10 +805,7 @@ fn sample_mip_forms() {
          [[images]]\nname = \"line\"\nformat = \"rgba8_unorm\"\ndim = \"1d\"\nextent = [9, 1, 1]\nlevels = 3\nfile = \"line.bin\"\n",
         n * 256
     );
-    let m = dir.join("k.toml");
-    std::fs::write(&m, manifest).unwrap();
-    let out = dir.join("out");
-    run_both(&m, &out);
+    let out = run_manifest(&dir, &manifest);
     let o = words(&read(&out.join("o.bin")));
     // Texels (D183's layout: levels one after another, slices within a level, one row per 1-D slice).
     let tex_t = |l: usize, x: i32, y: i32| -> [f32; 4] {

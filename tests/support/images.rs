@@ -99,6 +99,16 @@ pub fn run_both(manifest: &Path, out: &Path) {
     run_both_mapped(manifest, out, "auto");
 }
 
+/// Writes `manifest` to `dir/k.toml` and runs it with `--backend both` into `dir/out` ([`run_both`]);
+/// returns the output folder.
+pub fn run_manifest(dir: &Path, manifest: &str) -> PathBuf {
+    let m = dir.join("k.toml");
+    std::fs::write(&m, manifest).unwrap();
+    let out = dir.join("out");
+    run_both(&m, &out);
+    out
+}
+
 /// The same with the lowering's mapping chosen (`auto`: the lane mapping where it accepts the kernel).
 pub fn run_both_mapped(manifest: &Path, out: &Path, mapping: &str) {
     let o = rdna2spv(&[
