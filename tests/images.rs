@@ -783,10 +783,7 @@ extent = [16, 1, 1]
 levels = 3
 file = "tex.bin"
 "#;
-    let m = dir.join("k.toml");
-    std::fs::write(&m, manifest).unwrap();
-    let out = dir.join("out");
-    run_both(&m, &out);
+    let out = run_manifest(&dir, manifest);
     let a = words(&read(&out.join("a.bin")));
     let b = words(&read(&out.join("b.bin")));
     let c = words(&read(&out.join("c.bin")));
@@ -883,10 +880,7 @@ fn atomic_sub_inc_dec_per_lane() {
         buffer("ri"),
         buffer("rd"),
     );
-    let m = dir.join("k.toml");
-    std::fs::write(&m, manifest).unwrap();
-    let out = dir.join("out");
-    run_both(&m, &out);
+    let out = run_manifest(&dir, &manifest);
     let got = |n: &str| words(&read(&out.join(format!("{n}.bin"))));
     let (mut sub, mut inc, mut dec) = (subs.clone(), counts.clone(), counts.clone());
     let (mut rs, mut ri, mut rd) = (vec![0u32; 32], vec![0u32; 32], vec![0u32; 32]);
@@ -1092,23 +1086,7 @@ fn d191_lod(s: &D191Sampler, lod: D191Lod, base: (i32, i32), d2: bool, clamp: Op
     let l = match lod {
         D191Lod::Zero => 0,
         D191Lod::Lod(x) => ref_floor(x * 256.0).0,
-        D191Lod::Grad(g) => {
-            let (w, h) = (base.0 as f32, base.1 as f32);
-            let sq = |x: f32, n: f32| {
-                let a = x * n;
-                a * a
-            };
-            let (qx, qy) = if d2 {
-                (sq(g[0], w) + sq(g[1], h), sq(g[2], w) + sq(g[3], h))
-            } else {
-                (sq(g[0], w), sq(g[2], w))
-            };
-            let q = if qy > qx { qy } else { qx };
-            let lo = 2f32.powi(-64);
-            let q = if q >= lo { q } else { lo };
-            let q = q.min(2f32.powi(64));
-            (128.0 * (q as f64).log2()).floor() as i32
-        }
+        D191Lod::Grad(g) => ref_grad_lod(g, base, d2),
     };
     let lo = match clamp {
         Some(c) => ref_floor(c * 256.0).0.max(0),
@@ -1526,10 +1504,7 @@ file = "un.bin"
 "#,
         n * 256
     );
-    let m = dir.join("k.toml");
-    std::fs::write(&m, manifest).unwrap();
-    let out = dir.join("out");
-    run_both(&m, &out);
+    let out = run_manifest(&dir, &manifest);
     let o = words(&read(&out.join("o.bin")));
     // Texels (D183's layout: levels one after another, slices within a level).
     let base = [0i32, 91, 109];
@@ -2469,38 +2444,6 @@ struct RefSampler {
     bias: i32,
 }
 
-/// D187's floor: the f32 clamped to ±2^24 (NaN → 0), then rounded down.
-fn ref_floor(x: f32) -> (i32, f32) {
-    let lim = 16_777_216.0f32;
-    let x = if x > lim {
-        lim
-    } else if x < -lim {
-        -lim
-    } else {
-        x
-    };
-    if x.is_nan() {
-        (0, x)
-    } else {
-        (x.floor() as i32, x)
-    }
-}
-
-/// D187's address modes: (index, inside the image).
-fn ref_address(i: i32, n: i32, mode: u32) -> (i32, bool) {
-    match mode {
-        0 => (i.rem_euclid(n), true),
-        1 => {
-            let m = i.rem_euclid(2 * n);
-            (if m >= n { 2 * n - 1 - m } else { m }, true)
-        }
-        2 => (i.clamp(0, n - 1), true),
-        3 => ((if i < 0 { -1 - i } else { i }).min(n - 1), true),
-        6 => (i, (0..n).contains(&i)),
-        _ => unreachable!(),
-    }
-}
-
 /// One sample per D187: `texel(level, x, y)` gives a texel's four f32 components.
 fn ref_sample(
     s: &RefSampler,
@@ -2679,10 +2622,7 @@ file = "arr.bin"
 "#,
         n * 128
     );
-    let m = dir.join("k.toml");
-    std::fs::write(&m, manifest).unwrap();
-    let out = dir.join("out");
-    run_both(&m, &out);
+    let out = run_manifest(&dir, &manifest);
     let o = words(&read(&out.join("o.bin")));
     let base = [0usize, 91, 109];
     let texel = |l: usize, x: i32, y: i32| -> [f32; 4] {
@@ -2949,10 +2889,7 @@ layers = 3
 file = "t.bin"
 "#,
     );
-    let m = dir.join("k.toml");
-    std::fs::write(&m, manifest).unwrap();
-    let out = dir.join("out");
-    run_both(&m, &out);
+    let out = run_manifest(&dir, &manifest);
     let o = words(&read(&out.join("o.bin")));
     // D187: floor of an f32 clamped to ±2^24 (NaN → 0); the slice to nearest even, clamped to 0..=2.
     let floor = |x: f32| {

@@ -13,38 +13,14 @@ const SUITE: &str = "images_cube3d";
 mod support;
 use support::*;
 
-/// D187's floor: the f32 clamped to ±2^24 (NaN → 0), then rounded down; with the clamped value.
-fn floor_c(x: f32) -> (i32, f32) {
-    if x.is_nan() {
-        return (0, x);
-    }
-    let x = x.clamp(-16_777_216.0, 16_777_216.0);
-    (x.floor() as i32, x)
-}
-
-/// D187's address modes: (index, inside the image). 0 wrap, 1 mirror, 2 clamp, 3 mirror once, 6 border.
-fn address(i: i32, n: i32, mode: u32) -> (i32, bool) {
-    match mode {
-        0 => (i.rem_euclid(n), true),
-        1 => {
-            let m = i.rem_euclid(2 * n);
-            (if m >= n { 2 * n - 1 - m } else { m }, true)
-        }
-        2 => (i.clamp(0, n - 1), true),
-        3 => ((if i < 0 { -1 - i } else { i }).min(n - 1), true),
-        6 => (i, (0..n).contains(&i)),
-        _ => unreachable!(),
-    }
-}
-
 /// One axis per D187/D191: the two texel indices (before the address mode) and the 8-bit fraction.
 fn axis(c: f32, n: i32, linear: bool, off: i32) -> (i32, u32) {
     let s = c * n as f32;
     if linear {
-        let (i, sc) = floor_c(s - 0.5);
+        let (i, sc) = ref_floor(s - 0.5);
         (i + off, ((sc - i as f32) * 256.0) as u32)
     } else {
-        (floor_c(s).0 + off, 0)
+        (ref_floor(s).0 + off, 0)
     }
 }
 
@@ -71,7 +47,7 @@ fn sample3(
     texel: &dyn Fn(i32, i32, i32) -> [f32; 4],
 ) -> [f32; 4] {
     let ax: Vec<(i32, u32)> = (0..3).map(|k| axis(c[k], e[k], s.linear, off[k])).collect();
-    let idx = |k: usize, t: i32| address(ax[k].0 + t, e[k], s.addr[k]);
+    let idx = |k: usize, t: i32| ref_address(ax[k].0 + t, e[k], s.addr[k]);
     let fetch = |tx: i32, ty: i32, tz: i32| {
         let (x, ix) = idx(0, tx);
         let (y, iy) = idx(1, ty);
@@ -127,7 +103,7 @@ const SAMPLE_3D_ASM: &[(&str, &[u32])] = &[
 /// The D187/D191 LOD of a point-mip sampler with MIN_LOD 0, MAX_LOD 15 and no bias, from an f32 LOD: the
 /// level `((L + 128) >> 8)`, at most `last`.
 fn level_of_lod(lod: f32, last: usize) -> usize {
-    let l = floor_c(lod * 256.0).0.clamp(0, 3840);
+    let l = ref_floor(lod * 256.0).0.clamp(0, 3840);
     (((l + 128) >> 8) as usize).min(last)
 }
 
@@ -233,10 +209,7 @@ levels = 2
 file = "t.bin"
 "#,
     );
-    let m = dir.join("k.toml");
-    std::fs::write(&m, manifest).unwrap();
-    let out = dir.join("out");
-    run_both(&m, &out);
+    let out = run_manifest(&dir, &manifest);
     let o = words(&read(&out.join("o.bin")));
     let texel = |d: usize| {
         let tex = &tex;

@@ -35,30 +35,6 @@ struct RefSampler {
     unnorm: bool,
 }
 
-/// floor of an f32 clamped to ±2^24 (NaN → 0).
-fn ref_floor(x: f32) -> i32 {
-    if x.is_nan() {
-        0
-    } else {
-        x.clamp(-16_777_216.0, 16_777_216.0).floor() as i32
-    }
-}
-
-/// An address mode on an integer index of an axis of `n` texels: (index, inside the image).
-fn ref_address(i: i32, n: i32, mode: u32) -> (i32, bool) {
-    match mode {
-        0 => (i.rem_euclid(n), true),
-        1 => {
-            let m = i.rem_euclid(2 * n);
-            (if m >= n { 2 * n - 1 - m } else { m }, true)
-        }
-        2 => (i.clamp(0, n - 1), true),
-        3 => ((if i < 0 { -1 - i } else { i }).min(n - 1), true),
-        6 => (i, (0..n).contains(&i)),
-        _ => unreachable!(),
-    }
-}
-
 /// `reference OP t` for the compare function `k`, IEEE comparisons (a NaN fails all but 5 and 7).
 fn ref_compare(k: u32, reference: f32, t: f32) -> f32 {
     let pass = match k {
@@ -93,7 +69,7 @@ fn ref_gather(
     extents: &[(i32, i32)],
     texel: &dyn Fn(usize, i32, i32) -> [f32; 4],
 ) -> [u32; 4] {
-    let l = (ref_floor(lod * 256.0) + s.bias)
+    let l = (ref_floor(lod * 256.0).0 + s.bias)
         .max(s.min_lod)
         .min(s.max_lod);
     let d = if s.mip == 0 {
@@ -105,7 +81,7 @@ fn ref_gather(
     let (w, h) = extents[d];
     let axis = |c: f32, n: i32, mode: u32, o: i32| {
         let sc = if s.unnorm { c } else { c * n as f32 };
-        let i = ref_floor(sc - 0.5) + o;
+        let i = ref_floor(sc - 0.5).0 + o;
         [ref_address(i, n, mode), ref_address(i + 1, n, mode)]
     };
     let xs = axis(u, w, s.addr[0], offset.0);
@@ -412,10 +388,7 @@ file = "un.bin"
 "#
         ),
     );
-    let m = dir.join("k.toml");
-    std::fs::write(&m, manifest).unwrap();
-    let out = dir.join("out");
-    run_both(&m, &out);
+    let out = run_manifest(&dir, &manifest);
     let o = words(&read(&out.join("o.bin")));
     let texel = |_: usize, x: i32, y: i32| -> [f32; 4] {
         [codes[(y * w + x) as usize] as f32 / 65535.0, 0.0, 0.0, 1.0]
@@ -639,10 +612,7 @@ file = "darr.bin"
 "#,
         n * 192
     );
-    let m = dir.join("k.toml");
-    std::fs::write(&m, manifest).unwrap();
-    let out = dir.join("out");
-    run_both(&m, &out);
+    let out = run_manifest(&dir, &manifest);
     let o = words(&read(&out.join("o.bin")));
     // Texel readers per image (D183's layout: levels one after another, slices within a level).
     let tex_t = |l: usize, x: i32, y: i32| -> [f32; 4] {

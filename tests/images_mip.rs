@@ -72,31 +72,6 @@ impl Smp {
     }
 }
 
-/// `floor` of an f32 clamped to ±2^24 (NaN → 0), and the clamped value (D187).
-fn floor24(x: f32) -> (i32, f32) {
-    if x.is_nan() {
-        (0, x)
-    } else {
-        let c = x.clamp(-16_777_216.0, 16_777_216.0);
-        (c.floor() as i32, c)
-    }
-}
-
-/// An address mode on an integer index of `n` texels: (index, inside).
-fn address(i: i32, n: i32, mode: u32) -> (i32, bool) {
-    match mode {
-        0 => (i.rem_euclid(n), true),
-        1 => {
-            let m = i.rem_euclid(2 * n);
-            (if m >= n { 2 * n - 1 - m } else { m }, true)
-        }
-        2 => (i.clamp(0, n - 1), true),
-        3 => ((if i < 0 { -1 - i } else { i }).min(n - 1), true),
-        6 => (i, (0..n).contains(&i)),
-        _ => unreachable!(),
-    }
-}
-
 /// Where a sample's LOD comes from.
 #[derive(Clone, Copy, Debug)]
 enum LodSrc {
@@ -112,27 +87,11 @@ enum LodSrc {
 fn ref_lod(s: &Smp, src: LodSrc, base: (i32, i32), d2: bool, clamp: Option<f32>) -> i32 {
     let l = match src {
         LodSrc::Zero => 0,
-        LodSrc::Lod(x) => floor24(x * 256.0).0,
-        LodSrc::Grad(g) => {
-            let (w, h) = (base.0 as f32, base.1 as f32);
-            let sq = |x: f32, n: f32| {
-                let a = x * n;
-                a * a
-            };
-            let (qx, qy) = if d2 {
-                (sq(g[0], w) + sq(g[1], h), sq(g[2], w) + sq(g[3], h))
-            } else {
-                (sq(g[0], w), sq(g[2], w))
-            };
-            let q = if qy > qx { qy } else { qx };
-            let lo = 2f32.powi(-64);
-            let q = if q >= lo { q } else { lo };
-            let q = q.min(2f32.powi(64));
-            (128.0 * (q as f64).log2()).floor() as i32
-        }
+        LodSrc::Lod(x) => ref_floor(x * 256.0).0,
+        LodSrc::Grad(g) => ref_grad_lod(g, base, d2),
     };
     let lo = match clamp {
-        Some(c) => s.min_lod.max(floor24(c * 256.0).0),
+        Some(c) => s.min_lod.max(ref_floor(c * 256.0).0),
         None => s.min_lod,
     };
     (l + s.bias).max(lo).min(s.max_lod)
@@ -174,13 +133,13 @@ fn ref_level(
     let axis = |c: f32, n: i32, mode: u32, o: i32| -> ([(i32, bool); 2], u32) {
         let sc = c * n as f32;
         let (i0, a) = if linear {
-            let (i, shc) = floor24(sc - 0.5);
+            let (i, shc) = ref_floor(sc - 0.5);
             (i, ((shc - i as f32) * 256.0) as u32)
         } else {
-            (floor24(sc).0, 0)
+            (ref_floor(sc).0, 0)
         };
         let i0 = i0 + o;
-        ([address(i0, n, mode), address(i0 + 1, n, mode)], a)
+        ([ref_address(i0, n, mode), ref_address(i0 + 1, n, mode)], a)
     };
     let (xs, a) = axis(u, ext.0, s.addr[0], off.0);
     let (ys, b) = if d2 {
@@ -846,10 +805,7 @@ fn sample_mip_forms() {
          [[images]]\nname = \"line\"\nformat = \"rgba8_unorm\"\ndim = \"1d\"\nextent = [9, 1, 1]\nlevels = 3\nfile = \"line.bin\"\n",
         n * 256
     );
-    let m = dir.join("k.toml");
-    std::fs::write(&m, manifest).unwrap();
-    let out = dir.join("out");
-    run_both(&m, &out);
+    let out = run_manifest(&dir, &manifest);
     let o = words(&read(&out.join("o.bin")));
     // Texels (D183's layout: levels one after another, slices within a level, one row per 1-D slice).
     let tex_t = |l: usize, x: i32, y: i32| -> [f32; 4] {

@@ -1,7 +1,9 @@
-//! Helpers shared by the image tests (tests/images.rs, tests/images_gather.rs): scratch folders, the CLI
-//! with the suite's executed-encoding log name (`crate::SUITE`), captures, `--backend both` runs, a small
-//! generator and hand-assembled code files. No reference arithmetic lives here: each suite writes its own
-//! from the decision records.
+//! Helpers shared by the image tests (tests/images.rs, images_gather.rs, images_mip.rs,
+//! images_cube3d.rs): scratch folders, the CLI with the suite's executed-encoding log name
+//! (`crate::SUITE`), captures, `--backend both` runs, a small generator, hand-assembled code files, and
+//! the few reference steps every suite's reference takes alike (D187's floor and address modes, D191's
+//! gradient LOD), written from the decision records and sharing no code with crates/ir or crates/eval.
+//! Each suite's filtering reference stays its own.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -95,6 +97,16 @@ pub fn capture(shader: &str, wave: u32, args: &[String], dir: &Path) -> PathBuf 
 /// `rdna2spv run M --backend both --out OUT`: host and lavapipe agree bit for bit.
 pub fn run_both(manifest: &Path, out: &Path) {
     run_both_mapped(manifest, out, "auto");
+}
+
+/// Writes `manifest` to `dir/k.toml` and runs it with `--backend both` into `dir/out` ([`run_both`]);
+/// returns the output folder.
+pub fn run_manifest(dir: &Path, manifest: &str) -> PathBuf {
+    let m = dir.join("k.toml");
+    std::fs::write(&m, manifest).unwrap();
+    let out = dir.join("out");
+    run_both(&m, &out);
+    out
 }
 
 /// The same with the lowering's mapping chosen (`auto`: the lane mapping where it accepts the kernel).
@@ -191,4 +203,53 @@ pub fn write_framed_code(path: &Path, body: &[(&str, &[u32])]) {
         .copied()
         .collect();
     write_code(path, &code);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Reference steps shared by the suites' references (written from D187 and D191, not from the lowering).
+
+/// D187's floor: the f32 clamped to ±2^24 (NaN → 0), then rounded down; with the clamped value.
+pub fn ref_floor(x: f32) -> (i32, f32) {
+    if x.is_nan() {
+        return (0, x);
+    }
+    let x = x.clamp(-16_777_216.0, 16_777_216.0);
+    (x.floor() as i32, x)
+}
+
+/// D187's address modes on an integer index of an axis of `n` texels: (index, inside the image).
+/// 0 wrap, 1 mirror, 2 clamp to the last texel, 3 mirror once, 6 border.
+pub fn ref_address(i: i32, n: i32, mode: u32) -> (i32, bool) {
+    match mode {
+        0 => (i.rem_euclid(n), true),
+        1 => {
+            let m = i.rem_euclid(2 * n);
+            (if m >= n { 2 * n - 1 - m } else { m }, true)
+        }
+        2 => (i.clamp(0, n - 1), true),
+        3 => ((if i < 0 { -1 - i } else { i }).min(n - 1), true),
+        6 => (i, (0..n).contains(&i)),
+        _ => unreachable!(),
+    }
+}
+
+/// D191's LOD from gradients, in 1/256 before bias and clamps: `floor(128·log2 q)`, q the larger of
+/// `(du·W)² + (dv·H)²` per direction in f32 (1-D: `(du·W)²`), saturated to [2^−64, 2^64]. `g`: du/dx,
+/// dv/dx, du/dy, dv/dy; `base`: the BASE_LEVEL extent (W, H).
+pub fn ref_grad_lod(g: [f32; 4], base: (i32, i32), d2: bool) -> i32 {
+    let (w, h) = (base.0 as f32, base.1 as f32);
+    let sq = |x: f32, n: f32| {
+        let a = x * n;
+        a * a
+    };
+    let (qx, qy) = if d2 {
+        (sq(g[0], w) + sq(g[1], h), sq(g[2], w) + sq(g[3], h))
+    } else {
+        (sq(g[0], w), sq(g[2], w))
+    };
+    let q = if qy > qx { qy } else { qx };
+    let lo = 2f32.powi(-64);
+    let q = if q >= lo { q } else { lo };
+    let q = q.min(2f32.powi(64));
+    (128.0 * (q as f64).log2()).floor() as i32
 }

@@ -668,6 +668,46 @@ impl Lifter<'_> {
         self.buf_select(pass, onef, z)
     }
 
+    /// The filter and format checks every sample makes once its LOD `l` (1/256) is known (D187, D191;
+    /// shared by 1-D/2-D and 3-D/cube sampling, D196): the S#'s MIN_FILTER when minified (`l > 0`), else
+    /// MAG_FILTER; anisotropic refused; the T#'s format ([`Self::sampled_format`]); bilinear filtering
+    /// of a UINT/SINT format refused, and (`compare`) a depth compare on one. Returns whether the filter
+    /// is linear, and the format.
+    fn sample_filter(
+        &mut self,
+        smp: &SamplerState,
+        ts: &super::image::Tsharp,
+        l: H,
+        dmask: u32,
+        compare: bool,
+    ) -> (H, SampledFormat) {
+        let f = self.c(Ty::B1, 0);
+        let z = self.c(Ty::B32, 0);
+        let one = self.c(Ty::B32, 1);
+        let minified = self.icmp(IntCmp::GtI, Ty::B32, l, z);
+        let xy = self.buf_select(minified, smp.minf, smp.mag);
+        let two = self.c(Ty::B32, 2);
+        let aniso = self.icmp(IntCmp::GeU, Ty::B32, xy, two);
+        self.n(Node::Refuse {
+            cond: aniso,
+            reason: "the S#'s filter is anisotropic: not modelled (D187)",
+        });
+        let linear = self.icmp(IntCmp::Eq, Ty::B32, xy, one);
+        let fmt = self.sampled_format(ts, dmask, smp.border);
+        let lin_int = self.buf_select(linear, fmt.is_int, f);
+        self.n(Node::Refuse {
+            cond: lin_int,
+            reason: "bilinear filtering of a UINT/SINT format: not modelled (D187)",
+        });
+        if compare {
+            self.n(Node::Refuse {
+                cond: fmt.is_int,
+                reason: "a depth compare on a UINT/SINT format: not modelled (D191)",
+            });
+        }
+        (linear, fmt)
+    }
+
     /// `image_sample_lz` (`explicit_lod` false) and `image_sample_l` on 1D and 2D images (D187).
     pub(super) fn image_sample(&mut self, explicit_lod: bool) -> Result<(), LiftError> {
         let lod = if explicit_lod {
@@ -769,31 +809,12 @@ impl Lifter<'_> {
         };
         let mip = self.mip_levels(&smp, &ts, lod, min_lod);
         let l = mip.l;
-        let minified = self.icmp(IntCmp::GtI, Ty::B32, l, z);
-        let xy = self.buf_select(minified, smp.minf, smp.mag);
-        let two = self.c(Ty::B32, 2);
-        let aniso = self.icmp(IntCmp::GeU, Ty::B32, xy, two);
-        self.n(Node::Refuse {
-            cond: aniso,
-            reason: "the S#'s filter is anisotropic: not modelled (D187)",
-        });
-        let linear = self.icmp(IntCmp::Eq, Ty::B32, xy, one);
+        let (linear, fmt) = self.sample_filter(&smp, &ts, l, dmask, form.compare);
         let SampledFormat {
             desc,
             is_int,
             border: border_c,
-        } = self.sampled_format(&ts, dmask, smp.border);
-        let lin_int = self.buf_select(linear, is_int, f);
-        self.n(Node::Refuse {
-            cond: lin_int,
-            reason: "bilinear filtering of a UINT/SINT format: not modelled (D187)",
-        });
-        if form.compare {
-            self.n(Node::Refuse {
-                cond: is_int,
-                reason: "a depth compare on a UINT/SINT format: not modelled (D191)",
-            });
-        }
+        } = fmt;
         // Texel offsets (D191): 6-bit signed fields, x at bits 5:0, y at 13:8.
         let (off_x, off_y) = if form.offset {
             let o = all[0];

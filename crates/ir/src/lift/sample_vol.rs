@@ -185,31 +185,13 @@ impl Lifter<'_> {
         // The levels (D195): the first, and a second one blended with it under a linear mip filter.
         let mip = self.mip_levels(&smp, &ts, lod, min_lod);
         let l = mip.l;
-        let minified = self.icmp(IntCmp::GtI, Ty::B32, l, z);
-        let xy = self.buf_select(minified, smp.minf, smp.mag);
-        let two = self.c(Ty::B32, 2);
-        let aniso = self.icmp(IntCmp::GeU, Ty::B32, xy, two);
-        self.n(Node::Refuse {
-            cond: aniso,
-            reason: "the S#'s filter is anisotropic: not modelled (D187)",
-        });
-        let linear = self.icmp(IntCmp::Eq, Ty::B32, xy, one);
+        let (linear, fmt) = self.sample_filter(&smp, &ts, l, dmask, form.compare);
         let SampledFormat {
             desc,
             is_int,
             border: border_c,
-        } = self.sampled_format(&ts, dmask, smp.border);
-        let lin_int = self.buf_select(linear, is_int, f);
-        self.n(Node::Refuse {
-            cond: lin_int,
-            reason: "bilinear filtering of a UINT/SINT format: not modelled (D187)",
-        });
-        if form.compare {
-            self.n(Node::Refuse {
-                cond: is_int,
-                reason: "a depth compare on a UINT/SINT format: not modelled (D191)",
-            });
-        }
+            ..
+        } = fmt;
         // Texel offsets (D191; z at bits 21:16 for 3-D).
         let offs: [Option<H>; 3] = if form.offset {
             let o = all[0];
