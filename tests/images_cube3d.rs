@@ -1111,7 +1111,7 @@ const MIP_VOL_ASM: &[(&str, &[u32])] = &[
 /// `L = floor(RN(lod·256))` (NaN → 0) clamped to [0, 3840], the first level `min(L >> 8, last)`, the
 /// second level's weight `L & 255`, and whether the two blend (`L & 255 ≠ 0` and `L >> 8 < last`).
 fn linear_mip(lod: f32, last: usize) -> (usize, u32, bool) {
-    let l = floor_c(lod * 256.0).0.clamp(0, 3840);
+    let l = ref_floor(lod * 256.0).0.clamp(0, 3840);
     let d = (l >> 8) as usize;
     let f = (l & 255) as u32;
     (d.min(last), f, f != 0 && d < last)
