@@ -876,14 +876,26 @@ impl Lifter<'_> {
         let off1 = self.int(IntOp::Add, Ty::B64, off0, step);
         let ok1 = self.buf_select(blend, not_refused, f);
         let r1 = self.sample_level(&fp, next, off1, ok1);
-        // D195's blend, D187's weights: RN(RN(r0·(256 − f)/256) + RN(r1·f/256)).
-        let (w0, w1) = self.weights_256(mip.frac);
-        for (reg, (&a, &b)) in (vdata..).zip(r0.iter().zip(&r1)) {
+        self.write_blended(vdata, blend, mip.frac, &r0, &r1);
+        Ok(())
+    }
+
+    /// D195's blend of two levels' results, D187's weights: `RN(RN(r0·(256 − f)/256) + RN(r1·f/256))`
+    /// where `blend` holds, the first level alone elsewhere; written to `vdata` onwards.
+    pub(in crate::lift) fn write_blended(
+        &mut self,
+        vdata: u16,
+        blend: H,
+        frac: H,
+        r0: &[H],
+        r1: &[H],
+    ) {
+        let (w0, w1) = self.weights_256(frac);
+        for (reg, (&a, &b)) in (vdata..).zip(r0.iter().zip(r1)) {
             let m = self.lerp(a, b, w0, w1);
             let v = self.buf_select(blend, m, a);
             self.write_v(reg, v);
         }
-        Ok(())
     }
 
     /// The byte size of `level` (B64): its texels times the element size and the layers (D183's layout,

@@ -253,13 +253,7 @@ impl Lifter<'_> {
         let off1 = self.int(IntOp::Add, Ty::B64, off0, step);
         let ok1 = self.buf_select(blend, not_refused, f);
         let r1 = self.sample_level_vol(&vf, next, off1, ok1, blend);
-        // D195's blend: RN(RN(r0·(256 − f)/256) + RN(r1·f/256)), the first level alone when not blending.
-        let (w0, w1) = self.weights_256(mip.frac);
-        for (reg, (&a, &b)) in (vdata..).zip(r0.iter().zip(&r1)) {
-            let m = self.lerp(a, b, w0, w1);
-            let v = self.buf_select(blend, m, a);
-            self.write_v(reg, v);
-        }
+        self.write_blended(vdata, blend, mip.frac, &r0, &r1);
         Ok(())
     }
 
