@@ -32,7 +32,7 @@
 //!   touching anything outside the markers. Hand-written prose that must survive a re-run goes outside them.
 //! * `opts.quick` asks for a smoke-sized run (seconds, not minutes): quick runs never write the document (the
 //!   markdown goes to stdout instead), so figures in docs always come from a full run.
-//! * Timing is the section's own business; the shared helpers here ([`best_of`], [`Machine`]) are there to
+//! * Timing is the section's own business; the shared helpers here ([`best_of_cpu`], [`Machine`]) are there to
 //!   use. A section that cannot run here (no lavapipe, no corpus) returns `Err` with the reason: the runner
 //!   reports it, leaves that section of the document as it was, carries on, and exits 1 at the end.
 //! * The runner always builds in release: a debug `cargo xtask bench` re-executes itself with
@@ -123,19 +123,6 @@ pub fn progress(msg: impl AsRef<str>) {
     eprintln!("[bench {t:7.1}s] {}", msg.as_ref());
 }
 
-/// Runs `f` `n` times and returns the fastest wall time in seconds with the last result.
-pub fn best_of<T>(n: usize, mut f: impl FnMut() -> T) -> (f64, T) {
-    let mut best = f64::MAX;
-    let mut out = None;
-    for _ in 0..n.max(1) {
-        let t = Instant::now();
-        let r = std::hint::black_box(f());
-        best = best.min(t.elapsed().as_secs_f64());
-        out = Some(r);
-    }
-    (best, out.expect("n >= 1"))
-}
-
 /// CPU time this thread has run, in seconds (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`, exact to the
 /// nanosecond, unlike `/proc/thread-self/schedstat`, which moves only at scheduler ticks): unlike wall time it
 /// does not count the time the thread waits for a core, which on the shared 2-core machine is most of the
@@ -162,17 +149,34 @@ pub fn process_cpu_seconds() -> Option<f64> {
     (rc == 0).then_some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
 }
 
-/// [`best_of`] in this thread's CPU time ([`thread_cpu_seconds`]), falling back to wall time.
-pub fn best_of_cpu<T>(n: usize, mut f: impl FnMut() -> T) -> (f64, T) {
-    if thread_cpu_seconds().is_none() {
-        return best_of(n, f);
-    }
-    let mut best = f64::MAX;
+/// Runs `f` `n` times and returns the fastest run's time in seconds with the last result: this thread's CPU time
+/// ([`thread_cpu_seconds`]), wall time where that clock is missing.
+pub fn best_of_cpu<T>(n: usize, f: impl FnMut() -> T) -> (f64, T) {
+    best_of_cpu_for(n, 0.0, f)
+}
+
+/// [`best_of_cpu`] run at least `n` times and on until the runs add up to `budget_s` seconds (at most 500
+/// runs): a work of a few milliseconds gets as many tries at an undisturbed run as one of a second, so the
+/// fastest of each is comparable on a loaded machine (growth ratios of small against large work, D202).
+pub fn best_of_cpu_for<T>(n: usize, budget_s: f64, mut f: impl FnMut() -> T) -> (f64, T) {
+    let cpu = thread_cpu_seconds().is_some();
+    let start = Instant::now();
+    let now = || {
+        if cpu {
+            thread_cpu_seconds().unwrap_or(0.0)
+        } else {
+            start.elapsed().as_secs_f64()
+        }
+    };
+    let (mut best, mut spent, mut runs) = (f64::MAX, 0.0, 0usize);
     let mut out = None;
-    for _ in 0..n.max(1) {
-        let t = thread_cpu_seconds().unwrap_or(0.0);
+    while runs < n.max(1) || (spent < budget_s && runs < 500) {
+        let t = now();
         let r = std::hint::black_box(f());
-        best = best.min(thread_cpu_seconds().unwrap_or(0.0) - t);
+        let dt = now() - t;
+        best = best.min(dt);
+        spent += dt;
+        runs += 1;
         out = Some(r);
     }
     (best, out.expect("n >= 1"))
