@@ -477,7 +477,8 @@ fn select_face(d: [i64; 3]) -> (usize, i64, i64, i64) {
 fn fold(face: usize, i: i32, j: i32, n: i32) -> (usize, i32, i32) {
     let [m, sv, tv] = FACES[face];
     let (n, i, j) = (n as i64, i as i64, j as i64);
-    let d: [i64; 3] = std::array::from_fn(|k| n * m[k] + (2 * i + 1 - n) * sv[k] + (2 * j + 1 - n) * tv[k]);
+    let d: [i64; 3] =
+        std::array::from_fn(|k| n * m[k] + (2 * i + 1 - n) * sv[k] + (2 * j + 1 - n) * tv[k]);
     let (g, sc, tc, ma) = select_face(d);
     let idx = |c: i64| (n * (c + ma)).div_euclid(2 * ma) as i32;
     (g, idx(sc), idx(tc))
@@ -556,7 +557,8 @@ fn seamless_texel(
     let on = |k: i32| (0..n).contains(&k);
     let edge = |k: i32, e: usize| if k < 0 { e } else { e + 1 };
     let across = |x: i32, y: i32, seen: &mut Seen| {
-        seen.edges.insert((face, if on(x) { edge(y, 2) } else { edge(x, 0) }));
+        seen.edges
+            .insert((face, if on(x) { edge(y, 2) } else { edge(x, 0) }));
         let (g, i, j) = fold(face, x, y, n);
         texel(base + g as i32, i, j)
     };
@@ -645,7 +647,9 @@ fn cube_dirs(g: &mut Lcg, n: usize) -> Vec<[f32; 4]> {
 /// The captured sample_cube.comp manifest with `cubesTex` given three levels from `file` and a linear
 /// mip filter with LOD_BIAS ¼ (the seamless default kept).
 fn mip_manifest(captured: &str, file: &std::path::Path) -> String {
-    let (head, tail) = captured.split_once("name = \"cubesTex\"").expect("cubesTex");
+    let (head, tail) = captured
+        .split_once("name = \"cubesTex\"")
+        .expect("cubesTex");
     let tail = tail
         .replacen(
             "sampler = { filter = \"linear\"",
@@ -653,9 +657,16 @@ fn mip_manifest(captured: &str, file: &std::path::Path) -> String {
             1,
         )
         .replacen("levels = 1", "levels = 3", 1)
-        .replacen("file = \"two.bin\"", &format!("file = {:?}", file.display().to_string()), 1);
+        .replacen(
+            "file = \"two.bin\"",
+            &format!("file = {:?}", file.display().to_string()),
+            1,
+        );
     let m = format!("{head}name = \"cubesTex\"{tail}");
-    assert!(m.contains("lod_bias = 0.25") && m.contains("levels = 3") && m.contains("mips.bin"), "{m}");
+    assert!(
+        m.contains("lod_bias = 0.25") && m.contains("levels = 3") && m.contains("mips.bin"),
+        "{m}"
+    );
     m
 }
 
@@ -772,31 +783,32 @@ fn sample_cube_capture() {
         };
         let (t1, t2) = (texel_of(&one), texel_of(&two));
         // Compares lane i's two samples with `want(i)`.
-        let check = |out: &std::path::Path,
-                     dirs: &[[f32; 4]],
-                     what: &str,
-                     want: &mut dyn FnMut(usize, [f32; 4]) -> ([f32; 4], [f32; 4])| {
-            let o = words(&read(&out.join("o.bin")));
-            for (i, d) in dirs.iter().enumerate() {
-                let (a, b) = want(i, *d);
-                for ch in 0..4 {
-                    assert_eq!(
-                        o[8 * i + ch],
-                        a[ch].to_bits(),
-                        "w{wave} {what} lane {i} {d:?} cube c{ch}: {} want {}",
-                        f32::from_bits(o[8 * i + ch]),
-                        a[ch]
-                    );
-                    assert_eq!(
-                        o[8 * i + 4 + ch],
-                        b[ch].to_bits(),
-                        "w{wave} {what} lane {i} {d:?} cube array c{ch}: {} want {}",
-                        f32::from_bits(o[8 * i + 4 + ch]),
-                        b[ch]
-                    );
+        let check =
+            |out: &std::path::Path,
+             dirs: &[[f32; 4]],
+             what: &str,
+             want: &mut dyn FnMut(usize, [f32; 4]) -> ([f32; 4], [f32; 4])| {
+                let o = words(&read(&out.join("o.bin")));
+                for (i, d) in dirs.iter().enumerate() {
+                    let (a, b) = want(i, *d);
+                    for ch in 0..4 {
+                        assert_eq!(
+                            o[8 * i + ch],
+                            a[ch].to_bits(),
+                            "w{wave} {what} lane {i} {d:?} cube c{ch}: {} want {}",
+                            f32::from_bits(o[8 * i + ch]),
+                            a[ch]
+                        );
+                        assert_eq!(
+                            o[8 * i + 4 + ch],
+                            b[ch].to_bits(),
+                            "w{wave} {what} lane {i} {d:?} cube array c{ch}: {} want {}",
+                            f32::from_bits(o[8 * i + 4 + ch]),
+                            b[ch]
+                        );
+                    }
                 }
-            }
-        };
+            };
         // Non-seamless: every direction.
         let flat = dir.join("flat.toml");
         std::fs::write(
@@ -828,7 +840,11 @@ fn sample_cube_capture() {
             (a, b)
         });
         assert_eq!(lin.edges.len(), 24, "bilinear: every edge of every face");
-        assert_eq!(lin.corners.len(), 24, "bilinear: every corner of every face");
+        assert_eq!(
+            lin.corners.len(),
+            24,
+            "bilinear: every corner of every face"
+        );
         // A point sample leaves its face only at s or t = 2.0 exactly (i = N): directions on an edge whose
         // tie v_cubeid gives to a face where the coordinate is +|ma| — six edges, two corners here.
         assert!(

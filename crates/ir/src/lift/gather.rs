@@ -185,7 +185,10 @@ impl Lifter<'_> {
             let py = self.gather_axis(vf, hl, border, smp.unnorm, z);
             let seamless = self.cube_seamless(sw[0], &ts);
             let blk = self.cube_block([px[0].0, py[0].0], [wl, hl], t, face, slice, seamless);
-            (blk.at.map(|row| row.map(|(x, y, s)| (x, y, s, t))), Some(blk))
+            (
+                blk.at.map(|row| row.map(|(x, y, s)| (x, y, s, t))),
+                Some(blk),
+            )
         } else {
             let xs = self.gather_axis(u, wl, smp.clamp_x, smp.unnorm, ou);
             let ys = self.gather_axis(v, hl, smp.clamp_y, smp.unnorm, ov);

@@ -316,9 +316,16 @@ impl Lifter<'_> {
             }
             (None, slice) => {
                 let (slice, face) = slice.expect("a cube's slice");
-                let (ax, ay) = self.cube_face_axes(vf.coords[0], vf.coords[1], wl, hl, linear, unnorm);
-                let blk =
-                    self.cube_block([ax.i0.0, ay.i0.0], [wl, hl], linear, face, slice, vf.seamless);
+                let (ax, ay) =
+                    self.cube_face_axes(vf.coords[0], vf.coords[1], wl, hl, linear, unnorm);
+                let blk = self.cube_block(
+                    [ax.i0.0, ay.i0.0],
+                    [wl, hl],
+                    linear,
+                    face,
+                    slice,
+                    vf.seamless,
+                );
                 let plane = blk.at.map(|row| row.map(|(x, y, s)| (x, y, s, t)));
                 (ax.a, ay.a, z, vec![plane], Some(blk))
             }
@@ -432,7 +439,8 @@ impl Lifter<'_> {
         let bad = self.buf_select(seamless, oblong, f);
         self.n(Node::Refuse {
             cond: bad,
-            reason: "a seamless cube sample on a CUBE T# whose faces are not square (WIDTH != HEIGHT): \
+            reason:
+                "a seamless cube sample on a CUBE T# whose faces are not square (WIDTH != HEIGHT): \
                      not modelled (D198)",
         });
         seamless
@@ -584,9 +592,17 @@ impl Lifter<'_> {
         let val = self.buf_select(is_int, own, avg);
         let mut out = v;
         for (r, row) in out.iter_mut().enumerate() {
-            let is_r = if r == 1 { cr } else { self.buf_select(cr, f, t) };
+            let is_r = if r == 1 {
+                cr
+            } else {
+                self.buf_select(cr, f, t)
+            };
             for (c, x) in row.iter_mut().enumerate() {
-                let is_c = if c == 1 { cc } else { self.buf_select(cc, f, t) };
+                let is_c = if c == 1 {
+                    cc
+                } else {
+                    self.buf_select(cc, f, t)
+                };
                 let here = self.buf_select(is_r, is_c, f);
                 let here = self.buf_select(blk.corner, here, f);
                 *x = self.buf_select(here, val, *x);
