@@ -2,7 +2,9 @@
 //! sample_cube.comp, and hand-assembled 3-D sampling forms (llvm-mc-19 encodings), run with `rdna2spv run
 //! --backend both` (host evaluator ≡ lavapipe bit for bit) and compared with references written here from
 //! the GLSL (Vulkan's cube face selection table) and D196's text (D187's model with a third axis; a cube
-//! face sampled as a 2-D image), sharing no code with crates/ir or crates/eval.
+//! face sampled as a 2-D image; D198's seamless filtering, the neighbouring face's texel found by
+//! projecting the texel's direction and selecting its face again), sharing no code with crates/ir or
+//! crates/eval.
 //!
 //! Needs mesa-vulkan-drivers (RADV, lavapipe), glslang-tools and llvm-19, as CI installs them.
 
@@ -714,8 +716,10 @@ fn seamless_dirs(g: &mut Lcg, n: usize) -> Vec<[f32; 4]> {
 /// `samplerCube` through `texture()` (nearest) and a `samplerCubeArray` of two cubes through
 /// `textureLod(…, 0)` (bilinear), faces of 4×4 rgba8 texels, wave32 and wave64. With the samplers'
 /// `seamless = false` (DISABLE_CUBE_WRAP) every direction runs, edges and ties included, against D196's
-/// model; with seamless filtering (RADV's default) directions whose footprints stay on their faces run,
-/// and one whose footprint leaves its face is refused by name (exit 2).
+/// model; with the captured samplers (seamless, RADV's default) directions on and near every edge and
+/// corner of the cube and random ones against D198's reference ([`seamless_sample`]), every (face, edge)
+/// and face corner reached by the bilinear sample; in wave32 also the cube array with three levels
+/// through a linear mip filter (LOD_BIAS ¼: every lane blends levels 0 and 1, D195).
 // coverage: sample_cube_capture: IMAGE_SAMPLE_LZ V_CUBEID_F32 V_CUBESC_F32 V_CUBETC_F32 V_CUBEMA_F32
 #[test]
 fn sample_cube_capture() {
@@ -1106,9 +1110,10 @@ file = "mips.bin"
 
 /// Hand-assembled cube forms with the face coordinates given directly (D196): `image_sample_lz` nearest
 /// and bilinear on a two-cube image (non-seamless), `image_sample_l` nearest with point mips and
-/// `image_sample_lz` bilinear on a one-cube image of three levels (4, 2, 1 texels), 256 lanes; then the
-/// refusals: a face number 6 at run time, `_o` on a cube and `_g16` on a 3-D image at lift time, and a
-/// seamless footprint off the face.
+/// `image_sample_lz` bilinear on a one-cube image of three levels (4, 2, 1 texels), 256 lanes; the same
+/// four samples with seamless samplers against D198's reference (every edge and corner of every face,
+/// point and bilinear); then the refusals: a face number 6 at run time, `_o` on a cube and `_g16` on a
+/// 3-D image at lift time.
 // coverage: sample_cube_forms: IMAGE_SAMPLE_LZ IMAGE_SAMPLE_L
 #[test]
 fn sample_cube_forms() {
@@ -1295,8 +1300,8 @@ fn cube_gather(
 }
 
 /// Cube gathers (D196 on D190): `image_gather4_lz` and `_l` on faces given directly (the inputs of
-/// `sample_cube_forms`), components x, w, y, z, non-seamless; then a seamless footprint off the face and
-/// `_o` on a cube refused by name.
+/// `sample_cube_forms`), components x, w, y, z, non-seamless, then seamless against D198's reference
+/// (every edge and corner of every face); `_o` on a cube refused by name.
 // coverage: gather_cube_forms: IMAGE_GATHER4_LZ IMAGE_GATHER4_L
 #[test]
 fn gather_cube_forms() {

@@ -1,5 +1,7 @@
 //! Texel gathering (MIMG `image_gather4_lz`, `_l`, `_c_lz`, `_c_l` and their `_o` forms) on 2D and 2D array
-//! images, decision D190, and on cube images without offsets (one face's footprint, D196). A child of lift/sample.rs (it shares D187's `floor`, `mod` and address-mode
+//! images, decision D190, and on cube images without offsets (one face's footprint, D196; under seamless
+//! filtering texels across an edge from the adjacent face and a corner the average of three, D198). A
+//! child of lift/sample.rs (it shares D187's `floor`, `mod` and address-mode
 //! helpers); the T# is decoded as for storage images (D183) and the S# as for sampling (D187).
 //!
 //! Gather returns one component (the single `dmask` bit) of the four texels of the bilinear footprint,

@@ -16,10 +16,14 @@
 //! - the slice: `z = RNE(face)` (D187's rounding), layer `z >> 3` (arithmetic), face `z & 7` (6 and 7
 //!   refused), the layer clamped to [0, cubes − 1] with cubes = (DEPTH − BASE_ARRAY + 1) / 6, slice =
 //!   BASE_ARRAY + 6·layer + face (RADV's CUBE T#: DEPTH the last face, six per cube);
-//! - each face is clamped to its edge (the S#'s address modes are not read: Vulkan's rule for cubes);
-//!   when the S#'s DISABLE_CUBE_WRAP (word 0 bit 28) is 0 — seamless filtering, RADV's default — a texel
-//!   of the footprint (point: the one texel; bilinear: the four) outside the face would come from a
-//!   neighbouring face: refused at run time by name (not modelled);
+//! - the S#'s address modes are not read (Vulkan's rule for cubes). With the S#'s DISABLE_CUBE_WRAP
+//!   (word 0 bit 28) set, each index is clamped to its face (D196). When it is 0 — seamless filtering,
+//!   RADV's default — D198: the footprint is shaped to a 2×2 block one texel around the face at most
+//!   (bilinear `i0 ∈ [−1, N − 1]`, `i1 = i0 + 1`; point `i ∈ [−1, N]` and its face-clamped
+//!   neighbour), a texel off the face on one axis is the adjacent face's texel by [`CUBE_EDGE`] (24
+//!   (face, edge) cases as data), a texel off on both axes (a corner; at most one per block) is
+//!   `RN(RN(RN(own + across_i) + across_j) / 3)` of the block's three other texels (UINT/SINT: `own`);
+//! - seamless filtering of a T# whose faces are not square is refused at run time;
 //! - texel offsets (`_o`) on a cube are refused at lift time.
 //!
 //! Linear mip filtering (D195, amended session 16): [`Lifter::sample_level_vol`] is one level's footprint,
