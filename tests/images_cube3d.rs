@@ -2,7 +2,9 @@
 //! sample_cube.comp, and hand-assembled 3-D sampling forms (llvm-mc-19 encodings), run with `rdna2spv run
 //! --backend both` (host evaluator ≡ lavapipe bit for bit) and compared with references written here from
 //! the GLSL (Vulkan's cube face selection table) and D196's text (D187's model with a third axis; a cube
-//! face sampled as a 2-D image), sharing no code with crates/ir or crates/eval.
+//! face sampled as a 2-D image; D198's seamless filtering, the neighbouring face's texel found by
+//! projecting the texel's direction and selecting its face again), sharing no code with crates/ir or
+//! crates/eval.
 //!
 //! Needs mesa-vulkan-drivers (RADV, lavapipe), glslang-tools and llvm-19, as CI installs them.
 
@@ -431,6 +433,168 @@ fn cube_sample(
     )
 }
 
+/// Each face's major axis M, s axis S and t axis T as vectors, read from the Vulkan spec's "Cube Map Face
+/// Selection" table (layer, rc, sc, tc columns): +X sc = −rz, tc = −ry; −X +rz, −ry; +Y +rx, +rz; −Y +rx,
+/// −rz; +Z +rx, −ry; −Z −rx, −ry. [`select_face`] checks them against the same table written as code.
+const FACES: [[[i64; 3]; 3]; 6] = [
+    [[1, 0, 0], [0, 0, -1], [0, -1, 0]],
+    [[-1, 0, 0], [0, 0, 1], [0, -1, 0]],
+    [[0, 1, 0], [1, 0, 0], [0, 0, 1]],
+    [[0, -1, 0], [1, 0, 0], [0, 0, -1]],
+    [[0, 0, 1], [1, 0, 0], [0, -1, 0]],
+    [[0, 0, -1], [-1, 0, 0], [0, -1, 0]],
+];
+
+/// The Vulkan face selection of an integer direction: (face, sc, tc, |rc|); the major axis is unique for
+/// every direction [`fold`] asks about (no ties).
+fn select_face(d: [i64; 3]) -> (usize, i64, i64, i64) {
+    let [x, y, z] = d;
+    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+    if az > ax && az > ay {
+        if z < 0 {
+            (5, -x, -y, az)
+        } else {
+            (4, x, -y, az)
+        }
+    } else if ay > ax && ay > az {
+        if y < 0 {
+            (3, x, -z, ay)
+        } else {
+            (2, x, z, ay)
+        }
+    } else {
+        assert!(ax > ay && ax > az, "a tie: {d:?}");
+        if x < 0 {
+            (1, z, -y, ax)
+        } else {
+            (0, -z, -y, ax)
+        }
+    }
+}
+
+/// The texel of face `face` (faces of `n` texels) at (i, j) one texel off the face on one axis, found
+/// the Vulkan way: the direction of its centre, `n·M + (2i + 1 − n)·S + (2j + 1 − n)·T`, selects a face
+/// by the table, and the face coordinates `(sc/|rc| + 1)/2` of that direction give the texel
+/// `floor(n·(sc + |rc|)/(2·|rc|))` (integer arithmetic, exact). Returns (face, i, j).
+fn fold(face: usize, i: i32, j: i32, n: i32) -> (usize, i32, i32) {
+    let [m, sv, tv] = FACES[face];
+    let (n, i, j) = (n as i64, i as i64, j as i64);
+    let d: [i64; 3] =
+        std::array::from_fn(|k| n * m[k] + (2 * i + 1 - n) * sv[k] + (2 * j + 1 - n) * tv[k]);
+    let (g, sc, tc, ma) = select_face(d);
+    let idx = |c: i64| (n * (c + ma)).div_euclid(2 * ma) as i32;
+    (g, idx(sc), idx(tc))
+}
+
+/// [`FACES`] agrees with [`select_face`] and with [`cube_coords`] (the table written three ways): the
+/// direction `4·M + S + 2·T` of face f selects f with sc = 1, tc = 2.
+#[test]
+fn cube_face_table_agrees() {
+    for (f, [m, sv, tv]) in FACES.iter().enumerate() {
+        let d: [i64; 3] = std::array::from_fn(|k| 4 * m[k] + sv[k] + 2 * tv[k]);
+        assert_eq!(select_face(d), (f, 1, 2, 4), "face {f}");
+        let c = cube_coords([d[0] as f32, d[1] as f32, d[2] as f32, 0.0], false);
+        assert_eq!(c, [1.625, 1.75, f as f32], "face {f}");
+    }
+}
+
+/// D198's seamless cube sample, from the face coordinates ACO computes (or a test gives): D196's slice,
+/// face and axes, the footprint shaped (bilinear `i0 ∈ [−1, n − 1]`, `i1 = i0 + 1`; point `i ∈ [−1, n]`),
+/// a texel off the face on one axis taken by [`fold`], a corner texel (off on both axes) the f32
+/// average `((own + across_i) + across_j) / 3` of the face's own texel (both indices clamped), the texel
+/// across the i edge (i kept, j clamped) and across the j edge; then point or D187's bilinear. Also the
+/// (face, edge) folds and corner texels it used (edge 0: i < 0, 1: i ≥ n, 2: j < 0, 3: j ≥ n).
+fn seamless_sample(
+    linear: bool,
+    c: [f32; 3],
+    n: i32,
+    cubes: i32,
+    texel: &dyn Fn(i32, i32, i32) -> [f32; 4],
+    seen: &mut Seen,
+) -> [f32; 4] {
+    let (face, base) = cube_face(c[2], cubes);
+    let (i, a) = axis(c[0] - 1.0, n, linear, 0);
+    let (j, b) = axis(c[1] - 1.0, n, linear, 0);
+    let at = |x: i32, y: i32, seen: &mut Seen| seamless_texel(face, base, x, y, n, texel, seen);
+    if !linear {
+        return at(i.clamp(-1, n), j.clamp(-1, n), seen);
+    }
+    let (i, j) = (i.clamp(-1, n - 1), j.clamp(-1, n - 1));
+    let (t00, t10) = (at(i, j, seen), at(i + 1, j, seen));
+    let (t01, t11) = (at(i, j + 1, seen), at(i + 1, j + 1, seen));
+    std::array::from_fn(|k| lerp(lerp(t00[k], t10[k], a), lerp(t01[k], t11[k], a), b))
+}
+
+/// What the seamless references used: (face, edge) folds and corner texels (face, corner by the signs
+/// of i and j).
+#[derive(Default)]
+struct Seen {
+    edges: std::collections::BTreeSet<(usize, usize)>,
+    corners: std::collections::BTreeSet<(usize, bool, bool)>,
+}
+
+/// D196's face and slice base from the face coordinate: `RNE` (NaN → 0), face `q & 7` (never 6, 7
+/// here), base slice `6·clamp(q >> 3, 0, cubes − 1)`.
+fn cube_face(f: f32, cubes: i32) -> (usize, i32) {
+    let q = if f.is_nan() {
+        0
+    } else {
+        f.clamp(-16_777_216.0, 16_777_216.0).round_ties_even() as i32
+    };
+    let face = q & 7;
+    assert!(face < 6, "face {face}");
+    (face as usize, 6 * (q >> 3).clamp(0, cubes - 1))
+}
+
+/// One texel of a seamless cube footprint at face indices (x, y) in [−1, n] (D198).
+fn seamless_texel(
+    face: usize,
+    base: i32,
+    x: i32,
+    y: i32,
+    n: i32,
+    texel: &dyn Fn(i32, i32, i32) -> [f32; 4],
+    seen: &mut Seen,
+) -> [f32; 4] {
+    let on = |k: i32| (0..n).contains(&k);
+    let edge = |k: i32, e: usize| if k < 0 { e } else { e + 1 };
+    let across = |x: i32, y: i32, seen: &mut Seen| {
+        seen.edges
+            .insert((face, if on(x) { edge(y, 2) } else { edge(x, 0) }));
+        let (g, i, j) = fold(face, x, y, n);
+        texel(base + g as i32, i, j)
+    };
+    match (on(x), on(y)) {
+        (true, true) => texel(base + face as i32, x, y),
+        (true, false) | (false, true) => across(x, y, seen),
+        (false, false) => {
+            seen.corners.insert((face, x < 0, y < 0));
+            let cl = |k: i32| k.clamp(0, n - 1);
+            let own = texel(base + face as i32, cl(x), cl(y));
+            let ai = across(x, cl(y), seen);
+            let aj = across(cl(x), y, seen);
+            std::array::from_fn(|k| (own[k] + ai[k] + aj[k]) / 3.0)
+        }
+    }
+}
+
+/// A cube gather under seamless filtering (D190's order on D198's footprint): component `comp` of
+/// (i0, j1), (i1, j1), (i1, j0), (i0, j0).
+fn seamless_gather(
+    c: [f32; 3],
+    n: i32,
+    cubes: i32,
+    comp: usize,
+    texel: &dyn Fn(i32, i32, i32) -> [f32; 4],
+    seen: &mut Seen,
+) -> [f32; 4] {
+    let (face, base) = cube_face(c[2], cubes);
+    let i = axis(c[0] - 1.0, n, true, 0).0.clamp(-1, n - 1);
+    let j = axis(c[1] - 1.0, n, true, 0).0.clamp(-1, n - 1);
+    let mut t = |di: i32, dj: i32| seamless_texel(face, base, i + di, j + dj, n, texel, seen)[comp];
+    [t(0, 1), t(1, 1), t(1, 0), t(0, 0)]
+}
+
 /// Directions for the cube capture: every face's axis, ties between axes (|x| = |y|, |x| = |z|,
 /// |y| = |z|, all three), signed zeros, NaN and infinite components, then random ones; layers with halves
 /// (ties), NaN and values past the array.
@@ -482,12 +646,80 @@ fn cube_dirs(g: &mut Lcg, n: usize) -> Vec<[f32; 4]> {
     d
 }
 
+/// The captured sample_cube.comp manifest with `cubesTex` given three levels from `file` and a linear
+/// mip filter with LOD_BIAS ¼ (the seamless default kept).
+fn mip_manifest(captured: &str, file: &std::path::Path) -> String {
+    let (head, tail) = captured
+        .split_once("name = \"cubesTex\"")
+        .expect("cubesTex");
+    let tail = tail
+        .replacen(
+            "sampler = { filter = \"linear\"",
+            "sampler = { mipmap_mode = \"linear\", lod_bias = 0.25, filter = \"linear\"",
+            1,
+        )
+        .replacen("levels = 1", "levels = 3", 1)
+        .replacen(
+            "file = \"two.bin\"",
+            &format!("file = {:?}", file.display().to_string()),
+            1,
+        );
+    let m = format!("{head}name = \"cubesTex\"{tail}");
+    assert!(
+        m.contains("lod_bias = 0.25") && m.contains("levels = 3") && m.contains("mips.bin"),
+        "{m}"
+    );
+    m
+}
+
+/// Directions for the seamless captures (D198): per face (M, S, T of [`FACES`]) and edge (±S, ±T), one
+/// direction exactly on the cube's edge (a tie, v_cubeid's rule picks the face) and one 1 % inside it;
+/// per face corner one 2–3 % inside it; the cube's eight corners (±1, ±1, ±1); then random ones. Layers
+/// 0, ½, 1, 1½ in turn, random ones later.
+fn seamless_dirs(g: &mut Lcg, n: usize) -> Vec<[f32; 4]> {
+    let mut d: Vec<[f32; 4]> = Vec::new();
+    let push = |v: [f32; 3], d: &mut Vec<[f32; 4]>| {
+        let layer = (d.len() % 4) as f32 * 0.5;
+        d.push([v[0], v[1], v[2], layer]);
+    };
+    let comb = |f: usize, a: f32, b: f32| -> [f32; 3] {
+        let [m, sv, tv] = FACES[f];
+        std::array::from_fn(|k| m[k] as f32 + a * sv[k] as f32 + b * tv[k] as f32)
+    };
+    for f in 0..6 {
+        for sign in [-1.0f32, 1.0] {
+            push(comb(f, sign, 0.3), &mut d);
+            push(comb(f, 0.99 * sign, -0.4), &mut d);
+            push(comb(f, 0.2, sign), &mut d);
+            push(comb(f, -0.6, 0.99 * sign), &mut d);
+        }
+        for (a, b) in [(-1.0f32, -1.0f32), (-1.0, 1.0), (1.0, -1.0), (1.0, 1.0)] {
+            push(comb(f, 0.98 * a, 0.97 * b), &mut d);
+        }
+    }
+    for x in [-1.0f32, 1.0] {
+        for y in [-1.0f32, 1.0] {
+            for z in [-1.0f32, 1.0] {
+                push([x, y, z], &mut d);
+            }
+        }
+    }
+    while d.len() < n {
+        let layer = (g.next() % 9) as f32 * 0.5 - 1.0;
+        let mut r = || (g.next() % 2001) as f32 / 1000.0 - 1.0;
+        d.push([r(), r(), r(), layer]);
+    }
+    d
+}
+
 /// `sample_cube.comp` captured by ACO (v_cubeid/sc/tc/ma, then `image_sample_lz` with dim CUBE): a
 /// `samplerCube` through `texture()` (nearest) and a `samplerCubeArray` of two cubes through
 /// `textureLod(…, 0)` (bilinear), faces of 4×4 rgba8 texels, wave32 and wave64. With the samplers'
 /// `seamless = false` (DISABLE_CUBE_WRAP) every direction runs, edges and ties included, against D196's
-/// model; with seamless filtering (RADV's default) directions whose footprints stay on their faces run,
-/// and one whose footprint leaves its face is refused by name (exit 2).
+/// model; with the captured samplers (seamless, RADV's default) directions on and near every edge and
+/// corner of the cube and random ones against D198's reference ([`seamless_sample`]), every (face, edge)
+/// and face corner reached by the bilinear sample; in wave32 also the cube array with three levels
+/// through a linear mip filter (LOD_BIAS ¼: every lane blends levels 0 and 1, D195).
 // coverage: sample_cube_capture: IMAGE_SAMPLE_LZ V_CUBEID_F32 V_CUBESC_F32 V_CUBETC_F32 V_CUBEMA_F32
 #[test]
 fn sample_cube_capture() {
@@ -554,30 +786,33 @@ fn sample_cube_capture() {
             }
         };
         let (t1, t2) = (texel_of(&one), texel_of(&two));
-        let check = |out: &std::path::Path, dirs: &[[f32; 4]], what: &str| -> usize {
-            let o = words(&read(&out.join("o.bin")));
-            let mut crossed = 0;
-            for (i, d) in dirs.iter().enumerate() {
-                let (a, ca) = cube_sample(false, cube_coords(*d, false), n, 1, &t1);
-                let (b, cb) = cube_sample(true, cube_coords(*d, true), n, 2, &t2);
-                crossed += (ca || cb) as usize;
-                for ch in 0..4 {
-                    assert_eq!(
-                        o[8 * i + ch],
-                        a[ch].to_bits(),
-                        "w{wave} {what} lane {i} {d:?} cube c{ch}"
-                    );
-                    assert_eq!(
-                        o[8 * i + 4 + ch],
-                        b[ch].to_bits(),
-                        "w{wave} {what} lane {i} {d:?} cube array c{ch}: {} want {}",
-                        f32::from_bits(o[8 * i + 4 + ch]),
-                        b[ch]
-                    );
+        // Compares lane i's two samples with `want(i)`.
+        let check =
+            |out: &std::path::Path,
+             dirs: &[[f32; 4]],
+             what: &str,
+             want: &mut dyn FnMut(usize, [f32; 4]) -> ([f32; 4], [f32; 4])| {
+                let o = words(&read(&out.join("o.bin")));
+                for (i, d) in dirs.iter().enumerate() {
+                    let (a, b) = want(i, *d);
+                    for ch in 0..4 {
+                        assert_eq!(
+                            o[8 * i + ch],
+                            a[ch].to_bits(),
+                            "w{wave} {what} lane {i} {d:?} cube c{ch}: {} want {}",
+                            f32::from_bits(o[8 * i + ch]),
+                            a[ch]
+                        );
+                        assert_eq!(
+                            o[8 * i + 4 + ch],
+                            b[ch].to_bits(),
+                            "w{wave} {what} lane {i} {d:?} cube array c{ch}: {} want {}",
+                            f32::from_bits(o[8 * i + 4 + ch]),
+                            b[ch]
+                        );
+                    }
                 }
-            }
-            crossed
-        };
+            };
         // Non-seamless: every direction.
         let flat = dir.join("flat.toml");
         std::fs::write(
@@ -588,42 +823,67 @@ fn sample_cube_capture() {
         assert_ne!(std::fs::read_to_string(&flat).unwrap(), seamless);
         let out = dir.join("out-flat");
         run_both(&flat, &out);
-        let crossed = check(&out, &dirs_all, "non-seamless");
+        let mut crossed = 0;
+        check(&out, &dirs_all, "non-seamless", &mut |_, d| {
+            let (a, ca) = cube_sample(false, cube_coords(d, false), n, 1, &t1);
+            let (b, cb) = cube_sample(true, cube_coords(d, true), n, 2, &t2);
+            crossed += (ca || cb) as usize;
+            (a, b)
+        });
         assert!(crossed > 20, "edge footprints exercised: {crossed}");
-        // Seamless: directions whose footprints stay on their faces.
-        let inner: Vec<[f32; 4]> = cube_dirs(&mut g, 4096)
-            .into_iter()
-            .filter(|d| {
-                let nan = d.iter().any(|x| x.is_nan());
-                let (_, ca) = cube_sample(false, cube_coords(*d, false), n, 1, &t1);
-                let (_, cb) = cube_sample(true, cube_coords(*d, true), n, 2, &t2);
-                !nan && !ca && !cb
-            })
-            .take(256)
-            .collect();
-        assert_eq!(inner.len(), 256);
-        write_dirs(&inner);
+        // Seamless (the captured samplers, RADV's default): directions at and near every edge and
+        // corner of the cube, then random ones (D198).
+        let dirs = seamless_dirs(&mut g, 256);
+        write_dirs(&dirs);
         let out = dir.join("out-seamless");
         run_both(&m, &out);
-        assert_eq!(check(&out, &inner, "seamless"), 0);
-        // Seamless with a direction on a face edge: refused by name.
-        let mut edge = inner.clone();
-        edge[5] = [1.0, 1.0, 0.5, 0.0];
-        write_dirs(&edge);
-        let o = rdna2spv(&[
-            "run".as_ref(),
-            m.as_os_str(),
-            "--backend".as_ref(),
-            "host".as_ref(),
-            "--out".as_ref(),
-            dir.join("out-edge").as_os_str(),
-        ]);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{err}");
-        assert!(
-            err.contains("leaves its face under seamless filtering"),
-            "{err}"
+        let (mut near, mut lin) = (Seen::default(), Seen::default());
+        check(&out, &dirs, "seamless", &mut |_, d| {
+            let a = seamless_sample(false, cube_coords(d, false), n, 1, &t1, &mut near);
+            let b = seamless_sample(true, cube_coords(d, true), n, 2, &t2, &mut lin);
+            (a, b)
+        });
+        assert_eq!(lin.edges.len(), 24, "bilinear: every edge of every face");
+        assert_eq!(
+            lin.corners.len(),
+            24,
+            "bilinear: every corner of every face"
         );
+        // A point sample leaves its face only at s or t = 2.0 exactly (i = N): directions on an edge whose
+        // tie v_cubeid gives to a face where the coordinate is +|ma| — six edges, two corners here.
+        assert!(
+            near.edges.len() >= 6 && near.corners.len() >= 2,
+            "nearest on edges and corners: {:?} {:?}",
+            near.edges,
+            near.corners
+        );
+        if wave == 32 {
+            // Linear mip filtering (D195) on the seamless cube array: three levels (4, 2, 1 texels),
+            // LOD_BIAS ¼ on the LOD 0 of `textureLod`, so every lane blends levels 0 and 1.
+            let mips: Vec<u8> = (0..4 * 12 * 21).map(|_| (g.next() >> 8) as u8).collect();
+            std::fs::write(dir.join("mips.bin"), &mips).unwrap();
+            let mm = dir.join("mip.toml");
+            std::fs::write(&mm, mip_manifest(&seamless, &dir.join("mips.bin"))).unwrap();
+            let out = dir.join("out-mip");
+            run_both(&mm, &out);
+            let level = |d: usize| {
+                let mips = &mips;
+                move |slice: i32, x: i32, y: i32| -> [f32; 4] {
+                    let e = 4 >> d;
+                    let k = [0usize, 12 * 16, 12 * 20][d] + ((slice * e + y) * e + x) as usize;
+                    std::array::from_fn(|c| mips[4 * k + c] as f32 / 255.0)
+                }
+            };
+            let mut seen = Seen::default();
+            check(&out, &dirs, "seamless mip", &mut |_, d| {
+                let a = seamless_sample(false, cube_coords(d, false), n, 1, &t1, &mut near);
+                let c = cube_coords(d, true);
+                let r0 = seamless_sample(true, c, 4, 2, &level(0), &mut seen);
+                let r1 = seamless_sample(true, c, 2, 2, &level(1), &mut seen);
+                (a, mip_blend(r0, Some(r1), 64))
+            });
+            assert_eq!(seen.edges.len(), 24);
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
@@ -716,8 +976,15 @@ fn cube_face_inputs(g: &mut Lcg, n: usize) -> Vec<[f32; 4]> {
         f32::INFINITY,
         f32::NEG_INFINITY,
     ];
+    // Lanes 0..96: faces 0..=5 of the first cube with s, t each one of 0.99, 1.03, 1.97, 2.0 — every
+    // edge and corner of every face for bilinear footprints and for point samples (D198).
+    let corner = [0.99f32, 1.03, 1.97, 2.0];
     (0..n)
         .map(|i| {
+            if i < 96 {
+                let lod = (g.next() % 14) as f32 * 0.25 - 0.5;
+                return [corner[i % 4], corner[i / 4 % 4], (i / 16) as f32, lod];
+            }
             let mut c = |k: usize| {
                 if (i + k).is_multiple_of(5) {
                     st[(i / 5 + k) % st.len()]
@@ -843,9 +1110,10 @@ file = "mips.bin"
 
 /// Hand-assembled cube forms with the face coordinates given directly (D196): `image_sample_lz` nearest
 /// and bilinear on a two-cube image (non-seamless), `image_sample_l` nearest with point mips and
-/// `image_sample_lz` bilinear on a one-cube image of three levels (4, 2, 1 texels), 256 lanes; then the
-/// refusals: a face number 6 at run time, `_o` on a cube and `_g16` on a 3-D image at lift time, and a
-/// seamless footprint off the face.
+/// `image_sample_lz` bilinear on a one-cube image of three levels (4, 2, 1 texels), 256 lanes; the same
+/// four samples with seamless samplers against D198's reference (every edge and corner of every face,
+/// point and bilinear); then the refusals: a face number 6 at run time, `_o` on a cube and `_g16` on a
+/// 3-D image at lift time.
 // coverage: sample_cube_forms: IMAGE_SAMPLE_LZ IMAGE_SAMPLE_L
 #[test]
 fn sample_cube_forms() {
@@ -885,8 +1153,35 @@ fn sample_cube_forms() {
     write_lane_inputs(&dir.join("in.bin"), &bad);
     refused("face 6", "a cube face number 6 or 7");
     write_lane_inputs(&dir.join("in.bin"), inputs);
+    // Seamless filtering (D198): the same four samples against the seamless reference.
     std::fs::write(m, fx.manifest(true)).unwrap();
-    refused("seamless", "leaves its face under seamless filtering");
+    let o = fx.run();
+    let (mut near, mut lin) = (Seen::default(), Seen::default());
+    for (i, &[s, t, face, lod]) in inputs.iter().enumerate() {
+        let c = [s, t, face];
+        let d = level_of_lod(lod, 2);
+        let want = [
+            seamless_sample(false, c, 4, 2, &t2, &mut near),
+            seamless_sample(true, c, 4, 2, &t2, &mut lin),
+            seamless_sample(false, c, 4 >> d, 1, &tm(d), &mut near),
+            seamless_sample(true, c, 4, 1, &tm(0), &mut lin),
+        ];
+        for (k, want) in want.iter().enumerate() {
+            for ch in 0..4 {
+                let got = o[16 * i + 4 * k + ch];
+                assert_eq!(
+                    got,
+                    want[ch].to_bits(),
+                    "seamless lane {i} (s {s}, t {t}, face {face}, lod {lod}) sample {k} c{ch}: {} want {}",
+                    f32::from_bits(got),
+                    want[ch]
+                );
+            }
+        }
+    }
+    assert_eq!((lin.edges.len(), lin.corners.len()), (24, 24));
+    assert_eq!((near.edges.len(), near.corners.len()), (24, 24));
+    std::fs::write(m, fx.manifest(false)).unwrap();
     // Lift-time refusals: `_o` on a cube, `_g16` on a 3-D image (llvm-mc-19 encodings).
     for (line, w, msg) in [
         (
@@ -1005,8 +1300,8 @@ fn cube_gather(
 }
 
 /// Cube gathers (D196 on D190): `image_gather4_lz` and `_l` on faces given directly (the inputs of
-/// `sample_cube_forms`), components x, w, y, z, non-seamless; then a seamless footprint off the face and
-/// `_o` on a cube refused by name.
+/// `sample_cube_forms`), components x, w, y, z, non-seamless, then seamless against D198's reference
+/// (every edge and corner of every face); `_o` on a cube refused by name.
 // coverage: gather_cube_forms: IMAGE_GATHER4_LZ IMAGE_GATHER4_L
 #[test]
 fn gather_cube_forms() {
@@ -1038,9 +1333,34 @@ fn gather_cube_forms() {
             }
         }
     }
-    let refused = |what: &str, msg: &str| fx.refused(what, msg);
+    // Seamless filtering (D198): the same gathers against the seamless reference.
     std::fs::write(m, fx.manifest(true)).unwrap();
-    refused("seamless", "leaves its face under seamless filtering");
+    let o = fx.run();
+    let mut seen = Seen::default();
+    for (i, &[s, t, face, lod]) in inputs.iter().enumerate() {
+        let c = [s, t, face];
+        let d = level_of_lod(lod, 2);
+        let want = [
+            seamless_gather(c, 4, 2, 0, &t2, &mut seen),
+            seamless_gather(c, 4, 2, 3, &t2, &mut seen),
+            seamless_gather(c, 4 >> d, 1, 1, &tm(d), &mut seen),
+            seamless_gather(c, 4, 1, 2, &tm(0), &mut seen),
+        ];
+        for (k, w) in want.iter().enumerate() {
+            for ch in 0..4 {
+                let got = o[16 * i + 4 * k + ch];
+                assert_eq!(
+                    got,
+                    w[ch].to_bits(),
+                    "seamless lane {i} (s {s}, t {t}, face {face}, lod {lod}) gather {k} texel {ch}: {} want {}",
+                    f32::from_bits(got),
+                    w[ch]
+                );
+            }
+        }
+    }
+    assert_eq!((seen.edges.len(), seen.corners.len()), (24, 24));
+    let refused = |what: &str, msg: &str| fx.refused(what, msg);
     let line =
         "image_gather4_lz_o v[10:13], v[2:5], s[8:15], s[16:19] dmask:0x1 dim:SQ_RSRC_IMG_CUBE";
     write_code(

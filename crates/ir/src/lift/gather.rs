@@ -1,5 +1,7 @@
 //! Texel gathering (MIMG `image_gather4_lz`, `_l`, `_c_lz`, `_c_l` and their `_o` forms) on 2D and 2D array
-//! images, decision D190, and on cube images without offsets (one face's footprint, D196). A child of lift/sample.rs (it shares D187's `floor`, `mod` and address-mode
+//! images, decision D190, and on cube images without offsets (one face's footprint, D196; under seamless
+//! filtering texels across an edge from the adjacent face and a corner the average of three, D198). A
+//! child of lift/sample.rs (it shares D187's `floor`, `mod` and address-mode
 //! helpers); the T# is decoded as for storage images (D183) and the S# as for sampling (D187).
 //!
 //! Gather returns one component (the single `dmask` bit) of the four texels of the bilinear footprint,
@@ -162,49 +164,54 @@ impl Lifter<'_> {
         };
         let wl = self.level_extent(ts.width, level);
         let hl = self.level_extent(ts.height, level);
-        let (xs, ys) = if cube {
+        let size64 = self.un(UnOp::ZExt, Ty::B64, desc.size);
+        let (layers, slice, face) = match r {
+            Some(r) if cube => self.cube_slice(&ts, r),
+            Some(r) => {
+                let (layers, slice) = self.array_slice(&ts, r);
+                (layers, slice, z)
+            }
+            None => (one, z, z),
+        };
+        // sites[r][c]: (x, y, slice, inside) of row r (j0, j1), column c (i0, i1).
+        let (sites, blk) = if cube {
             // A cube face (D196): u = s − 1, v = t − 1, the footprint through the border mode (the raw
-            // index and whether it is on the face), then clamped to the face; a footprint off the face is
-            // refused under seamless filtering.
+            // index), then D198's block: texels across an edge from the adjacent face under seamless
+            // filtering, else clamped to the face.
             let onef = self.c(Ty::B32, 0x3f80_0000);
             let border = self.c(Ty::B32, 6);
             let t = self.c(Ty::B1, 1);
-            let mut cross = f;
-            let mut axes = Vec::new();
-            for (c, n) in [(u, wl), (v, hl)] {
-                let cf = self.float(crate::FloatOp::F32Sub, c, onef, c);
-                let pair = self.gather_axis(cf, n, border, smp.unnorm, z);
-                let n1 = self.int(IntOp::Sub, Ty::B32, n, one);
-                let mut ax = [(z, t); 2];
-                for (k, (i, on)) in pair.into_iter().enumerate() {
-                    let off_face = self.buf_select(on, f, t);
-                    cross = self.buf_or(cross, off_face);
-                    let i = self.int(IntOp::MaxI, Ty::B32, i, z);
-                    ax[k] = (self.int(IntOp::MinI, Ty::B32, i, n1), t);
-                }
-                axes.push(ax);
-            }
-            let wrap_off = self.buf_field(sw[0], 28, 1);
-            self.refuse_seamless_cross(wrap_off, cross);
-            (axes[0], axes[1])
-        } else {
+            let uf = self.float(crate::FloatOp::F32Sub, u, onef, u);
+            let vf = self.float(crate::FloatOp::F32Sub, v, onef, v);
+            let px = self.gather_axis(uf, wl, border, smp.unnorm, z);
+            let py = self.gather_axis(vf, hl, border, smp.unnorm, z);
+            let seamless = self.cube_seamless(sw[0], &ts);
+            let blk = self.cube_block([px[0].0, py[0].0], [wl, hl], t, face, slice, seamless);
             (
-                self.gather_axis(u, wl, smp.clamp_x, smp.unnorm, ou),
-                self.gather_axis(v, hl, smp.clamp_y, smp.unnorm, ov),
+                blk.at.map(|row| row.map(|(x, y, s)| (x, y, s, t))),
+                Some(blk),
             )
+        } else {
+            let xs = self.gather_axis(u, wl, smp.clamp_x, smp.unnorm, ou);
+            let ys = self.gather_axis(v, hl, smp.clamp_y, smp.unnorm, ov);
+            let site = |r: usize, c: usize| {
+                let ((x, ix), (y, iy)) = (xs[c], ys[r]);
+                (x, y, slice, ix, iy)
+            };
+            let mut sites = [[(z, z, z, f); 2]; 2];
+            for (r, row) in sites.iter_mut().enumerate() {
+                for (c, st) in row.iter_mut().enumerate() {
+                    let (x, y, sl, ix, iy) = site(r, c);
+                    *st = (x, y, sl, self.buf_select(ix, iy, f));
+                }
+            }
+            (sites, None)
         };
         // The border colour's component (D187 step 4).
         let border_c = border_all[comp];
-        let size64 = self.un(UnOp::ZExt, Ty::B64, desc.size);
-        let (layers, slice) = match r {
-            Some(r) if cube => self.cube_slice(&ts, r),
-            Some(r) => self.array_slice(&ts, r),
-            None => (one, z),
-        };
         let off = self.level_offset(&ts, dim, level, size64, layers);
-        let s64 = self.un(UnOp::ZExt, Ty::B64, slice);
         let h64 = self.un(UnOp::ZExt, Ty::B64, hl);
-        let slice_rows = self.int(IntOp::Mul, Ty::B64, s64, h64);
+        let w64 = self.un(UnOp::ZExt, Ty::B64, wl);
         let base = self.int(IntOp::Add, Ty::B64, ts.base, off);
         let not_refused = self.buf_select(desc.refused, f, level_ok);
         let t = Typed {
@@ -215,14 +222,14 @@ impl Lifter<'_> {
         };
         // texel[j][i]: row j (0: i0 row, 1: i1 row), column i.
         let mut texel = [[z; 2]; 2];
-        for (j, &(y, inside_y)) in ys.iter().enumerate() {
-            for (i, &(x, inside_x)) in xs.iter().enumerate() {
-                let inside = self.buf_select(inside_x, inside_y, f);
+        for (j, row) in sites.iter().enumerate() {
+            for (i, &(x, y, sl, inside)) in row.iter().enumerate() {
                 let ok = self.buf_select(inside, not_refused, f);
+                let s64 = self.un(UnOp::ZExt, Ty::B64, sl);
+                let slice_rows = self.int(IntOp::Mul, Ty::B64, s64, h64);
                 let y64 = self.un(UnOp::ZExt, Ty::B64, y);
                 let y64 = self.int(IntOp::Add, Ty::B64, y64, slice_rows);
                 let x64 = self.un(UnOp::ZExt, Ty::B64, x);
-                let w64 = self.un(UnOp::ZExt, Ty::B64, wl);
                 let t1 = self.int(IntOp::Mul, Ty::B64, y64, w64);
                 let t1 = self.int(IntOp::Add, Ty::B64, t1, x64);
                 let t1 = self.int(IntOp::Mul, Ty::B64, t1, size64);
@@ -240,6 +247,10 @@ impl Lifter<'_> {
                 }
                 texel[j][i] = val;
             }
+        }
+        // A cube's corner texel (D198).
+        if let Some(blk) = &blk {
+            texel = self.cube_corner(blk, texel, is_int);
         }
         // The ISA's order: (i0, j1), (i1, j1), (i1, j0), (i0, j0).
         for (k, val) in [texel[1][0], texel[1][1], texel[0][1], texel[0][0]]

@@ -16,10 +16,14 @@
 //! - the slice: `z = RNE(face)` (D187's rounding), layer `z >> 3` (arithmetic), face `z & 7` (6 and 7
 //!   refused), the layer clamped to [0, cubes − 1] with cubes = (DEPTH − BASE_ARRAY + 1) / 6, slice =
 //!   BASE_ARRAY + 6·layer + face (RADV's CUBE T#: DEPTH the last face, six per cube);
-//! - each face is clamped to its edge (the S#'s address modes are not read: Vulkan's rule for cubes);
-//!   when the S#'s DISABLE_CUBE_WRAP (word 0 bit 28) is 0 — seamless filtering, RADV's default — a texel
-//!   of the footprint (point: the one texel; bilinear: the four) outside the face would come from a
-//!   neighbouring face: refused at run time by name (not modelled);
+//! - the S#'s address modes are not read (Vulkan's rule for cubes). With the S#'s DISABLE_CUBE_WRAP
+//!   (word 0 bit 28) set, each index is clamped to its face (D196). When it is 0 — seamless filtering,
+//!   RADV's default — D198: the footprint is shaped to a 2×2 block one texel around the face at most
+//!   (bilinear `i0 ∈ [−1, N − 1]`, `i1 = i0 + 1`; point `i ∈ [−1, N]` and its face-clamped
+//!   neighbour), a texel off the face on one axis is the adjacent face's texel by [`CUBE_EDGE`] (24
+//!   (face, edge) cases as data), a texel off on both axes (a corner; at most one per block) is
+//!   `RN(RN(RN(own + across_i) + across_j) / 3)` of the block's three other texels (UINT/SINT: `own`);
+//! - seamless filtering of a T# whose faces are not square is refused at run time;
 //! - texel offsets (`_o`) on a cube are refused at lift time.
 //!
 //! Linear mip filtering (D195, amended session 16): [`Lifter::sample_level_vol`] is one level's footprint,
@@ -52,13 +56,33 @@ struct VolFootprint<'a> {
     size64: H,
     /// DEPTH + 1 (3-D; None for a cube).
     depth: Option<H>,
-    /// The cube's slice (D196; None for 3-D).
-    slice: Option<H>,
-    /// The S#'s DISABLE_CUBE_WRAP.
-    wrap_off: H,
+    /// The cube's slice and face number (D196; None for 3-D).
+    slice: Option<(H, H)>,
+    /// Seamless cube filtering (D198: the S#'s DISABLE_CUBE_WRAP is 0).
+    seamless: H,
+    /// UINT/SINT format (a cube corner takes the face's own texel, D198).
+    is_int: H,
     /// The compare function and the clamped reference (D191).
     cmp: Option<(H, H)>,
     dmask: u32,
+}
+
+/// The cube's edges as data (D198): for each edge crossed — `i < 0`, `i ≥ N`, `j < 0`, `j ≥ N` — one
+/// word holding, at bits 6f..6f + 5 for face f (0..=5: +X, −X, +Y, −Y, +Z, −Z), the adjacent face (bits
+/// 2:0), where the index along the edge `k` goes (bit 3: 0 to i′, 1 to j′; the other index is 0), and
+/// whether i′ (bit 4) and j′ (bit 5) are then reflected to `N − 1 − ·`. Derived from the Vulkan face
+/// selection table (decisions/D198-seamless-cube-filtering.md has the 24 cases).
+const CUBE_EDGE: [u64; 4] = [0x6_19c4_175c, 0x2_4881_030d, 0x4_a291_52ba, 0xc_c3d4_4adb];
+
+/// A cube footprint's 2×2 block after D198's edge rule ([`Lifter::cube_block`]).
+pub(in crate::lift) struct CubeBlock {
+    /// (x, y, slice) of each texel: row r (j0, j1), column c (i0, i1); always inside the image.
+    pub(in crate::lift) at: [[(H, H, H); 2]; 2],
+    /// Whether the block has a corner texel (seamless filtering, off the face on both axes), B1.
+    corner: H,
+    /// The corner's row and column (B1: 1 for j1, i1).
+    row: H,
+    col: H,
 }
 
 impl Lifter<'_> {
@@ -116,12 +140,10 @@ impl Lifter<'_> {
             .collect();
         let addr: Vec<H> = all[k_coord..].to_vec();
         let f = self.c(Ty::B1, 0);
-        let t = self.c(Ty::B1, 1);
         let z = self.c(Ty::B32, 0);
         let one = self.c(Ty::B32, 1);
         let smp = self.sampler_state(&sw, m.unorm);
         let clamp_z = self.buf_field(sw[0], 6, 7);
-        let wrap_off = self.buf_field(sw[0], 28, 1);
         if !cube {
             let mut bad = f;
             for k in [4u64, 5, 7] {
@@ -209,11 +231,12 @@ impl Lifter<'_> {
         };
         let size64 = self.un(UnOp::ZExt, Ty::B64, desc.size);
         // The cube's slice (level-independent) and the layout's slices per level.
-        let (layers, slice) = if cube {
-            let (layers, slice) = self.cube_slice(&ts, addr[2]);
-            (layers, Some(slice))
+        let (layers, slice, seamless) = if cube {
+            let (layers, slice, face) = self.cube_slice(&ts, addr[2]);
+            let seamless = self.cube_seamless(sw[0], &ts);
+            (layers, Some((slice, face)), seamless)
         } else {
-            (one, None)
+            (one, None, f)
         };
         let not_refused = self.buf_select(desc.refused, f, mip.level_ok);
         let cmp = if form.compare {
@@ -233,14 +256,15 @@ impl Lifter<'_> {
             size64,
             depth,
             slice,
-            wrap_off,
+            seamless,
+            is_int,
             cmp,
             dmask,
         };
         // The first level, then (D195) the second one of a linear mip filter, its loads enabled only in
         // the lanes that blend; its offset is the first one's plus the first level's size.
         let off0 = self.level_offset(&ts, dim, mip.level, size64, layers);
-        let r0 = self.sample_level_vol(&vf, mip.level, off0, not_refused, t);
+        let r0 = self.sample_level_vol(&vf, mip.level, off0, not_refused);
         let (next, blend) = self.second_level(&mip);
         let blend_int = self.buf_select(blend, is_int, f);
         self.n(Node::Refuse {
@@ -252,23 +276,16 @@ impl Lifter<'_> {
         let step = self.buf_select(blend, bytes0, zero64);
         let off1 = self.int(IntOp::Add, Ty::B64, off0, step);
         let ok1 = self.buf_select(blend, not_refused, f);
-        let r1 = self.sample_level_vol(&vf, next, off1, ok1, blend);
+        let r1 = self.sample_level_vol(&vf, next, off1, ok1);
         self.write_blended(vdata, blend, mip.frac, &r0, &r1);
         Ok(())
     }
 
     /// One level's footprint of a 3-D or cube sample (D196; called per level, D195): the level's
-    /// extents, the axes (3-D: u, v, w; cube: the face's u, v, its seamless crossing refused in the lanes
-    /// where `active` holds), the texels at `base + off` (loads where `ok_level` holds and the texel is
-    /// inside), point or (tri)linear; one value per `dmask` component.
-    fn sample_level_vol(
-        &mut self,
-        vf: &VolFootprint,
-        level: H,
-        off: H,
-        ok_level: H,
-        active: H,
-    ) -> Vec<H> {
+    /// extents, the axes (3-D: u, v, w; cube: the face's u, v and D198's block, texels across an edge
+    /// taken from the adjacent face), the texels at `base + off` (loads where `ok_level` holds and the
+    /// texel is inside), point or (tri)linear; one value per `dmask` component.
+    fn sample_level_vol(&mut self, vf: &VolFootprint, level: H, off: H, ok_level: H) -> Vec<H> {
         let ts = vf.ts;
         let f = self.c(Ty::B1, 0);
         let t = self.c(Ty::B1, 1);
@@ -276,7 +293,10 @@ impl Lifter<'_> {
         let (linear, unnorm) = (vf.linear, vf.unnorm);
         let wl = self.level_extent(ts.width, level);
         let hl = self.level_extent(ts.height, level);
-        let (ax, ay, planes) = match (vf.depth, vf.slice) {
+        // sites[p][r][c]: (x, y, z, inside) of plane p (k0, k1), row r (j0, j1), column c (i0, i1).
+        type Site = (H, H, H, H);
+        let (fx, fy, fz, sites, blk): (H, H, H, Vec<[[Site; 2]; 2]>, _) = match (vf.depth, vf.slice)
+        {
             (Some(d), _) => {
                 let dl = self.level_extent(d, level);
                 let [u, v, w] = vf.coords;
@@ -284,23 +304,36 @@ impl Lifter<'_> {
                 let ax = self.sample_axis_off(u, wl, mx, linear, unnorm, vf.offsets[0]);
                 let ay = self.sample_axis_off(v, hl, my, linear, unnorm, vf.offsets[1]);
                 let az = self.sample_axis_off(w, dl, mz, linear, unnorm, vf.offsets[2]);
-                (ax, ay, az)
+                let mut sites = Vec::new();
+                for (zz, inside_z) in [az.i0, az.i1] {
+                    let mut plane = [[(z, z, z, f); 2]; 2];
+                    for (r, (y, inside_y)) in [ay.i0, ay.i1].into_iter().enumerate() {
+                        for (c, (x, inside_x)) in [ax.i0, ax.i1].into_iter().enumerate() {
+                            let inside = self.buf_select(inside_x, inside_y, f);
+                            let inside = self.buf_select(inside, inside_z, f);
+                            plane[r][c] = (x, y, zz, inside);
+                        }
+                    }
+                    sites.push(plane);
+                }
+                (ax.a, ay.a, az.a, sites, None)
             }
             (None, slice) => {
-                let slice = slice.expect("a cube's slice");
-                let (ax, ay, cross) =
+                let (slice, face) = slice.expect("a cube's slice");
+                let (ax, ay) =
                     self.cube_face_axes(vf.coords[0], vf.coords[1], wl, hl, linear, unnorm);
-                let cross = self.buf_select(active, cross, f);
-                self.refuse_seamless_cross(vf.wrap_off, cross);
-                let planes = Axis {
-                    i0: (slice, t),
-                    i1: (slice, t),
-                    a: z,
-                };
-                (ax, ay, planes)
+                let blk = self.cube_block(
+                    [ax.i0.0, ay.i0.0],
+                    [wl, hl],
+                    linear,
+                    face,
+                    slice,
+                    vf.seamless,
+                );
+                let plane = blk.at.map(|row| row.map(|(x, y, s)| (x, y, s, t)));
+                (ax.a, ay.a, z, vec![plane], Some(blk))
             }
         };
-        let cube = vf.depth.is_none();
         let size64 = vf.size64;
         let base = self.int(IntOp::Add, Ty::B64, ts.base, off);
         let tl = Typed {
@@ -311,15 +344,13 @@ impl Lifter<'_> {
         };
         let w64 = self.un(UnOp::ZExt, Ty::B64, wl);
         let h64 = self.un(UnOp::ZExt, Ty::B64, hl);
-        // texels[p][r][c]: plane p (k0, k1), row r (j0, j1), column c (i0, i1).
+        // texels[p][r][c]: the four components of each site.
         let mut texels = Vec::new();
-        for (zz, inside_z) in [planes.i0, planes.i1] {
-            let mut plane = Vec::new();
-            for (y, inside_y) in [ay.i0, ay.i1] {
-                let mut row = Vec::new();
-                for (x, inside_x) in [ax.i0, ax.i1] {
-                    let inside = self.buf_select(inside_x, inside_y, f);
-                    let inside = self.buf_select(inside, inside_z, f);
+        for plane in &sites {
+            let mut tp: Vec<Vec<Vec<H>>> = Vec::new();
+            for row in plane {
+                let mut tr = Vec::new();
+                for &(x, y, zz, inside) in row {
                     let ok = self.buf_select(inside, ok_level, f);
                     let z64 = self.un(UnOp::ZExt, Ty::B64, zz);
                     let y64 = self.un(UnOp::ZExt, Ty::B64, y);
@@ -348,19 +379,28 @@ impl Lifter<'_> {
                         }
                         None => vals,
                     };
-                    row.push(vals);
+                    tr.push(vals);
                 }
-                plane.push(row);
+                tp.push(tr);
             }
-            texels.push(plane);
-            if cube {
-                // One plane: the face's slice.
-                break;
+            texels.push(tp);
+        }
+        // A cube's corner texel (D198), per component the sample returns.
+        if let Some(blk) = &blk {
+            let p = &mut texels[0];
+            for c in (0..4usize).filter(|c| vf.dmask >> c & 1 != 0) {
+                let v = [[p[0][0][c], p[0][1][c]], [p[1][0][c], p[1][1][c]]];
+                let v = self.cube_corner(blk, v, vf.is_int);
+                for (r, row) in v.iter().enumerate() {
+                    for (k, &x) in row.iter().enumerate() {
+                        p[r][k][c] = x;
+                    }
+                }
             }
         }
-        let (ax0, ax1) = self.weights_256(ax.a);
-        let (ay0, ay1) = self.weights_256(ay.a);
-        let (az0, az1) = self.weights_256(planes.a);
+        let (ax0, ax1) = self.weights_256(fx);
+        let (ay0, ay1) = self.weights_256(fy);
+        let (az0, az1) = self.weights_256(fz);
         let mut out = Vec::new();
         for c in (0..4usize).filter(|c| vf.dmask >> c & 1 != 0) {
             let mut r = Vec::new();
@@ -369,7 +409,7 @@ impl Lifter<'_> {
                 let r1 = self.lerp(plane[1][0][c], plane[1][1][c], ax0, ax1);
                 r.push(self.lerp(r0, r1, ay0, ay1));
             }
-            let v = if cube {
+            let v = if blk.is_some() {
                 r[0]
             } else {
                 self.lerp(r[0], r[1], az0, az1)
@@ -379,71 +419,210 @@ impl Lifter<'_> {
         out
     }
 
-    /// The run-time refusal of a cube footprint that leaves its face (`cross`, B1) when the S#'s
-    /// DISABLE_CUBE_WRAP (`wrap_off`, word 0 bit 28) is 0: seamless filtering (D196).
-    pub(in crate::lift) fn refuse_seamless_cross(&mut self, wrap_off: H, cross: H) {
-        let z = self.c(Ty::B32, 0);
-        let f = self.c(Ty::B1, 0);
-        let seamless = self.icmp(IntCmp::Eq, Ty::B32, wrap_off, z);
-        let refuse = self.buf_select(seamless, cross, f);
-        self.n(Node::Refuse {
-            cond: refuse,
-            reason: "a cube sample whose footprint leaves its face under seamless filtering (the S#'s \
-                     DISABLE_CUBE_WRAP is 0): texels of the neighbouring face are not modelled (D196)",
-        });
-    }
-
-    /// A cube face's two axes (D196): `u = RN(s − 1)`, `v = RN(t − 1)`, D187's axis on the level's extents
-    /// with the index clamped to the face; and whether a texel of the footprint (point: the first;
-    /// bilinear: all four) lies outside the face (B1).
-    fn cube_face_axes(
-        &mut self,
-        s: H,
-        tc: H,
-        wl: H,
-        hl: H,
-        linear: H,
-        unnorm: H,
-    ) -> (Axis, Axis, H) {
+    /// A cube face's two axes (D196): `u = RN(s − 1)`, `v = RN(t − 1)`, D187's axis on the level's
+    /// extents through the border mode, so the first index is the raw one (D198 shapes and folds it).
+    fn cube_face_axes(&mut self, s: H, tc: H, wl: H, hl: H, linear: H, unnorm: H) -> (Axis, Axis) {
         let onef = self.c(Ty::B32, 0x3f80_0000);
         let border = self.c(Ty::B32, 6);
+        let u = self.float(FloatOp::F32Sub, s, onef, s);
+        let v = self.float(FloatOp::F32Sub, tc, onef, tc);
+        let ax = self.sample_axis_off(u, wl, border, linear, unnorm, None);
+        let ay = self.sample_axis_off(v, hl, border, linear, unnorm, None);
+        (ax, ay)
+    }
+
+    /// Whether a cube is filtered seamlessly (D198): the S#'s DISABLE_CUBE_WRAP (word 0 bit 28) is 0, as
+    /// RADV encodes every Vulkan cube sampler without `VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT`.
+    /// A seamless cube whose T# faces are not square is refused at run time (a Vulkan cube's are).
+    pub(in crate::lift) fn cube_seamless(&mut self, sw0: H, ts: &super::super::image::Tsharp) -> H {
+        let z = self.c(Ty::B32, 0);
+        let f = self.c(Ty::B1, 0);
+        let wrap_off = self.buf_field(sw0, 28, 1);
+        let seamless = self.icmp(IntCmp::Eq, Ty::B32, wrap_off, z);
+        let oblong = self.icmp(IntCmp::Ne, Ty::B32, ts.width, ts.height);
+        let bad = self.buf_select(seamless, oblong, f);
+        self.n(Node::Refuse {
+            cond: bad,
+            reason:
+                "a seamless cube sample on a CUBE T# whose faces are not square (WIDTH != HEIGHT): \
+                     not modelled (D198)",
+        });
+        seamless
+    }
+
+    /// One face's 2×2 block of a cube footprint (D196, D198). `first`: the first texel's raw face indices
+    /// (D187's axis before any address mode); `extents`: the level's face extents N (square when
+    /// seamless, [`Lifter::cube_seamless`]); `face`, `slice`: the
+    /// sample's face number and slice. The block is shaped first: bilinear `i0 = clamp(x0, −1, N − 1)`,
+    /// `i1 = i0 + 1`; point `i0 = clamp(x0, −1, N)`, `i1 = clamp(i0, 0, N − 1)` (the texel and its
+    /// face-clamped neighbour). A texel off the face on exactly one axis, under seamless filtering, is the
+    /// adjacent face's texel ([`CUBE_EDGE`]); otherwise the indices are clamped to the face (D196). A
+    /// texel off the face on both axes (at most one per block) is a corner, replaced after the loads by
+    /// [`Lifter::cube_corner`].
+    pub(in crate::lift) fn cube_block(
+        &mut self,
+        first: [H; 2],
+        extents: [H; 2],
+        linear: H,
+        face: H,
+        slice: H,
+        seamless: H,
+    ) -> CubeBlock {
         let f = self.c(Ty::B1, 0);
         let t = self.c(Ty::B1, 1);
         let z = self.c(Ty::B32, 0);
         let one = self.c(Ty::B32, 1);
-        let mut axes = Vec::new();
-        let mut cross = f;
-        for (c, n) in [(s, wl), (tc, hl)] {
-            let u = self.float(FloatOp::F32Sub, c, onef, c);
-            // The border mode keeps the raw index and says whether it is on the face.
-            let a = self.sample_axis_off(u, n, border, linear, unnorm, None);
-            let n1 = self.int(IntOp::Sub, Ty::B32, n, one);
-            let clamp = |s: &mut Self, i: H| {
-                let i = s.int(IntOp::MaxI, Ty::B32, i, z);
-                s.int(IntOp::MinI, Ty::B32, i, n1)
-            };
-            let i0 = clamp(self, a.i0.0);
-            let i1 = clamp(self, a.i1.0);
-            let out0 = self.buf_select(a.i0.1, f, t);
-            let out1 = self.buf_select(a.i1.1, f, t);
-            let out1 = self.buf_select(linear, out1, f);
-            cross = self.buf_or(cross, out0);
-            cross = self.buf_or(cross, out1);
-            axes.push(Axis {
-                i0: (i0, t),
-                i1: (i1, t),
-                a: a.a,
-            });
+        let m1 = self.c(Ty::B32, u32::MAX as u64);
+        let clamp = |s: &mut Self, i: H, lo: H, hi: H| {
+            let i = s.int(IntOp::MaxI, Ty::B32, i, lo);
+            s.int(IntOp::MinI, Ty::B32, i, hi)
+        };
+        let [nx, ny] = extents;
+        let last = [
+            self.int(IntOp::Sub, Ty::B32, nx, one),
+            self.int(IntOp::Sub, Ty::B32, ny, one),
+        ];
+        // (index, off the face, below 0) per column, then per row.
+        let mut sides = Vec::new();
+        for ((r, n), n1) in first.into_iter().zip(extents).zip(last) {
+            let l0 = clamp(self, r, m1, n1);
+            let l1 = self.int(IntOp::Add, Ty::B32, l0, one);
+            let p0 = clamp(self, r, m1, n);
+            let p1 = clamp(self, p0, z, n1);
+            let i0 = self.buf_select(linear, l0, p0);
+            let i1 = self.buf_select(linear, l1, p1);
+            let mut side = Vec::new();
+            for i in [i0, i1] {
+                let lo = self.icmp(IntCmp::LtI, Ty::B32, i, z);
+                let hi = self.icmp(IntCmp::GeI, Ty::B32, i, n);
+                let off = self.buf_or(lo, hi);
+                side.push((i, off, lo));
+            }
+            sides.push(side);
         }
-        let ay = axes.pop().expect("v");
-        let ax = axes.pop().expect("u");
-        (ax, ay, cross)
+        let (cols, rows) = (&sides[0], &sides[1]);
+        let base = self.int(IntOp::Sub, Ty::B32, slice, face);
+        let face64 = self.un(UnOp::ZExt, Ty::B64, face);
+        let c6 = self.c(Ty::B64, 6);
+        let shift = self.int(IntOp::Mul, Ty::B64, face64, c6);
+        let mut at = [[(z, z, z); 2]; 2];
+        for (r, &(y, offy, loy)) in rows.iter().enumerate() {
+            for (c, &(x, offx, lox)) in cols.iter().enumerate() {
+                let on_y = self.buf_select(offy, f, t);
+                let on_x = self.buf_select(offx, f, t);
+                let only_x = self.buf_select(offx, on_y, f);
+                let only_y = self.buf_select(offy, on_x, f);
+                let one_axis = self.buf_or(only_x, only_y);
+                let fold = self.buf_select(seamless, one_axis, f);
+                // The edge crossed and the index along it: i < 0, i ≥ N (k = j); j < 0, j ≥ N (k = i).
+                let k = self.buf_select(offx, y, x);
+                let entry = self.cube_edge_entry(offx, lox, loy, shift);
+                let g = self.buf_field(entry, 0, 7);
+                let along_j = self.buf_field(entry, 3, 1);
+                let along_j = self.icmp(IntCmp::Ne, Ty::B32, along_j, z);
+                let vi = self.buf_select(along_j, z, k);
+                let vj = self.buf_select(along_j, k, z);
+                let mut ij = [z; 2];
+                for (q, (v, bit)) in [(vi, 4u64), (vj, 5)].into_iter().enumerate() {
+                    let flip = self.buf_field(entry, bit, 1);
+                    let flip = self.icmp(IntCmp::Ne, Ty::B32, flip, z);
+                    let rv = self.int(IntOp::Sub, Ty::B32, last[q], v);
+                    ij[q] = self.buf_select(flip, rv, v);
+                }
+                let gs = self.int(IntOp::Add, Ty::B32, base, g);
+                let xc = clamp(self, x, z, last[0]);
+                let yc = clamp(self, y, z, last[1]);
+                at[r][c] = (
+                    self.buf_select(fold, ij[0], xc),
+                    self.buf_select(fold, ij[1], yc),
+                    self.buf_select(fold, gs, slice),
+                );
+            }
+        }
+        let any_x = self.buf_or(cols[0].1, cols[1].1);
+        let any_y = self.buf_or(rows[0].1, rows[1].1);
+        let corner = self.buf_select(any_x, any_y, f);
+        let corner = self.buf_select(seamless, corner, f);
+        CubeBlock {
+            at,
+            corner,
+            row: rows[1].1,
+            col: cols[1].1,
+        }
+    }
+
+    /// The [`CUBE_EDGE`] entry of the sample's face (`shift` = 6·face, B64) for the edge a texel crosses:
+    /// `offx` (off on the i axis, else the j axis) and which side (`lox`, `loy`: below 0).
+    fn cube_edge_entry(&mut self, offx: H, lox: H, loy: H, shift: H) -> H {
+        let w: Vec<H> = CUBE_EDGE.iter().map(|&w| self.c(Ty::B64, w)).collect();
+        let wx = self.buf_select(lox, w[0], w[1]);
+        let wy = self.buf_select(loy, w[2], w[3]);
+        let word = self.buf_select(offx, wx, wy);
+        let e = self.int(IntOp::LShr, Ty::B64, word, shift);
+        let e = self.un(UnOp::Trunc, Ty::B32, e);
+        self.buf_field(e, 0, 63)
+    }
+
+    /// A cube block's corner texel (D198): where [`CubeBlock::corner`] holds, the texel at (`row`, `col`)
+    /// becomes `RN(RN(RN(own + across_i) + across_j) / 3)` — `own` the block's texel on the face (the
+    /// other row and column), `across_i` the other row's texel in the corner's column (the face across the
+    /// i edge), `across_j` the corner's row's texel in the other column (across the j edge) — for float and
+    /// normalized formats; for UINT/SINT (`is_int`) the face's own texel. `v[r][c]`: one component.
+    pub(in crate::lift) fn cube_corner(
+        &mut self,
+        blk: &CubeBlock,
+        v: [[H; 2]; 2],
+        is_int: H,
+    ) -> [[H; 2]; 2] {
+        let f = self.c(Ty::B1, 0);
+        let t = self.c(Ty::B1, 1);
+        let (cr, cc) = (blk.row, blk.col);
+        // pick(a, b): v[a ? 1 − row : row][b ? 1 − col : col].
+        let pick = |s: &mut Self, other_r: bool, other_c: bool| {
+            let ra = if other_r { 1 } else { 0 };
+            let ca = if other_c { 1 } else { 0 };
+            // With row = 0: v[ra][·]; row = 1: v[1 − ra][·]; likewise the column.
+            let r0 = s.buf_select(cc, v[ra][1 - ca], v[ra][ca]);
+            let r1 = s.buf_select(cc, v[1 - ra][1 - ca], v[1 - ra][ca]);
+            s.buf_select(cr, r1, r0)
+        };
+        let own = pick(self, true, true);
+        let across_i = pick(self, true, false);
+        let across_j = pick(self, false, true);
+        let a = self.float(FloatOp::F32Add, own, across_i, own);
+        let a = self.float(FloatOp::F32Add, a, across_j, a);
+        let three = self.c(Ty::B32, 0x4040_0000);
+        let avg = self.float(FloatOp::F32Div, a, three, a);
+        let val = self.buf_select(is_int, own, avg);
+        let mut out = v;
+        for (r, row) in out.iter_mut().enumerate() {
+            let is_r = if r == 1 {
+                cr
+            } else {
+                self.buf_select(cr, f, t)
+            };
+            for (c, x) in row.iter_mut().enumerate() {
+                let is_c = if c == 1 {
+                    cc
+                } else {
+                    self.buf_select(cc, f, t)
+                };
+                let here = self.buf_select(is_r, is_c, f);
+                let here = self.buf_select(blk.corner, here, f);
+                *x = self.buf_select(here, val, *x);
+            }
+        }
+        out
     }
 
     /// A cube's slice from the face coordinate (D196): `z = RNE(face)`, layer `z >> 3`, face `z & 7`
     /// (6 and 7 refused at run time), the layer clamped to [0, cubes − 1], cubes = (DEPTH − BASE_ARRAY +
-    /// 1) / 6; slice = BASE_ARRAY + 6·layer + face. Returns (the layout's slices DEPTH + 1, slice).
-    pub(in crate::lift) fn cube_slice(&mut self, ts: &super::super::image::Tsharp, r: H) -> (H, H) {
+    /// 1) / 6; slice = BASE_ARRAY + 6·layer + face. Returns (the layout's slices DEPTH + 1, slice, face).
+    pub(in crate::lift) fn cube_slice(
+        &mut self,
+        ts: &super::super::image::Tsharp,
+        r: H,
+    ) -> (H, H, H) {
         let z = self.c(Ty::B32, 0);
         let one = self.c(Ty::B32, 1);
         let layers = self.int(IntOp::Add, Ty::B32, ts.depth, one);
@@ -476,6 +655,7 @@ impl Lifter<'_> {
         let layer = self.int(IntOp::MinI, Ty::B32, layer, last);
         let l6 = self.int(IntOp::Mul, Ty::B32, layer, c6);
         let s = self.int(IntOp::Add, Ty::B32, l6, face);
-        (layers, self.int(IntOp::Add, Ty::B32, s, ts.base_array))
+        let slice = self.int(IntOp::Add, Ty::B32, s, ts.base_array);
+        (layers, slice, face)
     }
 }
