@@ -28,10 +28,11 @@
 //!
 //! The others: if-conversion ([`flatten`]), CSE ([`common`]), liveness dead stores ([`dead_stores`]),
 //! outlining of float primitives ([`outline`], D163), SSA construction ([`promote`], D182) and integer /
-//! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182); each
-//! function's docs give its exactness argument. Order: `o`, the removal of the input copies of float
-//! primitives left inline ([`uncopy`], D197, whatever the letters), then per function `s`, `i`, `f`, `m`,
-//! `a`, `c`, `l`, `d`.
+//! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182), guard
+//! selects nobody observes ([`unguard`], D193), known low zero bits ([`low_zeros`], [`guarded_uses`],
+//! [`trivial_phis`], D199); each function's docs give its exactness argument. Order: `o`, the removal of
+//! the input copies of float primitives left inline ([`uncopy`], D197, whatever the letters), then per
+//! function `s`, `i`, `f`, `m`, `a`, `c`, `k` (then `a`, trivial phis and `c` again), `g`, `l`, `d`.
 //!
 //! Measured in docs/performance.md ("Lane module size"); the ablation tables are in D162 and D182.
 
@@ -58,8 +59,8 @@ pub(crate) struct ShrinkStats {
     pub low_zeros: usize,
 }
 
-/// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `m`, `a`, `c`, `l`,
-/// `d` for the ablation of D162 and D182, read by [`Passes::from_env`]).
+/// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `m`, `k`, `a`, `c`,
+/// `g`, `l`, `d` for the ablations of D162, D182, D193 and D199, read by [`Passes::from_env`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Passes {
     pub split: bool,
