@@ -3430,6 +3430,7 @@ mod tests {
     /// - `a << x` (a shift by an unknown amount may be past the width): kept; `a << 32`: kept;
     /// - `s = select(g, a, x)` used inside `if (g)`: zero (the use reads `a`); used after the merge:
     ///   kept; `s & 1` under a LogicalAnd `k = g && h` known true: zero.
+    ///
     /// Then `trivial_phis` removes `phi(x, x)` and `phi(x, self)` and keeps `phi(x, a)`.
     #[test]
     fn low_zeros_folds_only_masks_under_known_zero_bits() {
