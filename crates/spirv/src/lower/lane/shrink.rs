@@ -28,10 +28,11 @@
 //!
 //! The others: if-conversion ([`flatten`]), CSE ([`common`]), liveness dead stores ([`dead_stores`]),
 //! outlining of float primitives ([`outline`], D163), SSA construction ([`promote`], D182) and integer /
-//! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182); each
-//! function's docs give its exactness argument. Order: `o`, the removal of the input copies of float
-//! primitives left inline ([`uncopy`], D197, whatever the letters), then per function `s`, `i`, `f`, `m`,
-//! `a`, `c`, `l`, `d`.
+//! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182), guard
+//! selects nobody observes ([`unguard`], D193), known low zero bits ([`low_zeros`], [`guarded_uses`],
+//! [`trivial_phis`], D199); each function's docs give its exactness argument. Order: `o`, the removal of
+//! the input copies of float primitives left inline ([`uncopy`], D197, whatever the letters), then per
+//! function `s`, `i`, `f`, `m`, `a`, `c`, `k` (then `a`, trivial phis and `c` again), `g`, `l`, `d`.
 //!
 //! Measured in docs/performance.md ("Lane module size"); the ablation tables are in D162 and D182.
 
@@ -55,10 +56,11 @@ pub(crate) struct ShrinkStats {
     pub phis: usize,
     pub simplified: usize,
     pub unguarded: usize,
+    pub low_zeros: usize,
 }
 
-/// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `m`, `a`, `c`, `l`,
-/// `d` for the ablation of D162 and D182, read by [`Passes::from_env`]).
+/// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `m`, `k`, `a`, `c`,
+/// `g`, `l`, `d` for the ablations of D162, D182, D193 and D199, read by [`Passes::from_env`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Passes {
     pub split: bool,
@@ -71,6 +73,7 @@ pub(crate) struct Passes {
     pub ssa: bool,
     pub algebra: bool,
     pub unguard: bool,
+    pub low_zeros: bool,
 }
 
 impl Passes {
@@ -85,10 +88,11 @@ impl Passes {
         ssa: true,
         algebra: true,
         unguard: true,
+        low_zeros: true,
     };
 
-    /// The passes named by `RDNA2SPV_SHRINK` (letters `o`, `s`, `i`, `f`, `m`, `a`, `c`, `l`, `d`; `-` or empty:
-    /// none), else all.
+    /// The passes named by `RDNA2SPV_SHRINK` (letters `o`, `s`, `i`, `f`, `m`, `k`, `a`, `c`, `g`, `l`, `d`;
+    /// `-` or empty: none), else all.
     pub(crate) fn from_env() -> Passes {
         match std::env::var("RDNA2SPV_SHRINK") {
             Ok(s) => Passes {
@@ -102,6 +106,7 @@ impl Passes {
                 ssa: s.contains('m'),
                 algebra: s.contains('a'),
                 unguard: s.contains('g'),
+                low_zeros: s.contains('k'),
             },
             Err(_) => Passes::ALL,
         }
@@ -141,6 +146,12 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word, u32)]) -> 
         }
         if p.common {
             st.common += common(m, f, &mut gone);
+        }
+        if p.low_zeros {
+            st.low_zeros += low_zeros(m, f, &mut bound, &mut gone);
+            st.low_zeros += simplify(m, f, &mut bound, &mut gone);
+            st.low_zeros += trivial_phis(f, &mut gone);
+            st.low_zeros += common(m, f, &mut gone);
         }
         if p.unguard {
             st.unguarded += unguard(m, f, &mut gone);
@@ -1903,6 +1914,363 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
     done
 }
 
+/// Rewrite `k` (decision D199): values whose low bits are known zero. A forward analysis over the
+/// function's SSA values and private scalars finds, for every integer value, a number of low bits that
+/// are zero in every execution (`tz`; the width itself when the value is 0): constants by their value,
+/// `a + b`, `a - b`, `a | b`, `a ^ b` the smaller of the operands', `a & b` the larger (or the whole width
+/// when one operand is a constant whose set bits all lie in the other's zero bits), `a * b` the sum,
+/// shifts by a constant below the width move it, conversions and copies keep it, `select` and phis the
+/// smallest of their values, a load of a private scalar the smallest over its initializer and every
+/// value stored to it (a variable without an initializer, a parameter, any other instruction: 0).
+/// Optimistic (every tracked value starts at its width and only decreases, by a worklist), so loop-carried
+/// addresses such as `i = phi(0, i + 4)` keep their zeros. Each tracked instruction whose value is
+/// known zero becomes the constant 0 of its type; `simplify` (`a`) then folds what depended on it.
+///
+/// Where it pays: every LDS or global access computes the byte position of its address in the dword,
+/// `(a & 3) << 3`, then a straddle test and the misaligned flag (`Unaligned::Detect`) or a second dword
+/// (other modes) from it; an LDS address `v << 2` or `base + 4·i` makes all of that constant.
+///
+/// Exact by SPIR-V's definitions (wrapping two's-complement arithmetic; shifts at or past the width,
+/// whose results are undefined, give no fact): by induction over an execution, every value computed
+/// has at least `tz` low zero bits, since each rule is a property of the operation on all operands with
+/// that many zeros, and a phi, a select or a load yields one of the values it is given. A value with
+/// `tz` equal to its width is 0. Decorated ids are left alone. Returns the instructions replaced.
+fn low_zeros(
+    m: &mut Module,
+    f: &mut Function,
+    bound: &mut Word,
+    gone: &mut HashSet<Word>,
+) -> usize {
+    use Op::*;
+    let decorated: HashSet<Word> = m
+        .annotations
+        .iter()
+        .filter_map(|i| i.operands.first().and_then(id))
+        .collect();
+    let mut width: HashMap<Word, u32> = HashMap::default();
+    for i in &m.types_global_values {
+        if let (TypeInt, Some(t), Some(Operand::LiteralBit32(w @ 1..=64))) =
+            (i.class.opcode, i.result_id, i.operands.first())
+        {
+            width.insert(t, *w);
+        }
+    }
+    let consts = constants(m);
+    let mut zero_of: HashMap<Word, Word> = HashMap::default();
+    let mut tz: HashMap<Word, u32> = HashMap::default();
+    let mut ty_of: HashMap<Word, Word> = HashMap::default();
+    for i in &m.types_global_values {
+        let (Some(r), Some(t)) = (i.result_id, i.result_type) else {
+            continue;
+        };
+        ty_of.insert(r, t);
+        let Some(&w) = width.get(&t) else { continue };
+        let v = match (i.class.opcode, i.operands.first()) {
+            (Constant, Some(Operand::LiteralBit32(x))) => *x as u64,
+            (Constant, Some(Operand::LiteralBit64(x))) => *x,
+            (ConstantNull, _) => 0,
+            _ => continue,
+        };
+        if v == 0 && i.class.opcode == Constant {
+            zero_of.entry(t).or_insert(r);
+        }
+        tz.insert(r, if v == 0 { w } else { v.trailing_zeros().min(w) });
+    }
+    let mut done = guarded_uses(f);
+    let vars = private_scalars(f);
+    let mut vtz: HashMap<Word, u32> = vars
+        .iter()
+        .map(|(&v, init)| (v, init.map_or(0, |x| tz.get(&x).copied().unwrap_or(0))))
+        .collect();
+    let tracked = |i: &Instruction| -> bool {
+        match i.class.opcode {
+            IAdd | ISub | IMul | BitwiseAnd | BitwiseOr | BitwiseXor | ShiftLeftLogical
+            | ShiftRightLogical | ShiftRightArithmetic | UConvert | SConvert | Bitcast
+            | CopyObject | SNegate | Select | Phi => true,
+            Load => {
+                plain_load(i)
+                    && i.operands
+                        .first()
+                        .and_then(id)
+                        .is_some_and(|p| vars.contains_key(&p))
+            }
+            _ => false,
+        }
+    };
+    // The nodes: tracked instructions with an integer result, and stores to private scalars.
+    let mut nodes: Vec<(usize, usize)> = Vec::new();
+    let mut users: HashMap<Word, Vec<usize>> = HashMap::default();
+    let mut loads_of: HashMap<Word, Vec<usize>> = HashMap::default();
+    for (b, blk) in f.blocks.iter().enumerate() {
+        for (k, i) in blk.instructions.iter().enumerate() {
+            if let (Some(r), Some(t)) = (i.result_id, i.result_type) {
+                ty_of.insert(r, t);
+            }
+            let store = i.class.opcode == Store
+                && i.operands
+                    .first()
+                    .and_then(id)
+                    .is_some_and(|p| vars.contains_key(&p));
+            let value = match (i.result_id, i.result_type.and_then(|t| width.get(&t))) {
+                (Some(r), Some(&w)) if tracked(i) => {
+                    tz.insert(r, w);
+                    true
+                }
+                _ => false,
+            };
+            if !(store || value) {
+                continue;
+            }
+            let n = nodes.len();
+            nodes.push((b, k));
+            if i.class.opcode == Load {
+                loads_of
+                    .entry(id(&i.operands[0]).unwrap_or(0))
+                    .or_default()
+                    .push(n);
+                continue;
+            }
+            for x in i.operands.iter().filter_map(id) {
+                users.entry(x).or_default().push(n);
+            }
+        }
+    }
+    let mut work: Vec<usize> = (0..nodes.len()).rev().collect();
+    let mut queued = vec![true; nodes.len()];
+    while let Some(n) = work.pop() {
+        queued[n] = false;
+        let (b, k) = nodes[n];
+        let i = &f.blocks[b].instructions[k];
+        let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
+        let g = |x: Word| tz.get(&x).copied().unwrap_or(0);
+        if i.class.opcode == Store {
+            let (Some(&p), Some(&v)) = (ops.first(), ops.get(1)) else {
+                continue;
+            };
+            let e = vtz.entry(p).or_insert(0);
+            if g(v) < *e {
+                *e = g(v);
+                for &u in loads_of.get(&p).into_iter().flatten() {
+                    if !queued[u] {
+                        queued[u] = true;
+                        work.push(u);
+                    }
+                }
+            }
+            continue;
+        }
+        let (Some(r), Some(t)) = (i.result_id, i.result_type) else {
+            continue;
+        };
+        let w = width[&t];
+        let c = |x: Word| consts.get(&x).copied();
+        let below =
+            |mask: Option<u64>, zeros: u32| mask.is_some_and(|v| zeros >= 64 || v >> zeros == 0);
+        let new = match (i.class.opcode, ops.as_slice()) {
+            (IAdd | ISub | BitwiseOr | BitwiseXor, &[a, b]) => g(a).min(g(b)),
+            (BitwiseAnd, &[a, b]) if below(c(b), g(a)) || below(c(a), g(b)) => w,
+            (BitwiseAnd, &[a, b]) => g(a).max(g(b)),
+            (IMul, &[a, b]) => g(a) + g(b),
+            (ShiftLeftLogical, &[a, s]) => match c(s) {
+                Some(k) if k < w as u64 => g(a) + k as u32,
+                _ => 0,
+            },
+            (ShiftRightLogical | ShiftRightArithmetic, &[a, s]) => match c(s) {
+                Some(k) if k < w as u64 && g(a) >= w => w,
+                Some(k) if k < w as u64 => g(a).saturating_sub(k as u32),
+                _ => 0,
+            },
+            (UConvert | SConvert, &[a]) => {
+                let from = ty_of.get(&a).and_then(|t| width.get(t)).copied();
+                if from.is_some_and(|fw| g(a) >= fw) {
+                    w
+                } else {
+                    g(a)
+                }
+            }
+            (Bitcast, &[a]) if ty_of.get(&a).and_then(|t| width.get(t)) == Some(&w) => g(a),
+            (CopyObject | SNegate, &[a]) => g(a),
+            (Select, &[_, a, b]) => g(a).min(g(b)),
+            (Phi, _) => ops.iter().step_by(2).map(|&x| g(x)).min().unwrap_or(0),
+            (Load, &[p]) => vtz.get(&p).copied().unwrap_or(0),
+            _ => 0,
+        }
+        .min(w);
+        if new < g(r) {
+            tz.insert(r, new);
+            for &u in users.get(&r).into_iter().flatten() {
+                if !queued[u] {
+                    queued[u] = true;
+                    work.push(u);
+                }
+            }
+        }
+    }
+    // Known zeros become the constant 0 of their type.
+    let mut repl: HashMap<Word, Word> = HashMap::default();
+    for &(b, k) in &nodes {
+        let i = &f.blocks[b].instructions[k];
+        let (Some(r), Some(t)) = (i.result_id, i.result_type) else {
+            continue;
+        };
+        if decorated.contains(&r) || tz.get(&r) != width.get(&t) {
+            continue;
+        }
+        let z = *zero_of.entry(t).or_insert_with(|| {
+            let c = *bound;
+            *bound += 1;
+            let lit = if width[&t] == 64 {
+                Operand::LiteralBit64(0)
+            } else {
+                Operand::LiteralBit32(0)
+            };
+            m.types_global_values
+                .push(Instruction::new(Constant, Some(t), Some(c), vec![lit]));
+            c
+        });
+        repl.insert(r, z);
+    }
+    for blk in &mut f.blocks {
+        blk.instructions.retain(|i| {
+            let drop = i.result_id.is_some_and(|r| repl.contains_key(&r));
+            if drop {
+                gone.insert(i.result_id.unwrap_or(0));
+            }
+            !drop
+        });
+    }
+    for i in f.blocks.iter_mut().flat_map(|b| &mut b.instructions) {
+        for o in &mut i.operands {
+            if let Operand::IdRef(x) = o {
+                if let Some(&z) = repl.get(x) {
+                    *x = z;
+                }
+            }
+        }
+    }
+    done += repl.len();
+    done
+}
+
+/// Part of rewrite `k` (decision D199): inside a block entered only where `c` holds
+/// ([`entry_conditions`], and the operands of a `LogicalAnd` known true), an operand
+/// `s = select(c, new, old)` reads `new` (a phi's operands excepted: they are used in the predecessor).
+/// The lane lowering guards a register write by the lane's EXEC bit and then uses the register under
+/// the same guard (an LDS address written and accessed in one guarded run); reading `new` there lets
+/// [`low_zeros`] see its zeros. Exact: where `c` holds the select is `new`; `new` dominates the use,
+/// since it dominates `s` and `s` the use; and the `c` tested on the way into the block is the latest
+/// value of `c` (its definition dominates the branch). Returns the operands rewritten.
+fn guarded_uses(f: &mut Function) -> usize {
+    let (_, known) = entry_conditions(f);
+    let mut sel: HashMap<Word, (Word, Word)> = HashMap::default();
+    let mut and: HashMap<Word, (Word, Word)> = HashMap::default();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
+        match (i.class.opcode, i.result_id, ops.as_slice()) {
+            (Op::Select, Some(r), &[c, a, b]) if a != b => {
+                sel.insert(r, (c, a));
+            }
+            (Op::LogicalAnd, Some(r), &[a, b]) => {
+                and.insert(r, (a, b));
+            }
+            _ => {}
+        }
+    }
+    let mut done = 0;
+    for (b, blk) in f.blocks.iter_mut().enumerate() {
+        let Some(k) = known[b].as_ref().filter(|k| !k.is_empty()) else {
+            continue;
+        };
+        // The conditions and what they imply through LogicalAnd (a bounded walk).
+        let mut holds: HashSet<Word> = HashSet::default();
+        let mut stack: Vec<Word> = k.clone();
+        while let Some(c) = stack.pop() {
+            if holds.len() < 64 && holds.insert(c) {
+                if let Some(&(x, y)) = and.get(&c) {
+                    stack.extend([x, y]);
+                }
+            }
+        }
+        for i in &mut blk.instructions {
+            if i.class.opcode == Op::Phi {
+                continue;
+            }
+            for o in &mut i.operands {
+                let Operand::IdRef(x) = o else { continue };
+                let mut v = *x;
+                while let Some(&(_, new)) = sel.get(&v).filter(|(c, _)| holds.contains(c)) {
+                    v = new;
+                }
+                if v != *x {
+                    *x = v;
+                    done += 1;
+                }
+            }
+        }
+    }
+    done
+}
+
+/// Part of rewrite `k` (decision D199): after `a` has folded what known zeros made constant, a phi whose
+/// values are all one value `x` or the phi itself is `x` (Braun et al. 2013, §3.1, as [`promote`] does
+/// while building: `x` dominates every predecessor that does not come through the phi's block, so it
+/// dominates the block). Repeated until none is left. Returns the phis removed.
+fn trivial_phis(f: &mut Function, gone: &mut HashSet<Word>) -> usize {
+    let resolve = |repl: &HashMap<Word, Word>, mut x: Word| {
+        while let Some(&y) = repl.get(&x) {
+            x = y;
+        }
+        x
+    };
+    let mut repl: HashMap<Word, Word> = HashMap::default();
+    loop {
+        let mut changed = false;
+        for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+            let Some(r) = i.result_id else { continue };
+            if i.class.opcode != Op::Phi || repl.contains_key(&r) {
+                continue;
+            }
+            let mut same = None;
+            let mut trivial = true;
+            for x in i.operands.iter().step_by(2).filter_map(id) {
+                let x = resolve(&repl, x);
+                if x == r || same == Some(x) {
+                    continue;
+                }
+                if same.is_some() {
+                    trivial = false;
+                    break;
+                }
+                same = Some(x);
+            }
+            if let (true, Some(x)) = (trivial, same) {
+                repl.insert(r, x);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for blk in &mut f.blocks {
+        blk.instructions.retain(|i| {
+            let drop = i.result_id.is_some_and(|r| repl.contains_key(&r));
+            if drop {
+                gone.insert(i.result_id.unwrap_or(0));
+            }
+            !drop
+        });
+    }
+    for i in f.blocks.iter_mut().flat_map(|b| &mut b.instructions) {
+        for o in &mut i.operands {
+            if let Operand::IdRef(x) = o {
+                *x = resolve(&repl, *x);
+            }
+        }
+    }
+    repl.len()
+}
+
 /// Part of rewrite 8 (decision D182): a 32-bit add whose carry the lowering computes through a 64-bit
 /// add, `s = zext64(a) + zext64(b)` with only `trunc32(s)` and `trunc32(s >> 32)` reading `s`, becomes
 /// `OpIAddCarry a b` and its two members. Exact: the 64-bit sum of two zero-extended 32-bit values is
@@ -2612,6 +2980,61 @@ fn outline(
     outlined
 }
 
+/// For each block, the conditions known true on entry (rule 1 of [`unguard`]): through chains of
+/// single-predecessor blocks, each true edge of an `OpBranchConditional` whose false edge goes elsewhere
+/// adds its condition (at most 8 per block). Also the block index of each label.
+fn entry_conditions(f: &Function) -> (HashMap<Word, usize>, Vec<Option<Vec<Word>>>) {
+    let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
+    let at: HashMap<Word, usize> = f
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (label(b), k))
+        .collect();
+    let mut preds: Vec<Vec<usize>> = vec![vec![]; f.blocks.len()];
+    for (k, b) in f.blocks.iter().enumerate() {
+        for s in successors(b, &labels) {
+            if !preds[at[&s]].contains(&k) {
+                preds[at[&s]].push(k);
+            }
+        }
+    }
+    // The conditions known true on entry to each block (rule 1), through chains of single predecessors.
+    let mut known: Vec<Option<Vec<Word>>> = vec![None; f.blocks.len()];
+    for b in 0..f.blocks.len() {
+        let mut chain = vec![b];
+        let mut seen = HashSet::from_iter([b]);
+        // Walk up to a block already known or one with other than one predecessor.
+        while let Some(&x) = chain.last() {
+            if known[x].is_some() || preds[x].len() != 1 || !seen.insert(preds[x][0]) {
+                break;
+            }
+            chain.push(preds[x][0]);
+        }
+        for &x in chain.iter().rev() {
+            if known[x].is_some() {
+                continue;
+            }
+            let mut k = Vec::new();
+            if let [p] = preds[x].as_slice() {
+                if let Some(pk) = &known[*p] {
+                    k.extend(pk.iter().copied());
+                }
+                let t = f.blocks[*p].instructions.last();
+                if let Some(t) = t.filter(|t| t.class.opcode == Op::BranchConditional) {
+                    let (g, yes, no) = (id(&t.operands[0]), id(&t.operands[1]), id(&t.operands[2]));
+                    if yes == Some(label(&f.blocks[x])) && no != yes {
+                        k.extend(g);
+                    }
+                }
+            }
+            k.truncate(8);
+            known[x] = Some(k);
+        }
+    }
+    (at, known)
+}
+
 /// Rewrite `g` (decision D193): a select whose discarded value no one observes. The lane lowering guards
 /// every register write by the lane's EXEC bit: after if-conversion and SSA construction a write is
 /// `%s = select(c, new, old)`, `c` the own bit (and `on`). When every observation of `%s` happens only
@@ -2673,54 +3096,7 @@ fn unguard(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
         })
         .filter_map(|g| g.def.as_ref().and_then(|d| d.result_id))
         .collect();
-    let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
-    let at: HashMap<Word, usize> = f
-        .blocks
-        .iter()
-        .enumerate()
-        .map(|(k, b)| (label(b), k))
-        .collect();
-    let mut preds: Vec<Vec<usize>> = vec![vec![]; f.blocks.len()];
-    for (k, b) in f.blocks.iter().enumerate() {
-        for s in successors(b, &labels) {
-            if !preds[at[&s]].contains(&k) {
-                preds[at[&s]].push(k);
-            }
-        }
-    }
-    // The conditions known true on entry to each block (rule 1), through chains of single predecessors.
-    let mut known: Vec<Option<Vec<Word>>> = vec![None; f.blocks.len()];
-    for b in 0..f.blocks.len() {
-        let mut chain = vec![b];
-        let mut seen = HashSet::from_iter([b]);
-        // Walk up to a block already known or one with other than one predecessor.
-        while let Some(&x) = chain.last() {
-            if known[x].is_some() || preds[x].len() != 1 || !seen.insert(preds[x][0]) {
-                break;
-            }
-            chain.push(preds[x][0]);
-        }
-        for &x in chain.iter().rev() {
-            if known[x].is_some() {
-                continue;
-            }
-            let mut k = Vec::new();
-            if let [p] = preds[x].as_slice() {
-                if let Some(pk) = &known[*p] {
-                    k.extend(pk.iter().copied());
-                }
-                let t = f.blocks[*p].instructions.last();
-                if let Some(t) = t.filter(|t| t.class.opcode == Op::BranchConditional) {
-                    let (g, yes, no) = (id(&t.operands[0]), id(&t.operands[1]), id(&t.operands[2]));
-                    if yes == Some(label(&f.blocks[x])) && no != yes {
-                        k.extend(g);
-                    }
-                }
-            }
-            k.truncate(8);
-            known[x] = Some(k);
-        }
-    }
+    let (at, known) = entry_conditions(f);
     let mut def: HashMap<Word, (usize, usize)> = HashMap::default();
     let mut uses: HashMap<Word, Vec<(usize, usize, usize)>> = HashMap::default();
     for (bi, b) in f.blocks.iter().enumerate() {
@@ -3043,5 +3419,157 @@ mod tests {
             .filter(|i| i.operands.contains(&Operand::IdRef(new)))
             .count();
         assert_eq!(uses_new, 3 + 3, "s3, s4 and s5, then t and the two stores");
+    }
+
+    /// A function of its own built by hand (decision D199): `x` an unknown u32 (a Function variable
+    /// without initializer or store), `a = x << 2`; then the `& 3` of
+    /// - `a`: zero (two low zeros, wholly under the mask);
+    /// - `x`: kept (nothing known);
+    /// - a loop-carried `i = phi(a, i + 4)`: zero (optimistic: the back edge adds 4);
+    /// - a load of a variable initialised to 0 and stored `a`: zero; of one stored `x`: kept;
+    /// - `a << x` (a shift by an unknown amount may be past the width): kept; `a << 32`: kept;
+    /// - `s = select(g, a, x)` used inside `if (g)`: zero (the use reads `a`); used after the merge:
+    ///   kept; `s & 1` under a LogicalAnd `k = g && h` known true: zero.
+    ///
+    /// Then `trivial_phis` removes `phi(x, x)` and `phi(x, self)` and keeps `phi(x, a)`.
+    #[test]
+    fn low_zeros_folds_only_masks_under_known_zero_bits() {
+        let mut b = Builder::new();
+        let void = b.type_void();
+        let boolt = b.type_bool();
+        let u32t = b.type_int(32, 0);
+        let fnt = b.type_function(void, []);
+        let pb = b.type_pointer(None, StorageClass::Function, boolt);
+        let pu = b.type_pointer(None, StorageClass::Function, u32t);
+        let one = b.constant_bit32(u32t, 1);
+        let two = b.constant_bit32(u32t, 2);
+        let three = b.constant_bit32(u32t, 3);
+        let four = b.constant_bit32(u32t, 4);
+        let c32 = b.constant_bit32(u32t, 32);
+        let null = b.constant_null(u32t);
+        b.begin_function(void, None, FunctionControl::NONE, fnt)
+            .unwrap();
+        let entry = b.begin_block(None).unwrap();
+        let xv = b.variable(pu, None, StorageClass::Function, None);
+        let gv = b.variable(pb, None, StorageClass::Function, None);
+        let hv = b.variable(pb, None, StorageClass::Function, None);
+        let pv = b.variable(pu, None, StorageClass::Function, Some(null));
+        let qv = b.variable(pu, None, StorageClass::Function, Some(null));
+        let out: Vec<Word> = (0..12)
+            .map(|_| b.variable(pu, None, StorageClass::Function, None))
+            .collect();
+        let x = b.load(u32t, None, xv, None, []).unwrap();
+        let g = b.load(boolt, None, gv, None, []).unwrap();
+        let h = b.load(boolt, None, hv, None, []).unwrap();
+        let k = b.logical_and(boolt, None, g, h).unwrap();
+        let a = b.shift_left_logical(u32t, None, x, two).unwrap();
+        let m_a = b.bitwise_and(u32t, None, a, three).unwrap();
+        b.store(out[0], m_a, None, []).unwrap();
+        let m_x = b.bitwise_and(u32t, None, x, three).unwrap();
+        b.store(out[1], m_x, None, []).unwrap();
+        b.store(pv, a, None, []).unwrap();
+        b.store(qv, x, None, []).unwrap();
+        let lp = b.load(u32t, None, pv, None, []).unwrap();
+        let m_p = b.bitwise_and(u32t, None, lp, three).unwrap();
+        b.store(out[2], m_p, None, []).unwrap();
+        let lq = b.load(u32t, None, qv, None, []).unwrap();
+        let m_q = b.bitwise_and(u32t, None, lq, three).unwrap();
+        b.store(out[3], m_q, None, []).unwrap();
+        let sv = b.shift_left_logical(u32t, None, a, x).unwrap();
+        let m_sv = b.bitwise_and(u32t, None, sv, three).unwrap();
+        b.store(out[4], m_sv, None, []).unwrap();
+        let sw = b.shift_left_logical(u32t, None, a, c32).unwrap();
+        let m_sw = b.bitwise_and(u32t, None, sw, three).unwrap();
+        b.store(out[5], m_sw, None, []).unwrap();
+        let s = b.select(u32t, None, g, a, x).unwrap();
+        // loop: header { i = phi(a, i + 4) } body { } exit
+        let (head, body, exit) = (b.id(), b.id(), b.id());
+        let i_next = b.id();
+        b.branch(head).unwrap();
+        b.begin_block(Some(head)).unwrap();
+        let i = b.phi(u32t, None, [(a, entry), (i_next, body)]).unwrap();
+        let same = b.phi(u32t, None, [(x, entry), (x, body)]).unwrap();
+        let selfp = b.id();
+        let selfp2 = b
+            .phi(u32t, Some(selfp), [(x, entry), (selfp, body)])
+            .unwrap();
+        let mixed = b.phi(u32t, None, [(x, entry), (a, body)]).unwrap();
+        b.loop_merge(exit, body, spirv::LoopControl::NONE, [])
+            .unwrap();
+        b.branch_conditional(g, body, exit, []).unwrap();
+        b.begin_block(Some(body)).unwrap();
+        b.i_add(u32t, Some(i_next), i, four).unwrap();
+        b.branch(head).unwrap();
+        b.begin_block(Some(exit)).unwrap();
+        let m_i = b.bitwise_and(u32t, None, i, three).unwrap();
+        b.store(out[6], m_i, None, []).unwrap();
+        for (n, v) in [same, selfp2, mixed].into_iter().enumerate() {
+            b.store(out[7 + n], v, None, []).unwrap();
+        }
+        // if (g) { s & 3 } ; s & 3 ; if (k) { s & 1 }
+        let (then1, merge1) = (b.id(), b.id());
+        b.selection_merge(merge1, SelectionControl::NONE).unwrap();
+        b.branch_conditional(g, then1, merge1, []).unwrap();
+        b.begin_block(Some(then1)).unwrap();
+        let m_in = b.bitwise_and(u32t, None, s, three).unwrap();
+        b.store(out[10], m_in, None, []).unwrap();
+        b.branch(merge1).unwrap();
+        b.begin_block(Some(merge1)).unwrap();
+        let m_out = b.bitwise_and(u32t, None, s, three).unwrap();
+        b.store(out[11], m_out, None, []).unwrap();
+        let (then2, merge2) = (b.id(), b.id());
+        b.selection_merge(merge2, SelectionControl::NONE).unwrap();
+        b.branch_conditional(k, then2, merge2, []).unwrap();
+        b.begin_block(Some(then2)).unwrap();
+        let m_k = b.bitwise_and(u32t, None, s, one).unwrap();
+        b.store(out[0], m_k, None, []).unwrap();
+        b.branch(merge2).unwrap();
+        b.begin_block(Some(merge2)).unwrap();
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        let mut m = b.module();
+        let mut f = m.functions.pop().unwrap();
+        let mut bound = m.header.as_ref().unwrap().bound;
+        let mut gone = HashSet::default();
+        low_zeros(&mut m, &mut f, &mut bound, &mut gone);
+        let ands: HashSet<Word> = f
+            .blocks
+            .iter()
+            .flat_map(|b| &b.instructions)
+            .filter(|i| i.class.opcode == Op::BitwiseAnd)
+            .filter_map(|i| i.result_id)
+            .collect();
+        assert_eq!(ands, [m_x, m_q, m_sv, m_sw, m_out].into_iter().collect());
+        for z in [m_a, m_p, m_i, m_in, m_k] {
+            assert!(gone.contains(&z), "%{z} should be known zero");
+        }
+        // The zeros' stores read the constant 0 now.
+        let zero = m
+            .types_global_values
+            .iter()
+            .find(|i| {
+                i.class.opcode == Op::Constant
+                    && i.result_type == Some(u32t)
+                    && i.operands == [Operand::LiteralBit32(0)]
+            })
+            .and_then(|i| i.result_id)
+            .expect("a constant 0 made");
+        let zero_stores = f
+            .blocks
+            .iter()
+            .flat_map(|b| &b.instructions)
+            .filter(|i| i.class.opcode == Op::Store && i.operands[1] == Operand::IdRef(zero))
+            .count();
+        assert_eq!(zero_stores, 5);
+        let n = trivial_phis(&mut f, &mut gone);
+        assert_eq!(n, 2);
+        let phis: HashSet<Word> = f
+            .blocks
+            .iter()
+            .flat_map(|b| &b.instructions)
+            .filter(|i| i.class.opcode == Op::Phi)
+            .filter_map(|i| i.result_id)
+            .collect();
+        assert_eq!(phis, [i, mixed].into_iter().collect());
     }
 }
