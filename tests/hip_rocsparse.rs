@@ -1,8 +1,9 @@
 //! Debian's librocsparse0 5.3, unmodified, through rdna2spv's HIP runtime (decision D156): the C program
 //! fixtures/hip_programs/rocsparse.c opens the library with dlopen and checks axpyi, doti, nnz and csrmv (with
 //! its analysis step) in f32 and f64 against references computed in the program from inputs on which every
-//! operation is exact. The library comes from the rocSPARSE corpus (`cargo xtask corpus rocsparse`, which CI
-//! runs; the .deb it downloads is unpacked here, 1.3 GB, and removed afterwards).
+//! operation is exact, and csrsort (rocPRIM's segmented radix sort, D200) against qsort of each row. The
+//! library comes from the rocSPARSE corpus (`cargo xtask corpus rocsparse`, which CI runs; the .deb it
+//! downloads is unpacked here, 1.3 GB, and removed afterwards).
 
 #[path = "support/rocm_deb.rs"]
 mod rocm_deb;
@@ -34,3 +35,37 @@ fn rocsparse_matrix_kernels_agree_on_the_device_and_the_host() {
         "both, matrix",
     );
 }
+
+/// csrsort with a permutation on the host evaluator (issue 31, D200): rocPRIM's 20,275-instruction
+/// `segmented_sort_kernel<default_segmented_radix_sort_config<0,int,int>,…>` sorts 36 rows of 0 to 5,000
+/// distinct columns (34,036 entries; every path of the kernel: empty rows, the warp sort, the one-block
+/// radix sorts of 256 × 1/3/7/15 entries and the iterated 7- then 6-bit radix sort of longer rows), and the
+/// program checks columns and permutation against qsort of each row. The long rows read 4 bytes past the
+/// kernel's 16,440-byte group segment, inside the 16,896 bytes the hardware grants (D200).
+#[test]
+fn rocsparse_csrsort_runs_rocprims_segmented_sort_on_the_host() {
+    let lib = Library::unpack("rocsparse", "librocsparse0");
+    let r = exec(&lib, "host", "rocsparse", &["sort"]);
+    check(&r, "rocsparse", "host, sort");
+    assert_sorted_by_segmented_sort_kernel(&r);
+}
+
+/// The launch log names the unpartitioned kernel (fewer than 3,000 rows), one workgroup of 256 per row,
+/// and the program's own line counts the rows and entries it checked.
+fn assert_sorted_by_segmented_sort_kernel(r: &std::process::Output) {
+    let out = String::from_utf8_lossy(&r.stdout);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        out.contains("rocsparse: csrsort sorted 36 rows, 34036 entries"),
+        "{out}"
+    );
+    assert!(
+        err.lines()
+            .any(|l| l.contains(SEGMENTED_SORT_KERNEL) && l.contains("grid 36x1x1 block 256x1x1")),
+        "{err}"
+    );
+}
+
+/// `rocprim::detail::segmented_sort_kernel<default_segmented_radix_sort_config<0u, int, int>, false, 256u,
+/// int*, int*, int*, int*, int const*>` (bundle b107).
+const SEGMENTED_SORT_KERNEL: &str = "_ZN7rocprim6detail21segmented_sort_kernelINS0_35default_segmented_radix_sort_configILj0EiiEELb0ELj256EPiS4_S4_S4_PKiEEvT2_PNSt15iterator_traitsIS7_E10value_typeET3_T4_PNS8_ISD_E10value_typeET5_bT6_SI_jjjj";

@@ -59,10 +59,11 @@ pub fn program(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// `rdna2spv exec --backend BACKEND -- PROGRAM ARGS` with the library on the path.
+/// `rdna2spv exec --log --backend BACKEND -- PROGRAM ARGS` with the library on the path (stderr has one
+/// line per launch: kernel, grid, block, backend).
 pub fn exec(lib: &Library, backend: &str, name: &str, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
-        .args(["exec", "--backend", backend, "--"])
+        .args(["exec", "--log", "--backend", backend, "--"])
         .arg(program(name))
         .args(args)
         .env("LD_LIBRARY_PATH", lib.dir())

@@ -16,6 +16,19 @@ use std::fmt;
 /// Size of a kernel descriptor in bytes.
 pub const KERNEL_DESCRIPTOR_SIZE: usize = 64;
 
+/// The hardware grants a workgroup LDS in blocks of 128 dwords on gfx7 and later, gfx10 included
+/// (COMPUTE_PGM_RSRC2.LDS_SIZE counts these blocks; LLVM's AMDGPU backend aligns a kernel's LDS size to
+/// 1 << 9 bytes before it counts them). A dispatch's group segment is rounded up to whole blocks.
+pub const LDS_GRANULE_BYTES: u32 = 512;
+
+/// The LDS the hardware grants a workgroup whose group segment (static plus dynamic) is `bytes`: whole
+/// [`LDS_GRANULE_BYTES`] blocks (`u32::MAX` where that does not fit; no gfx10 workgroup has over 64 KiB).
+pub fn lds_granted(bytes: u32) -> u32 {
+    bytes
+        .div_ceil(LDS_GRANULE_BYTES)
+        .saturating_mul(LDS_GRANULE_BYTES)
+}
+
 fn bits(raw: u32, shift: u32, width: u32) -> u32 {
     (raw >> shift) & ((1u32 << width) - 1)
 }
@@ -578,6 +591,19 @@ mod tests {
         b[52..56].copy_from_slice(&rsrc2.to_le_bytes());
         b[56..58].copy_from_slice(&kcp.to_le_bytes());
         KernelDescriptor::decode(&b)
+    }
+
+    #[test]
+    fn lds_is_granted_in_512_byte_blocks() {
+        // Hand-worked: 0 stays 0; 1..=512 is one block; the segmented sort kernel's 16,440 bytes are
+        // 33 blocks (32 × 512 = 16,384 < 16,440 ≤ 16,896); 64 KiB is exactly 128 blocks.
+        assert_eq!(lds_granted(0), 0);
+        assert_eq!(lds_granted(1), 512);
+        assert_eq!(lds_granted(512), 512);
+        assert_eq!(lds_granted(513), 1024);
+        assert_eq!(lds_granted(16_440), 16_896);
+        assert_eq!(lds_granted(65_536), 65_536);
+        assert_eq!(lds_granted(u32::MAX), u32::MAX);
     }
 
     #[test]

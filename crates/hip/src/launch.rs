@@ -13,7 +13,7 @@ use rdna2spv::dispatch::{
     dispatch_packet, fill_hidden_args, initial_sgprs, kernarg_bytes, launch_for, launch_segments,
     AQL_PACKET_BYTES,
 };
-use rdna2spv_codeobj::descriptor::SgprKind;
+use rdna2spv_codeobj::descriptor::{lds_granted, SgprKind};
 use rdna2spv_codeobj::ValueKind;
 use rdna2spv_eval::{Launch, Memory};
 use rdna2spv_ir::Program;
@@ -154,6 +154,10 @@ pub fn launch(
     if launch.lds_bytes > MAX_LDS {
         return fail(code::INVALID_VALUE);
     }
+    // The workgroup gets the LDS the hardware grants, whole 512-byte blocks (D200): rocPRIM's segmented
+    // sort reads 4 bytes past its 16,440-byte group segment (a value it then discards), inside the
+    // 16,896 bytes a real gfx1030 allocates.
+    launch.lds_bytes = lds_granted(launch.lds_bytes);
     launch.code_base = image_base;
 
     // The launch's own memory: kernarg segment and dispatch packet.
