@@ -3,8 +3,9 @@
 //! evaluator and lavapipe agree bit for bit, or the run fails), and every output compared with a reference
 //! computed here from the GLSL's definition and D183's texel rules (layout, out-of-range loads and stores,
 //! unorm/snorm/f16 encodings), sharing no code with crates/ir or crates/eval. Plus: `image_get_resinfo` and a
-//! per-lane `image_load_mip` in hand-assembled code (ACO computes image sizes from the T# itself), the
-//! decoder against llvm-mc-19 on MIMG encodings, and the refusals.
+//! per-lane `image_load_mip` in hand-assembled code (ACO computes image sizes from the T# itself), the float
+//! image atomics (D203) hand-assembled and captured, the decoder against llvm-mc-19 on MIMG encodings, and
+//! the refusals.
 //!
 //! Needs mesa-vulkan-drivers (RADV, lavapipe), glslang-tools and llvm-19, as CI installs them.
 
@@ -902,14 +903,376 @@ fn atomic_sub_inc_dec_per_lane() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// What is refused, by name: a float image atomic (exit 2 naming the instruction and MIMG), a sampled image at
+// ---------------------------------------------------------------------------------------------------------
+// Float image atomics (D203): image_atomic_fmin, image_atomic_fmax, image_atomic_fcmpswap on r32 float, with
+// D060's float semantics written out here from IEEE 754-2008 minNum/maxNum and float equality: a NaN
+// operand yields the other operand, two NaNs give the default NaN 0x7fc00000 (D005), −0 < +0; fcmpswap
+// replaces the texel with src when texel == cmp as floats (NaN never equal, +0 == −0). Denormals are kept
+// whatever MODE says, as the global/buffer/DS float atomics do (D060; D166 flushes VALU operands only).
+
+/// Whether the f32 bits are a NaN.
+fn nan32(b: u32) -> bool {
+    b & 0x7fff_ffff > 0x7f80_0000
+}
+
+/// The texel after image_atomic_fmin (`max` false) or image_atomic_fmax on texel `m` with data `x`.
+fn ref_fminmax(m: u32, x: u32, max: bool) -> u32 {
+    match (nan32(m), nan32(x)) {
+        (true, true) => 0x7fc0_0000,
+        (true, false) => x,
+        (false, true) => m,
+        _ => {
+            let (a, b) = (f32::from_bits(m), f32::from_bits(x));
+            if a == 0.0 && b == 0.0 {
+                // Zeros: −0 is the smaller.
+                let neg = |v: u32| v >> 31 == 1;
+                let pick_neg = !max;
+                if neg(m) == pick_neg {
+                    m
+                } else {
+                    x
+                }
+            } else if (a < b) != max {
+                m
+            } else {
+                x
+            }
+        }
+    }
+}
+
+/// The texel after image_atomic_fcmpswap on texel `m` with {src, cmp}.
+fn ref_fcmpswap(m: u32, src: u32, cmp: u32) -> u32 {
+    if !nan32(m) && !nan32(cmp) && f32::from_bits(m) == f32::from_bits(cmp) {
+        src
+    } else {
+        m
+    }
+}
+
+/// A race on one texel: the fold of `xs` into `init` in ascending and in descending order, which must agree
+/// (minNum/maxNum with the default-NaN rule are order independent: after the first non-NaN operand the
+/// texel is the minimum (maximum) of the non-NaN values seen, −0 < +0 a total order; while none has been
+/// seen it is a NaN, the default one once two NaNs met, and a later non-NaN replaces it).
+fn ref_race(init: u32, xs: &[u32], max: bool) -> u32 {
+    let up = xs.iter().fold(init, |m, &x| ref_fminmax(m, x, max));
+    let down = xs.iter().rev().fold(init, |m, &x| ref_fminmax(m, x, max));
+    assert_eq!(up, down, "the reference race is order independent");
+    up
+}
+
+/// f32 boundary values: ±0, ±the smallest and largest denormals, ±1, ±inf, a quiet NaN, a negative quiet
+/// NaN with payload, a signalling NaN, the largest finite, the smallest normal, π.
+const FA_VALUES: [u32; 16] = [
+    0x0000_0000,
+    0x8000_0000,
+    0x0000_0001,
+    0x8000_0001,
+    0x007f_ffff,
+    0x807f_ffff,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x7f80_0000,
+    0xff80_0000,
+    0x7fc0_0000,
+    0xffc0_0001,
+    0x7f80_0001,
+    0x7f7f_ffff,
+    0x0080_0000,
+    0x4049_0fdb,
+];
+
+/// The hand-assembled float atomics (llvm-mc-19, wave32, MODE as the raw manifest starts it: denormals
+/// kept): per lane l the dwords d[4l..4l+4] = {fmin data, fmax data, fcmpswap src, fcmpswap cmp};
+/// first a race without glc on a 2-D array "sh" (2 × 1, 4 slices: fmin on slices 0–1, fmax on 2–3, eight
+/// lanes per texel), then per-lane atomics returning the old value (glc): fmin on a 1-D image of 24 texels,
+/// fmax on a 2-D image 8 × 3 (lanes 24..31 outside both: no change, 0 returned), fcmpswap on a 3-D image
+/// 4 × 4 × 2; v[4:7] (old, old, old, cmp) stored to r[4l..4l+4].
+const FATOMIC_ASM: &[(&str, &[u32])] = &[
+    ("v_lshlrev_b32_e32 v2, 4, v0", &[0x34040084]),
+    (
+        "global_load_dwordx4 v[4:7], v2, s[0:1]",
+        &[0xdc388000, 0x04000002],
+    ),
+    ("v_and_b32_e32 v14, 1, v0", &[0x361c0081]),
+    ("v_mov_b32_e32 v15, 0", &[0x7e1e0280]),
+    ("v_bfe_u32 v16, v0, 1, 1", &[0xd5480010, 0x02050300]),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+    (
+        "image_atomic_fmin v4, v[14:16], s[28:35] dmask:0x1 dim:SQ_RSRC_IMG_2D_ARRAY unorm",
+        &[0xf0781128, 0x0007040e],
+    ),
+    ("v_add_nc_u32_e32 v16, 2, v16", &[0x4a202082]),
+    (
+        "image_atomic_fmax v5, v[14:16], s[28:35] dmask:0x1 dim:SQ_RSRC_IMG_2D_ARRAY unorm",
+        &[0xf07c1128, 0x0007050e],
+    ),
+    (
+        "image_atomic_fmin v4, v0, s[4:11] dmask:0x1 dim:SQ_RSRC_IMG_1D unorm glc",
+        &[0xf0783100, 0x00010400],
+    ),
+    ("v_and_b32_e32 v8, 7, v0", &[0x36100087]),
+    ("v_lshrrev_b32_e32 v9, 3, v0", &[0x2c120083]),
+    (
+        "image_atomic_fmax v5, v[8:9], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D unorm glc",
+        &[0xf07c3108, 0x00030508],
+    ),
+    ("v_and_b32_e32 v10, 3, v0", &[0x36140083]),
+    ("v_bfe_u32 v11, v0, 2, 2", &[0xd548000b, 0x02090500]),
+    ("v_lshrrev_b32_e32 v12, 4, v0", &[0x2c180084]),
+    (
+        "image_atomic_fcmpswap v[6:7], v[10:12], s[20:27] dmask:0x3 dim:SQ_RSRC_IMG_3D unorm glc",
+        &[0xf0743310, 0x0005060a],
+    ),
+    ("s_waitcnt vmcnt(0)", &[0xbf8c3f70]),
+    (
+        "global_store_dwordx4 v2, v[4:7], s[2:3]",
+        &[0xdc788000, 0x00020402],
+    ),
+    ("s_endpgm", &[0xbf810000]),
+];
+
+// coverage: float_image_atomics_hand_assembled: IMAGE_ATOMIC_FMIN IMAGE_ATOMIC_FMAX IMAGE_ATOMIC_FCMPSWAP
+#[test]
+fn float_image_atomics_hand_assembled() {
+    let dir = scratch("fatomic-asm");
+    write_code(&dir.join("k.bin"), FATOMIC_ASM);
+    let v = |i: usize| FA_VALUES[i % 16];
+    // Lanes 0..15 pair each boundary value with its neighbour in the table (+0/−0, the denormals of both
+    // signs, ±1, ±inf, two NaNs, a NaN and a number, …) both ways; lanes 16..31 other pairs.
+    let (mut mn, mut mx, mut cs) = (vec![0u32; 24], vec![0u32; 24], vec![0u32; 32]);
+    let mut d = vec![0u32; 128];
+    for l in 0..32usize {
+        let (a, b) = if l < 16 {
+            (v(l), v(l ^ 1))
+        } else {
+            (v(3 * l), v(7 * l + 3))
+        };
+        if l < 24 {
+            mn[l] = a;
+            mx[l] = if l < 16 { a } else { v(5 * l + 1) };
+        }
+        d[4 * l] = b;
+        d[4 * l + 1] = if l < 16 { b } else { v(11 * l + 5) };
+        // fcmpswap: the comparison value equal in bits (l % 4 = 0), of the other sign (1: equal only for
+        // zeros), another table value (2), the next bit pattern (3).
+        let init = if l < 16 { v(l) } else { v(5 * l) };
+        cs[l] = init;
+        d[4 * l + 2] = v(9 * l + 2) ^ (l as u32 & 0x10);
+        d[4 * l + 3] = match l % 4 {
+            0 => init,
+            1 => init ^ 0x8000_0000,
+            2 => v(l + 6),
+            _ => init.wrapping_add(1),
+        };
+    }
+    let sh: Vec<u32> = vec![
+        0x7fc0_0000,
+        0x0000_0000,
+        0x8000_0001,
+        0xffc0_0001,
+        0x7f80_0001,
+        0xff80_0000,
+        0x0000_0000,
+        0x7fc0_0000,
+    ];
+    let put = |n: &str, w: &[u32]| {
+        std::fs::write(
+            dir.join(n),
+            w.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>(),
+        )
+        .unwrap()
+    };
+    put("d.bin", &d);
+    put("mn.bin", &mn);
+    put("mx.bin", &mx);
+    put("cs.bin", &cs);
+    put("sh.bin", &sh);
+    let image = |n: &str, dim: &str, extent: [u32; 3], layers: u32| {
+        format!(
+            "[[images]]\nname = \"{n}\"\nformat = \"r32_float\"\ndim = \"{dim}\"\nextent = {extent:?}\nlayers = {layers}\nfile = \"{n}.bin\"\noutput = true\n"
+        )
+    };
+    let manifest = format!(
+        "code = \"k.bin\"\ngrid = [32, 1, 1]\nworkgroup = [32, 1, 1]\n[abi]\nwave_size = 32\nsgpr = [\n  {{ reg = 0, address = \"d\" }},\n  {{ reg = 2, address = \"r\" }},\n  {{ reg = 4, tsharp = \"mn\" }},\n  {{ reg = 12, tsharp = \"mx\" }},\n  {{ reg = 20, tsharp = \"cs\" }},\n  {{ reg = 28, tsharp = \"sh\" }},\n]\n[[buffers]]\nname = \"d\"\nfile = \"d.bin\"\n[[buffers]]\nname = \"r\"\nsize = 512\noutput = true\n{}{}{}{}",
+        image("mn", "1d", [24, 1, 1], 1),
+        image("mx", "2d", [8, 3, 1], 1),
+        image("cs", "3d", [4, 4, 2], 1),
+        image("sh", "2d_array", [2, 1, 1], 4),
+    );
+    let out = run_manifest(&dir, &manifest);
+    let got = |n: &str| words(&read(&out.join(format!("{n}.bin"))));
+    // The race: texel slice·2 + x takes the lanes with l & 1 = x and (l >> 1) & 1 = slice (mod 2).
+    let mut want_sh = sh.clone();
+    for t in 0..8usize {
+        let (x, s) = (t & 1, t >> 1);
+        let max = s >= 2;
+        let lanes: Vec<u32> = (0..32usize)
+            .filter(|l| l & 1 == x && (l >> 1) & 1 == s & 1)
+            .map(|l| d[4 * l + max as usize])
+            .collect();
+        want_sh[t] = ref_race(sh[t], &lanes, max);
+    }
+    assert_eq!(got("sh"), want_sh, "fmin/fmax races on the 2-D array");
+    let mut want_r = vec![0u32; 128];
+    let (mut wmn, mut wmx, mut wcs) = (mn.clone(), mx.clone(), cs.clone());
+    for l in 0..32usize {
+        if l < 24 {
+            want_r[4 * l] = mn[l];
+            wmn[l] = ref_fminmax(mn[l], d[4 * l], false);
+            want_r[4 * l + 1] = mx[l];
+            wmx[l] = ref_fminmax(mx[l], d[4 * l + 1], true);
+        }
+        want_r[4 * l + 2] = cs[l];
+        wcs[l] = ref_fcmpswap(cs[l], d[4 * l + 2], d[4 * l + 3]);
+        want_r[4 * l + 3] = d[4 * l + 3];
+    }
+    // The cases the table was built for, stated once by hand.
+    assert_eq!(ref_fminmax(0, 0x8000_0000, false), 0x8000_0000);
+    assert_eq!(ref_fminmax(0x8000_0000, 0, true), 0);
+    assert_eq!(ref_fminmax(0x7fc0_0000, 0xffc0_0001, false), 0x7fc0_0000);
+    assert_eq!(ref_fminmax(0x7f80_0001, 0xbf80_0000, true), 0xbf80_0000);
+    assert_eq!(ref_fminmax(0x0000_0001, 0x8000_0001, false), 0x8000_0001);
+    assert_eq!(ref_fcmpswap(0x8000_0000, 7, 0), 7);
+    assert_eq!(ref_fcmpswap(0x7fc0_0000, 7, 0x7fc0_0000), 0x7fc0_0000);
+    let swapped = (0..32)
+        .filter(|&l| !nan32(cs[l]) && f32::from_bits(cs[l]) == f32::from_bits(d[4 * l + 3]))
+        .count();
+    assert!(
+        swapped >= 8,
+        "the table exercises successful swaps ({swapped})"
+    );
+    assert_eq!(
+        got("r"),
+        want_r,
+        "returned old values (glc) and the kept cmp"
+    );
+    assert_eq!(got("mn"), wmn, "image_atomic_fmin per lane (1-D)");
+    assert_eq!(got("mx"), wmx, "image_atomic_fmax per lane (2-D)");
+    assert_eq!(got("cs"), wcs, "image_atomic_fcmpswap per lane (3-D)");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// fatomics.comp (GL_EXT_shader_atomic_float2, imageAtomicMin/Max on r32f) as ACO compiles it: RADV's
+/// null device accepts it and ACO emits image_atomic_fmin/fmax (glc where the result is used). The capture
+/// runs in ACO's float mode (f32 denormals flushed): the memory atomics keep denormals all the same (D203),
+/// so the inputs are biased to denormals. Races of 32 invocations on each texel of two 1-D images, and one
+/// min then max per invocation on its own texel of a 16 × 16 image with both old values returned.
+// coverage: float_image_atomics_captured: IMAGE_ATOMIC_FMIN IMAGE_ATOMIC_FMAX
+#[test]
+fn float_image_atomics_captured() {
+    let dir = scratch("fatomics");
+    let mut g = Lcg(203);
+    let value = |g: &mut Lcg| -> u32 {
+        let bits = (g.next() << 16) ^ g.next();
+        match g.next() % 4 {
+            0 => FA_VALUES[(g.next() % 16) as usize],
+            1 => bits & 0x807f_ffff, // a denormal or a zero
+            _ => bits,
+        }
+    };
+    let x: Vec<u32> = (0..512).map(|_| value(&mut g)).collect();
+    let own: Vec<u32> = (0..256).map(|_| value(&mut g)).collect();
+    let smin: Vec<u32> = vec![
+        0x7fc0_0000,
+        0,
+        0x8000_0000,
+        0x7f80_0000,
+        1,
+        0x807f_ffff,
+        0x3f80_0000,
+        0xffc0_0001,
+    ];
+    let smax: Vec<u32> = vec![
+        0x7fc0_0000,
+        0,
+        0x8000_0000,
+        0xff80_0000,
+        0x8000_0001,
+        0x007f_ffff,
+        0xbf80_0000,
+        0x7f80_0001,
+    ];
+    let xf = dir.join("x.bin");
+    std::fs::write(
+        &xf,
+        x.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let m = capture(
+        "fatomics.comp",
+        64,
+        &[
+            "--grid".into(),
+            "256".into(),
+            "--image".into(),
+            "smin=8,1,1,1,1".into(),
+            "--image".into(),
+            "smax=8,1,1,1,1".into(),
+            "--image".into(),
+            "own=16,16,1,1,1".into(),
+            "--input".into(),
+            format!("x={}", xf.display()),
+            "--size".into(),
+            "r=2048".into(),
+        ],
+        &dir,
+    );
+    let text = std::fs::read_to_string(&m).unwrap();
+    assert!(text.contains("f32_denormals = \"flush\""), "{text}");
+    // Our texels in place of capture's placeholders.
+    for (n, w) in [("smin", &smin), ("smax", &smax), ("own", &own)] {
+        std::fs::write(
+            dir.join(format!("fatomics.{n}.in.bin")),
+            w.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>(),
+        )
+        .unwrap();
+    }
+    let out = dir.join("out");
+    run_both(&m, &out);
+    let got = |n: &str| words(&read(&out.join(format!("{n}.bin"))));
+    let race = |init: &[u32], k: usize, max: bool| -> Vec<u32> {
+        (0..8)
+            .map(|t| {
+                let xs: Vec<u32> = (0..256)
+                    .filter(|i| i & 7 == t)
+                    .map(|i| x[2 * i + k])
+                    .collect();
+                ref_race(init[t], &xs, max)
+            })
+            .collect()
+    };
+    assert_eq!(got("smin"), race(&smin, 0, false), "imageAtomicMin races");
+    assert_eq!(got("smax"), race(&smax, 1, true), "imageAtomicMax races");
+    let (mut r, mut o) = (vec![0u32; 512], own.clone());
+    for i in 0..256 {
+        r[2 * i] = o[i];
+        o[i] = ref_fminmax(o[i], x[2 * i], false);
+        r[2 * i + 1] = o[i];
+        o[i] = ref_fminmax(o[i], x[2 * i + 1], true);
+    }
+    let denormal_results = o
+        .iter()
+        .filter(|&&b| b & 0x7f80_0000 == 0 && b & 0x7f_ffff != 0)
+        .count();
+    assert!(
+        denormal_results > 16,
+        "denormals kept in {denormal_results} texels"
+    );
+    assert_eq!(got("r"), r, "returned old values");
+    assert_eq!(got("own"), o, "per-invocation min then max");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// What is refused, by name: a float image atomic with a 64-bit dmask (exit 2 naming the instruction and
+/// MIMG), a float image atomic on an r32 uint texel (a run-time refusal naming D203), a sampled image at
 /// capture, a T# whose TYPE differs from the instruction's dim (a run-time refusal naming D183).
 #[test]
 fn refusals_name_the_instruction_and_feature() {
     let dir = scratch("refuse");
-    // image_atomic_fmin v1, v0, s[4:11] dmask:0x1 dim:SQ_RSRC_IMG_1D unorm glc; s_endpgm
+    // image_atomic_fmin v[1:2], v0, s[4:11] dmask:0x3 dim:SQ_RSRC_IMG_1D unorm glc; s_endpgm
     let atomic: &[(&str, &[u32])] = &[
-        ("image_atomic_fmin", &[0xf0783100, 0x00010100]),
+        ("image_atomic_fmin", &[0xf0783300, 0x00010100]),
         ("s_endpgm", &[0xbf810000]),
     ];
     write_code(&dir.join("atomic.bin"), atomic);
@@ -928,7 +1291,26 @@ fn refusals_name_the_instruction_and_feature() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("image_atomic_fmin") && err.contains("MIMG"),
+        err.contains("image_atomic_fmin") && err.contains("MIMG") && err.contains("dmask 0x3"),
+        "{err}"
+    );
+    // image_atomic_fmax v1, v0, s[4:11] dmask:0x1 dim:SQ_RSRC_IMG_1D unorm glc on an r32 uint texel.
+    let fmax_uint: &[(&str, &[u32])] = &[
+        ("image_atomic_fmax", &[0xf07c3100, 0x00010100]),
+        ("s_endpgm", &[0xbf810000]),
+    ];
+    write_code(&dir.join("fmax.bin"), fmax_uint);
+    std::fs::write(dir.join("fmax.toml"), manifest("fmax.bin", "1d")).unwrap();
+    let o = rdna2spv(&[
+        "run",
+        dir.join("fmax.toml").to_str().unwrap(),
+        "--backend",
+        "host",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("float image atomic") && err.contains("r32 float") && err.contains("D203"),
         "{err}"
     );
     // image_load v1, v0, s[4:11] dmask:0x1 dim:SQ_RSRC_IMG_1D unorm through a 2-D T#.
@@ -987,7 +1369,7 @@ fn refusals_name_the_instruction_and_feature() {
 
 /// The decoder and printer on MIMG encodings against llvm-mc-19: each line assembled by LLVM, then
 /// `rdna2spv disasm --raw` of its words prints the line exactly (NSA forms as ACO writes them, every
-/// storage-image form with each dim, resinfo, atomics, sampling).
+/// storage-image form with each dim, resinfo, atomics with the float ones of D203, sampling).
 #[test]
 fn mimg_decoding_matches_llvm_mc() {
     let lines = [
@@ -1009,6 +1391,12 @@ fn mimg_decoding_matches_llvm_mc() {
         "image_get_resinfo v[2:4], v0, s[12:19] dmask:0x7 dim:SQ_RSRC_IMG_3D unorm",
         "image_atomic_add v1, v0, s[4:11] dmask:0x1 dim:SQ_RSRC_IMG_1D unorm glc",
         "image_atomic_cmpswap v[4:5], v[0:1], s[8:15] dmask:0x3 dim:SQ_RSRC_IMG_2D unorm glc",
+        "image_atomic_fcmpswap v[4:5], v0, s[4:11] dmask:0x3 dim:SQ_RSRC_IMG_1D unorm glc",
+        "image_atomic_fcmpswap v[6:7], v[0:2], s[20:27] dmask:0x3 dim:SQ_RSRC_IMG_3D unorm glc",
+        "image_atomic_fmin v1, v[0:1], s[4:11] dmask:0x1 dim:SQ_RSRC_IMG_2D unorm",
+        "image_atomic_fmin v1, v[0:1], s[4:11] dmask:0x1 dim:SQ_RSRC_IMG_1D_ARRAY unorm glc",
+        "image_atomic_fmax v2, [v0, v3, v5], s[12:19] dmask:0x1 dim:SQ_RSRC_IMG_2D_ARRAY unorm glc",
+        "image_atomic_fmax v1, v0, s[4:11] dmask:0x1 dim:SQ_RSRC_IMG_1D unorm glc",
         "image_sample v[0:3], v[4:5], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_2D",
         "image_sample_lz v[0:3], [v4, v9], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_2D",
     ];

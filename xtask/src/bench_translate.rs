@@ -173,8 +173,9 @@ pub fn section(opts: &Opts) -> Result<Section> {
                 mapping: rdna2spv_spirv::lower::Mapping::Lane,
                 ..LowerOptions::default()
             };
-            let (lane_lower_s, lane_words) =
-                best_of_cpu_for(reps, budget, || lower_with(&program, &layout, &profile, &lane));
+            let (lane_lower_s, lane_words) = best_of_cpu_for(reps, budget, || {
+                lower_with(&program, &layout, &profile, &lane)
+            });
             let lane_words = lane_words.map_or(0, |w| w.len());
             progress(format!(
                 "translate: {} ({} instructions): lift {:.1} ms, lower {:.1} ms, {} words; lane {:.1} ms, {} words",

@@ -27,6 +27,13 @@
 //! round-to-nearest-even (`v_cvt_f16_f32`'s rule), UNORM/SNORM clamp (NaN → 0) and round
 //! `x × (2^n − 1)` / `x × (2^(n−1) − 1)` to the nearest integer, ties to even, computed exactly
 //! ([`Lifter::round_scaled`]).
+//!
+//! Atomics (D183; the float ones D203): one `AtomicIf` on the texel's dword with D060's operation, so
+//! `image_atomic_fmin`/`fmax`/`fcmpswap` have exactly the semantics of the global and buffer float atomics
+//! (crates/eval/src/atomic.rs, lowered in crates/spirv/src/lower/atomic.rs): minNum/maxNum with -0 < +0,
+//! float equality, denormals kept whatever MODE says. The compare-and-swap forms take {src, cmp} in
+//! vdata, vdata+1 (dmask 0x3), the others dmask 0x1; float atomics need an r32 float texel, the integer
+//! ones r32 uint/sint (swap and cmpswap also r32 float).
 
 use super::format::{unified_format, Nfmt, Typed};
 use super::{LiftError, Lifter};
@@ -127,15 +134,21 @@ enum Kind {
     Load,
     Store,
     Resinfo,
-    /// A 32-bit image atomic (its operation, D060's AtomicOp).
+    /// A 32-bit image atomic (its operation, D060's AtomicOp; the float ones D203).
     Atomic(AtomicOp),
 }
 
 const R_ATOMIC_FORMAT: &str = "an image atomic on a format other than r32 uint/sint (or r32 float for swap and cmpswap): not modelled (D183)";
+const R_FLOAT_ATOMIC_FORMAT: &str = "a float image atomic (fmin, fmax, fcmpswap) on a format other than r32 float: not modelled (D203)";
 
-/// Why an image atomic `op` is refused with format `fmt` (None: modelled).
+/// Why an image atomic `op` is refused with format `fmt` (None: modelled). The float atomics (D203) take
+/// r32 float only (what Vulkan's float image atomics use); the integer ones r32 uint/sint, and r32 float
+/// for the bitwise swap and cmpswap (D183).
 pub fn atomic_format_refusal(fmt: u32, op: AtomicOp) -> Option<&'static str> {
+    let float_op = matches!(op, AtomicOp::FMin | AtomicOp::FMax | AtomicOp::FCmpSwap);
     match (fmt, op) {
+        (22, _) if float_op => None,
+        _ if float_op => Some(R_FLOAT_ATOMIC_FORMAT),
         (20 | 21, _) => None,
         (22, AtomicOp::Swap | AtomicOp::CmpSwap) => None,
         _ => Some(R_ATOMIC_FORMAT),
@@ -215,14 +228,10 @@ impl Lifter<'_> {
                     .strip_prefix("image_atomic_")
                     .and_then(super::atomic::vmem_form);
                 match form {
-                    Some((aop, false))
-                        if !matches!(aop, AtomicOp::FMin | AtomicOp::FMax | AtomicOp::FCmpSwap) =>
-                    {
-                        (Kind::Atomic(aop), false)
-                    }
+                    Some((aop, false)) => (Kind::Atomic(aop), false),
                     _ => {
                         return self.unsupported_mimg(&format!(
-                            "{}: float image atomics are not modelled (D183)",
+                            "{}: not a 32-bit image atomic form this lifter knows (D183)",
                             op.name()
                         ))
                     }
@@ -233,7 +242,7 @@ impl Lifter<'_> {
             }
             _ => {
                 return self.unsupported_mimg(&format!(
-                    "{} is not lifted: only storage-image loads, stores, integer atomics and get_resinfo are modelled (D183); \
+                    "{} is not lifted: only storage-image loads, stores, atomics and get_resinfo are modelled (D183, D203); \
                      sampling, gather, packed and MSAA forms are not",
                     op.name()
                 ))
@@ -246,7 +255,7 @@ impl Lifter<'_> {
         let (dmask, vdata) = (m.dmask, m.vdata);
         self.mimg_dmask_nonzero(&m)?;
         if let Kind::Atomic(aop) = kind {
-            let want = if aop == AtomicOp::CmpSwap { 3 } else { 1 };
+            let want = if aop.two_data() { 3 } else { 1 };
             if dmask != want {
                 return self.unsupported_mimg(&format!(
                     "an image atomic with dmask {dmask:#x} (a 32-bit atomic has {want:#x}): not modelled (D183)"
@@ -396,7 +405,7 @@ impl Lifter<'_> {
                 addr: a,
                 offset: 0,
                 value: data[0],
-                data1: (aop == AtomicOp::CmpSwap).then(|| data[1]),
+                data1: aop.two_data().then(|| data[1]),
                 enable,
             });
             if m.glc {
