@@ -835,8 +835,14 @@ fn common(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
             kids[*d].push(b);
         }
     }
-    type Key = (Op, Option<Word>, Vec<Operand>);
-    let mut table: HashMap<Key, Word> = HashMap::default();
+    // The table of available operations: per hash of (opcode, type, operands), the newest entry of a
+    // chain of entries with that hash (index into `avail`: block, instruction, older entry with the
+    // same hash). Entries are compared by the instructions themselves, so no key is copied (the copied
+    // operand vectors were most of this pass; issue 31, D204). A block's entries are the newest when
+    // its subtree is done and leave newest first.
+    const NONE: u32 = u32::MAX;
+    let mut table: HashMap<u64, u32> = HashMap::default();
+    let mut avail: Vec<(u32, u32, u32, u64)> = Vec::new();
     let mut repl: HashMap<Word, Word> = HashMap::default();
     let resolve = |repl: &HashMap<Word, Word>, mut x: Word| {
         while let Some(&y) = repl.get(&x) {
@@ -844,43 +850,69 @@ fn common(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
         }
         x
     };
+    let key_hash = |i: &Instruction| {
+        use std::hash::{BuildHasher, Hash, Hasher};
+        let mut h = std::hash::BuildHasherDefault::<rustc_hash::FxHasher>::default().build_hasher();
+        (i.class.opcode, i.result_type, &i.operands).hash(&mut h);
+        h.finish()
+    };
+    let same = |a: &Instruction, b: &Instruction| {
+        a.class.opcode == b.class.opcode && a.result_type == b.result_type && a.operands == b.operands
+    };
     // Depth-first over the dominator tree; each block's entries leave the table when its subtree is done.
     enum Step {
         Enter(usize),
-        Leave(Vec<Key>),
+        /// Remove the entries from this length of `avail` on.
+        Leave(usize),
     }
     let mut stack = vec![Step::Enter(0)];
     while let Some(s) = stack.pop() {
         match s {
-            Step::Leave(keys) => {
-                for k in keys {
-                    table.remove(&k);
+            Step::Leave(len) => {
+                while avail.len() > len {
+                    let (_, _, older, h) = avail.pop().expect("longer than len");
+                    if older == NONE {
+                        table.remove(&h);
+                    } else {
+                        table.insert(h, older);
+                    }
                 }
             }
             Step::Enter(b) if b < n => {
-                let mut added = vec![];
-                for i in &mut f.blocks[b].instructions {
+                let len = avail.len();
+                for ii in 0..f.blocks[b].instructions.len() {
+                    let i = &mut f.blocks[b].instructions[ii];
                     for o in &mut i.operands {
                         if let Operand::IdRef(x) = o {
                             *x = resolve(&repl, *x);
                         }
                     }
+                    let i = &f.blocks[b].instructions[ii];
                     let Some(r) = i.result_id else { continue };
                     if !mergeable(i, glsl) || decorated.contains(&r) {
                         continue;
                     }
-                    let key = (i.class.opcode, i.result_type, i.operands.clone());
-                    match table.get(&key) {
-                        Some(&e) => {
-                            repl.insert(r, e);
+                    let h = key_hash(i);
+                    let newest = table.get(&h).copied().unwrap_or(NONE);
+                    let mut e = newest;
+                    while e != NONE {
+                        let (eb, ei, older, _) = avail[e as usize];
+                        let prev = &f.blocks[eb as usize].instructions[ei as usize];
+                        if same(prev, i) {
+                            break;
                         }
-                        None => {
-                            table.insert(key.clone(), r);
-                            added.push(key);
-                        }
+                        e = older;
+                    }
+                    if e != NONE {
+                        let (eb, ei, _, _) = avail[e as usize];
+                        let prev = &f.blocks[eb as usize].instructions[ei as usize];
+                        repl.insert(r, prev.result_id.unwrap_or(0));
+                    } else {
+                        table.insert(h, avail.len() as u32);
+                        avail.push((b as u32, ii as u32, newest, h));
                     }
                 }
-                stack.push(Step::Leave(added));
+                stack.push(Step::Leave(len));
                 for &k in kids[b].iter().rev() {
                     stack.push(Step::Enter(k));
                 }
