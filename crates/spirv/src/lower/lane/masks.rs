@@ -206,6 +206,8 @@ impl Cx<'_> {
         let nb = self.p.blocks.len();
         let mut live_in = vec![false; nb];
         let mut dead = HashSet::default();
+        // The liveness of one instruction's nodes, reused from instruction to instruction.
+        let mut live: Vec<bool> = Vec::new();
         loop {
             let mut changed = false;
             dead.clear();
@@ -224,7 +226,8 @@ impl Cx<'_> {
                 };
                 for (k, inst) in blk.insts.iter().enumerate().rev() {
                     let (s, e) = (inst.nodes.start as usize, inst.nodes.end as usize);
-                    let mut live = vec![false; e - s];
+                    live.clear();
+                    live.resize(e - s, false);
                     let mut reads = false;
                     for i in (s..e).rev() {
                         let l = match self.node(i) {
