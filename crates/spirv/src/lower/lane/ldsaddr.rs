@@ -253,13 +253,7 @@ impl An<'_> {
     }
 
     /// `inst_exec`: EXEC at the instruction's start.
-    fn eval(
-        &self,
-        st: &State,
-        vals: &Vals,
-        h: Handle<Node>,
-        inst_exec: Option<Mask>,
-    ) -> Abs {
+    fn eval(&self, st: &State, vals: &Vals, h: Handle<Node>, inst_exec: Option<Mask>) -> Abs {
         let get = |x: Handle<Node>| vals.get(x.index());
         match self.p.nodes[h] {
             Node::Const { ty: Ty::B32, bits } => Abs::Lane(Aff {

@@ -857,7 +857,9 @@ fn common(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
         h.finish()
     };
     let same = |a: &Instruction, b: &Instruction| {
-        a.class.opcode == b.class.opcode && a.result_type == b.result_type && a.operands == b.operands
+        a.class.opcode == b.class.opcode
+            && a.result_type == b.result_type
+            && a.operands == b.operands
     };
     // Depth-first over the dominator tree; each block's entries leave the table when its subtree is done.
     enum Step {
