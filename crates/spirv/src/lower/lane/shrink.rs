@@ -851,10 +851,12 @@ fn common(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
         x
     };
     let key_hash = |i: &Instruction| {
-        use std::hash::{BuildHasher, Hash, Hasher};
-        let mut h = std::hash::BuildHasherDefault::<rustc_hash::FxHasher>::default().build_hasher();
-        (i.class.opcode, i.result_type, &i.operands).hash(&mut h);
-        h.finish()
+        use std::hash::BuildHasher;
+        std::hash::BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one((
+            i.class.opcode,
+            i.result_type,
+            &i.operands,
+        ))
     };
     let same = |a: &Instruction, b: &Instruction| {
         a.class.opcode == b.class.opcode
