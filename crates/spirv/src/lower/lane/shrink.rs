@@ -2341,17 +2341,16 @@ fn add_carry(
         })
         .filter_map(|i| i.result_id)
         .collect();
-    // Definitions (opcode, type, id operands) and users of every id in the function.
+    // Definitions (opcode, type, id operands) of every id in the function, and the ids used by
+    // instructions without a result. The users are listed below only for the candidate sums and their
+    // shifts, the ids whose users are asked for (a list per id of the function was this rewrite's main
+    // allocation; issue 31, D204).
     let mut def: HashMap<Word, (Op, Option<Word>, Vec<Word>)> = HashMap::default();
-    let mut users: HashMap<Word, Vec<Word>> = HashMap::default();
     let mut anon_use: HashSet<Word> = HashSet::default();
     for i in f.blocks.iter().flat_map(|b| &b.instructions) {
         let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
         match i.result_id {
             Some(r) => {
-                for &x in &ops {
-                    users.entry(x).or_default().push(r);
-                }
                 def.insert(r, (i.class.opcode, i.result_type, ops));
             }
             None => anon_use.extend(ops),
@@ -2365,16 +2364,44 @@ fn add_carry(
         _ => None,
     };
     let trunc = |x: Word| matches!(def.get(&x), Some((Op::UConvert, Some(t), _)) if *t == u32_);
+    // The candidate sums: a 64-bit add of two zero-extended 32-bit values, not used by an instruction
+    // without a result.
+    let sums: HashMap<Word, (Word, Word)> = def
+        .iter()
+        .filter(|&(s, (op, t, _))| *op == Op::IAdd && *t == Some(u64_) && !anon_use.contains(s))
+        .filter_map(|(&s, (_, _, o))| Some((s, (zext_of(o[0])?, zext_of(o[1])?))))
+        .collect();
+    if sums.is_empty() {
+        return 0;
+    }
+    // Users (results, in the function's order, once per use) of the ids in `of`.
+    let users_of = |of: &dyn Fn(Word) -> bool| {
+        let mut users: HashMap<Word, Vec<Word>> = HashMap::default();
+        for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+            let Some(r) = i.result_id else { continue };
+            for x in i.operands.iter().filter_map(id) {
+                if of(x) {
+                    users.entry(x).or_default().push(r);
+                }
+            }
+        }
+        users
+    };
+    let mut users = users_of(&|x| sums.contains_key(&x));
+    // The shifts among the sums' users, and their users.
+    let shifts: HashSet<Word> = users
+        .values()
+        .flatten()
+        .copied()
+        .filter(|u| matches!(def.get(u), Some((Op::ShiftRightLogical, _, _))))
+        .collect();
+    if !shifts.is_empty() {
+        users.extend(users_of(&|x| shifts.contains(&x)));
+    }
     // Sum -> (a, b, low truncations, shifts, high truncations).
     type Hit = (Word, Word, Vec<Word>, Vec<Word>, Vec<Word>);
     let mut hits: HashMap<Word, Hit> = HashMap::default();
-    for (&s, (op, t, o)) in &def {
-        if *op != Op::IAdd || *t != Some(u64_) || anon_use.contains(&s) {
-            continue;
-        }
-        let (Some(a), Some(b)) = (zext_of(o[0]), zext_of(o[1])) else {
-            continue;
-        };
+    for (&s, &(a, b)) in &sums {
         let (mut lo, mut sh, mut hi) = (vec![], vec![], vec![]);
         let mut ok = true;
         for &u in users.get(&s).into_iter().flatten() {
