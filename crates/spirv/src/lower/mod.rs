@@ -1959,43 +1959,53 @@ impl<'a> Cx<'a> {
 }
 
 /// The value operands of a node.
-fn operands(n: &Node) -> Vec<Handle<Node>> {
-    match *n {
+/// A node's operands in order (at most four), without a heap allocation: the lane plan's passes ask for
+/// them for every node, several times (issue 31, D204).
+fn operands(n: &Node) -> std::iter::Take<std::array::IntoIter<Handle<Node>, 4>> {
+    let z = Handle::from_index(0);
+    let (h, k) = match *n {
         Node::Int { a, b, .. } | Node::IntCmp { a, b, .. } | Node::FloatCmp { a, b, .. } => {
-            vec![a, b]
+            ([a, b, z, z], 2)
         }
-        Node::Float { op, args } => args[..op.arity()].to_vec(),
-        Node::Unary { a, .. } | Node::Extract { a, .. } | Node::ReadFirstLane { a } => vec![a],
-        Node::Select { cond, a, b } => vec![cond, a, b],
-        Node::Concat { lo, hi } => vec![lo, hi],
-        Node::Ballot { cond } => vec![cond],
-        Node::LaneBit { mask } => vec![mask],
-        Node::ReadLane { a, lane } => vec![a, lane],
-        Node::Load { addr, .. } => vec![addr],
+        Node::Float { op, args } => ([args[0], args[1], args[2], z], op.arity()),
+        Node::Unary { a, .. } | Node::Extract { a, .. } | Node::ReadFirstLane { a } => {
+            ([a, z, z, z], 1)
+        }
+        Node::Select { cond, a, b } => ([cond, a, b, z], 3),
+        Node::Concat { lo, hi } => ([lo, hi, z, z], 2),
+        Node::Ballot { cond } => ([cond, z, z, z], 1),
+        Node::LaneBit { mask } => ([mask, z, z, z], 1),
+        Node::ReadLane { a, lane } => ([a, lane, z, z], 2),
+        Node::Load { addr, .. } => ([addr, z, z, z], 1),
         Node::WriteSgpr { value, .. }
         | Node::WriteVgpr { value, .. }
-        | Node::WriteScc { value } => {
-            vec![value]
-        }
-        Node::Store { addr, value, .. } => vec![addr, value],
+        | Node::WriteScc { value } => ([value, z, z, z], 1),
+        Node::Store { addr, value, .. } => ([addr, value, z, z], 2),
         Node::Atomic {
             addr, value, data1, ..
-        } => [addr, value].into_iter().chain(data1).collect(),
-        Node::LoadIf { addr, enable, .. } => vec![addr, enable],
-        Node::Refuse { cond, .. } => vec![cond],
+        } => match data1 {
+            Some(d) => ([addr, value, d, z], 3),
+            None => ([addr, value, z, z], 2),
+        },
+        Node::LoadIf { addr, enable, .. } => ([addr, enable, z, z], 2),
+        Node::Refuse { cond, .. } => ([cond, z, z, z], 1),
         Node::AtomicIf {
             addr,
             value,
             data1,
             enable,
             ..
-        } => [addr, value, enable].into_iter().chain(data1).collect(),
+        } => match data1 {
+            Some(d) => ([addr, value, enable, d], 4),
+            None => ([addr, value, enable, z], 3),
+        },
         Node::StoreIf {
             addr,
             value,
             enable,
             ..
-        } => vec![addr, value, enable],
-        _ => vec![],
-    }
+        } => ([addr, value, enable, z], 3),
+        _ => ([z; 4], 0),
+    };
+    h.into_iter().take(k)
 }

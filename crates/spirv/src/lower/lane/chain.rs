@@ -46,17 +46,34 @@ impl Cx<'_> {
         self.lm.is_some() && self.lane_plan().chain_next[a] == Some(c)
     }
 
-    /// The block `a` continues into (L24), if any: the lane plan's entry (D177).
-    pub(crate) fn lane_chain_of(&self, a: usize) -> Option<usize> {
-        let c = match self.p.blocks[Handle::from_index(a)].terminator {
-            Terminator::Jump(to) => to.index(),
-            Terminator::Branch { .. } => self.lane_fallthrough(a)?,
-            Terminator::End => return None,
-        };
-        self.chain_link_of(a, c).then_some(c)
+    /// The block each block continues into (L24), if any, by block index: the lane plan's entry (D177).
+    /// The CFG's edges are listed once (into each block, its predecessors), so the cost is linear in
+    /// the blocks (issue 31, D204); block by block, the edge check looked at every block.
+    pub(crate) fn lane_chains(&self) -> Vec<Option<usize>> {
+        let p = self.p;
+        let nb = p.blocks.len();
+        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); nb];
+        for (h, q) in p.blocks.iter() {
+            for s in q.terminator.successors() {
+                if preds[s].last() != Some(&h.index()) {
+                    preds[s].push(h.index());
+                }
+            }
+        }
+        (0..nb)
+            .map(|a| {
+                let c = match p.blocks[Handle::from_index(a)].terminator {
+                    Terminator::Jump(to) => to.index(),
+                    Terminator::Branch { .. } => self.lane_fallthrough(a)?,
+                    Terminator::End => return None,
+                };
+                self.chain_link_of(a, c, &preds[c]).then_some(c)
+            })
+            .collect()
     }
 
-    fn chain_link_of(&self, a: usize, c: usize) -> bool {
+    /// `preds`: the blocks with an edge into `c`.
+    fn chain_link_of(&self, a: usize, c: usize, preds: &[usize]) -> bool {
         let p = self.p;
         if self.lm.is_none() || c == p.entry().index() || self.lane_exit(a) {
             return false;
@@ -72,11 +89,8 @@ impl Cx<'_> {
         };
         // Every other edge into c is the dead taken edge of a vote-free s_cbranch_execz.
         only_c
-            && p.blocks.iter().all(|(h, q)| {
-                let qi = h.index();
-                qi == a
-                    || !q.terminator.successors().contains(&c)
-                    || self.lane_fallthrough(qi).is_some_and(|f| f != c)
-            })
+            && preds
+                .iter()
+                .all(|&qi| qi == a || self.lane_fallthrough(qi).is_some_and(|f| f != c))
     }
 }

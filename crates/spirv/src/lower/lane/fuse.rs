@@ -154,15 +154,38 @@ fn pure(op: Op) -> bool {
 /// labels of the blocks that use it.
 struct Index {
     def: HashMap<Word, (Word, usize, Option<Word>)>,
-    uses: HashMap<Word, Vec<Word>>,
+    uses: HashMap<Word, Uses>,
     /// Blocks merged into another (label -> the label of the block that now holds its code).
     alias: HashMap<Word, Word>,
+}
+
+/// The labels of the blocks that use an id, without repeating the last one (the questions asked are
+/// "are all uses in these blocks"): most ids are used in one block only and need no heap vector (one per
+/// used id was the guard fusion's main allocation; issue 31, D204).
+#[derive(Default)]
+struct Uses {
+    first: Option<Word>,
+    more: Vec<Word>,
+}
+
+impl Uses {
+    fn push(&mut self, l: Word) {
+        match self.first {
+            None => self.first = Some(l),
+            Some(f) if self.more.last().copied().unwrap_or(f) == l => {}
+            Some(_) => self.more.push(l),
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = Word> + '_ {
+        self.first.into_iter().chain(self.more.iter().copied())
+    }
 }
 
 impl Index {
     fn of(f: &Function) -> Index {
         let mut def = HashMap::default();
-        let mut uses: HashMap<Word, Vec<Word>> = HashMap::default();
+        let mut uses: HashMap<Word, Uses> = HashMap::default();
         for b in &f.blocks {
             let l = label(b);
             for (k, i) in b.instructions.iter().enumerate() {
@@ -393,7 +416,7 @@ fn try_fuse(
     let only = |ix: &Index, l: Word, ok: &[Word]| {
         ix.uses
             .get(&l)
-            .is_none_or(|us| us.iter().all(|&u| ok.contains(&ix.resolve(u))))
+            .is_none_or(|us| us.iter().all(|u| ok.contains(&ix.resolve(u))))
     };
     if !only(ix, ml, &[hl, tl, m2l]) || !only(ix, t2l, &[ml, m2l]) {
         return false;
@@ -449,7 +472,7 @@ fn try_fuse(
     // Point 4: P's values are used only in M (P) and T2, which move into T.
     let inside = |ix: &Index, x: Word| {
         ix.uses.get(&x).is_none_or(|us| {
-            us.iter().all(|&u| {
+            us.iter().all(|u| {
                 let u = ix.resolve(u);
                 u == ml || u == t2l || u == tl
             })

@@ -103,6 +103,33 @@ struct An<'a> {
     exec_ty: Ty,
 }
 
+/// The abstract values of one instruction's nodes so far, by node index (the nodes of an instruction are
+/// consecutive); a node of another instruction, or one not evaluated yet, is `Unknown`. One vector reused
+/// for every instruction of a block (issue 31, D204: a map per instruction was most of the analysis).
+#[derive(Default)]
+struct Vals {
+    first: usize,
+    v: Vec<Abs>,
+}
+
+impl Vals {
+    fn start(&mut self, first: usize) {
+        self.first = first;
+        self.v.clear();
+    }
+
+    fn push(&mut self, a: Abs) {
+        self.v.push(a);
+    }
+
+    fn get(&self, i: usize) -> Abs {
+        i.checked_sub(self.first)
+            .and_then(|k| self.v.get(k))
+            .copied()
+            .unwrap_or(Abs::Unknown)
+    }
+}
+
 fn meet(a: Mask, b: Mask) -> Mask {
     match (a, b) {
         (Mask::Exact, m) | (m, Mask::Exact) => m,
@@ -226,14 +253,8 @@ impl An<'_> {
     }
 
     /// `inst_exec`: EXEC at the instruction's start.
-    fn eval(
-        &self,
-        st: &State,
-        vals: &BTreeMap<usize, Abs>,
-        h: Handle<Node>,
-        inst_exec: Option<Mask>,
-    ) -> Abs {
-        let get = |x: Handle<Node>| vals.get(&x.index()).copied().unwrap_or(Abs::Unknown);
+    fn eval(&self, st: &State, vals: &Vals, h: Handle<Node>, inst_exec: Option<Mask>) -> Abs {
+        let get = |x: Handle<Node>| vals.get(x.index());
         match self.p.nodes[h] {
             Node::Const { ty: Ty::B32, bits } => Abs::Lane(Aff {
                 c: 0,
@@ -326,18 +347,19 @@ impl An<'_> {
     /// Runs block `b` from `st`; with `out`, records its LDS accesses.
     fn block(&self, b: usize, mut st: State, mut out: Option<&mut LdsAddrs>) -> State {
         let blk = &self.p.blocks[Handle::from_index(b)];
+        let mut vals = Vals::default();
         for inst in &blk.insts {
             let exec = self.exec(&st);
-            let mut vals: BTreeMap<usize, Abs> = BTreeMap::new();
+            vals.start(inst.nodes.start as usize);
             for (h, n) in self.p.inst_nodes(inst) {
                 let v = self.eval(&st, &vals, h, exec);
-                vals.insert(h.index(), v);
+                vals.push(v);
                 match *n {
                     Node::WriteVgpr { reg, value } => {
                         // Applied in order (a later read in the same instruction sees it); EXEC is the
                         // instruction's.
-                        let new = match (self.ty(value), vals.get(&value.index())) {
-                            (Ty::B32, Some(&Abs::Lane(a))) => Some(a),
+                        let new = match (self.ty(value), vals.get(value.index())) {
+                            (Ty::B32, Abs::Lane(a)) => Some(a),
                             _ => None,
                         };
                         let old = st.vgpr.get(&reg).copied();
@@ -360,7 +382,7 @@ impl An<'_> {
                         }
                     }
                     Node::WriteSgpr { reg, value } => {
-                        let v = vals.get(&value.index()).copied().unwrap_or(Abs::Unknown);
+                        let v = vals.get(value.index());
                         self.write_sgpr(&mut st, reg, self.ty(value), v);
                     }
                     _ => {}
@@ -374,7 +396,7 @@ impl An<'_> {
                             Mask::Sub(lo, hi) => (lo, hi),
                         };
                         o.lanes.insert(h.index(), (lo, hi));
-                        if let (true, Some(&Abs::Lane(a))) = (lo <= hi, vals.get(&addr.index())) {
+                        if let (true, Abs::Lane(a)) = (lo <= hi, vals.get(addr.index())) {
                             if let Some(acc) = self.access(a, offset, bytes, lo, hi) {
                                 o.acc.insert(h.index(), acc);
                             }
@@ -523,14 +545,21 @@ impl LdsAddrs {
             .insert(EXEC_LO, (an.exec_ty, Abs::Mask(Mask::Exact)));
         let mut start: Vec<Option<State>> = vec![None; n];
         start[0] = Some(entry.clone());
+        // A block's end state as of its start state's last change: a block is run again only when its
+        // start changed since (the run is a function of the start; issue 31, D204).
+        let mut ends: Vec<Option<State>> = vec![None; n];
         let mut settled = false;
         for _ in 0..MAX_SWEEPS {
             let mut changed = false;
             for b in 0..n {
-                let Some(s) = start[b].clone() else {
+                let Some(s) = &start[b] else {
                     continue;
                 };
-                let end = an.block(b, s, None);
+                let end = match ends[b].take() {
+                    Some(e) => e,
+                    None => an.block(b, s.clone(), None),
+                };
+                let mut again = false;
                 for succ in p.blocks[Handle::from_index(b)].terminator.successors() {
                     let mut new = match &start[succ] {
                         None => end.clone(),
@@ -542,7 +571,12 @@ impl LdsAddrs {
                     if start[succ].as_ref() != Some(&new) {
                         start[succ] = Some(new);
                         changed = true;
+                        ends[succ] = None;
+                        again |= succ == b;
                     }
+                }
+                if !again {
+                    ends[b] = Some(end);
                 }
             }
             if !changed {

@@ -75,6 +75,17 @@ pub(crate) struct MaskPlan {
     /// The latest materialisation of EXEC in the current block: the first node of its instruction and
     /// the word index of wave 0's ballot words of its exchange (D136).
     pub(crate) exec_words: Option<(usize, Word)>,
+    /// By block: [`Cx::mask_sim`]'s result for the entry it was last run with under the current `dead`,
+    /// `tracked` and `fall` (set by the dataflow, which clears it when it recomputes those): the plan
+    /// reuses it instead of simulating each block again (issue 31, D204).
+    sims: Vec<Option<Sim>>,
+}
+
+/// One block's simulation: the stale words at its entry, at its end, and its plan.
+struct Sim {
+    entry: Words,
+    out: Words,
+    plan: BlockPlan,
 }
 
 /// The SGPR words (bits 0..128) a read or write of `ty` at `reg` covers.
@@ -195,6 +206,8 @@ impl Cx<'_> {
         let nb = self.p.blocks.len();
         let mut live_in = vec![false; nb];
         let mut dead = HashSet::default();
+        // The liveness of one instruction's nodes, reused from instruction to instruction.
+        let mut live: Vec<bool> = Vec::new();
         loop {
             let mut changed = false;
             dead.clear();
@@ -213,7 +226,8 @@ impl Cx<'_> {
                 };
                 for (k, inst) in blk.insts.iter().enumerate().rev() {
                     let (s, e) = (inst.nodes.start as usize, inst.nodes.end as usize);
-                    let mut live = vec![false; e - s];
+                    live.clear();
+                    live.resize(e - s, false);
                     let mut reads = false;
                     for i in (s..e).rev() {
                         let l = match self.node(i) {
@@ -485,14 +499,18 @@ impl Cx<'_> {
         let blk = &self.p.blocks[Handle::from_index(bi)];
         let n_insts = blk.insts.len();
         let mt = self.mask_ty();
+        // Own and materialised nodes of one instruction, by node index from its first: one pair of
+        // vectors for the block (issue 31, D204).
+        let mut own = NodeFlags::default();
+        let mut need = NodeFlags::default();
         for (k, inst) in blk.insts.iter().enumerate() {
             let (s, e) = (inst.nodes.start as usize, inst.nodes.end as usize);
             let live = |i: usize| !m.dead.contains(&i);
             let mut pre: Words = 0;
-            let (own, need) = loop {
+            loop {
                 let st = stale & !self.pre_words(pre);
                 // Own nodes under the state `st`.
-                let mut own: HashSet<usize> = HashSet::default();
+                own.start(s, e);
                 for i in s..e {
                     if !live(i) {
                         continue;
@@ -505,7 +523,7 @@ impl Cx<'_> {
                                 && m.tracked & (1u128 << reg) != 0
                         }
                         Node::Ballot { cond } => self.is_lane(cond) || st & EXEC_WORDS != 0,
-                        _ => self.propagates(i, &|o| own.contains(&o)),
+                        _ => self.propagates(i, &|o| own.contains(o)),
                     };
                     if o {
                         own.insert(i);
@@ -513,7 +531,7 @@ impl Cx<'_> {
                 }
                 // Whole reads of own nodes and of stale words.
                 let mut new_pre: Words = 0;
-                let mut need: HashSet<usize> = HashSet::default();
+                need.start(s, e);
                 for i in s..e {
                     if !live(i) {
                         continue;
@@ -521,7 +539,7 @@ impl Cx<'_> {
                     let node = self.node(i);
                     match *node {
                         Node::ReadSgpr { reg, ty }
-                            if !own.contains(&i) && span(reg, ty) & st != 0 =>
+                            if !own.contains(i) && span(reg, ty) & st != 0 =>
                         {
                             new_pre |= self.units_of(span(reg, ty) & st);
                         }
@@ -535,20 +553,20 @@ impl Cx<'_> {
                         Node::WriteSgpr { reg, value } => {
                             self.ownable_reg(reg, self.ty(value.index()))
                         }
-                        _ => own.contains(&i),
+                        _ => own.contains(i),
                     };
                     if accepts {
                         continue;
                     }
                     for o in operands(node) {
-                        if own.contains(&o.index()) {
+                        if own.contains(o.index()) {
                             need.insert(o.index());
                         }
                     }
                 }
                 if k + 1 == n_insts {
                     if let Terminator::Branch { cond, .. } = blk.terminator {
-                        if !m.fall.contains_key(&bi) && own.contains(&cond.index()) {
+                        if !m.fall.contains_key(&bi) && own.contains(cond.index()) {
                             need.insert(cond.index());
                         }
                     }
@@ -556,7 +574,7 @@ impl Cx<'_> {
                 // A stale register read whole is materialised (and written back) before the instruction;
                 // so is a stale EXEC under a uniform ballot read whole (ds_bpermute's source mask): once
                 // written back, later instructions of the block read it without an exchange.
-                for &o in &need {
+                for o in need.iter() {
                     // A register copy (ZExt/Trunc of a read) counts as the read.
                     let mut o = o;
                     while let Node::Unary {
@@ -576,10 +594,10 @@ impl Cx<'_> {
                     }
                 }
                 if new_pre & !pre == 0 {
-                    break (own, need);
+                    break;
                 }
                 pre |= new_pre;
-            };
+            }
             stale &= !self.pre_words(pre);
             if pre != 0 {
                 plan.pre.insert(s, pre);
@@ -589,7 +607,7 @@ impl Cx<'_> {
                 match *self.node(i) {
                     Node::WriteSgpr { reg, value } if live(i) => {
                         let w = span(reg, self.ty(value.index()));
-                        if own.contains(&value.index()) && !need.contains(&value.index()) {
+                        if own.contains(value.index()) && !need.contains(value.index()) {
                             stale |= w;
                         } else {
                             stale &= !w;
@@ -598,30 +616,30 @@ impl Cx<'_> {
                     _ => {}
                 }
             }
-            plan.own.extend(own);
-            plan.mat.extend(need);
+            plan.own.extend(own.iter());
+            plan.mat.extend(need.iter());
         }
         (stale, plan)
     }
 
     /// The units (first words) that hold any of `w`.
-    fn units_of(&self, w: Words) -> Words {
+    fn units_of(&self, mut w: Words) -> Words {
         let mut u = 0;
-        for r in 0..128u32 {
-            if w & (1u128 << r) != 0 {
-                u |= 1u128 << self.unit_of(r);
-            }
+        while w != 0 {
+            let r = w.trailing_zeros();
+            w &= w - 1;
+            u |= 1u128 << self.unit_of(r);
         }
         u
     }
 
     /// The words of the units `u`.
-    fn pre_words(&self, u: Words) -> Words {
+    fn pre_words(&self, mut u: Words) -> Words {
         let mut w = 0;
-        for r in 0..128u32 {
-            if u & (1u128 << r) != 0 {
-                w |= self.unit_words(r);
-            }
+        while u != 0 {
+            let r = u.trailing_zeros();
+            u &= u - 1;
+            w |= self.unit_words(r);
         }
         w
     }
@@ -716,8 +734,23 @@ impl Cx<'_> {
     /// Block `bi`'s own-bit and materialised nodes (L9, L10) under the finished mask plan.
     pub(crate) fn lane_block_plan(&self, bi: usize) -> BlockPlan {
         let m = &self.lm.as_ref().expect("lane mapping").masks;
+        self.mask_sim_at(bi, m).1.into_owned()
+    }
+
+    /// [`Self::mask_sim`] of block `bi` from its entry in `m` (the dataflow's run when it kept one).
+    pub(super) fn mask_sim_at<'m>(
+        &self,
+        bi: usize,
+        m: &'m MaskPlan,
+    ) -> (Words, std::borrow::Cow<'m, BlockPlan>) {
         let entry = m.entry.get(bi).copied().unwrap_or(0);
-        self.mask_sim(bi, entry, m).1
+        match m.sims.get(bi) {
+            Some(Some(s)) if s.entry == entry => (s.out, std::borrow::Cow::Borrowed(&s.plan)),
+            _ => {
+                let (out, plan) = self.mask_sim(bi, entry, m);
+                (out, std::borrow::Cow::Owned(plan))
+            }
+        }
     }
 
     /// Installs the plan's mask plan, convergence facts and LDS history (D177), creates the own-bit
@@ -781,7 +814,9 @@ impl Cx<'_> {
         let (_, dead) = self.mask_scc_liveness();
         m.dead = dead;
         m.tracked = self.mask_tracked(&m.dead);
-        // Stale words at each block's entry: forward dataflow from "nothing stale".
+        m.sims = (0..nb).map(|_| None).collect();
+        // Stale words at each block's entry: forward dataflow from "nothing stale". A block whose entry
+        // did not change since its last run is not run again (the run is a function of the entry).
         m.entry = vec![0; nb];
         let mut seen = vec![false; nb];
         if nb > 0 {
@@ -793,7 +828,15 @@ impl Cx<'_> {
                 if !seen[bi] {
                     continue;
                 }
-                let (out, _) = self.mask_sim(bi, m.entry[bi], m);
+                let entry = m.entry[bi];
+                let out = match &m.sims[bi] {
+                    Some(s) if s.entry == entry => s.out,
+                    _ => {
+                        let (out, plan) = self.mask_sim(bi, entry, m);
+                        m.sims[bi] = Some(Sim { entry, out, plan });
+                        out
+                    }
+                };
                 let blk = &self.p.blocks[Handle::from_index(bi)];
                 let mut next = blk.terminator.successors();
                 if let Some(&n) = m.fall.get(&bi) {
@@ -1100,8 +1143,7 @@ impl Cx<'_> {
         let Some(lm) = self.lm.as_ref().filter(|m| m.masks.ready) else {
             return HashSet::default();
         };
-        let entry = lm.masks.entry.get(bi).copied().unwrap_or(0);
-        let (_, plan) = self.mask_sim(bi, entry, &lm.masks);
+        let (_, plan) = self.mask_sim_at(bi, &lm.masks);
         let mut out = plan.own.clone();
         for inst in &self.p.blocks[Handle::from_index(bi)].insts {
             let Some(&units) = plan.pre.get(&(inst.nodes.start as usize)) else {
@@ -1199,5 +1241,42 @@ impl MaskPlan {
     /// The blocks whose loop exit is decided by the lane's own EXEC bit (D130).
     pub(crate) fn exit_blocks(&self) -> impl Iterator<Item = usize> + '_ {
         self.exits.iter().copied()
+    }
+}
+
+/// A set of the nodes of one instruction (`first..end`): a flag per node, reused from instruction to
+/// instruction; a node outside the range is never in it.
+#[derive(Default)]
+struct NodeFlags {
+    first: usize,
+    on: Vec<bool>,
+}
+
+impl NodeFlags {
+    fn start(&mut self, first: usize, end: usize) {
+        self.first = first;
+        self.on.clear();
+        self.on.resize(end - first, false);
+    }
+
+    fn insert(&mut self, i: usize) {
+        if let Some(f) = i.checked_sub(self.first).and_then(|k| self.on.get_mut(k)) {
+            *f = true;
+        }
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        i.checked_sub(self.first)
+            .and_then(|k| self.on.get(k))
+            .is_some_and(|&f| f)
+    }
+
+    /// The nodes in the set, in order.
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.on
+            .iter()
+            .enumerate()
+            .filter(|(_, &f)| f)
+            .map(|(k, _)| self.first + k)
     }
 }

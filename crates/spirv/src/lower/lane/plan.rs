@@ -160,7 +160,7 @@ impl Cx<'_> {
         let static_resume = self.lane_static_resume();
         let solo =
             split::waves_communicate(p, self.desc).is_none() && (kernel_waves == 1 || split > 1);
-        let chain_next = (0..nb).map(|a| self.lane_chain_of(a)).collect();
+        let chain_next = self.lane_chains();
         let s = self.structure.take().expect("set above");
         let mut local_loops = Vec::new();
         if waves > 1 {

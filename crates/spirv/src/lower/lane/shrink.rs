@@ -835,8 +835,14 @@ fn common(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
             kids[*d].push(b);
         }
     }
-    type Key = (Op, Option<Word>, Vec<Operand>);
-    let mut table: HashMap<Key, Word> = HashMap::default();
+    // The table of available operations: per hash of (opcode, type, operands), the newest entry of a
+    // chain of entries with that hash (index into `avail`: block, instruction, older entry with the
+    // same hash). Entries are compared by the instructions themselves, so no key is copied (the copied
+    // operand vectors were most of this pass; issue 31, D204). A block's entries are the newest when
+    // its subtree is done and leave newest first.
+    const NONE: u32 = u32::MAX;
+    let mut table: HashMap<u64, u32> = HashMap::default();
+    let mut avail: Vec<(u32, u32, u32, u64)> = Vec::new();
     let mut repl: HashMap<Word, Word> = HashMap::default();
     let resolve = |repl: &HashMap<Word, Word>, mut x: Word| {
         while let Some(&y) = repl.get(&x) {
@@ -844,43 +850,73 @@ fn common(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
         }
         x
     };
+    let key_hash = |i: &Instruction| {
+        use std::hash::BuildHasher;
+        std::hash::BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one((
+            i.class.opcode,
+            i.result_type,
+            &i.operands,
+        ))
+    };
+    let same = |a: &Instruction, b: &Instruction| {
+        a.class.opcode == b.class.opcode
+            && a.result_type == b.result_type
+            && a.operands == b.operands
+    };
     // Depth-first over the dominator tree; each block's entries leave the table when its subtree is done.
     enum Step {
         Enter(usize),
-        Leave(Vec<Key>),
+        /// Remove the entries from this length of `avail` on.
+        Leave(usize),
     }
     let mut stack = vec![Step::Enter(0)];
     while let Some(s) = stack.pop() {
         match s {
-            Step::Leave(keys) => {
-                for k in keys {
-                    table.remove(&k);
+            Step::Leave(len) => {
+                while avail.len() > len {
+                    let (_, _, older, h) = avail.pop().expect("longer than len");
+                    if older == NONE {
+                        table.remove(&h);
+                    } else {
+                        table.insert(h, older);
+                    }
                 }
             }
             Step::Enter(b) if b < n => {
-                let mut added = vec![];
-                for i in &mut f.blocks[b].instructions {
+                let len = avail.len();
+                for ii in 0..f.blocks[b].instructions.len() {
+                    let i = &mut f.blocks[b].instructions[ii];
                     for o in &mut i.operands {
                         if let Operand::IdRef(x) = o {
                             *x = resolve(&repl, *x);
                         }
                     }
+                    let i = &f.blocks[b].instructions[ii];
                     let Some(r) = i.result_id else { continue };
                     if !mergeable(i, glsl) || decorated.contains(&r) {
                         continue;
                     }
-                    let key = (i.class.opcode, i.result_type, i.operands.clone());
-                    match table.get(&key) {
-                        Some(&e) => {
-                            repl.insert(r, e);
+                    let h = key_hash(i);
+                    let newest = table.get(&h).copied().unwrap_or(NONE);
+                    let mut e = newest;
+                    while e != NONE {
+                        let (eb, ei, older, _) = avail[e as usize];
+                        let prev = &f.blocks[eb as usize].instructions[ei as usize];
+                        if same(prev, i) {
+                            break;
                         }
-                        None => {
-                            table.insert(key.clone(), r);
-                            added.push(key);
-                        }
+                        e = older;
+                    }
+                    if e != NONE {
+                        let (eb, ei, _, _) = avail[e as usize];
+                        let prev = &f.blocks[eb as usize].instructions[ei as usize];
+                        repl.insert(r, prev.result_id.unwrap_or(0));
+                    } else {
+                        table.insert(h, avail.len() as u32);
+                        avail.push((b as u32, ii as u32, newest, h));
                     }
                 }
-                stack.push(Step::Leave(added));
+                stack.push(Step::Leave(len));
                 for &k in kids[b].iter().rev() {
                     stack.push(Step::Enter(k));
                 }
@@ -2305,17 +2341,16 @@ fn add_carry(
         })
         .filter_map(|i| i.result_id)
         .collect();
-    // Definitions (opcode, type, id operands) and users of every id in the function.
+    // Definitions (opcode, type, id operands) of every id in the function, and the ids used by
+    // instructions without a result. The users are listed below only for the candidate sums and their
+    // shifts, the ids whose users are asked for (a list per id of the function was this rewrite's main
+    // allocation; issue 31, D204).
     let mut def: HashMap<Word, (Op, Option<Word>, Vec<Word>)> = HashMap::default();
-    let mut users: HashMap<Word, Vec<Word>> = HashMap::default();
     let mut anon_use: HashSet<Word> = HashSet::default();
     for i in f.blocks.iter().flat_map(|b| &b.instructions) {
         let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
         match i.result_id {
             Some(r) => {
-                for &x in &ops {
-                    users.entry(x).or_default().push(r);
-                }
                 def.insert(r, (i.class.opcode, i.result_type, ops));
             }
             None => anon_use.extend(ops),
@@ -2329,16 +2364,44 @@ fn add_carry(
         _ => None,
     };
     let trunc = |x: Word| matches!(def.get(&x), Some((Op::UConvert, Some(t), _)) if *t == u32_);
+    // The candidate sums: a 64-bit add of two zero-extended 32-bit values, not used by an instruction
+    // without a result.
+    let sums: HashMap<Word, (Word, Word)> = def
+        .iter()
+        .filter(|&(s, (op, t, _))| *op == Op::IAdd && *t == Some(u64_) && !anon_use.contains(s))
+        .filter_map(|(&s, (_, _, o))| Some((s, (zext_of(o[0])?, zext_of(o[1])?))))
+        .collect();
+    if sums.is_empty() {
+        return 0;
+    }
+    // Users (results, in the function's order, once per use) of the ids in `of`.
+    let users_of = |of: &dyn Fn(Word) -> bool| {
+        let mut users: HashMap<Word, Vec<Word>> = HashMap::default();
+        for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+            let Some(r) = i.result_id else { continue };
+            for x in i.operands.iter().filter_map(id) {
+                if of(x) {
+                    users.entry(x).or_default().push(r);
+                }
+            }
+        }
+        users
+    };
+    let mut users = users_of(&|x| sums.contains_key(&x));
+    // The shifts among the sums' users, and their users.
+    let shifts: HashSet<Word> = users
+        .values()
+        .flatten()
+        .copied()
+        .filter(|u| matches!(def.get(u), Some((Op::ShiftRightLogical, _, _))))
+        .collect();
+    if !shifts.is_empty() {
+        users.extend(users_of(&|x| shifts.contains(&x)));
+    }
     // Sum -> (a, b, low truncations, shifts, high truncations).
     type Hit = (Word, Word, Vec<Word>, Vec<Word>, Vec<Word>);
     let mut hits: HashMap<Word, Hit> = HashMap::default();
-    for (&s, (op, t, o)) in &def {
-        if *op != Op::IAdd || *t != Some(u64_) || anon_use.contains(&s) {
-            continue;
-        }
-        let (Some(a), Some(b)) = (zext_of(o[0]), zext_of(o[1])) else {
-            continue;
-        };
+    for (&s, &(a, b)) in &sums {
         let (mut lo, mut sh, mut hi) = (vec![], vec![], vec![]);
         let mut ok = true;
         for &u in users.get(&s).into_iter().flatten() {

@@ -357,7 +357,7 @@ impl Cx<'_> {
             if !(lp.lo..lp.hi).contains(&s.number[bi]) {
                 continue;
             }
-            let (out, plan) = self.mask_sim(bi, m.entry[bi], m);
+            let (out, plan) = self.mask_sim_at(bi, m);
             if !plan.pre.is_empty() || !plan.mat.is_empty() {
                 return false;
             }

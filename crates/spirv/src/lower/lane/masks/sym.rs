@@ -455,13 +455,24 @@ impl Cx<'_> {
             return entry;
         }
         entry[0] = Some(vec![Val::U; 128]);
+        // Each block's end state as of its entry's last change: a block runs again only when its entry
+        // changed (the run is a function of the entry; issue 31, D204).
+        let mut ends: Vec<Option<State>> = vec![None; nb];
         loop {
             let mut changed = false;
             for b in 0..nb {
-                let Some(mut st) = entry[b].clone() else {
+                let Some(e) = &entry[b] else {
                     continue;
                 };
-                let _ = self.sym_block(b, &mut st, None);
+                let st = match ends[b].take() {
+                    Some(st) => st,
+                    None => {
+                        let mut st = e.clone();
+                        let _ = self.sym_block(b, &mut st, None);
+                        st
+                    }
+                };
+                let mut again = false;
                 for s in self.p.blocks[Handle::from_index(b)].terminator.successors() {
                     let next = match &entry[s] {
                         None => st.clone(),
@@ -470,7 +481,12 @@ impl Cx<'_> {
                     if entry[s].as_ref() != Some(&next) {
                         entry[s] = Some(next);
                         changed = true;
+                        ends[s] = None;
+                        again |= s == b;
                     }
+                }
+                if !again {
+                    ends[b] = Some(st);
                 }
             }
             if !changed {
