@@ -16,7 +16,11 @@ use std::time::{Duration, Instant};
 pub fn main(args: &[String]) -> Result<()> {
     std::env::set_var("MESA_SHADER_CACHE_DISABLE", "true");
     let co = CodeObject::parse(&std::fs::read(&args[0])?)?;
-    let k = co.kernels.iter().find(|k| k.name == args[1]).context("kernel")?;
+    let k = co
+        .kernels
+        .iter()
+        .find(|k| k.name == args[1])
+        .context("kernel")?;
     let strip = args[2] == "strip";
     let program =
         lift(&k.name, &k.code, lift_options(&co, k)).map_err(|e| anyhow::anyhow!("lift: {e}"))?;

@@ -1,11 +1,11 @@
 //! Developer tasks: `cargo xtask <codegen|sweep|fixtures>`.
 mod aco;
 #[cfg(feature = "bench")]
+mod barrier_probe;
+#[cfg(feature = "bench")]
 mod bench;
 #[cfg(feature = "bench")]
 mod bench_corpus_size;
-#[cfg(feature = "bench")]
-mod barrier_probe;
 #[cfg(feature = "bench")]
 mod bench_decode;
 #[cfg(all(feature = "bench", has_file_device))]

@@ -215,7 +215,8 @@ impl Cx<'_> {
                     }
                 }
                 let shape = self.lane_coalesce_shape(inst.nodes.clone(), &kinds);
-                if let (Some((lead, carries, written)), Some(sh)) = (open.as_mut(), shape.as_ref()) {
+                if let (Some((lead, carries, written)), Some(sh)) = (open.as_mut(), shape.as_ref())
+                {
                     if phases.is_empty() {
                         // Nothing exchanged here: the exchange stays open past it.
                         written.extend(sh.writes.iter().copied());
@@ -1654,7 +1655,10 @@ mod tests {
                 assert_eq!(q.coalesced.len(), 1, "wg {wg}");
                 assert_eq!(q.capture_exchanges.values().sum::<u32>(), 1);
                 assert_eq!(q.slots, 2);
-                assert!(q.to_string().contains("(L35: on the exchange at 0x0000)"), "{q}");
+                assert!(
+                    q.to_string().contains("(L35: on the exchange at 0x0000)"),
+                    "{q}"
+                );
                 assert_eq!(q.barrier_sites().value_exchanges, 1);
                 let sites = q.barrier_sites().total() as usize;
                 assert_eq!(module_barriers(&p, wg), sites, "wg {wg}");
