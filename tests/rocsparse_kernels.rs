@@ -1051,7 +1051,10 @@ fn rocsparse_kernels_lane_mapping_all() {
 /// The cases the CI runs in the lane mapping (4-20 s each on lavapipe under load; the whole set, every
 /// case bit-exact, is recorded in docs/performance.md); each must translate and run. csr2csr_compress
 /// ranks with a ballot read whole by a VALU operation, which the lane lowering refused before D157.
+/// csrmvn_general f64 wf32 shuffles each double as two `ds_bpermute_b32` on one address: 5 of its 15
+/// exchanges ride on the one before (L35, D206).
 const LANE_CI: &[&str] = &[
+    "csrmvn_general f64 wf32",
     "gthr f32",
     "gthrz f64",
     "sctr f32",

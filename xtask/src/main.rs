@@ -1,6 +1,8 @@
 //! Developer tasks: `cargo xtask <codegen|sweep|fixtures>`.
 mod aco;
 #[cfg(feature = "bench")]
+mod barrier_probe;
+#[cfg(feature = "bench")]
 mod bench;
 #[cfg(feature = "bench")]
 mod bench_corpus_size;
@@ -82,6 +84,8 @@ fn main() -> anyhow::Result<()> {
         // The child process of `bench corpus-size` (one kernel's cold compile, measured from outside).
         #[cfg(feature = "bench")]
         Some("compile-probe") => bench_corpus_size::probe_main(&args[1..]),
+        #[cfg(feature = "bench")]
+        Some("barrier-probe") => barrier_probe::main(&args[1..]),
         #[cfg(feature = "bench")]
         Some("lane-size") => lane_size::run(&args[1..]),
         #[cfg(not(feature = "bench"))]

@@ -1507,7 +1507,7 @@ impl<'a> Cx<'a> {
                 for &i in &nodes {
                     self.lane_node(i)?;
                 }
-                self.lane_captures(&caps)?;
+                self.lane_captures(start, &caps)?;
                 self.lane = None;
                 self.active = None;
             } else if (0..nn)

@@ -218,6 +218,9 @@ pub(crate) struct LaneMode {
     looped: bool,
     /// Lane picks read as one slot (D188, `pick.rs`).
     pub(crate) picks: pick::Picks,
+    /// L35: the slot bases of the values the latest exchange carried for later instructions (their
+    /// `ReadVgpr` nodes).
+    carried: crate::hash::HashMap<usize, Word>,
 }
 
 impl LaneMode {
@@ -254,6 +257,7 @@ impl LaneMode {
             top_on: false,
             looped: false,
             picks: pick::Picks::default(),
+            carried: Default::default(),
         }
     }
 }
@@ -404,6 +408,7 @@ impl Cx<'_> {
             top_on: false,
             looped: false,
             picks: pick::Picks::of(self.p),
+            carried: Default::default(),
         });
         Ok(())
     }
@@ -613,13 +618,15 @@ impl Cx<'_> {
         self.load_u32(p)
     }
 
-    /// After the lane body of a phase: exchanges the sources of the phase's capture nodes (`nodes`) and
-    /// makes their results uniform values.
-    pub(crate) fn lane_captures(&mut self, nodes: &[usize]) -> R<()> {
+    /// After the lane body of a phase of the instruction whose first node is `start`: exchanges the
+    /// sources of the phase's capture nodes (`nodes`) and makes their results uniform values. L35: the
+    /// exchange also carries the values the plan lists for later instructions of the block, and an
+    /// instruction the plan coalesced reads its values from that earlier exchange's slots (no exchange,
+    /// no barrier of its own).
+    pub(crate) fn lane_captures(&mut self, start: usize, nodes: &[usize]) -> R<()> {
         if nodes.is_empty() {
             return Ok(());
         }
-        let t = self.t;
         let mut own = Vec::new();
         let nodes: Vec<usize> = nodes
             .iter()
@@ -648,9 +655,50 @@ impl Cx<'_> {
                 sources.push(s);
             }
         }
+        let value_sources: Vec<Source> = sources
+            .iter()
+            .copied()
+            .filter(|s| matches!(s, Source::Value(_)))
+            .collect();
+        let ballot_sources: Vec<Source> = sources
+            .iter()
+            .copied()
+            .filter(|s| matches!(s, Source::Ballot(_)))
+            .collect();
+        let (bases, masks) = if self.lane_plan().coalesced.contains_key(&start) {
+            // L35: the values rode on an earlier exchange of the block (the plan: VGPR reads only,
+            // no ballot, no VGPR written and no other value exchange since).
+            let carried = &self.lm().carried;
+            let bases = value_sources
+                .iter()
+                .map(|s| match s {
+                    Source::Value(a) => carried.get(&a.index()).copied(),
+                    Source::Ballot(_) => None,
+                })
+                .collect::<Option<Vec<Word>>>()
+                .ok_or_else(|| self.unsupported("a coalesced capture without its carried value"))?;
+            if !ballot_sources.is_empty() {
+                return Err(self.unsupported("a coalesced ballot"));
+            }
+            (bases, Vec::new())
+        } else {
+            self.lane_exchange_sources(start, nodes, &sources)?
+        };
+        self.lane_capture_results(nodes, &value_sources, &ballot_sources, &bases, &masks)
+    }
+
+    /// One exchange of `sources` (in order) and of the values the plan carries on it for later
+    /// instructions (L35); returns the value sources' slot bases and the ballots' masks.
+    fn lane_exchange_sources(
+        &mut self,
+        start: usize,
+        nodes: &[usize],
+        sources: &[Source],
+    ) -> R<(Vec<Word>, Vec<Word>)> {
+        let t = self.t;
         let mut vals = Vec::new();
         let mut bools = Vec::new();
-        for s in &sources {
+        for s in sources {
             match *s {
                 Source::Ballot(cond) => {
                     let c = self.get(cond)?;
@@ -682,18 +730,38 @@ impl Cx<'_> {
                 }
             }
         }
-        let (bases, masks) = self.lane_exchange(&vals, &bools)?;
+        let own = vals.len();
+        let carried = self
+            .lane_plan()
+            .carried
+            .get(&start)
+            .cloned()
+            .unwrap_or_default();
+        for &a in &carried {
+            // L35: a later instruction's VGPR read, read here (no VGPR it reads is written before it).
+            let node = self.p.nodes[Handle::from_index(a)].clone();
+            let v = self.pure(a, &node)?;
+            vals.push(v);
+        }
+        let (mut bases, masks) = self.lane_exchange(&vals, &bools)?;
+        let later = bases.split_off(own);
+        let m = self.lm_mut();
+        m.carried.clear();
+        m.carried.extend(carried.into_iter().zip(later));
+        Ok((bases, masks))
+    }
+
+    /// The capture nodes' results from the slot bases of the value sources and the ballots' masks.
+    fn lane_capture_results(
+        &mut self,
+        nodes: &[usize],
+        value_sources: &[Source],
+        ballot_sources: &[Source],
+        bases: &[Word],
+        masks: &[Word],
+    ) -> R<()> {
+        let t = self.t;
         let ws = self.ws;
-        let value_sources: Vec<Source> = sources
-            .iter()
-            .copied()
-            .filter(|s| matches!(s, Source::Value(_)))
-            .collect();
-        let ballot_sources: Vec<Source> = sources
-            .iter()
-            .copied()
-            .filter(|s| matches!(s, Source::Ballot(_)))
-            .collect();
         self.lm_mut().picks.bases.clear();
         for &i in nodes {
             let s = self.source_of(i).expect("checked above");

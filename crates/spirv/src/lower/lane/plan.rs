@@ -21,7 +21,7 @@ use crate::hash::HashSet;
 use std::fmt;
 
 use rdna2spv_ir::cfg::{ends_with_barrier, Item, Structure};
-use rdna2spv_ir::{verify, Node, Program, Space, EXEC_LO, VCC_LO};
+use rdna2spv_ir::{verify, Handle, Node, Program, Space, Ty, EXEC_LO, VCC_LO};
 
 use super::super::{Cx, KernelLayout, Kind, LowerError, LowerOptions, Mapping, R};
 use super::{converged, lds, ldsaddr, masks, split, Source, EXCHANGE_BUDGET};
@@ -91,6 +91,12 @@ pub struct LanePlan {
     /// L2/L3: per instruction (its first node), the exchanges of its captures: one per phase that holds
     /// an exchanged capture.
     pub(crate) capture_exchanges: std::collections::BTreeMap<usize, u32>,
+    /// L35: per instruction (its first node) whose captures ride on an earlier instruction's exchange,
+    /// that instruction's first node.
+    pub(crate) coalesced: std::collections::BTreeMap<usize, usize>,
+    /// L35: per instruction (its first node) whose exchange carries later instructions' values, those
+    /// values (their `ReadVgpr` nodes), in order.
+    pub(crate) carried: std::collections::BTreeMap<usize, Vec<usize>>,
     has_lds: bool,
     /// L22/L27: per block that ends with `s_barrier`.
     pub(crate) meets: Vec<Option<Meet>>,
@@ -142,7 +148,7 @@ impl Cx<'_> {
         self.split = split;
         let kernel_waves = self.desc.waves_per_workgroup();
         let waves = if split > 1 { 1 } else { kernel_waves };
-        let (slots, ballots) = self.lane_exchange_sizes(waves)?;
+        let (mut slots, ballots) = self.lane_exchange_sizes(waves)?;
         let s = Structure::of(p);
         if self.opts.checked.is_some() {
             self.proven = self.launch_segment_loads();
@@ -182,15 +188,22 @@ impl Cx<'_> {
             .collect();
         let mut captured = Vec::new();
         let mut capture_exchanges = std::collections::BTreeMap::new();
+        let mut coalesced = std::collections::BTreeMap::new();
+        let mut carried: std::collections::BTreeMap<usize, Vec<usize>> =
+            std::collections::BTreeMap::new();
         for (h, blk) in p.blocks.iter() {
             let bp = &blocks[h.index()];
             if s.number[h.index()] == u32::MAX {
                 continue;
             }
+            // L35: the open exchange of this block (its instruction's first node, the values it
+            // carries, the VGPRs written since it was emitted).
+            let mut open: Option<(usize, u32, Vec<u16>)> = None;
             for inst in &blk.insts {
                 let start = inst.nodes.start as usize;
                 let (phase, kinds) = self.phases(start, inst.nodes.len());
                 let mut phases = HashSet::default();
+                let mut exchanged = Vec::new();
                 for (k, kind) in kinds.iter().enumerate() {
                     let i = start + k;
                     let elided = self.lm.as_ref().expect("set").masks.is_dead(i)
@@ -198,10 +211,53 @@ impl Cx<'_> {
                     if *kind == Kind::Capture && !elided {
                         captured.push(i);
                         phases.insert(phase[k]);
+                        exchanged.push(i);
                     }
                 }
+                let shape = self.lane_coalesce_shape(inst.nodes.clone(), &kinds);
+                if let (Some((lead, carries, written)), Some(sh)) = (open.as_mut(), shape.as_ref())
+                {
+                    if phases.is_empty() {
+                        // Nothing exchanged here: the exchange stays open past it.
+                        written.extend(sh.writes.iter().copied());
+                        continue;
+                    }
+                    let values = self.lane_carried_values(inst.nodes.clone(), &exchanged);
+                    let fits = |n: u32| {
+                        n <= COALESCE_SLOTS
+                            && exchange_bytes(slots.max(n), ballots, waves, self.ws)
+                                <= EXCHANGE_BUDGET
+                    };
+                    if phases.len() == 1
+                        && !sh.ballots
+                        && values.as_ref().is_some_and(|v| {
+                            fits(*carries + v.len() as u32)
+                                && v.iter().all(|&(_, reg)| !written.contains(&reg))
+                        })
+                    {
+                        let values = values.expect("checked");
+                        *carries += values.len() as u32;
+                        slots = slots.max(*carries);
+                        written.extend(sh.writes.iter().copied());
+                        coalesced.insert(start, *lead);
+                        carried
+                            .entry(*lead)
+                            .or_default()
+                            .extend(values.iter().map(|&(a, _)| a));
+                        continue;
+                    }
+                }
+                open = None;
                 if !phases.is_empty() {
                     capture_exchanges.insert(start, phases.len() as u32);
+                    if let (1, Some(sh)) = (phases.len(), shape) {
+                        let values = self
+                            .lane_sources(inst.nodes.clone())
+                            .iter()
+                            .filter(|s| matches!(s, Source::Value(_)))
+                            .count() as u32;
+                        open = Some((start, values, sh.writes));
+                    }
                 }
             }
         }
@@ -290,6 +346,8 @@ impl Cx<'_> {
             exec_labels,
             captured,
             capture_exchanges,
+            coalesced,
+            carried,
             has_lds,
             meets,
             number: s.number,
@@ -314,14 +372,91 @@ impl Cx<'_> {
                 ballots = ballots.max(b);
             }
         }
-        let ws = self.ws;
-        let bytes = 4 * (2 * slots * waves * ws + 3 * ballots * waves * (ws / 32));
+        let bytes = exchange_bytes(slots, ballots, waves, self.ws);
         if bytes > EXCHANGE_BUDGET {
             return Err(LowerError::Layout(format!(
                 "the lane mapping needs {bytes} bytes of workgroup memory for its exchanges (more than {EXCHANGE_BUDGET})"
             )));
         }
         Ok((slots, ballots))
+    }
+}
+
+/// Workgroup memory of the exchanges (bytes): two slot buffers, three ballot-word buffers.
+fn exchange_bytes(slots: u32, ballots: u32, waves: u32, ws: u32) -> u32 {
+    4 * (2 * slots * waves * ws + 3 * ballots * waves * (ws / 32))
+}
+
+/// L35: the most values one coalesced exchange carries.
+const COALESCE_SLOTS: u32 = 4;
+
+/// What L35 needs to know of one instruction.
+pub(crate) struct CoalesceShape {
+    /// It has a ballot capture.
+    ballots: bool,
+    /// The VGPRs it writes.
+    writes: Vec<u16>,
+}
+
+impl Cx<'_> {
+    /// L35: the shape of an instruction that may take part in a coalesced exchange (no memory access,
+    /// no LDS fence then), None for any other.
+    fn lane_coalesce_shape(
+        &self,
+        range: std::ops::Range<u32>,
+        kinds: &[Kind],
+    ) -> Option<CoalesceShape> {
+        let mut shape = CoalesceShape {
+            ballots: false,
+            writes: Vec::new(),
+        };
+        for (k, i) in range.enumerate() {
+            match self.p.nodes[Handle::from_index(i as usize)] {
+                Node::Load { .. }
+                | Node::LoadIf { .. }
+                | Node::Store { .. }
+                | Node::StoreIf { .. }
+                | Node::Atomic { .. }
+                | Node::AtomicIf { .. }
+                | Node::Barrier
+                | Node::Refuse { .. } => return None,
+                Node::WriteVgpr { reg, value } => {
+                    shape.writes.push(reg);
+                    if self.ty(value.index()) == Ty::B64 {
+                        shape.writes.push(reg + 1);
+                    }
+                }
+                Node::Ballot { .. } if kinds[k] == Kind::Capture => shape.ballots = true,
+                _ => {}
+            }
+        }
+        Some(shape)
+    }
+
+    /// L35: the values captures `nodes` exchange, each with its VGPR, when every one is a 32-bit VGPR
+    /// read of the instruction (the same value at any earlier point where no instruction wrote that
+    /// VGPR); None otherwise. Distinct values, in order.
+    fn lane_carried_values(
+        &self,
+        range: std::ops::Range<u32>,
+        nodes: &[usize],
+    ) -> Option<Vec<(usize, u16)>> {
+        let mut out: Vec<(usize, u16)> = Vec::new();
+        for &i in nodes {
+            let Some(Source::Value(a)) = self.source_of(i) else {
+                return None;
+            };
+            let Node::ReadVgpr { reg, ty: Ty::B32 } = self.p.nodes[a] else {
+                return None;
+            };
+            if !range.contains(&(a.index() as u32)) {
+                return None;
+            }
+            if !out.iter().any(|&(x, _)| x == a.index()) {
+                out.push((a.index(), reg));
+            }
+        }
+        Some(out)
     }
 }
 
@@ -696,7 +831,21 @@ impl fmt::Display for LanePlan {
                 if !mat.is_empty() {
                     write!(f, " L10 read whole {} (exchange);", node_list(&mat))?;
                 }
-                if !cap.is_empty() {
+                if let (false, Some(lead)) =
+                    (cap.is_empty(), self.coalesced.get(&(range.start as usize)))
+                {
+                    let at = self
+                        .insts
+                        .iter()
+                        .flatten()
+                        .find(|x| x.2.start as usize == *lead)
+                        .map_or(0, |x| x.0);
+                    write!(
+                        f,
+                        " L2/L3 across lanes {} (L35: on the exchange at {at:#06x});",
+                        node_list(&cap)
+                    )?;
+                } else if !cap.is_empty() {
                     let n = self.capture_exchanges.get(&(range.start as usize)).copied();
                     write!(
                         f,
@@ -1451,5 +1600,81 @@ mod tests {
         // One wave: no labels to share.
         let q = plan(&execz_over_store(true), 32);
         assert!(!q.exec_labels[0]);
+    }
+
+    /// Two cross-lane reads (`v_mov_b32_dpp`-like: lane 3's value of a VGPR into another VGPR), with
+    /// `between` emitted between them; the second reads `second`.
+    fn two_reads(second: u16, first_writes: u16, between: &dyn Fn(&mut B)) -> Program {
+        let mut b = B::new(32);
+        let a = b.v(1);
+        let l = b.c32(3);
+        let x = b.n(Node::ReadLane { a, lane: l });
+        b.write_v(first_writes, x);
+        b.end("read lane 3 of v1");
+        between(&mut b);
+        let a = b.v(second);
+        let l = b.c32(3);
+        let x = b.n(Node::ReadLane { a, lane: l });
+        b.write_v(5, x);
+        b.end("read lane 3 of v2");
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    /// The lane module's `OpControlBarrier`s.
+    fn module_barriers(p: &Program, wg: u32) -> usize {
+        let opts = LowerOptions {
+            mapping: super::super::super::Mapping::Lane,
+            ..Default::default()
+        };
+        let words = super::super::super::lower_with(
+            p,
+            &layout(p.wave_size, wg),
+            &DeviceProfile::portable(),
+            &opts,
+        )
+        .expect("lowers");
+        let (mut i, mut n) = (5, 0);
+        while i < words.len() {
+            if words[i] & 0xffff == 224 {
+                n += 1;
+            }
+            i += (words[i] >> 16) as usize;
+        }
+        n
+    }
+
+    #[test]
+    fn l35_adjacent_vgpr_reads_share_one_exchange() {
+        let nothing = |_: &mut B| {};
+        for wg in [32, 128] {
+            // Fires: the second read's VGPR is unchanged since the first's exchange, one exchange with
+            // two slots; also past an instruction that exchanges nothing and writes another VGPR.
+            for p in [two_reads(2, 4, &nothing), two_reads(2, 4, &|b| b.vmov())] {
+                let q = plan(&p, wg);
+                assert_eq!(q.coalesced.len(), 1, "wg {wg}");
+                assert_eq!(q.capture_exchanges.values().sum::<u32>(), 1);
+                assert_eq!(q.slots, 2);
+                assert!(
+                    q.to_string().contains("(L35: on the exchange at 0x0000)"),
+                    "{q}"
+                );
+                assert_eq!(q.barrier_sites().value_exchanges, 1);
+                let sites = q.barrier_sites().total() as usize;
+                assert_eq!(module_barriers(&p, wg), sites, "wg {wg}");
+            }
+            // Does not: the first instruction writes the VGPR the second reads (v2), a VGPR written in
+            // between (v3 by v_mov), an LDS store in between (its fence).
+            for p in [
+                two_reads(2, 2, &nothing),
+                two_reads(3, 4, &|b| b.vmov()),
+                two_reads(2, 4, &|b| b.lds_store()),
+            ] {
+                let q = plan(&p, wg);
+                assert!(q.coalesced.is_empty(), "wg {wg}\n{q}");
+                assert_eq!(q.capture_exchanges.values().sum::<u32>(), 2);
+                assert_eq!(q.slots, 1);
+            }
+        }
     }
 }

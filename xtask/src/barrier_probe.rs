@@ -1,0 +1,94 @@
+//! Measurement (not a product path; issue 31, D206): lavapipe's cold compile of one kernel's checked
+//! module with its OpControlBarriers kept or stripped (stripped: the module is wrong, only its compile
+//! cost is of interest). `xtask barrier-probe CO KERNEL_NAME keep|strip [lane|wave] [--count]`: prints
+//! the module's words and barriers and, in the lane mapping, the lane plan's barrier sites by kind (the
+//! rest are LDS fences, decided while emitting); `--count` stops there, else one dispatch on lavapipe
+//! with the Mesa shader cache off (the kernel arguments are zero: the run may stop at a checked access;
+//! the compile is what is measured).
+use anyhow::{Context as _, Result};
+use rdna2spv::dispatch::lift_options;
+use rdna2spv_codeobj::CodeObject;
+use rdna2spv_ir::lift::lift;
+use rdna2spv_spirv::lower::{choose_mapping, lane_plan, lower_with, LowerOptions, Mapping};
+use rdna2spv_vulkan::{kernel_layout, Context, DeviceProfile};
+use std::time::{Duration, Instant};
+
+pub fn main(args: &[String]) -> Result<()> {
+    std::env::set_var("MESA_SHADER_CACHE_DISABLE", "true");
+    let co = CodeObject::parse(&std::fs::read(&args[0])?)?;
+    let k = co
+        .kernels
+        .iter()
+        .find(|k| k.name == args[1])
+        .context("kernel")?;
+    let strip = args[2] == "strip";
+    let program =
+        lift(&k.name, &k.code, lift_options(&co, k)).map_err(|e| anyhow::anyhow!("lift: {e}"))?;
+    let ctx = Context::new(rdna2spv_vulkan::DeviceSelector::from_env())?
+        .with_timeout(Duration::from_secs(900))
+        .with_max_module_words(None);
+    let profile = DeviceProfile::portable();
+    let kernarg_bytes = (k.descriptor.kernarg_size as u64).max(256);
+    let kernarg = ctx.create_buffer(kernarg_bytes)?;
+    let addr = kernarg.device_address();
+    let launch = crate::bench_translate::launch_for(k, addr);
+    let layout = kernel_layout(&launch);
+    let mut opts = LowerOptions {
+        checked: Some(1),
+        ..LowerOptions::default()
+    };
+    opts.mapping = match args.get(3).map(String::as_str) {
+        Some("lane") => Mapping::Lane,
+        Some("wave") => Mapping::Wave,
+        _ => choose_mapping(&program, &layout, &profile, &opts).mapping(),
+    };
+    let words = lower_with(&program, &layout, &profile, &opts)
+        .map_err(|e| anyhow::anyhow!("lower: {e}"))?;
+    let (mut out, mut i, mut barriers) = (words[..5].to_vec(), 5, 0);
+    while i < words.len() {
+        let n = (words[i] >> 16) as usize;
+        let op = words[i] & 0xffff;
+        if op == 224 {
+            barriers += 1;
+        }
+        if !(strip && op == 224) {
+            out.extend_from_slice(&words[i..i + n]);
+        }
+        i += n;
+    }
+    println!(
+        "mapping {:?} words {} barriers {}",
+        opts.mapping,
+        words.len(),
+        barriers
+    );
+    if opts.mapping == Mapping::Lane {
+        let plan = lane_plan(&program, &layout, &profile, &opts)
+            .map_err(|e| anyhow::anyhow!("lane plan: {e}"))?;
+        let sites = plan.barrier_sites();
+        println!(
+            "plan barrier sites {} ({sites:?}); LDS fences {}",
+            sites.total(),
+            barriers as i64 - i64::from(sites.total())
+        );
+    }
+    if args.iter().any(|a| a == "--count") {
+        std::process::exit(0);
+    }
+    let t = Instant::now();
+    let r = rdna2spv_vulkan::run_lowered(&ctx, &program, &launch, &out, &[(addr, kernarg_bytes)]);
+    println!(
+        "mapping {:?} words {} barriers {} stripped {} insts {} wall {:.2}s result {}",
+        opts.mapping,
+        out.len(),
+        barriers,
+        strip,
+        k.code.len() / 4,
+        t.elapsed().as_secs_f64(),
+        match &r {
+            Ok(_) => "ok".to_string(),
+            Err(e) => e.to_string().chars().take(100).collect(),
+        }
+    );
+    std::process::exit(0);
+}
