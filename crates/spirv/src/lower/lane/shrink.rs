@@ -57,6 +57,7 @@ pub(crate) struct ShrinkStats {
     pub simplified: usize,
     pub unguarded: usize,
     pub low_zeros: usize,
+    pub narrowed: usize,
 }
 
 /// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `m`, `k`, `a`, `c`,
@@ -74,6 +75,7 @@ pub(crate) struct Passes {
     pub algebra: bool,
     pub unguard: bool,
     pub low_zeros: bool,
+    pub narrow: bool,
 }
 
 impl Passes {
@@ -89,6 +91,7 @@ impl Passes {
         algebra: true,
         unguard: true,
         low_zeros: true,
+        narrow: true,
     };
 
     /// The passes named by `RDNA2SPV_SHRINK` (letters `o`, `s`, `i`, `f`, `m`, `k`, `a`, `c`, `g`, `l`, `d`;
@@ -107,6 +110,7 @@ impl Passes {
                 algebra: s.contains('a'),
                 unguard: s.contains('g'),
                 low_zeros: s.contains('k'),
+                narrow: s.contains('n'),
             },
             Err(_) => Passes::ALL,
         }
@@ -155,6 +159,15 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word, u32)]) -> 
         }
         if p.unguard {
             st.unguarded += unguard(m, f, &mut gone);
+        }
+        if p.narrow {
+            // Dead readers (a carry nobody uses) would keep a 64-bit operation wide.
+            st.dead += dead_code(m, f, &mut gone);
+            st.narrowed += narrow(m, f, &mut bound, &mut gone);
+            st.narrowed += bit_tests(m, f, &mut bound);
+            st.narrowed += same_stores(f);
+            st.narrowed += simplify(m, f, &mut bound, &mut gone);
+            st.narrowed += trivial_phis(f, &mut gone);
         }
         if p.live {
             st.dead_stores += dead_stores(f);
@@ -3322,6 +3335,515 @@ impl Quiet<'_> {
     fn def_block(&self, l: Word) -> Option<usize> {
         self.at.get(&l).copied()
     }
+}
+
+/// Rewrite `n` (decision D205): 64-bit integer arithmetic whose high word nobody reads is done in 32
+/// bits. The lowering computes a 32-bit add with carry in (`v_add_co_ci_u32`), a multiply-add of words
+/// and the low words of address sums as 64-bit operations on zero-extended words, and keeps only the
+/// low word (`OpUConvert` to 32 bits). A 64-bit `+ - * & | ^ ~`, negation, `select` (its value operands)
+/// or left shift by a constant below 32 is *low-only* when every use of its result is such a
+/// truncation or a value operand of another low-only operation (the greatest such set, by removing
+/// until nothing changes). Each connected group of low-only operations is computed in 32 bits when that
+/// takes fewer words: each operation's type becomes the 32-bit one; its operands that are low-only stay,
+/// a constant becomes the 32-bit constant of its low word, a zero or sign extension of a 32-bit value
+/// becomes that value, anything else is truncated by a new `OpUConvert` before the operation; each
+/// truncation of a group member is replaced by the member.
+///
+/// Exact by SPIR-V's definitions (wrapping two's-complement arithmetic): the low 32 bits of `a + b`,
+/// `a - b`, `a * b`, `a & b`, `a | b`, `a ^ b`, `~a`, `-a` depend only on the low 32 bits of the operands
+/// and are the 32-bit operation on them; those of `a << s` for `s < 32` are `lo(a) << s`; those of
+/// `select(c, a, b)` are `select(c, lo(a), lo(b))`; the low word of an extension of a 32-bit `x` is `x`.
+/// By induction over each group in dominance order, every member computes the low word of its former
+/// value, and every reader of a member read only its low word (the truncations) or is a member.
+/// Decorated ids are left alone. Returns the operations narrowed.
+fn narrow(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<Word>) -> usize {
+    let int = |w: u32| {
+        m.types_global_values
+            .iter()
+            .find(|i| {
+                i.class.opcode == Op::TypeInt
+                    && i.operands.first() == Some(&Operand::LiteralBit32(w))
+                    && i.operands.get(1) == Some(&Operand::LiteralBit32(0))
+            })
+            .and_then(|i| i.result_id)
+    };
+    let (Some(u32_), Some(u64_)) = (int(32), int(64)) else {
+        return 0;
+    };
+    let decorated: HashSet<Word> = m
+        .annotations
+        .iter()
+        .filter_map(|i| i.operands.first().and_then(id))
+        .collect();
+    // 64-bit constants by id, 32-bit constants by value.
+    let mut c64: HashMap<Word, u64> = HashMap::default();
+    let mut c32: HashMap<u32, Word> = HashMap::default();
+    for i in &m.types_global_values {
+        let (Some(r), Some(t)) = (i.result_id, i.result_type) else {
+            continue;
+        };
+        match (i.class.opcode, i.operands.first()) {
+            (Op::Constant, Some(Operand::LiteralBit64(v))) if t == u64_ => {
+                c64.insert(r, *v);
+            }
+            (Op::ConstantNull, _) if t == u64_ => {
+                c64.insert(r, 0);
+            }
+            (Op::Constant, Some(Operand::LiteralBit32(v))) if t == u32_ => {
+                c32.entry(*v).or_insert(r);
+            }
+            _ => {}
+        }
+    }
+    // Definitions (opcode, type, operands, position) and readers (reader, operand position; None for
+    // an instruction without a result) of every id of the function.
+    struct Def {
+        op: Op,
+        ty: Option<Word>,
+        ops: Vec<Word>,
+    }
+    let mut def: HashMap<Word, Def> = HashMap::default();
+    let mut readers: HashMap<Word, Vec<(Option<Word>, usize)>> = HashMap::default();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        for (k, o) in i.operands.iter().enumerate() {
+            if let Some(x) = id(o) {
+                readers.entry(x).or_default().push((i.result_id, k));
+            }
+        }
+        if let Some(r) = i.result_id {
+            let all_ids = i.operands.iter().all(|o| id(o).is_some());
+            def.insert(
+                r,
+                Def {
+                    op: if all_ids { i.class.opcode } else { Op::Nop },
+                    ty: i.result_type,
+                    ops: i.operands.iter().filter_map(id).collect(),
+                },
+            );
+        }
+    }
+    let shift_ok = |d: &Def| c64.get(&d.ops[1]).is_some_and(|&s| s < 32);
+    // Value operand positions of a candidate.
+    let values = |d: &Def| -> &'static [usize] {
+        match d.op {
+            Op::Select => &[1, 2],
+            Op::ShiftLeftLogical | Op::Not | Op::SNegate => &[0],
+            _ => &[0, 1],
+        }
+    };
+    let mut low: HashSet<Word> = def
+        .iter()
+        .filter(|(r, d)| {
+            d.ty == Some(u64_)
+                && !decorated.contains(r)
+                && match d.op {
+                    Op::IAdd
+                    | Op::ISub
+                    | Op::IMul
+                    | Op::BitwiseAnd
+                    | Op::BitwiseOr
+                    | Op::BitwiseXor
+                    | Op::Select => true,
+                    Op::Not | Op::SNegate => d.ops.len() == 1,
+                    Op::ShiftLeftLogical => shift_ok(d),
+                    _ => false,
+                }
+        })
+        .map(|(r, _)| *r)
+        .collect();
+    let trunc = |u: Word| {
+        def.get(&u)
+            .is_some_and(|d| d.op == Op::UConvert && d.ty == Some(u32_) && !decorated.contains(&u))
+    };
+    loop {
+        let out: Vec<Word> = low
+            .iter()
+            .copied()
+            .filter(|x| {
+                !readers.get(x).into_iter().flatten().all(|&(u, k)| match u {
+                    Some(u) if trunc(u) => true,
+                    Some(u) if low.contains(&u) => values(&def[&u]).contains(&k),
+                    _ => false,
+                })
+            })
+            .collect();
+        if out.is_empty() {
+            break;
+        }
+        for x in out {
+            low.remove(&x);
+        }
+    }
+    if low.is_empty() {
+        return 0;
+    }
+    // A 32-bit value `x` whose extension `e` is read: `e -> x`.
+    let ext_of = |e: Word| {
+        def.get(&e).and_then(|d| {
+            (matches!(d.op, Op::UConvert | Op::SConvert)
+                && d.ty == Some(u64_)
+                && def.get(&d.ops[0]).and_then(|s| s.ty) == Some(u32_))
+            .then_some(d.ops[0])
+        })
+    };
+    // Groups: connected by operands (union-find over the members).
+    let members: Vec<Word> = {
+        let mut v: Vec<Word> = low.iter().copied().collect();
+        v.sort_unstable();
+        v
+    };
+    let index: HashMap<Word, usize> = members.iter().enumerate().map(|(k, &x)| (x, k)).collect();
+    let mut parent: Vec<usize> = (0..members.len()).collect();
+    fn find(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        x
+    }
+    for (k, x) in members.iter().enumerate() {
+        let d = &def[x];
+        for &j in values(d) {
+            if let Some(&o) = index.get(&d.ops[j]) {
+                let (a, b) = (find(&mut parent, k), find(&mut parent, o));
+                parent[a] = b;
+            }
+        }
+    }
+    let group: Vec<usize> = (0..members.len()).map(|k| find(&mut parent, k)).collect();
+    let in_group = |u: Option<Word>, g: usize| {
+        u.and_then(|u| index.get(&u))
+            .is_some_and(|&i| group[i] == g)
+    };
+    // Words saved and added per group: 4 per truncation of a member and per extension read only by
+    // the group's members; 4 per new truncation of another operand and per new 32-bit constant.
+    let mut saved: HashMap<usize, i64> = HashMap::default();
+    let mut exts: HashSet<(usize, Word)> = HashSet::default();
+    let mut new_consts: HashSet<u32> = HashSet::default();
+    for (k, x) in members.iter().enumerate() {
+        let g = group[k];
+        let d = &def[x];
+        let mut s = 0i64;
+        for &(u, _) in readers.get(x).into_iter().flatten() {
+            if u.is_some_and(trunc) {
+                s += 4;
+            }
+        }
+        for &j in values(d) {
+            let o = d.ops[j];
+            if low.contains(&o) {
+                continue;
+            }
+            if let Some(&v) = c64.get(&o) {
+                if !c32.contains_key(&(v as u32)) && new_consts.insert(v as u32) {
+                    s -= 4;
+                }
+            } else if ext_of(o).is_some() {
+                if exts.insert((g, o))
+                    && readers
+                        .get(&o)
+                        .into_iter()
+                        .flatten()
+                        .all(|&(u, _)| in_group(u, g))
+                {
+                    s += 4;
+                }
+            } else {
+                s -= 4;
+            }
+        }
+        *saved.entry(g).or_default() += s;
+    }
+    let chosen: HashSet<Word> = members
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| saved.get(&group[k]).is_some_and(|&s| s > 0))
+        .map(|(_, &x)| x)
+        .collect();
+    if chosen.is_empty() {
+        return 0;
+    }
+    let mut konst = |m: &mut Module, bound: &mut Word, v: u32| {
+        *c32.entry(v).or_insert_with(|| {
+            let c = *bound;
+            *bound += 1;
+            m.types_global_values.push(Instruction::new(
+                Op::Constant,
+                Some(u32_),
+                Some(c),
+                vec![Operand::LiteralBit32(v)],
+            ));
+            c
+        })
+    };
+    let mut repl: HashMap<Word, Word> = HashMap::default();
+    for blk in &mut f.blocks {
+        let mut out = Vec::with_capacity(blk.instructions.len());
+        for mut i in std::mem::take(&mut blk.instructions) {
+            let Some(r) = i.result_id else {
+                out.push(i);
+                continue;
+            };
+            if let Some(&x) = i
+                .operands
+                .first()
+                .and_then(id)
+                .as_ref()
+                .filter(|x| chosen.contains(x))
+            {
+                if trunc(r) {
+                    repl.insert(r, x);
+                    gone.insert(r);
+                    continue;
+                }
+            }
+            if !chosen.contains(&r) {
+                out.push(i);
+                continue;
+            }
+            let d = &def[&r];
+            for &j in values(d) {
+                let o = d.ops[j];
+                let n = if chosen.contains(&o) {
+                    o
+                } else if let Some(&v) = c64.get(&o) {
+                    konst(m, bound, v as u32)
+                } else if let Some(x) = ext_of(o) {
+                    x
+                } else {
+                    let t = *bound;
+                    *bound += 1;
+                    out.push(Instruction::new(
+                        Op::UConvert,
+                        Some(u32_),
+                        Some(t),
+                        vec![Operand::IdRef(o)],
+                    ));
+                    t
+                };
+                i.operands[j] = Operand::IdRef(n);
+            }
+            if d.op == Op::ShiftLeftLogical {
+                let s = c64[&d.ops[1]] as u32;
+                i.operands[1] = Operand::IdRef(konst(m, bound, s));
+            }
+            i.result_type = Some(u32_);
+            out.push(i);
+        }
+        blk.instructions = out;
+    }
+    for i in f.blocks.iter_mut().flat_map(|b| &mut b.instructions) {
+        for o in &mut i.operands {
+            if let Operand::IdRef(x) = o {
+                if let Some(y) = repl.get(x) {
+                    *x = *y;
+                }
+            }
+        }
+    }
+    chosen.len()
+}
+
+/// Part of rewrite `n` (decision D205): a store to a private scalar of the value the variable is known
+/// to hold at that point of its block (the value last loaded from or stored to it in the block, with no
+/// store of another value between) changes nothing and is deleted. Such stores are left where `k` and
+/// `a` folded a misaligned flag's `flag || false` back to the flag just loaded. Returns the stores
+/// deleted.
+fn same_stores(f: &mut Function) -> usize {
+    let scalars = private_scalars(f);
+    if scalars.is_empty() {
+        return 0;
+    }
+    let mut done = 0;
+    for blk in &mut f.blocks {
+        let mut holds: HashMap<Word, Word> = HashMap::default();
+        blk.instructions.retain(|i| {
+            let p = i.operands.first().and_then(id);
+            match (i.class.opcode, p) {
+                (Op::Load, Some(v)) if scalars.contains_key(&v) => {
+                    if let Some(r) = i.result_id {
+                        holds.entry(v).or_insert(r);
+                    }
+                    true
+                }
+                (Op::Store, Some(v)) if scalars.contains_key(&v) => {
+                    let x = i.operands.get(1).and_then(id).unwrap_or(0);
+                    if holds.get(&v) == Some(&x) {
+                        done += 1;
+                        false
+                    } else {
+                        holds.insert(v, x);
+                        true
+                    }
+                }
+                _ => true,
+            }
+        });
+    }
+    done
+}
+
+/// Part of rewrite `n` (decision D205): a bit test `((x >> l) & 1) == 1` whose shift and AND nobody
+/// else reads becomes `(x & b) != 0` with `b = 1 << l` computed once per `l` (after `l`'s definition).
+/// The lane mapping tests its lane's EXEC or VCC bit this way at every guarded instruction, `l` being
+/// the lane's index: 15 words become 10, plus 5 once. Exact by SPIR-V's definitions for `l` below the
+/// width (bit `l` of `x` set either way); for a larger `l` both forms are undefined values. Returns the
+/// tests rewritten.
+fn bit_tests(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
+    let consts = constants(m);
+    let mut uses: HashMap<Word, usize> = HashMap::default();
+    let mut def: HashMap<Word, (Op, Option<Word>, Vec<Word>)> = HashMap::default();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        for x in i.operands.iter().filter_map(id) {
+            *uses.entry(x).or_default() += 1;
+        }
+        if let Some(r) = i.result_id {
+            def.insert(
+                r,
+                (
+                    i.class.opcode,
+                    i.result_type,
+                    i.operands.iter().filter_map(id).collect(),
+                ),
+            );
+        }
+    }
+    let one = |x: Word| consts.get(&x) == Some(&1);
+    // Test -> (x, l, the constant 1 of x's type, x's type).
+    let mut hits: HashMap<Word, (Word, Word, Word, Word)> = HashMap::default();
+    for (&r, (op, _, o)) in &def {
+        if *op != Op::IEqual || o.len() != 2 || !one(o[1]) {
+            continue;
+        }
+        let Some((Op::BitwiseAnd, Some(t), a)) = def.get(&o[0]) else {
+            continue;
+        };
+        if a.len() != 2 || !one(a[1]) || uses.get(&o[0]) != Some(&1) {
+            continue;
+        }
+        let Some((Op::ShiftRightLogical, Some(_), s)) = def.get(&a[0]) else {
+            continue;
+        };
+        if s.len() != 2 || consts.contains_key(&s[1]) || uses.get(&a[0]) != Some(&1) {
+            continue;
+        }
+        hits.insert(r, (s[0], s[1], a[1], *t));
+    }
+    // Pays only where an amount is shared: 5 words saved per test, 5 spent per (amount, type).
+    let mut per: HashMap<(Word, Word), usize> = HashMap::default();
+    for &(_, l, _, t) in hits.values() {
+        *per.entry((l, t)).or_default() += 1;
+    }
+    hits.retain(|_, &mut (_, l, _, t)| per[&(l, t)] >= 2);
+    if hits.is_empty() {
+        return 0;
+    }
+    // Zero of each type, by value.
+    let mut zero: HashMap<Word, Word> = m
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::Constant)
+        .filter(|i| {
+            matches!(
+                i.operands.first(),
+                Some(Operand::LiteralBit32(0) | Operand::LiteralBit64(0))
+            )
+        })
+        .filter_map(|i| Some((i.result_type?, i.result_id?)))
+        .collect();
+    let wide: HashSet<Word> = m
+        .types_global_values
+        .iter()
+        .filter(|i| {
+            i.class.opcode == Op::TypeInt && i.operands.first() == Some(&Operand::LiteralBit32(64))
+        })
+        .filter_map(|i| i.result_id)
+        .collect();
+    // The bit of each (amount, type), defined after the amount (after the phis of its block, or at
+    // the entry's start after its variables when the amount is not defined in the function).
+    let mut bit: HashMap<(Word, Word), Word> = HashMap::default();
+    let mut after: HashMap<Word, Vec<Instruction>> = HashMap::default();
+    let mut at_entry: Vec<Instruction> = Vec::new();
+    let mut keys: Vec<(Word, Word)> = per
+        .iter()
+        .filter(|(_, &n)| n >= 2)
+        .map(|(k, _)| *k)
+        .collect();
+    keys.sort_unstable();
+    let one_of: HashMap<Word, Word> = hits.values().map(|&(_, _, c, t)| (t, c)).collect();
+    for (l, t) in keys {
+        let b = *bound;
+        *bound += 1;
+        let i = Instruction::new(
+            Op::ShiftLeftLogical,
+            Some(t),
+            Some(b),
+            vec![Operand::IdRef(one_of[&t]), Operand::IdRef(l)],
+        );
+        match def.get(&l) {
+            Some(_) => after.entry(l).or_default().push(i),
+            None => at_entry.push(i),
+        }
+        bit.insert((l, t), b);
+    }
+    for &t in one_of.keys() {
+        zero.entry(t).or_insert_with(|| {
+            let c = *bound;
+            *bound += 1;
+            let v = if wide.contains(&t) {
+                Operand::LiteralBit64(0)
+            } else {
+                Operand::LiteralBit32(0)
+            };
+            m.types_global_values
+                .push(Instruction::new(Op::Constant, Some(t), Some(c), vec![v]));
+            c
+        });
+    }
+    let mut done = 0;
+    for (bi, blk) in f.blocks.iter_mut().enumerate() {
+        let mut out = Vec::with_capacity(blk.instructions.len() + 2);
+        let mut pending: Vec<Instruction> = Vec::new();
+        for mut i in std::mem::take(&mut blk.instructions) {
+            let op = i.class.opcode;
+            let r = i.result_id;
+            if let Some(&(x, l, _, t)) = r.and_then(|r| hits.get(&r)) {
+                // `(x & b) != 0`: the AND reuses the test's operand slot order.
+                let a = *bound;
+                *bound += 1;
+                out.push(Instruction::new(
+                    Op::BitwiseAnd,
+                    Some(t),
+                    Some(a),
+                    vec![Operand::IdRef(x), Operand::IdRef(bit[&(l, t)])],
+                ));
+                i = Instruction::new(
+                    Op::INotEqual,
+                    i.result_type,
+                    r,
+                    vec![Operand::IdRef(a), Operand::IdRef(zero[&t])],
+                );
+                done += 1;
+            }
+            let is_phi_or_var = op == Op::Phi || (bi == 0 && op == Op::Variable);
+            if !pending.is_empty() && !is_phi_or_var {
+                out.append(&mut pending);
+            }
+            if bi == 0 && !at_entry.is_empty() && !is_phi_or_var {
+                out.append(&mut at_entry);
+            }
+            out.push(i);
+            if let Some(v) = r.and_then(|r| after.remove(&r)) {
+                if op == Op::Phi || (bi == 0 && op == Op::Variable) {
+                    pending.extend(v);
+                } else {
+                    out.extend(v);
+                }
+            }
+        }
+        blk.instructions = out;
+    }
+    done
 }
 
 #[cfg(test)]
