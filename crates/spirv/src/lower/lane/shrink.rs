@@ -3553,6 +3553,12 @@ fn narrow(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet
                 s -= 4;
             }
         }
+        if d.op == Op::ShiftLeftLogical {
+            let v = c64[&d.ops[1]] as u32;
+            if !c32.contains_key(&v) && new_consts.insert(v) {
+                s -= 4;
+            }
+        }
         *saved.entry(g).or_default() += s;
     }
     let chosen: HashSet<Word> = members
@@ -3657,18 +3663,28 @@ fn same_stores(f: &mut Function) -> usize {
     }
     let mut done = 0;
     for blk in &mut f.blocks {
+        // What each variable holds, and loads of a variable whose value was known (the same value).
         let mut holds: HashMap<Word, Word> = HashMap::default();
+        let mut alias: HashMap<Word, Word> = HashMap::default();
         blk.instructions.retain(|i| {
             let p = i.operands.first().and_then(id);
             match (i.class.opcode, p) {
                 (Op::Load, Some(v)) if scalars.contains_key(&v) => {
                     if let Some(r) = i.result_id {
-                        holds.entry(v).or_insert(r);
+                        match holds.get(&v) {
+                            Some(&h) => {
+                                alias.insert(r, h);
+                            }
+                            None => {
+                                holds.insert(v, r);
+                            }
+                        }
                     }
                     true
                 }
                 (Op::Store, Some(v)) if scalars.contains_key(&v) => {
                     let x = i.operands.get(1).and_then(id).unwrap_or(0);
+                    let x = alias.get(&x).copied().unwrap_or(x);
                     if holds.get(&v) == Some(&x) {
                         done += 1;
                         false
@@ -4253,5 +4269,224 @@ mod tests {
             .filter_map(|i| i.result_id)
             .collect();
         assert_eq!(phis, [i, mixed].into_iter().collect());
+    }
+
+    fn insts(f: &Function) -> impl Iterator<Item = &Instruction> {
+        f.blocks.iter().flat_map(|b| &b.instructions)
+    }
+
+    fn def_of(f: &Function, x: Word) -> &Instruction {
+        insts(f).find(|i| i.result_id == Some(x)).expect("defined")
+    }
+
+    /// Rewrite `n`'s narrowing (D205), on a function built by hand from two u32 words `a`, `b` and a
+    /// bool `c`:
+    /// - `t = (zext a + zext b) + select(c, 1, 0)` read only as `trunc32(t)` (an add with carry in):
+    ///   the three 64-bit operations become 32-bit ones on `a`, `b` and 32-bit constants, and the
+    ///   truncation's reader reads `t`;
+    /// - `p = zext a * zext b` read as `trunc32(p >> 32)` (the high word): kept 64-bit;
+    /// - `q = w + w` (`w` a 64-bit load) read only as `trunc32(q)`: kept (truncating `w` costs as many
+    ///   words as the truncation saves);
+    /// - `u = zext a << 3` read as `trunc32(u)` and `v = zext a << 40` read as `trunc32(v)`: `u`
+    ///   narrowed, `v` kept (a shift by 32 or more moves high bits into the low word's place).
+    #[test]
+    fn narrow_computes_in_32_bits_only_what_no_high_word_reaches() {
+        let mut b = Builder::new();
+        let void = b.type_void();
+        let boolt = b.type_bool();
+        let u32t = b.type_int(32, 0);
+        let u64t = b.type_int(64, 0);
+        let fnt = b.type_function(void, []);
+        let pb = b.type_pointer(None, StorageClass::Function, boolt);
+        let pu = b.type_pointer(None, StorageClass::Function, u32t);
+        let pw = b.type_pointer(None, StorageClass::Function, u64t);
+        let one = b.constant_bit64(u64t, 1);
+        let zero = b.constant_bit64(u64t, 0);
+        let c32 = b.constant_bit64(u64t, 32);
+        let c3 = b.constant_bit64(u64t, 3);
+        let c40 = b.constant_bit64(u64t, 40);
+        // The 32-bit constants a lane module has anyway (so narrowing adds none).
+        for v in [0, 1, 3] {
+            b.constant_bit32(u32t, v);
+        }
+        b.begin_function(void, None, FunctionControl::NONE, fnt)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        let (av, bv, cv, wv) = (
+            b.variable(pu, None, StorageClass::Function, None),
+            b.variable(pu, None, StorageClass::Function, None),
+            b.variable(pb, None, StorageClass::Function, None),
+            b.variable(pw, None, StorageClass::Function, None),
+        );
+        let out: Vec<Word> = (0..5)
+            .map(|_| b.variable(pu, None, StorageClass::Function, None))
+            .collect();
+        let a = b.load(u32t, None, av, None, []).unwrap();
+        let bb = b.load(u32t, None, bv, None, []).unwrap();
+        let c = b.load(boolt, None, cv, None, []).unwrap();
+        let w = b.load(u64t, None, wv, None, []).unwrap();
+        let za = b.u_convert(u64t, None, a).unwrap();
+        let zb = b.u_convert(u64t, None, bb).unwrap();
+        let s = b.i_add(u64t, None, za, zb).unwrap();
+        let sel = b.select(u64t, None, c, one, zero).unwrap();
+        let t = b.i_add(u64t, None, s, sel).unwrap();
+        let tl = b.u_convert(u32t, None, t).unwrap();
+        b.store(out[0], tl, None, []).unwrap();
+        let p = b.i_mul(u64t, None, za, zb).unwrap();
+        let ph = b.shift_right_logical(u64t, None, p, c32).unwrap();
+        let phl = b.u_convert(u32t, None, ph).unwrap();
+        b.store(out[1], phl, None, []).unwrap();
+        let q = b.i_add(u64t, None, w, w).unwrap();
+        let ql = b.u_convert(u32t, None, q).unwrap();
+        b.store(out[2], ql, None, []).unwrap();
+        let u = b.shift_left_logical(u64t, None, za, c3).unwrap();
+        let ul = b.u_convert(u32t, None, u).unwrap();
+        b.store(out[3], ul, None, []).unwrap();
+        let v = b.shift_left_logical(u64t, None, za, c40).unwrap();
+        let vl = b.u_convert(u32t, None, v).unwrap();
+        b.store(out[4], vl, None, []).unwrap();
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        let mut m = b.module();
+        let mut f = m.functions.pop().unwrap();
+        let mut bound = m.header.as_ref().unwrap().bound;
+        let mut gone = HashSet::default();
+        let n = narrow(&mut m, &mut f, &mut bound, &mut gone);
+        assert_eq!(n, 4);
+        for x in [s, sel, t, u] {
+            assert_eq!(def_of(&f, x).result_type, Some(u32t), "%{x} narrowed");
+        }
+        for x in [p, q, v] {
+            assert_eq!(def_of(&f, x).result_type, Some(u64t), "%{x} kept");
+        }
+        assert_eq!(def_of(&f, s).operands, [Operand::IdRef(a), Operand::IdRef(bb)]);
+        for x in [tl, ul] {
+            assert!(gone.contains(&x) && insts(&f).all(|i| i.result_id != Some(x)));
+        }
+        let stored: Vec<Word> = insts(&f)
+            .filter(|i| i.class.opcode == Op::Store)
+            .filter_map(|i| i.operands.get(1).and_then(id))
+            .collect();
+        assert_eq!(stored, [t, phl, ql, u, vl]);
+        // The select's arms are the 32-bit constants 1 and 0.
+        let k32 = |x: &Operand| {
+            let x = id(x).unwrap();
+            m.types_global_values
+                .iter()
+                .find(|i| i.result_id == Some(x))
+                .map(|i| (i.result_type, i.operands.clone()))
+        };
+        let arms = &def_of(&f, sel).operands;
+        assert_eq!(k32(&arms[1]), Some((Some(u32t), vec![Operand::LiteralBit32(1)])));
+        assert_eq!(k32(&arms[2]), Some((Some(u32t), vec![Operand::LiteralBit32(0)])));
+    }
+
+    /// Rewrite `n`'s bit tests and pairs (D205), and its stores of the value held:
+    /// - `((x >> l) & 1) == 1` and `((y >> l) & 1) == 1` become `(x & b) != 0`, `(y & b) != 0` with one
+    ///   `b = 1 << l`; `((x >> l2) & 1) == 1`, the only test of `l2`, stays;
+    /// - `zext a | (zext b << 32)` with a shift read once becomes `OpBitcast` of the vector `(a, b)`, its
+    ///   low-word truncation reads `a`; a pair whose shift is read twice stays an OR;
+    /// - `store v (load v)` and a second `store v x` go; `store v y` after `load v` stays.
+    #[test]
+    fn bit_tests_pairs_and_stores_of_the_value_held() {
+        let mut b = Builder::new();
+        let void = b.type_void();
+        let boolt = b.type_bool();
+        let u32t = b.type_int(32, 0);
+        let u64t = b.type_int(64, 0);
+        let fnt = b.type_function(void, []);
+        let pb = b.type_pointer(None, StorageClass::Function, boolt);
+        let pu = b.type_pointer(None, StorageClass::Function, u32t);
+        let pw = b.type_pointer(None, StorageClass::Function, u64t);
+        let one = b.constant_bit32(u32t, 1);
+        let c32 = b.constant_bit64(u64t, 32);
+        b.begin_function(void, None, FunctionControl::NONE, fnt)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        let vars: Vec<Word> = (0..5)
+            .map(|_| b.variable(pu, None, StorageClass::Function, None))
+            .collect();
+        let bo: Vec<Word> = (0..3)
+            .map(|_| b.variable(pb, None, StorageClass::Function, None))
+            .collect();
+        let wo: Vec<Word> = (0..3)
+            .map(|_| b.variable(pw, None, StorageClass::Function, None))
+            .collect();
+        let x = b.load(u32t, None, vars[0], None, []).unwrap();
+        let y = b.load(u32t, None, vars[1], None, []).unwrap();
+        let l = b.load(u32t, None, vars[2], None, []).unwrap();
+        let l2 = b.load(u32t, None, vars[3], None, []).unwrap();
+        let test = |b: &mut Builder, v: Word, l: Word| {
+            let s = b.shift_right_logical(u32t, None, v, l).unwrap();
+            let a = b.bitwise_and(u32t, None, s, one).unwrap();
+            b.i_equal(boolt, None, a, one).unwrap()
+        };
+        let t1 = test(&mut b, x, l);
+        let t2 = test(&mut b, y, l);
+        let t3 = test(&mut b, x, l2);
+        for (k, t) in [t1, t2, t3].into_iter().enumerate() {
+            b.store(bo[k], t, None, []).unwrap();
+        }
+        let za = b.u_convert(u64t, None, x).unwrap();
+        let zb = b.u_convert(u64t, None, y).unwrap();
+        let sh = b.shift_left_logical(u64t, None, zb, c32).unwrap();
+        let p = b.bitwise_or(u64t, None, za, sh).unwrap();
+        let plo = b.u_convert(u32t, None, p).unwrap();
+        b.store(wo[0], p, None, []).unwrap();
+        b.store(vars[4], plo, None, []).unwrap();
+        let sh2 = b.shift_left_logical(u64t, None, za, c32).unwrap();
+        let p2 = b.bitwise_or(u64t, None, zb, sh2).unwrap();
+        b.store(wo[1], p2, None, []).unwrap();
+        b.store(wo[2], sh2, None, []).unwrap();
+        // Stores of the value held.
+        let lv = b.load(u32t, None, vars[0], None, []).unwrap();
+        b.store(vars[0], lv, None, []).unwrap();
+        b.store(vars[1], x, None, []).unwrap();
+        b.store(vars[1], x, None, []).unwrap();
+        let _ = b.load(u32t, None, vars[2], None, []).unwrap();
+        b.store(vars[2], y, None, []).unwrap();
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        let mut m = b.module();
+        let mut f = m.functions.pop().unwrap();
+        let mut bound = m.header.as_ref().unwrap().bound;
+        let mut gone = HashSet::default();
+        assert_eq!(bit_tests(&mut m, &mut f, &mut bound), 2);
+        for t in [t1, t2] {
+            let i = def_of(&f, t);
+            assert_eq!(i.class.opcode, Op::INotEqual);
+            let a = def_of(&f, id(&i.operands[0]).unwrap());
+            assert_eq!(a.class.opcode, Op::BitwiseAnd);
+            let bit = def_of(&f, id(&a.operands[1]).unwrap());
+            assert_eq!(bit.class.opcode, Op::ShiftLeftLogical);
+            assert_eq!(bit.operands, [Operand::IdRef(one), Operand::IdRef(l)]);
+        }
+        assert_eq!(def_of(&f, t3).class.opcode, Op::IEqual);
+        let bits = insts(&f)
+            .filter(|i| i.class.opcode == Op::ShiftLeftLogical && i.result_type == Some(u32t))
+            .count();
+        assert_eq!(bits, 1);
+        assert_eq!(pairs(&mut m, &mut f, &mut bound, &mut gone), 2);
+        let pi = def_of(&f, p);
+        assert_eq!(pi.class.opcode, Op::Bitcast);
+        let v = def_of(&f, id(&pi.operands[0]).unwrap());
+        assert_eq!(v.class.opcode, Op::CompositeConstruct);
+        assert_eq!(v.operands, [Operand::IdRef(x), Operand::IdRef(y)]);
+        assert_eq!(def_of(&f, p2).class.opcode, Op::BitwiseOr);
+        assert!(gone.contains(&plo));
+        let stores = |f: &Function| -> Vec<(Word, Word)> {
+            insts(f)
+                .filter(|i| i.class.opcode == Op::Store)
+                .map(|i| (id(&i.operands[0]).unwrap(), id(&i.operands[1]).unwrap()))
+                .collect()
+        };
+        assert!(stores(&f).contains(&(vars[4], x)));
+        let before = stores(&f).len();
+        assert_eq!(same_stores(&mut f), 2);
+        let after = stores(&f);
+        assert_eq!(after.len(), before - 2);
+        assert!(!after.contains(&(vars[0], lv)));
+        assert_eq!(after.iter().filter(|s| **s == (vars[1], x)).count(), 1);
+        assert!(after.contains(&(vars[2], y)));
     }
 }
