@@ -30,9 +30,13 @@
 //! outlining of float primitives ([`outline`], D163), SSA construction ([`promote`], D182) and integer /
 //! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182), guard
 //! selects nobody observes ([`unguard`], D193), known low zero bits ([`low_zeros`], [`guarded_uses`],
-//! [`trivial_phis`], D199); each function's docs give its exactness argument. Order: `o`, the removal of
-//! the input copies of float primitives left inline ([`uncopy`], D197, whatever the letters), then per
-//! function `s`, `i`, `f`, `m`, `a`, `c`, `k` (then `a`, trivial phis and `c` again), `g`, `l`, `d`.
+//! [`trivial_phis`], D199), 64-bit arithmetic whose high word nobody reads done in 32 bits ([`narrow`],
+//! `n`), shared lane-bit tests ([`bit_tests`], `b`), stores of the value a variable holds
+//! ([`same_stores`], `e`) and word pairs as bitcasts of two-word vectors ([`pairs`], `p`) (D205); each
+//! function's docs give its exactness argument. Order: `o`, the removal of the input copies of float
+//! primitives left inline ([`uncopy`], D197, whatever the letters), then per function `s`, `i`, `f`,
+//! `m`, `a`, `c`, `k` (then `a`, trivial phis and `c` again), `g`, then (with any of `n`, `b`, `e`, `p`)
+//! dead code, `n`, `b`, `e`, `a` and trivial phis again, `p`; then `l`, `d`.
 //!
 //! Measured in docs/performance.md ("Lane module size"); the ablation tables are in D162 and D182.
 
@@ -61,7 +65,8 @@ pub(crate) struct ShrinkStats {
 }
 
 /// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `m`, `k`, `a`, `c`,
-/// `g`, `l`, `d` for the ablations of D162, D182, D193 and D199, read by [`Passes::from_env`]).
+/// `g`, `n`, `b`, `e`, `p`, `l`, `d` for the ablations of D162, D182, D193, D199 and D205, read by
+/// [`Passes::from_env`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Passes {
     pub split: bool,
@@ -76,6 +81,9 @@ pub(crate) struct Passes {
     pub unguard: bool,
     pub low_zeros: bool,
     pub narrow: bool,
+    pub bits: bool,
+    pub pairs: bool,
+    pub same: bool,
 }
 
 impl Passes {
@@ -92,9 +100,13 @@ impl Passes {
         unguard: true,
         low_zeros: true,
         narrow: true,
+        bits: true,
+        pairs: true,
+        same: true,
     };
 
-    /// The passes named by `RDNA2SPV_SHRINK` (letters `o`, `s`, `i`, `f`, `m`, `k`, `a`, `c`, `g`, `l`, `d`;
+    /// The passes named by `RDNA2SPV_SHRINK` (letters `o`, `s`, `i`, `f`, `m`, `k`, `a`, `c`, `g`, `n`, `b`,
+    /// `e`, `p`, `l`, `d`;
     /// `-` or empty: none), else all.
     pub(crate) fn from_env() -> Passes {
         match std::env::var("RDNA2SPV_SHRINK") {
@@ -111,6 +123,9 @@ impl Passes {
                 unguard: s.contains('g'),
                 low_zeros: s.contains('k'),
                 narrow: s.contains('n'),
+                bits: s.contains('b'),
+                pairs: s.contains('p'),
+                same: s.contains('e'),
             },
             Err(_) => Passes::ALL,
         }
@@ -160,15 +175,24 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word, u32)]) -> 
         if p.unguard {
             st.unguarded += unguard(m, f, &mut gone);
         }
-        if p.narrow {
+        if p.narrow || p.bits || p.pairs || p.same {
             // Dead readers (a carry nobody uses) would keep a 64-bit operation wide.
             st.dead += dead_code(m, f, &mut gone);
-            st.narrowed += narrow(m, f, &mut bound, &mut gone);
-            st.narrowed += bit_tests(m, f, &mut bound);
-            st.narrowed += same_stores(f);
+            if p.narrow {
+                st.narrowed += narrow(m, f, &mut bound, &mut gone);
+            }
+            if p.bits {
+                st.narrowed += bit_tests(m, f, &mut bound);
+            }
+            if p.same {
+                st.narrowed += same_stores(f);
+            }
+            // What `g` and the above left to fold (`g` makes selects of constants their constant).
             st.narrowed += simplify(m, f, &mut bound, &mut gone);
             st.narrowed += trivial_phis(f, &mut gone);
-            st.narrowed += pairs(m, f, &mut bound, &mut gone);
+            if p.pairs {
+                st.narrowed += pairs(m, f, &mut bound, &mut gone);
+            }
         }
         if p.live {
             st.dead_stores += dead_stores(f);
@@ -3914,6 +3938,22 @@ fn pairs(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<
         }
         _ => None,
     };
+    // `x` when `a` and `b` are the low and high words of the 64-bit `x` (a value split and joined again).
+    let split_of = |a: Word, b: Word| {
+        let low = |v: Word| match def.get(&v) {
+            Some((Op::UConvert, Some(t), o)) if *t == u32_ && !decorated.contains(&v) => {
+                matches!(def.get(&o[0]), Some((_, Some(s), _)) if *s == u64_).then_some(o[0])
+            }
+            _ => None,
+        };
+        let x = low(a)?;
+        match def.get(&low(b)?) {
+            Some((Op::ShiftRightLogical, _, s)) if s[0] == x && consts.get(&s[1]) == Some(&32) => {
+                Some(x)
+            }
+            _ => None,
+        }
+    };
     // Or -> (a, b, whether its shift has no other reader).
     let mut pair: HashMap<Word, (Word, Word, bool)> = HashMap::default();
     for (&r, (op, t, o)) in &def {
@@ -3986,6 +4026,10 @@ fn pairs(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<
                 }
             }
             match pair.get(&r) {
+                Some(&(a, b, _)) if split_of(a, b).is_some() => {
+                    repl.insert(r, split_of(a, b).unwrap_or(r));
+                    gone.insert(r);
+                }
                 Some(&(a, b, true)) => {
                     let v = *bound;
                     *bound += 1;
@@ -4012,7 +4056,8 @@ fn pairs(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<
         for i in f.blocks.iter_mut().flat_map(|b| &mut b.instructions) {
             for o in &mut i.operands {
                 if let Operand::IdRef(x) = o {
-                    if let Some(y) = repl.get(x) {
+                    // A truncated pair's low word may itself be a truncated pair's.
+                    while let Some(y) = repl.get(x) {
                         *x = *y;
                     }
                 }
@@ -4306,7 +4351,7 @@ mod tests {
         let c3 = b.constant_bit64(u64t, 3);
         let c40 = b.constant_bit64(u64t, 40);
         // The 32-bit constants a lane module has anyway (so narrowing adds none).
-        for v in [0, 1, 3] {
+        for v in [0, 1, 3, 40] {
             b.constant_bit32(u32t, v);
         }
         b.begin_function(void, None, FunctionControl::NONE, fnt)
@@ -4359,7 +4404,10 @@ mod tests {
         for x in [p, q, v] {
             assert_eq!(def_of(&f, x).result_type, Some(u64t), "%{x} kept");
         }
-        assert_eq!(def_of(&f, s).operands, [Operand::IdRef(a), Operand::IdRef(bb)]);
+        assert_eq!(
+            def_of(&f, s).operands,
+            [Operand::IdRef(a), Operand::IdRef(bb)]
+        );
         for x in [tl, ul] {
             assert!(gone.contains(&x) && insts(&f).all(|i| i.result_id != Some(x)));
         }
@@ -4377,8 +4425,14 @@ mod tests {
                 .map(|i| (i.result_type, i.operands.clone()))
         };
         let arms = &def_of(&f, sel).operands;
-        assert_eq!(k32(&arms[1]), Some((Some(u32t), vec![Operand::LiteralBit32(1)])));
-        assert_eq!(k32(&arms[2]), Some((Some(u32t), vec![Operand::LiteralBit32(0)])));
+        assert_eq!(
+            k32(&arms[1]),
+            Some((Some(u32t), vec![Operand::LiteralBit32(1)]))
+        );
+        assert_eq!(
+            k32(&arms[2]),
+            Some((Some(u32t), vec![Operand::LiteralBit32(0)]))
+        );
     }
 
     /// Rewrite `n`'s bit tests and pairs (D205), and its stores of the value held:
@@ -4386,6 +4440,8 @@ mod tests {
     ///   `b = 1 << l`; `((x >> l2) & 1) == 1`, the only test of `l2`, stays;
     /// - `zext a | (zext b << 32)` with a shift read once becomes `OpBitcast` of the vector `(a, b)`, its
     ///   low-word truncation reads `a`; a pair whose shift is read twice stays an OR;
+    /// - a pair whose low word is a truncated pair's low word: its truncation reads `x` through both;
+    ///   `zext(lo(w)) | (zext(hi(w)) << 32)` is `w`;
     /// - `store v (load v)` and a second `store v x` go; `store v y` after `load v` stays.
     #[test]
     fn bit_tests_pairs_and_stores_of_the_value_held() {
@@ -4438,6 +4494,22 @@ mod tests {
         let p2 = b.bitwise_or(u64t, None, zb, sh2).unwrap();
         b.store(wo[1], p2, None, []).unwrap();
         b.store(wo[2], sh2, None, []).unwrap();
+        // A pair whose low word is a truncated pair's; its own truncation reads `x` through both.
+        let zl = b.u_convert(u64t, None, plo).unwrap();
+        let sh3 = b.shift_left_logical(u64t, None, zb, c32).unwrap();
+        let p3 = b.bitwise_or(u64t, None, zl, sh3).unwrap();
+        let p3lo = b.u_convert(u32t, None, p3).unwrap();
+        b.store(vars[4], p3lo, None, []).unwrap();
+        // A 64-bit value split into words and joined again is the value.
+        let wv = b.load(u64t, None, wo[0], None, []).unwrap();
+        let wlo = b.u_convert(u32t, None, wv).unwrap();
+        let whs = b.shift_right_logical(u64t, None, wv, c32).unwrap();
+        let whi = b.u_convert(u32t, None, whs).unwrap();
+        let zwl = b.u_convert(u64t, None, wlo).unwrap();
+        let zwh = b.u_convert(u64t, None, whi).unwrap();
+        let sh4 = b.shift_left_logical(u64t, None, zwh, c32).unwrap();
+        let p4 = b.bitwise_or(u64t, None, sh4, zwl).unwrap();
+        b.store(wo[1], p4, None, []).unwrap();
         // Stores of the value held.
         let lv = b.load(u32t, None, vars[0], None, []).unwrap();
         b.store(vars[0], lv, None, []).unwrap();
@@ -4466,7 +4538,10 @@ mod tests {
             .filter(|i| i.class.opcode == Op::ShiftLeftLogical && i.result_type == Some(u32t))
             .count();
         assert_eq!(bits, 1);
-        assert_eq!(pairs(&mut m, &mut f, &mut bound, &mut gone), 2);
+        // p and p3 as bitcasts, p4 as `wv`; the truncations of p and p3.
+        assert_eq!(pairs(&mut m, &mut f, &mut bound, &mut gone), 5);
+        assert!(gone.contains(&p4) && gone.contains(&p3lo));
+        assert_eq!(def_of(&f, p3).class.opcode, Op::Bitcast);
         let pi = def_of(&f, p);
         assert_eq!(pi.class.opcode, Op::Bitcast);
         let v = def_of(&f, id(&pi.operands[0]).unwrap());
@@ -4481,10 +4556,14 @@ mod tests {
                 .collect()
         };
         assert!(stores(&f).contains(&(vars[4], x)));
+        assert!(!stores(&f).iter().any(|s| s.1 == p3lo));
+        assert!(stores(&f).contains(&(wo[1], wv)));
+        // vars[4] now gets `x` twice (both truncations read it): the second store goes too.
         let before = stores(&f).len();
-        assert_eq!(same_stores(&mut f), 2);
+        assert_eq!(same_stores(&mut f), 3);
         let after = stores(&f);
-        assert_eq!(after.len(), before - 2);
+        assert_eq!(after.len(), before - 3);
+        assert_eq!(after.iter().filter(|s| **s == (vars[4], x)).count(), 1);
         assert!(!after.contains(&(vars[0], lv)));
         assert_eq!(after.iter().filter(|s| **s == (vars[1], x)).count(), 1);
         assert!(after.contains(&(vars[2], y)));
