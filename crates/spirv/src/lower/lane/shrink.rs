@@ -30,9 +30,13 @@
 //! outlining of float primitives ([`outline`], D163), SSA construction ([`promote`], D182) and integer /
 //! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182), guard
 //! selects nobody observes ([`unguard`], D193), known low zero bits ([`low_zeros`], [`guarded_uses`],
-//! [`trivial_phis`], D199); each function's docs give its exactness argument. Order: `o`, the removal of
-//! the input copies of float primitives left inline ([`uncopy`], D197, whatever the letters), then per
-//! function `s`, `i`, `f`, `m`, `a`, `c`, `k` (then `a`, trivial phis and `c` again), `g`, `l`, `d`.
+//! [`trivial_phis`], D199), 64-bit arithmetic whose high word nobody reads done in 32 bits ([`narrow`],
+//! `n`), shared lane-bit tests ([`bit_tests`], `b`), stores of the value a variable holds
+//! ([`same_stores`], `e`) and word pairs as bitcasts of two-word vectors ([`pairs`], `p`) (D205); each
+//! function's docs give its exactness argument. Order: `o`, the removal of the input copies of float
+//! primitives left inline ([`uncopy`], D197, whatever the letters), then per function `s`, `i`, `f`,
+//! `m`, `a`, `c`, `k` (then `a`, trivial phis and `c` again), `g`, then (with any of `n`, `b`, `e`, `p`)
+//! dead code, `n`, `b`, `e`, `a` and trivial phis again, `p`; then `l`, `d`.
 //!
 //! Measured in docs/performance.md ("Lane module size"); the ablation tables are in D162 and D182.
 
@@ -57,10 +61,12 @@ pub(crate) struct ShrinkStats {
     pub simplified: usize,
     pub unguarded: usize,
     pub low_zeros: usize,
+    pub narrowed: usize,
 }
 
 /// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `m`, `k`, `a`, `c`,
-/// `g`, `l`, `d` for the ablations of D162, D182, D193 and D199, read by [`Passes::from_env`]).
+/// `g`, `n`, `b`, `e`, `p`, `l`, `d` for the ablations of D162, D182, D193, D199 and D205, read by
+/// [`Passes::from_env`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Passes {
     pub split: bool,
@@ -74,6 +80,10 @@ pub(crate) struct Passes {
     pub algebra: bool,
     pub unguard: bool,
     pub low_zeros: bool,
+    pub narrow: bool,
+    pub bits: bool,
+    pub pairs: bool,
+    pub same: bool,
 }
 
 impl Passes {
@@ -89,9 +99,14 @@ impl Passes {
         algebra: true,
         unguard: true,
         low_zeros: true,
+        narrow: true,
+        bits: true,
+        pairs: true,
+        same: true,
     };
 
-    /// The passes named by `RDNA2SPV_SHRINK` (letters `o`, `s`, `i`, `f`, `m`, `k`, `a`, `c`, `g`, `l`, `d`;
+    /// The passes named by `RDNA2SPV_SHRINK` (letters `o`, `s`, `i`, `f`, `m`, `k`, `a`, `c`, `g`, `n`, `b`,
+    /// `e`, `p`, `l`, `d`;
     /// `-` or empty: none), else all.
     pub(crate) fn from_env() -> Passes {
         match std::env::var("RDNA2SPV_SHRINK") {
@@ -107,6 +122,10 @@ impl Passes {
                 algebra: s.contains('a'),
                 unguard: s.contains('g'),
                 low_zeros: s.contains('k'),
+                narrow: s.contains('n'),
+                bits: s.contains('b'),
+                pairs: s.contains('p'),
+                same: s.contains('e'),
             },
             Err(_) => Passes::ALL,
         }
@@ -155,6 +174,25 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word, u32)]) -> 
         }
         if p.unguard {
             st.unguarded += unguard(m, f, &mut gone);
+        }
+        if p.narrow || p.bits || p.pairs || p.same {
+            // Dead readers (a carry nobody uses) would keep a 64-bit operation wide.
+            st.dead += dead_code(m, f, &mut gone);
+            if p.narrow {
+                st.narrowed += narrow(m, f, &mut bound, &mut gone);
+            }
+            if p.bits {
+                st.narrowed += bit_tests(m, f, &mut bound);
+            }
+            if p.same {
+                st.narrowed += same_stores(f);
+            }
+            // What `g` and the above left to fold (`g` makes selects of constants their constant).
+            st.narrowed += simplify(m, f, &mut bound, &mut gone);
+            st.narrowed += trivial_phis(f, &mut gone);
+            if p.pairs {
+                st.narrowed += pairs(m, f, &mut bound, &mut gone);
+            }
         }
         if p.live {
             st.dead_stores += dead_stores(f);
@@ -3387,6 +3425,711 @@ impl Quiet<'_> {
     }
 }
 
+/// Rewrite `n` (decision D205): 64-bit integer arithmetic whose high word nobody reads is done in 32
+/// bits. The lowering computes a 32-bit add with carry in (`v_add_co_ci_u32`), a multiply-add of words
+/// and the low words of address sums as 64-bit operations on zero-extended words, and keeps only the
+/// low word (`OpUConvert` to 32 bits). A 64-bit `+ - * & | ^ ~`, negation, `select` (its value operands)
+/// or left shift by a constant below 32 is *low-only* when every use of its result is such a
+/// truncation or a value operand of another low-only operation (the greatest such set, by removing
+/// until nothing changes). Each connected group of low-only operations is computed in 32 bits when that
+/// takes fewer words: each operation's type becomes the 32-bit one; its operands that are low-only stay,
+/// a constant becomes the 32-bit constant of its low word, a zero or sign extension of a 32-bit value
+/// becomes that value, anything else is truncated by a new `OpUConvert` before the operation; each
+/// truncation of a group member is replaced by the member.
+///
+/// Exact by SPIR-V's definitions (wrapping two's-complement arithmetic): the low 32 bits of `a + b`,
+/// `a - b`, `a * b`, `a & b`, `a | b`, `a ^ b`, `~a`, `-a` depend only on the low 32 bits of the operands
+/// and are the 32-bit operation on them; those of `a << s` for `s < 32` are `lo(a) << s`; those of
+/// `select(c, a, b)` are `select(c, lo(a), lo(b))`; the low word of an extension of a 32-bit `x` is `x`.
+/// By induction over each group in dominance order, every member computes the low word of its former
+/// value, and every reader of a member read only its low word (the truncations) or is a member.
+/// Decorated ids are left alone. Returns the operations narrowed.
+fn narrow(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<Word>) -> usize {
+    let int = |w: u32| {
+        m.types_global_values
+            .iter()
+            .find(|i| {
+                i.class.opcode == Op::TypeInt
+                    && i.operands.first() == Some(&Operand::LiteralBit32(w))
+                    && i.operands.get(1) == Some(&Operand::LiteralBit32(0))
+            })
+            .and_then(|i| i.result_id)
+    };
+    let (Some(u32_), Some(u64_)) = (int(32), int(64)) else {
+        return 0;
+    };
+    let decorated: HashSet<Word> = m
+        .annotations
+        .iter()
+        .filter_map(|i| i.operands.first().and_then(id))
+        .collect();
+    // 64-bit constants by id, 32-bit constants by value.
+    let mut c64: HashMap<Word, u64> = HashMap::default();
+    let mut c32: HashMap<u32, Word> = HashMap::default();
+    for i in &m.types_global_values {
+        let (Some(r), Some(t)) = (i.result_id, i.result_type) else {
+            continue;
+        };
+        match (i.class.opcode, i.operands.first()) {
+            (Op::Constant, Some(Operand::LiteralBit64(v))) if t == u64_ => {
+                c64.insert(r, *v);
+            }
+            (Op::ConstantNull, _) if t == u64_ => {
+                c64.insert(r, 0);
+            }
+            (Op::Constant, Some(Operand::LiteralBit32(v))) if t == u32_ => {
+                c32.entry(*v).or_insert(r);
+            }
+            _ => {}
+        }
+    }
+    // Definitions (opcode, type, operands, position) and readers (reader, operand position; None for
+    // an instruction without a result) of every id of the function.
+    struct Def {
+        op: Op,
+        ty: Option<Word>,
+        ops: Vec<Word>,
+    }
+    let mut def: HashMap<Word, Def> = HashMap::default();
+    let mut readers: HashMap<Word, Vec<(Option<Word>, usize)>> = HashMap::default();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        for (k, o) in i.operands.iter().enumerate() {
+            if let Some(x) = id(o) {
+                readers.entry(x).or_default().push((i.result_id, k));
+            }
+        }
+        if let Some(r) = i.result_id {
+            let all_ids = i.operands.iter().all(|o| id(o).is_some());
+            def.insert(
+                r,
+                Def {
+                    op: if all_ids { i.class.opcode } else { Op::Nop },
+                    ty: i.result_type,
+                    ops: i.operands.iter().filter_map(id).collect(),
+                },
+            );
+        }
+    }
+    let shift_ok = |d: &Def| c64.get(&d.ops[1]).is_some_and(|&s| s < 32);
+    // Value operand positions of a candidate.
+    let values = |d: &Def| -> &'static [usize] {
+        match d.op {
+            Op::Select => &[1, 2],
+            Op::ShiftLeftLogical | Op::Not | Op::SNegate => &[0],
+            _ => &[0, 1],
+        }
+    };
+    let mut low: HashSet<Word> = def
+        .iter()
+        .filter(|(r, d)| {
+            d.ty == Some(u64_)
+                && !decorated.contains(r)
+                && match d.op {
+                    Op::IAdd
+                    | Op::ISub
+                    | Op::IMul
+                    | Op::BitwiseAnd
+                    | Op::BitwiseOr
+                    | Op::BitwiseXor
+                    | Op::Select => true,
+                    Op::Not | Op::SNegate => d.ops.len() == 1,
+                    Op::ShiftLeftLogical => shift_ok(d),
+                    _ => false,
+                }
+        })
+        .map(|(r, _)| *r)
+        .collect();
+    let trunc = |u: Word| {
+        def.get(&u)
+            .is_some_and(|d| d.op == Op::UConvert && d.ty == Some(u32_) && !decorated.contains(&u))
+    };
+    loop {
+        let out: Vec<Word> = low
+            .iter()
+            .copied()
+            .filter(|x| {
+                !readers.get(x).into_iter().flatten().all(|&(u, k)| match u {
+                    Some(u) if trunc(u) => true,
+                    Some(u) if low.contains(&u) => values(&def[&u]).contains(&k),
+                    _ => false,
+                })
+            })
+            .collect();
+        if out.is_empty() {
+            break;
+        }
+        for x in out {
+            low.remove(&x);
+        }
+    }
+    if low.is_empty() {
+        return 0;
+    }
+    // A 32-bit value `x` whose extension `e` is read: `e -> x`.
+    let ext_of = |e: Word| {
+        def.get(&e).and_then(|d| {
+            (matches!(d.op, Op::UConvert | Op::SConvert)
+                && d.ty == Some(u64_)
+                && def.get(&d.ops[0]).and_then(|s| s.ty) == Some(u32_))
+            .then_some(d.ops[0])
+        })
+    };
+    // Groups: connected by operands (union-find over the members).
+    let members: Vec<Word> = {
+        let mut v: Vec<Word> = low.iter().copied().collect();
+        v.sort_unstable();
+        v
+    };
+    let index: HashMap<Word, usize> = members.iter().enumerate().map(|(k, &x)| (x, k)).collect();
+    let mut parent: Vec<usize> = (0..members.len()).collect();
+    fn find(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        x
+    }
+    for (k, x) in members.iter().enumerate() {
+        let d = &def[x];
+        for &j in values(d) {
+            if let Some(&o) = index.get(&d.ops[j]) {
+                let (a, b) = (find(&mut parent, k), find(&mut parent, o));
+                parent[a] = b;
+            }
+        }
+    }
+    let group: Vec<usize> = (0..members.len()).map(|k| find(&mut parent, k)).collect();
+    let in_group = |u: Option<Word>, g: usize| {
+        u.and_then(|u| index.get(&u))
+            .is_some_and(|&i| group[i] == g)
+    };
+    // Words saved and added per group: 4 per truncation of a member and per extension read only by
+    // the group's members; 4 per new truncation of another operand and per new 32-bit constant.
+    let mut saved: HashMap<usize, i64> = HashMap::default();
+    let mut exts: HashSet<(usize, Word)> = HashSet::default();
+    let mut new_consts: HashSet<u32> = HashSet::default();
+    for (k, x) in members.iter().enumerate() {
+        let g = group[k];
+        let d = &def[x];
+        let mut s = 0i64;
+        for &(u, _) in readers.get(x).into_iter().flatten() {
+            if u.is_some_and(trunc) {
+                s += 4;
+            }
+        }
+        for &j in values(d) {
+            let o = d.ops[j];
+            if low.contains(&o) {
+                continue;
+            }
+            if let Some(&v) = c64.get(&o) {
+                if !c32.contains_key(&(v as u32)) && new_consts.insert(v as u32) {
+                    s -= 4;
+                }
+            } else if ext_of(o).is_some() {
+                if exts.insert((g, o))
+                    && readers
+                        .get(&o)
+                        .into_iter()
+                        .flatten()
+                        .all(|&(u, _)| in_group(u, g))
+                {
+                    s += 4;
+                }
+            } else {
+                s -= 4;
+            }
+        }
+        if d.op == Op::ShiftLeftLogical {
+            let v = c64[&d.ops[1]] as u32;
+            if !c32.contains_key(&v) && new_consts.insert(v) {
+                s -= 4;
+            }
+        }
+        *saved.entry(g).or_default() += s;
+    }
+    let chosen: HashSet<Word> = members
+        .iter()
+        .enumerate()
+        .filter(|&(k, _)| saved.get(&group[k]).is_some_and(|&s| s > 0))
+        .map(|(_, &x)| x)
+        .collect();
+    if chosen.is_empty() {
+        return 0;
+    }
+    let mut konst = |m: &mut Module, bound: &mut Word, v: u32| {
+        *c32.entry(v).or_insert_with(|| {
+            let c = *bound;
+            *bound += 1;
+            m.types_global_values.push(Instruction::new(
+                Op::Constant,
+                Some(u32_),
+                Some(c),
+                vec![Operand::LiteralBit32(v)],
+            ));
+            c
+        })
+    };
+    let mut repl: HashMap<Word, Word> = HashMap::default();
+    for blk in &mut f.blocks {
+        let mut out = Vec::with_capacity(blk.instructions.len());
+        for mut i in std::mem::take(&mut blk.instructions) {
+            let Some(r) = i.result_id else {
+                out.push(i);
+                continue;
+            };
+            if let Some(&x) = i
+                .operands
+                .first()
+                .and_then(id)
+                .as_ref()
+                .filter(|x| chosen.contains(x))
+            {
+                if trunc(r) {
+                    repl.insert(r, x);
+                    gone.insert(r);
+                    continue;
+                }
+            }
+            if !chosen.contains(&r) {
+                out.push(i);
+                continue;
+            }
+            let d = &def[&r];
+            for &j in values(d) {
+                let o = d.ops[j];
+                let n = if chosen.contains(&o) {
+                    o
+                } else if let Some(&v) = c64.get(&o) {
+                    konst(m, bound, v as u32)
+                } else if let Some(x) = ext_of(o) {
+                    x
+                } else {
+                    let t = *bound;
+                    *bound += 1;
+                    out.push(Instruction::new(
+                        Op::UConvert,
+                        Some(u32_),
+                        Some(t),
+                        vec![Operand::IdRef(o)],
+                    ));
+                    t
+                };
+                i.operands[j] = Operand::IdRef(n);
+            }
+            if d.op == Op::ShiftLeftLogical {
+                let s = c64[&d.ops[1]] as u32;
+                i.operands[1] = Operand::IdRef(konst(m, bound, s));
+            }
+            i.result_type = Some(u32_);
+            out.push(i);
+        }
+        blk.instructions = out;
+    }
+    for i in f.blocks.iter_mut().flat_map(|b| &mut b.instructions) {
+        for o in &mut i.operands {
+            if let Operand::IdRef(x) = o {
+                if let Some(y) = repl.get(x) {
+                    *x = *y;
+                }
+            }
+        }
+    }
+    chosen.len()
+}
+
+/// Part of rewrite `n` (decision D205): a store to a private scalar of the value the variable is known
+/// to hold at that point of its block (the value last loaded from or stored to it in the block, with no
+/// store of another value between) changes nothing and is deleted. Such stores are left where `k` and
+/// `a` folded a misaligned flag's `flag || false` back to the flag just loaded. Returns the stores
+/// deleted.
+fn same_stores(f: &mut Function) -> usize {
+    let scalars = private_scalars(f);
+    if scalars.is_empty() {
+        return 0;
+    }
+    let mut done = 0;
+    for blk in &mut f.blocks {
+        // What each variable holds, and loads of a variable whose value was known (the same value).
+        let mut holds: HashMap<Word, Word> = HashMap::default();
+        let mut alias: HashMap<Word, Word> = HashMap::default();
+        blk.instructions.retain(|i| {
+            let p = i.operands.first().and_then(id);
+            match (i.class.opcode, p) {
+                (Op::Load, Some(v)) if scalars.contains_key(&v) => {
+                    if let Some(r) = i.result_id {
+                        match holds.get(&v) {
+                            Some(&h) => {
+                                alias.insert(r, h);
+                            }
+                            None => {
+                                holds.insert(v, r);
+                            }
+                        }
+                    }
+                    true
+                }
+                (Op::Store, Some(v)) if scalars.contains_key(&v) => {
+                    let x = i.operands.get(1).and_then(id).unwrap_or(0);
+                    let x = alias.get(&x).copied().unwrap_or(x);
+                    if holds.get(&v) == Some(&x) {
+                        done += 1;
+                        false
+                    } else {
+                        holds.insert(v, x);
+                        true
+                    }
+                }
+                _ => true,
+            }
+        });
+    }
+    done
+}
+
+/// Part of rewrite `n` (decision D205): a bit test `((x >> l) & 1) == 1` whose shift and AND nobody
+/// else reads becomes `(x & b) != 0` with `b = 1 << l` computed once per `l` (after `l`'s definition).
+/// The lane mapping tests its lane's EXEC or VCC bit this way at every guarded instruction, `l` being
+/// the lane's index: 15 words become 10, plus 5 once. Exact by SPIR-V's definitions for `l` below the
+/// width (bit `l` of `x` set either way); for a larger `l` both forms are undefined values. Returns the
+/// tests rewritten.
+fn bit_tests(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
+    let consts = constants(m);
+    let mut uses: HashMap<Word, usize> = HashMap::default();
+    let mut def: HashMap<Word, (Op, Option<Word>, Vec<Word>)> = HashMap::default();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        for x in i.operands.iter().filter_map(id) {
+            *uses.entry(x).or_default() += 1;
+        }
+        if let Some(r) = i.result_id {
+            def.insert(
+                r,
+                (
+                    i.class.opcode,
+                    i.result_type,
+                    i.operands.iter().filter_map(id).collect(),
+                ),
+            );
+        }
+    }
+    let one = |x: Word| consts.get(&x) == Some(&1);
+    // Test -> (x, l, the constant 1 of x's type, x's type).
+    let mut hits: HashMap<Word, (Word, Word, Word, Word)> = HashMap::default();
+    for (&r, (op, _, o)) in &def {
+        if *op != Op::IEqual || o.len() != 2 || !one(o[1]) {
+            continue;
+        }
+        let Some((Op::BitwiseAnd, Some(t), a)) = def.get(&o[0]) else {
+            continue;
+        };
+        if a.len() != 2 || !one(a[1]) || uses.get(&o[0]) != Some(&1) {
+            continue;
+        }
+        let Some((Op::ShiftRightLogical, Some(_), s)) = def.get(&a[0]) else {
+            continue;
+        };
+        if s.len() != 2 || consts.contains_key(&s[1]) || uses.get(&a[0]) != Some(&1) {
+            continue;
+        }
+        hits.insert(r, (s[0], s[1], a[1], *t));
+    }
+    // Pays only where an amount is shared: 5 words saved per test, 5 spent per (amount, type).
+    let mut per: HashMap<(Word, Word), usize> = HashMap::default();
+    for &(_, l, _, t) in hits.values() {
+        *per.entry((l, t)).or_default() += 1;
+    }
+    hits.retain(|_, &mut (_, l, _, t)| per[&(l, t)] >= 2);
+    if hits.is_empty() {
+        return 0;
+    }
+    // Zero of each type, by value.
+    let mut zero: HashMap<Word, Word> = m
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::Constant)
+        .filter(|i| {
+            matches!(
+                i.operands.first(),
+                Some(Operand::LiteralBit32(0) | Operand::LiteralBit64(0))
+            )
+        })
+        .filter_map(|i| Some((i.result_type?, i.result_id?)))
+        .collect();
+    let wide: HashSet<Word> = m
+        .types_global_values
+        .iter()
+        .filter(|i| {
+            i.class.opcode == Op::TypeInt && i.operands.first() == Some(&Operand::LiteralBit32(64))
+        })
+        .filter_map(|i| i.result_id)
+        .collect();
+    // The bit of each (amount, type), defined after the amount (after the phis of its block, or at
+    // the entry's start after its variables when the amount is not defined in the function).
+    let mut bit: HashMap<(Word, Word), Word> = HashMap::default();
+    let mut after: HashMap<Word, Vec<Instruction>> = HashMap::default();
+    let mut at_entry: Vec<Instruction> = Vec::new();
+    let mut keys: Vec<(Word, Word)> = per
+        .iter()
+        .filter(|(_, &n)| n >= 2)
+        .map(|(k, _)| *k)
+        .collect();
+    keys.sort_unstable();
+    let one_of: HashMap<Word, Word> = hits.values().map(|&(_, _, c, t)| (t, c)).collect();
+    for (l, t) in keys {
+        let b = *bound;
+        *bound += 1;
+        let i = Instruction::new(
+            Op::ShiftLeftLogical,
+            Some(t),
+            Some(b),
+            vec![Operand::IdRef(one_of[&t]), Operand::IdRef(l)],
+        );
+        match def.get(&l) {
+            Some(_) => after.entry(l).or_default().push(i),
+            None => at_entry.push(i),
+        }
+        bit.insert((l, t), b);
+    }
+    for &t in one_of.keys() {
+        zero.entry(t).or_insert_with(|| {
+            let c = *bound;
+            *bound += 1;
+            let v = if wide.contains(&t) {
+                Operand::LiteralBit64(0)
+            } else {
+                Operand::LiteralBit32(0)
+            };
+            m.types_global_values
+                .push(Instruction::new(Op::Constant, Some(t), Some(c), vec![v]));
+            c
+        });
+    }
+    let mut done = 0;
+    for (bi, blk) in f.blocks.iter_mut().enumerate() {
+        let mut out = Vec::with_capacity(blk.instructions.len() + 2);
+        let mut pending: Vec<Instruction> = Vec::new();
+        for mut i in std::mem::take(&mut blk.instructions) {
+            let op = i.class.opcode;
+            let r = i.result_id;
+            if let Some(&(x, l, _, t)) = r.and_then(|r| hits.get(&r)) {
+                // `(x & b) != 0`: the AND reuses the test's operand slot order.
+                let a = *bound;
+                *bound += 1;
+                out.push(Instruction::new(
+                    Op::BitwiseAnd,
+                    Some(t),
+                    Some(a),
+                    vec![Operand::IdRef(x), Operand::IdRef(bit[&(l, t)])],
+                ));
+                i = Instruction::new(
+                    Op::INotEqual,
+                    i.result_type,
+                    r,
+                    vec![Operand::IdRef(a), Operand::IdRef(zero[&t])],
+                );
+                done += 1;
+            }
+            let is_phi_or_var = op == Op::Phi || (bi == 0 && op == Op::Variable);
+            if !pending.is_empty() && !is_phi_or_var {
+                out.append(&mut pending);
+            }
+            if bi == 0 && !at_entry.is_empty() && !is_phi_or_var {
+                out.append(&mut at_entry);
+            }
+            out.push(i);
+            if let Some(v) = r.and_then(|r| after.remove(&r)) {
+                if op == Op::Phi || (bi == 0 && op == Op::Variable) {
+                    pending.extend(v);
+                } else {
+                    out.extend(v);
+                }
+            }
+        }
+        blk.instructions = out;
+    }
+    done
+}
+
+/// Part of rewrite `n` (decision D205): a 64-bit value assembled from two 32-bit words, `zext(a) |
+/// (zext(b) << 32)` (a register pair read as an address, an f64 or a 64-bit integer), whose shift
+/// nobody else reads, becomes `OpBitcast` of the two-word vector `(a, b)`: 9 words instead of 18 when
+/// the extensions have no other reader (the shift and the extensions go to dead code), never more than
+/// before. A truncation of such a pair to its low word reads `a` instead. Exact by SPIR-V's
+/// definitions: the OR of the disjoint halves is `a + 2^32 b`, and `OpBitcast` from a vector of two
+/// 32-bit components to a 64-bit scalar maps component 0 to the lower-order bits (the SPIR-V
+/// specification, OpBitcast). Decorated ids are left alone. Returns the pairs rewritten.
+fn pairs(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<Word>) -> usize {
+    let int = |w: u32| {
+        m.types_global_values
+            .iter()
+            .find(|i| {
+                i.class.opcode == Op::TypeInt
+                    && i.operands.first() == Some(&Operand::LiteralBit32(w))
+                    && i.operands.get(1) == Some(&Operand::LiteralBit32(0))
+            })
+            .and_then(|i| i.result_id)
+    };
+    let (Some(u32_), Some(u64_)) = (int(32), int(64)) else {
+        return 0;
+    };
+    let consts = constants(m);
+    let decorated: HashSet<Word> = m
+        .annotations
+        .iter()
+        .filter_map(|i| i.operands.first().and_then(id))
+        .collect();
+    let mut uses: HashMap<Word, usize> = HashMap::default();
+    let mut def: HashMap<Word, (Op, Option<Word>, Vec<Word>)> = HashMap::default();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        for x in i.operands.iter().filter_map(id) {
+            *uses.entry(x).or_default() += 1;
+        }
+        if let Some(r) = i.result_id {
+            def.insert(
+                r,
+                (
+                    i.class.opcode,
+                    i.result_type,
+                    i.operands.iter().filter_map(id).collect(),
+                ),
+            );
+        }
+    }
+    let zext = |x: Word| match def.get(&x) {
+        Some((Op::UConvert, Some(t), o)) if *t == u64_ && !decorated.contains(&x) => {
+            matches!(def.get(&o[0]), Some((_, Some(s), _)) if *s == u32_).then_some(o[0])
+        }
+        _ => None,
+    };
+    // `x` when `a` and `b` are the low and high words of the 64-bit `x` (a value split and joined again).
+    let split_of = |a: Word, b: Word| {
+        let low = |v: Word| match def.get(&v) {
+            Some((Op::UConvert, Some(t), o)) if *t == u32_ && !decorated.contains(&v) => {
+                matches!(def.get(&o[0]), Some((_, Some(s), _)) if *s == u64_).then_some(o[0])
+            }
+            _ => None,
+        };
+        let x = low(a)?;
+        match def.get(&low(b)?) {
+            Some((Op::ShiftRightLogical, _, s)) if s[0] == x && consts.get(&s[1]) == Some(&32) => {
+                Some(x)
+            }
+            _ => None,
+        }
+    };
+    // Or -> (a, b, whether its shift has no other reader).
+    let mut pair: HashMap<Word, (Word, Word, bool)> = HashMap::default();
+    for (&r, (op, t, o)) in &def {
+        if *op != Op::BitwiseOr || *t != Some(u64_) || o.len() != 2 || decorated.contains(&r) {
+            continue;
+        }
+        for (p, q) in [(o[0], o[1]), (o[1], o[0])] {
+            let Some(a) = zext(p) else { continue };
+            let Some((Op::ShiftLeftLogical, _, s)) = def.get(&q) else {
+                continue;
+            };
+            if s.len() != 2 || consts.get(&s[1]) != Some(&32) || decorated.contains(&q) {
+                continue;
+            }
+            let Some(b) = zext(s[0]) else { continue };
+            pair.insert(r, (a, b, uses.get(&q) == Some(&1)));
+            break;
+        }
+    }
+    if pair.is_empty() {
+        return 0;
+    }
+    let v2 = m
+        .types_global_values
+        .iter()
+        .find(|i| {
+            i.class.opcode == Op::TypeVector
+                && i.operands == vec![Operand::IdRef(u32_), Operand::LiteralBit32(2)]
+        })
+        .and_then(|i| i.result_id);
+    let v2 = match v2 {
+        Some(v) => v,
+        None => {
+            let v = *bound;
+            *bound += 1;
+            // After the 32-bit type, before anything that could use the vector type.
+            let at = m
+                .types_global_values
+                .iter()
+                .position(|i| i.result_id == Some(u32_))
+                .map_or(0, |k| k + 1);
+            m.types_global_values.insert(
+                at,
+                Instruction::new(
+                    Op::TypeVector,
+                    None,
+                    Some(v),
+                    vec![Operand::IdRef(u32_), Operand::LiteralBit32(2)],
+                ),
+            );
+            v
+        }
+    };
+    let mut repl: HashMap<Word, Word> = HashMap::default();
+    let mut done = 0;
+    for blk in &mut f.blocks {
+        let mut out = Vec::with_capacity(blk.instructions.len());
+        for i in std::mem::take(&mut blk.instructions) {
+            let r = i.result_id.unwrap_or(0);
+            // A truncation of a pair to its low word.
+            if i.class.opcode == Op::UConvert
+                && i.result_type == Some(u32_)
+                && !decorated.contains(&r)
+            {
+                if let Some(&(a, _, _)) = i.operands.first().and_then(id).and_then(|x| pair.get(&x))
+                {
+                    repl.insert(r, a);
+                    gone.insert(r);
+                    continue;
+                }
+            }
+            match pair.get(&r) {
+                Some(&(a, b, _)) if split_of(a, b).is_some() => {
+                    repl.insert(r, split_of(a, b).unwrap_or(r));
+                    gone.insert(r);
+                }
+                Some(&(a, b, true)) => {
+                    let v = *bound;
+                    *bound += 1;
+                    out.push(Instruction::new(
+                        Op::CompositeConstruct,
+                        Some(v2),
+                        Some(v),
+                        vec![Operand::IdRef(a), Operand::IdRef(b)],
+                    ));
+                    out.push(Instruction::new(
+                        Op::Bitcast,
+                        Some(u64_),
+                        Some(r),
+                        vec![Operand::IdRef(v)],
+                    ));
+                    done += 1;
+                }
+                _ => out.push(i),
+            }
+        }
+        blk.instructions = out;
+    }
+    if !repl.is_empty() {
+        for i in f.blocks.iter_mut().flat_map(|b| &mut b.instructions) {
+            for o in &mut i.operands {
+                if let Operand::IdRef(x) = o {
+                    // A truncated pair's low word may itself be a truncated pair's.
+                    while let Some(y) = repl.get(x) {
+                        *x = *y;
+                    }
+                }
+            }
+        }
+    }
+    done + repl.len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -3634,5 +4377,258 @@ mod tests {
             .filter_map(|i| i.result_id)
             .collect();
         assert_eq!(phis, [i, mixed].into_iter().collect());
+    }
+
+    fn insts(f: &Function) -> impl Iterator<Item = &Instruction> {
+        f.blocks.iter().flat_map(|b| &b.instructions)
+    }
+
+    fn def_of(f: &Function, x: Word) -> &Instruction {
+        insts(f).find(|i| i.result_id == Some(x)).expect("defined")
+    }
+
+    /// Rewrite `n`'s narrowing (D205), on a function built by hand from two u32 words `a`, `b` and a
+    /// bool `c`:
+    /// - `t = (zext a + zext b) + select(c, 1, 0)` read only as `trunc32(t)` (an add with carry in):
+    ///   the three 64-bit operations become 32-bit ones on `a`, `b` and 32-bit constants, and the
+    ///   truncation's reader reads `t`;
+    /// - `p = zext a * zext b` read as `trunc32(p >> 32)` (the high word): kept 64-bit;
+    /// - `q = w + w` (`w` a 64-bit load) read only as `trunc32(q)`: kept (truncating `w` costs as many
+    ///   words as the truncation saves);
+    /// - `u = zext a << 3` read as `trunc32(u)` and `v = zext a << 40` read as `trunc32(v)`: `u`
+    ///   narrowed, `v` kept (a shift by 32 or more moves high bits into the low word's place).
+    #[test]
+    fn narrow_computes_in_32_bits_only_what_no_high_word_reaches() {
+        let mut b = Builder::new();
+        let void = b.type_void();
+        let boolt = b.type_bool();
+        let u32t = b.type_int(32, 0);
+        let u64t = b.type_int(64, 0);
+        let fnt = b.type_function(void, []);
+        let pb = b.type_pointer(None, StorageClass::Function, boolt);
+        let pu = b.type_pointer(None, StorageClass::Function, u32t);
+        let pw = b.type_pointer(None, StorageClass::Function, u64t);
+        let one = b.constant_bit64(u64t, 1);
+        let zero = b.constant_bit64(u64t, 0);
+        let c32 = b.constant_bit64(u64t, 32);
+        let c3 = b.constant_bit64(u64t, 3);
+        let c40 = b.constant_bit64(u64t, 40);
+        // The 32-bit constants a lane module has anyway (so narrowing adds none).
+        for v in [0, 1, 3, 40] {
+            b.constant_bit32(u32t, v);
+        }
+        b.begin_function(void, None, FunctionControl::NONE, fnt)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        let (av, bv, cv, wv) = (
+            b.variable(pu, None, StorageClass::Function, None),
+            b.variable(pu, None, StorageClass::Function, None),
+            b.variable(pb, None, StorageClass::Function, None),
+            b.variable(pw, None, StorageClass::Function, None),
+        );
+        let out: Vec<Word> = (0..5)
+            .map(|_| b.variable(pu, None, StorageClass::Function, None))
+            .collect();
+        let a = b.load(u32t, None, av, None, []).unwrap();
+        let bb = b.load(u32t, None, bv, None, []).unwrap();
+        let c = b.load(boolt, None, cv, None, []).unwrap();
+        let w = b.load(u64t, None, wv, None, []).unwrap();
+        let za = b.u_convert(u64t, None, a).unwrap();
+        let zb = b.u_convert(u64t, None, bb).unwrap();
+        let s = b.i_add(u64t, None, za, zb).unwrap();
+        let sel = b.select(u64t, None, c, one, zero).unwrap();
+        let t = b.i_add(u64t, None, s, sel).unwrap();
+        let tl = b.u_convert(u32t, None, t).unwrap();
+        b.store(out[0], tl, None, []).unwrap();
+        let p = b.i_mul(u64t, None, za, zb).unwrap();
+        let ph = b.shift_right_logical(u64t, None, p, c32).unwrap();
+        let phl = b.u_convert(u32t, None, ph).unwrap();
+        b.store(out[1], phl, None, []).unwrap();
+        let q = b.i_add(u64t, None, w, w).unwrap();
+        let ql = b.u_convert(u32t, None, q).unwrap();
+        b.store(out[2], ql, None, []).unwrap();
+        let u = b.shift_left_logical(u64t, None, za, c3).unwrap();
+        let ul = b.u_convert(u32t, None, u).unwrap();
+        b.store(out[3], ul, None, []).unwrap();
+        let v = b.shift_left_logical(u64t, None, za, c40).unwrap();
+        let vl = b.u_convert(u32t, None, v).unwrap();
+        b.store(out[4], vl, None, []).unwrap();
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        let mut m = b.module();
+        let mut f = m.functions.pop().unwrap();
+        let mut bound = m.header.as_ref().unwrap().bound;
+        let mut gone = HashSet::default();
+        let n = narrow(&mut m, &mut f, &mut bound, &mut gone);
+        assert_eq!(n, 4);
+        for x in [s, sel, t, u] {
+            assert_eq!(def_of(&f, x).result_type, Some(u32t), "%{x} narrowed");
+        }
+        for x in [p, q, v] {
+            assert_eq!(def_of(&f, x).result_type, Some(u64t), "%{x} kept");
+        }
+        assert_eq!(
+            def_of(&f, s).operands,
+            [Operand::IdRef(a), Operand::IdRef(bb)]
+        );
+        for x in [tl, ul] {
+            assert!(gone.contains(&x) && insts(&f).all(|i| i.result_id != Some(x)));
+        }
+        let stored: Vec<Word> = insts(&f)
+            .filter(|i| i.class.opcode == Op::Store)
+            .filter_map(|i| i.operands.get(1).and_then(id))
+            .collect();
+        assert_eq!(stored, [t, phl, ql, u, vl]);
+        // The select's arms are the 32-bit constants 1 and 0.
+        let k32 = |x: &Operand| {
+            let x = id(x).unwrap();
+            m.types_global_values
+                .iter()
+                .find(|i| i.result_id == Some(x))
+                .map(|i| (i.result_type, i.operands.clone()))
+        };
+        let arms = &def_of(&f, sel).operands;
+        assert_eq!(
+            k32(&arms[1]),
+            Some((Some(u32t), vec![Operand::LiteralBit32(1)]))
+        );
+        assert_eq!(
+            k32(&arms[2]),
+            Some((Some(u32t), vec![Operand::LiteralBit32(0)]))
+        );
+    }
+
+    /// Rewrite `n`'s bit tests and pairs (D205), and its stores of the value held:
+    /// - `((x >> l) & 1) == 1` and `((y >> l) & 1) == 1` become `(x & b) != 0`, `(y & b) != 0` with one
+    ///   `b = 1 << l`; `((x >> l2) & 1) == 1`, the only test of `l2`, stays;
+    /// - `zext a | (zext b << 32)` with a shift read once becomes `OpBitcast` of the vector `(a, b)`, its
+    ///   low-word truncation reads `a`; a pair whose shift is read twice stays an OR;
+    /// - a pair whose low word is a truncated pair's low word: its truncation reads `x` through both;
+    ///   `zext(lo(w)) | (zext(hi(w)) << 32)` is `w`;
+    /// - `store v (load v)` and a second `store v x` go; `store v y` after `load v` stays.
+    #[test]
+    fn bit_tests_pairs_and_stores_of_the_value_held() {
+        let mut b = Builder::new();
+        let void = b.type_void();
+        let boolt = b.type_bool();
+        let u32t = b.type_int(32, 0);
+        let u64t = b.type_int(64, 0);
+        let fnt = b.type_function(void, []);
+        let pb = b.type_pointer(None, StorageClass::Function, boolt);
+        let pu = b.type_pointer(None, StorageClass::Function, u32t);
+        let pw = b.type_pointer(None, StorageClass::Function, u64t);
+        let one = b.constant_bit32(u32t, 1);
+        let c32 = b.constant_bit64(u64t, 32);
+        b.begin_function(void, None, FunctionControl::NONE, fnt)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        let vars: Vec<Word> = (0..5)
+            .map(|_| b.variable(pu, None, StorageClass::Function, None))
+            .collect();
+        let bo: Vec<Word> = (0..3)
+            .map(|_| b.variable(pb, None, StorageClass::Function, None))
+            .collect();
+        let wo: Vec<Word> = (0..3)
+            .map(|_| b.variable(pw, None, StorageClass::Function, None))
+            .collect();
+        let x = b.load(u32t, None, vars[0], None, []).unwrap();
+        let y = b.load(u32t, None, vars[1], None, []).unwrap();
+        let l = b.load(u32t, None, vars[2], None, []).unwrap();
+        let l2 = b.load(u32t, None, vars[3], None, []).unwrap();
+        let test = |b: &mut Builder, v: Word, l: Word| {
+            let s = b.shift_right_logical(u32t, None, v, l).unwrap();
+            let a = b.bitwise_and(u32t, None, s, one).unwrap();
+            b.i_equal(boolt, None, a, one).unwrap()
+        };
+        let t1 = test(&mut b, x, l);
+        let t2 = test(&mut b, y, l);
+        let t3 = test(&mut b, x, l2);
+        for (k, t) in [t1, t2, t3].into_iter().enumerate() {
+            b.store(bo[k], t, None, []).unwrap();
+        }
+        let za = b.u_convert(u64t, None, x).unwrap();
+        let zb = b.u_convert(u64t, None, y).unwrap();
+        let sh = b.shift_left_logical(u64t, None, zb, c32).unwrap();
+        let p = b.bitwise_or(u64t, None, za, sh).unwrap();
+        let plo = b.u_convert(u32t, None, p).unwrap();
+        b.store(wo[0], p, None, []).unwrap();
+        b.store(vars[4], plo, None, []).unwrap();
+        let sh2 = b.shift_left_logical(u64t, None, za, c32).unwrap();
+        let p2 = b.bitwise_or(u64t, None, zb, sh2).unwrap();
+        b.store(wo[1], p2, None, []).unwrap();
+        b.store(wo[2], sh2, None, []).unwrap();
+        // A pair whose low word is a truncated pair's; its own truncation reads `x` through both.
+        let zl = b.u_convert(u64t, None, plo).unwrap();
+        let sh3 = b.shift_left_logical(u64t, None, zb, c32).unwrap();
+        let p3 = b.bitwise_or(u64t, None, zl, sh3).unwrap();
+        let p3lo = b.u_convert(u32t, None, p3).unwrap();
+        b.store(vars[4], p3lo, None, []).unwrap();
+        // A 64-bit value split into words and joined again is the value.
+        let wv = b.load(u64t, None, wo[0], None, []).unwrap();
+        let wlo = b.u_convert(u32t, None, wv).unwrap();
+        let whs = b.shift_right_logical(u64t, None, wv, c32).unwrap();
+        let whi = b.u_convert(u32t, None, whs).unwrap();
+        let zwl = b.u_convert(u64t, None, wlo).unwrap();
+        let zwh = b.u_convert(u64t, None, whi).unwrap();
+        let sh4 = b.shift_left_logical(u64t, None, zwh, c32).unwrap();
+        let p4 = b.bitwise_or(u64t, None, sh4, zwl).unwrap();
+        b.store(wo[1], p4, None, []).unwrap();
+        // Stores of the value held.
+        let lv = b.load(u32t, None, vars[0], None, []).unwrap();
+        b.store(vars[0], lv, None, []).unwrap();
+        b.store(vars[1], x, None, []).unwrap();
+        b.store(vars[1], x, None, []).unwrap();
+        let _ = b.load(u32t, None, vars[2], None, []).unwrap();
+        b.store(vars[2], y, None, []).unwrap();
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        let mut m = b.module();
+        let mut f = m.functions.pop().unwrap();
+        let mut bound = m.header.as_ref().unwrap().bound;
+        let mut gone = HashSet::default();
+        assert_eq!(bit_tests(&mut m, &mut f, &mut bound), 2);
+        for t in [t1, t2] {
+            let i = def_of(&f, t);
+            assert_eq!(i.class.opcode, Op::INotEqual);
+            let a = def_of(&f, id(&i.operands[0]).unwrap());
+            assert_eq!(a.class.opcode, Op::BitwiseAnd);
+            let bit = def_of(&f, id(&a.operands[1]).unwrap());
+            assert_eq!(bit.class.opcode, Op::ShiftLeftLogical);
+            assert_eq!(bit.operands, [Operand::IdRef(one), Operand::IdRef(l)]);
+        }
+        assert_eq!(def_of(&f, t3).class.opcode, Op::IEqual);
+        let bits = insts(&f)
+            .filter(|i| i.class.opcode == Op::ShiftLeftLogical && i.result_type == Some(u32t))
+            .count();
+        assert_eq!(bits, 1);
+        // p and p3 as bitcasts, p4 as `wv`; the truncations of p and p3.
+        assert_eq!(pairs(&mut m, &mut f, &mut bound, &mut gone), 5);
+        assert!(gone.contains(&p4) && gone.contains(&p3lo));
+        assert_eq!(def_of(&f, p3).class.opcode, Op::Bitcast);
+        let pi = def_of(&f, p);
+        assert_eq!(pi.class.opcode, Op::Bitcast);
+        let v = def_of(&f, id(&pi.operands[0]).unwrap());
+        assert_eq!(v.class.opcode, Op::CompositeConstruct);
+        assert_eq!(v.operands, [Operand::IdRef(x), Operand::IdRef(y)]);
+        assert_eq!(def_of(&f, p2).class.opcode, Op::BitwiseOr);
+        assert!(gone.contains(&plo));
+        let stores = |f: &Function| -> Vec<(Word, Word)> {
+            insts(f)
+                .filter(|i| i.class.opcode == Op::Store)
+                .map(|i| (id(&i.operands[0]).unwrap(), id(&i.operands[1]).unwrap()))
+                .collect()
+        };
+        assert!(stores(&f).contains(&(vars[4], x)));
+        assert!(!stores(&f).iter().any(|s| s.1 == p3lo));
+        assert!(stores(&f).contains(&(wo[1], wv)));
+        // vars[4] now gets `x` twice (both truncations read it): the second store goes too.
+        let before = stores(&f).len();
+        assert_eq!(same_stores(&mut f), 3);
+        let after = stores(&f);
+        assert_eq!(after.len(), before - 3);
+        assert_eq!(after.iter().filter(|s| **s == (vars[4], x)).count(), 1);
+        assert!(!after.contains(&(vars[0], lv)));
+        assert_eq!(after.iter().filter(|s| **s == (vars[1], x)).count(), 1);
+        assert!(after.contains(&(vars[2], y)));
     }
 }
