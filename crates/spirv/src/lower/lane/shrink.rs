@@ -2345,6 +2345,18 @@ fn trivial_phis(f: &mut Function, gone: &mut HashSet<Word>) -> usize {
     repl.len()
 }
 
+/// The id of the module's unsigned integer type of `w` bits, if it declares one.
+fn uint_type(m: &Module, w: u32) -> Option<Word> {
+    m.types_global_values
+        .iter()
+        .find(|i| {
+            i.class.opcode == Op::TypeInt
+                && i.operands.first() == Some(&Operand::LiteralBit32(w))
+                && i.operands.get(1) == Some(&Operand::LiteralBit32(0))
+        })
+        .and_then(|i| i.result_id)
+}
+
 /// Part of rewrite 8 (decision D182): a 32-bit add whose carry the lowering computes through a 64-bit
 /// add, `s = zext64(a) + zext64(b)` with only `trunc32(s)` and `trunc32(s >> 32)` reading `s`, becomes
 /// `OpIAddCarry a b` and its two members. Exact: the 64-bit sum of two zero-extended 32-bit values is
@@ -2356,17 +2368,7 @@ fn add_carry(
     bound: &mut Word,
     gone: &mut HashSet<Word>,
 ) -> usize {
-    let int = |w: u32| {
-        m.types_global_values
-            .iter()
-            .find(|i| {
-                i.class.opcode == Op::TypeInt
-                    && i.operands.first() == Some(&Operand::LiteralBit32(w))
-                    && i.operands.get(1) == Some(&Operand::LiteralBit32(0))
-            })
-            .and_then(|i| i.result_id)
-    };
-    let (Some(u32_), Some(u64_)) = (int(32), int(64)) else {
+    let (Some(u32_), Some(u64_)) = (uint_type(m, 32), uint_type(m, 64)) else {
         return 0;
     };
     let c32: HashSet<Word> = m
@@ -3445,17 +3447,7 @@ impl Quiet<'_> {
 /// value, and every reader of a member read only its low word (the truncations) or is a member.
 /// Decorated ids are left alone. Returns the operations narrowed.
 fn narrow(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<Word>) -> usize {
-    let int = |w: u32| {
-        m.types_global_values
-            .iter()
-            .find(|i| {
-                i.class.opcode == Op::TypeInt
-                    && i.operands.first() == Some(&Operand::LiteralBit32(w))
-                    && i.operands.get(1) == Some(&Operand::LiteralBit32(0))
-            })
-            .and_then(|i| i.result_id)
-    };
-    let (Some(u32_), Some(u64_)) = (int(32), int(64)) else {
+    let (Some(u32_), Some(u64_)) = (uint_type(m, 32), uint_type(m, 64)) else {
         return 0;
     };
     let decorated: HashSet<Word> = m
@@ -3959,17 +3951,7 @@ fn bit_tests(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
 /// 32-bit components to a 64-bit scalar maps component 0 to the lower-order bits (the SPIR-V
 /// specification, OpBitcast). Decorated ids are left alone. Returns the pairs rewritten.
 fn pairs(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<Word>) -> usize {
-    let int = |w: u32| {
-        m.types_global_values
-            .iter()
-            .find(|i| {
-                i.class.opcode == Op::TypeInt
-                    && i.operands.first() == Some(&Operand::LiteralBit32(w))
-                    && i.operands.get(1) == Some(&Operand::LiteralBit32(0))
-            })
-            .and_then(|i| i.result_id)
-    };
-    let (Some(u32_), Some(u64_)) = (int(32), int(64)) else {
+    let (Some(u32_), Some(u64_)) = (uint_type(m, 32), uint_type(m, 64)) else {
         return 0;
     };
     let consts = constants(m);
