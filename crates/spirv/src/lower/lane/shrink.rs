@@ -3779,14 +3779,14 @@ fn same_stores(f: &mut Function) -> usize {
     done
 }
 
-/// Part of rewrite `n` (decision D205): a bit test `((x >> l) & 1) == 1` whose shift and AND nobody
-/// else reads becomes `(x & b) != 0` with `b = 1 << l` computed once per `l` (after `l`'s definition).
-/// The lane mapping tests its lane's EXEC or VCC bit this way at every guarded instruction, `l` being
-/// the lane's index: 15 words become 10, plus 5 once. Exact by SPIR-V's definitions for `l` below the
-/// width (bit `l` of `x` set either way); for a larger `l` both forms are undefined values. Returns the
-/// tests rewritten.
-fn bit_tests(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
-    let consts = constants(m);
+/// Each id's number of uses in `f`, and each result's opcode, type and id operands.
+#[allow(clippy::type_complexity)]
+fn uses_and_defs(
+    f: &Function,
+) -> (
+    HashMap<Word, usize>,
+    HashMap<Word, (Op, Option<Word>, Vec<Word>)>,
+) {
     let mut uses: HashMap<Word, usize> = HashMap::default();
     let mut def: HashMap<Word, (Op, Option<Word>, Vec<Word>)> = HashMap::default();
     for i in f.blocks.iter().flat_map(|b| &b.instructions) {
@@ -3804,6 +3804,18 @@ fn bit_tests(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
             );
         }
     }
+    (uses, def)
+}
+
+/// Part of rewrite `n` (decision D205): a bit test `((x >> l) & 1) == 1` whose shift and AND nobody
+/// else reads becomes `(x & b) != 0` with `b = 1 << l` computed once per `l` (after `l`'s definition).
+/// The lane mapping tests its lane's EXEC or VCC bit this way at every guarded instruction, `l` being
+/// the lane's index: 15 words become 10, plus 5 once. Exact by SPIR-V's definitions for `l` below the
+/// width (bit `l` of `x` set either way); for a larger `l` both forms are undefined values. Returns the
+/// tests rewritten.
+fn bit_tests(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
+    let consts = constants(m);
+    let (uses, def) = uses_and_defs(f);
     let one = |x: Word| consts.get(&x) == Some(&1);
     // Test -> (x, l, the constant 1 of x's type, x's type).
     let mut hits: HashMap<Word, (Word, Word, Word, Word)> = HashMap::default();
@@ -3960,23 +3972,7 @@ fn pairs(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<
         .iter()
         .filter_map(|i| i.operands.first().and_then(id))
         .collect();
-    let mut uses: HashMap<Word, usize> = HashMap::default();
-    let mut def: HashMap<Word, (Op, Option<Word>, Vec<Word>)> = HashMap::default();
-    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
-        for x in i.operands.iter().filter_map(id) {
-            *uses.entry(x).or_default() += 1;
-        }
-        if let Some(r) = i.result_id {
-            def.insert(
-                r,
-                (
-                    i.class.opcode,
-                    i.result_type,
-                    i.operands.iter().filter_map(id).collect(),
-                ),
-            );
-        }
-    }
+    let (uses, def) = uses_and_defs(f);
     let zext = |x: Word| match def.get(&x) {
         Some((Op::UConvert, Some(t), o)) if *t == u64_ && !decorated.contains(&x) => {
             matches!(def.get(&o[0]), Some((_, Some(s), _)) if *s == u32_).then_some(o[0])
