@@ -7,7 +7,8 @@
 //!   largest by machine instructions.
 //! * Each is translated here (lifted, mapping chosen as `run --mapping auto` does, lowered for lavapipe's
 //!   probed profile): module words of the unchecked module (what `rdna2spv corpus` counts) and of the checked
-//!   one (what `rdna2spv run` compiles by default, D158), words per instruction and
+//!   one without fault records (what `rdna2spv run` compiles by default, D158, D184; a run that faults compiles
+//!   the module with records next), words per instruction and
 //!   k = (words − 3000) / instructions, the figure of issue 31's goal.
 //! * The cold compile is measured in a child process (`xtask compile-probe`, this binary) so that its peak
 //!   memory is its own: the Mesa shader cache off, the checked module dispatched as one workgroup with a
@@ -55,6 +56,21 @@ fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// `OpControlBarrier`s in a module: lavapipe's coroutine suspend points, which drive its compile time more
+/// than the module's size does (D206).
+pub(crate) fn barriers(words: &[u32]) -> usize {
+    let mut i = 5;
+    let mut n = 0;
+    while i < words.len() {
+        let count = (words[i] >> 16) as usize;
+        if words[i] & 0xffff == 224 {
+            n += 1;
+        }
+        i += count.max(1);
+    }
+    n
+}
+
 fn fnv(words: &[u32]) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     for w in words {
@@ -84,8 +100,10 @@ fn translate(
         lift(&k.name, &k.code, lift_options(co, k)).map_err(|e| anyhow::anyhow!("lift: {e}"))?;
     let launch = crate::bench_translate::launch_for(k, 0);
     let layout = kernel_layout(&launch);
+    // What `run` compiles by default: checked, without fault records (D184; a fault re-runs with them).
     let checked = LowerOptions {
         checked: Some(1),
+        check_flag_only: true,
         ..LowerOptions::default()
     };
     let mapping = choose_mapping(&program, &layout, profile, &checked).mapping();
@@ -138,6 +156,7 @@ pub fn probe_main(args: &[String]) -> Result<()> {
     let mapping = choose_mapping(&program, &layout, &profile, &checked).mapping();
     let opts = LowerOptions {
         mapping,
+        check_flag_only: true,
         ..LowerOptions::default()
     };
     let t = Instant::now();
@@ -154,7 +173,10 @@ pub fn probe_main(args: &[String]) -> Result<()> {
     let wall = t.elapsed().as_secs_f64();
     let (outcome, report) = match &r {
         Ok(rep) => ("finished".to_string(), Some(*rep)),
-        Err(rdna2spv_vulkan::RunError::OutOfBounds { .. }) => ("fault".to_string(), None),
+        Err(
+            rdna2spv_vulkan::RunError::OutOfBounds { .. }
+            | rdna2spv_vulkan::RunError::FaultUnrecorded { .. },
+        ) => ("fault".to_string(), None),
         Err(rdna2spv_vulkan::RunError::NotFinished { what, .. }) => (what.to_string(), None),
         Err(rdna2spv_vulkan::RunError::Vulkan(rdna2spv_vulkan::Error::Timeout { .. })) => {
             ("timeout".to_string(), None)
@@ -295,6 +317,29 @@ fn fit(points: &[(f64, f64)]) -> (f64, f64) {
     (my - b * mx, b)
 }
 
+/// Least squares y = a + b·x1 + c·x2 (normal equations, Cramer's rule).
+fn fit2(points: &[(f64, f64, f64)]) -> (f64, f64, f64) {
+    if points.len() < 3 {
+        return (f64::NAN, f64::NAN, f64::NAN);
+    }
+    let n = points.len() as f64;
+    let mean = |f: &dyn Fn(&(f64, f64, f64)) -> f64| points.iter().map(f).sum::<f64>() / n;
+    let (m1, m2, my) = (mean(&|p| p.0), mean(&|p| p.1), mean(&|p| p.2));
+    let (mut s11, mut s22, mut s12, mut s1y, mut s2y) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    for (x1, x2, y) in points {
+        let (d1, d2, dy) = (x1 - m1, x2 - m2, y - my);
+        s11 += d1 * d1;
+        s22 += d2 * d2;
+        s12 += d1 * d2;
+        s1y += d1 * dy;
+        s2y += d2 * dy;
+    }
+    let det = s11 * s22 - s12 * s12;
+    let b = (s1y * s22 - s2y * s12) / det;
+    let c = (s11 * s2y - s12 * s1y) / det;
+    (my - b * m1 - c * m2, b, c)
+}
+
 pub fn section(opts: &Opts) -> Result<Section> {
     std::env::set_var("MESA_SHADER_CACHE_DISABLE", "true");
     let dir = corpus::default_dir().context("HOME or RDNA2SPV_CORPUS_DIR")?;
@@ -408,7 +453,7 @@ pub fn section(opts: &Opts) -> Result<Section> {
         let base = json!({
             "key": key, "kernel": c.name, "file": c.file, "instructions": c.insts, "largest": c.largest,
             "mapping": format!("{mapping:?}").to_lowercase(), "words": plain_words, "checked_words": words.len(),
-            "translate_s": translate_s,
+            "barriers": barriers(&words), "translate_s": translate_s,
         });
         drop(words);
         if let Some(v) = cache.get(&key) {
@@ -551,7 +596,7 @@ fn render(
          {n_largest} largest by machine instructions; mapping as `run --mapping auto` chooses it; {device}, Mesa \
          shader cache off. *words*: the module `rdna2spv corpus` counts (unchecked); k = (words − 3000) / \
          instructions (issue 31's goal: median ≤ 20, worst ≤ 60). Cold compile: a child process dispatches the \
-         checked module (what `run` compiles by default) as one workgroup with a zero kernarg segment (the waves \
+         checked module without fault records (what `run` compiles by default, D184) as one workgroup with a zero kernarg segment (the waves \
          stop at their first global access, so the dispatch is lavapipe's compile plus a short run); CPU = user + \
          system time of the whole child (Vulkan start-up included), peak = its `ru_maxrss`, limits {as_gb} GB \
          address space and {timeout_s} s. Resumable cache: `{}`.\n\n",
@@ -628,6 +673,28 @@ fn render(
         .map(|p| (p.0.ln(), p.1.ln()))
         .collect();
     let (la, lb) = fit(&big);
+    // With the barriers (lavapipe's suspend points, D206): CPU ≈ a × words^b × (1 + barriers)^c.
+    let big2: Vec<(f64, f64, f64)> = rows
+        .iter()
+        .filter(|v| compiled(v) && v["checked_words"].as_f64().unwrap_or(0.0) >= 20_000.0)
+        .filter_map(|v| {
+            Some((
+                v["checked_words"].as_f64()?.ln(),
+                (1.0 + v["barriers"].as_f64()?).ln(),
+                v["cpu_s"].as_f64()?.ln(),
+            ))
+        })
+        .collect();
+    let (ba, bb, bc) = fit2(&big2);
+    let resid = |pred: &dyn Fn(f64, f64) -> f64| {
+        let mut r: Vec<f64> = big2.iter().map(|p| (p.2 - pred(p.0, p.1)).abs()).collect();
+        (
+            median(&mut r).exp(),
+            r.iter().cloned().fold(f64::NAN, f64::max).exp(),
+        )
+    };
+    let (r1m, r1w) = resid(&|w, _| la + lb * w);
+    let (r2m, r2w) = resid(&|w, b| ba + bb * w + bc * b);
     // Memory: the smallest peak is the start-up baseline; above it a power law where the compile shows.
     let base = pts.iter().map(|p| p.2).fold(f64::INFINITY, f64::min);
     let over: Vec<(f64, f64)> = pts
@@ -658,7 +725,20 @@ fn render(
             String::new()
         }
     ));
-    md.push_str("\n<details><summary>Every kernel</summary>\n\n| kernel | set | instructions | mapping | words | words/insn | k | checked words | translate ms | compile CPU s | wall s | peak MB | outcome |\n| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
+    md.push_str(&format!(
+        "With the module's `OpControlBarrier`s (lavapipe's coroutine suspend points, D206) as a second variable, \
+         {} points: compile CPU ≈ {:.3e} × words^{:.2} × (1 + barriers)^{:.2} s. Error factor of the prediction \
+         (median, worst): words only ×{:.2}, ×{:.1}; words and barriers ×{:.2}, ×{:.1}.\n",
+        big2.len(),
+        ba.exp(),
+        bb,
+        bc,
+        r1m,
+        r1w,
+        r2m,
+        r2w
+    ));
+    md.push_str("\n<details><summary>Every kernel</summary>\n\n| kernel | set | instructions | mapping | words | words/insn | k | checked words | barriers | translate ms | compile CPU s | wall s | peak MB | outcome |\n| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
     let mut sorted: Vec<&Value> = rows.iter().collect();
     sorted.sort_by_key(|v| v["instructions"].as_u64().unwrap_or(0));
     for v in sorted {
@@ -670,7 +750,7 @@ fn render(
         };
         if let Some(e) = v["error"].as_str() {
             md.push_str(&format!(
-                "| `{short}` | {} | {} | — | — | — | — | — | — | — | — | — | translation failed: {e} |\n",
+                "| `{short}` | {} | {} | — | — | — | — | — | — | — | — | — | — | translation failed: {e} |\n",
                 if v["largest"].as_bool() == Some(true) { "largest" } else { "sample" },
                 v["instructions"]
             ));
@@ -683,7 +763,7 @@ fn render(
         };
         let insts = v["instructions"].as_f64().unwrap_or(f64::NAN);
         md.push_str(&format!(
-            "| `{short}` | {} | {} | {} | {} | {:.0} | {:.0} | {} | {:.1} | {} | {} | {} | {} |\n",
+            "| `{short}` | {} | {} | {} | {} | {:.0} | {:.0} | {} | {} | {:.1} | {} | {} | {} | {} |\n",
             if v["largest"].as_bool() == Some(true) {
                 "largest"
             } else {
@@ -695,6 +775,7 @@ fn render(
             v["words"].as_f64().unwrap_or(f64::NAN) / insts,
             k_of(v),
             v["checked_words"],
+            f("barriers", 0),
             v["translate_s"].as_f64().unwrap_or(f64::NAN) * 1e3,
             f("cpu_s", 2),
             f("wall_s", 1),
@@ -707,7 +788,8 @@ fn render(
         markdown: md,
         json: json!({ "device": device, "rows": rows, "fit": {
             "cpu_s_coefficient": la.exp(), "cpu_s_exponent": lb, "peak_mb_base": base,
-            "peak_mb_coefficient": ma.exp(), "peak_mb_exponent": mb } }),
+            "peak_mb_coefficient": ma.exp(), "peak_mb_exponent": mb,
+            "barrier_fit": { "coefficient": ba.exp(), "words_exponent": bb, "barriers_exponent": bc } } }),
         headlines,
     }
 }
