@@ -140,7 +140,10 @@ pub fn run(a: Args) -> Result<i32> {
         bail!(
             "{}: {}",
             k.name,
-            rdna2spv_vulkan::limit::too_large_message(words.len(), limit)
+            rdna2spv_vulkan::limit::too_large_message(
+                &rdna2spv_vulkan::limit::module_cost(&words),
+                limit
+            )
         );
     }
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();

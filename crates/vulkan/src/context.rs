@@ -801,6 +801,7 @@ impl Context {
                 pipeline_create,
                 first_dispatch: !cached,
                 module_words: spirv_words.len(),
+                module_cost: crate::limit::module_cost(spirv_words),
             },
             e => e,
         })?;
@@ -840,6 +841,7 @@ impl Context {
             return Err(Error::ModuleTooLarge {
                 words: words.len(),
                 limit,
+                cost: crate::limit::module_cost(words),
             });
         }
         check_module(words, entry)?;
@@ -1020,6 +1022,7 @@ impl Context {
                         pipeline_create: Duration::ZERO,
                         first_dispatch: false,
                         module_words: 0,
+                        module_cost: Default::default(),
                     })
                 }
                 Err(e) => {

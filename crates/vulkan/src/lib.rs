@@ -75,7 +75,7 @@ pub enum Error {
     /// first dispatch, where lavapipe compiles it (D164).
     #[error(
         "the dispatch did not finish within {limit:?}; {}; the device may be hung and the context is unusable",
-        timeout_phases(*pipeline_create, *first_dispatch, *module_words)
+        timeout_phases(*pipeline_create, *first_dispatch, *module_words, module_cost)
     )]
     Timeout {
         /// The fence timeout.
@@ -86,14 +86,18 @@ pub enum Error {
         first_dispatch: bool,
         /// Words of the module.
         module_words: usize,
+        /// What lavapipe's compile of the module grows with (D208); zero when no module was dispatched.
+        module_cost: limit::ModuleCost,
     },
     /// A module over the context's size limit ([`limit`], D164): it never reaches the driver.
-    #[error("{}", limit::too_large_message(*words, *limit))]
+    #[error("{}", limit::too_large_message(cost, *limit))]
     ModuleTooLarge {
         /// Words of the module.
         words: usize,
         /// The limit.
         limit: usize,
+        /// The module's words, inlined words and barriers, for the prediction (D208).
+        cost: limit::ModuleCost,
     },
     /// A previous timeout or device loss made the context unusable.
     #[error("the context is unusable after an earlier timeout or device loss")]
@@ -110,15 +114,20 @@ pub enum Error {
 }
 
 /// The timeout message's account of where the time went (D164).
-fn timeout_phases(pipeline_create: Duration, first_dispatch: bool, module_words: usize) -> String {
+fn timeout_phases(
+    pipeline_create: Duration,
+    first_dispatch: bool,
+    module_words: usize,
+    cost: &limit::ModuleCost,
+) -> String {
     if first_dispatch {
-        let (secs, _) = limit::predicted_compile(module_words);
+        let (secs, _) = limit::predicted_compile(cost);
         format!(
             "pipeline creation took {:.2} s before the wait (not counted); the wait was the module's first \
-             dispatch, which on lavapipe holds its compile ({} words: about {} of CPU predicted, \
+             dispatch, which on lavapipe holds its compile ({}: about {} of CPU predicted, \
              docs/performance.md) before the run",
             pipeline_create.as_secs_f64(),
-            limit::group(module_words),
+            limit::describe_cost(cost),
             limit::human_seconds(secs)
         )
     } else {

@@ -1,36 +1,167 @@
 //! The module-size limit of a device compile (decision D164).
 //!
 //! lavapipe compiles a module inside its first dispatch, and its time and memory grow faster than the module.
-//! Measured on the 2-core development machine under load (`cargo xtask bench corpus-size`, docs/performance.md,
-//! 2026-12-02): cold compile CPU time ≈ [`CPU_S_COEFFICIENT`] × words^[`CPU_S_EXPONENT`] (least squares in
-//! log-log over the compiled modules of ≥ 20,000 words, 19k–336k words), and peak memory of the compiling
-//! process ≈ [`PEAK_MB_BASE`] (Vulkan and lavapipe start-up: flat up to ~130k words) + [`PEAK_MB_COEFFICIENT`] ×
-//! words^[`PEAK_MB_EXPONENT`] MB (through a 336k-word module at 404 MB and issue 31's 5.15 M-word module at
-//! 16.4 GB). A module over [`DEFAULT_MAX_MODULE_WORDS`] is refused before the driver sees it, naming its size,
+//! What it compiles is the module with every function call inlined, and every barrier is a suspend point of
+//! the coroutine it makes of the shader ([`ModuleCost`]). Measured on the 2-core development machine
+//! (`cargo xtask bench corpus-size`, docs/performance.md, 2026-12-03, D208): cold compile CPU time ≈
+//! [`CPU_S_COEFFICIENT`] × inlined words^[`CPU_S_EXPONENT`] × (1 + barriers)^[`CPU_S_BARRIER_EXPONENT`]; peak
+//! memory of the compiling process ≈ [`PEAK_MB_BASE`] (Vulkan and lavapipe start-up) + [`PEAK_MB_COEFFICIENT`] ×
+//! inlined words^[`PEAK_MB_EXPONENT`] MB (D164's fit, through issue 31's 5.15 M-word module at 16.4 GB). A module over [`DEFAULT_MAX_MODULE_WORDS`] is refused before the driver sees it, naming its size,
 //! the limit and the prediction, instead of letting the compile take the machine's memory.
 //! `RDNA2SPV_MAX_MODULE_WORDS` (a number, or `none`) and the command lines' `--max-module-words` move it.
 
 /// The default limit: about 1 GB of compile memory and a few minutes of CPU predicted for lavapipe (D164).
 pub const DEFAULT_MAX_MODULE_WORDS: usize = 1_000_000;
 
-/// Fit of lavapipe's cold compile CPU time (seconds) against module words: `a × words^b` (D164).
-pub const CPU_S_COEFFICIENT: f64 = 1.8e-7;
+/// Fit of lavapipe's cold compile CPU time (seconds) against what it compiles ([`ModuleCost`], D208):
+/// `a × inlined_words^b × (1 + barriers)^c`, least squares in log-log over the 132 compiled modules of
+/// ≥ 20,000 words of `cargo xtask bench corpus-size` (2026-12-03). Error factor: median ×1.19, worst ×4.8
+/// (rocPRIM's sorts, whose barriers carry many values, compile up to 4.8× slower than predicted); the
+/// words-only fit of D164 over the same modules: ×1.43, ×5.5.
+pub const CPU_S_COEFFICIENT: f64 = 1.89e-6;
 /// See [`CPU_S_COEFFICIENT`].
-pub const CPU_S_EXPONENT: f64 = 1.49;
+pub const CPU_S_EXPONENT: f64 = 1.105;
+/// See [`CPU_S_COEFFICIENT`].
+pub const CPU_S_BARRIER_EXPONENT: f64 = 0.462;
 /// Peak resident memory (MB) of a process that compiles a small module on lavapipe.
 pub const PEAK_MB_BASE: f64 = 290.0;
-/// Fit of the compile's memory above [`PEAK_MB_BASE`] (MB) against module words: `c × words^d`.
+/// Fit of the compile's memory above [`PEAK_MB_BASE`] (MB) against the inlined words: `c × words^d` (D164's
+/// fit; D208 applies it to the inlined words, which the largest compiles of the corpus sample follow better).
 pub const PEAK_MB_COEFFICIENT: f64 = 1.14e-8;
 /// See [`PEAK_MB_COEFFICIENT`].
 pub const PEAK_MB_EXPONENT: f64 = 1.81;
 
-/// The predicted cold lavapipe compile of a module of `words` words: (CPU seconds, peak memory in GB).
-pub fn predicted_compile(words: usize) -> (f64, f64) {
-    let w = words as f64;
+/// The predicted cold lavapipe compile of a module: (CPU seconds, peak memory in GB).
+pub fn predicted_compile(cost: &ModuleCost) -> (f64, f64) {
+    let w = cost.inlined_words as f64;
     (
-        CPU_S_COEFFICIENT * w.powf(CPU_S_EXPONENT),
+        CPU_S_COEFFICIENT
+            * w.powf(CPU_S_EXPONENT)
+            * (1.0 + cost.barriers as f64).powf(CPU_S_BARRIER_EXPONENT),
         (PEAK_MB_BASE + PEAK_MB_COEFFICIENT * w.powf(PEAK_MB_EXPONENT)) / 1024.0,
     )
+}
+
+/// What a prediction is of, for a message: "1,234 words" or "1,234 words, 5,678 once its calls are inlined,
+/// 12 barriers".
+pub fn describe_cost(cost: &ModuleCost) -> String {
+    let mut s = format!("{} words", group(cost.words));
+    if cost.inlined_words > cost.words {
+        s.push_str(&format!(
+            ", {} once its calls are inlined",
+            group(cost.inlined_words)
+        ));
+    }
+    if cost.barriers > 0 {
+        s.push_str(&format!(", {} barriers", group(cost.barriers)));
+    }
+    s
+}
+
+/// What lavapipe's compile of a module grows with, read from its words (D164, D208): the words, the words
+/// it compiles once every function call is inlined (lavapipe inlines them all: a shared float emulation
+/// called a thousand times is compiled a thousand times), and the `OpControlBarrier`s it meets once inlined
+/// (each one a suspend point of the coroutine lavapipe makes of a compute shader, D206).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ModuleCost {
+    pub words: usize,
+    pub inlined_words: usize,
+    pub barriers: usize,
+}
+
+/// [`ModuleCost`] of a SPIR-V module (a malformed one counts what it can read).
+pub fn module_cost(words: &[u32]) -> ModuleCost {
+    const OP_FUNCTION: u32 = 54;
+    const OP_FUNCTION_END: u32 = 56;
+    const OP_FUNCTION_CALL: u32 = 57;
+    const OP_ENTRY_POINT: u32 = 15;
+    const OP_CONTROL_BARRIER: u32 = 224;
+    struct Body {
+        words: usize,
+        barriers: usize,
+        calls: Vec<u32>,
+    }
+    let mut bodies: std::collections::HashMap<u32, Body> = Default::default();
+    let mut entries = Vec::new();
+    let mut i = 5.min(words.len());
+    // The header's words, then every instruction outside a function.
+    let mut outside = i;
+    let mut current: Option<(u32, Body)> = None;
+    while i < words.len() {
+        let n = ((words[i] >> 16) as usize).max(1);
+        let op = words[i] & 0xffff;
+        let operand = |k: usize| words.get(i + k).copied();
+        match op {
+            OP_FUNCTION => {
+                if let Some(id) = operand(2) {
+                    current = Some((
+                        id,
+                        Body {
+                            words: 0,
+                            barriers: 0,
+                            calls: Vec::new(),
+                        },
+                    ));
+                }
+            }
+            OP_ENTRY_POINT => entries.extend(operand(2)),
+            _ => {}
+        }
+        match &mut current {
+            Some((_, body)) => {
+                body.words += n;
+                if op == OP_CONTROL_BARRIER {
+                    body.barriers += 1;
+                }
+                if op == OP_FUNCTION_CALL {
+                    body.calls.extend(operand(3));
+                }
+            }
+            None => outside += n,
+        }
+        if op == OP_FUNCTION_END {
+            if let Some((id, body)) = current.take() {
+                bodies.insert(id, body);
+            }
+        }
+        i += n;
+    }
+    // Expanded sizes, callees first (SPIR-V forbids recursion; a cycle in a malformed module counts once).
+    fn expand(
+        id: u32,
+        bodies: &std::collections::HashMap<u32, Body>,
+        memo: &mut std::collections::HashMap<u32, (usize, usize)>,
+        depth: usize,
+    ) -> (usize, usize) {
+        if let Some(&m) = memo.get(&id) {
+            return m;
+        }
+        let Some(b) = bodies.get(&id) else {
+            return (0, 0);
+        };
+        let mut total = (b.words, b.barriers);
+        if depth < 64 {
+            for &c in &b.calls {
+                let (w, n) = expand(c, bodies, memo, depth + 1);
+                total.0 += w;
+                total.1 += n;
+            }
+        }
+        memo.insert(id, total);
+        total
+    }
+    let mut memo = Default::default();
+    let (mut inlined, mut barriers) = (outside, 0);
+    for &e in &entries {
+        let (w, n) = expand(e, &bodies, &mut memo, 0);
+        inlined += w;
+        barriers += n;
+    }
+    ModuleCost {
+        words: words.len(),
+        inlined_words: inlined,
+        barriers,
+    }
 }
 
 /// The limit from `RDNA2SPV_MAX_MODULE_WORDS` (a number of words; `none`, `off` or `0`: no limit), else
@@ -56,14 +187,14 @@ pub fn parse_limit(v: &str) -> Option<Option<usize>> {
 
 /// Why a module is refused: its size, the limit and the prediction (the text of
 /// [`crate::Error::ModuleTooLarge`]).
-pub fn too_large_message(words: usize, limit: usize) -> String {
-    let (secs, gb) = predicted_compile(words);
+pub fn too_large_message(cost: &ModuleCost, limit: usize) -> String {
+    let (secs, gb) = predicted_compile(cost);
     format!(
-        "the module is {} words, over the limit of {} words for a device compile: lavapipe's cold compile of \
+        "the module is {}, over the limit of {} words for a device compile: lavapipe's cold compile of \
          it would take about {} of CPU and {gb:.1} GB of memory on a 2-core machine (docs/performance.md); \
          raise the limit with --max-module-words N (or RDNA2SPV_MAX_MODULE_WORDS=N, `none` for no limit) if the \
-         device can take it (decision D164)",
-        group(words),
+         device can take it (decisions D164, D208)",
+        describe_cost(cost),
         group(limit),
         human_seconds(secs)
     )
@@ -107,14 +238,100 @@ mod tests {
         assert_eq!(group(1000), "1,000");
     }
 
+    /// A function of 22 words (by the SPIR-V specification's word counts: OpFunction 5, OpFunctionParameter
+    /// 3, OpLabel 2, OpIAdd 5, OpControlBarrier 4, OpReturnValue 2, OpFunctionEnd 1) called three times from
+    /// the entry point, which has a barrier of its own; and a function nobody calls.
     #[test]
-    fn prediction_grows_with_the_module() {
-        let (s1, g1) = predicted_compile(100_000);
-        let (s2, g2) = predicted_compile(1_000_000);
+    fn module_cost_counts_every_call_inlined() {
+        use rspirv::binary::Assemble as _;
+        use rspirv::spirv::{
+            AddressingModel, Capability, ExecutionModel, FunctionControl, MemoryModel,
+        };
+        let mut b = rspirv::dr::Builder::new();
+        b.capability(Capability::Shader);
+        b.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
+        let void = b.type_void();
+        let u32t = b.type_int(32, 0);
+        let fvoid = b.type_function(void, []);
+        let fu = b.type_function(u32t, [u32t]);
+        let one = b.constant_bit32(u32t, 1);
+        let (scope, sem) = (b.constant_bit32(u32t, 2), b.constant_bit32(u32t, 0x108));
+        let f = b
+            .begin_function(u32t, None, FunctionControl::NONE, fu)
+            .unwrap();
+        let x = b.function_parameter(u32t).unwrap();
+        b.begin_block(None).unwrap();
+        let y = b.i_add(u32t, None, x, one).unwrap();
+        b.control_barrier(scope, scope, sem).unwrap();
+        b.ret_value(y).unwrap();
+        b.end_function().unwrap();
+        let unused = b
+            .begin_function(u32t, None, FunctionControl::NONE, fu)
+            .unwrap();
+        let p = b.function_parameter(u32t).unwrap();
+        b.begin_block(None).unwrap();
+        b.ret_value(p).unwrap();
+        b.end_function().unwrap();
+        let _ = unused;
+        let main = b
+            .begin_function(void, None, FunctionControl::NONE, fvoid)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        let mut v = one;
+        for _ in 0..3 {
+            v = b.function_call(u32t, None, f, [v]).unwrap();
+        }
+        b.control_barrier(scope, scope, sem).unwrap();
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        b.entry_point(ExecutionModel::GLCompute, main, "main", []);
+        let words = b.module().assemble();
+        let c = module_cost(&words);
+        // The unused function: OpFunction 5, OpFunctionParameter 3, OpLabel 2, OpReturnValue 2, OpFunctionEnd 1.
+        assert_eq!(c.words, words.len());
+        assert_eq!(c.inlined_words, words.len() + 2 * 22 - 13);
+        assert_eq!(c.barriers, 4);
+        // Truncated or empty input counts what it can read and does not panic.
+        let _ = module_cost(&words[..words.len() / 2]);
+        assert_eq!(module_cost(&[]).words, 0);
+    }
+
+    #[test]
+    fn prediction_grows_with_the_module_its_calls_and_barriers() {
+        let plain = |w| ModuleCost {
+            words: w,
+            inlined_words: w,
+            barriers: 0,
+        };
+        let (s1, g1) = predicted_compile(&plain(100_000));
+        let (s2, g2) = predicted_compile(&plain(1_000_000));
         assert!(s2 > 10.0 * s1 && g2 > g1, "{s1} {s2} {g1} {g2}");
-        // The default limit keeps the predicted compile within issue 31's 2 GB; the 2.38 M-word lane module
-        // of the segmented sort kernel is over it.
-        assert!(predicted_compile(DEFAULT_MAX_MODULE_WORDS).1 <= 2.0);
+        // A call inlined a thousand times is compiled a thousand times; barriers cost on their own.
+        let called = ModuleCost {
+            inlined_words: 1_000_000,
+            ..plain(100_000)
+        };
+        assert_eq!(
+            predicted_compile(&called),
+            predicted_compile(&plain(1_000_000))
+        );
+        let barriers = ModuleCost {
+            barriers: 800,
+            ..plain(100_000)
+        };
+        assert!(predicted_compile(&barriers).0 > 10.0 * s1);
+        // The default limit keeps the predicted compile of a barrier- and call-free module within issue 31's
+        // 2 GB; the 2.38 M-word lane module of the segmented sort kernel is over it.
+        assert!(predicted_compile(&plain(DEFAULT_MAX_MODULE_WORDS)).1 <= 2.0);
         const { assert!(2_377_353 > DEFAULT_MAX_MODULE_WORDS) };
+        assert_eq!(describe_cost(&plain(1234)), "1,234 words");
+        assert_eq!(
+            describe_cost(&ModuleCost {
+                words: 1000,
+                inlined_words: 5000,
+                barriers: 3
+            }),
+            "1,000 words, 5,000 once its calls are inlined, 3 barriers"
+        );
     }
 }

@@ -275,8 +275,13 @@ fn a_module_over_the_size_limit_never_reaches_the_driver() {
     };
     let ctx = common::lavapipe().with_max_module_words(Some(words.len() - 1));
     match run(&ctx) {
-        Err(Error::ModuleTooLarge { words: w, limit }) => {
+        Err(Error::ModuleTooLarge {
+            words: w,
+            limit,
+            cost,
+        }) => {
             assert_eq!((w, limit), (words.len(), words.len() - 1));
+            assert_eq!(cost, rdna2spv_vulkan::limit::module_cost(&words));
         }
         other => panic!("{other:?}"),
     }
