@@ -208,7 +208,8 @@ fn a_dispatch_past_its_timeout_is_an_error_and_poisons_the_context() {
         },
     );
     assert!(
-        matches!(r, Err(Error::Timeout { first_dispatch: true, module_words, .. }) if module_words == words.len()),
+        matches!(r, Err(Error::Timeout { first_dispatch: true, module_words, module_cost, .. })
+            if module_words == words.len() && module_cost == rdna2spv_vulkan::limit::module_cost(&words)),
         "{r:?}"
     );
     // The message separates the pipeline's creation from the wait, and names the first dispatch, where
