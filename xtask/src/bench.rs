@@ -51,6 +51,8 @@ pub struct Opts {
     pub quick: bool,
     /// The workspace root (docs/, fixtures/, crates/ are under it).
     pub root: PathBuf,
+    /// The run writes docs/performance.md (and a section's figures under docs/img/).
+    pub write: bool,
 }
 
 /// What a section returns.
@@ -299,6 +301,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let opts = Opts {
         quick,
         root: workspace_root(),
+        write,
     };
     let machine = Machine::probe();
     progress(format!(

@@ -502,6 +502,12 @@ pub fn section(opts: &Opts) -> Result<Section> {
         rows.push(v);
     }
     std::fs::remove_file(&profile_path).ok();
+    if opts.write {
+        let svg = plot(&rows, timeout_s);
+        let path = opts.root.join("docs/img/corpus-size-compile.svg");
+        std::fs::create_dir_all(path.parent().unwrap())?;
+        std::fs::write(&path, svg).with_context(|| format!("writing {}", path.display()))?;
+    }
     Ok(render(
         &rows,
         &device,
@@ -512,6 +518,115 @@ pub fn section(opts: &Opts) -> Result<Section> {
         timeout_s,
         &cache_path,
     ))
+}
+
+/// A log-log scatter of the cold compile's CPU time against the inlined words (what lavapipe compiles,
+/// D208), one point per measured kernel coloured by its barriers, with issue 31's 10 s goal as a line;
+/// kernels whose compile did not finish are drawn at the top edge as crosses.
+fn plot(rows: &[Value], timeout_s: u64) -> String {
+    let (w, h, l, r, t, b) = (760.0, 460.0, 70.0, 170.0, 30.0, 50.0);
+    let (x0, x1) = (3.0f64, 7.0f64); // log10 inlined words: 1e3 .. 1e7
+    let (y0, y1) = (-1.0f64, (timeout_s as f64).log10().ceil().max(3.0)); // log10 s
+    let px = |x: f64| l + (x.log10().clamp(x0, x1) - x0) / (x1 - x0) * (w - l - r);
+    let py = |y: f64| h - b - (y.log10().clamp(y0, y1) - y0) / (y1 - y0) * (h - t - b);
+    let colour = |n: f64| match n as u64 {
+        0 => "#4477aa",
+        1..=99 => "#66ccee",
+        100..=499 => "#ccbb44",
+        _ => "#ee6677",
+    };
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" \
+         font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"{l}\" y=\"18\" font-size=\"14\">lavapipe cold compile (CPU s) of rocSPARSE/rocPRIM kernels \
+         vs the words it compiles (calls inlined)</text>\n"
+    );
+    for e in (x0 as i32)..=(x1 as i32) {
+        let x = px(10f64.powi(e));
+        s += &format!(
+            "<line x1=\"{x}\" y1=\"{t}\" x2=\"{x}\" y2=\"{}\" stroke=\"#ddd\"/><text x=\"{x}\" y=\"{}\" \
+             text-anchor=\"middle\">1e{e}</text>\n",
+            h - b,
+            h - b + 16.0
+        );
+    }
+    for e in (y0 as i32)..=(y1 as i32) {
+        let y = py(10f64.powi(e));
+        s += &format!(
+            "<line x1=\"{l}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"#ddd\"/><text x=\"{}\" y=\"{}\" \
+             text-anchor=\"end\">{}</text>\n",
+            w - r,
+            l - 6.0,
+            y + 4.0,
+            10f64.powi(e)
+        );
+    }
+    let goal = py(10.0);
+    s += &format!(
+        "<line x1=\"{l}\" y1=\"{goal}\" x2=\"{}\" y2=\"{goal}\" stroke=\"black\" stroke-dasharray=\"6 4\"/>\
+         <text x=\"{}\" y=\"{}\">10 s goal</text>\n",
+        w - r,
+        w - r + 4.0,
+        goal + 4.0
+    );
+    s += &format!(
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">inlined words (log)</text>\n\
+         <text x=\"16\" y=\"{}\" transform=\"rotate(-90 16 {})\" text-anchor=\"middle\">compile CPU s (log)</text>\n",
+        (l + w - r) / 2.0,
+        h - 12.0,
+        (t + h - b) / 2.0,
+        (t + h - b) / 2.0
+    );
+    for v in rows {
+        let (Some(words), Some(bars)) = (v["inlined_words"].as_f64(), v["barriers"].as_f64())
+        else {
+            continue;
+        };
+        let Some(cpu) = v["cpu_s"].as_f64() else {
+            continue;
+        };
+        let (x, c) = (px(words), colour(bars));
+        if compiled(v) {
+            s += &format!(
+                "<circle cx=\"{x:.1}\" cy=\"{:.1}\" r=\"3.5\" fill=\"{c}\" fill-opacity=\"0.8\" stroke=\"#333\" \
+                 stroke-width=\"0.4\"/>\n",
+                py(cpu)
+            );
+        } else {
+            let y = t + 6.0;
+            s += &format!(
+                "<path d=\"M{} {} l8 8 m0 -8 l-8 8\" stroke=\"{c}\" stroke-width=\"2\"/>\n",
+                x - 4.0,
+                y - 4.0
+            );
+        }
+    }
+    for (i, (label, n)) in [
+        ("no barrier", 0.0),
+        ("1-99 barriers", 1.0),
+        ("100-499", 100.0),
+        ("500 or more", 500.0),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let y = t + 30.0 + 20.0 * i as f64;
+        s += &format!(
+            "<circle cx=\"{}\" cy=\"{y}\" r=\"5\" fill=\"{}\"/><text x=\"{}\" y=\"{}\">{label}</text>\n",
+            w - r + 14.0,
+            colour(*n),
+            w - r + 24.0,
+            y + 4.0
+        );
+    }
+    s += &format!(
+        "<text x=\"{}\" y=\"{}\">x: no compile</text>\n<text x=\"{}\" y=\"{}\">within {timeout_s} s wall</text>\n",
+        w - r + 8.0,
+        t + 125.0,
+        w - r + 8.0,
+        t + 140.0
+    );
+    s + "</svg>\n"
 }
 
 /// Whether a row's compile finished (the dispatch compiled the module; a fault is the expected stop).
@@ -750,6 +865,9 @@ fn render(
         r2m,
         r2w
     ));
+    md.push_str(
+        "\n![lavapipe cold compile CPU time against the inlined words, by barriers](img/corpus-size-compile.svg)\n",
+    );
     md.push_str("\n<details><summary>Every kernel</summary>\n\n| kernel | set | instructions | mapping | words | words/insn | k | checked words | inlined words | barriers | translate ms | compile CPU s | wall s | peak MB | outcome |\n| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
     let mut sorted: Vec<&Value> = rows.iter().collect();
     sorted.sort_by_key(|v| v["instructions"].as_u64().unwrap_or(0));
@@ -804,5 +922,33 @@ fn render(
             "peak_mb_coefficient": ma.exp(), "peak_mb_exponent": mb,
             "barrier_fit": { "coefficient": ba.exp(), "words_exponent": bb, "barriers_exponent": bc } } }),
         headlines,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_plot_draws_each_measured_kernel_once() {
+        let row = |words: u64, bars: u64, cpu: f64, outcome: &str| {
+            json!({ "inlined_words": words, "barriers": bars, "cpu_s": cpu, "outcome": outcome })
+        };
+        let rows = [
+            row(20_000, 0, 0.5, "finished"),
+            row(200_000, 40, 5.0, "fault"),
+            row(2_000_000, 800, 200.0, "fault"),
+            row(900_000, 2000, 300.0, "timeout"),
+            json!({ "inlined_words": 1000, "barriers": 0 }), // not measured in this run
+        ];
+        let svg = plot(&rows, 300);
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        // Three compiled kernels as points, plus the legend's four; one cross for the timeout.
+        assert_eq!(svg.matches("<circle").count(), 3 + 4);
+        assert_eq!(svg.matches("<path").count(), 1);
+        assert_eq!(
+            (fit2(&[(0.0, 0.0, 1.0), (1.0, 0.0, 3.0), (0.0, 1.0, 6.0), (1.0, 1.0, 8.0)])),
+            (1.0, 2.0, 5.0)
+        );
     }
 }
