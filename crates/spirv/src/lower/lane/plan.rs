@@ -267,7 +267,14 @@ impl Cx<'_> {
                     let need = own_ballots + pre.count_ones();
                     let fits = need <= ballots
                         || exchange_bytes(slots, need, waves, self.ws) <= EXCHANGE_BUDGET;
-                    if fits && self.lane_merge_keeps_exchange(start, inst.nodes.len(), pre, ph, &exchanged)
+                    if fits
+                        && self.lane_merge_keeps_exchange(
+                            start,
+                            inst.nodes.len(),
+                            pre,
+                            ph,
+                            &exchanged,
+                        )
                     {
                         ballots = ballots.max(need);
                         merged.insert(start, (pre, ph));
@@ -1778,17 +1785,29 @@ mod tests {
             let p = cmpx_then_read(false);
             let q = plan(&p, wg);
             assert_eq!(q.merged.len(), 1, "wg {wg}\n{q}");
-            assert!(q.to_string().contains("L9 materialise exec_lo (L36: on its own exchange)"));
+            assert!(q
+                .to_string()
+                .contains("L9 materialise exec_lo (L36: on its own exchange)"));
             let sites = q.barrier_sites();
-            assert_eq!((sites.mask_exchanges, sites.value_exchanges), (0, 1), "wg {wg}");
+            assert_eq!(
+                (sites.mask_exchanges, sites.value_exchanges),
+                (0, 1),
+                "wg {wg}"
+            );
             assert_eq!(module_barriers(&p, wg), sites.total() as usize, "wg {wg}");
             // Does not: the read's lane comes from the whole EXEC, so EXEC is made whole first.
             let p = cmpx_then_read(true);
             let q = plan(&p, wg);
             assert!(q.merged.is_empty(), "wg {wg}\n{q}");
-            assert!(q.to_string().contains("L9 materialise exec_lo first (exchange)"));
+            assert!(q
+                .to_string()
+                .contains("L9 materialise exec_lo first (exchange)"));
             let sites = q.barrier_sites();
-            assert_eq!((sites.mask_exchanges, sites.value_exchanges), (1, 1), "wg {wg}");
+            assert_eq!(
+                (sites.mask_exchanges, sites.value_exchanges),
+                (1, 1),
+                "wg {wg}"
+            );
             assert_eq!(module_barriers(&p, wg), sites.total() as usize, "wg {wg}");
         }
     }
