@@ -434,7 +434,10 @@ fn exec_made_whole_on_the_instruction_s_own_exchange_bit_exact() {
         assert!(want.chunks(4).any(|w| w[0] >> 16 == 0x5a5a));
         let lane0 = |g: usize| (g as u32 & !(ws - 1)) ^ 0x5a5a_0000;
         assert!(want.chunks(4).enumerate().any(|(g, w)| w[1] != lane0(g)));
-        assert!(want.chunks(4).enumerate().any(|(g, w)| w[3] != lane0(g) + 1));
+        assert!(want
+            .chunks(4)
+            .enumerate()
+            .any(|(g, w)| w[3] != lane0(g) + 1));
         lane::run_fixture_both(manifest, "lane", &want);
         lane::run_fixture_both(manifest, "wave", &want);
     }
