@@ -368,3 +368,77 @@ fn ballots_read_whole_by_valu_bit_exact() {
         lane::run_fixture_both(manifest, "wave", &want);
     }
 }
+
+/// fixtures/lane/cmpx_bpermute.s (`ws` 32) and cmpx_bpermute_w64.s (`ws` 64) from the ISA's definitions:
+/// `grid` work-items in workgroups of `wg` (a partial wave's other lanes have EXEC 0; an empty wave is not
+/// launched). `v_cmpx_ne_u32 0, v`
+/// sets EXEC to EXEC & (v != 0); `ds_bpermute_b32 d, a, s` writes, in each lane L of EXEC, lane
+/// `(L & 32) | ((a >> 2) & 31)`'s `s` (within L's 32-lane half) when that lane is in EXEC and 0 otherwise; `v_readfirstlane_b32` reads the lowest
+/// lane of EXEC (lane 0 when EXEC is 0); `s_or_b32 exec_lo, exec_lo, s4` restores the saved EXEC;
+/// `v_add_nc_u32 v7, 1, v7` (EXEC every item) adds 1 to d.
+fn cmpx_bpermute(grid: u32, wg: u32, ws: u32) -> Vec<u32> {
+    let mut out = vec![0u32; 4 * grid as usize];
+    for g_wg in 0..grid.div_ceil(wg) {
+        let items = lane::items(grid, wg, g_wg);
+        for w in 0..items.div_ceil(ws) {
+            let n = (items - w * ws).min(ws);
+            let gid = |l: u32| g_wg * wg + w * ws + l;
+            let h = |l: u32| gid(l).wrapping_mul(0x2545_f491);
+            let d = |l: u32| gid(l) ^ 0x5a5a_0000;
+            let c = |l: u32| (h(l) >> 13) & 1 == 1 || l & 7 == 3;
+            let q = |l: u32| (h(l) >> 7) & 1 == 1;
+            let src = |l: u32| (l & 32) | ((l + 1) & 31);
+            let first = |f: &dyn Fn(u32) -> bool| (0..n).find(|&l| f(l)).unwrap_or(0);
+            // A: under EXEC & c.
+            let v9: Vec<u32> = (0..n)
+                .map(|l| match (c(l), src(l) < n && c(src(l))) {
+                    (false, _) => 0xdead,
+                    (true, true) => d(src(l)),
+                    (true, false) => 0,
+                })
+                .collect();
+            let s8 = d(first(&c));
+            // B: EXEC restored (every item), then under EXEC & q.
+            let v11: Vec<u32> = (0..n)
+                .map(|l| if src(l) < n { v9[src(l) as usize] } else { 0 })
+                .collect();
+            let s9 = d(first(&q)) + 1;
+            for l in 0..n {
+                let g = gid(l) as usize;
+                out[4 * g..4 * g + 4].copy_from_slice(&[v9[l as usize], s8, v11[l as usize], s9]);
+            }
+        }
+    }
+    out
+}
+
+/// EXEC made whole on the cross-lane instruction's own exchange (L36, D207): after `v_cmpx` or
+/// `s_or_b32 exec_lo, exec_lo, s4` EXEC is each lane's own bit (L9); the next `ds_bpermute_b32` (its
+/// source-lane test reads EXEC whole) and `v_readfirstlane_b32` take EXEC's ballot on their own exchange
+/// and read EXEC only after it. Bit-exact host vs lavapipe in the lane and the wave mapping against the ISA's
+/// values, one wave per workgroup and three waves with a partial and an empty wave.
+#[test]
+fn exec_made_whole_on_the_instruction_s_own_exchange_bit_exact() {
+    for (manifest, grid, wg, ws) in [
+        ("cmpx_bpermute_1wave.toml", 96, 32, 32),
+        ("cmpx_bpermute_partial.toml", 136, 96, 32),
+        ("cmpx_bpermute_w64_1wave.toml", 192, 64, 64),
+        ("cmpx_bpermute_w64_partial.toml", 296, 192, 64),
+    ] {
+        let want = cmpx_bpermute(grid, wg, ws);
+        // The inputs reach every case: a source lane outside EXEC (0), a lane outside EXEC (0xdead), a
+        // source lane in EXEC, waves whose first lane with c and with q is not lane 0 (whose d is
+        // (g & !(ws - 1)) ^ 0x5a5a0000: the workgroups are whole multiples of the wave size).
+        assert!(want.chunks(4).any(|w| w[0] == 0));
+        assert!(want.chunks(4).any(|w| w[0] == 0xdead));
+        assert!(want.chunks(4).any(|w| w[0] >> 16 == 0x5a5a));
+        let lane0 = |g: usize| (g as u32 & !(ws - 1)) ^ 0x5a5a_0000;
+        assert!(want.chunks(4).enumerate().any(|(g, w)| w[1] != lane0(g)));
+        assert!(want
+            .chunks(4)
+            .enumerate()
+            .any(|(g, w)| w[3] != lane0(g) + 1));
+        lane::run_fixture_both(manifest, "lane", &want);
+        lane::run_fixture_both(manifest, "wave", &want);
+    }
+}

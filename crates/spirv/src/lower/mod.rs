@@ -1352,10 +1352,30 @@ impl<'a> Cx<'a> {
     }
 
     /// The phase of each of the `nn` nodes of an instruction starting at node `start` (even: uniform,
-    /// odd: a lane loop) and their kinds. A capture's value is available from the next phase.
-    #[allow(clippy::needless_range_loop)]
+    /// odd: a lane loop) and their kinds. A capture's value is available from the next phase. In the
+    /// lane mapping, an instruction whose stale mask units ride on its own exchange (L36) reads them
+    /// only after it.
     fn phases(&self, start: usize, nn: usize) -> (Vec<u32>, Vec<Kind>) {
+        let floor = self
+            .plan
+            .as_ref()
+            .and_then(|p| p.merged.get(&start))
+            .map(|&(units, ph)| (units, ph + 1));
+        self.phases_floored(start, nn, floor)
+    }
+
+    /// [`Self::phases`] with, when `floor` is `Some((units, f))`, every read of the SGPR words of the
+    /// mask units `units` (and, with EXEC among them, every uniform ballot: it reads EXEC) in phase `f`
+    /// or later (L36).
+    #[allow(clippy::needless_range_loop)]
+    fn phases_floored(
+        &self,
+        start: usize,
+        nn: usize,
+        floor: Option<(u128, u32)>,
+    ) -> (Vec<u32>, Vec<Kind>) {
         let p = self.p;
+        let floor_words = floor.map(|(u, f)| (self.lane_unit_words(u), f));
         let mut emit = vec![0u32; nn];
         let mut avail = vec![0u32; nn];
         let mut kinds = vec![Kind::Ignored; nn];
@@ -1368,6 +1388,11 @@ impl<'a> Cx<'a> {
             let mut ph = 0u32;
             for op in operands(node) {
                 ph = ph.max(avail[op.index() - start]);
+            }
+            if let Some((words, f)) = floor_words {
+                if self.lane_reads_words(i, kind, words) {
+                    ph = ph.max(f);
+                }
             }
             let want_odd = matches!(kind, Kind::Lane | Kind::Capture);
             let fix = |ph: u32| {
@@ -1454,17 +1479,7 @@ impl<'a> Cx<'a> {
             }
         }
         // EXEC at the instruction's start.
-        let lo = self.read_sgpr32(EXEC_LO as u32)?;
-        let lo64 = self.b.u_convert(self.t.u64, None, lo)?;
-        self.exec = if self.ws == 64 {
-            let hi = self.read_sgpr32(EXEC_LO as u32 + 1)?;
-            let hi64 = self.b.u_convert(self.t.u64, None, hi)?;
-            let c = self.c64(32);
-            let sh = self.b.shift_left_logical(self.t.u64, None, hi64, c)?;
-            self.b.bitwise_or(self.t.u64, None, lo64, sh)?
-        } else {
-            lo64
-        };
+        self.read_exec()?;
         let max_ph = emit.iter().copied().max().unwrap_or(0);
         for ph in 0..=max_ph {
             if ph % 2 == 0 {
@@ -1572,6 +1587,23 @@ impl<'a> Cx<'a> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Reads EXEC's words into `self.exec` (u64): at an instruction's start, and again after an
+    /// exchange that wrote EXEC back (L36).
+    pub(crate) fn read_exec(&mut self) -> R<()> {
+        let lo = self.read_sgpr32(EXEC_LO as u32)?;
+        let lo64 = self.b.u_convert(self.t.u64, None, lo)?;
+        self.exec = if self.ws == 64 {
+            let hi = self.read_sgpr32(EXEC_LO as u32 + 1)?;
+            let hi64 = self.b.u_convert(self.t.u64, None, hi)?;
+            let c = self.c64(32);
+            let sh = self.b.shift_left_logical(self.t.u64, None, hi64, c)?;
+            self.b.bitwise_or(self.t.u64, None, lo64, sh)?
+        } else {
+            lo64
+        };
         Ok(())
     }
 

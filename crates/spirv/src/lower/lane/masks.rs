@@ -644,6 +644,21 @@ impl Cx<'_> {
         w
     }
 
+    /// The SGPR words of the mask units `u` (bit r = the unit whose first word is s[r]).
+    pub(crate) fn lane_unit_words(&self, u: Words) -> Words {
+        self.pre_words(u)
+    }
+
+    /// L36: whether node `i` (of kind `kind`) reads any of the SGPR words `words`: a read of them, or,
+    /// with EXEC among them, a uniform ballot (a ballot reads EXEC).
+    pub(in crate::lower) fn lane_reads_words(&self, i: usize, kind: Kind, words: Words) -> bool {
+        match *self.node(i) {
+            Node::ReadSgpr { reg, ty } => span(reg, ty) & words != 0,
+            Node::Ballot { .. } => kind == Kind::Uniform && words & EXEC_WORDS != 0,
+            _ => false,
+        }
+    }
+
     /// Units that may hold an own-only value (a fixpoint over ownable writes of may-own nodes).
     fn mask_tracked(&self, dead: &HashSet<usize>) -> Words {
         let mut tracked: Words = 0;
@@ -925,11 +940,15 @@ impl Cx<'_> {
         m.exec_words = None;
     }
 
-    /// Before an instruction (first node `start`): materialises the stale units it reads whole.
+    /// Before an instruction (first node `start`): materialises the stale units it reads whole, unless
+    /// they ride on the instruction's own exchange (L36, [`Self::lane_merged_units`]).
     pub(crate) fn lane_masks_inst_start(&mut self, start: usize) -> R<()> {
         let Some(&pre) = self.masks().block.pre.get(&start) else {
             return Ok(());
         };
+        if self.lane_plan().merged.contains_key(&start) {
+            return Ok(());
+        }
         for u in 0..128u32 {
             if pre & (1u128 << u) == 0 {
                 continue;
@@ -937,29 +956,58 @@ impl Cx<'_> {
             let var = self.masks().own_var[&u];
             let own = self.load_bool(var)?;
             let full = self.mask_exchange(own)?;
-            if u == EXEC_LO as u32 {
-                // Every wave's EXEC at this instruction, in the exchange's ballot words (D136).
-                let base0 = self.lm.as_ref().and_then(|m| m.last_ballots);
-                self.masks_mut().exec_words = base0.map(|b| (start, b));
+            let base0 = self.lm.as_ref().and_then(|m| m.last_ballots);
+            self.mask_write_back(start, u, full, base0)?;
+        }
+        Ok(())
+    }
+
+    /// L36: the stale units of the instruction at `start` made whole on its own exchange (ascending),
+    /// each with its lane's own bit (the ballot it adds to that exchange).
+    pub(crate) fn lane_merged_units(&mut self, start: usize) -> R<Vec<(u32, Word)>> {
+        let Some(&(units, _)) = self.lane_plan().merged.get(&start) else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for u in 0..128u32 {
+            if units & (1u128 << u) != 0 {
+                let var = self.masks().own_var[&u];
+                out.push((u, self.load_bool(var)?));
             }
-            let t = self.t;
-            let words = if self.ws == 32 {
-                vec![u]
+        }
+        Ok(out)
+    }
+
+    /// Unit `u`'s full value `full` (u64, from an exchange whose wave-0 ballot words start at word
+    /// `base0`) written back to its SGPR words (under `on`); EXEC's ballot words are remembered (D136).
+    pub(crate) fn mask_write_back(
+        &mut self,
+        start: usize,
+        u: u32,
+        full: Word,
+        base0: Option<Word>,
+    ) -> R<()> {
+        if u == EXEC_LO as u32 {
+            // Every wave's EXEC at this instruction, in the exchange's ballot words (D136).
+            self.masks_mut().exec_words = base0.map(|b| (start, b));
+        }
+        let t = self.t;
+        let words = if self.ws == 32 {
+            vec![u]
+        } else {
+            vec![u, u + 1]
+        };
+        for w in words {
+            let v = if w & 1 == 1 && self.ws == 64 {
+                let c = self.c64(32);
+                self.b.shift_right_logical(t.u64, None, full, c)?
             } else {
-                vec![u, u + 1]
+                full
             };
-            for w in words {
-                let v = if w & 1 == 1 && self.ws == 64 {
-                    let c = self.c64(32);
-                    self.b.shift_right_logical(t.u64, None, full, c)?
-                } else {
-                    full
-                };
-                let v = self.b.u_convert(t.u32, None, v)?;
-                if w < 128 {
-                    let p = self.sgpr_ptr(w)?;
-                    self.lane_store_on(p, t.u32, v)?;
-                }
+            let v = self.b.u_convert(t.u32, None, v)?;
+            if w < 128 {
+                let p = self.sgpr_ptr(w)?;
+                self.lane_store_on(p, t.u32, v)?;
             }
         }
         Ok(())

@@ -53,7 +53,7 @@
 
 use crate::hash::HashSet;
 
-use rdna2spv_ir::{Handle, Node, Space, Ty};
+use rdna2spv_ir::{Handle, Node, Space, Ty, EXEC_LO};
 use spirv::{StorageClass, Word};
 
 use super::{Cx, Kind, LowerError, R};
@@ -697,7 +697,9 @@ impl Cx<'_> {
     ) -> R<(Vec<Word>, Vec<Word>)> {
         let t = self.t;
         let mut vals = Vec::new();
-        let mut bools = Vec::new();
+        // L36: the instruction's stale mask units first (ballots 0..), made whole here.
+        let merged = self.lane_merged_units(start)?;
+        let mut bools: Vec<Word> = merged.iter().map(|&(_, b)| b).collect();
         for s in sources {
             match *s {
                 Source::Ballot(cond) => {
@@ -743,12 +745,35 @@ impl Cx<'_> {
             let v = self.pure(a, &node)?;
             vals.push(v);
         }
-        let (mut bases, masks) = self.lane_exchange(&vals, &bools)?;
+        let (mut bases, mut masks) = self.lane_exchange(&vals, &bools)?;
         let later = bases.split_off(own);
         let m = self.lm_mut();
         m.carried.clear();
         m.carried.extend(carried.into_iter().zip(later));
-        Ok((bases, masks))
+        let inst_masks = masks.split_off(merged.len());
+        if !merged.is_empty() {
+            let (waves, wpw) = (self.lm().waves, self.ws / 32);
+            let base0 = self.lm().last_ballots;
+            let mut exec = false;
+            for (j, (&(u, _), &full)) in merged.iter().zip(&masks).enumerate() {
+                // EXEC's wave-0 ballot words (D136): unit j's follow j ballots' words of every wave.
+                let words = match (u == EXEC_LO as u32, base0, j) {
+                    (true, Some(b), 0) => Some(b),
+                    (true, Some(b), _) => {
+                        let o = self.c32(j as u32 * waves * wpw);
+                        Some(self.b.i_add(t.u32, None, b, o)?)
+                    }
+                    _ => None,
+                };
+                exec |= u == EXEC_LO as u32;
+                self.mask_write_back(start, u, full, words)?;
+            }
+            if exec {
+                // EXEC's words were written back: the instruction's later phases read them.
+                self.read_exec()?;
+            }
+        }
+        Ok((bases, inst_masks))
     }
 
     /// The capture nodes' results from the slot bases of the value sources and the ballots' masks.

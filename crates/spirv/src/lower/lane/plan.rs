@@ -97,6 +97,10 @@ pub struct LanePlan {
     /// L35: per instruction (its first node) whose exchange carries later instructions' values, those
     /// values (their `ReadVgpr` nodes), in order.
     pub(crate) carried: std::collections::BTreeMap<usize, Vec<usize>>,
+    /// L36: per instruction (its first node) whose stale mask units (L9's `pre`) are made whole on its
+    /// own value exchange instead of an exchange of their own: those units, and the phase of that
+    /// exchange (the instruction's reads of the units wait for the phase after it).
+    pub(crate) merged: std::collections::BTreeMap<usize, (u128, u32)>,
     has_lds: bool,
     /// L22/L27: per block that ends with `s_barrier`.
     pub(crate) meets: Vec<Option<Meet>>,
@@ -191,6 +195,8 @@ impl Cx<'_> {
         let mut coalesced = std::collections::BTreeMap::new();
         let mut carried: std::collections::BTreeMap<usize, Vec<usize>> =
             std::collections::BTreeMap::new();
+        let mut merged = std::collections::BTreeMap::new();
+        let mut ballots = ballots;
         for (h, blk) in p.blocks.iter() {
             let bp = &blocks[h.index()];
             if s.number[h.index()] == u32::MAX {
@@ -248,6 +254,32 @@ impl Cx<'_> {
                     }
                 }
                 open = None;
+                if let (1, Some(_), Some(&pre)) = (phases.len(), shape.as_ref(), bp.pre.get(&start))
+                {
+                    // L36: the stale units ride on the instruction's own exchange when no node of it
+                    // reads them before that exchange (they wait for the phase after it).
+                    let ph = *phases.iter().next().expect("one phase");
+                    let own_ballots = self
+                        .lane_sources(inst.nodes.clone())
+                        .iter()
+                        .filter(|s| matches!(s, Source::Ballot(_)))
+                        .count() as u32;
+                    let need = own_ballots + pre.count_ones();
+                    let fits = need <= ballots
+                        || exchange_bytes(slots, need, waves, self.ws) <= EXCHANGE_BUDGET;
+                    if fits
+                        && self.lane_merge_keeps_exchange(
+                            start,
+                            inst.nodes.len(),
+                            pre,
+                            ph,
+                            &exchanged,
+                        )
+                    {
+                        ballots = ballots.max(need);
+                        merged.insert(start, (pre, ph));
+                    }
+                }
                 if !phases.is_empty() {
                     capture_exchanges.insert(start, phases.len() as u32);
                     if let (1, Some(sh)) = (phases.len(), shape) {
@@ -348,6 +380,7 @@ impl Cx<'_> {
             capture_exchanges,
             coalesced,
             carried,
+            merged,
             has_lds,
             meets,
             number: s.number,
@@ -460,6 +493,23 @@ impl Cx<'_> {
     }
 }
 
+impl Cx<'_> {
+    /// L36: whether the instruction at `start` (`nn` nodes), its reads of the stale units `pre` made to
+    /// wait for phase `ph + 1`, still exchanges exactly `exchanged` in its one exchange phase `ph` (no
+    /// capture depends on those reads).
+    fn lane_merge_keeps_exchange(
+        &self,
+        start: usize,
+        nn: usize,
+        pre: u128,
+        ph: u32,
+        exchanged: &[usize],
+    ) -> bool {
+        let (emit, _) = self.phases_floored(start, nn, Some((pre, ph + 1)));
+        exchanged.iter().all(|&i| emit[i - start] == ph)
+    }
+}
+
 /// Calls `f(lo, hi)` for every structured loop, outer loops first.
 fn collect_loops(items: &[Item], f: &mut dyn FnMut(u32, u32)) {
     for it in items {
@@ -517,7 +567,10 @@ impl LanePlan {
             // one and emits nothing.
             for (_, _, range) in insts.iter().filter(|(_, _, r)| !r.is_empty()) {
                 let pre = bp.pre.get(&(range.start as usize)).copied().unwrap_or(0);
-                mask_exchanges += pre.count_ones();
+                // L36: units made whole on the instruction's own exchange cost no barrier.
+                if !self.merged.contains_key(&(range.start as usize)) {
+                    mask_exchanges += pre.count_ones();
+                }
             }
         }
         BarrierSites {
@@ -820,7 +873,13 @@ impl fmt::Display for LanePlan {
                     continue;
                 }
                 write!(f, "  {pc:#06x} {text}:")?;
-                if pre != 0 {
+                if pre != 0 && self.merged.contains_key(&(range.start as usize)) {
+                    write!(
+                        f,
+                        " L9 materialise {} (L36: on its own exchange);",
+                        units(pre)
+                    )?;
+                } else if pre != 0 {
                     write!(f, " L9 materialise {} first (exchange);", units(pre))?;
                 }
                 let own_only: Vec<usize> =
@@ -1675,6 +1734,81 @@ mod tests {
                 assert_eq!(q.capture_exchanges.values().sum::<u32>(), 2);
                 assert_eq!(q.slots, 1);
             }
+        }
+    }
+
+    /// `v_cmpx_lt_u32 v0, v1` (EXEC from a lane condition: stale, own bits only), then a cross-lane read
+    /// of lane 3's v2 that also reads EXEC whole (`ds_bpermute_b32`'s "lane 3 active" test) into v5.
+    /// With `lane_from_exec` the read's lane comes from EXEC (its capture needs the whole EXEC first).
+    fn cmpx_then_read(lane_from_exec: bool) -> Program {
+        let mut b = B::new(32);
+        let a = b.v(0);
+        let c = b.v(1);
+        let lt = b.cmp(IntCmp::LtU, a, c);
+        let bal = b.n(Node::Ballot { cond: lt });
+        let t = b.n(Node::Unary {
+            op: UnOp::Trunc,
+            ty: Ty::B32,
+            a: bal,
+        });
+        b.write_s(EXEC_LO, t);
+        b.end("v_cmpx_lt_u32 v0, v1");
+        let x = b.v(2);
+        let e = b.s(EXEC_LO);
+        let l = if lane_from_exec {
+            let k = b.c32(31);
+            b.int(IntOp::And, e, k)
+        } else {
+            b.c32(3)
+        };
+        let r = b.n(Node::ReadLane { a: x, lane: l });
+        let sh = b.int(IntOp::LShr, e, l);
+        let one = b.c32(1);
+        let bit = b.int(IntOp::And, sh, one);
+        let z = b.c32(0);
+        let act = b.cmp(IntCmp::Ne, bit, z);
+        let y = b.n(Node::Select {
+            cond: act,
+            a: r,
+            b: z,
+        });
+        b.write_v(5, y);
+        b.end("ds_bpermute_b32 v5, v3, v2 (lane 3)");
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    #[test]
+    fn l36_stale_exec_rides_on_the_instruction_s_own_exchange() {
+        for wg in [32, 128] {
+            // Fires: EXEC's ballot rides on the read's exchange; the EXEC reads wait for it.
+            let p = cmpx_then_read(false);
+            let q = plan(&p, wg);
+            assert_eq!(q.merged.len(), 1, "wg {wg}\n{q}");
+            assert!(q
+                .to_string()
+                .contains("L9 materialise exec_lo (L36: on its own exchange)"));
+            let sites = q.barrier_sites();
+            assert_eq!(
+                (sites.mask_exchanges, sites.value_exchanges),
+                (0, 1),
+                "wg {wg}"
+            );
+            assert_eq!(module_barriers(&p, wg), sites.total() as usize, "wg {wg}");
+            // Does not: the read's lane comes from the whole EXEC, so EXEC is made whole first.
+            let p = cmpx_then_read(true);
+            let q = plan(&p, wg);
+            assert!(q.merged.is_empty(), "wg {wg}\n{q}");
+            assert!(q
+                .to_string()
+                .contains("L9 materialise exec_lo first (exchange)"));
+            let sites = q.barrier_sites();
+            assert_eq!(
+                (sites.mask_exchanges, sites.value_exchanges),
+                (1, 1),
+                "wg {wg}"
+            );
+            assert_eq!(module_barriers(&p, wg), sites.total() as usize, "wg {wg}");
         }
     }
 }
