@@ -931,9 +931,7 @@ mod tests {
 
     #[test]
     fn the_plot_draws_each_measured_kernel_once() {
-        let row = |words: u64, bars: u64, cpu: f64, outcome: &str| {
-            json!({ "inlined_words": words, "barriers": bars, "cpu_s": cpu, "outcome": outcome })
-        };
+        let row = |words: u64, bars: u64, cpu: f64, outcome: &str| json!({ "inlined_words": words, "barriers": bars, "cpu_s": cpu, "outcome": outcome });
         let rows = [
             row(20_000, 0, 0.5, "finished"),
             row(200_000, 40, 5.0, "fault"),
@@ -947,7 +945,12 @@ mod tests {
         assert_eq!(svg.matches("<circle").count(), 3 + 4);
         assert_eq!(svg.matches("<path").count(), 1);
         assert_eq!(
-            (fit2(&[(0.0, 0.0, 1.0), (1.0, 0.0, 3.0), (0.0, 1.0, 6.0), (1.0, 1.0, 8.0)])),
+            (fit2(&[
+                (0.0, 0.0, 1.0),
+                (1.0, 0.0, 3.0),
+                (0.0, 1.0, 6.0),
+                (1.0, 1.0, 8.0)
+            ])),
             (1.0, 2.0, 5.0)
         );
     }
