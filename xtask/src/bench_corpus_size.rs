@@ -250,7 +250,12 @@ fn run_child(args: &[String], as_bytes: u64, timeout: Duration) -> Result<Child>
     let wall_s = t.elapsed().as_secs_f64();
     let text = reader.join().unwrap_or_default();
     let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    let status = if libc::WIFEXITED(status) {
+    let status = if killed {
+        format!(
+            "killed at the wall-clock limit ({} s)",
+            (timeout + Duration::from_secs(30)).as_secs()
+        )
+    } else if libc::WIFEXITED(status) {
         format!("exit {}", libc::WEXITSTATUS(status))
     } else if libc::WIFSIGNALED(status) {
         format!("signal {}", libc::WTERMSIG(status))
@@ -449,6 +454,15 @@ pub fn section(opts: &Opts) -> Result<Section> {
             for f in ["barriers", "inlined_words", "translate_s"] {
                 v[f] = base[f].clone();
             }
+            // Rows measured before the wall-clock kill was told apart from a signal of its own.
+            if v["outcome"].as_str() == Some("no report (signal 9; memory limit?)")
+                && v["wall_s"].as_f64().unwrap_or(0.0) >= (timeout_s + 30) as f64
+            {
+                v["outcome"] = json!(format!(
+                    "no report (killed at the wall-clock limit ({} s))",
+                    timeout_s + 30
+                ));
+            }
             rows.push(v);
             continue;
         }
@@ -481,7 +495,13 @@ pub fn section(opts: &Opts) -> Result<Section> {
         let outcome = child.stdout["outcome"]
             .as_str()
             .map(str::to_string)
-            .unwrap_or_else(|| format!("no report ({}; memory limit?)", child.status));
+            .unwrap_or_else(|| {
+                if child.status.starts_with("killed") {
+                    format!("no report ({})", child.status)
+                } else {
+                    format!("no report ({}; memory limit?)", child.status)
+                }
+            });
         v["outcome"] = json!(outcome);
         v["wall_s"] = json!(child.wall_s);
         v["cpu_s"] = json!(child.cpu_s);
@@ -538,8 +558,8 @@ fn plot(rows: &[Value], timeout_s: u64) -> String {
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" \
          font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{l}\" y=\"18\" font-size=\"14\">lavapipe cold compile (CPU s) of rocSPARSE/rocPRIM kernels \
-         vs the words it compiles (calls inlined)</text>\n"
+         <text x=\"{l}\" y=\"18\" font-size=\"14\">lavapipe cold compile CPU of corpus kernels vs \
+         the words it compiles (calls inlined)</text>\n"
     );
     for e in (x0 as i32)..=(x1 as i32) {
         let x = px(10f64.powi(e));

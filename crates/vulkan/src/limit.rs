@@ -15,14 +15,14 @@ pub const DEFAULT_MAX_MODULE_WORDS: usize = 1_000_000;
 
 /// Fit of lavapipe's cold compile CPU time (seconds) against what it compiles ([`ModuleCost`], D208):
 /// `a × inlined_words^b × (1 + barriers)^c`, least squares in log-log over the 132 compiled modules of
-/// ≥ 20,000 words of `cargo xtask bench corpus-size` (2026-12-03). Error factor: median ×1.19, worst ×4.8
-/// (rocPRIM's sorts, whose barriers carry many values, compile up to 4.8× slower than predicted); the
-/// words-only fit of D164 over the same modules: ×1.43, ×5.5.
-pub const CPU_S_COEFFICIENT: f64 = 1.89e-6;
+/// ≥ 20,000 words of `cargo xtask bench corpus-size` (2026-12-03). Error factor: median ×1.21, worst ×5.5
+/// (rocPRIM's sorts, whose barriers carry many values, compile up to ~5× slower than predicted); a
+/// words-only fit over the same modules: ×1.38, ×5.1.
+pub const CPU_S_COEFFICIENT: f64 = 2.44e-6;
 /// See [`CPU_S_COEFFICIENT`].
-pub const CPU_S_EXPONENT: f64 = 1.105;
+pub const CPU_S_EXPONENT: f64 = 1.09;
 /// See [`CPU_S_COEFFICIENT`].
-pub const CPU_S_BARRIER_EXPONENT: f64 = 0.462;
+pub const CPU_S_BARRIER_EXPONENT: f64 = 0.45;
 /// Peak resident memory (MB) of a process that compiles a small module on lavapipe.
 pub const PEAK_MB_BASE: f64 = 290.0;
 /// Fit of the compile's memory above [`PEAK_MB_BASE`] (MB) against the inlined words: `c × words^d` (D164's
