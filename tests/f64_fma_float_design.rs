@@ -20,7 +20,9 @@
 //! 5. Subnormal result (r·2^K < 2^−1022): the exact x = th + tl + pl renormalised, (u, ue) = TwoSum(tl, pl),
 //!    (h, hl) = TwoSum(th, u), so x = h + hl + ue; M = ±2^(−1022−K) (the smallest normal, scaled, with x's
 //!    sign) puts the rounding point of the subnormal grid at M's last bit: (s, e) = TwoSum(M, h),
-//!    w = RO(e + RO(hl + ue)) (round-to-odd keeps every comparison with ±q/2, q = ulp(M)), y = RN(s + w);
+//!    w = RO(e + (hl + ue)) (e and ±q/2, q = ulp(M), are multiples of ulp(h) and |hl + ue| < ulp(h), so
+//!    the rounded hl + ue keeps the comparison of e + hl + ue with ±q/2, and round-to-odd keeps it
+//!    through the last sum: an inexact result is never the even ±q/2), y = RN(s + w);
 //!    the result's bits are |y|'s minus |M|'s (the subnormal's significand; 2^52 is the smallest normal),
 //!    with x's sign. A result below 2^−1083 is ±0.
 //!
@@ -32,6 +34,10 @@
 //! differs on 20 % of them; every path taken (200 M run: far addend 30.6 M, exact zero 57 k, overflow 9.4 M,
 //! normal 138 M, subnormal 15.9 M, below the subnormals 361).
 
+#[path = "support/f64_triples.rs"]
+mod f64_triples;
+
+use f64_triples::{triple, Rng};
 use softfloat_wrapper::{Float, RoundingMode::TiesToEven as RNE, F64};
 
 fn two_sum(a: f64, b: f64) -> (f64, f64) {
@@ -129,7 +135,7 @@ fn fma_design(a: f64, b: f64, c: f64) -> f64 {
     let (h, hl) = two_sum(th, u);
     let m = f64::from_bits((h.to_bits() & (1 << 63)) | (((1 - k) as u64) << 52));
     let (s, e) = two_sum(m, h);
-    let w = ro_add(e, ro_add(hl, ue));
+    let w = ro_add(e, hl + ue);
     let y = s + w;
     let mag = (y.to_bits() & !(1 << 63)) - (m.to_bits() & !(1 << 63));
     f64::from_bits((h.to_bits() & (1 << 63)) | mag)
@@ -143,96 +149,6 @@ fn softfloat(a: f64, b: f64, c: f64) -> u64 {
             RNE,
         )
         .to_bits()
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn f64_with_exp(&mut self, e: i64) -> f64 {
-        let s = self.next() & (1 << 63);
-        let m = self.next() & ((1 << 52) - 1);
-        if e < -1022 {
-            // A subnormal of about that size.
-            let sh = (-1022 - e).min(52) as u32;
-            return f64::from_bits(s | ((m | (1 << 52)) >> (sh + 1)).max(1));
-        }
-        f64::from_bits(s | (((e + 1023) as u64) << 52) | m)
-    }
-}
-
-/// One triple of a class chosen to reach every path: random bits, moderate, cancellation (c = −a·b ±
-/// a few ulps), products and sums near and below the subnormal boundary, near overflow, far addends, ties.
-fn triple(r: &mut Rng) -> (f64, f64, f64) {
-    let class = r.next() % 10;
-    let ex = |r: &mut Rng, lo: i64, hi: i64| lo + (r.next() % (hi - lo + 1) as u64) as i64;
-    match class {
-        0 => (
-            f64::from_bits(r.next()),
-            f64::from_bits(r.next()),
-            f64::from_bits(r.next()),
-        ),
-        1 => {
-            let (ea, eb, ec) = (ex(r, -40, 40), ex(r, -40, 40), ex(r, -90, 90));
-            (r.f64_with_exp(ea), r.f64_with_exp(eb), r.f64_with_exp(ec))
-        }
-        2 | 3 => {
-            // Cancellation, at any scale (down into the subnormal results).
-            let (ea, eb) = (ex(r, -1100, 1000), ex(r, -1100, 1000));
-            let (a, b) = (r.f64_with_exp(ea), r.f64_with_exp(eb));
-            let p = -(a * b);
-            let c = f64::from_bits(p.to_bits().wrapping_add(r.next() % 9).wrapping_sub(4));
-            (a, b, c)
-        }
-        4 | 5 => {
-            // Results near the subnormal boundary: product exponent around −1022 ± 60, c small.
-            let ea = ex(r, -600, 0);
-            let eb = ex(r, -1090, -960) - ea;
-            let ec = ex(r, -1080, -1000);
-            (r.f64_with_exp(ea), r.f64_with_exp(eb), r.f64_with_exp(ec))
-        }
-        6 => {
-            // Near overflow.
-            let ea = ex(r, 500, 1023);
-            let eb = ex(r, 1000, 1030) - ea;
-            let ec = ex(r, 1000, 1023);
-            (r.f64_with_exp(ea), r.f64_with_exp(eb), r.f64_with_exp(ec))
-        }
-        7 => {
-            // Far addends on either side, including the clamp boundaries (56, -110).
-            let (ea, eb) = (ex(r, -300, 300), ex(r, -300, 300));
-            let ec = ea + eb + ex(r, -130, 70);
-            (
-                r.f64_with_exp(ea),
-                r.f64_with_exp(eb),
-                r.f64_with_exp(ec.clamp(-1074, 1023)),
-            )
-        }
-        8 => {
-            // Ties: short significands whose exact sum lands on a midpoint.
-            let short = |r: &mut Rng, e: i64| {
-                let x = r.f64_with_exp(e);
-                let keep = r.next() % 40 + 10;
-                f64::from_bits(x.to_bits() & !((1u64 << keep) - 1))
-            };
-            let (ea, eb) = (ex(r, -20, 20), ex(r, -20, 20));
-            let (a, b) = (short(r, ea), short(r, eb));
-            let ec = ea + eb + ex(r, -60, 5);
-            let c = short(r, ec);
-            (a, b, c)
-        }
-        _ => {
-            // Subnormal operands.
-            let (ea, eb) = (ex(r, -1074, -1023), ex(r, -200, 1023));
-            let ec = ex(r, -1074, 0);
-            (r.f64_with_exp(ea), r.f64_with_exp(eb), r.f64_with_exp(ec))
-        }
-    }
 }
 
 fn same(x: f64, want: u64) -> bool {

@@ -14,6 +14,8 @@
 //!
 //! Operand count per form on the device: `RDNA2SPV_FMA_DEVICE_N` (default 100,000).
 
+#[path = "support/f64_triples.rs"]
+mod f64_triples;
 #[path = "support/frame.rs"]
 mod frame;
 
@@ -1199,4 +1201,54 @@ fn round_to_odd_fma_model_matches_softfloat() {
         twice_wrong > n / 10,
         "the midpoint triples must discriminate: {twice_wrong}"
     );
+}
+
+/// v_fma_f64 over the triples that reach every path of the float emulation (D209: subnormal results, the
+/// overflow boundary, far addends, ties, subnormal operands), on the host and on lavapipe, against
+/// SoftFloat; a NaN result is D005's NaN.
+#[test]
+fn double_precision_fma_on_every_path() {
+    let ctx = lavapipe();
+    let prof = profile(&ctx);
+    let f = forms()
+        .into_iter()
+        .find(|f| f.name == "v_fma_f64")
+        .expect("the v_fma_f64 form");
+    let p = kernel(f.target, f.bytes);
+    let mut r = f64_triples::Rng(0xd209_0001);
+    let ins: Vec<[u32; 8]> = (0..device_n())
+        .map(|_| {
+            let (a, b, c) = f64_triples::triple(&mut r);
+            let (a, b, c) = (a.to_bits(), b.to_bits(), c.to_bits());
+            let x = r.next();
+            [
+                a as u32,
+                (a >> 32) as u32,
+                b as u32,
+                (b >> 32) as u32,
+                x as u32,
+                (x >> 32) as u32,
+                c as u32,
+                (c >> 32) as u32,
+            ]
+        })
+        .collect();
+    let (host, dev) = run_both(&ctx, &prof, &p, &ins);
+    let (mut mh, mut md, mut first) = (0usize, 0usize, None);
+    for (k, x) in ins.iter().enumerate() {
+        let want = (f.oracle)(x);
+        let (h, d) = (&host[4 * k..4 * k + 4], &dev[4 * k..4 * k + 4]);
+        mh += usize::from(h != want);
+        md += usize::from(d != want);
+        if (h != want || d != want) && first.is_none() {
+            first = Some(format!(
+                "inputs {x:08x?}: softfloat {want:08x?}, host {h:08x?}, device {d:08x?}"
+            ));
+        }
+    }
+    eprintln!(
+        "v_fma_f64 on every path, {} triples: host {mh}, device {md} differ from SoftFloat",
+        ins.len()
+    );
+    assert_eq!((mh, md), (0, 0), "{}", first.unwrap_or_default());
 }

@@ -572,8 +572,12 @@ fn float_op_inline(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R<Wor
         // integer emulation like F64Add/F64Mul and the f32 fused forms (decision D066 replaces D016's
         // refusal).
         FloatOp::F64Fma => {
-            if !cx.prof.fma_f64_fused || !cx.prof.preserves_subnormals_f64 {
+            if !cx.prof.preserves_subnormals_f64 {
                 return f64_fma_soft(cx, a, b, c, None);
+            }
+            if !cx.prof.fma_f64_fused {
+                // The device keeps f64 subnormals: float operations suffice (D209).
+                return f64_fma_float(cx, a, b, c);
             }
             let x = cx.f64_of(a)?;
             let y = cx.f64_of(b)?;
@@ -893,6 +897,218 @@ impl Cx<'_> {
         let lsb = self.b.i_sub(t.u32, None, e, bias)?;
         Ok((m, lsb))
     }
+}
+
+/// f64 fused multiply-add with one rounding from correctly rounded f64 adds and multiplies only (decision
+/// D209), for devices whose f64 `Fma` rounds twice but whose f64 arithmetic keeps subnormals (lavapipe):
+/// the design checked against SoftFloat in tests/f64_fma_float_design.rs, instruction for instruction.
+/// Finite nonzero a, b, c: the operands scaled to ±[1, 2) (a subnormal one first multiplied by 2^64),
+/// everything computed scaled by 2^−K (K = ea + eb); Dekker's exact product, the addend placed at its
+/// scaled exponent (c itself when it is 56 or more above, ±2^−110 when 110 or more below), Boldo and
+/// Melquiond's TwoSum / round-to-odd / one rounding; a normal result gets K added to its exponent field, a
+/// subnormal one is rounded at the smallest normal's last bit (the exact sum renormalised, M = ±2^(−1022−K),
+/// round-to-odd keeping every comparison with half that bit). Special operands as in [`f64_fma_soft`].
+fn f64_fma_float(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
+    let t = cx.t;
+    let bt = t.bool;
+    let a = cx.opaque64(a)?;
+    let b = cx.opaque64(b)?;
+    let c = cx.opaque64(c)?;
+    let sign_m = cx.c64(1u64 << 63);
+    let abs_m = cx.c64(!(1u64 << 63));
+    let inf = cx.c64(0x7ff0_0000_0000_0000);
+    let z = cx.c64(0);
+    let class = |cx: &mut Cx, x: Word| -> R<(Word, Word)> {
+        let m = cx.b.bitwise_and(t.u64, None, x, abs_m)?;
+        let finite = cx.b.u_less_than(bt, None, m, inf)?;
+        let zero = cx.b.i_equal(bt, None, m, z)?;
+        Ok((finite, zero))
+    };
+    let (fa, za) = class(cx, a)?;
+    let (fb, zb) = class(cx, b)?;
+    let (fc, zc) = class(cx, c)?;
+    // Plain paths (as f64_fma_soft).
+    let xa = cx.b.bitcast(t.f64, None, a)?;
+    let xb = cx.b.bitcast(t.f64, None, b)?;
+    let xc = cx.b.bitcast(t.f64, None, c)?;
+    let prod = cx.b.f_mul(t.f64, None, xa, xb)?;
+    cx.nc(prod);
+    let sum = cx.b.f_add(t.f64, None, prod, xc)?;
+    cx.nc(sum);
+    let plain = cx.canon64(sum)?;
+    let prod_bits = cx.b.bitcast(t.u64, None, prod)?;
+    let c_canon = cx.canon64(xc)?;
+
+    let f = |cx: &mut Cx, x: Word| -> R<Word> { Ok(cx.b.bitcast(t.f64, None, x)?) };
+    let u = |cx: &mut Cx, x: Word| -> R<Word> { Ok(cx.b.bitcast(t.u64, None, x)?) };
+    let add = |cx: &mut Cx, x: Word, y: Word| -> R<Word> {
+        let r = cx.b.f_add(t.f64, None, x, y)?;
+        Ok(cx.nc(r))
+    };
+    let sub = |cx: &mut Cx, x: Word, y: Word| -> R<Word> {
+        let r = cx.b.f_sub(t.f64, None, x, y)?;
+        Ok(cx.nc(r))
+    };
+    let mul = |cx: &mut Cx, x: Word, y: Word| -> R<Word> {
+        let r = cx.b.f_mul(t.f64, None, x, y)?;
+        Ok(cx.nc(r))
+    };
+    let two_sum = |cx: &mut Cx, x: Word, y: Word| -> R<(Word, Word)> {
+        let s = add(cx, x, y)?;
+        let bb = sub(cx, s, x)?;
+        let sb = sub(cx, s, bb)?;
+        let da = sub(cx, x, sb)?;
+        let db = sub(cx, y, bb)?;
+        Ok((s, add(cx, da, db)?))
+    };
+    // x + y rounded to odd: an inexact sum moves to the neighbour of the exact value with an odd last bit
+    // (`(s + d) | 1`, d = 0 when the error has the sum's sign, −1 otherwise; exact.rs, D150).
+    let ro_add = |cx: &mut Cx, x: Word, y: Word| -> R<Word> {
+        let (s, e) = two_sum(cx, x, y)?;
+        let sb = u(cx, s)?;
+        let eb = u(cx, e)?;
+        let signs = cx.b.bitwise_xor(t.u64, None, eb, sb)?;
+        let c63 = cx.c64(63);
+        let d = cx.b.shift_right_arithmetic(t.u64, None, signs, c63)?;
+        let toward = cx.b.i_add(t.u64, None, sb, d)?;
+        let one = cx.c64(1);
+        let odd = cx.b.bitwise_or(t.u64, None, toward, one)?;
+        let em = cx.b.bitwise_and(t.u64, None, eb, abs_m)?;
+        let inexact = cx.b.i_not_equal(bt, None, em, z)?;
+        let r = cx.sel64(inexact, odd, sb)?;
+        f(cx, r)
+    };
+    // (the significand in ±[1, 2) as bits, the unbiased exponent as an i32 in a u32).
+    let norm = |cx: &mut Cx, x: Word| -> R<(Word, Word)> {
+        let exp_of = |cx: &mut Cx, x: Word| -> R<Word> {
+            let c32 = cx.c64(32);
+            let hi = cx.b.shift_right_logical(t.u64, None, x, c32)?;
+            let hi = cx.b.u_convert(t.u32, None, hi)?;
+            let c20 = cx.c32(20);
+            let e = cx.b.shift_right_logical(t.u32, None, hi, c20)?;
+            let m = cx.c32(0x7ff);
+            Ok(cx.b.bitwise_and(t.u32, None, e, m)?)
+        };
+        let ef = exp_of(cx, x)?;
+        let z32 = cx.c32(0);
+        let subn = cx.b.i_equal(bt, None, ef, z32)?;
+        let xf = f(cx, x)?;
+        let p64 = cx.c64((1023 + 64) << 52);
+        let p64 = cx.opaque64(p64)?;
+        let p64 = f(cx, p64)?;
+        let xs = mul(cx, xf, p64)?;
+        let xs = u(cx, xs)?;
+        let xs = cx.sel64(subn, xs, x)?;
+        let ef = exp_of(cx, xs)?;
+        let (b0, b64) = (cx.c32(1023), cx.c32(1023 + 64));
+        let bias = cx.b.select(t.u32, None, subn, b64, b0)?;
+        let e = cx.b.i_sub(t.u32, None, ef, bias)?;
+        let keep = cx.c64(0x800f_ffff_ffff_ffff);
+        let sig = cx.b.bitwise_and(t.u64, None, xs, keep)?;
+        let one_e = cx.c64(1023 << 52);
+        Ok((cx.b.bitwise_or(t.u64, None, sig, one_e)?, e))
+    };
+    let (a1, ea) = norm(cx, a)?;
+    let (b1, eb) = norm(cx, b)?;
+    let (c1n, ec) = norm(cx, c)?;
+    let k = cx.b.i_add(t.u32, None, ea, eb)?;
+    let d = cx.b.i_sub(t.u32, None, ec, k)?;
+    let c56 = cx.c32(56);
+    let cfar = cx.b.s_greater_than_equal(bt, None, d, c56)?;
+    let m110 = cx.c32((-110i32) as u32);
+    let ctiny = cx.b.s_less_than(bt, None, d, m110)?;
+    let csign = cx.b.bitwise_and(t.u64, None, c, sign_m)?;
+    let e110 = cx.c64((1023 - 110) << 52);
+    let c_tiny = cx.b.bitwise_or(t.u64, None, csign, e110)?;
+    let b1023 = cx.c32(1023);
+    let de = cx.b.i_add(t.u32, None, d, b1023)?;
+    let de = cx.b.u_convert(t.u64, None, de)?;
+    let c52 = cx.c64(52);
+    let de = cx.b.shift_left_logical(t.u64, None, de, c52)?;
+    let no_exp = cx.c64(!(0x7ffu64 << 52));
+    let cm = cx.b.bitwise_and(t.u64, None, c1n, no_exp)?;
+    let c_near = cx.b.bitwise_or(t.u64, None, cm, de)?;
+    let c1 = cx.sel64(ctiny, c_tiny, c_near)?;
+    let c1 = f(cx, c1)?;
+    // Dekker's exact product of a1, b1 (Veltkamp's split, 2^27 + 1).
+    let a1 = f(cx, a1)?;
+    let b1 = f(cx, b1)?;
+    let split_c = cx.c64(134_217_729f64.to_bits());
+    let split_c = cx.opaque64(split_c)?;
+    let split_c = f(cx, split_c)?;
+    let split = |cx: &mut Cx, x: Word| -> R<(Word, Word)> {
+        let tt = mul(cx, split_c, x)?;
+        let d = sub(cx, tt, x)?;
+        let hi = sub(cx, tt, d)?;
+        Ok((hi, sub(cx, x, hi)?))
+    };
+    let ph = mul(cx, a1, b1)?;
+    let (ah, al) = split(cx, a1)?;
+    let (bh, bl) = split(cx, b1)?;
+    let hh = mul(cx, ah, bh)?;
+    let e1 = sub(cx, hh, ph)?;
+    let hl = mul(cx, ah, bl)?;
+    let e2 = add(cx, e1, hl)?;
+    let lh = mul(cx, al, bh)?;
+    let e3 = add(cx, e2, lh)?;
+    let ll = mul(cx, al, bl)?;
+    let pl = add(cx, e3, ll)?;
+    // Boldo–Melquiond.
+    let (th, tl) = two_sum(cx, c1, ph)?;
+    let v = ro_add(cx, tl, pl)?;
+    let r = add(cx, th, v)?;
+    let rb = u(cx, r)?;
+    let rmag = cx.b.bitwise_and(t.u64, None, rb, abs_m)?;
+    let rzero = cx.b.i_equal(bt, None, rmag, z)?;
+    let rsign = cx.b.bitwise_and(t.u64, None, rb, sign_m)?;
+    let rexp = cx.b.shift_right_logical(t.u64, None, rb, c52)?;
+    let rexp = cx.b.u_convert(t.u32, None, rexp)?;
+    let m7ff = cx.c32(0x7ff);
+    let rexp = cx.b.bitwise_and(t.u32, None, rexp, m7ff)?;
+    let er = cx.b.i_add(t.u32, None, rexp, k)?;
+    let c2047 = cx.c32(2047);
+    let over = cx.b.s_greater_than_equal(bt, None, er, c2047)?;
+    let c1_32 = cx.c32(1);
+    let normal = cx.b.s_greater_than_equal(bt, None, er, c1_32)?;
+    let m60 = cx.c32((-60i32) as u32);
+    let below = cx.b.s_less_than(bt, None, er, m60)?;
+    let k64 = cx.b.s_convert(t.u64, None, k)?;
+    let k64 = cx.b.shift_left_logical(t.u64, None, k64, c52)?;
+    let normal_bits = cx.b.i_add(t.u64, None, rb, k64)?;
+    let inf_bits = cx.b.bitwise_or(t.u64, None, rsign, inf)?;
+    // Subnormal result.
+    let (uu, ue) = two_sum(cx, tl, pl)?;
+    let (h, hl2) = two_sum(cx, th, uu)?;
+    let hb = u(cx, h)?;
+    let hsign = cx.b.bitwise_and(t.u64, None, hb, sign_m)?;
+    let me = cx.b.i_sub(t.u32, None, c1_32, k)?;
+    let me = cx.b.u_convert(t.u64, None, me)?;
+    let me = cx.b.shift_left_logical(t.u64, None, me, c52)?;
+    let mbits = cx.b.bitwise_or(t.u64, None, hsign, me)?;
+    let m = f(cx, mbits)?;
+    let (sm, em) = two_sum(cx, m, h)?;
+    let w1 = add(cx, hl2, ue)?;
+    let w = ro_add(cx, em, w1)?;
+    let y = add(cx, sm, w)?;
+    let yb = u(cx, y)?;
+    let ymag = cx.b.bitwise_and(t.u64, None, yb, abs_m)?;
+    let mmag = cx.b.bitwise_and(t.u64, None, mbits, abs_m)?;
+    let mag = cx.b.i_sub(t.u64, None, ymag, mmag)?;
+    let sub_bits = cx.b.bitwise_or(t.u64, None, hsign, mag)?;
+    // Choose.
+    let main = cx.sel64(below, rsign, sub_bits)?;
+    let main = cx.sel64(normal, normal_bits, main)?;
+    let main = cx.sel64(over, inf_bits, main)?;
+    let main = cx.sel64(rzero, z, main)?;
+    let main = cx.sel64(cfar, c, main)?;
+    let ab_finite = cx.b.logical_and(bt, None, fa, fb)?;
+    let ab_zero = cx.b.logical_or(bt, None, za, zb)?;
+    let ab_plain = cx.b.logical_not(bt, None, ab_finite)?;
+    let ab_plain = cx.b.logical_or(bt, None, ab_plain, ab_zero)?;
+    let c_special = cx.b.logical_not(bt, None, fc)?;
+    let r = cx.sel64(zc, prod_bits, main)?;
+    let r = cx.sel64(c_special, c_canon, r)?;
+    cx.sel64(ab_plain, plain, r)
 }
 
 /// The 2^k scale of [`f64_fma_soft`]: `k` itself, or the ids of `k` (u32) and of 2^k's f64 bits (u64).

@@ -1,0 +1,118 @@
+//! f64 fused multiply-add operand triples chosen to reach every path of an exact emulation (shared by
+//! tests/f64_fma_float_design.rs and tests/fused_multiply_add.rs): random bits, moderate exponents,
+//! cancellation at every scale, results near and below the subnormal boundary, near overflow, far addends on
+//! both sides of the clamps, ties, subnormal operands.
+
+pub struct Rng(pub u64);
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    pub fn f64_with_exp(&mut self, e: i64) -> f64 {
+        let s = self.next() & (1 << 63);
+        let m = self.next() & ((1 << 52) - 1);
+        if e < -1022 {
+            // A subnormal of about that size.
+            let sh = (-1022 - e).min(52) as u32;
+            return f64::from_bits(s | ((m | (1 << 52)) >> (sh + 1)).max(1));
+        }
+        f64::from_bits(s | (((e + 1023) as u64) << 52) | m)
+    }
+}
+
+/// One triple of a class chosen to reach every path: random bits, moderate, cancellation (c = −a·b ±
+/// a few ulps), products and sums near and below the subnormal boundary, near overflow, far addends, ties.
+pub fn triple(r: &mut Rng) -> (f64, f64, f64) {
+    let class = r.next() % 12;
+    let ex = |r: &mut Rng, lo: i64, hi: i64| lo + (r.next() % (hi - lo + 1) as u64) as i64;
+    match class {
+        0 => (
+            f64::from_bits(r.next()),
+            f64::from_bits(r.next()),
+            f64::from_bits(r.next()),
+        ),
+        1 => {
+            let (ea, eb, ec) = (ex(r, -40, 40), ex(r, -40, 40), ex(r, -90, 90));
+            (r.f64_with_exp(ea), r.f64_with_exp(eb), r.f64_with_exp(ec))
+        }
+        2 | 3 => {
+            // Cancellation, at any scale (down into the subnormal results).
+            let (ea, eb) = (ex(r, -1100, 1000), ex(r, -1100, 1000));
+            let (a, b) = (r.f64_with_exp(ea), r.f64_with_exp(eb));
+            let p = -(a * b);
+            let c = f64::from_bits(p.to_bits().wrapping_add(r.next() % 9).wrapping_sub(4));
+            (a, b, c)
+        }
+        4 | 5 => {
+            // Results near the subnormal boundary: product exponent around −1022 ± 60, c small.
+            let ea = ex(r, -600, 0);
+            let eb = ex(r, -1090, -960) - ea;
+            let ec = ex(r, -1080, -1000);
+            (r.f64_with_exp(ea), r.f64_with_exp(eb), r.f64_with_exp(ec))
+        }
+        6 => {
+            // Near overflow.
+            let ea = ex(r, 500, 1023);
+            let eb = ex(r, 1000, 1030) - ea;
+            let ec = ex(r, 1000, 1023);
+            (r.f64_with_exp(ea), r.f64_with_exp(eb), r.f64_with_exp(ec))
+        }
+        7 => {
+            // Far addends on either side, including the clamp boundaries (56, -110).
+            let (ea, eb) = (ex(r, -300, 300), ex(r, -300, 300));
+            let ec = ea + eb + ex(r, -130, 70);
+            (
+                r.f64_with_exp(ea),
+                r.f64_with_exp(eb),
+                r.f64_with_exp(ec.clamp(-1074, 1023)),
+            )
+        }
+        8 => {
+            // Ties: short significands whose exact sum lands on a midpoint.
+            let short = |r: &mut Rng, e: i64| {
+                let x = r.f64_with_exp(e);
+                let keep = r.next() % 40 + 10;
+                f64::from_bits(x.to_bits() & !((1u64 << keep) - 1))
+            };
+            let (ea, eb) = (ex(r, -20, 20), ex(r, -20, 20));
+            let (a, b) = (short(r, ea), short(r, eb));
+            let ec = ea + eb + ex(r, -60, 5);
+            let c = short(r, ec);
+            (a, b, c)
+        }
+        10 => {
+            // Subnormal results on a midpoint of the subnormal grid, or just off it by the product's own
+            // low bits: b = (2n + 1)·2^(s − 1075), a = (1 + k·2^−52)·2^−s, c a few steps of the grid.
+            let s = ex(r, 60, 500);
+            let n = r.next() % (1 << 20);
+            let b = (2 * n + 1) as f64 * 2f64.powi(s as i32 - 1075);
+            let a = f64::from_bits(((1023 - s) as u64) << 52 | (r.next() % 8));
+            let c = f64::from_bits(r.next() % 4 + 1);
+            let sgn = |r: &mut Rng, x: f64| if r.next() % 2 == 0 { x } else { -x };
+            (sgn(r, a), sgn(r, b), sgn(r, c))
+        }
+        11 => {
+            // A subnormal midpoint minus a product's last bits: a·b = 2^−1075·(1 − j²·2^−104), c = ±k·2^−1074,
+            // so the exact sum lies 2^−1179·j² from a midpoint of the subnormal grid (the sticky bits far
+            // below the rounding point decide it).
+            let j = r.next() % 64 + 1;
+            let ea = ex(r, -1000, -60);
+            let a = f64::from_bits(((ea + 1023) as u64) << 52 | j);
+            let b = f64::from_bits(((-1075 - ea + 1022) as u64) << 52 | ((1 << 52) - 2 * j));
+            let c = f64::from_bits(r.next() % 6 + 1);
+            let sgn = |r: &mut Rng, x: f64| if r.next() % 2 == 0 { x } else { -x };
+            let (a, c) = (sgn(r, a), sgn(r, c));
+            (a, b, c)
+        }
+        _ => {
+            // Subnormal operands.
+            let (ea, eb) = (ex(r, -1074, -1023), ex(r, -200, 1023));
+            let ec = ex(r, -1074, 0);
+            (r.f64_with_exp(ea), r.f64_with_exp(eb), r.f64_with_exp(ec))
+        }
+    }
+}
