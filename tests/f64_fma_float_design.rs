@@ -1,10 +1,11 @@
-//! A design, checked before it is built: an exact f64 fused multiply-add from correctly rounded f64 adds and
-//! multiplies only (what lavapipe has: its own f64 `Fma` rounds twice), for the lane modules, whose integer
-//! emulation (`quirks::f64_fma_soft`, ~265 instructions per call site once lavapipe inlines it) is 66–88 % of
-//! the cold compile of the slowest f64 rocSPARSE kernels (docs/performance.md, D208). Not used by the
-//! lowering yet: this is the algorithm written in the same operations the SPIR-V would use (f64 add/multiply
-//! rounding to nearest even, bit casts, integer adds on the bits, selects), run on the host against Berkeley
-//! SoftFloat's `f64_mulAdd`.
+//! The exact f64 fused multiply-add of D209, from correctly rounded f64 adds and multiplies only (what
+//! lavapipe has: its own f64 `Fma` rounds twice), written in the operations its lowering
+//! (`quirks::f64_fma_float`) emits — f64 add/multiply rounding to nearest even, bit casts, integer adds on the
+//! bits, selects — and run on the host against Berkeley SoftFloat's `f64_mulAdd`, on triples chosen to
+//! reach every path (tests/support/f64_triples.rs; tests/fused_multiply_add.rs runs the lowering itself on
+//! lavapipe over the same triples). The integer emulation it replaces on such devices
+//! (`quirks::f64_fma_soft`, ~265 instructions per call site once lavapipe inlines it) was 66–88 % of the
+//! cold compile of the slowest f64 rocSPARSE kernels (docs/performance.md, D208).
 //!
 //! Finite, nonzero a, b, c (the rest takes the plain path the lowering has today):
 //! 1. a = a1·2^ea, b = b1·2^eb with a1, b1 in ±[1, 2) (a subnormal operand is first multiplied by 2^64,
@@ -26,8 +27,8 @@
 //!    the result's bits are |y|'s minus |M|'s (the subnormal's significand; 2^52 is the smallest normal),
 //!    with x's sign. A result below 2^−1083 is ±0.
 //!
-//! About 60 f64 operations in the normal path; the subnormal path, the scaling and the selects bring the
-//! estimate to ~180 SPIR-V instructions (the integer emulation: ~265).
+//! The lowering's shared function is 200 SPIR-V instructions (the integer emulation's: 265), and cheaper ones
+//! for lavapipe to compile: 0.45–0.64× the compile CPU of the f64 kernels measured (D209).
 //!
 //! Checked (2026-12-03): 2,000,000 triples in every `cargo test` (a fraction of a second in release),
 //! 200,000,000 once (`RDNA2SPV_FMA_DESIGN_N=200000000`, ~15 s in release): 0 differences from SoftFloat; rounding twice
