@@ -27,7 +27,7 @@
 //!    the result's bits are |y|'s minus |M|'s (the subnormal's significand; 2^52 is the smallest normal),
 //!    with x's sign. A result below 2^−1083 is ±0.
 //!
-//! The lowering's shared function is 200 SPIR-V instructions (the integer emulation's: 265), and cheaper ones
+//! The lowering's shared function is 215 SPIR-V instructions (the integer emulation's: 265), and cheaper ones
 //! for lavapipe to compile: 0.45–0.64× the compile CPU of the f64 kernels measured (D209).
 //!
 //! Checked (2026-12-03): 2,000,000 triples in every `cargo test` (a fraction of a second in release),

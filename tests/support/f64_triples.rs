@@ -26,6 +26,15 @@ impl Rng {
 
 /// One triple of a class chosen to reach every path: random bits, moderate, cancellation (c = −a·b ±
 /// a few ulps), products and sums near and below the subnormal boundary, near overflow, far addends, ties.
+/// x or −x, at random.
+fn signed(r: &mut Rng, x: f64) -> f64 {
+    if r.next().is_multiple_of(2) {
+        x
+    } else {
+        -x
+    }
+}
+
 pub fn triple(r: &mut Rng) -> (f64, f64, f64) {
     let class = r.next() % 12;
     let ex = |r: &mut Rng, lo: i64, hi: i64| lo + (r.next() % (hi - lo + 1) as u64) as i64;
@@ -92,8 +101,7 @@ pub fn triple(r: &mut Rng) -> (f64, f64, f64) {
             let b = (2 * n + 1) as f64 * 2f64.powi(s as i32 - 1075);
             let a = f64::from_bits(((1023 - s) as u64) << 52 | (r.next() % 8));
             let c = f64::from_bits(r.next() % 4 + 1);
-            let sgn = |r: &mut Rng, x: f64| if r.next() % 2 == 0 { x } else { -x };
-            (sgn(r, a), sgn(r, b), sgn(r, c))
+            (signed(r, a), signed(r, b), signed(r, c))
         }
         11 => {
             // A subnormal midpoint minus a product's last bits: a·b = 2^−1075·(1 − j²·2^−104), c = ±k·2^−1074,
@@ -104,8 +112,7 @@ pub fn triple(r: &mut Rng) -> (f64, f64, f64) {
             let a = f64::from_bits(((ea + 1023) as u64) << 52 | j);
             let b = f64::from_bits(((-1075 - ea + 1022) as u64) << 52 | ((1 << 52) - 2 * j));
             let c = f64::from_bits(r.next() % 6 + 1);
-            let sgn = |r: &mut Rng, x: f64| if r.next() % 2 == 0 { x } else { -x };
-            let (a, c) = (sgn(r, a), sgn(r, c));
+            let (a, c) = (signed(r, a), signed(r, c));
             (a, b, c)
         }
         _ => {

@@ -899,22 +899,35 @@ impl Cx<'_> {
     }
 }
 
-/// f64 fused multiply-add with one rounding from correctly rounded f64 adds and multiplies only (decision
-/// D209), for devices whose f64 `Fma` rounds twice but whose f64 arithmetic keeps subnormals (lavapipe):
-/// the design checked against SoftFloat in tests/f64_fma_float_design.rs, instruction for instruction.
-/// Finite nonzero a, b, c: the operands scaled to ±[1, 2) (a subnormal one first multiplied by 2^64),
-/// everything computed scaled by 2^−K (K = ea + eb); Dekker's exact product, the addend placed at its
-/// scaled exponent (c itself when it is 56 or more above, ±2^−110 when 110 or more below), Boldo and
-/// Melquiond's TwoSum / round-to-odd / one rounding; a normal result gets K added to its exponent field, a
-/// subnormal one is rounded at the smallest normal's last bit (the exact sum renormalised, M = ±2^(−1022−K),
-/// round-to-odd keeping every comparison with half that bit). Special operands as in [`f64_fma_soft`].
-fn f64_fma_float(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
+/// What every exact f64 FMA shares: the operands hidden from constant folding, their classes (finite,
+/// zero) and the results for special operands — the plain a·b + c (exact where a or b is zero, infinite or
+/// NaN), RN(a·b) for a zero c, c itself when only c is special.
+#[derive(Clone, Copy)]
+struct Fma64Specials {
+    a: Word,
+    b: Word,
+    c: Word,
+    abs_m: Word,
+    inf: Word,
+    z: Word,
+    fa: Word,
+    za: Word,
+    fb: Word,
+    zb: Word,
+    fc: Word,
+    zc: Word,
+    plain: Word,
+    prod_bits: Word,
+    c_canon: Word,
+}
+
+fn fma64_specials(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Fma64Specials> {
     let t = cx.t;
     let bt = t.bool;
     let a = cx.opaque64(a)?;
     let b = cx.opaque64(b)?;
     let c = cx.opaque64(c)?;
-    let sign_m = cx.c64(1u64 << 63);
+    // Classification.
     let abs_m = cx.c64(!(1u64 << 63));
     let inf = cx.c64(0x7ff0_0000_0000_0000);
     let z = cx.c64(0);
@@ -927,7 +940,7 @@ fn f64_fma_float(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
     let (fa, za) = class(cx, a)?;
     let (fb, zb) = class(cx, b)?;
     let (fc, zc) = class(cx, c)?;
-    // Plain paths (as f64_fma_soft).
+    // Plain paths.
     let xa = cx.b.bitcast(t.f64, None, a)?;
     let xb = cx.b.bitcast(t.f64, None, b)?;
     let xc = cx.b.bitcast(t.f64, None, c)?;
@@ -938,6 +951,68 @@ fn f64_fma_float(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
     let plain = cx.canon64(sum)?;
     let prod_bits = cx.b.bitcast(t.u64, None, prod)?;
     let c_canon = cx.canon64(xc)?;
+    Ok(Fma64Specials {
+        a,
+        b,
+        c,
+        abs_m,
+        inf,
+        z,
+        fa,
+        za,
+        fb,
+        zb,
+        fc,
+        zc,
+        plain,
+        prod_bits,
+        c_canon,
+    })
+}
+
+impl Fma64Specials {
+    /// (a or b zero, infinite or NaN; c infinite or NaN).
+    fn plain_conditions(&self, cx: &mut Cx) -> R<(Word, Word)> {
+        let bt = cx.t.bool;
+        let ab_finite = cx.b.logical_and(bt, None, self.fa, self.fb)?;
+        let ab_zero = cx.b.logical_or(bt, None, self.za, self.zb)?;
+        let ab_plain = cx.b.logical_not(bt, None, ab_finite)?;
+        let ab_plain = cx.b.logical_or(bt, None, ab_plain, ab_zero)?;
+        let c_special = cx.b.logical_not(bt, None, self.fc)?;
+        Ok((ab_plain, c_special))
+    }
+
+    /// The result: `main` for finite nonzero operands, else the special operands' results.
+    fn choose(&self, cx: &mut Cx, ab_plain: Word, c_special: Word, main: Word) -> R<Word> {
+        let r = cx.sel64(self.zc, self.prod_bits, main)?;
+        let r = cx.sel64(c_special, self.c_canon, r)?;
+        cx.sel64(ab_plain, self.plain, r)
+    }
+}
+
+/// f64 fused multiply-add with one rounding from correctly rounded f64 adds and multiplies only (decision
+/// D209), for devices whose f64 `Fma` rounds twice but whose f64 arithmetic keeps subnormals (lavapipe):
+/// the design checked against SoftFloat in tests/f64_fma_float_design.rs, instruction for instruction.
+/// Finite nonzero a, b, c: the operands scaled to ±[1, 2) (a subnormal one first multiplied by 2^64),
+/// everything computed scaled by 2^−K (K = ea + eb); Dekker's exact product, the addend placed at its
+/// scaled exponent (c itself when it is 56 or more above, ±2^−110 when 110 or more below), Boldo and
+/// Melquiond's TwoSum / round-to-odd / one rounding; a normal result gets K added to its exponent field, a
+/// subnormal one is rounded at the smallest normal's last bit (the exact sum renormalised, M = ±2^(−1022−K),
+/// round-to-odd keeping every comparison with half that bit). Special operands as in [`f64_fma_soft`].
+fn f64_fma_float(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
+    let t = cx.t;
+    let bt = t.bool;
+    let sp = fma64_specials(cx, a, b, c)?;
+    let Fma64Specials {
+        a,
+        b,
+        c,
+        abs_m,
+        inf,
+        z,
+        ..
+    } = sp;
+    let sign_m = cx.c64(1u64 << 63);
 
     let f = |cx: &mut Cx, x: Word| -> R<Word> { Ok(cx.b.bitcast(t.f64, None, x)?) };
     let u = |cx: &mut Cx, x: Word| -> R<Word> { Ok(cx.b.bitcast(t.u64, None, x)?) };
@@ -1101,14 +1176,8 @@ fn f64_fma_float(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
     let main = cx.sel64(over, inf_bits, main)?;
     let main = cx.sel64(rzero, z, main)?;
     let main = cx.sel64(cfar, c, main)?;
-    let ab_finite = cx.b.logical_and(bt, None, fa, fb)?;
-    let ab_zero = cx.b.logical_or(bt, None, za, zb)?;
-    let ab_plain = cx.b.logical_not(bt, None, ab_finite)?;
-    let ab_plain = cx.b.logical_or(bt, None, ab_plain, ab_zero)?;
-    let c_special = cx.b.logical_not(bt, None, fc)?;
-    let r = cx.sel64(zc, prod_bits, main)?;
-    let r = cx.sel64(c_special, c_canon, r)?;
-    cx.sel64(ab_plain, plain, r)
+    let (ab_plain, c_special) = sp.plain_conditions(cx)?;
+    sp.choose(cx, ab_plain, c_special, main)
 }
 
 /// The 2^k scale of [`f64_fma_soft`]: `k` itself, or the ids of `k` (u32) and of 2^k's f64 bits (u64).
@@ -1127,33 +1196,17 @@ enum Scale {
 fn f64_fma_soft(cx: &mut Cx, a: Word, b: Word, c: Word, scale: Option<Scale>) -> R<Word> {
     let t = cx.t;
     let bt = t.bool;
-    let a = cx.opaque64(a)?;
-    let b = cx.opaque64(b)?;
-    let c = cx.opaque64(c)?;
-    // Classification.
-    let abs_m = cx.c64(!(1u64 << 63));
-    let inf = cx.c64(0x7ff0_0000_0000_0000);
-    let z = cx.c64(0);
-    let class = |cx: &mut Cx, x: Word| -> R<(Word, Word)> {
-        let m = cx.b.bitwise_and(t.u64, None, x, abs_m)?;
-        let finite = cx.b.u_less_than(bt, None, m, inf)?;
-        let zero = cx.b.i_equal(bt, None, m, z)?;
-        Ok((finite, zero))
-    };
-    let (fa, za) = class(cx, a)?;
-    let (fb, zb) = class(cx, b)?;
-    let (fc, zc) = class(cx, c)?;
-    // Plain paths.
-    let xa = cx.b.bitcast(t.f64, None, a)?;
-    let xb = cx.b.bitcast(t.f64, None, b)?;
-    let xc = cx.b.bitcast(t.f64, None, c)?;
-    let prod = cx.b.f_mul(t.f64, None, xa, xb)?;
-    cx.nc(prod);
-    let sum = cx.b.f_add(t.f64, None, prod, xc)?;
-    cx.nc(sum);
-    let plain = cx.canon64(sum)?;
-    let prod_bits = cx.b.bitcast(t.u64, None, prod)?;
-    let c_canon = cx.canon64(xc)?;
+    let sx = fma64_specials(cx, a, b, c)?;
+    let Fma64Specials {
+        a,
+        b,
+        c,
+        inf,
+        z,
+        zc,
+        plain,
+        ..
+    } = sx;
 
     // Main path: a, b, c finite and nonzero.
     let (ma, la) = cx.f64_parts(a)?;
@@ -1277,11 +1330,7 @@ fn f64_fma_soft(cx: &mut Cx, a: Word, b: Word, c: Word, scale: Option<Scale>) ->
     let main = cx.sel64(exact_zero, z, main)?;
 
     // Choose.
-    let ab_finite = cx.b.logical_and(bt, None, fa, fb)?;
-    let ab_zero = cx.b.logical_or(bt, None, za, zb)?;
-    let ab_plain = cx.b.logical_not(bt, None, ab_finite)?;
-    let ab_plain = cx.b.logical_or(bt, None, ab_plain, ab_zero)?;
-    let c_special = cx.b.logical_not(bt, None, fc)?;
+    let (ab_plain, c_special) = sx.plain_conditions(cx)?;
     if let Some(s) = scale {
         let p2 = match s {
             Scale::Const(k) => cx.c64(((1023 + k as i64) as u64) << 52),
@@ -1293,10 +1342,8 @@ fn f64_fma_soft(cx: &mut Cx, a: Word, b: Word, c: Word, scale: Option<Scale>) ->
         let ps = cx.b.f_mul(t.f64, None, ps, p2)?;
         cx.nc(ps);
         let plain = cx.canon64(ps)?;
-        let r = cx.sel64(c_special, c_canon, main)?;
+        let r = cx.sel64(c_special, sx.c_canon, main)?;
         return cx.sel64(ab_plain, plain, r);
     }
-    let r = cx.sel64(zc, prod_bits, main)?;
-    let r = cx.sel64(c_special, c_canon, r)?;
-    cx.sel64(ab_plain, plain, r)
+    sx.choose(cx, ab_plain, c_special, main)
 }
