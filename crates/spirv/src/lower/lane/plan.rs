@@ -996,6 +996,10 @@ mod tests {
         }
         /// `v_cmp_lt_u32 vcc_lo, v0, v1` (wave32): a ballot of a lane condition into VCC.
         fn vopc_vcc(&mut self) -> H {
+            self.vopc_into(VCC_LO, "v_cmp_lt_u32 vcc_lo, v0, v1")
+        }
+        /// A ballot of `v0 < v1` (unsigned) into the 32-bit SGPR `dst` (VCC, or EXEC for `v_cmpx`).
+        fn vopc_into(&mut self, dst: u16, text: &str) -> H {
             let a = self.v(0);
             let b = self.v(1);
             let c = self.cmp(IntCmp::LtU, a, b);
@@ -1005,8 +1009,8 @@ mod tests {
                 ty: Ty::B32,
                 a: bal,
             });
-            self.write_s(VCC_LO, t);
-            self.end("v_cmp_lt_u32 vcc_lo, v0, v1");
+            self.write_s(dst, t);
+            self.end(text);
             bal
         }
         /// `v_cndmask_b32 v2, v0, v1, vcc_lo`: VCC read bit by bit.
@@ -1742,17 +1746,7 @@ mod tests {
     /// With `lane_from_exec` the read's lane comes from EXEC (its capture needs the whole EXEC first).
     fn cmpx_then_read(lane_from_exec: bool) -> Program {
         let mut b = B::new(32);
-        let a = b.v(0);
-        let c = b.v(1);
-        let lt = b.cmp(IntCmp::LtU, a, c);
-        let bal = b.n(Node::Ballot { cond: lt });
-        let t = b.n(Node::Unary {
-            op: UnOp::Trunc,
-            ty: Ty::B32,
-            a: bal,
-        });
-        b.write_s(EXEC_LO, t);
-        b.end("v_cmpx_lt_u32 v0, v1");
+        b.vopc_into(EXEC_LO, "v_cmpx_lt_u32 v0, v1");
         let x = b.v(2);
         let e = b.s(EXEC_LO);
         let l = if lane_from_exec {
