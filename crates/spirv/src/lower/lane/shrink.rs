@@ -4309,11 +4309,7 @@ mod tests {
         b.store(out[0], m_k, None, []).unwrap();
         b.branch(merge2).unwrap();
         b.begin_block(Some(merge2)).unwrap();
-        b.ret().unwrap();
-        b.end_function().unwrap();
-        let mut m = b.module();
-        let mut f = m.functions.pop().unwrap();
-        let mut bound = m.header.as_ref().unwrap().bound;
+        let (mut m, mut f, mut bound) = finish(b);
         let mut gone = HashSet::default();
         low_zeros(&mut m, &mut f, &mut bound, &mut gone);
         let ands: HashSet<Word> = f
@@ -4357,6 +4353,46 @@ mod tests {
         assert_eq!(phis, [i, mixed].into_iter().collect());
     }
 
+    /// The types of the hand-built test functions, declared in this order: void, bool, u32, u64, `void()`,
+    /// and Function pointers to bool, u32 and u64.
+    struct Tys {
+        void: Word,
+        boolt: Word,
+        u32t: Word,
+        u64t: Word,
+        fnt: Word,
+        pb: Word,
+        pu: Word,
+        pw: Word,
+    }
+
+    fn tys(b: &mut Builder) -> Tys {
+        let void = b.type_void();
+        let boolt = b.type_bool();
+        let u32t = b.type_int(32, 0);
+        let u64t = b.type_int(64, 0);
+        Tys {
+            void,
+            boolt,
+            u32t,
+            u64t,
+            fnt: b.type_function(void, []),
+            pb: b.type_pointer(None, StorageClass::Function, boolt),
+            pu: b.type_pointer(None, StorageClass::Function, u32t),
+            pw: b.type_pointer(None, StorageClass::Function, u64t),
+        }
+    }
+
+    /// Ends the hand-built function (return, end): the module, its function taken out, the id bound.
+    fn finish(mut b: Builder) -> (Module, Function, Word) {
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        let mut m = b.module();
+        let f = m.functions.pop().unwrap();
+        let bound = m.header.as_ref().unwrap().bound;
+        (m, f, bound)
+    }
+
     fn insts(f: &Function) -> impl Iterator<Item = &Instruction> {
         f.blocks.iter().flat_map(|b| &b.instructions)
     }
@@ -4378,14 +4414,16 @@ mod tests {
     #[test]
     fn narrow_computes_in_32_bits_only_what_no_high_word_reaches() {
         let mut b = Builder::new();
-        let void = b.type_void();
-        let boolt = b.type_bool();
-        let u32t = b.type_int(32, 0);
-        let u64t = b.type_int(64, 0);
-        let fnt = b.type_function(void, []);
-        let pb = b.type_pointer(None, StorageClass::Function, boolt);
-        let pu = b.type_pointer(None, StorageClass::Function, u32t);
-        let pw = b.type_pointer(None, StorageClass::Function, u64t);
+        let Tys {
+            void,
+            boolt,
+            u32t,
+            u64t,
+            fnt,
+            pb,
+            pu,
+            pw,
+        } = tys(&mut b);
         let one = b.constant_bit64(u64t, 1);
         let zero = b.constant_bit64(u64t, 0);
         let c32 = b.constant_bit64(u64t, 32);
@@ -4431,11 +4469,7 @@ mod tests {
         let v = b.shift_left_logical(u64t, None, za, c40).unwrap();
         let vl = b.u_convert(u32t, None, v).unwrap();
         b.store(out[4], vl, None, []).unwrap();
-        b.ret().unwrap();
-        b.end_function().unwrap();
-        let mut m = b.module();
-        let mut f = m.functions.pop().unwrap();
-        let mut bound = m.header.as_ref().unwrap().bound;
+        let (mut m, mut f, mut bound) = finish(b);
         let mut gone = HashSet::default();
         let n = narrow(&mut m, &mut f, &mut bound, &mut gone);
         assert_eq!(n, 4);
@@ -4487,14 +4521,16 @@ mod tests {
     #[test]
     fn bit_tests_pairs_and_stores_of_the_value_held() {
         let mut b = Builder::new();
-        let void = b.type_void();
-        let boolt = b.type_bool();
-        let u32t = b.type_int(32, 0);
-        let u64t = b.type_int(64, 0);
-        let fnt = b.type_function(void, []);
-        let pb = b.type_pointer(None, StorageClass::Function, boolt);
-        let pu = b.type_pointer(None, StorageClass::Function, u32t);
-        let pw = b.type_pointer(None, StorageClass::Function, u64t);
+        let Tys {
+            void,
+            boolt,
+            u32t,
+            u64t,
+            fnt,
+            pb,
+            pu,
+            pw,
+        } = tys(&mut b);
         let one = b.constant_bit32(u32t, 1);
         let c32 = b.constant_bit64(u64t, 32);
         b.begin_function(void, None, FunctionControl::NONE, fnt)
@@ -4558,11 +4594,7 @@ mod tests {
         b.store(vars[1], x, None, []).unwrap();
         let _ = b.load(u32t, None, vars[2], None, []).unwrap();
         b.store(vars[2], y, None, []).unwrap();
-        b.ret().unwrap();
-        b.end_function().unwrap();
-        let mut m = b.module();
-        let mut f = m.functions.pop().unwrap();
-        let mut bound = m.header.as_ref().unwrap().bound;
+        let (mut m, mut f, mut bound) = finish(b);
         let mut gone = HashSet::default();
         assert_eq!(bit_tests(&mut m, &mut f, &mut bound), 2);
         for t in [t1, t2] {
