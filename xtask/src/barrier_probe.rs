@@ -96,3 +96,46 @@ pub fn main(args: &[String]) -> Result<()> {
     );
     std::process::exit(0);
 }
+
+/// `xtask spv-probe MODULE.spv`: lavapipe's cold compile of a hand-written compute module (entry `main`,
+/// no descriptor sets, 128 bytes of zero push constants), one workgroup, Mesa shader cache off; prints the
+/// process CPU time of the dispatch (which holds the compile) and of a second, cached dispatch (D210: what
+/// in a module lavapipe's compile time grows with, measured on modules that differ in one thing).
+pub fn spv_main(args: &[String]) -> Result<()> {
+    std::env::set_var("MESA_SHADER_CACHE_DISABLE", "true");
+    let path = args.first().context("usage: xtask spv-probe MODULE.spv")?;
+    let bytes = std::fs::read(path).with_context(|| format!("reading {path}"))?;
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let ctx = Context::new(rdna2spv_vulkan::DeviceSelector::from_env())?
+        .with_timeout(Duration::from_secs(900))
+        .with_max_module_words(None);
+    let cpu = || {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid, writable timespec.
+        unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+        ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+    };
+    let pc = [0u8; 128];
+    let c0 = cpu();
+    ctx.dispatch(&words, "main", [1, 1, 1], &pc)?;
+    let c1 = cpu();
+    ctx.dispatch(&words, "main", [1, 1, 1], &pc)?;
+    let c2 = cpu();
+    let cost = rdna2spv_vulkan::limit::module_cost(&words);
+    println!(
+        "{path}: {} words, {} memory accesses, {} barriers, {} loops: first dispatch {:.2} s CPU, second {:.2} s",
+        cost.words,
+        cost.memory_accesses,
+        cost.barriers,
+        cost.loops,
+        c1 - c0,
+        c2 - c1
+    );
+    Ok(())
+}

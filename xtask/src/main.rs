@@ -87,6 +87,8 @@ fn main() -> anyhow::Result<()> {
         #[cfg(feature = "bench")]
         Some("barrier-probe") => barrier_probe::main(&args[1..]),
         #[cfg(feature = "bench")]
+        Some("spv-probe") => barrier_probe::spv_main(&args[1..]),
+        #[cfg(feature = "bench")]
         Some("lane-size") => lane_size::run(&args[1..]),
         #[cfg(not(feature = "bench"))]
         Some("bench" | "bench-eval" | "lane-size") => with_bench_feature(&args),

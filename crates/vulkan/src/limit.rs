@@ -67,6 +67,14 @@ pub struct ModuleCost {
     pub words: usize,
     pub inlined_words: usize,
     pub barriers: usize,
+    /// Loads, stores and atomics of memory other than Function, Private, Input and PushConstant variables
+    /// (Workgroup, StorageBuffer, PhysicalStorageBuffer, Uniform, ...), once inlined. lavapipe (LLVM 15,
+    /// Mesa 22.3) emits each one that is not provably uniform as a loop over its 8 lanes with a branch per
+    /// lane, so each adds basic blocks to the function, and the coroutine split it runs on every compute
+    /// shader propagates a bit set over all the blocks until a fixpoint (D210).
+    pub memory_accesses: usize,
+    /// `OpLoopMerge`s once inlined (loops of the module itself).
+    pub loops: usize,
 }
 
 /// [`ModuleCost`] of a SPIR-V module (a malformed one counts what it can read).
@@ -76,11 +84,29 @@ pub fn module_cost(words: &[u32]) -> ModuleCost {
     const OP_FUNCTION_CALL: u32 = 57;
     const OP_ENTRY_POINT: u32 = 15;
     const OP_CONTROL_BARRIER: u32 = 224;
+    const OP_TYPE_POINTER: u32 = 32;
+    const OP_LOAD: u32 = 61;
+    const OP_STORE: u32 = 62;
+    const OP_LOOP_MERGE: u32 = 246;
+    // OpAtomicLoad (227) ..= OpAtomicXor (242): the pointer is operand 3, as for OpLoad; OpAtomicStore
+    // (228) has it at operand 1, as OpStore.
+    const OP_ATOMIC_FIRST: u32 = 227;
+    const OP_ATOMIC_LAST: u32 = 242;
+    const OP_ATOMIC_STORE: u32 = 228;
+    // Storage classes that are not memory accesses for lavapipe: UniformConstant 0, Input 1, Output 3,
+    // Private 6, Function 7, PushConstant 9.
+    let register_like = |sc: u32| matches!(sc, 0 | 1 | 3 | 6 | 7 | 9);
+    #[derive(Default)]
     struct Body {
         words: usize,
         barriers: usize,
+        memory: usize,
+        loops: usize,
         calls: Vec<u32>,
     }
+    // Pointer type → storage class; result id → its type (for every instruction with a result type).
+    let mut pointer_class: std::collections::HashMap<u32, u32> = Default::default();
+    let mut type_of: std::collections::HashMap<u32, u32> = Default::default();
     let mut bodies: std::collections::HashMap<u32, Body> = Default::default();
     let mut entries = Vec::new();
     let mut i = 5.min(words.len());
@@ -94,24 +120,45 @@ pub fn module_cost(words: &[u32]) -> ModuleCost {
         match op {
             OP_FUNCTION => {
                 if let Some(id) = operand(2) {
-                    current = Some((
-                        id,
-                        Body {
-                            words: 0,
-                            barriers: 0,
-                            calls: Vec::new(),
-                        },
-                    ));
+                    current = Some((id, Body::default()));
                 }
             }
             OP_ENTRY_POINT => entries.extend(operand(2)),
+            OP_TYPE_POINTER => {
+                if let (Some(id), Some(sc)) = (operand(1), operand(2)) {
+                    pointer_class.insert(id, sc);
+                }
+            }
             _ => {}
+        }
+        // The type of every result that can be a pointer: OpFunctionParameter 55, OpVariable 59, the access
+        // chains 65, 66, 67, 70, OpCopyObject 83, OpConvertUToPtr 120, OpBitcast 124, OpSelect 169, OpPhi
+        // 245 (each has its result type and id as operands 1 and 2).
+        if matches!(op, 55 | 59 | 65 | 66 | 67 | 70 | 83 | 120 | 124 | 169 | 245) {
+            if let (Some(ty), Some(id)) = (operand(1), operand(2)) {
+                type_of.insert(id, ty);
+            }
         }
         match &mut current {
             Some((_, body)) => {
                 body.words += n;
                 if op == OP_CONTROL_BARRIER {
                     body.barriers += 1;
+                }
+                if op == OP_LOOP_MERGE {
+                    body.loops += 1;
+                }
+                let pointer = match op {
+                    OP_STORE | OP_ATOMIC_STORE => operand(1),
+                    OP_LOAD => operand(3),
+                    OP_ATOMIC_FIRST..=OP_ATOMIC_LAST => operand(3),
+                    _ => None,
+                };
+                let class = pointer
+                    .and_then(|p| type_of.get(&p))
+                    .and_then(|t| pointer_class.get(t));
+                if class.is_some_and(|&sc| !register_like(sc)) {
+                    body.memory += 1;
                 }
                 if op == OP_FUNCTION_CALL {
                     body.calls.extend(operand(3));
@@ -127,41 +174,57 @@ pub fn module_cost(words: &[u32]) -> ModuleCost {
         i += n;
     }
     // Expanded sizes, callees first (SPIR-V forbids recursion; a cycle in a malformed module counts once).
+    #[derive(Clone, Copy, Default)]
+    struct Total {
+        words: usize,
+        barriers: usize,
+        memory: usize,
+        loops: usize,
+    }
     fn expand(
         id: u32,
         bodies: &std::collections::HashMap<u32, Body>,
-        memo: &mut std::collections::HashMap<u32, (usize, usize)>,
+        memo: &mut std::collections::HashMap<u32, Total>,
         depth: usize,
-    ) -> (usize, usize) {
+    ) -> Total {
         if let Some(&m) = memo.get(&id) {
             return m;
         }
         let Some(b) = bodies.get(&id) else {
-            return (0, 0);
+            return Total::default();
         };
-        let mut total = (b.words, b.barriers);
+        let mut total = Total {
+            words: b.words,
+            barriers: b.barriers,
+            memory: b.memory,
+            loops: b.loops,
+        };
         if depth < 64 {
             for &c in &b.calls {
-                let (w, n) = expand(c, bodies, memo, depth + 1);
-                total.0 += w;
-                total.1 += n;
+                let t = expand(c, bodies, memo, depth + 1);
+                total.words += t.words;
+                total.barriers += t.barriers;
+                total.memory += t.memory;
+                total.loops += t.loops;
             }
         }
         memo.insert(id, total);
         total
     }
     let mut memo = Default::default();
-    let (mut inlined, mut barriers) = (outside, 0);
-    for &e in &entries {
-        let (w, n) = expand(e, &bodies, &mut memo, 0);
-        inlined += w;
-        barriers += n;
-    }
-    ModuleCost {
+    let mut cost = ModuleCost {
         words: words.len(),
-        inlined_words: inlined,
-        barriers,
+        inlined_words: outside,
+        ..ModuleCost::default()
+    };
+    for &e in &entries {
+        let t = expand(e, &bodies, &mut memo, 0);
+        cost.inlined_words += t.words;
+        cost.barriers += t.barriers;
+        cost.memory_accesses += t.memory;
+        cost.loops += t.loops;
     }
+    cost
 }
 
 /// The limit from `RDNA2SPV_MAX_MODULE_WORDS` (a number of words; `none`, `off` or `0`: no limit), else
