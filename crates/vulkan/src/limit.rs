@@ -3,8 +3,8 @@
 //! lavapipe compiles a module inside its first dispatch, and its time and memory grow faster than the module.
 //! What it compiles is the module with every function call inlined, and every barrier is a suspend point of
 //! the coroutine it makes of the shader ([`ModuleCost`]). Measured on the 2-core development machine
-//! (`cargo xtask bench corpus-size`, docs/performance.md, 2026-12-03, D208): cold compile CPU time ≈
-//! [`CPU_S_COEFFICIENT`] × inlined words^[`CPU_S_EXPONENT`] × (1 + barriers)^[`CPU_S_BARRIER_EXPONENT`]; peak
+//! (`cargo xtask bench corpus-size`, docs/performance.md, 2026-12-03, D208, D210): cold compile CPU time ≈
+//! [`CPU_S_COEFFICIENT`] × inlined words^[`CPU_S_EXPONENT`] × (1 + memory accesses)^[`CPU_S_MEMORY_EXPONENT`]; peak
 //! memory of the compiling process ≈ [`PEAK_MB_BASE`] (Vulkan and lavapipe start-up) + [`PEAK_MB_COEFFICIENT`] ×
 //! inlined words^[`PEAK_MB_EXPONENT`] MB (D164's fit, through issue 31's 5.15 M-word module at 16.4 GB). A module over [`DEFAULT_MAX_MODULE_WORDS`] is refused before the driver sees it, naming its size,
 //! the limit and the prediction, instead of letting the compile take the machine's memory.
@@ -13,16 +13,17 @@
 /// The default limit: about 1 GB of compile memory and a few minutes of CPU predicted for lavapipe (D164).
 pub const DEFAULT_MAX_MODULE_WORDS: usize = 1_000_000;
 
-/// Fit of lavapipe's cold compile CPU time (seconds) against what it compiles ([`ModuleCost`], D208):
-/// `a × inlined_words^b × (1 + barriers)^c`, least squares in log-log over the 131 compiled modules of
-/// ≥ 20,000 words of `cargo xtask bench corpus-size` (2026-12-03, with D209's f64 FMA). Error factor: median
-/// ×1.21, worst ×5.3 (rocPRIM's sorts, whose barriers carry many values, compile up to ~5× slower than
-/// predicted); a words-only fit over the same modules: ×1.22, ×5.9.
-pub const CPU_S_COEFFICIENT: f64 = 5.42e-6;
+/// Fit of lavapipe's cold compile CPU time (seconds) against what it compiles ([`ModuleCost`], D210):
+/// `a × inlined_words^b × (1 + memory_accesses)^c`, least squares in log-log over the 138 compiled modules of
+/// ≥ 20,000 words of `cargo xtask bench corpus-size` (2026-12-03, compile CPU without the kernel's run).
+/// Error factor: median ×1.19, worst ×3.6; D208's form (inlined words and barriers) on the same modules:
+/// ×1.30, ×4.6; words only: ×1.44, ×19.8. lavapipe makes every memory access a loop of basic blocks, and
+/// its coroutine split is superlinear in the blocks (D210).
+pub const CPU_S_COEFFICIENT: f64 = 1.19e-5;
 /// See [`CPU_S_COEFFICIENT`].
-pub const CPU_S_EXPONENT: f64 = 0.98;
+pub const CPU_S_EXPONENT: f64 = 0.30;
 /// See [`CPU_S_COEFFICIENT`].
-pub const CPU_S_BARRIER_EXPONENT: f64 = 0.53;
+pub const CPU_S_MEMORY_EXPONENT: f64 = 1.49;
 /// Peak resident memory (MB) of a process that compiles a small module on lavapipe.
 pub const PEAK_MB_BASE: f64 = 290.0;
 /// Fit of the compile's memory above [`PEAK_MB_BASE`] (MB) against the inlined words: `c × words^d` (D164's
@@ -37,7 +38,7 @@ pub fn predicted_compile(cost: &ModuleCost) -> (f64, f64) {
     (
         CPU_S_COEFFICIENT
             * w.powf(CPU_S_EXPONENT)
-            * (1.0 + cost.barriers as f64).powf(CPU_S_BARRIER_EXPONENT),
+            * (1.0 + cost.memory_accesses as f64).powf(CPU_S_MEMORY_EXPONENT),
         (PEAK_MB_BASE + PEAK_MB_COEFFICIENT * w.powf(PEAK_MB_EXPONENT)) / 1024.0,
     )
 }
@@ -54,6 +55,12 @@ pub fn describe_cost(cost: &ModuleCost) -> String {
     }
     if cost.barriers > 0 {
         s.push_str(&format!(", {} barriers", group(cost.barriers)));
+    }
+    if cost.memory_accesses > 0 {
+        s.push_str(&format!(
+            ", {} memory accesses",
+            group(cost.memory_accesses)
+        ));
     }
     s
 }
@@ -256,7 +263,7 @@ pub fn too_large_message(cost: &ModuleCost, limit: usize) -> String {
         "the module is {}, over the limit of {} words for a device compile: lavapipe's cold compile of \
          it would take about {} of CPU and {gb:.1} GB of memory on a 2-core machine (docs/performance.md); \
          raise the limit with --max-module-words N (or RDNA2SPV_MAX_MODULE_WORDS=N, `none` for no limit) if the \
-         device can take it (decisions D164, D208)",
+         device can take it (decisions D164, D208, D210)",
         describe_cost(cost),
         group(limit),
         human_seconds(secs)
@@ -301,14 +308,17 @@ mod tests {
         assert_eq!(group(1000), "1,000");
     }
 
-    /// A function of 22 words (by the SPIR-V specification's word counts: OpFunction 5, OpFunctionParameter
-    /// 3, OpLabel 2, OpIAdd 5, OpControlBarrier 4, OpReturnValue 2, OpFunctionEnd 1) called three times from
-    /// the entry point, which has a barrier of its own; and a function nobody calls.
+    /// A function of 25 words (by the SPIR-V specification's word counts: OpFunction 5, OpFunctionParameter
+    /// 3, OpLabel 2, OpIAdd 5, OpStore 3 to a Workgroup variable, OpControlBarrier 4, OpReturnValue 2,
+    /// OpFunctionEnd 1) called three times from the entry point, which has a barrier, a Workgroup atomic, a
+    /// Function variable's store and load (not memory for lavapipe) and a loop of its own; and a function
+    /// nobody calls.
     #[test]
     fn module_cost_counts_every_call_inlined() {
         use rspirv::binary::Assemble as _;
         use rspirv::spirv::{
-            AddressingModel, Capability, ExecutionModel, FunctionControl, MemoryModel,
+            AddressingModel, Capability, ExecutionModel, FunctionControl, LoopControl, MemoryModel,
+            StorageClass,
         };
         let mut b = rspirv::dr::Builder::new();
         b.capability(Capability::Shader);
@@ -319,12 +329,18 @@ mod tests {
         let fu = b.type_function(u32t, [u32t]);
         let one = b.constant_bit32(u32t, 1);
         let (scope, sem) = (b.constant_bit32(u32t, 2), b.constant_bit32(u32t, 0x108));
+        let wg_ptr = b.type_pointer(None, StorageClass::Workgroup, u32t);
+        let fn_ptr = b.type_pointer(None, StorageClass::Function, u32t);
+        let shared = b.variable(wg_ptr, None, StorageClass::Workgroup, None);
+        let boolt = b.type_bool();
+        let no = b.constant_false(boolt);
         let f = b
             .begin_function(u32t, None, FunctionControl::NONE, fu)
             .unwrap();
         let x = b.function_parameter(u32t).unwrap();
         b.begin_block(None).unwrap();
         let y = b.i_add(u32t, None, x, one).unwrap();
+        b.store(shared, y, None, []).unwrap();
         b.control_barrier(scope, scope, sem).unwrap();
         b.ret_value(y).unwrap();
         b.end_function().unwrap();
@@ -340,10 +356,24 @@ mod tests {
             .begin_function(void, None, FunctionControl::NONE, fvoid)
             .unwrap();
         b.begin_block(None).unwrap();
+        let local = b.variable(fn_ptr, None, StorageClass::Function, None);
         let mut v = one;
         for _ in 0..3 {
             v = b.function_call(u32t, None, f, [v]).unwrap();
         }
+        b.store(local, v, None, []).unwrap();
+        let w = b.load(u32t, None, local, None, []).unwrap();
+        b.atomic_i_add(u32t, None, shared, scope, sem, w).unwrap();
+        let (header, body, cont, merge) = (b.id(), b.id(), b.id(), b.id());
+        b.branch(header).unwrap();
+        b.begin_block(Some(header)).unwrap();
+        b.loop_merge(merge, cont, LoopControl::NONE, []).unwrap();
+        b.branch_conditional(no, body, merge, []).unwrap();
+        b.begin_block(Some(body)).unwrap();
+        b.branch(cont).unwrap();
+        b.begin_block(Some(cont)).unwrap();
+        b.branch(header).unwrap();
+        b.begin_block(Some(merge)).unwrap();
         b.control_barrier(scope, scope, sem).unwrap();
         b.ret().unwrap();
         b.end_function().unwrap();
@@ -352,24 +382,29 @@ mod tests {
         let c = module_cost(&words);
         // The unused function: OpFunction 5, OpFunctionParameter 3, OpLabel 2, OpReturnValue 2, OpFunctionEnd 1.
         assert_eq!(c.words, words.len());
-        assert_eq!(c.inlined_words, words.len() + 2 * 22 - 13);
+        assert_eq!(c.inlined_words, words.len() + 2 * 25 - 13);
         assert_eq!(c.barriers, 4);
+        // The Workgroup store three times (once per call) and the atomic; not the Function variable's.
+        assert_eq!(c.memory_accesses, 4);
+        assert_eq!(c.loops, 1);
         // Truncated or empty input counts what it can read and does not panic.
         let _ = module_cost(&words[..words.len() / 2]);
         assert_eq!(module_cost(&[]).words, 0);
     }
 
     #[test]
-    fn prediction_grows_with_the_module_its_calls_and_barriers() {
+    fn prediction_grows_with_the_module_its_calls_and_memory_accesses() {
         let plain = |w| ModuleCost {
             words: w,
             inlined_words: w,
-            barriers: 0,
+            ..ModuleCost::default()
         };
         let (s1, g1) = predicted_compile(&plain(100_000));
         let (s2, g2) = predicted_compile(&plain(1_000_000));
-        assert!(s2 > 5.0 * s1 && g2 > g1, "{s1} {s2} {g1} {g2}");
-        // A call inlined a thousand times is compiled a thousand times; barriers cost on their own.
+        // Words alone weigh little once memory accesses are counted (D210: ten times the words, about twice
+        // the CPU).
+        assert!(s2 > 1.5 * s1 && g2 > g1, "{s1} {s2} {g1} {g2}");
+        // A call inlined a thousand times is compiled a thousand times.
         let called = ModuleCost {
             inlined_words: 1_000_000,
             ..plain(100_000)
@@ -378,11 +413,12 @@ mod tests {
             predicted_compile(&called),
             predicted_compile(&plain(1_000_000))
         );
-        let barriers = ModuleCost {
-            barriers: 800,
+        // Memory accesses cost on their own (each a loop of blocks in lavapipe, D210).
+        let memory = ModuleCost {
+            memory_accesses: 2_000,
             ..plain(100_000)
         };
-        assert!(predicted_compile(&barriers).0 > 10.0 * s1);
+        assert!(predicted_compile(&memory).0 > 10.0 * s1);
         // The default limit keeps the predicted compile of a barrier- and call-free module within issue 31's
         // 2 GB; the 2.38 M-word lane module of the segmented sort kernel is over it.
         assert!(predicted_compile(&plain(DEFAULT_MAX_MODULE_WORDS)).1 <= 2.0);
@@ -392,7 +428,8 @@ mod tests {
             describe_cost(&ModuleCost {
                 words: 1000,
                 inlined_words: 5000,
-                barriers: 3
+                barriers: 3,
+                ..ModuleCost::default()
             }),
             "1,000 words, 5,000 once its calls are inlined, 3 barriers"
         );
