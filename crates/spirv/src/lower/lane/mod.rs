@@ -284,9 +284,9 @@ const EXCHANGE_BUDGET: u32 = 16 * 1024;
 fn exchange_width(slots: u32) -> u32 {
     if slots == 0 {
         1
-    } else if slots % 4 == 0 {
+    } else if slots.is_multiple_of(4) {
         4
-    } else if slots % 2 == 0 {
+    } else if slots.is_multiple_of(2) {
         2
     } else {
         1

@@ -4956,8 +4956,8 @@ mod tests {
             assert_eq!(ch.operands, [Operand::IdRef(arr), Operand::IdRef(i)]);
         }
         // The others: loads of their component as before.
-        for g in 1..5 {
-            for &x in &groups[g] {
+        for g in &groups[1..5] {
+            for &x in g {
                 let l = def_of(&f, x);
                 assert_eq!((l.class.opcode, l.result_type), (Op::Load, Some(u32t)));
             }
