@@ -1,10 +1,11 @@
 //! Measurement (not a product path; issue 31, D206): lavapipe's cold compile of one kernel's checked
 //! module with its OpControlBarriers kept or stripped (stripped: the module is wrong, only its compile
 //! cost is of interest). `xtask barrier-probe CO KERNEL_NAME keep|strip [lane|wave] [--count] [--plan]`:
-//! prints the module's words and barriers and, in the lane mapping, the lane plan's barrier sites by kind
-//! (the rest are LDS fences, decided while emitting), with `--plan` the plan's text (D177, this launch's
-//! layout); `--count` stops there, else one dispatch on lavapipe with the Mesa shader cache off (the
-//! kernel arguments are zero: the run may stop at a checked access; the compile is what is measured).
+//! prints the module's words, barriers and memory accesses (`limit::module_cost`, D211) and, in the lane
+//! mapping, the lane plan's barrier sites by kind (the rest are LDS fences, decided while emitting), with
+//! `--plan` the plan's text (D177, this launch's layout); `--count` stops there, else one dispatch on
+//! lavapipe with the Mesa shader cache off (the kernel arguments are zero: the run may stop at a checked
+//! access; the compile is what is measured).
 use anyhow::{Context as _, Result};
 use rdna2spv::dispatch::lift_options;
 use rdna2spv_codeobj::CodeObject;
@@ -61,6 +62,11 @@ pub fn main(args: &[String]) -> Result<()> {
         opts.mapping,
         words.len(),
         barriers
+    );
+    let cost = rdna2spv_vulkan::limit::module_cost(&words);
+    println!(
+        "memory accesses {} loops {} (module_cost, once inlined)",
+        cost.memory_accesses, cost.loops
     );
     if opts.mapping == Mapping::Lane {
         let plan = lane_plan(&program, &layout, &profile, &opts)

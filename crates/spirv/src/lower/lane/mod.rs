@@ -166,7 +166,12 @@ pub(crate) struct LaneMode {
     local_wave: Word,
     pub(crate) waves: u32,
     /// Exchange slots: `2 × slots × waves × wave size` words of workgroup memory, and its parity variable.
+    /// L37 (D211): with an even number of slots the words are `slots / width` vectors of `width` words
+    /// per lane (`width` 4 when it divides `slots`, else 2) and `vec` is (vector type, pointer to it);
+    /// otherwise `width` is 1, one word per slot.
     slots: u32,
+    width: u32,
+    vec: Option<(Word, Word)>,
     exch: Word,
     exch_par: Word,
     /// Ballot words (D125): `3 × ballots × waves × (wave size / 32)` words of zero-initialised workgroup
@@ -218,9 +223,17 @@ pub(crate) struct LaneMode {
     looped: bool,
     /// Lane picks read as one slot (D188, `pick.rs`).
     pub(crate) picks: pick::Picks,
-    /// L35: the slot bases of the values the latest exchange carried for later instructions (their
+    /// L35: the slots of the values the latest exchange carried for later instructions (their
     /// `ReadVgpr` nodes).
-    carried: crate::hash::HashMap<usize, Word>,
+    carried: crate::hash::HashMap<usize, Slot>,
+}
+
+/// Where one exchanged value lies (L37, D211): the element of lane 0 of this wave in the exchange array
+/// (u32), and the value's component when the elements are vectors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Slot {
+    pub(crate) base: Word,
+    pub(crate) comp: Option<u32>,
 }
 
 impl LaneMode {
@@ -233,6 +246,8 @@ impl LaneMode {
             local_wave: 0,
             waves,
             slots: 0,
+            width: 1,
+            vec: None,
             exch: 0,
             exch_par: 0,
             bal: 0,
@@ -264,6 +279,19 @@ impl LaneMode {
 
 /// Workgroup memory the lane mapping may add for its exchanges (bytes); beyond it the kernel is refused.
 const EXCHANGE_BUDGET: u32 = 16 * 1024;
+
+/// L37 (D211): words per exchange element: 4 when 4 divides `slots`, else 2 when 2 does, else 1.
+fn exchange_width(slots: u32) -> u32 {
+    if slots == 0 {
+        1
+    } else if slots.is_multiple_of(4) {
+        4
+    } else if slots.is_multiple_of(2) {
+        2
+    } else {
+        1
+    }
+}
 
 /// Where an exchanged value comes from.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -351,9 +379,17 @@ impl Cx<'_> {
         };
         let wpw = ws / 32;
         let bal_words = 3 * ballots * waves * wpw;
-        let words = 2 * slots * waves * ws;
-        let n = self.c32(words);
-        let arr = self.b.type_array(t.u32, n);
+        // L37 (D211): an even number of slots as vectors (the same bytes).
+        let width = exchange_width(slots);
+        let (elem, vec) = if width > 1 {
+            let v = self.b.type_vector(t.u32, width);
+            let pv = self.b.type_pointer(None, StorageClass::Workgroup, v);
+            (v, Some((v, pv)))
+        } else {
+            (t.u32, None)
+        };
+        let n = self.c32(2 * slots / width * waves * ws);
+        let arr = self.b.type_array(elem, n);
         let exch = self.global_var(arr, StorageClass::Workgroup);
         let z = self.c32(0);
         let exch_par = self.fn_var(t.u32, Some(z));
@@ -382,6 +418,8 @@ impl Cx<'_> {
             local_wave,
             waves,
             slots,
+            width,
+            vec,
             exch,
             exch_par,
             bal,
@@ -474,9 +512,16 @@ impl Cx<'_> {
     }
 
     /// One exchange, one barrier: writes each of `vals` (u32) to this lane's slot, and ORs this lane's bit
-    /// of each of `ballots` (bool) into the wave's ballot words; returns each value's slot base (the word
-    /// of lane 0 of this wave) for [`Self::lane_slot`], and each ballot's wave mask (u64, bits beyond the
-    /// wave zero).
+    /// of each of `ballots` (bool) into the wave's ballot words; returns each value's slot (the element
+    /// of lane 0 of this wave, and the component) for [`Self::lane_slot`], and each ballot's wave mask
+    /// (u64, bits beyond the wave zero).
+    ///
+    /// Vector slots (L37, D211): the values of one element are one `OpStore` of the vector when the
+    /// element holds at least 2 of them (width 2) or 3 (width 4), the components past the last value
+    /// zero; a lone value (or two of four) is stored as its component. lavapipe emits each non-uniform
+    /// workgroup store as a loop over its SIMD lanes, a vector store as one such loop. Exact: a slot is
+    /// only ever read through the slots an exchange returns, which are the components it wrote, so the
+    /// zero components are never read before a later exchange writes them.
     ///
     /// Ballots (D125): lanes whose bit is set `atomicOr` it into one word per 32 lanes, so reading the mask
     /// back is one load per word instead of one per lane. The words rotate through three buffers under
@@ -488,7 +533,7 @@ impl Cx<'_> {
         &mut self,
         vals: &[Word],
         ballots: &[Word],
-    ) -> R<(Vec<Word>, Vec<Word>)> {
+    ) -> R<(Vec<Slot>, Vec<Word>)> {
         let t = self.t;
         let (slots, waves, ws) = (self.lm().slots, self.lm().waves, self.ws);
         if vals.len() as u32 > slots {
@@ -504,20 +549,43 @@ impl Cx<'_> {
         let mut bases = Vec::with_capacity(vals.len());
         let mut par = None;
         if !vals.is_empty() {
+            let (width, vec) = (self.lm().width, self.lm().vec);
             let p = self.load_u32(par_var)?;
             par = Some(p);
-            let half = self.c32(slots * waves * ws);
+            let half = self.c32(slots / width * waves * ws);
             let region = self.b.i_mul(t.u32, None, p, half)?;
             let wsc = self.c32(ws);
             let wave_off = self.b.i_mul(t.u32, None, wave, wsc)?;
-            for (j, &v) in vals.iter().enumerate() {
-                let jc = self.c32(j as u32 * waves * ws);
+            for (g, group) in vals.chunks(width as usize).enumerate() {
+                let jc = self.c32(g as u32 * waves * ws);
                 let base = self.b.i_add(t.u32, None, region, jc)?;
                 let base = self.b.i_add(t.u32, None, base, wave_off)?;
                 let idx = self.b.i_add(t.u32, None, base, lane_id)?;
-                let p = self.b.access_chain(t.wg_u32, None, exch, [idx])?;
-                self.store(p, v)?;
-                bases.push(base);
+                let Some((vty, pv)) = vec else {
+                    let p = self.b.access_chain(t.wg_u32, None, exch, [idx])?;
+                    self.store(p, group[0])?;
+                    bases.push(Slot { base, comp: None });
+                    continue;
+                };
+                if group.len() as u32 >= width.min(3) {
+                    let z = self.c32(0);
+                    let parts: Vec<Word> = (0..width as usize)
+                        .map(|c| group.get(c).copied().unwrap_or(z))
+                        .collect();
+                    let v = self.b.composite_construct(vty, None, parts)?;
+                    let p = self.b.access_chain(pv, None, exch, [idx])?;
+                    self.store(p, v)?;
+                } else {
+                    for (c, &v) in group.iter().enumerate() {
+                        let cc = self.c32(c as u32);
+                        let p = self.b.access_chain(t.wg_u32, None, exch, [idx, cc])?;
+                        self.store(p, v)?;
+                    }
+                }
+                bases.extend((0..group.len() as u32).map(|c| Slot {
+                    base,
+                    comp: Some(c),
+                }));
             }
         }
         let mut words = Vec::new();
@@ -610,11 +678,18 @@ impl Cx<'_> {
         Ok((bases, masks))
     }
 
-    /// The exchanged word of lane `lane` (u32) at slot base `base`.
-    pub(crate) fn lane_slot(&mut self, base: Word, lane: Word) -> R<Word> {
+    /// The exchanged word of lane `lane` (u32) at `slot` (a vector slot's component through one access
+    /// chain: `lane::shrink` joins loads of several components of one element into one vector load).
+    pub(crate) fn lane_slot(&mut self, slot: Slot, lane: Word) -> R<Word> {
         let exch = self.lm().exch;
-        let idx = self.b.i_add(self.t.u32, None, base, lane)?;
-        let p = self.b.access_chain(self.t.wg_u32, None, exch, [idx])?;
+        let idx = self.b.i_add(self.t.u32, None, slot.base, lane)?;
+        let p = match slot.comp {
+            None => self.b.access_chain(self.t.wg_u32, None, exch, [idx])?,
+            Some(c) => {
+                let cc = self.c32(c);
+                self.b.access_chain(self.t.wg_u32, None, exch, [idx, cc])?
+            }
+        };
         self.load_u32(p)
     }
 
@@ -675,7 +750,7 @@ impl Cx<'_> {
                     Source::Value(a) => carried.get(&a.index()).copied(),
                     Source::Ballot(_) => None,
                 })
-                .collect::<Option<Vec<Word>>>()
+                .collect::<Option<Vec<Slot>>>()
                 .ok_or_else(|| self.unsupported("a coalesced capture without its carried value"))?;
             if !ballot_sources.is_empty() {
                 return Err(self.unsupported("a coalesced ballot"));
@@ -694,7 +769,7 @@ impl Cx<'_> {
         start: usize,
         nodes: &[usize],
         sources: &[Source],
-    ) -> R<(Vec<Word>, Vec<Word>)> {
+    ) -> R<(Vec<Slot>, Vec<Word>)> {
         let t = self.t;
         let mut vals = Vec::new();
         // L36: the instruction's stale mask units first (ballots 0..), made whole here.
@@ -782,7 +857,7 @@ impl Cx<'_> {
         nodes: &[usize],
         value_sources: &[Source],
         ballot_sources: &[Source],
-        bases: &[Word],
+        bases: &[Slot],
         masks: &[Word],
     ) -> R<()> {
         let t = self.t;

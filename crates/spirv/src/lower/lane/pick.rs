@@ -23,8 +23,8 @@ pub(crate) struct Picks {
     pub(crate) roots: HashMap<usize, (Handle<Node>, Handle<Node>)>,
     /// The leaves (ReadLane) and inner selects of those trees: not emitted.
     pub(crate) inner: HashSet<usize>,
-    /// The values read by the leaves, the exchange base of the latest exchange that carried each.
-    pub(crate) bases: HashMap<usize, Word>,
+    /// The values read by the leaves, the slot of the latest exchange that carried each.
+    pub(crate) bases: HashMap<usize, super::Slot>,
 }
 
 impl Picks {

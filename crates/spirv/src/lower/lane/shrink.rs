@@ -36,7 +36,8 @@
 //! function's docs give its exactness argument. Order: `o`, the removal of the input copies of float
 //! primitives left inline ([`uncopy`], D197, whatever the letters), then per function `s`, `i`, `f`,
 //! `m`, `a`, `c`, `k` (then `a`, trivial phis and `c` again), `g`, then (with any of `n`, `b`, `e`, `p`)
-//! dead code, `n`, `b`, `e`, `a` and trivial phis again, `p`; then `l`, `d`.
+//! dead code, `n`, `b`, `e`, `a` and trivial phis again, `p`; then `v`, the loads of several components
+//! of one vector element as one vector load ([`vector_loads`], D211), `l`, `d`.
 //!
 //! Measured in docs/performance.md ("Lane module size"); the ablation tables are in D162 and D182.
 
@@ -62,11 +63,12 @@ pub(crate) struct ShrinkStats {
     pub unguarded: usize,
     pub low_zeros: usize,
     pub narrowed: usize,
+    pub vector_loads: usize,
 }
 
 /// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `m`, `k`, `a`, `c`,
-/// `g`, `n`, `b`, `e`, `p`, `l`, `d` for the ablations of D162, D182, D193, D199 and D205, read by
-/// [`Passes::from_env`]).
+/// `g`, `n`, `b`, `e`, `p`, `v`, `l`, `d` for the ablations of D162, D182, D193, D199, D205 and D211, read
+/// by [`Passes::from_env`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Passes {
     pub split: bool,
@@ -84,6 +86,7 @@ pub(crate) struct Passes {
     pub bits: bool,
     pub pairs: bool,
     pub same: bool,
+    pub vectors: bool,
 }
 
 impl Passes {
@@ -103,10 +106,11 @@ impl Passes {
         bits: true,
         pairs: true,
         same: true,
+        vectors: true,
     };
 
     /// The passes named by `RDNA2SPV_SHRINK` (letters `o`, `s`, `i`, `f`, `m`, `k`, `a`, `c`, `g`, `n`, `b`,
-    /// `e`, `p`, `l`, `d`;
+    /// `e`, `p`, `v`, `l`, `d`;
     /// `-` or empty: none), else all.
     pub(crate) fn from_env() -> Passes {
         match std::env::var("RDNA2SPV_SHRINK") {
@@ -126,6 +130,7 @@ impl Passes {
                 bits: s.contains('b'),
                 pairs: s.contains('p'),
                 same: s.contains('e'),
+                vectors: s.contains('v'),
             },
             Err(_) => Passes::ALL,
         }
@@ -193,6 +198,9 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word, u32)]) -> 
             if p.pairs {
                 st.narrowed += pairs(m, f, &mut bound, &mut gone);
             }
+        }
+        if p.vectors {
+            st.vector_loads += vector_loads(m, f, &mut bound);
         }
         if p.live {
             st.dead_stores += dead_stores(f);
@@ -4108,6 +4116,193 @@ fn pairs(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<
     done + repl.len()
 }
 
+/// Rewrite `v` (decision D211): in one block, plain loads of components of the same element of a
+/// Workgroup array of vectors (`OpAccessChain %var %idx %c`, `c` a constant, the same `%idx` id) with no
+/// instruction between them that may write memory or synchronise (anything but effect-free operations,
+/// plain loads and stores through Function pointers) become one `OpLoad` of the element, at the first
+/// load, and an `OpCompositeExtract` of each component, in place of each load (same result ids). Done
+/// when they read at least 2 distinct components of a 2-vector or 3 of a 4-vector (lavapipe emits each
+/// non-uniform workgroup load as a loop over its SIMD lanes with a branch per component: fewer loops,
+/// not more branches). Exact in a data-race-free module (SPIR-V's memory model makes a race undefined
+/// behaviour): nothing this invocation runs between the loads writes memory, and a write by another
+/// invocation between them would race with one of them, since ordering it needs a barrier or an atomic
+/// of this invocation in between; the components no load read are read and discarded. Returns the loads
+/// rewritten.
+fn vector_loads(m: &Module, f: &mut Function, bound: &mut Word) -> usize {
+    let glsl = m
+        .ext_inst_imports
+        .iter()
+        .find(|i| matches!(i.operands.first(), Some(Operand::LiteralString(s)) if s == "GLSL.std.450"))
+        .and_then(|i| i.result_id);
+    let types: HashMap<Word, &Instruction> = m
+        .types_global_values
+        .iter()
+        .filter_map(|i| Some((i.result_id?, i)))
+        .collect();
+    let pointer = |t: Word| match types.get(&t) {
+        Some(i) if i.class.opcode == Op::TypePointer => match i.operands[..] {
+            [Operand::StorageClass(sc), Operand::IdRef(to)] => Some((sc, to)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let pointer_to = |sc: StorageClass, to: Word| {
+        m.types_global_values
+            .iter()
+            .find(|i| {
+                i.class.opcode == Op::TypePointer
+                    && i.operands == [Operand::StorageClass(sc), Operand::IdRef(to)]
+            })
+            .and_then(|i| i.result_id)
+    };
+    // Workgroup variables of arrays of vectors: var -> (vector type, its pointer type, components).
+    let mut arrays: HashMap<Word, (Word, Word, u64)> = HashMap::default();
+    for i in &m.types_global_values {
+        let (Op::Variable, Some(r), Some(t)) = (i.class.opcode, i.result_id, i.result_type) else {
+            continue;
+        };
+        let Some((StorageClass::Workgroup, arr)) = pointer(t) else {
+            continue;
+        };
+        let Some(a) = types.get(&arr).filter(|a| a.class.opcode == Op::TypeArray) else {
+            continue;
+        };
+        let Some(Operand::IdRef(v)) = a.operands.first() else {
+            continue;
+        };
+        let Some(vi) = types.get(v).filter(|v| v.class.opcode == Op::TypeVector) else {
+            continue;
+        };
+        let (Some(Operand::LiteralBit32(n)), Some(pv)) =
+            (vi.operands.get(1), pointer_to(StorageClass::Workgroup, *v))
+        else {
+            continue;
+        };
+        arrays.insert(r, (*v, pv, *n as u64));
+    }
+    if arrays.is_empty() {
+        return 0;
+    }
+    let consts = constants(m);
+    // Component pointers: access chain -> (variable, element index, component, components).
+    let mut comps: HashMap<Word, (Word, Word, u32, u64)> = HashMap::default();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        if i.class.opcode != Op::AccessChain {
+            continue;
+        }
+        let (Some(r), [Operand::IdRef(var), Operand::IdRef(idx), Operand::IdRef(c)]) =
+            (i.result_id, &i.operands[..])
+        else {
+            continue;
+        };
+        if let (Some(&(_, _, n)), Some(&k)) = (arrays.get(var), consts.get(c)) {
+            if k < n {
+                comps.insert(r, (*var, *idx, k as u32, n));
+            }
+        }
+    }
+    let function_ptr = |t: Option<Word>| {
+        t.and_then(pointer)
+            .is_some_and(|(sc, _)| sc == StorageClass::Function)
+    };
+    let mut ptr_type: HashMap<Word, Option<Word>> = HashMap::default();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        if let Some(r) = i.result_id {
+            ptr_type.insert(r, i.result_type);
+        }
+    }
+    let mut done = 0;
+    for blk in &mut f.blocks {
+        // Groups of loads (instruction positions, components) of one element with nothing between
+        // that may write memory.
+        let mut groups: Vec<Vec<(usize, u32)>> = Vec::new();
+        let mut open: HashMap<(Word, Word), usize> = HashMap::default();
+        for (k, i) in blk.instructions.iter().enumerate() {
+            let op = i.class.opcode;
+            if op == Op::Load && plain_load(i) {
+                if let Some(&(var, idx, c, _)) =
+                    i.operands.first().and_then(id).and_then(|p| comps.get(&p))
+                {
+                    let g = *open.entry((var, idx)).or_insert_with(|| {
+                        groups.push(Vec::new());
+                        groups.len() - 1
+                    });
+                    groups[g].push((k, c));
+                }
+                continue;
+            }
+            let harmless = match op {
+                Op::Store => function_ptr(
+                    i.operands
+                        .first()
+                        .and_then(id)
+                        .and_then(|p| ptr_type.get(&p).copied().flatten()),
+                ),
+                _ => effect_free(i, glsl),
+            };
+            if !harmless {
+                open.clear();
+            }
+        }
+        let mut first: HashMap<usize, Vec<Instruction>> = HashMap::default();
+        let mut extract: HashMap<usize, (Word, u32)> = HashMap::default();
+        for g in groups {
+            let (k0, _) = g[0];
+            let load = &blk.instructions[k0];
+            let Some(&(var, idx, _, n)) = load
+                .operands
+                .first()
+                .and_then(id)
+                .and_then(|p| comps.get(&p))
+            else {
+                continue;
+            };
+            let distinct: HashSet<u32> = g.iter().map(|&(_, c)| c).collect();
+            if (distinct.len() as u64) < n.min(3) {
+                continue;
+            }
+            let (vty, pv, _) = arrays[&var];
+            let (e, v) = (*bound, *bound + 1);
+            *bound += 2;
+            first.insert(
+                k0,
+                vec![
+                    Instruction::new(
+                        Op::AccessChain,
+                        Some(pv),
+                        Some(e),
+                        vec![Operand::IdRef(var), Operand::IdRef(idx)],
+                    ),
+                    Instruction::new(Op::Load, Some(vty), Some(v), vec![Operand::IdRef(e)]),
+                ],
+            );
+            for (k, c) in g {
+                extract.insert(k, (v, c));
+            }
+        }
+        if extract.is_empty() {
+            continue;
+        }
+        done += extract.len();
+        let old = std::mem::take(&mut blk.instructions);
+        for (k, i) in old.into_iter().enumerate() {
+            if let Some(pre) = first.remove(&k) {
+                blk.instructions.extend(pre);
+            }
+            match extract.get(&k) {
+                Some(&(v, c)) => blk.instructions.push(Instruction::new(
+                    Op::CompositeExtract,
+                    i.result_type,
+                    i.result_id,
+                    vec![Operand::IdRef(v), Operand::LiteralBit32(c)],
+                )),
+                None => blk.instructions.push(i),
+            }
+        }
+    }
+    done
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -4640,5 +4835,139 @@ mod tests {
         assert!(!after.contains(&(vars[0], lv)));
         assert_eq!(after.iter().filter(|s| **s == (vars[1], x)).count(), 1);
         assert!(after.contains(&(vars[2], y)));
+    }
+
+    /// Rewrite `v` (D211) on a function built by hand: a Workgroup array of 2-vectors `a2` and one of
+    /// 4-vectors `a4`, element indices `i`, `j` loaded from Function variables; each group's loads are
+    /// stored to Function variables (so they stay), and a barrier ends each case.
+    /// - `a2[i].x`, `a2[i].y`, a Function store between them: one vector load, two extracts;
+    /// - `a2[i].x`, a Workgroup store, `a2[i].y`: kept (the store may change the element);
+    /// - `a2[i].x`, a barrier, `a2[i].y`: kept;
+    /// - `a2[i].x`, `a2[j].y`: kept (two elements);
+    /// - `a4[i].x`, `a4[i].z`: kept (2 of 4 components: one loop with four branches is no cheaper);
+    /// - `a4[i].x`, `a4[i].y`, `a4[i].w`: one vector load, three extracts.
+    #[test]
+    fn vector_loads_join_components_of_one_element_with_no_write_between() {
+        let mut b = Builder::new();
+        let Tys {
+            void,
+            u32t,
+            fnt,
+            pu,
+            ..
+        } = tys(&mut b);
+        let v2 = b.type_vector(u32t, 2);
+        let v4 = b.type_vector(u32t, 4);
+        let n = b.constant_bit32(u32t, 64);
+        let ar2 = b.type_array(v2, n);
+        let ar4 = b.type_array(v4, n);
+        let pa2 = b.type_pointer(None, StorageClass::Workgroup, ar2);
+        let pa4 = b.type_pointer(None, StorageClass::Workgroup, ar4);
+        let pv2 = b.type_pointer(None, StorageClass::Workgroup, v2);
+        let pv4 = b.type_pointer(None, StorageClass::Workgroup, v4);
+        let pwu = b.type_pointer(None, StorageClass::Workgroup, u32t);
+        let a2 = b.variable(pa2, None, StorageClass::Workgroup, None);
+        let a4 = b.variable(pa4, None, StorageClass::Workgroup, None);
+        let c: Vec<Word> = (0..4).map(|k| b.constant_bit32(u32t, k)).collect();
+        let wg = b.constant_bit32(u32t, 2);
+        let sem = b.constant_bit32(u32t, 0x108);
+        b.begin_function(void, None, FunctionControl::NONE, fnt)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        let vars: Vec<Word> = (0..3)
+            .map(|_| b.variable(pu, None, StorageClass::Function, None))
+            .collect();
+        let i = b.load(u32t, None, vars[0], None, []).unwrap();
+        let j = b.load(u32t, None, vars[1], None, []).unwrap();
+        let comp = |b: &mut Builder, a: Word, e: Word, k: usize| {
+            let p = b.access_chain(pwu, None, a, [e, c[k]]).unwrap();
+            b.load(u32t, None, p, None, []).unwrap()
+        };
+        let keep = |b: &mut Builder, x: Word| b.store(vars[2], x, None, []).unwrap();
+        let fence = |b: &mut Builder| b.control_barrier(wg, wg, sem).unwrap();
+        let mut groups = Vec::new();
+        // Joined.
+        let x0 = comp(&mut b, a2, i, 0);
+        keep(&mut b, x0);
+        let x1 = comp(&mut b, a2, i, 1);
+        keep(&mut b, x1);
+        groups.push(vec![x0, x1]);
+        fence(&mut b);
+        // A Workgroup store between.
+        let y0 = comp(&mut b, a2, i, 0);
+        let p = b.access_chain(pwu, None, a2, [j, c[1]]).unwrap();
+        b.store(p, y0, None, []).unwrap();
+        let y1 = comp(&mut b, a2, i, 1);
+        keep(&mut b, y1);
+        groups.push(vec![y0, y1]);
+        fence(&mut b);
+        // A barrier between.
+        let z0 = comp(&mut b, a2, i, 0);
+        keep(&mut b, z0);
+        fence(&mut b);
+        let z1 = comp(&mut b, a2, i, 1);
+        keep(&mut b, z1);
+        groups.push(vec![z0, z1]);
+        fence(&mut b);
+        // Two elements.
+        let u0 = comp(&mut b, a2, i, 0);
+        let u1 = comp(&mut b, a2, j, 1);
+        keep(&mut b, u0);
+        keep(&mut b, u1);
+        groups.push(vec![u0, u1]);
+        fence(&mut b);
+        // Two of four components.
+        let w0 = comp(&mut b, a4, i, 0);
+        let w2 = comp(&mut b, a4, i, 2);
+        keep(&mut b, w0);
+        keep(&mut b, w2);
+        groups.push(vec![w0, w2]);
+        fence(&mut b);
+        // Three of four.
+        let t0 = comp(&mut b, a4, i, 0);
+        let t1 = comp(&mut b, a4, i, 1);
+        let t3 = comp(&mut b, a4, i, 3);
+        keep(&mut b, t3);
+        keep(&mut b, t0);
+        keep(&mut b, t1);
+        groups.push(vec![t0, t1, t3]);
+        let (m, mut f, mut bound) = finish(b);
+        assert_eq!(vector_loads(&m, &mut f, &mut bound), 5);
+        // The joined groups: each load now an extract of one vector load of its element.
+        for (g, (arr, pv, vt, comps)) in [
+            (0, (a2, pv2, v2, vec![0, 1])),
+            (5, (a4, pv4, v4, vec![0, 1, 3])),
+        ] {
+            let mut vector = None;
+            for (&x, &k) in groups[g].iter().zip(&comps) {
+                let e = def_of(&f, x);
+                assert_eq!(e.class.opcode, Op::CompositeExtract);
+                assert_eq!(e.result_type, Some(u32t));
+                assert_eq!(e.operands[1], Operand::LiteralBit32(k));
+                let v = id(&e.operands[0]).unwrap();
+                assert!(vector.is_none_or(|w| w == v), "one vector load per group");
+                vector = Some(v);
+            }
+            let l = def_of(&f, vector.unwrap());
+            assert_eq!((l.class.opcode, l.result_type), (Op::Load, Some(vt)));
+            let ch = def_of(&f, id(&l.operands[0]).unwrap());
+            assert_eq!(ch.class.opcode, Op::AccessChain);
+            assert_eq!(ch.result_type, Some(pv));
+            assert_eq!(ch.operands, [Operand::IdRef(arr), Operand::IdRef(i)]);
+        }
+        // The others: loads of their component as before.
+        for g in &groups[1..5] {
+            for &x in g {
+                let l = def_of(&f, x);
+                assert_eq!((l.class.opcode, l.result_type), (Op::Load, Some(u32t)));
+            }
+        }
+        // Each vector load precedes its extracts in the block (the first load's place).
+        let order: Vec<Word> = insts(&f).filter_map(|i| i.result_id).collect();
+        let at = |x: Word| order.iter().position(|&y| y == x).unwrap();
+        for g in [0, 5] {
+            let v = id(&def_of(&f, groups[g][0]).operands[0]).unwrap();
+            assert!(groups[g].iter().all(|&x| at(v) < at(x)));
+        }
     }
 }
