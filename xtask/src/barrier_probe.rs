@@ -118,15 +118,7 @@ pub fn spv_main(args: &[String]) -> Result<()> {
     let ctx = Context::new(rdna2spv_vulkan::DeviceSelector::from_env())?
         .with_timeout(Duration::from_secs(900))
         .with_max_module_words(None);
-    let cpu = || {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `ts` is a valid, writable timespec.
-        unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-        ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-    };
+    let cpu = || crate::bench::process_cpu_seconds().unwrap_or(f64::NAN);
     let pc = [0u8; 128];
     let c0 = cpu();
     ctx.dispatch(&words, "main", [1, 1, 1], &pc)?;

@@ -42,6 +42,12 @@ use std::time::{Duration, Instant};
 
 const SEED: u64 = 0x3100_5eed;
 
+/// This process's CPU time (all threads: lavapipe compiles on its queue thread and runs on llvmpipe's
+/// workers), in seconds.
+fn process_cpu() -> f64 {
+    crate::bench::process_cpu_seconds().unwrap_or(f64::NAN)
+}
+
 fn env_num(name: &str, default: u64) -> u64 {
     std::env::var(name)
         .ok()
@@ -171,9 +177,9 @@ pub fn probe_main(args: &[String]) -> Result<()> {
         Err(e) => format!("error: {e}"),
     };
     // The cold run: lowering, lavapipe's compile (inside the first dispatch) and the run of one workgroup.
-    let (cpu0, t) = (process_cpu_s(), Instant::now());
+    let (cpu0, t) = (process_cpu(), Instant::now());
     let r = run();
-    let (wall, cold_cpu) = (t.elapsed().as_secs_f64(), process_cpu_s() - cpu0);
+    let (wall, cold_cpu) = (t.elapsed().as_secs_f64(), process_cpu() - cpu0);
     let outcome = outcome_of(&r);
     let report = r.as_ref().ok().copied();
     // The same dispatch again: the pipeline is cached in the context, so this is the lowering and the run
@@ -181,9 +187,9 @@ pub fn probe_main(args: &[String]) -> Result<()> {
     // of its 38 s were its run on llvmpipe's worker thread, not the compile), so the compile is the
     // difference. Not after a timeout: the context may still be compiling.
     let warm = (outcome != "timeout").then(|| {
-        let cpu1 = process_cpu_s();
+        let cpu1 = process_cpu();
         let r2 = run();
-        (process_cpu_s() - cpu1, outcome_of(&r2))
+        (process_cpu() - cpu1, outcome_of(&r2))
     });
     println!(
         "{}",
@@ -205,18 +211,6 @@ pub fn probe_main(args: &[String]) -> Result<()> {
     }
     drop(kernarg);
     Ok(())
-}
-
-/// This process's CPU time (all threads: lavapipe compiles on its queue thread and runs on llvmpipe's
-/// workers), in seconds.
-fn process_cpu_s() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec.
-    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
 struct Child {
