@@ -111,10 +111,7 @@ pub fn spv_main(args: &[String]) -> Result<()> {
     std::env::set_var("MESA_SHADER_CACHE_DISABLE", "true");
     let path = args.first().context("usage: xtask spv-probe MODULE.spv")?;
     let bytes = std::fs::read(path).with_context(|| format!("reading {path}"))?;
-    let words: Vec<u32> = bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let words = rdna2spv_capture::spirv_words(&bytes).with_context(|| format!("reading {path}"))?;
     let ctx = Context::new(rdna2spv_vulkan::DeviceSelector::from_env())?
         .with_timeout(Duration::from_secs(900))
         .with_max_module_words(None);

@@ -86,35 +86,60 @@ pub struct ModuleCost {
 
 /// [`ModuleCost`] of a SPIR-V module (a malformed one counts what it can read).
 pub fn module_cost(words: &[u32]) -> ModuleCost {
-    const OP_FUNCTION: u32 = 54;
-    const OP_FUNCTION_END: u32 = 56;
-    const OP_FUNCTION_CALL: u32 = 57;
-    const OP_ENTRY_POINT: u32 = 15;
-    const OP_CONTROL_BARRIER: u32 = 224;
-    const OP_TYPE_POINTER: u32 = 32;
-    const OP_LOAD: u32 = 61;
-    const OP_STORE: u32 = 62;
-    const OP_LOOP_MERGE: u32 = 246;
-    // OpAtomicLoad (227) ..= OpAtomicXor (242): the pointer is operand 3, as for OpLoad; OpAtomicStore
-    // (228) has it at operand 1, as OpStore.
-    const OP_ATOMIC_FIRST: u32 = 227;
-    const OP_ATOMIC_LAST: u32 = 242;
-    const OP_ATOMIC_STORE: u32 = 228;
-    // Storage classes that are not memory accesses for lavapipe: UniformConstant 0, Input 1, Output 3,
-    // Private 6, Function 7, PushConstant 9.
-    let register_like = |sc: u32| matches!(sc, 0 | 1 | 3 | 6 | 7 | 9);
-    #[derive(Default)]
-    struct Body {
+    use rspirv::spirv::{Op, StorageClass as Sc};
+    use std::collections::HashMap;
+    // Storage classes that are not memory accesses for lavapipe (registers, built-ins, push constants).
+    let register_like = |sc: u32| {
+        [
+            Sc::UniformConstant,
+            Sc::Input,
+            Sc::Output,
+            Sc::Private,
+            Sc::Function,
+            Sc::PushConstant,
+        ]
+        .iter()
+        .any(|&c| c as u32 == sc)
+    };
+    // Results that can be pointers (each has its result type and id as operands 1 and 2).
+    let pointer_results = [
+        Op::FunctionParameter,
+        Op::Variable,
+        Op::AccessChain,
+        Op::InBoundsAccessChain,
+        Op::PtrAccessChain,
+        Op::InBoundsPtrAccessChain,
+        Op::CopyObject,
+        Op::ConvertUToPtr,
+        Op::Bitcast,
+        Op::Select,
+        Op::Phi,
+    ];
+    /// What one function body holds, or (expanded) what it holds with its calls inlined.
+    #[derive(Clone, Copy, Default)]
+    struct Counts {
         words: usize,
         barriers: usize,
         memory: usize,
         loops: usize,
+    }
+    impl Counts {
+        fn add(&mut self, o: Counts) {
+            self.words += o.words;
+            self.barriers += o.barriers;
+            self.memory += o.memory;
+            self.loops += o.loops;
+        }
+    }
+    #[derive(Default)]
+    struct Body {
+        own: Counts,
         calls: Vec<u32>,
     }
-    // Pointer type → storage class; result id → its type (for every instruction with a result type).
-    let mut pointer_class: std::collections::HashMap<u32, u32> = Default::default();
-    let mut type_of: std::collections::HashMap<u32, u32> = Default::default();
-    let mut bodies: std::collections::HashMap<u32, Body> = Default::default();
+    // Pointer type → storage class; result id → its type (for the results that can be pointers).
+    let mut pointer_class: HashMap<u32, u32> = Default::default();
+    let mut type_of: HashMap<u32, u32> = Default::default();
+    let mut bodies: HashMap<u32, Body> = Default::default();
     let mut entries = Vec::new();
     let mut i = 5.min(words.len());
     // The header's words, then every instruction outside a function.
@@ -123,115 +148,95 @@ pub fn module_cost(words: &[u32]) -> ModuleCost {
     while i < words.len() {
         let n = ((words[i] >> 16) as usize).max(1);
         let op = words[i] & 0xffff;
+        let is = |o: Op| op == o as u32;
         let operand = |k: usize| words.get(i + k).copied();
-        match op {
-            OP_FUNCTION => {
-                if let Some(id) = operand(2) {
-                    current = Some((id, Body::default()));
-                }
+        if is(Op::Function) {
+            if let Some(id) = operand(2) {
+                current = Some((id, Body::default()));
             }
-            OP_ENTRY_POINT => entries.extend(operand(2)),
-            OP_TYPE_POINTER => {
-                if let (Some(id), Some(sc)) = (operand(1), operand(2)) {
-                    pointer_class.insert(id, sc);
-                }
+        } else if is(Op::EntryPoint) {
+            entries.extend(operand(2));
+        } else if is(Op::TypePointer) {
+            if let (Some(id), Some(sc)) = (operand(1), operand(2)) {
+                pointer_class.insert(id, sc);
             }
-            _ => {}
         }
-        // The type of every result that can be a pointer: OpFunctionParameter 55, OpVariable 59, the access
-        // chains 65, 66, 67, 70, OpCopyObject 83, OpConvertUToPtr 120, OpBitcast 124, OpSelect 169, OpPhi
-        // 245 (each has its result type and id as operands 1 and 2).
-        if matches!(op, 55 | 59 | 65 | 66 | 67 | 70 | 83 | 120 | 124 | 169 | 245) {
+        if pointer_results.iter().any(|&o| is(o)) {
             if let (Some(ty), Some(id)) = (operand(1), operand(2)) {
                 type_of.insert(id, ty);
             }
         }
         match &mut current {
             Some((_, body)) => {
-                body.words += n;
-                if op == OP_CONTROL_BARRIER {
-                    body.barriers += 1;
-                }
-                if op == OP_LOOP_MERGE {
-                    body.loops += 1;
-                }
-                let pointer = match op {
-                    OP_STORE | OP_ATOMIC_STORE => operand(1),
-                    OP_LOAD => operand(3),
-                    OP_ATOMIC_FIRST..=OP_ATOMIC_LAST => operand(3),
-                    _ => None,
+                let c = &mut body.own;
+                c.words += n;
+                c.barriers += usize::from(is(Op::ControlBarrier));
+                c.loops += usize::from(is(Op::LoopMerge));
+                // Stores (plain and atomic) name the pointer first; loads and the other atomics
+                // (OpAtomicLoad ..= OpAtomicXor) after their result type and id.
+                let pointer = if is(Op::Store) || is(Op::AtomicStore) {
+                    operand(1)
+                } else if is(Op::Load)
+                    || (Op::AtomicLoad as u32..=Op::AtomicXor as u32).contains(&op)
+                {
+                    operand(3)
+                } else {
+                    None
                 };
                 let class = pointer
                     .and_then(|p| type_of.get(&p))
                     .and_then(|t| pointer_class.get(t));
-                if class.is_some_and(|&sc| !register_like(sc)) {
-                    body.memory += 1;
-                }
-                if op == OP_FUNCTION_CALL {
+                c.memory += usize::from(class.is_some_and(|&sc| !register_like(sc)));
+                if is(Op::FunctionCall) {
                     body.calls.extend(operand(3));
                 }
             }
             None => outside += n,
         }
-        if op == OP_FUNCTION_END {
+        if is(Op::FunctionEnd) {
             if let Some((id, body)) = current.take() {
                 bodies.insert(id, body);
             }
         }
         i += n;
     }
-    // Expanded sizes, callees first (SPIR-V forbids recursion; a cycle in a malformed module counts once).
-    #[derive(Clone, Copy, Default)]
-    struct Total {
-        words: usize,
-        barriers: usize,
-        memory: usize,
-        loops: usize,
-    }
+    // Expanded counts, callees first (SPIR-V forbids recursion; a cycle in a malformed module counts once).
     fn expand(
         id: u32,
-        bodies: &std::collections::HashMap<u32, Body>,
-        memo: &mut std::collections::HashMap<u32, Total>,
+        bodies: &HashMap<u32, Body>,
+        memo: &mut HashMap<u32, Counts>,
         depth: usize,
-    ) -> Total {
+    ) -> Counts {
         if let Some(&m) = memo.get(&id) {
             return m;
         }
         let Some(b) = bodies.get(&id) else {
-            return Total::default();
+            return Counts::default();
         };
-        let mut total = Total {
-            words: b.words,
-            barriers: b.barriers,
-            memory: b.memory,
-            loops: b.loops,
-        };
+        let mut total = b.own;
         if depth < 64 {
             for &c in &b.calls {
-                let t = expand(c, bodies, memo, depth + 1);
-                total.words += t.words;
-                total.barriers += t.barriers;
-                total.memory += t.memory;
-                total.loops += t.loops;
+                total.add(expand(c, bodies, memo, depth + 1));
             }
         }
         memo.insert(id, total);
         total
     }
     let mut memo = Default::default();
-    let mut cost = ModuleCost {
-        words: words.len(),
-        inlined_words: outside,
-        ..ModuleCost::default()
+    let mut total = Counts {
+        words: outside,
+        ..Counts::default()
     };
     for &e in &entries {
-        let t = expand(e, &bodies, &mut memo, 0);
-        cost.inlined_words += t.words;
-        cost.barriers += t.barriers;
-        cost.memory_accesses += t.memory;
-        cost.loops += t.loops;
+        total.add(expand(e, &bodies, &mut memo, 0));
     }
-    cost
+    ModuleCost {
+        words: words.len(),
+        inlined_words: total.words,
+        barriers: total.barriers,
+        memory_accesses: total.memory,
+        loops: total.loops,
+    }
 }
 
 /// The limit from `RDNA2SPV_MAX_MODULE_WORDS` (a number of words; `none`, `off` or `0`: no limit), else
