@@ -167,10 +167,9 @@ pub(crate) struct LaneMode {
     pub(crate) waves: u32,
     /// Exchange slots: `2 × slots × waves × wave size` words of workgroup memory, and its parity variable.
     /// L37 (D211): with an even number of slots the words are `slots / width` vectors of `width` words
-    /// per lane (`width` 4 when it divides `slots`, else 2) and `vec` is (vector type, pointer to it);
-    /// otherwise `width` is 1, one word per slot.
+    /// per lane ([`exchange_width`]: 4 when it divides `slots`, else 2) and `vec` is (vector type, pointer
+    /// to it); otherwise one word per slot and `vec` is `None`.
     slots: u32,
-    width: u32,
     vec: Option<(Word, Word)>,
     exch: Word,
     exch_par: Word,
@@ -246,7 +245,6 @@ impl LaneMode {
             local_wave: 0,
             waves,
             slots: 0,
-            width: 1,
             vec: None,
             exch: 0,
             exch_par: 0,
@@ -418,7 +416,6 @@ impl Cx<'_> {
             local_wave,
             waves,
             slots,
-            width,
             vec,
             exch,
             exch_par,
@@ -549,7 +546,7 @@ impl Cx<'_> {
         let mut bases = Vec::with_capacity(vals.len());
         let mut par = None;
         if !vals.is_empty() {
-            let (width, vec) = (self.lm().width, self.lm().vec);
+            let (width, vec) = (exchange_width(slots), self.lm().vec);
             let p = self.load_u32(par_var)?;
             par = Some(p);
             let half = self.c32(slots / width * waves * ws);
