@@ -469,6 +469,9 @@ impl<R: FnMut() -> u32> Gen<R> {
     /// `v_bcnt_u32_b32` is the ballot-rank idiom of stream compaction (rocSPARSE csr2csr_compress,
     /// rocPRIM partition).
     fn mask_valu(&mut self) {
+        if self.chance(35) {
+            return self.match_any();
+        }
         let op = self.vcmp_op();
         let (a, b) = (self.any_src(), self.vsrc());
         let (vcc, exec, bw) = (self.vcc(), self.exec(), self.bw());
@@ -513,6 +516,52 @@ impl<R: FnMut() -> u32> Gen<R> {
                     self.emit(format!("v_mbcnt_hi_u32_b32 {d}, {hi}, {d}"));
                 }
             }
+        }
+    }
+
+    /// rocPRIM's match-any idiom (one VOPC per key bit, each mask read whole by a VALU op, the reads after
+    /// several VOPCs): two or three VOPCs to VCC, s14 and s16 (pairs in wave64), then each mask read by
+    /// v_xor / v_and in turn; sometimes a later mask is written again between two reads (L38: masks
+    /// computed before the first read are made whole on its exchange, unless written again before
+    /// their own read).
+    fn match_any(&mut self) {
+        let n = 2 + self.below(2) as usize;
+        let wide = w64(&self.sh);
+        let vcc = self.vcc();
+        let regs: Vec<(String, &'static str, &'static str)> = vec![
+            (vcc.to_string(), "vcc_lo", "vcc_hi"),
+            (self.mask(14), "s14", "s15"),
+            (self.mask(16), "s16", "s17"),
+        ];
+        let vopc = |g: &mut Self, i: usize| {
+            let op = g.vcmp_op();
+            let (a, b) = (g.any_src(), g.vsrc());
+            if i == 0 {
+                g.emit(format!("{op}_e32 {}, {a}, {b}", regs[0].0));
+            } else {
+                g.emit(format!("{op}_e64 {}, {a}, {b}", regs[i].0));
+            }
+        };
+        for i in 0..n {
+            vopc(self, i);
+        }
+        for i in 0..n {
+            if i + 1 < n && self.chance(25) {
+                vopc(self, i + 1);
+            }
+            let src = if wide && self.chance(50) {
+                regs[i].2
+            } else {
+                regs[i].1
+            };
+            let d = self.dv();
+            let x = self.vsrc();
+            let op = if self.chance(50) {
+                "v_xor_b32"
+            } else {
+                "v_and_b32"
+            };
+            self.emit(format!("{op} {d}, {src}, {x}"));
         }
     }
 

@@ -494,7 +494,73 @@ impl Cx<'_> {
 
     /// Classifies the nodes of block `bi` from the stale words at its entry; returns the stale words at
     /// its end and the plan.
-    fn mask_sim(&self, bi: usize, mut stale: Words, m: &MaskPlan) -> (Words, BlockPlan) {
+    fn mask_sim(&self, bi: usize, stale: Words, m: &MaskPlan) -> (Words, BlockPlan) {
+        let first = self.mask_sim_with(bi, stale, m, &HashMap::default());
+        let early = self.mask_early(bi, &first.1.pre, m);
+        if early.is_empty() {
+            return first;
+        }
+        self.mask_sim_with(bi, stale, m, &early)
+    }
+
+    /// L38: the units a later instruction of block `bi` materialises (its `pre`) that may be made whole
+    /// on an earlier instruction's materialising exchange instead, by instruction index: the latest
+    /// earlier instruction that keeps an exchange of its own, when no instruction from it up to the
+    /// later one writes the unit. The unit's own bits are the same at both points (nothing writes it in
+    /// between), so the full value the earlier exchange forms is the one the later would form, and it is
+    /// written back where the later instruction reads it. EXEC stays where it is: D136 takes the labels
+    /// from the ballot words of the exchange at the branch's own instruction.
+    fn mask_early(
+        &self,
+        bi: usize,
+        pre: &HashMap<usize, Words>,
+        m: &MaskPlan,
+    ) -> HashMap<usize, Words> {
+        let blk = &self.p.blocks[Handle::from_index(bi)];
+        let exec_unit = 1u128 << EXEC_LO;
+        let mut early: HashMap<usize, Words> = HashMap::default();
+        // The open exchange (instruction index) and the units written since it was emitted.
+        let mut open: Option<(usize, Words)> = None;
+        for (k, inst) in blk.insts.iter().enumerate() {
+            let s = inst.nodes.start as usize;
+            if let Some(&units) = pre.get(&s) {
+                let movable = match open {
+                    Some((k0, written)) => {
+                        let mv = units & !exec_unit & !written;
+                        if mv != 0 {
+                            *early.entry(k0).or_default() |= mv;
+                        }
+                        mv
+                    }
+                    None => 0,
+                };
+                if units & !movable != 0 {
+                    open = Some((k, 0));
+                }
+            }
+            if let Some((_, written)) = open.as_mut() {
+                for i in inst.nodes.clone() {
+                    let i = i as usize;
+                    if let Node::WriteSgpr { reg, value } = *self.node(i) {
+                        if !m.dead.contains(&i) {
+                            *written |= self.units_of(span(reg, self.ty(value.index())));
+                        }
+                    }
+                }
+            }
+        }
+        early
+    }
+
+    /// [`Self::mask_sim`] with the units `early` (by instruction index) made whole before their
+    /// instruction in addition to those it reads whole.
+    fn mask_sim_with(
+        &self,
+        bi: usize,
+        mut stale: Words,
+        m: &MaskPlan,
+        early: &HashMap<usize, Words>,
+    ) -> (Words, BlockPlan) {
         let mut plan = BlockPlan::default();
         let blk = &self.p.blocks[Handle::from_index(bi)];
         let n_insts = blk.insts.len();
@@ -506,7 +572,7 @@ impl Cx<'_> {
         for (k, inst) in blk.insts.iter().enumerate() {
             let (s, e) = (inst.nodes.start as usize, inst.nodes.end as usize);
             let live = |i: usize| !m.dead.contains(&i);
-            let mut pre: Words = 0;
+            let mut pre: Words = early.get(&k).copied().unwrap_or(0) & self.units_of(stale);
             loop {
                 let st = stale & !self.pre_words(pre);
                 // Own nodes under the state `st`.
@@ -949,15 +1015,20 @@ impl Cx<'_> {
         if self.lane_plan().merged.contains_key(&start) {
             return Ok(());
         }
-        for u in 0..128u32 {
-            if pre & (1u128 << u) == 0 {
-                continue;
+        // L38: the units in one exchange (as many ballots as the plan sized the words for).
+        let units: Vec<u32> = (0..128u32).filter(|&u| pre & (1u128 << u) != 0).collect();
+        let per = self.lm().ballots.max(1) as usize;
+        for group in units.chunks(per) {
+            let mut bits = Vec::with_capacity(group.len());
+            for &u in group {
+                let var = self.masks().own_var[&u];
+                bits.push(self.load_bool(var)?);
             }
-            let var = self.masks().own_var[&u];
-            let own = self.load_bool(var)?;
-            let full = self.mask_exchange(own)?;
-            let base0 = self.lm.as_ref().and_then(|m| m.last_ballots);
-            self.mask_write_back(start, u, full, base0)?;
+            let (_, fulls) = self.lane_exchange(&[], &bits)?;
+            for (j, (&u, full)) in group.iter().zip(fulls).enumerate() {
+                let words = self.lane_ballot_words(j as u32)?;
+                self.mask_write_back(start, u, full, words)?;
+            }
         }
         Ok(())
     }

@@ -593,7 +593,8 @@ impl Cx<'_> {
                 (m.bal, m.bal_rot, m.ballots)
             };
             let wpw = ws / 32;
-            // Word index of (buffer, ballot j, this wave, word k).
+            // Word index of (buffer, this wave, ballot j, word k) (L38: a wave's words are contiguous,
+            // so its lanes clear them with one store each).
             let set = nb * waves * wpw;
             let rot = self.load_u32(rot_var)?;
             let two = self.c32(2);
@@ -604,25 +605,26 @@ impl Cx<'_> {
             let next = self.b.select(t.u32, None, last, z, inc)?;
             rot_next = Some(next);
             let setc = self.c32(set);
-            let wpwc = self.c32(wpw);
-            let wave_words = self.b.i_mul(t.u32, None, wave, wpwc)?;
+            let wave_stride = self.c32(nb * wpw);
+            let wave_words = self.b.i_mul(t.u32, None, wave, wave_stride)?;
             let base0 = self.b.i_mul(t.u32, None, rot, setc)?;
             self.lm.as_mut().expect("lane mapping").last_ballots = Some(base0);
             let cur_base = self.b.i_add(t.u32, None, base0, wave_words)?;
             let next_base = self.b.i_mul(t.u32, None, next, setc)?;
             let next_base = self.b.i_add(t.u32, None, next_base, wave_words)?;
-            let first = self.b.i_equal(t.bool, None, lane_id, z)?;
-            self.guarded(first, None, |cx| {
-                for j in 0..nb {
-                    for k in 0..wpw {
-                        let o = cx.c32(j * waves * wpw + k);
-                        let idx = cx.b.i_add(t.u32, None, next_base, o)?;
-                        let p = cx.b.access_chain(t.wg_u32, None, bal, [idx])?;
-                        cx.store(p, z)?;
-                    }
-                }
-                Ok(None)
-            })?;
+            // Lane l clears word l (and l + wave size, ...) of the wave's words in the next buffer.
+            for r in 0..(nb * wpw).div_ceil(ws) {
+                let o = self.c32(r * ws);
+                let w = self.b.i_add(t.u32, None, lane_id, o)?;
+                let limit = self.c32(nb * wpw);
+                let mine = self.b.u_less_than(t.bool, None, w, limit)?;
+                self.guarded(mine, None, |cx| {
+                    let idx = cx.b.i_add(t.u32, None, next_base, w)?;
+                    let p = cx.b.access_chain(t.wg_u32, None, bal, [idx])?;
+                    cx.store(p, z)?;
+                    Ok(None)
+                })?;
+            }
             let c31 = self.c32(31);
             let c5 = self.c32(5);
             let bit_pos = self.b.bitwise_and(t.u32, None, lane_id, c31)?;
@@ -631,9 +633,11 @@ impl Cx<'_> {
             let scope = self.c32(spirv::Scope::Workgroup as u32);
             let relaxed = self.c32(0);
             for (j, &c) in ballots.iter().enumerate() {
-                let o = self.c32(j as u32 * waves * wpw);
+                let o = self.c32(j as u32 * wpw);
                 let jb = self.b.i_add(t.u32, None, cur_base, o)?;
                 let idx = self.b.i_add(t.u32, None, jb, word_k)?;
+                // Only lanes whose bit is set: an unconditional OR of 0 costs lavapipe one serial
+                // atomic per lane when it runs (measured, D212).
                 self.guarded(c, None, |cx| {
                     let p = cx.b.access_chain(t.wg_u32, None, bal, [idx])?;
                     cx.b.atomic_or(t.u32, None, p, scope, relaxed, bit)?;
@@ -673,6 +677,19 @@ impl Cx<'_> {
             }
         }
         Ok((bases, masks))
+    }
+
+    /// The word index of wave 0's words of ballot `j` in the latest exchange's buffer (D136; L38: wave
+    /// `w`'s follow at `w × ballots × wave size / 32`).
+    pub(crate) fn lane_ballot_words(&mut self, j: u32) -> R<Option<Word>> {
+        let Some(b) = self.lm().last_ballots else {
+            return Ok(None);
+        };
+        if j == 0 {
+            return Ok(Some(b));
+        }
+        let o = self.c32(j * (self.ws / 32));
+        Ok(Some(self.b.i_add(self.t.u32, None, b, o)?))
     }
 
     /// The exchanged word of lane `lane` (u32) at `slot` (a vector slot's component through one access
@@ -824,18 +841,13 @@ impl Cx<'_> {
         m.carried.extend(carried.into_iter().zip(later));
         let inst_masks = masks.split_off(merged.len());
         if !merged.is_empty() {
-            let (waves, wpw) = (self.lm().waves, self.ws / 32);
-            let base0 = self.lm().last_ballots;
             let mut exec = false;
             for (j, (&(u, _), &full)) in merged.iter().zip(&masks).enumerate() {
-                // EXEC's wave-0 ballot words (D136): unit j's follow j ballots' words of every wave.
-                let words = match (u == EXEC_LO as u32, base0, j) {
-                    (true, Some(b), 0) => Some(b),
-                    (true, Some(b), _) => {
-                        let o = self.c32(j as u32 * waves * wpw);
-                        Some(self.b.i_add(t.u32, None, b, o)?)
-                    }
-                    _ => None,
+                // EXEC's wave-0 ballot words (D136).
+                let words = if u == EXEC_LO as u32 {
+                    self.lane_ballot_words(j as u32)?
+                } else {
+                    None
                 };
                 exec |= u == EXEC_LO as u32;
                 self.mask_write_back(start, u, full, words)?;

@@ -197,6 +197,19 @@ impl Cx<'_> {
             std::collections::BTreeMap::new();
         let mut merged = std::collections::BTreeMap::new();
         let mut ballots = ballots;
+        // L38: ballot words for the most units one instruction makes whole in one exchange (fewer
+        // when the budget does not hold them: the rest take further exchanges).
+        let most = blocks
+            .iter()
+            .flat_map(|bp| bp.pre.values())
+            .map(|u| u.count_ones())
+            .max()
+            .unwrap_or(0);
+        while ballots < most
+            && exchange_bytes(slots, ballots + 1, waves, self.ws) <= EXCHANGE_BUDGET
+        {
+            ballots += 1;
+        }
         for (h, blk) in p.blocks.iter() {
             let bp = &blocks[h.index()];
             if s.number[h.index()] == u32::MAX {
@@ -568,8 +581,9 @@ impl LanePlan {
             for (_, _, range) in insts.iter().filter(|(_, _, r)| !r.is_empty()) {
                 let pre = bp.pre.get(&(range.start as usize)).copied().unwrap_or(0);
                 // L36: units made whole on the instruction's own exchange cost no barrier.
+                // L38: the others share one exchange (as many as the ballot words hold).
                 if !self.merged.contains_key(&(range.start as usize)) {
-                    mask_exchanges += pre.count_ones();
+                    mask_exchanges += pre.count_ones().div_ceil(self.ballots.max(1));
                 }
             }
         }
@@ -1738,6 +1752,56 @@ mod tests {
                 assert_eq!(q.capture_exchanges.values().sum::<u32>(), 2);
                 assert_eq!(q.slots, 1);
             }
+        }
+    }
+
+    /// L38's shape (rocPRIM's match-any): `v_cmp_lt_u32 s4, v0, v1`, `v_cmp_lt_u32 s5, v0, v1`, then
+    /// `v_xor_b32 v2, s4, v2` and `v_xor_b32 v3, s5, v3` (each mask read whole by a VALU operation),
+    /// with `s5` written again between the two reads when `rewrite`.
+    fn two_masks_read_whole(rewrite: bool) -> Program {
+        let mut b = B::new(32);
+        b.vopc_into(4, "v_cmp_lt_u32 s4, v0, v1");
+        b.vopc_into(5, "v_cmp_lt_u32 s5, v0, v1");
+        for (k, (s, v)) in [(4u16, 2u16), (5, 3)].into_iter().enumerate() {
+            if k == 1 && rewrite {
+                b.vopc_into(5, "v_cmp_lt_u32 s5, v0, v1");
+            }
+            let m = b.s(s);
+            let x = b.v(v);
+            let y = b.int(IntOp::Xor, m, x);
+            b.write_v(v, y);
+            b.end(&format!("v_xor_b32 v{v}, s{s}, v{v}"));
+        }
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    #[test]
+    fn l38_masks_read_whole_later_share_the_first_read_s_exchange() {
+        for wg in [32, 128] {
+            // Fires: s5 rides on the exchange that makes s4 whole.
+            let q = plan(&two_masks_read_whole(false), wg);
+            assert!(
+                q.to_string()
+                    .contains("L9 materialise s4 s5 first (exchange)"),
+                "wg {wg}\n{q}"
+            );
+            let sites = q.barrier_sites();
+            assert_eq!(sites.mask_exchanges, 1, "wg {wg}");
+            let p = two_masks_read_whole(false);
+            assert_eq!(module_barriers(&p, wg), sites.total() as usize, "wg {wg}");
+            // Does not: s5 is written again before its read, so it is made whole there.
+            let p = two_masks_read_whole(true);
+            let q = plan(&p, wg);
+            let text = q.to_string();
+            assert!(
+                text.contains("L9 materialise s4 first (exchange)")
+                    && text.contains("L9 materialise s5 first (exchange)"),
+                "wg {wg}\n{q}"
+            );
+            let sites = q.barrier_sites();
+            assert_eq!(sites.mask_exchanges, 2, "wg {wg}");
+            assert_eq!(module_barriers(&p, wg), sites.total() as usize, "wg {wg}");
         }
     }
 
