@@ -612,8 +612,24 @@ impl Cx<'_> {
             let cur_base = self.b.i_add(t.u32, None, base0, wave_words)?;
             let next_base = self.b.i_mul(t.u32, None, next, setc)?;
             let next_base = self.b.i_add(t.u32, None, next_base, wave_words)?;
-            // Lane l clears word l (and l + wave size, ...) of the wave's words in the next buffer.
-            for r in 0..(nb * wpw).div_ceil(ws) {
+            // Lane l clears word l (and l + wave size, ...) of the wave's words in the next buffer; one
+            // word: lane 0.
+            if nb * wpw == 1 {
+                let first = self.b.i_equal(t.bool, None, lane_id, z)?;
+                self.guarded(first, None, |cx| {
+                    let o = cx.c32(0);
+                    let idx = cx.b.i_add(t.u32, None, next_base, o)?;
+                    let p = cx.b.access_chain(t.wg_u32, None, bal, [idx])?;
+                    cx.store(p, z)?;
+                    Ok(None)
+                })?;
+            }
+            let rounds = if nb * wpw == 1 {
+                0
+            } else {
+                (nb * wpw).div_ceil(ws)
+            };
+            for r in 0..rounds {
                 let o = self.c32(r * ws);
                 let w = self.b.i_add(t.u32, None, lane_id, o)?;
                 let limit = self.c32(nb * wpw);
