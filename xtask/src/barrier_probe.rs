@@ -15,6 +15,11 @@ use rdna2spv_vulkan::{kernel_layout, Context, DeviceProfile};
 use std::time::{Duration, Instant};
 
 pub fn main(args: &[String]) -> Result<()> {
+    if args.len() < 3 || !matches!(args[2].as_str(), "keep" | "strip") {
+        anyhow::bail!(
+            "usage: xtask barrier-probe CODE_OBJECT KERNEL_NAME keep|strip [lane|wave] [--count] [--plan]"
+        );
+    }
     std::env::set_var("MESA_SHADER_CACHE_DISABLE", "true");
     let co = CodeObject::parse(&std::fs::read(&args[0])?)?;
     let k = co
