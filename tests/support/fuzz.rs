@@ -545,15 +545,11 @@ impl<R: FnMut() -> u32> Gen<R> {
         for i in 0..n {
             vopc(self, i);
         }
-        for i in 0..n {
+        for (i, &(_, lo, hi)) in regs.iter().enumerate().take(n) {
             if i + 1 < n && self.chance(25) {
                 vopc(self, i + 1);
             }
-            let src = if wide && self.chance(50) {
-                regs[i].2
-            } else {
-                regs[i].1
-            };
+            let src = if wide && self.chance(50) { hi } else { lo };
             let d = self.dv();
             let x = self.vsrc();
             let op = if self.chance(50) {
