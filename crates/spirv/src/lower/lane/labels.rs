@@ -206,19 +206,15 @@ impl Cx<'_> {
         } else {
             1
         };
-        // L38: wave `w`'s words follow at `w × ballots × wpw`.
         let (waves, wpw) = (m.waves, self.ws / 32);
-        let stride = m.ballots * wpw;
         let t = self.t;
-        let bal = m.bal;
         let (nc, sc, lc, z) = (self.c32(n), self.c32(stay), self.c32(leave), self.c32(0));
+        // Every wave's words first, as vectors (L39).
+        let all = self.lane_ballot_all_waves(base0)?;
         for w in 0..waves {
             let mut any = self.cfalse();
             for k in 0..words {
-                let o = self.c32(w * stride + k);
-                let idx = self.b.i_add(t.u32, None, base0, o)?;
-                let p = self.b.access_chain(t.wg_u32, None, bal, [idx])?;
-                let v = self.load_u32(p)?;
+                let v = all[(w * wpw + k) as usize];
                 let nz = self.b.i_not_equal(t.bool, None, v, z)?;
                 any = self.b.logical_or(t.bool, None, any, nz)?;
             }

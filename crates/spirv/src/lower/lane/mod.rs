@@ -174,8 +174,11 @@ pub(crate) struct LaneMode {
     exch: Word,
     exch_par: Word,
     /// Ballot words (D125): `3 × ballots × waves × (wave size / 32)` words of zero-initialised workgroup
-    /// memory, the number of ballot sets one exchange may need, and the rotation variable (0, 1, 2).
+    /// memory, the number of ballot sets one exchange may need, and the rotation variable (0, 1, 2). L39
+    /// (D212): the words are `uvecW` elements (`bal_w`, [`ballot_width`]), so that reading every wave's
+    /// words of one ballot (L23) is `waves × wave size / 32 / W` vector loads.
     bal: Word,
+    bal_w: u32,
     ballots: u32,
     bal_rot: Word,
     /// Several waves: the published labels (`2 × waves` words), their parity, the `on` variable, and this
@@ -249,6 +252,7 @@ impl LaneMode {
             exch: 0,
             exch_par: 0,
             bal: 0,
+            bal_w: 1,
             ballots: 0,
             bal_rot: 0,
             labels: (waves > 1).then_some((0, 0, 0, 0)),
@@ -277,6 +281,19 @@ impl LaneMode {
 
 /// Workgroup memory the lane mapping may add for its exchanges (bytes); beyond it the kernel is refused.
 const EXCHANGE_BUDGET: u32 = 16 * 1024;
+
+/// L39 (D212): words per ballot-word element: 4 when 4 divides the words one ballot takes in every
+/// wave (`waves × wave size / 32`), else 2 when 2 does, else 1 (then every base and stride the exchanges
+/// and L23 use is a multiple of it).
+fn ballot_width(words_per_ballot: u32) -> u32 {
+    if words_per_ballot.is_multiple_of(4) {
+        4
+    } else if words_per_ballot.is_multiple_of(2) {
+        2
+    } else {
+        1
+    }
+}
 
 /// L37 (D211): words per exchange element: 4 when 4 divides `slots`, else 2 when 2 does, else 1.
 fn exchange_width(slots: u32) -> u32 {
@@ -371,9 +388,13 @@ impl Cx<'_> {
             }
         };
         // Exchange sizes from the plan (L2, L3; its budget refused there, L33).
-        let (slots, ballots) = {
+        let (slots, ballots, l23) = {
             let plan = self.lane_plan();
-            (plan.slots, plan.ballots)
+            (
+                plan.slots,
+                plan.ballots,
+                plan.exec_labels.iter().any(|&b| b),
+            )
         };
         let wpw = ws / 32;
         let bal_words = 3 * ballots * waves * wpw;
@@ -391,8 +412,19 @@ impl Cx<'_> {
         let exch = self.global_var(arr, StorageClass::Workgroup);
         let z = self.c32(0);
         let exch_par = self.fn_var(t.u32, Some(z));
-        let n = self.c32(bal_words);
-        let arr = self.b.type_array(t.u32, n);
+        // L39: vectors only where L23 reads every wave's words (elsewhere they would only cost the
+        // element and component arithmetic of every access).
+        let bal_w = if l23 { ballot_width(waves * wpw) } else { 1 };
+        let bal_elem = if bal_w > 1 {
+            let v = self.b.type_vector(t.u32, bal_w);
+            // The pointer type lane::shrink's rewrite `v` loads whole elements through.
+            self.b.type_pointer(None, StorageClass::Workgroup, v);
+            v
+        } else {
+            t.u32
+        };
+        let n = self.c32(bal_words / bal_w);
+        let arr = self.b.type_array(bal_elem, n);
         let bal = self.global_var_zeroed(arr, StorageClass::Workgroup);
         let bal_rot = self.fn_var(t.u32, Some(z));
         let labels = if waves > 1 {
@@ -420,6 +452,7 @@ impl Cx<'_> {
             exch,
             exch_par,
             bal,
+            bal_w,
             ballots,
             bal_rot,
             labels,
@@ -588,13 +621,13 @@ impl Cx<'_> {
         let mut words = Vec::new();
         let mut rot_next = None;
         if !ballots.is_empty() {
-            let (bal, rot_var, nb) = {
+            let (rot_var, nb) = {
                 let m = self.lm();
-                (m.bal, m.bal_rot, m.ballots)
+                (m.bal_rot, m.ballots)
             };
             let wpw = ws / 32;
-            // Word index of (buffer, this wave, ballot j, word k) (L38: a wave's words are contiguous,
-            // so its lanes clear them with one store each).
+            // Word index of (buffer, ballot j, this wave, word k): one ballot's words of every wave are
+            // contiguous (L23 reads them as vectors, L39).
             let set = nb * waves * wpw;
             let rot = self.load_u32(rot_var)?;
             let two = self.c32(2);
@@ -605,21 +638,21 @@ impl Cx<'_> {
             let next = self.b.select(t.u32, None, last, z, inc)?;
             rot_next = Some(next);
             let setc = self.c32(set);
-            let wave_stride = self.c32(nb * wpw);
-            let wave_words = self.b.i_mul(t.u32, None, wave, wave_stride)?;
+            let wpwc = self.c32(wpw);
+            let wave_words = self.b.i_mul(t.u32, None, wave, wpwc)?;
             let base0 = self.b.i_mul(t.u32, None, rot, setc)?;
             self.lm.as_mut().expect("lane mapping").last_ballots = Some(base0);
             let cur_base = self.b.i_add(t.u32, None, base0, wave_words)?;
             let next_base = self.b.i_mul(t.u32, None, next, setc)?;
             let next_base = self.b.i_add(t.u32, None, next_base, wave_words)?;
-            // Lane l clears word l (and l + wave size, ...) of the wave's words in the next buffer; one
-            // word: lane 0.
+            // L38: lane l clears the wave's word l (and l + wave size, ...) of the next buffer, word
+            // k = l % wpw of ballot j = l / wpw; one word: lane 0.
             if nb * wpw == 1 {
                 let first = self.b.i_equal(t.bool, None, lane_id, z)?;
                 self.guarded(first, None, |cx| {
                     let o = cx.c32(0);
                     let idx = cx.b.i_add(t.u32, None, next_base, o)?;
-                    let p = cx.b.access_chain(t.wg_u32, None, bal, [idx])?;
+                    let p = cx.lane_bal_ptr(idx)?;
                     cx.store(p, z)?;
                     Ok(None)
                 })?;
@@ -635,8 +668,20 @@ impl Cx<'_> {
                 let limit = self.c32(nb * wpw);
                 let mine = self.b.u_less_than(t.bool, None, w, limit)?;
                 self.guarded(mine, None, |cx| {
-                    let idx = cx.b.i_add(t.u32, None, next_base, w)?;
-                    let p = cx.b.access_chain(t.wg_u32, None, bal, [idx])?;
+                    let o = if wpw == 1 {
+                        let wc = cx.c32(waves);
+                        cx.b.i_mul(t.u32, None, w, wc)?
+                    } else {
+                        // wpw = 2: ballot j = l / 2 at j × waves × 2, word l % 2.
+                        let one = cx.c32(1);
+                        let j = cx.b.shift_right_logical(t.u32, None, w, one)?;
+                        let k = cx.b.bitwise_and(t.u32, None, w, one)?;
+                        let st = cx.c32(waves * wpw);
+                        let jo = cx.b.i_mul(t.u32, None, j, st)?;
+                        cx.b.i_add(t.u32, None, jo, k)?
+                    };
+                    let idx = cx.b.i_add(t.u32, None, next_base, o)?;
+                    let p = cx.lane_bal_ptr(idx)?;
                     cx.store(p, z)?;
                     Ok(None)
                 })?;
@@ -649,13 +694,19 @@ impl Cx<'_> {
             let scope = self.c32(spirv::Scope::Workgroup as u32);
             let relaxed = self.c32(0);
             for (j, &c) in ballots.iter().enumerate() {
-                let o = self.c32(j as u32 * wpw);
+                let o = self.c32(j as u32 * waves * wpw);
                 let jb = self.b.i_add(t.u32, None, cur_base, o)?;
-                let idx = self.b.i_add(t.u32, None, jb, word_k)?;
+                // wave32 with vector ballot words: one word per ballot, and the mask's read below uses
+                // the same index id (one element and component computation after CSE).
+                let idx = if wpw == 1 && self.lm().bal_w > 1 {
+                    jb
+                } else {
+                    self.b.i_add(t.u32, None, jb, word_k)?
+                };
                 // Only lanes whose bit is set: an unconditional OR of 0 costs lavapipe one serial
                 // atomic per lane when it runs (measured, D212).
                 self.guarded(c, None, |cx| {
-                    let p = cx.b.access_chain(t.wg_u32, None, bal, [idx])?;
+                    let p = cx.lane_bal_ptr(idx)?;
                     cx.b.atomic_or(t.u32, None, p, scope, relaxed, bit)?;
                     Ok(None)
                 })?;
@@ -670,19 +721,16 @@ impl Cx<'_> {
         }
         let mut masks = Vec::with_capacity(words.len());
         if let Some(next) = rot_next {
-            let (bal, rot_var) = {
-                let m = self.lm();
-                (m.bal, m.bal_rot)
-            };
+            let rot_var = self.lm().bal_rot;
             self.store(rot_var, next)?;
             for jb in words {
-                let p = self.b.access_chain(t.wg_u32, None, bal, [jb])?;
+                let p = self.lane_bal_ptr(jb)?;
                 let lo = self.load_u32(p)?;
                 let mut m = self.b.u_convert(t.u64, None, lo)?;
                 if ws == 64 {
                     let one = self.c32(1);
                     let i1 = self.b.i_add(t.u32, None, jb, one)?;
-                    let p = self.b.access_chain(t.wg_u32, None, bal, [i1])?;
+                    let p = self.lane_bal_ptr(i1)?;
                     let hi = self.load_u32(p)?;
                     let hi = self.b.u_convert(t.u64, None, hi)?;
                     let c32 = self.c64(32);
@@ -695,8 +743,8 @@ impl Cx<'_> {
         Ok((bases, masks))
     }
 
-    /// The word index of wave 0's words of ballot `j` in the latest exchange's buffer (D136; L38: wave
-    /// `w`'s follow at `w × ballots × wave size / 32`).
+    /// The word index of wave 0's words of ballot `j` in the latest exchange's buffer (D136; every wave's
+    /// words of it follow).
     pub(crate) fn lane_ballot_words(&mut self, j: u32) -> R<Option<Word>> {
         let Some(b) = self.lm().last_ballots else {
             return Ok(None);
@@ -704,8 +752,57 @@ impl Cx<'_> {
         if j == 0 {
             return Ok(Some(b));
         }
-        let o = self.c32(j * (self.ws / 32));
+        let o = self.c32(j * self.lm().waves * (self.ws / 32));
         Ok(Some(self.b.i_add(self.t.u32, None, b, o)?))
+    }
+
+    /// A pointer to ballot word `idx` (u32): its element and component when the words are vectors (L39).
+    pub(crate) fn lane_bal_ptr(&mut self, idx: Word) -> R<Word> {
+        let (bal, w) = (self.lm().bal, self.lm().bal_w);
+        let t = self.t;
+        if w == 1 {
+            return Ok(self.b.access_chain(t.wg_u32, None, bal, [idx])?);
+        }
+        let sh = self.c32(w.trailing_zeros());
+        let e = self.b.shift_right_logical(t.u32, None, idx, sh)?;
+        let m = self.c32(w - 1);
+        let c = self.b.bitwise_and(t.u32, None, idx, m)?;
+        Ok(self.b.access_chain(t.wg_u32, None, bal, [e, c])?)
+    }
+
+    /// Every wave's words of the ballot whose wave-0 word is `base0` (a multiple of the element width,
+    /// L39), in order (wave 0's first): loads of the components of as few elements as they span, each
+    /// element index one id, so lane::shrink's rewrite `v` makes each element one vector load.
+    pub(crate) fn lane_ballot_all_waves(&mut self, base0: Word) -> R<Vec<Word>> {
+        let (bal, w, waves) = (self.lm().bal, self.lm().bal_w, self.lm().waves);
+        let t = self.t;
+        let n = waves * (self.ws / 32);
+        let mut out = Vec::with_capacity(n as usize);
+        if w == 1 {
+            for c in 0..n {
+                let o = self.c32(c);
+                let idx = self.b.i_add(t.u32, None, base0, o)?;
+                let p = self.b.access_chain(t.wg_u32, None, bal, [idx])?;
+                out.push(self.load_u32(p)?);
+            }
+            return Ok(out);
+        }
+        let sh = self.c32(w.trailing_zeros());
+        let e0 = self.b.shift_right_logical(t.u32, None, base0, sh)?;
+        for g in 0..n / w {
+            let e = if g == 0 {
+                e0
+            } else {
+                let o = self.c32(g);
+                self.b.i_add(t.u32, None, e0, o)?
+            };
+            for k in 0..w {
+                let kc = self.c32(k);
+                let p = self.b.access_chain(t.wg_u32, None, bal, [e, kc])?;
+                out.push(self.load_u32(p)?);
+            }
+        }
+        Ok(out)
     }
 
     /// The exchanged word of lane `lane` (u32) at `slot` (a vector slot's component through one access
