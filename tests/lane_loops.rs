@@ -277,6 +277,53 @@ fn multi_wave_lane_local_loops_bit_exact() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
+/// L23 (D136) with the ballot words as vectors (L39, D213): every wave's label copy comes from its own
+/// EXEC words, read as components of one `uvec2`/`uvec4` load. The inputs make the waves of a workgroup
+/// disagree at the EXEC branches in both directions: by wave index in the workgroup, the first wave's lanes
+/// loop no time (EXEC zero at the skip) while the others loop, or the last wave alone loops. A wave that
+/// took another wave's EXEC would skip its loop or run it with the wrong trip counts.
+#[test]
+fn exec_branch_labels_from_vector_ballot_words_bit_exact() {
+    let tmp = std::env::temp_dir().join(format!("rdna2spv-l39-{}", std::process::id()));
+    for (stem, ws, wgs) in [
+        ("mwloop", 32usize, [64usize, 128]),
+        ("mwloop_w64", 64, [128, 256]),
+    ] {
+        let co = root().join(format!("fixtures/kernels/{stem}.co"));
+        let sfx = if ws == 64 { "_w64" } else { "" };
+        let kernel = format!("mwloop_sgpr{sfx}");
+        for wg in wgs {
+            let waves = wg / ws;
+            let n = 3 * wg;
+            let mut rnd = lane::xorshift(0x9e37_79b9);
+            for last_only in [false, true] {
+                let x: Vec<u32> = (0..n)
+                    .map(|i| {
+                        let w = (i % wg) / ws;
+                        let loops = if last_only { w == waves - 1 } else { w != 0 };
+                        let r = rnd();
+                        if loops {
+                            (r & !7) | (1 + r % 7)
+                        } else {
+                            r & !7
+                        }
+                    })
+                    .collect();
+                let want = mw_oracle(&x, ws, false);
+                let got = run_mw(&tmp, &co, &kernel, &x, wg);
+                for i in 0..n {
+                    assert_eq!(
+                        &got[8 * i..8 * i + 8],
+                        &want[8 * i..8 * i + 8],
+                        "{kernel} (workgroup {wg}, last wave only {last_only}): work-item {i}"
+                    );
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
 /// A chain of blocks (D137) that ends with an EXEC branch deciding every wave's label copy from its own
 /// exchange (D136): `chain_exec` (fixtures/kernels/chain.s) is `mwloop_sgpr` with an `s_branch` from the
 /// block after the s_barrier into the skip's block, so both blocks are one item and the oracle is
