@@ -175,7 +175,7 @@ pub(crate) struct LaneMode {
     exch_par: Word,
     /// Ballot words (D125): `3 × ballots × waves × (wave size / 32)` words of zero-initialised workgroup
     /// memory, the number of ballot sets one exchange may need, and the rotation variable (0, 1, 2). L39
-    /// (D212): the words are `uvecW` elements (`bal_w`, [`ballot_width`]), so that reading every wave's
+    /// (D213): the words are `uvecW` elements (`bal_w`, [`ballot_width`]), so that reading every wave's
     /// words of one ballot (L23) is `waves × wave size / 32 / W` vector loads.
     bal: Word,
     bal_w: u32,
@@ -282,7 +282,7 @@ impl LaneMode {
 /// Workgroup memory the lane mapping may add for its exchanges (bytes); beyond it the kernel is refused.
 const EXCHANGE_BUDGET: u32 = 16 * 1024;
 
-/// L39 (D212): words per ballot-word element: 4 when 4 divides the words one ballot takes in every
+/// L39 (D213): words per ballot-word element: 4 when 4 divides the words one ballot takes in every
 /// wave (`waves × wave size / 32`), else 2 when 2 does, else 1 (then every base and stride the exchanges
 /// and L23 use is a multiple of it).
 fn ballot_width(words_per_ballot: u32) -> u32 {
@@ -656,35 +656,8 @@ impl Cx<'_> {
                     cx.store(p, z)?;
                     Ok(None)
                 })?;
-            }
-            let rounds = if nb * wpw == 1 {
-                0
             } else {
-                (nb * wpw).div_ceil(ws)
-            };
-            for r in 0..rounds {
-                let o = self.c32(r * ws);
-                let w = self.b.i_add(t.u32, None, lane_id, o)?;
-                let limit = self.c32(nb * wpw);
-                let mine = self.b.u_less_than(t.bool, None, w, limit)?;
-                self.guarded(mine, None, |cx| {
-                    let o = if wpw == 1 {
-                        let wc = cx.c32(waves);
-                        cx.b.i_mul(t.u32, None, w, wc)?
-                    } else {
-                        // wpw = 2: ballot j = l / 2 at j × waves × 2, word l % 2.
-                        let one = cx.c32(1);
-                        let j = cx.b.shift_right_logical(t.u32, None, w, one)?;
-                        let k = cx.b.bitwise_and(t.u32, None, w, one)?;
-                        let st = cx.c32(waves * wpw);
-                        let jo = cx.b.i_mul(t.u32, None, j, st)?;
-                        cx.b.i_add(t.u32, None, jo, k)?
-                    };
-                    let idx = cx.b.i_add(t.u32, None, next_base, o)?;
-                    let p = cx.lane_bal_ptr(idx)?;
-                    cx.store(p, z)?;
-                    Ok(None)
-                })?;
+                self.lane_clear_ballots(next_base, nb)?;
             }
             let c31 = self.c32(31);
             let c5 = self.c32(5);
@@ -741,6 +714,40 @@ impl Cx<'_> {
             }
         }
         Ok((bases, masks))
+    }
+
+    /// L38: the wave's words of the `nb` ballots of the buffer at `next_base` (this wave's word 0 of
+    /// ballot 0) cleared, lane l clearing word k = l % wpw of ballot j = l / wpw (and l + wave size, ...
+    /// when the ballots hold more words than the wave has lanes).
+    fn lane_clear_ballots(&mut self, next_base: Word, nb: u32) -> R<()> {
+        let t = self.t;
+        let (ws, wpw, waves, lane_id) = (self.ws, self.ws / 32, self.lm().waves, self.lm().lane_id);
+        let z = self.c32(0);
+        for r in 0..(nb * wpw).div_ceil(ws) {
+            let o = self.c32(r * ws);
+            let w = self.b.i_add(t.u32, None, lane_id, o)?;
+            let limit = self.c32(nb * wpw);
+            let mine = self.b.u_less_than(t.bool, None, w, limit)?;
+            self.guarded(mine, None, |cx| {
+                let o = if wpw == 1 {
+                    let wc = cx.c32(waves);
+                    cx.b.i_mul(t.u32, None, w, wc)?
+                } else {
+                    // wpw = 2: ballot j = l / 2 at j × waves × 2, word l % 2.
+                    let one = cx.c32(1);
+                    let j = cx.b.shift_right_logical(t.u32, None, w, one)?;
+                    let k = cx.b.bitwise_and(t.u32, None, w, one)?;
+                    let st = cx.c32(waves * wpw);
+                    let jo = cx.b.i_mul(t.u32, None, j, st)?;
+                    cx.b.i_add(t.u32, None, jo, k)?
+                };
+                let idx = cx.b.i_add(t.u32, None, next_base, o)?;
+                let p = cx.lane_bal_ptr(idx)?;
+                cx.store(p, z)?;
+                Ok(None)
+            })?;
+        }
+        Ok(())
     }
 
     /// The word index of wave 0's words of ballot `j` in the latest exchange's buffer (D136; every wave's
