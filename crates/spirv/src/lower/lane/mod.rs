@@ -789,7 +789,7 @@ impl Cx<'_> {
             for c in 0..n {
                 let o = self.c32(c);
                 let idx = self.b.i_add(t.u32, None, base0, o)?;
-                let p = self.b.access_chain(t.wg_u32, None, bal, [idx])?;
+                let p = self.lane_bal_ptr(idx)?;
                 out.push(self.load_u32(p)?);
             }
             return Ok(out);
