@@ -354,3 +354,73 @@ fn chain_ending_in_an_exec_branch_bit_exact() {
     }
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// L40 (D214): a value exchange carried on an exchange of an earlier block of the same chain (L24).
+/// `warpsort` (fixtures/kernels/warpsort.cl, clang-19) is rocPRIM's warp sort shape: per compare-exchange
+/// step a `ds_bpermute_b32` pair (key, value), then under `v_cmpx`/`s_cbranch_execz` (vote-free) the
+/// payload's `ds_bpermute_b32` with EXEC narrowed to the swapping lanes, then `s_or_b32 exec` and the next
+/// sequence's pair in the block after it. That pair's VGPRs are unchanged since the payload's exchange, so
+/// it rides on it: 32 static barriers instead of 60 (30 steps, each a pair and a payload; the first pair
+/// and one pair whose EXEC is not whole there keep their own).
+///
+/// Oracle, independent of the network: each wave's two 32-element sequences of (key, value) end sorted
+/// (key, then value), as a permutation of the input, and each payload still belongs to its pair
+/// (value × 2654435761). Keys repeat (some waves draw them from 0..8) so that values break ties. A rider
+/// that read its partner's key from a stale or wrong slot leaves a sequence unsorted or a pair split.
+#[test]
+fn exchanges_ride_across_chain_links_bit_exact() {
+    let tmp = std::env::temp_dir().join(format!("rdna2spv-l40-{}", std::process::id()));
+    let co = root().join("fixtures/kernels/warpsort.co");
+    let n = 256usize; // work-items: 8 waves, each sorting items i and i + n of its lanes
+    let mut rnd = lane::xorshift(0x2545_f491);
+    let (keys, vals): (Vec<u32>, Vec<u32>) = (0..2 * n)
+        .map(|i| {
+            let k = if (i / 32) % 3 == 1 { rnd() % 8 } else { rnd() };
+            (k, rnd())
+        })
+        .unzip();
+    let mut want_pairs: Vec<Vec<(u32, u32)>> = Vec::new();
+    for seq in 0..2 * n / 32 {
+        let mut v: Vec<(u32, u32)> = (32 * seq..32 * seq + 32)
+            .map(|i| (keys[i], vals[i]))
+            .collect();
+        v.sort_unstable();
+        want_pairs.push(v);
+    }
+    for wg in [32usize, 64] {
+        let dir = tmp.join(format!("wg{wg}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bytes = |w: &[u32]| -> Vec<u8> { w.iter().flat_map(|v| v.to_le_bytes()).collect() };
+        std::fs::write(dir.join("keys.bin"), bytes(&keys)).unwrap();
+        std::fs::write(dir.join("vals.bin"), bytes(&vals)).unwrap();
+        std::fs::write(dir.join("out.bin"), vec![0u8; 4 * 6 * n]).unwrap();
+        let m = dir.join("warpsort.toml");
+        std::fs::write(
+            &m,
+            format!(
+                "code_object = {:?}\nkernel = \"warpsort\"\ngrid = [{n}, 1, 1]\nworkgroup = [{wg}, 1, 1]\n\n\
+                 [[args]]\nbuffer = \"keys.bin\"\n\n[[args]]\nbuffer = \"vals.bin\"\n\n\
+                 [[args]]\nbuffer = \"out.bin\"\noutput = \"out\"\n\n[[args]]\nu32 = {n}\n",
+                co.display().to_string()
+            ),
+        )
+        .unwrap();
+        let got = run_lane_both(&m, &dir.join("out"), &format!("warpsort (workgroup {wg})"));
+        for (seq, want) in want_pairs.iter().enumerate() {
+            for (lane, &(k, v)) in want.iter().enumerate() {
+                let i = 32 * seq + lane;
+                assert_eq!(
+                    &got[3 * i..3 * i + 3],
+                    &[k, v, v.wrapping_mul(2_654_435_761)],
+                    "warpsort (workgroup {wg}): sequence {seq}, lane {lane}"
+                );
+            }
+        }
+        assert_eq!(
+            lane_barriers_wg(&co, "warpsort", &tmp, wg),
+            32,
+            "warpsort (workgroup {wg}): static barriers"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}

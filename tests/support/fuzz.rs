@@ -20,7 +20,8 @@
 //! - cross-lane reads only of lanes that hold defined values: `v_readlane` of a lane below the wave's
 //!   item count, `v_readfirstlane` only under a non-empty EXEC (behind `s_cbranch_execz`; ACO-style
 //!   bodies without it, where EXEC may be 0, use v_readlane only), DPP / ds_swizzle only at top level in shapes without partial waves,
-//!   ds_bpermute only at top level from a lane of the same 32-lane half below the wave's item count;
+//!   ds_bpermute only at top level from a lane of the same 32-lane half below the wave's item count (and in
+//!   the warp-sort step under an EXEC that both lanes of every pair share, so it reads active lanes only);
 //! - loops are bounded (uniform: SGPR counter 1..4; divergent: per-lane counter 1..4 left lane by lane);
 //! - an early `s_endpgm` is wave-uniform (the wave's index in its workgroup), at top level, after storing.
 //!
@@ -561,12 +562,63 @@ impl<R: FnMut() -> u32> Gen<R> {
         }
     }
 
+    /// rocPRIM's warp-sort step (L40, D214), at top level: a `ds_bpermute_b32` pair from lane ^ m (the lane
+    /// itself past the wave's items), then under `v_cmpx` and `s_cbranch_execz` a third `ds_bpermute_b32`
+    /// with EXEC narrowed to the lanes whose pair differs in bit 0 of the first word (a condition both lanes
+    /// of a pair share, so every lane read is active), `s_or` of EXEC, and the next pair on another lane
+    /// distance in the block after it.
+    fn sort_step(&mut self, d: String, a: String, b: String) {
+        let (exec, bw) = (self.exec(), self.bw());
+        let save = self.mask(20);
+        let vcc = self.vcc();
+        let addr = |g: &mut Self| {
+            let m = 1 + g.below(31);
+            g.emit("v_mbcnt_lo_u32_b32 v9, -1, 0");
+            if w64(&g.sh) {
+                g.emit("v_mbcnt_hi_u32_b32 v9, -1, v9");
+            }
+            g.emit(format!("v_xor_b32 v10, {m}, v9"));
+            g.emit(format!("v_cmp_gt_u32_e32 {vcc}, s13, v10"));
+            g.emit(format!("v_cndmask_b32_e32 v10, v9, v10, {vcc}"));
+            g.emit("v_lshlrev_b32 v10, 2, v10");
+        };
+        addr(self);
+        let d2 = self.dv();
+        self.emit(format!("ds_bpermute_b32 v9, v10, {a}"));
+        self.emit(format!("ds_bpermute_b32 {d2}, v10, {b}"));
+        self.emit("s_waitcnt lgkmcnt(0)");
+        self.emit(format!("v_xor_b32 v9, v9, {a}"));
+        self.emit("v_and_b32 v9, 1, v9");
+        self.emit(format!("s_mov_{bw} {save}, {exec}"));
+        self.emit("v_cmpx_ne_u32_e32 0, v9");
+        // Straight-line programs keep no branch (EXEC may then be 0 in the body, as ACO's short bodies).
+        let l = (!self.straight).then(|| self.lab());
+        if let Some(l) = &l {
+            self.emit(format!("s_cbranch_execz {l}"));
+        }
+        let c = self.vsrc();
+        self.emit(format!("ds_bpermute_b32 {d}, v10, {c}"));
+        self.emit("s_waitcnt lgkmcnt(0)");
+        let (x, y) = (self.dv(), self.vsrc());
+        self.emit(format!("v_mov_b32 {x}, {y}"));
+        if let Some(l) = &l {
+            self.place(l);
+        }
+        self.emit(format!("s_or_{bw} {exec}, {exec}, {save}"));
+        addr(self);
+        let (d3, d4, e, f) = (self.dv(), self.dv(), self.vsrc(), self.vsrc());
+        self.emit(format!("ds_bpermute_b32 {d3}, v10, {e}"));
+        self.emit(format!("ds_bpermute_b32 {d4}, v10, {f}"));
+        self.emit("s_waitcnt lgkmcnt(0)");
+    }
+
     /// DPP / ds_swizzle / ds_bpermute at top level.
     fn crosslane(&mut self) {
         let full = self.sh.full_waves() && !self.exited;
         let d = self.dv();
         let (a, b) = (self.vsrc(), self.vsrc());
         match self.below(if full { 4 } else { 1 }) {
+            0 if self.chance(40) => self.sort_step(d, a, b),
             0 => {
                 // ds_bpermute from lane ^ m (same 32-lane half), or the lane itself past the wave's items.
                 let m = 1 + self.below(31);

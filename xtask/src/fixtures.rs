@@ -170,6 +170,13 @@ pub const RECIPES: &[Recipe] = &[
         wave64: true,
     },
     Recipe {
+        stem: "warpsort",
+        source: "warpsort.cl",
+        compiler: Compiler::OpenCl,
+        flags: &[],
+        wave64: false,
+    },
+    Recipe {
         stem: "spmv",
         source: "spmv.cl",
         compiler: Compiler::OpenCl,

@@ -226,6 +226,9 @@ impl Cx<'_> {
         // need no `on`.
         let conv = self.lane_conv_block(n);
         let body = |cx: &mut Self| -> R<Option<Word>> {
+            // L35/L40: values ride on an exchange of the same chain only (a rider the emission
+            // reaches from another item finds no carried slot and is refused, never stale).
+            cx.lane_forget_carried();
             cx.lane_set_on(n)?;
             cx.lane_set_conv(conv);
             for &b in inner {

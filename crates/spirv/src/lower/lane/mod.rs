@@ -980,6 +980,13 @@ impl Cx<'_> {
         Ok((bases, inst_masks))
     }
 
+    /// L35/L40: no exchange's carried values are readable from here on (a new chain item starts).
+    pub(crate) fn lane_forget_carried(&mut self) {
+        if let Some(m) = self.lm.as_mut() {
+            m.carried.clear();
+        }
+    }
+
     /// The capture nodes' results from the slot bases of the value sources and the ballots' masks.
     fn lane_capture_results(
         &mut self,

@@ -210,14 +210,23 @@ impl Cx<'_> {
         {
             ballots += 1;
         }
+        // L40: the chain links the emission takes, and the exchange each passes on to the block it
+        // continues into (blocks come in address order; a link to an earlier block passes nothing).
+        let links = chain_links_taken(&s.items, &chain_next);
+        let mut pass_on: std::collections::BTreeMap<usize, (usize, u32, Vec<u16>)> =
+            std::collections::BTreeMap::new();
         for (h, blk) in p.blocks.iter() {
             let bp = &blocks[h.index()];
             if s.number[h.index()] == u32::MAX {
                 continue;
             }
-            // L35: the open exchange of this block (its instruction's first node, the values it
-            // carries, the VGPRs written since it was emitted).
-            let mut open: Option<(usize, u32, Vec<u16>)> = None;
+            // L35: the open exchange (its instruction's first node, the values it carries, the VGPRs
+            // written since it was emitted): of this block, or (L40) of the block whose chain link
+            // leads here.
+            let mut open: Option<(usize, u32, Vec<u16>)> = pass_on.remove(&h.index());
+            // L40: the open exchange is an earlier block's (a rider with stale units of its own keeps
+            // its exchange, where L36 makes them whole, instead of paying a mask exchange for them).
+            let mut cross = open.is_some();
             for inst in &blk.insts {
                 let start = inst.nodes.start as usize;
                 let (phase, kinds) = self.phases(start, inst.nodes.len());
@@ -244,11 +253,12 @@ impl Cx<'_> {
                     let values = self.lane_carried_values(inst.nodes.clone(), &exchanged);
                     let fits = |n: u32| {
                         n <= COALESCE_SLOTS
-                            && exchange_bytes(slots.max(n), ballots, waves, self.ws)
+                            && exchange_bytes(slots.max(even_slots(n)), ballots, waves, self.ws)
                                 <= EXCHANGE_BUDGET
                     };
                     if phases.len() == 1
                         && !sh.ballots
+                        && !(cross && bp.pre.get(&start).is_some_and(|&u| u != 0))
                         && values.as_ref().is_some_and(|v| {
                             fits(*carries + v.len() as u32)
                                 && v.iter().all(|&(_, reg)| !written.contains(&reg))
@@ -256,7 +266,7 @@ impl Cx<'_> {
                     {
                         let values = values.expect("checked");
                         *carries += values.len() as u32;
-                        slots = slots.max(*carries);
+                        slots = slots.max(even_slots(*carries));
                         written.extend(sh.writes.iter().copied());
                         coalesced.insert(start, *lead);
                         carried
@@ -267,6 +277,7 @@ impl Cx<'_> {
                     }
                 }
                 open = None;
+                cross = false;
                 if let (1, Some(_), Some(&pre)) = (phases.len(), shape.as_ref(), bp.pre.get(&start))
                 {
                     // L36: the stale units ride on the instruction's own exchange when no node of it
@@ -303,6 +314,11 @@ impl Cx<'_> {
                             .count() as u32;
                         open = Some((start, values, sh.writes));
                     }
+                }
+            }
+            if let (Some(o), Some(c)) = (open, links[h.index()]) {
+                if c > h.index() {
+                    pass_on.insert(c, o);
                 }
             }
         }
@@ -433,6 +449,16 @@ fn exchange_bytes(slots: u32, ballots: u32, waves: u32, ws: u32) -> u32 {
     4 * (2 * slots * waves * ws + 3 * ballots * waves * (ws / 32))
 }
 
+/// L35: the slot count a coalesced exchange of `n` values needs, made even above one so that the
+/// exchange stays a vector store (L37: an odd count has scalar slots).
+fn even_slots(n: u32) -> u32 {
+    if n > 1 {
+        n.next_multiple_of(2)
+    } else {
+        n
+    }
+}
+
 /// L35: the most values one coalesced exchange carries.
 const COALESCE_SLOTS: u32 = 4;
 
@@ -521,6 +547,28 @@ impl Cx<'_> {
         let (emit, _) = self.phases_floored(start, nn, Some((pre, ph + 1)));
         exchanged.iter().all(|&i| emit[i - start] == ph)
     }
+}
+
+/// L40: the chain links (L24) the emission takes, by block: `a` continues into `c` and `c`'s item is
+/// the one right after `a`'s in the same item list (as `structured.rs`'s `items` forms its chains).
+fn chain_links_taken(items: &[Item], next: &[Option<usize>]) -> Vec<Option<usize>> {
+    fn walk(items: &[Item], next: &[Option<usize>], out: &mut [Option<usize>]) {
+        for w in items.windows(2) {
+            if let [Item::Block(a), Item::Block(c)] = w {
+                if next[*a] == Some(*c) {
+                    out[*a] = Some(*c);
+                }
+            }
+        }
+        for it in items {
+            if let Item::Loop(lp) = it {
+                walk(&lp.items, next, out);
+            }
+        }
+    }
+    let mut out = vec![None; next.len()];
+    walk(items, next, &mut out);
+    out
 }
 
 /// Calls `f(lo, hi)` for every structured loop, outer loops first.
@@ -907,15 +955,22 @@ impl fmt::Display for LanePlan {
                 if let (false, Some(lead)) =
                     (cap.is_empty(), self.coalesced.get(&(range.start as usize)))
                 {
-                    let at = self
+                    // The lead instruction (its first node; an instruction without nodes shares it).
+                    let (lb, at) = self
                         .insts
                         .iter()
-                        .flatten()
-                        .find(|x| x.2.start as usize == *lead)
-                        .map_or(0, |x| x.0);
+                        .enumerate()
+                        .flat_map(|(lb, v)| v.iter().map(move |x| (lb, x)))
+                        .find(|(_, x)| x.2.start as usize == *lead && !x.2.is_empty())
+                        .map_or((b, 0), |(lb, x)| (lb, x.0));
+                    let rule = if lb == b {
+                        "L35: on the exchange at".to_string()
+                    } else {
+                        format!("L40: on the exchange of b{lb} at")
+                    };
                     write!(
                         f,
-                        " L2/L3 across lanes {} (L35: on the exchange at {at:#06x});",
+                        " L2/L3 across lanes {} ({rule} {at:#06x});",
                         node_list(&cap)
                     )?;
                 } else if !cap.is_empty() {
@@ -1751,6 +1806,66 @@ mod tests {
                 assert!(q.coalesced.is_empty(), "wg {wg}\n{q}");
                 assert_eq!(q.capture_exchanges.values().sum::<u32>(), 2);
                 assert_eq!(q.slots, 1);
+            }
+        }
+    }
+
+    #[test]
+    fn l40_exchanges_ride_across_chain_links() {
+        let jump = |b: &mut B| b.block(Terminator::Jump(bh(1)));
+        for wg in [32, 128] {
+            // Fires: the second read is in the block the first one's jumps to (one chain item).
+            for p in [
+                two_reads(2, 4, &jump),
+                two_reads(2, 4, &|b| {
+                    jump(b);
+                    b.vmov();
+                }),
+            ] {
+                let q = plan(&p, wg);
+                assert_eq!(q.chain_next[0], Some(1), "wg {wg}");
+                assert_eq!(q.coalesced.len(), 1, "wg {wg}\n{q}");
+                assert!(
+                    q.to_string()
+                        .contains("(L40: on the exchange of b0 at 0x0000)"),
+                    "{q}"
+                );
+                assert_eq!(q.barrier_sites().value_exchanges, 1);
+                assert_eq!(module_barriers(&p, wg), q.barrier_sites().total() as usize);
+            }
+            // Does not: v3 is written in the next block before the read; the next block is also entered
+            // by its own back edge (no chain link).
+            let mut b = B::new(32);
+            let a = b.v(1);
+            let l = b.c32(3);
+            let x = b.n(Node::ReadLane { a, lane: l });
+            b.write_v(4, x);
+            b.end("read lane 3 of v1");
+            jump(&mut b);
+            let a = b.v(2);
+            let l = b.c32(3);
+            let x = b.n(Node::ReadLane { a, lane: l });
+            b.write_v(5, x);
+            b.end("read lane 3 of v2");
+            b.cmp_s0();
+            let c = b.scc();
+            b.block(Terminator::Branch {
+                cond: c,
+                taken: bh(1),
+                not_taken: bh(2),
+            });
+            b.block(Terminator::End);
+            let back_edge = b.done();
+            for p in [
+                two_reads(3, 4, &|b| {
+                    jump(b);
+                    b.vmov();
+                }),
+                back_edge,
+            ] {
+                let q = plan(&p, wg);
+                assert!(q.coalesced.is_empty(), "wg {wg}\n{q}");
+                assert_eq!(q.barrier_sites().value_exchanges, 2, "wg {wg}\n{q}");
             }
         }
     }
