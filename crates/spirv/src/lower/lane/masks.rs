@@ -52,6 +52,9 @@ pub(crate) struct BlockPlan {
     pub(crate) mat: HashSet<usize>,
     /// First node of an instruction → units whose full value is materialised (and written back) first.
     pub(crate) pre: HashMap<usize, Words>,
+    /// L41: mask ORs equal to one operand (the other is a subset of it: `s_or_b32 exec_lo, exec_lo, s3`
+    /// restoring the mask `s3` saved before EXEC was narrowed) → that operand.
+    pub(crate) alias: HashMap<usize, usize>,
 }
 
 /// The lazy-mask state of the lowering.
@@ -69,6 +72,8 @@ pub(crate) struct MaskPlan {
     fall: HashMap<usize, usize>,
     /// Blocks whose loop back-edge `s_cbranch_execnz` is decided by the lane's own EXEC bit (D130).
     exits: HashSet<usize>,
+    /// L41: blocks inside a structured loop (no alias there: lane-local loops rely on stale units).
+    in_loop: Vec<bool>,
     block: BlockPlan,
     /// The lane's own bit (bool) of the current instruction's own nodes.
     pub(crate) bits: HashMap<usize, Word>,
@@ -79,6 +84,39 @@ pub(crate) struct MaskPlan {
     /// `tracked` and `fall` (set by the dataflow, which clears it when it recomputes those): the plan
     /// reuses it instead of simulating each block again (issue 31, D204).
     sims: Vec<Option<Sim>>,
+}
+
+/// L41: facts "unit a's mask is a subset of unit b's" between tracked units (by first word).
+#[derive(Clone, Default)]
+struct Subsets {
+    /// a → every b with a ⊆ b (never a itself).
+    sup: HashMap<u32, Words>,
+}
+
+impl Subsets {
+    fn add(&mut self, a: u32, bs: Words) {
+        let bs = bs & !(1u128 << a);
+        if bs != 0 {
+            *self.sup.entry(a).or_default() |= bs;
+        }
+    }
+    fn supersets(&self, a: u32) -> Words {
+        self.sup.get(&a).copied().unwrap_or(0)
+    }
+    fn subsets(&self, b: u32) -> Words {
+        self.sup
+            .iter()
+            .filter(|&(_, &s)| s & (1u128 << b) != 0)
+            .fold(0, |w, (&a, _)| w | 1u128 << a)
+    }
+}
+
+/// L41: per mask node of one instruction, (units it is a subset of, units that are subsets of it), and
+/// the ORs equal to an operand.
+#[derive(Default)]
+struct Bounds {
+    of: HashMap<usize, (Words, Words)>,
+    alias: HashMap<usize, usize>,
 }
 
 /// One block's simulation: the stale words at its entry, at its end, and its plan.
@@ -569,9 +607,17 @@ impl Cx<'_> {
         // vectors for the block (issue 31, D204).
         let mut own = NodeFlags::default();
         let mut need = NodeFlags::default();
+        // L41: the subset facts between tracked units known in the block so far (none at its entry).
+        let aliasing = !m.in_loop.get(bi).copied().unwrap_or(true);
+        let mut sub = Subsets::default();
         for (k, inst) in blk.insts.iter().enumerate() {
             let (s, e) = (inst.nodes.start as usize, inst.nodes.end as usize);
             let live = |i: usize| !m.dead.contains(&i);
+            let bounds = if aliasing {
+                self.mask_bounds(s, e, &sub, m)
+            } else {
+                Bounds::default()
+            };
             let mut pre: Words = early.get(&k).copied().unwrap_or(0) & self.units_of(stale);
             loop {
                 let st = stale & !self.pre_words(pre);
@@ -579,6 +625,12 @@ impl Cx<'_> {
                 own.start(s, e);
                 for i in s..e {
                     if !live(i) {
+                        continue;
+                    }
+                    if let Some(&y) = bounds.alias.get(&i) {
+                        if own.contains(y) {
+                            own.insert(i);
+                        }
                         continue;
                     }
                     let o = match *self.node(i) {
@@ -613,6 +665,10 @@ impl Cx<'_> {
                             new_pre |= self.units_of(EXEC_WORDS & st);
                         }
                         _ => {}
+                    }
+                    if bounds.alias.contains_key(&i) {
+                        // L41: the operand it equals is own exactly when it is; the other is not read.
+                        continue;
                     }
                     let accepts = match *node {
                         Node::LaneBit { .. } => true,
@@ -684,8 +740,190 @@ impl Cx<'_> {
             }
             plan.own.extend(own.iter());
             plan.mat.extend(need.iter());
+            if aliasing {
+                sub = self.mask_subsets_after(s, e, &sub, &bounds, m);
+                plan.alias.extend(bounds.alias);
+            }
         }
         (stale, plan)
+    }
+
+    /// L41: the subset bounds of the mask nodes of the instruction `s..e` under the facts `sub`, and the
+    /// ORs equal to one of their operands.
+    fn mask_bounds(&self, s: usize, e: usize, sub: &Subsets, m: &MaskPlan) -> Bounds {
+        let mt = self.mask_ty();
+        let mut b = Bounds::default();
+        for i in s..e {
+            if m.dead.contains(&i) {
+                continue;
+            }
+            let get = |b: &Bounds, x: Handle<Node>| b.of.get(&x.index()).copied();
+            let v = match *self.node(i) {
+                Node::ReadSgpr { reg, ty } if ty == mt && self.subset_unit(reg as u32, m) => {
+                    let u = 1u128 << reg;
+                    Some((u | sub.supersets(reg as u32), u | sub.subsets(reg as u32)))
+                }
+                // Only active lanes' bits: a subset of EXEC.
+                Node::Ballot { .. } if self.subset_unit(EXEC_LO as u32, m) => {
+                    let u = 1u128 << EXEC_LO;
+                    Some((u | sub.supersets(EXEC_LO as u32), 0))
+                }
+                Node::Unary {
+                    op: UnOp::Trunc | UnOp::ZExt,
+                    a,
+                    ..
+                } if self.ws == 32 => get(&b, a),
+                Node::Int {
+                    op: IntOp::And,
+                    ty,
+                    a,
+                    b: c,
+                } if ty == mt => match (get(&b, a), get(&b, c)) {
+                    (Some((ua, la)), Some((uc, lc))) => Some((ua | uc, la & lc)),
+                    (Some((ua, _)), None) | (None, Some((ua, _))) => Some((ua, 0)),
+                    (None, None) => None,
+                },
+                Node::Int {
+                    op: IntOp::Or,
+                    ty,
+                    a,
+                    b: c,
+                } if ty == mt => {
+                    let (x, y) = (get(&b, a), get(&b, c));
+                    // a ⊆ U ⊆ c for some unit U: a | c = c (and the other way round).
+                    match (x, y) {
+                        (Some((ua, _)), Some((_, lc))) if ua & lc != 0 => {
+                            b.alias.insert(i, c.index());
+                        }
+                        (Some((_, la)), Some((uc, _))) if uc & la != 0 => {
+                            b.alias.insert(i, a.index());
+                        }
+                        _ => {}
+                    }
+                    match (x, y) {
+                        (Some((ua, la)), Some((uc, lc))) => Some((ua & uc, la | lc)),
+                        (Some((_, la)), None) | (None, Some((_, la))) => Some((0, la)),
+                        (None, None) => None,
+                    }
+                }
+                _ => None,
+            };
+            if let Some(v) = v {
+                b.of.insert(i, v);
+            }
+        }
+        b
+    }
+
+    /// L41: whether unit `u` (its first word) takes part in subset facts: a tracked mask unit.
+    fn subset_unit(&self, u: u32, m: &MaskPlan) -> bool {
+        u < 128 && (self.ws == 32 || u.is_multiple_of(2)) && m.tracked & (1u128 << u) != 0
+    }
+
+    /// L41: the subset facts after the instruction `s..e` (its reads saw `sub`, `bounds`): a unit that
+    /// now holds an old unit's value (unwritten, or a copy) inherits its facts; a written unit gets the
+    /// bounds of its value; any other write forgets the unit.
+    fn mask_subsets_after(
+        &self,
+        s: usize,
+        e: usize,
+        sub: &Subsets,
+        bounds: &Bounds,
+        m: &MaskPlan,
+    ) -> Subsets {
+        let mt = self.mask_ty();
+        // Written units: Some(value node) for a whole write of a tracked unit, None otherwise.
+        let mut written: Vec<(u32, Option<usize>)> = Vec::new();
+        let mut written_words: Words = 0;
+        for i in s..e {
+            if m.dead.contains(&i) {
+                continue;
+            }
+            if let Node::WriteSgpr { reg, value } = *self.node(i) {
+                let ty = self.ty(value.index());
+                let w = span(reg, ty);
+                written_words |= w;
+                let whole = ty == mt && self.subset_unit(reg as u32, m);
+                let mut us = self.units_of(w);
+                while us != 0 {
+                    let u = us.trailing_zeros();
+                    us &= us - 1;
+                    let v = (whole && u == reg as u32).then_some(value.index());
+                    written.retain(|&(x, _)| x != u);
+                    written.push((u, v));
+                }
+            }
+        }
+        if written.is_empty() {
+            return sub.clone();
+        }
+        let written_units = self.units_of(written_words);
+        // holders(y): the units whose new value is y's old value.
+        let copy_of = |v: usize| -> Option<u32> {
+            let mut o = v;
+            while let (
+                32,
+                Node::Unary {
+                    op: UnOp::Trunc | UnOp::ZExt,
+                    a,
+                    ..
+                },
+            ) = (self.ws, self.node(o))
+            {
+                o = a.index();
+            }
+            match *self.node(o) {
+                Node::ReadSgpr { reg, ty } if ty == mt && self.subset_unit(reg as u32, m) => {
+                    Some(reg as u32)
+                }
+                _ => None,
+            }
+        };
+        let holders = |y: u32| -> Words {
+            let mut h = if written_units & (1u128 << y) == 0 {
+                1u128 << y
+            } else {
+                0
+            };
+            for &(u, v) in &written {
+                if v.and_then(copy_of) == Some(y) {
+                    h |= 1u128 << u;
+                }
+            }
+            h
+        };
+        let holders_of = |mut ys: Words| -> Words {
+            let mut h = 0;
+            while ys != 0 {
+                let y = ys.trailing_zeros();
+                ys &= ys - 1;
+                h |= holders(y);
+            }
+            h
+        };
+        let mut out = Subsets::default();
+        for (&a, &sups) in &sub.sup {
+            let hb = holders_of(sups);
+            let mut ha = holders(a);
+            while ha != 0 {
+                let x = ha.trailing_zeros();
+                ha &= ha - 1;
+                out.add(x, hb);
+            }
+        }
+        for &(w, v) in &written {
+            let Some((ub, lb)) = v.and_then(|v| bounds.of.get(&v).copied()) else {
+                continue;
+            };
+            out.add(w, holders_of(ub));
+            let mut hl = holders_of(lb);
+            while hl != 0 {
+                let x = hl.trailing_zeros();
+                hl &= hl - 1;
+                out.add(x, 1u128 << w);
+            }
+        }
+        out
     }
 
     /// The units (first words) that hold any of `w`.
@@ -773,7 +1011,24 @@ impl Cx<'_> {
         let (scc_live, _) = self.mask_scc_liveness();
         let sgpr_live = self.mask_sgpr_liveness();
         let nb = self.p.blocks.len();
-        let mut m = MaskPlan::default();
+        // L41: the blocks inside a structured loop (all of them when the structure is unknown).
+        let in_loop = match self.structure.as_ref() {
+            Some(st) => {
+                let mut loops = Vec::new();
+                super::plan::each_loop(&st.items, &mut |lo, hi| loops.push((lo, hi)));
+                (0..nb)
+                    .map(|b| {
+                        let n = st.number[b];
+                        loops.iter().any(|&(lo, hi)| (lo..hi).contains(&n))
+                    })
+                    .collect()
+            }
+            None => vec![true; nb],
+        };
+        let mut m = MaskPlan {
+            in_loop,
+            ..Default::default()
+        };
         // Lane-local loop exits (D130): candidates, then kept only where the plan below emits no
         // exchange in their loop and leaves the units they rely on stale at the exit. Vote-free
         // s_cbranch_execz (D102) may hold such loops in their region (D131): recomputed with the exits.
@@ -1111,6 +1366,12 @@ impl Cx<'_> {
             return Ok(true);
         }
         if !lm.masks.block.own.contains(&i) {
+            if let Some(&y) = lm.masks.block.alias.get(&i) {
+                // L41: the OR is its operand `y` (the other is a subset of it).
+                let v = self.get(Handle::from_index(y))?;
+                self.uni.insert(i, v);
+                return Ok(true);
+            }
             return Ok(false);
         }
         let t = self.t;

@@ -572,6 +572,11 @@ fn chain_links_taken(items: &[Item], next: &[Option<usize>]) -> Vec<Option<usize
 }
 
 /// Calls `f(lo, hi)` for every structured loop, outer loops first.
+pub(super) fn each_loop(items: &[Item], f: &mut dyn FnMut(u32, u32)) {
+    collect_loops(items, f)
+}
+
+/// Calls `f(lo, hi)` for every structured loop, outer loops first.
 fn collect_loops(items: &[Item], f: &mut dyn FnMut(u32, u32)) {
     for it in items {
         if let Item::Loop(lp) = it {
@@ -1866,6 +1871,77 @@ mod tests {
                 let q = plan(&p, wg);
                 assert!(q.coalesced.is_empty(), "wg {wg}\n{q}");
                 assert_eq!(q.barrier_sites().value_exchanges, 2, "wg {wg}\n{q}");
+            }
+        }
+    }
+
+    /// L41's shape: `s_mov_b32 s4, exec_lo`, `v_cmpx_gt_u32 64, v0`, `between`, `s_or_b32 exec_lo,
+    /// exec_lo, s4`, then `v_xor_b32 v2, exec_lo, v2` (EXEC read whole).
+    fn restore_then_read_exec(between: &dyn Fn(&mut B)) -> Program {
+        let mut b = B::new(32);
+        let e = b.s(EXEC_LO);
+        b.write_s(4, e);
+        b.end("s_mov_b32 s4, exec_lo");
+        let a = b.v(0);
+        let k = b.c32(64);
+        let c = b.cmp(IntCmp::LtU, a, k);
+        let bal = b.n(Node::Ballot { cond: c });
+        let t = b.n(Node::Unary {
+            op: UnOp::Trunc,
+            ty: Ty::B32,
+            a: bal,
+        });
+        b.write_s(EXEC_LO, t);
+        b.end("v_cmpx_gt_u32_e32 64, v0");
+        between(&mut b);
+        let x = b.s(EXEC_LO);
+        let y = b.s(4);
+        let o = b.int(IntOp::Or, x, y);
+        b.write_s(EXEC_LO, o);
+        b.end("s_or_b32 exec_lo, exec_lo, s4");
+        let m = b.s(EXEC_LO);
+        let x = b.v(2);
+        let y = b.int(IntOp::Xor, m, x);
+        b.write_v(2, y);
+        b.end("v_xor_b32 v2, exec_lo, v2");
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    #[test]
+    fn l41_restored_exec_is_the_saved_mask() {
+        let nothing = |_: &mut B| {};
+        for wg in [32, 128] {
+            // Fires: EXEC after v_cmpx is a subset of s4, so the OR is s4, whole: no exchange.
+            let p = restore_then_read_exec(&nothing);
+            let q = plan(&p, wg);
+            assert_eq!(q.barrier_sites().mask_exchanges, 0, "wg {wg}\n{q}");
+            assert!(!q.to_string().contains("materialise exec_lo"), "{q}");
+            assert_eq!(module_barriers(&p, wg), q.barrier_sites().total() as usize);
+            // Does not: s4 overwritten with s5 (no fact), or EXEC widened by s6 before the restore.
+            let s4_from_s5 = |b: &mut B| {
+                let x = b.s(5);
+                b.write_s(4, x);
+                b.end("s_mov_b32 s4, s5");
+            };
+            let widen = |b: &mut B| {
+                let x = b.s(EXEC_LO);
+                let y = b.s(6);
+                let o = b.int(IntOp::Or, x, y);
+                b.write_s(EXEC_LO, o);
+                b.end("s_or_b32 exec_lo, exec_lo, s6");
+            };
+            for p in [
+                restore_then_read_exec(&s4_from_s5),
+                restore_then_read_exec(&widen),
+            ] {
+                let q = plan(&p, wg);
+                assert_eq!(q.barrier_sites().mask_exchanges, 1, "wg {wg}\n{q}");
+                assert!(
+                    q.to_string()
+                        .contains("L9 materialise exec_lo first (exchange)"),
+                    "{q}"
+                );
             }
         }
     }
