@@ -562,6 +562,21 @@ impl<R: FnMut() -> u32> Gen<R> {
         }
     }
 
+    /// v10 = the byte address of lane ^ m (m random in 1..32: the same 32-lane half), or of the lane
+    /// itself past the wave's items; v9 = the lane.
+    fn bpermute_addr(&mut self) {
+        let m = 1 + self.below(31);
+        self.emit("v_mbcnt_lo_u32_b32 v9, -1, 0");
+        if w64(&self.sh) {
+            self.emit("v_mbcnt_hi_u32_b32 v9, -1, v9");
+        }
+        self.emit(format!("v_xor_b32 v10, {m}, v9"));
+        let vcc = self.vcc();
+        self.emit(format!("v_cmp_gt_u32_e32 {vcc}, s13, v10"));
+        self.emit(format!("v_cndmask_b32_e32 v10, v9, v10, {vcc}"));
+        self.emit("v_lshlrev_b32 v10, 2, v10");
+    }
+
     /// rocPRIM's warp-sort step (L40, D214), at top level: a `ds_bpermute_b32` pair from lane ^ m (the lane
     /// itself past the wave's items), then under `v_cmpx` and `s_cbranch_execz` a third `ds_bpermute_b32`
     /// with EXEC narrowed to the lanes whose pair differs in bit 0 of the first word (a condition both lanes
@@ -570,19 +585,7 @@ impl<R: FnMut() -> u32> Gen<R> {
     fn sort_step(&mut self, d: String, a: String, b: String) {
         let (exec, bw) = (self.exec(), self.bw());
         let save = self.mask(20);
-        let vcc = self.vcc();
-        let addr = |g: &mut Self| {
-            let m = 1 + g.below(31);
-            g.emit("v_mbcnt_lo_u32_b32 v9, -1, 0");
-            if w64(&g.sh) {
-                g.emit("v_mbcnt_hi_u32_b32 v9, -1, v9");
-            }
-            g.emit(format!("v_xor_b32 v10, {m}, v9"));
-            g.emit(format!("v_cmp_gt_u32_e32 {vcc}, s13, v10"));
-            g.emit(format!("v_cndmask_b32_e32 v10, v9, v10, {vcc}"));
-            g.emit("v_lshlrev_b32 v10, 2, v10");
-        };
-        addr(self);
+        self.bpermute_addr();
         let d2 = self.dv();
         self.emit(format!("ds_bpermute_b32 v9, v10, {a}"));
         self.emit(format!("ds_bpermute_b32 {d2}, v10, {b}"));
@@ -605,7 +608,7 @@ impl<R: FnMut() -> u32> Gen<R> {
             self.place(l);
         }
         self.emit(format!("s_or_{bw} {exec}, {exec}, {save}"));
-        addr(self);
+        self.bpermute_addr();
         let (d3, d4, e, f) = (self.dv(), self.dv(), self.vsrc(), self.vsrc());
         self.emit(format!("ds_bpermute_b32 {d3}, v10, {e}"));
         self.emit(format!("ds_bpermute_b32 {d4}, v10, {f}"));
@@ -620,17 +623,7 @@ impl<R: FnMut() -> u32> Gen<R> {
         match self.below(if full { 4 } else { 1 }) {
             0 if self.chance(40) => self.sort_step(d, a, b),
             0 => {
-                // ds_bpermute from lane ^ m (same 32-lane half), or the lane itself past the wave's items.
-                let m = 1 + self.below(31);
-                self.emit("v_mbcnt_lo_u32_b32 v9, -1, 0");
-                if w64(&self.sh) {
-                    self.emit("v_mbcnt_hi_u32_b32 v9, -1, v9");
-                }
-                self.emit(format!("v_xor_b32 v10, {m}, v9"));
-                let vcc = self.vcc();
-                self.emit(format!("v_cmp_gt_u32_e32 {vcc}, s13, v10"));
-                self.emit(format!("v_cndmask_b32_e32 v10, v9, v10, {vcc}"));
-                self.emit("v_lshlrev_b32 v10, 2, v10");
+                self.bpermute_addr();
                 self.emit(format!("ds_bpermute_b32 {d}, v10, {a}"));
                 self.emit("s_waitcnt lgkmcnt(0)");
             }

@@ -1875,24 +1875,14 @@ mod tests {
         }
     }
 
-    /// L41's shape: `s_mov_b32 s4, exec_lo`, `v_cmpx_gt_u32 64, v0`, `between`, `s_or_b32 exec_lo,
+    /// L41's shape: `s_mov_b32 s4, exec_lo`, `v_cmpx_lt_u32 v0, v1`, `between`, `s_or_b32 exec_lo,
     /// exec_lo, s4`, then `v_xor_b32 v2, exec_lo, v2` (EXEC read whole).
     fn restore_then_read_exec(between: &dyn Fn(&mut B)) -> Program {
         let mut b = B::new(32);
         let e = b.s(EXEC_LO);
         b.write_s(4, e);
         b.end("s_mov_b32 s4, exec_lo");
-        let a = b.v(0);
-        let k = b.c32(64);
-        let c = b.cmp(IntCmp::LtU, a, k);
-        let bal = b.n(Node::Ballot { cond: c });
-        let t = b.n(Node::Unary {
-            op: UnOp::Trunc,
-            ty: Ty::B32,
-            a: bal,
-        });
-        b.write_s(EXEC_LO, t);
-        b.end("v_cmpx_gt_u32_e32 64, v0");
+        b.vopc_into(EXEC_LO, "v_cmpx_lt_u32_e32 v0, v1");
         between(&mut b);
         let x = b.s(EXEC_LO);
         let y = b.s(4);
