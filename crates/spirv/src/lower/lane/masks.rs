@@ -1015,7 +1015,7 @@ impl Cx<'_> {
         let in_loop = match self.structure.as_ref() {
             Some(st) => {
                 let mut loops = Vec::new();
-                super::plan::each_loop(&st.items, &mut |lo, hi| loops.push((lo, hi)));
+                super::plan::collect_loops(&st.items, &mut |lo, hi| loops.push((lo, hi)));
                 (0..nb)
                     .map(|b| {
                         let n = st.number[b];

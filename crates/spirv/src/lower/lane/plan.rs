@@ -572,12 +572,7 @@ fn chain_links_taken(items: &[Item], next: &[Option<usize>]) -> Vec<Option<usize
 }
 
 /// Calls `f(lo, hi)` for every structured loop, outer loops first.
-pub(super) fn each_loop(items: &[Item], f: &mut dyn FnMut(u32, u32)) {
-    collect_loops(items, f)
-}
-
-/// Calls `f(lo, hi)` for every structured loop, outer loops first.
-fn collect_loops(items: &[Item], f: &mut dyn FnMut(u32, u32)) {
+pub(super) fn collect_loops(items: &[Item], f: &mut dyn FnMut(u32, u32)) {
     for it in items {
         if let Item::Loop(lp) = it {
             f(lp.lo, lp.hi);
