@@ -443,3 +443,67 @@ fn exec_made_whole_on_the_instruction_s_own_exchange_bit_exact() {
         lane::run_fixture_both(manifest, "wave", &want);
     }
 }
+
+/// fixtures/lane/tail_dup.s from the ISA's definitions (wave32; `grid` work-items in workgroups of `wg`).
+/// `s_and_saveexec_b32 s, m` saves EXEC in `s` and sets EXEC to EXEC & m; `s_or_b32 exec_lo, exec_lo, s`
+/// restores it; the out-of-line then blocks run only when EXEC is not 0 and their code only in EXEC's lanes;
+/// `v_cmp_ne_u32_e64 s9, 0, v11` in F2 writes s9 = its EXEC lanes (v11 is never 0 there) when F2 runs.
+/// out starts zeroed, so F2's load reads 0.
+fn tail_dup(grid: u32, wg: u32) -> Vec<u32> {
+    let mut out = vec![0u32; 4 * grid as usize];
+    for g_wg in 0..grid.div_ceil(wg) {
+        let items = lane::items(grid, wg, g_wg);
+        for w in 0..items.div_ceil(32) {
+            let n = (items - w * 32).min(32);
+            let gid = |l: u32| g_wg * wg + w * 32 + l;
+            let h = |l: u32| gid(l).wrapping_mul(0x2545_f491);
+            let bit = |x: u32, b: u32| (x >> b) & 1 == 1;
+            let c0 = |l: u32| bit(h(l), 3) && bit(gid(l) >> 5, 0);
+            let c1 = |l: u32| bit(h(l), 9) && bit(gid(l) >> 5, 1);
+            let c2 = |l: u32| bit(h(l), 17) && !bit(gid(l) >> 5, 2);
+            let any_c1 = (0..n).any(c1);
+            let exec = if n == 32 { u32::MAX } else { (1 << n) - 1 };
+            for l in 0..n {
+                let g = gid(l);
+                let d = if any_c1 { c1(l) } else { c2(l) };
+                out[4 * g as usize..4 * g as usize + 4].copy_from_slice(&[
+                    if c0(l) {
+                        g.wrapping_add(h(l)) ^ 0x1111_0000
+                    } else {
+                        0xdead_0000
+                    },
+                    if c1(l) { g ^ 0x2222_0000 } else { 0xdead_0001 },
+                    if d { g ^ 0x3333_0000 } else { 0xdead_0002 },
+                    exec,
+                ]);
+            }
+        }
+    }
+    out
+}
+
+/// clang's tail-duplicated `if`s (L42, D216): an out-of-line then block that ends with a copy of the
+/// fall-through block, so the two ways of the EXEC branch never meet. Run with no lane active, the copy does
+/// what the fall-through does: the branch needs no vote. Where the then block's prefix writes an SGPR the
+/// fall-through's successors read (F2's `v_cmp_ne_u32_e64 s9`), the branches into it keep their vote: a
+/// wave with no lane in c1 must see the old s9. Bit-exact host vs lavapipe in both mappings against the
+/// ISA's values, one wave per workgroup and three waves with a partial and an empty wave.
+#[test]
+fn tail_duplicated_ifs_without_votes_bit_exact() {
+    for (manifest, grid, wg) in [
+        ("tail_dup_1wave.toml", 96, 32),
+        ("tail_dup_partial.toml", 136, 96),
+    ] {
+        let want = tail_dup(grid, wg);
+        // Every case is reached: waves with and without a lane in c0 and in c1 (both ways of each branch),
+        // and in a wave without c1, lanes whose v12 follows c2.
+        let waves: Vec<&[u32]> = want.chunks(4 * 32).collect();
+        assert!(waves.iter().any(|w| w.chunks(4).all(|x| x[0] == 0xdead_0000)));
+        assert!(waves.iter().any(|w| w.chunks(4).any(|x| x[0] != 0xdead_0000)));
+        assert!(waves.iter().any(|w| w.chunks(4).any(|x| x[1] != 0xdead_0001)));
+        assert!(waves.iter().any(|w| w.chunks(4).all(|x| x[1] == 0xdead_0001)
+            && w.chunks(4).any(|x| x[2] != 0xdead_0002)));
+        lane::run_fixture_both(manifest, "lane", &want);
+        lane::run_fixture_both(manifest, "wave", &want);
+    }
+}

@@ -47,7 +47,7 @@ fn dump_lane_plan_prints_every_rule_decision_of_a_fixture() {
         "L20 pass start without publication: yes",
         "block b0 #0:",
         "  L22/L27 s_barrier met in place with no test (converged)",
-        "  L11-L14 vote-free s_cbranch_execz: always falls through to b2",
+        "  L11-L14 vote-free EXEC branch: always goes to b2, its region reconverging",
         "  L24 chain: continues into b2 when it is the next item",
     ] {
         assert!(

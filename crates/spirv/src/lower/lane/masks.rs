@@ -43,6 +43,28 @@ use sym::{same, State, Val};
 /// A set of SGPR words (bit r = s[r]).
 type Words = u128;
 
+/// L42: how a block ends, compared between two blocks (targets with jump-only blocks passed).
+#[derive(PartialEq, Eq)]
+enum TailExit {
+    Jump(usize),
+    /// An EXEC branch: (the way with EXEC = 0, the way with EXEC != 0).
+    Exec(usize, usize),
+    /// Another conditional branch: its mnemonic, taken, not taken.
+    Cond(String, usize, usize),
+}
+
+/// L42: a block's instructions but a final `s_branch` / `s_cbranch_*` (compared through [`TailExit`]).
+fn tail_body(b: &rdna2spv_ir::Block) -> &[rdna2spv_ir::Inst] {
+    match b.insts.split_last() {
+        Some((last, rest))
+            if last.text.starts_with("s_branch") || last.text.starts_with("s_cbranch") =>
+        {
+            rest
+        }
+        _ => &b.insts,
+    }
+}
+
 /// How a node of the current block is computed.
 #[derive(Default, Clone)]
 pub(crate) struct BlockPlan {
@@ -68,8 +90,11 @@ pub(crate) struct MaskPlan {
     entry: Vec<Words>,
     /// Nodes not emitted (dead SCC writes and the pure uniform nodes only they use).
     dead: HashSet<usize>,
-    /// Blocks whose s_cbranch_execz falls through (vote-free) → their not-taken block.
+    /// Blocks whose EXEC branch is vote-free → the block they always go to (the way with EXEC != 0):
+    /// the s_cbranch_execz fall-through of L11–L14 or L42's block.
     fall: HashMap<usize, usize>,
+    /// L42: of those, the blocks whose way with EXEC = 0 is repeated by the block they go to → that way.
+    tails: HashMap<usize, usize>,
     /// Blocks whose loop back-edge `s_cbranch_execnz` is decided by the lane's own EXEC bit (D130).
     exits: HashSet<usize>,
     /// L41: blocks inside a structured loop (no alias there: lane-local loops rely on stale units).
@@ -339,23 +364,31 @@ impl Cx<'_> {
         }
     }
 
-    /// Whether block `bi` ends with the lifted s_cbranch_execz (`EXEC == 0`).
-    fn mask_fall_pattern(&self, bi: usize) -> bool {
-        let Terminator::Branch { cond, .. } = self.p.blocks[Handle::from_index(bi)].terminator
+    /// The two ways of block `bi`'s lifted `s_cbranch_execz` / `s_cbranch_execnz`: (the block taken
+    /// when EXEC is 0, the block taken when it is not).
+    fn exec_branch(&self, bi: usize) -> Option<(usize, usize)> {
+        let Terminator::Branch {
+            cond,
+            taken,
+            not_taken,
+        } = self.p.blocks[Handle::from_index(bi)].terminator
         else {
-            return false;
+            return None;
         };
-        let Node::IntCmp {
-            op: IntCmp::Eq,
-            a,
-            b,
-            ..
-        } = *self.node(cond.index())
-        else {
-            return false;
+        let Node::IntCmp { op, a, b, .. } = *self.node(cond.index()) else {
+            return None;
         };
-        matches!(*self.node(a.index()), Node::ReadSgpr { reg, .. } if reg == EXEC_LO)
-            && matches!(*self.node(b.index()), Node::Const { bits: 0, .. })
+        if !(matches!(*self.node(a.index()), Node::ReadSgpr { reg, .. } if reg == EXEC_LO)
+            && matches!(*self.node(b.index()), Node::Const { bits: 0, .. }))
+        {
+            return None;
+        }
+        let (t, n) = (taken.index(), not_taken.index());
+        match op {
+            IntCmp::Eq => Some((t, n)),
+            IntCmp::Ne => Some((n, t)),
+            _ => None,
+        }
     }
 
     /// D102: the s_cbranch_execz of block `bi` may fall through (run its region with EXEC = 0) when the
@@ -374,17 +407,15 @@ impl Cx<'_> {
         exits: &HashSet<usize>,
         seg_loads: &HashSet<usize>,
         consts: &[Option<State>],
-    ) -> Option<usize> {
-        if !self.mask_fall_pattern(bi) || exits.contains(&bi) {
+    ) -> Option<(usize, Option<usize>)> {
+        if exits.contains(&bi) {
             return None;
         }
-        let Terminator::Branch {
-            taken, not_taken, ..
-        } = self.p.blocks[Handle::from_index(bi)].terminator
-        else {
-            return None;
-        };
-        let (t, n) = (taken.index(), not_taken.index());
+        // `t`: where the hardware goes with EXEC = 0; `n`: where the lane mapping always goes.
+        let (t, n) = self.exec_branch(bi)?;
+        if self.mask_tail_same(bi, t, n, sgpr_live, scc_live, exits, seg_loads) {
+            return Some((n, Some(t)));
+        }
         let mut region = HashSet::default();
         let mut stack = vec![n];
         while let Some(b) = stack.pop() {
@@ -495,7 +526,118 @@ impl Cx<'_> {
                 return None;
             }
         }
-        Some(n)
+        Some((n, None))
+    }
+
+    /// L42: block `n`, run with EXEC = 0, does what block `t` does: its instructions are a prefix `P`
+    /// followed by `t`'s instructions (the same text, so the same operation: no pc-relative one) and
+    /// both end the same way (a jump to, or an EXEC branch between, the same blocks once blocks that
+    /// only jump are passed), and `P` with no lane active changes nothing the rest can see: no barrier,
+    /// no uniform memory access but launch-segment loads (D132), no EXEC write, no SGPR word or SCC
+    /// write live at `t` (its per-lane writes and accesses are guarded off). clang's tail-duplicated
+    /// `if`s: `s_and_saveexec_b32 s2, vcc_lo; s_cbranch_execnz F` with `F` = the guarded load followed
+    /// by a copy of the fall-through block's `s_or_b32 exec_lo, exec_lo, s2; s_and_saveexec_b32 ...`.
+    #[allow(clippy::too_many_arguments)]
+    fn mask_tail_same(
+        &self,
+        bi: usize,
+        t: usize,
+        n: usize,
+        sgpr_live: &[Words],
+        scc_live: &[bool],
+        exits: &HashSet<usize>,
+        seg_loads: &HashSet<usize>,
+    ) -> bool {
+        if t == n || t == bi || n == bi || exits.contains(&t) || exits.contains(&n) {
+            return false;
+        }
+        let (bt, bn) = (
+            &self.p.blocks[Handle::from_index(t)],
+            &self.p.blocks[Handle::from_index(n)],
+        );
+        let (Some(et), Some(en)) = (self.tail_exit(t), self.tail_exit(n)) else {
+            return false;
+        };
+        if et != en {
+            return false;
+        }
+        let (st, sn) = (tail_body(bt), tail_body(bn));
+        if sn.len() < st.len() {
+            return false;
+        }
+        let (pre, rest) = sn.split_at(sn.len() - st.len());
+        let pc_relative = |text: &str| {
+            ["s_getpc", "s_setpc", "s_swappc", "s_call", "s_cbranch", "s_branch"]
+                .iter()
+                .any(|m| text.starts_with(m))
+        };
+        if rest
+            .iter()
+            .zip(st)
+            .any(|(a, b)| a.text != b.text || pc_relative(&a.text) || a.nodes.len() != b.nodes.len())
+        {
+            return false;
+        }
+        let (mut wr, mut scc) = (0 as Words, false);
+        for inst in pre {
+            if pc_relative(&inst.text) {
+                return false;
+            }
+            for i in inst.nodes.clone() {
+                let i = i as usize;
+                match *self.node(i) {
+                    Node::Barrier => return false,
+                    Node::Load { .. } if seg_loads.contains(&i) => {}
+                    Node::Load { .. } | Node::Store { .. } | Node::Atomic { .. }
+                        if self.kind(i) == Kind::Uniform =>
+                    {
+                        return false
+                    }
+                    Node::WriteSgpr { reg, value } => wr |= span(reg, self.ty(value.index())),
+                    Node::WriteScc { .. } => scc = true,
+                    _ => {}
+                }
+            }
+        }
+        wr & (EXEC_WORDS | sgpr_live[t]) == 0 && !(scc && scc_live[t])
+    }
+
+    /// L42: how block `b` ends, with blocks that only jump passed: `None` for the program's end or a
+    /// lane-local loop exit's own way of leaving.
+    fn tail_exit(&self, b: usize) -> Option<TailExit> {
+        let blk = &self.p.blocks[Handle::from_index(b)];
+        match blk.terminator {
+            Terminator::Jump(to) => Some(TailExit::Jump(self.pass_jumps(to.index()))),
+            Terminator::Branch {
+                taken, not_taken, ..
+            } => {
+                if let Some((z, nz)) = self.exec_branch(b) {
+                    return Some(TailExit::Exec(self.pass_jumps(z), self.pass_jumps(nz)));
+                }
+                let last = blk.insts.last()?;
+                let op = last.text.split_whitespace().next()?.to_string();
+                Some(TailExit::Cond(
+                    op,
+                    self.pass_jumps(taken.index()),
+                    self.pass_jumps(not_taken.index()),
+                ))
+            }
+            Terminator::End => None,
+        }
+    }
+
+    /// The block a jump to `b` arrives at once blocks with no node that only jump on are passed.
+    fn pass_jumps(&self, mut b: usize) -> usize {
+        for _ in 0..8 {
+            let blk = &self.p.blocks[Handle::from_index(b)];
+            match blk.terminator {
+                Terminator::Jump(to) if blk.insts.iter().all(|i| i.nodes.is_empty()) => {
+                    b = to.index()
+                }
+                _ => break,
+            }
+        }
+        b
     }
 
     /// Postorder of the `region` from block `b` over [`Cx::dag_successors`].
@@ -1043,11 +1185,15 @@ impl Cx<'_> {
         loop {
             let ex: HashSet<usize> = exits.keys().copied().collect();
             m.fall.clear();
+            m.tails.clear();
             for bi in 0..nb {
-                if let Some(n) =
+                if let Some((n, same)) =
                     self.mask_fall_ok(bi, &sgpr_live, &scc_live, &ex, &seg_loads, &consts)
                 {
                     m.fall.insert(bi, n);
+                    if let Some(t) = same {
+                        m.tails.insert(bi, t);
+                    }
                 }
             }
             self.mask_plan_flow(&mut m, &exits);
@@ -1601,6 +1747,12 @@ impl MaskPlan {
     /// The block `bi`'s vote-free s_cbranch_execz always falls through to (L11–L14).
     pub(crate) fn fall_target(&self, bi: usize) -> Option<usize> {
         self.fall.get(&bi).copied()
+    }
+
+    /// L42: the block whose code block `bi`'s vote-free EXEC branch goes to repeats (the way with
+    /// EXEC = 0 it replaces).
+    pub(crate) fn tail_same(&self, bi: usize) -> Option<usize> {
+        self.tails.get(&bi).copied()
     }
 
     /// Whether block `bi` ends with a lane-local loop exit (L15).

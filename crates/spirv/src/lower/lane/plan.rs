@@ -871,11 +871,17 @@ impl fmt::Display for LanePlan {
                     }
                 )?;
             }
-            if let Some(to) = self.masks.fall_target(b) {
-                writeln!(
+            match (self.masks.fall_target(b), self.masks.tail_same(b)) {
+                (Some(to), Some(z)) => writeln!(
                     f,
-                    "  L11-L14 vote-free s_cbranch_execz: always falls through to b{to}"
-                )?;
+                    "  L42 vote-free EXEC branch: b{to} run with no lane active does what b{z} does; \
+                     always goes to b{to}"
+                )?,
+                (Some(to), None) => writeln!(
+                    f,
+                    "  L11-L14 vote-free EXEC branch: always goes to b{to}, its region reconverging"
+                )?,
+                _ => {}
             }
             if self.masks.is_exit(b) {
                 writeln!(
@@ -1382,7 +1388,7 @@ mod tests {
         assert_eq!(q.masks.fall_target(0), Some(1));
         assert!(q
             .to_string()
-            .contains("L11-L14 vote-free s_cbranch_execz: always falls through to b1"));
+            .contains("L11-L14 vote-free EXEC branch: always goes to b1, its region reconverging"));
         // A uniform store in the region (s_store_dword): the hardware skips it, so must the lowering.
         let q = plan(
             &skip(&|b| {
