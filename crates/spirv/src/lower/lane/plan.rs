@@ -2051,4 +2051,81 @@ mod tests {
             assert_eq!(module_barriers(&p, wg), sites.total() as usize, "wg {wg}");
         }
     }
+
+    /// L42's shape (clang's tail-duplicated `if`): b0 `v_cmp_lt_u32 vcc_lo, v0, v1`,
+    /// `s_and_saveexec_b32 s2, vcc_lo`, `s_cbranch_execnz` to b3 (out of line), else b1; b1 `s_or_b32
+    /// exec_lo, exec_lo, s2` then b2; b2 reads s5 and ends; b3 `prefix`, then `tail` (b1's instruction
+    /// when it is `s_or_b32 exec_lo, exec_lo, s2`) and b2.
+    fn tail_dup(prefix: &dyn Fn(&mut B), tail: &str) -> Program {
+        let mut b = B::new(32);
+        b.vopc_vcc();
+        let e = b.s(EXEC_LO);
+        let v = b.s(VCC_LO);
+        b.write_s(2, e);
+        let a = b.int(IntOp::And, e, v);
+        b.write_s(EXEC_LO, a);
+        b.end("s_and_saveexec_b32 s2, vcc_lo");
+        let e = b.s(EXEC_LO);
+        let z = b.c32(0);
+        let c = b.cmp(IntCmp::Ne, e, z);
+        b.end("s_cbranch_execnz");
+        b.block(Terminator::Branch {
+            cond: c,
+            taken: bh(3),
+            not_taken: bh(1),
+        });
+        let restore = |b: &mut B, text: &str| {
+            let e = b.s(EXEC_LO);
+            let x = b.s(2);
+            let o = b.int(IntOp::Or, e, x);
+            b.write_s(EXEC_LO, o);
+            b.end(text);
+        };
+        restore(&mut b, "s_or_b32 exec_lo, exec_lo, s2");
+        b.block(Terminator::Jump(bh(2)));
+        let x = b.s(5);
+        b.write_v(4, x);
+        b.end("v_mov_b32 v4, s5");
+        b.block(Terminator::End);
+        prefix(&mut b);
+        restore(&mut b, tail);
+        b.block(Terminator::Jump(bh(2)));
+        b.done()
+    }
+
+    #[test]
+    fn l42_tail_duplicated_if_needs_no_vote() {
+        let same = "s_or_b32 exec_lo, exec_lo, s2";
+        // A prefix harmless with no lane active: a VGPR write, and VCC (dead at b1) from a VOPC.
+        let harmless = |b: &mut B| {
+            b.vmov();
+            b.vopc_vcc();
+        };
+        // s5, read at b2, written by the prefix: the hardware's way with EXEC = 0 keeps the old s5.
+        let live = |b: &mut B| {
+            let one = b.c32(1);
+            b.write_s(5, one);
+            b.end("s_mov_b32 s5, 1");
+        };
+        for wg in [32, 128] {
+            let p = tail_dup(&harmless, same);
+            let q = plan(&p, wg);
+            assert_eq!(q.masks.fall_target(0), Some(3), "wg {wg}\n{q}");
+            assert_eq!(q.masks.tail_same(0), Some(1));
+            assert!(q.to_string().contains(
+                "L42 vote-free EXEC branch: b3 run with no lane active does what b1 does; always goes to b3"
+            ));
+            assert_eq!(q.barrier_sites().mask_exchanges, 0, "wg {wg}\n{q}");
+            assert_eq!(module_barriers(&p, wg), q.barrier_sites().total() as usize);
+            // Does not: the prefix writes a live SGPR, or the tail is not b1's instruction.
+            for p in [
+                tail_dup(&live, same),
+                tail_dup(&harmless, "s_or_b32 exec_lo, exec_lo, s3"),
+            ] {
+                let q = plan(&p, wg);
+                assert_eq!(q.masks.fall_target(0), None, "wg {wg}\n{q}");
+                assert_eq!(q.barrier_sites().mask_exchanges, 1, "wg {wg}\n{q}");
+            }
+        }
+    }
 }
