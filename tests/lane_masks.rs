@@ -498,11 +498,19 @@ fn tail_duplicated_ifs_without_votes_bit_exact() {
         // Every case is reached: waves with and without a lane in c0 and in c1 (both ways of each branch),
         // and in a wave without c1, lanes whose v12 follows c2.
         let waves: Vec<&[u32]> = want.chunks(4 * 32).collect();
-        assert!(waves.iter().any(|w| w.chunks(4).all(|x| x[0] == 0xdead_0000)));
-        assert!(waves.iter().any(|w| w.chunks(4).any(|x| x[0] != 0xdead_0000)));
-        assert!(waves.iter().any(|w| w.chunks(4).any(|x| x[1] != 0xdead_0001)));
-        assert!(waves.iter().any(|w| w.chunks(4).all(|x| x[1] == 0xdead_0001)
-            && w.chunks(4).any(|x| x[2] != 0xdead_0002)));
+        assert!(waves
+            .iter()
+            .any(|w| w.chunks(4).all(|x| x[0] == 0xdead_0000)));
+        assert!(waves
+            .iter()
+            .any(|w| w.chunks(4).any(|x| x[0] != 0xdead_0000)));
+        assert!(waves
+            .iter()
+            .any(|w| w.chunks(4).any(|x| x[1] != 0xdead_0001)));
+        assert!(waves
+            .iter()
+            .any(|w| w.chunks(4).all(|x| x[1] == 0xdead_0001)
+                && w.chunks(4).any(|x| x[2] != 0xdead_0002)));
         lane::run_fixture_both(manifest, "lane", &want);
         lane::run_fixture_both(manifest, "wave", &want);
     }

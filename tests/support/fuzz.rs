@@ -141,6 +141,8 @@ struct Gen<R: FnMut() -> u32> {
     maybe_empty: bool,
     /// The program's waves share LDS: counters, exchanges, `s_barrier`.
     shared: bool,
+    /// Code placed after the final `s_endpgm`: the out-of-line bodies of [`Gen::tail_ifs`].
+    ool: Vec<String>,
 }
 
 fn w64(sh: &Shape) -> bool {
@@ -778,6 +780,9 @@ impl<R: FnMut() -> u32> Gen<R> {
 
     /// if/else on a divergent condition, the way clang/ACO write it.
     fn div_if(&mut self) {
+        if !self.straight && self.chance(25) {
+            return self.tail_ifs();
+        }
         let d = self.ifs;
         self.ifs += 1;
         let (save, els) = (self.mask(20 + 4 * d), self.mask(22 + 4 * d));
@@ -844,6 +849,75 @@ impl<R: FnMut() -> u32> Gen<R> {
         self.emit(format!("s_or_{bw} {exec}, {exec}, {save}"));
         self.wg_flow = wg;
         self.div = div;
+        self.ifs -= 1;
+    }
+
+    /// clang's tail-duplicated `if`s (rocPRIM's segmented sort, L42, D216): 1–3 conditions computed
+    /// first, then `s_and_saveexec` + `s_cbranch_execnz` to a body placed after `s_endpgm`; the body
+    /// ends with a copy of the code that follows the branch in line (restore EXEC, the next `if`'s
+    /// `s_and_saveexec`, its branch with the sense flipped: `s_cbranch_execz` to the in-line copy), the
+    /// last one with `s_branch` back. Bodies of VALU and SALU statements: an SGPR write live after it
+    /// keeps the branch's vote.
+    fn tail_ifs(&mut self) {
+        let d = self.ifs;
+        self.ifs += 1;
+        let save = self.mask(20 + 4 * d);
+        let (exec, bw) = (self.exec(), self.bw());
+        let k = 1 + self.below(3);
+        let conds: Vec<String> = (0..k).map(|j| self.mask(44 + 2 * j)).collect();
+        for m in &conds {
+            let op = self.vcmp_op();
+            let (a, b) = if self.chance(35) {
+                // Whole waves on one side: EXEC 0 at the branch.
+                (format!("{}", self.below(self.sh.wg + 1)), "v0".to_string())
+            } else {
+                (self.any_src(), self.vsrc())
+            };
+            self.emit(format!("{op}_e64 {m}, {a}, {b}"));
+        }
+        // (out-of-line body F_j, in-line copy J_j) per `if`, and the way back.
+        let labels: Vec<(String, String)> = (0..k).map(|_| (self.lab(), self.lab())).collect();
+        let back = self.lab();
+        self.emit(format!("s_and_saveexec_{bw} {save}, {}", conds[0]));
+        self.emit(format!("s_cbranch_execnz {}", labels[0].0));
+        for j in 0..k as usize {
+            self.place(&labels[j].1);
+            self.emit(format!("s_or_{bw} {exec}, {exec}, {save}"));
+            if j + 1 < k as usize {
+                self.emit(format!("s_and_saveexec_{bw} {save}, {}", conds[j + 1]));
+                self.emit(format!("s_cbranch_execnz {}", labels[j + 1].0));
+            }
+        }
+        self.place(&back);
+        let main = std::mem::take(&mut self.out);
+        let (wg, div, empty) = (self.wg_flow, self.div, self.maybe_empty);
+        self.wg_flow = false;
+        self.div += 1;
+        self.maybe_empty = false;
+        for j in 0..k as usize {
+            self.place(&labels[j].0);
+            for _ in 0..1 + self.below(3) {
+                match self.below(10) {
+                    0..=4 => self.valu(),
+                    5 => self.carry(),
+                    6 => self.cndmask(),
+                    7 | 8 => self.salu(),
+                    _ => self.mask_valu(),
+                }
+            }
+            self.emit(format!("s_or_{bw} {exec}, {exec}, {save}"));
+            if j + 1 < k as usize {
+                self.emit(format!("s_and_saveexec_{bw} {save}, {}", conds[j + 1]));
+                self.emit(format!("s_cbranch_execz {}", labels[j + 1].1));
+            } else {
+                self.emit(format!("s_branch {back}"));
+            }
+        }
+        let ool = std::mem::replace(&mut self.out, main);
+        self.ool.extend(ool);
+        self.wg_flow = wg;
+        self.div = div;
+        self.maybe_empty = empty;
         self.ifs -= 1;
     }
 
@@ -1057,6 +1131,7 @@ pub fn generate(seed: u32, sh: Shape) -> Program {
         shared: false,
         maybe_empty: false,
         straight: false,
+        ool: Vec::new(),
     };
     // A third of the programs use no LDS (no barrier: the lane mapping's LDS-free rules), a fifth LDS
     // within the wave only, the rest everything.
@@ -1135,6 +1210,8 @@ pub fn generate(seed: u32, sh: Shape) -> Program {
     let shared = g.shared;
     g.store(shared);
     g.emit("s_endpgm");
+    let ool = std::mem::take(&mut g.ool);
+    g.out.extend(ool);
     let instructions = g.out.iter().filter(|l| !l.ends_with(':')).count();
     let _ = prologue;
     let mut asm = format!(

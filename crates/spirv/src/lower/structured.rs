@@ -94,7 +94,11 @@ pub fn control_flow_notes(p: &Program) -> Vec<String> {
 impl Cx<'_> {
     /// Creates the label and resume variables and computes the structure.
     pub(super) fn structured_vars(&mut self) -> R<()> {
-        let s = Structure::of(self.p);
+        let mut s = Structure::of(self.p);
+        // L43: the lane plan leaves out the blocks its vote-free branches make unreachable.
+        if let Some(plan) = self.plan.as_ref() {
+            plan.masks.prune_unreached(&mut s.items);
+        }
         let z = self.c32(0);
         self.label = self.fn_var(self.t.u32, Some(z));
         let start = self.c32(s.number[self.p.entry().index()]);

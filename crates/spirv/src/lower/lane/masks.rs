@@ -95,6 +95,9 @@ pub(crate) struct MaskPlan {
     fall: HashMap<usize, usize>,
     /// L42: of those, the blocks whose way with EXEC = 0 is repeated by the block they go to → that way.
     tails: HashMap<usize, usize>,
+    /// By block: reached from the entry once the vote-free branches go their one way (L43: a block
+    /// never reached is not emitted).
+    reached: Vec<bool>,
     /// Blocks whose loop back-edge `s_cbranch_execnz` is decided by the lane's own EXEC bit (D130).
     exits: HashSet<usize>,
     /// L41: blocks inside a structured loop (no alias there: lane-local loops rely on stale units).
@@ -567,15 +570,20 @@ impl Cx<'_> {
         }
         let (pre, rest) = sn.split_at(sn.len() - st.len());
         let pc_relative = |text: &str| {
-            ["s_getpc", "s_setpc", "s_swappc", "s_call", "s_cbranch", "s_branch"]
-                .iter()
-                .any(|m| text.starts_with(m))
-        };
-        if rest
+            [
+                "s_getpc",
+                "s_setpc",
+                "s_swappc",
+                "s_call",
+                "s_cbranch",
+                "s_branch",
+            ]
             .iter()
-            .zip(st)
-            .any(|(a, b)| a.text != b.text || pc_relative(&a.text) || a.nodes.len() != b.nodes.len())
-        {
+            .any(|m| text.starts_with(m))
+        };
+        if rest.iter().zip(st).any(|(a, b)| {
+            a.text != b.text || pc_relative(&a.text) || a.nodes.len() != b.nodes.len()
+        }) {
             return false;
         }
         let (mut wr, mut scc) = (0 as Words, false);
@@ -1336,9 +1344,10 @@ impl Cx<'_> {
                 break;
             }
         }
+        m.reached = seen;
     }
 
-    fn masks(&self) -> &MaskPlan {
+    pub(super) fn masks(&self) -> &MaskPlan {
         &self.lm.as_ref().expect("lane mapping").masks
     }
 
@@ -1753,6 +1762,27 @@ impl MaskPlan {
     /// EXEC = 0 it replaces).
     pub(crate) fn tail_same(&self, bi: usize) -> Option<usize> {
         self.tails.get(&bi).copied()
+    }
+
+    /// L43: whether block `bi` is reached from the entry in the lane mapping (every vote-free EXEC
+    /// branch going its one way); a block that is not is never emitted.
+    pub(crate) fn reached(&self, bi: usize) -> bool {
+        self.reached.get(bi).copied().unwrap_or(true)
+    }
+
+    /// L43: `items` without the blocks the lane mapping never reaches (outside irreducible regions,
+    /// which dispatch on the label), and without loops left empty.
+    pub(crate) fn prune_unreached(&self, items: &mut Vec<rdna2spv_ir::cfg::Item>) {
+        use rdna2spv_ir::cfg::{Item, LoopKind};
+        items.retain_mut(|it| match it {
+            Item::Block(b) => self.reached(*b),
+            Item::Loop(lp) => {
+                if matches!(lp.kind, LoopKind::Natural { .. }) {
+                    self.prune_unreached(&mut lp.items);
+                }
+                !lp.items.is_empty()
+            }
+        });
     }
 
     /// Whether block `bi` ends with a lane-local loop exit (L15).

@@ -161,7 +161,9 @@ impl Cx<'_> {
         self.lm = Some(super::LaneMode::for_analysis(waves));
         self.lm.as_mut().expect("set").lds_flow = Some(lds::LdsFlow::of(p, &[]));
         self.lane_plan_masks_compute();
-        let s = self.structure.take().expect("set above");
+        let mut s = self.structure.take().expect("set above");
+        // L43: the blocks no way reaches once the vote-free branches go their one way are not items.
+        self.masks().prune_unreached(&mut s.items);
         let mut conv = self.lane_convergence(&s);
         conv.one_pass = self.lane_meets_always(&s, &conv);
         self.lm.as_mut().expect("set").conv = conv;
@@ -217,7 +219,7 @@ impl Cx<'_> {
             std::collections::BTreeMap::new();
         for (h, blk) in p.blocks.iter() {
             let bp = &blocks[h.index()];
-            if s.number[h.index()] == u32::MAX {
+            if s.number[h.index()] == u32::MAX || !self.masks().reached(h.index()) {
                 continue;
             }
             // L35: the open exchange (its instruction's first node, the values it carries, the VGPRs
@@ -849,6 +851,14 @@ impl fmt::Display for LanePlan {
             let n = self.number[b];
             if n == u32::MAX {
                 writeln!(f, "block b{b}: unreachable")?;
+                continue;
+            }
+            if !self.masks.reached(b) {
+                writeln!(
+                    f,
+                    "block b{b} #{n}: L43 not emitted (reached only through the other way of \
+                     vote-free EXEC branches)"
+                )?;
                 continue;
             }
             writeln!(f, "block b{b} #{n}:")?;
@@ -2112,6 +2122,12 @@ mod tests {
             let q = plan(&p, wg);
             assert_eq!(q.masks.fall_target(0), Some(3), "wg {wg}\n{q}");
             assert_eq!(q.masks.tail_same(0), Some(1));
+            // L43: b1, reached only through the branch's other way, is not emitted.
+            assert!(!q.masks.reached(1) && q.masks.reached(3));
+            assert!(q.to_string().contains("block b1 #"), "{q}");
+            assert!(q.to_string().contains(
+                "L43 not emitted (reached only through the other way of vote-free EXEC branches)"
+            ));
             assert!(q.to_string().contains(
                 "L42 vote-free EXEC branch: b3 run with no lane active does what b1 does; always goes to b3"
             ));
