@@ -436,25 +436,9 @@ impl Cx<'_> {
             if blk.terminator == Terminator::End {
                 return None;
             }
-            for inst in &blk.insts {
-                for i in inst.nodes.clone() {
-                    let i = i as usize;
-                    match *self.node(i) {
-                        Node::Barrier => return None,
-                        // A scalar load inside a launch segment reads allocated memory and has no
-                        // effect besides the SGPRs it writes (D132; those obey point 4 below).
-                        Node::Load { .. } if seg_loads.contains(&i) => {}
-                        Node::Load { .. } | Node::Store { .. } | Node::Atomic { .. }
-                            if self.kind(i) == Kind::Uniform =>
-                        {
-                            return None
-                        }
-                        Node::WriteSgpr { reg, value } => wr |= span(reg, self.ty(value.index())),
-                        Node::WriteScc { .. } => scc = true,
-                        _ => {}
-                    }
-                }
-            }
+            let (w, c) = self.scalar_effects(&blk.insts, seg_loads)?;
+            wr |= w;
+            scc |= c;
         }
         // Acyclic once the back edges of lane-local loop exits (D130) are left out: a depth-first
         // search inside the region finds no other back edge (D131: with EXEC zero at such an exit,
@@ -586,28 +570,41 @@ impl Cx<'_> {
         }) {
             return false;
         }
+        if pre.iter().any(|i| pc_relative(&i.text)) {
+            return false;
+        }
+        let Some((wr, scc)) = self.scalar_effects(pre, seg_loads) else {
+            return false;
+        };
+        wr & (EXEC_WORDS | sgpr_live[t]) == 0 && !(scc && scc_live[t])
+    }
+
+    /// What `insts` do that lanes with no EXEC bit still see, for a vote-free branch (L11–L14, L42):
+    /// `None` for an `s_barrier` or a uniform memory access other than a scalar load inside a launch
+    /// segment in `seg_loads` (it reads allocated memory and has no effect besides the SGPRs it writes,
+    /// D132); else the SGPR words and whether SCC are written.
+    fn scalar_effects(
+        &self,
+        insts: &[rdna2spv_ir::Inst],
+        seg_loads: &HashSet<usize>,
+    ) -> Option<(Words, bool)> {
         let (mut wr, mut scc) = (0 as Words, false);
-        for inst in pre {
-            if pc_relative(&inst.text) {
-                return false;
-            }
-            for i in inst.nodes.clone() {
-                let i = i as usize;
-                match *self.node(i) {
-                    Node::Barrier => return false,
-                    Node::Load { .. } if seg_loads.contains(&i) => {}
-                    Node::Load { .. } | Node::Store { .. } | Node::Atomic { .. }
-                        if self.kind(i) == Kind::Uniform =>
-                    {
-                        return false
-                    }
-                    Node::WriteSgpr { reg, value } => wr |= span(reg, self.ty(value.index())),
-                    Node::WriteScc { .. } => scc = true,
-                    _ => {}
+        for i in insts.iter().flat_map(|inst| inst.nodes.clone()) {
+            let i = i as usize;
+            match *self.node(i) {
+                Node::Barrier => return None,
+                Node::Load { .. } if seg_loads.contains(&i) => {}
+                Node::Load { .. } | Node::Store { .. } | Node::Atomic { .. }
+                    if self.kind(i) == Kind::Uniform =>
+                {
+                    return None
                 }
+                Node::WriteSgpr { reg, value } => wr |= span(reg, self.ty(value.index())),
+                Node::WriteScc { .. } => scc = true,
+                _ => {}
             }
         }
-        wr & (EXEC_WORDS | sgpr_live[t]) == 0 && !(scc && scc_live[t])
+        Some((wr, scc))
     }
 
     /// L42: how block `b` ends, with blocks that only jump passed: `None` for the program's end or a

@@ -1164,10 +1164,17 @@ mod tests {
         }
         /// The branch condition of `s_cbranch_execz`.
         fn execz(&mut self) -> H {
+            self.exec_test(IntCmp::Eq, "s_cbranch_execz")
+        }
+        /// The branch condition of `s_cbranch_execnz`.
+        fn execnz(&mut self) -> H {
+            self.exec_test(IntCmp::Ne, "s_cbranch_execnz")
+        }
+        fn exec_test(&mut self, op: IntCmp, text: &str) -> H {
             let e = self.s(EXEC_LO);
             let z = self.c32(0);
-            let c = self.cmp(IntCmp::Eq, e, z);
-            self.end("s_cbranch_execz");
+            let c = self.cmp(op, e, z);
+            self.end(text);
             c
         }
         fn end(&mut self, text: &str) {
@@ -1651,10 +1658,7 @@ mod tests {
         let sc = b.cmp(IntCmp::Ne, ne, z);
         b.write_scc(sc);
         b.end("s_andn2_b32 exec_lo, exec_lo, vcc_lo");
-        let e = b.s(EXEC_LO);
-        let z = b.c32(0);
-        let c = b.cmp(IntCmp::Ne, e, z);
-        b.end("s_cbranch_execnz");
+        let c = b.execnz();
         b.block(Terminator::Branch {
             cond: c,
             taken: bh(1),
@@ -2075,10 +2079,7 @@ mod tests {
         let a = b.int(IntOp::And, e, v);
         b.write_s(EXEC_LO, a);
         b.end("s_and_saveexec_b32 s2, vcc_lo");
-        let e = b.s(EXEC_LO);
-        let z = b.c32(0);
-        let c = b.cmp(IntCmp::Ne, e, z);
-        b.end("s_cbranch_execnz");
+        let c = b.execnz();
         b.block(Terminator::Branch {
             cond: c,
             taken: bh(3),
