@@ -170,6 +170,26 @@ impl An<'_> {
         None
     }
 
+    /// `x & y` of two claims: two constants fold; `f & m` with `m = 2^n - 1` is `f` when `f` is exact in
+    /// `[0, m]` for every X of `0..=xmax` (v_mul_u32_u24's 24-bit operands: `(X & 0xffffff) * 28`).
+    fn and_low(&self, x: Aff, y: Aff) -> Abs {
+        if x.c == 0 && y.c == 0 {
+            return Abs::Lane(Aff { c: 0, k: x.k & y.k });
+        }
+        let (f, m) = match (x.c, y.c) {
+            (_, 0) => (x, y.k),
+            (0, _) => (y, x.k),
+            _ => return Abs::Unknown,
+        };
+        if m & m.wrapping_add(1) != 0 {
+            return Abs::Unknown;
+        }
+        match self.exact(f, 0, self.xmax) {
+            Some((c, k)) if (c * self.xmax + k).max(k) <= m as i64 => Abs::Lane(f),
+            _ => Abs::Unknown,
+        }
+    }
+
     /// The X range a compare of a claimed value with a constant implies (lanes of E0, X in `0..=xmax`).
     fn cond(&self, op: IntCmp, a: Abs, b: Abs) -> Abs {
         // Normalise to `f(X) op K`.
@@ -292,6 +312,7 @@ impl An<'_> {
                         k: x.k << s,
                     })
                 }
+                (IntOp::And, Abs::Lane(x), Abs::Lane(y)) => self.and_low(x, y),
                 (IntOp::And, Abs::Mask(x), Abs::Mask(y)) => Abs::Mask(meet(x, y)),
                 (IntOp::And, Abs::Mask(x), _) | (IntOp::And, _, Abs::Mask(x)) => {
                     Abs::Mask(meet(x, self.full()))

@@ -1596,6 +1596,43 @@ mod tests {
         let q = plan(&prog(4), 64);
         assert_eq!(q.lds_addrs.described().len(), 1);
         assert!(q.to_string().contains("L8   %"));
+        // `v_mul_u32_u24 v2, 28, v0` (both operands cut to 24 bits): X & 0xffffff is X for X < 64,
+        // described; X & 0xf is not (lanes 16..63 lose bits), nor is X & 0xfff0 (not a low mask).
+        let mul24 = |mask: u64| {
+            let mut b = B::new(32);
+            let k = b.c32(28);
+            let m = b.c32(0xff_ffff);
+            let k = b.int(IntOp::And, k, m);
+            let a = b.v(0);
+            let m = b.c32(mask);
+            let a = b.int(IntOp::And, a, m);
+            let addr = b.int(IntOp::Mul, k, a);
+            let x = b.v(1);
+            b.n(Node::Store {
+                space: Space::Lds,
+                access: Access::B32,
+                addr,
+                offset: 0,
+                value: x,
+            });
+            b.end("ds_write_b32");
+            b.block(Terminator::End);
+            b.done()
+        };
+        let q = plan(&mul24(0xff_ffff), 64);
+        assert_eq!(
+            q.lds_addrs.described(),
+            vec![(
+                q.lds_addrs.described()[0].0,
+                "dwords 7*X+0..=7*X+0 for lanes X in 0..=63".into()
+            )]
+        );
+        for mask in [0xf, 0xfff0] {
+            assert!(
+                plan(&mul24(mask), 64).lds_addrs.described().is_empty(),
+                "{mask:#x}"
+            );
+        }
         // Switched off by the option (every LDS write fenced).
         let all = LowerOptions {
             lane_lds_fences_all: true,
