@@ -1120,15 +1120,19 @@ mod tests {
         /// `ds_write_b32 v0, v1` (an LDS store at the lane's address).
         fn lds_store(&mut self) {
             let a = self.v(0);
+            self.lds_store_at(a, "ds_write_b32 v0, v1");
+        }
+        /// An LDS store of v1 at `addr` (computed by the instruction's earlier nodes), as `text`.
+        fn lds_store_at(&mut self, addr: H, text: &str) {
             let x = self.v(1);
             self.n(Node::Store {
                 space: Space::Lds,
                 access: Access::B32,
-                addr: a,
+                addr,
                 offset: 0,
                 value: x,
             });
-            self.end("ds_write_b32 v0, v1");
+            self.end(text);
         }
         fn barrier(&mut self) {
             self.n(Node::Barrier);
@@ -1581,15 +1585,7 @@ mod tests {
             let a = b.v(0);
             let k = b.c32(scale);
             let addr = b.int(IntOp::Mul, a, k);
-            let x = b.v(1);
-            b.n(Node::Store {
-                space: Space::Lds,
-                access: Access::B32,
-                addr,
-                offset: 0,
-                value: x,
-            });
-            b.end("ds_write_b32");
+            b.lds_store_at(addr, "ds_write_b32");
             b.block(Terminator::End);
             b.done()
         };
@@ -1607,15 +1603,7 @@ mod tests {
             let m = b.c32(mask);
             let a = b.int(IntOp::And, a, m);
             let addr = b.int(IntOp::Mul, k, a);
-            let x = b.v(1);
-            b.n(Node::Store {
-                space: Space::Lds,
-                access: Access::B32,
-                addr,
-                offset: 0,
-                value: x,
-            });
-            b.end("ds_write_b32");
+            b.lds_store_at(addr, "ds_write_b32");
             b.block(Terminator::End);
             b.done()
         };
