@@ -10,4 +10,7 @@ pub mod lower;
 pub mod profile;
 pub mod words;
 
-pub use profile::{DeviceIdentity, DeviceProfile, FloatToInt, VerifiedSubgroup};
+pub use profile::{
+    aligned_subgroup_size_of, layout_probe_source, DeviceIdentity, DeviceProfile, FloatToInt,
+    VerifiedSubgroup,
+};

@@ -160,6 +160,49 @@ pub struct DeviceProfile {
     /// an ordered atomic would yield inside the retry loop, whose trip count differs between subgroups.
     #[serde(default)]
     pub subgroup_runs_alone: bool,
+    /// The default compute pipeline's subgroups are blocks of this many consecutive local invocation
+    /// indices, each starting at a multiple of it, `SubgroupLocalInvocationId` is the index modulo it,
+    /// and `OpGroupNonUniformShuffle` returns the named invocation's value (L44, decision D217): measured
+    /// over whole workgroups of 64 by [`aligned_subgroup_size_of`] (each invocation records the
+    /// `SubgroupSize` built-in, its local id, and its subgroup's shuffle of the invocation index by a
+    /// permutation of the local ids). 0: not so, shuffles not supported in compute shaders, or not
+    /// measured (the portable profile). lavapipe: **8**. Where the lane mapping's wave is a multiple of
+    /// it, a cross-lane read whose source lane is provably in the reader's block is one shuffle, not an
+    /// exchange through workgroup memory.
+    #[serde(default)]
+    pub aligned_subgroup_size: u32,
+}
+
+/// The local id whose value invocation `local` reads in the layout probe's shuffle (a permutation of
+/// `0..size` for a power of two `size`).
+pub fn layout_probe_source(local: u32, size: u32) -> u32 {
+    local.wrapping_mul(5).wrapping_add(3) & size.wrapping_sub(1)
+}
+
+/// [`DeviceProfile::aligned_subgroup_size`] from the layout probe's records, one per invocation of whole
+/// workgroups of `local_size` invocations in index order: `[SubgroupSize, SubgroupLocalInvocationId,
+/// shuffle of the invocation index from local id layout_probe_source(local id, SubgroupSize)]`. The size
+/// S when every invocation saw one power-of-two S >= 2 dividing `local_size`, its local id is its local
+/// index modulo S and the shuffle gave the index of the invocation S-block-aligned with it at the
+/// permuted id; else 0 (any records give an answer).
+pub fn aligned_subgroup_size_of(records: &[[u32; 3]], local_size: u32) -> u32 {
+    let Some(first) = records.first() else {
+        return 0;
+    };
+    let s = first[0];
+    if s < 2 || !s.is_power_of_two() || local_size == 0 || !local_size.is_multiple_of(s) {
+        return 0;
+    }
+    let ok = records.iter().enumerate().all(|(i, r)| {
+        let i = i as u32;
+        let local = (i % local_size) % s;
+        r[0] == s && r[1] == local && r[2] == i - local + layout_probe_source(local, s)
+    });
+    if ok {
+        s
+    } else {
+        0
+    }
 }
 
 impl DeviceProfile {
@@ -197,6 +240,7 @@ impl DeviceProfile {
             verified_subgroups: Vec::new(),
             loop_iteration_cap: Some(Self::PORTABLE_LOOP_CAP),
             subgroup_runs_alone: false,
+            aligned_subgroup_size: 0,
         }
     }
 

@@ -98,6 +98,9 @@ pub struct DeviceInfo {
     pub max_subgroup_size: u32,
     /// `requiredSubgroupSizeStages` contains COMPUTE.
     pub required_subgroup_size_compute: bool,
+    /// Subgroup shuffles in compute shaders: `subgroupSupportedStages` contains COMPUTE and
+    /// `subgroupSupportedOperations` SHUFFLE (Vulkan 1.1 properties; L44, D217).
+    pub subgroup_shuffle_compute: bool,
     /// `maxPushConstantsSize`.
     pub max_push_constants_size: u32,
     /// `shaderDenormFlushToZeroFloat16/32/64`.
@@ -296,6 +299,12 @@ unsafe fn describe(instance: &ash::Instance, index: usize, pd: vk::PhysicalDevic
         required_subgroup_size_compute: p13
             .required_subgroup_size_stages
             .contains(vk::ShaderStageFlags::COMPUTE),
+        subgroup_shuffle_compute: p11
+            .subgroup_supported_stages
+            .contains(vk::ShaderStageFlags::COMPUTE)
+            && p11
+                .subgroup_supported_operations
+                .contains(vk::SubgroupFeatureFlags::SHUFFLE),
         max_push_constants_size: props.limits.max_push_constants_size,
         denorm_flush_to_zero: [
             p12.shader_denorm_flush_to_zero_float16 != 0,

@@ -356,6 +356,17 @@ pub fn probe_with_report(ctx: &Context) -> Result<(DeviceProfile, ProbeReport)> 
             }
             p.verified_subgroups.push(v);
         }
+        // L44 (D217): the default pipeline's subgroup layout, with a shuffle that proves it.
+        let (aligned, records) = crate::subgroup::aligned_size(ctx)?;
+        p.aligned_subgroup_size = aligned;
+        r.note(
+            "aligned_subgroup_size",
+            format!(
+                "{aligned} (shuffles in compute: {}; first records [size, local id, shuffled index]: {:?})",
+                info.subgroup_shuffle_compute,
+                records.iter().take(4).collect::<Vec<_>>()
+            ),
+        );
         let honoured = p.verified_subgroups.iter().any(|v| v.trusted);
         p.required_subgroup_size_honoured = honoured;
         r.note(

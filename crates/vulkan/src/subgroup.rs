@@ -116,3 +116,64 @@ pub fn verify(ctx: &Context, requested: Option<u32>, force: bool) -> Result<Veri
     }
     Ok(v)
 }
+
+/// Words each invocation records in the layout probe ([`layout_module`]).
+pub const LAYOUT_RECORD_WORDS: usize = 3;
+
+/// The layout probe (L44, decision D217): per invocation of the default pipeline `[SubgroupSize,
+/// SubgroupLocalInvocationId, subgroupShuffle(GlobalInvocationId.x, layout_probe_source(local id,
+/// SubgroupSize))]`, read by [`rdna2spv_spirv::aligned_subgroup_size_of`].
+pub fn layout_module() -> Vec<u32> {
+    let mut k = KernelBuilder::new(&[
+        Capability::GroupNonUniform,
+        Capability::GroupNonUniformShuffle,
+    ]);
+    let u = k.t.u32;
+    let size = k.load_builtin(u, BuiltIn::SubgroupSize);
+    let local = k.load_builtin(u, BuiltIn::SubgroupLocalInvocationId);
+    let scope = k.const32(u, spirv::Scope::Subgroup as u32);
+    // layout_probe_source: (local * 5 + 3) & (size - 1).
+    let five = k.const32(u, 5);
+    let three = k.const32(u, 3);
+    let one = k.const32(u, 1);
+    let m = k.b.i_mul(u, None, local, five).expect("block open");
+    let m = k.b.i_add(u, None, m, three).expect("block open");
+    let low = k.b.i_sub(u, None, size, one).expect("block open");
+    let src = k.b.bitwise_and(u, None, m, low).expect("block open");
+    let index = k.index();
+    let got =
+        k.b.group_non_uniform_shuffle(u, None, scope, index, src)
+            .expect("block open");
+    let stride = (LAYOUT_RECORD_WORDS * 4) as u64;
+    for (i, w) in [size, local, got].into_iter().enumerate() {
+        k.store32(w, stride, i as u64);
+    }
+    k.finish()
+}
+
+/// Measures [`rdna2spv_spirv::DeviceProfile::aligned_subgroup_size`]: 0 when the device does not
+/// support shuffles in compute shaders, the probe cannot run, or its records show another layout.
+pub fn aligned_size(ctx: &Context) -> Result<(u32, Vec<[u32; LAYOUT_RECORD_WORDS]>)> {
+    if !ctx.info().subgroup_shuffle_compute {
+        return Ok((0, Vec::new()));
+    }
+    let n = PROBE_WORKGROUPS * LOCAL_SIZE;
+    let out = ctx.create_buffer(u64::from(n) * LAYOUT_RECORD_WORDS as u64 * 4)?;
+    let inp = ctx.create_buffer(16)?;
+    let args = PushArgs {
+        input: inp.device_address(),
+        output: out.device_address(),
+        count: n,
+        param: 0,
+    };
+    ctx.dispatch(&layout_module(), "main", args.workgroups(), &args.to_bytes())?;
+    let words = out.download_u32(0, n as usize * LAYOUT_RECORD_WORDS)?;
+    let records: Vec<[u32; LAYOUT_RECORD_WORDS]> = words
+        .chunks_exact(LAYOUT_RECORD_WORDS)
+        .map(|c| [c[0], c[1], c[2]])
+        .collect();
+    Ok((
+        rdna2spv_spirv::aligned_subgroup_size_of(&records, LOCAL_SIZE),
+        records,
+    ))
+}
