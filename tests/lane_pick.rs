@@ -57,3 +57,123 @@ fn dpp_reductions_read_one_slot_per_pick() {
         );
     }
 }
+
+#[path = "support/lane.rs"]
+mod lane;
+
+/// fixtures/lane/shuffle_xor.s from the ISA's definitions (wave32; `grid` work-items in workgroups of
+/// `wg`). `ds_bpermute_b32 dst, addr, src` writes, in each lane of EXEC, `src` of lane `(addr / 4) & 31`
+/// when that lane is in EXEC, else 0; lanes outside EXEC keep `dst`. `v_cmpx_ne_u32` (gfx10) sets EXEC to
+/// its lanes where the compare holds; `s_or_b32 exec_lo, exec_lo, s4` restores the saved EXEC.
+fn shuffle_xor(grid: u32, wg: u32) -> Vec<u32> {
+    let mut out = vec![0u32; 8 * grid as usize];
+    for g_wg in 0..grid.div_ceil(wg) {
+        let items = lane::items(grid, wg, g_wg);
+        for w in 0..items.div_ceil(32) {
+            let n = (items - w * 32).min(32);
+            let gid = |l: u32| g_wg * wg + w * 32 + l;
+            let d = |l: u32| gid(l) ^ 0x5a5a_0000;
+            let h = |l: u32| gid(l).wrapping_mul(0x2545_f491);
+            let exec0 = |l: u32| l < n;
+            let exec_c = |l: u32| exec0(l) && (h(l) >> 11) & 1 == 1;
+            let v9 = |l: u32| if exec0(l ^ 1) { d(l ^ 1) } else { 0 };
+            let v11 = |l: u32| if exec0(l ^ 8) { d(l ^ 8) } else { 0 };
+            let src = |l: u32| if (h(l) >> 5) & 1 == 1 { l ^ 2 } else { l };
+            let v14 = |l: u32| match (exec_c(l), exec_c(src(l))) {
+                (false, _) => 0xdead,
+                (true, true) => d(src(l)),
+                (true, false) => 0,
+            };
+            let v17 = |l: u32| match (exec_c(l), exec_c(l ^ 4)) {
+                (false, _) => 0xbeef,
+                (true, true) => v9(l ^ 4),
+                (true, false) => 0,
+            };
+            let v18 = |l: u32| if exec0(src(l)) { v14(src(l)) } else { 0 };
+            let v19 = |l: u32| if exec0(l ^ 16) { v17(l ^ 16) } else { 0 };
+            let exec = if n == 32 { u32::MAX } else { (1 << n) - 1 };
+            for l in 0..n {
+                let g = gid(l) as usize;
+                out[8 * g..8 * g + 8].copy_from_slice(&[
+                    v9(l),
+                    v11(l),
+                    4 * src(l),
+                    v14(l),
+                    v17(l),
+                    v18(l),
+                    v19(l),
+                    exec,
+                ]);
+            }
+        }
+    }
+    out
+}
+
+/// `OpGroupNonUniformShuffle`s and `OpControlBarrier`s of a module.
+fn shuffles_and_barriers(module: &[u32]) -> (usize, usize) {
+    let m = rspirv::dr::load_words(module).unwrap();
+    let ops = || {
+        m.functions
+            .iter()
+            .flat_map(|f| &f.blocks)
+            .flat_map(|b| &b.instructions)
+            .map(|i| i.class.opcode)
+    };
+    (
+        ops()
+            .filter(|&o| o == rspirv::spirv::Op::GroupNonUniformShuffle)
+            .count(),
+        ops()
+            .filter(|&o| o == rspirv::spirv::Op::ControlBarrier)
+            .count(),
+    )
+}
+
+/// L44 (D217): rocPRIM's warp-sort shapes. Where the profile measured subgroups of 8 aligned lanes
+/// (lavapipe), the `ds_bpermute_b32`s at `L ^ 1`, `L ^ 4`, and at the data-dependent `c ? L ^ 2 : L` (under
+/// full EXEC, under a narrowed EXEC, and after it is restored) are shuffles, and so is the source lane's
+/// EXEC bit where EXEC is known only as own bits (the `v_cmpx` region); `L ^ 8` and `L ^ 16` cross blocks
+/// and keep their exchanges. Bit-exact host vs lavapipe in both mappings against the ISA's values, one
+/// wave per workgroup and three waves with a partial and an empty wave.
+#[test]
+fn picks_inside_a_subgroup_block_are_shuffles_bit_exact() {
+    for (manifest, grid, wg) in [
+        ("shuffle_xor_1wave.toml", 96, 32),
+        ("shuffle_xor_partial.toml", 141, 96),
+    ] {
+        let m = root().join("fixtures/lane").join(manifest);
+        let plan = rdna2spv::dispatch::Plan::new(&rdna2spv::manifest::Manifest::load(&m).unwrap())
+            .unwrap();
+        let portable = rdna2spv_spirv::profile::DeviceProfile::portable();
+        let mut aligned = portable.clone();
+        aligned.aligned_subgroup_size = 8;
+        let lane = rdna2spv_spirv::lower::Mapping::Lane;
+        let (s0, b0) = shuffles_and_barriers(&plan.module(&portable, lane).unwrap());
+        let (s8, b8) = shuffles_and_barriers(&plan.module(&aligned, lane).unwrap());
+        // Four picks (v9, v14, v17, v18) and the two source-EXEC tests under the v_cmpx (v14, v17).
+        assert_eq!(
+            (s0, s8),
+            (0, 6),
+            "{manifest}: shuffles without / with the layout"
+        );
+        assert!(b8 < b0, "{manifest}: barriers {b0} -> {b8}");
+        let want = shuffle_xor(grid, wg);
+        // Every case is reached: a source lane outside EXEC (0, in the partial wave), lanes outside the
+        // v_cmpx (0xdead, 0xbeef), both ways of the range check, a v_cmpx source lane without q (0).
+        let rec: Vec<&[u32]> = want.chunks(8).collect();
+        assert_eq!(rec.iter().any(|r| r[0] == 0), grid % 32 != 0);
+        assert!(rec.iter().any(|r| r[3] == 0xdead) && rec.iter().any(|r| r[4] == 0xbeef));
+        assert!(rec.iter().any(|r| r[3] == 0) && rec.iter().any(|r| r[3] >> 16 == 0x5a5a));
+        assert!(rec
+            .iter()
+            .enumerate()
+            .any(|(g, r)| r[2] / 4 != g as u32 % 32));
+        assert!(rec
+            .iter()
+            .enumerate()
+            .any(|(g, r)| r[2] / 4 == g as u32 % 32));
+        lane::run_fixture_both(manifest, "lane", &want);
+        lane::run_fixture_both(manifest, "wave", &want);
+    }
+}

@@ -3,7 +3,9 @@
 //! cost is of interest). `xtask barrier-probe CO KERNEL_NAME keep|strip [lane|wave] [--count] [--plan]`:
 //! prints the module's words, barriers and memory accesses (`limit::module_cost`, D211) and, in the lane
 //! mapping, the lane plan's barrier sites by kind (the rest are LDS fences, decided while emitting), with
-//! `--plan` the plan's text (D177, this launch's layout); `--count` stops there, else one dispatch on
+//! `--plan` the plan's text (D177, this launch's layout); `--profile FILE` lowers with a profile's JSON
+//! (`rdna2spv translate --profile device` measures one) instead of the portable profile (L44 needs
+//! the measured subgroup layout); `--count` stops there, else one dispatch on
 //! lavapipe with the Mesa shader cache off (the kernel arguments are zero: the run may stop at a checked
 //! access; the compile is what is measured).
 use anyhow::{Context as _, Result};
@@ -17,7 +19,7 @@ use std::time::{Duration, Instant};
 pub fn main(args: &[String]) -> Result<()> {
     if args.len() < 3 || !matches!(args[2].as_str(), "keep" | "strip") {
         anyhow::bail!(
-            "usage: xtask barrier-probe CODE_OBJECT KERNEL_NAME keep|strip [lane|wave] [--count] [--plan]"
+            "usage: xtask barrier-probe CODE_OBJECT KERNEL_NAME keep|strip [lane|wave] [--count] [--plan] [--profile FILE]"
         );
     }
     std::env::set_var("MESA_SHADER_CACHE_DISABLE", "true");
@@ -33,7 +35,13 @@ pub fn main(args: &[String]) -> Result<()> {
     let ctx = Context::new(rdna2spv_vulkan::DeviceSelector::from_env())?
         .with_timeout(Duration::from_secs(900))
         .with_max_module_words(None);
-    let profile = DeviceProfile::portable();
+    let profile = match args.iter().position(|a| a == "--profile") {
+        Some(i) => {
+            let path = args.get(i + 1).context("--profile FILE")?;
+            serde_json::from_str(&std::fs::read_to_string(path)?)?
+        }
+        None => DeviceProfile::portable(),
+    };
     let kernarg_bytes = (k.descriptor.kernarg_size as u64).max(256);
     let kernarg = ctx.create_buffer(kernarg_bytes)?;
     let addr = kernarg.device_address();

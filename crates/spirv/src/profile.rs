@@ -431,4 +431,63 @@ mod tests {
         assert!(p.trusted_subgroup(32).is_none());
         assert_eq!(p.trusted_subgroup(64).map(|v| v.effective), Some(64));
     }
+
+    /// The layout probe's records of a device whose subgroups are `s`-blocks of consecutive invocations
+    /// (the shuffle computed from that layout), over `n` invocations.
+    fn layout_records(s: u32, n: u32) -> Vec<[u32; 3]> {
+        (0..n)
+            .map(|i| {
+                let local = i % s;
+                [s, local, i - local + layout_probe_source(local, s)]
+            })
+            .collect()
+    }
+
+    /// D217: the reading of the layout probe. Consistent records of blocks of 8 (lavapipe) or 32 give
+    /// that size; a shuffle that read another invocation, a local id that is not the index modulo the
+    /// size, a size that does not divide the workgroup or is not a power of two, mixed sizes and no
+    /// records give 0.
+    #[test]
+    fn aligned_subgroup_size_needs_consecutive_blocks_and_a_working_shuffle() {
+        assert_eq!(aligned_subgroup_size_of(&layout_records(8, 256), 64), 8);
+        assert_eq!(aligned_subgroup_size_of(&layout_records(32, 256), 64), 32);
+        assert_eq!(aligned_subgroup_size_of(&layout_records(64, 256), 64), 64);
+        assert_eq!(aligned_subgroup_size_of(&layout_records(128, 256), 64), 0);
+        assert_eq!(aligned_subgroup_size_of(&layout_records(12, 256), 64), 0);
+        assert_eq!(aligned_subgroup_size_of(&layout_records(1, 256), 64), 0);
+        assert_eq!(aligned_subgroup_size_of(&[], 64), 0);
+        // layout_probe_source is a permutation of the ids (else a shuffle could go unchecked).
+        for s in [2u32, 4, 8, 16, 32, 64] {
+            let mut ids: Vec<u32> = (0..s).map(|l| layout_probe_source(l, s)).collect();
+            ids.sort_unstable();
+            assert!(ids.iter().copied().eq(0..s), "{s}");
+        }
+        let mut r = layout_records(8, 256);
+        r[77][2] ^= 1;
+        assert_eq!(aligned_subgroup_size_of(&r, 64), 0, "a wrong shuffle");
+        let mut r = layout_records(8, 256);
+        r[9][1] = 2;
+        assert_eq!(
+            aligned_subgroup_size_of(&r, 64),
+            0,
+            "a local id out of place"
+        );
+        let mut r = layout_records(8, 256);
+        r[200][0] = 16;
+        assert_eq!(aligned_subgroup_size_of(&r, 64), 0, "mixed sizes");
+        // Subgroups of 8 made of every 8th invocation (not consecutive): each sees a local id 0..8 and its
+        // own shuffle, but the id is not the index modulo 8.
+        let strided: Vec<[u32; 3]> = (0..256u32)
+            .map(|i| {
+                let local = (i / 8) % 8;
+                let base = i - (i % 64) + (i % 8);
+                [8, local, base + 8 * layout_probe_source(local, 8)]
+            })
+            .collect();
+        assert_eq!(
+            aligned_subgroup_size_of(&strided, 64),
+            0,
+            "strided subgroups"
+        );
+    }
 }

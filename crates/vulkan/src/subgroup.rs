@@ -166,7 +166,12 @@ pub fn aligned_size(ctx: &Context) -> Result<(u32, Vec<[u32; LAYOUT_RECORD_WORDS
         count: n,
         param: 0,
     };
-    ctx.dispatch(&layout_module(), "main", args.workgroups(), &args.to_bytes())?;
+    ctx.dispatch(
+        &layout_module(),
+        "main",
+        args.workgroups(),
+        &args.to_bytes(),
+    )?;
     let words = out.download_u32(0, n as usize * LAYOUT_RECORD_WORDS)?;
     let records: Vec<[u32; LAYOUT_RECORD_WORDS]> = words
         .chunks_exact(LAYOUT_RECORD_WORDS)

@@ -402,6 +402,10 @@ pub(crate) struct Cx<'a> {
     split: u32,
     /// Scalar loads of the entry block read in the prologue (hoist.rs, D118): node → value.
     hoisted: HashMap<usize, Word>,
+    /// Lane mapping: the picks read by a subgroup shuffle (L44, D217; empty without the profile fact),
+    /// and whether the shuffle capabilities are declared.
+    pub(crate) sub: lane::sublane::SubPicks,
+    shuffle_caps: bool,
 }
 
 impl<'a> Cx<'a> {
@@ -518,6 +522,18 @@ impl<'a> Cx<'a> {
             lm: None,
             plan: None,
             split: 1,
+            sub: if opts.mapping == Mapping::Lane && prof.aligned_subgroup_size > 0 {
+                lane::sublane::SubPicks::of(
+                    p,
+                    types,
+                    &lane::pick::Picks::of(p),
+                    desc.workgroup,
+                    prof.aligned_subgroup_size,
+                )
+            } else {
+                lane::sublane::SubPicks::default()
+            },
+            shuffle_caps: false,
         })
     }
 
@@ -1314,6 +1330,8 @@ impl<'a> Cx<'a> {
     fn kind(&self, i: usize) -> Kind {
         let node = &self.p.nodes[Handle::from_index(i)];
         match *node {
+            // L44: a subgroup-local pick's leaves are read by its shuffle, in the lane phase.
+            Node::ReadLane { .. } if self.sub.inner.contains(&i) => Kind::Lane,
             Node::Ballot { cond: a } | Node::ReadLane { a, .. } | Node::ReadFirstLane { a } => {
                 if self.is_lane(a) {
                     Kind::Capture

@@ -283,6 +283,7 @@ impl Cx<'_> {
         // be emitted inside; the analysis guarantees it, this checks it.
         let lane_local = self.lane_exit_loop(&s.number, lp.lo, lp.hi);
         let barriers = self.lane_barriers();
+        let shuffles = self.lane_shuffles();
         let (h, body, cont, merge) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());
         self.b.branch(h)?;
         self.begin(h)?;
@@ -309,6 +310,11 @@ impl Cx<'_> {
         if lane_local && self.lane_barriers() != barriers {
             return Err(super::LowerError::Build(
                 "a barrier inside a loop whose lanes leave it one by one (D130)".into(),
+            ));
+        }
+        if lane_local && self.lane_shuffles() != shuffles {
+            return Err(super::LowerError::Build(
+                "a subgroup shuffle inside a loop whose lanes leave it one by one (L44)".into(),
             ));
         }
         self.begin(merge)

@@ -544,6 +544,58 @@ fn join_mask_keep(a: Mask, b: Mask, xmax: i64) -> Mask {
     }
 }
 
+/// A forward analysis over the CFG to its fixed point: the start state of every block reached from
+/// block 0 (which starts from `entry`), running each block with `run` from its start state and joining
+/// the states that meet at a block with `join`; `None` when it does not settle in [`MAX_SWEEPS`]. A
+/// block is run again only when its start changed since (the run is a function of the start; issue 31,
+/// D204). `join` also gets the block where the states meet. Shared by L8 (here) and L44 (`sublane.rs`).
+pub(crate) fn forward<S: Clone + PartialEq>(
+    p: &Program,
+    entry: S,
+    run: impl Fn(usize, S) -> S,
+    join: impl Fn(&S, &S, usize) -> S,
+) -> Option<Vec<Option<S>>> {
+    let n = p.blocks.len();
+    let mut start: Vec<Option<S>> = vec![None; n];
+    start[0] = Some(entry.clone());
+    let mut ends: Vec<Option<S>> = vec![None; n];
+    for _ in 0..MAX_SWEEPS {
+        let mut changed = false;
+        for b in 0..n {
+            let Some(s) = &start[b] else {
+                continue;
+            };
+            let end = match ends[b].take() {
+                Some(e) => e,
+                None => run(b, s.clone()),
+            };
+            let mut again = false;
+            for succ in p.blocks[Handle::from_index(b)].terminator.successors() {
+                let mut new = match &start[succ] {
+                    None => end.clone(),
+                    Some(old) => join(old, &end, succ),
+                };
+                if succ == 0 {
+                    new = join(&new, &entry, 0);
+                }
+                if start[succ].as_ref() != Some(&new) {
+                    start[succ] = Some(new);
+                    changed = true;
+                    ends[succ] = None;
+                    again |= succ == b;
+                }
+            }
+            if !again {
+                ends[b] = Some(end);
+            }
+        }
+        if !changed {
+            return Some(start);
+        }
+    }
+    None
+}
+
 impl LdsAddrs {
     /// The analysis of `p` for a workgroup of `workgroup` work-items; empty (every access unknown) when
     /// the workgroup is not `[n, 1, 1]` or the fixed point does not settle.
@@ -558,56 +610,19 @@ impl LdsAddrs {
             xmax: workgroup[0] as i64 - 1,
             exec_ty: if wave_size == 64 { Ty::B64 } else { Ty::B32 },
         };
-        let n = p.blocks.len();
         let mut entry = State::default();
         entry.vgpr.insert(0, Aff { c: 1, k: 0 });
         entry
             .sgpr
             .insert(EXEC_LO, (an.exec_ty, Abs::Mask(Mask::Exact)));
-        let mut start: Vec<Option<State>> = vec![None; n];
-        start[0] = Some(entry.clone());
-        // A block's end state as of its start state's last change: a block is run again only when its
-        // start changed since (the run is a function of the start; issue 31, D204).
-        let mut ends: Vec<Option<State>> = vec![None; n];
-        let mut settled = false;
-        for _ in 0..MAX_SWEEPS {
-            let mut changed = false;
-            for b in 0..n {
-                let Some(s) = &start[b] else {
-                    continue;
-                };
-                let end = match ends[b].take() {
-                    Some(e) => e,
-                    None => an.block(b, s.clone(), None),
-                };
-                let mut again = false;
-                for succ in p.blocks[Handle::from_index(b)].terminator.successors() {
-                    let mut new = match &start[succ] {
-                        None => end.clone(),
-                        Some(old) => join(old, &end, an.xmax),
-                    };
-                    if succ == 0 {
-                        new = join(&new, &entry, an.xmax);
-                    }
-                    if start[succ].as_ref() != Some(&new) {
-                        start[succ] = Some(new);
-                        changed = true;
-                        ends[succ] = None;
-                        again |= succ == b;
-                    }
-                }
-                if !again {
-                    ends[b] = Some(end);
-                }
-            }
-            if !changed {
-                settled = true;
-                break;
-            }
-        }
-        if !settled {
+        let Some(start) = forward(
+            p,
+            entry,
+            |b, s| an.block(b, s, None),
+            |a, b, _| join(a, b, an.xmax),
+        ) else {
             return out;
-        }
+        };
         for (b, s) in start.into_iter().enumerate() {
             if let Some(s) = s {
                 an.block(b, s, Some(&mut out));

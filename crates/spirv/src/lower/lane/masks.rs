@@ -819,6 +819,11 @@ impl Cx<'_> {
                     }
                     let accepts = match *node {
                         Node::LaneBit { .. } => true,
+                        // L44: a test of the mask's bit at a lane of the reader's subgroup block is
+                        // the source lane's own bit, shuffled.
+                        Node::Int {
+                            op: IntOp::LShr, ..
+                        } if self.sub.test_inner.contains_key(&i) => true,
                         Node::WriteSgpr { reg, value } => {
                             self.ownable_reg(reg, self.ty(value.index()))
                         }
@@ -1389,7 +1394,7 @@ impl Cx<'_> {
     }
 
     /// The own bit of operand `o` (an own node's, or from its full value).
-    fn own_bit(&mut self, o: usize) -> R<Word> {
+    pub(crate) fn own_bit(&mut self, o: usize) -> R<Word> {
         if let Some(&b) = self.masks().bits.get(&o) {
             return Ok(b);
         }
@@ -1583,6 +1588,13 @@ impl Cx<'_> {
         };
         self.uni.insert(i, v);
         Ok(())
+    }
+
+    /// Whether node `i` of the current block is known only as each lane's own bit (no full value).
+    pub(crate) fn lane_own_only(&self, i: usize) -> bool {
+        self.lm
+            .as_ref()
+            .is_some_and(|m| m.masks.block.own.contains(&i) && !m.masks.block.mat.contains(&i))
     }
 
     /// Whether Ballot node `i` (of a lane condition) is computed as own bits only.

@@ -67,10 +67,11 @@ mod ldsaddr;
 mod local;
 mod masks;
 mod meet;
-mod pick;
+pub(crate) mod pick;
 mod plan;
 mod shrink;
 mod split;
+pub(crate) mod sublane;
 pub(crate) use fuse::fuse_guards;
 pub(crate) use labels::PAUSED;
 pub(crate) use masks::span;
@@ -197,6 +198,8 @@ pub(crate) struct LaneMode {
     masks: masks::MaskPlan,
     /// Barriers emitted so far (D130 checks that none lies inside a loop left lane by lane).
     barriers: u32,
+    /// Subgroup shuffles emitted so far (L44: none may lie inside a loop left lane by lane either).
+    pub(crate) shuffles: u32,
     /// The word index (u32) of wave 0's first ballot word in the latest exchange's buffer (D136).
     last_ballots: Option<Word>,
     /// Several waves: inside a lane-local loop (D133), where each invocation follows its own label
@@ -263,6 +266,7 @@ impl LaneMode {
             lds_addrs: ldsaddr::LdsAddrs::default(),
             masks: masks::MaskPlan::default(),
             barriers: 0,
+            shuffles: 0,
             last_ballots: None,
             local: false,
             conv: converged::Convergence::default(),
@@ -465,6 +469,7 @@ impl Cx<'_> {
             lds_addrs: std::mem::take(&mut self.lane_plan_mut().lds_addrs),
             masks: masks::MaskPlan::default(),
             barriers: 0,
+            shuffles: 0,
             last_ballots: None,
             local: false,
             conv: converged::Convergence::default(),
@@ -499,7 +504,12 @@ impl Cx<'_> {
         self.lm.as_ref().map_or(0, |m| m.barriers)
     }
 
-    fn lm_mut(&mut self) -> &mut LaneMode {
+    /// Subgroup shuffles emitted by the lane mapping so far (L44).
+    pub(crate) fn lane_shuffles(&self) -> u32 {
+        self.lm.as_ref().map_or(0, |m| m.shuffles)
+    }
+
+    pub(crate) fn lm_mut(&mut self) -> &mut LaneMode {
         self.lm.as_mut().expect("lane mapping")
     }
 

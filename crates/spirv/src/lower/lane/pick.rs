@@ -23,6 +23,8 @@ pub(crate) struct Picks {
     pub(crate) roots: HashMap<usize, (Handle<Node>, Handle<Node>)>,
     /// The leaves (ReadLane) and inner selects of those trees: not emitted.
     pub(crate) inner: HashSet<usize>,
+    /// The same nodes by the root of their tree.
+    pub(crate) members: HashMap<usize, Vec<usize>>,
     /// The values read by the leaves, the slot of the latest exchange that carried each.
     pub(crate) bases: HashMap<usize, super::Slot>,
 }
@@ -62,7 +64,8 @@ impl Picks {
                 .iter()
                 .all(|&i| uses[i] == 1 && !picks.inner.contains(&i))
             {
-                picks.inner.extend(inner);
+                picks.inner.extend(inner.iter().copied());
+                picks.members.insert(h.index(), inner);
                 picks.roots.insert(h.index(), (a, idx));
             }
         }
@@ -144,15 +147,36 @@ fn tree(
 impl Cx<'_> {
     /// Whether node `i` is a leaf or inner select of a pick tree (lane mapping only).
     pub(crate) fn lane_pick_inner(&self, i: usize) -> bool {
+        if let Some(&c) = self.sub.test_inner.get(&i) {
+            // L44: the shift and AND of a bit test whose mask is own bits only: the compare shuffles.
+            if self.lane_own_only(self.sub.tests[&c].0.index()) {
+                return true;
+            }
+        }
         self.lm.as_ref().is_some_and(|m| m.picks.inner.contains(&i))
     }
 
     /// The value of pick root `i` (None: `i` is no pick root): the slot its index names in the latest
     /// exchange, which carried the value its leaves read.
     pub(crate) fn lane_pick(&mut self, i: usize) -> R<Option<Word>> {
+        if let Some(&(x, idx)) = self.sub.tests.get(&i) {
+            if !self.lane_own_only(x.index()) {
+                return Ok(None);
+            }
+            // L44: bit idx of an own-bits mask is that lane's own bit (shuffled as 0 or 1).
+            let t = self.t;
+            let bit = self.own_bit(x.index())?;
+            let (one, zero) = (self.c32(1), self.c32(0));
+            let w = self.b.select(t.u32, None, bit, one, zero)?;
+            let got = self.lane_shuffle_word(t.u32, w, idx)?;
+            return Ok(Some(self.b.i_not_equal(t.bool, None, got, zero)?));
+        }
         let Some(&(a, idx)) = self.lm.as_ref().and_then(|m| m.picks.roots.get(&i)) else {
             return Ok(None);
         };
+        if self.sub.roots.contains(&i) {
+            return self.lane_shuffle(a, idx).map(Some);
+        }
         let Some(&base) = self.lm().picks.bases.get(&a.index()) else {
             // No exchange carried `a` (a uniform value's ReadLanes are uniform nodes, not captures):
             // the tree as it is, from its leaves' values.
@@ -163,6 +187,31 @@ impl Cx<'_> {
         let l = self.b.bitwise_and(self.t.u32, None, l, m)?;
         let w = self.lane_slot(base, l)?;
         Ok(Some(self.lane_unslot(a, w)?))
+    }
+
+    /// L44 (D217): the value of `a` in the lane `idx` names, read from the reader's own block of
+    /// `sub.size` lanes by `OpGroupNonUniformShuffle` (the subgroup's local id of a lane is its index in
+    /// the block: the profile measured the layout, and the Vulkan workgroup is whole waves).
+    fn lane_shuffle(&mut self, a: Handle<Node>, idx: Handle<Node>) -> R<Word> {
+        let x = self.get(a)?;
+        let ty = self.spv_ty(self.ty(a.index()));
+        self.lane_shuffle_word(ty, x, idx)
+    }
+
+    /// `x` (of SPIR-V type `ty`) of the lane of this invocation's block that `idx` names.
+    fn lane_shuffle_word(&mut self, ty: Word, x: Word, idx: Handle<Node>) -> R<Word> {
+        if !self.shuffle_caps {
+            self.b.capability(spirv::Capability::GroupNonUniform);
+            self.b.capability(spirv::Capability::GroupNonUniformShuffle);
+            self.shuffle_caps = true;
+        }
+        let l = self.get(idx)?;
+        let m = self.c32(self.sub.size - 1);
+        let l = self.b.bitwise_and(self.t.u32, None, l, m)?;
+        let scope = self.c32(spirv::Scope::Subgroup as u32);
+        let v = self.b.group_non_uniform_shuffle(ty, None, scope, x, l)?;
+        self.lm_mut().shuffles += 1;
+        Ok(v)
     }
 
     /// A pick tree's selects emitted as they stand (the lowering without D188).

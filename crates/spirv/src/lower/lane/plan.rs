@@ -108,6 +108,10 @@ pub struct LanePlan {
     pub(crate) number: Vec<u32>,
     /// Per block, per instruction: its pc and text (printing).
     insts: Vec<Vec<(u32, String, std::ops::Range<u32>)>>,
+    /// L44: the profile's aligned subgroup size (0: none), and the nodes read by a subgroup shuffle (pick
+    /// roots, and bit tests of masks known only as own bits).
+    pub(crate) subgroup: u32,
+    pub(crate) shuffled: Vec<usize>,
     /// The lane-mapping options that switch rules off (printing).
     lds_fences_all: bool,
     whole_workgroups: bool,
@@ -387,6 +391,22 @@ impl Cx<'_> {
             lds_flow,
             ..
         } = lm;
+        // L44: the picks and the own-bit tests read by shuffles (a test of a mask the block has whole
+        // reads its bit directly).
+        let mut shuffled: Vec<usize> = self.sub.roots.iter().copied().collect();
+        for (&c, &(x, _)) in &self.sub.tests {
+            let b = p.blocks.iter().position(|(_, blk)| {
+                blk.insts
+                    .iter()
+                    .any(|inst| inst.nodes.contains(&(c as u32)))
+            });
+            if b.is_some_and(|b| {
+                blocks[b].own.contains(&x.index()) && !blocks[b].mat.contains(&x.index())
+            }) {
+                shuffled.push(c);
+            }
+        }
+        shuffled.sort_unstable();
         Ok(LanePlan {
             wave_size: self.ws,
             workgroup: self.desc.workgroup,
@@ -416,6 +436,8 @@ impl Cx<'_> {
             meets,
             number: s.number,
             insts,
+            subgroup: self.prof.aligned_subgroup_size,
+            shuffled,
             lds_fences_all: self.opts.lane_lds_fences_all,
             whole_workgroups: self.opts.whole_workgroups,
         })
@@ -762,6 +784,21 @@ impl fmt::Display for LanePlan {
             "L18 lone wave without barrier rounds: {}",
             yes(self.solo)
         )?;
+        match self.subgroup {
+            0 => writeln!(
+                f,
+                "L44 subgroup shuffles: no (the profile measured no aligned subgroup layout)"
+            )?,
+            s if s > self.wave_size || !self.wave_size.is_multiple_of(s) => writeln!(
+                f,
+                "L44 subgroup shuffles: no (subgroups of {s} do not divide the wave)"
+            )?,
+            s => writeln!(
+                f,
+                "L44 subgroup shuffles: blocks of {s} lanes, {} cross-lane reads inside them",
+                self.shuffled.len()
+            )?,
+        }
         let one_pass = self.solo || self.conv.one_pass;
         let why = if self.solo {
             " (L26: lone barrier-free wave)"
@@ -947,7 +984,14 @@ impl fmt::Display for LanePlan {
                     .filter(|&i| range.contains(&(i as u32)))
                     .collect();
                 cap.sort_unstable();
-                if own.is_empty() && mat.is_empty() && pre == 0 && cap.is_empty() {
+                let shuf: Vec<usize> = self
+                    .shuffled
+                    .iter()
+                    .copied()
+                    .filter(|&i| range.contains(&(i as u32)))
+                    .collect();
+                if own.is_empty() && mat.is_empty() && pre == 0 && cap.is_empty() && shuf.is_empty()
+                {
                     continue;
                 }
                 write!(f, "  {pc:#06x} {text}:")?;
@@ -997,6 +1041,13 @@ impl fmt::Display for LanePlan {
                         node_list(&cap),
                         n.unwrap_or(0),
                         if n == Some(1) { "" } else { "s" }
+                    )?;
+                }
+                if !shuf.is_empty() {
+                    write!(
+                        f,
+                        " L44 in the lane's subgroup block {} (shuffle);",
+                        node_list(&shuf)
                     )?;
                 }
                 writeln!(f)?;

@@ -188,8 +188,9 @@ impl Cx<'_> {
                         Node::Store { space, .. } | Node::Atomic { space, .. } => {
                             space == Space::Lds || self.kind(i) == Kind::Uniform
                         }
+                        // L44's shuffles read other lanes as much as exchanges do.
                         Node::ReadLane { .. } | Node::ReadFirstLane { .. } => {
-                            self.kind(i) == Kind::Capture
+                            self.kind(i) == Kind::Capture || self.sub.inner.contains(&i)
                         }
                         _ => false,
                     };
@@ -364,7 +365,7 @@ impl Cx<'_> {
             for inst in &self.p.blocks[Handle::from_index(bi)].insts {
                 for i in inst.nodes.clone() {
                     let i = i as usize;
-                    if self.kind(i) == Kind::Capture
+                    if (self.kind(i) == Kind::Capture || self.sub.inner.contains(&i))
                         && !m.dead.contains(&i)
                         && !plan.own.contains(&i)
                     {
