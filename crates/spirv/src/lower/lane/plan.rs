@@ -2221,4 +2221,126 @@ mod tests {
             }
         }
     }
+
+    /// `ReadLane`s of `a` at every lane and the lifter's multiplexer tree on the bits of `idx` (D020):
+    /// `a` of lane `idx & 31` (wave32).
+    fn pick_tree(b: &mut B, a: H, idx: H) -> H {
+        let conds: Vec<H> = (0..5)
+            .map(|j| {
+                let k = b.c32(j);
+                let sh = b.int(IntOp::LShr, idx, k);
+                let one = b.c32(1);
+                let bit = b.int(IntOp::And, sh, one);
+                let z = b.c32(0);
+                b.cmp(IntCmp::Ne, bit, z)
+            })
+            .collect();
+        fn build(b: &mut B, a: H, conds: &[H], first: u64, height: usize) -> H {
+            if height == 0 {
+                let l = b.c32(first);
+                return b.n(Node::ReadLane { a, lane: l });
+            }
+            let lo = build(b, a, conds, first, height - 1);
+            let hi = build(b, a, conds, first + (1 << (height - 1)), height - 1);
+            b.n(Node::Select {
+                cond: conds[height - 1],
+                a: hi,
+                b: lo,
+            })
+        }
+        build(b, a, &conds, 0, 5)
+    }
+
+    /// v3 = lane ^ m (one instruction); then, with `exec_from_s0`, `s_mov_b32 exec_lo, s0` (EXEC from an
+    /// unknown value); then `v5 = v1 of lane v3` (a pick); end. With `join_m`, v3 is instead set to
+    /// lane ^ m in one arm and lane ^ join_m in the other of a uniform branch, and the pick follows the
+    /// join.
+    fn lane_xor_pick(m: u64, exec_from_s0: bool, join_m: Option<u64>) -> Program {
+        let mut b = B::new(32);
+        let xor = |b: &mut B, m: u64| {
+            let l = b.n(Node::LaneId);
+            let k = b.c32(m);
+            let x = b.int(IntOp::Xor, l, k);
+            b.write_v(3, x);
+            b.end("v_xor_b32 v3, m, lane");
+        };
+        xor(&mut b, m);
+        if let Some(m2) = join_m {
+            b.cmp_s0();
+            let c = b.scc();
+            b.block(Terminator::Branch {
+                cond: c,
+                taken: bh(1),
+                not_taken: bh(2),
+            });
+            xor(&mut b, m2);
+            b.block(Terminator::Jump(bh(2)));
+        }
+        if exec_from_s0 {
+            let s = b.s(0);
+            b.write_s(EXEC_LO, s);
+            b.end("s_mov_b32 exec_lo, s0");
+        }
+        let a = b.v(1);
+        let idx = b.v(3);
+        let r = pick_tree(&mut b, a, idx);
+        b.write_v(5, r);
+        b.end("read v1 of lane v3");
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    #[test]
+    fn l44_picks_inside_a_subgroup_block_are_shuffles() {
+        let mut aligned = DeviceProfile::portable();
+        aligned.aligned_subgroup_size = 8;
+        let plan_with = |p: &Program, prof: &DeviceProfile| {
+            lane_plan(p, &layout(32, 64), prof, &LowerOptions::default()).expect("accepted")
+        };
+        // Fires: lane ^ 1, ^ 4 read the reader's block of 8; no exchange is left.
+        for m in [1, 4, 7] {
+            let p = lane_xor_pick(m, false, None);
+            let q = plan_with(&p, &aligned);
+            assert_eq!(q.shuffled.len(), 1, "m {m}\n{q}");
+            assert_eq!(q.barrier_sites().value_exchanges, 0, "m {m}");
+            assert!(q
+                .to_string()
+                .contains("L44 subgroup shuffles: blocks of 8 lanes, 1 cross-lane reads"));
+            assert!(
+                q.to_string().contains("L44 in the lane's subgroup block"),
+                "{q}"
+            );
+            // The portable profile (no measured layout) keeps the exchange.
+            let q = plan_with(&p, &DeviceProfile::portable());
+            assert!(q.shuffled.is_empty());
+            assert_eq!(q.barrier_sites().value_exchanges, 1, "m {m}");
+        }
+        // Does not: lane ^ 8 and ^ 16 leave the block; EXEC set from an unknown value after v3 was
+        // written (v3's claim was made for the launch EXEC's lanes, which need not hold the new EXEC's);
+        // after a join where the other way wrote lane ^ 8 (bit 3 unknown).
+        for (m, exec, join) in [
+            (8, false, None),
+            (16, false, None),
+            (1, true, None),
+            (1, false, Some(8)),
+        ] {
+            let p = lane_xor_pick(m, exec, join);
+            let q = plan_with(&p, &aligned);
+            assert!(
+                q.shuffled.is_empty(),
+                "m {m} exec {exec} join {join:?}\n{q}"
+            );
+            assert_eq!(q.barrier_sites().value_exchanges, 1);
+        }
+        // A join where both ways wrote a lane of the block (lane ^ 1 and lane ^ 2): bits 3, 4 are the
+        // lane's on both.
+        let q = plan_with(&lane_xor_pick(1, false, Some(2)), &aligned);
+        assert_eq!(q.shuffled.len(), 1, "{q}");
+        // Blocks of 64 do not divide a wave of 32: nothing.
+        let mut wide = DeviceProfile::portable();
+        wide.aligned_subgroup_size = 64;
+        let q = plan_with(&lane_xor_pick(1, false, None), &wide);
+        assert!(q.shuffled.is_empty());
+        assert!(q.to_string().contains("do not divide the wave"), "{q}");
+    }
 }
