@@ -39,6 +39,7 @@ use crate::hash::{HashMap, HashSet};
 use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{Handle, IntOp, Node, Program, Sreg, Ty, UnOp, Vreg, EXEC_LO};
 
+use super::super::operands;
 use super::ldsaddr::forward;
 use super::pick::Picks;
 
@@ -106,6 +107,8 @@ struct An<'a> {
     p: &'a Program,
     types: &'a Types,
     ws: u32,
+    /// Uses of each node (operands and branch conditions).
+    uses: Vec<u32>,
 }
 
 fn bits_of(v: &Val) -> [u8; 32] {
@@ -558,7 +561,10 @@ impl An<'_> {
         let uniform = |h: Handle<Node>| {
             self.types[h.index()].is_some_and(|t| t.1 == rdna2spv_ir::Shape::Uniform)
         };
-        (konst(z, 0) && konst(one, 1) && uniform(x) && !uniform(idx)).then_some([x, sh, and, idx])
+        // The shift and the AND are read by the test alone (they are not emitted when it shuffles).
+        let once = |h: Handle<Node>| self.uses[h.index()] == 1;
+        (konst(z, 0) && konst(one, 1) && uniform(x) && !uniform(idx) && once(sh) && once(and))
+            .then_some([x, sh, and, idx])
     }
 
     /// Bits `log2 size .. log2 ws` of an index are the lane's own.
@@ -723,7 +729,18 @@ impl SubPicks {
         {
             return out;
         }
-        let an = An { p, types, ws };
+        let mut uses = vec![0u32; p.nodes.len()];
+        for (_, n) in p.nodes.iter() {
+            for o in operands(n) {
+                uses[o.index()] += 1;
+            }
+        }
+        for (_, b) in p.blocks.iter() {
+            if let rdna2spv_ir::Terminator::Branch { cond, .. } = b.terminator {
+                uses[cond.index()] += 1;
+            }
+        }
+        let an = An { p, types, ws, uses };
         let mut entry = State {
             exec: Mask {
                 eq: Some(ENTRY),
