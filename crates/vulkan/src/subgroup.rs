@@ -12,7 +12,7 @@
 //! checks every member's ballot count and sum against the group's size and derives the effective
 //! size.
 
-use spirv::{BuiltIn, Capability, GroupOperation};
+use spirv::{BuiltIn, Capability, GroupOperation, Word};
 
 use crate::kernel::{KernelBuilder, PushArgs, LOCAL_SIZE};
 use crate::{Context, DispatchOptions, Result};
@@ -74,8 +74,26 @@ pub fn measure_records(
     requested: Option<u32>,
     force: bool,
 ) -> Result<Vec<[u32; RECORD_WORDS]>> {
+    run_records(
+        ctx,
+        &probe_module(),
+        &DispatchOptions {
+            required_subgroup_size: requested,
+            force_required_subgroup_size: force,
+            ..Default::default()
+        },
+    )
+}
+
+/// Dispatches a probe `module` over [`PROBE_WORKGROUPS`] workgroups of [`LOCAL_SIZE`] and returns each
+/// invocation's record of `N` words, in invocation order.
+fn run_records<const N: usize>(
+    ctx: &Context,
+    module: &[u32],
+    options: &DispatchOptions,
+) -> Result<Vec<[u32; N]>> {
     let n = PROBE_WORKGROUPS * LOCAL_SIZE;
-    let out = ctx.create_buffer(u64::from(n) * RECORD_WORDS as u64 * 4)?;
+    let out = ctx.create_buffer(u64::from(n) * N as u64 * 4)?;
     let inp = ctx.create_buffer(16)?;
     let args = PushArgs {
         input: inp.device_address(),
@@ -83,22 +101,23 @@ pub fn measure_records(
         count: n,
         param: 0,
     };
-    ctx.dispatch_with(
-        &probe_module(),
-        "main",
-        args.workgroups(),
-        &args.to_bytes(),
-        &DispatchOptions {
-            required_subgroup_size: requested,
-            force_required_subgroup_size: force,
-            ..Default::default()
-        },
-    )?;
-    let words = out.download_u32(0, n as usize * RECORD_WORDS)?;
+    ctx.dispatch_with(module, "main", args.workgroups(), &args.to_bytes(), options)?;
+    let words = out.download_u32(0, n as usize * N)?;
     Ok(words
-        .chunks_exact(RECORD_WORDS)
-        .map(|c| [c[0], c[1], c[2], c[3], c[4]])
+        .chunks_exact(N)
+        .map(|c| c.try_into().expect("N words"))
         .collect())
+}
+
+/// A probe kernel with the subgroup capability and `extra`: (builder, `SubgroupSize`,
+/// `SubgroupLocalInvocationId`, the subgroup scope constant).
+fn subgroup_kernel(extra: Capability) -> (KernelBuilder, Word, Word, Word) {
+    let mut k = KernelBuilder::new(&[Capability::GroupNonUniform, extra]);
+    let u = k.t.u32;
+    let size = k.load_builtin(u, BuiltIn::SubgroupSize);
+    let local = k.load_builtin(u, BuiltIn::SubgroupLocalInvocationId);
+    let scope = k.const32(u, spirv::Scope::Subgroup as u32);
+    (k, size, local, scope)
 }
 
 /// Measures the effective subgroup size when `requested` is asked for. A size the device does not
@@ -124,14 +143,8 @@ pub const LAYOUT_RECORD_WORDS: usize = 3;
 /// SubgroupLocalInvocationId, subgroupShuffle(GlobalInvocationId.x, layout_probe_source(local id,
 /// SubgroupSize))]`, read by [`rdna2spv_spirv::aligned_subgroup_size_of`].
 pub fn layout_module() -> Vec<u32> {
-    let mut k = KernelBuilder::new(&[
-        Capability::GroupNonUniform,
-        Capability::GroupNonUniformShuffle,
-    ]);
+    let (mut k, size, local, scope) = subgroup_kernel(Capability::GroupNonUniformShuffle);
     let u = k.t.u32;
-    let size = k.load_builtin(u, BuiltIn::SubgroupSize);
-    let local = k.load_builtin(u, BuiltIn::SubgroupLocalInvocationId);
-    let scope = k.const32(u, spirv::Scope::Subgroup as u32);
     // layout_probe_source: (local * 5 + 3) & (size - 1).
     let five = k.const32(u, 5);
     let three = k.const32(u, 3);
@@ -157,26 +170,7 @@ pub fn aligned_size(ctx: &Context) -> Result<(u32, Vec<[u32; LAYOUT_RECORD_WORDS
     if !ctx.info().subgroup_shuffle_compute {
         return Ok((0, Vec::new()));
     }
-    let n = PROBE_WORKGROUPS * LOCAL_SIZE;
-    let out = ctx.create_buffer(u64::from(n) * LAYOUT_RECORD_WORDS as u64 * 4)?;
-    let inp = ctx.create_buffer(16)?;
-    let args = PushArgs {
-        input: inp.device_address(),
-        output: out.device_address(),
-        count: n,
-        param: 0,
-    };
-    ctx.dispatch(
-        &layout_module(),
-        "main",
-        args.workgroups(),
-        &args.to_bytes(),
-    )?;
-    let words = out.download_u32(0, n as usize * LAYOUT_RECORD_WORDS)?;
-    let records: Vec<[u32; LAYOUT_RECORD_WORDS]> = words
-        .chunks_exact(LAYOUT_RECORD_WORDS)
-        .map(|c| [c[0], c[1], c[2]])
-        .collect();
+    let records = run_records(ctx, &layout_module(), &DispatchOptions::default())?;
     Ok((
         rdna2spv_spirv::aligned_subgroup_size_of(&records, LOCAL_SIZE),
         records,

@@ -58,8 +58,9 @@ enum Mask {
 }
 
 /// The abstract value of a node.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 enum Abs {
+    #[default]
     Unknown,
     /// A B32 value `c·X + k` in every lane of E0.
     Lane(Aff),
@@ -104,29 +105,38 @@ struct An<'a> {
 }
 
 /// The abstract values of one instruction's nodes so far, by node index (the nodes of an instruction are
-/// consecutive); a node of another instruction, or one not evaluated yet, is `Unknown`. One vector reused
-/// for every instruction of a block (issue 31, D204: a map per instruction was most of the analysis).
-#[derive(Default)]
-struct Vals {
+/// consecutive); a node of another instruction, or one not evaluated yet, is `T::default()` (unknown). One
+/// vector reused for every instruction of a block (issue 31, D204: a map per instruction was most of the
+/// analysis). Shared by L8 (here) and L44 (`sublane.rs`).
+pub(crate) struct Vals<T> {
     first: usize,
-    v: Vec<Abs>,
+    v: Vec<T>,
 }
 
-impl Vals {
-    fn start(&mut self, first: usize) {
+impl<T> Default for Vals<T> {
+    fn default() -> Self {
+        Vals {
+            first: 0,
+            v: Vec::new(),
+        }
+    }
+}
+
+impl<T: Clone + Default> Vals<T> {
+    pub(crate) fn start(&mut self, first: usize) {
         self.first = first;
         self.v.clear();
     }
 
-    fn push(&mut self, a: Abs) {
+    pub(crate) fn push(&mut self, a: T) {
         self.v.push(a);
     }
 
-    fn get(&self, i: usize) -> Abs {
+    pub(crate) fn get(&self, i: usize) -> T {
         i.checked_sub(self.first)
             .and_then(|k| self.v.get(k))
-            .copied()
-            .unwrap_or(Abs::Unknown)
+            .cloned()
+            .unwrap_or_default()
     }
 }
 
@@ -273,7 +283,7 @@ impl An<'_> {
     }
 
     /// `inst_exec`: EXEC at the instruction's start.
-    fn eval(&self, st: &State, vals: &Vals, h: Handle<Node>, inst_exec: Option<Mask>) -> Abs {
+    fn eval(&self, st: &State, vals: &Vals<Abs>, h: Handle<Node>, inst_exec: Option<Mask>) -> Abs {
         let get = |x: Handle<Node>| vals.get(x.index());
         match self.p.nodes[h] {
             Node::Const { ty: Ty::B32, bits } => Abs::Lane(Aff {

@@ -40,7 +40,7 @@ use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{Handle, IntOp, Node, Program, Sreg, Ty, UnOp, Vreg, EXEC_LO};
 
 use super::super::operands;
-use super::ldsaddr::forward;
+use super::ldsaddr::{forward, Vals};
 use super::pick::Picks;
 
 /// Bit codes of [`Val::Bits`]: 0, 1, bit j of the lane index (`LANE + j`), unknown.
@@ -70,8 +70,9 @@ struct Mask {
     sup: BTreeSet<u32>,
 }
 
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
 enum Abs {
+    #[default]
     Unknown,
     Val(Val),
     Mask(Mask),
@@ -281,7 +282,7 @@ impl An<'_> {
     }
 
     /// The abstract value of node `h`; `exec` is EXEC at the instruction's start.
-    fn eval(&self, st: &State, vals: &Vals, h: Handle<Node>, exec: &Mask) -> Abs {
+    fn eval(&self, st: &State, vals: &Vals<Abs>, h: Handle<Node>, exec: &Mask) -> Abs {
         let get = |x: Handle<Node>| vals.get(x.index());
         let ty = self.types[h.index()].map_or(Ty::B32, |t| t.0);
         match self.p.nodes[h] {
@@ -677,31 +678,6 @@ fn m_of(a: &Abs) -> Option<&Mask> {
     match a {
         Abs::Mask(m) => Some(m),
         _ => None,
-    }
-}
-
-/// The abstract values of one instruction's nodes so far (the nodes of an instruction are consecutive).
-#[derive(Default)]
-struct Vals {
-    first: usize,
-    v: Vec<Abs>,
-}
-
-impl Vals {
-    fn start(&mut self, first: usize) {
-        self.first = first;
-        self.v.clear();
-    }
-
-    fn push(&mut self, a: Abs) {
-        self.v.push(a);
-    }
-
-    fn get(&self, i: usize) -> Abs {
-        i.checked_sub(self.first)
-            .and_then(|k| self.v.get(k))
-            .cloned()
-            .unwrap_or(Abs::Unknown)
     }
 }
 
