@@ -13,30 +13,32 @@
 //! lane's work-item id x (v0 at entry). It applies only to workgroups of shape `[n, 1, 1]`, where X
 //! identifies the invocation: two different lanes of the workgroup have different X.
 //!
-//! * A VGPR claim `v = c·X + k (mod 2^32)` holds in every lane of E0. v0 starts as `X`. A write keeps
-//!   the claim of its value only when EXEC is exactly E0 (every lane of E0 writes); under any other EXEC
-//!   the claim survives only if the value's claim equals the old one, else the register is unknown.
-//! * EXEC is [`Mask::Exact`] (= E0), [`Mask::Sub`]`(lo, hi)` (a subset of E0 whose lanes have
-//!   `lo ≤ X ≤ hi`) or unknown (may hold lanes outside E0: nothing is claimed). A ballot of a compare of a
-//!   claimed value with a constant narrows the range (the ballot's bit is the old EXEC bit and the
-//!   compare); And keeps the smaller, Or the hull (Exact when one side is Exact and the other within E0),
-//!   copies through SGPRs keep it, everything else is unknown.
-//! * At a block's start the claims are those all its reached predecessors agree on (ranges: the hull); a
-//!   fixed point over the CFG, abandoned (no claims at all) if it does not settle in [`MAX_SWEEPS`].
+//! * A VGPR claim `v = c·X + k (mod 2^32)` holds in the lanes of one EXEC version (`versions.rs`, shared
+//!   with L44; D218): v0 starts as `X` in the launch EXEC's, [`ENTRY`]; a write under version h claims
+//!   its value in h and keeps an older claim in a version around h only where the two agree. A claim is
+//!   used where EXEC is inside its version. (Before D218 a write under any EXEC but the launch one lost
+//!   its claim: rocPRIM computes its exchange addresses inside `s_and_saveexec` regions.)
+//! * A mask may carry a range `lo ≤ X ≤ hi` of its lanes: a ballot of a compare of a claimed value with a
+//!   constant narrows it (the ballot's bit is the old EXEC bit and the compare), AND keeps the smaller,
+//!   OR and XOR the hull; EXEC made from a mask keeps its range. SGPRs hold masks and constants.
+//! * At a block's start the claims are those its reached predecessors agree on (`versions.rs`); a fixed
+//!   point over the CFG, abandoned (no claims at all) if it does not settle in [`MAX_SWEEPS`].
 //!
 //! An LDS access then has lanes `X ∈ [lo, hi]` and the byte address `c·X + k + offset`, exact when it
 //! stays in `[0, 2^32)` over the range (then the 32-bit wrap-around is the identity). Two accesses
 //! conflict when some lanes `a ≠ b` of them touch a common dword (each access widened to the dwords it
 //! touches); with one slope `c` this is `c·(a − b)` in an interval, checked for every `a − b ≠ 0` the
 //! ranges allow. Accesses that no lane performs, or that one single lane (the same) performs, never
-//! conflict, whatever their addresses. Different slopes, an unknown address or an unknown EXEC count as
-//! a conflict. `lane_lds_fence` applies it only when every access since the last barrier is in the
+//! conflict, whatever their addresses. Different slopes, an unknown address or an EXEC not inside the
+//! launch one (it may hold lanes outside E0) count as a conflict. `lane_lds_fence` applies it only when every access since the last barrier is in the
 //! current block (its start is clean, D106, or the barrier is in it), so all of them are known.
 
 use std::collections::BTreeMap;
 
 use rdna2spv_ir::verify::Types;
-use rdna2spv_ir::{Handle, IntCmp, IntOp, Node, Program, Space, Sreg, Ty, UnOp, Vreg, EXEC_LO};
+use rdna2spv_ir::{Handle, IntCmp, IntOp, Node, Program, Space, Ty, UnOp};
+
+use super::versions::{Claim, Mask, Sgpr, ENTRY};
 
 /// Sweeps of the fixed point before the analysis gives up.
 const MAX_SWEEPS: usize = 64;
@@ -48,21 +50,24 @@ struct Aff {
     k: u32,
 }
 
-/// What EXEC (or a mask value) holds, relative to E0.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Mask {
-    /// Exactly E0.
-    Exact,
-    /// A subset of E0 whose lanes have `lo ≤ X ≤ hi`.
-    Sub(i64, i64),
+impl Claim for Aff {
+    /// One affine value is claimed only where both sides agree.
+    fn meet(&self, other: &Aff) -> Option<Aff> {
+        (self == other).then_some(*self)
+    }
+
+    /// Two claims true of the same lanes: either says it all.
+    fn refine(&self, _other: &Aff) -> Aff {
+        *self
+    }
 }
 
 /// The abstract value of a node.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
 enum Abs {
     #[default]
     Unknown,
-    /// A B32 value `c·X + k` in every lane of E0.
+    /// A B32 value `c·X + k` in every active lane.
     Lane(Aff),
     /// A B1 condition that implies `lo ≤ X ≤ hi`.
     Cond(i64, i64),
@@ -70,12 +75,7 @@ enum Abs {
     Mask(Mask),
 }
 
-#[derive(Clone, PartialEq, Debug, Default)]
-struct State {
-    vgpr: BTreeMap<Vreg, Aff>,
-    /// Claimed SGPR values by first word, with their type (B32: one word, B64: two).
-    sgpr: BTreeMap<Sreg, (Ty, Abs)>,
-}
+type State = super::versions::State<Aff>;
 
 /// One LDS access: the lanes that may perform it (`lo ≤ X ≤ hi`) and the dwords it touches,
 /// `c·X + w0 ..= c·X + w1`.
@@ -101,7 +101,7 @@ struct An<'a> {
     types: &'a Types,
     /// X ranges over `0..=xmax`.
     xmax: i64,
-    exec_ty: Ty,
+    ws: u32,
 }
 
 /// The abstract values of one instruction's nodes so far, by node index (the nodes of an instruction are
@@ -140,28 +140,9 @@ impl<T: Clone + Default> Vals<T> {
     }
 }
 
-fn meet(a: Mask, b: Mask) -> Mask {
-    match (a, b) {
-        (Mask::Exact, m) | (m, Mask::Exact) => m,
-        (Mask::Sub(l0, h0), Mask::Sub(l1, h1)) => Mask::Sub(l0.max(l1), h0.min(h1)),
-    }
-}
-
-fn join_mask(a: Mask, b: Mask) -> Mask {
-    match (a, b) {
-        (Mask::Exact, Mask::Exact) => Mask::Exact,
-        (Mask::Exact, Mask::Sub(..)) | (Mask::Sub(..), Mask::Exact) => Mask::Exact,
-        (Mask::Sub(l0, h0), Mask::Sub(l1, h1)) => Mask::Sub(l0.min(l1), h0.max(h1)),
-    }
-}
-
 impl An<'_> {
     fn ty(&self, h: Handle<Node>) -> Ty {
         self.types[h.index()].map_or(Ty::B32, |t| t.0)
-    }
-
-    fn full(&self) -> Mask {
-        Mask::Sub(0, self.xmax)
     }
 
     /// The exact value of `a` at X (when `a` stays in `[0, 2^32)` over `lo..=hi` with some
@@ -247,53 +228,30 @@ impl An<'_> {
         Abs::Cond(lo.max(0), hi.min(self.xmax))
     }
 
-    fn read_sgpr(&self, st: &State, reg: Sreg, ty: Ty) -> Abs {
-        match st.sgpr.get(&reg) {
-            Some(&(t, v)) if t == ty => v,
-            // exec_lo of a wave64 EXEC: a subset of it.
-            Some(&(Ty::B64, Abs::Mask(m))) if reg == EXEC_LO && ty == Ty::B32 => {
-                Abs::Mask(meet(m, self.full()))
-            }
-            _ => Abs::Unknown,
-        }
-    }
-
-    fn write_sgpr(&self, st: &mut State, reg: Sreg, ty: Ty, v: Abs) {
-        let words = if ty == Ty::B64 { 2 } else { 1 };
-        let lo = reg.saturating_sub(1);
-        let hit: Vec<Sreg> = st
-            .sgpr
-            .range(lo..reg + words)
-            .filter(|(&r, &(t, _))| r + if t == Ty::B64 { 2 } else { 1 } > reg)
-            .map(|(&r, _)| r)
-            .collect();
-        for r in hit {
-            st.sgpr.remove(&r);
-        }
-        if matches!(ty, Ty::B32 | Ty::B64) && v != Abs::Unknown {
-            st.sgpr.insert(reg, (ty, v));
-        }
-    }
-
-    fn exec(&self, st: &State) -> Option<Mask> {
-        match self.read_sgpr(st, EXEC_LO, self.exec_ty) {
-            Abs::Mask(m) => Some(m),
-            _ => None,
-        }
-    }
-
-    /// `inst_exec`: EXEC at the instruction's start.
-    fn eval(&self, st: &State, vals: &Vals<Abs>, h: Handle<Node>, inst_exec: Option<Mask>) -> Abs {
+    /// `exec`: EXEC at the instruction's start.
+    fn eval(&self, st: &State, vals: &Vals<Abs>, h: Handle<Node>, exec: &Mask) -> Abs {
         let get = |x: Handle<Node>| vals.get(x.index());
+        let mask = |op: IntOp, a: Abs, b: Abs| match (op, a, b) {
+            (IntOp::And, Abs::Mask(x), Abs::Mask(y)) => Abs::Mask(x.and(&y)),
+            // A mask ANDed with anything: some of its lanes.
+            (IntOp::And, Abs::Mask(x), _) | (IntOp::And, _, Abs::Mask(x)) => Abs::Mask(x.part()),
+            (IntOp::Or, Abs::Mask(x), Abs::Mask(y)) => Abs::Mask(x.or(&y)),
+            (IntOp::Xor, Abs::Mask(x), Abs::Mask(y)) => Abs::Mask(x.xor(&y)),
+            _ => Abs::Unknown,
+        };
         match self.p.nodes[h] {
             Node::Const { ty: Ty::B32, bits } => Abs::Lane(Aff {
                 c: 0,
                 k: bits as u32,
             }),
             Node::ReadVgpr { reg, ty: Ty::B32 } => {
-                st.vgpr.get(&reg).map_or(Abs::Unknown, |&a| Abs::Lane(a))
+                st.usable(reg, exec).map_or(Abs::Unknown, Abs::Lane)
             }
-            Node::ReadSgpr { reg, ty } => self.read_sgpr(st, reg, ty),
+            Node::ReadSgpr { reg, ty } => match st.read_sgpr(reg, ty) {
+                Some(Sgpr::Mask(m)) => Abs::Mask(m),
+                Some(Sgpr::Const(k)) if ty == Ty::B32 => Abs::Lane(Aff { c: 0, k: k as u32 }),
+                _ => Abs::Unknown,
+            },
             Node::Int {
                 op,
                 ty: Ty::B32,
@@ -323,26 +281,14 @@ impl An<'_> {
                     })
                 }
                 (IntOp::And, Abs::Lane(x), Abs::Lane(y)) => self.and_low(x, y),
-                (IntOp::And, Abs::Mask(x), Abs::Mask(y)) => Abs::Mask(meet(x, y)),
-                (IntOp::And, Abs::Mask(x), _) | (IntOp::And, _, Abs::Mask(x)) => {
-                    Abs::Mask(meet(x, self.full()))
-                }
-                (IntOp::Or, Abs::Mask(x), Abs::Mask(y)) => Abs::Mask(join_mask(x, y)),
-                _ => Abs::Unknown,
+                (op, x, y) => mask(op, x, y),
             },
             Node::Int {
                 op,
                 ty: Ty::B64,
                 a,
                 b,
-            } => match (op, get(a), get(b)) {
-                (IntOp::And, Abs::Mask(x), Abs::Mask(y)) => Abs::Mask(meet(x, y)),
-                (IntOp::And, Abs::Mask(x), _) | (IntOp::And, _, Abs::Mask(x)) => {
-                    Abs::Mask(meet(x, self.full()))
-                }
-                (IntOp::Or, Abs::Mask(x), Abs::Mask(y)) => Abs::Mask(join_mask(x, y)),
-                _ => Abs::Unknown,
-            },
+            } => mask(op, get(a), get(b)),
             Node::IntCmp {
                 op,
                 ty: Ty::B32,
@@ -350,16 +296,12 @@ impl An<'_> {
                 b,
             } => self.cond(op, get(a), get(b)),
             Node::Ballot { cond } => {
-                // Bit = the lane's EXEC bit and `cond`: within EXEC, the instruction's or the current
-                // one (whichever the ballot reads: both are allowed for).
-                let (Some(a), Some(b)) = (inst_exec, self.exec(st)) else {
-                    return Abs::Unknown;
+                // Bit = the lane's EXEC bit and `cond`.
+                let range = match get(cond) {
+                    Abs::Cond(lo, hi) => Some((lo, hi)),
+                    _ => None,
                 };
-                let e = meet(join_mask_keep(a, b, self.xmax), self.full());
-                match get(cond) {
-                    Abs::Cond(lo, hi) => Abs::Mask(meet(e, Mask::Sub(lo, hi))),
-                    _ => Abs::Mask(e),
-                }
+                Abs::Mask(Mask::ballot(exec, &st.exec, range))
             }
             Node::Unary {
                 op: UnOp::Trunc | UnOp::ZExt,
@@ -367,8 +309,9 @@ impl An<'_> {
                 a,
             } => match get(a) {
                 // Bit positions stay; a wave64 mask cut to 32 bits loses lanes 32..63.
-                Abs::Mask(m) if ty == Ty::B64 || self.exec_ty == Ty::B32 => Abs::Mask(m),
-                Abs::Mask(m) => Abs::Mask(meet(m, self.full())),
+                Abs::Mask(m) => {
+                    Abs::Mask(m.resized(ty.bits() >= self.ws && self.ty(a).bits() >= self.ws))
+                }
                 _ => Abs::Unknown,
             },
             _ => Abs::Unknown,
@@ -380,58 +323,47 @@ impl An<'_> {
         let blk = &self.p.blocks[Handle::from_index(b)];
         let mut vals = Vals::default();
         for inst in &blk.insts {
-            let exec = self.exec(&st);
+            let exec = st.exec.clone();
             vals.start(inst.nodes.start as usize);
             for (h, n) in self.p.inst_nodes(inst) {
-                let v = self.eval(&st, &vals, h, exec);
+                let v = self.eval(&st, &vals, h, &exec);
                 vals.push(v);
                 match *n {
+                    // Applied in order (a later read in the same instruction sees it); EXEC is the
+                    // instruction's.
                     Node::WriteVgpr { reg, value } => {
-                        // Applied in order (a later read in the same instruction sees it); EXEC is the
-                        // instruction's.
-                        let new = match (self.ty(value), vals.get(value.index())) {
+                        let words = if self.ty(value) == Ty::B64 { 2 } else { 1 };
+                        let claim = match (self.ty(value), vals.get(value.index())) {
                             (Ty::B32, Abs::Lane(a)) => Some(a),
                             _ => None,
                         };
-                        let old = st.vgpr.get(&reg).copied();
-                        // Under EXEC = E0 every lane of E0 takes the new value; under any other EXEC
-                        // only a value equal to the old one keeps the claim.
-                        let keep = if exec == Some(Mask::Exact) || new == old {
-                            new
-                        } else {
-                            None
-                        };
-                        let words = match self.ty(value) {
-                            Ty::B64 => 2,
-                            _ => 1,
-                        };
-                        for r in reg..reg.saturating_add(words) {
-                            st.vgpr.remove(&r);
-                        }
-                        if let Some(a) = keep {
-                            st.vgpr.insert(reg, a);
-                        }
+                        st.write_vgpr(reg, words, claim, &exec);
                     }
                     Node::WriteSgpr { reg, value } => {
-                        let v = vals.get(value.index());
-                        self.write_sgpr(&mut st, reg, self.ty(value), v);
+                        let v = match vals.get(value.index()) {
+                            Abs::Mask(m) => Some(Sgpr::Mask(m)),
+                            Abs::Lane(Aff { c: 0, k }) => Some(Sgpr::Const(k as u64)),
+                            _ => None,
+                        };
+                        st.write_sgpr(reg, self.ty(value), v, h.index());
                     }
                     _ => {}
                 }
-                if let Some(o) = out.as_deref_mut() {
-                    if let (Some((addr, offset, bytes)), Some(e)) =
-                        (lds_access(self.p, self.types, h), exec)
-                    {
-                        let (lo, hi) = match e {
-                            Mask::Exact => (0, self.xmax),
-                            Mask::Sub(lo, hi) => (lo, hi),
-                        };
-                        o.lanes.insert(h.index(), (lo, hi));
-                        if let (true, Abs::Lane(a)) = (lo <= hi, vals.get(addr.index())) {
-                            if let Some(acc) = self.access(a, offset, bytes, lo, hi) {
-                                o.acc.insert(h.index(), acc);
-                            }
-                        }
+                let Some(o) = out.as_deref_mut() else {
+                    continue;
+                };
+                // Only lanes of E0 have distinct work-item ids.
+                let (Some((addr, offset, bytes)), true) =
+                    (lds_access(self.p, self.types, h), exec.sup.contains(&ENTRY))
+                else {
+                    continue;
+                };
+                let (lo, hi) = exec.range.unwrap_or((0, self.xmax));
+                let (lo, hi) = (lo.max(0), hi.min(self.xmax));
+                o.lanes.insert(h.index(), (lo, hi));
+                if let (true, Abs::Lane(a)) = (lo <= hi, vals.get(addr.index())) {
+                    if let Some(acc) = self.access(a, offset, bytes, lo, hi) {
+                        o.acc.insert(h.index(), acc);
                     }
                 }
             }
@@ -517,43 +449,6 @@ fn lds_access(p: &Program, types: &Types, h: Handle<Node>) -> Option<(Handle<Nod
     }
 }
 
-fn join(a: &State, b: &State, xmax: i64) -> State {
-    let vgpr = a
-        .vgpr
-        .iter()
-        .filter(|(r, v)| b.vgpr.get(r) == Some(v))
-        .map(|(&r, &v)| (r, v))
-        .collect();
-    let mut sgpr = BTreeMap::new();
-    for (&r, &(t, v)) in &a.sgpr {
-        let Some(&(t2, w)) = b.sgpr.get(&r) else {
-            continue;
-        };
-        if t != t2 {
-            continue;
-        }
-        let j = match (v, w) {
-            _ if v == w => v,
-            (Abs::Mask(x), Abs::Mask(y)) => Abs::Mask(join_mask_keep(x, y, xmax)),
-            _ => continue,
-        };
-        sgpr.insert(r, (t, j));
-    }
-    State { vgpr, sgpr }
-}
-
-/// The join of two masks at a CFG merge: either may hold, so the result must contain both: Exact only
-/// when both are Exact (a Sub may be smaller than E0, and "Exact" is used to mean every lane of E0).
-fn join_mask_keep(a: Mask, b: Mask, xmax: i64) -> Mask {
-    match (a, b) {
-        (Mask::Exact, Mask::Exact) => Mask::Exact,
-        (Mask::Exact, Mask::Sub(l, h)) | (Mask::Sub(l, h), Mask::Exact) => {
-            Mask::Sub(l.min(0), h.max(xmax))
-        }
-        (Mask::Sub(l0, h0), Mask::Sub(l1, h1)) => Mask::Sub(l0.min(l1), h0.max(h1)),
-    }
-}
-
 /// A forward analysis over the CFG to its fixed point: the start state of every block reached from
 /// block 0 (which starts from `entry`), running each block with `run` from its start state and joining
 /// the states that meet at a block with `join`; `None` when it does not settle in [`MAX_SWEEPS`]. A
@@ -618,19 +513,11 @@ impl LdsAddrs {
             p,
             types,
             xmax: workgroup[0] as i64 - 1,
-            exec_ty: if wave_size == 64 { Ty::B64 } else { Ty::B32 },
+            ws: wave_size,
         };
-        let mut entry = State::default();
-        entry.vgpr.insert(0, Aff { c: 1, k: 0 });
-        entry
-            .sgpr
-            .insert(EXEC_LO, (an.exec_ty, Abs::Mask(Mask::Exact)));
-        let Some(start) = forward(
-            p,
-            entry,
-            |b, s| an.block(b, s, None),
-            |a, b, _| join(a, b, an.xmax),
-        ) else {
+        let mut entry = State::entry(wave_size, Some((0, an.xmax)));
+        entry.vgpr.insert(0, [(ENTRY, Aff { c: 1, k: 0 })].into());
+        let Some(start) = forward(p, entry, |b, s| an.block(b, s, None), State::join) else {
             return out;
         };
         for (b, s) in start.into_iter().enumerate() {

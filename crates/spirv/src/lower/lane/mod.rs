@@ -72,6 +72,7 @@ mod plan;
 mod shrink;
 mod split;
 pub(crate) mod sublane;
+mod versions;
 pub(crate) use fuse::fuse_guards;
 pub(crate) use labels::PAUSED;
 pub(crate) use masks::span;

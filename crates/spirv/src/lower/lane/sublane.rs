@@ -17,15 +17,8 @@
 //!   `v_mbcnt_lo_u32_b32 v, -1, 0` is the lane index), or bit by bit (`Val::Bits`: each bit 0, 1, bit j of
 //!   the lane index, or unknown). Bitwise operations, shifts by a constant and selects on an unknown
 //!   condition (each bit kept where both sides agree) work on bits.
-//! * EXEC versions: EXEC is one version (an id) with the set of versions known to contain it. Entry:
-//!   the launch EXEC. A compare into EXEC (`v_cmpx`, `s_and_saveexec`) makes a new version inside the
-//!   current one; `s_or_b32 exec_lo, exec_lo, s4` where EXEC is inside the mask saved in `s4` makes EXEC
-//!   that mask's version again (the OR of a subset is the superset); any other EXEC write makes a version
-//!   with only the supersets its value has. Where two paths meet with different EXEC versions, the block
-//!   starts with a version of its own inside both paths' common supersets.
-//! * A VGPR write under version h gives the claim (new value, h); each older claim (v, w) becomes (v ⊓ new,
-//!   w): the lanes of w outside h kept v, those inside took the new value. A claim is used only where
-//!   the current EXEC is inside its version (every active lane has the claimed value).
+//! * Each claim holds in the lanes of one EXEC version (`versions.rs`, shared with L8): it is used only
+//!   where the current EXEC is inside its version (every active lane has the claimed value).
 //! * The fixed point is `ldsaddr::forward`'s; if it does not settle, no pick is local.
 //!
 //! A pick root is local when the EXEC of its instruction is known (a version) and its index's bits
@@ -33,26 +26,22 @@
 //! block. Inactive lanes may read anywhere: their results are discarded by the guards, as the
 //! exchange's would be.
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use crate::hash::{HashMap, HashSet};
 use rdna2spv_ir::verify::Types;
-use rdna2spv_ir::{Handle, IntOp, Node, Program, Sreg, Ty, UnOp, Vreg, EXEC_LO};
+use rdna2spv_ir::{Handle, IntOp, Node, Program, Ty, UnOp};
 
 use super::super::operands;
 use super::ldsaddr::{forward, Vals};
 use super::pick::Picks;
+use super::versions::{Claim, Mask, Sgpr, ENTRY};
+
+type State = super::versions::State<Val>;
 
 /// Bit codes of [`Val::Bits`]: 0, 1, bit j of the lane index (`LANE + j`), unknown.
 const ZERO: u8 = 0;
 const ONE: u8 = 1;
 const LANE: u8 = 2;
 const UNKNOWN: u8 = 0xff;
-
-/// The launch EXEC's version.
-const ENTRY: u32 = u32::MAX;
-/// Version ids of block starts where paths with different EXEC versions meet: `JOIN - block`.
-const JOIN: u32 = u32::MAX - 1;
 
 /// A value in every lane of the wave.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -63,30 +52,12 @@ enum Val {
     Bits([u8; 32]),
 }
 
-/// A lane mask: equal to version `eq` (when known), and inside every version of `sup`.
-#[derive(Clone, PartialEq, Eq, Debug)]
-struct Mask {
-    eq: Option<u32>,
-    sup: BTreeSet<u32>,
-}
-
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 enum Abs {
     #[default]
     Unknown,
     Val(Val),
     Mask(Mask),
-}
-
-#[derive(Clone, PartialEq, Eq, Debug)]
-struct State {
-    /// EXEC: always a version (`eq` set).
-    exec: Mask,
-    /// Claims per VGPR: by version, the value every lane of that version holds; only versions EXEC may
-    /// still be inside ([`State::live`]) are kept.
-    vgpr: BTreeMap<Vreg, BTreeMap<u32, Val>>,
-    /// Masks held in SGPRs (first word, type).
-    sgpr: BTreeMap<Sreg, (Ty, Mask)>,
 }
 
 /// The pick roots (node indices) whose source lane stays in the reader's block of `size` lanes, and
@@ -136,40 +107,38 @@ fn bits_of(v: &Val) -> [u8; 32] {
     }
 }
 
-/// The claim both values allow: equal lanes stay exact, else bit by bit where they agree.
-fn meet(a: &Val, b: &Val) -> Val {
-    if a == b {
-        return a.clone();
+impl Claim for Val {
+    /// Equal lanes stay exact, else bit by bit where they agree.
+    fn meet(&self, other: &Val) -> Option<Val> {
+        if self == other {
+            return Some(self.clone());
+        }
+        let (x, y) = (bits_of(self), bits_of(other));
+        let mut out = [UNKNOWN; 32];
+        for i in 0..32 {
+            if x[i] == y[i] {
+                out[i] = x[i];
+            }
+        }
+        out.iter().any(|&c| c != UNKNOWN).then_some(Val::Bits(out))
     }
-    let (x, y) = (bits_of(a), bits_of(b));
-    let mut out = [UNKNOWN; 32];
-    for i in 0..32 {
-        if x[i] == y[i] {
-            out[i] = x[i];
+
+    /// Exact lanes if either is, else every bit either knows.
+    fn refine(&self, other: &Val) -> Val {
+        match (self, other) {
+            (Val::Lanes(_), _) => self.clone(),
+            (_, Val::Lanes(_)) => other.clone(),
+            (Val::Bits(x), Val::Bits(y)) => {
+                let mut out = *x;
+                for i in 0..32 {
+                    if out[i] == UNKNOWN {
+                        out[i] = y[i];
+                    }
+                }
+                Val::Bits(out)
+            }
         }
     }
-    Val::Bits(out)
-}
-
-fn informative(v: &Val) -> bool {
-    match v {
-        Val::Lanes(_) => true,
-        Val::Bits(b) => b.iter().any(|&c| c != UNKNOWN),
-    }
-}
-
-fn join_mask(a: &Mask, b: &Mask, fresh: u32) -> Mask {
-    if a == b {
-        return a.clone();
-    }
-    let mut sup: BTreeSet<u32> = a.sup.intersection(&b.sup).copied().collect();
-    let eq = if a.eq == b.eq {
-        a.eq
-    } else {
-        sup.insert(fresh);
-        Some(fresh)
-    };
-    Mask { eq, sup }
 }
 
 impl An<'_> {
@@ -197,33 +166,16 @@ impl An<'_> {
         }
         if let (Abs::Mask(x), Abs::Mask(y)) = (a, b) {
             return match op {
-                IntOp::And if x.eq.is_some() && x.eq == y.eq => Abs::Mask(x.clone()),
-                IntOp::And => Abs::Mask(Mask {
-                    eq: None,
-                    sup: x.sup.union(&y.sup).copied().collect(),
-                }),
-                IntOp::Or => match (x.eq, y.eq) {
-                    (Some(e), _) if y.sup.contains(&e) => Abs::Mask(x.clone()),
-                    (_, Some(e)) if x.sup.contains(&e) => Abs::Mask(y.clone()),
-                    _ => Abs::Mask(Mask {
-                        eq: None,
-                        sup: x.sup.intersection(&y.sup).copied().collect(),
-                    }),
-                },
-                IntOp::Xor => Abs::Mask(Mask {
-                    eq: None,
-                    sup: x.sup.intersection(&y.sup).copied().collect(),
-                }),
+                IntOp::And => Abs::Mask(x.and(y)),
+                IntOp::Or => Abs::Mask(x.or(y)),
+                IntOp::Xor => Abs::Mask(x.xor(y)),
                 _ => Abs::Unknown,
             };
         }
         if op == IntOp::And {
             // A mask ANDed with anything stays inside the mask's versions.
             if let Some(m) = m_of(a).or_else(|| m_of(b)) {
-                return Abs::Mask(Mask {
-                    eq: None,
-                    sup: m.sup.clone(),
-                });
+                return Abs::Mask(m.part());
             }
         }
         if ty != Ty::B32 {
@@ -288,20 +240,14 @@ impl An<'_> {
         match self.p.nodes[h] {
             Node::Const { bits, ty } => self.lanes(|_| bits, ty),
             Node::LaneId => self.lanes(|l| l as u64, Ty::B32),
-            Node::ReadVgpr { reg, ty: Ty::B32 } => st
-                .vgpr
-                .get(&reg)
-                .and_then(|cs| usable(cs, exec))
-                .map_or(Abs::Unknown, Abs::Val),
-            Node::ReadSgpr { reg, ty } => {
-                if reg == EXEC_LO && ty == self.exec_ty() {
-                    return Abs::Mask(st.exec.clone());
-                }
-                match st.sgpr.get(&reg) {
-                    Some((t, m)) if *t == ty => Abs::Mask(m.clone()),
-                    _ => Abs::Unknown,
-                }
+            Node::ReadVgpr { reg, ty: Ty::B32 } => {
+                st.usable(reg, exec).map_or(Abs::Unknown, Abs::Val)
             }
+            // SGPR constants are not used here (uniform values come from constants and masks).
+            Node::ReadSgpr { reg, ty } => match st.read_sgpr(reg, ty) {
+                Some(Sgpr::Mask(m)) => Abs::Mask(m),
+                _ => Abs::Unknown,
+            },
             Node::Int { op, ty, a, b } => self.int(op, ty, &get(a), &get(b)),
             Node::IntCmp { op, ty: cty, a, b } => match (get(a), get(b)) {
                 (Abs::Val(Val::Lanes(x)), Abs::Val(Val::Lanes(y))) => {
@@ -312,14 +258,9 @@ impl An<'_> {
             Node::Unary { op, ty, a } => {
                 let from = self.ty(a);
                 match (op, get(a)) {
-                    (UnOp::ZExt | UnOp::Trunc, Abs::Mask(m)) => Abs::Mask(Mask {
-                        eq: if ty.bits() >= self.ws && from.bits() >= self.ws {
-                            m.eq
-                        } else {
-                            None
-                        },
-                        sup: m.sup,
-                    }),
+                    (UnOp::ZExt | UnOp::Trunc, Abs::Mask(m)) => {
+                        Abs::Mask(m.resized(ty.bits() >= self.ws && from.bits() >= self.ws))
+                    }
                     (_, Abs::Val(Val::Lanes(x))) => match op {
                         UnOp::ZExt | UnOp::Trunc => self.lanes(|l| x[l] & from.mask(), ty),
                         UnOp::SExt => self.lanes(
@@ -346,10 +287,7 @@ impl An<'_> {
             Node::Extract { ty, a, shift } => match get(a) {
                 Abs::Val(Val::Lanes(x)) => self.lanes(|l| x[l] >> shift, ty),
                 // The low word of a wave32 mask widened: the same lanes.
-                Abs::Mask(m) if shift == 0 && self.ws == 32 => Abs::Mask(Mask {
-                    eq: None,
-                    sup: m.sup,
-                }),
+                Abs::Mask(m) if shift == 0 && self.ws == 32 => Abs::Mask(m.part()),
                 _ => Abs::Unknown,
             },
             Node::Concat { lo, hi } => match (get(lo), get(hi)) {
@@ -367,104 +305,19 @@ impl An<'_> {
                     (c, x, y) => match (Self::uniform(&c), x, y) {
                         (Some(1), x, _) => x,
                         (Some(0), _, y) => y,
-                        (_, Abs::Val(x), Abs::Val(y)) if ty == Ty::B32 => Abs::Val(meet(&x, &y)),
-                        (_, Abs::Mask(x), Abs::Mask(y)) => {
-                            if x == y {
-                                Abs::Mask(x)
-                            } else {
-                                Abs::Mask(Mask {
-                                    eq: None,
-                                    sup: x.sup.intersection(&y.sup).copied().collect(),
-                                })
-                            }
+                        (_, Abs::Val(x), Abs::Val(y)) if ty == Ty::B32 => {
+                            x.meet(&y).map_or(Abs::Unknown, Abs::Val)
                         }
+                        (_, Abs::Mask(x), Abs::Mask(y)) => Abs::Mask(x.either(&y)),
                         _ => Abs::Unknown,
                     },
                 }
             }
             // A ballot is inside the EXEC it reads (the instruction's; both it and the current
             // one are allowed for).
-            Node::Ballot { .. } => Abs::Mask(Mask {
-                eq: None,
-                sup: exec.sup.intersection(&st.exec.sup).copied().collect(),
-            }),
+            Node::Ballot { .. } => Abs::Mask(Mask::ballot(exec, &st.exec, None)),
             _ => Abs::Unknown,
         }
-    }
-
-    fn exec_ty(&self) -> Ty {
-        if self.ws == 64 {
-            Ty::B64
-        } else {
-            Ty::B32
-        }
-    }
-
-    fn write_sgpr(&self, st: &mut State, reg: Sreg, ty: Ty, v: Abs, node: usize) {
-        if reg == EXEC_LO && ty == self.exec_ty() {
-            st.exec = match v {
-                Abs::Mask(m) if m.eq.is_some() => m,
-                Abs::Mask(m) => {
-                    let mut sup = m.sup;
-                    sup.insert(node as u32);
-                    Mask {
-                        eq: Some(node as u32),
-                        sup,
-                    }
-                }
-                _ => Mask {
-                    eq: Some(node as u32),
-                    sup: BTreeSet::from([node as u32]),
-                },
-            };
-            // Masks saved as "EXEC's version" stay what they were.
-            return;
-        }
-        let words = if ty == Ty::B64 { 2 } else { 1 };
-        let hit: Vec<Sreg> = st
-            .sgpr
-            .range(reg.saturating_sub(1)..reg + words)
-            .filter(|(&r, (t, _))| r + if *t == Ty::B64 { 2 } else { 1 } > reg)
-            .map(|(&r, _)| r)
-            .collect();
-        for r in hit {
-            st.sgpr.remove(&r);
-        }
-        let exec_words = if self.ws == 64 { 2 } else { 1 };
-        if reg < EXEC_LO + exec_words && reg + words > EXEC_LO {
-            // A partial write of EXEC: a version with no known superset.
-            st.exec = Mask {
-                eq: Some(node as u32),
-                sup: BTreeSet::from([node as u32]),
-            };
-            return;
-        }
-        if let Abs::Mask(m) = v {
-            st.sgpr.insert(reg, (ty, m));
-        }
-    }
-
-    fn write_vgpr(&self, st: &mut State, reg: Vreg, ty: Ty, v: Abs, exec: &Mask) {
-        // Only B32 claims are kept: a wider write forgets every word it covers.
-        let words = if ty == Ty::B64 { 2 } else { 1 };
-        let (Ty::B32, Abs::Val(new)) = (ty, v) else {
-            for r in reg..reg.saturating_add(words) {
-                st.vgpr.remove(&r);
-            }
-            return;
-        };
-        let h = exec.eq.expect("EXEC is a version");
-        let live = st.live();
-        let old = st.vgpr.remove(&reg).unwrap_or_default();
-        // The lanes of h take the new value; every other lane of an older claim's version keeps its.
-        let mut claims: BTreeMap<u32, Val> = old
-            .into_iter()
-            .filter(|(w, _)| *w != h && live.contains(w))
-            .map(|(w, v)| (w, meet(&v, &new)))
-            .filter(|(_, v)| informative(v))
-            .collect();
-        claims.insert(h, new);
-        st.vgpr.insert(reg, claims);
     }
 
     /// Runs block `b` from `st`; with `out`, records the local pick roots.
@@ -503,12 +356,20 @@ impl An<'_> {
                 }
                 match *n {
                     Node::WriteVgpr { reg, value } => {
-                        let val = vals.get(value.index());
-                        self.write_vgpr(&mut st, reg, self.ty(value), val, &exec);
+                        let (ty, val) = (self.ty(value), vals.get(value.index()));
+                        let words = if ty == Ty::B64 { 2 } else { 1 };
+                        let claim = match (ty, val) {
+                            (Ty::B32, Abs::Val(v)) => Some(v),
+                            _ => None,
+                        };
+                        st.write_vgpr(reg, words, claim, &exec);
                     }
                     Node::WriteSgpr { reg, value } => {
-                        let val = vals.get(value.index());
-                        self.write_sgpr(&mut st, reg, self.ty(value), val, h.index());
+                        let val = match vals.get(value.index()) {
+                            Abs::Mask(m) => Some(Sgpr::Mask(m)),
+                            _ => None,
+                        };
+                        st.write_sgpr(reg, self.ty(value), val, h.index());
                     }
                     _ => {}
                 }
@@ -573,105 +434,6 @@ impl An<'_> {
         (size.trailing_zeros()..self.ws.trailing_zeros())
             .all(|j| bits[j as usize] == LANE + j as u8)
     }
-
-    fn join(&self, a: &State, b: &State, block: usize) -> State {
-        let fresh = JOIN - block as u32;
-        let exec = join_mask(&a.exec, &b.exec, fresh);
-        let mut vgpr = BTreeMap::new();
-        let eq = exec.eq.expect("a version");
-        for (r, ca) in &a.vgpr {
-            let Some(cb) = b.vgpr.get(r) else {
-                continue;
-            };
-            let mut claims: BTreeMap<u32, Val> = BTreeMap::new();
-            // Claims of one version on both sides.
-            for (w, va) in ca {
-                if let Some(vb) = cb.get(w) {
-                    claims.insert(*w, meet(va, vb));
-                }
-            }
-            // The value each side's active lanes hold, for the joined EXEC.
-            if let (Some(va), Some(vb)) = (usable(ca, &a.exec), usable(cb, &b.exec)) {
-                let m = meet(&va, &vb);
-                let m = match claims.get(&eq) {
-                    Some(old) => refine(old, &m),
-                    None => m,
-                };
-                claims.insert(eq, m);
-            }
-            claims.retain(|_, v| informative(v));
-            if !claims.is_empty() {
-                vgpr.insert(*r, claims);
-            }
-        }
-        let mut sgpr = BTreeMap::new();
-        for (r, (t, ma)) in &a.sgpr {
-            if let Some((t2, mb)) = b.sgpr.get(r) {
-                if t == t2 {
-                    let m = if ma == mb {
-                        ma.clone()
-                    } else {
-                        Mask {
-                            eq: None,
-                            sup: ma.sup.intersection(&mb.sup).copied().collect(),
-                        }
-                    };
-                    sgpr.insert(*r, (*t, m));
-                }
-            }
-        }
-        let mut st = State { exec, vgpr, sgpr };
-        let live = st.live();
-        for cs in st.vgpr.values_mut() {
-            cs.retain(|w, _| live.contains(w));
-        }
-        st.vgpr.retain(|_, cs| !cs.is_empty());
-        st
-    }
-}
-
-impl State {
-    /// The versions EXEC may be inside from here on: its own supersets, and those of the masks held in
-    /// SGPRs (EXEC restored from one of them).
-    fn live(&self) -> BTreeSet<u32> {
-        let mut out = self.exec.sup.clone();
-        for (_, m) in self.sgpr.values() {
-            out.extend(m.sup.iter().copied());
-        }
-        out
-    }
-}
-
-/// What the claims say about the lanes active under `exec` (every claim whose version contains it is
-/// true there).
-fn usable(cs: &BTreeMap<u32, Val>, exec: &Mask) -> Option<Val> {
-    let mut out: Option<Val> = None;
-    for (w, v) in cs {
-        if exec.sup.contains(w) {
-            out = Some(match out {
-                None => v.clone(),
-                Some(o) => refine(&o, v),
-            });
-        }
-    }
-    out
-}
-
-/// Two claims true of the same lanes: exact lanes if either is, else every bit either knows.
-fn refine(a: &Val, b: &Val) -> Val {
-    match (a, b) {
-        (Val::Lanes(_), _) => a.clone(),
-        (_, Val::Lanes(_)) => b.clone(),
-        (Val::Bits(x), Val::Bits(y)) => {
-            let mut out = *x;
-            for i in 0..32 {
-                if out[i] == UNKNOWN {
-                    out[i] = y[i];
-                }
-            }
-            Val::Bits(out)
-        }
-    }
 }
 
 fn m_of(a: &Abs) -> Option<&Mask> {
@@ -717,29 +479,20 @@ impl SubPicks {
             }
         }
         let an = An { p, types, ws, uses };
-        let mut entry = State {
-            exec: Mask {
-                eq: Some(ENTRY),
-                sup: BTreeSet::from([ENTRY]),
-            },
-            vgpr: BTreeMap::new(),
-            sgpr: BTreeMap::new(),
-        };
+        let mut entry = State::entry(ws, None);
         if workgroup[1] == 1 && workgroup[2] == 1 {
             // v0 is the work-item id x: wave w's lane l has w·ws + l.
             let mut bits = [UNKNOWN; 32];
             for j in 0..ws.trailing_zeros() {
                 bits[j as usize] = LANE + j as u8;
             }
-            entry
-                .vgpr
-                .insert(0, BTreeMap::from([(ENTRY, Val::Bits(bits))]));
+            entry.vgpr.insert(0, [(ENTRY, Val::Bits(bits))].into());
         }
         let Some(start) = forward(
             p,
             entry,
             |b, s| an.block(b, s, picks, size, None),
-            |a, b, succ| an.join(a, b, succ),
+            State::join,
         ) else {
             return out;
         };
