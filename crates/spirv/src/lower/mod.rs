@@ -246,7 +246,9 @@ pub fn lower_with(
     let mut cx = Cx::new(program, &types, desc, profile, *opts)?;
     if opts.mapping == Mapping::Lane {
         // Every decision of the lane analyses, before any SPIR-V (D177; refusals, L33, first).
-        cx.plan = Some(lane::plan_of(program, &types, desc, profile, opts)?);
+        let mut plan = lane::plan_of(program, &types, desc, profile, opts)?;
+        cx.sub = std::mem::take(&mut plan.sub);
+        cx.plan = Some(plan);
     }
     cx.module()?;
     Ok(cx.finish())
@@ -522,17 +524,8 @@ impl<'a> Cx<'a> {
             lm: None,
             plan: None,
             split: 1,
-            sub: if opts.mapping == Mapping::Lane && prof.aligned_subgroup_size > 0 {
-                lane::sublane::SubPicks::of(
-                    p,
-                    types,
-                    &lane::pick::Picks::of(p),
-                    desc.workgroup,
-                    prof.aligned_subgroup_size,
-                )
-            } else {
-                lane::sublane::SubPicks::default()
-            },
+            // The lane plan's (computed once, there; moved here before emission).
+            sub: lane::sublane::SubPicks::default(),
             shuffle_caps: false,
         })
     }

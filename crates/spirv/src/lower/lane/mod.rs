@@ -481,7 +481,7 @@ impl Cx<'_> {
             running: None,
             top_on: false,
             looped: false,
-            picks: pick::Picks::of(self.p),
+            picks: std::mem::take(&mut self.lane_plan_mut().picks),
             carried: Default::default(),
         });
         Ok(())

@@ -27,6 +27,8 @@ pub(crate) struct Picks {
     pub(crate) members: HashMap<usize, Vec<usize>>,
     /// The values read by the leaves, the slot of the latest exchange that carried each.
     pub(crate) bases: HashMap<usize, super::Slot>,
+    /// Uses of each node (operands and branch conditions; empty when the wave size has no trees).
+    pub(crate) uses: Vec<u32>,
 }
 
 impl Picks {
@@ -69,6 +71,7 @@ impl Picks {
                 picks.roots.insert(h.index(), (a, idx));
             }
         }
+        picks.uses = uses;
         picks
     }
 }

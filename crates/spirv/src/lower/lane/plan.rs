@@ -24,7 +24,7 @@ use rdna2spv_ir::cfg::{ends_with_barrier, Item, Structure};
 use rdna2spv_ir::{verify, Handle, Node, Program, Space, Ty, EXEC_LO, VCC_LO};
 
 use super::super::{Cx, KernelLayout, Kind, LowerError, LowerOptions, Mapping, R};
-use super::{converged, lds, ldsaddr, masks, split, Source, EXCHANGE_BUDGET};
+use super::{converged, lds, ldsaddr, masks, pick, split, sublane, Source, EXCHANGE_BUDGET};
 use crate::profile::DeviceProfile;
 
 /// How the waves meet after a block that ends with `s_barrier` (L22, L27).
@@ -112,6 +112,10 @@ pub struct LanePlan {
     /// roots, and bit tests of masks known only as own bits).
     pub(crate) subgroup: u32,
     pub(crate) shuffled: Vec<usize>,
+    /// L44's analysis, moved into the emission's context (`lower_with`), and the pick trees (D188) it
+    /// was made from, moved into the lane mode (`lane_setup`): each computed once.
+    pub(crate) sub: sublane::SubPicks,
+    pub(crate) picks: pick::Picks,
     /// The lane-mapping options that switch rules off (printing).
     lds_fences_all: bool,
     whole_workgroups: bool,
@@ -152,6 +156,17 @@ impl Cx<'_> {
         self.lane_check_options()?;
         let p = self.p;
         let nb = p.blocks.len();
+        // L44 (before anything asks which nodes are local picks).
+        let picks = pick::Picks::of(p);
+        if self.prof.aligned_subgroup_size > 0 {
+            self.sub = sublane::SubPicks::of(
+                p,
+                self.types,
+                &picks,
+                self.desc.workgroup,
+                self.prof.aligned_subgroup_size,
+            );
+        }
         let split = split::split_waves(p, self.desc, self.opts.whole_workgroups);
         self.split = split;
         let kernel_waves = self.desc.waves_per_workgroup();
@@ -438,6 +453,8 @@ impl Cx<'_> {
             insts,
             subgroup: self.prof.aligned_subgroup_size,
             shuffled,
+            sub: std::mem::take(&mut self.sub),
+            picks,
             lds_fences_all: self.opts.lane_lds_fences_all,
             whole_workgroups: self.opts.whole_workgroups,
         })

@@ -30,7 +30,6 @@ use crate::hash::{HashMap, HashSet};
 use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{Handle, IntOp, Node, Program, Ty, UnOp};
 
-use super::super::operands;
 use super::ldsaddr::{forward, Vals};
 use super::pick::Picks;
 use super::versions::{Claim, Mask, Sgpr, ENTRY};
@@ -79,8 +78,8 @@ struct An<'a> {
     p: &'a Program,
     types: &'a Types,
     ws: u32,
-    /// Uses of each node (operands and branch conditions).
-    uses: Vec<u32>,
+    /// Uses of each node (operands and branch conditions; the pick analysis counted them).
+    uses: &'a [u32],
 }
 
 fn bits_of(v: &Val) -> [u8; 32] {
@@ -467,18 +466,12 @@ impl SubPicks {
         {
             return out;
         }
-        let mut uses = vec![0u32; p.nodes.len()];
-        for (_, n) in p.nodes.iter() {
-            for o in operands(n) {
-                uses[o.index()] += 1;
-            }
-        }
-        for (_, b) in p.blocks.iter() {
-            if let rdna2spv_ir::Terminator::Branch { cond, .. } = b.terminator {
-                uses[cond.index()] += 1;
-            }
-        }
-        let an = An { p, types, ws, uses };
+        let an = An {
+            p,
+            types,
+            ws,
+            uses: &picks.uses,
+        };
         let mut entry = State::entry(ws, None);
         if workgroup[1] == 1 && workgroup[2] == 1 {
             // v0 is the work-item id x: wave w's lane l has w·ws + l.
