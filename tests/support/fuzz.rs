@@ -680,8 +680,21 @@ impl<R: FnMut() -> u32> Gen<R> {
         let d = self.dv();
         let a = self.vsrc();
         let j = self.below(SLOT_WORDS) * 4;
-        match self.below(7) {
+        match self.below(8) {
             0 => self.emit(format!("ds_write_b32 v15, {a} offset:{j}")),
+            7 => {
+                // The own slots' address computed again under the current EXEC, then two stores
+                // through it (rocPRIM computes its exchange addresses inside `s_and_saveexec`
+                // regions; L8 claims them in that EXEC version, D218).
+                let b = self.vsrc();
+                let k = self.below(SLOT_WORDS) * 4;
+                self.emit(format!(
+                    "v_lshlrev_b32 v9, {}, v0",
+                    (SLOT_WORDS * 4).trailing_zeros()
+                ));
+                self.emit(format!("ds_write_b32 v9, {a} offset:{j}"));
+                self.emit(format!("ds_write_b32 v9, {b} offset:{k}"));
+            }
             1 => {
                 self.emit(format!("ds_read_b32 {d}, v15 offset:{j}"));
                 self.emit("s_waitcnt lgkmcnt(0)");
