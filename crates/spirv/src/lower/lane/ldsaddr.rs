@@ -30,8 +30,9 @@
 //! touches); with one slope `c` this is `c·(a − b)` in an interval, checked for every `a − b ≠ 0` the
 //! ranges allow. Accesses that no lane performs, or that one single lane (the same) performs, never
 //! conflict, whatever their addresses. Different slopes, an unknown address or an EXEC not inside the
-//! launch one (it may hold lanes outside E0) count as a conflict. `lane_lds_fence` applies it only when every access since the last barrier is in the
-//! current block (its start is clean, D106, or the barrier is in it), so all of them are known.
+//! launch one (it may hold lanes outside E0) count as a conflict. `lane_lds_fence` applies it only when
+//! every access since the last barrier is in the current block (its start is clean, D106, or the barrier
+//! is in it), so all of them are known.
 
 use std::collections::BTreeMap;
 
