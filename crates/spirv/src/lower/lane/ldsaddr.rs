@@ -39,7 +39,7 @@ use std::collections::BTreeMap;
 use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{Handle, IntCmp, IntOp, Node, Program, Space, Ty, UnOp};
 
-use super::versions::{Claim, Mask, Sgpr, ENTRY};
+use super::versions::{Claim, Mask, Sgpr, Value, ENTRY};
 
 /// Sweeps of the fixed point before the analysis gives up.
 const MAX_SWEEPS: usize = 64;
@@ -74,6 +74,23 @@ enum Abs {
     Cond(i64, i64),
     /// A lane mask (B32 or B64).
     Mask(Mask),
+}
+
+impl Value<Aff> for Abs {
+    fn claim(&self) -> Option<Aff> {
+        match self {
+            Abs::Lane(a) => Some(*a),
+            _ => None,
+        }
+    }
+
+    fn held(&self) -> Option<Sgpr> {
+        match self {
+            Abs::Mask(m) => Some(Sgpr::Mask(m.clone())),
+            Abs::Lane(Aff { c: 0, k }) => Some(Sgpr::Const(*k as u64)),
+            _ => None,
+        }
+    }
 }
 
 type State = super::versions::State<Aff>;
@@ -329,26 +346,9 @@ impl An<'_> {
             for (h, n) in self.p.inst_nodes(inst) {
                 let v = self.eval(&st, &vals, h, &exec);
                 vals.push(v);
-                match *n {
-                    // Applied in order (a later read in the same instruction sees it); EXEC is the
-                    // instruction's.
-                    Node::WriteVgpr { reg, value } => {
-                        let words = if self.ty(value) == Ty::B64 { 2 } else { 1 };
-                        let claim = match (self.ty(value), vals.get(value.index())) {
-                            (Ty::B32, Abs::Lane(a)) => Some(a),
-                            _ => None,
-                        };
-                        st.write_vgpr(reg, words, claim, &exec);
-                    }
-                    Node::WriteSgpr { reg, value } => {
-                        let v = match vals.get(value.index()) {
-                            Abs::Mask(m) => Some(Sgpr::Mask(m)),
-                            Abs::Lane(Aff { c: 0, k }) => Some(Sgpr::Const(k as u64)),
-                            _ => None,
-                        };
-                        st.write_sgpr(reg, self.ty(value), v, h.index());
-                    }
-                    _ => {}
+                if let Node::WriteVgpr { value, .. } | Node::WriteSgpr { value, .. } = *n {
+                    let val = vals.get(value.index());
+                    st.apply(n, self.ty(value), &val, h.index(), &exec);
                 }
                 let Some(o) = out.as_deref_mut() else {
                     continue;

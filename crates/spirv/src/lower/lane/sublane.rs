@@ -32,7 +32,7 @@ use rdna2spv_ir::{Handle, IntOp, Node, Program, Ty, UnOp};
 
 use super::ldsaddr::{forward, Vals};
 use super::pick::Picks;
-use super::versions::{Claim, Mask, Sgpr, ENTRY};
+use super::versions::{Claim, Mask, Sgpr, Value, ENTRY};
 
 type State = super::versions::State<Val>;
 
@@ -102,6 +102,23 @@ fn bits_of(v: &Val) -> [u8; 32] {
                 }
             }
             out
+        }
+    }
+}
+
+impl Value<Val> for Abs {
+    fn claim(&self) -> Option<Val> {
+        match self {
+            Abs::Val(v) => Some(v.clone()),
+            _ => None,
+        }
+    }
+
+    /// Masks only (uniform values come from constants and masks here).
+    fn held(&self) -> Option<Sgpr> {
+        match self {
+            Abs::Mask(m) => Some(Sgpr::Mask(m.clone())),
+            _ => None,
         }
     }
 }
@@ -353,24 +370,9 @@ impl An<'_> {
                         }
                     }
                 }
-                match *n {
-                    Node::WriteVgpr { reg, value } => {
-                        let (ty, val) = (self.ty(value), vals.get(value.index()));
-                        let words = if ty == Ty::B64 { 2 } else { 1 };
-                        let claim = match (ty, val) {
-                            (Ty::B32, Abs::Val(v)) => Some(v),
-                            _ => None,
-                        };
-                        st.write_vgpr(reg, words, claim, &exec);
-                    }
-                    Node::WriteSgpr { reg, value } => {
-                        let val = match vals.get(value.index()) {
-                            Abs::Mask(m) => Some(Sgpr::Mask(m)),
-                            _ => None,
-                        };
-                        st.write_sgpr(reg, self.ty(value), val, h.index());
-                    }
-                    _ => {}
+                if let Node::WriteVgpr { value, .. } | Node::WriteSgpr { value, .. } = *n {
+                    let val = vals.get(value.index());
+                    st.apply(n, self.ty(value), &val, h.index(), &exec);
                 }
                 vals.push(v);
             }

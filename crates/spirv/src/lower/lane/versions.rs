@@ -18,7 +18,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rdna2spv_ir::{Sreg, Ty, Vreg, EXEC_LO};
+use rdna2spv_ir::{Node, Sreg, Ty, Vreg, EXEC_LO};
 
 /// The launch EXEC's version.
 pub(crate) const ENTRY: u32 = u32::MAX;
@@ -31,6 +31,14 @@ pub(crate) trait Claim: Clone + PartialEq {
     fn meet(&self, other: &Self) -> Option<Self>;
     /// Two claims true of the same lanes, as one.
     fn refine(&self, other: &Self) -> Self;
+}
+
+/// An analysis' abstract value of a node, as far as the registers it is written to keep it.
+pub(crate) trait Value<V> {
+    /// What a one-word VGPR holding it is claimed to be.
+    fn claim(&self) -> Option<V>;
+    /// What an SGPR holding it keeps.
+    fn held(&self) -> Option<Sgpr>;
 }
 
 /// A lane mask: equal to version `eq` (when known), inside every version of `sup`, and (when known)
@@ -204,7 +212,7 @@ impl<V: Claim> State<V> {
     }
 
     /// An SGPR write (None: nothing known); `node` names a new EXEC version.
-    pub(crate) fn write_sgpr(&mut self, reg: Sreg, ty: Ty, v: Option<Sgpr>, node: usize) {
+    fn write_sgpr(&mut self, reg: Sreg, ty: Ty, v: Option<Sgpr>, node: usize) {
         let fresh = |range| Mask {
             eq: Some(node as u32),
             sup: BTreeSet::from([node as u32]),
@@ -248,9 +256,31 @@ impl<V: Claim> State<V> {
         }
     }
 
+    /// Node `n` (index `node`) under EXEC `exec` (the instruction's): a register write of a value of
+    /// type `ty` abstracted as `val` changes the state (applied in order: a later read in the same
+    /// instruction sees it); any other node changes nothing.
+    pub(crate) fn apply<A: Value<V>>(
+        &mut self,
+        n: &Node,
+        ty: Ty,
+        val: &A,
+        node: usize,
+        exec: &Mask,
+    ) {
+        match *n {
+            Node::WriteVgpr { reg, .. } => {
+                let words = if ty == Ty::B64 { 2 } else { 1 };
+                let claim = if ty == Ty::B32 { val.claim() } else { None };
+                self.write_vgpr(reg, words, claim, exec);
+            }
+            Node::WriteSgpr { reg, .. } => self.write_sgpr(reg, ty, val.held(), node),
+            _ => {}
+        }
+    }
+
     /// A VGPR write under EXEC `exec` (the instruction's) of `words` words whose value is claimed to be
     /// `new` (None: nothing claimed; only one-word values are claimed).
-    pub(crate) fn write_vgpr(&mut self, reg: Vreg, words: Vreg, new: Option<V>, exec: &Mask) {
+    fn write_vgpr(&mut self, reg: Vreg, words: Vreg, new: Option<V>, exec: &Mask) {
         let (1, Some(new)) = (words, new) else {
             for r in reg..reg.saturating_add(words) {
                 self.vgpr.remove(&r);
