@@ -187,7 +187,7 @@ impl<V: Claim> State<V> {
         }
     }
 
-    pub(crate) fn exec_ty(&self) -> Ty {
+    fn exec_ty(&self) -> Ty {
         if self.ws == 64 {
             Ty::B64
         } else {
