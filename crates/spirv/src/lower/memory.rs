@@ -33,10 +33,27 @@ impl Cx<'_> {
                 } else {
                     self.b.u_convert(t.u64, None, addr)?
                 };
+                let base = a;
                 let o = self.c64(offset as u64);
                 let a = self.b.i_add(t.u64, None, a, o)?;
-                let a = self.check_global(a, bytes, store)?;
+                let checked = self.check_global(a, bytes, store)?;
                 let m = self.c64(!3);
+                if checked == a && offset % 4 == 0 {
+                    // The access's dword and byte position from the instruction's base address: the
+                    // offset, a multiple of 4, moves neither the byte position nor the low two bits
+                    // the mask clears (exact modulo 2^64), so the dwords of one wide access share
+                    // the masked base and the position (the CSE merges them).
+                    let dw0 = self.b.bitwise_and(t.u64, None, base, m)?;
+                    let dw = if offset == 0 {
+                        dw0
+                    } else {
+                        self.b.i_add(t.u64, None, dw0, o)?
+                    };
+                    let lo = self.b.u_convert(t.u32, None, base)?;
+                    let sh = self.byte_shift(lo)?;
+                    return Ok((dw, sh));
+                }
+                let a = checked;
                 let dw = self.b.bitwise_and(t.u64, None, a, m)?;
                 let lo = self.b.u_convert(t.u32, None, a)?;
                 let sh = self.byte_shift(lo)?;
@@ -51,11 +68,13 @@ impl Cx<'_> {
                 } else {
                     addr
                 };
+                let base = a;
                 let o = self.c32(offset as u32);
                 let a = self.b.i_add(t.u32, None, a, o)?;
                 let two = self.c32(2);
                 let idx = self.b.shift_right_logical(t.u32, None, a, two)?;
-                let sh = self.byte_shift(a)?;
+                // An offset that is a multiple of 4 leaves the byte position as the base's.
+                let sh = self.byte_shift(if offset % 4 == 0 { base } else { a })?;
                 if self.check.is_none() {
                     return Ok((idx, sh));
                 }
@@ -435,7 +454,12 @@ impl Cx<'_> {
                 None => st,
             };
             self.note_misaligned(st)?;
-            self.b.shift_right_logical(t.u32, None, w0, sh)?
+            if access == Access::B32 {
+                // A dword at a nonzero byte position straddles (flagged): the aligned dword is the value.
+                w0
+            } else {
+                self.b.shift_right_logical(t.u32, None, w0, sh)?
+            }
         } else {
             let st = self.straddles(bytes, sh)?;
             let st = match ok {

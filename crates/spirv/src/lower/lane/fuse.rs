@@ -15,12 +15,14 @@
 //! 2. `P` has no effect: pure operations, and loads and access chains of Function variables only (a
 //!    load from a uniform address inside a selection would run lane by lane on lavapipe, D118; none is
 //!    moved);
-//! 3. equal guards: `c2` is `c`, or both are `OpLogicalAnd` of the same two Function variables
-//!    (`OpVariable`s of bool, which only `OpStore` to that very id can write), loaded by `c` in `H`
-//!    after its last store there and by `c2` in `M`, and no `OpStore` to either variable lies in `H`
-//!    after `c`'s loads, in `T` (every body fused so far) or in `P`. In the lane mapping these are the
-//!    lane's own EXEC bit and the wave's `on`: an EXEC write or an `on` change between two effects
-//!    ends the run;
+//! 3. equal guards: `c2` is the same value as `c` by construction (`Site::same_value`): the same id;
+//!    two loads of one Function variable (an `OpVariable`, which only `OpStore` to that very id can
+//!    write), `c`'s side in `H` and `c2`'s in `M`, with no `OpStore` to it in `H` after the load, in `T`
+//!    (every body fused so far) or in `M`; or the same pure operation (same opcode and result type) on
+//!    operands that are pairwise the same literal or, recursively, the same value (six levels at most,
+//!    D219). In the lane mapping the guards are the lane's own EXEC bit and the wave's `on`, loaded from
+//!    their variables or recomputed from the same EXEC value (`(exec >> lane) & 1 == 1`) for each
+//!    dword of a wide store: an EXEC write or an `on` change between two effects ends the run;
 //! 4. every value `P` defines is used only in `P` and `T2` (it moves into the fused body, which
 //!    dominates no block after it);
 //! 5. each phi `%p = (v, T), (z, H)` of `M` has `z` defined outside `T`, `M` and `T2`.
@@ -214,58 +216,94 @@ impl Index {
     }
 }
 
-/// `(a, b)`: the Function variables whose loads `c` ANDs, with the positions of those loads. `f` is the
-/// window of blocks [`try_fuse`] looks at, and `vars` the `OpVariable`s of the function's first block. `c`
-/// and its loads are looked up in the window only: an accepted guard has its loads in H (or M), and `c`,
-/// which uses them and is used by H's (M's) branch, lies there too, so a definition outside the window
-/// makes the guard fail as it did when the whole function was searched (D164: that search made the pass
-/// quadratic in the module's blocks).
-fn guard_vars(
-    f: &Function,
-    ix: &Index,
-    fn_ptrs: &HashSet<Word>,
-    vars: &HashSet<Word>,
-    c: Word,
-) -> Option<[(Word, Word, usize); 2]> {
-    let (cb, ck, _) = *ix.def.get(&c)?;
-    let bi = f.blocks.iter().position(|b| label(b) == cb)?;
-    let ci = f.blocks[bi].instructions.get(ck)?;
-    if ci.class.opcode != Op::LogicalAnd {
-        return None;
-    }
-    let mut out = [(0, 0, 0); 2];
-    for (j, o) in ci.operands.iter().enumerate().take(2) {
-        let x = id(o)?;
-        let (lb, lk, _) = *ix.def.get(&x)?;
-        let li = f
-            .blocks
-            .iter()
-            .find(|b| label(b) == lb)?
-            .instructions
-            .get(lk)?;
-        if li.class.opcode != Op::Load {
-            return None;
-        }
-        let ptr = id(li.operands.first()?)?;
-        // A Function variable itself (no access chain): only `OpStore ptr` writes it.
-        let (_, _, ty) = *ix.def.get(&ptr)?;
-        let is_var = vars.contains(&ptr);
-        if !is_var || !ty.is_some_and(|t| fn_ptrs.contains(&t)) {
-            return None;
-        }
-        out[j] = (ptr, lb, lk);
-    }
-    Some(out)
+fn stores_to(insts: &[Instruction], var: Word) -> bool {
+    insts
+        .iter()
+        .any(|i| i.class.opcode == Op::Store && i.operands.first().and_then(id) == Some(var))
 }
 
-fn stores_to(insts: &[Instruction], vars: &[Word]) -> bool {
-    insts.iter().any(|i| {
-        i.class.opcode == Op::Store
-            && i.operands
-                .first()
-                .and_then(id)
-                .is_some_and(|p| vars.contains(&p))
-    })
+/// How deep [`same_value`] compares two guards (the own-EXEC-bit guard
+/// `(x >> lane) & 1 == 1 && on` is four levels).
+const SAME_DEPTH: u32 = 6;
+
+/// Where [`same_value`] looks: the window of blocks, its index, the function's pointer types and
+/// variables, and the blocks `H`, `T`, `M` of the fusion.
+struct Site<'a> {
+    f: &'a Function,
+    ix: &'a Index,
+    fn_ptrs: &'a HashSet<Word>,
+    vars: &'a HashSet<Word>,
+    htm: (usize, usize, usize),
+}
+
+impl Site<'_> {
+    /// The instruction of the window that defines `x` and its block's position, if `ix` still places
+    /// it there (an instruction moved by an earlier fusion is not looked at).
+    fn def(&self, x: Word) -> Option<(usize, usize, &Instruction)> {
+        let (l, k, _) = *self.ix.def.get(&x)?;
+        let bi = self.f.blocks.iter().position(|b| label(b) == l)?;
+        let i = self.f.blocks[bi].instructions.get(k)?;
+        (i.result_id == Some(x)).then_some((bi, k, i))
+    }
+
+    /// Whether `a`, defined in `H` or before, and `b`, defined in `M` or before, are the same value at
+    /// `M` by construction (module docs, point 3): the same id; two loads of one Function variable (an
+    /// `OpVariable`, which only `OpStore` to that very id writes), `a`'s in `H` and `b`'s in `M`, with no
+    /// store to it in `H` after `a`, in `T` or in `M`; or the results of one pure operation (same opcode
+    /// and result type, [`pure`]) on operands that are pairwise the same literal or, recursively, the same
+    /// value, at most `depth` levels down. In SSA a pure operation's result is a function of its
+    /// operands' values alone.
+    fn same_value(&self, a: Word, b: Word, depth: u32) -> bool {
+        if a == b {
+            return true;
+        }
+        if depth == 0 {
+            return false;
+        }
+        let (Some((ba, ka, ia)), Some((bb, _, ib))) = (self.def(a), self.def(b)) else {
+            return false;
+        };
+        let op = ia.class.opcode;
+        if op != ib.class.opcode
+            || ia.result_type != ib.result_type
+            || ia.operands.len() != ib.operands.len()
+        {
+            return false;
+        }
+        let (h, t, m) = self.htm;
+        if op == Op::Load {
+            let (Some(p), Some(q)) = (
+                ia.operands.first().and_then(id),
+                ib.operands.first().and_then(id),
+            ) else {
+                return false;
+            };
+            let is_var = self.vars.contains(&p)
+                && self
+                    .ix
+                    .def
+                    .get(&p)
+                    .and_then(|d| d.2)
+                    .is_some_and(|t| self.fn_ptrs.contains(&t));
+            return p == q
+                && is_var
+                && ba == h
+                && bb == m
+                && !stores_to(&self.f.blocks[h].instructions[ka..], p)
+                && !stores_to(&self.f.blocks[t].instructions, p)
+                && !stores_to(&self.f.blocks[m].instructions, p);
+        }
+        pure(op)
+            && ia
+                .operands
+                .iter()
+                .zip(&ib.operands)
+                .all(|(x, y)| match (id(x), id(y)) {
+                    (Some(x), Some(y)) => self.same_value(x, y, depth - 1),
+                    (None, None) => x == y,
+                    _ => false,
+                })
+    }
 }
 
 /// Whether `c2` is the same value as `c` at the second selection (module docs, point 3).
@@ -273,32 +311,18 @@ fn same_guard(
     f: &Function,
     ix: &Index,
     (fn_ptrs, vars): (&HashSet<Word>, &HashSet<Word>),
-    (h, t, m): (usize, usize, usize),
+    htm: (usize, usize, usize),
     c: Word,
     c2: Word,
 ) -> bool {
-    if c == c2 {
-        return true;
+    Site {
+        f,
+        ix,
+        fn_ptrs,
+        vars,
+        htm,
     }
-    let (Some(g1), Some(g2)) = (
-        guard_vars(f, ix, fn_ptrs, vars, c),
-        guard_vars(f, ix, fn_ptrs, vars, c2),
-    ) else {
-        return false;
-    };
-    let (hl, ml) = (label(&f.blocks[h]), label(&f.blocks[m]));
-    if g1[0].0 != g2[0].0 || g1[1].0 != g2[1].0 {
-        return false;
-    }
-    let vars = [g1[0].0, g1[1].0];
-    // c's loads in H, after which H stores neither variable; c2's loads in M.
-    let first = g1.iter().map(|g| g.2).min().unwrap_or(0);
-    if g1.iter().any(|g| g.1 != hl) || g2.iter().any(|g| g.1 != ml) {
-        return false;
-    }
-    !stores_to(&f.blocks[h].instructions[first..], &vars)
-        && !stores_to(&f.blocks[t].instructions, &vars)
-        && !stores_to(&f.blocks[m].instructions, &vars)
+    .same_value(c, c2, SAME_DEPTH)
 }
 
 /// `OpSelectionMerge M; OpBranchConditional c T M` at the end of block `h`: `(c, T, M)`.

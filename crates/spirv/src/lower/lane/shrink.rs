@@ -1698,14 +1698,22 @@ fn promote(
     (index.len(), phis_left)
 }
 
+/// Whether `x` is `op(y, b)` or `op(b, y)` by its definition in `defs`: then `op(x, b)` is `x` for an
+/// idempotent, commutative and associative `op` (`(y | b) | b = y | b`).
+fn absorbs(defs: &HashMap<Word, (Op, Vec<Word>)>, op: Op, x: Word, b: Word) -> bool {
+    defs.get(&x)
+        .is_some_and(|(o, ops)| *o == op && ops.len() == 2 && ops.contains(&b))
+}
+
 /// Rewrite 8 (decision D182): integer and boolean identities and constant folding, by SPIR-V's
 /// definitions of the operations on 32- and 64-bit integers (two's complement, wrapping) and booleans:
 /// `x + 0`, `x - 0`, `x | 0`, `x ^ 0`, `x << 0`, `x >> 0`, `x & ~0`, `x * 1`, `x & x`, `x | x` are `x`;
 /// `x & 0`, `x * 0` are 0; `(x & C) & C` is `x & C`; a zero extension truncated back to its operand's
-/// type is the operand; `false || b`, `true && b` are `b`, `true || b` is
-/// true, `false && b` false; `select(true, a, b)` is `a`, `select(false, a, b)` is `b`, `select(c, a, a)`
-/// is `a`; `select(c, a, select(c, b, d))` reads `d` and `select(c, select(c, a, b), d)` reads `a`
-/// directly; an operation of constants is the constant it computes (shifts only by less than the width,
+/// type is the operand; `false || b`, `true && b` are `b`, `true || b` is true, `false && b` false,
+/// `(x || b) || b` is `x || b` and `(x && b) && b` is `x && b` (D219: the misaligned flag ORed with one
+/// straddle test per dword of a wide access); `select(true, a, b)` is `a`, `select(false, a, b)` is
+/// `b`, `select(c, a, a)` is `a`; `select(c, a, select(c, b, d))` reads `d` and
+/// `select(c, select(c, a, b), d)` reads `a` directly; an operation of constants is the constant it computes (shifts only by less than the width,
 /// as larger ones are undefined). Instructions with a decoration are left alone. Returns how many
 /// instructions went or were rewritten.
 fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<Word>) -> usize {
@@ -1917,6 +1925,9 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
                     (_, Some(0)) => Out::Same(a),
                     (Some(_), _) | (_, Some(_)) => Out::Const(1),
                     _ if a == b => Out::Same(a),
+                    // Absorption: (x | b) | b is x | b.
+                    _ if absorbs(&defs, LogicalOr, a, b) => Out::Same(a),
+                    _ if absorbs(&defs, LogicalOr, b, a) => Out::Same(b),
                     _ => Out::Keep,
                 },
                 (LogicalAnd, &[a, b]) if boolean => match (c(a), c(b)) {
@@ -1924,6 +1935,8 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
                     (_, Some(1)) => Out::Same(a),
                     (Some(_), _) | (_, Some(_)) => Out::Const(0),
                     _ if a == b => Out::Same(a),
+                    _ if absorbs(&defs, LogicalAnd, a, b) => Out::Same(a),
+                    _ if absorbs(&defs, LogicalAnd, b, a) => Out::Same(b),
                     _ => Out::Keep,
                 },
                 (LogicalNot, &[a]) if boolean => c(a).map_or(Out::Keep, |x| Out::Const(x ^ 1)),
