@@ -1794,6 +1794,8 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
     };
     // Definitions of the operations seen so far (for the nested patterns).
     let mut defs: HashMap<Word, (Op, Vec<Word>)> = HashMap::default();
+    // Integer values known to be 0 or 1 (a carry word, `x & 1`, `select(b, 1, 0)`).
+    let mut bit01: HashSet<Word> = HashSet::default();
     let mut ty_of: HashMap<Word, Word> = val.iter().map(|(&x, &(t, _))| (x, t)).collect();
     let mut repl: HashMap<Word, Word> = HashMap::default();
     let mut done = 0;
@@ -1820,6 +1822,16 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
             let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
             ty_of.insert(r, t);
             if decorated.contains(&r) || ops.len() != i.operands.len() {
+                // The carry (borrow) word of `OpIAddCarry` (`OpISubBorrow`) is 0 or 1.
+                if op == Op::CompositeExtract
+                    && i.operands.get(1) == Some(&Operand::LiteralBit32(1))
+                    && ops
+                        .first()
+                        .and_then(|x| defs.get(x))
+                        .is_some_and(|(o, _)| matches!(o, Op::IAddCarry | Op::ISubBorrow))
+                {
+                    bit01.insert(r);
+                }
                 k += 1;
                 continue;
             }
@@ -1849,6 +1861,12 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
                 (BitwiseAnd, &[a, b]) if int && c(b) == Some(ones) => Out::Same(a),
                 (BitwiseAnd, &[a, b]) if int && c(a) == Some(ones) => Out::Same(b),
                 (BitwiseAnd | BitwiseOr, &[a, b]) if int && a == b => Out::Same(a),
+                (BitwiseAnd, &[a, b]) if int && c(b) == Some(1) && bit01.contains(&a) => {
+                    Out::Same(a)
+                }
+                (BitwiseAnd, &[a, b]) if int && c(a) == Some(1) && bit01.contains(&b) => {
+                    Out::Same(b)
+                }
                 (BitwiseAnd, &[a, b])
                     if int
                         && c(b).is_some()
@@ -1946,6 +1964,36 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
                     Out::Same(if c(cond) == Some(1) { a } else { b })
                 }
                 (Select, &[_, a, b]) if a == b => Out::Same(a),
+                // `x == 1 ? 1 : 0` and `x != 0 ? 1 : 0` are `x` for an `x` of the same type known 0 or 1.
+                (Select, &[cond, a, b]) if int && c(a) == Some(1) && c(b) == Some(0) => {
+                    match defs.get(&cond) {
+                        Some((IEqual, o)) if o.len() == 2 => {
+                            let (x, k) = if c(o[1]).is_some() {
+                                (o[0], o[1])
+                            } else {
+                                (o[1], o[0])
+                            };
+                            if c(k) == Some(1) && bit01.contains(&x) && ty_of.get(&x) == Some(&t) {
+                                Out::Same(x)
+                            } else {
+                                Out::Keep
+                            }
+                        }
+                        Some((INotEqual, o)) if o.len() == 2 => {
+                            let (x, k) = if c(o[1]).is_some() {
+                                (o[0], o[1])
+                            } else {
+                                (o[1], o[0])
+                            };
+                            if c(k) == Some(0) && bit01.contains(&x) && ty_of.get(&x) == Some(&t) {
+                                Out::Same(x)
+                            } else {
+                                Out::Keep
+                            }
+                        }
+                        _ => Out::Keep,
+                    }
+                }
                 (Select, &[cond, a, b]) => {
                     let inner = |x: Word, arm: usize| match defs.get(&x) {
                         Some((Select, o)) if o.first() == Some(&cond) => Some(o[arm]),
@@ -1967,6 +2015,16 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
             };
             match out {
                 Out::Keep => {
+                    let one = |x: &Word| c(*x) == Some(1);
+                    if int
+                        && match op {
+                            BitwiseAnd => ops.iter().any(one),
+                            Select => ops.len() == 3 && one(&ops[1]) && c(ops[2]) == Some(0),
+                            _ => false,
+                        }
+                    {
+                        bit01.insert(r);
+                    }
                     defs.insert(r, (op, ops));
                     k += 1;
                 }
@@ -3247,7 +3305,22 @@ fn unguard(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
         glsl,
         memo: HashMap::default(),
     };
+    // Integer types and constants (for the selects of two constants, D219).
+    let ints: HashSet<Word> = m
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::TypeInt)
+        .filter_map(|i| i.result_id)
+        .collect();
+    let consts: HashSet<Word> = m
+        .types_global_values
+        .iter()
+        .filter(|i| matches!(i.class.opcode, Op::Constant | Op::ConstantNull))
+        .filter_map(|i| i.result_id)
+        .collect();
     let mut repl: HashMap<Word, Word> = HashMap::default();
+    // Selects of two integer constants whose condition `x && y` may read `x` (or `y`).
+    let mut conds: HashMap<Word, Word> = HashMap::default();
     for b in &q.f.blocks {
         for i in &b.instructions {
             if i.class.opcode != Op::Select {
@@ -3266,11 +3339,42 @@ fn unguard(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
             }
             if q.quiet(s, c, 64) {
                 repl.insert(s, a);
+                continue;
+            }
+            if !(consts.contains(&a)
+                && consts.contains(&x)
+                && i.result_type.is_some_and(|t| ints.contains(&t)))
+            {
+                continue;
+            }
+            if let Some((l, r)) = q.and(c).filter(|(l, r)| l != r) {
+                if q.quiet(s, r, 64) {
+                    conds.insert(s, l);
+                } else if q.quiet(s, l, 64) {
+                    conds.insert(s, r);
+                }
+            } else if let Some(ci) = q.inst(c).filter(|ci| ci.class.opcode == Op::Select) {
+                // A guarded bool `select(g, new, old)` (a mask unit's own bit written under the lane's
+                // EXEC bit) read where `g` holds is `new`.
+                let (g, new) = (
+                    ci.operands.first().and_then(id),
+                    ci.operands.get(1).and_then(id),
+                );
+                if let (Some(g), Some(new)) = (g, new) {
+                    if q.quiet(s, g, 64) {
+                        conds.insert(s, new);
+                    }
+                }
             }
         }
     }
-    if repl.is_empty() {
+    if repl.is_empty() && conds.is_empty() {
         return 0;
+    }
+    for i in f.blocks.iter_mut().flat_map(|b| &mut b.instructions) {
+        if let Some(&x) = i.result_id.and_then(|s| conds.get(&s)) {
+            i.operands[0] = Operand::IdRef(x);
+        }
     }
     let resolve = |mut x: Word| {
         while let Some(&y) = repl.get(&x) {
@@ -3294,7 +3398,7 @@ fn unguard(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
             }
         }
     }
-    repl.len()
+    repl.len() + conds.len()
 }
 
 /// The facts and the memo of [`unguard`]'s `Q(v, c)`.
@@ -4411,6 +4515,107 @@ mod tests {
             .filter(|i| i.operands.contains(&Operand::IdRef(new)))
             .count();
         assert_eq!(uses_new, 3 + 3, "s3, s4 and s5, then t and the two stores");
+    }
+
+    /// D220: a select of two integer constants whose condition is `x && c` (or a guarded bool
+    /// `select(c, x, old)`) reads `x` when the select is observed only where `c` holds; observed
+    /// elsewhere (stored as it is), or with a value arm that is not a constant, it is left alone.
+    #[test]
+    fn unguard_reads_the_guarded_condition_of_a_select_of_two_constants() {
+        let mut b = Builder::new();
+        let void = b.type_void();
+        let boolt = b.type_bool();
+        let u32t = b.type_int(32, 0);
+        let fnt = b.type_function(void, []);
+        let pb = b.type_pointer(None, StorageClass::Function, boolt);
+        let pu = b.type_pointer(None, StorageClass::Function, u32t);
+        let zero = b.constant_bit32(u32t, 0);
+        let one = b.constant_bit32(u32t, 1);
+        b.begin_function(void, None, FunctionControl::NONE, fnt)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        let [cv, xv, ov] = [0; 3].map(|_| b.variable(pb, None, StorageClass::Function, None));
+        let vv = b.variable(pu, None, StorageClass::Function, None);
+        let out: Vec<Word> = (0..4)
+            .map(|_| b.variable(pu, None, StorageClass::Function, None))
+            .collect();
+        let c = b.load(boolt, None, cv, None, []).unwrap();
+        let x = b.load(boolt, None, xv, None, []).unwrap();
+        let old = b.load(boolt, None, ov, None, []).unwrap();
+        let v = b.load(u32t, None, vv, None, []).unwrap();
+        let mut guarded_add = |b: &mut Builder, s: Word, o: Word| {
+            let y = b.i_add(u32t, None, v, s).unwrap();
+            let w = b.select(u32t, None, c, y, v).unwrap();
+            b.store(o, w, None, []).unwrap();
+        };
+        // s1 = (x && c) ? 1 : 0, added to v under c: reads x.
+        let k1 = b.logical_and(boolt, None, x, c).unwrap();
+        let s1 = b.select(u32t, None, k1, one, zero).unwrap();
+        guarded_add(&mut b, s1, out[0]);
+        // s2: the same, stored as it is: observed where c is false.
+        let k2 = b.logical_and(boolt, None, x, c).unwrap();
+        let s2 = b.select(u32t, None, k2, one, zero).unwrap();
+        b.store(out[1], s2, None, []).unwrap();
+        // s3 = select(c, x, old) ? 1 : 0 under c: reads x.
+        let g3 = b.select(boolt, None, c, x, old).unwrap();
+        let s3 = b.select(u32t, None, g3, one, zero).unwrap();
+        guarded_add(&mut b, s3, out[2]);
+        // s4 = (x && c) ? v : 1 under c: a value arm, left alone.
+        let k4 = b.logical_and(boolt, None, x, c).unwrap();
+        let s4 = b.select(u32t, None, k4, v, one).unwrap();
+        guarded_add(&mut b, s4, out[3]);
+        let (m, mut f, _) = finish(b);
+        let mut gone = HashSet::default();
+        let n = unguard(&m, &mut f, &mut gone);
+        let cond = |s: Word| {
+            insts(&f)
+                .find(|i| i.result_id == Some(s))
+                .and_then(|i| i.operands.first().and_then(id))
+                .unwrap()
+        };
+        assert_eq!([cond(s1), cond(s2), cond(s3), cond(s4)], [x, k2, x, k4]);
+        // g3 itself is observed only where c holds here (its one use is s3's condition), so D193's
+        // rule replaces it by x as well; in a lane module it is also the stored own bit of a mask unit.
+        assert_eq!(gone, [g3].into_iter().collect());
+        assert_eq!(n, 3);
+    }
+
+    /// D220: the carry word of `OpIAddCarry` is 0 or 1, so `carry & 1` is the carry and
+    /// `(carry & 1) == 1 ? 1 : 0` too; for an unknown `x`, `x == 1 ? 1 : 0` stays.
+    #[test]
+    fn simplify_reads_a_carry_tested_and_selected_as_the_carry() {
+        let mut b = Builder::new();
+        let void = b.type_void();
+        let boolt = b.type_bool();
+        let u32t = b.type_int(32, 0);
+        let pair = b.type_struct([u32t, u32t]);
+        let fnt = b.type_function(void, []);
+        let pu = b.type_pointer(None, StorageClass::Function, u32t);
+        let zero = b.constant_bit32(u32t, 0);
+        let one = b.constant_bit32(u32t, 1);
+        b.begin_function(void, None, FunctionControl::NONE, fnt)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        let [av, bv, o1, o2] = [0; 4].map(|_| b.variable(pu, None, StorageClass::Function, None));
+        let a = b.load(u32t, None, av, None, []).unwrap();
+        let x = b.load(u32t, None, bv, None, []).unwrap();
+        let r = b.i_add_carry(pair, None, a, x).unwrap();
+        let carry = b.composite_extract(u32t, None, r, [1]).unwrap();
+        let m1 = b.bitwise_and(u32t, None, carry, one).unwrap();
+        let e = b.i_equal(boolt, None, m1, one).unwrap();
+        let s = b.select(u32t, None, e, one, zero).unwrap();
+        b.store(o1, s, None, []).unwrap();
+        let e2 = b.i_equal(boolt, None, x, one).unwrap();
+        let s2 = b.select(u32t, None, e2, one, zero).unwrap();
+        b.store(o2, s2, None, []).unwrap();
+        let (mut m, mut f, mut bound) = finish(b);
+        let mut gone = HashSet::default();
+        simplify(&mut m, &mut f, &mut bound, &mut gone);
+        let stored: Vec<Word> = insts(&f)
+            .filter(|i| i.class.opcode == Op::Store)
+            .filter_map(|i| i.operands.get(1).and_then(id))
+            .collect();
+        assert_eq!(stored, [carry, s2]);
     }
 
     /// A function of its own built by hand (decision D199): `x` an unknown u32 (a Function variable
