@@ -4543,7 +4543,7 @@ mod tests {
         let x = b.load(boolt, None, xv, None, []).unwrap();
         let old = b.load(boolt, None, ov, None, []).unwrap();
         let v = b.load(u32t, None, vv, None, []).unwrap();
-        let mut guarded_add = |b: &mut Builder, s: Word, o: Word| {
+        let guarded_add = |b: &mut Builder, s: Word, o: Word| {
             let y = b.i_add(u32t, None, v, s).unwrap();
             let w = b.select(u32t, None, c, y, v).unwrap();
             b.store(o, w, None, []).unwrap();
