@@ -203,15 +203,8 @@ fn wide_accesses_test_the_position_once_and_share_one_selection() {
         assert_eq!(selections, 5, "{code}: selections");
         // Work-item 173 (workgroup 2, wave 1, lane 13) loads its four dwords from 2 bytes further on.
         let m = wide_manifest(&dir, code, &x, 173);
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
-            .arg("run")
-            .arg(&m)
-            .args(["--backend", "vulkan", "--mapping", "lane", "--out"])
-            .arg(dir.join("out"))
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{code}: {stderr}");
+        let (exit, stderr) = lane::run_lane_vulkan(&m, &dir.join("out"));
+        assert_eq!(exit, Some(2), "{code}: {stderr}");
         assert!(
             stderr.contains("crossed a dword boundary"),
             "{code}: {stderr}"

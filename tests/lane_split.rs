@@ -261,15 +261,8 @@ output = true
     )
     .unwrap();
     assert_eq!(split_of(&manifest, false), 2);
-    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
-        .arg("run")
-        .arg(&manifest)
-        .args(["--backend", "vulkan", "--mapping", "lane", "--out"])
-        .arg(dir.join("out"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_ne!(out.status.code(), Some(0), "{stderr}");
+    let (exit, stderr) = lane::run_lane_vulkan(&manifest, &dir.join("out"));
+    assert_ne!(exit, Some(0), "{stderr}");
     assert!(stderr.contains("crossed a dword boundary"), "{stderr}");
     assert!(
         stderr.contains("1 of 8 waves did not finish cleanly (first: workgroup 2, wave 1,"),

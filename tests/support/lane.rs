@@ -77,6 +77,22 @@ pub fn run_lane_both(manifest: &Path, out_dir: &Path, what: &str) -> Vec<u32> {
     words(&std::fs::read(out_dir.join("out.bin")).unwrap())
 }
 
+/// Runs `manifest` with `run --backend vulkan --mapping lane` (outputs under `out_dir`): the exit code and
+/// the standard error.
+pub fn run_lane_vulkan(manifest: &Path, out_dir: &Path) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .arg("run")
+        .arg(manifest)
+        .args(["--backend", "vulkan", "--mapping", "lane", "--out"])
+        .arg(out_dir)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// Static `OpControlBarrier` count of `kernel`'s lane-mapping module (code object `co`, workgroup 64),
 /// written under `dir`.
 pub fn lane_barriers(co: &Path, kernel: &str, dir: &Path) -> usize {

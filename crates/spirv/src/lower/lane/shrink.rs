@@ -4426,6 +4426,15 @@ mod tests {
     use rspirv::dr::Builder;
     use spirv::{FunctionControl, SelectionControl};
 
+    /// A builder with a `void()` function begun (its entry block not yet) and the types of [`tys`].
+    fn begun() -> (Builder, Tys) {
+        let mut b = Builder::new();
+        let t = tys(&mut b);
+        b.begin_function(t.void, None, FunctionControl::NONE, t.fnt)
+            .unwrap();
+        (b, t)
+    }
+
     /// A function of its own built by hand: `c` a bool and `x` a u32 read from Function variables,
     /// `new = x + 1`; then
     /// - `s1 = select(c, new, x)` read only as the true operand of `select(c, s1 * 2, x)`: replaced;
@@ -4437,17 +4446,18 @@ mod tests {
     /// - `s6 = select(c, new, x)` read only under `if (k)`: replaced (`k` implies `c`).
     #[test]
     fn unguard_replaces_only_selects_observed_under_their_condition() {
-        let mut b = Builder::new();
-        let void = b.type_void();
-        let boolt = b.type_bool();
-        let u32t = b.type_int(32, 0);
-        let fnt = b.type_function(void, []);
-        let pb = b.type_pointer(None, StorageClass::Function, boolt);
-        let pu = b.type_pointer(None, StorageClass::Function, u32t);
+        let (
+            mut b,
+            Tys {
+                boolt,
+                u32t,
+                pb,
+                pu,
+                ..
+            },
+        ) = begun();
         let one = b.constant_bit32(u32t, 1);
         let two = b.constant_bit32(u32t, 2);
-        b.begin_function(void, None, FunctionControl::NONE, fnt)
-            .unwrap();
         b.begin_block(None).unwrap();
         let cv = b.variable(pb, None, StorageClass::Function, None);
         let dv = b.variable(pb, None, StorageClass::Function, None);
@@ -4522,17 +4532,18 @@ mod tests {
     /// elsewhere (stored as it is), or with a value arm that is not a constant, it is left alone.
     #[test]
     fn unguard_reads_the_guarded_condition_of_a_select_of_two_constants() {
-        let mut b = Builder::new();
-        let void = b.type_void();
-        let boolt = b.type_bool();
-        let u32t = b.type_int(32, 0);
-        let fnt = b.type_function(void, []);
-        let pb = b.type_pointer(None, StorageClass::Function, boolt);
-        let pu = b.type_pointer(None, StorageClass::Function, u32t);
+        let (
+            mut b,
+            Tys {
+                boolt,
+                u32t,
+                pb,
+                pu,
+                ..
+            },
+        ) = begun();
         let zero = b.constant_bit32(u32t, 0);
         let one = b.constant_bit32(u32t, 1);
-        b.begin_function(void, None, FunctionControl::NONE, fnt)
-            .unwrap();
         b.begin_block(None).unwrap();
         let [cv, xv, ov] = [0; 3].map(|_| b.variable(pb, None, StorageClass::Function, None));
         let vv = b.variable(pu, None, StorageClass::Function, None);
@@ -4584,17 +4595,15 @@ mod tests {
     /// `(carry & 1) == 1 ? 1 : 0` too; for an unknown `x`, `x == 1 ? 1 : 0` stays.
     #[test]
     fn simplify_reads_a_carry_tested_and_selected_as_the_carry() {
-        let mut b = Builder::new();
-        let void = b.type_void();
-        let boolt = b.type_bool();
-        let u32t = b.type_int(32, 0);
+        let (
+            mut b,
+            Tys {
+                boolt, u32t, pu, ..
+            },
+        ) = begun();
         let pair = b.type_struct([u32t, u32t]);
-        let fnt = b.type_function(void, []);
-        let pu = b.type_pointer(None, StorageClass::Function, u32t);
         let zero = b.constant_bit32(u32t, 0);
         let one = b.constant_bit32(u32t, 1);
-        b.begin_function(void, None, FunctionControl::NONE, fnt)
-            .unwrap();
         b.begin_block(None).unwrap();
         let [av, bv, o1, o2] = [0; 4].map(|_| b.variable(pu, None, StorageClass::Function, None));
         let a = b.load(u32t, None, av, None, []).unwrap();
@@ -4631,21 +4640,22 @@ mod tests {
     /// Then `trivial_phis` removes `phi(x, x)` and `phi(x, self)` and keeps `phi(x, a)`.
     #[test]
     fn low_zeros_folds_only_masks_under_known_zero_bits() {
-        let mut b = Builder::new();
-        let void = b.type_void();
-        let boolt = b.type_bool();
-        let u32t = b.type_int(32, 0);
-        let fnt = b.type_function(void, []);
-        let pb = b.type_pointer(None, StorageClass::Function, boolt);
-        let pu = b.type_pointer(None, StorageClass::Function, u32t);
+        let (
+            mut b,
+            Tys {
+                boolt,
+                u32t,
+                pb,
+                pu,
+                ..
+            },
+        ) = begun();
         let one = b.constant_bit32(u32t, 1);
         let two = b.constant_bit32(u32t, 2);
         let three = b.constant_bit32(u32t, 3);
         let four = b.constant_bit32(u32t, 4);
         let c32 = b.constant_bit32(u32t, 32);
         let null = b.constant_null(u32t);
-        b.begin_function(void, None, FunctionControl::NONE, fnt)
-            .unwrap();
         let entry = b.begin_block(None).unwrap();
         let xv = b.variable(pu, None, StorageClass::Function, None);
         let gv = b.variable(pb, None, StorageClass::Function, None);
@@ -4826,17 +4836,18 @@ mod tests {
     ///   narrowed, `v` kept (a shift by 32 or more moves high bits into the low word's place).
     #[test]
     fn narrow_computes_in_32_bits_only_what_no_high_word_reaches() {
-        let mut b = Builder::new();
-        let Tys {
-            void,
-            boolt,
-            u32t,
-            u64t,
-            fnt,
-            pb,
-            pu,
-            pw,
-        } = tys(&mut b);
+        let (
+            mut b,
+            Tys {
+                boolt,
+                u32t,
+                u64t,
+                pb,
+                pu,
+                pw,
+                ..
+            },
+        ) = begun();
         let one = b.constant_bit64(u64t, 1);
         let zero = b.constant_bit64(u64t, 0);
         let c32 = b.constant_bit64(u64t, 32);
@@ -4846,8 +4857,6 @@ mod tests {
         for v in [0, 1, 3, 40] {
             b.constant_bit32(u32t, v);
         }
-        b.begin_function(void, None, FunctionControl::NONE, fnt)
-            .unwrap();
         b.begin_block(None).unwrap();
         let (av, bv, cv, wv) = (
             b.variable(pu, None, StorageClass::Function, None),
@@ -4933,21 +4942,20 @@ mod tests {
     /// - `store v (load v)` and a second `store v x` go; `store v y` after `load v` stays.
     #[test]
     fn bit_tests_pairs_and_stores_of_the_value_held() {
-        let mut b = Builder::new();
-        let Tys {
-            void,
-            boolt,
-            u32t,
-            u64t,
-            fnt,
-            pb,
-            pu,
-            pw,
-        } = tys(&mut b);
+        let (
+            mut b,
+            Tys {
+                boolt,
+                u32t,
+                u64t,
+                pb,
+                pu,
+                pw,
+                ..
+            },
+        ) = begun();
         let one = b.constant_bit32(u32t, 1);
         let c32 = b.constant_bit64(u64t, 32);
-        b.begin_function(void, None, FunctionControl::NONE, fnt)
-            .unwrap();
         b.begin_block(None).unwrap();
         let vars: Vec<Word> = (0..5)
             .map(|_| b.variable(pu, None, StorageClass::Function, None))
