@@ -38,24 +38,22 @@ impl Cx<'_> {
                 let a = self.b.i_add(t.u64, None, a, o)?;
                 let checked = self.check_global(a, bytes, store)?;
                 let m = self.c64(!3);
-                if checked == a && offset % 4 == 0 {
-                    // The access's dword and byte position from the instruction's base address: the
-                    // offset, a multiple of 4, moves neither the byte position nor the low two bits
-                    // the mask clears (exact modulo 2^64), so the dwords of one wide access share
-                    // the masked base and the position (the CSE merges them).
-                    let dw0 = self.b.bitwise_and(t.u64, None, base, m)?;
-                    let dw = if offset == 0 {
-                        dw0
-                    } else {
-                        self.b.i_add(t.u64, None, dw0, o)?
-                    };
-                    let lo = self.b.u_convert(t.u32, None, base)?;
-                    let sh = self.byte_shift(lo)?;
-                    return Ok((dw, sh));
-                }
-                let a = checked;
-                let dw = self.b.bitwise_and(t.u64, None, a, m)?;
-                let lo = self.b.u_convert(t.u32, None, a)?;
+                // An unchecked (or deferred) access at an offset that is a multiple of 4 takes its dword
+                // and byte position from the instruction's base address: the offset moves neither the
+                // position nor the low two bits the mask clears (exact modulo 2^64), so the dwords of one
+                // wide access share the masked base and the position (the CSE merges them, D219).
+                let (from, add) = if checked == a && offset % 4 == 0 {
+                    (base, offset != 0)
+                } else {
+                    (checked, false)
+                };
+                let dw = self.b.bitwise_and(t.u64, None, from, m)?;
+                let dw = if add {
+                    self.b.i_add(t.u64, None, dw, o)?
+                } else {
+                    dw
+                };
+                let lo = self.b.u_convert(t.u32, None, from)?;
                 let sh = self.byte_shift(lo)?;
                 Ok((dw, sh))
             }

@@ -1713,7 +1713,9 @@ fn absorbs(defs: &HashMap<Word, (Op, Vec<Word>)>, op: Op, x: Word, b: Word) -> b
 /// `(x || b) || b` is `x || b` and `(x && b) && b` is `x && b` (D219: the misaligned flag ORed with one
 /// straddle test per dword of a wide access); `select(true, a, b)` is `a`, `select(false, a, b)` is
 /// `b`, `select(c, a, a)` is `a`; `select(c, a, select(c, b, d))` reads `d` and
-/// `select(c, select(c, a, b), d)` reads `a` directly; an operation of constants is the constant it computes (shifts only by less than the width,
+/// `select(c, select(c, a, b), d)` reads `a` directly; a carry word, `x & 1` and `b ? 1 : 0` are 0 or 1,
+/// and for such an `x`, `x & 1`, `x == 1 ? 1 : 0` and `x != 0 ? 1 : 0` are `x` (D220); an operation of
+/// constants is the constant it computes (shifts only by less than the width,
 /// as larger ones are undefined). Instructions with a decoration are left alone. Returns how many
 /// instructions went or were rewritten.
 fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<Word>) -> usize {
@@ -1967,25 +1969,15 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
                 // `x == 1 ? 1 : 0` and `x != 0 ? 1 : 0` are `x` for an `x` of the same type known 0 or 1.
                 (Select, &[cond, a, b]) if int && c(a) == Some(1) && c(b) == Some(0) => {
                     match defs.get(&cond) {
-                        Some((IEqual, o)) if o.len() == 2 => {
+                        Some((cmp @ (IEqual | INotEqual), o)) if o.len() == 2 => {
                             let (x, k) = if c(o[1]).is_some() {
                                 (o[0], o[1])
                             } else {
                                 (o[1], o[0])
                             };
-                            if c(k) == Some(1) && bit01.contains(&x) && ty_of.get(&x) == Some(&t) {
-                                Out::Same(x)
-                            } else {
-                                Out::Keep
-                            }
-                        }
-                        Some((INotEqual, o)) if o.len() == 2 => {
-                            let (x, k) = if c(o[1]).is_some() {
-                                (o[0], o[1])
-                            } else {
-                                (o[1], o[0])
-                            };
-                            if c(k) == Some(0) && bit01.contains(&x) && ty_of.get(&x) == Some(&t) {
+                            let want = u64::from(*cmp == IEqual);
+                            if c(k) == Some(want) && bit01.contains(&x) && ty_of.get(&x) == Some(&t)
+                            {
                                 Out::Same(x)
                             } else {
                                 Out::Keep
@@ -3247,7 +3239,10 @@ fn entry_conditions(f: &Function) -> (HashMap<Word, usize>, Vec<Option<Vec<Word>
 /// value does not depend on `s`. Implications never pass through a select (a select is never
 /// `LogicalAnd`), and a value used as a condition observes it, so no condition `c` or `g` changes
 /// value, and the branches of (1) go as before. `new` dominates `s`'s uses (it is `s`'s operand).
-/// Returns the selects replaced.
+/// D220: a select of two integer constants whose condition is `x && y` (or a bool `select(y, x, old)`)
+/// reads `x` where `Q(select, y)`: it is never a filter (no tracked value passes a constant arm) and its
+/// integer value is never a condition, so this runs together with the replacements above.
+/// Returns the selects replaced and the conditions rewritten.
 fn unguard(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
     let glsl = m
         .ext_inst_imports
@@ -3305,7 +3300,7 @@ fn unguard(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
         glsl,
         memo: HashMap::default(),
     };
-    // Integer types and constants (for the selects of two constants, D219).
+    // Integer types and constants (for the selects of two constants, D220).
     let ints: HashSet<Word> = m
         .types_global_values
         .iter()
