@@ -37,7 +37,8 @@
 //! primitives left inline ([`uncopy`], D197, whatever the letters), then per function `s`, `i`, `f`,
 //! `m`, `a`, `c`, `k` (then `a`, trivial phis and `c` again), `g`, then (with any of `n`, `b`, `e`, `p`)
 //! dead code, `n`, `b`, `e`, `a` and trivial phis again, `p`; then `v`, the loads of several components
-//! of one vector element as one vector load ([`vector_loads`], D211), `l`, `d`.
+//! of one vector element as one vector load ([`vector_loads`], D211), `l`, `r`, the guarded writes of
+//! registers left in memory grouped under one selection per condition ([`regroup`], D221), `d`.
 //!
 //! Measured in docs/performance.md ("Lane module size"); the ablation tables are in D162 and D182.
 
@@ -64,10 +65,11 @@ pub(crate) struct ShrinkStats {
     pub low_zeros: usize,
     pub narrowed: usize,
     pub vector_loads: usize,
+    pub regrouped: usize,
 }
 
 /// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `m`, `k`, `a`, `c`,
-/// `g`, `n`, `b`, `e`, `p`, `v`, `l`, `d` for the ablations of D162, D182, D193, D199, D205 and D211, read
+/// `g`, `n`, `b`, `e`, `p`, `v`, `r`, `l`, `d` for the ablations of D162, D182, D193, D199, D205, D211 and D221, read
 /// by [`Passes::from_env`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Passes {
@@ -87,6 +89,7 @@ pub(crate) struct Passes {
     pub pairs: bool,
     pub same: bool,
     pub vectors: bool,
+    pub regroup: bool,
 }
 
 impl Passes {
@@ -107,10 +110,11 @@ impl Passes {
         pairs: true,
         same: true,
         vectors: true,
+        regroup: true,
     };
 
     /// The passes named by `RDNA2SPV_SHRINK` (letters `o`, `s`, `i`, `f`, `m`, `k`, `a`, `c`, `g`, `n`, `b`,
-    /// `e`, `p`, `v`, `l`, `d`;
+    /// `e`, `p`, `v`, `r`, `l`, `d`;
     /// `-` or empty: none), else all.
     pub(crate) fn from_env() -> Passes {
         match std::env::var("RDNA2SPV_SHRINK") {
@@ -131,6 +135,7 @@ impl Passes {
                 pairs: s.contains('p'),
                 same: s.contains('e'),
                 vectors: s.contains('v'),
+                regroup: s.contains('r'),
             },
             Err(_) => Passes::ALL,
         }
@@ -204,6 +209,9 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word, u32)]) -> 
         }
         if p.live {
             st.dead_stores += dead_stores(f);
+        }
+        if p.regroup {
+            st.regrouped += regroup(f, &mut bound);
         }
         if p.dead {
             st.dead += dead_code(m, f, &mut gone);
@@ -3850,6 +3858,236 @@ fn narrow(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet
     chosen.len()
 }
 
+/// Rewrite `r` (decision D221): guarded stores to private scalars left in memory, grouped under one
+/// selection. If-conversion ([`flatten`]) makes each guarded register write `store p, select(c, v, load
+/// p)`; where [`promote`] then keeps `p` in memory (its phis would cost more words), each such write
+/// costs a load and a select (10 words) beyond the store. In a block, the writes under the same
+/// condition `c` (the same id, and the same arm kept) whose select nothing else reads move to the last
+/// of them and run inside one `if (c) { store p1, v1; ...; store pn, vn }` (13 words: a selection merge,
+/// a conditional branch, two labels and a branch) when the loads and selects removed weigh more.
+/// Exact: when `c` holds each store writes `v` as before; when it does not, the select stored the value
+/// the variable held, so not storing it leaves the same content. A write moves from its place `k` to the
+/// group's last place `P` only when no other load or store of its variable lies in `(k, P]` of the
+/// original block (so no load reads a different value and stores to one variable keep their order);
+/// nothing else can read or write a private scalar. The block is split after `P`: its phis and
+/// instructions before stay under its label (a loop's continue target or a construct's merge keeps its
+/// label), the rest of it, terminator included, goes to the new merge block, and the phis of its
+/// successors name that block as their predecessor. A block with `OpLoopMerge` is left alone (a loop
+/// header must branch to its body). Returns the stores moved.
+fn regroup(f: &mut Function, bound: &mut Word) -> usize {
+    let scalars = private_scalars(f);
+    if scalars.is_empty() {
+        return 0;
+    }
+    let mut uses: HashMap<Word, usize> = HashMap::default();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        for x in i.operands.iter().filter_map(id) {
+            *uses.entry(x).or_default() += 1;
+        }
+    }
+    struct Write {
+        at: usize,
+        var: Word,
+        value: Word,
+        words: usize,
+    }
+    let mut moved = 0;
+    let mut renamed: HashMap<Word, Word> = HashMap::default();
+    let mut out_blocks: Vec<rspirv::dr::Block> = Vec::with_capacity(f.blocks.len());
+    for blk in std::mem::take(&mut f.blocks) {
+        if blk
+            .instructions
+            .iter()
+            .any(|i| i.class.opcode == Op::LoopMerge)
+        {
+            out_blocks.push(blk);
+            continue;
+        }
+        let ins = &blk.instructions;
+        let var_of = |i: &Instruction| -> Option<Word> {
+            if !matches!(i.class.opcode, Op::Load | Op::Store) {
+                return None;
+            }
+            i.operands
+                .first()
+                .and_then(id)
+                .filter(|v| scalars.contains_key(v))
+        };
+        // Where each variable is loaded or stored in this block, and each result's place.
+        let mut touches: HashMap<Word, Vec<usize>> = HashMap::default();
+        let mut at: HashMap<Word, usize> = HashMap::default();
+        for (k, i) in ins.iter().enumerate() {
+            if let Some(v) = var_of(i) {
+                touches.entry(v).or_default().push(k);
+            }
+            if let Some(r) = i.result_id {
+                at.insert(r, k);
+            }
+        }
+        // Candidate writes, by (condition, arm stored when the condition holds).
+        let mut groups: HashMap<(Word, bool), Vec<Write>> = HashMap::default();
+        let mut order: Vec<(Word, bool)> = Vec::new();
+        for (k, i) in ins.iter().enumerate() {
+            if i.class.opcode != Op::Store || var_of(i).is_none() {
+                continue;
+            }
+            let (Some(p), Some(s)) = (
+                i.operands.first().and_then(id),
+                i.operands.get(1).and_then(id),
+            ) else {
+                continue;
+            };
+            let Some(&ks) = at.get(&s) else { continue };
+            let sel = &ins[ks];
+            if sel.class.opcode != Op::Select || uses.get(&s) != Some(&1) {
+                continue;
+            }
+            let ops: Vec<Word> = sel.operands.iter().filter_map(id).collect();
+            let [c, x, y] = ops[..] else { continue };
+            // The arm that is the variable's own value, loaded in this block with no store of it since.
+            let own = |a: Word| -> bool {
+                let Some(&ka) = at.get(&a) else { return false };
+                ins[ka].class.opcode == Op::Load
+                    && var_of(&ins[ka]) == Some(p)
+                    && touches[&p]
+                        .iter()
+                        .all(|&t| t <= ka || t >= k || ins[t].class.opcode != Op::Store)
+            };
+            let (when, value, load) = if own(y) {
+                (true, x, y)
+            } else if own(x) {
+                (false, y, x)
+            } else {
+                continue;
+            };
+            let words = 6 + if uses.get(&load) == Some(&1) { 4 } else { 0 };
+            let key = (c, when);
+            if !groups.contains_key(&key) {
+                order.push(key);
+            }
+            groups.entry(key).or_default().push(Write {
+                at: k,
+                var: p,
+                value,
+                words,
+            });
+        }
+        // Each group's members that may move to its last place, if the group pays for its selection.
+        // At a group's last place: its condition, whether it stores where the condition holds, and
+        // its (variable, value) stores in order.
+        type Group = (Word, bool, Vec<(Word, Word)>);
+        let mut sink: HashMap<usize, Group> = HashMap::default();
+        let mut skip: HashSet<usize> = HashSet::default();
+        for key in order {
+            let ws = &groups[&key];
+            let last = ws.last().map_or(0, |w| w.at);
+            let members: Vec<&Write> = ws
+                .iter()
+                .filter(|w| touches[&w.var].iter().all(|&t| t <= w.at || t > last))
+                .collect();
+            let saved: usize = members.iter().map(|w| w.words).sum();
+            if members.len() < 2 || saved <= 13 {
+                continue;
+            }
+            for w in &members {
+                skip.insert(w.at);
+            }
+            moved += members.len();
+            sink.insert(
+                last,
+                (
+                    key.0,
+                    key.1,
+                    members.iter().map(|w| (w.var, w.value)).collect(),
+                ),
+            );
+        }
+        if sink.is_empty() {
+            out_blocks.push(blk);
+            continue;
+        }
+        let first = label(&blk);
+        let mut cur = rspirv::dr::Block {
+            label: blk.label,
+            instructions: Vec::new(),
+        };
+        for (k, i) in blk.instructions.into_iter().enumerate() {
+            if !skip.contains(&k) {
+                cur.instructions.push(i);
+            }
+            let Some((c, when, stores)) = sink.remove(&k) else {
+                continue;
+            };
+            let (t, m) = (*bound, *bound + 1);
+            *bound += 2;
+            let (yes, no) = if when { (t, m) } else { (m, t) };
+            cur.instructions.push(Instruction::new(
+                Op::SelectionMerge,
+                None,
+                None,
+                vec![
+                    Operand::IdRef(m),
+                    Operand::SelectionControl(spirv::SelectionControl::NONE),
+                ],
+            ));
+            cur.instructions.push(Instruction::new(
+                Op::BranchConditional,
+                None,
+                None,
+                vec![Operand::IdRef(c), Operand::IdRef(yes), Operand::IdRef(no)],
+            ));
+            out_blocks.push(std::mem::replace(
+                &mut cur,
+                rspirv::dr::Block {
+                    label: Some(Instruction::new(Op::Label, None, Some(m), vec![])),
+                    instructions: Vec::new(),
+                },
+            ));
+            let mut body: Vec<Instruction> = stores
+                .into_iter()
+                .map(|(p, v)| {
+                    Instruction::new(
+                        Op::Store,
+                        None,
+                        None,
+                        vec![Operand::IdRef(p), Operand::IdRef(v)],
+                    )
+                })
+                .collect();
+            body.push(Instruction::new(
+                Op::Branch,
+                None,
+                None,
+                vec![Operand::IdRef(m)],
+            ));
+            out_blocks.push(rspirv::dr::Block {
+                label: Some(Instruction::new(Op::Label, None, Some(t), vec![])),
+                instructions: body,
+            });
+        }
+        renamed.insert(first, label(&cur));
+        out_blocks.push(cur);
+    }
+    f.blocks = out_blocks;
+    if !renamed.is_empty() {
+        for i in f
+            .blocks
+            .iter_mut()
+            .flat_map(|b| &mut b.instructions)
+            .filter(|i| i.class.opcode == Op::Phi)
+        {
+            for (k, o) in i.operands.iter_mut().enumerate() {
+                if let (1, Operand::IdRef(x)) = (k % 2, &mut *o) {
+                    if let Some(y) = renamed.get(x) {
+                        *x = *y;
+                    }
+                }
+            }
+        }
+    }
+    moved
+}
+
 /// Part of rewrite `n` (decision D205): a store to a private scalar of the value the variable is known
 /// to hold at that point of its block (the value last loaded from or stored to it in the block, with no
 /// store of another value between) changes nothing and is deleted. Such stores are left where `k` and
@@ -4584,6 +4822,121 @@ mod tests {
         // rule replaces it by x as well; in a lane module it is also the stored own bit of a mask unit.
         assert_eq!(gone, [g3].into_iter().collect());
         assert_eq!(n, 3);
+    }
+
+    /// D221, on a function built by hand: a block with guarded writes `store p, select(g, v, load p)`
+    /// of private scalars, then a branch to a block whose phi names it.
+    /// - `a`, `b` under `c` (selects and loads read once): one `if (c)` after `b`'s place storing both;
+    /// - `e` under `c`, but `e` is loaded again before `b`'s place: stays a select;
+    /// - `n1`, `n2` written where `c` does *not* hold (`select(c, load, v)`): one `if (c) else`-less
+    ///   selection whose true arm is the merge;
+    /// - `s` under `d`, alone: a selection would cost more words than its select; stays;
+    /// - `u`, `w` under `k`, `u`'s select also read by an add: only `w` is a candidate; stays.
+    ///
+    /// The successor's phi names the block that now ends the split block.
+    #[test]
+    fn regroup_moves_guarded_writes_under_one_condition_into_one_selection() {
+        let (
+            mut b,
+            Tys {
+                boolt,
+                u32t,
+                pb,
+                pu,
+                ..
+            },
+        ) = begun();
+        let one = b.constant_bit32(u32t, 1);
+        let entry = b.begin_block(None).unwrap();
+        let [cv, dv, kv] = [0; 3].map(|_| b.variable(pb, None, StorageClass::Function, None));
+        let [av, bv, ev, n1v, n2v, sv, uv, wv, xv, ov] =
+            [0; 10].map(|_| b.variable(pu, None, StorageClass::Function, None));
+        let c = b.load(boolt, None, cv, None, []).unwrap();
+        let d = b.load(boolt, None, dv, None, []).unwrap();
+        let k = b.load(boolt, None, kv, None, []).unwrap();
+        let x = b.load(u32t, None, xv, None, []).unwrap();
+        let v = b.i_add(u32t, None, x, one).unwrap();
+        let write = |b: &mut Builder, g: Word, p: Word, when: bool| {
+            let old = b.load(u32t, None, p, None, []).unwrap();
+            let s = if when {
+                b.select(u32t, None, g, v, old).unwrap()
+            } else {
+                b.select(u32t, None, g, old, v).unwrap()
+            };
+            b.store(p, s, None, []).unwrap();
+            s
+        };
+        write(&mut b, c, av, true);
+        write(&mut b, c, ev, true);
+        write(&mut b, c, n1v, false);
+        let e_again = b.load(u32t, None, ev, None, []).unwrap();
+        b.store(ov, e_again, None, []).unwrap();
+        write(&mut b, d, sv, true);
+        let su = write(&mut b, k, uv, true);
+        let r = b.i_add(u32t, None, su, one).unwrap();
+        b.store(ov, r, None, []).unwrap();
+        write(&mut b, c, bv, true);
+        write(&mut b, k, wv, true);
+        write(&mut b, c, n2v, false);
+        let next = b.id();
+        b.branch(next).unwrap();
+        b.begin_block(Some(next)).unwrap();
+        let ph = b.phi(u32t, None, [(x, entry)]).unwrap();
+        b.store(ov, ph, None, []).unwrap();
+        let (_, mut f, mut bound) = finish(b);
+        let first = bound;
+        assert_eq!(regroup(&mut f, &mut bound), 4);
+        assert_eq!(bound, first + 4);
+        // The entry block now ends at the first selection (a, b under c: after b's place), whose body
+        // stores both; the second (n1, n2 where c fails) follows in the merge block.
+        let blocks: Vec<(Word, Vec<Op>)> = f
+            .blocks
+            .iter()
+            .map(|b| {
+                (
+                    label(b),
+                    b.instructions.iter().map(|i| i.class.opcode).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(blocks.len(), 6);
+        let (t1, m1, t2, m2) = (first, first + 1, first + 2, first + 3);
+        assert_eq!(
+            blocks.iter().map(|b| b.0).collect::<Vec<_>>(),
+            [entry, t1, m1, t2, m2, next]
+        );
+        let term = |k: usize| f.blocks[k].instructions.last().unwrap().operands.clone();
+        assert_eq!(
+            term(0),
+            [Operand::IdRef(c), Operand::IdRef(t1), Operand::IdRef(m1)]
+        );
+        assert_eq!(
+            term(2),
+            [Operand::IdRef(c), Operand::IdRef(m2), Operand::IdRef(t2)]
+        );
+        let stored = |k: usize| -> Vec<(Word, Word)> {
+            f.blocks[k]
+                .instructions
+                .iter()
+                .filter(|i| i.class.opcode == Op::Store)
+                .map(|i| (id(&i.operands[0]).unwrap(), id(&i.operands[1]).unwrap()))
+                .collect()
+        };
+        assert_eq!(stored(1), [(av, v), (bv, v)]);
+        assert_eq!(stored(3), [(n1v, v), (n2v, v)]);
+        // What stays a select: e (loaded again in between), s (alone), u and w (u's select read twice).
+        let selected: Vec<Word> = insts(&f)
+            .filter(|i| i.class.opcode == Op::Store)
+            .filter(|i| {
+                let s = id(&i.operands[1]).unwrap();
+                insts(&f).any(|j| j.result_id == Some(s) && j.class.opcode == Op::Select)
+            })
+            .map(|i| id(&i.operands[0]).unwrap())
+            .collect();
+        assert_eq!(selected, [ev, sv, uv, wv]);
+        // The phi of the successor names the last block of the split one.
+        let phi = insts(&f).find(|i| i.result_id == Some(ph)).unwrap();
+        assert_eq!(phi.operands, [Operand::IdRef(x), Operand::IdRef(m2)]);
     }
 
     /// D220: the carry word of `OpIAddCarry` is 0 or 1, so `carry & 1` is the carry and
