@@ -44,11 +44,90 @@ use super::versions::{Claim, Mask, Sgpr, Value, ENTRY};
 /// Sweeps of the fixed point before the analysis gives up.
 const MAX_SWEEPS: usize = 64;
 
-/// `c·X + k (mod 2^32)`, as u32 wrapping values.
+/// Floor terms a claim may carry: `⌊X / 2^s⌋` for `s` in `1..FLOORS` (X < 1024 in a workgroup).
+const FLOORS: usize = 11;
+
+/// `c·X + k + Σ d[s]·⌊X / 2^s⌋ (mod 2^32)`, as u32 wrapping values (D222: the floor terms describe
+/// `X >> s`, `X & (2^s - 1)` and the ORs of disjoint fields that rocPRIM's padded exchange addresses
+/// `(X + (X >> 5)) << 3` and rocSPARSE's `((X >> 3) << 6) | ((X & 7) << 3)` are made of); `d[0]` is
+/// unused. Without floor terms (`affine`), the claim and everything done with it are D120's.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct Aff {
     c: u32,
     k: u32,
+    d: [u32; FLOORS],
+}
+
+fn aff(c: u32, k: u32) -> Aff {
+    Aff {
+        c,
+        k,
+        d: [0; FLOORS],
+    }
+}
+
+impl Aff {
+    fn affine(&self) -> bool {
+        self.d.iter().all(|&x| x == 0)
+    }
+
+    /// A constant (`c = 0`, no floor terms).
+    fn konst(&self) -> Option<u32> {
+        (self.c == 0 && self.affine()).then_some(self.k)
+    }
+
+    /// The value at work-item `x`.
+    fn at(&self, x: i64) -> u32 {
+        let x = x as u32;
+        let mut v = self.k.wrapping_add(self.c.wrapping_mul(x));
+        for s in 1..FLOORS {
+            v = v.wrapping_add(self.d[s].wrapping_mul(x >> s));
+        }
+        v
+    }
+
+    fn plus(&self, o: &Aff, sign: u32) -> Aff {
+        let mut d = self.d;
+        for (s, x) in d.iter_mut().enumerate() {
+            *x = x.wrapping_add(o.d[s].wrapping_mul(sign));
+        }
+        Aff {
+            c: self.c.wrapping_add(o.c.wrapping_mul(sign)),
+            k: self.k.wrapping_add(o.k.wrapping_mul(sign)),
+            d,
+        }
+    }
+
+    fn times(&self, m: u32) -> Aff {
+        Aff {
+            c: self.c.wrapping_mul(m),
+            k: self.k.wrapping_mul(m),
+            d: self.d.map(|x| x.wrapping_mul(m)),
+        }
+    }
+
+    /// `⌊X / 2^s⌋` exactly (this claim is X or `⌊X / 2^t⌋`, shifted right by `s`).
+    fn shr(&self, s: u32) -> Option<Aff> {
+        let t = if *self == aff(1, 0) {
+            0
+        } else {
+            let ones: Vec<usize> = (1..FLOORS).filter(|&i| self.d[i] != 0).collect();
+            match (self.c, self.k, &ones[..]) {
+                (0, 0, [i]) if self.d[*i] == 1 => *i,
+                _ => return None,
+            }
+        };
+        let u = t + s as usize;
+        if u == 0 {
+            return Some(aff(1, 0));
+        }
+        if u >= FLOORS {
+            return Some(aff(0, 0));
+        }
+        let mut d = [0; FLOORS];
+        d[u] = 1;
+        Some(Aff { c: 0, k: 0, d })
+    }
 }
 
 impl Claim for Aff {
@@ -87,7 +166,7 @@ impl Value<Aff> for Abs {
     fn held(&self) -> Option<Sgpr> {
         match self {
             Abs::Mask(m) => Some(Sgpr::Mask(m.clone())),
-            Abs::Lane(Aff { c: 0, k }) => Some(Sgpr::Const(*k as u64)),
+            Abs::Lane(a) if a.konst().is_some() => Some(Sgpr::Const(a.k as u64)),
             _ => None,
         }
     }
@@ -96,14 +175,26 @@ impl Value<Aff> for Abs {
 type State = super::versions::State<Aff>;
 
 /// One LDS access: the lanes that may perform it (`lo ≤ X ≤ hi`) and the dwords it touches,
-/// `c·X + w0 ..= c·X + w1`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// `c·X + w0 ..= c·X + w1`, or (D222, an address with floor terms) each lane's first and last dword,
+/// lane `lo` first.
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub(crate) struct LdsAcc {
     c: i64,
     w0: i64,
     w1: i64,
     lo: i64,
     hi: i64,
+    dw: Option<std::sync::Arc<Vec<(i64, i64)>>>,
+}
+
+impl LdsAcc {
+    /// Lane `x`'s first and last dword.
+    fn dwords(&self, x: i64) -> (i64, i64) {
+        match &self.dw {
+            Some(d) => d[(x - self.lo) as usize],
+            None => (self.c * x + self.w0, self.c * x + self.w1),
+        }
+    }
 }
 
 /// The analysis' answer: the LDS accesses it could describe, by node index.
@@ -182,16 +273,31 @@ impl An<'_> {
     /// `x & y` of two claims: two constants fold; `f & m` with `m = 2^n - 1` is `f` when `f` is exact in
     /// `[0, m]` for every X of `0..=xmax` (v_mul_u32_u24's 24-bit operands: `(X & 0xffffff) * 28`).
     fn and_low(&self, x: Aff, y: Aff) -> Abs {
-        if x.c == 0 && y.c == 0 {
-            return Abs::Lane(Aff { c: 0, k: x.k & y.k });
+        if let (Some(a), Some(b)) = (x.konst(), y.konst()) {
+            return Abs::Lane(aff(0, a & b));
         }
-        let (f, m) = match (x.c, y.c) {
-            (_, 0) => (x, y.k),
-            (0, _) => (y, x.k),
+        let (f, m) = match (x.konst(), y.konst()) {
+            (_, Some(m)) => (x, m),
+            (Some(m), _) => (y, m),
             _ => return Abs::Unknown,
         };
         if m & m.wrapping_add(1) != 0 {
             return Abs::Unknown;
+        }
+        if f == aff(1, 0) && (m as i64) < self.xmax {
+            // D222: X & (2^s - 1) = X - 2^s·⌊X / 2^s⌋.
+            let s = m.count_ones();
+            return match f.shr(s) {
+                Some(q) => Abs::Lane(f.plus(&q.times(1 << s), u32::MAX)),
+                None => Abs::Unknown,
+            };
+        }
+        if !f.affine() {
+            // D222: a value with floor terms that stays in [0, m] for every X is itself.
+            return match (0..=self.xmax).all(|x| f.at(x) <= m) {
+                true => Abs::Lane(f),
+                false => Abs::Unknown,
+            };
         }
         match self.exact(f, 0, self.xmax) {
             Some((c, k)) if (c * self.xmax + k).max(k) <= m as i64 => Abs::Lane(f),
@@ -203,8 +309,8 @@ impl An<'_> {
     fn cond(&self, op: IntCmp, a: Abs, b: Abs) -> Abs {
         // Normalise to `f(X) op K`.
         let (f, kc, op) = match (a, b) {
-            (Abs::Lane(f), Abs::Lane(g)) if g.c == 0 => (f, g.k, op),
-            (Abs::Lane(g), Abs::Lane(f)) if g.c == 0 => {
+            (Abs::Lane(f), Abs::Lane(g)) if g.konst().is_some() => (f, g.k, op),
+            (Abs::Lane(g), Abs::Lane(f)) if g.konst().is_some() => {
                 let flipped = match op {
                     IntCmp::LtU => IntCmp::GtU,
                     IntCmp::LeU => IntCmp::GeU,
@@ -217,6 +323,30 @@ impl An<'_> {
             }
             _ => return Abs::Unknown,
         };
+        if !f.affine() {
+            // D222: the lanes where it holds, when they are one range.
+            let holds = |x: i64| {
+                let v = f.at(x);
+                match op {
+                    IntCmp::LtU => v < kc,
+                    IntCmp::LeU => v <= kc,
+                    IntCmp::GtU => v > kc,
+                    IntCmp::GeU => v >= kc,
+                    _ => v == kc,
+                }
+            };
+            let Some(lo) = (0..=self.xmax).find(|&x| holds(x)) else {
+                return Abs::Cond(1, 0);
+            };
+            let hi = (lo..=self.xmax)
+                .take_while(|&x| holds(x))
+                .last()
+                .unwrap_or(lo);
+            if (hi + 1..=self.xmax).any(holds) {
+                return Abs::Unknown;
+            }
+            return Abs::Cond(lo, hi);
+        }
         if f.c == 0 {
             return Abs::Unknown;
         }
@@ -258,16 +388,13 @@ impl An<'_> {
             _ => Abs::Unknown,
         };
         match self.p.nodes[h] {
-            Node::Const { ty: Ty::B32, bits } => Abs::Lane(Aff {
-                c: 0,
-                k: bits as u32,
-            }),
+            Node::Const { ty: Ty::B32, bits } => Abs::Lane(aff(0, bits as u32)),
             Node::ReadVgpr { reg, ty: Ty::B32 } => {
                 st.usable(reg, exec).map_or(Abs::Unknown, Abs::Lane)
             }
             Node::ReadSgpr { reg, ty } => match st.read_sgpr(reg, ty) {
                 Some(Sgpr::Mask(m)) => Abs::Mask(m),
-                Some(Sgpr::Const(k)) if ty == Ty::B32 => Abs::Lane(Aff { c: 0, k: k as u32 }),
+                Some(Sgpr::Const(k)) if ty == Ty::B32 => Abs::Lane(aff(0, k as u32)),
                 _ => Abs::Unknown,
             },
             Node::Int {
@@ -276,27 +403,40 @@ impl An<'_> {
                 a,
                 b,
             } => match (op, get(a), get(b)) {
-                (IntOp::Add, Abs::Lane(x), Abs::Lane(y)) => Abs::Lane(Aff {
-                    c: x.c.wrapping_add(y.c),
-                    k: x.k.wrapping_add(y.k),
-                }),
-                (IntOp::Sub, Abs::Lane(x), Abs::Lane(y)) => Abs::Lane(Aff {
-                    c: x.c.wrapping_sub(y.c),
-                    k: x.k.wrapping_sub(y.k),
-                }),
-                (IntOp::Mul, Abs::Lane(x), Abs::Lane(y)) if x.c == 0 || y.c == 0 => {
-                    let (f, m) = if y.c == 0 { (x, y.k) } else { (y, x.k) };
-                    Abs::Lane(Aff {
-                        c: f.c.wrapping_mul(m),
-                        k: f.k.wrapping_mul(m),
-                    })
+                (IntOp::Add, Abs::Lane(x), Abs::Lane(y)) => Abs::Lane(x.plus(&y, 1)),
+                (IntOp::Sub, Abs::Lane(x), Abs::Lane(y)) => Abs::Lane(x.plus(&y, u32::MAX)),
+                (IntOp::Mul, Abs::Lane(x), Abs::Lane(y))
+                    if x.konst().is_some() || y.konst().is_some() =>
+                {
+                    let (f, m) = match y.konst() {
+                        Some(m) => (x, m),
+                        None => (y, x.k),
+                    };
+                    Abs::Lane(f.times(m))
                 }
-                (IntOp::Shl, Abs::Lane(x), Abs::Lane(y)) if y.c == 0 => {
+                (IntOp::Shl, Abs::Lane(x), Abs::Lane(y)) if y.konst().is_some() => {
+                    Abs::Lane(x.times(1 << (y.k % 32)))
+                }
+                (IntOp::LShr, Abs::Lane(x), Abs::Lane(y)) if y.konst().is_some() => {
+                    // D222: `X >> s` (or a shift of it, or of a constant) is a floor term.
                     let s = y.k % 32;
-                    Abs::Lane(Aff {
-                        c: x.c << s,
-                        k: x.k << s,
-                    })
+                    match x.konst() {
+                        Some(k) => Abs::Lane(aff(0, k >> s)),
+                        None => x.shr(s).map_or(Abs::Unknown, Abs::Lane),
+                    }
+                }
+                (IntOp::Or, Abs::Lane(x), Abs::Lane(y))
+                    if x.konst().is_some() && y.konst().is_some() =>
+                {
+                    Abs::Lane(aff(0, x.k | y.k))
+                }
+                (IntOp::Or, Abs::Lane(x), Abs::Lane(y)) => {
+                    // D222: the OR of two values with no common bit in any lane is their sum.
+                    if (0..=self.xmax).all(|i| x.at(i) & y.at(i) == 0) {
+                        Abs::Lane(x.plus(&y, 1))
+                    } else {
+                        Abs::Unknown
+                    }
                 }
                 (IntOp::And, Abs::Lane(x), Abs::Lane(y)) => self.and_low(x, y),
                 (op, x, y) => mask(op, x, y),
@@ -375,9 +515,29 @@ impl An<'_> {
     /// The dwords an access at `a + offset` of `bytes` bytes touches, over lanes `lo..=hi`.
     fn access(&self, a: Aff, offset: i64, bytes: i64, lo: i64, hi: i64) -> Option<LdsAcc> {
         let a = Aff {
-            c: a.c,
             k: a.k.wrapping_add(offset as u32),
+            ..a
         };
+        if !a.affine() {
+            // D222: the dwords of every lane, enumerated (the byte address as the lane computes it, mod
+            // 2^32; its last byte must not wrap).
+            let mut dw = Vec::with_capacity((hi - lo + 1) as usize);
+            for x in lo..=hi {
+                let b = a.at(x) as i64;
+                if b + bytes > 1 << 32 {
+                    return None;
+                }
+                dw.push((b.div_euclid(4), (b + bytes - 1).div_euclid(4)));
+            }
+            return Some(LdsAcc {
+                c: 0,
+                w0: 0,
+                w1: 0,
+                lo,
+                hi,
+                dw: Some(std::sync::Arc::new(dw)),
+            });
+        }
         let (c, k) = self.exact(a, lo, hi)?;
         // The last byte must not wrap either.
         if c * lo + k + bytes > 1 << 32 || c * hi + k + bytes > 1 << 32 {
@@ -392,6 +552,7 @@ impl An<'_> {
             w1: (k + bytes - 1).div_euclid(4),
             lo,
             hi,
+            dw: None,
         })
     }
 }
@@ -517,7 +678,7 @@ impl LdsAddrs {
             ws: wave_size,
         };
         let mut entry = State::entry(wave_size, Some((0, an.xmax)));
-        entry.vgpr.insert(0, [(ENTRY, Aff { c: 1, k: 0 })].into());
+        entry.vgpr.insert(0, [(ENTRY, aff(1, 0))].into());
         let Some(start) = forward(p, entry, |b, s| an.block(b, s, None), State::join) else {
             return out;
         };
@@ -535,13 +696,21 @@ impl LdsAddrs {
         self.acc
             .iter()
             .map(|(&k, a)| {
-                (
-                    k,
-                    format!(
+                let text = match &a.dw {
+                    None => format!(
                         "dwords {}*X+{}..={}*X+{} for lanes X in {}..={}",
                         a.c, a.w0, a.c, a.w1, a.lo, a.hi
                     ),
-                )
+                    Some(_) => {
+                        let (f0, f1) = a.dwords(a.lo);
+                        let (l0, l1) = a.dwords(a.hi);
+                        format!(
+                            "dwords enumerated per lane ({f0}..={f1} at X = {}, {l0}..={l1} at X = {}) for lanes X in {}..={}",
+                            a.lo, a.hi, a.lo, a.hi
+                        )
+                    }
+                };
+                (k, text)
             })
             .collect()
     }
@@ -568,6 +737,9 @@ pub(crate) fn conflict(w: &LdsAcc, r: &LdsAcc) -> bool {
     if w.lo > w.hi || r.lo > r.hi {
         return false;
     }
+    if w.dw.is_some() || r.dw.is_some() {
+        return conflict_enumerated(w, r);
+    }
     if w.c != r.c {
         return true;
     }
@@ -576,6 +748,33 @@ pub(crate) fn conflict(w: &LdsAcc, r: &LdsAcc) -> bool {
     for m in (w.lo - r.hi)..=(w.hi - r.lo) {
         if m != 0 && (lo..=hi).contains(&(w.c * m)) {
             return true;
+        }
+    }
+    false
+}
+
+/// [`conflict`] by enumeration (D222): each dword `w`'s lanes touch, with the lane (or two different
+/// lanes), then each of `r`'s lanes against them.
+fn conflict_enumerated(w: &LdsAcc, r: &LdsAcc) -> bool {
+    // dword -> (a lane, another lane if two different lanes touch it).
+    let mut by: crate::hash::HashMap<i64, (i64, Option<i64>)> = Default::default();
+    for a in w.lo..=w.hi {
+        let (d0, d1) = w.dwords(a);
+        for d in d0..=d1 {
+            let e = by.entry(d).or_insert((a, None));
+            if e.0 != a {
+                e.1 = Some(a);
+            }
+        }
+    }
+    for b in r.lo..=r.hi {
+        let (d0, d1) = r.dwords(b);
+        for d in d0..=d1 {
+            if let Some(&(a, other)) = by.get(&d) {
+                if a != b || other.is_some() {
+                    return true;
+                }
+            }
         }
     }
     false
@@ -617,6 +816,7 @@ mod tests {
                                 w1: len,
                                 lo,
                                 hi,
+                                dw: None,
                             };
                             let r = LdsAcc {
                                 c,
@@ -624,6 +824,7 @@ mod tests {
                                 w1: w0 + len,
                                 lo: rlo,
                                 hi: rhi,
+                                dw: None,
                             };
                             assert_eq!(conflict(&w, &r), brute(&w, &r), "{w:?} {r:?}");
                             n += 1;
@@ -639,8 +840,9 @@ mod tests {
             w1: 0,
             lo: 0,
             hi: 3,
+            dw: None,
         };
-        let r = LdsAcc { c: 2, ..w };
+        let r = LdsAcc { c: 2, ..w.clone() };
         assert!(conflict(&w, &r), "different slopes are not compared");
     }
 
@@ -654,14 +856,127 @@ mod tests {
                 w1: 0,
                 lo: 0,
                 hi: s - 1,
+                dw: None,
             };
-            let far = LdsAcc { w0: s, w1: s, ..w };
+            let far = LdsAcc {
+                w0: s,
+                w1: s,
+                ..w.clone()
+            };
             assert!(!conflict(&w, &w), "s = {s}");
             assert!(!conflict(&w, &far), "s = {s}");
             // With lane s writing too, lane 0's read of X + s meets lane s's write.
-            let wider = LdsAcc { hi: s, ..w };
+            let wider = LdsAcc { hi: s, ..w.clone() };
             assert!(conflict(&wider, &far), "s = {s}");
         }
+    }
+
+    /// D222: claims with floor terms against the values computed lane by lane, over a 256-lane
+    /// workgroup: `X >> 3`, `X & 7`, rocSPARSE's `((X >> 3) << 6) | ((X & 7) << 3)` (which is `8·X`),
+    /// rocPRIM's padded `(X + (X >> 5)) << 3`; an OR of overlapping fields and a mask of a value that
+    /// exceeds it stay unknown.
+    #[test]
+    fn floor_terms_follow_shifts_masks_and_disjoint_ors() {
+        let p = Program::default();
+        let types: Types = Vec::new();
+        let an = An {
+            p: &p,
+            types: &types,
+            xmax: 255,
+            ws: 32,
+        };
+        let x = aff(1, 0);
+        let lane = |a: &Abs| match a {
+            Abs::Lane(f) => *f,
+            other => panic!("not a claim: {other:?}"),
+        };
+        let shr3 = x.shr(3).unwrap();
+        let and7 = lane(&an.and_low(x, aff(0, 7)));
+        let or = |a: Aff, b: Aff| {
+            if (0..=an.xmax).all(|i| a.at(i) & b.at(i) == 0) {
+                Some(a.plus(&b, 1))
+            } else {
+                None
+            }
+        };
+        let field = or(shr3.times(64), and7.times(8)).expect("disjoint fields");
+        let padded = x.plus(&x.shr(5).unwrap(), 1).times(8);
+        for i in 0..=255i64 {
+            let u = i as u32;
+            assert_eq!(shr3.at(i), u >> 3);
+            assert_eq!(and7.at(i), u & 7);
+            assert_eq!(field.at(i), ((u >> 3) << 6) | ((u & 7) << 3));
+            assert_eq!(field.at(i), 8 * u);
+            assert_eq!(padded.at(i), (u + (u >> 5)) << 3);
+            assert_eq!(x.shr(3).unwrap().shr(2).unwrap().at(i), u >> 5);
+        }
+        assert!(or(x, x.times(2)).is_none(), "X | 2X share bits");
+        assert!(matches!(an.and_low(padded, aff(0, 255)), Abs::Unknown));
+        // A compare of a floor-term value: the lanes where it holds, when they are one range.
+        assert!(matches!(
+            an.cond(IntCmp::LtU, Abs::Lane(shr3), Abs::Lane(aff(0, 4))),
+            Abs::Cond(0, 31)
+        ));
+        assert!(matches!(
+            an.cond(IntCmp::LtU, Abs::Lane(and7), Abs::Lane(aff(0, 4))),
+            Abs::Unknown
+        ));
+    }
+
+    /// D222: the enumerated conflict test against the pairwise enumeration, on accesses whose dwords
+    /// follow floor terms (one dword or two per lane, lanes in ranges that overlap or not).
+    #[test]
+    fn enumerated_conflict_matches_pairs_of_lanes() {
+        let brute = |w: &LdsAcc, r: &LdsAcc| {
+            (w.lo..=w.hi).any(|a| {
+                (r.lo..=r.hi).any(|b| {
+                    let ((wa, wb), (ra, rb)) = (w.dwords(a), r.dwords(b));
+                    a != b && wa <= rb && ra <= wb
+                })
+            })
+        };
+        let table = |f: &dyn Fn(i64) -> i64, len: i64, lo: i64, hi: i64| LdsAcc {
+            c: 0,
+            w0: 0,
+            w1: 0,
+            lo,
+            hi,
+            dw: Some(std::sync::Arc::new(
+                (lo..=hi).map(|x| (f(x), f(x) + len)).collect(),
+            )),
+        };
+        let shapes: [&dyn Fn(i64) -> i64; 5] = [
+            &|x| 2 * x,
+            &|x| 2 * (x + (x >> 5)),
+            &|x| x >> 1,
+            &|x| (x & 7) * 8 + (x >> 3),
+            &|x| 100 - x,
+        ];
+        let mut n = 0;
+        for f in shapes {
+            for g in shapes {
+                for len in 0..=1 {
+                    for (lo, hi) in [(0, 0), (0, 63), (3, 40)] {
+                        for (rlo, rhi) in [(0, 63), (5, 5), (40, 80)] {
+                            let w = table(f, len, lo, hi);
+                            let r = table(g, len, rlo, rhi);
+                            assert_eq!(conflict(&w, &r), brute(&w, &r));
+                            let affine = LdsAcc {
+                                c: 2,
+                                w0: 0,
+                                w1: len,
+                                lo: rlo,
+                                hi: rhi,
+                                dw: None,
+                            };
+                            assert_eq!(conflict(&w, &affine), brute(&w, &affine));
+                            n += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(n, 450);
     }
 
     /// Accesses of one and the same single lane are in program order whatever their addresses; any
