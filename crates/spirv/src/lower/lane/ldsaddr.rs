@@ -80,7 +80,7 @@ impl Aff {
     fn at(&self, x: i64) -> u32 {
         let x = x as u32;
         let mut v = self.k.wrapping_add(self.c.wrapping_mul(x));
-        for s in 1..FLOORS {
+        for s in (1..FLOORS).filter(|&s| self.d[s] != 0) {
             v = v.wrapping_add(self.d[s].wrapping_mul(x >> s));
         }
         v
