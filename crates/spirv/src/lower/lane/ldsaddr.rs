@@ -111,9 +111,9 @@ impl Aff {
         let t = if *self == aff(1, 0) {
             0
         } else {
-            let ones: Vec<usize> = (1..FLOORS).filter(|&i| self.d[i] != 0).collect();
-            match (self.c, self.k, &ones[..]) {
-                (0, 0, [i]) if self.d[*i] == 1 => *i,
+            let mut terms = (1..FLOORS).filter(|&i| self.d[i] != 0);
+            match (self.c, self.k, terms.next(), terms.next()) {
+                (0, 0, Some(i), None) if self.d[i] == 1 => i,
                 _ => return None,
             }
         };
@@ -184,7 +184,7 @@ pub(crate) struct LdsAcc {
     w1: i64,
     lo: i64,
     hi: i64,
-    dw: Option<std::sync::Arc<Vec<(i64, i64)>>>,
+    dw: Option<Vec<(i64, i64)>>,
 }
 
 impl LdsAcc {
@@ -302,6 +302,19 @@ impl An<'_> {
         match self.exact(f, 0, self.xmax) {
             Some((c, k)) if (c * self.xmax + k).max(k) <= m as i64 => Abs::Lane(f),
             _ => Abs::Unknown,
+        }
+    }
+
+    /// `x | y` of two claims: two constants fold; otherwise (D222) the sum, when no X of `0..=xmax` has
+    /// a bit set in both.
+    fn or_disjoint(&self, x: Aff, y: Aff) -> Abs {
+        if let (Some(a), Some(b)) = (x.konst(), y.konst()) {
+            return Abs::Lane(aff(0, a | b));
+        }
+        if (0..=self.xmax).all(|i| x.at(i) & y.at(i) == 0) {
+            Abs::Lane(x.plus(&y, 1))
+        } else {
+            Abs::Unknown
         }
     }
 
@@ -425,19 +438,7 @@ impl An<'_> {
                         None => x.shr(s).map_or(Abs::Unknown, Abs::Lane),
                     }
                 }
-                (IntOp::Or, Abs::Lane(x), Abs::Lane(y))
-                    if x.konst().is_some() && y.konst().is_some() =>
-                {
-                    Abs::Lane(aff(0, x.k | y.k))
-                }
-                (IntOp::Or, Abs::Lane(x), Abs::Lane(y)) => {
-                    // D222: the OR of two values with no common bit in any lane is their sum.
-                    if (0..=self.xmax).all(|i| x.at(i) & y.at(i) == 0) {
-                        Abs::Lane(x.plus(&y, 1))
-                    } else {
-                        Abs::Unknown
-                    }
-                }
+                (IntOp::Or, Abs::Lane(x), Abs::Lane(y)) => self.or_disjoint(x, y),
                 (IntOp::And, Abs::Lane(x), Abs::Lane(y)) => self.and_low(x, y),
                 (op, x, y) => mask(op, x, y),
             },
@@ -535,7 +536,7 @@ impl An<'_> {
                 w1: 0,
                 lo,
                 hi,
-                dw: Some(std::sync::Arc::new(dw)),
+                dw: Some(dw),
             });
         }
         let (c, k) = self.exact(a, lo, hi)?;
@@ -892,14 +893,7 @@ mod tests {
         };
         let shr3 = x.shr(3).unwrap();
         let and7 = lane(&an.and_low(x, aff(0, 7)));
-        let or = |a: Aff, b: Aff| {
-            if (0..=an.xmax).all(|i| a.at(i) & b.at(i) == 0) {
-                Some(a.plus(&b, 1))
-            } else {
-                None
-            }
-        };
-        let field = or(shr3.times(64), and7.times(8)).expect("disjoint fields");
+        let field = lane(&an.or_disjoint(shr3.times(64), and7.times(8)));
         let padded = x.plus(&x.shr(5).unwrap(), 1).times(8);
         for i in 0..=255i64 {
             let u = i as u32;
@@ -910,7 +904,10 @@ mod tests {
             assert_eq!(padded.at(i), (u + (u >> 5)) << 3);
             assert_eq!(x.shr(3).unwrap().shr(2).unwrap().at(i), u >> 5);
         }
-        assert!(or(x, x.times(2)).is_none(), "X | 2X share bits");
+        assert!(
+            matches!(an.or_disjoint(x, x.times(2)), Abs::Unknown),
+            "X | 2X share bits"
+        );
         assert!(matches!(an.and_low(padded, aff(0, 255)), Abs::Unknown));
         // A compare of a floor-term value: the lanes where it holds, when they are one range.
         assert!(matches!(
@@ -941,9 +938,7 @@ mod tests {
             w1: 0,
             lo,
             hi,
-            dw: Some(std::sync::Arc::new(
-                (lo..=hi).map(|x| (f(x), f(x) + len)).collect(),
-            )),
+            dw: Some((lo..=hi).map(|x| (f(x), f(x) + len)).collect()),
         };
         let shapes: [&dyn Fn(i64) -> i64; 5] = [
             &|x| 2 * x,
