@@ -38,7 +38,8 @@
 //! `m`, `a`, `c`, `k` (then `a`, trivial phis and `c` again), `g`, then (with any of `n`, `b`, `e`, `p`)
 //! dead code, `n`, `b`, `e`, `a` and trivial phis again, `p`; then `v`, the loads of several components
 //! of one vector element as one vector load ([`vector_loads`], D211), `l`, `r`, the guarded writes of
-//! registers left in memory grouped under one selection per condition ([`regroup`], D221), `d`.
+//! registers left in memory grouped under one selection per condition ([`regroup`], D221), `j`, one-armed
+//! selections on one condition one after the other joined ([`join`], D223; then `f` and `e` again), `d`.
 //!
 //! Measured in docs/performance.md ("Lane module size"); the ablation tables are in D162 and D182.
 
@@ -66,11 +67,12 @@ pub(crate) struct ShrinkStats {
     pub narrowed: usize,
     pub vector_loads: usize,
     pub regrouped: usize,
+    pub joined: usize,
 }
 
 /// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `m`, `k`, `a`, `c`,
-/// `g`, `n`, `b`, `e`, `p`, `v`, `r`, `l`, `d` for the ablations of D162, D182, D193, D199, D205, D211 and D221, read
-/// by [`Passes::from_env`]).
+/// `g`, `n`, `b`, `e`, `p`, `v`, `r`, `j`, `l`, `d` for the ablations of D162, D182, D193, D199, D205, D211, D221
+/// and D223, read by [`Passes::from_env`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Passes {
     pub split: bool,
@@ -90,6 +92,7 @@ pub(crate) struct Passes {
     pub same: bool,
     pub vectors: bool,
     pub regroup: bool,
+    pub join: bool,
 }
 
 impl Passes {
@@ -111,10 +114,11 @@ impl Passes {
         same: true,
         vectors: true,
         regroup: true,
+        join: true,
     };
 
     /// The passes named by `RDNA2SPV_SHRINK` (letters `o`, `s`, `i`, `f`, `m`, `k`, `a`, `c`, `g`, `n`, `b`,
-    /// `e`, `p`, `v`, `r`, `l`, `d`;
+    /// `e`, `p`, `v`, `r`, `j`, `l`, `d`;
     /// `-` or empty: none), else all.
     pub(crate) fn from_env() -> Passes {
         match std::env::var("RDNA2SPV_SHRINK") {
@@ -136,6 +140,7 @@ impl Passes {
                 same: s.contains('e'),
                 vectors: s.contains('v'),
                 regroup: s.contains('r'),
+                join: s.contains('j'),
             },
             Err(_) => Passes::ALL,
         }
@@ -152,6 +157,7 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word, u32)]) -> 
     }
     uncopy(m, spans, &mut gone);
     let mut funcs = std::mem::take(&mut m.functions);
+    let pure = pure_functions(&funcs, glsl_import(m));
     for f in &mut funcs {
         if p.split {
             st.arrays_split += split_arrays(m, f, &mut bound, &mut gone);
@@ -213,6 +219,21 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word, u32)]) -> 
         if p.regroup {
             st.regrouped += regroup(f, &mut bound);
         }
+        if p.join {
+            st.joined += join(m, f, &pure);
+            if std::env::var("JGU").is_ok() {
+                st.low_zeros += guarded_uses(f);
+            }
+            if p.forward {
+                // The joined arms load and store the misaligned flag again and again in one block.
+                let (l, s) = forward(f, &mut gone);
+                st.loads_forwarded += l;
+                st.stores_removed += s;
+                if p.same {
+                    st.narrowed += same_stores(f);
+                }
+            }
+        }
         if p.dead {
             st.dead += dead_code(m, f, &mut gone);
         }
@@ -255,6 +276,14 @@ fn id(o: &Operand) -> Option<Word> {
         Operand::IdRef(x) => Some(*x),
         _ => None,
     }
+}
+
+/// The id of the module's `GLSL.std.450` import.
+fn glsl_import(m: &Module) -> Option<Word> {
+    m.ext_inst_imports
+        .iter()
+        .find(|i| matches!(i.operands.first(), Some(Operand::LiteralString(s)) if s == "GLSL.std.450"))
+        .and_then(|i| i.result_id)
 }
 
 fn label(b: &rspirv::dr::Block) -> Word {
@@ -728,11 +757,7 @@ fn effect_free(i: &Instruction, glsl: Option<Word>) -> bool {
 /// the instructions with an effect, so cycles of phis that only feed each other go too); returns how
 /// many went.
 fn dead_code(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
-    let glsl = m
-        .ext_inst_imports
-        .iter()
-        .find(|i| matches!(i.operands.first(), Some(Operand::LiteralString(s)) if s == "GLSL.std.450"))
-        .and_then(|i| i.result_id);
+    let glsl = glsl_import(m);
     let mut def: HashMap<Word, (usize, usize)> = HashMap::default();
     let mut live: Vec<Vec<bool>> = Vec::with_capacity(f.blocks.len());
     let mut work: Vec<Word> = Vec::new();
@@ -871,11 +896,7 @@ fn mergeable(i: &Instruction, glsl: Option<Word>) -> bool {
 /// Rewrite 4: an effect-free operation equal (opcode, type, operands) to one in a dominating position is
 /// replaced by it; ids that carry a decoration (`NoContraction`, ...) are never merged. Returns how many went.
 fn common(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
-    let glsl = m
-        .ext_inst_imports
-        .iter()
-        .find(|i| matches!(i.operands.first(), Some(Operand::LiteralString(s)) if s == "GLSL.std.450"))
-        .and_then(|i| i.result_id);
+    let glsl = glsl_import(m);
     let decorated: HashSet<Word> = m
         .annotations
         .iter()
@@ -1933,6 +1954,22 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
                     }
                     _ => Out::Keep,
                 },
+                // `(x & m) << k` compared with 0 unsigned, no bit of `m` shifted out: `x & m` is (the
+                // misaligned test of a dword access, `((address & 3) << 3) > 0`).
+                (IEqual | INotEqual | UGreaterThan, &[a, b])
+                    if boolean
+                        && c(b) == Some(0)
+                        && defs.get(&a).is_some_and(|(o, x)| {
+                            let k = x.get(1).copied().and_then(c);
+                            let wd = ty_of.get(&a).and_then(|t| width.get(t)).copied();
+                            *o == ShiftLeftLogical
+                                && matches!((k, wd), (Some(k), Some(wd)) if k < wd as u64
+                                    && defs.get(&x[0]).is_some_and(|(o2, y)| *o2 == BitwiseAnd
+                                        && y.iter().any(|&mc| c(mc).is_some_and(|mv| mask(wd, mv << k) >> k == mv))))
+                        }) =>
+                {
+                    Out::Ops(vec![defs[&a].1[0], b])
+                }
                 (
                     IEqual | INotEqual | ULessThan | ULessThanEqual | UGreaterThan
                     | UGreaterThanEqual,
@@ -3252,11 +3289,7 @@ fn entry_conditions(f: &Function) -> (HashMap<Word, usize>, Vec<Option<Vec<Word>
 /// integer value is never a condition, so this runs together with the replacements above.
 /// Returns the selects replaced and the conditions rewritten.
 fn unguard(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
-    let glsl = m
-        .ext_inst_imports
-        .iter()
-        .find(|i| matches!(i.operands.first(), Some(Operand::LiteralString(s)) if s == "GLSL.std.450"))
-        .and_then(|i| i.result_id);
+    let glsl = glsl_import(m);
     let decorated: HashSet<Word> = m
         .annotations
         .iter()
@@ -3873,7 +3906,16 @@ fn narrow(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet
 /// instructions before stay under its label (a loop's continue target or a construct's merge keeps its
 /// label), the rest of it, terminator included, goes to the new merge block, and the phis of its
 /// successors name that block as their predecessor. A block with `OpLoopMerge` is left alone (a loop
-/// header must branch to its body). Returns the stores moved.
+/// header must branch to its body).
+///
+/// Two more kinds of member (D225). A write whose select is read again, when nothing in the block
+/// reads it before the group's last place: its readers read a load of its variable placed first in the
+/// new merge block, which holds the select's value there (the variable's last write before it is the
+/// member's, and every later reader is dominated by that block); it weighs 4 words less. And when the
+/// block ends in `if (c) T` (the arm entered only from the block, not a loop header), the writes under
+/// `c` on that arm whose select only the store reads and whose variable nothing after them in the block
+/// touches run as `store p, v` first in `T`, without a selection of their own: the arm runs exactly
+/// where `c` holds, before anything else reads or writes `p`. Returns the stores moved.
 fn regroup(f: &mut Function, bound: &mut Word) -> usize {
     let scalars = private_scalars(f);
     if scalars.is_empty() {
@@ -3890,9 +3932,33 @@ fn regroup(f: &mut Function, bound: &mut Word) -> usize {
         var: Word,
         value: Word,
         words: usize,
+        /// The select, its type and the first place in the block that reads it besides the store
+        /// (`usize::MAX`: none), when something else reads it.
+        reread: Option<(Word, Word, usize)>,
     }
     let mut moved = 0;
     let mut renamed: HashMap<Word, Word> = HashMap::default();
+    // A select read again after its group: the load of its variable after the group's selection.
+    let mut reloaded: HashMap<Word, Word> = HashMap::default();
+    // Stores that run first in the arm of the selection ending their block, by the arm's label.
+    let mut prepend: HashMap<Word, Vec<Instruction>> = HashMap::default();
+    let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
+    let mut npreds: HashMap<Word, usize> = HashMap::default();
+    for b in &f.blocks {
+        for s in successors(b, &labels) {
+            *npreds.entry(s).or_default() += 1;
+        }
+    }
+    let loop_headers: HashSet<Word> = f
+        .blocks
+        .iter()
+        .filter(|b| {
+            b.instructions
+                .iter()
+                .any(|i| i.class.opcode == Op::LoopMerge)
+        })
+        .map(label)
+        .collect();
     let mut out_blocks: Vec<rspirv::dr::Block> = Vec::with_capacity(f.blocks.len());
     for blk in std::mem::take(&mut f.blocks) {
         if blk
@@ -3939,9 +4005,19 @@ fn regroup(f: &mut Function, bound: &mut Word) -> usize {
             };
             let Some(&ks) = at.get(&s) else { continue };
             let sel = &ins[ks];
-            if sel.class.opcode != Op::Select || uses.get(&s) != Some(&1) {
+            if sel.class.opcode != Op::Select {
                 continue;
             }
+            let reread = (uses.get(&s) != Some(&1)).then(|| {
+                let first = ins
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, i)| j != k && i.operands.iter().any(|o| id(o) == Some(s)))
+                    .map(|(j, _)| j)
+                    .min()
+                    .unwrap_or(usize::MAX);
+                (s, sel.result_type.unwrap_or(0), first)
+            });
             let ops: Vec<Word> = sel.operands.iter().filter_map(id).collect();
             let [c, x, y] = ops[..] else { continue };
             // The arm that is the variable's own value, loaded in this block with no store of it since.
@@ -3960,7 +4036,10 @@ fn regroup(f: &mut Function, bound: &mut Word) -> usize {
             } else {
                 continue;
             };
-            let words = 6 + if uses.get(&load) == Some(&1) { 4 } else { 0 };
+            // The select, and the load only it reads, go; a select read again costs a load after the
+            // group instead.
+            let words = 6 + if uses.get(&load) == Some(&1) { 4 } else { 0 }
+                - if reread.is_some() { 4 } else { 0 };
             let key = (c, when);
             if !groups.contains_key(&key) {
                 order.push(key);
@@ -3970,20 +4049,64 @@ fn regroup(f: &mut Function, bound: &mut Word) -> usize {
                 var: p,
                 value,
                 words,
+                reread,
             });
         }
         // Each group's members that may move to its last place, if the group pays for its selection.
         // At a group's last place: its condition, whether it stores where the condition holds, and
         // its (variable, value) stores in order.
-        type Group = (Word, bool, Vec<(Word, Word)>);
+        type Group = (Word, bool, Vec<(Word, Word, Option<(Word, Word, usize)>)>);
         let mut sink: HashMap<usize, Group> = HashMap::default();
         let mut skip: HashSet<usize> = HashSet::default();
+        // The block ends in `if (c) T` (either arm): the writes under `c` on that arm whose select
+        // only the store reads, their variable touched by nothing after them in the block, run
+        // first in `T` instead (entered only from here), with no selection of their own.
+        let n = ins.len();
+        let arm = match (n.checked_sub(2).map(|k| &ins[k]), ins.last()) {
+            (Some(sm), Some(br))
+                if sm.class.opcode == Op::SelectionMerge
+                    && br.class.opcode == Op::BranchConditional =>
+            {
+                let m = sm.operands.first().and_then(id);
+                let o: Vec<Word> = br.operands.iter().filter_map(id).collect();
+                match o[..] {
+                    [c, t, e] if Some(e) == m && Some(t) != m => Some((c, true, t)),
+                    [c, t, e] if Some(t) == m && Some(e) != m => Some((c, false, e)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+        .filter(|&(_, _, t)| npreds.get(&t) == Some(&1) && !loop_headers.contains(&t));
+        if let Some((c, when, t)) = arm {
+            if let Some(ws) = groups.get_mut(&(c, when)) {
+                let (first, rest): (Vec<Write>, Vec<Write>) =
+                    std::mem::take(ws).into_iter().partition(|w| {
+                        w.reread.is_none() && touches[&w.var].iter().all(|&u| u <= w.at)
+                    });
+                *ws = rest;
+                for w in first {
+                    skip.insert(w.at);
+                    moved += 1;
+                    prepend.entry(t).or_default().push(Instruction::new(
+                        Op::Store,
+                        None,
+                        None,
+                        vec![Operand::IdRef(w.var), Operand::IdRef(w.value)],
+                    ));
+                }
+            }
+        }
         for key in order {
             let ws = &groups[&key];
+            if ws.is_empty() {
+                continue;
+            }
             let last = ws.last().map_or(0, |w| w.at);
             let members: Vec<&Write> = ws
                 .iter()
                 .filter(|w| touches[&w.var].iter().all(|&t| t <= w.at || t > last))
+                .filter(|w| w.reread.is_none_or(|(_, _, first)| first > last))
                 .collect();
             let saved: usize = members.iter().map(|w| w.words).sum();
             if members.len() < 2 || saved <= 13 {
@@ -3998,11 +4121,19 @@ fn regroup(f: &mut Function, bound: &mut Word) -> usize {
                 (
                     key.0,
                     key.1,
-                    members.iter().map(|w| (w.var, w.value)).collect(),
+                    members.iter().map(|w| (w.var, w.value, w.reread)).collect(),
                 ),
             );
         }
         if sink.is_empty() {
+            let mut blk = blk;
+            if !skip.is_empty() {
+                let mut k = 0;
+                blk.instructions.retain(|_| {
+                    k += 1;
+                    !skip.contains(&(k - 1))
+                });
+            }
             out_blocks.push(blk);
             continue;
         }
@@ -4043,9 +4174,23 @@ fn regroup(f: &mut Function, bound: &mut Word) -> usize {
                     instructions: Vec::new(),
                 },
             ));
+            // The variables of the selects read again hold their values right after the selection.
+            for &(p, _, r) in &stores {
+                if let Some((s, ty, _)) = r {
+                    let l = *bound;
+                    *bound += 1;
+                    cur.instructions.push(Instruction::new(
+                        Op::Load,
+                        Some(ty),
+                        Some(l),
+                        vec![Operand::IdRef(p)],
+                    ));
+                    reloaded.insert(s, l);
+                }
+            }
             let mut body: Vec<Instruction> = stores
                 .into_iter()
-                .map(|(p, v)| {
+                .map(|(p, v, _)| {
                     Instruction::new(
                         Op::Store,
                         None,
@@ -4069,6 +4214,28 @@ fn regroup(f: &mut Function, bound: &mut Word) -> usize {
         out_blocks.push(cur);
     }
     f.blocks = out_blocks;
+    for b in &mut f.blocks {
+        if let Some(mut st) = prepend.remove(&label(b)) {
+            let at = b
+                .instructions
+                .iter()
+                .take_while(|i| i.class.opcode == Op::Phi)
+                .count();
+            st.extend(b.instructions.drain(at..));
+            b.instructions.extend(st);
+        }
+    }
+    if !reloaded.is_empty() {
+        for i in f.blocks.iter_mut().flat_map(|b| &mut b.instructions) {
+            for o in &mut i.operands {
+                if let Operand::IdRef(x) = o {
+                    if let Some(y) = reloaded.get(x) {
+                        *x = *y;
+                    }
+                }
+            }
+        }
+    }
     if !renamed.is_empty() {
         for i in f
             .blocks
@@ -4086,6 +4253,410 @@ fn regroup(f: &mut Function, bound: &mut Word) -> usize {
         }
     }
     moved
+}
+
+/// Functions whose body only computes: every instruction effect-free (no load, variable or call) or a
+/// return. A call of one reads nothing but its arguments and writes nothing (the outlined float
+/// primitives of rewrite `o`, D163).
+fn pure_functions(funcs: &[Function], glsl: Option<Word>) -> HashSet<Word> {
+    funcs
+        .iter()
+        .filter(|f| {
+            f.blocks.iter().flat_map(|b| &b.instructions).all(|i| {
+                matches!(i.class.opcode, Op::Return | Op::ReturnValue)
+                    || (effect_free(i, glsl)
+                        && !matches!(i.class.opcode, Op::Load | Op::Variable | Op::Phi))
+            })
+        })
+        .filter_map(|f| f.def.as_ref().and_then(|d| d.result_id))
+        .collect()
+}
+
+/// Rewrite `j` (decision D223): two one-armed selections on the same condition, the second right after
+/// the first's merge, become one. The lowering guards each memory access of a lane by its own `if (c)`,
+/// so a run of accesses under one EXEC condition is a run of selections, each 13 words of merge,
+/// branch, labels (and, for lavapipe, a block more to compile), with the misaligned flag loaded and
+/// stored again in each.
+///
+/// Shape: block `B` ends `OpSelectionMerge M; OpBranchConditional c T M` (or `c M T`); the first arm's
+/// blocks lie between `T` and `M` in layout, enter only from `B` and leave only to `M`; `M`'s
+/// predecessors are `B` and the arm's last block `E`; `M` ends `OpSelectionMerge M2;
+/// OpBranchConditional c T2 M2` (same `c`, same arm) with `T2` right after `M`, entered only from `M`,
+/// without phis, and its arm closed the same way up to `M2`. Then `M`'s instructions between its phis
+/// and its terminator move to the end of `B` (before its merge), `T2`'s instructions (its arm's first
+/// block) are appended to `E` in place of its branch to `M`, `B` now merges at `M2`, and `M`'s phis
+/// move to `M2` with `B`'s and the joined arm's values.
+///
+/// Exact: `c` is one SSA value, so the invocations that ran `T2` are those that ran `T`, and they run
+/// the same instructions in the same order except `M`'s, which now run before the first arm instead of
+/// after it. They run on both paths either way, and move only when the first arm cannot change what
+/// they read or observe what they write: arithmetic and calls of pure functions (never reading a phi
+/// of `M`: its value is not known before the arm); loads of private scalars the arm does not store;
+/// stores to private scalars the arm neither loads nor stores; other loads when the arm writes no
+/// memory but private scalars (no store, atomic, barrier or impure call), other stores when it touches
+/// no memory but private scalars. Anything else (barriers, atomics, group operations) keeps the pair
+/// apart. In the second arm and on its edge to `M2`, a phi of `M` is the value it took from `E` (only
+/// invocations that ran the first arm get there); on `B`'s edge to `M2`, the value from `B`. Repeated
+/// while `B`'s new merge is followed by another such selection. Returns the selections joined.
+fn join(m: &Module, f: &mut Function, pure: &HashSet<Word>) -> usize {
+    let glsl = glsl_import(m);
+    let scalars = private_scalars(f);
+    let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
+    let mut preds: HashMap<Word, Vec<Word>> = HashMap::default();
+    for b in &f.blocks {
+        for s in successors(b, &labels) {
+            preds.entry(s).or_default().push(label(b));
+        }
+    }
+    // Labels a loop names (its merge or continue target) are never removed or renamed.
+    let loop_named: HashSet<Word> = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.instructions)
+        .filter(|i| i.class.opcode == Op::LoopMerge)
+        .flat_map(|i| i.operands.iter().filter_map(id))
+        .collect();
+    let mut slots: Vec<Option<rspirv::dr::Block>> = std::mem::take(&mut f.blocks)
+        .into_iter()
+        .map(Some)
+        .collect();
+    let mut pos: HashMap<Word, usize> = slots
+        .iter()
+        .enumerate()
+        .filter_map(|(k, b)| b.as_ref().map(|b| (label(b), k)))
+        .collect();
+    // A one-armed selection at the end of `b`: (merge, condition, arm, whether the arm runs when the
+    // condition holds).
+    let one_armed = |b: &rspirv::dr::Block| -> Option<(Word, Word, Word, bool)> {
+        let n = b.instructions.len();
+        let (sm, br) = (
+            b.instructions.get(n.checked_sub(2)?)?,
+            b.instructions.get(n - 1)?,
+        );
+        if sm.class.opcode != Op::SelectionMerge || br.class.opcode != Op::BranchConditional {
+            return None;
+        }
+        let merge = sm.operands.first().and_then(id)?;
+        let ops: Vec<Word> = br.operands.iter().filter_map(id).collect();
+        match ops[..] {
+            [c, t, e] if e == merge && t != merge => Some((merge, c, t, true)),
+            [c, t, e] if t == merge && e != merge => Some((merge, c, e, false)),
+            _ => None,
+        }
+    };
+    // The slots of an arm from `first` up to (not including) `merge`, when it is closed: entered only
+    // from `entry` (at `first`) or from inside, left only to inside or `merge`; with its last block
+    // (the one branching to `merge`). At most 64 blocks are looked at.
+    let arm = |slots: &[Option<rspirv::dr::Block>],
+               pos: &HashMap<Word, usize>,
+               preds: &HashMap<Word, Vec<Word>>,
+               first: Word,
+               merge: Word,
+               entry: Word|
+     -> Option<(Vec<usize>, Word)> {
+        let (&a, &z) = (pos.get(&first)?, pos.get(&merge)?);
+        if a >= z {
+            return None;
+        }
+        let inside: Vec<usize> = (a..z).filter(|&k| slots[k].is_some()).collect();
+        if inside.len() > 64 {
+            return None;
+        }
+        let set: HashSet<Word> = inside
+            .iter()
+            .filter_map(|&k| slots[k].as_ref().map(label))
+            .collect();
+        let mut last = None;
+        for &k in &inside {
+            let b = slots[k].as_ref()?;
+            let l = label(b);
+            for p in preds.get(&l).map_or(&[][..], |v| v) {
+                if !(set.contains(p) || (l == first && *p == entry)) {
+                    return None;
+                }
+            }
+            for s in successors(b, &labels) {
+                if s == merge {
+                    if last.is_some_and(|x| x != l) {
+                        return None;
+                    }
+                    last = Some(l);
+                } else if !set.contains(&s) {
+                    return None;
+                }
+            }
+        }
+        Some((inside, last?))
+    };
+    let mut joined = 0;
+    for bk in 0..slots.len() {
+        while let Some(b) = slots[bk].as_ref() {
+            let bl = label(b);
+            let Some((mm, c, t, when)) = one_armed(b) else {
+                break;
+            };
+            let Some(&mk) = pos.get(&mm) else { break };
+            let Some(mb) = slots[mk].as_ref() else { break };
+            let Some((m2, c2, t2, when2)) = one_armed(mb) else {
+                break;
+            };
+            if c2 != c || when2 != when || loop_named.contains(&mm) || loop_named.contains(&t2) {
+                break;
+            }
+            let Some((arm1, e)) = arm(&slots, &pos, &preds, t, mm, bl) else {
+                break;
+            };
+            let mut ps = preds.get(&mm).cloned().unwrap_or_default();
+            ps.sort_unstable();
+            let mut want = vec![bl, e];
+            want.sort_unstable();
+            if ps != want || e == bl {
+                break;
+            }
+            if pos.get(&t2) != Some(&(mk + 1)) {
+                break;
+            }
+            let Some((arm2, e2)) = arm(&slots, &pos, &preds, t2, m2, mm) else {
+                break;
+            };
+            let shaped = |k: usize, bad: &[Op]| {
+                slots[k]
+                    .as_ref()
+                    .is_some_and(|x| !x.instructions.iter().any(|i| bad.contains(&i.class.opcode)))
+            };
+            if !shaped(mk + 1, &[Op::Phi, Op::LoopMerge]) || !shaped(pos[&e], &[Op::LoopMerge]) {
+                break;
+            }
+            // What the first arm does to memory.
+            let (mut st, mut ld) = (HashSet::default(), HashSet::default());
+            let (mut writes, mut touches) = (false, false);
+            for &k in &arm1 {
+                for i in slots[k].iter().flat_map(|b| &b.instructions) {
+                    let p = i.operands.first().and_then(id);
+                    match i.class.opcode {
+                        Op::Store if p.is_some_and(|p| scalars.contains_key(&p)) => {
+                            st.insert(p.unwrap_or(0));
+                        }
+                        Op::Load if p.is_some_and(|p| scalars.contains_key(&p)) => {
+                            ld.insert(p.unwrap_or(0));
+                        }
+                        Op::Load if plain_load(i) => touches = true,
+                        Op::FunctionCall
+                            if i.operands
+                                .first()
+                                .and_then(id)
+                                .is_some_and(|g| pure.contains(&g)) => {}
+                        Op::SelectionMerge
+                        | Op::LoopMerge
+                        | Op::Branch
+                        | Op::BranchConditional
+                        | Op::Switch => {}
+                        Op::Variable => {}
+                        _ if effect_free(i, glsl) => {}
+                        // Subgroup operations read and write no memory.
+                        _ if i.class.opname.starts_with("GroupNonUniform") => {}
+                        _ => {
+                            writes = true;
+                            touches = true;
+                        }
+                    }
+                }
+            }
+            // M's instructions between its phis and its terminator, when all may move.
+            let Some(mb) = slots[mk].as_ref() else { break };
+            let n = mb.instructions.len();
+            let phis: Vec<&Instruction> = mb
+                .instructions
+                .iter()
+                .take_while(|i| i.class.opcode == Op::Phi)
+                .collect();
+            let phi_ids: HashSet<Word> = phis.iter().filter_map(|i| i.result_id).collect();
+            // (phi, value from E, value from B)
+            let mut phi_vals: Vec<(Word, Word, Word)> = Vec::new();
+            let mut ok = true;
+            for p in &phis {
+                let o: Vec<Word> = p.operands.iter().filter_map(id).collect();
+                let (mut ve, mut vb) = (None, None);
+                for pair in o.chunks(2) {
+                    match pair {
+                        [v, l] if *l == e => ve = Some(*v),
+                        [v, l] if *l == bl => vb = Some(*v),
+                        _ => ok = false,
+                    }
+                }
+                match (p.result_id, ve, vb) {
+                    (Some(r), Some(x), Some(y)) if o.len() == 4 => phi_vals.push((r, x, y)),
+                    _ => ok = false,
+                }
+            }
+            let nphis = phis.len();
+            let body = &mb.instructions[nphis..n - 2];
+            for i in body {
+                if !ok {
+                    break;
+                }
+                if i.operands
+                    .iter()
+                    .filter_map(id)
+                    .any(|x| phi_ids.contains(&x))
+                {
+                    ok = false;
+                    break;
+                }
+                let p = i.operands.first().and_then(id);
+                let private = p.is_some_and(|p| scalars.contains_key(&p));
+                ok = match i.class.opcode {
+                    Op::Load if private => !st.contains(&p.unwrap_or(0)),
+                    Op::Store if private => {
+                        let p = p.unwrap_or(0);
+                        !st.contains(&p) && !ld.contains(&p)
+                    }
+                    Op::Load => plain_load(i) && !writes,
+                    Op::Store => !touches,
+                    Op::FunctionCall => p.is_some_and(|g| pure.contains(&g)),
+                    Op::Phi | Op::Variable => false,
+                    _ => effect_free(i, glsl),
+                };
+            }
+            if !ok {
+                break;
+            }
+            // Join.
+            let (Some(mut mblk), Some(mut t2blk)) = (slots[mk].take(), slots[mk + 1].take()) else {
+                break;
+            };
+            let tail = mblk.instructions.split_off(nphis);
+            let moved_phis = std::mem::take(&mut mblk.instructions);
+            let body: Vec<Instruction> = tail[..tail.len() - 2].to_vec();
+            let on_e: HashMap<Word, Word> = phi_vals.iter().map(|&(r, x, _)| (r, x)).collect();
+            let on_b: HashMap<Word, Word> = phi_vals.iter().map(|&(r, _, y)| (r, y)).collect();
+            let sub = |i: &mut Instruction, map: &HashMap<Word, Word>| {
+                for o in &mut i.operands {
+                    if let Operand::IdRef(x) = o {
+                        if let Some(y) = map.get(x) {
+                            *x = *y;
+                        }
+                    }
+                }
+            };
+            // B: M's body before its merge; it now merges at M2.
+            if let Some(b) = slots[bk].as_mut() {
+                let n = b.instructions.len();
+                let term = b.instructions.split_off(n - 2);
+                b.instructions.extend(body);
+                b.instructions.extend(term);
+                for i in b.instructions.iter_mut().rev().take(2) {
+                    for o in &mut i.operands {
+                        if *o == Operand::IdRef(mm) {
+                            *o = Operand::IdRef(m2);
+                        }
+                    }
+                }
+            }
+            // The second arm reads M's phis as their values from E.
+            for i in t2blk.instructions.iter_mut() {
+                sub(i, &on_e);
+            }
+            for &k in &arm2 {
+                if let Some(b) = slots[k].as_mut() {
+                    for i in b.instructions.iter_mut() {
+                        sub(i, &on_e);
+                    }
+                }
+            }
+            // E: the second arm's first block in place of its branch to M.
+            let t2_label = label(&t2blk);
+            let e_slot = pos[&e];
+            if let Some(eb) = slots[e_slot].as_mut() {
+                eb.instructions.pop();
+                eb.instructions.append(&mut t2blk.instructions);
+            }
+            let arm_end = if e2 == t2_label { e } else { e2 };
+            // T2's successors now come from E.
+            let t2_succ: Vec<Word> = slots[e_slot]
+                .as_ref()
+                .map(|b| successors(b, &labels))
+                .unwrap_or_default();
+            for s in t2_succ {
+                if let Some(ps) = preds.get_mut(&s) {
+                    for p in ps.iter_mut() {
+                        if *p == t2_label {
+                            *p = e;
+                        }
+                    }
+                }
+                if let Some(sk) = pos.get(&s).copied() {
+                    if let Some(sb) = slots[sk].as_mut() {
+                        for i in sb
+                            .instructions
+                            .iter_mut()
+                            .take_while(|i| i.class.opcode == Op::Phi)
+                        {
+                            for o in i.operands.iter_mut().skip(1).step_by(2) {
+                                if *o == Operand::IdRef(t2_label) {
+                                    *o = Operand::IdRef(e);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            // M2: its edge from M is now B's; M's phis join it.
+            if let Some(&k2) = pos.get(&m2) {
+                if let Some(b2) = slots[k2].as_mut() {
+                    for i in b2
+                        .instructions
+                        .iter_mut()
+                        .take_while(|i| i.class.opcode == Op::Phi)
+                    {
+                        let mut ops = std::mem::take(&mut i.operands);
+                        for pair in ops.chunks_mut(2) {
+                            if let [Operand::IdRef(v), Operand::IdRef(l)] = pair {
+                                if *l == mm {
+                                    *l = bl;
+                                    if let Some(y) = on_b.get(v) {
+                                        *v = *y;
+                                    }
+                                } else if *l == arm_end {
+                                    if let Some(y) = on_e.get(v) {
+                                        *v = *y;
+                                    }
+                                }
+                            }
+                        }
+                        i.operands = ops;
+                    }
+                    let mut moved: Vec<Instruction> = moved_phis
+                        .into_iter()
+                        .map(|mut p| {
+                            let r = p.result_id.unwrap_or(0);
+                            p.operands = vec![
+                                Operand::IdRef(on_e[&r]),
+                                Operand::IdRef(arm_end),
+                                Operand::IdRef(on_b[&r]),
+                                Operand::IdRef(bl),
+                            ];
+                            p
+                        })
+                        .collect();
+                    moved.append(&mut b2.instructions);
+                    b2.instructions = moved;
+                }
+            }
+            if let Some(ps) = preds.get_mut(&m2) {
+                for p in ps.iter_mut() {
+                    if *p == mm {
+                        *p = bl;
+                    }
+                }
+            }
+            pos.remove(&mm);
+            pos.remove(&t2_label);
+            joined += 1;
+        }
+    }
+    f.blocks = slots.into_iter().flatten().collect();
+    joined
 }
 
 /// Part of rewrite `n` (decision D205): a store to a private scalar of the value the variable is known
@@ -4479,11 +5050,7 @@ fn pairs(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<
 /// of this invocation in between; the components no load read are read and discarded. Returns the loads
 /// rewritten.
 fn vector_loads(m: &Module, f: &mut Function, bound: &mut Word) -> usize {
-    let glsl = m
-        .ext_inst_imports
-        .iter()
-        .find(|i| matches!(i.operands.first(), Some(Operand::LiteralString(s)) if s == "GLSL.std.450"))
-        .and_then(|i| i.result_id);
+    let glsl = glsl_import(m);
     let types: HashMap<Word, &Instruction> = m
         .types_global_values
         .iter()
@@ -4937,6 +5504,307 @@ mod tests {
         // The phi of the successor names the last block of the split one.
         let phi = insts(&f).find(|i| i.result_id == Some(ph)).unwrap();
         assert_eq!(phi.operands, [Operand::IdRef(x), Operand::IdRef(m2)]);
+    }
+
+    /// D223, on a function built by hand (`c`, `d` bools, `x` a u32, all from Function variables):
+    /// - `if (c) { store a, x+1; w = x+2 }`, then at its merge `p = phi(w, x)`, `q = x*3`, a load of
+    ///   `r` (not stored in the arm), a store of `q` to `s` (not touched by the arm), then
+    ///   `if (c) { store o, p; store o2, r }`, then at that merge `p2 = phi(p, p)`, then
+    ///   `if (c) { store o, q }`: the three become one selection; `q`, the load of `r` and the store
+    ///   to `s` run before it; the second arm reads `w` for `p`; `p` and `p2` are phis of the last merge
+    ///   with `w` from the arm and `x` from the header;
+    /// - then `if (d) { store a, x }`, a load of `a` at its merge, `if (d) { store o, that }`: kept
+    ///   apart (the first arm writes what the merge reads), and so is the following `if (!d) { ... }`
+    ///   (the other arm) and an `if (d)` after a merge whose body reads that merge's phi.
+    #[test]
+    fn join_merges_selections_on_one_condition_and_keeps_the_others_apart() {
+        let (
+            mut b,
+            Tys {
+                boolt,
+                u32t,
+                pb,
+                pu,
+                ..
+            },
+        ) = begun();
+        let one = b.constant_bit32(u32t, 1);
+        let two = b.constant_bit32(u32t, 2);
+        let three = b.constant_bit32(u32t, 3);
+        let entry = b.begin_block(None).unwrap();
+        let [cv, dv] = [0; 2].map(|_| b.variable(pb, None, StorageClass::Function, None));
+        let [xv, av, rv, sv, ov, o2v] =
+            [0; 6].map(|_| b.variable(pu, None, StorageClass::Function, None));
+        let c = b.load(boolt, None, cv, None, []).unwrap();
+        let d = b.load(boolt, None, dv, None, []).unwrap();
+        let x = b.load(u32t, None, xv, None, []).unwrap();
+        let [t1, m1, t2, m2, t3, m3, t4, m4, t5, m5, t6, m6, t7, m7, t8, m8] =
+            [0; 16].map(|_| b.id());
+        let v = b.i_add(u32t, None, x, one).unwrap();
+        b.selection_merge(m1, SelectionControl::NONE).unwrap();
+        b.branch_conditional(c, t1, m1, []).unwrap();
+        b.begin_block(Some(t1)).unwrap();
+        b.store(av, v, None, []).unwrap();
+        let w = b.i_add(u32t, None, x, two).unwrap();
+        b.branch(m1).unwrap();
+        b.begin_block(Some(m1)).unwrap();
+        let p = b.phi(u32t, None, [(w, t1), (x, entry)]).unwrap();
+        let q = b.i_mul(u32t, None, x, three).unwrap();
+        let r = b.load(u32t, None, rv, None, []).unwrap();
+        b.store(sv, q, None, []).unwrap();
+        b.selection_merge(m2, SelectionControl::NONE).unwrap();
+        b.branch_conditional(c, t2, m2, []).unwrap();
+        b.begin_block(Some(t2)).unwrap();
+        b.store(ov, p, None, []).unwrap();
+        b.store(o2v, r, None, []).unwrap();
+        b.branch(m2).unwrap();
+        b.begin_block(Some(m2)).unwrap();
+        let p2 = b.phi(u32t, None, [(p, t2), (p, m1)]).unwrap();
+        b.selection_merge(m3, SelectionControl::NONE).unwrap();
+        b.branch_conditional(c, t3, m3, []).unwrap();
+        b.begin_block(Some(t3)).unwrap();
+        b.store(ov, q, None, []).unwrap();
+        b.branch(m3).unwrap();
+        b.begin_block(Some(m3)).unwrap();
+        b.store(ov, p2, None, []).unwrap();
+        b.selection_merge(m4, SelectionControl::NONE).unwrap();
+        b.branch_conditional(d, t4, m4, []).unwrap();
+        b.begin_block(Some(t4)).unwrap();
+        b.store(av, x, None, []).unwrap();
+        b.branch(m4).unwrap();
+        b.begin_block(Some(m4)).unwrap();
+        let y = b.load(u32t, None, av, None, []).unwrap();
+        b.selection_merge(m5, SelectionControl::NONE).unwrap();
+        b.branch_conditional(d, t5, m5, []).unwrap();
+        b.begin_block(Some(t5)).unwrap();
+        b.store(ov, y, None, []).unwrap();
+        b.branch(m5).unwrap();
+        b.begin_block(Some(m5)).unwrap();
+        b.selection_merge(m6, SelectionControl::NONE).unwrap();
+        b.branch_conditional(d, m6, t6, []).unwrap();
+        b.begin_block(Some(t6)).unwrap();
+        let z = b.i_add(u32t, None, x, three).unwrap();
+        b.store(ov, z, None, []).unwrap();
+        b.branch(m6).unwrap();
+        b.begin_block(Some(m6)).unwrap();
+        let p6 = b.phi(u32t, None, [(z, t6), (x, m5)]).unwrap();
+        let u = b.i_add(u32t, None, p6, one).unwrap();
+        b.selection_merge(m7, SelectionControl::NONE).unwrap();
+        b.branch_conditional(d, m7, t7, []).unwrap();
+        b.begin_block(Some(t7)).unwrap();
+        b.store(ov, u, None, []).unwrap();
+        b.branch(m7).unwrap();
+        b.begin_block(Some(m7)).unwrap();
+        b.selection_merge(m8, SelectionControl::NONE).unwrap();
+        b.branch_conditional(d, m8, t8, []).unwrap();
+        b.begin_block(Some(t8)).unwrap();
+        b.store(ov, x, None, []).unwrap();
+        b.branch(m8).unwrap();
+        b.begin_block(Some(m8)).unwrap();
+        let (m, mut f, _) = finish(b);
+        let before = insts(&f).count();
+        // m7 and m8 join (the second after a merge without phis); nothing else but the first three.
+        assert_eq!(join(&m, &mut f, &HashSet::default()), 3);
+        let labels: Vec<Word> = f.blocks.iter().map(label).collect();
+        assert_eq!(labels, [entry, t1, m3, t4, m4, t5, m5, t6, m6, t7, m8]);
+        let ops = |k: usize| -> Vec<(Op, Vec<Operand>)> {
+            f.blocks[k]
+                .instructions
+                .iter()
+                .map(|i| (i.class.opcode, i.operands.clone()))
+                .collect()
+        };
+        let ref_ = |xs: &[Word]| xs.iter().map(|&x| Operand::IdRef(x)).collect::<Vec<_>>();
+        // The header: M1's body (q, the load of r, the store to s) before the selection, which merges at m3.
+        let entry_ops = ops(0);
+        let n = entry_ops.len();
+        assert_eq!(
+            entry_ops[n - 5..].iter().map(|o| o.0).collect::<Vec<_>>(),
+            [
+                Op::IMul,
+                Op::Load,
+                Op::Store,
+                Op::SelectionMerge,
+                Op::BranchConditional
+            ]
+        );
+        assert_eq!(entry_ops[n - 1].1, ref_(&[c, t1, m3]));
+        assert_eq!(entry_ops[n - 2].1[0], Operand::IdRef(m3));
+        // The arm: its own work, then the second arm's with p read as w, then the third's.
+        let stores: Vec<Vec<Operand>> = ops(1)
+            .into_iter()
+            .filter(|o| o.0 == Op::Store)
+            .map(|o| o.1)
+            .collect();
+        assert_eq!(
+            stores,
+            [
+                ref_(&[av, v]),
+                ref_(&[ov, w]),
+                ref_(&[o2v, r]),
+                ref_(&[ov, q])
+            ]
+        );
+        assert_eq!(ops(1).last().unwrap().1, ref_(&[m3]));
+        // The last merge holds both phis, their values from the arm and from the header.
+        let phis: Vec<(Word, Vec<Operand>)> = f.blocks[2]
+            .instructions
+            .iter()
+            .filter(|i| i.class.opcode == Op::Phi)
+            .map(|i| (i.result_id.unwrap(), i.operands.clone()))
+            .collect();
+        assert_eq!(
+            phis,
+            [
+                (p, ref_(&[w, t1, x, entry])),
+                (p2, ref_(&[w, t1, x, entry]))
+            ]
+        );
+        // The `if (!d)` pair after m6 stays apart (its merge's body reads p6); m7 and m8 join: t7 now
+        // ends in t8's store and branch, and m6's selection merges at m8.
+        assert_eq!(ops(8).iter().rev().nth(1).unwrap().1[0], Operand::IdRef(m8));
+        assert_eq!(ops(9).last().unwrap().1, ref_(&[m8]));
+        assert_eq!(ops(9).iter().filter(|o| o.0 == Op::Store).count(), 2);
+        assert_eq!(
+            ops(4).last().unwrap().1,
+            ref_(&[d, t5, m5]),
+            "if (d) after a merge reading what the arm stored stays"
+        );
+        // Nothing lost but two labels, two merges and two branches per join.
+        assert_eq!(insts(&f).count(), before - 3 * 3);
+    }
+
+    /// D224: `((x & m) << k)` compared with 0 (`>`, `==`, `!=`, unsigned) compares `x & m` when no bit
+    /// of `m` is shifted out (the misaligned test `((address & 3) << 3) > 0`); with `m = 0xf000_0000`
+    /// and `k = 4` every bit of the mask leaves the word, and the comparison stays.
+    #[test]
+    fn simplify_compares_a_shifted_mask_without_the_shift() {
+        let (
+            mut b,
+            Tys {
+                boolt,
+                u32t,
+                pb,
+                pu,
+                ..
+            },
+        ) = begun();
+        let zero = b.constant_bit32(u32t, 0);
+        let three = b.constant_bit32(u32t, 3);
+        let four = b.constant_bit32(u32t, 4);
+        let top = b.constant_bit32(u32t, 0xf000_0000);
+        b.begin_block(None).unwrap();
+        let xv = b.variable(pu, None, StorageClass::Function, None);
+        let [o1, o2, o3, o4] = [0; 4].map(|_| b.variable(pb, None, StorageClass::Function, None));
+        let x = b.load(u32t, None, xv, None, []).unwrap();
+        let low = b.bitwise_and(u32t, None, x, three).unwrap();
+        let sh = b.shift_left_logical(u32t, None, low, three).unwrap();
+        let gt = b.u_greater_than(boolt, None, sh, zero).unwrap();
+        b.store(o1, gt, None, []).unwrap();
+        let eq = b.i_equal(boolt, None, sh, zero).unwrap();
+        b.store(o2, eq, None, []).unwrap();
+        let ne = b.i_not_equal(boolt, None, sh, zero).unwrap();
+        b.store(o3, ne, None, []).unwrap();
+        let hi = b.bitwise_and(u32t, None, top, x).unwrap();
+        let sh2 = b.shift_left_logical(u32t, None, hi, four).unwrap();
+        let gt2 = b.u_greater_than(boolt, None, sh2, zero).unwrap();
+        b.store(o4, gt2, None, []).unwrap();
+        let (mut m, mut f, mut bound) = finish(b);
+        let mut gone = HashSet::default();
+        assert_eq!(simplify(&mut m, &mut f, &mut bound, &mut gone), 3);
+        let first = |x: Word| def_of(&f, x).operands[0].clone();
+        assert_eq!(first(gt), Operand::IdRef(low));
+        assert_eq!(first(eq), Operand::IdRef(low));
+        assert_eq!(first(ne), Operand::IdRef(low));
+        assert_eq!(first(gt2), Operand::IdRef(sh2));
+    }
+
+    /// D225, rewrite `r` on a function built by hand (`c`, `d` bools, `x` a u32, `v = x + 1`):
+    /// - under `d`: `a` (its select read again after the group), `b`, `e` (its select read before the
+    ///   group's end) and `f`: `a`, `b`, `f` move into one `if (d)`; `a`'s later reader reads a load of
+    ///   `a` placed right after that selection; `e` stays a select;
+    /// - under `c`, before the block's closing `if (c) T`: `w` (nothing after it touches `w`) runs
+    ///   first in `T`, without a selection of its own; `w2` (loaded again after it) stays a select.
+    #[test]
+    fn regroup_reloads_selects_read_later_and_sinks_writes_into_the_closing_arm() {
+        let (
+            mut b,
+            Tys {
+                boolt,
+                u32t,
+                pb,
+                pu,
+                ..
+            },
+        ) = begun();
+        let one = b.constant_bit32(u32t, 1);
+        b.begin_block(None).unwrap();
+        let [cv, dv] = [0; 2].map(|_| b.variable(pb, None, StorageClass::Function, None));
+        let [av, bv, ev, fv, wv, w2v, xv, ov] =
+            [0; 8].map(|_| b.variable(pu, None, StorageClass::Function, None));
+        let c = b.load(boolt, None, cv, None, []).unwrap();
+        let d = b.load(boolt, None, dv, None, []).unwrap();
+        let x = b.load(u32t, None, xv, None, []).unwrap();
+        let v = b.i_add(u32t, None, x, one).unwrap();
+        let write = |b: &mut Builder, g: Word, p: Word| {
+            let old = b.load(u32t, None, p, None, []).unwrap();
+            let s = b.select(u32t, None, g, v, old).unwrap();
+            b.store(p, s, None, []).unwrap();
+            s
+        };
+        let sa = write(&mut b, d, av);
+        write(&mut b, d, bv);
+        let se = write(&mut b, d, ev);
+        b.store(ov, se, None, []).unwrap();
+        write(&mut b, d, fv);
+        let r = b.i_add(u32t, None, sa, one).unwrap();
+        b.store(ov, r, None, []).unwrap();
+        write(&mut b, c, wv);
+        write(&mut b, c, w2v);
+        let again = b.load(u32t, None, w2v, None, []).unwrap();
+        b.store(ov, again, None, []).unwrap();
+        let (t, m) = (b.id(), b.id());
+        b.selection_merge(m, SelectionControl::NONE).unwrap();
+        b.branch_conditional(c, t, m, []).unwrap();
+        b.begin_block(Some(t)).unwrap();
+        b.store(ov, x, None, []).unwrap();
+        b.branch(m).unwrap();
+        b.begin_block(Some(m)).unwrap();
+        let (_, mut f, mut bound) = finish(b);
+        let first = bound;
+        assert_eq!(regroup(&mut f, &mut bound), 4);
+        // The selection's arm and merge, and the reload.
+        assert_eq!(bound, first + 3);
+        let (arm, merge, reload) = (first, first + 1, first + 2);
+        let labels: Vec<Word> = f.blocks.iter().map(label).collect();
+        assert_eq!(labels[1..], [arm, merge, t, m]);
+        let stored = |k: usize| -> Vec<(Word, Word)> {
+            f.blocks[k]
+                .instructions
+                .iter()
+                .filter(|i| i.class.opcode == Op::Store)
+                .map(|i| (id(&i.operands[0]).unwrap(), id(&i.operands[1]).unwrap()))
+                .collect()
+        };
+        assert_eq!(stored(1), [(av, v), (bv, v), (fv, v)]);
+        assert_eq!(stored(3), [(wv, v), (ov, x)]);
+        // The merge block starts with the reload of `a`, which `a`'s later reader now reads.
+        let head = &f.blocks[2].instructions[0];
+        assert_eq!(
+            (head.class.opcode, head.result_id, id(&head.operands[0])),
+            (Op::Load, Some(reload), Some(av))
+        );
+        assert_eq!(def_of(&f, r).operands[0], Operand::IdRef(reload));
+        // What stays a select: e (and the store of it to o) and w2.
+        let selected: Vec<Word> = insts(&f)
+            .filter(|i| i.class.opcode == Op::Store)
+            .filter(|i| {
+                let s = id(&i.operands[1]).unwrap();
+                insts(&f).any(|j| j.result_id == Some(s) && j.class.opcode == Op::Select)
+            })
+            .map(|i| id(&i.operands[0]).unwrap())
+            .collect();
+        assert_eq!(selected, [ev, ov, w2v]);
     }
 
     /// D220: the carry word of `OpIAddCarry` is 0 or 1, so `carry & 1` is the carry and
