@@ -37,7 +37,8 @@
 //! primitives left inline ([`uncopy`], D197, whatever the letters), then per function `s`, `i`, `f`,
 //! `m`, `a`, `c`, `k` (then `a`, trivial phis and `c` again), `g`, then (with any of `n`, `b`, `e`, `p`)
 //! dead code, `n`, `b`, `e`, `a` and trivial phis again, `p`; then `v`, the loads of several components
-//! of one vector element as one vector load ([`vector_loads`], D211), `l`, `r`, the guarded writes of
+//! of one vector element as one vector load ([`vector_loads`], D211), `w`, consecutive global words as
+//! one vector load ([`wide_loads`], D226), `l`, `r`, the guarded writes of
 //! registers left in memory grouped under one selection per condition ([`regroup`], D221), `j`, one-armed
 //! selections on one condition one after the other joined ([`join`], D223; then `f` and `e` again), `d`.
 //!
@@ -68,11 +69,12 @@ pub(crate) struct ShrinkStats {
     pub vector_loads: usize,
     pub regrouped: usize,
     pub joined: usize,
+    pub wide_loads: usize,
 }
 
 /// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `m`, `k`, `a`, `c`,
-/// `g`, `n`, `b`, `e`, `p`, `v`, `r`, `j`, `l`, `d` for the ablations of D162, D182, D193, D199, D205, D211, D221
-/// and D223, read by [`Passes::from_env`]).
+/// `g`, `n`, `b`, `e`, `p`, `v`, `w`, `r`, `j`, `l`, `d` for the ablations of D162, D182, D193, D199, D205, D211,
+/// D221, D223 and D226, read by [`Passes::from_env`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Passes {
     pub split: bool,
@@ -93,6 +95,7 @@ pub(crate) struct Passes {
     pub vectors: bool,
     pub regroup: bool,
     pub join: bool,
+    pub wide: bool,
 }
 
 impl Passes {
@@ -115,10 +118,11 @@ impl Passes {
         vectors: true,
         regroup: true,
         join: true,
+        wide: true,
     };
 
     /// The passes named by `RDNA2SPV_SHRINK` (letters `o`, `s`, `i`, `f`, `m`, `k`, `a`, `c`, `g`, `n`, `b`,
-    /// `e`, `p`, `v`, `r`, `j`, `l`, `d`;
+    /// `e`, `p`, `v`, `w`, `r`, `j`, `l`, `d`;
     /// `-` or empty: none), else all.
     pub(crate) fn from_env() -> Passes {
         match std::env::var("RDNA2SPV_SHRINK") {
@@ -141,6 +145,7 @@ impl Passes {
                 vectors: s.contains('v'),
                 regroup: s.contains('r'),
                 join: s.contains('j'),
+                wide: s.contains('w'),
             },
             Err(_) => Passes::ALL,
         }
@@ -212,6 +217,9 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word, u32)]) -> 
         }
         if p.vectors {
             st.vector_loads += vector_loads(m, f, &mut bound);
+        }
+        if p.wide {
+            st.wide_loads += wide_loads(m, f, &mut bound);
         }
         if p.live {
             st.dead_stores += dead_stores(f);
@@ -5220,6 +5228,275 @@ fn vector_loads(m: &Module, f: &mut Function, bound: &mut Word) -> usize {
     done
 }
 
+/// Rewrite `w` (decision D226): in one block, plain `Aligned 4` loads of u32 words through
+/// `OpConvertUToPtr` of one 64-bit address `a` and of `a + 4k` (constants `k`), at the word offsets 0
+/// to 1, 2 or 3, with no instruction between them that may write memory or synchronise (the condition
+/// of [`vector_loads`]), become one `Aligned 4` load of a 2-, 3- or 4-word vector through `a`, at the first
+/// of them, and an `OpCompositeExtract` in place of each (same result ids). The
+/// lowering reads a `global_load_dwordx4` as four word loads (D219): 4 pointers, 3 64-bit adds, 4 loads
+/// (51 words) become 1 pointer, 1 load and 4 extracts (29); lavapipe gathers one vector per lane instead
+/// of four words. Exact in a data-race-free module (D211's argument): the vector's components are the
+/// words at the same addresses (a vector in PhysicalStorageBuffer memory is laid out component after
+/// component, 4 bytes each), nothing this invocation runs between the loads writes memory, and the
+/// `Aligned 4` the loads declared holds for `a`. Returns the loads rewritten.
+fn wide_loads(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
+    let glsl = glsl_import(m);
+    let Some(u32_) = uint_type(m, 32) else {
+        return 0;
+    };
+    let Some(u64_) = uint_type(m, 64) else {
+        return 0;
+    };
+    let psb = |m: &Module, to: Word| {
+        m.types_global_values
+            .iter()
+            .find(|i| {
+                i.class.opcode == Op::TypePointer
+                    && i.operands
+                        == [
+                            Operand::StorageClass(StorageClass::PhysicalStorageBuffer),
+                            Operand::IdRef(to),
+                        ]
+            })
+            .and_then(|i| i.result_id)
+    };
+    let Some(pw) = psb(m, u32_) else { return 0 };
+    let consts = constants(m);
+    let types: HashMap<Word, Option<Word>> = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.instructions)
+        .filter_map(|i| Some((i.result_id?, i.result_type)))
+        .collect();
+    // Word pointers: pointer -> (base address, word offset).
+    let mut adds: HashMap<Word, (Word, u64)> = HashMap::default();
+    let mut word_ptr: HashMap<Word, (Word, u64)> = HashMap::default();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        let (Some(r), Some(t)) = (i.result_id, i.result_type) else {
+            continue;
+        };
+        let o: Vec<Word> = i.operands.iter().filter_map(id).collect();
+        match (i.class.opcode, &o[..]) {
+            (Op::IAdd, &[x, y]) if t == u64_ => {
+                let (base, k) = match (consts.get(&x), consts.get(&y)) {
+                    (None, Some(&k)) => (x, k),
+                    (Some(&k), None) => (y, k),
+                    _ => continue,
+                };
+                if k % 4 == 0 && k <= 12 {
+                    adds.insert(r, (base, k / 4));
+                }
+            }
+            (Op::ConvertUToPtr, &[x]) if t == pw && types.get(&x) == Some(&Some(u64_)) => {
+                word_ptr.insert(r, adds.get(&x).copied().unwrap_or((x, 0)));
+            }
+            _ => {}
+        }
+    }
+    if word_ptr.is_empty() {
+        return 0;
+    }
+    let aligned4 = |i: &Instruction| {
+        i.operands.len() == 3
+            && i.operands[1] == Operand::MemoryAccess(spirv::MemoryAccess::ALIGNED)
+            && i.operands[2] == Operand::LiteralBit32(4)
+    };
+    let function_ptr: HashSet<Word> = f
+        .blocks
+        .first()
+        .map(|b| {
+            b.instructions
+                .iter()
+                .filter(|i| is_function_var(i))
+                .filter_map(|i| i.result_id)
+                .collect()
+        })
+        .unwrap_or_default();
+    // (block, first load's place, base address, lowest offset, components, [(place, component)])
+    type Group = (usize, usize, Word, u64, u32, Vec<(usize, u32)>);
+    let mut found: Vec<Group> = Vec::new();
+    for (bi, blk) in f.blocks.iter().enumerate() {
+        // Open groups by base address: (place, offset) of each load.
+        let mut open: HashMap<Word, Vec<(usize, u64)>> = HashMap::default();
+        let mut close = |open: &mut HashMap<Word, Vec<(usize, u64)>>| {
+            for (base, mut g) in open.drain() {
+                g.sort_by_key(|&(_, k)| k);
+                g.dedup_by_key(|x| x.1);
+                let (lo, hi) = (g[0].1, g[g.len() - 1].1);
+                let n = hi - lo + 1;
+                if g.len() < 2 || n as usize != g.len() || n > 4 || lo != 0 {
+                    continue;
+                }
+                let first = g.iter().map(|&(p, _)| p).min().unwrap_or(0);
+                let comps = g.iter().map(|&(p, k)| (p, (k - lo) as u32)).collect();
+                found.push((bi, first, base, lo, n as u32, comps));
+            }
+        };
+        for (k, i) in blk.instructions.iter().enumerate() {
+            let op = i.class.opcode;
+            if op == Op::Load && i.result_type == Some(u32_) && aligned4(i) {
+                if let Some(&(base, off)) = i
+                    .operands
+                    .first()
+                    .and_then(id)
+                    .and_then(|p| word_ptr.get(&p))
+                {
+                    let g = open.entry(base).or_default();
+                    // A second load of one word: the group so far closes, a new one starts.
+                    if g.iter().any(|&(_, o)| o == off) {
+                        let mut one = HashMap::default();
+                        one.insert(base, std::mem::take(g));
+                        close(&mut one);
+                    }
+                    open.entry(base).or_default().push((k, off));
+                    continue;
+                }
+            }
+            let harmless = match op {
+                Op::Store => i
+                    .operands
+                    .first()
+                    .and_then(id)
+                    .is_some_and(|p| function_ptr.contains(&p)),
+                _ => effect_free(i, glsl),
+            };
+            if !harmless {
+                close(&mut open);
+            }
+        }
+        close(&mut open);
+    }
+    if found.is_empty() {
+        return 0;
+    }
+    // Vector types and their pointers, made where missing (after the word type).
+    let mut vec_ptr: HashMap<u32, (Word, Word)> = HashMap::default();
+    for n in found
+        .iter()
+        .map(|g| g.4)
+        .collect::<std::collections::BTreeSet<u32>>()
+    {
+        let v = m
+            .types_global_values
+            .iter()
+            .find(|i| {
+                i.class.opcode == Op::TypeVector
+                    && i.operands == [Operand::IdRef(u32_), Operand::LiteralBit32(n)]
+            })
+            .and_then(|i| i.result_id);
+        let v = match v {
+            Some(v) => v,
+            None => {
+                let v = *bound;
+                *bound += 1;
+                let at = m
+                    .types_global_values
+                    .iter()
+                    .position(|i| i.result_id == Some(u32_))
+                    .map_or(0, |k| k + 1);
+                m.types_global_values.insert(
+                    at,
+                    Instruction::new(
+                        Op::TypeVector,
+                        None,
+                        Some(v),
+                        vec![Operand::IdRef(u32_), Operand::LiteralBit32(n)],
+                    ),
+                );
+                v
+            }
+        };
+        let p = match psb(m, v) {
+            Some(p) => p,
+            None => {
+                let p = *bound;
+                *bound += 1;
+                let at = m
+                    .types_global_values
+                    .iter()
+                    .position(|i| i.result_id == Some(v))
+                    .map_or(0, |k| k + 1);
+                m.types_global_values.insert(
+                    at,
+                    Instruction::new(
+                        Op::TypePointer,
+                        None,
+                        Some(p),
+                        vec![
+                            Operand::StorageClass(StorageClass::PhysicalStorageBuffer),
+                            Operand::IdRef(v),
+                        ],
+                    ),
+                );
+                p
+            }
+        };
+        vec_ptr.insert(n, (v, p));
+    }
+    let mut done = 0;
+    let mut by_block: HashMap<usize, Vec<Group>> = HashMap::default();
+    for g in found {
+        by_block.entry(g.0).or_default().push(g);
+    }
+    for (bi, gs) in by_block {
+        let blk = &mut f.blocks[bi];
+        let mut first: HashMap<usize, Vec<Instruction>> = HashMap::default();
+        let mut extract: HashMap<usize, (Word, u32)> = HashMap::default();
+        for (_, k0, base, lo, n, comps) in gs {
+            let (vty, pty) = vec_ptr[&n];
+            // The lowest word's address is the base (it dominates every load of the group: each
+            // load's address is computed from it).
+            if lo != 0 {
+                continue;
+            }
+            let addr = base;
+            let (p, v) = (*bound, *bound + 1);
+            *bound += 2;
+            first.insert(
+                k0,
+                vec![
+                    Instruction::new(
+                        Op::ConvertUToPtr,
+                        Some(pty),
+                        Some(p),
+                        vec![Operand::IdRef(addr)],
+                    ),
+                    Instruction::new(
+                        Op::Load,
+                        Some(vty),
+                        Some(v),
+                        vec![
+                            Operand::IdRef(p),
+                            Operand::MemoryAccess(spirv::MemoryAccess::ALIGNED),
+                            Operand::LiteralBit32(4),
+                        ],
+                    ),
+                ],
+            );
+            for (k, c) in comps {
+                extract.insert(k, (v, c));
+            }
+        }
+        done += extract.len();
+        let old = std::mem::take(&mut blk.instructions);
+        for (k, i) in old.into_iter().enumerate() {
+            if let Some(pre) = first.remove(&k) {
+                blk.instructions.extend(pre);
+            }
+            match extract.get(&k) {
+                Some(&(v, c)) => blk.instructions.push(Instruction::new(
+                    Op::CompositeExtract,
+                    i.result_type,
+                    i.result_id,
+                    vec![Operand::IdRef(v), Operand::LiteralBit32(c)],
+                )),
+                None => blk.instructions.push(i),
+            }
+        }
+    }
+    done
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -5805,6 +6082,114 @@ mod tests {
             .map(|i| id(&i.operands[0]).unwrap())
             .collect();
         assert_eq!(selected, [ev, ov, w2v]);
+    }
+
+    /// D226, on a function built by hand (`a`, `b2`, `b3`, `b4` u64 addresses from Function variables;
+    /// every load a u32 `Aligned 4` through `OpConvertUToPtr`):
+    /// - `a + 8`, `a`, (a store to a Function variable), `a + 12`, `a + 4`: one `uvec4` load through `a`
+    ///   at the first load's place, the four loads its components 2, 0, 3, 1;
+    /// - `b2`, (a store through a PhysicalStorageBuffer pointer), `b2 + 4`: kept (memory written between);
+    /// - `b3 + 4`, `b3 + 8`: kept (no word at the address itself); `b4`, `b4 + 8`: kept (a gap).
+    #[test]
+    fn wide_loads_read_consecutive_words_as_one_vector() {
+        let (
+            mut b,
+            Tys {
+                u32t, u64t, pu, pw, ..
+            },
+        ) = begun();
+        let psb = b.type_pointer(None, StorageClass::PhysicalStorageBuffer, u32t);
+        let k = [4u32, 8, 12].map(|x| b.constant_bit64(u64t, x as u64));
+        b.begin_block(None).unwrap();
+        let [av, b2v, b3v, b4v] =
+            [0; 4].map(|_| b.variable(pw, None, StorageClass::Function, None));
+        let ov = b.variable(pu, None, StorageClass::Function, None);
+        let [a, b2, b3, b4] = [av, b2v, b3v, b4v].map(|v| b.load(u64t, None, v, None, []).unwrap());
+        let at = |b: &mut Builder, base: Word, off: usize| -> Word {
+            let addr = if off == 0 {
+                base
+            } else {
+                b.i_add(u64t, None, base, k[off / 4 - 1]).unwrap()
+            };
+            let p = b.convert_u_to_ptr(psb, None, addr).unwrap();
+            b.load(
+                u32t,
+                None,
+                p,
+                Some(spirv::MemoryAccess::ALIGNED),
+                [Operand::LiteralBit32(4)],
+            )
+            .unwrap()
+        };
+        let w8 = at(&mut b, a, 8);
+        let w0 = at(&mut b, a, 0);
+        b.store(ov, w0, None, []).unwrap();
+        let w12 = at(&mut b, a, 12);
+        let w4 = at(&mut b, a, 4);
+        let x0 = at(&mut b, b2, 0);
+        let p = b.convert_u_to_ptr(psb, None, b2).unwrap();
+        b.store(
+            p,
+            x0,
+            Some(spirv::MemoryAccess::ALIGNED),
+            [Operand::LiteralBit32(4)],
+        )
+        .unwrap();
+        let x4 = at(&mut b, b2, 4);
+        let y4 = at(&mut b, b3, 4);
+        let y8 = at(&mut b, b3, 8);
+        let z0 = at(&mut b, b4, 0);
+        let z8 = at(&mut b, b4, 8);
+        let (mut m, mut f, mut bound) = finish(b);
+        assert_eq!(wide_loads(&mut m, &mut f, &mut bound), 4);
+        let comp = |x: Word| {
+            let i = def_of(&f, x);
+            (i.class.opcode == Op::CompositeExtract).then(|| {
+                let v = id(&i.operands[0]).unwrap();
+                let Operand::LiteralBit32(c) = i.operands[1] else {
+                    unreachable!()
+                };
+                (v, c)
+            })
+        };
+        let (v, c8) = comp(w8).expect("a + 8 is a component");
+        assert_eq!(
+            [comp(w0), comp(w12), comp(w4)],
+            [Some((v, 0)), Some((v, 3)), Some((v, 1))]
+        );
+        assert_eq!(c8, 2);
+        for x in [x0, x4, y4, y8, z0, z8] {
+            assert_eq!(def_of(&f, x).class.opcode, Op::Load);
+        }
+        // The vector load: 4 words through a pointer made from `a`, `Aligned 4`, before `a + 8`'s place.
+        let load = def_of(&f, v);
+        assert_eq!(load.class.opcode, Op::Load);
+        assert_eq!(
+            load.operands[1..],
+            [
+                Operand::MemoryAccess(spirv::MemoryAccess::ALIGNED),
+                Operand::LiteralBit32(4)
+            ]
+        );
+        let ptr = def_of(&f, id(&load.operands[0]).unwrap());
+        assert_eq!(
+            (ptr.class.opcode, ptr.operands.clone()),
+            (Op::ConvertUToPtr, vec![Operand::IdRef(a)])
+        );
+        let vty = m
+            .types_global_values
+            .iter()
+            .find(|i| i.result_id == load.result_type)
+            .unwrap();
+        assert_eq!(
+            (vty.class.opcode, vty.operands.clone()),
+            (
+                Op::TypeVector,
+                vec![Operand::IdRef(u32t), Operand::LiteralBit32(4)]
+            )
+        );
+        let pos = |x: Word| insts(&f).position(|i| i.result_id == Some(x)).unwrap();
+        assert!(pos(v) < pos(w8));
     }
 
     /// D220: the carry word of `OpIAddCarry` is 0 or 1, so `carry & 1` is the carry and
