@@ -38,7 +38,7 @@
 //! `m`, `a`, `c`, `k` (then `a`, trivial phis and `c` again), `g`, then (with any of `n`, `b`, `e`, `p`)
 //! dead code, `n`, `b`, `e`, `a` and trivial phis again, `p`; then `v`, the loads of several components
 //! of one vector element as one vector load ([`vector_loads`], D211), `w`, consecutive global words as
-//! one vector load ([`wide_loads`], D226), `l`, `r`, the guarded writes of
+//! one vector load or store ([`wide_words`], D226), `l`, `r`, the guarded writes of
 //! registers left in memory grouped under one selection per condition ([`regroup`], D221), `j`, one-armed
 //! selections on one condition one after the other joined ([`join`], D223; then `f` and `e` again), `d`.
 //!
@@ -69,7 +69,7 @@ pub(crate) struct ShrinkStats {
     pub vector_loads: usize,
     pub regrouped: usize,
     pub joined: usize,
-    pub wide_loads: usize,
+    pub wide_words: usize,
 }
 
 /// Which rewrites run (all, by default; `RDNA2SPV_SHRINK` = a subset of `o`, `s`, `i`, `f`, `m`, `k`, `a`, `c`,
@@ -219,7 +219,7 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word, u32)]) -> 
             st.vector_loads += vector_loads(m, f, &mut bound);
         }
         if p.wide {
-            st.wide_loads += wide_loads(m, f, &mut bound);
+            st.wide_words += wide_words(m, f, &mut bound);
         }
         if p.live {
             st.dead_stores += dead_stores(f);
@@ -5231,15 +5231,18 @@ fn vector_loads(m: &Module, f: &mut Function, bound: &mut Word) -> usize {
 /// Rewrite `w` (decision D226): in one block, plain `Aligned 4` loads of u32 words through
 /// `OpConvertUToPtr` of one 64-bit address `a` and of `a + 4k` (constants `k`), at the word offsets 0
 /// to 1, 2 or 3, with no instruction between them that may write memory or synchronise (the condition
-/// of [`vector_loads`]), become one `Aligned 4` load of a 2-, 3- or 4-word vector through `a`, at the first
-/// of them, and an `OpCompositeExtract` in place of each (same result ids). The
-/// lowering reads a `global_load_dwordx4` as four word loads (D219): 4 pointers, 3 64-bit adds, 4 loads
-/// (51 words) become 1 pointer, 1 load and 4 extracts (29); lavapipe gathers one vector per lane instead
-/// of four words. Exact in a data-race-free module (D211's argument): the vector's components are the
-/// words at the same addresses (a vector in PhysicalStorageBuffer memory is laid out component after
-/// component, 4 bytes each), nothing this invocation runs between the loads writes memory, and the
-/// `Aligned 4` the loads declared holds for `a`. Returns the loads rewritten.
-fn wide_loads(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
+/// of [`vector_loads`]), become one `Aligned 4` load of a 2-, 3- or 4-word vector through `a`, at the
+/// first of them, and an `OpCompositeExtract` in place of each (same result ids). The lowering reads a
+/// `global_load_dwordx4` as four word loads (D219): 4 pointers, 3 64-bit adds, 4 loads (51 words)
+/// become 1 pointer, 1 load and 4 extracts (29); lavapipe gathers one vector per lane instead of four
+/// words. `Aligned 4` stores of the words at `a`, `a + 4`, … with nothing between them that may read or
+/// write memory (but Function variables) become one store of the vector of their values, at the last.
+/// Exact in a data-race-free module (D211's argument): the vector's components are the words at the
+/// same addresses (a vector in PhysicalStorageBuffer memory is laid out component after component, 4
+/// bytes each); nothing this invocation runs between the loads writes memory, nor between the stores
+/// reads or writes it; the `Aligned 4` the accesses declared holds for `a`. Returns the words
+/// rewritten.
+fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     let glsl = glsl_import(m);
     let Some(u32_) = uint_type(m, 32) else {
         return 0;
@@ -5296,10 +5299,12 @@ fn wide_loads(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     if word_ptr.is_empty() {
         return 0;
     }
-    let aligned4 = |i: &Instruction| {
-        i.operands.len() == 3
-            && i.operands[1] == Operand::MemoryAccess(spirv::MemoryAccess::ALIGNED)
-            && i.operands[2] == Operand::LiteralBit32(4)
+    // Exactly the memory operands `Aligned 4`.
+    let aligned4 = |o: &[Operand]| {
+        o == [
+            Operand::MemoryAccess(spirv::MemoryAccess::ALIGNED),
+            Operand::LiteralBit32(4),
+        ]
     };
     let function_ptr: HashSet<Word> = f
         .blocks
@@ -5312,59 +5317,77 @@ fn wide_loads(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
                 .collect()
         })
         .unwrap_or_default();
-    // (block, first load's place, base address, lowest offset, components, [(place, component)])
-    type Group = (usize, usize, Word, u64, u32, Vec<(usize, u32)>);
+    // (block, the group's place, base address, components, [(place, component)], stores): loads at
+    // the first load's place, stores at the last store's.
+    type Group = (usize, usize, Word, u32, Vec<(usize, u32)>, bool);
     let mut found: Vec<Group> = Vec::new();
     for (bi, blk) in f.blocks.iter().enumerate() {
-        // Open groups by base address: (place, offset) of each load.
-        let mut open: HashMap<Word, Vec<(usize, u64)>> = HashMap::default();
-        let mut close = |open: &mut HashMap<Word, Vec<(usize, u64)>>| {
-            for (base, mut g) in open.drain() {
+        // Open groups by (base address, stores): (place, offset) of each access.
+        let mut open: HashMap<(Word, bool), Vec<(usize, u64)>> = HashMap::default();
+        let mut close = |open: &mut HashMap<(Word, bool), Vec<(usize, u64)>>,
+                         which: &dyn Fn(Word, bool) -> bool| {
+            let keys: Vec<(Word, bool)> = open
+                .keys()
+                .copied()
+                .filter(|&(b, st)| which(b, st))
+                .collect();
+            for key in keys {
+                let Some(mut g) = open.remove(&key) else {
+                    continue;
+                };
                 g.sort_by_key(|&(_, k)| k);
-                g.dedup_by_key(|x| x.1);
-                let (lo, hi) = (g[0].1, g[g.len() - 1].1);
-                let n = hi - lo + 1;
-                if g.len() < 2 || n as usize != g.len() || n > 4 || lo != 0 {
+                let n = g.len() as u64;
+                if !(2..=4).contains(&n) || g[0].1 != 0 || g[g.len() - 1].1 != n - 1 {
                     continue;
                 }
-                let first = g.iter().map(|&(p, _)| p).min().unwrap_or(0);
-                let comps = g.iter().map(|&(p, k)| (p, (k - lo) as u32)).collect();
-                found.push((bi, first, base, lo, n as u32, comps));
+                let place = if key.1 {
+                    g.iter().map(|&(p, _)| p).max()
+                } else {
+                    g.iter().map(|&(p, _)| p).min()
+                };
+                let comps = g.iter().map(|&(p, k)| (p, k as u32)).collect();
+                found.push((bi, place.unwrap_or(0), key.0, n as u32, comps, key.1));
             }
         };
         for (k, i) in blk.instructions.iter().enumerate() {
             let op = i.class.opcode;
-            if op == Op::Load && i.result_type == Some(u32_) && aligned4(i) {
-                if let Some(&(base, off)) = i
-                    .operands
-                    .first()
-                    .and_then(id)
-                    .and_then(|p| word_ptr.get(&p))
+            let ptr = i.operands.first().and_then(id);
+            let word = ptr.and_then(|p| word_ptr.get(&p)).copied();
+            let access = match (op, word) {
+                (Op::Load, Some(w))
+                    if i.result_type == Some(u32_) && aligned4(&i.operands[1..]) =>
                 {
-                    let g = open.entry(base).or_default();
-                    // A second load of one word: the group so far closes, a new one starts.
-                    if g.iter().any(|&(_, o)| o == off) {
-                        let mut one = HashMap::default();
-                        one.insert(base, std::mem::take(g));
-                        close(&mut one);
-                    }
-                    open.entry(base).or_default().push((k, off));
-                    continue;
+                    Some((w, false))
                 }
-            }
-            let harmless = match op {
-                Op::Store => i
-                    .operands
-                    .first()
-                    .and_then(id)
-                    .is_some_and(|p| function_ptr.contains(&p)),
-                _ => effect_free(i, glsl),
+                (Op::Store, Some(w)) if aligned4(&i.operands[2..]) => Some((w, true)),
+                _ => None,
             };
-            if !harmless {
-                close(&mut open);
+            if let Some(((base, off), store)) = access {
+                // A load reads memory: no store group may move past it; a store writes it: no load
+                // group and no other store group may.
+                close(&mut open, &|b, st| st && (!store || b != base));
+                if store {
+                    close(&mut open, &|_, st| !st);
+                }
+                // A second access of one word: the group so far closes, a new one starts.
+                if open
+                    .get(&(base, store))
+                    .is_some_and(|g| g.iter().any(|&(_, o)| o == off))
+                {
+                    close(&mut open, &|b, st| b == base && st == store);
+                }
+                open.entry((base, store)).or_default().push((k, off));
+                continue;
+            }
+            let private = ptr.is_some_and(|p| function_ptr.contains(&p));
+            match op {
+                Op::Store | Op::Load if private => {}
+                Op::Load if plain_load(i) => close(&mut open, &|_, st| st),
+                _ if effect_free(i, glsl) => {}
+                _ => close(&mut open, &|_, _| true),
             }
         }
-        close(&mut open);
+        close(&mut open, &|_, _| true);
     }
     if found.is_empty() {
         return 0;
@@ -5373,7 +5396,7 @@ fn wide_loads(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     let mut vec_ptr: HashMap<u32, (Word, Word)> = HashMap::default();
     for n in found
         .iter()
-        .map(|g| g.4)
+        .map(|g| g.3)
         .collect::<std::collections::BTreeSet<u32>>()
     {
         let v = m
@@ -5438,41 +5461,62 @@ fn wide_loads(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     for g in found {
         by_block.entry(g.0).or_default().push(g);
     }
+    let aligned = [
+        Operand::MemoryAccess(spirv::MemoryAccess::ALIGNED),
+        Operand::LiteralBit32(4),
+    ];
     for (bi, gs) in by_block {
         let blk = &mut f.blocks[bi];
-        let mut first: HashMap<usize, Vec<Instruction>> = HashMap::default();
+        // New instructions before a place; loads that become extracts; stores that go.
+        let mut before: HashMap<usize, Vec<Instruction>> = HashMap::default();
         let mut extract: HashMap<usize, (Word, u32)> = HashMap::default();
-        for (_, k0, base, lo, n, comps) in gs {
+        let mut gone_stores: HashSet<usize> = HashSet::default();
+        for (_, at, base, n, comps, store) in gs {
             let (vty, pty) = vec_ptr[&n];
-            // The lowest word's address is the base (it dominates every load of the group: each
-            // load's address is computed from it).
-            if lo != 0 {
+            // Through the base: it dominates every access of the group (each address is computed
+            // from it).
+            let p = *bound;
+            *bound += 1;
+            let mut new = vec![Instruction::new(
+                Op::ConvertUToPtr,
+                Some(pty),
+                Some(p),
+                vec![Operand::IdRef(base)],
+            )];
+            if store {
+                // The words' values in order: each is defined before its store, so before the last.
+                let mut vals = vec![0; n as usize];
+                for &(k, c) in &comps {
+                    vals[c as usize] = blk.instructions[k]
+                        .operands
+                        .get(1)
+                        .and_then(id)
+                        .unwrap_or(0);
+                    gone_stores.insert(k);
+                }
+                let v = *bound;
+                *bound += 1;
+                new.push(Instruction::new(
+                    Op::CompositeConstruct,
+                    Some(vty),
+                    Some(v),
+                    vals.into_iter().map(Operand::IdRef).collect(),
+                ));
+                let mut ops = vec![Operand::IdRef(p), Operand::IdRef(v)];
+                ops.extend(aligned.iter().cloned());
+                new.push(Instruction::new(Op::Store, None, None, ops));
+                // In place of the last store.
+                gone_stores.remove(&at);
+                before.insert(at, new);
+                done += comps.len();
                 continue;
             }
-            let addr = base;
-            let (p, v) = (*bound, *bound + 1);
-            *bound += 2;
-            first.insert(
-                k0,
-                vec![
-                    Instruction::new(
-                        Op::ConvertUToPtr,
-                        Some(pty),
-                        Some(p),
-                        vec![Operand::IdRef(addr)],
-                    ),
-                    Instruction::new(
-                        Op::Load,
-                        Some(vty),
-                        Some(v),
-                        vec![
-                            Operand::IdRef(p),
-                            Operand::MemoryAccess(spirv::MemoryAccess::ALIGNED),
-                            Operand::LiteralBit32(4),
-                        ],
-                    ),
-                ],
-            );
+            let v = *bound;
+            *bound += 1;
+            let mut ops = vec![Operand::IdRef(p)];
+            ops.extend(aligned.iter().cloned());
+            new.push(Instruction::new(Op::Load, Some(vty), Some(v), ops));
+            before.insert(at, new);
             for (k, c) in comps {
                 extract.insert(k, (v, c));
             }
@@ -5480,8 +5524,15 @@ fn wide_loads(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
         done += extract.len();
         let old = std::mem::take(&mut blk.instructions);
         for (k, i) in old.into_iter().enumerate() {
-            if let Some(pre) = first.remove(&k) {
+            let replaced = before.remove(&k);
+            let store_here = replaced
+                .as_ref()
+                .is_some_and(|r| r.last().is_some_and(|x| x.class.opcode == Op::Store));
+            if let Some(pre) = replaced {
                 blk.instructions.extend(pre);
+            }
+            if store_here || gone_stores.contains(&k) {
+                continue;
             }
             match extract.get(&k) {
                 Some(&(v, c)) => blk.instructions.push(Instruction::new(
@@ -6089,9 +6140,15 @@ mod tests {
     /// - `a + 8`, `a`, (a store to a Function variable), `a + 12`, `a + 4`: one `uvec4` load through `a`
     ///   at the first load's place, the four loads its components 2, 0, 3, 1;
     /// - `b2`, (a store through a PhysicalStorageBuffer pointer), `b2 + 4`: kept (memory written between);
-    /// - `b3 + 4`, `b3 + 8`: kept (no word at the address itself); `b4`, `b4 + 8`: kept (a gap).
+    /// - `b3 + 4`, `b3 + 8`: kept (no word at the address itself); `b4`, `b4 + 8`: kept (a gap);
+    ///
+    /// and stores (values `s0..s3` loaded from Function variables):
+    /// - `c + 4`, `c`, (a store to a Function variable), `c + 12`, `c + 8`: one `uvec4` store of
+    ///   `(s0, s1, s2, s3)` through `c` at the last store's place;
+    /// - `d`, (a load through a PhysicalStorageBuffer pointer), `d + 4`: kept (memory read between);
+    /// - `e`, (a store to `g`), `e + 4`: kept (another store between).
     #[test]
-    fn wide_loads_read_consecutive_words_as_one_vector() {
+    fn wide_words_read_consecutive_words_as_one_vector() {
         let (
             mut b,
             Tys {
@@ -6140,8 +6197,61 @@ mod tests {
         let y8 = at(&mut b, b3, 8);
         let z0 = at(&mut b, b4, 0);
         let z8 = at(&mut b, b4, 8);
+        let [cv, dv, ev, gv] = [0; 4].map(|_| b.variable(pw, None, StorageClass::Function, None));
+        let [c, d, e, g] = [cv, dv, ev, gv].map(|v| b.load(u64t, None, v, None, []).unwrap());
+        let sv = [0; 4].map(|_| b.variable(pu, None, StorageClass::Function, None));
+        let sx = sv.map(|v| b.load(u32t, None, v, None, []).unwrap());
+        let put = |b: &mut Builder, base: Word, off: usize, x: Word| {
+            let addr = if off == 0 {
+                base
+            } else {
+                b.i_add(u64t, None, base, k[off / 4 - 1]).unwrap()
+            };
+            let p = b.convert_u_to_ptr(psb, None, addr).unwrap();
+            b.store(
+                p,
+                x,
+                Some(spirv::MemoryAccess::ALIGNED),
+                [Operand::LiteralBit32(4)],
+            )
+            .unwrap();
+        };
+        put(&mut b, c, 4, sx[1]);
+        put(&mut b, c, 0, sx[0]);
+        b.store(ov, sx[0], None, []).unwrap();
+        put(&mut b, c, 12, sx[3]);
+        put(&mut b, c, 8, sx[2]);
+        let last_c = b.id();
+        b.copy_object(u32t, Some(last_c), sx[0]).unwrap();
+        put(&mut b, d, 0, sx[0]);
+        at(&mut b, g, 0);
+        put(&mut b, d, 4, sx[1]);
+        put(&mut b, e, 0, sx[0]);
+        put(&mut b, g, 0, sx[1]);
+        put(&mut b, e, 4, sx[1]);
         let (mut m, mut f, mut bound) = finish(b);
-        assert_eq!(wide_loads(&mut m, &mut f, &mut bound), 4);
+        assert_eq!(wide_words(&mut m, &mut f, &mut bound), 8);
+        // The stores: c's as one vector store right before the marker; the others as they were.
+        let stores: Vec<&Instruction> = insts(&f)
+            .filter(|i| i.class.opcode == Op::Store && !sv.contains(&id(&i.operands[0]).unwrap()))
+            .filter(|i| id(&i.operands[0]) != Some(ov))
+            .collect();
+        // (b2's store, the vector store, d's two, e's, g's, e's)
+        assert_eq!(stores.len(), 1 + 1 + 2 + 3);
+        let vs = stores[1];
+        let val = def_of(&f, id(&vs.operands[1]).unwrap());
+        assert_eq!(
+            (val.class.opcode, val.operands.clone()),
+            (
+                Op::CompositeConstruct,
+                sx.iter().map(|&x| Operand::IdRef(x)).collect::<Vec<_>>()
+            )
+        );
+        let vp = def_of(&f, id(&vs.operands[0]).unwrap());
+        assert_eq!(vp.operands, [Operand::IdRef(c)]);
+        let pos = |x: Word| insts(&f).position(|i| i.result_id == Some(x)).unwrap();
+        let vs_pos = insts(&f).position(|i| std::ptr::eq(i, vs)).unwrap();
+        assert_eq!(vs_pos + 1, pos(last_c));
         let comp = |x: Word| {
             let i = def_of(&f, x);
             (i.class.opcode == Op::CompositeExtract).then(|| {
@@ -6188,7 +6298,6 @@ mod tests {
                 vec![Operand::IdRef(u32t), Operand::LiteralBit32(4)]
             )
         );
-        let pos = |x: Word| insts(&f).position(|i| i.result_id == Some(x)).unwrap();
         assert!(pos(v) < pos(w8));
     }
 
