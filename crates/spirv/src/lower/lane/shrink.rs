@@ -40,7 +40,8 @@
 //! of one vector element as one vector load ([`vector_loads`], D211), `w`, consecutive global words as
 //! one vector load or store ([`wide_words`], D226), `l`, `r`, the guarded writes of
 //! registers left in memory grouped under one selection per condition ([`regroup`], D221), `j`, one-armed
-//! selections on one condition one after the other joined ([`join`], D223; then `f` and `e` again), `d`.
+//! selections on one condition one after the other joined ([`join`], D223; then `f` and `e` again,
+//! and with `a` the mask tests of its runs merged, [`merge_mask_tests`], D227), `d`.
 //!
 //! Measured in docs/performance.md ("Lane module size"); the ablation tables are in D162 and D182.
 
@@ -240,6 +241,9 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word, u32)]) -> 
                 if p.same {
                     st.narrowed += same_stores(f);
                 }
+            }
+            if p.algebra {
+                st.simplified += merge_mask_tests(m, f, &mut bound);
             }
         }
         if p.dead {
@@ -5548,6 +5552,105 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     done
 }
 
+/// Part of rewrite `a` (decision D227), run after `j`: `(t1 || t2)` chains of tests `(x & m) != 0`
+/// (or `> 0`, unsigned) on the same constant mask become one test of the OR of the words:
+/// `(f || ((x & m) != 0)) || ((y & m) != 0)` is `f || (((x | y) & m) != 0)` when the inner OR, both
+/// tests and both ANDs have no other reader. The misaligned flag of a run of accesses joined by `j` is
+/// such a chain (one test of the address's low bits per access): each link costs 15 words instead of
+/// 25. Exact: `(x & m) ≠ 0 ∨ (y & m) ≠ 0` ⟺ `(x & m) | (y & m) ≠ 0` ⟺ `((x | y) & m) ≠ 0`, and
+/// `v > 0` is `v ≠ 0` for unsigned `v`; OR is associative. Returns the links merged.
+fn merge_mask_tests(m: &Module, f: &mut Function, bound: &mut Word) -> usize {
+    let consts = constants(m);
+    let Some(boolt) = m
+        .types_global_values
+        .iter()
+        .find(|i| i.class.opcode == Op::TypeBool)
+        .and_then(|i| i.result_id)
+    else {
+        return 0;
+    };
+    let (uses, _) = uses_and_defs(f);
+    // The tests and ANDs this rewrite makes have one reader each.
+    let mut made: HashSet<Word> = HashSet::default();
+    let mut done = 0;
+    for blk in &mut f.blocks {
+        // Definitions in this block so far: id -> (opcode, result type, operands).
+        let mut defs: HashMap<Word, (Op, Option<Word>, Vec<Word>)> = HashMap::default();
+        let mut out: Vec<Instruction> = Vec::with_capacity(blk.instructions.len());
+        for mut i in std::mem::take(&mut blk.instructions) {
+            let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
+            // `(x & m) != 0` or `> 0` with one reader each: (x, m, the AND's type).
+            let one_use = |x: Word| uses.get(&x) == Some(&1) || made.contains(&x);
+            let test = |defs: &HashMap<Word, (Op, Option<Word>, Vec<Word>)>, t: Word| {
+                let (op, _, o) = defs.get(&t)?;
+                if !matches!(op, Op::INotEqual | Op::UGreaterThan)
+                    || o.len() != 2
+                    || consts.get(&o[1]) != Some(&0)
+                    || !one_use(t)
+                    || !one_use(o[0])
+                {
+                    return None;
+                }
+                match defs.get(&o[0])? {
+                    (Op::BitwiseAnd, ty, a) if a.len() == 2 && consts.contains_key(&a[1]) => {
+                        Some((a[0], a[1], (*ty)?, o[1]))
+                    }
+                    _ => None,
+                }
+            };
+            if i.class.opcode == Op::LogicalOr && ops.len() == 2 && i.operands.len() == 2 {
+                for (inner, t2) in [(ops[0], ops[1]), (ops[1], ops[0])] {
+                    let Some((y, m2, ty2, _)) = test(&defs, t2) else {
+                        continue;
+                    };
+                    let Some((Op::LogicalOr, _, io)) = defs.get(&inner).cloned() else {
+                        continue;
+                    };
+                    if io.len() != 2 || !one_use(inner) {
+                        continue;
+                    }
+                    let found = [(io[0], io[1]), (io[1], io[0])]
+                        .into_iter()
+                        .find_map(|(f0, t1)| Some((f0, test(&defs, t1)?)));
+                    let Some((f0, (x, m1, ty1, zero))) = found else {
+                        continue;
+                    };
+                    if m1 != m2 || ty1 != ty2 {
+                        continue;
+                    }
+                    let (o, a, c) = (*bound, *bound + 1, *bound + 2);
+                    *bound += 3;
+                    made.extend([a, c]);
+                    let new = [
+                        (Op::BitwiseOr, ty1, o, vec![x, y]),
+                        (Op::BitwiseAnd, ty1, a, vec![o, m1]),
+                        (Op::INotEqual, boolt, c, vec![a, zero]),
+                    ];
+                    for (op, t, r, v) in new {
+                        defs.insert(r, (op, Some(t), v.clone()));
+                        out.push(Instruction::new(
+                            op,
+                            Some(t),
+                            Some(r),
+                            v.into_iter().map(Operand::IdRef).collect(),
+                        ));
+                    }
+                    i.operands = vec![Operand::IdRef(f0), Operand::IdRef(c)];
+                    done += 1;
+                    break;
+                }
+            }
+            if let Some(r) = i.result_id {
+                let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
+                defs.insert(r, (i.class.opcode, i.result_type, ops));
+            }
+            out.push(i);
+        }
+        blk.instructions = out;
+    }
+    done
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -6299,6 +6402,83 @@ mod tests {
             )
         );
         assert!(pos(v) < pos(w8));
+    }
+
+    /// D227, on a function built by hand (`f0`, `g0` bools, `x`, `y`, `z`, `p`, `r`, `u` u32 words, all
+    /// loaded from Function variables):
+    /// - `((f0 || (x & 3) != 0) || (y & 3) > 0) || (z & 3) != 0` becomes `f0 || ((x | y | z) & 3) != 0`
+    ///   (two links merged);
+    /// - `(g0 || (p & 3) != 0) || (r & 7) != 0`: kept (two masks);
+    /// - `(g0 || (u & 3) != 0) || (x & 3) != 0` with the inner test also stored: kept.
+    #[test]
+    fn merge_mask_tests_tests_the_or_of_the_words_once() {
+        let (
+            mut b,
+            Tys {
+                boolt,
+                u32t,
+                pb,
+                pu,
+                ..
+            },
+        ) = begun();
+        let zero = b.constant_bit32(u32t, 0);
+        let three = b.constant_bit32(u32t, 3);
+        let seven = b.constant_bit32(u32t, 7);
+        b.begin_block(None).unwrap();
+        let [fv, gv, o1, o2, o3, o4] =
+            [0; 6].map(|_| b.variable(pb, None, StorageClass::Function, None));
+        let wv = [0; 6].map(|_| b.variable(pu, None, StorageClass::Function, None));
+        let f0 = b.load(boolt, None, fv, None, []).unwrap();
+        let g0 = b.load(boolt, None, gv, None, []).unwrap();
+        let [x, y, z, p, r, u] = wv.map(|v| b.load(u32t, None, v, None, []).unwrap());
+        let test = |b: &mut Builder, w: Word, m: Word, gt: bool| {
+            let a = b.bitwise_and(u32t, None, w, m).unwrap();
+            if gt {
+                b.u_greater_than(boolt, None, a, zero).unwrap()
+            } else {
+                b.i_not_equal(boolt, None, a, zero).unwrap()
+            }
+        };
+        let t = test(&mut b, x, three, false);
+        let c1 = b.logical_or(boolt, None, f0, t).unwrap();
+        let t = test(&mut b, y, three, true);
+        let c2 = b.logical_or(boolt, None, c1, t).unwrap();
+        let t = test(&mut b, z, three, false);
+        let c3 = b.logical_or(boolt, None, t, c2).unwrap();
+        b.store(o1, c3, None, []).unwrap();
+        let t = test(&mut b, p, three, false);
+        let d1 = b.logical_or(boolt, None, g0, t).unwrap();
+        let t = test(&mut b, r, seven, false);
+        let d2 = b.logical_or(boolt, None, d1, t).unwrap();
+        b.store(o2, d2, None, []).unwrap();
+        let tu = test(&mut b, u, three, false);
+        let e1 = b.logical_or(boolt, None, g0, tu).unwrap();
+        let t = test(&mut b, x, three, false);
+        let e2 = b.logical_or(boolt, None, e1, t).unwrap();
+        b.store(o3, e2, None, []).unwrap();
+        b.store(o4, tu, None, []).unwrap();
+        let (m, mut f, mut bound) = finish(b);
+        assert_eq!(merge_mask_tests(&m, &mut f, &mut bound), 2);
+        let ids = |x: Word| -> Vec<Operand> { def_of(&f, x).operands.clone() };
+        let refs = |v: &[Word]| v.iter().map(|&x| Operand::IdRef(x)).collect::<Vec<_>>();
+        // c3 = f0 || ((x | y | z) & 3) != 0
+        let c3o = ids(c3);
+        assert_eq!(c3o[0], Operand::IdRef(f0));
+        let cmp = def_of(&f, id(&c3o[1]).unwrap());
+        assert_eq!(cmp.class.opcode, Op::INotEqual);
+        let and = def_of(&f, id(&cmp.operands[0]).unwrap());
+        assert_eq!(
+            (and.class.opcode, id(&and.operands[1])),
+            (Op::BitwiseAnd, Some(three))
+        );
+        let or2 = def_of(&f, id(&and.operands[0]).unwrap());
+        assert_eq!(or2.class.opcode, Op::BitwiseOr);
+        assert_eq!(id(&or2.operands[1]), Some(z));
+        assert_eq!(ids(id(&or2.operands[0]).unwrap()), refs(&[x, y]));
+        // The other two chains as they were.
+        assert_eq!(id(&ids(d2)[0]), Some(d1));
+        assert_eq!(id(&ids(e2)[0]), Some(e1));
     }
 
     /// D220: the carry word of `OpIAddCarry` is 0 or 1, so `carry & 1` is the carry and
