@@ -4895,6 +4895,32 @@ fn bit_tests(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     done
 }
 
+/// The type `uvecN` of `n` words of type `u32_`, made right after the word type where the module has
+/// none (before anything that could use it).
+fn uvec_type(m: &mut Module, bound: &mut Word, u32_: Word, n: u32) -> Word {
+    let ops = [Operand::IdRef(u32_), Operand::LiteralBit32(n)];
+    if let Some(v) = m
+        .types_global_values
+        .iter()
+        .find(|i| i.class.opcode == Op::TypeVector && i.operands == ops)
+        .and_then(|i| i.result_id)
+    {
+        return v;
+    }
+    let v = *bound;
+    *bound += 1;
+    let at = m
+        .types_global_values
+        .iter()
+        .position(|i| i.result_id == Some(u32_))
+        .map_or(0, |k| k + 1);
+    m.types_global_values.insert(
+        at,
+        Instruction::new(Op::TypeVector, None, Some(v), ops.to_vec()),
+    );
+    v
+}
+
 /// Part of rewrite `n` (decision D205): a 64-bit value assembled from two 32-bit words, `zext(a) |
 /// (zext(b) << 32)` (a register pair read as an address, an f64 or a 64-bit integer), whose shift
 /// nobody else reads, becomes `OpBitcast` of the two-word vector `(a, b)`: 9 words instead of 18 when
@@ -4958,37 +4984,7 @@ fn pairs(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<
     if pair.is_empty() {
         return 0;
     }
-    let v2 = m
-        .types_global_values
-        .iter()
-        .find(|i| {
-            i.class.opcode == Op::TypeVector
-                && i.operands == vec![Operand::IdRef(u32_), Operand::LiteralBit32(2)]
-        })
-        .and_then(|i| i.result_id);
-    let v2 = match v2 {
-        Some(v) => v,
-        None => {
-            let v = *bound;
-            *bound += 1;
-            // After the 32-bit type, before anything that could use the vector type.
-            let at = m
-                .types_global_values
-                .iter()
-                .position(|i| i.result_id == Some(u32_))
-                .map_or(0, |k| k + 1);
-            m.types_global_values.insert(
-                at,
-                Instruction::new(
-                    Op::TypeVector,
-                    None,
-                    Some(v),
-                    vec![Operand::IdRef(u32_), Operand::LiteralBit32(2)],
-                ),
-            );
-            v
-        }
-    };
+    let v2 = uvec_type(m, bound, u32_, 2);
     let mut repl: HashMap<Word, Word> = HashMap::default();
     let mut done = 0;
     for blk in &mut f.blocks {
@@ -5403,36 +5399,7 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
         .map(|g| g.3)
         .collect::<std::collections::BTreeSet<u32>>()
     {
-        let v = m
-            .types_global_values
-            .iter()
-            .find(|i| {
-                i.class.opcode == Op::TypeVector
-                    && i.operands == [Operand::IdRef(u32_), Operand::LiteralBit32(n)]
-            })
-            .and_then(|i| i.result_id);
-        let v = match v {
-            Some(v) => v,
-            None => {
-                let v = *bound;
-                *bound += 1;
-                let at = m
-                    .types_global_values
-                    .iter()
-                    .position(|i| i.result_id == Some(u32_))
-                    .map_or(0, |k| k + 1);
-                m.types_global_values.insert(
-                    at,
-                    Instruction::new(
-                        Op::TypeVector,
-                        None,
-                        Some(v),
-                        vec![Operand::IdRef(u32_), Operand::LiteralBit32(n)],
-                    ),
-                );
-                v
-            }
-        };
+        let v = uvec_type(m, bound, u32_, n);
         let p = match psb(m, v) {
             Some(p) => p,
             None => {
