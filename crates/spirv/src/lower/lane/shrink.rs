@@ -3994,12 +3994,17 @@ fn regroup(f: &mut Function, bound: &mut Word) -> usize {
         // Where each variable is loaded or stored in this block, and each result's place.
         let mut touches: HashMap<Word, Vec<usize>> = HashMap::default();
         let mut at: HashMap<Word, usize> = HashMap::default();
+        // The places that read each value, in order.
+        let mut read_at: HashMap<Word, Vec<usize>> = HashMap::default();
         for (k, i) in ins.iter().enumerate() {
             if let Some(v) = var_of(i) {
                 touches.entry(v).or_default().push(k);
             }
             if let Some(r) = i.result_id {
                 at.insert(r, k);
+            }
+            for x in i.operands.iter().filter_map(id) {
+                read_at.entry(x).or_default().push(k);
             }
         }
         // Candidate writes, by (condition, arm stored when the condition holds).
@@ -4021,12 +4026,9 @@ fn regroup(f: &mut Function, bound: &mut Word) -> usize {
                 continue;
             }
             let reread = (uses.get(&s) != Some(&1)).then(|| {
-                let first = ins
-                    .iter()
-                    .enumerate()
-                    .filter(|&(j, i)| j != k && i.operands.iter().any(|o| id(o) == Some(s)))
-                    .map(|(j, _)| j)
-                    .min()
+                let first = read_at
+                    .get(&s)
+                    .and_then(|r| r.iter().copied().find(|&j| j != k))
                     .unwrap_or(usize::MAX);
                 (s, sel.result_type.unwrap_or(0), first)
             });
@@ -4370,7 +4372,7 @@ fn join(m: &Module, f: &mut Function, pure: &HashSet<Word>) -> usize {
         if a >= z {
             return None;
         }
-        let inside: Vec<usize> = (a..z).filter(|&k| slots[k].is_some()).collect();
+        let inside: Vec<usize> = (a..z).filter(|&k| slots[k].is_some()).take(65).collect();
         if inside.len() > 64 {
             return None;
         }
@@ -5322,32 +5324,29 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     type Group = (usize, usize, Word, u32, Vec<(usize, u32)>, bool);
     let mut found: Vec<Group> = Vec::new();
     for (bi, blk) in f.blocks.iter().enumerate() {
-        // Open groups by (base address, stores): (place, offset) of each access.
+        // Open groups by (base address, stores): (place, offset) of each access. A store closes
+        // every other group, so at most one store group is open: its base.
         let mut open: HashMap<(Word, bool), Vec<(usize, u64)>> = HashMap::default();
-        let mut close = |open: &mut HashMap<(Word, bool), Vec<(usize, u64)>>,
-                         which: &dyn Fn(Word, bool) -> bool| {
-            let keys: Vec<(Word, bool)> = open
-                .keys()
-                .copied()
-                .filter(|&(b, st)| which(b, st))
-                .collect();
-            for key in keys {
-                let Some(mut g) = open.remove(&key) else {
-                    continue;
-                };
-                g.sort_by_key(|&(_, k)| k);
-                let n = g.len() as u64;
-                if !(2..=4).contains(&n) || g[0].1 != 0 || g[g.len() - 1].1 != n - 1 {
-                    continue;
-                }
-                let place = if key.1 {
-                    g.iter().map(|&(p, _)| p).max()
-                } else {
-                    g.iter().map(|&(p, _)| p).min()
-                };
-                let comps = g.iter().map(|&(p, k)| (p, k as u32)).collect();
-                found.push((bi, place.unwrap_or(0), key.0, n as u32, comps, key.1));
+        let mut open_store: Option<Word> = None;
+        let mut close = |open: &mut HashMap<(Word, bool), Vec<(usize, u64)>>, key: (Word, bool)| {
+            let Some(mut g) = open.remove(&key) else {
+                return;
+            };
+            g.sort_by_key(|&(_, k)| k);
+            let n = g.len() as u64;
+            if !(2..=4).contains(&n) || g[0].1 != 0 || g[g.len() - 1].1 != n - 1 {
+                return;
             }
+            let place = if key.1 {
+                g.iter().map(|&(p, _)| p).max()
+            } else {
+                g.iter().map(|&(p, _)| p).min()
+            };
+            let comps = g.iter().map(|&(p, k)| (p, k as u32)).collect();
+            found.push((bi, place.unwrap_or(0), key.0, n as u32, comps, key.1));
+        };
+        let all = |open: &HashMap<(Word, bool), Vec<(usize, u64)>>| -> Vec<(Word, bool)> {
+            open.keys().copied().collect()
         };
         for (k, i) in blk.instructions.iter().enumerate() {
             let op = i.class.opcode;
@@ -5364,30 +5363,49 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
             };
             if let Some(((base, off), store)) = access {
                 // A load reads memory: no store group may move past it; a store writes it: no load
-                // group and no other store group may.
-                close(&mut open, &|b, st| st && (!store || b != base));
+                // group and no store group of another base may.
                 if store {
-                    close(&mut open, &|_, st| !st);
+                    for key in all(&open) {
+                        if key != (base, true) {
+                            close(&mut open, key);
+                        }
+                    }
+                } else if let Some(b) = open_store.take() {
+                    close(&mut open, (b, true));
                 }
                 // A second access of one word: the group so far closes, a new one starts.
                 if open
                     .get(&(base, store))
                     .is_some_and(|g| g.iter().any(|&(_, o)| o == off))
                 {
-                    close(&mut open, &|b, st| b == base && st == store);
+                    close(&mut open, (base, store));
                 }
                 open.entry((base, store)).or_default().push((k, off));
+                if store {
+                    open_store = Some(base);
+                }
                 continue;
             }
             let private = ptr.is_some_and(|p| function_ptr.contains(&p));
             match op {
                 Op::Store | Op::Load if private => {}
-                Op::Load if plain_load(i) => close(&mut open, &|_, st| st),
+                Op::Load if plain_load(i) => {
+                    if let Some(b) = open_store.take() {
+                        close(&mut open, (b, true));
+                    }
+                }
                 _ if effect_free(i, glsl) => {}
-                _ => close(&mut open, &|_, _| true),
+                _ => {
+                    for key in all(&open) {
+                        close(&mut open, key);
+                    }
+                    open_store = None;
+                }
             }
         }
-        close(&mut open, &|_, _| true);
+        for key in all(&open) {
+            close(&mut open, key);
+        }
     }
     if found.is_empty() {
         return 0;
