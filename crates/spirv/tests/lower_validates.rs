@@ -426,12 +426,13 @@ fn denorm_preserve_is_requested_where_honoured() {
 /// module does — no record stores, which lavapipe runs as a loop over the SIMD lanes every time, fault or not
 /// — and tests the access with one unsigned compare per allocation (D184; outside loops D189 leaves it so,
 /// tests/checked_device.rs counts spmv's narrowed loop loads); the module with records adds the six record
-/// stores once, at the end.
+/// words once, at the end (stored word by word, or as vectors since D226).
 #[test]
 fn checked_access_costs_one_compare_per_allocation() {
     use rspirv::dr::{Instruction, Operand};
     use spirv::Op;
-    // (device-memory writes, OpULessThan on any type) of a module.
+    // (device-memory words written, OpULessThan on any type) of a module: a store of an N-component vector
+    // writes N words (D226 stores consecutive words as one vector).
     fn counts(words: &[u32]) -> (usize, usize) {
         let m = rspirv::dr::load_words(words).expect("parses");
         let insts: Vec<&Instruction> = m
@@ -445,6 +446,19 @@ fn checked_access_costs_one_compare_per_allocation() {
             .filter(|i| i.class.opcode == Op::ConvertUToPtr)
             .filter_map(|i| i.result_id)
             .collect();
+        let type_of: std::collections::HashMap<u32, u32> = insts
+            .iter()
+            .filter_map(|i| Some((i.result_id?, i.result_type?)))
+            .collect();
+        let components = |t: Option<&u32>| {
+            m.types_global_values
+                .iter()
+                .find(|i| i.result_id.as_ref() == t && i.class.opcode == Op::TypeVector)
+                .map_or(1, |i| match i.operands[1] {
+                    Operand::LiteralBit32(n) => n as usize,
+                    _ => 1,
+                })
+        };
         let writes = insts
             .iter()
             .filter(|i| {
@@ -454,7 +468,11 @@ fn checked_access_costs_one_compare_per_allocation() {
                 )
             })
             .filter(|i| matches!(i.operands.first(), Some(Operand::IdRef(p)) if device_ptrs.contains(p)))
-            .count();
+            .map(|i| match (i.class.opcode, i.operands.get(1)) {
+                (Op::Store, Some(Operand::IdRef(v))) => components(type_of.get(v)),
+                _ => 1,
+            })
+            .sum();
         let ult = insts
             .iter()
             .filter(|i| i.class.opcode == Op::ULessThan)

@@ -230,9 +230,6 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word, u32)]) -> 
         }
         if p.join {
             st.joined += join(m, f, &pure);
-            if std::env::var("JGU").is_ok() {
-                st.low_zeros += guarded_uses(f);
-            }
             if p.forward {
                 // The joined arms load and store the misaligned flag again and again in one block.
                 let (l, s) = forward(f, &mut gone);
