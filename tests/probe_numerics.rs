@@ -20,7 +20,7 @@ fn env_n(var: &str, default: usize) -> usize {
 }
 
 fn lavapipe() -> Backends {
-    let ctx = Context::new(DeviceSelector::NameContains("llvmpipe".into())).unwrap_or_else(|e| {
+    let ctx = Context::new(DeviceSelector::from_env_or_lavapipe()).unwrap_or_else(|e| {
         panic!(
             "this test needs lavapipe (apt-get install -y --no-install-recommends libvulkan1 \
              mesa-vulkan-drivers): {e}"

@@ -45,7 +45,7 @@ fn lavapipe() -> (
     MutexGuard<'static, Option<DeviceProfile>>,
 ) {
     let mut guard = DEVICE.lock().unwrap_or_else(|e| e.into_inner());
-    let ctx = Context::new(DeviceSelector::NameContains("llvmpipe".into()))
+    let ctx = Context::new(DeviceSelector::from_env_or_lavapipe())
         .unwrap_or_else(|e| {
             panic!(
                 "this test needs lavapipe (apt-get install -y --no-install-recommends libvulkan1 \

@@ -128,7 +128,7 @@ fn launch(n: usize, addrs: &[u64]) -> Launch {
 /// Lavapipe with a 600 s fence timeout (as tests/opcheck): at the default 60 s, the benchmark-size
 /// dispatches (262,144 items × 32 cases) timed out on a loaded machine (load average ~20, 2026-11-30).
 fn lavapipe() -> Context {
-    Context::new(DeviceSelector::NameContains("llvmpipe".into()))
+    Context::new(DeviceSelector::from_env_or_lavapipe())
         .map(|c| c.with_timeout(std::time::Duration::from_secs(600)))
         .unwrap_or_else(|e| {
             panic!(

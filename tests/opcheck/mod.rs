@@ -391,7 +391,7 @@ pub fn n() -> usize {
 // Running.
 
 pub fn lavapipe() -> Context {
-    Context::new(DeviceSelector::NameContains("llvmpipe".into()))
+    Context::new(DeviceSelector::from_env_or_lavapipe())
         .map(|c| c.with_timeout(std::time::Duration::from_secs(600)))
         .unwrap_or_else(|e| {
             panic!(

@@ -86,11 +86,7 @@ pub fn launch(n: usize, addrs: &[u64]) -> Launch {
 /// `RDNA2SPV_VK_DEVICE` (a name part or an index) picks another device instead: `cargo xtask gpu-check` runs
 /// these suites on a real GPU that way.
 pub fn lavapipe() -> Context {
-    let selector = match std::env::var(DeviceSelector::ENV) {
-        Ok(v) if !v.trim().is_empty() => DeviceSelector::from_env(),
-        _ => DeviceSelector::NameContains("llvmpipe".into()),
-    };
-    Context::new(selector)
+    Context::new(DeviceSelector::from_env_or_lavapipe())
         .map(|c| c.with_timeout(std::time::Duration::from_secs(600)))
         .unwrap_or_else(|e| {
             panic!(
@@ -148,9 +144,11 @@ pub fn device_name() -> String {
 }
 
 /// `p` with every denormal-related fact declared missing — "flushes f32, f16 and f64 subnormals", "no
-/// float-controls execution modes", "Fma not fused" — so the lowering emits every exact emulation (D168) and
-/// lavapipe runs them: the simulated flushing device of the float suites.
+/// float-controls execution modes", "Fma not fused" — and f32 division and square root declared not
+/// correctly rounded (as measured on NVIDIA's driver, D228), so the lowering emits every exact emulation
+/// (D168, D228) and lavapipe runs them: the simulated flushing device of the float suites.
 pub fn simulated_flushing(mut p: DeviceProfile) -> DeviceProfile {
+    p.div_sqrt_f32_correctly_rounded = false;
     p.preserves_subnormals_f32 = false;
     p.preserves_subnormals_f16 = false;
     p.preserves_subnormals_f64 = false;

@@ -217,7 +217,7 @@ impl DeviceProfile {
     pub fn portable() -> Self {
         DeviceProfile {
             device: None,
-            div_sqrt_f32_correctly_rounded: true,
+            div_sqrt_f32_correctly_rounded: false,
             fma_f32_fused: false,
             fma_f16_fused: false,
             fma_f64_fused: false,

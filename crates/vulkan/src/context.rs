@@ -41,6 +41,15 @@ impl DeviceSelector {
             _ => DeviceSelector::Default,
         }
     }
+
+    /// What the device tests open: the device `RDNA2SPV_VK_DEVICE` names (a real GPU, as `cargo xtask
+    /// gpu-check` runs them), else lavapipe (`llvmpipe`), which CI installs.
+    pub fn from_env_or_lavapipe() -> Self {
+        match std::env::var(Self::ENV) {
+            Ok(v) if !v.trim().is_empty() => Self::from_env(),
+            _ => DeviceSelector::NameContains("llvmpipe".into()),
+        }
+    }
 }
 
 /// The optional features switched on at device creation (each on only if the device has it).
@@ -913,7 +922,10 @@ impl Context {
                 }
                 return Err(match e {
                     vk::Result::ERROR_INVALID_SHADER_NV | vk::Result::ERROR_UNKNOWN => {
-                        Error::InvalidSpirv(format!("the driver could not build a pipeline ({e})"))
+                        Error::InvalidSpirv(format!(
+                            "the driver could not build a pipeline ({e}){}",
+                            dump_rejected(words, key)
+                        ))
                     }
                     other => vk_err("vkCreateComputePipelines")(other),
                 });
@@ -1045,6 +1057,25 @@ impl Context {
 
 /// Checks what the driver would otherwise trust blindly: the header, that the words parse as
 /// SPIR-V, and that a GLCompute entry point of this name exists.
+/// Environment variable naming a folder where a module the driver rejects is written (for a driver bug
+/// report or `spirv-val`/`spirv-dis` at home); the error message then names the file.
+pub const DUMP_REJECTED_ENV: &str = "RDNA2SPV_DUMP_REJECTED";
+
+/// Writes `words` to `$RDNA2SPV_DUMP_REJECTED/rejected-<key>.spv` when the variable is set; the text to
+/// append to the error ("; module written to …", or why it was not), empty when unset.
+fn dump_rejected(words: &[u32], key: u64) -> String {
+    let Some(dir) = std::env::var_os(DUMP_REJECTED_ENV).filter(|d| !d.is_empty()) else {
+        return String::new();
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let path = dir.join(format!("rejected-{key:016x}.spv"));
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    match std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, bytes)) {
+        Ok(()) => format!("; module written to {}", path.display()),
+        Err(err) => format!("; could not write the module to {}: {err}", path.display()),
+    }
+}
+
 fn check_module(words: &[u32], entry: &str) -> Result<()> {
     if words.len() < 5 {
         return Err(Error::InvalidSpirv(format!(

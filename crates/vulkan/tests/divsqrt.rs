@@ -81,15 +81,19 @@ fn divsqrt_fixture_bit_identical_on_lavapipe() {
     }
 }
 
-/// Without the measured fact the lowering refuses division and square root instead of guessing.
+/// Without the measured fact (NVIDIA's driver measures it false) the lowering emits the exact emulation of
+/// D228 instead of the device's division and root: the whole kernel and both macros still give the host's
+/// bits and the correctly rounded C results, subnormal-flushing variant included.
 #[test]
-fn refused_without_correctly_rounded_div_sqrt() {
-    let p = lift_code(&variant_code(Variant::Full));
-    let mut prof = DeviceProfile::portable();
+fn emulated_without_correctly_rounded_div_sqrt() {
+    let ctx = common::lavapipe();
+    let mut prof = probe(&ctx).expect("probe");
     prof.div_sqrt_f32_correctly_rounded = false;
-    let err = lower(&p, &kernel_layout(&launch(0x1000, 256)), &prof).unwrap_err();
-    assert!(
-        err.to_string().contains("div_sqrt_f32_correctly_rounded"),
-        "{err}"
-    );
+    let (xs, ys) = operands(30_000);
+    for v in [Variant::Div, Variant::Sqrt, Variant::Full] {
+        compare(&ctx, &prof, v, &xs, &ys);
+    }
+    prof.preserves_subnormals_f32 = false;
+    prof.denorm_preserve_mode_honoured = false;
+    compare(&ctx, &prof, Variant::Full, &xs, &ys);
 }

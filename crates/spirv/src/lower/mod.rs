@@ -222,6 +222,10 @@ pub struct LowerOptions {
     /// provably inside one may run where the hardware skips it (decision D132). `None` entries: nothing
     /// is known, and every scalar load keeps the vote of the skip around it.
     pub segments: [Option<LaunchSegment>; 2],
+    /// Test only (D228): on a profile without correctly rounded f32 division and square root, move the
+    /// square-root emulation's f64 seed by up to 3·2^10 units of its 26 bits (a function of the operand),
+    /// so the Newton step and the corrections are exercised on a device whose seed is already right.
+    pub div_sqrt_skew: bool,
 }
 
 /// Memory the runner gives every wave of the dispatch to read (decision D132): the launch-word SGPR pair

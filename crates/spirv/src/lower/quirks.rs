@@ -464,10 +464,7 @@ fn float_op_inline(cx: &mut Cx, op: FloatOp, a: Word, b: Word, c: Word) -> R<Wor
         }
         FloatOp::F32Div | FloatOp::F32Sqrt => {
             if !cx.prof.div_sqrt_f32_correctly_rounded {
-                return Err(cx.unsupported_pub(format!(
-                    "{op:?} needs a device whose f32 OpFDiv and Sqrt are correctly rounded \
-                     (profile field div_sqrt_f32_correctly_rounded; decision D012); no emulation yet"
-                )));
+                return f32_div_sqrt_exact(cx, op == FloatOp::F32Div, a, b);
             }
             let x = cx.f32_of(a)?;
             let r = if op == FloatOp::F32Div {
@@ -1193,6 +1190,153 @@ enum Scale {
 /// With `scale = Some(k)` the result is (a·b + c)·2^k, still rounded once (F64FmaLdexp, decision D067):
 /// the exponent moves before the rounding, a zero addend goes through the main path, and the plain
 /// path's exact result is scaled by one correctly rounded multiplication.
+/// Correctly rounded f32 division (`div`) or square root of the bits `a` (÷ `b`) on a device whose
+/// `OpFDiv`/`Sqrt` are not (D228), by integer arithmetic that the device cannot round: the significands
+/// (subnormals unpacked as they are, normalised by their top bit) give an integer quotient `A / B` of
+/// 26 to 27 bits with an exact remainder (`OpUDiv` on u64), or an integer square root of 26 bits (an f64
+/// `Sqrt` only seeds one integer Newton step, which lands on or above `⌊√N⌋`, then two exact downward
+/// corrections by squaring); the remainder's "not zero" becomes a sticky bit below them. That integer,
+/// at most 52 bits, times a power of two is an exact f64, and one integer narrowing (`f64_to_f32_int`)
+/// rounds it to f32 once, subnormal and overflowing results included. Nothing the device rounds decides
+/// a bit of the result.
+fn f32_div_sqrt_exact(cx: &mut Cx, div: bool, a: Word, b: Word) -> R<Word> {
+    let t = cx.t;
+    let (u, w, bt, f64t) = (t.u32, t.u64, t.bool, t.f64);
+    let ax = cx.mask(a, 0x7fff_ffff)?;
+    let zero = cx.c32(0);
+    let one = cx.c32(1);
+    let one64 = cx.c64(1);
+    // |v| (finite) → (significand with its implicit bit, max(biased exponent, 1)): |v| = m·2^(e1 − 150).
+    let unpack = |cx: &mut Cx, v: Word| -> R<(Word, Word)> {
+        let c23 = cx.c32(23);
+        let e = cx.b.shift_right_logical(u, None, v, c23)?;
+        let normal = cx.b.i_not_equal(bt, None, e, zero)?;
+        let m = cx.mask(v, 0x7f_ffff)?;
+        let imp = cx.c32(0x80_0000);
+        let mi = cx.b.bitwise_or(u, None, m, imp)?;
+        let m = cx.b.select(u, None, normal, mi, m)?;
+        let e1 = cx.b.select(u, None, normal, e, one)?;
+        Ok((m, e1))
+    };
+    // q·2^(ebias − 1023) as f64 bits (q < 2^53: exact), for the narrowing.
+    let scaled = |cx: &mut Cx, q: Word, ebias: Word| -> R<Word> {
+        let f = cx.b.convert_u_to_f(f64t, None, q)?;
+        let eb = cx.b.u_convert(w, None, ebias)?;
+        let c52 = cx.c64(52);
+        let sb = cx.b.shift_left_logical(w, None, eb, c52)?;
+        let sc = cx.b.bitcast(f64t, None, sb)?;
+        let r = cx.b.f_mul(f64t, None, f, sc)?;
+        cx.nc(r);
+        Ok(cx.b.bitcast(w, None, r)?)
+    };
+    let (ma, ea) = unpack(cx, ax)?;
+    let msb = cx.glsl_op(u, GlslStd450Op::FindUMsb, &[ma])?;
+    let ma64 = cx.b.u_convert(w, None, ma)?;
+    let inf = cx.c32(0x7f80_0000);
+    let nan_q = cx.c32(F32_DEFAULT_NAN);
+    let x_nan = cx.b.u_greater_than(bt, None, ax, inf)?;
+    let x_inf = cx.b.i_equal(bt, None, ax, inf)?;
+    let x_zero = cx.b.i_equal(bt, None, ax, zero)?;
+    if div {
+        let ay = cx.mask(b, 0x7fff_ffff)?;
+        let (mb, eb) = unpack(cx, ay)?;
+        // A = ma << (50 − msb(ma)): top bit at 50, so A / mb has 26 to 27 bits and fits an f64 with room.
+        let c50 = cx.c32(50);
+        let sa = cx.b.i_sub(u, None, c50, msb)?;
+        let sa64 = cx.b.u_convert(w, None, sa)?;
+        let big_a = cx.b.shift_left_logical(w, None, ma64, sa64)?;
+        let mb64 = cx.b.u_convert(w, None, mb)?;
+        let z64 = cx.c64(0);
+        let mb_zero = cx.b.i_equal(bt, None, mb64, z64)?;
+        let den = cx.b.select(w, None, mb_zero, one64, mb64)?;
+        let q = cx.b.u_div(w, None, big_a, den)?;
+        let back = cx.b.i_mul(w, None, q, den)?;
+        let inexact = cx.b.i_not_equal(bt, None, back, big_a)?;
+        let q2 = cx.b.shift_left_logical(w, None, q, one64)?;
+        let st = cx.b.select(w, None, inexact, one64, z64)?;
+        let q2 = cx.b.bitwise_or(w, None, q2, st)?;
+        // x / y = (A / mb)·2^(ea − eb − sa) = q2·2^(ea − eb − sa − 1).
+        let c1022 = cx.c32(1022);
+        let e = cx.b.i_add(u, None, ea, c1022)?;
+        let e = cx.b.i_sub(u, None, e, eb)?;
+        let e = cx.b.i_sub(u, None, e, sa)?;
+        let f = scaled(cx, q2, e)?;
+        let c = cx.f64_to_f32_int(f)?;
+        let y_nan = cx.b.u_greater_than(bt, None, ay, inf)?;
+        let y_inf = cx.b.i_equal(bt, None, ay, inf)?;
+        let y_zero = cx.b.i_equal(bt, None, ay, zero)?;
+        let zz = cx.b.logical_and(bt, None, x_zero, y_zero)?;
+        let ii = cx.b.logical_and(bt, None, x_inf, y_inf)?;
+        let nan = cx.b.logical_or(bt, None, x_nan, y_nan)?;
+        let nan = cx.b.logical_or(bt, None, nan, zz)?;
+        let nan = cx.b.logical_or(bt, None, nan, ii)?;
+        let to_inf = cx.b.logical_or(bt, None, x_inf, y_zero)?;
+        let to_zero = cx.b.logical_or(bt, None, x_zero, y_inf)?;
+        let mag = cx.b.select(u, None, to_inf, inf, c)?;
+        let mag = cx.b.select(u, None, to_zero, zero, mag)?;
+        let s = cx.b.bitwise_xor(u, None, a, b)?;
+        let s = cx.mask(s, 0x8000_0000)?;
+        let r = cx.b.bitwise_or(u, None, s, mag)?;
+        return Ok(cx.b.select(u, None, nan, nan_q, r)?);
+    }
+    // N = ma << s, top bit at 50 or 51, with ea − 150 − s even: √x = √N·2^((ea − 150 − s)/2).
+    let c50 = cx.c32(50);
+    let s0 = cx.b.i_sub(u, None, c50, msb)?;
+    let par = cx.b.i_add(u, None, ea, s0)?;
+    let par = cx.b.bitwise_and(u, None, par, one)?;
+    let sn = cx.b.i_add(u, None, s0, par)?;
+    let sn64 = cx.b.u_convert(w, None, sn)?;
+    let n = cx.b.shift_left_logical(w, None, ma64, sn64)?;
+    let nf = cx.b.convert_u_to_f(f64t, None, n)?;
+    let rf = cx.glsl_op(f64t, GlslStd450Op::Sqrt, &[nf])?;
+    cx.nc(rf);
+    let r0 = cx.b.convert_f_to_u(w, None, rf)?;
+    let c24 = cx.c64(1 << 24);
+    let mut r0 = cx.glsl_op(w, GlslStd450Op::UMax, &[r0, c24])?;
+    if cx.opts.div_sqrt_skew {
+        // r0 + ((|x| mod 7) − 3)·2^10: up to 2^-15 off, what the Newton step and the corrections must absorb.
+        let c7 = cx.c32(7);
+        let k = cx.b.u_mod(u, None, ax, c7)?;
+        let k = cx.b.u_convert(w, None, k)?;
+        let c10 = cx.c64(10);
+        let k = cx.b.shift_left_logical(w, None, k, c10)?;
+        let c3k = cx.c64(3 << 10);
+        let moved = cx.b.i_add(w, None, r0, k)?;
+        r0 = cx.b.i_sub(w, None, moved, c3k)?;
+    }
+    // One Newton step from any positive r0 gives ⌊(r0 + ⌊N/r0⌋)/2⌋ ≥ ⌊√N⌋.
+    let d = cx.b.u_div(w, None, n, r0)?;
+    let sum = cx.b.i_add(w, None, r0, d)?;
+    let mut r = cx.b.shift_right_logical(w, None, sum, one64)?;
+    for _ in 0..2 {
+        let sq = cx.b.i_mul(w, None, r, r)?;
+        let over = cx.b.u_greater_than(bt, None, sq, n)?;
+        let less = cx.b.i_sub(w, None, r, one64)?;
+        r = cx.b.select(w, None, over, less, r)?;
+    }
+    let sq = cx.b.i_mul(w, None, r, r)?;
+    let inexact = cx.b.i_not_equal(bt, None, sq, n)?;
+    let z64 = cx.c64(0);
+    let st = cx.b.select(w, None, inexact, one64, z64)?;
+    let r2 = cx.b.shift_left_logical(w, None, r, one64)?;
+    let r2 = cx.b.bitwise_or(w, None, r2, st)?;
+    // r2·2^((ea − 150 − s)/2 − 1): biased (ea + 1894 − s)/2.
+    let c1894 = cx.c32(1894);
+    let e = cx.b.i_add(u, None, ea, c1894)?;
+    let e = cx.b.i_sub(u, None, e, sn)?;
+    let e = cx.b.shift_right_logical(u, None, e, one)?;
+    let f = scaled(cx, r2, e)?;
+    let c = cx.f64_to_f32_int(f)?;
+    // √±0 = ±0, √+inf = +inf, √(x < 0) and √NaN = NaN.
+    let neg = cx.b.u_greater_than(bt, None, a, ax)?;
+    let nonzero = cx.b.logical_not(bt, None, x_zero)?;
+    let neg = cx.b.logical_and(bt, None, neg, nonzero)?;
+    let nan = cx.b.logical_or(bt, None, x_nan, neg)?;
+    let keep = cx.b.logical_or(bt, None, x_zero, x_inf)?;
+    let r = cx.b.select(u, None, keep, a, c)?;
+    Ok(cx.b.select(u, None, nan, nan_q, r)?)
+}
+
 fn f64_fma_soft(cx: &mut Cx, a: Word, b: Word, c: Word, scale: Option<Scale>) -> R<Word> {
     let t = cx.t;
     let bt = t.bool;
