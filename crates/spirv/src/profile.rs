@@ -55,10 +55,10 @@ pub struct DeviceProfile {
     /// semantics the IR gives `F32Div` and `F32Sqrt` (and so V_RCP_F32, V_SQRT_F32 and the division
     /// pre-scale, decision D012). Vulkan only promises 2.5 ulp for division and sqrt's precision is
     /// inherited from inversesqrt, so this is measured: random, boundary and subnormal operands against
-    /// the host's IEEE results. lavapipe: **true**. There is no emulation yet: the lowering refuses
-    /// these primitives when this is false. The portable profile *requires* it (true): a module
-    /// translated with `portable` that uses division or square root is only exact on devices that
-    /// measure true here.
+    /// the host's IEEE results. lavapipe: **true**; NVIDIA H200 (driver 580.159.04): **false** (420 of
+    /// 706 quotients, 157 of 706 roots differ). When false the lowering emits D228's exact integer
+    /// emulation (an integer quotient or a seeded integer root with a sticky bit, one integer
+    /// narrowing); the portable profile says false.
     #[serde(default)]
     pub div_sqrt_f32_correctly_rounded: bool,
 
