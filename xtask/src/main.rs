@@ -67,6 +67,8 @@ const USAGE: &str = "usage: cargo xtask <command>
                       on a machine with a GPU: build, print the measured device profile, run every fixture
                       (--backend both), the multiply-add, denormal and rocSPARSE suites on that device, and
                       write a JSON report (default target/gpu-check.json); exit 1 if a step failed
+  gpu-check --bundle DIR
+                      the same prebuilt for a GPU machine without Rust: release binaries and DIR/run.sh
   sweep [--table]     list every opcode slot LLVM-19 decodes per sub-target (--table: draft table rows)";
 
 fn main() -> anyhow::Result<()> {
