@@ -286,7 +286,9 @@ fn bundle(root: &Path, dir: &Path) -> Result<()> {
         c
     };
     let ok = |c: &mut Command, what: &str| -> Result<std::process::Output> {
-        let o = c.output().with_context(|| format!("running cargo for {what}"))?;
+        let o = c
+            .output()
+            .with_context(|| format!("running cargo for {what}"))?;
         if !o.status.success() {
             bail!("{what} failed:\n{}", String::from_utf8_lossy(&o.stderr));
         }
@@ -298,12 +300,29 @@ fn bundle(root: &Path, dir: &Path) -> Result<()> {
         "building the CLI",
     )?;
     ok(
-        cargo().args(["build", "--release", "-p", "rdna2spv-vulkan", "--example", "probe"]),
+        cargo().args([
+            "build",
+            "--release",
+            "-p",
+            "rdna2spv-vulkan",
+            "--example",
+            "probe",
+        ]),
         "building the probe",
     )?;
-    eprintln!("gpu-check --bundle: building {} test binaries (release)", BUNDLE_SUITES.len());
+    eprintln!(
+        "gpu-check --bundle: building {} test binaries (release)",
+        BUNDLE_SUITES.len()
+    );
     let mut c = cargo();
-    c.args(["test", "--release", "--no-run", "--message-format=json", "-p", "rdna2spv"]);
+    c.args([
+        "test",
+        "--release",
+        "--no-run",
+        "--message-format=json",
+        "-p",
+        "rdna2spv",
+    ]);
     for (t, _) in BUNDLE_SUITES {
         c.args(["--test", t]);
     }
@@ -314,7 +333,9 @@ fn bundle(root: &Path, dir: &Path) -> Result<()> {
             continue;
         };
         if v["reason"] == "compiler-artifact" && v["profile"]["test"] == true {
-            if let (Some(name), Some(exe)) = (v["target"]["name"].as_str(), v["executable"].as_str()) {
+            if let (Some(name), Some(exe)) =
+                (v["target"]["name"].as_str(), v["executable"].as_str())
+            {
                 exes.insert(name.to_string(), PathBuf::from(exe));
             }
         }
@@ -358,4 +379,3 @@ fn bundle(root: &Path, dir: &Path) -> Result<()> {
     );
     Ok(())
 }
-

@@ -1319,7 +1319,7 @@ fn divsqrt_pairs(n: usize, seed: u64) -> Vec<[u32; 2]> {
     let mut r = Rng(seed);
     while v.len() < n {
         let x = f32_operand(&mut r);
-        let y = if r.next() % 4 == 0 {
+        let y = if r.next().is_multiple_of(4) {
             (x & 0xff80_0000) ^ (r.u32() & 0x807f_ffff)
         } else {
             f32_operand(&mut r)
@@ -1413,7 +1413,9 @@ fn f32_division_and_root_exact_without_correctly_rounded_div_sqrt() {
             bad.len(),
             &bad[..bad.len().min(10)]
         );
-        eprintln!("divsqrt {label}: {n} pairs, every quotient and root IEEE on the device and the host");
+        eprintln!(
+            "divsqrt {label}: {n} pairs, every quotient and root IEEE on the device and the host"
+        );
     }
 }
 
