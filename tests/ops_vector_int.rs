@@ -287,3 +287,87 @@ fn vector_int_more() {
 fn vector_int_more_full() {
     check(&ops()[18..]);
 }
+
+fn s64(f: &Frame, r: usize) -> u64 {
+    f.s(r) as u64 | (f.s(r + 1) as u64) << 32
+}
+
+/// 64-bit shifts by constants (inline, literal; 0, below 32, 32 and above; VGPR and SGPR pairs; a
+/// destination equal to or overlapping its source), which the lifter writes as 32-bit operations on the
+/// halves (D229); every third with EXEC from the input. Encodings: llvm-mc-19 -arch=amdgcn -mcpu=gfx1030
+/// -show-encoding.
+fn shift64_ops() -> Vec<Op> {
+    vec![
+        op(
+            "v_lshlrev_b64 v[8:9], 0, v[2:3]",
+            &[0xd6ff_0008, 0x0002_0480],
+            |f| f.per_lane64(8, |f, l| f.v64(l, 2)),
+        ),
+        op_exec(
+            "v_lshlrev_b64 v[8:9], 1, v[2:3]",
+            &[0xd6ff_0008, 0x0002_0481],
+            |f| f.per_lane64(8, |f, l| f.v64(l, 2) << 1),
+        ),
+        op(
+            "v_lshlrev_b64 v[8:9], 31, v[2:3]",
+            &[0xd6ff_0008, 0x0002_049f],
+            |f| f.per_lane64(8, |f, l| f.v64(l, 2) << 31),
+        ),
+        op(
+            "v_lshlrev_b64 v[8:9], 32, v[2:3]",
+            &[0xd6ff_0008, 0x0002_04a0],
+            |f| f.per_lane64(8, |f, l| f.v64(l, 2) << 32),
+        ),
+        op_exec(
+            "v_lshlrev_b64 v[8:9], 0x45, v[2:3]",
+            &[0xd6ff_0008, 0x0002_04ff, 0x0000_0045],
+            |f| f.per_lane64(8, |f, l| f.v64(l, 2) << (0x45 & 63)),
+        ),
+        op(
+            "v_lshlrev_b64 v[2:3], 4, v[2:3]",
+            &[0xd6ff_0002, 0x0002_0484],
+            |f| f.per_lane64(2, |f, l| f.v64(l, 2) << 4),
+        ),
+        op(
+            "v_lshlrev_b64 v[8:9], 3, s[8:9]",
+            &[0xd6ff_0008, 0x0000_1083],
+            |f| f.per_lane64(8, |f, _| s64(f, 8) << 3),
+        ),
+        op_exec(
+            "v_lshrrev_b64 v[8:9], 7, v[2:3]",
+            &[0xd700_0008, 0x0002_0487],
+            |f| f.per_lane64(8, |f, l| f.v64(l, 2) >> 7),
+        ),
+        op(
+            "v_lshrrev_b64 v[8:9], 40, v[2:3]",
+            &[0xd700_0008, 0x0002_04a8],
+            |f| f.per_lane64(8, |f, l| f.v64(l, 2) >> 40),
+        ),
+        op(
+            "v_lshrrev_b64 v[3:4], 12, v[2:3]",
+            &[0xd700_0003, 0x0002_048c],
+            |f| f.per_lane64(3, |f, l| f.v64(l, 2) >> 12),
+        ),
+        op_exec(
+            "v_ashrrev_i64 v[8:9], 13, v[2:3]",
+            &[0xd701_0008, 0x0002_048d],
+            |f| f.per_lane64(8, |f, l| (f.v64(l, 2) as i64 >> 13) as u64),
+        ),
+        op(
+            "v_ashrrev_i64 v[8:9], 63, v[2:3]",
+            &[0xd701_0008, 0x0002_04bf],
+            |f| f.per_lane64(8, |f, l| (f.v64(l, 2) as i64 >> 63) as u64),
+        ),
+        op(
+            "v_ashrrev_i64 v[8:9], 35, s[10:11]",
+            &[0xd701_0008, 0x0000_14a3],
+            |f| f.per_lane64(8, |f, _| (s64(f, 10) as i64 >> 35) as u64),
+        ),
+    ]
+}
+
+// coverage: shifts64_by_constants: V_LSHLREV_B64 V_LSHRREV_B64 V_ASHRREV_I64
+#[test]
+fn shifts64_by_constants() {
+    check(&shift64_ops());
+}

@@ -302,13 +302,34 @@ impl<R: FnMut() -> u32> Gen<R> {
         }
     }
 
-    /// A 64-bit add with carry through VCC (v_add_co_u32 / v_add_co_ci_u32).
+    /// A 64-bit add with carry through VCC (v_add_co_u32 / v_add_co_ci_u32); one time in four a 64-bit
+    /// shift by an inline constant instead.
     fn carry(&mut self) {
+        if self.chance(25) {
+            return self.shift64();
+        }
         let (d1, d2) = (self.dv(), self.dv());
         let (a, b, c, e) = (self.any_src(), self.vsrc(), self.vsrc(), self.vsrc());
         let vcc = self.vcc();
         self.emit(format!("v_add_co_u32 {d1}, {vcc}, {a}, {b}"));
         self.emit(format!("v_add_co_ci_u32_e32 {d2}, {vcc}, {c}, {e}, {vcc}"));
+    }
+
+    /// A 64-bit shift of a VGPR or SGPR pair by an inline constant 0..=64 (D229 lifts it on the halves;
+    /// the pairs may overlap).
+    fn shift64(&mut self) {
+        const OPS: [&str; 3] = ["v_lshlrev_b64", "v_lshrrev_b64", "v_ashrrev_i64"];
+        let op = OPS[self.below(OPS.len() as u32) as usize];
+        let d = 1 + self.below(NV - 1);
+        let k = self.below(65);
+        let src = if self.chance(25) {
+            let s = 4 + 2 * self.below(NS / 2);
+            format!("s[{s}:{}]", s + 1)
+        } else {
+            let a = self.below(NV);
+            format!("v[{a}:{}]", a + 1)
+        };
+        self.emit(format!("{op} v[{d}:{}], {k}, {src}", d + 1));
     }
 
     fn vcmp_op(&mut self) -> &'static str {

@@ -170,6 +170,8 @@ impl Lifter<'_> {
                 let r = self.int(iop, Ty::B32, b, a);
                 self.write_v(vdst, r);
             }
+            V_LSHLREV_B64 | V_LSHRREV_B64 | V_ASHRREV_I64
+                if abs == 0 && neg == 0 && self.shift64_by_constant(op, s0, s1, vdst) => {}
             V_LSHRREV_B64 | V_ASHRREV_I64 => {
                 // D = S1 (64 bits) shifted right by S0[5:0].
                 let a = s!(s0, 0);
@@ -734,6 +736,75 @@ impl Lifter<'_> {
 
     /// Applies VOP3 abs (first) and neg to a 32-bit float source at position `i` (0..=2; 3: the literal K,
     /// no modifiers), then the input flush of MODE.FP_DENORM f32 where the instruction has one (D166).
+    /// D229: a 64-bit shift (`V_LSHLREV_B64`, `V_LSHRREV_B64`, `V_ASHRREV_I64`) by a constant (inline or
+    /// literal, low 6 bits) of a VGPR or SGPR pair, lifted as 32-bit operations on the two halves: the
+    /// same bits, without packing the pair into a 64-bit value and splitting it again. Returns false
+    /// (having emitted nothing) for any other operand shape, which the 64-bit lifting handles.
+    fn shift64_by_constant(&mut self, op: Opcode, s0: u32, s1: u32, vdst: u16) -> bool {
+        use Opcode::*;
+        let k = match s0 {
+            128..=192 => s0 - 128,
+            255 => match self.ins.literal {
+                Some(l) => l,
+                None => return false,
+            },
+            _ => return false,
+        } & 63;
+        let (lo, hi) = match s1 {
+            256..=511 => {
+                let r = (s1 - 256) as u16;
+                (
+                    self.n(Node::ReadVgpr {
+                        reg: r,
+                        ty: Ty::B32,
+                    }),
+                    self.n(Node::ReadVgpr {
+                        reg: r + 1,
+                        ty: Ty::B32,
+                    }),
+                )
+            }
+            0..=104 if s1 % 2 == 0 => (
+                self.read_s(s1 as u16, Ty::B32),
+                self.read_s(s1 as u16 + 1, Ty::B32),
+            ),
+            _ => return false,
+        };
+        let sh = |l: &mut Self, op: IntOp, x: Handle<Node>, by: u32| {
+            let c = l.k32(by);
+            l.int(op, Ty::B32, x, c)
+        };
+        let (rlo, rhi) = match (op, k) {
+            (_, 0) => (lo, hi),
+            (V_LSHLREV_B64, 1..=31) => {
+                let rlo = sh(self, IntOp::Shl, lo, k);
+                let up = sh(self, IntOp::Shl, hi, k);
+                let carried = sh(self, IntOp::LShr, lo, 32 - k);
+                (rlo, self.int(IntOp::Or, Ty::B32, up, carried))
+            }
+            (V_LSHLREV_B64, _) => (self.k32(0), sh(self, IntOp::Shl, lo, k - 32)),
+            (_, 1..=31) => {
+                let down = sh(self, IntOp::LShr, lo, k);
+                let carried = sh(self, IntOp::Shl, hi, 32 - k);
+                let rlo = self.int(IntOp::Or, Ty::B32, down, carried);
+                let hop = if op == V_LSHRREV_B64 {
+                    IntOp::LShr
+                } else {
+                    IntOp::AShr
+                };
+                (rlo, sh(self, hop, hi, k))
+            }
+            (V_LSHRREV_B64, _) => (sh(self, IntOp::LShr, hi, k - 32), self.k32(0)),
+            _ => (
+                sh(self, IntOp::AShr, hi, k - 32),
+                sh(self, IntOp::AShr, hi, 31),
+            ),
+        };
+        self.write_v(vdst, rlo);
+        self.write_v(vdst + 1, rhi);
+        true
+    }
+
     pub(super) fn modify(&mut self, v: Handle<Node>, i: u32, abs: u32, neg: u32) -> Handle<Node> {
         let v = self.modify_unflushed(v, i, abs, neg);
         self.flush_in32(v)
