@@ -1218,16 +1218,22 @@ fn f32_div_sqrt_exact(cx: &mut Cx, div: bool, a: Word, b: Word) -> R<Word> {
         let e1 = cx.b.select(u, None, normal, e, one)?;
         Ok((m, e1))
     };
-    // q·2^(ebias − 1023) as f64 bits (q < 2^53: exact), for the narrowing.
-    let scaled = |cx: &mut Cx, q: Word, ebias: Word| -> R<Word> {
-        let f = cx.b.convert_u_to_f(f64t, None, q)?;
+    // (2q | inexact)·2^(ebias − 1023) — the integer with its sticky bit, below 2^53, times a power of two
+    // inside f64's normal range: an exact f64 — rounded once to f32 by integer narrowing.
+    let narrow = |cx: &mut Cx, q: Word, inexact: Word, ebias: Word| -> R<Word> {
+        let z64 = cx.c64(0);
+        let st = cx.b.select(w, None, inexact, one64, z64)?;
+        let q2 = cx.b.shift_left_logical(w, None, q, one64)?;
+        let q2 = cx.b.bitwise_or(w, None, q2, st)?;
+        let f = cx.b.convert_u_to_f(f64t, None, q2)?;
         let eb = cx.b.u_convert(w, None, ebias)?;
         let c52 = cx.c64(52);
         let sb = cx.b.shift_left_logical(w, None, eb, c52)?;
         let sc = cx.b.bitcast(f64t, None, sb)?;
         let r = cx.b.f_mul(f64t, None, f, sc)?;
         cx.nc(r);
-        Ok(cx.b.bitcast(w, None, r)?)
+        let bits = cx.b.bitcast(w, None, r)?;
+        cx.f64_to_f32_int(bits)
     };
     let (ma, ea) = unpack(cx, ax)?;
     let msb = cx.glsl_op(u, GlslStd450Op::FindUMsb, &[ma])?;
@@ -1252,16 +1258,12 @@ fn f32_div_sqrt_exact(cx: &mut Cx, div: bool, a: Word, b: Word) -> R<Word> {
         let q = cx.b.u_div(w, None, big_a, den)?;
         let back = cx.b.i_mul(w, None, q, den)?;
         let inexact = cx.b.i_not_equal(bt, None, back, big_a)?;
-        let q2 = cx.b.shift_left_logical(w, None, q, one64)?;
-        let st = cx.b.select(w, None, inexact, one64, z64)?;
-        let q2 = cx.b.bitwise_or(w, None, q2, st)?;
-        // x / y = (A / mb)·2^(ea − eb − sa) = q2·2^(ea − eb − sa − 1).
+        // x / y = (A / mb)·2^(ea − eb − sa) = (2q | inexact)·2^(ea − eb − sa − 1).
         let c1022 = cx.c32(1022);
         let e = cx.b.i_add(u, None, ea, c1022)?;
         let e = cx.b.i_sub(u, None, e, eb)?;
         let e = cx.b.i_sub(u, None, e, sa)?;
-        let f = scaled(cx, q2, e)?;
-        let c = cx.f64_to_f32_int(f)?;
+        let c = narrow(cx, q, inexact, e)?;
         let y_nan = cx.b.u_greater_than(bt, None, ay, inf)?;
         let y_inf = cx.b.i_equal(bt, None, ay, inf)?;
         let y_zero = cx.b.i_equal(bt, None, ay, zero)?;
@@ -1316,17 +1318,12 @@ fn f32_div_sqrt_exact(cx: &mut Cx, div: bool, a: Word, b: Word) -> R<Word> {
     }
     let sq = cx.b.i_mul(w, None, r, r)?;
     let inexact = cx.b.i_not_equal(bt, None, sq, n)?;
-    let z64 = cx.c64(0);
-    let st = cx.b.select(w, None, inexact, one64, z64)?;
-    let r2 = cx.b.shift_left_logical(w, None, r, one64)?;
-    let r2 = cx.b.bitwise_or(w, None, r2, st)?;
-    // r2·2^((ea − 150 − s)/2 − 1): biased (ea + 1894 − s)/2.
+    // (2r | inexact)·2^((ea − 150 − s)/2 − 1): biased (ea + 1894 − s)/2.
     let c1894 = cx.c32(1894);
     let e = cx.b.i_add(u, None, ea, c1894)?;
     let e = cx.b.i_sub(u, None, e, sn)?;
     let e = cx.b.shift_right_logical(u, None, e, one)?;
-    let f = scaled(cx, r2, e)?;
-    let c = cx.f64_to_f32_int(f)?;
+    let c = narrow(cx, r, inexact, e)?;
     // √±0 = ±0, √+inf = +inf, √(x < 0) and √NaN = NaN.
     let neg = cx.b.u_greater_than(bt, None, a, ax)?;
     let nonzero = cx.b.logical_not(bt, None, x_zero)?;
