@@ -764,7 +764,7 @@ impl Lifter<'_> {
                     }),
                 )
             }
-            0..=104 if s1 % 2 == 0 => (
+            0..=104 if s1.is_multiple_of(2) => (
                 self.read_s(s1 as u16, Ty::B32),
                 self.read_s(s1 as u16 + 1, Ty::B32),
             ),
