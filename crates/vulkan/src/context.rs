@@ -1055,8 +1055,6 @@ impl Context {
     }
 }
 
-/// Checks what the driver would otherwise trust blindly: the header, that the words parse as
-/// SPIR-V, and that a GLCompute entry point of this name exists.
 /// Environment variable naming a folder where a module the driver rejects is written (for a driver bug
 /// report or `spirv-val`/`spirv-dis` at home); the error message then names the file.
 pub const DUMP_REJECTED_ENV: &str = "RDNA2SPV_DUMP_REJECTED";
@@ -1076,6 +1074,8 @@ fn dump_rejected(words: &[u32], key: u64) -> String {
     }
 }
 
+/// Checks what the driver would otherwise trust blindly: the header, that the words parse as
+/// SPIR-V, and that a GLCompute entry point of this name exists.
 fn check_module(words: &[u32], entry: &str) -> Result<()> {
     if words.len() < 5 {
         return Err(Error::InvalidSpirv(format!(

@@ -1184,19 +1184,14 @@ enum Scale {
     Ids(Word, Word),
 }
 
-/// f64 fused multiply-add with one rounding (to nearest even), in integer arithmetic: for devices whose
-/// f64 `Fma` rounds twice (lavapipe). The evaluator's reference is the host's `f64::mul_add` with NaN
-/// canonicalised. Special operands (NaN, infinities, zeros) take the plain float path, where it is exact.
-/// With `scale = Some(k)` the result is (a·b + c)·2^k, still rounded once (F64FmaLdexp, decision D067):
-/// the exponent moves before the rounding, a zero addend goes through the main path, and the plain
-/// path's exact result is scaled by one correctly rounded multiplication.
 /// Correctly rounded f32 division (`div`) or square root of the bits `a` (÷ `b`) on a device whose
 /// `OpFDiv`/`Sqrt` are not (D228), by integer arithmetic that the device cannot round: the significands
-/// (subnormals unpacked as they are, normalised by their top bit) give an integer quotient `A / B` of
-/// 26 to 27 bits with an exact remainder (`OpUDiv` on u64), or an integer square root of 26 bits (an f64
-/// `Sqrt` only seeds one integer Newton step, which lands on or above `⌊√N⌋`, then two exact downward
-/// corrections by squaring); the remainder's "not zero" becomes a sticky bit below them. That integer,
-/// at most 52 bits, times a power of two is an exact f64, and one integer narrowing (`f64_to_f32_int`)
+/// (subnormals unpacked as they are, the dividend's normalised by its top bit) give an integer quotient
+/// `A / B` of at least 26 bits (up to 51 for a subnormal divisor) with an exact remainder (`OpUDiv` on
+/// u64), or an integer square root of 26 bits (an f64 `Sqrt` only seeds one integer Newton step, which
+/// lands on or above `⌊√N⌋`, then two exact downward corrections by squaring); the remainder's "not
+/// zero" becomes a sticky bit below them. That integer with its sticky bit, below 2^53, times a power of
+/// two is an exact f64, and one integer narrowing (`f64_to_f32_int`)
 /// rounds it to f32 once, subnormal and overflowing results included. Nothing the device rounds decides
 /// a bit of the result.
 fn f32_div_sqrt_exact(cx: &mut Cx, div: bool, a: Word, b: Word) -> R<Word> {
@@ -1246,7 +1241,7 @@ fn f32_div_sqrt_exact(cx: &mut Cx, div: bool, a: Word, b: Word) -> R<Word> {
     if div {
         let ay = cx.mask(b, 0x7fff_ffff)?;
         let (mb, eb) = unpack(cx, ay)?;
-        // A = ma << (50 − msb(ma)): top bit at 50, so A / mb has 26 to 27 bits and fits an f64 with room.
+        // A = ma << (50 − msb(ma)): top bit at 50, so A / mb (mb < 2^24) has at least 26 bits and 2q + 1 < 2^53.
         let c50 = cx.c32(50);
         let sa = cx.b.i_sub(u, None, c50, msb)?;
         let sa64 = cx.b.u_convert(w, None, sa)?;
@@ -1334,6 +1329,12 @@ fn f32_div_sqrt_exact(cx: &mut Cx, div: bool, a: Word, b: Word) -> R<Word> {
     Ok(cx.b.select(u, None, nan, nan_q, r)?)
 }
 
+/// f64 fused multiply-add with one rounding (to nearest even), in integer arithmetic: for devices whose
+/// f64 `Fma` rounds twice (lavapipe). The evaluator's reference is the host's `f64::mul_add` with NaN
+/// canonicalised. Special operands (NaN, infinities, zeros) take the plain float path, where it is exact.
+/// With `scale = Some(k)` the result is (a·b + c)·2^k, still rounded once (F64FmaLdexp, decision D067):
+/// the exponent moves before the rounding, a zero addend goes through the main path, and the plain
+/// path's exact result is scaled by one correctly rounded multiplication.
 fn f64_fma_soft(cx: &mut Cx, a: Word, b: Word, c: Word, scale: Option<Scale>) -> R<Word> {
     let t = cx.t;
     let bt = t.bool;
