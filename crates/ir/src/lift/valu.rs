@@ -734,8 +734,6 @@ impl Lifter<'_> {
         Ok(())
     }
 
-    /// Applies VOP3 abs (first) and neg to a 32-bit float source at position `i` (0..=2; 3: the literal K,
-    /// no modifiers), then the input flush of MODE.FP_DENORM f32 where the instruction has one (D166).
     /// D229: a 64-bit shift (`V_LSHLREV_B64`, `V_LSHRREV_B64`, `V_ASHRREV_I64`) by a constant (inline or
     /// literal, low 6 bits) of a VGPR or SGPR pair, lifted as 32-bit operations on the two halves: the
     /// same bits, without packing the pair into a 64-bit value and splitting it again. Returns false
@@ -805,6 +803,8 @@ impl Lifter<'_> {
         true
     }
 
+    /// Applies VOP3 abs (first) and neg to a 32-bit float source at position `i` (0..=2; 3: the literal K,
+    /// no modifiers), then the input flush of MODE.FP_DENORM f32 where the instruction has one (D166).
     pub(super) fn modify(&mut self, v: Handle<Node>, i: u32, abs: u32, neg: u32) -> Handle<Node> {
         let v = self.modify_unflushed(v, i, abs, neg);
         self.flush_in32(v)
