@@ -38,10 +38,11 @@
 //! `m`, `a`, `c`, `k` (then `a`, trivial phis and `c` again), `g`, then (with any of `n`, `b`, `e`, `p`)
 //! dead code, `n`, `b`, `e`, `a` and trivial phis again, `p`; then `v`, the loads of several components
 //! of one vector element as one vector load ([`vector_loads`], D211), `w`, consecutive global words as
-//! one vector load or store ([`wide_words`], D226), `l`, `r`, the guarded writes of
-//! registers left in memory grouped under one selection per condition ([`regroup`], D221), `j`, one-armed
-//! selections on one condition one after the other joined ([`join`], D223; then `f` and `e` again,
-//! and with `a` the mask tests of its runs merged, [`merge_mask_tests`], D227), `d`.
+//! one vector load or store ([`wide_words`], D226; scalar loads' dword addresses too, D230), `l`, `r`,
+//! the guarded writes of registers left in memory grouped under one selection per condition
+//! ([`regroup`], D221), `j`, one-armed selections on one condition one after the other joined
+//! ([`join`], D223; then `f` and `e` again, and with `a` the mask tests of its runs merged,
+//! [`merge_mask_tests`], D227), `d`.
 //!
 //! Measured in docs/performance.md ("Lane module size"); the ablation tables are in D162 and D182.
 
@@ -5239,8 +5240,12 @@ fn vector_loads(m: &Module, f: &mut Function, bound: &mut Word) -> usize {
 /// Exact in a data-race-free module (D211's argument): the vector's components are the words at the
 /// same addresses (a vector in PhysicalStorageBuffer memory is laid out component after component, 4
 /// bytes each); nothing this invocation runs between the loads writes memory, nor between the stores
-/// reads or writes it; the `Aligned 4` the accesses declared holds for `a`. Returns the words
-/// rewritten.
+/// reads or writes it; the `Aligned 4` the accesses declared holds for `a`. Decision D230: the words
+/// of a scalar load, at `(x + c) & !3` (s_load ignores the address's two low bits), are grouped too:
+/// addresses of one `x` and one `c mod 4` lie exactly `4 (c' div 4 − c div 4)` bytes apart (adding a
+/// multiple of 4 leaves the two bits the mask clears alone), so 2 to 4 consecutive ones are one vector
+/// through the lowest word's address (where that address is computed before the group's place).
+/// Returns the words rewritten.
 fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     let glsl = glsl_import(m);
     let Some(u32_) = uint_type(m, 32) else {
@@ -5270,9 +5275,14 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
         .flat_map(|b| &b.instructions)
         .filter_map(|i| Some((i.result_id?, i.result_type)))
         .collect();
-    // Word pointers: pointer -> (base address, word offset).
+    // Word pointers: pointer -> (group key, word offset, address). The key is (base, 0) for `base + 4k`
+    // (k = 0 to 3), or (x, 1 + r) for a dword-aligned `(x + c) & !3` with `c mod 4 = r` (the word
+    // offset `c div 4`, any c): two such addresses of one key differ by exactly 4 times the difference
+    // of their offsets, since adding a multiple of 4 leaves the two bits the mask clears alone.
+    const DWORD: u64 = !3;
     let mut adds: HashMap<Word, (Word, u64)> = HashMap::default();
-    let mut word_ptr: HashMap<Word, (Word, u64)> = HashMap::default();
+    let mut masked: HashMap<Word, (Word, u64)> = HashMap::default();
+    let mut word_ptr: HashMap<Word, ((Word, u32), i64, Word)> = HashMap::default();
     for i in f.blocks.iter().flat_map(|b| &b.instructions) {
         let (Some(r), Some(t)) = (i.result_id, i.result_type) else {
             continue;
@@ -5285,15 +5295,46 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
                     (Some(&k), None) => (y, k),
                     _ => continue,
                 };
-                if k % 4 == 0 && k <= 12 {
-                    adds.insert(r, (base, k / 4));
-                }
+                adds.insert(r, (base, k));
             }
-            (Op::ConvertUToPtr, &[x]) if t == pw && types.get(&x) == Some(&Some(u64_)) => {
-                word_ptr.insert(r, adds.get(&x).copied().unwrap_or((x, 0)));
+            (Op::BitwiseAnd, &[x, y]) if t == u64_ => {
+                let a = match (consts.get(&x), consts.get(&y)) {
+                    (None, Some(&DWORD)) => x,
+                    (Some(&DWORD), None) => y,
+                    _ => continue,
+                };
+                masked.insert(r, adds.get(&a).copied().unwrap_or((a, 0)));
             }
             _ => {}
         }
+    }
+    // A masked address that is also the base of `base + 4k` words keeps that form (D226's groups).
+    let small = |k: u64| k % 4 == 0 && k <= 12;
+    let bases: HashSet<Word> = adds
+        .values()
+        .filter(|&&(_, k)| small(k))
+        .map(|&(b, _)| b)
+        .collect();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        let (Some(r), Some(t), Op::ConvertUToPtr, Some(x)) = (
+            i.result_id,
+            i.result_type,
+            i.class.opcode,
+            i.operands.first().and_then(id),
+        ) else {
+            continue;
+        };
+        if t != pw || types.get(&x) != Some(&Some(u64_)) {
+            continue;
+        }
+        let at = match (adds.get(&x), masked.get(&x)) {
+            (Some(&(base, k)), _) if small(k) => ((base, 0), (k / 4) as i64),
+            (_, Some(&(base, c))) if !bases.contains(&x) => {
+                ((base, 1 + (c & 3) as u32), (c as i64) >> 2)
+            }
+            _ => ((x, 0), 0),
+        };
+        word_ptr.insert(r, (at.0, at.1, x));
     }
     if word_ptr.is_empty() {
         return 0;
@@ -5319,32 +5360,55 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     // (block, the group's place, base address, components, [(place, component)], stores): loads at
     // the first load's place, stores at the last store's.
     type Group = (usize, usize, Word, u32, Vec<(usize, u32)>, bool);
+    type Key = ((Word, u32), bool);
+    // Each access of an open group: (place, word offset, address).
+    type Open = HashMap<Key, Vec<(usize, i64, Word)>>;
     let mut found: Vec<Group> = Vec::new();
     for (bi, blk) in f.blocks.iter().enumerate() {
-        // Open groups by (base address, stores): (place, offset) of each access. A store closes
-        // every other group, so at most one store group is open: its base.
-        let mut open: HashMap<(Word, bool), Vec<(usize, u64)>> = HashMap::default();
-        let mut open_store: Option<Word> = None;
-        let mut close = |open: &mut HashMap<(Word, bool), Vec<(usize, u64)>>, key: (Word, bool)| {
+        // Where this block defines each id (a masked group's vector goes through the address of its
+        // lowest word, which must be defined before the group's place).
+        let defined: HashMap<Word, usize> = blk
+            .instructions
+            .iter()
+            .enumerate()
+            .filter_map(|(k, i)| Some((i.result_id?, k)))
+            .collect();
+        // Open groups by (key, stores). A store closes every other group, so at most one store group
+        // is open: its key.
+        let mut open: Open = HashMap::default();
+        let mut open_store: Option<(Word, u32)> = None;
+        let mut close = |open: &mut Open, key: Key| {
             let Some(mut g) = open.remove(&key) else {
                 return;
             };
-            g.sort_by_key(|&(_, k)| k);
-            let n = g.len() as u64;
-            if !(2..=4).contains(&n) || g[0].1 != 0 || g[g.len() - 1].1 != n - 1 {
+            g.sort_by_key(|&(_, k, _)| k);
+            let n = g.len();
+            let (low, lowest) = (g[0].1, g[0].2);
+            if !(2..=4).contains(&n) || g[n - 1].1 - low != n as i64 - 1 {
                 return;
             }
             let place = if key.1 {
-                g.iter().map(|&(p, _)| p).max()
+                g.iter().map(|&(p, _, _)| p).max()
             } else {
-                g.iter().map(|&(p, _)| p).min()
+                g.iter().map(|&(p, _, _)| p).min()
+            }
+            .unwrap_or(0);
+            let base = if key.0 .1 == 0 {
+                // `base + 4k`: through the base, which dominates every address of the group.
+                if low != 0 {
+                    return;
+                }
+                key.0 .0
+            } else {
+                if defined.get(&lowest).is_some_and(|&d| d >= place) {
+                    return;
+                }
+                lowest
             };
-            let comps = g.iter().map(|&(p, k)| (p, k as u32)).collect();
-            found.push((bi, place.unwrap_or(0), key.0, n as u32, comps, key.1));
+            let comps = g.iter().map(|&(p, k, _)| (p, (k - low) as u32)).collect();
+            found.push((bi, place, base, n as u32, comps, key.1));
         };
-        let all = |open: &HashMap<(Word, bool), Vec<(usize, u64)>>| -> Vec<(Word, bool)> {
-            open.keys().copied().collect()
-        };
+        let all = |open: &Open| -> Vec<Key> { open.keys().copied().collect() };
         for (k, i) in blk.instructions.iter().enumerate() {
             let op = i.class.opcode;
             let ptr = i.operands.first().and_then(id);
@@ -5358,7 +5422,7 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
                 (Op::Store, Some(w)) if aligned4(&i.operands[2..]) => Some((w, true)),
                 _ => None,
             };
-            if let Some(((base, off), store)) = access {
+            if let Some(((base, off, addr), store)) = access {
                 // A load reads memory: no store group may move past it; a store writes it: no load
                 // group and no store group of another base may.
                 if store {
@@ -5373,11 +5437,11 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
                 // A second access of one word: the group so far closes, a new one starts.
                 if open
                     .get(&(base, store))
-                    .is_some_and(|g| g.iter().any(|&(_, o)| o == off))
+                    .is_some_and(|g| g.iter().any(|&(_, o, _)| o == off))
                 {
                     close(&mut open, (base, store));
                 }
-                open.entry((base, store)).or_default().push((k, off));
+                open.entry((base, store)).or_default().push((k, off, addr));
                 if store {
                     open_store = Some(base);
                 }
@@ -6384,6 +6448,93 @@ mod tests {
             )
         );
         assert!(pos(v) < pos(w8));
+    }
+
+    /// D230, on a function built by hand (`x`, `y`, `z`, `w` u64 addresses loaded from Function variables,
+    /// `m(a, c)` the scalar loads' dword address `(a + c) & !3`):
+    /// - words at `m(x, 5)`, `m(x, 9)`, `m(x, 13)` (c mod 4 = 1): one 3-word load through `m(x, 5)`;
+    /// - at `x & !3` and `m(x, 4)`: one 2-word load through `x & !3`;
+    /// - `m(y, 8)` read before `m(y, 4)` (the lowest word's address is computed after the group's
+    ///   first load): kept;
+    /// - `m(z, 0)` and `m(z, 5)` (c mod 4 differs: not 4 bytes apart for every `z`): kept;
+    /// - `(w + 4) & !7` and `(w + 8) & !7` (another mask): kept.
+    #[test]
+    fn wide_words_read_masked_dword_addresses_as_one_vector() {
+        let (
+            mut b,
+            Tys {
+                u32t, u64t, pw, ..
+            },
+        ) = begun();
+        let psb = b.type_pointer(None, StorageClass::PhysicalStorageBuffer, u32t);
+        let dword = b.constant_bit64(u64t, !3);
+        let qword = b.constant_bit64(u64t, !7);
+        b.begin_block(None).unwrap();
+        let vars = [0; 4].map(|_| b.variable(pw, None, StorageClass::Function, None));
+        let [x, y, z, w] = vars.map(|v| b.load(u64t, None, v, None, []).unwrap());
+        let at = |b: &mut Builder, base: Word, c: u64, mask: Word| -> (Word, Word) {
+            let sum = if c == 0 {
+                base
+            } else {
+                let k = b.constant_bit64(u64t, c);
+                b.i_add(u64t, None, base, k).unwrap()
+            };
+            let addr = b.bitwise_and(u64t, None, sum, mask).unwrap();
+            let p = b.convert_u_to_ptr(psb, None, addr).unwrap();
+            let v = b
+                .load(
+                    u32t,
+                    None,
+                    p,
+                    Some(spirv::MemoryAccess::ALIGNED),
+                    [Operand::LiteralBit32(4)],
+                )
+                .unwrap();
+            (v, addr)
+        };
+        let (x5, ax5) = at(&mut b, x, 5, dword);
+        let (x9, _) = at(&mut b, x, 9, dword);
+        let (x13, _) = at(&mut b, x, 13, dword);
+        let (x0, ax0) = at(&mut b, x, 0, dword);
+        let (x4, _) = at(&mut b, x, 4, dword);
+        let kept = [
+            at(&mut b, y, 8, dword).0,
+            at(&mut b, y, 4, dword).0,
+            at(&mut b, z, 0, dword).0,
+            at(&mut b, z, 5, dword).0,
+            at(&mut b, w, 4, qword).0,
+            at(&mut b, w, 8, qword).0,
+        ];
+        let (mut m, mut f, mut bound) = finish(b);
+        assert_eq!(wide_words(&mut m, &mut f, &mut bound), 5);
+        for v in kept {
+            assert_eq!(def_of(&f, v).class.opcode, Op::Load);
+        }
+        let comp = |v: Word| {
+            let i = def_of(&f, v);
+            assert_eq!(i.class.opcode, Op::CompositeExtract);
+            let Operand::LiteralBit32(c) = i.operands[1] else {
+                unreachable!()
+            };
+            (id(&i.operands[0]).unwrap(), c)
+        };
+        let pos = |v: Word| insts(&f).position(|i| i.result_id == Some(v)).unwrap();
+        for (words, addr, n) in [([x5, x9, x13].as_slice(), ax5, 3u32), (&[x0, x4], ax0, 2)] {
+            let vec = comp(words[0]).0;
+            for (k, &v) in words.iter().enumerate() {
+                assert_eq!(comp(v), (vec, k as u32));
+            }
+            let load = def_of(&f, vec);
+            assert!(pos(vec) < pos(words[0]));
+            let ptr = def_of(&f, id(&load.operands[0]).unwrap());
+            assert_eq!(ptr.operands, [Operand::IdRef(addr)]);
+            let vty = m
+                .types_global_values
+                .iter()
+                .find(|i| i.result_id == load.result_type)
+                .unwrap();
+            assert_eq!(vty.operands[1], Operand::LiteralBit32(n));
+        }
     }
 
     /// D227, on a function built by hand (`f0`, `g0` bools, `x`, `y`, `z`, `p`, `r`, `u` u32 words, all
