@@ -502,10 +502,11 @@ impl Cx<'_> {
         let a = self.c32(number[taken.index()]);
         let b = self.c32(number[not_taken.index()]);
         let to = self.b.select(t.u32, None, c, a, b)?;
-        let nc = self.c32(n);
-        self.lane_update_copies(copy, |cx, l| {
-            let was = cx.b.i_equal(t.bool, None, l, nc)?;
-            Ok(cx.b.select(t.u32, None, was, to, l)?)
+        self.lane_update_copies(copy, |cx, l, s| {
+            let nc = cx.lanes_const(s, n);
+            let to = cx.lanes_splat(s, to)?;
+            let was = cx.b.i_equal(s.b, None, l, nc)?;
+            Ok(cx.b.select(s.u, None, was, to, l)?)
         })?;
         Ok(true)
     }

@@ -25,6 +25,25 @@ use super::super::{Cx, LowerError, R};
 /// The tag of a paused wave's label copy (its resume number added); structured numbers stay below it.
 pub(crate) const PAUSED: u32 = 0x8000_0000;
 
+/// The layout of the label copies (decision D230's sibling D231): `(width, groups)`, wave `w`'s copy being
+/// component `w % width` of vector `w / width` of one private array of `groups` u32 vectors (`width` 2 for
+/// two waves, else 4). The components past the last wave hold END, which no operation on the copies
+/// tells from an ended wave's: never in a structured range, never a block's number, above every resume
+/// threshold, and END is what [`Cx::lane_round`] waits for.
+pub(crate) fn copy_layout(waves: u32) -> (u32, u32) {
+    let width = if waves <= 2 { 2 } else { 4 };
+    (width, waves.div_ceil(width))
+}
+
+/// What an operation on label copies works on: one u32 (wave 0's copy alone, the copies collapsed, D141)
+/// or a whole vector of `n` copies; `u` and `b` the u32 and bool types of that shape.
+#[derive(Clone, Copy)]
+pub(crate) struct Lanes {
+    pub(crate) n: u32,
+    pub(crate) u: Word,
+    pub(crate) b: Word,
+}
+
 impl Cx<'_> {
     /// Whether the pass can start without a publication: every block that ends with `s_barrier` ends in
     /// a jump (a static resume target) and the structured numbers stay below [`PAUSED`].
@@ -48,15 +67,98 @@ impl Cx<'_> {
         let t = self.t;
         let ec = self.c32(entry);
         let endc = self.c32(end);
+        let mut vals = Vec::new();
         for w in 0..self.lane_copies() {
-            let k = self.c32(w);
             let base = self.c32(w * self.ws);
             let has = self.b.u_greater_than(t.bool, None, threads, base)?;
-            let l = self.b.select(t.u32, None, has, ec, endc)?;
-            let p = self.b.access_chain(t.fn_u32, None, copy, [k])?;
-            self.store(p, l)?;
+            vals.push(self.b.select(t.u32, None, has, ec, endc)?);
+        }
+        if self.lane_copies() == 1 {
+            return self.store(self.lm().copy0, vals[0]);
+        }
+        self.lane_set_copies(copy, &vals)
+    }
+
+    /// The vector shape of the label copies and a pointer to group `g` of the private array `copy`.
+    pub(crate) fn copy_group(&mut self, copy: Word, g: u32) -> R<(Lanes, Word)> {
+        let (width, _) = copy_layout(self.lm().waves);
+        let t = self.t;
+        let u = self.b.type_vector(t.u32, width);
+        let b = self.b.type_vector(t.bool, width);
+        let pt = self.b.type_pointer(None, spirv::StorageClass::Function, u);
+        let k = self.c32(g);
+        let p = self.b.access_chain(pt, None, copy, [k])?;
+        Ok((Lanes { n: width, u, b }, p))
+    }
+
+    /// `v` in every component of the shape `l` (a constant).
+    pub(crate) fn lanes_const(&mut self, l: Lanes, v: u32) -> Word {
+        let c = self.c32(v);
+        if l.n == 1 {
+            return c;
+        }
+        if let Some(&id) = self.consts.get(&(l.u, v as u64)) {
+            return id;
+        }
+        let id = self.b.constant_composite(l.u, (0..l.n).map(|_| c));
+        self.consts.insert((l.u, v as u64), id);
+        id
+    }
+
+    /// The u32 value `x` in every component of the shape `l`.
+    pub(crate) fn lanes_splat(&mut self, l: Lanes, x: Word) -> R<Word> {
+        if l.n == 1 {
+            return Ok(x);
+        }
+        Ok(self
+            .b
+            .composite_construct(l.u, None, (0..l.n).map(|_| x))?)
+    }
+
+    /// Every wave's label copy in the private array `copy` becomes `vals[w]` (one u32 per wave of the
+    /// workgroup; the components past the last wave END).
+    pub(crate) fn lane_set_copies(&mut self, copy: Word, vals: &[Word]) -> R<()> {
+        let (width, groups) = copy_layout(self.lm().waves);
+        let endc = self.c32(super::super::structured::END);
+        for g in 0..groups {
+            let (l, p) = self.copy_group(copy, g)?;
+            let parts: Vec<Word> = (g * width..(g + 1) * width)
+                .map(|w| vals.get(w as usize).copied().unwrap_or(endc))
+                .collect();
+            let v = self.b.composite_construct(l.u, None, parts)?;
+            self.store(p, v)?;
         }
         Ok(())
+    }
+
+    /// Whether `f` holds for some (`any`) or every label copy the invocation keeps ([`Self::lane_copies`]):
+    /// `f` maps copies of the shape it is given to bools of that shape.
+    pub(crate) fn lane_test_copies(
+        &mut self,
+        copy: Word,
+        any: bool,
+        mut f: impl FnMut(&mut Self, Word, Lanes) -> R<Word>,
+    ) -> R<Word> {
+        let t = self.t;
+        if self.lane_copies() == 1 {
+            let l = self.load_u32(self.lm().copy0)?;
+            return f(self, l, Lanes { n: 1, u: t.u32, b: t.bool });
+        }
+        let (_, groups) = copy_layout(self.lm().waves);
+        let mut acc = if any { self.cfalse() } else { self.ctrue() };
+        for g in 0..groups {
+            let (l, p) = self.copy_group(copy, g)?;
+            let v = self.b.load(l.u, None, p, None, [])?;
+            let bv = f(self, v, l)?;
+            acc = if any {
+                let x = self.b.any(t.bool, None, bv)?;
+                self.b.logical_or(t.bool, None, acc, x)?
+            } else {
+                let x = self.b.all(t.bool, None, bv)?;
+                self.b.logical_and(t.bool, None, acc, x)?
+            };
+        }
+        Ok(acc)
     }
 
     /// Several waves, at a pass's start: the paused waves' copies become their resume numbers (with
@@ -73,32 +175,39 @@ impl Cx<'_> {
 
     /// The paused waves' label copies (`PAUSED + n`) in the private array `copy` become `n`.
     pub(crate) fn lane_untag(&mut self, copy: Word) -> R<()> {
-        let t = self.t;
-        let tag = self.c32(PAUSED);
-        let low = self.c32(PAUSED - 1);
-        let end_lo = self.c32(super::super::structured::PAUSE);
-        self.lane_update_copies(copy, |cx, l| {
+        self.lane_update_copies(copy, |cx, l, s| {
             // PAUSED + n for n < PAUSED - 2 (END and PAUSE themselves are never tagged values).
-            let above = cx.b.u_greater_than(t.bool, None, l, low)?;
-            let below = cx.b.u_less_than(t.bool, None, l, end_lo)?;
-            let paused = cx.b.logical_and(t.bool, None, above, below)?;
-            let n = cx.b.i_sub(t.u32, None, l, tag)?;
-            Ok(cx.b.select(t.u32, None, paused, n, l)?)
+            let tag = cx.lanes_const(s, PAUSED);
+            let low = cx.lanes_const(s, PAUSED - 1);
+            let end_lo = cx.lanes_const(s, super::super::structured::PAUSE);
+            let above = cx.b.u_greater_than(s.b, None, l, low)?;
+            let below = cx.b.u_less_than(s.b, None, l, end_lo)?;
+            let paused = cx.b.logical_and(s.b, None, above, below)?;
+            let n = cx.b.i_sub(s.u, None, l, tag)?;
+            Ok(cx.b.select(s.u, None, paused, n, l)?)
         })
     }
 
-    /// Every wave's label copy in the private array `copy` becomes `f(copy)` (u32 values).
+    /// Every label copy the invocation keeps ([`Self::lane_copies`]) in the private array `copy` becomes
+    /// `f(copy)`: `f` maps copies of the shape it is given (a vector of them, or wave 0's alone when the
+    /// copies are collapsed) to values of that shape, component by component.
     pub(crate) fn lane_update_copies(
         &mut self,
         copy: Word,
-        mut f: impl FnMut(&mut Self, Word) -> R<Word>,
+        mut f: impl FnMut(&mut Self, Word, Lanes) -> R<Word>,
     ) -> R<()> {
         let t = self.t;
-        for w in 0..self.lane_copies() {
-            let k = self.c32(w);
-            let p = self.b.access_chain(t.fn_u32, None, copy, [k])?;
+        if self.lane_copies() == 1 {
+            let p = self.lm().copy0;
             let l = self.load_u32(p)?;
-            let x = f(self, l)?;
+            let x = f(self, l, Lanes { n: 1, u: t.u32, b: t.bool })?;
+            return self.store(p, x);
+        }
+        let (_, groups) = copy_layout(self.lm().waves);
+        for g in 0..groups {
+            let (l, p) = self.copy_group(copy, g)?;
+            let v = self.b.load(l.u, None, p, None, [])?;
+            let x = f(self, v, l)?;
             self.store(p, x)?;
         }
         Ok(())
@@ -115,16 +224,10 @@ impl Cx<'_> {
         let Some((_, _, _, copy)) = self.lm.as_ref().and_then(|m| m.labels) else {
             return self.store(all_done, done);
         };
-        let t = self.t;
-        let endc = self.c32(super::super::structured::END);
-        let mut all = self.ctrue();
-        for w in 0..self.lane_copies() {
-            let k = self.c32(w);
-            let p = self.b.access_chain(t.fn_u32, None, copy, [k])?;
-            let l = self.load_u32(p)?;
-            let e = self.b.i_equal(t.bool, None, l, endc)?;
-            all = self.b.logical_and(t.bool, None, all, e)?;
-        }
+        let all = self.lane_test_copies(copy, false, |cx, l, s| {
+            let endc = cx.lanes_const(s, super::super::structured::END);
+            Ok(cx.b.i_equal(s.b, None, l, endc)?)
+        })?;
         self.store(all_done, all)
     }
 
@@ -208,9 +311,10 @@ impl Cx<'_> {
         };
         let (waves, wpw) = (m.waves, self.ws / 32);
         let t = self.t;
-        let (nc, sc, lc, z) = (self.c32(n), self.c32(stay), self.c32(leave), self.c32(0));
+        let (sc, lc, z) = (self.c32(stay), self.c32(leave), self.c32(0));
         // Every wave's words first, as vectors (L39).
         let all = self.lane_ballot_all_waves(base0)?;
+        let mut tos = Vec::new();
         for w in 0..waves {
             let mut any = self.cfalse();
             for k in 0..words {
@@ -218,12 +322,31 @@ impl Cx<'_> {
                 let nz = self.b.i_not_equal(t.bool, None, v, z)?;
                 any = self.b.logical_or(t.bool, None, any, nz)?;
             }
-            let to = self.b.select(t.u32, None, any, sc, lc)?;
-            let k = self.c32(w);
-            let p = self.b.access_chain(t.fn_u32, None, copy, [k])?;
-            let l = self.load_u32(p)?;
-            let was = self.b.i_equal(t.bool, None, l, nc)?;
-            let x = self.b.select(t.u32, None, was, to, l)?;
+            tos.push(self.b.select(t.u32, None, any, sc, lc)?);
+        }
+        // Each copy equal to `n` becomes its wave's target (the components past the last wave are END);
+        // with the copies collapsed, wave 0's alone (the only one read).
+        if self.lane_copies() == 1 {
+            let to = tos[0];
+            self.lane_update_copies(copy, |cx, l, s| {
+                let nc = cx.lanes_const(s, n);
+                let was = cx.b.i_equal(s.b, None, l, nc)?;
+                Ok(cx.b.select(s.u, None, was, to, l)?)
+            })?;
+            return Ok(true);
+        }
+        let (width, groups) = copy_layout(waves);
+        let endc = self.c32(super::super::structured::END);
+        for g in 0..groups {
+            let (l, p) = self.copy_group(copy, g)?;
+            let parts: Vec<Word> = (g * width..(g + 1) * width)
+                .map(|w| tos.get(w as usize).copied().unwrap_or(endc))
+                .collect();
+            let to = self.b.composite_construct(l.u, None, parts)?;
+            let v = self.b.load(l.u, None, p, None, [])?;
+            let nc = self.lanes_const(l, n);
+            let was = self.b.i_equal(l.b, None, v, nc)?;
+            let x = self.b.select(l.u, None, was, to, v)?;
             self.store(p, x)?;
         }
         Ok(true)

@@ -63,14 +63,13 @@ impl Cx<'_> {
         let Some((_, _, _, copy)) = self.lm.as_ref().and_then(|m| m.labels) else {
             return Ok(());
         };
-        let t = self.t;
-        let loc = self.c32(lo);
-        let len = self.c32(hi - lo);
-        let xc = self.c32(x);
-        self.lane_update_copies(copy, |cx, l| {
-            let d = cx.b.i_sub(t.u32, None, l, loc)?;
-            let inr = cx.b.u_less_than(t.bool, None, d, len)?;
-            Ok(cx.b.select(t.u32, None, inr, xc, l)?)
+        self.lane_update_copies(copy, |cx, l, s| {
+            let loc = cx.lanes_const(s, lo);
+            let len = cx.lanes_const(s, hi - lo);
+            let xc = cx.lanes_const(s, x);
+            let d = cx.b.i_sub(s.u, None, l, loc)?;
+            let inr = cx.b.u_less_than(s.b, None, d, len)?;
+            Ok(cx.b.select(s.u, None, inr, xc, l)?)
         })
     }
 

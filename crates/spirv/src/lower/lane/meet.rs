@@ -61,7 +61,6 @@ impl Cx<'_> {
         }
         // The emission-time LDS history after the item is the one without the (conditional) barrier.
         let (lds, seen) = (m.lds, m.lds_seen.clone());
-        let t = self.t;
         match (labels, meet) {
             (None, _) => self.lane_resume_here()?,
             (Some((_, _, _, copy)), Some(Meet::Always)) => {
@@ -75,15 +74,10 @@ impl Cx<'_> {
                     ));
                 };
                 // PAUSED + n with n >= first (resumed ahead), or END.
-                let low = self.c32(PAUSED + first - 1);
-                let mut all = self.ctrue();
-                for w in 0..self.lane_copies() {
-                    let k = self.c32(w);
-                    let p = self.b.access_chain(t.fn_u32, None, copy, [k])?;
-                    let l = self.load_u32(p)?;
-                    let stopped = self.b.u_greater_than(t.bool, None, l, low)?;
-                    all = self.b.logical_and(t.bool, None, all, stopped)?;
-                }
+                let all = self.lane_test_copies(copy, false, |cx, l, s| {
+                    let low = cx.lanes_const(s, PAUSED + first - 1);
+                    Ok(cx.b.u_greater_than(s.b, None, l, low)?)
+                })?;
                 self.guarded(all, None, |cx| {
                     cx.lane_resume_here()?;
                     cx.lane_untag(copy)?;

@@ -186,6 +186,9 @@ pub(crate) struct LaneMode {
     /// Several waves: the published labels (`2 × waves` words), their parity, the `on` variable, and this
     /// invocation's copy of every wave's label (a private array, constant indices).
     labels: Option<(Word, Word, Word, Word)>,
+    /// Several waves with the copies collapsed (D141: wave 0's alone, [`Self::lane_copies`] 1): that
+    /// copy as a u32 variable of its own (D231; the vector copies then go unused).
+    copy0: Word,
     /// `on` loaded at the start of the current instruction (the constant true with one wave).
     pub(crate) on_now: Word,
     pub(crate) lds: LdsState,
@@ -260,6 +263,7 @@ impl LaneMode {
             ballots: 0,
             bal_rot: 0,
             labels: (waves > 1).then_some((0, 0, 0, 0)),
+            copy0: 0,
             on_now: 0,
             lds: LdsState::Written,
             lds_flow: None,
@@ -433,18 +437,27 @@ impl Cx<'_> {
         let bal = self.global_var_zeroed(arr, StorageClass::Workgroup);
         let bal_rot = self.fn_var(t.u32, Some(z));
         let labels = if waves > 1 {
-            let n = self.c32(2 * waves);
-            let wc = self.c32(waves);
-            let arr = self.b.type_array(t.u32, n);
+            // Published labels and copies as vectors of `width` (D231): both parities' groups.
+            let (width, groups) = labels::copy_layout(waves);
+            let v = self.b.type_vector(t.u32, width);
+            self.b.type_pointer(None, StorageClass::Workgroup, v);
+            let n = self.c32(2 * groups);
+            let arr = self.b.type_array(v, n);
             let l = self.global_var(arr, StorageClass::Workgroup);
             let par = self.fn_var(t.u32, Some(z));
             let f = self.cfalse();
             let on = self.fn_var(t.bool, Some(f));
-            let arr = self.b.type_array(t.u32, wc);
+            let g = self.c32(groups);
+            let arr = self.b.type_array(v, g);
             let copy = self.fn_var(arr, None);
             Some((l, par, on, copy))
         } else {
             None
+        };
+        let copy0 = if labels.is_some() {
+            self.fn_var(t.u32, None)
+        } else {
+            0
         };
         let on_now = self.ctrue();
         self.lm = Some(LaneMode {
@@ -461,6 +474,7 @@ impl Cx<'_> {
             ballots,
             bal_rot,
             labels,
+            copy0,
             on_now,
             lds: LdsState::Written,
             // The plan's LDS history arrives with the mask plan (`lane_masks_init`); before it, the
@@ -1165,18 +1179,22 @@ impl Cx<'_> {
         } else {
             self.lane_copies()
         };
-        let loc = self.c32(lo);
-        let len = self.c32(hi - lo);
-        let mut any = self.cfalse();
-        for w in 0..waves {
-            let k = self.c32(w);
-            let p = self.b.access_chain(t.fn_u32, None, copy, [k])?;
-            let l = self.load_u32(p)?;
-            let d = self.b.i_sub(t.u32, None, l, loc)?;
-            let inr = self.b.u_less_than(t.bool, None, d, len)?;
-            any = self.b.logical_or(t.bool, None, any, inr)?;
+        let test = |cx: &mut Self, l: Word, s: labels::Lanes| -> R<Word> {
+            let loc = cx.lanes_const(s, lo);
+            let len = cx.lanes_const(s, hi - lo);
+            let d = cx.b.i_sub(s.u, None, l, loc)?;
+            Ok(cx.b.u_less_than(s.b, None, d, len)?)
+        };
+        if waves == 1 && self.lane_copies() > 1 {
+            // Wave 0's copy alone: component 0 of the first vector.
+            let (_, p) = self.copy_group(copy, 0)?;
+            let (width, _) = labels::copy_layout(self.lm().waves);
+            let vt = self.b.type_vector(t.u32, width);
+            let v = self.b.load(vt, None, p, None, [])?;
+            let l = self.b.composite_extract(t.u32, None, v, [0])?;
+            return test(self, l, labels::Lanes { n: 1, u: t.u32, b: t.bool });
         }
-        Ok(any)
+        self.lane_test_copies(copy, true, test)
     }
 
     /// Several waves, after a block `n` whose every wave leaves to the same label `to` (a jump, the end,
@@ -1186,12 +1204,11 @@ impl Cx<'_> {
         let Some((_, _, _, copy)) = self.lm().labels.filter(|_| !self.lm().local) else {
             return Ok(());
         };
-        let t = self.t;
-        let nc = self.c32(n);
-        let toc = self.c32(to);
-        self.lane_update_copies(copy, |cx, l| {
-            let was = cx.b.i_equal(t.bool, None, l, nc)?;
-            Ok(cx.b.select(t.u32, None, was, toc, l)?)
+        self.lane_update_copies(copy, |cx, l, s| {
+            let nc = cx.lanes_const(s, n);
+            let toc = cx.lanes_const(s, to);
+            let was = cx.b.i_equal(s.b, None, l, nc)?;
+            Ok(cx.b.select(s.u, None, was, toc, l)?)
         })
     }
 
@@ -1211,26 +1228,40 @@ impl Cx<'_> {
         let par = self.load_u32(par_var)?;
         let one = self.c32(1);
         let np = self.b.bitwise_xor(t.u32, None, par, one)?;
-        let wc = self.c32(waves);
-        let base = self.b.i_mul(t.u32, None, np, wc)?;
-        let idx = self.b.i_add(t.u32, None, base, wave)?;
+        // Wave w's label is component w % width of vector np × groups + w / width (D231).
+        let (width, groups) = labels::copy_layout(waves);
+        let gc = self.c32(groups);
+        let base = self.b.i_mul(t.u32, None, np, gc)?;
+        let shift = self.c32(width.trailing_zeros());
+        let mask = self.c32(width - 1);
+        let elem = self.b.shift_right_logical(t.u32, None, wave, shift)?;
+        let idx = self.b.i_add(t.u32, None, base, elem)?;
+        let comp = self.b.bitwise_and(t.u32, None, wave, mask)?;
         let l = self.load_u32(self.label)?;
         let z = self.c32(0);
         let first = self.b.i_equal(t.bool, None, lane_id, z)?;
         self.guarded(first, None, |cx| {
-            let p = cx.b.access_chain(t.wg_u32, None, labels, [idx])?;
+            let p = cx.b.access_chain(t.wg_u32, None, labels, [idx, comp])?;
             cx.store(p, l)?;
             Ok(None)
         })?;
         self.lane_barrier()?;
         self.store(par_var, np)?;
-        for w in 0..waves {
-            let k = self.c32(w);
+        let endc = self.c32(super::structured::END);
+        for g in 0..groups {
+            let (s, q) = self.copy_group(copy, g)?;
+            let k = self.c32(g);
             let i = self.b.i_add(t.u32, None, base, k)?;
-            let p = self.b.access_chain(t.wg_u32, None, labels, [i])?;
-            let l = self.load_u32(p)?;
-            let q = self.b.access_chain(t.fn_u32, None, copy, [k])?;
-            self.store(q, l)?;
+            let pt = self.b.type_pointer(None, StorageClass::Workgroup, s.u);
+            let p = self.b.access_chain(pt, None, labels, [i])?;
+            let mut v = self.b.load(s.u, None, p, None, [])?;
+            // Components past the last wave: never written; END in the copies.
+            for c in 0..width {
+                if g * width + c >= waves {
+                    v = self.b.composite_insert(s.u, None, endc, v, [c])?;
+                }
+            }
+            self.store(q, v)?;
         }
         Ok(())
     }
