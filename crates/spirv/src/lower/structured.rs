@@ -144,6 +144,11 @@ impl Cx<'_> {
     /// `label in [lo, hi)`.
     pub(super) fn label_in(&mut self, lo: u32, hi: u32) -> R<Word> {
         let l = self.load_u32(self.label)?;
+        if self.lane_mode() && hi - lo == 1 {
+            // One number: `label == lo` (D231; the wave mapping's modules keep their form).
+            let loc = self.c32(lo);
+            return Ok(self.b.i_equal(self.t.bool, None, l, loc)?);
+        }
         let loc = self.c32(lo);
         let d = self.b.i_sub(self.t.u32, None, l, loc)?;
         let len = self.c32(hi - lo);

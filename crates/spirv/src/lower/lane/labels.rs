@@ -91,6 +91,18 @@ impl Cx<'_> {
         Ok((Lanes { n: width, u, b }, p))
     }
 
+    /// `l in [lo, hi)` component-wise for label values of the shape `s`: `l == lo` for one number,
+    /// else `l − lo < hi − lo` (unsigned).
+    pub(crate) fn lanes_in(&mut self, s: Lanes, l: Word, lo: u32, hi: u32) -> R<Word> {
+        let loc = self.lanes_const(s, lo);
+        if hi - lo == 1 {
+            return Ok(self.b.i_equal(s.b, None, l, loc)?);
+        }
+        let len = self.lanes_const(s, hi - lo);
+        let d = self.b.i_sub(s.u, None, l, loc)?;
+        Ok(self.b.u_less_than(s.b, None, d, len)?)
+    }
+
     /// `v` in every component of the shape `l` (a constant).
     pub(crate) fn lanes_const(&mut self, l: Lanes, v: u32) -> Word {
         let c = self.c32(v);

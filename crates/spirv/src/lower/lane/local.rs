@@ -64,11 +64,8 @@ impl Cx<'_> {
             return Ok(());
         };
         self.lane_update_copies(copy, |cx, l, s| {
-            let loc = cx.lanes_const(s, lo);
-            let len = cx.lanes_const(s, hi - lo);
             let xc = cx.lanes_const(s, x);
-            let d = cx.b.i_sub(s.u, None, l, loc)?;
-            let inr = cx.b.u_less_than(s.b, None, d, len)?;
+            let inr = cx.lanes_in(s, l, lo, hi)?;
             Ok(cx.b.select(s.u, None, inr, xc, l)?)
         })
     }

@@ -1166,10 +1166,16 @@ impl Cx<'_> {
     /// Workgroup-uniform `label in [lo, hi)` for the structured constructs: with several waves, whether
     /// any wave's published label lies in the range; with one wave, the label itself.
     pub(crate) fn lane_vote(&mut self, lo: u32, hi: u32) -> R<Word> {
-        let Some((_, _, _, copy)) = self.lm().labels.filter(|_| !self.lm().local) else {
-            return self.label_in(lo, hi);
-        };
         let t = self.t;
+        let scalar = labels::Lanes {
+            n: 1,
+            u: t.u32,
+            b: t.bool,
+        };
+        let Some((_, _, _, copy)) = self.lm().labels.filter(|_| !self.lm().local) else {
+            let l = self.load_u32(self.label)?;
+            return self.lanes_in(scalar, l, lo, hi);
+        };
         // Every block of the range converged: some wave's label is in it exactly when wave 0's is
         // (D141); wave 0's copy alone. Otherwise every copy the invocation keeps: with the copies
         // collapsed (D141 use 3: a range holding a lane-local loop's blocks, never converged themselves,
@@ -1179,12 +1185,7 @@ impl Cx<'_> {
         } else {
             self.lane_copies()
         };
-        let test = |cx: &mut Self, l: Word, s: labels::Lanes| -> R<Word> {
-            let loc = cx.lanes_const(s, lo);
-            let len = cx.lanes_const(s, hi - lo);
-            let d = cx.b.i_sub(s.u, None, l, loc)?;
-            Ok(cx.b.u_less_than(s.b, None, d, len)?)
-        };
+        let test = |cx: &mut Self, l: Word, s: labels::Lanes| cx.lanes_in(s, l, lo, hi);
         if waves == 1 && self.lane_copies() > 1 {
             // Wave 0's copy alone: component 0 of the first vector.
             let (_, p) = self.copy_group(copy, 0)?;
@@ -1192,7 +1193,7 @@ impl Cx<'_> {
             let vt = self.b.type_vector(t.u32, width);
             let v = self.b.load(vt, None, p, None, [])?;
             let l = self.b.composite_extract(t.u32, None, v, [0])?;
-            return test(self, l, labels::Lanes { n: 1, u: t.u32, b: t.bool });
+            return test(self, l, scalar);
         }
         self.lane_test_copies(copy, true, test)
     }
