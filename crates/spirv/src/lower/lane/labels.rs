@@ -122,9 +122,7 @@ impl Cx<'_> {
         if l.n == 1 {
             return Ok(x);
         }
-        Ok(self
-            .b
-            .composite_construct(l.u, None, (0..l.n).map(|_| x))?)
+        Ok(self.b.composite_construct(l.u, None, (0..l.n).map(|_| x))?)
     }
 
     /// Every wave's label copy in the private array `copy` becomes `vals[w]` (one u32 per wave of the
@@ -154,7 +152,15 @@ impl Cx<'_> {
         let t = self.t;
         if self.lane_copies() == 1 {
             let l = self.load_u32(self.lm().copy0)?;
-            return f(self, l, Lanes { n: 1, u: t.u32, b: t.bool });
+            return f(
+                self,
+                l,
+                Lanes {
+                    n: 1,
+                    u: t.u32,
+                    b: t.bool,
+                },
+            );
         }
         let (_, groups) = copy_layout(self.lm().waves);
         let mut acc = if any { self.cfalse() } else { self.ctrue() };
@@ -212,7 +218,15 @@ impl Cx<'_> {
         if self.lane_copies() == 1 {
             let p = self.lm().copy0;
             let l = self.load_u32(p)?;
-            let x = f(self, l, Lanes { n: 1, u: t.u32, b: t.bool })?;
+            let x = f(
+                self,
+                l,
+                Lanes {
+                    n: 1,
+                    u: t.u32,
+                    b: t.bool,
+                },
+            )?;
             return self.store(p, x);
         }
         let (_, groups) = copy_layout(self.lm().waves);

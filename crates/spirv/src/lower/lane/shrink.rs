@@ -31,7 +31,8 @@
 //! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182), guard
 //! selects nobody observes ([`unguard`], D193), known low zero bits ([`low_zeros`], [`guarded_uses`],
 //! [`trivial_phis`], D199), 64-bit arithmetic whose high word nobody reads done in 32 bits ([`narrow`],
-//! `n`), shared lane-bit tests ([`bit_tests`], `b`), stores of the value a variable holds
+//! `n`), shared lane-bit tests ([`bit_tests`], `b`; bits of zero-extended words on the word,
+//! [`narrow_bit_of_zext`], D232), stores of the value a variable holds
 //! ([`same_stores`], `e`) and word pairs as bitcasts of two-word vectors ([`pairs`], `p`) (D205); each
 //! function's docs give its exactness argument. Order: `o`, the removal of the input copies of float
 //! primitives left inline ([`uncopy`], D197, whatever the letters), then per function `s`, `i`, `f`,
@@ -205,6 +206,7 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word, u32)]) -> 
                 st.narrowed += narrow(m, f, &mut bound, &mut gone);
             }
             if p.bits {
+                st.narrowed += narrow_bit_of_zext(m, f, &mut bound);
                 st.narrowed += bit_tests(m, f, &mut bound);
             }
             if p.same {
@@ -4748,6 +4750,149 @@ fn uses_and_defs(
     (uses, def)
 }
 
+/// Part of rewrite `b` (decision D232): a test `((zext64(e) >> (zext64(i) & 63)) & 1) != 0` (or `== 0`)
+/// of a u32 word `e` at a u32 index `i` provably below 32 (`i = y & k` with a constant `k` ≤ 31, or a
+/// constant below 32), whose shift and AND nobody else reads, is the 32-bit `((e >> i) & 1) != 0`
+/// (`== 0`). The lane mapping tests ds_bpermute's source lane's EXEC bit this way in wave32 (the mask
+/// unit read as 64 bits): 24 words become 15. Exact: for `i` < 32, `zext64(i) & 63` is `i`, bit `i` of
+/// `zext64(e)` is bit `i` of `e`, and the 32-bit shift by `i` is defined. Returns the tests rewritten.
+fn narrow_bit_of_zext(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
+    let (Some(u32_), Some(u64_)) = (uint_type(m, 32), uint_type(m, 64)) else {
+        return 0;
+    };
+    let consts = constants(m);
+    let const_ty: HashMap<Word, Word> = m
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::Constant)
+        .filter_map(|i| Some((i.result_id?, i.result_type?)))
+        .collect();
+    let (uses, def) = uses_and_defs(f);
+    let is = |x: Word, v: u64| consts.get(&x) == Some(&v);
+    let ty = |x: Word| def.get(&x).and_then(|d| d.1).or(const_ty.get(&x).copied());
+    // The other operand of a two-operand definition `op` of `x` whose one operand is the constant `v`.
+    let with_const = |x: Word, op: Op, v: u64| -> Option<Word> {
+        match def.get(&x) {
+            Some((o, _, a)) if *o == op && a.len() == 2 => {
+                if is(a[1], v) {
+                    Some(a[0])
+                } else if is(a[0], v) {
+                    Some(a[1])
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    };
+    let zext = |x: Word| match def.get(&x) {
+        Some((Op::UConvert, Some(t), a))
+            if *t == u64_ && a.len() == 1 && ty(a[0]) == Some(u32_) =>
+        {
+            Some(a[0])
+        }
+        _ => None,
+    };
+    let below_32 = |i: Word| match consts.get(&i) {
+        Some(&v) => v < 32,
+        None => match def.get(&i) {
+            Some((Op::BitwiseAnd, Some(t), a)) if *t == u32_ && a.len() == 2 => {
+                a.iter().any(|x| consts.get(x).is_some_and(|&k| k <= 31))
+            }
+            _ => false,
+        },
+    };
+    // Test -> (e, i).
+    let mut hits: HashMap<Word, (Word, Word)> = HashMap::default();
+    for (&r, (op, _, o)) in &def {
+        if !matches!(op, Op::INotEqual | Op::IEqual) || o.len() != 2 {
+            continue;
+        }
+        let b = if is(o[1], 0) && ty(o[0]) == Some(u64_) {
+            o[0]
+        } else if is(o[0], 0) && ty(o[1]) == Some(u64_) {
+            o[1]
+        } else {
+            continue;
+        };
+        let Some(sh) = with_const(b, Op::BitwiseAnd, 1) else {
+            continue;
+        };
+        let Some((Op::ShiftRightLogical, Some(t), a)) = def.get(&sh) else {
+            continue;
+        };
+        if *t != u64_ || a.len() != 2 || uses.get(&b) != Some(&1) || uses.get(&sh) != Some(&1) {
+            continue;
+        }
+        let Some(e) = zext(a[0]) else { continue };
+        let amount = with_const(a[1], Op::BitwiseAnd, 63).unwrap_or(a[1]);
+        let Some(i) = zext(amount) else { continue };
+        if below_32(i) {
+            hits.insert(r, (e, i));
+        }
+    }
+    if hits.is_empty() {
+        return 0;
+    }
+    let c32 = |m: &mut Module, bound: &mut Word, v: u32| -> Word {
+        if let Some(c) = m
+            .types_global_values
+            .iter()
+            .find(|i| {
+                i.class.opcode == Op::Constant
+                    && i.result_type == Some(u32_)
+                    && i.operands == [Operand::LiteralBit32(v)]
+            })
+            .and_then(|i| i.result_id)
+        {
+            return c;
+        }
+        let c = *bound;
+        *bound += 1;
+        m.types_global_values.push(Instruction::new(
+            Op::Constant,
+            Some(u32_),
+            Some(c),
+            vec![Operand::LiteralBit32(v)],
+        ));
+        c
+    };
+    let (zero, one) = (c32(m, bound, 0), c32(m, bound, 1));
+    let mut done = 0;
+    for blk in &mut f.blocks {
+        let mut out = Vec::with_capacity(blk.instructions.len());
+        for i in std::mem::take(&mut blk.instructions) {
+            let Some(&(e, l)) = i.result_id.and_then(|r| hits.get(&r)) else {
+                out.push(i);
+                continue;
+            };
+            let (s, a) = (*bound, *bound + 1);
+            *bound += 2;
+            out.push(Instruction::new(
+                Op::ShiftRightLogical,
+                Some(u32_),
+                Some(s),
+                vec![Operand::IdRef(e), Operand::IdRef(l)],
+            ));
+            out.push(Instruction::new(
+                Op::BitwiseAnd,
+                Some(u32_),
+                Some(a),
+                vec![Operand::IdRef(s), Operand::IdRef(one)],
+            ));
+            out.push(Instruction::new(
+                i.class.opcode,
+                i.result_type,
+                i.result_id,
+                vec![Operand::IdRef(a), Operand::IdRef(zero)],
+            ));
+            done += 1;
+        }
+        blk.instructions = out;
+    }
+    done
+}
+
 /// Part of rewrite `n` (decision D205): a bit test `((x >> l) & 1) == 1` whose shift and AND nobody
 /// else reads becomes `(x & b) != 0` with `b = 1 << l` computed once per `l` (after `l`'s definition).
 /// The lane mapping tests its lane's EXEC or VCC bit this way at every guarded instruction, `l` being
@@ -6460,12 +6605,7 @@ mod tests {
     /// - `(w + 4) & !7` and `(w + 8) & !7` (another mask): kept.
     #[test]
     fn wide_words_read_masked_dword_addresses_as_one_vector() {
-        let (
-            mut b,
-            Tys {
-                u32t, u64t, pw, ..
-            },
-        ) = begun();
+        let (mut b, Tys { u32t, u64t, pw, .. }) = begun();
         let psb = b.type_pointer(None, StorageClass::PhysicalStorageBuffer, u32t);
         let dword = b.constant_bit64(u64t, !3);
         let qword = b.constant_bit64(u64t, !7);
@@ -6953,6 +7093,84 @@ mod tests {
             k32(&arms[2]),
             Some((Some(u32t), vec![Operand::LiteralBit32(0)]))
         );
+    }
+
+    /// D232, on a function built by hand (`e`, `y` u32 words loaded from Function variables, `z(x)` the
+    /// zero extension to 64 bits):
+    /// - `((z(e) >> (z(y & 31) & 63)) & 1) != 0` becomes `((e >> (y & 31)) & 1) != 0` on 32 bits;
+    /// - `((z(e) >> z(5)) & 1) == 0` (a constant index, no mask) becomes `((e >> 5) & 1) == 0`;
+    /// - with `y & 63` (an index that may be 32 or more): kept;
+    /// - with the AND also read elsewhere: kept.
+    #[test]
+    fn narrow_bit_of_zext_tests_the_word_itself() {
+        let (
+            mut b,
+            Tys {
+                boolt,
+                u32t,
+                u64t,
+                pu,
+                ..
+            },
+        ) = begun();
+        let [k31, k63, k5] = [31u32, 63, 5].map(|x| b.constant_bit32(u32t, x));
+        let [w63, w1, w0] = [63u64, 1, 0].map(|x| b.constant_bit64(u64t, x));
+        b.begin_block(None).unwrap();
+        let vars = [0; 2].map(|_| b.variable(pu, None, StorageClass::Function, None));
+        let [e, y] = vars.map(|v| b.load(u32t, None, v, None, []).unwrap());
+        let ze = b.u_convert(u64t, None, e).unwrap();
+        let test = |b: &mut Builder, idx: Word, mask: bool, eq: bool| -> (Word, Word) {
+            let zi = b.u_convert(u64t, None, idx).unwrap();
+            let amount = if mask {
+                b.bitwise_and(u64t, None, zi, w63).unwrap()
+            } else {
+                zi
+            };
+            let sh = b.shift_right_logical(u64t, None, ze, amount).unwrap();
+            let bit = b.bitwise_and(u64t, None, sh, w1).unwrap();
+            let t = if eq {
+                b.i_equal(boolt, None, bit, w0).unwrap()
+            } else {
+                b.i_not_equal(boolt, None, bit, w0).unwrap()
+            };
+            (t, bit)
+        };
+        let i31 = b.bitwise_and(u32t, None, y, k31).unwrap();
+        let (t1, _) = test(&mut b, i31, true, false);
+        let (t2, _) = test(&mut b, k5, false, true);
+        let i63 = b.bitwise_and(u32t, None, y, k63).unwrap();
+        let (t3, _) = test(&mut b, i63, true, false);
+        let (t4, bit4) = test(&mut b, i31, true, false);
+        let out = b.variable(pu, None, StorageClass::Function, None);
+        let again = b.u_convert(u32t, None, bit4).unwrap();
+        b.store(out, again, None, []).unwrap();
+        let (mut m, mut f, mut bound) = finish(b);
+        assert_eq!(narrow_bit_of_zext(&mut m, &mut f, &mut bound), 2);
+        let k = constants(&m);
+        for (t, idx, op) in [(t1, i31, Op::INotEqual), (t2, k5, Op::IEqual)] {
+            let ti = def_of(&f, t);
+            assert_eq!(ti.class.opcode, op);
+            let a = def_of(&f, id(&ti.operands[0]).unwrap());
+            assert_eq!(k.get(&id(&ti.operands[1]).unwrap()), Some(&0));
+            assert_eq!(
+                (a.class.opcode, a.result_type),
+                (Op::BitwiseAnd, Some(u32t))
+            );
+            assert_eq!(k.get(&id(&a.operands[1]).unwrap()), Some(&1));
+            let sh = def_of(&f, id(&a.operands[0]).unwrap());
+            assert_eq!(
+                (sh.class.opcode, sh.result_type, sh.operands.clone()),
+                (
+                    Op::ShiftRightLogical,
+                    Some(u32t),
+                    vec![Operand::IdRef(e), Operand::IdRef(idx)]
+                )
+            );
+        }
+        for t in [t3, t4] {
+            let a = def_of(&f, id(&def_of(&f, t).operands[0]).unwrap());
+            assert_eq!(a.result_type, Some(u64t));
+        }
     }
 
     /// Rewrite `n`'s bit tests and pairs (D205), and its stores of the value held:
