@@ -33,7 +33,9 @@
 //! [`trivial_phis`], D199), 64-bit arithmetic whose high word nobody reads done in 32 bits ([`narrow`],
 //! `n`), shared lane-bit tests ([`bit_tests`], `b`; bits of zero-extended words on the word,
 //! [`narrow_bit_of_zext`], D232), stores of the value a variable holds
-//! ([`same_stores`], `e`) and word pairs as bitcasts of two-word vectors ([`pairs`], `p`) (D205); each
+//! ([`same_stores`], `e`) and word pairs as bitcasts of two-word vectors ([`pairs`], `p`) (D205; with
+//! `p`, after every function, the outlined functions' u64 parameters and results as such vectors,
+//! [`pair_signatures`], D233); each
 //! function's docs give its exactness argument. Order: `o`, the removal of the input copies of float
 //! primitives left inline ([`uncopy`], D197, whatever the letters), then per function `s`, `i`, `f`,
 //! `m`, `a`, `c`, `k` (then `a`, trivial phis and `c` again), `g`, then (with any of `n`, `b`, `e`, `p`)
@@ -251,6 +253,19 @@ pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word, u32)]) -> 
         }
     }
     m.functions = funcs;
+    if p.pairs {
+        // D233: u64 parameters and results of the outlined functions as word pairs; the callers'
+        // packing bitcasts then go.
+        let n = pair_signatures(m, &mut bound);
+        if n > 0 {
+            st.narrowed += n;
+            let mut funcs = std::mem::take(&mut m.functions);
+            for f in &mut funcs {
+                st.dead += dead_code(m, f, &mut gone);
+            }
+            m.functions = funcs;
+        }
+    }
     // Constants and undefined values the rewrites made and then left unused go.
     let first_new = m.header.as_ref().map(|h| h.bound).unwrap_or(0);
     if bound > first_new {
@@ -5066,6 +5081,377 @@ fn uvec_type(m: &mut Module, bound: &mut Word, u32_: Word, n: u32) -> Word {
     v
 }
 
+/// Part of rewrite `p` (decision D233), on the whole module after the per-function rewrites: a u64
+/// parameter of a called function (the outlined float primitives, D163, take f64 bits as u64) that its
+/// callers mostly pass as `OpBitcast` of a two-word vector (D205's pairs) becomes a `uvec2` parameter,
+/// bitcast to u64 once at the callee's entry (the old parameter id, so its uses stay); the callers pass
+/// the vector itself (a caller that passes another u64 bitcasts it to the vector). A u64 result the
+/// callers only split into words (`trunc32(r)`, `trunc32(r >> 32)`) becomes a `uvec2` result
+/// (`OpReturnValue` of the value bitcast), its words read as the vector's components. Only where the
+/// words saved exceed those added (4 per parameter or return once, 4 per caller needing a bitcast).
+/// Exact: `OpBitcast` between u64 and a vector of two u32 is a bijection (component 0 the low-order
+/// bits, SPIR-V's `OpBitcast`), applied once in each direction around the call. Returns the parameters
+/// and results rewritten.
+fn pair_signatures(m: &mut Module, bound: &mut Word) -> usize {
+    let (Some(u32_), Some(u64_)) = (uint_type(m, 32), uint_type(m, 64)) else {
+        return 0;
+    };
+    let consts = constants(m);
+    // Every definition in the module's functions: id -> (opcode, type, id operands).
+    let mut def: HashMap<Word, (Op, Option<Word>, Vec<Word>)> = HashMap::default();
+    let mut uses: HashMap<Word, Vec<(usize, usize, usize)>> = HashMap::default();
+    for (fi, f) in m.functions.iter().enumerate() {
+        for (bi, b) in f.blocks.iter().enumerate() {
+            for (ii, i) in b.instructions.iter().enumerate() {
+                for x in i.operands.iter().filter_map(id) {
+                    uses.entry(x).or_default().push((fi, bi, ii));
+                }
+                if let Some(r) = i.result_id {
+                    def.insert(
+                        r,
+                        (
+                            i.class.opcode,
+                            i.result_type,
+                            i.operands.iter().filter_map(id).collect(),
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    // The two-word vector type, where the module has one (D205's pairs are built in it).
+    let pair_ty = m
+        .types_global_values
+        .iter()
+        .find(|i| {
+            i.class.opcode == Op::TypeVector
+                && i.operands == [Operand::IdRef(u32_), Operand::LiteralBit32(2)]
+        })
+        .and_then(|i| i.result_id);
+    // `x = OpBitcast u64 (v)` of a two-word vector `v`: v.
+    let is_pair = |x: Word| -> Option<Word> {
+        match def.get(&x) {
+            Some((Op::Bitcast, Some(t), a)) if *t == u64_ && a.len() == 1 => match def.get(&a[0]) {
+                Some((_, Some(vt), _)) if Some(*vt) == pair_ty => Some(a[0]),
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    let inst_at = |m: &Module, (fi, bi, ii): (usize, usize, usize)| -> Instruction {
+        m.functions[fi].blocks[bi].instructions[ii].clone()
+    };
+    // The split readers of a call result `r`: (`trunc32(r)` ids, `r >> 32` ids with only `trunc32`
+    // readers, and those truncations), or None when some reader is anything else.
+    type Split = (Vec<Word>, Vec<(Word, Vec<Word>)>);
+    let split_readers = |m: &Module, r: Word| -> Option<Split> {
+        let (mut lo, mut hi) = (Vec::new(), Vec::new());
+        for &at in uses.get(&r).map(|v| v.as_slice()).unwrap_or(&[]) {
+            let i = inst_at(m, at);
+            let o: Vec<Word> = i.operands.iter().filter_map(id).collect();
+            match (i.class.opcode, i.result_type, &o[..]) {
+                (Op::UConvert, Some(t), [_]) if t == u32_ => lo.push(i.result_id?),
+                (Op::ShiftRightLogical, _, [x, k]) if *x == r && consts.get(k) == Some(&32) => {
+                    let sh = i.result_id?;
+                    let mut ts = Vec::new();
+                    for &at2 in uses.get(&sh).map(|v| v.as_slice()).unwrap_or(&[]) {
+                        let j = inst_at(m, at2);
+                        if j.class.opcode != Op::UConvert || j.result_type != Some(u32_) {
+                            return None;
+                        }
+                        ts.push(j.result_id?);
+                    }
+                    hi.push((sh, ts));
+                }
+                _ => return None,
+            }
+        }
+        Some((lo, hi))
+    };
+    // Call sites of each function: (caller index, block, instruction).
+    let mut calls: HashMap<Word, Vec<(usize, usize, usize)>> = HashMap::default();
+    for (fi, f) in m.functions.iter().enumerate() {
+        for (bi, b) in f.blocks.iter().enumerate() {
+            for (ii, i) in b.instructions.iter().enumerate() {
+                if i.class.opcode == Op::FunctionCall {
+                    if let Some(callee) = i.operands.first().and_then(id) {
+                        calls.entry(callee).or_default().push((fi, bi, ii));
+                    }
+                }
+            }
+        }
+    }
+    // Per callee: the parameters to rewrite, and whether its result is.
+    let mut plan: Vec<(usize, Vec<usize>, bool)> = Vec::new();
+    for (fi, f) in m.functions.iter().enumerate() {
+        let Some(fid) = f.def.as_ref().and_then(|d| d.result_id) else {
+            continue;
+        };
+        let Some(sites) = calls.get(&fid) else {
+            continue;
+        };
+        let mut params = Vec::new();
+        for (k, prm) in f.parameters.iter().enumerate() {
+            if prm.result_type != Some(u64_) {
+                continue;
+            }
+            // A packing bitcast goes when calls are its only readers (its 4 words shared by them).
+            let mut gain = -4.0;
+            for &at in sites {
+                let arg = inst_at(m, at).operands.get(1 + k).and_then(id).unwrap_or(0);
+                let readers = uses.get(&arg).map(|v| v.as_slice()).unwrap_or(&[]);
+                let calls_only = readers
+                    .iter()
+                    .all(|&u| inst_at(m, u).class.opcode == Op::FunctionCall);
+                gain += match is_pair(arg) {
+                    Some(_) if calls_only => 4.0 / readers.len().max(1) as f64,
+                    Some(_) => 0.0,
+                    None => -4.0,
+                };
+            }
+            if gain > 0.0 {
+                params.push(k);
+            }
+        }
+        let returns_u64 = f.def.as_ref().and_then(|d| d.result_type) == Some(u64_);
+        let mut ret = false;
+        if returns_u64 {
+            let n_ret = f
+                .blocks
+                .iter()
+                .flat_map(|b| &b.instructions)
+                .filter(|i| i.class.opcode == Op::ReturnValue)
+                .count() as i64;
+            let mut gain: i64 = -4 * n_ret;
+            for &at in sites {
+                let r = inst_at(m, at).result_id.unwrap_or(0);
+                gain += match split_readers(m, r) {
+                    // A truncation (4 words) becomes an extract (5); a shift (5) goes with its
+                    // truncations becoming extracts.
+                    Some((lo, hi)) => {
+                        -(lo.len() as i64)
+                            + hi.iter().map(|(_, ts)| 5 - ts.len() as i64).sum::<i64>()
+                    }
+                    None => -4,
+                };
+            }
+            ret = gain > 0;
+        }
+        if !params.is_empty() || ret {
+            plan.push((fi, params, ret));
+        }
+    }
+    if plan.is_empty() {
+        return 0;
+    }
+    let v2 = uvec_type(m, bound, u32_, 2);
+    let mut done = 0;
+    for (fi, params, ret) in plan {
+        let fid = m.functions[fi]
+            .def
+            .as_ref()
+            .and_then(|d| d.result_id)
+            .unwrap_or(0);
+        // The new function type.
+        let old_ty = m.functions[fi]
+            .def
+            .as_ref()
+            .and_then(|d| d.operands.get(1))
+            .and_then(id)
+            .unwrap_or(0);
+        let Some(old) = m
+            .types_global_values
+            .iter()
+            .find(|i| i.result_id == Some(old_ty))
+            .cloned()
+        else {
+            continue;
+        };
+        let mut ops = old.operands.clone();
+        if ret {
+            ops[0] = Operand::IdRef(v2);
+        }
+        for &k in &params {
+            ops[1 + k] = Operand::IdRef(v2);
+        }
+        let new_ty = match m
+            .types_global_values
+            .iter()
+            .find(|i| i.class.opcode == Op::TypeFunction && i.operands == ops)
+            .and_then(|i| i.result_id)
+        {
+            Some(t) => t,
+            None => {
+                let t = *bound;
+                *bound += 1;
+                let at = m
+                    .types_global_values
+                    .iter()
+                    .position(|i| i.result_id == Some(old_ty))
+                    .map_or(m.types_global_values.len(), |k| k + 1);
+                m.types_global_values
+                    .insert(at, Instruction::new(Op::TypeFunction, None, Some(t), ops));
+                t
+            }
+        };
+        // The callee: its type, parameters and returns.
+        {
+            let f = &mut m.functions[fi];
+            if let Some(d) = f.def.as_mut() {
+                d.operands[1] = Operand::IdRef(new_ty);
+                if ret {
+                    d.result_type = Some(v2);
+                }
+            }
+            let mut entry_casts = Vec::new();
+            for &k in &params {
+                let p2 = *bound;
+                *bound += 1;
+                let prm = &mut f.parameters[k];
+                let old_id = prm.result_id.unwrap_or(0);
+                prm.result_id = Some(p2);
+                prm.result_type = Some(v2);
+                entry_casts.push(Instruction::new(
+                    Op::Bitcast,
+                    Some(u64_),
+                    Some(old_id),
+                    vec![Operand::IdRef(p2)],
+                ));
+                done += 1;
+            }
+            if let Some(b0) = f.blocks.first_mut() {
+                let at = b0
+                    .instructions
+                    .iter()
+                    .position(|i| i.class.opcode != Op::Variable)
+                    .unwrap_or(b0.instructions.len());
+                b0.instructions.splice(at..at, entry_casts);
+            }
+            if ret {
+                for b in &mut f.blocks {
+                    let mut out = Vec::with_capacity(b.instructions.len() + 1);
+                    for mut i in std::mem::take(&mut b.instructions) {
+                        if i.class.opcode == Op::ReturnValue {
+                            let v = i.operands.first().and_then(id).unwrap_or(0);
+                            let c = *bound;
+                            *bound += 1;
+                            out.push(Instruction::new(
+                                Op::Bitcast,
+                                Some(v2),
+                                Some(c),
+                                vec![Operand::IdRef(v)],
+                            ));
+                            i.operands[0] = Operand::IdRef(c);
+                        }
+                        out.push(i);
+                    }
+                    b.instructions = out;
+                }
+                done += 1;
+            }
+        }
+        // The callers: each call's arguments and result. Rewritten block by block (the positions in
+        // `calls` shift as instructions are added, so the calls are found again by callee).
+        // Each call's result: (its vector, whether every reader is a split word).
+        let mut splits: HashMap<Word, (Word, bool)> = HashMap::default();
+        let mut lo_of: HashMap<Word, Word> = HashMap::default();
+        let mut hi_of: HashMap<Word, Word> = HashMap::default();
+        let mut gone_sh: HashSet<Word> = HashSet::default();
+        if ret {
+            for &at in &calls[&fid] {
+                let r = inst_at(m, at).result_id.unwrap_or(0);
+                let r2 = *bound;
+                *bound += 1;
+                let split = split_readers(m, r);
+                if let Some((lo, hi)) = &split {
+                    for &x in lo {
+                        lo_of.insert(x, r2);
+                    }
+                    for (sh, ts) in hi {
+                        gone_sh.insert(*sh);
+                        for &t in ts {
+                            hi_of.insert(t, r2);
+                        }
+                    }
+                }
+                splits.insert(r, (r2, split.is_some()));
+            }
+        }
+        for f in &mut m.functions {
+            for b in &mut f.blocks {
+                let mut out = Vec::with_capacity(b.instructions.len());
+                for mut i in std::mem::take(&mut b.instructions) {
+                    let r = i.result_id.unwrap_or(0);
+                    if let Some(&r2) = lo_of.get(&r) {
+                        out.push(Instruction::new(
+                            Op::CompositeExtract,
+                            Some(u32_),
+                            Some(r),
+                            vec![Operand::IdRef(r2), Operand::LiteralBit32(0)],
+                        ));
+                        continue;
+                    }
+                    if let Some(&r2) = hi_of.get(&r) {
+                        out.push(Instruction::new(
+                            Op::CompositeExtract,
+                            Some(u32_),
+                            Some(r),
+                            vec![Operand::IdRef(r2), Operand::LiteralBit32(1)],
+                        ));
+                        continue;
+                    }
+                    if gone_sh.contains(&r) {
+                        continue;
+                    }
+                    if i.class.opcode != Op::FunctionCall
+                        || i.operands.first().and_then(id) != Some(fid)
+                    {
+                        out.push(i);
+                        continue;
+                    }
+                    for &k in &params {
+                        let arg = i.operands[1 + k].clone();
+                        let a = id(&arg).unwrap_or(0);
+                        let v = match is_pair(a) {
+                            Some(v) => v,
+                            None => {
+                                let c = *bound;
+                                *bound += 1;
+                                out.push(Instruction::new(
+                                    Op::Bitcast,
+                                    Some(v2),
+                                    Some(c),
+                                    vec![arg],
+                                ));
+                                c
+                            }
+                        };
+                        i.operands[1 + k] = Operand::IdRef(v);
+                    }
+                    if let Some(&(r2, split)) = splits.get(&r) {
+                        i.result_id = Some(r2);
+                        i.result_type = Some(v2);
+                        out.push(i);
+                        if !split {
+                            // Other readers: the u64 value again, under its old id.
+                            out.push(Instruction::new(
+                                Op::Bitcast,
+                                Some(u64_),
+                                Some(r),
+                                vec![Operand::IdRef(r2)],
+                            ));
+                        }
+                        continue;
+                    }
+                    out.push(i);
+                }
+                b.instructions = out;
+            }
+        }
+    }
+    done
+}
+
 /// Part of rewrite `n` (decision D205): a 64-bit value assembled from two 32-bit words, `zext(a) |
 /// (zext(b) << 32)` (a register pair read as an address, an f64 or a 64-bit integer), whose shift
 /// nobody else reads, becomes `OpBitcast` of the two-word vector `(a, b)`: 9 words instead of 18 when
@@ -5454,7 +5840,7 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
         }
     }
     // A masked address that is also the base of `base + 4k` words keeps that form (D226's groups).
-    let small = |k: u64| k % 4 == 0 && k <= 12;
+    let small = |k: u64| k.is_multiple_of(4) && k <= 12;
     let bases: HashSet<Word> = adds
         .values()
         .filter(|&&(_, k)| small(k))
@@ -7171,6 +7557,140 @@ mod tests {
             let a = def_of(&f, id(&def_of(&f, t).operands[0]).unwrap());
             assert_eq!(a.result_type, Some(u64t));
         }
+    }
+
+    /// D233, on a module built by hand: `g(u64 x, u64 y, u64 z) -> u64` returns `x + y + z`; `main`
+    /// loads u32 words and a u64 `w`, and calls `g(p_k, q_k, w)` four times with `p_k`, `q_k` packed
+    /// word pairs (`bitcast(uvec2(..))`, each passed once); the results of calls 0, 2 and 3 are read as
+    /// `trunc32(r)` and `trunc32(r >> 32)`, call 1's is stored whole. Then `x`, `y` are `uvec2`
+    /// parameters (the calls pass the vectors), `z` (never a pair) stays u64; the result is a `uvec2`
+    /// (the callee bitcasts its value), the split words are the components of the calls' vectors, call
+    /// 1's result is bitcast back to u64 under its old id. With two calls whose results are stored
+    /// whole, the result stays u64 (4 words at the callee and 4 at each call, nothing saved).
+    #[test]
+    fn pair_signatures_pass_and_return_word_pairs() {
+        let build = |calls: usize, split_any: bool| {
+            let mut b = Builder::new();
+            let t = tys(&mut b);
+            let (u32t, u64t) = (t.u32t, t.u64t);
+            let v2 = b.type_vector(u32t, 2);
+            let gty = b.type_function(u64t, [u64t, u64t, u64t]);
+            let k32 = b.constant_bit64(u64t, 32);
+            let g = b
+                .begin_function(u64t, None, FunctionControl::NONE, gty)
+                .unwrap();
+            let params = [0; 3].map(|_| b.function_parameter(u64t).unwrap());
+            b.begin_block(None).unwrap();
+            let s1 = b.i_add(u64t, None, params[0], params[1]).unwrap();
+            let s2 = b.i_add(u64t, None, s1, params[2]).unwrap();
+            b.ret_value(s2).unwrap();
+            b.end_function().unwrap();
+            b.begin_function(t.void, None, FunctionControl::NONE, t.fnt)
+                .unwrap();
+            b.begin_block(None).unwrap();
+            let wv = b.variable(t.pw, None, StorageClass::Function, None);
+            let uv = b.variable(t.pu, None, StorageClass::Function, None);
+            let w = b.load(u64t, None, wv, None, []).unwrap();
+            // (call, vectors passed, result, (low word, shift, high word) when split)
+            let mut out = Vec::new();
+            for k in 0..calls {
+                let pair = |b: &mut Builder| {
+                    let [lo, hi] = [0; 2].map(|_| b.load(u32t, None, uv, None, []).unwrap());
+                    let v = b.composite_construct(v2, None, [lo, hi]).unwrap();
+                    (v, b.bitcast(u64t, None, v).unwrap())
+                };
+                let (pv, p) = pair(&mut b);
+                let (qv, q) = pair(&mut b);
+                let r = b.function_call(u64t, None, g, [p, q, w]).unwrap();
+                let split = if k == 1 || !split_any {
+                    b.store(wv, r, None, []).unwrap();
+                    None
+                } else {
+                    let lo = b.u_convert(u32t, None, r).unwrap();
+                    let sh = b.shift_right_logical(u64t, None, r, k32).unwrap();
+                    let hi = b.u_convert(u32t, None, sh).unwrap();
+                    b.store(uv, lo, None, []).unwrap();
+                    b.store(uv, hi, None, []).unwrap();
+                    Some((lo, sh, hi))
+                };
+                out.push((r, [pv, qv], split));
+            }
+            b.ret().unwrap();
+            b.end_function().unwrap();
+            let m = b.module();
+            (m, params, s2, w, out, (u32t, u64t, v2))
+        };
+        let (mut m, params, s2, w, calls, (_, u64t, v2)) = build(4, true);
+        let mut bound = m.header.as_ref().unwrap().bound;
+        // x, y and the result.
+        assert_eq!(pair_signatures(&mut m, &mut bound), 3);
+        let callee = &m.functions[0];
+        let ptys: Vec<Option<Word>> = callee.parameters.iter().map(|i| i.result_type).collect();
+        assert_eq!(ptys, [Some(v2), Some(v2), Some(u64t)]);
+        assert_eq!(callee.def.as_ref().unwrap().result_type, Some(v2));
+        let fty = id(&callee.def.as_ref().unwrap().operands[1]).unwrap();
+        let fti = m
+            .types_global_values
+            .iter()
+            .find(|i| i.result_id == Some(fty))
+            .unwrap();
+        assert_eq!(
+            fti.operands,
+            [v2, v2, v2, u64t].map(Operand::IdRef).to_vec()
+        );
+        // The old parameter ids are bitcasts of the new ones at the entry.
+        for (k, &old) in params.iter().enumerate().take(2) {
+            let i = def_of(callee, old);
+            assert_eq!(i.class.opcode, Op::Bitcast);
+            assert_eq!(
+                i.operands,
+                [Operand::IdRef(callee.parameters[k].result_id.unwrap())]
+            );
+        }
+        let ret = insts(callee)
+            .find(|i| i.class.opcode == Op::ReturnValue)
+            .unwrap();
+        let rv = def_of(callee, id(&ret.operands[0]).unwrap());
+        assert_eq!(
+            (rv.class.opcode, rv.result_type, rv.operands.clone()),
+            (Op::Bitcast, Some(v2), vec![Operand::IdRef(s2)])
+        );
+        let main = &m.functions[1];
+        let sites: Vec<&Instruction> = insts(main)
+            .filter(|i| i.class.opcode == Op::FunctionCall)
+            .collect();
+        for (site, (r, [pv, qv], split)) in sites.iter().zip(&calls) {
+            assert_eq!(site.operands[1..], [*pv, *qv, w].map(Operand::IdRef));
+            assert_eq!(site.result_type, Some(v2));
+            let c = site.result_id.unwrap();
+            match split {
+                Some((lo, sh, hi)) => {
+                    for (word, k) in [(*lo, 0), (*hi, 1)] {
+                        let i = def_of(main, word);
+                        assert_eq!(
+                            (i.class.opcode, i.operands.clone()),
+                            (
+                                Op::CompositeExtract,
+                                vec![Operand::IdRef(c), Operand::LiteralBit32(k)]
+                            )
+                        );
+                    }
+                    assert!(insts(main).all(|i| i.result_id != Some(*sh)));
+                }
+                None => {
+                    let back = def_of(main, *r);
+                    assert_eq!(
+                        (back.class.opcode, back.result_type, back.operands.clone()),
+                        (Op::Bitcast, Some(u64t), vec![Operand::IdRef(c)])
+                    );
+                }
+            }
+        }
+        // Two calls, their results stored: the parameters only.
+        let (mut m, _, _, _, _, (_, u64t, _)) = build(2, false);
+        let mut bound = m.header.as_ref().unwrap().bound;
+        assert_eq!(pair_signatures(&mut m, &mut bound), 2);
+        assert_eq!(m.functions[0].def.as_ref().unwrap().result_type, Some(u64t));
     }
 
     /// Rewrite `n`'s bit tests and pairs (D205), and its stores of the value held:
