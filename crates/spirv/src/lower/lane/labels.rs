@@ -128,17 +128,25 @@ impl Cx<'_> {
     /// Every wave's label copy in the private array `copy` becomes `vals[w]` (one u32 per wave of the
     /// workgroup; the components past the last wave END).
     pub(crate) fn lane_set_copies(&mut self, copy: Word, vals: &[Word]) -> R<()> {
-        let (width, groups) = copy_layout(self.lm().waves);
-        let endc = self.c32(super::super::structured::END);
+        let (_, groups) = copy_layout(self.lm().waves);
         for g in 0..groups {
-            let (l, p) = self.copy_group(copy, g)?;
-            let parts: Vec<Word> = (g * width..(g + 1) * width)
-                .map(|w| vals.get(w as usize).copied().unwrap_or(endc))
-                .collect();
-            let v = self.b.composite_construct(l.u, None, parts)?;
+            let (_, p, v) = self.copy_group_of(copy, g, vals)?;
             self.store(p, v)?;
         }
         Ok(())
+    }
+
+    /// Group `g` of the label copies (its shape and pointer) and the vector of its waves' values in
+    /// `vals` (one u32 per wave; END past the last wave).
+    fn copy_group_of(&mut self, copy: Word, g: u32, vals: &[Word]) -> R<(Lanes, Word, Word)> {
+        let (width, _) = copy_layout(self.lm().waves);
+        let endc = self.c32(super::super::structured::END);
+        let (l, p) = self.copy_group(copy, g)?;
+        let parts: Vec<Word> = (g * width..(g + 1) * width)
+            .map(|w| vals.get(w as usize).copied().unwrap_or(endc))
+            .collect();
+        let v = self.b.composite_construct(l.u, None, parts)?;
+        Ok((l, p, v))
     }
 
     /// Whether `f` holds for some (`any`) or every label copy the invocation keeps ([`Self::lane_copies`]):
@@ -361,14 +369,9 @@ impl Cx<'_> {
             })?;
             return Ok(true);
         }
-        let (width, groups) = copy_layout(waves);
-        let endc = self.c32(super::super::structured::END);
+        let (_, groups) = copy_layout(waves);
         for g in 0..groups {
-            let (l, p) = self.copy_group(copy, g)?;
-            let parts: Vec<Word> = (g * width..(g + 1) * width)
-                .map(|w| tos.get(w as usize).copied().unwrap_or(endc))
-                .collect();
-            let to = self.b.composite_construct(l.u, None, parts)?;
+            let (l, p, to) = self.copy_group_of(copy, g, &tos)?;
             let v = self.b.load(l.u, None, p, None, [])?;
             let nc = self.lanes_const(l, n);
             let was = self.b.i_equal(l.b, None, v, nc)?;
