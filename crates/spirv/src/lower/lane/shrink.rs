@@ -5097,28 +5097,40 @@ fn pair_signatures(m: &mut Module, bound: &mut Word) -> usize {
         return 0;
     };
     let consts = constants(m);
-    // Every definition in the module's functions: id -> (opcode, type, id operands).
-    let mut def: HashMap<Word, (Op, Option<Word>, Vec<Word>)> = HashMap::default();
-    let mut uses: HashMap<Word, Vec<(usize, usize, usize)>> = HashMap::default();
-    for (fi, f) in m.functions.iter().enumerate() {
-        for (bi, b) in f.blocks.iter().enumerate() {
-            for (ii, i) in b.instructions.iter().enumerate() {
-                for x in i.operands.iter().filter_map(id) {
-                    uses.entry(x).or_default().push((fi, bi, ii));
-                }
-                if let Some(r) = i.result_id {
-                    def.insert(
-                        r,
-                        (
-                            i.class.opcode,
-                            i.result_type,
-                            i.operands.iter().filter_map(id).collect(),
-                        ),
-                    );
+    // Every definition in the module's functions (id -> (opcode, type, id operands)), the places that
+    // read each id and the calls of each function ((function, block, instruction) indices, valid until
+    // the module changes: taken again for each function rewritten).
+    type Places = HashMap<Word, Vec<(usize, usize, usize)>>;
+    let index = |m: &Module| {
+        let mut def: HashMap<Word, (Op, Option<Word>, Vec<Word>)> = HashMap::default();
+        let (mut uses, mut calls): (Places, Places) = Default::default();
+        for (fi, f) in m.functions.iter().enumerate() {
+            for (bi, b) in f.blocks.iter().enumerate() {
+                for (ii, i) in b.instructions.iter().enumerate() {
+                    for x in i.operands.iter().filter_map(id) {
+                        uses.entry(x).or_default().push((fi, bi, ii));
+                    }
+                    if i.class.opcode == Op::FunctionCall {
+                        if let Some(callee) = i.operands.first().and_then(id) {
+                            calls.entry(callee).or_default().push((fi, bi, ii));
+                        }
+                    }
+                    if let Some(r) = i.result_id {
+                        def.insert(
+                            r,
+                            (
+                                i.class.opcode,
+                                i.result_type,
+                                i.operands.iter().filter_map(id).collect(),
+                            ),
+                        );
+                    }
                 }
             }
         }
-    }
+        (def, uses, calls)
+    };
+    let (def, uses, calls) = index(m);
     // The two-word vector type, where the module has one (D205's pairs are built in it).
     let pair_ty = m
         .types_global_values
@@ -5144,7 +5156,7 @@ fn pair_signatures(m: &mut Module, bound: &mut Word) -> usize {
     // The split readers of a call result `r`: (`trunc32(r)` ids, `r >> 32` ids with only `trunc32`
     // readers, and those truncations), or None when some reader is anything else.
     type Split = (Vec<Word>, Vec<(Word, Vec<Word>)>);
-    let split_readers = |m: &Module, r: Word| -> Option<Split> {
+    let split_readers = |m: &Module, uses: &Places, r: Word| -> Option<Split> {
         let (mut lo, mut hi) = (Vec::new(), Vec::new());
         for &at in uses.get(&r).map(|v| v.as_slice()).unwrap_or(&[]) {
             let i = inst_at(m, at);
@@ -5168,19 +5180,6 @@ fn pair_signatures(m: &mut Module, bound: &mut Word) -> usize {
         }
         Some((lo, hi))
     };
-    // Call sites of each function: (caller index, block, instruction).
-    let mut calls: HashMap<Word, Vec<(usize, usize, usize)>> = HashMap::default();
-    for (fi, f) in m.functions.iter().enumerate() {
-        for (bi, b) in f.blocks.iter().enumerate() {
-            for (ii, i) in b.instructions.iter().enumerate() {
-                if i.class.opcode == Op::FunctionCall {
-                    if let Some(callee) = i.operands.first().and_then(id) {
-                        calls.entry(callee).or_default().push((fi, bi, ii));
-                    }
-                }
-            }
-        }
-    }
     // Per callee: the parameters to rewrite, and whether its result is.
     let mut plan: Vec<(usize, Vec<usize>, bool)> = Vec::new();
     for (fi, f) in m.functions.iter().enumerate() {
@@ -5225,7 +5224,7 @@ fn pair_signatures(m: &mut Module, bound: &mut Word) -> usize {
             let mut gain: i64 = -4 * n_ret;
             for &at in sites {
                 let r = inst_at(m, at).result_id.unwrap_or(0);
-                gain += match split_readers(m, r) {
+                gain += match split_readers(m, &uses, r) {
                     // A truncation (4 words) becomes an extract (5); a shift (5) goes with its
                     // truncations becoming extracts.
                     Some((lo, hi)) => {
@@ -5358,11 +5357,13 @@ fn pair_signatures(m: &mut Module, bound: &mut Word) -> usize {
         let mut hi_of: HashMap<Word, Word> = HashMap::default();
         let mut gone_sh: HashSet<Word> = HashSet::default();
         if ret {
-            for &at in &calls[&fid] {
+            // The places as the rewrites of the functions before this one left them.
+            let (_, uses, calls) = index(m);
+            for &at in calls.get(&fid).map(|v| v.as_slice()).unwrap_or(&[]) {
                 let r = inst_at(m, at).result_id.unwrap_or(0);
                 let r2 = *bound;
                 *bound += 1;
-                let split = split_readers(m, r);
+                let split = split_readers(m, &uses, r);
                 if let Some((lo, hi)) = &split {
                     for &x in lo {
                         lo_of.insert(x, r2);
@@ -7691,6 +7692,87 @@ mod tests {
         let mut bound = m.header.as_ref().unwrap().bound;
         assert_eq!(pair_signatures(&mut m, &mut bound), 2);
         assert_eq!(m.functions[0].def.as_ref().unwrap().result_type, Some(u64t));
+    }
+
+    /// D233 with two functions whose calls share blocks: `g(u64, u64) -> u64` and `h(u64) -> u64`,
+    /// called alternately three times each in one block with fresh pairs, every result split into its
+    /// words. Both functions' parameters and results are rewritten, and every split word reads its own
+    /// call's vector: the second function's calls are found where the first one's rewrite moved them.
+    #[test]
+    fn pair_signatures_rewrites_several_functions_called_in_one_block() {
+        let mut b = Builder::new();
+        let t = tys(&mut b);
+        let (u32t, u64t) = (t.u32t, t.u64t);
+        let v2 = b.type_vector(u32t, 2);
+        let k32 = b.constant_bit64(u64t, 32);
+        let gty = b.type_function(u64t, [u64t, u64t]);
+        let g = b
+            .begin_function(u64t, None, FunctionControl::NONE, gty)
+            .unwrap();
+        let [x, y] = [0; 2].map(|_| b.function_parameter(u64t).unwrap());
+        b.begin_block(None).unwrap();
+        let sum = b.i_add(u64t, None, x, y).unwrap();
+        b.ret_value(sum).unwrap();
+        b.end_function().unwrap();
+        let hty = b.type_function(u64t, [u64t]);
+        let h = b
+            .begin_function(u64t, None, FunctionControl::NONE, hty)
+            .unwrap();
+        let z = b.function_parameter(u64t).unwrap();
+        b.begin_block(None).unwrap();
+        let twice = b.i_add(u64t, None, z, z).unwrap();
+        b.ret_value(twice).unwrap();
+        b.end_function().unwrap();
+        b.begin_function(t.void, None, FunctionControl::NONE, t.fnt)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        let uv = b.variable(t.pu, None, StorageClass::Function, None);
+        let pair = |b: &mut Builder| {
+            let [lo, hi] = [0; 2].map(|_| b.load(u32t, None, uv, None, []).unwrap());
+            let v = b.composite_construct(v2, None, [lo, hi]).unwrap();
+            b.bitcast(u64t, None, v).unwrap()
+        };
+        let split = |b: &mut Builder, r: Word| -> [Word; 2] {
+            let lo = b.u_convert(u32t, None, r).unwrap();
+            let sh = b.shift_right_logical(u64t, None, r, k32).unwrap();
+            let hi = b.u_convert(u32t, None, sh).unwrap();
+            b.store(uv, lo, None, []).unwrap();
+            b.store(uv, hi, None, []).unwrap();
+            [lo, hi]
+        };
+        let mut words = Vec::new();
+        for _ in 0..3 {
+            let (p, q) = (pair(&mut b), pair(&mut b));
+            let r = b.function_call(u64t, None, g, [p, q]).unwrap();
+            words.push(split(&mut b, r));
+            let p = pair(&mut b);
+            let r = b.function_call(u64t, None, h, [p]).unwrap();
+            words.push(split(&mut b, r));
+        }
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        let mut m = b.module();
+        let mut bound = m.header.as_ref().unwrap().bound;
+        assert_eq!(pair_signatures(&mut m, &mut bound), 5);
+        for f in &m.functions[..2] {
+            assert_eq!(f.def.as_ref().unwrap().result_type, Some(v2));
+            assert!(f.parameters.iter().all(|p| p.result_type == Some(v2)));
+        }
+        let main = &m.functions[2];
+        let sites: Vec<&Instruction> = insts(main)
+            .filter(|i| i.class.opcode == Op::FunctionCall)
+            .collect();
+        assert_eq!(sites.len(), 6);
+        for (site, [lo, hi]) in sites.iter().zip(&words) {
+            assert_eq!(site.result_type, Some(v2));
+            let c = site.result_id.unwrap();
+            for (w, k) in [(*lo, 0), (*hi, 1)] {
+                assert_eq!(
+                    def_of(main, w).operands,
+                    [Operand::IdRef(c), Operand::LiteralBit32(k)]
+                );
+            }
+        }
     }
 
     /// Rewrite `n`'s bit tests and pairs (D205), and its stores of the value held:
