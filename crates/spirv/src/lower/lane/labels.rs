@@ -25,7 +25,7 @@ use super::super::{Cx, LowerError, R};
 /// The tag of a paused wave's label copy (its resume number added); structured numbers stay below it.
 pub(crate) const PAUSED: u32 = 0x8000_0000;
 
-/// The layout of the label copies (decision D230's sibling D231): `(width, groups)`, wave `w`'s copy being
+/// The layout of the label copies (decision D231): `(width, groups)`, wave `w`'s copy being
 /// component `w % width` of vector `w / width` of one private array of `groups` u32 vectors (`width` 2 for
 /// two waves, else 4). The components past the last wave hold END, which no operation on the copies
 /// tells from an ended wave's: never in a structured range, never a block's number, above every resume
@@ -42,6 +42,17 @@ pub(crate) struct Lanes {
     pub(crate) n: u32,
     pub(crate) u: Word,
     pub(crate) b: Word,
+}
+
+impl Lanes {
+    /// One u32 copy.
+    pub(crate) fn scalar(t: &super::super::T) -> Lanes {
+        Lanes {
+            n: 1,
+            u: t.u32,
+            b: t.bool,
+        }
+    }
 }
 
 impl Cx<'_> {
@@ -160,15 +171,7 @@ impl Cx<'_> {
         let t = self.t;
         if self.lane_copies() == 1 {
             let l = self.load_u32(self.lm().copy0)?;
-            return f(
-                self,
-                l,
-                Lanes {
-                    n: 1,
-                    u: t.u32,
-                    b: t.bool,
-                },
-            );
+            return f(self, l, Lanes::scalar(&t));
         }
         let (_, groups) = copy_layout(self.lm().waves);
         let mut acc = if any { self.cfalse() } else { self.ctrue() };
@@ -226,15 +229,7 @@ impl Cx<'_> {
         if self.lane_copies() == 1 {
             let p = self.lm().copy0;
             let l = self.load_u32(p)?;
-            let x = f(
-                self,
-                l,
-                Lanes {
-                    n: 1,
-                    u: t.u32,
-                    b: t.bool,
-                },
-            )?;
+            let x = f(self, l, Lanes::scalar(&t))?;
             return self.store(p, x);
         }
         let (_, groups) = copy_layout(self.lm().waves);

@@ -1167,11 +1167,7 @@ impl Cx<'_> {
     /// any wave's published label lies in the range; with one wave, the label itself.
     pub(crate) fn lane_vote(&mut self, lo: u32, hi: u32) -> R<Word> {
         let t = self.t;
-        let scalar = labels::Lanes {
-            n: 1,
-            u: t.u32,
-            b: t.bool,
-        };
+        let scalar = labels::Lanes::scalar(&t);
         let Some((_, _, _, copy)) = self.lm().labels.filter(|_| !self.lm().local) else {
             let l = self.load_u32(self.label)?;
             return self.lanes_in(scalar, l, lo, hi);
