@@ -515,3 +515,64 @@ fn tail_duplicated_ifs_without_votes_bit_exact() {
         lane::run_fixture_both(manifest, "wave", &want);
     }
 }
+
+/// fixtures/lane/vcc_branch.s (and its wave64 twin) from the ISA's definitions: `grid` work-items in
+/// workgroups of `wg`, waves of `ws` lanes. `v_cmp_*_e32 vcc` sets the bits of the wave's active lanes
+/// (the work-items) whose comparison holds and clears the others; `s_cbranch_vccz` / `s_cbranch_vccnz`
+/// jump when VCC is / is not 0, for the whole wave.
+fn vcc_branch(grid: u32, wg: u32, ws: u32) -> Vec<u32> {
+    let mut out = vec![0u32; 4 * grid as usize];
+    for g_wg in 0..grid.div_ceil(wg) {
+        let items = lane::items(grid, wg, g_wg);
+        for w in 0..items.div_ceil(ws) {
+            let gids: Vec<u32> = (0..(items - w * ws).min(ws))
+                .map(|l| g_wg * wg + w * ws + l)
+                .collect();
+            let h = |g: u32| g.wrapping_mul(0x2545_f491);
+            let wave = |g: u32| g / ws;
+            let t = |g: u32| if wave(g) & 3 != 0 { h(g) & 7 } else { 0 };
+            let u = |g: u32| if wave(g) & 4 != 0 { (h(g) >> 3) & 7 } else { 0 };
+            let a = gids.iter().any(|&g| t(g) != 0);
+            let m = gids.iter().map(|&g| t(g)).max().unwrap_or(0).max(1);
+            let c = gids.iter().any(|&g| u(g) > 5);
+            for &g in &gids {
+                out[4 * g as usize..4 * g as usize + 4].copy_from_slice(&[
+                    if a { g ^ 0x1111_0000 } else { 0xdead_0000 },
+                    m * (m + 1) / 2,
+                    g ^ if c { 0x4444_0000 } else { 0x3333_0000 },
+                    m,
+                ]);
+            }
+        }
+    }
+    out
+}
+
+/// Branches on VCC take every wave's label from the exchange that makes VCC whole at the branch (L23 for
+/// VCC, D234): an `s_cbranch_vccz` over a block, a loop whose back edge is `s_cbranch_vccnz` (the waves of
+/// one workgroup loop different numbers of times) and an `s_cbranch_vccnz` if/else, in three and five waves
+/// of wave32 and three of wave64, with a partial and an empty wave. Bit-exact host vs lavapipe in both
+/// mappings against the ISA's values (the rule's decision on such a block:
+/// `crates/spirv/src/lower/lane/plan.rs::l23_vcc_branch_labels_come_from_its_own_exchange`).
+#[test]
+fn vcc_branch_labels_from_the_exchange_bit_exact() {
+    for (manifest, grid, wg, ws) in [
+        ("vcc_branch_partial.toml", 328, 96, 32),
+        ("vcc_branch_5w.toml", 616, 160, 32),
+        ("vcc_branch_w64_partial.toml", 872, 192, 64),
+    ] {
+        let want = vcc_branch(grid, wg, ws);
+        let waves: Vec<&[u32]> = want.chunks(4 * ws as usize).collect();
+        // Both ways of A and of C, and waves of one workgroup that loop different numbers of times.
+        assert!(waves.iter().any(|w| w[0] == 0xdead_0000));
+        assert!(waves.iter().any(|w| w[0] != 0xdead_0000));
+        assert!(waves.iter().any(|w| w[2] >> 16 == 0x4444));
+        assert!(waves.iter().any(|w| w[2] >> 16 == 0x3333));
+        let per_wg = (wg / ws) as usize;
+        assert!(waves
+            .chunks(per_wg)
+            .any(|ws| ws.iter().any(|w| w[3] != ws[0][3])));
+        lane::run_fixture_both(manifest, "lane", &want);
+        lane::run_fixture_both(manifest, "wave", &want);
+    }
+}

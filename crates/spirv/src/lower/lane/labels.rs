@@ -17,7 +17,7 @@
 //! ([`Cx::lane_exec_labels`]).
 
 use rdna2spv_ir::cfg::ends_with_barrier;
-use rdna2spv_ir::{Handle, Node, Terminator, Ty, EXEC_LO};
+use rdna2spv_ir::{Handle, Node, Terminator, Ty};
 use spirv::Word;
 
 use super::super::{Cx, LowerError, R};
@@ -270,31 +270,37 @@ impl Cx<'_> {
     /// `s_cbranch_execz/execnz` that is neither a lane-local exit nor a vote-free skip, whose last
     /// instruction materialises EXEC (an exchange of its own bits), reads it in the compare and writes no
     /// EXEC word after it.
-    pub(crate) fn lane_exec_labels_of(&self, bi: usize, bp: &super::masks::BlockPlan) -> bool {
-        if self.exit_pattern(bi).is_none()
-            || self.lane_exit(bi)
-            || self.lane_fallthrough(bi).is_some()
-        {
-            return false;
+    ///
+    /// The same for `s_cbranch_vccz/vccnz` whose VCC is materialised at the branch (decision D234):
+    /// returns the unit whose ballot words decide (`EXEC_LO` or `VCC_LO`), or None.
+    pub(crate) fn lane_exec_labels_of(
+        &self,
+        bi: usize,
+        bp: &super::masks::BlockPlan,
+    ) -> Option<u32> {
+        let (reg, _, _) = self.mask_branch(bi)?;
+        if self.lane_exit(bi) || self.lane_fallthrough(bi).is_some() {
+            return None;
         }
         let blk = &self.p.blocks[Handle::from_index(bi)];
         let (Some(last), Terminator::Branch { cond, .. }) = (blk.insts.last(), blk.terminator)
         else {
-            return false;
+            return None;
         };
         let Node::IntCmp { a, .. } = self.p.nodes[cond] else {
-            return false;
+            return None;
         };
-        let exec_unit = 1u128 << EXEC_LO;
+        let unit = 1u128 << reg;
         let exchanged = bp
             .pre
             .get(&(last.nodes.start as usize))
-            .is_some_and(|&u| u & exec_unit != 0);
-        let writes_exec = last.nodes.clone().any(|i| {
+            .is_some_and(|&u| u & unit != 0);
+        let writes_mask = last.nodes.clone().any(|i| {
             matches!(self.p.nodes[Handle::from_index(i as usize)],
-                Node::WriteSgpr { reg, .. } if (EXEC_LO - 1..=EXEC_LO + 1).contains(&reg))
+                Node::WriteSgpr { reg: w, .. } if (reg - 1..=reg + 1).contains(&w))
         });
-        exchanged && last.nodes.contains(&(a.index() as u32)) && !writes_exec
+        (exchanged && last.nodes.contains(&(a.index() as u32)) && !writes_mask)
+            .then_some(reg as u32)
     }
 
     pub(crate) fn lane_exec_labels(&mut self, bi: usize, n: u32, number: &[u32]) -> R<bool> {
@@ -303,12 +309,15 @@ impl Cx<'_> {
         };
         let m = self.lm.as_ref().expect("lane mapping");
         // The plan's decision (D177, [`Self::lane_exec_labels_of`]).
-        if m.local || !self.lane_plan().exec_labels[bi] {
+        let Some(unit) = self.lane_plan().exec_labels[bi].filter(|_| !m.local) else {
             return Ok(false);
-        }
-        let Some((stay, leave)) = self.exit_pattern(bi) else {
+        };
+        let Some((_, stay, leave)) = self
+            .mask_branch(bi)
+            .filter(|&(reg, _, _)| reg as u32 == unit)
+        else {
             return Err(LowerError::Build(
-                "L23 planned for a block without an EXEC branch".into(),
+                "L23 planned for a block without its EXEC/VCC branch".into(),
             ));
         };
         let (stay, leave) = (number[stay], number[leave]);
@@ -325,13 +334,15 @@ impl Cx<'_> {
             ));
         };
         // The exchange the plan put in the branch's own instruction.
-        let base0 = match m.masks.exec_words {
-            Some((start, base0)) if start == last.nodes.start as usize => base0,
-            _ => {
-                return Err(LowerError::Build(
-                    "L23 planned but EXEC was not exchanged at the branch".into(),
-                ))
-            }
+        let Some(&(_, _, base0)) = m
+            .masks
+            .branch_words
+            .iter()
+            .find(|&&(u, start, _)| u == unit && start == last.nodes.start as usize)
+        else {
+            return Err(LowerError::Build(
+                "L23 planned but EXEC/VCC was not exchanged at the branch".into(),
+            ));
         };
         let words = if self.ty(a.index()) == Ty::B64 {
             self.ws / 32

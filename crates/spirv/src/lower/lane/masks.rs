@@ -105,9 +105,9 @@ pub(crate) struct MaskPlan {
     block: BlockPlan,
     /// The lane's own bit (bool) of the current instruction's own nodes.
     pub(crate) bits: HashMap<usize, Word>,
-    /// The latest materialisation of EXEC in the current block: the first node of its instruction and
-    /// the word index of wave 0's ballot words of its exchange (D136).
-    pub(crate) exec_words: Option<(usize, Word)>,
+    /// The latest materialisation of EXEC and of VCC in the current block, by unit: the first node of
+    /// its instruction and the word index of wave 0's ballot words of its exchange (D136, D234).
+    pub(crate) branch_words: Vec<(u32, usize, Word)>,
     /// By block: [`Cx::mask_sim`]'s result for the entry it was last run with under the current `dead`,
     /// `tracked` and `fall` (set by the dataflow, which clears it when it recomputes those): the plan
     /// reuses it instead of simulating each block again (issue 31, D204).
@@ -1415,7 +1415,7 @@ impl Cx<'_> {
         let m = self.masks_mut();
         m.block = plan;
         m.bits.clear();
-        m.exec_words = None;
+        m.branch_words.clear();
     }
 
     /// Before an instruction (first node `start`): materialises the stale units it reads whole, unless
@@ -1462,7 +1462,8 @@ impl Cx<'_> {
     }
 
     /// Unit `u`'s full value `full` (u64, from an exchange whose wave-0 ballot words start at word
-    /// `base0`) written back to its SGPR words (under `on`); EXEC's ballot words are remembered (D136).
+    /// `base0`) written back to its SGPR words (under `on`); EXEC's and VCC's ballot words are
+    /// remembered (D136, D234).
     pub(crate) fn mask_write_back(
         &mut self,
         start: usize,
@@ -1470,9 +1471,11 @@ impl Cx<'_> {
         full: Word,
         base0: Option<Word>,
     ) -> R<()> {
-        if u == EXEC_LO as u32 {
-            // Every wave's EXEC at this instruction, in the exchange's ballot words (D136).
-            self.masks_mut().exec_words = base0.map(|b| (start, b));
+        if u == EXEC_LO as u32 || u == VCC_LO as u32 {
+            // Every wave's EXEC (VCC) at this instruction, in the exchange's ballot words (D136, D234).
+            let bw = &mut self.masks_mut().branch_words;
+            bw.retain(|&(v, _, _)| v != u);
+            bw.extend(base0.map(|b| (u, start, b)));
         }
         let t = self.t;
         let words = if self.ws == 32 {

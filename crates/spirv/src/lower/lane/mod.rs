@@ -402,7 +402,7 @@ impl Cx<'_> {
             (
                 plan.slots,
                 plan.ballots,
-                plan.exec_labels.iter().any(|&b| b),
+                plan.exec_labels.iter().any(|b| b.is_some()),
             )
         };
         let wpw = ws / 32;

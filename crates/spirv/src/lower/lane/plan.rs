@@ -82,9 +82,10 @@ pub struct LanePlan {
     pub(crate) local_loops: Vec<LocalLoop>,
     /// L4: blocks whose conditional branch publishes the labels (several waves).
     pub(crate) publishes: Vec<bool>,
-    /// L23: blocks whose EXEC branch takes every wave's label from the ballot words of the exchange
-    /// that materialises EXEC in its own instruction (several waves), instead of publishing.
-    pub(crate) exec_labels: Vec<bool>,
+    /// L23: blocks whose EXEC branch (or VCC branch, D234) takes every wave's label from the ballot
+    /// words of the exchange that materialises that mask in its own instruction (several waves), instead
+    /// of publishing: the mask unit (first SGPR: `EXEC_LO` or `VCC_LO`).
+    pub(crate) exec_labels: Vec<Option<u32>>,
     /// L2/L3: the capture nodes (ballot, readlane, readfirstlane of a lane value) exchanged through
     /// workgroup memory (not dropped, not kept as own bits), and whether any node accesses LDS.
     pub(crate) captured: Vec<usize>,
@@ -204,11 +205,15 @@ impl Cx<'_> {
         let blocks: Vec<masks::BlockPlan> = (0..nb).map(|b| self.lane_block_plan(b)).collect();
         let exec_labels = (0..nb)
             .map(|b| {
-                waves > 1
+                if waves > 1
                     && !local_loops
                         .iter()
                         .any(|l: &LocalLoop| (l.lo..l.hi).contains(&s.number[b]))
-                    && self.lane_exec_labels_of(b, &blocks[b])
+                {
+                    self.lane_exec_labels_of(b, &blocks[b])
+                } else {
+                    None
+                }
             })
             .collect();
         let mut captured = Vec::new();
@@ -684,7 +689,7 @@ impl LanePlan {
                 1 + u32::from(self.waves > 1 && !self.static_resume)
             },
             publications: (0..nb)
-                .filter(|&b| reachable(b) && self.publishes[b] && !self.exec_labels[b])
+                .filter(|&b| reachable(b) && self.publishes[b] && self.exec_labels[b].is_none())
                 .count() as u32,
             meetings: self
                 .meets
@@ -953,10 +958,11 @@ impl fmt::Display for LanePlan {
                     "  L15 lane-local loop exit: each lane leaves on its own EXEC bit"
                 )?;
             }
-            if self.exec_labels[b] {
+            if let Some(u) = self.exec_labels[b] {
+                let mask = if u == VCC_LO as u32 { "VCC" } else { "EXEC" };
                 writeln!(
                     f,
-                    "  L23 labels from the EXEC exchange's ballot words (no publication)"
+                    "  L23 labels from the {mask} exchange's ballot words (no publication)"
                 )?;
             } else if self.publishes.get(b).copied().unwrap_or(false) {
                 writeln!(f, "  L4 label publication after the branch (one barrier)")?;
@@ -1837,7 +1843,7 @@ mod tests {
     fn l23_exec_branch_labels_come_from_its_own_exchange() {
         let q = plan(&execz_over_store(true), 64);
         assert_eq!(q.masks.fall_target(0), None, "not a vote-free skip");
-        assert!(q.exec_labels[0]);
+        assert_eq!(q.exec_labels[0], Some(EXEC_LO as u32));
         let text = q.to_string();
         assert!(
             text.contains("L23 labels from the EXEC exchange's ballot words"),
@@ -1845,11 +1851,82 @@ mod tests {
         );
         // EXEC whole at the branch (no v_cmpx): nothing is exchanged there, the labels are published.
         let q = plan(&execz_over_store(false), 64);
-        assert!(!q.exec_labels[0]);
+        assert!(q.exec_labels[0].is_none());
         assert!(q.publishes[0]);
         // One wave: no labels to share.
         let q = plan(&execz_over_store(true), 32);
-        assert!(!q.exec_labels[0]);
+        assert!(q.exec_labels[0].is_none());
+    }
+
+    /// Two waves sharing LDS: b0 writes VCC (with `vopc`, a `v_cmp` whose result stays own bits; else
+    /// a copy of s2, whole) and ends with `s_cbranch_vccz` over b1, which stores to global memory.
+    fn vccz_over_store(vopc: bool) -> Program {
+        let mut b = B::new(32);
+        b.lds_store();
+        if vopc {
+            let a = b.v(0);
+            let k = b.c32(64);
+            let c = b.cmp(IntCmp::LtU, a, k);
+            let bal = b.n(Node::Ballot { cond: c });
+            let t = b.n(Node::Unary {
+                op: UnOp::Trunc,
+                ty: Ty::B32,
+                a: bal,
+            });
+            b.write_s(VCC_LO, t);
+            b.end("v_cmp_gt_u32_e32 vcc_lo, 64, v0");
+        } else {
+            let s = b.s(2);
+            b.write_s(VCC_LO, s);
+            b.end("s_mov_b32 vcc_lo, s2");
+        }
+        let e = b.s(VCC_LO);
+        let z = b.c32(0);
+        let c = b.cmp(IntCmp::Eq, e, z);
+        b.end("s_cbranch_vccz");
+        b.block(Terminator::Branch {
+            cond: c,
+            taken: bh(2),
+            not_taken: bh(1),
+        });
+        let a = b.s(0);
+        let a = b.n(Node::Unary {
+            op: UnOp::ZExt,
+            ty: Ty::B64,
+            a,
+        });
+        let x = b.s(1);
+        b.n(Node::Store {
+            space: Space::Global,
+            access: Access::B32,
+            addr: a,
+            offset: 0,
+            value: x,
+        });
+        b.end("s_store_dword s1, s[0:1]");
+        b.block(Terminator::Jump(bh(2)));
+        b.vmov();
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    #[test]
+    fn l23_vcc_branch_labels_come_from_its_own_exchange() {
+        let q = plan(&vccz_over_store(true), 64);
+        assert_eq!(q.exec_labels[0], Some(VCC_LO as u32));
+        let text = q.to_string();
+        assert!(
+            text.contains("L23 labels from the VCC exchange's ballot words"),
+            "{text}"
+        );
+        assert!(!text.contains("L4 label publication"), "{text}");
+        // VCC whole at the branch (a scalar copy): nothing is exchanged there, the labels are published.
+        let q = plan(&vccz_over_store(false), 64);
+        assert!(q.exec_labels[0].is_none());
+        assert!(q.publishes[0]);
+        // One wave: no labels to share.
+        let q = plan(&vccz_over_store(true), 32);
+        assert!(q.exec_labels[0].is_none());
     }
 
     /// Two cross-lane reads (`v_mov_b32_dpp`-like: lane 3's value of a VGPR into another VGPR), with

@@ -25,7 +25,7 @@ use crate::hash::{HashMap, HashSet};
 use std::collections::BTreeMap;
 
 use rdna2spv_ir::cfg::{Item, Loop, LoopKind};
-use rdna2spv_ir::{Handle, IntCmp, IntOp, Node, Space, Terminator, Ty, UnOp, EXEC_LO};
+use rdna2spv_ir::{Handle, IntCmp, IntOp, Node, Space, Terminator, Ty, UnOp, EXEC_LO, VCC_LO};
 use spirv::Word;
 
 use super::super::super::{Cx, Kind, LowerError, R};
@@ -116,6 +116,15 @@ impl Cx<'_> {
     /// The (stay, leave) targets of block `bi` when it ends with the lifted `s_cbranch_execnz` (`EXEC !=
     /// 0`: stay = taken) or `s_cbranch_execz` (`EXEC == 0`: stay = not taken), as block indices.
     pub(in super::super) fn exit_pattern(&self, bi: usize) -> Option<(usize, usize)> {
+        self.mask_branch(bi)
+            .filter(|&(reg, _, _)| reg == EXEC_LO)
+            .map(|(_, stay, leave)| (stay, leave))
+    }
+
+    /// The mask register (`EXEC_LO` or `VCC_LO`) and the (stay, leave) targets of block `bi` when it ends
+    /// with the lifted `s_cbranch_execnz/vccnz` (`mask != 0`: stay = taken) or `s_cbranch_execz/vccz`
+    /// (`mask == 0`: stay = not taken).
+    pub(in super::super) fn mask_branch(&self, bi: usize) -> Option<(u16, usize, usize)> {
         let Terminator::Branch {
             cond,
             taken,
@@ -127,14 +136,17 @@ impl Cx<'_> {
         let Node::IntCmp { op, a, b, .. } = *self.node(cond.index()) else {
             return None;
         };
-        if !matches!(*self.node(a.index()), Node::ReadSgpr { reg, .. } if reg == EXEC_LO)
+        let Node::ReadSgpr { reg, .. } = *self.node(a.index()) else {
+            return None;
+        };
+        if !(reg == EXEC_LO || reg == VCC_LO)
             || !matches!(*self.node(b.index()), Node::Const { bits: 0, .. })
         {
             return None;
         }
         match op {
-            IntCmp::Ne => Some((taken.index(), not_taken.index())),
-            IntCmp::Eq => Some((not_taken.index(), taken.index())),
+            IntCmp::Ne => Some((reg, taken.index(), not_taken.index())),
+            IntCmp::Eq => Some((reg, not_taken.index(), taken.index())),
             _ => None,
         }
     }
