@@ -14,7 +14,8 @@
 //! An `s_cbranch_execz/execnz` whose EXEC is materialised at the branch itself (D101: one exchange of the
 //! lanes' own bits) needs no publication either (decision D136): the exchange's ballot words hold every
 //! wave's EXEC, so after its barrier every invocation computes each wave's branch from them
-//! ([`Cx::lane_exec_labels`]).
+//! ([`Cx::lane_exec_labels`]); the same for an `s_cbranch_vccz/vccnz` whose VCC is materialised at the
+//! branch (decision D234).
 
 use rdna2spv_ir::cfg::ends_with_barrier;
 use rdna2spv_ir::{Handle, Node, Terminator, Ty};
