@@ -339,6 +339,9 @@ pub(crate) struct Cx<'a> {
     /// (marker id, result, input copies) of each float primitive's code, for lane::shrink's outlining
     /// (D163, D197).
     pub(crate) spans: Vec<(Word, Word, u32)>,
+    /// (marker id, result) of each machine instruction's pure computation of one value, for a second
+    /// round of outlining over whole instructions (D235).
+    inst_spans: Vec<(Word, Word, u32)>,
     // Variables.
     sgpr: Word,
     vgpr: Word,
@@ -484,6 +487,7 @@ impl<'a> Cx<'a> {
             wave_in_group: 0,
             zero64: 0,
             spans: Vec::new(),
+            inst_spans: Vec::new(),
             sgpr: 0,
             vgpr: 0,
             scc: 0,
@@ -553,6 +557,7 @@ impl<'a> Cx<'a> {
         }
         let lane = self.lm.is_some();
         let spans = std::mem::take(&mut self.spans);
+        let inst_spans = std::mem::take(&mut self.inst_spans);
         if lane {
             // D144: one selection per run of effects under the same guard.
             lane::fuse_guards(self.b.module_mut());
@@ -560,7 +565,7 @@ impl<'a> Cx<'a> {
         let mut m = self.b.module();
         if lane {
             // D162: scalar registers, forwarded values and dead code out of the lane module.
-            lane::shrink(&mut m, lane::Passes::from_env(), &spans);
+            lane::shrink(&mut m, lane::Passes::from_env(), &spans, &inst_spans);
         }
         use rspirv::binary::Assemble;
         m.assemble()
@@ -1534,8 +1539,20 @@ impl<'a> Cx<'a> {
                 let act = self.lane_exec_bit(act)?;
                 let act = self.lane_on(act)?;
                 self.active = Some(act);
-                for &i in &nodes {
+                // D235: the instruction's pure computation of its one result, a span of its own.
+                let span = self.inst_span(&nodes, start, nn);
+                let mut mark = None;
+                for (k, &i) in nodes.iter().enumerate() {
+                    if span.is_some_and(|(lo, _)| lo == k) {
+                        mark = Some(self.b.id());
+                    }
                     self.lane_node(i)?;
+                    if let (Some((_, hi)), Some(m)) = (span, mark) {
+                        if hi == k {
+                            let r = self.get(Handle::from_index(i))?;
+                            self.inst_spans.push((m, r, 0));
+                        }
+                    }
                 }
                 self.lane_captures(start, &caps)?;
                 self.lane = None;
@@ -1628,6 +1645,46 @@ impl<'a> Cx<'a> {
             Ty::B16 | Ty::B32 => self.t.u32,
             Ty::B64 => self.t.u64,
         }
+    }
+
+    /// D235: the positions `(lo, hi)` in `nodes` (one lane phase of the instruction whose nodes are
+    /// `start..start + nn`) of a run of at least [`INST_SPAN_MIN`] pure computations (integer, float,
+    /// comparison, conversion, select and word nodes) that no other node interrupts, of which only the
+    /// last, at `hi`, is read by a node outside the run: the instruction's one result computed from
+    /// values read before it. None otherwise.
+    fn inst_span(&self, nodes: &[usize], start: usize, nn: usize) -> Option<(usize, usize)> {
+        let pure = |i: usize| {
+            matches!(
+                self.p.nodes[Handle::<Node>::from_index(i)],
+                Node::Int { .. }
+                    | Node::IntCmp { .. }
+                    | Node::Float { .. }
+                    | Node::FloatCmp { .. }
+                    | Node::Unary { .. }
+                    | Node::Select { .. }
+                    | Node::Concat { .. }
+                    | Node::Extract { .. }
+            )
+        };
+        let lo = nodes.iter().position(|&i| pure(i))?;
+        let hi = lo + nodes[lo..].iter().take_while(|&&i| pure(i)).count() - 1;
+        if hi + 1 - lo < INST_SPAN_MIN || nodes[hi + 1..].iter().any(|&i| pure(i)) {
+            return None;
+        }
+        let run: HashSet<usize> = nodes[lo..=hi].iter().copied().collect();
+        // Only the last is read from outside the run (within the instruction: values do not outlive it).
+        for k in 0..nn {
+            let j = start + k;
+            if run.contains(&j) {
+                continue;
+            }
+            for op in operands(&self.p.nodes[Handle::from_index(j)]) {
+                if run.contains(&op.index()) && op.index() != nodes[hi] {
+                    return None;
+                }
+            }
+        }
+        Some((lo, hi))
     }
 
     /// The value of operand `h` in the current context.
@@ -2008,6 +2065,10 @@ impl<'a> Cx<'a> {
 /// The value operands of a node.
 /// A node's operands in order (at most four), without a heap allocation: the lane plan's passes ask for
 /// them for every node, several times (issue 31, D204).
+/// The fewest pure nodes of one instruction worth a span of their own (D235): below it the code is smaller
+/// than [`lane::shrink`]'s outlining threshold anyway.
+const INST_SPAN_MIN: usize = 8;
+
 fn operands(n: &Node) -> std::iter::Take<std::array::IntoIter<Handle<Node>, 4>> {
     let z = Handle::from_index(0);
     let (h, k) = match *n {

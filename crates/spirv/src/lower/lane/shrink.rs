@@ -158,12 +158,19 @@ impl Passes {
 }
 
 /// Runs the chosen rewrites over every function of `m` (see the module docs).
-pub(crate) fn shrink(m: &mut Module, p: Passes, spans: &[(Word, Word, u32)]) -> ShrinkStats {
+pub(crate) fn shrink(
+    m: &mut Module,
+    p: Passes,
+    spans: &[(Word, Word, u32)],
+    inst_spans: &[(Word, Word, u32)],
+) -> ShrinkStats {
     let mut st = ShrinkStats::default();
     let mut bound = m.header.as_ref().map(|h| h.bound).unwrap_or(0);
     let mut gone: HashSet<Word> = HashSet::default();
     if p.outline {
         st.outlined = outline(m, spans, &mut bound, &mut gone);
+        // D235: then whole instructions' computations, their primitives now calls.
+        st.outlined += outline(m, inst_spans, &mut bound, &mut gone);
     }
     uncopy(m, spans, &mut gone);
     let mut funcs = std::mem::take(&mut m.functions);
@@ -2822,11 +2829,17 @@ fn outline(
     if spans.is_empty() || m.functions.is_empty() {
         return 0;
     }
+    // Functions too: a span of D235 calls the primitives outlined before it.
     let globals: HashSet<Word> = m
         .types_global_values
         .iter()
         .filter_map(|i| i.result_id)
         .chain(m.ext_inst_imports.iter().filter_map(|i| i.result_id))
+        .chain(
+            m.functions[1..]
+                .iter()
+                .filter_map(|f| f.def.as_ref().and_then(|d| d.result_id)),
+        )
         .collect();
     let mut decos: HashMap<Word, Vec<Instruction>> = HashMap::default();
     for a in &m.annotations {
