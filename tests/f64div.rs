@@ -382,7 +382,8 @@ fn f64_division_family_matches_softfloat() {
 }
 
 /// The same in the lane mapping, where the exact f64 FMA and the 2^±128-scaled FMA of v_div_fmas_f64 are
-/// shared SPIR-V functions called with their inputs as arguments (decisions D163, D197).
+/// shared SPIR-V functions called with their inputs as arguments (decisions D163, D197), and the e32 and
+/// e64 forms of each of v_rcp_f64, v_sqrt_f64 and v_rsq_f64 one function around those calls (D235).
 #[test]
 fn f64_division_family_in_the_lane_mapping_matches_softfloat() {
     run_mapped(n_ops(), 1, Mapping::Lane);

@@ -27,7 +27,8 @@
 //!    and names of deleted ids go with them.
 //!
 //! The others: if-conversion ([`flatten`]), CSE ([`common`]), liveness dead stores ([`dead_stores`]),
-//! outlining of float primitives ([`outline`], D163), SSA construction ([`promote`], D182) and integer /
+//! outlining of float primitives ([`outline`], D163; then, a second round, of whole machine instructions'
+//! computations of one result around the primitives' calls, D235), SSA construction ([`promote`], D182) and integer /
 //! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182), guard
 //! selects nobody observes ([`unguard`], D193), known low zero bits ([`low_zeros`], [`guarded_uses`],
 //! [`trivial_phis`], D199), 64-bit arithmetic whose high word nobody reads done in 32 bits ([`narrow`],
