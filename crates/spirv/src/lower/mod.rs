@@ -339,9 +339,10 @@ pub(crate) struct Cx<'a> {
     /// (marker id, result, input copies) of each float primitive's code, for lane::shrink's outlining
     /// (D163, D197).
     pub(crate) spans: Vec<(Word, Word, u32)>,
-    /// (marker id, result) of each machine instruction's pure computation of one value, for a second
-    /// round of outlining over whole instructions (D235).
+    /// (marker id, last result, no copies) of each machine instruction's pure computation, for a second
+    /// round of outlining over whole instructions (D235), and its other results by last result.
     inst_spans: Vec<(Word, Word, u32)>,
+    inst_span_results: HashMap<Word, Vec<Word>>,
     // Variables.
     sgpr: Word,
     vgpr: Word,
@@ -488,6 +489,7 @@ impl<'a> Cx<'a> {
             zero64: 0,
             spans: Vec::new(),
             inst_spans: Vec::new(),
+            inst_span_results: HashMap::default(),
             sgpr: 0,
             vgpr: 0,
             scc: 0,
@@ -558,6 +560,7 @@ impl<'a> Cx<'a> {
         let lane = self.lm.is_some();
         let spans = std::mem::take(&mut self.spans);
         let inst_spans = std::mem::take(&mut self.inst_spans);
+        let inst_span_results = std::mem::take(&mut self.inst_span_results);
         if lane {
             // D144: one selection per run of effects under the same guard.
             lane::fuse_guards(self.b.module_mut());
@@ -565,7 +568,12 @@ impl<'a> Cx<'a> {
         let mut m = self.b.module();
         if lane {
             // D162: scalar registers, forwarded values and dead code out of the lane module.
-            lane::shrink(&mut m, lane::Passes::from_env(), &spans, &inst_spans);
+            lane::shrink(
+                &mut m,
+                lane::Passes::from_env(),
+                &spans,
+                (&inst_spans, &inst_span_results),
+            );
         }
         use rspirv::binary::Assemble;
         m.assemble()
@@ -1543,14 +1551,21 @@ impl<'a> Cx<'a> {
                 let span = self.inst_span(&nodes, start, nn);
                 let mut mark = None;
                 for (k, &i) in nodes.iter().enumerate() {
-                    if span.is_some_and(|(lo, _)| lo == k) {
+                    if span.as_ref().is_some_and(|(lo, _, _)| *lo == k) {
                         mark = Some(self.b.id());
                     }
                     self.lane_node(i)?;
-                    if let (Some((_, hi)), Some(m)) = (span, mark) {
-                        if hi == k {
+                    if let (Some((_, hi, others)), Some(m)) = (&span, mark) {
+                        if *hi == k {
                             let r = self.get(Handle::from_index(i))?;
                             self.inst_spans.push((m, r, 0));
+                            let others = others
+                                .iter()
+                                .map(|&o| self.get(Handle::from_index(o)))
+                                .collect::<R<Vec<Word>>>()?;
+                            if !others.is_empty() {
+                                self.inst_span_results.insert(r, others);
+                            }
                         }
                     }
                 }
@@ -1649,10 +1664,16 @@ impl<'a> Cx<'a> {
 
     /// D235: the positions `(lo, hi)` in `nodes` (one lane phase of the instruction whose nodes are
     /// `start..start + nn`) of a run of at least [`INST_SPAN_MIN`] pure computations (integer, float,
-    /// comparison, conversion, select and word nodes) that no other node interrupts, of which only the
-    /// last, at `hi`, is read by a node outside the run: the instruction's one result computed from
-    /// values read before it. None otherwise.
-    fn inst_span(&self, nodes: &[usize], start: usize, nn: usize) -> Option<(usize, usize)> {
+    /// comparison, conversion, select and word nodes) that no other node interrupts, whose last node, at
+    /// `hi`, is read by a node outside the run, with the other nodes of the run read outside it (at most
+    /// 3, in node order: V_DIV_SCALE's VCC bit): the instruction's results computed from values read
+    /// before it. None otherwise.
+    fn inst_span(
+        &self,
+        nodes: &[usize],
+        start: usize,
+        nn: usize,
+    ) -> Option<(usize, usize, Vec<usize>)> {
         let pure = |i: usize| {
             matches!(
                 self.p.nodes[Handle::<Node>::from_index(i)],
@@ -1672,19 +1693,23 @@ impl<'a> Cx<'a> {
             return None;
         }
         let run: HashSet<usize> = nodes[lo..=hi].iter().copied().collect();
-        // Only the last is read from outside the run (within the instruction: values do not outlive it).
+        // The run's nodes read from outside it (within the instruction: values do not outlive it).
+        let mut read = BTreeSet::new();
         for k in 0..nn {
             let j = start + k;
             if run.contains(&j) {
                 continue;
             }
             for op in operands(&self.p.nodes[Handle::from_index(j)]) {
-                if run.contains(&op.index()) && op.index() != nodes[hi] {
-                    return None;
+                if run.contains(&op.index()) {
+                    read.insert(op.index());
                 }
             }
         }
-        Some((lo, hi))
+        if !read.remove(&nodes[hi]) || read.len() > 3 {
+            return None;
+        }
+        Some((lo, hi, read.into_iter().collect()))
     }
 
     /// The value of operand `h` in the current context.

@@ -163,15 +163,16 @@ pub(crate) fn shrink(
     m: &mut Module,
     p: Passes,
     spans: &[(Word, Word, u32)],
-    inst_spans: &[(Word, Word, u32)],
+    inst_spans: (&[(Word, Word, u32)], &HashMap<Word, Vec<Word>>),
 ) -> ShrinkStats {
     let mut st = ShrinkStats::default();
     let mut bound = m.header.as_ref().map(|h| h.bound).unwrap_or(0);
     let mut gone: HashSet<Word> = HashSet::default();
     if p.outline {
-        st.outlined = outline(m, spans, &mut bound, &mut gone);
+        st.outlined = outline(m, spans, &HashMap::default(), &mut bound, &mut gone);
         // D235: then whole instructions' computations, their primitives now calls.
-        st.outlined += outline(m, inst_spans, &mut bound, &mut gone);
+        let (inst, results) = inst_spans;
+        st.outlined += outline(m, inst, results, &mut bound, &mut gone);
     }
     uncopy(m, spans, &mut gone);
     let mut funcs = std::mem::take(&mut m.functions);
@@ -2824,6 +2825,7 @@ const OUTLINE_MIN: usize = 24;
 fn outline(
     m: &mut Module,
     spans: &[(Word, Word, u32)],
+    others: &HashMap<Word, Vec<Word>>,
     bound: &mut Word,
     gone: &mut HashSet<Word>,
 ) -> usize {
@@ -2875,6 +2877,8 @@ fn outline(
         start: usize,
         end: usize,
         result: Word,
+        /// The span's other results (D235), returned before `result` in one struct.
+        others: Vec<Word>,
         args: Vec<Word>,
         copies: usize,
         inline_words: usize,
@@ -2918,10 +2922,18 @@ fn outline(
         for x in range.iter().flat_map(|i| i.operands.iter().filter_map(id)) {
             *inner.entry(x).or_default() += 1;
         }
+        let more: &[Word] = others.get(&r).map_or(&[], |v| v.as_slice());
         let escapes = own.keys().any(|x| {
-            *x != r && uses.get(x).copied().unwrap_or(0) != inner.get(x).copied().unwrap_or(0)
+            *x != r
+                && !more.contains(x)
+                && uses.get(x).copied().unwrap_or(0) != inner.get(x).copied().unwrap_or(0)
         });
-        if escapes || !ty_of.contains_key(&r) {
+        if escapes
+            || !ty_of.contains_key(&r)
+            || more
+                .iter()
+                .any(|x| !own.contains_key(x) || !ty_of.contains_key(x) || *x == r)
+        {
             continue;
         }
         // The copies' inputs are the first `n` arguments, by position.
@@ -2976,6 +2988,14 @@ fn outline(
                 .unwrap_or_default();
             key.push((i.class.opcode, i.result_type, ops, d));
         }
+        if !more.is_empty() {
+            // Which of the span's values are its other results.
+            let at = more
+                .iter()
+                .map(|x| Operand::LiteralBit32(own[x] as u32))
+                .collect();
+            key.push((Op::Nop, None, at, Vec::new()));
+        }
         if !ok {
             continue;
         }
@@ -3012,6 +3032,7 @@ fn outline(
             start,
             end,
             result: r,
+            others: more.to_vec(),
             args,
             copies: n,
             inline_words,
@@ -3023,7 +3044,9 @@ fn outline(
         x
     };
     let mut new_fns: Vec<Function> = Vec::new();
-    let mut cuts: Vec<(usize, usize, usize, Instruction)> = Vec::new();
+    // (block, first and last instruction of the span, what replaces it: its call, and with several
+    // results the extracts that give them their ids).
+    let mut cuts: Vec<(usize, usize, usize, Vec<Instruction>)> = Vec::new();
     let mut outlined = 0;
     for key in order {
         let members = &groups[&key];
@@ -3050,13 +3073,38 @@ fn outline(
             .map(inst_words)
             .sum();
         let nargs = bake.iter().filter(|b| !**b).count();
-        let cost = body + 5 + 3 * nargs + 2 + 2 + 1 + (3 + nargs) + members.len() * (4 + nargs);
+        // Several results (D235): a struct type, its construction and one extract per result and call.
+        let nres = first.others.len() + 1;
+        let multi = if nres > 1 {
+            (2 + nres) + (3 + nres) + members.len() * 4 * nres
+        } else {
+            0
+        };
+        let cost =
+            body + 5 + 3 * nargs + 2 + 2 + 1 + (3 + nargs) + members.len() * (4 + nargs) + multi;
         let inline: usize = members.iter().map(|s| s.inline_words).sum();
         if inline <= cost {
             continue;
         }
         let f = &m.functions[0];
-        let ret = ty_of[&first.result];
+        let res_tys: Vec<Word> = first
+            .others
+            .iter()
+            .chain([&first.result])
+            .map(|x| ty_of[x])
+            .collect();
+        let ret = if nres > 1 {
+            let t = fresh();
+            m.types_global_values.push(Instruction::new(
+                Op::TypeStruct,
+                None,
+                Some(t),
+                res_tys.iter().map(|x| Operand::IdRef(*x)).collect(),
+            ));
+            t
+        } else {
+            res_tys[0]
+        };
         let range = &f.blocks[first.block].instructions[first.start..=first.end];
         // An input's type is its copy's (a constant input has no entry in `ty_of`).
         let arg_tys: Vec<Word> = first
@@ -3145,11 +3193,27 @@ fn outline(
                 m.annotations.push(a);
             }
         }
+        let mut value = rename[&first.result];
+        if nres > 1 {
+            let c = fresh();
+            body.push(Instruction::new(
+                Op::CompositeConstruct,
+                Some(ret),
+                Some(c),
+                first
+                    .others
+                    .iter()
+                    .chain([&first.result])
+                    .map(|x| Operand::IdRef(rename[x]))
+                    .collect(),
+            ));
+            value = c;
+        }
         body.push(Instruction::new(
             Op::ReturnValue,
             None,
             None,
-            vec![Operand::IdRef(rename[&first.result])],
+            vec![Operand::IdRef(value)],
         ));
         let mut func = Function::new();
         func.def = Some(Instruction::new(
@@ -3182,12 +3246,32 @@ fn outline(
                     .filter(|(_, b)| !**b)
                     .map(|(a, _)| Operand::IdRef(*a)),
             );
-            cuts.push((
-                s.block,
-                s.start,
-                s.end,
-                Instruction::new(Op::FunctionCall, Some(ret), Some(s.result), ops),
-            ));
+            let mut put = Vec::with_capacity(nres + 1);
+            if nres > 1 {
+                let call = fresh();
+                put.push(Instruction::new(
+                    Op::FunctionCall,
+                    Some(ret),
+                    Some(call),
+                    ops,
+                ));
+                for (k, (x, t)) in s.others.iter().chain([&s.result]).zip(&res_tys).enumerate() {
+                    put.push(Instruction::new(
+                        Op::CompositeExtract,
+                        Some(*t),
+                        Some(*x),
+                        vec![Operand::IdRef(call), Operand::LiteralBit32(k as u32)],
+                    ));
+                }
+            } else {
+                put.push(Instruction::new(
+                    Op::FunctionCall,
+                    Some(ret),
+                    Some(s.result),
+                    ops,
+                ));
+            }
+            cuts.push((s.block, s.start, s.end, put));
             outlined += 1;
         }
     }
@@ -3199,22 +3283,22 @@ fn outline(
     while let Some(&(bi, ..)) = cuts.peek() {
         let old = std::mem::take(&mut f.blocks[bi].instructions);
         let mut out = Vec::with_capacity(old.len());
-        let mut cut: Option<(usize, usize, usize, Instruction)> = None;
+        let mut cut: Option<(usize, usize, usize, Vec<Instruction>)> = None;
         for (k, i) in old.into_iter().enumerate() {
             if cut.is_none() && cuts.peek().is_some_and(|c| c.0 == bi && c.1 == k) {
                 cut = cuts.next();
             }
-            let Some((_, _, end, call)) = &cut else {
+            let Some((_, _, end, put)) = &cut else {
                 out.push(i);
                 continue;
             };
             if let Some(r) = i.result_id {
-                if Some(r) != call.result_id {
+                if !put.iter().any(|p| p.result_id == Some(r)) {
                     gone.insert(r);
                 }
             }
             if k == *end {
-                out.extend(cut.take().map(|c| c.3));
+                out.extend(cut.take().into_iter().flat_map(|c| c.3));
             }
         }
         f.blocks[bi].instructions = out;
@@ -3222,14 +3306,29 @@ fn outline(
         debug_assert!(cuts.peek().is_none_or(|c| c.0 != bi));
         while cuts.next_if(|c| c.0 == bi).is_some() {}
     }
-    // A call's result carries no arithmetic decoration (the function's copy does).
-    let calls: HashSet<Word> = f
+    // A call's result carries no arithmetic decoration (the function's copy does), nor does a result
+    // extracted from a call's struct (D235).
+    let mut calls: HashSet<Word> = f
         .blocks
         .iter()
         .flat_map(|b| &b.instructions)
         .filter(|i| i.class.opcode == Op::FunctionCall)
         .filter_map(|i| i.result_id)
         .collect();
+    let extracted: Vec<Word> = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.instructions)
+        .filter(|i| {
+            i.class.opcode == Op::CompositeExtract
+                && i.operands
+                    .first()
+                    .and_then(id)
+                    .is_some_and(|c| calls.contains(&c))
+        })
+        .filter_map(|i| i.result_id)
+        .collect();
+    calls.extend(extracted);
     m.annotations.retain(|a| {
         !a.operands
             .first()
