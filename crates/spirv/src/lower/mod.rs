@@ -572,7 +572,8 @@ impl<'a> Cx<'a> {
                 &mut m,
                 lane::Passes::from_env(),
                 &spans,
-                (&inst_spans, &inst_span_results),
+                &inst_spans,
+                &inst_span_results,
             );
         }
         use rspirv::binary::Assemble;

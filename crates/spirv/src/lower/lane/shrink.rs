@@ -163,7 +163,8 @@ pub(crate) fn shrink(
     m: &mut Module,
     p: Passes,
     spans: &[(Word, Word, u32)],
-    inst_spans: (&[(Word, Word, u32)], &HashMap<Word, Vec<Word>>),
+    inst_spans: &[(Word, Word, u32)],
+    inst_results: &HashMap<Word, Vec<Word>>,
 ) -> ShrinkStats {
     let mut st = ShrinkStats::default();
     let mut bound = m.header.as_ref().map(|h| h.bound).unwrap_or(0);
@@ -171,8 +172,7 @@ pub(crate) fn shrink(
     if p.outline {
         st.outlined = outline(m, spans, &HashMap::default(), &mut bound, &mut gone);
         // D235: then whole instructions' computations, their primitives now calls.
-        let (inst, results) = inst_spans;
-        st.outlined += outline(m, inst, results, &mut bound, &mut gone);
+        st.outlined += outline(m, inst_spans, inst_results, &mut bound, &mut gone);
     }
     uncopy(m, spans, &mut gone);
     let mut funcs = std::mem::take(&mut m.functions);
