@@ -1548,7 +1548,7 @@ impl<'a> Cx<'a> {
                 let act = self.lane_exec_bit(act)?;
                 let act = self.lane_on(act)?;
                 self.active = Some(act);
-                // D235: the instruction's pure computation of its one result, a span of its own.
+                // D235: the instruction's pure computation of its results, a span of its own.
                 let span = self.inst_span(&nodes, start, nn);
                 let mut mark = None;
                 for (k, &i) in nodes.iter().enumerate() {
@@ -2088,13 +2088,13 @@ impl<'a> Cx<'a> {
     }
 }
 
-/// The value operands of a node.
-/// A node's operands in order (at most four), without a heap allocation: the lane plan's passes ask for
-/// them for every node, several times (issue 31, D204).
 /// The fewest pure nodes of one instruction worth a span of their own (D235): below it the code is smaller
 /// than [`lane::shrink`]'s outlining threshold anyway.
 const INST_SPAN_MIN: usize = 8;
 
+/// The value operands of a node.
+/// A node's operands in order (at most four), without a heap allocation: the lane plan's passes ask for
+/// them for every node, several times (issue 31, D204).
 fn operands(n: &Node) -> std::iter::Take<std::array::IntoIter<Handle<Node>, 4>> {
     let z = Handle::from_index(0);
     let (h, k) = match *n {

@@ -261,11 +261,6 @@ impl Cx<'_> {
         self.store(all_done, all)
     }
 
-    /// Several waves, after block `bi` whose `s_cbranch_execz/execnz` read EXEC materialised
-    /// at the branch's own instruction (D136): every wave's label copy that is `n` (the number of the
-    /// first block of `bi`'s chain, D137) becomes `stay` when
-    /// that wave's EXEC (its ballot words in the exchange) is non-zero, else `leave`, with no publication.
-    /// False (nothing emitted) when the branch does not have that form; the caller then publishes.
     /// Whether block `bi`'s EXEC branch takes the labels from the ballot words (D136), given its mask
     /// plan `bp` (the lane plan's L23 entry; the caller excludes lane-local loops and one wave): an
     /// `s_cbranch_execz/execnz` that is neither a lane-local exit nor a vote-free skip, whose last
@@ -304,6 +299,11 @@ impl Cx<'_> {
             .then_some(reg as u32)
     }
 
+    /// Several waves, after block `bi` whose `s_cbranch_execz/execnz` read EXEC (or `s_cbranch_vccz/vccnz`
+    /// read VCC, D234) materialised at the branch's own instruction (D136): every wave's label copy that is
+    /// `n` (the number of the first block of `bi`'s chain, D137) becomes `stay` when that wave's mask (its
+    /// ballot words in the exchange) is non-zero, else `leave`, with no publication. False (nothing
+    /// emitted) when the plan did not choose it; the caller then publishes.
     pub(crate) fn lane_exec_labels(&mut self, bi: usize, n: u32, number: &[u32]) -> R<bool> {
         let Some((_, _, _, copy)) = self.lm.as_ref().and_then(|m| m.labels) else {
             return Ok(false);

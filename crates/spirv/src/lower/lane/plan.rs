@@ -1797,9 +1797,16 @@ mod tests {
     /// Two waves sharing LDS: b0 (with `cmpx`, a `v_cmpx` that leaves EXEC as own bits) ends with
     /// `s_cbranch_execz` over b1, which stores to global memory uniformly (so the skip needs its vote).
     fn execz_over_store(cmpx: bool) -> Program {
+        mask_branch_over_store(EXEC_LO, cmpx)
+    }
+
+    /// Two waves sharing LDS: b0 writes mask `reg` (EXEC or VCC; with `vopc`, from a ballot: a `v_cmpx`
+    /// or `v_cmp` whose result stays own bits; else VCC copied whole from s2, EXEC left alone) and ends
+    /// with `s_cbranch_execz` / `s_cbranch_vccz` over b1, which stores to global memory uniformly.
+    fn mask_branch_over_store(reg: u16, vopc: bool) -> Program {
         let mut b = B::new(32);
         b.lds_store();
-        if cmpx {
+        if vopc {
             let a = b.v(0);
             let k = b.c32(64);
             let c = b.cmp(IntCmp::LtU, a, k);
@@ -1809,10 +1816,26 @@ mod tests {
                 ty: Ty::B32,
                 a: bal,
             });
-            b.write_s(EXEC_LO, t);
-            b.end("v_cmpx_gt_u32_e32 64, v0");
+            b.write_s(reg, t);
+            b.end(if reg == EXEC_LO {
+                "v_cmpx_gt_u32_e32 64, v0"
+            } else {
+                "v_cmp_gt_u32_e32 vcc_lo, 64, v0"
+            });
+        } else if reg == VCC_LO {
+            let s = b.s(2);
+            b.write_s(VCC_LO, s);
+            b.end("s_mov_b32 vcc_lo, s2");
         }
-        let c = b.execz();
+        let c = if reg == EXEC_LO {
+            b.execz()
+        } else {
+            let e = b.s(VCC_LO);
+            let z = b.c32(0);
+            let c = b.cmp(IntCmp::Eq, e, z);
+            b.end("s_cbranch_vccz");
+            c
+        };
         b.block(Terminator::Branch {
             cond: c,
             taken: bh(2),
@@ -1858,61 +1881,9 @@ mod tests {
         assert!(q.exec_labels[0].is_none());
     }
 
-    /// Two waves sharing LDS: b0 writes VCC (with `vopc`, a `v_cmp` whose result stays own bits; else
-    /// a copy of s2, whole) and ends with `s_cbranch_vccz` over b1, which stores to global memory.
-    fn vccz_over_store(vopc: bool) -> Program {
-        let mut b = B::new(32);
-        b.lds_store();
-        if vopc {
-            let a = b.v(0);
-            let k = b.c32(64);
-            let c = b.cmp(IntCmp::LtU, a, k);
-            let bal = b.n(Node::Ballot { cond: c });
-            let t = b.n(Node::Unary {
-                op: UnOp::Trunc,
-                ty: Ty::B32,
-                a: bal,
-            });
-            b.write_s(VCC_LO, t);
-            b.end("v_cmp_gt_u32_e32 vcc_lo, 64, v0");
-        } else {
-            let s = b.s(2);
-            b.write_s(VCC_LO, s);
-            b.end("s_mov_b32 vcc_lo, s2");
-        }
-        let e = b.s(VCC_LO);
-        let z = b.c32(0);
-        let c = b.cmp(IntCmp::Eq, e, z);
-        b.end("s_cbranch_vccz");
-        b.block(Terminator::Branch {
-            cond: c,
-            taken: bh(2),
-            not_taken: bh(1),
-        });
-        let a = b.s(0);
-        let a = b.n(Node::Unary {
-            op: UnOp::ZExt,
-            ty: Ty::B64,
-            a,
-        });
-        let x = b.s(1);
-        b.n(Node::Store {
-            space: Space::Global,
-            access: Access::B32,
-            addr: a,
-            offset: 0,
-            value: x,
-        });
-        b.end("s_store_dword s1, s[0:1]");
-        b.block(Terminator::Jump(bh(2)));
-        b.vmov();
-        b.block(Terminator::End);
-        b.done()
-    }
-
     #[test]
     fn l23_vcc_branch_labels_come_from_its_own_exchange() {
-        let q = plan(&vccz_over_store(true), 64);
+        let q = plan(&mask_branch_over_store(VCC_LO, true), 64);
         assert_eq!(q.exec_labels[0], Some(VCC_LO as u32));
         let text = q.to_string();
         assert!(
@@ -1921,11 +1892,11 @@ mod tests {
         );
         assert!(!text.contains("L4 label publication"), "{text}");
         // VCC whole at the branch (a scalar copy): nothing is exchanged there, the labels are published.
-        let q = plan(&vccz_over_store(false), 64);
+        let q = plan(&mask_branch_over_store(VCC_LO, false), 64);
         assert!(q.exec_labels[0].is_none());
         assert!(q.publishes[0]);
         // One wave: no labels to share.
-        let q = plan(&vccz_over_store(true), 32);
+        let q = plan(&mask_branch_over_store(VCC_LO, true), 32);
         assert!(q.exec_labels[0].is_none());
     }
 
