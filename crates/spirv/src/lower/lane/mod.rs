@@ -163,11 +163,9 @@ pub(crate) struct LaneMode {
     /// This invocation's lane in its wave, and its wave in the workgroup (u32 values).
     pub(crate) lane_id: Word,
     pub(crate) wave: Word,
-    /// The wave's index in the Vulkan workgroup (u32): `wave`, or 0 when waves are split (D105); it
-    /// places the wave's exchange slots and published label.
-    local_wave: Word,
     pub(crate) waves: u32,
-    /// Exchange slots: `2 × slots × waves × wave size` words of workgroup memory, and its parity variable.
+    /// Exchange slots: `2 × slots × waves × wave size` words of workgroup memory, and the variable holding
+    /// the current half's first element (0 or the half's size, D236).
     /// L37 (D211): with an even number of slots the words are `slots / width` vectors of `width` words
     /// per lane ([`exchange_width`]: 4 when it divides `slots`, else 2) and `vec` is (vector type, pointer
     /// to it); otherwise one word per slot and `vec` is `None`.
@@ -176,16 +174,20 @@ pub(crate) struct LaneMode {
     exch: Word,
     exch_par: Word,
     /// Ballot words (D125): `3 × ballots × waves × (wave size / 32)` words of zero-initialised workgroup
-    /// memory, the number of ballot sets one exchange may need, and the rotation variable (0, 1, 2). L39
-    /// (D213): the words are `uvecW` elements (`bal_w`, [`ballot_width`]), so that reading every wave's
-    /// words of one ballot (L23) is `waves × wave size / 32 / W` vector loads.
+    /// memory, the number of ballot sets one exchange may need, and the rotation variable (the first
+    /// element of the current buffer: 0, one buffer's elements or two, D236). L39 (D213): the words are
+    /// `uvecW` elements (`bal_w`, [`ballot_width`]), so that reading every wave's words of one ballot
+    /// (L23) is `waves × wave size / 32 / W` vector loads.
     bal: Word,
     bal_w: u32,
     ballots: u32,
     bal_rot: Word,
-    /// Several waves: the published labels (`2 × waves` words), their parity, the `on` variable, and this
-    /// invocation's copy of every wave's label (a private array, constant indices).
+    /// Several waves: the published labels (`2 × waves` words), the first element of the parity last
+    /// read (0 or the groups, D236), the `on` variable, and this invocation's copy of every wave's label
+    /// (a private array, constant indices).
     labels: Option<(Word, Word, Word, Word)>,
+    /// The invocation's indices into the exchange, ballot and label arrays, computed once (D236).
+    at: LaneAt,
     /// Several waves with the copies collapsed (D141: wave 0's alone, [`Self::lane_copies`] 1): that
     /// copy as a u32 variable of its own (D231; the vector copies then go unused).
     copy0: Word,
@@ -237,6 +239,37 @@ pub(crate) struct LaneMode {
     carried: crate::hash::HashMap<usize, Slot>,
 }
 
+/// Where one ballot word lies (L39): its element in the ballot array (u32) and, when the elements are
+/// vectors, its component (u32).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct BalAt {
+    elem: Word,
+    comp: Option<Word>,
+}
+
+/// The invocation's indices into the lane mapping's workgroup arrays, computed once at the top of the
+/// entry block (D236): every exchange, ballot and publication used to compute them again (5–10
+/// instructions each), and sites in different selections share nothing by dominance. Unused ones are
+/// dead code for `lane::shrink`.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct LaneAt {
+    /// `local wave × wave size`: the element of the wave's lane 0 in one group of exchange slots.
+    wave_off: Word,
+    /// `local wave × wave size / 32`: the wave's first word in one ballot's words.
+    wave_words: Word,
+    /// The wave's ballot word 0 and word 1 (wave64), and the lane's own word, relative to a ballot's
+    /// first element.
+    word0: BalAt,
+    word1: BalAt,
+    own: BalAt,
+    /// `1 << (lane % 32)`: the lane's bit in its ballot word.
+    bit: Word,
+    /// `lane == 0` (bool).
+    first: Word,
+    /// The wave's published label: element within one parity's groups, and component (D231).
+    label: (Word, Word),
+}
+
 /// Where one exchanged value lies (L37, D211): the element of lane 0 of this wave in the exchange array
 /// (u32), and the value's component when the elements are vectors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -252,7 +285,6 @@ impl LaneMode {
         LaneMode {
             lane_id: 0,
             wave: 0,
-            local_wave: 0,
             waves,
             slots: 0,
             vec: None,
@@ -263,6 +295,7 @@ impl LaneMode {
             ballots: 0,
             bal_rot: 0,
             labels: (waves > 1).then_some((0, 0, 0, 0)),
+            at: LaneAt::default(),
             copy0: 0,
             on_now: 0,
             lds: LdsState::Written,
@@ -459,11 +492,11 @@ impl Cx<'_> {
         } else {
             0
         };
+        let at = self.lane_at(lane_id, local_wave, waves, bal_w)?;
         let on_now = self.ctrue();
         self.lm = Some(LaneMode {
             lane_id,
             wave,
-            local_wave,
             waves,
             slots,
             vec,
@@ -474,6 +507,7 @@ impl Cx<'_> {
             ballots,
             bal_rot,
             labels,
+            at,
             copy0,
             on_now,
             lds: LdsState::Written,
@@ -499,6 +533,79 @@ impl Cx<'_> {
             carried: Default::default(),
         });
         Ok(())
+    }
+
+    /// D236: the invocation's array indices ([`LaneAt`]), emitted at the top of the entry block; `wave`
+    /// is the wave's index in the Vulkan workgroup (0 when waves are split, D105).
+    fn lane_at(&mut self, lane_id: Word, wave: Word, waves: u32, bal_w: u32) -> R<LaneAt> {
+        let t = self.t;
+        let wpw = self.ws / 32;
+        let wsc = self.c32(self.ws);
+        let wave_off = self.b.i_mul(t.u32, None, wave, wsc)?;
+        let wpwc = self.c32(wpw);
+        let wave_words = self.b.i_mul(t.u32, None, wave, wpwc)?;
+        let (c5, c31, one) = (self.c32(5), self.c32(31), self.c32(1));
+        let word_k = self.b.shift_right_logical(t.u32, None, lane_id, c5)?;
+        // A word relative to a ballot's first element: element and component (L39).
+        let at_word = |cx: &mut Self, word: Word| -> R<BalAt> {
+            if bal_w == 1 {
+                return Ok(BalAt {
+                    elem: word,
+                    comp: None,
+                });
+            }
+            let sh = cx.c32(bal_w.trailing_zeros());
+            let m = cx.c32(bal_w - 1);
+            Ok(BalAt {
+                elem: cx.b.shift_right_logical(t.u32, None, word, sh)?,
+                comp: Some(cx.b.bitwise_and(t.u32, None, word, m)?),
+            })
+        };
+        let word0 = at_word(self, wave_words)?;
+        let (word1, own) = match (wpw, word0.comp) {
+            (1, _) => (word0, word0),
+            // Vectors: word 0 is even, so words 0 and 1 share its element.
+            (_, Some(c0)) => {
+                let c1 = self.b.i_add(t.u32, None, c0, one)?;
+                let ck = self.b.i_add(t.u32, None, c0, word_k)?;
+                (
+                    BalAt {
+                        comp: Some(c1),
+                        ..word0
+                    },
+                    BalAt {
+                        comp: Some(ck),
+                        ..word0
+                    },
+                )
+            }
+            (_, None) => {
+                let w1 = self.b.i_add(t.u32, None, wave_words, one)?;
+                let ow = self.b.i_add(t.u32, None, wave_words, word_k)?;
+                (at_word(self, w1)?, at_word(self, ow)?)
+            }
+        };
+        let bit_pos = self.b.bitwise_and(t.u32, None, lane_id, c31)?;
+        let bit = self.b.shift_left_logical(t.u32, None, one, bit_pos)?;
+        let z = self.c32(0);
+        let first = self.b.i_equal(t.bool, None, lane_id, z)?;
+        let (width, _) = labels::copy_layout(waves.max(2));
+        let shift = self.c32(width.trailing_zeros());
+        let mask = self.c32(width - 1);
+        let label = (
+            self.b.shift_right_logical(t.u32, None, wave, shift)?,
+            self.b.bitwise_and(t.u32, None, wave, mask)?,
+        );
+        Ok(LaneAt {
+            wave_off,
+            wave_words,
+            word0,
+            word1,
+            own,
+            bit,
+            first,
+            label,
+        })
     }
 
     /// The lane plan (D177), computed before emission.
@@ -597,24 +704,26 @@ impl Cx<'_> {
         if ballots.len() as u32 > self.lm().ballots {
             return Err(self.unsupported("more exchanged ballots than ballot words"));
         }
-        let (exch, par_var, lane_id, wave) = {
+        let (exch, par_var, lane_id, at) = {
             let m = self.lm();
-            (m.exch, m.exch_par, m.lane_id, m.local_wave)
+            (m.exch, m.exch_par, m.lane_id, m.at)
         };
         let mut bases = Vec::with_capacity(vals.len());
-        let mut par = None;
+        let mut region_next = None;
         if !vals.is_empty() {
             let (width, vec) = (exchange_width(slots), self.lm().vec);
-            let p = self.load_u32(par_var)?;
-            par = Some(p);
+            // The variable holds the current half's first element (D236): 0 or `half`.
             let half = self.c32(slots / width * waves * ws);
-            let region = self.b.i_mul(t.u32, None, p, half)?;
-            let wsc = self.c32(ws);
-            let wave_off = self.b.i_mul(t.u32, None, wave, wsc)?;
+            let region = self.load_u32(par_var)?;
+            region_next = Some(self.b.i_sub(t.u32, None, half, region)?);
+            let wave_base = self.b.i_add(t.u32, None, region, at.wave_off)?;
             for (g, group) in vals.chunks(width as usize).enumerate() {
-                let jc = self.c32(g as u32 * waves * ws);
-                let base = self.b.i_add(t.u32, None, region, jc)?;
-                let base = self.b.i_add(t.u32, None, base, wave_off)?;
+                let base = if g == 0 {
+                    wave_base
+                } else {
+                    let jc = self.c32(g as u32 * waves * ws);
+                    self.b.i_add(t.u32, None, wave_base, jc)?
+                };
                 let idx = self.b.i_add(t.u32, None, base, lane_id)?;
                 let Some((vty, pv)) = vec else {
                     let p = self.b.access_chain(t.wg_u32, None, exch, [idx])?;
@@ -646,89 +755,95 @@ impl Cx<'_> {
         let mut words = Vec::new();
         let mut rot_next = None;
         if !ballots.is_empty() {
-            let (rot_var, nb) = {
+            let (rot_var, nb, w) = {
                 let m = self.lm();
-                (m.bal_rot, m.ballots)
+                (m.bal_rot, m.ballots, m.bal_w)
             };
             let wpw = ws / 32;
-            // Word index of (buffer, ballot j, this wave, word k): one ballot's words of every wave are
-            // contiguous (L23 reads them as vectors, L39).
-            let set = nb * waves * wpw;
+            // Element index of (buffer, ballot j, wave, word k): one ballot's words of every wave are
+            // contiguous (L23 reads them as vectors, L39); `w` divides one ballot's words, so every
+            // buffer and ballot starts an element. The variable holds the buffer's first element.
+            let per = waves * wpw / w;
+            let set = nb * per;
             let rot = self.load_u32(rot_var)?;
-            let two = self.c32(2);
-            let z = self.c32(0);
-            let one = self.c32(1);
-            let last = self.b.i_equal(t.bool, None, rot, two)?;
-            let inc = self.b.i_add(t.u32, None, rot, one)?;
+            let (z, two_sets, setc) = (self.c32(0), self.c32(2 * set), self.c32(set));
+            let last = self.b.i_equal(t.bool, None, rot, two_sets)?;
+            let inc = self.b.i_add(t.u32, None, rot, setc)?;
             let next = self.b.select(t.u32, None, last, z, inc)?;
             rot_next = Some(next);
-            let setc = self.c32(set);
-            let wpwc = self.c32(wpw);
-            let wave_words = self.b.i_mul(t.u32, None, wave, wpwc)?;
-            let base0 = self.b.i_mul(t.u32, None, rot, setc)?;
-            self.lm.as_mut().expect("lane mapping").last_ballots = Some(base0);
-            let cur_base = self.b.i_add(t.u32, None, base0, wave_words)?;
-            let next_base = self.b.i_mul(t.u32, None, next, setc)?;
-            let next_base = self.b.i_add(t.u32, None, next_base, wave_words)?;
+            self.lm.as_mut().expect("lane mapping").last_ballots = Some(rot);
             // L38: lane l clears the wave's word l (and l + wave size, ...) of the next buffer, word
             // k = l % wpw of ballot j = l / wpw; one word: lane 0.
             if nb * wpw == 1 {
-                let first = self.b.i_equal(t.bool, None, lane_id, z)?;
-                self.guarded(first, None, |cx| {
-                    let o = cx.c32(0);
-                    let idx = cx.b.i_add(t.u32, None, next_base, o)?;
-                    let p = cx.lane_bal_ptr(idx)?;
+                let e = self.b.i_add(t.u32, None, next, at.word0.elem)?;
+                self.guarded(at.first, None, |cx| {
+                    let p = cx.lane_bal_ptr(BalAt { elem: e, ..at.word0 })?;
                     cx.store(p, z)?;
                     Ok(None)
                 })?;
             } else {
-                self.lane_clear_ballots(next_base, nb)?;
+                self.lane_clear_ballots(next, nb)?;
             }
-            let c31 = self.c32(31);
-            let c5 = self.c32(5);
-            let bit_pos = self.b.bitwise_and(t.u32, None, lane_id, c31)?;
-            let bit = self.b.shift_left_logical(t.u32, None, one, bit_pos)?;
-            let word_k = self.b.shift_right_logical(t.u32, None, lane_id, c5)?;
             let scope = self.c32(spirv::Scope::Workgroup as u32);
             let relaxed = self.c32(0);
+            let cur = self.b.i_add(t.u32, None, rot, at.word0.elem)?;
+            // wave64 without vectors: the lane's own word is an element of its own.
+            let cur_own = if at.own.elem == at.word0.elem {
+                cur
+            } else {
+                self.b.i_add(t.u32, None, rot, at.own.elem)?
+            };
             for (j, &c) in ballots.iter().enumerate() {
-                let o = self.c32(j as u32 * waves * wpw);
-                let jb = self.b.i_add(t.u32, None, cur_base, o)?;
-                // wave32 with vector ballot words: one word per ballot, and the mask's read below uses
-                // the same index id (one element and component computation after CSE).
-                let idx = if wpw == 1 && self.lm().bal_w > 1 {
-                    jb
+                let jb = if j == 0 {
+                    (cur, cur_own)
                 } else {
-                    self.b.i_add(t.u32, None, jb, word_k)?
+                    let o = self.c32(j as u32 * per);
+                    let jb = self.b.i_add(t.u32, None, cur, o)?;
+                    let own = if cur_own == cur {
+                        jb
+                    } else {
+                        self.b.i_add(t.u32, None, cur_own, o)?
+                    };
+                    (jb, own)
                 };
                 // Only lanes whose bit is set: an unconditional OR of 0 costs lavapipe one serial
                 // atomic per lane when it runs (measured, D212).
                 self.guarded(c, None, |cx| {
-                    let p = cx.lane_bal_ptr(idx)?;
-                    cx.b.atomic_or(t.u32, None, p, scope, relaxed, bit)?;
+                    let p = cx.lane_bal_ptr(BalAt {
+                        elem: jb.1,
+                        ..at.own
+                    })?;
+                    cx.b.atomic_or(t.u32, None, p, scope, relaxed, at.bit)?;
                     Ok(None)
                 })?;
-                words.push(jb);
+                words.push(jb.0);
             }
         }
         self.lane_barrier()?;
-        if let Some(p) = par {
-            let one = self.c32(1);
-            let np = self.b.bitwise_xor(t.u32, None, p, one)?;
-            self.store(par_var, np)?;
+        if let Some(r) = region_next {
+            self.store(par_var, r)?;
         }
         let mut masks = Vec::with_capacity(words.len());
         if let Some(next) = rot_next {
             let rot_var = self.lm().bal_rot;
             self.store(rot_var, next)?;
-            for jb in words {
-                let p = self.lane_bal_ptr(jb)?;
+            for e in words {
+                let p = self.lane_bal_ptr(BalAt { elem: e, ..at.word0 })?;
                 let lo = self.load_u32(p)?;
                 let mut m = self.b.u_convert(t.u64, None, lo)?;
                 if ws == 64 {
-                    let one = self.c32(1);
-                    let i1 = self.b.i_add(t.u32, None, jb, one)?;
-                    let p = self.lane_bal_ptr(i1)?;
+                    // Word 1 is the next element without vectors, else the next component of the same
+                    // element (word 0 is even).
+                    let e1 = if at.word1.comp.is_none() {
+                        let one = self.c32(1);
+                        self.b.i_add(t.u32, None, e, one)?
+                    } else {
+                        e
+                    };
+                    let p = self.lane_bal_ptr(BalAt {
+                        elem: e1,
+                        ..at.word1
+                    })?;
                     let hi = self.load_u32(p)?;
                     let hi = self.b.u_convert(t.u64, None, hi)?;
                     let c32 = self.c64(32);
@@ -741,33 +856,49 @@ impl Cx<'_> {
         Ok((bases, masks))
     }
 
-    /// L38: the wave's words of the `nb` ballots of the buffer at `next_base` (this wave's word 0 of
-    /// ballot 0) cleared, lane l clearing word k = l % wpw of ballot j = l / wpw (and l + wave size, ...
-    /// when the ballots hold more words than the wave has lanes).
-    fn lane_clear_ballots(&mut self, next_base: Word, nb: u32) -> R<()> {
+    /// L38: the wave's words of the `nb` ballots of the buffer whose first element is `next` cleared,
+    /// lane l clearing word k = l % wpw of ballot j = l / wpw (and l + wave size, ... when the ballots
+    /// hold more words than the wave has lanes).
+    fn lane_clear_ballots(&mut self, next: Word, nb: u32) -> R<()> {
         let t = self.t;
         let (ws, wpw, waves, lane_id) = (self.ws, self.ws / 32, self.lm().waves, self.lm().lane_id);
+        let (w, wave_words) = (self.lm().bal_w, self.lm().at.wave_words);
         let z = self.c32(0);
         for r in 0..(nb * wpw).div_ceil(ws) {
             let o = self.c32(r * ws);
-            let w = self.b.i_add(t.u32, None, lane_id, o)?;
+            let l = self.b.i_add(t.u32, None, lane_id, o)?;
             let limit = self.c32(nb * wpw);
-            let mine = self.b.u_less_than(t.bool, None, w, limit)?;
+            let mine = self.b.u_less_than(t.bool, None, l, limit)?;
             self.guarded(mine, None, |cx| {
+                // The word within the buffer: ballot j's words start at j × waves × wpw.
                 let o = if wpw == 1 {
                     let wc = cx.c32(waves);
-                    cx.b.i_mul(t.u32, None, w, wc)?
+                    cx.b.i_mul(t.u32, None, l, wc)?
                 } else {
-                    // wpw = 2: ballot j = l / 2 at j × waves × 2, word l % 2.
+                    // wpw = 2: ballot j = l / 2, word l % 2.
                     let one = cx.c32(1);
-                    let j = cx.b.shift_right_logical(t.u32, None, w, one)?;
-                    let k = cx.b.bitwise_and(t.u32, None, w, one)?;
+                    let j = cx.b.shift_right_logical(t.u32, None, l, one)?;
+                    let k = cx.b.bitwise_and(t.u32, None, l, one)?;
                     let st = cx.c32(waves * wpw);
                     let jo = cx.b.i_mul(t.u32, None, j, st)?;
                     cx.b.i_add(t.u32, None, jo, k)?
                 };
-                let idx = cx.b.i_add(t.u32, None, next_base, o)?;
-                let p = cx.lane_bal_ptr(idx)?;
+                let word = cx.b.i_add(t.u32, None, o, wave_words)?;
+                let at = if w == 1 {
+                    BalAt {
+                        elem: cx.b.i_add(t.u32, None, next, word)?,
+                        comp: None,
+                    }
+                } else {
+                    let sh = cx.c32(w.trailing_zeros());
+                    let m = cx.c32(w - 1);
+                    let e = cx.b.shift_right_logical(t.u32, None, word, sh)?;
+                    BalAt {
+                        elem: cx.b.i_add(t.u32, None, next, e)?,
+                        comp: Some(cx.b.bitwise_and(t.u32, None, word, m)?),
+                    }
+                };
+                let p = cx.lane_bal_ptr(at)?;
                 cx.store(p, z)?;
                 Ok(None)
             })?;
@@ -775,8 +906,8 @@ impl Cx<'_> {
         Ok(())
     }
 
-    /// The word index of wave 0's words of ballot `j` in the latest exchange's buffer (D136; every wave's
-    /// words of it follow).
+    /// The first element of wave 0's words of ballot `j` in the latest exchange's buffer (D136; every
+    /// wave's words of it follow).
     pub(crate) fn lane_ballot_words(&mut self, j: u32) -> R<Option<Word>> {
         let Some(b) = self.lm().last_ballots else {
             return Ok(None);
@@ -784,53 +915,38 @@ impl Cx<'_> {
         if j == 0 {
             return Ok(Some(b));
         }
-        let o = self.c32(j * self.lm().waves * (self.ws / 32));
+        let o = self.c32(j * self.lm().waves * (self.ws / 32) / self.lm().bal_w);
         Ok(Some(self.b.i_add(self.t.u32, None, b, o)?))
     }
 
-    /// A pointer to ballot word `idx` (u32): its element and component when the words are vectors (L39).
-    pub(crate) fn lane_bal_ptr(&mut self, idx: Word) -> R<Word> {
-        let (bal, w) = (self.lm().bal, self.lm().bal_w);
-        let t = self.t;
-        if w == 1 {
-            return Ok(self.b.access_chain(t.wg_u32, None, bal, [idx])?);
-        }
-        let sh = self.c32(w.trailing_zeros());
-        let e = self.b.shift_right_logical(t.u32, None, idx, sh)?;
-        let m = self.c32(w - 1);
-        let c = self.b.bitwise_and(t.u32, None, idx, m)?;
-        Ok(self.b.access_chain(t.wg_u32, None, bal, [e, c])?)
+    /// A pointer to the ballot word at `at` (u32).
+    fn lane_bal_ptr(&mut self, at: BalAt) -> R<Word> {
+        let bal = self.lm().bal;
+        let wg = self.t.wg_u32;
+        Ok(match at.comp {
+            None => self.b.access_chain(wg, None, bal, [at.elem])?,
+            Some(c) => self.b.access_chain(wg, None, bal, [at.elem, c])?,
+        })
     }
 
-    /// Every wave's words of the ballot whose wave-0 word is `base0` (a multiple of the element width,
-    /// L39), in order (wave 0's first): loads of the components of as few elements as they span, each
-    /// element index one id, so lane::shrink's rewrite `v` makes each element one vector load.
-    pub(crate) fn lane_ballot_all_waves(&mut self, base0: Word) -> R<Vec<Word>> {
-        let (bal, w, waves) = (self.lm().bal, self.lm().bal_w, self.lm().waves);
+    /// Every wave's words of the ballot whose wave-0 words start at element `e0` ([`Self::lane_ballot_words`]),
+    /// in order (wave 0's first): loads of the components of as few elements as they span, each element
+    /// index one id, so lane::shrink's rewrite `v` makes each element one vector load (L39).
+    pub(crate) fn lane_ballot_all_waves(&mut self, e0: Word) -> R<Vec<Word>> {
+        let (w, waves) = (self.lm().bal_w, self.lm().waves);
         let t = self.t;
         let n = waves * (self.ws / 32);
         let mut out = Vec::with_capacity(n as usize);
-        if w == 1 {
-            for c in 0..n {
-                let o = self.c32(c);
-                let idx = self.b.i_add(t.u32, None, base0, o)?;
-                let p = self.lane_bal_ptr(idx)?;
-                out.push(self.load_u32(p)?);
-            }
-            return Ok(out);
-        }
-        let sh = self.c32(w.trailing_zeros());
-        let e0 = self.b.shift_right_logical(t.u32, None, base0, sh)?;
         for g in 0..n / w {
-            let e = if g == 0 {
+            let elem = if g == 0 {
                 e0
             } else {
                 let o = self.c32(g);
                 self.b.i_add(t.u32, None, e0, o)?
             };
             for k in 0..w {
-                let kc = self.c32(k);
-                let p = self.b.access_chain(t.wg_u32, None, bal, [e, kc])?;
+                let comp = (w > 1).then(|| self.c32(k));
+                let p = self.lane_bal_ptr(BalAt { elem, comp })?;
                 out.push(self.load_u32(p)?);
             }
         }
@@ -1221,29 +1337,23 @@ impl Cx<'_> {
             ));
         }
         let t = self.t;
-        let (waves, lane_id, wave) = (self.lm().waves, self.lm().lane_id, self.lm().local_wave);
-        let par = self.load_u32(par_var)?;
-        let one = self.c32(1);
-        let np = self.b.bitwise_xor(t.u32, None, par, one)?;
-        // Wave w's label is component w % width of vector np × groups + w / width (D231).
+        let (waves, at) = (self.lm().waves, self.lm().at);
+        // Wave w's label is component w % width of the vector at the other parity's first element
+        // (0 or `groups`, the variable holds the one last read) + w / width (D231).
         let (width, groups) = labels::copy_layout(waves);
         let gc = self.c32(groups);
-        let base = self.b.i_mul(t.u32, None, np, gc)?;
-        let shift = self.c32(width.trailing_zeros());
-        let mask = self.c32(width - 1);
-        let elem = self.b.shift_right_logical(t.u32, None, wave, shift)?;
+        let par = self.load_u32(par_var)?;
+        let base = self.b.i_sub(t.u32, None, gc, par)?;
+        let (elem, comp) = at.label;
         let idx = self.b.i_add(t.u32, None, base, elem)?;
-        let comp = self.b.bitwise_and(t.u32, None, wave, mask)?;
         let l = self.load_u32(self.label)?;
-        let z = self.c32(0);
-        let first = self.b.i_equal(t.bool, None, lane_id, z)?;
-        self.guarded(first, None, |cx| {
+        self.guarded(at.first, None, |cx| {
             let p = cx.b.access_chain(t.wg_u32, None, labels, [idx, comp])?;
             cx.store(p, l)?;
             Ok(None)
         })?;
         self.lane_barrier()?;
-        self.store(par_var, np)?;
+        self.store(par_var, base)?;
         let endc = self.c32(super::structured::END);
         for g in 0..groups {
             let (s, q) = self.copy_group(copy, g)?;
