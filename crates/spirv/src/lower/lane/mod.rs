@@ -777,7 +777,10 @@ impl Cx<'_> {
             if nb * wpw == 1 {
                 let e = self.b.i_add(t.u32, None, next, at.word0.elem)?;
                 self.guarded(at.first, None, |cx| {
-                    let p = cx.lane_bal_ptr(BalAt { elem: e, ..at.word0 })?;
+                    let p = cx.lane_bal_ptr(BalAt {
+                        elem: e,
+                        ..at.word0
+                    })?;
                     cx.store(p, z)?;
                     Ok(None)
                 })?;
@@ -828,7 +831,10 @@ impl Cx<'_> {
             let rot_var = self.lm().bal_rot;
             self.store(rot_var, next)?;
             for e in words {
-                let p = self.lane_bal_ptr(BalAt { elem: e, ..at.word0 })?;
+                let p = self.lane_bal_ptr(BalAt {
+                    elem: e,
+                    ..at.word0
+                })?;
                 let lo = self.load_u32(p)?;
                 let mut m = self.b.u_convert(t.u64, None, lo)?;
                 if ws == 64 {
