@@ -352,23 +352,19 @@ impl Cx<'_> {
         };
         let (waves, wpw) = (m.waves, self.ws / 32);
         let t = self.t;
-        let (sc, lc, z) = (self.c32(stay), self.c32(leave), self.c32(0));
+        let z = self.c32(0);
         // Every wave's words first, as vectors (L39).
         let all = self.lane_ballot_all_waves(base0)?;
-        let mut tos = Vec::new();
-        for w in 0..waves {
-            let mut any = self.cfalse();
-            for k in 0..words {
-                let v = all[(w * wpw + k) as usize];
-                let nz = self.b.i_not_equal(t.bool, None, v, z)?;
-                any = self.b.logical_or(t.bool, None, any, nz)?;
-            }
-            tos.push(self.b.select(t.u32, None, any, sc, lc)?);
-        }
         // Each copy equal to `n` becomes its wave's target (the components past the last wave are END);
         // with the copies collapsed, wave 0's alone (the only one read).
         if self.lane_copies() == 1 {
-            let to = tos[0];
+            let (sc, lc) = (self.c32(stay), self.c32(leave));
+            let mut any = self.cfalse();
+            for k in 0..words {
+                let nz = self.b.i_not_equal(t.bool, None, all[k as usize], z)?;
+                any = self.b.logical_or(t.bool, None, any, nz)?;
+            }
+            let to = self.b.select(t.u32, None, any, sc, lc)?;
             self.lane_update_copies(copy, |cx, l, s| {
                 let nc = cx.lanes_const(s, n);
                 let was = cx.b.i_equal(s.b, None, l, nc)?;
@@ -376,9 +372,38 @@ impl Cx<'_> {
             })?;
             return Ok(true);
         }
-        let (_, groups) = copy_layout(waves);
+        // D237: one group of copies at a time, in integer arithmetic: the group's waves' words (their OR
+        // when a wave has two; 0 past the last wave, whose copies are END, never `n`), `umin(bits, 1)` is
+        // each wave's "any lane", and its target is `leave + (stay − leave) × that` (mod 2^32). lavapipe
+        // computed the same update written as a vector `!= 0` and an `OpSelect` between two constant
+        // vectors wrongly (D234's options); per wave it was 16 words a wave.
+        let (width, groups) = copy_layout(waves);
         for g in 0..groups {
-            let (l, p, to) = self.copy_group_of(copy, g, &tos)?;
+            let (l, p) = self.copy_group(copy, g)?;
+            let mut bits = None;
+            for k in 0..words {
+                let parts: Vec<Word> = (g * width..(g + 1) * width)
+                    .map(|w| {
+                        if w < waves {
+                            all[(w * wpw + k) as usize]
+                        } else {
+                            z
+                        }
+                    })
+                    .collect();
+                let v = self.b.composite_construct(l.u, None, parts)?;
+                bits = Some(match bits {
+                    None => v,
+                    Some(b) => self.b.bitwise_or(l.u, None, b, v)?,
+                });
+            }
+            let bits = bits.expect("a mask has a word");
+            let onev = self.lanes_const(l, 1);
+            let any = self.glsl_op(l.u, spirv::GlslStd450Op::UMin, &[bits, onev])?;
+            let dv = self.lanes_const(l, stay.wrapping_sub(leave));
+            let lv = self.lanes_const(l, leave);
+            let step = self.b.i_mul(l.u, None, any, dv)?;
+            let to = self.b.i_add(l.u, None, lv, step)?;
             let v = self.b.load(l.u, None, p, None, [])?;
             let nc = self.lanes_const(l, n);
             let was = self.b.i_equal(l.b, None, v, nc)?;

@@ -5700,8 +5700,10 @@ fn pairs(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<
 /// not more branches). Exact in a data-race-free module (SPIR-V's memory model makes a race undefined
 /// behaviour): nothing this invocation runs between the loads writes memory, and a write by another
 /// invocation between them would race with one of them, since ordering it needs a barrier or an atomic
-/// of this invocation in between; the components no load read are read and discarded. Returns the loads
-/// rewritten.
+/// of this invocation in between; the components no load read are read and discarded. Then (D237) an
+/// `OpCompositeConstruct` of the vector's type whose constituents are the extracts of components 0, 1,
+/// … of one such load, in order, is that load: its uses read the load instead (the load dominates its
+/// extracts, which dominate the construct; `d` removes what is left unused). Returns the loads rewritten.
 fn vector_loads(m: &Module, f: &mut Function, bound: &mut Word) -> usize {
     let glsl = glsl_import(m);
     let types: HashMap<Word, &Instruction> = m
@@ -5782,6 +5784,8 @@ fn vector_loads(m: &Module, f: &mut Function, bound: &mut Word) -> usize {
         }
     }
     let mut done = 0;
+    // The extracts made: result -> (vector load, component, vector type).
+    let mut made: HashMap<Word, (Word, u32, Word)> = HashMap::default();
     for blk in &mut f.blocks {
         // Groups of loads (instruction positions, components) of one element with nothing between
         // that may write memory.
@@ -5848,6 +5852,9 @@ fn vector_loads(m: &Module, f: &mut Function, bound: &mut Word) -> usize {
             );
             for (k, c) in g {
                 extract.insert(k, (v, c));
+                if let Some(r) = blk.instructions[k].result_id {
+                    made.insert(r, (v, c, vty));
+                }
             }
         }
         if extract.is_empty() {
@@ -5867,6 +5874,52 @@ fn vector_loads(m: &Module, f: &mut Function, bound: &mut Word) -> usize {
                     vec![Operand::IdRef(v), Operand::LiteralBit32(c)],
                 )),
                 None => blk.instructions.push(i),
+            }
+        }
+    }
+    // Constructs that reassemble a load.
+    let mut whole: HashMap<Word, Word> = HashMap::default();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        let (Op::CompositeConstruct, Some(r), Some(t)) = (i.class.opcode, i.result_id, i.result_type)
+        else {
+            continue;
+        };
+        let parts: Option<Vec<(Word, u32, Word)>> = i
+            .operands
+            .iter()
+            .map(|o| id(o).and_then(|x| made.get(&x).copied()))
+            .collect();
+        let Some(parts) = parts else {
+            continue;
+        };
+        let Some(&(v, _, vty)) = parts.first() else {
+            continue;
+        };
+        let n = types
+            .get(&vty)
+            .and_then(|ti| match ti.operands.get(1) {
+                Some(Operand::LiteralBit32(n)) => Some(*n as usize),
+                _ => None,
+            })
+            .unwrap_or(0);
+        if t == vty
+            && parts.len() == n
+            && parts
+                .iter()
+                .enumerate()
+                .all(|(c, &(w, k, _))| w == v && k as usize == c)
+        {
+            whole.insert(r, v);
+        }
+    }
+    if !whole.is_empty() {
+        for i in f.blocks.iter_mut().flat_map(|b| &mut b.instructions) {
+            for o in &mut i.operands {
+                if let Operand::IdRef(x) = o {
+                    if let Some(&v) = whole.get(x) {
+                        *x = v;
+                    }
+                }
             }
         }
     }
