@@ -8205,4 +8205,59 @@ mod tests {
             assert!(groups[g].iter().all(|&x| at(v) < at(x)));
         }
     }
+
+    /// D237: after rewrite `v`, a construct of the vector type from its extracts 0, 1, 2, 3 in order is
+    /// the vector load (its uses read the load); constructs in another order, of fewer components or
+    /// mixing another value stay.
+    #[test]
+    fn vector_loads_fold_a_construct_that_reassembles_the_load() {
+        let mut b = Builder::new();
+        let Tys {
+            void,
+            u32t,
+            fnt,
+            pu,
+            ..
+        } = tys(&mut b);
+        let v4 = b.type_vector(u32t, 4);
+        let n = b.constant_bit32(u32t, 64);
+        let ar4 = b.type_array(v4, n);
+        let pa4 = b.type_pointer(None, StorageClass::Workgroup, ar4);
+        b.type_pointer(None, StorageClass::Workgroup, v4);
+        let pwu = b.type_pointer(None, StorageClass::Workgroup, u32t);
+        let pfv = b.type_pointer(None, StorageClass::Function, v4);
+        let a4 = b.variable(pa4, None, StorageClass::Workgroup, None);
+        let c: Vec<Word> = (0..4).map(|k| b.constant_bit32(u32t, k)).collect();
+        b.begin_function(void, None, FunctionControl::NONE, fnt)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        let iv = b.variable(pu, None, StorageClass::Function, None);
+        let out = b.variable(pfv, None, StorageClass::Function, None);
+        let i = b.load(u32t, None, iv, None, []).unwrap();
+        let x: Vec<Word> = (0..4)
+            .map(|k| {
+                let p = b.access_chain(pwu, None, a4, [i, c[k]]).unwrap();
+                b.load(u32t, None, p, None, []).unwrap()
+            })
+            .collect();
+        let whole = b
+            .composite_construct(v4, None, [x[0], x[1], x[2], x[3]])
+            .unwrap();
+        let swapped = b
+            .composite_construct(v4, None, [x[1], x[0], x[2], x[3]])
+            .unwrap();
+        let mixed = b.composite_construct(v4, None, [x[0], x[1], x[2], i]).unwrap();
+        for v in [whole, swapped, mixed] {
+            b.store(out, v, None, []).unwrap();
+        }
+        let (m, mut f, mut bound) = finish(b);
+        assert_eq!(vector_loads(&m, &mut f, &mut bound), 4);
+        let v = id(&def_of(&f, x[0]).operands[0]).unwrap();
+        assert_eq!(def_of(&f, v).class.opcode, Op::Load);
+        let stored: Vec<Word> = insts(&f)
+            .filter(|i| i.class.opcode == Op::Store)
+            .map(|i| id(&i.operands[1]).unwrap())
+            .collect();
+        assert_eq!(stored, [v, swapped, mixed]);
+    }
 }
