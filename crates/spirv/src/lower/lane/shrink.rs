@@ -5880,7 +5880,8 @@ fn vector_loads(m: &Module, f: &mut Function, bound: &mut Word) -> usize {
     // Constructs that reassemble a load.
     let mut whole: HashMap<Word, Word> = HashMap::default();
     for i in f.blocks.iter().flat_map(|b| &b.instructions) {
-        let (Op::CompositeConstruct, Some(r), Some(t)) = (i.class.opcode, i.result_id, i.result_type)
+        let (Op::CompositeConstruct, Some(r), Some(t)) =
+            (i.class.opcode, i.result_id, i.result_type)
         else {
             continue;
         };
@@ -8246,7 +8247,9 @@ mod tests {
         let swapped = b
             .composite_construct(v4, None, [x[1], x[0], x[2], x[3]])
             .unwrap();
-        let mixed = b.composite_construct(v4, None, [x[0], x[1], x[2], i]).unwrap();
+        let mixed = b
+            .composite_construct(v4, None, [x[0], x[1], x[2], i])
+            .unwrap();
         for v in [whole, swapped, mixed] {
             b.store(out, v, None, []).unwrap();
         }
