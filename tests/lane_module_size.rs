@@ -25,21 +25,27 @@ fn words_of(path: &std::path::Path) -> usize {
     std::fs::metadata(path).unwrap().len() as usize / 4
 }
 
+/// `rdna2spv translate --mapping lane --profile portable --kernel KERNEL` (the file and output follow).
+fn translate_lane_portable(kernel: &str) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rdna2spv"));
+    cmd.args([
+        "translate",
+        "--mapping",
+        "lane",
+        "--profile",
+        "portable",
+        "--kernel",
+        kernel,
+    ]);
+    cmd
+}
+
 #[test]
 fn divsqrt64_lane_portable_shares_the_f64_fma_and_agrees() {
     let dir = std::env::temp_dir().join(format!("rdna2spv-lane-size-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let spv = dir.join("divsqrt64.spv");
-    let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
-        .args([
-            "translate",
-            "--mapping",
-            "lane",
-            "--profile",
-            "portable",
-            "--kernel",
-            "divsqrt64",
-        ])
+    let out = translate_lane_portable("divsqrt64")
         .arg(root().join("fixtures/kernels/divsqrt64.co"))
         .arg("-o")
         .arg(&spv)
@@ -168,16 +174,7 @@ fn rocsparse_lane_modules_stay_at_their_floors() {
     let mut report = Vec::new();
     for &(co, kernel, workgroup, today) in FLOORS {
         let spv = dir.join("k.spv");
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_rdna2spv"));
-        cmd.args([
-            "translate",
-            "--mapping",
-            "lane",
-            "--profile",
-            "portable",
-            "--kernel",
-            kernel,
-        ]);
+        let mut cmd = translate_lane_portable(kernel);
         if workgroup != 0 {
             cmd.arg(format!("--workgroup={workgroup}"));
         }
