@@ -174,21 +174,28 @@ impl Cx<'_> {
             let l = self.load_u32(self.lm().copy0)?;
             return f(self, l, Lanes::scalar(&t));
         }
+        // The groups' bool vectors combined component-wise, then one `OpAny`/`OpAll` (D237):
+        // any(a) || any(b) is any(a || b), all(a) && all(b) is all(a && b).
         let (_, groups) = copy_layout(self.lm().waves);
-        let mut acc = if any { self.cfalse() } else { self.ctrue() };
+        let mut acc = None;
         for g in 0..groups {
             let (l, p) = self.copy_group(copy, g)?;
             let v = self.b.load(l.u, None, p, None, [])?;
             let bv = f(self, v, l)?;
-            acc = if any {
-                let x = self.b.any(t.bool, None, bv)?;
-                self.b.logical_or(t.bool, None, acc, x)?
-            } else {
-                let x = self.b.all(t.bool, None, bv)?;
-                self.b.logical_and(t.bool, None, acc, x)?
-            };
+            acc = Some(match acc {
+                None => bv,
+                Some(a) if any => self.b.logical_or(l.b, None, a, bv)?,
+                Some(a) => self.b.logical_and(l.b, None, a, bv)?,
+            });
         }
-        Ok(acc)
+        let Some(bv) = acc else {
+            return Ok(if any { self.cfalse() } else { self.ctrue() });
+        };
+        Ok(if any {
+            self.b.any(t.bool, None, bv)?
+        } else {
+            self.b.all(t.bool, None, bv)?
+        })
     }
 
     /// Several waves, at a pass's start: the paused waves' copies become their resume numbers (with
