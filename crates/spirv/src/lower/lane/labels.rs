@@ -381,9 +381,10 @@ impl Cx<'_> {
         }
         // D237: one group of copies at a time, in integer arithmetic: the group's waves' words (their OR
         // when a wave has two; 0 past the last wave, whose copies are END, never `n`), `umin(bits, 1)` is
-        // each wave's "any lane", and its target is `leave + (stay − leave) × that` (mod 2^32). lavapipe
-        // computed the same update written as a vector `!= 0` and an `OpSelect` between two constant
-        // vectors wrongly (D234's options); per wave it was 16 words a wave.
+        // each wave's "any lane", and its target is `leave + (stay − leave) × that` (mod 2^32). The same
+        // update as a vector `!= 0` and an `OpSelect` between two constant vectors failed lane fuzz
+        // programs on lavapipe once (D234's options) and not since (D237): no bool vector is selected
+        // here. Wave by wave it was 16 words a wave.
         let (width, groups) = copy_layout(waves);
         for g in 0..groups {
             let (l, p) = self.copy_group(copy, g)?;
