@@ -1623,7 +1623,7 @@ impl<'a> Cx<'a> {
             if kinds[k] == Kind::Deferred {
                 // In a converged item (D141) the waves "off" are empty ones: their scalar state
                 // follows the running waves' (lane/converged.rs).
-                if self.lane_multi() && !self.lane_conv_now() {
+                if self.lane_multi() && !self.lane_conv_now() && !self.lane_on_known() {
                     // A wave that runs the block "off" keeps its scalar state.
                     let on = self.lane_on_now();
                     self.guarded(on, None, |cx| {

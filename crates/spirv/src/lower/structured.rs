@@ -286,7 +286,9 @@ impl Cx<'_> {
     fn structured_loop(&mut self, s: &Structure, lp: &Loop) -> R<()> {
         // Left lane by lane (D130): the invocations leave at different iterations, so no barrier may
         // be emitted inside; the analysis guarantees it, this checks it.
-        let lane_local = self.lane_exit_loop(&s.number, lp.lo, lp.hi);
+        // L16/L45 (D133, D238): invocations inside a loop run on their own labels are at different
+        // places: no barrier either.
+        let lane_local = self.lane_exit_loop(&s.number, lp.lo, lp.hi) || self.lane_on_known();
         let barriers = self.lane_barriers();
         let shuffles = self.lane_shuffles();
         let (h, body, cont, merge) = (self.b.id(), self.b.id(), self.b.id(), self.b.id());

@@ -23,7 +23,10 @@
 //! The LDS history (D106) of a block inside such a loop must not count a publication at its end: the
 //! fixed point is recomputed once the loops are known ([`Cx::lane_lds_flow_final`]).
 
-use super::super::{Cx, R};
+use rdna2spv_ir::cfg::{Item, Structure};
+use rdna2spv_ir::{Handle, Node, Space, Terminator};
+
+use super::super::{Cx, Kind, R};
 use super::lds;
 
 impl Cx<'_> {
@@ -90,12 +93,124 @@ impl Cx<'_> {
         let Some(s) = self.structure.as_ref() else {
             return false; // unknown: no barrier counted (more fences, never fewer)
         };
+        // L45: inside a wave-local loop every branch follows the invocation's own label.
+        if m.wave_loops
+            .iter()
+            .any(|&(lo, hi)| (lo..hi).contains(&s.number[b]))
+        {
+            return false;
+        }
         !m.masks.exit_blocks().any(|e| {
             self.exit_pattern(e).is_some_and(|(h, x)| {
                 let (lo, hi) = local_range(s, h);
                 (lo..hi).contains(&s.number[b]) && !(lo..hi).contains(&s.number[x])
             })
         })
+    }
+
+    /// L45 (decision D238), several waves: the outermost loops that run on each invocation's own label
+    /// like L16's although no lane leaves them alone, as `(lo, hi, exit)`. A loop qualifies when nothing
+    /// in it needs the workgroup (its blocks emit no barrier: no s_barrier, no LDS access, no uniform
+    /// store or atomic, no exchange of a lane value, ballot or mask, no L44 shuffle) and every way out
+    /// of it leads to one block `X` (of the enclosing loop, when there is one), with no `s_endpgm`
+    /// inside. Then invocations may be at different places inside it, every branch in it is decided by
+    /// the invocation from its own (wave-uniform) scalar state or own bits, and every wave that enters
+    /// leaves with its label at `X`: the copies advance to `X` after it ([`Self::lane_local_exit`]).
+    /// Loops L16 already takes are left to it. Needs the mask plan (which instructions make a mask
+    /// whole) and the structure.
+    pub(crate) fn lane_wave_loops_of(&self, s: &Structure) -> Vec<(u32, u32, u32)> {
+        let mut out = Vec::new();
+        let Some(m) = self.lm.as_ref() else {
+            return out;
+        };
+        if m.waves < 2 {
+            return out;
+        }
+        self.wave_loops_in(s, &s.items, None, &mut out);
+        out
+    }
+
+    fn wave_loops_in(
+        &self,
+        s: &Structure,
+        items: &[Item],
+        outer: Option<(u32, u32)>,
+        out: &mut Vec<(u32, u32, u32)>,
+    ) {
+        for it in items {
+            let Item::Loop(lp) = it else { continue };
+            if self.lane_local_loop_of(&s.number, lp.lo, lp.hi).is_none() {
+                if let Some(x) = self.wave_loop_exit(s, lp.lo, lp.hi, outer) {
+                    out.push((lp.lo, lp.hi, x));
+                    continue;
+                }
+            }
+            self.wave_loops_in(s, &lp.items, Some((lp.lo, lp.hi)), out);
+        }
+    }
+
+    /// The structured number of the one block every way out of the loop `[lo, hi)` leads to, when the
+    /// loop qualifies for L45 ([`Self::lane_wave_loops_of`]).
+    fn wave_loop_exit(
+        &self,
+        s: &Structure,
+        lo: u32,
+        hi: u32,
+        outer: Option<(u32, u32)>,
+    ) -> Option<u32> {
+        let m = self.lm.as_ref()?;
+        let inside = |b: usize| s.number[b] != u32::MAX && (lo..hi).contains(&s.number[b]);
+        let mut exit: Option<usize> = None;
+        for b in (0..self.p.blocks.len()).filter(|&b| inside(b) && m.masks.reached(b)) {
+            let blk = &self.p.blocks[Handle::from_index(b)];
+            if blk.terminator == Terminator::End {
+                return None;
+            }
+            for t in blk.terminator.successors() {
+                if inside(t) {
+                    continue;
+                }
+                match exit {
+                    Some(x) if x != t => return None,
+                    _ => exit = Some(t),
+                }
+            }
+            let plan = self.lane_block_plan(b);
+            if !plan.pre.is_empty() || !plan.mat.is_empty() {
+                return None;
+            }
+            for inst in &blk.insts {
+                for i in inst.nodes.clone() {
+                    let i = i as usize;
+                    let bad = match self.p.nodes[Handle::from_index(i)] {
+                        Node::Barrier => true,
+                        Node::Load { space, .. }
+                        | Node::LoadIf { space, .. }
+                        | Node::StoreIf { space, .. }
+                        | Node::AtomicIf { space, .. } => space == Space::Lds,
+                        Node::Store { space, .. } | Node::Atomic { space, .. } => {
+                            space == Space::Lds || self.kind(i) == Kind::Uniform
+                        }
+                        // A capture or L44 shuffle that is exchanged: not dead, not an own bit
+                        // kept as one (as the plan's capture exchanges count them).
+                        _ => {
+                            let exchanged = !m.masks.is_dead(i)
+                                && (plan.mat.contains(&i) || !plan.own.contains(&i));
+                            exchanged
+                                && (self.kind(i) == Kind::Capture || self.sub.inner.contains(&i))
+                        }
+                    };
+                    if bad {
+                        return None;
+                    }
+                }
+            }
+        }
+        let x = s.number[exit?];
+        if x == u32::MAX || outer.is_some_and(|(olo, ohi)| !(olo..ohi).contains(&x)) {
+            return None;
+        }
+        Some(x)
     }
 
     /// The LDS history fixed point (D106) once the lane-local loops and vote-free branches are known:

@@ -211,6 +211,9 @@ pub(crate) struct LaneMode {
     /// Several waves: inside a lane-local loop (D133), where each invocation follows its own label
     /// (no vote, no publication, no label-copy update until the loop's exit).
     local: bool,
+    /// L45 (D238, planning only): the loops `[lo, hi)` run on each invocation's own label whose exits
+    /// are ordinary branches (their blocks publish nothing).
+    pub(crate) wave_loops: Vec<(u32, u32)>,
     /// Several waves: the workgroup-converged blocks and uniform branches (D141), and whether the item
     /// being emitted is converged (its SGPR and SCC writes are not predicated by `on`).
     conv: converged::Convergence,
@@ -307,6 +310,7 @@ impl LaneMode {
             shuffles: 0,
             last_ballots: None,
             local: false,
+            wave_loops: Vec::new(),
             conv: converged::Convergence::default(),
             conv_now: false,
             live: None,
@@ -521,6 +525,7 @@ impl Cx<'_> {
             shuffles: 0,
             last_ballots: None,
             local: false,
+            wave_loops: Vec::new(),
             conv: converged::Convergence::default(),
             conv_now: false,
             live: None,
@@ -656,6 +661,9 @@ impl Cx<'_> {
     /// chain (D142), else the constant true.
     pub(crate) fn lane_inst_start(&mut self) -> R<()> {
         let on = match (self.lm().labels, self.lane_gate_live()) {
+            // Inside a loop run on the invocation's own label (L16), every item is entered on
+            // `label == n`, which is `on` itself (D238).
+            (Some(_), _) if self.lane_on_known() => self.ctrue(),
             (Some((_, _, on, _)), _) => self.load_bool(on)?,
             (None, Some(live)) => live,
             (None, None) => self.ctrue(),
@@ -666,7 +674,7 @@ impl Cx<'_> {
 
     /// `c && on` (several waves, or a gated entry chain), else `c`.
     pub(crate) fn lane_on(&mut self, c: Word) -> R<Word> {
-        if !self.lane_multi() && self.lane_gate_live().is_none() {
+        if (!self.lane_multi() && self.lane_gate_live().is_none()) || self.lane_on_known() {
             return Ok(c);
         }
         let on = self.lm().on_now;
@@ -1379,11 +1387,24 @@ impl Cx<'_> {
         Ok(())
     }
 
-    /// Several waves: `on = label in [n, n + 1)` at the start of a block item run by the workgroup.
+    /// Whether `on` is known to hold for the code being emitted (D238): several waves, inside a loop run
+    /// on each invocation's own label (L16), whose items are entered on `label == n` (not a vote), so
+    /// every invocation that runs an item is on.
+    pub(crate) fn lane_on_known(&self) -> bool {
+        self.lm
+            .as_ref()
+            .is_some_and(|m| m.labels.is_some() && m.local)
+    }
+
+    /// Several waves: `on = label in [n, n + 1)` at the start of a block item run by the workgroup
+    /// (nothing where `on` is known, [`Self::lane_on_known`]).
     pub(crate) fn lane_set_on(&mut self, n: u32) -> R<()> {
         let Some((_, _, on, _)) = self.lm().labels else {
             return Ok(());
         };
+        if self.lane_on_known() {
+            return Ok(());
+        }
         // A top chain of converged waves before any loop (D144): every wave with work is at `n`
         // (D143 (c)), an empty wave is not; so `label == n` is the wave's `running`.
         let c = match (self.lm().top_on, self.lm().running) {
@@ -1405,6 +1426,9 @@ impl Cx<'_> {
         let Some((_, _, on, _)) = self.lm.as_ref().and_then(|m| m.labels) else {
             return self.store(var, v);
         };
+        if self.lane_on_known() {
+            return self.store(var, v);
+        }
         let o = self.load_bool(on)?;
         let old = self.b.load(ty, None, var, None, [])?;
         let x = self.b.select(ty, None, o, v, old)?;
@@ -1468,6 +1492,9 @@ impl Cx<'_> {
 
     /// [`Self::uniform_node`] under `on` (a load gives 0 where the wave is off).
     pub(crate) fn lane_uniform_guarded(&mut self, i: usize) -> R<()> {
+        if self.lane_on_known() {
+            return self.uniform_node(i);
+        }
         let is_load = matches!(self.p.nodes[Handle::from_index(i)], Node::Load { .. });
         let ty = self.spv_ty(self.ty(i));
         let on = self.lane_on_now();

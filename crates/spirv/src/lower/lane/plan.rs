@@ -46,6 +46,8 @@ pub(crate) struct LocalLoop {
     pub(crate) lo: u32,
     pub(crate) hi: u32,
     pub(crate) exit: u32,
+    /// L45 (D238): no lane leaves it alone; its exits are ordinary branches.
+    pub(crate) wave: bool,
 }
 
 /// Every decision of the lane mapping's analyses for one kernel (D177).
@@ -187,6 +189,11 @@ impl Cx<'_> {
         let mut conv = self.lane_convergence(&s);
         conv.one_pass = self.lane_meets_always(&s, &conv);
         self.lm.as_mut().expect("set").conv = conv;
+        // L45: loops run on the invocations' own labels with ordinary exits (before the LDS history:
+        // their blocks publish nothing).
+        let wave_loops = self.lane_wave_loops_of(&s);
+        self.lm.as_mut().expect("set").wave_loops =
+            wave_loops.iter().map(|&(lo, hi, _)| (lo, hi)).collect();
         self.structure = Some(s);
         let publishes = self.lane_lds_flow_final();
         let static_resume = self.lane_static_resume();
@@ -198,9 +205,20 @@ impl Cx<'_> {
         if waves > 1 {
             collect_loops(&s.items, &mut |lo, hi| {
                 if let Some(exit) = self.lane_local_loop_of(&s.number, lo, hi) {
-                    local_loops.push(LocalLoop { lo, hi, exit });
+                    local_loops.push(LocalLoop {
+                        lo,
+                        hi,
+                        exit,
+                        wave: false,
+                    });
                 }
             });
+            local_loops.extend(wave_loops.iter().map(|&(lo, hi, exit)| LocalLoop {
+                lo,
+                hi,
+                exit,
+                wave: true,
+            }));
         }
         let blocks: Vec<masks::BlockPlan> = (0..nb).map(|b| self.lane_block_plan(b)).collect();
         let exec_labels = (0..nb)
@@ -900,11 +918,19 @@ impl fmt::Display for LanePlan {
             writeln!(f, "L8   %{k}: {acc}")?;
         }
         for l in &self.local_loops {
-            writeln!(
-                f,
-                "L16 lane-local loop: numbers {}..{} run on each invocation's own label, exit to #{}",
-                l.lo, l.hi, l.exit
-            )?;
+            if l.wave {
+                writeln!(
+                    f,
+                    "L45 wave-local loop: numbers {}..{} run on each invocation's own label, exit to #{}",
+                    l.lo, l.hi, l.exit
+                )?;
+            } else {
+                writeln!(
+                    f,
+                    "L16 lane-local loop: numbers {}..{} run on each invocation's own label, exit to #{}",
+                    l.lo, l.hi, l.exit
+                )?;
+            }
         }
         for (b, insts) in self.insts.iter().enumerate() {
             let n = self.number[b];
