@@ -1820,6 +1820,63 @@ mod tests {
         assert!(q.local_loops.is_empty());
     }
 
+    /// b0: an LDS store (the waves share LDS: not split), jump b1; b1: a loop whose back edge differs
+    /// between the waves (`s_cmp_eq_u32 wave_id, 0; s_cbranch_scc1 b1`), with an LDS store inside
+    /// (`lds_inside`), or left on `s_cbranch_vccnz` after a `v_cmp` into VCC instead (`vcc_exit`: the
+    /// branch needs the wave's whole VCC); b2: end.
+    fn scc_loop(lds_inside: bool, vcc_exit: bool) -> Program {
+        let mut b = B::new(32);
+        b.lds_store();
+        b.vmov();
+        b.block(Terminator::Jump(bh(1)));
+        if lds_inside {
+            b.lds_store();
+        }
+        b.vmov();
+        let c = if vcc_exit {
+            b.vopc_vcc();
+            let m = b.s(VCC_LO);
+            let z = b.c32(0);
+            let c = b.cmp(IntCmp::Ne, m, z);
+            b.end("s_cbranch_vccnz");
+            c
+        } else {
+            b.cmp_wave();
+            b.scc()
+        };
+        b.block(Terminator::Branch {
+            cond: c,
+            taken: bh(1),
+            not_taken: bh(2),
+        });
+        b.vmov();
+        b.block(Terminator::End);
+        b.done()
+    }
+
+    #[test]
+    fn l45_loops_every_lane_of_a_wave_leaves_together_run_on_own_labels() {
+        // Two waves sharing LDS: the loop's SCC back edge differs between them, nothing inside needs
+        // the workgroup: each invocation follows its own label through it (L45), its branch publishes
+        // nothing.
+        let q = plan(&scc_loop(false, false), 64);
+        assert_eq!(q.split, 1);
+        let n = &q.number;
+        assert_eq!(q.local_loop(n[1], n[1] + 1), Some(n[2]));
+        assert!(q.local_loops.iter().all(|l| l.wave));
+        assert!(!q.publishes[1]);
+        assert!(q.to_string().contains("L45 wave-local loop"));
+        // An LDS access inside (its fences are barriers), or an exit on the wave's whole VCC (made whole
+        // by an exchange): the loop keeps its votes and the branch its publication.
+        for p in [scc_loop(true, false), scc_loop(false, true)] {
+            let q = plan(&p, 64);
+            assert!(q.local_loops.is_empty());
+            assert!(!q.to_string().contains("L45"));
+        }
+        // One wave: nothing to run on its own label.
+        assert!(plan(&scc_loop(false, false), 32).local_loops.is_empty());
+    }
+
     /// Two waves sharing LDS: b0 (with `cmpx`, a `v_cmpx` that leaves EXEC as own bits) ends with
     /// `s_cbranch_execz` over b1, which stores to global memory uniformly (so the skip needs its vote).
     fn execz_over_store(cmpx: bool) -> Program {
