@@ -24,7 +24,7 @@
 //! fixed point is recomputed once the loops are known ([`Cx::lane_lds_flow_final`]).
 
 use rdna2spv_ir::cfg::{Item, Structure};
-use rdna2spv_ir::{Handle, Node, Space, Terminator};
+use rdna2spv_ir::{Handle, Terminator};
 
 use super::super::{Cx, Kind, R};
 use super::lds;
@@ -182,24 +182,12 @@ impl Cx<'_> {
             for inst in &blk.insts {
                 for i in inst.nodes.clone() {
                     let i = i as usize;
-                    let bad = match self.p.nodes[Handle::from_index(i)] {
-                        Node::Barrier => true,
-                        Node::Load { space, .. }
-                        | Node::LoadIf { space, .. }
-                        | Node::StoreIf { space, .. }
-                        | Node::AtomicIf { space, .. } => space == Space::Lds,
-                        Node::Store { space, .. } | Node::Atomic { space, .. } => {
-                            space == Space::Lds || self.kind(i) == Kind::Uniform
-                        }
-                        // A capture or L44 shuffle that is exchanged: not dead, not an own bit
-                        // kept as one (as the plan's capture exchanges count them).
-                        _ => {
-                            let exchanged = !m.masks.is_dead(i)
-                                && (plan.mat.contains(&i) || !plan.own.contains(&i));
-                            exchanged
-                                && (self.kind(i) == Kind::Capture || self.sub.inner.contains(&i))
-                        }
-                    };
+                    // Or a capture or L44 shuffle that is exchanged: not dead, not an own bit kept
+                    // as one (as the plan's capture exchanges count them).
+                    let exchanged = !m.masks.is_dead(i)
+                        && (plan.mat.contains(&i) || !plan.own.contains(&i))
+                        && (self.kind(i) == Kind::Capture || self.sub.inner.contains(&i));
+                    let bad = self.needs_the_workgroup(i) || exchanged;
                     if bad {
                         return None;
                     }

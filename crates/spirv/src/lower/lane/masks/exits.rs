@@ -191,21 +191,14 @@ impl Cx<'_> {
             for inst in &blk.insts {
                 for i in inst.nodes.clone() {
                     let i = i as usize;
-                    let bad = match *self.node(i) {
-                        Node::Barrier => true,
-                        Node::Load { space, .. }
-                        | Node::LoadIf { space, .. }
-                        | Node::StoreIf { space, .. }
-                        | Node::AtomicIf { space, .. } => space == Space::Lds,
-                        Node::Store { space, .. } | Node::Atomic { space, .. } => {
-                            space == Space::Lds || self.kind(i) == Kind::Uniform
-                        }
-                        // L44's shuffles read other lanes as much as exchanges do.
-                        Node::ReadLane { .. } | Node::ReadFirstLane { .. } => {
-                            self.kind(i) == Kind::Capture || self.sub.inner.contains(&i)
-                        }
-                        _ => false,
-                    };
+                    let bad = self.needs_the_workgroup(i)
+                        || match *self.node(i) {
+                            // L44's shuffles read other lanes as much as exchanges do.
+                            Node::ReadLane { .. } | Node::ReadFirstLane { .. } => {
+                                self.kind(i) == Kind::Capture || self.sub.inner.contains(&i)
+                            }
+                            _ => false,
+                        };
                     if bad {
                         return None;
                     }
@@ -229,6 +222,24 @@ impl Cx<'_> {
             return None;
         }
         Some(keep)
+    }
+
+    /// Whether node `i` needs every invocation of the workgroup wherever it runs, whatever the mask plan
+    /// decides: an `s_barrier`, an LDS access (the LDS fences between lanes are barriers) or a uniform
+    /// store or atomic (one lane's, D082). Loops left lane by lane (D130) and loops run on each
+    /// invocation's own label (L45, D238) hold none.
+    pub(in super::super) fn needs_the_workgroup(&self, i: usize) -> bool {
+        match *self.node(i) {
+            Node::Barrier => true,
+            Node::Load { space, .. }
+            | Node::LoadIf { space, .. }
+            | Node::StoreIf { space, .. }
+            | Node::AtomicIf { space, .. } => space == Space::Lds,
+            Node::Store { space, .. } | Node::Atomic { space, .. } => {
+                space == Space::Lds || self.kind(i) == Kind::Uniform
+            }
+            _ => false,
+        }
     }
 
     /// The state at block `bi`'s end after any number of masked iterations of the loop `set` (entered at
