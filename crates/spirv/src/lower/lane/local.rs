@@ -22,6 +22,11 @@
 //!
 //! The LDS history (D106) of a block inside such a loop must not count a publication at its end: the
 //! fixed point is recomputed once the loops are known ([`Cx::lane_lds_flow_final`]).
+//!
+//! L45 (decision D238) runs loops the same way when every lane of a wave leaves them together (an SCC
+//! back edge on a wave-dependent trip count): nothing inside needs the workgroup and every way out leads
+//! to one block ([`Cx::lane_wave_loops_of`]). Inside either kind `on` is known true
+//! ([`Cx::lane_on_known`]).
 
 use rdna2spv_ir::cfg::{Item, Structure};
 use rdna2spv_ir::{Handle, Terminator};

@@ -661,7 +661,7 @@ impl Cx<'_> {
     /// chain (D142), else the constant true.
     pub(crate) fn lane_inst_start(&mut self) -> R<()> {
         let on = match (self.lm().labels, self.lane_gate_live()) {
-            // Inside a loop run on the invocation's own label (L16), every item is entered on
+            // Inside a loop run on the invocation's own label (L16, L45), every item is entered on
             // `label == n`, which is `on` itself (D238).
             (Some(_), _) if self.lane_on_known() => self.ctrue(),
             (Some((_, _, on, _)), _) => self.load_bool(on)?,
@@ -1388,8 +1388,8 @@ impl Cx<'_> {
     }
 
     /// Whether `on` is known to hold for the code being emitted (D238): several waves, inside a loop run
-    /// on each invocation's own label (L16), whose items are entered on `label == n` (not a vote), so
-    /// every invocation that runs an item is on.
+    /// on each invocation's own label (L16, L45), whose items are entered on `label == n` (not a vote),
+    /// so every invocation that runs an item is on.
     pub(crate) fn lane_on_known(&self) -> bool {
         self.lm
             .as_ref()
