@@ -1,39 +1,43 @@
-//! The exact f64 fused multiply-add of D209, from correctly rounded f64 adds and multiplies only (what
-//! lavapipe has: its own f64 `Fma` rounds twice), written in the operations its lowering
-//! (`quirks::f64_fma_float`) emits — f64 add/multiply rounding to nearest even, bit casts, integer adds on the
-//! bits, selects — and run on the host against Berkeley SoftFloat's `f64_mulAdd`, on triples chosen to
-//! reach every path (tests/support/f64_triples.rs; tests/fused_multiply_add.rs runs the lowering itself on
-//! lavapipe over the same triples). The integer emulation it replaces on such devices
-//! (`quirks::f64_fma_soft`, ~265 instructions per call site once lavapipe inlines it) was 66–88 % of the
-//! cold compile of the slowest f64 rocSPARSE kernels (docs/performance.md, D208).
+//! The exact f64 fused multiply-add of D209 as D239 shortened it, from correctly rounded f64 adds and
+//! multiplies only (what lavapipe has: its own f64 `Fma` rounds twice), written in the operations its
+//! lowering (`quirks::f64_fma_float`) emits — f64 add/multiply rounding to nearest even, bit casts, integer
+//! adds on the bits, selects — and run on the host against Berkeley SoftFloat's `f64_mulAdd`, on triples
+//! chosen to reach every path (tests/support/f64_triples.rs; tests/fused_multiply_add.rs runs the lowering
+//! itself on lavapipe over the same triples).
 //!
-//! Finite, nonzero a, b, c (the rest takes the plain path the lowering has today):
-//! 1. a = a1·2^ea, b = b1·2^eb with a1, b1 in ±[1, 2) (a subnormal operand is first multiplied by 2^64,
-//!    exactly); K = ea + eb. Everything is computed scaled by 2^−K.
-//! 2. The exact product a1·b1 = ph + pl (Dekker's product with Veltkamp's split: no overflow or underflow in
-//!    [1, 4)).
-//! 3. c scaled: c1 = c·2^−K built from c's bits. Where c's exponent exceeds K by 56 or more, the product is
-//!    below a quarter of c's ulp and the result is c. Where it is 110 or more below K, c only decides ties:
-//!    c1 = ±2^−110 gives the same rounding (the product is a multiple of 2^−104).
+//! Finite, nonzero a, b and finite c (the rest takes the plain path, exact there):
+//! 1. a = a1·2^ea, b = b1·2^eb by multiplications by powers of two only: e = max(exponent field, 1) − 1024,
+//!    so a normal operand scales to ±[2, 4) and a subnormal one to ±[2^−51, 2) (2^−e is normal for every
+//!    e; no select). K = ea + eb. Everything is computed scaled by 2^−K.
+//! 2. The exact product a1·b1 = ph + pl (Dekker's product with Veltkamp's split: no overflow or underflow
+//!    in [2^−102, 16)); it is a multiple of 2^−102, and at least 2^−50 unless both operands are subnormal
+//!    (then the result is c, or a·b for a zero c).
+//! 3. c scaled: c1 = c·2^−a·2^−b in float — both scales at once when they point different ways (their
+//!    product is then normal), one after the other when they point the same way (an intermediate
+//!    overflow or underflow then means the end's). Where c1 ≥ 2^58 (or overflowed) the product is below a
+//!    quarter of c's ulp and the result is c. Where c1 is below the smallest normal it may have lost bits,
+//!    but there it only decides ties and the direction of an inexact sum: ±2^−1000 rounds the same.
 //! 4. Normal result (Boldo–Melquiond): (th, tl) = TwoSum(c1, ph); v = RO(tl + pl) (round to odd: TwoSum,
 //!    then an inexact even result steps one ulp toward the exact sum); r = RN(th + v); the result's bits are
 //!    r's with K added to the exponent field; an exponent past 2046 is ±∞.
 //! 5. Subnormal result (r·2^K < 2^−1022): the exact x = th + tl + pl renormalised, (u, ue) = TwoSum(tl, pl),
 //!    (h, hl) = TwoSum(th, u), so x = h + hl + ue; M = ±2^(−1022−K) (the smallest normal, scaled, with x's
-//!    sign) puts the rounding point of the subnormal grid at M's last bit: (s, e) = TwoSum(M, h),
-//!    w = RO(e + (hl + ue)) (e and ±q/2, q = ulp(M), are multiples of ulp(h) and |hl + ue| < ulp(h), so
-//!    the rounded hl + ue keeps the comparison of e + hl + ue with ±q/2, and round-to-odd keeps it
-//!    through the last sum: an inexact result is never the even ±q/2), y = RN(s + w);
-//!    the result's bits are |y|'s minus |M|'s (the subnormal's significand; 2^52 is the smallest normal),
-//!    with x's sign. A result below 2^−1083 is ±0.
+//!    sign) puts the rounding point of the subnormal grid at M's last bit: |h| ≤ |M| there, so
+//!    (s, e) = Fast2Sum(M, h) is exact, w = RO(e + (hl + ue)) (e and ±q/2, q = ulp(M), are multiples of
+//!    ulp(h) and |hl + ue| < ulp(h), so the rounded hl + ue keeps the comparison of e + hl + ue with ±q/2,
+//!    and round-to-odd keeps it through the last sum: an inexact result is never the even ±q/2),
+//!    y = RN(s + w); the result's bits are |y|'s minus |M|'s (the subnormal's significand; 2^52 is the
+//!    smallest normal), with x's sign. A result below 2^−1083 is ±0.
 //!
-//! The lowering's shared function is 215 SPIR-V instructions (the integer emulation's: 265), and cheaper ones
-//! for lavapipe to compile: 0.45–0.64× the compile CPU of the f64 kernels measured (D209).
+//! The lowering's shared function is 171 SPIR-V instructions (D209's: 217; the integer emulation's: ~265),
+//! with fewer selects and integer operations, which lavapipe compiles slowly (D239's measurements).
 //!
-//! Checked (2026-12-03): 2,000,000 triples in every `cargo test` (a fraction of a second in release),
-//! 200,000,000 once (`RDNA2SPV_FMA_DESIGN_N=200000000`, ~15 s in release): 0 differences from SoftFloat; rounding twice
-//! differs on 20 % of them; every path taken (200 M run: far addend 30.6 M, exact zero 57 k, overflow 9.4 M,
-//! normal 138 M, subnormal 15.9 M, below the subnormals 361).
+//! Checked (2026-12-05): 2,000,000 triples in every `cargo test` (a fraction of a second in release),
+//! 200,000,000 once (`RDNA2SPV_FMA_DESIGN_N=200000000`, ~13 s in release): 0 differences from SoftFloat;
+//! rounding twice differs on 18 % of them; every path taken (200 M run: special operand 4.2 M, zero addend
+//! 533 k, far addend 19.7 M, addend stand-in 3.9 M, exact zero 47 k, overflow 11.1 M, normal 112 M, below
+//! the subnormals 173 k, subnormal 48.2 M). Planted faults each fail it: one scaling order for every
+//! operand pair (either), the far bound at 2^56, no stand-in.
 
 #[path = "support/f64_triples.rs"]
 mod f64_triples;
@@ -54,7 +58,7 @@ fn split(x: f64) -> (f64, f64) {
     (hi, x - hi)
 }
 
-/// Dekker's exact product of a, b in ±[1, 2): a·b = p + e.
+/// Dekker's exact product of a, b in ±[2^−51, 4): a·b = p + e.
 fn two_prod(a: f64, b: f64) -> (f64, f64) {
     let p = a * b;
     let (ah, al) = split(a);
@@ -74,72 +78,95 @@ fn ro_add(x: f64, y: f64) -> f64 {
     }
 }
 
-/// (significand in ±[1, 2) as f64 bits, unbiased exponent) of a finite nonzero x.
-fn norm(x: f64) -> (u64, i64) {
-    let sub = (x.to_bits() >> 52) & 0x7ff == 0;
-    let xs = if sub {
-        x * f64::from_bits((1023 + 64) << 52)
-    } else {
-        x
-    };
-    let b = xs.to_bits();
-    let e = ((b >> 52) & 0x7ff) as i64 - 1023 - if sub { 64 } else { 0 };
-    ((b & 0x800f_ffff_ffff_ffff) | (1023 << 52), e)
+/// (x·2^−e, 2^−e, e) for a finite nonzero x, by powers of two only: e = max(x's exponent field, 1) −
+/// 1024, so a normal x scales to ±[2, 4) and a subnormal one to ±[2^−51, 2); 2^−e is normal for every e.
+fn norm(x: f64) -> (f64, f64, i64) {
+    let field = ((x.to_bits() & !(1 << 63)) >> 52).max(1);
+    let scale = f64::from_bits((2047 - field) << 52);
+    (x * scale, scale, field as i64 - 1024)
 }
 
-fn fma_design(a: f64, b: f64, c: f64) -> f64 {
+/// The paths of [`fma_design`], counted by the test so that a run shows it reached each.
+const PATHS: [&str; 9] = [
+    "special operand",
+    "zero addend",
+    "far addend",
+    "addend stand-in",
+    "exact zero",
+    "overflow",
+    "normal",
+    "below the subnormals",
+    "subnormal",
+];
+
+fn fma_design(a: f64, b: f64, c: f64) -> (f64, usize) {
     let finite_nonzero = |x: f64| x.is_finite() && x != 0.0;
-    // As the lowering chooses today: a or b zero, infinite or NaN: the plain a·b + c (exact there);
-    // c infinite or NaN with a, b finite: c (the product's overflow must not meet it).
-    if !(finite_nonzero(a) && finite_nonzero(b)) {
-        return a * b + c;
-    }
-    if !c.is_finite() {
-        return c;
+    // a or b zero, infinite or NaN, or c infinite or NaN: (a·b, or +0 where a and b are finite and
+    // nonzero, so that their product cannot overflow into c) + c, exact there.
+    let ab = finite_nonzero(a) && finite_nonzero(b);
+    if !(ab && c.is_finite()) {
+        return (if ab { 0.0 } else { a * b } + c, 0);
     }
     if c == 0.0 {
-        return a * b;
+        return (a * b, 1);
     }
-    let (a1, ea) = norm(a);
-    let (b1, eb) = norm(b);
-    let (c1n, ec) = norm(c);
+    let (a1, sa, ea) = norm(a);
+    let (b1, sb, eb) = norm(b);
     let k = ea + eb;
-    let d = ec - k;
-    if d >= 56 {
-        return c;
-    }
-    let c1 = if d < -110 {
-        f64::from_bits((c.to_bits() & (1 << 63)) | ((1023 - 110) << 52))
+    // c·2^−K exactly, wherever that is normal: both scales at once when they point different ways (their
+    // product 2^−K is then normal), one after the other when they point the same way (no intermediate
+    // overflows or underflows unless the end does).
+    let c1 = if (ea >= 0) == (eb >= 0) {
+        c * sa * sb
     } else {
-        f64::from_bits((c1n & !(0x7ff << 52)) | (((d + 1023) as u64) << 52))
+        c * (sa * sb)
     };
-    let (ph, pl) = two_prod(f64::from_bits(a1), f64::from_bits(b1));
+    let m1 = c1.to_bits() & !(1 << 63);
+    if m1 >= (1023 + 58) << 52 {
+        // c at least 2^58 above the product (below 16), or c1 overflowed: the product is below a quarter
+        // of c's ulp.
+        return (c, 2);
+    }
+    // Below the smallest normal c1 may have lost bits, but there it only decides ties and the direction
+    // of an inexact sum (the product is at least 2^−50, a multiple of 2^−102): any value of its sign
+    // below 2^−103 rounds the same, and ±2^−1000 is one.
+    let stand_in = m1 < 1 << 52;
+    let c1 = if stand_in {
+        f64::from_bits((c.to_bits() & (1 << 63)) | ((1023 - 1000) << 52))
+    } else {
+        c1
+    };
+    let (ph, pl) = two_prod(a1, b1);
     let (th, tl) = two_sum(c1, ph);
     let v = ro_add(tl, pl);
     let r = th + v;
     if r == 0.0 {
-        return 0.0; // x = 0 exactly: +0 when rounding to nearest
+        return (0.0, 4); // x = 0 exactly: +0 when rounding to nearest
     }
     let rb = r.to_bits();
     let sign = rb & (1 << 63);
-    let er = ((rb >> 52) & 0x7ff) as i64 + k;
+    let er = ((rb & !(1 << 63)) >> 52) as i64 + k;
     if er >= 2047 {
-        return f64::from_bits(sign | 0x7ff0_0000_0000_0000);
+        return (f64::from_bits(sign | 0x7ff0_0000_0000_0000), 5);
     }
     if er >= 1 {
-        return f64::from_bits(rb.wrapping_add((k as u64) << 52));
+        let n = f64::from_bits(rb.wrapping_add((k as u64) << 52));
+        return (n, if stand_in { 3 } else { 6 });
     }
     if er < -60 {
-        return f64::from_bits(sign);
+        return (f64::from_bits(sign), 7);
     }
     let (u, ue) = two_sum(tl, pl);
     let (h, hl) = two_sum(th, u);
     let m = f64::from_bits((h.to_bits() & (1 << 63)) | (((1 - k) as u64) << 52));
-    let (s, e) = two_sum(m, h);
+    // |h| ≤ |M| here (the result is below the smallest normal), so M + h splits exactly in three steps.
+    let s = m + h;
+    let e = h - (s - m);
     let w = ro_add(e, hl + ue);
     let y = s + w;
     let mag = (y.to_bits() & !(1 << 63)) - (m.to_bits() & !(1 << 63));
-    f64::from_bits((h.to_bits() & (1 << 63)) | mag)
+    let x = f64::from_bits((h.to_bits() & (1 << 63)) | mag);
+    (x, if stand_in { 3 } else { 8 })
 }
 
 fn softfloat(a: f64, b: f64, c: f64) -> u64 {
@@ -166,10 +193,13 @@ fn the_float_fma_design_rounds_once_like_softfloat() {
     let mut r = Rng(0xf64f_3a00);
     let (mut bad, mut first) = (0usize, None);
     let mut twice_wrong = 0usize;
+    let mut paths = [0usize; PATHS.len()];
     for _ in 0..n {
         let (a, b, c) = triple(&mut r);
         let want = softfloat(a, b, c);
-        if !same(fma_design(a, b, c), want) {
+        let (x, path) = fma_design(a, b, c);
+        paths[path] += 1;
+        if !same(x, want) {
             bad += 1;
             first.get_or_insert((a.to_bits(), b.to_bits(), c.to_bits(), want));
         }
@@ -178,7 +208,14 @@ fn the_float_fma_design_rounds_once_like_softfloat() {
         }
     }
     eprintln!("{n} triples: {bad} differ from SoftFloat; rounding twice differs on {twice_wrong}");
+    for (name, k) in PATHS.iter().zip(paths) {
+        eprintln!("  {name}: {k}");
+    }
     // The operands must discriminate: rounding twice is wrong on many of them.
     assert!(twice_wrong > n / 20, "{twice_wrong}");
     assert_eq!(bad, 0, "first: {first:x?}");
+    // Every path taken (the addend stand-in on a normal or subnormal result).
+    for (name, k) in PATHS.iter().zip(paths) {
+        assert!(k > 0, "no triple took the path '{name}'");
+    }
 }

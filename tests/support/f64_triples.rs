@@ -25,7 +25,8 @@ impl Rng {
 }
 
 /// One triple of a class chosen to reach every path: random bits, moderate, cancellation (c = −a·b ±
-/// a few ulps), products and sums near and below the subnormal boundary, near overflow, far addends, ties.
+/// a few ulps), products and sums near and below the subnormal boundary, near overflow, far addends, the
+/// scaled addend's boundaries, ties.
 /// x or −x, at random.
 fn signed(r: &mut Rng, x: f64) -> f64 {
     if r.next().is_multiple_of(2) {
@@ -92,6 +93,60 @@ pub fn triple(r: &mut Rng) -> (f64, f64, f64) {
             let ec = ea + eb + ex(r, -60, 5);
             let c = short(r, ec);
             (a, b, c)
+        }
+        9 => {
+            // The scaled addend c·2^−K at the smallest normal, where D239 puts a stand-in for it, and the
+            // exponent clamps of that scaling (K = ea + eb near −2046 and 2044).
+            match r.next() % 5 {
+                0 => {
+                    let k = ex(r, -40, 1000);
+                    let ea = ex(r, (k - 1023).max(-1074), (k + 1074).min(1023));
+                    let ec = (k + ex(r, -1060, -1000)).max(-1074);
+                    (
+                        r.f64_with_exp(ea),
+                        r.f64_with_exp(k - ea),
+                        r.f64_with_exp(ec),
+                    )
+                }
+                1 => {
+                    let (ea, eb) = (ex(r, 1015, 1023), ex(r, 1015, 1023));
+                    let ec = ex(r, -1074, 1023);
+                    (r.f64_with_exp(ea), r.f64_with_exp(eb), r.f64_with_exp(ec))
+                }
+                3 => {
+                    // A product on or 2v²·2^−104 below a midpoint of its 53-bit grid (a = 1 + (2^26 + 2v)·
+                    // 2^−52, b = 1 + (2^25 − v)·2^−52, scaled) with a tiny addend, down to where c·2^−K
+                    // underflows: only c's sign decides, never its size.
+                    let k = ex(r, 2, 1000);
+                    let ea = ex(r, (k - 1023).max(-1022), k.min(1023));
+                    let v = r.next() % 9;
+                    let a = f64::from_bits((((ea + 1023) as u64) << 52) | ((1 << 26) + 2 * v));
+                    let b = f64::from_bits((((k - ea + 1023) as u64) << 52) | ((1 << 25) - v));
+                    let ec = (k + ex(r, -1200, -106)).max(-1074);
+                    let c = r.f64_with_exp(ec);
+                    (signed(r, a), b, c)
+                }
+                2 => {
+                    // An exact cancellation down to i·j·2^(E−104), at and below the subnormals' half:
+                    // a = 1 + i·2^−52, b = (1 + j·2^−52)·2^E, c = −(1 + (i + j)·2^−52)·2^E.
+                    let (i, j) = (r.next() % (1 << 20) + 1, r.next() % (1 << 20) + 1);
+                    let e = ex(r, -1022, -900);
+                    let a = f64::from_bits((1023 << 52) | i);
+                    let b = f64::from_bits((((e + 1023) as u64) << 52) | j);
+                    let c = -f64::from_bits((((e + 1023) as u64) << 52) | (i + j));
+                    let s = if r.next().is_multiple_of(2) {
+                        1.0
+                    } else {
+                        -1.0
+                    };
+                    (s * a, b, s * c)
+                }
+                _ => {
+                    let (ea, eb) = (ex(r, -1074, -1020), ex(r, -1074, -1020));
+                    let ec = ex(r, -1074, -1020);
+                    (r.f64_with_exp(ea), r.f64_with_exp(eb), r.f64_with_exp(ec))
+                }
+            }
         }
         10 => {
             // Subnormal results on a midpoint of the subnormal grid, or just off it by the product's own

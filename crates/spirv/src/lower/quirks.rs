@@ -904,7 +904,6 @@ struct Fma64Specials {
     a: Word,
     b: Word,
     c: Word,
-    abs_m: Word,
     inf: Word,
     z: Word,
     fa: Word,
@@ -952,7 +951,6 @@ fn fma64_specials(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Fma64Specials> {
         a,
         b,
         c,
-        abs_m,
         inf,
         z,
         fa,
@@ -987,29 +985,27 @@ impl Fma64Specials {
     }
 }
 
-/// f64 fused multiply-add with one rounding from correctly rounded f64 adds and multiplies only (decision
-/// D209), for devices whose f64 `Fma` rounds twice but whose f64 arithmetic keeps subnormals (lavapipe):
-/// the design checked against SoftFloat in tests/f64_fma_float_design.rs, instruction for instruction.
-/// Finite nonzero a, b, c: the operands scaled to ±[1, 2) (a subnormal one first multiplied by 2^64),
-/// everything computed scaled by 2^−K (K = ea + eb); Dekker's exact product, the addend placed at its
-/// scaled exponent (c itself when it is 56 or more above, ±2^−110 when 110 or more below), Boldo and
-/// Melquiond's TwoSum / round-to-odd / one rounding; a normal result gets K added to its exponent field, a
-/// subnormal one is rounded at the smallest normal's last bit (the exact sum renormalised, M = ±2^(−1022−K),
-/// round-to-odd keeping every comparison with half that bit). Special operands as in [`f64_fma_soft`].
+/// f64 fused multiply-add with one rounding from correctly rounded f64 adds and multiplies only (decisions
+/// D209, D239), for devices whose f64 `Fma` rounds twice but whose f64 arithmetic keeps subnormals
+/// (lavapipe): the design checked against SoftFloat in tests/f64_fma_float_design.rs, instruction for
+/// instruction. Finite nonzero a, b and finite c: a and b scaled to ±[1, 2) (a subnormal one first multiplied
+/// by 2^64), everything computed scaled by 2^−K (K = ea + eb); c·2^−K by two exact multiplications by powers
+/// of two (c itself when that is 2^56 or more, ±2^−1000 when it is below the smallest normal); Dekker's exact
+/// product, Boldo and Melquiond's TwoSum / round-to-odd / one rounding; a normal result gets K added to its
+/// exponent field, a subnormal one is rounded at the smallest normal's last bit (the exact sum
+/// renormalised, M = ±2^(−1022−K), round-to-odd keeping every comparison with half that bit). Emitted in the
+/// order that keeps few values alive (lavapipe's compile time grows with them, D239): the special operands'
+/// classes and results come last.
 fn f64_fma_float(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
     let t = cx.t;
     let bt = t.bool;
-    let sp = fma64_specials(cx, a, b, c)?;
-    let Fma64Specials {
-        a,
-        b,
-        c,
-        abs_m,
-        inf,
-        z,
-        ..
-    } = sp;
+    let a = cx.opaque64(a)?;
+    let b = cx.opaque64(b)?;
+    let c = cx.opaque64(c)?;
+    let abs_m = cx.c64(!(1u64 << 63));
     let sign_m = cx.c64(1u64 << 63);
+    let z = cx.c64(0);
+    let c52 = cx.c64(52);
 
     let f = |cx: &mut Cx, x: Word| -> R<Word> { Ok(cx.b.bitcast(t.f64, None, x)?) };
     let u = |cx: &mut Cx, x: Word| -> R<Word> { Ok(cx.b.bitcast(t.u64, None, x)?) };
@@ -1033,10 +1029,10 @@ fn f64_fma_float(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
         let db = sub(cx, y, bb)?;
         Ok((s, add(cx, da, db)?))
     };
-    // x + y rounded to odd: an inexact sum moves to the neighbour of the exact value with an odd last bit
-    // (`(s + d) | 1`, d = 0 when the error has the sum's sign, −1 otherwise; exact.rs, D150).
-    let ro_add = |cx: &mut Cx, x: Word, y: Word| -> R<Word> {
-        let (s, e) = two_sum(cx, x, y)?;
+    // The sum s with its exact error e rounded to odd: an inexact sum moves to the neighbour of the exact
+    // value with an odd last bit (`(s + d) | 1`, d = 0 when the error has the sum's sign, −1 otherwise;
+    // exact.rs, D150).
+    let round_odd = |cx: &mut Cx, s: Word, e: Word| -> R<Word> {
         let sb = u(cx, s)?;
         let eb = u(cx, e)?;
         let signs = cx.b.bitwise_xor(t.u64, None, eb, sb)?;
@@ -1046,65 +1042,61 @@ fn f64_fma_float(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
         let one = cx.c64(1);
         let odd = cx.b.bitwise_or(t.u64, None, toward, one)?;
         let em = cx.b.bitwise_and(t.u64, None, eb, abs_m)?;
-        let inexact = cx.b.i_not_equal(bt, None, em, z)?;
-        let r = cx.sel64(inexact, odd, sb)?;
+        let exact = cx.b.i_equal(bt, None, em, z)?;
+        let r = cx.sel64(exact, sb, odd)?;
         f(cx, r)
     };
-    // (the significand in ±[1, 2) as bits, the unbiased exponent as an i32 in a u32).
-    let norm = |cx: &mut Cx, x: Word| -> R<(Word, Word)> {
-        let exp_of = |cx: &mut Cx, x: Word| -> R<Word> {
-            let c32 = cx.c64(32);
-            let hi = cx.b.shift_right_logical(t.u64, None, x, c32)?;
-            let hi = cx.b.u_convert(t.u32, None, hi)?;
-            let c20 = cx.c32(20);
-            let e = cx.b.shift_right_logical(t.u32, None, hi, c20)?;
-            let m = cx.c32(0x7ff);
-            Ok(cx.b.bitwise_and(t.u32, None, e, m)?)
-        };
-        let ef = exp_of(cx, x)?;
-        let z32 = cx.c32(0);
-        let subn = cx.b.i_equal(bt, None, ef, z32)?;
+    // (|x|'s bits, x·2^−e, 2^−e, e + 1024 as a u32) for e = max(x's exponent field, 1) − 1024: a normal x
+    // scales to ±[2, 4), a subnormal one to ±[2^−51, 2), and 2^−e is normal for every e (D239).
+    let norm = |cx: &mut Cx, x: Word| -> R<(Word, Word, Word, Word)> {
+        let mag = cx.b.bitwise_and(t.u64, None, x, abs_m)?;
+        let field = cx.b.shift_right_logical(t.u64, None, mag, c52)?;
+        let field = cx.b.u_convert(t.u32, None, field)?;
+        let one = cx.c32(1);
+        let field = cx.glsl_op(t.u32, GlslStd450Op::UMax, &[field, one])?;
+        let c2047 = cx.c32(2047);
+        let s = cx.b.i_sub(t.u32, None, c2047, field)?;
+        let s = cx.b.u_convert(t.u64, None, s)?;
+        let s = cx.b.shift_left_logical(t.u64, None, s, c52)?;
+        let s = f(cx, s)?;
         let xf = f(cx, x)?;
-        let p64 = cx.c64((1023 + 64) << 52);
-        let p64 = cx.opaque64(p64)?;
-        let p64 = f(cx, p64)?;
-        let xs = mul(cx, xf, p64)?;
-        let xs = u(cx, xs)?;
-        let xs = cx.sel64(subn, xs, x)?;
-        let ef = exp_of(cx, xs)?;
-        let (b0, b64) = (cx.c32(1023), cx.c32(1023 + 64));
-        let bias = cx.b.select(t.u32, None, subn, b64, b0)?;
-        let e = cx.b.i_sub(t.u32, None, ef, bias)?;
-        let keep = cx.c64(0x800f_ffff_ffff_ffff);
-        let sig = cx.b.bitwise_and(t.u64, None, xs, keep)?;
-        let one_e = cx.c64(1023 << 52);
-        Ok((cx.b.bitwise_or(t.u64, None, sig, one_e)?, e))
+        let x1 = mul(cx, xf, s)?;
+        Ok((mag, x1, s, field))
     };
-    let (a1, ea) = norm(cx, a)?;
-    let (b1, eb) = norm(cx, b)?;
-    let (c1n, ec) = norm(cx, c)?;
-    let k = cx.b.i_add(t.u32, None, ea, eb)?;
-    let d = cx.b.i_sub(t.u32, None, ec, k)?;
-    let c56 = cx.c32(56);
-    let cfar = cx.b.s_greater_than_equal(bt, None, d, c56)?;
-    let m110 = cx.c32((-110i32) as u32);
-    let ctiny = cx.b.s_less_than(bt, None, d, m110)?;
+    let (mag_a, a1, sa, fa) = norm(cx, a)?;
+    let (mag_b, b1, sb, fb) = norm(cx, b)?;
+    let c2048 = cx.c32(2048);
+    let k = cx.b.i_add(t.u32, None, fa, fb)?;
+    let k = cx.b.i_sub(t.u32, None, k, c2048)?;
+    // c·2^−K exactly wherever that is normal: both scales at once when they point different ways (2^−K is
+    // then normal), one after the other when they point the same way (no intermediate overflows or
+    // underflows unless the end does).
+    let dirs = cx.b.bitwise_xor(t.u32, None, fa, fb)?;
+    let c1024 = cx.c32(1024);
+    let dirs = cx.b.bitwise_and(t.u32, None, dirs, c1024)?;
+    let z32 = cx.c32(0);
+    let same = cx.b.i_equal(bt, None, dirs, z32)?;
+    let cf = f(cx, c)?;
+    let sab = mul(cx, sa, sb)?;
+    let c_once = mul(cx, cf, sab)?;
+    let c_a = mul(cx, cf, sa)?;
+    let c_ab = mul(cx, c_a, sb)?;
+    let c1 = cx.b.select(t.f64, None, same, c_ab, c_once)?;
+    let c1b = u(cx, c1)?;
+    let m1 = cx.b.bitwise_and(t.u64, None, c1b, abs_m)?;
+    // c at least 2^58 above the product (below 16), or c1 overflowed: the result is c.
+    let e58 = cx.c64((1023 + 58) << 52);
+    let cfar = cx.b.s_greater_than_equal(bt, None, m1, e58)?;
+    // Below the smallest normal c1 may have lost bits, but there it only decides ties and the direction of
+    // an inexact sum (the product is at least 2^−50, a multiple of 2^−102): ±2^−1000 rounds the same.
+    let min_normal = cx.c64(1 << 52);
+    let ctiny = cx.b.s_less_than(bt, None, m1, min_normal)?;
     let csign = cx.b.bitwise_and(t.u64, None, c, sign_m)?;
-    let e110 = cx.c64((1023 - 110) << 52);
-    let c_tiny = cx.b.bitwise_or(t.u64, None, csign, e110)?;
-    let b1023 = cx.c32(1023);
-    let de = cx.b.i_add(t.u32, None, d, b1023)?;
-    let de = cx.b.u_convert(t.u64, None, de)?;
-    let c52 = cx.c64(52);
-    let de = cx.b.shift_left_logical(t.u64, None, de, c52)?;
-    let no_exp = cx.c64(!(0x7ffu64 << 52));
-    let cm = cx.b.bitwise_and(t.u64, None, c1n, no_exp)?;
-    let c_near = cx.b.bitwise_or(t.u64, None, cm, de)?;
-    let c1 = cx.sel64(ctiny, c_tiny, c_near)?;
+    let e1000 = cx.c64((1023 - 1000) << 52);
+    let c_tiny = cx.b.bitwise_or(t.u64, None, csign, e1000)?;
+    let c1 = cx.sel64(ctiny, c_tiny, c1b)?;
     let c1 = f(cx, c1)?;
     // Dekker's exact product of a1, b1 (Veltkamp's split, 2^27 + 1).
-    let a1 = f(cx, a1)?;
-    let b1 = f(cx, b1)?;
     let split_c = cx.c64(134_217_729f64.to_bits());
     let split_c = cx.opaque64(split_c)?;
     let split_c = f(cx, split_c)?;
@@ -1127,54 +1119,79 @@ fn f64_fma_float(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
     let pl = add(cx, e3, ll)?;
     // Boldo–Melquiond.
     let (th, tl) = two_sum(cx, c1, ph)?;
-    let v = ro_add(cx, tl, pl)?;
-    let r = add(cx, th, v)?;
-    let rb = u(cx, r)?;
-    let rmag = cx.b.bitwise_and(t.u64, None, rb, abs_m)?;
-    let rzero = cx.b.i_equal(bt, None, rmag, z)?;
-    let rsign = cx.b.bitwise_and(t.u64, None, rb, sign_m)?;
-    let rexp = cx.b.shift_right_logical(t.u64, None, rb, c52)?;
-    let rexp = cx.b.u_convert(t.u32, None, rexp)?;
-    let m7ff = cx.c32(0x7ff);
-    let rexp = cx.b.bitwise_and(t.u32, None, rexp, m7ff)?;
-    let er = cx.b.i_add(t.u32, None, rexp, k)?;
-    let c2047 = cx.c32(2047);
-    let over = cx.b.s_greater_than_equal(bt, None, er, c2047)?;
-    let c1_32 = cx.c32(1);
-    let normal = cx.b.s_greater_than_equal(bt, None, er, c1_32)?;
-    let m60 = cx.c32((-60i32) as u32);
-    let below = cx.b.s_less_than(bt, None, er, m60)?;
-    let k64 = cx.b.s_convert(t.u64, None, k)?;
-    let k64 = cx.b.shift_left_logical(t.u64, None, k64, c52)?;
-    let normal_bits = cx.b.i_add(t.u64, None, rb, k64)?;
-    let inf_bits = cx.b.bitwise_or(t.u64, None, rsign, inf)?;
-    // Subnormal result.
     let (uu, ue) = two_sum(cx, tl, pl)?;
+    let v = round_odd(cx, uu, ue)?;
+    let r = add(cx, th, v)?;
+    // Subnormal result: M + h splits exactly in three steps (|h| ≤ |M| there).
     let (h, hl2) = two_sum(cx, th, uu)?;
     let hb = u(cx, h)?;
     let hsign = cx.b.bitwise_and(t.u64, None, hb, sign_m)?;
+    let c1_32 = cx.c32(1);
     let me = cx.b.i_sub(t.u32, None, c1_32, k)?;
     let me = cx.b.u_convert(t.u64, None, me)?;
     let me = cx.b.shift_left_logical(t.u64, None, me, c52)?;
     let mbits = cx.b.bitwise_or(t.u64, None, hsign, me)?;
     let m = f(cx, mbits)?;
-    let (sm, em) = two_sum(cx, m, h)?;
+    let sm = add(cx, m, h)?;
+    let smm = sub(cx, sm, m)?;
+    let em = sub(cx, h, smm)?;
     let w1 = add(cx, hl2, ue)?;
-    let w = ro_add(cx, em, w1)?;
+    let (ws, we) = two_sum(cx, em, w1)?;
+    let w = round_odd(cx, ws, we)?;
     let y = add(cx, sm, w)?;
     let yb = u(cx, y)?;
     let ymag = cx.b.bitwise_and(t.u64, None, yb, abs_m)?;
     let mmag = cx.b.bitwise_and(t.u64, None, mbits, abs_m)?;
     let mag = cx.b.i_sub(t.u64, None, ymag, mmag)?;
     let sub_bits = cx.b.bitwise_or(t.u64, None, hsign, mag)?;
-    // Choose.
+    // Normal result, overflow, zero, below the subnormals.
+    let rb = u(cx, r)?;
+    let rmag = cx.b.bitwise_and(t.u64, None, rb, abs_m)?;
+    let rsign = cx.b.bitwise_and(t.u64, None, rb, sign_m)?;
+    let rexp = cx.b.shift_right_logical(t.u64, None, rmag, c52)?;
+    let rexp = cx.b.u_convert(t.u32, None, rexp)?;
+    let er = cx.b.i_add(t.u32, None, rexp, k)?;
+    let k64 = cx.b.s_convert(t.u64, None, k)?;
+    let k64 = cx.b.shift_left_logical(t.u64, None, k64, c52)?;
+    let normal_bits = cx.b.i_add(t.u64, None, rb, k64)?;
+    let m60 = cx.c32((-60i32) as u32);
+    let below = cx.b.s_less_than(bt, None, er, m60)?;
     let main = cx.sel64(below, rsign, sub_bits)?;
+    let normal = cx.b.s_greater_than_equal(bt, None, er, c1_32)?;
     let main = cx.sel64(normal, normal_bits, main)?;
+    let inf = cx.c64(0x7ff0_0000_0000_0000);
+    let inf_bits = cx.b.bitwise_or(t.u64, None, rsign, inf)?;
+    let c2047 = cx.c32(2047);
+    let over = cx.b.s_greater_than_equal(bt, None, er, c2047)?;
     let main = cx.sel64(over, inf_bits, main)?;
+    let rzero = cx.b.i_equal(bt, None, rmag, z)?;
     let main = cx.sel64(rzero, z, main)?;
     let main = cx.sel64(cfar, c, main)?;
-    let (ab_plain, c_special) = sp.plain_conditions(cx)?;
-    sp.choose(cx, ab_plain, c_special, main)
+    // Special operands: a or b zero, infinite or NaN, or c infinite or NaN: (a·b, or +0 where a and b are
+    // finite and nonzero, so that their product cannot overflow into c) + c, exact there; a zero c: a·b.
+    let one = cx.c64(1);
+    let inf_less = cx.c64(0x7ff0_0000_0000_0000 - 1);
+    let finite_nonzero = |cx: &mut Cx, mag: Word| -> R<Word> {
+        let x = cx.b.i_sub(t.u64, None, mag, one)?;
+        Ok(cx.b.u_less_than(bt, None, x, inf_less)?)
+    };
+    let fnz_a = finite_nonzero(cx, mag_a)?;
+    let fnz_b = finite_nonzero(cx, mag_b)?;
+    let ab = cx.b.logical_and(bt, None, fnz_a, fnz_b)?;
+    let af = f(cx, a)?;
+    let bf = f(cx, b)?;
+    let prod = mul(cx, af, bf)?;
+    let prod_bits = u(cx, prod)?;
+    let mag_c = cx.b.bitwise_and(t.u64, None, c, abs_m)?;
+    let zc = cx.b.i_equal(bt, None, mag_c, z)?;
+    let main = cx.sel64(zc, prod_bits, main)?;
+    let p = cx.sel64(ab, z, prod_bits)?;
+    let p = f(cx, p)?;
+    let plain = add(cx, p, cf)?;
+    let plain = cx.canon64(plain)?;
+    let fc = cx.b.s_less_than(bt, None, mag_c, inf)?;
+    let ok = cx.b.logical_and(bt, None, ab, fc)?;
+    cx.sel64(ok, main, plain)
 }
 
 /// The 2^k scale of [`f64_fma_soft`]: `k` itself, or the ids of `k` (u32) and of 2^k's f64 bits (u64).
