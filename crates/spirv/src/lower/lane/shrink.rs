@@ -177,6 +177,7 @@ pub(crate) fn shrink(
     uncopy(m, spans, &mut gone);
     let mut funcs = std::mem::take(&mut m.functions);
     let pure = pure_functions(&funcs, glsl_import(m));
+    let speculable_fns = speculable_functions(&funcs, glsl_import(m));
     for f in &mut funcs {
         if p.split {
             st.arrays_split += split_arrays(m, f, &mut bound, &mut gone);
@@ -208,7 +209,7 @@ pub(crate) fn shrink(
             st.low_zeros += common(m, f, &mut gone);
         }
         if p.unguard {
-            st.unguarded += unguard(m, f, &mut gone);
+            st.unguarded += unguard(m, &speculable_fns, f, &mut gone);
         }
         if p.narrow || p.bits || p.pairs || p.same {
             // Dead readers (a carry nobody uses) would keep a 64-bit operation wide.
@@ -1089,22 +1090,24 @@ fn private_scalars(f: &Function) -> HashMap<Word, Option<Word>> {
 /// Operations a flattened selection may run whatever its condition: effect-free, no memory, and
 /// defined for every operand (integer division and remainder by zero are undefined behaviour in SPIR-V;
 /// shifts past the width and out-of-range conversions only give an undefined value, which the select
-/// then discards).
+/// then discards). Of GLSL.std.450, the integer minimum, maximum and clamp (UMin 38, SMin 39, UMax 41,
+/// SMax 42, UClamp 44, SClamp 45: an inverted clamp range only gives an undefined value) and the bit
+/// searches (FindILsb 73, FindSMsb 74, FindUMsb 75) (D239: the exact f64 FMA's body holds a UMax, and a
+/// call of a body that is all speculable is a pure computation to `unguard`).
 fn speculable(i: &Instruction, glsl: Option<Word>) -> bool {
     use Op::*;
     mergeable(i, glsl)
-        && !matches!(
-            i.class.opcode,
-            UDiv | SDiv
-                | UMod
-                | SRem
-                | SMod
-                | AccessChain
-                | InBoundsAccessChain
-                | PtrAccessChain
-                | ConvertUToPtr
-                | ExtInst
-        )
+        && match i.class.opcode {
+            UDiv | SDiv | UMod | SRem | SMod | AccessChain | InBoundsAccessChain
+            | PtrAccessChain | ConvertUToPtr => false,
+            ExtInst => matches!(
+                i.operands.get(1),
+                Some(Operand::LiteralExtInstInteger(
+                    38 | 39 | 41 | 42 | 44 | 45 | 73..=75
+                ))
+            ),
+            _ => true,
+        }
 }
 
 /// Rewrite 0: if-conversion of guarded register writes. A selection `H: if (c) { T } M:` whose body `T`
@@ -3428,16 +3431,11 @@ fn entry_conditions(f: &Function) -> (HashMap<Word, usize>, Vec<Option<Vec<Word>
 /// reads `x` where `Q(select, y)`: it is never a filter (no tracked value passes a constant arm) and its
 /// integer value is never a condition, so this runs together with the replacements above.
 /// Returns the selects replaced and the conditions rewritten.
-fn unguard(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
-    let glsl = glsl_import(m);
-    let decorated: HashSet<Word> = m
-        .annotations
-        .iter()
-        .filter_map(|i| i.operands.first().and_then(id))
-        .collect();
-    // Functions whose every instruction is speculable: a call computes a value and nothing else.
-    let pure_fns: HashSet<Word> = m
-        .functions
+/// Functions whose every instruction is speculable: a call computes a value and nothing else ([`unguard`]'s
+/// pure calls). Computed over the module's functions before [`shrink`] takes them out of the module to
+/// rewrite them one by one (D239: computed inside `unguard` from the module, this set was always empty).
+fn speculable_functions(funcs: &[Function], glsl: Option<Word>) -> HashSet<Word> {
+    funcs
         .iter()
         .filter(|g| {
             g.blocks.iter().flat_map(|b| &b.instructions).all(|i| {
@@ -3453,6 +3451,20 @@ fn unguard(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
             })
         })
         .filter_map(|g| g.def.as_ref().and_then(|d| d.result_id))
+        .collect()
+}
+
+fn unguard(
+    m: &Module,
+    pure_fns: &HashSet<Word>,
+    f: &mut Function,
+    gone: &mut HashSet<Word>,
+) -> usize {
+    let glsl = glsl_import(m);
+    let decorated: HashSet<Word> = m
+        .annotations
+        .iter()
+        .filter_map(|i| i.operands.first().and_then(id))
         .collect();
     let (at, known) = entry_conditions(f);
     let mut def: HashMap<Word, (usize, usize)> = HashMap::default();
@@ -3587,7 +3599,7 @@ struct Quiet<'a> {
     uses: HashMap<Word, Vec<(usize, usize, usize)>>,
     /// The conditions known true on entry to each block.
     known: Vec<Option<Vec<Word>>>,
-    pure_fns: HashSet<Word>,
+    pure_fns: &'a HashSet<Word>,
     glsl: Option<Word>,
     /// `None` while being computed.
     memo: HashMap<(Word, Word), Option<bool>>,
@@ -6481,7 +6493,12 @@ mod tests {
         let mut m = b.module();
         let mut f = m.functions.pop().unwrap();
         let mut gone = HashSet::default();
-        let n = unguard(&m, &mut f, &mut gone);
+        let n = unguard(
+            &m,
+            &speculable_functions(&m.functions, glsl_import(&m)),
+            &mut f,
+            &mut gone,
+        );
         let selects: HashSet<Word> = f
             .blocks
             .iter()
@@ -6553,7 +6570,12 @@ mod tests {
         guarded_add(&mut b, s4, out[3]);
         let (m, mut f, _) = finish(b);
         let mut gone = HashSet::default();
-        let n = unguard(&m, &mut f, &mut gone);
+        let n = unguard(
+            &m,
+            &speculable_functions(&m.functions, glsl_import(&m)),
+            &mut f,
+            &mut gone,
+        );
         let cond = |s: Word| {
             insts(&f)
                 .find(|i| i.result_id == Some(s))
