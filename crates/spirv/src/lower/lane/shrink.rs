@@ -6520,6 +6520,108 @@ mod tests {
         assert_eq!(uses_new, 3 + 3, "s3, s4 and s5, then t and the two stores");
     }
 
+    /// D239: through `shrink` itself (which takes the functions out of the module to rewrite them), a guard
+    /// select read only by a call of a pure function whose result is read under the same condition reads
+    /// its new value; one read by a call of a function that loads memory is kept. (Before D239 the set of
+    /// pure functions was computed from the emptied module and both were kept.)
+    #[test]
+    fn shrink_unguards_through_calls_of_pure_functions_only() {
+        let mut b = Builder::new();
+        let t = tys(&mut b);
+        let u32_fn = b.type_function(t.u32t, [t.u32t]);
+        let three = b.constant_bit32(t.u32t, 3);
+        let one = b.constant_bit32(t.u32t, 1);
+        let ppriv = b.type_pointer(None, StorageClass::Private, t.u32t);
+        let g = b.variable(ppriv, None, StorageClass::Private, None);
+        // pure(x) = x * 3
+        let pure_fn = b
+            .begin_function(t.u32t, None, FunctionControl::NONE, u32_fn)
+            .unwrap();
+        let px = b.function_parameter(t.u32t).unwrap();
+        b.begin_block(None).unwrap();
+        let pr = b.i_mul(t.u32t, None, px, three).unwrap();
+        b.ret_value(pr).unwrap();
+        b.end_function().unwrap();
+        // reads(x) = x + G (a load: not speculable)
+        let load_fn = b
+            .begin_function(t.u32t, None, FunctionControl::NONE, u32_fn)
+            .unwrap();
+        let lx = b.function_parameter(t.u32t).unwrap();
+        b.begin_block(None).unwrap();
+        let gv = b.load(t.u32t, None, g, None, []).unwrap();
+        let lr = b.i_add(t.u32t, None, lx, gv).unwrap();
+        b.ret_value(lr).unwrap();
+        b.end_function().unwrap();
+        b.begin_function(t.void, None, FunctionControl::NONE, t.fnt)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        let cv = b.variable(t.pb, None, StorageClass::Function, None);
+        let xv = b.variable(t.pu, None, StorageClass::Function, None);
+        let out: Vec<Word> = (0..2)
+            .map(|_| b.variable(t.pu, None, StorageClass::Function, None))
+            .collect();
+        let c = b.load(t.boolt, None, cv, None, []).unwrap();
+        let x = b.load(t.u32t, None, xv, None, []).unwrap();
+        let new = b.i_add(t.u32t, None, x, one).unwrap();
+        let mut guards = Vec::new();
+        for (k, callee) in [pure_fn, load_fn].into_iter().enumerate() {
+            let s = b.select(t.u32t, None, c, new, x).unwrap();
+            let r = b.function_call(t.u32t, None, callee, [s]).unwrap();
+            let w = b.select(t.u32t, None, c, r, x).unwrap();
+            b.store(out[k], w, None, []).unwrap();
+            guards.push(s);
+        }
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        let mut m = b.module();
+        let st = shrink(
+            &mut m,
+            Passes {
+                split: false,
+                forward: false,
+                dead: false,
+                common: false,
+                flat: false,
+                live: false,
+                outline: false,
+                ssa: false,
+                algebra: false,
+                unguard: true,
+                low_zeros: false,
+                narrow: false,
+                bits: false,
+                pairs: false,
+                same: false,
+                vectors: false,
+                regroup: false,
+                join: false,
+                wide: false,
+            },
+            &[],
+            &[],
+            &HashMap::default(),
+        );
+        assert_eq!(st.unguarded, 1);
+        let main = m.functions.last().unwrap();
+        let selects: HashSet<Word> = main
+            .blocks
+            .iter()
+            .flat_map(|b| &b.instructions)
+            .filter(|i| i.class.opcode == Op::Select)
+            .filter_map(|i| i.result_id)
+            .collect();
+        assert!(!selects.contains(&guards[0]), "the pure call's guard went");
+        assert!(selects.contains(&guards[1]), "the loading call's guard stays");
+        let call_args: Vec<Word> = main
+            .blocks
+            .iter()
+            .flat_map(|b| &b.instructions)
+            .filter(|i| i.class.opcode == Op::FunctionCall)
+            .filter_map(|i| i.operands.get(1).and_then(id))
+            .collect();
+        assert_eq!(call_args, [new, guards[1]]);
+    }
+
     /// D220: a select of two integer constants whose condition is `x && c` (or a guarded bool
     /// `select(c, x, old)`) reads `x` when the select is observed only where `c` holds; observed
     /// elsewhere (stored as it is), or with a value arm that is not a constant, it is left alone.
