@@ -6611,7 +6611,10 @@ mod tests {
             .filter_map(|i| i.result_id)
             .collect();
         assert!(!selects.contains(&guards[0]), "the pure call's guard went");
-        assert!(selects.contains(&guards[1]), "the loading call's guard stays");
+        assert!(
+            selects.contains(&guards[1]),
+            "the loading call's guard stays"
+        );
         let call_args: Vec<Word> = main
             .blocks
             .iter()
