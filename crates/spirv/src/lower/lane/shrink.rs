@@ -105,6 +105,30 @@ pub(crate) struct Passes {
 }
 
 impl Passes {
+    /// No rewrite (tests switch on the ones they check).
+    #[cfg(test)]
+    pub(crate) const NONE: Passes = Passes {
+        split: false,
+        forward: false,
+        dead: false,
+        common: false,
+        flat: false,
+        live: false,
+        outline: false,
+        ssa: false,
+        algebra: false,
+        unguard: false,
+        low_zeros: false,
+        narrow: false,
+        bits: false,
+        pairs: false,
+        same: false,
+        vectors: false,
+        regroup: false,
+        join: false,
+        wide: false,
+    };
+
     pub(crate) const ALL: Passes = Passes {
         split: true,
         forward: true,
@@ -6577,25 +6601,8 @@ mod tests {
         let st = shrink(
             &mut m,
             Passes {
-                split: false,
-                forward: false,
-                dead: false,
-                common: false,
-                flat: false,
-                live: false,
-                outline: false,
-                ssa: false,
-                algebra: false,
                 unguard: true,
-                low_zeros: false,
-                narrow: false,
-                bits: false,
-                pairs: false,
-                same: false,
-                vectors: false,
-                regroup: false,
-                join: false,
-                wide: false,
+                ..Passes::NONE
             },
             &[],
             &[],
