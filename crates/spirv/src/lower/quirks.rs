@@ -988,14 +988,15 @@ impl Fma64Specials {
 /// f64 fused multiply-add with one rounding from correctly rounded f64 adds and multiplies only (decisions
 /// D209, D239), for devices whose f64 `Fma` rounds twice but whose f64 arithmetic keeps subnormals
 /// (lavapipe): the design checked against SoftFloat in tests/f64_fma_float_design.rs, instruction for
-/// instruction. Finite nonzero a, b and finite c: a and b scaled to ±[1, 2) (a subnormal one first multiplied
-/// by 2^64), everything computed scaled by 2^−K (K = ea + eb); c·2^−K by two exact multiplications by powers
-/// of two (c itself when that is 2^56 or more, ±2^−1000 when it is below the smallest normal); Dekker's exact
-/// product, Boldo and Melquiond's TwoSum / round-to-odd / one rounding; a normal result gets K added to its
-/// exponent field, a subnormal one is rounded at the smallest normal's last bit (the exact sum
-/// renormalised, M = ±2^(−1022−K), round-to-odd keeping every comparison with half that bit). Emitted in the
-/// order that keeps few values alive (lavapipe's compile time grows with them, D239): the special operands'
-/// classes and results come last.
+/// instruction. Finite nonzero a, b and finite c: a and b multiplied by powers of two 2^−e, e = max(exponent
+/// field, 1) − 1024 (normal operands to ±[2, 4), subnormal ones to ±[2^−51, 2); no select), everything
+/// computed scaled by 2^−K (K = ea + eb); c·2^−K by the same two scales in float (at once when they point
+/// different ways, one after the other when the same way; c itself when that is 2^58 or more, ±2^−1000 when
+/// it is below the smallest normal); Dekker's exact product, Boldo and Melquiond's TwoSum / round-to-odd /
+/// one rounding; a normal result gets K added to its exponent field, a subnormal one is rounded at the
+/// smallest normal's last bit (the exact sum renormalised, M = ±2^(−1022−K), Fast2Sum, round-to-odd keeping
+/// every comparison with half that bit). lavapipe compiles selects and integer work far more slowly than
+/// float arithmetic (D239), hence the float scaling; the special operands' classes and results come last.
 fn f64_fma_float(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
     let t = cx.t;
     let bt = t.bool;
