@@ -12,9 +12,9 @@
 //! `if (c2) { T2 } M2:` whose condition is provably the same value as `c`, becomes
 //! `H: if (c) { T; P; T2 } M2:`, repeated while the pattern holds. The conditions:
 //! 1. `T` and `T2` are single blocks (no nested construct, no barrier);
-//! 2. `P` has no effect: pure operations, and loads and access chains of Function variables only (a
-//!    load from a uniform address inside a selection would run lane by lane on lavapipe, D118; none is
-//!    moved);
+//! 2. `P` has no effect: pure operations (GLSL.std.450 functions that write no pointer included), and
+//!    loads and access chains of Function variables only (a load from a uniform address inside a
+//!    selection would run lane by lane on lavapipe, D118; none is moved);
 //! 3. equal guards: `c2` is the same value as `c` by construction (`Site::same_value`): the same id;
 //!    two loads of one Function variable (an `OpVariable`, which only `OpStore` to that very id can
 //!    write), `c`'s side in `H` and `c2`'s in `M`, with no `OpStore` to it in `H` after the load, in `T`
@@ -56,9 +56,14 @@ pub(crate) fn fuse_guards(m: &mut Module) -> usize {
         })
         .filter_map(|i| i.result_id)
         .collect();
+    let glsl = m
+        .ext_inst_imports
+        .iter()
+        .find(|i| matches!(i.operands.first(), Some(Operand::LiteralString(s)) if s == "GLSL.std.450"))
+        .and_then(|i| i.result_id);
     let mut n = 0;
     for f in &mut m.functions {
-        n += fuse_function(f, &fn_ptrs);
+        n += fuse_function(f, &fn_ptrs, glsl);
     }
     n
 }
@@ -381,7 +386,7 @@ fn rename(i: &mut Instruction, map: &HashMap<Word, Word>) {
 /// fused blocks costs nothing (`Vec::drain` in the middle of the function's blocks moved all the later
 /// ones at every fusion: quadratic in the module's blocks, D164). The order of the blocks and every
 /// decision are as before.
-fn fuse_function(f: &mut Function, fn_ptrs: &HashSet<Word>) -> usize {
+fn fuse_function(f: &mut Function, fn_ptrs: &HashSet<Word>, glsl: Option<Word>) -> usize {
     let mut ix = Index::of(f);
     let vars: HashSet<Word> = f.blocks.first().map_or_else(HashSet::default, |b| {
         b.instructions
@@ -405,7 +410,7 @@ fn fuse_function(f: &mut Function, fn_ptrs: &HashSet<Word>) -> usize {
         if window.blocks.is_empty() {
             break;
         }
-        if try_fuse(&mut window, (fn_ptrs, &vars), &mut ix, 0) {
+        if try_fuse(&mut window, (fn_ptrs, &vars, glsl), &mut ix, 0) {
             fused += 1;
         } else {
             done.push(window.blocks.remove(0));
@@ -418,7 +423,7 @@ fn fuse_function(f: &mut Function, fn_ptrs: &HashSet<Word>) -> usize {
 /// One fusion step at header block `h` (module docs); false when the pattern does not hold.
 fn try_fuse(
     f: &mut Function,
-    (fn_ptrs, vars): (&HashSet<Word>, &HashSet<Word>),
+    (fn_ptrs, vars, glsl): (&HashSet<Word>, &HashSet<Word>, Option<Word>),
     ix: &mut Index,
     h: usize,
 ) -> bool {
@@ -484,6 +489,16 @@ fn try_fuse(
                 .and_then(|p| ix.def.get(&p))
                 .and_then(|d| d.2)
                 .is_some_and(|ty| fn_ptrs.contains(&ty)),
+            // GLSL.std.450 functions but those that write through a pointer (Modf 35, Frexp 51,
+            // InterpolateAt* 76-78): D239's f64 FMA holds a `UMax`.
+            Op::ExtInst => {
+                glsl.is_some()
+                    && i.operands.first().and_then(id) == glsl
+                    && !matches!(
+                        i.operands.get(1),
+                        Some(Operand::LiteralExtInstInteger(35 | 51 | 76..=78))
+                    )
+            }
             op => pure(op),
         };
         if !ok {
