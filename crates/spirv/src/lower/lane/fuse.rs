@@ -56,11 +56,7 @@ pub(crate) fn fuse_guards(m: &mut Module) -> usize {
         })
         .filter_map(|i| i.result_id)
         .collect();
-    let glsl = m
-        .ext_inst_imports
-        .iter()
-        .find(|i| matches!(i.operands.first(), Some(Operand::LiteralString(s)) if s == "GLSL.std.450"))
-        .and_then(|i| i.result_id);
+    let glsl = super::shrink::glsl_import(m);
     let mut n = 0;
     for f in &mut m.functions {
         n += fuse_function(f, &fn_ptrs, glsl);
@@ -489,16 +485,8 @@ fn try_fuse(
                 .and_then(|p| ix.def.get(&p))
                 .and_then(|d| d.2)
                 .is_some_and(|ty| fn_ptrs.contains(&ty)),
-            // GLSL.std.450 functions but those that write through a pointer (Modf 35, Frexp 51,
-            // InterpolateAt* 76-78): D239's f64 FMA holds a `UMax`.
-            Op::ExtInst => {
-                glsl.is_some()
-                    && i.operands.first().and_then(id) == glsl
-                    && !matches!(
-                        i.operands.get(1),
-                        Some(Operand::LiteralExtInstInteger(35 | 51 | 76..=78))
-                    )
-            }
+            // D239: the f64 FMA's `UMax`, a `FindUMsb`.
+            Op::ExtInst => super::shrink::glsl_effect_free(i, glsl),
             op => pure(op),
         };
         if !ok {

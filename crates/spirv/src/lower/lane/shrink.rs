@@ -340,7 +340,18 @@ fn id(o: &Operand) -> Option<Word> {
 }
 
 /// The id of the module's `GLSL.std.450` import.
-fn glsl_import(m: &Module) -> Option<Word> {
+/// A GLSL.std.450 function (`glsl`: the module's import of that set) that writes through no pointer
+/// operand: all but Modf 35, Frexp 51 and InterpolateAt* 76-78.
+pub(super) fn glsl_effect_free(i: &Instruction, glsl: Option<Word>) -> bool {
+    glsl.is_some()
+        && i.operands.first().and_then(id) == glsl
+        && !matches!(
+            i.operands.get(1),
+            Some(Operand::LiteralExtInstInteger(35 | 51 | 76..=78))
+        )
+}
+
+pub(super) fn glsl_import(m: &Module) -> Option<Word> {
     m.ext_inst_imports
         .iter()
         .find(|i| matches!(i.operands.first(), Some(Operand::LiteralString(s)) if s == "GLSL.std.450"))
@@ -716,16 +727,7 @@ fn effect_free(i: &Instruction, glsl: Option<Word>) -> bool {
     match i.class.opcode {
         Load => plain_load(i),
         Variable => is_function_var(i),
-        // GLSL.std.450 functions, except those that write through a pointer operand (Modf 35,
-        // Frexp 51, InterpolateAt* 76-78).
-        ExtInst => {
-            glsl.is_some()
-                && i.operands.first().and_then(id) == glsl
-                && !matches!(
-                    i.operands.get(1),
-                    Some(Operand::LiteralExtInstInteger(35 | 51 | 76..=78))
-                )
-        }
+        ExtInst => glsl_effect_free(i, glsl),
         IAdd
         | ISub
         | IMul
