@@ -79,10 +79,12 @@ enum Cmd {
 fn main() {
     let cli = Cli::parse();
     match run(cli) {
-        Ok(code) => std::process::exit(code),
+        // Not `std::process::exit`: after a dispatch abandoned in flight the driver's exit-time destructors
+        // must not run under its threads (`rdna2spv_vulkan::exit`).
+        Ok(code) => rdna2spv_vulkan::exit(code),
         Err(e) => {
             eprintln!("rdna2spv: error: {e:#}");
-            std::process::exit(2);
+            rdna2spv_vulkan::exit(2);
         }
     }
 }

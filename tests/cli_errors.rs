@@ -24,7 +24,12 @@ fn fixture(p: &str) -> PathBuf {
 #[track_caller]
 fn fails_with(out: &Output, needle: &str) {
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "status {:?}, stderr: {err}",
+        out.status
+    );
     assert!(err.contains(needle), "expected {needle:?} in: {err}");
     assert!(!err.contains("panicked"), "panic: {err}");
 }

@@ -41,9 +41,9 @@ pub(crate) fn entry(call: &str, f: impl FnOnce() -> error::Result<()>) -> i32 {
     }
 }
 
-/// Ends the process with `status` after a message on stderr (the program's buffered output is flushed by
-/// `exit`).
+/// Ends the process with `status` after a message on stderr (the program's buffered output is flushed;
+/// after a dispatch abandoned in flight, without the exit-time destructors: `rdna2spv_vulkan::exit`).
 pub(crate) fn stop(status: i32, msg: &str) -> ! {
     eprintln!("rdna2spv: {msg}");
-    std::process::exit(status)
+    rdna2spv_vulkan::exit(status)
 }

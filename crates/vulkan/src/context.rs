@@ -223,6 +223,36 @@ pub struct Context {
     poisoned: AtomicBool,
 }
 
+/// Set when any context in the process left work in flight (a fence timeout or a lost device): see
+/// [`exit`].
+static WORK_ABANDONED: AtomicBool = AtomicBool::new(false);
+
+/// Whether a dispatch was abandoned in flight in this process: the driver's threads may still be compiling
+/// or running it.
+pub fn work_abandoned() -> bool {
+    WORK_ABANDONED.load(Ordering::SeqCst)
+}
+
+/// Ends the process with `code`. After a dispatch was abandoned ([`work_abandoned`]) the driver's threads
+/// may still be inside it (lavapipe compiles a module at its first dispatch): the exit-time destructors of
+/// the driver and of LLVM would run under them, and the process could die of a signal instead of ending with
+/// its error's code (seen once in CI: a 1 ms timeout, exit status "none"). Then the C and Rust output
+/// streams are flushed and the process ends without running those destructors (`_exit`); otherwise this
+/// is `std::process::exit`.
+pub fn exit(code: i32) -> ! {
+    if work_abandoned() {
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        let _ = std::io::stderr().flush();
+        // SAFETY: fflush(NULL) flushes every C stream; `_exit` ends the process at once.
+        unsafe {
+            libc::fflush(std::ptr::null_mut());
+            libc::_exit(code)
+        }
+    }
+    std::process::exit(code)
+}
+
 impl std::fmt::Debug for Context {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Context")
@@ -668,6 +698,7 @@ impl Context {
 
     fn poison(&self) {
         self.poisoned.store(true, Ordering::SeqCst);
+        WORK_ABANDONED.store(true, Ordering::SeqCst);
     }
 
     /// The header this device's pipeline cache data starts with: length 32, version ONE, vendor and

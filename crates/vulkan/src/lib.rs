@@ -24,8 +24,8 @@ pub mod trace;
 
 pub use buffer::Buffer;
 pub use context::{
-    pipeline_cache_data_matches, Context, DeviceInfo, DeviceSelector, DispatchOptions,
-    DispatchStats, EnabledFeatures, PIPELINE_CACHE_HEADER_BYTES,
+    exit, pipeline_cache_data_matches, work_abandoned, Context, DeviceInfo, DeviceSelector,
+    DispatchOptions, DispatchStats, EnabledFeatures, PIPELINE_CACHE_HEADER_BYTES,
 };
 pub use profile::{probe, probe_with_report, ProbeReport};
 pub use rdna2spv_spirv::profile::{DeviceIdentity, DeviceProfile, FloatToInt, VerifiedSubgroup};
