@@ -218,6 +218,8 @@ pub struct Context {
     info: DeviceInfo,
     features: EnabledFeatures,
     timeout: Duration,
+    /// The caller set `timeout` ([`Context::with_timeout`]): no compile allowance on top (D241).
+    timeout_exact: bool,
     /// Modules over this many words are refused before the driver sees them (D164).
     max_module_words: Option<usize>,
     poisoned: AtomicBool,
@@ -643,16 +645,25 @@ impl Context {
             info,
             features,
             timeout: default_timeout(),
+            timeout_exact: false,
             max_module_words: crate::limit::max_module_words_from_env()
                 .map_err(Error::InvalidArgument)?,
             poisoned: AtomicBool::new(false),
         })
     }
 
-    /// Sets the fence timeout of every later dispatch (default 60 s, or `RDNA2SPV_VK_TIMEOUT_S`).
+    /// Sets the fence timeout of every later dispatch (default 60 s, or `RDNA2SPV_VK_TIMEOUT_S`). A timeout
+    /// set here is exact: a first dispatch on lavapipe gets no compile allowance on top (D241).
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
+        self.timeout_exact = true;
         self
+    }
+
+    /// Whether the driver compiles a module inside its first dispatch rather than at pipeline creation
+    /// (lavapipe: D164), so that the fence wait of that dispatch holds the compile.
+    pub fn compiles_at_first_dispatch(&self) -> bool {
+        self.info.driver_name.contains("llvmpipe") || self.info.name.contains("llvmpipe")
     }
 
     /// Sets the module-size limit of every later pipeline (default [`crate::limit::DEFAULT_MAX_MODULE_WORDS`],
@@ -836,24 +847,31 @@ impl Context {
         let (pipeline, cached) =
             self.pipeline(spirv_words, entry, options.required_subgroup_size)?;
         let pipeline_create = if cached { Duration::ZERO } else { t0.elapsed() };
+        // D241: the default timeout bounds the run; a first dispatch on lavapipe also holds the module's
+        // compile, which gets its predicted CPU time (several times over) on top.
+        let limit = options.timeout.unwrap_or(self.timeout);
+        let exact = options.timeout.is_some() || self.timeout_exact;
+        let cost = (!cached).then(|| crate::limit::module_cost(spirv_words));
+        let (wait, compile_allowance) = crate::limit::dispatch_wait(
+            limit,
+            exact,
+            self.compiles_at_first_dispatch(),
+            cost.as_ref(),
+        );
         let cpu0 = process_cpu_ns();
         let t1 = Instant::now();
-        self.submit_and_wait(
-            pipeline,
-            workgroups,
-            push_constants,
-            options.timeout.unwrap_or(self.timeout),
-        )
-        .map_err(|e| match e {
-            Error::Timeout { limit, .. } => Error::Timeout {
-                limit,
-                pipeline_create,
-                first_dispatch: !cached,
-                module_words: spirv_words.len(),
-                module_cost: crate::limit::module_cost(spirv_words),
-            },
-            e => e,
-        })?;
+        self.submit_and_wait(pipeline, workgroups, push_constants, wait)
+            .map_err(|e| match e {
+                Error::Timeout { .. } => Error::Timeout {
+                    limit,
+                    compile_allowance,
+                    pipeline_create,
+                    first_dispatch: !cached,
+                    module_words: spirv_words.len(),
+                    module_cost: cost.unwrap_or_else(|| crate::limit::module_cost(spirv_words)),
+                },
+                e => e,
+            })?;
         let dispatch = t1.elapsed();
         let dispatch_cpu = cpu0
             .zip(process_cpu_ns())
@@ -1071,6 +1089,7 @@ impl Context {
                     self.poison();
                     Err(Error::Timeout {
                         limit: timeout,
+                        compile_allowance: Duration::ZERO,
                         pipeline_create: Duration::ZERO,
                         first_dispatch: false,
                         module_words: 0,

@@ -74,12 +74,16 @@ pub enum Error {
     /// pipeline's creation (before the wait) from the wait, and says whether the wait held the module's
     /// first dispatch, where lavapipe compiles it (D164).
     #[error(
-        "the dispatch did not finish within {limit:?}; {}; the device may be hung and the context is unusable",
+        "the dispatch did not finish within {}; {}; the device may be hung and the context is unusable",
+        timeout_limit(*limit, *compile_allowance),
         timeout_phases(*pipeline_create, *first_dispatch, *module_words, module_cost)
     )]
     Timeout {
         /// The fence timeout.
         limit: Duration,
+        /// The wait allowed on top of `limit` for lavapipe's compile of the module in its first dispatch
+        /// ([`limit::compile_allowance`], D241; zero otherwise).
+        compile_allowance: Duration,
         /// Time spent creating the shader module and pipeline before the dispatch (zero when cached).
         pipeline_create: Duration,
         /// The pipeline was created for this dispatch (lavapipe compiles the module inside it).
@@ -111,6 +115,19 @@ pub enum Error {
     /// Bad arguments (push constants too large, out-of-range buffer access, zero workgroups…).
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
+}
+
+/// The timeout message's limit: "60s", or "60s and 5 min allowed for lavapipe's compile …" (D241).
+fn timeout_limit(limit: Duration, compile_allowance: Duration) -> String {
+    if compile_allowance.is_zero() {
+        format!("{limit:?}")
+    } else {
+        format!(
+            "{limit:?} and {} allowed for lavapipe's compile of the module ({}× its predicted CPU time, D241)",
+            limit::human_seconds(compile_allowance.as_secs_f64()),
+            limit::COMPILE_ALLOWANCE_FACTOR
+        )
+    }
 }
 
 /// The timeout message's account of where the time went (D164).
@@ -154,6 +171,39 @@ pub(crate) fn vk_err(call: &'static str) -> impl Fn(ash::vk::Result) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_timeout_names_the_compile_allowance_it_waited_for() {
+        let cost = limit::ModuleCost {
+            words: 345_162,
+            inlined_words: 345_162,
+            barriers: 579,
+            memory_accesses: 2_859,
+            ..limit::ModuleCost::default()
+        };
+        let e = |compile_allowance| Error::Timeout {
+            limit: Duration::from_secs(60),
+            compile_allowance,
+            pipeline_create: Duration::from_millis(840),
+            first_dispatch: true,
+            module_words: cost.words,
+            module_cost: cost,
+        };
+        let with = e(limit::compile_allowance(&cost)).to_string();
+        assert!(
+            with.starts_with(
+                "the dispatch did not finish within 60s and 5 min allowed for lavapipe's compile of \
+                 the module (4× its predicted CPU time, D241); pipeline creation took 0.84 s"
+            ),
+            "{with}"
+        );
+        assert!(with.contains("about 77 s of CPU predicted"), "{with}");
+        let without = e(Duration::ZERO).to_string();
+        assert!(
+            without.starts_with("the dispatch did not finish within 60s; pipeline creation"),
+            "{without}"
+        );
+    }
 
     #[test]
     fn context_can_be_shared_between_threads() {

@@ -275,6 +275,43 @@ pub fn too_large_message(cost: &ModuleCost, limit: usize) -> String {
     )
 }
 
+/// A first dispatch on lavapipe holds the module's compile: its fence wait gets this many times the
+/// predicted compile CPU ([`predicted_compile`]) on top of the context's timeout, so that a long compile is
+/// not taken for a hung device (D241). The fit's worst error factor is ×3.6 (D210).
+pub const COMPILE_ALLOWANCE_FACTOR: f64 = 4.0;
+
+/// The most [`compile_allowance`] gives: a module the default size limit lets through is predicted well
+/// below it (D164).
+pub const MAX_COMPILE_ALLOWANCE: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// The wait allowed for lavapipe's compile of a module in its first dispatch: [`COMPILE_ALLOWANCE_FACTOR`]
+/// × the predicted compile CPU, at most [`MAX_COMPILE_ALLOWANCE`] (D241).
+pub fn compile_allowance(cost: &ModuleCost) -> std::time::Duration {
+    let (secs, _) = predicted_compile(cost);
+    let s = COMPILE_ALLOWANCE_FACTOR * secs;
+    if s.is_finite() && s >= 0.0 {
+        std::time::Duration::from_secs_f64(s).min(MAX_COMPILE_ALLOWANCE)
+    } else {
+        MAX_COMPILE_ALLOWANCE
+    }
+}
+
+/// The fence wait of a dispatch and the part of it allowed for the driver's compile (D241): `timeout`
+/// alone when the caller set it (`exact`), when the pipeline was compiled before (`first_dispatch_cost` is
+/// `None`) or when the driver compiles at pipeline creation; else `timeout` + [`compile_allowance`].
+pub fn dispatch_wait(
+    timeout: std::time::Duration,
+    exact: bool,
+    compiles_at_first_dispatch: bool,
+    first_dispatch_cost: Option<&ModuleCost>,
+) -> (std::time::Duration, std::time::Duration) {
+    let allowance = match first_dispatch_cost {
+        Some(c) if !exact && compiles_at_first_dispatch => compile_allowance(c),
+        _ => std::time::Duration::ZERO,
+    };
+    (timeout.saturating_add(allowance), allowance)
+}
+
 /// Seconds as "12 s" or "7 min".
 pub fn human_seconds(s: f64) -> String {
     if s < 120.0 {
@@ -300,6 +337,45 @@ pub fn group(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_first_dispatch_on_lavapipe_waits_for_its_predicted_compile_unless_the_timeout_is_exact() {
+        use std::time::Duration;
+        let cost = ModuleCost {
+            words: 345_162,
+            inlined_words: 345_162,
+            barriers: 579,
+            memory_accesses: 2_859,
+            ..ModuleCost::default()
+        };
+        // rocPRIM's segmented sort as csrsort launches it: about 77 s predicted (hand-worked from the fit:
+        // 1.19e-5 × 345,162^0.30 × 2,860^1.49 = 1.19e-5 × 45.857 × 141,249 ≈ 77.08).
+        let (secs, _) = predicted_compile(&cost);
+        assert!((secs - 77.08).abs() < 0.01, "{secs}");
+        let t = Duration::from_secs(60);
+        let (wait, allowance) = dispatch_wait(t, false, true, Some(&cost));
+        assert_eq!(
+            allowance,
+            Duration::from_secs_f64(COMPILE_ALLOWANCE_FACTOR * secs)
+        );
+        assert_eq!(wait, t + allowance);
+        // The caller's own timeout, a pipeline compiled before, a driver that compiles at pipeline
+        // creation: the timeout alone.
+        for (exact, first, c) in [
+            (true, true, Some(&cost)),
+            (false, true, None),
+            (false, false, Some(&cost)),
+        ] {
+            assert_eq!(dispatch_wait(t, exact, first, c), (t, Duration::ZERO));
+        }
+        // A module far beyond the default size limit: the allowance stops at its ceiling.
+        let huge = ModuleCost {
+            inlined_words: 50_000_000,
+            memory_accesses: 500_000,
+            ..cost
+        };
+        assert_eq!(compile_allowance(&huge), MAX_COMPILE_ALLOWANCE);
+    }
 
     #[test]
     fn parses_limits_and_groups_digits() {
