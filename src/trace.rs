@@ -689,8 +689,9 @@ pub struct TraceCommon {
     #[arg(long, default_value_t = rdna2spv_vulkan::trace::DEFAULT_TRACE_WORDS)]
     pub trace_words: u32,
     /// Give up on a device dispatch after this many milliseconds (default 60,000).
-    /// Without it (or RDNA2SPV_VK_TIMEOUT_S seconds), a module's first dispatch on lavapipe, which holds its
-    /// compile, also waits 4× the compile time predicted for it (D241); a value given here is exact.
+    /// Left out, the default (or RDNA2SPV_VK_TIMEOUT_S seconds) applies and a module's first dispatch on
+    /// lavapipe, which holds its compile, also waits 4× its predicted compile time (D241); a value given
+    /// here is exact.
     #[arg(long)]
     pub timeout_ms: Option<u64>,
 }

@@ -26,8 +26,9 @@ pub struct Args {
     device: Option<String>,
     /// Give up on a device dispatch after this many milliseconds (default 60,000): a hung or lost device
     /// is an error (exit 2), not a hang.
-    /// Without it (or RDNA2SPV_VK_TIMEOUT_S seconds), a module's first dispatch on lavapipe, which holds its
-    /// compile, also waits 4× the compile time predicted for it (D241); a value given here is exact.
+    /// Left out, the default (or RDNA2SPV_VK_TIMEOUT_S seconds) applies and a module's first dispatch on
+    /// lavapipe, which holds its compile, also waits 4× its predicted compile time (D241); a value given
+    /// here is exact.
     #[arg(long)]
     timeout_ms: Option<u64>,
     /// Turn off the device's bounds checks (decision D158). By default every global/flat/buffer access

@@ -238,7 +238,7 @@ pub fn work_abandoned() -> bool {
 /// Ends the process with `code`. After a dispatch was abandoned ([`work_abandoned`]) the driver's threads
 /// may still be inside it (lavapipe compiles a module at its first dispatch): the exit-time destructors of
 /// the driver and of LLVM would run under them, and the process could die of a signal instead of ending with
-/// its error's code (seen once in CI: a 1 ms timeout, exit status "none"). Then the C and Rust output
+/// its error's code (seen once in a local CI run: a 1 ms timeout, exit status "none"). Then the C and Rust output
 /// streams are flushed and the process ends without running those destructors (`_exit`); otherwise this
 /// is `std::process::exit`.
 pub fn exit(code: i32) -> ! {
