@@ -26,7 +26,8 @@
 //!    instruction with an effect needs is deleted (mark and sweep, so cycles of phis go too). Decorations
 //!    and names of deleted ids go with them.
 //!
-//! The others: if-conversion ([`flatten`]), CSE ([`common`]), liveness dead stores ([`dead_stores`]),
+//! The others: if-conversion ([`flatten`]), CSE ([`common`]; once more at the end of each function, for the
+//! duplicates the narrowing, pair and join rewrites make), liveness dead stores ([`dead_stores`]),
 //! outlining of float primitives ([`outline`], D163; then, a second round, of whole machine instructions'
 //! computations of one result around the primitives' calls, D235), SSA construction ([`promote`], D182) and integer /
 //! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182), guard
@@ -281,6 +282,11 @@ pub(crate) fn shrink(
             if p.algebra {
                 st.simplified += merge_mask_tests(m, f, &mut bound);
             }
+        }
+        if p.common {
+            // The narrowing, pair, vector and join rewrites above make equal computations again (two
+            // truncations of one word pair, two extensions of one word): session 35, −0.18 % words.
+            st.common += common(m, f, &mut gone);
         }
         if p.dead {
             st.dead += dead_code(m, f, &mut gone);
