@@ -269,8 +269,10 @@ impl Cx<'_> {
             let and = self.c64(h.and);
             let a = self.b.bitwise_and(t.u64, None, a, and)?;
             self.skip_check = self.proven.contains(&h.node);
+            self.aligned_addr = h.and & 3 == 0 && h.offset % 4 == 0;
             let v = self.mem_load(Space::Global, Access::B32, a, Ty::B64, h.offset);
             self.skip_check = false;
+            self.aligned_addr = false;
             let v = v?;
             out.insert(h.node, v);
         }

@@ -2,7 +2,7 @@
 //! checked mode's per-access test (D158), and the load and store emitters, aligned or straddling a dword
 //! (`Unaligned`). Atomics are in atomic.rs.
 
-use rdna2spv_ir::{Access, Space, Ty};
+use rdna2spv_ir::{Access, Handle, IntOp, Node, Space, Ty};
 use rspirv::dr::Operand;
 use spirv::{MemoryAccess, Word};
 
@@ -54,6 +54,7 @@ impl Cx<'_> {
                     dw
                 };
                 let lo = self.b.u_convert(t.u32, None, from)?;
+                self.pos_word = Some(lo);
                 let sh = self.byte_shift(lo)?;
                 Ok((dw, sh))
             }
@@ -72,8 +73,10 @@ impl Cx<'_> {
                 let two = self.c32(2);
                 let idx = self.b.shift_right_logical(t.u32, None, a, two)?;
                 // An offset that is a multiple of 4 leaves the byte position as the base's.
-                let sh = self.byte_shift(if offset % 4 == 0 { base } else { a })?;
+                let pos = if offset % 4 == 0 { base } else { a };
                 if self.check.is_none() {
+                    self.pos_word = Some(pos);
+                    let sh = self.byte_shift(pos)?;
                     return Ok((idx, sh));
                 }
                 // Checked mode: the evaluator's LDS is an allocation of `lds_bytes` at address 0, addressed
@@ -86,8 +89,11 @@ impl Cx<'_> {
                 self.note_fault(ok, a64, bytes, store, true)?;
                 let spare = self.c32(self.desc.lds_bytes.div_ceil(4));
                 let idx = self.b.select(t.u32, None, ok, idx, spare)?;
+                // Outside, the access is at byte 0 of the spare words.
                 let z = self.c32(0);
-                let sh = self.b.select(t.u32, None, ok, sh, z)?;
+                let pos = self.b.select(t.u32, None, ok, pos, z)?;
+                self.pos_word = Some(pos);
+                let sh = self.byte_shift(pos)?;
                 Ok((idx, sh))
             }
         }
@@ -357,10 +363,48 @@ impl Cx<'_> {
         Ok(())
     }
 
-    pub(super) fn note_misaligned(&mut self, st: Word) -> R<()> {
-        let m = self.load_bool(self.misaligned)?;
-        let m = self.b.logical_or(self.t.bool, None, m, st)?;
+    /// Notes a straddling access in the misaligned flag (D242): for a dword (`bytes` 4) the byte position
+    /// word of the latest [`mem_loc`](Self::mem_loc) (it straddles when its two low bits are not zero;
+    /// the flag's reader masks them), for a 16-bit access 1 when it straddles (at byte 3: `sh`, the position's bit shift, is
+    /// 24); under `guard`, only where it holds.
+    pub(super) fn note_misaligned(&mut self, bytes: u32, sh: Word, guard: Option<Word>) -> R<()> {
+        let t = self.t;
+        let c = match bytes {
+            4 => self
+                .pos_word
+                .ok_or_else(|| self.unsupported("misaligned test without a byte position"))?,
+            2 => {
+                let st = self.straddles(bytes, sh)?;
+                let one = self.c32(1);
+                let z = self.c32(0);
+                self.b.select(t.u32, None, st, one, z)?
+            }
+            _ => return Ok(()),
+        };
+        let c = match guard {
+            Some(g) => {
+                let z = self.c32(0);
+                self.b.select(t.u32, None, g, c, z)?
+            }
+            None => c,
+        };
+        let m = self.load_u32(self.misaligned)?;
+        let m = self.b.bitwise_or(t.u32, None, m, c)?;
         self.store(self.misaligned, m)
+    }
+
+    /// Whether IR node `addr` is a multiple of 4 by construction: an AND with a constant whose two low
+    /// bits are clear (a scalar load's `(x + c) & !3`), or such a constant (D242).
+    pub(super) fn dword_aligned_node(&self, addr: Handle<Node>) -> bool {
+        let low_clear =
+            |n: Handle<Node>| matches!(self.p.nodes[n], Node::Const { bits, .. } if bits & 3 == 0);
+        match self.p.nodes[addr] {
+            Node::Const { bits, .. } => bits & 3 == 0,
+            Node::Int {
+                op: IntOp::And, a, b, ..
+            } => low_clear(a) || low_clear(b),
+            _ => false,
+        }
     }
 
     /// True when an access of `bytes` at bit position `sh` runs into the next dword.
@@ -446,12 +490,9 @@ impl Cx<'_> {
         let x = if bytes == 1 {
             self.b.shift_right_logical(t.u32, None, w0, sh)?
         } else if self.opts.unaligned == Unaligned::Detect {
-            let st = self.straddles(bytes, sh)?;
-            let st = match guard {
-                Some(g) => self.b.logical_and(t.bool, None, st, g)?,
-                None => st,
-            };
-            self.note_misaligned(st)?;
+            if !self.aligned_addr {
+                self.note_misaligned(bytes, sh, guard)?;
+            }
             if access == Access::B32 {
                 // A dword at a nonzero byte position straddles (flagged): the aligned dword is the value.
                 w0
@@ -547,9 +588,8 @@ impl Cx<'_> {
         let (loc, sh) = loc?;
         let ok = self.deferred_ok.take();
         if self.opts.unaligned == Unaligned::Detect {
-            if bytes > 1 {
-                let st = self.straddles(bytes, sh)?;
-                self.note_misaligned(st)?;
+            if !self.aligned_addr {
+                self.note_misaligned(bytes, sh, None)?;
             }
             let p0 = self.dword_ptr(space, loc, 0)?;
             if access == Access::B32 {

@@ -374,6 +374,12 @@ pub(crate) struct Cx<'a> {
     /// being redirected to the sink (D184).
     defer_check: bool,
     deferred_ok: Option<Word>,
+    /// Set by `mem_loc`: the word whose two low bits are the access's byte position within its dword
+    /// (the misaligned flag ORs it in, D242).
+    pos_word: Option<Word>,
+    /// Set around a uniform load whose address is a multiple of 4 by construction (a scalar load's
+    /// `(x + c) & !3`): it needs no misaligned test (D242).
+    aligned_addr: bool,
     /// Checked mode, set by `lane_node` around a global load's `mem_load` (D189, amended): the lane's own
     /// condition (its exec bit, and the enable of a `LoadIf`), which the load is then guarded by together
     /// with its bounds test — one selection, not the lane's around the test's — and which gates the fault
@@ -514,6 +520,8 @@ impl<'a> Cx<'a> {
             cur_node: None,
             defer_check: false,
             deferred_ok: None,
+            pos_word: None,
+            aligned_addr: false,
             lane_guard: None,
             lds: None,
             private: None,
@@ -864,7 +872,9 @@ impl<'a> Cx<'a> {
         self.killed = self.fn_var(t.bool, Some(f));
         self.progress = self.fn_var(t.u32, Some(z));
         self.expected = self.fn_var(t.u32, Some(z));
-        self.misaligned = self.fn_var(t.bool, Some(f));
+        // D242: the OR of the byte positions of the dword accesses (and 1 for each straddling 16-bit
+        // one); misaligned when its two low bits are not zero.
+        self.misaligned = self.fn_var(t.u32, Some(z));
         // Only modules with run-time refusals (typed buffer accesses, D097) carry the flag.
         if self
             .p
@@ -1075,7 +1085,11 @@ impl<'a> Cx<'a> {
         let fc = self.b.bitwise_or(t.u32, None, fc, blk)?;
         let ff = self.c32(FLAG_FINISHED);
         let flag = self.b.select(t.u32, None, ok, ff, fc)?;
-        let mis = self.load_bool(self.misaligned)?;
+        let mis = self.load_u32(self.misaligned)?;
+        let three = self.c32(3);
+        let mis = self.b.bitwise_and(t.u32, None, mis, three)?;
+        let z = self.c32(0);
+        let mis = self.b.i_not_equal(t.bool, None, mis, z)?;
         let fm = self.c32(FLAG_MISALIGNED);
         let flag = self.b.select(t.u32, None, mis, fm, flag)?;
         let flag = if self.refused != 0 {

@@ -146,8 +146,10 @@ impl Cx<'_> {
                 let a = self.get(addr)?;
                 let aty = self.ty(addr.index());
                 self.skip_check = self.proven.contains(&i);
+                self.aligned_addr = offset % 4 == 0 && self.dword_aligned_node(addr);
                 let v = self.mem_load(space, access, a, aty, offset);
                 self.skip_check = false;
+                self.aligned_addr = false;
                 v?
             }
             _ => return Err(self.unsupported(format!("node {node:?} is not a value here"))),

@@ -1812,8 +1812,8 @@ fn absorbs(defs: &HashMap<Word, (Op, Vec<Word>)>, op: Op, x: Word, b: Word) -> b
 /// `x + 0`, `x - 0`, `x | 0`, `x ^ 0`, `x << 0`, `x >> 0`, `x & ~0`, `x * 1`, `x & x`, `x | x` are `x`;
 /// `x & 0`, `x * 0` are 0; `(x & C) & C` is `x & C`; a zero extension truncated back to its operand's
 /// type is the operand; `false || b`, `true && b` are `b`, `true || b` is true, `false && b` false,
-/// `(x || b) || b` is `x || b` and `(x && b) && b` is `x && b` (D219: the misaligned flag ORed with one
-/// straddle test per dword of a wide access); `select(true, a, b)` is `a`, `select(false, a, b)` is
+/// `(x || b) || b` is `x || b`, `(x && b) && b` is `x && b` and `(x | b) | b` is `x | b` (D219, D242: the
+/// misaligned flag ORed with the byte position of each dword of a wide access); `select(true, a, b)` is `a`, `select(false, a, b)` is
 /// `b`, `select(c, a, a)` is `a`; `select(c, a, select(c, b, d))` reads `d` and
 /// `select(c, select(c, a, b), d)` reads `a` directly; a carry word, `x & 1` and `b ? 1 : 0` are 0 or 1,
 /// and for such an `x`, `x & 1`, `x == 1 ? 1 : 0` and `x != 0 ? 1 : 0` are `x` (D220); an operation of
@@ -1965,6 +1965,10 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
                 (BitwiseAnd, &[a, b]) if int && c(b) == Some(ones) => Out::Same(a),
                 (BitwiseAnd, &[a, b]) if int && c(a) == Some(ones) => Out::Same(b),
                 (BitwiseAnd | BitwiseOr, &[a, b]) if int && a == b => Out::Same(a),
+                // Absorption (D242: the misaligned flag ORed with the byte position of each dword of a
+                // wide access): (x | b) | b is x | b.
+                (BitwiseOr, &[a, b]) if int && absorbs(&defs, BitwiseOr, a, b) => Out::Same(a),
+                (BitwiseOr, &[a, b]) if int && absorbs(&defs, BitwiseOr, b, a) => Out::Same(b),
                 (BitwiseAnd, &[a, b]) if int && c(b) == Some(1) && bit01.contains(&a) => {
                     Out::Same(a)
                 }
@@ -2369,8 +2373,10 @@ fn low_zeros(
             }
         }
     }
+    // D242: an OR whose operand's known zero bits cover every bit its readers observe is its other
+    // operand.
+    let mut repl = demanded_ors(f, &consts, &width, &tz, &vars, &decorated);
     // Known zeros become the constant 0 of their type.
-    let mut repl: HashMap<Word, Word> = HashMap::default();
     for &(b, k) in &nodes {
         let i = &f.blocks[b].instructions[k];
         let (Some(r), Some(t)) = (i.result_id, i.result_type) else {
@@ -2405,7 +2411,7 @@ fn low_zeros(
     for i in f.blocks.iter_mut().flat_map(|b| &mut b.instructions) {
         for o in &mut i.operands {
             if let Operand::IdRef(x) = o {
-                if let Some(&z) = repl.get(x) {
+                while let Some(&z) = repl.get(x) {
                     *x = z;
                 }
             }
@@ -2413,6 +2419,145 @@ fn low_zeros(
     }
     done += repl.len();
     done
+}
+
+/// Part of rewrite `k` (decision D242): the bits of each integer value that anything observes
+/// (*demanded* bits), by a backward analysis over SSA values and private scalars: a value read by an
+/// `OpBitwiseOr`, a `select` or phi (as a value) or stored to a private scalar has the demanded bits of
+/// that result or variable, one read by `x & C` (C a constant) those of the AND within C, a private
+/// scalar those of its loads; any other reader (a compare, an add, a store to memory, a call, ...)
+/// observes every bit. Then `a | b` whose demanded bits all lie in `b`'s known low zero bits (`tz`,
+/// [`low_zeros`]) is `a`. The misaligned flag (D242) is such a chain: each access ORs its address's
+/// low word in, and the flag is only read as `(flag & 3) != 0`, so an address known to be a multiple of 4
+/// adds nothing.
+///
+/// Exact: by induction over the uses, each observation of a value depends only on its demanded bits
+/// (an OR's, select's or phi's result bit j is operand bit j; `x & C` bit j is bit j of x where C has
+/// it, else 0; a load returns the value last stored or the initializer). `a | b` and `a` differ only
+/// where `b` has ones, which lie above its known zero bits and so outside every demanded bit: every
+/// reader observes the same. Optimistic start (nothing demanded) with a worklist to the fixpoint, so
+/// loop-carried flags are covered. Returns the replacements (result → operand).
+fn demanded_ors(
+    f: &Function,
+    consts: &HashMap<Word, u64>,
+    width: &HashMap<Word, u32>,
+    tz: &HashMap<Word, u32>,
+    vars: &HashMap<Word, Option<Word>>,
+    decorated: &HashSet<Word>,
+) -> HashMap<Word, Word> {
+    use Op::*;
+    const ALL: u64 = u64::MAX;
+    let mut dem: HashMap<Word, u64> = HashMap::default();
+    // Each id's readers: (block, instruction, operand position among the id operands).
+    let mut readers: HashMap<Word, Vec<(usize, usize, usize)>> = HashMap::default();
+    // Each private scalar's loads; each result's definition.
+    let mut loads: HashMap<Word, Vec<Word>> = HashMap::default();
+    let mut def: HashMap<Word, (usize, usize)> = HashMap::default();
+    for (b, blk) in f.blocks.iter().enumerate() {
+        for (k, i) in blk.instructions.iter().enumerate() {
+            if let Some(r) = i.result_id {
+                def.insert(r, (b, k));
+            }
+            for (n, x) in i.operands.iter().filter_map(id).enumerate() {
+                readers.entry(x).or_default().push((b, k, n));
+            }
+            if i.class.opcode == Load && plain_load(i) {
+                if let (Some(p), Some(r)) = (i.operands.first().and_then(id), i.result_id) {
+                    if vars.contains_key(&p) {
+                        loads.entry(p).or_default().push(r);
+                    }
+                }
+            }
+        }
+    }
+    // What the reader at (b, k, n) observes of its operand, from what is known of its result.
+    let observed = |dem: &HashMap<Word, u64>, b: usize, k: usize, n: usize| -> u64 {
+        let i = &f.blocks[b].instructions[k];
+        let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
+        let of = |x: Option<Word>| x.map_or(ALL, |r| dem.get(&r).copied().unwrap_or(0));
+        match (i.class.opcode, ops.len(), n) {
+            (BitwiseOr, 2, _) => of(i.result_id),
+            (BitwiseAnd, 2, _) => match consts.get(&ops[1 - n]) {
+                Some(&c) => of(i.result_id) & c,
+                None => ALL,
+            },
+            (Select, 3, 1 | 2) => of(i.result_id),
+            (Phi, _, n) if n % 2 == 0 => of(i.result_id),
+            (Store, 2, 1) if vars.contains_key(&ops[0]) => dem.get(&ops[0]).copied().unwrap_or(0),
+            // The pointer operand of a load or store of a private scalar reads no bits.
+            (Load, 1, 0) | (Store, 2, 0) if vars.contains_key(&ops[0]) => 0,
+            _ => ALL,
+        }
+    };
+    // Values (and variables) to visit: every id with readers, every variable with loads.
+    let mut work: Vec<Word> = readers.keys().copied().chain(vars.keys().copied()).collect();
+    work.sort_unstable();
+    let mut queued: HashSet<Word> = work.iter().copied().collect();
+    // Who to revisit when an id's demanded bits grow: its operands (and for a load, its variable; for a
+    // variable, the values stored to it).
+    while let Some(x) = work.pop() {
+        queued.remove(&x);
+        let mut d = 0u64;
+        if vars.contains_key(&x) {
+            for &l in loads.get(&x).into_iter().flatten() {
+                d |= dem.get(&l).copied().unwrap_or(0);
+            }
+        }
+        for &(b, k, n) in readers.get(&x).into_iter().flatten() {
+            d |= observed(&dem, b, k, n);
+            if d == ALL {
+                break;
+            }
+        }
+        if d == dem.get(&x).copied().unwrap_or(0) {
+            continue;
+        }
+        dem.insert(x, d);
+        // Revisit what x's readers read: the definition of x's operands, the stores' values.
+        let mut again: Vec<Word> = Vec::new();
+        if let Some(&(b, k)) = def.get(&x) {
+            let i = &f.blocks[b].instructions[k];
+            again.extend(i.operands.iter().filter_map(id));
+            if i.class.opcode == Load {
+                again.extend(i.operands.first().and_then(id));
+            }
+        }
+        if vars.contains_key(&x) {
+            for &(b, k, n) in readers.get(&x).into_iter().flatten() {
+                let i = &f.blocks[b].instructions[k];
+                if i.class.opcode == Store && n == 0 {
+                    again.extend(i.operands.get(1).and_then(id));
+                }
+            }
+        }
+        for y in again {
+            if queued.insert(y) {
+                work.push(y);
+            }
+        }
+    }
+    let mut repl: HashMap<Word, Word> = HashMap::default();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        let (Some(r), Some(t)) = (i.result_id, i.result_type) else {
+            continue;
+        };
+        if i.class.opcode != BitwiseOr || decorated.contains(&r) || !width.contains_key(&t) {
+            continue;
+        }
+        let d = dem.get(&r).copied().unwrap_or(0);
+        let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
+        let [a, b] = ops[..] else { continue };
+        let none_of = |x: Word| {
+            let z = tz.get(&x).copied().unwrap_or(0);
+            z >= 64 || d >> z == 0
+        };
+        if none_of(b) {
+            repl.insert(r, a);
+        } else if none_of(a) {
+            repl.insert(r, b);
+        }
+    }
+    repl
 }
 
 /// Part of rewrite `k` (decision D199): inside a block entered only where `c` holds
