@@ -224,3 +224,119 @@ fn wide_accesses_test_the_position_once_and_share_one_selection() {
     assert_eq!(want[1030..1032], [48, x[13] >> 16]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// fixtures/lane/straddle.s from the ISA: out[g] = the 16-bit half-word of `x` at byte 4g + 2 (at byte
+/// 4g + `d` for the work-item `skewed`) plus 1, for the 256 work-items.
+fn straddle(x: &[u32], skewed: u32, d: u32) -> Vec<u32> {
+    let bytes: Vec<u8> = x.iter().flat_map(|v| v.to_le_bytes()).collect();
+    (0..256u32)
+        .map(|g| {
+            let b = (4 * g + if g == skewed { d } else { 2 }) as usize;
+            u32::from(u16::from_le_bytes([bytes[b], bytes[b + 1]])) + 1
+        })
+        .collect()
+}
+
+/// A manifest running fixtures/lane/straddle.bin over 256 work-items in workgroups of 64 (wave32), the
+/// work-item `skewed` loading at byte 4g + `ld`, storing `st` bytes and accessing LDS `lds` bytes further
+/// on.
+fn straddle_manifest(
+    dir: &std::path::Path,
+    x: &[u32],
+    skewed: u32,
+    [ld, st, lds]: [u32; 3],
+) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let xb: Vec<u8> = x.iter().flat_map(|v| v.to_le_bytes()).collect();
+    std::fs::write(dir.join("x.bin"), xb).unwrap();
+    std::fs::write(dir.join("out.bin"), vec![0u8; 1040]).unwrap();
+    let m = dir.join(format!("straddle-{skewed}-{ld}-{st}-{lds}.toml"));
+    std::fs::write(
+        &m,
+        format!(
+            "code = {:?}\ngrid = [256, 1, 1]\nworkgroup = [64, 1, 1]\n\n[abi]\nwave_size = 32\nlds_bytes = 260\nsgpr = [\n    \
+             {{ reg = 0, address = \"x\" }},\n    {{ reg = 2, address = \"out\" }},\n    \
+             {{ reg = 6, u32 = {skewed} }},\n    {{ reg = 7, workgroup_id = 0 }},\n    \
+             {{ reg = 8, u32 = {ld} }},\n    {{ reg = 9, u32 = {st} }},\n    {{ reg = 10, u32 = {lds} }},\n]\n\n\
+             [[buffers]]\nname = \"x\"\nfile = \"x.bin\"\n\n[[buffers]]\nname = \"out\"\nfile = \"out.bin\"\noutput = true\n",
+            root().join("fixtures/lane/straddle.bin").display().to_string()
+        ),
+    )
+    .unwrap();
+    m
+}
+
+/// `rdna2spv run --backend both` (or `vulkan` alone) in the wave mapping: (exit code, output words, stderr).
+fn run_wave(
+    manifest: &std::path::Path,
+    out_dir: &std::path::Path,
+    both: bool,
+) -> (Option<i32>, Vec<u32>, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .arg("run")
+        .arg(manifest)
+        .args(["--backend", if both { "both" } else { "vulkan" }])
+        .args(["--mapping", "wave", "--out"])
+        .arg(out_dir)
+        .output()
+        .unwrap();
+    let words = std::fs::read(out_dir.join("out.bin"))
+        .map(|b| {
+            b.chunks(4)
+                .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+                .collect()
+        })
+        .unwrap_or_default();
+    (
+        out.status.code(),
+        words,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The misaligned flag (D242: the OR of the dword accesses' byte positions, and 1 for a 16-bit access
+/// that straddles, tested once as `(flag & 3) != 0`): a 16-bit load at byte 0, 1 or 2 of a dword, and
+/// aligned dword stores and LDS accesses, run bit for bit as on the host (lane and wave mappings) and
+/// equal the values derived here; a 16-bit load at byte 3, a dword store 2 bytes off and an LDS dword 1
+/// byte off each stop the device run with the misaligned flag, naming the work-item's workgroup and
+/// wave (work-item 77: workgroup 1, wave 0).
+#[test]
+fn accesses_across_a_dword_boundary_and_only_those_raise_the_misaligned_flag() {
+    let dir = tmp("straddle");
+    let mut next = lane::xorshift(0x5742_d242);
+    let x: Vec<u32> = (0..260).map(|_| next()).collect();
+    for ld in [0, 1, 2] {
+        let m = straddle_manifest(&dir, &x, 77, [ld, 0, 0]);
+        let want = straddle(&x, 77, ld);
+        let got = run_lane_both(&m, &dir.join("out"), &format!("ld {ld}"));
+        assert_eq!(got[..256], want[..], "lane mapping, load at byte {ld}");
+        let (exit, got, stderr) = run_wave(&m, &dir.join("out-wave"), true);
+        assert_eq!(exit, Some(0), "wave mapping, load at byte {ld}: {stderr}");
+        assert_eq!(got[..256], want[..], "wave mapping, load at byte {ld}");
+    }
+    for (what, skew) in [
+        ("a 16-bit load at byte 3", [3, 0, 0]),
+        ("a dword store at byte 2", [2, 2, 0]),
+        ("an LDS dword at byte 1", [2, 0, 1]),
+    ] {
+        let m = straddle_manifest(&dir, &x, 77, skew);
+        let (exit, stderr) = lane::run_lane_vulkan(&m, &dir.join("out"));
+        assert_eq!(exit, Some(2), "lane mapping, {what}: {stderr}");
+        assert!(
+            stderr.contains("crossed a dword boundary")
+                && stderr.contains("(first: workgroup 1, wave 0,"),
+            "lane mapping, {what}: {stderr}"
+        );
+        let (exit, _, stderr) = run_wave(&m, &dir.join("out-wave"), false);
+        assert_eq!(exit, Some(2), "wave mapping, {what}: {stderr}");
+        assert!(
+            stderr.contains("crossed a dword boundary"),
+            "wave mapping, {what}: {stderr}"
+        );
+    }
+    // The model itself, by hand: work-item 5 reads the high half of x[5]; a load at byte 1 of x[77] is
+    // its middle two bytes.
+    assert_eq!(straddle(&x, 77, 1)[5], (x[5] >> 16) + 1);
+    assert_eq!(straddle(&x, 77, 1)[77], ((x[77] >> 8) & 0xffff) + 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -401,7 +401,10 @@ impl Cx<'_> {
         match self.p.nodes[addr] {
             Node::Const { bits, .. } => bits & 3 == 0,
             Node::Int {
-                op: IntOp::And, a, b, ..
+                op: IntOp::And,
+                a,
+                b,
+                ..
             } => low_clear(a) || low_clear(b),
             _ => false,
         }

@@ -32,7 +32,7 @@
 //! computations of one result around the primitives' calls, D235), SSA construction ([`promote`], D182) and integer /
 //! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182), guard
 //! selects nobody observes ([`unguard`], D193), known low zero bits ([`low_zeros`], [`guarded_uses`],
-//! [`trivial_phis`], D199), 64-bit arithmetic whose high word nobody reads done in 32 bits ([`narrow`],
+//! [`trivial_phis`], D199; and ORs of bits no reader observes, [`demanded_ors`], D242), 64-bit arithmetic whose high word nobody reads done in 32 bits ([`narrow`],
 //! `n`), shared lane-bit tests ([`bit_tests`], `b`; bits of zero-extended words on the word,
 //! [`narrow_bit_of_zext`], D232), stores of the value a variable holds
 //! ([`same_stores`], `e`) and word pairs as bitcasts of two-word vectors ([`pairs`], `p`) (D205; with
@@ -43,7 +43,8 @@
 //! `m`, `a`, `c`, `k` (then `a`, trivial phis and `c` again), `g`, then (with any of `n`, `b`, `e`, `p`)
 //! dead code, `n`, `b`, `e`, `a` and trivial phis again, `p`; then `v`, the loads of several components
 //! of one vector element as one vector load ([`vector_loads`], D211), `w`, consecutive global words as
-//! one vector load or store ([`wide_words`], D226; scalar loads' dword addresses too, D230), `l`, `r`,
+//! one vector load or store ([`wide_words`], D226; scalar loads' dword addresses too, D230; then their
+//! masked bases shared, [`masked_offsets`], D242), `l`, `r`,
 //! the guarded writes of registers left in memory grouped under one selection per condition
 //! ([`regroup`], D221), `j`, one-armed selections on one condition one after the other joined
 //! ([`join`], D223; then `f` and `e` again, and with `a` the mask tests of its runs merged,
@@ -261,6 +262,8 @@ pub(crate) fn shrink(
         }
         if p.wide {
             st.wide_words += wide_words(m, f, &mut bound);
+            // After the grouping, which keys scalar loads' words by their `(x + c) & !3` form.
+            st.wide_words += masked_offsets(m, f, &mut bound);
         }
         if p.live {
             st.dead_stores += dead_stores(f);
@@ -2490,7 +2493,11 @@ fn demanded_ors(
         }
     };
     // Values (and variables) to visit: every id with readers, every variable with loads.
-    let mut work: Vec<Word> = readers.keys().copied().chain(vars.keys().copied()).collect();
+    let mut work: Vec<Word> = readers
+        .keys()
+        .copied()
+        .chain(vars.keys().copied())
+        .collect();
     work.sort_unstable();
     let mut queued: HashSet<Word> = work.iter().copied().collect();
     // Who to revisit when an id's demanded bits grow: its operands (and for a load, its variable; for a
@@ -5067,6 +5074,80 @@ fn uses_and_defs(
         }
     }
     (uses, def)
+}
+
+/// Part of rewrite `w` (decision D242), after [`wide_words`]: a scalar load's dword address `(x + c) & !3`
+/// (u64) with `c` a multiple of 4 and the add read by nothing else is `(x & !3) + c`, so that the loads
+/// of one base share its masked address (the final CSE merges the ANDs): one add per load instead of
+/// an add and an AND. Exact modulo 2^64: with x = 4q + r (r < 4) and c = 4k, `x + c = 4(q + k) + r`, whose
+/// masked value `4(q + k)` is `(x & !3) + c`. The new AND sits where the old one was (x dominates it).
+/// Returns the addresses rewritten.
+fn masked_offsets(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
+    const DWORD: u64 = !3;
+    let consts = constants(m);
+    let Some(u64_) = uint_type(m, 64) else {
+        return 0;
+    };
+    let Some(mask) = m
+        .types_global_values
+        .iter()
+        .find(|i| {
+            i.class.opcode == Op::Constant
+                && i.result_type == Some(u64_)
+                && i.operands == [Operand::LiteralBit64(DWORD)]
+        })
+        .and_then(|i| i.result_id)
+    else {
+        return 0;
+    };
+    let (uses, defs) = uses_and_defs(f);
+    let mut done = 0;
+    for blk in &mut f.blocks {
+        let mut out: Vec<Instruction> = Vec::with_capacity(blk.instructions.len());
+        for i in std::mem::take(&mut blk.instructions) {
+            let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
+            let hit = match (i.class.opcode, i.result_type, i.result_id, &ops[..]) {
+                (Op::BitwiseAnd, Some(t), Some(r), &[a, k]) if t == u64_ && k == mask => {
+                    match defs.get(&a) {
+                        Some((Op::IAdd, Some(at), o))
+                            if *at == u64_ && o.len() == 2 && uses.get(&a) == Some(&1) =>
+                        {
+                            let xc = match (consts.get(&o[0]), consts.get(&o[1])) {
+                                (None, Some(&v)) => Some((o[0], o[1], v)),
+                                (Some(&v), None) => Some((o[1], o[0], v)),
+                                _ => None,
+                            };
+                            xc.filter(|&(_, _, v)| v % 4 == 0)
+                                .map(|(x, c, _)| (r, x, c))
+                        }
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            let Some((r, x, c)) = hit else {
+                out.push(i);
+                continue;
+            };
+            let t = *bound;
+            *bound += 1;
+            out.push(Instruction::new(
+                Op::BitwiseAnd,
+                Some(u64_),
+                Some(t),
+                vec![Operand::IdRef(x), Operand::IdRef(mask)],
+            ));
+            out.push(Instruction::new(
+                Op::IAdd,
+                Some(u64_),
+                Some(r),
+                vec![Operand::IdRef(t), Operand::IdRef(c)],
+            ));
+            done += 1;
+        }
+        blk.instructions = out;
+    }
+    done
 }
 
 /// Part of rewrite `b` (decision D232): a test `((zext64(e) >> (zext64(i) & 63)) & 1) != 0` (or `== 0`)
@@ -7780,6 +7861,133 @@ mod tests {
             .filter_map(|i| i.result_id)
             .collect();
         assert_eq!(phis, [i, mixed].into_iter().collect());
+    }
+
+    /// D242: `demanded_ors` through `low_zeros`. A flag variable `f` (initialised 0) read only as
+    /// `(f & 3) != 0` and stored to a Workgroup variable, updated as `f | (y << 2)` (two known zero
+    /// bits: dropped), then `| y` (kept), then `| (y << 1)` (one zero bit: kept); a second variable `g`,
+    /// stored whole to Workgroup memory, updated `g | (y << 2)`: kept (every bit observed); and in a loop,
+    /// `h = phi(h0, h | (y << 4))` read as `h & 15`: dropped (loop-carried, optimistic start).
+    #[test]
+    fn ors_of_bits_nobody_observes_are_dropped() {
+        let (
+            mut b,
+            Tys {
+                boolt, u32t, pu, ..
+            },
+        ) = begun();
+        let [zero, two, three, one, four, fifteen] =
+            [0u32, 2, 3, 1, 4, 15].map(|x| b.constant_bit32(u32t, x));
+        let pw = b.type_pointer(None, StorageClass::Workgroup, u32t);
+        let pwb = b.type_pointer(None, StorageClass::Workgroup, boolt);
+        let wg = b.variable(pw, None, StorageClass::Workgroup, None);
+        let wgb = b.variable(pwb, None, StorageClass::Workgroup, None);
+        let entry = b.begin_block(None).unwrap();
+        let fv = b.variable(pu, None, StorageClass::Function, Some(zero));
+        let gv = b.variable(pu, None, StorageClass::Function, Some(zero));
+        let yv = b.variable(pu, None, StorageClass::Function, None);
+        let y = b.load(u32t, None, yv, None, []).unwrap();
+        let p2 = b.shift_left_logical(u32t, None, y, two).unwrap();
+        let p1 = b.shift_left_logical(u32t, None, y, one).unwrap();
+        let f0 = b.load(u32t, None, fv, None, []).unwrap();
+        let o1 = b.bitwise_or(u32t, None, f0, p2).unwrap();
+        let o2 = b.bitwise_or(u32t, None, o1, y).unwrap();
+        let o3 = b.bitwise_or(u32t, None, o2, p1).unwrap();
+        b.store(fv, o3, None, []).unwrap();
+        let g0 = b.load(u32t, None, gv, None, []).unwrap();
+        let og = b.bitwise_or(u32t, None, g0, p2).unwrap();
+        b.store(gv, og, None, []).unwrap();
+        let f1 = b.load(u32t, None, fv, None, []).unwrap();
+        let fa = b.bitwise_and(u32t, None, f1, three).unwrap();
+        let ft = b.i_not_equal(boolt, None, fa, zero).unwrap();
+        b.store(wgb, ft, None, []).unwrap();
+        let g1 = b.load(u32t, None, gv, None, []).unwrap();
+        b.store(wg, g1, None, []).unwrap();
+        // The loop: header with h = phi(h0, oh), body ORs y << 4, exit reads h & 15.
+        let (header, body, exit) = (b.id(), b.id(), b.id());
+        let h0 = b.bitwise_and(u32t, None, y, fifteen).unwrap();
+        b.branch(header).unwrap();
+        b.begin_block(Some(header)).unwrap();
+        let (h, oh) = (b.id(), b.id());
+        b.insert_phi(
+            rspirv::dr::InsertPoint::End,
+            u32t,
+            Some(h),
+            [(h0, entry), (oh, body)],
+        )
+        .unwrap();
+        let c = b.u_less_than(boolt, None, y, four).unwrap();
+        b.loop_merge(exit, body, spirv::LoopControl::NONE, [])
+            .unwrap();
+        b.branch_conditional(c, body, exit, []).unwrap();
+        b.begin_block(Some(body)).unwrap();
+        let p4 = b.shift_left_logical(u32t, None, y, four).unwrap();
+        b.bitwise_or(u32t, Some(oh), h, p4).unwrap();
+        b.branch(header).unwrap();
+        b.begin_block(Some(exit)).unwrap();
+        let hl = b.bitwise_and(u32t, None, h, fifteen).unwrap();
+        b.store(wg, hl, None, []).unwrap();
+        let (mut m, mut f, mut bound) = finish(b);
+        let mut gone = HashSet::default();
+        low_zeros(&mut m, &mut f, &mut bound, &mut gone);
+        let ors: HashSet<Word> = insts(&f)
+            .filter(|i| i.class.opcode == Op::BitwiseOr)
+            .filter_map(|i| i.result_id)
+            .collect();
+        assert_eq!(ors, [o2, o3, og].into_iter().collect(), "kept ORs");
+        // `o2` reads the flag's load itself; the phi's back-edge value is `h`.
+        assert_eq!(def_of(&f, o2).operands[0], Operand::IdRef(f0));
+        let phi = def_of(&f, h);
+        assert_eq!(phi.operands[2], Operand::IdRef(h));
+    }
+
+    /// D242: `masked_offsets`. `(x + 8) & !3` and `(x + 12) & !3` become `(x & !3) + 8` and `+ 12` (the
+    /// ANDs of `x` one value after CSE); `(x + 6) & !3` (6 is not a multiple of 4) and `(x + 16) & !3`
+    /// whose add is also stored are kept.
+    #[test]
+    fn masked_offsets_mask_the_base_once() {
+        let (mut b, Tys { u64t, pw, .. }) = begun();
+        let [c8, c12, c6, c16] = [8u64, 12, 6, 16].map(|x| b.constant_bit64(u64t, x));
+        let mask = b.constant_bit64(u64t, !3);
+        b.begin_block(None).unwrap();
+        let xv = b.variable(pw, None, StorageClass::Function, None);
+        let out = b.variable(pw, None, StorageClass::Function, None);
+        let x = b.load(u64t, None, xv, None, []).unwrap();
+        let mut masked = Vec::new();
+        for c in [c8, c12, c6, c16] {
+            let a = b.i_add(u64t, None, x, c).unwrap();
+            let r = b.bitwise_and(u64t, None, a, mask).unwrap();
+            b.store(out, r, None, []).unwrap();
+            if c == c16 {
+                b.store(out, a, None, []).unwrap();
+            }
+            masked.push(r);
+        }
+        let (mut m, mut f, mut bound) = finish(b);
+        assert_eq!(masked_offsets(&mut m, &mut f, &mut bound), 2);
+        let mut gone = HashSet::default();
+        common(&m, &mut f, &mut gone);
+        for (r, c) in [(masked[0], c8), (masked[1], c12)] {
+            let add = def_of(&f, r);
+            assert_eq!(add.class.opcode, Op::IAdd);
+            assert_eq!(add.operands[1], Operand::IdRef(c));
+            let and = def_of(&f, id(&add.operands[0]).unwrap());
+            assert_eq!(
+                (and.class.opcode, and.operands.clone()),
+                (
+                    Op::BitwiseAnd,
+                    vec![Operand::IdRef(x), Operand::IdRef(mask)]
+                )
+            );
+        }
+        // One AND of x for both.
+        assert_eq!(
+            def_of(&f, masked[0]).operands[0],
+            def_of(&f, masked[1]).operands[0]
+        );
+        for r in [masked[2], masked[3]] {
+            assert_eq!(def_of(&f, r).class.opcode, Op::BitwiseAnd);
+        }
     }
 
     /// The types of the hand-built test functions, declared in this order: void, bool, u32, u64, `void()`,
