@@ -5,7 +5,7 @@
 
 use crate::hash::HashMap;
 
-use rspirv::dr::Operand;
+use rspirv::dr::{Instruction, Operand};
 use spirv::{Decoration, LoopControl, MemoryAccess, StorageClass, Word};
 
 use super::{Cx, KernelLayout, SgprInit, R};
@@ -76,16 +76,28 @@ impl Cx<'_> {
     /// The push-constant block ([`push_constants`]), a module variable.
     pub(super) fn push_constant_block(&mut self) -> Word {
         let t = self.t;
-        // The pushed launch words are members of their own (an array type would be shared with
-        // equal-length Function arrays, which must not carry an ArrayStride).
-        let mut members = vec![t.u64, t.u64, t.u32, t.u32, t.u32, t.u32];
-        members.extend([t.u32; PUSHED_LAUNCH_WORDS]);
+        // The pushed launch words are one array member (D243: one Offset and one ArrayStride instead of
+        // an Offset per word). Its type is declared afresh, not through the builder's deduplication: an
+        // equal-length Function array shares a deduplicated type and must not carry an ArrayStride
+        // (aggregate types may be declared twice).
+        let len = self.c32(PUSHED_LAUNCH_WORDS as u32);
+        let arr = self.b.id();
+        self.b
+            .module_mut()
+            .types_global_values
+            .push(Instruction::new(
+                spirv::Op::TypeArray,
+                None,
+                Some(arr),
+                vec![Operand::IdRef(t.u32), Operand::IdRef(len)],
+            ));
+        self.b
+            .decorate(arr, Decoration::ArrayStride, [Operand::LiteralBit32(4)]);
+        let members = vec![t.u64, t.u64, t.u32, t.u32, t.u32, t.u32, arr];
         let pc_struct = self.b.type_struct(members);
         self.b.decorate(pc_struct, Decoration::Block, []);
-        let offsets = [0u32, 8, 16, 20, 24, 28]
-            .into_iter()
-            .chain((0..PUSHED_LAUNCH_WORDS as u32).map(|k| 32 + 4 * k));
-        for (m, off) in offsets.enumerate() {
+        let offsets = [0u32, 8, 16, 20, 24, 28, 32];
+        for (m, off) in offsets.into_iter().enumerate() {
             self.b.member_decorate(
                 pc_struct,
                 m as u32,
@@ -110,8 +122,9 @@ impl Cx<'_> {
         let t = self.t;
         if (k as usize) < PUSHED_LAUNCH_WORDS {
             let p = self.b.type_pointer(None, StorageClass::PushConstant, t.u32);
-            let m = self.c32(6 + k as u32);
-            let ptr = self.b.access_chain(p, None, pc, [m])?;
+            let m = self.c32(6);
+            let kc = self.c32(k as u32);
+            let ptr = self.b.access_chain(p, None, pc, [m, kc])?;
             Ok(self.b.load(t.u32, None, ptr, None, [])?)
         } else {
             let off = self.c64(4 * k);
