@@ -1816,8 +1816,8 @@ fn absorbs(defs: &HashMap<Word, (Op, Vec<Word>)>, op: Op, x: Word, b: Word) -> b
 /// `x & 0`, `x * 0` are 0; `(x & C) & C` is `x & C`; a zero extension truncated back to its operand's
 /// type is the operand; `false || b`, `true && b` are `b`, `true || b` is true, `false && b` false,
 /// `(x || b) || b` is `x || b`, `(x && b) && b` is `x && b` and `(x | b) | b` is `x | b` (D219, D242: the
-/// misaligned flag ORed with the byte position of each dword of a wide access); `select(true, a, b)` is `a`, `select(false, a, b)` is
-/// `b`, `select(c, a, a)` is `a`; `select(c, a, select(c, b, d))` reads `d` and
+/// misaligned flag ORed with the byte position of each dword of a wide access); `select(true, a, b)` is
+/// `a`, `select(false, a, b)` is `b`, `select(c, a, a)` is `a`; `select(c, a, select(c, b, d))` reads `d` and
 /// `select(c, select(c, a, b), d)` reads `a` directly; a carry word, `x & 1` and `b ? 1 : 0` are 0 or 1,
 /// and for such an `x`, `x & 1`, `x == 1 ? 1 : 0` and `x != 0 ? 1 : 0` are `x` (D220); an operation of
 /// constants is the constant it computes (shifts only by less than the width,
@@ -6572,9 +6572,9 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
 /// Part of rewrite `a` (decision D227), run after `j`: `(t1 || t2)` chains of tests `(x & m) != 0`
 /// (or `> 0`, unsigned) on the same constant mask become one test of the OR of the words:
 /// `(f || ((x & m) != 0)) || ((y & m) != 0)` is `f || (((x | y) & m) != 0)` when the inner OR, both
-/// tests and both ANDs have no other reader. The misaligned flag of a run of accesses joined by `j` is
-/// such a chain (one test of the address's low bits per access): each link costs 15 words instead of
-/// 25. Exact: `(x & m) ≠ 0 ∨ (y & m) ≠ 0` ⟺ `(x & m) | (y & m) ≠ 0` ⟺ `((x | y) & m) ≠ 0`, and
+/// tests and both ANDs have no other reader. The misaligned flag of a run of accesses joined by `j` was
+/// such a chain (one test of the address's low bits per access; each link 15 words instead of 25) until
+/// D242 made the flag an OR of the byte positions themselves (5 words a link). Exact: `(x & m) ≠ 0 ∨ (y & m) ≠ 0` ⟺ `(x & m) | (y & m) ≠ 0` ⟺ `((x | y) & m) ≠ 0`, and
 /// `v > 0` is `v ≠ 0` for unsigned `v`; OR is associative. Returns the links merged.
 fn merge_mask_tests(m: &Module, f: &mut Function, bound: &mut Word) -> usize {
     let consts = constants(m);
