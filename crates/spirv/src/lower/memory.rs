@@ -365,8 +365,8 @@ impl Cx<'_> {
 
     /// Notes a straddling access in the misaligned flag (D242): for a dword (`bytes` 4) the byte position
     /// word of the latest [`mem_loc`](Self::mem_loc) (it straddles when its two low bits are not zero;
-    /// the flag's reader masks them), for a 16-bit access 1 when it straddles (at byte 3: `sh`, the position's bit shift, is
-    /// 24); under `guard`, only where it holds.
+    /// the flag's reader masks them), for a 16-bit access 1 when it straddles (at byte 3: `sh`, the
+    /// position's bit shift, is 24); under `guard`, only where it holds.
     pub(super) fn note_misaligned(&mut self, bytes: u32, sh: Word, guard: Option<Word>) -> R<()> {
         let t = self.t;
         let c = match bytes {

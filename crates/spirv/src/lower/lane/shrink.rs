@@ -32,9 +32,10 @@
 //! computations of one result around the primitives' calls, D235), SSA construction ([`promote`], D182) and integer /
 //! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182), guard
 //! selects nobody observes ([`unguard`], D193), known low zero bits ([`low_zeros`], [`guarded_uses`],
-//! [`trivial_phis`], D199; and ORs of bits no reader observes, [`demanded_ors`], D242), 64-bit arithmetic whose high word nobody reads done in 32 bits ([`narrow`],
-//! `n`), shared lane-bit tests ([`bit_tests`], `b`; bits of zero-extended words on the word,
-//! [`narrow_bit_of_zext`], D232), stores of the value a variable holds
+//! [`trivial_phis`], D199; and ORs of bits no reader observes, [`demanded_ors`], D242), 64-bit
+//! arithmetic whose high word nobody reads done in 32 bits ([`narrow`], `n`), shared lane-bit tests
+//! ([`bit_tests`], `b`; bits of zero-extended words on the word, [`narrow_bit_of_zext`], D232), stores
+//! of the value a variable holds
 //! ([`same_stores`], `e`) and word pairs as bitcasts of two-word vectors ([`pairs`], `p`) (D205; with
 //! `p`, after every function, the outlined functions' u64 parameters and results as such vectors,
 //! [`pair_signatures`], D233); each
