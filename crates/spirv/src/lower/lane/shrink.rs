@@ -2477,19 +2477,24 @@ fn demanded_ors(
     // What the reader at (b, k, n) observes of its operand, from what is known of its result.
     let observed = |dem: &HashMap<Word, u64>, b: usize, k: usize, n: usize| -> u64 {
         let i = &f.blocks[b].instructions[k];
-        let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
+        let op = i.class.opcode;
+        if !matches!(op, BitwiseOr | BitwiseAnd | Select | Phi | Store | Load) {
+            return ALL;
+        }
+        let o = |j: usize| i.operands.get(j).and_then(id);
         let of = |x: Option<Word>| x.map_or(ALL, |r| dem.get(&r).copied().unwrap_or(0));
-        match (i.class.opcode, ops.len(), n) {
+        let private = || o(0).is_some_and(|p| vars.contains_key(&p));
+        match (op, i.operands.len(), n) {
             (BitwiseOr, 2, _) => of(i.result_id),
-            (BitwiseAnd, 2, _) => match consts.get(&ops[1 - n]) {
+            (BitwiseAnd, 2, _) => match o(1 - n).and_then(|x| consts.get(&x)) {
                 Some(&c) => of(i.result_id) & c,
                 None => ALL,
             },
             (Select, 3, 1 | 2) => of(i.result_id),
             (Phi, _, n) if n % 2 == 0 => of(i.result_id),
-            (Store, 2, 1) if vars.contains_key(&ops[0]) => dem.get(&ops[0]).copied().unwrap_or(0),
+            (Store, _, 1) if private() => o(0).and_then(|p| dem.get(&p)).copied().unwrap_or(0),
             // The pointer operand of a load or store of a private scalar reads no bits.
-            (Load, 1, 0) | (Store, 2, 0) if vars.contains_key(&ops[0]) => 0,
+            (Load | Store, _, 0) if private() => 0,
             _ => ALL,
         }
     };
