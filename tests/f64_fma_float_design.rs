@@ -17,20 +17,28 @@
 //!    overflow or underflow then means the end's). Where c1 ≥ 2^58 (or overflowed) the product is below a
 //!    quarter of c's ulp and the result is c. Where c1 is below the smallest normal it may have lost bits,
 //!    but there it only decides ties and the direction of an inexact sum: ±2^−1000 rounds the same.
-//! 4. Normal result (Boldo–Melquiond): (th, tl) = TwoSum(c1, ph); v = RO(tl + pl) (round to odd: TwoSum,
-//!    then an inexact even result steps one ulp toward the exact sum); r = RN(th + v); the result's bits are
-//!    r's with K added to the exponent field; an exponent past 2046 is ±∞.
-//! 5. Subnormal result (r·2^K < 2^−1022): the exact x = th + tl + pl renormalised, (u, ue) = TwoSum(tl, pl),
-//!    (h, hl) = TwoSum(th, u), so x = h + hl + ue; M = ±2^(−1022−K) (the smallest normal, scaled, with x's
-//!    sign) puts the rounding point of the subnormal grid at M's last bit: |h| ≤ |M| there, so
-//!    (s, e) = Fast2Sum(M, h) is exact, w = RO(e + (hl + ue)) (e and ±q/2, q = ulp(M), are multiples of
-//!    ulp(h) and |hl + ue| < ulp(h), so the rounded hl + ue keeps the comparison of e + hl + ue with ±q/2,
-//!    and round-to-odd keeps it through the last sum: an inexact result is never the even ±q/2),
-//!    y = RN(s + w); the result's bits are |y|'s minus |M|'s (the subnormal's significand; 2^52 is the
-//!    smallest normal), with x's sign. A result below 2^−1083 is ±0.
+//! 4. The exact sum x = c1 + ph + pl renormalised in Boldo and Melquiond's order: (th, tl) = TwoSum(c1, ph),
+//!    (u, ue) = TwoSum(tl, pl), (h, hl) = TwoSum(th, u), so x = h + hl + ue with |hl + ue| < ulp(h).
+//! 5. One path for every result (D244): M = ±2^(−1022−K) (the smallest normal, scaled, with h's sign) where
+//!    |h| is below it — a subnormal result, whose grid's rounding point is M's last bit — else M = 0.
+//!    (s, e) = Fast2Sum(M, h) (exact: |h| < |M|, or s = h, e = 0). For a normal result w = RO(hl + ue)
+//!    (round to odd: TwoSum, then an inexact even result steps one ulp toward the exact sum) and y =
+//!    RN(h + w) is Boldo and Melquiond's RN(x). For a subnormal one w = RO(e + RN(hl + ue)): e and ±q/2
+//!    (q = ulp(M)) are multiples of ulp(h) and |hl + ue| < ulp(h), so the rounded hl + ue keeps the
+//!    comparison of e + hl + ue with ±q/2, and round-to-odd keeps it through the last sum (an inexact
+//!    result is never the even ±q/2); y = RN(s + w). Both are RO((e + hl_n) + (hl_s + ue)) with (hl_n,
+//!    hl_s) = (hl, 0) or (0, hl): hl_s chosen by a select, hl_n = hl − hl_s (exact).
+//! 6. The result is (y − M)·2^K with h's sign, in float: y − M is exact (Sterbenz, or M = 0), ±0 for a
+//!    result below half the smallest subnormal; scaled by z/4·2^(ea+1)·2^(eb+1) (normal powers of two for
+//!    every exponent field), both at once when the scales point different ways, one after the other when
+//!    the same way, so at most one multiplication rounds: none for a subnormal result (it lies on its
+//!    grid), an overflow to ±∞, or the one normal-side y below the smallest normal — h = 2^−1022 exactly
+//!    and x between 2^−1022 − 2^−1076 and half the subnormal ulp below 2^−1022, where y·2^K =
+//!    2^−1022 − 2^−1075 ties to 2^−1022, x's rounding.
 //!
-//! The lowering's shared function is 171 SPIR-V instructions (D209's: 217; the integer emulation's: ~265),
-//! with fewer selects and integer operations, which lavapipe compiles slowly (D239's measurements).
+//! The lowering's shared function is 161 SPIR-V instructions with 11 selects (D239's two paths: 171 and 13;
+//! D209's: 217; the integer emulation's: ~265): lavapipe compiles selects and integer operations slowly
+//! (D239's and D244's measurements).
 //!
 //! Checked (2026-12-05): 2,000,000 triples in every `cargo test` (a fraction of a second in release),
 //! 200,000,000 once (`RDNA2SPV_FMA_DESIGN_N=200000000`, ~13 s in release): 0 differences from SoftFloat;
@@ -42,7 +50,7 @@
 #[path = "support/f64_triples.rs"]
 mod f64_triples;
 
-use f64_triples::{triple, Rng};
+use f64_triples::{directed, triple, Rng};
 use softfloat_wrapper::{Float, RoundingMode::TiesToEven as RNE, F64};
 
 fn two_sum(a: f64, b: f64) -> (f64, f64) {
@@ -86,8 +94,8 @@ fn norm(x: f64) -> (f64, f64, i64) {
     (x * scale, scale, field as i64 - 1024)
 }
 
-/// The paths of [`fma_design`], counted by the test so that a run shows it reached each.
-const PATHS: [&str; 9] = [
+/// The paths and results of [`fma_design`], counted by the test so that a run shows it reached each.
+const PATHS: [&str; 10] = [
     "special operand",
     "zero addend",
     "far addend",
@@ -95,6 +103,7 @@ const PATHS: [&str; 9] = [
     "exact zero",
     "overflow",
     "normal",
+    "normal-side y below the smallest normal",
     "below the subnormals",
     "subnormal",
 ];
@@ -113,14 +122,11 @@ fn fma_design(a: f64, b: f64, c: f64) -> (f64, usize) {
     let (a1, sa, ea) = norm(a);
     let (b1, sb, eb) = norm(b);
     let k = ea + eb;
+    let same = (ea >= 0) == (eb >= 0);
     // c·2^−K exactly, wherever that is normal: both scales at once when they point different ways (their
     // product 2^−K is then normal), one after the other when they point the same way (no intermediate
     // overflows or underflows unless the end does).
-    let c1 = if (ea >= 0) == (eb >= 0) {
-        c * sa * sb
-    } else {
-        c * (sa * sb)
-    };
+    let c1 = if same { c * sa * sb } else { c * (sa * sb) };
     let m1 = c1.to_bits() & !(1 << 63);
     if m1 >= (1023 + 58) << 52 {
         // c at least 2^58 above the product (below 16), or c1 overflowed: the product is below a quarter
@@ -138,35 +144,43 @@ fn fma_design(a: f64, b: f64, c: f64) -> (f64, usize) {
     };
     let (ph, pl) = two_prod(a1, b1);
     let (th, tl) = two_sum(c1, ph);
-    let v = ro_add(tl, pl);
-    let r = th + v;
-    if r == 0.0 {
-        return (0.0, 4); // x = 0 exactly: +0 when rounding to nearest
-    }
-    let rb = r.to_bits();
-    let sign = rb & (1 << 63);
-    let er = ((rb & !(1 << 63)) >> 52) as i64 + k;
-    if er >= 2047 {
-        return (f64::from_bits(sign | 0x7ff0_0000_0000_0000), 5);
-    }
-    if er >= 1 {
-        let n = f64::from_bits(rb.wrapping_add((k as u64) << 52));
-        return (n, if stand_in { 3 } else { 6 });
-    }
-    if er < -60 {
-        return (f64::from_bits(sign), 7);
-    }
     let (u, ue) = two_sum(tl, pl);
     let (h, hl) = two_sum(th, u);
-    let m = f64::from_bits((h.to_bits() & (1 << 63)) | (((1 - k) as u64) << 52));
-    // |h| ≤ |M| here (the result is below the smallest normal), so M + h splits exactly in three steps.
+    let sign = h.to_bits() & (1 << 63);
+    let hmag = h.to_bits() & !(1 << 63);
+    // The bits of 2^(−1022−K): 0 or negative as an i64 for every K ≥ 1 (the u32 1 − K widened without
+    // its sign), where the result is never subnormal.
+    let me = u64::from((1 - k) as u32) << 52;
+    let subnormal = (hmag as i64) < me as i64;
+    let m = f64::from_bits(if subnormal { sign | me } else { 0 });
+    // |h| < |M| (or M = 0): Fast2Sum is exact.
     let s = m + h;
     let e = h - (s - m);
-    let w = ro_add(e, hl + ue);
+    let hl_s = if subnormal { hl } else { 0.0 };
+    let hl_n = hl - hl_s;
+    let w = ro_add(e + hl_n, hl_s + ue);
     let y = s + w;
-    let mag = (y.to_bits() & !(1 << 63)) - (m.to_bits() & !(1 << 63));
-    let x = f64::from_bits((h.to_bits() & (1 << 63)) | mag);
-    (x, if stand_in { 3 } else { 8 })
+    let z = f64::from_bits((y - m).to_bits() | sign);
+    let zq = z * 0.25;
+    let ia = f64::from_bits(((ea + 1024) as u64) << 52);
+    let ib = f64::from_bits(((eb + 1024) as u64) << 52);
+    let x = if same { zq * ia * ib } else { zq * (ia * ib) };
+    let path = if stand_in {
+        3
+    } else if h == 0.0 {
+        4
+    } else if x.is_infinite() {
+        5
+    } else if !subnormal && k <= 0 && y.to_bits() & !(1 << 63) < me {
+        7
+    } else if x == 0.0 {
+        8
+    } else if subnormal {
+        9
+    } else {
+        6
+    };
+    (x, path)
 }
 
 fn softfloat(a: f64, b: f64, c: f64) -> u64 {
@@ -194,8 +208,7 @@ fn the_float_fma_design_rounds_once_like_softfloat() {
     let (mut bad, mut first) = (0usize, None);
     let mut twice_wrong = 0usize;
     let mut paths = [0usize; PATHS.len()];
-    for _ in 0..n {
-        let (a, b, c) = triple(&mut r);
+    for (a, b, c) in directed().into_iter().chain((0..n).map(|_| triple(&mut r))) {
         let want = softfloat(a, b, c);
         let (x, path) = fma_design(a, b, c);
         paths[path] += 1;

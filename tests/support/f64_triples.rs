@@ -178,3 +178,22 @@ pub fn triple(r: &mut Rng) -> (f64, f64, f64) {
         }
     }
 }
+
+/// Triples for results the random classes reach rarely or never, with their negations: an exact zero sum
+/// where the scale K is positive (2^10 · 3·2^10 − 3·2^20); and x just above 2^−1022 − 2^−1075 where the
+/// renormalised h is exactly 2^−1022 (c = 2^−1022, a·b = −2^−1076·(1 + 2^−78): the sum rounded to 53 bits
+/// is 2^−1022 − 2^−1075, half a subnormal ulp below the smallest normal, and the result is 2^−1022).
+pub fn directed() -> Vec<(f64, f64, f64)> {
+    let p = |e: i32| 2f64.powi(e);
+    let base = [
+        (p(10), 3.0 * p(10), -3.0 * p(20)),
+        (
+            p(-500) * (1.0 + p(-26)),
+            -p(-576) * (1.0 - p(-26) + p(-52)),
+            p(-1022),
+        ),
+    ];
+    base.iter()
+        .flat_map(|&(a, b, c)| [(a, b, c), (-a, b, -c)])
+        .collect()
+}

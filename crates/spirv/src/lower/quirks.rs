@@ -986,17 +986,17 @@ impl Fma64Specials {
 }
 
 /// f64 fused multiply-add with one rounding from correctly rounded f64 adds and multiplies only (decisions
-/// D209, D239), for devices whose f64 `Fma` rounds twice but whose f64 arithmetic keeps subnormals
+/// D209, D239, D244), for devices whose f64 `Fma` rounds twice but whose f64 arithmetic keeps subnormals
 /// (lavapipe): the design checked against SoftFloat in tests/f64_fma_float_design.rs, instruction for
 /// instruction. Finite nonzero a, b and finite c: a and b multiplied by powers of two 2^−e, e = max(exponent
 /// field, 1) − 1024 (normal operands to ±[2, 4), subnormal ones to ±[2^−51, 2); no select), everything
 /// computed scaled by 2^−K (K = ea + eb); c·2^−K by the same two scales in float (at once when they point
 /// different ways, one after the other when the same way; c itself when that is 2^58 or more, ±2^−1000 when
-/// it is below the smallest normal); Dekker's exact product, Boldo and Melquiond's TwoSum / round-to-odd /
-/// one rounding; a normal result gets K added to its exponent field, a subnormal one is rounded at the
-/// smallest normal's last bit (the exact sum renormalised, M = ±2^(−1022−K), Fast2Sum, round-to-odd keeping
-/// every comparison with half that bit). lavapipe compiles selects and integer work far more slowly than
-/// float arithmetic (D239), hence the float scaling; the special operands' classes and results come last.
+/// it is below the smallest normal); Dekker's exact product; the exact sum renormalised in Boldo and
+/// Melquiond's order; one path for every result (D244): M = ±2^(−1022−K) where the result is subnormal
+/// (rounding at M's last bit), else 0, Fast2Sum(M, h), one round-to-odd, one rounding, and (y − M)·2^K by
+/// float multiplications. lavapipe compiles selects and integer work far more slowly than float arithmetic
+/// (D239), hence the float scaling; the special operands' classes and results come last.
 fn f64_fma_float(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
     let t = cx.t;
     let bt = t.bool;
@@ -1118,55 +1118,64 @@ fn f64_fma_float(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
     let e3 = add(cx, e2, lh)?;
     let ll = mul(cx, al, bl)?;
     let pl = add(cx, e3, ll)?;
-    // Boldo–Melquiond.
+    // Boldo–Melquiond: the exact sum renormalised, x = th + tl + pl = h + hl + ue.
     let (th, tl) = two_sum(cx, c1, ph)?;
     let (uu, ue) = two_sum(cx, tl, pl)?;
-    let v = round_odd(cx, uu, ue)?;
-    let r = add(cx, th, v)?;
-    // Subnormal result: M + h splits exactly in three steps (|h| ≤ |M| there).
-    let (h, hl2) = two_sum(cx, th, uu)?;
+    let (h, hl) = two_sum(cx, th, uu)?;
     let hb = u(cx, h)?;
     let hsign = cx.b.bitwise_and(t.u64, None, hb, sign_m)?;
+    let hmag = cx.b.bitwise_and(t.u64, None, hb, abs_m)?;
+    // M = ±2^(−1022−K) (the smallest normal, scaled, with h's sign) where |h| is below it: a subnormal
+    // result, rounded at M's last bit; else M = 0. The signed compare with the bits of 2^(−1022−K) is false
+    // for every K ≥ 1 (the bits are 0 or negative), where the result is never subnormal.
     let c1_32 = cx.c32(1);
     let me = cx.b.i_sub(t.u32, None, c1_32, k)?;
     let me = cx.b.u_convert(t.u64, None, me)?;
     let me = cx.b.shift_left_logical(t.u64, None, me, c52)?;
+    let subn = cx.b.s_less_than(bt, None, hmag, me)?;
     let mbits = cx.b.bitwise_or(t.u64, None, hsign, me)?;
+    let mbits = cx.sel64(subn, mbits, z)?;
     let m = f(cx, mbits)?;
-    let sm = add(cx, m, h)?;
-    let smm = sub(cx, sm, m)?;
-    let em = sub(cx, h, smm)?;
-    let w1 = add(cx, hl2, ue)?;
-    let (ws, we) = two_sum(cx, em, w1)?;
+    // Fast2Sum(M, h) (|h| < |M|, or M = 0: s = h, e = 0); then w = RO(hl + ue) for a normal result
+    // (Boldo–Melquiond's last step) and RO(e + RN(hl + ue)) for a subnormal one (hl moves to the other
+    // side of the sum by an exact subtraction), y = RN(s + w).
+    let s = add(cx, m, h)?;
+    let sm = sub(cx, s, m)?;
+    let e = sub(cx, h, sm)?;
+    let hlb = u(cx, hl)?;
+    let hl_sub = cx.sel64(subn, hlb, z)?;
+    let hl_sub = f(cx, hl_sub)?;
+    let hl_normal = sub(cx, hl, hl_sub)?;
+    let e2 = add(cx, e, hl_normal)?;
+    let w1 = add(cx, hl_sub, ue)?;
+    let (ws, we) = two_sum(cx, e2, w1)?;
     let w = round_odd(cx, ws, we)?;
-    let y = add(cx, sm, w)?;
-    let yb = u(cx, y)?;
-    let ymag = cx.b.bitwise_and(t.u64, None, yb, abs_m)?;
-    let mmag = cx.b.bitwise_and(t.u64, None, mbits, abs_m)?;
-    let mag = cx.b.i_sub(t.u64, None, ymag, mmag)?;
-    let sub_bits = cx.b.bitwise_or(t.u64, None, hsign, mag)?;
-    // Normal result, overflow, zero, below the subnormals.
-    let rb = u(cx, r)?;
-    let rmag = cx.b.bitwise_and(t.u64, None, rb, abs_m)?;
-    let rsign = cx.b.bitwise_and(t.u64, None, rb, sign_m)?;
-    let rexp = cx.b.shift_right_logical(t.u64, None, rmag, c52)?;
-    let rexp = cx.b.u_convert(t.u32, None, rexp)?;
-    let er = cx.b.i_add(t.u32, None, rexp, k)?;
-    let k64 = cx.b.s_convert(t.u64, None, k)?;
-    let k64 = cx.b.shift_left_logical(t.u64, None, k64, c52)?;
-    let normal_bits = cx.b.i_add(t.u64, None, rb, k64)?;
-    let m60 = cx.c32((-60i32) as u32);
-    let below = cx.b.s_less_than(bt, None, er, m60)?;
-    let main = cx.sel64(below, rsign, sub_bits)?;
-    let normal = cx.b.s_greater_than_equal(bt, None, er, c1_32)?;
-    let main = cx.sel64(normal, normal_bits, main)?;
-    let inf = cx.c64(0x7ff0_0000_0000_0000);
-    let inf_bits = cx.b.bitwise_or(t.u64, None, rsign, inf)?;
-    let c2047 = cx.c32(2047);
-    let over = cx.b.s_greater_than_equal(bt, None, er, c2047)?;
-    let main = cx.sel64(over, inf_bits, main)?;
-    let rzero = cx.b.i_equal(bt, None, rmag, z)?;
-    let main = cx.sel64(rzero, z, main)?;
+    let y = add(cx, s, w)?;
+    // The result: (y − M)·2^K with h's sign (exact: a subnormal result lies on its grid, ±0 below it),
+    // in float as z/4·2^(ea+1)·2^(eb+1) (powers of two that are normal for every exponent field), both
+    // scales at once when they point different ways, one after the other when the same way. At most one
+    // multiplication rounds: an overflow to ±∞, or a normal-side y just below the smallest normal (half
+    // its ulp below; the tie goes to the smallest normal, which is x's rounding there).
+    let ym = sub(cx, y, m)?;
+    let ymb = u(cx, ym)?;
+    let ymb = cx.b.bitwise_or(t.u64, None, ymb, hsign)?;
+    let ym = f(cx, ymb)?;
+    let quarter = cx.c64(0.25f64.to_bits());
+    let quarter = f(cx, quarter)?;
+    let zq = mul(cx, ym, quarter)?;
+    let pow = |cx: &mut Cx, field: Word| -> R<Word> {
+        let x = cx.b.u_convert(t.u64, None, field)?;
+        let x = cx.b.shift_left_logical(t.u64, None, x, c52)?;
+        f(cx, x)
+    };
+    let ia = pow(cx, fa)?;
+    let ib = pow(cx, fb)?;
+    let iab = mul(cx, ia, ib)?;
+    let r_once = mul(cx, zq, iab)?;
+    let r_a = mul(cx, zq, ia)?;
+    let r_ab = mul(cx, r_a, ib)?;
+    let r = cx.b.select(t.f64, None, same, r_ab, r_once)?;
+    let main = u(cx, r)?;
     let main = cx.sel64(cfar, c, main)?;
     // Special operands: a or b zero, infinite or NaN, or c infinite or NaN: (a·b, or +0 where a and b are
     // finite and nonzero, so that their product cannot overflow into c) + c, exact there; a zero c: a·b.
@@ -1190,6 +1199,7 @@ fn f64_fma_float(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
     let p = f(cx, p)?;
     let plain = add(cx, p, cf)?;
     let plain = cx.canon64(plain)?;
+    let inf = cx.c64(0x7ff0_0000_0000_0000);
     let fc = cx.b.s_less_than(bt, None, mag_c, inf)?;
     let ok = cx.b.logical_and(bt, None, ab, fc)?;
     cx.sel64(ok, main, plain)
