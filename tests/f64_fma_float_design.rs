@@ -33,19 +33,21 @@
 //!    every exponent field), both at once when the scales point different ways, one after the other when
 //!    the same way, so at most one multiplication rounds: none for a subnormal result (it lies on its
 //!    grid), an overflow to ±∞, or the one normal-side y below the smallest normal — h = 2^−1022 exactly
-//!    and x between 2^−1022 − 2^−1076 and half the subnormal ulp below 2^−1022, where y·2^K =
-//!    2^−1022 − 2^−1075 ties to 2^−1022, x's rounding.
+//!    and x between 2^−1022 − 2^−1075 and 2^−1022 − 2^−1076, where y·2^K = 2^−1022 − 2^−1075 ties to
+//!    2^−1022, x's rounding (x is less than half a subnormal ulp below it).
 //!
 //! The lowering's shared function is 161 SPIR-V instructions with 11 selects (D239's two paths: 171 and 13;
 //! D209's: 217; the integer emulation's: ~265): lavapipe compiles selects and integer operations slowly
 //! (D239's and D244's measurements).
 //!
-//! Checked (2026-12-05): 2,000,000 triples in every `cargo test` (a fraction of a second in release),
-//! 200,000,000 once (`RDNA2SPV_FMA_DESIGN_N=200000000`, ~13 s in release): 0 differences from SoftFloat;
-//! rounding twice differs on 18 % of them; every path taken (200 M run: special operand 4.2 M, zero addend
-//! 533 k, far addend 19.7 M, addend stand-in 3.9 M, exact zero 47 k, overflow 11.1 M, normal 112 M, below
-//! the subnormals 173 k, subnormal 48.2 M). Planted faults each fail it: one scaling order for every
-//! operand pair (either), the far bound at 2^56, no stand-in.
+//! Checked (2026-12-05, D244): 2,000,000 triples and the directed ones in every `cargo test` (a fraction
+//! of a second in release), 200,000,000 on each of two seeds once (`RDNA2SPV_FMA_DESIGN_N=200000000`,
+//! ~15 s in release): 0 differences from SoftFloat; rounding twice differs on 18 % of them; every path and
+//! result reached (200 M run: special operand 4.2 M, zero addend 533 k, far addend 19.7 M, addend stand-in
+//! 8.6 M, exact zero 47 k, overflow 6.4 M, normal 112 M, the normal-side boundary only by the directed
+//! triples, below the subnormals 465 k, subnormal 47.9 M). Planted faults each fail it: hl never moved, hl
+//! always moved, the sign not ORed into y − M, one scaling order for every operand pair (either), an
+//! unsigned subnormal test, the far bound at 2^56, no stand-in.
 
 #[path = "support/f64_triples.rs"]
 mod f64_triples;
