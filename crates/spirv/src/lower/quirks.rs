@@ -1077,12 +1077,16 @@ fn f64_fma_float(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
     let dirs = cx.b.bitwise_and(t.u32, None, dirs, c1024)?;
     let z32 = cx.c32(0);
     let same = cx.b.i_equal(bt, None, dirs, z32)?;
+    // x·2^p·2^q: x·(2^p·2^q) when the scales point different ways, (x·2^p)·2^q when the same way.
+    let scale = |cx: &mut Cx, x: Word, p: Word, q: Word| -> R<Word> {
+        let pq = mul(cx, p, q)?;
+        let once = mul(cx, x, pq)?;
+        let xp = mul(cx, x, p)?;
+        let xpq = mul(cx, xp, q)?;
+        Ok(cx.b.select(t.f64, None, same, xpq, once)?)
+    };
     let cf = f(cx, c)?;
-    let sab = mul(cx, sa, sb)?;
-    let c_once = mul(cx, cf, sab)?;
-    let c_a = mul(cx, cf, sa)?;
-    let c_ab = mul(cx, c_a, sb)?;
-    let c1 = cx.b.select(t.f64, None, same, c_ab, c_once)?;
+    let c1 = scale(cx, cf, sa, sb)?;
     let c1b = u(cx, c1)?;
     let m1 = cx.b.bitwise_and(t.u64, None, c1b, abs_m)?;
     // c at least 2^58 above the product (below 16), or c1 overflowed: the result is c.
@@ -1170,11 +1174,7 @@ fn f64_fma_float(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
     };
     let ia = pow(cx, fa)?;
     let ib = pow(cx, fb)?;
-    let iab = mul(cx, ia, ib)?;
-    let r_once = mul(cx, zq, iab)?;
-    let r_a = mul(cx, zq, ia)?;
-    let r_ab = mul(cx, r_a, ib)?;
-    let r = cx.b.select(t.f64, None, same, r_ab, r_once)?;
+    let r = scale(cx, zq, ia, ib)?;
     let main = u(cx, r)?;
     let main = cx.sel64(cfar, c, main)?;
     // Special operands: a or b zero, infinite or NaN, or c infinite or NaN: (a·b, or +0 where a and b are
