@@ -1156,10 +1156,9 @@ fn f64_fma_float(cx: &mut Cx, a: Word, b: Word, c: Word) -> R<Word> {
     let w = round_odd(cx, ws, we)?;
     let y = add(cx, s, w)?;
     // The result: (y − M)·2^K with h's sign (exact: a subnormal result lies on its grid, ±0 below it),
-    // in float as z/4·2^(ea+1)·2^(eb+1) (powers of two that are normal for every exponent field), both
-    // scales at once when they point different ways, one after the other when the same way. At most one
-    // multiplication rounds: an overflow to ±∞, or a normal-side y just below the smallest normal (half
-    // its ulp below; the tie goes to the smallest normal, which is x's rounding there).
+    // in float as (y − M)/4·2^(ea+1)·2^(eb+1) by `scale` (powers of two that are normal for every exponent
+    // field). At most one multiplication rounds: an overflow to ±∞, or a normal-side y half a subnormal ulp
+    // below the smallest normal (the tie goes to the smallest normal, which is x's rounding there).
     let ym = sub(cx, y, m)?;
     let ymb = u(cx, ym)?;
     let ymb = cx.b.bitwise_or(t.u64, None, ymb, hsign)?;
