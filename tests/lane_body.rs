@@ -225,6 +225,143 @@ fn wide_accesses_test_the_position_once_and_share_one_selection() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The global loads of `module`'s main function that read a 64-bit word through a
+/// PhysicalStorageBuffer pointer.
+fn psb_u64_loads(module: &[u32]) -> usize {
+    use rspirv::spirv::{Op, StorageClass};
+    let m = rspirv::dr::load_words(module).unwrap();
+    let id = |o: &rspirv::dr::Operand| match o {
+        rspirv::dr::Operand::IdRef(x) => Some(*x),
+        _ => None,
+    };
+    let u64_ = m.types_global_values.iter().find_map(|i| {
+        (i.class.opcode == Op::TypeInt && i.operands[0] == rspirv::dr::Operand::LiteralBit32(64))
+            .then_some(i.result_id?)
+    });
+    let psb64: std::collections::HashSet<u32> = m
+        .types_global_values
+        .iter()
+        .filter(|i| {
+            i.class.opcode == Op::TypePointer
+                && i.operands[0]
+                    == rspirv::dr::Operand::StorageClass(StorageClass::PhysicalStorageBuffer)
+                && id(&i.operands[1]) == u64_
+        })
+        .filter_map(|i| i.result_id)
+        .collect();
+    let insts: Vec<&rspirv::dr::Instruction> = m.functions[0]
+        .blocks
+        .iter()
+        .flat_map(|b| &b.instructions)
+        .collect();
+    let ptrs: std::collections::HashSet<u32> = insts
+        .iter()
+        .filter(|i| {
+            i.class.opcode == Op::ConvertUToPtr && i.result_type.is_some_and(|t| psb64.contains(&t))
+        })
+        .filter_map(|i| i.result_id)
+        .collect();
+    insts
+        .iter()
+        .filter(|i| {
+            i.class.opcode == Op::Load && id(&i.operands[0]).is_some_and(|p| ptrs.contains(&p))
+        })
+        .count()
+}
+
+/// `rdna2spv run manifest --backend BACKEND --mapping lane`: the exit code and the line that reports an
+/// access outside every allocation, without its address (host and device place buffers apart).
+fn fault_line(
+    manifest: &std::path::Path,
+    out_dir: &std::path::Path,
+    backend: &str,
+) -> (Option<i32>, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .arg("run")
+        .arg(manifest)
+        .args(["--backend", backend, "--mapping", "lane", "--out"])
+        .arg(out_dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let line = err
+        .lines()
+        .find(|l| l.contains("outside every allocation"))
+        .unwrap_or_else(|| panic!("{backend}: no fault report in {err}"));
+    let line = &line[line.find("workgroup [").expect("names the workgroup")..];
+    let at = line.find(" at 0x").expect("an address");
+    let rest = &line[at + 6..];
+    let end = rest
+        .find(|c: char| !c.is_ascii_hexdigit())
+        .unwrap_or(rest.len());
+    (
+        out.status.code(),
+        format!("{}{}", &line[..at], &rest[end..]),
+    )
+}
+
+/// D245: in checked mode without fault records (the module `run` compiles first), the lane mapping reads
+/// the two dwords of each pair of one wide global load (`+0, +4`, `+8, +12`) as one 64-bit load under both
+/// dwords' bounds tests; the module with records keeps the dword loads. wide_access's `global_load_dwordx4`
+/// is two such loads there, none with records, and the kernel runs bit for bit as on the host (with `x`
+/// whole). With `x` one word short, work-item 255's last dword lies outside the buffer while the dword
+/// before it (the same pair) lies inside: the run without records raises the fault flag, and the device
+/// names the same access as the host (workgroup, wave, pc, lane, kind and size) — the module with
+/// records reads the dwords one by one.
+#[test]
+fn paired_dword_loads_read_one_64_bit_word_and_fault_as_the_host_does() {
+    let dir = tmp("pairs");
+    let mut next = lane::xorshift(0x0d24_5245);
+    let x: Vec<u32> = (0..1028).map(|_| next()).collect();
+    let m = wide_manifest(&dir, "wide_access.bin", &x, u32::MAX);
+    let mut plan =
+        rdna2spv::dispatch::Plan::new(&rdna2spv::manifest::Manifest::load(&m).unwrap()).unwrap();
+    let addresses: Vec<u64> = (0..plan.buffers.len() as u64)
+        .map(|i| 0x1000_0000 + (i << 20))
+        .collect();
+    plan.bind(&addresses, plan.launch.grid).unwrap();
+    let module = |flag_only: bool| {
+        rdna2spv_spirv::lower::lower_with(
+            &plan.program,
+            &rdna2spv_vulkan::kernel_layout(&plan.launch),
+            &rdna2spv_spirv::profile::DeviceProfile::portable(),
+            &rdna2spv_spirv::lower::LowerOptions {
+                mapping: rdna2spv_spirv::lower::Mapping::Lane,
+                segments: plan.segments(),
+                checked: Some(plan.buffers.len() as u16),
+                check_flag_only: flag_only,
+                ..Default::default()
+            },
+        )
+        .unwrap()
+    };
+    assert_eq!(
+        psb_u64_loads(&module(true)),
+        2,
+        "without records: two pairs"
+    );
+    assert_eq!(
+        psb_u64_loads(&module(false)),
+        0,
+        "with records: dword loads"
+    );
+    assert_eq!(
+        run_lane_both(&m, &dir.join("out"), "whole x"),
+        wide_access(&x)
+    );
+    let short = wide_manifest(&dir.join("short"), "wide_access.bin", &x[..1023], u32::MAX);
+    let (host_exit, host) = fault_line(&short, &dir.join("short/out-host"), "host");
+    let (dev_exit, dev) = fault_line(&short, &dir.join("short/out-dev"), "vulkan");
+    assert_eq!((host_exit, dev_exit), (Some(2), Some(2)), "{host}\n{dev}");
+    // Work-item 255: workgroup 3, wave 1, lane 31, the dwordx4 load (4 bytes at x + 4092).
+    assert!(
+        host.contains("workgroup [3, 0, 0], wave 1,") && host.contains("(lane 31)"),
+        "{host}"
+    );
+    assert!(dev.starts_with(&host), "host:   {host}\ndevice: {dev}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// fixtures/lane/straddle.s from the ISA: out[g] = the 16-bit half-word of `x` at byte 4g + 2 (at byte
 /// 4g + `d` for the work-item `skewed`) plus 1, for the 256 work-items.
 fn straddle(x: &[u32], skewed: u32, d: u32) -> Vec<u32> {

@@ -23,6 +23,7 @@ mod bench_hip;
 #[cfg(feature = "bench")]
 mod bench_translate;
 mod codegen;
+mod coro_probe;
 mod corpus;
 mod coverage;
 mod demo;
@@ -49,6 +50,9 @@ const USAGE: &str = "usage: cargo xtask <command>
                       lane module words and k = (words - 3000) / instructions over a seeded sample of the
                       rocSPARSE corpus (default 120 kernels, seed 162; RDNA2SPV_SHRINK picks the rewrites;
                       --near: the bench translate's picks; --hash: each module's FNV-1a hash)
+  coro-probe -- CMD.. lavapipe's coroutine-split cost inside CMD (e.g. `xtask compile-probe ..`): dominator
+                      trees built (one per alloca), seconds in them and in buildCoroutineFrame, by uprobes on
+                      Mesa's libLLVM (root, perf and nm needed; decision D245)
   codegen [--check]   crates/isa/opcodes.txt -> crates/isa/src/generated/table.rs (--check: fail if stale)
   coverage [--check | --static-only] [--logs DIR]
                       docs/coverage.md from the opcode table, the lifter, the lowering, test markers and
@@ -95,6 +99,7 @@ fn main() -> anyhow::Result<()> {
         #[cfg(not(feature = "bench"))]
         Some("bench" | "bench-eval" | "lane-size") => with_bench_feature(&args),
         Some("codegen") => codegen::run(&args[1..]),
+        Some("coro-probe") => coro_probe::run(&args[1..]),
         Some("coverage") => coverage::run(&args[1..]),
         Some("corpus") => corpus::run(&args[1..]),
         Some("demo") => demo::run(&args[1..]),

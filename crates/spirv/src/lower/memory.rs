@@ -445,6 +445,101 @@ impl Cx<'_> {
             .expect("guarded with a type gives a value"))
     }
 
+    /// Checked mode without records, lane mapping (D245): pairs the instruction's global dword loads from
+    /// one address at offsets `o` and `o + 4` (`o` a multiple of 4), consecutive among `nodes`, in
+    /// `load_pairs`. lavapipe runs a storage-buffer load as a loop over its SIMD lanes per 32- or 64-bit
+    /// component, each with a counter and a result `alloca`, and its coroutine split builds a dominator
+    /// tree of the whole function per `alloca` (D245): one 64-bit load for two dwords halves both.
+    /// `RDNA2SPV_CHECK_PAIRS=0` (a measurement switch) keeps the dword loads.
+    pub(super) fn pair_loads(&mut self, nodes: &[usize]) {
+        self.load_pairs.clear();
+        if !self.opts.check_flag_only
+            || self.check.is_none()
+            || self.opts.unaligned != Unaligned::Detect
+            || std::env::var_os("RDNA2SPV_CHECK_PAIRS").is_some_and(|v| v == "0")
+        {
+            return;
+        }
+        let dword = |cx: &Self, i: usize| match cx.p.nodes[Handle::<Node>::from_index(i)] {
+            Node::Load {
+                space: Space::Global,
+                access: Access::B32,
+                addr,
+                offset,
+            } if offset % 4 == 0 => Some((addr, offset)),
+            _ => None,
+        };
+        let mut k = 0;
+        while k + 1 < nodes.len() {
+            match (dword(self, nodes[k]), dword(self, nodes[k + 1])) {
+                (Some((a, o)), Some((b, p))) if a == b && p == o + 4 => {
+                    self.load_pairs.insert(nodes[k], nodes[k + 1]);
+                    k += 2;
+                }
+                _ => k += 1,
+            }
+        }
+    }
+
+    /// The two dwords of a pair (`pair_loads`) from one 64-bit load, lane mapping: each dword's bounds
+    /// test and misaligned test as `mem_load` makes them (the fault flag and the misaligned flag are the
+    /// same), and one load under the lane's condition `on` and both tests. Exact where both dwords are
+    /// inside (the two words at `(a + o) & !3` and 4 past it, in order) and where the lane is off (both
+    /// read zero, as each did); a lane with one dword inside and one outside reads zero for both, where
+    /// the inside one read its word — that lane has set the out-of-bounds flag, and a run without records
+    /// whose flag is set is run again with records (D184), whose module keeps the dword loads.
+    pub(super) fn lane_load_pair(
+        &mut self,
+        on: Word,
+        addr: Handle<Node>,
+        offset: i64,
+        i: usize,
+        j: usize,
+    ) -> R<(Word, Word)> {
+        let t = self.t;
+        let a = self.get(addr)?;
+        let aty = self.ty(addr.index());
+        let mut guard = on;
+        let mut first = None;
+        for (k, node) in [(0i64, i), (1, j)] {
+            self.cur_node = Some(node);
+            self.lane_guard = Some(on);
+            self.defer_check = true;
+            let loc = self.mem_loc(Space::Global, a, aty, offset + 4 * k, 4, false);
+            self.defer_check = false;
+            self.lane_guard = None;
+            let (loc, sh) = loc?;
+            if let Some(ok) = self.deferred_ok.take() {
+                guard = self.b.logical_and(t.bool, None, guard, ok)?;
+            }
+            if !self.aligned_addr {
+                self.note_misaligned(4, sh, Some(on))?;
+            }
+            first.get_or_insert(loc);
+        }
+        self.cur_node = Some(i);
+        let loc = first.expect("two dwords");
+        let v = self
+            .guarded(guard, Some(t.u64), |cx| {
+                let pt =
+                    cx.b.type_pointer(None, spirv::StorageClass::PhysicalStorageBuffer, t.u64);
+                let p = cx.b.convert_u_to_ptr(pt, None, loc)?;
+                Ok(Some(cx.b.load(
+                    t.u64,
+                    None,
+                    p,
+                    Some(MemoryAccess::ALIGNED),
+                    [Operand::LiteralBit32(4)],
+                )?))
+            })?
+            .expect("guarded with a type gives a value");
+        let lo = self.b.u_convert(t.u32, None, v)?;
+        let c32 = self.c64(32);
+        let hi = self.b.shift_right_logical(t.u64, None, v, c32)?;
+        let hi = self.b.u_convert(t.u32, None, hi)?;
+        Ok((lo, hi))
+    }
+
     /// Loads as the evaluator does, at any byte address: a dword-straddling access (unaligned 32-bit,
     /// 16-bit at byte 3) reads the next dword too.
     pub(super) fn mem_load(

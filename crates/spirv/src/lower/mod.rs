@@ -369,6 +369,11 @@ pub(crate) struct Cx<'a> {
     proven: HashSet<usize>,
     /// Set while the access being lowered is one of `proven`.
     skip_check: bool,
+    /// Checked mode without records, lane mapping (D245): the first dword load of each pair of an
+    /// instruction's consecutive dword loads from one address (`+o`, `+o+4`) -> the second; the pair is
+    /// read as one 64-bit load where the first is lowered, and `pair_loaded` holds the second's value.
+    load_pairs: HashMap<usize, usize>,
+    pair_loaded: HashMap<usize, Word>,
     /// Checked mode, set by `mem_load` around its `mem_loc`: the bounds test of the access is returned in
     /// `deferred_ok` (and the address left as it is) for the load to be guarded by, instead of the address
     /// being redirected to the sink (D184).
@@ -515,6 +520,8 @@ impl<'a> Cx<'a> {
             check: None,
             proven: HashSet::default(),
             skip_check: false,
+            load_pairs: HashMap::default(),
+            pair_loaded: HashMap::default(),
             bases: HashMap::default(),
             base_sel: Default::default(),
             cur_node: None,
@@ -1562,6 +1569,7 @@ impl<'a> Cx<'a> {
                 let act = self.lane_exec_bit(act)?;
                 let act = self.lane_on(act)?;
                 self.active = Some(act);
+                self.pair_loads(&nodes);
                 // D235: the instruction's pure computation of its results, a span of its own.
                 let span = self.inst_span(&nodes, start, nn);
                 let mut mark = None;
@@ -1946,6 +1954,15 @@ impl<'a> Cx<'a> {
                     cx.trace_mem(i, l, a, aty, offset, x, wide, access.bytes() as u32)?;
                     Ok(None)
                 })?;
+            }
+            Node::Load { .. } if self.pair_loaded.contains_key(&i) => {
+                value = self.pair_loaded.remove(&i);
+            }
+            Node::Load { addr, offset, .. } if self.load_pairs.contains_key(&i) => {
+                let j = self.load_pairs[&i];
+                let (lo, hi) = self.lane_load_pair(active, addr, offset, i, j)?;
+                self.pair_loaded.insert(j, hi);
+                value = Some(lo);
             }
             Node::Load {
                 space,
