@@ -80,6 +80,13 @@ impl Disassembler {
             path: path.display().to_string(),
             source,
         };
+        // LLVM's target registration is not thread-safe: `TargetRegistry::RegisterTarget` checks that the
+        // target has no name yet and then links it at the head of the list, so two threads registering
+        // AMDGPU at once can link it to itself, and every later `lookupTarget` loops forever (seen: the
+        // differential tests' threads spinning in `lookupTarget` for 25 CPU minutes). The registration and
+        // the context's creation, which looks the target up, run one thread at a time.
+        static REGISTRY: Mutex<()> = Mutex::new(());
+        let _registry = REGISTRY.lock().unwrap_or_else(|e| e.into_inner());
         // SAFETY: libLLVM's initialisers have no preconditions; the symbols have the C signatures declared above
         // (llvm-c/Disassembler.h, llvm-c/Target.h of LLVM 19).
         unsafe {
