@@ -445,6 +445,23 @@ impl Cx<'_> {
             .expect("guarded with a type gives a value"))
     }
 
+    /// A load's `mem_loc` with its bounds test deferred (D184): the dword location, the byte position and
+    /// the test the load is to run under (None where the access needs none).
+    fn deferred_loc(
+        &mut self,
+        space: Space,
+        addr: Word,
+        aty: Ty,
+        offset: i64,
+        bytes: u32,
+    ) -> R<(Word, Word, Option<Word>)> {
+        self.defer_check = true;
+        let loc = self.mem_loc(space, addr, aty, offset, bytes, false);
+        self.defer_check = false;
+        let (loc, sh) = loc?;
+        Ok((loc, sh, self.deferred_ok.take()))
+    }
+
     /// Checked mode without records, lane mapping (D245): pairs the instruction's global dword loads from
     /// one address at offsets `o` and `o + 4` (`o` a multiple of 4), consecutive among `nodes`, in
     /// `load_pairs`. lavapipe runs a storage-buffer load as a loop over its SIMD lanes per 32- or 64-bit
@@ -504,12 +521,10 @@ impl Cx<'_> {
         for (k, node) in [(0i64, i), (1, j)] {
             self.cur_node = Some(node);
             self.lane_guard = Some(on);
-            self.defer_check = true;
-            let loc = self.mem_loc(Space::Global, a, aty, offset + 4 * k, 4, false);
-            self.defer_check = false;
+            let loc = self.deferred_loc(Space::Global, a, aty, offset + 4 * k, 4);
             self.lane_guard = None;
-            let (loc, sh) = loc?;
-            if let Some(ok) = self.deferred_ok.take() {
+            let (loc, sh, ok) = loc?;
+            if let Some(ok) = ok {
                 guard = self.b.logical_and(t.bool, None, guard, ok)?;
             }
             if !self.aligned_addr {
@@ -566,11 +581,7 @@ impl Cx<'_> {
         // as a loop over the SIMD lanes that tests each lane's mask bit with a branch, which the CPU
         // predicts; a selected address made every load wait for the test (measured: about half of the
         // remaining checked cost of saxpy and spmv at 100x).
-        self.defer_check = true;
-        let loc = self.mem_loc(space, addr, aty, offset, bytes, false);
-        self.defer_check = false;
-        let (loc, sh) = loc?;
-        let ok = self.deferred_ok.take();
+        let (loc, sh, ok) = self.deferred_loc(space, addr, aty, offset, bytes)?;
         // Under `lane_load`: the lane's condition joins the test (one guard), or is the guard where the
         // access needs no test.
         let guard = self.lane_guard.take();
