@@ -75,9 +75,10 @@ pub fn totals(script: &str) -> Totals {
     t
 }
 
-/// The LLVM library lavapipe loads (from `ldd` of Mesa's Vulkan driver), or `RDNA2SPV_LIBLLVM`.
+/// The LLVM library lavapipe loads (from `ldd` of Mesa's Vulkan driver), or `RDNA2SPV_LAVAPIPE_LIBLLVM`
+/// (not `RDNA2SPV_LIBLLVM`, which names the LLVM-19 oracle).
 fn libllvm() -> Result<String> {
-    if let Ok(p) = std::env::var("RDNA2SPV_LIBLLVM") {
+    if let Ok(p) = std::env::var("RDNA2SPV_LAVAPIPE_LIBLLVM") {
         return Ok(p);
     }
     let lvp = [
@@ -101,7 +102,7 @@ fn libllvm() -> Result<String> {
                 .next()
                 .map(String::from)
         })
-        .context("lavapipe does not load a libLLVM (set RDNA2SPV_LIBLLVM)")
+        .context("lavapipe does not load a libLLVM (set RDNA2SPV_LAVAPIPE_LIBLLVM)")
 }
 
 /// The address of each named dynamic symbol of `lib` (`nm -D`).
