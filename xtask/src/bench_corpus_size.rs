@@ -154,6 +154,21 @@ pub fn probe_main(args: &[String]) -> Result<()> {
         check_flag_only: true,
         ..LowerOptions::default()
     };
+    // `RDNA2SPV_PROBE_DUMP=FILE`: the module the cold run compiles, for ablations (`spirv-dis`, D245).
+    if let Ok(path) = std::env::var("RDNA2SPV_PROBE_DUMP") {
+        let words = rdna2spv_vulkan::lower_for_run(
+            &ctx,
+            &program,
+            &launch,
+            &profile,
+            &rdna2spv_vulkan::RunOptions {
+                lower: opts,
+                allocations: &[(addr, kernarg_bytes)],
+            },
+        )?;
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        std::fs::write(&path, bytes).with_context(|| format!("writing {path}"))?;
+    }
     let run = || {
         rdna2spv_vulkan::run_program(
             &ctx,
