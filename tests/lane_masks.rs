@@ -17,6 +17,7 @@
 //! is compared with the kernel's result computed here from the ISA's definitions (an independent oracle).
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 #[path = "support/lane.rs"]
 mod lane;
 use lane::{lane_barriers, run_lane_both, x_out_manifest};
@@ -574,5 +575,83 @@ fn vcc_branch_labels_from_the_exchange_bit_exact() {
             .any(|ws| ws.iter().any(|w| w[3] != ws[0][3])));
         lane::run_fixture_both(manifest, "lane", &want);
         lane::run_fixture_both(manifest, "wave", &want);
+    }
+}
+
+/// Static counts in a lane module's functions: `OpAtomicOr`s and `OpGroupNonUniformShuffle`s.
+fn atomics_and_shuffles(module: &[u32]) -> (usize, usize) {
+    use rspirv::spirv::Op;
+    let m = rspirv::dr::load_words(module).unwrap();
+    let ops: Vec<Op> = m
+        .functions
+        .iter()
+        .flat_map(|f| &f.blocks)
+        .flat_map(|b| &b.instructions)
+        .map(|i| i.class.opcode)
+        .collect();
+    let count = |op: Op| ops.iter().filter(|&&o| o == op).count();
+    (count(Op::AtomicOr), count(Op::GroupNonUniformShuffle))
+}
+
+/// L46 (D246): ballots through subgroup shuffles. Where the profile measured aligned subgroups of 8 lanes
+/// and their shuffles (lavapipe, L44), a wave32 lane module gathers each ballot's bits within a subgroup by
+/// a butterfly of shuffles and combines the wave's four subgroups through plain workgroup stores and loads,
+/// and L23 reads every wave's answer the same way: no `OpAtomicOr` is left (the portable profile keeps
+/// D125's atomics, and so does wave64). The modules run bit for bit host vs lavapipe against the ISA's
+/// values with it (the default on lavapipe) and without it (`RDNA2SPV_SUB_BALLOTS=0`), in three waves with a
+/// partial and an empty wave and in five waves (20 subgroups: the last of three L23 loads is partly past
+/// the last subgroup).
+#[test]
+fn ballots_through_subgroup_shuffles_bit_exact() {
+    let portable = rdna2spv_spirv::profile::DeviceProfile::portable();
+    let mut aligned = portable.clone();
+    aligned.aligned_subgroup_size = 8;
+    let cases: [(&str, Vec<u32>, u32); 3] = [
+        ("ballot_rank_partial.toml", ballot_rank(136, 96), 32),
+        ("vcc_branch_5w.toml", vcc_branch(616, 160, 32), 32),
+        ("vcc_branch_w64_partial.toml", vcc_branch(872, 192, 64), 64),
+    ];
+    for (manifest, want, ws) in cases {
+        let path = root().join("fixtures/lane").join(manifest);
+        let plan =
+            rdna2spv::dispatch::Plan::new(&rdna2spv::manifest::Manifest::load(&path).unwrap())
+                .unwrap();
+        let lane = rdna2spv_spirv::lower::Mapping::Lane;
+        let (a0, s0) = atomics_and_shuffles(&plan.module(&portable, lane).unwrap());
+        let (a1, s1) = atomics_and_shuffles(&plan.module(&aligned, lane).unwrap());
+        assert!(
+            a0 > 0 && s0 == 0,
+            "{manifest}: portable: {a0} atomics, {s0} shuffles"
+        );
+        if ws == 32 {
+            assert_eq!(a1, 0, "{manifest}: atomics left with subgroup shuffles");
+            // Per exchange with ballots: 3 butterfly steps before the barrier, 2 after.
+            assert!(s1 >= 5, "{manifest}: {s1} shuffles");
+        } else {
+            assert_eq!((a1, s1), (a0, 0), "{manifest}: wave64 keeps the atomics");
+        }
+        let dir = std::env::temp_dir().join(format!(
+            "rdna2spv-sub-ballots-{}-{}",
+            manifest.trim_end_matches(".toml"),
+            std::process::id()
+        ));
+        let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+            .env("RDNA2SPV_SUB_BALLOTS", "0")
+            .arg("run")
+            .arg(&path)
+            .args(["--backend", "both", "--mapping", "lane", "--out"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.code() == Some(0) && stderr.contains("agree bit for bit"),
+            "{manifest} (atomics): exit {:?}\n{stderr}",
+            out.status.code()
+        );
+        let got = lane::words(&std::fs::read(dir.join("out.bin")).unwrap());
+        assert_eq!(got, want, "{manifest} (atomics)");
+        let _ = std::fs::remove_dir_all(&dir);
+        lane::run_fixture_both(manifest, "lane", &want);
     }
 }

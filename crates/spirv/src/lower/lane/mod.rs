@@ -182,6 +182,9 @@ pub(crate) struct LaneMode {
     bal_w: u32,
     ballots: u32,
     bal_rot: Word,
+    /// L46 (D246): ballots through subgroup ORs ([`Cx::sub_ballots`]); then `bal` is two buffers of
+    /// `uvec4` elements and `bal_rot` holds the current buffer's first element (0 or one buffer's).
+    sub: Option<SubBal>,
     /// Several waves: the published labels (`2 × waves` words), the first element of the parity last
     /// read (0 or the groups, D236), the `on` variable, and this invocation's copy of every wave's label
     /// (a private array, constant indices).
@@ -273,6 +276,26 @@ pub(crate) struct LaneAt {
     label: (Word, Word),
 }
 
+/// L46 (D246): the geometry of ballots through subgroup shuffles. A wave of 32 lanes is `g = 32 / s` aligned
+/// subgroups of `s` lanes; each subgroup's words of one exchange are `r` `uvec4` elements (component
+/// `j % 4` of element `j / 4` holds ballot `j`'s bits of that subgroup, in their wave positions), at
+/// element `wave × g × r + subgroup × r` of the current buffer.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SubBal {
+    s: u32,
+    g: u32,
+    r: u32,
+    /// The invocation's subgroup's first element, relative to a buffer.
+    own: Word,
+    /// The first element of subgroup `lane % g` of the invocation's wave (each lane of a subgroup reads
+    /// one of the wave's `g` subgroups; the OR over the subgroup then joins them).
+    read: Word,
+    /// `lane % s == 0`: the lane that stores its subgroup's words (bool).
+    first: Word,
+    /// `lane % s`: the lane's `SubgroupLocalInvocationId` (u32).
+    sublane: Word,
+}
+
 /// Where one exchanged value lies (L37, D211): the element of lane 0 of this wave in the exchange array
 /// (u32), and the value's component when the elements are vectors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -297,6 +320,7 @@ impl LaneMode {
             bal_w: 1,
             ballots: 0,
             bal_rot: 0,
+            sub: None,
             labels: (waves > 1).then_some((0, 0, 0, 0)),
             at: LaneAt::default(),
             copy0: 0,
@@ -469,10 +493,51 @@ impl Cx<'_> {
         } else {
             t.u32
         };
-        let n = self.c32(bal_words / bal_w);
-        let arr = self.b.type_array(bal_elem, n);
-        let bal = self.global_var_zeroed(arr, StorageClass::Workgroup);
+        let sub_s = self.sub_ballots();
+        let (bal, bal_w) = if sub_s > 0 {
+            // L46 (D246): two buffers of `r` uvec4 per subgroup; every word is stored before it is read.
+            let (g, r) = (ws / sub_s, ballots.div_ceil(4).max(1));
+            let v = self.b.type_vector(t.u32, 4);
+            self.b.type_pointer(None, StorageClass::Workgroup, v);
+            let n = self.c32(2 * waves * g * r);
+            let arr = self.b.type_array(v, n);
+            (self.global_var(arr, StorageClass::Workgroup), 4)
+        } else {
+            let n = self.c32(bal_words / bal_w);
+            let arr = self.b.type_array(bal_elem, n);
+            (self.global_var_zeroed(arr, StorageClass::Workgroup), bal_w)
+        };
         let bal_rot = self.fn_var(t.u32, Some(z));
+        let sub = if sub_s > 0 {
+            let (g, r) = (ws / sub_s, ballots.div_ceil(4).max(1));
+            let gr = self.c32(g * r);
+            let wave_e = self.b.i_mul(t.u32, None, local_wave, gr)?;
+            let (sc, sm, gm, rc) = (
+                self.c32(sub_s.trailing_zeros()),
+                self.c32(sub_s - 1),
+                self.c32(g - 1),
+                self.c32(r),
+            );
+            let sg = self.b.shift_right_logical(t.u32, None, lane_id, sc)?;
+            let sg = self.b.i_mul(t.u32, None, sg, rc)?;
+            let own = self.b.i_add(t.u32, None, wave_e, sg)?;
+            let rg = self.b.bitwise_and(t.u32, None, lane_id, gm)?;
+            let rg = self.b.i_mul(t.u32, None, rg, rc)?;
+            let read = self.b.i_add(t.u32, None, wave_e, rg)?;
+            let sublane = self.b.bitwise_and(t.u32, None, lane_id, sm)?;
+            let first = self.b.i_equal(t.bool, None, sublane, z)?;
+            Some(SubBal {
+                s: sub_s,
+                g,
+                r,
+                own,
+                read,
+                first,
+                sublane,
+            })
+        } else {
+            None
+        };
         let labels = if waves > 1 {
             // Published labels and copies as vectors of `width` (D231): both parities' groups.
             let (width, groups) = labels::copy_layout(waves);
@@ -510,6 +575,7 @@ impl Cx<'_> {
             bal_w,
             ballots,
             bal_rot,
+            sub,
             labels,
             at,
             copy0,
@@ -672,6 +738,21 @@ impl Cx<'_> {
         Ok(())
     }
 
+    /// L46 (D246): the aligned subgroup size whose shuffles gather ballots, or 0 (the atomics of D125):
+    /// waves of 32 lanes on a device whose profile measured aligned subgroups of 8 to 32 lanes and their
+    /// shuffles (L44, D217). `RDNA2SPV_SUB_BALLOTS=0` (a measurement switch) keeps the atomics.
+    pub(crate) fn sub_ballots(&self) -> u32 {
+        let s = self.prof.aligned_subgroup_size;
+        if self.ws == 32
+            && (8..=32).contains(&s)
+            && !std::env::var_os("RDNA2SPV_SUB_BALLOTS").is_some_and(|v| v == "0")
+        {
+            s
+        } else {
+            0
+        }
+    }
+
     /// `c && on` (several waves, or a gated entry chain), else `c`.
     pub(crate) fn lane_on(&mut self, c: Word) -> R<Word> {
         if (!self.lane_multi() && self.lane_gate_live().is_none()) || self.lane_on_known() {
@@ -762,7 +843,17 @@ impl Cx<'_> {
         }
         let mut words = Vec::new();
         let mut rot_next = None;
-        if !ballots.is_empty() {
+        let mut sub_read = None;
+        if let (false, Some(sb)) = (ballots.is_empty(), self.lm().sub) {
+            // L46 (D246): the subgroups' words stored, read back after the barrier.
+            let rot_var = self.lm().bal_rot;
+            let half = self.c32(waves * sb.g * sb.r);
+            let rot = self.load_u32(rot_var)?;
+            rot_next = Some(self.b.i_sub(t.u32, None, half, rot)?);
+            self.lm.as_mut().expect("lane mapping").last_ballots = Some(rot);
+            self.lane_sub_ballots_store(sb, rot, ballots)?;
+            sub_read = Some((sb, rot));
+        } else if !ballots.is_empty() {
             let (rot_var, nb, w) = {
                 let m = self.lm();
                 (m.bal_rot, m.ballots, m.bal_w)
@@ -838,6 +929,9 @@ impl Cx<'_> {
         if let Some(next) = rot_next {
             let rot_var = self.lm().bal_rot;
             self.store(rot_var, next)?;
+            if let Some((sb, rot)) = sub_read {
+                masks = self.lane_sub_ballots_load(sb, rot, ballots.len())?;
+            }
             for e in words {
                 let p = self.lane_bal_ptr(BalAt {
                     elem: e,
@@ -868,6 +962,171 @@ impl Cx<'_> {
             }
         }
         Ok((bases, masks))
+    }
+
+    /// L46 (D246): the OR of `x` (of type `ty`) over the `2^steps` lanes of the invocation's aligned
+    /// block of its subgroup (`steps` ≤ log2 of the subgroup size): a butterfly of `OpGroupNonUniformShuffle`s
+    /// at `SubgroupLocalInvocationId ^ 2^k`. lavapipe runs a shuffle as register operations on its SIMD
+    /// vector, where a reduction (`OpGroupNonUniformBitwiseOr`), like a workgroup atomic, is a loop over
+    /// the lanes with a result `alloca` (measured: the segmented sort's compile 76 → 110 s with
+    /// reductions). Exact: every lane of the block is active (an exchange meets a barrier, in
+    /// workgroup-uniform control flow, D082) and the profile measured that a shuffle returns the named
+    /// lane's value (L44).
+    fn lane_sub_or(&mut self, sb: SubBal, ty: Word, x: Word, steps: u32) -> R<Word> {
+        if !self.shuffle_caps {
+            self.b.capability(spirv::Capability::GroupNonUniform);
+            self.b.capability(spirv::Capability::GroupNonUniformShuffle);
+            self.shuffle_caps = true;
+        }
+        let scope = self.c32(spirv::Scope::Subgroup as u32);
+        let mut x = x;
+        for k in 0..steps {
+            let kc = self.c32(1 << k);
+            let id = self.b.bitwise_xor(self.t.u32, None, sb.sublane, kc)?;
+            let y = self.b.group_non_uniform_shuffle(ty, None, scope, x, id)?;
+            x = self.b.bitwise_or(ty, None, x, y)?;
+        }
+        Ok(x)
+    }
+
+    /// L46 (D246), before the exchange's barrier: each subgroup's bits of `ballots` (bool), four ballots
+    /// a `uvec4` (each lane's `c ? 1 << lane : 0` ORed over its block of `min(s, 32)` lanes, so the bits
+    /// sit in their wave positions), stored by the subgroup's first lane into its elements of the buffer
+    /// starting at `rot` (one ballot: component 0 alone). Each word is written by one invocation.
+    fn lane_sub_ballots_store(&mut self, sb: SubBal, rot: Word, ballots: &[Word]) -> R<()> {
+        let t = self.t;
+        let bit = self.lm().at.bit;
+        let z = self.c32(0);
+        let v4 = self.b.type_vector(t.u32, 4);
+        let base = self.b.i_add(t.u32, None, rot, sb.own)?;
+        let bal = self.lm().bal;
+        let steps = sb.s.min(32).trailing_zeros();
+        for (r, group) in ballots.chunks(4).enumerate() {
+            let mut sels = Vec::with_capacity(4);
+            for &c in group {
+                sels.push(self.b.select(t.u32, None, c, bit, z)?);
+            }
+            let elem = if r == 0 {
+                base
+            } else {
+                let rc = self.c32(r as u32);
+                self.b.i_add(t.u32, None, base, rc)?
+            };
+            let (ty, v) = if ballots.len() == 1 {
+                (t.u32, sels[0])
+            } else {
+                sels.resize(4, z);
+                (v4, self.b.composite_construct(v4, None, sels)?)
+            };
+            let x = self.lane_sub_or(sb, ty, v, steps)?;
+            self.guarded(sb.first, None, |cx| {
+                let p = if ballots.len() == 1 {
+                    let c0 = cx.c32(0);
+                    cx.b.access_chain(t.wg_u32, None, bal, [elem, c0])?
+                } else {
+                    let pv = cx.b.type_pointer(None, StorageClass::Workgroup, v4);
+                    cx.b.access_chain(pv, None, bal, [elem])?
+                };
+                cx.store(p, x)?;
+                Ok(None)
+            })?;
+        }
+        Ok(())
+    }
+
+    /// L46 (D246), after the exchange's barrier: the wave masks (u64) of the exchange's `n` ballots. Lane
+    /// `l` of each subgroup loads subgroup `l % g`'s elements of its wave, and the OR over blocks of `g`
+    /// lanes joins the wave's `g` subgroups (the subgroup's other lanes load the same words again).
+    fn lane_sub_ballots_load(&mut self, sb: SubBal, rot: Word, n: usize) -> R<Vec<Word>> {
+        let t = self.t;
+        let v4 = self.b.type_vector(t.u32, 4);
+        let base = self.b.i_add(t.u32, None, rot, sb.read)?;
+        let bal = self.lm().bal;
+        let steps = sb.g.trailing_zeros();
+        let mut masks = Vec::with_capacity(n);
+        for r in 0..n.div_ceil(4) {
+            let elem = if r == 0 {
+                base
+            } else {
+                let rc = self.c32(r as u32);
+                self.b.i_add(t.u32, None, base, rc)?
+            };
+            if n == 1 {
+                let c0 = self.c32(0);
+                let p = self.b.access_chain(t.wg_u32, None, bal, [elem, c0])?;
+                let y = self.load_u32(p)?;
+                let m = self.lane_sub_or(sb, t.u32, y, steps)?;
+                masks.push(self.b.u_convert(t.u64, None, m)?);
+                continue;
+            }
+            let pv = self.b.type_pointer(None, StorageClass::Workgroup, v4);
+            let p = self.b.access_chain(pv, None, bal, [elem])?;
+            let y = self.b.load(v4, None, p, None, [])?;
+            let m = self.lane_sub_or(sb, v4, y, steps)?;
+            for c in 0..(n - 4 * r).min(4) {
+                let w = self.b.composite_extract(t.u32, None, m, [c as u32])?;
+                masks.push(self.b.u_convert(t.u64, None, w)?);
+            }
+        }
+        Ok(masks)
+    }
+
+    /// L46 (D246), for L23: per wave of the workgroup a word that is zero exactly when the wave's mask of
+    /// the ballot `key` names ([`Self::lane_ballot_words`]) is (all L23 reads of them). The `waves × g`
+    /// subgroup words of the ballot are spread over the lanes of each subgroup (lane `l` loads flat index
+    /// `l + k × s`, which is subgroup `index % g` of wave `index / g`); the OR over blocks of `g` lanes of
+    /// `word != 0` leaves wave `k × s / g + b`'s answer in lane `b × g`, and a shuffle from that lane gives
+    /// it to every lane.
+    fn lane_sub_ballot_any(&mut self, sb: SubBal, key: Word) -> R<Vec<Word>> {
+        let t = self.t;
+        let waves = self.lm().waves;
+        let bal = self.lm().bal;
+        let (two, three, z, one) = (self.c32(2), self.c32(3), self.c32(0), self.c32(1));
+        let scope = self.c32(spirv::Scope::Subgroup as u32);
+        let elem0 = self.b.shift_right_logical(t.u32, None, key, two)?;
+        let comp = self.b.bitwise_and(t.u32, None, key, three)?;
+        let flat = waves * sb.g;
+        let per_k = sb.s / sb.g;
+        let mut anys = Vec::new();
+        for k in 0..flat.div_ceil(sb.s) {
+            let kc = self.c32(k * sb.s);
+            let f = self.b.i_add(t.u32, None, sb.sublane, kc)?;
+            // Past the last subgroup (the last k only): element 0 is read, and counts as zero.
+            let inside = if (k + 1) * sb.s <= flat {
+                None
+            } else {
+                let fc = self.c32(flat);
+                Some(self.b.u_less_than(t.bool, None, f, fc)?)
+            };
+            let f = match inside {
+                Some(i) => self.b.select(t.u32, None, i, f, z)?,
+                None => f,
+            };
+            let rc = self.c32(sb.r);
+            let fr = self.b.i_mul(t.u32, None, f, rc)?;
+            let e = self.b.i_add(t.u32, None, elem0, fr)?;
+            let p = self.b.access_chain(t.wg_u32, None, bal, [e, comp])?;
+            let v = self.load_u32(p)?;
+            let mut nz = self.b.i_not_equal(t.bool, None, v, z)?;
+            if let Some(i) = inside {
+                nz = self.b.logical_and(t.bool, None, nz, i)?;
+            }
+            let c = self.b.select(t.u32, None, nz, one, z)?;
+            anys.push(self.lane_sub_or(sb, t.u32, c, sb.g.trailing_zeros())?);
+        }
+        let mut out = Vec::with_capacity(waves as usize);
+        for wv in 0..waves {
+            let (k, b) = (wv / per_k, wv % per_k);
+            let from = self.c32(b * sb.g);
+            out.push(self.b.group_non_uniform_shuffle(
+                t.u32,
+                None,
+                scope,
+                anys[k as usize],
+                from,
+            )?);
+        }
+        Ok(out)
     }
 
     /// L38: the wave's words of the `nb` ballots of the buffer whose first element is `next` cleared,
@@ -926,6 +1185,12 @@ impl Cx<'_> {
         let Some(b) = self.lm().last_ballots else {
             return Ok(None);
         };
+        if self.lm().sub.is_some() {
+            // L46 (D246): `4 × buffer's first element + j` (element and component of ballot j's words).
+            let (two, jc) = (self.c32(2), self.c32(j));
+            let b4 = self.b.shift_left_logical(self.t.u32, None, b, two)?;
+            return Ok(Some(self.b.i_add(self.t.u32, None, b4, jc)?));
+        }
         if j == 0 {
             return Ok(Some(b));
         }
@@ -949,6 +1214,9 @@ impl Cx<'_> {
     pub(crate) fn lane_ballot_all_waves(&mut self, e0: Word) -> R<Vec<Word>> {
         let (w, waves) = (self.lm().bal_w, self.lm().waves);
         let t = self.t;
+        if let Some(sb) = self.lm().sub {
+            return self.lane_sub_ballot_any(sb, e0);
+        }
         let n = waves * (self.ws / 32);
         let mut out = Vec::with_capacity(n as usize);
         for g in 0..n / w {

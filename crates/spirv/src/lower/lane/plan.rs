@@ -250,7 +250,8 @@ impl Cx<'_> {
             .max()
             .unwrap_or(0);
         while ballots < most
-            && exchange_bytes(slots, ballots + 1, waves, self.ws) <= EXCHANGE_BUDGET
+            && exchange_bytes(slots, ballots + 1, waves, self.ws, self.sub_ballots())
+                <= EXCHANGE_BUDGET
         {
             ballots += 1;
         }
@@ -297,8 +298,13 @@ impl Cx<'_> {
                     let values = self.lane_carried_values(inst.nodes.clone(), &exchanged);
                     let fits = |n: u32| {
                         n <= COALESCE_SLOTS
-                            && exchange_bytes(slots.max(even_slots(n)), ballots, waves, self.ws)
-                                <= EXCHANGE_BUDGET
+                            && exchange_bytes(
+                                slots.max(even_slots(n)),
+                                ballots,
+                                waves,
+                                self.ws,
+                                self.sub_ballots(),
+                            ) <= EXCHANGE_BUDGET
                     };
                     if phases.len() == 1
                         && !sh.ballots
@@ -334,7 +340,8 @@ impl Cx<'_> {
                         .count() as u32;
                     let need = own_ballots + pre.count_ones();
                     let fits = need <= ballots
-                        || exchange_bytes(slots, need, waves, self.ws) <= EXCHANGE_BUDGET;
+                        || exchange_bytes(slots, need, waves, self.ws, self.sub_ballots())
+                            <= EXCHANGE_BUDGET;
                     if fits
                         && self.lane_merge_keeps_exchange(
                             start,
@@ -498,7 +505,7 @@ impl Cx<'_> {
                 ballots = ballots.max(b);
             }
         }
-        let bytes = exchange_bytes(slots, ballots, waves, self.ws);
+        let bytes = exchange_bytes(slots, ballots, waves, self.ws, self.sub_ballots());
         if bytes > EXCHANGE_BUDGET {
             return Err(LowerError::Layout(format!(
                 "the lane mapping needs {bytes} bytes of workgroup memory for its exchanges (more than {EXCHANGE_BUDGET})"
@@ -508,9 +515,15 @@ impl Cx<'_> {
     }
 }
 
-/// Workgroup memory of the exchanges (bytes): two slot buffers, three ballot-word buffers.
-fn exchange_bytes(slots: u32, ballots: u32, waves: u32, ws: u32) -> u32 {
-    4 * (2 * slots * waves * ws + 3 * ballots * waves * (ws / 32))
+/// Workgroup memory of the exchanges (bytes): two slot buffers and three ballot-word buffers, or with
+/// subgroup ORs of `sub` lanes (L46, D246) two buffers of `⌈ballots / 4⌉` `uvec4` per subgroup.
+fn exchange_bytes(slots: u32, ballots: u32, waves: u32, ws: u32, sub: u32) -> u32 {
+    let ballot_words = if sub > 0 {
+        2 * waves * (ws / sub) * 4 * ballots.div_ceil(4)
+    } else {
+        3 * ballots * waves * (ws / 32)
+    };
+    4 * (2 * slots * waves * ws + ballot_words)
 }
 
 /// L35: the slot count a coalesced exchange of `n` values needs, made even above one so that the
