@@ -494,9 +494,10 @@ impl Cx<'_> {
             t.u32
         };
         let sub_s = self.sub_ballots();
-        let (bal, bal_w) = if sub_s > 0 {
+        let sub_g = ws.checked_div(sub_s);
+        let (bal, bal_w) = if let Some(g) = sub_g {
             // L46 (D246): two buffers of `r` uvec4 per subgroup; every word is stored before it is read.
-            let (g, r) = (ws / sub_s, ballots.div_ceil(4).max(1));
+            let r = ballots.div_ceil(4).max(1);
             let v = self.b.type_vector(t.u32, 4);
             self.b.type_pointer(None, StorageClass::Workgroup, v);
             let n = self.c32(2 * waves * g * r);
@@ -508,8 +509,8 @@ impl Cx<'_> {
             (self.global_var_zeroed(arr, StorageClass::Workgroup), bal_w)
         };
         let bal_rot = self.fn_var(t.u32, Some(z));
-        let sub = if sub_s > 0 {
-            let (g, r) = (ws / sub_s, ballots.div_ceil(4).max(1));
+        let sub = if let Some(g) = sub_g {
+            let r = ballots.div_ceil(4).max(1);
             let gr = self.c32(g * r);
             let wave_e = self.b.i_mul(t.u32, None, local_wave, gr)?;
             let (sc, sm, gm, rc) = (
@@ -745,7 +746,7 @@ impl Cx<'_> {
         let s = self.prof.aligned_subgroup_size;
         if self.ws == 32
             && (8..=32).contains(&s)
-            && !std::env::var_os("RDNA2SPV_SUB_BALLOTS").is_some_and(|v| v == "0")
+            && std::env::var_os("RDNA2SPV_SUB_BALLOTS").is_none_or(|v| v != "0")
         {
             s
         } else {

@@ -518,10 +518,9 @@ impl Cx<'_> {
 /// Workgroup memory of the exchanges (bytes): two slot buffers and three ballot-word buffers, or with
 /// subgroup ORs of `sub` lanes (L46, D246) two buffers of `⌈ballots / 4⌉` `uvec4` per subgroup.
 fn exchange_bytes(slots: u32, ballots: u32, waves: u32, ws: u32, sub: u32) -> u32 {
-    let ballot_words = if sub > 0 {
-        2 * waves * (ws / sub) * 4 * ballots.div_ceil(4)
-    } else {
-        3 * ballots * waves * (ws / 32)
+    let ballot_words = match ws.checked_div(sub) {
+        Some(g) => 2 * waves * g * 4 * ballots.div_ceil(4),
+        None => 3 * ballots * waves * (ws / 32),
     };
     4 * (2 * slots * waves * ws + ballot_words)
 }
