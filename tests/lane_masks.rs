@@ -594,64 +594,116 @@ fn atomics_and_shuffles(module: &[u32]) -> (usize, usize) {
 }
 
 /// L46 (D246): ballots through subgroup shuffles. Where the profile measured aligned subgroups of 8 lanes
-/// and their shuffles (lavapipe, L44), a wave32 lane module gathers each ballot's bits within a subgroup by
-/// a butterfly of shuffles and combines the wave's four subgroups through plain workgroup stores and loads,
-/// and L23 reads every wave's answer the same way: no `OpAtomicOr` is left (the portable profile keeps
-/// D125's atomics, and so does wave64). The modules run bit for bit host vs lavapipe against the ISA's
-/// values with it (the default on lavapipe) and without it (`RDNA2SPV_SUB_BALLOTS=0`), in three waves with a
-/// partial and an empty wave and in five waves (20 subgroups: the last of three L23 loads is partly past
-/// the last subgroup).
+/// and their shuffles (lavapipe, L44) and an exchange carries up to two or more ballots (the plan's ballot
+/// sets: `laneloop_zero`, `symskip_same`), a wave32 lane module gathers each ballot's bits within a subgroup
+/// by a butterfly of shuffles and combines the wave's four subgroups through plain workgroup stores and
+/// loads: no `OpAtomicOr` is left (the portable profile keeps D125's atomics; so do kernels of one ballot
+/// set, where L46 would cost words, and wave64); subgroups of 16 and 32 give valid modules too. Bit for bit
+/// host vs lavapipe against the ISA's values (those two kernels run with L46 in tests/lane_loops.rs and
+/// above) with L46 forced on single-ballot kernels (`RDNA2SPV_SUB_BALLOTS=all`: ballots read whole in three
+/// waves with a partial and an empty wave; VCC branches in five waves, whose L23 reads of 20 subgroups' words
+/// leave the last of three loads partly past the last subgroup) and with it off (`=0`).
 #[test]
 fn ballots_through_subgroup_shuffles_bit_exact() {
+    let tmp = std::env::temp_dir().join(format!("rdna2spv-sub-ballots-{}", std::process::id()));
     let portable = rdna2spv_spirv::profile::DeviceProfile::portable();
-    let mut aligned = portable.clone();
-    aligned.aligned_subgroup_size = 8;
-    let cases: [(&str, Vec<u32>, u32); 3] = [
-        ("ballot_rank_partial.toml", ballot_rank(136, 96), 32),
-        ("vcc_branch_5w.toml", vcc_branch(616, 160, 32), 32),
-        ("vcc_branch_w64_partial.toml", vcc_branch(872, 192, 64), 64),
-    ];
-    for (manifest, want, ws) in cases {
-        let path = root().join("fixtures/lane").join(manifest);
-        let plan =
-            rdna2spv::dispatch::Plan::new(&rdna2spv::manifest::Manifest::load(&path).unwrap())
-                .unwrap();
-        let lane = rdna2spv_spirv::lower::Mapping::Lane;
+    let with = |size: u32| {
+        let mut p = portable.clone();
+        p.aligned_subgroup_size = size;
+        p
+    };
+    let lane = rdna2spv_spirv::lower::Mapping::Lane;
+    let x: Vec<u32> = (0..128u32)
+        .map(|i| i.wrapping_mul(0x9e37_79b9) >> 7)
+        .collect();
+    for (co, kernel) in [
+        ("laneloop.co", "laneloop_zero"),
+        ("symskip.co", "symskip_same"),
+    ] {
+        let dir = tmp.join(kernel);
+        let m = x_out_manifest(
+            &dir,
+            &root().join("fixtures/kernels").join(co),
+            kernel,
+            &x,
+            16,
+            64,
+        );
+        let plan = rdna2spv::dispatch::Plan::new(&rdna2spv::manifest::Manifest::load(&m).unwrap())
+            .unwrap();
         let (a0, s0) = atomics_and_shuffles(&plan.module(&portable, lane).unwrap());
-        let (a1, s1) = atomics_and_shuffles(&plan.module(&aligned, lane).unwrap());
+        let (a8, s8) = atomics_and_shuffles(&plan.module(&with(8), lane).unwrap());
         assert!(
             a0 > 0 && s0 == 0,
-            "{manifest}: portable: {a0} atomics, {s0} shuffles"
+            "{kernel}: portable: {a0} atomics, {s0} shuffles"
         );
-        if ws == 32 {
-            assert_eq!(a1, 0, "{manifest}: atomics left with subgroup shuffles");
-            // Per exchange with ballots: 3 butterfly steps before the barrier, 2 after.
-            assert!(s1 >= 5, "{manifest}: {s1} shuffles");
-        } else {
-            assert_eq!((a1, s1), (a0, 0), "{manifest}: wave64 keeps the atomics");
-        }
-        let dir = std::env::temp_dir().join(format!(
-            "rdna2spv-sub-ballots-{}-{}",
-            manifest.trim_end_matches(".toml"),
-            std::process::id()
-        ));
-        let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
-            .env("RDNA2SPV_SUB_BALLOTS", "0")
-            .arg("run")
-            .arg(&path)
-            .args(["--backend", "both", "--mapping", "lane", "--out"])
-            .arg(&dir)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        // Per exchange with ballots: 3 butterfly steps before the barrier, 2 after.
         assert!(
-            out.status.code() == Some(0) && stderr.contains("agree bit for bit"),
-            "{manifest} (atomics): exit {:?}\n{stderr}",
-            out.status.code()
+            a8 == 0 && s8 >= 5,
+            "{kernel}: aligned 8: {a8} atomics, {s8} shuffles"
         );
-        let got = lane::words(&std::fs::read(dir.join("out.bin")).unwrap());
-        assert_eq!(got, want, "{manifest} (atomics)");
-        let _ = std::fs::remove_dir_all(&dir);
-        lane::run_fixture_both(manifest, "lane", &want);
+        for size in [16, 32] {
+            let module = plan.module(&with(size), lane).unwrap();
+            assert_eq!(atomics_and_shuffles(&module).0, 0, "{kernel}: S = {size}");
+            spirv_val(&format!("sub-ballots-{size}-{kernel}"), &module);
+        }
     }
+    let _ = std::fs::remove_dir_all(&tmp);
+    // One ballot set: D125 (fewer words).
+    let vcc = root().join("fixtures/lane/vcc_branch_5w.toml");
+    let plan =
+        rdna2spv::dispatch::Plan::new(&rdna2spv::manifest::Manifest::load(&vcc).unwrap()).unwrap();
+    let (a, _) = atomics_and_shuffles(&plan.module(&with(8), lane).unwrap());
+    assert!(a > 0, "vcc_branch_5w: one ballot set keeps the atomics");
+    let cases: [(&str, Vec<u32>); 3] = [
+        ("ballot_rank_partial.toml", ballot_rank(136, 96)),
+        ("vcc_branch_5w.toml", vcc_branch(616, 160, 32)),
+        ("vcc_branch_w64_partial.toml", vcc_branch(872, 192, 64)),
+    ];
+    for (manifest, want) in cases {
+        let path = root().join("fixtures/lane").join(manifest);
+        for mode in ["all", "0"] {
+            let dir = std::env::temp_dir().join(format!(
+                "rdna2spv-sub-ballots-{}-{mode}-{}",
+                manifest.trim_end_matches(".toml"),
+                std::process::id()
+            ));
+            let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+                .env("RDNA2SPV_SUB_BALLOTS", mode)
+                .arg("run")
+                .arg(&path)
+                .args(["--backend", "both", "--mapping", "lane", "--out"])
+                .arg(&dir)
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                out.status.code() == Some(0) && stderr.contains("agree bit for bit"),
+                "{manifest} (RDNA2SPV_SUB_BALLOTS={mode}): exit {:?}\n{stderr}",
+                out.status.code()
+            );
+            let got = lane::words(&std::fs::read(dir.join("out.bin")).unwrap());
+            assert_eq!(got, want, "{manifest} (RDNA2SPV_SUB_BALLOTS={mode})");
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+}
+
+/// `spirv-val --target-env vulkan1.3` accepts `words`.
+fn spirv_val(name: &str, words: &[u32]) {
+    let path = std::env::temp_dir().join(format!("rdna2spv-{name}-{}.spv", std::process::id()));
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&path, bytes).unwrap();
+    let out = Command::new("spirv-val")
+        .args(["--target-env", "vulkan1.3"])
+        .arg(&path)
+        .output()
+        .unwrap_or_else(|e| panic!("spirv-val could not be run ({e}); install spirv-tools"));
+    assert!(
+        out.status.success(),
+        "spirv-val rejected {name}:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_file(&path);
 }

@@ -294,6 +294,8 @@ pub(crate) struct SubBal {
     first: Word,
     /// `lane % s`: the lane's `SubgroupLocalInvocationId` (u32).
     sublane: Word,
+    /// `sublane ^ 2^k` for the butterflies' steps k < log2(min(s, 32)), computed once (u32).
+    partner: [Word; 5],
 }
 
 /// Where one exchanged value lies (L37, D211): the element of lane 0 of this wave in the exchange array
@@ -493,7 +495,7 @@ impl Cx<'_> {
         } else {
             t.u32
         };
-        let sub_s = self.sub_ballots();
+        let sub_s = self.sub_ballots(ballots);
         let sub_g = ws.checked_div(sub_s);
         let (bal, bal_w) = if let Some(g) = sub_g {
             // L46 (D246): two buffers of `r` uvec4 per subgroup; every word is stored before it is read.
@@ -527,6 +529,15 @@ impl Cx<'_> {
             let read = self.b.i_add(t.u32, None, wave_e, rg)?;
             let sublane = self.b.bitwise_and(t.u32, None, lane_id, sm)?;
             let first = self.b.i_equal(t.bool, None, sublane, z)?;
+            let mut partner = [0; 5];
+            for (k, p) in partner
+                .iter_mut()
+                .enumerate()
+                .take(sub_s.min(32).trailing_zeros() as usize)
+            {
+                let kc = self.c32(1 << k);
+                *p = self.b.bitwise_xor(t.u32, None, sublane, kc)?;
+            }
             Some(SubBal {
                 s: sub_s,
                 g,
@@ -535,6 +546,7 @@ impl Cx<'_> {
                 read,
                 first,
                 sublane,
+                partner,
             })
         } else {
             None
@@ -741,12 +753,20 @@ impl Cx<'_> {
 
     /// L46 (D246): the aligned subgroup size whose shuffles gather ballots, or 0 (the atomics of D125):
     /// waves of 32 lanes on a device whose profile measured aligned subgroups of 8 to 32 lanes and their
-    /// shuffles (L44, D217). `RDNA2SPV_SUB_BALLOTS=0` (a measurement switch) keeps the atomics.
-    pub(crate) fn sub_ballots(&self) -> u32 {
+    /// shuffles (L44, D217), in a kernel whose exchanges carry up to `ballots` ballots, at least two (the
+    /// plan's ballot sets: with one, L46 saves two `alloca`s an exchange on lavapipe but costs about 75
+    /// words, the butterflies' shuffles, more than D125's atomic and clear).
+    /// `RDNA2SPV_SUB_BALLOTS=0` (a measurement switch) keeps the atomics, `=all` takes L46 with one ballot
+    /// too.
+    pub(crate) fn sub_ballots(&self, ballots: u32) -> u32 {
         let s = self.prof.aligned_subgroup_size;
-        if self.ws == 32
-            && (8..=32).contains(&s)
-            && std::env::var_os("RDNA2SPV_SUB_BALLOTS").is_none_or(|v| v != "0")
+        let env = std::env::var_os("RDNA2SPV_SUB_BALLOTS");
+        let min = if env.as_deref().is_some_and(|v| v == "all") {
+            1
+        } else {
+            2
+        };
+        if self.ws == 32 && (8..=32).contains(&s) && ballots >= min && env.is_none_or(|v| v != "0")
         {
             s
         } else {
@@ -982,8 +1002,7 @@ impl Cx<'_> {
         let scope = self.c32(spirv::Scope::Subgroup as u32);
         let mut x = x;
         for k in 0..steps {
-            let kc = self.c32(1 << k);
-            let id = self.b.bitwise_xor(self.t.u32, None, sb.sublane, kc)?;
+            let id = sb.partner[k as usize];
             let y = self.b.group_non_uniform_shuffle(ty, None, scope, x, id)?;
             x = self.b.bitwise_or(ty, None, x, y)?;
         }

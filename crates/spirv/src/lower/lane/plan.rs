@@ -250,8 +250,13 @@ impl Cx<'_> {
             .max()
             .unwrap_or(0);
         while ballots < most
-            && exchange_bytes(slots, ballots + 1, waves, self.ws, self.sub_ballots())
-                <= EXCHANGE_BUDGET
+            && exchange_bytes(
+                slots,
+                ballots + 1,
+                waves,
+                self.ws,
+                self.sub_ballots(ballots + 1),
+            ) <= EXCHANGE_BUDGET
         {
             ballots += 1;
         }
@@ -303,7 +308,7 @@ impl Cx<'_> {
                                 ballots,
                                 waves,
                                 self.ws,
-                                self.sub_ballots(),
+                                self.sub_ballots(ballots),
                             ) <= EXCHANGE_BUDGET
                     };
                     if phases.len() == 1
@@ -340,7 +345,7 @@ impl Cx<'_> {
                         .count() as u32;
                     let need = own_ballots + pre.count_ones();
                     let fits = need <= ballots
-                        || exchange_bytes(slots, need, waves, self.ws, self.sub_ballots())
+                        || exchange_bytes(slots, need, waves, self.ws, self.sub_ballots(need))
                             <= EXCHANGE_BUDGET;
                     if fits
                         && self.lane_merge_keeps_exchange(
@@ -505,7 +510,7 @@ impl Cx<'_> {
                 ballots = ballots.max(b);
             }
         }
-        let bytes = exchange_bytes(slots, ballots, waves, self.ws, self.sub_ballots());
+        let bytes = exchange_bytes(slots, ballots, waves, self.ws, self.sub_ballots(ballots));
         if bytes > EXCHANGE_BUDGET {
             return Err(LowerError::Layout(format!(
                 "the lane mapping needs {bytes} bytes of workgroup memory for its exchanges (more than {EXCHANGE_BUDGET})"
