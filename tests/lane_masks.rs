@@ -17,10 +17,9 @@
 //! is compared with the kernel's result computed here from the ISA's definitions (an independent oracle).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 #[path = "support/lane.rs"]
 mod lane;
-use lane::{lane_barriers, run_lane_both, x_out_manifest};
+use lane::{lane_barriers, run_lane_both, spirv_val, x_out_manifest};
 
 const N: usize = 200;
 const WG: usize = 64;
@@ -661,49 +660,8 @@ fn ballots_through_subgroup_shuffles_bit_exact() {
         ("vcc_branch_w64_partial.toml", vcc_branch(872, 192, 64)),
     ];
     for (manifest, want) in cases {
-        let path = root().join("fixtures/lane").join(manifest);
         for mode in ["all", "0"] {
-            let dir = std::env::temp_dir().join(format!(
-                "rdna2spv-sub-ballots-{}-{mode}-{}",
-                manifest.trim_end_matches(".toml"),
-                std::process::id()
-            ));
-            let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
-                .env("RDNA2SPV_SUB_BALLOTS", mode)
-                .arg("run")
-                .arg(&path)
-                .args(["--backend", "both", "--mapping", "lane", "--out"])
-                .arg(&dir)
-                .output()
-                .unwrap();
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            assert!(
-                out.status.code() == Some(0) && stderr.contains("agree bit for bit"),
-                "{manifest} (RDNA2SPV_SUB_BALLOTS={mode}): exit {:?}\n{stderr}",
-                out.status.code()
-            );
-            let got = lane::words(&std::fs::read(dir.join("out.bin")).unwrap());
-            assert_eq!(got, want, "{manifest} (RDNA2SPV_SUB_BALLOTS={mode})");
-            let _ = std::fs::remove_dir_all(&dir);
+            lane::run_fixture_both_env(manifest, "lane", &want, &[("RDNA2SPV_SUB_BALLOTS", mode)]);
         }
     }
-}
-
-/// `spirv-val --target-env vulkan1.3` accepts `words`.
-fn spirv_val(name: &str, words: &[u32]) {
-    let path = std::env::temp_dir().join(format!("rdna2spv-{name}-{}.spv", std::process::id()));
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&path, bytes).unwrap();
-    let out = Command::new("spirv-val")
-        .args(["--target-env", "vulkan1.3"])
-        .arg(&path)
-        .output()
-        .unwrap_or_else(|e| panic!("spirv-val could not be run ({e}); install spirv-tools"));
-    assert!(
-        out.status.success(),
-        "spirv-val rejected {name}:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let _ = std::fs::remove_file(&path);
 }

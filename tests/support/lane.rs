@@ -133,12 +133,19 @@ pub fn xorshift(mut s: u32) -> impl FnMut() -> u32 {
 /// Runs a manifest of fixtures/lane with `--backend both` in `mapping` ("lane" or "wave") and compares
 /// the output with `want`.
 pub fn run_fixture_both(manifest: &str, mapping: &str, want: &[u32]) {
+    run_fixture_both_env(manifest, mapping, want, &[]);
+}
+
+/// [`run_fixture_both`] with `env` set for the run (measurement switches such as `RDNA2SPV_SUB_BALLOTS`).
+pub fn run_fixture_both_env(manifest: &str, mapping: &str, want: &[u32], env: &[(&str, &str)]) {
+    let tag: String = env.iter().map(|(k, v)| format!("-{k}={v}")).collect();
     let dir = std::env::temp_dir().join(format!(
-        "rdna2spv-fixture-{}-{mapping}-{}",
+        "rdna2spv-fixture-{}-{mapping}{tag}-{}",
         manifest.trim_end_matches(".toml"),
         std::process::id()
     ));
     let out = Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
+        .envs(env.iter().copied())
         .arg("run")
         .arg(
             PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -152,7 +159,7 @@ pub fn run_fixture_both(manifest: &str, mapping: &str, want: &[u32]) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         out.status.code() == Some(0) && stderr.contains("agree bit for bit"),
-        "{manifest} ({mapping} mapping): exit {:?}\n{stderr}",
+        "{manifest} ({mapping} mapping{tag}): exit {:?}\n{stderr}",
         out.status.code()
     );
     let got = words(&std::fs::read(dir.join("out.bin")).unwrap());
@@ -183,4 +190,23 @@ pub fn lds64_sum(grid: u32, wg: u32) -> Vec<u32> {
         }
     }
     out
+}
+
+/// `spirv-val --target-env vulkan1.3` accepts `words` (`name` names the module in the message).
+pub fn spirv_val(name: &str, words: &[u32]) {
+    let path = std::env::temp_dir().join(format!("rdna2spv-{name}-{}.spv", std::process::id()));
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&path, bytes).unwrap();
+    let out = Command::new("spirv-val")
+        .args(["--target-env", "vulkan1.3"])
+        .arg(&path)
+        .output()
+        .unwrap_or_else(|e| panic!("spirv-val could not be run ({e}); install spirv-tools"));
+    assert!(
+        out.status.success(),
+        "spirv-val rejected {name}:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_file(&path);
 }

@@ -154,33 +154,18 @@ pub fn probe_main(args: &[String]) -> Result<()> {
         check_flag_only: true,
         ..LowerOptions::default()
     };
+    let allocations = [(addr, kernarg_bytes)];
+    let run_opts = rdna2spv_vulkan::RunOptions {
+        lower: opts,
+        allocations: &allocations,
+    };
     // `RDNA2SPV_PROBE_DUMP=FILE`: the module the cold run compiles, for ablations (`spirv-dis`, D245).
     if let Ok(path) = std::env::var("RDNA2SPV_PROBE_DUMP") {
-        let words = rdna2spv_vulkan::lower_for_run(
-            &ctx,
-            &program,
-            &launch,
-            &profile,
-            &rdna2spv_vulkan::RunOptions {
-                lower: opts,
-                allocations: &[(addr, kernarg_bytes)],
-            },
-        )?;
+        let words = rdna2spv_vulkan::lower_for_run(&ctx, &program, &launch, &profile, &run_opts)?;
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         std::fs::write(&path, bytes).with_context(|| format!("writing {path}"))?;
     }
-    let run = || {
-        rdna2spv_vulkan::run_program(
-            &ctx,
-            &program,
-            &launch,
-            &profile,
-            &rdna2spv_vulkan::RunOptions {
-                lower: opts,
-                allocations: &[(addr, kernarg_bytes)],
-            },
-        )
-    };
+    let run = || rdna2spv_vulkan::run_program(&ctx, &program, &launch, &profile, &run_opts);
     let outcome_of = |r: &Result<rdna2spv_vulkan::RunReport, rdna2spv_vulkan::RunError>| match r {
         Ok(_) => "finished".to_string(),
         Err(
