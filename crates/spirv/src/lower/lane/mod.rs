@@ -182,7 +182,7 @@ pub(crate) struct LaneMode {
     bal_w: u32,
     ballots: u32,
     bal_rot: Word,
-    /// L46 (D246): ballots through subgroup ORs ([`Cx::sub_ballots`]); then `bal` is two buffers of
+    /// L46 (D246): ballots through subgroup shuffles ([`Cx::sub_ballots`]); then `bal` is two buffers of
     /// `uvec4` elements and `bal_rot` holds the current buffer's first element (0 or one buffer's).
     sub: Option<SubBal>,
     /// Several waves: the published labels (`2 × waves` words), the first element of the parity last
@@ -987,10 +987,11 @@ impl Cx<'_> {
 
     /// L46 (D246): the OR of `x` (of type `ty`) over the `2^steps` lanes of the invocation's aligned
     /// block of its subgroup (`steps` ≤ log2 of the subgroup size): a butterfly of `OpGroupNonUniformShuffle`s
-    /// at `SubgroupLocalInvocationId ^ 2^k`. lavapipe runs a shuffle as register operations on its SIMD
-    /// vector, where a reduction (`OpGroupNonUniformBitwiseOr`), like a workgroup atomic, is a loop over
-    /// the lanes with a result `alloca` (measured: the segmented sort's compile 76 → 110 s with
-    /// reductions). Exact: every lane of the block is active (an exchange meets a barrier, in
+    /// at `SubgroupLocalInvocationId ^ 2^k`. On lavapipe a shuffle adds no `alloca` (csrmmnt_row_split's
+    /// dominator trees went 350 → 324 with L46, exactly its 13 atomics' allocas), where a reduction
+    /// (`OpGroupNonUniformBitwiseOr`), like a workgroup atomic, is a loop over the SIMD lanes with a result
+    /// `alloca` (the segmented sort's compile 76 → 110 s with reductions). Exact: every lane of the block
+    /// is active (an exchange meets a barrier, in
     /// workgroup-uniform control flow, D082) and the profile measured that a shuffle returns the named
     /// lane's value (L44).
     fn lane_sub_or(&mut self, sb: SubBal, ty: Word, x: Word, steps: u32) -> R<Word> {
