@@ -249,15 +249,7 @@ impl Cx<'_> {
             .map(|u| u.count_ones())
             .max()
             .unwrap_or(0);
-        while ballots < most
-            && exchange_bytes(
-                slots,
-                ballots + 1,
-                waves,
-                self.ws,
-                self.sub_ballots(ballots + 1),
-            ) <= EXCHANGE_BUDGET
-        {
+        while ballots < most && self.exchange_bytes(slots, ballots + 1, waves) <= EXCHANGE_BUDGET {
             ballots += 1;
         }
         // L40: the chain links the emission takes, and the exchange each passes on to the block it
@@ -303,13 +295,8 @@ impl Cx<'_> {
                     let values = self.lane_carried_values(inst.nodes.clone(), &exchanged);
                     let fits = |n: u32| {
                         n <= COALESCE_SLOTS
-                            && exchange_bytes(
-                                slots.max(even_slots(n)),
-                                ballots,
-                                waves,
-                                self.ws,
-                                self.sub_ballots(ballots),
-                            ) <= EXCHANGE_BUDGET
+                            && self.exchange_bytes(slots.max(even_slots(n)), ballots, waves)
+                                <= EXCHANGE_BUDGET
                     };
                     if phases.len() == 1
                         && !sh.ballots
@@ -345,8 +332,7 @@ impl Cx<'_> {
                         .count() as u32;
                     let need = own_ballots + pre.count_ones();
                     let fits = need <= ballots
-                        || exchange_bytes(slots, need, waves, self.ws, self.sub_ballots(need))
-                            <= EXCHANGE_BUDGET;
+                        || self.exchange_bytes(slots, need, waves) <= EXCHANGE_BUDGET;
                     if fits
                         && self.lane_merge_keeps_exchange(
                             start,
@@ -510,7 +496,7 @@ impl Cx<'_> {
                 ballots = ballots.max(b);
             }
         }
-        let bytes = exchange_bytes(slots, ballots, waves, self.ws, self.sub_ballots(ballots));
+        let bytes = self.exchange_bytes(slots, ballots, waves);
         if bytes > EXCHANGE_BUDGET {
             return Err(LowerError::Layout(format!(
                 "the lane mapping needs {bytes} bytes of workgroup memory for its exchanges (more than {EXCHANGE_BUDGET})"
@@ -518,10 +504,17 @@ impl Cx<'_> {
         }
         Ok((slots, ballots))
     }
+
+    /// [`exchange_bytes`] for this kernel's wave size and, where L46 applies to `ballots` ballot sets, its
+    /// subgroup size.
+    fn exchange_bytes(&self, slots: u32, ballots: u32, waves: u32) -> u32 {
+        exchange_bytes(slots, ballots, waves, self.ws, self.sub_ballots(ballots))
+    }
 }
 
 /// Workgroup memory of the exchanges (bytes): two slot buffers and three ballot-word buffers, or with
-/// subgroup ORs of `sub` lanes (L46, D246) two buffers of `⌈ballots / 4⌉` `uvec4` per subgroup.
+/// ballots through subgroups of `sub` lanes (L46, D246) two buffers of `⌈ballots / 4⌉` `uvec4` per
+/// subgroup.
 fn exchange_bytes(slots: u32, ballots: u32, waves: u32, ws: u32, sub: u32) -> u32 {
     let ballot_words = match ws.checked_div(sub) {
         Some(g) => 2 * waves * g * 4 * ballots.div_ceil(4),
