@@ -484,17 +484,6 @@ impl Cx<'_> {
         let exch = self.global_var(arr, StorageClass::Workgroup);
         let z = self.c32(0);
         let exch_par = self.fn_var(t.u32, Some(z));
-        // L39: vectors only where L23 reads every wave's words (elsewhere they would only cost the
-        // element and component arithmetic of every access).
-        let bal_w = if l23 { ballot_width(waves * wpw) } else { 1 };
-        let bal_elem = if bal_w > 1 {
-            let v = self.b.type_vector(t.u32, bal_w);
-            // The pointer type lane::shrink's rewrite `v` loads whole elements through.
-            self.b.type_pointer(None, StorageClass::Workgroup, v);
-            v
-        } else {
-            t.u32
-        };
         let sub_s = self.sub_ballots(ballots);
         let sub_g = ws.checked_div(sub_s);
         let (bal, bal_w) = if let Some(g) = sub_g {
@@ -506,6 +495,17 @@ impl Cx<'_> {
             let arr = self.b.type_array(v, n);
             (self.global_var(arr, StorageClass::Workgroup), 4)
         } else {
+            // L39: vectors only where L23 reads every wave's words (elsewhere they would only cost the
+            // element and component arithmetic of every access).
+            let bal_w = if l23 { ballot_width(waves * wpw) } else { 1 };
+            let bal_elem = if bal_w > 1 {
+                let v = self.b.type_vector(t.u32, bal_w);
+                // The pointer type lane::shrink's rewrite `v` loads whole elements through.
+                self.b.type_pointer(None, StorageClass::Workgroup, v);
+                v
+            } else {
+                t.u32
+            };
             let n = self.c32(bal_words / bal_w);
             let arr = self.b.type_array(bal_elem, n);
             (self.global_var_zeroed(arr, StorageClass::Workgroup), bal_w)
