@@ -1034,6 +1034,8 @@ fn common(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
             }
             Step::Enter(b) if b < n => {
                 let len = avail.len();
+                // D247: subgroup shuffles of this block (instruction indices), merged only within it.
+                let mut shuffles: Vec<usize> = Vec::new();
                 for ii in 0..f.blocks[b].instructions.len() {
                     let i = &mut f.blocks[b].instructions[ii];
                     for o in &mut i.operands {
@@ -1043,6 +1045,19 @@ fn common(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
                     }
                     let i = &f.blocks[b].instructions[ii];
                     let Some(r) = i.result_id else { continue };
+                    if i.class.opcode == Op::GroupNonUniformShuffle && !decorated.contains(&r) {
+                        // One block runs as a whole for the invocations that enter it, so two
+                        // shuffles of the same value and index in it see the same invocations and
+                        // return the same value; in another block the invocations may differ.
+                        let blk = &f.blocks[b].instructions;
+                        match shuffles.iter().find(|&&k| same(&blk[k], i)) {
+                            Some(&k) => {
+                                repl.insert(r, blk[k].result_id.unwrap_or(0));
+                            }
+                            None => shuffles.push(ii),
+                        }
+                        continue;
+                    }
                     if !mergeable(i, glsl) || decorated.contains(&r) {
                         continue;
                     }
@@ -6286,7 +6301,9 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
         }
     }
     // A masked address that is also the base of `base + 4k` words keeps that form (D226's groups).
-    let small = |k: u64| k.is_multiple_of(4) && k <= 12;
+    // Any multiple of 4 (D247: a `global_load_dwordx4 … offset:16` reads `base + 16` to `base + 28`),
+    // as a signed word offset: the addresses are `base + 4k` modulo 2^64 either way.
+    let small = |k: u64| k.is_multiple_of(4);
     let bases: HashSet<Word> = adds
         .values()
         .filter(|&&(_, k)| small(k))
@@ -6305,7 +6322,7 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
             continue;
         }
         let at = match (adds.get(&x), masked.get(&x)) {
-            (Some(&(base, k)), _) if small(k) => ((base, 0), (k / 4) as i64),
+            (Some(&(base, k)), _) if small(k) => ((base, 0), (k as i64) >> 2),
             (_, Some(&(base, c))) if !bases.contains(&x) => {
                 ((base, 1 + (c & 3) as u32), (c as i64) >> 2)
             }
@@ -6359,31 +6376,41 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
                 return;
             };
             g.sort_by_key(|&(_, k, _)| k);
-            let n = g.len();
-            let (low, lowest) = (g[0].1, g[0].2);
-            if !(2..=4).contains(&n) || g[n - 1].1 - low != n as i64 - 1 {
-                return;
-            }
-            let place = if key.1 {
-                g.iter().map(|&(p, _, _)| p).max()
-            } else {
-                g.iter().map(|&(p, _, _)| p).min()
-            }
-            .unwrap_or(0);
-            let base = if key.0 .1 == 0 {
-                // `base + 4k`: through the base, which dominates every address of the group.
-                if low != 0 {
-                    return;
+            // Runs of consecutive words, cut into groups of at most 4 from the lowest (D247: the
+            // accesses of one base at several instruction offsets are one open group).
+            let mut runs: Vec<&[(usize, i64, Word)]> = Vec::new();
+            let mut from = 0;
+            for j in 1..=g.len() {
+                if j == g.len() || g[j].1 != g[j - 1].1 + 1 || j - from == 4 {
+                    runs.push(&g[from..j]);
+                    from = j;
                 }
-                key.0 .0
-            } else {
-                if defined.get(&lowest).is_some_and(|&d| d >= place) {
-                    return;
+            }
+            for g in runs {
+                let n = g.len();
+                if n < 2 {
+                    continue;
                 }
-                lowest
-            };
-            let comps = g.iter().map(|&(p, k, _)| (p, (k - low) as u32)).collect();
-            found.push((bi, place, base, n as u32, comps, key.1));
+                let (low, lowest) = (g[0].1, g[0].2);
+                let place = if key.1 {
+                    g.iter().map(|&(p, _, _)| p).max()
+                } else {
+                    g.iter().map(|&(p, _, _)| p).min()
+                }
+                .unwrap_or(0);
+                let base = if key.0 .1 == 0 && low == 0 {
+                    // `base + 4k` from the base: it dominates every address of the group.
+                    key.0 .0
+                } else {
+                    // Through the lowest word's own address, defined before the group's place.
+                    if defined.get(&lowest).is_some_and(|&d| d >= place) {
+                        continue;
+                    }
+                    lowest
+                };
+                let comps = g.iter().map(|&(p, k, _)| (p, (k - low) as u32)).collect();
+                found.push((bi, place, base, n as u32, comps, key.1));
+            }
         };
         let all = |open: &Open| -> Vec<Key> { open.keys().copied().collect() };
         for (k, i) in blk.instructions.iter().enumerate() {
@@ -7364,7 +7391,8 @@ mod tests {
     /// - `a + 8`, `a`, (a store to a Function variable), `a + 12`, `a + 4`: one `uvec4` load through `a`
     ///   at the first load's place, the four loads its components 2, 0, 3, 1;
     /// - `b2`, (a store through a PhysicalStorageBuffer pointer), `b2 + 4`: kept (memory written between);
-    /// - `b3 + 4`, `b3 + 8`: kept (no word at the address itself); `b4`, `b4 + 8`: kept (a gap);
+    /// - `b3 + 4`, `b3 + 8`: one `uvec2` load through `b3 + 4`'s own address (D247; D226 kept them, no
+    ///   word at the address itself); `b4`, `b4 + 8`: kept (a gap);
     ///
     /// and stores (values `s0..s3` loaded from Function variables):
     /// - `c + 4`, `c`, (a store to a Function variable), `c + 12`, `c + 8`: one `uvec4` store of
@@ -7454,7 +7482,7 @@ mod tests {
         put(&mut b, g, 0, sx[1]);
         put(&mut b, e, 4, sx[1]);
         let (mut m, mut f, mut bound) = finish(b);
-        assert_eq!(wide_words(&mut m, &mut f, &mut bound), 8);
+        assert_eq!(wide_words(&mut m, &mut f, &mut bound), 10);
         // The stores: c's as one vector store right before the marker; the others as they were.
         let stores: Vec<&Instruction> = insts(&f)
             .filter(|i| i.class.opcode == Op::Store && !sv.contains(&id(&i.operands[0]).unwrap()))
@@ -7492,9 +7520,18 @@ mod tests {
             [Some((v, 0)), Some((v, 3)), Some((v, 1))]
         );
         assert_eq!(c8, 2);
-        for x in [x0, x4, y4, y8, z0, z8] {
+        for x in [x0, x4, z0, z8] {
             assert_eq!(def_of(&f, x).class.opcode, Op::Load);
         }
+        // b3's two words: components 0 and 1 of one load through the pointer of `b3 + 4`.
+        let (yv, c4) = comp(y4).expect("b3 + 4 is a component");
+        assert_eq!((c4, comp(y8)), (0, Some((yv, 1))));
+        let yp = def_of(&f, id(&def_of(&f, yv).operands[0]).unwrap());
+        let y_addr = def_of(&f, id(&yp.operands[0]).unwrap());
+        assert_eq!(
+            (y_addr.class.opcode, y_addr.operands.clone()),
+            (Op::IAdd, vec![Operand::IdRef(b3), Operand::IdRef(k[0])])
+        );
         // The vector load: 4 words through a pointer made from `a`, `Aligned 4`, before `a + 8`'s place.
         let load = def_of(&f, v);
         assert_eq!(load.class.opcode, Op::Load);
@@ -7523,6 +7560,117 @@ mod tests {
             )
         );
         assert!(pos(v) < pos(w8));
+    }
+
+    /// D247, on a function built by hand (`a`, `b`, `c` u64 addresses from Function variables, every load
+    /// a u32 `Aligned 4` through `OpConvertUToPtr` of its own `x + k`, computed right before it):
+    /// - `a + 16` to `a + 32` in order (five words: a `dwordx4` at offset 16 and the next word), then
+    ///   `a + 48`: one `uvec4` through `a + 16`'s address; `a + 32` and `a + 48` kept (alone in their runs);
+    /// - `b - 8`, `b - 4` (offsets modulo 2^64): one `uvec2` through `b - 8`'s address;
+    /// - `c + 20`, then `c + 16` (the lowest word's address is computed after the group's first load):
+    ///   kept.
+    #[test]
+    fn wide_words_group_words_at_any_offset_in_runs_of_at_most_four() {
+        let (mut b, Tys { u32t, u64t, pw, .. }) = begun();
+        let psb = b.type_pointer(None, StorageClass::PhysicalStorageBuffer, u32t);
+        let k: HashMap<i64, Word> = [16i64, 20, 24, 28, 32, 48, -8, -4]
+            .into_iter()
+            .map(|x| (x, b.constant_bit64(u64t, x as u64)))
+            .collect();
+        b.begin_block(None).unwrap();
+        let vars = [0; 3].map(|_| b.variable(pw, None, StorageClass::Function, None));
+        let [a, bb, c] = vars.map(|v| b.load(u64t, None, v, None, []).unwrap());
+        let at = |b: &mut Builder, base: Word, off: i64| -> (Word, Word) {
+            let addr = b.i_add(u64t, None, base, k[&off]).unwrap();
+            let p = b.convert_u_to_ptr(psb, None, addr).unwrap();
+            let w = b
+                .load(
+                    u32t,
+                    None,
+                    p,
+                    Some(spirv::MemoryAccess::ALIGNED),
+                    [Operand::LiteralBit32(4)],
+                )
+                .unwrap();
+            (addr, w)
+        };
+        let run: Vec<(Word, Word)> = [16, 20, 24, 28, 32].map(|o| at(&mut b, a, o)).into();
+        let (_, a48) = at(&mut b, a, 48);
+        let (bm8, b0) = at(&mut b, bb, -8);
+        let (_, b1) = at(&mut b, bb, -4);
+        let (_, c20) = at(&mut b, c, 20);
+        let (_, c16) = at(&mut b, c, 16);
+        let (mut m, mut f, mut bound) = finish(b);
+        assert_eq!(wide_words(&mut m, &mut f, &mut bound), 6);
+        let comp = |x: Word| {
+            let i = def_of(&f, x);
+            (i.class.opcode == Op::CompositeExtract).then(|| {
+                let Operand::LiteralBit32(c) = i.operands[1] else {
+                    unreachable!()
+                };
+                (id(&i.operands[0]).unwrap(), c)
+            })
+        };
+        let through = |v: Word| {
+            let load = def_of(&f, v);
+            assert_eq!(load.class.opcode, Op::Load);
+            let p = def_of(&f, id(&load.operands[0]).unwrap());
+            id(&p.operands[0]).unwrap()
+        };
+        let (v, _) = comp(run[0].1).expect("a + 16 is a component");
+        for (j, &(_, w)) in run[..4].iter().enumerate() {
+            assert_eq!(comp(w), Some((v, j as u32)));
+        }
+        assert_eq!(through(v), run[0].0);
+        for x in [run[4].1, a48, c20, c16] {
+            assert_eq!(def_of(&f, x).class.opcode, Op::Load);
+        }
+        let (bv, _) = comp(b0).expect("b - 8 is a component");
+        assert_eq!((comp(b0), comp(b1)), (Some((bv, 0)), Some((bv, 1))));
+        assert_eq!(through(bv), bm8);
+    }
+
+    /// D247: `common` merges a subgroup shuffle into an equal one (value and index) of the same block,
+    /// never into one of a dominating block (other invocations may run the later block).
+    #[test]
+    fn shuffles_merge_only_within_their_block() {
+        let (mut b, Tys { u32t, pu, .. }) = begun();
+        let scope = b.constant_bit32(u32t, 3);
+        let l1 = b.id();
+        let l2 = b.id();
+        b.begin_block(None).unwrap();
+        let xv = b.variable(pu, None, StorageClass::Function, None);
+        let out = b.variable(pu, None, StorageClass::Function, None);
+        let x = b.load(u32t, None, xv, None, []).unwrap();
+        let i = b.load(u32t, None, xv, None, []).unwrap();
+        let s1 = b
+            .group_non_uniform_shuffle(u32t, None, scope, x, i)
+            .unwrap();
+        let s2 = b
+            .group_non_uniform_shuffle(u32t, None, scope, x, i)
+            .unwrap();
+        let s3 = b
+            .group_non_uniform_shuffle(u32t, None, scope, i, x)
+            .unwrap();
+        b.store(out, s2, None, []).unwrap();
+        b.store(out, s3, None, []).unwrap();
+        b.branch(l1).unwrap();
+        b.begin_block(Some(l1)).unwrap();
+        let s4 = b
+            .group_non_uniform_shuffle(u32t, None, scope, x, i)
+            .unwrap();
+        b.store(out, s4, None, []).unwrap();
+        b.branch(l2).unwrap();
+        b.begin_block(Some(l2)).unwrap();
+        let (m, mut f, _) = finish(b);
+        let mut gone = HashSet::default();
+        assert_eq!(common(&m, &mut f, &mut gone), 1);
+        let stored: Vec<Word> = insts(&f)
+            .filter(|i| i.class.opcode == Op::Store)
+            .map(|i| id(&i.operands[1]).unwrap())
+            .collect();
+        assert_eq!(stored, [s1, s3, s4]);
+        assert!(gone.contains(&s2));
     }
 
     /// D230, on a function built by hand (`x`, `y`, `z`, `w` u64 addresses loaded from Function variables,
