@@ -7420,15 +7420,7 @@ mod tests {
             } else {
                 b.i_add(u64t, None, base, k[off / 4 - 1]).unwrap()
             };
-            let p = b.convert_u_to_ptr(psb, None, addr).unwrap();
-            b.load(
-                u32t,
-                None,
-                p,
-                Some(spirv::MemoryAccess::ALIGNED),
-                [Operand::LiteralBit32(4)],
-            )
-            .unwrap()
+            word_load(b, u32t, psb, addr)
         };
         let w8 = at(&mut b, a, 8);
         let w0 = at(&mut b, a, 0);
@@ -7582,17 +7574,7 @@ mod tests {
         let [a, bb, c] = vars.map(|v| b.load(u64t, None, v, None, []).unwrap());
         let at = |b: &mut Builder, base: Word, off: i64| -> (Word, Word) {
             let addr = b.i_add(u64t, None, base, k[&off]).unwrap();
-            let p = b.convert_u_to_ptr(psb, None, addr).unwrap();
-            let w = b
-                .load(
-                    u32t,
-                    None,
-                    p,
-                    Some(spirv::MemoryAccess::ALIGNED),
-                    [Operand::LiteralBit32(4)],
-                )
-                .unwrap();
-            (addr, w)
+            (addr, word_load(b, u32t, psb, addr))
         };
         let run: Vec<(Word, Word)> = [16, 20, 24, 28, 32].map(|o| at(&mut b, a, o)).into();
         let (_, a48) = at(&mut b, a, 48);
@@ -7698,17 +7680,7 @@ mod tests {
                 b.i_add(u64t, None, base, k).unwrap()
             };
             let addr = b.bitwise_and(u64t, None, sum, mask).unwrap();
-            let p = b.convert_u_to_ptr(psb, None, addr).unwrap();
-            let v = b
-                .load(
-                    u32t,
-                    None,
-                    p,
-                    Some(spirv::MemoryAccess::ALIGNED),
-                    [Operand::LiteralBit32(4)],
-                )
-                .unwrap();
-            (v, addr)
+            (word_load(b, u32t, psb, addr), addr)
         };
         let (x5, ax5) = at(&mut b, x, 5, dword);
         let (x9, _) = at(&mut b, x, 9, dword);
@@ -8190,6 +8162,20 @@ mod tests {
 
     fn def_of(f: &Function, x: Word) -> &Instruction {
         insts(f).find(|i| i.result_id == Some(x)).expect("defined")
+    }
+
+    /// An `Aligned 4` u32 load through `OpConvertUToPtr` (to `psb`) of the u64 address `addr`, as the
+    /// lowering reads a global word.
+    fn word_load(b: &mut Builder, u32t: Word, psb: Word, addr: Word) -> Word {
+        let p = b.convert_u_to_ptr(psb, None, addr).unwrap();
+        b.load(
+            u32t,
+            None,
+            p,
+            Some(spirv::MemoryAccess::ALIGNED),
+            [Operand::LiteralBit32(4)],
+        )
+        .unwrap()
     }
 
     /// Rewrite `n`'s narrowing (D205), on a function built by hand from two u32 words `a`, `b` and a
