@@ -6237,7 +6237,10 @@ fn vector_loads(m: &Module, f: &mut Function, bound: &mut Word) -> usize {
 /// addresses of one `x` and one `c mod 4` lie exactly `4 (c' div 4 − c div 4)` bytes apart (adding a
 /// multiple of 4 leaves the two bits the mask clears alone), so 2 to 4 consecutive ones are one vector
 /// through the lowest word's address (where that address is computed before the group's place).
-/// Returns the words rewritten.
+/// Decision D247: the words of one base at any multiple-of-4 offset, not only 0 to 12 (a
+/// `global_load_dwordx4 … offset:16`), their runs of consecutive words cut into groups of at most four
+/// from the lowest; a group not starting at the base itself goes through its lowest word's address, as
+/// D230's groups do. Returns the words rewritten.
 fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     let glsl = glsl_import(m);
     let Some(u32_) = uint_type(m, 32) else {
@@ -6268,7 +6271,7 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
         .filter_map(|i| Some((i.result_id?, i.result_type)))
         .collect();
     // Word pointers: pointer -> (group key, word offset, address). The key is (base, 0) for `base + 4k`
-    // (k = 0 to 3), or (x, 1 + r) for a dword-aligned `(x + c) & !3` with `c mod 4 = r` (the word
+    // (any k, D247), or (x, 1 + r) for a dword-aligned `(x + c) & !3` with `c mod 4 = r` (the word
     // offset `c div 4`, any c): two such addresses of one key differ by exactly 4 times the difference
     // of their offsets, since adding a multiple of 4 leaves the two bits the mask clears alone.
     const DWORD: u64 = !3;
@@ -6303,10 +6306,10 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     // A masked address that is also the base of `base + 4k` words keeps that form (D226's groups).
     // Any multiple of 4 (D247: a `global_load_dwordx4 … offset:16` reads `base + 16` to `base + 28`),
     // as a signed word offset: the addresses are `base + 4k` modulo 2^64 either way.
-    let small = |k: u64| k.is_multiple_of(4);
+    let whole_words = |k: u64| k.is_multiple_of(4);
     let bases: HashSet<Word> = adds
         .values()
-        .filter(|&&(_, k)| small(k))
+        .filter(|&&(_, k)| whole_words(k))
         .map(|&(b, _)| b)
         .collect();
     for i in f.blocks.iter().flat_map(|b| &b.instructions) {
@@ -6322,7 +6325,7 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
             continue;
         }
         let at = match (adds.get(&x), masked.get(&x)) {
-            (Some(&(base, k)), _) if small(k) => ((base, 0), (k as i64) >> 2),
+            (Some(&(base, k)), _) if whole_words(k) => ((base, 0), (k as i64) >> 2),
             (_, Some(&(base, c))) if !bases.contains(&x) => {
                 ((base, 1 + (c & 3) as u32), (c as i64) >> 2)
             }
