@@ -26,9 +26,11 @@
 //! * One cold compile per module: lavapipe's compile of one module varies by up to ±30 % between runs
 //!   (CoroSplit numbers the blocks in pointer order, D212), so a single kernel's figure is one draw.
 //! * The section reports the medians and worst cases, the fit of compile time and peak memory against module
-//!   words (the numbers behind the translator's module-size limit, D164) and a table of every kernel.
+//!   words (the numbers behind the translator's module-size limit, D164), where the sample's words go (its
+//!   unchecked modules by origin, `word_census`) and a table of every kernel.
 
 use crate::bench::{best_of_cpu, progress, Opts, Section};
+use crate::word_census::{census, ORIGINS};
 use anyhow::{bail, Context as _, Result};
 use rdna2spv::corpus::{self, Index};
 use rdna2spv::dispatch::lift_options;
@@ -84,13 +86,13 @@ struct Cand {
     largest: bool,
 }
 
-/// The mapping `run --mapping auto` takes, and the unchecked and checked modules' words.
+/// The mapping `run --mapping auto` takes, the unchecked module's length, the checked module, and the
+/// unchecked module's words by origin ([`census`]).
 fn translate(
     co: &CodeObject,
     k: &Kernel,
     profile: &DeviceProfile,
-) -> Result<(Mapping, usize, Vec<u32>, f64)> {
-    let t = Instant::now();
+) -> Result<(Mapping, usize, Vec<u32>, [u64; ORIGINS.len()])> {
     let program =
         lift(&k.name, &k.code, lift_options(co, k)).map_err(|e| anyhow::anyhow!("lift: {e}"))?;
     let launch = crate::bench_translate::launch_for(k, 0);
@@ -119,7 +121,7 @@ fn translate(
         &LowerOptions { mapping, ..checked },
     )
     .map_err(|e| anyhow::anyhow!("lower (checked): {e}"))?;
-    Ok((mapping, plain.len(), words, t.elapsed().as_secs_f64()))
+    Ok((mapping, plain.len(), words, census(&plain)))
 }
 
 /// The child's side: `xtask compile-probe CO KERNEL_INDEX PROFILE_JSON TIMEOUT_S`. Prints one JSON line.
@@ -453,8 +455,8 @@ pub fn section(opts: &Opts) -> Result<Section> {
         let co = &cos[&c.file];
         let k = &co.kernels[c.kernel];
         let (translate_s, r) = best_of_cpu(1, || translate(co, k, &profile));
-        let (mapping, plain_words, words) = match r {
-            Ok((m, p, w, _)) => (m, p, w),
+        let (mapping, plain_words, words, origins) = match r {
+            Ok((m, p, w, c)) => (m, p, w, c),
             Err(e) => {
                 rows.push(
                     json!({ "kernel": c.name, "file": c.file, "instructions": c.insts,
@@ -475,7 +477,7 @@ pub fn section(opts: &Opts) -> Result<Section> {
             "key": key, "kernel": c.name, "file": c.file, "instructions": c.insts, "largest": c.largest,
             "mapping": format!("{mapping:?}").to_lowercase(), "words": plain_words, "checked_words": words.len(),
             "barriers": cost.barriers, "inlined_words": cost.inlined_words, "translate_s": translate_s,
-            "memory_accesses": cost.memory_accesses, "loops": cost.loops,
+            "memory_accesses": cost.memory_accesses, "loops": cost.loops, "census": origins.to_vec(),
         });
         drop(words);
         if let Some(v) = cache.get(&key) {
@@ -488,6 +490,7 @@ pub fn section(opts: &Opts) -> Result<Section> {
                 "translate_s",
                 "memory_accesses",
                 "loops",
+                "census",
             ] {
                 v[f] = base[f].clone();
             }
@@ -700,6 +703,44 @@ fn plot(rows: &[Value], timeout_s: u64) -> String {
 /// Whether a row's compile finished (the dispatch compiled the module; a fault is the expected stop).
 fn compiled(v: &Value) -> bool {
     matches!(v["outcome"].as_str(), Some("fault" | "finished"))
+}
+
+/// Where the sample's words go: its unchecked modules' words summed by origin ([`census`]).
+fn census_table(rows: &[Value]) -> String {
+    let mut sum = [0u64; ORIGINS.len()];
+    let mut n = 0;
+    for v in rows
+        .iter()
+        .filter(|v| v["largest"].as_bool() == Some(false))
+    {
+        let Some(c) = v["census"].as_array() else {
+            continue;
+        };
+        n += 1;
+        for (s, x) in sum.iter_mut().zip(c) {
+            *s += x.as_u64().unwrap_or(0);
+        }
+    }
+    let total: u64 = sum.iter().sum();
+    if total == 0 {
+        return String::new();
+    }
+    let mut md = format!(
+        "\nWhere the sample's words go: its {n} unchecked modules ({total} words), each instruction's words by what \
+         it is (`xtask/src/word_census.rs`; every row but the header and the shared function bodies counts the \
+         entry point):\n\n| words by origin | words | share |\n| --- | ---: | ---: |\n"
+    );
+    let mut order: Vec<usize> = (0..ORIGINS.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(sum[i]));
+    for i in order {
+        md.push_str(&format!(
+            "| {} | {} | {:.1} % |\n",
+            ORIGINS[i],
+            sum[i],
+            100.0 * sum[i] as f64 / total as f64
+        ));
+    }
+    md
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -940,6 +981,7 @@ fn render(
     md.push_str(
         "\n![lavapipe cold compile CPU time against the inlined words, by barriers](img/corpus-size-compile.svg)\n",
     );
+    md.push_str(&census_table(rows));
     md.push_str("\n<details><summary>Every kernel</summary>\n\n| kernel | set | instructions | mapping | words | words/insn | k | checked words | inlined words | barriers | translate ms | compile CPU s | wall s | peak MB | outcome |\n| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
     let mut sorted: Vec<&Value> = rows.iter().collect();
     sorted.sort_by_key(|v| v["instructions"].as_u64().unwrap_or(0));

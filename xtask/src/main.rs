@@ -34,6 +34,8 @@ mod inputs;
 #[cfg(feature = "bench")]
 mod lane_size;
 mod sweep;
+#[cfg(feature = "bench")]
+mod word_census;
 
 const USAGE: &str = "usage: cargo xtask <command>
   aco --fixtures      regenerate fixtures/aco/ with `rdna2spv capture`'s code (RADV null device, no GPU)
