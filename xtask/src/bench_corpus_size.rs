@@ -482,9 +482,12 @@ pub fn section(opts: &Opts) -> Result<Section> {
         drop(words);
         if let Some(v) = cache.get(&key) {
             // The measured columns from the cache; the module's own figures as computed now (a figure
-            // added to the bench after a row was measured still shows).
+            // added to the bench after a row was measured still shows, and the unchecked module's words,
+            // which the key does not cover, are this lowering's).
             let mut v = v.clone();
             for f in [
+                "words",
+                "mapping",
                 "barriers",
                 "inlined_words",
                 "translate_s",
