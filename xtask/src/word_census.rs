@@ -3,7 +3,7 @@
 //! the sample's unchecked modules and prints one row per origin.
 
 use rspirv::spirv::{Op, StorageClass};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The origins, in the order the section prints them.
 pub const ORIGINS: [&str; 14] = [
@@ -59,9 +59,9 @@ pub fn census(module: &[u32]) -> [u64; ORIGINS.len()] {
         .iter()
         .find(|&&(op, a)| is(op, Op::EntryPoint) && a.len() >= 2)
         .map(|&(_, a)| a[1]);
-    // Pointer ids by storage class; the defining opcode of loads and phis.
+    // Pointer ids by storage class; the results of loads and phis.
     let mut class: HashMap<u32, u32> = HashMap::new();
-    let mut load_or_phi: HashMap<u32, ()> = HashMap::new();
+    let mut load_or_phi: HashSet<u32> = HashSet::new();
     for &(op, a) in &insts {
         if is(op, Op::Variable) && a.len() >= 3 {
             class.insert(a[1], a[2]);
@@ -72,7 +72,7 @@ pub fn census(module: &[u32]) -> [u64; ORIGINS.len()] {
         } else if is(op, Op::ConvertUToPtr) && a.len() >= 2 {
             class.insert(a[1], StorageClass::PhysicalStorageBuffer as u32);
         } else if (is(op, Op::Load) || is(op, Op::Phi)) && a.len() >= 2 {
-            load_or_phi.insert(a[1], ());
+            load_or_phi.insert(a[1]);
         }
     }
     let memory = |c: Option<&u32>| match c.copied() {
@@ -132,7 +132,7 @@ pub fn census(module: &[u32]) -> [u64; ORIGINS.len()] {
         } else if is(op, Op::ConvertUToPtr) {
             GLOBAL
         } else if is(op, Op::Select) {
-            if a.get(4).is_some_and(|f| load_or_phi.contains_key(f)) {
+            if a.get(4).is_some_and(|f| load_or_phi.contains(f)) {
                 GUARD
             } else {
                 SELECT
