@@ -603,3 +603,142 @@ fn off_lanes_addresses_are_not_faults() {
         }
     }
 }
+
+/// L48 (D248): checked mode leaves out the bounds test of an LDS access the lane plan proves inside the
+/// LDS for every lane that performs it (L8's lane-indexed addresses), and keeps it where a lane passes
+/// the end. Two kernels differing only in the lane stride (words from `llvm-mc-19 -arch=amdgcn
+/// -mcpu=gfx1030 -show-encoding`), 256 bytes of LDS, 32 lanes:
+///   v_lshlrev_b32_e32 v1, S, v0                 ; S = 2: [0x82,0x00,0x02,0x34], S = 6: [0x86,…]
+///   v_mov_b32_e32 v2, v0                        ; [0x00,0x03,0x04,0x7e]
+///   ds_write_b32 v1, v2 offset:4                ; [0x04,0x00,0x34,0xd8,0x01,0x02,0x00,0x00]
+///   s_waitcnt lgkmcnt(0)                        ; [0x7f,0xc0,0x8c,0xbf]
+///   ds_read_b32 v3, v1 offset:4                 ; [0x04,0x00,0xd8,0xd8,0x01,0x00,0x00,0x03]
+///   s_waitcnt lgkmcnt(0)                        ; [0x7f,0xc0,0x8c,0xbf]
+///   global_store_dword v1, v3, s[0:1]           ; [0x00,0x80,0x70,0xdc,0x01,0x03,0x00,0x00]
+///   s_endpgm                                    ; [0x00,0x00,0x81,0xbf]
+/// Stride 4 (S = 2) touches bytes 4..132: the lane module has no LDS test (two with L8's facts turned
+/// off, the control: every LDS access fenced, so the two equal compares sit in different blocks), and
+/// the device run gives the evaluator's output. Stride 64 (S = 6): lane 4 writes 0x104, outside; the
+/// tests stay and the device run names the evaluator's fault.
+#[test]
+fn lds_accesses_proven_inside_are_not_tested() {
+    use rdna2spv_eval::{Launch, Memory, SgprInit};
+    use rdna2spv_ir::lift::{lift, LiftOptions};
+    use rdna2spv_isa::Target;
+    // The LDS bounds test: `OpULessThanEqual` of the access's end and the LDS size.
+    fn ule(words: &[u32]) -> usize {
+        let mut n = 0;
+        let mut at = 5;
+        while at < words.len() {
+            let (len, op) = ((words[at] >> 16) as usize, words[at] & 0xffff);
+            n += (op == 178) as usize; // OpULessThanEqual
+            at += len.max(1);
+        }
+        n
+    }
+    let ctx = open(None).unwrap();
+    let prof = profile_of(&ctx, ProfileChoice::Device).unwrap();
+    for shift in [2u32, 6] {
+        let words: [u32; 13] = [
+            0x3402_0080 | shift,
+            0x7e04_0300,
+            0xd834_0004,
+            0x0000_0201,
+            0xbf8c_c07f,
+            0xd8d8_0004,
+            0x0300_0001,
+            0xbf8c_c07f,
+            0xdc70_8000,
+            0x0000_0301,
+            0xbf81_0000,
+            0,
+            0,
+        ];
+        let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let p = lift(
+            "lds_within",
+            &code,
+            LiftOptions {
+                target: Target::Gfx1030,
+                wave_size: 32,
+                private_segment_buffer: None,
+            },
+        )
+        .unwrap();
+        let out_bytes = 32u64 << shift;
+        let launch_at = |a: u64| Launch {
+            wave_size: 32,
+            grid: [32, 1, 1],
+            workgroup: [32, 1, 1],
+            sgprs: vec![
+                (0, SgprInit::Const(a as u32)),
+                (1, SgprInit::Const((a >> 32) as u32)),
+            ],
+            workitem_id_vgprs: 1,
+            lds_bytes: 256,
+            scratch_bytes: 0,
+            max_steps_per_wave: 10_000,
+            code_base: None,
+        };
+        let host_addr = 0x1_0000_0000u64;
+        let mut mem = Memory::default();
+        mem.add("out", host_addr, vec![0; out_bytes as usize])
+            .unwrap();
+        let host = rdna2spv_eval::run(&p, &launch_at(host_addr), &mut mem);
+
+        let bout = ctx.create_buffer(out_bytes).unwrap();
+        let a = bout.device_address();
+        let allocations = [(a, out_bytes)];
+        let options = |fences_all, flag_only| RunOptions {
+            lower: LowerOptions {
+                mapping: Mapping::Lane,
+                check_flag_only: flag_only,
+                lane_lds_fences_all: fences_all,
+                ..LowerOptions::default()
+            },
+            allocations: &allocations,
+        };
+        let tests = |fences_all| {
+            ule(&rdna2spv_vulkan::lower_for_run(
+                &ctx,
+                &p,
+                &launch_at(a),
+                &prof,
+                &options(fences_all, true),
+            )
+            .unwrap())
+        };
+        assert_eq!(
+            tests(true),
+            2,
+            "stride {}: the control keeps both tests",
+            1 << shift
+        );
+        // The module `run` compiles first (the flag alone), and the one with fault records.
+        let flagged = run_program(&ctx, &p, &launch_at(a), &prof, &options(false, true));
+        let device = run_program(&ctx, &p, &launch_at(a), &prof, &options(false, false));
+        if shift == 2 {
+            assert_eq!(tests(false), 0, "every lane's accesses are inside");
+            host.expect("the evaluator finishes");
+            flagged.expect("the checked device run finishes");
+            device.expect("the run with records finishes");
+            let h = mem.allocation("out").unwrap().data.clone();
+            let d = bout.download_all().unwrap();
+            assert_eq!(d, h, "device and host outputs");
+            let lanes: Vec<u8> = (0..32u32).flat_map(|x| x.to_le_bytes()).collect();
+            assert_eq!(h, lanes, "lane x reads back x");
+        } else {
+            // Both accesses keep their test: the same address and size, and no barrier between them
+            // (L8: each lane reads its own dword), so `common` makes the two compares one.
+            assert_eq!(tests(false), 1, "lanes 4.. pass the end: tested");
+            let host = host.expect_err("the evaluator traps").to_string();
+            assert!(
+                host.contains("LDS store of 4 bytes at 0x104") && host.contains("(lane 4)"),
+                "{host}"
+            );
+            assert!(matches!(flagged, Err(RunError::FaultUnrecorded { .. })));
+            let e = device.expect_err("the run with records traps").to_string();
+            assert!(e.starts_with(&host), "host:   {host}\ndevice: {e}");
+        }
+    }
+}

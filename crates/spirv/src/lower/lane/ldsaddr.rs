@@ -716,6 +716,29 @@ impl LdsAddrs {
             .collect()
     }
 
+    /// L48 (D248): whether every lane that performs LDS access `node` stays inside the kernel's
+    /// `lds_bytes`: no lane performs it (its lanes known, none), or the dwords it touches are described
+    /// and lie in `0..lds_bytes / 4`. Checked mode then needs no bounds test for it: the test could not
+    /// fail (the evaluator faults an LDS access exactly when its bytes pass `lds_bytes`).
+    pub(crate) fn within(&self, node: usize, lds_bytes: u32) -> bool {
+        if let Some(&(lo, hi)) = self.lanes.get(&node) {
+            if lo > hi {
+                return true;
+            }
+        }
+        let Some(a) = self.acc.get(&node) else {
+            return false;
+        };
+        // Dwords `0..words` hold bytes `0..lds_bytes` only (a partial last dword is not inside).
+        let words = i64::from(lds_bytes / 4);
+        let inside = |(d0, d1): (i64, i64)| d0 >= 0 && d1 < words;
+        match &a.dw {
+            Some(d) => d.iter().all(|&w| inside(w)),
+            // The dwords move with X by a constant slope: the first and last lanes bound them.
+            None => inside(a.dwords(a.lo)) && inside(a.dwords(a.hi)),
+        }
+    }
+
     /// Whether some lane's access `w` may touch a dword that another lane's access `r` touches (true when
     /// either is not described; false when no lane performs one of them or a single lane, the same,
     /// performs both, whatever the addresses).
@@ -972,6 +995,69 @@ mod tests {
             }
         }
         assert_eq!(n, 450);
+    }
+
+    /// L48: `within` holds exactly when every lane's dwords lie below `lds_bytes / 4` and none below 0
+    /// (the oracle: each lane's dwords from the access's own formula, against the byte bound); no lane
+    /// at all is inside; an undescribed address never is.
+    #[test]
+    fn within_holds_only_when_every_lane_stays_inside() {
+        let affine = |c, w0, w1, lo, hi| LdsAcc {
+            c,
+            w0,
+            w1,
+            lo,
+            hi,
+            dw: None,
+        };
+        let cases = [
+            // One dword a lane, lanes 0..=63: dwords 0..=63.
+            affine(1, 0, 0, 0, 63),
+            // Descending: lane X at 63 - X.
+            affine(-1, 63, 63, 0, 63),
+            // Two dwords a lane (a b64 at 8X + 4): 2X + 1 ..= 2X + 2.
+            affine(2, 1, 2, 0, 31),
+            // Below zero for lane 0.
+            affine(1, -1, -1, 0, 63),
+            // One lane only, high up.
+            affine(0, 63, 63, 5, 5),
+            // Enumerated: a padded layout whose last lane ends at dword 64.
+            LdsAcc {
+                c: 0,
+                w0: 0,
+                w1: 0,
+                lo: 0,
+                hi: 2,
+                dw: Some(vec![(0, 0), (33, 33), (64, 64)]),
+            },
+        ];
+        for (k, acc) in cases.iter().enumerate() {
+            for lds_bytes in [252u32, 254, 256, 258, 260, 1024] {
+                let mut a = LdsAddrs::default();
+                a.lanes.insert(k, (acc.lo, acc.hi));
+                a.acc.insert(k, acc.clone());
+                let oracle = (acc.lo..=acc.hi).all(|x| {
+                    let (d0, d1) = match &acc.dw {
+                        Some(d) => d[(x - acc.lo) as usize],
+                        None => (acc.c * x + acc.w0, acc.c * x + acc.w1),
+                    };
+                    d0 >= 0 && 4 * d1 + 4 <= i64::from(lds_bytes)
+                });
+                assert_eq!(
+                    a.within(k, lds_bytes),
+                    oracle,
+                    "case {k}, {lds_bytes} bytes"
+                );
+            }
+        }
+        // Hand-worked: 64 dwords fill 256 bytes; 254 and 252 bytes leave lane 63's dword outside.
+        let mut a = LdsAddrs::default();
+        a.acc.insert(0, affine(1, 0, 0, 0, 63));
+        assert!(a.within(0, 256) && a.within(0, 258) && !a.within(0, 254) && !a.within(0, 252));
+        // No lane performs it: inside whatever its address; lanes known but no address: not inside.
+        a.lanes.insert(1, (5, 4));
+        a.lanes.insert(2, (0, 3));
+        assert!(a.within(1, 0) && !a.within(2, 1 << 16) && !a.within(3, 1 << 16));
     }
 
     /// Accesses of one and the same single lane are in program order whatever their addresses; any

@@ -1571,6 +1571,14 @@ impl Cx<'_> {
         })
     }
 
+    /// L48 (D248): whether LDS access `node` is proven inside the kernel's LDS for every lane that
+    /// performs it ([`ldsaddr::LdsAddrs::within`]): checked mode leaves out its bounds test.
+    pub(crate) fn lane_lds_within(&self, node: usize) -> bool {
+        self.lm
+            .as_ref()
+            .is_some_and(|m| m.lds_addrs.within(node, self.desc.lds_bytes))
+    }
+
     /// At block `b`'s start: the LDS history its predecessors leave (D106; `lds.rs`).
     pub(crate) fn lane_block_start(&mut self, b: usize) {
         if let Some(m) = self.lm.as_mut() {
