@@ -200,8 +200,8 @@ fn a_store_fault_is_named_as_a_store() {
     }
 }
 
-/// An LDS access past the workgroup's LDS: the evaluator faults, and the checked device run names the same
-/// wave, pc, lane, kind, size and address (LDS addresses are the same on both: byte offsets from 0).
+/// LDS accesses at addresses read from memory (L8 cannot describe them: checked mode tests them), on the
+/// evaluator and as a checked device run with fault records; both outcomes, the errors as text.
 ///
 /// Kernel (words from `llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 -show-encoding`):
 ///   v_lshlrev_b32_e32 v2, 2, v0                 ; [0x82,0x00,0x04,0x34]
@@ -213,8 +213,8 @@ fn a_store_fault_is_named_as_a_store() {
 ///   s_waitcnt lgkmcnt(0)                        ; [0x7f,0xc0,0x8c,0xbf]
 ///   global_store_dword v2, v3, s[2:3]           ; [0x00,0x80,0x70,0xdc,0x02,0x03,0x02,0x00]
 ///   s_endpgm                                    ; [0x00,0x00,0x81,0xbf]
-#[test]
-fn lds_out_of_bounds_is_trapped_on_both_backends() {
+/// Lane i's LDS address is `addrs[i]`: it stores at `addrs[i] + 4` and reads at `addrs[i]`.
+fn lds_store_at(addrs: &[u32; 32]) -> (Result<(), String>, Result<(), String>) {
     use rdna2spv_eval::{Launch, Memory, SgprInit};
     use rdna2spv_ir::lift::{lift, LiftOptions};
     use rdna2spv_isa::Target;
@@ -246,10 +246,6 @@ fn lds_out_of_bounds_is_trapped_on_both_backends() {
         },
     )
     .unwrap();
-    // Lane i writes LDS bytes 4i+4..4i+8 of 256; lane 7 is given 250, so it writes 254..258.
-    let addrs: Vec<u32> = (0..32u32)
-        .map(|i| if i == 7 { 250 } else { 4 * i })
-        .collect();
     let input: Vec<u8> = addrs.iter().flat_map(|a| a.to_le_bytes()).collect();
     let launch_at = |a: &[u64]| Launch {
         wave_size: 32,
@@ -272,12 +268,8 @@ fn lds_out_of_bounds_is_trapped_on_both_backends() {
     mem.add("in", host_addrs[0], input.clone()).unwrap();
     mem.add("out", host_addrs[1], vec![0; 128]).unwrap();
     let host = rdna2spv_eval::run(&p, &launch_at(&host_addrs), &mut mem)
-        .expect_err("the evaluator traps")
-        .to_string();
-    assert!(
-        host.contains("store of 4 bytes at 0xfe is outside every allocation (lane 7)"),
-        "{host}"
-    );
+        .map(|_| ())
+        .map_err(|e| e.to_string());
 
     let ctx = open(None).unwrap();
     let prof = profile_of(&ctx, ProfileChoice::Device).unwrap();
@@ -285,7 +277,7 @@ fn lds_out_of_bounds_is_trapped_on_both_backends() {
     bin.upload(0, &input).unwrap();
     let bout = ctx.create_buffer(128).unwrap();
     let a = [bin.device_address(), bout.device_address()];
-    let e = run_program(
+    let device = run_program(
         &ctx,
         &p,
         &launch_at(&a),
@@ -295,11 +287,60 @@ fn lds_out_of_bounds_is_trapped_on_both_backends() {
             allocations: &[(a[0], 128), (a[1], 128)],
         },
     )
-    .expect_err("the checked run traps")
-    .to_string();
+    .map(|_| ())
+    .map_err(|e| e.to_string());
+    (host, device)
+}
+
+/// An LDS access past the workgroup's LDS: the evaluator faults, and the checked device run names the same
+/// wave, pc, lane, kind, size and address (LDS addresses are the same on both: byte offsets from 0).
+#[test]
+fn lds_out_of_bounds_is_trapped_on_both_backends() {
+    // Lane i writes LDS bytes 4i+4..4i+8 of 256; lane 7 is given 250, so it writes 254..258.
+    let mut addrs: [u32; 32] = std::array::from_fn(|i| 4 * i as u32);
+    addrs[7] = 250;
+    let (host, device) = lds_store_at(&addrs);
+    let host = host.expect_err("the evaluator traps");
+    assert!(
+        host.contains("store of 4 bytes at 0xfe is outside every allocation (lane 7)"),
+        "{host}"
+    );
+    let e = device.expect_err("the checked run traps");
     // The evaluator's words, then the device's count of faulting waves.
     assert!(e.starts_with(&host), "host:   {host}\ndevice: {e}");
     assert!(e.ends_with("[1 of 1 waves faulted]"), "{e}");
+}
+
+/// The LDS test at its edge (D248's 32-bit form `a <= lds_bytes - bytes`), the same outcome on both
+/// backends: a store of bytes 252..256 is the last inside 256 bytes, one at 253..257 the first outside;
+/// at `2^32 - 6` the store's 32-bit sum `2^32 - 2` is outside (its 64-bit end would not be), and at
+/// `2^32 - 4` the sum wraps to 0, inside, and the read at `2^32 - 4` is what faults.
+#[test]
+fn the_lds_test_is_exact_at_the_end_of_the_lds() {
+    for (at, inside) in [
+        (248u32, true),
+        (249, false),
+        (u32::MAX - 5, false),
+        (u32::MAX - 3, false),
+    ] {
+        let mut addrs: [u32; 32] = std::array::from_fn(|i| 4 * i as u32);
+        addrs[7] = at;
+        let (host, device) = lds_store_at(&addrs);
+        assert_eq!(host.is_ok(), inside, "address {at}: {host:?}");
+        match (host, device) {
+            (Ok(()), d) => d.expect("the checked run finishes"),
+            (Err(h), d) => {
+                let kind = if at == u32::MAX - 3 {
+                    "LDS load"
+                } else {
+                    "LDS store"
+                };
+                assert!(h.contains(kind), "address {at}: {h}");
+                let d = d.expect_err("the checked run traps");
+                assert!(d.starts_with(&h), "host:   {h}\ndevice: {d}");
+            }
+        }
+    }
 }
 
 /// spmv's plan with `col` as its column indices and its buffers made on `ctx` and bound at their device

@@ -83,11 +83,21 @@ impl Cx<'_> {
                 }
                 // Checked mode: the evaluator's LDS is an allocation of `lds_bytes` at address 0, addressed
                 // with the 32-bit sum (as above); outside it, the access goes to the spare words past the end.
-                let a64 = self.b.u_convert(t.u64, None, a)?;
-                let n = self.c64(bytes as u64);
-                let end = self.b.i_add(t.u64, None, a64, n)?;
-                let limit = self.c64(self.desc.lds_bytes as u64);
-                let ok = self.b.u_less_than_equal(t.bool, None, end, limit)?;
+                // `a + bytes <= lds_bytes` without the 64-bit sum: `a <= lds_bytes - bytes` (D248).
+                let ok = match self.desc.lds_bytes.checked_sub(bytes) {
+                    Some(last) => {
+                        let last = self.c32(last);
+                        self.b.u_less_than_equal(t.bool, None, a, last)?
+                    }
+                    None => self.cfalse(),
+                };
+                // The fault record's address (u64); the flag alone needs none.
+                let records = self.check.as_ref().is_some_and(|c| c.oob.is_none());
+                let a64 = if records {
+                    self.b.u_convert(t.u64, None, a)?
+                } else {
+                    a
+                };
                 self.note_fault(ok, a64, bytes, store, true)?;
                 let spare = self.c32(self.desc.lds_bytes.div_ceil(4));
                 let idx = self.b.select(t.u32, None, ok, idx, spare)?;
