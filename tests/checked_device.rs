@@ -645,7 +645,7 @@ fn off_lanes_addresses_are_not_faults() {
     }
 }
 
-/// L48 (D248): checked mode leaves out the bounds test of an LDS access the lane plan proves inside the
+/// L47 (D248): checked mode leaves out the bounds test of an LDS access the lane plan proves inside the
 /// LDS for every lane that performs it (L8's lane-indexed addresses), and keeps it where a lane passes
 /// the end. Two kernels differing only in the lane stride (words from `llvm-mc-19 -arch=amdgcn
 /// -mcpu=gfx1030 -show-encoding`), 256 bytes of LDS, 32 lanes:

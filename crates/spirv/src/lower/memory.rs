@@ -74,7 +74,7 @@ impl Cx<'_> {
                 let idx = self.b.shift_right_logical(t.u32, None, a, two)?;
                 // An offset that is a multiple of 4 leaves the byte position as the base's.
                 let pos = if offset % 4 == 0 { base } else { a };
-                // L48 (D248): an access the lane plan proves inside the LDS for every lane that
+                // L47 (D248): an access the lane plan proves inside the LDS for every lane that
                 // performs it cannot fault; checked mode tests the others.
                 if self.check.is_none() || self.cur_node.is_some_and(|i| self.lane_lds_within(i)) {
                     self.pos_word = Some(pos);

@@ -716,7 +716,7 @@ impl LdsAddrs {
             .collect()
     }
 
-    /// L48 (D248): whether every lane that performs LDS access `node` stays inside the kernel's
+    /// L47 (D248): whether every lane that performs LDS access `node` stays inside the kernel's
     /// `lds_bytes`: no lane performs it (its lanes known, none), or the dwords it touches are described
     /// and lie in `0..lds_bytes / 4`. Checked mode then needs no bounds test for it: the test could not
     /// fail (the evaluator faults an LDS access exactly when its bytes pass `lds_bytes`).
@@ -997,7 +997,7 @@ mod tests {
         assert_eq!(n, 450);
     }
 
-    /// L48: `within` holds exactly when every lane's dwords lie below `lds_bytes / 4` and none below 0
+    /// L47: `within` holds exactly when every lane's dwords lie below `lds_bytes / 4` and none below 0
     /// (the oracle: each lane's dwords from the access's own formula, against the byte bound); no lane
     /// at all is inside; an undescribed address never is.
     #[test]

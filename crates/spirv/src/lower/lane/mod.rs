@@ -1571,7 +1571,7 @@ impl Cx<'_> {
         })
     }
 
-    /// L48 (D248): whether LDS access `node` is proven inside the kernel's LDS for every lane that
+    /// L47 (D248): whether LDS access `node` is proven inside the kernel's LDS for every lane that
     /// performs it ([`ldsaddr::LdsAddrs::within`]): checked mode leaves out its bounds test.
     pub(crate) fn lane_lds_within(&self, node: usize) -> bool {
         self.lm
