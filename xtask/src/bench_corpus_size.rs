@@ -161,11 +161,15 @@ pub fn probe_main(args: &[String]) -> Result<()> {
         lower: opts,
         allocations: &allocations,
     };
-    // `RDNA2SPV_PROBE_DUMP=FILE`: the module the cold run compiles, for ablations (`spirv-dis`, D245).
+    // `RDNA2SPV_PROBE_DUMP=FILE`: the module the cold run compiles, for ablations (`spirv-dis`, D245);
+    // with `RDNA2SPV_PROBE_DUMP_ONLY=1` the probe stops there (no compile, no dispatch).
     if let Ok(path) = std::env::var("RDNA2SPV_PROBE_DUMP") {
         let words = rdna2spv_vulkan::lower_for_run(&ctx, &program, &launch, &profile, &run_opts)?;
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         std::fs::write(&path, bytes).with_context(|| format!("writing {path}"))?;
+        if std::env::var_os("RDNA2SPV_PROBE_DUMP_ONLY").is_some() {
+            return Ok(());
+        }
     }
     let run = || rdna2spv_vulkan::run_program(&ctx, &program, &launch, &profile, &run_opts);
     let outcome_of = |r: &Result<rdna2spv_vulkan::RunReport, rdna2spv_vulkan::RunError>| match r {
