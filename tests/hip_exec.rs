@@ -206,14 +206,20 @@ fn a_fault_in_a_module_from_the_disk_cache_names_its_instruction() {
             "run {run}: {err}"
         );
     }
-    let spv = std::fs::read_dir(cache.join("rdna2spv/hip"))
+    let spv: Vec<PathBuf> = std::fs::read_dir(cache.join("rdna2spv/hip"))
         .unwrap()
-        .filter(|e| {
-            e.as_ref()
-                .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "spv"))
-        })
-        .count();
-    assert_eq!(spv, 1);
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "spv"))
+        .collect();
+    assert_eq!(spv.len(), 1);
+    // D249: the checked module is the lane mapping's, as `run` takes it (it names its per-lane flag
+    // words in an `OpModuleProcessed` string; the wave mapping writes none).
+    let bytes = std::fs::read(&spv[0]).unwrap();
+    let mark = rdna2spv_spirv::lower::FLAG_SLOTS_MARK.as_bytes();
+    assert!(
+        bytes.windows(mark.len()).any(|w| w == mark),
+        "the checked module is not a lane module"
+    );
     let _ = std::fs::remove_dir_all(&cache);
 }
 

@@ -156,7 +156,16 @@ pub fn probe_main(args: &[String]) -> Result<()> {
         check_flag_only: true,
         ..LowerOptions::default()
     };
-    let allocations = [(addr, kernarg_bytes)];
+    // `RDNA2SPV_PROBE_ALLOCATIONS=N`: N registered allocations, as a HIP program's checked launch
+    // registers every live one (the kernarg segment and N − 1 ranges of 1 MiB nothing points into), to
+    // measure how the checked module grows with them.
+    let extra = std::env::var("RDNA2SPV_PROBE_ALLOCATIONS")
+        .ok()
+        .and_then(|n| n.parse::<u64>().ok())
+        .map_or(0, |n| n.saturating_sub(1));
+    let allocations: Vec<(u64, u64)> = std::iter::once((addr, kernarg_bytes))
+        .chain((0..extra).map(|i| ((1 << 44) + (i << 24), 1 << 20)))
+        .collect();
     let run_opts = rdna2spv_vulkan::RunOptions {
         lower: opts,
         allocations: &allocations,

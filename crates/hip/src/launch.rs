@@ -256,15 +256,18 @@ pub fn launch(
                                 lift(m)?;
                                 let program = m.entry(name)?.program.as_ref().expect("lifted");
                                 let profile = &ready.vulkan.as_ref().expect("a Vulkan backend").1;
-                                // Checked modules run in the wave mapping (as `run --checked`).
-                                opts.mapping = if allocations.is_empty() {
-                                    rdna2spv_spirv::lower::choose_mapping(
-                                        program, &layout, profile, &opts,
-                                    )
-                                    .mapping()
-                                } else {
-                                    rdna2spv_spirv::lower::Mapping::Wave
+                                // The mapping `run` takes, checked or not (D158, D249): the lane
+                                // mapping where its checked lowering accepts the kernel.
+                                let choice = LowerOptions {
+                                    checked: (!allocations.is_empty())
+                                        .then(|| u16::try_from(allocations.len()).ok())
+                                        .flatten(),
+                                    ..opts.clone()
                                 };
+                                opts.mapping = rdna2spv_spirv::lower::choose_mapping(
+                                    program, &layout, profile, &choice,
+                                )
+                                .mapping();
                                 let w = rdna2spv_vulkan::lower_for_run(
                                     ctx,
                                     program,
