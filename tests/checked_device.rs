@@ -200,6 +200,49 @@ fn a_store_fault_is_named_as_a_store() {
     }
 }
 
+/// A wave32 gfx1030 program from its instruction words.
+fn program_of(name: &str, words: &[u32]) -> rdna2spv_ir::Program {
+    use rdna2spv_ir::lift::{lift, LiftOptions};
+    let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    lift(
+        name,
+        &code,
+        LiftOptions {
+            target: rdna2spv_isa::Target::Gfx1030,
+            wave_size: 32,
+            private_segment_buffer: None,
+        },
+    )
+    .unwrap()
+}
+
+/// One workgroup of 32 work-items (one wave) with 256 bytes of LDS, buffer address `a[i]` in s[2i:2i+1].
+fn launch_wave32(a: &[u64]) -> rdna2spv_eval::Launch {
+    rdna2spv_eval::Launch {
+        wave_size: 32,
+        grid: [32, 1, 1],
+        workgroup: [32, 1, 1],
+        sgprs: a
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &x)| {
+                [
+                    (2 * i as u16, rdna2spv_eval::SgprInit::Const(x as u32)),
+                    (
+                        2 * i as u16 + 1,
+                        rdna2spv_eval::SgprInit::Const((x >> 32) as u32),
+                    ),
+                ]
+            })
+            .collect(),
+        workitem_id_vgprs: 1,
+        lds_bytes: 256,
+        scratch_bytes: 0,
+        max_steps_per_wave: 10_000,
+        code_base: None,
+    }
+}
+
 /// LDS accesses at addresses read from memory (L8 cannot describe them: checked mode tests them), on the
 /// evaluator and as a checked device run with fault records; both outcomes, the errors as text.
 ///
@@ -215,9 +258,7 @@ fn a_store_fault_is_named_as_a_store() {
 ///   s_endpgm                                    ; [0x00,0x00,0x81,0xbf]
 /// Lane i's LDS address is `addrs[i]`: it stores at `addrs[i] + 4` and reads at `addrs[i]`.
 fn lds_store_at(addrs: &[u32; 32]) -> (Result<(), String>, Result<(), String>) {
-    use rdna2spv_eval::{Launch, Memory, SgprInit};
-    use rdna2spv_ir::lift::{lift, LiftOptions};
-    use rdna2spv_isa::Target;
+    use rdna2spv_eval::Memory;
     let words: [u32; 15] = [
         0x3404_0082,
         0xdc30_8000,
@@ -235,34 +276,9 @@ fn lds_store_at(addrs: &[u32; 32]) -> (Result<(), String>, Result<(), String>) {
         0,
         0,
     ];
-    let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let p = lift(
-        "lds_oob",
-        &code,
-        LiftOptions {
-            target: Target::Gfx1030,
-            wave_size: 32,
-            private_segment_buffer: None,
-        },
-    )
-    .unwrap();
+    let p = program_of("lds_oob", &words);
     let input: Vec<u8> = addrs.iter().flat_map(|a| a.to_le_bytes()).collect();
-    let launch_at = |a: &[u64]| Launch {
-        wave_size: 32,
-        grid: [32, 1, 1],
-        workgroup: [32, 1, 1],
-        sgprs: vec![
-            (0, SgprInit::Const(a[0] as u32)),
-            (1, SgprInit::Const((a[0] >> 32) as u32)),
-            (2, SgprInit::Const(a[1] as u32)),
-            (3, SgprInit::Const((a[1] >> 32) as u32)),
-        ],
-        workitem_id_vgprs: 1,
-        lds_bytes: 256,
-        scratch_bytes: 0,
-        max_steps_per_wave: 10_000,
-        code_base: None,
-    };
+    let launch_at = launch_wave32;
     let host_addrs = [0x1_0000_0000u64, 0x1_0001_0000];
     let mut mem = Memory::default();
     mem.add("in", host_addrs[0], input.clone()).unwrap();
@@ -663,9 +679,7 @@ fn off_lanes_addresses_are_not_faults() {
 /// tests stay and the device run names the evaluator's fault.
 #[test]
 fn lds_accesses_proven_inside_are_not_tested() {
-    use rdna2spv_eval::{Launch, Memory, SgprInit};
-    use rdna2spv_ir::lift::{lift, LiftOptions};
-    use rdna2spv_isa::Target;
+    use rdna2spv_eval::Memory;
     // The LDS bounds test: `OpULessThanEqual` of the access's end and the LDS size.
     fn ule(words: &[u32]) -> usize {
         let mut n = 0;
@@ -695,32 +709,9 @@ fn lds_accesses_proven_inside_are_not_tested() {
             0,
             0,
         ];
-        let code: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let p = lift(
-            "lds_within",
-            &code,
-            LiftOptions {
-                target: Target::Gfx1030,
-                wave_size: 32,
-                private_segment_buffer: None,
-            },
-        )
-        .unwrap();
+        let p = program_of("lds_within", &words);
         let out_bytes = 32u64 << shift;
-        let launch_at = |a: u64| Launch {
-            wave_size: 32,
-            grid: [32, 1, 1],
-            workgroup: [32, 1, 1],
-            sgprs: vec![
-                (0, SgprInit::Const(a as u32)),
-                (1, SgprInit::Const((a >> 32) as u32)),
-            ],
-            workitem_id_vgprs: 1,
-            lds_bytes: 256,
-            scratch_bytes: 0,
-            max_steps_per_wave: 10_000,
-            code_base: None,
-        };
+        let launch_at = |a: u64| launch_wave32(&[a]);
         let host_addr = 0x1_0000_0000u64;
         let mut mem = Memory::default();
         mem.add("out", host_addr, vec![0; out_bytes as usize])

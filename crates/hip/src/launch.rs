@@ -262,7 +262,7 @@ pub fn launch(
                                     checked: (!allocations.is_empty())
                                         .then(|| u16::try_from(allocations.len()).ok())
                                         .flatten(),
-                                    ..opts.clone()
+                                    ..opts
                                 };
                                 opts.mapping = rdna2spv_spirv::lower::choose_mapping(
                                     program, &layout, profile, &choice,
