@@ -7,10 +7,12 @@
 
 #[path = "support/rocm_deb.rs"]
 mod rocm_deb;
-use rocm_deb::{check, exec, fails_without_our_runtime, Library};
+use rocm_deb::{check, exec, exec_with, fails_without_our_runtime, Library};
 
 /// Everything on the host evaluator; the sparse-vector kernels on lavapipe and the host, compared launch by
-/// launch; and the same program without our runtime failing (ROCm's runtime finds no device).
+/// launch, unchecked and checked (D249: checked launches in the lane mapping, every global and LDS access
+/// validated against the live allocations); and the same program without our runtime failing (ROCm's
+/// runtime finds no device).
 #[test]
 fn rocsparse_runs_unmodified() {
     let lib = Library::unpack("rocsparse", "librocsparse0");
@@ -19,6 +21,16 @@ fn rocsparse_runs_unmodified() {
         &exec(&lib, "both", "rocsparse", &["vector"]),
         "rocsparse",
         "both, vector",
+    );
+    check(
+        &exec_with(
+            &lib,
+            &["--backend", "both", "--checked"],
+            "rocsparse",
+            &["vector"],
+        ),
+        "rocsparse",
+        "both, checked, vector",
     );
     fails_without_our_runtime(&lib, "rocsparse", &["vector"]);
 }

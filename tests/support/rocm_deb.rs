@@ -62,8 +62,15 @@ pub fn program(name: &str) -> PathBuf {
 /// `rdna2spv exec --log --backend BACKEND -- PROGRAM ARGS` with the library on the path (stderr has one
 /// line per launch: kernel, grid, block, backend).
 pub fn exec(lib: &Library, backend: &str, name: &str, args: &[&str]) -> Output {
+    exec_with(lib, &["--backend", backend], name, args)
+}
+
+/// `rdna2spv exec --log FLAGS -- PROGRAM ARGS` with the library on the path.
+pub fn exec_with(lib: &Library, flags: &[&str], name: &str, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
-        .args(["exec", "--log", "--backend", backend, "--"])
+        .args(["exec", "--log"])
+        .args(flags)
+        .arg("--")
         .arg(program(name))
         .args(args)
         .env("LD_LIBRARY_PATH", lib.dir())
