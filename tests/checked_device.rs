@@ -278,12 +278,11 @@ fn lds_store_at(addrs: &[u32; 32]) -> (Result<(), String>, Result<(), String>) {
     ];
     let p = program_of("lds_oob", &words);
     let input: Vec<u8> = addrs.iter().flat_map(|a| a.to_le_bytes()).collect();
-    let launch_at = launch_wave32;
     let host_addrs = [0x1_0000_0000u64, 0x1_0001_0000];
     let mut mem = Memory::default();
     mem.add("in", host_addrs[0], input.clone()).unwrap();
     mem.add("out", host_addrs[1], vec![0; 128]).unwrap();
-    let host = rdna2spv_eval::run(&p, &launch_at(&host_addrs), &mut mem)
+    let host = rdna2spv_eval::run(&p, &launch_wave32(&host_addrs), &mut mem)
         .map(|_| ())
         .map_err(|e| e.to_string());
 
@@ -296,7 +295,7 @@ fn lds_store_at(addrs: &[u32; 32]) -> (Result<(), String>, Result<(), String>) {
     let device = run_program(
         &ctx,
         &p,
-        &launch_at(&a),
+        &launch_wave32(&a),
         &prof,
         &RunOptions {
             lower: LowerOptions::default(),
