@@ -604,6 +604,7 @@ pub fn section(opts: &Opts) -> Result<Section> {
         as_gb,
         timeout_s,
         &cache_path,
+        measured,
     ))
 }
 
@@ -769,6 +770,7 @@ fn render(
     as_gb: u64,
     timeout_s: u64,
     cache: &Path,
+    fresh: u64,
 ) -> Section {
     let k_of = |v: &Value| {
         (v["words"].as_f64().unwrap_or(f64::NAN) - 3000.0)
@@ -833,8 +835,12 @@ fn render(
          dispatch's user + system time (all threads) less the second's, which is the lowering and the run \
          alone (on zero arguments most waves stop at their first global access, but some kernels run for \
          seconds); where the compile did not finish, the whole child's CPU. Peak = the child's `ru_maxrss`, \
-         limits {as_gb} GB address space and {timeout_s} s. Resumable cache: `{}`.\n\n",
-        cache.file_name().map(|f| f.to_string_lossy()).unwrap_or_default()
+         limits {as_gb} GB address space and {timeout_s} s. Resumable cache: `{}`: this run measured {fresh} of \
+         the {} kernels (those whose checked module is not in it); the other rows' compile columns are from the \
+         runs that measured them, and this machine's CPU times drift by tens of percent within an hour \
+         (docs/performance.md, session 41), so compare compile times between rows of one run.\n\n",
+        cache.file_name().map(|f| f.to_string_lossy()).unwrap_or_default(),
+        rows.len()
     ));
     md.push_str(
         "| set | kernels (measured) | k median | k worst | words/insn median | words median | words max | compile CPU s median | worst | peak MB median | worst | > 10 s | > 2 GB | no compile (limit) |\n\
