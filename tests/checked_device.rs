@@ -200,6 +200,18 @@ fn a_store_fault_is_named_as_a_store() {
     }
 }
 
+/// How many instructions of opcode `op` a SPIR-V module's words hold (walked instruction by instruction
+/// from the header's end).
+fn count_op(words: &[u32], op: u32) -> usize {
+    let (mut n, mut at) = (0, 5);
+    while at < words.len() {
+        let len = (words[at] >> 16) as usize;
+        n += usize::from(words[at] & 0xffff == op);
+        at += len.max(1);
+    }
+    n
+}
+
 /// A wave32 gfx1030 program from its instruction words.
 fn program_of(name: &str, words: &[u32]) -> rdna2spv_ir::Program {
     use rdna2spv_ir::lift::{lift, LiftOptions};
@@ -580,16 +592,7 @@ fn an_access_outside_its_pairs_allocation_goes_to_the_module_with_records() {
 /// outside the loop (row_ptr, y) keep the full test (narrowing pays only in loops).
 #[test]
 fn spmv_loop_loads_are_tested_against_one_allocation() {
-    fn ult(words: &[u32]) -> usize {
-        let mut n = 0;
-        let mut at = 5;
-        while at < words.len() {
-            let (len, op) = ((words[at] >> 16) as usize, words[at] & 0xffff);
-            n += (op == 176) as usize; // OpULessThan
-            at += len.max(1);
-        }
-        n
-    }
+    let ult = |words: &[u32]| count_op(words, 176); // OpULessThan
     let m = Manifest::load(&fixture("fixtures/run/spmv.toml")).unwrap();
     let plan = Plan::new(&m).unwrap();
     assert_eq!(
@@ -679,17 +682,8 @@ fn off_lanes_addresses_are_not_faults() {
 #[test]
 fn lds_accesses_proven_inside_are_not_tested() {
     use rdna2spv_eval::Memory;
-    // The LDS bounds test: `OpULessThanEqual` of the access's end and the LDS size.
-    fn ule(words: &[u32]) -> usize {
-        let mut n = 0;
-        let mut at = 5;
-        while at < words.len() {
-            let (len, op) = ((words[at] >> 16) as usize, words[at] & 0xffff);
-            n += (op == 178) as usize; // OpULessThanEqual
-            at += len.max(1);
-        }
-        n
-    }
+    // The LDS bounds test: `OpULessThanEqual` of the 32-bit address and `lds_bytes - bytes` (D248).
+    let ule = |words: &[u32]| count_op(words, 178);
     let ctx = open(None).unwrap();
     let prof = profile_of(&ctx, ProfileChoice::Device).unwrap();
     for shift in [2u32, 6] {

@@ -259,9 +259,9 @@ pub fn launch(
                                 // The mapping `run` takes, checked or not (D158, D249): the lane
                                 // mapping where its checked lowering accepts the kernel.
                                 let choice = LowerOptions {
-                                    checked: (!allocations.is_empty())
-                                        .then(|| u16::try_from(allocations.len()).ok())
-                                        .flatten(),
+                                    checked: u16::try_from(allocations.len())
+                                        .ok()
+                                        .filter(|&n| n > 0),
                                     ..opts
                                 };
                                 opts.mapping = rdna2spv_spirv::lower::choose_mapping(
