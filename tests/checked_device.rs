@@ -767,3 +767,208 @@ fn lds_accesses_proven_inside_are_not_tested() {
         }
     }
 }
+
+/// The kernel of the many-allocation tests: lane i loads the u64 address at `in[8i]` (s[0:1]), loads
+/// `bytes` (1, 4, 8 or 16) from it and stores them at `out[16i]` (s[2:3]). Its address comes from memory,
+/// so no narrowing (D189) applies: every access is tested against every allocation. Words from
+/// `llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 -show-encoding`:
+///   v_lshlrev_b32_e32 v2, 3, v0                 ; [0x83,0x00,0x04,0x34]
+///   global_load_dwordx2 v[4:5], v2, s[0:1]      ; [0x00,0x80,0x34,0xdc,0x02,0x00,0x00,0x04]
+///   s_waitcnt vmcnt(0)                          ; [0x70,0x3f,0x8c,0xbf]
+///   global_load_{ubyte,dword,dwordx2,dwordx4} v6.., v[4:5], off
+///                                   ; [0x00,0x80,0x{20,30,34,38},0xdc,0x04,0x00,0x7d,0x06]
+///   s_waitcnt vmcnt(0)                          ; [0x70,0x3f,0x8c,0xbf]
+///   v_lshlrev_b32_e32 v3, 4, v0                 ; [0x84,0x00,0x06,0x34]
+///   global_store_{dword,dword,dwordx2,dwordx4} v3, v6.., s[2:3]
+///                                   ; [0x00,0x80,0x{70,70,74,78},0xdc,0x03,0x06,0x02,0x00]
+///   s_endpgm                                    ; [0x00,0x00,0x81,0xbf]
+fn load_through_pointers(bytes: u32) -> rdna2spv_ir::Program {
+    let (load, store) = match bytes {
+        1 => (0xdc20_8000, 0xdc70_8000),
+        4 => (0xdc30_8000, 0xdc70_8000),
+        8 => (0xdc34_8000, 0xdc74_8000),
+        16 => (0xdc38_8000, 0xdc78_8000),
+        _ => unreachable!("a width the kernel has"),
+    };
+    let words: [u32; 15] = [
+        0x3404_0083,
+        0xdc34_8000,
+        0x0400_0002,
+        0xbf8c_3f70,
+        load,
+        0x067d_0004,
+        0xbf8c_3f70,
+        0x3406_0084,
+        store,
+        0x0002_0603,
+        0xbf81_0000,
+        0,
+        0,
+        0,
+        0,
+    ];
+    program_of(&format!("load_through_pointers_{bytes}"), &words)
+}
+
+/// Registered sizes of the many-allocation tests' allocations: twelve, with the pointer and output buffers
+/// fourteen (a HIP program's checked launch registers every live allocation: rocSPARSE's programs hold
+/// 7–29). Sizes below an access's width (1, 2, 4, 7, 8, 12) test the bounds that are 0 and the first
+/// that is not.
+const TABLE_SIZES: [u64; 12] = [64, 4, 2, 100, 16, 1, 48, 7, 256, 33, 8, 12];
+
+/// Runs [`load_through_pointers`] with lane i's address `addr(bases)[i]` (`bases`: the allocations'
+/// device addresses, in [`TABLE_SIZES`]' order) on the evaluator and as a checked device run with
+/// `options`, every allocation at the same address on both; each outcome: the output bytes, or the
+/// error as text.
+type Outcome = Result<Vec<u8>, String>;
+fn through_pointers(
+    bytes: u32,
+    addr: impl Fn(&[u64]) -> [u64; 32],
+    lower: LowerOptions,
+) -> (Outcome, Outcome) {
+    use rdna2spv_eval::Memory;
+    let ctx = open(None).unwrap();
+    let prof = profile_of(&ctx, ProfileChoice::Device).unwrap();
+    let p = load_through_pointers(bytes);
+    // Each buffer 16 bytes longer than registered: what lies past a registered end is real memory.
+    let data: Vec<Vec<u8>> = TABLE_SIZES
+        .iter()
+        .enumerate()
+        .map(|(k, &n)| (0..n).map(|j| (k as u8 + 1) * 16 + j as u8).collect())
+        .collect();
+    let mut bufs: Vec<_> = data
+        .iter()
+        .map(|d| ctx.create_buffer(d.len() as u64 + 16).unwrap())
+        .collect();
+    for (b, d) in bufs.iter_mut().zip(&data) {
+        b.upload(0, d).unwrap();
+    }
+    let bases: Vec<u64> = bufs.iter().map(|b| b.device_address()).collect();
+    let lanes = addr(&bases);
+    let input: Vec<u8> = lanes.iter().flat_map(|a| a.to_le_bytes()).collect();
+    let mut bin = ctx.create_buffer(256).unwrap();
+    bin.upload(0, &input).unwrap();
+    let bout = ctx.create_buffer(512).unwrap();
+    let io = [bin.device_address(), bout.device_address()];
+
+    let mut mem = Memory::default();
+    mem.add("in", io[0], input).unwrap();
+    mem.add("out", io[1], vec![0; 512]).unwrap();
+    for (k, d) in data.iter().enumerate() {
+        mem.add(&format!("a{k}"), bases[k], d.clone()).unwrap();
+    }
+    let host = rdna2spv_eval::run(&p, &launch_wave32(&io), &mut mem)
+        .map(|_| mem.allocation("out").unwrap().data.clone())
+        .map_err(|e| e.to_string());
+
+    // Registered in an order that is not the addresses'.
+    let mut allocations: Vec<(u64, u64)> = bases.iter().copied().zip(TABLE_SIZES).rev().collect();
+    allocations.extend([(io[0], 256), (io[1], 512)]);
+    let device = run_program(
+        &ctx,
+        &p,
+        &launch_wave32(&io),
+        &prof,
+        &RunOptions {
+            lower,
+            allocations: &allocations,
+        },
+    )
+    .map(|_| bout.download_all().unwrap())
+    .map_err(|e| e.to_string());
+    (host, device)
+}
+
+/// Every lane inside: each allocation's first and last `bytes` (where it holds them; the last dword-aligned
+/// ones for wider accesses, which the device needs aligned), the rest at the largest allocation's start.
+fn inside_lanes(bytes: u32) -> impl Fn(&[u64]) -> [u64; 32] {
+    move |bases: &[u64]| {
+        let mut v: Vec<u64> = TABLE_SIZES
+            .iter()
+            .zip(bases)
+            .filter(|(&n, _)| n >= bytes as u64)
+            .flat_map(|(&n, &b)| [b, b + ((n - bytes as u64) & !(bytes.min(4) as u64 - 1))])
+            .collect();
+        v.resize(32, bases[8]);
+        v.try_into().unwrap()
+    }
+}
+
+/// Fourteen allocations, an access through a pointer read from memory: accesses at every allocation's
+/// first and last bytes pass, on both mappings, with and without fault records, for each width with a
+/// bound computed at entry (1, 4, 8) and one without (16, at the access): the device's outputs equal the
+/// evaluator's.
+#[test]
+fn accesses_inside_any_of_many_allocations_pass() {
+    for bytes in [1u32, 4, 8, 16] {
+        for mapping in [Mapping::Wave, Mapping::Lane] {
+            for flag_only in [true, false] {
+                let lower = LowerOptions {
+                    mapping,
+                    check_flag_only: flag_only,
+                    ..LowerOptions::default()
+                };
+                let (host, device) = through_pointers(bytes, inside_lanes(bytes), lower);
+                let host = host.expect("the evaluator finishes");
+                let device = device.unwrap_or_else(|e| {
+                    panic!("{bytes} bytes, {mapping:?}, flag only {flag_only}: {e}")
+                });
+                assert_eq!(
+                    device, host,
+                    "{bytes} bytes, {mapping:?}, flag only {flag_only}"
+                );
+                assert_ne!(host, vec![0; 512], "the lanes read something");
+            }
+        }
+    }
+}
+
+/// Fourteen allocations, faults where the evaluator's: one lane (7) of 32 reads 4 bytes at an address
+/// inside none — straddling the end of the highest allocation, just below the lowest, at the end of an
+/// allocation, at the start of one smaller than the access, at 0 and at 2^64 − 4 (whose `a - base`
+/// wraps for no allocation) — and the checked run names the same lane, pc, kind, size and address as
+/// the evaluator; the module without records flags it.
+#[test]
+fn accesses_outside_many_allocations_fault_as_on_the_host() {
+    type Pick = fn(&[u64]) -> u64;
+    let cases: [(&str, Pick); 6] = [
+        ("straddling the highest end", |b| {
+            let k = (0..b.len()).max_by_key(|&k| b[k]).unwrap();
+            b[k] + TABLE_SIZES[k] - 3
+        }),
+        ("below the lowest base", |b| b.iter().min().unwrap() - 4),
+        ("at an end", |b| b[3] + TABLE_SIZES[3]),
+        ("inside an allocation of 2 bytes", |b| b[2]),
+        ("at 0", |_| 0),
+        ("at 2^64 - 4", |_| u64::MAX - 3),
+    ];
+    for (what, pick) in cases {
+        let lanes = |b: &[u64]| {
+            let mut v = inside_lanes(4)(b);
+            v[7] = pick(b);
+            v
+        };
+        for mapping in [Mapping::Wave, Mapping::Lane] {
+            let lower = |flag_only| LowerOptions {
+                mapping,
+                check_flag_only: flag_only,
+                ..LowerOptions::default()
+            };
+            let (host, device) = through_pointers(4, lanes, lower(false));
+            let host = host.expect_err("the evaluator traps");
+            assert!(host.contains("(lane 7)"), "{what}: {host}");
+            let e = device.expect_err("the checked run traps");
+            assert!(
+                e.starts_with(&host),
+                "{what}, {mapping:?}\nhost:   {host}\ndevice: {e}"
+            );
+            let (_, flagged) = through_pointers(4, lanes, lower(true));
+            let flagged = flagged.expect_err("the flag-only run flags it");
+            assert!(
+                flagged.contains("outside every allocation")
+                    && flagged.contains("no fault records"),
+                "{what}, {mapping:?}: {flagged}"
+            );
+        }
+    }
+}

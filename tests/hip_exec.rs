@@ -25,6 +25,7 @@ fn cases() -> Vec<(&'static str, Vec<PathBuf>)> {
         "streams",
         "pitched",
         "threads",
+        "pointers",
     ]
     .iter()
     .map(|p| (*p, Vec::new()))
@@ -56,8 +57,12 @@ fn exec(backend: &str, extra: &[&str], program: &str, args: &[PathBuf]) -> Outpu
 }
 
 fn check_pass(backend: &str) {
+    check_pass_with(backend, &[]);
+}
+
+fn check_pass_with(backend: &str, extra: &[&str]) {
     for (p, args) in cases() {
-        let r = exec(backend, &[], p, &args);
+        let r = exec(backend, extra, p, &args);
         let out = String::from_utf8_lossy(&r.stdout);
         let err = String::from_utf8_lossy(&r.stderr);
         assert_eq!(
@@ -81,6 +86,14 @@ fn programs_pass_on_the_host_evaluator() {
 #[test]
 fn programs_pass_on_the_device_and_agree_with_the_host() {
     check_pass("both");
+}
+
+/// Checked (D158, D250): each launch's first run tests the allocations its launch points into (kernarg
+/// words, the dispatch packet, the code object's image: structarg's `__constant__` table, symbols'
+/// globals), and pointers' row table reaches further; compared with the host bit for bit.
+#[test]
+fn programs_pass_checked_on_the_device_and_agree_with_the_host() {
+    check_pass_with("both", &["--checked"]);
 }
 
 /// The device alone (the default backend): memory is Vulkan buffers at their device addresses.
@@ -180,6 +193,71 @@ fn a_faulting_kernel_stops_the_program() {
         assert!(err.contains("global_store_dword"), "{backend}: {err}");
         assert!(!out.contains("reached the end"), "{backend}: {out}");
     }
+}
+
+/// D250: a checked launch's first run tests only the allocations its launch points into, keeping no fault
+/// records. fixtures/hip_programs/pointers reads its rows through a table of pointers in device memory:
+/// the first launch flags an access outside those allocations, gets its rows' bytes back and runs again
+/// against every allocation (with records); the second launch of the kernel goes straight there. `scale`
+/// is launched twice with one more allocation between: its module is the same (cached). With `oob`, a
+/// row read past its end through the table is named as the host evaluator names it.
+#[test]
+fn a_checked_launch_that_reaches_past_its_arguments_runs_again_against_every_allocation() {
+    for backend in ["vulkan", "both"] {
+        let r = exec(backend, &["--checked", "--log"], "pointers", &[]);
+        let out = String::from_utf8_lossy(&r.stdout);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(0), "{backend}: {out}\n{err}");
+        assert!(out.contains("pointers: PASS"), "{backend}: {out}");
+        let launch = |n: u32| {
+            err.lines()
+                .find(|l| l.starts_with(&format!("rdna2spv: launch {n}: ")))
+                .unwrap_or_else(|| panic!("{backend}: no log line for launch {n}: {err}"))
+        };
+        assert!(
+            launch(1).contains("ran again against all"),
+            "{backend}: {}",
+            launch(1)
+        );
+        for n in 2..=4 {
+            assert!(!launch(n).contains("ran again"), "{backend}: {}", launch(n));
+        }
+        assert!(
+            launch(3).contains("module lowered"),
+            "{backend}: {}",
+            launch(3)
+        );
+        assert!(
+            launch(4).contains("module cached"),
+            "{backend}: one more allocation, the same module: {}",
+            launch(4)
+        );
+    }
+    let fault = |backend: &str, extra: &[&str]| {
+        let r = exec(backend, extra, "pointers", &[PathBuf::from("oob")]);
+        let err = String::from_utf8_lossy(&r.stderr).to_string();
+        assert_eq!(r.status.code(), Some(2), "{backend}: {err}");
+        // Everything but the address (each backend places memory where it does) and the device's count
+        // of faulting waves.
+        let at = err.find(" at 0x").expect("an address");
+        let rest = &err[at + 6..];
+        let end = rest.find(|c: char| !c.is_ascii_hexdigit()).unwrap();
+        let tail = rest[end..]
+            .split(" [")
+            .next()
+            .unwrap()
+            .trim_end()
+            .to_string();
+        let head = err[..at].split(": on the ").nth(1).unwrap().to_string();
+        let head = head.split_once(": ").unwrap().1.to_string();
+        (head, tail)
+    };
+    let host = fault("host", &[]);
+    assert!(
+        host.0.contains("global_load_dword") && host.1.contains("(lane 11)"),
+        "{host:?}"
+    );
+    assert_eq!(fault("vulkan", &["--checked"]), host);
 }
 
 /// A module taken from the disk cache runs without its kernel lifted (D160); when it faults, the kernel is

@@ -19,7 +19,9 @@ pub struct Args {
     log: bool,
     /// Checked device launches: every global access is validated against the live allocations (the
     /// module, kernarg segment, dispatch packet and every hipMalloc); an access outside them stops the
-    /// program with the host evaluator's report (exit 2) instead of corrupting memory. Slower.
+    /// program with the host evaluator's report (exit 2) instead of corrupting memory. Slower. Each launch
+    /// first runs against the allocations it points into (its arguments, kernarg segment, packet and code
+    /// object) and, where it reaches further, again against all of them (`--log` says so; D250).
     #[arg(long)]
     checked: bool,
     /// The program and its arguments (after `--`).

@@ -488,6 +488,7 @@ pub const HIP_PROGRAMS: &[&str] = &[
     "module",
     "unsupported",
     "launches",
+    "pointers",
 ];
 
 /// hipcc programs also built at -O0 (D160): `hipcc --offload-arch=gfx1030 -O0 STEM.hip -o STEM_O0`; the runtime

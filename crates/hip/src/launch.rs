@@ -8,7 +8,7 @@ use crate::config::Backend;
 use crate::error::{code, fail, Failure, Result};
 use crate::memory::Kind;
 use crate::module::Module;
-use crate::runtime::Runtime;
+use crate::runtime::{Ready, Runtime};
 use rdna2spv::dispatch::{
     dispatch_packet, fill_hidden_args, initial_sgprs, kernarg_bytes, launch_for, launch_segments,
     AQL_PACKET_BYTES,
@@ -190,6 +190,8 @@ pub fn launch(
     let mut pipeline = "";
     // The dispatch's own time on the device (recording to fence), for the log.
     let mut device = None;
+    // The checked launch's second run, against this many allocations (D250).
+    let mut again = None;
     let result = (|| -> Result<()> {
         match backend {
             Backend::Host => {
@@ -204,114 +206,107 @@ pub fn launch(
                 };
                 let ctx: &'static rdna2spv_vulkan::Context =
                     ready.vulkan.as_ref().expect("a Vulkan backend").0;
-                let allocations = if ready.config.checked {
+                let all = if ready.config.checked {
                     ready.mem.ranges()
                 } else {
                     Vec::new()
                 };
-                let key = (grid, block, launch.lds_bytes, allocations.len());
+                // Checked (D250): the first run tests the accesses against the allocations the launch
+                // reaches from its own memory (kernarg words, the dispatch packet, the code object's
+                // image) and keeps no fault records (D184), so its module depends on the kernel alone,
+                // not on how many allocations the program holds; it can only write inside those, whose
+                // bytes are kept to run again with every allocation and records where it flags an
+                // access. A kernel that reached further once goes straight to that module.
+                let reached = if ready.config.checked && !m.entry(name)?.reaches_further {
+                    let roots = [
+                        Some(kernarg_address),
+                        needs_packet.then_some(packet_address),
+                        image_base,
+                    ];
+                    reached_allocations(&all, &kernarg, roots.into_iter().flatten())
+                } else {
+                    Vec::new()
+                };
+                let first_allocations = if reached.is_empty() { &all } else { &reached };
+                let kept = if reached.is_empty() {
+                    Vec::new()
+                } else {
+                    reached
+                        .iter()
+                        .map(|&(base, size)| Ok((base, ready.mem.read(base, size)?)))
+                        .collect::<Result<Vec<_>>>()?
+                };
                 let layout = rdna2spv_vulkan::kernel_layout(&launch);
-                let mut opts = LowerOptions {
+                let opts = LowerOptions {
                     segments: launch_segments(&kernel),
+                    check_flag_only: !reached.is_empty(),
                     ..LowerOptions::default()
                 };
-                // Everything the mapping choice and the lowering read: the program through what it is
-                // a function of (the loaded bytes' digest and the kernel's name; the runtime's build is
-                // in the cache's identity), the layout with its address words cleared (as
-                // device::ModuleKey clears them: they are read at run time), grid, device, options.
-                let disk_key = ready.disk.as_ref().map(|_| {
-                    let mut l = layout.clone();
-                    for (_, v) in &mut l.sgprs {
-                        if let rdna2spv_spirv::lower::SgprInit::Const(c) = v {
-                            *c = 0;
-                        }
-                    }
-                    l.code_base = l.code_base.map(|_| 0);
-                    let profile = &ready.vulkan.as_ref().expect("a Vulkan backend").1;
-                    format!(
-                        "device {} {:?}\nprofile {profile:?}\nopts {opts:?}\ngrid {grid:?}\nchecked {}\nlayout {l:?}\ncode {} kernel {name}",
-                        ctx.info().name,
-                        ctx.info().max_workgroup_count,
-                        allocations.len(),
-                        m.digest,
-                    )
-                });
-                let in_memory = m.entry(name)?.lowered.get(&key).cloned();
-                let words = match in_memory {
-                    Some(w) => {
-                        cached = true;
-                        w
-                    }
-                    None => {
-                        let from_disk = match (&ready.disk, &disk_key) {
-                            (Some(d), Some(k)) => d.get(k),
-                            _ => None,
-                        };
-                        let w = match from_disk {
-                            Some(w) => {
-                                cached_on_disk = true;
-                                w
-                            }
-                            None => {
-                                lift(m)?;
-                                let program = m.entry(name)?.program.as_ref().expect("lifted");
-                                let profile = &ready.vulkan.as_ref().expect("a Vulkan backend").1;
-                                // The mapping `run` takes, checked or not (D158, D249): the lane
-                                // mapping where its checked lowering accepts the kernel.
-                                let choice = LowerOptions {
-                                    checked: u16::try_from(allocations.len())
-                                        .ok()
-                                        .filter(|&n| n > 0),
-                                    ..opts
-                                };
-                                opts.mapping = rdna2spv_spirv::lower::choose_mapping(
-                                    program, &layout, profile, &choice,
-                                )
-                                .mapping();
-                                let w = rdna2spv_vulkan::lower_for_run(
-                                    ctx,
-                                    program,
-                                    &launch,
-                                    profile,
-                                    &rdna2spv_vulkan::RunOptions {
-                                        lower: opts,
-                                        allocations: &allocations,
-                                    },
-                                )
-                                .map_err(|e| Failure::Stop(format!("{what}: translating: {e}")))?;
-                                if let (Some(d), Some(k)) = (&ready.disk, &disk_key) {
-                                    d.put(k, &w);
-                                }
-                                w
-                            }
-                        };
-                        let w = Arc::new(w);
-                        m.entry(name)?.lowered.insert(key, w.clone());
-                        w
-                    }
+                let shape = Shape {
+                    what: &what,
+                    grid,
+                    block,
+                    layout: &layout,
+                    launch: &launch,
+                    opts,
                 };
+                let (words, from) = module_words(ready, m, name, &lift, &shape, first_allocations)?;
+                (cached, cached_on_disk) = (from == ModuleFrom::Memory, from == ModuleFrom::Disk);
                 let (created, hits) = ctx.pipeline_counts();
-                let ran = match &m.entry(name)?.program {
-                    Some(p) => Some(rdna2spv_vulkan::run_lowered(
-                        ctx,
-                        p,
-                        &launch,
-                        &words,
-                        &allocations,
-                    )),
-                    None => {
-                        rdna2spv_vulkan::run_lowered_unlifted(ctx, &launch, &words, &allocations)
-                    }
+                let run = |m: &mut Module,
+                           words: &[u32],
+                           allocations: &[(u64, u64)]|
+                 -> Result<_> {
+                    let ran = match &m.entry(name)?.program {
+                        Some(p) => Some(rdna2spv_vulkan::run_lowered(
+                            ctx,
+                            p,
+                            &launch,
+                            words,
+                            allocations,
+                        )),
+                        None => {
+                            rdna2spv_vulkan::run_lowered_unlifted(ctx, &launch, words, allocations)
+                        }
+                    };
+                    Ok(match ran {
+                        Some(r) => r,
+                        // The coverage log needs the program.
+                        None => {
+                            lift(m)?;
+                            let program = m.entry(name)?.program.as_ref().expect("lifted");
+                            rdna2spv_vulkan::run_lowered(ctx, program, &launch, words, allocations)
+                        }
+                    })
                 };
-                let ran = match ran {
-                    Some(r) => r,
-                    // The coverage log needs the program.
-                    None => {
-                        lift(m)?;
-                        let program = m.entry(name)?.program.as_ref().expect("lifted");
-                        rdna2spv_vulkan::run_lowered(ctx, program, &launch, &words, &allocations)
+                let mut ran = run(m, &words, first_allocations)?;
+                if !reached.is_empty()
+                    && matches!(
+                        ran,
+                        Err(rdna2spv_vulkan::RunError::FaultUnrecorded { .. }
+                            | rdna2spv_vulkan::RunError::NotFinished { .. })
+                    )
+                {
+                    // An access outside the reached allocations (redirected, so nothing else was
+                    // written): their bytes back, then every allocation with fault records, whose
+                    // outcome stands (D250).
+                    for (base, bytes) in &kept {
+                        ready.mem.write(*base, bytes)?;
                     }
-                };
+                    let shape = Shape {
+                        opts: LowerOptions {
+                            check_flag_only: false,
+                            ..opts
+                        },
+                        ..shape
+                    };
+                    let (words, _) = module_words(ready, m, name, &lift, &shape, &all)?;
+                    ran = run(m, &words, &all)?;
+                    again = Some(all.len());
+                    if ran.is_ok() {
+                        m.entry(name)?.reaches_further = true;
+                    }
+                }
                 let e = match ran {
                     Ok(report) => {
                         device = Some(report.dispatch.dispatch);
@@ -392,6 +387,11 @@ pub fn launch(
                 _ if cached_on_disk => format!("{lifted}; module from the disk cache; {pipeline}"),
                 _ if cached => format!("{lifted}; module cached; {pipeline}"),
                 _ => format!("{lifted}; module lowered; {pipeline}"),
+            } + &match again {
+                Some(n) => format!(
+                    "; an access outside the allocations its launch points into: ran again against all {n}"
+                ),
+                None => String::new(),
             },
             if backend == Backend::Host {
                 String::new()
@@ -401,6 +401,148 @@ pub fn launch(
         );
     }
     Ok(())
+}
+
+/// What a launch's module is lowered for, besides the program and the allocations.
+#[derive(Clone, Copy)]
+struct Shape<'a> {
+    what: &'a str,
+    grid: [u32; 3],
+    block: [u32; 3],
+    layout: &'a rdna2spv_spirv::lower::KernelLayout,
+    launch: &'a Launch,
+    opts: LowerOptions,
+}
+
+/// Where a launch's module came from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ModuleFrom {
+    Memory,
+    Disk,
+    Lowered,
+}
+
+/// The module of kernel `name` for `shape`, checked against `allocations` when not empty: from the
+/// module's memory, else the disk cache, else lowered (and put in both).
+fn module_words(
+    ready: &Ready,
+    m: &mut Module,
+    name: &str,
+    lift: &dyn Fn(&mut Module) -> Result<()>,
+    shape: &Shape,
+    allocations: &[(u64, u64)],
+) -> Result<(Arc<Vec<u32>>, ModuleFrom)> {
+    let (ctx, profile) = ready.vulkan.as_ref().expect("a Vulkan backend");
+    let Shape {
+        what,
+        grid,
+        block,
+        layout,
+        launch,
+        mut opts,
+    } = *shape;
+    let key = (
+        grid,
+        block,
+        launch.lds_bytes,
+        allocations.len(),
+        opts.check_flag_only,
+    );
+    if let Some(w) = m.entry(name)?.lowered.get(&key) {
+        return Ok((w.clone(), ModuleFrom::Memory));
+    }
+    // Everything the mapping choice and the lowering read: the program through what it is a function
+    // of (the loaded bytes' digest and the kernel's name; the runtime's build is in the cache's
+    // identity), the layout with its address words cleared (as device::ModuleKey clears them: they
+    // are read at run time), grid, device, options (the flag-only form among them).
+    let disk_key = ready.disk.as_ref().map(|_| {
+        let mut l = layout.clone();
+        for (_, v) in &mut l.sgprs {
+            if let rdna2spv_spirv::lower::SgprInit::Const(c) = v {
+                *c = 0;
+            }
+        }
+        l.code_base = l.code_base.map(|_| 0);
+        format!(
+            "device {} {:?}\nprofile {profile:?}\nopts {opts:?}\ngrid {grid:?}\nchecked {}\nlayout {l:?}\ncode {} kernel {name}",
+            ctx.info().name,
+            ctx.info().max_workgroup_count,
+            allocations.len(),
+            m.digest,
+        )
+    });
+    let from_disk = match (&ready.disk, &disk_key) {
+        (Some(d), Some(k)) => d.get(k),
+        _ => None,
+    };
+    let on_disk = from_disk.is_some();
+    let w = match from_disk {
+        Some(w) => w,
+        None => {
+            lift(m)?;
+            let program = m.entry(name)?.program.as_ref().expect("lifted");
+            // The mapping `run` takes, checked or not (D158, D249): the lane mapping where its
+            // checked lowering accepts the kernel.
+            let choice = LowerOptions {
+                checked: u16::try_from(allocations.len()).ok().filter(|&n| n > 0),
+                ..opts
+            };
+            opts.mapping =
+                rdna2spv_spirv::lower::choose_mapping(program, layout, profile, &choice).mapping();
+            let w = rdna2spv_vulkan::lower_for_run(
+                ctx,
+                program,
+                launch,
+                profile,
+                &rdna2spv_vulkan::RunOptions {
+                    lower: opts,
+                    allocations,
+                },
+            )
+            .map_err(|e| Failure::Stop(format!("{what}: translating: {e}")))?;
+            if let (Some(d), Some(k)) = (&ready.disk, &disk_key) {
+                d.put(k, &w);
+            }
+            w
+        }
+    };
+    let w = Arc::new(w);
+    m.entry(name)?.lowered.insert(key, w.clone());
+    let from = if on_disk {
+        ModuleFrom::Disk
+    } else {
+        ModuleFrom::Lowered
+    };
+    Ok((w, from))
+}
+
+/// The allocations a launch reaches from its own memory (D250): each allocation that holds, or ends at,
+/// one of `roots` or a 64-bit value at any 4-byte offset of the kernarg segment `kernarg` (pointer
+/// arguments, pointers inside struct arguments, hidden pointers). `all` is every allocation by address.
+fn reached_allocations(
+    all: &[(u64, u64)],
+    kernarg: &[u8],
+    roots: impl Iterator<Item = u64>,
+) -> Vec<(u64, u64)> {
+    let words = kernarg
+        .windows(8)
+        .step_by(4)
+        .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")));
+    let mut hit = vec![false; all.len()];
+    for v in roots.chain(words) {
+        // The last allocation starting at or below v.
+        let i = all.partition_point(|&(base, _)| base <= v);
+        if let Some(i) = i.checked_sub(1) {
+            let (base, size) = all[i];
+            if v - base <= size {
+                hit[i] = true;
+            }
+        }
+    }
+    all.iter()
+        .zip(hit)
+        .filter_map(|(&a, h)| h.then_some(a))
+        .collect()
 }
 
 /// The message for a kernel that does not lift (`msg`), naming what it needs where that is known (D160):
@@ -529,4 +671,34 @@ fn compare_with_host(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reached_allocations;
+
+    /// D250's reach: a kernarg value at any 4-byte offset, inside an allocation or at its end, reaches it;
+    /// values between allocations, before the first or past an end, reach nothing; roots count like
+    /// kernarg values.
+    #[test]
+    fn reached_allocations_are_those_the_launch_points_into() {
+        let all = [(0x1000, 0x100), (0x2000, 0x10), (0x3000, 0), (0x4000, 0x40)];
+        let mut kernarg = vec![0u8; 40];
+        // Offset 4 (not 8-aligned): the end of the second allocation.
+        kernarg[4..12].copy_from_slice(&0x2010u64.to_le_bytes());
+        // Offset 16: a gap; offset 24: one past an end; offset 32: below the first.
+        kernarg[16..24].copy_from_slice(&0x1800u64.to_le_bytes());
+        kernarg[24..32].copy_from_slice(&0x4041u64.to_le_bytes());
+        kernarg[32..40].copy_from_slice(&0x0fffu64.to_le_bytes());
+        assert_eq!(
+            reached_allocations(&all, &kernarg, [0x10ffu64].into_iter()),
+            vec![(0x1000, 0x100), (0x2000, 0x10)]
+        );
+        // A zero-sized allocation is reached at its address; nothing reaches the others.
+        assert_eq!(
+            reached_allocations(&all, &[0; 8], [0x3000u64].into_iter()),
+            vec![(0x3000, 0)]
+        );
+        assert_eq!(reached_allocations(&all, &[], std::iter::empty()), vec![]);
+    }
 }

@@ -13,9 +13,10 @@ use std::sync::Arc;
 /// The only target this runtime runs (and reports: `gcnArchName`).
 pub const TARGET: &str = "gfx1030";
 
-/// What a lowered module depends on besides the program: grid and workgroup (work-items), LDS bytes and
-/// the number of allocations a checked module validates against (0: unchecked).
-pub type ShapeKey = ([u32; 3], [u32; 3], u32, usize);
+/// What a lowered module depends on besides the program: grid and workgroup (work-items), LDS bytes, the
+/// number of allocations a checked module validates against (0: unchecked) and whether it keeps no fault
+/// records (a checked launch's first run, D250).
+pub type ShapeKey = ([u32; 3], [u32; 3], u32, usize, bool);
 
 /// A kernel, lifted once when a launch needs its program (and its float mode checked then), with its
 /// lowered modules by launch shape. A launch whose module comes from the persistent cache (D160) does not
@@ -26,6 +27,9 @@ pub struct LiftedKernel {
     pub program: Option<Program>,
     /// SPIR-V words by launch shape.
     pub lowered: HashMap<ShapeKey, Arc<Vec<u32>>>,
+    /// A checked launch of it reached an allocation its launch memory does not point into (D250): its
+    /// checked launches test every allocation from the first run on.
+    pub reaches_further: bool,
 }
 
 /// A loaded code object.
@@ -96,6 +100,7 @@ impl Module {
                     kernel,
                     program: None,
                     lowered: HashMap::new(),
+                    reaches_further: false,
                 },
             );
         }
