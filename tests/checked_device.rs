@@ -834,7 +834,7 @@ fn through_pointers(
     let data: Vec<Vec<u8>> = TABLE_SIZES
         .iter()
         .enumerate()
-        .map(|(k, &n)| (0..n).map(|j| (k as u8 + 1) * 16 + j as u8).collect())
+        .map(|(k, &n)| (0..n).map(|j| ((k as u64 + 1) * 16 + j) as u8).collect())
         .collect();
     let mut bufs: Vec<_> = data
         .iter()
