@@ -199,8 +199,11 @@ fn a_faulting_kernel_stops_the_program() {
 /// records. fixtures/hip_programs/pointers reads its rows through a table of pointers in device memory:
 /// the first launch flags an access outside those allocations, gets its rows' bytes back and runs again
 /// against every allocation (with records); the second launch of the kernel goes straight there. `scale`
-/// is launched twice with one more allocation between: its module is the same (cached). With `oob`, a
-/// row read past its end through the table is named as the host evaluator names it.
+/// is launched twice with one more allocation between: its module is the same (cached). With `spin`, a
+/// kernel waits on a flag read through the table: the first run reads zeros where the read is redirected
+/// and spins until its wave is cut short, still flagging the access, and the run against every allocation
+/// reads the flag and passes. With `oob`, a row read past its end through the table is named as the host
+/// evaluator names it.
 #[test]
 fn a_checked_launch_that_reaches_past_its_arguments_runs_again_against_every_allocation() {
     for backend in ["vulkan", "both"] {
@@ -231,6 +234,22 @@ fn a_checked_launch_that_reaches_past_its_arguments_runs_again_against_every_all
             launch(4).contains("module cached"),
             "{backend}: one more allocation, the same module: {}",
             launch(4)
+        );
+    }
+    for backend in ["vulkan", "both"] {
+        let r = exec(
+            backend,
+            &["--checked", "--log"],
+            "pointers",
+            &[PathBuf::from("spin")],
+        );
+        let out = String::from_utf8_lossy(&r.stdout);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(0), "{backend} spin: {out}\n{err}");
+        assert!(out.contains("pointers: PASS"), "{backend} spin: {out}");
+        assert!(
+            err.contains("ran again against all"),
+            "{backend} spin: {err}"
         );
     }
     let fault = |backend: &str, extra: &[&str]| {

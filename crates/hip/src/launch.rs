@@ -228,14 +228,10 @@ pub fn launch(
                     Vec::new()
                 };
                 let first_allocations = if reached.is_empty() { &all } else { &reached };
-                let kept = if reached.is_empty() {
-                    Vec::new()
-                } else {
-                    reached
-                        .iter()
-                        .map(|&(base, size)| Ok((base, ready.mem.read(base, size)?)))
-                        .collect::<Result<Vec<_>>>()?
-                };
+                let kept = reached
+                    .iter()
+                    .map(|&(base, size)| Ok((base, ready.mem.read(base, size)?)))
+                    .collect::<Result<Vec<_>>>()?;
                 let layout = rdna2spv_vulkan::kernel_layout(&launch);
                 let opts = LowerOptions {
                     segments: launch_segments(&kernel),
