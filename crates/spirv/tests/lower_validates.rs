@@ -432,7 +432,7 @@ fn checked_access_costs_one_compare_per_allocation() {
     use rspirv::dr::{Instruction, Operand};
     use spirv::Op;
     // (device-memory words written, OpULessThan on any type) of a module: a store of an N-component vector
-    // writes N words (D226 stores consecutive words as one vector).
+    // writes N words (D226 stores consecutive words as one vector), of a 64-bit value two.
     fn counts(words: &[u32]) -> (usize, usize) {
         let m = rspirv::dr::load_words(words).expect("parses");
         let insts: Vec<&Instruction> = m
@@ -450,14 +450,28 @@ fn checked_access_costs_one_compare_per_allocation() {
             .iter()
             .filter_map(|i| Some((i.result_id?, i.result_type?)))
             .collect();
-        let components = |t: Option<&u32>| {
+        // 32-bit words of a stored value's type: a u64 is two, a vector its components' words (D251
+        // stores two and four consecutive words as a u64 and a `v2u64`).
+        let ty = |t: Option<&u32>| {
             m.types_global_values
                 .iter()
-                .find(|i| i.result_id.as_ref() == t && i.class.opcode == Op::TypeVector)
-                .map_or(1, |i| match i.operands[1] {
-                    Operand::LiteralBit32(n) => n as usize,
+                .find(|i| i.result_id.as_ref() == t)
+        };
+        let words_of = |t: Option<&u32>| -> usize {
+            let scalar =
+                |t: Option<&Instruction>| match t.map(|i| (i.class.opcode, &i.operands[..])) {
+                    Some((Op::TypeInt, [Operand::LiteralBit32(64), ..])) => 2,
                     _ => 1,
-                })
+                };
+            match ty(t) {
+                Some(v) if v.class.opcode == Op::TypeVector => match v.operands[..] {
+                    [Operand::IdRef(c), Operand::LiteralBit32(n)] => {
+                        n as usize * scalar(ty(Some(&c)))
+                    }
+                    _ => 1,
+                },
+                t => scalar(t),
+            }
         };
         let writes = insts
             .iter()
@@ -469,7 +483,7 @@ fn checked_access_costs_one_compare_per_allocation() {
             })
             .filter(|i| matches!(i.operands.first(), Some(Operand::IdRef(p)) if device_ptrs.contains(p)))
             .map(|i| match (i.class.opcode, i.operands.get(1)) {
-                (Op::Store, Some(Operand::IdRef(v))) => components(type_of.get(v)),
+                (Op::Store, Some(Operand::IdRef(v))) => words_of(type_of.get(v)),
                 _ => 1,
             })
             .sum();

@@ -6240,7 +6240,10 @@ fn vector_loads(m: &Module, f: &mut Function, bound: &mut Word) -> usize {
 /// Decision D247: the words of one base at any multiple-of-4 offset, not only 0 to 12 (a
 /// `global_load_dwordx4 … offset:16`), their runs of consecutive words cut into groups of at most four
 /// from the lowest; a group not starting at the base itself goes through its lowest word's address, as
-/// D230's groups do. Returns the words rewritten.
+/// D230's groups do. Decision D251: a group of 2 or 4 words is accessed as one u64 or `v2u64` and
+/// bitcast to and from the words' vector (lavapipe loops over the lanes per component of a global access;
+/// a bitcast's lower-numbered components are the low bits, the lower words in memory). Returns the
+/// words rewritten.
 fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     let glsl = glsl_import(m);
     let Some(u32_) = uint_type(m, 32) else {
@@ -6478,40 +6481,50 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     if found.is_empty() {
         return 0;
     }
-    // Vector types and their pointers, made where missing (after the word type).
-    let mut vec_ptr: HashMap<u32, (Word, Word)> = HashMap::default();
+    // The access types and their pointers, made where missing (after their component type): groups of
+    // 2 and 4 words are read and written as one u64 and a `v2u64` (D251: lavapipe loops over the lanes
+    // once per component of a global access, so 64-bit components halve the loops), bitcast to and
+    // from the words' `uvecN`; groups of 3 words as a `uvec3`.
+    let ptr_to = |m: &mut Module, bound: &mut Word, to: Word| match psb(m, to) {
+        Some(p) => p,
+        None => {
+            let p = *bound;
+            *bound += 1;
+            let at = m
+                .types_global_values
+                .iter()
+                .position(|i| i.result_id == Some(to))
+                .map_or(0, |k| k + 1);
+            m.types_global_values.insert(
+                at,
+                Instruction::new(
+                    Op::TypePointer,
+                    None,
+                    Some(p),
+                    vec![
+                        Operand::StorageClass(StorageClass::PhysicalStorageBuffer),
+                        Operand::IdRef(to),
+                    ],
+                ),
+            );
+            p
+        }
+    };
+    // Per group size: the words' vector, and the type accessed with its pointer.
+    let mut vec_ptr: HashMap<u32, (Word, Word, Word)> = HashMap::default();
     for n in found
         .iter()
         .map(|g| g.3)
         .collect::<std::collections::BTreeSet<u32>>()
     {
         let v = uvec_type(m, bound, u32_, n);
-        let p = match psb(m, v) {
-            Some(p) => p,
-            None => {
-                let p = *bound;
-                *bound += 1;
-                let at = m
-                    .types_global_values
-                    .iter()
-                    .position(|i| i.result_id == Some(v))
-                    .map_or(0, |k| k + 1);
-                m.types_global_values.insert(
-                    at,
-                    Instruction::new(
-                        Op::TypePointer,
-                        None,
-                        Some(p),
-                        vec![
-                            Operand::StorageClass(StorageClass::PhysicalStorageBuffer),
-                            Operand::IdRef(v),
-                        ],
-                    ),
-                );
-                p
-            }
+        let wide = match n {
+            2 => u64_,
+            4 => uvec_type(m, bound, u64_, 2),
+            _ => v,
         };
-        vec_ptr.insert(n, (v, p));
+        let p = ptr_to(m, bound, wide);
+        vec_ptr.insert(n, (v, wide, p));
     }
     let mut done = 0;
     let mut by_block: HashMap<usize, Vec<Group>> = HashMap::default();
@@ -6529,7 +6542,7 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
         let mut extract: HashMap<usize, (Word, u32)> = HashMap::default();
         let mut gone_stores: HashSet<usize> = HashSet::default();
         for (_, at, base, n, comps, store) in gs {
-            let (vty, pty) = vec_ptr[&n];
+            let (vty, wty, pty) = vec_ptr[&n];
             // Through the base: it dominates every access of the group (each address is computed
             // from it).
             let p = *bound;
@@ -6551,7 +6564,7 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
                         .unwrap_or(0);
                     gone_stores.insert(k);
                 }
-                let v = *bound;
+                let mut v = *bound;
                 *bound += 1;
                 new.push(Instruction::new(
                     Op::CompositeConstruct,
@@ -6559,6 +6572,16 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
                     Some(v),
                     vals.into_iter().map(Operand::IdRef).collect(),
                 ));
+                if wty != vty {
+                    new.push(Instruction::new(
+                        Op::Bitcast,
+                        Some(wty),
+                        Some(*bound),
+                        vec![Operand::IdRef(v)],
+                    ));
+                    v = *bound;
+                    *bound += 1;
+                }
                 let mut ops = vec![Operand::IdRef(p), Operand::IdRef(v)];
                 ops.extend(aligned.iter().cloned());
                 new.push(Instruction::new(Op::Store, None, None, ops));
@@ -6568,11 +6591,23 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
                 done += comps.len();
                 continue;
             }
-            let v = *bound;
+            let mut v = *bound;
             *bound += 1;
             let mut ops = vec![Operand::IdRef(p)];
             ops.extend(aligned.iter().cloned());
-            new.push(Instruction::new(Op::Load, Some(vty), Some(v), ops));
+            new.push(Instruction::new(Op::Load, Some(wty), Some(v), ops));
+            if wty != vty {
+                // The words in address order: a u64's low half is the lower word (little-endian
+                // memory), and a bitcast to more components puts each one's low bits first.
+                new.push(Instruction::new(
+                    Op::Bitcast,
+                    Some(vty),
+                    Some(*bound),
+                    vec![Operand::IdRef(v)],
+                ));
+                v = *bound;
+                *bound += 1;
+            }
             before.insert(at, new);
             for (k, c) in comps {
                 extract.insert(k, (v, c));
@@ -7486,7 +7521,7 @@ mod tests {
         // (b2's store, the vector store, d's two, e's, g's, e's)
         assert_eq!(stores.len(), 1 + 1 + 2 + 3);
         let vs = stores[1];
-        let val = def_of(&f, id(&vs.operands[1]).unwrap());
+        let val = unwide(&f, id(&vs.operands[1]).unwrap());
         assert_eq!(
             (val.class.opcode, val.operands.clone()),
             (
@@ -7521,14 +7556,17 @@ mod tests {
         // b3's two words: components 0 and 1 of one load through the pointer of `b3 + 4`.
         let (yv, c4) = comp(y4).expect("b3 + 4 is a component");
         assert_eq!((c4, comp(y8)), (0, Some((yv, 1))));
-        let yp = def_of(&f, id(&def_of(&f, yv).operands[0]).unwrap());
+        let yp = def_of(&f, id(&unwide(&f, yv).operands[0]).unwrap());
         let y_addr = def_of(&f, id(&yp.operands[0]).unwrap());
         assert_eq!(
             (y_addr.class.opcode, y_addr.operands.clone()),
             (Op::IAdd, vec![Operand::IdRef(b3), Operand::IdRef(k[0])])
         );
-        // The vector load: 4 words through a pointer made from `a`, `Aligned 4`, before `a + 8`'s place.
-        let load = def_of(&f, v);
+        // The vector load: 4 words through a pointer made from `a`, `Aligned 4`, before `a + 8`'s place,
+        // as a `v2u64` (D251) that `v`, the words' `uvec4`, is the bitcast of.
+        let words = def_of(&f, v);
+        assert_eq!(words.class.opcode, Op::Bitcast);
+        let load = unwide(&f, v);
         assert_eq!(load.class.opcode, Op::Load);
         assert_eq!(
             load.operands[1..],
@@ -7542,11 +7580,13 @@ mod tests {
             (ptr.class.opcode, ptr.operands.clone()),
             (Op::ConvertUToPtr, vec![Operand::IdRef(a)])
         );
-        let vty = m
-            .types_global_values
-            .iter()
-            .find(|i| i.result_id == load.result_type)
-            .unwrap();
+        let ty = |t: Option<Word>| {
+            m.types_global_values
+                .iter()
+                .find(|i| i.result_id == t)
+                .unwrap()
+        };
+        let vty = ty(words.result_type);
         assert_eq!(
             (vty.class.opcode, vty.operands.clone()),
             (
@@ -7554,6 +7594,15 @@ mod tests {
                 vec![Operand::IdRef(u32t), Operand::LiteralBit32(4)]
             )
         );
+        let lty = ty(load.result_type);
+        assert_eq!(
+            (lty.class.opcode, &lty.operands[1]),
+            (Op::TypeVector, &Operand::LiteralBit32(2))
+        );
+        let Operand::IdRef(c64) = lty.operands[0] else {
+            unreachable!()
+        };
+        assert_eq!(ty(Some(c64)).operands[0], Operand::LiteralBit32(64));
         assert!(pos(v) < pos(w8));
     }
 
@@ -7597,7 +7646,7 @@ mod tests {
             })
         };
         let through = |v: Word| {
-            let load = def_of(&f, v);
+            let load = unwide(&f, v);
             assert_eq!(load.class.opcode, Op::Load);
             let p = def_of(&f, id(&load.operands[0]).unwrap());
             id(&p.operands[0]).unwrap()
@@ -7717,16 +7766,30 @@ mod tests {
             for (k, &v) in words.iter().enumerate() {
                 assert_eq!(comp(v), (vec, k as u32));
             }
-            let load = def_of(&f, vec);
+            let load = unwide(&f, vec);
+            assert_eq!(load.class.opcode, Op::Load);
             assert!(pos(vec) < pos(words[0]));
             let ptr = def_of(&f, id(&load.operands[0]).unwrap());
             assert_eq!(ptr.operands, [Operand::IdRef(addr)]);
-            let vty = m
-                .types_global_values
-                .iter()
-                .find(|i| i.result_id == load.result_type)
-                .unwrap();
-            assert_eq!(vty.operands[1], Operand::LiteralBit32(n));
+            let ty = |t: Option<Word>| {
+                m.types_global_values
+                    .iter()
+                    .find(|i| i.result_id == t)
+                    .unwrap()
+            };
+            assert_eq!(
+                ty(def_of(&f, vec).result_type).operands[1],
+                Operand::LiteralBit32(n)
+            );
+            // D251: two words are read as one u64; three as a uvec3.
+            let loaded = ty(load.result_type);
+            match n {
+                2 => assert_eq!(
+                    (loaded.class.opcode, &loaded.operands[0]),
+                    (Op::TypeInt, &Operand::LiteralBit32(64))
+                ),
+                _ => assert_eq!(loaded.class.opcode, Op::TypeVector),
+            }
         }
     }
 
@@ -8165,6 +8228,16 @@ mod tests {
 
     fn def_of(f: &Function, x: Word) -> &Instruction {
         insts(f).find(|i| i.result_id == Some(x)).expect("defined")
+    }
+
+    /// The definition of `x`, through an `OpBitcast` (D251: a group's words are a bitcast of its 64-bit
+    /// access, and the stored 64-bit value a bitcast of the words).
+    fn unwide(f: &Function, x: Word) -> &Instruction {
+        let i = def_of(f, x);
+        match i.class.opcode {
+            Op::Bitcast => def_of(f, id(&i.operands[0]).unwrap()),
+            _ => i,
+        }
     }
 
     /// An `Aligned 4` u32 load through `OpConvertUToPtr` (to `psb`) of the u64 address `addr`, as the
