@@ -5461,30 +5461,34 @@ fn bit_tests(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     done
 }
 
-/// The type `uvecN` of `n` words of type `u32_`, made right after the word type where the module has
-/// none (before anything that could use it).
-fn uvec_type(m: &mut Module, bound: &mut Word, u32_: Word, n: u32) -> Word {
-    let ops = [Operand::IdRef(u32_), Operand::LiteralBit32(n)];
-    if let Some(v) = m
+/// The vector type of `n` components of type `comp` (the words' `uvecN`, or D251's `v2u64`), made right
+/// after the component type where the module has none (before anything that could use it).
+fn uvec_type(m: &mut Module, bound: &mut Word, comp: Word, n: u32) -> Word {
+    let ops = vec![Operand::IdRef(comp), Operand::LiteralBit32(n)];
+    type_decl(m, bound, Op::TypeVector, ops, comp)
+}
+
+/// The type `op` with operands `ops`: the module's own declaration, else a new one placed right after
+/// the declaration of `after` (a type it names, which must come first).
+fn type_decl(m: &mut Module, bound: &mut Word, op: Op, ops: Vec<Operand>, after: Word) -> Word {
+    if let Some(t) = m
         .types_global_values
         .iter()
-        .find(|i| i.class.opcode == Op::TypeVector && i.operands == ops)
+        .find(|i| i.class.opcode == op && i.operands == ops)
         .and_then(|i| i.result_id)
     {
-        return v;
+        return t;
     }
-    let v = *bound;
+    let t = *bound;
     *bound += 1;
     let at = m
         .types_global_values
         .iter()
-        .position(|i| i.result_id == Some(u32_))
+        .position(|i| i.result_id == Some(after))
         .map_or(0, |k| k + 1);
-    m.types_global_values.insert(
-        at,
-        Instruction::new(Op::TypeVector, None, Some(v), ops.to_vec()),
-    );
-    v
+    m.types_global_values
+        .insert(at, Instruction::new(op, None, Some(t), ops));
+    t
 }
 
 /// Part of rewrite `p` (decision D233), on the whole module after the per-function rewrites: a u64
@@ -6485,30 +6489,12 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     // 2 and 4 words are read and written as one u64 and a `v2u64` (D251: lavapipe loops over the lanes
     // once per component of a global access, so 64-bit components halve the loops), bitcast to and
     // from the words' `uvecN`; groups of 3 words as a `uvec3`.
-    let ptr_to = |m: &mut Module, bound: &mut Word, to: Word| match psb(m, to) {
-        Some(p) => p,
-        None => {
-            let p = *bound;
-            *bound += 1;
-            let at = m
-                .types_global_values
-                .iter()
-                .position(|i| i.result_id == Some(to))
-                .map_or(0, |k| k + 1);
-            m.types_global_values.insert(
-                at,
-                Instruction::new(
-                    Op::TypePointer,
-                    None,
-                    Some(p),
-                    vec![
-                        Operand::StorageClass(StorageClass::PhysicalStorageBuffer),
-                        Operand::IdRef(to),
-                    ],
-                ),
-            );
-            p
-        }
+    let ptr_to = |m: &mut Module, bound: &mut Word, to: Word| {
+        let ops = vec![
+            Operand::StorageClass(StorageClass::PhysicalStorageBuffer),
+            Operand::IdRef(to),
+        ];
+        type_decl(m, bound, Op::TypePointer, ops, to)
     };
     // Per group size: the words' vector, and the type accessed with its pointer.
     let mut vec_ptr: HashMap<u32, (Word, Word, Word)> = HashMap::default();
@@ -6535,6 +6521,18 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
         Operand::MemoryAccess(spirv::MemoryAccess::ALIGNED),
         Operand::LiteralBit32(4),
     ];
+    // `v` bitcast to `to` (D251), appended to `new`; its id.
+    fn recast(new: &mut Vec<Instruction>, bound: &mut Word, to: Word, v: Word) -> Word {
+        let r = *bound;
+        *bound += 1;
+        new.push(Instruction::new(
+            Op::Bitcast,
+            Some(to),
+            Some(r),
+            vec![Operand::IdRef(v)],
+        ));
+        r
+    }
     for (bi, gs) in by_block {
         let blk = &mut f.blocks[bi];
         // New instructions before a place; loads that become extracts; stores that go.
@@ -6573,14 +6571,7 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
                     vals.into_iter().map(Operand::IdRef).collect(),
                 ));
                 if wty != vty {
-                    new.push(Instruction::new(
-                        Op::Bitcast,
-                        Some(wty),
-                        Some(*bound),
-                        vec![Operand::IdRef(v)],
-                    ));
-                    v = *bound;
-                    *bound += 1;
+                    v = recast(&mut new, bound, wty, v);
                 }
                 let mut ops = vec![Operand::IdRef(p), Operand::IdRef(v)];
                 ops.extend(aligned.iter().cloned());
@@ -6599,14 +6590,7 @@ fn wide_words(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
             if wty != vty {
                 // The words in address order: a u64's low half is the lower word (little-endian
                 // memory), and a bitcast to more components puts each one's low bits first.
-                new.push(Instruction::new(
-                    Op::Bitcast,
-                    Some(vty),
-                    Some(*bound),
-                    vec![Operand::IdRef(v)],
-                ));
-                v = *bound;
-                *bound += 1;
+                v = recast(&mut new, bound, vty, v);
             }
             before.insert(at, new);
             for (k, c) in comps {
