@@ -18,11 +18,13 @@ pub const RUNTIME_FILE: &str = "libamdhip64.so";
 pub const RUNTIME_SONAME: &str = "libamdhip64.so.5";
 /// Overrides where the runtime is looked for.
 pub const ENV_LIBRARY: &str = "RDNA2SPV_HIP_LIBRARY";
+/// The executable whose hidden `warm-pipeline` subcommand the runtime's `auto` backend starts (D252).
+pub const ENV_WARMER: &str = "RDNA2SPV_HIP_WARMER";
 
 /// What `exec` runs and how.
 #[derive(Debug, Clone)]
 pub struct ExecOptions {
-    /// `host`, `vulkan` or `both`.
+    /// `host`, `vulkan`, `both` or `auto`.
     pub backend: &'static str,
     pub device: Option<String>,
     /// `device` or `portable`.
@@ -125,6 +127,14 @@ pub fn exec(o: &ExecOptions) -> Result<i32> {
     } else {
         cmd.env_remove("RDNA2SPV_HIP_LOG");
     }
+    // `auto` (D252): the runtime compiles pipelines in child processes of this executable (or of the one
+    // `RDNA2SPV_HIP_WARMER` names already).
+    let preset = std::env::var_os(ENV_WARMER).filter(|p| !p.is_empty());
+    match (o.backend == "auto", preset, std::env::current_exe()) {
+        (true, Some(p), _) => cmd.env(ENV_WARMER, p),
+        (true, None, Ok(exe)) => cmd.env(ENV_WARMER, exe),
+        _ => cmd.env_remove(ENV_WARMER),
+    };
     let status = cmd
         .status()
         .with_context(|| format!("running {}", Path::new(&o.program).display()))?;

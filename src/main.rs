@@ -74,6 +74,9 @@ enum Cmd {
     Exec(cmd::exec::Args),
     /// The seeds' numeric studies reproduced on translated gfx1030 code (docs/numerics.md).
     Probe(cmd::probe::Args),
+    /// Compile a SPIR-V module's pipeline without running it (the HIP runtime's `auto` backend, D252).
+    #[command(hide = true)]
+    WarmPipeline(cmd::warm::Args),
 }
 
 fn main() {
@@ -102,5 +105,6 @@ fn run(cli: Cli) -> Result<i32> {
         Cmd::Diff(a) => rdna2spv::trace::cli_diff(&a),
         Cmd::Probe(a) => cmd::probe::run(a),
         Cmd::Exec(a) => cmd::exec::run(a),
+        Cmd::WarmPipeline(a) => cmd::warm::run(a),
     }
 }

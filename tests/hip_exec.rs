@@ -559,3 +559,165 @@ fn the_runtime_exports_rocms_abi_with_its_symbol_versions() {
     }
     assert!(imports > 60, "{imports} imports");
 }
+
+/// `exec --backend auto` with `env` set, a fresh Mesa shader cache of its own (every pipeline compiles
+/// cold in its child, D252), and `--log`: the output, and per launch (kernel, backend, the rest of the line).
+fn exec_auto(
+    program: &str,
+    args: &[PathBuf],
+    env: &[(&str, &str)],
+    tag: &str,
+) -> (Output, Vec<(String, String, String)>) {
+    let cache = std::env::temp_dir().join(format!(
+        "rdna2spv-test-auto-{tag}-{program}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&cache);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rdna2spv"));
+    cmd.args(["exec", "--backend", "auto", "--log", "--"])
+        .arg(programs().join(program))
+        .args(args)
+        .env_remove("RDNA2SPV_HIP_LIBRARY")
+        .env_remove("MESA_SHADER_CACHE_DISABLE")
+        .env_remove("RDNA2SPV_HIP_AUTO_WAIT_MS")
+        .env_remove("RDNA2SPV_HIP_WARMER")
+        .env("MESA_SHADER_CACHE_DIR", &cache)
+        .env("RDNA2SPV_HIP_CACHE", "0");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let r = cmd.output().unwrap();
+    let _ = std::fs::remove_dir_all(&cache);
+    let err = String::from_utf8_lossy(&r.stderr).into_owned();
+    let launches = err
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("rdna2spv: launch ")?;
+            let (_, rest) = rest.split_once(": ")?;
+            let (kernel, rest) = rest.split_once(" grid ")?;
+            let (_, rest) = rest.split_once(" on ")?;
+            let (backend, rest) = rest.split_once(": ")?;
+            Some((kernel.to_string(), backend.to_string(), rest.to_string()))
+        })
+        .collect();
+    (r, launches)
+}
+
+fn assert_passes(program: &str, r: &Output) {
+    let out = String::from_utf8_lossy(&r.stdout);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(0), "{program}: {out}\n{err}");
+    assert!(
+        out.contains(&format!("{program}: PASS")),
+        "{program}: {out}\n{err}"
+    );
+}
+
+/// D252: `auto` runs each kernel's first launch on the host evaluator while a child process compiles its
+/// pipeline (no child can have finished when the launch chooses: it was started for that launch); every
+/// program passes, its launches on whichever side they ran.
+#[test]
+fn auto_runs_first_launches_on_the_host_while_their_pipelines_compile() {
+    for (p, args) in cases() {
+        let (r, launches) = exec_auto(p, &args, &[], "first");
+        assert_passes(p, &r);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert!(!launches.is_empty(), "{p}: {err}");
+        let mut seen = std::collections::HashSet::new();
+        for (kernel, backend, rest) in &launches {
+            assert!(backend == "host" || backend == "vulkan", "{p}: {err}");
+            if seen.insert(kernel.clone()) {
+                assert_eq!(backend, "host", "{p}: first launch of {kernel}: {err}");
+                assert!(
+                    rest.contains("auto: its pipeline"),
+                    "{p}: first launch of {kernel}: {err}"
+                );
+            }
+        }
+    }
+}
+
+/// D252: with `RDNA2SPV_HIP_AUTO_WAIT_MS` long enough, each kernel's first launch waits for its child's
+/// compile, which must end well (a failed one leaves the module on the host), and every launch runs on
+/// the device.
+#[test]
+fn auto_launches_that_wait_for_their_compile_run_on_the_device() {
+    for p in ["vadd", "reduction", "structarg"] {
+        let (r, launches) = exec_auto(p, &[], &[("RDNA2SPV_HIP_AUTO_WAIT_MS", "300000")], "wait");
+        assert_passes(p, &r);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert!(!launches.is_empty(), "{p}: {err}");
+        let mut seen = std::collections::HashSet::new();
+        for (kernel, backend, rest) in &launches {
+            assert_eq!(backend, "vulkan", "{p}: {err}");
+            if seen.insert(kernel.clone()) {
+                assert!(
+                    rest.contains("auto: waited"),
+                    "{p}: first launch of {kernel}: {err}"
+                );
+            }
+        }
+    }
+}
+
+/// D252: a module whose child fails to compile it (a stand-in for `rdna2spv warm-pipeline` that exits 2
+/// with a message, or dies of a signal as a crashing or out-of-memory compile would) stays on the host
+/// evaluator, the child's reason in the log; the program passes.
+#[test]
+fn auto_keeps_a_module_whose_pipeline_does_not_compile_on_the_host() {
+    let dir = std::env::temp_dir().join(format!("rdna2spv-test-warmer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, script, reason) in [
+        (
+            "fails",
+            "#!/bin/sh\necho 'rdna2spv: error: a compile that failed' >&2\nexit 2\n",
+            "its pipeline did not compile: exit status 2: a compile that failed",
+        ),
+        (
+            "crashes",
+            "#!/bin/sh\nkill -SEGV $$\n",
+            "its pipeline did not compile: the compiling process ended by signal 11",
+        ),
+    ] {
+        let warmer = dir.join(name);
+        std::fs::write(&warmer, script).unwrap();
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&warmer, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let (r, launches) = exec_auto(
+            "vadd",
+            &[],
+            &[
+                ("RDNA2SPV_HIP_AUTO_WAIT_MS", "300000"),
+                ("RDNA2SPV_HIP_WARMER", warmer.to_str().unwrap()),
+            ],
+            name,
+        );
+        assert_passes("vadd", &r);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert!(!launches.is_empty(), "{name}: {err}");
+        for (_, backend, rest) in &launches {
+            assert_eq!(backend, "host", "{name}: {err}");
+            assert!(rest.contains(reason), "{name}: {err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// D252: with Mesa's shader cache off a child's compile could not reach the program, so `auto` runs every
+/// launch on the device, as `vulkan` does.
+#[test]
+fn auto_without_a_shader_cache_runs_on_the_device() {
+    let (r, launches) = exec_auto(
+        "vadd",
+        &[],
+        &[("MESA_SHADER_CACHE_DISABLE", "true")],
+        "nocache",
+    );
+    assert_passes("vadd", &r);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(!launches.is_empty(), "{err}");
+    for (_, backend, rest) in &launches {
+        assert_eq!(backend, "vulkan", "{err}");
+        assert!(!rest.contains("auto:"), "{err}");
+    }
+}

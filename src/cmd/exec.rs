@@ -1,13 +1,31 @@
 //! `rdna2spv exec`: an unmodified hipcc-built program through rdna2spv's HIP runtime (D156).
 
-use super::{Backend, ProfileArg};
+use super::ProfileArg;
 use anyhow::Result;
+
+/// `exec --backend`.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExecBackend {
+    /// The host evaluator.
+    Host,
+    /// The translated kernels on the Vulkan device.
+    Vulkan,
+    /// Both, every launch compared bit for bit.
+    Both,
+    /// The device for kernels whose pipeline is compiled; the host evaluator while it compiles in the
+    /// background (D252).
+    Auto,
+}
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// host: the evaluator; vulkan: the translated kernels on the device; both: both, compared.
+    /// host: the evaluator; vulkan: the translated kernels on the device; both: both, compared; auto: the
+    /// device for kernels whose pipeline is compiled, and while a kernel's pipeline compiles (in a child
+    /// process, into the driver's shader cache) its launches on the host evaluator, which computes the same
+    /// bits. A first run of a rocSPARSE program starts at once instead of waiting minutes for lavapipe;
+    /// RDNA2SPV_HIP_AUTO_WAIT_MS makes a launch wait that long for its compile first (D252).
     #[arg(long, value_enum, default_value = "vulkan")]
-    backend: Backend,
+    backend: ExecBackend,
     /// Vulkan device: an index or part of its name (default: RDNA2SPV_VK_DEVICE, else a GPU, else lavapipe).
     #[arg(long)]
     device: Option<String>,
@@ -41,9 +59,10 @@ pub fn run(a: Args) -> Result<i32> {
     let program = command.remove(0);
     rdna2spv::exec::exec(&rdna2spv::exec::ExecOptions {
         backend: match backend {
-            Backend::Host => "host",
-            Backend::Vulkan => "vulkan",
-            Backend::Both => "both",
+            ExecBackend::Host => "host",
+            ExecBackend::Vulkan => "vulkan",
+            ExecBackend::Both => "both",
+            ExecBackend::Auto => "auto",
         },
         device,
         profile: match profile {

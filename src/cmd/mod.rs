@@ -12,6 +12,7 @@ pub mod lift;
 pub mod probe;
 pub mod run;
 pub mod translate;
+pub mod warm;
 
 use anyhow::{bail, Context, Result};
 use clap::ValueEnum;

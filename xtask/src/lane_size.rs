@@ -15,6 +15,9 @@
 //!   `N` machine instructions instead, the picks of `cargo xtask bench translate`; `--mapping wave` lowers
 //!   in the wave mapping; `--hash` prints each module's FNV-1a hash (64-bit, over its words) and one over
 //!   all of them, to show that a change of the lowering left every word as it was (issue 31, D192).
+//! * `--profile FILE` lowers for a measured device profile (JSON, as `cargo build --release -p
+//!   rdna2spv-vulkan --example probe` prints it) instead of the portable one: what `run` and the
+//!   corpus-size bench lower for on that device.
 
 use anyhow::{bail, Context as _, Result};
 use rdna2spv::corpus::{self, Index};
@@ -66,6 +69,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let mut validate = false;
     let mut named: Vec<String> = Vec::new();
     let mut out_dir: Option<std::path::PathBuf> = None;
+    let mut profile_path: Option<String> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -78,6 +82,7 @@ pub fn run(args: &[String]) -> Result<()> {
             "--near" => near.push(it.next().context("--near N")?.parse()?),
             "--per" => per = it.next().context("--per P")?.parse()?,
             "--hash" => hash = true,
+            "--profile" => profile_path = Some(it.next().context("--profile FILE")?.clone()),
             "--mapping" => {
                 mapping = match it.next().context("--mapping lane|wave")?.as_str() {
                     "lane" => Mapping::Lane,
@@ -147,7 +152,13 @@ pub fn run(args: &[String]) -> Result<()> {
             })
             .collect::<Result<_>>()?
     };
-    let profile = rdna2spv_vulkan::DeviceProfile::portable();
+    let profile: rdna2spv_vulkan::DeviceProfile = match &profile_path {
+        Some(path) => serde_json::from_str(
+            &std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?,
+        )
+        .with_context(|| format!("{path}: not a device profile"))?,
+        None => rdna2spv_vulkan::DeviceProfile::portable(),
+    };
     let tmp = std::env::temp_dir().join(format!("rdna2spv-lane-size-{}.spv", std::process::id()));
     let mut rows = Vec::new();
     let mut ks: Vec<(f64, String)> = Vec::new();

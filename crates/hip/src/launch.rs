@@ -84,8 +84,9 @@ pub fn launch(
     };
     let backend = ready.config.backend;
     let lifted_before = m.entry(name)?.program.is_some();
-    // The host evaluator runs the program; the device only needs it when its module is not cached (D160).
-    if backend != Backend::Vulkan {
+    // The host evaluator runs the program; the device only needs it when its module is not cached (D160),
+    // `auto` when the launch runs on the host.
+    if matches!(backend, Backend::Host | Backend::Both) {
         lift(m)?;
     }
     let kernel = m.entry(name)?.kernel.clone();
@@ -192,13 +193,16 @@ pub fn launch(
     let mut device = None;
     // The checked launch's second run, against this many allocations (D250).
     let mut again = None;
+    // `auto` (D252): why the launch ran on the host evaluator, or how long it waited for its compile.
+    let mut on_host: Option<String> = None;
+    let mut waited = None;
     let result = (|| -> Result<()> {
         match backend {
             Backend::Host => {
                 let program = m.entry(name)?.program.as_ref().expect("lifted");
                 run_host(ready, program, &launch, &what)
             }
-            Backend::Vulkan | Backend::Both => {
+            Backend::Vulkan | Backend::Both | Backend::Auto => {
                 let before = if backend == Backend::Both {
                     Some(ready.mem.snapshot()?)
                 } else {
@@ -248,6 +252,17 @@ pub fn launch(
                 };
                 let (words, from) = module_words(ready, m, name, &lift, &shape, first_allocations)?;
                 (cached, cached_on_disk) = (from == ModuleFrom::Memory, from == ModuleFrom::Disk);
+                if let Some(auto) = ready.auto.as_mut() {
+                    match auto.choose(&kernel.name, &words) {
+                        crate::auto::Choice::Device { waited: w } => waited = w,
+                        crate::auto::Choice::Host(why) => {
+                            on_host = Some(why);
+                            lift(m)?;
+                            let program = m.entry(name)?.program.as_ref().expect("lifted");
+                            return run_host_copy(ready, program, &launch, &what);
+                        }
+                    }
+                }
                 let (created, hits) = ctx.pipeline_counts();
                 let run = |m: &mut Module,
                            words: &[u32],
@@ -276,6 +291,9 @@ pub fn launch(
                     })
                 };
                 let mut ran = run(m, &words, first_allocations)?;
+                if let Some(auto) = ready.auto.as_mut() {
+                    auto.dispatched(crate::auto::module_key(&words));
+                }
                 if !reached.is_empty()
                     && matches!(
                         ran,
@@ -368,10 +386,10 @@ pub fn launch(
             block[0],
             block[1],
             block[2],
-            match backend {
-                Backend::Host => "host",
-                Backend::Vulkan => "vulkan",
-                Backend::Both => "vulkan+host",
+            match (backend, &on_host) {
+                (Backend::Host, _) | (Backend::Auto, Some(_)) => "host",
+                (Backend::Vulkan, _) | (Backend::Auto, None) => "vulkan",
+                (Backend::Both, _) => "vulkan+host",
             },
             elapsed.as_secs_f64() * 1e3,
             match device {
@@ -380,6 +398,10 @@ pub fn launch(
             },
             match backend {
                 Backend::Host => lifted.to_string(),
+                Backend::Auto if on_host.is_some() => format!(
+                    "{lifted}; auto: {}",
+                    on_host.as_deref().unwrap_or_default()
+                ),
                 _ if cached_on_disk => format!("{lifted}; module from the disk cache; {pipeline}"),
                 _ if cached => format!("{lifted}; module cached; {pipeline}"),
                 _ => format!("{lifted}; module lowered; {pipeline}"),
@@ -388,8 +410,14 @@ pub fn launch(
                     "; an access outside the allocations its launch points into: ran again against all {n}"
                 ),
                 None => String::new(),
+            } + &match waited {
+                Some(w) => format!(
+                    "; auto: waited {:.3} s for its pipeline's compile in the background",
+                    w.as_secs_f64()
+                ),
+                None => String::new(),
             },
-            if backend == Backend::Host {
+            if backend == Backend::Host || on_host.is_some() {
                 String::new()
             } else {
                 pipeline_cache
@@ -605,6 +633,28 @@ fn alloc_name(base: u64, kind: Kind) -> String {
         Kind::Image(m) => format!("code object image {m}@{base:#x}"),
         Kind::Launch => format!("kernarg/dispatch packet@{base:#x}"),
     }
+}
+
+/// `auto` (D252): the host evaluator over a copy of every allocation (device buffers), whose bytes then
+/// go back to the device.
+fn run_host_copy(
+    ready: &mut crate::runtime::Ready,
+    program: &Program,
+    launch: &Launch,
+    what: &str,
+) -> Result<()> {
+    let mut m = Memory::default();
+    for (base, kind, data) in ready.mem.snapshot()? {
+        m.add(&alloc_name(base, kind), base, data)
+            .map_err(Failure::Stop)?;
+    }
+    let result = rdna2spv_eval::run(program, launch, &mut m)
+        .map(|_| ())
+        .map_err(|e| Failure::Stop(format!("{what}: on the host evaluator: {e}")));
+    for a in m.into_allocations() {
+        ready.mem.write(a.base, &a.data)?;
+    }
+    result
 }
 
 /// The host evaluator over every allocation, whose bytes move into its memory and back (no copy).

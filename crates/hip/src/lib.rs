@@ -8,6 +8,7 @@
 //! message naming it and exit status 2; no panic crosses the C ABI.
 
 pub mod api;
+pub mod auto;
 pub mod cache;
 pub mod config;
 pub mod error;

@@ -35,6 +35,8 @@ pub struct Ready {
     pub disk: Option<crate::cache::DiskCache>,
     /// The Vulkan pipeline cache's file and the bytes taken from it at start (with `disk`; D160).
     pub pipelines: Option<(std::path::PathBuf, usize)>,
+    /// The `auto` backend's choices and background compiles (D252).
+    pub auto: Option<crate::auto::Auto>,
 }
 
 #[derive(Default)]
@@ -83,7 +85,7 @@ impl Runtime {
             let config = Config::from_env()?;
             let vulkan = match config.backend {
                 Backend::Host => None,
-                Backend::Vulkan | Backend::Both => {
+                Backend::Vulkan | Backend::Both | Backend::Auto => {
                     let ctx = rdna2spv::device::open(config.device.as_deref())?;
                     let ctx: &'static Context = Box::leak(Box::new(ctx));
                     let choice = if config.portable {
@@ -103,7 +105,15 @@ impl Runtime {
                 (Some(d), Some((ctx, _))) => Some(d.load_pipelines(ctx)),
                 _ => None,
             };
+            let auto = (config.backend == Backend::Auto).then(|| {
+                crate::auto::Auto::new(
+                    config.warmer.clone(),
+                    config.device.clone(),
+                    config.auto_wait,
+                )
+            });
             self.ready = Some(Ready {
+                auto,
                 config,
                 vulkan,
                 mem,

@@ -884,6 +884,36 @@ impl Context {
         })
     }
 
+    /// Compiles `entry` of `spirv_words` as [`dispatch`](Self::dispatch) would, without running it
+    /// (D252): the pipeline is created, and where the driver compiles at the first dispatch (lavapipe) a
+    /// dispatch of zero workgroups is submitted, which makes it compile and fill its shader cache while
+    /// no invocation runs. Returns the time it took. Errors as a first dispatch's: the module-size limit,
+    /// a module the driver rejects, the timeout with its compile allowance.
+    pub fn warm_up(&self, spirv_words: &[u32], entry: &str) -> Result<Duration> {
+        self.check_usable()?;
+        let t0 = Instant::now();
+        let (pipeline, cached) = self.pipeline(spirv_words, entry, None)?;
+        if cached || !self.compiles_at_first_dispatch() {
+            return Ok(t0.elapsed());
+        }
+        let cost = crate::limit::module_cost(spirv_words);
+        let (wait, compile_allowance) =
+            crate::limit::dispatch_wait(self.timeout, self.timeout_exact, true, Some(&cost));
+        self.submit_and_wait(pipeline, [0, 0, 0], &[], wait)
+            .map_err(|e| match e {
+                Error::Timeout { .. } => Error::Timeout {
+                    limit: self.timeout,
+                    compile_allowance,
+                    pipeline_create: t0.elapsed(),
+                    first_dispatch: true,
+                    module_words: spirv_words.len(),
+                    module_cost: cost,
+                },
+                e => e,
+            })?;
+        Ok(t0.elapsed())
+    }
+
     fn pipeline(
         &self,
         words: &[u32],

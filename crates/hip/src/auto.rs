@@ -1,0 +1,351 @@
+//! The `auto` backend's choice per launch (decision D252): the device where the launch's module has its
+//! pipeline compiled, else the host evaluator while a child process compiles it.
+//!
+//! lavapipe compiles a module at its first dispatch, one core for as long as the module takes (rocPRIM's
+//! segmented sort: about 90 s on this machine), and a GPU driver compiles at pipeline creation; either
+//! way a program's first launch of a large kernel waits for it. The host evaluator computes the same bits
+//! (every launch of `--backend both` compares them), so a launch need not wait: the first launch of a
+//! module starts `rdna2spv warm-pipeline` (the executable in `RDNA2SPV_HIP_WARMER`) on the module's
+//! words and runs on the host evaluator; the child compiles the pipeline without running it
+//! ([`rdna2spv_vulkan::Context::warm_up`]), which fills the driver's on-disk shader cache; once it has
+//! ended with status 0, the module's launches go to the device, whose compile is then a cache hit.
+//!
+//! * One child at a time (a compile takes a core; the host evaluator another); further modules queue.
+//! * A child that fails (the module-size limit, a driver error, a timeout, a crash, memory) leaves its
+//!   module on the host evaluator for the rest of the run; the reason is in the launch log.
+//! * Without a warmer, or with Mesa's shader cache turned off (`MESA_SHADER_CACHE_DISABLE`, where the
+//!   child's compile could not reach this process), launches go to the device and wait, as `vulkan`.
+//! * `RDNA2SPV_HIP_AUTO_WAIT_MS` lets a launch wait that long for its module's child first.
+//! * A child dies with the thread that started it (`PR_SET_PDEATHSIG`): nothing outlives the program.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::hash::{Hash, Hasher};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A module's identity: a hash of its words.
+pub fn module_key(words: &[u32]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    words.hash(&mut h);
+    h.finish()
+}
+
+/// Where one launch runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Choice {
+    /// On the device; `waited`: how long the launch waited for its module's child.
+    Device { waited: Option<Duration> },
+    /// On the host evaluator, and why.
+    Host(String),
+}
+
+struct Job {
+    key: u64,
+    kernel: String,
+    child: Child,
+    file: PathBuf,
+    started: Instant,
+}
+
+/// The `auto` backend's state.
+pub struct Auto {
+    warmer: Option<PathBuf>,
+    device: Option<String>,
+    wait: Duration,
+    /// Modules compiled in this process's driver or its shader cache: dispatched here, or warmed.
+    warm: HashSet<u64>,
+    /// Modules whose child failed, with its message.
+    refused: HashMap<u64, String>,
+    job: Option<Job>,
+    queue: VecDeque<(u64, String, Arc<Vec<u32>>)>,
+    dir: PathBuf,
+    /// Children started, and the compile times of those that ended well (for the log).
+    pub started: u64,
+    pub finished: Vec<(String, Duration)>,
+}
+
+/// Whether Mesa's on-disk shader cache is off (then a child's compile cannot reach this process).
+fn mesa_cache_off() -> bool {
+    std::env::var("MESA_SHADER_CACHE_DISABLE")
+        .map(|v| {
+            matches!(
+                v.trim().to_ascii_lowercase().as_str(),
+                "1" | "true" | "yes" | "on"
+            )
+        })
+        .unwrap_or(false)
+}
+
+impl Auto {
+    pub fn new(warmer: Option<PathBuf>, device: Option<String>, wait: Duration) -> Self {
+        Auto {
+            warmer: warmer.filter(|_| !mesa_cache_off()),
+            device,
+            wait,
+            warm: HashSet::new(),
+            refused: HashMap::new(),
+            job: None,
+            queue: VecDeque::new(),
+            dir: std::env::temp_dir(),
+            started: 0,
+            finished: Vec::new(),
+        }
+    }
+
+    /// Records that module `key` ran on the device (its pipeline is compiled in this process).
+    pub fn dispatched(&mut self, key: u64) {
+        self.warm.insert(key);
+    }
+
+    /// Where the launch of `kernel` whose module is `words` runs.
+    pub fn choose(&mut self, kernel: &str, words: &Arc<Vec<u32>>) -> Choice {
+        let key = module_key(words);
+        self.poll();
+        if self.warm.contains(&key) || self.warmer.is_none() {
+            return Choice::Device { waited: None };
+        }
+        if let Some(why) = self.refused.get(&key) {
+            return Choice::Host(format!("its pipeline did not compile: {why}"));
+        }
+        let busy = self.job.as_ref().is_some_and(|j| j.key == key)
+            || self.queue.iter().any(|(k, _, _)| *k == key);
+        if !busy {
+            self.queue
+                .push_back((key, kernel.to_string(), words.clone()));
+            self.poll();
+        }
+        if !self.wait.is_zero() && self.job.as_ref().is_some_and(|j| j.key == key) {
+            let t0 = Instant::now();
+            while t0.elapsed() < self.wait {
+                std::thread::sleep(Duration::from_millis(5).min(self.wait));
+                self.poll();
+                if self.warm.contains(&key) {
+                    return Choice::Device {
+                        waited: Some(t0.elapsed()),
+                    };
+                }
+                if let Some(why) = self.refused.get(&key) {
+                    return Choice::Host(format!("its pipeline did not compile: {why}"));
+                }
+                if self.job.as_ref().is_none_or(|j| j.key != key) {
+                    break;
+                }
+            }
+        }
+        match &self.job {
+            Some(j) if j.key == key => Choice::Host(format!(
+                "its pipeline compiles in the background ({:.1} s so far)",
+                j.started.elapsed().as_secs_f64()
+            )),
+            _ => Choice::Host("its pipeline is queued to compile in the background".to_string()),
+        }
+    }
+
+    /// Reaps the child if it has ended, and starts the next queued one.
+    fn poll(&mut self) {
+        if let Some(j) = self.job.as_mut() {
+            match j.child.try_wait() {
+                Ok(None) => return,
+                Ok(Some(status)) => {
+                    let j = self.job.take().expect("a job");
+                    let _ = std::fs::remove_file(&j.file);
+                    self.ended(j, status);
+                }
+                Err(e) => {
+                    let j = self.job.take().expect("a job");
+                    let _ = std::fs::remove_file(&j.file);
+                    self.refused
+                        .insert(j.key, format!("waiting for the compile: {e}"));
+                }
+            }
+        }
+        while self.job.is_none() {
+            let Some((key, kernel, words)) = self.queue.pop_front() else {
+                return;
+            };
+            match self.start(key, &kernel, &words) {
+                Ok(j) => self.job = Some(j),
+                Err(e) => {
+                    self.refused.insert(key, e);
+                }
+            }
+        }
+    }
+
+    fn ended(&mut self, mut j: Job, status: std::process::ExitStatus) {
+        use std::io::Read as _;
+        use std::os::unix::process::ExitStatusExt as _;
+        if status.success() {
+            self.finished.push((j.kernel.clone(), j.started.elapsed()));
+            self.warm.insert(j.key);
+            return;
+        }
+        let mut err = String::new();
+        if let Some(mut e) = j.child.stderr.take() {
+            let _ = e.read_to_string(&mut err);
+        }
+        let err = err
+            .lines()
+            .map(|l| l.trim_start_matches("rdna2spv: error: "))
+            .collect::<Vec<_>>()
+            .join("; ");
+        let why = match (status.code(), status.signal()) {
+            (Some(c), _) => format!("exit status {c}: {err}"),
+            (None, Some(s)) => format!("the compiling process ended by signal {s}{}", {
+                if err.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {err}")
+                }
+            }),
+            _ => err,
+        };
+        self.refused.insert(j.key, why);
+    }
+
+    fn start(&mut self, key: u64, kernel: &str, words: &[u32]) -> Result<Job, String> {
+        let warmer = self.warmer.as_ref().expect("auto with a warmer");
+        let file = self.dir.join(format!(
+            "rdna2spv-warm-{}-{key:016x}.spv",
+            std::process::id()
+        ));
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        std::fs::write(&file, bytes).map_err(|e| format!("writing {}: {e}", file.display()))?;
+        let mut cmd = Command::new(warmer);
+        cmd.arg("warm-pipeline");
+        if let Some(d) = &self.device {
+            cmd.arg("--device").arg(d);
+        }
+        cmd.arg("--consume")
+            .arg(&file)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        use std::os::unix::process::CommandExt as _;
+        // SAFETY: between fork and exec only the async-signal-safe prctl and getppid run.
+        unsafe {
+            let parent = libc::getpid();
+            cmd.pre_exec(move || {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                // The parent may have ended before the prctl: then end too.
+                if libc::getppid() != parent {
+                    libc::_exit(1);
+                }
+                Ok(())
+            });
+        }
+        let child = cmd.spawn().map_err(|e| {
+            let _ = std::fs::remove_file(&file);
+            format!("starting {} warm-pipeline: {e}", warmer.display())
+        })?;
+        self.started += 1;
+        Ok(Job {
+            key,
+            kernel: kernel.to_string(),
+            child,
+            file,
+            started: Instant::now(),
+        })
+    }
+}
+
+impl Drop for Auto {
+    fn drop(&mut self) {
+        if let Some(mut j) = self.job.take() {
+            let _ = j.child.kill();
+            let _ = j.child.wait();
+            let _ = std::fs::remove_file(&j.file);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Auto, Choice};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    fn script(name: &str, body: &str) -> std::path::PathBuf {
+        use std::os::unix::fs::PermissionsExt as _;
+        let p = std::env::temp_dir().join(format!("rdna2spv-auto-{name}-{}", std::process::id()));
+        std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        p
+    }
+
+    fn waiting_for(a: &mut Auto, words: &Arc<Vec<u32>>, want: impl Fn(&Choice) -> bool) -> Choice {
+        for _ in 0..2000 {
+            let c = a.choose("k", words);
+            if want(&c) {
+                return c;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        panic!("no such choice");
+    }
+
+    /// A module goes to the device once its child ended with status 0; a second module waits in the
+    /// queue while the first compiles; a failed child keeps its module on the host; the child removed
+    /// the module's file (`--consume`) or the runtime did.
+    #[test]
+    fn modules_go_to_the_device_after_their_child_ends_well() {
+        std::env::remove_var("MESA_SHADER_CACHE_DISABLE");
+        // The stand-in compiles for 0.3 s unless the module's file holds 4 bytes, then it fails.
+        let ok = script(
+            "ok",
+            "f=\"$3\"; [ \"$(wc -c < \"$f\")\" -eq 4 ] && { rm -f \"$f\"; echo 'rdna2spv: error: too small' >&2; exit 2; }; rm -f \"$f\"; sleep 0.3",
+        );
+        let mut a = Auto::new(Some(ok.clone()), None, Duration::ZERO);
+        let m1 = Arc::new(vec![0x0723_0203u32, 1, 2]);
+        let m2 = Arc::new(vec![0x0723_0203u32, 5, 6]);
+        let bad = Arc::new(vec![7u32]);
+        match a.choose("k", &m1) {
+            Choice::Host(why) => assert!(why.contains("compiles in the background"), "{why}"),
+            c => panic!("{c:?}"),
+        }
+        match a.choose("k", &m2) {
+            Choice::Host(why) => assert!(why.contains("queued"), "{why}"),
+            c => panic!("{c:?}"),
+        }
+        waiting_for(&mut a, &m1, |c| {
+            matches!(c, Choice::Device { waited: None })
+        });
+        waiting_for(&mut a, &m2, |c| {
+            matches!(c, Choice::Device { waited: None })
+        });
+        let c = waiting_for(
+            &mut a,
+            &bad,
+            |c| matches!(c, Choice::Host(w) if w.contains("did not compile")),
+        );
+        assert_eq!(
+            c,
+            Choice::Host("its pipeline did not compile: exit status 2: too small".to_string())
+        );
+        assert_eq!(a.started, 3);
+        assert_eq!(a.finished.len(), 2);
+        // With a wait, a launch takes the device as soon as its child has ended.
+        let mut w = Auto::new(Some(ok.clone()), None, Duration::from_secs(60));
+        match w.choose("k", &m1) {
+            Choice::Device { waited: Some(d) } => assert!(d >= Duration::from_millis(250), "{d:?}"),
+            c => panic!("{c:?}"),
+        }
+        assert_eq!(w.choose("k", &m1), Choice::Device { waited: None });
+        // Without a warmer every launch goes to the device.
+        let mut n = Auto::new(None, None, Duration::ZERO);
+        assert_eq!(n.choose("k", &m1), Choice::Device { waited: None });
+        let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with(&format!("rdna2spv-warm-{}-", std::process::id()))
+            })
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
+        let _ = std::fs::remove_file(ok);
+    }
+}
