@@ -64,6 +64,44 @@ fn rocsparse_csrsort_runs_rocprims_segmented_sort_on_lavapipe_and_the_host() {
     assert_sorted_by_segmented_sort_kernel(&r);
 }
 
+/// `--backend auto` (D252): matrix and csrsort pass with every kernel's first launch on the host evaluator,
+/// the log naming why (its pipeline compiling in a child process), instead of waiting for lavapipe's compile
+/// of rocPRIM's kernels (minutes cold); later launches go to whichever side is ready.
+#[test]
+fn rocsparse_auto_runs_first_launches_on_the_host_while_lavapipe_compiles() {
+    let lib = Library::unpack("rocsparse", "librocsparse0");
+    for mode in ["matrix", "sort"] {
+        let r = exec(&lib, "auto", "rocsparse", &[mode]);
+        check(&r, "rocsparse", &format!("auto, {mode}"));
+        let err = String::from_utf8_lossy(&r.stderr);
+        let mut seen = std::collections::HashSet::new();
+        let mut launches = 0;
+        for l in err.lines().filter(|l| l.starts_with("rdna2spv: launch ")) {
+            launches += 1;
+            let kernel = l.split(": ").nth(2).and_then(|k| k.split(" grid ").next());
+            let kernel = kernel.unwrap_or_else(|| panic!("{l}"));
+            assert!(
+                l.contains(" on host: ") || l.contains(" on vulkan: "),
+                "{l}"
+            );
+            if seen.insert(kernel.to_string()) {
+                assert!(
+                    l.contains(" on host: ") && l.contains("auto: its pipeline"),
+                    "{mode}: {l}"
+                );
+            }
+        }
+        assert!(launches >= 2, "{mode}: {err}");
+        if mode == "sort" {
+            assert!(
+                err.lines().any(|l| l.contains(SEGMENTED_SORT_KERNEL)
+                    && l.contains("grid 36x1x1 block 256x1x1 on host")),
+                "{err}"
+            );
+        }
+    }
+}
+
 /// The launch log names the unpartitioned kernel (fewer than 3,000 rows), one workgroup of 256 per row,
 /// and the program's own line counts the rows and entries it checked.
 fn assert_sorted_by_segmented_sort_kernel(r: &std::process::Output) {

@@ -16,7 +16,8 @@
 //! * Without a warmer, or with Mesa's shader cache turned off (`MESA_SHADER_CACHE_DISABLE`, where the
 //!   child's compile could not reach this process), launches go to the device and wait, as `vulkan`.
 //! * `RDNA2SPV_HIP_AUTO_WAIT_MS` lets a launch wait that long for its module's child first.
-//! * A child dies with the thread that started it (`PR_SET_PDEATHSIG`): nothing outlives the program.
+//! * A child gets `PR_SET_PDEATHSIG` and is started by a thread that lives as long as the program: nothing
+//!   outlives the program, and a launching thread that ends takes no compile with it.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::{Hash, Hasher};
@@ -236,7 +237,7 @@ impl Auto {
                 Ok(())
             });
         }
-        let child = cmd.spawn().map_err(|e| {
+        let child = spawn(cmd).map_err(|e| {
             let _ = std::fs::remove_file(&file);
             format!("starting {} warm-pipeline: {e}", warmer.display())
         })?;
@@ -249,6 +250,35 @@ impl Auto {
             started: Instant::now(),
         })
     }
+}
+
+type Request = (Command, std::sync::mpsc::Sender<std::io::Result<Child>>);
+
+/// Starts `cmd` from a thread that lives as long as the process: `PR_SET_PDEATHSIG` fires when the thread
+/// that forked the child ends, and the program's launching threads may end before the program does.
+fn spawn(cmd: Command) -> std::io::Result<Child> {
+    static SPAWNER: std::sync::OnceLock<std::sync::Mutex<std::sync::mpsc::Sender<Request>>> =
+        std::sync::OnceLock::new();
+    let tx = SPAWNER.get_or_init(|| {
+        let (tx, rx) = std::sync::mpsc::channel::<Request>();
+        std::thread::Builder::new()
+            .name("rdna2spv-warm".into())
+            .spawn(move || {
+                for (mut cmd, reply) in rx {
+                    let _ = reply.send(cmd.spawn());
+                }
+            })
+            .expect("starting the thread that starts compiles");
+        std::sync::Mutex::new(tx)
+    });
+    let (reply, answer) = std::sync::mpsc::channel();
+    tx.lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .send((cmd, reply))
+        .map_err(|_| std::io::Error::other("the thread that starts compiles has ended"))?;
+    answer
+        .recv()
+        .map_err(|_| std::io::Error::other("the thread that starts compiles has ended"))?
 }
 
 impl Drop for Auto {
