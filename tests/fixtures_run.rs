@@ -98,6 +98,16 @@ const CASES: &[Case] = &[
         outputs: &[("out", Elem::U32, Cmp::Exact)],
     },
     Case {
+        manifest: "wgids_x",
+        source: "wgids.cl",
+        outputs: &[("out", Elem::U32, Cmp::Exact)],
+    },
+    Case {
+        manifest: "wgids_z",
+        source: "wgids.cl",
+        outputs: &[("out", Elem::U32, Cmp::Exact)],
+    },
+    Case {
         manifest: "half",
         source: "half.cl",
         outputs: &[
@@ -591,6 +601,8 @@ cases!(
     reduce_w64,
     atomics,
     ids3d,
+    wgids_x,
+    wgids_z,
     half,
     scratch,
     scratch_w64,

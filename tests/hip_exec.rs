@@ -442,6 +442,27 @@ fn a_second_run_reads_its_modules_from_the_disk_cache() {
     let _ = std::fs::remove_dir_all(&cache);
 }
 
+/// D253: 65,536 workgroups of 256 (16,777,216 floats), one more than lavapipe dispatches in x, run on the
+/// device folded into rows (before: "workgroup count 65536 in dimension 0 is outside 1..=65535"); the
+/// program checks every element of both launches.
+#[test]
+fn a_grid_wider_than_one_dispatch_runs_on_the_device() {
+    let r = exec(
+        "vulkan",
+        &["--log"],
+        "launches",
+        &[PathBuf::from("1"), PathBuf::from("16777216")],
+    );
+    let out = String::from_utf8_lossy(&r.stdout);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(0), "{out}\n{err}");
+    assert!(out.contains("launches: PASS"), "{out}\n{err}");
+    assert!(
+        err.contains("grid 65536x1x1 block 256x1x1 on vulkan"),
+        "{err}"
+    );
+}
+
 #[test]
 fn the_log_lists_every_launch() {
     let r = exec("host", &["--log"], "symbols", &[]);

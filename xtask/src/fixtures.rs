@@ -198,6 +198,13 @@ pub const RECIPES: &[Recipe] = &[
         wave64: false,
     },
     Recipe {
+        stem: "wgids",
+        source: "wgids.cl",
+        compiler: Compiler::OpenCl,
+        flags: &[],
+        wave64: false,
+    },
+    Recipe {
         stem: "scratch",
         source: "scratch.cl",
         compiler: Compiler::OpenCl,

@@ -86,7 +86,8 @@ pub struct RunReport {
     pub dispatch: DispatchStats,
     /// Invocations (waves, including empty ones past a partial workgroup).
     pub invocations: usize,
-    /// Workgroups dispatched.
+    /// The kernel's workgroups (the Vulkan dispatch is wider for split waves, D105, and rows for a folded
+    /// grid, D253).
     pub workgroups: [u32; 3],
 }
 
@@ -153,11 +154,23 @@ pub fn lower_for_run(
     }
     let mut words = lower::lower_with(program, &layout, profile, &opts)?;
     // Split waves (D105) multiply the dispatch's width; past the device's limit, keep whole workgroups.
+    // A grid past the limits in any dimension is also folded into rows (D253).
     let split = lower::split_factor(&words) as u64;
-    if split > 1
-        && layout.workgroups(launch.grid)[0] as u64 * split
-            > ctx.info().max_workgroup_count[0] as u64
-    {
+    let groups = layout.workgroups(launch.grid);
+    let max = ctx.info().max_workgroup_count;
+    let fold = (0..3).any(|d| groups[d] > max[d]);
+    if fold {
+        if lower::folded_dispatch(groups, max[0], max[1]).is_none() {
+            return Err(RunError::Launch(format!(
+                "grid {:?} is {groups:?} workgroups of {:?}: more than one dispatch of this device holds \
+                 folded into rows (at most {} × {})",
+                launch.grid, layout.workgroup, max[0], max[1]
+            )));
+        }
+        opts.whole_workgroups = true;
+        opts.fold = Some(max[0]);
+        words = lower::lower_with(program, &layout, profile, &opts)?;
+    } else if split > 1 && groups[0] as u64 * split > max[0] as u64 {
         opts.whole_workgroups = true;
         words = lower::lower_with(program, &layout, profile, &opts)?;
     }
@@ -293,11 +306,20 @@ fn run_module(
     let groups = layout.workgroups(grid);
     // A module whose waves run as Vulkan workgroups of their own (D105) is dispatched that much wider in
     // x; its flags keep the kernel workgroup's order.
-    let dispatched = [
-        groups[0].saturating_mul(lower::split_factor(words)),
-        groups[1],
-        groups[2],
-    ];
+    let dispatched = match lower::fold_width(words) {
+        // D253: rows of `w` Vulkan workgroups.
+        Some(w) => lower::folded_dispatch(groups, w, ctx.info().max_workgroup_count[1])
+            .ok_or_else(|| {
+                RunError::Launch(format!(
+                    "grid {grid:?} ({groups:?} workgroups) does not fold into rows of {w}"
+                ))
+            })?,
+        None => [
+            groups[0].saturating_mul(lower::split_factor(words)),
+            groups[1],
+            groups[2],
+        ],
+    };
     let per_group = layout.waves_per_workgroup() as usize;
     let n_groups = groups.iter().map(|&g| g as usize).product::<usize>();
     let total = n_groups * per_group;

@@ -45,6 +45,28 @@ pub fn launch_words(layout: &KernelLayout) -> Vec<u32> {
     words
 }
 
+/// The prefix of the `OpModuleProcessed` string of a module lowered for a folded grid (D253); the decimal
+/// row width `W` follows it.
+pub const FOLD_MARK: &str = "rdna2spv folded grid rows=";
+
+/// The row width a module's folded grid asks for ([`FOLD_MARK`]), if it was lowered for one.
+pub fn fold_width(words: &[u32]) -> Option<u32> {
+    super::lane::split::processed_number(words, FOLD_MARK).filter(|&w| w > 0)
+}
+
+/// The Vulkan dispatch of `workgroups` kernel workgroups folded into rows of `width` (D253): `[width,
+/// rows, 1]`, or None when the count does not fit in 32 bits or the rows exceed `max_rows`.
+pub fn folded_dispatch(workgroups: [u32; 3], width: u32, max_rows: u32) -> Option<[u32; 3]> {
+    let total = workgroups
+        .iter()
+        .try_fold(1u64, |a, &g| a.checked_mul(g as u64))?;
+    if total == 0 || total > u32::MAX as u64 || width == 0 {
+        return None;
+    }
+    let rows = total.div_ceil(width as u64);
+    (rows <= max_rows as u64).then_some([width.min(total as u32), rows as u32, 1])
+}
+
 /// Size of the push-constant block (the minimum `maxPushConstantsSize` of Vulkan).
 pub const PUSH_CONSTANT_BYTES: usize = 128;
 /// Launch words copied into the push constants after the 32-byte header (D117); later ones are read from
@@ -73,6 +95,49 @@ pub fn push_constants(
 }
 
 impl Cx<'_> {
+    /// D253: the kernel workgroup of an invocation of a folded dispatch (rows of `w` Vulkan workgroups):
+    /// the kernel's workgroup counts from the pushed grid (`ceil(grid / workgroup)`, as `(grid − 1) / wg +
+    /// 1`: a grid is at least 1), the row-major index `y·w + x`, a workgroup past their product returns at
+    /// once (the whole Vulkan workgroup: the test reads only `WorkgroupId`, before any barrier or memory
+    /// access), and `gid`, `nwg` become the kernel's.
+    pub(super) fn fold_grid(
+        &mut self,
+        w: u32,
+        grid: &[Word; 3],
+        gid: &mut [Word; 3],
+        nwg: &mut [Word; 3],
+    ) -> R<()> {
+        let t = self.t;
+        let one = self.c32(1);
+        let mut n = [0; 3];
+        for d in 0..3 {
+            let wg = self.c32(self.desc.workgroup[d]);
+            let g1 = self.b.i_sub(t.u32, None, grid[d], one)?;
+            let q = self.b.u_div(t.u32, None, g1, wg)?;
+            n[d] = self.b.i_add(t.u32, None, q, one)?;
+        }
+        let wc = self.c32(w);
+        let row = self.b.i_mul(t.u32, None, gid[1], wc)?;
+        let linear = self.b.i_add(t.u32, None, row, gid[0])?;
+        let xy = self.b.i_mul(t.u32, None, n[0], n[1])?;
+        let total = self.b.i_mul(t.u32, None, xy, n[2])?;
+        let beyond = self.b.u_greater_than_equal(t.bool, None, linear, total)?;
+        let (ret, cont) = (self.b.id(), self.b.id());
+        self.b
+            .selection_merge(cont, spirv::SelectionControl::NONE)?;
+        self.b.branch_conditional(beyond, ret, cont, [])?;
+        self.begin(ret)?;
+        self.b.ret()?;
+        self.begin(cont)?;
+        gid[0] = self.b.u_mod(t.u32, None, linear, n[0])?;
+        let rest = self.b.u_div(t.u32, None, linear, n[0])?;
+        gid[1] = self.b.u_mod(t.u32, None, rest, n[1])?;
+        gid[2] = self.b.u_div(t.u32, None, rest, n[1])?;
+        *nwg = n;
+        self.b.module_processed(format!("{FOLD_MARK}{w}"));
+        Ok(())
+    }
+
     /// The push-constant block ([`push_constants`]), a module variable.
     pub(super) fn push_constant_block(&mut self) -> Word {
         let t = self.t;

@@ -45,8 +45,8 @@ pub use checked::{
     check_buffer_words, check_records_offset, FaultRecord, CHECK_SINK_BYTES, FAULT_RECORD_WORDS,
 };
 pub use entry::{
-    launch_words, push_constants, scratch_buffer_bytes, scratch_stride, PUSHED_LAUNCH_WORDS,
-    PUSH_CONSTANT_BYTES,
+    fold_width, folded_dispatch, launch_words, push_constants, scratch_buffer_bytes,
+    scratch_stride, FOLD_MARK, PUSHED_LAUNCH_WORDS, PUSH_CONSTANT_BYTES,
 };
 
 pub use rdna2spv_ir::trace::TraceFilter;
@@ -226,6 +226,11 @@ pub struct LowerOptions {
     /// square-root emulation's f64 seed by up to 3·2^10 units of its 26 bits (a function of the operand),
     /// so the Newton step and the corrections are exercised on a device whose seed is already right.
     pub div_sqrt_skew: bool,
+    /// A kernel grid wider than the device's dispatch limits (D253): `Some(W)` dispatches its workgroups
+    /// in rows of `W` Vulkan workgroups (x) and as many rows (y) as they need; the module recovers the
+    /// kernel workgroup from the row-major index, and the workgroups of the last row past the grid return
+    /// at once. It carries [`FOLD_MARK`] so that the runner sizes the dispatch ([`fold_width`]).
+    pub fold: Option<u32>,
 }
 
 /// Memory the runner gives every wave of the dispatch to read (decision D132): the launch-word SGPR pair
@@ -932,6 +937,16 @@ impl<'a> Cx<'a> {
         } else {
             None
         };
+        // A grid past the device's dispatch limits, folded into rows (D253; split waves are off there).
+        if let Some(w) = self.opts.fold {
+            if self.split > 1 {
+                return Err(LowerError::Layout(
+                    "a folded grid (D253) with split waves (D105): lower with whole_workgroups"
+                        .into(),
+                ));
+            }
+            self.fold_grid(w, &grid, &mut gid, &mut nwg)?;
+        }
         // The wave this invocation belongs to (the invocation itself in the wave mapping).
         let wave_ix = if lane_mapping {
             self.lane_setup(li, split_wave)?;

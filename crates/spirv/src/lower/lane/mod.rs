@@ -70,7 +70,7 @@ mod meet;
 pub(crate) mod pick;
 mod plan;
 mod shrink;
-mod split;
+pub(crate) mod split;
 pub(crate) mod sublane;
 mod versions;
 pub(crate) use fuse::fuse_guards;
