@@ -159,16 +159,18 @@ pub fn lower_for_run(
     let groups = layout.workgroups(launch.grid);
     let max = ctx.info().max_workgroup_count;
     let fold = (0..3).any(|d| groups[d] > max[d]);
+    // Rows of at most 65,535 (Vulkan's minimum limit): the module's `row · W + x` stays below 2^32.
+    let width = max[0].min(65_535);
     if fold {
-        if lower::folded_dispatch(groups, max[0], max[1]).is_none() {
+        if lower::folded_dispatch(groups, width, max[1]).is_none() {
             return Err(RunError::Launch(format!(
                 "grid {:?} is {groups:?} workgroups of {:?}: more than one dispatch of this device holds \
                  folded into rows (at most {} × {})",
-                launch.grid, layout.workgroup, max[0], max[1]
+                launch.grid, layout.workgroup, width, max[1]
             )));
         }
         opts.whole_workgroups = true;
-        opts.fold = Some(max[0]);
+        opts.fold = Some(width);
         words = lower::lower_with(program, &layout, profile, &opts)?;
     } else if split > 1 && groups[0] as u64 * split > max[0] as u64 {
         opts.whole_workgroups = true;

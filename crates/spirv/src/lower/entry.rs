@@ -375,3 +375,31 @@ impl Cx<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod fold_tests {
+    use super::folded_dispatch;
+
+    /// D253: rows of `width`, as many as the count needs; nothing for an empty grid, a count past 2^32 − 1
+    /// or more rows than the device allows.
+    #[test]
+    fn folded_dispatches_cover_every_workgroup_in_rows() {
+        assert_eq!(
+            folded_dispatch([65536, 1, 1], 65535, 65535),
+            Some([65535, 2, 1])
+        );
+        assert_eq!(
+            folded_dispatch([2, 1, 65537], 65535, 65535),
+            Some([65535, 3, 1])
+        );
+        assert_eq!(folded_dispatch([10, 1, 1], 65535, 65535), Some([10, 1, 1]));
+        assert_eq!(
+            folded_dispatch([65535, 65535, 1], 65535, 65535),
+            Some([65535, 65535, 1])
+        );
+        assert_eq!(folded_dispatch([65535, 65535, 2], 65535, 65535), None);
+        assert_eq!(folded_dispatch([65536, 65536, 1], 65535, u32::MAX), None);
+        assert_eq!(folded_dispatch([0, 1, 1], 65535, 65535), None);
+        assert_eq!(folded_dispatch([5, 1, 1], 0, 65535), None);
+    }
+}
