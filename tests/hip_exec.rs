@@ -62,17 +62,10 @@ fn check_pass(backend: &str) {
 
 fn check_pass_with(backend: &str, extra: &[&str]) {
     for (p, args) in cases() {
-        let r = exec(backend, extra, p, &args);
-        let out = String::from_utf8_lossy(&r.stdout);
-        let err = String::from_utf8_lossy(&r.stderr);
-        assert_eq!(
-            r.status.code(),
-            Some(0),
-            "{p} on {backend}: stdout {out}\nstderr {err}"
-        );
-        assert!(
-            out.contains(&format!("{p}: PASS")),
-            "{p} on {backend}: stdout {out}\nstderr {err}"
+        assert_passes(
+            &format!("{p} on {backend}"),
+            p,
+            &exec(backend, extra, p, &args),
         );
     }
 }
@@ -624,13 +617,18 @@ fn exec_auto(
     (r, launches)
 }
 
-fn assert_passes(program: &str, r: &Output) {
+/// Exit 0 and the program's success line `PROGRAM: PASS` (`what` names the run in a failure).
+fn assert_passes(what: &str, program: &str, r: &Output) {
     let out = String::from_utf8_lossy(&r.stdout);
     let err = String::from_utf8_lossy(&r.stderr);
-    assert_eq!(r.status.code(), Some(0), "{program}: {out}\n{err}");
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{what}: stdout {out}\nstderr {err}"
+    );
     assert!(
         out.contains(&format!("{program}: PASS")),
-        "{program}: {out}\n{err}"
+        "{what}: stdout {out}\nstderr {err}"
     );
 }
 
@@ -641,7 +639,7 @@ fn assert_passes(program: &str, r: &Output) {
 fn auto_runs_first_launches_on_the_host_while_their_pipelines_compile() {
     for (p, args) in cases() {
         let (r, launches) = exec_auto(p, &args, &[], "first");
-        assert_passes(p, &r);
+        assert_passes(p, p, &r);
         let err = String::from_utf8_lossy(&r.stderr);
         assert!(!launches.is_empty(), "{p}: {err}");
         let mut seen = std::collections::HashSet::new();
@@ -665,7 +663,7 @@ fn auto_runs_first_launches_on_the_host_while_their_pipelines_compile() {
 fn auto_launches_that_wait_for_their_compile_run_on_the_device() {
     for p in ["vadd", "reduction", "structarg"] {
         let (r, launches) = exec_auto(p, &[], &[("RDNA2SPV_HIP_AUTO_WAIT_MS", "300000")], "wait");
-        assert_passes(p, &r);
+        assert_passes(p, p, &r);
         let err = String::from_utf8_lossy(&r.stderr);
         assert!(!launches.is_empty(), "{p}: {err}");
         let mut seen = std::collections::HashSet::new();
@@ -713,7 +711,7 @@ fn auto_keeps_a_module_whose_pipeline_does_not_compile_on_the_host() {
             ],
             name,
         );
-        assert_passes("vadd", &r);
+        assert_passes("vadd", "vadd", &r);
         let err = String::from_utf8_lossy(&r.stderr);
         assert!(!launches.is_empty(), "{name}: {err}");
         for (_, backend, rest) in &launches {
@@ -734,7 +732,7 @@ fn auto_without_a_shader_cache_runs_on_the_device() {
         &[("MESA_SHADER_CACHE_DISABLE", "true")],
         "nocache",
     );
-    assert_passes("vadd", &r);
+    assert_passes("vadd", "vadd", &r);
     let err = String::from_utf8_lossy(&r.stderr);
     assert!(!launches.is_empty(), "{err}");
     for (_, backend, rest) in &launches {

@@ -618,10 +618,11 @@ fn service_asked(meta: &rdna2spv_codeobj::KernelMetadata) -> Option<&'static str
     })
 }
 
-fn eval_memory(snapshot: &[(u64, Kind, Vec<u8>)]) -> Result<Memory> {
+/// The evaluator's memory holding `snapshot`'s allocations at their addresses.
+fn eval_memory(snapshot: impl IntoIterator<Item = (u64, Kind, Vec<u8>)>) -> Result<Memory> {
     let mut m = Memory::default();
     for (base, kind, data) in snapshot {
-        m.add(&alloc_name(*base, *kind), *base, data.clone())
+        m.add(&alloc_name(base, kind), base, data)
             .map_err(Failure::Stop)?;
     }
     Ok(m)
@@ -643,11 +644,7 @@ fn run_host_copy(
     launch: &Launch,
     what: &str,
 ) -> Result<()> {
-    let mut m = Memory::default();
-    for (base, kind, data) in ready.mem.snapshot()? {
-        m.add(&alloc_name(base, kind), base, data)
-            .map_err(Failure::Stop)?;
-    }
+    let mut m = eval_memory(ready.mem.snapshot()?)?;
     let result = rdna2spv_eval::run(program, launch, &mut m)
         .map(|_| ())
         .map_err(|e| Failure::Stop(format!("{what}: on the host evaluator: {e}")));
@@ -692,7 +689,7 @@ fn compare_with_host(
     what: &str,
     before: Vec<(u64, Kind, Vec<u8>)>,
 ) -> Result<()> {
-    let mut m = eval_memory(&before)?;
+    let mut m = eval_memory(before.iter().cloned())?;
     rdna2spv_eval::run(program, launch, &mut m)
         .map_err(|e| Failure::Stop(format!("{what}: on the host evaluator: {e}")))?;
     for (base, kind, old) in &before {
