@@ -15,7 +15,10 @@
 //!   module on the host evaluator for the rest of the run; the reason is in the launch log.
 //! * Without a warmer, or with Mesa's shader cache turned off (`MESA_SHADER_CACHE_DISABLE`, where the
 //!   child's compile could not reach this process), launches go to the device and wait, as `vulkan`.
-//! * `RDNA2SPV_HIP_AUTO_WAIT_MS` lets a launch wait that long for its module's child first.
+//! * A module not lowered yet is lowered on a thread of its own ([`Auto::lower_in_background`]) while its
+//!   launches run on the host; then its child starts.
+//! * `RDNA2SPV_HIP_AUTO_WAIT_MS` lets a launch wait that long for its module's child first (and lower its
+//!   module itself).
 //! * A child gets `PR_SET_PDEATHSIG` and is started by a thread that lives as long as the program: nothing
 //!   outlives the program, and a launching thread that ends takes no compile with it.
 
@@ -25,6 +28,10 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use crate::error::Failure;
+use crate::launch::LowerTask;
+use crate::module::ShapeKey;
 
 /// A module's identity: a hash of its words.
 pub fn module_key(words: &[u32]) -> u64 {
@@ -40,6 +47,24 @@ pub enum Choice {
     Device { waited: Option<Duration> },
     /// On the host evaluator, and why.
     Host(String),
+}
+
+/// A module lowered on a thread of its own ([`Auto::lower_in_background`]).
+pub struct Lowered {
+    pub module: usize,
+    pub name: String,
+    pub key: ShapeKey,
+    pub disk_key: Option<String>,
+    pub words: Vec<u32>,
+}
+
+struct Lowering {
+    module: usize,
+    name: String,
+    key: ShapeKey,
+    disk_key: Option<String>,
+    started: Instant,
+    thread: std::thread::JoinHandle<Result<Vec<u32>, String>>,
 }
 
 struct Job {
@@ -61,6 +86,9 @@ pub struct Auto {
     refused: HashMap<u64, String>,
     job: Option<Job>,
     queue: VecDeque<(u64, String, Arc<Vec<u32>>)>,
+    /// Modules being lowered, and those whose lowering failed (with its message).
+    lowering: Vec<Lowering>,
+    lower_failed: HashMap<(usize, String, ShapeKey), String>,
     dir: PathBuf,
     /// Children started, and the compile times of those that ended well (for the log).
     pub started: u64,
@@ -89,10 +117,121 @@ impl Auto {
             refused: HashMap::new(),
             job: None,
             queue: VecDeque::new(),
+            lowering: Vec::new(),
+            lower_failed: HashMap::new(),
             dir: std::env::temp_dir(),
             started: 0,
             finished: Vec::new(),
         }
+    }
+
+    /// Whether a launch whose module is not lowered yet runs on the host while a thread lowers it: where
+    /// modules compile in the background (a warmer, Mesa's shader cache on) and launches do not wait for
+    /// their compile (`RDNA2SPV_HIP_AUTO_WAIT_MS`: then the launch lowers its module itself).
+    pub fn defers(&self) -> bool {
+        self.warmer.is_some() && self.wait.is_zero()
+    }
+
+    /// Why the launch of kernel `name` of `module` with module `key` runs on the host: its module is
+    /// being lowered, or its lowering failed; None when neither.
+    pub fn lowering(&self, module: usize, name: &str, key: &ShapeKey) -> Option<String> {
+        if let Some(l) = self
+            .lowering
+            .iter()
+            .find(|l| l.module == module && l.name == name && &l.key == key)
+        {
+            return Some(format!(
+                "its module is translated in the background ({:.1} s so far)",
+                l.started.elapsed().as_secs_f64()
+            ));
+        }
+        self.lower_failed
+            .get(&(module, name.to_string(), *key))
+            .map(|e| format!("translating its module failed: {e}"))
+    }
+
+    /// Lowers `task` on a thread of its own; the reason a launch gives for running on the host meanwhile.
+    pub fn lower_in_background(
+        &mut self,
+        module: usize,
+        name: &str,
+        key: ShapeKey,
+        task: Box<LowerTask>,
+    ) -> String {
+        let disk_key = task.disk_key.clone();
+        let thread = std::thread::Builder::new()
+            .name("rdna2spv-lower".into())
+            .spawn(move || {
+                task.lower().map_err(|e| match e {
+                    Failure::Stop(m) | Failure::Mismatch(m) => m,
+                    Failure::Code(c) => format!("hipError {c}"),
+                })
+            });
+        match thread {
+            Ok(thread) => {
+                self.lowering.push(Lowering {
+                    module,
+                    name: name.to_string(),
+                    key,
+                    disk_key,
+                    started: Instant::now(),
+                    thread,
+                });
+                "its module is translated in the background (0.0 s so far)".to_string()
+            }
+            Err(e) => {
+                let why = format!("starting a thread: {e}");
+                self.lower_failed
+                    .insert((module, name.to_string(), key), why.clone());
+                format!("translating its module failed: {why}")
+            }
+        }
+    }
+
+    /// The modules whose lowering has ended well since the last call (failures are kept for
+    /// [`Auto::lowering`]).
+    pub fn lowered(&mut self) -> Vec<Lowered> {
+        let mut done = Vec::new();
+        let mut i = 0;
+        while i < self.lowering.len() {
+            if !self.lowering[i].thread.is_finished() {
+                i += 1;
+                continue;
+            }
+            let l = self.lowering.swap_remove(i);
+            match l.thread.join() {
+                Ok(Ok(words)) => done.push(Lowered {
+                    module: l.module,
+                    name: l.name,
+                    key: l.key,
+                    disk_key: l.disk_key,
+                    words,
+                }),
+                Ok(Err(e)) => {
+                    self.lower_failed.insert((l.module, l.name, l.key), e);
+                }
+                Err(_) => {
+                    self.lower_failed
+                        .insert((l.module, l.name, l.key), "the lowering panicked".into());
+                }
+            }
+        }
+        done
+    }
+
+    /// Queues module `words` of `kernel` for a child's compile, unless it is compiled, queued, compiling
+    /// or refused already.
+    pub fn compile_in_background(&mut self, kernel: &str, words: &Arc<Vec<u32>>) {
+        let key = module_key(words);
+        let busy = self.warm.contains(&key)
+            || self.refused.contains_key(&key)
+            || self.job.as_ref().is_some_and(|j| j.key == key)
+            || self.queue.iter().any(|(k, _, _)| *k == key);
+        if !busy && self.warmer.is_some() {
+            self.queue
+                .push_back((key, kernel.to_string(), words.clone()));
+        }
+        self.poll();
     }
 
     /// Records that module `key` ran on the device (its pipeline is compiled in this process).
@@ -110,13 +249,7 @@ impl Auto {
         if let Some(why) = self.refused.get(&key) {
             return Choice::Host(format!("its pipeline did not compile: {why}"));
         }
-        let busy = self.job.as_ref().is_some_and(|j| j.key == key)
-            || self.queue.iter().any(|(k, _, _)| *k == key);
-        if !busy {
-            self.queue
-                .push_back((key, kernel.to_string(), words.clone()));
-            self.poll();
-        }
+        self.compile_in_background(kernel, words);
         if !self.wait.is_zero() && self.job.as_ref().is_some_and(|j| j.key == key) {
             let t0 = Instant::now();
             while t0.elapsed() < self.wait {

@@ -7,7 +7,7 @@
 use crate::config::Backend;
 use crate::error::{code, fail, Failure, Result};
 use crate::memory::Kind;
-use crate::module::Module;
+use crate::module::{Module, ShapeKey};
 use crate::runtime::{Ready, Runtime};
 use rdna2spv::dispatch::{
     dispatch_packet, fill_hidden_args, initial_sgprs, kernarg_bytes, launch_for, launch_segments,
@@ -60,6 +60,22 @@ pub fn launch(
     rt.ready()?;
     let Runtime { ready, modules, .. } = rt;
     let ready = ready.as_mut().expect("ready");
+    // `auto` (D252): modules lowered in the background go where `module_words` finds them, and to a child
+    // that compiles them.
+    if let Some(auto) = ready.auto.as_mut() {
+        for done in auto.lowered() {
+            if let Some(m) = modules.get_mut(done.module).and_then(|m| m.as_mut()) {
+                if let (Some(d), Some(k)) = (&ready.disk, &done.disk_key) {
+                    d.put(k, &done.words);
+                }
+                let words = Arc::new(done.words);
+                auto.compile_in_background(&done.name, &words);
+                if let Ok(e) = m.entry(&done.name) {
+                    e.lowered.insert(done.key, words);
+                }
+            }
+        }
+    }
     let m = modules[module]
         .as_mut()
         .ok_or(Failure::Code(code::INVALID_HANDLE))?;
@@ -250,7 +266,36 @@ pub fn launch(
                     launch: &launch,
                     opts,
                 };
-                let (words, from) = module_words(ready, m, name, &lift, &shape, first_allocations)?;
+                // `auto` (D252): a module not lowered yet is lowered on a thread of its own while the
+                // launch runs on the host evaluator.
+                let defer = ready.auto.as_ref().is_some_and(|a| a.defers());
+                let key = shape_key(&shape, first_allocations.len());
+                let lowering = ready
+                    .auto
+                    .as_ref()
+                    .and_then(|a| a.lowering(module, name, &key));
+                let found = match lowering {
+                    Some(why) => Err(why),
+                    None => {
+                        match module_words(ready, m, name, &lift, &shape, first_allocations, defer)?
+                        {
+                            Words::Ready(w, from) => Ok((w, from)),
+                            Words::Lower(task) => {
+                                let auto = ready.auto.as_mut().expect("auto defers");
+                                Err(auto.lower_in_background(module, name, key, task))
+                            }
+                        }
+                    }
+                };
+                let (words, from) = match found {
+                    Ok(found) => found,
+                    Err(why) => {
+                        on_host = Some(why);
+                        lift(m)?;
+                        let program = m.entry(name)?.program.as_ref().expect("lifted");
+                        return run_host_copy(ready, program, &launch, &what);
+                    }
+                };
                 (cached, cached_on_disk) = (from == ModuleFrom::Memory, from == ModuleFrom::Disk);
                 if let Some(auto) = ready.auto.as_mut() {
                     match auto.choose(&kernel.name, &words) {
@@ -314,7 +359,8 @@ pub fn launch(
                         },
                         ..shape
                     };
-                    let (words, _) = module_words(ready, m, name, &lift, &shape, &all)?;
+                    let (words, _) =
+                        ready_words(module_words(ready, m, name, &lift, &shape, &all, false)?);
                     ran = run(m, &words, &all)?;
                     again = Some(all.len());
                     if ran.is_ok() {
@@ -446,8 +492,88 @@ enum ModuleFrom {
     Lowered,
 }
 
+/// The key of a launch's module in its kernel's memory ([`crate::module::LiftedKernel::lowered`]).
+fn shape_key(shape: &Shape, allocations: usize) -> ShapeKey {
+    (
+        shape.grid,
+        shape.block,
+        shape.launch.lds_bytes,
+        allocations,
+        shape.opts.check_flag_only,
+    )
+}
+
+/// A launch's module to lower, with everything it is lowered from (`auto` lowers it on a thread of its
+/// own while the launch runs on the host evaluator, D252).
+pub struct LowerTask {
+    ctx: &'static rdna2spv_vulkan::Context,
+    profile: rdna2spv_vulkan::DeviceProfile,
+    program: Program,
+    layout: rdna2spv_spirv::lower::KernelLayout,
+    launch: Launch,
+    opts: LowerOptions,
+    allocations: Vec<(u64, u64)>,
+    what: String,
+    /// The disk cache's key, where the cache is on.
+    pub disk_key: Option<String>,
+}
+
+impl LowerTask {
+    pub fn lower(&self) -> Result<Vec<u32>> {
+        lower_module(
+            self.ctx,
+            &self.profile,
+            &self.program,
+            &self.layout,
+            &self.launch,
+            self.opts,
+            &self.allocations,
+            &self.what,
+        )
+    }
+}
+
+/// The mapping `run` takes, checked or not (D158, D249: the lane mapping where its checked lowering
+/// accepts the kernel), and the module lowered for it.
+#[allow(clippy::too_many_arguments)]
+fn lower_module(
+    ctx: &rdna2spv_vulkan::Context,
+    profile: &rdna2spv_vulkan::DeviceProfile,
+    program: &Program,
+    layout: &rdna2spv_spirv::lower::KernelLayout,
+    launch: &Launch,
+    mut opts: LowerOptions,
+    allocations: &[(u64, u64)],
+    what: &str,
+) -> Result<Vec<u32>> {
+    let choice = LowerOptions {
+        checked: u16::try_from(allocations.len()).ok().filter(|&n| n > 0),
+        ..opts
+    };
+    opts.mapping =
+        rdna2spv_spirv::lower::choose_mapping(program, layout, profile, &choice).mapping();
+    rdna2spv_vulkan::lower_for_run(
+        ctx,
+        program,
+        launch,
+        profile,
+        &rdna2spv_vulkan::RunOptions {
+            lower: opts,
+            allocations,
+        },
+    )
+    .map_err(|e| Failure::Stop(format!("{what}: translating: {e}")))
+}
+
+/// A launch's module, or (`defer`) what lowering it takes.
+enum Words {
+    Ready(Arc<Vec<u32>>, ModuleFrom),
+    Lower(Box<LowerTask>),
+}
+
 /// The module of kernel `name` for `shape`, checked against `allocations` when not empty: from the
-/// module's memory, else the disk cache, else lowered (and put in both).
+/// module's memory, else the disk cache, else lowered (and put in both); with `defer`, what lowering it
+/// takes instead.
 fn module_words(
     ready: &Ready,
     m: &mut Module,
@@ -455,25 +581,20 @@ fn module_words(
     lift: &dyn Fn(&mut Module) -> Result<()>,
     shape: &Shape,
     allocations: &[(u64, u64)],
-) -> Result<(Arc<Vec<u32>>, ModuleFrom)> {
+    defer: bool,
+) -> Result<Words> {
     let (ctx, profile) = ready.vulkan.as_ref().expect("a Vulkan backend");
     let Shape {
         what,
         grid,
-        block,
         layout,
         launch,
-        mut opts,
+        opts,
+        ..
     } = *shape;
-    let key = (
-        grid,
-        block,
-        launch.lds_bytes,
-        allocations.len(),
-        opts.check_flag_only,
-    );
+    let key = shape_key(shape, allocations.len());
     if let Some(w) = m.entry(name)?.lowered.get(&key) {
-        return Ok((w.clone(), ModuleFrom::Memory));
+        return Ok(Words::Ready(w.clone(), ModuleFrom::Memory));
     }
     // Everything the mapping choice and the lowering read: the program through what it is a function
     // of (the loaded bytes' digest and the kernel's name; the runtime's build is in the cache's
@@ -505,25 +626,29 @@ fn module_words(
         None => {
             lift(m)?;
             let program = m.entry(name)?.program.as_ref().expect("lifted");
-            // The mapping `run` takes, checked or not (D158, D249): the lane mapping where its
-            // checked lowering accepts the kernel.
-            let choice = LowerOptions {
-                checked: u16::try_from(allocations.len()).ok().filter(|&n| n > 0),
-                ..opts
-            };
-            opts.mapping =
-                rdna2spv_spirv::lower::choose_mapping(program, layout, profile, &choice).mapping();
-            let w = rdna2spv_vulkan::lower_for_run(
+            if defer {
+                return Ok(Words::Lower(Box::new(LowerTask {
+                    ctx,
+                    profile: profile.clone(),
+                    program: program.clone(),
+                    layout: layout.clone(),
+                    launch: launch.clone(),
+                    opts,
+                    allocations: allocations.to_vec(),
+                    what: what.to_string(),
+                    disk_key,
+                })));
+            }
+            let w = lower_module(
                 ctx,
-                program,
-                launch,
                 profile,
-                &rdna2spv_vulkan::RunOptions {
-                    lower: opts,
-                    allocations,
-                },
-            )
-            .map_err(|e| Failure::Stop(format!("{what}: translating: {e}")))?;
+                program,
+                layout,
+                launch,
+                opts,
+                allocations,
+                what,
+            )?;
             if let (Some(d), Some(k)) = (&ready.disk, &disk_key) {
                 d.put(k, &w);
             }
@@ -537,7 +662,15 @@ fn module_words(
     } else {
         ModuleFrom::Lowered
     };
-    Ok((w, from))
+    Ok(Words::Ready(w, from))
+}
+
+/// Where `module_words` returned its module (never a task without `defer`).
+fn ready_words(w: Words) -> (Arc<Vec<u32>>, ModuleFrom) {
+    match w {
+        Words::Ready(w, from) => (w, from),
+        Words::Lower(_) => unreachable!("a module to lower, not asked for"),
+    }
 }
 
 /// The allocations a launch reaches from its own memory (D250): each allocation that holds, or ends at,
