@@ -69,7 +69,6 @@ struct Lowering {
 
 struct Job {
     key: u64,
-    kernel: String,
     child: Child,
     file: PathBuf,
     started: Instant,
@@ -85,14 +84,11 @@ pub struct Auto {
     /// Modules whose child failed, with its message.
     refused: HashMap<u64, String>,
     job: Option<Job>,
-    queue: VecDeque<(u64, String, Arc<Vec<u32>>)>,
+    queue: VecDeque<(u64, Arc<Vec<u32>>)>,
     /// Modules being lowered, and those whose lowering failed (with its message).
     lowering: Vec<Lowering>,
     lower_failed: HashMap<(usize, String, ShapeKey), String>,
     dir: PathBuf,
-    /// Children started, and the compile times of those that ended well (for the log).
-    pub started: u64,
-    pub finished: Vec<(String, Duration)>,
 }
 
 /// Whether Mesa's on-disk shader cache is off (then a child's compile cannot reach this process).
@@ -120,8 +116,6 @@ impl Auto {
             lowering: Vec::new(),
             lower_failed: HashMap::new(),
             dir: std::env::temp_dir(),
-            started: 0,
-            finished: Vec::new(),
         }
     }
 
@@ -219,17 +213,16 @@ impl Auto {
         done
     }
 
-    /// Queues module `words` of `kernel` for a child's compile, unless it is compiled, queued, compiling
+    /// Queues module `words` for a child's compile, unless it is compiled, queued, compiling
     /// or refused already.
-    pub fn compile_in_background(&mut self, kernel: &str, words: &Arc<Vec<u32>>) {
+    pub fn compile_in_background(&mut self, words: &Arc<Vec<u32>>) {
         let key = module_key(words);
         let busy = self.warm.contains(&key)
             || self.refused.contains_key(&key)
             || self.job.as_ref().is_some_and(|j| j.key == key)
-            || self.queue.iter().any(|(k, _, _)| *k == key);
+            || self.queue.iter().any(|(k, _)| *k == key);
         if !busy && self.warmer.is_some() {
-            self.queue
-                .push_back((key, kernel.to_string(), words.clone()));
+            self.queue.push_back((key, words.clone()));
         }
         self.poll();
     }
@@ -239,8 +232,8 @@ impl Auto {
         self.warm.insert(key);
     }
 
-    /// Where the launch of `kernel` whose module is `words` runs.
-    pub fn choose(&mut self, kernel: &str, words: &Arc<Vec<u32>>) -> Choice {
+    /// Where a launch whose module is `words` runs.
+    pub fn choose(&mut self, words: &Arc<Vec<u32>>) -> Choice {
         let key = module_key(words);
         self.poll();
         if self.warm.contains(&key) || self.warmer.is_none() {
@@ -249,7 +242,7 @@ impl Auto {
         if let Some(why) = self.refused.get(&key) {
             return Choice::Host(format!("its pipeline did not compile: {why}"));
         }
-        self.compile_in_background(kernel, words);
+        self.compile_in_background(words);
         if !self.wait.is_zero() && self.job.as_ref().is_some_and(|j| j.key == key) {
             let t0 = Instant::now();
             while t0.elapsed() < self.wait {
@@ -296,10 +289,10 @@ impl Auto {
             }
         }
         while self.job.is_none() {
-            let Some((key, kernel, words)) = self.queue.pop_front() else {
+            let Some((key, words)) = self.queue.pop_front() else {
                 return;
             };
-            match self.start(key, &kernel, &words) {
+            match self.start(key, &words) {
                 Ok(j) => self.job = Some(j),
                 Err(e) => {
                     self.refused.insert(key, e);
@@ -312,7 +305,6 @@ impl Auto {
         use std::io::Read as _;
         use std::os::unix::process::ExitStatusExt as _;
         if status.success() {
-            self.finished.push((j.kernel.clone(), j.started.elapsed()));
             self.warm.insert(j.key);
             return;
         }
@@ -339,7 +331,7 @@ impl Auto {
         self.refused.insert(j.key, why);
     }
 
-    fn start(&mut self, key: u64, kernel: &str, words: &[u32]) -> Result<Job, String> {
+    fn start(&mut self, key: u64, words: &[u32]) -> Result<Job, String> {
         let warmer = self.warmer.as_ref().expect("auto with a warmer");
         let file = self.dir.join(format!(
             "rdna2spv-warm-{}-{key:016x}.spv",
@@ -374,10 +366,8 @@ impl Auto {
             let _ = std::fs::remove_file(&file);
             format!("starting {} warm-pipeline: {e}", warmer.display())
         })?;
-        self.started += 1;
         Ok(Job {
             key,
-            kernel: kernel.to_string(),
             child,
             file,
             started: Instant::now(),
@@ -440,7 +430,7 @@ mod tests {
 
     fn waiting_for(a: &mut Auto, words: &Arc<Vec<u32>>, want: impl Fn(&Choice) -> bool) -> Choice {
         for _ in 0..2000 {
-            let c = a.choose("k", words);
+            let c = a.choose(words);
             if want(&c) {
                 return c;
             }
@@ -464,11 +454,11 @@ mod tests {
         let m1 = Arc::new(vec![0x0723_0203u32, 1, 2]);
         let m2 = Arc::new(vec![0x0723_0203u32, 5, 6]);
         let bad = Arc::new(vec![7u32]);
-        match a.choose("k", &m1) {
+        match a.choose(&m1) {
             Choice::Host(why) => assert!(why.contains("compiles in the background"), "{why}"),
             c => panic!("{c:?}"),
         }
-        match a.choose("k", &m2) {
+        match a.choose(&m2) {
             Choice::Host(why) => assert!(why.contains("queued"), "{why}"),
             c => panic!("{c:?}"),
         }
@@ -487,18 +477,16 @@ mod tests {
             c,
             Choice::Host("its pipeline did not compile: exit status 2: too small".to_string())
         );
-        assert_eq!(a.started, 3);
-        assert_eq!(a.finished.len(), 2);
         // With a wait, a launch takes the device as soon as its child has ended.
         let mut w = Auto::new(Some(ok.clone()), None, Duration::from_secs(60));
-        match w.choose("k", &m1) {
+        match w.choose(&m1) {
             Choice::Device { waited: Some(d) } => assert!(d >= Duration::from_millis(250), "{d:?}"),
             c => panic!("{c:?}"),
         }
-        assert_eq!(w.choose("k", &m1), Choice::Device { waited: None });
+        assert_eq!(w.choose(&m1), Choice::Device { waited: None });
         // Without a warmer every launch goes to the device.
         let mut n = Auto::new(None, None, Duration::ZERO);
-        assert_eq!(n.choose("k", &m1), Choice::Device { waited: None });
+        assert_eq!(n.choose(&m1), Choice::Device { waited: None });
         let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
             .unwrap()
             .filter_map(|e| e.ok())

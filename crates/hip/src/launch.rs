@@ -69,7 +69,7 @@ pub fn launch(
                     d.put(k, &done.words);
                 }
                 let words = Arc::new(done.words);
-                auto.compile_in_background(&done.name, &words);
+                auto.compile_in_background(&words);
                 if let Ok(e) = m.entry(&done.name) {
                     e.lowered.insert(done.key, words);
                 }
@@ -298,7 +298,7 @@ pub fn launch(
                 };
                 (cached, cached_on_disk) = (from == ModuleFrom::Memory, from == ModuleFrom::Disk);
                 if let Some(auto) = ready.auto.as_mut() {
-                    match auto.choose(&kernel.name, &words) {
+                    match auto.choose(&words) {
                         crate::auto::Choice::Device { waited: w } => waited = w,
                         crate::auto::Choice::Host(why) => {
                             on_host = Some(why);
