@@ -13,18 +13,20 @@ pub enum ExecBackend {
     /// Both, every launch compared bit for bit.
     Both,
     /// The device for kernels whose pipeline is compiled; the host evaluator while it compiles in the
-    /// background (D252).
+    /// background (D252, D254).
     Auto,
 }
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// host: the evaluator; vulkan: the translated kernels on the device; both: both, compared; auto: the
-    /// device for kernels whose pipeline is compiled, and while a kernel's pipeline compiles (in a child
-    /// process, into the driver's shader cache) its launches on the host evaluator, which computes the same
-    /// bits. A first run of a rocSPARSE program starts at once instead of waiting minutes for lavapipe;
-    /// RDNA2SPV_HIP_AUTO_WAIT_MS makes a launch wait that long for its compile first (D252).
-    #[arg(long, value_enum, default_value = "vulkan")]
+    /// auto (default): the device for kernels whose pipeline is compiled, and while a kernel's pipeline
+    /// compiles (in a child process, into the driver's shader cache) its launches on the host evaluator,
+    /// which computes the same bits; a launch still running on the evaluator when the compile ends stops
+    /// there and runs on the device. A first run of a rocSPARSE program starts at once instead of waiting
+    /// minutes for lavapipe; RDNA2SPV_HIP_AUTO_WAIT_MS makes a launch wait that long for its compile
+    /// first (D252, D254). vulkan: every launch on the device, waiting for its compile; host: the
+    /// evaluator; both: the device, then the evaluator from the same memory, compared bit for bit.
+    #[arg(long, value_enum, default_value = "auto")]
     backend: ExecBackend,
     /// Vulkan device: an index or part of its name (default: RDNA2SPV_VK_DEVICE, else a GPU, else lavapipe).
     #[arg(long)]

@@ -71,6 +71,10 @@ pub enum EvalError {
     },
     #[error("bad launch: {0}")]
     Launch(String),
+    /// [`run_cancellable`]'s flag was set: the run stopped after `workgroups` whole workgroups, memory
+    /// holding what it wrote up to then (decision D254).
+    #[error("cancelled after {workgroups} workgroups")]
+    Cancelled { workgroups: u64 },
     /// A run-time refusal (`Node::Refuse`, decision D097).
     #[error("workgroup {workgroup:?}, wave {wave}, pc 0x{pc:x} ({text}), lane {lane}: unsupported at run time: {reason}")]
     Refused {
@@ -159,7 +163,19 @@ fn run_reference(
     launch: &Launch,
     memory: &mut Memory,
 ) -> Result<Stats, EvalError> {
-    run_layers(program, launch, memory, None, false)
+    run_layers(program, launch, memory, None, false, None)
+}
+
+/// [`run`] that stops with [`EvalError::Cancelled`] soon after `cancel` is set (from another thread):
+/// before its next workgroup, or inside a workgroup within a few thousand steps of a wave: the HIP runtime's `auto` backend runs a launch on the evaluator over a copy of the
+/// device's memory and drops it when the launch's pipeline has compiled first (decision D254).
+pub fn run_cancellable(
+    program: &Program,
+    launch: &Launch,
+    memory: &mut Memory,
+    cancel: &std::sync::atomic::AtomicBool,
+) -> Result<Stats, EvalError> {
+    run_layers(program, launch, memory, None, true, Some(cancel))
 }
 
 /// [`run`] with an optional tracer ([`trace::run_traced`]).
@@ -169,7 +185,7 @@ pub(crate) fn run_with(
     memory: &mut Memory,
     tracer: Option<&mut trace::Tracer>,
 ) -> Result<Stats, EvalError> {
-    run_layers(program, launch, memory, tracer, true)
+    run_layers(program, launch, memory, tracer, true, None)
 }
 
 /// [`run`] with an optional tracer, with the fast layer (`fast`) or without it.
@@ -179,6 +195,7 @@ fn run_layers(
     memory: &mut Memory,
     tracer: Option<&mut trace::Tracer>,
     fast: bool,
+    cancel: Option<&std::sync::atomic::AtomicBool>,
 ) -> Result<Stats, EvalError> {
     let types = verify(program)?;
     let fused = fast.then(|| fast::fuse(program, &types));
@@ -207,6 +224,7 @@ fn run_layers(
         types: &types,
         launch,
         vgprs: reference::vgpr_bound(program, &types),
+        cancel,
     };
     let mut obs = reference::Observers {
         traces: None,
@@ -214,14 +232,17 @@ fn run_layers(
     };
     let mut stats = Stats::default();
     let mut accel = fused.as_ref().map(fast::Accel::new);
+    let mut done = 0u64;
     for gz in 0..groups[2] {
         for gy in 0..groups[1] {
             for gx in 0..groups[0] {
+                if cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
+                    return Err(EvalError::Cancelled { workgroups: done });
+                }
+                done += 1;
                 let group = [gx, gy, gz];
-                match accel.as_mut() {
-                    Some(a) => {
-                        reference::run_workgroup(&d, group, memory, &mut stats, &mut obs, a)?
-                    }
+                let ran = match accel.as_mut() {
+                    Some(a) => reference::run_workgroup(&d, group, memory, &mut stats, &mut obs, a),
                     None => reference::run_workgroup(
                         &d,
                         group,
@@ -229,7 +250,16 @@ fn run_layers(
                         &mut stats,
                         &mut obs,
                         &mut reference::Plain,
-                    )?,
+                    ),
+                };
+                match ran {
+                    // Stopped inside this workgroup: the ones before it ended.
+                    Err(EvalError::Cancelled { .. }) => {
+                        return Err(EvalError::Cancelled {
+                            workgroups: done - 1,
+                        })
+                    }
+                    r => r?,
                 }
             }
         }
@@ -274,6 +304,7 @@ pub fn run_traced(
         types: &types,
         launch,
         vgprs: reference::vgpr_bound(program, &types),
+        cancel: None,
     };
     let mut stats = Stats::default();
     let mut traces = Vec::new();

@@ -134,7 +134,13 @@ pub(crate) struct Dispatch<'a> {
     pub(crate) launch: &'a Launch,
     /// [`vgpr_bound`] of the program.
     pub(crate) vgprs: usize,
+    /// [`crate::run_cancellable`]'s flag, read every [`CANCEL_POLL`] steps of a wave.
+    pub(crate) cancel: Option<&'a std::sync::atomic::AtomicBool>,
 }
+
+/// How many steps of a wave pass between two reads of the cancel flag: a launch of one long workgroup
+/// stops too, within about a millisecond.
+const CANCEL_POLL: u64 = 1 << 16;
 
 /// Where a workgroup's results besides memory and statistics go.
 #[derive(Default)]
@@ -218,8 +224,21 @@ fn run_wave(
     mut tracer: Option<&mut crate::trace::Tracer>,
     shortcut: &mut impl Shortcut,
 ) -> Result<(), EvalError> {
-    let (p, max_steps) = (at.d.program, at.d.launch.max_steps_per_wave);
+    let (p, launch_max_steps) = (at.d.program, at.d.launch.max_steps_per_wave);
+    let mut next_check = wave.steps.saturating_add(CANCEL_POLL);
     while wave.runs() {
+        // Under a cancel flag the shortcuts stop every CANCEL_POLL steps (a loop of whole blocks would not
+        // come back here before the step limit) and the flag is read.
+        let mut max_steps = launch_max_steps;
+        if let Some(c) = at.d.cancel {
+            if wave.steps >= next_check {
+                if c.load(std::sync::atomic::Ordering::Relaxed) {
+                    return Err(EvalError::Cancelled { workgroups: 0 });
+                }
+                next_check = wave.steps.saturating_add(CANCEL_POLL);
+            }
+            max_steps = max_steps.min(next_check);
+        }
         let Some(t) = tracer.as_deref_mut() else {
             // Whole blocks in one piece (decision D113), else the instruction's fast form (decision D090).
             if wave.inst == 0 && shortcut.blocks(wave, max_steps, stats)

@@ -55,7 +55,7 @@ pub struct Lowered {
     pub name: String,
     pub key: ShapeKey,
     pub disk_key: Option<String>,
-    pub words: Vec<u32>,
+    pub words: Arc<Vec<u32>>,
 }
 
 struct Lowering {
@@ -87,6 +87,8 @@ pub struct Auto {
     queue: VecDeque<(u64, Arc<Vec<u32>>)>,
     /// Modules being lowered, and those whose lowering failed (with its message).
     lowering: Vec<Lowering>,
+    /// Modules lowered (their compile queued) and not yet taken by a launch ([`Auto::lowered`]).
+    finished: Vec<Lowered>,
     lower_failed: HashMap<(usize, String, ShapeKey), String>,
     dir: PathBuf,
 }
@@ -114,6 +116,7 @@ impl Auto {
             job: None,
             queue: VecDeque::new(),
             lowering: Vec::new(),
+            finished: Vec::new(),
             lower_failed: HashMap::new(),
             dir: std::env::temp_dir(),
         }
@@ -182,10 +185,10 @@ impl Auto {
         }
     }
 
-    /// The modules whose lowering has ended well since the last call (failures are kept for
-    /// [`Auto::lowering`]).
-    pub fn lowered(&mut self) -> Vec<Lowered> {
-        let mut done = Vec::new();
+    /// Joins the lowering threads that have ended: a module lowered well is kept for a launch to take
+    /// ([`Auto::lowered`], [`Auto::take_lowered`]) and queued for its child's compile at once; a failure is
+    /// kept for [`Auto::lowering`].
+    pub fn collect(&mut self) {
         let mut i = 0;
         while i < self.lowering.len() {
             if !self.lowering[i].thread.is_finished() {
@@ -194,13 +197,17 @@ impl Auto {
             }
             let l = self.lowering.swap_remove(i);
             match l.thread.join() {
-                Ok(Ok(words)) => done.push(Lowered {
-                    module: l.module,
-                    name: l.name,
-                    key: l.key,
-                    disk_key: l.disk_key,
-                    words,
-                }),
+                Ok(Ok(words)) => {
+                    let words = Arc::new(words);
+                    self.compile_in_background(&words);
+                    self.finished.push(Lowered {
+                        module: l.module,
+                        name: l.name,
+                        key: l.key,
+                        disk_key: l.disk_key,
+                        words,
+                    });
+                }
                 Ok(Err(e)) => {
                     self.lower_failed.insert((l.module, l.name, l.key), e);
                 }
@@ -210,7 +217,37 @@ impl Auto {
                 }
             }
         }
-        done
+    }
+
+    /// The modules whose lowering has ended well and that no launch has taken yet.
+    pub fn lowered(&mut self) -> Vec<Lowered> {
+        self.collect();
+        std::mem::take(&mut self.finished)
+    }
+
+    /// [`Auto::lowered`] for the kernels of code object `module` alone.
+    pub fn take_lowered(&mut self, module: usize) -> Vec<Lowered> {
+        self.collect();
+        let (mine, rest) = std::mem::take(&mut self.finished)
+            .into_iter()
+            .partition(|l| l.module == module);
+        self.finished = rest;
+        mine
+    }
+
+    /// The key ([`module_key`]) of the module of kernel `name` of `module` with shape `key` when its
+    /// lowering has ended well and no launch has taken it yet.
+    pub fn lowered_key(&self, module: usize, name: &str, key: &ShapeKey) -> Option<u64> {
+        self.finished
+            .iter()
+            .find(|l| l.module == module && l.name == name && &l.key == key)
+            .map(|l| module_key(&l.words))
+    }
+
+    /// Whether module `key`'s pipeline has compiled (its child ended with status 0, or it ran on the device).
+    pub fn compiled(&mut self, key: u64) -> bool {
+        self.poll();
+        self.warm.contains(&key)
     }
 
     /// Queues module `words` for a child's compile, unless it is compiled, queued, compiling

@@ -46,7 +46,8 @@ pub const ENV_WARMER: &str = "RDNA2SPV_HIP_WARMER";
 pub const ENV_AUTO_WAIT: &str = "RDNA2SPV_HIP_AUTO_WAIT_MS";
 
 impl Config {
-    /// Reads the environment; the default backend is `vulkan`, as a program expects a device.
+    /// Reads the environment; without `RDNA2SPV_HIP_BACKEND` the backend is `vulkan`, as a program expects a
+    /// device (`rdna2spv exec` always sets it: `auto` unless `--backend` says otherwise, D254).
     pub fn from_env() -> Result<Config> {
         let get = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
         let backend = match get(ENV_BACKEND).as_deref() {

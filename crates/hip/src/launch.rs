@@ -19,7 +19,7 @@ use rdna2spv_eval::{Launch, Memory};
 use rdna2spv_ir::Program;
 use rdna2spv_spirv::lower::LowerOptions;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The explicit arguments' bytes.
 pub enum Args {
@@ -65,14 +65,7 @@ pub fn launch(
     if let Some(auto) = ready.auto.as_mut() {
         for done in auto.lowered() {
             if let Some(m) = modules.get_mut(done.module).and_then(|m| m.as_mut()) {
-                if let (Some(d), Some(k)) = (&ready.disk, &done.disk_key) {
-                    d.put(k, &done.words);
-                }
-                let words = Arc::new(done.words);
-                auto.compile_in_background(&words);
-                if let Ok(e) = m.entry(&done.name) {
-                    e.lowered.insert(done.key, words);
-                }
+                keep_lowered(ready.disk.as_ref(), m, done);
             }
         }
     }
@@ -212,6 +205,8 @@ pub fn launch(
     // `auto` (D252): why the launch ran on the host evaluator, or how long it waited for its compile.
     let mut on_host: Option<String> = None;
     let mut waited = None;
+    // `auto` (D254): the host run the launch dropped when its pipeline compiled first.
+    let mut raced: Option<String> = None;
     let result = (|| -> Result<()> {
         match backend {
             Backend::Host => {
@@ -270,44 +265,76 @@ pub fn launch(
                 // launch runs on the host evaluator.
                 let defer = ready.auto.as_ref().is_some_and(|a| a.defers());
                 let key = shape_key(&shape, first_allocations.len());
-                let lowering = ready
-                    .auto
-                    .as_ref()
-                    .and_then(|a| a.lowering(module, name, &key));
-                let found = match lowering {
-                    Some(why) => Err(why),
-                    None => {
-                        match module_words(ready, m, name, &lift, &shape, first_allocations, defer)?
-                        {
+                // `auto`: a launch whose module is not compiled runs on the host evaluator, over a copy,
+                // until its module's pipeline has compiled (D252, D254); then it runs here again, on the
+                // device.
+                let (words, from) = loop {
+                    if raced.is_some() {
+                        let auto = ready.auto.as_mut().expect("auto raced");
+                        for done in auto.take_lowered(module) {
+                            keep_lowered(ready.disk.as_ref(), m, done);
+                        }
+                    }
+                    let lowering = ready
+                        .auto
+                        .as_ref()
+                        .and_then(|a| a.lowering(module, name, &key));
+                    let found = match lowering {
+                        Some(why) => Err((why, None)),
+                        None => match module_words(
+                            ready,
+                            m,
+                            name,
+                            &lift,
+                            &shape,
+                            first_allocations,
+                            defer,
+                        )? {
                             Words::Ready(w, from) => Ok((w, from)),
                             Words::Lower(task) => {
                                 let auto = ready.auto.as_mut().expect("auto defers");
-                                Err(auto.lower_in_background(module, name, key, task))
+                                Err((auto.lower_in_background(module, name, key, task), None))
+                            }
+                        },
+                    };
+                    let found = match found {
+                        Ok((words, from)) => match ready.auto.as_mut().map(|a| a.choose(&words)) {
+                            Some(crate::auto::Choice::Host(why)) => {
+                                Err((why, Some(crate::auto::module_key(&words))))
+                            }
+                            Some(crate::auto::Choice::Device { waited: w }) => {
+                                waited = w;
+                                Ok((words, from))
+                            }
+                            None => Ok((words, from)),
+                        },
+                        Err(e) => Err(e),
+                    };
+                    match found {
+                        Ok(found) => break found,
+                        Err((why, compiling)) => {
+                            lift(m)?;
+                            let program = m.entry(name)?.program.as_ref().expect("lifted");
+                            let shape_of = (module, name, &key);
+                            let t = Instant::now();
+                            match run_host_racing(
+                                ready, program, &launch, &what, shape_of, compiling,
+                            )? {
+                                Raced::Ran => {
+                                    on_host = Some(why);
+                                    return Ok(());
+                                }
+                                Raced::Compiled { workgroups } => {
+                                    raced = Some(format!(
+                                        "auto: {:.3} s and {workgroups} whole workgroups on the host evaluator while its pipeline compiled in the background, then on the device",
+                                        t.elapsed().as_secs_f64()
+                                    ));
+                                }
                             }
                         }
                     }
                 };
-                let (words, from) = match found {
-                    Ok(found) => found,
-                    Err(why) => {
-                        on_host = Some(why);
-                        lift(m)?;
-                        let program = m.entry(name)?.program.as_ref().expect("lifted");
-                        return run_host_copy(ready, program, &launch, &what);
-                    }
-                };
                 (cached, cached_on_disk) = (from == ModuleFrom::Memory, from == ModuleFrom::Disk);
-                if let Some(auto) = ready.auto.as_mut() {
-                    match auto.choose(&words) {
-                        crate::auto::Choice::Device { waited: w } => waited = w,
-                        crate::auto::Choice::Host(why) => {
-                            on_host = Some(why);
-                            lift(m)?;
-                            let program = m.entry(name)?.program.as_ref().expect("lifted");
-                            return run_host_copy(ready, program, &launch, &what);
-                        }
-                    }
-                }
                 let (created, hits) = ctx.pipeline_counts();
                 let run = |m: &mut Module,
                            words: &[u32],
@@ -455,6 +482,9 @@ pub fn launch(
                 Some(n) => format!(
                     "; an access outside the allocations its launch points into: ran again against all {n}"
                 ),
+                None => String::new(),
+            } + &match &raced {
+                Some(r) => format!("; {r}"),
                 None => String::new(),
             } + &match waited {
                 Some(w) => format!(
@@ -769,22 +799,92 @@ fn alloc_name(base: u64, kind: Kind) -> String {
     }
 }
 
-/// `auto` (D252): the host evaluator over a copy of every allocation (device buffers), whose bytes then
-/// go back to the device.
-fn run_host_copy(
+/// How [`run_host_racing`] ended.
+enum Raced {
+    /// The evaluator ran the launch; its copy of memory was written back.
+    Ran,
+    /// The module's pipeline compiled first: the evaluator stopped before its next workgroup (after
+    /// `workgroups`) and its copy was dropped, nothing written back.
+    Compiled { workgroups: u64 },
+}
+
+/// `auto` (D252, D254): the host evaluator over a copy of every allocation (device buffers), whose bytes
+/// then go back to the device, on a thread of its own while this thread watches
+/// the module of kernel `shape_of` (code object, name, shape): its lowering, then its child's compile
+/// (`compiling`: its key, when known). Once the pipeline has compiled the evaluator stops at its next
+/// workgroup and the launch goes to the device, so a launch heavy on the evaluator costs little more than
+/// waiting for the compile would have (rocRAND's xorwow initialisation: 11.2 s on the evaluator).
+fn run_host_racing(
     ready: &mut crate::runtime::Ready,
     program: &Program,
     launch: &Launch,
     what: &str,
-) -> Result<()> {
+    shape_of: (usize, &str, &ShapeKey),
+    compiling: Option<u64>,
+) -> Result<Raced> {
+    use std::sync::atomic::{AtomicBool, Ordering};
     let mut m = eval_memory(ready.mem.snapshot()?)?;
-    let result = rdna2spv_eval::run(program, launch, &mut m)
-        .map(|_| ())
+    let cancel = AtomicBool::new(false);
+    let auto = ready.auto.as_mut().expect("auto");
+    let watcher = std::thread::current();
+    let result = std::thread::scope(|s| {
+        let evaluator = std::thread::Builder::new()
+            .name("rdna2spv-host".into())
+            .spawn_scoped(s, || {
+                let r = rdna2spv_eval::run_cancellable(program, launch, &mut m, &cancel);
+                // A short launch ends its watcher's wait at once.
+                watcher.unpark();
+                r
+            });
+        let Ok(evaluator) = evaluator else {
+            // No thread: the launch runs here, to its end.
+            return None;
+        };
+        let (module, name, key) = shape_of;
+        let mut target = compiling;
+        while !evaluator.is_finished() {
+            std::thread::park_timeout(Duration::from_millis(10));
+            auto.collect();
+            target = target.or_else(|| auto.lowered_key(module, name, key));
+            if target.is_some_and(|k| auto.compiled(k)) {
+                cancel.store(true, Ordering::Relaxed);
+                break;
+            }
+        }
+        Some(
+            evaluator
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p)),
+        )
+    });
+    let result = match result {
+        Some(r) => r,
+        None => rdna2spv_eval::run(program, launch, &mut m),
+    };
+    if let Err(rdna2spv_eval::EvalError::Cancelled { workgroups }) = result {
+        return Ok(Raced::Compiled { workgroups });
+    }
+    let result = result
+        .map(|_| Raced::Ran)
         .map_err(|e| Failure::Stop(format!("{what}: on the host evaluator: {e}")));
     for a in m.into_allocations() {
         ready.mem.write(a.base, &a.data)?;
     }
     result
+}
+
+/// A module lowered in the background (`auto`): into the disk cache and its kernel's entry.
+fn keep_lowered(
+    disk: Option<&crate::cache::DiskCache>,
+    m: &mut Module,
+    done: crate::auto::Lowered,
+) {
+    if let (Some(d), Some(k)) = (disk, &done.disk_key) {
+        d.put(k, &done.words);
+    }
+    if let Ok(e) = m.entry(&done.name) {
+        e.lowered.insert(done.key, done.words);
+    }
 }
 
 /// The host evaluator over every allocation, whose bytes move into its memory and back (no copy).
