@@ -50,6 +50,9 @@ pub struct Allocation {
     pub name: String,
     pub base: u64,
     pub data: Vec<u8>,
+    /// A store reached it since it was added ([`Memory::write`]): a caller that ran over a copy writes
+    /// back only these (the HIP runtime's `auto`, D254).
+    pub written: bool,
 }
 
 /// A sparse device address space.
@@ -78,6 +81,7 @@ impl Memory {
             name: name.to_string(),
             base,
             data,
+            written: false,
         });
         self.allocs.sort_by_key(|a| a.base);
         Ok(())
@@ -130,6 +134,7 @@ impl Memory {
             lane: None,
             scratch: None,
         })?;
+        self.allocs[i].written = true;
         if bytes <= 8 {
             let n = bytes as usize;
             self.allocs[i].data[off..off + n].copy_from_slice(&value.to_le_bytes()[..n]);
@@ -156,7 +161,12 @@ mod tests {
         assert!(m.read(0x1006, 4).is_err());
         assert!(m.read(0xfff, 1).is_err());
         assert!(m.read(u64::MAX, 8).is_err());
+        m.add("c", 0x2000, vec![0; 4]).unwrap();
+        assert!(m.write(0x1006, 4, 0).is_err());
+        assert!(m.allocations().iter().all(|a| !a.written));
         m.write(0x1004, 2, 0xbeef).unwrap();
         assert_eq!(m.read(0x1004, 2).unwrap(), 0xbeef);
+        let written: Vec<bool> = m.allocations().iter().map(|a| a.written).collect();
+        assert_eq!(written, [true, false]);
     }
 }

@@ -809,7 +809,7 @@ enum Raced {
 }
 
 /// `auto` (D252, D254): the host evaluator over a copy of every allocation (device buffers), whose bytes
-/// then go back to the device, on a thread of its own while this thread watches
+/// then go back to the device where a store reached them, on a thread of its own while this thread watches
 /// the module of kernel `shape_of` (code object, name, shape): its lowering, then its child's compile
 /// (`compiling`: its key, when known). Once the pipeline has compiled the evaluator stops at its next
 /// workgroup and the launch goes to the device, so a launch heavy on the evaluator costs little more than
@@ -867,7 +867,8 @@ fn run_host_racing(
     let result = result
         .map(|_| Raced::Ran)
         .map_err(|e| Failure::Stop(format!("{what}: on the host evaluator: {e}")));
-    for a in m.into_allocations() {
+    // An allocation no store reached holds the device's bytes still.
+    for a in m.into_allocations().into_iter().filter(|a| a.written) {
         ready.mem.write(a.base, &a.data)?;
     }
     result
