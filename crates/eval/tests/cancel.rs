@@ -13,19 +13,8 @@ use std::time::{Duration, Instant};
 const S_BRANCH_SELF: u32 = 0xbf82_ffff; // s_branch -1: to itself, forever
 
 fn memory(n: usize) -> (Memory, u64) {
-    let (ka, xa, ya, oa) = (
-        0x1_0000_0000u64,
-        0x2_0000_0000,
-        0x3_0000_0000,
-        0x4_0000_0000,
-    );
-    let mut mem = Memory::default();
-    mem.add("kernarg", ka, kernarg(xa, ya, oa)).unwrap();
     let x: Vec<u32> = (0..n as u32).map(|i| 0x3f80_0000 + i).collect();
-    mem.add("x", xa, to_bytes(&x)).unwrap();
-    mem.add("y", ya, to_bytes(&vec![0x4000_0000; n])).unwrap();
-    mem.add("out", oa, vec![0; n * 4]).unwrap();
-    (mem, ka)
+    host_memory(&x, &vec![0x4000_0000; n])
 }
 
 /// Not set: the same memory as `run`. Set before the start: no workgroup runs, nothing is written.

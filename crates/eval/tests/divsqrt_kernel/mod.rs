@@ -137,9 +137,16 @@ pub fn pad(xs: &mut Vec<u32>, ys: &mut Vec<u32>) {
 
 /// Runs `program` in the host evaluator over the operand pairs; returns out[].
 pub fn run_host(program: &Program, xs: &[u32], ys: &[u32]) -> Vec<u32> {
-    assert_eq!(xs.len(), ys.len());
     assert!(xs.len().is_multiple_of(WORKGROUP as usize));
-    let n = xs.len();
+    let (mut mem, ka) = host_memory(xs, ys);
+    rdna2spv_eval::run(program, &launch(ka, xs.len() as u32), &mut mem).expect("evaluator runs");
+    to_words(&mem.allocation("out").unwrap().data)
+}
+
+/// The evaluator's memory for a run over the operand pairs: the kernel arguments, `x`, `y` and a zeroed
+/// `out`; and the kernarg segment's address.
+pub fn host_memory(xs: &[u32], ys: &[u32]) -> (Memory, u64) {
+    assert_eq!(xs.len(), ys.len());
     let (ka, xa, ya, oa) = (
         0x1_0000_0000u64,
         0x2_0000_0000,
@@ -150,9 +157,8 @@ pub fn run_host(program: &Program, xs: &[u32], ys: &[u32]) -> Vec<u32> {
     mem.add("kernarg", ka, kernarg(xa, ya, oa)).unwrap();
     mem.add("x", xa, to_bytes(xs)).unwrap();
     mem.add("y", ya, to_bytes(ys)).unwrap();
-    mem.add("out", oa, vec![0; n * 4]).unwrap();
-    rdna2spv_eval::run(program, &launch(ka, n as u32), &mut mem).expect("evaluator runs");
-    to_words(&mem.allocation("out").unwrap().data)
+    mem.add("out", oa, vec![0; xs.len() * 4]).unwrap();
+    (mem, ka)
 }
 
 /// The default NaN for NaN results (D005), other values as they are.
