@@ -167,8 +167,9 @@ fn run_reference(
 }
 
 /// [`run`] that stops with [`EvalError::Cancelled`] soon after `cancel` is set (from another thread):
-/// before its next workgroup, or inside a workgroup within a few thousand steps of a wave: the HIP runtime's `auto` backend runs a launch on the evaluator over a copy of the
-/// device's memory and drops it when the launch's pipeline has compiled first (decision D254).
+/// before its next workgroup, or inside one within 65,536 steps of a wave. The HIP runtime's `auto`
+/// backend runs a launch on the evaluator over a copy of the device's memory and drops it when the
+/// launch's pipeline has compiled first (decision D254).
 pub fn run_cancellable(
     program: &Program,
     launch: &Launch,

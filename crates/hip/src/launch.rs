@@ -803,16 +803,16 @@ fn alloc_name(base: u64, kind: Kind) -> String {
 enum Raced {
     /// The evaluator ran the launch; its copy of memory was written back.
     Ran,
-    /// The module's pipeline compiled first: the evaluator stopped before its next workgroup (after
-    /// `workgroups`) and its copy was dropped, nothing written back.
+    /// The module's pipeline compiled first: the evaluator stopped (after `workgroups` whole workgroups)
+    /// and its copy was dropped, nothing written back.
     Compiled { workgroups: u64 },
 }
 
 /// `auto` (D252, D254): the host evaluator over a copy of every allocation (device buffers), whose bytes
 /// then go back to the device where a store reached them, on a thread of its own while this thread watches
 /// the module of kernel `shape_of` (code object, name, shape): its lowering, then its child's compile
-/// (`compiling`: its key, when known). Once the pipeline has compiled the evaluator stops at its next
-/// workgroup and the launch goes to the device, so a launch heavy on the evaluator costs little more than
+/// (`compiling`: its key, when known). Once the pipeline has compiled the evaluator stops (before its next
+/// workgroup, or within 65,536 steps of a wave) and the launch goes to the device, so a launch heavy on the evaluator costs little more than
 /// waiting for the compile would have (rocRAND's xorwow initialisation: 11.2 s on the evaluator).
 fn run_host_racing(
     ready: &mut crate::runtime::Ready,
