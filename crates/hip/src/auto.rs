@@ -174,7 +174,7 @@ impl Auto {
                     started: Instant::now(),
                     thread,
                 });
-                "its module is translated in the background (0.0 s so far)".to_string()
+                "its module is translated in the background (started by this launch)".to_string()
             }
             Err(e) => {
                 let why = format!("starting a thread: {e}");
