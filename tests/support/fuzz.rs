@@ -303,16 +303,58 @@ impl<R: FnMut() -> u32> Gen<R> {
     }
 
     /// A 64-bit add with carry through VCC (v_add_co_u32 / v_add_co_ci_u32); one time in four a 64-bit
-    /// shift by an inline constant instead.
+    /// shift by an inline constant instead, one in five a borrow or a product.
     fn carry(&mut self) {
         if self.chance(25) {
             return self.shift64();
+        }
+        if self.chance(27) {
+            return self.borrow_or_product();
         }
         let (d1, d2) = (self.dv(), self.dv());
         let (a, b, c, e) = (self.any_src(), self.vsrc(), self.vsrc(), self.vsrc());
         let vcc = self.vcc();
         self.emit(format!("v_add_co_u32 {d1}, {vcc}, {a}, {b}"));
         self.emit(format!("v_add_co_ci_u32_e32 {d2}, {vcc}, {c}, {e}, {vcc}"));
+    }
+
+    /// A 64-bit subtract with borrow through VCC (v_sub_co_u32 / v_sub_co_ci_u32, or the reversed
+    /// forms), an unsigned high product (v_mul_hi_u32) or a 32 × 32 → 64 multiply-add (v_mad_u64_u32 with
+    /// a zero or a VGPR-pair addend): the words the lane mapping takes from `OpISubBorrow` and
+    /// `OpUMulExtended` (D255).
+    fn borrow_or_product(&mut self) {
+        let vcc = self.vcc();
+        match self.below(4) {
+            0 | 1 => {
+                let (lo, hi) = if self.chance(50) {
+                    ("v_subrev_co_u32", "v_subrev_co_ci_u32_e32")
+                } else {
+                    ("v_sub_co_u32", "v_sub_co_ci_u32_e32")
+                };
+                let (d1, d2) = (self.dv(), self.dv());
+                let (a, b, c, e) = (self.any_src(), self.vsrc(), self.vsrc(), self.vsrc());
+                self.emit(format!("{lo} {d1}, {vcc}, {a}, {b}"));
+                self.emit(format!("{hi} {d2}, {vcc}, {c}, {e}, {vcc}"));
+            }
+            2 => {
+                let (d, a, b) = (self.dv(), self.any_src(), self.vsrc());
+                self.emit(format!("v_mul_hi_u32 {d}, {a}, {b}"));
+            }
+            _ => {
+                let d = 1 + self.below(NV - 1);
+                let (a, b) = (self.any_src(), self.vsrc());
+                let c = if self.chance(50) {
+                    "0".to_string()
+                } else {
+                    let x = 1 + self.below(NV - 1);
+                    format!("v[{x}:{}]", x + 1)
+                };
+                self.emit(format!(
+                    "v_mad_u64_u32 v[{d}:{}], null, {a}, {b}, {c}",
+                    d + 1
+                ));
+            }
+        }
     }
 
     /// A 64-bit shift of a VGPR or SGPR pair by an inline constant 0..=64 (D229 lifts it on the halves;

@@ -30,7 +30,8 @@
 //! [`simplify`] and [`trivial_phis`], for what the narrowing, pair and join rewrites leave), liveness dead stores ([`dead_stores`]),
 //! outlining of float primitives ([`outline`], D163; then, a second round, of whole machine instructions'
 //! computations of one result around the primitives' calls, D235), SSA construction ([`promote`], D182) and integer /
-//! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182), guard
+//! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182; with
+//! `OpISubBorrow`, `OpUMulExtended` and constant operands, D255), guard
 //! selects nobody observes ([`unguard`], D193), known low zero bits ([`low_zeros`], [`guarded_uses`],
 //! [`trivial_phis`], D199; and ORs of bits no reader observes, [`demanded_ors`], D242), 64-bit
 //! arithmetic whose high word nobody reads done in 32 bits ([`narrow`], `n`), shared lane-bit tests
@@ -49,7 +50,8 @@
 //! the guarded writes of registers left in memory grouped under one selection per condition
 //! ([`regroup`], D221), `j`, one-armed selections on one condition one after the other joined
 //! ([`join`], D223; then `f` and `e` again, and with `a` the mask tests of its runs merged,
-//! [`merge_mask_tests`], D227), `d`.
+//! [`merge_mask_tests`], D227), `d` (with `n`, then `n` once more, and where it narrowed, `a`, `c` and
+//! `d` again: D255).
 //!
 //! Measured in docs/performance.md ("Lane module size"); the ablation tables are in D162 and D182.
 
@@ -296,6 +298,15 @@ pub(crate) fn shrink(
         }
         if p.dead {
             st.dead += dead_code(m, f, &mut gone);
+            if p.narrow {
+                let n = narrow(m, f, &mut bound, &mut gone);
+                if n > 0 {
+                    st.narrowed += n;
+                    st.narrowed += simplify(m, f, &mut bound, &mut gone);
+                    st.common += common(m, f, &mut gone);
+                    st.dead += dead_code(m, f, &mut gone);
+                }
+            }
         }
     }
     m.functions = funcs;
@@ -2723,7 +2734,14 @@ fn uint_type(m: &Module, w: u32) -> Option<Word> {
 /// add, `s = zext64(a) + zext64(b)` with only `trunc32(s)` and `trunc32(s >> 32)` reading `s`, becomes
 /// `OpIAddCarry a b` and its two members. Exact: the 64-bit sum of two zero-extended 32-bit values is
 /// below 2^33, its low word is the wrapped 32-bit sum (member 0) and its high word 1 exactly when that
-/// sum overflowed (member 1, the carry). Returns the adds rewritten.
+/// sum overflowed (member 1, the carry).
+///
+/// D255: the same shape of a subtraction (`v_sub_co_u32`'s borrow) and of a product (`v_mul_hi_u32`,
+/// `v_mad_u64_u32` without addend) too. `zext64(a) * zext64(b)` is below 2^64, so its words are
+/// `OpUMulExtended a b`'s members (low, high). `zext64(a) − zext64(b)` wraps modulo 2^64: its low word
+/// is the wrapped 32-bit difference (`OpISubBorrow`'s member 0) and its high word 0 when `a ≥ b`, else
+/// 0xffffffff, the negation of the borrow (member 1, 0 or 1): a high word read only as `hi & 1` is the
+/// borrow itself, any other read takes a new `OpSNegate` of it. Returns the operations rewritten.
 fn add_carry(
     m: &mut Module,
     f: &mut Function,
@@ -2758,20 +2776,54 @@ fn add_carry(
             None => anon_use.extend(ops),
         }
     }
+    // 64-bit constants below 2^32 (the extension of a 32-bit constant, D255) by id, and the 32-bit
+    // constants by value.
+    let mut small: HashMap<Word, u32> = HashMap::default();
+    let mut k32: HashMap<u32, Word> = HashMap::default();
+    for i in &m.types_global_values {
+        match (
+            i.class.opcode,
+            i.result_type,
+            i.result_id,
+            i.operands.first(),
+        ) {
+            (Op::Constant, Some(t), Some(r), Some(Operand::LiteralBit64(v)))
+                if t == u64_ && *v <= u32::MAX as u64 =>
+            {
+                small.insert(r, *v as u32);
+            }
+            (Op::Constant, Some(t), Some(r), Some(Operand::LiteralBit32(v))) if t == u32_ => {
+                k32.entry(*v).or_insert(r);
+            }
+            _ => {}
+        }
+    }
+    // A zero-extended 32-bit operand: the value extended, or the constant's low word.
+    #[derive(Clone, Copy)]
+    enum Ext {
+        Of(Word),
+        Const(u32),
+    }
     let zext_of = |x: Word| match def.get(&x) {
         Some((Op::UConvert, Some(t), o)) if *t == u64_ => {
             let a = o[0];
-            matches!(def.get(&a), Some((_, Some(ta), _)) if *ta == u32_).then_some(a)
+            matches!(def.get(&a), Some((_, Some(ta), _)) if *ta == u32_).then_some(Ext::Of(a))
         }
-        _ => None,
+        _ => small.get(&x).map(|&v| Ext::Const(v)),
     };
     let trunc = |x: Word| matches!(def.get(&x), Some((Op::UConvert, Some(t), _)) if *t == u32_);
-    // The candidate sums: a 64-bit add of two zero-extended 32-bit values, not used by an instruction
+    // The candidate sums (differences, products): a 64-bit add (subtract, multiply) of two
+    // zero-extended 32-bit values (one may be a constant below 2^32), not used by an instruction
     // without a result.
-    let sums: HashMap<Word, (Word, Word)> = def
+    let sums: HashMap<Word, (Ext, Ext)> = def
         .iter()
-        .filter(|&(s, (op, t, _))| *op == Op::IAdd && *t == Some(u64_) && !anon_use.contains(s))
+        .filter(|&(s, (op, t, _))| {
+            matches!(op, Op::IAdd | Op::ISub | Op::IMul)
+                && *t == Some(u64_)
+                && !anon_use.contains(s)
+        })
         .filter_map(|(&s, (_, _, o))| Some((s, (zext_of(o[0])?, zext_of(o[1])?))))
+        .filter(|(_, p)| !matches!(p, (Ext::Const(_), Ext::Const(_))))
         .collect();
     if sums.is_empty() {
         return 0;
@@ -2801,7 +2853,7 @@ fn add_carry(
         users.extend(users_of(&|x| shifts.contains(&x)));
     }
     // Sum -> (a, b, low truncations, shifts, high truncations).
-    type Hit = (Word, Word, Vec<Word>, Vec<Word>, Vec<Word>);
+    type Hit = (Ext, Ext, Vec<Word>, Vec<Word>, Vec<Word>);
     let mut hits: HashMap<Word, Hit> = HashMap::default();
     for (&s, &(a, b)) in &sums {
         let (mut lo, mut sh, mut hi) = (vec![], vec![], vec![]);
@@ -2826,6 +2878,36 @@ fn add_carry(
     if hits.is_empty() {
         return 0;
     }
+    // A difference's high truncations read only as `hi & 1` (the 32-bit constant 1): those ANDs read
+    // the borrow; any other read of a high truncation needs the borrow negated.
+    let one32: HashSet<Word> = m
+        .types_global_values
+        .iter()
+        .filter(|i| {
+            i.class.opcode == Op::Constant
+                && i.result_type == Some(u32_)
+                && i.operands.first() == Some(&Operand::LiteralBit32(1))
+        })
+        .filter_map(|i| i.result_id)
+        .collect();
+    let sub_hi: HashSet<Word> = hits
+        .iter()
+        .filter(|(s, _)| def[s].0 == Op::ISub)
+        .flat_map(|(_, h)| h.4.iter().copied())
+        .collect();
+    let hi_users = if sub_hi.is_empty() {
+        HashMap::default()
+    } else {
+        users_of(&|x| sub_hi.contains(&x))
+    };
+    let masks_one = |u: Word| {
+        !anon_use.contains(&u)
+            && hi_users.get(&u).into_iter().flatten().all(|v| {
+                matches!(def.get(v), Some((Op::BitwiseAnd, Some(t), x))
+                    if *t == u32_ && x.len() == 2 && (x[0] == u && one32.contains(&x[1])
+                        || x[1] == u && one32.contains(&x[0])))
+            })
+    };
     // The struct { u32, u32 } IAddCarry returns.
     let pair = m
         .types_global_values
@@ -2858,13 +2940,33 @@ fn add_carry(
                 out.push(i);
                 continue;
             };
+            let op = match i.class.opcode {
+                Op::ISub => Op::ISubBorrow,
+                Op::IMul => Op::UMulExtended,
+                _ => Op::IAddCarry,
+            };
+            let mut word = |e: Ext| match e {
+                Ext::Of(x) => x,
+                Ext::Const(v) => *k32.entry(v).or_insert_with(|| {
+                    let c = *bound;
+                    *bound += 1;
+                    m.types_global_values.push(Instruction::new(
+                        Op::Constant,
+                        Some(u32_),
+                        Some(c),
+                        vec![Operand::LiteralBit32(v)],
+                    ));
+                    c
+                }),
+            };
+            let (a, b) = (word(*a), word(*b));
             let (r, l, h) = (*bound, *bound + 1, *bound + 2);
             *bound += 3;
             out.push(Instruction::new(
-                Op::IAddCarry,
+                op,
                 Some(pair),
                 Some(r),
-                vec![Operand::IdRef(*a), Operand::IdRef(*b)],
+                vec![Operand::IdRef(a), Operand::IdRef(b)],
             ));
             for (x, k) in [(l, 0), (h, 1)] {
                 out.push(Instruction::new(
@@ -2877,8 +2979,34 @@ fn add_carry(
             for &u in lo {
                 repl.insert(u, l);
             }
-            for &u in hi {
-                repl.insert(u, h);
+            if op == Op::ISubBorrow {
+                // The borrow where only its low bit is read; its negation (the high word) elsewhere.
+                let mut neg = None;
+                for &u in hi {
+                    if masks_one(u) {
+                        for &v in hi_users.get(&u).into_iter().flatten() {
+                            repl.insert(v, h);
+                        }
+                        repl.insert(u, h);
+                    } else {
+                        let n = *neg.get_or_insert_with(|| {
+                            let n = *bound;
+                            *bound += 1;
+                            out.push(Instruction::new(
+                                Op::SNegate,
+                                Some(u32_),
+                                Some(n),
+                                vec![Operand::IdRef(h)],
+                            ));
+                            n
+                        });
+                        repl.insert(u, n);
+                    }
+                }
+            } else {
+                for &u in hi {
+                    repl.insert(u, h);
+                }
             }
             drop.extend(sh.iter().copied());
             drop.insert(i.result_id.unwrap_or(0));
@@ -7888,6 +8016,111 @@ mod tests {
             .filter_map(|i| i.operands.get(1).and_then(id))
             .collect();
         assert_eq!(stored, [carry, s2]);
+    }
+
+    /// D255: `zext(a) − zext(b)` and `zext(a) * zext(b)` read only as their two words become
+    /// `OpISubBorrow` and `OpUMulExtended`; a difference's high word read as `hi & 1` is the borrow,
+    /// stored as it is it is the borrow's negation; `zext(a) + C` with `C < 2^32` becomes
+    /// `OpIAddCarry a C32` (a new 32-bit constant); `zext(a) + 2^32` and a difference read whole (not
+    /// through a truncation) stay.
+    #[test]
+    fn add_carry_takes_borrows_and_products_from_their_word_pairs() {
+        let (
+            mut b,
+            Tys {
+                u32t, u64t, pu, pw, ..
+            },
+        ) = begun();
+        let pair = b.type_struct([u32t, u32t]);
+        let one = b.constant_bit32(u32t, 1);
+        let c32 = b.constant_bit64(u64t, 32);
+        b.begin_block(None).unwrap();
+        let [av, bv] = [0; 2].map(|_| b.variable(pu, None, StorageClass::Function, None));
+        let out: Vec<Word> = (0..10)
+            .map(|_| b.variable(pu, None, StorageClass::Function, None))
+            .collect();
+        let small = b.constant_bit64(u64t, 0x8765_4321);
+        let big = b.constant_bit64(u64t, 1 << 32);
+        let whole = b.variable(pw, None, StorageClass::Function, None);
+        let a = b.load(u32t, None, av, None, []).unwrap();
+        let x = b.load(u32t, None, bv, None, []).unwrap();
+        let za = b.u_convert(u64t, None, a).unwrap();
+        let zx = b.u_convert(u64t, None, x).unwrap();
+        let words = |b: &mut Builder, s: Word| {
+            let lo = b.u_convert(u32t, None, s).unwrap();
+            let sh = b.shift_right_logical(u64t, None, s, c32).unwrap();
+            let hi = b.u_convert(u32t, None, sh).unwrap();
+            (lo, hi)
+        };
+        let d1 = b.i_sub(u64t, None, za, zx).unwrap();
+        let (lo1, hi1) = words(&mut b, d1);
+        let bit = b.bitwise_and(u32t, None, one, hi1).unwrap();
+        b.store(out[0], lo1, None, []).unwrap();
+        b.store(out[1], bit, None, []).unwrap();
+        let d2 = b.i_sub(u64t, None, zx, za).unwrap();
+        let (lo2, hi2) = words(&mut b, d2);
+        b.store(out[2], lo2, None, []).unwrap();
+        b.store(out[3], hi2, None, []).unwrap();
+        let p = b.i_mul(u64t, None, za, zx).unwrap();
+        let (lo3, hi3) = words(&mut b, p);
+        b.store(out[4], lo3, None, []).unwrap();
+        b.store(out[5], hi3, None, []).unwrap();
+        let sc = b.i_add(u64t, None, za, small).unwrap();
+        let (lo4, hi4) = words(&mut b, sc);
+        b.store(out[6], lo4, None, []).unwrap();
+        b.store(out[7], hi4, None, []).unwrap();
+        let bc = b.i_add(u64t, None, za, big).unwrap();
+        let (lo5, hi5) = words(&mut b, bc);
+        b.store(out[8], lo5, None, []).unwrap();
+        b.store(out[9], hi5, None, []).unwrap();
+        let kept = b.i_sub(u64t, None, za, zx).unwrap();
+        b.store(whole, kept, None, []).unwrap();
+        let (mut m, mut f, mut bound) = finish(b);
+        let mut gone = HashSet::default();
+        assert_eq!(add_carry(&mut m, &mut f, &mut bound, &mut gone), 4);
+        let k = m
+            .types_global_values
+            .iter()
+            .find(|i| i.operands == [Operand::LiteralBit32(0x8765_4321)])
+            .and_then(|i| i.result_id)
+            .unwrap();
+        let all: Vec<&Instruction> = insts(&f).collect();
+        let def = |r: Word| *all.iter().find(|i| i.result_id == Some(r)).unwrap();
+        let stored: Vec<Word> = all
+            .iter()
+            .filter(|i| i.class.opcode == Op::Store)
+            .filter_map(|i| i.operands.get(1).and_then(id))
+            .collect();
+        // (operation, its operands, member) of a stored word, reading through one `OpSNegate`.
+        let source = |w: Word| {
+            let (w, negated) = match def(w) {
+                i if i.class.opcode == Op::SNegate => (id(&i.operands[0]).unwrap(), true),
+                _ => (w, false),
+            };
+            let e = def(w);
+            assert_eq!(e.class.opcode, Op::CompositeExtract);
+            let op = def(id(&e.operands[0]).unwrap());
+            assert_eq!(op.result_type, Some(pair));
+            let k = match e.operands[1] {
+                Operand::LiteralBit32(k) => k,
+                _ => unreachable!(),
+            };
+            (op.class.opcode, op.operands.clone(), k, negated)
+        };
+        let refs = |v: [Word; 2]| v.map(Operand::IdRef).to_vec();
+        let (sa, sx) = (refs([a, x]), refs([x, a]));
+        assert_eq!(source(stored[0]), (Op::ISubBorrow, sa.clone(), 0, false));
+        assert_eq!(source(stored[1]), (Op::ISubBorrow, sa.clone(), 1, false));
+        assert_eq!(source(stored[2]), (Op::ISubBorrow, sx.clone(), 0, false));
+        assert_eq!(source(stored[3]), (Op::ISubBorrow, sx, 1, true));
+        assert_eq!(source(stored[4]), (Op::UMulExtended, sa.clone(), 0, false));
+        assert_eq!(source(stored[5]), (Op::UMulExtended, sa, 1, false));
+        let sk = refs([a, k]);
+        assert_eq!(source(stored[6]), (Op::IAddCarry, sk.clone(), 0, false));
+        assert_eq!(source(stored[7]), (Op::IAddCarry, sk, 1, false));
+        assert_eq!((stored[8], stored[9]), (lo5, hi5));
+        assert_eq!(stored[10], kept);
+        assert_eq!(def(kept).class.opcode, Op::ISub);
     }
 
     /// A function of its own built by hand (decision D199): `x` an unknown u32 (a Function variable
