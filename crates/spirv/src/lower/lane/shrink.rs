@@ -1856,13 +1856,18 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
         .iter()
         .filter_map(|i| i.operands.first().and_then(id))
         .collect();
-    // Scalar integer types (32 and 64 bits: their constants are one literal word each) and booleans.
+    // Scalar integer types (32 and 64 bits: their constants are one literal word each), the unsigned
+    // ones (`OpUConvert`'s result type), and booleans.
     let mut width: HashMap<Word, u32> = HashMap::default();
+    let mut unsigned: HashSet<Word> = HashSet::default();
     let mut bools: HashSet<Word> = HashSet::default();
     for i in &m.types_global_values {
         match (i.class.opcode, i.result_id, i.operands.first()) {
             (Op::TypeInt, Some(t), Some(Operand::LiteralBit32(w @ (32 | 64)))) => {
                 width.insert(t, *w);
+                if i.operands.get(1) == Some(&Operand::LiteralBit32(0)) {
+                    unsigned.insert(t);
+                }
             }
             (Op::TypeBool, Some(t), _) => {
                 bools.insert(t);
@@ -1938,6 +1943,8 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
         Same(Word),
         Const(u64),
         Ops(Vec<Word>),
+        /// The zero extension of a narrower value (D255).
+        Widen(Word),
     }
     for b in 0..f.blocks.len() {
         let mut k = 0;
@@ -2118,7 +2125,8 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
                     Out::Same(if c(cond) == Some(1) { a } else { b })
                 }
                 (Select, &[_, a, b]) if a == b => Out::Same(a),
-                // `x == 1 ? 1 : 0` and `x != 0 ? 1 : 0` are `x` for an `x` of the same type known 0 or 1.
+                // `x == 1 ? 1 : 0` and `x != 0 ? 1 : 0` are `x` for an `x` of the same type known 0 or 1,
+                // its zero extension for a narrower integer `x` (D255: a carry word into a 64-bit add).
                 (Select, &[cond, a, b]) if int && c(a) == Some(1) && c(b) == Some(0) => {
                     match defs.get(&cond) {
                         Some((cmp @ (IEqual | INotEqual), o)) if o.len() == 2 => {
@@ -2128,9 +2136,16 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
                                 (o[1], o[0])
                             };
                             let want = u64::from(*cmp == IEqual);
-                            if c(k) == Some(want) && bit01.contains(&x) && ty_of.get(&x) == Some(&t)
-                            {
+                            let narrower = ty_of
+                                .get(&x)
+                                .and_then(|tx| width.get(tx))
+                                .is_some_and(|&wx| w.is_some_and(|w| wx < w));
+                            if c(k) != Some(want) || !bit01.contains(&x) {
+                                Out::Keep
+                            } else if ty_of.get(&x) == Some(&t) {
                                 Out::Same(x)
+                            } else if narrower && unsigned.contains(&t) {
+                                Out::Widen(x)
                             } else {
                                 Out::Keep
                             }
@@ -2183,6 +2198,13 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
                 Out::Same(x) => {
                     repl.insert(r, x);
                     gone.insert(r);
+                    k += 1;
+                    done += 1;
+                }
+                Out::Widen(x) => {
+                    *i = Instruction::new(Op::UConvert, Some(t), Some(r), vec![Operand::IdRef(x)]);
+                    defs.insert(r, (UConvert, vec![x]));
+                    bit01.insert(r);
                     k += 1;
                     done += 1;
                 }
@@ -3764,7 +3786,10 @@ fn entry_conditions(f: &Function) -> (HashMap<Word, usize>, Vec<Option<Vec<Word>
 /// value, and the branches of (1) go as before. `new` dominates `s`'s uses (it is `s`'s operand).
 /// D220: a select of two integer constants whose condition is `x && y` (or a bool `select(y, x, old)`)
 /// reads `x` where `Q(select, y)`: it is never a filter (no tracked value passes a constant arm) and its
-/// integer value is never a condition, so this runs together with the replacements above.
+/// integer value is never a condition, so this runs together with the replacements above. D256: step
+/// after step, while a step applies (VCC's bit written under `on` and ANDed with the lane's guard,
+/// `select(on, carry && c, old)`, read under `c`, is the carry); each step has its own `Q` for the same
+/// select and uses, so the composition differs only where the select is not observed.
 /// Returns the selects replaced and the conditions rewritten.
 /// Functions whose every instruction is speculable: a call computes a value and nothing else ([`unguard`]'s
 /// pure calls). Computed over the module's functions before [`shrink`] takes them out of the module to
@@ -3870,24 +3895,39 @@ fn unguard(
             {
                 continue;
             }
-            if let Some((l, r)) = q.and(c).filter(|(l, r)| l != r) {
-                if q.quiet(s, r, 64) {
-                    conds.insert(s, l);
-                } else if q.quiet(s, l, 64) {
-                    conds.insert(s, r);
-                }
-            } else if let Some(ci) = q.inst(c).filter(|ci| ci.class.opcode == Op::Select) {
-                // A guarded bool `select(g, new, old)` (a mask unit's own bit written under the lane's
-                // EXEC bit) read where `g` holds is `new`.
-                let (g, new) = (
-                    ci.operands.first().and_then(id),
-                    ci.operands.get(1).and_then(id),
-                );
-                if let (Some(g), Some(new)) = (g, new) {
-                    if q.quiet(s, g, 64) {
-                        conds.insert(s, new);
+            // Peeled one step after another (D255): a VCC bit written under `on`,
+            // `select(on, carry && g, old)`, read where `on` and `g` hold is the carry.
+            let mut cur = c;
+            for _ in 0..8 {
+                let next = if let Some((l, r)) = q.and(cur).filter(|(l, r)| l != r) {
+                    if q.quiet(s, r, 64) {
+                        Some(l)
+                    } else if q.quiet(s, l, 64) {
+                        Some(r)
+                    } else {
+                        None
                     }
+                } else if let Some(ci) = q.inst(cur).filter(|ci| ci.class.opcode == Op::Select) {
+                    // A guarded bool `select(g, new, old)` (a mask unit's own bit written under the
+                    // lane's EXEC bit) read where `g` holds is `new`.
+                    let (g, new) = (
+                        ci.operands.first().and_then(id),
+                        ci.operands.get(1).and_then(id),
+                    );
+                    match (g, new) {
+                        (Some(g), Some(new)) if new != cur && q.quiet(s, g, 64) => Some(new),
+                        _ => None,
+                    }
+                } else {
+                    None
+                };
+                match next {
+                    Some(n) => cur = n,
+                    None => break,
                 }
+            }
+            if cur != c {
+                conds.insert(s, cur);
             }
         }
     }
@@ -7118,6 +7158,98 @@ mod tests {
         // rule replaces it by x as well; in a lane module it is also the stored own bit of a mask unit.
         assert_eq!(gone, [g3].into_iter().collect());
         assert_eq!(n, 3);
+    }
+
+    /// D255: the conditions peel one after the other: VCC's bit written under `on`,
+    /// `g = select(on, x && c, old)` with `c = bit && on` the lane's guard, read as `g ? 1 : 0` by an add
+    /// written under `c`, reads `x` (first `g` → `x && c` where `on` holds, then `x` where `c` holds).
+    #[test]
+    fn unguard_peels_a_bit_written_under_on_to_the_carry() {
+        let (
+            mut b,
+            Tys {
+                boolt,
+                u32t,
+                pb,
+                pu,
+                ..
+            },
+        ) = begun();
+        let zero = b.constant_bit32(u32t, 0);
+        let one = b.constant_bit32(u32t, 1);
+        b.begin_block(None).unwrap();
+        let [onv, bitv, xv, ov] =
+            [0; 4].map(|_| b.variable(pb, None, StorageClass::Function, None));
+        let [vv, out] = [0; 2].map(|_| b.variable(pu, None, StorageClass::Function, None));
+        let on = b.load(boolt, None, onv, None, []).unwrap();
+        let bit = b.load(boolt, None, bitv, None, []).unwrap();
+        let x = b.load(boolt, None, xv, None, []).unwrap();
+        let old = b.load(boolt, None, ov, None, []).unwrap();
+        let v = b.load(u32t, None, vv, None, []).unwrap();
+        let c = b.logical_and(boolt, None, bit, on).unwrap();
+        let xc = b.logical_and(boolt, None, x, c).unwrap();
+        let g = b.select(boolt, None, on, xc, old).unwrap();
+        let s = b.select(u32t, None, g, one, zero).unwrap();
+        let y = b.i_add(u32t, None, v, s).unwrap();
+        let w = b.select(u32t, None, c, y, v).unwrap();
+        b.store(out, w, None, []).unwrap();
+        // VCC itself is stored as written: `g` stays.
+        b.store(ov, g, None, []).unwrap();
+        let (m, mut f, _) = finish(b);
+        let mut gone = HashSet::default();
+        unguard(
+            &m,
+            &speculable_functions(&m.functions, glsl_import(&m)),
+            &mut f,
+            &mut gone,
+        );
+        let cond = insts(&f)
+            .find(|i| i.result_id == Some(s))
+            .and_then(|i| i.operands.first().and_then(id));
+        assert_eq!(cond, Some(x));
+        assert!(insts(&f).any(|i| i.result_id == Some(g)));
+    }
+
+    /// D255: `x == 1 ? 1 : 0` of 64-bit constants, `x` a 32-bit carry word, is `zext(x)`; of an `x` not
+    /// known to be 0 or 1 it stays.
+    #[test]
+    fn simplify_widens_a_carry_word_selected_as_64_bits() {
+        let (
+            mut b,
+            Tys {
+                boolt,
+                u32t,
+                u64t,
+                pu,
+                pw,
+                ..
+            },
+        ) = begun();
+        let pair = b.type_struct([u32t, u32t]);
+        let one = b.constant_bit32(u32t, 1);
+        let one64 = b.constant_bit64(u64t, 1);
+        let zero64 = b.constant_bit64(u64t, 0);
+        b.begin_block(None).unwrap();
+        let [av, xv] = [0; 2].map(|_| b.variable(pu, None, StorageClass::Function, None));
+        let [o1, o2] = [0; 2].map(|_| b.variable(pw, None, StorageClass::Function, None));
+        let a = b.load(u32t, None, av, None, []).unwrap();
+        let x = b.load(u32t, None, xv, None, []).unwrap();
+        let r = b.i_add_carry(pair, None, a, x).unwrap();
+        let carry = b.composite_extract(u32t, None, r, [1]).unwrap();
+        let e = b.i_equal(boolt, None, carry, one).unwrap();
+        let s = b.select(u64t, None, e, one64, zero64).unwrap();
+        b.store(o1, s, None, []).unwrap();
+        let e2 = b.i_equal(boolt, None, x, one).unwrap();
+        let s2 = b.select(u64t, None, e2, one64, zero64).unwrap();
+        b.store(o2, s2, None, []).unwrap();
+        let (mut m, mut f, mut bound) = finish(b);
+        let mut gone = HashSet::default();
+        simplify(&mut m, &mut f, &mut bound, &mut gone);
+        let def = |r: Word| insts(&f).find(|i| i.result_id == Some(r)).unwrap();
+        assert_eq!(def(s).class.opcode, Op::UConvert);
+        assert_eq!(def(s).result_type, Some(u64t));
+        assert_eq!(def(s).operands, [Operand::IdRef(carry)]);
+        assert_eq!(def(s2).class.opcode, Op::Select);
     }
 
     /// D221, on a function built by hand: a block with guarded writes `store p, select(g, v, load p)`
