@@ -1943,7 +1943,7 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
         Same(Word),
         Const(u64),
         Ops(Vec<Word>),
-        /// The zero extension of a narrower value (D255).
+        /// The zero extension of a narrower value (D256).
         Widen(Word),
     }
     for b in 0..f.blocks.len() {
@@ -2126,7 +2126,7 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
                 }
                 (Select, &[_, a, b]) if a == b => Out::Same(a),
                 // `x == 1 ? 1 : 0` and `x != 0 ? 1 : 0` are `x` for an `x` of the same type known 0 or 1,
-                // its zero extension for a narrower integer `x` (D255: a carry word into a 64-bit add).
+                // its zero extension for a narrower integer `x` (D256: a carry word into a 64-bit add).
                 (Select, &[cond, a, b]) if int && c(a) == Some(1) && c(b) == Some(0) => {
                     match defs.get(&cond) {
                         Some((cmp @ (IEqual | INotEqual), o)) if o.len() == 2 => {
@@ -2798,10 +2798,11 @@ fn add_carry(
             None => anon_use.extend(ops),
         }
     }
-    // 64-bit constants below 2^32 (the extension of a 32-bit constant, D255) by id, and the 32-bit
-    // constants by value.
+    // 64-bit constants below 2^32 (the extension of a 32-bit constant, D255) by id, the 32-bit
+    // constants by value, and every 32-bit constant 1 (a difference's `hi & 1`).
     let mut small: HashMap<Word, u32> = HashMap::default();
     let mut k32: HashMap<u32, Word> = HashMap::default();
+    let mut one32: HashSet<Word> = HashSet::default();
     for i in &m.types_global_values {
         match (
             i.class.opcode,
@@ -2816,6 +2817,9 @@ fn add_carry(
             }
             (Op::Constant, Some(t), Some(r), Some(Operand::LiteralBit32(v))) if t == u32_ => {
                 k32.entry(*v).or_insert(r);
+                if *v == 1 {
+                    one32.insert(r);
+                }
             }
             _ => {}
         }
@@ -2902,16 +2906,6 @@ fn add_carry(
     }
     // A difference's high truncations read only as `hi & 1` (the 32-bit constant 1): those ANDs read
     // the borrow; any other read of a high truncation needs the borrow negated.
-    let one32: HashSet<Word> = m
-        .types_global_values
-        .iter()
-        .filter(|i| {
-            i.class.opcode == Op::Constant
-                && i.result_type == Some(u32_)
-                && i.operands.first() == Some(&Operand::LiteralBit32(1))
-        })
-        .filter_map(|i| i.result_id)
-        .collect();
     let sub_hi: HashSet<Word> = hits
         .iter()
         .filter(|(s, _)| def[s].0 == Op::ISub)
@@ -3895,7 +3889,7 @@ fn unguard(
             {
                 continue;
             }
-            // Peeled one step after another (D255): a VCC bit written under `on`,
+            // Peeled one step after another (D256): a VCC bit written under `on`,
             // `select(on, carry && g, old)`, read where `on` and `g` hold is the carry.
             let mut cur = c;
             for _ in 0..8 {
@@ -8184,27 +8178,26 @@ mod tests {
             let hi = b.u_convert(u32t, None, sh).unwrap();
             (lo, hi)
         };
+        // Both words stored, into `out[k]` and `out[k + 1]`.
+        let stored = |b: &mut Builder, s: Word, k: usize| {
+            let (lo, hi) = words(b, s);
+            b.store(out[k], lo, None, []).unwrap();
+            b.store(out[k + 1], hi, None, []).unwrap();
+            (lo, hi)
+        };
         let d1 = b.i_sub(u64t, None, za, zx).unwrap();
         let (lo1, hi1) = words(&mut b, d1);
         let bit = b.bitwise_and(u32t, None, one, hi1).unwrap();
         b.store(out[0], lo1, None, []).unwrap();
         b.store(out[1], bit, None, []).unwrap();
         let d2 = b.i_sub(u64t, None, zx, za).unwrap();
-        let (lo2, hi2) = words(&mut b, d2);
-        b.store(out[2], lo2, None, []).unwrap();
-        b.store(out[3], hi2, None, []).unwrap();
+        stored(&mut b, d2, 2);
         let p = b.i_mul(u64t, None, za, zx).unwrap();
-        let (lo3, hi3) = words(&mut b, p);
-        b.store(out[4], lo3, None, []).unwrap();
-        b.store(out[5], hi3, None, []).unwrap();
+        stored(&mut b, p, 4);
         let sc = b.i_add(u64t, None, za, small).unwrap();
-        let (lo4, hi4) = words(&mut b, sc);
-        b.store(out[6], lo4, None, []).unwrap();
-        b.store(out[7], hi4, None, []).unwrap();
+        stored(&mut b, sc, 6);
         let bc = b.i_add(u64t, None, za, big).unwrap();
-        let (lo5, hi5) = words(&mut b, bc);
-        b.store(out[8], lo5, None, []).unwrap();
-        b.store(out[9], hi5, None, []).unwrap();
+        let (lo5, hi5) = stored(&mut b, bc, 8);
         let kept = b.i_sub(u64t, None, za, zx).unwrap();
         b.store(whole, kept, None, []).unwrap();
         let (mut m, mut f, mut bound) = finish(b);
