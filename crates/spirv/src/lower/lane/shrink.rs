@@ -32,7 +32,7 @@
 //! computations of one result around the primitives' calls, D235), SSA construction ([`promote`], D182) and integer /
 //! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182; with
 //! `OpISubBorrow`, `OpUMulExtended` and constant operands, D255), guard
-//! selects nobody observes ([`unguard`], D193), known low zero bits ([`low_zeros`], [`guarded_uses`],
+//! selects nobody observes ([`unguard`], D193; use by use, D257), known low zero bits ([`low_zeros`], [`guarded_uses`],
 //! [`trivial_phis`], D199; and ORs of bits no reader observes, [`demanded_ors`], D242), 64-bit
 //! arithmetic whose high word nobody reads done in 32 bits ([`narrow`], `n`), shared lane-bit tests
 //! ([`bit_tests`], `b`; bits of zero-extended words on the word, [`narrow_bit_of_zext`], D232), stores
@@ -3784,7 +3784,11 @@ fn entry_conditions(f: &Function) -> (HashMap<Word, usize>, Vec<Option<Vec<Word>
 /// after step, while a step applies (VCC's bit written under `on` and ANDed with the lane's guard,
 /// `select(on, carry && c, old)`, read under `c`, is the carry); each step has its own `Q` for the same
 /// select and uses, so the composition differs only where the select is not observed.
-/// Returns the selects replaced and the conditions rewritten.
+/// D257: a select that fails `Q` as a whole (a register kept in memory: its store observes it everywhere)
+/// has each use that alone meets `Q`'s rule rewritten to read `new`; that is the whole replacement of a
+/// private copy of the select read by that use only, so the argument above holds for it, and at a filter
+/// the value does not change at all.
+/// Returns the selects replaced, the conditions rewritten and the uses rewritten.
 /// Functions whose every instruction is speculable: a call computes a value and nothing else ([`unguard`]'s
 /// pure calls). Computed over the module's functions before [`shrink`] takes them out of the module to
 /// rewrite them one by one (D239: computed inside `unguard` from the module, this set was always empty).
@@ -3863,6 +3867,8 @@ fn unguard(
     let mut repl: HashMap<Word, Word> = HashMap::default();
     // Selects of two integer constants whose condition `x && y` may read `x` (or `y`).
     let mut conds: HashMap<Word, Word> = HashMap::default();
+    // Single uses of a select observed only under its condition, and the new value they read.
+    let mut per_use: Vec<((usize, usize, usize), Word)> = Vec::new();
     for b in &q.f.blocks {
         for i in &b.instructions {
             if i.class.opcode != Op::Select {
@@ -3882,6 +3888,13 @@ fn unguard(
             if q.quiet(s, c, 64) {
                 repl.insert(s, a);
                 continue;
+            }
+            // Some of its uses observe it only where `c` holds (D257): those read `new`.
+            let us = q.uses.get(&s).cloned().unwrap_or_default();
+            for u in us {
+                if q.use_quiet(s, c, u, 64) {
+                    per_use.push((u, a));
+                }
             }
             if !(consts.contains(&a)
                 && consts.contains(&x)
@@ -3925,8 +3938,11 @@ fn unguard(
             }
         }
     }
-    if repl.is_empty() && conds.is_empty() {
+    if repl.is_empty() && conds.is_empty() && per_use.is_empty() {
         return 0;
+    }
+    for &((bi, ii, k), a) in &per_use {
+        f.blocks[bi].instructions[ii].operands[k] = Operand::IdRef(a);
     }
     for i in f.blocks.iter_mut().flat_map(|b| &mut b.instructions) {
         if let Some(&x) = i.result_id.and_then(|s| conds.get(&s)) {
@@ -3955,7 +3971,7 @@ fn unguard(
             }
         }
     }
-    repl.len() + conds.len()
+    repl.len() + conds.len() + per_use.len()
 }
 
 /// The facts and the memo of [`unguard`]'s `Q(v, c)`.
@@ -4028,17 +4044,33 @@ impl Quiet<'_> {
             return false;
         }
         self.memo.insert((v, c), None);
-        let f = self.f;
-        let mut ok = true;
         let us = self.uses.get(&v).cloned().unwrap_or_default();
-        for (bi, ii, k) in us {
-            let u = &f.blocks[bi].instructions[ii];
+        let ok = us.into_iter().all(|u| self.use_quiet(v, c, u, depth));
+        self.memo.insert((v, c), Some(ok));
+        ok
+    }
+
+    /// The use of `v` at (block, instruction, operand) observes it only where `c` holds (one use of
+    /// [`Quiet::quiet`]).
+    fn use_quiet(
+        &mut self,
+        v: Word,
+        c: Word,
+        (bi, ii, k): (usize, usize, usize),
+        depth: u32,
+    ) -> bool {
+        if depth == 0 {
+            return false;
+        }
+        let f = self.f;
+        let u = &f.blocks[bi].instructions[ii];
+        {
             if u.class.opcode == Op::Phi {
                 // The use lies at the end of the predecessor the pair names.
                 let from = u.operands.get(k + 1).and_then(id);
                 let pb = from.and_then(|l| self.def_block(l));
                 if pb.is_some_and(|pb| self.block_under(pb, c)) {
-                    continue;
+                    return true;
                 }
                 // Or the phi itself is observed only where c holds, c being defined in a block
                 // that strictly dominates the phi's (so no path from `v` to a use of the phi
@@ -4050,15 +4082,14 @@ impl Quiet<'_> {
                 if c_dom {
                     if let Some(r) = u.result_id {
                         if self.quiet(r, c, depth - 1) {
-                            continue;
+                            return true;
                         }
                     }
                 }
-                ok = false;
-                break;
+                return false;
             }
             if self.block_under(bi, c) {
-                continue;
+                return true;
             }
             let op = |j: usize| u.operands.get(j).and_then(id);
             let filter = match u.class.opcode {
@@ -4072,19 +4103,13 @@ impl Quiet<'_> {
                 _ => false,
             };
             if filter {
-                continue;
+                return true;
             }
             let Some(r) = u.result_id.filter(|_| self.pure(u)) else {
-                ok = false;
-                break;
+                return false;
             };
-            if !self.quiet(r, c, depth - 1) {
-                ok = false;
-                break;
-            }
+            self.quiet(r, c, depth - 1)
         }
-        self.memo.insert((v, c), Some(ok));
-        ok
     }
 
     /// Whether block `a` dominates block `b` (both reachable).
@@ -6995,6 +7020,76 @@ mod tests {
             .filter(|i| i.operands.contains(&Operand::IdRef(new)))
             .count();
         assert_eq!(uses_new, 3 + 3, "s3, s4 and s5, then t and the two stores");
+    }
+
+    /// D257: a select observed unguarded by one use (a store) keeps that use; its other uses, observed only
+    /// where its condition holds, read its new value.
+    #[test]
+    fn unguard_rewrites_the_uses_observed_under_the_condition_of_a_select_also_observed_elsewhere()
+    {
+        let (
+            mut b,
+            Tys {
+                boolt,
+                u32t,
+                pb,
+                pu,
+                ..
+            },
+        ) = begun();
+        let one = b.constant_bit32(u32t, 1);
+        b.begin_block(None).unwrap();
+        let [cv, dv] = [0; 2].map(|_| b.variable(pb, None, StorageClass::Function, None));
+        let [xv, yv, o1, o2, o3] =
+            [0; 5].map(|_| b.variable(pu, None, StorageClass::Function, None));
+        let c = b.load(boolt, None, cv, None, []).unwrap();
+        let d = b.load(boolt, None, dv, None, []).unwrap();
+        let k = b.logical_and(boolt, None, c, d).unwrap();
+        let x = b.load(u32t, None, xv, None, []).unwrap();
+        let y = b.load(u32t, None, yv, None, []).unwrap();
+        let new = b.i_add(u32t, None, x, one).unwrap();
+        let s = b.select(u32t, None, c, new, x).unwrap();
+        // Observed everywhere: the register's store.
+        b.store(o1, s, None, []).unwrap();
+        // Observed under `c`: a later guarded write reads it through an add.
+        let t = b.i_add(u32t, None, s, one).unwrap();
+        let u = b.select(u32t, None, c, t, y).unwrap();
+        b.store(o2, u, None, []).unwrap();
+        // Observed under `k`, which implies `c`, in the false arm: not a filter, so kept.
+        let w = b.select(u32t, None, k, y, s).unwrap();
+        b.store(o3, w, None, []).unwrap();
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        let mut m = b.module();
+        let mut f = m.functions.pop().unwrap();
+        let mut gone = HashSet::default();
+        let n = unguard(
+            &m,
+            &speculable_functions(&m.functions, glsl_import(&m)),
+            &mut f,
+            &mut gone,
+        );
+        assert_eq!(n, 1, "one use rewritten");
+        assert!(
+            gone.is_empty(),
+            "no select removed: each is observed by a store"
+        );
+        let ins: Vec<&Instruction> = f.blocks.iter().flat_map(|b| &b.instructions).collect();
+        let reads = |r: Word, x: Word| {
+            ins.iter()
+                .find(|i| i.result_id == Some(r))
+                .is_some_and(|i| i.operands.contains(&Operand::IdRef(x)))
+        };
+        assert!(
+            reads(t, new) && !reads(t, s),
+            "the add under `c` reads `new`"
+        );
+        assert!(
+            reads(w, s),
+            "the false arm of `select(k, y, s)` still reads the select"
+        );
+        assert!(ins.iter().any(|i| i.class.opcode == Op::Store
+            && i.operands == [Operand::IdRef(o1), Operand::IdRef(s)]));
     }
 
     /// D239: through `shrink` itself (which takes the functions out of the module to rewrite them), a guard
