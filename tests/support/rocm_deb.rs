@@ -67,8 +67,13 @@ pub fn exec(lib: &Library, backend: &str, name: &str, args: &[&str]) -> Output {
 
 /// `rdna2spv exec --log FLAGS -- PROGRAM ARGS` with the library on the path.
 pub fn exec_with(lib: &Library, flags: &[&str], name: &str, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rdna2spv"))
-        .args(["exec", "--log"])
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rdna2spv"));
+    if flags.contains(&"auto") {
+        // `auto` compiles pipelines in a child process into Mesa's shader cache (D252): with the cache
+        // switched off in the caller's environment every launch would go to the device as `vulkan`.
+        cmd.env_remove("MESA_SHADER_CACHE_DISABLE");
+    }
+    cmd.args(["exec", "--log"])
         .args(flags)
         .arg("--")
         .arg(program(name))

@@ -29,7 +29,7 @@
 //! The others: if-conversion ([`flatten`]), CSE ([`common`]; once more at the end of each function, after
 //! [`simplify`] and [`trivial_phis`], for what the narrowing, pair and join rewrites leave), liveness dead stores ([`dead_stores`]),
 //! outlining of float primitives ([`outline`], D163; then, a second round, of whole machine instructions'
-//! computations of one result around the primitives' calls, D235), SSA construction ([`promote`], D182) and integer /
+//! computations of one result around the primitives' calls, D235), SSA construction ([`promote`], D182; counting the guarded writes [`regroup`] will group, D258) and integer /
 //! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182; with
 //! `OpISubBorrow`, `OpUMulExtended` and constant operands, D255), guard
 //! selects nobody observes ([`unguard`], D193; use by use, D257), known low zero bits ([`low_zeros`], [`guarded_uses`],
@@ -48,7 +48,7 @@
 //! one vector load or store ([`wide_words`], D226; scalar loads' dword addresses too, D230; then their
 //! masked bases shared, [`masked_offsets`], D242), `l`, `r`,
 //! the guarded writes of registers left in memory grouped under one selection per condition
-//! ([`regroup`], D221), `j`, one-armed selections on one condition one after the other joined
+//! ([`regroup`], D221; the kept arm being the value the variable holds, [`held_before_stores`], D259), `j`, one-armed selections on one condition one after the other joined
 //! ([`join`], D223; then `f` and `e` again, and with `a` the mask tests of its runs merged,
 //! [`merge_mask_tests`], D227), `d` (with `n`, then `n` once more, and where it narrowed, `a`, `c` and
 //! `d` again: D255).
@@ -1151,6 +1151,83 @@ fn private_scalars(f: &Function) -> HashMap<Word, Option<Word>> {
     scalars
 }
 
+/// The value each private scalar holds just before each of its stores, where known (D259): [`forward`]'s
+/// dataflow without its rewrites. Blocks in layout order (a block after its dominators); a block's entry
+/// knowledge is the intersection of its predecessors' exit knowledge when all were visited, else nothing
+/// (loop headers); the entry block starts from the initializers. A store makes its value known; a load of
+/// a known value is that value (its result is recorded as the same value), of an unknown one it becomes
+/// the known value. Keyed by (block index, instruction index) of the store, the value canonical (a load's
+/// result replaced by the value it is known to equal); `same` maps such loads to their value.
+fn held_before_stores(
+    f: &Function,
+    scalars: &HashMap<Word, Option<Word>>,
+) -> (HashMap<(usize, usize), Word>, HashMap<Word, Word>) {
+    let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
+    let mut preds: HashMap<Word, Vec<Word>> = HashMap::default();
+    for b in &f.blocks {
+        for s in successors(b, &labels) {
+            let p = preds.entry(s).or_default();
+            if !p.contains(&label(b)) {
+                p.push(label(b));
+            }
+        }
+    }
+    let mut same: HashMap<Word, Word> = HashMap::default();
+    let mut held: HashMap<(usize, usize), Word> = HashMap::default();
+    let mut exit: HashMap<Word, HashMap<Word, Word>> = HashMap::default();
+    for (bi, b) in f.blocks.iter().enumerate() {
+        let l = label(b);
+        let mut known: HashMap<Word, Word> = if bi == 0 {
+            scalars
+                .iter()
+                .filter_map(|(v, init)| Some((*v, (*init)?)))
+                .collect()
+        } else {
+            match preds.get(&l) {
+                Some(ps) if ps.iter().all(|p| exit.contains_key(p)) => {
+                    let mut it = ps.iter();
+                    let mut k = exit[it.next().unwrap_or(&0)].clone();
+                    for p in it {
+                        let e = &exit[p];
+                        k.retain(|v, x| e.get(v) == Some(x));
+                    }
+                    k
+                }
+                _ => HashMap::default(),
+            }
+        };
+        for (ii, i) in b.instructions.iter().enumerate() {
+            let Some(p) = i.operands.first().and_then(id) else {
+                continue;
+            };
+            if !scalars.contains_key(&p) {
+                continue;
+            }
+            match i.class.opcode {
+                Op::Store => {
+                    if let Some(&h) = known.get(&p) {
+                        held.insert((bi, ii), h);
+                    }
+                    if let Some(v) = i.operands.get(1).and_then(id) {
+                        known.insert(p, same.get(&v).copied().unwrap_or(v));
+                    }
+                }
+                Op::Load => {
+                    let r = i.result_id.unwrap_or(0);
+                    if let Some(&v) = known.get(&p) {
+                        same.insert(r, v);
+                    } else {
+                        known.insert(p, r);
+                    }
+                }
+                _ => {}
+            }
+        }
+        exit.insert(l, known);
+    }
+    (held, same)
+}
+
 /// Operations a flattened selection may run whatever its condition: effect-free, no memory, and
 /// defined for every operand (integer division and remainder by zero are undefined behaviour in SPIR-V;
 /// shifts past the width and out-of-range conversions only give an undefined value, which the select
@@ -1458,6 +1535,72 @@ fn dead_stores(f: &mut Function) -> usize {
 /// phis nothing reads (also in cycles of phis) are left to [`dead_code`].
 /// Exact: each load's result is the value the last store on every path to it wrote, which is what the
 /// variable held (no one else reads or writes it). Returns (variables promoted, phis left).
+/// The guarded writes of private scalars in `blk` (`store p, select(c, x, load p)` or the mirror, the load
+/// in the block with no store of `p` between) whose condition and arm at least one other such write shares,
+/// by the store's place, with each one's share of the selection that D221's [`regroup`] would give the
+/// group (13 words over its members). For [`promote`]'s count of a variable's words in memory form.
+fn guarded_groups(
+    (bi, blk): (usize, &rspirv::dr::Block),
+    index: &HashMap<Word, usize>,
+    (held, same): (&HashMap<(usize, usize), Word>, &HashMap<Word, Word>),
+) -> HashMap<usize, isize> {
+    let ins = &blk.instructions;
+    let mut at: HashMap<Word, usize> = HashMap::default();
+    let mut by_key: HashMap<(Word, bool), Vec<(usize, isize)>> = HashMap::default();
+    for (k, i) in ins.iter().enumerate() {
+        if let Some(r) = i.result_id {
+            at.insert(r, k);
+        }
+        if i.class.opcode != Op::Store {
+            continue;
+        }
+        let (Some(p), Some(sv)) = (
+            i.operands.first().and_then(id),
+            i.operands.get(1).and_then(id),
+        ) else {
+            continue;
+        };
+        if !index.contains_key(&p) {
+            continue;
+        }
+        // The arm that is the value the variable holds here (as [`regroup`] reads it, D259); the select
+        // and, when that arm is a load of this block, the load go.
+        let own = |a: Word| held.get(&(bi, k)) == Some(&same.get(&a).copied().unwrap_or(a));
+        let saved = |a: Word| {
+            6 + if at
+                .get(&a)
+                .is_some_and(|&ka| ins[ka].class.opcode == Op::Load)
+            {
+                4
+            } else {
+                0
+            }
+        };
+        if let Some(sel) = at
+            .get(&sv)
+            .map(|&ks| &ins[ks])
+            .filter(|sel| sel.class.opcode == Op::Select)
+        {
+            let o: Vec<Word> = sel.operands.iter().filter_map(id).collect();
+            if let [c, x, y] = o[..] {
+                if own(y) {
+                    by_key.entry((c, true)).or_default().push((k, saved(y)));
+                } else if own(x) {
+                    by_key.entry((c, false)).or_default().push((k, saved(x)));
+                }
+            }
+        }
+    }
+    let mut out = HashMap::default();
+    for ks in by_key.into_values().filter(|ks| ks.len() >= 2) {
+        let share = (13 + ks.len() as isize - 1) / ks.len() as isize;
+        for (k, saved) in ks {
+            out.insert(k, saved - share);
+        }
+    }
+    out
+}
+
 fn promote(
     m: &mut Module,
     f: &mut Function,
@@ -1600,10 +1743,12 @@ fn promote(
     for i in f.blocks.iter().flat_map(|b| &b.instructions) {
         used.extend(i.operands.iter().filter_map(id));
     }
-    let mut mem_words = vec![4usize; nv];
+    let mut mem_words = vec![4isize; nv];
+    let (held, same) = held_before_stores(f, &scalars);
     for (b, blk) in f.blocks.iter().enumerate() {
+        let grouped = guarded_groups((b, blk), &index, (&held, &same));
         let mut live = live_out[b].clone();
-        for i in blk.instructions.iter().rev() {
+        for (k, i) in blk.instructions.iter().enumerate().rev() {
             let Some(&v) = i.operands.first().and_then(id).and_then(|p| index.get(&p)) else {
                 continue;
             };
@@ -1616,6 +1761,11 @@ fn promote(
             } else if live[w] & bit != 0 {
                 live[w] &= !bit;
                 mem_words[v] += 3;
+            }
+            // D258: a guarded write that D221 will group with others on its condition loses its select
+            // and its load of the old value in memory form; in SSA form the select stays.
+            if let Some(&saved) = grouped.get(&k) {
+                mem_words[v] -= saved;
             }
         }
     }
@@ -1647,7 +1797,7 @@ fn promote(
         // form: a register live across many joins and rarely read stays in memory (the module's size
         // is what this serves).
         let phi_words: usize = at.iter().map(|&y| 3 + 2 * preds[y].len()).sum();
-        if phi_words < mem_words[v] {
+        if (phi_words as isize) < mem_words[v] {
             keep[v] = true;
             for y in at {
                 phi_at[y].push((v, *bound));
@@ -4505,8 +4655,17 @@ fn regroup(f: &mut Function, bound: &mut Word) -> usize {
         })
         .map(label)
         .collect();
+    // What each variable holds before each store, through blocks (D259), and which ids are loads.
+    let (held, same) = held_before_stores(f, &scalars);
+    let loads: HashSet<Word> = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.instructions)
+        .filter(|i| i.class.opcode == Op::Load)
+        .filter_map(|i| i.result_id)
+        .collect();
     let mut out_blocks: Vec<rspirv::dr::Block> = Vec::with_capacity(f.blocks.len());
-    for blk in std::mem::take(&mut f.blocks) {
+    for (bi, blk) in std::mem::take(&mut f.blocks).into_iter().enumerate() {
         if blk
             .instructions
             .iter()
@@ -4568,14 +4727,11 @@ fn regroup(f: &mut Function, bound: &mut Word) -> usize {
             });
             let ops: Vec<Word> = sel.operands.iter().filter_map(id).collect();
             let [c, x, y] = ops[..] else { continue };
-            // The arm that is the variable's own value, loaded in this block with no store of it since.
+            // The arm that is the value the variable holds here (D259: loaded in this block with no
+            // store of it since, or known on entry to the block, or its initializer).
             let own = |a: Word| -> bool {
-                let Some(&ka) = at.get(&a) else { return false };
-                ins[ka].class.opcode == Op::Load
-                    && var_of(&ins[ka]) == Some(p)
-                    && touches[&p]
-                        .iter()
-                        .all(|&t| t <= ka || t >= k || ins[t].class.opcode != Op::Store)
+                held.get(&(bi, k))
+                    .is_some_and(|&h| h == same.get(&a).copied().unwrap_or(a))
             };
             let (when, value, load) = if own(y) {
                 (true, x, y)
@@ -4586,8 +4742,11 @@ fn regroup(f: &mut Function, bound: &mut Word) -> usize {
             };
             // The select, and the load only it reads, go; a select read again costs a load after the
             // group instead.
-            let words = 6 + if uses.get(&load) == Some(&1) { 4 } else { 0 }
-                - if reread.is_some() { 4 } else { 0 };
+            let words = 6 + if loads.contains(&load) && uses.get(&load) == Some(&1) {
+                4
+            } else {
+                0
+            } - if reread.is_some() { 4 } else { 0 };
             let key = (c, when);
             if !groups.contains_key(&key) {
                 order.push(key);
@@ -7456,6 +7615,71 @@ mod tests {
         assert_eq!(phi.operands, [Operand::IdRef(x), Operand::IdRef(m2)]);
     }
 
+    /// D258: `promote` counts a guarded write that D221 will group at its grouped cost. A register `a`
+    /// written in the entry as `store a, select(c, x, load a)`, stored again in one arm and read at a join
+    /// of five predecessors: its phi (13 words) against 18 words of memory form. Alone on its condition the
+    /// write keeps its load and select, so `a` is promoted; with three more writes on `c` beside it (a group
+    /// of four: 6 words saved each) its memory form is 12 words and it stays in memory.
+    #[test]
+    fn promote_counts_guarded_writes_that_regroup_will_group() {
+        let promoted = |others: usize| -> bool {
+            let (
+                mut b,
+                Tys {
+                    boolt,
+                    u32t,
+                    pb,
+                    pu,
+                    ..
+                },
+            ) = begun();
+            b.begin_block(None).unwrap();
+            let ds: Vec<Word> = (0..6)
+                .map(|_| b.variable(pb, None, StorageClass::Function, None))
+                .collect();
+            let [av, xv, ov] = [0; 3].map(|_| b.variable(pu, None, StorageClass::Function, None));
+            let rest: Vec<Word> = (0..others)
+                .map(|_| b.variable(pu, None, StorageClass::Function, None))
+                .collect();
+            let c = b.load(boolt, None, ds[0], None, []).unwrap();
+            let d: Vec<Word> = ds[1..]
+                .iter()
+                .map(|&v| b.load(boolt, None, v, None, []).unwrap())
+                .collect();
+            let x = b.load(u32t, None, xv, None, []).unwrap();
+            for &p in std::iter::once(&av).chain(&rest) {
+                let old = b.load(u32t, None, p, None, []).unwrap();
+                let s = b.select(u32t, None, c, x, old).unwrap();
+                b.store(p, s, None, []).unwrap();
+            }
+            // entry -> t (stores a) or b1; b1..b4 -> join or the next; all reach the join.
+            let (t, join) = (b.id(), b.id());
+            let bs: Vec<Word> = (0..4).map(|_| b.id()).collect();
+            b.branch_conditional(d[0], t, bs[0], []).unwrap();
+            b.begin_block(Some(t)).unwrap();
+            b.store(av, x, None, []).unwrap();
+            b.branch(join).unwrap();
+            for k in 0..4 {
+                b.begin_block(Some(bs[k])).unwrap();
+                let next = if k == 3 { join } else { bs[k + 1] };
+                b.branch_conditional(d[k + 1], join, next, []).unwrap();
+            }
+            b.begin_block(Some(join)).unwrap();
+            let a = b.load(u32t, None, av, None, []).unwrap();
+            b.store(ov, a, None, []).unwrap();
+            b.ret().unwrap();
+            b.end_function().unwrap();
+            let mut m = b.module();
+            let mut f = m.functions.pop().unwrap();
+            let mut bound = m.header.as_ref().unwrap().bound;
+            promote(&mut m, &mut f, &mut bound, &mut HashSet::default());
+            let kept = insts(&f).any(|i| i.result_id == Some(av));
+            !kept
+        };
+        assert!(promoted(0), "alone on its condition: the phi is cheaper");
+        assert!(!promoted(3), "in a group of four: memory is cheaper");
+    }
+
     /// D223, on a function built by hand (`c`, `d` bools, `x` a u32, all from Function variables):
     /// - `if (c) { store a, x+1; w = x+2 }`, then at its merge `p = phi(w, x)`, `q = x*3`, a load of
     ///   `r` (not stored in the arm), a store of `q` to `s` (not touched by the arm), then
@@ -7755,6 +7979,75 @@ mod tests {
             .map(|i| id(&i.operands[0]).unwrap())
             .collect();
         assert_eq!(selected, [ev, ov, w2v]);
+    }
+
+    /// D259: the arm a guarded write keeps is the value its variable holds, wherever that was learnt: `a`
+    /// loaded in the entry block (the load read by the select alone), `b` never written (its initializer,
+    /// a constant), both written under `c` in the next block: one selection (10 + 6 words saved for 13). `e` loaded in the entry and written under `c` after a join one of
+    /// whose arms stored it: `e`'s old value is no longer known there, so its write stays a select (with
+    /// the same-block rule of D221 none of the three was grouped).
+    #[test]
+    fn regroup_takes_the_value_a_variable_holds_from_an_earlier_block() {
+        let (
+            mut b,
+            Tys {
+                boolt,
+                u32t,
+                pb,
+                pu,
+                ..
+            },
+        ) = begun();
+        let one = b.constant_bit32(u32t, 1);
+        let seven = b.constant_bit32(u32t, 7);
+        b.begin_block(None).unwrap();
+        let [cv, dv] = [0; 2].map(|_| b.variable(pb, None, StorageClass::Function, None));
+        let [av, ev, e2v, xv, ov] =
+            [0; 5].map(|_| b.variable(pu, None, StorageClass::Function, None));
+        let bv = b.variable(pu, None, StorageClass::Function, Some(seven));
+        let c = b.load(boolt, None, cv, None, []).unwrap();
+        let d = b.load(boolt, None, dv, None, []).unwrap();
+        let x = b.load(u32t, None, xv, None, []).unwrap();
+        let v = b.i_add(u32t, None, x, one).unwrap();
+        let la = b.load(u32t, None, av, None, []).unwrap();
+        let le = b.load(u32t, None, ev, None, []).unwrap();
+        let le2 = b.load(u32t, None, e2v, None, []).unwrap();
+        b.store(ov, x, None, []).unwrap();
+        let next = b.id();
+        b.branch(next).unwrap();
+        b.begin_block(Some(next)).unwrap();
+        let sa = b.select(u32t, None, c, v, la).unwrap();
+        b.store(av, sa, None, []).unwrap();
+        let sb = b.select(u32t, None, c, v, seven).unwrap();
+        b.store(bv, sb, None, []).unwrap();
+        let (t, m) = (b.id(), b.id());
+        b.selection_merge(m, SelectionControl::NONE).unwrap();
+        b.branch_conditional(d, t, m, []).unwrap();
+        b.begin_block(Some(t)).unwrap();
+        b.store(ev, x, None, []).unwrap();
+        b.branch(m).unwrap();
+        b.begin_block(Some(m)).unwrap();
+        let se = b.select(u32t, None, c, v, le).unwrap();
+        b.store(ev, se, None, []).unwrap();
+        let se2 = b.select(u32t, None, c, v, le2).unwrap();
+        b.store(e2v, se2, None, []).unwrap();
+        let (_, mut f, mut bound) = finish(b);
+        let first = bound;
+        assert_eq!(regroup(&mut f, &mut bound), 2, "a and b");
+        let (arm, merge) = (first, first + 1);
+        let labels: Vec<Word> = f.blocks.iter().map(label).collect();
+        assert_eq!(labels[1..], [next, arm, merge, t, m]);
+        let stored = |k: usize| -> Vec<(Word, Word)> {
+            f.blocks[k]
+                .instructions
+                .iter()
+                .filter(|i| i.class.opcode == Op::Store)
+                .map(|i| (id(&i.operands[0]).unwrap(), id(&i.operands[1]).unwrap()))
+                .collect()
+        };
+        assert_eq!(stored(2), [(av, v), (bv, v)]);
+        // `e` (its old value unknown after the join) and `e2` (alone on `c` in its block) stay selects.
+        assert_eq!(stored(5), [(ev, se), (e2v, se2)]);
     }
 
     /// D226, on a function built by hand (`a`, `b2`, `b3`, `b4` u64 addresses from Function variables;
