@@ -1151,6 +1151,21 @@ fn private_scalars(f: &Function) -> HashMap<Word, Option<Word>> {
     scalars
 }
 
+/// What [`held_before_stores`] finds.
+struct Held {
+    /// By (block index, instruction index) of a store: the value its variable holds just before it.
+    before: HashMap<(usize, usize), Word>,
+    /// Loads of a known value: that value.
+    same: HashMap<Word, Word>,
+}
+
+impl Held {
+    /// Whether `a` is the value the variable of the store at (block, instruction) holds just before it.
+    fn holds(&self, at: (usize, usize), a: Word) -> bool {
+        self.before.get(&at) == Some(&self.same.get(&a).copied().unwrap_or(a))
+    }
+}
+
 /// The value each private scalar holds just before each of its stores, where known (D259): [`forward`]'s
 /// dataflow without its rewrites. Blocks in layout order (a block after its dominators); a block's entry
 /// knowledge is the intersection of its predecessors' exit knowledge when all were visited, else nothing
@@ -1158,10 +1173,7 @@ fn private_scalars(f: &Function) -> HashMap<Word, Option<Word>> {
 /// a known value is that value (its result is recorded as the same value), of an unknown one it becomes
 /// the known value. Keyed by (block index, instruction index) of the store, the value canonical (a load's
 /// result replaced by the value it is known to equal); `same` maps such loads to their value.
-fn held_before_stores(
-    f: &Function,
-    scalars: &HashMap<Word, Option<Word>>,
-) -> (HashMap<(usize, usize), Word>, HashMap<Word, Word>) {
+fn held_before_stores(f: &Function, scalars: &HashMap<Word, Option<Word>>) -> Held {
     let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
     let mut preds: HashMap<Word, Vec<Word>> = HashMap::default();
     for b in &f.blocks {
@@ -1225,7 +1237,7 @@ fn held_before_stores(
         }
         exit.insert(l, known);
     }
-    (held, same)
+    Held { before: held, same }
 }
 
 /// Operations a flattened selection may run whatever its condition: effect-free, no memory, and
@@ -1542,7 +1554,7 @@ fn dead_stores(f: &mut Function) -> usize {
 fn guarded_groups(
     (bi, blk): (usize, &rspirv::dr::Block),
     index: &HashMap<Word, usize>,
-    (held, same): (&HashMap<(usize, usize), Word>, &HashMap<Word, Word>),
+    held: &Held,
 ) -> HashMap<usize, isize> {
     let ins = &blk.instructions;
     let mut at: HashMap<Word, usize> = HashMap::default();
@@ -1565,7 +1577,7 @@ fn guarded_groups(
         }
         // The arm that is the value the variable holds here (as [`regroup`] reads it, D259); the select
         // and, when that arm is a load of this block, the load go.
-        let own = |a: Word| held.get(&(bi, k)) == Some(&same.get(&a).copied().unwrap_or(a));
+        let own = |a: Word| held.holds((bi, k), a);
         let saved = |a: Word| {
             6 + if at
                 .get(&a)
@@ -1744,9 +1756,9 @@ fn promote(
         used.extend(i.operands.iter().filter_map(id));
     }
     let mut mem_words = vec![4isize; nv];
-    let (held, same) = held_before_stores(f, &scalars);
+    let held = held_before_stores(f, &scalars);
     for (b, blk) in f.blocks.iter().enumerate() {
-        let grouped = guarded_groups((b, blk), &index, (&held, &same));
+        let grouped = guarded_groups((b, blk), &index, &held);
         let mut live = live_out[b].clone();
         for (k, i) in blk.instructions.iter().enumerate().rev() {
             let Some(&v) = i.operands.first().and_then(id).and_then(|p| index.get(&p)) else {
@@ -4656,7 +4668,7 @@ fn regroup(f: &mut Function, bound: &mut Word) -> usize {
         .map(label)
         .collect();
     // What each variable holds before each store, through blocks (D259), and which ids are loads.
-    let (held, same) = held_before_stores(f, &scalars);
+    let held = held_before_stores(f, &scalars);
     let loads: HashSet<Word> = f
         .blocks
         .iter()
@@ -4729,10 +4741,7 @@ fn regroup(f: &mut Function, bound: &mut Word) -> usize {
             let [c, x, y] = ops[..] else { continue };
             // The arm that is the value the variable holds here (D259: loaded in this block with no
             // store of it since, or known on entry to the block, or its initializer).
-            let own = |a: Word| -> bool {
-                held.get(&(bi, k))
-                    .is_some_and(|&h| h == same.get(&a).copied().unwrap_or(a))
-            };
+            let own = |a: Word| -> bool { held.holds((bi, k), a) };
             let (when, value, load) = if own(y) {
                 (true, x, y)
             } else if own(x) {
