@@ -620,13 +620,8 @@ fn successors(b: &rspirv::dr::Block, labels: &HashSet<Word>) -> Vec<Word> {
     }
 }
 
-/// Rewrite 2: store-to-load forwarding over private scalars, then dead stores; returns (loads
-/// forwarded, stores removed).
-fn forward(f: &mut Function, gone: &mut HashSet<Word>) -> (usize, usize) {
-    let scalars = private_scalars(f);
-    if scalars.is_empty() {
-        return (0, 0);
-    }
+/// Each block's distinct predecessors, by label.
+fn label_preds(f: &Function) -> HashMap<Word, Vec<Word>> {
     let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
     let mut preds: HashMap<Word, Vec<Word>> = HashMap::default();
     for b in &f.blocks {
@@ -637,6 +632,48 @@ fn forward(f: &mut Function, gone: &mut HashSet<Word>) -> (usize, usize) {
             }
         }
     }
+    preds
+}
+
+/// What [`forward`]'s dataflow knows on entry to block `bi` (label `l`): in the entry block the
+/// variables' initializers; elsewhere the facts every predecessor's exit agrees on when all were visited
+/// (blocks in layout order: a block after its dominators), else nothing (loop headers).
+fn known_on_entry(
+    (bi, l): (usize, Word),
+    init: impl Iterator<Item = (Word, Word)>,
+    preds: &HashMap<Word, Vec<Word>>,
+    exit: &HashMap<Word, HashMap<Word, Word>>,
+) -> HashMap<Word, Word> {
+    if bi == 0 {
+        return init.collect();
+    }
+    match preds.get(&l) {
+        Some(ps) if ps.iter().all(|p| exit.contains_key(p)) => {
+            let mut it = ps.iter();
+            let mut k = exit[it.next().unwrap_or(&0)].clone();
+            for p in it {
+                let e = &exit[p];
+                k.retain(|v, x| e.get(v) == Some(x));
+            }
+            k
+        }
+        _ => HashMap::default(),
+    }
+}
+
+/// The private scalars that have an initializer, with it.
+fn scalars_init(scalars: &HashMap<Word, Option<Word>>) -> impl Iterator<Item = (Word, Word)> + '_ {
+    scalars.iter().filter_map(|(v, init)| Some((*v, (*init)?)))
+}
+
+/// Rewrite 2: store-to-load forwarding over private scalars, then dead stores; returns (loads
+/// forwarded, stores removed).
+fn forward(f: &mut Function, gone: &mut HashSet<Word>) -> (usize, usize) {
+    let scalars = private_scalars(f);
+    if scalars.is_empty() {
+        return (0, 0);
+    }
+    let preds = label_preds(f);
     let resolve = |repl: &HashMap<Word, Word>, mut x: Word| {
         while let Some(&y) = repl.get(&x) {
             x = y;
@@ -649,25 +686,7 @@ fn forward(f: &mut Function, gone: &mut HashSet<Word>) -> (usize, usize) {
     let mut forwarded: HashSet<(usize, usize)> = HashSet::default();
     for (bi, b) in f.blocks.iter().enumerate() {
         let l = label(b);
-        let mut known: HashMap<Word, Word> = if bi == 0 {
-            scalars
-                .iter()
-                .filter_map(|(v, init)| Some((*v, (*init)?)))
-                .collect()
-        } else {
-            match preds.get(&l) {
-                Some(ps) if ps.iter().all(|p| exit.contains_key(p)) => {
-                    let mut it = ps.iter();
-                    let mut k = exit[it.next().unwrap_or(&0)].clone();
-                    for p in it {
-                        let e = &exit[p];
-                        k.retain(|v, x| e.get(v) == Some(x));
-                    }
-                    k
-                }
-                _ => HashMap::default(),
-            }
-        };
+        let mut known = known_on_entry((bi, l), scalars_init(&scalars), &preds, &exit);
         let mut pending: HashMap<Word, usize> = HashMap::default();
         for (ii, i) in b.instructions.iter().enumerate() {
             let Some(p) = i.operands.first().and_then(id) else {
@@ -1174,40 +1193,13 @@ impl Held {
 /// the known value. Keyed by (block index, instruction index) of the store, the value canonical (a load's
 /// result replaced by the value it is known to equal); `same` maps such loads to their value.
 fn held_before_stores(f: &Function, scalars: &HashMap<Word, Option<Word>>) -> Held {
-    let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
-    let mut preds: HashMap<Word, Vec<Word>> = HashMap::default();
-    for b in &f.blocks {
-        for s in successors(b, &labels) {
-            let p = preds.entry(s).or_default();
-            if !p.contains(&label(b)) {
-                p.push(label(b));
-            }
-        }
-    }
+    let preds = label_preds(f);
     let mut same: HashMap<Word, Word> = HashMap::default();
     let mut held: HashMap<(usize, usize), Word> = HashMap::default();
     let mut exit: HashMap<Word, HashMap<Word, Word>> = HashMap::default();
     for (bi, b) in f.blocks.iter().enumerate() {
         let l = label(b);
-        let mut known: HashMap<Word, Word> = if bi == 0 {
-            scalars
-                .iter()
-                .filter_map(|(v, init)| Some((*v, (*init)?)))
-                .collect()
-        } else {
-            match preds.get(&l) {
-                Some(ps) if ps.iter().all(|p| exit.contains_key(p)) => {
-                    let mut it = ps.iter();
-                    let mut k = exit[it.next().unwrap_or(&0)].clone();
-                    for p in it {
-                        let e = &exit[p];
-                        k.retain(|v, x| e.get(v) == Some(x));
-                    }
-                    k
-                }
-                _ => HashMap::default(),
-            }
-        };
+        let mut known = known_on_entry((bi, l), scalars_init(scalars), &preds, &exit);
         for (ii, i) in b.instructions.iter().enumerate() {
             let Some(p) = i.operands.first().and_then(id) else {
                 continue;
@@ -7599,14 +7591,7 @@ mod tests {
             term(2),
             [Operand::IdRef(c), Operand::IdRef(m2), Operand::IdRef(t2)]
         );
-        let stored = |k: usize| -> Vec<(Word, Word)> {
-            f.blocks[k]
-                .instructions
-                .iter()
-                .filter(|i| i.class.opcode == Op::Store)
-                .map(|i| (id(&i.operands[0]).unwrap(), id(&i.operands[1]).unwrap()))
-                .collect()
-        };
+        let stored = |k: usize| stores_in(&f, k);
         assert_eq!(stored(1), [(av, v), (bv, v)]);
         assert_eq!(stored(3), [(n1v, v), (n2v, v)]);
         // What stays a select: e (loaded again in between), s (alone), u and w (u's select read twice).
@@ -7961,14 +7946,7 @@ mod tests {
         let (arm, merge, reload) = (first, first + 1, first + 2);
         let labels: Vec<Word> = f.blocks.iter().map(label).collect();
         assert_eq!(labels[1..], [arm, merge, t, m]);
-        let stored = |k: usize| -> Vec<(Word, Word)> {
-            f.blocks[k]
-                .instructions
-                .iter()
-                .filter(|i| i.class.opcode == Op::Store)
-                .map(|i| (id(&i.operands[0]).unwrap(), id(&i.operands[1]).unwrap()))
-                .collect()
-        };
+        let stored = |k: usize| stores_in(&f, k);
         assert_eq!(stored(1), [(av, v), (bv, v), (fv, v)]);
         assert_eq!(stored(3), [(wv, v), (ov, x)]);
         // The merge block starts with the reload of `a`, which `a`'s later reader now reads.
@@ -8046,14 +8024,7 @@ mod tests {
         let (arm, merge) = (first, first + 1);
         let labels: Vec<Word> = f.blocks.iter().map(label).collect();
         assert_eq!(labels[1..], [next, arm, merge, t, m]);
-        let stored = |k: usize| -> Vec<(Word, Word)> {
-            f.blocks[k]
-                .instructions
-                .iter()
-                .filter(|i| i.class.opcode == Op::Store)
-                .map(|i| (id(&i.operands[0]).unwrap(), id(&i.operands[1]).unwrap()))
-                .collect()
-        };
+        let stored = |k: usize| stores_in(&f, k);
         assert_eq!(stored(2), [(av, v), (bv, v)]);
         // `e` (its old value unknown after the join) and `e2` (alone on `c` in its block) stay selects.
         assert_eq!(stored(5), [(ev, se), (e2v, se2)]);
@@ -8959,6 +8930,16 @@ mod tests {
         let f = m.functions.pop().unwrap();
         let bound = m.header.as_ref().unwrap().bound;
         (m, f, bound)
+    }
+
+    /// The (variable, value) pairs of block `k`'s stores, in order.
+    fn stores_in(f: &Function, k: usize) -> Vec<(Word, Word)> {
+        f.blocks[k]
+            .instructions
+            .iter()
+            .filter(|i| i.class.opcode == Op::Store)
+            .map(|i| (id(&i.operands[0]).unwrap(), id(&i.operands[1]).unwrap()))
+            .collect()
     }
 
     fn insts(f: &Function) -> impl Iterator<Item = &Instruction> {
