@@ -1539,10 +1539,11 @@ fn dead_stores(f: &mut Function) -> usize {
 /// phis nothing reads (also in cycles of phis) are left to [`dead_code`].
 /// Exact: each load's result is the value the last store on every path to it wrote, which is what the
 /// variable held (no one else reads or writes it). Returns (variables promoted, phis left).
-/// The guarded writes of private scalars in `blk` (`store p, select(c, x, load p)` or the mirror, the load
-/// in the block with no store of `p` between) whose condition and arm at least one other such write shares,
-/// by the store's place, with each one's share of the selection that D221's [`regroup`] would give the
-/// group (13 words over its members). For [`promote`]'s count of a variable's words in memory form.
+/// The guarded writes of private scalars in `blk` (`store p, select(c, x, h)` or the mirror, `h` the value
+/// `p` holds there, [`held_before_stores`]) whose condition and arm at least one other such write shares,
+/// by the store's place, with the words each saves in memory form once D221's [`regroup`] groups them: its
+/// select, its old value's load when that is a load of the block, less its share of the group's selection
+/// (13 words over its members). For [`promote`]'s count of a variable's words in memory form (D258, D259).
 fn guarded_groups(
     (bi, blk): (usize, &rspirv::dr::Block),
     index: &HashMap<Word, usize>,
@@ -4218,52 +4219,50 @@ impl Quiet<'_> {
         }
         let f = self.f;
         let u = &f.blocks[bi].instructions[ii];
-        {
-            if u.class.opcode == Op::Phi {
-                // The use lies at the end of the predecessor the pair names.
-                let from = u.operands.get(k + 1).and_then(id);
-                let pb = from.and_then(|l| self.def_block(l));
-                if pb.is_some_and(|pb| self.block_under(pb, c)) {
-                    return true;
-                }
-                // Or the phi itself is observed only where c holds, c being defined in a block
-                // that strictly dominates the phi's (so no path from `v` to a use of the phi
-                // defines c anew: it would pass the phi's block again, which redefines the phi).
-                let c_dom = self
-                    .def
-                    .get(&c)
-                    .is_none_or(|&(cb, _)| cb != bi && self.dominates(cb, bi));
-                if c_dom {
-                    if let Some(r) = u.result_id {
-                        if self.quiet(r, c, depth - 1) {
-                            return true;
-                        }
+        if u.class.opcode == Op::Phi {
+            // The use lies at the end of the predecessor the pair names.
+            let from = u.operands.get(k + 1).and_then(id);
+            let pb = from.and_then(|l| self.def_block(l));
+            if pb.is_some_and(|pb| self.block_under(pb, c)) {
+                return true;
+            }
+            // Or the phi itself is observed only where c holds, c being defined in a block
+            // that strictly dominates the phi's (so no path from `v` to a use of the phi
+            // defines c anew: it would pass the phi's block again, which redefines the phi).
+            let c_dom = self
+                .def
+                .get(&c)
+                .is_none_or(|&(cb, _)| cb != bi && self.dominates(cb, bi));
+            if c_dom {
+                if let Some(r) = u.result_id {
+                    if self.quiet(r, c, depth - 1) {
+                        return true;
                     }
                 }
-                return false;
             }
-            if self.block_under(bi, c) {
-                return true;
-            }
-            let op = |j: usize| u.operands.get(j).and_then(id);
-            let filter = match u.class.opcode {
-                Op::Select => {
-                    k == 1 && op(2) != Some(v) && op(0).is_some_and(|g| self.implies(g, c, 6))
-                }
-                Op::LogicalAnd => {
-                    let other = op(1 - k.min(1));
-                    other.is_some_and(|g| g != v && self.implies(g, c, 6))
-                }
-                _ => false,
-            };
-            if filter {
-                return true;
-            }
-            let Some(r) = u.result_id.filter(|_| self.pure(u)) else {
-                return false;
-            };
-            self.quiet(r, c, depth - 1)
+            return false;
         }
+        if self.block_under(bi, c) {
+            return true;
+        }
+        let op = |j: usize| u.operands.get(j).and_then(id);
+        let filter = match u.class.opcode {
+            Op::Select => {
+                k == 1 && op(2) != Some(v) && op(0).is_some_and(|g| self.implies(g, c, 6))
+            }
+            Op::LogicalAnd => {
+                let other = op(1 - k.min(1));
+                other.is_some_and(|g| g != v && self.implies(g, c, 6))
+            }
+            _ => false,
+        };
+        if filter {
+            return true;
+        }
+        let Some(r) = u.result_id.filter(|_| self.pure(u)) else {
+            return false;
+        };
+        self.quiet(r, c, depth - 1)
     }
 
     /// Whether block `a` dominates block `b` (both reachable).
