@@ -298,6 +298,16 @@ pub(crate) fn shrink(
         }
         if p.dead {
             st.dead += dead_code(m, f, &mut gone);
+            if p.live {
+                st.dead_stores += unread_initializers(f);
+            }
+            if p.pairs && std::env::var_os("RDNA2SPV_NO_PAIR_VARS").is_none() {
+                let n = pair_vars(m, f, &mut bound);
+                if n > 0 {
+                    st.narrowed += n;
+                    st.dead += dead_code(m, f, &mut gone);
+                }
+            }
             if p.narrow {
                 let n = narrow(m, f, &mut bound, &mut gone);
                 if n > 0 {
@@ -1235,6 +1245,393 @@ fn private_scalars(f: &Function) -> HashMap<Word, Option<Word>> {
         }
     }
     scalars
+}
+
+/// Session 47: the initializer of a private scalar that no load can observe (every path from the entry
+/// to each of its loads stores it first) goes: `OpVariable` without it is one word shorter, and the
+/// variable's contents before its first store are then undefined, which nothing reads. A forward
+/// "may still hold the initializer" dataflow over the CFG (union at joins, the entry block starting with
+/// every variable, a store ending it), iterated to its fixed point. Returns the initializers removed.
+fn unread_initializers(f: &mut Function) -> usize {
+    let scalars = private_scalars(f);
+    let with_init: Vec<Word> = scalars
+        .iter()
+        .filter(|(_, init)| init.is_some())
+        .map(|(&v, _)| v)
+        .collect();
+    if with_init.is_empty() {
+        return 0;
+    }
+    let slot: HashMap<Word, usize> = with_init.iter().enumerate().map(|(k, &v)| (v, k)).collect();
+    let n = with_init.len();
+    let labels: HashSet<Word> = f.blocks.iter().map(label).collect();
+    let index: HashMap<Word, usize> = f
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (label(b), k))
+        .collect();
+    let succ: Vec<Vec<usize>> = f
+        .blocks
+        .iter()
+        .map(|b| successors(b, &labels).iter().map(|l| index[l]).collect())
+        .collect();
+    // Per block: the state on entry (may still hold the initializer), as a bit vector.
+    let mut entry: Vec<Option<Vec<bool>>> = vec![None; f.blocks.len()];
+    entry[0] = Some(vec![true; n]);
+    let mut observed = vec![false; n];
+    let mut work = vec![0usize];
+    while let Some(bi) = work.pop() {
+        let mut st = entry[bi].clone().unwrap_or_else(|| vec![false; n]);
+        for i in &f.blocks[bi].instructions {
+            let Some(k) = i.operands.first().and_then(id).and_then(|v| slot.get(&v)) else {
+                continue;
+            };
+            match i.class.opcode {
+                Op::Load => observed[*k] |= st[*k],
+                Op::Store => st[*k] = false,
+                _ => {}
+            }
+        }
+        for &s in &succ[bi] {
+            let grown = match &mut entry[s] {
+                None => {
+                    entry[s] = Some(st.clone());
+                    true
+                }
+                Some(e) => {
+                    let mut g = false;
+                    for (x, y) in e.iter_mut().zip(&st) {
+                        if *y && !*x {
+                            *x = true;
+                            g = true;
+                        }
+                    }
+                    g
+                }
+            };
+            if grown && !work.contains(&s) {
+                work.push(s);
+            }
+        }
+    }
+    let unread: HashSet<Word> = with_init
+        .iter()
+        .zip(&observed)
+        .filter(|(_, o)| !**o)
+        .map(|(&v, _)| v)
+        .collect();
+    let mut done = 0;
+    for i in f.blocks[0].instructions.iter_mut() {
+        if i.class.opcode == Op::Variable
+            && i.result_id.is_some_and(|r| unread.contains(&r))
+            && i.operands.len() == 2
+        {
+            i.operands.truncate(1);
+            done += 1;
+        }
+    }
+    done
+}
+
+/// Session 47: two private u32 scalars read together as one two-word vector (`vec(load a, load b)`: a
+/// register pair read as an address, an f64 or a 64-bit integer) become the components of one `uvec2`
+/// Function variable. Every other load and store of `a` or `b` goes through a pointer to its component
+/// (`OpAccessChain`, made once at the entry); the paired read becomes one vector load (4 words instead
+/// of 13); a pair of stores of the two words of one vector `V`, `store a V.0; store b V.1` with no other
+/// access to either variable between them, becomes `store v V` at the second store (the first store's
+/// value was not observable before it). Only where the words saved exceed the pointers' 10 (less the
+/// variable declaration removed). Runs after every rewrite that needs private scalars (the pair's
+/// variables stop being scalars). Exact: the component pointers address the same words the scalars
+/// were; a paired read reads both words with no store to either between its two loads and the vector,
+/// so the vector load at the vector's place reads the same values. Returns the pairs made.
+fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
+    let Some(u32_) = uint_type(m, 32) else {
+        return 0;
+    };
+    let find = |op: Op, ops: &[Operand]| {
+        m.types_global_values
+            .iter()
+            .find(|i| i.class.opcode == op && i.operands == ops)
+            .and_then(|i| i.result_id)
+    };
+    let (Some(uvec2), Some(pu)) = (
+        find(
+            Op::TypeVector,
+            &[Operand::IdRef(u32_), Operand::LiteralBit32(2)],
+        ),
+        find(
+            Op::TypePointer,
+            &[
+                Operand::StorageClass(StorageClass::Function),
+                Operand::IdRef(u32_),
+            ],
+        ),
+    ) else {
+        return 0;
+    };
+    let scalars = private_scalars(f);
+    let var_ty: HashMap<Word, Word> = f.blocks[0]
+        .instructions
+        .iter()
+        .filter(|i| is_function_var(i))
+        .filter_map(|i| Some((i.result_id?, i.result_type?)))
+        .collect();
+    let is_u32_scalar = |v: Word| scalars.contains_key(&v) && var_ty.get(&v) == Some(&pu);
+    let var_of = |i: &Instruction| -> Option<Word> {
+        match i.class.opcode {
+            Op::Load | Op::Store => i
+                .operands
+                .first()
+                .and_then(id)
+                .filter(|v| is_u32_scalar(*v)),
+            _ => None,
+        }
+    };
+    let (uses, defs) = uses_and_defs(f);
+    // Each word taken out of a two-word vector: result → (vector, component).
+    let words: HashMap<Word, (Word, u32)> = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.instructions)
+        .filter(|i| i.class.opcode == Op::CompositeExtract)
+        .filter_map(|i| {
+            match (
+                i.result_id,
+                i.operands.first().and_then(id),
+                i.operands.get(1),
+            ) {
+                (Some(r), Some(v), Some(Operand::LiteralBit32(k)))
+                    if i.operands.len() == 2
+                        && *k < 2
+                        && defs.get(&v).is_some_and(|d| d.1 == Some(uvec2)) =>
+                {
+                    Some((r, (v, *k)))
+                }
+                _ => None,
+            }
+        })
+        .collect();
+    // Paired reads (vector result → (a, b)); pairs of stores (block, first, second, a, b, vector).
+    let mut reads: HashMap<Word, (Word, Word)> = HashMap::default();
+    let mut store_pairs: Vec<(usize, usize, usize, Word, Word, Word)> = Vec::new();
+    // A variable in two different pairs takes part in none.
+    let mut partner: HashMap<Word, Word> = HashMap::default();
+    let mut clash: HashSet<Word> = HashSet::default();
+    for (bi, blk) in f.blocks.iter().enumerate() {
+        // Each variable's latest access in this block: (index, load result or stored value, load?).
+        let mut last: HashMap<Word, (usize, Word, bool)> = HashMap::default();
+        // The latest store of a vector's word that is still its variable's latest access:
+        // (vector, component) → variable.
+        let mut stored: HashMap<(Word, u32), Word> = HashMap::default();
+        for (ii, i) in blk.instructions.iter().enumerate() {
+            if let Some(v) = var_of(i) {
+                let load = i.class.opcode == Op::Load;
+                let val = if load {
+                    i.result_id.unwrap_or(0)
+                } else {
+                    i.operands.get(1).and_then(id).unwrap_or(0)
+                };
+                if !load {
+                    if let Some(&(vec, k)) = words.get(&val) {
+                        // The other word of the same vector stored to another variable, with neither
+                        // variable accessed since.
+                        // (`stored` may name a variable accessed since: its latest access decides.)
+                        if let Some(&other) = stored.get(&(vec, 1 - k)) {
+                            if let Some(&(oi, oval, false)) = last.get(&other) {
+                                let since = last.get(&v).is_some_and(|&(x, _, _)| x > oi);
+                                if other != v && !since && words.get(&oval) == Some(&(vec, 1 - k)) {
+                                    let (a, b) = if k == 1 { (other, v) } else { (v, other) };
+                                    store_pairs.push((bi, oi, ii, a, b, vec));
+                                }
+                            }
+                        }
+                        stored.insert((vec, k), v);
+                    }
+                }
+                last.insert(v, (ii, val, load));
+            }
+            if i.class.opcode == Op::CompositeConstruct && i.result_type == Some(uvec2) {
+                let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
+                let (&[x, y], Some(r)) = (&ops[..], i.result_id) else {
+                    continue;
+                };
+                // Both words are loads that are still their variables' latest accesses, each read by
+                // this vector only.
+                let latest = |w: Word| {
+                    last.iter()
+                        .find(|(_, &(_, val, l))| l && val == w)
+                        .map(|(&v, _)| v)
+                };
+                let (Some(a), Some(b)) = (latest(x), latest(y)) else {
+                    continue;
+                };
+                if a == b || uses.get(&x) != Some(&1) || uses.get(&y) != Some(&1) {
+                    continue;
+                }
+                reads.insert(r, (a, b));
+                for (p, q) in [(a, b), (b, a)] {
+                    match partner.get(&p) {
+                        Some(&z) if z != q => {
+                            clash.insert(p);
+                            clash.insert(z);
+                        }
+                        _ => {
+                            partner.insert(p, q);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Count the words each pair saves.
+    let mut gain: HashMap<(Word, Word), i64> = HashMap::default();
+    for &(a, b) in reads.values() {
+        *gain.entry((a, b)).or_default() += 9;
+    }
+    store_pairs.retain(|&(_, _, _, a, b, _)| gain.contains_key(&(a, b)));
+    for &(_, _, _, a, b, _) in &store_pairs {
+        *gain.entry((a, b)).or_default() += 3;
+    }
+    // The pointers cost 10 words, the one variable instead of two saves 5.
+    let mut chosen: Vec<(Word, Word)> = gain
+        .into_iter()
+        .filter(|&((a, b), g)| {
+            g > 5
+                && !clash.contains(&a)
+                && !clash.contains(&b)
+                && scalars[&a].is_some() == scalars[&b].is_some()
+        })
+        .map(|(k, _)| k)
+        .collect();
+    chosen.sort_unstable();
+    if chosen.is_empty() {
+        return 0;
+    }
+    let (zero, one) = (const_u32(m, bound, u32_, 0), const_u32(m, bound, u32_, 1));
+    let pv = type_decl(
+        m,
+        bound,
+        Op::TypePointer,
+        vec![
+            Operand::StorageClass(StorageClass::Function),
+            Operand::IdRef(uvec2),
+        ],
+        uvec2,
+    );
+    // The new variables and component pointers; old variable → its component pointer.
+    let mut new_vars: Vec<Instruction> = Vec::new();
+    let mut chains: Vec<Instruction> = Vec::new();
+    let mut comp_ptr: HashMap<Word, Word> = HashMap::default();
+    let mut vec_var: HashMap<(Word, Word), Word> = HashMap::default();
+    for &(a, b) in &chosen {
+        let init = match (scalars[&a], scalars[&b]) {
+            (Some(x), Some(y)) => {
+                let ops = vec![Operand::IdRef(x), Operand::IdRef(y)];
+                let have = m
+                    .types_global_values
+                    .iter()
+                    .find(|i| {
+                        i.class.opcode == Op::ConstantComposite
+                            && i.result_type == Some(uvec2)
+                            && i.operands == ops
+                    })
+                    .and_then(|i| i.result_id);
+                Some(have.unwrap_or_else(|| {
+                    let c = *bound;
+                    *bound += 1;
+                    m.types_global_values.push(Instruction::new(
+                        Op::ConstantComposite,
+                        Some(uvec2),
+                        Some(c),
+                        ops,
+                    ));
+                    c
+                }))
+            }
+            _ => None,
+        };
+        let v = *bound;
+        *bound += 1;
+        let mut ops = vec![Operand::StorageClass(StorageClass::Function)];
+        ops.extend(init.map(Operand::IdRef));
+        new_vars.push(Instruction::new(Op::Variable, Some(pv), Some(v), ops));
+        for (old, k) in [(a, zero), (b, one)] {
+            let c = *bound;
+            *bound += 1;
+            chains.push(Instruction::new(
+                Op::AccessChain,
+                Some(pu),
+                Some(c),
+                vec![Operand::IdRef(v), Operand::IdRef(k)],
+            ));
+            comp_ptr.insert(old, c);
+        }
+        vec_var.insert((a, b), v);
+    }
+    // Store pairs: (block, first) removed, (block, second) becomes the vector store.
+    let mut drop: HashSet<(usize, usize)> = HashSet::default();
+    let mut vstore: HashMap<(usize, usize), (Word, Word)> = HashMap::default();
+    for &(bi, oi, ii, a, b, vsrc) in &store_pairs {
+        if let Some(&v) = vec_var.get(&(a, b)) {
+            if drop.contains(&(bi, oi)) || vstore.contains_key(&(bi, oi)) {
+                continue;
+            }
+            drop.insert((bi, oi));
+            vstore.insert((bi, ii), (v, vsrc));
+        }
+    }
+    for (bi, blk) in f.blocks.iter_mut().enumerate() {
+        let mut out = Vec::with_capacity(blk.instructions.len());
+        for (ii, mut i) in std::mem::take(&mut blk.instructions)
+            .into_iter()
+            .enumerate()
+        {
+            if drop.contains(&(bi, ii)) {
+                continue;
+            }
+            if let Some(&(v, val)) = vstore.get(&(bi, ii)) {
+                out.push(Instruction::new(
+                    Op::Store,
+                    None,
+                    None,
+                    vec![Operand::IdRef(v), Operand::IdRef(val)],
+                ));
+                continue;
+            }
+            if let Some(&(a, b)) = i.result_id.and_then(|r| reads.get(&r)) {
+                if let Some(&v) = vec_var.get(&(a, b)) {
+                    out.push(Instruction::new(
+                        Op::Load,
+                        Some(uvec2),
+                        i.result_id,
+                        vec![Operand::IdRef(v)],
+                    ));
+                    continue;
+                }
+            }
+            if matches!(i.class.opcode, Op::Load | Op::Store) {
+                if let Some(Operand::IdRef(p)) = i.operands.first_mut() {
+                    if let Some(&c) = comp_ptr.get(p) {
+                        *p = c;
+                    }
+                }
+            }
+            out.push(i);
+        }
+        blk.instructions = out;
+    }
+    let entry = &mut f.blocks[0].instructions;
+    entry.retain(|i| {
+        !(is_function_var(i) && i.result_id.is_some_and(|r| comp_ptr.contains_key(&r)))
+    });
+    let at = entry
+        .iter()
+        .take_while(|i| i.class.opcode == Op::Variable)
+        .count();
+    new_vars.extend(chains);
+    entry.splice(at..at, new_vars);
+    chosen.len()
 }
 
 /// What [`held_before_stores`] finds.
@@ -5570,6 +5967,31 @@ fn masked_offsets(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     done
 }
 
+/// The module's u32 constant `v` (type `u32_`), declared at the end of the globals if it has none.
+fn const_u32(m: &mut Module, bound: &mut Word, u32_: Word, v: u32) -> Word {
+    if let Some(c) = m
+        .types_global_values
+        .iter()
+        .find(|i| {
+            i.class.opcode == Op::Constant
+                && i.result_type == Some(u32_)
+                && i.operands == [Operand::LiteralBit32(v)]
+        })
+        .and_then(|i| i.result_id)
+    {
+        return c;
+    }
+    let c = *bound;
+    *bound += 1;
+    m.types_global_values.push(Instruction::new(
+        Op::Constant,
+        Some(u32_),
+        Some(c),
+        vec![Operand::LiteralBit32(v)],
+    ));
+    c
+}
+
 /// Part of rewrite `b` (decision D232): a test `((zext64(e) >> (zext64(i) & 63)) & 1) != 0` (or `== 0`)
 /// of a u32 word `e` at a u32 index `i` provably below 32 (`i = y & k` with a constant `k` ≤ 31, or a
 /// constant below 32), whose shift and AND nobody else reads, is the 32-bit `((e >> i) & 1) != 0`
@@ -5654,30 +6076,7 @@ fn narrow_bit_of_zext(m: &mut Module, f: &mut Function, bound: &mut Word) -> usi
     if hits.is_empty() {
         return 0;
     }
-    let c32 = |m: &mut Module, bound: &mut Word, v: u32| -> Word {
-        if let Some(c) = m
-            .types_global_values
-            .iter()
-            .find(|i| {
-                i.class.opcode == Op::Constant
-                    && i.result_type == Some(u32_)
-                    && i.operands == [Operand::LiteralBit32(v)]
-            })
-            .and_then(|i| i.result_id)
-        {
-            return c;
-        }
-        let c = *bound;
-        *bound += 1;
-        m.types_global_values.push(Instruction::new(
-            Op::Constant,
-            Some(u32_),
-            Some(c),
-            vec![Operand::LiteralBit32(v)],
-        ));
-        c
-    };
-    let (zero, one) = (c32(m, bound, 0), c32(m, bound, 1));
+    let (zero, one) = (const_u32(m, bound, u32_, 0), const_u32(m, bound, u32_, 1));
     let mut done = 0;
     for blk in &mut f.blocks {
         let mut out = Vec::with_capacity(blk.instructions.len());
@@ -9599,6 +9998,167 @@ mod tests {
         assert!(!after.contains(&(vars[0], lv)));
         assert_eq!(after.iter().filter(|s| **s == (vars[1], x)).count(), 1);
         assert!(after.contains(&(vars[2], y)));
+    }
+
+    /// `pair_vars` (session 47): `a` and `b` are stored as the two words of one vector and read back as
+    /// one: they become one `uvec2` variable, the paired stores one vector store, the paired read one
+    /// vector load, and a lone read of `a` goes through its component's pointer. `g` and `h` are read
+    /// as a vector too, but `g` is stored between its load and the vector: left alone.
+    #[test]
+    fn pair_vars_makes_one_vector_variable_of_words_read_and_written_together() {
+        let (
+            mut b,
+            Tys {
+                u32t, u64t, pu, pw, ..
+            },
+        ) = begun();
+        let uvec2 = b.type_vector(u32t, 2);
+        let zero = b.constant_bit32(u32t, 0);
+        b.begin_block(None).unwrap();
+        let [va, vb, vg, vh] =
+            [0; 4].map(|_| b.variable(pu, None, StorageClass::Function, Some(zero)));
+        let [vc, vd, ve] = [0; 3].map(|_| b.variable(pu, None, StorageClass::Function, None));
+        let [o1, o2] = [0; 2].map(|_| b.variable(pw, None, StorageClass::Function, None));
+        let c = b.load(u32t, None, vc, None, []).unwrap();
+        let d = b.load(u32t, None, vd, None, []).unwrap();
+        let v = b.composite_construct(uvec2, None, [c, d]).unwrap();
+        let v0 = b.composite_extract(u32t, None, v, [0]).unwrap();
+        let v1 = b.composite_extract(u32t, None, v, [1]).unwrap();
+        b.store(va, v0, None, []).unwrap();
+        b.store(vb, v1, None, []).unwrap();
+        let lone = b.load(u32t, None, va, None, []).unwrap();
+        b.store(ve, lone, None, []).unwrap();
+        let la = b.load(u32t, None, va, None, []).unwrap();
+        let lb = b.load(u32t, None, vb, None, []).unwrap();
+        let w = b.composite_construct(uvec2, None, [la, lb]).unwrap();
+        let w64 = b.bitcast(u64t, None, w).unwrap();
+        b.store(o1, w64, None, []).unwrap();
+        let lg = b.load(u32t, None, vg, None, []).unwrap();
+        let lh = b.load(u32t, None, vh, None, []).unwrap();
+        b.store(vg, c, None, []).unwrap();
+        let x = b.composite_construct(uvec2, None, [lg, lh]).unwrap();
+        let x64 = b.bitcast(u64t, None, x).unwrap();
+        b.store(o2, x64, None, []).unwrap();
+        let (mut m, mut f, mut bound) = finish(b);
+        assert_eq!(pair_vars(&mut m, &mut f, &mut bound), 1);
+        let ins: Vec<&Instruction> = insts(&f).collect();
+        let vars: Vec<Word> = ins
+            .iter()
+            .filter(|i| i.class.opcode == Op::Variable)
+            .filter_map(|i| i.result_id)
+            .collect();
+        assert!(
+            !vars.contains(&va) && !vars.contains(&vb),
+            "a and b are gone"
+        );
+        assert!(vars.contains(&vg) && vars.contains(&vh), "g and h stay");
+        let pair = *ins
+            .iter()
+            .find(|i| {
+                i.class.opcode == Op::Variable && i.operands.len() == 2 && {
+                    let t = i.result_type.unwrap();
+                    m.types_global_values.iter().any(|d| {
+                        d.result_id == Some(t) && d.operands.get(1) == Some(&Operand::IdRef(uvec2))
+                    })
+                }
+            })
+            .and_then(|i| i.result_id)
+            .as_ref()
+            .unwrap();
+        let wl = def_of(&f, w);
+        assert_eq!(
+            wl.class.opcode,
+            Op::Load,
+            "the paired read is one vector load"
+        );
+        assert_eq!(wl.operands, [Operand::IdRef(pair)]);
+        assert_eq!(def_of(&f, x).class.opcode, Op::CompositeConstruct);
+        let stores: Vec<(Word, Word)> = ins
+            .iter()
+            .filter(|i| i.class.opcode == Op::Store)
+            .map(|i| (id(&i.operands[0]).unwrap(), id(&i.operands[1]).unwrap()))
+            .collect();
+        assert!(
+            stores.contains(&(pair, v)),
+            "the paired stores are one vector store"
+        );
+        assert!(!stores.iter().any(|s| s.1 == v0 || s.1 == v1));
+        // The lone read of `a` goes through a pointer to component 0 of the pair.
+        let lp = id(&def_of(&f, lone).operands[0]).unwrap();
+        let chain = def_of(&f, lp);
+        assert_eq!(chain.class.opcode, Op::AccessChain);
+        assert_eq!(chain.operands[0], Operand::IdRef(pair));
+        assert_eq!(chain.operands[1], Operand::IdRef(zero));
+    }
+
+    /// `unread_initializers` (session 47): `v` is stored on both ways to its only load, so its initializer
+    /// goes; `w` is stored on one way only (the second the dataflow visits) and loaded after the join (the initializer may be read): kept;
+    /// `x` is loaded in a loop whose body stores it after the load (the first iteration reads the
+    /// initializer): kept.
+    #[test]
+    fn unread_initializers_removes_only_initializers_no_load_can_see() {
+        let (
+            mut b,
+            Tys {
+                boolt,
+                u32t,
+                pu,
+                pb,
+                ..
+            },
+        ) = begun();
+        let zero = b.constant_bit32(u32t, 0);
+        let one = b.constant_bit32(u32t, 1);
+        let [entry, left, right, join, head, body, cont, exit] = [0; 8].map(|_| b.id());
+        b.begin_block(Some(entry)).unwrap();
+        let [v, w, x] = [0; 3].map(|_| b.variable(pu, None, StorageClass::Function, Some(zero)));
+        let [o] = [0; 1].map(|_| b.variable(pu, None, StorageClass::Function, None));
+        let cv = b.variable(pb, None, StorageClass::Function, None);
+        let c = b.load(boolt, None, cv, None, []).unwrap();
+        b.selection_merge(join, SelectionControl::NONE).unwrap();
+        b.branch_conditional(c, left, right, []).unwrap();
+        b.begin_block(Some(left)).unwrap();
+        b.store(v, one, None, []).unwrap();
+        b.branch(join).unwrap();
+        b.begin_block(Some(right)).unwrap();
+        b.store(v, zero, None, []).unwrap();
+        b.store(w, one, None, []).unwrap();
+        b.branch(join).unwrap();
+        b.begin_block(Some(join)).unwrap();
+        let lv = b.load(u32t, None, v, None, []).unwrap();
+        let lw = b.load(u32t, None, w, None, []).unwrap();
+        let s = b.i_add(u32t, None, lv, lw).unwrap();
+        b.store(o, s, None, []).unwrap();
+        b.branch(head).unwrap();
+        b.begin_block(Some(head)).unwrap();
+        b.loop_merge(exit, cont, spirv::LoopControl::NONE, [])
+            .unwrap();
+        let c2 = b.load(boolt, None, cv, None, []).unwrap();
+        b.branch_conditional(c2, body, exit, []).unwrap();
+        b.begin_block(Some(body)).unwrap();
+        let lx = b.load(u32t, None, x, None, []).unwrap();
+        let nx = b.i_add(u32t, None, lx, one).unwrap();
+        b.store(x, nx, None, []).unwrap();
+        b.branch(cont).unwrap();
+        b.begin_block(Some(cont)).unwrap();
+        b.branch(head).unwrap();
+        b.begin_block(Some(exit)).unwrap();
+        let (_, mut f, _) = finish(b);
+        assert_eq!(unread_initializers(&mut f), 1);
+        let init = |var: Word| {
+            f.blocks[0]
+                .instructions
+                .iter()
+                .find(|i| i.result_id == Some(var))
+                .map(|i| i.operands.len() == 2)
+                .unwrap()
+        };
+        assert!(!init(v), "v: every way to its load stores it first");
+        assert!(init(w), "w: the left way reaches its load unstored");
+        assert!(
+            init(x),
+            "x: the loop's first iteration loads the initializer"
+        );
     }
 
     /// `same_stores` across blocks (session 47): a store of a variable's initializer before anything
