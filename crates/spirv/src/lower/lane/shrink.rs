@@ -50,8 +50,11 @@
 //! the guarded writes of registers left in memory grouped under one selection per condition
 //! ([`regroup`], D221; the kept arm being the value the variable holds, [`held_before_stores`], D259), `j`, one-armed selections on one condition one after the other joined
 //! ([`join`], D223; then `f` and `e` again, and with `a` the mask tests of its runs merged,
-//! [`merge_mask_tests`], D227), `d` (with `n`, then `n` once more, and where it narrowed, `a`, `c` and
-//! `d` again: D255).
+//! [`merge_mask_tests`], D227), `d` (then, with `l`, the initializers no load can observe,
+//! [`unread_initializers`], D261; with `p`, two registers read as one two-word vector made one `uvec2`
+//! variable, [`pair_vars`], D260; with `n`, then `n` once more, and where it narrowed, `a`, `c` and `d`
+//! again: D255); after every function, with `d`, the global types, constants and variables nothing
+//! reads ([`dead_globals`], D261). `e` knows the value a variable holds across blocks (D261).
 //!
 //! Measured in docs/performance.md ("Lane module size"); the ablation tables are in D162 and D182.
 
@@ -301,7 +304,7 @@ pub(crate) fn shrink(
             if p.live {
                 st.dead_stores += unread_initializers(f);
             }
-            if p.pairs && std::env::var_os("RDNA2SPV_NO_PAIR_VARS").is_none() {
+            if p.pairs {
                 let n = pair_vars(m, f, &mut bound);
                 if n > 0 {
                     st.narrowed += n;
@@ -335,7 +338,7 @@ pub(crate) fn shrink(
     }
     if p.dead {
         // Types, constants and variables nothing reads go, whoever made them (the lowering's folded
-        // offsets, a split array's type): session 47, about 1 % of the words.
+        // offsets, a split array's type): D261, about 1 % of the words.
         st.dead += dead_globals(m, &mut gone);
     } else {
         // Constants and undefined values the rewrites made and then left unused go.
@@ -1247,7 +1250,7 @@ fn private_scalars(f: &Function) -> HashMap<Word, Option<Word>> {
     scalars
 }
 
-/// Session 47: the initializer of a private scalar that no load can observe (every path from the entry
+/// D261: the initializer of a private scalar that no load can observe (every path from the entry
 /// to each of its loads stores it first) goes: `OpVariable` without it is one word shorter, and the
 /// variable's contents before its first store are then undefined, which nothing reads. A forward
 /// "may still hold the initializer" dataflow over the CFG (union at joins, the entry block starting with
@@ -1334,7 +1337,7 @@ fn unread_initializers(f: &mut Function) -> usize {
     done
 }
 
-/// Session 47: two private u32 scalars read together as one two-word vector (`vec(load a, load b)`: a
+/// D260: two private u32 scalars read together as one two-word vector (`vec(load a, load b)`: a
 /// register pair read as an address, an f64 or a 64-bit integer) become the components of one `uvec2`
 /// Function variable. Every other load and store of `a` or `b` goes through a pointer to its component
 /// (`OpAccessChain`, made once at the entry); the paired read becomes one vector load (4 words instead
@@ -5833,7 +5836,7 @@ fn join(m: &Module, f: &mut Function, pure: &HashSet<Word>) -> usize {
 /// Part of rewrite `n` (decision D205): a store to a private scalar of the value the variable is known
 /// to hold at that point changes nothing and is deleted. Such stores are left where `k` and `a` folded a
 /// misaligned flag's `flag || false` back to the flag just loaded. The value held is
-/// [`held_before_stores`]'s (session 47; D205 looked only inside the block): the variable's initializer
+/// [`held_before_stores`]'s (D261; D205 looked only inside the block): the variable's initializer
 /// at the entry (the lowering clears flags it declared false), a value every predecessor left in it.
 /// Deleting such a store changes what no variable holds anywhere, so every one found goes. Returns the
 /// stores deleted.
@@ -7633,7 +7636,7 @@ mod tests {
         assert_eq!(uses_new, 3 + 3, "s3, s4 and s5, then t and the two stores");
     }
 
-    /// Session 47: global types, constants and variables nothing reads go, with their decorations, until
+    /// D261: global types, constants and variables nothing reads go, with their decorations, until
     /// none is left; a constant read only as a barrier's scope or semantics stays.
     #[test]
     fn dead_globals_removes_unread_declarations_to_a_fixed_point() {
@@ -10000,7 +10003,7 @@ mod tests {
         assert!(after.contains(&(vars[2], y)));
     }
 
-    /// `pair_vars` (session 47): `a` and `b` are stored as the two words of one vector and read back as
+    /// `pair_vars` (D260): `a` and `b` are stored as the two words of one vector and read back as
     /// one: they become one `uvec2` variable, the paired stores one vector store, the paired read one
     /// vector load, and a lone read of `a` goes through its component's pointer. `g` and `h` are read
     /// as a vector too, but `g` is stored between its load and the vector: left alone.
@@ -10091,7 +10094,7 @@ mod tests {
         assert_eq!(chain.operands[1], Operand::IdRef(zero));
     }
 
-    /// `unread_initializers` (session 47): `v` is stored on both ways to its only load, so its initializer
+    /// `unread_initializers` (D261): `v` is stored on both ways to its only load, so its initializer
     /// goes; `w` is stored on one way only (the second the dataflow visits) and loaded after the join (the initializer may be read): kept;
     /// `x` is loaded in a loop whose body stores it after the load (the first iteration reads the
     /// initializer): kept.
@@ -10161,7 +10164,7 @@ mod tests {
         );
     }
 
-    /// `same_stores` across blocks (session 47): a store of a variable's initializer before anything
+    /// `same_stores` across blocks (D261): a store of a variable's initializer before anything
     /// else stored to it, and a store of the value both predecessors of a block left in the variable, go;
     /// a store of a value one predecessor did not leave stays.
     #[test]
