@@ -10095,9 +10095,9 @@ mod tests {
     }
 
     /// `unread_initializers` (D261): `v` is stored on both ways to its only load, so its initializer
-    /// goes; `w` is stored on one way only (the second the dataflow visits) and loaded after the join (the initializer may be read): kept;
-    /// `x` is loaded in a loop whose body stores it after the load (the first iteration reads the
-    /// initializer): kept.
+    /// goes; `w` is stored on one way only (the second the dataflow visits) and loaded after the join
+    /// (the initializer may be read): kept; `x` is loaded in a loop whose body stores it after the load
+    /// (the first iteration reads the initializer): kept.
     #[test]
     fn unread_initializers_removes_only_initializers_no_load_can_see() {
         let (
