@@ -1284,7 +1284,10 @@ fn unread_initializers(f: &mut Function) -> usize {
     entry[0] = Some(vec![true; n]);
     let mut observed = vec![false; n];
     let mut work = vec![0usize];
+    let mut queued = vec![false; f.blocks.len()];
+    queued[0] = true;
     while let Some(bi) = work.pop() {
+        queued[bi] = false;
         let mut st = entry[bi].clone().unwrap_or_else(|| vec![false; n]);
         for i in &f.blocks[bi].instructions {
             let Some(k) = i.operands.first().and_then(id).and_then(|v| slot.get(&v)) else {
@@ -1313,7 +1316,8 @@ fn unread_initializers(f: &mut Function) -> usize {
                     g
                 }
             };
-            if grown && !work.contains(&s) {
+            if grown && !queued[s] {
+                queued[s] = true;
                 work.push(s);
             }
         }
