@@ -300,6 +300,11 @@ pub(crate) fn shrink(
             st.common += common(m, f, &mut gone);
         }
         if p.dead {
+            if p.algebra {
+                // D262: words split and put together again by the rewrites above (D251's wide loads
+                // meeting u64 operands, a float result stored as words).
+                st.simplified += repack(m, f, &mut gone);
+            }
             st.dead += dead_code(m, f, &mut gone);
             if p.live {
                 st.dead_stores += unread_initializers(f);
@@ -331,6 +336,10 @@ pub(crate) fn shrink(
             st.narrowed += n;
             let mut funcs = std::mem::take(&mut m.functions);
             for f in &mut funcs {
+                if p.algebra {
+                    // D262: a call's word-pair result bitcast to u64 and back.
+                    st.simplified += repack(m, f, &mut gone);
+                }
                 st.dead += dead_code(m, f, &mut gone);
             }
             m.functions = funcs;
@@ -6792,6 +6801,327 @@ fn pairs(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<
     done + repl.len()
 }
 
+/// Rewrite `a`'s packing identities (decision D262): a value split into words and put together again is
+/// the value. By SPIR-V's `OpBitcast` (a type with more components takes the operand's low-order bits in
+/// its lower-numbered components) and `OpUConvert` (a narrower unsigned result keeps the low-order bits):
+/// - `bitcast_T(x)` with `x` of type `T` is `x`; `bitcast_T(bitcast(x))` is `x` when `x` has type `T`,
+///   else `bitcast_T(x)` (each bitcast keeps every bit);
+/// - `construct_T(extract(v, 0), …, extract(v, n − 1))` with `v` of type `T` (`n` components) is `v`;
+/// - `bitcast_T(construct(lo, hi))` of a two-word vector whose words are the low and high words of one
+///   64-bit `x` (`lo` = `uconvert32(x)` or `extract(bitcast(x), 0)`, `hi` = `uconvert32(x >> 32)` or
+///   `extract(bitcast(x), 1)`) is `x` (or `bitcast_T(x)`);
+/// - `uconvert32(y)` and `uconvert32(y >> 32)` of `y = bitcast(construct(a, b))` are `a` and `b`;
+///   `extract(construct(c0, …), i)` of a vector made of scalars is `ci`.
+///
+/// Session 48 found the split-and-joined shapes where D251's wide loads meet the float operations' u64
+/// operands and where a float result is stored as words (22 words for `x` itself). Only plain numeric
+/// types (no pointers); decorated results are left alone. The replaced instructions go (their uses read
+/// the value, defined before them); what they read and nothing else reads is left to [`dead_code`].
+/// Returns the instructions replaced or rewritten.
+fn repack(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
+    // Numeric types: (component type, components, bits of a component, unsigned integer).
+    #[derive(Clone, Copy)]
+    struct Num {
+        n: u32,
+        bits: u32,
+        uint: bool,
+    }
+    let mut num: HashMap<Word, Num> = HashMap::default();
+    // A vector type's component type.
+    let mut comp: HashMap<Word, Word> = HashMap::default();
+    for i in &m.types_global_values {
+        let Some(r) = i.result_id else { continue };
+        let lit = |k: usize| match i.operands.get(k) {
+            Some(Operand::LiteralBit32(x)) => Some(*x),
+            _ => None,
+        };
+        match i.class.opcode {
+            Op::TypeInt => {
+                if let (Some(bits), Some(s)) = (lit(0), lit(1)) {
+                    num.insert(
+                        r,
+                        Num {
+                            n: 1,
+                            bits,
+                            uint: s == 0,
+                        },
+                    );
+                }
+            }
+            Op::TypeFloat => {
+                if let Some(bits) = lit(0) {
+                    num.insert(
+                        r,
+                        Num {
+                            n: 1,
+                            bits,
+                            uint: false,
+                        },
+                    );
+                }
+            }
+            Op::TypeVector => {
+                let c = i
+                    .operands
+                    .first()
+                    .and_then(id)
+                    .and_then(|c| num.get(&c).copied());
+                if let (Some(c), Some(n)) = (c, lit(1)) {
+                    num.insert(r, Num { n, ..c });
+                    comp.extend(i.operands.first().and_then(id).map(|c| (r, c)));
+                }
+            }
+            _ => {}
+        }
+    }
+    let consts = constants(m);
+    let decorated: HashSet<Word> = m
+        .annotations
+        .iter()
+        .filter_map(|i| i.operands.first().and_then(id))
+        .collect();
+    // Each result's opcode, type, id operands and first literal (an extract's index).
+    struct Def {
+        op: Op,
+        ty: Word,
+        ops: Vec<Word>,
+        index: Option<u32>,
+    }
+    let mut defs: HashMap<Word, Def> = HashMap::default();
+    // The types of constants, undefined values and parameters (operands defined outside the blocks).
+    let global_ty: HashMap<Word, Word> = m
+        .types_global_values
+        .iter()
+        .chain(&f.parameters)
+        .filter_map(|i| Some((i.result_id?, i.result_type?)))
+        .collect();
+    let mut repl: HashMap<Word, Word> = HashMap::default();
+    let resolve = |repl: &HashMap<Word, Word>, mut x: Word| {
+        while let Some(&y) = repl.get(&x) {
+            x = y;
+        }
+        x
+    };
+    let word_pair = |t: Word| {
+        num.get(&t)
+            .is_some_and(|v| v.n == 2 && v.bits == 32 && v.uint)
+    };
+    let bits_of = |t: Word| num.get(&t).map(|v| v.n * v.bits);
+    let mut done = 0;
+    for blk in &mut f.blocks {
+        let mut out = Vec::with_capacity(blk.instructions.len());
+        for mut i in std::mem::take(&mut blk.instructions) {
+            for o in &mut i.operands {
+                if let Operand::IdRef(x) = o {
+                    *x = resolve(&repl, *x);
+                }
+            }
+            let (Some(r), Some(t)) = (i.result_id, i.result_type) else {
+                out.push(i);
+                continue;
+            };
+            let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
+            let index = match i.operands.get(1) {
+                Some(Operand::LiteralBit32(k)) if i.operands.len() == 2 => Some(*k),
+                _ => None,
+            };
+            if decorated.contains(&r) || !num.contains_key(&t) {
+                defs.insert(
+                    r,
+                    Def {
+                        op: i.class.opcode,
+                        ty: t,
+                        ops,
+                        index,
+                    },
+                );
+                out.push(i);
+                continue;
+            }
+            let def = |x: Word| defs.get(&x);
+            let ty = |x: Word| {
+                defs.get(&x)
+                    .map(|d| d.ty)
+                    .or_else(|| global_ty.get(&x).copied())
+            };
+            // The 64-bit value whose low (`k` = 0) or high (1) word `w` is.
+            // The value `w` is a word of, and which word (0 the lowest): `uconvert32(x)` and
+            // `uconvert32(x >> 32)` of a 64-bit `x`, component `k` of a bitcast of `x` to 32-bit words.
+            let word_of = |w: Word| -> Option<(Word, u32)> {
+                let d = def(w)?;
+                match d.op {
+                    Op::UConvert => match def(d.ops[0]) {
+                        Some(s)
+                            if s.op == Op::ShiftRightLogical
+                                && consts.get(&s.ops[1]) == Some(&32)
+                                && bits_of(s.ty) == Some(64) =>
+                        {
+                            Some((s.ops[0], 1))
+                        }
+                        _ => (bits_of(ty(d.ops[0])?) == Some(64)).then_some((d.ops[0], 0)),
+                    },
+                    Op::CompositeExtract => {
+                        let b = def(d.ops[0])?;
+                        let words = num
+                            .get(&b.ty)
+                            .is_some_and(|v| v.n >= 2 && v.bits == 32 && v.uint);
+                        (b.op == Op::Bitcast && words).then_some((b.ops[0], d.index?))
+                    }
+                    _ => None,
+                }
+            };
+            // The two words `y` (64 bits) was made of.
+            let words_of = |y: Word| -> Option<(Word, Word)> {
+                let b = def(y)?;
+                let c = def(*b.ops.first()?)?;
+                (b.op == Op::Bitcast && c.op == Op::CompositeConstruct && word_pair(c.ty))
+                    .then(|| Some((*c.ops.first()?, *c.ops.get(1)?)))
+                    .flatten()
+            };
+            // What replaces `r`: a value, or the operand of a bitcast.
+            enum Out {
+                Same(Word),
+                Cast(Word),
+                Component(Word, u32),
+            }
+            let plain = |x: Word| ty(x).is_some_and(|tx| num.contains_key(&tx));
+            let as_t = |x: Word| {
+                if ty(x) == Some(t) {
+                    Some(Out::Same(x))
+                } else if plain(x) && bits_of(ty(x)?) == bits_of(t) {
+                    Some(Out::Cast(x))
+                } else {
+                    None
+                }
+            };
+            let out_of = match (i.class.opcode, ops.as_slice()) {
+                (Op::Bitcast, &[x]) => match def(x) {
+                    _ if ty(x) == Some(t) => Some(Out::Same(x)),
+                    Some(d) if d.op == Op::Bitcast => as_t(d.ops[0]),
+                    Some(d) if d.op == Op::CompositeConstruct && word_pair(d.ty) => {
+                        // Two consecutive words of one `x`, from an even word: `x` itself when it
+                        // has 64 bits, else its 64-bit component (a `v2u64` load's, D251).
+                        match (word_of(d.ops[0]), d.ops.get(1).and_then(|&h| word_of(h))) {
+                            (Some((a, 0)), Some((b, 1)))
+                                if a == b && ty(a).and_then(bits_of) == Some(64) =>
+                            {
+                                as_t(a)
+                            }
+                            (Some((a, ka)), Some((b, kb)))
+                                if a == b && ka % 2 == 0 && kb == ka + 1 =>
+                            {
+                                (ty(a).and_then(|ta| comp.get(&ta)) == Some(&t)
+                                    && bits_of(t) == Some(64))
+                                .then_some(Out::Component(a, ka / 2))
+                            }
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                },
+                (Op::CompositeConstruct, [e0, ..]) => def(*e0)
+                    .filter(|d| d.op == Op::CompositeExtract)
+                    .map(|d| d.ops[0])
+                    .filter(|&v| {
+                        ty(v) == Some(t)
+                            && num[&t].n as usize == ops.len()
+                            && ops.iter().enumerate().all(|(k, e)| {
+                                def(*e).is_some_and(|d| {
+                                    d.op == Op::CompositeExtract
+                                        && d.ops[0] == v
+                                        && d.index == Some(k as u32)
+                                })
+                            })
+                    })
+                    .map(Out::Same),
+                (Op::UConvert, &[y]) if num[&t].bits == 32 => {
+                    let high = def(y)
+                        .filter(|s| {
+                            s.op == Op::ShiftRightLogical && consts.get(&s.ops[1]) == Some(&32)
+                        })
+                        .map(|s| s.ops[0]);
+                    match high {
+                        Some(z) => words_of(z).map(|(_, b)| b),
+                        None => words_of(y).map(|(a, _)| a),
+                    }
+                    .filter(|w| ty(*w) == Some(t))
+                    .map(Out::Same)
+                }
+                (Op::CompositeExtract, &[v]) => def(v)
+                    .filter(|d| {
+                        d.op == Op::CompositeConstruct
+                            && num.get(&d.ty).is_some_and(|n| n.n as usize == d.ops.len())
+                    })
+                    .and_then(|d| d.ops.get(index? as usize).copied())
+                    .filter(|c| ty(*c) == Some(t))
+                    .map(Out::Same),
+                _ => None,
+            };
+            match out_of {
+                Some(Out::Same(x)) => {
+                    repl.insert(r, x);
+                    gone.insert(r);
+                    done += 1;
+                }
+                Some(Out::Cast(x)) => {
+                    // Only bitcasts give one.
+                    i.operands = vec![Operand::IdRef(x)];
+                    defs.insert(
+                        r,
+                        Def {
+                            op: Op::Bitcast,
+                            ty: t,
+                            ops: vec![x],
+                            index: None,
+                        },
+                    );
+                    out.push(i);
+                    done += 1;
+                }
+                Some(Out::Component(x, k)) => {
+                    let ops = vec![Operand::IdRef(x), Operand::LiteralBit32(k)];
+                    i = Instruction::new(Op::CompositeExtract, Some(t), Some(r), ops);
+                    let index = Some(k);
+                    defs.insert(
+                        r,
+                        Def {
+                            op: Op::CompositeExtract,
+                            ty: t,
+                            ops: vec![x],
+                            index,
+                        },
+                    );
+                    out.push(i);
+                    done += 1;
+                }
+                None => {
+                    defs.insert(
+                        r,
+                        Def {
+                            op: i.class.opcode,
+                            ty: t,
+                            ops,
+                            index,
+                        },
+                    );
+                    out.push(i);
+                }
+            }
+        }
+        blk.instructions = out;
+    }
+    if !repl.is_empty() {
+        for i in f.blocks.iter_mut().flat_map(|b| &mut b.instructions) {
+            for o in &mut i.operands {
+                if let Operand::IdRef(x) = o {
+                    *x = resolve(&repl, *x);
+                }
+            }
+        }
+    }
+    done
+}
+
 /// Rewrite `v` (decision D211): in one block, plain loads of components of the same element of a
 /// Workgroup array of vectors (`OpAccessChain %var %idx %c`, `c` a constant, the same `%idx` id) with no
 /// instruction between them that may write memory or synchronise (anything but effect-free operations,
@@ -10421,5 +10751,127 @@ mod tests {
             .map(|i| id(&i.operands[1]).unwrap())
             .collect();
         assert_eq!(stored, [v, swapped, mixed]);
+    }
+
+    /// D262: values split into words and put together again. From a u64 `x`, an f64 `d`, a `v2u64` `w`
+    /// and two words `a`, `b` (all loaded), stored:
+    /// 1. `bitcast64(construct(uconvert32(x), uconvert32(x >> 32)))`: `x` itself;
+    /// 2. `bitcast64(construct(extract(bitcast(d), 0), extract(bitcast(d), 1)))`: the u64 bitcast of `d`;
+    /// 3. `bitcast64(construct(extract(bitcast4(w), 2), extract(bitcast4(w), 3)))`: `extract(w, 1)`;
+    /// 4. `uconvert32(y)`, `uconvert32(y >> 32)` of `y = bitcast64(construct(a, b))`: `a` and `b`;
+    /// 5. `bitcast_f64(bitcast64(d))`: `d`.
+    ///
+    /// Left alone: words 1 and 2 of `w` (not one 64-bit component), the low word of `x` with the high
+    /// word of another u64, and a high word taken by a shift of 31.
+    #[test]
+    fn repack_joins_words_split_from_one_value() {
+        let (mut b, t) = begun();
+        let (u32t, u64t) = (t.u32t, t.u64t);
+        let f64t = b.type_float(64, None);
+        let v2 = b.type_vector(u32t, 2);
+        let v4 = b.type_vector(u32t, 4);
+        let w2 = b.type_vector(u64t, 2);
+        let pd = b.type_pointer(None, StorageClass::Function, f64t);
+        let pw2 = b.type_pointer(None, StorageClass::Function, w2);
+        let (k31, k32) = (b.constant_bit64(u64t, 31), b.constant_bit64(u64t, 32));
+        b.begin_block(None).unwrap();
+        let xv = b.variable(t.pw, None, StorageClass::Function, None);
+        let dv = b.variable(pd, None, StorageClass::Function, None);
+        let wv = b.variable(pw2, None, StorageClass::Function, None);
+        let uv = b.variable(t.pu, None, StorageClass::Function, None);
+        // Stores of u64 (0-4, 8-10), u32 (5, 6) and f64 (7) values.
+        let out: Vec<Word> = (0..11)
+            .map(|k| {
+                let p = match k {
+                    5 | 6 => t.pu,
+                    7 => pd,
+                    _ => t.pw,
+                };
+                b.variable(p, None, StorageClass::Function, None)
+            })
+            .collect();
+        let x = b.load(u64t, None, xv, None, []).unwrap();
+        let x2 = b.load(u64t, None, xv, None, []).unwrap();
+        let d = b.load(f64t, None, dv, None, []).unwrap();
+        let w = b.load(w2, None, wv, None, []).unwrap();
+        let [a, bw] = [0; 2].map(|_| b.load(u32t, None, uv, None, []).unwrap());
+        let join = |b: &mut Builder, lo: Word, hi: Word| {
+            let v = b.composite_construct(v2, None, [lo, hi]).unwrap();
+            b.bitcast(u64t, None, v).unwrap()
+        };
+        // 1.
+        let lo = b.u_convert(u32t, None, x).unwrap();
+        let sh = b.shift_right_logical(u64t, None, x, k32).unwrap();
+        let hi = b.u_convert(u32t, None, sh).unwrap();
+        let y1 = join(&mut b, lo, hi);
+        b.store(out[0], y1, None, []).unwrap();
+        // 2.
+        let dw = b.bitcast(v2, None, d).unwrap();
+        let [d0, d1] = [0, 1].map(|k| b.composite_extract(u32t, None, dw, [k]).unwrap());
+        let y2 = join(&mut b, d0, d1);
+        b.store(out[1], y2, None, []).unwrap();
+        // 3.
+        let ww = b.bitcast(v4, None, w).unwrap();
+        let [w0, w1, w2_, w3] =
+            [0, 1, 2, 3].map(|k| b.composite_extract(u32t, None, ww, [k]).unwrap());
+        let y3 = join(&mut b, w2_, w3);
+        b.store(out[2], y3, None, []).unwrap();
+        // 4.
+        let y4 = join(&mut b, a, bw);
+        let l4 = b.u_convert(u32t, None, y4).unwrap();
+        let s4 = b.shift_right_logical(u64t, None, y4, k32).unwrap();
+        let h4 = b.u_convert(u32t, None, s4).unwrap();
+        b.store(out[5], l4, None, []).unwrap();
+        b.store(out[6], h4, None, []).unwrap();
+        // 5.
+        let dd = b.bitcast(u64t, None, d).unwrap();
+        let y5 = b.bitcast(f64t, None, dd).unwrap();
+        b.store(out[7], y5, None, []).unwrap();
+        // Left alone.
+        let n1 = join(&mut b, w1, w2_);
+        b.store(out[8], n1, None, []).unwrap();
+        let sh2 = b.shift_right_logical(u64t, None, x2, k32).unwrap();
+        let hi2 = b.u_convert(u32t, None, sh2).unwrap();
+        let n2 = join(&mut b, lo, hi2);
+        b.store(out[9], n2, None, []).unwrap();
+        let sh31 = b.shift_right_logical(u64t, None, x, k31).unwrap();
+        let hi31 = b.u_convert(u32t, None, sh31).unwrap();
+        let n3 = join(&mut b, lo, hi31);
+        b.store(out[10], n3, None, []).unwrap();
+        let _ = w0;
+        let (m, mut f, _) = finish(b);
+        assert_eq!(repack(&m, &mut f, &mut HashSet::default()), 7);
+        dead_code(&m, &mut f, &mut HashSet::default());
+        let stored = |p: Word| {
+            insts(&f)
+                .find(|i| i.class.opcode == Op::Store && i.operands[0] == Operand::IdRef(p))
+                .and_then(|i| id(&i.operands[1]))
+                .unwrap()
+        };
+        assert_eq!(stored(out[0]), x);
+        let i2 = def_of(&f, stored(out[1]));
+        assert_eq!((i2.class.opcode, i2.result_type), (Op::Bitcast, Some(u64t)));
+        assert_eq!(i2.operands, [Operand::IdRef(d)]);
+        let i3 = def_of(&f, stored(out[2]));
+        assert_eq!(
+            (i3.class.opcode, i3.result_type),
+            (Op::CompositeExtract, Some(u64t))
+        );
+        assert_eq!(i3.operands, [Operand::IdRef(w), Operand::LiteralBit32(1)]);
+        assert_eq!((stored(out[5]), stored(out[6])), (a, bw));
+        assert_eq!(stored(out[7]), d);
+        for (p, n) in [(out[8], n1), (out[9], n2), (out[10], n3)] {
+            assert_eq!(stored(p), n);
+            let i = def_of(&f, n);
+            assert_eq!(i.class.opcode, Op::Bitcast);
+            assert_eq!(
+                def_of(&f, id(&i.operands[0]).unwrap()).class.opcode,
+                Op::CompositeConstruct
+            );
+        }
+        // What only the joined words read went with them.
+        for gone in [sh, hi, dw, d0, d1, y4, l4, s4, h4, dd] {
+            assert!(insts(&f).all(|i| i.result_id != Some(gone)), "%{gone} left");
+        }
     }
 }
