@@ -298,6 +298,8 @@ pub(crate) fn shrink(
             st.common += simplify(m, f, &mut bound, &mut gone);
             st.common += trivial_phis(f, &mut gone);
             st.common += common(m, f, &mut gone);
+            // D263: and equal operations none of which dominates the others.
+            st.common += hoist(m, f, &mut gone);
         }
         if p.dead {
             if p.algebra {
@@ -2003,6 +2005,194 @@ fn dead_stores(f: &mut Function) -> usize {
         removed += dead.iter().filter(|d| **d).count();
     }
     removed
+}
+
+/// Rewrite 4's second half (decision D263): equal speculable operations (opcode, type, operands) none of
+/// which need dominate the others become one, placed in the nearest block that dominates them all: the
+/// earliest of them already in that block stays where it is, else one moves to the block's end (before
+/// its merge instruction and branch) and the others' uses read it. [`common`] merges only an operation
+/// equal to one in a dominating position, so the same address or mask computed in both arms of a
+/// selection, or in two blocks after each other's join, stayed twice. Operations are equal when their
+/// operands are (value classes found in one walk in block order), so a whole tree of equal computations
+/// becomes one. Exact: the operation is pure and defined for every
+/// operand ([`speculable`]: no division, no memory, no pointer), so computing it where the program did
+/// not changes nothing another instruction reads, and each use reads the same value as before. Its
+/// operands dominate every original position, hence their nearest common dominator (an ancestor of each
+/// in the dominator tree). Ids with a decoration never move. Returns the operations merged.
+fn hoist(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
+    let glsl = glsl_import(m);
+    let decorated: HashSet<Word> = m
+        .annotations
+        .iter()
+        .filter_map(|i| i.operands.first().and_then(id))
+        .collect();
+    let idom = dominators(f);
+    let n = f.blocks.len();
+    // Depth in the dominator tree (blocks the entry does not reach: none).
+    let mut depth: Vec<Option<u32>> = vec![None; n];
+    depth[0] = Some(0);
+    for b in 1..n {
+        let mut chain = Vec::new();
+        let mut x = b;
+        while depth[x].is_none() {
+            chain.push(x);
+            match idom[x] {
+                Some(d) => x = d,
+                None => break,
+            }
+        }
+        let mut d = depth[x];
+        for &c in chain.iter().rev() {
+            d = d.map(|d| d + 1).filter(|_| idom[c].is_some());
+            depth[c] = d;
+        }
+    }
+    let lca = |mut a: usize, mut b: usize| {
+        while a != b {
+            match (depth[a], depth[b]) {
+                (Some(da), Some(db)) if da > db => a = idom[a].unwrap_or(0),
+                (Some(da), Some(db)) if db > da => b = idom[b].unwrap_or(0),
+                _ => {
+                    a = idom[a].unwrap_or(0);
+                    b = idom[b].unwrap_or(0);
+                }
+            }
+        }
+        a
+    };
+    // Value classes, in block order (a block comes after the blocks that dominate it, SPIR-V's rule, and
+    // an operand's definition before its reader): an operation joins the class of an earlier one equal
+    // to it once each operand is replaced by its class (the class's first member), so a whole tree of
+    // equal computations is found in one walk. Each class keeps its key (opcode, type, operands).
+    struct Class {
+        op: Op,
+        ty: Option<Word>,
+        operands: Vec<Operand>,
+        members: Vec<(u32, u32, Word)>,
+    }
+    let mut classes: Vec<Class> = Vec::new();
+    let mut by_hash: HashMap<u64, Vec<u32>> = HashMap::default();
+    let mut first: HashMap<Word, Word> = HashMap::default();
+    let mut key: Vec<Operand> = Vec::new();
+    for (b, blk) in f.blocks.iter().enumerate() {
+        if depth[b].is_none() {
+            continue;
+        }
+        for (k, i) in blk.instructions.iter().enumerate() {
+            let Some(r) = i.result_id else { continue };
+            if decorated.contains(&r) || !speculable(i, glsl) {
+                continue;
+            }
+            key.clear();
+            key.extend(i.operands.iter().map(|o| match o {
+                Operand::IdRef(x) => Operand::IdRef(first.get(x).copied().unwrap_or(*x)),
+                o => o.clone(),
+            }));
+            let h = {
+                use std::hash::BuildHasher;
+                std::hash::BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one((
+                    i.class.opcode,
+                    i.result_type,
+                    &key,
+                ))
+            };
+            let bucket = by_hash.entry(h).or_default();
+            let found = bucket.iter().copied().find(|&c| {
+                let c = &classes[c as usize];
+                c.op == i.class.opcode && c.ty == i.result_type && c.operands == key
+            });
+            match found {
+                Some(c) => {
+                    let c = &mut classes[c as usize];
+                    first.insert(r, c.members[0].2);
+                    c.members.push((b as u32, k as u32, r));
+                }
+                None => {
+                    bucket.push(classes.len() as u32);
+                    classes.push(Class {
+                        op: i.class.opcode,
+                        ty: i.result_type,
+                        operands: key.clone(),
+                        members: vec![(b as u32, k as u32, r)],
+                    });
+                }
+            }
+        }
+    }
+    // Each class of two or more: its place, the member kept, the moves in class order (an operand's
+    // class was made before its readers', so a moved operand lands before a reader moved to the same
+    // block).
+    let mut repl: HashMap<Word, Word> = HashMap::default();
+    let mut moves: Vec<((u32, u32), usize)> = Vec::new();
+    for c in classes.iter().filter(|c| c.members.len() >= 2) {
+        let to = c
+            .members
+            .iter()
+            .map(|&(b, _, _)| b as usize)
+            .reduce(lca)
+            .unwrap_or(0);
+        let keep = c
+            .members
+            .iter()
+            .find(|&&(b, _, _)| b as usize == to)
+            .copied()
+            .unwrap_or(c.members[0]);
+        for &(_, _, r) in &c.members {
+            if r != keep.2 {
+                repl.insert(r, keep.2);
+            }
+        }
+        if keep.0 as usize != to {
+            moves.push(((keep.0, keep.1), to));
+        }
+    }
+    if repl.is_empty() {
+        return 0;
+    }
+    let from: HashSet<(u32, u32)> = moves.iter().map(|&(at, _)| at).collect();
+    let mut taken: HashMap<(u32, u32), Instruction> = HashMap::default();
+    for (b, blk) in f.blocks.iter_mut().enumerate() {
+        let mut k = 0u32;
+        let old = std::mem::take(&mut blk.instructions);
+        for i in old {
+            let at = (b as u32, k);
+            k += 1;
+            if from.contains(&at) {
+                taken.insert(at, i);
+            } else if i.result_id.is_some_and(|r| repl.contains_key(&r)) {
+                gone.insert(i.result_id.unwrap_or(0));
+            } else {
+                blk.instructions.push(i);
+            }
+        }
+    }
+    let mut moved: Vec<Vec<Instruction>> = vec![Vec::new(); n];
+    for (at, to) in moves {
+        moved[to].extend(taken.remove(&at));
+    }
+    for (b, add) in moved.into_iter().enumerate().filter(|(_, a)| !a.is_empty()) {
+        let ins = &mut f.blocks[b].instructions;
+        // Before the terminator and the merge instruction that precedes it.
+        let mut at = ins.len().saturating_sub(1);
+        if at > 0 && matches!(ins[at - 1].class.opcode, Op::SelectionMerge | Op::LoopMerge) {
+            at -= 1;
+        }
+        ins.splice(at..at, add);
+    }
+    let resolve = |mut x: Word| {
+        while let Some(&y) = repl.get(&x) {
+            x = y;
+        }
+        x
+    };
+    for i in f.blocks.iter_mut().flat_map(|b| &mut b.instructions) {
+        for o in &mut i.operands {
+            if let Operand::IdRef(x) = o {
+                *x = resolve(*x);
+            }
+        }
+    }
+    repl.len()
 }
 
 /// Rewrite 7 (decision D182): SSA construction. Every private scalar (a Function variable used only as
@@ -10873,5 +11063,88 @@ mod tests {
         for gone in [sh, hi, dw, d0, d1, y4, l4, s4, h4, dd] {
             assert!(insts(&f).all(|i| i.result_id != Some(gone)), "%{gone} left");
         }
+    }
+
+    /// D263: in `if (c) { A } else { B }` after an entry that loads `x`, `y`: `x + y` in both arms and
+    /// after the join becomes one add at the end of the entry (before its merge instruction), read by
+    /// all three stores; `(x + y) * 2` in both arms becomes equal once the adds are one and moves in
+    /// the same walk; `x ^ y` in the entry and in arm A stays in the entry; `x / y` in both arms
+    /// (division by zero is undefined behaviour) and a decorated `x - y` in both arms stay in the arms.
+    #[test]
+    fn hoist_merges_equal_operations_into_their_common_dominator() {
+        let (mut b, t) = begun();
+        let u32t = t.u32t;
+        let two = b.constant_bit32(u32t, 2);
+        b.begin_block(None).unwrap();
+        let cv = b.variable(t.pb, None, StorageClass::Function, None);
+        let xv = b.variable(t.pu, None, StorageClass::Function, None);
+        let o = b.variable(t.pu, None, StorageClass::Function, None);
+        let c = b.load(t.boolt, None, cv, None, []).unwrap();
+        let x = b.load(u32t, None, xv, None, []).unwrap();
+        let y = b.load(u32t, None, xv, None, []).unwrap();
+        let xor0 = b.bitwise_xor(u32t, None, x, y).unwrap();
+        b.store(o, xor0, None, []).unwrap();
+        let (ta, tb, merge) = (b.id(), b.id(), b.id());
+        b.selection_merge(merge, SelectionControl::NONE).unwrap();
+        b.branch_conditional(c, ta, tb, []).unwrap();
+        let arm = |b: &mut Builder, l: Word, xor: bool| {
+            b.begin_block(Some(l)).unwrap();
+            let s = b.i_add(u32t, None, x, y).unwrap();
+            let p = b.i_mul(u32t, None, s, two).unwrap();
+            let d = b.u_div(u32t, None, x, y).unwrap();
+            let n = b.i_sub(u32t, None, x, y).unwrap();
+            b.decorate(n, Decoration::NoContraction, []);
+            for v in [s, p, d, n] {
+                b.store(o, v, None, []).unwrap();
+            }
+            let x2 = xor.then(|| {
+                let v = b.bitwise_xor(u32t, None, x, y).unwrap();
+                b.store(o, v, None, []).unwrap();
+                v
+            });
+            b.branch(merge).unwrap();
+            (s, p, d, n, x2)
+        };
+        let (sa, pa, da, na, xa) = arm(&mut b, ta, true);
+        let (sb, pb, db, nb, _) = arm(&mut b, tb, false);
+        b.begin_block(Some(merge)).unwrap();
+        let s3 = b.i_add(u32t, None, x, y).unwrap();
+        b.store(o, s3, None, []).unwrap();
+        let (m, mut f, _) = finish(b);
+        // sb, s3, pb and xa merged.
+        assert_eq!(hoist(&m, &mut f, &mut HashSet::default()), 4);
+        let block_of = |r: Word| {
+            f.blocks
+                .iter()
+                .position(|blk| blk.instructions.iter().any(|i| i.result_id == Some(r)))
+        };
+        assert_eq!(block_of(sa), Some(0));
+        assert_eq!(block_of(pa), Some(0));
+        assert_eq!(block_of(xor0), Some(0));
+        for gone in [sb, s3, pb, xa.unwrap()] {
+            assert_eq!(block_of(gone), None, "%{gone} left");
+        }
+        assert_eq!((block_of(da), block_of(db)), (Some(1), Some(2)));
+        assert_eq!((block_of(na), block_of(nb)), (Some(1), Some(2)));
+        // The entry ends add, multiply, merge, branch; the add comes after the loads it reads.
+        let entry: Vec<Op> = f.blocks[0]
+            .instructions
+            .iter()
+            .map(|i| i.class.opcode)
+            .collect();
+        assert_eq!(
+            entry[entry.len() - 4..],
+            [
+                Op::IAdd,
+                Op::IMul,
+                Op::SelectionMerge,
+                Op::BranchConditional
+            ]
+        );
+        let stored: Vec<Word> = insts(&f)
+            .filter(|i| i.class.opcode == Op::Store)
+            .filter_map(|i| id(&i.operands[1]))
+            .collect();
+        assert_eq!(stored, [xor0, sa, pa, da, na, xor0, sa, pa, db, nb, sa]);
     }
 }
