@@ -27,7 +27,9 @@
 //!    and names of deleted ids go with them.
 //!
 //! The others: if-conversion ([`flatten`]), CSE ([`common`]; once more at the end of each function, after
-//! [`simplify`] and [`trivial_phis`], for what the narrowing, pair and join rewrites leave), liveness dead stores ([`dead_stores`]),
+//! [`simplify`] and [`trivial_phis`], for what the narrowing, pair and join rewrites leave, and there
+//! equal operations none of which dominates the others made one in their nearest common dominator,
+//! [`hoist`], D263), liveness dead stores ([`dead_stores`]),
 //! outlining of float primitives ([`outline`], D163; then, a second round, of whole machine instructions'
 //! computations of one result around the primitives' calls, D235), SSA construction ([`promote`], D182; counting the guarded writes [`regroup`] will group, D258) and integer /
 //! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182; with
@@ -50,7 +52,9 @@
 //! the guarded writes of registers left in memory grouped under one selection per condition
 //! ([`regroup`], D221; the kept arm being the value the variable holds, [`held_before_stores`], D259), `j`, one-armed selections on one condition one after the other joined
 //! ([`join`], D223; then `f` and `e` again, and with `a` the mask tests of its runs merged,
-//! [`merge_mask_tests`], D227), `d` (then, with `l`, the initializers no load can observe,
+//! [`merge_mask_tests`], D227), `d` (first, with `a`, words split from one value and joined again made
+//! the value, [`repack`], D262, also after [`pair_signatures`]; then, with `l`, the initializers no load
+//! can observe,
 //! [`unread_initializers`], D261; with `p`, two registers read as one two-word vector made one `uvec2`
 //! variable, [`pair_vars`], D260; with `n`, then `n` once more, and where it narrowed, `a`, `c` and `d`
 //! again: D255); after every function, with `d`, the global types, constants and variables nothing
