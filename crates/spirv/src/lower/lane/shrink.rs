@@ -2156,11 +2156,9 @@ fn hoist(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
     let from: HashSet<(u32, u32)> = moves.iter().map(|&(at, _)| at).collect();
     let mut taken: HashMap<(u32, u32), Instruction> = HashMap::default();
     for (b, blk) in f.blocks.iter_mut().enumerate() {
-        let mut k = 0u32;
         let old = std::mem::take(&mut blk.instructions);
-        for i in old {
-            let at = (b as u32, k);
-            k += 1;
+        for (k, i) in old.into_iter().enumerate() {
+            let at = (b as u32, k as u32);
             if from.contains(&at) {
                 taken.insert(at, i);
             } else if i.result_id.is_some_and(|r| repl.contains_key(&r)) {
@@ -7119,19 +7117,8 @@ fn repack(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
                 Some(Operand::LiteralBit32(k)) if i.operands.len() == 2 => Some(*k),
                 _ => None,
             };
-            if decorated.contains(&r) || !num.contains_key(&t) {
-                defs.insert(
-                    r,
-                    Def {
-                        op: i.class.opcode,
-                        ty: t,
-                        ops,
-                        index,
-                    },
-                );
-                out.push(i);
-                continue;
-            }
+            // Decorated results and non-numeric types are only recorded.
+            let candidate = !decorated.contains(&r) && num.contains_key(&t);
             let def = |x: Word| defs.get(&x);
             let ty = |x: Word| {
                 defs.get(&x)
@@ -7189,6 +7176,7 @@ fn repack(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
                 }
             };
             let out_of = match (i.class.opcode, ops.as_slice()) {
+                _ if !candidate => None,
                 (Op::Bitcast, &[x]) => match def(x) {
                     _ if ty(x) == Some(t) => Some(Out::Same(x)),
                     Some(d) if d.op == Op::Bitcast => as_t(d.ops[0]),
