@@ -7011,7 +7011,7 @@ fn pairs(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<
 /// the value, defined before them); what they read and nothing else reads is left to [`dead_code`].
 /// Returns the instructions replaced or rewritten.
 fn repack(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
-    // Numeric types: (component type, components, bits of a component, unsigned integer).
+    // Numeric types: components (1 for a scalar), bits of a component, whether unsigned integers.
     #[derive(Clone, Copy)]
     struct Num {
         n: u32,
@@ -7125,7 +7125,6 @@ fn repack(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
                     .map(|d| d.ty)
                     .or_else(|| global_ty.get(&x).copied())
             };
-            // The 64-bit value whose low (`k` = 0) or high (1) word `w` is.
             // The value `w` is a word of, and which word (0 the lowest): `uconvert32(x)` and
             // `uconvert32(x >> 32)` of a 64-bit `x`, component `k` of a bitcast of `x` to 32-bit words.
             let word_of = |w: Word| -> Option<(Word, u32)> {
