@@ -457,6 +457,20 @@ fn id(o: &Operand) -> Option<Word> {
     }
 }
 
+/// The ids a decoration names (`NoContraction` on a float operation, ...): the rewrites leave them alone.
+fn decorated_ids(m: &Module) -> HashSet<Word> {
+    m.annotations
+        .iter()
+        .filter_map(|i| i.operands.first().and_then(id))
+        .collect()
+}
+
+/// The hash of an operation's key (opcode, type, operands), for the tables of [`common`] and [`hoist`].
+fn key_hash(op: Op, ty: Option<Word>, operands: &[Operand]) -> u64 {
+    use std::hash::BuildHasher;
+    std::hash::BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one((op, ty, operands))
+}
+
 /// The id of the module's `GLSL.std.450` import.
 /// A GLSL.std.450 function (`glsl`: the module's import of that set) that writes through no pointer
 /// operand: all but Modf 35, Frexp 51 and InterpolateAt* 76-78.
@@ -1097,11 +1111,7 @@ fn mergeable(i: &Instruction, glsl: Option<Word>) -> bool {
 /// replaced by it; ids that carry a decoration (`NoContraction`, ...) are never merged. Returns how many went.
 fn common(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
     let glsl = glsl_import(m);
-    let decorated: HashSet<Word> = m
-        .annotations
-        .iter()
-        .filter_map(|i| i.operands.first().and_then(id))
-        .collect();
+    let decorated = decorated_ids(m);
     let idom = dominators(f);
     let n = f.blocks.len();
     let mut kids: Vec<Vec<usize>> = vec![vec![]; n];
@@ -1124,14 +1134,6 @@ fn common(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
             x = y;
         }
         x
-    };
-    let key_hash = |i: &Instruction| {
-        use std::hash::BuildHasher;
-        std::hash::BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one((
-            i.class.opcode,
-            i.result_type,
-            &i.operands,
-        ))
     };
     let same = |a: &Instruction, b: &Instruction| {
         a.class.opcode == b.class.opcode
@@ -1186,7 +1188,7 @@ fn common(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
                     if !mergeable(i, glsl) || decorated.contains(&r) {
                         continue;
                     }
-                    let h = key_hash(i);
+                    let h = key_hash(i.class.opcode, i.result_type, &i.operands);
                     let newest = table.get(&h).copied().unwrap_or(NONE);
                     let mut e = newest;
                     while e != NONE {
@@ -2025,11 +2027,7 @@ fn dead_stores(f: &mut Function) -> usize {
 /// in the dominator tree). Ids with a decoration never move. Returns the operations merged.
 fn hoist(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
     let glsl = glsl_import(m);
-    let decorated: HashSet<Word> = m
-        .annotations
-        .iter()
-        .filter_map(|i| i.operands.first().and_then(id))
-        .collect();
+    let decorated = decorated_ids(m);
     let idom = dominators(f);
     let n = f.blocks.len();
     // Depth in the dominator tree (blocks the entry does not reach: none).
@@ -2092,14 +2090,7 @@ fn hoist(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
                 Operand::IdRef(x) => Operand::IdRef(first.get(x).copied().unwrap_or(*x)),
                 o => o.clone(),
             }));
-            let h = {
-                use std::hash::BuildHasher;
-                std::hash::BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one((
-                    i.class.opcode,
-                    i.result_type,
-                    &key,
-                ))
-            };
+            let h = key_hash(i.class.opcode, i.result_type, &key);
             let bucket = by_hash.entry(h).or_default();
             let found = bucket.iter().copied().find(|&c| {
                 let c = &classes[c as usize];
@@ -2678,11 +2669,7 @@ fn absorbs(defs: &HashMap<Word, (Op, Vec<Word>)>, op: Op, x: Word, b: Word) -> b
 /// as larger ones are undefined). Instructions with a decoration are left alone. Returns how many
 /// instructions went or were rewritten.
 fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<Word>) -> usize {
-    let decorated: HashSet<Word> = m
-        .annotations
-        .iter()
-        .filter_map(|i| i.operands.first().and_then(id))
-        .collect();
+    let decorated = decorated_ids(m);
     // Scalar integer types (32 and 64 bits: their constants are one literal word each), the unsigned
     // ones (`OpUConvert`'s result type), and booleans.
     let mut width: HashMap<Word, u32> = HashMap::default();
@@ -3088,11 +3075,7 @@ fn low_zeros(
     gone: &mut HashSet<Word>,
 ) -> usize {
     use Op::*;
-    let decorated: HashSet<Word> = m
-        .annotations
-        .iter()
-        .filter_map(|i| i.operands.first().and_then(id))
-        .collect();
+    let decorated = decorated_ids(m);
     let mut width: HashMap<Word, u32> = HashMap::default();
     for i in &m.types_global_values {
         if let (TypeInt, Some(t), Some(Operand::LiteralBit32(w @ 1..=64))) =
@@ -4646,11 +4629,7 @@ fn unguard(
     gone: &mut HashSet<Word>,
 ) -> usize {
     let glsl = glsl_import(m);
-    let decorated: HashSet<Word> = m
-        .annotations
-        .iter()
-        .filter_map(|i| i.operands.first().and_then(id))
-        .collect();
+    let decorated = decorated_ids(m);
     let (at, known) = entry_conditions(f);
     let mut def: HashMap<Word, (usize, usize)> = HashMap::default();
     let mut uses: HashMap<Word, Vec<(usize, usize, usize)>> = HashMap::default();
@@ -4982,11 +4961,7 @@ fn narrow(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet
     let (Some(u32_), Some(u64_)) = (uint_type(m, 32), uint_type(m, 64)) else {
         return 0;
     };
-    let decorated: HashSet<Word> = m
-        .annotations
-        .iter()
-        .filter_map(|i| i.operands.first().and_then(id))
-        .collect();
+    let decorated = decorated_ids(m);
     // 64-bit constants by id, 32-bit constants by value.
     let mut c64: HashMap<Word, u64> = HashMap::default();
     let mut c32: HashMap<u32, Word> = HashMap::default();
@@ -6882,11 +6857,7 @@ fn pairs(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<
         return 0;
     };
     let consts = constants(m);
-    let decorated: HashSet<Word> = m
-        .annotations
-        .iter()
-        .filter_map(|i| i.operands.first().and_then(id))
-        .collect();
+    let decorated = decorated_ids(m);
     let (uses, def) = uses_and_defs(f);
     let zext = |x: Word| match def.get(&x) {
         Some((Op::UConvert, Some(t), o)) if *t == u64_ && !decorated.contains(&x) => {
@@ -7067,11 +7038,7 @@ fn repack(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
         }
     }
     let consts = constants(m);
-    let decorated: HashSet<Word> = m
-        .annotations
-        .iter()
-        .filter_map(|i| i.operands.first().and_then(id))
-        .collect();
+    let decorated = decorated_ids(m);
     // Each result's opcode, type, id operands and first literal (an extract's index).
     struct Def {
         op: Op,
