@@ -2043,9 +2043,10 @@ fn hoist(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
                 None => break,
             }
         }
+        // None when the walk ended at a block the entry does not reach.
         let mut d = depth[x];
         for &c in chain.iter().rev() {
-            d = d.map(|d| d + 1).filter(|_| idom[c].is_some());
+            d = d.map(|d| d + 1);
             depth[c] = d;
         }
     }
