@@ -116,9 +116,10 @@ fn lds32_compare_exchange_retries_in_both_mappings() {
 
 /// The lock's memory semantics follow the profile: the portable profile takes it with Acquire and
 /// releases it with Release (what the Vulkan memory model needs where subgroups run concurrently); a
-/// profile that measured `subgroup_runs_alone` takes and releases it relaxed. Counted as the semantics
-/// constants the lane module of lds64_sum declares (Acquire | WorkgroupMemory = 0x102, Release |
-/// WorkgroupMemory = 0x104).
+/// profile that measured `subgroup_runs_alone` takes and releases it relaxed. Counted as the atomic
+/// instructions of the lane module of lds64_sum whose operands name a constant Acquire |
+/// WorkgroupMemory (0x102) or Release | WorkgroupMemory (0x104) — the operands, since a constant of the
+/// same value may serve elsewhere (the cut-short flag of block 1 is 2 | 1 << 8 = 0x102, D265).
 #[test]
 fn lock_semantics_follow_the_profile() {
     use rdna2spv_spirv::lower::Mapping;
@@ -131,8 +132,25 @@ fn lock_semantics_follow_the_profile() {
             .module(p, Mapping::Lane)
             .unwrap()
     };
-    // OpConstant (opcode 43, 4 words) of a 32-bit type with value `v`.
-    let has_const = |w: &[u32], v: u32| w.windows(4).any(|c| c[0] == (4 << 16 | 43) && c[3] == v);
+    // An atomic instruction (OpAtomicLoad 227 … OpAtomicXor 242) reading an OpConstant (opcode 43,
+    // 4 words: type, id, value) of value `v`.
+    let has_const = |w: &[u32], v: u32| {
+        let mut insts = Vec::new();
+        let mut k = 5;
+        while k < w.len() {
+            let n = (w[k] >> 16) as usize;
+            insts.push(&w[k..k + n.max(1)]);
+            k += n.max(1);
+        }
+        let ids: Vec<u32> = insts
+            .iter()
+            .filter(|i| i[0] == (4 << 16 | 43) && i[3] == v)
+            .map(|i| i[2])
+            .collect();
+        insts.iter().any(|i| {
+            (227..=242).contains(&(i[0] & 0xffff)) && i[1..].iter().any(|x| ids.contains(x))
+        })
+    };
     let portable = module(&DeviceProfile::portable());
     assert!(has_const(&portable, 0x102) && has_const(&portable, 0x104));
     let alone = module(&DeviceProfile {

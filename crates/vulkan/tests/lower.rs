@@ -11,7 +11,7 @@ use rdna2spv_ir::{
     Access, AtomicOp, Block, FloatCmp, FloatOp, Handle, Inst, IntCmp, IntOp, Node, Program, Space,
     Terminator, Ty, UnOp, EXEC_LO, VCC_LO,
 };
-use rdna2spv_spirv::lower::{lower, lower_with, Lanes, LowerOptions, Unaligned};
+use rdna2spv_spirv::lower::{lower, lower_with, Lanes, LowerOptions, Mapping, Unaligned};
 use rdna2spv_spirv::DeviceProfile;
 use rdna2spv_vulkan::{
     kernel_layout, probe, run_program, run_with_buffers, Context, RunOptions, RunReport,
@@ -1499,19 +1499,36 @@ fn loop_cap_is_detected_not_silent() {
         mem.add("b", buf.device_address(), vec![0; size]).unwrap();
         rdna2spv_eval::run(&p, &launch, &mut mem).unwrap();
         assert_eq!(mem.read(buf.device_address(), 4).unwrap(), trips as u64);
-        let err = run_program(
-            &ctx,
-            &p,
-            &launch,
-            &DeviceProfile::portable(),
-            &RunOptions::default(),
-        )
-        .expect_err("a loop past lavapipe's cap must not pass silently");
-        eprintln!("{name}: as expected: {err}");
-        assert!(
-            matches!(err, rdna2spv_vulkan::RunError::NotFinished { flag: 2, .. }),
-            "{err}"
-        );
+        // Both mappings; the flag names the loop's block (block 1, the only block of the loop: D265
+        // writes the block in the lane mapping only inside loops and at pass ends).
+        let mappings: &[Mapping] = if lane_op {
+            &[Mapping::Wave]
+        } else {
+            &[Mapping::Wave, Mapping::Lane]
+        };
+        for &mapping in mappings {
+            let opts = RunOptions {
+                lower: LowerOptions {
+                    mapping,
+                    ..LowerOptions::default()
+                },
+                ..RunOptions::default()
+            };
+            let err = run_program(&ctx, &p, &launch, &DeviceProfile::portable(), &opts)
+                .expect_err("a loop past lavapipe's cap must not pass silently");
+            eprintln!("{name} ({mapping:?}): as expected: {err}");
+            assert!(
+                matches!(
+                    err,
+                    rdna2spv_vulkan::RunError::NotFinished {
+                        flag: 2,
+                        block: Some(1),
+                        ..
+                    }
+                ),
+                "{mapping:?}: {err}"
+            );
+        }
     }
 }
 

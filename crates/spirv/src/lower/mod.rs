@@ -354,6 +354,8 @@ pub(crate) struct Cx<'a> {
     scc: Word,
     lane_var: Word,
     block_var: Word,
+    /// Structured loops the emission is inside (D265: the block variable is written only there).
+    loop_depth: u32,
     stop: Word,
     /// Structured control flow: the label variable (structured number of the next block) and the number
     /// a pass resumes at after a barrier.
@@ -511,6 +513,7 @@ impl<'a> Cx<'a> {
             scc: 0,
             lane_var: 0,
             block_var: 0,
+            loop_depth: 0,
             stop: 0,
             label: 0,
             resume: 0,

@@ -3,9 +3,9 @@
 //!
 //! A `u32` label variable holds the structured number of the next block. A region is emitted as a sequence
 //! of items in a topological order of its acyclic graph: a block item is `if (label == n) { block;
-//! label = successor }` (an `OpSelectionMerge`), a loop item is `if (label in [lo, hi)) { while (label in
-//! [lo, hi)) { items } }` (an `OpLoopMerge` whose only exit is the test in its header: lavapipe computes the
-//! live-outs of loops left from their body wrongly, DESIGN.md). One pass over a region therefore runs a whole
+//! label = successor }` (an `OpSelectionMerge`), a loop item is `while (label in [lo, hi)) { items }` (an
+//! `OpLoopMerge` whose only exit is the test in its header: lavapipe computes the live-outs of loops left
+//! from their body wrongly, DESIGN.md; the header's test is the item's, with no selection around it, D264). One pass over a region therefore runs a whole
 //! acyclic path, with no `switch` over all blocks: on lavapipe a dispatcher runs every case under a mask for
 //! each block executed. The `s_endpgm` block sets the label to `END`; a block that ends with `s_barrier`
 //! stores its successor in the resume variable and sets the label to `PAUSE`, so every loop ends and the
@@ -200,25 +200,15 @@ impl Cx<'_> {
                     // Several waves, a loop left lane by lane (D133): entered on the invocation's own
                     // label, run without votes or publications, the label copies advanced after it.
                     if let Some(x) = self.lane_local_loop(lp.lo, lp.hi) {
-                        let go = self.label_in(lp.lo, lp.hi)?;
-                        self.guarded(go, None, |cx| {
-                            cx.lane_set_local(true);
-                            let r = cx.structured_loop(s, lp);
-                            cx.lane_set_local(false);
-                            r.map(|_| None)
-                        })?;
+                        self.lane_set_local(true);
+                        let r = self.structured_loop(s, lp);
+                        self.lane_set_local(false);
+                        r?;
                         self.lane_local_exit(lp.lo, lp.hi, x)?;
                         continue;
                     }
-                    let go = if self.lane_mode() {
-                        self.lane_vote(lp.lo, lp.hi)?
-                    } else {
-                        self.label_in(lp.lo, lp.hi)?
-                    };
-                    self.guarded(go, None, |cx| {
-                        cx.structured_loop(s, lp)?;
-                        Ok(None)
-                    })?;
+                    // The loop's header tests the label first: no test around it (D264).
+                    self.structured_loop(s, lp)?;
                 }
             }
         }
@@ -310,7 +300,10 @@ impl Cx<'_> {
             self.b.branch_conditional(go, body, merge, [])?;
         }
         self.begin(body)?;
-        self.items(s, &lp.items, false)?;
+        self.loop_depth += 1;
+        let r = self.items(s, &lp.items, false);
+        self.loop_depth -= 1;
+        r?;
         self.b.branch(cont)?;
         self.begin(cont)?;
         self.b.branch(h)?;
@@ -331,8 +324,23 @@ impl Cx<'_> {
     /// `s_barrier`. Without `update` (a block that continues into the next one of its chain, D137) the
     /// label is left as it is.
     fn structured_block(&mut self, s: &Structure, bi: usize, update: bool) -> R<bool> {
-        let c = self.c32(bi as u32);
-        self.store(self.block_var, c)?;
+        // The block a cut-short wave reports (the flag's bits 8..). In the lane mapping only a loop's
+        // back edge is ever cut: a structured loop's, whose blocks write it, or the pass loop's, after a
+        // block that ends with `s_barrier`, which writes it too; no other block can be the last entered
+        // when the flag says cut short (D265). The wave mapping's lane loops run in every block.
+        let barrier_block = self.lane_mode()
+            && self.p.blocks[Handle::from_index(bi)]
+                .insts
+                .last()
+                .is_some_and(|i| {
+                    self.p
+                        .inst_nodes(i)
+                        .any(|(_, nd)| matches!(nd, rdna2spv_ir::Node::Barrier))
+                });
+        if !self.lane_mode() || self.loop_depth > 0 || barrier_block {
+            let c = self.c32(bi as u32);
+            self.store(self.block_var, c)?;
+        }
         if self.lane_mode() {
             self.lane_block_start(bi);
             self.lane_plan_masks(bi);

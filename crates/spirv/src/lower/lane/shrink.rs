@@ -63,6 +63,7 @@
 //! Measured in docs/performance.md ("Lane module size"); the ablation tables are in D162 and D182.
 
 use crate::hash::{HashMap, HashSet};
+use std::collections::BTreeMap;
 
 use rspirv::dr::{Function, Instruction, Module, Operand};
 use spirv::{Op, StorageClass, Word};
@@ -307,9 +308,14 @@ pub(crate) fn shrink(
         }
         if p.dead {
             if p.algebra {
+                // D267: a word pair's XOR with a zero-extended word, on the pair (before `repack`,
+                // which folds the bitcasts it leaves).
+                st.simplified += pair_xors(m, f, &mut bound);
                 // D262: words split and put together again by the rewrites above (D251's wide loads
                 // meeting u64 operands, a float result stored as words).
                 st.simplified += repack(m, f, &mut gone);
+                // D266: after the narrowing, which makes most such sums `OpIAddCarry`.
+                st.simplified += carry_compares(m, f, &mut bound);
             }
             st.dead += dead_code(m, f, &mut gone);
             if p.live {
@@ -2669,6 +2675,276 @@ fn absorbs(defs: &HashMap<Word, (Op, Vec<Word>)>, op: Op, x: Word, b: Word) -> b
 /// constants is the constant it computes (shifts only by less than the width,
 /// as larger ones are undefined). Instructions with a decoration are left alone. Returns how many
 /// instructions went or were rewritten.
+/// Rewrite `a`, part (decision D266): the carry out of a sum of zero-extended words tested through its
+/// bit 32. `v_add_co_ci_u32` is `x = zext64(a) + zext64(b) + zext64(carry)` with its carry out
+/// `(uconvert32(x >> 32) & 1) == 1` (or `!= 0`, or without the mask); `add_carry` makes two-word sums
+/// `OpIAddCarry`, but a third word costs as many words that way (session 48). Where the sum is provably
+/// below 2^33 its bit 32 is set exactly when `x > 0xffffffff`: one compare instead of a shift, a
+/// conversion, a mask and a compare (the dead ones go with `dead_code`). Bounds: a constant its value,
+/// the zero extension of a 32-bit word 2^32 − 1 (of one known 0 or 1, as a carry word, `x & 1` or
+/// `select(c, 1, 0)`, 1), a sum the sum of its operands' (no wrap: checked). Exact by those bounds; only
+/// values defined before their use in block order are tracked, and decorated ids are left alone. Returns
+/// the compares rewritten.
+fn carry_compares(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
+    let Some(u64_) = uint_type(m, 64) else {
+        return 0;
+    };
+    let u32_ = uint_type(m, 32);
+    let decorated = decorated_ids(m);
+    let val: HashMap<Word, u64> = m
+        .types_global_values
+        .iter()
+        .filter_map(
+            |i| match (i.class.opcode, i.result_id, i.operands.first()) {
+                (Op::Constant, Some(r), Some(Operand::LiteralBit32(x))) => Some((r, *x as u64)),
+                (Op::Constant, Some(r), Some(Operand::LiteralBit64(x))) => Some((r, *x)),
+                (Op::ConstantNull, Some(r), _) => Some((r, 0)),
+                _ => None,
+            },
+        )
+        .collect();
+    let c = |x: Word| val.get(&x).copied();
+    let mut defs: HashMap<Word, (Op, Vec<Word>)> = HashMap::default();
+    let mut ty_of: HashMap<Word, Word> = HashMap::default();
+    // 0 or 1 (32-bit words and u64 values).
+    let mut bit01: HashSet<Word> = HashSet::default();
+    // Upper bounds of u64 values.
+    let mut below: HashMap<Word, u64> = HashMap::default();
+    let mut todo: Vec<(usize, usize, Word)> = Vec::new();
+    for (b, blk) in f.blocks.iter().enumerate() {
+        for (k, i) in blk.instructions.iter().enumerate() {
+            let (Some(r), Some(t)) = (i.result_id, i.result_type) else {
+                continue;
+            };
+            ty_of.insert(r, t);
+            let op = i.class.opcode;
+            let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
+            if decorated.contains(&r) {
+                continue;
+            }
+            match (op, ops.as_slice()) {
+                (Op::CompositeExtract, &[s])
+                    if i.operands.get(1) == Some(&Operand::LiteralBit32(1))
+                        && defs
+                            .get(&s)
+                            .is_some_and(|(o, _)| matches!(o, Op::IAddCarry | Op::ISubBorrow)) =>
+                {
+                    bit01.insert(r);
+                }
+                (Op::BitwiseAnd, &[a, b]) if c(a) == Some(1) || c(b) == Some(1) => {
+                    bit01.insert(r);
+                }
+                (Op::Select, &[_, a, b]) if c(a) == Some(1) && c(b) == Some(0) => {
+                    bit01.insert(r);
+                }
+                _ => {}
+            }
+            if t == u64_ {
+                let bnd = |x: &Word| {
+                    c(*x)
+                        .or_else(|| below.get(x).copied())
+                        .or_else(|| bit01.contains(x).then_some(1))
+                };
+                let v = match (op, ops.as_slice()) {
+                    (Op::UConvert, &[a]) if bit01.contains(&a) => Some(1),
+                    (Op::UConvert, &[a]) if u32_.is_some() && ty_of.get(&a) == u32_.as_ref() => {
+                        Some(0xffff_ffff)
+                    }
+                    (Op::IAdd, &[a, b]) => bnd(&a).zip(bnd(&b)).and_then(|(x, y)| x.checked_add(y)),
+                    _ => None,
+                };
+                if let Some(v) = v {
+                    below.insert(r, v);
+                }
+            }
+            if matches!(
+                (op, ops.as_slice()),
+                (Op::IEqual, &[_, z]) if c(z) == Some(1)
+            ) || matches!((op, ops.as_slice()), (Op::INotEqual, &[_, z]) if c(z) == Some(0))
+            {
+                if let Some(x) = carry_bit(&defs, &below, &val, ops[0]) {
+                    todo.push((b, k, x));
+                }
+            }
+            defs.insert(r, (op, ops));
+        }
+    }
+    if todo.is_empty() {
+        return 0;
+    }
+    let k32 = const_u64(m, bound, u64_, 0xffff_ffff);
+    for &(b, k, x) in &todo {
+        let i = &mut f.blocks[b].instructions[k];
+        *i = Instruction::new(
+            Op::UGreaterThan,
+            i.result_type,
+            i.result_id,
+            vec![Operand::IdRef(x), Operand::IdRef(k32)],
+        );
+    }
+    todo.len()
+}
+
+/// Rewrite `a`, part (decision D267): `bitcast64(v) ^ uconvert64(w)` for a word pair `v` (a `uvec2`
+/// read nowhere else as u64) and a word `w` is `bitcast64(v ^ (w, 0))`: the XOR of each word, the high
+/// one with 0. The lowering hides every float operand from the driver's constant folding with an XOR by
+/// a zero that arrives at run time (`quirks`, `opaque64`); an f64 operand read from a register pair was
+/// `bitcast64(v) ^ zero64` then a bitcast to f64, and becomes one vector XOR and one bitcast (`repack`
+/// folds the two bitcasts): 13 words become 9, plus one `(w, 0)` per function and word, placed right
+/// after `w` (after the entry block's variables for a parameter or a global). Exact: bitwise identities
+/// only; the XOR still reads `w`, so the operand stays as opaque as before. Decorated ids are left alone.
+/// Returns the XORs rewritten.
+fn pair_xors(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
+    let (Some(u32_), Some(u64_)) = (uint_type(m, 32), uint_type(m, 64)) else {
+        return 0;
+    };
+    let Some(v2) = m
+        .types_global_values
+        .iter()
+        .find(|i| {
+            i.class.opcode == Op::TypeVector
+                && i.operands == [Operand::IdRef(u32_), Operand::LiteralBit32(2)]
+        })
+        .and_then(|i| i.result_id)
+    else {
+        return 0;
+    };
+    let decorated = decorated_ids(m);
+    let mut def: HashMap<Word, (usize, usize)> = HashMap::default();
+    let mut ty_of: HashMap<Word, Word> = HashMap::default();
+    let mut uses: HashMap<Word, usize> = HashMap::default();
+    for (b, blk) in f.blocks.iter().enumerate() {
+        for (k, i) in blk.instructions.iter().enumerate() {
+            if let (Some(r), Some(t)) = (i.result_id, i.result_type) {
+                def.insert(r, (b, k));
+                ty_of.insert(r, t);
+            }
+            for x in i.operands.iter().filter_map(id) {
+                *uses.entry(x).or_default() += 1;
+            }
+        }
+    }
+    for p in &f.parameters {
+        if let (Some(r), Some(t)) = (p.result_id, p.result_type) {
+            ty_of.insert(r, t);
+        }
+    }
+    let inst = |x: Word| def.get(&x).map(|&(b, k)| &f.blocks[b].instructions[k]);
+    let op_of = |x: Word, op: Op| inst(x).filter(|i| i.class.opcode == op);
+    // (block, index of the XOR, the pair, the word).
+    let mut todo: Vec<(usize, usize, Word, Word)> = Vec::new();
+    for (b, blk) in f.blocks.iter().enumerate() {
+        for (k, i) in blk.instructions.iter().enumerate() {
+            let (Op::BitwiseXor, Some(r), Some(t)) = (i.class.opcode, i.result_id, i.result_type)
+            else {
+                continue;
+            };
+            if t != u64_ || decorated.contains(&r) {
+                continue;
+            }
+            let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
+            let [x, y] = ops[..] else { continue };
+            let pick = |a: Word, w: Word| {
+                let pair = op_of(a, Op::Bitcast)
+                    .filter(|_| uses.get(&a) == Some(&1) && !decorated.contains(&a))
+                    .and_then(|i| i.operands.first().and_then(id))
+                    .filter(|v| ty_of.get(v) == Some(&v2))?;
+                let word = op_of(w, Op::UConvert)
+                    .and_then(|i| i.operands.first().and_then(id))
+                    .filter(|v| ty_of.get(v) == Some(&u32_))?;
+                Some((pair, word))
+            };
+            if let Some((pair, word)) = pick(x, y).or_else(|| pick(y, x)) {
+                todo.push((b, k, pair, word));
+            }
+        }
+    }
+    if todo.is_empty() {
+        return 0;
+    }
+    let zero = const_u32(m, bound, u32_, 0);
+    // One `(w, 0)` per word, where it is defined.
+    let mut joined: HashMap<Word, Word> = HashMap::default();
+    // Instructions to insert: before (block, index), in order.
+    let mut before: BTreeMap<(usize, usize), Vec<Instruction>> = BTreeMap::new();
+    let first_free = f.blocks[0]
+        .instructions
+        .iter()
+        .take_while(|i| i.class.opcode == Op::Variable)
+        .count();
+    for &(b, k, pair, word) in &todo {
+        let cw = *joined.entry(word).or_insert_with(|| {
+            let c = *bound;
+            *bound += 1;
+            // After the word's definition (after the block's phis for a phi).
+            let at = def.get(&word).map_or((0, first_free), |&(db, dk)| {
+                let phis = f.blocks[db]
+                    .instructions
+                    .iter()
+                    .take_while(|i| i.class.opcode == Op::Phi)
+                    .count();
+                (db, (dk + 1).max(phis))
+            });
+            before.entry(at).or_default().push(Instruction::new(
+                Op::CompositeConstruct,
+                Some(v2),
+                Some(c),
+                vec![Operand::IdRef(word), Operand::IdRef(zero)],
+            ));
+            c
+        });
+        let x2 = *bound;
+        *bound += 1;
+        before.entry((b, k)).or_default().push(Instruction::new(
+            Op::BitwiseXor,
+            Some(v2),
+            Some(x2),
+            vec![Operand::IdRef(pair), Operand::IdRef(cw)],
+        ));
+        let i = &mut f.blocks[b].instructions[k];
+        *i = Instruction::new(
+            Op::Bitcast,
+            Some(u64_),
+            i.result_id,
+            vec![Operand::IdRef(x2)],
+        );
+    }
+    // Insert from the back of each block so the indices stay valid.
+    for ((b, k), ins) in before.into_iter().rev() {
+        let blk = &mut f.blocks[b].instructions;
+        for (j, i) in ins.into_iter().enumerate() {
+            blk.insert(k + j, i);
+        }
+    }
+    todo.len()
+}
+
+/// `x` when `a` is `uconvert32(x >> 32) & 1` (or `uconvert32(x >> 32)`) for an unsigned 64-bit `x` known
+/// below 2^33 (`below`): then `a` is bit 32 of `x`, set exactly when `x > 0xffffffff` (D266).
+fn carry_bit(
+    defs: &HashMap<Word, (Op, Vec<Word>)>,
+    below: &HashMap<Word, u64>,
+    val: &HashMap<Word, u64>,
+    a: Word,
+) -> Option<Word> {
+    let c = |x: Word| val.get(&x).copied();
+    let mut u = a;
+    if let Some((Op::BitwiseAnd, o)) = defs.get(&a) {
+        u = match o.as_slice() {
+            &[x, k] | &[k, x] if c(k) == Some(1) => x,
+            _ => return None,
+        };
+    }
+    let Some((Op::UConvert, o)) = defs.get(&u) else {
+        return None;
+    };
+    let Some((Op::ShiftRightLogical, s)) = defs.get(o.first()?) else {
+        return None;
+    };
+    let (&x, &k) = (s.first()?, s.get(1)?);
+    (c(k) == Some(32) && below.get(&x).is_some_and(|&b| b < 1 << 33)).then_some(x)
+}
+
 fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<Word>) -> usize {
     let decorated = decorated_ids(m);
     // Scalar integer types (32 and 64 bits: their constants are one literal word each), the unsigned
@@ -6172,6 +6448,31 @@ fn const_u32(m: &mut Module, bound: &mut Word, u32_: Word, v: u32) -> Word {
         Some(u32_),
         Some(c),
         vec![Operand::LiteralBit32(v)],
+    ));
+    c
+}
+
+/// The u64 constant `v` (an existing one, else a new one).
+fn const_u64(m: &mut Module, bound: &mut Word, u64_: Word, v: u64) -> Word {
+    if let Some(c) = m
+        .types_global_values
+        .iter()
+        .find(|i| {
+            i.class.opcode == Op::Constant
+                && i.result_type == Some(u64_)
+                && i.operands == [Operand::LiteralBit64(v)]
+        })
+        .and_then(|i| i.result_id)
+    {
+        return c;
+    }
+    let c = *bound;
+    *bound += 1;
+    m.types_global_values.push(Instruction::new(
+        Op::Constant,
+        Some(u64_),
+        Some(c),
+        vec![Operand::LiteralBit64(v)],
     ));
     c
 }
@@ -11021,6 +11322,183 @@ mod tests {
         // What only the joined words read went with them.
         for gone in [sh, hi, dw, d0, d1, y4, l4, s4, h4, dd] {
             assert!(insts(&f).all(|i| i.result_id != Some(gone)), "%{gone} left");
+        }
+    }
+
+    /// D266: `v_addc`'s carry out, `((zext(a) + zext(b) + zext(c)) >> 32) & 1 == 1` with `c` a carry word,
+    /// and the `!= 0` form without the mask become `sum > 0xffffffff`; a sum of three full words (it
+    /// may reach 2^34: bit 32 alone is not "above 2^32 − 1") and a shift by 31 stay. The oracle for the
+    /// rewritten compares is the arithmetic itself: every (a, b, c) of a small grid around the word
+    /// boundary, both forms, evaluated by hand in u64.
+    #[test]
+    fn carry_compares_read_bit_32_of_a_sum_below_2_pow_33() {
+        let (mut b, t) = begun();
+        let (u32t, u64t, boolt) = (t.u32t, t.u64t, t.boolt);
+        let (k1, k0) = (b.constant_bit32(u32t, 1), b.constant_bit32(u32t, 0));
+        let (k32, k31) = (b.constant_bit64(u64t, 32), b.constant_bit64(u64t, 31));
+        let st = b.type_struct([u32t, u32t]);
+        b.begin_block(None).unwrap();
+        let uv = b.variable(t.pu, None, StorageClass::Function, None);
+        let out: Vec<Word> = (0..4)
+            .map(|_| b.variable(t.pb, None, StorageClass::Function, None))
+            .collect();
+        let [x, y, z] = [0; 3].map(|_| b.load(u32t, None, uv, None, []).unwrap());
+        let ac = b.i_add_carry(st, None, x, y).unwrap();
+        let carry = b.composite_extract(u32t, None, ac, [1]).unwrap();
+        let [zx, zy, zz, zc] = [x, y, z, carry].map(|v| b.u_convert(u64t, None, v).unwrap());
+        let s2 = b.i_add(u64t, None, zx, zy).unwrap();
+        let sum = b.i_add(u64t, None, s2, zc).unwrap();
+        let sum3 = b.i_add(u64t, None, s2, zz).unwrap();
+        let bit = |b: &mut Builder, v: Word, k: Word, mask: bool| {
+            let sh = b.shift_right_logical(u64t, None, v, k).unwrap();
+            let w = b.u_convert(u32t, None, sh).unwrap();
+            if mask {
+                b.bitwise_and(u32t, None, w, k1).unwrap()
+            } else {
+                w
+            }
+        };
+        let b1 = bit(&mut b, sum, k32, true);
+        let t1 = b.i_equal(boolt, None, b1, k1).unwrap();
+        let b2 = bit(&mut b, sum, k32, false);
+        let t2 = b.i_not_equal(boolt, None, b2, k0).unwrap();
+        let b3 = bit(&mut b, sum3, k32, true);
+        let t3 = b.i_equal(boolt, None, b3, k1).unwrap();
+        let b4 = bit(&mut b, sum, k31, true);
+        let t4 = b.i_equal(boolt, None, b4, k1).unwrap();
+        for (o, v) in out.iter().zip([t1, t2, t3, t4]) {
+            b.store(*o, v, None, []).unwrap();
+        }
+        let (mut m, mut f, mut bound) = finish(b);
+        assert_eq!(carry_compares(&mut m, &mut f, &mut bound), 2);
+        for tk in [t1, t2] {
+            let i = def_of(&f, tk);
+            assert_eq!(i.class.opcode, Op::UGreaterThan);
+            assert_eq!(id(&i.operands[0]), Some(sum));
+            let k = id(&i.operands[1]).unwrap();
+            let kc = m
+                .types_global_values
+                .iter()
+                .find(|i| i.result_id == Some(k))
+                .unwrap();
+            assert_eq!(kc.operands, [Operand::LiteralBit64(0xffff_ffff)]);
+        }
+        for tk in [t3, t4] {
+            assert_eq!(def_of(&f, tk).class.opcode, Op::IEqual);
+        }
+        // The identity the rewrite rests on, over the grid (a + b + carry, carry in {0, 1}).
+        let grid = [
+            0u64,
+            1,
+            2,
+            0x7fff_ffff,
+            0x8000_0000,
+            0xffff_fffe,
+            0xffff_ffff,
+        ];
+        for &a in &grid {
+            for &bb in &grid {
+                for cin in [0u64, 1] {
+                    let s = a + bb + cin;
+                    assert_eq!((s >> 32) & 1 == 1, s > 0xffff_ffff, "{a} {bb} {cin}");
+                }
+            }
+        }
+        // And the bound it needs: three full words can pass 2^33 with bit 32 clear.
+        let s = 3 * 0xffff_ffffu64 - 0xffff_fffd;
+        assert!((s >> 32) & 1 == 0 && s > 0xffff_ffff);
+    }
+
+    /// D267: `bitcast64(v) ^ uconvert64(w)` (an f64 operand read from a register pair, made opaque) is
+    /// `bitcast64(v ^ (w, 0))`; then `repack` makes the f64 bitcast read the vector XOR. A pair also read
+    /// as u64 elsewhere and an XOR with a u64 that is no zero extension stay. Oracle: the words of the
+    /// XOR of the two u64 values, computed by hand for a few patterns.
+    #[test]
+    fn pair_xors_xor_each_word_of_a_pair() {
+        let (mut b, t) = begun();
+        let (u32t, u64t) = (t.u32t, t.u64t);
+        let f64t = b.type_float(64, None);
+        let v2 = b.type_vector(u32t, 2);
+        let pv2 = b.type_pointer(None, StorageClass::Function, v2);
+        let pd = b.type_pointer(None, StorageClass::Function, f64t);
+        b.begin_block(None).unwrap();
+        let vv = b.variable(pv2, None, StorageClass::Function, None);
+        let uv = b.variable(t.pu, None, StorageClass::Function, None);
+        let out: Vec<Word> = (0..4)
+            .map(|k| {
+                let p = if k == 3 { t.pw } else { pd };
+                b.variable(p, None, StorageClass::Function, None)
+            })
+            .collect();
+        let w = b.load(u32t, None, uv, None, []).unwrap();
+        let zw = b.u_convert(u64t, None, w).unwrap();
+        let [v, v2b, v3] = [0; 3].map(|_| b.load(v2, None, vv, None, []).unwrap());
+        // Rewritten.
+        let a = b.bitcast(u64t, None, v).unwrap();
+        let x = b.bitwise_xor(u64t, None, a, zw).unwrap();
+        let fx = b.bitcast(f64t, None, x).unwrap();
+        b.store(out[0], fx, None, []).unwrap();
+        // Kept: the pair's u64 is also stored.
+        let a2 = b.bitcast(u64t, None, v2b).unwrap();
+        let x2 = b.bitwise_xor(u64t, None, a2, zw).unwrap();
+        let fx2 = b.bitcast(f64t, None, x2).unwrap();
+        b.store(out[1], fx2, None, []).unwrap();
+        b.store(out[3], a2, None, []).unwrap();
+        // Kept: the other operand is a u64 of its own.
+        let a3 = b.bitcast(u64t, None, v3).unwrap();
+        let x3 = b.bitwise_xor(u64t, None, a3, a2).unwrap();
+        let fx3 = b.bitcast(f64t, None, x3).unwrap();
+        b.store(out[2], fx3, None, []).unwrap();
+        let (mut m, mut f, mut bound) = finish(b);
+        assert_eq!(pair_xors(&mut m, &mut f, &mut bound), 1);
+        repack(&m, &mut f, &mut HashSet::default());
+        dead_code(&m, &mut f, &mut HashSet::default());
+        let stored = |p: Word| {
+            insts(&f)
+                .find(|i| i.class.opcode == Op::Store && i.operands[0] == Operand::IdRef(p))
+                .and_then(|i| id(&i.operands[1]))
+                .unwrap()
+        };
+        let f0 = def_of(&f, stored(out[0]));
+        assert_eq!((f0.class.opcode, f0.result_type), (Op::Bitcast, Some(f64t)));
+        let vx = def_of(&f, id(&f0.operands[0]).unwrap());
+        assert_eq!(
+            (vx.class.opcode, vx.result_type),
+            (Op::BitwiseXor, Some(v2))
+        );
+        assert_eq!(id(&vx.operands[0]), Some(v));
+        let cw = def_of(&f, id(&vx.operands[1]).unwrap());
+        assert_eq!(cw.class.opcode, Op::CompositeConstruct);
+        assert_eq!(id(&cw.operands[0]), Some(w));
+        let zero = id(&cw.operands[1]).unwrap();
+        let zc = m
+            .types_global_values
+            .iter()
+            .find(|i| i.result_id == Some(zero))
+            .unwrap();
+        assert_eq!(zc.operands, [Operand::LiteralBit32(0)]);
+        // (w, 0) is defined after w, before the XOR.
+        let pos = |x: Word| insts(&f).position(|i| i.result_id == Some(x)).unwrap();
+        assert!(
+            pos(w) < pos(cw.result_id.unwrap())
+                && pos(cw.result_id.unwrap()) < pos(vx.result_id.unwrap())
+        );
+        for (p, xk) in [(out[1], x2), (out[2], x3)] {
+            let i = def_of(&f, id(&def_of(&f, stored(p)).operands[0]).unwrap());
+            assert_eq!((i.result_id, i.result_type), (Some(xk), Some(u64t)));
+            assert_eq!(i.class.opcode, Op::BitwiseXor);
+        }
+        // The identity: the words of p ^ zext(w) are (lo ^ w, hi).
+        for (p, wv) in [
+            (0x0123_4567_89ab_cdefu64, 0xffff_ffffu32),
+            (u64::MAX, 1),
+            (1 << 63, 0),
+        ] {
+            let x = p ^ u64::from(wv);
+            assert_eq!(
+                (x as u32, (x >> 32) as u32),
+                (p as u32 ^ wv, (p >> 32) as u32)
+            );
         }
     }
 
