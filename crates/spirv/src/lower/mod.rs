@@ -354,7 +354,8 @@ pub(crate) struct Cx<'a> {
     scc: Word,
     lane_var: Word,
     block_var: Word,
-    /// Structured loops the emission is inside (D265: the block variable is written only there).
+    /// Structured loops the emission is inside (D265: the lane mapping writes the block variable only
+    /// inside them and at blocks that end with `s_barrier`).
     loop_depth: u32,
     stop: Word,
     /// Structured control flow: the label variable (structured number of the next block) and the number

@@ -5,9 +5,9 @@
 //! of items in a topological order of its acyclic graph: a block item is `if (label == n) { block;
 //! label = successor }` (an `OpSelectionMerge`), a loop item is `while (label in [lo, hi)) { items }` (an
 //! `OpLoopMerge` whose only exit is the test in its header: lavapipe computes the live-outs of loops left
-//! from their body wrongly, DESIGN.md; the header's test is the item's, with no selection around it, D264). One pass over a region therefore runs a whole
-//! acyclic path, with no `switch` over all blocks: on lavapipe a dispatcher runs every case under a mask for
-//! each block executed. The `s_endpgm` block sets the label to `END`; a block that ends with `s_barrier`
+//! from their body wrongly, DESIGN.md; the header's test is the item's, with no selection around it,
+//! D264). One pass over a region therefore runs a whole acyclic path, with no `switch` over all blocks:
+//! on lavapipe a dispatcher runs every case under a mask for each block executed. The `s_endpgm` block sets the label to `END`; a block that ends with `s_barrier`
 //! stores its successor in the resume variable and sets the label to `PAUSE`, so every loop ends and the
 //! pass returns to the caller's outer loop, which meets the other waves at one `OpControlBarrier` in uniform
 //! control flow and starts the next pass at the resume number. A pass that ends anywhere else was cut short

@@ -2662,19 +2662,6 @@ fn absorbs(defs: &HashMap<Word, (Op, Vec<Word>)>, op: Op, x: Word, b: Word) -> b
         .is_some_and(|(o, ops)| *o == op && ops.len() == 2 && ops.contains(&b))
 }
 
-/// Rewrite 8 (decision D182): integer and boolean identities and constant folding, by SPIR-V's
-/// definitions of the operations on 32- and 64-bit integers (two's complement, wrapping) and booleans:
-/// `x + 0`, `x - 0`, `x | 0`, `x ^ 0`, `x << 0`, `x >> 0`, `x & ~0`, `x * 1`, `x & x`, `x | x` are `x`;
-/// `x & 0`, `x * 0` are 0; `(x & C) & C` is `x & C`; a zero extension truncated back to its operand's
-/// type is the operand; `false || b`, `true && b` are `b`, `true || b` is true, `false && b` false,
-/// `(x || b) || b` is `x || b`, `(x && b) && b` is `x && b` and `(x | b) | b` is `x | b` (D219, D242: the
-/// misaligned flag ORed with the byte position of each dword of a wide access); `select(true, a, b)` is
-/// `a`, `select(false, a, b)` is `b`, `select(c, a, a)` is `a`; `select(c, a, select(c, b, d))` reads `d` and
-/// `select(c, select(c, a, b), d)` reads `a` directly; a carry word, `x & 1` and `b ? 1 : 0` are 0 or 1,
-/// and for such an `x`, `x & 1`, `x == 1 ? 1 : 0` and `x != 0 ? 1 : 0` are `x` (D220); an operation of
-/// constants is the constant it computes (shifts only by less than the width,
-/// as larger ones are undefined). Instructions with a decoration are left alone. Returns how many
-/// instructions went or were rewritten.
 /// Rewrite `a`, part (decision D266): the carry out of a sum of zero-extended words tested through its
 /// bit 32. `v_add_co_ci_u32` is `x = zext64(a) + zext64(b) + zext64(carry)` with its carry out
 /// `(uconvert32(x >> 32) & 1) == 1` (or `!= 0`, or without the mask); `add_carry` makes two-word sums
@@ -2772,7 +2759,7 @@ fn carry_compares(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     if todo.is_empty() {
         return 0;
     }
-    let k32 = const_u64(m, bound, u64_, 0xffff_ffff);
+    let k32 = const_lit(m, bound, u64_, Operand::LiteralBit64(0xffff_ffff));
     for &(b, k, x) in &todo {
         let i = &mut f.blocks[b].instructions[k];
         *i = Instruction::new(
@@ -2945,6 +2932,19 @@ fn carry_bit(
     (c(k) == Some(32) && below.get(&x).is_some_and(|&b| b < 1 << 33)).then_some(x)
 }
 
+/// Rewrite 8 (decision D182): integer and boolean identities and constant folding, by SPIR-V's
+/// definitions of the operations on 32- and 64-bit integers (two's complement, wrapping) and booleans:
+/// `x + 0`, `x - 0`, `x | 0`, `x ^ 0`, `x << 0`, `x >> 0`, `x & ~0`, `x * 1`, `x & x`, `x | x` are `x`;
+/// `x & 0`, `x * 0` are 0; `(x & C) & C` is `x & C`; a zero extension truncated back to its operand's
+/// type is the operand; `false || b`, `true && b` are `b`, `true || b` is true, `false && b` false,
+/// `(x || b) || b` is `x || b`, `(x && b) && b` is `x && b` and `(x | b) | b` is `x | b` (D219, D242: the
+/// misaligned flag ORed with the byte position of each dword of a wide access); `select(true, a, b)` is
+/// `a`, `select(false, a, b)` is `b`, `select(c, a, a)` is `a`; `select(c, a, select(c, b, d))` reads `d` and
+/// `select(c, select(c, a, b), d)` reads `a` directly; a carry word, `x & 1` and `b ? 1 : 0` are 0 or 1,
+/// and for such an `x`, `x & 1`, `x == 1 ? 1 : 0` and `x != 0 ? 1 : 0` are `x` (D220); an operation of
+/// constants is the constant it computes (shifts only by less than the width,
+/// as larger ones are undefined). Instructions with a decoration are left alone. Returns how many
+/// instructions went or were rewritten.
 fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashSet<Word>) -> usize {
     let decorated = decorated_ids(m);
     // Scalar integer types (32 and 64 bits: their constants are one literal word each), the unsigned
@@ -6429,38 +6429,20 @@ fn masked_offsets(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
 
 /// The module's u32 constant `v` (type `u32_`), declared at the end of the globals if it has none.
 fn const_u32(m: &mut Module, bound: &mut Word, u32_: Word, v: u32) -> Word {
-    if let Some(c) = m
-        .types_global_values
-        .iter()
-        .find(|i| {
-            i.class.opcode == Op::Constant
-                && i.result_type == Some(u32_)
-                && i.operands == [Operand::LiteralBit32(v)]
-        })
-        .and_then(|i| i.result_id)
-    {
-        return c;
-    }
-    let c = *bound;
-    *bound += 1;
-    m.types_global_values.push(Instruction::new(
-        Op::Constant,
-        Some(u32_),
-        Some(c),
-        vec![Operand::LiteralBit32(v)],
-    ));
-    c
+    const_lit(m, bound, u32_, Operand::LiteralBit32(v))
 }
 
-/// The u64 constant `v` (an existing one, else a new one).
-fn const_u64(m: &mut Module, bound: &mut Word, u64_: Word, v: u64) -> Word {
+/// The module's constant of type `ty` and literal `lit` (a 32- or 64-bit integer), declared at the end of
+/// the globals if it has none.
+fn const_lit(m: &mut Module, bound: &mut Word, ty: Word, lit: Operand) -> Word {
     if let Some(c) = m
         .types_global_values
         .iter()
         .find(|i| {
             i.class.opcode == Op::Constant
-                && i.result_type == Some(u64_)
-                && i.operands == [Operand::LiteralBit64(v)]
+                && i.result_type == Some(ty)
+                && i.operands.len() == 1
+                && i.operands[0] == lit
         })
         .and_then(|i| i.result_id)
     {
@@ -6468,12 +6450,8 @@ fn const_u64(m: &mut Module, bound: &mut Word, u64_: Word, v: u64) -> Word {
     }
     let c = *bound;
     *bound += 1;
-    m.types_global_values.push(Instruction::new(
-        Op::Constant,
-        Some(u64_),
-        Some(c),
-        vec![Operand::LiteralBit64(v)],
-    ));
+    m.types_global_values
+        .push(Instruction::new(Op::Constant, Some(ty), Some(c), vec![lit]));
     c
 }
 
