@@ -2785,15 +2785,8 @@ fn pair_xors(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     let (Some(u32_), Some(u64_)) = (uint_type(m, 32), uint_type(m, 64)) else {
         return 0;
     };
-    let Some(v2) = m
-        .types_global_values
-        .iter()
-        .find(|i| {
-            i.class.opcode == Op::TypeVector
-                && i.operands == [Operand::IdRef(u32_), Operand::LiteralBit32(2)]
-        })
-        .and_then(|i| i.result_id)
-    else {
+    let uvec2 = [Operand::IdRef(u32_), Operand::LiteralBit32(2)];
+    let Some(v2) = find_decl(m, Op::TypeVector, None, &uvec2) else {
         return 0;
     };
     let decorated = decorated_ids(m);
@@ -6365,16 +6358,7 @@ fn masked_offsets(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     let Some(u64_) = uint_type(m, 64) else {
         return 0;
     };
-    let Some(mask) = m
-        .types_global_values
-        .iter()
-        .find(|i| {
-            i.class.opcode == Op::Constant
-                && i.result_type == Some(u64_)
-                && i.operands == [Operand::LiteralBit64(DWORD)]
-        })
-        .and_then(|i| i.result_id)
-    else {
+    let Some(mask) = find_decl(m, Op::Constant, Some(u64_), &[Operand::LiteralBit64(DWORD)]) else {
         return 0;
     };
     let (uses, defs) = uses_and_defs(f);
@@ -6427,6 +6411,16 @@ fn masked_offsets(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     done
 }
 
+/// The module's declaration `op` with operands `ops` (and result type `ty` where given), if it has one.
+fn find_decl(m: &Module, op: Op, ty: Option<Word>, ops: &[Operand]) -> Option<Word> {
+    m.types_global_values
+        .iter()
+        .find(|i| {
+            i.class.opcode == op && (ty.is_none() || i.result_type == ty) && i.operands == ops
+        })
+        .and_then(|i| i.result_id)
+}
+
 /// The module's u32 constant `v` (type `u32_`), declared at the end of the globals if it has none.
 fn const_u32(m: &mut Module, bound: &mut Word, u32_: Word, v: u32) -> Word {
     const_lit(m, bound, u32_, Operand::LiteralBit32(v))
@@ -6435,17 +6429,7 @@ fn const_u32(m: &mut Module, bound: &mut Word, u32_: Word, v: u32) -> Word {
 /// The module's constant of type `ty` and literal `lit` (a 32- or 64-bit integer), declared at the end of
 /// the globals if it has none.
 fn const_lit(m: &mut Module, bound: &mut Word, ty: Word, lit: Operand) -> Word {
-    if let Some(c) = m
-        .types_global_values
-        .iter()
-        .find(|i| {
-            i.class.opcode == Op::Constant
-                && i.result_type == Some(ty)
-                && i.operands.len() == 1
-                && i.operands[0] == lit
-        })
-        .and_then(|i| i.result_id)
-    {
+    if let Some(c) = find_decl(m, Op::Constant, Some(ty), std::slice::from_ref(&lit)) {
         return c;
     }
     let c = *bound;
@@ -6732,12 +6716,7 @@ fn uvec_type(m: &mut Module, bound: &mut Word, comp: Word, n: u32) -> Word {
 /// The type `op` with operands `ops`: the module's own declaration, else a new one placed right after
 /// the declaration of `after` (a type it names, which must come first).
 fn type_decl(m: &mut Module, bound: &mut Word, op: Op, ops: Vec<Operand>, after: Word) -> Word {
-    if let Some(t) = m
-        .types_global_values
-        .iter()
-        .find(|i| i.class.opcode == op && i.operands == ops)
-        .and_then(|i| i.result_id)
-    {
+    if let Some(t) = find_decl(m, op, None, &ops) {
         return t;
     }
     let t = *bound;
@@ -10209,6 +10188,14 @@ mod tests {
         insts(f).find(|i| i.result_id == Some(x)).expect("defined")
     }
 
+    /// The module-level declaration (type, constant, global variable) of `x`.
+    fn global_def(m: &Module, x: Word) -> &Instruction {
+        m.types_global_values
+            .iter()
+            .find(|i| i.result_id == Some(x))
+            .expect("declared")
+    }
+
     /// The definition of `x`, through an `OpBitcast` (D251: a group's words are a bitcast of its 64-bit
     /// access, and the stored 64-bit value a bitcast of the words).
     fn unwide(f: &Function, x: Word) -> &Instruction {
@@ -11354,12 +11341,10 @@ mod tests {
             assert_eq!(i.class.opcode, Op::UGreaterThan);
             assert_eq!(id(&i.operands[0]), Some(sum));
             let k = id(&i.operands[1]).unwrap();
-            let kc = m
-                .types_global_values
-                .iter()
-                .find(|i| i.result_id == Some(k))
-                .unwrap();
-            assert_eq!(kc.operands, [Operand::LiteralBit64(0xffff_ffff)]);
+            assert_eq!(
+                global_def(&m, k).operands,
+                [Operand::LiteralBit64(0xffff_ffff)]
+            );
         }
         for tk in [t3, t4] {
             assert_eq!(def_of(&f, tk).class.opcode, Op::IEqual);
@@ -11411,22 +11396,21 @@ mod tests {
         let w = b.load(u32t, None, uv, None, []).unwrap();
         let zw = b.u_convert(u64t, None, w).unwrap();
         let [v, v2b, v3] = [0; 3].map(|_| b.load(v2, None, vv, None, []).unwrap());
+        // `bitcast f64(bitcast64(pair) ^ other)` stored to `out[k]`: (the u64 of the pair, the XOR).
+        let opaque = |b: &mut Builder, pair: Word, other: Word, k: usize| {
+            let a = b.bitcast(u64t, None, pair).unwrap();
+            let x = b.bitwise_xor(u64t, None, a, other).unwrap();
+            let fx = b.bitcast(f64t, None, x).unwrap();
+            b.store(out[k], fx, None, []).unwrap();
+            (a, x)
+        };
         // Rewritten.
-        let a = b.bitcast(u64t, None, v).unwrap();
-        let x = b.bitwise_xor(u64t, None, a, zw).unwrap();
-        let fx = b.bitcast(f64t, None, x).unwrap();
-        b.store(out[0], fx, None, []).unwrap();
+        opaque(&mut b, v, zw, 0);
         // Kept: the pair's u64 is also stored.
-        let a2 = b.bitcast(u64t, None, v2b).unwrap();
-        let x2 = b.bitwise_xor(u64t, None, a2, zw).unwrap();
-        let fx2 = b.bitcast(f64t, None, x2).unwrap();
-        b.store(out[1], fx2, None, []).unwrap();
+        let (a2, x2) = opaque(&mut b, v2b, zw, 1);
         b.store(out[3], a2, None, []).unwrap();
         // Kept: the other operand is a u64 of its own.
-        let a3 = b.bitcast(u64t, None, v3).unwrap();
-        let x3 = b.bitwise_xor(u64t, None, a3, a2).unwrap();
-        let fx3 = b.bitcast(f64t, None, x3).unwrap();
-        b.store(out[2], fx3, None, []).unwrap();
+        let (_, x3) = opaque(&mut b, v3, a2, 2);
         let (mut m, mut f, mut bound) = finish(b);
         assert_eq!(pair_xors(&mut m, &mut f, &mut bound), 1);
         repack(&m, &mut f, &mut HashSet::default());
@@ -11449,12 +11433,7 @@ mod tests {
         assert_eq!(cw.class.opcode, Op::CompositeConstruct);
         assert_eq!(id(&cw.operands[0]), Some(w));
         let zero = id(&cw.operands[1]).unwrap();
-        let zc = m
-            .types_global_values
-            .iter()
-            .find(|i| i.result_id == Some(zero))
-            .unwrap();
-        assert_eq!(zc.operands, [Operand::LiteralBit32(0)]);
+        assert_eq!(global_def(&m, zero).operands, [Operand::LiteralBit32(0)]);
         // (w, 0) is defined after w, before the XOR.
         let pos = |x: Word| insts(&f).position(|i| i.result_id == Some(x)).unwrap();
         assert!(
