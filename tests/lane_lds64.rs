@@ -132,24 +132,28 @@ fn lock_semantics_follow_the_profile() {
             .module(p, Mapping::Lane)
             .unwrap()
     };
-    // An atomic instruction (OpAtomicLoad 227 … OpAtomicXor 242) reading an OpConstant (opcode 43,
-    // 4 words: type, id, value) of value `v`.
+    // An atomic instruction (OpAtomicLoad … OpAtomicXor) reading a 32-bit OpConstant of value `v`.
     let has_const = |w: &[u32], v: u32| {
-        let mut insts = Vec::new();
-        let mut k = 5;
-        while k < w.len() {
-            let n = (w[k] >> 16) as usize;
-            insts.push(&w[k..k + n.max(1)]);
-            k += n.max(1);
-        }
-        let ids: Vec<u32> = insts
+        use rspirv::dr::Operand;
+        use rspirv::spirv::Op;
+        let m = rspirv::dr::load_words(w).expect("parses");
+        let ids: Vec<u32> = m
+            .types_global_values
             .iter()
-            .filter(|i| i[0] == (4 << 16 | 43) && i[3] == v)
-            .map(|i| i[2])
+            .filter(|i| i.class.opcode == Op::Constant && i.operands == [Operand::LiteralBit32(v)])
+            .filter_map(|i| i.result_id)
             .collect();
-        insts.iter().any(|i| {
-            (227..=242).contains(&(i[0] & 0xffff)) && i[1..].iter().any(|x| ids.contains(x))
-        })
+        let atomic = Op::AtomicLoad as u32..=Op::AtomicXor as u32;
+        let found = m.all_inst_iter().any(|i| {
+            atomic.contains(&(i.class.opcode as u32))
+                && i.operands.iter().any(|o| match o {
+                    Operand::IdRef(x) | Operand::IdMemorySemantics(x) | Operand::IdScope(x) => {
+                        ids.contains(x)
+                    }
+                    _ => false,
+                })
+        });
+        found
     };
     let portable = module(&DeviceProfile::portable());
     assert!(has_const(&portable, 0x102) && has_const(&portable, 0x104));
