@@ -5918,8 +5918,9 @@ fn pure_functions(funcs: &[Function], glsl: Option<Word>) -> HashSet<Word> {
 /// of `M`: its value is not known before the arm); loads of private scalars the arm does not store;
 /// stores to private scalars the arm neither loads nor stores; other loads when the arm writes no
 /// memory but private scalars (no store, atomic, barrier or impure call), other stores when it touches
-/// no memory but private scalars. Anything else (barriers, atomics, group operations) keeps the pair
-/// apart. In the second arm and on its edge to `M2`, a phi of `M` is the value it took from `E` (only
+/// no memory but private scalars. What cannot go before the arm may go to the start of the second arm
+/// instead, when only that arm reads it ([`sink_set`], D268). Anything else (barriers, atomics, group
+/// operations) keeps the pair apart. In the second arm and on its edge to `M2`, a phi of `M` is the value it took from `E` (only
 /// invocations that ran the first arm get there); on `B`'s edge to `M2`, the value from `B`. Repeated
 /// while `B`'s new merge is followed by another such selection. Returns the selections joined.
 fn join(m: &Module, f: &mut Function, pure: &HashSet<Word>) -> usize {
@@ -6012,6 +6013,14 @@ fn join(m: &Module, f: &mut Function, pure: &HashSet<Word>) -> usize {
         }
         Some((inside, last?))
     };
+    // How many operands read each id (D268's test that a value is read only where it moves; kept
+    // high, never low, as the joins substitute).
+    let mut uses: HashMap<Word, usize> = HashMap::default();
+    for i in slots.iter().flatten().flat_map(|b| &b.instructions) {
+        for x in i.operands.iter().filter_map(id) {
+            *uses.entry(x).or_default() += 1;
+        }
+    }
     let mut joined = 0;
     for bk in 0..slots.len() {
         while let Some(b) = slots[bk].as_ref() {
@@ -6115,50 +6124,70 @@ fn join(m: &Module, f: &mut Function, pure: &HashSet<Word>) -> usize {
             }
             let nphis = phis.len();
             let body = &mb.instructions[nphis..n - 2];
+            // Whether each of M's instructions may move before the first arm, and whether after it.
+            let mut moves: Vec<(bool, bool)> = Vec::with_capacity(body.len());
             for i in body {
-                if !ok {
-                    break;
-                }
-                if i.operands
+                let reads_phi = i
+                    .operands
                     .iter()
                     .filter_map(id)
-                    .any(|x| phi_ids.contains(&x))
-                {
-                    ok = false;
-                    break;
-                }
+                    .any(|x| phi_ids.contains(&x));
                 let p = i.operands.first().and_then(id);
                 let private = p.is_some_and(|p| scalars.contains_key(&p));
-                ok = match i.class.opcode {
-                    Op::Load if private => !st.contains(&p.unwrap_or(0)),
-                    Op::Store if private => {
-                        let p = p.unwrap_or(0);
-                        !st.contains(&p) && !ld.contains(&p)
-                    }
-                    Op::Load => plain_load(i) && !writes,
-                    Op::Store => !touches,
+                let before = !reads_phi
+                    && match i.class.opcode {
+                        Op::Load if private => !st.contains(&p.unwrap_or(0)),
+                        Op::Store if private => {
+                            let p = p.unwrap_or(0);
+                            !st.contains(&p) && !ld.contains(&p)
+                        }
+                        Op::Load => plain_load(i) && !writes,
+                        Op::Store => !touches,
+                        Op::FunctionCall => p.is_some_and(|g| pure.contains(&g)),
+                        Op::Phi | Op::Variable => false,
+                        _ => effect_free(i, glsl),
+                    };
+                // D268: what cannot go before may go after the first arm, into the second, when it
+                // only computes or loads.
+                let after = match i.class.opcode {
                     Op::FunctionCall => p.is_some_and(|g| pure.contains(&g)),
-                    Op::Phi | Op::Variable => false,
+                    Op::Phi | Op::Variable | Op::Store => false,
                     _ => effect_free(i, glsl),
                 };
+                moves.push((before, after));
             }
             if !ok {
                 break;
             }
+            let sunk = if moves.iter().all(|m| m.0) {
+                HashSet::default()
+            } else {
+                match sink_set(body, &moves, &slots, &arm2, &uses) {
+                    Some(s) => s,
+                    None => break,
+                }
+            };
             // Join.
             let (Some(mut mblk), Some(mut t2blk)) = (slots[mk].take(), slots[mk + 1].take()) else {
                 break;
             };
             let tail = mblk.instructions.split_off(nphis);
             let moved_phis = std::mem::take(&mut mblk.instructions);
-            let body: Vec<Instruction> = tail[..tail.len() - 2].to_vec();
+            let (sunk_insts, body): (Vec<Instruction>, Vec<Instruction>) = tail[..tail.len() - 2]
+                .iter()
+                .cloned()
+                .partition(|i| i.result_id.is_some_and(|r| sunk.contains(&r)));
             let on_e: HashMap<Word, Word> = phi_vals.iter().map(|&(r, x, _)| (r, x)).collect();
             let on_b: HashMap<Word, Word> = phi_vals.iter().map(|&(r, _, y)| (r, y)).collect();
-            let sub = |i: &mut Instruction, map: &HashMap<Word, Word>| {
+            // Substitutes `map` in `i`'s operands (counting the new reads: a count may only be high).
+            let sub = |i: &mut Instruction,
+                       map: &HashMap<Word, Word>,
+                       uses: &mut HashMap<Word, usize>| {
                 for o in &mut i.operands {
                     if let Operand::IdRef(x) = o {
                         if let Some(y) = map.get(x) {
                             *x = *y;
+                            *uses.entry(*y).or_default() += 1;
                         }
                     }
                 }
@@ -6177,14 +6206,18 @@ fn join(m: &Module, f: &mut Function, pure: &HashSet<Word>) -> usize {
                     }
                 }
             }
+            // The instructions that could not go before the first arm start the second (D268).
+            let mut t2_insts = sunk_insts;
+            t2_insts.append(&mut t2blk.instructions);
+            t2blk.instructions = t2_insts;
             // The second arm reads M's phis as their values from E.
             for i in t2blk.instructions.iter_mut() {
-                sub(i, &on_e);
+                sub(i, &on_e, &mut uses);
             }
             for &k in &arm2 {
                 if let Some(b) = slots[k].as_mut() {
                     for i in b.instructions.iter_mut() {
-                        sub(i, &on_e);
+                        sub(i, &on_e, &mut uses);
                     }
                 }
             }
@@ -6240,10 +6273,12 @@ fn join(m: &Module, f: &mut Function, pure: &HashSet<Word>) -> usize {
                                     *l = bl;
                                     if let Some(y) = on_b.get(v) {
                                         *v = *y;
+                                        *uses.entry(*y).or_default() += 1;
                                     }
                                 } else if *l == arm_end {
                                     if let Some(y) = on_e.get(v) {
                                         *v = *y;
+                                        *uses.entry(*y).or_default() += 1;
                                     }
                                 }
                             }
@@ -6281,6 +6316,57 @@ fn join(m: &Module, f: &mut Function, pure: &HashSet<Word>) -> usize {
     }
     f.blocks = slots.into_iter().flatten().collect();
     joined
+}
+
+/// Part of rewrite `j` (decision D268): which of M's instructions `body` move after the first arm, to
+/// the start of the second, rather than before the first (`moves`: whether each may go before, whether
+/// after). Those that may not go before, and every one reading a value of theirs, move; each of them
+/// must be allowed after, be read only in the second arm's blocks (`arm2`) or by another that moves
+/// (all of its reads, `uses` counting them in the function), and none may be a load when a store goes
+/// before the first arm (the load would then read after the store, not before). `None` when that fails.
+fn sink_set(
+    body: &[Instruction],
+    moves: &[(bool, bool)],
+    slots: &[Option<rspirv::dr::Block>],
+    arm2: &[usize],
+    uses: &HashMap<Word, usize>,
+) -> Option<HashSet<Word>> {
+    let mut sunk: HashSet<Word> = HashSet::default();
+    let mut member = vec![false; body.len()];
+    for (k, i) in body.iter().enumerate() {
+        let reads = i.operands.iter().filter_map(id).any(|x| sunk.contains(&x));
+        if !moves[k].0 || reads {
+            if !moves[k].1 {
+                return None;
+            }
+            member[k] = true;
+            sunk.insert(i.result_id?);
+        }
+    }
+    let moved = |want: bool| body.iter().zip(&member).filter(move |(_, &m)| m == want);
+    if moved(true).any(|(i, _)| i.class.opcode == Op::Load)
+        && moved(false).any(|(i, _)| i.class.opcode == Op::Store)
+    {
+        return None;
+    }
+    let mut local: HashMap<Word, usize> = HashMap::default();
+    let arm = arm2.iter().filter_map(|&k| slots[k].as_ref());
+    for i in arm
+        .flat_map(|b| &b.instructions)
+        .chain(moved(true).map(|(i, _)| i))
+    {
+        for x in i
+            .operands
+            .iter()
+            .filter_map(id)
+            .filter(|x| sunk.contains(x))
+        {
+            *local.entry(x).or_default() += 1;
+        }
+    }
+    sunk.iter()
+        .all(|r| local.get(r).copied().unwrap_or(0) >= uses.get(r).copied().unwrap_or(0))
+        .then_some(sunk)
 }
 
 /// Part of rewrite `n` (decision D205): a store to a private scalar of the value the variable is known
@@ -8919,9 +9005,11 @@ mod tests {
     ///   `if (c) { store o, q }`: the three become one selection; `q`, the load of `r` and the store
     ///   to `s` run before it; the second arm reads `w` for `p`; `p` and `p2` are phis of the last merge
     ///   with `w` from the arm and `x` from the header;
-    /// - then `if (d) { store a, x }`, a load of `a` at its merge, `if (d) { store o, that }`: kept
-    ///   apart (the first arm writes what the merge reads), and so is the following `if (!d) { ... }`
-    ///   (the other arm) and an `if (d)` after a merge whose body reads that merge's phi.
+    /// - then `if (d) { store a, x }`, a load of `a` at its merge, `if (d) { store o, that }`: one
+    ///   selection, the load moved to the start of the second arm (D268: the first arm writes what it
+    ///   reads, and only the second arm reads its value); the following `if (!d) { ... }` (the other
+    ///   arm) stays apart; after it, `if (!d)` pairs whose merge computes from its phi `p6` a value only
+    ///   the next arm reads join too (D268), the computation reading `p6` as the arm's value.
     #[test]
     fn join_merges_selections_on_one_condition_and_keeps_the_others_apart() {
         let (
@@ -9009,10 +9097,10 @@ mod tests {
         b.begin_block(Some(m8)).unwrap();
         let (m, mut f, _) = finish(b);
         let before = insts(&f).count();
-        // m7 and m8 join (the second after a merge without phis); nothing else but the first three.
-        assert_eq!(join(&m, &mut f, &HashSet::default()), 3);
+        // The first three, m4 with m5, and m6, m7 and m8 (five joins); the `if (!d)` after m5 stays.
+        assert_eq!(join(&m, &mut f, &HashSet::default()), 5);
         let labels: Vec<Word> = f.blocks.iter().map(label).collect();
-        assert_eq!(labels, [entry, t1, m3, t4, m4, t5, m5, t6, m6, t7, m8]);
+        assert_eq!(labels, [entry, t1, m3, t4, m5, t6, m8]);
         let ops = |k: usize| -> Vec<(Op, Vec<Operand>)> {
             f.blocks[k]
                 .instructions
@@ -9066,18 +9154,147 @@ mod tests {
                 (p2, ref_(&[w, t1, x, entry]))
             ]
         );
-        // The `if (!d)` pair after m6 stays apart (its merge's body reads p6); m7 and m8 join: t7 now
-        // ends in t8's store and branch, and m6's selection merges at m8.
-        assert_eq!(ops(8).iter().rev().nth(1).unwrap().1[0], Operand::IdRef(m8));
-        assert_eq!(ops(9).last().unwrap().1, ref_(&[m8]));
-        assert_eq!(ops(9).iter().filter(|o| o.0 == Op::Store).count(), 2);
+        // D268: the second `if (d)` arm starts with m4's load of `a`, after the first arm's store to it.
+        let t4_ops: Vec<(Op, Vec<Operand>)> = ops(3);
         assert_eq!(
-            ops(4).last().unwrap().1,
-            ref_(&[d, t5, m5]),
-            "if (d) after a merge reading what the arm stored stays"
+            t4_ops.iter().map(|o| o.0).collect::<Vec<_>>(),
+            [Op::Store, Op::Load, Op::Store, Op::Branch]
         );
+        assert_eq!(t4_ops[0].1, ref_(&[av, x]));
+        assert_eq!(t4_ops[1].1, ref_(&[av]));
+        assert_eq!(t4_ops[2].1, ref_(&[ov, y]));
+        assert_eq!(
+            ops(2).last().unwrap().1,
+            ref_(&[d, t4, m5]),
+            "if (d) after a merge that only loads for the next arm joins it"
+        );
+        // The `if (!d)` arm holds its own store, then `u` computed from z (p6's value from the arm),
+        // then the two stores after it; m5's selection merges at m8.
+        assert_eq!(ops(4).iter().rev().nth(1).unwrap().1[0], Operand::IdRef(m8));
+        assert_eq!(ops(4).last().unwrap().1, ref_(&[d, m8, t6]));
+        let t6_ops = ops(5);
+        assert_eq!(
+            t6_ops.iter().map(|o| o.0).collect::<Vec<_>>(),
+            [
+                Op::IAdd,
+                Op::Store,
+                Op::IAdd,
+                Op::Store,
+                Op::Store,
+                Op::Branch
+            ]
+        );
+        assert_eq!(t6_ops[2].1, ref_(&[z, one]));
+        assert_eq!(t6_ops[3].1, ref_(&[ov, u]));
+        assert_eq!(t6_ops.last().unwrap().1, ref_(&[m8]));
         // Nothing lost but two labels, two merges and two branches per join.
-        assert_eq!(insts(&f).count(), before - 3 * 3);
+        assert_eq!(insts(&f).count(), before - 5 * 3);
+    }
+
+    /// D268's limits, one `if (c)` pair each after `if (c) { store a, x }`: moved (the merge loads `a`
+    /// and multiplies, only the second arm reads the product: both start the second arm, in order);
+    /// kept apart when the loaded value is read after the second merge too, when a store to a
+    /// variable the arm does not touch would go before the first arm while the load goes after it (the
+    /// load would read the store's value), and when the merge stores to what the first arm stores.
+    #[test]
+    fn join_moves_what_only_the_next_arm_reads_after_the_first_arm() {
+        let (
+            mut b,
+            Tys {
+                boolt,
+                u32t,
+                pb,
+                pu,
+                ..
+            },
+        ) = begun();
+        let three = b.constant_bit32(u32t, 3);
+        b.begin_block(None).unwrap();
+        let cv = b.variable(pb, None, StorageClass::Function, None);
+        let [xv, av, ov, o2v] = [0; 4].map(|_| b.variable(pu, None, StorageClass::Function, None));
+        let x = b.load(u32t, None, xv, None, []).unwrap();
+        // Four pairs, each on a condition of its own (so that no pair joins the next):
+        // `if (c) { store a, x }`, then the merge's `body`, then `if (c) { arm }`, then `after` at the
+        // second merge.
+        type Emit<'a> = &'a dyn Fn(&mut rspirv::dr::Builder) -> Vec<Word>;
+        type Use<'a> = &'a dyn Fn(&mut rspirv::dr::Builder, &[Word]);
+        let pair = |b: &mut rspirv::dr::Builder, body: Emit, arm: Use, after: Use| -> [Word; 4] {
+            let c = b.load(boolt, None, cv, None, []).unwrap();
+            let [t1, m1, t2, m2] = [0; 4].map(|_| b.id());
+            b.selection_merge(m1, SelectionControl::NONE).unwrap();
+            b.branch_conditional(c, t1, m1, []).unwrap();
+            b.begin_block(Some(t1)).unwrap();
+            b.store(av, x, None, []).unwrap();
+            b.branch(m1).unwrap();
+            b.begin_block(Some(m1)).unwrap();
+            let vals = body(b);
+            b.selection_merge(m2, SelectionControl::NONE).unwrap();
+            b.branch_conditional(c, t2, m2, []).unwrap();
+            b.begin_block(Some(t2)).unwrap();
+            arm(b, &vals);
+            b.branch(m2).unwrap();
+            b.begin_block(Some(m2)).unwrap();
+            after(b, &vals);
+            [t1, m1, t2, m2]
+        };
+        let load_a = |b: &mut rspirv::dr::Builder| vec![b.load(u32t, None, av, None, []).unwrap()];
+        let none = |_: &mut rspirv::dr::Builder, _: &[Word]| {};
+        // 1: moved.
+        let moved = pair(
+            &mut b,
+            &|b| {
+                let y = b.load(u32t, None, av, None, []).unwrap();
+                vec![y, b.i_mul(u32t, None, y, three).unwrap()]
+            },
+            &|b, v| b.store(ov, v[1], None, []).unwrap(),
+            &none,
+        );
+        // 2: the loaded value read after the second merge.
+        let read_after = pair(
+            &mut b,
+            &load_a,
+            &|b, v| b.store(ov, v[0], None, []).unwrap(),
+            &|b, v| b.store(o2v, v[0], None, []).unwrap(),
+        );
+        // 3: a store that would go first, a load that would go after it.
+        let store_first = pair(
+            &mut b,
+            &|b| {
+                let y = b.load(u32t, None, av, None, []).unwrap();
+                b.store(o2v, x, None, []).unwrap();
+                vec![y]
+            },
+            &|b, v| b.store(ov, v[0], None, []).unwrap(),
+            &none,
+        );
+        // 4: the merge stores to what the first arm stores.
+        let stores_a = pair(
+            &mut b,
+            &|b| {
+                b.store(av, three, None, []).unwrap();
+                vec![]
+            },
+            &|b, _| b.store(ov, x, None, []).unwrap(),
+            &none,
+        );
+        let (m, mut f, _) = finish(b);
+        assert_eq!(join(&m, &mut f, &HashSet::default()), 1);
+        let labels: Vec<Word> = f.blocks.iter().map(label).collect();
+        assert!(!labels.contains(&moved[1]) && !labels.contains(&moved[2]));
+        for kept in [read_after, store_first, stores_a] {
+            assert!(
+                kept.iter().all(|l| labels.contains(l)),
+                "{kept:?} kept apart"
+            );
+        }
+        let arm = &f.blocks[labels.iter().position(|&l| l == moved[0]).unwrap()];
+        assert_eq!(
+            arm.instructions
+                .iter()
+                .map(|i| i.class.opcode)
+                .collect::<Vec<_>>(),
+            [Op::Store, Op::Load, Op::IMul, Op::Store, Op::Branch]
+        );
     }
 
     /// D224: `((x & m) << k)` compared with 0 (`>`, `==`, `!=`, unsigned) compares `x & m` when no bit
