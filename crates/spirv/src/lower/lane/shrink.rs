@@ -283,6 +283,10 @@ pub(crate) fn shrink(
             st.regrouped += regroup(f, &mut bound);
         }
         if p.join {
+            // D269: a selection on a condition known where it stands is its arm.
+            if known_branches(f) > 0 {
+                st.joined += trivial_phis(f, &mut gone);
+            }
             st.joined += join(m, f, &pure);
             if p.forward {
                 // The joined arms load and store the misaligned flag again and again in one block.
@@ -6318,6 +6322,103 @@ fn join(m: &Module, f: &mut Function, pure: &HashSet<Word>) -> usize {
     joined
 }
 
+/// Rewrite `j`, second part (decision D269): a one-armed selection `if (c) T` (or `if (!c) T`) in a block
+/// `X` that only runs where an earlier branch on the same `c` took the side that runs `T` is a plain
+/// branch to `T`. The lowering leaves such repeated tests where a loop's header tests its first block's
+/// label (or votes on it) and the loop's first item tests the same value again (D264).
+///
+/// `c` is known at `X` when, walking up `X`'s dominator tree (at most 256 steps), an ancestor `A` ends in
+/// `OpBranchConditional c t e` (`t != e`) and the step below `A` on the walk is `t` or `e` with `A` its
+/// only predecessor: every path to `X` then went through that edge, and `c`, one SSA value, holds the
+/// same there. Only a selection whose known side is its arm and whose other side is its merge `M` is
+/// rewritten, and only when `M` has exactly one other predecessor (the arm's end still reaches it, so
+/// no block becomes unreachable and no break targets a block that is no longer a merge). `M`'s phis
+/// lose their value from `X` ([`trivial_phis`] removes the ones left with one). Returns the selections
+/// removed.
+fn known_branches(f: &mut Function) -> usize {
+    let preds = label_preds(f);
+    let idom = dominators(f);
+    let branch = |b: &rspirv::dr::Block| -> Option<(Word, Word, Word)> {
+        let i = b.instructions.last()?;
+        if i.class.opcode != Op::BranchConditional {
+            return None;
+        }
+        let ops: Vec<Word> = i.operands.iter().take(3).filter_map(id).collect();
+        match ops[..] {
+            [c, t, e] if t != e => Some((c, t, e)),
+            _ => None,
+        }
+    };
+    let only_from = |l: Word, a: Word| preds.get(&l).is_some_and(|p| p[..] == [a]);
+    let mut found: Vec<(usize, Word, Word)> = Vec::new();
+    for (x, b) in f.blocks.iter().enumerate() {
+        let n = b.instructions.len();
+        let Some(sm) = n.checked_sub(2).and_then(|k| b.instructions.get(k)) else {
+            continue;
+        };
+        if sm.class.opcode != Op::SelectionMerge {
+            continue;
+        }
+        let (Some(merge), Some((c, t, e))) = (sm.operands.first().and_then(id), branch(b)) else {
+            continue;
+        };
+        let (mut below, mut at) = (x, idom[x]);
+        let mut known = None;
+        for _ in 0..256 {
+            let Some(a) = at.filter(|&a| a != below) else {
+                break;
+            };
+            let ab = &f.blocks[a];
+            if let Some((_, t2, e2)) = branch(ab).filter(|k| k.0 == c) {
+                let l = label(&f.blocks[below]);
+                if l == t2 && only_from(t2, label(ab)) {
+                    known = Some(true);
+                } else if l == e2 && only_from(e2, label(ab)) {
+                    known = Some(false);
+                }
+                if known.is_some() {
+                    break;
+                }
+            }
+            (below, at) = (a, idom[a]);
+        }
+        let Some(v) = known else { continue };
+        let (arm, other) = if v { (t, e) } else { (e, t) };
+        let merge_preds = preds.get(&merge).map_or(0, Vec::len);
+        if other == merge && arm != merge && merge_preds == 2 {
+            found.push((x, arm, merge));
+        }
+    }
+    for &(x, arm, merge) in &found {
+        let xl = label(&f.blocks[x]);
+        let b = &mut f.blocks[x];
+        let n = b.instructions.len();
+        b.instructions.truncate(n - 2);
+        b.instructions.push(Instruction::new(
+            Op::Branch,
+            None,
+            None,
+            vec![Operand::IdRef(arm)],
+        ));
+        if let Some(mb) = f.blocks.iter_mut().find(|b| label(b) == merge) {
+            for i in mb
+                .instructions
+                .iter_mut()
+                .take_while(|i| i.class.opcode == Op::Phi)
+            {
+                let ops = std::mem::take(&mut i.operands);
+                i.operands = ops
+                    .chunks(2)
+                    .filter(|p| p.get(1) != Some(&Operand::IdRef(xl)))
+                    .flatten()
+                    .cloned()
+                    .collect();
+            }
+        }
+    }
+    found.len()
+}
+
 /// Part of rewrite `j` (decision D268): which of M's instructions `body` move after the first arm, to
 /// the start of the second, rather than before the first (`moves`: whether each may go before, whether
 /// after). Those that may not go before, and every one reading a value of theirs, move; each of them
@@ -9189,6 +9290,93 @@ mod tests {
         assert_eq!(t6_ops.last().unwrap().1, ref_(&[m8]));
         // Nothing lost but two labels, two merges and two branches per join.
         assert_eq!(insts(&f).count(), before - 5 * 3);
+    }
+
+    /// D269, on a function built by hand (`c`, `d` bools, `x`, `y` u32s):
+    /// `if (c) { if (c) { store o, x } ; p = phi(x, y); if (!c) { store o, y } }; if (!c) { store o, y };
+    /// if (!d) { if (!d) { store o, x } }`: the inner `if (c)` is its arm (its phi keeps the arm's value
+    /// only), and so is the inner `if (!d)` (d known false); the `if (!c)` after the inner merge stays (c
+    /// is known true there, which would skip its arm: never rewritten), and so does the `if (!c)` after
+    /// the outer merge (reached with c either way: the outer merge is not only the false side's).
+    #[test]
+    fn known_branches_run_the_arm_of_a_test_already_decided() {
+        let (
+            mut b,
+            Tys {
+                boolt,
+                u32t,
+                pb,
+                pu,
+                ..
+            },
+        ) = begun();
+        let entry = b.begin_block(None).unwrap();
+        let [cv, dv] = [0; 2].map(|_| b.variable(pb, None, StorageClass::Function, None));
+        let [xv, yv, ov] = [0; 3].map(|_| b.variable(pu, None, StorageClass::Function, None));
+        let c = b.load(boolt, None, cv, None, []).unwrap();
+        let d = b.load(boolt, None, dv, None, []).unwrap();
+        let x = b.load(u32t, None, xv, None, []).unwrap();
+        let y = b.load(u32t, None, yv, None, []).unwrap();
+        let [t1, m1, t2, m2, t3, m3, t4, m4, t5, m5, t6, m6] = [0; 12].map(|_| b.id());
+        let sel = |b: &mut rspirv::dr::Builder, cond: Word, t: Word, e: Word, m: Word| {
+            b.selection_merge(m, SelectionControl::NONE).unwrap();
+            b.branch_conditional(cond, t, e, []).unwrap();
+        };
+        sel(&mut b, c, t1, m1, m1);
+        b.begin_block(Some(t1)).unwrap();
+        sel(&mut b, c, t2, m2, m2);
+        b.begin_block(Some(t2)).unwrap();
+        b.store(ov, x, None, []).unwrap();
+        b.branch(m2).unwrap();
+        b.begin_block(Some(m2)).unwrap();
+        let p = b.phi(u32t, None, [(x, t2), (y, t1)]).unwrap();
+        b.store(ov, p, None, []).unwrap();
+        sel(&mut b, c, m3, t3, m3);
+        b.begin_block(Some(t3)).unwrap();
+        b.store(ov, y, None, []).unwrap();
+        b.branch(m3).unwrap();
+        b.begin_block(Some(m3)).unwrap();
+        b.branch(m1).unwrap();
+        b.begin_block(Some(m1)).unwrap();
+        sel(&mut b, c, m4, t4, m4);
+        b.begin_block(Some(t4)).unwrap();
+        b.store(ov, y, None, []).unwrap();
+        b.branch(m4).unwrap();
+        b.begin_block(Some(m4)).unwrap();
+        sel(&mut b, d, m5, t5, m5);
+        b.begin_block(Some(t5)).unwrap();
+        sel(&mut b, d, m6, t6, m6);
+        b.begin_block(Some(t6)).unwrap();
+        b.store(ov, x, None, []).unwrap();
+        b.branch(m6).unwrap();
+        b.begin_block(Some(m6)).unwrap();
+        b.branch(m5).unwrap();
+        b.begin_block(Some(m5)).unwrap();
+        let (_, mut f, _) = finish(b);
+        assert_eq!(known_branches(&mut f), 2);
+        let block = |l: Word| f.blocks.iter().find(|b| label(b) == l).unwrap();
+        let tail = |l: Word| -> Vec<(Op, Vec<Operand>)> {
+            let b = block(l);
+            b.instructions[b.instructions.len().saturating_sub(2)..]
+                .iter()
+                .map(|i| (i.class.opcode, i.operands.clone()))
+                .collect()
+        };
+        let ids = |xs: &[Word]| xs.iter().map(|&x| Operand::IdRef(x)).collect::<Vec<_>>();
+        // The decided tests: plain branches to their arms.
+        assert_eq!(tail(t1), [(Op::Branch, ids(&[t2]))]);
+        assert_eq!(tail(t5), [(Op::Branch, ids(&[t6]))]);
+        // The phi keeps the arm's value alone.
+        let phi = &block(m2).instructions[0];
+        assert_eq!(
+            (phi.result_id, phi.operands.clone()),
+            (Some(p), ids(&[x, t2]))
+        );
+        // Kept: the test whose known side is its merge, and the one reached with c either way.
+        assert_eq!(tail(m2)[1], (Op::BranchConditional, ids(&[c, m3, t3])));
+        assert_eq!(tail(m1)[1], (Op::BranchConditional, ids(&[c, m4, t4])));
+        assert_eq!(tail(entry)[1], (Op::BranchConditional, ids(&[c, t1, m1])));
+        assert_eq!(tail(m4)[1], (Op::BranchConditional, ids(&[d, m5, t5])));
     }
 
     /// D268's limits, one `if (c)` pair each after `if (c) { store a, x }`: moved (the merge loads `a`
