@@ -284,9 +284,11 @@ pub(crate) fn shrink(
         }
         if p.join {
             // D269: a selection on a condition known where it stands is its arm.
-            if known_branches(f) > 0 {
-                st.joined += trivial_phis(f, &mut gone);
+            let known = known_branches(f);
+            if known > 0 {
+                trivial_phis(f, &mut gone);
             }
+            st.joined += known;
             st.joined += join(m, f, &pure);
             if p.forward {
                 // The joined arms load and store the misaligned flag again and again in one block.
@@ -5924,9 +5926,10 @@ fn pure_functions(funcs: &[Function], glsl: Option<Word>) -> HashSet<Word> {
 /// memory but private scalars (no store, atomic, barrier or impure call), other stores when it touches
 /// no memory but private scalars. What cannot go before the arm may go to the start of the second arm
 /// instead, when only that arm reads it ([`sink_set`], D268). Anything else (barriers, atomics, group
-/// operations) keeps the pair apart. In the second arm and on its edge to `M2`, a phi of `M` is the value it took from `E` (only
-/// invocations that ran the first arm get there); on `B`'s edge to `M2`, the value from `B`. Repeated
-/// while `B`'s new merge is followed by another such selection. Returns the selections joined.
+/// operations) keeps the pair apart. In the second arm and on its edge to `M2`, a phi of `M` is the
+/// value it took from `E` (only invocations that ran the first arm get there); on `B`'s edge to `M2`,
+/// the value from `B`. Repeated while `B`'s new merge is followed by another such selection. Returns the
+/// selections joined.
 fn join(m: &Module, f: &mut Function, pure: &HashSet<Word>) -> usize {
     let glsl = glsl_import(m);
     let scalars = private_scalars(f);
