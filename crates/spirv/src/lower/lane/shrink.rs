@@ -51,7 +51,8 @@
 //! masked bases shared, [`masked_offsets`], D242), `l`, `r`,
 //! the guarded writes of registers left in memory grouped under one selection per condition
 //! ([`regroup`], D221; the kept arm being the value the variable holds, [`held_before_stores`], D259), `j`, one-armed selections on one condition one after the other joined
-//! ([`join`], D223; then `f` and `e` again, and with `a` the mask tests of its runs merged,
+//! ([`join`], D223; what only the second arm reads moved into it, D268; first a selection on a
+//! condition a dominating branch decided made a branch to its arm, [`known_branches`], D269; then `f` and `e` again, and with `a` the mask tests of its runs merged,
 //! [`merge_mask_tests`], D227), `d` (first, with `a`, words split from one value and joined again made
 //! the value, [`repack`], D262, also after [`pair_signatures`]; then, with `l`, the initializers no load
 //! can observe,
