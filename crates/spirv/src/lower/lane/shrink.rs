@@ -29,7 +29,8 @@
 //! The others: if-conversion ([`flatten`]), CSE ([`common`]; once more at the end of each function, after
 //! [`simplify`] and [`trivial_phis`], for what the narrowing, pair and join rewrites leave, and there
 //! equal operations none of which dominates the others made one in their nearest common dominator,
-//! [`hoist`], D263), liveness dead stores ([`dead_stores`]),
+//! [`hoist`], D263), liveness dead stores ([`dead_stores`]; again at the end of each function, with dead
+//! code, until none is left, D270),
 //! outlining of float primitives ([`outline`], D163; then, a second round, of whole machine instructions'
 //! computations of one result around the primitives' calls, D235), SSA construction ([`promote`], D182; counting the guarded writes [`regroup`] will group, D258) and integer /
 //! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182; with
@@ -326,6 +327,17 @@ pub(crate) fn shrink(
             }
             st.dead += dead_code(m, f, &mut gone);
             if p.live {
+                // D270: the joins' forwarding and the dead code above delete loads; the stores only they
+                // read go now, and the computations only those stores read with them, until none is left
+                // (the sample needs at most three rounds; the bound keeps a pathological chain linear).
+                for _ in 0..16 {
+                    let n = dead_stores(f);
+                    if n == 0 {
+                        break;
+                    }
+                    st.dead_stores += n;
+                    st.dead += dead_code(m, f, &mut gone);
+                }
                 st.dead_stores += unread_initializers(f);
             }
             if p.pairs {
@@ -11320,6 +11332,65 @@ mod tests {
             init(x),
             "x: the loop's first iteration loads the initializer"
         );
+    }
+
+    /// D270: stores whose only loads the later rewrites delete go too. `shrink` runs `dead_stores` before
+    /// the joins and the final `dead_code`; a load whose value nothing reads is deleted after it, and the
+    /// stores it kept alive stayed. Here `c` is loaded into `e`, `e` is loaded into an addition nothing
+    /// reads, and `a` is loaded into `G` (a Private variable: observed). The end of `shrink` now deletes
+    /// `e`'s store, then (its value's last load gone) `c`'s, with both variables; `a`'s store stays.
+    #[test]
+    fn shrink_deletes_stores_whose_loads_the_later_rewrites_delete() {
+        let mut b = Builder::new();
+        let t = tys(&mut b);
+        let ppriv = b.type_pointer(None, StorageClass::Private, t.u32t);
+        let g = b.variable(ppriv, None, StorageClass::Private, None);
+        let five = b.constant_bit32(t.u32t, 5);
+        let seven = b.constant_bit32(t.u32t, 7);
+        let one = b.constant_bit32(t.u32t, 1);
+        b.begin_function(t.void, None, FunctionControl::NONE, t.fnt)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        let [a, c, e] = [0; 3].map(|_| b.variable(t.pu, None, StorageClass::Function, None));
+        b.store(a, seven, None, []).unwrap();
+        b.store(c, five, None, []).unwrap();
+        let lc = b.load(t.u32t, None, c, None, []).unwrap();
+        b.store(e, lc, None, []).unwrap();
+        let le = b.load(t.u32t, None, e, None, []).unwrap();
+        b.i_add(t.u32t, None, le, one).unwrap();
+        let la = b.load(t.u32t, None, a, None, []).unwrap();
+        b.store(g, la, None, []).unwrap();
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        let mut m = b.module();
+        let st = shrink(
+            &mut m,
+            Passes {
+                live: true,
+                dead: true,
+                ..Passes::NONE
+            },
+            &[],
+            &[],
+            &HashMap::default(),
+        );
+        let f = m.functions.last().unwrap();
+        let stored: Vec<Word> = f
+            .blocks
+            .iter()
+            .flat_map(|b| &b.instructions)
+            .filter(|i| i.class.opcode == Op::Store)
+            .filter_map(|i| i.operands.first().and_then(id))
+            .collect();
+        assert_eq!(stored, [a, g], "only a's store and G's stay");
+        let vars: Vec<Word> = f.blocks[0]
+            .instructions
+            .iter()
+            .filter(|i| i.class.opcode == Op::Variable)
+            .filter_map(|i| i.result_id)
+            .collect();
+        assert_eq!(vars, [a], "c and e went with their stores");
+        assert_eq!(st.dead_stores, 2);
     }
 
     /// `same_stores` across blocks (D261): a store of a variable's initializer before anything
