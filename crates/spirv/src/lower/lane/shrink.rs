@@ -29,8 +29,8 @@
 //! The others: if-conversion ([`flatten`]), CSE ([`common`]; once more at the end of each function, after
 //! [`simplify`] and [`trivial_phis`], for what the narrowing, pair and join rewrites leave, and there
 //! equal operations none of which dominates the others made one in their nearest common dominator,
-//! [`hoist`], D263), liveness dead stores ([`dead_stores`]; again at the end of each function, with dead
-//! code, until none is left, D270),
+//! [`hoist`], D263; with access chains into variables, D271), liveness dead stores ([`dead_stores`];
+//! again at the end of each function, with dead code, until none is left, D270),
 //! outlining of float primitives ([`outline`], D163; then, a second round, of whole machine instructions'
 //! computations of one result around the primitives' calls, D235), SSA construction ([`promote`], D182; counting the guarded writes [`regroup`] will group, D258) and integer /
 //! boolean identities, constant folding and `OpIAddCarry` ([`simplify`], [`add_carry`], D182; with
@@ -1768,6 +1768,18 @@ fn speculable(i: &Instruction, glsl: Option<Word>) -> bool {
         }
 }
 
+/// D271: an `OpAccessChain` into a variable (Workgroup, Function, push constants: never a physical
+/// storage buffer pointer, which comes from `OpConvertUToPtr`). Computing it touches no memory and
+/// cannot fail, whatever its indices, so [`hoist`] may compute it where the program did not: only the
+/// loads, stores and atomics through it access the variable, and they stay where they were.
+fn variable_chain(i: &Instruction, variables: &HashSet<Word>) -> bool {
+    i.class.opcode == Op::AccessChain
+        && i.operands
+            .first()
+            .and_then(id)
+            .is_some_and(|b| variables.contains(&b))
+}
+
 /// Rewrite 0: if-conversion of guarded register writes. A selection `H: if (c) { T } M:` whose body `T`
 /// is one block of speculable operations, loads of private scalars and stores to them, becomes straight
 /// code in `H`: each `store p, v` of `T` becomes `store p, select(c, v, load p)`, each phi of `M`
@@ -2046,13 +2058,21 @@ fn dead_stores(f: &mut Function) -> usize {
 /// selection, or in two blocks after each other's join, stayed twice. Operations are equal when their
 /// operands are (value classes found in one walk in block order), so a whole tree of equal computations
 /// becomes one. Exact: the operation is pure and defined for every
-/// operand ([`speculable`]: no division, no memory, no pointer), so computing it where the program did
+/// operand ([`speculable`]: no division, no memory, no pointer; D271: or an access chain into a variable,
+/// [`variable_chain`], which names an element without touching it), so computing it where the program did
 /// not changes nothing another instruction reads, and each use reads the same value as before. Its
 /// operands dominate every original position, hence their nearest common dominator (an ancestor of each
 /// in the dominator tree). Ids with a decoration never move. Returns the operations merged.
 fn hoist(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
     let glsl = glsl_import(m);
     let decorated = decorated_ids(m);
+    let variables: HashSet<Word> = m
+        .types_global_values
+        .iter()
+        .chain(f.blocks.first().map(|b| &b.instructions[..]).unwrap_or(&[]))
+        .filter(|i| i.class.opcode == Op::Variable)
+        .filter_map(|i| i.result_id)
+        .collect();
     let idom = dominators(f);
     let n = f.blocks.len();
     // Depth in the dominator tree (blocks the entry does not reach: none).
@@ -2108,7 +2128,7 @@ fn hoist(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
         }
         for (k, i) in blk.instructions.iter().enumerate() {
             let Some(r) = i.result_id else { continue };
-            if decorated.contains(&r) || !speculable(i, glsl) {
+            if decorated.contains(&r) || !(speculable(i, glsl) || variable_chain(i, &variables)) {
                 continue;
             }
             key.clear();
@@ -12020,5 +12040,68 @@ mod tests {
             .filter_map(|i| id(&i.operands[1]))
             .collect();
         assert_eq!(stored, [xor0, sa, pa, da, na, xor0, sa, pa, db, nb, sa]);
+    }
+
+    /// D271: two equal access chains into a Workgroup variable, one in an arm and one after the merge
+    /// (neither dominates the other), become one in the entry, read by the arm's store and the load
+    /// after it; two equal chains into a buffer pointer made by `OpConvertUToPtr` stay where they are.
+    #[test]
+    fn hoist_merges_access_chains_into_variables_only() {
+        let (mut b, t) = begun();
+        let u32t = t.u32t;
+        let four = b.constant_bit32(u32t, 4);
+        let one = b.constant_bit32(u32t, 1);
+        let arr = b.type_array(u32t, four);
+        let pw = b.type_pointer(None, StorageClass::Workgroup, arr);
+        let pwu = b.type_pointer(None, StorageClass::Workgroup, u32t);
+        let w = b.variable(pw, None, StorageClass::Workgroup, None);
+        let rta = b.type_runtime_array(u32t);
+        let pba = b.type_pointer(None, StorageClass::PhysicalStorageBuffer, rta);
+        let pbu = b.type_pointer(None, StorageClass::PhysicalStorageBuffer, u32t);
+        b.begin_block(None).unwrap();
+        let cv = b.variable(t.pb, None, StorageClass::Function, None);
+        let xv = b.variable(t.pu, None, StorageClass::Function, None);
+        let av = b.variable(t.pw, None, StorageClass::Function, None);
+        let o = b.variable(t.pu, None, StorageClass::Function, None);
+        let c = b.load(t.boolt, None, cv, None, []).unwrap();
+        let x = b.load(u32t, None, xv, None, []).unwrap();
+        let a = b.load(t.u64t, None, av, None, []).unwrap();
+        let q = b.convert_u_to_ptr(pba, None, a).unwrap();
+        let (arm, merge) = (b.id(), b.id());
+        b.selection_merge(merge, SelectionControl::NONE).unwrap();
+        b.branch_conditional(c, arm, merge, []).unwrap();
+        b.begin_block(Some(arm)).unwrap();
+        let p1 = b.access_chain(pwu, None, w, [x]).unwrap();
+        b.store(p1, one, None, []).unwrap();
+        let g1 = b.access_chain(pbu, None, q, [x]).unwrap();
+        b.store(g1, one, None, []).unwrap();
+        b.branch(merge).unwrap();
+        b.begin_block(Some(merge)).unwrap();
+        let p2 = b.access_chain(pwu, None, w, [x]).unwrap();
+        let l = b.load(u32t, None, p2, None, []).unwrap();
+        b.store(o, l, None, []).unwrap();
+        let g2 = b.access_chain(pbu, None, q, [x]).unwrap();
+        let lg = b.load(u32t, None, g2, None, []).unwrap();
+        b.store(o, lg, None, []).unwrap();
+        let (m, mut f, _) = finish(b);
+        assert_eq!(hoist(&m, &mut f, &mut HashSet::default()), 1);
+        let block_of = |r: Word| {
+            f.blocks
+                .iter()
+                .position(|blk| blk.instructions.iter().any(|i| i.result_id == Some(r)))
+        };
+        assert_eq!(
+            block_of(p1),
+            Some(0),
+            "the Workgroup chain moved to the entry"
+        );
+        assert_eq!(block_of(p2), None, "and the second one reads it");
+        assert_eq!((block_of(g1), block_of(g2)), (Some(1), Some(2)));
+        let pointers: Vec<Word> = insts(&f)
+            .filter(|i| matches!(i.class.opcode, Op::Store | Op::Load))
+            .filter_map(|i| id(&i.operands[0]))
+            .filter(|p| ![cv, xv, av, o].contains(p))
+            .collect();
+        assert_eq!(pointers, [p1, g1, p1, g2]);
     }
 }
