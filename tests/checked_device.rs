@@ -769,6 +769,124 @@ fn lds_accesses_proven_inside_are_not_tested() {
     }
 }
 
+/// D272: an LDS access's dword index is `(base >> 2) + offset / 4` only where the lane plan shows that
+/// `base + offset` cannot wrap around 2^32; elsewhere it stays `(base + offset) >> 2`. Two kernels
+/// differing in one inline constant (words from `llvm-mc-19 -arch=amdgcn -mcpu=gfx1030 -show-encoding`),
+/// 256 bytes of LDS, 32 lanes:
+///   v_lshlrev_b32_e32 v1, 2, v0                 ; [0x82,0x00,0x02,0x34]
+///   v_add_nc_u32_e32 v1, K, v1                  ; K = -16: [0xd0,0x02,0x02,0x4a], K = 0: [0x80,…]
+///   v_mov_b32_e32 v2, v0                        ; [0x00,0x03,0x04,0x7e]
+///   ds_write_b32 v1, v2 offset:16               ; [0x10,0x00,0x34,0xd8,0x01,0x02,0x00,0x00]
+///   s_waitcnt lgkmcnt(0)                        ; [0x7f,0xc0,0x8c,0xbf]
+///   ds_read_b32 v3, v1 offset:16                ; [0x10,0x00,0xd8,0xd8,0x01,0x00,0x00,0x03]
+///   s_waitcnt lgkmcnt(0)                        ; [0x7f,0xc0,0x8c,0xbf]
+///   v_lshlrev_b32_e32 v4, 2, v0                 ; [0x82,0x00,0x08,0x34]
+///   global_store_dword v4, v3, s[0:1]           ; [0x00,0x80,0x70,0xdc,0x04,0x03,0x00,0x00]
+///   s_endpgm                                    ; [0x00,0x00,0x81,0xbf]
+/// With K = -16 lanes 0..3 hold a base of 2^32 - 16 + 4x, and only the 32-bit sum with the offset
+/// (4x) is inside: the module keeps the sum. With K = 0 no sum wraps and the index is split. Either
+/// way lane x writes x at byte 4x and reads it back (hand-worked), and the device matches the evaluator.
+/// The module's form is asserted, not only the output: with the split index forced on the K = -16
+/// kernel (mutation), lanes 0..3 index dword 2^30 + x, past the Workgroup array, and lavapipe's
+/// out-of-bounds shared store and load happened to meet, so the output alone did not show it.
+#[test]
+fn lds_index_split_only_where_the_sum_cannot_wrap() {
+    use rdna2spv_eval::Memory;
+    let ctx = open(None).unwrap();
+    let prof = profile_of(&ctx, ProfileChoice::Device).unwrap();
+    // Whether the module computes some `(x + 16) >> 2` (the sum form) and some `(x >> 2) + 4` (split).
+    let forms = |words: &[u32]| {
+        let mut defs: std::collections::HashMap<u32, (u32, Vec<u32>)> = Default::default();
+        let mut konst: std::collections::HashMap<u32, u32> = Default::default();
+        let mut at = 5;
+        while at < words.len() {
+            let (len, op) = ((words[at] >> 16) as usize, words[at] & 0xffff);
+            let w = &words[at..at + len.max(1)];
+            match op {
+                // OpConstant %t %r value (32-bit)
+                43 if len == 4 => {
+                    konst.insert(w[2], w[3]);
+                }
+                // OpIAdd, OpShiftRightLogical: %t %r a b
+                128 | 194 if len == 5 => {
+                    defs.insert(w[2], (op, vec![w[3], w[4]]));
+                }
+                _ => {}
+            }
+            at += len.max(1);
+        }
+        let is = |x: u32, op: u32, k: u32| {
+            defs.get(&x)
+                .is_some_and(|(o, a)| *o == op && a.iter().any(|y| konst.get(y) == Some(&k)))
+        };
+        let sum = defs
+            .values()
+            .any(|(o, a)| *o == 194 && konst.get(&a[1]) == Some(&2) && is(a[0], 128, 16));
+        let split = defs.values().any(|(o, a)| {
+            *o == 128
+                && a.iter().any(|&y| is(y, 194, 2))
+                && a.iter().any(|y| konst.get(y) == Some(&4))
+        });
+        (sum, split)
+    };
+    for (k, inline) in [(-16i32, 0xd0u32), (0, 0x80)] {
+        let words: [u32; 15] = [
+            0x3402_0082,
+            0x4a02_0200 | inline,
+            0x7e04_0300,
+            0xd834_0010,
+            0x0000_0201,
+            0xbf8c_c07f,
+            0xd8d8_0010,
+            0x0300_0001,
+            0xbf8c_c07f,
+            0x3408_0082,
+            0xdc70_8000,
+            0x0000_0304,
+            0xbf81_0000,
+            0,
+            0,
+        ];
+        let p = program_of("lds_split", &words);
+        let host_addr = 0x1_0000_0000u64;
+        let mut mem = Memory::default();
+        mem.add("out", host_addr, vec![0; 128]).unwrap();
+        rdna2spv_eval::run(&p, &launch_wave32(&[host_addr]), &mut mem)
+            .expect("the evaluator finishes");
+        let h = mem.allocation("out").unwrap().data.clone();
+        let lanes: Vec<u8> = (0..32u32).flat_map(|x| x.to_le_bytes()).collect();
+        assert_eq!(h, lanes, "K = {k}: lane x reads back x");
+
+        let bout = ctx.create_buffer(128).unwrap();
+        let a = bout.device_address();
+        let allocations = [(a, 128)];
+        let options = RunOptions {
+            lower: LowerOptions {
+                mapping: Mapping::Lane,
+                check_flag_only: true,
+                ..LowerOptions::default()
+            },
+            allocations: &allocations,
+        };
+        let module =
+            rdna2spv_vulkan::lower_for_run(&ctx, &p, &launch_wave32(&[a]), &prof, &options)
+                .unwrap();
+        let (sum, split) = forms(&module);
+        if k < 0 {
+            assert!(sum && !split, "K = {k}: the base may wrap, the sum stays");
+        } else {
+            assert!(split && !sum, "K = {k}: no sum wraps, the index is split");
+        }
+        run_program(&ctx, &p, &launch_wave32(&[a]), &prof, &options)
+            .expect("the device run finishes");
+        assert_eq!(
+            bout.download_all().unwrap(),
+            h,
+            "K = {k}: device and host outputs"
+        );
+    }
+}
+
 /// The kernel of the many-allocation tests: lane i loads the u64 address at `in[8i]` (s[0:1]), loads
 /// `bytes` (1, 4, 8 or 16) from it and stores them at `out[16i]` (s[2:3]). Its address comes from memory,
 /// so no narrowing (D189) applies: every access is tested against every allocation. Words from

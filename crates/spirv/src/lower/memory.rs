@@ -71,7 +71,22 @@ impl Cx<'_> {
                 let o = self.c32(offset as u32);
                 let a = self.b.i_add(t.u32, None, a, o)?;
                 let two = self.c32(2);
-                let idx = self.b.shift_right_logical(t.u32, None, a, two)?;
+                // D272: where the lane plan shows `base + offset` cannot wrap, the dword index is the
+                // base's plus the offset's: one `base >> 2` for every access from the same base.
+                let fits = offset >= 0
+                    && offset % 4 == 0
+                    && self.cur_node.is_some_and(|i| self.lane_lds_fits(i));
+                let idx = if fits {
+                    let bi = self.b.shift_right_logical(t.u32, None, base, two)?;
+                    if offset == 0 {
+                        bi
+                    } else {
+                        let q = self.c32(offset as u32 / 4);
+                        self.b.i_add(t.u32, None, bi, q)?
+                    }
+                } else {
+                    self.b.shift_right_logical(t.u32, None, a, two)?
+                };
                 // An offset that is a multiple of 4 leaves the byte position as the base's.
                 let pos = if offset % 4 == 0 { base } else { a };
                 // L47 (D248): an access the lane plan proves inside the LDS for every lane that

@@ -34,7 +34,7 @@
 //! every access since the last barrier is in the current block (its start is clean, D106, or the barrier
 //! is in it), so all of them are known.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rdna2spv_ir::verify::Types;
 use rdna2spv_ir::{Handle, IntCmp, IntOp, Node, Program, Space, Ty, UnOp};
@@ -203,6 +203,10 @@ pub(crate) struct LdsAddrs {
     acc: BTreeMap<usize, LdsAcc>,
     /// The lanes (`lo ≤ X ≤ hi`) of every LDS access whose EXEC is known, address known or not.
     lanes: BTreeMap<usize, (i64, i64)>,
+    /// D272: the LDS accesses whose base address (the VGPR, before the instruction's offset) plus the
+    /// offset and the access's bytes stays below 2^32 in every lane that performs it: the 32-bit sum
+    /// `base + offset` does not wrap.
+    fits: BTreeSet<usize>,
 }
 
 struct An<'a> {
@@ -507,6 +511,11 @@ impl An<'_> {
                     if let Some(acc) = self.access(a, offset, bytes, lo, hi) {
                         o.acc.insert(h.index(), acc);
                     }
+                    if offset >= 0
+                        && (lo..=hi).all(|x| i64::from(a.at(x)) + offset + bytes <= 1 << 32)
+                    {
+                        o.fits.insert(h.index());
+                    }
                 }
             }
         }
@@ -737,6 +746,12 @@ impl LdsAddrs {
             // The dwords move with X by a constant slope: the first and last lanes bound them.
             None => inside(a.dwords(a.lo)) && inside(a.dwords(a.hi)),
         }
+    }
+
+    /// D272: whether `base + offset` of LDS access `node` cannot wrap around 2^32 in any lane that performs
+    /// it (its lanes' base addresses described; none when its lanes are not known).
+    pub(crate) fn fits(&self, node: usize) -> bool {
+        self.fits.contains(&node)
     }
 
     /// Whether some lane's access `w` may touch a dword that another lane's access `r` touches (true when

@@ -1579,6 +1579,12 @@ impl Cx<'_> {
             .is_some_and(|m| m.lds_addrs.within(node, self.desc.lds_bytes))
     }
 
+    /// D272: whether `base + offset` of LDS access `node` cannot wrap around 2^32 in a lane that performs
+    /// it (`ldsaddr.rs`): its dword index is then `(base >> 2) + offset / 4`.
+    pub(crate) fn lane_lds_fits(&self, node: usize) -> bool {
+        self.lm.as_ref().is_some_and(|m| m.lds_addrs.fits(node))
+    }
+
     /// At block `b`'s start: the LDS history its predecessors leave (D106; `lds.rs`).
     pub(crate) fn lane_block_start(&mut self, b: usize) {
         if let Some(m) = self.lm.as_mut() {
