@@ -886,10 +886,11 @@ impl Cx<'_> {
             let per = waves * wpw / w;
             let set = nb * per;
             let rot = self.load_u32(rot_var)?;
-            let (z, two_sets, setc) = (self.c32(0), self.c32(2 * set), self.c32(set));
-            let last = self.b.i_equal(t.bool, None, rot, two_sets)?;
+            // The three buffers in turn (D273): `(rot + set) mod 3·set`, one remainder by a constant for
+            // a compare and a select.
+            let (z, three_sets, setc) = (self.c32(0), self.c32(3 * set), self.c32(set));
             let inc = self.b.i_add(t.u32, None, rot, setc)?;
-            let next = self.b.select(t.u32, None, last, z, inc)?;
+            let next = self.b.u_mod(t.u32, None, inc, three_sets)?;
             rot_next = Some(next);
             self.lm.as_mut().expect("lane mapping").last_ballots = Some(rot);
             // L38: lane l clears the wave's word l (and l + wave size, ...) of the next buffer, word

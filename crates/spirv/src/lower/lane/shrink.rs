@@ -3162,6 +3162,11 @@ fn simplify(m: &mut Module, f: &mut Function, bound: &mut Word, gone: &mut HashS
                         _ => Out::Keep,
                     }
                 }
+                // D273: the ballot buffers' turn where the turn before is known.
+                (UDiv | UMod, &[a, b]) if int => match (c(a), c(b)) {
+                    (Some(x), Some(y)) if y != 0 => Out::Const(if op == UDiv { x / y } else { x % y }),
+                    _ => Out::Keep,
+                },
                 (ShiftLeftLogical | ShiftRightLogical | ShiftRightArithmetic, &[a, s]) if int => {
                     let wd = w.unwrap_or(32);
                     match (c(a), c(s)) {
@@ -9519,6 +9524,51 @@ mod tests {
                 .collect::<Vec<_>>(),
             [Op::Store, Op::Load, Op::IMul, Op::Store, Op::Branch]
         );
+    }
+
+    /// D273: a remainder or a quotient of two constants is its constant (`7 mod 3 = 1`, `7 / 3 = 2`,
+    /// hand-worked); by zero, or of a value that is not a constant, it stays.
+    #[test]
+    fn simplify_folds_remainders_and_quotients_of_constants() {
+        let (mut b, t) = begun();
+        let u32t = t.u32t;
+        let (zero, three, seven) = (
+            b.constant_bit32(u32t, 0),
+            b.constant_bit32(u32t, 3),
+            b.constant_bit32(u32t, 7),
+        );
+        b.begin_block(None).unwrap();
+        let xv = b.variable(t.pu, None, StorageClass::Function, None);
+        let o = b.variable(t.pu, None, StorageClass::Function, None);
+        let x = b.load(u32t, None, xv, None, []).unwrap();
+        let r = b.u_mod(u32t, None, seven, three).unwrap();
+        let q = b.u_div(u32t, None, seven, three).unwrap();
+        let by0 = b.u_mod(u32t, None, seven, zero).unwrap();
+        let rx = b.u_mod(u32t, None, x, three).unwrap();
+        for v in [r, q, by0, rx] {
+            b.store(o, v, None, []).unwrap();
+        }
+        let (mut m, mut f, mut bound) = finish(b);
+        assert_eq!(
+            simplify(&mut m, &mut f, &mut bound, &mut HashSet::default()),
+            2
+        );
+        let konst: HashMap<Word, u32> = m
+            .types_global_values
+            .iter()
+            .filter(|i| i.class.opcode == Op::Constant)
+            .filter_map(|i| match i.operands.first() {
+                Some(Operand::LiteralBit32(v)) => Some((i.result_id?, *v)),
+                _ => None,
+            })
+            .collect();
+        let stored: Vec<Word> = insts(&f)
+            .filter(|i| i.class.opcode == Op::Store)
+            .filter_map(|i| id(&i.operands[1]))
+            .collect();
+        assert_eq!(konst.get(&stored[0]), Some(&1));
+        assert_eq!(konst.get(&stored[1]), Some(&2));
+        assert_eq!(stored[2..], [by0, rx]);
     }
 
     /// D224: `((x & m) << k)` compared with 0 (`>`, `==`, `!=`, unsigned) compares `x & m` when no bit
