@@ -18,13 +18,18 @@
 //! * `--profile FILE` lowers for a measured device profile (JSON, as `cargo build --release -p
 //!   rdna2spv-vulkan --example probe` prints it) instead of the portable one: what `run` and the
 //!   corpus-size bench lower for on that device.
+//! * `--by-instruction` adds a table of the sample's words by origin (session 51): the machine instruction
+//!   whose code made them (`lower_attributed`'s marks; one unused id per mark, so the modules' ids and
+//!   hashes differ from a plain run's, their words do not), each block's frame (label tests, votes,
+//!   branches), the rewrites' new values, the prologue and constants, variables, the header and the shared
+//!   float bodies, with instances and words per instance: where to look for the next cut.
 
 use anyhow::{bail, Context as _, Result};
 use rdna2spv::corpus::{self, Index};
 use rdna2spv_codeobj::CodeObject;
-use rdna2spv_spirv::lower::{lower_with, LowerOptions, Mapping};
+use rdna2spv_spirv::lower::{lower_attributed, lower_with, LowerOptions, Mapping};
 use serde_json::json;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 fn splitmix(state: &mut u64) -> u64 {
@@ -70,6 +75,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let mut named: Vec<String> = Vec::new();
     let mut out_dir: Option<std::path::PathBuf> = None;
     let mut profile_path: Option<String> = None;
+    let mut by_instruction = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -82,6 +88,7 @@ pub fn run(args: &[String]) -> Result<()> {
             "--near" => near.push(it.next().context("--near N")?.parse()?),
             "--per" => per = it.next().context("--per P")?.parse()?,
             "--hash" => hash = true,
+            "--by-instruction" => by_instruction = true,
             "--profile" => profile_path = Some(it.next().context("--profile FILE")?.clone()),
             "--mapping" => {
                 mapping = match it.next().context("--mapping lane|wave")?.as_str() {
@@ -92,7 +99,7 @@ pub fn run(args: &[String]) -> Result<()> {
             }
             _ => bail!(
                 "usage: cargo xtask lane-size [--n N] [--seed S] [--kernel NAME].. [--near N].. [--per P] \
-                 [--mapping lane|wave] [--hash] [--validate] [--json F] [--out DIR]"
+                 [--mapping lane|wave] [--hash] [--validate] [--json F] [--out DIR] [--by-instruction]"
             ),
         }
     }
@@ -162,6 +169,8 @@ pub fn run(args: &[String]) -> Result<()> {
     let tmp = std::env::temp_dir().join(format!("rdna2spv-lane-size-{}.spv", std::process::id()));
     let mut rows = Vec::new();
     let mut ks: Vec<(f64, String)> = Vec::new();
+    // --by-instruction: words and instances by origin.
+    let mut origins: HashMap<String, (u64, u64)> = HashMap::new();
     let (mut sum_words, mut sum_cpu, mut refused, mut invalid) = (0usize, 0f64, 0usize, 0usize);
     let mut all_hash = FNV_BASIS;
     for (file, name, ci, ki) in &chosen {
@@ -194,7 +203,19 @@ pub fn run(args: &[String]) -> Result<()> {
             ..LowerOptions::default()
         };
         let (t0, w0) = (thread_cpu_s(), Instant::now());
-        let r = lower_with(&program, &layout, &profile, &opts);
+        let r = if by_instruction {
+            lower_attributed(&program, &layout, &profile, &opts).map(|(w, marks)| {
+                for (_, m) in &marks {
+                    origins.entry(m.clone()).or_default().1 += 1;
+                }
+                for (o, n) in crate::word_census::by_instruction(&w, &marks) {
+                    origins.entry(o).or_default().0 += n;
+                }
+                w
+            })
+        } else {
+            lower_with(&program, &layout, &profile, &opts)
+        };
         let (cpu, wall) = (thread_cpu_s() - t0, w0.elapsed().as_secs_f64());
         let words = match r {
             Ok(w) => w,
@@ -275,6 +296,34 @@ pub fn run(args: &[String]) -> Result<()> {
         );
         if hash {
             println!("hash of every module, in order: {all_hash:016x} ({mapping:?} mapping)");
+        }
+    }
+    if by_instruction {
+        // Words by origin, most first: the machine instruction whose code made them, or a row of its own.
+        let total: u64 = origins.values().map(|o| o.0).sum();
+        let mut rows: Vec<(&String, &(u64, u64))> = origins.iter().collect();
+        rows.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(b.0)));
+        println!(
+            "words by origin (the machine instruction whose code made them, or a row of its own):"
+        );
+        println!(
+            "{:<28} {:>9} {:>7} {:>9} {:>10}",
+            "origin", "words", "share", "instances", "words/inst"
+        );
+        for (o, &(w, n)) in rows {
+            let per = if n > 0 {
+                format!("{:.1}", w as f64 / n as f64)
+            } else {
+                "-".into()
+            };
+            println!(
+                "{:<28} {:>9} {:>6.2}% {:>9} {:>10}",
+                o,
+                w,
+                100.0 * w as f64 / total.max(1) as f64,
+                n,
+                per
+            );
         }
     }
     if let Some(f) = json_out {

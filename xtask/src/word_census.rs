@@ -180,6 +180,86 @@ pub fn census(module: &[u32]) -> [u64; ORIGINS.len()] {
     out
 }
 
+/// The origins of [`by_instruction`] that are not a machine instruction's mnemonic.
+pub const HEADER_ORIGIN: &str = "(module header)";
+/// Shared function bodies (the outlined float emulations).
+pub const BODIES_ORIGIN: &str = "(shared function bodies)";
+/// Ids made before the first mark: the prologue, and constants an instruction stores or branches on.
+pub const PROLOGUE_ORIGIN: &str = "(prologue, constants)";
+/// Ids past the last mark: made by the lane module's rewrites (phis, selects, joined loads).
+pub const REWRITES_ORIGIN: &str = "(rewrites)";
+/// Function variables.
+pub const VARIABLES_ORIGIN: &str = "(variables)";
+
+/// Words of `module` by the origin of each instruction (issue 31, session 51), from `marks` of
+/// `lower_attributed` (first id of each machine instruction's code or block frame, increasing): an
+/// instruction of the entry point belongs to the mark at or below its result id; one without a result
+/// to the mark of the value it stores or branches on (a store's value, a conditional branch's condition,
+/// a branch's target label). Header, shared bodies, variables and the ids before the first mark or past
+/// the last have their own rows. Every word of the module is counted once.
+pub fn by_instruction(module: &[u32], marks: &[(u32, String)]) -> HashMap<String, u64> {
+    let mut out: HashMap<String, u64> = HashMap::new();
+    *out.entry(HEADER_ORIGIN.into()).or_default() += module.len().min(5) as u64;
+    let last = marks.last().map(|m| m.0).unwrap_or(0);
+    // The entry point's function id.
+    let mut entry = None;
+    let mut i = 5;
+    let mut in_fn: Option<u32> = None;
+    while i < module.len() {
+        let n = (module[i] >> 16) as usize;
+        if n == 0 || i + n > module.len() {
+            *out.entry(HEADER_ORIGIN.into()).or_default() += (module.len() - i) as u64;
+            break;
+        }
+        let (op, a) = (module[i] & 0xffff, &module[i + 1..i + n]);
+        let is = |o: Op| op == o as u32;
+        if is(Op::EntryPoint) && entry.is_none() {
+            entry = a.get(1).copied();
+        }
+        if is(Op::Function) {
+            in_fn = a.get(1).copied();
+        }
+        let origin = match in_fn {
+            None => HEADER_ORIGIN.to_string(),
+            Some(f) if Some(f) != entry => BODIES_ORIGIN.to_string(),
+            Some(_) if is(Op::Variable) => VARIABLES_ORIGIN.to_string(),
+            Some(_) => {
+                let key = if is(Op::Store) {
+                    a.get(1).copied()
+                } else if is(Op::BranchConditional) || is(Op::Branch) || is(Op::Label) {
+                    a.first().copied()
+                } else {
+                    // The result id: after the result type when there is one, else the first operand.
+                    let grammar = rspirv::grammar::INSTRUCTION_TABLE.lookup_opcode(op);
+                    let kinds: Vec<rspirv::grammar::OperandKind> = grammar
+                        .map(|g| g.operands.iter().take(2).map(|o| o.kind).collect())
+                        .unwrap_or_default();
+                    use rspirv::grammar::OperandKind::{IdResult, IdResultType};
+                    match kinds[..] {
+                        [IdResultType, IdResult, ..] => a.get(1).copied(),
+                        [IdResult, ..] => a.first().copied(),
+                        _ => a.first().copied(),
+                    }
+                };
+                match key {
+                    Some(x) if x > last => REWRITES_ORIGIN.to_string(),
+                    Some(x) => match marks.partition_point(|m| m.0 <= x) {
+                        0 => PROLOGUE_ORIGIN.to_string(),
+                        k => marks[k - 1].1.clone(),
+                    },
+                    None => PROLOGUE_ORIGIN.to_string(),
+                }
+            }
+        };
+        if is(Op::FunctionEnd) {
+            in_fn = None;
+        }
+        *out.entry(origin).or_default() += n as u64;
+        i += n;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,5 +324,69 @@ mod tests {
             c[SELECT] + c[PAIRS] + c[CALLS] + c[GLOBAL] + c[SHUFFLE] + c[PLUMBING],
             0
         );
+    }
+
+    /// `by_instruction` (session 51): instructions of the entry point go to the mark at or below their
+    /// result id (a store by its value, a branch by its target); ids past the last mark are the
+    /// rewrites', before the first the prologue's; the header, shared bodies and variables have rows of
+    /// their own; every word once.
+    #[test]
+    fn by_instruction_counts_each_word_once_by_its_mark() {
+        let mut b = Builder::new();
+        b.capability(Capability::Shader);
+        b.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
+        let void = b.type_void();
+        let u32t = b.type_int(32, 0);
+        let fvoid = b.type_function(void, []);
+        let fptr = b.type_pointer(None, StorageClass::Function, u32t);
+        let one = b.constant_bit32(u32t, 1);
+        b.begin_function(void, None, FunctionControl::NONE, fvoid)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        b.ret().unwrap();
+        b.end_function().unwrap(); // 5 + 2 + 1 + 1 words: a shared body
+        let main = b
+            .begin_function(void, None, FunctionControl::NONE, fvoid)
+            .unwrap();
+        b.begin_block(None).unwrap(); // 2: before the first mark
+        let var = b.variable(fptr, None, StorageClass::Function, None); // 4: variables
+        let p = b.load(u32t, None, var, None, []).unwrap(); // 4: before the first mark
+        let a = b.id(); // the mark of `v_a`
+        let x = b.i_add(u32t, None, p, one).unwrap(); // 5: v_a
+        b.store(var, x, None, []).unwrap(); // 3: v_a (its value)
+        b.store(var, one, None, []).unwrap(); // 3: the constant's, before the first mark
+        let f = b.id(); // the mark of a frame
+        let l2 = b.id();
+        b.branch(l2).unwrap(); // 2: (frame), by its target
+        b.begin_block(Some(l2)).unwrap(); // 2: (frame)
+        let y = b.i_mul(u32t, None, x, x).unwrap(); // 5: (frame)
+        let z = b.bitwise_and(u32t, None, y, one).unwrap(); // made "by a rewrite": past the marks
+        b.store(var, z, None, []).unwrap(); // 3 + 5: rewrites
+        b.ret().unwrap(); // 1: before the first mark (no operand)
+        b.end_function().unwrap(); // 5 + 1: before the first mark (result id `main`, no operand)
+        b.entry_point(ExecutionModel::GLCompute, main, "main", []);
+        let words = b.module().assemble();
+        assert!(z > y && y > l2);
+        let marks = vec![
+            (a, "v_a".to_string()),
+            (f, "(frame)".to_string()),
+            (y, "x".into()),
+        ];
+        // `y` marks nothing of its own here: past the last mark means `> y`, and `y` itself is "x".
+        let c = by_instruction(&words, &marks);
+        assert_eq!(c.values().sum::<u64>(), words.len() as u64);
+        assert_eq!(c["v_a"], 5 + 3);
+        assert_eq!(c["(frame)"], 2 + 2);
+        assert_eq!(c["x"], 5);
+        assert_eq!(c[REWRITES_ORIGIN], 5 + 3);
+        assert_eq!(c[VARIABLES_ORIGIN], 4);
+        assert_eq!(c[BODIES_ORIGIN], 9);
+        assert_eq!(c[PROLOGUE_ORIGIN], 5 + 2 + 4 + 3 + 1 + 1);
+        // The header: every word before the first OpFunction.
+        let mut at = 5;
+        while words[at] & 0xffff != Op::Function as u32 {
+            at += (words[at] >> 16) as usize;
+        }
+        assert_eq!(c[HEADER_ORIGIN], at as u64);
     }
 }

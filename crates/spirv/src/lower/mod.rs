@@ -250,6 +250,34 @@ pub fn lower_with(
     profile: &DeviceProfile,
     opts: &LowerOptions,
 ) -> R<Vec<u32>> {
+    Ok(lower_marked(program, desc, profile, opts, false)?.0)
+}
+
+/// Where each id of a module came from (see [`lower_attributed`]).
+pub type Marks = Vec<(Word, String)>;
+
+/// [`lower_with`], and where each id of the module came from: `(first id, origin)` in increasing id
+/// order, the origin a machine instruction's mnemonic (its code's ids up to the next mark) or `(frame)`
+/// (the structured control flow after a block's instructions). Ids past the last mark were made by the
+/// lane module's rewrites (`shrink`), ids before the first by the prologue or as types and constants.
+/// Each mark allocates one id nothing uses, so the module's ids differ from [`lower_with`]'s; its words
+/// do not (`cargo xtask lane-size --by-instruction`).
+pub fn lower_attributed(
+    program: &Program,
+    desc: &KernelLayout,
+    profile: &DeviceProfile,
+    opts: &LowerOptions,
+) -> R<(Vec<u32>, Marks)> {
+    lower_marked(program, desc, profile, opts, true)
+}
+
+fn lower_marked(
+    program: &Program,
+    desc: &KernelLayout,
+    profile: &DeviceProfile,
+    opts: &LowerOptions,
+    marked: bool,
+) -> R<(Vec<u32>, Marks)> {
     let types = verify(program)?;
     check_layout(program, desc)?;
     let mut cx = Cx::new(program, &types, desc, profile, *opts)?;
@@ -259,8 +287,12 @@ pub fn lower_with(
         cx.sub = std::mem::take(&mut plan.sub);
         cx.plan = Some(plan);
     }
+    if marked {
+        cx.marks = Some(Vec::new());
+    }
     cx.module()?;
-    Ok(cx.finish())
+    let marks = cx.marks.take().unwrap_or_default();
+    Ok((cx.finish(), marks))
 }
 
 /// The layout checks every lowering makes first: the wave size, and the workgroup's size.
@@ -347,6 +379,10 @@ pub(crate) struct Cx<'a> {
     /// (marker id, last result, no copies) of each machine instruction's pure computation, for a second
     /// round of outlining over whole instructions (D235), and its other results by last result.
     inst_spans: Vec<(Word, Word, u32)>,
+    /// [`lower_attributed`]: the first id each machine instruction's code allocates, with its mnemonic,
+    /// and the first id of each block's frame (`(frame)`: the label tests, votes and branches the
+    /// structured lowering emits after a block's instructions); `None` when not asked for.
+    marks: Option<Marks>,
     inst_span_results: HashMap<Word, Vec<Word>>,
     // Variables.
     sgpr: Word,
@@ -508,6 +544,7 @@ impl<'a> Cx<'a> {
             zero64: 0,
             spans: Vec::new(),
             inst_spans: Vec::new(),
+            marks: None,
             inst_span_results: HashMap::default(),
             sgpr: 0,
             vgpr: 0,
@@ -602,6 +639,16 @@ impl<'a> Cx<'a> {
         }
         use rspirv::binary::Assemble;
         m.assemble()
+    }
+
+    /// [`lower_attributed`]: the ids from here on are `origin`'s.
+    pub(crate) fn mark(&mut self, origin: &str) {
+        if self.marks.is_some() {
+            let id = self.b.id();
+            if let Some(m) = self.marks.as_mut() {
+                m.push((id, origin.to_string()));
+            }
+        }
     }
 
     fn unsupported(&self, reason: impl Into<String>) -> LowerError {
@@ -1344,6 +1391,7 @@ impl<'a> Cx<'a> {
         let mut barrier_at_end = false;
         for (k, inst) in block.insts.iter().enumerate() {
             self.at = (bi, inst.pc, inst.text.clone());
+            self.mark(inst.text.split_whitespace().next().unwrap_or("?"));
             let has_barrier = p
                 .inst_nodes(inst)
                 .any(|(_, nd)| matches!(nd, Node::Barrier));

@@ -346,6 +346,7 @@ impl Cx<'_> {
             self.lane_plan_masks(bi);
         }
         let barrier = self.block_insts(bi)?;
+        self.mark("(frame)");
         if !update {
             if barrier {
                 return Err(super::LowerError::Build(
