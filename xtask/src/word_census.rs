@@ -269,6 +269,17 @@ mod tests {
         AddressingModel, Capability, ExecutionModel, FunctionControl, MemoryModel,
     };
 
+    /// A shared body (`void f() {}`, 5 + 2 + 1 + 1 words), then the entry function begun: its id.
+    fn shared_body_then_main(b: &mut Builder, void: u32, fvoid: u32) -> u32 {
+        b.begin_function(void, None, FunctionControl::NONE, fvoid)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        b.begin_function(void, None, FunctionControl::NONE, fvoid)
+            .unwrap()
+    }
+
     /// A hand-built module: a Function variable's load, a select of it (a guard), its store, a
     /// Workgroup load, an add, a phi, and a second function; each lands in its origin with its own
     /// word count (the SPIR-V encoding: one word of opcode and count, then the operands).
@@ -287,14 +298,7 @@ mod tests {
         let t = b.constant_true(boolt);
         let shared = b.variable(wptr, None, StorageClass::Workgroup, None);
         // The shared body first: the entry point is found by its OpEntryPoint, not by its place.
-        b.begin_function(void, None, FunctionControl::NONE, fvoid)
-            .unwrap();
-        b.begin_block(None).unwrap();
-        b.ret().unwrap();
-        b.end_function().unwrap(); // 5 + 2 + 1 + 1 words: a shared body
-        let main = b
-            .begin_function(void, None, FunctionControl::NONE, fvoid)
-            .unwrap();
+        let main = shared_body_then_main(&mut b, void, fvoid);
         let l1 = b.id();
         b.begin_block(Some(l1)).unwrap();
         let var = b.variable(fptr, None, StorageClass::Function, None); // 4 words: register
@@ -340,14 +344,7 @@ mod tests {
         let fvoid = b.type_function(void, []);
         let fptr = b.type_pointer(None, StorageClass::Function, u32t);
         let one = b.constant_bit32(u32t, 1);
-        b.begin_function(void, None, FunctionControl::NONE, fvoid)
-            .unwrap();
-        b.begin_block(None).unwrap();
-        b.ret().unwrap();
-        b.end_function().unwrap(); // 5 + 2 + 1 + 1 words: a shared body
-        let main = b
-            .begin_function(void, None, FunctionControl::NONE, fvoid)
-            .unwrap();
+        let main = shared_body_then_main(&mut b, void, fvoid);
         b.begin_block(None).unwrap(); // 2: before the first mark
         let var = b.variable(fptr, None, StorageClass::Function, None); // 4: variables
         let p = b.load(u32t, None, var, None, []).unwrap(); // 4: before the first mark

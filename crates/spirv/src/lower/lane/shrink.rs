@@ -8499,6 +8499,16 @@ mod tests {
     use rspirv::dr::Builder;
     use spirv::{Decoration, FunctionControl, SelectionControl};
 
+    /// Ends the hand-built function (return, end) and runs `shrink` with the chosen passes and no
+    /// outlining spans: the module and the statistics.
+    fn shrink_built(mut b: Builder, p: Passes) -> (Module, ShrinkStats) {
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        let mut m = b.module();
+        let st = shrink(&mut m, p, &[], &[], &HashMap::default());
+        (m, st)
+    }
+
     /// A builder with a `void()` function begun (its entry block not yet) and the types of [`tys`].
     fn begun() -> (Builder, Tys) {
         let mut b = Builder::new();
@@ -8769,18 +8779,12 @@ mod tests {
             b.store(out[k], w, None, []).unwrap();
             guards.push(s);
         }
-        b.ret().unwrap();
-        b.end_function().unwrap();
-        let mut m = b.module();
-        let st = shrink(
-            &mut m,
+        let (m, st) = shrink_built(
+            b,
             Passes {
                 unguard: true,
                 ..Passes::NONE
             },
-            &[],
-            &[],
-            &HashMap::default(),
         );
         assert_eq!(st.unguarded, 1);
         let main = m.functions.last().unwrap();
@@ -11430,19 +11434,13 @@ mod tests {
         b.i_add(t.u32t, None, le, one).unwrap();
         let la = b.load(t.u32t, None, a, None, []).unwrap();
         b.store(g, la, None, []).unwrap();
-        b.ret().unwrap();
-        b.end_function().unwrap();
-        let mut m = b.module();
-        let st = shrink(
-            &mut m,
+        let (m, st) = shrink_built(
+            b,
             Passes {
                 live: true,
                 dead: true,
                 ..Passes::NONE
             },
-            &[],
-            &[],
-            &HashMap::default(),
         );
         let f = m.functions.last().unwrap();
         let stored: Vec<Word> = f
