@@ -379,11 +379,11 @@ pub(crate) struct Cx<'a> {
     /// (marker id, last result, no copies) of each machine instruction's pure computation, for a second
     /// round of outlining over whole instructions (D235), and its other results by last result.
     inst_spans: Vec<(Word, Word, u32)>,
+    inst_span_results: HashMap<Word, Vec<Word>>,
     /// [`lower_attributed`]: the first id each machine instruction's code allocates, with its mnemonic,
     /// and the first id of each block's frame (`(frame)`: the label tests, votes and branches the
     /// structured lowering emits after a block's instructions); `None` when not asked for.
     marks: Option<Marks>,
-    inst_span_results: HashMap<Word, Vec<Word>>,
     // Variables.
     sgpr: Word,
     vgpr: Word,
@@ -544,8 +544,8 @@ impl<'a> Cx<'a> {
             zero64: 0,
             spans: Vec::new(),
             inst_spans: Vec::new(),
-            marks: None,
             inst_span_results: HashMap::default(),
+            marks: None,
             sgpr: 0,
             vgpr: 0,
             scc: 0,
