@@ -887,6 +887,175 @@ fn lds_index_split_only_where_the_sum_cannot_wrap() {
     }
 }
 
+/// D274: a 64-bit sum the lifting makes of words (`v_lshlrev_b64` on the halves, D229; the carry between
+/// `v_add_co_u32` and `v_add_co_ci_u32`, D220) and then reads as a u64 (`v_lshrrev_b64` by a VGPR,
+/// `v_cmp_gt_u64`) is computed as u64 shifts and adds in the lane module, and the words it also stores
+/// read the u64's words. Lane x loads `x`, `y` (u64) and stores `s = x + (y << 3)`, `t = s + 0x1234`,
+/// `t >> x`, `s > x`; the inputs make every carry happen (low words near 2^32, shifted-out bits). Oracle:
+/// Rust's u64 arithmetic, then the evaluator against it and lavapipe against the evaluator, bit for bit;
+/// the module's form is asserted (u64 adds of a u64 shift by 3, no `OpIAddCarry` left).
+#[test]
+fn sums_of_words_read_as_u64_are_u64_sums_on_the_device() {
+    use rdna2spv_eval::Memory;
+    let words: [u32; 24] = [
+        0x3402_0084, // v_lshlrev_b32_e32 v1, 4, v0
+        0xdc38_8000,
+        0x0200_0001, // global_load_dwordx4 v[2:5], v1, s[0:1]
+        0xbf8c_3f70, // s_waitcnt vmcnt(0)
+        0xd6ff_0006,
+        0x0002_0883, // v_lshlrev_b64 v[6:7], 3, v[4:5]
+        0xd70f_6a06,
+        0x0002_0d02, // v_add_co_u32 v6, vcc_lo, v2, v6
+        0x500e_0f03, // v_add_co_ci_u32_e32 v7, vcc_lo, v3, v7, vcc_lo
+        0xd70f_6a08,
+        0x0001_ff06,
+        0x0000_1234, // v_add_co_u32 v8, vcc_lo, v6, 0x1234
+        0x5012_0e80, // v_add_co_ci_u32_e32 v9, vcc_lo, 0, v7, vcc_lo
+        0xd700_000a,
+        0x0002_1100, // v_lshrrev_b64 v[10:11], v0, v[8:9]
+        0x7dc8_0506, // v_cmp_gt_u64_e32 vcc_lo, v[6:7], v[2:3]
+        0xd501_000c,
+        0x01a9_0280, // v_cndmask_b32_e64 v12, 0, 1, vcc_lo
+        0x3402_0085, // v_lshlrev_b32_e32 v1, 5, v0
+        0xdc78_8000,
+        0x0002_0601, // global_store_dwordx4 v1, v[6:9], s[2:3]
+        0xdc7c_8010,
+        0x0002_0a01, // global_store_dwordx3 v1, v[10:12], s[2:3] offset:16
+        0xbf81_0000, // s_endpgm
+    ];
+    let p = program_of("wide_sums", &words);
+    // Inputs: carries out of the low words of x + (y << 3) and of + 0x1234, bits shifted out of y's
+    // low word, wrap-around of the whole sum.
+    let mut seed = 0x9e37_79b9u32;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        seed
+    };
+    let special: [(u64, u64); 8] = [
+        (0xffff_ffff, 1),
+        (0x0000_0001_ffff_fff8, 0x1fff_ffff),
+        (0xffff_ffff_ffff_ffff, 1),
+        (0xffff_edcb, 0),
+        (0, 0xe000_0000),
+        (0x8000_0000_0000_0000, 0x1000_0000_0000_0000),
+        (0x1234_5678_ffff_ffff, 0xffff_ffff_ffff_ffff),
+        (0, 0),
+    ];
+    let inputs: Vec<(u64, u64)> = (0..32)
+        .map(|l| match special.get(l) {
+            Some(&xy) => xy,
+            None => {
+                let x = (u64::from(next()) << 32) | u64::from(next() | 0xf000_0000);
+                (x, (u64::from(next()) << 32) | u64::from(next()))
+            }
+        })
+        .collect();
+    let input: Vec<u8> = inputs
+        .iter()
+        .flat_map(|(x, y)| [x.to_le_bytes(), y.to_le_bytes()].concat())
+        .collect();
+    let want: Vec<u8> = inputs
+        .iter()
+        .enumerate()
+        .flat_map(|(l, &(x, y))| {
+            let s = x.wrapping_add(y << 3);
+            let t = s.wrapping_add(0x1234);
+            let z = t >> (l as u32 & 63);
+            let c = u32::from(s > x);
+            let w: [u32; 8] = [
+                s as u32,
+                (s >> 32) as u32,
+                t as u32,
+                (t >> 32) as u32,
+                z as u32,
+                (z >> 32) as u32,
+                c,
+                0,
+            ];
+            w.into_iter()
+                .flat_map(u32::to_le_bytes)
+                .collect::<Vec<u8>>()
+        })
+        .collect();
+    assert!(inputs
+        .iter()
+        .any(|&(x, y)| (x as u32).checked_add((y << 3) as u32).is_none()));
+    let (hin, hout) = (0x1_0000_0000u64, 0x2_0000_0000u64);
+    let mut mem = Memory::default();
+    mem.add("in", hin, input.clone()).unwrap();
+    mem.add("out", hout, vec![0; 1024]).unwrap();
+    rdna2spv_eval::run(&p, &launch_wave32(&[hin, hout]), &mut mem).expect("the evaluator finishes");
+    let h = mem.allocation("out").unwrap().data.clone();
+    assert_eq!(h, want, "the evaluator against u64 arithmetic");
+
+    let ctx = open(None).unwrap();
+    let prof = profile_of(&ctx, ProfileChoice::Device).unwrap();
+    let mut bin = ctx.create_buffer(512).unwrap();
+    bin.upload(0, &input).unwrap();
+    let bout = ctx.create_buffer(1024).unwrap();
+    let (a, b) = (bin.device_address(), bout.device_address());
+    let allocations = [(a, 512), (b, 1024)];
+    let options = RunOptions {
+        lower: LowerOptions {
+            mapping: Mapping::Lane,
+            check_flag_only: true,
+            ..LowerOptions::default()
+        },
+        allocations: &allocations,
+    };
+    let module =
+        rdna2spv_vulkan::lower_for_run(&ctx, &p, &launch_wave32(&[a, b]), &prof, &options).unwrap();
+    run_program(&ctx, &p, &launch_wave32(&[a, b]), &prof, &options)
+        .expect("the device run finishes");
+    assert_eq!(bout.download_all().unwrap(), h, "device and host outputs");
+    let (adds_of_shift, carries) = u64_adds_of_shift(&module, 3);
+    assert!(
+        adds_of_shift > 0,
+        "x + (y << 3) is a u64 add of a u64 shift"
+    );
+    assert_eq!(carries, 0, "no word carry is left");
+}
+
+/// In a module: the u64 `OpIAdd`s with an operand that is a u64 `OpShiftLeftLogical` by the constant
+/// `k`, and the `OpIAddCarry`s.
+fn u64_adds_of_shift(words: &[u32], k: u64) -> (usize, usize) {
+    let mut u64t = None;
+    let mut konst: std::collections::HashMap<u32, u64> = Default::default();
+    let mut shifts = std::collections::HashSet::new();
+    let mut adds = Vec::new();
+    let mut carries = 0;
+    let mut at = 5;
+    while at < words.len() {
+        let (len, op) = ((words[at] >> 16) as usize, words[at] & 0xffff);
+        let w = &words[at..at + len.max(1)];
+        match op {
+            // OpTypeInt %r 64 0
+            21 if len == 4 && w[2] == 64 && w[3] == 0 => u64t = Some(w[1]),
+            // OpConstant %t %r value (32 or 64 bits)
+            43 => {
+                let v = u64::from(w[3]) | w.get(4).map_or(0, |&h| u64::from(h) << 32);
+                konst.insert(w[2], v);
+            }
+            // OpShiftLeftLogical %t %r a b
+            196 if Some(w[1]) == u64t && konst.get(&w[4]) == Some(&k) => {
+                shifts.insert(w[2]);
+            }
+            // OpIAdd %t %r a b
+            128 if Some(w[1]) == u64t => adds.push((w[3], w[4])),
+            149 => carries += 1,
+            _ => {}
+        }
+        at += len.max(1);
+    }
+    let n = adds
+        .iter()
+        .filter(|(a, b)| shifts.contains(a) || shifts.contains(b))
+        .count();
+    (n, carries)
+}
+
 /// The kernel of the many-allocation tests: lane i loads the u64 address at `in[8i]` (s[0:1]), loads
 /// `bytes` (1, 4, 8 or 16) from it and stores them at `out[16i]` (s[2:3]). Its address comes from memory,
 /// so no narrowing (D189) applies: every access is tested against every allocation. Words from

@@ -55,7 +55,9 @@
 //! ([`join`], D223; what only the second arm reads moved into it, D268; first a selection on a
 //! condition a dominating branch decided made a branch to its arm, [`known_branches`], D269; then `f` and `e` again, and with `a` the mask tests of its runs merged,
 //! [`merge_mask_tests`], D227), `d` (first, with `a`, words split from one value and joined again made
-//! the value, [`repack`], D262, also after [`pair_signatures`]; then, with `l`, the initializers no load
+//! the value, [`repack`], D262, also after [`pair_signatures`]; after the dead code, with `a`, 64-bit sums
+//! and shifts done on words whose words are put together as a u64 again computed as u64 operations where
+//! that saves words, [`sums::wide_sums`], D274; then, with `l`, the initializers no load
 //! can observe,
 //! [`unread_initializers`], D261; with `p`, two registers read as one two-word vector made one `uvec2`
 //! variable, [`pair_vars`], D260; with `n`, then `n` once more, and where it narrowed, `a`, `c` and `d`
@@ -69,6 +71,8 @@ use std::collections::BTreeMap;
 
 use rspirv::dr::{Function, Instruction, Module, Operand};
 use spirv::{Op, StorageClass, Word};
+
+mod sums;
 
 /// What each rewrite removed (instructions), for the ablation.
 #[derive(Debug, Default, Clone, Copy)]
@@ -326,6 +330,22 @@ pub(crate) fn shrink(
                 st.simplified += carry_compares(m, f, &mut bound);
             }
             st.dead += dead_code(m, f, &mut gone);
+            if p.algebra {
+                // D274: 64-bit sums and shifts done on words whose words are put together again, as
+                // u64 operations (after the dead code, whose readers would keep the words; then
+                // `repack` folds the words they are read as, and two sums of one pair share its u64).
+                // A sum of a sum rewritten here pays once the inner one's words are its u64's: a
+                // second round (a third finds nothing in the bench's sample).
+                for _ in 0..2 {
+                    let n = sums::wide_sums(m, f, &mut bound);
+                    if n == 0 {
+                        break;
+                    }
+                    st.simplified += n + repack(m, f, &mut gone);
+                    st.common += common(m, f, &mut gone);
+                    st.dead += dead_code(m, f, &mut gone);
+                }
+            }
             if p.live {
                 // D270: the joins' forwarding and the dead code above delete loads; the stores only they
                 // read go now, and the computations only those stores read with them, until none is left
@@ -8510,7 +8530,7 @@ mod tests {
     }
 
     /// A builder with a `void()` function begun (its entry block not yet) and the types of [`tys`].
-    fn begun() -> (Builder, Tys) {
+    pub(super) fn begun() -> (Builder, Tys) {
         let mut b = Builder::new();
         let t = tys(&mut b);
         b.begin_function(t.void, None, FunctionControl::NONE, t.fnt)
@@ -10627,15 +10647,15 @@ mod tests {
 
     /// The types of the hand-built test functions, declared in this order: void, bool, u32, u64, `void()`,
     /// and Function pointers to bool, u32 and u64.
-    struct Tys {
-        void: Word,
-        boolt: Word,
-        u32t: Word,
-        u64t: Word,
-        fnt: Word,
-        pb: Word,
-        pu: Word,
-        pw: Word,
+    pub(super) struct Tys {
+        pub(super) void: Word,
+        pub(super) boolt: Word,
+        pub(super) u32t: Word,
+        pub(super) u64t: Word,
+        pub(super) fnt: Word,
+        pub(super) pb: Word,
+        pub(super) pu: Word,
+        pub(super) pw: Word,
     }
 
     fn tys(b: &mut Builder) -> Tys {
@@ -10656,7 +10676,7 @@ mod tests {
     }
 
     /// Ends the hand-built function (return, end): the module, its function taken out, the id bound.
-    fn finish(mut b: Builder) -> (Module, Function, Word) {
+    pub(super) fn finish(mut b: Builder) -> (Module, Function, Word) {
         b.ret().unwrap();
         b.end_function().unwrap();
         let mut m = b.module();
@@ -10675,16 +10695,16 @@ mod tests {
             .collect()
     }
 
-    fn insts(f: &Function) -> impl Iterator<Item = &Instruction> {
+    pub(super) fn insts(f: &Function) -> impl Iterator<Item = &Instruction> {
         f.blocks.iter().flat_map(|b| &b.instructions)
     }
 
-    fn def_of(f: &Function, x: Word) -> &Instruction {
+    pub(super) fn def_of(f: &Function, x: Word) -> &Instruction {
         insts(f).find(|i| i.result_id == Some(x)).expect("defined")
     }
 
     /// The module-level declaration (type, constant, global variable) of `x`.
-    fn global_def(m: &Module, x: Word) -> &Instruction {
+    pub(super) fn global_def(m: &Module, x: Word) -> &Instruction {
         m.types_global_values
             .iter()
             .find(|i| i.result_id == Some(x))
