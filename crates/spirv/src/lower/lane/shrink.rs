@@ -1409,11 +1409,16 @@ fn unread_initializers(f: &mut Function) -> usize {
 /// (`OpAccessChain`, made once at the entry); the paired read becomes one vector load (4 words instead
 /// of 13); a pair of stores of the two words of one vector `V`, `store a V.0; store b V.1` with no other
 /// access to either variable between them, becomes `store v V` at the second store (the first store's
-/// value was not observable before it). Only where the words saved exceed the pointers' 10 (less the
-/// variable declaration removed). Runs after every rewrite that needs private scalars (the pair's
+/// value was not observable before it); so does a pair of stores of the two words of a u64 `x`
+/// (`uconvert32(x)`, `uconvert32(x >> 32)`, as D274 leaves an address's words: D275), storing
+/// `bitcast uvec2(x)`, counted whether or not the two are read together (the conversions and the shift
+/// that only the stores read go, the bitcast costs 4). Only where the words saved exceed the pointers'
+/// 10 (less the variable declaration removed). Runs after every rewrite that needs private scalars (the pair's
 /// variables stop being scalars). Exact: the component pointers address the same words the scalars
 /// were; a paired read reads both words with no store to either between its two loads and the vector,
-/// so the vector load at the vector's place reads the same values. Returns the pairs made.
+/// so the vector load at the vector's place reads the same values; `bitcast uvec2(x)` has `x`'s low
+/// word as component 0 and its high word as component 1 (SPIR-V's `OpBitcast`), the words the two
+/// stores stored. Returns the pairs made.
 fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     let Some(u32_) = uint_type(m, 32) else {
         return 0;
@@ -1481,6 +1486,38 @@ fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
             }
         })
         .collect();
+    // D275: the two words of a u64 `x` as D274 and the lowering take them apart,
+    // `uconvert32(x)` and `uconvert32(x >> 32)`: result → (x, component); a pair of stores of them
+    // stores `bitcast uvec2(x)`.
+    let u64_ = uint_type(m, 64);
+    let c32: HashSet<Word> = constants(m)
+        .into_iter()
+        .filter(|&(_, v)| v == 32)
+        .map(|(c, _)| c)
+        .collect();
+    let mut words = words;
+    let mut wide: HashSet<Word> = HashSet::default();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        let (Some(r), Op::UConvert, Some(x)) =
+            (i.result_id, i.class.opcode, i.operands.first().and_then(id))
+        else {
+            continue;
+        };
+        if i.result_type != Some(u32_) {
+            continue;
+        }
+        let src = match defs.get(&x) {
+            Some((Op::ShiftRightLogical, t, ops)) if *t == u64_ && c32.contains(&ops[1]) => {
+                Some((ops[0], 1))
+            }
+            Some((_, t, _)) if *t == u64_ => Some((x, 0)),
+            _ => None,
+        };
+        if let Some((x, k)) = src {
+            words.insert(r, (x, k));
+            wide.insert(x);
+        }
+    }
     // Paired reads (vector result → (a, b)); pairs of stores (block, first, second, a, b, vector).
     let mut reads: HashMap<Word, (Word, Word)> = HashMap::default();
     let mut store_pairs: Vec<(usize, usize, usize, Word, Word, Word)> = Vec::new();
@@ -1558,9 +1595,31 @@ fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     for &(a, b) in reads.values() {
         *gain.entry((a, b)).or_default() += 9;
     }
-    store_pairs.retain(|&(_, _, _, a, b, _)| gain.contains_key(&(a, b)));
-    for &(_, _, _, a, b, _) in &store_pairs {
-        *gain.entry((a, b)).or_default() += 3;
+    // A pair of stores saves a store; of a u64's words (D275) also the conversions and the shift that
+    // only those stores read, less the bitcast (4): counted whether or not the pair is read together.
+    store_pairs.retain(|&(_, _, _, a, b, x)| gain.contains_key(&(a, b)) || wide.contains(&x));
+    for &(bi, oi, ii, a, b, x) in &store_pairs {
+        let mut g = 3;
+        if wide.contains(&x) {
+            let val = |k: usize| f.blocks[bi].instructions[k].operands.get(1).and_then(id);
+            let once = |w: Option<Word>| w.is_some_and(|w| uses.get(&w) == Some(&1));
+            let (lo, hi) = (val(oi), val(ii));
+            // The bitcast costs 4; the low word's conversion goes where only the store read it.
+            g -= 4;
+            if once(lo) {
+                g += 4;
+            }
+            if once(hi) {
+                // The high word's conversion and, where only it reads it, the shift.
+                let sh = hi.and_then(|h| defs.get(&h)).map(|d| d.2[0]);
+                g += 4 + if sh.is_some_and(|s| uses.get(&s) == Some(&1)) {
+                    5
+                } else {
+                    0
+                };
+            }
+        }
+        *gain.entry((a, b)).or_default() += g;
     }
     // The pointers cost 10 words, the one variable instead of two saves 5.
     let mut chosen: Vec<(Word, Word)> = gain
@@ -1660,6 +1719,20 @@ fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
                 continue;
             }
             if let Some(&(v, val)) = vstore.get(&(bi, ii)) {
+                let val = if wide.contains(&val) {
+                    // D275: the u64's words as the vector (component 0 the low word).
+                    let c = *bound;
+                    *bound += 1;
+                    out.push(Instruction::new(
+                        Op::Bitcast,
+                        Some(uvec2),
+                        Some(c),
+                        vec![Operand::IdRef(val)],
+                    ));
+                    c
+                } else {
+                    val
+                };
                 out.push(Instruction::new(
                     Op::Store,
                     None,
@@ -11271,6 +11344,91 @@ mod tests {
     /// one: they become one `uvec2` variable, the paired stores one vector store, the paired read one
     /// vector load, and a lone read of `a` goes through its component's pointer. `g` and `h` are read
     /// as a vector too, but `g` is stored between its load and the vector: left alone.
+    /// D275: the two words of a u64 `x` (`uconvert32(x)`, `uconvert32(x >> 32)`, as D274 leaves them)
+    /// stored to two private scalars that nothing else reads as a pair become one store of
+    /// `bitcast uvec2(x)` to one `uvec2` variable; the conversions and the shift go (dead code). Kept: the
+    /// words of another u64 whose low and high words are also read elsewhere (the bitcast would cost
+    /// more than the store it saves). The identity: `bitcast uvec2(x)` has component 0 `x`'s low word.
+    #[test]
+    fn pair_vars_store_a_u64s_words_as_its_vector() {
+        let (
+            mut b,
+            Tys {
+                u32t, u64t, pu, pw, ..
+            },
+        ) = begun();
+        let uvec2 = b.type_vector(u32t, 2);
+        let c32 = b.constant_bit64(u64t, 32);
+        b.begin_block(None).unwrap();
+        let [va, vb, vc, vd, ve] =
+            [0; 5].map(|_| b.variable(pu, None, StorageClass::Function, None));
+        let [vx, vy] = [0; 2].map(|_| b.variable(pw, None, StorageClass::Function, None));
+        let words = |b: &mut Builder, x: Word| {
+            let lo = b.u_convert(u32t, None, x).unwrap();
+            let sh = b.shift_right_logical(u64t, None, x, c32).unwrap();
+            let hi = b.u_convert(u32t, None, sh).unwrap();
+            (lo, hi)
+        };
+        let x = b.load(u64t, None, vx, None, []).unwrap();
+        let (lo, hi) = words(&mut b, x);
+        b.store(va, lo, None, []).unwrap();
+        b.store(vb, hi, None, []).unwrap();
+        let la = b.load(u32t, None, va, None, []).unwrap();
+        b.store(ve, la, None, []).unwrap();
+        // Kept: y's words are read again (an add of both).
+        let y = b.load(u64t, None, vy, None, []).unwrap();
+        let (ylo, yhi) = words(&mut b, y);
+        b.store(vc, ylo, None, []).unwrap();
+        b.store(vd, yhi, None, []).unwrap();
+        let s = b.i_add(u32t, None, ylo, yhi).unwrap();
+        b.store(ve, s, None, []).unwrap();
+        let (mut m, mut f, mut bound) = finish(b);
+        assert_eq!(pair_vars(&mut m, &mut f, &mut bound), 1);
+        dead_code(&m, &mut f, &mut HashSet::default());
+        let ins: Vec<&Instruction> = insts(&f).collect();
+        let vars: Vec<Word> = ins
+            .iter()
+            .filter(|i| i.class.opcode == Op::Variable)
+            .filter_map(|i| i.result_id)
+            .collect();
+        assert!(
+            !vars.contains(&va) && !vars.contains(&vb),
+            "a and b are gone"
+        );
+        assert!(vars.contains(&vc) && vars.contains(&vd), "c and d stay");
+        let vstore = ins
+            .iter()
+            .find(|i| {
+                i.class.opcode == Op::Store
+                    && id(&i.operands[1]).is_some_and(|v| {
+                        insts(&f).any(|d| d.result_id == Some(v) && d.result_type == Some(uvec2))
+                    })
+            })
+            .expect("one vector store");
+        let cast = def_of(&f, id(&vstore.operands[1]).unwrap());
+        assert_eq!(
+            (cast.class.opcode, cast.operands.clone()),
+            (Op::Bitcast, vec![Operand::IdRef(x)])
+        );
+        // x's conversions and shift are gone; y's stay.
+        assert!(insts(&f).all(|i| i.result_id != Some(lo) && i.result_id != Some(hi)));
+        assert!(insts(&f).any(|i| i.result_id == Some(ylo)));
+        // The low word read alone goes through the component pointer.
+        let l = def_of(&f, la);
+        let p = def_of(&f, id(&l.operands[0]).unwrap());
+        assert_eq!(p.class.opcode, Op::AccessChain);
+        // Component 0 of the vector of x is x's low word (little-endian words, SPIR-V's bitcast).
+        let v: u64 = 0x0123_4567_89ab_cdef;
+        let bytes = v.to_le_bytes();
+        assert_eq!(
+            (
+                u32::from_le_bytes(bytes[..4].try_into().unwrap()),
+                u32::from_le_bytes(bytes[4..].try_into().unwrap())
+            ),
+            (v as u32, (v >> 32) as u32)
+        );
+    }
+
     #[test]
     fn pair_vars_makes_one_vector_variable_of_words_read_and_written_together() {
         let (
