@@ -191,6 +191,7 @@ impl Sums<'_> {
     ///   addends `a`, `b` (`b` 0 when there is one): `(x0, a) + (y0, b)`, or `(x0, b) + (y0, a)` when only
     ///   that pairing finds sums or shifts below;
     /// - `lo = a0 << k`, `hi = (a1 << k) | (a0 >> (32 − k))` with `0 < k < 32` constants: `(a0, a1) << k`;
+    ///   `hi = a0 >> (32 − k)` alone (a zero high word, as `simplify` leaves it): `(a0, 0) << k`;
     /// - any other pair: itself.
     fn tree(&self, lo: Word, hi: Word, depth: u32) -> Tree {
         let leaf = Tree::Leaf(lo, hi);
@@ -241,11 +242,12 @@ impl Sums<'_> {
         leaf
     }
 
-    /// `(a0 << k, (a1 << k) | (a0 >> (32 − k)))`: `(a0, a1) << k`.
+    /// `(a0 << k, (a1 << k) | (a0 >> (32 − k)))`: `(a0, a1) << k`; `(a0 << k, a0 >> (32 − k))`:
+    /// `(a0, 0) << k`.
     fn shl(&self, lo: Word, hi: Word, depth: u32) -> Option<Tree> {
         let l = self.def(lo)?;
         let h = self.def(hi)?;
-        if l.op != Op::ShiftLeftLogical || h.op != Op::BitwiseOr || l.ty != self.u32_ {
+        if l.op != Op::ShiftLeftLogical || l.ty != self.u32_ {
             return None;
         }
         let k = *self.consts.get(&l.ops[1])?;
@@ -253,6 +255,21 @@ impl Sums<'_> {
             return None;
         }
         let a0 = l.ops[0];
+        if h.op == Op::ShiftRightLogical
+            && h.ops[0] == a0
+            && self.consts.get(&h.ops[1]) == Some(&(32 - k))
+        {
+            // A zero high word shifted: `(a0 << k, a0 >> (32 − k))` is `(a0, 0) << k`.
+            let z = self.zero?;
+            return Some(Tree::Shl(
+                Box::new(Tree::Leaf(a0, z)),
+                k as u32,
+                vec![lo, hi],
+            ));
+        }
+        if h.op != Op::BitwiseOr {
+            return None;
+        }
         let parts = |p: Word, q: Word| -> Option<Word> {
             let (pd, qd) = (self.def(p)?, self.def(q)?);
             let ok = pd.op == Op::ShiftLeftLogical
@@ -729,12 +746,14 @@ mod tests {
             },
         ) = begun();
         let v2 = b.type_vector(u32t, 2);
-        let [c3, c28, c29, c7] = [3, 28, 29, 7].map(|k| b.constant_bit32(u32t, k));
+        // c0: the module's u32 zero, the high word the rewrite gives a zero-extended pair.
+        let [_c0, c2, c3, c28, c29, c30, c7] =
+            [0, 2, 3, 28, 29, 30, 7].map(|k| b.constant_bit32(u32t, k));
         b.begin_block(None).unwrap();
         let vars: Vec<Word> = (0..8)
             .map(|_| b.variable(pu, None, StorageClass::Function, None))
             .collect();
-        let outs: Vec<Word> = (0..3)
+        let outs: Vec<Word> = (0..4)
             .map(|_| b.variable(pw, None, StorageClass::Function, None))
             .collect();
         let o32: Vec<Word> = (0..3)
@@ -744,27 +763,39 @@ mod tests {
             [0, 1, 2, 3, 4, 5, 6, 7].map(|k| b.load(u32t, None, vars[k], None, []).unwrap());
         let carry_t = b.type_struct([u32t, u32t]);
         // s = x + (a << k): the halves shifted, the low words added with their carry.
-        let sum =
-            |b: &mut rspirv::dr::Builder, x: (Word, Word), a: (Word, Word), k: Word, r: Word| {
-                let lo = b.shift_left_logical(u32t, None, a.0, k).unwrap();
-                let t = b.shift_left_logical(u32t, None, a.1, k).unwrap();
-                let u = b.shift_right_logical(u32t, None, a.0, r).unwrap();
-                let hi = b.bitwise_or(u32t, None, t, u).unwrap();
-                let ac = b.i_add_carry(carry_t, None, x.0, lo).unwrap();
-                let s0 = b.composite_extract(u32t, None, ac, [0]).unwrap();
-                let c = b.composite_extract(u32t, None, ac, [1]).unwrap();
-                let h = b.i_add(u32t, None, x.1, hi).unwrap();
-                let s1 = b.i_add(u32t, None, h, c).unwrap();
-                let v = b.composite_construct(v2, None, [s0, s1]).unwrap();
-                (b.bitcast(u64t, None, v).unwrap(), s0, s1)
+        // (`a`'s high word None: a zero one, its shift `a0 >> r` alone, as `simplify` leaves it.)
+        let sum = |b: &mut rspirv::dr::Builder,
+                   x: (Word, Word),
+                   a: (Word, Option<Word>),
+                   k: Word,
+                   r: Word| {
+            let lo = b.shift_left_logical(u32t, None, a.0, k).unwrap();
+            let u = b.shift_right_logical(u32t, None, a.0, r).unwrap();
+            let hi = match a.1 {
+                Some(a1) => {
+                    let t = b.shift_left_logical(u32t, None, a1, k).unwrap();
+                    b.bitwise_or(u32t, None, t, u).unwrap()
+                }
+                None => u,
             };
-        let (v, s0, _) = sum(&mut b, (x0, x1), (a0, a1), c3, c29);
+            let ac = b.i_add_carry(carry_t, None, x.0, lo).unwrap();
+            let s0 = b.composite_extract(u32t, None, ac, [0]).unwrap();
+            let c = b.composite_extract(u32t, None, ac, [1]).unwrap();
+            let h = b.i_add(u32t, None, x.1, hi).unwrap();
+            let s1 = b.i_add(u32t, None, h, c).unwrap();
+            let v = b.composite_construct(v2, None, [s0, s1]).unwrap();
+            (b.bitcast(u64t, None, v).unwrap(), s0, s1)
+        };
+        let (v, s0, _) = sum(&mut b, (x0, x1), (a0, Some(a1)), c3, c29);
         b.store(outs[0], v, None, []).unwrap();
         let o = b.bitwise_or(u32t, None, s0, c7).unwrap();
         b.store(o32[0], o, None, []).unwrap();
         // 3 and 28 is no 64-bit shift.
-        let (w, _, _) = sum(&mut b, (x0, x1), (y0, y1), c3, c28);
+        let (w, _, _) = sum(&mut b, (x0, x1), (y0, Some(y1)), c3, c28);
         b.store(outs[1], w, None, []).unwrap();
+        // x + (z0, 0) << 2: the zero high word shifted (`a0 >> 30` alone).
+        let (v4, _, _) = sum(&mut b, (x0, x1), (z0, None), c2, c30);
+        b.store(outs[3], v4, None, []).unwrap();
         // Kept: z + (y1, y0) of plain pairs, both words stored as well.
         let ac = b.i_add_carry(carry_t, None, z0, y1).unwrap();
         let p0 = b.composite_extract(u32t, None, ac, [0]).unwrap();
@@ -777,7 +808,7 @@ mod tests {
         b.store(o32[1], p0, None, []).unwrap();
         b.store(o32[2], p1, None, []).unwrap();
         let (mut m, mut f, mut bound) = finish(b);
-        assert_eq!(wide_sums(&mut m, &mut f, &mut bound), 2);
+        assert_eq!(wide_sums(&mut m, &mut f, &mut bound), 3);
         let mut gone = HashSet::default();
         repack(&m, &mut f, &mut gone);
         common(&m, &mut f, &mut gone);
@@ -823,6 +854,14 @@ mod tests {
         assert_eq!(wl, l, "x's u64 made once (after the CSE)");
         let [q0, q1] = pair_of(wr)[..] else { panic!() };
         assert_eq!((op(q0), op(q1)), (Op::ShiftLeftLogical, Op::BitwiseOr));
+        // x + (uconvert64(z0) << 2).
+        let v4 = stored(outs[3]);
+        assert_eq!(op(v4), Op::IAdd);
+        let [v4l, v4r] = args(v4)[..] else { panic!() };
+        assert_eq!(v4l, l);
+        assert_eq!(op(v4r), Op::ShiftLeftLogical);
+        let zx = args(v4r)[0];
+        assert_eq!((op(zx), args(zx)), (Op::UConvert, vec![z0]));
         // The kept one keeps its words.
         let x = stored(outs[2]);
         assert_eq!(pair_of(x), [p0, p1]);
