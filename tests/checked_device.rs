@@ -860,14 +860,7 @@ fn lds_index_split_only_where_the_sum_cannot_wrap() {
         let bout = ctx.create_buffer(128).unwrap();
         let a = bout.device_address();
         let allocations = [(a, 128)];
-        let options = RunOptions {
-            lower: LowerOptions {
-                mapping: Mapping::Lane,
-                check_flag_only: true,
-                ..LowerOptions::default()
-            },
-            allocations: &allocations,
-        };
+        let options = lane_flag_only(&allocations);
         let module =
             rdna2spv_vulkan::lower_for_run(&ctx, &p, &launch_wave32(&[a]), &prof, &options)
                 .unwrap();
@@ -884,6 +877,18 @@ fn lds_index_split_only_where_the_sum_cannot_wrap() {
             h,
             "K = {k}: device and host outputs"
         );
+    }
+}
+
+/// Run options of the lane mapping's module without fault records (the flag only), over `allocations`.
+fn lane_flag_only(allocations: &[(u64, u64)]) -> RunOptions<'_> {
+    RunOptions {
+        lower: LowerOptions {
+            mapping: Mapping::Lane,
+            check_flag_only: true,
+            ..LowerOptions::default()
+        },
+        allocations,
     }
 }
 
@@ -997,14 +1002,7 @@ fn sums_of_words_read_as_u64_are_u64_sums_on_the_device() {
     let bout = ctx.create_buffer(1024).unwrap();
     let (a, b) = (bin.device_address(), bout.device_address());
     let allocations = [(a, 512), (b, 1024)];
-    let options = RunOptions {
-        lower: LowerOptions {
-            mapping: Mapping::Lane,
-            check_flag_only: true,
-            ..LowerOptions::default()
-        },
-        allocations: &allocations,
-    };
+    let options = lane_flag_only(&allocations);
     let module =
         rdna2spv_vulkan::lower_for_run(&ctx, &p, &launch_wave32(&[a, b]), &prof, &options).unwrap();
     run_program(&ctx, &p, &launch_wave32(&[a, b]), &prof, &options)

@@ -10772,6 +10772,14 @@ mod tests {
         f.blocks.iter().flat_map(|b| &b.instructions)
     }
 
+    /// The function's `OpVariable`s.
+    fn variables(f: &Function) -> Vec<Word> {
+        insts(f)
+            .filter(|i| i.class.opcode == Op::Variable)
+            .filter_map(|i| i.result_id)
+            .collect()
+    }
+
     pub(super) fn def_of(f: &Function, x: Word) -> &Instruction {
         insts(f).find(|i| i.result_id == Some(x)).expect("defined")
     }
@@ -11386,11 +11394,7 @@ mod tests {
         assert_eq!(pair_vars(&mut m, &mut f, &mut bound), 1);
         dead_code(&m, &mut f, &mut HashSet::default());
         let ins: Vec<&Instruction> = insts(&f).collect();
-        let vars: Vec<Word> = ins
-            .iter()
-            .filter(|i| i.class.opcode == Op::Variable)
-            .filter_map(|i| i.result_id)
-            .collect();
+        let vars = variables(&f);
         assert!(
             !vars.contains(&va) && !vars.contains(&vb),
             "a and b are gone"
@@ -11467,11 +11471,7 @@ mod tests {
         let (mut m, mut f, mut bound) = finish(b);
         assert_eq!(pair_vars(&mut m, &mut f, &mut bound), 1);
         let ins: Vec<&Instruction> = insts(&f).collect();
-        let vars: Vec<Word> = ins
-            .iter()
-            .filter(|i| i.class.opcode == Op::Variable)
-            .filter_map(|i| i.result_id)
-            .collect();
+        let vars = variables(&f);
         assert!(
             !vars.contains(&va) && !vars.contains(&vb),
             "a and b are gone"
