@@ -429,9 +429,10 @@ fn pays(
 
 /// Rewrite `a` (decision D274): `bitcast64((lo, hi))` of a two-word vector whose words are a 64-bit sum
 /// or shift done on words ([`Sums::tree`]) becomes that tree of u64 `OpIAdd` and `OpShiftLeftLogical` of
-/// `bitcast64` pairs, in place (its id kept). A later read of `lo` or `hi` that the rewritten value
-/// dominates reads `uconvert32(v)` or `uconvert32(v >> 32)` instead, so the word operations go where
-/// nothing else reads them (`d`); reads it does not dominate keep the words.
+/// leaf pairs, computed right after the later of `lo` and `hi` (where every leaf is defined), where
+/// [`pays`] says it saves words; the bitcast goes and its reads read the new value `v`. A read of `lo`
+/// or `hi` that `v` dominates reads `uconvert32(v)` or `uconvert32(v >> 32)` instead, so the word
+/// operations go where nothing else reads them (`d`); reads it does not dominate keep the words.
 ///
 /// Exact by modular arithmetic: for words `x0, x1, y0, y1`, `(x1·2^32 + x0) + (y1·2^32 + y0)` modulo 2^64
 /// has the low word `x0 + y0` modulo 2^32 (`OpIAddCarry`'s member 0) and the high word `x1 + y1 + c`
