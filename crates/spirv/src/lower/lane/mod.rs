@@ -673,13 +673,19 @@ impl Cx<'_> {
         let bit = self.b.shift_left_logical(t.u32, None, one, bit_pos)?;
         let z = self.c32(0);
         let first = self.b.i_equal(t.bool, None, lane_id, z)?;
-        let (width, _) = labels::copy_layout(waves.max(2));
+        let (width, groups) = labels::copy_layout(waves.max(2));
         let shift = self.c32(width.trailing_zeros());
         let mask = self.c32(width - 1);
-        let label = (
-            self.b.shift_right_logical(t.u32, None, wave, shift)?,
-            self.b.bitwise_and(t.u32, None, wave, mask)?,
-        );
+        // One group of copies: every wave's label lies in element 0 of a parity's groups, at the
+        // wave's own index.
+        let label = if groups == 1 {
+            (z, wave)
+        } else {
+            (
+                self.b.shift_right_logical(t.u32, None, wave, shift)?,
+                self.b.bitwise_and(t.u32, None, wave, mask)?,
+            )
+        };
         Ok(LaneAt {
             wave_off,
             wave_words,
