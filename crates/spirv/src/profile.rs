@@ -80,6 +80,12 @@ pub struct DeviceProfile {
     /// `OpFMul x, 1.0` with a constant one is folded to `x`, so a signalling NaN times 1 stays
     /// signalling instead of being quieted. lavapipe: **true**.
     pub folds_mul_one: bool,
+    /// `OpFMul x, 0.0` with a constant zero is folded to +0 even under NoContraction, so −1 × 0 gives +0
+    /// instead of IEEE's −0 (and ∞ × 0 gives 0 instead of NaN). lavapipe: **true** (measured 2026-12-07:
+    /// −1, ∞, −∞ and the smallest negative subnormal times 0.0 and −0.0 all gave +0). Missing from a
+    /// profile file written before it was measured: true, the conservative value.
+    #[serde(default = "conservative")]
+    pub folds_mul_zero: bool,
 
     /// f32 subnormal inputs and results survive add/mul (min subnormal × 1, subnormal + subnormal,
     /// 2^-100 × 2^-30) with operands from memory. lavapipe: **true**. False: f32 add/sub/mul/fma and
@@ -175,6 +181,11 @@ pub struct DeviceProfile {
 
 /// The local id whose value invocation `local` reads in the layout probe's shuffle (a permutation of
 /// `0..size` for a power of two `size`).
+/// The value of a conservative flag missing from a profile file (serde's default).
+fn conservative() -> bool {
+    true
+}
+
 pub fn layout_probe_source(local: u32, size: u32) -> u32 {
     local.wrapping_mul(5).wrapping_add(3) & size.wrapping_sub(1)
 }
@@ -223,6 +234,7 @@ impl DeviceProfile {
             fma_f64_fused: false,
             folds_add_zero: true,
             folds_mul_one: true,
+            folds_mul_zero: true,
             preserves_subnormals_f32: false,
             preserves_subnormals_f16: false,
             preserves_subnormals_f64: false,
@@ -346,7 +358,7 @@ mod tests {
     fn portable_turns_every_workaround_on() {
         let p = DeviceProfile::portable();
         assert!(!p.fma_f32_fused && !p.fma_f16_fused && !p.fma_f64_fused);
-        assert!(p.folds_add_zero && p.folds_mul_one);
+        assert!(p.folds_add_zero && p.folds_mul_one && p.folds_mul_zero);
         // Subnormals: the integer widening/narrowing emulations of D168 (crates/spirv/src/lower/quirks.rs).
         assert!(!p.preserves_subnormals_f32 && !p.preserves_subnormals_f16);
         assert!(!p.preserves_subnormals_f64 && !p.denorm_preserve_mode_honoured);

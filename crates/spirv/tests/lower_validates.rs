@@ -171,6 +171,7 @@ fn fused_profile_paths_validate() {
     fused.fma_f64_fused = true;
     fused.folds_add_zero = false;
     fused.folds_mul_one = false;
+    fused.folds_mul_zero = false;
     fused.float_to_int = FloatToInt::Saturating;
     fused.has_float16 = true;
     fused.has_float64 = true;

@@ -219,6 +219,17 @@ pub fn probe_with_report(ctx: &Context) -> Result<(DeviceProfile, ProbeReport)> 
                 out[0], opaque[0]
             ),
         );
+        // -1 × constant 0.0: IEEE −0 (0x80000000); folded to +0.
+        let out = run_words(ctx, &modules::mul_const_zero(), &[0xbf80_0000], 1, 0, 1)?;
+        let opaque = run_words(ctx, &modules::mul_loaded(), &[0xbf80_0000, 0], 1, 0, 1)?;
+        p.folds_mul_zero = out[0] != 0x8000_0000;
+        r.note(
+            "folds_mul_zero",
+            format!(
+                "-1 * constant 0.0 gave {:#010x} (IEEE 0x80000000); with 0.0 loaded: {:#010x}",
+                out[0], opaque[0]
+            ),
+        );
     }
 
     // Correctly rounded f32 division and square root (decision D012).
@@ -887,6 +898,17 @@ pub mod modules {
         let x = k.load_f32(0, 0);
         let one = k.const32(k.t.f32, 0x3f80_0000);
         let r = k.b.f_mul(k.t.f32, None, x, one).expect("block open");
+        k.nc(r);
+        k.store32(r, 0, 0);
+        k.finish()
+    }
+
+    /// `in[0] * 0.0` with a constant zero, NoContraction.
+    pub fn mul_const_zero() -> Vec<u32> {
+        let mut k = KernelBuilder::new(&[]);
+        let x = k.load_f32(0, 0);
+        let zero = k.const32(k.t.f32, 0);
+        let r = k.b.f_mul(k.t.f32, None, x, zero).expect("block open");
         k.nc(r);
         k.store32(r, 0, 0);
         k.finish()

@@ -1653,65 +1653,89 @@ fn three_dimensional_partial_workgroups() {
     });
 }
 
-/// `x + 0.0` and `x * 1.0` with constant operands: lavapipe folds them even under NoContraction (−0 + 0
-/// would stay −0), so the portable profile hides the constants; a profile that says "no folding" shows
-/// the difference.
+/// `x + 0.0`, `x * 1.0` and `x * 0.0` with constant operands: lavapipe folds them even under
+/// NoContraction (−0 + 0 would stay −0, −1 × 0 would be +0), so the portable profile hides the constants;
+/// a profile that says "no folding" shows the difference, and the multiply by zero alone (the fold
+/// `folds_mul_zero` measures) is enough to need the hiding.
 #[test]
 fn constant_operands_are_not_folded() {
     let ctx = common::lavapipe();
-    let mut b = Pb::new("fold", 32);
-    b.global_id(1, 32);
-    let id = b.v(1);
-    let c4 = b.c32(4);
-    let off = b.i32(IntOp::Mul, id, c4);
-    let a = b.addr64(0, off);
-    let x = b.load(Space::Global, Access::B32, a, 0);
-    b.wv(2, x);
-    b.end("global_load_dword v2");
-    let x = b.v(2);
-    let zero = b.c32(0);
-    let r = b.fl(FloatOp::F32Add, x, zero, zero);
-    b.wv(3, r);
-    b.end("v_add_f32 v3, 0, v2");
-    let x = b.v(2);
-    let one = b.c32(0x3f80_0000);
-    let r = b.fl(FloatOp::F32Mul, x, one, one);
-    b.wv(4, r);
-    b.end("v_mul_f32 v4, 1.0, v2");
-    let id = b.v(1);
-    let c8 = b.c32(8);
-    let off = b.i32(IntOp::Mul, id, c8);
-    let a = b.addr64(2, off);
-    let (r3, r4) = (b.v(3), b.v(4));
-    b.store(Space::Global, Access::B32, a, 0, r3);
-    b.store(Space::Global, Access::B32, a, 4, r4);
-    b.end("global_store_dwordx2");
-    b.block(Terminator::End);
-    let p = b.finish();
+    // `ops`: (operation, constant operand, its text); each result is stored as one word per work-item.
+    let program = |ops: &[(FloatOp, u32, &str)]| {
+        let mut b = Pb::new("fold", 32);
+        b.global_id(1, 32);
+        let id = b.v(1);
+        let c4 = b.c32(4);
+        let off = b.i32(IntOp::Mul, id, c4);
+        let a = b.addr64(0, off);
+        let x = b.load(Space::Global, Access::B32, a, 0);
+        b.wv(2, x);
+        b.end("global_load_dword v2");
+        for (k, &(op, c, text)) in ops.iter().enumerate() {
+            let x = b.v(2);
+            let c = b.c32(c);
+            let r = b.fl(op, x, c, c);
+            b.wv(3 + k as u16, r);
+            b.end(text);
+        }
+        let id = b.v(1);
+        let stride = b.c32(4 * ops.len() as u32);
+        let off = b.i32(IntOp::Mul, id, stride);
+        let a = b.addr64(2, off);
+        for k in 0..ops.len() {
+            let r = b.v(3 + k as u16);
+            b.store(Space::Global, Access::B32, a, 4 * k as i64, r);
+        }
+        b.end("global_store_dword");
+        b.block(Terminator::End);
+        b.finish()
+    };
+    let all = [
+        (FloatOp::F32Add, 0, "v_add_f32 v3, 0, v2"),
+        (FloatOp::F32Mul, 0x3f80_0000, "v_mul_f32 v4, 1.0, v2"),
+        (FloatOp::F32Mul, 0, "v_mul_f32 v5, 0, v2"),
+    ];
     let xs: Vec<u32> = F32_SPECIALS
         .iter()
         .copied()
         .chain([0x8000_0000; 5])
+        .chain([0xbf80_0000, 0x7f80_0000])
         .collect();
     let n = xs.len();
     let input: Vec<u8> = xs.iter().flat_map(|x| x.to_le_bytes()).collect();
-    let init = [input, vec![0u8; 8 * n]];
-    let launch_of = |a: &[u64]| launch_for(32, 32, n as u32, a, 0);
-    run_both(&ctx, "fold_portable", &p, &init, launch_of);
+    let run = |name: &str, ops: &[(FloatOp, u32, &str)], prof: &DeviceProfile| {
+        let init = [input.clone(), vec![0u8; 4 * ops.len() * n]];
+        let launch_of = |a: &[u64]| launch_for(32, 32, n as u32, a, 0);
+        run_both_with(
+            &ctx,
+            name,
+            &program(ops),
+            &init,
+            launch_of,
+            prof,
+            &LowerOptions::default(),
+        )
+        .1
+    };
+    let portable = DeviceProfile::portable();
+    assert_eq!(run("fold_portable", &all, &portable), None);
     let mut naive = DeviceProfile::portable();
     naive.folds_add_zero = false;
     naive.folds_mul_one = false;
-    let (_, m) = run_both_with(
-        &ctx,
-        "fold_naive",
-        &p,
-        &init,
-        launch_of,
-        &naive,
-        &LowerOptions::default(),
-    );
-    let m = m.expect("lavapipe folds -0 + 0 to -0 when the zero is a visible constant");
+    naive.folds_mul_zero = false;
+    let m = run("fold_naive", &all, &naive)
+        .expect("lavapipe folds -0 + 0 to -0 when the zero is a visible constant");
     eprintln!("as expected: {m}");
+    // The multiply by zero alone: folded where the constant is visible, exact where the profile's
+    // `folds_mul_zero` hides it.
+    let mul0 = &all[2..];
+    let m = run("fold_mul_zero_naive", mul0, &naive)
+        .expect("lavapipe folds -1 * 0.0 to +0 when the zero is a visible constant");
+    eprintln!("as expected: {m}");
+    let mut zero_only = naive.clone();
+    zero_only.folds_mul_zero = true;
+    assert_eq!(run("fold_mul_zero", mul0, &zero_only), None);
+    assert_eq!(run("fold_mul_zero_all", &all, &zero_only), None);
 }
 
 /// Instructions whose nodes need several lane loops: overlapping stores by neighbouring lanes (node order

@@ -25,7 +25,10 @@ fn lavapipe_profile_matches_the_measurements() {
     );
     assert!(!p.fma_f16_fused, "{report}");
     assert!(!p.fma_f64_fused, "{report}");
-    assert!(p.folds_add_zero && p.folds_mul_one, "{report}");
+    assert!(
+        p.folds_add_zero && p.folds_mul_one && p.folds_mul_zero,
+        "{report}"
+    );
     assert!(
         p.preserves_subnormals_f32 && p.preserves_subnormals_f64,
         "{report}"

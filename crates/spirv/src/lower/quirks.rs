@@ -5,8 +5,8 @@
 //!
 //! * every float arithmetic result carries `NoContraction`;
 //! * operands pass through an XOR with a zero that only arrives at run time (push constants), so the
-//!   driver cannot fold `x + 0.0` or `x * 1.0` (lavapipe does, even under NoContraction) — when the
-//!   profile says the device folds;
+//!   driver cannot fold `x + 0.0`, `x * 1.0` or `x * 0.0` (lavapipe does, even under NoContraction) —
+//!   when the profile says the device folds any of them;
 //! * NaN results become the default quiet NaN of their width (`rdna2spv_ir::quirks`, D170);
 //! * fused multiply-adds use the round-to-odd emulation of [`crate::exact`] unless the profile measured
 //!   a fused `Fma`; f64 has no wider type, so its FMA is emulated in integer arithmetic (128-bit product,
@@ -39,7 +39,7 @@ impl Cx<'_> {
     }
 
     fn folds(&self) -> bool {
-        self.prof.folds_add_zero || self.prof.folds_mul_one
+        self.prof.folds_add_zero || self.prof.folds_mul_one || self.prof.folds_mul_zero
     }
 
     /// Hides a 32-bit operand's value from the driver's constant folding.
