@@ -1412,8 +1412,10 @@ fn unread_initializers(f: &mut Function) -> usize {
 /// value was not observable before it); so does a pair of stores of the two words of a u64 `x`
 /// (`uconvert32(x)`, `uconvert32(x >> 32)`, as D274 leaves an address's words: D275), storing
 /// `bitcast uvec2(x)`, counted whether or not the two are read together (the conversions and the shift
-/// that only the stores read go, the bitcast costs 4). Only where the words saved exceed the pointers'
-/// 10 (less the variable declaration removed). Runs after every rewrite that needs private scalars (the pair's
+/// that only the stores read go, the bitcast costs 4); a pair of stores of a vector's words counts them
+/// too, with the word extractions only the stores read (D277). Only where the words saved exceed the
+/// pointers' 10 (less the variable declaration removed); a variable that pairs with several others takes
+/// part in the pair that saves most, the pairs ranked by their words (D277; before, in none). Runs after every rewrite that needs private scalars (the pair's
 /// variables stop being scalars). Exact: the component pointers address the same words the scalars
 /// were; a paired read reads both words with no store to either between its two loads and the vector,
 /// so the vector load at the vector's place reads the same values; `bitcast uvec2(x)` has `x`'s low
@@ -1521,9 +1523,6 @@ fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     // Paired reads (vector result → (a, b)); pairs of stores (block, first, second, a, b, vector).
     let mut reads: HashMap<Word, (Word, Word)> = HashMap::default();
     let mut store_pairs: Vec<(usize, usize, usize, Word, Word, Word)> = Vec::new();
-    // A variable in two different pairs takes part in none.
-    let mut partner: HashMap<Word, Word> = HashMap::default();
-    let mut clash: HashSet<Word> = HashSet::default();
     for (bi, blk) in f.blocks.iter().enumerate() {
         // Each variable's latest access in this block: (index, load result or stored value, load?).
         let mut last: HashMap<Word, (usize, Word, bool)> = HashMap::default();
@@ -1576,17 +1575,6 @@ fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
                     continue;
                 }
                 reads.insert(r, (a, b));
-                for (p, q) in [(a, b), (b, a)] {
-                    match partner.get(&p) {
-                        Some(&z) if z != q => {
-                            clash.insert(p);
-                            clash.insert(z);
-                        }
-                        _ => {
-                            partner.insert(p, q);
-                        }
-                    }
-                }
             }
         }
     }
@@ -1597,12 +1585,14 @@ fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     }
     // A pair of stores saves a store; of a u64's words (D275) also the conversions and the shift that
     // only those stores read, less the bitcast (4): counted whether or not the pair is read together.
-    store_pairs.retain(|&(_, _, _, a, b, x)| gain.contains_key(&(a, b)) || wide.contains(&x));
     for &(bi, oi, ii, a, b, x) in &store_pairs {
         let mut g = 3;
-        if wide.contains(&x) {
-            let val = |k: usize| f.blocks[bi].instructions[k].operands.get(1).and_then(id);
-            let once = |w: Option<Word>| w.is_some_and(|w| uses.get(&w) == Some(&1));
+        let val = |k: usize| f.blocks[bi].instructions[k].operands.get(1).and_then(id);
+        let once = |w: Option<Word>| w.is_some_and(|w| uses.get(&w) == Some(&1));
+        if !wide.contains(&x) {
+            // The vector's words that only the stores read go.
+            g += 5 * (i64::from(once(val(oi))) + i64::from(once(val(ii))));
+        } else {
             let (lo, hi) = (val(oi), val(ii));
             // The bitcast costs 4; the low word's conversion goes where only the store read it.
             g -= 4;
@@ -1621,17 +1611,22 @@ fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
         }
         *gain.entry((a, b)).or_default() += g;
     }
-    // The pointers cost 10 words, the one variable instead of two saves 5.
-    let mut chosen: Vec<(Word, Word)> = gain
+    // The pointers cost 10 words, the one variable instead of two saves 5. A variable read in
+    // several pairs takes part in the one that saves most (the others' reads stay two loads).
+    let mut ranked: Vec<((Word, Word), i64)> = gain
         .into_iter()
-        .filter(|&((a, b), g)| {
-            g > 5
-                && !clash.contains(&a)
-                && !clash.contains(&b)
-                && scalars[&a].is_some() == scalars[&b].is_some()
-        })
-        .map(|(k, _)| k)
+        .filter(|&((a, b), g)| g > 5 && scalars[&a].is_some() == scalars[&b].is_some())
         .collect();
+    ranked.sort_unstable_by_key(|&(k, g)| (std::cmp::Reverse(g), k));
+    let mut taken: HashSet<Word> = HashSet::default();
+    let mut chosen: Vec<(Word, Word)> = Vec::new();
+    for ((a, b), _) in ranked {
+        if !taken.contains(&a) && !taken.contains(&b) {
+            taken.insert(a);
+            taken.insert(b);
+            chosen.push((a, b));
+        }
+    }
     chosen.sort_unstable();
     if chosen.is_empty() {
         return 0;
@@ -11431,6 +11426,67 @@ mod tests {
             ),
             (v as u32, (v >> 32) as u32)
         );
+    }
+
+    /// D277: a register read in two pairs takes part in the one that saves most (two paired reads of
+    /// `a, b` against one of `a, c`; before, neither was made), and a pair of stores of a vector's two
+    /// words counts the words only the stores read, whether or not the pair is read together (`d, e`).
+    #[test]
+    fn pair_vars_takes_the_pair_that_saves_most_and_stored_words() {
+        let (
+            mut b,
+            Tys {
+                u32t, u64t, pu, pw, ..
+            },
+        ) = begun();
+        let uvec2 = b.type_vector(u32t, 2);
+        b.begin_block(None).unwrap();
+        let [va, vb, vc, vd, ve] =
+            [0; 5].map(|_| b.variable(pu, None, StorageClass::Function, None));
+        let [o1, o2, o3] = [0; 3].map(|_| b.variable(pw, None, StorageClass::Function, None));
+        let pair = |b: &mut Builder, x: Word, y: Word, out: Word| {
+            let lx = b.load(u32t, None, x, None, []).unwrap();
+            let ly = b.load(u32t, None, y, None, []).unwrap();
+            let v = b.composite_construct(uvec2, None, [lx, ly]).unwrap();
+            let v64 = b.bitcast(u64t, None, v).unwrap();
+            b.store(out, v64, None, []).unwrap();
+            v
+        };
+        let ab1 = pair(&mut b, va, vb, o1);
+        let ab2 = pair(&mut b, va, vb, o2);
+        let ac = pair(&mut b, va, vc, o3);
+        // d and e: the two words of a loaded u64, stored and never read together.
+        let x = b.load(u64t, None, o1, None, []).unwrap();
+        let xv = b.bitcast(uvec2, None, x).unwrap();
+        let x0 = b.composite_extract(u32t, None, xv, [0]).unwrap();
+        let x1 = b.composite_extract(u32t, None, xv, [1]).unwrap();
+        b.store(vd, x0, None, []).unwrap();
+        b.store(ve, x1, None, []).unwrap();
+        let ld = b.load(u32t, None, vd, None, []).unwrap();
+        b.store(va, ld, None, []).unwrap();
+        let (mut m, mut f, mut bound) = finish(b);
+        assert_eq!(pair_vars(&mut m, &mut f, &mut bound), 2);
+        dead_code(&m, &mut f, &mut HashSet::default());
+        let vars = variables(&f);
+        for (v, name) in [(va, "a"), (vb, "b"), (vd, "d"), (ve, "e")] {
+            assert!(!vars.contains(&v), "{name} is a component of a pair");
+        }
+        assert!(vars.contains(&vc), "c stays a scalar");
+        for v in [ab1, ab2] {
+            assert_eq!(
+                def_of(&f, v).class.opcode,
+                Op::Load,
+                "a, b read as one vector"
+            );
+        }
+        assert_eq!(def_of(&f, ac).class.opcode, Op::CompositeConstruct);
+        // The stored words are one store of the vector; its extracts are gone.
+        assert!(
+            insts(&f)
+                .any(|i| i.class.opcode == Op::Store
+                    && i.operands.get(1) == Some(&Operand::IdRef(xv)))
+        );
+        assert!(insts(&f).all(|i| i.result_id != Some(x0) && i.result_id != Some(x1)));
     }
 
     #[test]
