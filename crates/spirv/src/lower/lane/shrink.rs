@@ -1407,20 +1407,22 @@ fn unread_initializers(f: &mut Function) -> usize {
 /// register pair read as an address, an f64 or a 64-bit integer) become the components of one `uvec2`
 /// Function variable. Every other load and store of `a` or `b` goes through a pointer to its component
 /// (`OpAccessChain`, made once at the entry); the paired read becomes one vector load (4 words instead
-/// of 13); a pair of stores of the two words of one vector `V`, `store a V.0; store b V.1` with no other
-/// access to either variable between them, becomes `store v V` at the second store (the first store's
-/// value was not observable before it); so does a pair of stores of the two words of a u64 `x`
+/// of 13) where the later of its two loads was (they lie in one block with no store to either variable
+/// between them, each read by the vector only; D277). A pair of stores of the two words of one vector
+/// `V`, `store a V.0; store b V.1` with no other access to either variable between them, becomes
+/// `store v V` at the second store (the first store's value was not observable before it), counting the
+/// word extractions only the stores read (D277); so does a pair of stores of the two words of a u64 `x`
 /// (`uconvert32(x)`, `uconvert32(x >> 32)`, as D274 leaves an address's words: D275), storing
-/// `bitcast uvec2(x)`, counted whether or not the two are read together (the conversions and the shift
-/// that only the stores read go, the bitcast costs 4); a pair of stores of a vector's words counts them
-/// too, with the word extractions only the stores read (D277). Only where the words saved exceed the
-/// pointers' 10 (less the variable declaration removed); a variable that pairs with several others takes
-/// part in the pair that saves most, the pairs ranked by their words (D277; before, in none). Runs after every rewrite that needs private scalars (the pair's
-/// variables stop being scalars). Exact: the component pointers address the same words the scalars
-/// were; a paired read reads both words with no store to either between its two loads and the vector,
-/// so the vector load at the vector's place reads the same values; `bitcast uvec2(x)` has `x`'s low
-/// word as component 0 and its high word as component 1 (SPIR-V's `OpBitcast`), the words the two
-/// stores stored. Returns the pairs made.
+/// `bitcast uvec2(x)` (the conversions and the shift that only the stores read go, the bitcast costs 4).
+/// Store pairs count whether or not the two registers are read together. Only where the words saved
+/// exceed the pointers' 10 (less the variable declaration removed); a register that pairs with several
+/// others takes part in the pair that saves most, the pairs ranked by their words (D277; before, in
+/// none). Runs after every rewrite that needs private scalars (the pair's variables stop being
+/// scalars). Exact: the component pointers address the same words the scalars were; a paired read's
+/// vector load comes just before the later of its loads with no store to either variable since the
+/// earlier one, so it reads the words the two loads read; `bitcast uvec2(x)` has `x`'s low word as
+/// component 0 and its high word as component 1 (SPIR-V's `OpBitcast`), the words the two stores
+/// stored. Returns the pairs made.
 fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     let Some(u32_) = uint_type(m, 32) else {
         return 0;
@@ -1556,27 +1558,52 @@ fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
                 }
                 last.insert(v, (ii, val, load));
             }
-            if i.class.opcode == Op::CompositeConstruct && i.result_type == Some(uvec2) {
-                let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
-                let (&[x, y], Some(r)) = (&ops[..], i.result_id) else {
-                    continue;
-                };
-                // Both words are loads that are still their variables' latest accesses, each read by
-                // this vector only.
-                let latest = |w: Word| {
-                    last.iter()
-                        .find(|(_, &(_, val, l))| l && val == w)
-                        .map(|(&v, _)| v)
-                };
-                let (Some(a), Some(b)) = (latest(x), latest(y)) else {
-                    continue;
-                };
-                if a == b || uses.get(&x) != Some(&1) || uses.get(&y) != Some(&1) {
-                    continue;
+        }
+    }
+    // Paired reads (D278): `vec(load a, load b)` anywhere, its two loads in one block with no store to
+    // either variable between them (so a vector load at the later one reads both words), each load read
+    // by the vector only. (block, index of the later load) → the vector.
+    let mut loads_at: HashMap<Word, (usize, usize, Word)> = HashMap::default();
+    let mut stores_at: HashMap<(usize, Word), Vec<usize>> = HashMap::default();
+    for (bi, blk) in f.blocks.iter().enumerate() {
+        for (ii, i) in blk.instructions.iter().enumerate() {
+            if let Some(v) = var_of(i) {
+                if i.class.opcode == Op::Load {
+                    if let Some(r) = i.result_id {
+                        loads_at.insert(r, (bi, ii, v));
+                    }
+                } else {
+                    stores_at.entry((bi, v)).or_default().push(ii);
                 }
-                reads.insert(r, (a, b));
             }
         }
+    }
+    let stored_between = |bi: usize, v: Word, lo: usize, hi: usize| {
+        stores_at
+            .get(&(bi, v))
+            .is_some_and(|s| s.iter().any(|&k| lo < k && k < hi))
+    };
+    let mut read_at: HashMap<(usize, usize), Word> = HashMap::default();
+    for i in f.blocks.iter().flat_map(|b| &b.instructions) {
+        if i.class.opcode != Op::CompositeConstruct || i.result_type != Some(uvec2) {
+            continue;
+        }
+        let ops: Vec<Word> = i.operands.iter().filter_map(id).collect();
+        let (&[x, y], Some(r)) = (&ops[..], i.result_id) else {
+            continue;
+        };
+        let (Some(&(bx, ix, a)), Some(&(by, iy, b))) = (loads_at.get(&x), loads_at.get(&y)) else {
+            continue;
+        };
+        if bx != by || a == b || uses.get(&x) != Some(&1) || uses.get(&y) != Some(&1) {
+            continue;
+        }
+        let at = ix.max(iy);
+        if stored_between(bx, a, ix, at) || stored_between(bx, b, iy, at) {
+            continue;
+        }
+        reads.insert(r, (a, b));
+        read_at.insert((bx, at), r);
     }
     // Count the words each pair saves.
     let mut gain: HashMap<(Word, Word), i64> = HashMap::default();
@@ -1736,14 +1763,20 @@ fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
                 ));
                 continue;
             }
-            if let Some(&(a, b)) = i.result_id.and_then(|r| reads.get(&r)) {
-                if let Some(&v) = vec_var.get(&(a, b)) {
+            // A paired read: the vector load just before the later of its two loads (which, read
+            // by the vector only, goes with the dead code), the vector itself gone.
+            if let Some(&r) = read_at.get(&(bi, ii)) {
+                if let Some(&v) = reads.get(&r).and_then(|ab| vec_var.get(ab)) {
                     out.push(Instruction::new(
                         Op::Load,
                         Some(uvec2),
-                        i.result_id,
+                        Some(r),
                         vec![Operand::IdRef(v)],
                     ));
+                }
+            }
+            if let Some(ab) = i.result_id.and_then(|r| reads.get(&r)) {
+                if vec_var.contains_key(ab) {
                     continue;
                 }
             }
@@ -11429,8 +11462,10 @@ mod tests {
     }
 
     /// D277: a register read in two pairs takes part in the one that saves most (two paired reads of
-    /// `a, b` against one of `a, c`; before, neither was made), and a pair of stores of a vector's two
-    /// words counts the words only the stores read, whether or not the pair is read together (`d, e`).
+    /// `a, b` against one of `a, c`; before, neither was made), a paired read whose vector comes after a
+    /// store to one of its registers reads the vector where its later load was, and a pair of stores of
+    /// a vector's two words counts the words only the stores read, whether or not the pair is read
+    /// together (`d, e`).
     #[test]
     fn pair_vars_takes_the_pair_that_saves_most_and_stored_words() {
         let (
@@ -11453,7 +11488,15 @@ mod tests {
             v
         };
         let ab1 = pair(&mut b, va, vb, o1);
-        let ab2 = pair(&mut b, va, vb, o2);
+        // A read whose vector comes after a store to `a` (the loads read the words before it): the
+        // vector load goes where the later load was.
+        let la = b.load(u32t, None, va, None, []).unwrap();
+        let lb = b.load(u32t, None, vb, None, []).unwrap();
+        let k7 = b.constant_bit32(u32t, 7);
+        b.store(va, k7, None, []).unwrap();
+        let ab2 = b.composite_construct(uvec2, None, [la, lb]).unwrap();
+        let ab2_64 = b.bitcast(u64t, None, ab2).unwrap();
+        b.store(o2, ab2_64, None, []).unwrap();
         let ac = pair(&mut b, va, vc, o3);
         // d and e: the two words of a loaded u64, stored and never read together.
         let x = b.load(u64t, None, o1, None, []).unwrap();
@@ -11479,6 +11522,17 @@ mod tests {
                 "a, b read as one vector"
             );
         }
+        // The second read's vector load sits before the store of 7 to `a`.
+        let at_load = insts(&f).position(|i| i.result_id == Some(ab2)).unwrap();
+        let at_store = insts(&f)
+            .position(|i| {
+                i.class.opcode == Op::Store && i.operands.get(1) == Some(&Operand::IdRef(k7))
+            })
+            .unwrap();
+        assert!(
+            at_load < at_store,
+            "the vector is read before `a` is stored"
+        );
         assert_eq!(def_of(&f, ac).class.opcode, Op::CompositeConstruct);
         // The stored words are one store of the vector; its extracts are gone.
         assert!(
@@ -11518,9 +11572,10 @@ mod tests {
         let w = b.composite_construct(uvec2, None, [la, lb]).unwrap();
         let w64 = b.bitcast(u64t, None, w).unwrap();
         b.store(o1, w64, None, []).unwrap();
+        // g is stored between the two loads: no vector load reads both words (D277).
         let lg = b.load(u32t, None, vg, None, []).unwrap();
-        let lh = b.load(u32t, None, vh, None, []).unwrap();
         b.store(vg, c, None, []).unwrap();
+        let lh = b.load(u32t, None, vh, None, []).unwrap();
         let x = b.composite_construct(uvec2, None, [lg, lh]).unwrap();
         let x64 = b.bitcast(u64t, None, x).unwrap();
         b.store(o2, x64, None, []).unwrap();
