@@ -11379,7 +11379,7 @@ mod tests {
     /// `pair_vars` (D260): `a` and `b` are stored as the two words of one vector and read back as
     /// one: they become one `uvec2` variable, the paired stores one vector store, the paired read one
     /// vector load, and a lone read of `a` goes through its component's pointer. `g` and `h` are read
-    /// as a vector too, but `g` is stored between its load and the vector: left alone.
+    /// as a vector too, but `g` is stored between the two loads: left alone (D277).
     /// D275: the two words of a u64 `x` (`uconvert32(x)`, `uconvert32(x >> 32)`, as D274 leaves them)
     /// stored to two private scalars that nothing else reads as a pair become one store of
     /// `bitcast uvec2(x)` to one `uvec2` variable; the conversions and the shift go (dead code). Kept: the
