@@ -1560,7 +1560,7 @@ fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
             }
         }
     }
-    // Paired reads (D278): `vec(load a, load b)` anywhere, its two loads in one block with no store to
+    // Paired reads (D277): `vec(load a, load b)` anywhere, its two loads in one block with no store to
     // either variable between them (so a vector load at the later one reads both words), each load read
     // by the vector only. (block, index of the later load) → the vector.
     let mut loads_at: HashMap<Word, (usize, usize, Word)> = HashMap::default();
