@@ -894,21 +894,20 @@ pub mod modules {
 
     /// `in[0] * 1.0` with a constant one, NoContraction.
     pub fn mul_const_one() -> Vec<u32> {
-        let mut k = KernelBuilder::new(&[]);
-        let x = k.load_f32(0, 0);
-        let one = k.const32(k.t.f32, 0x3f80_0000);
-        let r = k.b.f_mul(k.t.f32, None, x, one).expect("block open");
-        k.nc(r);
-        k.store32(r, 0, 0);
-        k.finish()
+        mul_const(0x3f80_0000)
     }
 
     /// `in[0] * 0.0` with a constant zero, NoContraction.
     pub fn mul_const_zero() -> Vec<u32> {
+        mul_const(0)
+    }
+
+    /// `in[0] * c` with the f32 constant of bits `c`, NoContraction.
+    fn mul_const(c: u32) -> Vec<u32> {
         let mut k = KernelBuilder::new(&[]);
         let x = k.load_f32(0, 0);
-        let zero = k.const32(k.t.f32, 0);
-        let r = k.b.f_mul(k.t.f32, None, x, zero).expect("block open");
+        let c = k.const32(k.t.f32, c);
+        let r = k.b.f_mul(k.t.f32, None, x, c).expect("block open");
         k.nc(r);
         k.store32(r, 0, 0);
         k.finish()
