@@ -444,6 +444,105 @@ fn exec_made_whole_on_the_instruction_s_own_exchange_bit_exact() {
     }
 }
 
+/// fixtures/lane/bpermute_zero.s (`ws` 32) and bpermute_zero_w64.s (`ws` 64) from the ISA's definitions:
+/// `grid` work-items in workgroups of `wg` (a partial wave's other lanes have EXEC 0). `v_cmpx_ne_u32 0, v`
+/// sets EXEC to EXEC & (v != 0); `ds_bpermute_b32 d, a, s` writes, in each lane L of EXEC, lane
+/// `(L & 32) | ((a >> 2) & 31)`'s `s` when that lane is in EXEC and 0 otherwise (lanes outside EXEC keep
+/// `d`); `s_or_b32 exec_lo, exec_lo, s4` restores the saved EXEC.
+fn bpermute_zero(grid: u32, wg: u32, ws: u32) -> Vec<u32> {
+    let mut out = vec![0u32; 4 * grid as usize];
+    for g_wg in 0..grid.div_ceil(wg) {
+        let items = lane::items(grid, wg, g_wg);
+        for w in 0..items.div_ceil(ws) {
+            let n = (items - w * ws).min(ws);
+            let gid = |l: u32| g_wg * wg + w * ws + l;
+            let h = |l: u32| gid(l).wrapping_mul(0x2545_f491);
+            let c = |l: u32| l < n && (h(l) >> 13) & 1 == 1;
+            let src = |l: u32| (l & 32) | ((l + 3) & 31);
+            for l in 0..n {
+                let s = src(l);
+                let (v9, v10) = match (c(l), c(s)) {
+                    (false, _) => (0xdead, 0xbeef),
+                    (true, true) => (gid(s) ^ 0x5a5a_0000, gid(s)),
+                    (true, false) => (0, 0),
+                };
+                let v11 = if s < n { h(s) } else { 0 };
+                let g = gid(l) as usize;
+                out[4 * g..4 * g + 4].copy_from_slice(&[v9, v10, v11, l]);
+            }
+        }
+    }
+    out
+}
+
+/// L48 (D278): a `ds_bpermute_b32` under an EXEC known only as own bits stores 0 in its exchange for the lanes
+/// outside EXEC and reads its source lane's slot as the result: the plan makes EXEC whole nowhere (before
+/// D278 the first bpermute made it whole on its own exchange, L36). The second bpermute rides on the
+/// first's exchange (L35, same EXEC); the third, after `s_or_b32 exec_lo, exec_lo, s4`, rides on it too
+/// but unzeroed (a zeroed slot would carry the narrowed EXEC's zeros), testing the restored EXEC, which
+/// is whole again (L41: the OR equals the saved mask). Bit-exact host vs lavapipe in both mappings against
+/// the ISA's values, one wave per workgroup and three waves with a partial and an empty wave, wave32 and
+/// wave64.
+#[test]
+fn bpermute_exchanges_store_zero_outside_exec_bit_exact() {
+    for (manifest, grid, wg, ws) in [
+        ("bpermute_zero_1wave.toml", 96, 32, 32),
+        ("bpermute_zero_partial.toml", 136, 96, 32),
+        ("bpermute_zero_w64_1wave.toml", 192, 64, 64),
+        ("bpermute_zero_w64_partial.toml", 296, 192, 64),
+    ] {
+        let want = bpermute_zero(grid, wg, ws);
+        // Every case is reached: a source lane outside EXEC (0), a lane outside EXEC, a source lane in
+        // EXEC, and a source lane past the wave's items after EXEC is restored (0).
+        assert!(want.chunks(4).any(|w| w[0] == 0 && w[1] == 0));
+        assert!(want.chunks(4).any(|w| w[0] == 0xdead));
+        assert!(want.chunks(4).any(|w| w[0] >> 16 == 0x5a5a));
+        // (h of work-item 0 is 0 too: lane 29 of the first wave reads it.)
+        assert_eq!(
+            want.chunks(4).filter(|w| w[2] == 0).count() > 1,
+            manifest.contains("partial")
+        );
+        lane::run_fixture_both(manifest, "lane", &want);
+        lane::run_fixture_both(manifest, "wave", &want);
+        let m = root().join("fixtures/lane").join(manifest);
+        let plan = rdna2spv::dispatch::Plan::new(&rdna2spv::manifest::Manifest::load(&m).unwrap())
+            .unwrap();
+        let lp = rdna2spv_spirv::lower::lane_plan(
+            &plan.program,
+            &rdna2spv_vulkan::kernel_layout(&plan.launch),
+            &rdna2spv_spirv::profile::DeviceProfile::portable(),
+            &rdna2spv_spirv::lower::LowerOptions::default(),
+        )
+        .unwrap()
+        .to_string();
+        let line = |what: &str| {
+            lp.lines()
+                .find(|l| l.contains(what))
+                .unwrap_or_else(|| panic!("{manifest}: no plan line for {what}\n{lp}"))
+        };
+        assert!(!lp.contains("materialise exec"), "{manifest}\n{lp}");
+        let first = line("ds_bpermute_b32 v9, v8, v7");
+        assert!(first.contains("(1 exchange)"), "{manifest}: {first}");
+        for rider in ["ds_bpermute_b32 v10, v8, v1", "ds_bpermute_b32 v11, v8, v6"] {
+            assert!(
+                line(rider).contains("(L35: on the exchange at"),
+                "{manifest}: {rider}\n{lp}"
+            );
+        }
+        // L48 at the two bpermutes under the narrowed EXEC, not at the one after it is restored.
+        let zeroed = "L48 read from a slot zeroed outside EXEC";
+        assert!(first.contains(zeroed), "{manifest}: {first}");
+        assert!(
+            line("ds_bpermute_b32 v10, v8, v1").contains(zeroed),
+            "{manifest}\n{lp}"
+        );
+        assert!(
+            !line("ds_bpermute_b32 v11, v8, v6").contains(zeroed),
+            "{manifest}\n{lp}"
+        );
+    }
+}
+
 /// fixtures/lane/tail_dup.s from the ISA's definitions (wave32; `grid` work-items in workgroups of `wg`).
 /// `s_and_saveexec_b32 s, m` saves EXEC in `s` and sets EXEC to EXEC & m; `s_or_b32 exec_lo, exec_lo, s`
 /// restores it; the out-of-line then blocks run only when EXEC is not 0 and their code only in EXEC's lanes;

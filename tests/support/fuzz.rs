@@ -21,7 +21,8 @@
 //!   item count, `v_readfirstlane` only under a non-empty EXEC (behind `s_cbranch_execz`; ACO-style
 //!   bodies without it, where EXEC may be 0, use v_readlane only), DPP / ds_swizzle only at top level in shapes without partial waves,
 //!   ds_bpermute only at top level from a lane of the same 32-lane half below the wave's item count (and in
-//!   the warp-sort step under an EXEC that both lanes of every pair share, so it reads active lanes only);
+//!   the warp-sort step under an EXEC that both lanes of every pair share, so it reads active lanes only,
+//!   or under the lane's own bit of a value, so it also reads lanes outside EXEC: 0);
 //! - loops are bounded (uniform: SGPR counter 1..4; divergent: per-lane counter 1..4 left lane by lane);
 //! - an early `s_endpgm` is wave-uniform (the wave's index in its workgroup), at top level, after storing.
 //!
@@ -645,7 +646,8 @@ impl<R: FnMut() -> u32> Gen<R> {
     /// rocPRIM's warp-sort step (L40, D214), at top level: a `ds_bpermute_b32` pair from lane ^ m (the lane
     /// itself past the wave's items), then under `v_cmpx` and `s_cbranch_execz` a third `ds_bpermute_b32`
     /// with EXEC narrowed to the lanes whose pair differs in bit 0 of the first word (a condition both lanes
-    /// of a pair share, so every lane read is active), `s_or` of EXEC, and the next pair on another lane
+    /// of a pair share, so every lane read is active) or, in about a third, whose own first word has bit 0
+    /// set (a pair may then read a lane outside EXEC: 0), `s_or` of EXEC, and the next pair on another lane
     /// distance in the block after it.
     fn sort_step(&mut self, d: String, a: String, b: String) {
         let (exec, bw) = (self.exec(), self.bw());
@@ -655,8 +657,14 @@ impl<R: FnMut() -> u32> Gen<R> {
         self.emit(format!("ds_bpermute_b32 v9, v10, {a}"));
         self.emit(format!("ds_bpermute_b32 {d2}, v10, {b}"));
         self.emit("s_waitcnt lgkmcnt(0)");
-        self.emit(format!("v_xor_b32 v9, v9, {a}"));
-        self.emit("v_and_b32 v9, 1, v9");
+        if self.chance(30) {
+            // The lane's own bit of a: a pair's lanes may differ, so the payload's bpermute also reads
+            // lanes outside EXEC (0; D278 stores 0 for them in the exchange).
+            self.emit(format!("v_and_b32 v9, 1, {a}"));
+        } else {
+            self.emit(format!("v_xor_b32 v9, v9, {a}"));
+            self.emit("v_and_b32 v9, 1, v9");
+        }
         self.emit(format!("s_mov_{bw} {save}, {exec}"));
         self.emit("v_cmpx_ne_u32_e32 0, v9");
         // Straight-line programs keep no branch (EXEC may then be 0 in the body, as ACO's short bodies).

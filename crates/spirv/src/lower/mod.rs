@@ -470,6 +470,10 @@ pub(crate) struct Cx<'a> {
     /// Lane mapping: the picks read by a subgroup shuffle (L44, D217; empty without the profile fact),
     /// and whether the shuffle capabilities are declared.
     pub(crate) sub: lane::sublane::SubPicks,
+    /// D278: bpermute values the lane plan does not zero (found carried past an EXEC write).
+    pub(crate) zero_off: crate::hash::HashSet<usize>,
+    /// D278 off (the plan it is compared with).
+    pub(crate) zero_disabled: bool,
     shuffle_caps: bool,
 }
 
@@ -597,6 +601,8 @@ impl<'a> Cx<'a> {
             split: 1,
             // The lane plan's (computed once, there; moved here before emission).
             sub: lane::sublane::SubPicks::default(),
+            zero_off: Default::default(),
+            zero_disabled: false,
             shuffle_caps: false,
         })
     }

@@ -691,7 +691,8 @@ impl Cx<'_> {
     /// L38: the units a later instruction of block `bi` materialises (its `pre`) that may be made whole
     /// on an earlier instruction's materialising exchange instead, by instruction index: the latest
     /// earlier instruction that keeps an exchange of its own, when no instruction from it up to the
-    /// later one writes the unit. The unit's own bits are the same at both points (nothing writes it in
+    /// later one writes the unit (or exchanges a value D278 zeroes: its bpermute no longer makes EXEC
+    /// whole, but it still exchanges). The unit's own bits are the same at both points (nothing writes it in
     /// between), so the full value the earlier exchange forms is the one the later would form, and it is
     /// written back where the later instruction reads it. EXEC stays where it is: D136 takes the labels
     /// from the ballot words of the exchange at the branch's own instruction.
@@ -722,6 +723,9 @@ impl Cx<'_> {
                 if units & !movable != 0 {
                     open = Some((k, 0));
                 }
+            } else if self.zero_exchange(inst.nodes.clone()) {
+                // D278: a bpermute whose zeroed exchange no longer makes EXEC whole still exchanges.
+                open = Some((k, 0));
             }
             if let Some((_, written)) = open.as_mut() {
                 for i in inst.nodes.clone() {
@@ -735,6 +739,15 @@ impl Cx<'_> {
             }
         }
         early
+    }
+
+    /// D278: whether the instruction of `nodes` exchanges a value only bpermute picks read (its exchange
+    /// stores zero outside EXEC; a later unit may be made whole on it, L38).
+    fn zero_exchange(&self, nodes: std::ops::Range<u32>) -> bool {
+        nodes.into_iter().any(|i| {
+            matches!(*self.node(i as usize), Node::ReadLane { a, .. }
+                if self.sub.zero.vals.contains(&a.index()))
+        })
     }
 
     /// [`Self::mask_sim`] with the units `early` (by instruction index) made whole before their
@@ -824,6 +837,11 @@ impl Cx<'_> {
                         Node::Int {
                             op: IntOp::LShr, ..
                         } if self.sub.test_inner.contains_key(&i) => true,
+                        // D278: a bpermute's test of its source lane's EXEC bit, read from the
+                        // exchange's zeroed slot instead.
+                        Node::Int {
+                            op: IntOp::LShr, ..
+                        } if self.sub.zero.tests.contains(&i) => true,
                         Node::WriteSgpr { reg, value } => {
                             self.ownable_reg(reg, self.ty(value.index()))
                         }

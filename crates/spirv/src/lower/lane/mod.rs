@@ -1388,6 +1388,7 @@ impl Cx<'_> {
                             ))
                         }
                     };
+                    let v = self.lane_zero_outside_exec(a.index(), v)?;
                     vals.push(v);
                 }
             }
@@ -1403,6 +1404,7 @@ impl Cx<'_> {
             // L35: a later instruction's VGPR read, read here (no VGPR it reads is written before it).
             let node = self.p.nodes[Handle::from_index(a)].clone();
             let v = self.pure(a, &node)?;
+            let v = self.lane_zero_outside_exec(a, v)?;
             vals.push(v);
         }
         let (mut bases, mut masks) = self.lane_exchange(&vals, &bools)?;
@@ -1429,6 +1431,17 @@ impl Cx<'_> {
             }
         }
         Ok((bases, inst_masks))
+    }
+
+    /// D278: the word an exchange stores for value `a` (`x`): 0 in the lanes outside EXEC (the lane's own
+    /// EXEC bit at this instruction, `on` included) when only bpermute picks read `a`'s slots.
+    fn lane_zero_outside_exec(&mut self, a: usize, x: Word) -> R<Word> {
+        if !self.sub.zero.vals.contains(&a) {
+            return Ok(x);
+        }
+        let act = self.active.expect("lane body emitted");
+        let z = self.c32(0);
+        Ok(self.b.select(self.t.u32, None, act, x, z)?)
     }
 
     /// L35/L40: no exchange's carried values are readable from here on (a new chain item starts).

@@ -11,7 +11,7 @@
 
 use crate::hash::{HashMap, HashSet};
 
-use rdna2spv_ir::{Handle, IntCmp, IntOp, Node, Program, Terminator, Ty};
+use rdna2spv_ir::{Handle, IntCmp, IntOp, Node, Program, Terminator, Ty, UnOp, EXEC_LO};
 use spirv::Word;
 
 use super::super::{operands, Cx, R};
@@ -150,6 +150,9 @@ fn tree(
 impl Cx<'_> {
     /// Whether node `i` is a leaf or inner select of a pick tree (lane mapping only).
     pub(crate) fn lane_pick_inner(&self, i: usize) -> bool {
+        if self.sub.zero.tests.contains(&i) {
+            return true; // D278: the select reads the zeroed slot
+        }
         if let Some(&c) = self.sub.test_inner.get(&i) {
             // L44: the shift and AND of a bit test whose mask is own bits only: the compare shuffles.
             if self.lane_own_only(self.sub.tests[&c].0.index()) {
@@ -162,6 +165,10 @@ impl Cx<'_> {
     /// The value of pick root `i` (None: `i` is no pick root): the slot its index names in the latest
     /// exchange, which carried the value its leaves read.
     pub(crate) fn lane_pick(&mut self, i: usize) -> R<Option<Word>> {
+        if let Some(&r) = self.sub.zero.sels.get(&i) {
+            // D278: the root's slot holds 0 for the lanes outside EXEC.
+            return Ok(Some(self.get(Handle::from_index(r))?));
+        }
         if let Some(&(x, idx)) = self.sub.tests.get(&i) {
             if !self.lane_own_only(x.index()) {
                 return Ok(None);
@@ -231,5 +238,164 @@ impl Cx<'_> {
             }
             _ => self.get(h),
         }
+    }
+}
+
+/// D278: `ds_bpermute_b32`'s picks whose exchange stores zero for the lanes outside EXEC.
+///
+/// The lifter writes a bpermute as `select(((EXEC >> idx) & 1) != 0, pick(a, idx), 0)`: the source
+/// lane's value, or 0 where the source lane is not active. Reading the source lane's EXEC bit needs EXEC
+/// whole in every lane, which the lane mapping forms by an exchange of the lanes' own bits (a ballot,
+/// lane/masks.rs), and then costs a shift, an AND, a compare and a select per pick. When the exchange
+/// that carries `a` stores `active ? a : 0` instead (the lane's own EXEC bit at that instruction), the
+/// slot the pick reads is already the select's value: no whole EXEC, no test.
+///
+/// A pick qualifies when its root is read by that select alone, the test reads EXEC of the pick's own
+/// instruction at the pick's own index, the shift, AND and compare are read by the test alone, `a` is a
+/// 32-bit lane value, and every `ReadLane` of `a` in the program is a leaf of such a pick (so every slot
+/// of `a` any exchange stores is read only through such selects). The exchange must run under the
+/// pick's EXEC: at the pick's own instruction, or (L35) at an earlier one with no EXEC write between
+/// them (the plan does not carry these values past one).
+#[derive(Debug, Default)]
+pub(crate) struct ZeroPicks {
+    /// The values whose exchanges store zero outside EXEC.
+    pub(crate) vals: HashSet<usize>,
+    /// The selects that are their pick's slot read → the pick root.
+    pub(crate) sels: HashMap<usize, usize>,
+    /// The tests' shifts, ANDs and compares: not emitted, and (lane/masks.rs) no whole read of EXEC.
+    pub(crate) tests: HashSet<usize>,
+}
+
+impl ZeroPicks {
+    /// The qualifying picks of `p` among `picks` (`shuffled`: roots read by a subgroup shuffle, L44,
+    /// which exchange nothing; `off`: values the plan found carried past an EXEC write).
+    pub(crate) fn of(
+        p: &Program,
+        types: &rdna2spv_ir::verify::Types,
+        picks: &Picks,
+        shuffled: &HashSet<usize>,
+        off: &HashSet<usize>,
+    ) -> ZeroPicks {
+        let mut out = ZeroPicks::default();
+        if picks.roots.is_empty() {
+            return out;
+        }
+        let konst =
+            |h: Handle<Node>, v: u64| matches!(p.nodes[h], Node::Const { bits, .. } if bits == v);
+        let lane32 =
+            |h: Handle<Node>| types[h.index()] == Some((Ty::B32, rdna2spv_ir::Shape::Lane));
+        let uses = &picks.uses;
+        // The instruction of every node (its first node).
+        let mut inst_of = vec![usize::MAX; p.nodes.len()];
+        for (_, b) in p.blocks.iter() {
+            for inst in &b.insts {
+                for i in inst.nodes.clone() {
+                    inst_of[i as usize] = inst.nodes.start as usize;
+                }
+            }
+        }
+        let mask_ty = if p.wave_size == 32 { Ty::B32 } else { Ty::B64 };
+        // The user of each pick root read once.
+        let mut user = HashMap::default();
+        for (h, n) in p.nodes.iter() {
+            for o in operands(n) {
+                if picks.roots.contains_key(&o.index()) && uses[o.index()] == 1 {
+                    user.insert(o.index(), h.index());
+                }
+            }
+        }
+        // The test `((x >> idx) & 1) != 0` of EXEC read in instruction `at`, its three nodes.
+        let test = |c: Handle<Node>, idx: Handle<Node>, at: usize| -> Option<[usize; 3]> {
+            let Node::IntCmp {
+                op: IntCmp::Ne,
+                ty,
+                a: and,
+                b: z,
+            } = p.nodes[c]
+            else {
+                return None;
+            };
+            let Node::Int {
+                op: IntOp::And,
+                a: sh,
+                b: one,
+                ..
+            } = p.nodes[and]
+            else {
+                return None;
+            };
+            let Node::Int {
+                op: IntOp::LShr,
+                a: x,
+                b: amt,
+                ..
+            } = p.nodes[sh]
+            else {
+                return None;
+            };
+            let amt_ok = match (ty, &p.nodes[amt]) {
+                (Ty::B32, _) => amt == idx,
+                (
+                    Ty::B64,
+                    &Node::Unary {
+                        op: UnOp::ZExt, a, ..
+                    },
+                ) => a == idx,
+                _ => false,
+            };
+            let x = match p.nodes[x] {
+                Node::Unary {
+                    op: UnOp::ZExt, a, ..
+                } if ty == Ty::B64 => a,
+                _ => x,
+            };
+            let exec = matches!(p.nodes[x], Node::ReadSgpr { reg, ty: t } if reg == EXEC_LO && t == mask_ty)
+                && inst_of[x.index()] == at;
+            (amt_ok
+                && exec
+                && konst(z, 0)
+                && konst(one, 1)
+                && [c, and, sh].iter().all(|h| uses[h.index()] == 1))
+            .then_some([c.index(), and.index(), sh.index()])
+        };
+        let mut cands: HashMap<usize, (usize, [usize; 3])> = HashMap::default();
+        for (&r, &(a, idx)) in &picks.roots {
+            if shuffled.contains(&r) || !lane32(a) || off.contains(&a.index()) {
+                continue;
+            }
+            let Some(&s) = user.get(&r) else { continue };
+            let Node::Select { cond, a: x, b: z } = p.nodes[Handle::from_index(s)] else {
+                continue;
+            };
+            if x.index() != r || !konst(z, 0) || inst_of[s] != inst_of[r] {
+                continue;
+            }
+            if let Some(t) = test(cond, idx, inst_of[s]) {
+                cands.insert(r, (s, t));
+            }
+        }
+        // Every ReadLane of a qualifying value is a leaf of a candidate.
+        let mut leaves: HashSet<usize> = HashSet::default();
+        for r in cands.keys() {
+            leaves.extend(picks.members[r].iter().copied());
+        }
+        let mut bad: HashSet<usize> = HashSet::default();
+        for (h, n) in p.nodes.iter() {
+            if let Node::ReadLane { a, .. } = *n {
+                if !leaves.contains(&h.index()) {
+                    bad.insert(a.index());
+                }
+            }
+        }
+        for (r, (s, t)) in cands {
+            let a = picks.roots[&r].0.index();
+            if bad.contains(&a) {
+                continue;
+            }
+            out.vals.insert(a);
+            out.sels.insert(s, r);
+            out.tests.extend(t);
+        }
+        out
     }
 }

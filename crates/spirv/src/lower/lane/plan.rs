@@ -104,6 +104,8 @@ pub struct LanePlan {
     /// own value exchange instead of an exchange of their own: those units, and the phase of that
     /// exchange (the instruction's reads of the units wait for the phase after it).
     pub(crate) merged: std::collections::BTreeMap<usize, (u128, u32)>,
+    /// D278: zeroed bpermute values L35/L40 would have carried past an EXEC write (not carried).
+    zero_conflicts: Vec<usize>,
     has_lds: bool,
     /// L22/L27: per block that ends with `s_barrier`.
     pub(crate) meets: Vec<Option<Meet>>,
@@ -149,8 +151,40 @@ pub(crate) fn plan_of(
         mapping: Mapping::Lane,
         ..*opts
     };
+    // D278: a bpermute value an exchange would carry past an EXEC write is not zeroed in the next
+    // round (its masks and exchanges planned again); three rounds at most, then such a value is not
+    // carried.
+    let mut off = HashSet::default();
+    let mut round = 0;
+    let plan = loop {
+        let mut cx = Cx::new(program, types, desc, profile, opts)?;
+        cx.zero_off = std::mem::take(&mut off);
+        let plan = cx.lane_plan_compute()?;
+        if plan.zero_conflicts.is_empty() || round == 2 {
+            break plan;
+        }
+        off = cx.zero_off;
+        off.extend(plan.zero_conflicts.iter().copied());
+        round += 1;
+    };
+    if plan.sub.zero.vals.is_empty() {
+        return Ok(plan);
+    }
+    // Zeroed exchanges leave EXEC stale where the bpermute made it whole: a later reader may then need
+    // an exchange (or ballot words) of its own. The plan without them is taken when it has fewer
+    // barriers or fewer ballot words per exchange.
     let mut cx = Cx::new(program, types, desc, profile, opts)?;
-    cx.lane_plan_compute()
+    cx.zero_disabled = true;
+    let without = cx.lane_plan_compute()?;
+    let (a, b) = (
+        plan.barrier_sites().total(),
+        without.barrier_sites().total(),
+    );
+    Ok(if a > b || (a == b && plan.ballots > without.ballots) {
+        without
+    } else {
+        plan
+    })
 }
 
 impl Cx<'_> {
@@ -170,6 +204,13 @@ impl Cx<'_> {
                 self.prof.aligned_subgroup_size,
             );
         }
+        // D278 (after L44: a shuffled pick exchanges nothing).
+        let zero = if self.zero_disabled {
+            pick::ZeroPicks::default()
+        } else {
+            pick::ZeroPicks::of(p, self.types, &picks, &self.sub.roots, &self.zero_off)
+        };
+        self.sub.zero = zero;
         let split = split::split_waves(p, self.desc, self.opts.whole_workgroups);
         self.split = split;
         let kernel_waves = self.desc.waves_per_workgroup();
@@ -240,6 +281,7 @@ impl Cx<'_> {
         let mut carried: std::collections::BTreeMap<usize, Vec<usize>> =
             std::collections::BTreeMap::new();
         let mut merged = std::collections::BTreeMap::new();
+        let mut zero_conflicts = Vec::new();
         let mut ballots = ballots;
         // L38: ballot words for the most units one instruction makes whole in one exchange (fewer
         // when the budget does not hold them: the rest take further exchanges).
@@ -298,14 +340,27 @@ impl Cx<'_> {
                             && self.exchange_bytes(slots.max(even_slots(n)), ballots, waves)
                                 <= EXCHANGE_BUDGET
                     };
-                    if phases.len() == 1
+                    let ok = phases.len() == 1
                         && !sh.ballots
                         && !(cross && bp.pre.get(&start).is_some_and(|&u| u != 0))
                         && values.as_ref().is_some_and(|v| {
                             fits(*carries + v.len() as u32)
                                 && v.iter().all(|&(_, reg)| !written.contains(&reg))
-                        })
-                    {
+                        });
+                    // D278: a zeroed value is stored under the EXEC of the exchange that carries it,
+                    // which must be the EXEC it is read under; one carried past an EXEC write is not
+                    // zeroed in the next round of the plan ([`plan_of`]).
+                    let crossing: Vec<usize> = match (&values, written.contains(&EXEC_WRITTEN)) {
+                        (Some(v), true) => v
+                            .iter()
+                            .map(|&(a, _)| a)
+                            .filter(|a| self.sub.zero.vals.contains(a))
+                            .collect(),
+                        _ => Vec::new(),
+                    };
+                    if ok && !crossing.is_empty() {
+                        zero_conflicts.extend(crossing);
+                    } else if ok {
                         let values = values.expect("checked");
                         *carries += values.len() as u32;
                         slots = slots.max(even_slots(*carries));
@@ -468,6 +523,7 @@ impl Cx<'_> {
             coalesced,
             carried,
             merged,
+            zero_conflicts,
             has_lds,
             meets,
             number: s.number,
@@ -540,9 +596,12 @@ const COALESCE_SLOTS: u32 = 4;
 pub(crate) struct CoalesceShape {
     /// It has a ballot capture.
     ballots: bool,
-    /// The VGPRs it writes.
+    /// The VGPRs it writes, and [`EXEC_WRITTEN`] when it writes EXEC.
     writes: Vec<u16>,
 }
+
+/// L35: the mark of an EXEC write among the VGPRs an instruction writes (no VGPR has this number).
+const EXEC_WRITTEN: u16 = u16::MAX;
 
 impl Cx<'_> {
     /// L35: the shape of an instruction that may take part in a coalesced exchange (no memory access,
@@ -573,6 +632,11 @@ impl Cx<'_> {
                     }
                 }
                 Node::Ballot { .. } if kinds[k] == Kind::Capture => shape.ballots = true,
+                Node::WriteSgpr { reg, value }
+                    if super::span(reg, self.ty(value.index())) & (0b11u128 << EXEC_LO) != 0 =>
+                {
+                    shape.writes.push(EXEC_WRITTEN);
+                }
                 _ => {}
             }
         }
@@ -1107,6 +1171,18 @@ impl fmt::Display for LanePlan {
                         f,
                         " L44 in the lane's subgroup block {} (shuffle);",
                         node_list(&shuf)
+                    )?;
+                }
+                let zeroed: Vec<usize> = range
+                    .clone()
+                    .map(|i| i as usize)
+                    .filter(|i| self.sub.zero.sels.contains_key(i))
+                    .collect();
+                if !zeroed.is_empty() {
+                    write!(
+                        f,
+                        " L48 read from a slot zeroed outside EXEC {} (no source-lane test);",
+                        node_list(&zeroed)
                     )?;
                 }
                 writeln!(f)?;

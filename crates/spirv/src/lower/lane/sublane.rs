@@ -72,6 +72,8 @@ pub(crate) struct SubPicks {
     pub(crate) tests: HashMap<usize, (Handle<Node>, Handle<Node>)>,
     /// The shift and the AND of those tests → their compare.
     pub(crate) test_inner: HashMap<usize, usize>,
+    /// D278: the bpermute picks whose exchange stores zero outside EXEC (computed for every profile).
+    pub(crate) zero: super::pick::ZeroPicks,
 }
 
 struct An<'a> {
