@@ -252,8 +252,8 @@ impl Cx<'_> {
 ///
 /// A pick qualifies when its root is read by that select alone, the test reads EXEC of the pick's own
 /// instruction at the pick's own index, the shift, AND and compare are read by the test alone, `a` is a
-/// 32-bit lane value, and every `ReadLane` of `a` in the program is a leaf of such a pick (so every slot
-/// of `a` any exchange stores is read only through such selects). The exchange must run under the
+/// 32-bit lane value, every `ReadLane` of `a` in the program is a leaf of such a pick and no
+/// `ReadFirstLane` reads it (so every slot of `a` any exchange stores is read only through such selects). The exchange must run under the
 /// pick's EXEC: at the pick's own instruction, or (L35) at an earlier one with no EXEC write between
 /// them (the plan does not carry these values past one).
 #[derive(Debug, Default)]
@@ -381,10 +381,15 @@ impl ZeroPicks {
         }
         let mut bad: HashSet<usize> = HashSet::default();
         for (h, n) in p.nodes.iter() {
-            if let Node::ReadLane { a, .. } = *n {
-                if !leaves.contains(&h.index()) {
+            match *n {
+                Node::ReadLane { a, .. } if !leaves.contains(&h.index()) => {
                     bad.insert(a.index());
                 }
+                // It reads the same slots (lane 0's when EXEC is 0, which may be outside EXEC).
+                Node::ReadFirstLane { a } => {
+                    bad.insert(a.index());
+                }
+                _ => {}
             }
         }
         for (r, (s, t)) in cands {

@@ -1414,7 +1414,10 @@ fn unread_initializers(f: &mut Function) -> usize {
 /// word extractions only the stores read (D277); so does a pair of stores of the two words of a u64 `x`
 /// (`uconvert32(x)`, `uconvert32(x >> 32)`, as D274 leaves an address's words: D275), storing
 /// `bitcast uvec2(x)` (the conversions and the shift that only the stores read go, the bitcast costs 4).
-/// Store pairs count whether or not the two registers are read together. Only where the words saved
+/// A pair of stores of two words of a three- or four-word vector `V` (a `global_load_dwordx4`'s),
+/// `store a V.i; store b V.j`, stores `shuffle(V, V, i, j)` (D279: 7 words), only where an extraction that
+/// only its store reads goes. Store pairs count whether or not the two registers are read together. Only
+/// where the words saved
 /// exceed the pointers' 10 (less the variable declaration removed); a register that pairs with several
 /// others takes part in the pair that saves most, the pairs ranked by their words (D277; before, in
 /// none). Runs after every rewrite that needs private scalars (the pair's variables stop being
@@ -1422,7 +1425,8 @@ fn unread_initializers(f: &mut Function) -> usize {
 /// vector load comes just before the later of its loads with no store to either variable since the
 /// earlier one, so it reads the words the two loads read; `bitcast uvec2(x)` has `x`'s low word as
 /// component 0 and its high word as component 1 (SPIR-V's `OpBitcast`), the words the two stores
-/// stored. Returns the pairs made.
+/// stored; `shuffle(V, V, i, j)` has `V.i` as component 0 and `V.j` as component 1 (the pair's component 0
+/// is the register that stored the lower word). Returns the pairs made.
 fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     let Some(u32_) = uint_type(m, 32) else {
         return 0;
@@ -1467,7 +1471,25 @@ fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
         }
     };
     let (uses, defs) = uses_and_defs(f);
-    // Each word taken out of a two-word vector: result → (vector, component).
+    // D279: the u32 vectors of three and four words (a pair of their words is stored through a shuffle).
+    let long_tys: Vec<Word> = [3u32, 4]
+        .iter()
+        .filter_map(|&n| {
+            find(
+                Op::TypeVector,
+                &[Operand::IdRef(u32_), Operand::LiteralBit32(n)],
+            )
+        })
+        .collect();
+    let long: HashSet<Word> = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.instructions)
+        .filter(|i| i.result_type.is_some_and(|t| long_tys.contains(&t)))
+        .filter_map(|i| i.result_id)
+        .collect();
+    // Each word taken out of a two-word vector: result → (vector, component); of a longer one (D279)
+    // too.
     let words: HashMap<Word, (Word, u32)> = f
         .blocks
         .iter()
@@ -1481,8 +1503,8 @@ fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
             ) {
                 (Some(r), Some(v), Some(Operand::LiteralBit32(k)))
                     if i.operands.len() == 2
-                        && *k < 2
-                        && defs.get(&v).is_some_and(|d| d.1 == Some(uvec2)) =>
+                        && ((*k < 2 && defs.get(&v).is_some_and(|d| d.1 == Some(uvec2)))
+                            || long.contains(&v)) =>
                 {
                     Some((r, (v, *k)))
                 }
@@ -1531,6 +1553,8 @@ fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
         // The latest store of a vector's word that is still its variable's latest access:
         // (vector, component) → variable.
         let mut stored: HashMap<(Word, u32), Word> = HashMap::default();
+        // D279: the components of a longer vector stored so far in this block, latest last.
+        let mut stored_long: HashMap<Word, Vec<u32>> = HashMap::default();
         for (ii, i) in blk.instructions.iter().enumerate() {
             if let Some(v) = var_of(i) {
                 let load = i.class.opcode == Op::Load;
@@ -1542,18 +1566,44 @@ fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
                 if !load {
                     if let Some(&(vec, k)) = words.get(&val) {
                         // The other word of the same vector stored to another variable, with neither
-                        // variable accessed since.
+                        // variable accessed since (D279: of a longer vector, any other word, the
+                        // latest stored first).
                         // (`stored` may name a variable accessed since: its latest access decides.)
-                        if let Some(&other) = stored.get(&(vec, 1 - k)) {
+                        let others: Vec<u32> = if long.contains(&vec) {
+                            stored_long
+                                .get(&vec)
+                                .map(|c| c.iter().rev().copied().filter(|&j| j != k).collect())
+                                .unwrap_or_default()
+                        } else {
+                            vec![1 - k]
+                        };
+                        for j in others {
+                            let Some(&other) = stored.get(&(vec, j)) else {
+                                continue;
+                            };
                             if let Some(&(oi, oval, false)) = last.get(&other) {
                                 let since = last.get(&v).is_some_and(|&(x, _, _)| x > oi);
-                                if other != v && !since && words.get(&oval) == Some(&(vec, 1 - k)) {
-                                    let (a, b) = if k == 1 { (other, v) } else { (v, other) };
+                                // A longer vector's pair pays a shuffle: only where an extraction
+                                // that only its store reads goes.
+                                let pays = !long.contains(&vec)
+                                    || uses.get(&oval) == Some(&1)
+                                    || uses.get(&val) == Some(&1);
+                                if other != v
+                                    && !since
+                                    && pays
+                                    && words.get(&oval) == Some(&(vec, j))
+                                {
+                                    // The pair's component 0 takes the lower word.
+                                    let (a, b) = if k > j { (other, v) } else { (v, other) };
                                     store_pairs.push((bi, oi, ii, a, b, vec));
+                                    break;
                                 }
                             }
                         }
                         stored.insert((vec, k), v);
+                        if long.contains(&vec) {
+                            stored_long.entry(vec).or_default().push(k);
+                        }
                     }
                 }
                 last.insert(v, (ii, val, load));
@@ -1617,8 +1667,12 @@ fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
         let val = |k: usize| f.blocks[bi].instructions[k].operands.get(1).and_then(id);
         let once = |w: Option<Word>| w.is_some_and(|w| uses.get(&w) == Some(&1));
         if !wide.contains(&x) {
-            // The vector's words that only the stores read go.
+            // The vector's words that only the stores read go; a longer vector's pair of words is
+            // one shuffle (7, D279).
             g += 5 * (i64::from(once(val(oi))) + i64::from(once(val(ii))));
+            if long.contains(&x) {
+                g -= 7;
+            }
         } else {
             let (lo, hi) = (val(oi), val(ii));
             // The bitcast costs 4; the low word's conversion goes where only the store read it.
@@ -1722,6 +1776,8 @@ fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
     // Store pairs: (block, first) removed, (block, second) becomes the vector store.
     let mut drop: HashSet<(usize, usize)> = HashSet::default();
     let mut vstore: HashMap<(usize, usize), (Word, Word)> = HashMap::default();
+    // D279: a longer vector's pair of words: the components stored to the pair's words 0 and 1.
+    let mut shuffle: HashMap<(usize, usize), (u32, u32)> = HashMap::default();
     for &(bi, oi, ii, a, b, vsrc) in &store_pairs {
         if let Some(&v) = vec_var.get(&(a, b)) {
             if drop.contains(&(bi, oi)) || vstore.contains_key(&(bi, oi)) {
@@ -1729,6 +1785,20 @@ fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
             }
             drop.insert((bi, oi));
             vstore.insert((bi, ii), (v, vsrc));
+            if long.contains(&vsrc) {
+                let comp = |k: usize| {
+                    let w = f.blocks[bi].instructions[k].operands.get(1).and_then(id);
+                    w.and_then(|w| words.get(&w)).map_or(0, |&(_, c)| c)
+                };
+                // The first store is to a or to b.
+                let first_var = f.blocks[bi].instructions[oi].operands.first().and_then(id);
+                let (ca, cb) = if first_var == Some(a) {
+                    (comp(oi), comp(ii))
+                } else {
+                    (comp(ii), comp(oi))
+                };
+                shuffle.insert((bi, ii), (ca, cb));
+            }
         }
     }
     for (bi, blk) in f.blocks.iter_mut().enumerate() {
@@ -1750,6 +1820,22 @@ fn pair_vars(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
                         Some(uvec2),
                         Some(c),
                         vec![Operand::IdRef(val)],
+                    ));
+                    c
+                } else if let Some(&(ca, cb)) = shuffle.get(&(bi, ii)) {
+                    // D279: the two words of the longer vector, in the pair's order.
+                    let c = *bound;
+                    *bound += 1;
+                    out.push(Instruction::new(
+                        Op::VectorShuffle,
+                        Some(uvec2),
+                        Some(c),
+                        vec![
+                            Operand::IdRef(val),
+                            Operand::IdRef(val),
+                            Operand::LiteralBit32(ca),
+                            Operand::LiteralBit32(cb),
+                        ],
                     ));
                     c
                 } else {
@@ -11385,6 +11471,78 @@ mod tests {
     /// `bitcast uvec2(x)` to one `uvec2` variable; the conversions and the shift go (dead code). Kept: the
     /// words of another u64 whose low and high words are also read elsewhere (the bitcast would cost
     /// more than the store it saves). The identity: `bitcast uvec2(x)` has component 0 `x`'s low word.
+    #[test]
+    fn pair_vars_store_two_words_of_a_longer_vector_through_a_shuffle() {
+        // D279: `store a x.3; store b x.1` of a uvec4 `x` (a `global_load_dwordx4`'s words) becomes
+        // one store of `shuffle(x, x, 1, 3)` into the pair (b, a): the pair's component 0 is the
+        // lower word's register. The extractions only the stores read go. y's words are read again
+        // (an add of both): the shuffle would cost more than it saves, so c and d stay scalars.
+        let (mut b, Tys { u32t, pu, .. }) = begun();
+        let uvec2 = b.type_vector(u32t, 2);
+        let uvec4 = b.type_vector(u32t, 4);
+        let pq = b.type_pointer(None, StorageClass::Function, uvec4);
+        b.begin_block(None).unwrap();
+        let [va, vb, vc, vd, ve] =
+            [0; 5].map(|_| b.variable(pu, None, StorageClass::Function, None));
+        let [vx, vy] = [0; 2].map(|_| b.variable(pq, None, StorageClass::Function, None));
+        let x = b.load(uvec4, None, vx, None, []).unwrap();
+        let x3 = b.composite_extract(u32t, None, x, [3]).unwrap();
+        let x1 = b.composite_extract(u32t, None, x, [1]).unwrap();
+        b.store(va, x3, None, []).unwrap();
+        b.store(vb, x1, None, []).unwrap();
+        let la = b.load(u32t, None, va, None, []).unwrap();
+        b.store(ve, la, None, []).unwrap();
+        let y = b.load(uvec4, None, vy, None, []).unwrap();
+        let y0 = b.composite_extract(u32t, None, y, [0]).unwrap();
+        let y2 = b.composite_extract(u32t, None, y, [2]).unwrap();
+        b.store(vc, y0, None, []).unwrap();
+        b.store(vd, y2, None, []).unwrap();
+        let s = b.i_add(u32t, None, y0, y2).unwrap();
+        b.store(ve, s, None, []).unwrap();
+        let (mut m, mut f, mut bound) = finish(b);
+        assert_eq!(pair_vars(&mut m, &mut f, &mut bound), 1);
+        dead_code(&m, &mut f, &mut HashSet::default());
+        let vars = variables(&f);
+        assert!(
+            !vars.contains(&va) && !vars.contains(&vb),
+            "a and b are gone"
+        );
+        assert!(vars.contains(&vc) && vars.contains(&vd), "c and d stay");
+        let vstore = insts(&f)
+            .find(|i| {
+                i.class.opcode == Op::Store
+                    && id(&i.operands[1]).is_some_and(|v| {
+                        insts(&f).any(|d| d.result_id == Some(v) && d.result_type == Some(uvec2))
+                    })
+            })
+            .expect("one vector store");
+        let sh = def_of(&f, id(&vstore.operands[1]).unwrap());
+        assert_eq!(
+            (sh.class.opcode, sh.operands.clone()),
+            (
+                Op::VectorShuffle,
+                vec![
+                    Operand::IdRef(x),
+                    Operand::IdRef(x),
+                    Operand::LiteralBit32(1),
+                    Operand::LiteralBit32(3)
+                ]
+            )
+        );
+        assert!(insts(&f).all(|i| i.result_id != Some(x1) && i.result_id != Some(x3)));
+        // a (x.3) alone is read through the pair's component 1.
+        let l = def_of(&f, la);
+        let p = def_of(&f, id(&l.operands[0]).unwrap());
+        assert_eq!(p.class.opcode, Op::AccessChain);
+        let k = id(&p.operands[1]).unwrap();
+        let one = m
+            .types_global_values
+            .iter()
+            .find(|i| i.result_id == Some(k))
+            .expect("a constant index");
+        assert_eq!(one.operands, vec![Operand::LiteralBit32(1)]);
+    }
+
     #[test]
     fn pair_vars_store_a_u64s_words_as_its_vector() {
         let (
