@@ -351,7 +351,8 @@ pub(crate) fn shrink(
                 // read go now, and the computations only those stores read with them, until none is left
                 // (the sample needs at most three rounds; the bound keeps a pathological chain linear).
                 for _ in 0..16 {
-                    let n = dead_stores(f);
+                    // D280: and variables read only to be stored again.
+                    let n = dead_stores(f) + unobserved_vars(m, f, &mut gone);
                     if n == 0 {
                         break;
                     }
@@ -2255,6 +2256,124 @@ fn dead_stores(f: &mut Function) -> usize {
         removed += dead.iter().filter(|d| **d).count();
     }
     removed
+}
+
+/// D280: private scalars whose values nobody observes go with their loads and stores. A variable's
+/// value is observed where a value computed from one of its loads (through effect-free operations and
+/// phis) reaches anything else than a store to a private scalar: a branch, a memory access, a call, a
+/// store to memory. A store of such a value to another private scalar makes the first observed when the
+/// second is. The unobserved set is the greatest fixed point (start from every private scalar, add the
+/// variables that reach an observed one); what [`dead_stores`] cannot see is a variable read only to be
+/// written again, as the lane mapping's `on` flag: each item stores it, and the one load, in the pass's
+/// last item, feeds only a store to it, which the pass loop's back edge keeps live. Exact: nothing but
+/// the deleted instructions reads those loads' values or the computations from them (every user is one
+/// of them or a deleted store), so no instruction left reads a deleted id, and the deleted stores wrote
+/// only variables nothing else observes. Returns the variables removed.
+fn unobserved_vars(m: &Module, f: &mut Function, gone: &mut HashSet<Word>) -> usize {
+    let scalars = private_scalars(f);
+    if scalars.is_empty() {
+        return 0;
+    }
+    let glsl = glsl_import(m);
+    let mut users: HashMap<Word, Vec<(usize, usize)>> = HashMap::default();
+    let mut loads: HashMap<Word, Vec<Word>> = HashMap::default();
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for (ii, i) in b.instructions.iter().enumerate() {
+            for x in i.operands.iter().filter_map(id) {
+                users.entry(x).or_default().push((bi, ii));
+            }
+            if i.class.opcode == Op::Load {
+                if let (Some(v), Some(r)) = (i.operands.first().and_then(id), i.result_id) {
+                    if scalars.contains_key(&v) {
+                        loads.entry(v).or_default().push(r);
+                    }
+                }
+            }
+        }
+    }
+    // Per variable: the values computed from its loads, the variables they are stored to, and whether
+    // one is observed otherwise.
+    let mut reach: HashMap<Word, HashSet<Word>> = HashMap::default();
+    let mut into: HashMap<Word, HashSet<Word>> = HashMap::default();
+    let mut observed: HashSet<Word> = HashSet::default();
+    for (&v, rs) in &loads {
+        let mut seen: HashSet<Word> = rs.iter().copied().collect();
+        let mut work: Vec<Word> = rs.clone();
+        let mut to: HashSet<Word> = HashSet::default();
+        'walk: while let Some(x) = work.pop() {
+            for &(bi, ii) in users.get(&x).map_or(&[][..], |u| &u[..]) {
+                let u = &f.blocks[bi].instructions[ii];
+                match u.class.opcode {
+                    Op::Store
+                        if u.operands.get(1).and_then(id) == Some(x)
+                            && u.operands
+                                .first()
+                                .and_then(id)
+                                .is_some_and(|w| scalars.contains_key(&w)) =>
+                    {
+                        to.insert(u.operands.first().and_then(id).unwrap_or(0));
+                    }
+                    Op::Phi => {
+                        if let Some(r) = u.result_id {
+                            if seen.insert(r) {
+                                work.push(r);
+                            }
+                        }
+                    }
+                    _ if mergeable(u, glsl) && u.result_id.is_some() => {
+                        let r = u.result_id.unwrap_or(0);
+                        if seen.insert(r) {
+                            work.push(r);
+                        }
+                    }
+                    _ => {
+                        observed.insert(v);
+                        break 'walk;
+                    }
+                }
+            }
+        }
+        reach.insert(v, seen);
+        into.insert(v, to);
+    }
+    // A variable whose values reach an observed variable is observed.
+    loop {
+        let more: Vec<Word> = into
+            .iter()
+            .filter(|(v, to)| !observed.contains(*v) && to.iter().any(|w| observed.contains(w)))
+            .map(|(&v, _)| v)
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        observed.extend(more);
+    }
+    let dead: HashSet<Word> = scalars
+        .keys()
+        .copied()
+        .filter(|v| !observed.contains(v) && loads.contains_key(v))
+        .collect();
+    if dead.is_empty() {
+        return 0;
+    }
+    let doomed: HashSet<Word> = dead
+        .iter()
+        .flat_map(|v| reach[v].iter().copied())
+        .chain(dead.iter().copied())
+        .collect();
+    for b in &mut f.blocks {
+        b.instructions.retain(|i| {
+            let gone_here = i.result_id.is_some_and(|r| doomed.contains(&r))
+                || (i.class.opcode == Op::Store
+                    && i.operands
+                        .first()
+                        .and_then(id)
+                        .is_some_and(|p| dead.contains(&p)));
+            !gone_here
+        });
+    }
+    gone.extend(doomed.iter().copied());
+    dead.len()
 }
 
 /// Rewrite 4's second half (decision D263): equal speculable operations (opcode, type, operands) none of
@@ -11860,6 +11979,87 @@ mod tests {
     /// stores it kept alive stayed. Here `c` is loaded into `e`, `e` is loaded into an addition nothing
     /// reads, and `a` is loaded into `G` (a Private variable: observed). The end of `shrink` now deletes
     /// `e`'s store, then (its value's last load gone) `c`'s, with both variables; `a`'s store stays.
+    /// D280: in a loop, `on = i == 2 ? w : on` and `w = w + 7`, and nothing else reads either: both go
+    /// with their loads, selects and stores, though the back edge keeps each store live for
+    /// [`dead_stores`]. `k = i == 2 ? j : k`, `j = j + 7` have the same shape but `k` is also stored to
+    /// the private global `g` after the loop: both stay, as does the counter `i`, which the loop's branch
+    /// reads.
+    #[test]
+    fn unobserved_vars_go_with_the_stores_that_feed_them() {
+        let mut b = Builder::new();
+        let t = tys(&mut b);
+        let ppriv = b.type_pointer(None, StorageClass::Private, t.u32t);
+        let g = b.variable(ppriv, None, StorageClass::Private, None);
+        let [zero, one, two, four, seven] = [0u32, 1, 2, 4, 7].map(|v| b.constant_bit32(t.u32t, v));
+        b.begin_function(t.void, None, FunctionControl::NONE, t.fnt)
+            .unwrap();
+        let entry = b.begin_block(None).unwrap();
+        let _ = entry;
+        let [on, w, k, j, i] = [0; 5].map(|_| b.variable(t.pu, None, StorageClass::Function, None));
+        for v in [on, w, k, j, i] {
+            b.store(v, zero, None, []).unwrap();
+        }
+        let (header, body, cont, exit) = (b.id(), b.id(), b.id(), b.id());
+        b.branch(header).unwrap();
+        b.begin_block(Some(header)).unwrap();
+        let li = b.load(t.u32t, None, i, None, []).unwrap();
+        let c = b.u_less_than(t.boolt, None, li, four).unwrap();
+        b.loop_merge(exit, cont, spirv::LoopControl::NONE, [])
+            .unwrap();
+        b.branch_conditional(c, body, exit, []).unwrap();
+        b.begin_block(Some(body)).unwrap();
+        let at2 = b.i_equal(t.boolt, None, li, two).unwrap();
+        let lo = b.load(t.u32t, None, on, None, []).unwrap();
+        let lw = b.load(t.u32t, None, w, None, []).unwrap();
+        let so = b.select(t.u32t, None, at2, lw, lo).unwrap();
+        b.store(on, so, None, []).unwrap();
+        let sw = b.i_add(t.u32t, None, lw, seven).unwrap();
+        b.store(w, sw, None, []).unwrap();
+        let lk = b.load(t.u32t, None, k, None, []).unwrap();
+        let lj = b.load(t.u32t, None, j, None, []).unwrap();
+        let sk = b.select(t.u32t, None, at2, lj, lk).unwrap();
+        b.store(k, sk, None, []).unwrap();
+        let sj = b.i_add(t.u32t, None, lj, seven).unwrap();
+        b.store(j, sj, None, []).unwrap();
+        b.branch(cont).unwrap();
+        b.begin_block(Some(cont)).unwrap();
+        let i1 = b.i_add(t.u32t, None, li, one).unwrap();
+        b.store(i, i1, None, []).unwrap();
+        b.branch(header).unwrap();
+        b.begin_block(Some(exit)).unwrap();
+        let lk2 = b.load(t.u32t, None, k, None, []).unwrap();
+        b.store(g, lk2, None, []).unwrap();
+        let (m, st) = shrink_built(
+            b,
+            Passes {
+                live: true,
+                dead: true,
+                ..Passes::NONE
+            },
+        );
+        let f = m.functions.last().unwrap();
+        let vars: Vec<Word> = f.blocks[0]
+            .instructions
+            .iter()
+            .filter(|i| i.class.opcode == Op::Variable)
+            .filter_map(|i| i.result_id)
+            .collect();
+        assert_eq!(vars, [k, j, i], "on and w went");
+        let touched: HashSet<Word> = insts(f)
+            .filter(|i| matches!(i.class.opcode, Op::Load | Op::Store))
+            .filter_map(|i| i.operands.first().and_then(id))
+            .collect();
+        assert!(!touched.contains(&on) && !touched.contains(&w));
+        assert!(insts(f).all(|i| ![so, lo, sw, lw].contains(&i.result_id.unwrap_or(0))));
+        assert!(
+            [sk, sj]
+                .iter()
+                .all(|&x| insts(f).any(|i| i.result_id == Some(x))),
+            "k's and j's computations stay"
+        );
+        assert!(st.dead_stores >= 2);
+    }
+
     #[test]
     fn shrink_deletes_stores_whose_loads_the_later_rewrites_delete() {
         let mut b = Builder::new();
