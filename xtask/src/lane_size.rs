@@ -5,7 +5,8 @@
 //!   shuffled (Fisher–Yates, splitmix64) with seed `--seed` (default 162); the first `--n` (default 120).
 //!   `--kernel NAME` (repeatable) measures named kernels instead.
 //! * Each is translated as `rdna2spv translate --mapping lane --profile portable` does (workgroup: the
-//!   kernel's required size, else 64), in this process; `RDNA2SPV_SHRINK` chooses the rewrites as for the
+//!   kernel's required size, else 64; `--bench-workgroup`: the corpus-size bench's, the required size else
+//!   the largest flat workgroup size up to 256, so that k is the bench's), in this process; `RDNA2SPV_SHRINK` chooses the rewrites as for the
 //!   CLI, so one run per setting gives an ablation column. Machine instructions are decoded from the code.
 //! * k = (words − 3000) / instructions (issue 31's measure). Prints one line per kernel, then the median and
 //!   worst k, the sum of words and the CPU time of the lowering; `--validate` runs `spirv-val --target-env
@@ -76,6 +77,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let mut out_dir: Option<std::path::PathBuf> = None;
     let mut profile_path: Option<String> = None;
     let mut by_instruction = false;
+    let mut bench_launch = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -89,6 +91,7 @@ pub fn run(args: &[String]) -> Result<()> {
             "--per" => per = it.next().context("--per P")?.parse()?,
             "--hash" => hash = true,
             "--by-instruction" => by_instruction = true,
+            "--bench-workgroup" => bench_launch = true,
             "--profile" => profile_path = Some(it.next().context("--profile FILE")?.clone()),
             "--mapping" => {
                 mapping = match it.next().context("--mapping lane|wave")?.as_str() {
@@ -99,7 +102,8 @@ pub fn run(args: &[String]) -> Result<()> {
             }
             _ => bail!(
                 "usage: cargo xtask lane-size [--n N] [--seed S] [--kernel NAME].. [--near N].. [--per P] \
-                 [--mapping lane|wave] [--hash] [--validate] [--json F] [--out DIR] [--by-instruction]"
+                 [--mapping lane|wave] [--hash] [--validate] [--json F] [--out DIR] [--by-instruction] \
+                 [--bench-workgroup]"
             ),
         }
     }
@@ -178,13 +182,17 @@ pub fn run(args: &[String]) -> Result<()> {
         let k = &co.kernels[*ki];
         let insts = count(&(file.clone(), name.clone(), *ci, *ki));
         let program = rdna2spv::dispatch::lift_kernel(co, k).map_err(|e| anyhow::anyhow!("{e}"))?;
-        let wg = k
-            .metadata
-            .as_ref()
-            .and_then(|m| m.reqd_workgroup_size.clone())
-            .filter(|v| v.len() == 3)
-            .map(|v| [v[0] as u32, v[1] as u32, v[2] as u32])
-            .unwrap_or([64, 1, 1]);
+        let wg = if bench_launch {
+            // The corpus-size bench's launch: the required size, else the largest flat size (≤ 256).
+            corpus::workgroup_of(k)
+        } else {
+            k.metadata
+                .as_ref()
+                .and_then(|m| m.reqd_workgroup_size.clone())
+                .filter(|v| v.len() == 3)
+                .map(|v| [v[0] as u32, v[1] as u32, v[2] as u32])
+                .unwrap_or([64, 1, 1])
+        };
         let launch = rdna2spv_eval::Launch {
             wave_size: k.abi.wave_size,
             grid: wg,
