@@ -110,6 +110,56 @@ fn bit_test(p: &Program, c: Handle<Node>, bit: u32) -> Option<Handle<Node>> {
     (konst(z, 0) && konst(one, 1) && konst(k, bit as u64)).then_some(idx)
 }
 
+/// `c` as `((x >> idx) & 1) != 0`, the lifter's test of bit `idx` of a mask `x` (D020: a bpermute's
+/// source lane in EXEC): `x` B32 or B64, `idx` a B32 value (zero-extended for a B64 test). Gives [x, the
+/// shift, the AND, idx]. L44 (`sublane.rs`) and L48 ([`ZeroPicks`]) add their own conditions.
+pub(crate) fn mask_bit_test(
+    p: &Program,
+    types: &rdna2spv_ir::verify::Types,
+    c: Handle<Node>,
+) -> Option<[Handle<Node>; 4]> {
+    let konst =
+        |h: Handle<Node>, v: u64| matches!(p.nodes[h], Node::Const { bits, .. } if bits == v);
+    let Node::IntCmp {
+        op: IntCmp::Ne,
+        ty,
+        a: and,
+        b: z,
+    } = p.nodes[c]
+    else {
+        return None;
+    };
+    let Node::Int {
+        op: IntOp::And,
+        a: sh,
+        b: one,
+        ..
+    } = p.nodes[and]
+    else {
+        return None;
+    };
+    let Node::Int {
+        op: IntOp::LShr,
+        a: x,
+        b: amt,
+        ..
+    } = p.nodes[sh]
+    else {
+        return None;
+    };
+    let idx = match (ty, &p.nodes[amt]) {
+        (Ty::B32, _) => amt,
+        (
+            Ty::B64,
+            &Node::Unary {
+                op: UnOp::ZExt, a, ..
+            },
+        ) if types[a.index()].is_some_and(|t| t.0 == Ty::B32) => a,
+        _ => return None,
+    };
+    (konst(z, 0) && konst(one, 1)).then_some([x, sh, and, idx])
+}
+
 /// Whether `h` selects, by bits `height-1 .. 0` of one index, among `ReadLane { a, lane: first + j }`
 /// for j in `0 .. 2^height` (the leaf j where the bits read j); collects the tree's nodes below the
 /// root into `inner`. Gives (a, idx).
@@ -306,57 +356,20 @@ impl ZeroPicks {
         }
         // The test `((x >> idx) & 1) != 0` of EXEC read in instruction `at`, its three nodes.
         let test = |c: Handle<Node>, idx: Handle<Node>, at: usize| -> Option<[usize; 3]> {
-            let Node::IntCmp {
-                op: IntCmp::Ne,
-                ty,
-                a: and,
-                b: z,
-            } = p.nodes[c]
-            else {
-                return None;
-            };
-            let Node::Int {
-                op: IntOp::And,
-                a: sh,
-                b: one,
-                ..
-            } = p.nodes[and]
-            else {
-                return None;
-            };
-            let Node::Int {
-                op: IntOp::LShr,
-                a: x,
-                b: amt,
-                ..
-            } = p.nodes[sh]
-            else {
-                return None;
-            };
-            let amt_ok = match (ty, &p.nodes[amt]) {
-                (Ty::B32, _) => amt == idx,
-                (
-                    Ty::B64,
-                    &Node::Unary {
-                        op: UnOp::ZExt, a, ..
-                    },
-                ) => a == idx,
-                _ => false,
-            };
+            let [x, sh, and, i] = mask_bit_test(p, types, c)?;
             let x = match p.nodes[x] {
                 Node::Unary {
                     op: UnOp::ZExt, a, ..
-                } if ty == Ty::B64 => a,
+                } if types[x.index()].is_some_and(|t| t.0 == Ty::B64) => a,
                 _ => x,
             };
             let exec = matches!(p.nodes[x], Node::ReadSgpr { reg, ty: t } if reg == EXEC_LO && t == mask_ty)
                 && inst_of[x.index()] == at;
-            (amt_ok
-                && exec
-                && konst(z, 0)
-                && konst(one, 1)
-                && [c, and, sh].iter().all(|h| uses[h.index()] == 1))
-            .then_some([c.index(), and.index(), sh.index()])
+            (i == idx && exec && [c, and, sh].iter().all(|h| uses[h.index()] == 1)).then_some([
+                c.index(),
+                and.index(),
+                sh.index(),
+            ])
         };
         let mut cands: HashMap<usize, (usize, [usize; 3])> = HashMap::default();
         for (&r, &(a, idx)) in &picks.roots {

@@ -382,54 +382,16 @@ impl An<'_> {
         st
     }
 
-    /// Whether `c` is `((x >> idx) & 1) != 0` with `x` a uniform value (B32 or B64) and `idx` a lane
-    /// value (B32, zero-extended for a B64 `x`): [x, the shift, the AND, idx].
+    /// Whether `c` is `((x >> idx) & 1) != 0` ([`super::pick::mask_bit_test`]) with `x` a uniform value
+    /// and `idx` a lane value: [x, the shift, the AND, idx].
     fn bit_test(&self, c: Handle<Node>) -> Option<[Handle<Node>; 4]> {
-        let konst = |h: Handle<Node>, v: u64| matches!(self.p.nodes[h], Node::Const { bits, .. } if bits == v);
-        let Node::IntCmp {
-            op: rdna2spv_ir::IntCmp::Ne,
-            ty,
-            a: and,
-            b: z,
-        } = self.p.nodes[c]
-        else {
-            return None;
-        };
-        let Node::Int {
-            op: IntOp::And,
-            a: sh,
-            b: one,
-            ..
-        } = self.p.nodes[and]
-        else {
-            return None;
-        };
-        let Node::Int {
-            op: IntOp::LShr,
-            a: x,
-            b: amt,
-            ..
-        } = self.p.nodes[sh]
-        else {
-            return None;
-        };
-        let idx = match (ty, &self.p.nodes[amt]) {
-            (Ty::B32, _) => amt,
-            (
-                Ty::B64,
-                &Node::Unary {
-                    op: UnOp::ZExt, a, ..
-                },
-            ) if self.ty(a) == Ty::B32 => a,
-            _ => return None,
-        };
+        let [x, sh, and, idx] = super::pick::mask_bit_test(self.p, self.types, c)?;
         let uniform = |h: Handle<Node>| {
             self.types[h.index()].is_some_and(|t| t.1 == rdna2spv_ir::Shape::Uniform)
         };
         // The shift and the AND are read by the test alone (they are not emitted when it shuffles).
         let once = |h: Handle<Node>| self.uses[h.index()] == 1;
-        (konst(z, 0) && konst(one, 1) && uniform(x) && !uniform(idx) && once(sh) && once(and))
-            .then_some([x, sh, and, idx])
+        (uniform(x) && !uniform(idx) && once(sh) && once(and)).then_some([x, sh, and, idx])
     }
 
     /// Bits `log2 size .. log2 ws` of an index are the lane's own.
