@@ -76,48 +76,18 @@ impl Picks {
     }
 }
 
-/// Whether `c` is `((idx >> bit) & 1) != 0` (the lifter's bit test), giving idx.
-fn bit_test(p: &Program, c: Handle<Node>, bit: u32) -> Option<Handle<Node>> {
-    let konst =
-        |h: Handle<Node>, v: u64| matches!(p.nodes[h], Node::Const { bits, .. } if bits == v);
-    let Node::IntCmp {
-        op: IntCmp::Ne,
-        ty: Ty::B32,
-        a: and,
-        b: z,
-    } = p.nodes[c]
-    else {
-        return None;
-    };
-    let Node::Int {
-        op: IntOp::And,
-        ty: Ty::B32,
-        a: sh,
-        b: one,
-    } = p.nodes[and]
-    else {
-        return None;
-    };
-    let Node::Int {
-        op: IntOp::LShr,
-        ty: Ty::B32,
-        a: idx,
-        b: k,
-    } = p.nodes[sh]
-    else {
-        return None;
-    };
-    (konst(z, 0) && konst(one, 1) && konst(k, bit as u64)).then_some(idx)
+/// The parts of the lifter's bit test `((a >> b) & 1) != 0`.
+struct BitOf {
+    /// The compared type.
+    ty: Ty,
+    a: Handle<Node>,
+    shift: Handle<Node>,
+    and: Handle<Node>,
+    b: Handle<Node>,
 }
 
-/// `c` as `((x >> idx) & 1) != 0`, the lifter's test of bit `idx` of a mask `x` (D020: a bpermute's
-/// source lane in EXEC): `x` B32 or B64, `idx` a B32 value (zero-extended for a B64 test). Gives [x, the
-/// shift, the AND, idx]. L44 (`sublane.rs`) and L48 ([`ZeroPicks`]) add their own conditions.
-pub(crate) fn mask_bit_test(
-    p: &Program,
-    types: &rdna2spv_ir::verify::Types,
-    c: Handle<Node>,
-) -> Option<[Handle<Node>; 4]> {
+/// `c` as `((a >> b) & 1) != 0`, the lifter's bit test.
+fn bit_of(p: &Program, c: Handle<Node>) -> Option<BitOf> {
     let konst =
         |h: Handle<Node>, v: u64| matches!(p.nodes[h], Node::Const { bits, .. } if bits == v);
     let Node::IntCmp {
@@ -140,13 +110,45 @@ pub(crate) fn mask_bit_test(
     };
     let Node::Int {
         op: IntOp::LShr,
-        a: x,
-        b: amt,
+        a,
+        b,
         ..
     } = p.nodes[sh]
     else {
         return None;
     };
+    (konst(z, 0) && konst(one, 1)).then_some(BitOf {
+        ty,
+        a,
+        shift: sh,
+        and,
+        b,
+    })
+}
+
+/// Whether `c` is `((idx >> bit) & 1) != 0` in 32 bits (a pick tree's select on bit `bit` of its
+/// index), giving idx.
+fn bit_test(p: &Program, c: Handle<Node>, bit: u32) -> Option<Handle<Node>> {
+    let t = bit_of(p, c)?;
+    (t.ty == Ty::B32 && matches!(p.nodes[t.b], Node::Const { bits, .. } if bits == bit as u64))
+        .then_some(t.a)
+}
+
+/// `c` as `((x >> idx) & 1) != 0`, the lifter's test of bit `idx` of a mask `x` (D020: a bpermute's
+/// source lane in EXEC): `x` B32 or B64, `idx` a B32 value (zero-extended for a B64 test). Gives [x, the
+/// shift, the AND, idx]. L44 (`sublane.rs`) and L48 ([`ZeroPicks`]) add their own conditions.
+pub(crate) fn mask_bit_test(
+    p: &Program,
+    types: &rdna2spv_ir::verify::Types,
+    c: Handle<Node>,
+) -> Option<[Handle<Node>; 4]> {
+    let BitOf {
+        ty,
+        a: x,
+        shift: sh,
+        and,
+        b: amt,
+    } = bit_of(p, c)?;
     let idx = match (ty, &p.nodes[amt]) {
         (Ty::B32, _) => amt,
         (
@@ -157,7 +159,7 @@ pub(crate) fn mask_bit_test(
         ) if types[a.index()].is_some_and(|t| t.0 == Ty::B32) => a,
         _ => return None,
     };
-    (konst(z, 0) && konst(one, 1)).then_some([x, sh, and, idx])
+    Some([x, sh, and, idx])
 }
 
 /// Whether `h` selects, by bits `height-1 .. 0` of one index, among `ReadLane { a, lane: first + j }`
