@@ -460,16 +460,7 @@ fn wave_local_loops_bit_exact() {
         lane::run_fixture_both(name, "lane", &want);
         lane::run_fixture_both(name, "wave", &want);
         let m = root().join("fixtures/lane").join(name);
-        let plan = rdna2spv::dispatch::Plan::new(&rdna2spv::manifest::Manifest::load(&m).unwrap())
-            .unwrap();
-        let lp = rdna2spv_spirv::lower::lane_plan(
-            &plan.program,
-            &rdna2spv_vulkan::kernel_layout(&plan.launch),
-            &rdna2spv_spirv::profile::DeviceProfile::portable(),
-            &rdna2spv_spirv::lower::LowerOptions::default(),
-        )
-        .unwrap()
-        .to_string();
+        let lp = lane::lane_plan_text(&m);
         assert!(
             lp.lines().any(|l| l.starts_with("L45 wave-local loop: ")),
             "{name}: L45 takes the loop\n{lp}"

@@ -505,16 +505,7 @@ fn bpermute_exchanges_store_zero_outside_exec_bit_exact() {
         lane::run_fixture_both(manifest, "lane", &want);
         lane::run_fixture_both(manifest, "wave", &want);
         let m = root().join("fixtures/lane").join(manifest);
-        let plan = rdna2spv::dispatch::Plan::new(&rdna2spv::manifest::Manifest::load(&m).unwrap())
-            .unwrap();
-        let lp = rdna2spv_spirv::lower::lane_plan(
-            &plan.program,
-            &rdna2spv_vulkan::kernel_layout(&plan.launch),
-            &rdna2spv_spirv::profile::DeviceProfile::portable(),
-            &rdna2spv_spirv::lower::LowerOptions::default(),
-        )
-        .unwrap()
-        .to_string();
+        let lp = lane::lane_plan_text(&m);
         let line = |what: &str| {
             lp.lines()
                 .find(|l| l.contains(what))

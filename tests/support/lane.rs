@@ -21,6 +21,22 @@ pub fn lane_module(manifest: &Path) -> Vec<u32> {
         .unwrap()
 }
 
+/// The lane plan of `manifest` as `rdna2spv translate --dump-lane-plan` prints it (portable profile,
+/// default options).
+pub fn lane_plan_text(manifest: &Path) -> String {
+    let plan =
+        rdna2spv::dispatch::Plan::new(&rdna2spv::manifest::Manifest::load(manifest).unwrap())
+            .unwrap();
+    rdna2spv_spirv::lower::lane_plan(
+        &plan.program,
+        &rdna2spv_vulkan::kernel_layout(&plan.launch),
+        &rdna2spv_spirv::profile::DeviceProfile::portable(),
+        &rdna2spv_spirv::lower::LowerOptions::default(),
+    )
+    .unwrap()
+    .to_string()
+}
+
 /// Little-endian words of `b`.
 pub(crate) fn words(b: &[u8]) -> Vec<u32> {
     b.chunks(4)
