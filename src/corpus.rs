@@ -610,8 +610,10 @@ fn translate_words(
         max_steps_per_wave: 0,
         code_base: None,
     };
+    // The launch segments `run` gives the kernel (D132): scalar loads inside them need no vote (D281).
     let opts = rdna2spv_spirv::lower::LowerOptions {
         mapping,
+        segments: crate::dispatch::launch_segments(k),
         ..Default::default()
     };
     match rdna2spv_spirv::lower::lower_with(

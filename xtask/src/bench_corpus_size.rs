@@ -33,7 +33,7 @@ use crate::bench::{best_of_cpu, progress, Opts, Section};
 use crate::word_census::{census, ORIGINS};
 use anyhow::{bail, Context as _, Result};
 use rdna2spv::corpus::{self, Index};
-use rdna2spv::dispatch::lift_options;
+use rdna2spv::dispatch::{launch_segments, lift_options};
 use rdna2spv_codeobj::{CodeObject, Kernel};
 use rdna2spv_ir::lift::lift;
 use rdna2spv_spirv::lower::{choose_mapping, lower_with, LowerOptions, Mapping};
@@ -97,10 +97,12 @@ fn translate(
         lift(&k.name, &k.code, lift_options(co, k)).map_err(|e| anyhow::anyhow!("lift: {e}"))?;
     let launch = crate::bench_translate::launch_for(k, 0);
     let layout = kernel_layout(&launch);
-    // What `run` compiles by default: checked, without fault records (D184; a fault re-runs with them).
+    // What `run` compiles by default: checked, without fault records (D184; a fault re-runs with them),
+    // with the launch segments `run` gives every code object kernel (D132, D281).
     let checked = LowerOptions {
         checked: Some(1),
         check_flag_only: true,
+        segments: launch_segments(k),
         ..LowerOptions::default()
     };
     let mapping = choose_mapping(&program, &layout, profile, &checked).mapping();
@@ -110,6 +112,7 @@ fn translate(
         profile,
         &LowerOptions {
             mapping,
+            segments: launch_segments(k),
             ..LowerOptions::default()
         },
     )
@@ -148,12 +151,14 @@ pub fn probe_main(args: &[String]) -> Result<()> {
     let layout = kernel_layout(&launch);
     let checked = LowerOptions {
         checked: Some(1),
+        segments: launch_segments(k),
         ..LowerOptions::default()
     };
     let mapping = choose_mapping(&program, &layout, &profile, &checked).mapping();
     let opts = LowerOptions {
         mapping,
         check_flag_only: true,
+        segments: launch_segments(k),
         ..LowerOptions::default()
     };
     // `RDNA2SPV_PROBE_ALLOCATIONS=N`: N registered allocations, as a HIP program's checked launch
