@@ -4,8 +4,9 @@
 //!
 //! Every run is `run --backend both --mapping lane` (host evaluator vs lavapipe, bit for bit) and the
 //! outputs are also compared with values derived here from the dispatch rules. The module checks count
-//! `OpLoopMerge`: a one-pass module has only its kernel's loops; a module whose wave meets a barrier keeps
-//! its outer loop (and its run, which needs a second pass, stays exact).
+//! `OpLoopMerge`: a one-pass module has only its kernel's loops; a module whose waves meet at a barrier
+//! keeps its outer loop (and its run, which needs a second pass, stays exact), unless the workgroup is one
+//! wave (L49, D282), which meets every barrier where it stands.
 //!
 //! Needs a Vulkan 1.3 device (lavapipe).
 
@@ -95,5 +96,18 @@ fn the_pass_loop_stays_only_where_a_wave_pauses() {
     let dir = tmp("meet");
     let out = run_lane_both(&m, &dir, "barrier_meet");
     assert_eq!(out.len(), 240);
+    let _ = std::fs::remove_dir_all(&dir);
+    // The same code in workgroups of one wave (L49, D282): every `s_barrier` is met where it stands, so
+    // the module has no pass loop, only the kernel loop and the LDS clearing loop; its run stays
+    // bit-exact (tests/lane_meet.rs::a_lone_wave_meets_at_once checks every word against the ISA).
+    let m1 = root().join("fixtures/lane/barrier_meet_1wave.toml");
+    assert_eq!(
+        loops(&lane_module(&m1)),
+        2,
+        "barrier_meet_1wave runs one pass"
+    );
+    let dir = tmp("meet1");
+    let out = run_lane_both(&m1, &dir, "barrier_meet_1wave");
+    assert_eq!(out.len(), 80);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -119,7 +119,10 @@ impl Cx<'_> {
     /// The module runs one structured pass with no outer loop, its entry chain at the top: a lone wave
     /// that never pauses (D142), or several converged waves whose every barrier is met in place (D143).
     pub(crate) fn lane_one_pass(&self) -> bool {
-        self.lane_solo() || self.lm.as_ref().is_some_and(|m| m.conv.one_pass)
+        // The plan's convergence facts moved into the emitter's state (`lane_masks_init`).
+        self.lane_solo()
+            || (self.lane_mode() && self.lane_plan().lone)
+            || self.lm.as_ref().is_some_and(|m| m.conv.one_pass)
     }
 
     /// After a chain run without its label test in a converged multi-wave one-pass module (D143), whose

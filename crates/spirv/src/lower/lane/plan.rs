@@ -62,6 +62,9 @@ pub struct LanePlan {
     pub(crate) communicate: Option<&'static str>,
     /// L18/L26: one wave per Vulkan workgroup, no `s_barrier`, no LDS.
     pub(crate) solo: bool,
+    /// L49 (D282): one wave per kernel workgroup that uses LDS or `s_barrier` (not solo): every
+    /// `s_barrier` is met where it stands (L22's lone-wave meeting), so one pass runs the program.
+    pub(crate) lone: bool,
     /// L2/L3: exchanged values and ballot sets one instruction may need.
     pub(crate) slots: u32,
     pub(crate) ballots: u32,
@@ -506,6 +509,7 @@ impl Cx<'_> {
             split,
             communicate: split::waves_communicate(p, self.desc),
             solo,
+            lone: !solo && waves == 1,
             slots,
             ballots,
             static_resume,
@@ -749,9 +753,16 @@ impl BarrierSites {
 }
 
 impl LanePlan {
+    /// The module runs one structured pass with no outer loop: a lone barrier-free wave (L26), a lone
+    /// wave whose barriers are all met in place (L49), or converged waves that meet every barrier in
+    /// place (L27).
+    pub(crate) fn one_pass(&self) -> bool {
+        self.solo || self.lone || self.conv.one_pass
+    }
+
     /// The barriers the plan decides ([`BarrierSites`]).
     pub fn barrier_sites(&self) -> BarrierSites {
-        let one_pass = self.solo || self.conv.one_pass;
+        let one_pass = self.one_pass();
         let reachable = |b: usize| self.number[b] != u32::MAX;
         let nb = self.number.len();
         let mut mask_exchanges = 0;
@@ -913,9 +924,11 @@ impl fmt::Display for LanePlan {
                 self.shuffled.len()
             )?,
         }
-        let one_pass = self.solo || self.conv.one_pass;
+        let one_pass = self.one_pass();
         let why = if self.solo {
             " (L26: lone barrier-free wave)"
+        } else if self.lone {
+            " (L49: lone wave, every barrier met in place)"
         } else if self.conv.one_pass {
             " (L27: converged, every barrier met in place)"
         } else {
@@ -1466,7 +1479,9 @@ mod tests {
         b.block(Terminator::End);
         let q = plan(&b.done(), 32);
         assert!(!q.solo);
-        assert!(q.to_string().contains("L26/L27 one pass: no"));
+        // A lone wave with `s_barrier` meets it where it stands: one pass all the same (L49).
+        assert!(q.lone);
+        assert!(q.to_string().contains("L26/L27 one pass: yes (L49"));
     }
 
     #[test]
@@ -1712,12 +1727,15 @@ mod tests {
 
     #[test]
     fn l20_l22_l27_barrier_meetings() {
-        // One wave: met with no test.
+        // One wave: met with no test, one pass (L49).
         let q = plan(&lds_then(true, false), 32);
         assert_eq!(q.meets, vec![Some(Meet::Alone), None]);
+        assert!(q.lone && !q.solo && q.one_pass());
+        assert!(q.to_string().contains("L26/L27 one pass: yes (L49"));
+        assert_eq!(q.barrier_sites().passes, 0);
         // Two converged waves: static resume, met with no test, one pass (L27).
         let q = plan(&lds_then(true, false), 64);
-        assert!(q.static_resume && q.conv.one_pass);
+        assert!(q.static_resume && q.conv.one_pass && !q.lone);
         assert_eq!(q.meets[0], Some(Meet::Always));
         assert!(q.to_string().contains("L26/L27 one pass: yes (L27"));
         // A branch on the wave before the barrier block's successor makes the kernel not converged:
