@@ -7290,8 +7290,9 @@ fn type_decl(m: &mut Module, bound: &mut Word, op: Op, ops: Vec<Operand>, after:
 /// callers mostly pass as `OpBitcast` of a two-word vector (D205's pairs) becomes a `uvec2` parameter,
 /// bitcast to u64 once at the callee's entry (the old parameter id, so its uses stay); the callers pass
 /// the vector itself (a caller that passes another u64 bitcasts it to the vector). A u64 result the
-/// callers only split into words (`trunc32(r)`, `trunc32(r >> 32)`) becomes a `uvec2` result
-/// (`OpReturnValue` of the value bitcast), its words read as the vector's components. Only where the
+/// callers only split into words (`trunc32(r)`, `trunc32(r >> 32)`) or bitcast to the vector (D283: a
+/// result stored to a register pair, D275) becomes a `uvec2` result (`OpReturnValue` of the value
+/// bitcast), its words read as the vector's components and its bitcasts as the call itself. Only where the
 /// words saved exceed those added (4 per parameter or return once, 4 per caller needing a bitcast).
 /// Exact: `OpBitcast` between u64 and a vector of two u32 is a bijection (component 0 the low-order
 /// bits, SPIR-V's `OpBitcast`), applied once in each direction around the call. Returns the parameters
@@ -7358,14 +7359,16 @@ fn pair_signatures(m: &mut Module, bound: &mut Word) -> usize {
         m.functions[fi].blocks[bi].instructions[ii].clone()
     };
     // The split readers of a call result `r`: (`trunc32(r)` ids, `r >> 32` ids with only `trunc32`
-    // readers, and those truncations), or None when some reader is anything else.
-    type Split = (Vec<Word>, Vec<(Word, Vec<Word>)>);
+    // readers, and those truncations, the ids of `bitcast_v2(r)`: the whole pair, D283), or None when
+    // some reader is anything else.
+    type Split = (Vec<Word>, Vec<(Word, Vec<Word>)>, Vec<Word>);
     let split_readers = |m: &Module, uses: &Places, r: Word| -> Option<Split> {
-        let (mut lo, mut hi) = (Vec::new(), Vec::new());
+        let (mut lo, mut hi, mut whole) = (Vec::new(), Vec::new(), Vec::new());
         for &at in uses.get(&r).map(|v| v.as_slice()).unwrap_or(&[]) {
             let i = inst_at(m, at);
             let o: Vec<Word> = i.operands.iter().filter_map(id).collect();
             match (i.class.opcode, i.result_type, &o[..]) {
+                (Op::Bitcast, Some(t), [_]) if pair_ty == Some(t) => whole.push(i.result_id?),
                 (Op::UConvert, Some(t), [_]) if t == u32_ => lo.push(i.result_id?),
                 (Op::ShiftRightLogical, _, [x, k]) if *x == r && consts.get(k) == Some(&32) => {
                     let sh = i.result_id?;
@@ -7382,7 +7385,7 @@ fn pair_signatures(m: &mut Module, bound: &mut Word) -> usize {
                 _ => return None,
             }
         }
-        Some((lo, hi))
+        Some((lo, hi, whole))
     };
     // Per callee: the parameters to rewrite, and whether its result is.
     let mut plan: Vec<(usize, Vec<usize>, bool)> = Vec::new();
@@ -7430,10 +7433,11 @@ fn pair_signatures(m: &mut Module, bound: &mut Word) -> usize {
                 let r = inst_at(m, at).result_id.unwrap_or(0);
                 gain += match split_readers(m, &uses, r) {
                     // A truncation (4 words) becomes an extract (5); a shift (5) goes with its
-                    // truncations becoming extracts.
-                    Some((lo, hi)) => {
+                    // truncations becoming extracts; a bitcast to the pair (4) goes (D283).
+                    Some((lo, hi, whole)) => {
                         -(lo.len() as i64)
                             + hi.iter().map(|(_, ts)| 5 - ts.len() as i64).sum::<i64>()
+                            + 4 * whole.len() as i64
                     }
                     None => -4,
                 };
@@ -7560,6 +7564,8 @@ fn pair_signatures(m: &mut Module, bound: &mut Word) -> usize {
         let mut lo_of: HashMap<Word, Word> = HashMap::default();
         let mut hi_of: HashMap<Word, Word> = HashMap::default();
         let mut gone_sh: HashSet<Word> = HashSet::default();
+        // D283: the bitcasts of a call's result to the pair, read as the pair result itself.
+        let mut whole_of: HashMap<Word, Word> = HashMap::default();
         if ret {
             // The places as the rewrites of the functions before this one left them.
             let (_, uses, calls) = index(m);
@@ -7568,9 +7574,12 @@ fn pair_signatures(m: &mut Module, bound: &mut Word) -> usize {
                 let r2 = *bound;
                 *bound += 1;
                 let split = split_readers(m, &uses, r);
-                if let Some((lo, hi)) = &split {
+                if let Some((lo, hi, whole)) = &split {
                     for &x in lo {
                         lo_of.insert(x, r2);
+                    }
+                    for &w in whole {
+                        whole_of.insert(w, r2);
                     }
                     for (sh, ts) in hi {
                         gone_sh.insert(*sh);
@@ -7605,7 +7614,7 @@ fn pair_signatures(m: &mut Module, bound: &mut Word) -> usize {
                         ));
                         continue;
                     }
-                    if gone_sh.contains(&r) {
+                    if gone_sh.contains(&r) || whole_of.contains_key(&r) {
                         continue;
                     }
                     if i.class.opcode != Op::FunctionCall
@@ -7651,6 +7660,23 @@ fn pair_signatures(m: &mut Module, bound: &mut Word) -> usize {
                     out.push(i);
                 }
                 b.instructions = out;
+            }
+        }
+        if !whole_of.is_empty() {
+            // D283: a bitcast of the result to the pair was the pair result itself.
+            for i in m
+                .functions
+                .iter_mut()
+                .flat_map(|f| f.blocks.iter_mut())
+                .flat_map(|b| b.instructions.iter_mut())
+            {
+                for o in &mut i.operands {
+                    if let Operand::IdRef(x) = o {
+                        if let Some(&y) = whole_of.get(x) {
+                            *x = y;
+                        }
+                    }
+                }
             }
         }
     }
@@ -11366,6 +11392,89 @@ mod tests {
         let (mut m, _, _, _, _, (_, u64t, _)) = build(2, false);
         let mut bound = m.header.as_ref().unwrap().bound;
         assert_eq!(pair_signatures(&mut m, &mut bound), 2);
+        assert_eq!(m.functions[0].def.as_ref().unwrap().result_type, Some(u64t));
+    }
+
+    /// D283, on a module built by hand: `g(u64, u64) -> u64` called three times; calls 0 and 1 store their
+    /// results to a pair variable as `bitcast_v2(r)` (D275's stores), call 2 also reads its low word
+    /// (`trunc32(r)`). The result becomes `uvec2`: the pair variable's stores read each call itself (no
+    /// bitcast of a call's result is left), call 2's low word is its component 0, and no call's old u64
+    /// id is read any more. A single call whose result is bitcast once keeps its u64 result (the
+    /// callee's bitcast would cost what the caller's saves).
+    #[test]
+    fn pair_signatures_return_the_pair_callers_bitcast_the_result_to() {
+        let build = |calls: usize| {
+            let mut b = Builder::new();
+            let t = tys(&mut b);
+            let (u32t, u64t) = (t.u32t, t.u64t);
+            let v2 = b.type_vector(u32t, 2);
+            let pv2 = b.type_pointer(None, StorageClass::Function, v2);
+            let gty = b.type_function(u64t, [u64t, u64t]);
+            let g = b
+                .begin_function(u64t, None, FunctionControl::NONE, gty)
+                .unwrap();
+            let params = [0; 2].map(|_| b.function_parameter(u64t).unwrap());
+            b.begin_block(None).unwrap();
+            let s1 = b.i_add(u64t, None, params[0], params[1]).unwrap();
+            b.ret_value(s1).unwrap();
+            b.end_function().unwrap();
+            b.begin_function(t.void, None, FunctionControl::NONE, t.fnt)
+                .unwrap();
+            b.begin_block(None).unwrap();
+            let wv = b.variable(t.pw, None, StorageClass::Function, None);
+            let uv = b.variable(t.pu, None, StorageClass::Function, None);
+            let pv = b.variable(pv2, None, StorageClass::Function, None);
+            let w = b.load(u64t, None, wv, None, []).unwrap();
+            // (call, its bitcast to the pair, its low word)
+            let mut out = Vec::new();
+            for k in 0..calls {
+                let r = b.function_call(u64t, None, g, [w, w]).unwrap();
+                let c = b.bitcast(v2, None, r).unwrap();
+                b.store(pv, c, None, []).unwrap();
+                let lo = (k == 2).then(|| {
+                    let lo = b.u_convert(u32t, None, r).unwrap();
+                    b.store(uv, lo, None, []).unwrap();
+                    lo
+                });
+                out.push((r, c, lo));
+            }
+            b.ret().unwrap();
+            b.end_function().unwrap();
+            (b.module(), out, (u64t, v2, pv))
+        };
+        let (mut m, calls, (_, v2, pv)) = build(3);
+        let mut bound = m.header.as_ref().unwrap().bound;
+        assert_eq!(pair_signatures(&mut m, &mut bound), 1, "the result");
+        assert_eq!(m.functions[0].def.as_ref().unwrap().result_type, Some(v2));
+        let main = &m.functions[1];
+        let sites: Vec<Word> = insts(main)
+            .filter(|i| i.class.opcode == Op::FunctionCall)
+            .map(|i| {
+                assert_eq!(i.result_type, Some(v2));
+                i.result_id.unwrap()
+            })
+            .collect();
+        let stored: Vec<Word> = insts(main)
+            .filter(|i| i.class.opcode == Op::Store && id(&i.operands[0]) == Some(pv))
+            .map(|i| id(&i.operands[1]).unwrap())
+            .collect();
+        assert_eq!(stored, sites, "the pair variable stores each call's vector");
+        for (r, c, lo) in &calls {
+            assert!(insts(main).all(|i| i.result_id != Some(*c)), "bitcast gone");
+            assert!(
+                insts(main).all(|i| !i.operands.contains(&Operand::IdRef(*r))),
+                "the old u64 id is not read"
+            );
+            if let Some(lo) = lo {
+                let i = def_of(main, *lo);
+                assert_eq!(i.class.opcode, Op::CompositeExtract);
+                assert_eq!(i.operands[1], Operand::LiteralBit32(0));
+            }
+        }
+        // One call, bitcast once: nothing gained, the result stays u64.
+        let (mut m, _, (u64t, _, _)) = build(1);
+        let mut bound = m.header.as_ref().unwrap().bound;
+        assert_eq!(pair_signatures(&mut m, &mut bound), 0);
         assert_eq!(m.functions[0].def.as_ref().unwrap().result_type, Some(u64t));
     }
 
