@@ -144,10 +144,19 @@ pub fn probe_main(args: &[String]) -> Result<()> {
     let ctx = Context::new(rdna2spv_vulkan::DeviceSelector::from_env())?
         .with_timeout(Duration::from_secs(timeout.parse()?))
         .with_max_module_words(None);
-    let kernarg_bytes = (k.descriptor.kernarg_size as u64).max(256);
+    // The launch segments the module is lowered with (D132, D281) exist, as in `run`: a zero-filled
+    // kernarg buffer of at least the runner's size and the dispatch packet `run` writes. A scalar load
+    // proven inside a segment is not bounds-checked, so a segment missing here would be read wild.
+    let kernarg_bytes = rdna2spv::dispatch::kernarg_bytes(k)
+        .max(k.descriptor.kernarg_size as u64)
+        .max(256);
     let kernarg = ctx.create_buffer(kernarg_bytes)?;
     let addr = kernarg.device_address();
-    let launch = crate::bench_translate::launch_for(k, addr);
+    let wg = rdna2spv::corpus::workgroup_of(k);
+    let mut packet = ctx.create_buffer(rdna2spv::dispatch::AQL_PACKET_BYTES as u64)?;
+    packet.upload(0, &rdna2spv::dispatch::dispatch_packet(k, wg, wg, 0, addr))?;
+    let packet_addr = packet.device_address();
+    let launch = crate::bench_translate::launch_with(k, addr, packet_addr);
     let layout = kernel_layout(&launch);
     let checked = LowerOptions {
         checked: Some(1),
@@ -168,9 +177,13 @@ pub fn probe_main(args: &[String]) -> Result<()> {
         .ok()
         .and_then(|n| n.parse::<u64>().ok())
         .map_or(0, |n| n.saturating_sub(1));
-    let allocations: Vec<(u64, u64)> = std::iter::once((addr, kernarg_bytes))
-        .chain((0..extra).map(|i| ((1 << 44) + (i << 24), 1 << 20)))
-        .collect();
+    let allocations: Vec<(u64, u64)> = [
+        (addr, kernarg_bytes),
+        (packet_addr, rdna2spv::dispatch::AQL_PACKET_BYTES as u64),
+    ]
+    .into_iter()
+    .chain((0..extra).map(|i| ((1 << 44) + (i << 24), 1 << 20)))
+    .collect();
     let run_opts = rdna2spv_vulkan::RunOptions {
         lower: opts,
         allocations: &allocations,

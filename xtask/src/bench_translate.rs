@@ -74,12 +74,17 @@ pub(crate) fn count_insts(code: &[u8], target: rdna2spv_isa::Target) -> usize {
 }
 
 pub(crate) fn launch_for(k: &Kernel, kernarg: u64) -> Launch {
+    launch_with(k, kernarg, 0)
+}
+
+/// [`launch_for`] with the dispatch packet at `packet` (0: none).
+pub(crate) fn launch_with(k: &Kernel, kernarg: u64, packet: u64) -> Launch {
     let wg = corpus::workgroup_of(k);
     Launch {
         wave_size: k.abi.wave_size,
         grid: wg,
         workgroup: wg,
-        sgprs: initial_sgprs(&k.abi, kernarg, 0),
+        sgprs: initial_sgprs(&k.abi, kernarg, packet),
         workitem_id_vgprs: k.abi.workitem_id_vgprs.len() as u32,
         lds_bytes: k.descriptor.group_segment_fixed_size,
         scratch_bytes: k.descriptor.private_segment_fixed_size,
