@@ -509,7 +509,7 @@ impl Cx<'_> {
             split,
             communicate: split::waves_communicate(p, self.desc),
             solo,
-            lone: !solo && waves == 1,
+            lone: !solo && kernel_waves == 1,
             slots,
             ballots,
             static_resume,
