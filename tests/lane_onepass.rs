@@ -86,28 +86,19 @@ fn the_pass_loop_stays_only_where_a_wave_pauses() {
         1,
         "divergent"
     );
-    let m = root().join("fixtures/lane/barrier_meet.toml");
-    // Its pass loop, its kernel loop (.Lloop) and the loop that clears LDS.
-    assert_eq!(
-        loops(&lane_module(&m)),
-        3,
-        "barrier_meet keeps its pass loop"
-    );
-    let dir = tmp("meet");
-    let out = run_lane_both(&m, &dir, "barrier_meet");
-    assert_eq!(out.len(), 240);
-    let _ = std::fs::remove_dir_all(&dir);
-    // The same code in workgroups of one wave (L49, D282): every `s_barrier` is met where it stands, so
-    // the module has no pass loop, only the kernel loop and the LDS clearing loop; its run stays
-    // bit-exact (tests/lane_meet.rs::a_lone_wave_meets_at_once checks every word against the ISA).
-    let m1 = root().join("fixtures/lane/barrier_meet_1wave.toml");
-    assert_eq!(
-        loops(&lane_module(&m1)),
-        2,
-        "barrier_meet_1wave runs one pass"
-    );
-    let dir = tmp("meet1");
-    let out = run_lane_both(&m1, &dir, "barrier_meet_1wave");
-    assert_eq!(out.len(), 80);
-    let _ = std::fs::remove_dir_all(&dir);
+    // barrier_meet: its pass loop, its kernel loop (.Lloop) and the loop that clears LDS. The same code
+    // in workgroups of one wave (L49, D282): every `s_barrier` is met where it stands, so the module has
+    // no pass loop, only the kernel loop and the LDS clearing loop; its run stays bit-exact
+    // (tests/lane_meet.rs::a_lone_wave_meets_at_once checks every word against the ISA).
+    for (name, want_loops, words, why) in [
+        ("barrier_meet", 3, 240, "keeps its pass loop"),
+        ("barrier_meet_1wave", 2, 80, "runs one pass"),
+    ] {
+        let m = root().join(format!("fixtures/lane/{name}.toml"));
+        assert_eq!(loops(&lane_module(&m)), want_loops, "{name} {why}");
+        let dir = tmp(name);
+        let out = run_lane_both(&m, &dir, name);
+        assert_eq!(out.len(), words);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
