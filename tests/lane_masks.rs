@@ -755,3 +755,106 @@ fn ballots_through_subgroup_shuffles_bit_exact() {
         }
     }
 }
+
+/// fixtures/lane/future_ballots.s (`ws` 32) and future_ballots_w64.s (`ws` 64) from the ISA's definitions:
+/// `grid` work-items in workgroups of `wg` (a partial wave's other lanes have EXEC 0), `n_valid` valid
+/// ones. `v_cmpx_eq_u32 0, v3` sets EXEC to EXEC & (v3 == 0); `v_cmp_* s, ...` writes bit L of s = the
+/// comparison in each lane L of EXEC and 0 elsewhere (VCC the same); `v_xor_b32 v, s, v` reads the whole
+/// of s (one half of a wave64 pair) in every lane; `v_mbcnt_lo/hi_u32_b32` count a mask's bits below the
+/// lane, `v_bcnt_u32_b32` all of them. For a lane with digit bit b set, `(b - 1) ^ s` is s (the lanes of
+/// EXEC with the bit set); with it clear, `!s` (the lanes with it clear, and the lanes outside EXEC, which
+/// VCC's AND removes; bit 2's xor is stored as it is: its low word in wave32, its high word in wave64).
+/// Lanes outside EXEC keep their 0xdead, 0xbeef, 0xcafe, 0xf00d.
+fn future_ballots(grid: u32, wg: u32, n_valid: u32, ws: u32) -> Vec<u32> {
+    let mut out = vec![0u32; 4 * grid as usize];
+    let all = u64::MAX >> (64 - ws);
+    for g_wg in 0..grid.div_ceil(wg) {
+        let items = lane::items(grid, wg, g_wg);
+        for w in 0..items.div_ceil(ws) {
+            let n = (items - w * ws).min(ws);
+            let gid = |l: u32| g_wg * wg + w * ws + l;
+            let h = |l: u32| gid(l).wrapping_mul(0x2545_f491);
+            let digit = |l: u32| (h(l) >> 7) & 15;
+            let exec = |l: u32| l < n && (h(l) >> 20) & 1 == 0;
+            let ballot = |c: &dyn Fn(u32) -> bool| -> u64 {
+                (0..ws)
+                    .filter(|&j| exec(j) && c(j))
+                    .map(|j| 1u64 << j)
+                    .sum()
+            };
+            let vcc = ballot(&|j| gid(j) < n_valid);
+            let bits: Vec<u64> = (0..4)
+                .map(|b| ballot(&|j| (digit(j) >> b) & 1 == 1))
+                .collect();
+            for l in 0..n {
+                let x = |b: usize| {
+                    let set = (digit(l) >> b) & 1 == 1;
+                    (if set { 0 } else { all }) ^ bits[b]
+                };
+                let words = if exec(l) {
+                    let m = (0..4).fold(vcc, |m, b| m & x(b));
+                    let below = m & ((1u64 << l) - 1);
+                    let x2 = if ws == 32 { x(2) } else { x(2) >> 32 };
+                    [below.count_ones(), m.count_ones(), m as u32, x2 as u32]
+                } else {
+                    [0xdead, 0xbeef, 0xcafe, 0xf00d]
+                };
+                let g = gid(l) as usize;
+                out[4 * g..4 * g + 4].copy_from_slice(&words);
+            }
+        }
+    }
+    out
+}
+
+/// L50 (D284): rocPRIM's match-any reuses its mask registers, so a digit bit's ballot is written after
+/// the exchange that makes the previous one whole (L38 cannot move it there). Its own bit is computed at
+/// that exchange instead — the condition's register reads see the same values there, the one written
+/// in between replaced by the value written — and its full value is written with the ballot: the four
+/// bits and VCC take one mask exchange, not three. Bit-exact host vs lavapipe in both mappings against
+/// the ISA's values, one wave per workgroup and three waves with a partial and an empty wave, wave32 and
+/// wave64 (a ballot written as it is, not truncated), under an EXEC narrowed by `v_cmpx` (own bits only).
+#[test]
+fn later_ballots_formed_on_an_earlier_exchange_bit_exact() {
+    for (manifest, grid, wg, n, ws) in [
+        ("future_ballots_1wave.toml", 96, 32, 80, 32),
+        ("future_ballots_partial.toml", 136, 96, 120, 32),
+        ("future_ballots_w64_1wave.toml", 192, 64, 150, 64),
+        ("future_ballots_w64_partial.toml", 296, 192, 250, 64),
+    ] {
+        let want = future_ballots(grid, wg, n, ws);
+        // Every case is reached: lanes outside EXEC, invalid lanes, groups of one lane and of several.
+        assert!(want.chunks(4).any(|w| w[1] == 0xbeef));
+        assert!(want.chunks(4).any(|w| w[1] == 0));
+        assert!(want.chunks(4).any(|w| w[1] == 1));
+        assert!(want
+            .chunks(4)
+            .any(|w| w[1] > 1 && w[1] != 0xbeef && w[0] > 0));
+        lane::run_fixture_both(manifest, "lane", &want);
+        lane::run_fixture_both(manifest, "wave", &want);
+        let m = root().join("fixtures/lane").join(manifest);
+        let lp = lane::lane_plan_text(&m);
+        let line = |what: &str| {
+            lp.lines()
+                .find(|l| l.contains(what))
+                .unwrap_or_else(|| panic!("{manifest}: no plan line for {what}\n{lp}"))
+        };
+        let (first, s10) = if ws == 32 {
+            ("v_xor_b32_e32 v37, s10, v37", "s10")
+        } else {
+            ("v_xor_b32_e32 v44, s11, v37", "s[10:11]")
+        };
+        assert!(
+            line(first).contains("L50 later ballots"),
+            "{manifest}\n{lp}"
+        );
+        for v in ["v40", "v39"] {
+            let later = format!("v_cmp_ne_u32_e64 {s10}, 0, {v}");
+            assert!(
+                line(&later).contains("whole from an earlier exchange"),
+                "{manifest}: {later}\n{lp}"
+            );
+        }
+        assert!(lp.contains("mask exchanges 1 "), "{manifest}\n{lp}");
+    }
+}

@@ -284,6 +284,8 @@ fn lower_marked(
     if opts.mapping == Mapping::Lane {
         // Every decision of the lane analyses, before any SPIR-V (D177; refusals, L33, first).
         let mut plan = lane::plan_of(program, &types, desc, profile, opts)?;
+        // L50: a block simulated again while emitting takes the plan's choice.
+        cx.future_disabled = !plan.blocks.iter().any(|b| !b.fut.is_empty());
         cx.sub = std::mem::take(&mut plan.sub);
         cx.plan = Some(plan);
     }
@@ -474,6 +476,8 @@ pub(crate) struct Cx<'a> {
     pub(crate) zero_off: crate::hash::HashSet<usize>,
     /// D278 off (the plan it is compared with).
     pub(crate) zero_disabled: bool,
+    /// L50 off: no later ballot is formed on an earlier exchange (the plan compared without them).
+    pub(crate) future_disabled: bool,
     shuffle_caps: bool,
 }
 
@@ -603,6 +607,7 @@ impl<'a> Cx<'a> {
             sub: lane::sublane::SubPicks::default(),
             zero_off: Default::default(),
             zero_disabled: false,
+            future_disabled: false,
             shuffle_caps: false,
         })
     }

@@ -77,6 +77,21 @@ pub(crate) struct BlockPlan {
     /// L41: mask ORs equal to one operand (the other is a subset of it: `s_or_b32 exec_lo, exec_lo, s3`
     /// restoring the mask `s3` saved before EXEC was narrowed) → that operand.
     pub(crate) alias: HashMap<usize, usize>,
+    /// L50: first node of an instruction whose `pre` exchange also forms later ballots' full values →
+    /// those ballots (their own bits computed there, [`Future`]).
+    pub(crate) fut: HashMap<usize, Vec<Future>>,
+    /// L50: the mask values (the written node) whose full value an earlier exchange formed.
+    pub(crate) fut_vals: HashSet<usize>,
+}
+
+/// L50: a ballot whose full value an earlier exchange of its block forms: the mask value a later
+/// instruction writes (`value`: the ballot or its truncation), the ballot's condition and the
+/// reads of that condition replaced by the values written to their registers since the exchange.
+#[derive(Clone, Debug)]
+pub(crate) struct Future {
+    pub(crate) value: usize,
+    pub(crate) cond: usize,
+    pub(crate) subst: Vec<(usize, usize)>,
 }
 
 /// The lazy-mask state of the lowering.
@@ -112,6 +127,8 @@ pub(crate) struct MaskPlan {
     /// `tracked` and `fall` (set by the dataflow, which clears it when it recomputes those): the plan
     /// reuses it instead of simulating each block again (issue 31, D204).
     sims: Vec<Option<Sim>>,
+    /// L50: the variable (u64) holding a future ballot's full value, by the mask value it writes.
+    fut_var: HashMap<usize, Word>,
 }
 
 /// L41: facts "unit a's mask is a subset of unit b's" between tracked units (by first word).
@@ -145,6 +162,25 @@ impl Subsets {
 struct Bounds {
     of: HashMap<usize, (Words, Words)>,
     alias: HashMap<usize, usize>,
+}
+
+/// L50: the registers written since an open mask exchange of a block, by instruction index.
+#[derive(Default)]
+struct Window {
+    /// VGPR → its writes (instruction, write node), in order; a 64-bit write is listed at both.
+    vgpr: HashMap<u16, Vec<(usize, usize)>>,
+    /// SGPR word → the first instruction that writes it.
+    sgpr_first: HashMap<u32, usize>,
+    /// SGPR word → its last write (instruction, write node).
+    sgpr_last: HashMap<u32, (usize, usize)>,
+}
+
+/// L50: the walk of a future ballot's condition: the mask units' words (not readable as values), the
+/// nodes visited, and the VGPR reads replaced by the value written (read node, value node).
+struct FutureWalk {
+    tracked: Words,
+    seen: HashSet<usize>,
+    subst: Vec<(usize, usize)>,
 }
 
 /// One block's simulation: the stale words at its entry, at its end, and its plan.
@@ -680,12 +716,12 @@ impl Cx<'_> {
     /// Classifies the nodes of block `bi` from the stale words at its entry; returns the stale words at
     /// its end and the plan.
     fn mask_sim(&self, bi: usize, stale: Words, m: &MaskPlan) -> (Words, BlockPlan) {
-        let first = self.mask_sim_with(bi, stale, m, &HashMap::default());
-        let early = self.mask_early(bi, &first.1.pre, m);
-        if early.is_empty() {
+        let first = self.mask_sim_with(bi, stale, m, &HashMap::default(), &HashMap::default());
+        let (early, fut) = self.mask_early(bi, &first.1.pre, m);
+        if early.is_empty() && fut.is_empty() {
             return first;
         }
-        self.mask_sim_with(bi, stale, m, &early)
+        self.mask_sim_with(bi, stale, m, &early, &fut)
     }
 
     /// L38: the units a later instruction of block `bi` materialises (its `pre`) that may be made whole
@@ -696,17 +732,27 @@ impl Cx<'_> {
     /// between), so the full value the earlier exchange forms is the one the later would form, and it is
     /// written back where the later instruction reads it. EXEC stays where it is: D136 takes the labels
     /// from the ballot words of the exchange at the branch's own instruction.
+    ///
+    /// L50: a unit written in between by a ballot ([`Cx::mask_future`]) whose own bit can be computed at
+    /// the earlier exchange joins it too, as a [`Future`] of that instruction (second result).
+    /// `RDNA2SPV_FUTURE_BALLOTS=0` (a measurement switch) takes none.
     fn mask_early(
         &self,
         bi: usize,
         pre: &HashMap<usize, Words>,
         m: &MaskPlan,
-    ) -> HashMap<usize, Words> {
+    ) -> (HashMap<usize, Words>, HashMap<usize, Vec<Future>>) {
         let blk = &self.p.blocks[Handle::from_index(bi)];
         let exec_unit = 1u128 << EXEC_LO;
         let mut early: HashMap<usize, Words> = HashMap::default();
+        let mut fut: HashMap<usize, Vec<Future>> = HashMap::default();
+        let futures = !self.future_disabled
+            && std::env::var_os("RDNA2SPV_FUTURE_BALLOTS").is_none_or(|v| v != "0");
         // The open exchange (instruction index) and the units written since it was emitted.
         let mut open: Option<(usize, Words)> = None;
+        // L50: the registers written since the open exchange, when it makes units whole (a D278
+        // exchange takes no future: its ballots ride on the bpermute's own exchange).
+        let mut win: Option<Window> = None;
         for (k, inst) in blk.insts.iter().enumerate() {
             let s = inst.nodes.start as usize;
             if let Some(&units) = pre.get(&s) {
@@ -716,16 +762,30 @@ impl Cx<'_> {
                         if mv != 0 {
                             *early.entry(k0).or_default() |= mv;
                         }
-                        mv
+                        let mut later = 0;
+                        if let (true, Some(w)) = (futures, win.as_ref()) {
+                            let mut rest = units & !exec_unit & written;
+                            while rest != 0 {
+                                let u = rest.trailing_zeros();
+                                rest &= rest - 1;
+                                if let Some(f) = self.mask_future(u, k, w, m) {
+                                    fut.entry(k0).or_default().push(f);
+                                    later |= 1u128 << u;
+                                }
+                            }
+                        }
+                        mv | later
                     }
                     None => 0,
                 };
                 if units & !movable != 0 {
                     open = Some((k, 0));
+                    win = Some(Window::default());
                 }
             } else if self.zero_exchange(inst.nodes.clone()) {
                 // D278: a bpermute whose zeroed exchange no longer makes EXEC whole still exchanges.
                 open = Some((k, 0));
+                win = None;
             }
             if let Some((_, written)) = open.as_mut() {
                 for i in inst.nodes.clone() {
@@ -737,8 +797,162 @@ impl Cx<'_> {
                     }
                 }
             }
+            if let Some(w) = win.as_mut() {
+                for i in inst.nodes.clone() {
+                    let i = i as usize;
+                    match *self.node(i) {
+                        Node::WriteVgpr { reg, value } => {
+                            let n = if self.ty(value.index()) == Ty::B64 {
+                                2
+                            } else {
+                                1
+                            };
+                            for r in reg..reg + n {
+                                w.vgpr.entry(r).or_default().push((k, i));
+                            }
+                        }
+                        Node::WriteSgpr { reg, value } if !m.dead.contains(&i) => {
+                            let mut ws = span(reg, self.ty(value.index()));
+                            while ws != 0 {
+                                let r = ws.trailing_zeros();
+                                ws &= ws - 1;
+                                w.sgpr_first.entry(r).or_insert(k);
+                                w.sgpr_last.insert(r, (k, i));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
         }
-        early
+        (early, fut)
+    }
+
+    /// L50: unit `u`, read whole at instruction `k` of the current block and last written since the open
+    /// exchange (its register writes in `w`) by a ballot at instruction `kw` (the write covers the unit), as a
+    /// [`Future`] of that exchange: when EXEC is not written before `kw` and the ballot's condition is a
+    /// small pure computation whose register reads see, at the exchange, the values they see at their
+    /// own instruction: an unwritten register is read there, a VGPR written since is replaced by the value
+    /// written (recursively); SGPRs must be unwritten and not mask units (a stale unit's words are not its
+    /// value). The ballot's own bit at the exchange is then the one `kw` computes, so the exchange forms
+    /// its full value, written with the ballot's own bits at `kw` (the unit is whole from there).
+    fn mask_future(&self, u: u32, k: usize, w: &Window, m: &MaskPlan) -> Option<Future> {
+        let words = self.pre_words(1u128 << u);
+        let &(kw, wn) = w.sgpr_last.get(&u)?;
+        if kw >= k || m.dead.contains(&wn) {
+            return None;
+        }
+        let Node::WriteSgpr { reg, value } = *self.node(wn) else {
+            return None;
+        };
+        if reg as u32 != u || span(reg, self.ty(value.index())) != words {
+            return None;
+        }
+        let mut ws = words;
+        while ws != 0 {
+            let r = ws.trailing_zeros();
+            ws &= ws - 1;
+            if w.sgpr_last.get(&r) != Some(&(kw, wn)) {
+                return None;
+            }
+        }
+        if [EXEC_LO as u32, EXEC_LO as u32 + 1]
+            .iter()
+            .any(|r| w.sgpr_first.get(r).is_some_and(|&f| f < kw))
+        {
+            return None;
+        }
+        let mut b = value.index();
+        if let Node::Unary {
+            op: UnOp::Trunc, a, ..
+        } = *self.node(b)
+        {
+            b = a.index();
+        }
+        let Node::Ballot { cond } = *self.node(b) else {
+            return None;
+        };
+        let mut fw = FutureWalk {
+            tracked: self.pre_words(m.tracked),
+            seen: HashSet::default(),
+            subst: Vec::new(),
+        };
+        if !self.future_dag(cond.index(), kw, w, &mut fw) {
+            return None;
+        }
+        Some(Future {
+            value: value.index(),
+            cond: cond.index(),
+            subst: fw.subst,
+        })
+    }
+
+    /// L50: whether node `n` (of instruction `j`) can be computed at the open exchange (see
+    /// [`Cx::mask_future`]); records the replaced VGPR reads in `fw`.
+    fn future_dag(&self, n: usize, j: usize, w: &Window, fw: &mut FutureWalk) -> bool {
+        const MOST_NODES: usize = 48;
+        if !fw.seen.insert(n) {
+            return true;
+        }
+        if fw.seen.len() > MOST_NODES {
+            return false;
+        }
+        match *self.node(n) {
+            Node::Const { .. } | Node::LaneId | Node::WaveId => true,
+            Node::ReadVgpr { reg, ty } => {
+                let last = |r: u16| {
+                    w.vgpr
+                        .get(&r)
+                        .and_then(|v| v.iter().rev().find(|&&(i, _)| i < j).copied())
+                };
+                let lo = last(reg);
+                let hi = if ty == Ty::B64 { last(reg + 1) } else { None };
+                match (lo, hi) {
+                    (None, None) => true,
+                    (Some((i, x)), h) if ty != Ty::B64 || h == Some((i, x)) => {
+                        let Node::WriteVgpr { reg: r, value } = *self.node(x) else {
+                            return false;
+                        };
+                        if r != reg || self.ty(value.index()) != ty {
+                            return false;
+                        }
+                        fw.subst.push((n, value.index()));
+                        self.future_dag(value.index(), i, w, fw)
+                    }
+                    _ => false,
+                }
+            }
+            Node::ReadSgpr { reg, ty } => {
+                let mut ws = span(reg, ty);
+                if reg as u32 >= 128 || ws & fw.tracked != 0 {
+                    return false;
+                }
+                while ws != 0 {
+                    let r = ws.trailing_zeros();
+                    ws &= ws - 1;
+                    if w.sgpr_first.get(&r).is_some_and(|&f| f < j) {
+                        return false;
+                    }
+                }
+                true
+            }
+            Node::Int { a, b, .. } | Node::IntCmp { a, b, .. } | Node::Concat { lo: a, hi: b } => {
+                self.future_dag(a.index(), j, w, fw) && self.future_dag(b.index(), j, w, fw)
+            }
+            // Integer operations only (no float conversion: its modes stay where they are).
+            Node::Unary {
+                op: UnOp::Not | UnOp::ZExt | UnOp::SExt | UnOp::Trunc | UnOp::Popcount,
+                a,
+                ..
+            }
+            | Node::Extract { a, .. } => self.future_dag(a.index(), j, w, fw),
+            Node::Select { cond, a, b } => {
+                self.future_dag(cond.index(), j, w, fw)
+                    && self.future_dag(a.index(), j, w, fw)
+                    && self.future_dag(b.index(), j, w, fw)
+            }
+            _ => false,
+        }
     }
 
     /// D278: whether the instruction of `nodes` exchanges a value only bpermute picks read (its exchange
@@ -751,13 +965,15 @@ impl Cx<'_> {
     }
 
     /// [`Self::mask_sim`] with the units `early` (by instruction index) made whole before their
-    /// instruction in addition to those it reads whole.
+    /// instruction in addition to those it reads whole, and the ballots `fut` (L50) formed whole on
+    /// the exchange of their instruction (when it keeps one).
     fn mask_sim_with(
         &self,
         bi: usize,
         mut stale: Words,
         m: &MaskPlan,
         early: &HashMap<usize, Words>,
+        fut: &HashMap<usize, Vec<Future>>,
     ) -> (Words, BlockPlan) {
         let mut plan = BlockPlan::default();
         let blk = &self.p.blocks[Handle::from_index(bi)];
@@ -893,13 +1109,20 @@ impl Cx<'_> {
             stale &= !self.pre_words(pre);
             if pre != 0 {
                 plan.pre.insert(s, pre);
+                if let Some(fs) = fut.get(&k) {
+                    plan.fut_vals.extend(fs.iter().map(|f| f.value));
+                    plan.fut.insert(s, fs.clone());
+                }
             }
             // Writes at the instruction's end.
             for i in s..e {
                 match *self.node(i) {
                     Node::WriteSgpr { reg, value } if live(i) => {
                         let w = span(reg, self.ty(value.index()));
-                        if own.contains(value.index()) && !need.contains(value.index()) {
+                        if own.contains(value.index())
+                            && !need.contains(value.index())
+                            && !plan.fut_vals.contains(&value.index())
+                        {
                             stale |= w;
                         } else {
                             stale &= !w;
@@ -1445,22 +1668,120 @@ impl Cx<'_> {
         if self.lane_plan().merged.contains_key(&start) {
             return Ok(());
         }
-        // L38: the units in one exchange (as many ballots as the plan sized the words for).
-        let units: Vec<u32> = (0..128u32).filter(|&u| pre & (1u128 << u) != 0).collect();
+        // L38: the units in one exchange (as many ballots as the plan sized the words for); L50: the
+        // later ballots formed whole here after them.
+        let futs = self
+            .masks()
+            .block
+            .fut
+            .get(&start)
+            .cloned()
+            .unwrap_or_default();
+        let items: Vec<Result<u32, &Future>> = (0..128u32)
+            .filter(|&u| pre & (1u128 << u) != 0)
+            .map(Ok)
+            .chain(futs.iter().map(Err))
+            .collect();
         let per = self.lm().ballots.max(1) as usize;
-        for group in units.chunks(per) {
+        for group in items.chunks(per) {
             let mut bits = Vec::with_capacity(group.len());
-            for &u in group {
-                let var = self.masks().own_var[&u];
-                bits.push(self.load_bool(var)?);
+            for item in group {
+                bits.push(match *item {
+                    Ok(u) => {
+                        let var = self.masks().own_var[&u];
+                        self.load_bool(var)?
+                    }
+                    Err(f) => self.mask_future_bit(f)?,
+                });
             }
             let (_, fulls) = self.lane_exchange(&[], &bits)?;
-            for (j, (&u, full)) in group.iter().zip(fulls).enumerate() {
-                let words = self.lane_ballot_words(j as u32)?;
-                self.mask_write_back(start, u, full, words)?;
+            for (j, (item, full)) in group.iter().zip(fulls).enumerate() {
+                match *item {
+                    Ok(u) => {
+                        let words = self.lane_ballot_words(j as u32)?;
+                        self.mask_write_back(start, u, full, words)?;
+                    }
+                    Err(f) => self.lane_future_fulls(std::slice::from_ref(f), &[full])?,
+                }
             }
         }
         Ok(())
+    }
+
+    /// L50: the future ballots of the instruction at `start` when its units ride on its own exchange
+    /// (L36): their own bits appended to `bools`.
+    pub(crate) fn lane_merged_futures(
+        &mut self,
+        start: usize,
+        bools: &mut Vec<Word>,
+    ) -> R<Vec<Future>> {
+        if !self.lane_plan().merged.contains_key(&start) {
+            return Ok(Vec::new());
+        }
+        let futs = self
+            .masks()
+            .block
+            .fut
+            .get(&start)
+            .cloned()
+            .unwrap_or_default();
+        for f in &futs {
+            bools.push(self.mask_future_bit(f)?);
+        }
+        Ok(futs)
+    }
+
+    /// L50: each future ballot's full value (u64, from the exchange) kept for the instruction that
+    /// writes it.
+    pub(crate) fn lane_future_fulls(&mut self, futs: &[Future], fulls: &[Word]) -> R<()> {
+        for (f, &full) in futs.iter().zip(fulls) {
+            let var = self.fn_var(self.t.u64, None);
+            self.store(var, full)?;
+            self.masks_mut().fut_var.insert(f.value, var);
+        }
+        Ok(())
+    }
+
+    /// L50: the lane's own bit of future ballot `f` computed at the exchange (`cond && EXEC`): its
+    /// condition's nodes emitted here, each replaced VGPR read by the value written to it.
+    fn mask_future_bit(&mut self, f: &Future) -> R<Word> {
+        let lane = self.lm().lane_id;
+        let saved = self.lane.replace(lane);
+        let subst: HashMap<usize, usize> = f.subst.iter().copied().collect();
+        let mut made = Vec::new();
+        let c = self.future_value(f.cond, &subst, &mut made);
+        for i in made {
+            self.lane_vals.remove(&i);
+        }
+        self.lane = saved;
+        let c = c?;
+        let a = self.lane_exec_bit(c)?;
+        Ok(self.b.logical_and(self.t.bool, None, c, a)?)
+    }
+
+    /// L50: node `n` of a future ballot's condition, emitted at the exchange (kept in `lane_vals` while
+    /// the condition is emitted; `made` lists them).
+    fn future_value(
+        &mut self,
+        n: usize,
+        subst: &HashMap<usize, usize>,
+        made: &mut Vec<usize>,
+    ) -> R<Word> {
+        if let Some(&v) = self.lane_vals.get(&n) {
+            return Ok(v);
+        }
+        let v = if let Some(&x) = subst.get(&n) {
+            self.future_value(x, subst, made)?
+        } else {
+            let node = self.node(n).clone();
+            for o in operands(&node) {
+                self.future_value(o.index(), subst, made)?;
+            }
+            self.pure(n, &node)?
+        };
+        self.lane_vals.insert(n, v);
+        made.push(n);
+        Ok(v)
     }
 
     /// L36: the stale units of the instruction at `start` made whole on its own exchange (ascending),
@@ -1598,6 +1919,9 @@ impl Cx<'_> {
 
     /// An own node read whole somewhere: its full value by one exchange.
     fn mask_materialise(&mut self, i: usize, bit: Word) -> R<()> {
+        if self.mask_future_full(i)? {
+            return Ok(());
+        }
         if !self.masks().block.mat.contains(&i) {
             return Ok(());
         }
@@ -1611,11 +1935,30 @@ impl Cx<'_> {
         Ok(())
     }
 
+    /// L50: the full value of mask value `i` when an earlier exchange of the block formed it (its own
+    /// bit is computed as usual); false when none did.
+    fn mask_future_full(&mut self, i: usize) -> R<bool> {
+        if !self.masks().block.fut_vals.contains(&i) {
+            return Ok(false);
+        }
+        let var = self.masks().fut_var[&i];
+        let full = self.b.load(self.t.u64, None, var, None, [])?;
+        let v = if self.ty(i) == Ty::B64 {
+            full
+        } else {
+            self.b.u_convert(self.t.u32, None, full)?
+        };
+        self.uni.insert(i, v);
+        Ok(true)
+    }
+
     /// Whether node `i` of the current block is known only as each lane's own bit (no full value).
     pub(crate) fn lane_own_only(&self, i: usize) -> bool {
-        self.lm
-            .as_ref()
-            .is_some_and(|m| m.masks.block.own.contains(&i) && !m.masks.block.mat.contains(&i))
+        self.lm.as_ref().is_some_and(|m| {
+            m.masks.block.own.contains(&i)
+                && !m.masks.block.mat.contains(&i)
+                && !m.masks.block.fut_vals.contains(&i)
+        })
     }
 
     /// Whether Ballot node `i` (of a lane condition) is computed as own bits only.
@@ -1758,6 +2101,8 @@ impl Cx<'_> {
         let act = self.active.expect("lane body emitted");
         let bit = self.b.logical_and(self.t.bool, None, c, act)?;
         self.lane_set_bit(i, bit);
+        // L50: a wave64 ballot written as it is (no truncation) may have its full value already.
+        self.mask_future_full(i)?;
         Ok(())
     }
 

@@ -1360,6 +1360,8 @@ impl Cx<'_> {
         // L36: the instruction's stale mask units first (ballots 0..), made whole here.
         let merged = self.lane_merged_units(start)?;
         let mut bools: Vec<Word> = merged.iter().map(|&(_, b)| b).collect();
+        // L50: the later ballots formed whole on the merged units' exchange, after them.
+        let futs = self.lane_merged_futures(start, &mut bools)?;
         for s in sources {
             match *s {
                 Source::Ballot(cond) => {
@@ -1412,7 +1414,8 @@ impl Cx<'_> {
         let m = self.lm_mut();
         m.carried.clear();
         m.carried.extend(carried.into_iter().zip(later));
-        let inst_masks = masks.split_off(merged.len());
+        let inst_masks = masks.split_off(merged.len() + futs.len());
+        self.lane_future_fulls(&futs, &masks[merged.len()..])?;
         if !merged.is_empty() {
             let mut exec = false;
             for (j, (&(u, _), &full)) in merged.iter().zip(&masks).enumerate() {

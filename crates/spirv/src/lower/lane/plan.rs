@@ -68,6 +68,9 @@ pub struct LanePlan {
     /// L2/L3: exchanged values and ballot sets one instruction may need.
     pub(crate) slots: u32,
     pub(crate) ballots: u32,
+    /// L50: the ballot sets the mask exchanges would need without the later ballots on them (the
+    /// units each makes whole; an estimate).
+    pub(crate) ballots_unfut: u32,
     /// L20: every `s_barrier` block ends in a jump.
     pub(crate) static_resume: bool,
     /// L9–L15: the mask plan's analysis results (moved into the emitter's state when it starts).
@@ -150,6 +153,38 @@ pub(crate) fn plan_of(
     profile: &DeviceProfile,
     opts: &LowerOptions,
 ) -> R<LanePlan> {
+    let plan = plan_with(program, types, desc, profile, opts, false)?;
+    if !plan.blocks.iter().any(|b| !b.fut.is_empty()) {
+        return Ok(plan);
+    }
+    // L50: later ballots formed on an earlier exchange raise its ballot count; where that turns the
+    // ballots through subgroup shuffles on (L46: the kernel's every exchange gathers by butterflies),
+    // the plan without them is taken (measured: one exchange saved, 2,342 words added). The plan is
+    // computed again only where the estimate says L46 may be off without them (a sort's plan takes
+    // seconds).
+    let cx = Cx::new(program, types, desc, profile, *opts)?;
+    if cx.sub_ballots(plan.ballots) == 0 || cx.sub_ballots(plan.ballots_unfut) != 0 {
+        return Ok(plan);
+    }
+    let without = plan_with(program, types, desc, profile, opts, true)?;
+    Ok(
+        if (cx.sub_ballots(plan.ballots) != 0) != (cx.sub_ballots(without.ballots) != 0) {
+            without
+        } else {
+            plan
+        },
+    )
+}
+
+/// [`plan_of`] with L50's future ballots or without them (`no_futures`).
+fn plan_with(
+    program: &Program,
+    types: &rdna2spv_ir::verify::Types,
+    desc: &KernelLayout,
+    profile: &DeviceProfile,
+    opts: &LowerOptions,
+    no_futures: bool,
+) -> R<LanePlan> {
     let opts = LowerOptions {
         mapping: Mapping::Lane,
         ..*opts
@@ -161,6 +196,7 @@ pub(crate) fn plan_of(
     let mut round = 0;
     let plan = loop {
         let mut cx = Cx::new(program, types, desc, profile, opts)?;
+        cx.future_disabled = no_futures;
         cx.zero_off = std::mem::take(&mut off);
         let plan = cx.lane_plan_compute()?;
         if plan.zero_conflicts.is_empty() || round == 2 {
@@ -177,6 +213,7 @@ pub(crate) fn plan_of(
     // an exchange (or ballot words) of its own. The plan without them is taken when it has fewer
     // barriers or fewer ballot words per exchange.
     let mut cx = Cx::new(program, types, desc, profile, opts)?;
+    cx.future_disabled = no_futures;
     cx.zero_disabled = true;
     let without = cx.lane_plan_compute()?;
     let (a, b) = (
@@ -286,12 +323,22 @@ impl Cx<'_> {
         let mut merged = std::collections::BTreeMap::new();
         let mut zero_conflicts = Vec::new();
         let mut ballots = ballots;
+        // L50: the ballot sets without the later ballots (an estimate for `plan_of`'s choice).
+        let ballots_unfut = blocks
+            .iter()
+            .flat_map(|bp| bp.pre.values().map(|u| u.count_ones()))
+            .max()
+            .unwrap_or(0)
+            .max(ballots);
         // L38: ballot words for the most units one instruction makes whole in one exchange (fewer
         // when the budget does not hold them: the rest take further exchanges).
         let most = blocks
             .iter()
-            .flat_map(|bp| bp.pre.values())
-            .map(|u| u.count_ones())
+            .flat_map(|bp| {
+                bp.pre
+                    .iter()
+                    .map(|(s, u)| u.count_ones() + bp.fut.get(s).map_or(0, |f| f.len() as u32))
+            })
             .max()
             .unwrap_or(0);
         while ballots < most && self.exchange_bytes(slots, ballots + 1, waves) <= EXCHANGE_BUDGET {
@@ -388,7 +435,10 @@ impl Cx<'_> {
                         .iter()
                         .filter(|s| matches!(s, Source::Ballot(_)))
                         .count() as u32;
-                    let need = own_ballots + pre.count_ones();
+                    // L50: the later ballots formed whole on the units' exchange ride with them.
+                    let need = own_ballots
+                        + pre.count_ones()
+                        + bp.fut.get(&start).map_or(0, |f| f.len() as u32);
                     let fits = need <= ballots
                         || self.exchange_bytes(slots, need, waves) <= EXCHANGE_BUDGET;
                     if fits
@@ -512,6 +562,7 @@ impl Cx<'_> {
             lone: !solo && kernel_waves == 1,
             slots,
             ballots,
+            ballots_unfut,
             static_resume,
             masks,
             blocks,
@@ -1139,6 +1190,26 @@ impl fmt::Display for LanePlan {
                     )?;
                 } else if pre != 0 {
                     write!(f, " L9 materialise {} first (exchange);", units(pre))?;
+                }
+                if let Some(fs) = bp.fut.get(&(range.start as usize)) {
+                    let vals: Vec<usize> = fs.iter().map(|x| x.value).collect();
+                    write!(
+                        f,
+                        " L50 later ballots {} formed whole on it;",
+                        node_list(&vals)
+                    )?;
+                }
+                let fut_here: Vec<usize> = range
+                    .clone()
+                    .map(|i| i as usize)
+                    .filter(|i| bp.fut_vals.contains(i))
+                    .collect();
+                if !fut_here.is_empty() {
+                    write!(
+                        f,
+                        " L50 {} whole from an earlier exchange;",
+                        node_list(&fut_here)
+                    )?;
                 }
                 let own_only: Vec<usize> =
                     own.iter().copied().filter(|i| !mat.contains(i)).collect();
@@ -2286,12 +2357,22 @@ mod tests {
 
     /// L38's shape (rocPRIM's match-any): `v_cmp_lt_u32 s4, v0, v1`, `v_cmp_lt_u32 s5, v0, v1`, then
     /// `v_xor_b32 v2, s4, v2` and `v_xor_b32 v3, s5, v3` (each mask read whole by a VALU operation),
-    /// with `s5` written again between the two reads when `rewrite`.
-    fn two_masks_read_whole(rewrite: bool) -> Program {
+    /// with `s5` written again between the two reads when `rewrite` (after `v_add_f32 v1, v0, v0` when
+    /// `float`: its condition's operand then comes from a float operation, which L50 does not copy).
+    fn two_masks_read_whole(rewrite: bool, float: bool) -> Program {
         let mut b = B::new(32);
         b.vopc_into(4, "v_cmp_lt_u32 s4, v0, v1");
         b.vopc_into(5, "v_cmp_lt_u32 s5, v0, v1");
         for (k, (s, v)) in [(4u16, 2u16), (5, 3)].into_iter().enumerate() {
+            if k == 1 && float {
+                let a = b.v(0);
+                let x = b.n(Node::Float {
+                    op: rdna2spv_ir::FloatOp::F32Add,
+                    args: [a, a, a],
+                });
+                b.write_v(1, x);
+                b.end("v_add_f32 v1, v0, v0");
+            }
             if k == 1 && rewrite {
                 b.vopc_into(5, "v_cmp_lt_u32 s5, v0, v1");
             }
@@ -2309,7 +2390,7 @@ mod tests {
     fn l38_masks_read_whole_later_share_the_first_read_s_exchange() {
         for wg in [32, 128] {
             // Fires: s5 rides on the exchange that makes s4 whole.
-            let q = plan(&two_masks_read_whole(false), wg);
+            let q = plan(&two_masks_read_whole(false, false), wg);
             assert!(
                 q.to_string()
                     .contains("L9 materialise s4 s5 first (exchange)"),
@@ -2317,15 +2398,31 @@ mod tests {
             );
             let sites = q.barrier_sites();
             assert_eq!(sites.mask_exchanges, 1, "wg {wg}");
-            let p = two_masks_read_whole(false);
+            let p = two_masks_read_whole(false, false);
             assert_eq!(module_barriers(&p, wg), sites.total() as usize, "wg {wg}");
-            // Does not: s5 is written again before its read, so it is made whole there.
-            let p = two_masks_read_whole(true);
+            // L50: s5 is written again before its read by a ballot whose condition reads v0 and v1,
+            // unwritten since the exchange: its full value is formed on it.
+            let p = two_masks_read_whole(true, false);
+            let q = plan(&p, wg);
+            let text = q.to_string();
+            assert!(
+                text.contains("L9 materialise s4 first (exchange); L50 later ballots")
+                    && text.contains("whole from an earlier exchange")
+                    && !text.contains("L9 materialise s5"),
+                "wg {wg}\n{q}"
+            );
+            let sites = q.barrier_sites();
+            assert_eq!(sites.mask_exchanges, 1, "wg {wg}");
+            assert_eq!(module_barriers(&p, wg), sites.total() as usize, "wg {wg}");
+            // Neither: v1 is written by a float operation in between, so s5 is made whole where it is
+            // read.
+            let p = two_masks_read_whole(true, true);
             let q = plan(&p, wg);
             let text = q.to_string();
             assert!(
                 text.contains("L9 materialise s4 first (exchange)")
-                    && text.contains("L9 materialise s5 first (exchange)"),
+                    && text.contains("L9 materialise s5 first (exchange)")
+                    && !text.contains("L50"),
                 "wg {wg}\n{q}"
             );
             let sites = q.barrier_sites();
