@@ -590,7 +590,8 @@ impl<R: FnMut() -> u32> Gen<R> {
     /// several VOPCs): two or three VOPCs to VCC, s14 and s16 (pairs in wave64), then each mask read by
     /// v_xor / v_and in turn; sometimes a later mask is written again between two reads (L38: masks
     /// computed before the first read are made whole on its exchange, unless written again before
-    /// their own read).
+    /// their own read; L50: one written again by a VOPC is formed on that exchange too), half of those
+    /// times comparing a VGPR written just before.
     fn match_any(&mut self) {
         let n = 2 + self.below(2) as usize;
         let wide = w64(&self.sh);
@@ -600,9 +601,10 @@ impl<R: FnMut() -> u32> Gen<R> {
             (self.mask(14), "s14", "s15"),
             (self.mask(16), "s16", "s17"),
         ];
-        let vopc = |g: &mut Self, i: usize| {
+        let vopc = |g: &mut Self, i: usize, b: Option<String>| {
             let op = g.vcmp_op();
-            let (a, b) = (g.any_src(), g.vsrc());
+            let a = g.any_src();
+            let b = b.unwrap_or_else(|| g.vsrc());
             if i == 0 {
                 g.emit(format!("{op}_e32 {}, {a}, {b}", regs[0].0));
             } else {
@@ -610,11 +612,21 @@ impl<R: FnMut() -> u32> Gen<R> {
             }
         };
         for i in 0..n {
-            vopc(self, i);
+            vopc(self, i, None);
         }
         for (i, &(_, lo, hi)) in regs.iter().enumerate().take(n) {
             if i + 1 < n && self.chance(25) {
-                vopc(self, i + 1);
+                // Half the time the VGPR it compares is written just before it (after an earlier
+                // read's exchange: L50 forms the mask there from the value written).
+                let b = if self.chance(50) {
+                    let d = self.dv();
+                    let x = self.vsrc();
+                    self.emit(format!("v_add_nc_u32 {d}, 3, {x}"));
+                    Some(d)
+                } else {
+                    None
+                };
+                vopc(self, i + 1, b);
             }
             let src = if wide && self.chance(50) { hi } else { lo };
             let d = self.dv();
