@@ -2431,6 +2431,34 @@ mod tests {
         }
     }
 
+    /// L50's cost check: the later ballot raises the exchange to two ballot sets, which turns L46 (ballots
+    /// through subgroup shuffles) on where the profile measured aligned subgroups; there the plan without
+    /// it (one ballot set, two mask exchanges) is taken, elsewhere the plan with it.
+    #[test]
+    fn l50_not_where_its_ballots_would_turn_l46_on() {
+        let mut aligned = DeviceProfile::portable();
+        aligned.aligned_subgroup_size = 8;
+        let p = two_masks_read_whole(true, false);
+        for wg in [32, 128] {
+            let q = lane_plan(&p, &layout(32, wg), &aligned, &LowerOptions::default())
+                .expect("accepted");
+            let text = q.to_string();
+            assert!(!text.contains("L50"), "wg {wg}\n{q}");
+            assert_eq!(
+                (q.ballots, q.barrier_sites().mask_exchanges),
+                (1, 2),
+                "wg {wg}"
+            );
+            let q = plan(&p, wg);
+            assert!(q.to_string().contains("L50 later ballots"), "wg {wg}\n{q}");
+            assert_eq!(
+                (q.ballots, q.barrier_sites().mask_exchanges),
+                (2, 1),
+                "wg {wg}"
+            );
+        }
+    }
+
     /// `v_cmpx_lt_u32 v0, v1` (EXEC from a lane condition: stale, own bits only), then a cross-lane read
     /// of lane 3's v2 that also reads EXEC whole (`ds_bpermute_b32`'s "lane 3 active" test) into v5.
     /// With `lane_from_exec` the read's lane comes from EXEC (its capture needs the whole EXEC first).
