@@ -28,6 +28,18 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The lane plan of fixtures/lane/`manifest` (its text, as `--dump-lane-plan` prints it).
+fn fixture_plan(manifest: &str) -> String {
+    lane::lane_plan_text(&root().join("fixtures/lane").join(manifest))
+}
+
+/// The line of plan `lp` (of `manifest`) that mentions `what`.
+fn plan_line<'a>(lp: &'a str, manifest: &str, what: &str) -> &'a str {
+    lp.lines()
+        .find(|l| l.contains(what))
+        .unwrap_or_else(|| panic!("{manifest}: no plan line for {what}\n{lp}"))
+}
+
 /// x: per 32-lane wave a different pattern (mixed, none < 256, none < 1000, all < 256, random...).
 fn inputs() -> Vec<u32> {
     let mut rnd = lane::xorshift(0x2545_f491_u32);
@@ -504,13 +516,8 @@ fn bpermute_exchanges_store_zero_outside_exec_bit_exact() {
         );
         lane::run_fixture_both(manifest, "lane", &want);
         lane::run_fixture_both(manifest, "wave", &want);
-        let m = root().join("fixtures/lane").join(manifest);
-        let lp = lane::lane_plan_text(&m);
-        let line = |what: &str| {
-            lp.lines()
-                .find(|l| l.contains(what))
-                .unwrap_or_else(|| panic!("{manifest}: no plan line for {what}\n{lp}"))
-        };
+        let lp = fixture_plan(manifest);
+        let line = |what: &str| plan_line(&lp, manifest, what);
         assert!(!lp.contains("materialise exec"), "{manifest}\n{lp}");
         let first = line("ds_bpermute_b32 v9, v8, v7");
         assert!(first.contains("(1 exchange)"), "{manifest}: {first}");
@@ -832,13 +839,8 @@ fn later_ballots_formed_on_an_earlier_exchange_bit_exact() {
             .any(|w| w[1] > 1 && w[1] != 0xbeef && w[0] > 0));
         lane::run_fixture_both(manifest, "lane", &want);
         lane::run_fixture_both(manifest, "wave", &want);
-        let m = root().join("fixtures/lane").join(manifest);
-        let lp = lane::lane_plan_text(&m);
-        let line = |what: &str| {
-            lp.lines()
-                .find(|l| l.contains(what))
-                .unwrap_or_else(|| panic!("{manifest}: no plan line for {what}\n{lp}"))
-        };
+        let lp = fixture_plan(manifest);
+        let line = |what: &str| plan_line(&lp, manifest, what);
         let (first, s10) = if ws == 32 {
             ("v_xor_b32_e32 v37, s10, v37", "s10")
         } else {

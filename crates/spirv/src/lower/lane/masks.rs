@@ -1670,13 +1670,7 @@ impl Cx<'_> {
         }
         // L38: the units in one exchange (as many ballots as the plan sized the words for); L50: the
         // later ballots formed whole here after them.
-        let futs = self
-            .masks()
-            .block
-            .fut
-            .get(&start)
-            .cloned()
-            .unwrap_or_default();
+        let futs = self.block_futures(start);
         let items: Vec<Result<u32, &Future>> = (0..128u32)
             .filter(|&u| pre & (1u128 << u) != 0)
             .map(Ok)
@@ -1708,6 +1702,16 @@ impl Cx<'_> {
         Ok(())
     }
 
+    /// L50: the later ballots formed whole on the exchange of the instruction at `start`.
+    fn block_futures(&self, start: usize) -> Vec<Future> {
+        self.masks()
+            .block
+            .fut
+            .get(&start)
+            .cloned()
+            .unwrap_or_default()
+    }
+
     /// L50: the future ballots of the instruction at `start` when its units ride on its own exchange
     /// (L36): their own bits appended to `bools`.
     pub(crate) fn lane_merged_futures(
@@ -1718,13 +1722,7 @@ impl Cx<'_> {
         if !self.lane_plan().merged.contains_key(&start) {
             return Ok(Vec::new());
         }
-        let futs = self
-            .masks()
-            .block
-            .fut
-            .get(&start)
-            .cloned()
-            .unwrap_or_default();
+        let futs = self.block_futures(start);
         for f in &futs {
             bools.push(self.mask_future_bit(f)?);
         }
