@@ -860,3 +860,72 @@ fn later_ballots_formed_on_an_earlier_exchange_bit_exact() {
         assert!(lp.contains("mask exchanges 1 "), "{manifest}\n{lp}");
     }
 }
+
+/// fixtures/lane/future_merged.s from the ISA's definitions (wave32; `grid` work-items in workgroups of
+/// `wg`, `n_valid` valid): as [`future_ballots`]'s, and `v_readfirstlane_b32 s12, v1` writes v1 of EXEC's
+/// first lane (s12 keeps 0xbeef when EXEC is empty).
+fn future_merged(grid: u32, wg: u32, n_valid: u32) -> Vec<u32> {
+    let mut out = vec![0u32; 4 * grid as usize];
+    for g_wg in 0..grid.div_ceil(wg) {
+        let items = lane::items(grid, wg, g_wg);
+        for w in 0..items.div_ceil(32) {
+            let n = (items - w * 32).min(32);
+            let gid = |l: u32| g_wg * wg + w * 32 + l;
+            let h = |l: u32| gid(l).wrapping_mul(0x2545_f491);
+            let digit = |l: u32| (h(l) >> 7) & 15;
+            let exec = |l: u32| l < n && (h(l) >> 20) & 1 == 0;
+            let ballot = |c: &dyn Fn(u32) -> bool| -> u32 {
+                (0..32)
+                    .filter(|&j| exec(j) && c(j))
+                    .map(|j| 1u32 << j)
+                    .sum()
+            };
+            let vcc = ballot(&|j| gid(j) < n_valid);
+            let s12 = (0..32).find(|&j| exec(j)).map_or(0xbeef, gid);
+            for l in 0..n {
+                let x = |b: u32| {
+                    ((digit(l) >> b) & 1).wrapping_sub(1) ^ ballot(&|j| (digit(j) >> b) & 1 == 1)
+                };
+                let words = if exec(l) {
+                    [x(0) & vcc, x(2), s12, digit(l)]
+                } else {
+                    [0xcafe, 0xf00d, s12, digit(l)]
+                };
+                let g = gid(l) as usize;
+                out[4 * g..4 * g + 4].copy_from_slice(&words);
+            }
+        }
+    }
+    out
+}
+
+/// L50 with L36 (D284, D207): the exchange the later ballot rides on is itself a cross-lane read's own
+/// exchange (`v_readfirstlane_b32` makes EXEC whole there, and s10 and VCC ride on it, L38), so the later
+/// ballot's own bit is formed in that instruction's lane body and its full value taken from that exchange.
+/// Bit-exact host vs lavapipe in both mappings against the ISA's values, one wave and three with a partial
+/// and an empty one; no mask exchange of its own in the plan.
+#[test]
+fn later_ballots_ride_on_a_cross_lane_read_s_own_exchange_bit_exact() {
+    for (manifest, grid, wg, n) in [
+        ("future_merged_1wave.toml", 96, 32, 80),
+        ("future_merged_partial.toml", 136, 96, 120),
+    ] {
+        let want = future_merged(grid, wg, n);
+        assert!(want.chunks(4).any(|w| w[0] == 0xcafe));
+        assert!(want.chunks(4).any(|w| w[0] != 0xcafe && w[0] != 0));
+        lane::run_fixture_both(manifest, "lane", &want);
+        lane::run_fixture_both(manifest, "wave", &want);
+        let lp = fixture_plan(manifest);
+        let first = plan_line(&lp, manifest, "v_readfirstlane_b32 s12, v1");
+        assert!(
+            first.contains("(L36: on its own exchange)") && first.contains("L50 later ballots"),
+            "{manifest}\n{lp}"
+        );
+        assert!(
+            plan_line(&lp, manifest, "v_cmp_ne_u32_e64 s10, 0, v40")
+                .contains("whole from an earlier exchange"),
+            "{manifest}\n{lp}"
+        );
+        assert!(lp.contains("mask exchanges 0 "), "{manifest}\n{lp}");
+    }
+}
