@@ -773,41 +773,88 @@ fn ballots_through_subgroup_shuffles_bit_exact() {
 /// VCC's AND removes; bit 2's xor is stored as it is: its low word in wave32, its high word in wave64).
 /// Lanes outside EXEC keep their 0xdead, 0xbeef, 0xcafe, 0xf00d.
 fn future_ballots(grid: u32, wg: u32, n_valid: u32, ws: u32) -> Vec<u32> {
+    digit_waves(grid, wg, ws, n_valid, |w, l| {
+        if !w.exec(l) {
+            return [0xdead, 0xbeef, 0xcafe, 0xf00d];
+        }
+        let m = (0..4).fold(w.vcc(), |m, b| m & w.xor_bit(l, b));
+        let below = m & ((1u64 << l) - 1);
+        let x2 = if ws == 32 {
+            w.xor_bit(l, 2)
+        } else {
+            w.xor_bit(l, 2) >> 32
+        };
+        [below.count_ones(), m.count_ones(), m as u32, x2 as u32]
+    })
+}
+
+/// One wave of the digit fixtures (future_ballots.s, future_merged.s): its lanes' global ids start at
+/// `base`, `n` of its `ws` lanes have work-items, `n_valid` work-items of the grid are valid.
+struct DigitWave {
+    base: u32,
+    n: u32,
+    ws: u32,
+    n_valid: u32,
+}
+
+impl DigitWave {
+    fn gid(&self, l: u32) -> u32 {
+        self.base + l
+    }
+    /// Bits 7..10 of g * 0x2545f491.
+    fn digit(&self, l: u32) -> u32 {
+        (self.gid(l).wrapping_mul(0x2545_f491) >> 7) & 15
+    }
+    /// EXEC after `v_cmpx_eq_u32 0, v3`: a work-item whose bit 20 of g * 0x2545f491 is 0.
+    fn exec(&self, l: u32) -> bool {
+        l < self.n && (self.gid(l).wrapping_mul(0x2545_f491) >> 20) & 1 == 0
+    }
+    /// A VOPC's mask: bit j set for the lanes j of EXEC where `c(j)` holds.
+    fn ballot(&self, c: impl Fn(u32) -> bool) -> u64 {
+        (0..self.ws)
+            .filter(|&j| self.exec(j) && c(j))
+            .map(|j| 1u64 << j)
+            .sum()
+    }
+    /// VCC = `v_cmp_gt_u32 s4, v1`: the valid lanes of EXEC.
+    fn vcc(&self) -> u64 {
+        self.ballot(|j| self.gid(j) < self.n_valid)
+    }
+    /// Lane `l`'s `(b - 1) ^ s` for digit bit `b` and its ballot s: s where the lane's bit is set, the
+    /// wave's other bits where it is clear.
+    fn xor_bit(&self, l: u32, b: u32) -> u64 {
+        let s = self.ballot(|j| (self.digit(j) >> b) & 1 == 1);
+        let all = u64::MAX >> (64 - self.ws);
+        if (self.digit(l) >> b) & 1 == 1 {
+            s
+        } else {
+            all ^ s
+        }
+    }
+}
+
+/// Every wave of `grid` work-items in workgroups of `wg` (waves of `ws`): `words(wave, lane)` are the
+/// four output words of each work-item.
+fn digit_waves(
+    grid: u32,
+    wg: u32,
+    ws: u32,
+    n_valid: u32,
+    words: impl Fn(&DigitWave, u32) -> [u32; 4],
+) -> Vec<u32> {
     let mut out = vec![0u32; 4 * grid as usize];
-    let all = u64::MAX >> (64 - ws);
     for g_wg in 0..grid.div_ceil(wg) {
         let items = lane::items(grid, wg, g_wg);
         for w in 0..items.div_ceil(ws) {
-            let n = (items - w * ws).min(ws);
-            let gid = |l: u32| g_wg * wg + w * ws + l;
-            let h = |l: u32| gid(l).wrapping_mul(0x2545_f491);
-            let digit = |l: u32| (h(l) >> 7) & 15;
-            let exec = |l: u32| l < n && (h(l) >> 20) & 1 == 0;
-            let ballot = |c: &dyn Fn(u32) -> bool| -> u64 {
-                (0..ws)
-                    .filter(|&j| exec(j) && c(j))
-                    .map(|j| 1u64 << j)
-                    .sum()
+            let wave = DigitWave {
+                base: g_wg * wg + w * ws,
+                n: (items - w * ws).min(ws),
+                ws,
+                n_valid,
             };
-            let vcc = ballot(&|j| gid(j) < n_valid);
-            let bits: Vec<u64> = (0..4)
-                .map(|b| ballot(&|j| (digit(j) >> b) & 1 == 1))
-                .collect();
-            for l in 0..n {
-                let x = |b: usize| {
-                    let set = (digit(l) >> b) & 1 == 1;
-                    (if set { 0 } else { all }) ^ bits[b]
-                };
-                let words = if exec(l) {
-                    let m = (0..4).fold(vcc, |m, b| m & x(b));
-                    let below = m & ((1u64 << l) - 1);
-                    let x2 = if ws == 32 { x(2) } else { x(2) >> 32 };
-                    [below.count_ones(), m.count_ones(), m as u32, x2 as u32]
-                } else {
-                    [0xdead, 0xbeef, 0xcafe, 0xf00d]
-                };
-                let g = gid(l) as usize;
-                out[4 * g..4 * g + 4].copy_from_slice(&words);
+            for l in 0..wave.n {
+                let g = wave.gid(l) as usize;
+                out[4 * g..4 * g + 4].copy_from_slice(&words(&wave, l));
             }
         }
     }
@@ -865,38 +912,15 @@ fn later_ballots_formed_on_an_earlier_exchange_bit_exact() {
 /// `wg`, `n_valid` valid): as [`future_ballots`]'s, and `v_readfirstlane_b32 s12, v1` writes v1 of EXEC's
 /// first lane (s12 keeps 0xbeef when EXEC is empty).
 fn future_merged(grid: u32, wg: u32, n_valid: u32) -> Vec<u32> {
-    let mut out = vec![0u32; 4 * grid as usize];
-    for g_wg in 0..grid.div_ceil(wg) {
-        let items = lane::items(grid, wg, g_wg);
-        for w in 0..items.div_ceil(32) {
-            let n = (items - w * 32).min(32);
-            let gid = |l: u32| g_wg * wg + w * 32 + l;
-            let h = |l: u32| gid(l).wrapping_mul(0x2545_f491);
-            let digit = |l: u32| (h(l) >> 7) & 15;
-            let exec = |l: u32| l < n && (h(l) >> 20) & 1 == 0;
-            let ballot = |c: &dyn Fn(u32) -> bool| -> u32 {
-                (0..32)
-                    .filter(|&j| exec(j) && c(j))
-                    .map(|j| 1u32 << j)
-                    .sum()
-            };
-            let vcc = ballot(&|j| gid(j) < n_valid);
-            let s12 = (0..32).find(|&j| exec(j)).map_or(0xbeef, gid);
-            for l in 0..n {
-                let x = |b: u32| {
-                    ((digit(l) >> b) & 1).wrapping_sub(1) ^ ballot(&|j| (digit(j) >> b) & 1 == 1)
-                };
-                let words = if exec(l) {
-                    [x(0) & vcc, x(2), s12, digit(l)]
-                } else {
-                    [0xcafe, 0xf00d, s12, digit(l)]
-                };
-                let g = gid(l) as usize;
-                out[4 * g..4 * g + 4].copy_from_slice(&words);
-            }
+    digit_waves(grid, wg, 32, n_valid, |w, l| {
+        let s12 = (0..32).find(|&j| w.exec(j)).map_or(0xbeef, |j| w.gid(j));
+        if w.exec(l) {
+            let x = |b| w.xor_bit(l, b) as u32;
+            [x(0) & w.vcc() as u32, x(2), s12, w.digit(l)]
+        } else {
+            [0xcafe, 0xf00d, s12, w.digit(l)]
         }
-    }
-    out
+    })
 }
 
 /// L50 with L36 (D284, D207): the exchange the later ballot rides on is itself a cross-lane read's own
