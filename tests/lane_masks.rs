@@ -110,7 +110,7 @@ fn run_lane(tmp: &Path, co: &str, kernel: &str, x: &[u32], wg: usize) -> Vec<u32
     run_lane_both(&m, &dir.join("out"), kernel)
 }
 
-/// Static `OpControlBarrier` count of the kernel's lane-mapping module.
+/// `OpControlBarrier`s of the kernel's lane-mapping module, calls inlined.
 fn barriers(kernel: &str, dir: &Path) -> usize {
     lane_barriers(&root().join("fixtures/kernels/lanemask.co"), kernel, dir)
 }
@@ -671,6 +671,96 @@ fn vcc_branch_labels_from_the_exchange_bit_exact() {
             .any(|ws| ws.iter().any(|w| w[3] != ws[0][3])));
         lane::run_fixture_both(manifest, "lane", &want);
         lane::run_fixture_both(manifest, "wave", &want);
+    }
+}
+
+/// The lane module's exchange functions (L51, D285): per function other than the entry point that holds an
+/// `OpControlBarrier`, how many barriers it holds and how many times the entry point calls it.
+fn exchange_functions(module: &[u32]) -> Vec<(usize, usize)> {
+    use rspirv::spirv::Op;
+    let m = rspirv::dr::load_words(module).unwrap();
+    fn count(f: &rspirv::dr::Function, keep: impl Fn(&rspirv::dr::Instruction) -> bool) -> usize {
+        f.blocks
+            .iter()
+            .flat_map(|b| &b.instructions)
+            .filter(|&i| keep(i))
+            .count()
+    }
+    m.functions[1..]
+        .iter()
+        .map(|f| {
+            let id = f.def.as_ref().and_then(|d| d.result_id);
+            let barriers = count(f, |i| i.class.opcode == Op::ControlBarrier);
+            let calls = count(&m.functions[0], |i| {
+                i.class.opcode == Op::FunctionCall
+                    && i.operands.first() == id.map(rspirv::dr::Operand::IdRef).as_ref()
+            });
+            (barriers, calls)
+        })
+        .filter(|&(barriers, _)| barriers > 0)
+        .collect()
+}
+
+/// L51 (D285): where the plan counts three mask exchanges or more (wave32, one ballot set), each one-ballot
+/// exchange is a call of one function that ORs the lane's bit into the rotating ballot words, meets the
+/// barrier, moves the rotation on and returns the wave's word. The ballot ranks (four exchanges, one wave
+/// and three with a partial and an empty wave) and the VCC branches whose labels come from the exchange's
+/// words of every wave (L23, three and five waves): the module holds one such function with one barrier,
+/// called once per mask exchange of the plan, and meets as many barriers once inlined as the plan's sites;
+/// host ≡ lavapipe against the ISA's values with the function (its rotation a Private variable the
+/// function stores, and, `RDNA2SPV_OUTLINE_BALLOTS=site`, a Function variable each call's site stores) and
+/// with the exchanges inline (`=0`).
+#[test]
+fn one_ballot_exchanges_call_one_function_bit_exact() {
+    for (manifest, want) in [
+        ("ballot_rank_1wave.toml", ballot_rank(96, 32)),
+        ("ballot_rank_partial.toml", ballot_rank(136, 96)),
+        ("vcc_branch_partial.toml", vcc_branch(328, 96, 32)),
+        ("vcc_branch_5w.toml", vcc_branch(616, 160, 32)),
+    ] {
+        let lp = fixture_plan(manifest);
+        let sites = plan_line(&lp, manifest, "barrier sites: ");
+        let number = |what: &str| -> usize {
+            let at = sites
+                .find(what)
+                .unwrap_or_else(|| panic!("{manifest}: {what}\n{sites}"));
+            sites[..at]
+                .split_whitespace()
+                .last()
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        let (total, masks) = (
+            sites["barrier sites: ".len()..]
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .parse::<usize>()
+                .unwrap(),
+            number(" (L9, L10)"),
+        );
+        assert!(masks >= 3, "{manifest}: {sites}");
+        let module = lane::lane_module(&root().join("fixtures/lane").join(manifest));
+        assert_eq!(
+            exchange_functions(&module),
+            [(1, masks)],
+            "{manifest}: one exchange function, called at each mask exchange\n{sites}"
+        );
+        assert_eq!(
+            rdna2spv_vulkan::limit::module_cost(&module).barriers,
+            total,
+            "{manifest}: barriers met once inlined\n{sites}"
+        );
+        lane::run_fixture_both(manifest, "lane", &want);
+        for switch in ["site", "0"] {
+            lane::run_fixture_both_env(
+                manifest,
+                "lane",
+                &want,
+                &[("RDNA2SPV_OUTLINE_BALLOTS", switch)],
+            );
+        }
     }
 }
 

@@ -110,7 +110,7 @@ fn shuffle_xor(grid: u32, wg: u32) -> Vec<u32> {
     out
 }
 
-/// `OpGroupNonUniformShuffle`s and `OpControlBarrier`s of a module.
+/// `OpGroupNonUniformShuffle`s of a module, and its `OpControlBarrier`s once calls are inlined.
 fn shuffles_and_barriers(module: &[u32]) -> (usize, usize) {
     let m = rspirv::dr::load_words(module).unwrap();
     let ops = || {
@@ -124,9 +124,7 @@ fn shuffles_and_barriers(module: &[u32]) -> (usize, usize) {
         ops()
             .filter(|&o| o == rspirv::spirv::Op::GroupNonUniformShuffle)
             .count(),
-        ops()
-            .filter(|&o| o == rspirv::spirv::Op::ControlBarrier)
-            .count(),
+        rdna2spv_vulkan::limit::module_cost(module).barriers,
     )
 }
 

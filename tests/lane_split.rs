@@ -383,7 +383,7 @@ fn expected_disjoint(wg: u32, groups: u32, items: u32, part_b: bool) -> Vec<u32>
     out
 }
 
-/// Static `OpControlBarrier`s of the lane module of a manifest's kernel (workgroups kept whole).
+/// `OpControlBarrier`s of the lane module of a manifest's kernel (workgroups kept whole), calls inlined.
 fn barriers_of(manifest: &Path, fences_all: bool) -> usize {
     let m = Manifest::load(manifest).unwrap();
     let plan = Plan::new(&m).unwrap();
@@ -399,7 +399,7 @@ fn barriers_of(manifest: &Path, fences_all: bool) -> usize {
         },
     )
     .unwrap();
-    rdna2spv_spirv::words::count_opcode(&words, 224) // OpControlBarrier
+    rdna2spv_vulkan::limit::module_cost(&words).barriers
 }
 
 /// An LDS write after reads of the same block needs no barrier when no lane's write can meet another

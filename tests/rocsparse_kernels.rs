@@ -1137,7 +1137,7 @@ fn run_cases(mapping: Mapping, only: Option<&[&str]>) {
             let words = plan.module(&profile, mapping).unwrap();
             format!(
                 ", {} barriers",
-                rdna2spv_spirv::words::count_opcode(&words, 224)
+                rdna2spv_vulkan::limit::module_cost(&words).barriers
             )
         } else {
             String::new()

@@ -17,7 +17,7 @@
 //! `--write` replaces the text between `<!-- bench:device:begin -->` and `<!-- bench:device:end -->` in
 //! docs/performance.md. Build in release: the translation figures are the translator's own speed.
 //! Each kernel runs in both mappings by default (`--mapping` picks one): wave per invocation (D006) and
-//! lane per invocation (issue 13, D082); the module's static `OpControlBarrier` count is reported with its
+//! lane per invocation (issue 13, D082); the module's `OpControlBarrier` count (calls inlined) is reported with its
 //! size, the evidence for where the lane mapping's time goes (decision D084). `section` is the
 //! `cargo xtask bench` section contract (xtask/src/bench.rs), measuring what `run` measures.
 
@@ -260,9 +260,10 @@ fn lower_mapping(name: &str) -> LowerMapping {
     }
 }
 
-/// Static `OpControlBarrier` (opcode 224) instructions in a SPIR-V module.
+/// `OpControlBarrier`s of a SPIR-V module once calls are inlined (L51's exchange function holds one
+/// met at each call; a GLSL module has no calls).
 fn count_barriers(words: &[u32]) -> usize {
-    rdna2spv_spirv::words::count_opcode(words, 224)
+    rdna2spv_vulkan::limit::module_cost(words).barriers
 }
 
 /// The translated module of `m` in `mapping` as the runner lowers it ([`Plan::module`]), for its static

@@ -1,6 +1,7 @@
 //! Walking a SPIR-V module's instruction stream as words (no parse): for the few static questions asked of
-//! a finished module — how many instructions of one opcode it holds (barrier counts in the benchmarks and
-//! tests), and the lane mapping's split marker (`lower::split_factor`).
+//! a finished module — how many instructions of one opcode it holds (loop constructs and atomics in the
+//! tests; barriers as lavapipe meets them, calls inlined, are `rdna2spv_vulkan::limit::module_cost`'s),
+//! and the lane mapping's split marker (`lower::split_factor`).
 
 /// The instructions of `words` after the 5-word header, each as (opcode, its words including the first).
 /// Stops at a zero word count or a truncated instruction.

@@ -730,6 +730,23 @@ impl<'a> Cx<'a> {
         self.global_var_init(ty, class, false)
     }
 
+    /// A module-scope variable with the initializer `init` (a constant).
+    fn global_var_with(&mut self, ty: Word, class: StorageClass, init: Word) -> Word {
+        let ptr = self.b.type_pointer(None, class, ty);
+        let id = self.b.id();
+        self.b
+            .module_mut()
+            .types_global_values
+            .push(Instruction::new(
+                Op::Variable,
+                Some(ptr),
+                Some(id),
+                vec![Operand::StorageClass(class), Operand::IdRef(init)],
+            ));
+        self.interface.push(id);
+        id
+    }
+
     fn global_var_init(&mut self, ty: Word, class: StorageClass, zeroed: bool) -> Word {
         let ptr = self.b.type_pointer(None, class, ty);
         let mut ops = vec![Operand::StorageClass(class)];
@@ -1223,6 +1240,10 @@ impl<'a> Cx<'a> {
         }
         self.b.ret()?;
         self.b.end_function()?;
+        if lane_mapping {
+            // L51 (D285): the exchange function the entry point's calls named.
+            self.lane_emit_ballot_fn()?;
+        }
         self.b
             .execution_mode(self.main, ExecutionMode::LocalSize, [inv, 1, 1]);
         let iface = self.interface.clone();

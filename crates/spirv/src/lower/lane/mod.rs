@@ -182,6 +182,8 @@ pub(crate) struct LaneMode {
     bal_w: u32,
     ballots: u32,
     bal_rot: Word,
+    /// L51 (D285): the one-ballot exchange as a SPIR-V function of its own, called at each site.
+    bal_fn: Option<BalFn>,
     /// L46 (D246): ballots through subgroup shuffles ([`Cx::sub_ballots`]); then `bal` is two buffers of
     /// `uvec4` elements and `bal_rot` holds the current buffer's first element (0 or one buffer's).
     sub: Option<SubBal>,
@@ -298,6 +300,19 @@ pub(crate) struct SubBal {
     partner: [Word; 5],
 }
 
+/// L51 (D285): the function that performs a one-ballot exchange (wave32, one ballot set, D125's atomics):
+/// its id (reserved when the mapping starts, defined after the entry point's function when called), the
+/// entry point's ids it reads as parameters after the buffer's first element and the lane's bit (the
+/// lane's [`LaneAt`] values that are not constants: `first`, `bit`, wave 0's word), and its calls.
+#[derive(Debug, Clone)]
+pub(crate) struct BalFn {
+    id: Word,
+    args: Vec<Word>,
+    calls: u32,
+    /// The rotation variable is Private and the function stores it (else each call's site does).
+    private: bool,
+}
+
 /// Where one exchanged value lies (L37, D211): the element of lane 0 of this wave in the exchange array
 /// (u32), and the value's component when the elements are vectors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -322,6 +337,7 @@ impl LaneMode {
             bal_w: 1,
             ballots: 0,
             bal_rot: 0,
+            bal_fn: None,
             sub: None,
             labels: (waves > 1).then_some((0, 0, 0, 0)),
             at: LaneAt::default(),
@@ -510,7 +526,32 @@ impl Cx<'_> {
             let arr = self.b.type_array(bal_elem, n);
             (self.global_var_zeroed(arr, StorageClass::Workgroup), bal_w)
         };
-        let bal_rot = self.fn_var(t.u32, Some(z));
+        // Measurement switch `RDNA2SPV_OUTLINE_BALLOTS`: `0` keeps every exchange inline, `site` stores
+        // the rotation at the calls' sites everywhere (the tests' way to that path).
+        let outline_env = std::env::var_os("RDNA2SPV_OUTLINE_BALLOTS");
+        // L51 (D285): the one-ballot exchange outlined where the plan counts three mask exchanges or
+        // more (with two, the function's own words cost about what the calls save: +131 words over the
+        // 18 bench sample kernels with two).
+        let outline = ws == 32
+            && ballots == 1
+            && sub_g.is_none()
+            && self.lane_plan().barrier_sites().mask_exchanges >= 3
+            && outline_env.as_ref().is_none_or(|v| v != "0");
+        // The rotation as a Private variable the function stores, unless many exchanges that carry
+        // ballots stay inline (L36 merges stale mask units into instructions' own value exchanges):
+        // there the Function variable's loads and stores fold (lane::shrink) and the calls' sites
+        // store it. Measured on the bench sample: a Private rotation cost words only where the L36
+        // merges outnumber the mask exchanges more than four times (the segmented sort's 50 to 5,
+        // +531 words); everywhere else it saved words.
+        let private = outline && outline_env.as_ref().is_none_or(|v| v != "site") && {
+            let plan = self.lane_plan();
+            plan.merged.len() as u32 <= 4 * plan.barrier_sites().mask_exchanges
+        };
+        let bal_rot = if private {
+            self.global_var_with(t.u32, StorageClass::Private, z)
+        } else {
+            self.fn_var(t.u32, Some(z))
+        };
         let sub = if let Some(g) = sub_g {
             let r = ballots.div_ceil(4).max(1);
             let gr = self.c32(g * r);
@@ -575,6 +616,31 @@ impl Cx<'_> {
             0
         };
         let at = self.lane_at(lane_id, local_wave, waves, bal_w)?;
+        let bal_fn = if outline {
+            let konst: HashSet<Word> = self.consts.values().copied().collect();
+            let mut args: Vec<Word> = Vec::new();
+            for x in [
+                Some(at.first),
+                Some(at.bit),
+                Some(at.word0.elem),
+                at.word0.comp,
+            ]
+            .into_iter()
+            .flatten()
+            {
+                if !konst.contains(&x) && !args.contains(&x) {
+                    args.push(x);
+                }
+            }
+            Some(BalFn {
+                id: self.b.id(),
+                args,
+                calls: 0,
+                private,
+            })
+        } else {
+            None
+        };
         let on_now = self.ctrue();
         self.lm = Some(LaneMode {
             lane_id,
@@ -588,6 +654,7 @@ impl Cx<'_> {
             bal_w,
             ballots,
             bal_rot,
+            bal_fn,
             sub,
             labels,
             at,
@@ -731,15 +798,26 @@ impl Cx<'_> {
 
     /// `OpControlBarrier(Workgroup, Workgroup, AcquireRelease | UniformMemory | WorkgroupMemory)`.
     pub(crate) fn lane_barrier(&mut self) -> R<()> {
+        self.lane_barrier_inst()?;
+        self.lane_barrier_met();
+        Ok(())
+    }
+
+    /// The barrier instruction of [`Self::lane_barrier`] alone.
+    fn lane_barrier_inst(&mut self) -> R<()> {
         let wg = self.c32(spirv::Scope::Workgroup as u32);
         let sem = self.c32(0x8 | 0x40 | 0x100);
         self.b.control_barrier(wg, wg, sem)?;
+        Ok(())
+    }
+
+    /// What a barrier met here tells the emitter ([`Self::lane_barrier`]; L51's calls meet one).
+    fn lane_barrier_met(&mut self) {
         if let Some(m) = self.lm.as_mut() {
             m.lds = LdsState::Clean;
             m.lds_seen = Some(Vec::new());
             m.barriers += 1;
         }
-        Ok(())
     }
 
     /// Loads `on` for the instruction about to be emitted (several waves), else `live` in a gated entry
@@ -820,6 +898,10 @@ impl Cx<'_> {
         if ballots.len() as u32 > self.lm().ballots {
             return Err(self.unsupported("more exchanged ballots than ballot words"));
         }
+        if vals.is_empty() && ballots.len() == 1 && self.lm().bal_fn.is_some() {
+            let m = self.lane_ballot_call(ballots[0])?;
+            return Ok((Vec::new(), vec![m]));
+        }
         let (exch, par_var, lane_id, at) = {
             let m = self.lm();
             (m.exch, m.exch_par, m.lane_id, m.at)
@@ -881,73 +963,11 @@ impl Cx<'_> {
             self.lane_sub_ballots_store(sb, rot, ballots)?;
             sub_read = Some((sb, rot));
         } else if !ballots.is_empty() {
-            let (rot_var, nb, w) = {
-                let m = self.lm();
-                (m.bal_rot, m.ballots, m.bal_w)
-            };
-            let wpw = ws / 32;
-            // Element index of (buffer, ballot j, wave, word k): one ballot's words of every wave are
-            // contiguous (L23 reads them as vectors, L39); `w` divides one ballot's words, so every
-            // buffer and ballot starts an element. The variable holds the buffer's first element.
-            let per = waves * wpw / w;
-            let set = nb * per;
-            let rot = self.load_u32(rot_var)?;
-            // The three buffers in turn (D273): `(rot + set) mod 3·set`, one remainder by a constant for
-            // a compare and a select.
-            let (z, three_sets, setc) = (self.c32(0), self.c32(3 * set), self.c32(set));
-            let inc = self.b.i_add(t.u32, None, rot, setc)?;
-            let next = self.b.u_mod(t.u32, None, inc, three_sets)?;
-            rot_next = Some(next);
+            let rot = self.load_u32(self.lm().bal_rot)?;
             self.lm.as_mut().expect("lane mapping").last_ballots = Some(rot);
-            // L38: lane l clears the wave's word l (and l + wave size, ...) of the next buffer, word
-            // k = l % wpw of ballot j = l / wpw; one word: lane 0.
-            if nb * wpw == 1 {
-                let e = self.b.i_add(t.u32, None, next, at.word0.elem)?;
-                self.guarded(at.first, None, |cx| {
-                    let p = cx.lane_bal_ptr(BalAt {
-                        elem: e,
-                        ..at.word0
-                    })?;
-                    cx.store(p, z)?;
-                    Ok(None)
-                })?;
-            } else {
-                self.lane_clear_ballots(next, nb)?;
-            }
-            let scope = self.c32(spirv::Scope::Workgroup as u32);
-            let relaxed = self.c32(0);
-            let cur = self.b.i_add(t.u32, None, rot, at.word0.elem)?;
-            // wave64 without vectors: the lane's own word is an element of its own.
-            let cur_own = if at.own.elem == at.word0.elem {
-                cur
-            } else {
-                self.b.i_add(t.u32, None, rot, at.own.elem)?
-            };
-            for (j, &c) in ballots.iter().enumerate() {
-                let jb = if j == 0 {
-                    (cur, cur_own)
-                } else {
-                    let o = self.c32(j as u32 * per);
-                    let jb = self.b.i_add(t.u32, None, cur, o)?;
-                    let own = if cur_own == cur {
-                        jb
-                    } else {
-                        self.b.i_add(t.u32, None, cur_own, o)?
-                    };
-                    (jb, own)
-                };
-                // Only lanes whose bit is set: an unconditional OR of 0 costs lavapipe one serial
-                // atomic per lane when it runs (measured, D212).
-                self.guarded(c, None, |cx| {
-                    let p = cx.lane_bal_ptr(BalAt {
-                        elem: jb.1,
-                        ..at.own
-                    })?;
-                    cx.b.atomic_or(t.u32, None, p, scope, relaxed, at.bit)?;
-                    Ok(None)
-                })?;
-                words.push(jb.0);
-            }
+            let (next, w) = self.lane_ballots_set(at, rot, ballots)?;
+            rot_next = Some(next);
+            words = w;
         }
         self.lane_barrier()?;
         if let Some(r) = region_next {
@@ -990,6 +1010,174 @@ impl Cx<'_> {
             }
         }
         Ok((bases, masks))
+    }
+
+    /// D125: ballot sets per exchange, words per wave, and elements per ballot (all waves' words). Element
+    /// index of (buffer, ballot j, wave, word k): one ballot's words of every wave are contiguous (L23 reads
+    /// them as vectors, L39); the element width divides one ballot's words, so every buffer and ballot
+    /// starts an element. The rotation variable holds the current buffer's first element.
+    fn lane_ballot_layout(&self) -> (u32, u32, u32) {
+        let m = self.lm();
+        let wpw = self.ws / 32;
+        (m.ballots, wpw, m.waves * wpw / m.bal_w)
+    }
+
+    /// The next buffer's first element after `rot`: the three buffers in turn (D273), `(rot + set) mod
+    /// 3·set`, one remainder by a constant for a compare and a select.
+    fn lane_ballot_next(&mut self, rot: Word) -> R<Word> {
+        let (nb, _, per) = self.lane_ballot_layout();
+        let set = nb * per;
+        let (three_sets, setc) = (self.c32(3 * set), self.c32(set));
+        let inc = self.b.i_add(self.t.u32, None, rot, setc)?;
+        Ok(self.b.u_mod(self.t.u32, None, inc, three_sets)?)
+    }
+
+    /// D125: the lanes' bits of `ballots` ORed into the buffer whose first element is `rot`, after the
+    /// wave's words of the next buffer are cleared (L38). Returns the next buffer's first element and each
+    /// ballot's wave-0 word element. `at` is the invocation's [`LaneAt`] (the entry point's, or the
+    /// parameters of L51's function).
+    fn lane_ballots_set(
+        &mut self,
+        at: LaneAt,
+        rot: Word,
+        ballots: &[Word],
+    ) -> R<(Word, Vec<Word>)> {
+        let t = self.t;
+        let mut words = Vec::with_capacity(ballots.len());
+        let (nb, wpw, per) = self.lane_ballot_layout();
+        let z = self.c32(0);
+        let next = self.lane_ballot_next(rot)?;
+        // L38: lane l clears the wave's word l (and l + wave size, ...) of the next buffer, word
+        // k = l % wpw of ballot j = l / wpw; one word: lane 0.
+        if nb * wpw == 1 {
+            let e = self.b.i_add(t.u32, None, next, at.word0.elem)?;
+            self.guarded(at.first, None, |cx| {
+                let p = cx.lane_bal_ptr(BalAt {
+                    elem: e,
+                    ..at.word0
+                })?;
+                cx.store(p, z)?;
+                Ok(None)
+            })?;
+        } else {
+            // Never inside the function of L51 (one word a wave there).
+            self.lane_clear_ballots(next, nb)?;
+        }
+        let scope = self.c32(spirv::Scope::Workgroup as u32);
+        let relaxed = self.c32(0);
+        let cur = self.b.i_add(t.u32, None, rot, at.word0.elem)?;
+        // wave64 without vectors: the lane's own word is an element of its own.
+        let cur_own = if at.own.elem == at.word0.elem {
+            cur
+        } else {
+            self.b.i_add(t.u32, None, rot, at.own.elem)?
+        };
+        for (j, &c) in ballots.iter().enumerate() {
+            let jb = if j == 0 {
+                (cur, cur_own)
+            } else {
+                let o = self.c32(j as u32 * per);
+                let jb = self.b.i_add(t.u32, None, cur, o)?;
+                let own = if cur_own == cur {
+                    jb
+                } else {
+                    self.b.i_add(t.u32, None, cur_own, o)?
+                };
+                (jb, own)
+            };
+            // Only lanes whose bit is set: an unconditional OR of 0 costs lavapipe one serial
+            // atomic per lane when it runs (measured, D212).
+            self.guarded(c, None, |cx| {
+                let p = cx.lane_bal_ptr(BalAt {
+                    elem: jb.1,
+                    ..at.own
+                })?;
+                cx.b.atomic_or(t.u32, None, p, scope, relaxed, at.bit)?;
+                Ok(None)
+            })?;
+            words.push(jb.0);
+        }
+        Ok((next, words))
+    }
+
+    /// L51 (D285): a one-ballot exchange as a call of the module's exchange function ([`BalFn`]): the
+    /// buffer's first element is loaded here (the ballot words of the exchange are read later through
+    /// it, D136), the call ORs the lane's bit of `c`, meets the barrier, moves the rotation on and
+    /// returns the wave's word; its mask (u64) is that word zero-extended.
+    fn lane_ballot_call(&mut self, c: Word) -> R<Word> {
+        let t = self.t;
+        let rot = self.load_u32(self.lm().bal_rot)?;
+        self.lm_mut().last_ballots = Some(rot);
+        let f = self.lm_mut().bal_fn.as_mut().expect("outlined ballots");
+        f.calls += 1;
+        let (id, lane_args, private) = (f.id, f.args.clone(), f.private);
+        let mut args = vec![rot, c];
+        args.extend(lane_args);
+        let w = self.b.function_call(t.u32, None, id, args)?;
+        if !private {
+            let next = self.lane_ballot_next(rot)?;
+            self.store(self.lm().bal_rot, next)?;
+        }
+        self.lane_barrier_met();
+        Ok(self.b.u_convert(t.u64, None, w)?)
+    }
+
+    /// L51 (D285): defines the exchange function the calls named, after the entry point's function:
+    /// parameters `rot` (u32), `c` (bool) and the entry point's [`BalFn`] arguments; its body is the inline
+    /// exchange's ([`Self::lane_ballots_set`], the barrier, the rotation stored, the wave's word loaded) on
+    /// those parameters. Exact: a call runs the same instructions on the same values as the inline
+    /// exchange (the rotation is a Private variable, which only exchanges read and write, in the order
+    /// they run), and every call stands where the inline exchange stood, in workgroup-uniform control flow.
+    pub(crate) fn lane_emit_ballot_fn(&mut self) -> R<()> {
+        let t = self.t;
+        let Some(f) = self.lm.as_ref().and_then(|m| m.bal_fn.clone()) else {
+            return Ok(());
+        };
+        if f.calls == 0 {
+            return Ok(());
+        }
+        let at = self.lm().at;
+        let ty_of = |x: Word| if x == at.first { t.bool } else { t.u32 };
+        let mut params = vec![t.u32, t.bool];
+        params.extend(f.args.iter().map(|&x| ty_of(x)));
+        let fty = self.b.type_function(t.u32, params);
+        self.b
+            .begin_function(t.u32, Some(f.id), spirv::FunctionControl::NONE, fty)?;
+        let rot = self.b.function_parameter(t.u32)?;
+        let c = self.b.function_parameter(t.bool)?;
+        let mut map = crate::hash::HashMap::default();
+        for &x in &f.args {
+            map.insert(x, self.b.function_parameter(ty_of(x))?);
+        }
+        let sub = |x: Word| map.get(&x).copied().unwrap_or(x);
+        let word0 = BalAt {
+            elem: sub(at.word0.elem),
+            comp: at.word0.comp.map(sub),
+        };
+        let fat = LaneAt {
+            first: sub(at.first),
+            bit: sub(at.bit),
+            word0,
+            word1: word0,
+            own: word0,
+            ..at
+        };
+        let l = self.b.id();
+        self.begin(l)?;
+        let (next, words) = self.lane_ballots_set(fat, rot, &[c])?;
+        self.lane_barrier_inst()?;
+        if f.private {
+            let rot_var = self.lm().bal_rot;
+            self.store(rot_var, next)?;
+        }
+        let p = self.lane_bal_ptr(BalAt {
+            elem: words[0],
+            ..word0
+        })?;
+        let w = self.load_u32(p)?;
+        self.b.ret_value(w)?;
+        self.b.end_function()?;
+        Ok(())
     }
 
     /// L46 (D246): the OR of `x` (of type `ty`) over the `2^steps` lanes of the invocation's aligned
