@@ -356,13 +356,62 @@ fn ballot_rank(grid: u32, wg: u32) -> Vec<u32> {
     out
 }
 
+/// fixtures/lane/ballot_rank_w64.s from the ISA's definitions (wave64): as [`ballot_rank`] with 64-bit
+/// ballots. `v_mbcnt_lo_u32_b32 d, m, a` adds to `a` the bits of `m` below lane `min(L, 32)`;
+/// `v_mbcnt_hi_u32_b32 d, m, a` adds the bits of `m` below lane `L − 32` (none for L < 32): together the
+/// ballot's bits below the lane. S and x read the masks' high words (`s9`, `vcc_hi`).
+fn ballot_rank_w64(grid: u32, wg: u32) -> Vec<u32> {
+    let bit13 = |v: u32| (v.wrapping_mul(0x2545_f491) >> 13) & 1;
+    let mut out = vec![0u32; 4 * grid as usize];
+    for g_wg in 0..grid.div_ceil(wg) {
+        let items = lane::items(grid, wg, g_wg);
+        for w in 0..items.div_ceil(64) {
+            let lanes: Vec<u32> = (0..64).filter(|&l| w * 64 + l < items).collect();
+            let gid = |l: u32| g_wg * wg + w * 64 + l;
+            let below = |l: u32| (1u64 << l) - 1;
+            let ballot = |f: &dyn Fn(u32) -> bool, act: &dyn Fn(u32) -> bool| {
+                lanes
+                    .iter()
+                    .filter(|&&l| act(l) && f(l))
+                    .fold(0u64, |m, &l| m | 1 << l)
+            };
+            let b = ballot(&|l| bit13(gid(l)) == 1, &|_| true);
+            let odd = ballot(&|l| l & 1 == 1, &|_| true);
+            let (mut acc, mut x) = ([0u32; 64], [0u32; 64]);
+            for trip in 0..4u32 {
+                let looping = |l: u32| gid(l) & 3 >= trip;
+                let j = |l: u32| (gid(l) & 3).wrapping_sub(trip);
+                let q = ballot(&|l| bit13(gid(l).wrapping_add(3 * j(l))) == 1, &looping);
+                for &l in &lanes {
+                    if looping(l) {
+                        acc[l as usize] += (q & below(l)).count_ones();
+                        x[l as usize] ^= (q >> 32) as u32;
+                    }
+                }
+            }
+            for &l in &lanes {
+                let g = gid(l) as usize;
+                let r0 = (b & below(l)).count_ones();
+                out[4 * g..4 * g + 4].copy_from_slice(&[
+                    r0 | (r0 + 5) << 8,
+                    ((b & odd) >> 32) as u32 | gid(l) << 8,
+                    acc[l as usize],
+                    x[l as usize],
+                ]);
+            }
+        }
+    }
+    out
+}
+
 /// A ballot read whole by VALU operations (D157): `v_and_b32 v, vcc_lo, v` (the compaction rank of
 /// rocSPARSE's csr2csr_compress), `v_mbcnt_lo_u32_b32 v, vcc_lo, 5`, `v_or_b32 v, s5, v` of an SGPR mask
 /// computed by `s_and_b32` of two ballots, and `v_xor_b32 v, vcc_lo, v` inside a loop the lanes leave one
 /// by one. The lane lowering used to take the VALU operation for a mask operation on the lanes' own bits
 /// and refuse the module ("operand %N is not available where it is used"). Bit-exact host vs lavapipe in
 /// the lane and the wave mapping against the ISA's values, one wave per workgroup and three waves with a
-/// partial and an empty wave.
+/// partial and an empty wave, in wave32 and in wave64 (`v_mbcnt_lo`/`v_mbcnt_hi` of both VCC words, the
+/// high words read by VALU).
 #[test]
 fn ballots_read_whole_by_valu_bit_exact() {
     // The model by hand for work-item 0 (wave 0 of 96 items: g = L): bit 13 of 0 is 0, so R0 = 0,
@@ -370,13 +419,16 @@ fn ballots_read_whole_by_valu_bit_exact() {
     let m = ballot_rank(96, 32);
     assert_eq!(m[0] & 0xffff, 5 << 8);
     assert_eq!(m[1] & 1, 0);
-    for (manifest, grid, wg) in [
-        ("ballot_rank_1wave.toml", 96, 32),
-        ("ballot_rank_partial.toml", 136, 96),
+    for (manifest, want) in [
+        ("ballot_rank_1wave.toml", ballot_rank(96, 32)),
+        ("ballot_rank_partial.toml", ballot_rank(136, 96)),
+        ("ballot_rank_w64_1wave.toml", ballot_rank_w64(192, 64)),
+        ("ballot_rank_w64_partial.toml", ballot_rank_w64(488, 192)),
     ] {
-        let want = ballot_rank(grid, wg);
-        // The inputs give both outcomes of each ballot somewhere.
+        // The inputs give both outcomes of each ballot somewhere; in wave64 the high words are read
+        // and not all zero.
         assert!(want.chunks(4).any(|w| w[0] & 0xff != 0) && want.chunks(4).any(|w| w[3] != 0));
+        assert!(want.chunks(4).any(|w| w[1] & 0xff != 0));
         lane::run_fixture_both(manifest, "lane", &want);
         lane::run_fixture_both(manifest, "wave", &want);
     }
@@ -701,15 +753,16 @@ fn exchange_functions(module: &[u32]) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// L51 (D285): where the plan counts three mask exchanges or more (wave32, one ballot set), each one-ballot
+/// L51 (D285): where the plan counts three mask exchanges or more (one ballot set), each one-ballot
 /// exchange is a call of one function that ORs the lane's bit into the rotating ballot words, meets the
-/// barrier, moves the rotation on and returns the wave's word. The ballot ranks (four exchanges, one wave
-/// and three with a partial and an empty wave) and the VCC branches whose labels come from the exchange's
-/// words of every wave (L23, three and five waves): the module holds one such function with one barrier,
-/// called once per mask exchange of the plan, and meets as many barriers once inlined as the plan's sites;
-/// host ≡ lavapipe against the ISA's values with the function (its rotation a Private variable the
-/// function stores, and, `RDNA2SPV_OUTLINE_BALLOTS=site`, a Function variable each call's site stores) and
-/// with the exchanges inline (`=0`).
+/// barrier, moves the rotation on and returns the wave's word (wave64: its two words). The ballot ranks
+/// (one wave, and three with a partial and an empty wave; in wave64 both mask words read by VALU) and the
+/// VCC branches whose labels come from the exchange's words of every wave (L23; wave32 in three and five
+/// waves, wave64 in three, where lanes 0 and 1 clear the next buffer's two words): the module holds one
+/// such function with one barrier, called once per mask exchange of the plan, and meets as many barriers
+/// once inlined as the plan's sites; host ≡ lavapipe against the ISA's values with the function (its
+/// rotation a Private variable the function stores, and, `RDNA2SPV_OUTLINE_BALLOTS=site`, a Function
+/// variable each call's site stores) and with the exchanges inline (`=0`).
 #[test]
 fn one_ballot_exchanges_call_one_function_bit_exact() {
     for (manifest, want) in [
@@ -717,6 +770,9 @@ fn one_ballot_exchanges_call_one_function_bit_exact() {
         ("ballot_rank_partial.toml", ballot_rank(136, 96)),
         ("vcc_branch_partial.toml", vcc_branch(328, 96, 32)),
         ("vcc_branch_5w.toml", vcc_branch(616, 160, 32)),
+        ("vcc_branch_w64_partial.toml", vcc_branch(872, 192, 64)),
+        ("ballot_rank_w64_1wave.toml", ballot_rank_w64(192, 64)),
+        ("ballot_rank_w64_partial.toml", ballot_rank_w64(488, 192)),
     ] {
         let lp = fixture_plan(manifest);
         let sites = plan_line(&lp, manifest, "barrier sites: ");

@@ -300,10 +300,12 @@ pub(crate) struct SubBal {
     partner: [Word; 5],
 }
 
-/// L51 (D285): the function that performs a one-ballot exchange (wave32, one ballot set, D125's atomics):
-/// its id (reserved when the mapping starts, defined after the entry point's function when called), the
-/// entry point's ids it reads as parameters after the buffer's first element and the lane's bit (the
-/// lane's [`LaneAt`] values that are not constants: `first`, `bit`, wave 0's word), and its calls.
+/// L51 (D285): the function that performs a one-ballot exchange (one ballot set, D125's atomics): its id
+/// (reserved when the mapping starts, defined after the entry point's function when called), the entry
+/// point's ids it reads as parameters after the buffer's first element and the ballot's condition (the
+/// lane's [`LaneAt`] values that are not constants: `first`, `bit`, wave 0's word; in wave64 also the
+/// lane's own and second words, the wave's first word and the lane id, which L38's clearing by two
+/// lanes reads), and its calls.
 #[derive(Debug, Clone)]
 pub(crate) struct BalFn {
     id: Word,
@@ -532,7 +534,7 @@ impl Cx<'_> {
         // L51 (D285): the one-ballot exchange outlined where the plan counts three mask exchanges or
         // more (with two, the function's own words cost about what the calls save: +131 words over the
         // 18 bench sample kernels with two).
-        let outline = ws == 32
+        let outline = (ws == 32 || ws == 64)
             && ballots == 1
             && sub_g.is_none()
             && self.lane_plan().barrier_sites().mask_exchanges >= 3
@@ -619,6 +621,13 @@ impl Cx<'_> {
         let bal_fn = if outline {
             let konst: HashSet<Word> = self.consts.values().copied().collect();
             let mut args: Vec<Word> = Vec::new();
+            // Wave64 also clears and reads the wave's second word (L38 by lanes 0 and 1).
+            let w64 = [at.own.elem, at.word1.elem, at.wave_words, lane_id];
+            let w64 = w64
+                .into_iter()
+                .map(Some)
+                .chain([at.own.comp, at.word1.comp])
+                .filter(|_| ws == 64);
             for x in [
                 Some(at.first),
                 Some(at.bit),
@@ -626,6 +635,7 @@ impl Cx<'_> {
                 at.word0.comp,
             ]
             .into_iter()
+            .chain(w64)
             .flatten()
             {
                 if !konst.contains(&x) && !args.contains(&x) {
@@ -965,7 +975,7 @@ impl Cx<'_> {
         } else if !ballots.is_empty() {
             let rot = self.load_u32(self.lm().bal_rot)?;
             self.lm.as_mut().expect("lane mapping").last_ballots = Some(rot);
-            let (next, w) = self.lane_ballots_set(at, rot, ballots)?;
+            let (next, w) = self.lane_ballots_set(at, lane_id, rot, ballots)?;
             rot_next = Some(next);
             words = w;
         }
@@ -981,35 +991,47 @@ impl Cx<'_> {
                 masks = self.lane_sub_ballots_load(sb, rot, ballots.len())?;
             }
             for e in words {
-                let p = self.lane_bal_ptr(BalAt {
-                    elem: e,
-                    ..at.word0
-                })?;
-                let lo = self.load_u32(p)?;
-                let mut m = self.b.u_convert(t.u64, None, lo)?;
-                if ws == 64 {
-                    // Word 1 is the next element without vectors, else the next component of the same
-                    // element (word 0 is even).
-                    let e1 = if at.word1.comp.is_none() {
-                        let one = self.c32(1);
-                        self.b.i_add(t.u32, None, e, one)?
-                    } else {
-                        e
-                    };
-                    let p = self.lane_bal_ptr(BalAt {
-                        elem: e1,
-                        ..at.word1
-                    })?;
-                    let hi = self.load_u32(p)?;
-                    let hi = self.b.u_convert(t.u64, None, hi)?;
-                    let c32 = self.c64(32);
-                    let hi = self.b.shift_left_logical(t.u64, None, hi, c32)?;
-                    m = self.b.bitwise_or(t.u64, None, m, hi)?;
-                }
-                masks.push(m);
+                let m = self.lane_ballot_read(at, e)?;
+                masks.push(if ws == 32 {
+                    self.b.u_convert(t.u64, None, m)?
+                } else {
+                    m
+                });
             }
         }
         Ok((bases, masks))
+    }
+
+    /// The wave's mask of the ballot whose wave-0 word is element `e`, after the exchange's barrier: in
+    /// wave32 its word (u32), in wave64 its two words as a u64.
+    fn lane_ballot_read(&mut self, at: LaneAt, e: Word) -> R<Word> {
+        let t = self.t;
+        let p = self.lane_bal_ptr(BalAt {
+            elem: e,
+            ..at.word0
+        })?;
+        let lo = self.load_u32(p)?;
+        if self.ws == 32 {
+            return Ok(lo);
+        }
+        let lo = self.b.u_convert(t.u64, None, lo)?;
+        // Word 1 is the next element without vectors, else the next component of the same element
+        // (word 0 is even).
+        let e1 = if at.word1.comp.is_none() {
+            let one = self.c32(1);
+            self.b.i_add(t.u32, None, e, one)?
+        } else {
+            e
+        };
+        let p = self.lane_bal_ptr(BalAt {
+            elem: e1,
+            ..at.word1
+        })?;
+        let hi = self.load_u32(p)?;
+        let hi = self.b.u_convert(t.u64, None, hi)?;
+        let c32 = self.c64(32);
+        let hi = self.b.shift_left_logical(t.u64, None, hi, c32)?;
+        Ok(self.b.bitwise_or(t.u64, None, lo, hi)?)
     }
 
     /// D125: ballot sets per exchange, words per wave, and elements per ballot (all waves' words). Element
@@ -1034,11 +1056,12 @@ impl Cx<'_> {
 
     /// D125: the lanes' bits of `ballots` ORed into the buffer whose first element is `rot`, after the
     /// wave's words of the next buffer are cleared (L38). Returns the next buffer's first element and each
-    /// ballot's wave-0 word element. `at` is the invocation's [`LaneAt`] (the entry point's, or the
-    /// parameters of L51's function).
+    /// ballot's wave-0 word element. `at` and `lane_id` are the invocation's [`LaneAt`] and lane (the entry
+    /// point's, or the parameters of L51's function).
     fn lane_ballots_set(
         &mut self,
         at: LaneAt,
+        lane_id: Word,
         rot: Word,
         ballots: &[Word],
     ) -> R<(Word, Vec<Word>)> {
@@ -1060,8 +1083,7 @@ impl Cx<'_> {
                 Ok(None)
             })?;
         } else {
-            // Never inside the function of L51 (one word a wave there).
-            self.lane_clear_ballots(next, nb)?;
+            self.lane_clear_ballots(at, lane_id, next, nb)?;
         }
         let scope = self.c32(spirv::Scope::Workgroup as u32);
         let relaxed = self.c32(0);
@@ -1103,7 +1125,7 @@ impl Cx<'_> {
     /// L51 (D285): a one-ballot exchange as a call of the module's exchange function ([`BalFn`]): the
     /// buffer's first element is loaded here (the ballot words of the exchange are read later through
     /// it, D136), the call ORs the lane's bit of `c`, meets the barrier, moves the rotation on and
-    /// returns the wave's word; its mask (u64) is that word zero-extended.
+    /// returns the wave's mask: in wave32 its word, zero-extended here; in wave64 the u64.
     fn lane_ballot_call(&mut self, c: Word) -> R<Word> {
         let t = self.t;
         let rot = self.load_u32(self.lm().bal_rot)?;
@@ -1113,19 +1135,23 @@ impl Cx<'_> {
         let (id, lane_args, private) = (f.id, f.args.clone(), f.private);
         let mut args = vec![rot, c];
         args.extend(lane_args);
-        let w = self.b.function_call(t.u32, None, id, args)?;
+        let ret = if self.ws == 32 { t.u32 } else { t.u64 };
+        let w = self.b.function_call(ret, None, id, args)?;
         if !private {
             let next = self.lane_ballot_next(rot)?;
             self.store(self.lm().bal_rot, next)?;
         }
         self.lane_barrier_met();
-        Ok(self.b.u_convert(t.u64, None, w)?)
+        if self.ws == 32 {
+            return Ok(self.b.u_convert(t.u64, None, w)?);
+        }
+        Ok(w)
     }
 
     /// L51 (D285): defines the exchange function the calls named, after the entry point's function:
     /// parameters `rot` (u32), `c` (bool) and the entry point's [`BalFn`] arguments; its body is the inline
-    /// exchange's ([`Self::lane_ballots_set`], the barrier, the rotation stored, the wave's word loaded) on
-    /// those parameters. Exact: a call runs the same instructions on the same values as the inline
+    /// exchange's ([`Self::lane_ballots_set`], the barrier, the rotation stored, the wave's word or words
+    /// read, [`Self::lane_ballot_read`]) on those parameters. Exact: a call runs the same instructions on the same values as the inline
     /// exchange (the rotation is a Private variable, which only exchanges read and write, in the order
     /// they run), and every call stands where the inline exchange stood, in workgroup-uniform control flow.
     pub(crate) fn lane_emit_ballot_fn(&mut self) -> R<()> {
@@ -1136,13 +1162,14 @@ impl Cx<'_> {
         if f.calls == 0 {
             return Ok(());
         }
-        let at = self.lm().at;
+        let (at, lane_id) = (self.lm().at, self.lm().lane_id);
         let ty_of = |x: Word| if x == at.first { t.bool } else { t.u32 };
         let mut params = vec![t.u32, t.bool];
         params.extend(f.args.iter().map(|&x| ty_of(x)));
-        let fty = self.b.type_function(t.u32, params);
+        let ret = if self.ws == 32 { t.u32 } else { t.u64 };
+        let fty = self.b.type_function(ret, params);
         self.b
-            .begin_function(t.u32, Some(f.id), spirv::FunctionControl::NONE, fty)?;
+            .begin_function(ret, Some(f.id), spirv::FunctionControl::NONE, fty)?;
         let rot = self.b.function_parameter(t.u32)?;
         let c = self.b.function_parameter(t.bool)?;
         let mut map = crate::hash::HashMap::default();
@@ -1150,31 +1177,28 @@ impl Cx<'_> {
             map.insert(x, self.b.function_parameter(ty_of(x))?);
         }
         let sub = |x: Word| map.get(&x).copied().unwrap_or(x);
-        let word0 = BalAt {
-            elem: sub(at.word0.elem),
-            comp: at.word0.comp.map(sub),
+        let sub_at = |a: BalAt| BalAt {
+            elem: sub(a.elem),
+            comp: a.comp.map(sub),
         };
         let fat = LaneAt {
             first: sub(at.first),
             bit: sub(at.bit),
-            word0,
-            word1: word0,
-            own: word0,
+            word0: sub_at(at.word0),
+            word1: sub_at(at.word1),
+            own: sub_at(at.own),
+            wave_words: sub(at.wave_words),
             ..at
         };
         let l = self.b.id();
         self.begin(l)?;
-        let (next, words) = self.lane_ballots_set(fat, rot, &[c])?;
+        let (next, words) = self.lane_ballots_set(fat, sub(lane_id), rot, &[c])?;
         self.lane_barrier_inst()?;
         if f.private {
             let rot_var = self.lm().bal_rot;
             self.store(rot_var, next)?;
         }
-        let p = self.lane_bal_ptr(BalAt {
-            elem: words[0],
-            ..word0
-        })?;
-        let w = self.load_u32(p)?;
+        let w = self.lane_ballot_read(fat, words[0])?;
         self.b.ret_value(w)?;
         self.b.end_function()?;
         Ok(())
@@ -1348,10 +1372,10 @@ impl Cx<'_> {
     /// L38: the wave's words of the `nb` ballots of the buffer whose first element is `next` cleared,
     /// lane l clearing word k = l % wpw of ballot j = l / wpw (and l + wave size, ... when the ballots
     /// hold more words than the wave has lanes).
-    fn lane_clear_ballots(&mut self, next: Word, nb: u32) -> R<()> {
+    fn lane_clear_ballots(&mut self, at: LaneAt, lane_id: Word, next: Word, nb: u32) -> R<()> {
         let t = self.t;
-        let (ws, wpw, waves, lane_id) = (self.ws, self.ws / 32, self.lm().waves, self.lm().lane_id);
-        let (w, wave_words) = (self.lm().bal_w, self.lm().at.wave_words);
+        let (ws, wpw, waves) = (self.ws, self.ws / 32, self.lm().waves);
+        let (w, wave_words) = (self.lm().bal_w, at.wave_words);
         let z = self.c32(0);
         for r in 0..(nb * wpw).div_ceil(ws) {
             let o = self.c32(r * ws);
