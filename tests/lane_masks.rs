@@ -306,68 +306,23 @@ fn symbolic_skips_bit_exact() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
-/// fixtures/lane/ballot_rank.s from the ISA's definitions (wave32): `grid` work-items in workgroups of
-/// `wg`; each wave's lanes are its work-items (a partial wave's other lanes have EXEC 0; an empty wave is
-/// not launched). A ballot is the OR of `1 << L` over the lanes whose EXEC bit is 1 and whose condition
-/// holds (VOPC writes 0 for the others); `v_and_b32 v, vcc_lo, below` + `v_bcnt_u32_b32` and
-/// `v_mbcnt_lo_u32_b32 v, vcc_lo, 5` count its bits below the lane.
-fn ballot_rank(grid: u32, wg: u32) -> Vec<u32> {
+/// fixtures/lane/ballot_rank.s (`ws` 32) and ballot_rank_w64.s (`ws` 64) from the ISA's definitions:
+/// `grid` work-items in workgroups of `wg`; each wave's lanes are its work-items (a partial wave's other
+/// lanes have EXEC 0; an empty wave is not launched). A ballot is the OR of `1 << L` over the lanes whose
+/// EXEC bit is 1 and whose condition holds (VOPC writes 0 for the others). Wave32: `v_and_b32 v, vcc_lo,
+/// below` + `v_bcnt_u32_b32` and `v_mbcnt_lo_u32_b32 v, vcc_lo, 5` count its bits below the lane; S and x
+/// read the masks' (only) word. Wave64: `v_mbcnt_lo_u32_b32 d, m, a` adds to `a` the bits of `m` below
+/// lane `min(L, 32)` and `v_mbcnt_hi_u32_b32 d, m, a` those below lane `L − 32` (none for L < 32), together
+/// the ballot's bits below the lane; S and x read the masks' high words (`s9`, `vcc_hi`).
+fn ballot_rank(grid: u32, wg: u32, ws: u32) -> Vec<u32> {
     let bit13 = |v: u32| (v.wrapping_mul(0x2545_f491) >> 13) & 1;
+    let word = |m: u64| (m >> (ws - 32)) as u32;
     let mut out = vec![0u32; 4 * grid as usize];
     for g_wg in 0..grid.div_ceil(wg) {
         let items = lane::items(grid, wg, g_wg);
-        for w in 0..items.div_ceil(32) {
-            let lanes: Vec<u32> = (0..32).filter(|&l| w * 32 + l < items).collect();
-            let gid = |l: u32| g_wg * wg + w * 32 + l;
-            let below = |l: u32| (1u32 << l) - 1;
-            let ballot = |f: &dyn Fn(u32) -> bool, act: &dyn Fn(u32) -> bool| {
-                lanes
-                    .iter()
-                    .filter(|&&l| act(l) && f(l))
-                    .fold(0u32, |m, &l| m | 1 << l)
-            };
-            let b = ballot(&|l| bit13(gid(l)) == 1, &|_| true);
-            let odd = ballot(&|l| l & 1 == 1, &|_| true);
-            let (mut acc, mut x) = ([0u32; 32], [0u32; 32]);
-            for trip in 0..4u32 {
-                // Lanes still looping: (g & 3) + 1 trips; in trip `trip` the counter j = (g & 3) - trip.
-                let looping = |l: u32| gid(l) & 3 >= trip;
-                let j = |l: u32| (gid(l) & 3).wrapping_sub(trip);
-                let q = ballot(&|l| bit13(gid(l).wrapping_add(3 * j(l))) == 1, &looping);
-                for &l in &lanes {
-                    if looping(l) {
-                        acc[l as usize] += (q & below(l)).count_ones();
-                        x[l as usize] ^= q;
-                    }
-                }
-            }
-            for &l in &lanes {
-                let g = gid(l) as usize;
-                let r0 = (b & below(l)).count_ones();
-                out[4 * g..4 * g + 4].copy_from_slice(&[
-                    r0 | (r0 + 5) << 8,
-                    (b & odd) | gid(l) << 8,
-                    acc[l as usize],
-                    x[l as usize],
-                ]);
-            }
-        }
-    }
-    out
-}
-
-/// fixtures/lane/ballot_rank_w64.s from the ISA's definitions (wave64): as [`ballot_rank`] with 64-bit
-/// ballots. `v_mbcnt_lo_u32_b32 d, m, a` adds to `a` the bits of `m` below lane `min(L, 32)`;
-/// `v_mbcnt_hi_u32_b32 d, m, a` adds the bits of `m` below lane `L − 32` (none for L < 32): together the
-/// ballot's bits below the lane. S and x read the masks' high words (`s9`, `vcc_hi`).
-fn ballot_rank_w64(grid: u32, wg: u32) -> Vec<u32> {
-    let bit13 = |v: u32| (v.wrapping_mul(0x2545_f491) >> 13) & 1;
-    let mut out = vec![0u32; 4 * grid as usize];
-    for g_wg in 0..grid.div_ceil(wg) {
-        let items = lane::items(grid, wg, g_wg);
-        for w in 0..items.div_ceil(64) {
-            let lanes: Vec<u32> = (0..64).filter(|&l| w * 64 + l < items).collect();
-            let gid = |l: u32| g_wg * wg + w * 64 + l;
+        for w in 0..items.div_ceil(ws) {
+            let lanes: Vec<u32> = (0..ws).filter(|&l| w * ws + l < items).collect();
+            let gid = |l: u32| g_wg * wg + w * ws + l;
             let below = |l: u32| (1u64 << l) - 1;
             let ballot = |f: &dyn Fn(u32) -> bool, act: &dyn Fn(u32) -> bool| {
                 lanes
@@ -379,13 +334,14 @@ fn ballot_rank_w64(grid: u32, wg: u32) -> Vec<u32> {
             let odd = ballot(&|l| l & 1 == 1, &|_| true);
             let (mut acc, mut x) = ([0u32; 64], [0u32; 64]);
             for trip in 0..4u32 {
+                // Lanes still looping: (g & 3) + 1 trips; in trip `trip` the counter j = (g & 3) - trip.
                 let looping = |l: u32| gid(l) & 3 >= trip;
                 let j = |l: u32| (gid(l) & 3).wrapping_sub(trip);
                 let q = ballot(&|l| bit13(gid(l).wrapping_add(3 * j(l))) == 1, &looping);
                 for &l in &lanes {
                     if looping(l) {
                         acc[l as usize] += (q & below(l)).count_ones();
-                        x[l as usize] ^= (q >> 32) as u32;
+                        x[l as usize] ^= word(q);
                     }
                 }
             }
@@ -394,7 +350,7 @@ fn ballot_rank_w64(grid: u32, wg: u32) -> Vec<u32> {
                 let r0 = (b & below(l)).count_ones();
                 out[4 * g..4 * g + 4].copy_from_slice(&[
                     r0 | (r0 + 5) << 8,
-                    ((b & odd) >> 32) as u32 | gid(l) << 8,
+                    word(b & odd) | gid(l) << 8,
                     acc[l as usize],
                     x[l as usize],
                 ]);
@@ -416,14 +372,14 @@ fn ballot_rank_w64(grid: u32, wg: u32) -> Vec<u32> {
 fn ballots_read_whole_by_valu_bit_exact() {
     // The model by hand for work-item 0 (wave 0 of 96 items: g = L): bit 13 of 0 is 0, so R0 = 0,
     // R1 = 5; S = (ballot & odd lanes) | 0; one trip (j = 0).
-    let m = ballot_rank(96, 32);
+    let m = ballot_rank(96, 32, 32);
     assert_eq!(m[0] & 0xffff, 5 << 8);
     assert_eq!(m[1] & 1, 0);
     for (manifest, want) in [
-        ("ballot_rank_1wave.toml", ballot_rank(96, 32)),
-        ("ballot_rank_partial.toml", ballot_rank(136, 96)),
-        ("ballot_rank_w64_1wave.toml", ballot_rank_w64(192, 64)),
-        ("ballot_rank_w64_partial.toml", ballot_rank_w64(488, 192)),
+        ("ballot_rank_1wave.toml", ballot_rank(96, 32, 32)),
+        ("ballot_rank_partial.toml", ballot_rank(136, 96, 32)),
+        ("ballot_rank_w64_1wave.toml", ballot_rank(192, 64, 64)),
+        ("ballot_rank_w64_partial.toml", ballot_rank(488, 192, 64)),
     ] {
         // The inputs give both outcomes of each ballot somewhere; in wave64 the high words are read
         // and not all zero.
@@ -766,13 +722,13 @@ fn exchange_functions(module: &[u32]) -> Vec<(usize, usize)> {
 #[test]
 fn one_ballot_exchanges_call_one_function_bit_exact() {
     for (manifest, want) in [
-        ("ballot_rank_1wave.toml", ballot_rank(96, 32)),
-        ("ballot_rank_partial.toml", ballot_rank(136, 96)),
+        ("ballot_rank_1wave.toml", ballot_rank(96, 32, 32)),
+        ("ballot_rank_partial.toml", ballot_rank(136, 96, 32)),
         ("vcc_branch_partial.toml", vcc_branch(328, 96, 32)),
         ("vcc_branch_5w.toml", vcc_branch(616, 160, 32)),
         ("vcc_branch_w64_partial.toml", vcc_branch(872, 192, 64)),
-        ("ballot_rank_w64_1wave.toml", ballot_rank_w64(192, 64)),
-        ("ballot_rank_w64_partial.toml", ballot_rank_w64(488, 192)),
+        ("ballot_rank_w64_1wave.toml", ballot_rank(192, 64, 64)),
+        ("ballot_rank_w64_partial.toml", ballot_rank(488, 192, 64)),
     ] {
         let lp = fixture_plan(manifest);
         let sites = plan_line(&lp, manifest, "barrier sites: ");
@@ -898,7 +854,7 @@ fn ballots_through_subgroup_shuffles_bit_exact() {
     let (a, _) = atomics_and_shuffles(&plan.module(&with(8), lane).unwrap());
     assert!(a > 0, "vcc_branch_5w: one ballot set keeps the atomics");
     let cases: [(&str, Vec<u32>); 3] = [
-        ("ballot_rank_partial.toml", ballot_rank(136, 96)),
+        ("ballot_rank_partial.toml", ballot_rank(136, 96, 32)),
         ("vcc_branch_5w.toml", vcc_branch(616, 160, 32)),
         ("vcc_branch_w64_partial.toml", vcc_branch(872, 192, 64)),
     ];

@@ -723,35 +723,25 @@ impl<'a> Cx<'a> {
     /// A module-scope variable initialised to zero (`OpConstantNull`; Workgroup variables need the
     /// Vulkan 1.3 feature shaderZeroInitializeWorkgroupMemory, which the runner enables).
     fn global_var_zeroed(&mut self, ty: Word, class: StorageClass) -> Word {
-        self.global_var_init(ty, class, true)
+        self.global_var_init(ty, class, Init::Null)
     }
 
     fn global_var(&mut self, ty: Word, class: StorageClass) -> Word {
-        self.global_var_init(ty, class, false)
+        self.global_var_init(ty, class, Init::None)
     }
 
     /// A module-scope variable with the initializer `init` (a constant).
     fn global_var_with(&mut self, ty: Word, class: StorageClass, init: Word) -> Word {
-        let ptr = self.b.type_pointer(None, class, ty);
-        let id = self.b.id();
-        self.b
-            .module_mut()
-            .types_global_values
-            .push(Instruction::new(
-                Op::Variable,
-                Some(ptr),
-                Some(id),
-                vec![Operand::StorageClass(class), Operand::IdRef(init)],
-            ));
-        self.interface.push(id);
-        id
+        self.global_var_init(ty, class, Init::Const(init))
     }
 
-    fn global_var_init(&mut self, ty: Word, class: StorageClass, zeroed: bool) -> Word {
+    fn global_var_init(&mut self, ty: Word, class: StorageClass, init: Init) -> Word {
         let ptr = self.b.type_pointer(None, class, ty);
         let mut ops = vec![Operand::StorageClass(class)];
-        if zeroed {
-            ops.push(Operand::IdRef(self.b.constant_null(ty)));
+        match init {
+            Init::None => {}
+            Init::Null => ops.push(Operand::IdRef(self.b.constant_null(ty))),
+            Init::Const(c) => ops.push(Operand::IdRef(c)),
         }
         let id = self.b.id();
         self.b
@@ -2272,4 +2262,14 @@ fn operands(n: &Node) -> std::iter::Take<std::array::IntoIter<Handle<Node>, 4>> 
         _ => ([z; 4], 0),
     };
     h.into_iter().take(k)
+}
+
+/// The initializer of a module-scope variable ([`Cx::global_var_init`]).
+#[derive(Clone, Copy)]
+enum Init {
+    None,
+    /// `OpConstantNull` of the variable's type.
+    Null,
+    /// A constant.
+    Const(Word),
 }
