@@ -1149,11 +1149,13 @@ impl Cx<'_> {
     }
 
     /// L51 (D285): defines the exchange function the calls named, after the entry point's function:
-    /// parameters `rot` (u32), `c` (bool) and the entry point's [`BalFn`] arguments; its body is the inline
-    /// exchange's ([`Self::lane_ballots_set`], the barrier, the rotation stored, the wave's word or words
-    /// read, [`Self::lane_ballot_read`]) on those parameters. Exact: a call runs the same instructions on the same values as the inline
-    /// exchange (the rotation is a Private variable, which only exchanges read and write, in the order
-    /// they run), and every call stands where the inline exchange stood, in workgroup-uniform control flow.
+    /// parameters `rot` (u32), `c` (bool) and the entry point's [`BalFn`] arguments; its body is the
+    /// inline exchange's ([`Self::lane_ballots_set`], the barrier, the rotation stored, the wave's word
+    /// or words read, [`Self::lane_ballot_read`]) on those parameters. Exact: a call runs the same
+    /// instructions on the same values as the inline exchange (the rotation, a Private variable the
+    /// function stores or a Function variable each call's site stores, is read and written by the
+    /// exchanges alone, in the order they run), and every call stands where the inline exchange stood,
+    /// in workgroup-uniform control flow.
     pub(crate) fn lane_emit_ballot_fn(&mut self) -> R<()> {
         let t = self.t;
         let Some(f) = self.lm.as_ref().and_then(|m| m.bal_fn.clone()) else {
