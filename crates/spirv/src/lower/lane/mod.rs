@@ -531,13 +531,20 @@ impl Cx<'_> {
         // Measurement switch `RDNA2SPV_OUTLINE_BALLOTS`: `0` keeps every exchange inline, `site` stores
         // the rotation at the calls' sites everywhere (the tests' way to that path).
         let outline_env = std::env::var_os("RDNA2SPV_OUTLINE_BALLOTS");
+        let (mask_exchanges, merged) = {
+            let plan = self.lane_plan();
+            (
+                plan.barrier_sites().mask_exchanges,
+                plan.merged.len() as u32,
+            )
+        };
         // L51 (D285): the one-ballot exchange outlined where the plan counts three mask exchanges or
         // more (with two, the function's own words cost about what the calls save: +131 words over the
         // 18 bench sample kernels with two).
         let outline = (ws == 32 || ws == 64)
             && ballots == 1
             && sub_g.is_none()
-            && self.lane_plan().barrier_sites().mask_exchanges >= 3
+            && mask_exchanges >= 3
             && outline_env.as_ref().is_none_or(|v| v != "0");
         // The rotation as a Private variable the function stores, unless many exchanges that carry
         // ballots stay inline (L36 merges stale mask units into instructions' own value exchanges):
@@ -545,10 +552,9 @@ impl Cx<'_> {
         // store it. Measured on the bench sample: a Private rotation cost words only where the L36
         // merges outnumber the mask exchanges more than four times (the segmented sort's 50 to 5,
         // +531 words); everywhere else it saved words.
-        let private = outline && outline_env.as_ref().is_none_or(|v| v != "site") && {
-            let plan = self.lane_plan();
-            plan.merged.len() as u32 <= 4 * plan.barrier_sites().mask_exchanges
-        };
+        let private = outline
+            && outline_env.as_ref().is_none_or(|v| v != "site")
+            && merged <= 4 * mask_exchanges;
         let bal_rot = if private {
             self.global_var_with(t.u32, StorageClass::Private, z)
         } else {
