@@ -1055,3 +1055,131 @@ fn later_ballots_ride_on_a_cross_lane_read_s_own_exchange_bit_exact() {
         assert!(lp.contains("mask exchanges 0 "), "{manifest}\n{lp}");
     }
 }
+
+/// Accesses of a lane module to the L46 ballot buffer, the Workgroup array of `len` `uvec4` elements:
+/// (scalar loads, scalar stores, vector loads, vector stores), counted through the access chains into it.
+fn ballot_buffer_accesses(module: &[u32], len: u32) -> (usize, usize, usize, usize) {
+    use rspirv::dr::Operand;
+    use rspirv::spirv::{Op, StorageClass};
+    let m = rspirv::dr::load_words(module).unwrap();
+    let consts: std::collections::HashMap<u32, u32> = m
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::Constant)
+        .filter_map(|i| match i.operands.first() {
+            Some(Operand::LiteralBit32(v)) => Some((i.result_id?, *v)),
+            _ => None,
+        })
+        .collect();
+    let ty = |id: u32| {
+        m.types_global_values
+            .iter()
+            .find(|i| i.result_id == Some(id))
+    };
+    let is_vec = |id: u32| ty(id).is_some_and(|i| i.class.opcode == Op::TypeVector);
+    let ptr_pointee = |id: u32| {
+        ty(id).and_then(|i| match (i.class.opcode, &i.operands[..]) {
+            (
+                Op::TypePointer,
+                [Operand::StorageClass(StorageClass::Workgroup), Operand::IdRef(p)],
+            ) => Some(*p),
+            _ => None,
+        })
+    };
+    let buffer = m
+        .types_global_values
+        .iter()
+        .find(|i| {
+            i.class.opcode == Op::Variable
+                && i.result_type
+                    .and_then(ptr_pointee)
+                    .and_then(ty)
+                    .is_some_and(|a| {
+                        a.class.opcode == Op::TypeArray
+                            && matches!(a.operands[..], [Operand::IdRef(e), Operand::IdRef(n)]
+                                if is_vec(e) && consts.get(&n) == Some(&len))
+                    })
+        })
+        .and_then(|i| i.result_id)
+        .expect("the ballot buffer");
+    let insts: Vec<&rspirv::dr::Instruction> = m
+        .functions
+        .iter()
+        .flat_map(|f| &f.blocks)
+        .flat_map(|b| &b.instructions)
+        .collect();
+    // Pointers into the buffer and whether each points to a vector.
+    let ptrs: std::collections::HashMap<u32, bool> = insts
+        .iter()
+        .filter(|i| {
+            i.class.opcode == Op::AccessChain
+                && matches!(i.operands.first(), Some(Operand::IdRef(b)) if *b == buffer)
+        })
+        .map(|i| {
+            let pointee = i.result_type.and_then(ptr_pointee).unwrap();
+            (i.result_id.unwrap(), is_vec(pointee))
+        })
+        .collect();
+    let mut n = (0, 0, 0, 0);
+    for i in &insts {
+        let (p, load) = match (i.class.opcode, i.operands.first()) {
+            (Op::Load, Some(Operand::IdRef(p))) => (*p, true),
+            (Op::Store, Some(Operand::IdRef(p))) => (*p, false),
+            _ => continue,
+        };
+        match (ptrs.get(&p), load) {
+            (Some(false), true) => n.0 += 1,
+            (Some(false), false) => n.1 += 1,
+            (Some(true), true) => n.2 += 1,
+            (Some(true), false) => n.3 += 1,
+            (None, _) => {}
+        }
+    }
+    n
+}
+
+/// L52 (D286): the ballot words of an exchange of several ballots through subgroup shuffles (L46), one
+/// scalar workgroup access per lane: after the butterfly every lane of a subgroup holds every ballot's
+/// bits, and lane k stores ballot k's word (one store for up to 8 ballots where a `uvec4` store per four
+/// ballots was four of lavapipe's per-component lane loops); after the barrier lane k of each subgroup
+/// reads subgroup k % 4's word of ballot k / 4 (2 ballots per scalar load where a `uvec4` load was
+/// four loops), ORs it over its block of 4 lanes and each ballot's mask is shuffled from its block's
+/// first lane. Five waves in one Vulkan workgroup (LDS in the descriptor, no split) with a partial and
+/// two empty waves; the match-any exchanges carry five ballots (two groups of four: every round of the
+/// store's group select and three loads, the last clamped) and four (future_merged's, on a
+/// `v_readfirstlane_b32`'s own exchange). ISA oracle, host ≡ lavapipe with L52 and with
+/// `RDNA2SPV_SUB_WORDS=0` (the `uvec4` words).
+#[test]
+fn several_ballots_one_word_per_lane_bit_exact() {
+    let mut aligned = rdna2spv_spirv::profile::DeviceProfile::portable();
+    aligned.aligned_subgroup_size = 8;
+    let lane = rdna2spv_spirv::lower::Mapping::Lane;
+    for (manifest, n, want) in [
+        (
+            "future_ballots_lds.toml",
+            5u32,
+            future_ballots(392, 160, 380, 32),
+        ),
+        ("future_merged_lds.toml", 4, future_merged(392, 160, 380)),
+    ] {
+        let path = root().join("fixtures/lane").join(manifest);
+        let plan =
+            rdna2spv::dispatch::Plan::new(&rdna2spv::manifest::Manifest::load(&path).unwrap())
+                .unwrap();
+        let module = plan.module(&aligned, lane).unwrap();
+        spirv_val(&format!("sub-words-{manifest}"), &module);
+        // Two buffers × five waves × four subgroups × ⌈n / 4⌉ uvec4.
+        let (loads, stores, vloads, vstores) =
+            ballot_buffer_accesses(&module, 2 * 5 * 4 * n.div_ceil(4));
+        assert_eq!((vloads, vstores), (0, 0), "{manifest}: vector accesses");
+        // Per exchange one store (n ≤ 8) and ⌈n / 2⌉ loads.
+        assert!(
+            stores > 0 && loads == stores * n.div_ceil(2) as usize,
+            "{manifest}: {loads} loads, {stores} stores"
+        );
+        assert!(want.chunks(4).any(|w| w[0] == 0xcafe || w[1] == 0xbeef));
+        for words in ["1", "0"] {
+            lane::run_fixture_both_env(manifest, "lane", &want, &[("RDNA2SPV_SUB_WORDS", words)]);
+        }
+    }
+}

@@ -874,6 +874,15 @@ impl Cx<'_> {
         }
     }
 
+    /// The capabilities `OpGroupNonUniformShuffle` needs, declared once.
+    pub(crate) fn lane_shuffle_caps(&mut self) {
+        if !self.shuffle_caps {
+            self.b.capability(spirv::Capability::GroupNonUniform);
+            self.b.capability(spirv::Capability::GroupNonUniformShuffle);
+            self.shuffle_caps = true;
+        }
+    }
+
     /// `c && on` (several waves, or a gated entry chain), else `c`.
     pub(crate) fn lane_on(&mut self, c: Word) -> R<Word> {
         if (!self.lane_multi() && self.lane_gate_live().is_none()) || self.lane_on_known() {
@@ -1222,11 +1231,7 @@ impl Cx<'_> {
     /// workgroup-uniform control flow, D082) and the profile measured that a shuffle returns the named
     /// lane's value (L44).
     fn lane_sub_or(&mut self, sb: SubBal, ty: Word, x: Word, steps: u32) -> R<Word> {
-        if !self.shuffle_caps {
-            self.b.capability(spirv::Capability::GroupNonUniform);
-            self.b.capability(spirv::Capability::GroupNonUniformShuffle);
-            self.shuffle_caps = true;
-        }
+        self.lane_shuffle_caps();
         let scope = self.c32(spirv::Scope::Subgroup as u32);
         let mut x = x;
         for k in 0..steps {
@@ -1239,8 +1244,12 @@ impl Cx<'_> {
 
     /// L46 (D246), before the exchange's barrier: each subgroup's bits of `ballots` (bool), four ballots
     /// a `uvec4` (each lane's `c ? 1 << lane : 0` ORed over its block of `min(s, 32)` lanes, so the bits
-    /// sit in their wave positions), stored by the subgroup's first lane into its elements of the buffer
-    /// starting at `rot` (one ballot: component 0 alone). Each word is written by one invocation.
+    /// sit in their wave positions) into its elements of the buffer starting at `rot`. One ballot:
+    /// component 0, stored by the subgroup's first lane. Several (L52): every lane of the subgroup holds
+    /// every ballot's bits after the butterfly, and lane `k` stores ballot `k`'s word (`k + s`, … in
+    /// later rounds): one scalar store per `s` ballots, where a `uvec4` store was four (lavapipe makes a
+    /// loop over its SIMD lanes of each component of a workgroup access). Each word is written by one
+    /// invocation.
     fn lane_sub_ballots_store(&mut self, sb: SubBal, rot: Word, ballots: &[Word]) -> R<()> {
         let t = self.t;
         let bit = self.lm().at.bit;
@@ -1249,33 +1258,67 @@ impl Cx<'_> {
         let base = self.b.i_add(t.u32, None, rot, sb.own)?;
         let bal = self.lm().bal;
         let steps = sb.s.min(32).trailing_zeros();
-        for (r, group) in ballots.chunks(4).enumerate() {
+        if ballots.len() == 1 {
+            let x = self.b.select(t.u32, None, ballots[0], bit, z)?;
+            let x = self.lane_sub_or(sb, t.u32, x, steps)?;
+            self.guarded(sb.first, None, |cx| {
+                let c0 = cx.c32(0);
+                let p = cx.b.access_chain(t.wg_u32, None, bal, [base, c0])?;
+                cx.store(p, x)?;
+                Ok(None)
+            })?;
+            return Ok(());
+        }
+        let mut groups = Vec::with_capacity(ballots.len().div_ceil(4));
+        for group in ballots.chunks(4) {
             let mut sels = Vec::with_capacity(4);
             for &c in group {
                 sels.push(self.b.select(t.u32, None, c, bit, z)?);
             }
-            let elem = if r == 0 {
-                base
-            } else {
+            sels.resize(4, z);
+            let v = self.b.composite_construct(v4, None, sels)?;
+            groups.push(self.lane_sub_or(sb, v4, v, steps)?);
+        }
+        if std::env::var_os("RDNA2SPV_SUB_WORDS").is_some_and(|v| v == "0") {
+            // The measurement switch: each group's `uvec4` stored whole by the subgroup's first lane.
+            for (r, &x) in groups.iter().enumerate() {
                 let rc = self.c32(r as u32);
-                self.b.i_add(t.u32, None, base, rc)?
-            };
-            let (ty, v) = if ballots.len() == 1 {
-                (t.u32, sels[0])
-            } else {
-                sels.resize(4, z);
-                (v4, self.b.composite_construct(v4, None, sels)?)
-            };
-            let x = self.lane_sub_or(sb, ty, v, steps)?;
-            self.guarded(sb.first, None, |cx| {
-                let p = if ballots.len() == 1 {
-                    let c0 = cx.c32(0);
-                    cx.b.access_chain(t.wg_u32, None, bal, [elem, c0])?
-                } else {
+                let elem = self.b.i_add(t.u32, None, base, rc)?;
+                self.guarded(sb.first, None, |cx| {
                     let pv = cx.b.type_pointer(None, StorageClass::Workgroup, v4);
-                    cx.b.access_chain(pv, None, bal, [elem])?
-                };
-                cx.store(p, x)?;
+                    let p = cx.b.access_chain(pv, None, bal, [elem])?;
+                    cx.store(p, x)?;
+                    Ok(None)
+                })?;
+            }
+            return Ok(());
+        }
+        let n = ballots.len() as u32;
+        let (three, two) = (self.c32(3), self.c32(2));
+        for q in 0..n.div_ceil(sb.s) {
+            let f = if q == 0 {
+                sb.sublane
+            } else {
+                let qc = self.c32(q * sb.s);
+                self.b.i_add(t.u32, None, sb.sublane, qc)?
+            };
+            let comp = self.b.bitwise_and(t.u32, None, f, three)?;
+            let grp = self.b.shift_right_logical(t.u32, None, f, two)?;
+            let mut v = self
+                .b
+                .vector_extract_dynamic(t.u32, None, groups[0], comp)?;
+            for (r, &x) in groups.iter().enumerate().skip(1) {
+                let rc = self.c32(r as u32);
+                let is = self.b.i_equal(t.bool, None, grp, rc)?;
+                let w = self.b.vector_extract_dynamic(t.u32, None, x, comp)?;
+                v = self.b.select(t.u32, None, is, w, v)?;
+            }
+            let nc = self.c32(n);
+            let mine = self.b.u_less_than(t.bool, None, f, nc)?;
+            let elem = self.b.i_add(t.u32, None, base, grp)?;
+            self.guarded(mine, None, |cx| {
+                let p = cx.b.access_chain(t.wg_u32, None, bal, [elem, comp])?;
+                cx.store(p, v)?;
                 Ok(None)
             })?;
         }
@@ -1283,8 +1326,11 @@ impl Cx<'_> {
     }
 
     /// L46 (D246), after the exchange's barrier: the wave masks (u64) of the exchange's `n` ballots. Lane
-    /// `l` of each subgroup loads subgroup `l % g`'s elements of its wave, and the OR over blocks of `g`
-    /// lanes joins the wave's `g` subgroups (the subgroup's other lanes load the same words again).
+    /// `l` of each subgroup reads subgroup `l % g`'s words of its wave, and the OR over blocks of `g`
+    /// lanes joins the wave's `g` subgroups. L52: the lanes of a subgroup, `g` per ballot, read `s / g`
+    /// ballots' words at once (one scalar load: lane `k` ballot `k / g`, clamped to the last), and each
+    /// ballot's mask is shuffled from the first lane of its block, where a `uvec4` load of every ballot
+    /// was four loads for lavapipe.
     fn lane_sub_ballots_load(&mut self, sb: SubBal, rot: Word, n: usize) -> R<Vec<Word>> {
         let t = self.t;
         let v4 = self.b.type_vector(t.u32, 4);
@@ -1292,6 +1338,40 @@ impl Cx<'_> {
         let bal = self.lm().bal;
         let steps = sb.g.trailing_zeros();
         let mut masks = Vec::with_capacity(n);
+        let whole = n == 1 || std::env::var_os("RDNA2SPV_SUB_WORDS").is_some_and(|v| v == "0");
+        if !whole {
+            let per = sb.s / sb.g;
+            let scope = self.c32(spirv::Scope::Subgroup as u32);
+            let (three, two) = (self.c32(3), self.c32(2));
+            let blk = self.c32(steps);
+            let own = self.b.shift_right_logical(t.u32, None, sb.sublane, blk)?;
+            for q in 0..(n as u32).div_ceil(per) {
+                let mut c = own;
+                if q > 0 {
+                    let qc = self.c32(q * per);
+                    c = self.b.i_add(t.u32, None, c, qc)?;
+                }
+                if (q + 1) * per > n as u32 {
+                    let (nc, last) = (self.c32(n as u32), self.c32(n as u32 - 1));
+                    let inside = self.b.u_less_than(t.bool, None, c, nc)?;
+                    c = self.b.select(t.u32, None, inside, c, last)?;
+                }
+                let grp = self.b.shift_right_logical(t.u32, None, c, two)?;
+                let elem = self.b.i_add(t.u32, None, base, grp)?;
+                let comp = self.b.bitwise_and(t.u32, None, c, three)?;
+                let p = self.b.access_chain(t.wg_u32, None, bal, [elem, comp])?;
+                let y = self.load_u32(p)?;
+                let m = self.lane_sub_or(sb, t.u32, y, steps)?;
+                for b in 0..per.min(n as u32 - q * per) {
+                    let from = self.c32(b * sb.g);
+                    let w = self
+                        .b
+                        .group_non_uniform_shuffle(t.u32, None, scope, m, from)?;
+                    masks.push(self.b.u_convert(t.u64, None, w)?);
+                }
+            }
+            return Ok(masks);
+        }
         for r in 0..n.div_ceil(4) {
             let elem = if r == 0 {
                 base

@@ -262,11 +262,7 @@ impl Cx<'_> {
 
     /// `x` (of SPIR-V type `ty`) of the lane of this invocation's block that `idx` names.
     fn lane_shuffle_word(&mut self, ty: Word, x: Word, idx: Handle<Node>) -> R<Word> {
-        if !self.shuffle_caps {
-            self.b.capability(spirv::Capability::GroupNonUniform);
-            self.b.capability(spirv::Capability::GroupNonUniformShuffle);
-            self.shuffle_caps = true;
-        }
+        self.lane_shuffle_caps();
         let l = self.get(idx)?;
         let m = self.c32(self.sub.size - 1);
         let l = self.b.bitwise_and(self.t.u32, None, l, m)?;
