@@ -248,22 +248,32 @@ pub fn probe_main(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-struct Child {
-    wall_s: f64,
-    cpu_s: f64,
-    maxrss_kb: i64,
-    status: String,
-    stdout: Value,
+pub(crate) struct Child {
+    pub(crate) wall_s: f64,
+    pub(crate) cpu_s: f64,
+    pub(crate) maxrss_kb: i64,
+    pub(crate) status: String,
+    /// The last line of the child's output that parses as JSON (`compile-probe`'s report).
+    pub(crate) stdout: Value,
+    /// The child's whole output.
+    pub(crate) text: String,
 }
 
 /// Runs the probe in a child process under an address-space limit and a wall-clock limit, and reads its
 /// resource usage.
-fn run_child(args: &[String], as_bytes: u64, timeout: Duration) -> Result<Child> {
+pub(crate) fn run_child(
+    sub: &str,
+    args: &[String],
+    envs: &[(&str, &str)],
+    as_bytes: u64,
+    timeout: Duration,
+) -> Result<Child> {
     use std::os::unix::process::CommandExt as _;
     let exe = std::env::current_exe()?;
     let mut cmd = std::process::Command::new(exe);
-    cmd.arg("compile-probe")
+    cmd.arg(sub)
         .args(args)
+        .envs(envs.iter().copied())
         .env("MESA_SHADER_CACHE_DISABLE", "true")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null());
@@ -334,6 +344,7 @@ fn run_child(args: &[String], as_bytes: u64, timeout: Duration) -> Result<Child>
             .rev()
             .find_map(|l| serde_json::from_str(l).ok())
             .unwrap_or(Value::Null),
+        text,
     })
 }
 
@@ -555,12 +566,14 @@ pub fn section(opts: &Opts) -> Result<Section> {
             mapping
         ));
         let child = run_child(
+            "compile-probe",
             &[
                 dir.join("co").join(&c.file).display().to_string(),
                 c.kernel.to_string(),
                 profile_path.display().to_string(),
                 timeout_s.to_string(),
             ],
+            &[],
             as_gb << 30,
             Duration::from_secs(timeout_s),
         )?;

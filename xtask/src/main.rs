@@ -23,6 +23,8 @@ mod bench_hip;
 #[cfg(feature = "bench")]
 mod bench_translate;
 mod codegen;
+#[cfg(feature = "bench")]
+mod compile_floor;
 mod coro_probe;
 mod corpus;
 mod coverage;
@@ -52,6 +54,10 @@ const USAGE: &str = "usage: cargo xtask <command>
                       lane module words and k = (words - 3000) / instructions over a seeded sample of the
                       rocSPARSE corpus (default 120 kernels, seed 162; RDNA2SPV_SHRINK picks the rewrites;
                       --near: the bench translate's picks; --hash: each module's FNV-1a hash)
+  compile-floor CO KERNEL_INDEX PROFILE_JSON [--timeout S] [--keep DIR] [--json F]
+                      lavapipe's cold compile of one kernel's checked module against the same module with
+                      its workgroup loads, workgroup accesses, all memory accesses and barriers ablated
+                      (each variant wrapped in a branch nothing takes; decision D287)
   coro-probe -- CMD.. lavapipe's coroutine-split cost inside CMD (e.g. `xtask compile-probe ..`): dominator
                       trees built (one per alloca), seconds in them and in buildCoroutineFrame, by uprobes on
                       Mesa's libLLVM (root, perf and nm needed; decision D245)
@@ -96,6 +102,10 @@ fn main() -> anyhow::Result<()> {
         Some("barrier-probe") => barrier_probe::main(&args[1..]),
         #[cfg(feature = "bench")]
         Some("spv-probe") => barrier_probe::spv_main(&args[1..]),
+        #[cfg(feature = "bench")]
+        Some("compile-floor") => compile_floor::main(&args[1..]),
+        #[cfg(feature = "bench")]
+        Some("image-probe") => compile_floor::image_probe_main(&args[1..]),
         #[cfg(feature = "bench")]
         Some("lane-size") => lane_size::run(&args[1..]),
         #[cfg(not(feature = "bench"))]
