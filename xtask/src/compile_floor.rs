@@ -507,6 +507,13 @@ pub fn ablate(words: &[u32], a: Ablation) -> Result<(Vec<u32>, Counts)> {
         Some(StorageClass::PhysicalStorageBuffer) => a.global,
         _ => false,
     };
+    let kept_and_accumulated = |p: Word| {
+        a.accumulate_only
+            && matches!(
+                class_of(p),
+                Some(StorageClass::Workgroup | StorageClass::PhysicalStorageBuffer)
+            )
+    };
     let mut n = Counts::default();
     let fi = m
         .functions
@@ -575,50 +582,30 @@ pub fn ablate(words: &[u32], a: Ablation) -> Result<(Vec<u32>, Counts)> {
                 }
                 Op::Store => {
                     let p = id(&i.operands[0]).unwrap();
-                    let sc = class_of(p);
-                    if a.accumulate_only
-                        && matches!(
-                            sc,
-                            Some(StorageClass::Workgroup | StorageClass::PhysicalStorageBuffer)
-                        )
-                    {
+                    let (gone, keep) = (replaced(class_of(p), false), kept_and_accumulated(p));
+                    if gone || keep {
                         let v = id(&i.operands[1]).unwrap();
                         let ty = *ty_of.get(&v).context("stored value's type")?;
                         accumulate(&mut out, &mut ids, &t, acc, ty, v)?;
-                        out.push(i);
-                        n.stores_replaced += 1;
-                        continue;
-                    }
-                    if replaced(sc, false) {
-                        let v = id(&i.operands[1]).unwrap();
-                        let ty = *ty_of.get(&v).context("stored value's type")?;
-                        accumulate(&mut out, &mut ids, &t, acc, ty, v)?;
+                        if keep {
+                            out.push(i);
+                        }
                         n.stores_replaced += 1;
                         continue;
                     }
                 }
                 _ if is_atomic(op) => {
                     let p = id(&i.operands[0]).unwrap();
-                    let sc = class_of(p);
-                    if a.accumulate_only
-                        && matches!(
-                            sc,
-                            Some(StorageClass::Workgroup | StorageClass::PhysicalStorageBuffer)
-                        )
-                    {
+                    let (gone, keep) = (replaced(class_of(p), false), kept_and_accumulated(p));
+                    if gone || keep {
                         if let Some(v) = atomic_value(&i) {
                             let ty = *ty_of.get(&v).context("atomic operand's type")?;
                             accumulate(&mut out, &mut ids, &t, acc, ty, v)?;
                         }
-                        out.push(i);
                         n.atomics_replaced += 1;
-                        continue;
-                    }
-                    if replaced(sc, false) {
-                        // The value operand (after pointer, scope and semantics; AtomicStore has no result).
-                        if let Some(v) = atomic_value(&i) {
-                            let ty = *ty_of.get(&v).context("atomic operand's type")?;
-                            accumulate(&mut out, &mut ids, &t, acc, ty, v)?;
+                        if keep {
+                            out.push(i);
+                            continue;
                         }
                         if let (Some(ty), Some(r)) = (i.result_type, i.result_id) {
                             let x = first_index.get(&p).copied().unwrap_or(opaque);
@@ -626,7 +613,6 @@ pub fn ablate(words: &[u32], a: Ablation) -> Result<(Vec<u32>, Counts)> {
                             out.push(ins(Op::BitwiseXor, Some(t.u32_), Some(v), &[x, opaque]));
                             from_u32(&mut out, &mut ids, &t, ty, r, v)?;
                         }
-                        n.atomics_replaced += 1;
                         continue;
                     }
                 }
