@@ -54,10 +54,13 @@ const USAGE: &str = "usage: cargo xtask <command>
                       lane module words and k = (words - 3000) / instructions over a seeded sample of the
                       rocSPARSE corpus (default 120 kernels, seed 162; RDNA2SPV_SHRINK picks the rewrites;
                       --near: the bench translate's picks; --hash: each module's FNV-1a hash)
-  compile-floor CO KERNEL_INDEX PROFILE_JSON [--timeout S] [--keep DIR] [--json F]
+  compile-floor CO KERNEL_INDEX PROFILE_JSON [--images] [--accumulator] [--only V,..] [--timeout S]
+                [--keep DIR] [--json F]
                       lavapipe's cold compile of one kernel's checked module against the same module with
                       its workgroup loads, workgroup accesses, all memory accesses and barriers ablated
-                      (each variant wrapped in a branch nothing takes; decision D287)
+                      (each variant wrapped in a branch nothing takes; --images: the workgroup loads as
+                      storage texel buffer reads; --accumulator: the keep-alive accumulator's own cost;
+                      decision D287)
   coro-probe -- CMD.. lavapipe's coroutine-split cost inside CMD (e.g. `xtask compile-probe ..`): dominator
                       trees built (one per alloca), seconds in them and in buildCoroutineFrame, by uprobes on
                       Mesa's libLLVM (root, perf and nm needed; decision D245)
