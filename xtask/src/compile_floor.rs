@@ -41,6 +41,9 @@ pub struct Ablation {
     /// loads, binding 1 `Rgba32ui` for `uvec4` loads) instead of XORs: what gallivm makes of image loads
     /// (gathers, no lane loop), for `xtask image-probe`.
     pub loads_as_images: bool,
+    /// With `loads_as_images`: the workgroup stores (of `u32` and `uvec4`) become writes of the same texel
+    /// buffers (`OpImageWrite`), atomics stay (D287's plan moves both; this measures the stores' part).
+    pub stores_as_images: bool,
     /// Every workgroup and global store and atomic kept *and* its operand XORed into the accumulator: what
     /// the accumulator itself costs (a diagnostic of the later variants' estimates).
     pub accumulate_only: bool,
@@ -56,6 +59,17 @@ pub const IMAGES: (&str, Ablation) = (
     Ablation {
         workgroup_loads: true,
         loads_as_images: true,
+        ..Ablation::NONE
+    },
+);
+
+/// The variant `--images` also adds after [`IMAGES`]: the workgroup stores as texel-buffer writes too.
+pub const IMAGES_STORES: (&str, Ablation) = (
+    "workgroup-loads-and-stores-as-images",
+    Ablation {
+        workgroup_loads: true,
+        loads_as_images: true,
+        stores_as_images: true,
         ..Ablation::NONE
     },
 );
@@ -113,6 +127,7 @@ impl Ablation {
     pub const NONE: Ablation = Ablation {
         workgroup_loads: false,
         loads_as_images: false,
+        stores_as_images: false,
         accumulate_only: false,
         workgroup_rest: false,
         global: false,
@@ -582,6 +597,21 @@ pub fn ablate(words: &[u32], a: Ablation) -> Result<(Vec<u32>, Counts)> {
                 }
                 Op::Store => {
                     let p = id(&i.operands[0]).unwrap();
+                    if let (true, Some((v4, one, four)), Some(StorageClass::Workgroup)) =
+                        (a.stores_as_images, images, class_of(p))
+                    {
+                        let v = id(&i.operands[1]).unwrap();
+                        let ty = ty_of.get(&v).copied();
+                        if ty == Some(t.u32_) || ty == Some(v4) {
+                            let (im_ty, var) = if ty == Some(t.u32_) { one } else { four };
+                            let x = first_index.get(&p).copied().unwrap_or(opaque);
+                            let im = ids.fresh();
+                            out.push(ins(Op::Load, Some(im_ty), Some(im), &[var]));
+                            out.push(ins(Op::ImageWrite, None, None, &[im, x, v]));
+                            n.stores_replaced += 1;
+                            continue;
+                        }
+                    }
                     let (gone, keep) = (replaced(class_of(p), false), kept_and_accumulated(p));
                     if gone || keep {
                         let v = id(&i.operands[1]).unwrap();
@@ -777,6 +807,7 @@ pub fn main(args: &[String]) -> Result<()> {
     let mut variants = VARIANTS.to_vec();
     if args.iter().any(|a| a == "--images") {
         variants.insert(2, IMAGES);
+        variants.insert(3, IMAGES_STORES);
     }
     if args.iter().any(|a| a == "--accumulator") {
         variants.push(ACCUMULATOR);
@@ -1075,12 +1106,15 @@ mod tests {
     fn variants_are_valid_and_counted() {
         let words = fixture();
         let mut last_left = usize::MAX;
-        for (name, a) in VARIANTS.into_iter().chain([IMAGES, ACCUMULATOR]) {
+        for (name, a) in VARIANTS
+            .into_iter()
+            .chain([IMAGES, IMAGES_STORES, ACCUMULATOR])
+        {
             let (w, n) = ablate(&words, a).unwrap();
             // Each switch replaced something of its kind in this kernel, and nothing else.
             assert_eq!(a.workgroup_loads, n.loads_replaced > 0, "{name}: {n:?}");
             assert_eq!(
-                a.workgroup_rest || a.accumulate_only,
+                a.workgroup_rest || a.accumulate_only || a.stores_as_images,
                 n.stores_replaced > 0,
                 "{name}: {n:?}"
             );
@@ -1103,6 +1137,13 @@ mod tests {
                 assert_eq!(
                     n.accesses_left, wrapped.accesses_left,
                     "{name}: every access kept"
+                );
+            } else if a.stores_as_images {
+                let (_, loads_only) = ablate(&words, IMAGES.1).unwrap();
+                assert_eq!(
+                    n.accesses_left + n.stores_replaced,
+                    loads_only.accesses_left,
+                    "{name}: the workgroup stores written to the texel buffers"
                 );
             } else if !a.loads_as_images {
                 assert!(n.accesses_left <= last_left, "{name}");
