@@ -253,10 +253,19 @@ pub(crate) struct Child {
     pub(crate) cpu_s: f64,
     pub(crate) maxrss_kb: i64,
     pub(crate) status: String,
-    /// The last line of the child's output that parses as JSON (`compile-probe`'s report).
-    pub(crate) stdout: Value,
     /// The child's whole output.
     pub(crate) text: String,
+}
+
+impl Child {
+    /// The last line of the child's output that parses as JSON (`compile-probe`'s report), or null.
+    fn report(&self) -> Value {
+        self.text
+            .lines()
+            .rev()
+            .find_map(|l| serde_json::from_str(l).ok())
+            .unwrap_or(Value::Null)
+    }
 }
 
 /// Runs the probe in a child process under an address-space limit and a wall-clock limit, and reads its
@@ -339,11 +348,6 @@ pub(crate) fn run_child(
         cpu_s: tv(ru.ru_utime) + tv(ru.ru_stime),
         maxrss_kb: ru.ru_maxrss,
         status,
-        stdout: text
-            .lines()
-            .rev()
-            .find_map(|l| serde_json::from_str(l).ok())
-            .unwrap_or(Value::Null),
         text,
     })
 }
@@ -579,7 +583,8 @@ pub fn section(opts: &Opts) -> Result<Section> {
         )?;
         measured += 1;
         let mut v = base;
-        let outcome = child.stdout["outcome"]
+        let report = child.report();
+        let outcome = report["outcome"]
             .as_str()
             .map(str::to_string)
             .unwrap_or_else(|| {
@@ -593,12 +598,10 @@ pub fn section(opts: &Opts) -> Result<Section> {
         v["wall_s"] = json!(child.wall_s);
         // The compile's CPU (first dispatch less the second); where the probe did not get that far (a
         // timeout, a kill), the whole child's, a lower bound of a compile that did not finish.
-        v["cpu_s"] = json!(child.stdout["compile_cpu_s"]
-            .as_f64()
-            .unwrap_or(child.cpu_s));
+        v["cpu_s"] = json!(report["compile_cpu_s"].as_f64().unwrap_or(child.cpu_s));
         v["process_cpu_s"] = json!(child.cpu_s);
         v["peak_mb"] = json!(child.maxrss_kb as f64 / 1024.0);
-        v["probe"] = child.stdout.clone();
+        v["probe"] = report;
         progress(format!(
             "corpus-size: {}: {outcome}, {:.1} s wall, {:.1} s compile CPU ({:.1} s in all), {:.0} MB peak",
             c.name,
