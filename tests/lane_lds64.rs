@@ -80,24 +80,6 @@ fn lds64_returning_ops_in_both_mappings() {
     }
 }
 
-/// What lds32_cas.s stores: every work-item of workgroup `g` (`n` work-items) stores the maximum and the
-/// minimum of f32(l - 20) over its workgroup's `l` (from -inf and +inf), the f32 sum of f32(l) (integers
-/// below 2^24: every partial sum exact, so the order does not matter) and the count `n` of ds_inc_u32
-/// with limit 0xffffffff.
-fn lds32_cas(grid: u32, wg: u32) -> Vec<u32> {
-    let mut out = Vec::new();
-    for g in 0..grid.div_ceil(wg) {
-        let n = lane::items(grid, wg, g);
-        let max = (n as f32 - 1.0 - 20.0).to_bits();
-        let min = (-20.0f32).to_bits();
-        let sum = ((n * (n - 1) / 2) as f32).to_bits();
-        for _ in 0..n {
-            out.extend([max, min, sum, n]);
-        }
-    }
-    out
-}
-
 /// The 32-bit LDS atomics that lower to a compare-exchange retry (float max, min and add, inc): relaxed
 /// atomics without a lock, unaffected by D146, contended by every work-item of three waves on one address
 /// each: bit-exact in the lane mapping (one invocation per lane, several lavapipe batches retrying) and
@@ -105,8 +87,8 @@ fn lds32_cas(grid: u32, wg: u32) -> Vec<u32> {
 #[test]
 fn lds32_compare_exchange_retries_in_both_mappings() {
     for (m, want) in [
-        ("lds32_cas_w32.toml", lds32_cas(240, 96)),
-        ("lds32_cas_w64.toml", lds32_cas(464, 192)),
+        ("lds32_cas_w32.toml", lane::lds32_cas(240, 96)),
+        ("lds32_cas_w64.toml", lane::lds32_cas(464, 192)),
     ] {
         for mapping in ["lane", "wave"] {
             lane::run_fixture_both(m, mapping, &want);

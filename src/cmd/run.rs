@@ -119,6 +119,13 @@ pub fn run(a: Args) -> Result<i32> {
                 dev.report.lower_time.as_secs_f64() * 1e3,
                 dev.report.dispatch.dispatch.as_secs_f64() * 1e3
             );
+            if let Some(t) = dev.report.texel_lds {
+                eprintln!(
+                    "rdna2spv: workgroup memory in a texel buffer (D288): {} words a workgroup, up to {} \
+                     workgroups a chunk",
+                    t.region_words, t.regions
+                );
+            }
             let mut code = 0;
             if backend == Backend::Both {
                 let (host, stats) = run_host_at(&plan, &dev.addresses)?;

@@ -209,6 +209,24 @@ pub fn lds64_sum(grid: u32, wg: u32) -> Vec<u32> {
     out
 }
 
+/// What lds32_cas.s stores: every work-item of workgroup `g` (`n` work-items) stores the maximum and the
+/// minimum of f32(l - 20) over its workgroup's `l` (from -inf and +inf), the f32 sum of f32(l) (integers
+/// below 2^24: every partial sum exact, so the order does not matter) and the count `n` of ds_inc_u32
+/// with limit 0xffffffff.
+pub fn lds32_cas(grid: u32, wg: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for g in 0..grid.div_ceil(wg) {
+        let n = items(grid, wg, g);
+        let max = (n as f32 - 1.0 - 20.0).to_bits();
+        let min = (-20.0f32).to_bits();
+        let sum = ((n * (n - 1) / 2) as f32).to_bits();
+        for _ in 0..n {
+            out.extend([max, min, sum, n]);
+        }
+    }
+    out
+}
+
 /// `spirv-val --target-env vulkan1.3` accepts `words` (`name` names the module in the message).
 pub fn spirv_val(name: &str, words: &[u32]) {
     let path = std::env::temp_dir().join(format!("rdna2spv-{name}-{}.spv", std::process::id()));

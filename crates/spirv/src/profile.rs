@@ -177,6 +177,14 @@ pub struct DeviceProfile {
     /// exchange through workgroup memory.
     #[serde(default)]
     pub aligned_subgroup_size: u32,
+    /// Lane modules keep their workgroup memory in a storage texel buffer bound at descriptor set 0
+    /// instead of `Workgroup` variables (decision D288): the driver compiles a workgroup load inside
+    /// control flow as a loop over the invocations and a texel-buffer read as a gather, so the texel
+    /// buffer halves the compile of LDS-heavy kernels (D287). Chosen by driver, not measured: lavapipe
+    /// (**true**); false elsewhere, where shared memory is far faster than a buffer. Missing from a
+    /// profile file written before it existed: false.
+    #[serde(default)]
+    pub lds_in_texel_buffer: bool,
 }
 
 /// The local id whose value invocation `local` reads in the layout probe's shuffle (a permutation of
@@ -253,6 +261,7 @@ impl DeviceProfile {
             loop_iteration_cap: Some(Self::PORTABLE_LOOP_CAP),
             subgroup_runs_alone: false,
             aligned_subgroup_size: 0,
+            lds_in_texel_buffer: false,
         }
     }
 

@@ -28,6 +28,15 @@ impl std::fmt::Debug for Buffer<'_> {
 impl Context {
     /// Creates a zero-filled buffer of `len` bytes (at least 1) with a device address.
     pub fn create_buffer(&self, len: u64) -> Result<Buffer<'_>> {
+        self.create_buffer_for(len, vk::BufferUsageFlags::empty())
+    }
+
+    /// [`create_buffer`](Self::create_buffer) usable for `extra` too (a storage texel buffer, D288).
+    pub(crate) fn create_buffer_for(
+        &self,
+        len: u64,
+        extra: vk::BufferUsageFlags,
+    ) -> Result<Buffer<'_>> {
         self.check_usable()?;
         if len == 0 {
             return Err(Error::InvalidArgument(
@@ -39,7 +48,8 @@ impl Context {
         let usage = vk::BufferUsageFlags::STORAGE_BUFFER
             | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS
             | vk::BufferUsageFlags::TRANSFER_SRC
-            | vk::BufferUsageFlags::TRANSFER_DST;
+            | vk::BufferUsageFlags::TRANSFER_DST
+            | extra;
         let d = &self.device;
         // SAFETY: valid create info; the buffer is destroyed on every failure path below.
         let raw = unsafe {

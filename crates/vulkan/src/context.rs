@@ -118,6 +118,9 @@ pub struct DeviceInfo {
     pub denorm_preserve: [bool; 3],
     /// `maxComputeWorkGroupCount`.
     pub max_workgroup_count: [u32; 3],
+    /// `maxTexelBufferElements` (D288's texel LDS). Missing from a record written before it existed: 0.
+    #[serde(default)]
+    pub max_texel_buffer_elements: u32,
 }
 
 /// Extra knobs for [`Context::dispatch_with`].
@@ -206,6 +209,9 @@ pub struct Context {
     pub(crate) allocator: Mutex<Option<Allocator>>,
     submitter: Mutex<Submitter>,
     layout: vk::PipelineLayout,
+    /// The layout of a texel-LDS pipeline (D288): `layout`'s push constants and set 0's texel buffers.
+    texel_layout: vk::PipelineLayout,
+    texel_set_layout: vk::DescriptorSetLayout,
     push_constant_size: u32,
     pipelines: Mutex<HashMap<u64, Vec<CachedPipeline>>>,
     /// The `VkPipelineCache` every pipeline is created with (null until [`Context::load_pipeline_cache`]).
@@ -358,6 +364,7 @@ unsafe fn describe(instance: &ash::Instance, index: usize, pd: vk::PhysicalDevic
             p12.shader_denorm_preserve_float64 != 0,
         ],
         max_workgroup_count: props.limits.max_compute_work_group_count,
+        max_texel_buffer_elements: props.limits.max_texel_buffer_elements,
     };
     let mut cache_header = [0u8; PIPELINE_CACHE_HEADER_BYTES];
     for (i, w) in [
@@ -617,15 +624,50 @@ impl Context {
                     return Err(vk_err("vkCreatePipelineLayout")(e));
                 }
             };
-            Ok((queue, allocator, pool, layout, push_constant_size))
+            let texel = crate::texel::set_layout(&device).and_then(|set| {
+                let sets = [set];
+                unsafe {
+                    device.create_pipeline_layout(
+                        &vk::PipelineLayoutCreateInfo::default()
+                            .set_layouts(&sets)
+                            .push_constant_ranges(&ranges),
+                        None,
+                    )
+                }
+                .map(|l| (l, set))
+                .map_err(|e| {
+                    unsafe { device.destroy_descriptor_set_layout(set, None) };
+                    vk_err("vkCreatePipelineLayout")(e)
+                })
+            });
+            let (texel_layout, texel_set_layout) = match texel {
+                Ok(v) => v,
+                Err(e) => {
+                    unsafe {
+                        device.destroy_pipeline_layout(layout, None);
+                        device.destroy_command_pool(pool, None);
+                    }
+                    return Err(e);
+                }
+            };
+            Ok((
+                queue,
+                allocator,
+                pool,
+                layout,
+                push_constant_size,
+                texel_layout,
+                texel_set_layout,
+            ))
         })();
-        let (queue, allocator, pool, layout, push_constant_size) = match rest {
-            Ok(v) => v,
-            Err(e) => {
-                unsafe { device.destroy_device(None) };
-                return Err(e);
-            }
-        };
+        let (queue, allocator, pool, layout, push_constant_size, texel_layout, texel_set_layout) =
+            match rest {
+                Ok(v) => v,
+                Err(e) => {
+                    unsafe { device.destroy_device(None) };
+                    return Err(e);
+                }
+            };
 
         Ok(Context {
             device,
@@ -636,6 +678,8 @@ impl Context {
             allocator: Mutex::new(Some(allocator)),
             submitter: Mutex::new(Submitter { pool }),
             layout,
+            texel_layout,
+            texel_set_layout,
             push_constant_size,
             pipelines: Mutex::new(HashMap::new()),
             pipeline_cache: Mutex::new(vk::PipelineCache::null()),
@@ -860,7 +904,8 @@ impl Context {
         );
         let cpu0 = process_cpu_ns();
         let t1 = Instant::now();
-        self.submit_and_wait(pipeline, workgroups, push_constants, wait)
+        let texel = rdna2spv_spirv::lower::texel_lds(spirv_words);
+        self.submit_and_wait(pipeline, workgroups, push_constants, wait, texel)
             .map_err(|e| match e {
                 Error::Timeout { .. } => Error::Timeout {
                     limit,
@@ -899,7 +944,8 @@ impl Context {
         let cost = crate::limit::module_cost(spirv_words);
         let (wait, compile_allowance) =
             crate::limit::dispatch_wait(self.timeout, self.timeout_exact, true, Some(&cost));
-        self.submit_and_wait(pipeline, [0, 0, 0], &[], wait)
+        let texel = rdna2spv_spirv::lower::texel_lds(spirv_words);
+        self.submit_and_wait(pipeline, [0, 0, 0], &[], wait, texel)
             .map_err(|e| match e {
                 Error::Timeout { .. } => Error::Timeout {
                     limit: self.timeout,
@@ -967,9 +1013,17 @@ impl Context {
         let mut feedback = vk::PipelineCreationFeedback::default();
         let mut feedback_info = vk::PipelineCreationFeedbackCreateInfo::default()
             .pipeline_creation_feedback(&mut feedback);
+        // D288: a texel-LDS module binds its texel buffer and is dispatched in chunks (DispatchBase).
+        let texel = rdna2spv_spirv::lower::texel_lds(words).is_some();
+        let (layout, flags) = if texel {
+            (self.texel_layout, vk::PipelineCreateFlags::DISPATCH_BASE)
+        } else {
+            (self.layout, vk::PipelineCreateFlags::empty())
+        };
         let ci = [vk::ComputePipelineCreateInfo::default()
+            .flags(flags)
             .stage(stage)
-            .layout(self.layout)
+            .layout(layout)
             .push_next(&mut feedback_info)];
         let pipeline_cache = *self
             .pipeline_cache
@@ -1026,7 +1080,20 @@ impl Context {
         workgroups: [u32; 3],
         push_constants: &[u8],
         timeout: Duration,
+        texel: Option<rdna2spv_spirv::lower::TexelLds>,
     ) -> Result<()> {
+        // D288: the texel buffer of a texel-LDS module (freed after the fence; leaked, as the command
+        // buffer is, when the dispatch does not finish).
+        let texel = texel
+            .map(|lds| {
+                crate::texel::TexelBinding::new(self, self.texel_set_layout, lds, workgroups)
+            })
+            .transpose()?;
+        let layout = if texel.is_some() {
+            self.texel_layout
+        } else {
+            self.layout
+        };
         let sub = self.submitter.lock().unwrap_or_else(|p| p.into_inner());
         let d = &self.device;
         // SAFETY: the pool and queue are used only under the submitter lock; the command buffer
@@ -1074,13 +1141,16 @@ impl Context {
                 if !push_constants.is_empty() {
                     d.cmd_push_constants(
                         cb,
-                        self.layout,
+                        layout,
                         vk::ShaderStageFlags::COMPUTE,
                         0,
                         push_constants,
                     );
                 }
-                d.cmd_dispatch(cb, workgroups[0], workgroups[1], workgroups[2]);
+                match &texel {
+                    Some(t) => t.record(cb, layout, workgroups),
+                    None => d.cmd_dispatch(cb, workgroups[0], workgroups[1], workgroups[2]),
+                }
                 let shader_to_host = [vk::MemoryBarrier::default()
                     .src_access_mask(vk::AccessFlags::SHADER_WRITE)
                     .dst_access_mask(vk::AccessFlags::HOST_READ)];
@@ -1228,6 +1298,9 @@ impl Drop for Context {
                 self.device.destroy_pipeline_cache(pc, None);
             }
             self.device.destroy_pipeline_layout(self.layout, None);
+            self.device.destroy_pipeline_layout(self.texel_layout, None);
+            self.device
+                .destroy_descriptor_set_layout(self.texel_set_layout, None);
             let sub = self.submitter.get_mut().unwrap_or_else(|p| p.into_inner());
             self.device.destroy_command_pool(sub.pool, None);
             // The allocator frees its memory blocks; it must go before the device.

@@ -20,6 +20,7 @@ pub mod limit;
 pub mod profile;
 pub mod run;
 pub mod subgroup;
+pub mod texel;
 pub mod trace;
 
 pub use buffer::Buffer;

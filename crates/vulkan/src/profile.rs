@@ -453,6 +453,14 @@ pub fn probe_with_report(ctx: &Context) -> Result<(DeviceProfile, ProbeReport)> 
         );
     }
 
+    // D288: workgroup memory in a texel buffer where the driver compiles a workgroup load as a loop
+    // over the invocations (lavapipe, D287); chosen by driver, as a GPU's shared memory is faster.
+    p.lds_in_texel_buffer = ctx.compiles_at_first_dispatch();
+    r.note(
+        "lds_in_texel_buffer",
+        format!("{} (driver {})", p.lds_in_texel_buffer, info.driver_name),
+    );
+
     Ok((p, r))
 }
 

@@ -89,6 +89,8 @@ pub struct RunReport {
     /// The kernel's workgroups (the Vulkan dispatch is wider for split waves, D105, and rows for a folded
     /// grid, D253).
     pub workgroups: [u32; 3],
+    /// The module keeps its workgroup memory in a texel buffer, dispatched in chunks (D288).
+    pub texel_lds: Option<rdna2spv_spirv::lower::TexelLds>,
 }
 
 /// The module-shaping part of a launch (the evaluator's [`Launch`] → the lowering's [`KernelLayout`]).
@@ -458,6 +460,7 @@ fn run_module(
         dispatch,
         invocations: total,
         workgroups: groups,
+        texel_lds: lower::texel_lds(words),
     })
 }
 

@@ -31,8 +31,9 @@ mod entry;
 mod hoist;
 mod lane;
 pub use lane::{
-    choose_mapping, flag_slots, lane_plan, split_factor, split_waves, waves_communicate,
-    BarrierSites, Chosen, LanePlan, Mapping, FLAG_SLOTS_MARK, SPLIT_MARK,
+    choose_mapping, flag_slots, lane_plan, split_factor, split_waves, texel_lds, waves_communicate,
+    BarrierSites, Chosen, LanePlan, Mapping, TexelLds, FLAG_SLOTS_MARK, SPLIT_MARK,
+    TEXEL_REGIONS_ENV, TEXEL_REGIONS_MARK, TEXEL_WORDS_MARK,
 };
 mod memory;
 mod narrow;
@@ -637,6 +638,7 @@ impl<'a> Cx<'a> {
             // D144: one selection per run of effects under the same guard.
             lane::fuse_guards(self.b.module_mut());
         }
+        let texel = self.texel_lds();
         let mut m = self.b.module();
         if lane {
             // D162: scalar registers, forwarded values and dead code out of the lane module.
@@ -648,8 +650,26 @@ impl<'a> Cx<'a> {
                 &inst_span_results,
             );
         }
+        if texel {
+            // D288: workgroup memory into the texel buffer, last. A module with an access the rewrite
+            // does not know keeps its workgroup memory (correct, only slower to compile).
+            let at = lane::RegionOf {
+                fold: self.opts.fold,
+                split: self.split,
+                workgroup: self.desc.workgroup,
+            };
+            if let Err(why) = lane::lds_to_texel(&mut m, at) {
+                debug_assert!(false, "texel LDS refused: {why}");
+            }
+        }
         use rspirv::binary::Assemble;
         m.assemble()
+    }
+
+    /// Whether this lane module keeps its workgroup memory in the texel buffer (D288): on a profile that
+    /// asks for it.
+    fn texel_lds(&self) -> bool {
+        self.opts.mapping == Mapping::Lane && self.prof.lds_in_texel_buffer
     }
 
     /// [`lower_attributed`]: the ids from here on are `origin`'s.
@@ -1006,6 +1026,17 @@ impl<'a> Cx<'a> {
         } else {
             None
         };
+        // D288: a texel-LDS module is dispatched in chunks (`vkCmdDispatchBase`), where `NumWorkgroups`
+        // counts the chunk: the kernel's workgroup counts come from the pushed grid.
+        if self.texel_lds() && self.opts.fold.is_none() {
+            let one = self.c32(1);
+            for d in 0..3 {
+                let wg = self.c32(self.desc.workgroup[d]);
+                let g1 = self.b.i_sub(t.u32, None, grid[d], one)?;
+                let q = self.b.u_div(t.u32, None, g1, wg)?;
+                nwg[d] = self.b.i_add(t.u32, None, q, one)?;
+            }
+        }
         // A grid past the device's dispatch limits, folded into rows (D253; split waves are off there).
         if let Some(w) = self.opts.fold {
             if self.split > 1 {

@@ -6966,7 +6966,7 @@ fn masked_offsets(m: &mut Module, f: &mut Function, bound: &mut Word) -> usize {
 }
 
 /// The module's declaration `op` with operands `ops` (and result type `ty` where given), if it has one.
-fn find_decl(m: &Module, op: Op, ty: Option<Word>, ops: &[Operand]) -> Option<Word> {
+pub(super) fn find_decl(m: &Module, op: Op, ty: Option<Word>, ops: &[Operand]) -> Option<Word> {
     m.types_global_values
         .iter()
         .find(|i| {
@@ -6976,7 +6976,7 @@ fn find_decl(m: &Module, op: Op, ty: Option<Word>, ops: &[Operand]) -> Option<Wo
 }
 
 /// The module's u32 constant `v` (type `u32_`), declared at the end of the globals if it has none.
-fn const_u32(m: &mut Module, bound: &mut Word, u32_: Word, v: u32) -> Word {
+pub(super) fn const_u32(m: &mut Module, bound: &mut Word, u32_: Word, v: u32) -> Word {
     const_lit(m, bound, u32_, Operand::LiteralBit32(v))
 }
 
@@ -7269,7 +7269,13 @@ fn uvec_type(m: &mut Module, bound: &mut Word, comp: Word, n: u32) -> Word {
 
 /// The type `op` with operands `ops`: the module's own declaration, else a new one placed right after
 /// the declaration of `after` (a type it names, which must come first).
-fn type_decl(m: &mut Module, bound: &mut Word, op: Op, ops: Vec<Operand>, after: Word) -> Word {
+pub(super) fn type_decl(
+    m: &mut Module,
+    bound: &mut Word,
+    op: Op,
+    ops: Vec<Operand>,
+    after: Word,
+) -> Word {
     if let Some(t) = find_decl(m, op, None, &ops) {
         return t;
     }
