@@ -211,7 +211,10 @@ fn run_chunked(manifest: &Path, regions: u32) -> Vec<u32> {
 fn chunked_dispatches_compute_the_derived_words() {
     for regions in [1, 2] {
         let fresh = run_chunked(&root().join("fixtures/lane/lds_fresh_w32.toml"), regions);
-        assert_eq!(fresh, vec![0; 256], "lds_fresh, {regions} regions");
+        let want: Vec<u32> = (0..4u32)
+            .flat_map(|g| (0..64).flat_map(move |_| [0, g + 1]))
+            .collect();
+        assert_eq!(fresh, want, "lds_fresh, {regions} regions");
         let sum = run_chunked(&root().join("fixtures/lane/lds64_sum_w32.toml"), regions);
         assert_eq!(
             sum,
