@@ -476,6 +476,13 @@ pub fn check_kernel_with(
     let outcome = loop {
         match translate_words(co, k, &code, &opts.profile, opts.mapping) {
             Ok(words) => {
+                // D288: a lane module whose workgroup memory the texel rewrite could not move runs,
+                // but compiles as slowly as before: a translation defect to fix, named here.
+                if let Some(why) = rdna2spv_spirv::lower::texel_refusal(&words) {
+                    break Outcome::Error {
+                        message: format!("the texel-buffer LDS rewrite (D288) refused: {why}"),
+                    };
+                }
                 if !blockers.is_empty() {
                     break Outcome::Blocked {
                         first: blockers[0].clone(),

@@ -116,7 +116,10 @@ fn every_fixture_moves_all_of_its_workgroup_memory() {
             }
             let t = texel_lds(&texel).unwrap_or_else(|| panic!("{name}: not moved"));
             assert_eq!(workgroup_variables(&tm), 0, "{name}");
-            assert!(t.region_words.is_multiple_of(4) && t.regions >= 1, "{name}: {t:?}");
+            assert!(
+                t.region_words.is_multiple_of(4) && t.regions >= 1,
+                "{name}: {t:?}"
+            );
             lane::spirv_val(&format!("texel-{name}"), &texel);
             let mut texel_pointers = std::collections::HashSet::new();
             for i in instructions(&tm) {

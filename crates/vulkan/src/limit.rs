@@ -75,7 +75,8 @@ pub struct ModuleCost {
     pub inlined_words: usize,
     pub barriers: usize,
     /// Loads, stores and atomics of memory other than Function, Private, Input and PushConstant variables
-    /// (Workgroup, StorageBuffer, PhysicalStorageBuffer, Uniform, ...), once inlined. lavapipe (LLVM 15,
+    /// (Workgroup, StorageBuffer, PhysicalStorageBuffer, Uniform, Image, ...), and image stores, once
+    /// inlined (image loads are gathers, D288). lavapipe (LLVM 15,
     /// Mesa 22.3) emits each one that is not provably uniform as a loop over its 8 lanes with a branch per
     /// lane, so each adds basic blocks to the function, and the coroutine split it runs on every compute
     /// shader propagates a bit set over all the blocks until a fixpoint (D210).
@@ -187,6 +188,9 @@ pub fn module_cost(words: &[u32]) -> ModuleCost {
                     .and_then(|p| type_of.get(&p))
                     .and_then(|t| pointer_class.get(t));
                 c.memory += usize::from(class.is_some_and(|&sc| !register_like(sc)));
+                // D288: an image store is a lane loop as a buffer store is; an image load is a gather
+                // (no loop, D287), so it does not count.
+                c.memory += usize::from(is(Op::ImageWrite));
                 if is(Op::FunctionCall) {
                     body.calls.extend(operand(3));
                 }

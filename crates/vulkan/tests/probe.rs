@@ -41,6 +41,8 @@ fn lavapipe_profile_matches_the_measurements() {
     assert_eq!(p.loop_iteration_cap, Some(65_535), "{report}");
     // D146: each 8-wide batch is a coroutine that runs alone until a barrier.
     assert!(p.subgroup_runs_alone, "{report}");
+    // D288: lavapipe's lane modules keep their workgroup memory in a texel buffer.
+    assert!(p.lds_in_texel_buffer, "{report}");
     // The profile prints as JSON and reads back.
     assert_eq!(DeviceProfile::from_json(&p.to_json_pretty()).unwrap(), p);
 }

@@ -31,9 +31,9 @@ mod entry;
 mod hoist;
 mod lane;
 pub use lane::{
-    choose_mapping, flag_slots, lane_plan, split_factor, split_waves, texel_lds, waves_communicate,
-    BarrierSites, Chosen, LanePlan, Mapping, TexelLds, FLAG_SLOTS_MARK, SPLIT_MARK,
-    TEXEL_REGIONS_ENV, TEXEL_REGIONS_MARK, TEXEL_WORDS_MARK,
+    choose_mapping, flag_slots, lane_plan, split_factor, split_waves, texel_lds, texel_refusal,
+    waves_communicate, BarrierSites, Chosen, LanePlan, Mapping, TexelLds, FLAG_SLOTS_MARK,
+    SPLIT_MARK, TEXEL_REFUSED_MARK, TEXEL_REGIONS_ENV, TEXEL_REGIONS_MARK, TEXEL_WORDS_MARK,
 };
 mod memory;
 mod narrow;

@@ -36,6 +36,10 @@ pub const TEXEL_REGIONS_MARK: &str = "rdna2spv lds texel regions=";
 /// The prefix of the `OpModuleProcessed` string giving the words of one region.
 pub const TEXEL_WORDS_MARK: &str = "rdna2spv lds texel words=";
 
+/// The prefix of the `OpModuleProcessed` string of a lane module the rewrite could not move (it keeps
+/// its workgroup memory); the reason follows. `rdna2spv corpus` reports such a module as an error.
+pub const TEXEL_REFUSED_MARK: &str = "rdna2spv lds texel refused: ";
+
 /// Texel words of one chunk at most (64 MiB; lavapipe's `maxTexelBufferElements` is 2^27).
 pub const TEXEL_BUDGET_WORDS: u32 = 1 << 24;
 /// Regions of one chunk at most.
@@ -77,6 +81,28 @@ pub fn texel_lds(words: &[u32]) -> Option<TexelLds> {
     })
 }
 
+/// Why the texel rewrite left `words`' workgroup memory where it was ([`TEXEL_REFUSED_MARK`]), if it did.
+pub fn texel_refusal(words: &[u32]) -> Option<String> {
+    const OP_MODULE_PROCESSED: u32 = 330;
+    const OP_FUNCTION: u32 = 54;
+    crate::words::instructions(words)
+        .take_while(|&(op, _)| op != OP_FUNCTION)
+        .filter(|&(op, _)| op == OP_MODULE_PROCESSED)
+        .find_map(|(_, inst)| {
+            let bytes: Vec<u8> = inst[1..]
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .take_while(|&b| b != 0)
+                .collect();
+            Some(
+                std::str::from_utf8(&bytes)
+                    .ok()?
+                    .strip_prefix(TEXEL_REFUSED_MARK)?
+                    .to_string(),
+            )
+        })
+}
+
 /// How the module finds its workgroup's linear id.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct RegionOf {
@@ -113,14 +139,26 @@ enum Place {
 
 /// Moves every workgroup variable of the lane module `m` into the texel buffer (module doc). Returns
 /// what the runner must bind, or `None` (the module unchanged) when it has no workgroup variable, or an
-/// error naming the access it cannot move (the module unchanged too).
+/// error naming the access it cannot move (the module unchanged but for [`TEXEL_REFUSED_MARK`]).
 pub(crate) fn lds_to_texel(m: &mut Module, at: RegionOf) -> Result<Option<TexelLds>, String> {
     let mut work = m.clone();
-    let r = rewrite(&mut work, at)?;
-    if r.is_some() {
-        *m = work;
+    match rewrite(&mut work, at) {
+        Ok(r) => {
+            if r.is_some() {
+                *m = work;
+            }
+            Ok(r)
+        }
+        Err(why) => {
+            m.debug_module_processed.push(Instruction::new(
+                Op::ModuleProcessed,
+                None,
+                None,
+                vec![Operand::LiteralString(format!("{TEXEL_REFUSED_MARK}{why}"))],
+            ));
+            Err(why)
+        }
     }
-    Ok(r)
 }
 
 fn id(o: &Operand) -> Option<Word> {
