@@ -410,11 +410,29 @@ fn rewrite(m: &mut Module, at: RegionOf) -> Result<Option<TexelLds>, String> {
         .iter()
         .map(|v| (*v, (c(m, vars[v].off), c(m, vars[v].off / 4))))
         .collect();
-    // Semantics constants with image memory beside workgroup memory.
+    // Semantics constants with image memory beside workgroup memory: for the constants barriers and
+    // atomics use as semantics (no others: a data constant that happens to have bit 8 set gets none).
+    let used: HashSet<Word> = m
+        .functions
+        .iter()
+        .flat_map(|f| &f.blocks)
+        .flat_map(|b| &b.instructions)
+        .flat_map(|i| {
+            let at: &[usize] = match i.class.opcode {
+                Op::ControlBarrier => &[2],
+                Op::MemoryBarrier => &[1],
+                Op::AtomicCompareExchange | Op::AtomicCompareExchangeWeak => &[2, 3],
+                op if is_atomic(op) => &[2],
+                _ => &[],
+            };
+            at.iter().filter_map(|&k| i.operands.get(k).and_then(id))
+        })
+        .collect();
     let sem_ids: Vec<(Word, u32)> = m
         .types_global_values
         .iter()
         .filter(|i| i.class.opcode == Op::Constant && i.result_type == Some(u32_))
+        .filter(|i| i.result_id.is_some_and(|r| used.contains(&r)))
         .filter_map(|i| match i.operands.first() {
             Some(Operand::LiteralBit32(v)) if v & SEM_WORKGROUP_MEMORY != 0 => {
                 Some((i.result_id?, *v))
@@ -427,13 +445,11 @@ fn rewrite(m: &mut Module, at: RegionOf) -> Result<Option<TexelLds>, String> {
         .map(|(k, v)| (k, c(m, v | SEM_IMAGE_MEMORY)))
         .collect();
     m.types_global_values.extend(globals);
-    let k = K {
+    let mut k = K {
         u32_,
         v4,
-        img1,
-        img4,
-        var1,
-        var4,
+        im1: 0,
+        im4: 0,
     };
 
     let entry = m
@@ -514,6 +530,19 @@ fn rewrite(m: &mut Module, at: RegionOf) -> Result<Option<TexelLds>, String> {
             Some(base4),
             &[base, two],
         ));
+        // The two views, loaded once per function (every access's block is dominated by the first).
+        (k.im1, k.im4) = (ids.fresh(), ids.fresh());
+        head.push(ins(Op::Load, Some(img1), Some(k.im1), &[var1]));
+        head.push(ins(Op::Load, Some(img4), Some(k.im4), &[var4]));
+        // Each variable's first texel in this function's region, in words and in `uvec4`s (LLVM drops
+        // the ones no access reads).
+        let mut starts: HashMap<Word, (Word, Word)> = HashMap::default();
+        for v in &order {
+            let (w, q) = (ids.fresh(), ids.fresh());
+            head.push(ins(Op::IAdd, Some(u32_), Some(w), &[base, offs[v].0]));
+            head.push(ins(Op::IAdd, Some(u32_), Some(q), &[base4, offs[v].1]));
+            starts.insert(*v, (w, q));
+        }
         b0.instructions.splice(at0..at0, head);
 
         let mut places: HashMap<Word, Place> = HashMap::default();
@@ -532,11 +561,7 @@ fn rewrite(m: &mut Module, at: RegionOf) -> Result<Option<TexelLds>, String> {
                         return Err(format!("access chain %{r} of {} indices", ix.len()));
                     }
                     let quad = ix.len() == 1 && v.elem == 4;
-                    let (from, off) = if quad {
-                        (base4, offs[&var].1)
-                    } else {
-                        (base, offs[&var].0)
-                    };
+                    let from = if quad { starts[&var].1 } else { starts[&var].0 };
                     let at_elem = if ix.len() == 2 {
                         let (s, e) = (ids.fresh(), ids.fresh());
                         out.push(ins(
@@ -554,9 +579,8 @@ fn rewrite(m: &mut Module, at: RegionOf) -> Result<Option<TexelLds>, String> {
                     } else {
                         ix[0]
                     };
-                    let (o, x) = (ids.fresh(), ids.fresh());
-                    out.push(ins(Op::IAdd, Some(u32_), Some(o), &[from, off]));
-                    out.push(ins(Op::IAdd, Some(u32_), Some(x), &[o, at_elem]));
+                    let x = ids.fresh();
+                    out.push(ins(Op::IAdd, Some(u32_), Some(x), &[from, at_elem]));
                     let place = match (ix.len(), v.elem) {
                         (2, _) | (1, 1) => Place::Word(x),
                         (1, 2) => Place::Pair(x),
@@ -568,18 +592,10 @@ fn rewrite(m: &mut Module, at: RegionOf) -> Result<Option<TexelLds>, String> {
                 }
                 // A whole (non-array) variable used as a pointer.
                 if let Some(var) = p0.filter(|p| !chain && vars.get(p).is_some_and(|v| !v.array)) {
-                    let v = vars[&var];
-                    let x = ids.fresh();
-                    let place = if v.elem == 4 {
-                        out.push(ins(Op::IAdd, Some(u32_), Some(x), &[base4, offs[&var].1]));
-                        Place::Quad(x)
-                    } else {
-                        out.push(ins(Op::IAdd, Some(u32_), Some(x), &[base, offs[&var].0]));
-                        if v.elem == 2 {
-                            Place::Pair(x)
-                        } else {
-                            Place::Word(x)
-                        }
+                    let place = match vars[&var].elem {
+                        4 => Place::Quad(starts[&var].1),
+                        2 => Place::Pair(starts[&var].0),
+                        _ => Place::Word(starts[&var].0),
                     };
                     places.insert(var, place);
                 }
@@ -603,15 +619,15 @@ fn rewrite(m: &mut Module, at: RegionOf) -> Result<Option<TexelLds>, String> {
                     (Op::Store, Some(place)) => {
                         let v = i.operands.get(1).and_then(id).ok_or("store value")?;
                         match place {
-                            Place::Word(x) => k.write(&mut out, &mut ids, x, false, v),
-                            Place::Quad(x) => k.write(&mut out, &mut ids, x, true, v),
+                            Place::Word(x) => k.write(&mut out, x, false, v),
+                            Place::Quad(x) => k.write(&mut out, x, true, v),
                             Place::Pair(x) => {
                                 let (a, b2, x1) = (ids.fresh(), ids.fresh(), ids.fresh());
                                 out.push(extract(u32_, a, v, 0));
                                 out.push(extract(u32_, b2, v, 1));
-                                k.write(&mut out, &mut ids, x, false, a);
+                                k.write(&mut out, x, false, a);
                                 out.push(ins(Op::IAdd, Some(u32_), Some(x1), &[x, one]));
-                                k.write(&mut out, &mut ids, x1, false, b2);
+                                k.write(&mut out, x1, false, b2);
                             }
                         }
                     }
@@ -723,45 +739,30 @@ impl Ids {
     }
 }
 
-/// The types and variables the loads and stores use.
+/// The types the loads use and the two views as the current function loaded them.
 struct K {
     u32_: Word,
     v4: Word,
-    img1: Word,
-    img4: Word,
-    var1: Word,
-    var4: Word,
+    im1: Word,
+    im4: Word,
 }
 
 impl K {
     /// `r` = the word at texel `x` of the `R32ui` view, or (`wide`) the `uvec4` at texel `x` of the
     /// `Rgba32ui` view.
     fn read(&self, out: &mut Vec<Instruction>, ids: &mut Ids, x: Word, wide: bool, r: Word) {
-        let (ity, var) = if wide {
-            (self.img4, self.var4)
-        } else {
-            (self.img1, self.var1)
-        };
-        let im = ids.fresh();
-        out.push(ins(Op::Load, Some(ity), Some(im), &[var]));
         if wide {
-            out.push(ins(Op::ImageRead, Some(self.v4), Some(r), &[im, x]));
+            out.push(ins(Op::ImageRead, Some(self.v4), Some(r), &[self.im4, x]));
         } else {
             let t = ids.fresh();
-            out.push(ins(Op::ImageRead, Some(self.v4), Some(t), &[im, x]));
+            out.push(ins(Op::ImageRead, Some(self.v4), Some(t), &[self.im1, x]));
             out.push(extract(self.u32_, r, t, 0));
         }
     }
 
     /// Writes `v` (a u32, or with `wide` a `uvec4`) to texel `x`.
-    fn write(&self, out: &mut Vec<Instruction>, ids: &mut Ids, x: Word, wide: bool, v: Word) {
-        let (ity, var) = if wide {
-            (self.img4, self.var4)
-        } else {
-            (self.img1, self.var1)
-        };
-        let im = ids.fresh();
-        out.push(ins(Op::Load, Some(ity), Some(im), &[var]));
+    fn write(&self, out: &mut Vec<Instruction>, x: Word, wide: bool, v: Word) {
+        let im = if wide { self.im4 } else { self.im1 };
         out.push(ins(Op::ImageWrite, None, None, &[im, x, v]));
     }
 }
