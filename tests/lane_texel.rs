@@ -3,8 +3,9 @@
 //! slots, ballot words and labels — lives in one texel buffer, a region per workgroup, the dispatch run
 //! in chunks of `regions` workgroups with the regions zero-filled before each.
 //!
-//! Every lane test that runs on lavapipe (`run`'s default profile is the device's) goes through it; this
-//! file checks what those cannot: that every fixture's lane module moves all of its workgroup memory and
+//! The lane tests that run on lavapipe (`run`'s default profile is the device's) go through it where a
+//! kernel has `TEXEL_MIN_LOADS` workgroup loads (rocSPARSE's sorts in tests/hip_rocsparse.rs); this file
+//! moves every module (`RDNA2SPV_TEXEL_MIN_LOADS=0`) and checks what those cannot: that every fixture's lane module moves all of its workgroup memory and
 //! stays valid, that barriers and atomics order image memory where they ordered workgroup memory, and
 //! that a dispatch split into many chunks (`RDNA2SPV_TEXEL_REGIONS`) computes what the ISA's rules give,
 //! derived here in Rust, and what the host evaluator computes. Needs a Vulkan 1.3 device (lavapipe).
@@ -17,10 +18,18 @@ use std::process::Command;
 
 use rdna2spv::dispatch::Plan;
 use rdna2spv::manifest::Manifest;
-use rdna2spv_spirv::lower::{texel_lds, Mapping, TEXEL_REGIONS_ENV};
+use rdna2spv_spirv::lower::{texel_lds, Mapping, TEXEL_MIN_LOADS_ENV, TEXEL_REGIONS_ENV};
 use rdna2spv_spirv::profile::DeviceProfile;
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::{Op, StorageClass};
+
+/// Every lane module moves, however few its workgroup loads (`TEXEL_MIN_LOADS` keeps small kernels'
+/// workgroup memory, which would leave these fixtures out): set once, before any test of this file
+/// lowers a module or starts a child (which inherits it).
+fn every_module_moves() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| std::env::set_var(TEXEL_MIN_LOADS_ENV, "0"));
+}
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -84,6 +93,7 @@ fn instructions(m: &rspirv::dr::Module) -> impl Iterator<Item = &Instruction> {
 /// through `OpImageTexelPointer`. Lane modules without workgroup memory are left as they were.
 #[test]
 fn every_fixture_moves_all_of_its_workgroup_memory() {
+    every_module_moves();
     let (mut moved, mut without) = (0, 0);
     for dir in [
         "fixtures/lane",
@@ -212,6 +222,7 @@ fn run_chunked(manifest: &Path, regions: u32) -> Vec<u32> {
 /// workgroup's region is the one the workgroup before it wrote.
 #[test]
 fn chunked_dispatches_compute_the_derived_words() {
+    every_module_moves();
     for regions in [1, 2] {
         let fresh = run_chunked(&root().join("fixtures/lane/lds_fresh_w32.toml"), regions);
         let want: Vec<u32> = (0..4u32)
@@ -240,6 +251,7 @@ fn chunked_dispatches_compute_the_derived_words() {
 /// host ≡ device.
 #[test]
 fn chunked_dispatches_of_grids_agree_with_the_host() {
+    every_module_moves();
     for regions in [1, 5, 27] {
         run_chunked(&root().join("fixtures/run/ids3d.toml"), regions);
     }

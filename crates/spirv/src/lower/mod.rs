@@ -33,7 +33,8 @@ mod lane;
 pub use lane::{
     choose_mapping, flag_slots, lane_plan, split_factor, split_waves, texel_lds, texel_refusal,
     waves_communicate, BarrierSites, Chosen, LanePlan, Mapping, TexelLds, FLAG_SLOTS_MARK,
-    SPLIT_MARK, TEXEL_REFUSED_MARK, TEXEL_REGIONS_ENV, TEXEL_REGIONS_MARK, TEXEL_WORDS_MARK,
+    SPLIT_MARK, TEXEL_MIN_LOADS, TEXEL_MIN_LOADS_ENV, TEXEL_REFUSED_MARK, TEXEL_REGIONS_ENV,
+    TEXEL_REGIONS_MARK, TEXEL_WORDS_MARK,
 };
 mod memory;
 mod narrow;

@@ -83,8 +83,8 @@ pub(crate) use shrink::{shrink, Passes};
 pub use split::{split_factor, split_waves, waves_communicate, SPLIT_MARK};
 pub(crate) use texel::{lds_to_texel, RegionOf};
 pub use texel::{
-    texel_lds, texel_refusal, TexelLds, TEXEL_REFUSED_MARK, TEXEL_REGIONS_ENV, TEXEL_REGIONS_MARK,
-    TEXEL_WORDS_MARK,
+    texel_lds, texel_refusal, TexelLds, TEXEL_MIN_LOADS, TEXEL_MIN_LOADS_ENV, TEXEL_REFUSED_MARK,
+    TEXEL_REGIONS_ENV, TEXEL_REGIONS_MARK, TEXEL_WORDS_MARK,
 };
 
 /// The prefix of the `OpModuleProcessed` string of a module that writes one flag word per lane (D116);

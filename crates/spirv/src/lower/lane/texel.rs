@@ -62,6 +62,22 @@ fn regions_from_env() -> Option<u32> {
         .filter(|&n| n > 0)
 }
 
+/// Workgroup loads a lane module needs before its workgroup memory moves (D288): each scalar load
+/// costs six more words in the texel buffer (an index add, the read of a `uvec4` and its first
+/// component), which a small kernel's compile does not repay — on the corpus sample every module moved
+/// put the median words per instruction at 21.4, against 19.7 — while the kernels whose compile the
+/// texel buffer halves have hundreds (b023 #298: 242; the sorts: 800 to 1,400).
+pub const TEXEL_MIN_LOADS: usize = 128;
+/// Environment variable replacing [`TEXEL_MIN_LOADS`] (tests: 0 moves every lane module).
+pub const TEXEL_MIN_LOADS_ENV: &str = "RDNA2SPV_TEXEL_MIN_LOADS";
+
+fn min_loads() -> usize {
+    std::env::var(TEXEL_MIN_LOADS_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .unwrap_or(TEXEL_MIN_LOADS)
+}
+
 /// The texel buffer a module lowered with texel LDS needs (from its marks: [`texel_lds`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TexelLds {
@@ -254,6 +270,29 @@ fn rewrite(m: &mut Module, at: RegionOf) -> Result<Option<TexelLds>, String> {
             .ok_or("workgroup memory too large")?;
     }
     if vars.is_empty() {
+        return Ok(None);
+    }
+    // Loads through the workgroup variables (directly or through one access chain).
+    let mut chains: HashSet<Word> = vars.keys().copied().collect();
+    let mut loads = 0;
+    for i in m
+        .functions
+        .iter()
+        .flat_map(|f| &f.blocks)
+        .flat_map(|b| &b.instructions)
+    {
+        let p0 = i.operands.first().and_then(id);
+        match i.class.opcode {
+            Op::AccessChain | Op::InBoundsAccessChain
+                if p0.is_some_and(|p| vars.contains_key(&p)) =>
+            {
+                chains.extend(i.result_id);
+            }
+            Op::Load if p0.is_some_and(|p| chains.contains(&p)) => loads += 1,
+            _ => {}
+        }
+    }
+    if loads < min_loads() {
         return Ok(None);
     }
     let region_words = next.max(4);
