@@ -69,6 +69,11 @@ pub fn split_factor(words: &[u32]) -> u32 {
 
 /// The number after `prefix` in one of the module's `OpModuleProcessed` strings.
 pub(crate) fn processed_number(words: &[u32], prefix: &str) -> Option<u32> {
+    processed_string(words, prefix)?.parse::<u32>().ok()
+}
+
+/// What follows `prefix` in the first of the module's `OpModuleProcessed` strings that starts with it.
+pub(crate) fn processed_string(words: &[u32], prefix: &str) -> Option<String> {
     const OP_MODULE_PROCESSED: u32 = 330;
     const OP_FUNCTION: u32 = 54;
     crate::words::instructions(words)
@@ -80,11 +85,12 @@ pub(crate) fn processed_number(words: &[u32], prefix: &str) -> Option<u32> {
                 .flat_map(|w| w.to_le_bytes())
                 .take_while(|&b| b != 0)
                 .collect();
-            std::str::from_utf8(&bytes)
-                .ok()?
-                .strip_prefix(prefix)?
-                .parse::<u32>()
-                .ok()
+            Some(
+                std::str::from_utf8(&bytes)
+                    .ok()?
+                    .strip_prefix(prefix)?
+                    .to_string(),
+            )
         })
 }
 

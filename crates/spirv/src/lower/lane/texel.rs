@@ -99,24 +99,7 @@ pub fn texel_lds(words: &[u32]) -> Option<TexelLds> {
 
 /// Why the texel rewrite left `words`' workgroup memory where it was ([`TEXEL_REFUSED_MARK`]), if it did.
 pub fn texel_refusal(words: &[u32]) -> Option<String> {
-    const OP_MODULE_PROCESSED: u32 = 330;
-    const OP_FUNCTION: u32 = 54;
-    crate::words::instructions(words)
-        .take_while(|&(op, _)| op != OP_FUNCTION)
-        .filter(|&(op, _)| op == OP_MODULE_PROCESSED)
-        .find_map(|(_, inst)| {
-            let bytes: Vec<u8> = inst[1..]
-                .iter()
-                .flat_map(|w| w.to_le_bytes())
-                .take_while(|&b| b != 0)
-                .collect();
-            Some(
-                std::str::from_utf8(&bytes)
-                    .ok()?
-                    .strip_prefix(TEXEL_REFUSED_MARK)?
-                    .to_string(),
-            )
-        })
+    super::split::processed_string(words, TEXEL_REFUSED_MARK)
 }
 
 /// How the module finds its workgroup's linear id.
@@ -845,4 +828,70 @@ fn is_atomic(op: Op) -> bool {
             | Op::AtomicOr
             | Op::AtomicXor
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rspirv::binary::Assemble;
+    use rspirv::dr::Builder;
+    use spirv::{AddressingModel, ExecutionModel, FunctionControl, MemoryModel};
+
+    /// A compute module whose one workgroup variable is `ty`'s, loaded once, with a push-constant
+    /// block (the rewrite reads the grid from it).
+    fn module(bool_var: bool) -> Module {
+        let mut b = Builder::new();
+        b.set_version(1, 5);
+        b.capability(Capability::Shader);
+        b.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
+        let void = b.type_void();
+        let u32_ = b.type_int(32, 0);
+        let boolt = b.type_bool();
+        let pc_struct = b.type_struct([u32_, u32_, u32_, u32_, u32_]);
+        let p_pc = b.type_pointer(None, StorageClass::PushConstant, pc_struct);
+        let pc = b.variable(p_pc, None, StorageClass::PushConstant, None);
+        let elem = if bool_var { boolt } else { u32_ };
+        let four = b.constant_bit32(u32_, 4);
+        let arr = b.type_array(elem, four);
+        let p_arr = b.type_pointer(None, StorageClass::Workgroup, arr);
+        let p_elem = b.type_pointer(None, StorageClass::Workgroup, elem);
+        let wg = b.variable(p_arr, None, StorageClass::Workgroup, None);
+        let fty = b.type_function(void, []);
+        let main = b
+            .begin_function(void, None, FunctionControl::NONE, fty)
+            .unwrap();
+        b.begin_block(None).unwrap();
+        let one = b.constant_bit32(u32_, 1);
+        let p = b.access_chain(p_elem, None, wg, [one]).unwrap();
+        b.load(elem, None, p, None, []).unwrap();
+        b.ret().unwrap();
+        b.end_function().unwrap();
+        b.entry_point(ExecutionModel::GLCompute, main, "main", [pc, wg]);
+        b.module()
+    }
+
+    const AT: RegionOf = RegionOf {
+        fold: None,
+        split: 1,
+        workgroup: [64, 1, 1],
+    };
+
+    /// A workgroup variable of a type the texel buffer cannot hold (bool) leaves the module's workgroup
+    /// memory where it was and marks why; `texel_refusal` reads it back (`rdna2spv corpus` reports it).
+    /// A u32 array moves (with the threshold off).
+    #[test]
+    fn refusals_leave_the_module_and_say_why() {
+        std::env::set_var(TEXEL_MIN_LOADS_ENV, "0");
+        let mut m = module(true);
+        let why = lds_to_texel(&mut m, AT).unwrap_err();
+        assert!(why.contains("elements not u32"), "{why}");
+        let words = m.assemble();
+        assert_eq!(texel_refusal(&words).as_deref(), Some(why.as_str()));
+        assert!(texel_lds(&words).is_none());
+        let mut m = module(false);
+        let t = lds_to_texel(&mut m, AT).unwrap().unwrap();
+        let words = m.assemble();
+        assert_eq!(texel_lds(&words), Some(t));
+        assert!(texel_refusal(&words).is_none());
+    }
 }
