@@ -181,36 +181,17 @@ impl<'a> TexelBinding<'a> {
             let mut first = 0u64;
             while first < total {
                 if first > 0 {
-                    let before = [vk::MemoryBarrier::default()
-                        .src_access_mask(
-                            vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
-                        )
-                        .dst_access_mask(vk::AccessFlags::TRANSFER_WRITE)];
-                    d.cmd_pipeline_barrier(
-                        cb,
+                    // The chunk before has finished with the buffer; zero it; the next chunk sees zeros.
+                    let shader = vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE;
+                    let (compute, transfer) = (
                         vk::PipelineStageFlags::COMPUTE_SHADER,
                         vk::PipelineStageFlags::TRANSFER,
-                        vk::DependencyFlags::empty(),
-                        &before,
-                        &[],
-                        &[],
                     );
+                    let write = vk::AccessFlags::TRANSFER_WRITE;
+                    barrier(d, cb, (compute, shader), (transfer, write));
                     let bytes = self.held * self.lds.region_words as u64 * 4;
                     d.cmd_fill_buffer(cb, self.buffer.raw(), 0, bytes, 0);
-                    let after = [vk::MemoryBarrier::default()
-                        .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                        .dst_access_mask(
-                            vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
-                        )];
-                    d.cmd_pipeline_barrier(
-                        cb,
-                        vk::PipelineStageFlags::TRANSFER,
-                        vk::PipelineStageFlags::COMPUTE_SHADER,
-                        vk::DependencyFlags::empty(),
-                        &after,
-                        &[],
-                        &[],
-                    );
+                    barrier(d, cb, (transfer, write), (compute, shader));
                 }
                 let end = (first + regions).min(total);
                 for (base, count) in boxes(workgroups, first, end) {
@@ -222,6 +203,23 @@ impl<'a> TexelBinding<'a> {
             }
         }
     }
+}
+
+/// A global memory barrier from `src` (stage, accesses) to `dst` in `cb`.
+///
+/// # Safety
+/// `cb` is recording.
+unsafe fn barrier(
+    d: &ash::Device,
+    cb: vk::CommandBuffer,
+    src: (vk::PipelineStageFlags, vk::AccessFlags),
+    dst: (vk::PipelineStageFlags, vk::AccessFlags),
+) {
+    let m = [vk::MemoryBarrier::default()
+        .src_access_mask(src.1)
+        .dst_access_mask(dst.1)];
+    // SAFETY: the caller's (`cb` is recording).
+    unsafe { d.cmd_pipeline_barrier(cb, src.0, dst.0, vk::DependencyFlags::empty(), &m, &[], &[]) };
 }
 
 impl Drop for TexelBinding<'_> {
