@@ -131,30 +131,47 @@ fn every_fixture_moves_all_of_its_workgroup_memory() {
                 "{name}: {t:?}"
             );
             lane::spirv_val(&format!("texel-{name}"), &texel);
-            let mut texel_pointers = std::collections::HashSet::new();
+            // Every workgroup atomic of the portable module is an atomic through a texel pointer here.
+            let texel_pointers: std::collections::HashSet<u32> = instructions(&tm)
+                .filter(|i| i.class.opcode == Op::ImageTexelPointer)
+                .filter_map(|i| i.result_id)
+                .collect();
+            let mut workgroup_pointers: std::collections::HashSet<u32> = pm
+                .types_global_values
+                .iter()
+                .filter(|i| {
+                    i.class.opcode == Op::Variable
+                        && i.operands.first()
+                            == Some(&Operand::StorageClass(StorageClass::Workgroup))
+                })
+                .filter_map(|i| i.result_id)
+                .collect();
+            for i in instructions(&pm) {
+                if matches!(i.class.opcode, Op::AccessChain | Op::InBoundsAccessChain)
+                    && id(&i.operands[0]).is_some_and(|b| workgroup_pointers.contains(&b))
+                {
+                    workgroup_pointers.extend(i.result_id);
+                }
+            }
+            let atomics_through =
+                |m: &rspirv::dr::Module, ptrs: &std::collections::HashSet<u32>| {
+                    instructions(m)
+                        .filter(|i| format!("{:?}", i.class.opcode).starts_with("Atomic"))
+                        .filter(|i| id(&i.operands[0]).is_some_and(|p| ptrs.contains(&p)))
+                        .count()
+                };
+            assert_eq!(
+                atomics_through(&tm, &texel_pointers),
+                atomics_through(&pm, &workgroup_pointers),
+                "{name}: workgroup atomics"
+            );
             for i in instructions(&tm) {
                 let op = i.class.opcode;
-                if op == Op::ImageTexelPointer {
-                    texel_pointers.insert(i.result_id.unwrap());
-                }
                 let sems: Vec<usize> = match op {
                     Op::ControlBarrier => vec![2],
                     Op::MemoryBarrier => vec![1],
                     Op::AtomicCompareExchange => vec![2, 3],
-                    o if format!("{o:?}").starts_with("Atomic") => {
-                        let p = id(&i.operands[0]).unwrap();
-                        assert!(
-                            texel_pointers.contains(&p) || {
-                                // A global atomic: its pointer is not a texel's.
-                                !instructions(&tm).any(|j| {
-                                    j.result_id == Some(p)
-                                        && j.class.opcode == Op::ImageTexelPointer
-                                })
-                            },
-                            "{name}: {op:?}"
-                        );
-                        vec![2]
-                    }
+                    o if format!("{o:?}").starts_with("Atomic") => vec![2],
                     _ => vec![],
                 };
                 for k in sems {

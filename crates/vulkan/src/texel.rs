@@ -88,12 +88,11 @@ impl<'a> TexelBinding<'a> {
         let buffer =
             ctx.create_buffer_for(words * 4, vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER)?;
         let d = &ctx.device;
-        let mut views = [vk::BufferView::null(); 2];
         let mut binding = TexelBinding {
             ctx,
             lds,
             buffer,
-            views,
+            views: [vk::BufferView::null(); 2],
             pool: vk::DescriptorPool::null(),
             set: vk::DescriptorSet::null(),
             held,
@@ -104,7 +103,7 @@ impl<'a> TexelBinding<'a> {
         {
             // SAFETY: the buffer is alive and was created with the texel usage; on failure `binding`'s
             // drop destroys what was made.
-            views[k] = unsafe {
+            binding.views[k] = unsafe {
                 d.create_buffer_view(
                     &vk::BufferViewCreateInfo::default()
                         .buffer(binding.buffer.raw())
@@ -115,7 +114,6 @@ impl<'a> TexelBinding<'a> {
                 )
             }
             .map_err(vk_err("vkCreateBufferView"))?;
-            binding.views[k] = views[k];
         }
         let sizes = [vk::DescriptorPoolSize::default()
             .ty(vk::DescriptorType::STORAGE_TEXEL_BUFFER)
@@ -139,20 +137,15 @@ impl<'a> TexelBinding<'a> {
             )
         }
         .map_err(vk_err("vkAllocateDescriptorSets"))?[0];
-        let v0 = [views[0]];
-        let v1 = [views[1]];
-        let writes = [
+        // Binding k: view k (`R32_UINT`, `R32G32B32A32_UINT`).
+        let views = binding.views.map(|v| [v]);
+        let writes = [0, 1].map(|k| {
             vk::WriteDescriptorSet::default()
                 .dst_set(binding.set)
-                .dst_binding(0)
+                .dst_binding(k as u32)
                 .descriptor_type(vk::DescriptorType::STORAGE_TEXEL_BUFFER)
-                .texel_buffer_view(&v0),
-            vk::WriteDescriptorSet::default()
-                .dst_set(binding.set)
-                .dst_binding(1)
-                .descriptor_type(vk::DescriptorType::STORAGE_TEXEL_BUFFER)
-                .texel_buffer_view(&v1),
-        ];
+                .texel_buffer_view(&views[k])
+        });
         // SAFETY: the set and views are alive.
         unsafe { d.update_descriptor_sets(&writes, &[]) };
         Ok(binding)
