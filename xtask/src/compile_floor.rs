@@ -1,4 +1,4 @@
-//! `xtask compile-floor CO KERNEL_INDEX PROFILE_JSON [--images] [--accumulator] [--only V,..] [--timeout S]
+//! `xtask compile-floor CO KERNEL_INDEX PROFILE_JSON [--images] [--accumulator] [--cut P,..] [--only V,..] [--timeout S]
 //! [--keep DIR] [--json FILE]`: how much of lavapipe's cold compile of one kernel's module (the checked
 //! module `run` compiles, as `xtask compile-probe` lowers it) its memory accesses and barriers cost, by
 //! ablation (issue 31, D287). A measurement, not a product path: every variant is wrong and runs nothing.
@@ -19,6 +19,11 @@
 //! - `accumulator-only` (`--accumulator`): nothing replaced, every store's operand also XORed into the
 //!   accumulator — what the accumulator costs by itself, which the three variants above include (D287:
 //!   they overstate what is left; they are not floors).
+//! - `cut-P` (`--cut P,..`, per mille): nothing replaced, the entry point returns after every barrier from the
+//!   P/1000-th on (block order; loop headers keep theirs), so lavapipe compiles only what is reachable
+//!   without passing them: how the compile grows with the part of one kernel a pipeline holds (D289).
+//!   `--only none` runs `wrapped` and the cuts alone. A module whose workgroup memory already lives in texel
+//!   buffers (lavapipe's profile, D288) runs every variant through `image-probe`.
 //!
 //! Helper functions (not the entry point) keep their accesses; the table counts what is left. Every
 //! variant runs in its own child process (Mesa's shader cache off); the figure is the child's
@@ -50,6 +55,11 @@ pub struct Ablation {
     pub workgroup_rest: bool,
     pub global: bool,
     pub barriers: bool,
+    /// `--cut P` (per mille): the entry point returns at every `OpControlBarrier` from the one at P/1000 of
+    /// them (in block order) on, so lavapipe compiles about the first P/1000 of the kernel between barriers
+    /// (the rest is unreachable and dropped by NIR): how the compile grows with the part of one kernel a
+    /// pipeline holds (a split at barriers, D289). 1000 cuts nothing.
+    pub cut_permille: Option<u32>,
 }
 
 /// The variant `--images` adds after `no-workgroup-loads`: the workgroup loads as texel-buffer reads
@@ -132,6 +142,7 @@ impl Ablation {
         workgroup_rest: false,
         global: false,
         barriers: false,
+        cut_permille: None,
     };
 }
 
@@ -146,6 +157,8 @@ pub struct Counts {
     /// accumulator's one store counted).
     pub accesses_left: usize,
     pub barriers_left: usize,
+    /// Blocks `cut_permille` made return after a barrier.
+    pub barriers_cut: usize,
 }
 
 fn id(o: &Operand) -> Option<Word> {
@@ -535,6 +548,10 @@ pub fn ablate(words: &[u32], a: Ablation) -> Result<(Vec<u32>, Counts)> {
         .iter()
         .position(|f| f.def.as_ref().and_then(|d| d.result_id) == Some(entry))
         .context("entry function")?;
+    let c_true = match a.cut_permille {
+        Some(_) => find_or_add(&mut m, &mut ids, Op::ConstantTrue, vec![], Some(t.bool_)),
+        None => 0,
+    };
     let f = &mut m.functions[fi];
     let returns = f
         .blocks
@@ -663,6 +680,9 @@ pub fn ablate(words: &[u32], a: Ablation) -> Result<(Vec<u32>, Counts)> {
         }
         b.instructions = out;
     }
+    if let Some(p) = a.cut_permille {
+        n.barriers_cut = cut_at_barriers(f, p, c_true, &mut ids);
+    }
     // The new entry block: the variables, the opaque word and the branch nothing takes; the old entry
     // block keeps its label (phis name it as a predecessor) and becomes the branch's body.
     let old = &mut f.blocks[0];
@@ -759,9 +779,96 @@ pub fn ablate(words: &[u32], a: Ablation) -> Result<(Vec<u32>, Counts)> {
     Ok((m.assemble(), n))
 }
 
+/// `Ablation::cut_permille`: after every barrier from the `permille`/1000-th on (block order) the block
+/// becomes a selection on the constant `true` whose taken arm returns; the rest of the block (its merge
+/// instruction and terminator included) moves to the selection's merge block, whose label the successors'
+/// phis now name. NIR folds the selection and drops what only the other arm reached. A loop header keeps its
+/// barrier (its merge instruction must stay in the block its back edges target). Returns the cuts made.
+fn cut_at_barriers(
+    f: &mut rspirv::dr::Function,
+    permille: u32,
+    c_true: Word,
+    ids: &mut Ids,
+) -> usize {
+    let total = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.instructions)
+        .filter(|i| i.class.opcode == Op::ControlBarrier)
+        .count();
+    let first_cut = (total * permille as usize).div_ceil(1000);
+    let mut seen = 0;
+    let mut renamed: HashMap<Word, Word> = HashMap::new();
+    let mut blocks = Vec::with_capacity(f.blocks.len());
+    for mut b in std::mem::take(&mut f.blocks) {
+        let header = b
+            .instructions
+            .iter()
+            .any(|i| i.class.opcode == Op::LoopMerge);
+        let mut at = None;
+        for (k, i) in b.instructions.iter().enumerate() {
+            if i.class.opcode == Op::ControlBarrier {
+                seen += 1;
+                if seen > first_cut && !header && at.is_none() {
+                    at = Some(k);
+                }
+            }
+        }
+        let Some(at) = at else {
+            blocks.push(b);
+            continue;
+        };
+        let rest = b.instructions.split_off(at + 1);
+        let old = b.label.as_ref().and_then(|l| l.result_id).unwrap();
+        let (ret, merge) = (ids.fresh(), ids.fresh());
+        b.instructions.push(Instruction::new(
+            Op::SelectionMerge,
+            None,
+            None,
+            vec![
+                Operand::IdRef(merge),
+                Operand::SelectionControl(SelectionControl::NONE),
+            ],
+        ));
+        b.instructions.push(ins(
+            Op::BranchConditional,
+            None,
+            None,
+            &[c_true, ret, merge],
+        ));
+        renamed.insert(old, merge);
+        blocks.push(b);
+        blocks.push(rspirv::dr::Block {
+            label: Some(ins(Op::Label, None, Some(ret), &[])),
+            instructions: vec![ins(Op::Return, None, None, &[])],
+        });
+        blocks.push(rspirv::dr::Block {
+            label: Some(ins(Op::Label, None, Some(merge), &[])),
+            instructions: rest,
+        });
+    }
+    for b in &mut blocks {
+        for i in b
+            .instructions
+            .iter_mut()
+            .filter(|i| i.class.opcode == Op::Phi)
+        {
+            for parent in i.operands.iter_mut().skip(1).step_by(2) {
+                if let Operand::IdRef(p) = parent {
+                    if let Some(&n) = renamed.get(p) {
+                        *p = n;
+                    }
+                }
+            }
+        }
+    }
+    f.blocks = blocks;
+    renamed.len()
+}
+
 /// `xtask compile-floor …` (module docs).
 pub fn main(args: &[String]) -> Result<()> {
-    let usage = "usage: xtask compile-floor CODE_OBJECT KERNEL_INDEX PROFILE_JSON [--images] [--accumulator] [--only V,..] [--timeout S] [--keep DIR] [--json FILE]";
+    let usage = "usage: xtask compile-floor CODE_OBJECT KERNEL_INDEX PROFILE_JSON [--images] [--accumulator] [--cut P,..] [--only V,..] [--timeout S] [--keep DIR] [--json FILE]";
     if args.len() < 3 {
         bail!("{usage}");
     }
@@ -804,18 +911,40 @@ pub fn main(args: &[String]) -> Result<()> {
     let words = rdna2spv_capture::spirv_words(&std::fs::read(&module)?)?;
     let mut rows = Vec::new();
     let mut reference = None;
-    let mut variants = VARIANTS.to_vec();
+    let mut variants: Vec<(String, Ablation)> =
+        VARIANTS.iter().map(|(n, a)| (n.to_string(), *a)).collect();
     if args.iter().any(|a| a == "--images") {
-        variants.insert(2, IMAGES);
-        variants.insert(3, IMAGES_STORES);
+        variants.insert(2, (IMAGES.0.into(), IMAGES.1));
+        variants.insert(3, (IMAGES_STORES.0.into(), IMAGES_STORES.1));
     }
     if args.iter().any(|a| a == "--accumulator") {
-        variants.push(ACCUMULATOR);
+        variants.push((ACCUMULATOR.0.into(), ACCUMULATOR.1));
+    }
+    if let Some(cuts) = flag("--cut")? {
+        for p in cuts.split(',') {
+            let p: u32 = p
+                .parse()
+                .context("--cut takes per-mille values: 250,500,750")?;
+            let a = Ablation {
+                cut_permille: Some(p.min(1000)),
+                ..Ablation::NONE
+            };
+            variants.push((format!("cut-{p}"), a));
+        }
     }
     if let Some(only) = flag("--only")? {
         let keep: Vec<&str> = only.split(',').collect();
-        variants.retain(|(name, _)| *name == "wrapped" || keep.contains(name));
+        variants.retain(|(name, _)| {
+            name == "wrapped" || keep.contains(&name.as_str()) || name.starts_with("cut-")
+        });
     }
+    // A module whose workgroup memory already lives in texel buffers (D288's lavapipe profile) needs them
+    // bound: every variant goes through `image-probe`.
+    let texel_module = rspirv::dr::load_words(&words)
+        .map_err(|e| anyhow::anyhow!("parsing the module: {e}"))?
+        .types_global_values
+        .iter()
+        .any(|i| i.class.opcode == Op::TypeImage);
     for (name, a) in variants {
         let (w, n) = ablate(&words, a)?;
         let path = dir.join(format!("{name}.spv"));
@@ -824,7 +953,7 @@ pub fn main(args: &[String]) -> Result<()> {
             w.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>(),
         )?;
         let c = crate::bench_corpus_size::run_child(
-            if a.loads_as_images {
+            if a.loads_as_images || texel_module {
                 "image-probe"
             } else {
                 "spv-probe"
@@ -866,6 +995,7 @@ pub fn main(args: &[String]) -> Result<()> {
             "barriers_removed": n.barriers_removed,
             "accesses_left": n.accesses_left,
             "barriers_left": n.barriers_left,
+            "barriers_cut": n.barriers_cut,
             "first_dispatch_cpu_s": first,
             "ratio": ratio,
             "peak_mb": c.maxrss_kb / 1024,
@@ -1152,30 +1282,114 @@ mod tests {
             if a.barriers {
                 assert_eq!(n.barriers_left, 0, "{name}");
             }
-            if std::process::Command::new("spirv-val")
-                .arg("--version")
-                .output()
-                .is_ok()
-            {
-                let path = std::env::temp_dir()
-                    .join(format!("compile-floor-{name}-{}.spv", std::process::id()));
-                std::fs::write(
-                    &path,
-                    w.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>(),
-                )
-                .unwrap();
-                let out = std::process::Command::new("spirv-val")
-                    .args(["--target-env", "vulkan1.3"])
-                    .arg(&path)
-                    .output()
-                    .unwrap();
-                let _ = std::fs::remove_file(&path);
-                assert!(
-                    out.status.success(),
-                    "{name}: {}",
-                    String::from_utf8_lossy(&out.stderr)
-                );
-            }
+            validate(name, &w);
+        }
+    }
+
+    /// spirv-val (where installed) accepts the module.
+    fn validate(name: &str, w: &[u32]) {
+        if std::process::Command::new("spirv-val")
+            .arg("--version")
+            .output()
+            .is_err()
+        {
+            return;
+        }
+        let path =
+            std::env::temp_dir().join(format!("compile-floor-{name}-{}.spv", std::process::id()));
+        std::fs::write(
+            &path,
+            w.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>(),
+        )
+        .unwrap();
+        let out = std::process::Command::new("spirv-val")
+            .args(["--target-env", "vulkan1.3"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// The barriers spirv-opt (where installed) finds live once the constant selections are folded, or
+    /// `None` without spirv-opt.
+    fn live_barriers(name: &str, w: &[u32]) -> Option<usize> {
+        let dir = std::env::temp_dir();
+        let (src, dst) = (
+            dir.join(format!(
+                "compile-floor-cut-{name}-{}.spv",
+                std::process::id()
+            )),
+            dir.join(format!(
+                "compile-floor-cut-{name}-{}.opt.spv",
+                std::process::id()
+            )),
+        );
+        std::fs::write(
+            &src,
+            w.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>(),
+        )
+        .unwrap();
+        let out = std::process::Command::new("spirv-opt")
+            .args([
+                "--eliminate-dead-branches",
+                "--eliminate-dead-code-aggressive",
+            ])
+            .arg(&src)
+            .arg("-o")
+            .arg(&dst)
+            .output()
+            .ok()?;
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let m = rspirv::dr::load_words(
+            rdna2spv_capture::spirv_words(&std::fs::read(&dst).unwrap()).unwrap(),
+        )
+        .unwrap();
+        let _ = (std::fs::remove_file(&src), std::fs::remove_file(&dst));
+        Some(
+            m.functions
+                .iter()
+                .flat_map(|f| &f.blocks)
+                .flat_map(|b| &b.instructions)
+                .filter(|i| i.class.opcode == Op::ControlBarrier)
+                .count(),
+        )
+    }
+
+    /// `--cut`: a cut at the first barrier leaves valid SPIR-V in which folding the constant selections
+    /// leaves fewer live barriers than the uncut module; a cut at 1000 per mille changes nothing.
+    #[test]
+    fn cuts_are_valid_and_drop_what_follows() {
+        let words = fixture();
+        let cut = |p| {
+            ablate(
+                &words,
+                Ablation {
+                    cut_permille: Some(p),
+                    ..Ablation::NONE
+                },
+            )
+            .unwrap()
+        };
+        let (whole, _) = ablate(&words, Ablation::NONE).unwrap();
+        let (none, n) = cut(1000);
+        assert_eq!((n.barriers_cut, &none), (0, &whole));
+        let (first, n) = cut(0);
+        assert!(n.barriers_cut > 0, "{n:?}");
+        validate("cut-0", &first);
+        if let (Some(all), Some(left)) = (
+            live_barriers("whole", &whole),
+            live_barriers("cut-0", &first),
+        ) {
+            assert!(all > 0 && left < all, "live barriers: {left} of {all}");
         }
     }
 }
