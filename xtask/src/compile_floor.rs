@@ -55,10 +55,10 @@ pub struct Ablation {
     pub workgroup_rest: bool,
     pub global: bool,
     pub barriers: bool,
-    /// `--cut P` (per mille): the entry point returns at every `OpControlBarrier` from the one at P/1000 of
-    /// them (in block order) on, so lavapipe compiles about the first P/1000 of the kernel between barriers
-    /// (the rest is unreachable and dropped by NIR): how the compile grows with the part of one kernel a
-    /// pipeline holds (a split at barriers, D289). 1000 cuts nothing.
+    /// `--cut P` (per mille): the entry point returns after every `OpControlBarrier` past the first P/1000
+    /// of them (block order), so lavapipe compiles the part of the kernel reachable without passing those
+    /// (NIR drops the rest) — for a kernel whose paths each have their own barriers, far more than P/1000
+    /// of it (D289): how the compile grows with the part of one kernel a pipeline holds. 1000 cuts nothing.
     pub cut_permille: Option<u32>,
 }
 
@@ -158,7 +158,7 @@ pub struct Counts {
     pub accesses_left: usize,
     pub barriers_left: usize,
     /// Blocks `cut_permille` made return after a barrier.
-    pub barriers_cut: usize,
+    pub cuts: usize,
 }
 
 fn id(o: &Operand) -> Option<Word> {
@@ -681,7 +681,7 @@ pub fn ablate(words: &[u32], a: Ablation) -> Result<(Vec<u32>, Counts)> {
         b.instructions = out;
     }
     if let Some(p) = a.cut_permille {
-        n.barriers_cut = cut_at_barriers(f, p, c_true, &mut ids);
+        n.cuts = cut_at_barriers(f, p, c_true, &mut ids);
     }
     // The new entry block: the variables, the opaque word and the branch nothing takes; the old entry
     // block keeps its label (phis name it as a predecessor) and becomes the branch's body.
@@ -995,7 +995,7 @@ pub fn main(args: &[String]) -> Result<()> {
             "barriers_removed": n.barriers_removed,
             "accesses_left": n.accesses_left,
             "barriers_left": n.barriers_left,
-            "barriers_cut": n.barriers_cut,
+            "cuts": n.cuts,
             "first_dispatch_cpu_s": first,
             "ratio": ratio,
             "peak_mb": c.maxrss_kb / 1024,
@@ -1381,9 +1381,9 @@ mod tests {
         };
         let (whole, _) = ablate(&words, Ablation::NONE).unwrap();
         let (none, n) = cut(1000);
-        assert_eq!((n.barriers_cut, &none), (0, &whole));
+        assert_eq!((n.cuts, &none), (0, &whole));
         let (first, n) = cut(0);
-        assert!(n.barriers_cut > 0, "{n:?}");
+        assert!(n.cuts > 0, "{n:?}");
         validate("cut-0", &first);
         if let (Some(all), Some(left)) = (
             live_barriers("whole", &whole),
